@@ -1,0 +1,24 @@
+// `npm run db:migrate` and `npm run db:seed`: the same database the server would open.
+import { openDatabase } from '../src-server/db.ts'
+import { readEnv } from '../src-server/env.ts'
+import { migrateToLatest } from './migrate.ts'
+import { seedDatabase } from './seed/index.ts'
+
+const command = process.argv[2]
+if (command !== 'migrate' && command !== 'seed') {
+  console.error('usage: db/cli.ts migrate|seed')
+  process.exit(2)
+}
+
+const env = readEnv()
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+try {
+  const applied = await migrateToLatest(handle.db)
+  console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Migrations: up to date')
+  if (command === 'seed') {
+    await seedDatabase(handle.db)
+    console.log('Seed: demo catalogue present')
+  }
+} finally {
+  await handle.close()
+}

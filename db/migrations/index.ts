@@ -1,0 +1,9 @@
+// Every migration, by name. A unit test checks this list matches the folder, so none can be forgotten.
+import type { Migration } from 'kysely/migration'
+import * as m0900 from './2026_11_22_0900_catalog.ts'
+import * as m1000 from './2026_11_22_1000_users_sessions_mail.ts'
+
+export const migrations: Record<string, Migration> = {
+  '2026_11_22_0900_catalog': m0900,
+  '2026_11_22_1000_users_sessions_mail': m1000,
+}

@@ -1,0 +1,207 @@
+// Idempotent demo seed: inserts what is missing, keyed by natural ids, and never overwrites staff edits.
+import type { Kysely } from 'kysely'
+import { toMinorUnits } from '../../src-shared/money.ts'
+import type { CurriculumSection, Database } from '../types.ts'
+import { categories } from './data/categories.ts'
+import { courses } from './data/courses.ts'
+import { promoVideos, testimonials } from './data/home.ts'
+import { instructors } from './data/instructors.ts'
+import { comparisonFeatures, plans } from './data/plans.ts'
+import { services } from './data/services.ts'
+import type { SeedCourse } from './data/types.ts'
+
+const json = (value: unknown) => JSON.stringify(value)
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** 'm:ss' → seconds. */
+export function parseLessonDuration(text: string): number {
+  const match = /^(\d{1,3}):([0-5]\d)$/.exec(text)
+  if (!match) throw new RangeError(`Lesson duration must look like m:ss, got ${text}`)
+  return Number(match[1]) * 60 + Number(match[2])
+}
+
+export function toCurriculum(course: SeedCourse): CurriculumSection[] {
+  return course.curriculum.map((section) => ({
+    title: section.title,
+    lessons: section.lessons.map((lesson) => ({
+      title: lesson.title,
+      durationSeconds: parseLessonDuration(lesson.duration),
+      isPreview: lesson.preview ?? false,
+    })),
+  }))
+}
+
+export async function seedDatabase(db: Kysely<Database>, now = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('categories')
+      .values(categories.map((c, position) => ({ ...c, position })))
+      .onConflict((oc) => oc.column('slug').doNothing())
+      .execute()
+    const categoryRows = await trx.selectFrom('categories').select(['id', 'slug']).execute()
+    const categoryId = new Map(categoryRows.map((row) => [row.slug, row.id]))
+
+    const existingInstructors = await trx.selectFrom('instructors').select(['id', 'name']).execute()
+    const instructorId = new Map(existingInstructors.map((row) => [row.name, row.id]))
+    for (const instructor of instructors) {
+      if (instructorId.has(instructor.name)) continue
+      const row = await trx
+        .insertInto('instructors')
+        .values({ name: instructor.name, title: instructor.title, bio: instructor.bio, image_url: instructor.imageUrl })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      instructorId.set(instructor.name, row.id)
+    }
+    const instructorByKey = new Map(instructors.map((i) => [i.key, i]))
+
+    await trx
+      .insertInto('courses')
+      .values(
+        courses.map((course) => {
+          const instructor = instructorByKey.get(course.instructor)
+          const category = categoryId.get(course.category)
+          if (!instructor || !category) throw new Error(`Seed course ${course.id} refers to unknown data`)
+          const curriculum = toCurriculum(course)
+          const createdAt = new Date(now.getTime() - course.createdDaysAgo * DAY_MS)
+          const status = course.status ?? 'published'
+          return {
+            id: course.id,
+            title: course.title,
+            description: course.description,
+            category_id: category,
+            instructor_id: instructorId.get(instructor.name) ?? null,
+            instructor_name: instructor.name,
+            image_url: course.imageUrl,
+            price_minor: toMinorUnits(course.price),
+            original_price_minor: course.originalPrice ? toMinorUnits(course.originalPrice) : null,
+            rating: course.rating,
+            review_count: course.reviewCount,
+            students_count: course.studentsCount,
+            level: course.level,
+            duration_minutes: Math.round(course.hoursOfContent * 60),
+            lessons_count: curriculum.reduce((sum, section) => sum + section.lessons.length, 0),
+            language: course.language ?? 'English',
+            certificate: course.certificate ?? true,
+            what_you_will_learn: json(course.whatYouWillLearn),
+            requirements: json(course.requirements),
+            curriculum: json(curriculum),
+            status,
+            featured: course.featured ?? false,
+            published_at: status === 'published' ? createdAt : null,
+            created_at: createdAt,
+            updated_at: createdAt,
+          }
+        }),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute()
+
+    for (const [position, service] of services.entries()) {
+      const category = categoryId.get(service.category)
+      if (!category) throw new Error(`Seed service ${service.id} refers to unknown category ${service.category}`)
+      await trx
+        .insertInto('services')
+        .values({
+          id: service.id,
+          title: service.title,
+          description: service.description,
+          category_id: category,
+          image_url: service.imageUrl,
+          featured: service.featured,
+          what_you_get: json(service.whatYouGet),
+          requirements: json(service.requirements),
+          process_steps: json(service.processSteps),
+          faqs: json(service.faqs),
+          paypal: json(service.paypal ?? null),
+          position,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+      await trx
+        .insertInto('service_packages')
+        .values(
+          service.packages.map((pkg, index) => ({
+            service_id: service.id,
+            position: index,
+            name: pkg.name,
+            price_minor: toMinorUnits(pkg.price),
+            currency: pkg.currency,
+            description: pkg.description,
+            features: json(pkg.features),
+            processing_time: pkg.processingTime,
+            billing_interval: pkg.billingInterval ?? null,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['service_id', 'name']).doNothing())
+        .execute()
+    }
+
+    await trx
+      .insertInto('plans')
+      .values(
+        plans.map((plan, position) => ({
+          id: plan.id,
+          name: plan.name,
+          description: plan.description,
+          monthly_price_minor: toMinorUnits(plan.monthlyPrice),
+          annual_price_minor: toMinorUnits(plan.annualPrice),
+          features: json(plan.features),
+          is_popular: plan.isPopular,
+          badge: plan.badge ?? null,
+          position,
+        })),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute()
+    await trx
+      .insertInto('plan_comparison_features')
+      .values(
+        comparisonFeatures.map((feature, position) => ({
+          position,
+          name: feature.name,
+          starter: json(feature.starter),
+          professional: json(feature.professional),
+          enterprise: json(feature.enterprise),
+        })),
+      )
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute()
+    await trx
+      .insertInto('testimonials')
+      .values(
+        testimonials.map((t, position) => ({
+          position,
+          content: t.content,
+          author: t.author,
+          role: t.role,
+          image_url: t.imageUrl,
+        })),
+      )
+      .onConflict((oc) => oc.column('author').doNothing())
+      .execute()
+    await trx
+      .insertInto('promo_videos')
+      .values(
+        promoVideos.map((v, position) => ({
+          position,
+          title: v.title,
+          description: v.description,
+          poster_url: v.posterUrl,
+          video_url: v.videoUrl,
+        })),
+      )
+      .onConflict((oc) => oc.column('title').doNothing())
+      .execute()
+  })
+}
+
+/** Seeds only a database that has no catalogue yet (start-up default). Returns whether it seeded. */
+export async function seedIfEmpty(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom('categories')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst()
+  if (Number(row?.n ?? 0) > 0) return false
+  await seedDatabase(db)
+  return true
+}

@@ -1,0 +1,206 @@
+// The Database interface Kysely is typed with. One interface per table; columns in snake_case.
+import type { ColumnType, Generated } from 'kysely'
+
+/** jsonb column: read as T, written as a JSON string (node-postgres would turn a JS array into a PG array). */
+export type Json<T> = ColumnType<T, string, string>
+export type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
+
+export interface LessonData {
+  title: string
+  durationSeconds: number
+  isPreview: boolean
+}
+export interface CurriculumSection {
+  title: string
+  lessons: LessonData[]
+}
+export interface ProcessStep {
+  step: number
+  title: string
+  description: string
+}
+export interface Faq {
+  question: string
+  answer: string
+}
+export interface PaypalOptions {
+  enabled: boolean
+  clientId: string
+  hostedButtonId: string
+}
+/** A comparison-table cell: a tick, a cross, or a short text such as '10 GB'. */
+export type ComparisonValue = boolean | string
+
+export interface CategoriesTable {
+  id: Generated<string>
+  slug: string
+  name: string
+  description: string
+  icon: string
+  position: Generated<number>
+  created_at: CreatedAt
+}
+
+export interface InstructorsTable {
+  id: Generated<string>
+  name: string
+  title: Generated<string>
+  bio: Generated<string>
+  image_url: Generated<string>
+  created_at: CreatedAt
+}
+
+export interface CoursesTable {
+  id: string
+  title: string
+  description: Generated<string>
+  category_id: string
+  instructor_id: string | null
+  instructor_name: string
+  image_url: Generated<string>
+  price_minor: number
+  original_price_minor: number | null
+  currency: Generated<string>
+  rating: Generated<number>
+  review_count: Generated<number>
+  students_count: Generated<number>
+  level: Generated<string>
+  duration_minutes: Generated<number>
+  lessons_count: Generated<number>
+  language: Generated<string>
+  certificate: Generated<boolean>
+  what_you_will_learn: Json<string[]>
+  requirements: Json<string[]>
+  curriculum: Json<CurriculumSection[]>
+  status: Generated<'draft' | 'published' | 'archived'>
+  featured: Generated<boolean>
+  published_at: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface ServicesTable {
+  id: string
+  title: string
+  description: string
+  category_id: string
+  image_url: Generated<string>
+  featured: Generated<boolean>
+  what_you_get: Json<string[]>
+  requirements: Json<string[]>
+  process_steps: Json<ProcessStep[]>
+  faqs: Json<Faq[]>
+  paypal: Json<PaypalOptions | null>
+  position: Generated<number>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface ServicePackagesTable {
+  id: Generated<string>
+  service_id: string
+  position: number
+  name: string
+  price_minor: number
+  currency: 'USD' | 'GBP'
+  description: string
+  features: Json<string[]>
+  processing_time: string
+  /** 'month' for packages billed monthly (seo-management); null for one-off packages. */
+  billing_interval: 'month' | 'year' | null
+}
+
+export interface PlansTable {
+  id: string
+  name: string
+  description: string
+  monthly_price_minor: number
+  annual_price_minor: number
+  currency: Generated<string>
+  features: Json<string[]>
+  is_popular: Generated<boolean>
+  badge: string | null
+  position: number
+}
+
+export interface PlanComparisonFeaturesTable {
+  id: Generated<number>
+  position: number
+  name: string
+  starter: Json<ComparisonValue>
+  professional: Json<ComparisonValue>
+  enterprise: Json<ComparisonValue>
+}
+
+export interface TestimonialsTable {
+  id: Generated<number>
+  position: number
+  content: string
+  author: string
+  role: string
+  image_url: string
+}
+
+export interface PromoVideosTable {
+  id: Generated<number>
+  position: number
+  title: string
+  description: string
+  poster_url: string
+  video_url: string
+}
+
+export interface UsersTable {
+  id: Generated<string>
+  email: string
+  email_verified: Generated<boolean>
+  password_hash: string | null
+  first_name: Generated<string>
+  last_name: Generated<string>
+  avatar_url: string | null
+  role: Generated<'customer' | 'viewer' | 'editor' | 'admin' | 'super_admin'>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface SessionsTable {
+  id: string
+  user_id: string
+  /** SHA-256 of the token's secret part; the secret itself is never stored. */
+  secret_hash: Uint8Array
+  remember: Generated<boolean>
+  expires_at: Date
+  last_seen_at: Generated<Date>
+  created_at: CreatedAt
+}
+
+export interface MailOutboxTable {
+  id: Generated<string>
+  kind: string
+  to_address: string
+  subject: string
+  text_body: string
+  html_body: string | null
+  status: Generated<'pending' | 'sent' | 'logged' | 'failed'>
+  attempts: Generated<number>
+  last_error: string | null
+  next_attempt_at: Generated<Date>
+  created_at: CreatedAt
+  sent_at: Date | null
+}
+
+export interface Database {
+  categories: CategoriesTable
+  instructors: InstructorsTable
+  courses: CoursesTable
+  services: ServicesTable
+  service_packages: ServicePackagesTable
+  plans: PlansTable
+  plan_comparison_features: PlanComparisonFeaturesTable
+  testimonials: TestimonialsTable
+  promo_videos: PromoVideosTable
+  users: UsersTable
+  sessions: SessionsTable
+  mail_outbox: MailOutboxTable
+}

@@ -1,0 +1,58 @@
+import { defineConfig } from '@pandacss/dev'
+
+export default defineConfig({
+  preflight: true,
+  include: ['./src-client/**/*.{ts,tsx}'],
+  exclude: ['./src-client/routeTree.gen.ts'],
+  outdir: 'styled-system',
+  jsxFramework: 'react',
+  theme: {
+    extend: {
+      tokens: {
+        colors: {
+          brand: {
+            50: { value: '#eef4ff' },
+            100: { value: '#dbe6fe' },
+            200: { value: '#bfd3fe' },
+            500: { value: '#3b6cf6' },
+            600: { value: '#2553e0' },
+            700: { value: '#1d41b8' },
+            900: { value: '#172a6b' },
+          },
+          ink: { value: '#0f172a' },
+          muted: { value: '#475569' },
+          line: { value: '#e2e8f0' },
+          surface: { value: '#ffffff' },
+          canvas: { value: '#f8fafc' },
+          success: { value: '#15803d' },
+          warning: { value: '#a16207' },
+          danger: { value: '#b91c1c' },
+          star: { value: '#f59e0b' },
+        },
+        fonts: {
+          body: { value: "Inter, 'Segoe UI', system-ui, -apple-system, Roboto, 'Helvetica Neue', Arial, sans-serif" },
+          heading: {
+            value: "Inter, 'Segoe UI', system-ui, -apple-system, Roboto, 'Helvetica Neue', Arial, sans-serif",
+          },
+        },
+        radii: { card: { value: '14px' }, control: { value: '8px' } },
+        shadows: {
+          card: { value: '0 1px 2px rgba(15,23,42,.06), 0 4px 16px rgba(15,23,42,.06)' },
+          raised: { value: '0 10px 30px rgba(15,23,42,.14)' },
+        },
+        sizes: { content: { value: '1200px' } },
+      },
+      semanticTokens: {
+        colors: {
+          fg: { DEFAULT: { value: '{colors.ink}' }, muted: { value: '{colors.muted}' } },
+          accent: { DEFAULT: { value: '{colors.brand.600}' }, hover: { value: '{colors.brand.700}' } },
+        },
+      },
+    },
+  },
+  globalCss: {
+    'html, body': { fontFamily: 'body', color: 'fg', bg: 'canvas', lineHeight: '1.55' },
+    a: { color: 'inherit', textDecoration: 'none' },
+    ':focus-visible': { outline: '2px solid token(colors.brand.500)', outlineOffset: '2px' },
+  },
+})

@@ -1,0 +1,82 @@
+import { Link } from '@tanstack/react-router'
+import { capitalise } from '../../../src-shared/constants.ts'
+import { formatMoney } from '../../../src-shared/money.ts'
+import { css } from '../../../styled-system/css'
+import type { CourseCard as CourseCardData } from '../../lib/types.ts'
+import { SafeImage } from '../ui/SafeImage.tsx'
+import { Stars } from '../ui/Stars.tsx'
+
+export function formatDuration(minutes: number): string {
+  const hours = Math.floor(minutes / 60)
+  const rest = minutes % 60
+  if (hours === 0) return `${rest}m`
+  return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`
+}
+
+export function CourseCard({ course }: { course: CourseCardData }) {
+  return (
+    <article
+      data-testid="course-card"
+      className={css({
+        bg: 'surface',
+        borderRadius: 'card',
+        boxShadow: 'card',
+        overflow: 'hidden',
+        display: 'flex',
+        flexDir: 'column',
+        transition: 'transform .15s',
+        _hover: { transform: 'translateY(-2px)' },
+      })}
+    >
+      <Link to="/courses/$courseId" params={{ courseId: course.id }} tabIndex={-1} aria-hidden>
+        <SafeImage
+          src={course.image}
+          alt=""
+          width={640}
+          height={360}
+          className={css({ aspectRatio: '16/9', objectFit: 'cover', w: 'full' })}
+        />
+      </Link>
+      <div className={css({ p: '4', display: 'flex', flexDir: 'column', gap: '2', flex: 1 })}>
+        <span
+          className={css({
+            fontSize: 'xs',
+            fontWeight: 'semibold',
+            color: 'accent',
+            textTransform: 'uppercase',
+            letterSpacing: 'wide',
+          })}
+        >
+          {course.category}
+        </span>
+        <h3 className={css({ fontWeight: 'semibold', lineHeight: 'snug' })}>
+          <Link
+            to="/courses/$courseId"
+            params={{ courseId: course.id }}
+            className={css({ _hover: { color: 'accent' } })}
+          >
+            {course.title}
+          </Link>
+        </h3>
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{course.instructor}</p>
+        <div className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
+          <Stars rating={course.rating} />
+          <span className={css({ color: 'fg.muted' })}>({course.reviewCount.toLocaleString('en-US')})</span>
+        </div>
+        <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+          {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}
+        </p>
+        <div className={css({ mt: 'auto', pt: '2', display: 'flex', alignItems: 'baseline', gap: '2' })}>
+          <span className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
+            {course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency)}
+          </span>
+          {course.originalPriceMinor && course.originalPriceMinor > course.priceMinor ? (
+            <s className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+              {formatMoney(course.originalPriceMinor, course.currency)}
+            </s>
+          ) : null}
+        </div>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,73 @@
+import { Link } from '@tanstack/react-router'
+import { css } from '../../../styled-system/css'
+import { containerClass } from '../ui/layout.tsx'
+
+const columns = [
+  {
+    title: 'Product',
+    links: [
+      { label: 'Courses', to: '/courses' },
+      { label: 'Services', to: '/services' },
+      { label: 'Pricing', to: '/pricing' },
+      { label: 'Features', to: '/features' },
+      { label: 'Examples', to: '/examples' },
+    ],
+  },
+  {
+    title: 'Company',
+    links: [
+      { label: 'About Us', to: '/about' },
+      { label: 'Careers', to: '/careers' },
+      { label: 'Blog', to: '/blog' },
+      { label: 'Resources', to: '/resources' },
+      { label: 'Contact', to: '/contact' },
+    ],
+  },
+  {
+    title: 'Legal',
+    links: [
+      { label: 'Privacy Policy', to: '/privacy' },
+      { label: 'Terms of Service', to: '/terms' },
+      { label: 'Security', to: '/security' },
+      { label: 'Cookie Policy', to: '/cookies' },
+    ],
+  },
+] as const
+
+export function Footer() {
+  const year = new Date().getFullYear()
+  return (
+    <footer className={css({ bg: 'ink', color: 'gray.300', mt: 'auto' })}>
+      <div
+        className={`${containerClass} ${css({ py: '12', display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', md: '2fr 1fr 1fr 1fr' } })}`}
+      >
+        <div>
+          <p className={css({ color: 'white', fontWeight: 'bold', fontSize: 'lg' })}>SkillForge</p>
+          <p className={css({ mt: '2', fontSize: 'sm', maxW: 'xs' })}>
+            Courses from working experts, business services that get companies started, and plans for creators who want
+            to grow.
+          </p>
+        </div>
+        {columns.map((column) => (
+          <nav key={column.title} aria-label={column.title}>
+            <h2 className={css({ color: 'white', fontWeight: 'semibold', fontSize: 'sm', mb: '3' })}>{column.title}</h2>
+            <ul className={css({ display: 'grid', gap: '2', fontSize: 'sm' })}>
+              {column.links.map((link) => (
+                <li key={link.to}>
+                  <Link to={link.to} className={css({ _hover: { color: 'white' } })}>
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
+      </div>
+      <div className={css({ borderTopWidth: '1px', borderColor: 'gray.700' })}>
+        <p className={`${containerClass} ${css({ py: '5', fontSize: 'sm' })}`}>
+          © {year} SkillForge. All rights reserved.
+        </p>
+      </div>
+    </footer>
+  )
+}

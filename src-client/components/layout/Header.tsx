@@ -1,0 +1,165 @@
+import { Collapsible } from '@ark-ui/react/collapsible'
+import { Menu } from '@ark-ui/react/menu'
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import { css } from '../../../styled-system/css'
+import { button } from '../ui/button.ts'
+import { Icon } from '../ui/icons.tsx'
+import { containerClass } from '../ui/layout.tsx'
+import { CartLink } from './CartLink.tsx'
+import { browseLinks, mainLinks } from './nav-links.ts'
+
+const navLink = css({
+  px: '3',
+  py: '2',
+  borderRadius: 'control',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  color: 'fg.muted',
+  _hover: { color: 'fg', bg: 'brand.50' },
+  '&[data-status=active]': { color: 'accent' },
+})
+
+const menuItem = css({
+  display: 'block',
+  px: '3',
+  py: '2',
+  borderRadius: 'control',
+  fontSize: 'sm',
+  cursor: 'pointer',
+  _highlighted: { bg: 'brand.50', color: 'accent' },
+})
+
+export function Header({ cartCount }: { cartCount: number }) {
+  const [mobileOpen, setMobileOpen] = useState(false)
+  const closeMobile = () => setMobileOpen(false)
+
+  return (
+    <header
+      className={css({
+        position: 'sticky',
+        top: 0,
+        zIndex: 20,
+        bg: 'surface/95',
+        backdropFilter: 'blur(8px)',
+        borderBottomWidth: '1px',
+        borderColor: 'line',
+      })}
+    >
+      <Collapsible.Root open={mobileOpen} onOpenChange={(details) => setMobileOpen(details.open)}>
+        <div className={`${containerClass} ${css({ display: 'flex', alignItems: 'center', gap: '4', h: '16' })}`}>
+          <Link
+            to="/"
+            className={css({ display: 'flex', alignItems: 'center', gap: '2', fontWeight: 'bold', fontSize: 'lg' })}
+          >
+            <img src="/favicon.svg" alt="" width={28} height={28} />
+            <span>SkillForge</span>
+          </Link>
+
+          <nav
+            aria-label="Main"
+            className={css({ display: { base: 'none', md: 'flex' }, alignItems: 'center', gap: '1', ml: '4' })}
+          >
+            <Menu.Root positioning={{ placement: 'bottom-start' }}>
+              <Menu.Trigger
+                className={`${navLink} ${css({ display: 'inline-flex', alignItems: 'center', gap: '1', cursor: 'pointer' })}`}
+              >
+                Browse <Icon name="chevronDown" size={16} />
+              </Menu.Trigger>
+              <Menu.Positioner>
+                <Menu.Content
+                  className={css({
+                    bg: 'surface',
+                    borderWidth: '1px',
+                    borderColor: 'line',
+                    borderRadius: 'control',
+                    boxShadow: 'raised',
+                    p: '1',
+                    minW: '48',
+                    outline: 'none',
+                    zIndex: 30,
+                  })}
+                >
+                  {browseLinks.map((item) => (
+                    <Menu.Item key={item.label} value={item.label} asChild className={menuItem}>
+                      <Link to="/courses" search={item.category ? { category: item.category } : {}}>
+                        {item.label}
+                      </Link>
+                    </Menu.Item>
+                  ))}
+                </Menu.Content>
+              </Menu.Positioner>
+            </Menu.Root>
+            {mainLinks.map((item) => (
+              <Link key={item.to} to={item.to} className={navLink}>
+                {item.label}
+              </Link>
+            ))}
+          </nav>
+
+          <div className={css({ ml: 'auto', display: 'flex', alignItems: 'center', gap: '2' })}>
+            <CartLink count={cartCount} />
+            <div className={css({ display: { base: 'none', md: 'flex' }, gap: '2' })}>
+              <Link to="/login" className={button({ variant: 'ghost', size: 'sm' })}>
+                Log In
+              </Link>
+              <Link to="/signup" className={button({ size: 'sm' })}>
+                Sign Up
+              </Link>
+            </div>
+            <Collapsible.Trigger
+              aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
+              className={`${button({ variant: 'ghost', size: 'sm' })} ${css({ display: { base: 'inline-flex', md: 'none' } })}`}
+            >
+              <Icon name={mobileOpen ? 'close' : 'menu'} size={22} />
+            </Collapsible.Trigger>
+          </div>
+        </div>
+
+        <Collapsible.Content className={css({ display: { md: 'none' }, borderTopWidth: '1px', borderColor: 'line' })}>
+          <nav
+            aria-label="Mobile"
+            className={`${containerClass} ${css({ display: 'flex', flexDir: 'column', py: '3', gap: '1' })}`}
+          >
+            <span
+              className={css({
+                px: '3',
+                pt: '1',
+                fontSize: 'xs',
+                fontWeight: 'bold',
+                color: 'fg.muted',
+                textTransform: 'uppercase',
+              })}
+            >
+              Browse
+            </span>
+            {browseLinks.map((item) => (
+              <Link
+                onClick={closeMobile}
+                key={item.label}
+                to="/courses"
+                search={item.category ? { category: item.category } : {}}
+                className={navLink}
+              >
+                {item.label}
+              </Link>
+            ))}
+            {mainLinks.map((item) => (
+              <Link onClick={closeMobile} key={item.to} to={item.to} className={navLink}>
+                {item.label}
+              </Link>
+            ))}
+            <div className={css({ display: 'flex', gap: '2', pt: '2' })}>
+              <Link onClick={closeMobile} to="/login" className={button({ variant: 'outline', size: 'sm' })}>
+                Log In
+              </Link>
+              <Link onClick={closeMobile} to="/signup" className={button({ size: 'sm' })}>
+                Sign Up
+              </Link>
+            </div>
+          </nav>
+        </Collapsible.Content>
+      </Collapsible.Root>
+    </header>
+  )
+}

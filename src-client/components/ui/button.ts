@@ -1,0 +1,33 @@
+import { cva, type RecipeVariantProps } from '../../../styled-system/css'
+
+/** One button look for the whole app; apply to <button>, <a> or a router <Link>. */
+export const button = cva({
+  base: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    gap: '2',
+    fontWeight: 'semibold',
+    borderRadius: 'control',
+    cursor: 'pointer',
+    transition: 'background 0.15s, color 0.15s, border-color 0.15s',
+    whiteSpace: 'nowrap',
+    _disabled: { opacity: 0.55, cursor: 'not-allowed' },
+  },
+  variants: {
+    variant: {
+      primary: { bg: 'accent', color: 'white', _hover: { _enabled: { bg: 'accent.hover' } } },
+      outline: { borderWidth: '1px', borderColor: 'line', bg: 'surface', color: 'fg', _hover: { bg: 'brand.50' } },
+      ghost: { bg: 'transparent', color: 'fg', _hover: { bg: 'brand.50' } },
+      light: { bg: 'white', color: 'brand.700', _hover: { bg: 'brand.50' } },
+      danger: { bg: 'danger', color: 'white', _hover: { opacity: 0.9 } },
+    },
+    size: {
+      sm: { h: '8', px: '3', fontSize: 'sm' },
+      md: { h: '10', px: '4', fontSize: 'sm' },
+      lg: { h: '12', px: '6', fontSize: 'md' },
+    },
+  },
+  defaultVariants: { variant: 'primary', size: 'md' },
+})
+export type ButtonVariants = RecipeVariantProps<typeof button>

@@ -1,0 +1,48 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { createRootRouteWithContext, HeadContent, Outlet } from '@tanstack/react-router'
+import { css } from '../../styled-system/css'
+import { Footer } from '../components/layout/Footer.tsx'
+import { Header } from '../components/layout/Header.tsx'
+import { NotFound } from '../components/layout/NotFound.tsx'
+import { AppToaster } from '../components/ui/toaster.tsx'
+import type { Trpc } from '../lib/trpc.ts'
+
+export interface RouterContext {
+  queryClient: QueryClient
+  trpc: Trpc
+}
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  head: () => ({
+    meta: [
+      { title: 'SkillForge — courses, business services and plans' },
+      { name: 'description', content: 'Courses, business services and subscription plans: learn, launch and grow.' },
+    ],
+  }),
+  component: RootLayout,
+  notFoundComponent: NotFound,
+})
+
+function RootLayout() {
+  return (
+    <div className={css({ minH: '100vh', display: 'flex', flexDir: 'column' })}>
+      <HeadContent />
+      <a
+        href="#main"
+        className={css({
+          position: 'absolute',
+          left: '-9999px',
+          _focus: { left: '4', top: '4', zIndex: 50, bg: 'surface', p: '2' },
+        })}
+      >
+        Skip to content
+      </a>
+      <Header cartCount={0} />
+      <div id="main" className={css({ flex: 1, display: 'flex', flexDir: 'column' })}>
+        <Outlet />
+      </div>
+      <Footer />
+      <AppToaster />
+    </div>
+  )
+}

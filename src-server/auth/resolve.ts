@@ -1,0 +1,19 @@
+// Reads the session cookie of a request, validates it, and re-sends the cookie when the expiry slid forward.
+import type { DB } from '../db.ts'
+import type { ResolveSession } from '../trpc/context.ts'
+import { clearSessionCookie, setSessionCookie } from './cookies.ts'
+import { SESSION_COOKIE, validateSessionToken } from './session.ts'
+
+export function makeResolveSession(db: DB, options: { secure: boolean }): ResolveSession {
+  return async (req, res) => {
+    const token = req.cookies[SESSION_COOKIE]
+    if (!token) return { user: null, session: null }
+    const result = await validateSessionToken(db, token)
+    if (!result) {
+      clearSessionCookie(res, options)
+      return { user: null, session: null }
+    }
+    if (result.refreshed && result.session.remember) setSessionCookie(res, token, result.session, options)
+    return { user: result.user, session: result.session }
+  }
+}

@@ -1,0 +1,121 @@
+// Sessions as in the lucia-auth.com guide: the token is "<id>.<secret>"; only SHA-256(secret) is stored and it
+// is compared in constant time. Sessions last 30 days and slide forward when used in their second half.
+
+import { sha256 } from '@oslojs/crypto/sha2'
+import { constantTimeEqual } from '@oslojs/crypto/subtle'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import type { Role } from '../../src-shared/roles.ts'
+import type { DB } from '../db.ts'
+import type { SessionInfo, SessionUser } from '../trpc/context.ts'
+
+export const SESSION_COOKIE = 'session'
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
+const REFRESH_WHEN_LEFT_MS = SESSION_TTL_MS / 2
+const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000
+
+function randomString(): string {
+  const bytes = new Uint8Array(20) // 160 bits of entropy
+  crypto.getRandomValues(bytes)
+  return encodeBase32LowerCaseNoPadding(bytes)
+}
+
+function hashSecret(secret: string): Uint8Array {
+  return sha256(new TextEncoder().encode(secret))
+}
+
+export interface CreatedSession {
+  token: string
+  session: SessionInfo & { remember: boolean }
+}
+
+export async function createSession(
+  db: DB,
+  userId: string,
+  remember = true,
+  now = new Date(),
+): Promise<CreatedSession> {
+  const id = randomString()
+  const secret = randomString()
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS)
+  await db
+    .insertInto('sessions')
+    .values({
+      id,
+      user_id: userId,
+      secret_hash: hashSecret(secret),
+      remember,
+      expires_at: expiresAt,
+      last_seen_at: now,
+    })
+    .execute()
+  return { token: `${id}.${secret}`, session: { id, expiresAt, remember } }
+}
+
+export interface ValidatedSession {
+  user: SessionUser
+  session: SessionInfo & { remember: boolean }
+  /** True when the expiry moved forward, so the cookie must be sent again. */
+  refreshed: boolean
+}
+
+export async function validateSessionToken(db: DB, token: string, now = new Date()): Promise<ValidatedSession | null> {
+  const [id, secret, extra] = token.split('.')
+  if (!id || !secret || extra !== undefined || id.length > 64 || secret.length > 64) return null
+
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id',
+      'sessions.secret_hash',
+      'sessions.remember',
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'users.id as user_id',
+      'users.email',
+      'users.role',
+      'users.first_name',
+      'users.last_name',
+      'users.avatar_url',
+    ])
+    .where('sessions.id', '=', id)
+    .executeTakeFirst()
+  if (!row) return null
+  if (!constantTimeEqual(hashSecret(secret), new Uint8Array(row.secret_hash))) return null
+  if (row.expires_at.getTime() <= now.getTime()) {
+    await invalidateSession(db, id)
+    return null
+  }
+
+  let expiresAt = row.expires_at
+  const refreshed = expiresAt.getTime() - now.getTime() < REFRESH_WHEN_LEFT_MS
+  if (refreshed) expiresAt = new Date(now.getTime() + SESSION_TTL_MS)
+  const seenLongAgo = now.getTime() - row.last_seen_at.getTime() > LAST_SEEN_RESOLUTION_MS
+  if (refreshed || seenLongAgo) {
+    await db.updateTable('sessions').set({ expires_at: expiresAt, last_seen_at: now }).where('id', '=', id).execute()
+  }
+
+  return {
+    user: {
+      id: row.user_id,
+      email: row.email,
+      role: row.role as Role,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      avatarUrl: row.avatar_url,
+    },
+    session: { id: row.id, expiresAt, remember: row.remember },
+    refreshed,
+  }
+}
+
+export async function invalidateSession(db: DB, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute()
+}
+
+/** Ends every session of a user (password change or reset, removal from the team). */
+export async function invalidateUserSessions(db: DB, userId: string, exceptSessionId?: string): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId)
+  if (exceptSessionId) query = query.where('id', '!=', exceptSessionId)
+  await query.execute()
+}

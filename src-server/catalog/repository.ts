@@ -1,0 +1,60 @@
+// Catalogue reads. Public queries select explicit columns and only published courses.
+import type { DB } from '../db.ts'
+
+export const courseCardColumns = [
+  'courses.id',
+  'courses.title',
+  'courses.instructor_name',
+  'courses.image_url',
+  'courses.price_minor',
+  'courses.original_price_minor',
+  'courses.currency',
+  'courses.rating',
+  'courses.review_count',
+  'courses.featured',
+  'courses.lessons_count',
+  'courses.duration_minutes',
+  'courses.level',
+  'courses.description',
+  'categories.name as category_name',
+  'categories.slug as category_slug',
+] as const
+
+export type CourseCardRow = Awaited<ReturnType<typeof listFeaturedCourses>>[number]
+
+/** Featured published courses; when none is flagged, the first ones (spec §4: first 4). */
+export async function listFeaturedCourses(db: DB, limit: number, fallbackCount: number) {
+  const base = db
+    .selectFrom('courses')
+    .innerJoin('categories', 'categories.id', 'courses.category_id')
+    .select(courseCardColumns)
+    .where('courses.status', '=', 'published')
+  const featured = await base
+    .where('courses.featured', '=', true)
+    .orderBy('courses.created_at', 'asc')
+    .limit(limit)
+    .execute()
+  if (featured.length > 0) return featured
+  return base.orderBy('courses.created_at', 'asc').limit(fallbackCount).execute()
+}
+
+/** One published course with everything the detail page shows, or undefined. */
+export function findPublishedCourse(db: DB, id: string) {
+  return db
+    .selectFrom('courses')
+    .innerJoin('categories', 'categories.id', 'courses.category_id')
+    .select([
+      ...courseCardColumns,
+      'courses.students_count',
+      'courses.language',
+      'courses.certificate',
+      'courses.what_you_will_learn',
+      'courses.requirements',
+      'courses.curriculum',
+      'courses.instructor_id',
+      'courses.updated_at',
+    ])
+    .where('courses.id', '=', id)
+    .where('courses.status', '=', 'published')
+    .executeTakeFirst()
+}

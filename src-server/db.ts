@@ -1,0 +1,60 @@
+// Opens the database: PGlite under DATA_DIR when no DATABASE_URL is given, else a node-postgres pool.
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from '../db/types.ts'
+
+export type DB = Kysely<Database>
+
+export interface DatabaseHandle {
+  db: DB
+  kind: 'pglite' | 'postgres'
+  /** The embedded instance, when kind is 'pglite' (tests dump it as a template). */
+  pglite?: PGlite
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string
+  /** PGlite data directory; omitted means in memory. */
+  dataDir?: string
+  /** PGlite data to start from (a dump made by dumpDataDir), used by tests. */
+  loadDataDir?: Blob | File
+  poolSize?: number
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10)
+  return openPglite(options)
+}
+
+function openPostgres(connectionString: string, max: number): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 })
+  // An idle client losing its connection emits 'error' on the pool; without a listener Node would crash.
+  pool.on('error', () => {})
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return { db, kind: 'postgres', close: () => db.destroy() }
+}
+
+export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  let dataDir: string | undefined
+  if (options.dataDir) {
+    dataDir = path.resolve(options.dataDir, 'pglite')
+    mkdirSync(dataDir, { recursive: true })
+  }
+  // The options object form is required: `new PGlite(undefined, opts)` silently drops the extensions.
+  const pglite = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } })
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    async close() {
+      await db.destroy()
+      if (!pglite.closed) await pglite.close()
+    },
+  }
+}

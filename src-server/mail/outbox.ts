@@ -1,0 +1,37 @@
+// Every e-mail is first written to the mail_outbox table (in the caller's transaction when it has one), so a
+// failing SMTP server never loses a message or fails the request; the dispatcher sends it later.
+import type { Kysely, Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+
+export interface OutgoingMail {
+  kind: string
+  to: string
+  subject: string
+  text: string
+  html?: string
+}
+
+export async function enqueueMail(db: Kysely<Database> | Transaction<Database>, mail: OutgoingMail): Promise<string> {
+  const row = await db
+    .insertInto('mail_outbox')
+    .values({
+      kind: mail.kind,
+      to_address: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** The newest message of a kind sent to an address (tests and the development outbox viewer use it). */
+export function latestMailTo(db: Kysely<Database>, to: string, kind?: string) {
+  let query = db
+    .selectFrom('mail_outbox')
+    .select(['id', 'kind', 'to_address', 'subject', 'text_body', 'html_body', 'status', 'created_at'])
+    .where('to_address', '=', to)
+  if (kind) query = query.where('kind', '=', kind)
+  return query.orderBy('created_at', 'desc').limit(1).executeTakeFirst()
+}

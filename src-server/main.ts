@@ -1,0 +1,52 @@
+// Production entry: read env, open the database, migrate, seed an empty catalogue, listen, shut down cleanly.
+import { migrateToLatest } from '../db/migrate.ts'
+import { seedIfEmpty } from '../db/seed/index.ts'
+import { openDatabase } from './db.ts'
+import { EnvError, readEnv } from './env.ts'
+import { createMailTransport, startMailDispatcher } from './mail/dispatcher.ts'
+import { createServer } from './server.ts'
+
+async function main() {
+  const startedAt = performance.now()
+  const env = readEnv()
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  const server = await createServer({ env, db: database.db })
+  const log = server.app.log
+
+  const applied = await migrateToLatest(database.db)
+  if (applied.length) log.info({ migrations: applied }, 'applied migrations')
+  if (env.SEED_ON_EMPTY && (await seedIfEmpty(database.db)))
+    log.info('seeded the demo catalogue into an empty database')
+
+  const transport = createMailTransport(env.SMTP_URL, log)
+  const stopMail = startMailDispatcher({ db: database.db, transport, from: env.MAIL_FROM, log })
+
+  const url = await server.start()
+  log.info({ url, database: database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'storefront ready')
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
+    try {
+      await server.stop()
+      await stopMail()
+      await database.close()
+      process.exit(0)
+    } catch (error) {
+      log.error({ err: error }, 'error during shutdown')
+      process.exit(1)
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+main().catch((error) => {
+  if (error instanceof EnvError) console.error(error.message)
+  else console.error('Failed to start:', error)
+  process.exit(1)
+})

@@ -1,0 +1,139 @@
+// createServer wires Fastify, tRPC and the client. main.ts calls it for production; tests call it on port 0.
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import fastifyCompress from '@fastify/compress'
+import fastifyCookie from '@fastify/cookie'
+import fastifyStatic from '@fastify/static'
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { sql } from 'kysely'
+import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
+import { isSameOriginRequest } from './auth/csrf.ts'
+import { makeResolveSession } from './auth/resolve.ts'
+import type { DB } from './db.ts'
+import type { Env } from './env.ts'
+import { registerClient } from './http/client.ts'
+import { type AppRouter, appRouter } from './routers/_app.ts'
+import { createLocalStorage, type FileStorage } from './storage/storage.ts'
+import { type AppConfig, makeCreateContext, type ResolveSession } from './trpc/context.ts'
+
+export interface ServerDeps {
+  env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
+    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR'>>
+  db: DB
+  logger?: FastifyServerOptions['logger']
+  resolveSession?: ResolveSession
+  storage?: FileStorage
+}
+
+export interface Server {
+  app: FastifyInstance
+  config: AppConfig
+  storage: FileStorage
+  /** Starts listening; resolves to the base URL (useful with port 0). */
+  start(): Promise<string>
+  stop(): Promise<void>
+}
+
+const HEALTH_TIMEOUT_MS = 3000
+/** Paths that verify their callers another way (Stripe signs its webhooks). */
+const CSRF_EXEMPT = ['/api/stripe/webhook']
+
+export async function createServer(deps: ServerDeps): Promise<Server> {
+  const { env, db } = deps
+  const config: AppConfig = {
+    cookieSecure: env.NODE_ENV === 'production' && (env.PUBLIC_URL?.startsWith('https://') ?? true),
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+  }
+  const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
+  mkdirSync(uploadsDir, { recursive: true })
+  const storage = deps.storage ?? createLocalStorage(uploadsDir)
+  const allowedOrigins = env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).origin] : []
+
+  const app = Fastify({
+    logger: deps.logger ?? { level: env.LOG_LEVEL },
+    routerOptions: { maxParamLength: 5000 },
+    trustProxy: true,
+    requestTimeout: 30_000,
+  })
+
+  await app.register(fastifyCompress, { threshold: 1024 })
+  await app.register(fastifyCookie)
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (CSRF_EXEMPT.some((prefix) => request.url.startsWith(prefix))) return
+    if (!isSameOriginRequest(request, allowedOrigins)) {
+      return reply.code(403).send({ error: 'Forbidden', message: 'Cross-site request refused' })
+    }
+  })
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await withTimeout(sql`select 1`.execute(db), HEALTH_TIMEOUT_MS)
+      return { status: 'ok', database: 'ok' }
+    } catch (error) {
+      app.log.error({ err: error }, 'health check: database unavailable')
+      return reply.code(503).send({ status: 'error', database: 'unavailable' })
+    }
+  })
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: makeCreateContext(
+        db,
+        config,
+        deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure }),
+      ),
+      onError({ path, error }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'tRPC procedure failed')
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  })
+
+  // User uploads from local storage. Uploaded files are only ever images checked by content.
+  await app.register(async (scope) => {
+    await scope.register(fastifyStatic, {
+      root: uploadsDir,
+      prefix: '/uploads/',
+      decorateReply: false,
+      wildcard: true,
+      index: false,
+      maxAge: STORAGE_CACHE_CONTROL_SECONDS * 1000,
+      setHeaders(reply) {
+        reply.header('X-Content-Type-Options', 'nosniff')
+      },
+    })
+  })
+
+  await registerClient(app, env.CLIENT_DIR)
+
+  return {
+    app,
+    config,
+    storage,
+    async start() {
+      return app.listen({ port: env.PORT, host: env.HOST })
+    },
+    async stop() {
+      await app.close()
+    },
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
+    promise.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error) => {
+        clearTimeout(timer)
+        reject(error)
+      },
+    )
+  })
+}

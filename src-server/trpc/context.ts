@@ -1,0 +1,56 @@
+// The tRPC context. createContextInner is what tests use with any user; createContext is the HTTP one.
+import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
+import type { Role } from '../../src-shared/roles.ts'
+import type { DB } from '../db.ts'
+
+export interface SessionUser {
+  id: string
+  email: string
+  role: Role
+  firstName: string
+  lastName: string
+  avatarUrl: string | null
+}
+
+export interface SessionInfo {
+  id: string
+  expiresAt: Date
+  remember?: boolean
+}
+
+/** Settings procedures need beyond the database (cookie flags, absolute links in e-mails). */
+export interface AppConfig {
+  cookieSecure: boolean
+  publicUrl: string
+}
+
+export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }
+
+export interface ContextInner {
+  db: DB
+  user: SessionUser | null
+  session: SessionInfo | null
+  config?: AppConfig
+}
+
+export function createContextInner(inner: ContextInner) {
+  return { ...inner, config: inner.config ?? defaultAppConfig }
+}
+
+export type Context = ReturnType<typeof createContextInner> & {
+  req?: CreateFastifyContextOptions['req']
+  res?: CreateFastifyContextOptions['res']
+}
+
+/** Resolves the session user from the request (and may refresh the cookie on the reply). */
+export type ResolveSession = (
+  req: CreateFastifyContextOptions['req'],
+  res: CreateFastifyContextOptions['res'],
+) => Promise<{ user: SessionUser | null; session: SessionInfo | null }>
+
+export function makeCreateContext(db: DB, config: AppConfig, resolveSession: ResolveSession) {
+  return async ({ req, res }: CreateFastifyContextOptions): Promise<Context> => {
+    const { user, session } = await resolveSession(req, res)
+    return { ...createContextInner({ db, user, session, config }), req, res }
+  }
+}

@@ -1,0 +1,30 @@
+// Money is integer minor units (cents, pence) plus an ISO currency code. Formatting lives only here.
+export const CURRENCIES = ['USD', 'GBP'] as const
+export type Currency = (typeof CURRENCIES)[number]
+
+export interface Money {
+  amountMinor: number
+  currency: Currency
+}
+
+/** Spec §9: £ for GBP, otherwise $; always two decimals. */
+export function currencySymbol(currency: string): string {
+  return currency === 'GBP' ? '£' : '$'
+}
+
+export function formatMoney(amountMinor: number, currency: string = 'USD'): string {
+  const sign = amountMinor < 0 ? '-' : ''
+  const major = Math.abs(amountMinor) / 100
+  const digits = major.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  return `${sign}${currencySymbol(currency)}${digits}`
+}
+
+/** Parses a decimal string such as "99.99" into minor units without floating-point drift. */
+export function toMinorUnits(decimal: string | number): number {
+  const text = typeof decimal === 'number' ? decimal.toFixed(2) : decimal.trim()
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text)
+  if (!match) throw new RangeError(`Not a money amount: ${text}`)
+  const [, sign, whole, fraction = ''] = match
+  const minor = Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
+  return sign === '-' ? -minor : minor
+}

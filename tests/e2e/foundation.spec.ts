@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test'
+
+test.describe('home page', () => {
+  test('shows featured courses from the database', async ({ page, request }) => {
+    const api = await request.get('/trpc/catalog.featuredCourses')
+    const featured = ((await api.json()) as { result: { data: { title: string }[] } }).result.data
+    expect(featured.length).toBeGreaterThan(0)
+
+    await page.goto('/')
+    const cards = page.getByTestId('course-card')
+    await expect(cards).toHaveCount(featured.length)
+    for (const course of featured) {
+      await expect(page.getByRole('heading', { name: course.title })).toBeVisible()
+    }
+    await expect(page.getByRole('link', { name: 'View All Courses' })).toBeVisible()
+    await expect(page).toHaveTitle(/SkillForge/)
+  })
+
+  test('footer shows the current year', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.getByText(`© ${new Date().getFullYear()} SkillForge`)).toBeVisible()
+  })
+})
+
+test.describe('header navigation', () => {
+  test('links navigate to their pages', async ({ page }) => {
+    await page.goto('/')
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    for (const [label, path] of [
+      ['Services', '/services'],
+      ['Pricing', '/pricing'],
+      ['About Us', '/about'],
+      ['Contact', '/contact'],
+    ] as const) {
+      await nav.getByRole('link', { name: label }).click()
+      await expect(page).toHaveURL(path)
+    }
+    await page.getByRole('link', { name: 'Log In' }).click()
+    await expect(page).toHaveURL('/login')
+    await page.getByRole('link', { name: 'Sign Up' }).click()
+    await expect(page).toHaveURL('/signup')
+    await page.getByTestId('cart-link').click()
+    await expect(page).toHaveURL('/cart')
+  })
+
+  test('the Browse menu opens with the keyboard and leads to a category', async ({ page }) => {
+    await page.goto('/')
+    const trigger = page.getByRole('button', { name: 'Browse' })
+    await trigger.focus()
+    await page.keyboard.press('Enter')
+    const menu = page.getByRole('menu')
+    await expect(menu.getByRole('menuitem')).toHaveText(['All Courses', 'Development', 'Business', 'Marketing'])
+    await menu.getByRole('menuitem', { name: 'Development' }).click()
+    await expect(page).toHaveURL('/courses?category=development')
+  })
+})
+
+test.describe('not-found page', () => {
+  test('a course path gets the course variant', async ({ page }) => {
+    await page.goto('/courses/no-such-course')
+    await expect(page.getByText('404')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Course Not Found' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/')
+    await page.getByRole('link', { name: 'Browse All Courses' }).click()
+    await expect(page).toHaveURL('/courses')
+  })
+
+  test('any other path gets the general variant', async ({ page }) => {
+    await page.goto('/this/page/does-not-exist')
+    await expect(page.getByText('404')).toBeVisible()
+    await expect(
+      page.getByRole('heading', { name: "Oops! We couldn't find the page you're looking for." }),
+    ).toBeVisible()
+  })
+})
+
+test.describe('mobile menu', () => {
+  test.use({ viewport: { width: 390, height: 800 } })
+
+  test('opens, shows the same links and navigates', async ({ page }) => {
+    await page.goto('/')
+    const mobileNav = page.getByRole('navigation', { name: 'Mobile' })
+    await expect(mobileNav).toBeHidden()
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await expect(mobileNav).toBeVisible()
+    for (const label of [
+      'All Courses',
+      'Development',
+      'Business',
+      'Marketing',
+      'Services',
+      'Pricing',
+      'About Us',
+      'Contact',
+    ]) {
+      await expect(mobileNav.getByRole('link', { name: label })).toBeVisible()
+    }
+    await mobileNav.getByRole('link', { name: 'Pricing' }).click()
+    await expect(page).toHaveURL('/pricing')
+    await expect(mobileNav).toBeHidden()
+  })
+})

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { EnvError, readEnv } from '../../src-server/env.ts'
+
+describe('readEnv', () => {
+  it('applies the documented defaults', () => {
+    const env = readEnv({})
+    expect(env.PORT).toBe(3000)
+    expect(env.DATA_DIR).toBe('./data')
+    expect(env.DATABASE_URL).toBeUndefined()
+    expect(env.NODE_ENV).toBe('development')
+  })
+  it('treats an empty DATABASE_URL as absent (embedded database)', () => {
+    expect(readEnv({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined()
+  })
+  it('stops with a message naming the bad variable', () => {
+    expect(() => readEnv({ PORT: 'eighty' })).toThrow(EnvError)
+    expect(() => readEnv({ PORT: 'eighty' })).toThrow(/PORT/)
+    expect(() => readEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
+    expect(() => readEnv({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/)
+  })
+})
