@@ -1,7 +1,12 @@
 import { defineConfig, devices } from '@playwright/test'
 
-// The built server is started by the test run on a fresh database (scripts/e2e-server.ts).
+// The built server is started by the test run on a fresh PostgreSQL database (scripts/e2e-server.ts), which
+// the tests' fixtures also reach directly. TEST_DATABASE_URL names the server; the local one by default.
 const port = Number(process.env.E2E_PORT ?? 4321)
+const adminUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
+adminUrl.pathname = `/sf_e2e_${port}`
+// Set here so the web server and the test workers (started after the config loads) both see it.
+process.env.E2E_DATABASE_URL = adminUrl.toString()
 const chromiumPath =
   process.env.CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_BUNDLED_CHROMIUM ? undefined : '/usr/bin/chromium')
 
@@ -38,6 +43,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), E2E_DATABASE_URL: adminUrl.toString() },
   },
 })

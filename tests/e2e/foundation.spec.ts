@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures.ts'
 
 test.describe('home page', () => {
   test('shows featured courses from the database', async ({ page, request }) => {

@@ -1,0 +1,43 @@
+// Playwright fixtures: direct access to the end-to-end database, and signing in by creating a user and a
+// session row then setting the cookie (the log-in form itself is tested only in its own tests).
+import { test as base, type Page } from '@playwright/test'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from '../../db/types.ts'
+import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
+import type { Role } from '../../src-shared/roles.ts'
+import { createSessionToken, createUser, type TestUser } from '../support/factories.ts'
+
+export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL as string
+
+interface Fixtures {
+  db: Kysely<Database>
+  login: (options?: { role?: Role; email?: string; firstName?: string; lastName?: string }) => Promise<TestUser>
+}
+
+export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires an object pattern for fixtures
+  db: async ({}, use) => {
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: E2E_DATABASE_URL, max: 2 }) }),
+    })
+    await use(db)
+    await db.destroy()
+  },
+  login: async ({ db, page, baseURL }, use) => {
+    await use(async (options = {}) => {
+      const user = await createUser(db, options)
+      await signInAs(page, baseURL!, db, user)
+      return user
+    })
+  },
+})
+
+export async function signInAs(page: Page, baseURL: string, db: Kysely<Database>, user: { id: string }) {
+  const { token } = await createSessionToken(db, user.id)
+  await page
+    .context()
+    .addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: 'Lax' }])
+}
+
+export { expect } from '@playwright/test'

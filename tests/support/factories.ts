@@ -1,0 +1,61 @@
+// Test data factories and callers, shared by integration and end-to-end tests.
+import { randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { hashPassword } from '../../src-server/auth/password.ts'
+import { createSession } from '../../src-server/auth/session.ts'
+import { createCaller } from '../../src-server/routers/_app.ts'
+import { createContextInner, type SessionUser } from '../../src-server/trpc/context.ts'
+import type { Role } from '../../src-shared/roles.ts'
+
+export interface TestUser extends SessionUser {
+  password: string
+}
+
+export async function createUser(
+  db: Kysely<Database>,
+  overrides: Partial<{
+    email: string
+    password: string
+    role: Role
+    firstName: string
+    lastName: string
+    emailVerified: boolean
+  }> = {},
+): Promise<TestUser> {
+  const password = overrides.password ?? 'correct-horse-9!'
+  const email = overrides.email ?? `user-${randomBytes(5).toString('hex')}@example.test`
+  const row = await db
+    .insertInto('users')
+    .values({
+      email,
+      email_verified: overrides.emailVerified ?? true,
+      password_hash: await hashPassword(password),
+      first_name: overrides.firstName ?? 'Test',
+      last_name: overrides.lastName ?? 'User',
+      role: overrides.role ?? 'customer',
+    })
+    .returning(['id', 'email', 'role', 'first_name', 'last_name', 'avatar_url'])
+    .executeTakeFirstOrThrow()
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    avatarUrl: row.avatar_url,
+    password,
+  }
+}
+
+/** A session row and its cookie token for a user (what a successful log-in produces). */
+export async function createSessionToken(db: Kysely<Database>, userId: string, remember = true) {
+  return createSession(db, userId, remember)
+}
+
+/** A tRPC caller acting as the given user (or a visitor when null), with a real session row. */
+export async function callerAs(db: Kysely<Database>, user: SessionUser | null) {
+  if (!user) return createCaller(createContextInner({ db, user: null, session: null }))
+  const { session } = await createSession(db, user.id)
+  return createCaller(createContextInner({ db, user, session }))
+}
