@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import fastifyCompress from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie'
+import fastifyMultipart from '@fastify/multipart'
 import fastifyStatic from '@fastify/static'
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
@@ -13,6 +14,7 @@ import { makeResolveSession } from './auth/resolve.ts'
 import type { DB } from './db.ts'
 import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
+import type { HttpDeps } from './http/deps.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
 import { createLocalStorage, type FileStorage } from './storage/storage.ts'
 import { type AppConfig, makeCreateContext, type ResolveSession } from './trpc/context.ts'
@@ -59,6 +61,10 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
 
   await app.register(fastifyCompress, { threshold: 1024 })
   await app.register(fastifyCookie)
+  // Uploads are images of a few MB at most; routes set their own lower limits.
+  await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } })
+  const resolveSession = deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure })
+  const httpDeps: HttpDeps = { db, storage, config, resolveSession }
 
   app.addHook('onRequest', async (request, reply) => {
     if (CSRF_EXEMPT.some((prefix) => request.url.startsWith(prefix))) return
@@ -106,6 +112,9 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
       },
     })
   })
+
+  // Plain HTTP routes of each domain register here, e.g. registerProfileRoutes(app, httpDeps).
+  void httpDeps
 
   await registerClient(app, env.CLIENT_DIR)
 
