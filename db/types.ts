@@ -190,6 +190,33 @@ export interface MailOutboxTable {
   sent_at: Date | null
 }
 
+export interface AuditLogTable {
+  id: Generated<string>
+  actor_id: string | null
+  actor_email: string
+  /** e.g. 'course.create', 'team.role' */
+  action: string
+  entity_type: string
+  entity_id: string
+  before: Json<unknown> | null
+  after: Json<unknown> | null
+  created_at: CreatedAt
+}
+
+export interface TeamInvitationsTable {
+  id: Generated<string>
+  email: string
+  first_name: Generated<string>
+  last_name: Generated<string>
+  role: 'viewer' | 'editor' | 'admin'
+  /** SHA-256 of the e-mailed token; the token itself is never stored. */
+  token_hash: Uint8Array
+  invited_by: string | null
+  expires_at: Date
+  accepted_at: Date | null
+  created_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -203,4 +230,6 @@ export interface Database {
   users: UsersTable
   sessions: SessionsTable
   mail_outbox: MailOutboxTable
+  audit_log: AuditLogTable
+  team_invitations: TeamInvitationsTable
 }

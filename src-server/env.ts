@@ -29,6 +29,9 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('SkillForge <no-reply@skillforge.example>'),
   /** Where contact-form messages and staff notices go. */
   STAFF_EMAIL: z.email().default('support@skillforge.example'),
+  /** The first owner (super_admin), created at start-up when both are set and no such account exists. */
+  ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
+  ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8, 'must be at least 8 characters').optional()),
   /** Seed the demo catalogue when the database is empty (default on; set to false in production if unwanted). */
   SEED_ON_EMPTY: z
     .enum(['true', 'false'])

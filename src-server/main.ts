@@ -1,6 +1,7 @@
 // Production entry: read env, open the database, migrate, seed an empty catalogue, listen, shut down cleanly.
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedIfEmpty } from '../db/seed/index.ts'
+import { ensureOwner } from './admin/owner.ts'
 import { openDatabase } from './db.ts'
 import { EnvError, readEnv } from './env.ts'
 import { createMailTransport, startMailDispatcher } from './mail/dispatcher.ts'
@@ -17,6 +18,11 @@ async function main() {
   if (applied.length) log.info({ migrations: applied }, 'applied migrations')
   if (env.SEED_ON_EMPTY && (await seedIfEmpty(database.db)))
     log.info('seeded the demo catalogue into an empty database')
+
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const owner = await ensureOwner(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD)
+    if (owner !== 'exists') log.info({ owner }, 'owner account from ADMIN_EMAIL')
+  }
 
   const transport = createMailTransport(env.SMTP_URL, log)
   const stopMail = startMailDispatcher({ db: database.db, transport, from: env.MAIL_FROM, log })

@@ -9,6 +9,7 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { sql } from 'kysely'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
+import { registerAdminImageRoutes } from './admin/image-route.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
 import { makeResolveSession } from './auth/resolve.ts'
 import type { DB } from './db.ts'
@@ -114,7 +115,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   // Plain HTTP routes of each domain register here, e.g. registerProfileRoutes(app, httpDeps).
-  void httpDeps
+  registerAdminImageRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 

@@ -1,0 +1,33 @@
+// `npm run admin:create -- --email owner@example.com --password '…'`: creates (or promotes) the owner account
+// on the database the server would open. The password is never printed.
+import { parseArgs } from 'node:util'
+import { migrateToLatest } from '../db/migrate.ts'
+import { ensureOwner } from '../src-server/admin/owner.ts'
+import { openDatabase } from '../src-server/db.ts'
+import { readEnv } from '../src-server/env.ts'
+import { PASSWORD_MIN_LENGTH } from '../src-shared/constants.ts'
+
+const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } })
+if (!values.email || !values.password || !/^\S+@\S+\.\S+$/.test(values.email)) {
+  console.error('usage: npm run admin:create -- --email <email> --password <password>')
+  process.exit(2)
+}
+if (values.password.length < PASSWORD_MIN_LENGTH) {
+  console.error(`The password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+  process.exit(2)
+}
+
+const env = readEnv()
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+try {
+  await migrateToLatest(handle.db)
+  const result = await ensureOwner(handle.db, values.email, values.password)
+  const messages = {
+    created: `Owner account created for ${values.email}.`,
+    promoted: `${values.email} already had an account; it is now the owner (its password was not changed).`,
+    exists: `${values.email} is already the owner; nothing changed.`,
+  }
+  console.log(messages[result])
+} finally {
+  await handle.close()
+}

@@ -1,0 +1,92 @@
+// Between the admin course form (decimal text, 'm:ss' lesson durations) and the stored course row.
+
+import type { z } from 'zod'
+import type { CurriculumSection } from '../../db/types.ts'
+import { toMinorUnits } from '../../src-shared/money.ts'
+import type { courseInput } from '../../src-shared/schemas/admin.ts'
+import type { AdminCourseRow } from './courses-repository.ts'
+
+type ParsedCourse = z.output<typeof courseInput>
+
+const PLACEHOLDER_IMAGE = '/placeholder.svg'
+const DEFAULT_INSTRUCTOR = 'Instructor Name'
+
+export function parseDuration(text: string): number {
+  const [minutes = 0, seconds = 0] = text.split(':').map(Number)
+  return minutes * 60 + seconds
+}
+export function formatDuration(totalSeconds: number): string {
+  return `${Math.floor(totalSeconds / 60)}:${String(totalSeconds % 60).padStart(2, '0')}`
+}
+
+/** Stored columns for a validated form. Lessons and duration follow the curriculum whenever it lists lessons. */
+export function toCourseValues(input: ParsedCourse) {
+  const curriculum: CurriculumSection[] = input.curriculum.map((section) => ({
+    title: section.title,
+    lessons: section.lessons.map((lesson) => ({
+      title: lesson.title,
+      durationSeconds: parseDuration(lesson.duration),
+      isPreview: lesson.isPreview,
+    })),
+  }))
+  const lessons = curriculum.flatMap((section) => section.lessons)
+  const fromCurriculum = lessons.length > 0
+  const seconds = lessons.reduce((sum, lesson) => sum + lesson.durationSeconds, 0)
+  return {
+    title: input.title,
+    description: input.description,
+    category_id: input.categoryId,
+    instructor_name: input.instructorName || DEFAULT_INSTRUCTOR,
+    image_url: input.imageUrl || PLACEHOLDER_IMAGE,
+    price_minor: toMinorUnits(input.price),
+    original_price_minor: input.originalPrice ? toMinorUnits(input.originalPrice) : null,
+    level: input.level,
+    status: input.status,
+    featured: input.featured,
+    language: input.language,
+    certificate: input.certificate,
+    lessons_count: fromCurriculum ? lessons.length : input.lessons,
+    duration_minutes: fromCurriculum ? Math.round(seconds / 60) : input.durationMinutes,
+    what_you_will_learn: JSON.stringify(input.whatYouWillLearn),
+    requirements: JSON.stringify(input.requirements),
+    curriculum: JSON.stringify(curriculum),
+  }
+}
+
+const decimal = (minor: number) => (minor / 100).toFixed(2)
+
+/** What the admin table and the edit form need, as plain JSON. */
+export function toAdminCourse(row: AdminCourseRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    categoryId: row.category_id,
+    category: row.category_name,
+    instructorName: row.instructor_name,
+    imageUrl: row.image_url,
+    priceMinor: row.price_minor,
+    price: decimal(row.price_minor),
+    originalPrice: row.original_price_minor === null ? '' : decimal(row.original_price_minor),
+    currency: row.currency,
+    level: row.level,
+    language: row.language,
+    certificate: row.certificate,
+    status: row.status,
+    featured: row.featured,
+    lessons: row.lessons_count,
+    durationMinutes: row.duration_minutes,
+    whatYouWillLearn: row.what_you_will_learn,
+    requirements: row.requirements,
+    curriculum: row.curriculum.map((section) => ({
+      title: section.title,
+      lessons: section.lessons.map((lesson) => ({
+        title: lesson.title,
+        duration: formatDuration(lesson.durationSeconds),
+        isPreview: lesson.isPreview,
+      })),
+    })),
+    updatedAt: row.updated_at.toISOString(),
+  }
+}
+export type AdminCourse = ReturnType<typeof toAdminCourse>

@@ -1,0 +1,85 @@
+// Admin reads of courses: every status except archived (an archived course is "deleted" for staff but kept
+// for order history), server-side search and pagination, and the filter counts in one query.
+import { sql } from 'kysely'
+import { ADMIN_PAGE_SIZE, type CourseFilter } from '../../src-shared/schemas/admin.ts'
+import type { DB } from '../db.ts'
+
+export const adminCourseColumns = [
+  'courses.id',
+  'courses.title',
+  'courses.description',
+  'courses.category_id',
+  'categories.name as category_name',
+  'courses.instructor_name',
+  'courses.image_url',
+  'courses.price_minor',
+  'courses.original_price_minor',
+  'courses.currency',
+  'courses.level',
+  'courses.language',
+  'courses.certificate',
+  'courses.status',
+  'courses.featured',
+  'courses.lessons_count',
+  'courses.duration_minutes',
+  'courses.what_you_will_learn',
+  'courses.requirements',
+  'courses.curriculum',
+  'courses.updated_at',
+] as const
+
+function visibleCourses(db: DB) {
+  return db
+    .selectFrom('courses')
+    .innerJoin('categories', 'categories.id', 'courses.category_id')
+    .where('courses.status', '!=', 'archived')
+}
+
+export async function listAdminCourses(db: DB, filter: CourseFilter, search: string, page: number) {
+  let query = visibleCourses(db)
+  if (filter === 'published' || filter === 'draft') query = query.where('courses.status', '=', filter)
+  if (filter === 'featured') query = query.where('courses.featured', '=', true)
+  if (search) {
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    query = query.where((eb) =>
+      eb.or([eb('courses.title', 'ilike', pattern), eb('courses.instructor_name', 'ilike', pattern)]),
+    )
+  }
+  const [rows, total, counts] = await Promise.all([
+    query
+      .select(adminCourseColumns)
+      .orderBy('courses.created_at', 'desc')
+      .orderBy('courses.id')
+      .limit(ADMIN_PAGE_SIZE)
+      .offset((page - 1) * ADMIN_PAGE_SIZE)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    courseCounts(db),
+  ])
+  return { rows, total: Number(total.n), counts }
+}
+
+/** The counts beside each filter (All, Published, Draft, Featured). */
+export async function courseCounts(db: DB) {
+  const row = await db
+    .selectFrom('courses')
+    .where('status', '!=', 'archived')
+    .select([
+      sql<string>`count(*)`.as('all'),
+      sql<string>`count(*) filter (where status = 'published')`.as('published'),
+      sql<string>`count(*) filter (where status = 'draft')`.as('draft'),
+      sql<string>`count(*) filter (where featured)`.as('featured'),
+    ])
+    .executeTakeFirstOrThrow()
+  return {
+    all: Number(row.all),
+    published: Number(row.published),
+    draft: Number(row.draft),
+    featured: Number(row.featured),
+  }
+}
+
+export function findAdminCourse(db: DB, id: string) {
+  return visibleCourses(db).select(adminCourseColumns).where('courses.id', '=', id).executeTakeFirst()
+}
+export type AdminCourseRow = NonNullable<Awaited<ReturnType<typeof findAdminCourse>>>

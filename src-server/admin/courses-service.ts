@@ -1,0 +1,109 @@
+// Course changes made by staff. Each change and its audit record share one transaction.
+import { randomBytes } from 'node:crypto'
+import { TRPCError } from '@trpc/server'
+import type { z } from 'zod'
+import type { courseInput } from '../../src-shared/schemas/admin.ts'
+import type { DB } from '../db.ts'
+import { type Actor, writeAudit } from './audit.ts'
+import { toAdminCourse, toCourseValues } from './course-mapping.ts'
+import { findAdminCourse } from './courses-repository.ts'
+import { courseHasPurchases } from './purchases.ts'
+
+type ParsedCourse = z.output<typeof courseInput>
+
+export function slugify(title: string): string {
+  const slug = title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+  return slug || 'course'
+}
+
+async function freeCourseId(db: DB, title: string): Promise<string> {
+  const base = slugify(title)
+  const taken = await db.selectFrom('courses').select('id').where('id', '=', base).executeTakeFirst()
+  return taken ? `${base}-${randomBytes(3).toString('hex')}` : base
+}
+
+async function assertCategory(db: DB, categoryId: string) {
+  const found = await db.selectFrom('categories').select('id').where('id', '=', categoryId).executeTakeFirst()
+  if (!found) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Please choose a category' })
+}
+
+async function loadCourse(db: DB, id: string) {
+  const row = await findAdminCourse(db, id)
+  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Course not found' })
+  return toAdminCourse(row)
+}
+
+export async function createCourse(db: DB, actor: Actor, input: ParsedCourse) {
+  await assertCategory(db, input.categoryId)
+  const id = await freeCourseId(db, input.title)
+  const values = toCourseValues(input)
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('courses')
+      .values({ id, ...values, published_at: values.status === 'published' ? new Date() : null })
+      .execute()
+    await writeAudit(trx, actor, { action: 'course.create', entityType: 'course', entityId: id, after: values })
+  })
+  return loadCourse(db, id)
+}
+
+export async function updateCourse(db: DB, actor: Actor, id: string, input: ParsedCourse) {
+  const before = await loadCourse(db, id)
+  await assertCategory(db, input.categoryId)
+  const values = toCourseValues(input)
+  await db.transaction().execute(async (trx) => {
+    const publishing = values.status === 'published' && before.status !== 'published'
+    await trx
+      .updateTable('courses')
+      .set({ ...values, updated_at: new Date(), ...(publishing ? { published_at: new Date() } : {}) })
+      .where('id', '=', id)
+      .execute()
+    await writeAudit(trx, actor, { action: 'course.update', entityType: 'course', entityId: id, before, after: values })
+  })
+  return loadCourse(db, id)
+}
+
+export async function setCourseFeatured(db: DB, actor: Actor, id: string, featured: boolean) {
+  const before = await loadCourse(db, id)
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('courses').set({ featured, updated_at: new Date() }).where('id', '=', id).execute()
+    await writeAudit(trx, actor, {
+      action: featured ? 'course.feature' : 'course.unfeature',
+      entityType: 'course',
+      entityId: id,
+      before: { featured: before.featured },
+      after: { featured },
+    })
+  })
+  return { id, featured }
+}
+
+/** Deletes a course, or archives it when someone bought it (its orders keep pointing at it). */
+export async function deleteCourse(db: DB, actor: Actor, id: string): Promise<{ archived: boolean }> {
+  const before = await loadCourse(db, id)
+  const archived = await courseHasPurchases(db, id)
+  await db.transaction().execute(async (trx) => {
+    if (archived) {
+      await trx
+        .updateTable('courses')
+        .set({ status: 'archived', featured: false, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute()
+    } else {
+      await trx.deleteFrom('courses').where('id', '=', id).execute()
+    }
+    await writeAudit(trx, actor, {
+      action: archived ? 'course.archive' : 'course.delete',
+      entityType: 'course',
+      entityId: id,
+      before,
+      after: archived ? { status: 'archived' } : null,
+    })
+  })
+  return { archived }
+}

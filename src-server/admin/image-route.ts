@@ -1,0 +1,30 @@
+// POST /api/admin/course-image: an editor uploads a course image (checked by content, size-limited) to storage.
+// The answer carries the URL the course form then saves; `?replace=1` is the edit dialog replacing an image.
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import { type HttpDeps, requireUser } from '../http/deps.ts'
+import { readImageUpload, UploadError } from '../storage/upload.ts'
+
+export const COURSE_IMAGE_MAX_BYTES = 2 * 1024 * 1024
+export const COURSE_IMAGE_TOO_LARGE = 'Image size should be less than 2MB'
+
+export function registerAdminImageRoutes(app: FastifyInstance, deps: HttpDeps) {
+  app.post<{ Querystring: { replace?: string } }>('/api/admin/course-image', async (request, reply) => {
+    const user = await requireUser(deps, request, reply, 'editor')
+    if (!user) return
+    try {
+      const image = await readImageUpload(request, COURSE_IMAGE_MAX_BYTES, COURSE_IMAGE_TOO_LARGE)
+      const key = `courses/${Date.now()}-${randomBytes(6).toString('hex')}.${image.type.ext}`
+      const url = await deps.storage.put(key, image.data, image.type.mime)
+      const replacing = request.query.replace === '1'
+      return { url, message: replacing ? 'Image updated successfully!' : 'Image uploaded successfully!' }
+    } catch (error) {
+      if (error instanceof UploadError) {
+        return reply
+          .code(error.reason === 'too-large' ? 413 : 400)
+          .send({ error: 'Bad Request', message: error.message })
+      }
+      throw error
+    }
+  })
+}

@@ -1,0 +1,163 @@
+// Team invitations: a random single-use token, e-mailed through the outbox, stored only as its SHA-256 hash,
+// valid for INVITATION_TTL_MS. Accepting sets a password and grants the invited role in one transaction.
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { TRPCError } from '@trpc/server'
+import { hashPassword } from '../auth/password.ts'
+import { invalidateUserSessions } from '../auth/session.ts'
+import type { DB } from '../db.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { type Actor, writeAudit } from './audit.ts'
+
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
+export const INVITATION_MAIL_KIND = 'team-invitation'
+export const INVITATION_INVALID = 'This invitation link is invalid or has expired. Ask an admin to send a new one.'
+
+const hashToken = (token: string) => sha256(new TextEncoder().encode(token))
+
+function splitName(name: string) {
+  const [first = '', ...rest] = name.trim().split(/\s+/)
+  return { first, last: rest.join(' ') }
+}
+
+export async function inviteMember(
+  db: DB,
+  actor: Actor,
+  publicUrl: string,
+  input: { name: string; email: string; role: 'admin' | 'editor' | 'viewer' },
+  now = new Date(),
+) {
+  const existing = await db
+    .selectFrom('users')
+    .select('role')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', input.email.toLowerCase()))
+    .executeTakeFirst()
+  if (existing && existing.role !== 'customer') {
+    throw new TRPCError({ code: 'CONFLICT', message: 'This person is already a team member' })
+  }
+  const bytes = new Uint8Array(32)
+  crypto.getRandomValues(bytes)
+  const token = encodeBase32LowerCaseNoPadding(bytes)
+  const link = `${publicUrl.replace(/\/$/, '')}/admin/accept-invite?token=${token}`
+  const { first, last } = splitName(input.name)
+  const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS)
+
+  await db.transaction().execute(async (trx) => {
+    // A new invitation replaces any pending one for the same address.
+    await trx
+      .deleteFrom('team_invitations')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', input.email.toLowerCase()))
+      .where('accepted_at', 'is', null)
+      .execute()
+    const row = await trx
+      .insertInto('team_invitations')
+      .values({
+        email: input.email,
+        first_name: first,
+        last_name: last,
+        role: input.role,
+        token_hash: hashToken(token),
+        invited_by: actor.id,
+        expires_at: expiresAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await enqueueMail(trx, {
+      kind: INVITATION_MAIL_KIND,
+      to: input.email,
+      subject: 'You have been invited to the SkillForge admin team',
+      text: [
+        `Hello ${first || 'there'},`,
+        '',
+        `${actor.email} invited you to join the SkillForge admin team as ${input.role}.`,
+        `Set your password and join here (the link works once and expires in 7 days):`,
+        link,
+      ].join('\n'),
+    })
+    await writeAudit(trx, actor, {
+      action: 'team.invite',
+      entityType: 'invitation',
+      entityId: row.id,
+      after: { email: input.email, role: input.role },
+    })
+  })
+  return { email: input.email, role: input.role, expiresAt: expiresAt.toISOString() }
+}
+
+async function findUsableInvitation(db: DB, token: string, now: Date) {
+  const row = await db
+    .selectFrom('team_invitations')
+    .select(['id', 'email', 'first_name', 'last_name', 'role', 'invited_by', 'expires_at', 'accepted_at'])
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst()
+  if (!row || row.accepted_at || row.expires_at.getTime() <= now.getTime()) return null
+  return row
+}
+
+/** What the acceptance page shows before the invitee chooses a password. */
+export async function describeInvitation(db: DB, token: string, now = new Date()) {
+  const row = await findUsableInvitation(db, token, now)
+  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: INVITATION_INVALID })
+  return { email: row.email, role: row.role, name: `${row.first_name} ${row.last_name}`.trim() }
+}
+
+/** Accepts once: creates (or promotes) the account with the chosen password. Returns the user id. */
+export async function acceptInvitation(db: DB, token: string, password: string, now = new Date()) {
+  const passwordHash = await hashPassword(password)
+  return db.transaction().execute(async (trx) => {
+    // The conditional update is the single-use guard: of two concurrent accepts, one updates nothing.
+    const claimed = await trx
+      .updateTable('team_invitations')
+      .set({ accepted_at: now })
+      .where('token_hash', '=', hashToken(token))
+      .where('accepted_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning(['id', 'email', 'first_name', 'last_name', 'role'])
+      .executeTakeFirst()
+    if (!claimed) throw new TRPCError({ code: 'NOT_FOUND', message: INVITATION_INVALID })
+
+    const existing = await trx
+      .selectFrom('users')
+      .select(['id', 'email', 'role'])
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', claimed.email.toLowerCase()))
+      .executeTakeFirst()
+    let userId: string
+    if (existing) {
+      if (existing.role === 'super_admin') throw new TRPCError({ code: 'FORBIDDEN', message: INVITATION_INVALID })
+      await trx
+        .updateTable('users')
+        .set({ role: claimed.role, password_hash: passwordHash, email_verified: true, updated_at: now })
+        .where('id', '=', existing.id)
+        .execute()
+      // A new password: sessions made with the old one end.
+      await invalidateUserSessions(trx, existing.id)
+      userId = existing.id
+    } else {
+      const row = await trx
+        .insertInto('users')
+        .values({
+          email: claimed.email,
+          email_verified: true,
+          password_hash: passwordHash,
+          first_name: claimed.first_name,
+          last_name: claimed.last_name,
+          role: claimed.role,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      userId = row.id
+    }
+    await writeAudit(
+      trx,
+      { id: userId, email: claimed.email },
+      {
+        action: 'team.join',
+        entityType: 'team_member',
+        entityId: userId,
+        before: existing ? { role: existing.role } : null,
+        after: { email: claimed.email, role: claimed.role },
+      },
+    )
+    return userId
+  })
+}

@@ -1,0 +1,84 @@
+// Team members are users with a staff role. The owner (super_admin) can never be changed or removed;
+// removing a member takes the staff role away and ends their sessions at once.
+import { TRPCError } from '@trpc/server'
+import { sql } from 'kysely'
+import { STAFF_ROLES } from '../../src-shared/roles.ts'
+import { invalidateUserSessions } from '../auth/session.ts'
+import type { DB } from '../db.ts'
+import { type Actor, writeAudit } from './audit.ts'
+
+export async function listTeam(db: DB) {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('sessions', 'sessions.user_id', 'users.id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.avatar_url',
+      'users.role',
+      sql<Date | null>`max(sessions.last_seen_at)`.as('last_active'),
+    ])
+    .where('users.role', 'in', [...STAFF_ROLES])
+    .groupBy('users.id')
+    .orderBy(sql`users.role = 'super_admin'`, 'desc')
+    .orderBy('users.created_at')
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    name: `${row.first_name} ${row.last_name}`.trim() || row.email,
+    email: row.email,
+    avatarUrl: row.avatar_url,
+    role: row.role,
+    isOwner: row.role === 'super_admin',
+    lastActive: row.last_active ? new Date(row.last_active).toISOString() : null,
+  }))
+}
+
+async function findMember(db: DB, actor: Actor, userId: string) {
+  const member = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'role'])
+    .where('id', '=', userId)
+    .where('role', 'in', [...STAFF_ROLES])
+    .executeTakeFirst()
+  if (!member) throw new TRPCError({ code: 'NOT_FOUND', message: 'Team member not found' })
+  if (member.role === 'super_admin') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'The owner account cannot be changed or removed' })
+  }
+  if (member.id === actor.id) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'You cannot change or remove your own account' })
+  }
+  return member
+}
+
+export async function changeRole(db: DB, actor: Actor, userId: string, role: 'admin' | 'editor' | 'viewer') {
+  const member = await findMember(db, actor, userId)
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ role, updated_at: new Date() }).where('id', '=', userId).execute()
+    await writeAudit(trx, actor, {
+      action: 'team.role',
+      entityType: 'team_member',
+      entityId: userId,
+      before: { email: member.email, role: member.role },
+      after: { email: member.email, role },
+    })
+  })
+  return { id: userId, role }
+}
+
+export async function removeMember(db: DB, actor: Actor, userId: string) {
+  const member = await findMember(db, actor, userId)
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ role: 'customer', updated_at: new Date() }).where('id', '=', userId).execute()
+    await invalidateUserSessions(trx, userId)
+    await writeAudit(trx, actor, {
+      action: 'team.remove',
+      entityType: 'team_member',
+      entityId: userId,
+      before: { email: member.email, role: member.role },
+      after: { email: member.email, role: 'customer' },
+    })
+  })
+}

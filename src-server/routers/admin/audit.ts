@@ -1,0 +1,15 @@
+// The audit log, readable by admins and the owner.
+import { ADMIN_PAGE_SIZE, auditListInput } from '../../../src-shared/schemas/admin.ts'
+import { listAudit } from '../../admin/audit.ts'
+import { router, staffProcedure } from '../../trpc/init.ts'
+
+const AUDIT_PAGE_SIZE = ADMIN_PAGE_SIZE * 2
+
+export const adminAuditRouter = router({
+  list: staffProcedure('admin')
+    .input(auditListInput)
+    .query(async ({ ctx, input }) => {
+      const { items, total } = await listAudit(ctx.db, input.page, AUDIT_PAGE_SIZE)
+      return { items, total, page: input.page, pageCount: Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE)) }
+    }),
+})

@@ -1,0 +1,40 @@
+// Manage Courses. Reading needs a viewer; every change needs an editor.
+import { z } from 'zod'
+import { ADMIN_PAGE_SIZE, courseInput, courseListInput, courseUpdateInput } from '../../../src-shared/schemas/admin.ts'
+import { courseIdSchema } from '../../../src-shared/schemas/catalog.ts'
+import { toAdminCourse } from '../../admin/course-mapping.ts'
+import { listAdminCourses } from '../../admin/courses-repository.ts'
+import { createCourse, deleteCourse, setCourseFeatured, updateCourse } from '../../admin/courses-service.ts'
+import { router, staffProcedure } from '../../trpc/init.ts'
+import { actorOf } from './actor.ts'
+
+export const adminCoursesRouter = router({
+  list: staffProcedure('viewer')
+    .input(courseListInput)
+    .query(async ({ ctx, input }) => {
+      const { rows, total, counts } = await listAdminCourses(ctx.db, input.filter, input.search, input.page)
+      return {
+        items: rows.map(toAdminCourse),
+        total,
+        counts,
+        page: input.page,
+        pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)),
+      }
+    }),
+
+  create: staffProcedure('editor')
+    .input(courseInput)
+    .mutation(({ ctx, input }) => createCourse(ctx.db, actorOf(ctx.user), input)),
+
+  update: staffProcedure('editor')
+    .input(courseUpdateInput)
+    .mutation(({ ctx, input: { id, ...input } }) => updateCourse(ctx.db, actorOf(ctx.user), id, input)),
+
+  setFeatured: staffProcedure('editor')
+    .input(z.object({ id: courseIdSchema, featured: z.boolean() }))
+    .mutation(({ ctx, input }) => setCourseFeatured(ctx.db, actorOf(ctx.user), input.id, input.featured)),
+
+  delete: staffProcedure('editor')
+    .input(z.object({ id: courseIdSchema }))
+    .mutation(({ ctx, input }) => deleteCourse(ctx.db, actorOf(ctx.user), input.id)),
+})

@@ -1,0 +1,18 @@
+// The admin area's routers, one per screen. Every procedure checks the role on the server (see
+// tests/integration/admin-authorization.test.ts, which fails for a procedure missing from its table).
+import { router } from '../../trpc/init.ts'
+import { adminAuditRouter } from './audit.ts'
+import { adminCategoriesRouter } from './categories.ts'
+import { adminCoursesRouter } from './courses.ts'
+import { adminDashboardRouter } from './dashboard.ts'
+import { adminSessionRouter } from './session.ts'
+import { adminTeamRouter } from './team.ts'
+
+export const adminRouter = router({
+  session: adminSessionRouter,
+  dashboard: adminDashboardRouter,
+  courses: adminCoursesRouter,
+  categories: adminCategoriesRouter,
+  team: adminTeamRouter,
+  audit: adminAuditRouter,
+})

@@ -1,0 +1,38 @@
+// Team Members. Everyone on the team can see it; only admins (and the owner) invite, change roles or remove.
+// Accepting an invitation is public: the single-use token in the e-mailed link is the credential.
+import { z } from 'zod'
+import { acceptInviteInput, inviteInput, teamRoleSchema } from '../../../src-shared/schemas/admin.ts'
+import { acceptInvitation, describeInvitation, inviteMember } from '../../admin/invitations.ts'
+import { changeRole, listTeam, removeMember } from '../../admin/team-service.ts'
+import { startSession } from '../../auth/service.ts'
+import { publicProcedure, router, staffProcedure } from '../../trpc/init.ts'
+import { actorOf } from './actor.ts'
+
+const tokenInput = z.object({ token: z.string().trim().min(10).max(200) })
+
+export const adminTeamRouter = router({
+  list: staffProcedure('viewer').query(({ ctx }) => listTeam(ctx.db)),
+
+  invite: staffProcedure('admin')
+    .input(inviteInput)
+    .mutation(({ ctx, input }) => inviteMember(ctx.db, actorOf(ctx.user), ctx.config.publicUrl, input)),
+
+  changeRole: staffProcedure('admin')
+    .input(z.object({ userId: z.uuid(), role: teamRoleSchema }))
+    .mutation(({ ctx, input }) => changeRole(ctx.db, actorOf(ctx.user), input.userId, input.role)),
+
+  remove: staffProcedure('admin')
+    .input(z.object({ userId: z.uuid() }))
+    .mutation(async ({ ctx, input }) => {
+      await removeMember(ctx.db, actorOf(ctx.user), input.userId)
+      return { userId: input.userId }
+    }),
+
+  invitation: publicProcedure.input(tokenInput).query(({ ctx, input }) => describeInvitation(ctx.db, input.token)),
+
+  acceptInvitation: publicProcedure.input(acceptInviteInput).mutation(async ({ ctx, input }) => {
+    const userId = await acceptInvitation(ctx.db, input.token, input.password)
+    await startSession(ctx.db, ctx.res, ctx.config, userId, true)
+    return { ok: true }
+  }),
+})

@@ -1,0 +1,93 @@
+// Admin inputs, shared by the admin forms and the admin procedures (the server is the one that enforces them).
+import { z } from 'zod'
+import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
+import { courseIdSchema } from './catalog.ts'
+
+export const REQUIRED_FIELDS = 'Please fill in required fields'
+export const PRICE_NOT_A_NUMBER = 'Price must be a number'
+export const ADMIN_LOGIN_FAILED = 'Invalid email or password. Please try again.'
+
+export const adminLoginInput = z.object({
+  email: z.string().trim().min(1, 'Email is required').max(254),
+  password: z.string().min(1, 'Password is required').max(200),
+})
+
+/** A decimal amount such as '49.99' (up to 2 decimals); '', 'abc' or 'NaN' are refused, never stored. */
+const priceText = z
+  .string()
+  .trim()
+  .regex(/^\d{1,7}(\.\d{1,2})?$/, PRICE_NOT_A_NUMBER)
+
+export const lessonDurationText = z
+  .string()
+  .trim()
+  .regex(/^\d{1,3}:[0-5]\d$/, 'Lesson duration must look like m:ss')
+
+const lessonInput = z.object({
+  title: z.string().trim().min(1, 'Every lesson needs a title').max(200),
+  duration: lessonDurationText,
+  isPreview: z.boolean(),
+})
+const sectionInput = z.object({
+  title: z.string().trim().min(1, 'Every section needs a title').max(200),
+  lessons: z.array(lessonInput).max(200),
+})
+const listOfLines = z.array(z.string().trim().min(1).max(300)).max(50)
+
+export const courseInput = z.object({
+  title: z.string().trim().min(1, REQUIRED_FIELDS).max(200),
+  description: z.string().trim().min(1, REQUIRED_FIELDS).max(5000),
+  price: priceText,
+  originalPrice: priceText.or(z.literal('')).default(''),
+  categoryId: z.uuid('Please choose a category'),
+  instructorName: z.string().trim().max(120).default(''),
+  imageUrl: z
+    .string()
+    .trim()
+    .max(500)
+    .regex(/^(\/[\w./-]*|https:\/\/\S+)?$/, 'Image must be an uploaded image or an https address')
+    .default(''),
+  level: z.enum(COURSE_LEVELS).default('beginner'),
+  status: z.enum(COURSE_STATUSES).default('draft'),
+  featured: z.boolean().default(false),
+  language: z.string().trim().min(1).max(60).default('English'),
+  certificate: z.boolean().default(true),
+  /** Used only when the curriculum lists no lessons; otherwise counted from it. */
+  lessons: z.coerce.number().int('Lessons must be a whole number').min(0).max(10_000).default(0),
+  durationMinutes: z.coerce.number().int('Duration must be whole minutes').min(0).max(100_000).default(0),
+  whatYouWillLearn: listOfLines.default([]),
+  requirements: listOfLines.default([]),
+  curriculum: z.array(sectionInput).max(100).default([]),
+})
+export type CourseInput = z.input<typeof courseInput>
+
+export const courseUpdateInput = courseInput.extend({ id: courseIdSchema })
+
+export const COURSE_FILTERS = ['all', 'published', 'draft', 'featured'] as const
+export type CourseFilter = (typeof COURSE_FILTERS)[number]
+export const ADMIN_PAGE_SIZE = 10
+
+export const courseListInput = z.object({
+  filter: z.enum(COURSE_FILTERS).default('all'),
+  search: z.string().trim().max(100).default(''),
+  page: z.number().int().min(1).max(10_000).default(1),
+})
+
+export const categoryInput = z.object({
+  name: z.string().trim().min(1, 'Category name is required').max(80),
+  description: z.string().trim().max(500).default(''),
+})
+export const categoryUpdateInput = categoryInput.extend({ id: z.uuid() })
+
+export const teamRoleSchema = z.enum(TEAM_ROLES)
+export const inviteInput = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(120),
+  email: z.string().trim().toLowerCase().max(254).pipe(z.email('Please enter a valid email address.')),
+  role: teamRoleSchema.default('viewer'),
+})
+export const acceptInviteInput = z.object({
+  token: z.string().trim().min(10).max(200),
+  password: z.string().min(8, 'Password must be at least 8 characters').max(200),
+})
+
+export const auditListInput = z.object({ page: z.number().int().min(1).max(10_000).default(1) })

@@ -1,0 +1,254 @@
+// Manage Courses against a real database: validation messages, counts, search, pagination, the public
+// catalogue following every change, archive-instead-of-delete, and the audit record of each change.
+import { TRPCError } from '@trpc/server'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { courseHasPurchases } from '../../src-server/admin/purchases.ts'
+import type { DatabaseHandle } from '../../src-server/db.ts'
+import { createCaller } from '../../src-server/routers/_app.ts'
+import { createContextInner } from '../../src-server/trpc/context.ts'
+import { ADMIN_PAGE_SIZE } from '../../src-shared/schemas/admin.ts'
+import { createTestDatabase } from '../support/db.ts'
+import { callerAs, createUser, type TestUser } from '../support/factories.ts'
+
+let database: DatabaseHandle
+let editor: TestUser
+let categoryId: string
+const visitor = () => createCaller(createContextInner({ db: database.db, user: null, session: null }))
+const asEditor = () => callerAs(database.db, editor)
+
+const baseCourse = () => ({
+  title: 'Rust for Web Developers',
+  description: 'Learn Rust by building a web service.',
+  price: '59.99',
+  categoryId,
+  instructorName: 'Ada Byte',
+  level: 'intermediate' as const,
+  status: 'draft' as const,
+  whatYouWillLearn: ['Ownership', 'Async Rust'],
+  requirements: ['Some JavaScript'],
+  curriculum: [
+    {
+      title: 'Getting started',
+      lessons: [
+        { title: 'Install', duration: '5:30', isPreview: true },
+        { title: 'Hello', duration: '10:00', isPreview: false },
+      ],
+    },
+    { title: 'Ownership', lessons: [{ title: 'Borrowing', duration: '44:30', isPreview: false }] },
+  ],
+})
+
+async function codeOf(promise: Promise<unknown>) {
+  try {
+    await promise
+    return 'OK'
+  } catch (error) {
+    return error instanceof TRPCError ? `${error.code}: ${error.message}` : String(error)
+  }
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  editor = await createUser(database.db, { role: 'editor', email: 'editor@example.test' })
+  const category = await database.db
+    .selectFrom('categories')
+    .select('id')
+    .where('slug', '=', 'development')
+    .executeTakeFirstOrThrow()
+  categoryId = category.id
+})
+afterAll(async () => {
+  await database.close()
+})
+
+describe('admin.courses validation', () => {
+  it("refuses a missing title or description with 'Please fill in required fields' and saves nothing", async () => {
+    const before = await database.db
+      .selectFrom('courses')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow()
+    const caller = await asEditor()
+    for (const bad of [{ title: '' }, { description: '   ' }]) {
+      const error = await caller.admin.courses.create({ ...baseCourse(), ...bad }).catch((e: TRPCError) => e)
+      expect(error).toBeInstanceOf(TRPCError)
+      const fieldErrors = ((error as TRPCError).cause as { issues: { message: string }[] }).issues
+      expect(fieldErrors.map((issue) => issue.message)).toContain('Please fill in required fields')
+    }
+    const after = await database.db
+      .selectFrom('courses')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow()
+    expect(after.n).toBe(before.n)
+  })
+
+  it('refuses a price that is not a number instead of storing NaN', async () => {
+    const caller = await asEditor()
+    for (const price of ['', 'abc', 'NaN', '-5', '1.999']) {
+      expect(await codeOf(caller.admin.courses.create({ ...baseCourse(), price }))).toMatch(/^BAD_REQUEST/)
+    }
+  })
+
+  it('refuses an unknown category', async () => {
+    const caller = await asEditor()
+    const result = await codeOf(
+      caller.admin.courses.create({ ...baseCourse(), categoryId: '00000000-0000-4000-8000-000000000000' }),
+    )
+    expect(result).toBe('BAD_REQUEST: Please choose a category')
+  })
+})
+
+describe('admin.courses lifecycle', () => {
+  it('creates a draft the public cannot see, with lessons and duration counted from the curriculum', async () => {
+    const caller = await asEditor()
+    const course = await caller.admin.courses.create(baseCourse())
+    expect(course.id).toBe('rust-for-web-developers')
+    expect(course.priceMinor).toBe(5999)
+    expect(course.lessons).toBe(3)
+    expect(course.durationMinutes).toBe(60)
+    expect(course.curriculum[0]?.lessons[0]).toEqual({ title: 'Install', duration: '5:30', isPreview: true })
+    expect(await visitor().catalog.course({ id: course.id })).toBeNull()
+
+    const audit = await database.db
+      .selectFrom('audit_log')
+      .select(['actor_email', 'action', 'before', 'after'])
+      .where('entity_id', '=', course.id)
+      .execute()
+    expect(audit).toEqual([
+      expect.objectContaining({ actor_email: 'editor@example.test', action: 'course.create', before: null }),
+    ])
+    expect((audit[0]?.after as { title: string }).title).toBe('Rust for Web Developers')
+  })
+
+  it('gives a second course with the same title its own id', async () => {
+    const caller = await asEditor()
+    const course = await caller.admin.courses.create(baseCourse())
+    expect(course.id).toMatch(/^rust-for-web-developers-[0-9a-f]{6}$/)
+    await caller.admin.courses.delete({ id: course.id })
+  })
+
+  it('publishes: the public catalogue shows it; editing changes what the public sees', async () => {
+    const caller = await asEditor()
+    await caller.admin.courses.update({ ...baseCourse(), id: 'rust-for-web-developers', status: 'published' })
+    const published = await visitor().catalog.course({ id: 'rust-for-web-developers' })
+    expect(published?.title).toBe('Rust for Web Developers')
+
+    await caller.admin.courses.update({
+      ...baseCourse(),
+      id: 'rust-for-web-developers',
+      status: 'published',
+      title: 'Rust for the Web',
+      price: '10',
+      curriculum: [],
+      lessons: 7,
+      durationMinutes: 90,
+    })
+    const edited = await visitor().catalog.course({ id: 'rust-for-web-developers' })
+    expect(edited).toMatchObject({ title: 'Rust for the Web', priceMinor: 1000, lessons: 7, durationMinutes: 90 })
+    const audit = await database.db
+      .selectFrom('audit_log')
+      .select(['before', 'after'])
+      .where('action', '=', 'course.update')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow()
+    expect((audit.before as { title: string }).title).toBe('Rust for Web Developers')
+    expect((audit.after as { title: string }).title).toBe('Rust for the Web')
+  })
+
+  it('features and unfeatures; the public featured list follows', async () => {
+    const caller = await asEditor()
+    await caller.admin.courses.setFeatured({ id: 'rust-for-web-developers', featured: true })
+    expect((await visitor().catalog.featuredCourses({ limit: 24 })).map((c) => c.id)).toContain(
+      'rust-for-web-developers',
+    )
+    await caller.admin.courses.setFeatured({ id: 'rust-for-web-developers', featured: false })
+    expect((await visitor().catalog.featuredCourses({ limit: 24 })).map((c) => c.id)).not.toContain(
+      'rust-for-web-developers',
+    )
+  })
+
+  it('deletes a course nobody bought', async () => {
+    const caller = await asEditor()
+    expect(await caller.admin.courses.delete({ id: 'rust-for-web-developers' })).toEqual({ archived: false })
+    expect(
+      await database.db
+        .selectFrom('courses')
+        .select('id')
+        .where('id', '=', 'rust-for-web-developers')
+        .executeTakeFirst(),
+    ).toBeUndefined()
+    expect(await codeOf(caller.admin.courses.delete({ id: 'rust-for-web-developers' }))).toBe(
+      'NOT_FOUND: Course not found',
+    )
+  })
+
+  it('archives (never erases) a course that appears in a purchase table', async () => {
+    const caller = await asEditor()
+    const course = await caller.admin.courses.create({ ...baseCourse(), title: 'Bought course', status: 'published' })
+    expect(await courseHasPurchases(database.db, course.id)).toBe(false)
+    // Stands in for the checkout's order lines until that work is merged.
+    await sql`create table order_items (id serial primary key, course_id text)`.execute(database.db)
+    await sql`insert into order_items (course_id) values (${course.id})`.execute(database.db)
+    expect(await courseHasPurchases(database.db, course.id)).toBe(true)
+
+    expect(await caller.admin.courses.delete({ id: course.id })).toEqual({ archived: true })
+    const row = await database.db
+      .selectFrom('courses')
+      .select(['status', 'featured'])
+      .where('id', '=', course.id)
+      .executeTakeFirst()
+    expect(row).toEqual({ status: 'archived', featured: false })
+    expect(await visitor().catalog.course({ id: course.id })).toBeNull()
+    const list = await caller.admin.courses.list({ search: 'Bought' })
+    expect(list.total).toBe(0)
+    await sql`drop table order_items`.execute(database.db)
+  })
+})
+
+describe('admin.courses.list', () => {
+  it('counts each filter in the database', async () => {
+    const list = await (await asEditor()).admin.courses.list({})
+    const rows = await database.db
+      .selectFrom('courses')
+      .select(['status', 'featured'])
+      .where('status', '!=', 'archived')
+      .execute()
+    expect(list.counts).toEqual({
+      all: rows.length,
+      published: rows.filter((r) => r.status === 'published').length,
+      draft: rows.filter((r) => r.status === 'draft').length,
+      featured: rows.filter((r) => r.featured).length,
+    })
+    const drafts = await (await asEditor()).admin.courses.list({ filter: 'draft' })
+    expect(drafts.items.every((c) => c.status === 'draft')).toBe(true)
+    expect(drafts.total).toBe(list.counts.draft)
+    const featured = await (await asEditor()).admin.courses.list({ filter: 'featured' })
+    expect(featured.items.every((c) => c.featured)).toBe(true)
+  })
+
+  it('searches title and instructor on the server, case-insensitively, with no wildcard injection', async () => {
+    const caller = await asEditor()
+    await caller.admin.courses.create({ ...baseCourse(), title: 'Zebra 100% Course', instructorName: 'Quentin Q' })
+    expect((await caller.admin.courses.list({ search: 'zebra' })).items.map((c) => c.title)).toEqual([
+      'Zebra 100% Course',
+    ])
+    expect((await caller.admin.courses.list({ search: 'quentin' })).total).toBe(1)
+    expect((await caller.admin.courses.list({ search: '100%' })).total).toBe(1)
+    expect((await caller.admin.courses.list({ search: '%' })).total).toBe(1)
+    expect((await caller.admin.courses.list({ search: 'no such course at all' })).items).toEqual([])
+  })
+
+  it('paginates on the server', async () => {
+    const caller = await asEditor()
+    for (let i = 0; i < ADMIN_PAGE_SIZE + 2; i++)
+      await caller.admin.courses.create({ ...baseCourse(), title: `Paged ${i}` })
+    const first = await caller.admin.courses.list({ search: 'Paged', page: 1 })
+    const second = await caller.admin.courses.list({ search: 'Paged', page: 2 })
+    expect(first.total).toBe(ADMIN_PAGE_SIZE + 2)
+    expect(first.pageCount).toBe(2)
+    expect(first.items).toHaveLength(ADMIN_PAGE_SIZE)
+    expect(second.items).toHaveLength(2)
+    const ids = new Set([...first.items, ...second.items].map((c) => c.id))
+    expect(ids.size).toBe(ADMIN_PAGE_SIZE + 2)
+  })
+})

@@ -1,0 +1,180 @@
+// Admin log-in over HTTP (cookie, staff only, the spec's message), the owner bootstrap, the course image upload,
+// the dashboard's counts and the audit log page.
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureOwner } from '../../src-server/admin/owner.ts'
+import { authenticateWithPassword } from '../../src-server/auth/service.ts'
+import type { DatabaseHandle } from '../../src-server/db.ts'
+import { createServer, type Server } from '../../src-server/server.ts'
+import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
+import { createTestDatabase } from '../support/db.ts'
+import { callerAs, createSessionToken, createUser } from '../support/factories.ts'
+
+let database: DatabaseHandle
+let server: Server
+let baseUrl: string
+let dataDir: string
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'admin-test-'))
+  server = await createServer({
+    env: { NODE_ENV: 'test', PORT: 0, HOST: '127.0.0.1', CLIENT_DIR: dataDir, LOG_LEVEL: 'silent', DATA_DIR: dataDir },
+    db: database.db,
+    logger: false,
+  })
+  baseUrl = await server.start()
+})
+afterAll(async () => {
+  await server.stop()
+  await database.close()
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+async function login(email: string, password: string) {
+  const response = await fetch(`${baseUrl}/trpc/admin.session.login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ email, password }),
+  })
+  return { status: response.status, cookie: response.headers.get('set-cookie'), body: (await response.json()) as any }
+}
+
+describe('admin log-in', () => {
+  it('lets staff in with an HttpOnly session cookie that then opens admin procedures', async () => {
+    const editor = await createUser(database.db, { role: 'editor', firstName: 'Eddie', lastName: 'Tor' })
+    const result = await login(editor.email.toUpperCase(), editor.password)
+    expect(result.status).toBe(200)
+    expect(result.body.result.data).toEqual({ name: 'Eddie Tor', role: 'editor' })
+    expect(result.cookie).toMatch(/^session=[a-z0-9]+\.[a-z0-9]+;.*HttpOnly/i)
+    const cookie = result.cookie!.split(';')[0]!
+    const me = await fetch(`${baseUrl}/trpc/admin.session.me`, { headers: { cookie } })
+    expect(((await me.json()) as any).result.data).toMatchObject({ email: editor.email, role: 'editor' })
+  })
+
+  it('refuses customers, wrong passwords and unknown e-mails with the same message and no cookie', async () => {
+    const customer = await createUser(database.db, { role: 'customer' })
+    const viewer = await createUser(database.db, { role: 'viewer' })
+    for (const [email, password] of [
+      [customer.email, customer.password],
+      [viewer.email, 'wrong-password'],
+      ['nobody@example.test', 'whatever-1'],
+    ] as const) {
+      const result = await login(email, password)
+      expect(result.status).toBe(401)
+      expect(result.body.error.message).toBe(ADMIN_LOGIN_FAILED)
+      expect(result.cookie).toBeNull()
+    }
+  })
+
+  it('logs out: the session row is gone and the cookie cleared', async () => {
+    const viewer = await createUser(database.db, { role: 'viewer' })
+    const { token, session } = await createSessionToken(database.db, viewer.id)
+    const response = await fetch(`${baseUrl}/trpc/admin.session.logout`, {
+      method: 'POST',
+      headers: { cookie: `session=${token}`, 'content-type': 'application/json', origin: baseUrl },
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('set-cookie')).toMatch(/^session=;/)
+    expect(
+      await database.db.selectFrom('sessions').select('id').where('id', '=', session.id).executeTakeFirst(),
+    ).toBeUndefined()
+  })
+})
+
+describe('owner bootstrap', () => {
+  it('creates the owner when absent, and never resets an existing password', async () => {
+    expect(await ensureOwner(database.db, 'Owner@Example.test', 'first-password')).toBe('created')
+    expect(await authenticateWithPassword(database.db, 'owner@example.test', 'first-password')).toMatchObject({
+      role: 'super_admin',
+    })
+    expect(await ensureOwner(database.db, 'owner@example.test', 'second-password')).toBe('exists')
+    expect(await authenticateWithPassword(database.db, 'owner@example.test', 'second-password')).toBeNull()
+    const customer = await createUser(database.db, { role: 'customer' })
+    expect(await ensureOwner(database.db, customer.email, 'ignored-password')).toBe('promoted')
+    expect(await authenticateWithPassword(database.db, customer.email, customer.password)).toMatchObject({
+      role: 'super_admin',
+    })
+  })
+})
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+async function upload(cookie: string | null, bytes: Buffer, query = '') {
+  const form = new FormData()
+  form.append('file', new Blob([bytes]), 'picture.png')
+  const response = await fetch(`${baseUrl}/api/admin/course-image${query}`, {
+    method: 'POST',
+    body: form,
+    headers: cookie ? { cookie, origin: baseUrl } : { origin: baseUrl },
+  })
+  return { status: response.status, body: (await response.json()) as { url?: string; message: string } }
+}
+
+describe('POST /api/admin/course-image', () => {
+  it('stores an image for editors and answers with its URL and the spec message', async () => {
+    const editor = await createUser(database.db, { role: 'editor' })
+    const cookie = `session=${(await createSessionToken(database.db, editor.id)).token}`
+    const first = await upload(cookie, PNG)
+    expect(first).toMatchObject({ status: 200, body: { message: 'Image uploaded successfully!' } })
+    expect(first.body.url).toMatch(/^\/uploads\/courses\/.+\.png$/)
+    const served = await fetch(`${baseUrl}${first.body.url}`)
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG)
+    expect((await upload(cookie, PNG, '?replace=1')).body.message).toBe('Image updated successfully!')
+  })
+
+  it('refuses non-images, oversized files, viewers and visitors', async () => {
+    const editor = await createUser(database.db, { role: 'editor' })
+    const cookie = `session=${(await createSessionToken(database.db, editor.id)).token}`
+    expect(await upload(cookie, Buffer.from('<svg onload=alert(1)>'))).toEqual({
+      status: 400,
+      body: { error: 'Bad Request', message: 'Please select an image file' },
+    })
+    const big = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)])
+    expect(await upload(cookie, big)).toMatchObject({
+      status: 413,
+      body: { message: 'Image size should be less than 2MB' },
+    })
+    const viewer = await createUser(database.db, { role: 'viewer' })
+    const viewerCookie = `session=${(await createSessionToken(database.db, viewer.id)).token}`
+    expect((await upload(viewerCookie, PNG)).status).toBe(403)
+    expect((await upload(null, PNG)).status).toBe(401)
+  })
+})
+
+describe('dashboard and audit log', () => {
+  it('counts courses, categories and team members in the database', async () => {
+    const viewer = await createUser(database.db, { role: 'viewer' })
+    const { counts } = await (await callerAs(database.db, viewer)).admin.dashboard.summary()
+    const courses = await database.db.selectFrom('courses').select('id').where('status', '!=', 'archived').execute()
+    const categories = await database.db.selectFrom('categories').select('id').execute()
+    const team = await database.db.selectFrom('users').select('id').where('role', '!=', 'customer').execute()
+    expect(counts).toMatchObject({ courses: courses.length, categories: categories.length, teamMembers: team.length })
+    await createUser(database.db, { role: 'editor' })
+    expect((await (await callerAs(database.db, viewer)).admin.dashboard.summary()).counts.teamMembers).toBe(
+      team.length + 1,
+    )
+  })
+
+  it('shows admins every change, newest first, with who, what, before and after', async () => {
+    const admin = await createUser(database.db, { role: 'admin', email: 'auditor@example.test' })
+    const caller = await callerAs(database.db, admin)
+    const category = await caller.admin.categories.create({ name: 'Audited', description: '' })
+    await caller.admin.categories.update({ id: category.id, name: 'Audited twice', description: '' })
+    const { items, total } = await caller.admin.audit.list({ page: 1 })
+    expect(total).toBeGreaterThanOrEqual(2)
+    expect(items[0]).toMatchObject({
+      actorEmail: 'auditor@example.test',
+      action: 'category.update',
+      entityId: category.id,
+      before: { name: 'Audited' },
+      after: { name: 'Audited twice' },
+    })
+    expect(items[1]).toMatchObject({ action: 'category.create', before: null })
+  })
+})
