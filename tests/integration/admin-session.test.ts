@@ -33,13 +33,22 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true })
 })
 
+interface TrpcBody {
+  result: { data: unknown }
+  error: { message: string }
+}
+
 async function login(email: string, password: string) {
   const response = await fetch(`${baseUrl}/trpc/admin.session.login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: baseUrl },
     body: JSON.stringify({ email, password }),
   })
-  return { status: response.status, cookie: response.headers.get('set-cookie'), body: (await response.json()) as any }
+  return {
+    status: response.status,
+    cookie: response.headers.get('set-cookie'),
+    body: (await response.json()) as TrpcBody,
+  }
 }
 
 describe('admin log-in', () => {
@@ -51,7 +60,7 @@ describe('admin log-in', () => {
     expect(result.cookie).toMatch(/^session=[a-z0-9]+\.[a-z0-9]+;.*HttpOnly/i)
     const cookie = result.cookie!.split(';')[0]!
     const me = await fetch(`${baseUrl}/trpc/admin.session.me`, { headers: { cookie } })
-    expect(((await me.json()) as any).result.data).toMatchObject({ email: editor.email, role: 'editor' })
+    expect(((await me.json()) as TrpcBody).result.data).toMatchObject({ email: editor.email, role: 'editor' })
   })
 
   it('refuses customers, wrong passwords and unknown e-mails with the same message and no cookie', async () => {
