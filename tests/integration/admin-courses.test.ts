@@ -72,7 +72,7 @@ describe('admin.courses validation', () => {
     for (const bad of [{ title: '' }, { description: '   ' }]) {
       const error = await caller.admin.courses.create({ ...baseCourse(), ...bad }).catch((e: TRPCError) => e)
       expect(error).toBeInstanceOf(TRPCError)
-      const fieldErrors = ((error as TRPCError).cause as { issues: { message: string }[] }).issues
+      const fieldErrors = ((error as TRPCError).cause as unknown as { issues: { message: string }[] }).issues
       expect(fieldErrors.map((issue) => issue.message)).toContain('Please fill in required fields')
     }
     const after = await database.db

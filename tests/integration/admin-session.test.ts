@@ -116,7 +116,7 @@ const PNG = Buffer.from(
 
 async function upload(cookie: string | null, bytes: Buffer, query = '') {
   const form = new FormData()
-  form.append('file', new Blob([bytes]), 'picture.png')
+  form.append('file', new Blob([new Uint8Array(bytes)]), 'picture.png')
   const response = await fetch(`${baseUrl}/api/admin/course-image${query}`, {
     method: 'POST',
     body: form,
