@@ -7,6 +7,9 @@ const adminUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@1
 adminUrl.pathname = `/sf_e2e_${port}`
 // Set here so the web server and the test workers (started after the config loads) both see it.
 process.env.E2E_DATABASE_URL = adminUrl.toString()
+// The owner account the server creates at start (ADMIN_EMAIL/ADMIN_PASSWORD); the admin tests log in with it.
+process.env.E2E_ADMIN_EMAIL ??= 'owner@e2e.test'
+process.env.E2E_ADMIN_PASSWORD ??= 'e2e-owner-password'
 const chromiumPath =
   process.env.CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_BUNDLED_CHROMIUM ? undefined : '/usr/bin/chromium')
 
@@ -43,6 +46,11 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { E2E_PORT: String(port), E2E_DATABASE_URL: adminUrl.toString() },
+    env: {
+      E2E_PORT: String(port),
+      E2E_DATABASE_URL: adminUrl.toString(),
+      ADMIN_EMAIL: process.env.E2E_ADMIN_EMAIL,
+      ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
+    },
   },
 })

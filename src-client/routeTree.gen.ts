@@ -26,8 +26,16 @@ import { Route as SecurityRouteImport } from './routes/security'
 import { Route as ServicesRouteImport } from './routes/services'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as TermsRouteImport } from './routes/terms'
+import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
+import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
+import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
+import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
+import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
+import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
+import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
+import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -114,6 +122,21 @@ const TermsRoute = TermsRouteImport.update({
   path: '/terms',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminStaffRoute = AdminStaffRouteImport.update({
+  id: '/admin/_staff',
+  path: '/admin',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminAcceptInviteRoute = AdminAcceptInviteRouteImport.update({
+  id: '/admin/accept-invite',
+  path: '/admin/accept-invite',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminLoginRoute = AdminLoginRouteImport.update({
+  id: '/admin/login',
+  path: '/admin/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const CoursesIndexRoute = CoursesIndexRouteImport.update({
   id: '/courses/',
   path: '/courses/',
@@ -123,6 +146,31 @@ const CoursesCourseIdRoute = CoursesCourseIdRouteImport.update({
   id: '/courses/$courseId',
   path: '/courses/$courseId',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AdminStaffIndexRoute = AdminStaffIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffAuditRoute = AdminStaffAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffCategoriesRoute = AdminStaffCategoriesRouteImport.update({
+  id: '/categories',
+  path: '/categories',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffCoursesRoute = AdminStaffCoursesRouteImport.update({
+  id: '/courses',
+  path: '/courses',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => AdminStaffRoute,
 } as any)
 
 export interface FileRoutesByFullPath {
@@ -143,8 +191,16 @@ export interface FileRoutesByFullPath {
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/admin': typeof AdminStaffRouteWithChildren
+  '/admin/accept-invite': typeof AdminAcceptInviteRoute
+  '/admin/login': typeof AdminLoginRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/admin/audit': typeof AdminStaffAuditRoute
+  '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/courses': typeof AdminStaffCoursesRoute
+  '/admin/users': typeof AdminStaffUsersRoute
+  '/admin/': typeof AdminStaffIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -164,8 +220,15 @@ export interface FileRoutesByTo {
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/admin/accept-invite': typeof AdminAcceptInviteRoute
+  '/admin/login': typeof AdminLoginRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/courses': typeof CoursesIndexRoute
+  '/admin/audit': typeof AdminStaffAuditRoute
+  '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/courses': typeof AdminStaffCoursesRoute
+  '/admin/users': typeof AdminStaffUsersRoute
+  '/admin': typeof AdminStaffIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -186,8 +249,16 @@ export interface FileRoutesById {
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/admin/_staff': typeof AdminStaffRouteWithChildren
+  '/admin/accept-invite': typeof AdminAcceptInviteRoute
+  '/admin/login': typeof AdminLoginRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/admin/_staff/audit': typeof AdminStaffAuditRoute
+  '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
+  '/admin/_staff/courses': typeof AdminStaffCoursesRoute
+  '/admin/_staff/users': typeof AdminStaffUsersRoute
+  '/admin/_staff/': typeof AdminStaffIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -209,8 +280,16 @@ export interface FileRouteTypes {
     | '/services'
     | '/signup'
     | '/terms'
+    | '/admin'
+    | '/admin/accept-invite'
+    | '/admin/login'
     | '/courses/$courseId'
     | '/courses/'
+    | '/admin/audit'
+    | '/admin/categories'
+    | '/admin/courses'
+    | '/admin/users'
+    | '/admin/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -230,8 +309,15 @@ export interface FileRouteTypes {
     | '/services'
     | '/signup'
     | '/terms'
+    | '/admin/accept-invite'
+    | '/admin/login'
     | '/courses/$courseId'
     | '/courses'
+    | '/admin/audit'
+    | '/admin/categories'
+    | '/admin/courses'
+    | '/admin/users'
+    | '/admin'
   id:
     | '__root__'
     | '/'
@@ -251,8 +337,16 @@ export interface FileRouteTypes {
     | '/services'
     | '/signup'
     | '/terms'
+    | '/admin/_staff'
+    | '/admin/accept-invite'
+    | '/admin/login'
     | '/courses/$courseId'
     | '/courses/'
+    | '/admin/_staff/audit'
+    | '/admin/_staff/categories'
+    | '/admin/_staff/courses'
+    | '/admin/_staff/users'
+    | '/admin/_staff/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -273,6 +367,9 @@ export interface RootRouteChildren {
   ServicesRoute: typeof ServicesRoute
   SignupRoute: typeof SignupRoute
   TermsRoute: typeof TermsRoute
+  AdminStaffRoute: typeof AdminStaffRouteWithChildren
+  AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
+  AdminLoginRoute: typeof AdminLoginRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
 }
@@ -398,6 +495,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin/_staff': {
+      id: '/admin/_staff'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AdminStaffRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/accept-invite': {
+      id: '/admin/accept-invite'
+      path: '/admin/accept-invite'
+      fullPath: '/admin/accept-invite'
+      preLoaderRoute: typeof AdminAcceptInviteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/login': {
+      id: '/admin/login'
+      path: '/admin/login'
+      fullPath: '/admin/login'
+      preLoaderRoute: typeof AdminLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/courses/': {
       id: '/courses/'
       path: '/courses'
@@ -412,8 +530,63 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCourseIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin/_staff/': {
+      id: '/admin/_staff/'
+      path: '/'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof AdminStaffIndexRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/audit': {
+      id: '/admin/_staff/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AdminStaffAuditRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/categories': {
+      id: '/admin/_staff/categories'
+      path: '/categories'
+      fullPath: '/admin/categories'
+      preLoaderRoute: typeof AdminStaffCategoriesRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/courses': {
+      id: '/admin/_staff/courses'
+      path: '/courses'
+      fullPath: '/admin/courses'
+      preLoaderRoute: typeof AdminStaffCoursesRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/users': {
+      id: '/admin/_staff/users'
+      path: '/users'
+      fullPath: '/admin/users'
+      preLoaderRoute: typeof AdminStaffUsersRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
   }
 }
+
+interface AdminStaffRouteChildren {
+  AdminStaffAuditRoute: typeof AdminStaffAuditRoute
+  AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
+  AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
+  AdminStaffUsersRoute: typeof AdminStaffUsersRoute
+  AdminStaffIndexRoute: typeof AdminStaffIndexRoute
+}
+
+const AdminStaffRouteChildren: AdminStaffRouteChildren = {
+  AdminStaffAuditRoute: AdminStaffAuditRoute,
+  AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
+  AdminStaffCoursesRoute: AdminStaffCoursesRoute,
+  AdminStaffUsersRoute: AdminStaffUsersRoute,
+  AdminStaffIndexRoute: AdminStaffIndexRoute,
+}
+
+const AdminStaffRouteWithChildren = AdminStaffRoute._addFileChildren(
+  AdminStaffRouteChildren,
+)
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
@@ -433,6 +606,9 @@ const rootRouteChildren: RootRouteChildren = {
   ServicesRoute: ServicesRoute,
   SignupRoute: SignupRoute,
   TermsRoute: TermsRoute,
+  AdminStaffRoute: AdminStaffRouteWithChildren,
+  AdminAcceptInviteRoute: AdminAcceptInviteRoute,
+  AdminLoginRoute: AdminLoginRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
   CoursesIndexRoute: CoursesIndexRoute,
 }

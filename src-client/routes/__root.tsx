@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { createRootRouteWithContext, HeadContent, Outlet } from '@tanstack/react-router'
+import { createRootRouteWithContext, HeadContent, Outlet, useRouterState } from '@tanstack/react-router'
 import { css } from '../../styled-system/css'
 import { Footer } from '../components/layout/Footer.tsx'
 import { Header } from '../components/layout/Header.tsx'
@@ -24,6 +24,8 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 })
 
 function RootLayout() {
+  // The admin area has its own layout (sidebar and header): the shop's header and footer stay outside it.
+  const isAdmin = useRouterState({ select: (state) => state.location.pathname.startsWith('/admin') })
   return (
     <div className={css({ minH: '100vh', display: 'flex', flexDir: 'column' })}>
       <HeadContent />
@@ -37,11 +39,11 @@ function RootLayout() {
       >
         Skip to content
       </a>
-      <Header cartCount={0} />
+      {isAdmin ? null : <Header cartCount={0} />}
       <div id="main" className={css({ flex: 1, display: 'flex', flexDir: 'column' })}>
         <Outlet />
       </div>
-      <Footer />
+      {isAdmin ? null : <Footer />}
       <AppToaster />
     </div>
   )

@@ -1,0 +1,118 @@
+// The admin area's frame: sidebar (only the screens the role may use) and a header with the name and Logout.
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { Link, Outlet, useNavigate } from '@tanstack/react-router'
+import { hasRole } from '../../../src-shared/roles.ts'
+import { css } from '../../../styled-system/css'
+import { button } from '../ui/button.ts'
+import { notify } from '../ui/toaster.tsx'
+import { adminNav } from './nav.ts'
+import { type StaffMe, useTRPC } from './use-staff.ts'
+
+const navLink = css({
+  display: 'block',
+  px: '3',
+  py: '2',
+  borderRadius: 'control',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  color: 'fg.muted',
+  _hover: { bg: 'brand.50', color: 'fg' },
+  '&[data-status=active]': { bg: 'brand.50', color: 'accent' },
+})
+
+export function AdminLayout({ me }: { me: StaffMe }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const logout = useMutation(
+    trpc.admin.session.logout.mutationOptions({
+      onSuccess: async () => {
+        queryClient.clear()
+        notify('success', 'Logged Out', 'You have been logged out successfully.')
+        await navigate({ to: '/admin/login' })
+      },
+      onError: () => notify('error', 'Logout failed', 'Please try again.'),
+    }),
+  )
+
+  return (
+    <div className={css({ display: 'flex', minH: '100vh', bg: 'canvas' })}>
+      <aside
+        aria-label="Admin navigation"
+        className={css({
+          w: '60',
+          flexShrink: 0,
+          bg: 'surface',
+          borderRightWidth: '1px',
+          borderColor: 'line',
+          p: '4',
+          display: { base: 'none', md: 'block' },
+        })}
+      >
+        <Link to="/admin" className={css({ display: 'block', fontWeight: 'bold', fontSize: 'lg', mb: '6', px: '3' })}>
+          SkillForge Admin
+        </Link>
+        <nav>
+          <ul className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
+            {adminNav
+              .filter((item) => hasRole(me.role, item.minRole))
+              .map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to} className={navLink} activeOptions={{ exact: item.to === '/admin' }}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+          </ul>
+        </nav>
+      </aside>
+      <div className={css({ flex: 1, minW: 0, display: 'flex', flexDir: 'column' })}>
+        <header
+          className={css({
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+            gap: '4',
+            h: '16',
+            px: '6',
+            bg: 'surface',
+            borderBottomWidth: '1px',
+            borderColor: 'line',
+          })}
+        >
+          <nav
+            aria-label="Admin navigation (compact)"
+            className={css({ display: { base: 'flex', md: 'none' }, gap: '2', overflowX: 'auto' })}
+          >
+            {adminNav
+              .filter((item) => hasRole(me.role, item.minRole))
+              .map((item) => (
+                <Link key={item.to} to={item.to} className={navLink} activeOptions={{ exact: item.to === '/admin' }}>
+                  {item.label}
+                </Link>
+              ))}
+          </nav>
+          <div className={css({ ml: 'auto', display: 'flex', alignItems: 'center', gap: '4' })}>
+            <span className={css({ fontSize: 'sm' })}>
+              <span data-testid="admin-name" className={css({ fontWeight: 'semibold' })}>
+                {me.name}
+              </span>{' '}
+              <span className={css({ color: 'fg.muted' })}>({me.role === 'super_admin' ? 'owner' : me.role})</span>
+            </span>
+            <button
+              type="button"
+              className={button({ variant: 'outline', size: 'sm' })}
+              disabled={logout.isPending}
+              onClick={() => logout.mutate()}
+            >
+              Logout
+            </button>
+          </div>
+        </header>
+        <main id="admin-main" className={css({ flex: 1, p: { base: '4', md: '8' } })}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  )
+}

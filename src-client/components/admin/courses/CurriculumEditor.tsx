@@ -1,0 +1,116 @@
+// Sections and their lessons (title, 'm:ss' duration, preview flag). Lessons and duration are counted from it.
+import { css } from '../../../../styled-system/css'
+import { button } from '../../ui/button.ts'
+import { fieldClass, inputClass } from '../styles.ts'
+import type { LessonState, SectionState } from './form-state.ts'
+
+const row = css({ display: 'flex', gap: '2', alignItems: 'flex-end', flexWrap: 'wrap' })
+
+export function CurriculumEditor({
+  sections,
+  onChange,
+}: {
+  sections: SectionState[]
+  onChange: (sections: SectionState[]) => void
+}) {
+  const setSection = (index: number, section: SectionState) =>
+    onChange(sections.map((current, i) => (i === index ? section : current)))
+  const setLesson = (sectionIndex: number, lessonIndex: number, lesson: LessonState) => {
+    const section = sections[sectionIndex]!
+    setSection(sectionIndex, {
+      ...section,
+      lessons: section.lessons.map((current, i) => (i === lessonIndex ? lesson : current)),
+    })
+  }
+
+  return (
+    <fieldset className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'control', p: '3' })}>
+      <legend className={css({ fontSize: 'sm', fontWeight: 'semibold', px: '1' })}>Curriculum</legend>
+      {sections.map((section, sectionIndex) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs; position is the identity of a row here
+        <div key={sectionIndex} className={css({ mb: '4', pb: '3', borderBottomWidth: '1px', borderColor: 'line' })}>
+          <div className={row}>
+            <label className={`${fieldClass} ${css({ flex: 1 })}`}>
+              Section {sectionIndex + 1} title
+              <input
+                className={inputClass}
+                value={section.title}
+                onChange={(event) => setSection(sectionIndex, { ...section, title: event.target.value })}
+              />
+            </label>
+            <button
+              type="button"
+              className={button({ variant: 'ghost', size: 'sm' })}
+              onClick={() => onChange(sections.filter((_, i) => i !== sectionIndex))}
+            >
+              Remove section
+            </button>
+          </div>
+          {section.lessons.map((lesson, lessonIndex) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs; position is the identity of a row here
+            <div key={lessonIndex} className={`${row} ${css({ ml: '4', mt: '2' })}`}>
+              <label className={`${fieldClass} ${css({ flex: 1, minW: '40' })}`}>
+                Lesson {lessonIndex + 1} title
+                <input
+                  className={inputClass}
+                  value={lesson.title}
+                  onChange={(event) => setLesson(sectionIndex, lessonIndex, { ...lesson, title: event.target.value })}
+                />
+              </label>
+              <label className={`${fieldClass} ${css({ w: '24' })}`}>
+                Duration (m:ss)
+                <input
+                  className={inputClass}
+                  value={lesson.duration}
+                  placeholder="5:00"
+                  onChange={(event) =>
+                    setLesson(sectionIndex, lessonIndex, { ...lesson, duration: event.target.value })
+                  }
+                />
+              </label>
+              <label className={css({ display: 'flex', alignItems: 'center', gap: '1', fontSize: 'sm', h: '10' })}>
+                <input
+                  type="checkbox"
+                  checked={lesson.isPreview}
+                  onChange={(event) =>
+                    setLesson(sectionIndex, lessonIndex, { ...lesson, isPreview: event.target.checked })
+                  }
+                />
+                Preview
+              </label>
+              <button
+                type="button"
+                className={button({ variant: 'ghost', size: 'sm' })}
+                aria-label={`Remove lesson ${lessonIndex + 1} of section ${sectionIndex + 1}`}
+                onClick={() =>
+                  setSection(sectionIndex, { ...section, lessons: section.lessons.filter((_, i) => i !== lessonIndex) })
+                }
+              >
+                Remove
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            className={`${button({ variant: 'outline', size: 'sm' })} ${css({ ml: '4', mt: '2' })}`}
+            onClick={() =>
+              setSection(sectionIndex, {
+                ...section,
+                lessons: [...section.lessons, { title: '', duration: '5:00', isPreview: false }],
+              })
+            }
+          >
+            Add lesson
+          </button>
+        </div>
+      ))}
+      <button
+        type="button"
+        className={button({ variant: 'outline', size: 'sm' })}
+        onClick={() => onChange([...sections, { title: '', lessons: [] }])}
+      >
+        Add section
+      </button>
+    </fieldset>
+  )
+}

@@ -1,0 +1,71 @@
+// The table's Featured switch (Ark UI Switch): flips on the server and toasts the spec's message.
+import { Switch } from '@ark-ui/react/switch'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { css } from '../../../../styled-system/css'
+import { errorMessage } from '../../../lib/trpc.ts'
+import { notify } from '../../ui/toaster.tsx'
+import { useTRPC } from '../use-staff.ts'
+
+export function FeaturedSwitch({
+  id,
+  title,
+  featured,
+  disabled,
+}: {
+  id: string
+  title: string
+  featured: boolean
+  disabled: boolean
+}) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const toggle = useMutation(
+    trpc.admin.courses.setFeatured.mutationOptions({
+      onSuccess: async (result) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+        notify('success', result.featured ? 'Course featured successfully!' : 'Course unfeatured successfully!')
+      },
+      onError: (error) => notify('error', errorMessage(error)),
+    }),
+  )
+  return (
+    <Switch.Root
+      checked={featured}
+      disabled={disabled || toggle.isPending}
+      onCheckedChange={(details) => toggle.mutate({ id, featured: details.checked })}
+      className={css({
+        display: 'inline-flex',
+        alignItems: 'center',
+        cursor: 'pointer',
+        _disabled: { cursor: 'not-allowed', opacity: 0.6 },
+      })}
+    >
+      <Switch.Control
+        className={css({
+          w: '10',
+          h: '6',
+          p: '0.5',
+          borderRadius: 'full',
+          bg: 'line',
+          display: 'inline-flex',
+          transition: 'background 0.15s',
+          _checked: { bg: 'accent' },
+        })}
+      >
+        <Switch.Thumb
+          className={css({
+            w: '5',
+            h: '5',
+            borderRadius: 'full',
+            bg: 'white',
+            boxShadow: 'card',
+            transition: 'translate 0.15s',
+            _checked: { translate: '16px 0' },
+          })}
+        />
+      </Switch.Control>
+      <Switch.Label className={css({ srOnly: true })}>Featured: {title}</Switch.Label>
+      <Switch.HiddenInput />
+    </Switch.Root>
+  )
+}

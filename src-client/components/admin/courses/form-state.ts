@@ -1,0 +1,100 @@
+// The course form's state (text as typed) and its conversions from a stored course and to the server input.
+import type { CourseInput } from '../../../../src-shared/schemas/admin.ts'
+import type { RouterOutputs } from '../../../lib/types.ts'
+
+export type AdminCourse = RouterOutputs['admin']['courses']['list']['items'][number]
+export interface LessonState {
+  title: string
+  duration: string
+  isPreview: boolean
+}
+export interface SectionState {
+  title: string
+  lessons: LessonState[]
+}
+
+export interface CourseFormState {
+  title: string
+  description: string
+  price: string
+  originalPrice: string
+  categoryId: string
+  instructorName: string
+  imageUrl: string
+  level: 'beginner' | 'intermediate' | 'advanced'
+  status: 'draft' | 'published'
+  featured: boolean
+  language: string
+  certificate: boolean
+  lessons: string
+  durationMinutes: string
+  whatYouWillLearn: string
+  requirements: string
+  curriculum: SectionState[]
+}
+
+/** Spec §4: new courses start as draft, beginner, price 0, no lessons, not featured. */
+export function emptyCourseForm(categoryId = ''): CourseFormState {
+  return {
+    title: '',
+    description: '',
+    price: '0',
+    originalPrice: '',
+    categoryId,
+    instructorName: '',
+    imageUrl: '',
+    level: 'beginner',
+    status: 'draft',
+    featured: false,
+    language: 'English',
+    certificate: true,
+    lessons: '0',
+    durationMinutes: '0',
+    whatYouWillLearn: '',
+    requirements: '',
+    curriculum: [],
+  }
+}
+
+export function formFromCourse(course: AdminCourse): CourseFormState {
+  return {
+    title: course.title,
+    description: course.description,
+    price: course.price,
+    originalPrice: course.originalPrice,
+    categoryId: course.categoryId,
+    instructorName: course.instructorName,
+    imageUrl: course.imageUrl === '/placeholder.svg' ? '' : course.imageUrl,
+    level: course.level as CourseFormState['level'],
+    status: course.status === 'published' ? 'published' : 'draft',
+    featured: course.featured,
+    language: course.language,
+    certificate: course.certificate,
+    lessons: String(course.lessons),
+    durationMinutes: String(course.durationMinutes),
+    whatYouWillLearn: course.whatYouWillLearn.join('\n'),
+    requirements: course.requirements.join('\n'),
+    curriculum: course.curriculum,
+  }
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+
+/** Sent as typed: the server validates (and refuses a price that is not a number). */
+export function inputFromForm(form: CourseFormState): CourseInput {
+  return {
+    ...form,
+    lessons: form.lessons.trim() === '' ? 0 : Number(form.lessons),
+    durationMinutes: form.durationMinutes.trim() === '' ? 0 : Number(form.durationMinutes),
+    whatYouWillLearn: lines(form.whatYouWillLearn),
+    requirements: lines(form.requirements),
+  }
+}
+
+export function curriculumLessonCount(curriculum: SectionState[]) {
+  return curriculum.reduce((sum, section) => sum + section.lessons.length, 0)
+}

@@ -1,0 +1,24 @@
+import { INITIALS_MAX } from '../../../src-shared/constants.ts'
+
+/** Up to two initials for the avatar (spec §9). */
+export function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase())
+    .slice(0, INITIALS_MAX)
+    .join('')
+}
+
+/** 'Just now', '5 minutes ago', '3 hours ago', '2 days ago', else the date; 'Never' without a session. */
+export function lastActive(iso: string | null, now = Date.now()): string {
+  if (!iso) return 'Never'
+  const minutes = Math.floor((now - new Date(iso).getTime()) / 60_000)
+  if (minutes < 5) return 'Just now'
+  if (minutes < 60) return `${minutes} minutes ago`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`
+  const days = Math.floor(hours / 24)
+  if (days < 30) return days === 1 ? '1 day ago' : `${days} days ago`
+  return new Date(iso).toLocaleDateString()
+}

@@ -1,0 +1,10 @@
+import type { StaffRole } from '../../../src-shared/roles.ts'
+
+/** The admin sidebar; each entry shows only to roles that may use it (the server enforces the same). */
+export const adminNav = [
+  { to: '/admin', label: 'Dashboard', minRole: 'viewer' },
+  { to: '/admin/courses', label: 'Courses', minRole: 'viewer' },
+  { to: '/admin/categories', label: 'Categories', minRole: 'viewer' },
+  { to: '/admin/users', label: 'Team Members', minRole: 'viewer' },
+  { to: '/admin/audit', label: 'Audit log', minRole: 'admin' },
+] as const satisfies readonly { to: string; label: string; minRole: StaffRole }[]

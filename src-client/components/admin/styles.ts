@@ -1,0 +1,82 @@
+// Shared looks of the admin screens (tables, badges, form fields), so each screen stays short.
+import { css, cva } from '../../../styled-system/css'
+
+export const pageTitle = css({ fontSize: '2xl', fontWeight: 'bold' })
+export const pageHead = css({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: '4',
+  flexWrap: 'wrap',
+  mb: '6',
+})
+export const panel = css({
+  bg: 'surface',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'card',
+  overflowX: 'auto',
+})
+export const table = css({
+  w: 'full',
+  fontSize: 'sm',
+  borderCollapse: 'collapse',
+  '& th': {
+    textAlign: 'left',
+    fontWeight: 'semibold',
+    color: 'fg.muted',
+    px: '4',
+    py: '3',
+    borderBottomWidth: '1px',
+    borderColor: 'line',
+  },
+  '& td': { px: '4', py: '3', borderBottomWidth: '1px', borderColor: 'line', verticalAlign: 'middle' },
+  '& tr:last-child td': { borderBottomWidth: 0 },
+})
+export const badge = cva({
+  base: { display: 'inline-flex', px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold' },
+  variants: {
+    tone: {
+      green: { bg: '#dcfce7', color: '#166534' },
+      yellow: { bg: '#fef9c3', color: '#854d0e' },
+      red: { bg: '#fee2e2', color: '#991b1b' },
+      blue: { bg: 'brand.100', color: 'brand.700' },
+      grey: { bg: '#f1f5f9', color: '#334155' },
+    },
+  },
+  defaultVariants: { tone: 'grey' },
+})
+export const fieldClass = css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
+export const inputClass = css({
+  h: '10',
+  px: '3',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'control',
+  bg: 'surface',
+  fontWeight: 'normal',
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '1px' },
+  _disabled: { bg: 'canvas', color: 'fg.muted' },
+})
+export const textareaClass = css({
+  minH: '24',
+  p: '3',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'control',
+  fontWeight: 'normal',
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '1px' },
+})
+export const iconButton = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  w: '8',
+  h: '8',
+  borderRadius: 'control',
+  color: 'fg.muted',
+  cursor: 'pointer',
+  _hover: { bg: 'brand.50', color: 'fg' },
+  _disabled: { opacity: 0.5, cursor: 'not-allowed' },
+})
+export const errorText = css({ color: 'danger', fontSize: 'sm' })

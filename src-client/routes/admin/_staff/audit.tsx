@@ -1,0 +1,88 @@
+// The audit log: who changed what, before and after, when. Admins and the owner only (the server checks).
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { z } from 'zod'
+import { css } from '../../../../styled-system/css'
+import { Pagination } from '../../../components/admin/Pagination.tsx'
+import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+
+export const Route = createFileRoute('/admin/_staff/audit')({
+  validateSearch: z.object({ page: z.coerce.number().int().min(1).max(10_000).optional() }),
+  component: AuditLog,
+})
+
+const code = css({
+  fontFamily: 'mono',
+  fontSize: 'xs',
+  whiteSpace: 'pre-wrap',
+  wordBreak: 'break-all',
+  maxW: '72',
+  maxH: '32',
+  overflow: 'auto',
+  display: 'block',
+})
+const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value, null, 1))
+
+function AuditLog() {
+  const { trpc } = Route.useRouteContext()
+  const { page = 1 } = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const log = useQuery({ ...trpc.admin.audit.list.queryOptions({ page }), placeholderData: keepPreviousData })
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Audit log</h1>
+      </div>
+      <div className={panel}>
+        {log.isPending ? (
+          <LoadingState label="Loading the audit log…" />
+        ) : log.isError ? (
+          <ErrorState title="Could not load the audit log" error={log.error} onRetry={() => void log.refetch()} />
+        ) : log.data.items.length === 0 ? (
+          <EmptyState title="No changes recorded yet" />
+        ) : (
+          <>
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Who</th>
+                  <th>What</th>
+                  <th>Before</th>
+                  <th>After</th>
+                </tr>
+              </thead>
+              <tbody>
+                {log.data.items.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>{new Date(entry.createdAt).toLocaleString()}</td>
+                    <td>{entry.actorEmail}</td>
+                    <td>
+                      <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>
+                      <br />
+                      <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
+                        {entry.entityType} {entry.entityId}
+                      </span>
+                    </td>
+                    <td>
+                      <code className={code}>{show(entry.before)}</code>
+                    </td>
+                    <td>
+                      <code className={code}>{show(entry.after)}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pagination
+              page={log.data.page}
+              pageCount={log.data.pageCount}
+              onPage={(next) => void navigate({ search: { page: next } })}
+            />
+          </>
+        )}
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,120 @@
+// Manage Categories: Name, Description, Courses (real count), Actions.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute } from '@tanstack/react-router'
+import { useState } from 'react'
+import { css } from '../../../../styled-system/css'
+import { CategoryDialog, type CategoryDraft } from '../../../components/admin/CategoryDialog.tsx'
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
+import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { useStaff } from '../../../components/admin/use-staff.ts'
+import { button } from '../../../components/ui/button.ts'
+import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { notify } from '../../../components/ui/toaster.tsx'
+import { errorMessage } from '../../../lib/trpc.ts'
+
+export const Route = createFileRoute('/admin/_staff/categories')({ component: ManageCategories })
+
+function ManageCategories() {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const { can } = useStaff()
+  const list = useQuery(trpc.admin.categories.list.queryOptions())
+  const [dialog, setDialog] = useState<{ open: boolean; category: CategoryDraft | null }>({
+    open: false,
+    category: null,
+  })
+  const [deleting, setDeleting] = useState<CategoryDraft | null>(null)
+  const remove = useMutation(
+    trpc.admin.categories.delete.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+        notify('success', 'Category deleted successfully!')
+        setDeleting(null)
+      },
+      onError: (error) => {
+        setDeleting(null)
+        notify('error', 'Category not deleted', errorMessage(error))
+      },
+    }),
+  )
+
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Manage Categories</h1>
+        {can('editor') ? (
+          <button type="button" className={button()} onClick={() => setDialog({ open: true, category: null })}>
+            Add New Category
+          </button>
+        ) : null}
+      </div>
+      <div className={panel}>
+        {list.isPending ? (
+          <LoadingState label="Loading categories…" />
+        ) : list.isError ? (
+          <ErrorState title="Could not load categories" error={list.error} onRetry={() => void list.refetch()} />
+        ) : list.data.length === 0 ? (
+          <EmptyState title="No categories yet" />
+        ) : (
+          <table className={table}>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Description</th>
+                <th>Courses</th>
+                <th>Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((category) => (
+                <tr key={category.id} data-testid={`category-row-${category.slug}`}>
+                  <td className={css({ fontWeight: 'semibold' })}>{category.name}</td>
+                  <td className={css({ color: 'fg.muted' })}>{category.description}</td>
+                  <td>{category.coursesCount}</td>
+                  <td>
+                    {can('editor') ? (
+                      <div className={css({ display: 'flex', gap: '1' })}>
+                        <button
+                          type="button"
+                          className={button({ variant: 'ghost', size: 'sm' })}
+                          aria-label={`Edit ${category.name}`}
+                          onClick={() => setDialog({ open: true, category })}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          type="button"
+                          className={button({ variant: 'ghost', size: 'sm' })}
+                          aria-label={`Delete ${category.name}`}
+                          onClick={() => setDeleting(category)}
+                        >
+                          Delete
+                        </button>
+                      </div>
+                    ) : (
+                      <span className={css({ color: 'fg.muted' })}>View only</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      <CategoryDialog
+        open={dialog.open}
+        category={dialog.category}
+        onClose={() => setDialog({ open: false, category: null })}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete category?"
+        description={`"${deleting?.name ?? ''}" will be deleted. A category that courses use cannot be deleted.`}
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate({ id: deleting.id })}
+      />
+    </>
+  )
+}

@@ -1,0 +1,176 @@
+// Manage Courses: filter with counts, server-side search and pagination, add/edit dialogs, featured switch, delete.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useEffect, useState } from 'react'
+import { z } from 'zod'
+import { COURSE_FILTERS, type CourseFilter } from '../../../../src-shared/schemas/admin.ts'
+import { css } from '../../../../styled-system/css'
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
+import { CourseDialog } from '../../../components/admin/courses/CourseDialog.tsx'
+import { CoursesTable } from '../../../components/admin/courses/CoursesTable.tsx'
+import type { AdminCourse } from '../../../components/admin/courses/form-state.ts'
+import { Pagination } from '../../../components/admin/Pagination.tsx'
+import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
+import { useStaff } from '../../../components/admin/use-staff.ts'
+import { button } from '../../../components/ui/button.ts'
+import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { notify } from '../../../components/ui/toaster.tsx'
+import { errorMessage } from '../../../lib/trpc.ts'
+
+const searchSchema = z.object({
+  filter: z.enum(COURSE_FILTERS).optional(),
+  search: z.string().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).optional(),
+  new: z.boolean().optional(),
+})
+
+export const Route = createFileRoute('/admin/_staff/courses')({
+  validateSearch: searchSchema,
+  component: ManageCourses,
+})
+
+const FILTER_LABELS: Record<CourseFilter, string> = {
+  all: 'All',
+  published: 'Published',
+  draft: 'Draft',
+  featured: 'Featured',
+}
+
+function ManageCourses() {
+  const { trpc } = Route.useRouteContext()
+  const search = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const queryClient = useQueryClient()
+  const { can } = useStaff()
+  const filter = search.filter ?? 'all'
+  const page = search.page ?? 1
+  const [searchText, setSearchText] = useState(search.search ?? '')
+  const [editing, setEditing] = useState<AdminCourse | null>(null)
+  const [dialogOpen, setDialogOpen] = useState(Boolean(search.new) && can('editor'))
+  const [deleting, setDeleting] = useState<AdminCourse | null>(null)
+
+  // Typing searches on the server after a short pause, from page 1.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((search.search ?? '') !== searchText.trim())
+        void navigate({ search: (prev) => ({ ...prev, search: searchText.trim() || undefined, page: undefined }) })
+    }, 300)
+    return () => clearTimeout(timer)
+  }, [searchText, search.search, navigate])
+
+  const list = useQuery({
+    ...trpc.admin.courses.list.queryOptions({ filter, search: search.search ?? '', page }),
+    placeholderData: keepPreviousData,
+  })
+  const remove = useMutation(
+    trpc.admin.courses.delete.mutationOptions({
+      onSuccess: async (result) => {
+        setDeleting(null)
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+        notify(
+          'success',
+          'Course deleted successfully!',
+          result.archived ? 'It has orders, so it was archived to keep order history whole.' : undefined,
+        )
+      },
+      onError: (error) => notify('error', errorMessage(error)),
+    }),
+  )
+
+  const openAdd = () => {
+    setEditing(null)
+    setDialogOpen(true)
+  }
+  const closeDialog = () => {
+    setDialogOpen(false)
+    if (search.new) void navigate({ search: (prev) => ({ ...prev, new: undefined }) })
+  }
+
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Manage Courses</h1>
+        {can('editor') ? (
+          <button type="button" className={button()} onClick={openAdd}>
+            Add New Course
+          </button>
+        ) : null}
+      </div>
+      <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center', mb: '4' })}>
+        <div
+          role="radiogroup"
+          aria-label="Filter courses"
+          className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}
+        >
+          {COURSE_FILTERS.map((key) => (
+            <button
+              key={key}
+              type="button"
+              aria-pressed={filter === key}
+              className={button({ variant: filter === key ? 'primary' : 'outline', size: 'sm' })}
+              onClick={() =>
+                void navigate({
+                  search: (prev) => ({ ...prev, filter: key === 'all' ? undefined : key, page: undefined }),
+                })
+              }
+            >
+              {FILTER_LABELS[key]} ({list.data?.counts[key] ?? '…'})
+            </button>
+          ))}
+        </div>
+        <label className={css({ ml: 'auto' })}>
+          <span className={css({ srOnly: true })}>Search courses</span>
+          <input
+            type="search"
+            className={inputClass}
+            placeholder="Search courses..."
+            value={searchText}
+            onChange={(event) => setSearchText(event.target.value)}
+          />
+        </label>
+      </div>
+      <div className={panel}>
+        {list.isPending ? (
+          <LoadingState label="Loading courses…" />
+        ) : list.isError ? (
+          <ErrorState title="Could not load courses" error={list.error} onRetry={() => void list.refetch()} />
+        ) : list.data.items.length === 0 ? (
+          <EmptyState title="No courses found">
+            {can('editor') ? (
+              <button type="button" className={`${button()} ${css({ mt: '4' })}`} onClick={openAdd}>
+                Add Course
+              </button>
+            ) : null}
+          </EmptyState>
+        ) : (
+          <>
+            <CoursesTable
+              courses={list.data.items}
+              canEdit={can('editor')}
+              onEdit={(course) => {
+                setEditing(course)
+                setDialogOpen(true)
+              }}
+              onDelete={setDeleting}
+            />
+            <Pagination
+              page={list.data.page}
+              pageCount={list.data.pageCount}
+              onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })}
+            />
+          </>
+        )}
+      </div>
+      <CourseDialog open={dialogOpen} course={editing} onClose={closeDialog} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete course?"
+        description={`"${deleting?.title ?? ''}" will be removed from the catalogue. A course someone bought is archived instead, so its orders stay whole.`}
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate({ id: deleting.id })}
+      />
+    </>
+  )
+}

@@ -1,0 +1,70 @@
+// Dashboard: real counts and quick actions.
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { css } from '../../../../styled-system/css'
+import { pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
+import { useStaff } from '../../../components/admin/use-staff.ts'
+import { button } from '../../../components/ui/button.ts'
+
+export const Route = createFileRoute('/admin/_staff/')({
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.admin.dashboard.summary.queryOptions()),
+  component: Dashboard,
+})
+
+const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+
+function Dashboard() {
+  const { trpc } = Route.useRouteContext()
+  const { data } = useSuspenseQuery(trpc.admin.dashboard.summary.queryOptions())
+  const { can } = useStaff()
+  const stats = [
+    { label: 'Total Courses', value: data.counts.courses, note: `${data.counts.publishedCourses} published` },
+    { label: 'Categories', value: data.counts.categories },
+    { label: 'Team Members', value: data.counts.teamMembers },
+  ]
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Dashboard</h1>
+      </div>
+      <section
+        aria-label="Totals"
+        className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' }, gap: '4' })}
+      >
+        {stats.map((stat) => (
+          <div key={stat.label} className={card}>
+            <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{stat.label}</p>
+            <p data-testid={`stat-${stat.label}`} className={css({ fontSize: '3xl', fontWeight: 'bold' })}>
+              {stat.value}
+            </p>
+            {stat.note ? <p className={css({ color: 'fg.muted', fontSize: 'xs' })}>{stat.note}</p> : null}
+          </div>
+        ))}
+      </section>
+      <section aria-labelledby="quick-actions" className={`${panel} ${css({ mt: '6', p: '5' })}`}>
+        <h2 id="quick-actions" className={css({ fontWeight: 'semibold', mb: '3' })}>
+          Quick actions
+        </h2>
+        <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3' })}>
+          <Link to="/admin/courses" className={button({ variant: 'outline' })}>
+            Manage Courses
+          </Link>
+          <Link to="/admin/categories" className={button({ variant: 'outline' })}>
+            Manage Categories
+          </Link>
+          <Link to="/admin/users" className={button({ variant: 'outline' })}>
+            Manage Team
+          </Link>
+          {can('editor') ? (
+            <Link to="/admin/courses" search={{ new: true }} className={button()}>
+              Add Course
+            </Link>
+          ) : null}
+          <a href="/" target="_blank" rel="noreferrer" className={button({ variant: 'ghost' })}>
+            View public site
+          </a>
+        </div>
+      </section>
+    </>
+  )
+}

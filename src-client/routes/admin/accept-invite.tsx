@@ -1,0 +1,100 @@
+// Where an invited team member sets a password and joins with the role chosen for them.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { z } from 'zod'
+import { PASSWORD_MIN_LENGTH } from '../../../src-shared/constants.ts'
+import { css } from '../../../styled-system/css'
+import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
+import { button } from '../../components/ui/button.ts'
+import { ErrorState, LoadingState } from '../../components/ui/states.tsx'
+import { notify } from '../../components/ui/toaster.tsx'
+import { errorMessage } from '../../lib/trpc.ts'
+
+export const Route = createFileRoute('/admin/accept-invite')({
+  validateSearch: z.object({ token: z.string().max(200).default('') }),
+  head: () => ({ meta: [{ title: 'Join the team | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
+  component: AcceptInvitePage,
+})
+
+function AcceptInvitePage() {
+  const { trpc } = Route.useRouteContext()
+  const { token } = Route.useSearch()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const invitation = useQuery({ ...trpc.admin.team.invitation.queryOptions({ token }), enabled: token.length >= 10 })
+  const [password, setPassword] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const accept = useMutation(
+    trpc.admin.team.acceptInvitation.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries()
+        notify('success', 'Welcome to the team!', 'Your account is ready.')
+        await navigate({ to: '/admin' })
+      },
+      onError: (failure) => setError(errorMessage(failure)),
+    }),
+  )
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    if (password.length < PASSWORD_MIN_LENGTH) return setError('Password must be at least 8 characters')
+    if (password !== confirm) return setError('The passwords do not match')
+    setError(null)
+    accept.mutate({ token, password })
+  }
+
+  let body: React.ReactNode
+  if (token.length < 10) body = <ErrorState title="This invitation link is incomplete" />
+  else if (invitation.isPending) body = <LoadingState label="Checking your invitation…" />
+  else if (invitation.isError) body = <ErrorState title="Invitation unavailable" error={invitation.error} />
+  else {
+    body = (
+      <>
+        <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '6' })}>
+          {invitation.data.email} is invited to join as <strong>{invitation.data.role}</strong>. Choose a password.
+        </p>
+        {error ? (
+          <p role="alert" className={`${errorText} ${css({ mb: '4' })}`}>
+            {error}
+          </p>
+        ) : null}
+        <form onSubmit={submit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+          <label className={fieldClass}>
+            Password
+            <input
+              className={inputClass}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </label>
+          <label className={fieldClass}>
+            Confirm password
+            <input
+              className={inputClass}
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(event) => setConfirm(event.target.value)}
+            />
+          </label>
+          <button type="submit" className={button({ size: 'lg' })} disabled={accept.isPending}>
+            {accept.isPending ? 'Joining...' : 'Join the team'}
+          </button>
+        </form>
+      </>
+    )
+  }
+
+  return (
+    <main className={css({ minH: '100vh', display: 'grid', placeItems: 'center', bg: 'canvas', p: '4' })}>
+      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
+        <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>Join the admin team</h1>
+        {body}
+      </div>
+    </main>
+  )
+}

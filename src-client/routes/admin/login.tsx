@@ -1,0 +1,114 @@
+// Admin log-in: e-mail and password through the shop's session system; only staff get in (checked on the server).
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { z } from 'zod'
+import { css } from '../../../styled-system/css'
+import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
+import { button } from '../../components/ui/button.ts'
+import { notify } from '../../components/ui/toaster.tsx'
+import { isClientError } from '../../lib/trpc.ts'
+
+const searchSchema = z.object({
+  error: z.string().max(300).optional(),
+  redirect: z.string().max(500).optional(),
+})
+
+export const Route = createFileRoute('/admin/login')({
+  validateSearch: searchSchema,
+  head: () => ({ meta: [{ title: 'Admin Login | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
+  component: AdminLoginPage,
+})
+
+const FAILED = 'Invalid email or password. Please try again.'
+
+function AdminLoginPage() {
+  const { trpc } = Route.useRouteContext()
+  const search = Route.useSearch()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(search.error ?? null)
+
+  const login = useMutation(
+    trpc.admin.session.login.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries()
+        notify('success', 'Login Successful', 'Welcome to the admin dashboard!')
+        const target = search.redirect?.startsWith('/admin') ? search.redirect : '/admin'
+        await navigate({ to: target })
+      },
+      onError: (failure) => {
+        if (isClientError(failure)) {
+          setError(FAILED)
+          notify('error', 'Login Failed', FAILED)
+        } else {
+          setError('An error occurred during login.')
+          notify('error', 'Login Error', 'An error occurred during login.')
+        }
+      },
+    }),
+  )
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    if (!email.trim() || !password) {
+      setError('Please enter your email and password.')
+      return
+    }
+    setError(null)
+    login.mutate({ email, password })
+  }
+
+  return (
+    <main className={css({ minH: '100vh', display: 'grid', placeItems: 'center', bg: 'canvas', p: '4' })}>
+      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
+        <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', textAlign: 'center' })}>Admin Login</h1>
+        <p className={css({ color: 'fg.muted', textAlign: 'center', mt: '1', mb: '6', fontSize: 'sm' })}>
+          Sign in to manage courses, categories and your team.
+        </p>
+        {error ? (
+          <p role="alert" className={`${errorText} ${css({ mb: '4', textAlign: 'center' })}`}>
+            {error}
+          </p>
+        ) : null}
+        <form onSubmit={submit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+          <label className={fieldClass}>
+            Email
+            <input
+              className={inputClass}
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </label>
+          <label className={fieldClass}>
+            Password
+            <input
+              className={inputClass}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </label>
+          <button type="submit" className={button({ size: 'lg' })} disabled={login.isPending}>
+            {login.isPending ? 'Signing in...' : 'Sign in'}
+          </button>
+        </form>
+        <div className={css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '3', mt: '6' })}>
+          <a className={button({ variant: 'outline' })} href="/auth/google?mode=admin">
+            Google
+          </a>
+          <a className={button({ variant: 'outline' })} href="/auth/facebook?mode=admin">
+            Facebook
+          </a>
+        </div>
+      </div>
+    </main>
+  )
+}
