@@ -1,0 +1,282 @@
+// The admin area as staff use it: the owner from ADMIN_EMAIL/ADMIN_PASSWORD manages a course through its whole
+// life while the public side follows; a member is invited, joins from the e-mailed link, and meets the role limits.
+import { readdirSync } from 'node:fs'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { createUser } from '../support/factories.ts'
+import { expect, test } from './fixtures.ts'
+
+const OWNER_EMAIL = process.env.E2E_ADMIN_EMAIL as string
+const OWNER_PASSWORD = process.env.E2E_ADMIN_PASSWORD as string
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+async function adminLogin(page: Page, email: string, password: string) {
+  await page.goto('/admin/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+async function publicCourse(request: APIRequestContext, id: string) {
+  const response = await request.get(`/trpc/catalog.course?input=${encodeURIComponent(JSON.stringify({ id }))}`)
+  return ((await response.json()) as { result: { data: { title: string; priceMinor: number } | null } }).result.data
+}
+async function featuredIds(request: APIRequestContext) {
+  const response = await request.get(`/trpc/catalog.featuredCourses?input=${encodeURIComponent('{"limit":24}')}`)
+  return ((await response.json()) as { result: { data: { id: string }[] } }).result.data.map((c) => c.id)
+}
+
+test.describe('admin access', () => {
+  test('visitors are sent to /admin/login; customers and wrong passwords are refused', async ({ page, db }) => {
+    const consoleMessages: string[] = []
+    page.on('console', (message) => consoleMessages.push(message.text()))
+    await page.goto('/admin/courses')
+    await expect(page).toHaveURL(/\/admin\/login\?redirect=/)
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible()
+    // The admin area has its own layout: no shop header.
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0)
+
+    const customer = await createUser(db, { role: 'customer' })
+    await adminLogin(page, customer.email, customer.password)
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Invalid email or password. Please try again.' }),
+    ).toBeVisible()
+    await expect(page.getByText('Login Failed')).toBeVisible()
+    await adminLogin(page, OWNER_EMAIL, 'not-the-password')
+    await expect(page).toHaveURL(/\/admin\/login/)
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Invalid email or password. Please try again.' }),
+    ).toBeVisible()
+    // Nothing about the attempts reaches the console.
+    expect(consoleMessages.filter((text) => text.includes(customer.email) || text.includes(OWNER_EMAIL))).toEqual([])
+  })
+
+  test('no admin credential is in the client bundle, and there is no fill-credentials button', async ({
+    page,
+    request,
+  }) => {
+    await page.goto('/admin/login')
+    await expect(page.getByRole('button')).toHaveText(['Sign in'])
+    await expect(page.getByRole('link', { name: 'Google' })).toHaveAttribute('href', '/auth/google?mode=admin')
+    await expect(page.getByRole('link', { name: 'Facebook' })).toHaveAttribute('href', '/auth/facebook?mode=admin')
+    // Every built file the browser could load, lazy chunks included.
+    const assets = readdirSync('dist/client/assets').filter((name) => name.endsWith('.js'))
+    expect(assets.length).toBeGreaterThan(1)
+    for (const name of assets) {
+      const body = await (await request.get(`/assets/${name}`)).text()
+      expect(body.length).toBeGreaterThan(0)
+      expect(body).not.toContain(OWNER_EMAIL)
+      expect(body).not.toContain(OWNER_PASSWORD)
+    }
+  })
+
+  test('shows the error an OAuth sign-in sends back', async ({ page }) => {
+    await page.goto('/admin/login?error=Only%20team%20members%20can%20sign%20in%20here.')
+    await expect(page.getByRole('alert')).toHaveText('Only team members can sign in here.')
+  })
+})
+
+test.describe('the owner manages a course', () => {
+  test('add, edit, publish, feature and delete; the public catalogue follows each step', async ({
+    page,
+    db,
+    request,
+  }) => {
+    await adminLogin(page, OWNER_EMAIL, OWNER_PASSWORD)
+    await expect(page.getByText('Login Successful')).toBeVisible()
+    await expect(page.getByText('Welcome to the admin dashboard!')).toBeVisible()
+    await expect(page).toHaveURL(/\/admin$/)
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()
+    const courseCount = await db.selectFrom('courses').select('id').where('status', '!=', 'archived').execute()
+    await expect(page.getByTestId('stat-Total Courses')).toHaveText(String(courseCount.length))
+
+    await page.getByRole('complementary', { name: 'Admin navigation' }).getByRole('link', { name: 'Courses' }).click()
+    await expect(page.getByRole('heading', { name: 'Manage Courses' })).toBeVisible()
+    await page.getByRole('button', { name: 'Add New Course' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Add New Course' })
+    await expect(dialog.getByText('Create a new course for your platform.')).toBeVisible()
+
+    // The server refuses a course without title and description.
+    await dialog.getByRole('button', { name: 'Save Course' }).click()
+    await expect(page.getByText('Please fill in required fields')).toBeVisible()
+
+    const title = `E2E Kotlin ${Date.now()}`
+    await dialog.getByLabel('Title *', { exact: true }).fill(title)
+    await dialog.getByLabel('Description *', { exact: true }).fill('Kotlin from zero to coroutines.')
+    await dialog.getByLabel('Price ($)', { exact: true }).fill('abc')
+    await dialog.getByRole('button', { name: 'Save Course' }).click()
+    await expect(page.getByText('Price must be a number')).toBeVisible()
+    await dialog.getByLabel('Price ($)', { exact: true }).fill('49.50')
+    await dialog.getByLabel('Instructor', { exact: true }).fill('Kim Kotlin')
+    await dialog.getByLabel('Course image').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: PNG })
+    await expect(page.getByText('Image uploaded successfully!')).toBeVisible()
+    await dialog.getByRole('button', { name: 'Add section' }).click()
+    await dialog.getByLabel('Section 1 title').fill('Basics')
+    await dialog.getByRole('button', { name: 'Add lesson' }).click()
+    await dialog.getByLabel('Lesson 1 title').fill('Variables')
+    await dialog.getByLabel('Duration (m:ss)').fill('12:30')
+    await dialog.getByRole('button', { name: 'Save Course' }).click()
+    await expect(page.getByText('Course added successfully!')).toBeVisible()
+    await expect(dialog).toBeHidden()
+
+    const created = await db
+      .selectFrom('courses')
+      .select(['id', 'status', 'lessons_count', 'duration_minutes', 'image_url', 'price_minor'])
+      .where('title', '=', title)
+      .executeTakeFirstOrThrow()
+    expect(created).toMatchObject({ status: 'draft', lessons_count: 1, duration_minutes: 13, price_minor: 4950 })
+    expect(created.image_url).toMatch(/^\/uploads\/courses\//)
+    // A draft is invisible to the public.
+    expect(await publicCourse(request, created.id)).toBeNull()
+    await page.goto(`/courses/${created.id}`)
+    await expect(page.getByRole('heading', { name: 'Course Not Found' })).toBeVisible()
+
+    // Search on the server finds it; edit it to publish under a new title.
+    await page.goto('/admin/courses')
+    await page.getByPlaceholder('Search courses...').fill(title)
+    const row = page.getByTestId(`course-row-${created.id}`)
+    await expect(row).toBeVisible()
+    await expect(page.locator('tbody tr')).toHaveCount(1)
+    await expect(row.getByText('1 lessons • 13m • Beginner')).toBeVisible()
+    await expect(row.getByText('$49.50')).toBeVisible()
+    await expect(row.getByText('Draft')).toBeVisible()
+    await row.getByRole('button', { name: `Edit ${title}` }).click()
+    const edit = page.getByRole('dialog', { name: 'Edit Course' })
+    await expect(edit.getByLabel('Title *', { exact: true })).toHaveValue(title)
+    await edit.getByLabel('Title *', { exact: true }).fill(`${title} Pro`)
+    await edit.getByLabel('Status').selectOption('published')
+    await edit.getByRole('button', { name: 'Update Course' }).click()
+    await expect(page.getByText('Course updated successfully!')).toBeVisible()
+    expect(await publicCourse(request, created.id)).toMatchObject({ title: `${title} Pro`, priceMinor: 4950 })
+    await expect(row.getByText('Published')).toBeVisible()
+
+    // Featured switch.
+    expect(await featuredIds(request)).not.toContain(created.id)
+    await row.locator('[data-scope="switch"][data-part="control"]').click()
+    await expect(page.getByText('Course featured successfully!')).toBeVisible()
+    expect(await featuredIds(request)).toContain(created.id)
+
+    // The public detail page shows it.
+    const publicPage = await page.context().newPage()
+    await publicPage.goto(`/courses/${created.id}`)
+    await expect(publicPage.getByRole('heading', { name: `${title} Pro` })).toBeVisible()
+    await expect(publicPage.getByText('$49.50')).toBeVisible()
+
+    // Delete asks first.
+    await row.getByRole('button', { name: `Delete ${title} Pro` }).click()
+    const confirm = page.getByRole('dialog', { name: 'Delete course?' })
+    await confirm.getByRole('button', { name: 'Cancel' }).click()
+    await expect(row).toBeVisible()
+    await row.getByRole('button', { name: `Delete ${title} Pro` }).click()
+    await confirm.getByRole('button', { name: 'Delete' }).click()
+    await expect(page.getByText('Course deleted successfully!')).toBeVisible()
+    await expect(page.getByText('No courses found')).toBeVisible()
+    expect(await publicCourse(request, created.id)).toBeNull()
+    expect(await featuredIds(request)).not.toContain(created.id)
+    await publicPage.reload()
+    await expect(publicPage.getByRole('heading', { name: 'Course Not Found' })).toBeVisible()
+
+    // Every step is in the audit log.
+    await page.getByRole('link', { name: 'Audit log' }).click()
+    await expect(page.getByText('course.delete')).toBeVisible()
+    await expect(page.getByText('course.feature')).toBeVisible()
+
+    await page.getByRole('button', { name: 'Logout' }).click()
+    await expect(page.getByText('Logged Out', { exact: true })).toBeVisible()
+    await expect(page.getByText('You have been logged out successfully.')).toBeVisible()
+    await expect(page).toHaveURL(/\/admin\/login/)
+    await page.goto('/admin')
+    await expect(page).toHaveURL(/\/admin\/login/)
+  })
+})
+
+test.describe('team', () => {
+  test('an invited editor joins from the e-mailed link and meets the role limits', async ({ page, db, browser }) => {
+    await adminLogin(page, OWNER_EMAIL, OWNER_PASSWORD)
+    await expect(page).toHaveURL(/\/admin$/)
+    await page
+      .getByRole('complementary', { name: 'Admin navigation' })
+      .getByRole('link', { name: 'Team Members' })
+      .click()
+    await expect(page.getByTestId(`member-${OWNER_EMAIL}`).getByText('Owner', { exact: false }).first()).toBeVisible()
+    // The owner's own row offers no role change or removal.
+    await expect(page.getByTestId(`member-${OWNER_EMAIL}`).getByRole('combobox')).toHaveCount(0)
+
+    const email = `editor-${Date.now()}@e2e.test`
+    await page.getByRole('button', { name: 'Add Team Member' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Add Team Member' })
+    await expect(dialog.getByLabel('Role')).toHaveValue('viewer')
+    await dialog.getByLabel('Name').fill('Eve Editor')
+    await dialog.getByLabel('Email').fill(email)
+    await dialog.getByLabel('Role').selectOption('editor')
+    await dialog.getByRole('button', { name: 'Add Member' }).click()
+    await expect(page.getByText('Invitation sent')).toBeVisible()
+
+    const mail = await db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', email)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow()
+    const link = /http\S+\/admin\/accept-invite\?token=\S+/.exec(mail.text_body)?.[0]
+    expect(link).toBeTruthy()
+
+    const invitee = await browser.newContext()
+    const tab = await invitee.newPage()
+    await tab.goto(link!)
+    await expect(tab.getByText(`${email} is invited to join as`)).toBeVisible()
+    await tab.getByLabel('Password', { exact: true }).fill('eve-password-1')
+    await tab.getByLabel('Confirm password').fill('eve-password-1')
+    await tab.getByRole('button', { name: 'Join the team' }).click()
+    await expect(tab).toHaveURL(/\/admin$/)
+    await expect(tab.getByTestId('admin-name')).toHaveText('Eve Editor')
+
+    // Editor limits: courses yes, team management and the audit log no.
+    const sidebar = tab.getByRole('complementary', { name: 'Admin navigation' })
+    await expect(sidebar.getByRole('link', { name: 'Courses' })).toBeVisible()
+    await expect(sidebar.getByRole('link', { name: 'Audit log' })).toHaveCount(0)
+    await sidebar.getByRole('link', { name: 'Courses' }).click()
+    await expect(tab.getByRole('button', { name: 'Add New Course' })).toBeVisible()
+    await sidebar.getByRole('link', { name: 'Team Members' }).click()
+    await expect(tab.getByTestId(`member-${email}`)).toBeVisible()
+    await expect(tab.getByRole('button', { name: 'Add Team Member' })).toHaveCount(0)
+    await expect(tab.getByRole('button', { name: /^Remove / })).toHaveCount(0)
+    await tab.goto('/admin/audit')
+    await expect(tab.getByText('You do not have permission to do that')).toBeVisible()
+
+    // The link works once.
+    const again = await (await browser.newContext()).newPage()
+    await again.goto(link!)
+    await expect(again.getByText('This invitation link is invalid or has expired', { exact: false })).toBeVisible()
+
+    // The owner changes the new member's role inline; then removes them, which signs them out.
+    await page.reload()
+    await page.getByLabel('Role of Eve Editor').selectOption('viewer')
+    await expect(page.getByText('Role updated successfully!')).toBeVisible()
+    await tab.goto('/admin/courses')
+    await expect(tab.getByRole('heading', { name: 'Manage Courses' })).toBeVisible()
+    await expect(tab.getByRole('button', { name: 'Add New Course' })).toHaveCount(0)
+    await expect(tab.getByRole('button', { name: /^Edit / })).toHaveCount(0)
+
+    await page.getByRole('button', { name: 'Remove Eve Editor' }).click()
+    await page.getByRole('dialog', { name: 'Remove team member?' }).getByRole('button', { name: 'Remove' }).click()
+    await expect(page.getByText('Team member removed successfully!')).toBeVisible()
+    await tab.goto('/admin')
+    await expect(tab).toHaveURL(/\/admin\/login/)
+    await invitee.close()
+  })
+
+  test('a viewer sees the admin area read-only', async ({ page, login }) => {
+    await login({ role: 'viewer', firstName: 'Val', lastName: 'Viewer' })
+    await page.goto('/admin/courses')
+    await expect(page.getByTestId('admin-name')).toHaveText('Val Viewer')
+    await expect(page.locator('tbody tr').first()).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Add New Course' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: /^Delete / })).toHaveCount(0)
+    await expect(page.locator('[data-scope="switch"][data-part="root"]').first()).toHaveAttribute('data-disabled', '')
+    await page.goto('/admin/categories')
+    await expect(page.getByRole('button', { name: 'Add New Category' })).toHaveCount(0)
+  })
+})
