@@ -1,6 +1,7 @@
 // Admin log-in: e-mail and password through the shop's session system; only staff get in (checked on the server).
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
+import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useState } from 'react'
 import { z } from 'zod'
 import { css } from '../../../styled-system/css'
@@ -16,6 +17,14 @@ const searchSchema = z.object({
 
 export const Route = createFileRoute('/admin/login')({
   validateSearch: searchSchema,
+  // Staff who are already signed in go straight to the dashboard.
+  beforeLoad: async ({ context, search }) => {
+    if (search.error) return
+    const me = await context.queryClient
+      .fetchQuery({ ...context.trpc.admin.session.me.queryOptions(), staleTime: 30_000 })
+      .catch(() => null)
+    if (me) throw redirect({ to: '/admin' })
+  },
   head: () => ({ meta: [{ title: 'Admin Login | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
   component: AdminLoginPage,
 })
@@ -40,7 +49,10 @@ function AdminLoginPage() {
         await navigate({ to: target })
       },
       onError: (failure) => {
-        if (isClientError(failure)) {
+        if (failure instanceof TRPCClientError && failure.data?.code === 'TOO_MANY_REQUESTS') {
+          setError(failure.message)
+          notify('error', 'Login Failed', failure.message)
+        } else if (isClientError(failure)) {
           setError(FAILED)
           notify('error', 'Login Failed', FAILED)
         } else {

@@ -3,6 +3,7 @@
 import { TRPCError } from '@trpc/server'
 import { isStaff } from '../../../src-shared/roles.ts'
 import { ADMIN_LOGIN_FAILED, adminLoginInput } from '../../../src-shared/schemas/admin.ts'
+import { adminLoginThrottle, TOO_MANY_ATTEMPTS } from '../../admin/login-throttle.ts'
 import { clearSessionCookie } from '../../auth/cookies.ts'
 import { authenticateWithPassword, startSession } from '../../auth/service.ts'
 import { invalidateSession } from '../../auth/session.ts'
@@ -10,8 +11,15 @@ import { publicProcedure, router, staffProcedure } from '../../trpc/init.ts'
 
 export const adminSessionRouter = router({
   login: publicProcedure.input(adminLoginInput).mutation(async ({ ctx, input }) => {
+    const key = `${input.email.trim().toLowerCase()}|${ctx.req?.ip ?? 'local'}`
+    if (adminLoginThrottle.isBlocked(key))
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: TOO_MANY_ATTEMPTS })
     const user = await authenticateWithPassword(ctx.db, input.email, input.password)
-    if (!user || !isStaff(user.role)) throw new TRPCError({ code: 'UNAUTHORIZED', message: ADMIN_LOGIN_FAILED })
+    if (!user || !isStaff(user.role)) {
+      adminLoginThrottle.fail(key)
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: ADMIN_LOGIN_FAILED })
+    }
+    adminLoginThrottle.succeed(key)
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     await startSession(ctx.db, ctx.res, ctx.config, user.id, true)
     return { name: `${user.firstName} ${user.lastName}`.trim() || user.email, role: user.role }
