@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import type { DB } from '../db.ts'
 
 /** Tables that record a purchase of a course through a `course_id` column. */
-export const PURCHASE_TABLES = ['order_items', 'orders', 'purchases', 'enrollments', 'course_entitlements'] as const
+export const PURCHASE_TABLES = ['order_items', 'enrolments', 'enrollments', 'purchases', 'course_entitlements'] as const
 
 export async function courseHasPurchases(db: DB, courseId: string): Promise<boolean> {
   const tables = await sql<{ table_name: string }>`
