@@ -1,4 +1,4 @@
-// Frozen: the admin area's audit log and team invitations as of 2026-11-22. Never import application code here.
+// Frozen: the admin area's audit log, team invitations and list index as of 2026-11-22. Never import application code here.
 import { type Kysely, sql } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -17,6 +17,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute()
   await db.schema.createIndex('audit_log_created_idx').on('audit_log').column('created_at desc').execute()
   await db.schema.createIndex('audit_log_entity_idx').on('audit_log').columns(['entity_type', 'entity_id']).execute()
+
+  // The admin course list pages newest first.
+  await db.schema.createIndex('courses_created_idx').on('courses').columns(['created_at desc', 'id']).execute()
 
   await db.schema
     .createTable('team_invitations')
@@ -37,5 +40,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('team_invitations').ifExists().execute()
+  await db.schema.dropIndex('courses_created_idx').ifExists().execute()
   await db.schema.dropTable('audit_log').ifExists().execute()
 }
