@@ -161,3 +161,35 @@ export async function acceptInvitation(db: DB, token: string, password: string, 
     return userId
   })
 }
+
+/** Invitations not yet accepted and not expired, newest first (for the Team Members page). */
+export async function listPendingInvitations(db: DB, now = new Date()) {
+  const rows = await db
+    .selectFrom('team_invitations')
+    .select(['id', 'email', 'first_name', 'last_name', 'role', 'expires_at', 'created_at'])
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    name: `${row.first_name} ${row.last_name}`.trim(),
+    role: row.role,
+    expiresAt: row.expires_at.toISOString(),
+  }))
+}
+
+/** Withdraws a pending invitation: its link stops working at once. */
+export async function revokeInvitation(db: DB, actor: Actor, id: string) {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .deleteFrom('team_invitations')
+      .where('id', '=', id)
+      .where('accepted_at', 'is', null)
+      .returning(['email', 'role'])
+      .executeTakeFirst()
+    if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Invitation not found' })
+    await writeAudit(trx, actor, { action: 'team.revoke', entityType: 'invitation', entityId: id, before: row })
+  })
+}

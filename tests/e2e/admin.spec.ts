@@ -213,6 +213,7 @@ test.describe('team', () => {
     await dialog.getByLabel('Role').selectOption('editor')
     await dialog.getByRole('button', { name: 'Add Member' }).click()
     await expect(page.getByText('Invitation sent')).toBeVisible()
+    await expect(page.getByTestId(`invite-${email}`).getByText('Editor', { exact: true })).toBeVisible()
 
     const mail = await db
       .selectFrom('mail_outbox')
@@ -246,7 +247,10 @@ test.describe('team', () => {
     await tab.goto('/admin/audit')
     await expect(tab.getByText('You do not have permission to do that')).toBeVisible()
 
-    // The link works once.
+    // Once accepted, the invitation is no longer pending; the link works once.
+    await page.reload()
+    await expect(page.getByTestId(`member-${email}`)).toBeVisible()
+    await expect(page.getByTestId(`invite-${email}`)).toHaveCount(0)
     const again = await (await browser.newContext()).newPage()
     await again.goto(link!)
     await expect(again.getByText('This invitation link is invalid or has expired', { exact: false })).toBeVisible()

@@ -29,6 +29,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.team.invite': 'admin',
   'admin.team.changeRole': 'admin',
   'admin.team.remove': 'admin',
+  'admin.team.pendingInvitations': 'admin',
+  'admin.team.revokeInvitation': 'admin',
   // The invitee has no account yet: the single-use token is the credential.
   'admin.team.invitation': 'public',
   'admin.team.acceptInvitation': 'public',

@@ -106,6 +106,27 @@ describe('invitations', () => {
   })
 })
 
+describe('pending invitations', () => {
+  it('lists pending invitations to admins, and a revoked link stops working', async () => {
+    const caller = await callerAs(database.db, admin)
+    await caller.admin.team.invite({ name: 'Rita Revoked', email: 'rita@example.test', role: 'admin' })
+    const token = await invitationToken('rita@example.test')
+    const pending = await caller.admin.team.pendingInvitations()
+    const rita = pending.find((invite) => invite.email === 'rita@example.test')
+    expect(rita).toMatchObject({ name: 'Rita Revoked', role: 'admin' })
+    // Accepted and expired invitations are not pending.
+    expect(pending.some((invite) => invite.email === 'nina@example.test')).toBe(false)
+    expect(pending.some((invite) => invite.email === 'vic@example.test')).toBe(false)
+
+    await caller.admin.team.revokeInvitation({ id: rita!.id })
+    expect((await caller.admin.team.pendingInvitations()).some((invite) => invite.id === rita!.id)).toBe(false)
+    expect(await messageOf(visitor().admin.team.acceptInvitation({ token, password: 'long-enough-1' }))).toBe(
+      INVITATION_INVALID,
+    )
+    expect(await messageOf(caller.admin.team.revokeInvitation({ id: rita!.id }))).toBe('Invitation not found')
+  })
+})
+
 describe('team members', () => {
   it('lists staff only, the owner first with a flag, Last Active from the newest session', async () => {
     const seen = new Date('2026-11-20T10:00:00Z')

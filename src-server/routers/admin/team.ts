@@ -2,7 +2,13 @@
 // Accepting an invitation is public: the single-use token in the e-mailed link is the credential.
 import { z } from 'zod'
 import { acceptInviteInput, inviteInput, teamRoleSchema } from '../../../src-shared/schemas/admin.ts'
-import { acceptInvitation, describeInvitation, inviteMember } from '../../admin/invitations.ts'
+import {
+  acceptInvitation,
+  describeInvitation,
+  inviteMember,
+  listPendingInvitations,
+  revokeInvitation,
+} from '../../admin/invitations.ts'
 import { changeRole, listTeam, removeMember } from '../../admin/team-service.ts'
 import { startSession } from '../../auth/service.ts'
 import { publicProcedure, router, staffProcedure } from '../../trpc/init.ts'
@@ -26,6 +32,15 @@ export const adminTeamRouter = router({
     .mutation(async ({ ctx, input }) => {
       await removeMember(ctx.db, actorOf(ctx.user), input.userId)
       return { userId: input.userId }
+    }),
+
+  pendingInvitations: staffProcedure('admin').query(({ ctx }) => listPendingInvitations(ctx.db)),
+
+  revokeInvitation: staffProcedure('admin')
+    .input(z.object({ id: z.uuid() }))
+    .mutation(async ({ ctx, input }) => {
+      await revokeInvitation(ctx.db, actorOf(ctx.user), input.id)
+      return { id: input.id }
     }),
 
   invitation: publicProcedure.input(tokenInput).query(({ ctx, input }) => describeInvitation(ctx.db, input.token)),

@@ -7,6 +7,7 @@ import { css } from '../../../../styled-system/css'
 import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
 import { initials, lastActive } from '../../../components/admin/format.ts'
 import { InviteDialog } from '../../../components/admin/InviteDialog.tsx'
+import { PendingInvitations } from '../../../components/admin/PendingInvitations.tsx'
 import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
@@ -157,6 +158,7 @@ function TeamMembers() {
           </table>
         )}
       </div>
+      {manage ? <PendingInvitations /> : null}
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
       <ConfirmDialog
         open={removing !== null}

@@ -1,0 +1,68 @@
+// Invitations sent but not yet accepted; an admin can withdraw one (its link stops working at once).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { capitalise } from '../../../src-shared/constants.ts'
+import { css } from '../../../styled-system/css'
+import { errorMessage } from '../../lib/trpc.ts'
+import { button } from '../ui/button.ts'
+import { ErrorState } from '../ui/states.tsx'
+import { notify } from '../ui/toaster.tsx'
+import { panel, table } from './styles.ts'
+import { useTRPC } from './use-staff.ts'
+
+export function PendingInvitations() {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const pending = useQuery(trpc.admin.team.pendingInvitations.queryOptions())
+  const revoke = useMutation(
+    trpc.admin.team.revokeInvitation.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+        notify('success', 'Invitation withdrawn')
+      },
+      onError: (error) => notify('error', errorMessage(error)),
+    }),
+  )
+  if (pending.isError) return <ErrorState title="Could not load invitations" error={pending.error} />
+  if (!pending.data?.length) return null
+  return (
+    <section aria-labelledby="pending-title" className={css({ mt: '8' })}>
+      <h2 id="pending-title" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}>
+        Pending invitations
+      </h2>
+      <div className={panel}>
+        <table className={table}>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Email</th>
+              <th>Role</th>
+              <th>Expires</th>
+              <th>Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pending.data.map((invite) => (
+              <tr key={invite.id} data-testid={`invite-${invite.email}`}>
+                <td>{invite.name || '—'}</td>
+                <td>{invite.email}</td>
+                <td>{capitalise(invite.role)}</td>
+                <td>{new Date(invite.expiresAt).toLocaleDateString()}</td>
+                <td>
+                  <button
+                    type="button"
+                    className={button({ variant: 'ghost', size: 'sm' })}
+                    aria-label={`Withdraw the invitation to ${invite.email}`}
+                    disabled={revoke.isPending}
+                    onClick={() => revoke.mutate({ id: invite.id })}
+                  >
+                    Withdraw
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  )
+}
