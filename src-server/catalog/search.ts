@@ -36,9 +36,10 @@ interface Counted {
 export async function countFacets(db: DB, query: CatalogueQuery, categories: CategoryRef[], categoryId: string | null) {
   const active = filterConditions(query, categoryId)
   const counted: Counted[] = [{ alias: 'total', condition: allOf([...active.values()]) }]
-  const facet = (alias: string, dimension: 'category' | 'price' | 'rating' | 'duration', option: Condition) =>
+  const facet = (alias: string, dimension: 'category' | 'price' | 'rating' | 'duration', option: Condition) => {
     counted.push({ alias, condition: allOf([...otherThan(active, dimension), option]) })
-  categories.forEach((category, index) => facet(`c${index}`, 'category', categoryCondition(category.id)))
+  }
+  for (const [index, category] of categories.entries()) facet(`c${index}`, 'category', categoryCondition(category.id))
   facet('c_all', 'category', TRUE)
   for (const band of Object.keys(PRICE_BANDS) as (keyof typeof PRICE_BANDS)[]) {
     facet(`p_${band}`, 'price', priceCondition(band))

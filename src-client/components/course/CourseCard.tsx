@@ -1,10 +1,12 @@
 import { Link } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import type { CourseCard as CourseCardData } from '../../lib/types.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 import { Stars } from '../ui/Stars.tsx'
+import { CoursePreviewDialog } from './CoursePreviewDialog.tsx'
 
 export function formatDuration(minutes: number): string {
   const hours = Math.floor(minutes / 60)
@@ -13,7 +15,21 @@ export function formatDuration(minutes: number): string {
   return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`
 }
 
-export function CourseCard({ course }: { course: CourseCardData }) {
+/**
+ * A course in a grid. `preview` adds the Course Preview dialog button (home page); `cartAction` is where the
+ * cart's Add to Cart button goes, and `previewCartAction` the one inside the dialog.
+ */
+export function CourseCard({
+  course,
+  preview = false,
+  cartAction,
+  previewCartAction,
+}: {
+  course: CourseCardData
+  preview?: boolean
+  cartAction?: ReactNode
+  previewCartAction?: ReactNode
+}) {
   return (
     <article
       data-testid="course-card"
@@ -31,7 +47,7 @@ export function CourseCard({ course }: { course: CourseCardData }) {
       <Link to="/courses/$courseId" params={{ courseId: course.id }} tabIndex={-1} aria-hidden>
         <SafeImage
           src={course.image}
-          alt=""
+          alt={course.title}
           width={640}
           height={360}
           className={css({ aspectRatio: '16/9', objectFit: 'cover', w: 'full' })}
@@ -76,6 +92,12 @@ export function CourseCard({ course }: { course: CourseCardData }) {
             </s>
           ) : null}
         </div>
+        {preview || cartAction ? (
+          <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', pt: '2' })}>
+            {preview ? <CoursePreviewDialog course={course} cartAction={previewCartAction} /> : null}
+            {cartAction}
+          </div>
+        ) : null}
       </div>
     </article>
   )
