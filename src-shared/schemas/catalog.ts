@@ -29,20 +29,7 @@ const fields = {
   page: z.coerce.number().int().min(1).max(10_000),
 }
 
-/**
- * The /courses URL: a bad or tampered value falls back to its default instead of breaking the page,
- * so old or hand-edited links still open the catalogue.
- */
-export const catalogueSearchSchema = z.object({
-  search: fields.search.optional().catch(undefined),
-  category: fields.category.optional().catch(undefined),
-  sort: fields.sort.optional().catch(undefined),
-  price: fields.price.optional().catch(undefined),
-  rating: fields.rating.optional().catch(undefined),
-  duration: fields.duration.optional().catch(undefined),
-  page: fields.page.optional().catch(undefined),
-})
-export type CatalogueSearch = z.infer<typeof catalogueSearchSchema>
+export { type CatalogueSearch, catalogueSearchSchema } from './catalog-url.ts'
 
 /** The server's input: strict, so a bad value is a clear BAD_REQUEST naming the field. */
 export const catalogueQuerySchema = z.object({

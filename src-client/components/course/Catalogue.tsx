@@ -1,7 +1,8 @@
 // The catalogue body shared by /courses and /courses/category/{slug}: filters, results, pagination.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import type { CatalogueSearch } from '../../../src-shared/schemas/catalog.ts'
+import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts'
 import { css } from '../../../styled-system/css'
+import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
 import type { Trpc } from '../../lib/trpc.ts'
 import { button } from '../ui/button.ts'
 import { Container } from '../ui/layout.tsx'
@@ -9,10 +10,6 @@ import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { FilterBar, type FilterChange, FilterSidebar } from './CatalogueFilters.tsx'
 import { CourseCard } from './CourseCard.tsx'
 import { Pagination } from './Pagination.tsx'
-
-export function catalogueQueryOptions(trpc: Trpc, search: CatalogueSearch) {
-  return trpc.catalog.search.queryOptions({ ...search, sort: search.sort ?? 'popular', page: search.page ?? 1 })
-}
 
 export function Catalogue({
   trpc,

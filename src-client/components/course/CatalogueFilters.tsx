@@ -1,6 +1,6 @@
 // Catalogue filters. Every option shows how many courses it would give (facet counts from the server).
 import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../../../src-shared/constants.ts'
-import type { CatalogueSearch } from '../../../src-shared/schemas/catalog.ts'
+import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts'
 import { css } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
 

@@ -1,12 +1,15 @@
 import { Link } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense, useRef, useState } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import type { CourseCard as CourseCardData } from '../../lib/types.ts'
+import { button } from '../ui/button.ts'
+import { Icon } from '../ui/icons.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 import { Stars } from '../ui/Stars.tsx'
-import { CoursePreviewDialog } from './CoursePreviewDialog.tsx'
+
+const CoursePreviewDialog = lazy(() => import('./CoursePreviewDialog.tsx'))
 
 export function formatDuration(minutes: number): string {
   const hours = Math.floor(minutes / 60)
@@ -94,11 +97,40 @@ export function CourseCard({
         </div>
         {preview || cartAction ? (
           <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', pt: '2' })}>
-            {preview ? <CoursePreviewDialog course={course} cartAction={previewCartAction} /> : null}
+            {preview ? <PreviewButton course={course} cartAction={previewCartAction} /> : null}
             {cartAction}
           </div>
         ) : null}
       </div>
     </article>
+  )
+}
+
+function PreviewButton({ course, cartAction }: { course: CourseCardData; cartAction?: ReactNode }) {
+  const [open, setOpen] = useState(false)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={button({ variant: 'outline', size: 'sm' })}
+        aria-label={`Preview ${course.title}`}
+        aria-haspopup="dialog"
+        onClick={() => setOpen(true)}
+      >
+        <Icon name="play" size={14} /> Preview
+      </button>
+      {open ? (
+        <Suspense fallback={null}>
+          <CoursePreviewDialog
+            course={course}
+            cartAction={cartAction}
+            onClose={() => setOpen(false)}
+            returnFocusTo={() => buttonRef.current}
+          />
+        </Suspense>
+      ) : null}
+    </>
   )
 }

@@ -11,18 +11,23 @@ import { SafeImage } from '../ui/SafeImage.tsx'
 
 /**
  * The Course Preview dialog (spec §2 Home): image, title, instructor, description. `cartAction` is where the
- * cart's Add to cart button goes (it disables itself once the course is in the cart).
+ * cart's Add to cart button goes (it disables itself once the course is in the cart). Loaded on first use, so
+ * the dialog code stays out of the home page's initial JavaScript.
  */
-export function CoursePreviewDialog({ course, cartAction }: { course: CourseCard; cartAction?: ReactNode }) {
+export default function CoursePreviewDialog({
+  course,
+  cartAction,
+  onClose,
+  returnFocusTo,
+}: {
+  course: CourseCard
+  cartAction?: ReactNode
+  onClose: () => void
+  /** The Preview button, which gets focus back when the dialog closes. */
+  returnFocusTo: () => HTMLElement | null
+}) {
   return (
-    <Dialog.Root lazyMount unmountOnExit>
-      <Dialog.Trigger
-        className={button({ variant: 'outline', size: 'sm' })}
-        aria-label={`Preview ${course.title}`}
-        data-testid="preview-button"
-      >
-        <Icon name="play" size={14} /> Preview
-      </Dialog.Trigger>
+    <Dialog.Root defaultOpen onOpenChange={(details) => !details.open && onClose()} finalFocusEl={returnFocusTo}>
       <Portal>
         <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'rgba(15,23,42,.6)', zIndex: 40 })} />
         <Dialog.Positioner

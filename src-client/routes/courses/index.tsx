@@ -1,12 +1,13 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import { type CatalogueSearch, catalogueSearchSchema } from '../../../src-shared/schemas/catalog.ts'
+import { type CatalogueSearch, catalogueSearchSchema } from '../../../src-shared/schemas/catalog-url.ts'
 import { css } from '../../../styled-system/css'
-import { Catalogue, catalogueQueryOptions } from '../../components/course/Catalogue.tsx'
+import { Catalogue } from '../../components/course/Catalogue.tsx'
 import { button } from '../../components/ui/button.ts'
 import { Icon } from '../../components/ui/icons.tsx'
 import { Container } from '../../components/ui/layout.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
+import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
 import { seo } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/courses/')({

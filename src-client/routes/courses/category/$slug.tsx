@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import type { z } from 'zod'
-import { type CatalogueSearch, catalogueSearchSchema } from '../../../../src-shared/schemas/catalog.ts'
+import * as z from 'zod/mini'
+import { type CatalogueSearch, catalogueSearchSchema } from '../../../../src-shared/schemas/catalog-url.ts'
 import { css } from '../../../../styled-system/css'
-import { Catalogue, catalogueQueryOptions } from '../../../components/course/Catalogue.tsx'
+import { Catalogue } from '../../../components/course/Catalogue.tsx'
 import { NotFound } from '../../../components/layout/NotFound.tsx'
 import { PageIntro } from '../../../components/layout/PageIntro.tsx'
 import { LoadingState } from '../../../components/ui/states.tsx'
+import { catalogueQueryOptions } from '../../../lib/catalogue-query.ts'
 import { seo } from '../../../lib/seo.ts'
 
-const categorySearch = catalogueSearchSchema.omit({ category: true, search: true })
+const categorySearch = z.omit(catalogueSearchSchema, { category: true, search: true })
 type CategorySearch = z.infer<typeof categorySearch>
 
 export const Route = createFileRoute('/courses/category/$slug')({
