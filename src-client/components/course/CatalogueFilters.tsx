@@ -33,9 +33,10 @@ export function FilterBar({
   return (
     <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'end' })}>
       {showCategory ? (
-        <label className={label}>
-          Category
+        <div className={label}>
+          <label htmlFor="filter-category">Category</label>
           <select
+            id="filter-category"
             className={select}
             value={search.category ?? ''}
             onChange={(e) => onChange({ category: e.target.value || undefined })}
@@ -47,11 +48,12 @@ export function FilterBar({
               </option>
             ))}
           </select>
-        </label>
+        </div>
       ) : null}
-      <label className={label}>
-        Sort by
+      <div className={label}>
+        <label htmlFor="filter-sort">Sort by</label>
         <select
+          id="filter-sort"
           className={select}
           value={search.sort ?? 'popular'}
           onChange={(e) =>
@@ -64,10 +66,11 @@ export function FilterBar({
             </option>
           ))}
         </select>
-      </label>
-      <label className={label}>
-        Price
+      </div>
+      <div className={label}>
+        <label htmlFor="filter-price">Price</label>
         <select
+          id="filter-price"
           className={select}
           value={search.price ?? ''}
           onChange={(e) => onChange({ price: (e.target.value || undefined) as CatalogueSearch['price'] })}
@@ -79,7 +82,7 @@ export function FilterBar({
             </option>
           ))}
         </select>
-      </label>
+      </div>
     </div>
   )
 }

@@ -59,7 +59,7 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (term: s
   }
   return (
     <form
-      aria-label="Search courses"
+      aria-label="Course search"
       onSubmit={submit}
       className={css({ mt: '6', display: 'flex', gap: '2', maxW: '2xl' })}
     >
