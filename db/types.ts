@@ -190,6 +190,15 @@ export interface MailOutboxTable {
   sent_at: Date | null
 }
 
+export interface ContactMessagesTable {
+  id: Generated<string>
+  name: string
+  email: string
+  subject: string
+  message: string
+  created_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -203,4 +212,5 @@ export interface Database {
   users: UsersTable
   sessions: SessionsTable
   mail_outbox: MailOutboxTable
+  contact_messages: ContactMessagesTable
 }

@@ -28,6 +28,8 @@ import { Route as SignupRouteImport } from './routes/signup'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
+import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -124,6 +126,16 @@ const CoursesCourseIdRoute = CoursesCourseIdRouteImport.update({
   path: '/courses/$courseId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
+  id: '/service/$serviceId',
+  path: '/service/$serviceId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
+  id: '/courses/category/$slug',
+  path: '/courses/category/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -144,7 +156,9 @@ export interface FileRoutesByFullPath {
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -165,7 +179,9 @@ export interface FileRoutesByTo {
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -187,7 +203,9 @@ export interface FileRoutesById {
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -210,7 +228,9 @@ export interface FileRouteTypes {
     | '/signup'
     | '/terms'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses/'
+    | '/courses/category/$slug'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -231,7 +251,9 @@ export interface FileRouteTypes {
     | '/signup'
     | '/terms'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses'
+    | '/courses/category/$slug'
   id:
     | '__root__'
     | '/'
@@ -252,7 +274,9 @@ export interface FileRouteTypes {
     | '/signup'
     | '/terms'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses/'
+    | '/courses/category/$slug'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -274,7 +298,9 @@ export interface RootRouteChildren {
   SignupRoute: typeof SignupRoute
   TermsRoute: typeof TermsRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
+  ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
+  CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -412,6 +438,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCourseIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/service/$serviceId': {
+      id: '/service/$serviceId'
+      path: '/service/$serviceId'
+      fullPath: '/service/$serviceId'
+      preLoaderRoute: typeof ServiceServiceIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/courses/category/$slug': {
+      id: '/courses/category/$slug'
+      path: '/courses/category/$slug'
+      fullPath: '/courses/category/$slug'
+      preLoaderRoute: typeof CoursesCategorySlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -434,7 +474,9 @@ const rootRouteChildren: RootRouteChildren = {
   SignupRoute: SignupRoute,
   TermsRoute: TermsRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
+  ServiceServiceIdRoute: ServiceServiceIdRoute,
   CoursesIndexRoute: CoursesIndexRoute,
+  CoursesCategorySlugRoute: CoursesCategorySlugRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

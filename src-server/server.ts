@@ -15,6 +15,7 @@ import type { DB } from './db.ts'
 import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import type { HttpDeps } from './http/deps.ts'
+import { registerSeoRoutes } from './http/seo.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
 import { createLocalStorage, type FileStorage } from './storage/storage.ts'
 import { type AppConfig, makeCreateContext, type ResolveSession } from './trpc/context.ts'
@@ -114,7 +115,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   // Plain HTTP routes of each domain register here, e.g. registerProfileRoutes(app, httpDeps).
-  void httpDeps
+  registerSeoRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 
