@@ -190,6 +190,23 @@ export interface MailOutboxTable {
   sent_at: Date | null
 }
 
+export interface AuthTokensTable {
+  /** SHA-256 of the token (hex); the token itself is only in the e-mail. */
+  token_hash: string
+  user_id: string
+  purpose: 'verify_email' | 'reset_password'
+  expires_at: Date
+  used_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface OAuthAccountsTable {
+  provider: 'google' | 'facebook'
+  provider_user_id: string
+  user_id: string
+  created_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -203,4 +220,6 @@ export interface Database {
   users: UsersTable
   sessions: SessionsTable
   mail_outbox: MailOutboxTable
+  auth_tokens: AuthTokensTable
+  oauth_accounts: OAuthAccountsTable
 }
