@@ -75,8 +75,16 @@ export async function fetchProfile(provider: OAuthProvider, accessToken: string)
   }
 }
 
-/** The local user for a provider identity, linking or creating the account as needed. */
-export async function linkOrCreateUser(db: DB, provider: OAuthProvider, profile: ProviderProfile) {
+/**
+ * The local user for a provider identity, linking or creating the account as needed. With `create: false`
+ * (admin sign-in) an identity without an account is refused rather than given a new customer account.
+ */
+export async function linkOrCreateUser(
+  db: DB,
+  provider: OAuthProvider,
+  profile: ProviderProfile,
+  options: { create: boolean; refusal?: string } = { create: true },
+) {
   if (!profile.providerUserId) throw new OAuthFailure('the provider sent no account id')
   return db.transaction().execute(async (trx) => {
     const linked = await trx
@@ -97,6 +105,7 @@ export async function linkOrCreateUser(db: DB, provider: OAuthProvider, profile:
       .select(['id', 'role', 'email_verified'])
       .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
       .executeTakeFirst()
+    if (!user && !options.create) throw new OAuthFailure(options.refusal ?? 'no account uses this email address')
     if (user && !user.email_verified) {
       // Someone may have registered this address without owning it: the provider proves the owner, so the
       // unproven password and its sessions go.

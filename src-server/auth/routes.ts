@@ -22,6 +22,7 @@ const STATE_COOKIE = 'oauth_state'
 const VERIFIER_COOKIE = 'oauth_verifier'
 const FLOW_COOKIE = 'oauth_flow'
 const COOKIE_MAX_AGE_S = 10 * 60
+const NOT_STAFF = 'this account does not have staff access'
 
 interface Flow {
   provider: OAuthProvider
@@ -112,9 +113,12 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
               ? await oauth.client.validateAuthorizationCode(code, verifier ?? '')
               : await oauth.client.validateAuthorizationCode(code)
           const profile = await fetchProfile(provider, tokens.accessToken())
-          const user = await linkOrCreateUser(deps.db, provider, profile)
+          const user = await linkOrCreateUser(deps.db, provider, profile, {
+            create: mode === 'user',
+            refusal: NOT_STAFF,
+          })
           if (mode === 'admin') {
-            if (!isStaff(user.role)) return fail('this account does not have staff access')
+            if (!isStaff(user.role)) return fail(NOT_STAFF)
             await startSession(deps.db, reply, deps.config, user.id, true)
             return reply.redirect('/admin')
           }
