@@ -3,8 +3,8 @@
 // short-lived HttpOnly cookies. Failures never throw: they redirect with '{Provider} login failed: reason'.
 import { ArcticFetchError, generateCodeVerifier, generateState, OAuth2RequestError } from 'arctic'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { safeReturnPath } from '../../src-shared/auth.ts'
 import { isStaff } from '../../src-shared/roles.ts'
-import { safeReturnPath } from '../../src-shared/schemas/auth.ts'
 import type { HttpDeps } from '../http/deps.ts'
 import {
   fetchProfile,

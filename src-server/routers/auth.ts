@@ -1,8 +1,8 @@
 // Sign-up, log-in, log-out, e-mail verification and password reset. Every rule is checked here; the client
 // only shows the answers. Abuse limits count per client address (and per e-mail for log-in).
 import { TRPCError } from '@trpc/server'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import {
-  AUTH_MESSAGES,
   changePasswordInput,
   emailOnlyInput,
   loginInput,

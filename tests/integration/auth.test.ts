@@ -7,7 +7,7 @@ import { latestMailTo } from '../../src-server/mail/outbox.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createMemoryLimiter } from '../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
-import { AUTH_MESSAGES } from '../../src-shared/schemas/auth.ts'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser } from '../support/factories.ts'
 
