@@ -217,6 +217,32 @@ export interface TeamInvitationsTable {
   created_at: CreatedAt
 }
 
+export interface ContactMessagesTable {
+  id: Generated<string>
+  name: string
+  email: string
+  subject: string
+  message: string
+  created_at: CreatedAt
+}
+
+export interface AuthTokensTable {
+  /** SHA-256 of the token (hex); the token itself is only in the e-mail. */
+  token_hash: string
+  user_id: string
+  purpose: 'verify_email' | 'reset_password'
+  expires_at: Date
+  used_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface OAuthAccountsTable {
+  provider: 'google' | 'facebook'
+  provider_user_id: string
+  user_id: string
+  created_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -230,6 +256,9 @@ export interface Database {
   users: UsersTable
   sessions: SessionsTable
   mail_outbox: MailOutboxTable
+  contact_messages: ContactMessagesTable
+  auth_tokens: AuthTokensTable
+  oauth_accounts: OAuthAccountsTable
   audit_log: AuditLogTable
   team_invitations: TeamInvitationsTable
 }

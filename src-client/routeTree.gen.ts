@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AuthRouteImport } from './routes/_auth'
 import { Route as AboutRouteImport } from './routes/about'
 import { Route as BlogRouteImport } from './routes/blog'
 import { Route as CareersRouteImport } from './routes/careers'
@@ -18,28 +19,39 @@ import { Route as ContactRouteImport } from './routes/contact'
 import { Route as CookiesRouteImport } from './routes/cookies'
 import { Route as ExamplesRouteImport } from './routes/examples'
 import { Route as FeaturesRouteImport } from './routes/features'
+import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as PrivacyRouteImport } from './routes/privacy'
+import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as ResourcesRouteImport } from './routes/resources'
 import { Route as SecurityRouteImport } from './routes/security'
 import { Route as ServicesRouteImport } from './routes/services'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as TermsRouteImport } from './routes/terms'
+import { Route as VerifyEmailRouteImport } from './routes/verify-email'
+import { Route as AuthAccountRouteImport } from './routes/_auth/account'
 import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
+import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
+import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
+import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuthRoute = AuthRouteImport.update({
+  id: '/_auth',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AboutRoute = AboutRouteImport.update({
@@ -82,6 +94,11 @@ const FeaturesRoute = FeaturesRouteImport.update({
   path: '/features',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
+  id: '/forgot-password',
+  path: '/forgot-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
@@ -95,6 +112,11 @@ const PricingRoute = PricingRouteImport.update({
 const PrivacyRoute = PrivacyRouteImport.update({
   id: '/privacy',
   path: '/privacy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ResourcesRoute = ResourcesRouteImport.update({
@@ -122,6 +144,16 @@ const TermsRoute = TermsRouteImport.update({
   path: '/terms',
   getParentRoute: () => rootRouteImport,
 } as any)
+const VerifyEmailRoute = VerifyEmailRouteImport.update({
+  id: '/verify-email',
+  path: '/verify-email',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuthAccountRoute = AuthAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AdminStaffRoute = AdminStaffRouteImport.update({
   id: '/admin/_staff',
   path: '/admin',
@@ -137,6 +169,11 @@ const AdminLoginRoute = AdminLoginRouteImport.update({
   path: '/admin/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthCallbackRoute = AuthCallbackRouteImport.update({
+  id: '/auth/callback',
+  path: '/auth/callback',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const CoursesIndexRoute = CoursesIndexRouteImport.update({
   id: '/courses/',
   path: '/courses/',
@@ -145,6 +182,11 @@ const CoursesIndexRoute = CoursesIndexRouteImport.update({
 const CoursesCourseIdRoute = CoursesCourseIdRouteImport.update({
   id: '/courses/$courseId',
   path: '/courses/$courseId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
+  id: '/service/$serviceId',
+  path: '/service/$serviceId',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminStaffIndexRoute = AdminStaffIndexRouteImport.update({
@@ -172,6 +214,11 @@ const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
+  id: '/courses/category/$slug',
+  path: '/courses/category/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -183,23 +230,30 @@ export interface FileRoutesByFullPath {
   '/cookies': typeof CookiesRoute
   '/examples': typeof ExamplesRoute
   '/features': typeof FeaturesRoute
+  '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/resources': typeof ResourcesRoute
   '/security': typeof SecurityRoute
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/verify-email': typeof VerifyEmailRoute
+  '/account': typeof AuthAccountRoute
   '/admin': typeof AdminStaffRouteWithChildren
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
+  '/auth/callback': typeof AuthCallbackRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/users': typeof AdminStaffUsersRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/': typeof AdminStaffIndexRoute
 }
 export interface FileRoutesByTo {
@@ -212,27 +266,35 @@ export interface FileRoutesByTo {
   '/cookies': typeof CookiesRoute
   '/examples': typeof ExamplesRoute
   '/features': typeof FeaturesRoute
+  '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/resources': typeof ResourcesRoute
   '/security': typeof SecurityRoute
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/verify-email': typeof VerifyEmailRoute
+  '/account': typeof AuthAccountRoute
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
+  '/auth/callback': typeof AuthCallbackRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/users': typeof AdminStaffUsersRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin': typeof AdminStaffIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/_auth': typeof AuthRouteWithChildren
   '/about': typeof AboutRoute
   '/blog': typeof BlogRoute
   '/careers': typeof CareersRoute
@@ -241,23 +303,30 @@ export interface FileRoutesById {
   '/cookies': typeof CookiesRoute
   '/examples': typeof ExamplesRoute
   '/features': typeof FeaturesRoute
+  '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/resources': typeof ResourcesRoute
   '/security': typeof SecurityRoute
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/verify-email': typeof VerifyEmailRoute
+  '/_auth/account': typeof AuthAccountRoute
   '/admin/_staff': typeof AdminStaffRouteWithChildren
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
+  '/auth/callback': typeof AuthCallbackRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
 }
 export interface FileRouteTypes {
@@ -272,23 +341,30 @@ export interface FileRouteTypes {
     | '/cookies'
     | '/examples'
     | '/features'
+    | '/forgot-password'
     | '/login'
     | '/pricing'
     | '/privacy'
+    | '/reset-password'
     | '/resources'
     | '/security'
     | '/services'
     | '/signup'
     | '/terms'
+    | '/verify-email'
+    | '/account'
     | '/admin'
     | '/admin/accept-invite'
     | '/admin/login'
+    | '/auth/callback'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses/'
     | '/admin/audit'
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/users'
+    | '/courses/category/$slug'
     | '/admin/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -301,26 +377,34 @@ export interface FileRouteTypes {
     | '/cookies'
     | '/examples'
     | '/features'
+    | '/forgot-password'
     | '/login'
     | '/pricing'
     | '/privacy'
+    | '/reset-password'
     | '/resources'
     | '/security'
     | '/services'
     | '/signup'
     | '/terms'
+    | '/verify-email'
+    | '/account'
     | '/admin/accept-invite'
     | '/admin/login'
+    | '/auth/callback'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses'
     | '/admin/audit'
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/users'
+    | '/courses/category/$slug'
     | '/admin'
   id:
     | '__root__'
     | '/'
+    | '/_auth'
     | '/about'
     | '/blog'
     | '/careers'
@@ -329,28 +413,36 @@ export interface FileRouteTypes {
     | '/cookies'
     | '/examples'
     | '/features'
+    | '/forgot-password'
     | '/login'
     | '/pricing'
     | '/privacy'
+    | '/reset-password'
     | '/resources'
     | '/security'
     | '/services'
     | '/signup'
     | '/terms'
+    | '/verify-email'
+    | '/_auth/account'
     | '/admin/_staff'
     | '/admin/accept-invite'
     | '/admin/login'
+    | '/auth/callback'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses/'
     | '/admin/_staff/audit'
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
     | '/admin/_staff/users'
+    | '/courses/category/$slug'
     | '/admin/_staff/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  AuthRoute: typeof AuthRouteWithChildren
   AboutRoute: typeof AboutRoute
   BlogRoute: typeof BlogRoute
   CareersRoute: typeof CareersRoute
@@ -359,19 +451,25 @@ export interface RootRouteChildren {
   CookiesRoute: typeof CookiesRoute
   ExamplesRoute: typeof ExamplesRoute
   FeaturesRoute: typeof FeaturesRoute
+  ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
   PricingRoute: typeof PricingRoute
   PrivacyRoute: typeof PrivacyRoute
+  ResetPasswordRoute: typeof ResetPasswordRoute
   ResourcesRoute: typeof ResourcesRoute
   SecurityRoute: typeof SecurityRoute
   ServicesRoute: typeof ServicesRoute
   SignupRoute: typeof SignupRoute
   TermsRoute: typeof TermsRoute
+  VerifyEmailRoute: typeof VerifyEmailRoute
   AdminStaffRoute: typeof AdminStaffRouteWithChildren
   AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
   AdminLoginRoute: typeof AdminLoginRoute
+  AuthCallbackRoute: typeof AuthCallbackRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
+  ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
+  CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -381,6 +479,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_auth': {
+      id: '/_auth'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AuthRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/about': {
@@ -439,6 +544,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof FeaturesRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/forgot-password': {
+      id: '/forgot-password'
+      path: '/forgot-password'
+      fullPath: '/forgot-password'
+      preLoaderRoute: typeof ForgotPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/login': {
       id: '/login'
       path: '/login'
@@ -458,6 +570,13 @@ declare module '@tanstack/react-router' {
       path: '/privacy'
       fullPath: '/privacy'
       preLoaderRoute: typeof PrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reset-password': {
+      id: '/reset-password'
+      path: '/reset-password'
+      fullPath: '/reset-password'
+      preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/resources': {
@@ -495,6 +614,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/verify-email': {
+      id: '/verify-email'
+      path: '/verify-email'
+      fullPath: '/verify-email'
+      preLoaderRoute: typeof VerifyEmailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_auth/account': {
+      id: '/_auth/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AuthAccountRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/_staff': {
       id: '/admin/_staff'
       path: '/admin'
@@ -516,6 +649,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminLoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/auth/callback': {
+      id: '/auth/callback'
+      path: '/auth/callback'
+      fullPath: '/auth/callback'
+      preLoaderRoute: typeof AuthCallbackRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/courses/': {
       id: '/courses/'
       path: '/courses'
@@ -528,6 +668,13 @@ declare module '@tanstack/react-router' {
       path: '/courses/$courseId'
       fullPath: '/courses/$courseId'
       preLoaderRoute: typeof CoursesCourseIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/service/$serviceId': {
+      id: '/service/$serviceId'
+      path: '/service/$serviceId'
+      fullPath: '/service/$serviceId'
+      preLoaderRoute: typeof ServiceServiceIdRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/_staff/': {
@@ -565,8 +712,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffUsersRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/courses/category/$slug': {
+      id: '/courses/category/$slug'
+      path: '/courses/category/$slug'
+      fullPath: '/courses/category/$slug'
+      preLoaderRoute: typeof CoursesCategorySlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
+
+interface AuthRouteChildren {
+  AuthAccountRoute: typeof AuthAccountRoute
+}
+
+const AuthRouteChildren: AuthRouteChildren = {
+  AuthAccountRoute: AuthAccountRoute,
+}
+
+const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 
 interface AdminStaffRouteChildren {
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
@@ -590,6 +754,7 @@ const AdminStaffRouteWithChildren = AdminStaffRoute._addFileChildren(
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  AuthRoute: AuthRouteWithChildren,
   AboutRoute: AboutRoute,
   BlogRoute: BlogRoute,
   CareersRoute: CareersRoute,
@@ -598,19 +763,25 @@ const rootRouteChildren: RootRouteChildren = {
   CookiesRoute: CookiesRoute,
   ExamplesRoute: ExamplesRoute,
   FeaturesRoute: FeaturesRoute,
+  ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
   PricingRoute: PricingRoute,
   PrivacyRoute: PrivacyRoute,
+  ResetPasswordRoute: ResetPasswordRoute,
   ResourcesRoute: ResourcesRoute,
   SecurityRoute: SecurityRoute,
   ServicesRoute: ServicesRoute,
   SignupRoute: SignupRoute,
   TermsRoute: TermsRoute,
+  VerifyEmailRoute: VerifyEmailRoute,
   AdminStaffRoute: AdminStaffRouteWithChildren,
   AdminAcceptInviteRoute: AdminAcceptInviteRoute,
   AdminLoginRoute: AdminLoginRoute,
+  AuthCallbackRoute: AuthCallbackRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
+  ServiceServiceIdRoute: ServiceServiceIdRoute,
   CoursesIndexRoute: CoursesIndexRoute,
+  CoursesCategorySlugRoute: CoursesCategorySlugRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)
