@@ -42,30 +42,32 @@ export async function createCourse(db: DB, actor: Actor, input: ParsedCourse) {
   await assertCategory(db, input.categoryId)
   const id = await freeCourseId(db, input.title)
   const values = toCourseValues(input)
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('courses')
       .values({ id, ...values, published_at: values.status === 'published' ? new Date() : null })
       .execute()
-    await writeAudit(trx, actor, { action: 'course.create', entityType: 'course', entityId: id, after: values })
+    const after = await loadCourse(trx, id)
+    await writeAudit(trx, actor, { action: 'course.create', entityType: 'course', entityId: id, after })
+    return after
   })
-  return loadCourse(db, id)
 }
 
 export async function updateCourse(db: DB, actor: Actor, id: string, input: ParsedCourse) {
   const before = await loadCourse(db, id)
   await assertCategory(db, input.categoryId)
   const values = toCourseValues(input)
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const publishing = values.status === 'published' && before.status !== 'published'
     await trx
       .updateTable('courses')
       .set({ ...values, updated_at: new Date(), ...(publishing ? { published_at: new Date() } : {}) })
       .where('id', '=', id)
       .execute()
-    await writeAudit(trx, actor, { action: 'course.update', entityType: 'course', entityId: id, before, after: values })
+    const after = await loadCourse(trx, id)
+    await writeAudit(trx, actor, { action: 'course.update', entityType: 'course', entityId: id, before, after })
+    return after
   })
-  return loadCourse(db, id)
 }
 
 export async function setCourseFeatured(db: DB, actor: Actor, id: string, featured: boolean) {

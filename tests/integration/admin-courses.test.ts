@@ -117,7 +117,11 @@ describe('admin.courses lifecycle', () => {
     expect(audit).toEqual([
       expect.objectContaining({ actor_email: 'editor@example.test', action: 'course.create', before: null }),
     ])
-    expect(audit[0]?.after).toMatchObject({ title: 'Rust for Web Developers' })
+    expect(audit[0]?.after).toMatchObject({
+      title: 'Rust for Web Developers',
+      priceMinor: 5999,
+      whatYouWillLearn: ['Ownership', 'Async Rust'],
+    })
   })
 
   it('gives a second course with the same title its own id', async () => {
