@@ -97,32 +97,39 @@ export async function updateCategory(db: DB, actor: Actor, input: { id: string; 
   })
 }
 
+async function categoryUsage(db: DB, id: string) {
+  const row = await db
+    .selectNoFrom([
+      sql<string>`(select count(*) from courses where category_id = ${id} and status != 'archived')`.as('courses'),
+      sql<string>`(select count(*) from courses where category_id = ${id} and status = 'archived')`.as('archived'),
+      sql<string>`(select count(*) from services where category_id = ${id})`.as('services'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { courses: Number(row.courses), archived: Number(row.archived), services: Number(row.services) }
+}
+
+const plural = (count: number, noun: string) => (count === 1 ? `1 ${noun} uses` : `${count} ${noun}s use`)
+const IN_USE = 'This category is in use and cannot be deleted.'
+
 export async function deleteCategory(db: DB, actor: Actor, id: string) {
   const before = await findCategory(db, id)
-  const [courses, services] = await Promise.all([
-    db
-      .selectFrom('courses')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('category_id', '=', id)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('services')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('category_id', '=', id)
-      .executeTakeFirstOrThrow(),
-  ])
-  const courseCount = Number(courses.n)
-  const serviceCount = Number(services.n)
-  if (courseCount > 0 || serviceCount > 0) {
-    const [count, noun] = courseCount > 0 ? [courseCount, 'course'] : [serviceCount, 'service']
-    const uses = count === 1 ? `1 ${noun} uses` : `${count} ${noun}s use`
-    throw new TRPCError({
-      code: 'CONFLICT',
-      message: `This category cannot be deleted while ${uses} it. Move them to another category first.`,
+  const usage = await categoryUsage(db, id)
+  const refuse = (message: string) => new TRPCError({ code: 'CONFLICT', message })
+  const move = 'Move them to another category first.'
+  if (usage.courses > 0)
+    throw refuse(`This category cannot be deleted while ${plural(usage.courses, 'course')} it. ${move}`)
+  if (usage.services > 0)
+    throw refuse(`This category cannot be deleted while ${plural(usage.services, 'service')} it. ${move}`)
+  if (usage.archived > 0)
+    throw refuse('This category cannot be deleted: archived courses that customers bought use it.')
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('categories').where('id', '=', id).execute()
+      await writeAudit(trx, actor, { action: 'category.delete', entityType: 'category', entityId: id, before })
     })
+  } catch (error) {
+    // A course added to it in the meantime: the foreign key refuses, and so do we.
+    if ((error as { code?: string }).code === '23503') throw refuse(IN_USE)
+    throw error
   }
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('categories').where('id', '=', id).execute()
-    await writeAudit(trx, actor, { action: 'category.delete', entityType: 'category', entityId: id, before })
-  })
 }

@@ -86,4 +86,20 @@ describe('admin.categories', () => {
     await caller.admin.categories.delete({ id: unused.id })
     expect((await caller.admin.categories.list()).some((c) => c.id === unused.id)).toBe(false)
   })
+
+  it('explains a refusal caused only by archived courses (kept for order history)', async () => {
+    const caller = await asEditor()
+    const category = await caller.admin.categories.create({ name: 'Retired', description: '' })
+    const course = await caller.admin.courses.create({
+      title: 'Old course',
+      description: 'Sold once.',
+      price: '10',
+      categoryId: category.id,
+    })
+    await database.db.updateTable('courses').set({ status: 'archived' }).where('id', '=', course.id).execute()
+    expect((await caller.admin.categories.list()).find((c) => c.id === category.id)?.coursesCount).toBe(0)
+    expect(await messageOf(caller.admin.categories.delete({ id: category.id }))).toBe(
+      'This category cannot be deleted: archived courses that customers bought use it.',
+    )
+  })
 })
