@@ -284,3 +284,54 @@ test.describe('team', () => {
     await expect(page.getByRole('button', { name: 'Add New Category' })).toHaveCount(0)
   })
 })
+
+test.describe('categories', () => {
+  test('an editor adds, edits and deletes a category; one in use is refused with a reason', async ({
+    page,
+    login,
+    db,
+  }) => {
+    await login({ role: 'editor' })
+    await page.goto('/admin/categories')
+    const development = page.getByTestId('category-row-development')
+    const used = await db
+      .selectFrom('courses')
+      .innerJoin('categories', 'categories.id', 'courses.category_id')
+      .select('courses.id')
+      .where('categories.slug', '=', 'development')
+      .where('courses.status', '!=', 'archived')
+      .execute()
+    await expect(development.getByRole('cell').nth(2)).toHaveText(String(used.length))
+
+    await page.getByRole('button', { name: 'Add New Category' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Add New Category' })
+    await dialog.getByRole('button', { name: 'Save Category' }).click()
+    await expect(dialog.getByRole('alert')).toHaveText('Category name is required')
+    const name = `Cat ${Date.now()}`
+    await dialog.getByLabel('Name *').fill(name)
+    await dialog.getByLabel('Description').fill('Made by the e2e test')
+    await dialog.getByRole('button', { name: 'Save Category' }).click()
+    await expect(page.getByText('Category added successfully!')).toBeVisible()
+    const row = page.getByRole('row', { name: new RegExp(name) })
+    await expect(row.getByRole('cell').nth(2)).toHaveText('0')
+
+    await row.getByRole('button', { name: `Edit ${name}` }).click()
+    const edit = page.getByRole('dialog', { name: 'Edit Category' })
+    await expect(edit.getByLabel('Name *')).toHaveValue(name)
+    await edit.getByLabel('Name *').fill(`${name} renamed`)
+    await edit.getByRole('button', { name: 'Update Category' }).click()
+    await expect(page.getByText('Category updated successfully!')).toBeVisible()
+    const renamed = page.getByRole('row', { name: new RegExp(`${name} renamed`) })
+    await expect(renamed).toBeVisible()
+
+    await development.getByRole('button', { name: /^Delete / }).click()
+    await page.getByRole('dialog', { name: 'Delete category?' }).getByRole('button', { name: 'Delete' }).click()
+    await expect(page.getByText(/This category cannot be deleted while \d+ courses? uses? it/)).toBeVisible()
+    await expect(development).toBeVisible()
+
+    await renamed.getByRole('button', { name: /^Delete / }).click()
+    await page.getByRole('dialog', { name: 'Delete category?' }).getByRole('button', { name: 'Delete' }).click()
+    await expect(page.getByText('Category deleted successfully!')).toBeVisible()
+    await expect(renamed).toHaveCount(0)
+  })
+})
