@@ -199,6 +199,12 @@ export interface ContactMessagesTable {
   created_at: CreatedAt
 }
 
+export interface CatalogVersionTable {
+  id: Generated<boolean>
+  /** Bumped by a trigger on every statement that changes courses (bigint: read as a string). */
+  version: ColumnType<string, never, never>
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -213,4 +219,5 @@ export interface Database {
   sessions: SessionsTable
   mail_outbox: MailOutboxTable
   contact_messages: ContactMessagesTable
+  catalog_version: CatalogVersionTable
 }
