@@ -1,4 +1,4 @@
-// Frozen: contact messages, the catalogue's sort indexes and its change counter as of 2026-11-22. Never import application code here.
+// Frozen: contact messages and the catalogue's sort indexes as of 2026-11-22. Never import application code here.
 import { type Kysely, sql } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -18,30 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('courses_status_rating_idx').on('courses').columns(['status', 'rating']).execute()
   await db.schema.createIndex('courses_status_created_idx').on('courses').columns(['status', 'created_at']).execute()
   await db.schema.createIndex('courses_status_price_idx').on('courses').columns(['status', 'price_minor']).execute()
-
-  // A counter bumped by every statement that changes courses, whoever runs it (admin, seed, psql): the
-  // catalogue caches its unsearched facet counts until the counter moves.
-  await db.schema
-    .createTable('catalog_version')
-    .addColumn('id', 'boolean', (c) => c.primaryKey().defaultTo(true).check(sql`id`))
-    .addColumn('version', 'bigint', (c) => c.notNull().defaultTo(0))
-    .execute()
-  await sql`insert into catalog_version default values`.execute(db)
-  await sql`
-    create function bump_catalog_version() returns trigger language plpgsql as $$
-    begin
-      update catalog_version set version = version + 1;
-      return null;
-    end $$`.execute(db)
-  await sql`
-    create trigger courses_catalog_version after insert or update or delete or truncate on courses
-    for each statement execute function bump_catalog_version()`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`drop trigger if exists courses_catalog_version on courses`.execute(db)
-  await sql`drop function if exists bump_catalog_version()`.execute(db)
-  await db.schema.dropTable('catalog_version').ifExists().execute()
   for (const index of ['courses_status_rating_idx', 'courses_status_created_idx', 'courses_status_price_idx']) {
     await db.schema.dropIndex(index).ifExists().execute()
   }
