@@ -214,6 +214,10 @@ export interface OAuthAccountsTable {
   provider_user_id: string
   user_id: string
   created_at: CreatedAt
+export interface CatalogVersionTable {
+  id: Generated<boolean>
+  /** Bumped by a trigger on every statement that changes courses (bigint: read as a string). */
+  version: ColumnType<string, never, never>
 }
 
 export interface Database {
@@ -232,4 +236,5 @@ export interface Database {
   contact_messages: ContactMessagesTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable
+  catalog_version: CatalogVersionTable
 }
