@@ -71,7 +71,7 @@ test.describe('sign-up', () => {
 
     await page.goto(await mailedLink(db, email, '/verify-email'))
     await expect(page.getByText('Your email has been verified. You can now log in.')).toBeVisible()
-    await page.getByRole('link', { name: 'Go to log in' }).click()
+    await page.getByRole('link', { name: 'Continue to sign-in' }).click()
     await logIn(page, email, 'long-enough-1!', false)
     await expect(page.getByText('Login successful')).toBeVisible()
     await expect(page).toHaveURL('/')
