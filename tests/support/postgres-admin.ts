@@ -32,6 +32,7 @@ export async function dropOrphanTestDatabases(admin: pg.Client): Promise<void> {
   )
   for (const { datname } of rows) {
     if (templateOwnerAlive(datname)) continue
+    await admin.query(`alter database ${datname} is_template false`).catch(() => undefined)
     await admin.query(`drop database if exists ${datname}`).catch(() => undefined)
   }
 }
