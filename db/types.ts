@@ -214,6 +214,8 @@ export interface OAuthAccountsTable {
   provider_user_id: string
   user_id: string
   created_at: CreatedAt
+}
+
 export interface CatalogVersionTable {
   id: Generated<boolean>
   /** Bumped by a trigger on every statement that changes courses (bigint: read as a string). */
