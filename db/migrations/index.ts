@@ -12,6 +12,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_1000_users_sessions_mail': m1000,
   '2026_11_22_1100_storefront': m1100,
   '2026_11_22_1200_accounts': m1200,
-  '2026_11_22_1700_catalog_version': m1700,
   '2026_11_22_1400_admin': m1400,
+  '2026_11_22_1700_catalog_version': m1700,
 }
