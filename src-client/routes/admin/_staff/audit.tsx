@@ -8,6 +8,7 @@ import { pageHead, pageTitle, panel, table } from '../../../components/admin/sty
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
 
 export const Route = createFileRoute('/admin/_staff/audit')({
+  head: () => ({ meta: [{ title: 'Audit log | SkillForge Admin' }] }),
   validateSearch: z.object({ page: z.coerce.number().int().min(1).max(10_000).optional() }),
   component: AuditLog,
 })

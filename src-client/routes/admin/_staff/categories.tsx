@@ -12,7 +12,10 @@ import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/sta
 import { notify } from '../../../components/ui/toaster.tsx'
 import { errorMessage } from '../../../lib/trpc.ts'
 
-export const Route = createFileRoute('/admin/_staff/categories')({ component: ManageCategories })
+export const Route = createFileRoute('/admin/_staff/categories')({
+  head: () => ({ meta: [{ title: 'Manage Categories | SkillForge Admin' }] }),
+  component: ManageCategories,
+})
 
 function ManageCategories() {
   const { trpc } = Route.useRouteContext()

@@ -25,6 +25,7 @@ const searchSchema = z.object({
 })
 
 export const Route = createFileRoute('/admin/_staff/courses')({
+  head: () => ({ meta: [{ title: 'Manage Courses | SkillForge Admin' }] }),
   validateSearch: searchSchema,
   component: ManageCourses,
 })

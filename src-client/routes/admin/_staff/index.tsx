@@ -7,6 +7,7 @@ import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
 
 export const Route = createFileRoute('/admin/_staff/')({
+  head: () => ({ meta: [{ title: 'Dashboard | SkillForge Admin' }] }),
   loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.admin.dashboard.summary.queryOptions()),
   component: Dashboard,
 })

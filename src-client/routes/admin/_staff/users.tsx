@@ -16,7 +16,10 @@ import { notify } from '../../../components/ui/toaster.tsx'
 import { errorMessage } from '../../../lib/trpc.ts'
 import type { RouterOutputs } from '../../../lib/types.ts'
 
-export const Route = createFileRoute('/admin/_staff/users')({ component: TeamMembers })
+export const Route = createFileRoute('/admin/_staff/users')({
+  head: () => ({ meta: [{ title: 'Team Members | SkillForge Admin' }] }),
+  component: TeamMembers,
+})
 
 type Member = RouterOutputs['admin']['team']['list'][number]
 const ROLE_TONE = { super_admin: 'red', admin: 'red', editor: 'blue', viewer: 'grey', customer: 'grey' } as const
