@@ -15,6 +15,8 @@ import type { DB } from './db.ts'
 import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import type { HttpDeps } from './http/deps.ts'
+import type { PaymentsConfig } from './payments/config.ts'
+import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
 import { createLocalStorage, type FileStorage } from './storage/storage.ts'
 import { type AppConfig, makeCreateContext, type ResolveSession } from './trpc/context.ts'
@@ -26,6 +28,7 @@ export interface ServerDeps {
   logger?: FastifyServerOptions['logger']
   resolveSession?: ResolveSession
   storage?: FileStorage
+  payments?: PaymentsConfig
 }
 
 export interface Server {
@@ -46,6 +49,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   const config: AppConfig = {
     cookieSecure: env.NODE_ENV === 'production' && (env.PUBLIC_URL?.startsWith('https://') ?? true),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+    payments: deps.payments,
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
@@ -114,7 +118,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   // Plain HTTP routes of each domain register here, e.g. registerProfileRoutes(app, httpDeps).
-  void httpDeps
+  await registerStripeWebhookRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 

@@ -1,0 +1,30 @@
+// The signed-in user's cart. Visitors get null from `list` (the page shows 'Please Log In') and 0 from `count`.
+import { TRPCError } from '@trpc/server'
+import { CART_MESSAGES, cartItemIdInput, cartItemInput } from '../../src-shared/schemas/cart.ts'
+import { listCartLines, totalsByCurrency } from '../cart/lines.ts'
+import { addCartItem, clearCart, countCartItems, removeCartItem } from '../cart/repository.ts'
+import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
+
+export const cartRouter = router({
+  list: publicProcedure.query(async ({ ctx }) => {
+    if (!ctx.user) return null
+    const items = await listCartLines(ctx.db, ctx.user.id)
+    return { items, totals: totalsByCurrency(items), count: items.length }
+  }),
+
+  count: publicProcedure.query(async ({ ctx }) => (ctx.user ? countCartItems(ctx.db, ctx.user.id) : 0)),
+
+  add: publicProcedure.input(cartItemInput).mutation(async ({ ctx, input }) => {
+    if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: CART_MESSAGES.loginToAdd })
+    const { title } = await addCartItem(ctx.db, ctx.user.id, input)
+    return { kind: input.kind, title }
+  }),
+
+  remove: authedProcedure.input(cartItemIdInput).mutation(async ({ ctx, input }) => {
+    const removed = await removeCartItem(ctx.db, ctx.user.id, input.itemId)
+    if (!removed) throw new TRPCError({ code: 'NOT_FOUND', message: 'Item not found in your cart' })
+    return { removed }
+  }),
+
+  clear: authedProcedure.mutation(async ({ ctx }) => ({ removed: await clearCart(ctx.db, ctx.user.id) })),
+})
