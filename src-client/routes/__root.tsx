@@ -37,7 +37,7 @@ function RootLayout() {
       >
         Skip to content
       </a>
-      <Header cartCount={0} />
+      <Header />
       <div id="main" className={css({ flex: 1, display: 'flex', flexDir: 'column' })}>
         <Outlet />
       </div>

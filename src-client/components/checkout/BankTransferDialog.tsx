@@ -22,7 +22,12 @@ export function BankTransferDialog({
   confirming: boolean
 }) {
   return (
-    <Dialog.Root open={order !== null} onOpenChange={(details) => (details.open ? null : onClose())}>
+    <Dialog.Root
+      lazyMount
+      unmountOnExit
+      open={order !== null}
+      onOpenChange={(details) => (details.open ? null : onClose())}
+    >
       <Portal>
         <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'black/50', zIndex: 40 })} />
         <Dialog.Positioner

@@ -3,10 +3,10 @@ import { Menu } from '@ark-ui/react/menu'
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { css } from '../../../styled-system/css'
+import { HeaderCartLink, PremiumBadge } from '../cart/HeaderCart.tsx'
 import { button } from '../ui/button.ts'
 import { Icon } from '../ui/icons.tsx'
 import { containerClass } from '../ui/layout.tsx'
-import { CartLink } from './CartLink.tsx'
 import { browseLinks, mainLinks } from './nav-links.ts'
 
 const navLink = css({
@@ -30,7 +30,7 @@ const menuItem = css({
   _highlighted: { bg: 'brand.50', color: 'accent' },
 })
 
-export function Header({ cartCount }: { cartCount: number }) {
+export function Header() {
   const [mobileOpen, setMobileOpen] = useState(false)
   const closeMobile = () => setMobileOpen(false)
 
@@ -98,7 +98,8 @@ export function Header({ cartCount }: { cartCount: number }) {
           </nav>
 
           <div className={css({ ml: 'auto', display: 'flex', alignItems: 'center', gap: '2' })}>
-            <CartLink count={cartCount} />
+            <PremiumBadge />
+            <HeaderCartLink />
             <div className={css({ display: { base: 'none', md: 'flex' }, gap: '2' })}>
               <Link to="/login" className={button({ variant: 'ghost', size: 'sm' })}>
                 Log In

@@ -1,0 +1,129 @@
+// A shopper fills the cart, pays by card through the local fake Stripe, and by bank transfer.
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures.ts'
+
+/** Adds an item through the app's own API from the browser (same origin, session cookie). */
+async function addToCart(page: Page, input: Record<string, string>) {
+  const status = await page.evaluate(async (body) => {
+    const response = await fetch('/trpc/cart.add', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    return response.status
+  }, input)
+  expect(status).toBe(200)
+}
+
+test.describe('cart and checkout', () => {
+  test('a visitor is asked to log in on the cart and sent to log in from checkout', async ({ page }) => {
+    await page.goto('/cart')
+    await expect(page.getByRole('heading', { name: 'Please Log In' })).toBeVisible()
+    await page.getByRole('main').getByRole('link', { name: 'Log In' }).click()
+    await expect(page).toHaveURL(/\/login$/)
+    await page.goto('/payment')
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fpayment$/)
+  })
+
+  test('pays a course, a service package and a plan by card and gets them', async ({ page, login, db }) => {
+    const user = await login()
+    const course = await db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('status', '=', 'published')
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    const pkg = await db
+      .selectFrom('service_packages')
+      .select(['id', 'name'])
+      .where('service_id', '=', 'company-consultancy')
+      .orderBy('position')
+      .executeTakeFirstOrThrow()
+
+    await page.goto('/cart')
+    await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+    await addToCart(page, { kind: 'course', courseId: course.id })
+    await addToCart(page, { kind: 'service_package', packageId: pkg.id })
+    await addToCart(page, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+
+    await page.reload()
+    await expect(page.getByTestId('cart-item')).toHaveCount(3)
+    await expect(page.getByTestId('cart-count')).toHaveText('3')
+    await expect(page.getByTestId('summary-USD')).toContainText('Tax')
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+    await expect(page).toHaveURL(/\/payment/)
+
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect(page.getByText('Please select a payment method')).toBeVisible()
+    await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+    await page.getByRole('button', { name: /^Pay / }).click()
+
+    // The fake Stripe's hosted page; paying sends the signed webhook and returns to the success page.
+    await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+    await expect(page.getByText(user.email)).toBeVisible()
+    await page.getByRole('button', { name: 'Pay' }).click()
+    await expect(page).toHaveURL(/\/payment-success\?session_id=cs_test_/)
+    await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Go to My Account' })).toBeVisible()
+
+    await expect(page.getByTestId('premium-badge')).toBeVisible()
+    await expect(page.getByTestId('cart-count')).toHaveCount(0)
+    await page.getByRole('link', { name: 'View Cart' }).click()
+    await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+
+    await page.goto('/account/premium')
+    await expect(page.getByTestId('membership-status')).toContainText('Premium Plan')
+    await expect(page.getByTestId('my-courses')).toContainText(course.title)
+    await expect(page.getByTestId('order-history')).toContainText('Paid')
+
+    const enrolment = await db
+      .selectFrom('enrolments')
+      .select('course_id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirst()
+    expect(enrolment?.course_id).toBe(course.id)
+  })
+
+  test('bank transfer: details, reference, then awaiting transfer with an empty cart', async ({ page, login, db }) => {
+    const user = await login()
+    const pkg = await db
+      .selectFrom('service_packages')
+      .select('id')
+      .where('service_id', '=', 'uk-company-formation')
+      .where('name', '=', 'Standard')
+      .executeTakeFirstOrThrow()
+    await page.goto('/')
+    await addToCart(page, { kind: 'service_package', packageId: pkg.id })
+    await page.goto('/cart')
+    await expect(page.getByTestId('total-GBP')).toHaveText('£300.00')
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+    await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+    await page.getByRole('button', { name: 'Pay £300.00' }).click()
+
+    const dialog = page.getByRole('dialog', { name: 'Bank Transfer Details' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog).toContainText('SWIFT Code')
+    await expect(dialog.getByText(/^SF-[0-9A-Z]+-[0-9A-F]{4}$/)).toBeVisible()
+    await dialog.getByRole('button', { name: "I've Made the Transfer" }).click()
+    await expect(
+      page.getByText(
+        "Bank details saved. Please complete the transfer and we'll confirm your payment within 24 hours.",
+      ),
+    ).toBeVisible()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByTestId('cart-count')).toHaveCount(0)
+
+    const order = await db
+      .selectFrom('orders')
+      .select(['status', 'method', 'total_minor', 'currency'])
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    expect(order).toEqual({
+      status: 'awaiting_transfer',
+      method: 'bank_transfer',
+      total_minor: 30_000,
+      currency: 'GBP',
+    })
+    await expect(page.getByTestId('premium-badge')).toHaveCount(0)
+  })
+})
