@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { TRPCClientError } from '@trpc/client'
 import { useEffect, useState } from 'react'
 import { z } from 'zod'
 import { CURRENCIES, formatMoney } from '../../src-shared/money.ts'
@@ -86,6 +87,11 @@ function Checkout() {
         setBankOrder(started)
       }
     } catch (error) {
+      if (error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED') {
+        notify('error', 'Please log in to complete your purchase')
+        await navigate({ href: '/login?redirect=%2Fpayment' })
+        return
+      }
       notify('error', errorMessage(error, PAYMENT_MESSAGES.sessionFailed))
     }
   }

@@ -1,6 +1,6 @@
 // Read side for the account: order history, enrolled courses and the premium entitlement.
 import type { Kysely } from 'kysely'
-import type { Database } from '../../db/types.ts'
+import type { Database, OrderStatus } from '../../db/types.ts'
 
 type DB = Kysely<Database>
 const HISTORY_LIMIT = 50
@@ -91,4 +91,41 @@ export async function getEntitlements(db: DB, userId: string, now = new Date()) 
     renewsAt: subscription?.renews_at?.toISOString() ?? null,
     courseIds: enrolments.map((row) => row.course_id),
   }
+}
+
+/** For the admin Orders page: newest first, optionally by status, with the customer's e-mail (one query). */
+export async function listOrdersForStaff(
+  db: DB,
+  options: { status?: OrderStatus; limit?: number; offset?: number } = {},
+) {
+  let query = db
+    .selectFrom('orders as o')
+    .innerJoin('users as u', 'u.id', 'o.user_id')
+    .select([
+      'o.id',
+      'o.reference',
+      'o.currency',
+      'o.method',
+      'o.status',
+      'o.total_minor',
+      'o.created_at',
+      'o.paid_at',
+      'u.email',
+    ])
+    .orderBy('o.created_at', 'desc')
+    .limit(Math.min(options.limit ?? 50, 200))
+    .offset(options.offset ?? 0)
+  if (options.status) query = query.where('o.status', '=', options.status)
+  const rows = await query.execute()
+  return rows.map((row) => ({
+    id: row.id,
+    reference: row.reference,
+    customerEmail: row.email,
+    currency: row.currency,
+    method: row.method,
+    status: row.status,
+    totalMinor: row.total_minor,
+    createdAt: row.created_at.toISOString(),
+    paidAt: row.paid_at?.toISOString() ?? null,
+  }))
 }

@@ -89,3 +89,5 @@ export async function markOrderFailed(db: DB, orderId: string): Promise<void> {
     .where('status', '=', 'pending')
     .execute()
 }
+
+export { listOrdersForStaff } from './queries.ts'

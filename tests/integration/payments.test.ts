@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
-import { cancelOrder, markOrderPaid } from '../../src-server/orders/service.ts'
+import { cancelOrder, listOrdersForStaff, markOrderPaid } from '../../src-server/orders/service.ts'
 import { createStripeClient, defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createServer, type Server } from '../../src-server/server.ts'
 import { createTestDatabase } from '../support/db.ts'
@@ -252,6 +252,46 @@ describe('card checkout', () => {
     await expect(caller.payment.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
       message: 'Your cart is empty',
     })
+  })
+})
+
+describe('other Stripe events', () => {
+  it('marks an order failed on async_payment_failed, and a later success still fulfils it once', async () => {
+    const { user, started, sessionId } = await cardCheckout(8)
+    const session = fake.sessions.get(sessionId)!
+    expect(await fake.deliver('checkout.session.async_payment_failed', session)).toBe(200)
+    expect((await order(started.orderId)).status).toBe('failed')
+    expect(await fake.deliver('checkout.session.async_payment_succeeded', fake.completeSession(sessionId))).toBe(200)
+    expect((await order(started.orderId)).status).toBe('paid')
+    expect(await receipts(user)).toBe(1)
+  })
+
+  it('follows subscription updates from Stripe (renewal date and status)', async () => {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, payments)
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected card')
+    const sessionId = new URL(started.url).pathname.split('/').pop()!
+    const session = fake.completeSession(sessionId, 'no_payment_required')
+    await fake.deliver('checkout.session.completed', session)
+    const renewal = Math.floor(Date.parse('2027-01-15T00:00:00Z') / 1000)
+    const subscription = { id: session.subscription, object: 'subscription', status: 'active', trial_end: null }
+    const updated = { ...subscription, items: { data: [{ current_period_end: renewal }] } }
+    expect(await fake.deliver('customer.subscription.updated', updated)).toBe(200)
+    expect(await caller.purchases.entitlements()).toMatchObject({
+      isPremium: true,
+      plan: { id: 'basic', status: 'active' },
+      renewsAt: '2027-01-15T00:00:00.000Z',
+    })
+    await fake.deliver('customer.subscription.updated', { ...updated, status: 'past_due' })
+    expect((await caller.purchases.entitlements()).isPremium).toBe(false)
+  })
+
+  it('lists orders for staff with the customer e-mail, filtered by status', async () => {
+    const paid = await listOrdersForStaff(db(), { status: 'paid' })
+    expect(paid.length).toBeGreaterThan(0)
+    expect(paid.every((row) => row.status === 'paid' && row.customerEmail.includes('@'))).toBe(true)
   })
 })
 
