@@ -12,6 +12,19 @@ export const cartRouter = router({
     return { items, totals: totalsByCurrency(items), count: items.length }
   }),
 
+  /** serviceId → its cheapest package id: what a service card's Add to Cart adds. */
+  cheapestPackages: publicProcedure.query(async ({ ctx }) => {
+    const rows = await ctx.db
+      .selectFrom('service_packages')
+      .distinctOn('service_id')
+      .select(['service_id', 'id'])
+      .orderBy('service_id')
+      .orderBy('price_minor')
+      .orderBy('position')
+      .execute()
+    return Object.fromEntries(rows.map((row) => [row.service_id, row.id]))
+  }),
+
   count: publicProcedure.query(async ({ ctx }) => (ctx.user ? countCartItems(ctx.db, ctx.user.id) : 0)),
 
   add: publicProcedure.input(cartItemInput).mutation(async ({ ctx, input }) => {

@@ -113,4 +113,12 @@ describe('cart', () => {
     expect(await caller.cart.clear()).toEqual({ removed: 1 })
     expect(await caller.cart.list()).toEqual({ items: [], totals: [], count: 0 })
   })
+
+  it('names the cheapest package of each service (what a service card adds)', async () => {
+    const cheapest = await (await shopCaller(database.db, null)).cart.cheapestPackages()
+    expect(cheapest['uk-company-formation']).toBe(
+      (await servicePackage(database.db, 'uk-company-formation', 'Standard')).id,
+    )
+    expect(cheapest['seo-audit']).toBe((await servicePackage(database.db, 'seo-audit', 'Essential Audit')).id)
+  })
 })

@@ -1,7 +1,8 @@
-// A service package: Add to Cart, then a disabled 'In Cart'.
+// Service packages: Add to Cart, then a disabled 'In Cart'; a service card adds its cheapest package.
+import { useQuery } from '@tanstack/react-query'
 import { cx } from '../../../styled-system/css'
 import { button } from '../ui/button.ts'
-import { useAddToCart } from './hooks.ts'
+import { useAddToCart, useTrpc } from './hooks.ts'
 
 export function ServicePackageCartButton({
   packageId,
@@ -32,12 +33,10 @@ export function ServicePackageCartButton({
 }
 
 /** A service card adds its cheapest package, and shows a disabled In Cart once that package is in the cart. */
-export function ServiceCardCartButton({
-  cheapestPackageId,
-  className,
-}: {
-  cheapestPackageId: string
-  className?: string
-}) {
-  return <ServicePackageCartButton packageId={cheapestPackageId} className={className} />
+export function ServiceCardCartButton({ serviceId, className }: { serviceId: string; className?: string }) {
+  const trpc = useTrpc()
+  const { data } = useQuery({ ...trpc.cart.cheapestPackages.queryOptions(), staleTime: 5 * 60_000 })
+  const packageId = data?.[serviceId]
+  if (!packageId) return null
+  return <ServicePackageCartButton packageId={packageId} className={className} />
 }
