@@ -78,10 +78,13 @@ export async function clearCart(db: DB, userId: string): Promise<number> {
 }
 
 export async function countCartItems(db: DB, userId: string): Promise<number> {
+  // Same rule as the list: a course no longer published is not counted.
   const row = await db
-    .selectFrom('cart_items')
+    .selectFrom('cart_items as ci')
+    .leftJoin('courses as c', 'c.id', 'ci.course_id')
     .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('user_id', '=', userId)
+    .where('ci.user_id', '=', userId)
+    .where((eb) => eb.or([eb('ci.course_id', 'is', null), eb('c.status', '=', 'published')]))
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }

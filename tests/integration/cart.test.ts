@@ -121,4 +121,18 @@ describe('cart', () => {
     )
     expect(cheapest['seo-audit']).toBe((await servicePackage(database.db, 'seo-audit', 'Essential Audit')).id)
   })
+
+  it('leaves a course that is no longer published out of the list, the count and the totals', async () => {
+    const user = await createUser(database.db)
+    const caller = await shopCaller(database.db, user)
+    const course = await publishedCourse(database.db, 4)
+    await caller.cart.add({ kind: 'course', courseId: course.id })
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    await database.db.updateTable('courses').set({ status: 'archived' }).where('id', '=', course.id).execute()
+    expect(await caller.cart.count()).toBe(1)
+    const cart = await caller.cart.list()
+    expect(cart?.items.map((item) => item.key)).toEqual(['plan:basic'])
+    expect(cart?.totals[0]?.totalMinor).toBe(999)
+    await database.db.updateTable('courses').set({ status: 'published' }).where('id', '=', course.id).execute()
+  })
 })
