@@ -278,6 +278,15 @@ export interface ServiceOrdersTable {
   created_at: CreatedAt
 }
 
+export interface ContactMessagesTable {
+  id: Generated<string>
+  name: string
+  email: string
+  subject: string
+  message: string
+  created_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -298,4 +307,5 @@ export interface Database {
   enrolments: EnrolmentsTable
   subscriptions: SubscriptionsTable
   service_orders: ServiceOrdersTable
+  contact_messages: ContactMessagesTable
 }

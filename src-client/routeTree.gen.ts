@@ -31,6 +31,8 @@ import { Route as TermsRouteImport } from './routes/terms'
 import { Route as AccountPremiumRouteImport } from './routes/account_.premium'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
+import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -142,6 +144,16 @@ const CoursesCourseIdRoute = CoursesCourseIdRouteImport.update({
   path: '/courses/$courseId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
+  id: '/service/$serviceId',
+  path: '/service/$serviceId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
+  id: '/courses/category/$slug',
+  path: '/courses/category/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -165,7 +177,9 @@ export interface FileRoutesByFullPath {
   '/terms': typeof TermsRoute
   '/account/premium': typeof AccountPremiumRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -189,7 +203,9 @@ export interface FileRoutesByTo {
   '/terms': typeof TermsRoute
   '/account/premium': typeof AccountPremiumRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -214,7 +230,9 @@ export interface FileRoutesById {
   '/terms': typeof TermsRoute
   '/account_/premium': typeof AccountPremiumRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -240,7 +258,9 @@ export interface FileRouteTypes {
     | '/terms'
     | '/account/premium'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses/'
+    | '/courses/category/$slug'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -264,7 +284,9 @@ export interface FileRouteTypes {
     | '/terms'
     | '/account/premium'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses'
+    | '/courses/category/$slug'
   id:
     | '__root__'
     | '/'
@@ -288,7 +310,9 @@ export interface FileRouteTypes {
     | '/terms'
     | '/account_/premium'
     | '/courses/$courseId'
+    | '/service/$serviceId'
     | '/courses/'
+    | '/courses/category/$slug'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -313,7 +337,9 @@ export interface RootRouteChildren {
   TermsRoute: typeof TermsRoute
   AccountPremiumRoute: typeof AccountPremiumRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
+  ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
+  CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -472,6 +498,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCourseIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/service/$serviceId': {
+      id: '/service/$serviceId'
+      path: '/service/$serviceId'
+      fullPath: '/service/$serviceId'
+      preLoaderRoute: typeof ServiceServiceIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/courses/category/$slug': {
+      id: '/courses/category/$slug'
+      path: '/courses/category/$slug'
+      fullPath: '/courses/category/$slug'
+      preLoaderRoute: typeof CoursesCategorySlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -497,7 +537,9 @@ const rootRouteChildren: RootRouteChildren = {
   TermsRoute: TermsRoute,
   AccountPremiumRoute: AccountPremiumRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
+  ServiceServiceIdRoute: ServiceServiceIdRoute,
   CoursesIndexRoute: CoursesIndexRoute,
+  CoursesCategorySlugRoute: CoursesCategorySlugRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

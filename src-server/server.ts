@@ -15,6 +15,7 @@ import type { DB } from './db.ts'
 import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import type { HttpDeps } from './http/deps.ts'
+import { registerSeoRoutes } from './http/seo.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
@@ -119,6 +120,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
 
   // Plain HTTP routes of each domain register here, e.g. registerProfileRoutes(app, httpDeps).
   await registerStripeWebhookRoutes(app, httpDeps)
+  registerSeoRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 

@@ -1,11 +1,112 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { css } from '../../styled-system/css'
+import { ContactForm } from '../components/contact/ContactForm.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
+import { Faq } from '../components/ui/Faq.tsx'
+import { Icon, type IconName } from '../components/ui/icons.tsx'
+import { Section } from '../components/ui/layout.tsx'
+import { seo } from '../lib/seo.ts'
 
 export const Route = createFileRoute('/contact')({
-  head: () => ({ meta: [{ title: 'Contact Us | SkillForge' }] }),
-  component: () => (
-    <main>
-      <PageIntro title="Contact Us" />
-    </main>
-  ),
+  head: () =>
+    seo({
+      title: 'Contact Us',
+      description:
+        'Questions about courses, services or teaching with us? Send a message, call or chat; we reply within 24-48 business hours.',
+    }),
+  component: ContactPage,
 })
+
+const details: { icon: IconName; title: string; lines: string[] }[] = [
+  { icon: 'megaphone', title: 'Email', lines: ['support@skillforge.example'] },
+  { icon: 'user', title: 'Phone', lines: ['+44 161 496 0123'] },
+  { icon: 'building', title: 'Address', lines: ['SkillForge Ltd', '12 Piccadilly', 'Manchester M1 3AN', 'England'] },
+  { icon: 'clock', title: 'Live Chat', lines: ['Monday-Friday', '9:00 AM - 5:00 PM GMT'] },
+]
+
+const faqs = [
+  {
+    question: 'How quickly will you respond?',
+    answer:
+      'We answer every message within 24-48 business hours. Live chat is staffed Monday to Friday, 9:00 AM to 5:00 PM GMT.',
+  },
+  {
+    question: 'Do you offer technical support?',
+    answer:
+      'Yes. Our support team helps students with access, playback and certificate questions, and helps instructors with uploading, publishing and payouts.',
+  },
+  {
+    question: 'What is your refund policy?',
+    answer:
+      'Every course comes with a 30-day money-back guarantee. If a course is not right for you, contact us within 30 days of purchase for a full refund.',
+  },
+  {
+    question: 'How can I become an instructor?',
+    answer:
+      'Send us your resume and a course proposal using the form above, with the subject "Apply as Teacher". Our content team reviews every application and replies within two weeks.',
+  },
+]
+
+// OpenStreetMap's embed of the office location (the server's CSP allows frames from openstreetmap.org).
+const MAP_URL =
+  'https://www.openstreetmap.org/export/embed.html?bbox=-2.2460%2C53.4780%2C-2.2300%2C53.4840&layer=mapnik&marker=53.4810%2C-2.2380'
+
+function ContactPage() {
+  const { trpc } = Route.useRouteContext()
+  return (
+    <main>
+      <PageIntro title="Contact Us">
+        <p>Have a question about a course, a service or teaching with us? We'd love to hear from you.</p>
+      </PageIntro>
+      <Section>
+        <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', lg: '1fr 2fr' } })}>
+          <section
+            aria-labelledby="details-title"
+            className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card', alignSelf: 'start' })}
+          >
+            <h2 id="details-title" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
+              Contact Information
+            </h2>
+            <ul className={css({ display: 'grid', gap: '5' })}>
+              {details.map((item) => (
+                <li key={item.title} className={css({ display: 'flex', gap: '3' })}>
+                  <span className={css({ color: 'accent' })}>
+                    <Icon name={item.icon} />
+                  </span>
+                  <div>
+                    <h3 className={css({ fontWeight: 'semibold' })}>{item.title}</h3>
+                    {item.lines.map((line) => (
+                      <p key={line} className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+                        {line}
+                      </p>
+                    ))}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section
+            aria-labelledby="form-title"
+            className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card' })}
+          >
+            <h2 id="form-title" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
+              Send us a Message
+            </h2>
+            <ContactForm trpc={trpc} />
+          </section>
+        </div>
+      </Section>
+      <Section title="Find Us" id="map">
+        <iframe
+          title="Map showing the SkillForge office in Manchester, England"
+          src={MAP_URL}
+          loading="lazy"
+          className={css({ w: 'full', h: '96', borderRadius: 'card', borderWidth: '1px', borderColor: 'line' })}
+        />
+      </Section>
+      <Section title="Frequently Asked Questions" id="contact-faq">
+        <Faq items={faqs} />
+      </Section>
+    </main>
+  )
+}

@@ -1,11 +1,143 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { PageIntro } from '../components/layout/PageIntro.tsx'
+import { useQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import { css, cx } from '../../styled-system/css'
+import { ComparisonTable } from '../components/pricing/ComparisonTable.tsx'
+import { type BillingCycle, PlanCard } from '../components/pricing/PlanCard.tsx'
+import { button } from '../components/ui/button.ts'
+import { Faq } from '../components/ui/Faq.tsx'
+import { Container, Section } from '../components/ui/layout.tsx'
+import { ErrorState, LoadingState } from '../components/ui/states.tsx'
+import { seo } from '../lib/seo.ts'
 
 export const Route = createFileRoute('/pricing')({
-  head: () => ({ meta: [{ title: 'Pricing | SkillForge' }] }),
-  component: () => (
-    <main>
-      <PageIntro title="Pricing" />
-    </main>
-  ),
+  loader: ({ context }) => context.queryClient.prefetchQuery(context.trpc.plans.list.queryOptions()),
+  head: () =>
+    seo({
+      title: 'Pricing',
+      description:
+        'Simple plans for course creators: Basic, Pro and Enterprise, billed monthly or annually (save 20%).',
+    }),
+  pendingComponent: () => <LoadingState label="Loading plans…" />,
+  component: PricingPage,
 })
+
+const faqs = [
+  {
+    question: 'Is there a free trial?',
+    answer:
+      'Yes. Every plan starts with a 7-day free trial, so you can build and publish your first course before you pay anything. Cancel during the trial and you will not be charged.',
+  },
+  {
+    question: 'Can I change plans later?',
+    answer:
+      'You can upgrade or downgrade at any time from your account. Upgrades take effect immediately; downgrades apply from your next billing date.',
+  },
+  {
+    question: 'How does annual billing work?',
+    answer: 'Annual plans are paid once a year and cost about 20% less than paying monthly for twelve months.',
+  },
+  {
+    question: 'What payment methods do you accept?',
+    answer:
+      'We accept all major credit and debit cards through our secure card payment provider, PayPal and bank transfer.',
+  },
+  {
+    question: 'Do you take a share of my course sales?',
+    answer:
+      'No. Your plan price is all you pay us; standard payment processing fees from the payment provider still apply.',
+  },
+]
+
+function PricingPage() {
+  const { trpc } = Route.useRouteContext()
+  const query = useQuery(trpc.plans.list.queryOptions())
+  const [cycle, setCycle] = useState<BillingCycle>('monthly')
+  const toggle = (value: BillingCycle, text: string) => (
+    <button
+      type="button"
+      aria-pressed={cycle === value}
+      onClick={() => setCycle(value)}
+      className={cx(button({ variant: cycle === value ? 'primary' : 'ghost' }), css({ borderRadius: 'full' }))}
+    >
+      {text}
+    </button>
+  )
+  return (
+    <main>
+      <section className={css({ bg: 'brand.50', textAlign: 'center' })}>
+        <Container className={css({ py: { base: '12', md: '16' } })}>
+          <h1 className={css({ fontSize: { base: '3xl', md: '5xl' }, fontWeight: 'extrabold' })}>
+            Simple, Transparent Pricing
+          </h1>
+          <p className={css({ mt: '3', color: 'fg.muted', maxW: '2xl', mx: 'auto' })}>
+            Choose the plan that fits your teaching business. Every plan starts with a 7-day free trial.
+          </p>
+          <fieldset
+            className={css({
+              display: 'inline-flex',
+              gap: '1',
+              mt: '8',
+              p: '1',
+              bg: 'surface',
+              borderRadius: 'full',
+              boxShadow: 'card',
+            })}
+          >
+            <legend className={css({ srOnly: true })}>Billing cycle</legend>
+            {toggle('monthly', 'Monthly')}
+            {toggle('annual', 'Annual (Save 20%)')}
+          </fieldset>
+        </Container>
+      </section>
+      <Section>
+        {query.isPending ? (
+          <LoadingState label="Loading plans…" />
+        ) : query.isError ? (
+          <ErrorState title="Failed to load plans" error={query.error} onRetry={() => query.refetch()} />
+        ) : (
+          <>
+            <div
+              className={css({
+                display: 'grid',
+                gap: '6',
+                pt: '3',
+                gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' },
+              })}
+            >
+              {query.data.plans.map((plan) => (
+                <PlanCard key={plan.id} plan={plan} cycle={cycle} />
+              ))}
+            </div>
+            <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mt: '16', mb: '6', textAlign: 'center' })}>
+              Compare Plans
+            </h2>
+            <ComparisonTable rows={query.data.comparison} />
+          </>
+        )}
+      </Section>
+      <Section>
+        <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '6', textAlign: 'center' })}>
+          Frequently Asked Questions
+        </h2>
+        <Faq items={faqs} />
+      </Section>
+      <section className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
+        <Container className={css({ py: '14' })}>
+          <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>Start teaching today</h2>
+          <p className={css({ mt: '2', color: 'brand.100' })}>
+            Try any plan free for 7 days. No commitment, cancel anytime.
+          </p>
+          <div className={css({ mt: '6', display: 'flex', gap: '3', justifyContent: 'center', flexWrap: 'wrap' })}>
+            <Link to="/signup" className={button({ variant: 'light', size: 'lg' })}>
+              Start Free Trial
+            </Link>
+            <Link to="/contact" className={button({ variant: 'outline', size: 'lg' })}>
+              Talk to Sales
+            </Link>
+          </div>
+        </Container>
+      </section>
+    </main>
+  )
+}

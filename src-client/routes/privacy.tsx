@@ -1,11 +1,97 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { PageIntro } from '../components/layout/PageIntro.tsx'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { HomeLink, InfoPage } from '../components/info/InfoPage.tsx'
+import { seo } from '../lib/seo.ts'
 
 export const Route = createFileRoute('/privacy')({
-  head: () => ({ meta: [{ title: 'Privacy Policy | SkillForge' }] }),
-  component: () => (
-    <main>
-      <PageIntro title="Privacy Policy" />
-    </main>
-  ),
+  head: () =>
+    seo({
+      title: 'Privacy Policy',
+      description:
+        'How SkillForge collects, uses, shares and protects your personal data, and the rights you have over it.',
+    }),
+  component: PrivacyPage,
 })
+
+function PrivacyPage() {
+  return (
+    <InfoPage
+      title="Privacy Policy"
+      updated="22 November 2026"
+      intro="This policy explains what personal data SkillForge Ltd collects when you use our website, courses and services, why we collect it and the choices you have."
+      numbered
+      sections={[
+        {
+          title: 'Who We Are',
+          body: [
+            'SkillForge Ltd is the controller of your personal data. We are registered in England and Wales, and you can reach our data protection lead at support@skillforge.example or at 12 Piccadilly, Manchester M1 3AN, England.',
+          ],
+        },
+        {
+          title: 'Information We Collect',
+          body: [
+            'We collect the information you give us and information created when you use the platform:',
+            [
+              'Account details: your name, e-mail address, password (stored only as a secure hash) and profile picture',
+              'Orders: the courses, services and plans you buy and your billing details (card numbers are handled by our payment provider, never by us)',
+              'Messages you send us through the contact form or live chat',
+              'Technical data: IP address, browser type and pages visited',
+            ],
+          ],
+        },
+        {
+          title: 'How We Use Your Information',
+          body: [
+            [
+              'To create and run your account and give you access to what you buy',
+              'To process payments and deliver business services',
+              'To answer your questions and provide support',
+              'To keep the platform secure and prevent fraud',
+              'To improve our courses and services, using aggregated statistics',
+            ],
+          ],
+        },
+        {
+          title: 'Legal Bases',
+          body: [
+            'We process your data to perform our contract with you, to meet legal obligations (for example tax records and anti-money-laundering checks for company formation), for our legitimate interests in running a secure service, and with your consent where we ask for it.',
+          ],
+        },
+        {
+          title: 'Sharing Your Information',
+          body: [
+            'We never sell your personal data. We share it only with providers who help us run the service (payment processing, e-mail delivery, hosting), with Companies House or US state registries when you order a formation service, and with authorities when the law requires it.',
+          ],
+        },
+        {
+          title: 'Cookies',
+          body: [
+            <>
+              We use a small number of cookies to keep you signed in and to remember your preferences. See our{' '}
+              <Link to="/cookies">Cookie Policy</Link> for the full list and how to control them.
+            </>,
+          ],
+        },
+        {
+          title: 'Data Retention',
+          body: [
+            'We keep account data while your account is open and for up to two years after you close it. Order and invoice records are kept for six years to meet UK tax law. Contact messages are deleted after two years.',
+          ],
+        },
+        {
+          title: 'Your Rights',
+          body: [
+            "Under UK GDPR you can ask to access, correct, delete or export your data, object to or restrict our use of it, and withdraw consent at any time. Write to support@skillforge.example; we reply within one month. You may also complain to the Information Commissioner's Office (ico.org.uk).",
+          ],
+        },
+        {
+          title: 'Changes to This Policy',
+          body: [
+            'We may update this policy as our services change. We will post the new version here with a new date and, for significant changes, tell you by e-mail.',
+          ],
+        },
+      ]}
+    >
+      <HomeLink />
+    </InfoPage>
+  )
+}

@@ -1,11 +1,70 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { PageIntro } from '../components/layout/PageIntro.tsx'
+import { useQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { css } from '../../styled-system/css'
+import { ServiceCard } from '../components/service/ServiceCard.tsx'
+import { button } from '../components/ui/button.ts'
+import { Container, Section } from '../components/ui/layout.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../components/ui/states.tsx'
+import { seo } from '../lib/seo.ts'
 
 export const Route = createFileRoute('/services')({
-  head: () => ({ meta: [{ title: 'Professional Business Services | SkillForge' }] }),
-  component: () => (
-    <main>
-      <PageIntro title="Professional Business Services" />
-    </main>
-  ),
+  loader: ({ context }) => context.queryClient.prefetchQuery(context.trpc.services.list.queryOptions()),
+  head: () =>
+    seo({
+      title: 'Professional Business Services',
+      description:
+        'UK and USA company formation, business consultancy, SEO audits and SEO management, sold as clear fixed-price packages.',
+    }),
+  pendingComponent: () => <LoadingState label="Loading services…" />,
+  component: ServicesPage,
 })
+
+function ServicesPage() {
+  const { trpc } = Route.useRouteContext()
+  const query = useQuery(trpc.services.list.queryOptions())
+  return (
+    <main>
+      <section
+        className={css({ bgGradient: 'to-br', gradientFrom: 'brand.900', gradientTo: 'brand.600', color: 'white' })}
+      >
+        <Container className={css({ py: { base: '14', md: '20' }, textAlign: 'center' })}>
+          <h1 className={css({ fontSize: { base: '3xl', md: '5xl' }, fontWeight: 'extrabold' })}>
+            Professional Business Services
+          </h1>
+          <p className={css({ mt: '4', color: 'brand.100', maxW: '2xl', mx: 'auto', fontSize: 'lg' })}>
+            From forming your company in the UK or USA to growing it with expert consultancy and SEO, our specialists
+            handle the paperwork and the strategy so you can focus on your customers.
+          </p>
+        </Container>
+      </section>
+      <Section>
+        {query.isPending ? (
+          <LoadingState label="Loading services…" />
+        ) : query.isError ? (
+          <ErrorState title="Failed to load services" error={query.error} onRetry={() => query.refetch()} />
+        ) : query.data.length === 0 ? (
+          <EmptyState title="No services available at the moment." />
+        ) : (
+          <div
+            className={css({ display: 'grid', gap: '6', gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' })}
+          >
+            {query.data.map((service) => (
+              <ServiceCard key={service.id} service={service} />
+            ))}
+          </div>
+        )}
+      </Section>
+      <section className={css({ bg: 'brand.50', textAlign: 'center' })}>
+        <Container className={css({ py: '14' })}>
+          <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>Need a Custom Solution?</h2>
+          <p className={css({ mt: '2', color: 'fg.muted', maxW: 'xl', mx: 'auto' })}>
+            Tell us what your business needs and we will put together a package and a quote for you.
+          </p>
+          <Link to="/contact" className={`${button({ size: 'lg' })} ${css({ mt: '6' })}`}>
+            Contact Us
+          </Link>
+        </Container>
+      </section>
+    </main>
+  )
+}

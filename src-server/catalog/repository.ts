@@ -38,12 +38,16 @@ export async function listFeaturedCourses(db: DB, limit: number, fallbackCount: 
   return base.orderBy('courses.created_at', 'asc').limit(fallbackCount).execute()
 }
 
-/** One published course with everything the detail page shows, or undefined. */
+/** One published course with everything the detail page shows (instructor card included), or undefined. */
 export function findPublishedCourse(db: DB, id: string) {
   return db
     .selectFrom('courses')
     .innerJoin('categories', 'categories.id', 'courses.category_id')
+    .leftJoin('instructors', 'instructors.id', 'courses.instructor_id')
     .select([
+      'instructors.title as instructor_title',
+      'instructors.bio as instructor_bio',
+      'instructors.image_url as instructor_image',
       ...courseCardColumns,
       'courses.students_count',
       'courses.language',
@@ -57,4 +61,28 @@ export function findPublishedCourse(db: DB, id: string) {
     .where('courses.id', '=', id)
     .where('courses.status', '=', 'published')
     .executeTakeFirst()
+}
+
+/** Categories with how many published courses each holds (home page cards, category pages). */
+export function listCategoriesWithCounts(db: DB) {
+  return db
+    .selectFrom('categories')
+    .leftJoin('courses', (join) =>
+      join.onRef('courses.category_id', '=', 'categories.id').on('courses.status', '=', 'published'),
+    )
+    .select((eb) => [
+      'categories.slug',
+      'categories.name',
+      'categories.description',
+      'categories.icon',
+      eb.fn.count<string>('courses.id').as('course_count'),
+    ])
+    .groupBy(['categories.id', 'categories.slug', 'categories.name', 'categories.description', 'categories.icon'])
+    .orderBy('categories.position')
+    .execute()
+}
+
+/** Every published course id with its last change, for the sitemap. */
+export function listPublishedCourseIds(db: DB) {
+  return db.selectFrom('courses').select(['id', 'updated_at']).where('status', '=', 'published').orderBy('id').execute()
 }

@@ -1,11 +1,19 @@
 import { createCallerFactory, router } from '../trpc/init.ts'
 import { cartRouter } from './cart.ts'
 import { catalogRouter } from './catalog.ts'
+import { contactRouter } from './contact.ts'
+import { contentRouter } from './content.ts'
 import { paymentRouter } from './payment.ts'
+import { plansRouter } from './plans.ts'
 import { purchasesRouter } from './purchases.ts'
+import { servicesRouter } from './services.ts'
 
 export const appRouter = router({
   catalog: catalogRouter,
+  services: servicesRouter,
+  plans: plansRouter,
+  content: contentRouter,
+  contact: contactRouter,
   cart: cartRouter,
   payment: paymentRouter,
   purchases: purchasesRouter,

@@ -1,7 +1,13 @@
 import { z } from 'zod'
 import { FALLBACK_FEATURED_COURSES } from '../../src-shared/constants.ts'
-import { courseIdSchema, featuredCoursesInput } from '../../src-shared/schemas/catalog.ts'
-import { type CourseCardRow, findPublishedCourse, listFeaturedCourses } from '../catalog/repository.ts'
+import { catalogueQuerySchema, courseIdSchema, featuredCoursesInput } from '../../src-shared/schemas/catalog.ts'
+import {
+  type CourseCardRow,
+  findPublishedCourse,
+  listCategoriesWithCounts,
+  listFeaturedCourses,
+} from '../catalog/repository.ts'
+import { searchCatalogue } from '../catalog/service.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export function toCourseCard(row: CourseCardRow) {
@@ -32,6 +38,24 @@ export const catalogRouter = router({
     return rows.map(toCourseCard)
   }),
 
+  /** The catalogue: every filter, sort and page applied on the server, with facet counts. */
+  search: publicProcedure.input(catalogueQuerySchema).query(async ({ ctx, input }) => {
+    const { rows, ...result } = await searchCatalogue(ctx.db, input)
+    return { ...result, items: rows.map(toCourseCard) }
+  }),
+
+  /** Categories with their published-course counts, computed from the database. */
+  categories: publicProcedure.query(async ({ ctx }) => {
+    const rows = await listCategoriesWithCounts(ctx.db)
+    return rows.map((row) => ({
+      slug: row.slug,
+      name: row.name,
+      description: row.description,
+      icon: row.icon,
+      count: Number(row.course_count),
+    }))
+  }),
+
   /** A published course, or null (the page shows the course not-found variant). */
   course: publicProcedure.input(z.object({ id: courseIdSchema })).query(async ({ ctx, input }) => {
     const row = await findPublishedCourse(ctx.db, input.id)
@@ -45,6 +69,12 @@ export const catalogRouter = router({
       requirements: row.requirements,
       curriculum: row.curriculum,
       instructorId: row.instructor_id,
+      instructorProfile: {
+        name: row.instructor_name,
+        title: row.instructor_title ?? 'Instructor / Subject Expert',
+        bio: row.instructor_bio ?? '',
+        image: row.instructor_image ?? '/placeholder.svg',
+      },
       lastUpdated: row.updated_at.toISOString(),
     }
   }),

@@ -1,7 +1,13 @@
 import { z } from 'zod'
-import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../constants.ts'
+import { CATALOGUE_PAGE_SIZE, DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../constants.ts'
 
 export const courseIdSchema = z.string().trim().min(1).max(120)
+export const categorySlugSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(60)
+  .regex(/^[a-z0-9-]*$/, 'Unknown category')
 
 export const featuredCoursesInput = z
   .object({ limit: z.number().int().min(1).max(24).default(8) })
@@ -11,14 +17,30 @@ const sortKeys = Object.keys(SORT_OPTIONS) as [keyof typeof SORT_OPTIONS, ...(ke
 const priceKeys = Object.keys(PRICE_BANDS) as [keyof typeof PRICE_BANDS, ...(keyof typeof PRICE_BANDS)[]]
 const durationKeys = Object.keys(DURATION_BANDS) as [keyof typeof DURATION_BANDS, ...(keyof typeof DURATION_BANDS)[]]
 
-/** Catalogue search parameters; the same schema types the /courses URL and the server input. */
-export const catalogueSearchSchema = z.object({
-  search: z.string().trim().max(100).optional(),
-  category: z.string().trim().toLowerCase().max(60).optional(),
-  sort: z.enum(sortKeys).optional(),
-  price: z.enum(priceKeys).optional(),
-  rating: z.coerce.number().int().min(1).max(4).optional(),
-  duration: z.enum(durationKeys).optional(),
-  page: z.coerce.number().int().min(1).max(10_000).optional(),
+export const MAX_PAGE_SIZE = 48
+
+const fields = {
+  search: z.string().trim().max(100),
+  category: categorySlugSchema,
+  sort: z.enum(sortKeys),
+  price: z.enum(priceKeys),
+  rating: z.coerce.number().int().min(1).max(4),
+  duration: z.enum(durationKeys),
+  page: z.coerce.number().int().min(1).max(10_000),
+}
+
+export { type CatalogueSearch, catalogueSearchSchema } from './catalog-url.ts'
+
+/** The server's input: strict, so a bad value is a clear BAD_REQUEST naming the field. */
+export const catalogueQuerySchema = z.object({
+  search: fields.search.optional(),
+  category: fields.category.optional(),
+  sort: fields.sort.default('popular'),
+  price: fields.price.optional(),
+  rating: fields.rating.optional(),
+  duration: fields.duration.optional(),
+  page: fields.page.default(1),
+  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(CATALOGUE_PAGE_SIZE),
 })
-export type CatalogueSearch = z.infer<typeof catalogueSearchSchema>
+export type CatalogueQuery = z.infer<typeof catalogueQuerySchema>
+export type CatalogueQueryInput = z.input<typeof catalogueQuerySchema>

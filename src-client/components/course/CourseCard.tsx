@@ -1,10 +1,15 @@
 import { Link } from '@tanstack/react-router'
+import { lazy, type ReactNode, Suspense, useRef, useState } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import type { CourseCard as CourseCardData } from '../../lib/types.ts'
+import { button } from '../ui/button.ts'
+import { Icon } from '../ui/icons.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 import { Stars } from '../ui/Stars.tsx'
+
+const CoursePreviewDialog = lazy(() => import('./CoursePreviewDialog.tsx'))
 
 export function formatDuration(minutes: number): string {
   const hours = Math.floor(minutes / 60)
@@ -13,7 +18,21 @@ export function formatDuration(minutes: number): string {
   return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`
 }
 
-export function CourseCard({ course }: { course: CourseCardData }) {
+/**
+ * A course in a grid. `preview` adds the Course Preview dialog button (home page); `cartAction` is where the
+ * cart's Add to Cart button goes, and `previewCartAction` the one inside the dialog.
+ */
+export function CourseCard({
+  course,
+  preview = false,
+  cartAction,
+  previewCartAction,
+}: {
+  course: CourseCardData
+  preview?: boolean
+  cartAction?: ReactNode
+  previewCartAction?: ReactNode
+}) {
   return (
     <article
       data-testid="course-card"
@@ -31,7 +50,7 @@ export function CourseCard({ course }: { course: CourseCardData }) {
       <Link to="/courses/$courseId" params={{ courseId: course.id }} tabIndex={-1} aria-hidden>
         <SafeImage
           src={course.image}
-          alt=""
+          alt={course.title}
           width={640}
           height={360}
           className={css({ aspectRatio: '16/9', objectFit: 'cover', w: 'full' })}
@@ -76,7 +95,42 @@ export function CourseCard({ course }: { course: CourseCardData }) {
             </s>
           ) : null}
         </div>
+        {preview || cartAction ? (
+          <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', pt: '2' })}>
+            {preview ? <PreviewButton course={course} cartAction={previewCartAction} /> : null}
+            {cartAction}
+          </div>
+        ) : null}
       </div>
     </article>
+  )
+}
+
+function PreviewButton({ course, cartAction }: { course: CourseCardData; cartAction?: ReactNode }) {
+  const [open, setOpen] = useState(false)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={button({ variant: 'outline', size: 'sm' })}
+        aria-label={`Preview ${course.title}`}
+        aria-haspopup="dialog"
+        onClick={() => setOpen(true)}
+      >
+        <Icon name="play" size={14} /> Preview
+      </button>
+      {open ? (
+        <Suspense fallback={null}>
+          <CoursePreviewDialog
+            course={course}
+            cartAction={cartAction}
+            onClose={() => setOpen(false)}
+            returnFocusTo={() => buttonRef.current}
+          />
+        </Suspense>
+      ) : null}
+    </>
   )
 }

@@ -1,8 +1,18 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute, notFound } from '@tanstack/react-router'
-import { formatMoney } from '../../../src-shared/money.ts'
+import { createFileRoute, Link, notFound } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
+import { capitalise } from '../../../src-shared/constants.ts'
+import { css } from '../../../styled-system/css'
+import { CurriculumAccordion } from '../../components/course/CurriculumAccordion.tsx'
+import { formatDate, hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
 import { NotFound } from '../../components/layout/NotFound.tsx'
-import { PageIntro } from '../../components/layout/PageIntro.tsx'
+import { Icon } from '../../components/ui/icons.tsx'
+import { JsonLd, offerPrice } from '../../components/ui/JsonLd.tsx'
+import { Container } from '../../components/ui/layout.tsx'
+import { SafeImage } from '../../components/ui/SafeImage.tsx'
+import { Stars } from '../../components/ui/Stars.tsx'
+import { LoadingState } from '../../components/ui/states.tsx'
+import { seo, summary } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/courses/$courseId')({
   loader: async ({ context, params }) => {
@@ -10,14 +20,24 @@ export const Route = createFileRoute('/courses/$courseId')({
       context.trpc.catalog.course.queryOptions({ id: params.courseId }),
     )
     if (!course) throw notFound()
-    return { title: course.title }
+    return { title: course.title, description: course.description, image: course.image }
   },
-  head: ({ loaderData }) => ({
-    meta: [{ title: loaderData ? `${loaderData.title} | SkillForge` : 'Course | SkillForge' }],
-  }),
+  head: ({ loaderData }) =>
+    loaderData
+      ? seo({
+          title: loaderData.title,
+          description: summary(loaderData.description),
+          image: loaderData.image,
+          type: 'product',
+        })
+      : seo({ title: 'Course Not Found', description: "We couldn't find the course you're looking for." }),
+  pendingComponent: () => <LoadingState label="Loading course…" />,
   notFoundComponent: NotFound,
   component: CoursePage,
 })
+
+const sectionTitle = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
+const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '6' })
 
 function CoursePage() {
   const { courseId } = Route.useParams()
@@ -26,10 +46,147 @@ function CoursePage() {
   if (!course) return <NotFound />
   return (
     <main>
-      <PageIntro title={course.title}>
-        <p>{course.description}</p>
-        <p>{formatMoney(course.priceMinor, course.currency)}</p>
-      </PageIntro>
+      <JsonLd
+        data={{
+          '@context': 'https://schema.org',
+          '@type': 'Course',
+          name: course.title,
+          description: course.description,
+          image: new URL(course.image, window.location.origin).toString(),
+          inLanguage: course.language,
+          provider: { '@type': 'Organization', name: 'SkillForge' },
+          instructor: { '@type': 'Person', name: course.instructor },
+          aggregateRating: { '@type': 'AggregateRating', ratingValue: course.rating, reviewCount: course.reviewCount },
+          offers: {
+            '@type': 'Offer',
+            price: offerPrice(course.priceMinor),
+            priceCurrency: course.currency,
+            availability: 'https://schema.org/InStock',
+            category: course.priceMinor === 0 ? 'Free' : 'Paid',
+          },
+        }}
+      />
+      <section className={css({ bg: 'ink', color: 'white' })}>
+        <Container
+          className={css({
+            py: { base: '10', md: '14' },
+            display: 'grid',
+            gap: '8',
+            gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' },
+            alignItems: 'start',
+          })}
+        >
+          <div className={css({ display: 'grid', gap: '4' })}>
+            <Link
+              to="/courses"
+              search={{ category: course.categorySlug }}
+              className={css({
+                justifySelf: 'start',
+                bg: 'brand.600',
+                px: '3',
+                py: '1',
+                borderRadius: 'full',
+                fontSize: 'xs',
+                fontWeight: 'semibold',
+              })}
+            >
+              {course.category}
+            </Link>
+            <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold', lineHeight: 'tight' })}>
+              {course.title}
+            </h1>
+            <p className={css({ color: 'gray.300' })}>{course.description}</p>
+            <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'center', fontSize: 'sm' })}>
+              <Stars rating={course.rating} />
+              <span>({course.reviewCount.toLocaleString('en-US')} reviews)</span>
+              <span>{course.studentsCount.toLocaleString('en-US')} students</span>
+            </div>
+            <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
+          </div>
+          <PurchaseBox course={course} />
+        </Container>
+      </section>
+      <Container className={css({ py: '10' })}>
+        <div className={css({ display: 'grid', gap: '10', maxW: '4xl' })}>
+          <section aria-labelledby="learn" className={card}>
+            <h2 id="learn" className={sectionTitle}>
+              What you'll learn
+            </h2>
+            <ul className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
+              {course.whatYouWillLearn.map((item) => (
+                <li key={item} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
+                  <Icon name="check" size={16} className={css({ color: 'success', flexShrink: 0, mt: '1' })} /> {item}
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section aria-labelledby="content">
+            <h2 id="content" className={sectionTitle}>
+              Course content
+            </h2>
+            <CurriculumAccordion sections={course.curriculum} />
+          </section>
+          <section aria-labelledby="requirements">
+            <h2 id="requirements" className={sectionTitle}>
+              Requirements
+            </h2>
+            <ul className={css({ listStyle: 'disc', pl: '6', display: 'grid', gap: '2' })}>
+              {course.requirements.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          </section>
+          <section aria-labelledby="instructor" className={card}>
+            <h2 id="instructor" className={sectionTitle}>
+              Instructor
+            </h2>
+            <div className={css({ display: 'flex', gap: '4', alignItems: 'start' })}>
+              <SafeImage
+                src={course.instructorProfile.image}
+                alt={course.instructorProfile.name}
+                width={80}
+                height={80}
+                className={css({ borderRadius: 'full', w: '20', h: '20', flexShrink: 0 })}
+              />
+              <div>
+                <p className={css({ fontWeight: 'bold', fontSize: 'lg' })}>{course.instructorProfile.name}</p>
+                <p className={css({ color: 'accent', fontSize: 'sm' })}>{course.instructorProfile.title}</p>
+                <p className={css({ mt: '2', color: 'fg.muted', fontSize: 'sm' })}>{course.instructorProfile.bio}</p>
+              </div>
+            </div>
+          </section>
+          <section aria-labelledby="stats" className={card}>
+            <h2 id="stats" className={sectionTitle}>
+              Course Statistics
+            </h2>
+            <dl
+              className={css({
+                display: 'grid',
+                gap: '4',
+                gridTemplateColumns: { base: '1fr 1fr', md: 'repeat(5, 1fr)' },
+              })}
+            >
+              <Stat label="Students" value={course.studentsCount.toLocaleString('en-US')} />
+              <Stat label="Last updated" value={formatDate(course.lastUpdated)} />
+              <Stat label="Language" value={course.language || 'English'} />
+              <Stat label="Certificate" value={course.certificate ? 'Yes' : 'No'} />
+              <Stat label="Level" value={capitalise(course.level)} />
+            </dl>
+            <p className={css({ mt: '4', fontSize: 'sm', color: 'fg.muted' })}>
+              {course.lessons} lessons • {hoursOfContent(course.durationMinutes)} of content
+            </p>
+          </section>
+        </div>
+      </Container>
     </main>
+  )
+}
+
+function Stat({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <div>
+      <dt className={css({ fontSize: 'xs', color: 'fg.muted', textTransform: 'uppercase' })}>{label}</dt>
+      <dd className={css({ fontWeight: 'semibold' })}>{value}</dd>
+    </div>
   )
 }

@@ -1,13 +1,112 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { catalogueSearchSchema } from '../../../src-shared/schemas/catalog.ts'
-import { PageIntro } from '../../components/layout/PageIntro.tsx'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { type CatalogueSearch, catalogueSearchSchema } from '../../../src-shared/schemas/catalog-url.ts'
+import { css } from '../../../styled-system/css'
+import { Catalogue } from '../../components/course/Catalogue.tsx'
+import { button } from '../../components/ui/button.ts'
+import { Icon } from '../../components/ui/icons.tsx'
+import { Container } from '../../components/ui/layout.tsx'
+import { LoadingState } from '../../components/ui/states.tsx'
+import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
+import { seo } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/courses/')({
   validateSearch: catalogueSearchSchema,
-  head: () => ({ meta: [{ title: 'Courses | SkillForge' }] }),
-  component: () => (
-    <main>
-      <PageIntro title="All Courses" />
-    </main>
-  ),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => context.queryClient.prefetchQuery(catalogueQueryOptions(context.trpc, deps)),
+  head: () =>
+    seo({
+      title: 'All Courses',
+      description:
+        'Search and filter online courses in development, business, marketing and design by price, rating and length.',
+    }),
+  pendingComponent: () => <LoadingState label="Loading courses…" />,
+  component: CataloguePage,
 })
+
+function CataloguePage() {
+  const search = Route.useSearch()
+  const { trpc } = Route.useRouteContext()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const update = (patch: Partial<CatalogueSearch>) =>
+    navigate({ search: (previous) => clean({ ...previous, ...patch }) })
+  return (
+    <main>
+      <section className={css({ bg: 'brand.50', borderBottomWidth: '1px', borderColor: 'brand.100' })}>
+        <Container className={css({ py: { base: '10', md: '14' } })}>
+          <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold' })}>
+            Explore Our Courses
+          </h1>
+          <p className={css({ mt: '2', color: 'fg.muted' })}>Learn from working experts at your own pace.</p>
+          {/* Keyed by the URL's term so the back button also restores the box. */}
+          <SearchForm
+            key={search.search ?? ''}
+            initial={search.search ?? ''}
+            onSearch={(term) => update({ search: term || undefined, page: undefined })}
+          />
+        </Container>
+      </section>
+      <Catalogue trpc={trpc} search={search} onChange={update} onClear={() => navigate({ search: {} })} />
+    </main>
+  )
+}
+
+function SearchForm({ initial, onSearch }: { initial: string; onSearch: (term: string) => void }) {
+  const [term, setTerm] = useState(initial)
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    onSearch(term.trim())
+  }
+  return (
+    <form
+      aria-label="Course search"
+      onSubmit={submit}
+      className={css({ mt: '6', display: 'flex', gap: '2', maxW: '2xl' })}
+    >
+      <label htmlFor="course-search" className={css({ srOnly: true })}>
+        Search courses
+      </label>
+      <div className={css({ position: 'relative', flex: 1 })}>
+        <span
+          className={css({
+            position: 'absolute',
+            left: '3',
+            top: '50%',
+            transform: 'translateY(-50%)',
+            color: 'fg.muted',
+          })}
+        >
+          <Icon name="search" size={18} />
+        </span>
+        <input
+          id="course-search"
+          type="search"
+          value={term}
+          maxLength={100}
+          onChange={(e) => setTerm(e.target.value)}
+          placeholder="Search by course title or instructor"
+          className={css({
+            w: 'full',
+            h: '12',
+            pl: '10',
+            pr: '3',
+            borderWidth: '1px',
+            borderColor: 'line',
+            borderRadius: 'control',
+            bg: 'surface',
+          })}
+        />
+      </div>
+      <button type="submit" className={button({ size: 'lg' })}>
+        Search
+      </button>
+    </form>
+  )
+}
+
+/** Drops empty values so URLs stay short and shareable. */
+function clean(search: CatalogueSearch): CatalogueSearch {
+  return Object.fromEntries(
+    Object.entries(search).filter(([, value]) => value !== undefined && value !== ''),
+  ) as CatalogueSearch
+}

@@ -1,0 +1,144 @@
+import { useMutation } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { TRPCClientError } from '@trpc/client'
+import { type FormEvent, useState } from 'react'
+import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '../../../src-shared/schemas/contact.ts'
+import { css } from '../../../styled-system/css'
+import { errorMessage, type Trpc } from '../../lib/trpc.ts'
+import { button } from '../ui/button.ts'
+import { notify } from '../ui/toaster.tsx'
+
+type Field = 'name' | 'email' | 'subject' | 'message' | 'agreement'
+type Errors = Partial<Record<Field, string>>
+const empty = { name: '', email: '', subject: '', message: '', agreement: false }
+
+const input = css({
+  w: 'full',
+  px: '3',
+  py: '2',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'control',
+  bg: 'surface',
+  '&[aria-invalid=true]': { borderColor: 'danger' },
+})
+const labelClass = css({ display: 'grid', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
+const errorClass = css({ color: 'danger', fontSize: 'sm', fontWeight: 'normal' })
+
+/** The contact form: the shared zod schema checks it here and again on the server. */
+export function ContactForm({ trpc }: { trpc: Trpc }) {
+  const [values, setValues] = useState(empty)
+  const [errors, setErrors] = useState<Errors>({})
+  const send = useMutation(
+    trpc.contact.send.mutationOptions({
+      onSuccess: () => {
+        notify('success', CONTACT_SUCCESS_MESSAGE)
+        setValues(empty)
+        setErrors({})
+      },
+      onError: (error) => {
+        const fieldErrors =
+          error instanceof TRPCClientError
+            ? (error.data?.zodError?.fieldErrors as Record<Field, string[]> | undefined)
+            : undefined
+        if (fieldErrors) setErrors(Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, v[0]])) as Errors)
+        notify('error', 'Failed to send message', errorMessage(error))
+      },
+    }),
+  )
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const parsed = contactMessageSchema.safeParse(values)
+    if (!parsed.success) {
+      const next: Errors = {}
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field
+        next[field] ??= issue.message
+      }
+      setErrors(next)
+      return
+    }
+    setErrors({})
+    send.mutate(parsed.data)
+  }
+
+  const text = (field: Exclude<Field, 'agreement'>, label: string, type = 'text') => (
+    <div className={labelClass}>
+      <label htmlFor={`contact-${field}`}>{label}</label>
+      {field === 'message' ? (
+        <textarea
+          id="contact-message"
+          name={field}
+          rows={6}
+          maxLength={5000}
+          className={input}
+          value={values.message}
+          aria-invalid={errors.message ? true : undefined}
+          aria-describedby={errors.message ? 'message-error' : undefined}
+          onChange={(e) => setValues({ ...values, message: e.target.value })}
+        />
+      ) : (
+        <input
+          id={`contact-${field}`}
+          name={field}
+          type={type}
+          className={input}
+          value={values[field]}
+          maxLength={field === 'email' ? 254 : 150}
+          aria-invalid={errors[field] ? true : undefined}
+          aria-describedby={errors[field] ? `${field}-error` : undefined}
+          onChange={(e) => setValues({ ...values, [field]: e.target.value })}
+        />
+      )}
+      {errors[field] ? (
+        <span id={`${field}-error`} className={errorClass}>
+          {errors[field]}
+        </span>
+      ) : null}
+    </div>
+  )
+
+  return (
+    <form noValidate onSubmit={submit} aria-label="Send us a message" className={css({ display: 'grid', gap: '4' })}>
+      <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
+        {text('name', 'Your Name')}
+        {text('email', 'Email Address', 'email')}
+      </div>
+      {text('subject', 'Subject')}
+      {text('message', 'Message')}
+      <div>
+        <label className={css({ display: 'flex', gap: '2', fontSize: 'sm', alignItems: 'start' })}>
+          <input
+            type="checkbox"
+            name="agreement"
+            checked={values.agreement}
+            aria-invalid={errors.agreement ? true : undefined}
+            aria-describedby={errors.agreement ? 'agreement-error' : undefined}
+            onChange={(e) => setValues({ ...values, agreement: e.target.checked })}
+            className={css({ mt: '1' })}
+          />
+          <span>
+            I agree to the{' '}
+            <Link to="/terms" className={css({ color: 'accent', textDecoration: 'underline' })}>
+              terms
+            </Link>{' '}
+            and{' '}
+            <Link to="/privacy" className={css({ color: 'accent', textDecoration: 'underline' })}>
+              privacy policy
+            </Link>
+            .
+          </span>
+        </label>
+        {errors.agreement ? (
+          <span id="agreement-error" className={errorClass}>
+            {errors.agreement}
+          </span>
+        ) : null}
+      </div>
+      <button type="submit" className={button({ size: 'lg' })} disabled={send.isPending}>
+        {send.isPending ? 'Sending...' : 'Send Message'}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,86 @@
+// The catalogue body shared by /courses and /courses/category/{slug}: filters, results, pagination.
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts'
+import { css } from '../../../styled-system/css'
+import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
+import type { Trpc } from '../../lib/trpc.ts'
+import { button } from '../ui/button.ts'
+import { Container } from '../ui/layout.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+import { FilterBar, type FilterChange, FilterSidebar } from './CatalogueFilters.tsx'
+import { CourseCard } from './CourseCard.tsx'
+import { Pagination } from './Pagination.tsx'
+
+export function Catalogue({
+  trpc,
+  search,
+  onChange,
+  onClear,
+  showCategory = true,
+}: {
+  trpc: Trpc
+  search: CatalogueSearch
+  /** Applies a filter change; every change but a page change starts again at page 1. */
+  onChange: FilterChange
+  onClear: () => void
+  showCategory?: boolean
+}) {
+  const query = useQuery({ ...catalogueQueryOptions(trpc, search), placeholderData: keepPreviousData })
+  if (query.isPending) return <LoadingState label="Loading courses…" />
+  if (query.isError)
+    return <ErrorState title="Failed to load courses" error={query.error} onRetry={() => query.refetch()} />
+  const result = query.data
+  const changeFilter: FilterChange = (patch) => onChange({ ...patch, page: undefined })
+  return (
+    <Container className={css({ py: '10' })}>
+      <div
+        className={css({
+          display: 'flex',
+          justifyContent: 'space-between',
+          gap: '4',
+          flexWrap: 'wrap',
+          alignItems: 'end',
+          mb: '8',
+        })}
+      >
+        <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })} data-testid="catalogue-count">
+          {result.total} {result.total === 1 ? 'Course' : 'Courses'}
+        </h2>
+        <FilterBar search={search} facets={result.facets} onChange={changeFilter} showCategory={showCategory} />
+      </div>
+      <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', md: '220px 1fr' } })}>
+        <FilterSidebar search={search} facets={result.facets} onChange={changeFilter} />
+        <div aria-busy={query.isFetching} className={css({ opacity: query.isPlaceholderData ? 0.6 : 1 })}>
+          {result.items.length === 0 ? (
+            <EmptyState title="No courses found">
+              <p className={css({ mt: '1' })}>Try adjusting your filters or search term</p>
+              <button type="button" className={`${button()} ${css({ mt: '4' })}`} onClick={onClear}>
+                Clear All Filters
+              </button>
+            </EmptyState>
+          ) : (
+            <div
+              className={css({
+                display: 'grid',
+                gap: '6',
+                gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
+              })}
+            >
+              {result.items.map((course) => (
+                <CourseCard key={course.id} course={course} />
+              ))}
+            </div>
+          )}
+          <Pagination
+            page={result.page}
+            pageCount={result.pageCount}
+            onChange={(page) => {
+              onChange({ page: page === 1 ? undefined : page })
+              window.scrollTo({ top: 0 })
+            }}
+          />
+        </div>
+      </div>
+    </Container>
+  )
+}

@@ -1,0 +1,151 @@
+// Catalogue filters. Every option shows how many courses it would give (facet counts from the server).
+import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../../../src-shared/constants.ts'
+import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts'
+import { css } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+
+type Facets = RouterOutputs['catalog']['search']['facets']
+export type FilterChange = (patch: Partial<CatalogueSearch>) => void
+
+const label = css({ display: 'grid', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
+const select = css({
+  h: '10',
+  px: '3',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'control',
+  bg: 'surface',
+  minW: '44',
+})
+
+/** Category, sort and price: the bar above the results. */
+export function FilterBar({
+  search,
+  facets,
+  onChange,
+  showCategory = true,
+}: {
+  search: CatalogueSearch
+  facets: Facets
+  onChange: FilterChange
+  showCategory?: boolean
+}) {
+  return (
+    <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'end' })}>
+      {showCategory ? (
+        <div className={label}>
+          <label htmlFor="filter-category">Category</label>
+          <select
+            id="filter-category"
+            className={select}
+            value={search.category ?? ''}
+            onChange={(e) => onChange({ category: e.target.value || undefined })}
+          >
+            <option value="">All Categories ({facets.allCategories})</option>
+            {facets.categories.map((c) => (
+              <option key={c.slug} value={c.slug}>
+                {c.name} ({c.count})
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <div className={label}>
+        <label htmlFor="filter-sort">Sort by</label>
+        <select
+          id="filter-sort"
+          className={select}
+          value={search.sort ?? 'popular'}
+          onChange={(e) =>
+            onChange({ sort: e.target.value === 'popular' ? undefined : (e.target.value as CatalogueSearch['sort']) })
+          }
+        >
+          {Object.entries(SORT_OPTIONS).map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={label}>
+        <label htmlFor="filter-price">Price</label>
+        <select
+          id="filter-price"
+          className={select}
+          value={search.price ?? ''}
+          onChange={(e) => onChange({ price: (e.target.value || undefined) as CatalogueSearch['price'] })}
+        >
+          <option value="">All Prices</option>
+          {Object.entries(PRICE_BANDS).map(([value, band]) => (
+            <option key={value} value={value}>
+              {band.label} ({facets.price[value as keyof typeof PRICE_BANDS]})
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  )
+}
+
+function RadioGroup<T extends string | number>({
+  legend,
+  name,
+  value,
+  options,
+  onSelect,
+}: {
+  legend: string
+  name: string
+  value: T | undefined
+  options: { value: T; label: string; count: number }[]
+  onSelect: (value: T | undefined) => void
+}) {
+  return (
+    <fieldset className={css({ display: 'grid', gap: '2' })}>
+      <legend className={css({ fontWeight: 'semibold', mb: '2' })}>{legend}</legend>
+      <label className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
+        <input type="radio" name={name} checked={value === undefined} onChange={() => onSelect(undefined)} /> Any
+      </label>
+      {options.map((option) => (
+        <label key={option.value} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
+          <input type="radio" name={name} checked={value === option.value} onChange={() => onSelect(option.value)} />
+          {option.label} <span className={css({ color: 'fg.muted', ml: 'auto' })}>({option.count})</span>
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
+/** Rating and duration: the sidebar. */
+export function FilterSidebar({
+  search,
+  facets,
+  onChange,
+}: {
+  search: CatalogueSearch
+  facets: Facets
+  onChange: FilterChange
+}) {
+  return (
+    <aside aria-label="More filters" className={css({ display: 'grid', gap: '6', alignContent: 'start' })}>
+      <RadioGroup
+        legend="Rating"
+        name="rating"
+        value={search.rating}
+        options={facets.rating.map((r) => ({ value: r.floor, label: `${r.floor} & up`, count: r.count }))}
+        onSelect={(rating) => onChange({ rating })}
+      />
+      <RadioGroup
+        legend="Duration"
+        name="duration"
+        value={search.duration}
+        options={Object.entries(DURATION_BANDS).map(([value, band]) => ({
+          value: value as keyof typeof DURATION_BANDS,
+          label: band.label,
+          count: facets.duration[value as keyof typeof DURATION_BANDS],
+        }))}
+        onSelect={(duration) => onChange({ duration })}
+      />
+    </aside>
+  )
+}

@@ -1,0 +1,85 @@
+import { Accordion } from '@ark-ui/react/accordion'
+import { css } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { Icon } from '../ui/icons.tsx'
+
+type Section = NonNullable<RouterOutputs['catalog']['course']>['curriculum'][number]
+
+/** Seconds as the spec's 'm:ss'. */
+export function formatLessonDuration(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+}
+
+/** 'Course content': collapsible sections; preview lessons are marked, the rest show a lock. */
+export function CurriculumAccordion({ sections }: { sections: Section[] }) {
+  const totalLessons = sections.reduce((sum, section) => sum + section.lessons.length, 0)
+  return (
+    <div>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '3' })} data-testid="total-lessons">
+        {sections.length} sections • {totalLessons} lessons
+      </p>
+      <Accordion.Root
+        multiple
+        defaultValue={sections[0] ? [sections[0].title] : []}
+        className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'control', bg: 'surface' })}
+      >
+        {sections.map((section) => (
+          <Accordion.Item
+            key={section.title}
+            value={section.title}
+            className={css({ borderBottomWidth: '1px', borderColor: 'line', _last: { borderBottomWidth: 0 } })}
+          >
+            <h3>
+              <Accordion.ItemTrigger
+                className={css({
+                  w: 'full',
+                  display: 'flex',
+                  gap: '3',
+                  alignItems: 'center',
+                  p: '4',
+                  textAlign: 'left',
+                  fontWeight: 'semibold',
+                  cursor: 'pointer',
+                  bg: 'canvas',
+                })}
+              >
+                <Accordion.ItemIndicator
+                  className={css({ transition: 'transform .2s', _open: { transform: 'rotate(180deg)' } })}
+                >
+                  <Icon name="chevronDown" size={16} />
+                </Accordion.ItemIndicator>
+                <span className={css({ flex: 1 })}>{section.title}</span>
+                <span className={css({ fontWeight: 'normal', fontSize: 'sm', color: 'fg.muted' })}>
+                  {section.lessons.length} lessons
+                </span>
+              </Accordion.ItemTrigger>
+            </h3>
+            <Accordion.ItemContent>
+              <ul className={css({ px: '4', py: '2' })}>
+                {section.lessons.map((lesson) => (
+                  <li
+                    key={lesson.title}
+                    className={css({ display: 'flex', gap: '3', alignItems: 'center', py: '2', fontSize: 'sm' })}
+                  >
+                    <Icon
+                      name={lesson.isPreview ? 'play' : 'lock'}
+                      size={14}
+                      label={lesson.isPreview ? 'Preview lesson' : 'Locked lesson'}
+                    />
+                    <span className={css({ flex: 1 })}>{lesson.title}</span>
+                    {lesson.isPreview ? (
+                      <span className={css({ color: 'accent', fontWeight: 'semibold' })}>Preview</span>
+                    ) : null}
+                    <span className={css({ color: 'fg.muted', fontVariantNumeric: 'tabular-nums' })}>
+                      {formatLessonDuration(lesson.durationSeconds)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </Accordion.ItemContent>
+          </Accordion.Item>
+        ))}
+      </Accordion.Root>
+    </div>
+  )
+}

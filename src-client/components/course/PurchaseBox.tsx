@@ -1,0 +1,66 @@
+import type { ReactNode } from 'react'
+import { capitalise } from '../../../src-shared/constants.ts'
+import { formatMoney } from '../../../src-shared/money.ts'
+import { css } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { SafeImage } from '../ui/SafeImage.tsx'
+
+type Course = NonNullable<RouterOutputs['catalog']['course']>
+
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })
+}
+
+export function hoursOfContent(minutes: number): string {
+  const hours = Math.round((minutes / 60) * 10) / 10
+  return `${hours} ${hours === 1 ? 'hour' : 'hours'}`
+}
+
+/** The course page's price and purchase box. `cartAction` is where the cart's Add to Cart button goes. */
+export function PurchaseBox({ course, cartAction }: { course: Course; cartAction?: ReactNode }) {
+  const discounted = course.originalPriceMinor !== null && course.originalPriceMinor > course.priceMinor
+  return (
+    <aside
+      aria-label="Purchase"
+      className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'raised', overflow: 'hidden', color: 'fg' })}
+    >
+      <SafeImage
+        src={course.image}
+        alt={course.title}
+        width={640}
+        height={360}
+        className={css({ w: 'full', aspectRatio: '16/9', objectFit: 'cover' })}
+      />
+      <div className={css({ p: '6', display: 'grid', gap: '4' })}>
+        <p className={css({ display: 'flex', alignItems: 'baseline', gap: '3' })}>
+          <span className={css({ fontSize: '3xl', fontWeight: 'extrabold' })} data-testid="course-price">
+            {course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency)}
+          </span>
+          {discounted && course.originalPriceMinor !== null ? (
+            <s className={css({ color: 'fg.muted' })} data-testid="course-original-price">
+              {formatMoney(course.originalPriceMinor, course.currency)}
+            </s>
+          ) : null}
+        </p>
+        {cartAction}
+        <dl
+          className={css({
+            display: 'grid',
+            gridTemplateColumns: 'auto 1fr',
+            gap: '2',
+            fontSize: 'sm',
+            '& dt': { color: 'fg.muted' },
+          })}
+        >
+          <dt>Level</dt>
+          <dd>{capitalise(course.level)}</dd>
+          <dt>Duration</dt>
+          <dd>{hoursOfContent(course.durationMinutes)}</dd>
+          <dt>Last updated</dt>
+          <dd>{formatDate(course.lastUpdated)}</dd>
+        </dl>
+        <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>30-day money-back guarantee</p>
+      </div>
+    </aside>
+  )
+}

@@ -1,0 +1,55 @@
+import { css } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { Icon } from '../ui/icons.tsx'
+
+type Row = RouterOutputs['plans']['list']['comparison'][number]
+
+function Cell({ value }: { value: boolean | string }) {
+  if (value === true) return <Icon name="check" label="Included" className={css({ color: 'success', mx: 'auto' })} />
+  if (value === false)
+    return <Icon name="close" label="Not included" className={css({ color: 'fg.muted', mx: 'auto' })} />
+  return <>{value}</>
+}
+
+/** Starter, professional and enterprise columns (spec §2 Pricing). */
+export function ComparisonTable({ rows }: { rows: Row[] }) {
+  const th = css({ p: '3', textAlign: 'center', fontWeight: 'semibold' })
+  return (
+    <div className={css({ overflowX: 'auto', bg: 'surface', borderRadius: 'card', boxShadow: 'card' })}>
+      <table className={css({ w: 'full', borderCollapse: 'collapse', fontSize: 'sm' })}>
+        <caption className={css({ srOnly: true })}>Plan comparison</caption>
+        <thead className={css({ bg: 'brand.50' })}>
+          <tr>
+            <th scope="col" className={css({ p: '3', textAlign: 'left' })}>
+              Feature
+            </th>
+            <th scope="col" className={th}>
+              Starter
+            </th>
+            <th scope="col" className={th}>
+              Professional
+            </th>
+            <th scope="col" className={th}>
+              Enterprise
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.name} className={css({ borderTopWidth: '1px', borderColor: 'line' })}>
+              <th scope="row" className={css({ p: '3', textAlign: 'left', fontWeight: 'medium' })}>
+                {row.name}
+              </th>
+              {[row.starter, row.professional, row.enterprise].map((value, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the three fixed columns
+                <td key={index} className={css({ p: '3', textAlign: 'center' })}>
+                  <Cell value={value} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react'
+import { formatMoney } from '../../../src-shared/money.ts'
+import { css, cx } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { Icon } from '../ui/icons.tsx'
+
+export type Plan = RouterOutputs['plans']['list']['plans'][number]
+export type BillingCycle = 'monthly' | 'annual'
+
+/** A plan at the chosen billing cycle. `cartAction` is where the cart's button goes ('Added to cart'). */
+export function PlanCard({ plan, cycle, cartAction }: { plan: Plan; cycle: BillingCycle; cartAction?: ReactNode }) {
+  const price = cycle === 'annual' ? plan.annualPriceMinor : plan.monthlyPriceMinor
+  return (
+    <article
+      data-testid="plan-card"
+      className={cx(
+        css({
+          bg: 'surface',
+          borderRadius: 'card',
+          boxShadow: 'card',
+          p: '6',
+          display: 'flex',
+          flexDir: 'column',
+          gap: '4',
+          position: 'relative',
+          borderWidth: '2px',
+          borderColor: 'transparent',
+        }),
+        plan.isPopular ? css({ borderColor: 'accent', boxShadow: 'raised' }) : undefined,
+      )}
+    >
+      {plan.badge ? (
+        <span
+          className={css({
+            position: 'absolute',
+            top: '-3',
+            left: '50%',
+            transform: 'translateX(-50%)',
+            bg: 'accent',
+            color: 'white',
+            fontSize: 'xs',
+            fontWeight: 'bold',
+            px: '3',
+            py: '1',
+            borderRadius: 'full',
+          })}
+        >
+          {plan.badge}
+        </span>
+      ) : null}
+      <h3 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{plan.name}</h3>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{plan.description}</p>
+      <p>
+        <span className={css({ fontSize: '4xl', fontWeight: 'extrabold' })} data-testid="plan-price">
+          {formatMoney(price, plan.currency)}
+        </span>
+        <span className={css({ color: 'fg.muted' })}>{cycle === 'annual' ? '/year' : '/month'}</span>
+      </p>
+      <ul className={css({ display: 'grid', gap: '2', fontSize: 'sm', flex: 1 })}>
+        {plan.features.map((feature) => (
+          <li key={feature} className={css({ display: 'flex', gap: '2' })}>
+            <Icon name="check" size={16} className={css({ color: 'success', flexShrink: 0, mt: '0.5' })} /> {feature}
+          </li>
+        ))}
+      </ul>
+      {cartAction}
+    </article>
+  )
+}

@@ -1,0 +1,78 @@
+import type { ReactNode } from 'react'
+import { formatMoney } from '../../../src-shared/money.ts'
+import { css, cx } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { Icon } from '../ui/icons.tsx'
+
+export type ServicePackage = NonNullable<RouterOutputs['services']['byId']>['packages'][number]
+
+/** One package of a service. `cartAction` is where the cart's Add to Cart / In Cart button goes. */
+export function PackageCard({
+  pkg,
+  popular,
+  cartAction,
+}: {
+  pkg: ServicePackage
+  popular: boolean
+  cartAction?: ReactNode
+}) {
+  return (
+    <article
+      data-testid="package-card"
+      className={cx(
+        css({
+          bg: 'surface',
+          borderRadius: 'card',
+          boxShadow: 'card',
+          p: '6',
+          display: 'flex',
+          flexDir: 'column',
+          gap: '3',
+          position: 'relative',
+          borderWidth: '2px',
+          borderColor: 'transparent',
+        }),
+        popular ? css({ borderColor: 'accent' }) : undefined,
+      )}
+    >
+      {popular ? (
+        <span
+          className={css({
+            position: 'absolute',
+            top: '-3',
+            left: '50%',
+            transform: 'translateX(-50%)',
+            bg: 'accent',
+            color: 'white',
+            fontSize: 'xs',
+            fontWeight: 'bold',
+            px: '3',
+            py: '1',
+            borderRadius: 'full',
+          })}
+        >
+          Most Popular
+        </span>
+      ) : null}
+      <h3 className={css({ fontSize: 'lg', fontWeight: 'bold' })}>{pkg.name}</h3>
+      <p>
+        <span className={css({ fontSize: '3xl', fontWeight: 'extrabold' })}>
+          {formatMoney(pkg.priceMinor, pkg.currency)}
+        </span>
+        {pkg.billingInterval === 'month' ? <span className={css({ color: 'fg.muted' })}>/month</span> : null}
+      </p>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{pkg.description}</p>
+      <ul className={css({ display: 'grid', gap: '2', fontSize: 'sm', flex: 1 })}>
+        {pkg.features.map((feature) => (
+          <li key={feature} className={css({ display: 'flex', gap: '2' })}>
+            <Icon name="check" size={16} className={css({ color: 'success', flexShrink: 0, mt: '0.5' })} /> {feature}
+          </li>
+        ))}
+      </ul>
+      <p className={css({ fontSize: 'sm', display: 'flex', gap: '2', alignItems: 'center', color: 'fg.muted' })}>
+        <Icon name="clock" size={16} /> Processing time: {pkg.processingTime}
+      </p>
+      {cartAction}
+    </article>
+  )
+}

@@ -1,0 +1,31 @@
+// Per-route <title>, meta description and Open Graph tags for TanStack Router's `head`.
+export const SITE_NAME = 'SkillForge'
+
+export interface SeoInput {
+  title: string
+  description: string
+  image?: string
+  type?: 'website' | 'article' | 'product'
+}
+
+export function seo({ title, description, image, type = 'website' }: SeoInput) {
+  const fullTitle = title === SITE_NAME ? title : `${title} | ${SITE_NAME}`
+  return {
+    meta: [
+      { title: fullTitle },
+      { name: 'description', content: description },
+      { property: 'og:site_name', content: SITE_NAME },
+      { property: 'og:title', content: fullTitle },
+      { property: 'og:description', content: description },
+      { property: 'og:type', content: type },
+      ...(image ? [{ property: 'og:image', content: image }] : []),
+      { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
+    ],
+  }
+}
+
+/** Shortens a long description for a meta tag without cutting a word in half. */
+export function summary(text: string, max = 155): string {
+  if (text.length <= max) return text
+  return `${text.slice(0, text.lastIndexOf(' ', max - 1))}…`
+}

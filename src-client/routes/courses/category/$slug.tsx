@@ -1,0 +1,65 @@
+import { useQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import * as z from 'zod/mini'
+import { type CatalogueSearch, catalogueSearchSchema } from '../../../../src-shared/schemas/catalog-url.ts'
+import { css } from '../../../../styled-system/css'
+import { Catalogue } from '../../../components/course/Catalogue.tsx'
+import { NotFound } from '../../../components/layout/NotFound.tsx'
+import { PageIntro } from '../../../components/layout/PageIntro.tsx'
+import { LoadingState } from '../../../components/ui/states.tsx'
+import { catalogueQueryOptions } from '../../../lib/catalogue-query.ts'
+import { seo } from '../../../lib/seo.ts'
+
+const categorySearch = z.omit(catalogueSearchSchema, { category: true, search: true })
+type CategorySearch = z.infer<typeof categorySearch>
+
+export const Route = createFileRoute('/courses/category/$slug')({
+  validateSearch: categorySearch,
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context, params, deps }) => {
+    const categories = await context.queryClient.ensureQueryData(context.trpc.catalog.categories.queryOptions())
+    const category = categories.find((c) => c.slug === params.slug)
+    if (!category) return { category: null }
+    await context.queryClient.prefetchQuery(catalogueQueryOptions(context.trpc, { ...deps, category: category.slug }))
+    return { category: { name: category.name, description: category.description } }
+  },
+  head: ({ loaderData }) =>
+    seo({
+      title: loaderData?.category ? `${loaderData.category.name} Courses` : 'Category',
+      description: loaderData?.category?.description ?? 'Browse courses by category.',
+    }),
+  pendingComponent: () => <LoadingState label="Loading courses…" />,
+  component: CategoryPage,
+})
+
+function CategoryPage() {
+  const { slug } = Route.useParams()
+  const search = Route.useSearch()
+  const { trpc } = Route.useRouteContext()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const categories = useQuery(trpc.catalog.categories.queryOptions())
+  const category = categories.data?.find((c) => c.slug === slug)
+  if (categories.isSuccess && !category) return <NotFound />
+  if (!category) return <LoadingState />
+  const update = (patch: Partial<CatalogueSearch>) =>
+    navigate({ search: (previous: CategorySearch) => ({ ...previous, ...patch }) as CategorySearch })
+  return (
+    <main>
+      <PageIntro title={`${category.name} Courses`}>
+        <p>{category.description}</p>
+        <p className={css({ mt: '3' })}>
+          <Link to="/courses" className={css({ color: 'accent', fontWeight: 'semibold' })}>
+            Browse all courses
+          </Link>
+        </p>
+      </PageIntro>
+      <Catalogue
+        trpc={trpc}
+        search={{ ...search, category: slug }}
+        showCategory={false}
+        onChange={update}
+        onClear={() => navigate({ search: {} })}
+      />
+    </main>
+  )
+}

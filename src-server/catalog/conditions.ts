@@ -1,0 +1,63 @@
+// The catalogue's filters as SQL conditions. Facet counts need each filter on its own (a facet ignores its own
+// dimension), so every filter is a separate fragment combined where it is used.
+import { type RawBuilder, sql } from 'kysely'
+import { DURATION_BANDS, PRICE_BANDS } from '../../src-shared/constants.ts'
+import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
+
+export type Condition = RawBuilder<boolean>
+export type Dimension = 'category' | 'price' | 'rating' | 'duration'
+
+export const TRUE: Condition = sql<boolean>`true`
+
+export function allOf(conditions: Condition[]): Condition {
+  return conditions.length === 0 ? TRUE : sql<boolean>`(${sql.join(conditions, sql` and `)})`
+}
+
+/** Escapes LIKE wildcards so a search for '50%' means the text '50%'. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+/** Title or instructor, case-insensitive substring: served by the two trigram GIN indexes. */
+export function searchCondition(search: string | undefined): Condition | null {
+  if (!search) return null
+  const pattern = likePattern(search)
+  return sql<boolean>`(courses.title ilike ${pattern} or courses.instructor_name ilike ${pattern})`
+}
+
+export function priceCondition(band: keyof typeof PRICE_BANDS): Condition {
+  const { min, max } = PRICE_BANDS[band]
+  return max === null
+    ? sql<boolean>`courses.price_minor >= ${min}`
+    : sql<boolean>`courses.price_minor between ${min} and ${max}`
+}
+
+export function ratingCondition(floor: number): Condition {
+  return sql<boolean>`courses.rating >= ${floor}`
+}
+
+export function durationCondition(band: keyof typeof DURATION_BANDS): Condition {
+  const { minMinutes, maxMinutes } = DURATION_BANDS[band]
+  return maxMinutes === null
+    ? sql<boolean>`courses.duration_minutes >= ${minMinutes}`
+    : sql<boolean>`courses.duration_minutes between ${minMinutes} and ${maxMinutes}`
+}
+
+export function categoryCondition(categoryId: string): Condition {
+  return sql<boolean>`courses.category_id = ${categoryId}`
+}
+
+/** The active filters by dimension (search is not a dimension: it narrows every count). */
+export function filterConditions(query: CatalogueQuery, categoryId: string | null): Map<Dimension, Condition> {
+  const conditions = new Map<Dimension, Condition>()
+  if (categoryId) conditions.set('category', categoryCondition(categoryId))
+  if (query.price) conditions.set('price', priceCondition(query.price))
+  if (query.rating) conditions.set('rating', ratingCondition(query.rating))
+  if (query.duration) conditions.set('duration', durationCondition(query.duration))
+  return conditions
+}
+
+/** Every active filter except one dimension's. */
+export function otherThan(conditions: Map<Dimension, Condition>, dimension: Dimension): Condition[] {
+  return [...conditions].filter(([key]) => key !== dimension).map(([, condition]) => condition)
+}

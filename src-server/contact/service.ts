@@ -1,0 +1,33 @@
+// A contact message is stored and its staff notification queued in one transaction: both or neither.
+import type { ContactMessage } from '../../src-shared/schemas/contact.ts'
+import type { DB } from '../db.ts'
+import { envSchema } from '../env.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+
+export function staffEmail(source: NodeJS.ProcessEnv = process.env): string {
+  return envSchema.shape.STAFF_EMAIL.parse(source.STAFF_EMAIL || undefined)
+}
+
+export async function submitContactMessage(db: DB, message: ContactMessage, to = staffEmail()) {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('contact_messages')
+      .values({ name: message.name, email: message.email, subject: message.subject, message: message.message })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await enqueueMail(trx, {
+      kind: 'contact-message',
+      to,
+      subject: `Contact form: ${message.subject}`,
+      text: [
+        `From: ${message.name} <${message.email}>`,
+        `Subject: ${message.subject}`,
+        '',
+        message.message,
+        '',
+        `Message id: ${row.id}`,
+      ].join('\n'),
+    })
+    return row.id
+  })
+}

@@ -1,0 +1,27 @@
+import type { DB } from '../db.ts'
+
+export function listPlans(db: DB) {
+  return db
+    .selectFrom('plans')
+    .select([
+      'id',
+      'name',
+      'description',
+      'monthly_price_minor',
+      'annual_price_minor',
+      'currency',
+      'features',
+      'is_popular',
+      'badge',
+    ])
+    .orderBy('position')
+    .execute()
+}
+
+export function listComparisonFeatures(db: DB) {
+  return db
+    .selectFrom('plan_comparison_features')
+    .select(['name', 'starter', 'professional', 'enterprise'])
+    .orderBy('position')
+    .execute()
+}

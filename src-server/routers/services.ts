@@ -1,0 +1,57 @@
+import { z } from 'zod'
+import { FEATURED_SERVICES_LIMIT } from '../../src-shared/constants.ts'
+import { serviceIdSchema } from '../../src-shared/schemas/services.ts'
+import { findService, listPackages, listServices } from '../services/repository.ts'
+import { publicProcedure, router } from '../trpc/init.ts'
+
+type ServiceRow = Awaited<ReturnType<typeof listServices>>[number]
+
+function toServiceCard(row: ServiceRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category_name,
+    image: row.image_url,
+    featured: row.featured,
+    fromPriceMinor: row.from_price_minor,
+    currency: row.from_currency ?? 'USD',
+  }
+}
+
+export const servicesRouter = router({
+  list: publicProcedure.query(async ({ ctx }) => (await listServices(ctx.db)).map(toServiceCard)),
+
+  /** At most three featured services (spec §9); the home section hides itself when this is empty. */
+  featured: publicProcedure.query(async ({ ctx }) =>
+    (await listServices(ctx.db, { featuredOnly: true, limit: FEATURED_SERVICES_LIMIT })).map(toServiceCard),
+  ),
+
+  /** A service with its packages in order, or null (the page shows 'Service Not Found'). */
+  byId: publicProcedure.input(z.object({ id: serviceIdSchema })).query(async ({ ctx, input }) => {
+    const row = await findService(ctx.db, input.id)
+    if (!row) return null
+    const packages = await listPackages(ctx.db, row.id)
+    return {
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      category: row.category_name,
+      image: row.image_url,
+      whatYouGet: row.what_you_get,
+      requirements: row.requirements,
+      processSteps: row.process_steps,
+      faqs: row.faqs,
+      packages: packages.map((pkg) => ({
+        id: pkg.id,
+        name: pkg.name,
+        priceMinor: pkg.price_minor,
+        currency: pkg.currency,
+        description: pkg.description,
+        features: pkg.features,
+        processingTime: pkg.processing_time,
+        billingInterval: pkg.billing_interval,
+      })),
+    }
+  }),
+})

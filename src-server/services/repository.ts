@@ -1,0 +1,62 @@
+// Services and their packages. Public queries select explicit columns.
+import type { DB } from '../db.ts'
+
+const serviceColumns = [
+  'services.id',
+  'services.title',
+  'services.description',
+  'services.image_url',
+  'services.featured',
+  'categories.name as category_name',
+] as const
+
+/** Services in display order with their cheapest package ('From' price), in one query. */
+export function listServices(db: DB, options: { featuredOnly?: boolean; limit?: number } = {}) {
+  let query = db
+    .selectFrom('services')
+    .innerJoin('categories', 'categories.id', 'services.category_id')
+    .select(serviceColumns)
+    .select((eb) => [
+      eb
+        .selectFrom('service_packages')
+        .select(['price_minor'])
+        .whereRef('service_packages.service_id', '=', 'services.id')
+        .orderBy('price_minor')
+        .limit(1)
+        .as('from_price_minor'),
+      eb
+        .selectFrom('service_packages')
+        .select(['currency'])
+        .whereRef('service_packages.service_id', '=', 'services.id')
+        .orderBy('price_minor')
+        .limit(1)
+        .as('from_currency'),
+    ])
+    .orderBy('services.position')
+  if (options.featuredOnly) query = query.where('services.featured', '=', true)
+  if (options.limit) query = query.limit(options.limit)
+  return query.execute()
+}
+
+export function findService(db: DB, id: string) {
+  return db
+    .selectFrom('services')
+    .innerJoin('categories', 'categories.id', 'services.category_id')
+    .select(serviceColumns)
+    .select(['services.what_you_get', 'services.requirements', 'services.process_steps', 'services.faqs'])
+    .where('services.id', '=', id)
+    .executeTakeFirst()
+}
+
+export function listPackages(db: DB, serviceId: string) {
+  return db
+    .selectFrom('service_packages')
+    .select(['id', 'name', 'price_minor', 'currency', 'description', 'features', 'processing_time', 'billing_interval'])
+    .where('service_id', '=', serviceId)
+    .orderBy('position')
+    .execute()
+}
+
+export function listServiceIds(db: DB) {
+  return db.selectFrom('services').select(['id', 'updated_at']).orderBy('position').execute()
+}

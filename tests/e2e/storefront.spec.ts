@@ -1,0 +1,428 @@
+import type { APIRequestContext } from '@playwright/test'
+import { expect, test } from './fixtures.ts'
+
+async function trpc<T>(request: APIRequestContext, path: string, input?: unknown): Promise<T> {
+  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
+  const response = await request.get(`/trpc/${path}${query}`)
+  return ((await response.json()) as { result: { data: T } }).result.data
+}
+type SearchResult = { total: number; items: { id: string; title: string }[]; pageCount: number }
+
+test.describe('home page', () => {
+  test('shows every section in the spec order with working calls to action', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.getByRole('heading', { name: 'What Our Creators Say' })).toBeVisible()
+    const headings = await page.locator('main h2').allTextContents()
+    const order = [
+      'Featured Courses',
+      'Featured Services',
+      'Browse Categories',
+      'Everything you need',
+      'What Our Creators Say',
+      'Ready to share',
+    ]
+    const positions = order.map((text) => headings.findIndex((h) => h.startsWith(text)))
+    expect(
+      positions.every((p) => p >= 0),
+      headings.join(' | '),
+    ).toBe(true)
+    expect(positions).toEqual([...positions].sort((a, b) => a - b))
+    for (const stat of ['1.2M+', '8,500+', '$125M+']) await expect(page.getByText(stat, { exact: true })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Get Started For Free' })).toHaveAttribute('href', '/signup')
+    await expect(page.getByRole('link', { name: 'Start Creating Today' })).toHaveAttribute('href', '/signup')
+    await expect(page.getByRole('link', { name: 'Apply as Teacher' })).toHaveAttribute('href', '/contact')
+    await expect(page.getByRole('link', { name: 'View All Services' })).toHaveAttribute('href', '/services')
+    await expect(page.locator('figure blockquote')).toHaveCount(3)
+    await expect(page).toHaveTitle('SkillForge')
+  })
+
+  test('category cards show database counts and open the category listing', async ({ page, request }) => {
+    const categories = await trpc<{ slug: string; name: string; count: number }[]>(request, 'catalog.categories')
+    await page.goto('/')
+    const cards = page.getByTestId('category-card')
+    await expect(cards).toHaveCount(4)
+    const development = categories.find((c) => c.slug === 'development')
+    await expect(cards.first()).toContainText(`Development${development?.count} courses`)
+    await cards.first().click()
+    await expect(page).toHaveURL('/courses/category/development')
+    await expect(page.getByRole('heading', { name: 'Development Courses' })).toBeVisible()
+    await expect(page.getByTestId('catalogue-count')).toHaveText(`${development?.count} Courses`)
+  })
+
+  test('the course preview dialog shows the course and closes with Escape', async ({ page, request }) => {
+    const featured = await trpc<{ title: string; instructor: string; description: string }[]>(
+      request,
+      'catalog.featuredCourses',
+    )
+    const first = featured[0]
+    if (!first) throw new Error('no featured course')
+    await page.goto('/')
+    await page.getByRole('button', { name: `Preview ${first.title}` }).click()
+    const dialog = page.getByRole('dialog')
+    await expect(dialog).toBeVisible()
+    await expect(dialog.getByRole('heading', { name: first.title })).toBeVisible()
+    await expect(dialog.getByText(`By ${first.instructor}`)).toBeVisible()
+    await expect(dialog.getByText(first.description)).toBeVisible()
+    await expect(dialog.getByRole('img', { name: first.title })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+  })
+})
+
+test.describe('promo video carousel', () => {
+  const titles = ['Create Your First Course in Minutes', 'Grow Your Audience', 'Get Paid for What You Know']
+  const carousel = (page: import('@playwright/test').Page) => page.getByRole('region', { name: 'Promo videos' })
+
+  test('next, previous, dots and arrow keys move the active video', async ({ page }) => {
+    await page.goto('/')
+    const region = carousel(page)
+    await expect(region.getByRole('heading', { name: titles[0] })).toBeVisible()
+    await region.getByRole('button', { name: 'Next video' }).click()
+    await expect(region.getByRole('heading', { name: titles[1] })).toBeVisible()
+    await region.getByRole('button', { name: /Show video 3/ }).click()
+    await expect(region.getByRole('heading', { name: titles[2] })).toBeVisible()
+    await expect(region.getByRole('button', { name: /Show video 3/ })).toHaveAttribute('aria-current', 'true')
+    await region.getByRole('button', { name: 'Next video' }).click()
+    await expect(region.getByRole('heading', { name: titles[0] })).toBeVisible()
+    await region.getByRole('button', { name: 'Previous video' }).focus()
+    await page.keyboard.press('ArrowLeft')
+    await expect(region.getByRole('heading', { name: titles[2] })).toBeVisible()
+    await expect(page.getByTestId('promo-video')).toHaveAttribute('poster', '/images/posters/promo-3.svg')
+  })
+
+  test('play really plays the video, pause stops it', async ({ page }) => {
+    await page.goto('/')
+    const region = carousel(page)
+    await region.getByRole('button', { name: 'Play video' }).click()
+    const video = page.getByTestId('promo-video')
+    await expect(video).toHaveAttribute('data-playing', 'true')
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime > 0 && !v.paused)).toBe(true)
+    await region.getByRole('button', { name: 'Pause video' }).click()
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true)
+  })
+
+  test('while playing it advances every 15 seconds', async ({ page }) => {
+    await page.clock.install()
+    await page.goto('/')
+    const region = carousel(page)
+    await region.getByRole('button', { name: 'Play video' }).click()
+    await page.clock.fastForward(14_000)
+    await expect(region.getByRole('heading', { name: titles[0] })).toBeVisible()
+    await page.clock.fastForward(1_500)
+    await expect(region.getByRole('heading', { name: titles[1] })).toBeVisible()
+  })
+
+  test('a playback failure stops playing', async ({ page }) => {
+    await page.route('**/media/promo-1.mp4', (route) => route.fulfill({ status: 404, body: 'missing' }))
+    await page.goto('/')
+    const region = carousel(page)
+    await region.getByRole('button', { name: 'Play video' }).click()
+    await expect(region.getByRole('alert')).toHaveText('This video could not be played.')
+    await expect(region.getByRole('button', { name: 'Play video' })).toBeVisible()
+    await expect(page.getByTestId('promo-video')).toHaveAttribute('data-playing', 'false')
+  })
+})
+
+test.describe('course catalogue', () => {
+  test('search, filters and sort live in the URL and the back button restores them', async ({ page, request }) => {
+    const all = await trpc<SearchResult>(request, 'catalog.search', {})
+    await page.goto('/courses')
+    await expect(page.getByTestId('catalogue-count')).toHaveText(`${all.total} Courses`)
+
+    await page.getByRole('searchbox', { name: 'Search courses' }).fill('design')
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await expect(page).toHaveURL(/search=design/)
+    const design = await trpc<SearchResult>(request, 'catalog.search', { search: 'design' })
+    await expect(page.getByTestId('catalogue-count')).toHaveText(
+      `${design.total} ${design.total === 1 ? 'Course' : 'Courses'}`,
+    )
+
+    await page.getByLabel('Price').selectOption('50to100')
+    await expect(page).toHaveURL(/price=50to100/)
+    const priced = await trpc<SearchResult>(request, 'catalog.search', { search: 'design', price: '50to100' })
+    await expect(page.getByTestId('course-card')).toHaveCount(priced.items.length)
+
+    await page.goBack()
+    await expect(page).not.toHaveURL(/price=/)
+    await expect(page.getByLabel('Price')).toHaveValue('')
+    await expect(page.getByTestId('catalogue-count')).toHaveText(
+      `${design.total} ${design.total === 1 ? 'Course' : 'Courses'}`,
+    )
+    await page.goBack()
+    await expect(page.getByRole('searchbox', { name: 'Search courses' })).toHaveValue('')
+    await expect(page.getByTestId('catalogue-count')).toHaveText(`${all.total} Courses`)
+  })
+
+  test('every filter option shows its count and filters on the server', async ({ page, request }) => {
+    await page.goto('/courses')
+    await page.getByLabel('Category').selectOption('development')
+    await expect(page).toHaveURL(/category=development/)
+    await page.getByRole('radio', { name: /4 & up/ }).click()
+    await expect(page).toHaveURL(/rating=4/)
+    await page.getByRole('radio', { name: /12\+ hours/ }).click()
+    await expect(page).toHaveURL(/duration=12%2B/)
+    await page.getByLabel('Sort by').selectOption('price-asc')
+    const expected = await trpc<SearchResult>(request, 'catalog.search', {
+      category: 'development',
+      rating: 4,
+      duration: '12+',
+      sort: 'price-asc',
+    })
+    await expect(page.getByTestId('course-card').locator('h3')).toHaveText(expected.items.map((c) => c.title))
+    const label = await page
+      .getByRole('radio', { name: /4 & up/ })
+      .locator('..')
+      .textContent()
+    expect(label).toContain(`(${expected.total})`)
+  })
+
+  test('a category link preselects the category and ?search= prefills the box', async ({ page }) => {
+    await page.goto('/courses?category=development&search=react')
+    await expect(page.getByLabel('Category')).toHaveValue('development')
+    await expect(page.getByRole('searchbox', { name: 'Search courses' })).toHaveValue('react')
+    await expect(page.getByTestId('course-card').first()).toContainText('React')
+  })
+
+  test('pagination moves through pages; Previous is disabled on page 1', async ({ page, request }) => {
+    const page2 = await trpc<SearchResult>(request, 'catalog.search', { page: 2 })
+    await page.goto('/courses')
+    const pager = page.getByRole('navigation', { name: 'Pagination' })
+    await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled()
+    await expect(page.getByTestId('course-card')).toHaveCount(12)
+    await pager.getByRole('button', { name: 'Page 2' }).click()
+    await expect(page).toHaveURL(/page=2/)
+    await expect(page.getByTestId('course-card').first()).toContainText(page2.items[0]?.title ?? '')
+    await expect(pager.getByRole('button', { name: 'Previous' })).toBeEnabled()
+    await pager.getByRole('button', { name: 'Next' }).click()
+    await expect(page).toHaveURL(/page=3/)
+    await expect(pager.getByRole('button', { name: 'Next' })).toBeDisabled()
+  })
+
+  test('empty result offers Clear All Filters; bad params fall back to defaults', async ({ page }) => {
+    await page.goto('/courses?search=zzzz-no-match')
+    await expect(page.getByRole('heading', { name: 'No courses found' })).toBeVisible()
+    await expect(page.getByText('Try adjusting your filters or search term')).toBeVisible()
+    await page.getByRole('button', { name: 'Clear All Filters' }).click()
+    await expect(page).toHaveURL('/courses')
+    await expect(page.getByTestId('course-card')).toHaveCount(12)
+
+    await page.goto('/courses?page=abc&sort=bogus&price=cheap&rating=99')
+    await expect(page.getByTestId('course-card')).toHaveCount(12)
+    await page.goto('/courses?page=999')
+    await expect(page.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page')
+  })
+})
+
+test.describe('course detail', () => {
+  test('shows every section, the curriculum accordion and structured data', async ({ page, request }) => {
+    const course = await trpc<{ title: string; priceMinor: number; originalPriceMinor: number }>(
+      request,
+      'catalog.course',
+      {
+        id: 'modern-react-typescript',
+      },
+    )
+    await page.goto('/courses/modern-react-typescript')
+    await expect(page.getByRole('heading', { level: 1, name: course.title })).toBeVisible()
+    await expect(page).toHaveTitle(`${course.title} | SkillForge`)
+    await expect(page.getByTestId('course-price')).toHaveText(`$${(course.priceMinor / 100).toFixed(2)}`)
+    await expect(page.getByTestId('course-original-price')).toHaveText(
+      `$${(course.originalPriceMinor / 100).toFixed(2)}`,
+    )
+    for (const name of ["What you'll learn", 'Course content', 'Requirements', 'Instructor', 'Course Statistics']) {
+      await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
+    }
+    await expect(page.getByTestId('total-lessons')).toHaveText('4 sections • 17 lessons')
+    await expect(page.getByText('Welcome and course overview')).toBeVisible()
+    await expect(page.getByText('useState and event handling')).toBeHidden()
+    await page.getByRole('button', { name: /Hooks and State Management/ }).click()
+    await expect(page.getByText('useState and event handling')).toBeVisible()
+    await expect(page.getByRole('img', { name: 'Locked lesson' }).first()).toBeVisible()
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', `${course.title} | SkillForge`)
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}')
+    expect(jsonLd['@type']).toBe('Course')
+    expect(jsonLd.offers).toMatchObject({
+      '@type': 'Offer',
+      price: (course.priceMinor / 100).toFixed(2),
+      priceCurrency: 'USD',
+    })
+  })
+
+  test('an unknown course id shows the course 404 variant', async ({ page }) => {
+    await page.goto('/courses/definitely-not-a-course')
+    await expect(page.getByRole('heading', { name: 'Course Not Found' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Browse All Courses' })).toBeVisible()
+  })
+})
+
+test.describe('services', () => {
+  test('list shows From prices in the right currency and a custom-solution link', async ({ page }) => {
+    await page.goto('/services')
+    await expect(page.getByRole('heading', { name: 'Professional Business Services' })).toBeVisible()
+    await expect(page.getByTestId('service-card')).toHaveCount(5)
+    await expect(page.getByTestId('service-card').filter({ hasText: 'UK Company Formation' })).toContainText(
+      'From £300.00',
+    )
+    await expect(page.getByTestId('service-card').filter({ hasText: 'SEO Management' })).toContainText('From $499.00')
+    await expect(page.getByRole('heading', { name: 'Need a Custom Solution?' })).toBeVisible()
+    await page.getByRole('link', { name: 'Contact Us' }).click()
+    await expect(page).toHaveURL('/contact')
+  })
+
+  test('detail: packages with Most Popular on the second, FAQ accordion, structured data', async ({ page }) => {
+    await page.goto('/services')
+    await page.getByRole('link', { name: 'UK Company Formation', exact: true }).click()
+    await expect(page).toHaveURL('/service/uk-company-formation')
+    const packages = page.getByTestId('package-card')
+    await expect(packages).toHaveCount(2)
+    await expect(packages.nth(1)).toContainText('Most Popular')
+    await expect(packages.nth(0)).not.toContainText('Most Popular')
+    await expect(packages.nth(0)).toContainText('£300.00')
+    for (const name of [
+      'Choose Your Package',
+      'What You Get',
+      'Requirements',
+      'Our Process',
+      'Ready to Get Started?',
+    ]) {
+      await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
+    }
+    await expect(page.locator('ol li').first()).toBeVisible()
+    const question = page.getByRole('button', { name: 'Do I need to live in the UK to form a UK company?' })
+    await expect(page.getByText('Directors and shareholders can live anywhere')).toBeHidden()
+    await question.click()
+    await expect(page.getByText(/Directors and shareholders can live anywhere/)).toBeVisible()
+    await question.press('Enter')
+    await expect(page.getByText(/Directors and shareholders can live anywhere/)).toBeHidden()
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}')
+    expect(jsonLd['@type']).toBe('Service')
+    expect(jsonLd.offers[0]).toMatchObject({ price: '300.00', priceCurrency: 'GBP' })
+  })
+
+  test('an unknown service says so', async ({ page }) => {
+    await page.goto('/service/nope')
+    await expect(page.getByRole('heading', { name: 'Service Not Found' })).toBeVisible()
+    await expect(page.getByText("The service you're looking for doesn't exist.")).toBeVisible()
+  })
+})
+
+test('pricing: the monthly/annual toggle changes the prices; table and FAQ', async ({ page }) => {
+  await page.goto('/pricing')
+  const prices = page.getByTestId('plan-price')
+  await expect(prices).toHaveText(['$9.99', '$19.99', '$49.99'])
+  await expect(page.getByTestId('plan-card').nth(1)).toContainText('Most Popular')
+  await page.getByRole('button', { name: 'Annual (Save 20%)' }).click()
+  await expect(page.getByRole('button', { name: 'Annual (Save 20%)' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(prices).toHaveText(['$99.99', '$199.99', '$499.99'])
+  await page.getByRole('button', { name: 'Monthly' }).click()
+  await expect(prices).toHaveText(['$9.99', '$19.99', '$49.99'])
+  await expect(page.getByRole('columnheader')).toHaveText(['Feature', 'Starter', 'Professional', 'Enterprise'])
+  await page.getByRole('button', { name: 'Is there a free trial?' }).click()
+  await expect(page.getByText(/7-day free trial, so you can build/)).toBeVisible()
+})
+
+test.describe('contact page', () => {
+  test('shows each validation message, then sends, stores the message and resets', async ({ page, db }) => {
+    await page.goto('/contact')
+    await expect(page.getByText('Monday-Friday')).toBeVisible()
+    await expect(page.getByText('9:00 AM - 5:00 PM GMT')).toBeVisible()
+    await expect(page.locator('iframe[title^="Map"]')).toHaveAttribute('src', /openstreetmap\.org\/export\/embed\.html/)
+    await page.getByRole('button', { name: 'Send Message' }).click()
+    for (const message of [
+      'Name must be at least 2 characters.',
+      'Please enter a valid email address.',
+      'Subject must be at least 5 characters.',
+      'Message must be at least 10 characters.',
+      'You must agree to our terms and privacy policy.',
+    ]) {
+      await expect(page.getByText(message)).toBeVisible()
+    }
+    const subject = `Team licences ${Date.now()}`
+    await page.getByLabel('Your Name').fill('Grace Hopper')
+    await page.getByLabel('Email Address').fill('grace@example')
+    await page.getByLabel('Subject').fill(subject)
+    await page.getByRole('textbox', { name: 'Message' }).fill('Can ten of us share one account for the React course?')
+    await page.getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Send Message' }).click()
+    await expect(page.getByText('Please enter a valid email address.')).toBeVisible()
+    await page.getByLabel('Email Address').fill('grace@example.test')
+    await page.getByRole('button', { name: 'Send Message' }).click()
+    await expect(page.getByText("Message sent successfully! We'll get back to you soon.")).toBeVisible()
+    await expect(page.getByLabel('Your Name')).toHaveValue('')
+    await expect(page.getByRole('checkbox')).not.toBeChecked()
+    const stored = await db
+      .selectFrom('contact_messages')
+      .select(['email'])
+      .where('subject', '=', subject)
+      .executeTakeFirst()
+    expect(stored?.email).toBe('grace@example.test')
+    const mail = await db
+      .selectFrom('mail_outbox')
+      .select('kind')
+      .where('subject', '=', `Contact form: ${subject}`)
+      .executeTakeFirst()
+    expect(mail?.kind).toBe('contact-message')
+  })
+
+  test('the FAQ has the four answers', async ({ page }) => {
+    await page.goto('/contact')
+    for (const [question, answer] of [
+      ['How quickly will you respond?', '24-48 business hours'],
+      ['Do you offer technical support?', 'Our support team helps'],
+      ['What is your refund policy?', '30-day money-back guarantee'],
+      ['How can I become an instructor?', 'resume and a course proposal'],
+    ] as const) {
+      await page.getByRole('button', { name: question }).click()
+      await expect(page.getByText(new RegExp(answer)).first()).toBeVisible()
+    }
+  })
+})
+
+test.describe('information pages', () => {
+  test('privacy and terms have nine sections; privacy links to cookies', async ({ page }) => {
+    await page.goto('/privacy')
+    await expect(page.locator('main h2')).toHaveCount(9)
+    await page.getByRole('link', { name: 'Cookie Policy' }).first().click()
+    await expect(page).toHaveURL('/cookies')
+    await page.goto('/terms')
+    await expect(page.locator('main h2')).toHaveCount(9)
+    await page.goto('/about')
+    for (const name of ['Our Mission', 'Our Story', 'Our Team', 'Our Approach']) {
+      await expect(page.getByRole('heading', { name })).toBeVisible()
+    }
+    await expect(page.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/contact')
+    await expect(page.getByRole('link', { name: 'Browse Courses' })).toHaveAttribute('href', '/courses')
+  })
+
+  test('every header and footer link opens a real page with its own title', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.getByRole('link', { name: 'Cookie Policy' })).toBeVisible()
+    const hrefs = await page
+      .locator('header a[href^="/"], footer a[href^="/"]')
+      .evaluateAll((links) =>
+        [...new Set(links.map((a) => a.getAttribute('href') ?? ''))].filter(
+          (h) => !h.startsWith('/cart') && !h.startsWith('/login') && !h.startsWith('/signup'),
+        ),
+      )
+    expect(hrefs.length).toBeGreaterThan(10)
+    const titles = new Set<string>()
+    for (const href of hrefs) {
+      await page.goto(href)
+      await expect(page.locator('main h1, main h2').first()).toBeVisible()
+      await expect(page.getByText("Oops! We couldn't find the page you're looking for.")).toBeHidden()
+      titles.add(await page.title())
+      expect(await page.locator('meta[name="description"]').last().getAttribute('content')).toBeTruthy()
+    }
+    expect(titles.size).toBeGreaterThan(hrefs.length - 4)
+  })
+})
+
+test('sitemap.xml and robots.txt are served', async ({ request }) => {
+  const sitemap = await request.get('/sitemap.xml')
+  expect(sitemap.status()).toBe(200)
+  const xml = await sitemap.text()
+  expect(xml).toContain('/courses/modern-react-typescript</loc>')
+  expect(xml).toContain('/service/uk-company-formation</loc>')
+  const robots = await (await request.get('/robots.txt')).text()
+  expect(robots).toContain('Sitemap:')
+})
