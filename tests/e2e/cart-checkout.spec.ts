@@ -1,19 +1,5 @@
 // A shopper fills the cart, pays by card through the local fake Stripe, and by bank transfer.
-import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures.ts'
-
-/** Adds an item through the app's own API from the browser (same origin, session cookie). */
-async function addToCart(page: Page, input: Record<string, string>) {
-  const status = await page.evaluate(async (body) => {
-    const response = await fetch('/trpc/cart.add', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    return response.status
-  }, input)
-  expect(status).toBe(200)
-}
 
 test.describe('cart and checkout', () => {
   test('a visitor is asked to log in on the cart and sent to log in from checkout', async ({ page }) => {
@@ -23,6 +9,10 @@ test.describe('cart and checkout', () => {
     await expect(page).toHaveURL(/\/login$/)
     await page.goto('/payment')
     await expect(page).toHaveURL(/\/login\?redirect=%2Fpayment$/)
+
+    await page.goto('/pricing')
+    await page.getByTestId('plan-card').first().getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(page.getByText('Please log in to add items to cart')).toBeVisible()
   })
 
   test('pays a course, a service package and a plan by card and gets them', async ({ page, login, db }) => {
@@ -37,16 +27,46 @@ test.describe('cart and checkout', () => {
       .selectFrom('service_packages')
       .select(['id', 'name'])
       .where('service_id', '=', 'company-consultancy')
-      .orderBy('position')
+      .orderBy('price_minor')
       .executeTakeFirstOrThrow()
 
     await page.goto('/cart')
     await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
-    await addToCart(page, { kind: 'course', courseId: course.id })
-    await addToCart(page, { kind: 'service_package', packageId: pkg.id })
-    await addToCart(page, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
 
+    // The course page: Add to Cart → Added to Cart (disabled); the header count follows.
+    await page.goto(`/courses/${course.id}`)
+    const purchase = page.getByRole('complementary', { name: 'Purchase' })
+    await purchase.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+    await expect(page.getByText(`${course.title} added to cart`)).toBeVisible()
+    await expect(page.getByTestId('cart-count')).toHaveText('1')
+    // Checked on load: still added after a reload.
     await page.reload()
+    await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+
+    // A service package shows In Cart.
+    await page.goto('/service/company-consultancy')
+    const firstPackage = page
+      .getByTestId('package-card')
+      .filter({ has: page.getByRole('heading', { name: pkg.name, exact: true }) })
+    await firstPackage.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(firstPackage.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+    // ...and the service card, whose cheapest package that is, shows In Cart too.
+    await page.goto('/services')
+    const serviceCard = page
+      .getByTestId('service-card')
+      .filter({ has: page.getByRole('heading', { name: 'Business Consultancy' }) })
+    await expect(serviceCard.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+
+    // A plan shows Added to cart.
+    await page.goto('/pricing')
+    const pro = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Pro', exact: true }) })
+    await pro.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(pro.getByRole('button', { name: 'Added to cart' })).toBeDisabled()
+    await expect(page.getByText('Pro plan added to cart')).toBeVisible()
+    await expect(page.getByTestId('cart-count')).toHaveText('3')
+
+    await page.goto('/cart')
     await expect(page.getByTestId('cart-item')).toHaveCount(3)
     await expect(page.getByTestId('cart-count')).toHaveText('3')
     await expect(page.getByTestId('summary-USD')).toContainText('Tax')
@@ -71,6 +91,11 @@ test.describe('cart and checkout', () => {
     await page.getByRole('link', { name: 'View Cart' }).click()
     await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
 
+    await page.goto(`/courses/${course.id}`)
+    await expect(
+      page.getByRole('complementary', { name: 'Purchase' }).getByRole('link', { name: 'Go to course' }),
+    ).toBeVisible()
+
     await page.goto('/account/premium')
     await expect(page.getByTestId('membership-status')).toContainText('Premium Plan')
     await expect(page.getByTestId('my-courses')).toContainText(course.title)
@@ -86,14 +111,12 @@ test.describe('cart and checkout', () => {
 
   test('bank transfer: details, reference, then awaiting transfer with an empty cart', async ({ page, login, db }) => {
     const user = await login()
-    const pkg = await db
-      .selectFrom('service_packages')
-      .select('id')
-      .where('service_id', '=', 'uk-company-formation')
-      .where('name', '=', 'Standard')
-      .executeTakeFirstOrThrow()
-    await page.goto('/')
-    await addToCart(page, { kind: 'service_package', packageId: pkg.id })
+    await page.goto('/service/uk-company-formation')
+    const standard = page
+      .getByTestId('package-card')
+      .filter({ has: page.getByRole('heading', { name: 'Standard', exact: true }) })
+    await standard.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(standard.getByRole('button', { name: 'In Cart' })).toBeDisabled()
     await page.goto('/cart')
     await expect(page.getByTestId('total-GBP')).toHaveText('£300.00')
     await page.getByRole('button', { name: 'Proceed to Checkout' }).click()

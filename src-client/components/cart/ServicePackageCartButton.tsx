@@ -9,17 +9,19 @@ export function ServicePackageCartButton({
   label = 'Add to Cart',
   className,
   variant = 'primary',
+  size = 'md',
 }: {
   packageId: string
   label?: string
   className?: string
   variant?: 'primary' | 'outline'
+  size?: 'sm' | 'md' | 'lg'
 }) {
   const { state, add } = useAddToCart({ kind: 'service_package', packageId })
   return (
     <button
       type="button"
-      className={cx(button({ variant }), className)}
+      className={cx(button({ variant, size }), className)}
       disabled={state !== 'idle'}
       onClick={(event) => {
         event.preventDefault()
@@ -33,10 +35,18 @@ export function ServicePackageCartButton({
 }
 
 /** A service card adds its cheapest package, and shows a disabled In Cart once that package is in the cart. */
-export function ServiceCardCartButton({ serviceId, className }: { serviceId: string; className?: string }) {
+export function ServiceCardCartButton({
+  serviceId,
+  className,
+  size = 'sm',
+}: {
+  serviceId: string
+  className?: string
+  size?: 'sm' | 'md' | 'lg'
+}) {
   const trpc = useTrpc()
   const { data } = useQuery({ ...trpc.cart.cheapestPackages.queryOptions(), staleTime: 5 * 60_000 })
   const packageId = data?.[serviceId]
   if (!packageId) return null
-  return <ServicePackageCartButton packageId={packageId} className={className} />
+  return <ServicePackageCartButton packageId={packageId} className={className} size={size} />
 }
