@@ -287,6 +287,23 @@ export interface ContactMessagesTable {
   created_at: CreatedAt
 }
 
+export interface AuthTokensTable {
+  /** SHA-256 of the token (hex); the token itself is only in the e-mail. */
+  token_hash: string
+  user_id: string
+  purpose: 'verify_email' | 'reset_password'
+  expires_at: Date
+  used_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface OAuthAccountsTable {
+  provider: 'google' | 'facebook'
+  provider_user_id: string
+  user_id: string
+  created_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -308,4 +325,6 @@ export interface Database {
   subscriptions: SubscriptionsTable
   service_orders: ServiceOrdersTable
   contact_messages: ContactMessagesTable
+  auth_tokens: AuthTokensTable
+  oauth_accounts: OAuthAccountsTable
 }

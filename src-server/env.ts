@@ -3,6 +3,7 @@ import { z } from 'zod'
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value)
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional())
+const optionalText = z.preprocess(emptyAsUndefined, z.string().min(1).optional())
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -29,6 +30,26 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('SkillForge <no-reply@skillforge.example>'),
   /** Where contact-form messages and staff notices go. */
   STAFF_EMAIL: z.email().default('support@skillforge.example'),
+  /** Google and Facebook sign-in (Arctic); a provider without both values shows 'not configured'. */
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  FACEBOOK_CLIENT_ID: optionalText,
+  FACEBOOK_CLIENT_SECRET: optionalText,
+  /** Rate-limit counters in Redis (shared by several server nodes); in memory when unset. */
+  REDIS_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+  /** S3-compatible object storage for uploads; local disk under DATA_DIR when S3_BUCKET is unset. */
+  S3_BUCKET: optionalText,
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_PUBLIC_URL: optionalUrl,
   /** Seed the demo catalogue when the database is empty (default on; set to false in production if unwanted). */
   SEED_ON_EMPTY: z
     .enum(['true', 'false'])
@@ -54,11 +75,23 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>
 
+/** S3 settings are all-or-nothing: a bucket without keys is a mistake worth stopping for. */
+function checkS3(env: Env): string[] {
+  if (!env.S3_BUCKET) return []
+  return (['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+    .filter((name) => !env[name])
+    .map((name) => `  ${name}: required when S3_BUCKET is set`)
+}
+
 export class EnvError extends Error {}
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source)
-  if (parsed.success) return parsed.data
+  if (parsed.success) {
+    const problems = checkS3(parsed.data)
+    if (!problems.length) return parsed.data
+    throw new EnvError(`Invalid environment variables:\n${problems.join('\n')}`)
+  }
   const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
   throw new EnvError(`Invalid environment variables:\n${lines.join('\n')}`)
 }

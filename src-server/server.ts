@@ -4,6 +4,7 @@ import path from 'node:path'
 import fastifyCompress from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie'
 import fastifyMultipart from '@fastify/multipart'
+import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
@@ -11,6 +12,7 @@ import { sql } from 'kysely'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
 import { makeResolveSession } from './auth/resolve.ts'
+import { registerOAuthRoutes } from './auth/routes.ts'
 import type { DB } from './db.ts'
 import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
@@ -18,18 +20,45 @@ import type { HttpDeps } from './http/deps.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
+import { registerProfileRoutes } from './profile/routes.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
+import { registerSecurityHeaders } from './security/headers.ts'
+import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
+import { rateLimitStore } from './security/rate-limit-store.ts'
+import { createS3Storage } from './storage/s3.ts'
 import { createLocalStorage, type FileStorage } from './storage/storage.ts'
 import { type AppConfig, makeCreateContext, type ResolveSession } from './trpc/context.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
-    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR'>>
+    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | OAuthEnv | S3Env>>
   db: DB
   logger?: FastifyServerOptions['logger']
   resolveSession?: ResolveSession
   storage?: FileStorage
   payments?: PaymentsConfig
+  /** Rate-limit counters; by default in memory, or Redis when REDIS_URL is set. */
+  limiter?: RateLimiter
+}
+
+type OAuthEnv = 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'FACEBOOK_CLIENT_ID' | 'FACEBOOK_CLIENT_SECRET'
+type S3Env = 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_PUBLIC_URL'
+
+/** Uploads go to the S3 bucket when one is configured, else to local disk served at /uploads. */
+function createStorage(env: ServerDeps['env'], uploadsDir: string): FileStorage {
+  if (!env.S3_BUCKET || !env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY) return createLocalStorage(uploadsDir)
+  return createS3Storage({
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION ?? 'us-east-1',
+    endpoint: env.S3_ENDPOINT,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    publicUrl: env.S3_PUBLIC_URL,
+  })
+}
+
+function pair(id: string | undefined, secret: string | undefined) {
+  return id && secret ? { clientId: id, clientSecret: secret } : undefined
 }
 
 export interface Server {
@@ -54,7 +83,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
-  const storage = deps.storage ?? createLocalStorage(uploadsDir)
+  const storage = deps.storage ?? createStorage(env, uploadsDir)
+  const limiter = deps.limiter ?? createRateLimiter(env.REDIS_URL)
   const allowedOrigins = env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).origin] : []
 
   const app = Fastify({
@@ -64,7 +94,13 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     requestTimeout: 30_000,
   })
 
+  await registerSecurityHeaders(app, {
+    secure: config.cookieSecure,
+    extraImageOrigins: env.S3_BUCKET && env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [],
+  })
   await app.register(fastifyCompress, { threshold: 1024 })
+  // Only routes that opt in (config.rateLimit) are limited; counts live in the same limiter as the procedures'.
+  await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(limiter) })
   await app.register(fastifyCookie)
   // Uploads are images of a few MB at most; routes set their own lower limits.
   await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } })
@@ -92,11 +128,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: makeCreateContext(
-        db,
-        config,
-        deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure }),
-      ),
+      createContext: makeCreateContext(db, config, resolveSession, limiter),
       onError({ path, error }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'tRPC procedure failed')
       },
@@ -118,9 +150,14 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     })
   })
 
-  // Plain HTTP routes of each domain register here, e.g. registerProfileRoutes(app, httpDeps).
+  // Plain HTTP routes of each domain register here.
   await registerStripeWebhookRoutes(app, httpDeps)
   registerSeoRoutes(app, httpDeps)
+  registerOAuthRoutes(app, httpDeps, {
+    google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
+    facebook: pair(env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET),
+  })
+  registerProfileRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 
@@ -133,6 +170,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     },
     async stop() {
       await app.close()
+      if (!deps.limiter) await limiter.close()
     },
   }
 }

@@ -1,11 +1,87 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { PageIntro } from '../components/layout/PageIntro.tsx'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { z } from 'zod'
+import { AUTH_MESSAGES, safeReturnPath } from '../../src-shared/auth.ts'
+import { css } from '../../styled-system/css'
+import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { SocialButtons } from '../components/auth/SocialButtons.tsx'
+import { button } from '../components/ui/button.ts'
+import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
+import { Spinner } from '../components/ui/states.tsx'
+import { notify } from '../components/ui/toaster.tsx'
+import { isServerRefusal } from '../lib/auth-errors.ts'
+import { sessionQuery, setSessionUser } from '../lib/session.ts'
 
 export const Route = createFileRoute('/login')({
-  head: () => ({ meta: [{ title: 'Welcome back | SkillForge' }] }),
-  component: () => (
-    <main>
-      <PageIntro title="Welcome back" />
-    </main>
-  ),
+  validateSearch: z.object({ redirect: z.string().optional() }),
+  // A signed-in visitor goes straight back to where they came from (spec §4).
+  beforeLoad: async ({ context, search }) => {
+    const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)
+    if (user) throw redirect({ href: safeReturnPath(search.redirect) })
+  },
+  head: () => ({ meta: [{ title: 'Log in | SkillForge' }] }),
+  component: LoginPage,
 })
+
+function LoginPage() {
+  const { trpc } = Route.useRouteContext()
+  const search = Route.useSearch()
+  const returnTo = safeReturnPath(search.redirect)
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [error, setError] = useState<string | null>(null)
+  const login = useMutation(trpc.auth.login.mutationOptions())
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    setError(null)
+    try {
+      const user = await login.mutateAsync({
+        email: String(form.get('email')),
+        password: String(form.get('password')),
+        remember: form.get('remember') === 'on',
+      })
+      await setSessionUser(queryClient, trpc, user)
+      notify('success', 'Login successful')
+      await navigate({ href: returnTo })
+    } catch (caught) {
+      if (isServerRefusal(caught)) {
+        const message = caught.message || AUTH_MESSAGES.loginFailed
+        setError(message)
+        notify('error', 'Login failed', message)
+      } else {
+        setError(AUTH_MESSAGES.loginError)
+        notify('error', 'Login error', AUTH_MESSAGES.loginError)
+      }
+    }
+  }
+
+  return (
+    <AuthCard title="Welcome back" subtitle="Log in to your account to continue">
+      <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })} noValidate={false}>
+        {error ? <FormAlert>{error}</FormAlert> : null}
+        <TextField label="Email" name="email" type="email" autoComplete="email" required />
+        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+        <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center' })}>
+          <CheckboxField label="Remember me" name="remember" />
+          <Link to="/forgot-password" className={authLink}>
+            Forgot password?
+          </Link>
+        </div>
+        <button type="submit" className={button({ size: 'lg' })} disabled={login.isPending}>
+          {login.isPending ? <Spinner label="Logging in" /> : null}
+          {login.isPending ? 'Logging in...' : 'Log In'}
+        </button>
+      </form>
+      <SocialButtons redirect={returnTo} />
+      <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
+        Don't have an account?{' '}
+        <Link to="/signup" className={authLink}>
+          Sign up
+        </Link>
+      </p>
+    </AuthCard>
+  )
+}

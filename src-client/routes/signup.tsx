@@ -1,11 +1,129 @@
-import { createFileRoute } from '@tanstack/react-router'
-import { PageIntro } from '../components/layout/PageIntro.tsx'
+import { useMutation } from '@tanstack/react-query'
+import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
+import { type FormEvent, useEffect, useState } from 'react'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { SIGNUP_REDIRECT_MS } from '../../src-shared/constants.ts'
+import { signupInput } from '../../src-shared/schemas/auth.ts'
+import { css } from '../../styled-system/css'
+import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { SocialButtons } from '../components/auth/SocialButtons.tsx'
+import { button } from '../components/ui/button.ts'
+import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
+import { Spinner } from '../components/ui/states.tsx'
+import { notify } from '../components/ui/toaster.tsx'
+import { isServerRefusal } from '../lib/auth-errors.ts'
+import { sessionQuery } from '../lib/session.ts'
 
 export const Route = createFileRoute('/signup')({
+  beforeLoad: async ({ context }) => {
+    const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)
+    if (user) throw redirect({ to: '/' })
+  },
   head: () => ({ meta: [{ title: 'Create your account | SkillForge' }] }),
-  component: () => (
-    <main>
-      <PageIntro title="Create your account" />
-    </main>
-  ),
+  component: SignupPage,
 })
+
+type FieldErrors = Partial<Record<'firstName' | 'lastName' | 'email' | 'password' | 'acceptTerms', string>>
+
+function SignupPage() {
+  const { trpc } = Route.useRouteContext()
+  const navigate = useNavigate()
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const signup = useMutation(trpc.auth.signup.mutationOptions())
+
+  // After success, on to the log-in page in 3 s (spec §4).
+  useEffect(() => {
+    if (!signup.isSuccess) return
+    const timer = setTimeout(() => void navigate({ to: '/login' }), SIGNUP_REDIRECT_MS)
+    return () => clearTimeout(timer)
+  }, [signup.isSuccess, navigate])
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    setFormError(null)
+    const parsed = signupInput.safeParse({
+      firstName: form.get('firstName'),
+      lastName: form.get('lastName'),
+      email: form.get('email'),
+      password: form.get('password'),
+      acceptTerms: form.get('acceptTerms') === 'on',
+    })
+    if (!parsed.success) {
+      const next: FieldErrors = {}
+      for (const issue of parsed.error.issues) next[issue.path[0] as keyof FieldErrors] ??= issue.message
+      setErrors(next)
+      return
+    }
+    setErrors({})
+    try {
+      const result = await signup.mutateAsync(parsed.data)
+      notify('success', result.message)
+    } catch (caught) {
+      const message = isServerRefusal(caught) ? caught.message : AUTH_MESSAGES.signupFailed
+      setFormError(message)
+      notify('error', 'Signup failed', message)
+    }
+  }
+
+  if (signup.isSuccess) {
+    return (
+      <AuthCard title="Check your email">
+        <FormAlert kind="success">{signup.data.message}</FormAlert>
+        <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
+          Taking you to the{' '}
+          <Link to="/login" className={authLink}>
+            log-in page
+          </Link>
+          …
+        </p>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard title="Create your account" subtitle="Join SkillForge to learn, create and sell courses">
+      <form onSubmit={onSubmit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+        {formError ? <FormAlert>{formError}</FormAlert> : null}
+        <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
+          <TextField label="First name" name="firstName" autoComplete="given-name" required error={errors.firstName} />
+          <TextField label="Last name" name="lastName" autoComplete="family-name" required error={errors.lastName} />
+        </div>
+        <TextField label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={errors.password}
+          hint="At least 8 characters, including a number and a special character."
+        />
+        <CheckboxField
+          name="acceptTerms"
+          error={errors.acceptTerms}
+          label={
+            <>
+              I agree to the{' '}
+              <Link to="/terms" className={authLink}>
+                terms and conditions
+              </Link>
+            </>
+          }
+        />
+        <button type="submit" className={button({ size: 'lg' })} disabled={signup.isPending}>
+          {signup.isPending ? <Spinner label="Creating account" /> : null}
+          {signup.isPending ? 'Creating account...' : 'Create Account'}
+        </button>
+      </form>
+      <SocialButtons />
+      <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
+        Already have an account?{' '}
+        <Link to="/login" className={authLink}>
+          Log in
+        </Link>
+      </p>
+    </AuthCard>
+  )
+}

@@ -1,19 +1,23 @@
 import { createCallerFactory, router } from '../trpc/init.ts'
+import { authRouter } from './auth.ts'
 import { cartRouter } from './cart.ts'
 import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
 import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
+import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
 import { servicesRouter } from './services.ts'
 
 export const appRouter = router({
+  auth: authRouter,
   catalog: catalogRouter,
   services: servicesRouter,
   plans: plansRouter,
   content: contentRouter,
   contact: contactRouter,
+  profile: profileRouter,
   cart: cartRouter,
   payment: paymentRouter,
   purchases: purchasesRouter,

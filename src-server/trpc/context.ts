@@ -3,6 +3,7 @@ import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { Role } from '../../src-shared/roles.ts'
 import type { DB } from '../db.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
+import { createMemoryLimiter, type RateLimiter } from '../security/rate-limit.ts'
 
 export interface SessionUser {
   id: string
@@ -34,10 +35,19 @@ export interface ContextInner {
   user: SessionUser | null
   session: SessionInfo | null
   config?: AppConfig
+  /** Counts attempts for abuse limits; a caller without one gets its own in-memory limiter. */
+  limiter?: RateLimiter
+  /** The client's address (rate-limit key); Fastify's req.ip over HTTP. */
+  clientIp?: string
 }
 
 export function createContextInner(inner: ContextInner) {
-  return { ...inner, config: inner.config ?? defaultAppConfig }
+  return {
+    ...inner,
+    config: inner.config ?? defaultAppConfig,
+    limiter: inner.limiter ?? createMemoryLimiter(),
+    clientIp: inner.clientIp ?? 'local',
+  }
 }
 
 export type Context = ReturnType<typeof createContextInner> & {
@@ -51,9 +61,14 @@ export type ResolveSession = (
   res: CreateFastifyContextOptions['res'],
 ) => Promise<{ user: SessionUser | null; session: SessionInfo | null }>
 
-export function makeCreateContext(db: DB, config: AppConfig, resolveSession: ResolveSession) {
+export function makeCreateContext(
+  db: DB,
+  config: AppConfig,
+  resolveSession: ResolveSession,
+  limiter: RateLimiter = createMemoryLimiter(),
+) {
   return async ({ req, res }: CreateFastifyContextOptions): Promise<Context> => {
     const { user, session } = await resolveSession(req, res)
-    return { ...createContextInner({ db, user, session, config }), req, res }
+    return { ...createContextInner({ db, user, session, config, limiter, clientIp: req.ip }), req, res }
   }
 }

@@ -35,9 +35,10 @@ test.describe('header navigation', () => {
       await nav.getByRole('link', { name: label }).click()
       await expect(page).toHaveURL(path)
     }
-    await page.getByRole('link', { name: 'Log In' }).click()
+    const header = page.getByRole('banner')
+    await header.getByRole('link', { name: 'Log In', exact: true }).click()
     await expect(page).toHaveURL('/login')
-    await page.getByRole('link', { name: 'Sign Up' }).click()
+    await header.getByRole('link', { name: 'Sign Up', exact: true }).click()
     await expect(page).toHaveURL('/signup')
     await page.getByTestId('cart-link').click()
     await expect(page).toHaveURL('/cart')

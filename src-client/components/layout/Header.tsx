@@ -3,6 +3,8 @@ import { Menu } from '@ark-ui/react/menu'
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { css } from '../../../styled-system/css'
+import { useSession, useSignOut } from '../../lib/session.ts'
+import { UserMenu } from '../auth/UserMenu.tsx'
 import { HeaderCartLink, PremiumBadge } from '../cart/HeaderCart.tsx'
 import { button } from '../ui/button.ts'
 import { Icon } from '../ui/icons.tsx'
@@ -33,6 +35,8 @@ const menuItem = css({
 export function Header() {
   const [mobileOpen, setMobileOpen] = useState(false)
   const closeMobile = () => setMobileOpen(false)
+  const { user } = useSession()
+  const signOut = useSignOut()
 
   return (
     <header
@@ -98,16 +102,20 @@ export function Header() {
           </nav>
 
           <div className={css({ ml: 'auto', display: 'flex', alignItems: 'center', gap: '2' })}>
-            <PremiumBadge />
+            {user ? <PremiumBadge /> : null}
             <HeaderCartLink />
-            <div className={css({ display: { base: 'none', md: 'flex' }, gap: '2' })}>
-              <Link to="/login" className={button({ variant: 'ghost', size: 'sm' })}>
-                Log In
-              </Link>
-              <Link to="/signup" className={button({ size: 'sm' })}>
-                Sign Up
-              </Link>
-            </div>
+            {user ? (
+              <UserMenu user={user} />
+            ) : user === null ? (
+              <div className={css({ display: { base: 'none', md: 'flex' }, gap: '2' })}>
+                <Link to="/login" className={button({ variant: 'ghost', size: 'sm' })}>
+                  Log In
+                </Link>
+                <Link to="/signup" className={button({ size: 'sm' })}>
+                  Sign Up
+                </Link>
+              </div>
+            ) : null}
             <Collapsible.Trigger
               aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
               className={`${button({ variant: 'ghost', size: 'sm' })} ${css({ display: { base: 'inline-flex', md: 'none' } })}`}
@@ -150,14 +158,33 @@ export function Header() {
                 {item.label}
               </Link>
             ))}
-            <div className={css({ display: 'flex', gap: '2', pt: '2' })}>
-              <Link onClick={closeMobile} to="/login" className={button({ variant: 'outline', size: 'sm' })}>
-                Log In
-              </Link>
-              <Link onClick={closeMobile} to="/signup" className={button({ size: 'sm' })}>
-                Sign Up
-              </Link>
-            </div>
+            {user ? (
+              <div className={css({ display: 'flex', gap: '2', pt: '2' })}>
+                <Link onClick={closeMobile} to="/account" className={button({ variant: 'outline', size: 'sm' })}>
+                  My Account
+                </Link>
+                <button
+                  type="button"
+                  className={button({ variant: 'ghost', size: 'sm' })}
+                  disabled={signOut.isPending}
+                  onClick={() => {
+                    closeMobile()
+                    signOut.mutate()
+                  }}
+                >
+                  Sign Out
+                </button>
+              </div>
+            ) : (
+              <div className={css({ display: 'flex', gap: '2', pt: '2' })}>
+                <Link onClick={closeMobile} to="/login" className={button({ variant: 'outline', size: 'sm' })}>
+                  Log In
+                </Link>
+                <Link onClick={closeMobile} to="/signup" className={button({ size: 'sm' })}>
+                  Sign Up
+                </Link>
+              </div>
+            )}
           </nav>
         </Collapsible.Content>
       </Collapsible.Root>

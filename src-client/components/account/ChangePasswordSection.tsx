@@ -1,0 +1,55 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
+import { changePasswordInput } from '../../../src-shared/schemas/auth.ts'
+import { css } from '../../../styled-system/css'
+import { errorMessage } from '../../lib/trpc.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { button } from '../ui/button.ts'
+import { FormAlert, TextField } from '../ui/form.tsx'
+import { notify } from '../ui/toaster.tsx'
+import { SectionCard } from './SectionCard.tsx'
+
+/** Password change; the server ends every other session of the account. */
+export function ChangePasswordSection() {
+  const trpc = useTRPC()
+  const [error, setError] = useState<string | null>(null)
+  const change = useMutation(trpc.auth.changePassword.mutationOptions())
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const formElement = event.currentTarget
+    const form = new FormData(formElement)
+    const parsed = changePasswordInput.safeParse({
+      currentPassword: form.get('currentPassword'),
+      newPassword: form.get('newPassword'),
+    })
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please check the form')
+    setError(null)
+    try {
+      const result = await change.mutateAsync(parsed.data)
+      notify('success', result.message)
+      formElement.reset()
+    } catch (caught) {
+      setError(errorMessage(caught, 'An error occurred. Please try again.'))
+    }
+  }
+
+  return (
+    <SectionCard title="Password" description="Changing your password signs you out on every other device.">
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className={css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })}
+      >
+        {error ? <FormAlert>{error}</FormAlert> : null}
+        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" />
+        <TextField label="New password" name="newPassword" type="password" autoComplete="new-password" />
+        <div>
+          <button type="submit" className={button()} disabled={change.isPending}>
+            {change.isPending ? 'Saving...' : 'Change Password'}
+          </button>
+        </div>
+      </form>
+    </SectionCard>
+  )
+}

@@ -1,0 +1,57 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
+import { profileNameInput } from '../../../src-shared/schemas/auth.ts'
+import { css } from '../../../styled-system/css'
+import { type SessionUser, setSessionUser } from '../../lib/session.ts'
+import { errorMessage } from '../../lib/trpc.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { button } from '../ui/button.ts'
+import { TextField } from '../ui/form.tsx'
+import { notify } from '../ui/toaster.tsx'
+
+export function NameForm({ user }: { user: SessionUser }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [errors, setErrors] = useState<{ firstName?: string; lastName?: string }>({})
+  const update = useMutation(
+    trpc.profile.updateName.mutationOptions({
+      onSuccess: async (me) => {
+        await setSessionUser(queryClient, trpc, me)
+        notify('success', 'Profile updated successfully!')
+      },
+      onError: (error) => notify('error', 'Failed to update profile', errorMessage(error)),
+    }),
+  )
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const parsed = profileNameInput.safeParse({ firstName: form.get('firstName'), lastName: form.get('lastName') })
+    if (!parsed.success) {
+      const flat = parsed.error.flatten().fieldErrors
+      return setErrors({ firstName: flat.firstName?.[0], lastName: flat.lastName?.[0] })
+    }
+    setErrors({})
+    update.mutate(parsed.data)
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
+        <TextField
+          label="First name"
+          name="firstName"
+          defaultValue={user.firstName}
+          error={errors.firstName}
+          required
+        />
+        <TextField label="Last name" name="lastName" defaultValue={user.lastName} error={errors.lastName} required />
+      </div>
+      <div>
+        <button type="submit" className={button()} disabled={update.isPending}>
+          {update.isPending ? 'Saving...' : 'Save Changes'}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react'
+import { css } from '../../../styled-system/css'
+
+/** One titled card on the account page. */
+export function SectionCard({
+  title,
+  description,
+  children,
+}: {
+  title: string
+  description?: ReactNode
+  children: ReactNode
+}) {
+  const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
+  return (
+    <section
+      aria-labelledby={id}
+      className={css({
+        bg: 'surface',
+        borderWidth: '1px',
+        borderColor: 'line',
+        borderRadius: 'card',
+        p: { base: '5', md: '6' },
+      })}
+    >
+      <h2 id={id} className={css({ fontSize: 'lg', fontWeight: 'bold' })}>
+        {title}
+      </h2>
+      {description ? <p className={css({ mt: '1', color: 'fg.muted', fontSize: 'sm' })}>{description}</p> : null}
+      <div className={css({ mt: '5' })}>{children}</div>
+    </section>
+  )
+}

@@ -1,0 +1,26 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { css } from '../../../styled-system/css'
+import { ChangePasswordSection } from '../../components/account/ChangePasswordSection.tsx'
+import { ProfileSection } from '../../components/account/ProfileSection.tsx'
+import { PageIntro } from '../../components/layout/PageIntro.tsx'
+import { Container } from '../../components/ui/layout.tsx'
+
+export const Route = createFileRoute('/_auth/account')({
+  head: () => ({ meta: [{ title: 'My Account | SkillForge' }] }),
+  component: AccountPage,
+})
+
+// The account page is a stack of independent sections; add new ones (orders, courses, premium) below.
+function AccountPage() {
+  return (
+    <main>
+      <PageIntro title="My Account">
+        <p>Manage your profile and account settings.</p>
+      </PageIntro>
+      <Container className={css({ py: '10', display: 'flex', flexDir: 'column', gap: '8' })}>
+        <ProfileSection />
+        <ChangePasswordSection />
+      </Container>
+    </main>
+  )
+}

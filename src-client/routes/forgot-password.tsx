@@ -1,0 +1,54 @@
+import { useMutation } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import type { FormEvent } from 'react'
+import { css } from '../../styled-system/css'
+import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { button } from '../components/ui/button.ts'
+import { FormAlert, TextField } from '../components/ui/form.tsx'
+import { notify } from '../components/ui/toaster.tsx'
+import { isServerRefusal } from '../lib/auth-errors.ts'
+import { errorMessage } from '../lib/trpc.ts'
+
+export const Route = createFileRoute('/forgot-password')({
+  head: () => ({ meta: [{ title: 'Forgot password | SkillForge' }] }),
+  component: ForgotPasswordPage,
+})
+
+function ForgotPasswordPage() {
+  const { trpc } = Route.useRouteContext()
+  const request = useMutation(
+    trpc.auth.requestPasswordReset.mutationOptions({
+      onError: (error) => notify('error', 'Request failed', errorMessage(error)),
+    }),
+  )
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    request.mutate({ email: String(new FormData(event.currentTarget).get('email')) })
+  }
+
+  return (
+    <AuthCard title="Forgot your password?" subtitle="Enter your email and we'll send you a link to reset it.">
+      {request.isSuccess ? (
+        <FormAlert kind="success">{request.data.message}</FormAlert>
+      ) : (
+        <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+          {request.isError ? (
+            <FormAlert>
+              {isServerRefusal(request.error) ? errorMessage(request.error) : 'An error occurred. Please try again.'}
+            </FormAlert>
+          ) : null}
+          <TextField label="Email" name="email" type="email" autoComplete="email" required />
+          <button type="submit" className={button({ size: 'lg' })} disabled={request.isPending}>
+            {request.isPending ? 'Sending...' : 'Send Reset Link'}
+          </button>
+        </form>
+      )}
+      <p className={css({ textAlign: 'center', fontSize: 'sm' })}>
+        <Link to="/login" className={authLink}>
+          Back to log in
+        </Link>
+      </p>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,70 @@
+import { useMutation } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { z } from 'zod'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { PASSWORD_MIN_LENGTH } from '../../src-shared/constants.ts'
+import { css } from '../../styled-system/css'
+import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { button } from '../components/ui/button.ts'
+import { FormAlert, TextField } from '../components/ui/form.tsx'
+import { notify } from '../components/ui/toaster.tsx'
+import { isServerRefusal } from '../lib/auth-errors.ts'
+import { errorMessage } from '../lib/trpc.ts'
+
+export const Route = createFileRoute('/reset-password')({
+  validateSearch: z.object({ token: z.string().optional() }),
+  head: () => ({ meta: [{ title: 'Reset password | SkillForge' }] }),
+  component: ResetPasswordPage,
+})
+
+function ResetPasswordPage() {
+  const { trpc } = Route.useRouteContext()
+  const { token } = Route.useSearch()
+  const navigate = useNavigate()
+  const [error, setError] = useState<string | null>(null)
+  const reset = useMutation(trpc.auth.resetPassword.mutationOptions())
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const password = String(form.get('password'))
+    if (password.length < PASSWORD_MIN_LENGTH) return setError(AUTH_MESSAGES.passwordLength)
+    if (password !== form.get('confirm')) return setError('Passwords do not match')
+    setError(null)
+    try {
+      const result = await reset.mutateAsync({ token: token ?? '', password })
+      notify('success', 'Password updated', result.message)
+      await navigate({ to: '/login' })
+    } catch (caught) {
+      setError(isServerRefusal(caught) ? errorMessage(caught) : 'An error occurred. Please try again.')
+    }
+  }
+
+  if (!token) {
+    return (
+      <AuthCard title="Reset your password">
+        <FormAlert>{AUTH_MESSAGES.badResetLink}</FormAlert>
+        <Link to="/forgot-password" className={authLink}>
+          Request a new link
+        </Link>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard title="Reset your password" subtitle="Choose a new password for your account.">
+      <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+        {error ? <FormAlert>{error}</FormAlert> : null}
+        <TextField label="New password" name="password" type="password" autoComplete="new-password" required />
+        <TextField label="Confirm new password" name="confirm" type="password" autoComplete="new-password" required />
+        <button type="submit" className={button({ size: 'lg' })} disabled={reset.isPending}>
+          {reset.isPending ? 'Saving...' : 'Reset Password'}
+        </button>
+      </form>
+      <Link to="/forgot-password" className={authLink}>
+        Request a new link
+      </Link>
+    </AuthCard>
+  )
+}

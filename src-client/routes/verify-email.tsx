@@ -1,0 +1,50 @@
+import { useMutation } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { useEffect, useRef } from 'react'
+import { z } from 'zod'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { AuthCard } from '../components/auth/AuthCard.tsx'
+import { button } from '../components/ui/button.ts'
+import { FormAlert } from '../components/ui/form.tsx'
+import { LoadingState } from '../components/ui/states.tsx'
+import { isServerRefusal } from '../lib/auth-errors.ts'
+import { errorMessage } from '../lib/trpc.ts'
+
+export const Route = createFileRoute('/verify-email')({
+  validateSearch: z.object({ token: z.string().optional() }),
+  head: () => ({ meta: [{ title: 'Verify your email | SkillForge' }] }),
+  component: VerifyEmailPage,
+})
+
+function VerifyEmailPage() {
+  const { trpc } = Route.useRouteContext()
+  const { token } = Route.useSearch()
+  const verify = useMutation(trpc.auth.verifyEmail.mutationOptions())
+  const started = useRef(false)
+
+  // Tokens are single-use: send it once, even when React runs effects twice in development.
+  useEffect(() => {
+    if (!token || started.current) return
+    started.current = true
+    verify.mutate({ token })
+  }, [token, verify])
+
+  return (
+    <AuthCard title="Verify your email">
+      {!token ? (
+        <FormAlert>{AUTH_MESSAGES.badVerifyLink}</FormAlert>
+      ) : verify.isSuccess ? (
+        <FormAlert kind="success">{verify.data.message}</FormAlert>
+      ) : verify.isError ? (
+        <FormAlert>
+          {isServerRefusal(verify.error) ? errorMessage(verify.error) : 'An error occurred. Please try again.'}
+        </FormAlert>
+      ) : (
+        <LoadingState label="Verifying your email…" />
+      )}
+      <Link to="/login" className={button({ variant: verify.isSuccess ? 'primary' : 'outline' })}>
+        Go to log in
+      </Link>
+    </AuthCard>
+  )
+}

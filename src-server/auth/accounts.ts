@@ -1,0 +1,114 @@
+// Account rules: sign-up, e-mail verification, password reset and change. No answer here reveals whether an
+// e-mail address has an account: sign-up and reset requests for a known address look exactly like others.
+import type { SignupInput } from '../../src-shared/schemas/auth.ts'
+import type { DB } from '../db.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { alreadyRegisteredMail, passwordResetMail, verificationMail } from './mails.ts'
+import { hashPassword, verifyPassword } from './password.ts'
+import { invalidateUserSessions } from './session.ts'
+import { consumeToken, issueToken } from './tokens.ts'
+
+function findUserByEmail(db: DB, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'email_verified', 'first_name'])
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst()
+}
+
+/**
+ * Creates an unverified account and e-mails its verification link. For an address that already has an
+ * account nothing is created: an unverified one gets a fresh link, a verified one a "you already have an
+ * account" note. The caller answers the same in every case.
+ */
+export async function signUp(db: DB, input: SignupInput, publicUrl: string): Promise<void> {
+  const passwordHash = await hashPassword(input.password)
+  await db.transaction().execute(async (trx) => {
+    const existing = await findUserByEmail(trx, input.email)
+    if (existing) {
+      if (existing.email_verified) await enqueueMail(trx, alreadyRegisteredMail(existing.email, publicUrl))
+      else {
+        const token = await issueToken(trx, existing.id, 'verify_email')
+        await enqueueMail(trx, verificationMail(existing.email, existing.first_name, publicUrl, token))
+      }
+      return
+    }
+    const user = await trx
+      .insertInto('users')
+      .values({
+        email: input.email.trim(),
+        password_hash: passwordHash,
+        first_name: input.firstName,
+        last_name: input.lastName,
+      })
+      .returning(['id', 'email'])
+      .executeTakeFirstOrThrow()
+    const token = await issueToken(trx, user.id, 'verify_email')
+    await enqueueMail(trx, verificationMail(user.email, input.firstName, publicUrl, token))
+  })
+}
+
+/** Marks the e-mail of the token's user verified. False for an unknown, used or expired token. */
+export async function verifyEmail(db: DB, token: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const userId = await consumeToken(trx, token, 'verify_email')
+    if (!userId) return false
+    await trx
+      .updateTable('users')
+      .set({ email_verified: true, updated_at: new Date() })
+      .where('id', '=', userId)
+      .execute()
+    return true
+  })
+}
+
+/** E-mails a reset link when the address has an account; does nothing otherwise. */
+export async function requestPasswordReset(db: DB, email: string, publicUrl: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const user = await findUserByEmail(trx, email)
+    if (!user) return
+    const token = await issueToken(trx, user.id, 'reset_password')
+    await enqueueMail(trx, passwordResetMail(user.email, publicUrl, token))
+  })
+}
+
+/**
+ * Sets a new password with a reset token and ends every session of the user. Following the link proves
+ * the mailbox, so the address counts as verified too. Returns the user id, or null for a bad token.
+ */
+export async function resetPassword(db: DB, token: string, password: string): Promise<string | null> {
+  const passwordHash = await hashPassword(password)
+  return db.transaction().execute(async (trx) => {
+    const userId = await consumeToken(trx, token, 'reset_password')
+    if (!userId) return null
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, email_verified: true, updated_at: new Date() })
+      .where('id', '=', userId)
+      .execute()
+    await invalidateUserSessions(trx, userId)
+    return userId
+  })
+}
+
+/** Changes the password after checking the current one and ends every session of the user (the caller
+ * starts a fresh one for the device that made the change). */
+export async function changePassword(
+  db: DB,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+): Promise<boolean> {
+  const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst()
+  if (!row?.password_hash || !(await verifyPassword(row.password_hash, currentPassword))) return false
+  const passwordHash = await hashPassword(newPassword)
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: new Date() })
+      .where('id', '=', userId)
+      .execute()
+    await invalidateUserSessions(trx, userId)
+  })
+  return true
+}

@@ -1,0 +1,32 @@
+// The account e-mails. Links are absolute, built from PUBLIC_URL.
+import type { OutgoingMail } from '../mail/outbox.ts'
+
+export function verificationMail(to: string, firstName: string, publicUrl: string, token: string): OutgoingMail {
+  const link = `${publicUrl}/verify-email?token=${token}`
+  return {
+    kind: 'verify_email',
+    to,
+    subject: 'Verify your email address',
+    text: `Hi ${firstName},\n\nWelcome to SkillForge! Please confirm your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 24 hours. If you did not sign up, you can ignore this message.\n`,
+  }
+}
+
+export function passwordResetMail(to: string, publicUrl: string, token: string): OutgoingMail {
+  const link = `${publicUrl}/reset-password?token=${token}`
+  return {
+    kind: 'reset_password',
+    to,
+    subject: 'Reset your password',
+    text: `Someone asked to reset the password of your SkillForge account.\n\nTo choose a new password, open this link:\n\n${link}\n\nThe link works once and expires in 1 hour. If it was not you, ignore this message: your password stays the same.\n`,
+  }
+}
+
+/** Sent instead of a second account when someone signs up with an address that already has one. */
+export function alreadyRegisteredMail(to: string, publicUrl: string): OutgoingMail {
+  return {
+    kind: 'already_registered',
+    to,
+    subject: 'You already have a SkillForge account',
+    text: `Someone tried to create a SkillForge account with this email address, which already has one.\n\nLog in: ${publicUrl}/login\nForgot your password? ${publicUrl}/forgot-password\n\nIf it was not you, you can ignore this message.\n`,
+  }
+}

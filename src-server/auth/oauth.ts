@@ -1,0 +1,130 @@
+// Google and Facebook sign-in with Arctic: the providers (built from env), their user profiles, and how a
+// provider identity becomes a local account (an existing link, else the account with the same verified
+// e-mail, else a new verified account).
+import { Facebook, Google } from 'arctic'
+import type { DB } from '../db.ts'
+import { invalidateUserSessions } from './session.ts'
+
+export const OAUTH_PROVIDERS = ['google', 'facebook'] as const
+export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number]
+export const PROVIDER_LABEL: Record<OAuthProvider, string> = { google: 'Google', facebook: 'Facebook' }
+
+export interface OAuthCredentials {
+  google?: { clientId: string; clientSecret: string }
+  facebook?: { clientId: string; clientSecret: string }
+}
+
+export class OAuthFailure extends Error {}
+
+export interface ProviderProfile {
+  providerUserId: string
+  email: string | null
+  emailVerified: boolean
+  firstName: string
+  lastName: string
+}
+
+export type OAuthClient = { provider: 'google'; client: Google } | { provider: 'facebook'; client: Facebook }
+
+export function oauthClient(provider: OAuthProvider, credentials: OAuthCredentials, publicUrl: string): OAuthClient {
+  const config = credentials[provider]
+  if (!config) throw new OAuthFailure(`${PROVIDER_LABEL[provider]} sign-in is not configured`)
+  const redirectUri = `${publicUrl}/auth/${provider}/callback`
+  return provider === 'google'
+    ? { provider, client: new Google(config.clientId, config.clientSecret, redirectUri) }
+    : { provider, client: new Facebook(config.clientId, config.clientSecret, redirectUri) }
+}
+
+const PROFILE_TIMEOUT_MS = 10_000
+
+async function getJson(url: string, accessToken?: string): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {},
+    signal: AbortSignal.timeout(PROFILE_TIMEOUT_MS),
+  }).catch(() => {
+    throw new OAuthFailure('the provider could not be reached')
+  })
+  if (!response.ok) throw new OAuthFailure(`the provider refused the profile request (${response.status})`)
+  return (await response.json()) as Record<string, unknown>
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim().slice(0, 80) : '')
+
+export async function fetchProfile(provider: OAuthProvider, accessToken: string): Promise<ProviderProfile> {
+  if (provider === 'google') {
+    const info = await getJson('https://openidconnect.googleapis.com/v1/userinfo', accessToken)
+    return {
+      providerUserId: text(info.sub),
+      email: text(info.email) || null,
+      emailVerified: info.email_verified === true,
+      firstName: text(info.given_name),
+      lastName: text(info.family_name),
+    }
+  }
+  const url = new URL('https://graph.facebook.com/me')
+  url.searchParams.set('fields', 'id,email,first_name,last_name')
+  url.searchParams.set('access_token', accessToken)
+  const info = await getJson(url.toString())
+  // Facebook only hands out addresses its users have confirmed.
+  return {
+    providerUserId: text(info.id),
+    email: text(info.email) || null,
+    emailVerified: Boolean(info.email),
+    firstName: text(info.first_name),
+    lastName: text(info.last_name),
+  }
+}
+
+/**
+ * The local user for a provider identity, linking or creating the account as needed. With `create: false`
+ * (admin sign-in) an identity without an account is refused rather than given a new customer account.
+ */
+export async function linkOrCreateUser(
+  db: DB,
+  provider: OAuthProvider,
+  profile: ProviderProfile,
+  options: { create: boolean; refusal?: string } = { create: true },
+) {
+  if (!profile.providerUserId) throw new OAuthFailure('the provider sent no account id')
+  return db.transaction().execute(async (trx) => {
+    const linked = await trx
+      .selectFrom('oauth_accounts')
+      .innerJoin('users', 'users.id', 'oauth_accounts.user_id')
+      .select(['users.id', 'users.role'])
+      .where('oauth_accounts.provider', '=', provider)
+      .where('oauth_accounts.provider_user_id', '=', profile.providerUserId)
+      .executeTakeFirst()
+    if (linked) return linked
+
+    if (!profile.email || !profile.emailVerified) {
+      throw new OAuthFailure(`your ${PROVIDER_LABEL[provider]} account has no verified email address`)
+    }
+    const email = profile.email
+    let user = await trx
+      .selectFrom('users')
+      .select(['id', 'role', 'email_verified'])
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .executeTakeFirst()
+    if (!user && !options.create) throw new OAuthFailure(options.refusal ?? 'no account uses this email address')
+    if (user && !user.email_verified) {
+      // Someone may have registered this address without owning it: the provider proves the owner, so the
+      // unproven password and its sessions go.
+      await trx
+        .updateTable('users')
+        .set({ email_verified: true, password_hash: null, updated_at: new Date() })
+        .where('id', '=', user.id)
+        .execute()
+      await invalidateUserSessions(trx, user.id)
+    }
+    user ??= await trx
+      .insertInto('users')
+      .values({ email, email_verified: true, first_name: profile.firstName, last_name: profile.lastName })
+      .returning(['id', 'role', 'email_verified'])
+      .executeTakeFirstOrThrow()
+    await trx
+      .insertInto('oauth_accounts')
+      .values({ provider, provider_user_id: profile.providerUserId, user_id: user.id })
+      .execute()
+    return { id: user.id, role: user.role }
+  })
+}

@@ -1,0 +1,48 @@
+// POST /api/profile/avatar: one image (judged by its bytes), at most 2 MB, for the signed-in user.
+import type { FastifyInstance } from 'fastify'
+import { AVATAR_MAX_BYTES } from '../../src-shared/constants.ts'
+import { type HttpDeps, requireUser } from '../http/deps.ts'
+import { RATE_RULES } from '../security/rate-limit.ts'
+import { readImageUpload, UploadError } from '../storage/upload.ts'
+import { AVATAR_MESSAGES, replaceAvatar } from './service.ts'
+
+export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
+  app.post(
+    '/api/profile/avatar',
+    {
+      config: {
+        rateLimit: {
+          max: RATE_RULES.upload.max,
+          timeWindow: RATE_RULES.upload.windowMs,
+          errorResponseBuilder: () => ({
+            statusCode: 429,
+            error: 'Too Many Requests',
+            message: 'Too many uploads. Please try again later.',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(deps, request, reply)
+      if (!user) return reply
+      let image: Awaited<ReturnType<typeof readImageUpload>>
+      try {
+        image = await readImageUpload(request, AVATAR_MAX_BYTES, AVATAR_MESSAGES.tooLarge)
+      } catch (error) {
+        if (error instanceof UploadError) {
+          const status = error.reason === 'too-large' ? 413 : 400
+          return reply.code(status).send({ error: 'Bad Request', message: error.message })
+        }
+        request.log.warn({ err: error }, 'avatar upload could not be read')
+        return reply.code(400).send({ error: 'Bad Request', message: AVATAR_MESSAGES.notImage })
+      }
+      try {
+        const avatarUrl = await replaceAvatar(deps.db, deps.storage, user.id, image, request.log)
+        return { avatarUrl, message: AVATAR_MESSAGES.updated }
+      } catch (error) {
+        request.log.error({ err: error }, 'avatar upload failed')
+        return reply.code(500).send({ error: 'Internal Server Error', message: AVATAR_MESSAGES.failed })
+      }
+    },
+  )
+}

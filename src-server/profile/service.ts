@@ -1,0 +1,46 @@
+// Profile changes: name, and the avatar image (stored through FileStorage; the previous file is removed).
+import type { DB } from '../db.ts'
+import type { ImageType } from '../storage/image.ts'
+import type { FileStorage } from '../storage/storage.ts'
+
+export const AVATAR_MESSAGES = {
+  notImage: 'Please select an image file',
+  tooLarge: 'Image size should be less than 2MB',
+  failed: 'Failed to upload image. Please try again.',
+  updated: 'Profile image updated successfully!',
+} as const
+
+export async function updateProfileName(db: DB, userId: string, firstName: string, lastName: string) {
+  await db
+    .updateTable('users')
+    .set({ first_name: firstName, last_name: lastName, updated_at: new Date() })
+    .where('id', '=', userId)
+    .execute()
+}
+
+/**
+ * Stores a new avatar under a fresh key (so caches never show the old picture), points the user at it,
+ * then removes the previous file. A previous file that is already gone, or foreign, is ignored.
+ */
+export async function replaceAvatar(
+  db: DB,
+  storage: FileStorage,
+  userId: string,
+  image: { data: Buffer; type: ImageType },
+  log?: { warn: (obj: object, msg: string) => void },
+): Promise<string> {
+  const previous = await db.selectFrom('users').select('avatar_url').where('id', '=', userId).executeTakeFirst()
+  const key = `avatars/${userId}/avatar-${Date.now().toString(36)}.${image.type.ext}`
+  const url = await storage.put(key, image.data, image.type.mime)
+  try {
+    await db.updateTable('users').set({ avatar_url: url, updated_at: new Date() }).where('id', '=', userId).execute()
+  } catch (error) {
+    await storage.remove(key).catch(() => undefined)
+    throw error
+  }
+  const oldKey = previous?.avatar_url ? storage.keyFromUrl(previous.avatar_url) : null
+  if (oldKey && oldKey !== key) {
+    await storage.remove(oldKey).catch((error: unknown) => log?.warn({ err: error, oldKey }, 'old avatar not removed'))
+  }
+  return url
+}

@@ -1,0 +1,90 @@
+// Sign-up, log-in, log-out, e-mail verification and password reset. Every rule is checked here; the client
+// only shows the answers. Abuse limits count per client address (and per e-mail for log-in).
+import { TRPCError } from '@trpc/server'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import {
+  changePasswordInput,
+  emailOnlyInput,
+  loginInput,
+  resetPasswordInput,
+  signupInput,
+  tokenInput,
+} from '../../src-shared/schemas/auth.ts'
+import { changePassword, requestPasswordReset, resetPassword, signUp, verifyEmail } from '../auth/accounts.ts'
+import { clearSessionCookie } from '../auth/cookies.ts'
+import { loadMe } from '../auth/me.ts'
+import { authenticateWithPassword, startSession } from '../auth/service.ts'
+import { invalidateSession } from '../auth/session.ts'
+import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
+import type { Context } from '../trpc/context.ts'
+import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
+
+async function enforceLimit(ctx: Context, rule: RateRule, key: string) {
+  const log = (error: unknown) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
+  if (!(await allowAttempt(ctx.limiter, rule, key, log))) {
+    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: AUTH_MESSAGES.tooManyAttempts })
+  }
+}
+
+export const authRouter = router({
+  /** The signed-in user, or null for a visitor. */
+  me: publicProcedure.query(({ ctx }) => (ctx.user ? loadMe(ctx.db, ctx.user.id) : null)),
+
+  signup: publicProcedure.input(signupInput).mutation(async ({ ctx, input }) => {
+    await enforceLimit(ctx, RATE_RULES.signup, `signup:${ctx.clientIp}`)
+    try {
+      await signUp(ctx.db, input, ctx.config.publicUrl)
+    } catch (error) {
+      throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: AUTH_MESSAGES.signupFailed, cause: error })
+    }
+    return { message: AUTH_MESSAGES.signupSuccess }
+  }),
+
+  login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
+    await enforceLimit(ctx, RATE_RULES.login, `login:${ctx.clientIp}:${input.email.toLowerCase()}`)
+    const user = await authenticateWithPassword(ctx.db, input.email, input.password)
+    // One answer for an unknown e-mail and a wrong password.
+    if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: AUTH_MESSAGES.invalidCredentials })
+    if (!user.emailVerified) throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.emailNotVerified })
+    if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
+    await startSession(ctx.db, ctx.res, ctx.config, user.id, input.remember)
+    return loadMe(ctx.db, user.id)
+  }),
+
+  logout: publicProcedure.mutation(async ({ ctx }) => {
+    if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
+    if (ctx.res) clearSessionCookie(ctx.res, { secure: ctx.config.cookieSecure })
+    return { ok: true }
+  }),
+
+  verifyEmail: publicProcedure.input(tokenInput).mutation(async ({ ctx, input }) => {
+    if (!(await verifyEmail(ctx.db, input.token))) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badVerifyLink })
+    }
+    return { message: AUTH_MESSAGES.emailVerified }
+  }),
+
+  /** The same answer whether or not the address has an account. */
+  requestPasswordReset: publicProcedure.input(emailOnlyInput).mutation(async ({ ctx, input }) => {
+    await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
+    await requestPasswordReset(ctx.db, input.email, ctx.config.publicUrl)
+    return { message: AUTH_MESSAGES.resetRequested }
+  }),
+
+  resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ ctx, input }) => {
+    await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
+    const userId = await resetPassword(ctx.db, input.token, input.password)
+    if (!userId) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badResetLink })
+    if (ctx.res) clearSessionCookie(ctx.res, { secure: ctx.config.cookieSecure })
+    return { message: AUTH_MESSAGES.resetDone }
+  }),
+
+  /** Ends every session of the user, then signs this device in again with a fresh session. */
+  changePassword: authedProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+    await enforceLimit(ctx, RATE_RULES.login, `change-password:${ctx.user.id}`)
+    const changed = await changePassword(ctx.db, ctx.user.id, input.currentPassword, input.newPassword)
+    if (!changed) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.wrongCurrentPassword })
+    await startSession(ctx.db, ctx.res, ctx.config, ctx.user.id, ctx.session.remember ?? true)
+    return { message: AUTH_MESSAGES.passwordChanged }
+  }),
+})

@@ -1,0 +1,43 @@
+// Security headers (helmet) with a Content-Security-Policy the app runs under: its own scripts and styles
+// (Panda's CSS files, and the inline style attributes Ark UI sets), the contact page's OpenStreetMap frame,
+// PayPal's hosted buttons, and images from this site, data: and blob: URLs (avatar previews) and the
+// object storage, when one is configured.
+import fastifyHelmet from '@fastify/helmet'
+import type { FastifyInstance } from 'fastify'
+
+export const CSP_SOURCES = {
+  script: ["'self'", 'https://www.paypal.com'],
+  frame: ['https://www.openstreetmap.org', 'https://www.paypal.com'],
+  img: ["'self'", 'data:', 'blob:', 'https://www.paypalobjects.com'],
+  connect: ["'self'", 'https://www.paypal.com'],
+  style: ["'self'", "'unsafe-inline'"],
+}
+
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { secure: boolean; extraImageOrigins?: string[] },
+) {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: CSP_SOURCES.script,
+        frameSrc: CSP_SOURCES.frame,
+        imgSrc: [...CSP_SOURCES.img, ...(options.extraImageOrigins ?? [])],
+        connectSrc: CSP_SOURCES.connect,
+        styleSrc: CSP_SOURCES.style,
+        mediaSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        formAction: ["'self'"],
+        // Only over HTTPS: on plain-HTTP development and test servers it would break every sub-resource.
+        upgradeInsecureRequests: options.secure ? [] : null,
+      },
+    },
+    strictTransportSecurity: options.secure ? { maxAge: 15_552_000, includeSubDomains: true } : false,
+    // Popups of the payment providers need to talk back to this page.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  })
+}

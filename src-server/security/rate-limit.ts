@@ -1,0 +1,104 @@
+// One rate limiter for tRPC procedures and plain routes: fixed windows counted in memory by default, or in
+// Redis when REDIS_URL is set (so several server nodes share the counts).
+import { Redis } from 'ioredis'
+
+export interface RateLimiter {
+  readonly kind: 'memory' | 'redis'
+  /** Counts one attempt under `key`; returns the attempts in the current window and the ms until it ends. */
+  hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>
+  close(): Promise<void>
+}
+
+export interface RateRule {
+  max: number
+  windowMs: number
+}
+
+/** Limits per client (IP, and e-mail where there is one). Generous for people, tight for scripts. */
+export const RATE_RULES = {
+  login: { max: 10, windowMs: 15 * 60_000 },
+  signup: { max: 10, windowMs: 60 * 60_000 },
+  passwordReset: { max: 5, windowMs: 15 * 60_000 },
+  upload: { max: 10, windowMs: 60_000 },
+} satisfies Record<string, RateRule>
+
+const MEMORY_MAX_KEYS = 50_000
+
+export function createMemoryLimiter(): RateLimiter {
+  const windows = new Map<string, { count: number; resetAt: number }>()
+  return {
+    kind: 'memory',
+    async hit(key, windowMs) {
+      const now = Date.now()
+      let entry = windows.get(key)
+      if (!entry || entry.resetAt <= now) {
+        if (windows.size >= MEMORY_MAX_KEYS) pruneExpired(windows, now)
+        entry = { count: 0, resetAt: now + windowMs }
+        windows.set(key, entry)
+      }
+      entry.count += 1
+      return { count: entry.count, ttlMs: entry.resetAt - now }
+    },
+    async close() {
+      windows.clear()
+    },
+  }
+}
+
+function pruneExpired(windows: Map<string, { resetAt: number }>, now: number) {
+  for (const [key, entry] of windows) if (entry.resetAt <= now) windows.delete(key)
+  // Still full (an attack from many addresses): forget the oldest half rather than grow without bound.
+  if (windows.size >= MEMORY_MAX_KEYS) {
+    let drop = windows.size / 2
+    for (const key of windows.keys()) {
+      if (drop-- <= 0) break
+      windows.delete(key)
+    }
+  }
+}
+
+// INCR and set the expiry on the first hit, atomically, and report the time left.
+const HIT_SCRIPT = `local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {c, ttl}`
+
+export function createRedisLimiter(url: string, prefix = 'rl:'): RateLimiter {
+  // Fail fast: a limiter that waits for a dead Redis would hang every log-in.
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
+  redis.on('error', () => {}) // reported through the failing commands; without a listener Node would crash
+  return {
+    kind: 'redis',
+    async hit(key, windowMs) {
+      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${key}`, String(windowMs))) as [number, number]
+      return { count, ttlMs: ttl }
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect())
+    },
+  }
+}
+
+export function createRateLimiter(redisUrl: string | undefined): RateLimiter {
+  return redisUrl ? createRedisLimiter(redisUrl) : createMemoryLimiter()
+}
+
+/**
+ * True when this attempt is still within the rule. A limiter that cannot be reached lets the attempt
+ * through (and says so in the log): an outage of Redis must not lock every customer out.
+ */
+export async function allowAttempt(
+  limiter: RateLimiter,
+  rule: RateRule,
+  key: string,
+  onError: (error: unknown) => void = () => {},
+): Promise<boolean> {
+  try {
+    const { count } = await limiter.hit(key, rule.windowMs)
+    return count <= rule.max
+  } catch (error) {
+    onError(error)
+    return true
+  }
+}

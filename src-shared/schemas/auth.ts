@@ -1,0 +1,32 @@
+// Account forms, shared by the client forms and the server procedures (spec §5 messages).
+import { z } from 'zod'
+import { AUTH_MESSAGES } from '../auth.ts'
+import { PASSWORD_MIN_LENGTH } from '../constants.ts'
+
+const email = z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Please enter a valid email address'))
+const newPassword = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordLength)
+  .max(128, 'Password must be at most 128 characters')
+const name = (label: string) => z.string().trim().min(1, `${label} is required`).max(80)
+
+export const signupInput = z.object({
+  firstName: name('First name'),
+  lastName: name('Last name'),
+  email,
+  password: newPassword,
+  acceptTerms: z.literal(true, { error: AUTH_MESSAGES.terms }),
+})
+export type SignupInput = z.infer<typeof signupInput>
+
+export const loginInput = z.object({
+  email,
+  password: z.string().min(1, 'Password is required').max(128),
+  remember: z.boolean().default(true),
+})
+
+export const emailOnlyInput = z.object({ email })
+export const tokenInput = z.object({ token: z.string().min(10).max(128) })
+export const resetPasswordInput = z.object({ token: z.string().min(10).max(128), password: newPassword })
+export const changePasswordInput = z.object({ currentPassword: z.string().min(1).max(128), newPassword })
+export const profileNameInput = z.object({ firstName: name('First name'), lastName: name('Last name') })

@@ -1,0 +1,221 @@
+// Accounts as a shopper uses them: sign-up, e-mail verification, log-in, log-out, password reset, profile.
+import type { Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, test } from './fixtures.ts'
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+)
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+
+/** The path of the newest link of a kind mailed to an address (read from the outbox). */
+async function mailedLink(db: Kysely<Database>, to: string, path: string): Promise<string> {
+  await expect
+    .poll(async () => (await db.selectFrom('mail_outbox').select('id').where('to_address', '=', to).execute()).length)
+    .toBeGreaterThan(0)
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', to)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow()
+  const match = mail.text_body.match(new RegExp(`https?://[^/]+(${path}\\?token=[a-z0-9]+)`))
+  expect(match, `a ${path} link in the mail`).not.toBeNull()
+  return match![1]!
+}
+
+async function logIn(page: Page, email: string, password: string, remember: boolean) {
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  if (remember) await page.getByLabel('Remember me').check()
+  await page.getByRole('button', { name: 'Log In' }).click()
+}
+
+async function sessionCookie(page: Page) {
+  return (await page.context().cookies()).find((cookie) => cookie.name === 'session')
+}
+
+test.describe('sign-up', () => {
+  test('checks the form, creates the account, verifies the e-mail from the outbox, then logs in', async ({
+    page,
+    db,
+  }) => {
+    const email = `new-${unique()}@example.test`
+    await page.goto('/signup')
+    await expect(page.getByRole('link', { name: 'terms and conditions' })).toHaveAttribute('href', '/terms')
+    await expect(page.getByRole('link', { name: 'Google' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Facebook' })).toBeVisible()
+    await page.getByLabel('First name').fill('Nia')
+    await page.getByLabel('Last name').fill('Newcomer')
+    await page.getByLabel('Email', { exact: true }).fill(email)
+    await page.getByLabel('Password', { exact: true }).fill('short1!')
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await expect(page.getByText('Password must be at least 8 characters')).toBeVisible()
+    await expect(page.getByText('You must agree to the terms and conditions')).toBeVisible()
+
+    await page.getByLabel('Password', { exact: true }).fill('long-enough-1!')
+    await page.getByLabel('I agree to the').check()
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    // Shown on the page and as a toast.
+    await expect(page.getByText('Account created successfully! Please check your email for verification.')).toHaveCount(
+      2,
+    )
+    await expect(page).toHaveURL('/login', { timeout: 6000 })
+
+    // Not verified yet: log-in explains why.
+    await logIn(page, email, 'long-enough-1!', false)
+    await expect(page.getByRole('alert').filter({ hasText: 'Please verify your email' })).toBeVisible()
+
+    await page.goto(await mailedLink(db, email, '/verify-email'))
+    await expect(page.getByText('Your email has been verified. You can now log in.')).toBeVisible()
+    await page.getByRole('link', { name: 'Go to log in' }).click()
+    await logIn(page, email, 'long-enough-1!', false)
+    await expect(page.getByText('Login successful')).toBeVisible()
+    await expect(page).toHaveURL('/')
+    await expect(page.getByTestId('user-menu')).toBeVisible()
+  })
+})
+
+test.describe('log-in and log-out', () => {
+  test('without Remember me the cookie lasts for the browser session; log-out ends it', async ({ page, db }) => {
+    const user = await createUser(db)
+    await page.goto('/login')
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
+    await logIn(page, user.email, user.password, false)
+    await expect(page).toHaveURL('/')
+    expect((await sessionCookie(page))?.expires).toBe(-1)
+    await expect(page.getByRole('link', { name: 'Log In' })).toHaveCount(0)
+    await expect(page.getByRole('link', { name: 'Sign Up' })).toHaveCount(0)
+
+    await page.getByTestId('user-menu').click()
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click()
+    await expect(page).toHaveURL('/login')
+    await expect(page.getByRole('link', { name: 'Log In' })).toBeVisible()
+    expect(await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([])
+  })
+
+  test('with Remember me the cookie lasts 30 days, and the return URL is honoured', async ({ page, db }) => {
+    const user = await createUser(db)
+    await page.goto('/account')
+    await expect(page).toHaveURL('/login?redirect=%2Faccount')
+    await logIn(page, user.email, user.password, true)
+    await expect(page).toHaveURL('/account')
+    const expires = (await sessionCookie(page))?.expires ?? 0
+    expect(expires * 1000).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000)
+    // Signed in, the log-in page returns to the return URL and the sign-up page to /.
+    await page.goto('/login?redirect=/account')
+    await expect(page).toHaveURL('/account')
+    await page.goto('/signup')
+    await expect(page).toHaveURL('/')
+  })
+
+  test('a wrong password gets the same message as an unknown e-mail', async ({ page, db }) => {
+    const user = await createUser(db)
+    await page.goto('/login')
+    await logIn(page, user.email, 'not-the-password', false)
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible()
+    await expect(page.getByText('Login failed')).toBeVisible()
+    await page.getByLabel('Email').fill(`nobody-${unique()}@example.test`)
+    await page.getByRole('button', { name: 'Log In' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible()
+    await expect(page).toHaveURL('/login')
+  })
+
+  test('an unconfigured Google sign-in says why instead of failing', async ({ page }) => {
+    await page.goto('/login')
+    await page.getByRole('link', { name: 'Google' }).click()
+    await expect(page).toHaveURL(/\/auth\/callback\?error=/)
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Google login failed: Google sign-in is not configured' }),
+    ).toBeVisible()
+  })
+})
+
+test.describe('password reset', () => {
+  test('mails a single-use link that sets a new password', async ({ page, db }) => {
+    const user = await createUser(db)
+    await page.goto('/login')
+    await page.getByRole('link', { name: 'Forgot password?' }).click()
+    await expect(page).toHaveURL('/forgot-password')
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByRole('button', { name: 'Send Reset Link' }).click()
+    await expect(page.getByText('If an account exists for that email')).toBeVisible()
+
+    const link = await mailedLink(db, user.email, '/reset-password')
+    await page.goto(link)
+    await page.getByLabel('New password', { exact: true }).fill('fresh-password-4')
+    await page.getByLabel('Confirm new password').fill('fresh-password-4')
+    await page.getByRole('button', { name: 'Reset Password' }).click()
+    await expect(page).toHaveURL('/login')
+    await logIn(page, user.email, 'fresh-password-4', false)
+    await expect(page).toHaveURL('/')
+    await expect(page.getByTestId('user-menu')).toBeVisible()
+
+    await page.goto(link)
+    await page.getByLabel('New password', { exact: true }).fill('another-password-5')
+    await page.getByLabel('Confirm new password').fill('another-password-5')
+    await page.getByRole('button', { name: 'Reset Password' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'invalid or has expired' })).toBeVisible()
+  })
+})
+
+test.describe('account page', () => {
+  test('edits the name and changes the avatar, which the header shows', async ({ page, login }) => {
+    const user = await login({ firstName: 'Pat', lastName: 'Profile' })
+    await page.goto('/account')
+    await expect(page.getByTestId('profile-email')).toHaveText(user.email)
+    await expect(page.getByText('Update your profile picture. Image should be under 2MB.')).toBeVisible()
+
+    await page.getByLabel('First name').fill('Patricia')
+    await page.getByRole('button', { name: 'Save Changes' }).click()
+    await expect(page.getByTestId('profile-name')).toHaveText('Patricia Profile')
+
+    // A text file dressed as a PNG is refused by the server, judged by content.
+    await page
+      .getByTestId('avatar-input')
+      .setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image') })
+    await expect(page.getByText('Please select an image file')).toBeVisible()
+
+    await page.getByTestId('avatar-input').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
+    await expect(page.getByText('Profile image updated successfully!')).toBeVisible()
+    const headerAvatar = page.getByTestId('user-menu').getByTestId('avatar-image')
+    await expect(headerAvatar).toHaveAttribute('src', new RegExp(`^/uploads/avatars/${user.id}/avatar-`))
+    await expect.poll(() => headerAvatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1)
+
+    await page.getByTestId('user-menu').click()
+    await expect(page.getByRole('menuitem', { name: 'My Account' })).toBeVisible()
+  })
+
+  test('pages pass the Content-Security-Policy', async ({ page, login }) => {
+    // Every violation the browser reports, on every page load.
+    await page.addInitScript(() => {
+      const seen: string[] = []
+      ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+      )
+    })
+    const violationsOn = async (path: string) => {
+      await page.goto(path)
+      await page.waitForLoadState('networkidle')
+      return page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)
+    }
+    expect(await violationsOn('/')).toEqual([])
+    expect(await violationsOn('/login')).toEqual([])
+    expect(await violationsOn('/signup')).toEqual([])
+    await login()
+    expect(await violationsOn('/account')).toEqual([])
+    // The detector works: an image from a host the policy does not list is reported.
+    await page.evaluate(() => {
+      const img = document.createElement('img')
+      img.src = 'https://images.example.invalid/x.png'
+      document.body.append(img)
+    })
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations.length))
+      .toBe(1)
+  })
+})

@@ -1,0 +1,64 @@
+// Boots the real server on a free port for HTTP-level tests, with helpers for tRPC calls and cookies.
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import type { DB } from '../../src-server/db.ts'
+import { createServer, type ServerDeps } from '../../src-server/server.ts'
+
+export interface TestServer {
+  baseUrl: string
+  dataDir: string
+  uploadsDir: string
+  stop(): Promise<void>
+}
+
+export async function startTestServer(
+  db: DB,
+  options: { env?: Partial<ServerDeps['env']>; limiter?: ServerDeps['limiter'] } = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-http-'))
+  const server = await createServer({
+    env: {
+      NODE_ENV: 'test',
+      PORT: 0,
+      HOST: '127.0.0.1',
+      CLIENT_DIR: path.join(dataDir, 'no-client'),
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'http://storefront.test',
+      ...options.env,
+    },
+    db,
+    logger: false,
+    limiter: options.limiter,
+  })
+  const baseUrl = await server.start()
+  return {
+    baseUrl,
+    dataDir,
+    uploadsDir: path.join(dataDir, 'uploads'),
+    async stop() {
+      await server.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A POST to a tRPC mutation as the browser sends it from the site itself. */
+export function trpcPost(baseUrl: string, procedure: string, input: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${baseUrl}/trpc/${procedure}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'http://storefront.test', ...headers },
+    body: JSON.stringify(input),
+  })
+}
+
+/** The Set-Cookie header of a response for one cookie name, or undefined. */
+export function setCookieFor(response: Response, name: string): string | undefined {
+  return response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`))
+}
+
+/** "name=value" of a Set-Cookie line, to send back in a Cookie header. */
+export function cookiePair(setCookie: string | undefined): string {
+  return setCookie?.split(';')[0] ?? ''
+}
