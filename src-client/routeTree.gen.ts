@@ -33,11 +33,11 @@ import { Route as SignupRouteImport } from './routes/signup'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AuthAccountRouteImport } from './routes/_auth/account'
-import { Route as AccountPremiumRouteImport } from './routes/account_.premium'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 
 const IndexRoute = IndexRouteImport.update({
@@ -159,11 +159,6 @@ const AuthAccountRoute = AuthAccountRouteImport.update({
   path: '/account',
   getParentRoute: () => AuthRoute,
 } as any)
-const AccountPremiumRoute = AccountPremiumRouteImport.update({
-  id: '/account_/premium',
-  path: '/account/premium',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const AuthCallbackRoute = AuthCallbackRouteImport.update({
   id: '/auth/callback',
   path: '/auth/callback',
@@ -183,6 +178,11 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   id: '/service/$serviceId',
   path: '/service/$serviceId',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthAccountPremiumRoute = AuthAccountPremiumRouteImport.update({
+  id: '/account_/premium',
+  path: '/account/premium',
+  getParentRoute: () => AuthRoute,
 } as any)
 const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
   id: '/courses/category/$slug',
@@ -214,11 +214,11 @@ export interface FileRoutesByFullPath {
   '/terms': typeof TermsRoute
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
-  '/account/premium': typeof AccountPremiumRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/account/premium': typeof AuthAccountPremiumRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRoutesByTo {
@@ -245,11 +245,11 @@ export interface FileRoutesByTo {
   '/terms': typeof TermsRoute
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
-  '/account/premium': typeof AccountPremiumRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
+  '/account/premium': typeof AuthAccountPremiumRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRoutesById {
@@ -278,11 +278,11 @@ export interface FileRoutesById {
   '/terms': typeof TermsRoute
   '/verify-email': typeof VerifyEmailRoute
   '/_auth/account': typeof AuthAccountRoute
-  '/account_/premium': typeof AccountPremiumRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
 }
 export interface FileRouteTypes {
@@ -311,11 +311,11 @@ export interface FileRouteTypes {
     | '/terms'
     | '/verify-email'
     | '/account'
-    | '/account/premium'
     | '/auth/callback'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/account/premium'
     | '/courses/category/$slug'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -342,11 +342,11 @@ export interface FileRouteTypes {
     | '/terms'
     | '/verify-email'
     | '/account'
-    | '/account/premium'
     | '/auth/callback'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses'
+    | '/account/premium'
     | '/courses/category/$slug'
   id:
     | '__root__'
@@ -374,11 +374,11 @@ export interface FileRouteTypes {
     | '/terms'
     | '/verify-email'
     | '/_auth/account'
-    | '/account_/premium'
     | '/auth/callback'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/_auth/account_/premium'
     | '/courses/category/$slug'
   fileRoutesById: FileRoutesById
 }
@@ -406,7 +406,6 @@ export interface RootRouteChildren {
   SignupRoute: typeof SignupRoute
   TermsRoute: typeof TermsRoute
   VerifyEmailRoute: typeof VerifyEmailRoute
-  AccountPremiumRoute: typeof AccountPremiumRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
@@ -584,13 +583,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAccountRouteImport
       parentRoute: typeof AuthRoute
     }
-    '/account_/premium': {
-      id: '/account_/premium'
-      path: '/account/premium'
-      fullPath: '/account/premium'
-      preLoaderRoute: typeof AccountPremiumRouteImport
-      parentRoute: typeof rootRouteImport
-    }
     '/auth/callback': {
       id: '/auth/callback'
       path: '/auth/callback'
@@ -619,6 +611,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ServiceServiceIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_auth/account_/premium': {
+      id: '/_auth/account_/premium'
+      path: '/account/premium'
+      fullPath: '/account/premium'
+      preLoaderRoute: typeof AuthAccountPremiumRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/courses/category/$slug': {
       id: '/courses/category/$slug'
       path: '/courses/category/$slug'
@@ -631,10 +630,12 @@ declare module '@tanstack/react-router' {
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
+  AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
+  AuthAccountPremiumRoute: AuthAccountPremiumRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
@@ -663,7 +664,6 @@ const rootRouteChildren: RootRouteChildren = {
   SignupRoute: SignupRoute,
   TermsRoute: TermsRoute,
   VerifyEmailRoute: VerifyEmailRoute,
-  AccountPremiumRoute: AccountPremiumRoute,
   AuthCallbackRoute: AuthCallbackRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,

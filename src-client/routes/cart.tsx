@@ -4,12 +4,13 @@ import { CART_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { css } from '../../styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
-import { useCart, useRefreshPurchases, useTrpc } from '../components/cart/hooks.ts'
+import { useCart, useRefreshPurchases } from '../components/cart/hooks.ts'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../components/ui/states.tsx'
 import { notify } from '../components/ui/toaster.tsx'
+import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/cart')({
   head: () => ({ meta: [{ title: 'Your Cart | SkillForge' }] }),
@@ -28,7 +29,7 @@ function CartPage() {
 }
 
 function CartContent() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const cart = useCart()
   const refresh = useRefreshPurchases()
   const navigate = useNavigate()

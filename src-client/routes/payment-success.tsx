@@ -5,11 +5,12 @@ import { z } from 'zod'
 import { formatMoney } from '../../src-shared/money.ts'
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { css } from '../../styled-system/css'
-import { useRefreshPurchases, useTrpc } from '../components/cart/hooks.ts'
+import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
 import { errorMessage } from '../lib/trpc.ts'
+import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/payment-success')({
   validateSearch: z.object({ session_id: z.string().trim().min(1).max(255).optional() }),
@@ -22,7 +23,7 @@ const actions = css({ display: 'flex', gap: '3', justifyContent: 'center', flexW
 
 function PaymentSuccessPage() {
   const { session_id: sessionId } = Route.useSearch()
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const refresh = useRefreshPurchases()
   const confirm = useMutation(trpc.payment.confirm.mutationOptions({ onSettled: () => refresh() }))
   const asked = useRef(false)
@@ -48,9 +49,9 @@ function PaymentSuccessPage() {
           {formatMoney(confirm.data.totalMinor, confirm.data.currency)}) is paid and your purchases are ready.
         </p>
         <div className={actions}>
-          <a href="/account" className={button()}>
+          <Link to="/account" className={button()}>
             Go to My Account
-          </a>
+          </Link>
           <Link to="/courses" className={button({ variant: 'outline' })}>
             Browse More Courses
           </Link>

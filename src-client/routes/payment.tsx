@@ -7,7 +7,7 @@ import { CURRENCIES, formatMoney } from '../../src-shared/money.ts'
 import { CART_MESSAGES, PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/schemas/cart.ts'
 import { css } from '../../styled-system/css'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
-import { useCart, useRefreshPurchases, useTrpc } from '../components/cart/hooks.ts'
+import { useCart, useRefreshPurchases } from '../components/cart/hooks.ts'
 import { BankTransferDialog, type BankTransferOrder } from '../components/checkout/BankTransferDialog.tsx'
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PaypalHostedButton } from '../components/checkout/PaypalHostedButtons.tsx'
@@ -17,6 +17,7 @@ import { Container } from '../components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '../components/ui/states.tsx'
 import { notify } from '../components/ui/toaster.tsx'
 import { errorMessage } from '../lib/trpc.ts'
+import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/payment')({
   validateSearch: z.object({ currency: z.enum(CURRENCIES).optional() }),
@@ -36,7 +37,7 @@ function PaymentPage() {
 }
 
 function Checkout() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const cart = useCart()
   const search = Route.useSearch()
   const navigate = useNavigate()
@@ -55,7 +56,7 @@ function Checkout() {
   useEffect(() => {
     if (cart.data === null) {
       notify('error', 'Please log in to continue')
-      void navigate({ href: '/login?redirect=%2Fpayment', replace: true })
+      void navigate({ to: '/login', search: { redirect: '/payment' }, replace: true })
     } else if (isEmpty && !bankOrder) {
       notify('error', CART_MESSAGES.empty)
       void navigate({ to: '/cart', replace: true })
@@ -89,7 +90,7 @@ function Checkout() {
     } catch (error) {
       if (error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED') {
         notify('error', 'Please log in to complete your purchase')
-        await navigate({ href: '/login?redirect=%2Fpayment' })
+        await navigate({ to: '/login', search: { redirect: '/payment' } })
         return
       }
       notify('error', errorMessage(error, PAYMENT_MESSAGES.sessionFailed))

@@ -96,10 +96,16 @@ test.describe('cart and checkout', () => {
       page.getByRole('complementary', { name: 'Purchase' }).getByRole('link', { name: 'Go to course' }),
     ).toBeVisible()
 
-    await page.goto('/account/premium')
-    await expect(page.getByTestId('membership-status')).toContainText('Premium Plan')
+    await page.getByRole('link', { name: 'Go to course' }).click()
+    await expect(page).toHaveURL(/\/account#my-courses$/)
     await expect(page.getByTestId('my-courses')).toContainText(course.title)
     await expect(page.getByTestId('order-history')).toContainText('Paid')
+    await expect(page.getByTestId('order-history')).toContainText('Pro Plan')
+
+    await page.getByRole('link', { name: 'View Premium Account' }).click()
+    await expect(page).toHaveURL(/\/account\/premium$/)
+    await expect(page.getByTestId('membership-status')).toContainText('Premium Plan')
+    await expect(page.getByTestId('membership-status')).toContainText('Pro plan, billed monthly (free trial)')
 
     const enrolment = await db
       .selectFrom('enrolments')

@@ -1,11 +1,12 @@
 // Header pieces fed by the server: the live cart count and the Premium badge (from the subscription state).
 import { useQuery } from '@tanstack/react-query'
 import { css } from '../../../styled-system/css'
+import { useTRPC } from '../../lib/use-trpc.ts'
 import { CartLink } from '../layout/CartLink.tsx'
-import { useEntitlements, useTrpc } from './hooks.ts'
+import { useEntitlements } from './hooks.ts'
 
 export function HeaderCartLink() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const { data: count = 0 } = useQuery(trpc.cart.count.queryOptions())
   return <CartLink count={count} />
 }

@@ -1,8 +1,9 @@
 // Service packages: Add to Cart, then a disabled 'In Cart'; a service card adds its cheapest package.
 import { useQuery } from '@tanstack/react-query'
 import { cx } from '../../../styled-system/css'
+import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
-import { useAddToCart, useTrpc } from './hooks.ts'
+import { useAddToCart } from './hooks.ts'
 
 export function ServicePackageCartButton({
   packageId,
@@ -44,7 +45,7 @@ export function ServiceCardCartButton({
   className?: string
   size?: 'sm' | 'md' | 'lg'
 }) {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const { data } = useQuery({ ...trpc.cart.cheapestPackages.queryOptions(), staleTime: 5 * 60_000 })
   const packageId = data?.[serviceId]
   if (!packageId) return null

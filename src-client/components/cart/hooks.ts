@@ -1,29 +1,25 @@
 // Cart state from the server (never local storage): the list, whether an item is in it, and adding with
 // the spec's toasts. Every cart query is invalidated together after a change, so the header count follows.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRouter } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
 import { CART_MESSAGES, type CartItemInput, cartItemKey } from '../../../src-shared/schemas/cart.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
 import { notify } from '../ui/toaster.tsx'
-
-export function useTrpc() {
-  return useRouter().options.context.trpc
-}
 
 /** null for a visitor; undefined while loading. */
 export function useCart() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   return useQuery(trpc.cart.list.queryOptions())
 }
 
 export function useEntitlements() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   return useQuery(trpc.purchases.entitlements.queryOptions())
 }
 
 /** Refreshes the cart and what depends on it (header count, buttons, entitlements after a purchase). */
 export function useRefreshPurchases() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const queryClient = useQueryClient()
   return () =>
     Promise.all([
@@ -36,7 +32,7 @@ export type AddState = 'idle' | 'adding' | 'added'
 
 /** Add-to-cart for one item: its state follows the server cart; toasts per spec §8. */
 export function useAddToCart(item: CartItemInput) {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const cart = useCart()
   const refresh = useRefreshPurchases()
   const mutation = useMutation(trpc.cart.add.mutationOptions())

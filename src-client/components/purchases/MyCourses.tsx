@@ -2,13 +2,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { css } from '../../../styled-system/css'
-import { useTrpc } from '../cart/hooks.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 
 export function MyCourses() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const courses = useQuery(trpc.purchases.myCourses.queryOptions())
   if (courses.isPending) return <LoadingState label="Loading your courses…" />
   if (courses.isError) return <ErrorState title="Failed to load your courses" onRetry={() => void courses.refetch()} />

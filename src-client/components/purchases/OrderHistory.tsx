@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
-import { useTrpc } from '../cart/hooks.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 
 const METHOD_LABEL = { card: 'Card', paypal: 'PayPal', bank_transfer: 'Bank transfer' } as const
@@ -15,7 +15,7 @@ const STATUS_LABEL = {
 } as const
 
 export function OrderHistory() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const orders = useQuery(trpc.purchases.orders.queryOptions())
   if (orders.isPending) return <LoadingState label="Loading your orders…" />
   if (orders.isError) return <ErrorState title="Failed to load your orders" onRetry={() => void orders.refetch()} />

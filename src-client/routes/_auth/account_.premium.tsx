@@ -2,16 +2,15 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
-import { css } from '../../styled-system/css'
-import { useTrpc } from '../components/cart/hooks.ts'
-import { PageIntro } from '../components/layout/PageIntro.tsx'
-import { MyCourses } from '../components/purchases/MyCourses.tsx'
-import { OrderHistory } from '../components/purchases/OrderHistory.tsx'
-import { button } from '../components/ui/button.ts'
-import { Container } from '../components/ui/layout.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../components/ui/states.tsx'
+import { css } from '../../../styled-system/css'
+import { PageIntro } from '../../components/layout/PageIntro.tsx'
+import { MyCourses } from '../../components/purchases/MyCourses.tsx'
+import { button } from '../../components/ui/button.ts'
+import { Container } from '../../components/ui/layout.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states.tsx'
+import { useTRPC } from '../../lib/use-trpc.ts'
 
-export const Route = createFileRoute('/account_/premium')({
+export const Route = createFileRoute('/_auth/account_/premium')({
   head: () => ({ meta: [{ title: 'Premium Account | SkillForge' }] }),
   component: PremiumPage,
 })
@@ -25,7 +24,7 @@ const BENEFITS = [
 const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '6' })
 
 function PremiumPage() {
-  const trpc = useTrpc()
+  const trpc = useTRPC()
   const membership = useQuery(trpc.purchases.membership.queryOptions())
   let content: React.ReactNode
   if (membership.isPending) content = <LoadingState />
@@ -77,17 +76,11 @@ function PremiumPage() {
             ))}
           </ul>
         </section>
-        <section id="my-courses" aria-labelledby="my-courses-title">
+        <section aria-labelledby="my-courses-title">
           <h2 id="my-courses-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
             My courses
           </h2>
           <MyCourses />
-        </section>
-        <section aria-labelledby="orders-title">
-          <h2 id="orders-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
-            Order history
-          </h2>
-          <OrderHistory />
         </section>
       </div>
     )
