@@ -155,4 +155,19 @@ test.describe('cart and checkout', () => {
     })
     await expect(page.getByTestId('premium-badge')).toHaveCount(0)
   })
+
+  test('the Course Preview dialog adds to cart and the card follows', async ({ page, login }) => {
+    await login()
+    await page.goto('/')
+    const card = page.getByTestId('course-card').first()
+    const title = (await card.getByRole('heading').first().textContent())?.trim() ?? ''
+    await card.getByRole('button', { name: `Preview ${title}` }).click()
+    const dialog = page.getByRole('dialog', { name: title })
+    await dialog.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(dialog.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+    await expect(page.getByText(`${title} added to cart`)).toBeVisible()
+    await dialog.getByRole('button', { name: 'Close preview' }).click()
+    await expect(card.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+    await expect(page.getByTestId('cart-count')).toHaveText('1')
+  })
 })
