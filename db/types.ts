@@ -304,6 +304,12 @@ export interface OAuthAccountsTable {
   created_at: CreatedAt
 }
 
+export interface CatalogVersionTable {
+  id: Generated<boolean>
+  /** Bumped by a trigger on every statement that changes courses (bigint: read as a string). */
+  version: ColumnType<string, never, never>
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -327,4 +333,5 @@ export interface Database {
   contact_messages: ContactMessagesTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable
+  catalog_version: CatalogVersionTable
 }

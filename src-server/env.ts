@@ -50,6 +50,20 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_PUBLIC_URL: optionalUrl,
+  /**
+   * Trust X-Forwarded-For/-Proto from a reverse proxy: 'true' (any) or comma-separated proxy
+   * addresses. Off by default, so a client cannot fake its IP address past the rate limits.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | string[] => {
+      if (value === 'true' || value === 'false') return value === 'true'
+      return value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+    }),
   /** Seed the demo catalogue when the database is empty (default on; set to false in production if unwanted). */
   SEED_ON_EMPTY: z
     .enum(['true', 'false'])

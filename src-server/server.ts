@@ -31,7 +31,7 @@ import { type AppConfig, makeCreateContext, type ResolveSession } from './trpc/c
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
-    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | OAuthEnv | S3Env>>
+    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | OAuthEnv | S3Env>>
   db: DB
   logger?: FastifyServerOptions['logger']
   resolveSession?: ResolveSession
@@ -90,7 +90,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   const app = Fastify({
     logger: deps.logger ?? { level: env.LOG_LEVEL },
     routerOptions: { maxParamLength: 5000 },
-    trustProxy: true,
+    trustProxy: env.TRUST_PROXY ?? false,
     requestTimeout: 30_000,
   })
 

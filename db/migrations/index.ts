@@ -5,6 +5,7 @@ import * as m1000 from './2026_11_22_1000_users_sessions_mail.ts'
 import * as m1100 from './2026_11_22_1100_storefront.ts'
 import * as m1200 from './2026_11_22_1200_accounts.ts'
 import * as m1300 from './2026_11_22_1300_cart_orders.ts'
+import * as m1700 from './2026_11_22_1700_catalog_version.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_1100_storefront': m1100,
   '2026_11_22_1200_accounts': m1200,
   '2026_11_22_1300_cart_orders': m1300,
+  '2026_11_22_1700_catalog_version': m1700,
 }

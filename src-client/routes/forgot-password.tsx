@@ -46,7 +46,7 @@ function ForgotPasswordPage() {
       )}
       <p className={css({ textAlign: 'center', fontSize: 'sm' })}>
         <Link to="/login" className={authLink}>
-          Back to log in
+          Back to sign-in
         </Link>
       </p>
     </AuthCard>

@@ -79,7 +79,7 @@ function LoginPage() {
       <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
         Don't have an account?{' '}
         <Link to="/signup" className={authLink}>
-          Sign up
+          Create an account
         </Link>
       </p>
     </AuthCard>

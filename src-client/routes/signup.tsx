@@ -74,7 +74,7 @@ function SignupPage() {
         <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
           Taking you to the{' '}
           <Link to="/login" className={authLink}>
-            log-in page
+            sign-in page
           </Link>
           …
         </p>
@@ -121,7 +121,7 @@ function SignupPage() {
       <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
         Already have an account?{' '}
         <Link to="/login" className={authLink}>
-          Log in
+          Sign in
         </Link>
       </p>
     </AuthCard>

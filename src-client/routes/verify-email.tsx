@@ -43,7 +43,7 @@ function VerifyEmailPage() {
         <LoadingState label="Verifying your email…" />
       )}
       <Link to="/login" className={button({ variant: verify.isSuccess ? 'primary' : 'outline' })}>
-        Go to log in
+        Continue to sign-in
       </Link>
     </AuthCard>
   )

@@ -1,5 +1,4 @@
-// The catalogue's filters as SQL conditions. Facet counts need each filter on its own (a facet ignores its own
-// dimension), so every filter is a separate fragment combined where it is used.
+// The catalogue's filters as SQL conditions, one fragment per filter.
 import { type RawBuilder, sql } from 'kysely'
 import { DURATION_BANDS, PRICE_BANDS } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
@@ -55,9 +54,4 @@ export function filterConditions(query: CatalogueQuery, categoryId: string | nul
   if (query.rating) conditions.set('rating', ratingCondition(query.rating))
   if (query.duration) conditions.set('duration', durationCondition(query.duration))
   return conditions
-}
-
-/** Every active filter except one dimension's. */
-export function otherThan(conditions: Map<Dimension, Condition>, dimension: Dimension): Condition[] {
-  return [...conditions].filter(([key]) => key !== dimension).map(([, condition]) => condition)
 }

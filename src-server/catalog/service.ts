@@ -1,7 +1,8 @@
 // The catalogue page: resolves the category, counts the facets, clamps the page and reads it.
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
 import type { DB } from '../db.ts'
-import { countFacets, listCategories, listCoursePage } from './search.ts'
+import { countFacets } from './facets.ts'
+import { listCategories, listCoursePage } from './search.ts'
 
 export async function searchCatalogue(db: DB, query: CatalogueQuery) {
   const categories = await listCategories(db)

@@ -41,7 +41,9 @@ export const authRouter = router({
   }),
 
   login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
-    await enforceLimit(ctx, RATE_RULES.login, `login:${ctx.clientIp}:${input.email.toLowerCase()}`)
+    const email = input.email.toLowerCase()
+    await enforceLimit(ctx, RATE_RULES.login, `login:${ctx.clientIp}:${email}`)
+    await enforceLimit(ctx, RATE_RULES.loginPerEmail, `login-email:${email}`)
     const user = await authenticateWithPassword(ctx.db, input.email, input.password)
     // One answer for an unknown e-mail and a wrong password.
     if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: AUTH_MESSAGES.invalidCredentials })

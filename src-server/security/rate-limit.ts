@@ -17,6 +17,8 @@ export interface RateRule {
 /** Limits per client (IP, and e-mail where there is one). Generous for people, tight for scripts. */
 export const RATE_RULES = {
   login: { max: 10, windowMs: 15 * 60_000 },
+  /** Per e-mail from any address: client addresses can be many (botnets, forged proxy headers). */
+  loginPerEmail: { max: 30, windowMs: 15 * 60_000 },
   signup: { max: 10, windowMs: 60 * 60_000 },
   passwordReset: { max: 5, windowMs: 15 * 60_000 },
   upload: { max: 10, windowMs: 60_000 },

@@ -71,7 +71,7 @@ test.describe('sign-up', () => {
 
     await page.goto(await mailedLink(db, email, '/verify-email'))
     await expect(page.getByText('Your email has been verified. You can now log in.')).toBeVisible()
-    await page.getByRole('link', { name: 'Go to log in' }).click()
+    await page.getByRole('link', { name: 'Continue to sign-in' }).click()
     await logIn(page, email, 'long-enough-1!', false)
     await expect(page.getByText('Login successful')).toBeVisible()
     await expect(page).toHaveURL('/')
@@ -217,5 +217,78 @@ test.describe('account page', () => {
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations.length))
       .toBe(1)
+  })
+})
+
+test.describe('failures', () => {
+  test('a log-in that cannot reach the server says so', async ({ page, db }) => {
+    const user = await createUser(db)
+    await page.goto('/login')
+    await page.route('**/trpc/auth.login**', (route) => route.abort('connectionfailed'))
+    await logIn(page, user.email, user.password, false)
+    await expect(page.getByRole('alert').filter({ hasText: 'An error occurred. Please try again.' })).toBeVisible()
+    await expect(page.getByText('Login error')).toBeVisible()
+    await expect(page).toHaveURL('/login')
+  })
+
+  test('a sign-up the server fails shows "Failed to create account"', async ({ page }) => {
+    await page.goto('/signup')
+    await page.route('**/trpc/auth.signup**', (route) => route.fulfill({ status: 502, body: 'Bad gateway' }))
+    await page.getByLabel('First name').fill('Sam')
+    await page.getByLabel('Last name').fill('Sad')
+    await page.getByLabel('Email', { exact: true }).fill(`sad-${unique()}@example.test`)
+    await page.getByLabel('Password', { exact: true }).fill('long-enough-1!')
+    await page.getByLabel('I agree to the').check()
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Failed to create account' })).toBeVisible()
+    await expect(page.getByText('Signup failed')).toBeVisible()
+  })
+
+  test('a failed sign-out keeps the user signed in and says so', async ({ page, login }) => {
+    await login()
+    await page.goto('/')
+    await page.route('**/trpc/auth.logout**', (route) => route.abort('connectionfailed'))
+    await page.getByTestId('user-menu').click()
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click()
+    await expect(page.getByText('Error signing out. Please try again.')).toBeVisible()
+    await expect(page).toHaveURL('/')
+    await expect(page.getByTestId('user-menu')).toBeVisible()
+  })
+
+  test('the avatar button shows a spinner and is disabled while uploading; a failure is reported', async ({
+    page,
+    login,
+  }) => {
+    await login()
+    await page.goto('/account')
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route('**/api/profile/avatar', async (route) => {
+      await held
+      await route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' })
+    })
+    await page.getByTestId('avatar-input').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
+    const uploading = page.getByRole('button', { name: /Uploading/ })
+    await expect(uploading).toBeDisabled()
+    await expect(uploading.getByRole('status', { name: 'Uploading' })).toBeVisible()
+    release()
+    await expect(page.getByText('Failed to upload image. Please try again.')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Change Photo' })).toBeEnabled()
+  })
+
+  test('the client refuses a file over 2 MB before sending it', async ({ page, login }) => {
+    await login()
+    await page.goto('/account')
+    let sent = false
+    await page.route('**/api/profile/avatar', (route) => {
+      sent = true
+      return route.continue()
+    })
+    const big = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)])
+    await page.getByTestId('avatar-input').setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: big })
+    await expect(page.getByText('Image size should be less than 2MB')).toBeVisible()
+    expect(sent).toBe(false)
   })
 })

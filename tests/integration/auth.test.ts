@@ -199,6 +199,21 @@ describe('auth.login', () => {
       code: 'TOO_MANY_REQUESTS',
     })
   })
+
+  it('also limits one e-mail across many client addresses', async () => {
+    const user = await createUser(database.db)
+    const limiter = createMemoryLimiter()
+    const from = (ip: string) =>
+      createCaller(createContextInner({ db: database.db, user: null, session: null, config, limiter, clientIp: ip }))
+    for (let i = 0; i < 30; i++) {
+      await expect(from(`10.0.0.${i}`).auth.login({ email: user.email, password: 'guess' })).rejects.toMatchObject({
+        code: 'UNAUTHORIZED',
+      })
+    }
+    await expect(from('10.0.1.1').auth.login({ email: user.email, password: user.password })).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+    })
+  })
 })
 
 describe('auth.me and profile', () => {

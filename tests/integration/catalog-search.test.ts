@@ -197,6 +197,27 @@ describe('catalog.search facet counts', () => {
   })
 })
 
+describe('catalog.search facet cache', () => {
+  it('counts follow every change to the courses, however it is made', async () => {
+    const before = await search()
+    const id = published[1]?.id ?? ''
+    await database.db.updateTable('courses').set({ status: 'draft' }).where('id', '=', id).execute()
+    const afterDraft = await search()
+    expect(afterDraft.total).toBe(before.total - 1)
+    await database.db.updateTable('courses').set({ status: 'published', price_minor: 0 }).where('id', '=', id).execute()
+    const afterFree = await search()
+    expect(afterFree.total).toBe(before.total)
+    const wasFree = published[1]?.price_minor === 0
+    expect(afterFree.facets.price.free).toBe(before.facets.price.free + (wasFree ? 0 : 1))
+    await database.db
+      .updateTable('courses')
+      .set({ price_minor: published[1]?.price_minor ?? 0 })
+      .where('id', '=', id)
+      .execute()
+    expect((await search()).facets.price).toEqual(before.facets.price)
+  })
+})
+
 describe('catalog.search sorting', () => {
   const all = (sort: CatalogueQueryInput['sort']) => search({ sort, pageSize: 48 }).then((r) => r.items)
   it('Highest Rated', async () => {

@@ -13,7 +13,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     const dump = await readFile(config.templateDumpPath)
     return openPglite({ loadDataDir: new Blob([dump]) })
   }
-  const name = `${TEST_DB_PREFIX}${process.pid}_${randomBytes(6).toString('hex')}`
+  const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`
   await adminQuery(config.adminUrl, `create database ${name} template ${config.templateName}`)
   const handle = await openDatabase({ databaseUrl: databaseUrlFor(config.adminUrl, name), poolSize: 5 })
   return {

@@ -9,26 +9,30 @@ export function databaseUrlFor(baseUrl: string, database: string): string {
   return url.toString()
 }
 
-/** Drops test databases left by crashed runs; ones still in use (another run) refuse and are kept. */
+/** True while the process that owns a template (named sf_test_tpl_<pid>) is still running. */
+function templateOwnerAlive(datname: string): boolean {
+  const pid = Number(datname.match(/^sf_test_tpl_(\d+)$/)?.[1])
+  if (!pid) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' // alive, but another user's
+  }
+}
+
+/**
+ * Drops test databases left by crashed runs; ones still in use (another run) refuse and are kept. The template
+ * of a run in progress is idle between files, so it is kept while its owner process lives.
+ */
 export async function dropOrphanTestDatabases(admin: pg.Client): Promise<void> {
   const { rows } = await admin.query<{ datname: string }>(
     `select datname from pg_database where datname like $1 and datname not in (select datname from pg_stat_activity where datname is not null)`,
     [`${TEST_DB_PREFIX}%`],
   )
   for (const { datname } of rows) {
-    // Names carry the pid of the process that made them (sf_test_tpl_<pid>, sf_test_<pid>_<hex>): a database can
-    // sit idle while its run goes on (other engineers' runs share this server), so keep it while that process lives.
-    const ownerPid = new RegExp(`^${TEST_DB_PREFIX}(?:tpl_)?(\\d+)(?:_|$)`).exec(datname)?.[1]
-    if (ownerPid && isProcessAlive(Number(ownerPid))) continue
+    if (templateOwnerAlive(datname)) continue
+    await admin.query(`alter database ${datname} is_template false`).catch(() => undefined)
     await admin.query(`drop database if exists ${datname}`).catch(() => undefined)
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

@@ -25,12 +25,25 @@ export default async function setup(project: TestProject) {
   await migrateToLatest(handle.db)
   await seedDatabase(handle.db)
   await handle.close()
+  // Marked as a template, it cannot be dropped by another run's orphan clean-up while this run uses it.
+  await adminQuery(adminUrl, `alter database ${templateName} is_template true`)
   project.provide('testDb', { kind: 'postgres', adminUrl, templateName })
 
   return async () => {
     const client = new pg.Client({ connectionString: adminUrl })
     await client.connect()
+    await client.query(`alter database ${templateName} is_template false`).catch(() => undefined)
     await client.query(`drop database if exists ${templateName} with (force)`)
+    await client.end()
+  }
+}
+
+async function adminQuery(adminUrl: string, text: string) {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    await client.query(text)
+  } finally {
     await client.end()
   }
 }

@@ -19,3 +19,11 @@ describe('readEnv', () => {
     expect(() => readEnv({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/)
   })
 })
+
+describe('TRUST_PROXY', () => {
+  it('is off unless configured, and accepts true or proxy addresses', () => {
+    expect(readEnv({}).TRUST_PROXY).toBe(false)
+    expect(readEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true)
+    expect(readEnv({ TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).TRUST_PROXY).toEqual(['10.0.0.1', '10.0.0.2'])
+  })
+})

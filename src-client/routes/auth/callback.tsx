@@ -39,7 +39,7 @@ function AuthCallbackPage() {
       <AuthCard title="Sign-in failed">
         <FormAlert>{error}</FormAlert>
         <Link to="/login" className={button()}>
-          Back to log in
+          Back to sign-in
         </Link>
       </AuthCard>
     )
