@@ -14,7 +14,11 @@ import { confirmBankTransfer, markOrderFailed } from '../orders/service.ts'
 import { checkoutSessionParams, isSessionPaid, orderIdOf, subscriptionIdOf } from '../payments/checkout.ts'
 import { defaultPayments } from '../payments/config.ts'
 import { paypalMeLink } from '../payments/paypal.ts'
+import { allowAttempt, type RateRule } from '../security/rate-limit.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
+
+/** Each start creates an order: generous for a shopper, tight for a script. */
+const CHECKOUT_RULE: RateRule = { max: 20, windowMs: 10 * 60_000 }
 
 export const paymentRouter = router({
   /** Which methods this store offers, and PayPal hosted buttons of services in the cart. */
@@ -45,6 +49,10 @@ export const paymentRouter = router({
 
   start: authedProcedure.input(startCheckoutInput).mutation(async ({ ctx, input }) => {
     const payments = ctx.config.payments ?? defaultPayments
+    const log = (error: unknown) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; checkout allowed')
+    if (!(await allowAttempt(ctx.limiter, CHECKOUT_RULE, `checkout:${ctx.user.id}`, log))) {
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: PAYMENT_MESSAGES.tooManyCheckouts })
+    }
     if (input.method === 'card' && !payments.stripe) {
       throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.cardNotConfigured })
     }

@@ -61,5 +61,6 @@ export const PAYMENT_MESSAGES = {
   bankSaved: "Bank details saved. Please complete the transfer and we'll confirm your payment within 24 hours.",
   cardNotConfigured: 'Card payments are not configured on this store yet. Please choose PayPal or bank transfer.',
   paypalNotConfigured: 'PayPal payments are not configured on this store yet.',
+  tooManyCheckouts: 'Too many checkout attempts. Please wait a few minutes and try again.',
   mixedIntervals: 'Monthly and yearly subscriptions must be checked out separately. Please remove one from your cart.',
 } as const

@@ -350,6 +350,19 @@ describe('bank transfer and PayPal', () => {
     ])
   })
 
+  it('limits how many checkouts one user can start in a window', async () => {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, payments)
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    for (let i = 0; i < 20; i++) await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    await expect(caller.payment.start({ currency: 'USD', method: 'bank_transfer' })).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Too many checkout attempts. Please wait a few minutes and try again.',
+    })
+    const orders = await db().selectFrom('orders').select('id').where('user_id', '=', user.id).execute()
+    expect(orders).toHaveLength(20)
+  })
+
   it('staff marking a PayPal plan order paid makes the user Premium for the billing period', async () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
