@@ -1,5 +1,5 @@
 // The Database interface Kysely is typed with. One interface per table; columns in snake_case.
-import type { ColumnType, Generated } from 'kysely'
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
 
 /** jsonb column: read as T, written as a JSON string (node-postgres would turn a JS array into a PG array). */
 export type Json<T> = ColumnType<T, string, string>
@@ -190,30 +190,91 @@ export interface MailOutboxTable {
   sent_at: Date | null
 }
 
-export interface AuditLogTable {
+export type CartItemKind = 'course' | 'service_package' | 'plan'
+export type BillingCycle = 'monthly' | 'annual'
+export type OrderStatus = 'pending' | 'awaiting_transfer' | 'paid' | 'failed' | 'cancelled'
+export type PaymentMethod = 'card' | 'paypal' | 'bank_transfer'
+
+export interface CartItemsTable {
   id: Generated<string>
-  actor_id: string | null
-  actor_email: string
-  /** e.g. 'course.create', 'team.role' */
-  action: string
-  entity_type: string
-  entity_id: string
-  before: Json<unknown> | null
-  after: Json<unknown> | null
-  created_at: CreatedAt
+  user_id: string
+  kind: CartItemKind
+  course_id: string | null
+  service_package_id: string | null
+  plan_id: string | null
+  billing_cycle: BillingCycle | null
+  /** Generated: kind:id. Unique per user, so a duplicate cannot be inserted even by concurrent requests. */
+  item_key: GeneratedAlways<string>
+  added_at: CreatedAt
 }
 
-export interface TeamInvitationsTable {
+export interface OrdersTable {
   id: Generated<string>
-  email: string
-  first_name: Generated<string>
-  last_name: Generated<string>
-  role: 'viewer' | 'editor' | 'admin'
-  /** SHA-256 of the e-mailed token; the token itself is never stored. */
-  token_hash: Uint8Array
-  invited_by: string | null
-  expires_at: Date
-  accepted_at: Date | null
+  user_id: string
+  reference: string
+  currency: 'USD' | 'GBP'
+  method: PaymentMethod
+  status: Generated<OrderStatus>
+  subtotal_minor: number
+  tax_minor: Generated<number>
+  total_minor: number
+  stripe_session_id: string | null
+  stripe_subscription_id: string | null
+  paid_at: Date | null
+  cancelled_at: Date | null
+  status_changed_by: string | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface OrderItemsTable {
+  id: Generated<string>
+  order_id: string
+  kind: CartItemKind
+  course_id: string | null
+  service_package_id: string | null
+  plan_id: string | null
+  item_key: string
+  billing_cycle: BillingCycle | null
+  recurring_interval: 'month' | 'year' | null
+  title: string
+  detail: Generated<string>
+  unit_price_minor: number
+}
+
+export interface ProcessedStripeEventsTable {
+  id: string
+  type: string
+  processed_at: CreatedAt
+}
+
+export interface EnrolmentsTable {
+  user_id: string
+  course_id: string
+  order_id: string | null
+  enrolled_at: CreatedAt
+}
+
+export interface SubscriptionsTable {
+  id: Generated<string>
+  user_id: string
+  plan_id: string
+  billing_cycle: BillingCycle
+  status: 'trialing' | 'active' | 'past_due' | 'cancelled'
+  order_id: string | null
+  stripe_subscription_id: string | null
+  renews_at: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface ServiceOrdersTable {
+  id: Generated<string>
+  user_id: string
+  order_id: string
+  service_package_id: string | null
+  title: string
+  status: Generated<'new' | 'in_progress' | 'completed' | 'cancelled'>
   created_at: CreatedAt
 }
 
@@ -249,6 +310,33 @@ export interface CatalogVersionTable {
   version: ColumnType<string, never, never>
 }
 
+export interface AuditLogTable {
+  id: Generated<string>
+  actor_id: string | null
+  actor_email: string
+  /** e.g. 'course.create', 'team.role' */
+  action: string
+  entity_type: string
+  entity_id: string
+  before: Json<unknown> | null
+  after: Json<unknown> | null
+  created_at: CreatedAt
+}
+
+export interface TeamInvitationsTable {
+  id: Generated<string>
+  email: string
+  first_name: Generated<string>
+  last_name: Generated<string>
+  role: 'viewer' | 'editor' | 'admin'
+  /** SHA-256 of the e-mailed token; the token itself is never stored. */
+  token_hash: Uint8Array
+  invited_by: string | null
+  expires_at: Date
+  accepted_at: Date | null
+  created_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -262,6 +350,13 @@ export interface Database {
   users: UsersTable
   sessions: SessionsTable
   mail_outbox: MailOutboxTable
+  cart_items: CartItemsTable
+  orders: OrdersTable
+  order_items: OrderItemsTable
+  processed_stripe_events: ProcessedStripeEventsTable
+  enrolments: EnrolmentsTable
+  subscriptions: SubscriptionsTable
+  service_orders: ServiceOrdersTable
   contact_messages: ContactMessagesTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable

@@ -21,6 +21,8 @@ import { Route as ExamplesRouteImport } from './routes/examples'
 import { Route as FeaturesRouteImport } from './routes/features'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as PaymentRouteImport } from './routes/payment'
+import { Route as PaymentSuccessRouteImport } from './routes/payment-success'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
@@ -38,10 +40,12 @@ import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
+import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 
@@ -102,6 +106,16 @@ const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PaymentRoute = PaymentRouteImport.update({
+  id: '/payment',
+  path: '/payment',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PaymentSuccessRoute = PaymentSuccessRouteImport.update({
+  id: '/payment-success',
+  path: '/payment-success',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PricingRoute = PricingRouteImport.update({
@@ -189,6 +203,11 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   path: '/service/$serviceId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthAccountPremiumRoute = AuthAccountPremiumRouteImport.update({
+  id: '/account_/premium',
+  path: '/account/premium',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AdminStaffIndexRoute = AdminStaffIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -207,6 +226,11 @@ const AdminStaffCategoriesRoute = AdminStaffCategoriesRouteImport.update({
 const AdminStaffCoursesRoute = AdminStaffCoursesRouteImport.update({
   id: '/courses',
   path: '/courses',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
+  id: '/orders',
+  path: '/orders',
   getParentRoute: () => AdminStaffRoute,
 } as any)
 const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
@@ -232,6 +256,8 @@ export interface FileRoutesByFullPath {
   '/features': typeof FeaturesRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/payment': typeof PaymentRoute
+  '/payment-success': typeof PaymentSuccessRoute
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
   '/reset-password': typeof ResetPasswordRoute
@@ -249,9 +275,11 @@ export interface FileRoutesByFullPath {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/account/premium': typeof AuthAccountPremiumRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
+  '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/': typeof AdminStaffIndexRoute
@@ -268,6 +296,8 @@ export interface FileRoutesByTo {
   '/features': typeof FeaturesRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/payment': typeof PaymentRoute
+  '/payment-success': typeof PaymentSuccessRoute
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
   '/reset-password': typeof ResetPasswordRoute
@@ -284,9 +314,11 @@ export interface FileRoutesByTo {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
+  '/account/premium': typeof AuthAccountPremiumRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
+  '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin': typeof AdminStaffIndexRoute
@@ -305,6 +337,8 @@ export interface FileRoutesById {
   '/features': typeof FeaturesRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/payment': typeof PaymentRoute
+  '/payment-success': typeof PaymentSuccessRoute
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
   '/reset-password': typeof ResetPasswordRoute
@@ -322,9 +356,11 @@ export interface FileRoutesById {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
+  '/admin/_staff/orders': typeof AdminStaffOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
@@ -343,6 +379,8 @@ export interface FileRouteTypes {
     | '/features'
     | '/forgot-password'
     | '/login'
+    | '/payment'
+    | '/payment-success'
     | '/pricing'
     | '/privacy'
     | '/reset-password'
@@ -360,9 +398,11 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/account/premium'
     | '/admin/audit'
     | '/admin/categories'
     | '/admin/courses'
+    | '/admin/orders'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin/'
@@ -379,6 +419,8 @@ export interface FileRouteTypes {
     | '/features'
     | '/forgot-password'
     | '/login'
+    | '/payment'
+    | '/payment-success'
     | '/pricing'
     | '/privacy'
     | '/reset-password'
@@ -395,9 +437,11 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses'
+    | '/account/premium'
     | '/admin/audit'
     | '/admin/categories'
     | '/admin/courses'
+    | '/admin/orders'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin'
@@ -415,6 +459,8 @@ export interface FileRouteTypes {
     | '/features'
     | '/forgot-password'
     | '/login'
+    | '/payment'
+    | '/payment-success'
     | '/pricing'
     | '/privacy'
     | '/reset-password'
@@ -432,9 +478,11 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/_auth/account_/premium'
     | '/admin/_staff/audit'
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
+    | '/admin/_staff/orders'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
     | '/admin/_staff/'
@@ -453,6 +501,8 @@ export interface RootRouteChildren {
   FeaturesRoute: typeof FeaturesRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
+  PaymentRoute: typeof PaymentRoute
+  PaymentSuccessRoute: typeof PaymentSuccessRoute
   PricingRoute: typeof PricingRoute
   PrivacyRoute: typeof PrivacyRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
@@ -556,6 +606,20 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/login'
       preLoaderRoute: typeof LoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/payment': {
+      id: '/payment'
+      path: '/payment'
+      fullPath: '/payment'
+      preLoaderRoute: typeof PaymentRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/payment-success': {
+      id: '/payment-success'
+      path: '/payment-success'
+      fullPath: '/payment-success'
+      preLoaderRoute: typeof PaymentSuccessRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pricing': {
@@ -677,6 +741,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ServiceServiceIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_auth/account_/premium': {
+      id: '/_auth/account_/premium'
+      path: '/account/premium'
+      fullPath: '/account/premium'
+      preLoaderRoute: typeof AuthAccountPremiumRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/_staff/': {
       id: '/admin/_staff/'
       path: '/'
@@ -705,6 +776,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffCoursesRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/orders': {
+      id: '/admin/_staff/orders'
+      path: '/orders'
+      fullPath: '/admin/orders'
+      preLoaderRoute: typeof AdminStaffOrdersRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/users': {
       id: '/admin/_staff/users'
       path: '/users'
@@ -724,10 +802,12 @@ declare module '@tanstack/react-router' {
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
+  AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
+  AuthAccountPremiumRoute: AuthAccountPremiumRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
@@ -736,6 +816,7 @@ interface AdminStaffRouteChildren {
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
+  AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
 }
@@ -744,6 +825,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffAuditRoute: AdminStaffAuditRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
+  AdminStaffOrdersRoute: AdminStaffOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
 }
@@ -765,6 +847,8 @@ const rootRouteChildren: RootRouteChildren = {
   FeaturesRoute: FeaturesRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
+  PaymentRoute: PaymentRoute,
+  PaymentSuccessRoute: PaymentSuccessRoute,
   PricingRoute: PricingRoute,
   PrivacyRoute: PrivacyRoute,
   ResetPasswordRoute: ResetPasswordRoute,

@@ -72,6 +72,22 @@ export const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
+  /** Stripe: card payments are offered only when a secret key is set. */
+  STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** Optional Stripe API base (e.g. http://127.0.0.1:12111) so tests and development use a local fake. */
+  STRIPE_API_URL: optionalUrl,
+  /** PayPal.me link; the checkout appends the total. PayPal is offered only when set. */
+  PAYPAL_ME_URL: optionalUrl,
+  BANK_NAME: z.string().min(1).default('Barclays Bank PLC'),
+  BANK_ACCOUNT_NAME: z.string().min(1).default('SkillForge Ltd'),
+  BANK_ACCOUNT_NUMBER: z.string().min(1).default('12345678'),
+  BANK_ROUTING_NUMBER: z.string().min(1).default('20-00-00'),
+  BANK_SWIFT_CODE: z.string().min(1).default('BARCGB22'),
+  ORDER_REFERENCE_PREFIX: z
+    .string()
+    .regex(/^[A-Z0-9]{2,8}$/, 'must be 2-8 capital letters or digits')
+    .default('SF'),
 })
 
 export type Env = z.infer<typeof envSchema>

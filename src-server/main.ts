@@ -5,13 +5,14 @@ import { ensureOwner } from './admin/owner.ts'
 import { openDatabase } from './db.ts'
 import { EnvError, readEnv } from './env.ts'
 import { createMailTransport, startMailDispatcher } from './mail/dispatcher.ts'
+import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
 
 async function main() {
   const startedAt = performance.now()
   const env = readEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-  const server = await createServer({ env, db: database.db })
+  const server = await createServer({ env, db: database.db, payments: paymentsFromEnv(env) })
   const log = server.app.log
 
   const applied = await migrateToLatest(database.db)

@@ -19,6 +19,8 @@ import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import type { HttpDeps } from './http/deps.ts'
 import { registerSeoRoutes } from './http/seo.ts'
+import type { PaymentsConfig } from './payments/config.ts'
+import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
 import { registerSecurityHeaders } from './security/headers.ts'
@@ -35,6 +37,7 @@ export interface ServerDeps {
   logger?: FastifyServerOptions['logger']
   resolveSession?: ResolveSession
   storage?: FileStorage
+  payments?: PaymentsConfig
   /** Rate-limit counters; by default in memory, or Redis when REDIS_URL is set. */
   limiter?: RateLimiter
 }
@@ -77,6 +80,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   const config: AppConfig = {
     cookieSecure: env.NODE_ENV === 'production' && (env.PUBLIC_URL?.startsWith('https://') ?? true),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+    payments: deps.payments,
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
@@ -148,6 +152,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   // Plain HTTP routes of each domain register here.
+  await registerStripeWebhookRoutes(app, httpDeps)
   registerSeoRoutes(app, httpDeps)
   registerOAuthRoutes(app, httpDeps, {
     google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),

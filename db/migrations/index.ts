@@ -4,6 +4,7 @@ import * as m0900 from './2026_11_22_0900_catalog.ts'
 import * as m1000 from './2026_11_22_1000_users_sessions_mail.ts'
 import * as m1100 from './2026_11_22_1100_storefront.ts'
 import * as m1200 from './2026_11_22_1200_accounts.ts'
+import * as m1300 from './2026_11_22_1300_cart_orders.ts'
 import * as m1400 from './2026_11_22_1400_admin.ts'
 import * as m1700 from './2026_11_22_1700_catalog_version.ts'
 
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_1000_users_sessions_mail': m1000,
   '2026_11_22_1100_storefront': m1100,
   '2026_11_22_1200_accounts': m1200,
+  '2026_11_22_1300_cart_orders': m1300,
   '2026_11_22_1400_admin': m1400,
   '2026_11_22_1700_catalog_version': m1700,
 }

@@ -39,7 +39,7 @@ function RootLayout() {
       >
         Skip to content
       </a>
-      {isAdmin ? null : <Header cartCount={0} />}
+      {isAdmin ? null : <Header />}
       <div id="main" className={css({ flex: 1, display: 'flex', flexDir: 'column' })}>
         <Outlet />
       </div>

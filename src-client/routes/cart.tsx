@@ -1,11 +1,147 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { useMutation } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { CART_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { css } from '../../styled-system/css'
+import { CartItemRow } from '../components/cart/CartItemRow.tsx'
+import { CartSummary } from '../components/cart/CartSummary.tsx'
+import { useCart, useRefreshPurchases } from '../components/cart/hooks.ts'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
+import { button } from '../components/ui/button.ts'
+import { Container } from '../components/ui/layout.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../components/ui/states.tsx'
+import { notify } from '../components/ui/toaster.tsx'
+import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/cart')({
   head: () => ({ meta: [{ title: 'Your Cart | SkillForge' }] }),
-  component: () => (
+  component: CartPage,
+})
+
+function CartPage() {
+  return (
     <main>
       <PageIntro title="Your Cart" />
+      <Container className={css({ py: '8' })}>
+        <CartContent />
+      </Container>
     </main>
-  ),
-})
+  )
+}
+
+function CartContent() {
+  const trpc = useTRPC()
+  const cart = useCart()
+  const refresh = useRefreshPurchases()
+  const navigate = useNavigate()
+  const remove = useMutation(trpc.cart.remove.mutationOptions())
+  const clear = useMutation(trpc.cart.clear.mutationOptions())
+
+  if (cart.isPending) return <LoadingState label="Loading your cart…" />
+  if (cart.isError) return <ErrorState title={CART_MESSAGES.loadFailed} onRetry={() => void cart.refetch()} />
+  if (cart.data === null) {
+    return (
+      <EmptyState title="Please Log In">
+        <p className={css({ mt: '2' })}>Log in to see your cart and check out.</p>
+        <Link to="/login" className={`${button()} ${css({ mt: '4' })}`}>
+          Log In
+        </Link>
+      </EmptyState>
+    )
+  }
+  const { items, totals } = cart.data
+  if (items.length === 0) {
+    return (
+      <EmptyState title={CART_MESSAGES.empty}>
+        <p className={css({ mt: '2' })}>Browse our courses and services to find something you like.</p>
+        <div className={css({ display: 'flex', gap: '3', justifyContent: 'center', mt: '4' })}>
+          <Link to="/courses" className={button()}>
+            Browse Courses
+          </Link>
+          <Link to="/services" className={button({ variant: 'outline' })}>
+            Browse Services
+          </Link>
+        </div>
+      </EmptyState>
+    )
+  }
+
+  async function removeItem(itemId: string) {
+    try {
+      await remove.mutateAsync({ itemId })
+      notify('success', CART_MESSAGES.removed)
+    } catch {
+      notify('error', CART_MESSAGES.removeFailed)
+    }
+    await refresh()
+  }
+  async function clearAll() {
+    try {
+      await clear.mutateAsync()
+      notify('success', CART_MESSAGES.cleared)
+    } catch {
+      notify('error', CART_MESSAGES.clearFailed)
+    }
+    await refresh()
+  }
+  async function checkout(currency: 'USD' | 'GBP') {
+    const fresh = await cart.refetch()
+    if (fresh.data === null) {
+      notify('error', CART_MESSAGES.loginToCheckout)
+      await navigate({ to: '/login' })
+      return
+    }
+    if (!fresh.data?.items.some((item) => item.currency === currency)) {
+      notify('error', CART_MESSAGES.empty)
+      return
+    }
+    await navigate({ to: '/payment', search: { currency } })
+  }
+
+  return (
+    <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' } })}>
+      <section aria-label="Cart items">
+        <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: '4' })}>
+          <h2 className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
+            {items.length} {items.length === 1 ? 'item' : 'items'}
+          </h2>
+          <button
+            type="button"
+            className={button({ variant: 'outline', size: 'sm' })}
+            onClick={() => void clearAll()}
+            disabled={clear.isPending}
+          >
+            Clear Cart
+          </button>
+        </div>
+        <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+          {items.map((line) => (
+            <CartItemRow
+              key={line.id}
+              line={line}
+              removing={remove.isPending && remove.variables?.itemId === line.id}
+              onRemove={() => void removeItem(line.id)}
+            />
+          ))}
+        </ul>
+      </section>
+      <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+        {totals.length > 1 ? (
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            Your cart holds items in more than one currency. Each currency is checked out separately.
+          </p>
+        ) : null}
+        {totals.map((total) => (
+          <CartSummary key={total.currency} total={total}>
+            <button
+              type="button"
+              className={`${button({ size: 'lg' })} ${css({ w: 'full', mt: '4' })}`}
+              onClick={() => void checkout(total.currency)}
+            >
+              Proceed to Checkout{totals.length > 1 ? ` (${total.currency})` : ''}
+            </button>
+          </CartSummary>
+        ))}
+      </div>
+    </div>
+  )
+}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { css, cx } from '../../styled-system/css'
+import { PlanCartButton } from '../components/cart/PlanCartButton.tsx'
 import { ComparisonTable } from '../components/pricing/ComparisonTable.tsx'
 import { type BillingCycle, PlanCard } from '../components/pricing/PlanCard.tsx'
 import { button } from '../components/ui/button.ts'
@@ -106,7 +107,12 @@ function PricingPage() {
               })}
             >
               {query.data.plans.map((plan) => (
-                <PlanCard key={plan.id} plan={plan} cycle={cycle} />
+                <PlanCard
+                  key={plan.id}
+                  plan={plan}
+                  cycle={cycle}
+                  cartAction={<PlanCartButton key={cycle} planId={plan.id} billingCycle={cycle} />}
+                />
               ))}
             </div>
             <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mt: '16', mb: '6', textAlign: 'center' })}>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { css } from '../../styled-system/css'
+import { ServiceCardCartButton } from '../components/cart/ServicePackageCartButton.tsx'
 import { ServiceCard } from '../components/service/ServiceCard.tsx'
 import { button } from '../components/ui/button.ts'
 import { Container, Section } from '../components/ui/layout.tsx'
@@ -49,7 +50,11 @@ function ServicesPage() {
             className={css({ display: 'grid', gap: '6', gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' })}
           >
             {query.data.map((service) => (
-              <ServiceCard key={service.id} service={service} />
+              <ServiceCard
+                key={service.id}
+                service={service}
+                cartAction={<ServiceCardCartButton serviceId={service.id} />}
+              />
             ))}
           </div>
         )}

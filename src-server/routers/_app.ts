@@ -1,11 +1,14 @@
 import { createCallerFactory, router } from '../trpc/init.ts'
 import { adminRouter } from './admin/index.ts'
 import { authRouter } from './auth.ts'
+import { cartRouter } from './cart.ts'
 import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
+import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
+import { purchasesRouter } from './purchases.ts'
 import { servicesRouter } from './services.ts'
 
 export const appRouter = router({
@@ -16,6 +19,9 @@ export const appRouter = router({
   content: contentRouter,
   contact: contactRouter,
   profile: profileRouter,
+  cart: cartRouter,
+  payment: paymentRouter,
+  purchases: purchasesRouter,
   admin: adminRouter,
 })
 

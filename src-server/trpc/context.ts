@@ -2,6 +2,7 @@
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { Role } from '../../src-shared/roles.ts'
 import type { DB } from '../db.ts'
+import type { PaymentsConfig } from '../payments/config.ts'
 import { createMemoryLimiter, type RateLimiter } from '../security/rate-limit.ts'
 
 export interface SessionUser {
@@ -23,6 +24,8 @@ export interface SessionInfo {
 export interface AppConfig {
   cookieSecure: boolean
   publicUrl: string
+  /** Stripe, PayPal and bank settings; absent means card and PayPal are off (see payments/config.ts). */
+  payments?: PaymentsConfig
 }
 
 export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }

@@ -35,6 +35,9 @@ const EXPECTED: Record<string, Access> = {
   'admin.team.invitation': 'public',
   'admin.team.acceptInvitation': 'public',
   'admin.audit.list': 'admin',
+  'admin.orders.list': 'viewer',
+  'admin.orders.markPaid': 'admin',
+  'admin.orders.cancel': 'admin',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const

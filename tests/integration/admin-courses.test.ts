@@ -1,7 +1,6 @@
 // Manage Courses against a real database: validation messages, counts, search, pagination, the public
 // catalogue following every change, archive-instead-of-delete, and the audit record of each change.
 import { TRPCError } from '@trpc/server'
-import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { courseHasPurchases } from '../../src-server/admin/purchases.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
@@ -186,13 +185,34 @@ describe('admin.courses lifecycle', () => {
     )
   })
 
-  it('archives (never erases) a course that appears in a purchase table', async () => {
+  it('archives (never erases) a course that someone ordered', async () => {
     const caller = await asEditor()
     const course = await caller.admin.courses.create({ ...baseCourse(), title: 'Bought course', status: 'published' })
     expect(await courseHasPurchases(database.db, course.id)).toBe(false)
-    // Stands in for the checkout's order lines until that work is merged.
-    await sql`create table order_items (id serial primary key, course_id text)`.execute(database.db)
-    await sql`insert into order_items (course_id) values (${course.id})`.execute(database.db)
+    const buyer = await createUser(database.db, { role: 'customer' })
+    const order = await database.db
+      .insertInto('orders')
+      .values({
+        user_id: buyer.id,
+        reference: 'SF-BOUGHT-1',
+        currency: 'USD',
+        method: 'card',
+        subtotal_minor: 5999,
+        total_minor: 5999,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await database.db
+      .insertInto('order_items')
+      .values({
+        order_id: order.id,
+        kind: 'course',
+        course_id: course.id,
+        item_key: `course:${course.id}`,
+        title: course.title,
+        unit_price_minor: 5999,
+      })
+      .execute()
     expect(await courseHasPurchases(database.db, course.id)).toBe(true)
 
     expect(await caller.admin.courses.delete({ id: course.id })).toEqual({ archived: true })
@@ -202,10 +222,15 @@ describe('admin.courses lifecycle', () => {
       .where('id', '=', course.id)
       .executeTakeFirst()
     expect(row).toEqual({ status: 'archived', featured: false })
+    const line = await database.db
+      .selectFrom('order_items')
+      .select('course_id')
+      .where('order_id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    expect(line.course_id).toBe(course.id)
     expect(await visitor().catalog.course({ id: course.id })).toBeNull()
     const list = await caller.admin.courses.list({ search: 'Bought' })
     expect(list.total).toBe(0)
-    await sql`drop table order_items`.execute(database.db)
   })
 })
 

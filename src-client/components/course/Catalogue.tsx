@@ -4,6 +4,7 @@ import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts
 import { css } from '../../../styled-system/css'
 import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
 import type { Trpc } from '../../lib/trpc.ts'
+import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { button } from '../ui/button.ts'
 import { Container } from '../ui/layout.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
@@ -67,7 +68,11 @@ export function Catalogue({
               })}
             >
               {result.items.map((course) => (
-                <CourseCard key={course.id} course={course} />
+                <CourseCard
+                  key={course.id}
+                  course={course}
+                  cartAction={<CourseCartButton courseId={course.id} size="sm" />}
+                />
               ))}
             </div>
           )}

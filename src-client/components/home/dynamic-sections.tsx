@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { css } from '../../../styled-system/css'
 import type { Trpc } from '../../lib/trpc.ts'
+import { CourseCartButton } from '../cart/CourseCartButton.tsx'
+import { ServiceCardCartButton } from '../cart/ServicePackageCartButton.tsx'
 import { CourseCard } from '../course/CourseCard.tsx'
 import { ServiceCard } from '../service/ServiceCard.tsx'
 import { button } from '../ui/button.ts'
@@ -35,7 +37,13 @@ export function FeaturedCourses({ trpc }: { trpc: Trpc }) {
         <>
           <div className={grid}>
             {query.data.map((course) => (
-              <CourseCard key={course.id} course={course} preview />
+              <CourseCard
+                key={course.id}
+                course={course}
+                preview
+                cartAction={<CourseCartButton courseId={course.id} size="sm" />}
+                previewCartAction={<CourseCartButton courseId={course.id} />}
+              />
             ))}
           </div>
           <div className={centre}>
@@ -63,7 +71,11 @@ export function FeaturedServices({ trpc }: { trpc: Trpc }) {
         <>
           <div className={grid}>
             {query.data.map((service) => (
-              <ServiceCard key={service.id} service={service} />
+              <ServiceCard
+                key={service.id}
+                service={service}
+                cartAction={<ServiceCardCartButton serviceId={service.id} />}
+              />
             ))}
           </div>
           <div className={centre}>

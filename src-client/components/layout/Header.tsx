@@ -5,10 +5,10 @@ import { useState } from 'react'
 import { css } from '../../../styled-system/css'
 import { useSession, useSignOut } from '../../lib/session.ts'
 import { UserMenu } from '../auth/UserMenu.tsx'
+import { HeaderCartLink, PremiumBadge } from '../cart/HeaderCart.tsx'
 import { button } from '../ui/button.ts'
 import { Icon } from '../ui/icons.tsx'
 import { containerClass } from '../ui/layout.tsx'
-import { CartLink } from './CartLink.tsx'
 import { browseLinks, mainLinks } from './nav-links.ts'
 
 const navLink = css({
@@ -32,7 +32,7 @@ const menuItem = css({
   _highlighted: { bg: 'brand.50', color: 'accent' },
 })
 
-export function Header({ cartCount }: { cartCount: number }) {
+export function Header() {
   const [mobileOpen, setMobileOpen] = useState(false)
   const closeMobile = () => setMobileOpen(false)
   const { user } = useSession()
@@ -102,7 +102,8 @@ export function Header({ cartCount }: { cartCount: number }) {
           </nav>
 
           <div className={css({ ml: 'auto', display: 'flex', alignItems: 'center', gap: '2' })}>
-            <CartLink count={cartCount} />
+            {user ? <PremiumBadge /> : null}
+            <HeaderCartLink />
             {user ? (
               <UserMenu user={user} />
             ) : user === null ? (

@@ -3,6 +3,7 @@ import { css } from '../../../styled-system/css'
 import { ChangePasswordSection } from '../../components/account/ChangePasswordSection.tsx'
 import { ProfileSection } from '../../components/account/ProfileSection.tsx'
 import { PageIntro } from '../../components/layout/PageIntro.tsx'
+import { PurchasesSections } from '../../components/purchases/PurchasesSections.tsx'
 import { Container } from '../../components/ui/layout.tsx'
 
 export const Route = createFileRoute('/_auth/account')({
@@ -20,6 +21,7 @@ function AccountPage() {
       <Container className={css({ py: '10', display: 'flex', flexDir: 'column', gap: '8' })}>
         <ProfileSection />
         <ChangePasswordSection />
+        <PurchasesSections />
       </Container>
     </main>
   )

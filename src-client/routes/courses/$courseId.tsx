@@ -3,6 +3,7 @@ import { createFileRoute, Link, notFound } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
+import { CourseCartButton } from '../../components/cart/CourseCartButton.tsx'
 import { CurriculumAccordion } from '../../components/course/CurriculumAccordion.tsx'
 import { formatDate, hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
 import { NotFound } from '../../components/layout/NotFound.tsx'
@@ -103,7 +104,7 @@ function CoursePage() {
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
           </div>
-          <PurchaseBox course={course} />
+          <PurchaseBox course={course} cartAction={<CourseCartButton courseId={course.id} size="lg" fullWidth />} />
         </Container>
       </section>
       <Container className={css({ py: '10' })}>

@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { css } from '../../../styled-system/css'
+import { ServicePackageCartButton } from '../../components/cart/ServicePackageCartButton.tsx'
 import { PackageCard } from '../../components/service/PackageCard.tsx'
 import { button } from '../../components/ui/button.ts'
 import { Faq } from '../../components/ui/Faq.tsx'
@@ -96,7 +97,12 @@ function ServicePage() {
           })}
         >
           {service.packages.map((pkg, index) => (
-            <PackageCard key={pkg.id} pkg={pkg} popular={several && index === 1} />
+            <PackageCard
+              key={pkg.id}
+              pkg={pkg}
+              popular={several && index === 1}
+              cartAction={<ServicePackageCartButton packageId={pkg.id} />}
+            />
           ))}
         </div>
       </Section>

@@ -5,6 +5,7 @@ import { adminAuditRouter } from './audit.ts'
 import { adminCategoriesRouter } from './categories.ts'
 import { adminCoursesRouter } from './courses.ts'
 import { adminDashboardRouter } from './dashboard.ts'
+import { adminOrdersRouter } from './orders.ts'
 import { adminSessionRouter } from './session.ts'
 import { adminTeamRouter } from './team.ts'
 
@@ -15,4 +16,5 @@ export const adminRouter = router({
   categories: adminCategoriesRouter,
   team: adminTeamRouter,
   audit: adminAuditRouter,
+  orders: adminOrdersRouter,
 })

@@ -1,7 +1,8 @@
-// Dashboard: real counts and quick actions.
+// Dashboard: real counts, orders and revenue of the last 30 days, and quick actions.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { css } from '../../../../styled-system/css'
+import { SalesPanel } from '../../../components/admin/SalesPanel.tsx'
 import { pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
@@ -42,6 +43,7 @@ function Dashboard() {
           </div>
         ))}
       </section>
+      <SalesPanel sales={data.sales} />
       <section aria-labelledby="quick-actions" className={`${panel} ${css({ mt: '6', p: '5' })}`}>
         <h2 id="quick-actions" className={css({ fontWeight: 'semibold', mb: '3' })}>
           Quick actions

@@ -1,0 +1,36 @@
+// Orders and revenue of the last 30 days, one chart per currency.
+import { formatMoney } from '../../../src-shared/money.ts'
+import { css } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { SalesChart } from './SalesChart.tsx'
+import { panel } from './styles.ts'
+
+type Sales = RouterOutputs['admin']['dashboard']['summary']['sales']
+
+export function SalesPanel({ sales }: { sales: Sales }) {
+  return (
+    <section aria-labelledby="sales-title" className={`${panel} ${css({ mt: '6', p: '5' })}`}>
+      <h2 id="sales-title" className={css({ fontWeight: 'semibold' })}>
+        Last 30 days
+      </h2>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '4' })}>
+        <span data-testid="orders-placed">{sales.ordersPlaced}</span> orders placed
+      </p>
+      {sales.series.length === 0 ? (
+        <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>No paid orders in the last 30 days.</p>
+      ) : (
+        <div className={css({ display: 'grid', gap: '6' })}>
+          {sales.series.map((line) => (
+            <div key={line.currency} data-testid={`sales-${line.currency}`}>
+              <p className={css({ fontSize: 'sm', mb: '2' })}>
+                <strong>{formatMoney(line.revenueMinor, line.currency)}</strong> revenue ({line.currency}) from{' '}
+                {line.orders} paid orders
+              </p>
+              <SalesChart currency={line.currency} points={line.points} />
+            </div>
+          ))}
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,61 @@
+// Cart state from the server (never local storage): the list, whether an item is in it, and adding with
+// the spec's toasts. Every cart query is invalidated together after a change, so the header count follows.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { TRPCClientError } from '@trpc/client'
+import { CART_MESSAGES, type CartItemInput, cartItemKey } from '../../../src-shared/schemas/cart.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { notify } from '../ui/toaster.tsx'
+
+/** null for a visitor; undefined while loading. */
+export function useCart() {
+  const trpc = useTRPC()
+  return useQuery(trpc.cart.list.queryOptions())
+}
+
+export function useEntitlements() {
+  const trpc = useTRPC()
+  return useQuery(trpc.purchases.entitlements.queryOptions())
+}
+
+/** Refreshes the cart and what depends on it (header count, buttons, entitlements after a purchase). */
+export function useRefreshPurchases() {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.cart.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.purchases.pathKey() }),
+    ])
+}
+
+export type AddState = 'idle' | 'adding' | 'added'
+
+/** Add-to-cart for one item: its state follows the server cart; toasts per spec §8. */
+export function useAddToCart(item: CartItemInput) {
+  const trpc = useTRPC()
+  const cart = useCart()
+  const refresh = useRefreshPurchases()
+  const mutation = useMutation(trpc.cart.add.mutationOptions())
+  const key = cartItemKey(item)
+  const inCart = Boolean(cart.data?.items.some((line) => line.key === key))
+
+  async function add() {
+    if (cart.data === null) {
+      notify('error', CART_MESSAGES.loginToAdd)
+      return
+    }
+    try {
+      const added = await mutation.mutateAsync(item)
+      notify('success', added.kind === 'plan' ? `${added.title} plan added to cart` : `${added.title} added to cart`)
+    } catch (error) {
+      const code = error instanceof TRPCClientError ? error.data?.code : undefined
+      if (code === 'CONFLICT') notify('info', error instanceof Error ? error.message : CART_MESSAGES.duplicate)
+      else if (code === 'UNAUTHORIZED') notify('error', CART_MESSAGES.loginToAdd)
+      else notify('error', CART_MESSAGES.addFailed)
+    }
+    await refresh()
+  }
+
+  const state: AddState = mutation.isPending ? 'adding' : inCart ? 'added' : 'idle'
+  return { state, add, checking: cart.isPending }
+}

@@ -1,0 +1,67 @@
+// Bank details and the order's payment reference; 'I've Made the Transfer' records it as awaiting transfer.
+import { Dialog } from '@ark-ui/react/dialog'
+import { Portal } from '@ark-ui/react/portal'
+import { formatMoney } from '../../../src-shared/money.ts'
+import { css } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { button } from '../ui/button.ts'
+import { CopyField } from './CopyField.tsx'
+
+type Started = RouterOutputs['payment']['start']
+export type BankTransferOrder = Extract<Started, { method: 'bank_transfer' }>
+
+export function BankTransferDialog({
+  order,
+  onClose,
+  onConfirm,
+  confirming,
+}: {
+  order: BankTransferOrder | null
+  onClose: () => void
+  onConfirm: () => void
+  confirming: boolean
+}) {
+  return (
+    <Dialog.Root
+      lazyMount
+      unmountOnExit
+      open={order !== null}
+      onOpenChange={(details) => (details.open ? null : onClose())}
+    >
+      <Portal>
+        <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'black/50', zIndex: 40 })} />
+        <Dialog.Positioner
+          className={css({ position: 'fixed', inset: 0, display: 'grid', placeItems: 'center', zIndex: 50, p: '4' })}
+        >
+          <Dialog.Content
+            className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'raised', p: '6', w: 'full', maxW: 'lg' })}
+          >
+            <Dialog.Title className={css({ fontSize: 'xl', fontWeight: 'bold' })}>Bank Transfer Details</Dialog.Title>
+            {order ? (
+              <>
+                <Dialog.Description className={css({ mt: '1', color: 'fg.muted', fontSize: 'sm' })}>
+                  Transfer {formatMoney(order.totalMinor, order.currency)} to the account below and quote the payment
+                  reference so we can match your payment.
+                </Dialog.Description>
+                <dl className={css({ mt: '4' })}>
+                  <CopyField label="Bank Name" value={order.bank.bankName} />
+                  <CopyField label="Account Name" value={order.bank.accountName} />
+                  <CopyField label="Account Number" value={order.bank.accountNumber} />
+                  <CopyField label="Routing Number" value={order.bank.routingNumber} />
+                  <CopyField label="SWIFT Code" value={order.bank.swiftCode} />
+                  <CopyField label="Payment Reference" value={order.reference} />
+                </dl>
+              </>
+            ) : null}
+            <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '3', mt: '6' })}>
+              <Dialog.CloseTrigger className={button({ variant: 'outline' })}>Cancel</Dialog.CloseTrigger>
+              <button type="button" className={button()} onClick={onConfirm} disabled={confirming}>
+                {confirming ? 'Processing...' : "I've Made the Transfer"}
+              </button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  )
+}

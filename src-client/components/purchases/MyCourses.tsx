@@ -1,0 +1,56 @@
+// 'My courses': the courses the server has enrolled the user in.
+import { useQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { css } from '../../../styled-system/css'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { button } from '../ui/button.ts'
+import { SafeImage } from '../ui/SafeImage.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+
+export function MyCourses() {
+  const trpc = useTRPC()
+  const courses = useQuery(trpc.purchases.myCourses.queryOptions())
+  if (courses.isPending) return <LoadingState label="Loading your courses…" />
+  if (courses.isError) return <ErrorState title="Failed to load your courses" onRetry={() => void courses.refetch()} />
+  if (courses.data.length === 0) {
+    return (
+      <EmptyState title="You have not enrolled in any course yet">
+        <Link to="/courses" className={`${button()} ${css({ mt: '4' })}`}>
+          Browse Courses
+        </Link>
+      </EmptyState>
+    )
+  }
+  return (
+    <ul
+      data-testid="my-courses"
+      className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' } })}
+    >
+      {courses.data.map((course) => (
+        <li
+          key={course.id}
+          className={css({
+            bg: 'surface',
+            borderWidth: '1px',
+            borderColor: 'line',
+            borderRadius: 'card',
+            overflow: 'hidden',
+          })}
+        >
+          <SafeImage src={course.image} alt="" className={css({ w: 'full', h: '32', objectFit: 'cover' })} />
+          <div className={css({ p: '4' })}>
+            <h3 className={css({ fontWeight: 'semibold' })}>
+              <Link to="/courses/$courseId" params={{ courseId: course.id }}>
+                {course.title}
+              </Link>
+            </h3>
+            <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{course.instructor}</p>
+            <p className={css({ fontSize: 'sm', mt: '2' })}>
+              Enrolled {new Date(course.enrolledAt).toLocaleDateString()} · Not started yet
+            </p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}

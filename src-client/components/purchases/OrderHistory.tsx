@@ -1,0 +1,55 @@
+// Order history for the account page: items, amounts, currency, method and status of each order.
+import { useQuery } from '@tanstack/react-query'
+import { formatMoney } from '../../../src-shared/money.ts'
+import { css } from '../../../styled-system/css'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+
+const METHOD_LABEL = { card: 'Card', paypal: 'PayPal', bank_transfer: 'Bank transfer' } as const
+const STATUS_LABEL = {
+  pending: 'Pending',
+  awaiting_transfer: 'Awaiting transfer',
+  paid: 'Paid',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+} as const
+
+export function OrderHistory() {
+  const trpc = useTRPC()
+  const orders = useQuery(trpc.purchases.orders.queryOptions())
+  if (orders.isPending) return <LoadingState label="Loading your orders…" />
+  if (orders.isError) return <ErrorState title="Failed to load your orders" onRetry={() => void orders.refetch()} />
+  if (orders.data.length === 0) return <EmptyState title="No orders yet" />
+  return (
+    <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })} data-testid="order-history">
+      {orders.data.map((order) => (
+        <li
+          key={order.id}
+          className={css({ p: '4', bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card' })}
+        >
+          <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', justifyContent: 'space-between' })}>
+            <span className={css({ fontWeight: 'semibold' })}>Order {order.reference}</span>
+            <span data-testid="order-status">{STATUS_LABEL[order.status]}</span>
+          </div>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            {new Date(order.createdAt).toLocaleDateString()} · {METHOD_LABEL[order.method]} · {order.currency}
+          </p>
+          <ul className={css({ mt: '2', fontSize: 'sm' })}>
+            {order.items.map((item) => (
+              <li
+                key={`${order.id}-${item.title}`}
+                className={css({ display: 'flex', justifyContent: 'space-between' })}
+              >
+                <span>{item.title}</span>
+                <span>{formatMoney(item.priceMinor, order.currency)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className={css({ mt: '2', fontWeight: 'bold', textAlign: 'right' })}>
+            Total {formatMoney(order.totalMinor, order.currency)}
+          </p>
+        </li>
+      ))}
+    </ul>
+  )
+}

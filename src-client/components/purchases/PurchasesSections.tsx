@@ -1,0 +1,32 @@
+// The account page's purchase sections: membership (from the server's subscription), My courses, Order history.
+import { Link } from '@tanstack/react-router'
+import { css } from '../../../styled-system/css'
+import { SectionCard } from '../account/SectionCard.tsx'
+import { useEntitlements } from '../cart/hooks.ts'
+import { button } from '../ui/button.ts'
+import { MyCourses } from './MyCourses.tsx'
+import { OrderHistory } from './OrderHistory.tsx'
+
+export function PurchasesSections() {
+  const { data } = useEntitlements()
+  return (
+    <>
+      <SectionCard
+        title="Membership"
+        description={data?.isPremium ? `Premium Plan (${data.plan?.name})` : 'Free account'}
+      >
+        <Link to="/account/premium" className={button({ variant: 'outline' })}>
+          {data?.isPremium ? 'View Premium Account' : 'Premium Account'}
+        </Link>
+      </SectionCard>
+      <div id="my-courses" className={css({ scrollMarginTop: '24' })}>
+        <SectionCard title="My courses">
+          <MyCourses />
+        </SectionCard>
+      </div>
+      <SectionCard title="Order history">
+        <OrderHistory />
+      </SectionCard>
+    </>
+  )
+}

@@ -1,0 +1,185 @@
+// Orders: list by status; admins mark PayPal and bank-transfer orders paid, or cancel unpaid ones.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { z } from 'zod'
+import { formatMoney } from '../../../../src-shared/money.ts'
+import { css } from '../../../../styled-system/css'
+import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { useStaff } from '../../../components/admin/use-staff.ts'
+import { button } from '../../../components/ui/button.ts'
+import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { notify } from '../../../components/ui/toaster.tsx'
+import { errorMessage } from '../../../lib/trpc.ts'
+
+const STATUSES = ['pending', 'awaiting_transfer', 'paid', 'failed', 'cancelled'] as const
+const STATUS_LABEL = {
+  pending: 'Pending',
+  awaiting_transfer: 'Awaiting transfer',
+  paid: 'Paid',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+}
+const STATUS_TONE = {
+  pending: 'yellow',
+  awaiting_transfer: 'yellow',
+  paid: 'green',
+  failed: 'red',
+  cancelled: 'grey',
+} as const
+const METHOD_LABEL = { card: 'Card', paypal: 'PayPal', bank_transfer: 'Bank transfer' }
+
+export const Route = createFileRoute('/admin/_staff/orders')({
+  head: () => ({ meta: [{ title: 'Orders | SkillForge Admin' }] }),
+  validateSearch: z.object({
+    status: z.enum(STATUSES).optional(),
+    page: z.coerce.number().int().min(1).max(10_000).optional(),
+  }),
+  component: Orders,
+})
+
+function Orders() {
+  const { trpc } = Route.useRouteContext()
+  const { status, page = 1 } = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const queryClient = useQueryClient()
+  const { can } = useStaff()
+  const orders = useQuery({
+    ...trpc.admin.orders.list.queryOptions({ status, page }),
+    placeholderData: keepPreviousData,
+  })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const markPaid = useMutation(
+    trpc.admin.orders.markPaid.mutationOptions({
+      onSuccess: async () => {
+        await refresh()
+        notify('success', 'Order marked as paid')
+      },
+      onError: (error) => notify('error', errorMessage(error)),
+    }),
+  )
+  const cancel = useMutation(
+    trpc.admin.orders.cancel.mutationOptions({
+      onSuccess: async () => {
+        await refresh()
+        notify('success', 'Order cancelled')
+      },
+      onError: (error) => notify('error', errorMessage(error)),
+    }),
+  )
+
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Orders</h1>
+        <label>
+          <span className={css({ srOnly: true })}>Filter by status</span>
+          <select
+            className={inputClass}
+            value={status ?? ''}
+            onChange={(event) =>
+              void navigate({
+                search: { status: (event.target.value || undefined) as (typeof STATUSES)[number] | undefined },
+              })
+            }
+          >
+            <option value="">All statuses</option>
+            {STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {STATUS_LABEL[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className={panel}>
+        {orders.isPending ? (
+          <LoadingState label="Loading orders…" />
+        ) : orders.isError ? (
+          <ErrorState title="Could not load orders" error={orders.error} onRetry={() => void orders.refetch()} />
+        ) : orders.data.items.length === 0 ? (
+          <EmptyState title="No orders found" />
+        ) : (
+          <>
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th>Reference</th>
+                  <th>Customer</th>
+                  <th>Method</th>
+                  <th>Status</th>
+                  <th>Total</th>
+                  <th>Placed</th>
+                  <th>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {orders.data.items.map((order) => {
+                  const open =
+                    order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
+                  const manual = order.method !== 'card'
+                  return (
+                    <tr key={order.id} data-testid={`order-${order.reference}`}>
+                      <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
+                      <td>{order.customerEmail}</td>
+                      <td>{METHOD_LABEL[order.method]}</td>
+                      <td>
+                        <span className={badge({ tone: STATUS_TONE[order.status] })}>{STATUS_LABEL[order.status]}</span>
+                      </td>
+                      <td>{formatMoney(order.totalMinor, order.currency)}</td>
+                      <td>{new Date(order.createdAt).toLocaleString()}</td>
+                      <td>
+                        {can('admin') && open ? (
+                          <div className={css({ display: 'flex', gap: '1' })}>
+                            {manual ? (
+                              <button
+                                type="button"
+                                className={button({ size: 'sm' })}
+                                disabled={markPaid.isPending}
+                                onClick={() => markPaid.mutate({ id: order.id })}
+                              >
+                                Mark paid
+                              </button>
+                            ) : null}
+                            <button
+                              type="button"
+                              className={button({ variant: 'outline', size: 'sm' })}
+                              disabled={cancel.isPending}
+                              onClick={() => cancel.mutate({ id: order.id })}
+                            >
+                              Cancel order
+                            </button>
+                          </div>
+                        ) : null}
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+            <nav
+              aria-label="Pagination"
+              className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2', p: '4' })}
+            >
+              <button
+                type="button"
+                className={button({ variant: 'outline', size: 'sm' })}
+                disabled={page <= 1}
+                onClick={() => void navigate({ search: (prev) => ({ ...prev, page: page - 1 }) })}
+              >
+                Previous
+              </button>
+              <button
+                type="button"
+                className={button({ variant: 'outline', size: 'sm' })}
+                disabled={!orders.data.hasNext}
+                onClick={() => void navigate({ search: (prev) => ({ ...prev, page: page + 1 }) })}
+              >
+                Next
+              </button>
+            </nav>
+          </>
+        )}
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,145 @@
+// The user's cart resolved against the catalogue: every price comes from the catalogue row, never the client.
+import type { Kysely, Transaction } from 'kysely'
+import type { BillingCycle, CartItemKind, Database } from '../../db/types.ts'
+
+type Executor = Kysely<Database> | Transaction<Database>
+
+export interface CartLine {
+  id: string
+  kind: CartItemKind
+  key: string
+  title: string
+  detail: string
+  image: string
+  priceMinor: number
+  currency: 'USD' | 'GBP'
+  /** Billed again every month or year (plans, monthly service packages); null for one-off items. */
+  recurringInterval: 'month' | 'year' | null
+  billingCycle: BillingCycle | null
+  courseId: string | null
+  serviceId: string | null
+  packageId: string | null
+  planId: string | null
+  addedAt: string
+}
+
+const BILLING_LABEL: Record<BillingCycle, string> = { monthly: 'Billed monthly', annual: 'Billed annually' }
+
+/** One query with left joins (no N+1); newest first, as the spec's cart read orders by added_at. */
+export async function listCartLines(db: Executor, userId: string): Promise<CartLine[]> {
+  const rows = await db
+    .selectFrom('cart_items as ci')
+    .leftJoin('courses as c', (join) => join.onRef('c.id', '=', 'ci.course_id').on('c.status', '=', 'published'))
+    .leftJoin('service_packages as sp', 'sp.id', 'ci.service_package_id')
+    .leftJoin('services as s', 's.id', 'sp.service_id')
+    .leftJoin('plans as p', 'p.id', 'ci.plan_id')
+    .select([
+      'ci.id',
+      'ci.kind',
+      'ci.item_key',
+      'ci.billing_cycle',
+      'ci.added_at',
+      'ci.course_id',
+      'ci.service_package_id',
+      'ci.plan_id',
+      'c.title as course_title',
+      'c.instructor_name',
+      'c.image_url as course_image',
+      'c.price_minor as course_price',
+      'c.currency as course_currency',
+      'sp.name as package_name',
+      'sp.price_minor as package_price',
+      'sp.currency as package_currency',
+      'sp.billing_interval',
+      's.id as service_id',
+      's.title as service_title',
+      's.image_url as service_image',
+      'p.name as plan_name',
+      'p.monthly_price_minor',
+      'p.annual_price_minor',
+      'p.currency as plan_currency',
+    ])
+    .where('ci.user_id', '=', userId)
+    .orderBy('ci.added_at', 'desc')
+    .orderBy('ci.id')
+    .execute()
+
+  const lines: CartLine[] = []
+  for (const row of rows) {
+    const base = {
+      id: row.id,
+      kind: row.kind,
+      key: row.item_key,
+      billingCycle: row.billing_cycle,
+      courseId: row.course_id,
+      packageId: row.service_package_id,
+      planId: row.plan_id,
+      serviceId: row.service_id,
+      addedAt: row.added_at.toISOString(),
+    }
+    if (row.kind === 'course' && row.course_title !== null && row.course_price !== null) {
+      lines.push({
+        ...base,
+        title: row.course_title,
+        detail: row.instructor_name ?? '',
+        image: row.course_image ?? '/placeholder.svg',
+        priceMinor: row.course_price,
+        currency: row.course_currency === 'GBP' ? 'GBP' : 'USD',
+        recurringInterval: null,
+      })
+    } else if (row.kind === 'service_package' && row.package_name !== null && row.package_price !== null) {
+      lines.push({
+        ...base,
+        title: `${row.service_title} - ${row.package_name}`,
+        detail:
+          row.billing_interval === 'month'
+            ? `${row.package_name} package, billed monthly`
+            : `${row.package_name} package`,
+        image: row.service_image ?? '/placeholder.svg',
+        priceMinor: row.package_price,
+        currency: row.package_currency ?? 'USD',
+        recurringInterval: row.billing_interval ?? null,
+      })
+    } else if (row.kind === 'plan' && row.plan_name !== null && row.billing_cycle) {
+      const annual = row.billing_cycle === 'annual'
+      lines.push({
+        ...base,
+        title: `${row.plan_name} Plan`,
+        detail: BILLING_LABEL[row.billing_cycle],
+        image: '/favicon.svg',
+        priceMinor: (annual ? row.annual_price_minor : row.monthly_price_minor) ?? 0,
+        currency: row.plan_currency === 'GBP' ? 'GBP' : 'USD',
+        recurringInterval: annual ? 'year' : 'month',
+      })
+    }
+    // A course no longer published is left out: it cannot be bought.
+  }
+  return lines
+}
+
+export interface CurrencyTotal {
+  currency: 'USD' | 'GBP'
+  itemCount: number
+  subtotalMinor: number
+  taxMinor: number
+  totalMinor: number
+}
+
+/** Totals per currency: GBP service packages are never summed with USD courses. Tax is fixed at 0 (spec §9). */
+export function totalsByCurrency(lines: readonly CartLine[]): CurrencyTotal[] {
+  const totals = new Map<CartLine['currency'], CurrencyTotal>()
+  for (const line of lines) {
+    const total = totals.get(line.currency) ?? {
+      currency: line.currency,
+      itemCount: 0,
+      subtotalMinor: 0,
+      taxMinor: 0,
+      totalMinor: 0,
+    }
+    total.itemCount += 1
+    total.subtotalMinor += line.priceMinor
+    total.totalMinor = total.subtotalMinor + total.taxMinor
+    totals.set(line.currency, total)
+  }
+  return [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)).reverse()
+}

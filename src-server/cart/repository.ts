@@ -1,0 +1,94 @@
+// Cart rows. Adding checks the catalogue item exists; the unique (user_id, item_key) index refuses duplicates.
+import { TRPCError } from '@trpc/server'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { CART_MESSAGES, type CartItemInput } from '../../src-shared/schemas/cart.ts'
+
+type DB = Kysely<Database>
+
+const UNIQUE_VIOLATION = '23505'
+
+/** Inserts the item; returns the title shown in the toast. Throws CONFLICT for a duplicate, NOT_FOUND if unknown. */
+export async function addCartItem(db: DB, userId: string, item: CartItemInput): Promise<{ title: string }> {
+  const { title, values } = await resolveItem(db, userId, item)
+  try {
+    await db
+      .insertInto('cart_items')
+      .values({ user_id: userId, ...values })
+      .execute()
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new TRPCError({ code: 'CONFLICT', message: CART_MESSAGES.duplicate })
+    throw error
+  }
+  return { title }
+}
+
+async function resolveItem(db: DB, userId: string, item: CartItemInput) {
+  const none = { course_id: null, service_package_id: null, plan_id: null, billing_cycle: null }
+  if (item.kind === 'course') {
+    const course = await db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('id', '=', item.courseId)
+      .where('status', '=', 'published')
+      .executeTakeFirst()
+    if (!course) throw new TRPCError({ code: 'NOT_FOUND', message: 'Course not found' })
+    const owned = await db
+      .selectFrom('enrolments')
+      .select('course_id')
+      .where('user_id', '=', userId)
+      .where('course_id', '=', course.id)
+      .executeTakeFirst()
+    if (owned) throw new TRPCError({ code: 'CONFLICT', message: CART_MESSAGES.alreadyOwned })
+    return { title: course.title, values: { ...none, kind: 'course' as const, course_id: course.id } }
+  }
+  if (item.kind === 'service_package') {
+    const pkg = await db
+      .selectFrom('service_packages as sp')
+      .innerJoin('services as s', 's.id', 'sp.service_id')
+      .select(['sp.id', 'sp.name', 's.title'])
+      .where('sp.id', '=', item.packageId)
+      .executeTakeFirst()
+    if (!pkg) throw new TRPCError({ code: 'NOT_FOUND', message: 'Service package not found' })
+    return {
+      title: `${pkg.title} - ${pkg.name}`,
+      values: { ...none, kind: 'service_package' as const, service_package_id: pkg.id },
+    }
+  }
+  const plan = await db.selectFrom('plans').select(['id', 'name']).where('id', '=', item.planId).executeTakeFirst()
+  if (!plan) throw new TRPCError({ code: 'NOT_FOUND', message: 'Plan not found' })
+  return {
+    title: plan.name,
+    values: { ...none, kind: 'plan' as const, plan_id: plan.id, billing_cycle: item.billingCycle },
+  }
+}
+
+export async function removeCartItem(db: DB, userId: string, itemId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('cart_items')
+    .where('id', '=', itemId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return result.numDeletedRows > 0n
+}
+
+export async function clearCart(db: DB, userId: string): Promise<number> {
+  const result = await db.deleteFrom('cart_items').where('user_id', '=', userId).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+export async function countCartItems(db: DB, userId: string): Promise<number> {
+  // Same rule as the list: a course no longer published is not counted.
+  const row = await db
+    .selectFrom('cart_items as ci')
+    .leftJoin('courses as c', 'c.id', 'ci.course_id')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('ci.user_id', '=', userId)
+    .where((eb) => eb.or([eb('ci.course_id', 'is', null), eb('c.status', '=', 'published')]))
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION
+}

@@ -1,0 +1,83 @@
+// Payment settings from the environment: the Stripe client (or null when card payments are off), the
+// webhook secret, the PayPal.me link and the bank details shown for transfers.
+import Stripe from 'stripe'
+import type { Env } from '../env.ts'
+
+export interface BankDetails {
+  bankName: string
+  accountName: string
+  accountNumber: string
+  routingNumber: string
+  swiftCode: string
+}
+
+export interface PaymentsConfig {
+  stripe: Stripe | null
+  stripeWebhookSecret: string | null
+  paypalMeUrl: string | null
+  bank: BankDetails
+  referencePrefix: string
+}
+
+const STRIPE_TIMEOUT_MS = 10_000
+
+/** The official SDK; `apiUrl` (e.g. http://127.0.0.1:12111) sends every call to a local fake instead. */
+export function createStripeClient(secretKey: string, apiUrl?: string): Stripe {
+  const base = apiUrl ? new URL(apiUrl) : null
+  return new Stripe(secretKey, {
+    maxNetworkRetries: 0,
+    timeout: STRIPE_TIMEOUT_MS,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  })
+}
+
+type PaymentsEnv = Pick<
+  Env,
+  | 'STRIPE_SECRET_KEY'
+  | 'STRIPE_WEBHOOK_SECRET'
+  | 'STRIPE_API_URL'
+  | 'PAYPAL_ME_URL'
+  | 'BANK_NAME'
+  | 'BANK_ACCOUNT_NAME'
+  | 'BANK_ACCOUNT_NUMBER'
+  | 'BANK_ROUTING_NUMBER'
+  | 'BANK_SWIFT_CODE'
+  | 'ORDER_REFERENCE_PREFIX'
+>
+
+export function paymentsFromEnv(env: PaymentsEnv): PaymentsConfig {
+  return {
+    stripe: env.STRIPE_SECRET_KEY ? createStripeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_URL) : null,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+    paypalMeUrl: env.PAYPAL_ME_URL ?? null,
+    bank: {
+      bankName: env.BANK_NAME,
+      accountName: env.BANK_ACCOUNT_NAME,
+      accountNumber: env.BANK_ACCOUNT_NUMBER,
+      routingNumber: env.BANK_ROUTING_NUMBER,
+      swiftCode: env.BANK_SWIFT_CODE,
+    },
+    referencePrefix: env.ORDER_REFERENCE_PREFIX,
+  }
+}
+
+/** No card, no PayPal; demo bank details. What a context without payment settings gets. */
+export const defaultPayments: PaymentsConfig = {
+  stripe: null,
+  stripeWebhookSecret: null,
+  paypalMeUrl: null,
+  bank: {
+    bankName: 'Barclays Bank PLC',
+    accountName: 'SkillForge Ltd',
+    accountNumber: '12345678',
+    routingNumber: '20-00-00',
+    swiftCode: 'BARCGB22',
+  },
+  referencePrefix: 'SF',
+}

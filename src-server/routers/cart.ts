@@ -1,0 +1,43 @@
+// The signed-in user's cart. Visitors get null from `list` (the page shows 'Please Log In') and 0 from `count`.
+import { TRPCError } from '@trpc/server'
+import { CART_MESSAGES, cartItemIdInput, cartItemInput } from '../../src-shared/schemas/cart.ts'
+import { listCartLines, totalsByCurrency } from '../cart/lines.ts'
+import { addCartItem, clearCart, countCartItems, removeCartItem } from '../cart/repository.ts'
+import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
+
+export const cartRouter = router({
+  list: publicProcedure.query(async ({ ctx }) => {
+    if (!ctx.user) return null
+    const items = await listCartLines(ctx.db, ctx.user.id)
+    return { items, totals: totalsByCurrency(items), count: items.length }
+  }),
+
+  /** serviceId → its cheapest package id: what a service card's Add to Cart adds. */
+  cheapestPackages: publicProcedure.query(async ({ ctx }) => {
+    const rows = await ctx.db
+      .selectFrom('service_packages')
+      .distinctOn('service_id')
+      .select(['service_id', 'id'])
+      .orderBy('service_id')
+      .orderBy('price_minor')
+      .orderBy('position')
+      .execute()
+    return Object.fromEntries(rows.map((row) => [row.service_id, row.id]))
+  }),
+
+  count: publicProcedure.query(async ({ ctx }) => (ctx.user ? countCartItems(ctx.db, ctx.user.id) : 0)),
+
+  add: publicProcedure.input(cartItemInput).mutation(async ({ ctx, input }) => {
+    if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: CART_MESSAGES.loginToAdd })
+    const { title } = await addCartItem(ctx.db, ctx.user.id, input)
+    return { kind: input.kind, title }
+  }),
+
+  remove: authedProcedure.input(cartItemIdInput).mutation(async ({ ctx, input }) => {
+    const removed = await removeCartItem(ctx.db, ctx.user.id, input.itemId)
+    if (!removed) throw new TRPCError({ code: 'NOT_FOUND', message: 'Item not found in your cart' })
+    return { removed }
+  }),
+
+  clear: authedProcedure.mutation(async ({ ctx }) => ({ removed: await clearCart(ctx.db, ctx.user.id) })),
+})

@@ -1,0 +1,82 @@
+// The Orders page: the owner marks a bank-transfer order paid (the buyer is enrolled) and cancels another;
+// the dashboard's 30-day revenue counts the paid one.
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, test } from './fixtures.ts'
+
+async function placeOrder(db: Kysely<Database>, userId: string, reference: string, courseId: string, total: number) {
+  const order = await db
+    .insertInto('orders')
+    .values({
+      user_id: userId,
+      reference,
+      currency: 'GBP',
+      method: 'bank_transfer',
+      status: 'awaiting_transfer',
+      subtotal_minor: total,
+      total_minor: total,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('order_items')
+    .values({
+      order_id: order.id,
+      kind: 'course',
+      course_id: courseId,
+      item_key: `course:${courseId}`,
+      title: 'Course',
+      unit_price_minor: total,
+    })
+    .execute()
+  return order.id
+}
+
+test('the owner marks a bank-transfer order paid and cancels another; the dashboard counts the revenue', async ({
+  page,
+  db,
+}) => {
+  const buyer = await createUser(db, { role: 'customer' })
+  const course = await db.selectFrom('courses').select('id').where('status', '=', 'published').executeTakeFirstOrThrow()
+  const stamp = Date.now().toString(36).toUpperCase()
+  const paidId = await placeOrder(db, buyer.id, `SF-E2E-${stamp}-A`, course.id, 12345)
+  await placeOrder(db, buyer.id, `SF-E2E-${stamp}-B`, course.id, 500)
+
+  await page.goto('/admin/login')
+  await page.getByLabel('Email').fill(process.env.E2E_ADMIN_EMAIL as string)
+  await page.getByLabel('Password').fill(process.env.E2E_ADMIN_PASSWORD as string)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.getByRole('complementary', { name: 'Admin navigation' }).getByRole('link', { name: 'Orders' }).click()
+
+  const first = page.getByTestId(`order-SF-E2E-${stamp}-A`)
+  await expect(first.getByText('Awaiting transfer')).toBeVisible()
+  await expect(first.getByText('£123.45')).toBeVisible()
+  await first.getByRole('button', { name: 'Mark paid' }).click()
+  await expect(page.getByText('Order marked as paid')).toBeVisible()
+  await expect(first.getByText('Paid', { exact: true })).toBeVisible()
+  const enrolment = await db
+    .selectFrom('enrolments')
+    .select('order_id')
+    .where('user_id', '=', buyer.id)
+    .executeTakeFirst()
+  expect(enrolment?.order_id).toBe(paidId)
+
+  const second = page.getByTestId(`order-SF-E2E-${stamp}-B`)
+  await second.getByRole('button', { name: 'Cancel order' }).click()
+  await expect(page.getByText('Order cancelled')).toBeVisible()
+  await expect(second.getByText('Cancelled')).toBeVisible()
+  await expect(second.getByRole('button')).toHaveCount(0)
+
+  await page.getByRole('complementary', { name: 'Admin navigation' }).getByRole('link', { name: 'Dashboard' }).click()
+  const paid = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.sum<string>('total_minor').as('sum'))
+    .where('status', '=', 'paid')
+    .where('currency', '=', 'GBP')
+    .executeTakeFirstOrThrow()
+  const pounds = (Number(paid.sum) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })
+  await expect(page.getByTestId('sales-GBP').getByText(`£${pounds}`, { exact: true })).toBeVisible()
+  await expect(page.getByTestId('sales-GBP').getByRole('img')).toBeVisible()
+})

@@ -1,0 +1,173 @@
+// A shopper fills the cart, pays by card through the local fake Stripe, and by bank transfer.
+import { expect, test } from './fixtures.ts'
+
+test.describe('cart and checkout', () => {
+  test('a visitor is asked to log in on the cart and sent to log in from checkout', async ({ page }) => {
+    await page.goto('/cart')
+    await expect(page.getByRole('heading', { name: 'Please Log In' })).toBeVisible()
+    await page.getByRole('main').getByRole('link', { name: 'Log In' }).click()
+    await expect(page).toHaveURL(/\/login$/)
+    await page.goto('/payment')
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fpayment$/)
+
+    await page.goto('/pricing')
+    await page.getByTestId('plan-card').first().getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(page.getByText('Please log in to add items to cart')).toBeVisible()
+  })
+
+  test('pays a course, a service package and a plan by card and gets them', async ({ page, login, db }) => {
+    const user = await login()
+    const course = await db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('status', '=', 'published')
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    const pkg = await db
+      .selectFrom('service_packages')
+      .select(['id', 'name'])
+      .where('service_id', '=', 'company-consultancy')
+      .orderBy('price_minor')
+      .executeTakeFirstOrThrow()
+
+    await page.goto('/cart')
+    await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+
+    // The course page: Add to Cart → Added to Cart (disabled); the header count follows.
+    await page.goto(`/courses/${course.id}`)
+    const purchase = page.getByRole('complementary', { name: 'Purchase' })
+    await purchase.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+    await expect(page.getByText(`${course.title} added to cart`)).toBeVisible()
+    await expect(page.getByTestId('cart-count')).toHaveText('1')
+    // Checked on load: still added after a reload.
+    await page.reload()
+    await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+
+    // A service package shows In Cart.
+    await page.goto('/service/company-consultancy')
+    const firstPackage = page
+      .getByTestId('package-card')
+      .filter({ has: page.getByRole('heading', { name: pkg.name, exact: true }) })
+    await firstPackage.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(firstPackage.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+    // ...and the service card, whose cheapest package that is, shows In Cart too.
+    await page.goto('/services')
+    const serviceCard = page
+      .getByTestId('service-card')
+      .filter({ has: page.getByRole('heading', { name: 'Business Consultancy' }) })
+    await expect(serviceCard.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+
+    // A plan shows Added to cart.
+    await page.goto('/pricing')
+    const pro = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Pro', exact: true }) })
+    await pro.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(pro.getByRole('button', { name: 'Added to cart' })).toBeDisabled()
+    await expect(page.getByText('Pro plan added to cart')).toBeVisible()
+    await expect(page.getByTestId('cart-count')).toHaveText('3')
+
+    await page.goto('/cart')
+    await expect(page.getByTestId('cart-item')).toHaveCount(3)
+    await expect(page.getByTestId('cart-count')).toHaveText('3')
+    await expect(page.getByTestId('summary-USD')).toContainText('Tax')
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+    await expect(page).toHaveURL(/\/payment/)
+
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect(page.getByText('Please select a payment method')).toBeVisible()
+    await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+    await page.getByRole('button', { name: /^Pay / }).click()
+
+    // The fake Stripe's hosted page; paying sends the signed webhook and returns to the success page.
+    await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+    await expect(page.getByText(user.email)).toBeVisible()
+    await page.getByRole('button', { name: 'Pay' }).click()
+    await expect(page).toHaveURL(/\/payment-success\?session_id=cs_test_/)
+    await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Go to My Account' })).toBeVisible()
+
+    await expect(page.getByTestId('premium-badge')).toBeVisible()
+    await expect(page.getByTestId('cart-count')).toHaveCount(0)
+    await page.getByRole('link', { name: 'View Cart' }).click()
+    await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+
+    await page.goto(`/courses/${course.id}`)
+    await expect(
+      page.getByRole('complementary', { name: 'Purchase' }).getByRole('link', { name: 'Go to course' }),
+    ).toBeVisible()
+
+    await page.getByRole('link', { name: 'Go to course' }).click()
+    await expect(page).toHaveURL(/\/account#my-courses$/)
+    await expect(page.getByTestId('my-courses')).toContainText(course.title)
+    await expect(page.getByTestId('order-history')).toContainText('Paid')
+    await expect(page.getByTestId('order-history')).toContainText('Pro Plan')
+
+    await page.getByRole('link', { name: 'View Premium Account' }).click()
+    await expect(page).toHaveURL(/\/account\/premium$/)
+    await expect(page.getByTestId('membership-status')).toContainText('Premium Plan')
+    await expect(page.getByTestId('membership-status')).toContainText('Pro plan, billed monthly (free trial)')
+
+    const enrolment = await db
+      .selectFrom('enrolments')
+      .select('course_id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirst()
+    expect(enrolment?.course_id).toBe(course.id)
+  })
+
+  test('bank transfer: details, reference, then awaiting transfer with an empty cart', async ({ page, login, db }) => {
+    const user = await login()
+    await page.goto('/service/uk-company-formation')
+    const standard = page
+      .getByTestId('package-card')
+      .filter({ has: page.getByRole('heading', { name: 'Standard', exact: true }) })
+    await standard.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(standard.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+    await page.goto('/cart')
+    await expect(page.getByTestId('total-GBP')).toHaveText('£300.00')
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+    await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+    await page.getByRole('button', { name: 'Pay £300.00' }).click()
+
+    const dialog = page.getByRole('dialog', { name: 'Bank Transfer Details' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog).toContainText('SWIFT Code')
+    await expect(dialog.getByText(/^SF-[0-9A-Z]+-[0-9A-F]{4}$/)).toBeVisible()
+    await dialog.getByRole('button', { name: "I've Made the Transfer" }).click()
+    await expect(
+      page.getByText(
+        "Bank details saved. Please complete the transfer and we'll confirm your payment within 24 hours.",
+      ),
+    ).toBeVisible()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByTestId('cart-count')).toHaveCount(0)
+
+    const order = await db
+      .selectFrom('orders')
+      .select(['status', 'method', 'total_minor', 'currency'])
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    expect(order).toEqual({
+      status: 'awaiting_transfer',
+      method: 'bank_transfer',
+      total_minor: 30_000,
+      currency: 'GBP',
+    })
+    await expect(page.getByTestId('premium-badge')).toHaveCount(0)
+  })
+
+  test('the Course Preview dialog adds to cart and the card follows', async ({ page, login }) => {
+    await login()
+    await page.goto('/')
+    const card = page.getByTestId('course-card').first()
+    const title = (await card.getByRole('heading').first().textContent())?.trim() ?? ''
+    await card.getByRole('button', { name: `Preview ${title}` }).click()
+    const dialog = page.getByRole('dialog', { name: title })
+    await dialog.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(dialog.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+    await expect(page.getByText(`${title} added to cart`)).toBeVisible()
+    await dialog.getByRole('button', { name: 'Close preview' }).click()
+    await expect(card.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+    await expect(page.getByTestId('cart-count')).toHaveText('1')
+  })
+})
