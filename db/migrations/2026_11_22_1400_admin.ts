@@ -1,4 +1,4 @@
-// Frozen: the admin area's audit log, team invitations and list index as of 2026-11-22. Never import application code here.
+// Frozen: the admin area's audit log, team invitations and its indexes as of 2026-11-22. Never import application code here.
 import { type Kysely, sql } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -21,6 +21,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The admin course list pages newest first.
   await db.schema.createIndex('courses_created_idx').on('courses').columns(['created_at desc', 'id']).execute()
 
+  // "Did anyone buy this course?" (delete or archive) and the dashboard's paid orders per day.
+  await db.schema.createIndex('order_items_course_idx').on('order_items').column('course_id').execute()
+  await db.schema.createIndex('enrolments_course_idx').on('enrolments').column('course_id').execute()
+  await sql`create index orders_paid_idx on orders (paid_at) where status = 'paid'`.execute(db)
+
   await db.schema
     .createTable('team_invitations')
     .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
@@ -41,5 +46,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('team_invitations').ifExists().execute()
   await db.schema.dropIndex('courses_created_idx').ifExists().execute()
+  await db.schema.dropIndex('order_items_course_idx').ifExists().execute()
+  await db.schema.dropIndex('enrolments_course_idx').ifExists().execute()
+  await db.schema.dropIndex('orders_paid_idx').ifExists().execute()
   await db.schema.dropTable('audit_log').ifExists().execute()
 }
