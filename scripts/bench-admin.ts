@@ -1,5 +1,6 @@
 // `npx tsx scripts/bench-admin.ts [courses]`: times the admin's hot reads on an embedded database holding
-// many courses (default 5000): the course list (filter counts + search + page), the dashboard and the team.
+// many courses (default 5000) and 15,000 orders: the course list (filter counts + search + page), the dashboard
+// (counts and 30-day sales), the orders page and the team.
 import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
@@ -32,6 +33,35 @@ for (let start = 0; start < total; start += 500) {
     )
     .execute()
 }
+// A year of orders from one customer: about 40 a day, most of them paid.
+const buyer = await db
+  .insertInto('users')
+  .values({ email: 'bench-buyer@example.test' })
+  .returning('id')
+  .executeTakeFirstOrThrow()
+const DAY_MS = 86_400_000
+for (let start = 0; start < 15_000; start += 1000) {
+  await db
+    .insertInto('orders')
+    .values(
+      Array.from({ length: 1000 }, (_, i) => {
+        const n = start + i
+        const at = new Date(Date.now() - (n % 365) * DAY_MS - (n % 1440) * 60_000)
+        return {
+          user_id: buyer.id,
+          reference: `BENCH-${n}`,
+          currency: n % 4 === 0 ? ('GBP' as const) : ('USD' as const),
+          method: 'card' as const,
+          status: n % 5 === 0 ? ('cancelled' as const) : ('paid' as const),
+          subtotal_minor: 1000 + (n % 9000),
+          total_minor: 1000 + (n % 9000),
+          paid_at: n % 5 === 0 ? null : at,
+          created_at: at,
+        }
+      }),
+    )
+    .execute()
+}
 await sql`analyze`.execute(db)
 const owner = await db
   .insertInto('users')
@@ -60,11 +90,12 @@ async function time(label: string, run: () => Promise<unknown>, rounds = 30) {
   console.log(`${label.padEnd(44)} p50 ${p50} ms  p95 ${p95} ms`)
 }
 
-console.log(`PGlite, ${total} extra courses`)
+console.log(`PGlite, ${total} extra courses, 15000 orders`)
 await time('admin.courses.list (all, page 1)', () => caller.admin.courses.list({}))
 await time('admin.courses.list (draft, page 20)', () => caller.admin.courses.list({ filter: 'draft', page: 20 }))
 await time("admin.courses.list (search 'kubernetes')", () => caller.admin.courses.list({ search: 'kubernetes' }))
 await time('admin.dashboard.summary', () => caller.admin.dashboard.summary())
 await time('admin.categories.list', () => caller.admin.categories.list())
+await time('admin.orders.list (page 1)', () => caller.admin.orders.list({}))
 await time('admin.team.list', () => caller.admin.team.list())
 await handle.close()
