@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { CART_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { CART_MESSAGES } from '../../src-shared/cart.ts'
 import { css } from '../../styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import { z } from 'zod'
 import { AUTH_MESSAGES, safeReturnPath } from '../../src-shared/auth.ts'
 import { css } from '../../styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
@@ -11,10 +10,11 @@ import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
 import { notify } from '../components/ui/toaster.tsx'
 import { isServerRefusal } from '../lib/auth-errors.ts'
+import { optionalText, z } from '../lib/search-params.ts'
 import { sessionQuery, setSessionUser } from '../lib/session.ts'
 
 export const Route = createFileRoute('/login')({
-  validateSearch: z.object({ redirect: z.string().optional() }),
+  validateSearch: z.object({ redirect: optionalText }),
   // A signed-in visitor goes straight back to where they came from (spec §4).
   beforeLoad: async ({ context, search }) => {
     const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)

@@ -1,19 +1,19 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
-import { z } from 'zod'
+import { PAYMENT_MESSAGES } from '../../src-shared/cart.ts'
 import { formatMoney } from '../../src-shared/money.ts'
-import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { css } from '../../styled-system/css'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
+import { optionalText, z } from '../lib/search-params.ts'
 import { errorMessage } from '../lib/trpc.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/payment-success')({
-  validateSearch: z.object({ session_id: z.string().trim().min(1).max(255).optional() }),
+  validateSearch: z.object({ session_id: optionalText }),
   head: () => ({ meta: [{ title: 'Payment | SkillForge' }] }),
   component: PaymentSuccessPage,
 })

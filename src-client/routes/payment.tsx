@@ -2,9 +2,8 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
 import { useEffect, useState } from 'react'
-import { z } from 'zod'
+import { CART_MESSAGES, PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/cart.ts'
 import { CURRENCIES, formatMoney } from '../../src-shared/money.ts'
-import { CART_MESSAGES, PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/schemas/cart.ts'
 import { css } from '../../styled-system/css'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { useCart, useRefreshPurchases } from '../components/cart/hooks.ts'
@@ -16,11 +15,12 @@ import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '../components/ui/states.tsx'
 import { notify } from '../components/ui/toaster.tsx'
+import { optionalEnum, z } from '../lib/search-params.ts'
 import { errorMessage } from '../lib/trpc.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/payment')({
-  validateSearch: z.object({ currency: z.enum(CURRENCIES).optional() }),
+  validateSearch: z.object({ currency: optionalEnum(CURRENCIES) }),
   head: () => ({ meta: [{ title: 'Checkout | SkillForge' }] }),
   component: PaymentPage,
 })

@@ -1,7 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import { z } from 'zod'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { PASSWORD_MIN_LENGTH } from '../../src-shared/constants.ts'
 import { css } from '../../styled-system/css'
@@ -10,10 +9,11 @@ import { button } from '../components/ui/button.ts'
 import { FormAlert, TextField } from '../components/ui/form.tsx'
 import { notify } from '../components/ui/toaster.tsx'
 import { isServerRefusal } from '../lib/auth-errors.ts'
+import { optionalText, z } from '../lib/search-params.ts'
 import { errorMessage } from '../lib/trpc.ts'
 
 export const Route = createFileRoute('/reset-password')({
-  validateSearch: z.object({ token: z.string().optional() }),
+  validateSearch: z.object({ token: optionalText }),
   head: () => ({ meta: [{ title: 'Reset password | SkillForge' }] }),
   component: ResetPasswordPage,
 })

@@ -1,17 +1,17 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
-import { z } from 'zod'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
 import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
 import { isServerRefusal } from '../lib/auth-errors.ts'
+import { optionalText, z } from '../lib/search-params.ts'
 import { errorMessage } from '../lib/trpc.ts'
 
 export const Route = createFileRoute('/verify-email')({
-  validateSearch: z.object({ token: z.string().optional() }),
+  validateSearch: z.object({ token: optionalText }),
   head: () => ({ meta: [{ title: 'Verify your email | SkillForge' }] }),
   component: VerifyEmailPage,
 })

@@ -2,7 +2,7 @@
 // the spec's toasts. Every cart query is invalidated together after a change, so the header count follows.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { TRPCClientError } from '@trpc/client'
-import { CART_MESSAGES, type CartItemInput, cartItemKey } from '../../../src-shared/schemas/cart.ts'
+import { CART_MESSAGES, type CartItemInput, cartItemKey } from '../../../src-shared/cart.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { notify } from '../ui/toaster.tsx'
 

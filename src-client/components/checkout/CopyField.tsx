@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
+import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
 import { COPY_INDICATOR_MS } from '../../../src-shared/constants.ts'
-import { PAYMENT_MESSAGES } from '../../../src-shared/schemas/cart.ts'
 import { css } from '../../../styled-system/css'
 import { button } from '../ui/button.ts'
 import { notify } from '../ui/toaster.tsx'

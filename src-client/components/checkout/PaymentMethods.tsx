@@ -1,6 +1,6 @@
 // The three payment methods as a labelled radio group; an unconfigured method says why it is unavailable.
-import type { PaymentMethodValue } from '../../../src-shared/schemas/cart.ts'
-import { PAYMENT_MESSAGES } from '../../../src-shared/schemas/cart.ts'
+import type { PaymentMethodValue } from '../../../src-shared/cart.ts'
+import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
 import { css } from '../../../styled-system/css'
 
 const METHODS: { value: PaymentMethodValue; label: string; description: string }[] = [

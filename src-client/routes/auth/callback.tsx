@@ -1,17 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
-import { z } from 'zod'
 import { safeReturnPath } from '../../../src-shared/auth.ts'
 import { AuthCard } from '../../components/auth/AuthCard.tsx'
 import { button } from '../../components/ui/button.ts'
 import { FormAlert } from '../../components/ui/form.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
 import { notify } from '../../components/ui/toaster.tsx'
+import { optionalText, z } from '../../lib/search-params.ts'
 
 // Where Google and Facebook sign-in come back to (the server already set the session, or sent an error).
 export const Route = createFileRoute('/auth/callback')({
-  validateSearch: z.object({ redirect: z.string().optional(), error: z.string().optional() }),
+  validateSearch: z.object({ redirect: optionalText, error: optionalText }),
   head: () => ({ meta: [{ title: 'Signing in | SkillForge' }] }),
   component: AuthCallbackPage,
 })

@@ -1,0 +1,49 @@
+// Cart and checkout constants and messages without zod, so client code that only needs these (the header's
+// cart count, the cart buttons) does not pull the schema library into the first page load.
+
+export const BILLING_CYCLES = ['monthly', 'annual'] as const
+export type BillingCycleValue = (typeof BILLING_CYCLES)[number]
+export const PAYMENT_METHODS = ['card', 'paypal', 'bank_transfer'] as const
+export type PaymentMethodValue = (typeof PAYMENT_METHODS)[number]
+
+export type CartItemInput =
+  | { kind: 'course'; courseId: string }
+  | { kind: 'service_package'; packageId: string }
+  | { kind: 'plan'; planId: string; billingCycle: BillingCycleValue }
+
+/** The key the server's unique index uses; the client uses it to tell whether an item is in the cart. */
+export function cartItemKey(item: CartItemInput): string {
+  if (item.kind === 'course') return `course:${item.courseId}`
+  if (item.kind === 'service_package') return `service_package:${item.packageId}`
+  return `plan:${item.planId}`
+}
+
+export const CART_MESSAGES = {
+  loginToAdd: 'Please log in to add items to cart',
+  duplicate: 'This item is already in your cart',
+  addFailed: 'Failed to add item to cart. Please try again.',
+  removed: 'Item removed from cart',
+  removeFailed: 'Failed to remove item from cart',
+  cleared: 'Cart cleared',
+  clearFailed: 'Failed to clear cart',
+  loadFailed: 'Failed to load cart items',
+  loginToCheckout: 'Please log in to proceed with checkout',
+  empty: 'Your cart is empty',
+  alreadyOwned: 'You already own this course',
+} as const
+
+export const PAYMENT_MESSAGES = {
+  selectMethod: 'Please select a payment method',
+  sessionFailed: 'Failed to create payment session',
+  noCheckoutUrl: 'No checkout URL received',
+  redirected: 'Redirected to Stripe checkout',
+  copyFailed: 'Failed to copy to clipboard',
+  noSession: 'No payment session found',
+  processingError: 'Error processing your payment',
+  paypalLoadFailed: 'Failed to load PayPal payment system',
+  bankSaved: "Bank details saved. Please complete the transfer and we'll confirm your payment within 24 hours.",
+  cardNotConfigured: 'Card payments are not configured on this store yet. Please choose PayPal or bank transfer.',
+  paypalNotConfigured: 'PayPal payments are not configured on this store yet.',
+  tooManyCheckouts: 'Too many checkout attempts. Please wait a few minutes and try again.',
+  mixedIntervals: 'Monthly and yearly subscriptions must be checked out separately. Please remove one from your cart.',
+} as const
