@@ -1,5 +1,6 @@
 // Admin inputs, shared by the admin forms and the admin procedures (the server is the one that enforces them).
 import { z } from 'zod'
+import { COURSE_FILTERS } from '../admin.ts'
 import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
 import { courseIdSchema } from './catalog.ts'
 
@@ -63,9 +64,7 @@ export type CourseInput = z.input<typeof courseInput>
 
 export const courseUpdateInput = courseInput.extend({ id: courseIdSchema })
 
-export const COURSE_FILTERS = ['all', 'published', 'draft', 'featured'] as const
-export type CourseFilter = (typeof COURSE_FILTERS)[number]
-export const ADMIN_PAGE_SIZE = 10
+export { ADMIN_PAGE_SIZE, COURSE_FILTERS, type CourseFilter } from '../admin.ts'
 
 export const courseListInput = z.object({
   filter: z.enum(COURSE_FILTERS).default('all'),

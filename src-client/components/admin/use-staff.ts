@@ -1,14 +1,12 @@
-// Hooks of the admin screens: the tRPC options proxy from the router context, and the signed-in staff member.
+// Hooks of the admin screens: the signed-in staff member (and the shared tRPC hook, re-exported).
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { useRouteContext } from '@tanstack/react-router'
 import { hasRole, type StaffRole } from '../../../src-shared/roles.ts'
 import type { RouterOutputs } from '../../lib/types.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
 
 export type StaffMe = RouterOutputs['admin']['session']['me']
 
-export function useTRPC() {
-  return useRouteContext({ from: '__root__', select: (context) => context.trpc })
-}
+export { useTRPC }
 
 /** The signed-in staff member and what the role allows in the UI (the server checks every call anyway). */
 export function useStaff() {

@@ -2,9 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import { z } from 'zod'
 import { PASSWORD_MIN_LENGTH } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
+import { optionalText, z } from '../../components/admin/search.ts'
 import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
 import { button } from '../../components/ui/button.ts'
 import { ErrorState, LoadingState } from '../../components/ui/states.tsx'
@@ -12,14 +12,14 @@ import { notify } from '../../components/ui/toaster.tsx'
 import { errorMessage } from '../../lib/trpc.ts'
 
 export const Route = createFileRoute('/admin/accept-invite')({
-  validateSearch: z.object({ token: z.string().max(200).default('') }),
+  validateSearch: z.object({ token: optionalText }),
   head: () => ({ meta: [{ title: 'Join the team | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
   component: AcceptInvitePage,
 })
 
 function AcceptInvitePage() {
   const { trpc } = Route.useRouteContext()
-  const { token } = Route.useSearch()
+  const token = Route.useSearch().token ?? ''
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const invitation = useQuery({ ...trpc.admin.team.invitation.queryOptions({ token }), enabled: token.length >= 10 })

@@ -3,17 +3,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useState } from 'react'
-import { z } from 'zod'
 import { css } from '../../../styled-system/css'
+import { optionalText, z } from '../../components/admin/search.ts'
 import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
 import { button } from '../../components/ui/button.ts'
 import { notify } from '../../components/ui/toaster.tsx'
 import { isClientError } from '../../lib/trpc.ts'
 
-const searchSchema = z.object({
-  error: z.string().max(300).optional(),
-  redirect: z.string().max(500).optional(),
-})
+const searchSchema = z.object({ error: optionalText, redirect: optionalText })
 
 export const Route = createFileRoute('/admin/login')({
   validateSearch: searchSchema,

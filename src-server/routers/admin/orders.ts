@@ -2,14 +2,12 @@
 // through the checkout's exactly-once path) or cancel unpaid ones.
 import { TRPCError } from '@trpc/server'
 import { z } from 'zod'
-import { ADMIN_PAGE_SIZE } from '../../../src-shared/schemas/admin.ts'
+import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
 import { writeAudit } from '../../admin/audit.ts'
 import type { DB } from '../../db.ts'
 import { cancelOrder, listOrdersForStaff, markOrderPaid } from '../../orders/service.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
-
-const ORDER_STATUSES = ['pending', 'awaiting_transfer', 'paid', 'failed', 'cancelled'] as const
 
 async function findOrder(db: DB, id: string) {
   const order = await db

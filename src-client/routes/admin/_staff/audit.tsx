@@ -1,15 +1,15 @@
 // The audit log: who changed what, before and after, when. Admins and the owner only (the server checks).
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { z } from 'zod'
 import { css } from '../../../../styled-system/css'
 import { Pagination } from '../../../components/admin/Pagination.tsx'
+import { optionalPage, z } from '../../../components/admin/search.ts'
 import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
 
 export const Route = createFileRoute('/admin/_staff/audit')({
   head: () => ({ meta: [{ title: 'Audit log | SkillForge Admin' }] }),
-  validateSearch: z.object({ page: z.coerce.number().int().min(1).max(10_000).optional() }),
+  validateSearch: z.object({ page: optionalPage }),
   component: AuditLog,
 })
 

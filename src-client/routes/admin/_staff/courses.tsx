@@ -2,14 +2,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
-import { z } from 'zod'
-import { COURSE_FILTERS, type CourseFilter } from '../../../../src-shared/schemas/admin.ts'
+import { COURSE_FILTERS, type CourseFilter } from '../../../../src-shared/admin.ts'
 import { css } from '../../../../styled-system/css'
 import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
 import { CourseDialog } from '../../../components/admin/courses/CourseDialog.tsx'
 import { CoursesTable } from '../../../components/admin/courses/CoursesTable.tsx'
 import type { AdminCourse } from '../../../components/admin/courses/form-state.ts'
 import { Pagination } from '../../../components/admin/Pagination.tsx'
+import { optionalEnum, optionalFlag, optionalPage, optionalText, z } from '../../../components/admin/search.ts'
 import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
@@ -18,10 +18,10 @@ import { notify } from '../../../components/ui/toaster.tsx'
 import { errorMessage } from '../../../lib/trpc.ts'
 
 const searchSchema = z.object({
-  filter: z.enum(COURSE_FILTERS).optional(),
-  search: z.string().max(100).optional(),
-  page: z.coerce.number().int().min(1).max(10_000).optional(),
-  new: z.boolean().optional(),
+  filter: optionalEnum(COURSE_FILTERS),
+  search: optionalText,
+  page: optionalPage,
+  new: optionalFlag,
 })
 
 export const Route = createFileRoute('/admin/_staff/courses')({

@@ -1,9 +1,10 @@
 // Orders: list by status; admins mark PayPal and bank-transfer orders paid, or cancel unpaid ones.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { z } from 'zod'
+import { ORDER_STATUSES as STATUSES } from '../../../../src-shared/admin.ts'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
+import { optionalEnum, optionalPage, z } from '../../../components/admin/search.ts'
 import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
@@ -11,7 +12,6 @@ import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/sta
 import { notify } from '../../../components/ui/toaster.tsx'
 import { errorMessage } from '../../../lib/trpc.ts'
 
-const STATUSES = ['pending', 'awaiting_transfer', 'paid', 'failed', 'cancelled'] as const
 const STATUS_LABEL = {
   pending: 'Pending',
   awaiting_transfer: 'Awaiting transfer',
@@ -30,10 +30,7 @@ const METHOD_LABEL = { card: 'Card', paypal: 'PayPal', bank_transfer: 'Bank tran
 
 export const Route = createFileRoute('/admin/_staff/orders')({
   head: () => ({ meta: [{ title: 'Orders | SkillForge Admin' }] }),
-  validateSearch: z.object({
-    status: z.enum(STATUSES).optional(),
-    page: z.coerce.number().int().min(1).max(10_000).optional(),
-  }),
+  validateSearch: z.object({ status: optionalEnum(STATUSES), page: optionalPage }),
   component: Orders,
 })
 

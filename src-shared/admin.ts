@@ -1,0 +1,5 @@
+// Admin constants without zod, so route definitions (loaded with the first page) can use them cheaply.
+export const COURSE_FILTERS = ['all', 'published', 'draft', 'featured'] as const
+export type CourseFilter = (typeof COURSE_FILTERS)[number]
+export const ADMIN_PAGE_SIZE = 10
+export const ORDER_STATUSES = ['pending', 'awaiting_transfer', 'paid', 'failed', 'cancelled'] as const
