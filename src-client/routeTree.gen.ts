@@ -42,6 +42,7 @@ import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
+import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
@@ -213,6 +214,11 @@ const AdminStaffIndexRoute = AdminStaffIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffSplatRoute = AdminStaffSplatRouteImport.update({
+  id: '/$',
+  path: '/$',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffAuditRoute = AdminStaffAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
@@ -276,6 +282,7 @@ export interface FileRoutesByFullPath {
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
   '/account/premium': typeof AuthAccountPremiumRoute
+  '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
@@ -315,6 +322,7 @@ export interface FileRoutesByTo {
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
   '/account/premium': typeof AuthAccountPremiumRoute
+  '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
@@ -357,6 +365,7 @@ export interface FileRoutesById {
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
+  '/admin/_staff/$': typeof AdminStaffSplatRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
@@ -399,6 +408,7 @@ export interface FileRouteTypes {
     | '/service/$serviceId'
     | '/courses/'
     | '/account/premium'
+    | '/admin/$'
     | '/admin/audit'
     | '/admin/categories'
     | '/admin/courses'
@@ -438,6 +448,7 @@ export interface FileRouteTypes {
     | '/service/$serviceId'
     | '/courses'
     | '/account/premium'
+    | '/admin/$'
     | '/admin/audit'
     | '/admin/categories'
     | '/admin/courses'
@@ -479,6 +490,7 @@ export interface FileRouteTypes {
     | '/service/$serviceId'
     | '/courses/'
     | '/_auth/account_/premium'
+    | '/admin/_staff/$'
     | '/admin/_staff/audit'
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
@@ -755,6 +767,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffIndexRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/$': {
+      id: '/admin/_staff/$'
+      path: '/$'
+      fullPath: '/admin/$'
+      preLoaderRoute: typeof AdminStaffSplatRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/audit': {
       id: '/admin/_staff/audit'
       path: '/audit'
@@ -813,6 +832,7 @@ const AuthRouteChildren: AuthRouteChildren = {
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 
 interface AdminStaffRouteChildren {
+  AdminStaffSplatRoute: typeof AdminStaffSplatRoute
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
@@ -822,6 +842,7 @@ interface AdminStaffRouteChildren {
 }
 
 const AdminStaffRouteChildren: AdminStaffRouteChildren = {
+  AdminStaffSplatRoute: AdminStaffSplatRoute,
   AdminStaffAuditRoute: AdminStaffAuditRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,

@@ -32,6 +32,10 @@ test.describe('admin access', () => {
   test('visitors are sent to /admin/login; customers and wrong passwords are refused', async ({ page, db }) => {
     const consoleMessages: string[] = []
     page.on('console', (message) => consoleMessages.push(message.text()))
+    for (const path of ['/admin', '/admin/users', '/admin/no-such-page']) {
+      await page.goto(path)
+      await expect(page).toHaveURL(/\/admin\/login\?redirect=/)
+    }
     await page.goto('/admin/courses')
     await expect(page).toHaveURL(/\/admin\/login\?redirect=/)
     await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible()
@@ -270,6 +274,14 @@ test.describe('team', () => {
     await tab.goto('/admin')
     await expect(tab).toHaveURL(/\/admin\/login/)
     await invitee.close()
+  })
+
+  test('staff see an admin not-found page for unknown admin paths', async ({ page, login }) => {
+    await login({ role: 'viewer' })
+    await page.goto('/admin/no-such-page')
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+    await page.getByRole('link', { name: 'Back to the dashboard' }).click()
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()
   })
 
   test('a viewer sees the admin area read-only', async ({ page, login }) => {
