@@ -1,64 +1,20 @@
-// App-wide toasts (Ark UI): bottom-right, 4 s, at most 3 visible (spec §9).
-import { createToaster, Toast, Toaster } from '@ark-ui/react/toast'
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../src-shared/constants.ts'
-import { css } from '../../../styled-system/css'
+// Toasts for the whole app. The Ark UI toaster loads in its own chunk right after the first render (it is
+// not needed before the first action), keeping it out of the first page's JavaScript.
+import { lazy, Suspense } from 'react'
 
-export const toaster = createToaster({
-  placement: 'bottom-end',
-  overlap: false,
-  gap: 12,
-  max: TOAST_MAX_VISIBLE,
-  duration: TOAST_DURATION_MS,
-})
+const loadToaster = () => import('./toaster-view.tsx')
+const ToasterView = lazy(loadToaster)
 
-type ToastKind = 'success' | 'error' | 'info'
-export function notify(kind: ToastKind, title: string, description?: string) {
-  toaster.create({ type: kind, title, description })
+export type ToastKind = 'success' | 'error' | 'info'
+
+export function notify(kind: ToastKind, title: string, description?: string): void {
+  void loadToaster().then(({ toaster }) => toaster.create({ type: kind, title, description }))
 }
-
-const rootClass = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderLeftWidth: '4px',
-  borderRadius: 'control',
-  boxShadow: 'raised',
-  p: '3',
-  pr: '8',
-  minW: '72',
-  maxW: 'sm',
-  position: 'relative',
-  translate: 'var(--x) var(--y)',
-  scale: 'var(--scale)',
-  zIndex: 'var(--z-index)',
-  height: 'var(--height)',
-  opacity: 'var(--opacity)',
-  willChange: 'translate, opacity, scale',
-  transition: 'translate 0.3s, scale 0.3s, opacity 0.3s, height 0.3s',
-  '&[data-type=success]': { borderLeftColor: 'success' },
-  '&[data-type=error]': { borderLeftColor: 'danger' },
-  '&[data-type=info]': { borderLeftColor: 'accent' },
-})
 
 export function AppToaster() {
   return (
-    <Toaster toaster={toaster}>
-      {(toast) => (
-        <Toast.Root key={toast.id} className={rootClass}>
-          <Toast.Title className={css({ fontWeight: 'semibold', fontSize: 'sm' })}>{toast.title}</Toast.Title>
-          {toast.description ? (
-            <Toast.Description className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-              {toast.description}
-            </Toast.Description>
-          ) : null}
-          <Toast.CloseTrigger
-            aria-label="Dismiss notification"
-            className={css({ position: 'absolute', top: '2', right: '2', cursor: 'pointer', color: 'fg.muted' })}
-          >
-            ×
-          </Toast.CloseTrigger>
-        </Toast.Root>
-      )}
-    </Toaster>
+    <Suspense fallback={null}>
+      <ToasterView />
+    </Suspense>
   )
 }
