@@ -21,8 +21,14 @@ const PAYABLE_BY: Record<FulfilOptions['source'], OrderStatus[]> = {
   staff: ['pending', 'awaiting_transfer', 'failed'],
 }
 
+/** Runs in the caller's transaction when given one (so staff can audit in the same commit), else in its own. */
 export async function fulfilOrder(db: Kysely<Database>, orderId: string, options: FulfilOptions) {
-  return db.transaction().execute((trx) => fulfilOrderInTransaction(trx, orderId, options))
+  return inTransaction(db, (trx) => fulfilOrderInTransaction(trx, orderId, options))
+}
+
+export function inTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db as Transaction<Database>)
+  return db.transaction().execute(work)
 }
 
 export async function fulfilOrderInTransaction(

@@ -3,14 +3,17 @@
 import { TRPCError } from '@trpc/server'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { type FulfilResult, fulfilOrder } from './fulfil.ts'
+import { type FulfilResult, fulfilOrder, inTransaction } from './fulfil.ts'
 
 type DB = Kysely<Database>
 export interface OrderActor {
   id: string
 }
 
-/** Staff confirm a PayPal or bank-transfer payment. Idempotent: a paid order stays paid, fulfilled once. */
+/**
+ * Staff confirm a PayPal or bank-transfer payment. Idempotent: a paid order stays paid, fulfilled once.
+ * Given a transaction it joins it, so the caller's audit record commits with the change.
+ */
 export async function markOrderPaid(db: DB, orderId: string, actor: OrderActor): Promise<FulfilResult> {
   const result = await fulfilOrder(db, orderId, { source: 'staff', actorId: actor.id })
   if (result === 'not_found') throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' })
@@ -22,7 +25,7 @@ export async function markOrderPaid(db: DB, orderId: string, actor: OrderActor):
 
 /** Staff cancel an unpaid order. A paid order cannot be cancelled here (refunds are done in Stripe). */
 export async function cancelOrder(db: DB, orderId: string, actor: OrderActor): Promise<'cancelled'> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const order = await trx
       .selectFrom('orders')
       .select(['id', 'status'])

@@ -6,6 +6,8 @@ export interface RateLimiter {
   readonly kind: 'memory' | 'redis'
   /** Counts one attempt under `key`; returns the attempts in the current window and the ms until it ends. */
   hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>
+  /** The attempts counted under `key` in its current window, without counting one more. */
+  peek(key: string): Promise<number>
   close(): Promise<void>
 }
 
@@ -19,6 +21,8 @@ export const RATE_RULES = {
   login: { max: 10, windowMs: 15 * 60_000 },
   /** Per e-mail from any address: client addresses can be many (botnets, forged proxy headers). */
   loginPerEmail: { max: 30, windowMs: 15 * 60_000 },
+  /** Staff log-in: 5 FAILED attempts per e-mail and address in 15 minutes (successes are not counted). */
+  adminLoginFailures: { max: 5, windowMs: 15 * 60_000 },
   signup: { max: 10, windowMs: 60 * 60_000 },
   passwordReset: { max: 5, windowMs: 15 * 60_000 },
   upload: { max: 10, windowMs: 60_000 },
@@ -40,6 +44,10 @@ export function createMemoryLimiter(): RateLimiter {
       }
       entry.count += 1
       return { count: entry.count, ttlMs: entry.resetAt - now }
+    },
+    async peek(key) {
+      const entry = windows.get(key)
+      return entry && entry.resetAt > Date.now() ? entry.count : 0
     },
     async close() {
       windows.clear()
@@ -75,6 +83,9 @@ export function createRedisLimiter(url: string, prefix = 'rl:'): RateLimiter {
     async hit(key, windowMs) {
       const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${key}`, String(windowMs))) as [number, number]
       return { count, ttlMs: ttl }
+    },
+    async peek(key) {
+      return Number((await redis.get(`${prefix}${key}`)) ?? 0)
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect())

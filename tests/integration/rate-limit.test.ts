@@ -50,6 +50,16 @@ describe.each([
     expect(await allowAttempt(limiter, rule, 'k1')).toBe(true)
   })
 
+  it('peeks at a count without adding to it, and forgets it when the window ends', async () => {
+    expect(await limiter.peek('p1')).toBe(0)
+    await limiter.hit('p1', 300)
+    await limiter.hit('p1', 300)
+    expect(await limiter.peek('p1')).toBe(2)
+    expect(await limiter.peek('p1')).toBe(2)
+    await new Promise((resolve) => setTimeout(resolve, 350))
+    expect(await limiter.peek('p1')).toBe(0)
+  })
+
   it('refuses the 11th log-in attempt of one client and e-mail', async () => {
     const user = await createUser(database.db)
     const caller = createCaller(

@@ -9,11 +9,13 @@ import { cancelOrder, listOrdersForStaff, markOrderPaid } from '../../orders/ser
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
+/** The order, locked until the end of the caller's transaction. */
 async function findOrder(db: DB, id: string) {
   const order = await db
     .selectFrom('orders')
     .select(['id', 'reference', 'method', 'status'])
     .where('id', '=', id)
+    .forUpdate()
     .executeTakeFirst()
   if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' })
   return order
@@ -36,38 +38,43 @@ export const adminOrdersRouter = router({
 
   markPaid: staffProcedure('admin')
     .input(z.object({ id: z.uuid() }))
-    .mutation(async ({ ctx, input }) => {
-      const before = await findOrder(ctx.db, input.id)
-      if (before.method === 'card') {
-        throw new TRPCError({ code: 'BAD_REQUEST', message: 'Card payments are confirmed by Stripe, not by staff' })
-      }
-      const result = await markOrderPaid(ctx.db, input.id, { id: ctx.user.id })
-      if (result === 'fulfilled') {
-        await writeAudit(ctx.db, actorOf(ctx.user), {
-          action: 'order.paid',
-          entityType: 'order',
-          entityId: input.id,
-          before: { reference: before.reference, status: before.status },
-          after: { reference: before.reference, status: 'paid' },
-        })
-      }
-      return { id: input.id, result }
-    }),
+    .mutation(({ ctx, input }) =>
+      // The change and its audit record commit together.
+      ctx.db.transaction().execute(async (trx) => {
+        const before = await findOrder(trx, input.id)
+        if (before.method === 'card') {
+          throw new TRPCError({ code: 'BAD_REQUEST', message: 'Card payments are confirmed by Stripe, not by staff' })
+        }
+        const result = await markOrderPaid(trx, input.id, { id: ctx.user.id })
+        if (result === 'fulfilled') {
+          await writeAudit(trx, actorOf(ctx.user), {
+            action: 'order.paid',
+            entityType: 'order',
+            entityId: input.id,
+            before: { reference: before.reference, status: before.status },
+            after: { reference: before.reference, status: 'paid' },
+          })
+        }
+        return { id: input.id, result }
+      }),
+    ),
 
   cancel: staffProcedure('admin')
     .input(z.object({ id: z.uuid() }))
-    .mutation(async ({ ctx, input }) => {
-      const before = await findOrder(ctx.db, input.id)
-      await cancelOrder(ctx.db, input.id, { id: ctx.user.id })
-      if (before.status !== 'cancelled') {
-        await writeAudit(ctx.db, actorOf(ctx.user), {
-          action: 'order.cancel',
-          entityType: 'order',
-          entityId: input.id,
-          before: { reference: before.reference, status: before.status },
-          after: { reference: before.reference, status: 'cancelled' },
-        })
-      }
-      return { id: input.id }
-    }),
+    .mutation(({ ctx, input }) =>
+      ctx.db.transaction().execute(async (trx) => {
+        const before = await findOrder(trx, input.id)
+        await cancelOrder(trx, input.id, { id: ctx.user.id })
+        if (before.status !== 'cancelled') {
+          await writeAudit(trx, actorOf(ctx.user), {
+            action: 'order.cancel',
+            entityType: 'order',
+            entityId: input.id,
+            before: { reference: before.reference, status: before.status },
+            after: { reference: before.reference, status: 'cancelled' },
+          })
+        }
+        return { id: input.id }
+      }),
+    ),
 })

@@ -3,23 +3,47 @@
 import { TRPCError } from '@trpc/server'
 import { isStaff } from '../../../src-shared/roles.ts'
 import { ADMIN_LOGIN_FAILED, adminLoginInput } from '../../../src-shared/schemas/admin.ts'
-import { adminLoginThrottle, TOO_MANY_ATTEMPTS } from '../../admin/login-throttle.ts'
 import { clearSessionCookie } from '../../auth/cookies.ts'
 import { authenticateWithPassword, startSession } from '../../auth/service.ts'
 import { invalidateSession } from '../../auth/session.ts'
+import { RATE_RULES } from '../../security/rate-limit.ts'
+import type { Context } from '../../trpc/context.ts'
 import { publicProcedure, router, staffProcedure } from '../../trpc/init.ts'
+
+export const TOO_MANY_ATTEMPTS = 'Too many login attempts. Please try again in 15 minutes.'
+
+/**
+ * Password guessing on the staff log-in: failures are counted on the shared limiter (Redis when configured,
+ * so every node counts them); after 5 in 15 minutes for one e-mail and address, even the right password is
+ * refused until the window ends. A limiter outage lets attempts through, as for the shop's log-in.
+ */
+function adminLoginLimits(ctx: Context, email: string) {
+  const key = `admin-login-failures:${ctx.clientIp}:${email}`
+  const rule = RATE_RULES.adminLoginFailures
+  const log = (error: unknown) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
+  return {
+    async assertAllowed() {
+      const failures = await ctx.limiter.peek(key).catch((error: unknown) => {
+        log(error)
+        return 0
+      })
+      if (failures >= rule.max) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: TOO_MANY_ATTEMPTS })
+    },
+    async recordFailure() {
+      await ctx.limiter.hit(key, rule.windowMs).catch(log)
+    },
+  }
+}
 
 export const adminSessionRouter = router({
   login: publicProcedure.input(adminLoginInput).mutation(async ({ ctx, input }) => {
-    const key = `${input.email.trim().toLowerCase()}|${ctx.req?.ip ?? 'local'}`
-    if (adminLoginThrottle.isBlocked(key))
-      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: TOO_MANY_ATTEMPTS })
+    const limits = adminLoginLimits(ctx, input.email.trim().toLowerCase())
+    await limits.assertAllowed()
     const user = await authenticateWithPassword(ctx.db, input.email, input.password)
     if (!user || !isStaff(user.role)) {
-      adminLoginThrottle.fail(key)
+      await limits.recordFailure()
       throw new TRPCError({ code: 'UNAUTHORIZED', message: ADMIN_LOGIN_FAILED })
     }
-    adminLoginThrottle.succeed(key)
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     await startSession(ctx.db, ctx.res, ctx.config, user.id, true)
     return { name: `${user.firstName} ${user.lastName}`.trim() || user.email, role: user.role }
