@@ -1,18 +1,9 @@
 import { Menu } from '@ark-ui/react/menu'
 import { Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
 import { type SessionUser, useSignOut } from '../../lib/session.ts'
+import { menuContent, menuItem } from '../ui/menu-styles.ts'
 import { Avatar } from './Avatar.tsx'
-
-const item = css({
-  display: 'block',
-  px: '3',
-  py: '2',
-  borderRadius: 'control',
-  fontSize: 'sm',
-  cursor: 'pointer',
-  _highlighted: { bg: 'brand.50', color: 'accent' },
-})
 
 /** The signed-in header control: avatar button opening My Account and Sign Out. */
 export function UserMenu({ user }: { user: SessionUser }) {
@@ -28,19 +19,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
         <Avatar user={user} />
       </Menu.Trigger>
       <Menu.Positioner>
-        <Menu.Content
-          className={css({
-            bg: 'surface',
-            borderWidth: '1px',
-            borderColor: 'line',
-            borderRadius: 'control',
-            boxShadow: 'raised',
-            p: '1',
-            minW: '52',
-            outline: 'none',
-            zIndex: 30,
-          })}
-        >
+        <Menu.Content className={cx(menuContent, css({ minW: '52' }))}>
           <div
             className={css({
               px: '3',
@@ -54,10 +33,15 @@ export function UserMenu({ user }: { user: SessionUser }) {
             <div className={css({ fontWeight: 'semibold' })}>{name}</div>
             <div className={css({ color: 'fg.muted', fontSize: 'xs' })}>{user.email}</div>
           </div>
-          <Menu.Item value="account" asChild className={item}>
+          <Menu.Item value="account" asChild className={menuItem}>
             <Link to="/account">My Account</Link>
           </Menu.Item>
-          <Menu.Item value="sign-out" className={item} disabled={signOut.isPending} onSelect={() => signOut.mutate()}>
+          <Menu.Item
+            value="sign-out"
+            className={menuItem}
+            disabled={signOut.isPending}
+            onSelect={() => signOut.mutate()}
+          >
             Sign Out
           </Menu.Item>
         </Menu.Content>

@@ -9,6 +9,7 @@ import { HeaderCartLink, PremiumBadge } from '../cart/HeaderCart.tsx'
 import { button } from '../ui/button.ts'
 import { Icon } from '../ui/icons.tsx'
 import { containerClass } from '../ui/layout.tsx'
+import { menuContent, menuItem } from '../ui/menu-styles.ts'
 import { browseLinks, mainLinks } from './nav-links.ts'
 
 const navLink = css({
@@ -20,16 +21,6 @@ const navLink = css({
   color: 'fg.muted',
   _hover: { color: 'fg', bg: 'brand.50' },
   '&[data-status=active]': { color: 'accent' },
-})
-
-const menuItem = css({
-  display: 'block',
-  px: '3',
-  py: '2',
-  borderRadius: 'control',
-  fontSize: 'sm',
-  cursor: 'pointer',
-  _highlighted: { bg: 'brand.50', color: 'accent' },
 })
 
 export function Header() {
@@ -71,19 +62,7 @@ export function Header() {
                 Browse <Icon name="chevronDown" size={16} />
               </Menu.Trigger>
               <Menu.Positioner>
-                <Menu.Content
-                  className={css({
-                    bg: 'surface',
-                    borderWidth: '1px',
-                    borderColor: 'line',
-                    borderRadius: 'control',
-                    boxShadow: 'raised',
-                    p: '1',
-                    minW: '48',
-                    outline: 'none',
-                    zIndex: 30,
-                  })}
-                >
+                <Menu.Content className={menuContent}>
                   {browseLinks.map((item) => (
                     <Menu.Item key={item.label} value={item.label} asChild className={menuItem}>
                       <Link to="/courses" search={item.category ? { category: item.category } : {}}>

@@ -3,6 +3,7 @@ import { formatMoney } from '../../../src-shared/money.ts'
 import { css, cx } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { Icon } from '../ui/icons.tsx'
+import { PopularBadge } from '../ui/PopularBadge.tsx'
 
 export type Plan = RouterOutputs['plans']['list']['plans'][number]
 export type BillingCycle = 'monthly' | 'annual'
@@ -29,25 +30,7 @@ export function PlanCard({ plan, cycle, cartAction }: { plan: Plan; cycle: Billi
         plan.isPopular ? css({ borderColor: 'accent', boxShadow: 'raised' }) : undefined,
       )}
     >
-      {plan.badge ? (
-        <span
-          className={css({
-            position: 'absolute',
-            top: '-3',
-            left: '50%',
-            transform: 'translateX(-50%)',
-            bg: 'accent',
-            color: 'white',
-            fontSize: 'xs',
-            fontWeight: 'bold',
-            px: '3',
-            py: '1',
-            borderRadius: 'full',
-          })}
-        >
-          {plan.badge}
-        </span>
-      ) : null}
+      {plan.badge ? <PopularBadge>{plan.badge}</PopularBadge> : null}
       <h3 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{plan.name}</h3>
       <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{plan.description}</p>
       <p>

@@ -3,6 +3,7 @@ import { formatMoney } from '../../../src-shared/money.ts'
 import { css, cx } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { Icon } from '../ui/icons.tsx'
+import { PopularBadge } from '../ui/PopularBadge.tsx'
 
 export type ServicePackage = NonNullable<RouterOutputs['services']['byId']>['packages'][number]
 
@@ -35,25 +36,7 @@ export function PackageCard({
         popular ? css({ borderColor: 'accent' }) : undefined,
       )}
     >
-      {popular ? (
-        <span
-          className={css({
-            position: 'absolute',
-            top: '-3',
-            left: '50%',
-            transform: 'translateX(-50%)',
-            bg: 'accent',
-            color: 'white',
-            fontSize: 'xs',
-            fontWeight: 'bold',
-            px: '3',
-            py: '1',
-            borderRadius: 'full',
-          })}
-        >
-          Most Popular
-        </span>
-      ) : null}
+      {popular ? <PopularBadge>Most Popular</PopularBadge> : null}
       <h3 className={css({ fontSize: 'lg', fontWeight: 'bold' })}>{pkg.name}</h3>
       <p>
         <span className={css({ fontSize: '3xl', fontWeight: 'extrabold' })}>
