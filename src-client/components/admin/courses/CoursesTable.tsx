@@ -69,7 +69,8 @@ export function CoursesTable({
               <FeaturedSwitch id={course.id} title={course.title} featured={course.featured} disabled={!canEdit} />
             </td>
             <td>
-              <div className={css({ display: 'flex', gap: '1' })}>
+              {/* Wraps rather than pushing Delete past the edge of narrower screens. */}
+              <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '1', minW: '20' })}>
                 <a
                   href={`/courses/${course.id}`}
                   target="_blank"
