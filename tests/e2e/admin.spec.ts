@@ -340,6 +340,8 @@ test.describe('categories', () => {
     await page.getByRole('dialog', { name: 'Delete category?' }).getByRole('button', { name: 'Delete' }).click()
     await expect(page.getByText(/This category cannot be deleted while \d+ courses? uses? it/)).toBeVisible()
     await expect(development).toBeVisible()
+    // The refused confirmation closes; wait for it to finish leaving before opening the next one.
+    await expect(page.getByRole('dialog', { name: 'Delete category?' })).toHaveCount(0)
 
     await renamed.getByRole('button', { name: /^Delete / }).click()
     await page.getByRole('dialog', { name: 'Delete category?' }).getByRole('button', { name: 'Delete' }).click()
