@@ -7,6 +7,7 @@ import { hashPassword } from '../auth/password.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import type { DB } from '../db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { userEmailIs } from '../users/email.ts'
 import { type Actor, writeAudit } from './audit.ts'
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
@@ -27,11 +28,7 @@ export async function inviteMember(
   input: { name: string; email: string; role: 'admin' | 'editor' | 'viewer' },
   now = new Date(),
 ) {
-  const existing = await db
-    .selectFrom('users')
-    .select('role')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', input.email.toLowerCase()))
-    .executeTakeFirst()
+  const existing = await db.selectFrom('users').select('role').where(userEmailIs(input.email)).executeTakeFirst()
   if (existing && existing.role !== 'customer') {
     throw new TRPCError({ code: 'CONFLICT', message: 'This person is already a team member' })
   }
@@ -119,7 +116,7 @@ export async function acceptInvitation(db: DB, token: string, password: string, 
     const existing = await trx
       .selectFrom('users')
       .select(['id', 'email', 'role'])
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', claimed.email.toLowerCase()))
+      .where(userEmailIs(claimed.email))
       .executeTakeFirst()
     let userId: string
     if (existing) {

@@ -1,6 +1,7 @@
 // The first owner (super_admin): created from ADMIN_EMAIL/ADMIN_PASSWORD at start-up, or by `npm run admin:create`.
 import { hashPassword } from '../auth/password.ts'
 import type { DB } from '../db.ts'
+import { userEmailIs } from '../users/email.ts'
 
 export type EnsureOwnerResult = 'created' | 'promoted' | 'exists'
 
@@ -10,11 +11,7 @@ export type EnsureOwnerResult = 'created' | 'promoted' | 'exists'
  */
 export async function ensureOwner(db: DB, email: string, password: string): Promise<EnsureOwnerResult> {
   const normalised = email.trim().toLowerCase()
-  const existing = await db
-    .selectFrom('users')
-    .select(['id', 'role'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', normalised))
-    .executeTakeFirst()
+  const existing = await db.selectFrom('users').select(['id', 'role']).where(userEmailIs(normalised)).executeTakeFirst()
   if (existing?.role === 'super_admin') return 'exists'
   if (existing) {
     await db

@@ -3,6 +3,7 @@
 import type { SignupInput } from '../../src-shared/schemas/auth.ts'
 import type { DB } from '../db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { userEmailIs } from '../users/email.ts'
 import { alreadyRegisteredMail, passwordResetMail, verificationMail } from './mails.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { invalidateUserSessions } from './session.ts'
@@ -12,7 +13,7 @@ function findUserByEmail(db: DB, email: string) {
   return db
     .selectFrom('users')
     .select(['id', 'email', 'email_verified', 'first_name'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .where(userEmailIs(email))
     .executeTakeFirst()
 }
 

@@ -3,6 +3,7 @@
 // e-mail, else a new verified account).
 import { Facebook, Google } from 'arctic'
 import type { DB } from '../db.ts'
+import { userEmailIs } from '../users/email.ts'
 import { invalidateUserSessions } from './session.ts'
 
 export const OAUTH_PROVIDERS = ['google', 'facebook'] as const
@@ -103,7 +104,7 @@ export async function linkOrCreateUser(
     let user = await trx
       .selectFrom('users')
       .select(['id', 'role', 'email_verified'])
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .where(userEmailIs(email))
       .executeTakeFirst()
     if (!user && !options.create) throw new OAuthFailure(options.refusal ?? 'no account uses this email address')
     if (user && !user.email_verified) {

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify'
 import type { Role } from '../../src-shared/roles.ts'
 import type { DB } from '../db.ts'
 import type { AppConfig } from '../trpc/context.ts'
+import { userEmailIs } from '../users/email.ts'
 import { setSessionCookie } from './cookies.ts'
 import { dummyPasswordHash, verifyPassword } from './password.ts'
 import { createSession } from './session.ts'
@@ -28,7 +29,7 @@ export async function authenticateWithPassword(
   const user = await db
     .selectFrom('users')
     .select(['id', 'email', 'role', 'email_verified', 'first_name', 'last_name', 'password_hash'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .where(userEmailIs(email))
     .executeTakeFirst()
   const valid = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password)
   if (!user?.password_hash || !valid) return null

@@ -1,36 +1,26 @@
 // Admin log-in over HTTP (cookie, staff only, the spec's message), the owner bootstrap, the course image upload,
 // the dashboard's counts and the audit log page.
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureOwner } from '../../src-server/admin/owner.ts'
 import { authenticateWithPassword } from '../../src-server/auth/service.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
-import { createServer, type Server } from '../../src-server/server.ts'
 import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createSessionToken, createUser } from '../support/factories.ts'
+import { startTestServer, type TestServer } from '../support/http.ts'
 
 let database: DatabaseHandle
-let server: Server
+let server: TestServer
 let baseUrl: string
-let dataDir: string
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'admin-test-'))
-  server = await createServer({
-    env: { NODE_ENV: 'test', PORT: 0, HOST: '127.0.0.1', CLIENT_DIR: dataDir, LOG_LEVEL: 'silent', DATA_DIR: dataDir },
-    db: database.db,
-    logger: false,
-  })
-  baseUrl = await server.start()
+  server = await startTestServer(database.db)
+  baseUrl = server.baseUrl
 })
 afterAll(async () => {
   await server.stop()
   await database.close()
-  await rm(dataDir, { recursive: true, force: true })
 })
 
 interface TrpcBody {

@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense, useRef, useState } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
+import { formatDuration } from '../../lib/format.ts'
 import type { CourseCard as CourseCardData } from '../../lib/types.ts'
 import { button } from '../ui/button.ts'
 import { Icon } from '../ui/icons.tsx'
@@ -10,13 +11,6 @@ import { SafeImage } from '../ui/SafeImage.tsx'
 import { Stars } from '../ui/Stars.tsx'
 
 const CoursePreviewDialog = lazy(() => import('./CoursePreviewDialog.tsx'))
-
-export function formatDuration(minutes: number): string {
-  const hours = Math.floor(minutes / 60)
-  const rest = minutes % 60
-  if (hours === 0) return `${rest}m`
-  return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`
-}
 
 /**
  * A course in a grid. `preview` adds the Course Preview dialog button (home page); `cartAction` is where the

@@ -3,18 +3,12 @@
 import { capitalise } from '../../../../src-shared/constants.ts'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
+import { formatDuration } from '../../../lib/format.ts'
 import { button } from '../../ui/button.ts'
 import { SafeImage } from '../../ui/SafeImage.tsx'
 import { badge, table } from '../styles.ts'
 import { FeaturedSwitch } from './FeaturedSwitch.tsx'
 import type { AdminCourse } from './form-state.ts'
-
-export function formatMinutes(total: number): string {
-  const hours = Math.floor(total / 60)
-  const minutes = total % 60
-  if (!hours) return `${minutes}m`
-  return minutes ? `${hours}h ${minutes}m` : `${hours}h`
-}
 
 export function CoursesTable({
   courses,
@@ -53,7 +47,7 @@ export function CoursesTable({
                   <p className={css({ fontWeight: 'semibold' })}>{course.title}</p>
                   <p className={css({ color: 'fg.muted', maxW: '300px', truncate: true })}>{course.description}</p>
                   <p className={css({ color: 'fg.muted', fontSize: 'xs' })}>
-                    {course.lessons} lessons • {formatMinutes(course.durationMinutes)} • {capitalise(course.level)}
+                    {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}
                   </p>
                 </div>
               </div>

@@ -1,0 +1,12 @@
+// E-mail addresses are unique regardless of case (the index is on lower(email)); every lookup goes through here.
+import type { ExpressionBuilder } from 'kysely'
+import type { Database } from '../../db/types.ts'
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase()
+}
+
+/** A where-clause matching the user with this e-mail address, in any case. */
+export function userEmailIs(email: string) {
+  return (eb: ExpressionBuilder<Database, 'users'>) => eb(eb.fn('lower', ['email']), '=', normaliseEmail(email))
+}
