@@ -18,6 +18,7 @@ import type { DB } from './db.ts'
 import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import type { HttpDeps } from './http/deps.ts'
+import { registerErrorHandler } from './http/errors.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
@@ -95,6 +96,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     requestTimeout: 30_000,
   })
 
+  registerErrorHandler(app)
   await registerSecurityHeaders(app, {
     secure: config.cookieSecure,
     extraImageOrigins: env.S3_BUCKET && env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [],

@@ -1,7 +1,8 @@
 // Categories as staff see them (with real course counts) and their changes, audited in the same transaction.
-import { TRPCError } from '@trpc/server'
+
 import { sql } from 'kysely'
 import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
 import { type Actor, writeAudit } from './audit.ts'
 import { slugify } from './courses-service.ts'
 
@@ -38,7 +39,7 @@ async function assertNameFree(db: DB, name: string, exceptId?: string) {
     .where((eb) => eb.or([eb(eb.fn('lower', ['name']), '=', name.toLowerCase()), eb('slug', '=', slugify(name))]))
   if (exceptId) query = query.where('id', '!=', exceptId)
   if (await query.executeTakeFirst()) {
-    throw new TRPCError({ code: 'CONFLICT', message: 'A category with this name already exists' })
+    throw new DomainError('conflict', 'A category with this name already exists')
   }
 }
 
@@ -48,7 +49,7 @@ async function findCategory(db: DB, id: string) {
     .select(['id', 'name', 'slug', 'description'])
     .where('id', '=', id)
     .executeTakeFirst()
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Category not found' })
+  if (!row) throw new DomainError('not_found', 'Category not found')
   return row
 }
 
@@ -114,7 +115,7 @@ const IN_USE = 'This category is in use and cannot be deleted.'
 export async function deleteCategory(db: DB, actor: Actor, id: string) {
   const before = await findCategory(db, id)
   const usage = await categoryUsage(db, id)
-  const refuse = (message: string) => new TRPCError({ code: 'CONFLICT', message })
+  const refuse = (message: string) => new DomainError('conflict', message)
   const move = 'Move them to another category first.'
   if (usage.courses > 0)
     throw refuse(`This category cannot be deleted while ${plural(usage.courses, 'course')} it. ${move}`)

@@ -1,9 +1,9 @@
 // Course changes made by staff. Each change and its audit record share one transaction.
 import { randomBytes } from 'node:crypto'
-import { TRPCError } from '@trpc/server'
 import type { z } from 'zod'
 import type { courseInput } from '../../src-shared/schemas/admin.ts'
 import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
 import { type Actor, writeAudit } from './audit.ts'
 import { toAdminCourse, toCourseValues } from './course-mapping.ts'
 import { findAdminCourse } from './courses-repository.ts'
@@ -29,12 +29,12 @@ async function freeCourseId(db: DB, title: string): Promise<string> {
 
 async function assertCategory(db: DB, categoryId: string) {
   const found = await db.selectFrom('categories').select('id').where('id', '=', categoryId).executeTakeFirst()
-  if (!found) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Please choose a category' })
+  if (!found) throw new DomainError('invalid', 'Please choose a category')
 }
 
 async function loadCourse(db: DB, id: string) {
   const row = await findAdminCourse(db, id)
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Course not found' })
+  if (!row) throw new DomainError('not_found', 'Course not found')
   return toAdminCourse(row)
 }
 

@@ -2,10 +2,10 @@
 // valid for INVITATION_TTL_MS. Accepting sets a password and grants the invited role in one transaction.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { TRPCError } from '@trpc/server'
 import { hashPassword } from '../auth/password.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { userEmailIs } from '../users/email.ts'
 import { type Actor, writeAudit } from './audit.ts'
@@ -30,7 +30,7 @@ export async function inviteMember(
 ) {
   const existing = await db.selectFrom('users').select('role').where(userEmailIs(input.email)).executeTakeFirst()
   if (existing && existing.role !== 'customer') {
-    throw new TRPCError({ code: 'CONFLICT', message: 'This person is already a team member' })
+    throw new DomainError('conflict', 'This person is already a team member')
   }
   const bytes = new Uint8Array(32)
   crypto.getRandomValues(bytes)
@@ -94,7 +94,7 @@ async function findUsableInvitation(db: DB, token: string, now: Date) {
 /** What the acceptance page shows before the invitee chooses a password. */
 export async function describeInvitation(db: DB, token: string, now = new Date()) {
   const row = await findUsableInvitation(db, token, now)
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: INVITATION_INVALID })
+  if (!row) throw new DomainError('not_found', INVITATION_INVALID)
   return { email: row.email, role: row.role, name: `${row.first_name} ${row.last_name}`.trim() }
 }
 
@@ -111,7 +111,7 @@ export async function acceptInvitation(db: DB, token: string, password: string, 
       .where('expires_at', '>', now)
       .returning(['id', 'email', 'first_name', 'last_name', 'role'])
       .executeTakeFirst()
-    if (!claimed) throw new TRPCError({ code: 'NOT_FOUND', message: INVITATION_INVALID })
+    if (!claimed) throw new DomainError('not_found', INVITATION_INVALID)
 
     const existing = await trx
       .selectFrom('users')
@@ -120,7 +120,7 @@ export async function acceptInvitation(db: DB, token: string, password: string, 
       .executeTakeFirst()
     let userId: string
     if (existing) {
-      if (existing.role === 'super_admin') throw new TRPCError({ code: 'FORBIDDEN', message: INVITATION_INVALID })
+      if (existing.role === 'super_admin') throw new DomainError('forbidden', INVITATION_INVALID)
       await trx
         .updateTable('users')
         .set({ role: claimed.role, password_hash: passwordHash, email_verified: true, updated_at: now })
@@ -186,7 +186,7 @@ export async function revokeInvitation(db: DB, actor: Actor, id: string) {
       .where('accepted_at', 'is', null)
       .returning(['email', 'role'])
       .executeTakeFirst()
-    if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Invitation not found' })
+    if (!row) throw new DomainError('not_found', 'Invitation not found')
     await writeAudit(trx, actor, { action: 'team.revoke', entityType: 'invitation', entityId: id, before: row })
   })
 }

@@ -1,10 +1,11 @@
 // Team members are users with a staff role. The owner (super_admin) can never be changed or removed;
 // removing a member takes the staff role away and ends their sessions at once.
-import { TRPCError } from '@trpc/server'
+
 import { sql } from 'kysely'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
 import { type Actor, writeAudit } from './audit.ts'
 
 export async function listTeam(db: DB) {
@@ -43,12 +44,12 @@ async function findMember(db: DB, actor: Actor, userId: string) {
     .where('id', '=', userId)
     .where('role', 'in', [...STAFF_ROLES])
     .executeTakeFirst()
-  if (!member) throw new TRPCError({ code: 'NOT_FOUND', message: 'Team member not found' })
+  if (!member) throw new DomainError('not_found', 'Team member not found')
   if (member.role === 'super_admin') {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'The owner account cannot be changed or removed' })
+    throw new DomainError('forbidden', 'The owner account cannot be changed or removed')
   }
   if (member.id === actor.id) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'You cannot change or remove your own account' })
+    throw new DomainError('forbidden', 'You cannot change or remove your own account')
   }
   return member
 }

@@ -1,8 +1,9 @@
 // Cart rows. Adding checks the catalogue item exists; the unique (user_id, item_key) index refuses duplicates.
-import { TRPCError } from '@trpc/server'
+
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { CART_MESSAGES, type CartItemInput } from '../../src-shared/schemas/cart.ts'
+import { DomainError } from '../errors.ts'
 
 type DB = Kysely<Database>
 
@@ -17,7 +18,7 @@ export async function addCartItem(db: DB, userId: string, item: CartItemInput): 
       .values({ user_id: userId, ...values })
       .execute()
   } catch (error) {
-    if (isUniqueViolation(error)) throw new TRPCError({ code: 'CONFLICT', message: CART_MESSAGES.duplicate })
+    if (isUniqueViolation(error)) throw new DomainError('conflict', CART_MESSAGES.duplicate)
     throw error
   }
   return { title }
@@ -32,14 +33,14 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
       .where('id', '=', item.courseId)
       .where('status', '=', 'published')
       .executeTakeFirst()
-    if (!course) throw new TRPCError({ code: 'NOT_FOUND', message: 'Course not found' })
+    if (!course) throw new DomainError('not_found', 'Course not found')
     const owned = await db
       .selectFrom('enrolments')
       .select('course_id')
       .where('user_id', '=', userId)
       .where('course_id', '=', course.id)
       .executeTakeFirst()
-    if (owned) throw new TRPCError({ code: 'CONFLICT', message: CART_MESSAGES.alreadyOwned })
+    if (owned) throw new DomainError('conflict', CART_MESSAGES.alreadyOwned)
     return { title: course.title, values: { ...none, kind: 'course' as const, course_id: course.id } }
   }
   if (item.kind === 'service_package') {
@@ -49,14 +50,14 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
       .select(['sp.id', 'sp.name', 's.title'])
       .where('sp.id', '=', item.packageId)
       .executeTakeFirst()
-    if (!pkg) throw new TRPCError({ code: 'NOT_FOUND', message: 'Service package not found' })
+    if (!pkg) throw new DomainError('not_found', 'Service package not found')
     return {
       title: `${pkg.title} - ${pkg.name}`,
       values: { ...none, kind: 'service_package' as const, service_package_id: pkg.id },
     }
   }
   const plan = await db.selectFrom('plans').select(['id', 'name']).where('id', '=', item.planId).executeTakeFirst()
-  if (!plan) throw new TRPCError({ code: 'NOT_FOUND', message: 'Plan not found' })
+  if (!plan) throw new DomainError('not_found', 'Plan not found')
   return {
     title: plan.name,
     values: { ...none, kind: 'plan' as const, plan_id: plan.id, billing_cycle: item.billingCycle },

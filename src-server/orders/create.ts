@@ -1,11 +1,11 @@
 // Turns one currency group of the cart into a pending order, snapshotting the prices of that moment.
 import { randomBytes } from 'node:crypto'
-import { TRPCError } from '@trpc/server'
 import type { Kysely } from 'kysely'
 import type { Database, PaymentMethod } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { CART_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { type CartLine, listCartLines } from '../cart/lines.ts'
+import { DomainError } from '../errors.ts'
 
 export interface CreatedOrder {
   id: string
@@ -30,7 +30,7 @@ export async function createOrderFromCart(
 ): Promise<CreatedOrder> {
   return db.transaction().execute(async (trx) => {
     const lines = (await listCartLines(trx, userId)).filter((line) => line.currency === currency)
-    if (lines.length === 0) throw new TRPCError({ code: 'BAD_REQUEST', message: CART_MESSAGES.empty })
+    if (lines.length === 0) throw new DomainError('invalid', CART_MESSAGES.empty)
     const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
     const reference = orderReference(referencePrefix)
     const order = await trx

@@ -1,8 +1,9 @@
 // Order state changes. markOrderPaid and cancelOrder are what the admin Orders page calls (staff checked by
 // the caller's staffProcedure); every path to 'paid' goes through fulfilOrder, so fulfilment happens once.
-import { TRPCError } from '@trpc/server'
+
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import { DomainError } from '../errors.ts'
 import { type FulfilResult, fulfilOrder, inTransaction } from './fulfil.ts'
 
 type DB = Kysely<Database>
@@ -16,9 +17,9 @@ export interface OrderActor {
  */
 export async function markOrderPaid(db: DB, orderId: string, actor: OrderActor): Promise<FulfilResult> {
   const result = await fulfilOrder(db, orderId, { source: 'staff', actorId: actor.id })
-  if (result === 'not_found') throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' })
+  if (result === 'not_found') throw new DomainError('not_found', 'Order not found')
   if (result === 'not_payable') {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'A cancelled order cannot be marked as paid' })
+    throw new DomainError('invalid', 'A cancelled order cannot be marked as paid')
   }
   return result
 }
@@ -32,9 +33,8 @@ export async function cancelOrder(db: DB, orderId: string, actor: OrderActor): P
       .where('id', '=', orderId)
       .forUpdate()
       .executeTakeFirst()
-    if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' })
-    if (order.status === 'paid')
-      throw new TRPCError({ code: 'BAD_REQUEST', message: 'A paid order cannot be cancelled' })
+    if (!order) throw new DomainError('not_found', 'Order not found')
+    if (order.status === 'paid') throw new DomainError('invalid', 'A paid order cannot be cancelled')
     if (order.status !== 'cancelled') {
       const now = new Date()
       await trx
@@ -58,7 +58,7 @@ export async function confirmBankTransfer(db: DB, userId: string, orderId: strin
       .forUpdate()
       .executeTakeFirst()
     if (order?.method !== 'bank_transfer') {
-      throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' })
+      throw new DomainError('not_found', 'Order not found')
     }
     if (order.status === 'pending') {
       await trx

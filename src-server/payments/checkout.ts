@@ -1,8 +1,9 @@
 // Builds the Stripe Checkout Session of an order: mode payment for one-off items; mode subscription with
 // recurring price data (monthly or yearly, 7-day trial) when the order holds a plan or a monthly package.
-import { TRPCError } from '@trpc/server'
+
 import type Stripe from 'stripe'
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { DomainError } from '../errors.ts'
 import type { CreatedOrder } from '../orders/create.ts'
 
 export const TRIAL_PERIOD_DAYS = 7
@@ -13,7 +14,7 @@ export function checkoutSessionParams(
   publicUrl: string,
 ): Stripe.Checkout.SessionCreateParams {
   const intervals = new Set(order.lines.map((line) => line.recurringInterval).filter(Boolean))
-  if (intervals.size > 1) throw new TRPCError({ code: 'BAD_REQUEST', message: PAYMENT_MESSAGES.mixedIntervals })
+  if (intervals.size > 1) throw new DomainError('invalid', PAYMENT_MESSAGES.mixedIntervals)
   const subscription = intervals.size === 1
   const base = publicUrl.replace(/\/$/, '')
   const metadata = { orderId: order.id, reference: order.reference }

@@ -3,6 +3,7 @@ import { initTRPC, TRPCError } from '@trpc/server'
 import { ZodError, z } from 'zod'
 import { hasRole, type Role } from '../../src-shared/roles.ts'
 import type { Context } from './context.ts'
+import { domainErrorOf, toTRPCError } from './errors.ts'
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
@@ -15,10 +16,16 @@ export const router = t.router
 export const createCallerFactory = t.createCallerFactory
 export const middleware = t.middleware
 
-export const publicProcedure = t.procedure
+/** Every procedure: a DomainError thrown below the routers leaves as the matching tRPC error. */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next()
+  const domainError = result.ok ? null : domainErrorOf(result.error)
+  if (domainError) throw toTRPCError(domainError)
+  return result
+})
 
 /** Signed-in users only; narrows ctx.user to non-null. */
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'User not authenticated' })
   return next({ ctx: { ...ctx, user: ctx.user, session: ctx.session } })
 })
