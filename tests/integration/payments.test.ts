@@ -326,7 +326,10 @@ describe('bank transfer and PayPal', () => {
     expect(await db().selectFrom('service_orders').select('id').where('user_id', '=', user.id).execute()).toHaveLength(
       1,
     )
-    await expect(cancelOrder(db(), started.orderId, staff)).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(cancelOrder(db(), started.orderId, staff)).rejects.toMatchObject({
+      kind: 'invalid',
+      message: 'A paid order cannot be cancelled',
+    })
   })
 
   it('PayPal: the payment link with the total to two decimals; the order stays pending until staff act', async () => {
@@ -341,7 +344,10 @@ describe('bank transfer and PayPal', () => {
 
     const staff = await createUser(db(), { role: 'admin' })
     expect(await cancelOrder(db(), started.orderId, staff)).toBe('cancelled')
-    await expect(markOrderPaid(db(), started.orderId, staff)).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(markOrderPaid(db(), started.orderId, staff)).rejects.toMatchObject({
+      kind: 'invalid',
+      message: 'A cancelled order cannot be marked as paid',
+    })
     expect((await caller.purchases.entitlements()).isPremium).toBe(false)
     const history = await caller.purchases.orders()
     expect(history[0]!).toMatchObject({ method: 'paypal', status: 'cancelled', totalMinor: 4999, currency: 'USD' })
