@@ -1,12 +1,12 @@
 // `npm run db:migrate` and `npm run db:seed`: the same database the server would open.
 import { openDatabase } from '../src-server/db.ts'
 import { readEnv } from '../src-server/env.ts'
-import { migrateToLatest } from './migrate.ts'
-import { seedDatabase } from './seed/index.ts'
+import { migrateToLatest } from '../db/migrate.ts'
+import { seedDatabase } from '../db/seed/index.ts'
 
 const command = process.argv[2]
 if (command !== 'migrate' && command !== 'seed') {
-  console.error('usage: db/cli.ts migrate|seed')
+  console.error('usage: scripts/db.ts migrate|seed')
   process.exit(2)
 }
 
