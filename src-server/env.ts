@@ -5,6 +5,24 @@ const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value)
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional())
 const optionalText = z.preprocess(emptyAsUndefined, z.string().min(1).optional())
 
+/**
+ * The site's public origin, without a trailing slash, so links built as `${PUBLIC_URL}/verify-email` never get
+ * '//'. A path, query or fragment is refused: the app is served from the root of its origin.
+ */
+const publicBaseUrl = z.preprocess(
+  emptyAsUndefined,
+  z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .pipe(
+      z.string().refine((value) => {
+        const url = new URL(value)
+        return /^\/*$/.test(url.pathname) && !value.includes('?') && !value.includes('#')
+      }, 'must be an origin such as https://shop.example.com, without a path'),
+    )
+    .transform((value) => new URL(value).origin)
+    .optional(),
+)
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -17,7 +35,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   DATA_DIR: z.string().min(1).default('./data'),
-  PUBLIC_URL: optionalUrl,
+  PUBLIC_URL: publicBaseUrl,
   CLIENT_DIR: z.string().min(1).default('./dist/client'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMTP_URL: z.preprocess(
