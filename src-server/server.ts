@@ -93,7 +93,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerErrorHandler(app)
   await registerSecurityHeaders(app, {
     secure: config.cookieSecure,
-    extraImageOrigins: env.S3_BUCKET && env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [],
+    // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
+    extraImageOrigins: storage.publicOrigin ? [storage.publicOrigin] : [],
   })
   await app.register(fastifyCompress, { threshold: 1024 })
   // Only routes that opt in (config.rateLimit) are limited; counts live in the same limiter as the procedures'.
@@ -125,7 +126,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: makeCreateContext(db, config, resolveSession, limiter),
+      createContext: makeCreateContext(db, config, resolveSession, limiter, storage),
       onError({ path, error }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'tRPC procedure failed')
       },
