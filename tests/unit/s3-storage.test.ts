@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createS3Storage, type S3Options } from '../../src-server/storage/s3.ts'
 import { s3OptionsFromEnv } from '../../src-server/storage/s3-config.ts'
+import { parseListPage } from '../../src-server/storage/s3-list.ts'
 import { type FakeS3, startFakeS3 } from '../support/fake-s3.ts'
 
 const KEYS = { accessKeyId: 'AKIDSTORE', secretAccessKey: 'store/secret+key', region: 'eu-west-2' }
@@ -110,5 +111,20 @@ describe('S3 credentials from the environment', () => {
     })
     expect(mixed?.sessionToken).toBeUndefined()
     expect(s3OptionsFromEnv({ S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })).toBeNull()
+  })
+})
+
+describe('parseListPage', () => {
+  it('unescapes keys, reads dates and the next token, and refuses a truncated page without one', () => {
+    const page = parseListPage(
+      '<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>courses/a&amp;b&#x2B;.png</Key>' +
+        '<LastModified>2026-01-02T03:04:05.000Z</LastModified></Contents><NextContinuationToken>t&lt;1</NextContinuationToken></ListBucketResult>',
+    )
+    expect(page).toEqual({
+      files: [{ key: 'courses/a&b+.png', lastModified: new Date('2026-01-02T03:04:05.000Z') }],
+      nextContinuationToken: 't<1',
+    })
+    expect(() => parseListPage('<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>')).toThrow()
+    expect(() => parseListPage('<Error><Code>AccessDenied</Code></Error>')).toThrow()
   })
 })
