@@ -1,9 +1,28 @@
 // Environment, read once and validated. A bad value stops start-up with a message naming the variable.
 import { z } from 'zod'
+import { s3CredentialProblems } from './storage/s3-config.ts'
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value)
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional())
 const optionalText = z.preprocess(emptyAsUndefined, z.string().min(1).optional())
+
+/**
+ * The site's public origin, without a trailing slash, so links built as `${PUBLIC_URL}/verify-email` never get
+ * '//'. A path, query or fragment is refused: the app is served from the root of its origin.
+ */
+const publicBaseUrl = z.preprocess(
+  emptyAsUndefined,
+  z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .pipe(
+      z.string().refine((value) => {
+        const url = new URL(value)
+        return /^\/*$/.test(url.pathname) && !value.includes('?') && !value.includes('#')
+      }, 'must be an origin such as https://shop.example.com, without a path'),
+    )
+    .transform((value) => new URL(value).origin)
+    .optional(),
+)
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -17,7 +36,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   DATA_DIR: z.string().min(1).default('./data'),
-  PUBLIC_URL: optionalUrl,
+  PUBLIC_URL: publicBaseUrl,
   CLIENT_DIR: z.string().min(1).default('./dist/client'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMTP_URL: z.preprocess(
@@ -50,6 +69,12 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_PUBLIC_URL: optionalUrl,
+  /** Temporary credentials: the session token that goes with S3_ACCESS_KEY_ID (storage/s3-config.ts). */
+  S3_SESSION_TOKEN: optionalText,
+  /** The standard AWS trio, used for the bucket when no S3_* keys are set. */
+  AWS_ACCESS_KEY_ID: optionalText,
+  AWS_SECRET_ACCESS_KEY: optionalText,
+  AWS_SESSION_TOKEN: optionalText,
   /**
    * Trust X-Forwarded-For/-Proto from a reverse proxy: 'true' (any) or comma-separated proxy
    * addresses. Off by default, so a client cannot fake its IP address past the rate limits.
@@ -92,20 +117,12 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>
 
-/** S3 settings are all-or-nothing: a bucket without keys is a mistake worth stopping for. */
-function checkS3(env: Env): string[] {
-  if (!env.S3_BUCKET) return []
-  return (['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
-    .filter((name) => !env[name])
-    .map((name) => `  ${name}: required when S3_BUCKET is set`)
-}
-
 export class EnvError extends Error {}
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source)
   if (parsed.success) {
-    const problems = checkS3(parsed.data)
+    const problems = s3CredentialProblems(parsed.data)
     if (!problems.length) return parsed.data
     throw new EnvError(`Invalid environment variables:\n${problems.join('\n')}`)
   }

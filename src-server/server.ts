@@ -28,12 +28,14 @@ import { registerSecurityHeaders } from './security/headers.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
 import { createS3Storage } from './storage/s3.ts'
+import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
 import { createLocalStorage, type FileStorage } from './storage/storage.ts'
 import { type AppConfig, makeCreateContext, type ResolveSession } from './trpc/context.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
-    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | OAuthEnv | S3Env>>
+    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | OAuthEnv>> &
+    S3Env
   db: DB
   logger?: FastifyServerOptions['logger']
   resolveSession?: ResolveSession
@@ -44,19 +46,11 @@ export interface ServerDeps {
 }
 
 type OAuthEnv = 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'FACEBOOK_CLIENT_ID' | 'FACEBOOK_CLIENT_SECRET'
-type S3Env = 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_PUBLIC_URL'
 
 /** Uploads go to the S3 bucket when one is configured, else to local disk served at /uploads. */
 function createStorage(env: ServerDeps['env'], uploadsDir: string): FileStorage {
-  if (!env.S3_BUCKET || !env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY) return createLocalStorage(uploadsDir)
-  return createS3Storage({
-    bucket: env.S3_BUCKET,
-    region: env.S3_REGION ?? 'us-east-1',
-    endpoint: env.S3_ENDPOINT,
-    accessKeyId: env.S3_ACCESS_KEY_ID,
-    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
-    publicUrl: env.S3_PUBLIC_URL,
-  })
+  const s3 = s3OptionsFromEnv(env)
+  return s3 ? createS3Storage(s3) : createLocalStorage(uploadsDir)
 }
 
 function pair(id: string | undefined, secret: string | undefined) {
@@ -99,7 +93,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerErrorHandler(app)
   await registerSecurityHeaders(app, {
     secure: config.cookieSecure,
-    extraImageOrigins: env.S3_BUCKET && env.S3_PUBLIC_URL ? [new URL(env.S3_PUBLIC_URL).origin] : [],
+    // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
+    extraImageOrigins: storage.publicOrigin ? [storage.publicOrigin] : [],
   })
   await app.register(fastifyCompress, { threshold: 1024 })
   // Only routes that opt in (config.rateLimit) are limited; counts live in the same limiter as the procedures'.
@@ -131,7 +126,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: makeCreateContext(db, config, resolveSession, limiter),
+      createContext: makeCreateContext(db, config, resolveSession, limiter, storage),
       onError({ path, error }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'tRPC procedure failed')
       },

@@ -4,7 +4,9 @@ import type { z } from 'zod'
 import type { courseInput } from '../../src-shared/schemas/admin.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
+import type { FileStorage } from '../storage/storage.ts'
 import { type Actor, writeAudit } from './audit.ts'
+import { assertCourseImage } from './course-image-url.ts'
 import { toAdminCourse, toCourseValues } from './course-mapping.ts'
 import { findAdminCourse } from './courses-repository.ts'
 import { courseHasPurchases } from './purchases.ts'
@@ -38,7 +40,10 @@ async function loadCourse(db: DB, id: string) {
   return toAdminCourse(row)
 }
 
-export async function createCourse(db: DB, actor: Actor, input: ParsedCourse) {
+type ImageUrls = Pick<FileStorage, 'keyFromUrl'>
+
+export async function createCourse(db: DB, actor: Actor, input: ParsedCourse, images: ImageUrls) {
+  assertCourseImage(input.imageUrl, images)
   await assertCategory(db, input.categoryId)
   const id = await freeCourseId(db, input.title)
   const values = toCourseValues(input)
@@ -53,8 +58,9 @@ export async function createCourse(db: DB, actor: Actor, input: ParsedCourse) {
   })
 }
 
-export async function updateCourse(db: DB, actor: Actor, id: string, input: ParsedCourse) {
+export async function updateCourse(db: DB, actor: Actor, id: string, input: ParsedCourse, images: ImageUrls) {
   const before = await loadCourse(db, id)
+  assertCourseImage(input.imageUrl, images, before.imageUrl)
   await assertCategory(db, input.categoryId)
   const values = toCourseValues(input)
   return db.transaction().execute(async (trx) => {

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { type HttpDeps, requireUser } from '../http/deps.ts'
+import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { readImageUpload, UploadError } from '../storage/upload.ts'
 
 export const COURSE_IMAGE_MAX_BYTES = 2 * 1024 * 1024
@@ -14,7 +15,7 @@ export function registerAdminImageRoutes(app: FastifyInstance, deps: HttpDeps) {
     if (!user) return
     try {
       const image = await readImageUpload(request, COURSE_IMAGE_MAX_BYTES, COURSE_IMAGE_TOO_LARGE)
-      const key = `courses/${Date.now()}-${randomBytes(6).toString('hex')}.${image.type.ext}`
+      const key = `${UPLOAD_PREFIXES.courseImages}${Date.now()}-${randomBytes(6).toString('hex')}.${image.type.ext}`
       const url = await deps.storage.put(key, image.data, image.type.mime)
       const replacing = request.query.replace === '1'
       return { url, message: replacing ? 'Image updated successfully!' : 'Image uploaded successfully!' }

@@ -1,6 +1,7 @@
 // Profile changes: name, and the avatar image (stored through FileStorage; the previous file is removed).
 import type { DB } from '../db.ts'
 import type { ImageType } from '../storage/image.ts'
+import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import type { FileStorage } from '../storage/storage.ts'
 
 export const AVATAR_MESSAGES = {
@@ -30,7 +31,7 @@ export async function replaceAvatar(
   log?: { warn: (obj: object, msg: string) => void },
 ): Promise<string> {
   const previous = await db.selectFrom('users').select('avatar_url').where('id', '=', userId).executeTakeFirst()
-  const key = `avatars/${userId}/avatar-${Date.now().toString(36)}.${image.type.ext}`
+  const key = `${UPLOAD_PREFIXES.avatars}${userId}/avatar-${Date.now().toString(36)}.${image.type.ext}`
   const url = await storage.put(key, image.data, image.type.mime)
   try {
     await db.updateTable('users').set({ avatar_url: url, updated_at: new Date() }).where('id', '=', userId).execute()

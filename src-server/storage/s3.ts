@@ -1,14 +1,20 @@
-// FileStorage on an S3-compatible bucket, spoken to with fetch and SigV4 (no SDK). Objects are public-read
-// through S3_PUBLIC_URL (a CDN or the bucket's own URL); keys are the same as on local disk.
+// FileStorage on an S3-compatible bucket (AWS S3, MinIO, R2, …), spoken to with fetch, signed by aws4fetch
+// (SigV4, with the session token of temporary credentials when there is one). Objects are read through
+// S3_PUBLIC_URL (a CDN) or the bucket's own URL, which a public-read bucket policy opens (see the README);
+// keys are the same as on local disk.
+import { createHash } from 'node:crypto'
+import { AwsClient } from 'aws4fetch'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../../src-shared/constants.ts'
-import { sha256Hex, signRequest } from './sigv4.ts'
-import type { FileStorage } from './storage.ts'
+import { parseListPage } from './s3-list.ts'
+import { assertSafeKey, type FileStorage } from './storage.ts'
 
 export interface S3Options {
   bucket: string
   region: string
   accessKeyId: string
   secretAccessKey: string
+  /** Session token of temporary credentials (STS, SSO, an IAM role's). */
+  sessionToken?: string
   /** e.g. http://127.0.0.1:9000 for MinIO (path-style); AWS virtual-hosted style when omitted. */
   endpoint?: string
   /** Base URL the stored files are read from; the bucket URL when omitted. */
@@ -16,52 +22,82 @@ export interface S3Options {
   timeoutMs?: number
 }
 
+const sha256Hex = (data: Uint8Array) => createHash('sha256').update(data).digest('hex')
+
+/** "403 SignatureDoesNotMatch": S3's error code, without echoing its whole XML into logs and answers. */
+async function describeFailure(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '')
+  const code = /<Code>([^<]{1,100})<\/Code>/.exec(text)?.[1]
+  return code ? `${response.status} ${code}` : String(response.status)
+}
+
 export function createS3Storage(options: S3Options): FileStorage {
   const bucketUrl = options.endpoint
-    ? `${options.endpoint.replace(/\/$/, '')}/${options.bucket}`
+    ? `${options.endpoint.replace(/\/+$/, '')}/${options.bucket}`
     : `https://${options.bucket}.s3.${options.region}.amazonaws.com`
-  const publicBase = (options.publicUrl ?? bucketUrl).replace(/\/$/, '')
+  const publicBase = (options.publicUrl ?? bucketUrl).replace(/\/+$/, '')
+  const client = new AwsClient({
+    accessKeyId: options.accessKeyId,
+    secretAccessKey: options.secretAccessKey,
+    sessionToken: options.sessionToken,
+    service: 's3',
+    region: options.region,
+    // aws4fetch retries 5xx and 429 answers; a few tries, inside the request's own timeout.
+    retries: 2,
+  })
 
-  async function send(method: 'PUT' | 'DELETE', key: string, body?: Buffer, contentType?: string) {
-    if (!/^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/.test(key) || key.includes('..')) throw new Error(`Unsafe storage key: ${key}`)
-    const url = new URL(`${bucketUrl}/${key}`)
-    const extra: Record<string, string> = body
+  function send(method: 'GET' | 'PUT' | 'DELETE', url: URL, body?: Buffer, headers: Record<string, string> = {}) {
+    const bytes = body ? new Uint8Array(body) : new Uint8Array()
+    return client.fetch(url, {
+      method,
+      // The real payload hash (not UNSIGNED-PAYLOAD), so the bucket checks the bytes it receives.
+      headers: { ...headers, 'x-amz-content-sha256': sha256Hex(bytes) },
+      body: body ? bytes : undefined,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+    })
+  }
+
+  async function sendObject(method: 'PUT' | 'DELETE', key: string, body?: Buffer, contentType?: string) {
+    assertSafeKey(key)
+    const headers: Record<string, string> = body
       ? {
           'content-type': contentType ?? 'application/octet-stream',
           'cache-control': `public, max-age=${STORAGE_CACHE_CONTROL_SECONDS}`,
         }
       : {}
-    const headers = signRequest({
-      method,
-      url,
-      headers: extra,
-      payloadHash: sha256Hex(body ?? ''),
-      accessKeyId: options.accessKeyId,
-      secretAccessKey: options.secretAccessKey,
-      region: options.region,
-    })
-    const response = await fetch(url, {
-      method,
-      headers,
-      body: body ? new Uint8Array(body) : undefined,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-    })
+    const response = await send(method, new URL(`${bucketUrl}/${key}`), body, headers)
     // S3 answers 204 to a DELETE of a missing key; some compatible stores answer 404: both mean "gone".
     if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
-      throw new Error(`S3 ${method} ${key} failed with ${response.status}: ${(await response.text()).slice(0, 200)}`)
+      throw new Error(`S3 ${method} ${key} failed: ${await describeFailure(response)}`)
     }
+    await response.body?.cancel()
   }
 
   return {
     async put(key, data, contentType) {
-      await send('PUT', key, data, contentType)
+      await sendObject('PUT', key, data, contentType)
       return `${publicBase}/${key}`
     },
     async remove(key) {
-      await send('DELETE', key)
+      await sendObject('DELETE', key)
+    },
+    async *list(prefix) {
+      let continuation: string | undefined
+      do {
+        const url = new URL(bucketUrl)
+        url.searchParams.set('list-type', '2')
+        url.searchParams.set('prefix', prefix)
+        if (continuation) url.searchParams.set('continuation-token', continuation)
+        const response = await send('GET', url)
+        if (!response.ok) throw new Error(`S3 list ${prefix} failed: ${await describeFailure(response)}`)
+        const page = parseListPage(await response.text())
+        yield* page.files
+        continuation = page.nextContinuationToken
+      } while (continuation)
     },
     keyFromUrl(url) {
       return url.startsWith(`${publicBase}/`) ? url.slice(publicBase.length + 1) : null
     },
+    publicOrigin: new URL(publicBase).origin,
   }
 }

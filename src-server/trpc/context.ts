@@ -1,9 +1,11 @@
 // The tRPC context. createContextInner is what tests use with any user; createContext is the HTTP one.
+import path from 'node:path'
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { Role } from '../../src-shared/roles.ts'
 import type { DB } from '../db.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
 import { createMemoryLimiter, type RateLimiter } from '../security/rate-limit.ts'
+import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
 
 export interface SessionUser {
   id: string
@@ -39,6 +41,8 @@ export interface ContextInner {
   limiter?: RateLimiter
   /** The client's address (rate-limit key); Fastify's req.ip over HTTP. */
   clientIp?: string
+  /** Where uploads live; procedures use it to recognise URLs it produced. Local disk under ./data by default. */
+  storage?: FileStorage
 }
 
 export function createContextInner(inner: ContextInner) {
@@ -47,6 +51,7 @@ export function createContextInner(inner: ContextInner) {
     config: inner.config ?? defaultAppConfig,
     limiter: inner.limiter ?? createMemoryLimiter(),
     clientIp: inner.clientIp ?? 'local',
+    storage: inner.storage ?? createLocalStorage(path.resolve('data', 'uploads')),
   }
 }
 
@@ -66,9 +71,10 @@ export function makeCreateContext(
   config: AppConfig,
   resolveSession: ResolveSession,
   limiter: RateLimiter = createMemoryLimiter(),
+  storage?: FileStorage,
 ) {
   return async ({ req, res }: CreateFastifyContextOptions): Promise<Context> => {
     const { user, session } = await resolveSession(req, res)
-    return { ...createContextInner({ db, user, session, config, limiter, clientIp: req.ip }), req, res }
+    return { ...createContextInner({ db, user, session, config, limiter, clientIp: req.ip, storage }), req, res }
   }
 }

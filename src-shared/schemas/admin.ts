@@ -7,6 +7,7 @@ import { courseIdSchema } from './catalog.ts'
 export const REQUIRED_FIELDS = 'Please fill in required fields'
 export const PRICE_NOT_A_NUMBER = 'Price must be a number'
 export const ADMIN_LOGIN_FAILED = 'Invalid email or password. Please try again.'
+export const COURSE_IMAGE_REFUSED = 'Image must be an uploaded image or an https address'
 
 export const adminLoginInput = z.object({
   email: z.string().trim().min(1, 'Email is required').max(254),
@@ -42,11 +43,12 @@ export const courseInput = z.object({
   originalPrice: priceText.or(z.literal('')).default(''),
   categoryId: z.uuid('Please choose a category'),
   instructorName: z.string().trim().max(120).default(''),
+  /** Only the shape here; the server accepts only images its storage produced (admin/course-image-url.ts). */
   imageUrl: z
     .string()
     .trim()
     .max(500)
-    .regex(/^(\/[\w./-]*|https:\/\/\S+)?$/, 'Image must be an uploaded image or an https address')
+    .regex(/^(\/[\w./-]*|https?:\/\/\S+)?$/, COURSE_IMAGE_REFUSED)
     .default(''),
   level: z.enum(COURSE_LEVELS).default('beginner'),
   status: z.enum(COURSE_STATUSES).default('draft'),

@@ -6,7 +6,7 @@ import { courseHasPurchases } from '../../src-server/admin/purchases.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
-import { ADMIN_PAGE_SIZE } from '../../src-shared/schemas/admin.ts'
+import { ADMIN_PAGE_SIZE, COURSE_IMAGE_REFUSED } from '../../src-shared/schemas/admin.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
 
@@ -94,6 +94,41 @@ describe('admin.courses validation', () => {
       caller.admin.courses.create({ ...baseCourse(), categoryId: '00000000-0000-4000-8000-000000000000' }),
     )
     expect(result).toBe('BAD_REQUEST: Please choose a category')
+  })
+})
+
+describe('admin.courses image', () => {
+  const refused = `BAD_REQUEST: ${COURSE_IMAGE_REFUSED}`
+
+  it('saves uploads of the local storage and the catalogue images; refuses any other address', async () => {
+    const caller = await asEditor()
+    for (const imageUrl of ['', '/uploads/courses/1700000000000-abc123.png', '/images/covers/design-1.svg']) {
+      expect(
+        await codeOf(caller.admin.courses.create({ ...baseCourse(), title: `Image ${imageUrl}`, imageUrl })),
+        imageUrl,
+      ).toBe('OK')
+    }
+    for (const imageUrl of [
+      'https://tracker.example/pixel.png',
+      'http://127.0.0.1:9000/bucket/courses/x.png',
+      '/uploads/avatars/someone/avatar-1.png',
+      '/uploads/courses/../avatars/x.png',
+      '/api/admin/course-image',
+    ]) {
+      expect(await codeOf(caller.admin.courses.create({ ...baseCourse(), imageUrl })), imageUrl).toBe(refused)
+    }
+  })
+
+  it('keeps a course saving with its current image, but refuses switching to a foreign one', async () => {
+    const caller = await asEditor()
+    const course = await caller.admin.courses.create({ ...baseCourse(), title: 'Old CDN course' })
+    // As if S3_PUBLIC_URL moved: the stored URL no longer belongs to the storage, yet the course stays editable.
+    const oldCdn = 'https://old-cdn.example/courses/1.png'
+    await database.db.updateTable('courses').set({ image_url: oldCdn }).where('id', '=', course.id).execute()
+    const edit = { ...baseCourse(), id: course.id, title: 'Old CDN course, edited', imageUrl: oldCdn }
+    expect(await codeOf(caller.admin.courses.update(edit))).toBe('OK')
+    const other = 'https://old-cdn.example/courses/2.png'
+    expect(await codeOf(caller.admin.courses.update({ ...edit, imageUrl: other }))).toBe(refused)
   })
 })
 

@@ -27,3 +27,17 @@ describe('TRUST_PROXY', () => {
     expect(readEnv({ TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).TRUST_PROXY).toEqual(['10.0.0.1', '10.0.0.2'])
   })
 })
+
+describe('PUBLIC_URL', () => {
+  it('loses its trailing slashes, so links never read //verify-email', () => {
+    expect(readEnv({ PUBLIC_URL: 'https://shop.example.com/' }).PUBLIC_URL).toBe('https://shop.example.com')
+    expect(readEnv({ PUBLIC_URL: 'https://shop.example.com//' }).PUBLIC_URL).toBe('https://shop.example.com')
+    expect(readEnv({ PUBLIC_URL: 'http://localhost:3000' }).PUBLIC_URL).toBe('http://localhost:3000')
+    expect(readEnv({ PUBLIC_URL: '' }).PUBLIC_URL).toBeUndefined()
+  })
+  it('refuses a path, a query or another scheme, naming the variable', () => {
+    for (const bad of ['https://shop.example.com/store', 'https://shop.example.com/?x=1', 'ftp://shop.example.com']) {
+      expect(() => readEnv({ PUBLIC_URL: bad })).toThrow(/PUBLIC_URL/)
+    }
+  })
+})

@@ -24,11 +24,11 @@ export const adminCoursesRouter = router({
 
   create: staffProcedure('editor')
     .input(courseInput)
-    .mutation(({ ctx, input }) => createCourse(ctx.db, actorOf(ctx.user), input)),
+    .mutation(({ ctx, input }) => createCourse(ctx.db, actorOf(ctx.user), input, ctx.storage)),
 
   update: staffProcedure('editor')
     .input(courseUpdateInput)
-    .mutation(({ ctx, input: { id, ...input } }) => updateCourse(ctx.db, actorOf(ctx.user), id, input)),
+    .mutation(({ ctx, input: { id, ...input } }) => updateCourse(ctx.db, actorOf(ctx.user), id, input, ctx.storage)),
 
   setFeatured: staffProcedure('editor')
     .input(z.object({ id: courseIdSchema, featured: z.boolean() }))
