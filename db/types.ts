@@ -245,6 +245,9 @@ export interface OrderItemsTable {
 export interface ProcessedStripeEventsTable {
   id: string
   type: string
+  /** 'ignored': acknowledged but not applied (not ours, unreadable, or a type the shop does not handle). */
+  outcome: Generated<'processed' | 'ignored'>
+  reason: string | null
   processed_at: CreatedAt
 }
 

@@ -1,10 +1,9 @@
 // Benchmark of the cart and payment hot paths on embedded PGlite: `node --import tsx scripts/bench-cart.ts`.
 // Prints median and p95 per operation; not a test (numbers depend on the machine).
-import type Stripe from 'stripe'
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
 import { openPglite } from '../src-server/db.ts'
-import { createOrderFromCart } from '../src-server/orders/create.ts'
+import { attachStripeSession, createFromCart } from '../src-server/orders/create.ts'
 import { processStripeEvent } from '../src-server/payments/events.ts'
 import { createUser } from '../tests/support/factories.ts'
 import { shopCaller } from '../tests/support/shop.ts'
@@ -42,14 +41,23 @@ await time('cart.add duplicate (refused by unique index)', 200, () =>
 )
 const orderIds: string[] = []
 await time('create order from cart (USD group)', 50, async () => {
-  orderIds.push((await createOrderFromCart(db, user.id, 'USD', 'card', 'SF')).id)
+  const order = await createFromCart(db, { userId: user.id, currency: 'USD', method: 'card', referencePrefix: 'SF' })
+  await attachStripeSession(db, order.id, `cs_bench_${order.id}`)
+  orderIds.push(order.id)
 })
-const event = (orderId: string, id: string) =>
-  ({
-    id,
-    type: 'checkout.session.completed',
-    data: { object: { status: 'complete', payment_status: 'paid', metadata: { orderId }, subscription: null } },
-  }) as unknown as Stripe.Event
+const event = (orderId: string, id: string) => ({
+  id,
+  type: 'checkout.session.completed',
+  data: {
+    object: {
+      id: `cs_bench_${orderId}`,
+      status: 'complete',
+      payment_status: 'paid',
+      metadata: { orderId },
+      subscription: null,
+    },
+  },
+})
 await time('webhook event: fulfil a paid order', 50, (i) => processStripeEvent(db, event(orderIds[i]!, `evt_${i}`)))
 await time('webhook event: duplicate delivery', 200, (i) =>
   processStripeEvent(db, event(orderIds[0]!, `evt_${i % 50}`)),

@@ -10,6 +10,8 @@ export const PASSWORD_MIN_LENGTH = 8
 export const SIGNUP_REDIRECT_MS = 3000
 export const COPY_INDICATOR_MS = 2000
 export const ANNUAL_SAVING_PERCENT = 20
+/** Every plan starts with a free trial of this many days (pricing page, terms, Stripe Checkout, fulfilment). */
+export const TRIAL_DAYS = 7
 export const INITIALS_MAX = 2
 export const TOAST_DURATION_MS = 4000
 export const TOAST_MAX_VISIBLE = 3

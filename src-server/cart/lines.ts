@@ -1,8 +1,6 @@
 // The user's cart resolved against the catalogue: every price comes from the catalogue row, never the client.
-import type { Kysely, Transaction } from 'kysely'
-import type { BillingCycle, CartItemKind, Database } from '../../db/types.ts'
-
-type Executor = Kysely<Database> | Transaction<Database>
+import type { BillingCycle, CartItemKind } from '../../db/types.ts'
+import type { DB } from '../db.ts'
 
 export interface CartLine {
   id: string
@@ -26,7 +24,7 @@ export interface CartLine {
 const BILLING_LABEL: Record<BillingCycle, string> = { monthly: 'Billed monthly', annual: 'Billed annually' }
 
 /** One query with left joins (no N+1); newest first, as the spec's cart read orders by added_at. */
-export async function listCartLines(db: Executor, userId: string): Promise<CartLine[]> {
+export async function listCartLines(db: DB, userId: string): Promise<CartLine[]> {
   const rows = await db
     .selectFrom('cart_items as ci')
     .leftJoin('courses as c', (join) => join.onRef('c.id', '=', 'ci.course_id').on('c.status', '=', 'published'))
@@ -142,4 +140,10 @@ export function totalsByCurrency(lines: readonly CartLine[]): CurrencyTotal[] {
     totals.set(line.currency, total)
   }
   return [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)).reverse()
+}
+
+/** The cart page: its lines, the totals per currency and the count. */
+export async function listCartWithTotals(db: DB, userId: string) {
+  const items = await listCartLines(db, userId)
+  return { items, totals: totalsByCurrency(items), count: items.length }
 }

@@ -1,11 +1,10 @@
 // Cart rows. Adding checks the catalogue item exists; the unique (user_id, item_key) index refuses duplicates.
 
-import type { Kysely } from 'kysely'
-import type { Database } from '../../db/types.ts'
+import { sql } from 'kysely'
 import { CART_MESSAGES, type CartItemInput } from '../../src-shared/schemas/cart.ts'
+import { ownsCourse } from '../access/courses.ts'
+import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-
-type DB = Kysely<Database>
 
 const UNIQUE_VIOLATION = '23505'
 
@@ -34,13 +33,7 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
       .where('status', '=', 'published')
       .executeTakeFirst()
     if (!course) throw new DomainError('not_found', 'Course not found')
-    const owned = await db
-      .selectFrom('enrolments')
-      .select('course_id')
-      .where('user_id', '=', userId)
-      .where('course_id', '=', course.id)
-      .executeTakeFirst()
-    if (owned) throw new DomainError('conflict', CART_MESSAGES.alreadyOwned)
+    if (await ownsCourse(db, userId, course.id)) throw new DomainError('conflict', CART_MESSAGES.alreadyOwned)
     return { title: course.title, values: { ...none, kind: 'course' as const, course_id: course.id } }
   }
   if (item.kind === 'service_package') {
@@ -76,6 +69,37 @@ export async function removeCartItem(db: DB, userId: string, itemId: string): Pr
 export async function clearCart(db: DB, userId: string): Promise<number> {
   const result = await db.deleteFrom('cart_items').where('user_id', '=', userId).executeTakeFirst()
   return Number(result.numDeletedRows)
+}
+
+/** The lines an order bought leave the cart (paid, or awaiting a bank transfer); lines of another currency stay. */
+export async function removePurchasedItems(db: DB, userId: string, itemKeys: readonly string[]): Promise<void> {
+  if (itemKeys.length === 0) return
+  await db.deleteFrom('cart_items').where('user_id', '=', userId).where('item_key', 'in', itemKeys).execute()
+}
+
+/** PayPal hosted buttons of the services in the user's cart (the payment page offers them). */
+export async function listPaypalButtonsInCart(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom('cart_items as ci')
+    .innerJoin('service_packages as sp', 'sp.id', 'ci.service_package_id')
+    .innerJoin('services as s', 's.id', 'sp.service_id')
+    .select(['s.id', 's.title', 's.paypal'])
+    .where('ci.user_id', '=', userId)
+    .where(sql<boolean>`(s.paypal->>'enabled')::boolean`)
+    .distinct()
+    .execute()
+  return rows.flatMap((row) =>
+    row.paypal?.clientId && row.paypal.hostedButtonId
+      ? [
+          {
+            serviceId: row.id,
+            title: row.title,
+            clientId: row.paypal.clientId,
+            hostedButtonId: row.paypal.hostedButtonId,
+          },
+        ]
+      : [],
+  )
 }
 
 export async function countCartItems(db: DB, userId: string): Promise<number> {

@@ -1,11 +1,12 @@
 // Turns one currency group of the cart into a pending order, snapshotting the prices of that moment.
 import { randomBytes } from 'node:crypto'
-import type { Kysely } from 'kysely'
-import type { Database, PaymentMethod } from '../../db/types.ts'
+import type { PaymentMethod } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { CART_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { type CartLine, listCartLines } from '../cart/lines.ts'
+import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
+import { inTransaction } from './lock.ts'
 
 export interface CreatedOrder {
   id: string
@@ -21,14 +22,16 @@ export function orderReference(prefix: string, now = new Date()): string {
   return `${prefix}-${now.getTime().toString(36).toUpperCase()}-${randomBytes(2).toString('hex').toUpperCase()}`
 }
 
-export async function createOrderFromCart(
-  db: Kysely<Database>,
-  userId: string,
-  currency: Currency,
-  method: PaymentMethod,
-  referencePrefix: string,
-): Promise<CreatedOrder> {
-  return db.transaction().execute(async (trx) => {
+export interface NewOrder {
+  userId: string
+  currency: Currency
+  method: PaymentMethod
+  referencePrefix: string
+}
+
+/** A pending order holding the cart's lines of one currency, at the catalogue's prices of this moment. */
+export async function createFromCart(db: DB, { userId, currency, method, referencePrefix }: NewOrder) {
+  return inTransaction(db, async (trx): Promise<CreatedOrder> => {
     const lines = (await listCartLines(trx, userId)).filter((line) => line.currency === currency)
     if (lines.length === 0) throw new DomainError('invalid', CART_MESSAGES.empty)
     const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
@@ -71,4 +74,13 @@ export async function createOrderFromCart(
       .execute()
     return { id: order.id, reference, currency, method, totalMinor: subtotal, lines }
   })
+}
+
+/** The Stripe Checkout Session opened for a card order: how webhooks and the success page find the order. */
+export async function attachStripeSession(db: DB, orderId: string, sessionId: string): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ stripe_session_id: sessionId, updated_at: new Date() })
+    .where('id', '=', orderId)
+    .execute()
 }

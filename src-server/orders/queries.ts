@@ -1,8 +1,7 @@
-// Read side for the account: order history, enrolled courses and the premium entitlement.
-import type { Kysely } from 'kysely'
-import type { Database, OrderStatus } from '../../db/types.ts'
+// Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
+import type { OrderStatus } from '../../db/types.ts'
+import type { DB } from '../db.ts'
 
-type DB = Kysely<Database>
 const HISTORY_LIMIT = 50
 
 /** Two queries whatever the number of orders (no N+1). */
@@ -45,54 +44,6 @@ export async function listOrdersForUser(db: DB, userId: string) {
   }))
 }
 
-export async function listEnrolledCourses(db: DB, userId: string) {
-  const rows = await db
-    .selectFrom('enrolments as e')
-    .innerJoin('courses as c', 'c.id', 'e.course_id')
-    .select(['c.id', 'c.title', 'c.instructor_name', 'c.image_url', 'e.enrolled_at'])
-    .where('e.user_id', '=', userId)
-    .orderBy('e.enrolled_at', 'desc')
-    .execute()
-  return rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    instructor: row.instructor_name,
-    image: row.image_url,
-    enrolledAt: row.enrolled_at.toISOString(),
-  }))
-}
-
-/** Premium is decided here only: a trialing or active subscription that has not run out. */
-export async function getEntitlements(db: DB, userId: string, now = new Date()) {
-  const [subscription, enrolments] = await Promise.all([
-    db
-      .selectFrom('subscriptions as s')
-      .innerJoin('plans as p', 'p.id', 's.plan_id')
-      .select(['s.plan_id', 'p.name', 's.billing_cycle', 's.status', 's.renews_at', 's.stripe_subscription_id'])
-      .where('s.user_id', '=', userId)
-      .where('s.status', 'in', ['trialing', 'active'])
-      // A Stripe subscription renews itself (its events say when it ends); a manual one lapses at renews_at.
-      .where((eb) => eb.or([eb('s.stripe_subscription_id', 'is not', null), eb('s.renews_at', '>', now)]))
-      .orderBy('s.created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst(),
-    db.selectFrom('enrolments').select('course_id').where('user_id', '=', userId).execute(),
-  ])
-  return {
-    isPremium: Boolean(subscription),
-    plan: subscription
-      ? {
-          id: subscription.plan_id,
-          name: subscription.name,
-          billingCycle: subscription.billing_cycle,
-          status: subscription.status,
-        }
-      : null,
-    renewsAt: subscription?.renews_at?.toISOString() ?? null,
-    courseIds: enrolments.map((row) => row.course_id),
-  }
-}
-
 /** For the admin Orders page: newest first, optionally by status, with the customer's e-mail (one query). */
 export async function listOrdersForStaff(
   db: DB,
@@ -128,4 +79,35 @@ export async function listOrdersForStaff(
     createdAt: row.created_at.toISOString(),
     paidAt: row.paid_at?.toISOString() ?? null,
   }))
+}
+
+/** An order's lines as bought (the price snapshot), for fulfilment and the cart clean-up. */
+export function listOrderLines(db: DB, orderId: string) {
+  return db
+    .selectFrom('order_items')
+    .select(['kind', 'course_id', 'service_package_id', 'plan_id', 'billing_cycle', 'item_key', 'title'])
+    .where('order_id', '=', orderId)
+    .execute()
+}
+export type OrderLine = Awaited<ReturnType<typeof listOrderLines>>[number]
+
+/** The order a Stripe Checkout Session was opened for; `userId` limits it to that buyer's orders. */
+export function findOrderByStripeSession(db: DB, sessionId: string, userId?: string) {
+  let query = db
+    .selectFrom('orders')
+    .select(['id', 'reference', 'currency', 'total_minor', 'status'])
+    .where('stripe_session_id', '=', sessionId)
+  if (userId) query = query.where('user_id', '=', userId)
+  return query.executeTakeFirst()
+}
+
+/** Whether any order (whatever its status: a pending bank transfer is still an order) has a line for the course. */
+export async function courseHasOrderLines(db: DB, courseId: string): Promise<boolean> {
+  const line = await db
+    .selectFrom('order_items')
+    .select('id')
+    .where('course_id', '=', courseId)
+    .limit(1)
+    .executeTakeFirst()
+  return Boolean(line)
 }

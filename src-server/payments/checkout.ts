@@ -1,56 +1,73 @@
-// Builds the Stripe Checkout Session of an order: mode payment for one-off items; mode subscription with
-// recurring price data (monthly or yearly, 7-day trial) when the order holds a plan or a monthly package.
-
-import type Stripe from 'stripe'
-import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+// Starting a checkout. The client chooses only the currency group of its cart and the method; orders/ builds the
+// order from the cart and the catalogue, and this asks Stripe, PayPal or the bank details for the next step.
+import type { Currency } from '../../src-shared/money.ts'
+import { PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/schemas/cart.ts'
+import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-import type { CreatedOrder } from '../orders/create.ts'
+import { attachStripeSession, type CreatedOrder, createFromCart } from '../orders/create.ts'
+import { markFailed } from '../orders/pending.ts'
+import { allowAttempt, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
+import { checkoutSessionParams } from './checkout-session.ts'
+import type { PaymentsConfig } from './config.ts'
+import { paypalMeLink } from './paypal.ts'
+import type { StripeApi } from './stripe.ts'
 
-export const TRIAL_PERIOD_DAYS = 7
+/** Each start creates an order: generous for a shopper, tight for a script. */
+const CHECKOUT_RULE: RateRule = { max: 20, windowMs: 10 * 60_000 }
 
-export function checkoutSessionParams(
-  order: CreatedOrder,
-  customerEmail: string,
-  publicUrl: string,
-): Stripe.Checkout.SessionCreateParams {
-  const intervals = new Set(order.lines.map((line) => line.recurringInterval).filter(Boolean))
-  if (intervals.size > 1) throw new DomainError('invalid', PAYMENT_MESSAGES.mixedIntervals)
-  const subscription = intervals.size === 1
-  const base = publicUrl.replace(/\/$/, '')
-  const metadata = { orderId: order.id, reference: order.reference }
-  return {
-    mode: subscription ? 'subscription' : 'payment',
-    customer_email: customerEmail,
-    client_reference_id: order.id,
-    metadata,
-    success_url: `${base}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${base}/cart`,
-    line_items: order.lines.map((line) => ({
-      quantity: 1,
-      price_data: {
-        currency: order.currency.toLowerCase(),
-        unit_amount: line.priceMinor,
-        product_data: { name: line.title, ...(line.detail ? { description: line.detail } : {}) },
-        ...(line.recurringInterval ? { recurring: { interval: line.recurringInterval } } : {}),
-      },
-    })),
-    ...(subscription
-      ? { subscription_data: { trial_period_days: TRIAL_PERIOD_DAYS, metadata } }
-      : { payment_intent_data: { metadata } }),
+export interface CheckoutDeps {
+  db: DB
+  payments: PaymentsConfig
+  publicUrl: string
+  limiter: RateLimiter
+  /** Told when the rate limiter cannot be reached (the checkout is then allowed). */
+  onLimiterError?: (error: unknown) => void
+}
+
+export async function startCheckout(
+  deps: CheckoutDeps,
+  buyer: { id: string; email: string },
+  input: { currency: Currency; method: PaymentMethodValue },
+) {
+  const { db, payments } = deps
+  if (!(await allowAttempt(deps.limiter, CHECKOUT_RULE, `checkout:${buyer.id}`, deps.onLimiterError))) {
+    throw new DomainError('rate_limited', PAYMENT_MESSAGES.tooManyCheckouts)
+  }
+  if (input.method === 'card' && !payments.stripe) {
+    throw new DomainError('precondition', PAYMENT_MESSAGES.cardNotConfigured)
+  }
+  if (input.method === 'paypal' && !payments.paypalMeUrl) {
+    throw new DomainError('precondition', PAYMENT_MESSAGES.paypalNotConfigured)
+  }
+  const order = await createFromCart(db, { userId: buyer.id, ...input, referencePrefix: payments.referencePrefix })
+  const summary = {
+    orderId: order.id,
+    reference: order.reference,
+    totalMinor: order.totalMinor,
+    currency: order.currency,
+  }
+
+  if (input.method === 'bank_transfer') return { method: 'bank_transfer' as const, ...summary, bank: payments.bank }
+  if (input.method === 'paypal') {
+    const url = paypalMeLink(payments.paypalMeUrl!, order.totalMinor, order.currency)
+    return { method: 'paypal' as const, ...summary, url }
+  }
+  try {
+    const url = await openStripeCheckout(db, payments.stripe!, order, buyer.email, deps.publicUrl)
+    return { method: 'card' as const, ...summary, url }
+  } catch (error) {
+    // The order never reached a payment page: it fails, and the cart keeps its lines for another try.
+    await markFailed(db, order.id)
+    throw error
   }
 }
 
-/** Paid, or nothing to pay yet (a subscription in its trial). */
-export function isSessionPaid(session: Pick<Stripe.Checkout.Session, 'status' | 'payment_status'>): boolean {
-  return session.status === 'complete' && ['paid', 'no_payment_required'].includes(session.payment_status)
-}
-
-export function orderIdOf(session: Pick<Stripe.Checkout.Session, 'metadata' | 'client_reference_id'>) {
-  return session.metadata?.orderId ?? session.client_reference_id ?? null
-}
-
-export function subscriptionIdOf(session: Pick<Stripe.Checkout.Session, 'subscription'>): string | null {
-  const sub = session.subscription
-  if (!sub) return null
-  return typeof sub === 'string' ? sub : sub.id
+async function openStripeCheckout(db: DB, stripe: StripeApi, order: CreatedOrder, email: string, publicUrl: string) {
+  const params = checkoutSessionParams(order, email, publicUrl)
+  const session = await stripe.createCheckoutSession(params, `order-${order.id}`).catch((error: unknown) => {
+    throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
+  })
+  await attachStripeSession(db, order.id, session.id)
+  if (!session.url) throw new DomainError('upstream', PAYMENT_MESSAGES.noCheckoutUrl)
+  return session.url
 }

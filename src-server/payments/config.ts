@@ -1,7 +1,7 @@
-// Payment settings from the environment: the Stripe client (or null when card payments are off), the
+// Payment settings from the environment: the Stripe API (or null when card payments are off), the
 // webhook secret, the PayPal.me link and the bank details shown for transfers.
-import Stripe from 'stripe'
 import type { Env } from '../env.ts'
+import { createStripeApi, type StripeApi } from './stripe.ts'
 
 export interface BankDetails {
   bankName: string
@@ -12,29 +12,11 @@ export interface BankDetails {
 }
 
 export interface PaymentsConfig {
-  stripe: Stripe | null
+  stripe: StripeApi | null
   stripeWebhookSecret: string | null
   paypalMeUrl: string | null
   bank: BankDetails
   referencePrefix: string
-}
-
-const STRIPE_TIMEOUT_MS = 10_000
-
-/** The official SDK; `apiUrl` (e.g. http://127.0.0.1:12111) sends every call to a local fake instead. */
-export function createStripeClient(secretKey: string, apiUrl?: string): Stripe {
-  const base = apiUrl ? new URL(apiUrl) : null
-  return new Stripe(secretKey, {
-    maxNetworkRetries: 0,
-    timeout: STRIPE_TIMEOUT_MS,
-    ...(base
-      ? {
-          host: base.hostname,
-          port: base.port || (base.protocol === 'https:' ? 443 : 80),
-          protocol: base.protocol === 'https:' ? 'https' : 'http',
-        }
-      : {}),
-  })
 }
 
 type PaymentsEnv = Pick<
@@ -53,7 +35,9 @@ type PaymentsEnv = Pick<
 
 export function paymentsFromEnv(env: PaymentsEnv): PaymentsConfig {
   return {
-    stripe: env.STRIPE_SECRET_KEY ? createStripeClient(env.STRIPE_SECRET_KEY, env.STRIPE_API_URL) : null,
+    stripe: env.STRIPE_SECRET_KEY
+      ? createStripeApi({ secretKey: env.STRIPE_SECRET_KEY, apiUrl: env.STRIPE_API_URL })
+      : null,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
     paypalMeUrl: env.PAYPAL_ME_URL ?? null,
     bank: {
@@ -80,4 +64,9 @@ export const defaultPayments: PaymentsConfig = {
     swiftCode: 'BARCGB22',
   },
   referencePrefix: 'SF',
+}
+
+/** The payment settings of an app config (card and PayPal off when it has none). */
+export function paymentsOf(config: { payments?: PaymentsConfig }): PaymentsConfig {
+  return config.payments ?? defaultPayments
 }

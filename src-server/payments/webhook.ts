@@ -1,10 +1,12 @@
 // POST /api/stripe/webhook: the signature is verified on the raw body, so this route (alone) reads the body
-// as a Buffer. The CSRF hook exempts the path; the signature is the proof of origin.
+// as a Buffer. The CSRF hook exempts the path; the signature is the proof of origin. Every signed event is
+// answered 2xx once recorded (applied, or ignored when it is not ours); only a failure of our own (the database)
+// answers 500, so that Stripe retries it.
 import type { FastifyInstance } from 'fastify'
-import Stripe from 'stripe'
 import type { HttpDeps } from '../http/deps.ts'
-import { defaultPayments } from './config.ts'
+import { paymentsOf } from './config.ts'
 import { processStripeEvent } from './events.ts'
+import { verifyStripeWebhook } from './stripe.ts'
 
 const WEBHOOK_BODY_LIMIT = 512 * 1024
 
@@ -16,24 +18,24 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
     )
 
     scope.post('/api/stripe/webhook', async (request, reply) => {
-      const secret = (deps.config.payments ?? defaultPayments).stripeWebhookSecret
+      const secret = paymentsOf(deps.config).stripeWebhookSecret
       if (!secret) return reply.code(503).send({ error: 'Stripe webhooks are not configured' })
       const signature = request.headers['stripe-signature']
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
         return reply.code(400).send({ error: 'Missing Stripe signature' })
       }
-      let event: Stripe.Event
+      const verified = await verifyStripeWebhook(request.body, signature, secret)
+      if (!verified.verified) return reply.code(400).send({ error: 'Invalid Stripe signature' })
       try {
-        event = await Stripe.webhooks.constructEventAsync(request.body, signature, secret)
-      } catch {
-        return reply.code(400).send({ error: 'Invalid Stripe signature' })
-      }
-      try {
-        const outcome = await processStripeEvent(deps.db, event)
-        return { received: true, outcome }
+        const result = await processStripeEvent(deps.db, verified.event)
+        if (result.outcome === 'ignored') {
+          const level = result.reason === 'not_ours' || result.reason === 'malformed' ? 'warn' : 'info'
+          request.log[level](result, 'stripe webhook event ignored')
+        }
+        return { received: true, outcome: result.outcome }
       } catch (error) {
         // Nothing was committed; Stripe retries later.
-        request.log.error({ err: error, eventId: event.id, type: event.type }, 'stripe webhook failed')
+        request.log.error({ err: error }, 'stripe webhook failed')
         return reply.code(500).send({ error: 'Webhook processing failed' })
       }
     })

@@ -1,29 +1,16 @@
 // The signed-in user's cart. Visitors get null from `list` (the page shows 'Please Log In') and 0 from `count`.
 import { TRPCError } from '@trpc/server'
 import { CART_MESSAGES, cartItemIdInput, cartItemInput } from '../../src-shared/schemas/cart.ts'
-import { listCartLines, totalsByCurrency } from '../cart/lines.ts'
+import { listCartWithTotals } from '../cart/lines.ts'
 import { addCartItem, clearCart, countCartItems, removeCartItem } from '../cart/repository.ts'
+import { cheapestPackageIds } from '../services/repository.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const cartRouter = router({
-  list: publicProcedure.query(async ({ ctx }) => {
-    if (!ctx.user) return null
-    const items = await listCartLines(ctx.db, ctx.user.id)
-    return { items, totals: totalsByCurrency(items), count: items.length }
-  }),
+  list: publicProcedure.query(({ ctx }) => (ctx.user ? listCartWithTotals(ctx.db, ctx.user.id) : null)),
 
   /** serviceId → its cheapest package id: what a service card's Add to Cart adds. */
-  cheapestPackages: publicProcedure.query(async ({ ctx }) => {
-    const rows = await ctx.db
-      .selectFrom('service_packages')
-      .distinctOn('service_id')
-      .select(['service_id', 'id'])
-      .orderBy('service_id')
-      .orderBy('price_minor')
-      .orderBy('position')
-      .execute()
-    return Object.fromEntries(rows.map((row) => [row.service_id, row.id]))
-  }),
+  cheapestPackages: publicProcedure.query(({ ctx }) => cheapestPackageIds(ctx.db)),
 
   count: publicProcedure.query(async ({ ctx }) => (ctx.user ? countCartItems(ctx.db, ctx.user.id) : 0)),
 

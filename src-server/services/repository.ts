@@ -60,3 +60,16 @@ export function listPackages(db: DB, serviceId: string) {
 export function listServiceIds(db: DB) {
   return db.selectFrom('services').select(['id', 'updated_at']).orderBy('position').execute()
 }
+
+/** serviceId → its cheapest package id: what a service card's Add to Cart adds. */
+export async function cheapestPackageIds(db: DB): Promise<Record<string, string>> {
+  const rows = await db
+    .selectFrom('service_packages')
+    .distinctOn('service_id')
+    .select(['service_id', 'id'])
+    .orderBy('service_id')
+    .orderBy('price_minor')
+    .orderBy('position')
+    .execute()
+  return Object.fromEntries(rows.map((row) => [row.service_id, row.id]))
+}

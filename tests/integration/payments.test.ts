@@ -1,47 +1,24 @@
 // Checkout, Stripe webhooks and fulfilment against the real server, a real database and the local fake Stripe.
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
-import { cancelOrder, listOrdersForStaff, markOrderPaid } from '../../src-server/orders/service.ts'
-import { createStripeClient, defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
-import { createServer, type Server } from '../../src-server/server.ts'
-import { createTestDatabase } from '../support/db.ts'
+import { listOrdersForStaff } from '../../src-server/orders/queries.ts'
+import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'
+import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
-import { type FakeStripe, startFakeStripe } from '../support/fake-stripe.ts'
+import type { FakeStripe } from '../support/fake-stripe.ts'
+import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
 import { publishedCourse, servicePackage, shopCaller } from '../support/shop.ts'
 
+let shop: PaymentsServer
 let database: DatabaseHandle
 let fake: FakeStripe
-let server: Server
 let payments: PaymentsConfig
-let dataDir: string
 
 beforeAll(async () => {
-  database = await createTestDatabase()
-  fake = await startFakeStripe()
-  payments = {
-    ...defaultPayments,
-    stripe: createStripeClient(fake.secretKey, fake.url),
-    stripeWebhookSecret: fake.webhookSecret,
-    paypalMeUrl: 'https://paypal.me/skillforge',
-  }
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-pay-'))
-  server = await createServer({
-    env: { NODE_ENV: 'test', PORT: 0, HOST: '127.0.0.1', CLIENT_DIR: dataDir, LOG_LEVEL: 'silent', DATA_DIR: dataDir },
-    db: database.db,
-    logger: false,
-    payments,
-  })
-  fake.webhookUrl = `${await server.start()}/api/stripe/webhook`
+  shop = await startPaymentsServer()
+  ;({ database, fake, payments } = shop)
 })
-afterAll(async () => {
-  await server.stop()
-  await fake.close()
-  await database.close()
-  await rm(dataDir, { recursive: true, force: true })
-})
+afterAll(() => shop.close())
 
 const db = () => database.db
 const order = (id: string) =>
@@ -320,13 +297,13 @@ describe('bank transfer and PayPal', () => {
 
     // Staff confirm the transfer: fulfilled once, however often they click.
     const staff = await createUser(db(), { role: 'admin' })
-    expect(await markOrderPaid(db(), started.orderId, staff)).toBe('fulfilled')
-    expect(await markOrderPaid(db(), started.orderId, staff)).toBe('already_paid')
+    expect(await confirmPaymentByStaff(db(), started.orderId, staff)).toBe('fulfilled')
+    expect(await confirmPaymentByStaff(db(), started.orderId, staff)).toBe('already_paid')
     expect(await receipts(user)).toBe(1)
     expect(await db().selectFrom('service_orders').select('id').where('user_id', '=', user.id).execute()).toHaveLength(
       1,
     )
-    await expect(cancelOrder(db(), started.orderId, staff)).rejects.toMatchObject({
+    await expect(cancelByStaff(db(), started.orderId, staff)).rejects.toMatchObject({
       kind: 'invalid',
       message: 'A paid order cannot be cancelled',
     })
@@ -343,8 +320,9 @@ describe('bank transfer and PayPal', () => {
     expect(await cartKeys(user)).toEqual(['plan:enterprise'])
 
     const staff = await createUser(db(), { role: 'admin' })
-    expect(await cancelOrder(db(), started.orderId, staff)).toBe('cancelled')
-    await expect(markOrderPaid(db(), started.orderId, staff)).rejects.toMatchObject({
+    await cancelByStaff(db(), started.orderId, staff)
+    expect((await order(started.orderId)).status).toBe('cancelled')
+    await expect(confirmPaymentByStaff(db(), started.orderId, staff)).rejects.toMatchObject({
       kind: 'invalid',
       message: 'A cancelled order cannot be marked as paid',
     })
@@ -374,7 +352,7 @@ describe('bank transfer and PayPal', () => {
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'annual' })
     const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
-    await markOrderPaid(db(), started.orderId, await createUser(db(), { role: 'admin' }))
+    await confirmPaymentByStaff(db(), started.orderId, await createUser(db(), { role: 'admin' }))
     const entitlements = await caller.purchases.entitlements()
     expect(entitlements).toMatchObject({ isPremium: true, plan: { id: 'basic', status: 'active' } })
     const days = (Date.parse(entitlements.renewsAt!) - Date.now()) / 86_400_000

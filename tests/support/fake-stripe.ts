@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import Stripe from 'stripe'
+import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 
 export interface FakeStripeOptions {
   port?: number
@@ -15,7 +15,24 @@ export interface FakeStripeOptions {
   webhookUrl?: string
 }
 
-type Session = Stripe.Checkout.Session
+/** A Checkout Session as Stripe returns it (the fields the fake fills in). */
+type Session = {
+  id: string
+  object: 'checkout.session'
+  mode: 'payment' | 'subscription'
+  status: 'open' | 'complete' | 'expired'
+  payment_status: 'paid' | 'unpaid' | 'no_payment_required'
+  url: string | null
+  success_url: string | null
+  cancel_url: string | null
+  client_reference_id: string | null
+  customer_email: string | null
+  metadata: Record<string, string>
+  subscription: string | null
+  payment_intent: string | null
+  currency: string | null
+  amount_total: number | null
+} & Record<string, unknown>
 // biome-ignore lint/suspicious/noExplicitAny: decoded form params are free-form, like Stripe's own
 type Loose = any
 type LineItem = { name: string; amount: number; interval: string | null }
@@ -80,7 +97,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         type,
       }
       const payload = JSON.stringify(event)
-      const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret })
+      const header = stripeSignatureHeader(payload, webhookSecret)
       return { event, payload, header }
     },
     async deliver(type, object, signature) {
@@ -197,7 +214,7 @@ function createSession(params: Record<string, Loose>, baseUrl: string, lineItems
     subscription: null,
     success_url: params.success_url ?? null,
     url: `${baseUrl}/pay/${sessionId}`,
-  } as unknown as Session
+  }
 }
 
 function checkoutPage(session: Session, items: LineItem[]): string {

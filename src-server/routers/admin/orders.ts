@@ -1,25 +1,13 @@
 // The Orders page: everyone on the team can read; admins mark PayPal and bank-transfer orders paid (fulfilled
 // through the checkout's exactly-once path) or cancel unpaid ones.
-import { TRPCError } from '@trpc/server'
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
-import { writeAudit } from '../../admin/audit.ts'
-import type { DB } from '../../db.ts'
-import { cancelOrder, listOrdersForStaff, markOrderPaid } from '../../orders/service.ts'
+import { listOrdersForStaff } from '../../orders/queries.ts'
+import { cancelByStaff, confirmPaymentByStaff } from '../../orders/staff.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
-/** The order, locked until the end of the caller's transaction. */
-async function findOrder(db: DB, id: string) {
-  const order = await db
-    .selectFrom('orders')
-    .select(['id', 'reference', 'method', 'status'])
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst()
-  if (!order) throw new TRPCError({ code: 'NOT_FOUND', message: 'Order not found' })
-  return order
-}
+const orderInput = z.object({ id: z.uuid() })
 
 export const adminOrdersRouter = router({
   list: staffProcedure('viewer')
@@ -37,44 +25,16 @@ export const adminOrdersRouter = router({
     }),
 
   markPaid: staffProcedure('admin')
-    .input(z.object({ id: z.uuid() }))
-    .mutation(({ ctx, input }) =>
-      // The change and its audit record commit together.
-      ctx.db.transaction().execute(async (trx) => {
-        const before = await findOrder(trx, input.id)
-        if (before.method === 'card') {
-          throw new TRPCError({ code: 'BAD_REQUEST', message: 'Card payments are confirmed by Stripe, not by staff' })
-        }
-        const result = await markOrderPaid(trx, input.id, { id: ctx.user.id })
-        if (result === 'fulfilled') {
-          await writeAudit(trx, actorOf(ctx.user), {
-            action: 'order.paid',
-            entityType: 'order',
-            entityId: input.id,
-            before: { reference: before.reference, status: before.status },
-            after: { reference: before.reference, status: 'paid' },
-          })
-        }
-        return { id: input.id, result }
-      }),
-    ),
+    .input(orderInput)
+    .mutation(async ({ ctx, input }) => ({
+      id: input.id,
+      result: await confirmPaymentByStaff(ctx.db, input.id, actorOf(ctx.user)),
+    })),
 
   cancel: staffProcedure('admin')
-    .input(z.object({ id: z.uuid() }))
-    .mutation(({ ctx, input }) =>
-      ctx.db.transaction().execute(async (trx) => {
-        const before = await findOrder(trx, input.id)
-        await cancelOrder(trx, input.id, { id: ctx.user.id })
-        if (before.status !== 'cancelled') {
-          await writeAudit(trx, actorOf(ctx.user), {
-            action: 'order.cancel',
-            entityType: 'order',
-            entityId: input.id,
-            before: { reference: before.reference, status: before.status },
-            after: { reference: before.reference, status: 'cancelled' },
-          })
-        }
-        return { id: input.id }
-      }),
-    ),
+    .input(orderInput)
+    .mutation(async ({ ctx, input }) => {
+      await cancelByStaff(ctx.db, input.id, actorOf(ctx.user))
+      return { id: input.id }
+    }),
 })

@@ -1,0 +1,45 @@
+// What can happen to an order before it is paid: it waits for a bank transfer, its card payment fails, or staff
+// cancel it. Each is one transition of transitions.ts.
+import { removePurchasedItems } from '../cart/repository.ts'
+import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
+import { inTransaction, lockOrder } from './lock.ts'
+import { listOrderLines } from './queries.ts'
+import { moveOrder } from './transitions.ts'
+
+export const ORDER_NOT_FOUND = 'Order not found'
+
+/** 'I've Made the Transfer': the buyer's bank-transfer order now awaits the money and its lines leave the cart. */
+export async function awaitTransfer(db: DB, userId: string, orderId: string) {
+  return inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, orderId, userId)
+    if (order?.method !== 'bank_transfer') throw new DomainError('not_found', ORDER_NOT_FOUND)
+    const moved = await moveOrder(trx, order.id, 'awaitTransfer')
+    const lines = await listOrderLines(trx, order.id)
+    await removePurchasedItems(
+      trx,
+      userId,
+      lines.map((line) => line.item_key),
+    )
+    return { reference: order.reference, status: moved ? ('awaiting_transfer' as const) : order.status }
+  })
+}
+
+/** A card payment that could not start, or that Stripe reports failed or expired. Only a pending order fails. */
+export async function markFailed(db: DB, orderId: string): Promise<boolean> {
+  return moveOrder(db, orderId, 'fail')
+}
+
+/**
+ * Cancels an unpaid order; true when it changed (an order already cancelled stays so). A paid order cannot be
+ * cancelled here: money taken is given back by a refund.
+ */
+export async function cancel(db: DB, orderId: string, actorId: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, orderId)
+    if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
+    if (order.status === 'paid') throw new DomainError('invalid', 'A paid order cannot be cancelled')
+    if (order.status === 'cancelled') return false
+    return moveOrder(trx, order.id, 'cancel', { cancelled_at: new Date(), status_changed_by: actorId })
+  })
+}

@@ -1,0 +1,73 @@
+// The Stripe Checkout Session of an order: mode payment for one-off items; mode subscription with recurring price
+// data (monthly or yearly, the free trial) when the order holds a plan or a monthly package. And what a session
+// Stripe sends back says: whose order it is, whether it is paid, which subscription it started.
+import { TRIAL_DAYS } from '../../src-shared/constants.ts'
+import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
+import type { CreatedOrder } from '../orders/create.ts'
+import { findOrderByStripeSession } from '../orders/queries.ts'
+import type { CheckoutSessionParams } from './stripe.ts'
+import type { CheckoutSession } from './stripe-schemas.ts'
+
+export function checkoutSessionParams(
+  order: CreatedOrder,
+  customerEmail: string,
+  publicUrl: string,
+): CheckoutSessionParams {
+  const intervals = new Set(order.lines.map((line) => line.recurringInterval).filter(Boolean))
+  if (intervals.size > 1) throw new DomainError('invalid', PAYMENT_MESSAGES.mixedIntervals)
+  const subscription = intervals.size === 1
+  const base = publicUrl.replace(/\/$/, '')
+  const metadata = { orderId: order.id, reference: order.reference }
+  return {
+    mode: subscription ? 'subscription' : 'payment',
+    customer_email: customerEmail,
+    client_reference_id: order.id,
+    metadata,
+    success_url: `${base}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${base}/cart`,
+    line_items: order.lines.map((line) => ({
+      quantity: 1,
+      price_data: {
+        currency: order.currency.toLowerCase(),
+        unit_amount: line.priceMinor,
+        product_data: { name: line.title, ...(line.detail ? { description: line.detail } : {}) },
+        ...(line.recurringInterval ? { recurring: { interval: line.recurringInterval } } : {}),
+      },
+    })),
+    ...(subscription
+      ? { subscription_data: { trial_period_days: TRIAL_DAYS, metadata } }
+      : { payment_intent_data: { metadata } }),
+  }
+}
+
+/** Paid, or nothing to pay yet (a subscription in its trial). */
+export function isSessionPaid(session: Pick<CheckoutSession, 'status' | 'payment_status'>): boolean {
+  return session.status === 'complete' && ['paid', 'no_payment_required'].includes(session.payment_status)
+}
+
+/** The order a session names: our sessions carry it in metadata and as client_reference_id. */
+export function orderIdOf(session: Pick<CheckoutSession, 'metadata' | 'client_reference_id'>): string | null {
+  return session.metadata?.orderId ?? session.client_reference_id ?? null
+}
+
+export function subscriptionIdOf(session: Pick<CheckoutSession, 'subscription'>): string | null {
+  const sub = session.subscription
+  if (!sub) return null
+  return typeof sub === 'string' ? sub : sub.id
+}
+
+/**
+ * The order of ours a session was opened for, or undefined when the session is not one this shop created (a
+ * Payment Link on the same Stripe account, another app's checkout): its id must be the one stored on the order,
+ * and it must name that order. `userId` limits it to that buyer's orders.
+ */
+export async function orderOfSession(
+  db: DB,
+  session: Pick<CheckoutSession, 'id' | 'metadata' | 'client_reference_id'>,
+  userId?: string,
+) {
+  const order = await findOrderByStripeSession(db, session.id, userId)
+  return order && orderIdOf(session) === order.id ? order : undefined
+}

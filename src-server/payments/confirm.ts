@@ -1,0 +1,32 @@
+// The success page: asks Stripe about the session and, when it is paid, pays the order through the same
+// exactly-once path as the webhook (whichever arrives first fulfils; the other finds it paid).
+import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
+import { markPaid } from '../orders/pay.ts'
+import { findOrderByStripeSession } from '../orders/queries.ts'
+import { isSessionPaid, orderIdOf, subscriptionIdOf } from './checkout-session.ts'
+import type { PaymentsConfig } from './config.ts'
+
+export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: string, sessionId: string) {
+  const stripe = payments.stripe
+  if (!stripe) throw new DomainError('precondition', PAYMENT_MESSAGES.cardNotConfigured)
+  const order = await findOrderByStripeSession(db, sessionId, userId)
+  if (!order) throw new DomainError('not_found', PAYMENT_MESSAGES.noSession)
+  const session = await stripe.retrieveCheckoutSession(sessionId).catch((error: unknown) => {
+    throw new DomainError('upstream', PAYMENT_MESSAGES.processingError, { cause: error })
+  })
+  if (orderIdOf(session) !== order.id) throw new DomainError('not_found', PAYMENT_MESSAGES.noSession)
+  let status = order.status
+  if (isSessionPaid(session)) {
+    await markPaid(db, order.id, { source: 'stripe', stripeSubscriptionId: subscriptionIdOf(session) })
+    status = 'paid'
+  }
+  return {
+    orderId: order.id,
+    reference: order.reference,
+    status,
+    totalMinor: order.total_minor,
+    currency: order.currency,
+  }
+}

@@ -1,0 +1,96 @@
+// access/: who may open a course, who is Premium, and the cart's "already owned" check, from the data that exists
+// today (enrolments, subscriptions, role). Orders are paid through orders/ as checkout and staff do.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { canOpenCourse, ownsCourse } from '../../src-server/access/courses.ts'
+import { isPremium } from '../../src-server/access/premium.ts'
+import type { DatabaseHandle } from '../../src-server/db.ts'
+import { createFromCart } from '../../src-server/orders/create.ts'
+import { markPaid } from '../../src-server/orders/pay.ts'
+import { createTestDatabase } from '../support/db.ts'
+import { createUser } from '../support/factories.ts'
+import { publishedCourse, shopCaller } from '../support/shop.ts'
+
+let database: DatabaseHandle
+const db = () => database.db
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(() => database.close())
+
+/** A buyer whose order for the given cart items has been paid (by staff, as for PayPal or a bank transfer). */
+async function buyerOf(add: (caller: Awaited<ReturnType<typeof shopCaller>>) => Promise<unknown>) {
+  const user = await createUser(db())
+  const caller = await shopCaller(db(), user)
+  await add(caller)
+  const order = await createFromCart(db(), {
+    userId: user.id,
+    currency: 'USD',
+    method: 'bank_transfer',
+    referencePrefix: 'SF',
+  })
+  expect(await markPaid(db(), order.id, { source: 'staff' })).toBe('fulfilled')
+  return { user, caller }
+}
+
+describe('canOpenCourse', () => {
+  it('opens a course for its buyers and for staff, not for visitors or other customers', async () => {
+    const course = await publishedCourse(db(), 0)
+    const other = await publishedCourse(db(), 1)
+    const { user } = await buyerOf((caller) => caller.cart.add({ kind: 'course', courseId: course.id }))
+    expect(await canOpenCourse(db(), user, course.id)).toBe(true)
+    expect(await canOpenCourse(db(), user, other.id)).toBe(false)
+    expect(await canOpenCourse(db(), null, course.id)).toBe(false)
+    const stranger = await createUser(db())
+    expect(await canOpenCourse(db(), stranger, course.id)).toBe(false)
+    for (const role of ['viewer', 'editor', 'admin', 'super_admin'] as const) {
+      expect(await canOpenCourse(db(), await createUser(db(), { role }), other.id)).toBe(true)
+    }
+  })
+
+  it('the cart refuses a course the user already owns, with the spec message', async () => {
+    const course = await publishedCourse(db(), 2)
+    const { user, caller } = await buyerOf((c) => c.cart.add({ kind: 'course', courseId: course.id }))
+    expect(await ownsCourse(db(), user.id, course.id)).toBe(true)
+    await expect(caller.cart.add({ kind: 'course', courseId: course.id })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'You already own this course',
+    })
+  })
+})
+
+describe('isPremium', () => {
+  it('is true while a manually paid plan runs, and false once its period has ended', async () => {
+    const { user } = await buyerOf((caller) =>
+      caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' }),
+    )
+    expect(await isPremium(db(), user)).toBe(true)
+    expect(await isPremium(db(), user, new Date(Date.now() + 29 * 86_400_000))).toBe(true)
+    expect(await isPremium(db(), user, new Date(Date.now() + 31 * 86_400_000))).toBe(false)
+    expect(await isPremium(db(), await createUser(db()))).toBe(false)
+  })
+
+  it('follows Stripe for a card subscription: Premium past renews_at until Stripe says it ended', async () => {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user)
+    await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })
+    const order = await createFromCart(db(), {
+      userId: user.id,
+      currency: 'USD',
+      method: 'card',
+      referencePrefix: 'SF',
+    })
+    await markPaid(db(), order.id, { source: 'stripe', stripeSubscriptionId: 'sub_test_access' })
+    const trial = await db()
+      .selectFrom('subscriptions')
+      .select(['status', 'renews_at'])
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    expect(trial.status).toBe('trialing')
+    // The 7-day free trial (one constant, shared with Stripe Checkout's trial_period_days).
+    expect(Math.round((trial.renews_at!.getTime() - Date.now()) / 86_400_000)).toBe(7)
+    expect(await isPremium(db(), user, new Date(Date.now() + 30 * 86_400_000))).toBe(true)
+    await db().updateTable('subscriptions').set({ status: 'cancelled' }).where('user_id', '=', user.id).execute()
+    expect(await isPremium(db(), user)).toBe(false)
+  })
+})

@@ -1,0 +1,52 @@
+// The real server on a free port with card and PayPal payments against the local fake Stripe, whose webhooks go
+// to that server. For tests of checkout and of the Stripe webhook.
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import type { Writable } from 'node:stream'
+import type { DatabaseHandle } from '../../src-server/db.ts'
+import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
+import { createStripeApi } from '../../src-server/payments/stripe.ts'
+import { createServer, type Server } from '../../src-server/server.ts'
+import { createTestDatabase } from './db.ts'
+import { type FakeStripe, startFakeStripe } from './fake-stripe.ts'
+
+export interface PaymentsServer {
+  database: DatabaseHandle
+  fake: FakeStripe
+  server: Server
+  payments: PaymentsConfig
+  close(): Promise<void>
+}
+
+/** `logStream` receives the server's JSON log lines (info and up); without it the server logs nothing. */
+export async function startPaymentsServer(options: { logStream?: Writable } = {}): Promise<PaymentsServer> {
+  const database = await createTestDatabase()
+  const fake = await startFakeStripe()
+  const payments: PaymentsConfig = {
+    ...defaultPayments,
+    stripe: createStripeApi({ secretKey: fake.secretKey, apiUrl: fake.url }),
+    stripeWebhookSecret: fake.webhookSecret,
+    paypalMeUrl: 'https://paypal.me/skillforge',
+  }
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-pay-'))
+  const server = await createServer({
+    env: { NODE_ENV: 'test', PORT: 0, HOST: '127.0.0.1', CLIENT_DIR: dataDir, LOG_LEVEL: 'silent', DATA_DIR: dataDir },
+    db: database.db,
+    logger: options.logStream ? { level: 'info', stream: options.logStream } : false,
+    payments,
+  })
+  fake.webhookUrl = `${await server.start()}/api/stripe/webhook`
+  return {
+    database,
+    fake,
+    server,
+    payments,
+    async close() {
+      await server.stop()
+      await fake.close()
+      await database.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
