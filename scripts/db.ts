@@ -1,8 +1,9 @@
 // `npm run db:migrate` and `npm run db:seed`: the same database the server would open.
-import { openDatabase } from '../src-server/db.ts'
-import { readEnv } from '../src-server/env.ts'
+
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
+import { openDatabase } from '../src-server/db.ts'
+import { readEnv } from '../src-server/env.ts'
 
 const command = process.argv[2]
 if (command !== 'migrate' && command !== 'seed') {
