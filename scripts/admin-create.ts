@@ -2,9 +2,9 @@
 // on the database the server would open. The password is never printed.
 import { parseArgs } from 'node:util'
 import { migrateToLatest } from '../db/migrate.ts'
-import { ensureOwner } from '../src-server/admin/owner.ts'
 import { openDatabase } from '../src-server/db.ts'
 import { readEnv } from '../src-server/env.ts'
+import { ensureOwner } from '../src-server/team/owner.ts'
 import { PASSWORD_MIN_LENGTH } from '../src-shared/constants.ts'
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } })

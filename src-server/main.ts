@@ -1,12 +1,12 @@
 // Production entry: read env, open the database, migrate, seed an empty catalogue, listen, shut down cleanly.
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedIfEmpty } from '../db/seed/index.ts'
-import { ensureOwner } from './admin/owner.ts'
 import { openDatabase } from './db.ts'
 import { EnvError, readEnv } from './env.ts'
 import { createMailTransport, startMailDispatcher } from './mail/dispatcher.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
+import { ensureOwner } from './team/owner.ts'
 
 async function main() {
   const startedAt = performance.now()

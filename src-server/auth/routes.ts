@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { safeReturnPath } from '../../src-shared/auth.ts'
 import { isStaff } from '../../src-shared/roles.ts'
 import type { HttpDeps } from '../http/deps.ts'
+import { startSession } from './login.ts'
 import {
   fetchProfile,
   linkOrCreateUser,
@@ -16,7 +17,6 @@ import {
   oauthClient,
   PROVIDER_LABEL,
 } from './oauth.ts'
-import { startSession } from './service.ts'
 
 const STATE_COOKIE = 'oauth_state'
 const VERIFIER_COOKIE = 'oauth_verifier'

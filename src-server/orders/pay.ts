@@ -6,8 +6,8 @@ import { removePurchasedItems } from '../cart/repository.ts'
 import type { DB } from '../db.ts'
 import { openServiceOrders } from '../service-orders/open.ts'
 import { inTransaction, lockOrder } from './lock.ts'
-import { listOrderLines } from './queries.ts'
 import { sendReceipt } from './receipt.ts'
+import { listOrderLines } from './repository.ts'
 import { canTransition, moveOrder } from './transitions.ts'
 
 export interface Payment {

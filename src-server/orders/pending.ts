@@ -4,7 +4,7 @@ import { removePurchasedItems } from '../cart/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { inTransaction, lockOrder } from './lock.ts'
-import { listOrderLines } from './queries.ts'
+import { listOrderLines } from './repository.ts'
 import { moveOrder } from './transitions.ts'
 
 export const ORDER_NOT_FOUND = 'Order not found'

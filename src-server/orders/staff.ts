@@ -1,6 +1,6 @@
 // The admin Orders page's two actions (the staff role is checked by the router's staffProcedure): confirm a PayPal
 // or bank-transfer payment, or cancel an unpaid order. The change and its audit record commit together.
-import { type Actor, writeAudit } from '../admin/audit.ts'
+import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { inTransaction, type LockedOrder, lockOrder } from './lock.ts'
@@ -8,7 +8,7 @@ import { markPaid, type PayResult } from './pay.ts'
 import { cancel, ORDER_NOT_FOUND } from './pending.ts'
 
 /** Idempotent: a paid order stays paid and is fulfilled once, however often staff click. */
-export async function confirmPaymentByStaff(db: DB, orderId: string, actor: Actor): Promise<PayResult> {
+export async function confirmPaymentByStaff(db: DB, orderId: string, actor: audit.Actor): Promise<PayResult> {
   return inTransaction(db, async (trx) => {
     const before = await lockedOrFail(await lockOrder(trx, orderId))
     if (before.method === 'card') {
@@ -21,7 +21,7 @@ export async function confirmPaymentByStaff(db: DB, orderId: string, actor: Acto
   })
 }
 
-export async function cancelByStaff(db: DB, orderId: string, actor: Actor): Promise<void> {
+export async function cancelByStaff(db: DB, orderId: string, actor: audit.Actor): Promise<void> {
   await inTransaction(db, async (trx) => {
     const before = await lockedOrFail(await lockOrder(trx, orderId))
     if (await cancel(trx, orderId, actor.id)) await auditStatus(trx, actor, 'order.cancel', before, 'cancelled')
@@ -33,11 +33,10 @@ function lockedOrFail(order: LockedOrder | undefined): LockedOrder {
   return order
 }
 
-function auditStatus(trx: DB, actor: Actor, action: string, before: LockedOrder, status: string) {
-  return writeAudit(trx, actor, {
-    action,
-    entityType: 'order',
-    entityId: before.id,
+function auditStatus(trx: DB, actor: audit.Actor, action: string, before: LockedOrder, status: string) {
+  return audit.record(trx, actor, action, {
+    type: 'order',
+    id: before.id,
     before: { reference: before.reference, status: before.status },
     after: { reference: before.reference, status },
   })

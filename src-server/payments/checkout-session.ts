@@ -6,7 +6,7 @@ import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import type { CreatedOrder } from '../orders/create.ts'
-import { findOrderByStripeSession } from '../orders/queries.ts'
+import { findOrderByStripeSession } from '../orders/repository.ts'
 import type { CheckoutSessionParams } from './stripe.ts'
 import type { CheckoutSession } from './stripe-schemas.ts'
 

@@ -4,7 +4,7 @@ import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { markPaid } from '../orders/pay.ts'
-import { findOrderByStripeSession } from '../orders/queries.ts'
+import { findOrderByStripeSession } from '../orders/repository.ts'
 import { isSessionPaid, orderIdOf, subscriptionIdOf } from './checkout-session.ts'
 import type { PaymentsConfig } from './config.ts'
 

@@ -4,7 +4,7 @@ import { AVATAR_MAX_BYTES } from '../../src-shared/constants.ts'
 import { type HttpDeps, requireUser } from '../http/deps.ts'
 import { RATE_RULES } from '../security/rate-limit.ts'
 import { readImageUpload, UploadError } from '../storage/upload.ts'
-import { AVATAR_MESSAGES, replaceAvatar } from './service.ts'
+import { AVATAR_MESSAGES, replaceAvatar } from './editing.ts'
 
 export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
   app.post(

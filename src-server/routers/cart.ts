@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server'
 import { CART_MESSAGES, cartItemIdInput, cartItemInput } from '../../src-shared/schemas/cart.ts'
 import { listCartWithTotals } from '../cart/lines.ts'
 import { addCartItem, clearCart, countCartItems, removeCartItem } from '../cart/repository.ts'
-import { cheapestPackageIds } from '../services/repository.ts'
+import { cheapestPackageIds } from '../offerings/repository.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const cartRouter = router({

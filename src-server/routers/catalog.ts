@@ -1,13 +1,13 @@
 import { z } from 'zod'
 import { FALLBACK_FEATURED_COURSES } from '../../src-shared/constants.ts'
 import { catalogueQuerySchema, courseIdSchema, featuredCoursesInput } from '../../src-shared/schemas/catalog.ts'
+import { searchCatalogue } from '../catalog/catalogue-page.ts'
 import {
   type CourseCardRow,
   findPublishedCourse,
   listCategoriesWithCounts,
   listFeaturedCourses,
 } from '../catalog/repository.ts'
-import { searchCatalogue } from '../catalog/service.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export function toCourseCard(row: CourseCardRow) {

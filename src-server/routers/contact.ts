@@ -1,5 +1,5 @@
 import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '../../src-shared/schemas/contact.ts'
-import { submitContactMessage } from '../contact/service.ts'
+import { submitContactMessage } from '../contact/messages.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export const contactRouter = router({

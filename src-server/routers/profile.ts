@@ -1,7 +1,7 @@
 // The signed-in user's own profile. The avatar upload is a plain route (multipart): profile/routes.ts.
 import { profileNameInput } from '../../src-shared/schemas/auth.ts'
 import { loadMe } from '../auth/me.ts'
-import { updateProfileName } from '../profile/service.ts'
+import { updateProfileName } from '../profile/editing.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 
 export const profileRouter = router({

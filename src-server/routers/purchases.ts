@@ -1,7 +1,7 @@
 // What the signed-in user has bought: entitlements (premium, owned courses), order history and courses.
 import { listOwnedCourses } from '../access/courses.ts'
 import { entitlementsOf, NO_ENTITLEMENTS } from '../access/premium.ts'
-import { listOrdersForUser } from '../orders/queries.ts'
+import { listOrdersForUser } from '../orders/repository.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const purchasesRouter = router({

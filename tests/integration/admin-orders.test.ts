@@ -2,8 +2,8 @@
 // through the checkout's own path) or cancelled; revenue per day per currency is counted in the database.
 import type { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { lastDays } from '../../src-server/admin/sales.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
+import { lastDays } from '../../src-server/reports/sales.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
 

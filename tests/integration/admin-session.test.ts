@@ -1,9 +1,9 @@
 // Admin log-in over HTTP (cookie, staff only, the spec's message), the owner bootstrap, the course image upload,
 // the dashboard's counts and the audit log page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureOwner } from '../../src-server/admin/owner.ts'
-import { authenticateWithPassword } from '../../src-server/auth/service.ts'
+import { authenticateWithPassword } from '../../src-server/auth/login.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
+import { ensureOwner } from '../../src-server/team/owner.ts'
 import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createSessionToken, createUser } from '../support/factories.ts'

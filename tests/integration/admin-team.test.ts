@@ -2,11 +2,11 @@
 // member's sessions, the owner's protection, Last Active from sessions.
 import type { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { INVITATION_INVALID, INVITATION_MAIL_KIND, INVITATION_TTL_MS } from '../../src-server/admin/invitations.ts'
-import { authenticateWithPassword } from '../../src-server/auth/service.ts'
+import { authenticateWithPassword } from '../../src-server/auth/login.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { latestMailTo } from '../../src-server/mail/outbox.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
+import { INVITATION_INVALID, INVITATION_MAIL_KIND, INVITATION_TTL_MS } from '../../src-server/team/invitations.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../support/factories.ts'

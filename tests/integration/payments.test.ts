@@ -1,7 +1,7 @@
 // Checkout, Stripe webhooks and fulfilment against the real server, a real database and the local fake Stripe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
-import { listOrdersForStaff } from '../../src-server/orders/queries.ts'
+import { listOrdersForStaff } from '../../src-server/orders/repository.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'
 import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser, type TestUser } from '../support/factories.ts'

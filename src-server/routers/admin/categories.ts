@@ -1,7 +1,7 @@
 // Manage Categories. Reading needs a viewer; changes need an editor.
 import { z } from 'zod'
 import { categoryInput, categoryUpdateInput } from '../../../src-shared/schemas/admin.ts'
-import { createCategory, deleteCategory, listAdminCategories, updateCategory } from '../../admin/categories-service.ts'
+import { createCategory, deleteCategory, listAdminCategories, updateCategory } from '../../catalog/category-editing.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 

@@ -2,9 +2,9 @@
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, courseInput, courseListInput, courseUpdateInput } from '../../../src-shared/schemas/admin.ts'
 import { courseIdSchema } from '../../../src-shared/schemas/catalog.ts'
-import { toAdminCourse } from '../../admin/course-mapping.ts'
-import { listAdminCourses } from '../../admin/courses-repository.ts'
-import { createCourse, deleteCourse, setCourseFeatured, updateCourse } from '../../admin/courses-service.ts'
+import { createCourse, deleteCourse, setCourseFeatured, updateCourse } from '../../catalog/course-editing.ts'
+import { toAdminCourse } from '../../catalog/course-mapping.ts'
+import { listAdminCourses } from '../../catalog/repository-staff.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 

@@ -1,6 +1,6 @@
 // The dashboard's numbers, counted in the database: totals, and orders and revenue of the last 30 days.
-import { dashboardCounts } from '../../admin/dashboard.ts'
-import { salesLastDays } from '../../admin/sales.ts'
+import { dashboardCounts } from '../../reports/dashboard.ts'
+import { salesLastDays } from '../../reports/sales.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 
 export const adminDashboardRouter = router({

@@ -2,7 +2,7 @@
 // through the checkout's exactly-once path) or cancel unpaid ones.
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
-import { listOrdersForStaff } from '../../orders/queries.ts'
+import { listOrdersForStaff } from '../../orders/repository.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../orders/staff.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'

@@ -2,15 +2,15 @@
 // Accepting an invitation is public: the single-use token in the e-mailed link is the credential.
 import { z } from 'zod'
 import { acceptInviteInput, inviteInput, teamRoleSchema } from '../../../src-shared/schemas/admin.ts'
+import { startSession } from '../../auth/login.ts'
 import {
   acceptInvitation,
   describeInvitation,
   inviteMember,
   listPendingInvitations,
   revokeInvitation,
-} from '../../admin/invitations.ts'
-import { changeRole, listTeam, removeMember } from '../../admin/team-service.ts'
-import { startSession } from '../../auth/service.ts'
+} from '../../team/invitations.ts'
+import { changeRole, listTeam, removeMember } from '../../team/members.ts'
 import { publicProcedure, router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 

@@ -2,14 +2,14 @@
 import { randomBytes } from 'node:crypto'
 import type { z } from 'zod'
 import type { courseInput } from '../../src-shared/schemas/admin.ts'
+import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import type { FileStorage } from '../storage/storage.ts'
-import { type Actor, writeAudit } from './audit.ts'
-import { assertCourseImage } from './course-image-url.ts'
+import { assertCourseImage } from './course-image.ts'
 import { toAdminCourse, toCourseValues } from './course-mapping.ts'
-import { findAdminCourse } from './courses-repository.ts'
 import { courseHasPurchases } from './purchases.ts'
+import { findAdminCourse } from './repository-staff.ts'
 
 type ParsedCourse = z.output<typeof courseInput>
 
@@ -42,7 +42,7 @@ async function loadCourse(db: DB, id: string) {
 
 type ImageUrls = Pick<FileStorage, 'keyFromUrl'>
 
-export async function createCourse(db: DB, actor: Actor, input: ParsedCourse, images: ImageUrls) {
+export async function createCourse(db: DB, actor: audit.Actor, input: ParsedCourse, images: ImageUrls) {
   assertCourseImage(input.imageUrl, images)
   await assertCategory(db, input.categoryId)
   const id = await freeCourseId(db, input.title)
@@ -53,12 +53,12 @@ export async function createCourse(db: DB, actor: Actor, input: ParsedCourse, im
       .values({ id, ...values, published_at: values.status === 'published' ? new Date() : null })
       .execute()
     const after = await loadCourse(trx, id)
-    await writeAudit(trx, actor, { action: 'course.create', entityType: 'course', entityId: id, after })
+    await audit.record(trx, actor, 'course.create', { type: 'course', id, after })
     return after
   })
 }
 
-export async function updateCourse(db: DB, actor: Actor, id: string, input: ParsedCourse, images: ImageUrls) {
+export async function updateCourse(db: DB, actor: audit.Actor, id: string, input: ParsedCourse, images: ImageUrls) {
   const before = await loadCourse(db, id)
   assertCourseImage(input.imageUrl, images, before.imageUrl)
   await assertCategory(db, input.categoryId)
@@ -71,19 +71,18 @@ export async function updateCourse(db: DB, actor: Actor, id: string, input: Pars
       .where('id', '=', id)
       .execute()
     const after = await loadCourse(trx, id)
-    await writeAudit(trx, actor, { action: 'course.update', entityType: 'course', entityId: id, before, after })
+    await audit.record(trx, actor, 'course.update', { type: 'course', id, before, after })
     return after
   })
 }
 
-export async function setCourseFeatured(db: DB, actor: Actor, id: string, featured: boolean) {
+export async function setCourseFeatured(db: DB, actor: audit.Actor, id: string, featured: boolean) {
   const before = await loadCourse(db, id)
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('courses').set({ featured, updated_at: new Date() }).where('id', '=', id).execute()
-    await writeAudit(trx, actor, {
-      action: featured ? 'course.feature' : 'course.unfeature',
-      entityType: 'course',
-      entityId: id,
+    await audit.record(trx, actor, featured ? 'course.feature' : 'course.unfeature', {
+      type: 'course',
+      id,
       before: { featured: before.featured },
       after: { featured },
     })
@@ -92,7 +91,7 @@ export async function setCourseFeatured(db: DB, actor: Actor, id: string, featur
 }
 
 /** Deletes a course, or archives it when someone bought it (its orders keep pointing at it). */
-export async function deleteCourse(db: DB, actor: Actor, id: string): Promise<{ archived: boolean }> {
+export async function deleteCourse(db: DB, actor: audit.Actor, id: string): Promise<{ archived: boolean }> {
   const before = await loadCourse(db, id)
   const archived = await courseHasPurchases(db, id)
   await db.transaction().execute(async (trx) => {
@@ -105,10 +104,9 @@ export async function deleteCourse(db: DB, actor: Actor, id: string): Promise<{ 
     } else {
       await trx.deleteFrom('courses').where('id', '=', id).execute()
     }
-    await writeAudit(trx, actor, {
-      action: archived ? 'course.archive' : 'course.delete',
-      entityType: 'course',
-      entityId: id,
+    await audit.record(trx, actor, archived ? 'course.archive' : 'course.delete', {
+      type: 'course',
+      id,
       before,
       after: archived ? { status: 'archived' } : null,
     })

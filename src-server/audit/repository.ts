@@ -1,39 +1,39 @@
 // The audit log: who changed what, before and after, when. Always written with the change's own transaction,
 // so a change and its record commit (or roll back) together.
-import type { Kysely, Transaction } from 'kysely'
-import type { Database } from '../../db/types.ts'
+import type { DB } from '../db.ts'
 
 export interface Actor {
   id: string
   email: string
 }
 
-export interface AuditEntry {
-  action: string
-  entityType: 'course' | 'category' | 'team_member' | 'invitation' | 'order'
-  entityId: string
+/** What an audited action changed: the kind of thing, its id and its state around the change. */
+export interface AuditSubject {
+  type: 'course' | 'category' | 'team_member' | 'invitation' | 'order'
+  id: string
   before?: unknown
   after?: unknown
 }
 
 const toJson = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value))
 
-export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, actor: Actor, entry: AuditEntry) {
+/** Records `action` by `actor` on `subject`; pass the caller's transaction so both commit together. */
+export async function record(trx: DB, actor: Actor, action: string, subject: AuditSubject) {
   await trx
     .insertInto('audit_log')
     .values({
       actor_id: actor.id,
       actor_email: actor.email,
-      action: entry.action,
-      entity_type: entry.entityType,
-      entity_id: entry.entityId,
-      before: toJson(entry.before),
-      after: toJson(entry.after),
+      action,
+      entity_type: subject.type,
+      entity_id: subject.id,
+      before: toJson(subject.before),
+      after: toJson(subject.after),
     })
     .execute()
 }
 
-export async function listAudit(db: Kysely<Database>, page: number, pageSize: number) {
+export async function listAudit(db: DB, page: number, pageSize: number) {
   const [rows, total] = await Promise.all([
     db
       .selectFrom('audit_log')

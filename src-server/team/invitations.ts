@@ -2,13 +2,13 @@
 // valid for INVITATION_TTL_MS. Accepting sets a password and grants the invited role in one transaction.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import * as audit from '../audit/repository.ts'
 import { hashPassword } from '../auth/password.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { userEmailIs } from '../users/email.ts'
-import { type Actor, writeAudit } from './audit.ts'
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 export const INVITATION_MAIL_KIND = 'team-invitation'
@@ -23,7 +23,7 @@ function splitName(name: string) {
 
 export async function inviteMember(
   db: DB,
-  actor: Actor,
+  actor: audit.Actor,
   publicUrl: string,
   input: { name: string; email: string; role: 'admin' | 'editor' | 'viewer' },
   now = new Date(),
@@ -71,10 +71,9 @@ export async function inviteMember(
         link,
       ].join('\n'),
     })
-    await writeAudit(trx, actor, {
-      action: 'team.invite',
-      entityType: 'invitation',
-      entityId: row.id,
+    await audit.record(trx, actor, 'team.invite', {
+      type: 'invitation',
+      id: row.id,
       after: { email: input.email, role: input.role },
     })
   })
@@ -144,17 +143,12 @@ export async function acceptInvitation(db: DB, token: string, password: string, 
         .executeTakeFirstOrThrow()
       userId = row.id
     }
-    await writeAudit(
-      trx,
-      { id: userId, email: claimed.email },
-      {
-        action: 'team.join',
-        entityType: 'team_member',
-        entityId: userId,
-        before: existing ? { role: existing.role } : null,
-        after: { email: claimed.email, role: claimed.role },
-      },
-    )
+    await audit.record(trx, { id: userId, email: claimed.email }, 'team.join', {
+      type: 'team_member',
+      id: userId,
+      before: existing ? { role: existing.role } : null,
+      after: { email: claimed.email, role: claimed.role },
+    })
     return userId
   })
 }
@@ -178,7 +172,7 @@ export async function listPendingInvitations(db: DB, now = new Date()) {
 }
 
 /** Withdraws a pending invitation: its link stops working at once. */
-export async function revokeInvitation(db: DB, actor: Actor, id: string) {
+export async function revokeInvitation(db: DB, actor: audit.Actor, id: string) {
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .deleteFrom('team_invitations')
@@ -187,6 +181,6 @@ export async function revokeInvitation(db: DB, actor: Actor, id: string) {
       .returning(['email', 'role'])
       .executeTakeFirst()
     if (!row) throw new DomainError('not_found', 'Invitation not found')
-    await writeAudit(trx, actor, { action: 'team.revoke', entityType: 'invitation', entityId: id, before: row })
+    await audit.record(trx, actor, 'team.revoke', { type: 'invitation', id, before: row })
   })
 }

@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import type { CurriculumSection } from '../../db/types.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import type { courseInput } from '../../src-shared/schemas/admin.ts'
-import type { AdminCourseRow } from './courses-repository.ts'
+import type { AdminCourseRow } from './repository-staff.ts'
 
 type ParsedCourse = z.output<typeof courseInput>
 

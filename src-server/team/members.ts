@@ -3,10 +3,10 @@
 
 import { sql } from 'kysely'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
+import * as audit from '../audit/repository.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-import { type Actor, writeAudit } from './audit.ts'
 
 export async function listTeam(db: DB) {
   const rows = await db
@@ -37,7 +37,7 @@ export async function listTeam(db: DB) {
   }))
 }
 
-async function findMember(db: DB, actor: Actor, userId: string) {
+async function findMember(db: DB, actor: audit.Actor, userId: string) {
   const member = await db
     .selectFrom('users')
     .select(['id', 'email', 'role'])
@@ -54,14 +54,13 @@ async function findMember(db: DB, actor: Actor, userId: string) {
   return member
 }
 
-export async function changeRole(db: DB, actor: Actor, userId: string, role: 'admin' | 'editor' | 'viewer') {
+export async function changeRole(db: DB, actor: audit.Actor, userId: string, role: 'admin' | 'editor' | 'viewer') {
   const member = await findMember(db, actor, userId)
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ role, updated_at: new Date() }).where('id', '=', userId).execute()
-    await writeAudit(trx, actor, {
-      action: 'team.role',
-      entityType: 'team_member',
-      entityId: userId,
+    await audit.record(trx, actor, 'team.role', {
+      type: 'team_member',
+      id: userId,
       before: { email: member.email, role: member.role },
       after: { email: member.email, role },
     })
@@ -69,15 +68,14 @@ export async function changeRole(db: DB, actor: Actor, userId: string, role: 'ad
   return { id: userId, role }
 }
 
-export async function removeMember(db: DB, actor: Actor, userId: string) {
+export async function removeMember(db: DB, actor: audit.Actor, userId: string) {
   const member = await findMember(db, actor, userId)
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ role: 'customer', updated_at: new Date() }).where('id', '=', userId).execute()
     await invalidateUserSessions(trx, userId)
-    await writeAudit(trx, actor, {
-      action: 'team.remove',
-      entityType: 'team_member',
-      entityId: userId,
+    await audit.record(trx, actor, 'team.remove', {
+      type: 'team_member',
+      id: userId,
       before: { email: member.email, role: member.role },
       after: { email: member.email, role: 'customer' },
     })

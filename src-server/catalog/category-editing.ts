@@ -1,10 +1,10 @@
 // Categories as staff see them (with real course counts) and their changes, audited in the same transaction.
 
 import { sql } from 'kysely'
+import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-import { type Actor, writeAudit } from './audit.ts'
-import { slugify } from './courses-service.ts'
+import { slugify } from './course-editing.ts'
 
 export async function listAdminCategories(db: DB) {
   const rows = await db
@@ -53,7 +53,7 @@ async function findCategory(db: DB, id: string) {
   return row
 }
 
-export async function createCategory(db: DB, actor: Actor, input: { name: string; description: string }) {
+export async function createCategory(db: DB, actor: audit.Actor, input: { name: string; description: string }) {
   await assertNameFree(db, input.name)
   return db.transaction().execute(async (trx) => {
     const last = await trx
@@ -71,13 +71,17 @@ export async function createCategory(db: DB, actor: Actor, input: { name: string
       })
       .returning(['id', 'name', 'slug', 'description'])
       .executeTakeFirstOrThrow()
-    await writeAudit(trx, actor, { action: 'category.create', entityType: 'category', entityId: row.id, after: row })
+    await audit.record(trx, actor, 'category.create', { type: 'category', id: row.id, after: row })
     return row
   })
 }
 
 /** Renames or re-describes a category. The slug (used in public URLs) stays, so links keep working. */
-export async function updateCategory(db: DB, actor: Actor, input: { id: string; name: string; description: string }) {
+export async function updateCategory(
+  db: DB,
+  actor: audit.Actor,
+  input: { id: string; name: string; description: string },
+) {
   const before = await findCategory(db, input.id)
   await assertNameFree(db, input.name, input.id)
   return db.transaction().execute(async (trx) => {
@@ -87,13 +91,7 @@ export async function updateCategory(db: DB, actor: Actor, input: { id: string; 
       .where('id', '=', input.id)
       .returning(['id', 'name', 'slug', 'description'])
       .executeTakeFirstOrThrow()
-    await writeAudit(trx, actor, {
-      action: 'category.update',
-      entityType: 'category',
-      entityId: row.id,
-      before,
-      after: row,
-    })
+    await audit.record(trx, actor, 'category.update', { type: 'category', id: row.id, before, after: row })
     return row
   })
 }
@@ -112,7 +110,7 @@ async function categoryUsage(db: DB, id: string) {
 const plural = (count: number, noun: string) => (count === 1 ? `1 ${noun} uses` : `${count} ${noun}s use`)
 const IN_USE = 'This category is in use and cannot be deleted.'
 
-export async function deleteCategory(db: DB, actor: Actor, id: string) {
+export async function deleteCategory(db: DB, actor: audit.Actor, id: string) {
   const before = await findCategory(db, id)
   const usage = await categoryUsage(db, id)
   const refuse = (message: string) => new DomainError('conflict', message)
@@ -126,7 +124,7 @@ export async function deleteCategory(db: DB, actor: Actor, id: string) {
   try {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('categories').where('id', '=', id).execute()
-      await writeAudit(trx, actor, { action: 'category.delete', entityType: 'category', entityId: id, before })
+      await audit.record(trx, actor, 'category.delete', { type: 'category', id, before })
     })
   } catch (error) {
     // A course added to it in the meantime: the foreign key refuses, and so do we.

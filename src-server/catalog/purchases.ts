@@ -2,7 +2,7 @@
 // An order line (any status: a pending bank transfer is still an order) or an enrolment counts.
 import { courseHasLearners } from '../access/courses.ts'
 import type { DB } from '../db.ts'
-import { courseHasOrderLines } from '../orders/queries.ts'
+import { courseHasOrderLines } from '../orders/repository.ts'
 
 export async function courseHasPurchases(db: DB, courseId: string): Promise<boolean> {
   const [line, learner] = await Promise.all([courseHasOrderLines(db, courseId), courseHasLearners(db, courseId)])
