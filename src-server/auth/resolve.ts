@@ -1,8 +1,8 @@
 // Reads the session cookie of a request, validates it, and re-sends the cookie when the expiry slid forward.
 import type { DB } from '../db.ts'
-import type { ResolveSession } from '../trpc/context.ts'
 import { clearSessionCookie, setSessionCookie } from './cookies.ts'
 import { SESSION_COOKIE, validateSessionToken } from './session.ts'
+import type { ResolveSession } from './types.ts'
 
 export function makeResolveSession(db: DB, options: { secure: boolean }): ResolveSession {
   return async (req, res) => {

@@ -6,7 +6,7 @@ import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import type { Role } from '../../src-shared/roles.ts'
 import type { DB } from '../db.ts'
-import type { SessionInfo, SessionUser } from '../trpc/context.ts'
+import type { SessionInfo, SessionUser } from './types.ts'
 
 export const SESSION_COOKIE = 'session'
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000

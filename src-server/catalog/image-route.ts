@@ -2,7 +2,8 @@
 // The answer carries the URL the course form then saves; `?replace=1` is the edit dialog replacing an image.
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { type HttpDeps, requireUser } from '../http/deps.ts'
+import { requireUser } from '../auth/require-user.ts'
+import type { HttpDeps } from '../config.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { readImageUpload, UploadError } from '../storage/upload.ts'
 

@@ -1,8 +1,8 @@
 // /sitemap.xml (every public page, published course and service) and /robots.txt for search engines.
 import type { FastifyInstance } from 'fastify'
 import { listPublishedCourseIds } from '../catalog/repository.ts'
+import type { HttpDeps } from '../config.ts'
 import { listServiceIds } from '../offerings/repository.ts'
-import type { HttpDeps } from './deps.ts'
 
 const STATIC_PATHS = [
   '/',

@@ -3,7 +3,7 @@
 // answered 2xx once recorded (applied, or ignored when it is not ours); only a failure of our own (the database)
 // answers 500, so that Stripe retries it.
 import type { FastifyInstance } from 'fastify'
-import type { HttpDeps } from '../http/deps.ts'
+import type { HttpDeps } from '../config.ts'
 import { paymentsOf } from './config.ts'
 import { processStripeEvent } from './events.ts'
 import { verifyStripeWebhook } from './stripe.ts'

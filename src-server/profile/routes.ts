@@ -1,7 +1,8 @@
 // POST /api/profile/avatar: one image (judged by its bytes), at most 2 MB, for the signed-in user.
 import type { FastifyInstance } from 'fastify'
 import { AVATAR_MAX_BYTES } from '../../src-shared/constants.ts'
-import { type HttpDeps, requireUser } from '../http/deps.ts'
+import { requireUser } from '../auth/require-user.ts'
+import type { HttpDeps } from '../config.ts'
 import { RATE_RULES } from '../security/rate-limit.ts'
 import { readImageUpload, UploadError } from '../storage/upload.ts'
 import { AVATAR_MESSAGES, replaceAvatar } from './editing.ts'

@@ -1,36 +1,11 @@
 // The tRPC context. createContextInner is what tests use with any user; createContext is the HTTP one.
 import path from 'node:path'
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
-import type { Role } from '../../src-shared/roles.ts'
+import type { ResolveSession, SessionInfo, SessionUser } from '../auth/types.ts'
+import { type AppConfig, defaultAppConfig } from '../config.ts'
 import type { DB } from '../db.ts'
-import type { PaymentsConfig } from '../payments/config.ts'
 import { createMemoryLimiter, type RateLimiter } from '../security/rate-limit.ts'
 import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
-
-export interface SessionUser {
-  id: string
-  email: string
-  role: Role
-  firstName: string
-  lastName: string
-  avatarUrl: string | null
-}
-
-export interface SessionInfo {
-  id: string
-  expiresAt: Date
-  remember?: boolean
-}
-
-/** Settings procedures need beyond the database (cookie flags, absolute links in e-mails). */
-export interface AppConfig {
-  cookieSecure: boolean
-  publicUrl: string
-  /** Stripe, PayPal and bank settings; absent means card and PayPal are off (see payments/config.ts). */
-  payments?: PaymentsConfig
-}
-
-export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }
 
 export interface ContextInner {
   db: DB
@@ -59,12 +34,6 @@ export type Context = ReturnType<typeof createContextInner> & {
   req?: CreateFastifyContextOptions['req']
   res?: CreateFastifyContextOptions['res']
 }
-
-/** Resolves the session user from the request (and may refresh the cookie on the reply). */
-export type ResolveSession = (
-  req: CreateFastifyContextOptions['req'],
-  res: CreateFastifyContextOptions['res'],
-) => Promise<{ user: SessionUser | null; session: SessionInfo | null }>
 
 export function makeCreateContext(
   db: DB,

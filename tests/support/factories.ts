@@ -4,8 +4,9 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { hashPassword } from '../../src-server/auth/password.ts'
 import { createSession } from '../../src-server/auth/session.ts'
+import type { SessionUser } from '../../src-server/auth/types.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
-import { createContextInner, type SessionUser } from '../../src-server/trpc/context.ts'
+import { createContextInner } from '../../src-server/trpc/context.ts'
 import type { Role } from '../../src-shared/roles.ts'
 
 export interface TestUser extends SessionUser {

@@ -2,9 +2,11 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { createSession } from '../../src-server/auth/session.ts'
+import type { SessionUser } from '../../src-server/auth/types.ts'
+import { defaultAppConfig } from '../../src-server/config.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
-import { createContextInner, defaultAppConfig, type SessionUser } from '../../src-server/trpc/context.ts'
+import { createContextInner } from '../../src-server/trpc/context.ts'
 
 export async function shopCaller(db: Kysely<Database>, user: SessionUser | null, payments?: PaymentsConfig) {
   const config = { ...defaultAppConfig, payments }

@@ -1,24 +1,14 @@
-// What plain Fastify routes (uploads, OAuth, webhooks) get from createServer: the same database, storage,
-// settings and session resolution the tRPC procedures use.
+// The session check of plain Fastify routes (tRPC procedures use authedProcedure / staffProcedure instead).
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { hasRole, type Role } from '../../src-shared/roles.ts'
-import type { DB } from '../db.ts'
-import type { FileStorage } from '../storage/storage.ts'
-import type { AppConfig, ResolveSession, SessionUser } from '../trpc/context.ts'
-
-export interface HttpDeps {
-  db: DB
-  storage: FileStorage
-  config: AppConfig
-  resolveSession: ResolveSession
-}
+import type { ResolveSession, SessionUser } from './types.ts'
 
 /**
  * The signed-in user of a request, or null after answering 401/403 (the caller then returns).
  * `minRole` makes it a staff check.
  */
 export async function requireUser(
-  deps: HttpDeps,
+  deps: { resolveSession: ResolveSession },
   request: FastifyRequest,
   reply: FastifyReply,
   minRole?: Exclude<Role, 'customer'>,

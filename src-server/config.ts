@@ -1,0 +1,24 @@
+// What the server is configured with beyond the database: settings procedures and routes read (AppConfig), and
+// what createServer hands every plain Fastify route (HttpDeps). Types only, so any layer may import them.
+import type { ResolveSession } from './auth/types.ts'
+import type { DB } from './db.ts'
+import type { PaymentsConfig } from './payments/config.ts'
+import type { FileStorage } from './storage/storage.ts'
+
+/** Settings procedures need beyond the database (cookie flags, absolute links in e-mails). */
+export interface AppConfig {
+  cookieSecure: boolean
+  publicUrl: string
+  /** Stripe, PayPal and bank settings; absent means card and PayPal are off (see payments/config.ts). */
+  payments?: PaymentsConfig
+}
+
+export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }
+
+/** What plain routes (uploads, OAuth, webhooks) get: the same database, storage, settings and sessions as tRPC. */
+export interface HttpDeps {
+  db: DB
+  storage: FileStorage
+  config: AppConfig
+  resolveSession: ResolveSession
+}
