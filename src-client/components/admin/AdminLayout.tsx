@@ -1,12 +1,11 @@
 // The admin area's frame: sidebar (only the screens the role may use) and a header with the name and Logout.
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Link, Outlet, useNavigate } from '@tanstack/react-router'
+import { Link, Outlet } from '@tanstack/react-router'
 import { hasRole } from '../../../src-shared/roles.ts'
 import { css } from '../../../styled-system/css'
+import { useSignOut } from '../../lib/session.ts'
 import { button } from '../ui/button.ts'
-import { notify } from '../ui/toaster.tsx'
 import { adminNav } from './nav.ts'
-import { type StaffMe, useTRPC } from './use-staff.ts'
+import type { StaffMe } from './use-staff.ts'
 
 const navLink = css({
   display: 'block',
@@ -21,19 +20,7 @@ const navLink = css({
 })
 
 export function AdminLayout({ me }: { me: StaffMe }) {
-  const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const navigate = useNavigate()
-  const logout = useMutation(
-    trpc.admin.session.logout.mutationOptions({
-      onSuccess: async () => {
-        queryClient.clear()
-        notify('success', 'Logged Out', 'You have been logged out successfully.')
-        await navigate({ to: '/admin/login' })
-      },
-      onError: () => notify('error', 'Logout failed', 'Please try again.'),
-    }),
-  )
+  const logout = useSignOut('admin')
 
   return (
     <div className={css({ display: 'flex', minH: '100vh', bg: 'canvas' })}>

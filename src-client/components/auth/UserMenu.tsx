@@ -16,7 +16,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
         data-testid="user-menu"
         className={css({ display: 'inline-flex', borderRadius: 'full', cursor: 'pointer' })}
       >
-        <Avatar user={user} />
+        <Avatar name={name} email={user.email} avatarUrl={user.avatarUrl} />
       </Menu.Trigger>
       <Menu.Positioner>
         <Menu.Content className={cx(menuContent, css({ minW: '52' }))}>
