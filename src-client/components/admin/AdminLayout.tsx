@@ -1,23 +1,15 @@
 // The admin area's frame: sidebar (only the screens the role may use) and a header with the name and Logout.
 import { Link, Outlet } from '@tanstack/react-router'
 import { hasRole } from '../../../src-shared/roles.ts'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
 import { useSignOut } from '../../lib/session.ts'
+import { navLink as shopNavLink } from '../layout/header-styles.ts'
 import { button } from '../ui/button.ts'
 import { adminNav } from './nav.ts'
 import type { StaffMe } from './use-staff.ts'
 
-const navLink = css({
-  display: 'block',
-  px: '3',
-  py: '2',
-  borderRadius: 'control',
-  fontSize: 'sm',
-  fontWeight: 'medium',
-  color: 'fg.muted',
-  _hover: { bg: 'brand.50', color: 'fg' },
-  '&[data-status=active]': { bg: 'brand.50', color: 'accent' },
-})
+// The shop header's link, as a block with the active page tinted.
+const navLink = cx(shopNavLink, css({ display: 'block', '&[data-status=active]': { bg: 'brand.50' } }))
 
 export function AdminLayout({ me }: { me: StaffMe }) {
   const logout = useSignOut('admin')
