@@ -39,6 +39,14 @@ test.describe('database outage', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Team Members' })).toBeVisible()
   })
 
+  test('an outage when entering the admin area is not taken for being signed out', async ({ page, login }) => {
+    await login({ role: 'admin' })
+    await simulateOutage(page, ['admin.session.me'])
+    await page.goto('/admin/orders')
+    await expect(page.getByRole('heading', { name: OUTAGE.title })).toBeVisible({ timeout: 15_000 })
+    await expect(page).toHaveURL(/\/admin\/orders$/)
+  })
+
   test("an action's toast says the service is unavailable rather than a generic failure", async ({ page, login }) => {
     await login()
     await page.goto('/pricing')
