@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router'
-import { ErrorState } from './components/ui/states.tsx'
+import { RouteError } from './components/ui/RouteError.tsx'
+import { LoadingState } from './components/ui/states.tsx'
 import { createQueryClient, createTrpc } from './lib/trpc.ts'
 import { routeTree } from './routeTree.gen.ts'
 
@@ -13,7 +14,10 @@ export function createAppRouter() {
     // Loaders hand data to TanStack Query, which owns caching.
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
-    defaultErrorComponent: ({ error, reset }) => <ErrorState error={error} onRetry={reset} />,
+    // Every route that loads data gets these unless it names its own: a spinner when its loader is slow, and
+    // an error screen (with the outage wording and Try Again) when it fails.
+    defaultPendingComponent: () => <LoadingState />,
+    defaultErrorComponent: RouteError,
   })
 }
 

@@ -24,6 +24,19 @@ export function seo({ title, description, image, type = 'website' }: SeoInput) {
   }
 }
 
+/** What a product page's loader returns for its head: the course or service, or null when there is none. */
+export interface ProductHead {
+  title: string
+  description: string
+  image: string
+}
+
+/** The head of a product page (a course, a service), or the not-found page's when there is no such product. */
+export function productSeo(product: ProductHead | null | undefined, notFound: SeoInput) {
+  if (!product) return seo(notFound)
+  return seo({ title: product.title, description: summary(product.description), image: product.image, type: 'product' })
+}
+
 /** Shortens a long description for a meta tag without cutting a word in half. */
 export function summary(text: string, max = 155): string {
   if (text.length <= max) return text

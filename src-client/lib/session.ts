@@ -1,10 +1,10 @@
 // The client's view of the session: `auth.me` (the signed-in user or null). The server is the real check;
 // this only decides what to show and where to send people. Reuse these helpers instead of calling auth.me.
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useNavigate } from '@tanstack/react-router'
+import { redirect, useNavigate } from '@tanstack/react-router'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
-import { notify } from '../components/ui/toaster.tsx'
-import { type Trpc, trpcClient } from './trpc.ts'
+import { notify, notifyError } from '../components/ui/toaster.tsx'
+import type { Trpc } from './trpc.ts'
 import type { RouterOutputs } from './types.ts'
 import { useTRPC } from './use-trpc.ts'
 
@@ -22,24 +22,52 @@ export function useSession() {
   return { user: query.data, isLoading: query.isPending }
 }
 
+/**
+ * For `beforeLoad` of pages that need a signed-in user: a visitor goes to /login, which brings them back to
+ * `returnTo` afterwards. `notice` is toasted on the way (not when the page is only being preloaded).
+ */
+export async function requireUser(
+  context: { queryClient: QueryClient; trpc: Trpc },
+  returnTo: string,
+  options: { notice?: string; preload?: boolean } = {},
+): Promise<SessionUser> {
+  const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc))
+  if (user) return user
+  if (options.notice && !options.preload) notify('error', options.notice)
+  throw redirect({ to: '/login', search: { redirect: returnTo } })
+}
+
 /** After log-in or a profile change: store the new user, and refetch answers that depend on who it is. */
 export async function setSessionUser(queryClient: QueryClient, trpc: Trpc, user: SessionUser | null) {
   queryClient.setQueryData(sessionQuery(trpc).queryKey, user)
   await queryClient.invalidateQueries()
 }
 
-/** Signs out on the server, forgets cached user data and goes to /login. */
-export function useSignOut() {
+// The shop and the admin area end the same session; they differ in where they land and what they say.
+const SIGN_OUT = {
+  shop: { to: '/login', done: null, failed: { title: AUTH_MESSAGES.signOutError, description: undefined } },
+  admin: {
+    to: '/admin/login',
+    done: { title: 'Logged Out', description: 'You have been logged out successfully.' },
+    failed: { title: 'Logout failed', description: 'Please try again.' },
+  },
+} as const
+
+/** Signs out on the server, forgets every cached answer and goes to the area's log-in page. */
+export function useSignOut(area: keyof typeof SIGN_OUT = 'shop') {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  return useMutation({
-    mutationFn: () => trpcClient.auth.logout.mutate(),
-    onSuccess: async () => {
-      queryClient.clear()
-      queryClient.setQueryData(sessionQuery(trpc).queryKey, null)
-      await navigate({ to: '/login' })
-    },
-    onError: () => notify('error', AUTH_MESSAGES.signOutError),
-  })
+  const { to, done, failed } = SIGN_OUT[area]
+  return useMutation(
+    trpc.auth.logout.mutationOptions({
+      onSuccess: async () => {
+        queryClient.clear()
+        queryClient.setQueryData(sessionQuery(trpc).queryKey, null)
+        if (done) notify('success', done.title, done.description)
+        await navigate({ to })
+      },
+      onError: (error) => notifyError(error, failed.title, failed.description),
+    }),
+  )
 }

@@ -5,6 +5,7 @@ import { Footer } from '../components/layout/Footer.tsx'
 import { Header } from '../components/layout/Header.tsx'
 import { NotFound } from '../components/layout/NotFound.tsx'
 import { AppToaster } from '../components/ui/toaster.tsx'
+import { sessionQuery } from '../lib/session.ts'
 import type { Trpc } from '../lib/trpc.ts'
 
 export interface RouterContext {
@@ -19,6 +20,14 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       { name: 'description', content: 'Courses, business services and subscription plans: learn, launch and grow.' },
     ],
   }),
+  // The shop header's data (who is signed in, the cart count, the Premium badge) starts with the page's own
+  // loaders, in the same batched request, without holding the page up.
+  loader: ({ context: { queryClient, trpc }, location }) => {
+    if (location.pathname.startsWith('/admin')) return
+    void queryClient.prefetchQuery(sessionQuery(trpc))
+    void queryClient.prefetchQuery(trpc.cart.count.queryOptions())
+    void queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions())
+  },
   component: RootLayout,
   notFoundComponent: NotFound,
 })

@@ -1,19 +1,24 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { CART_MESSAGES } from '../../src-shared/cart.ts'
 import { css } from '../../styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
-import { useCart, useRefreshPurchases } from '../components/cart/hooks.ts'
+import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../components/ui/states.tsx'
-import { notify } from '../components/ui/toaster.tsx'
+import { routeError } from '../components/ui/RouteError.tsx'
+import { EmptyState, LoadingState } from '../components/ui/states.tsx'
+import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/cart')({
+  // null for a visitor, who is asked to log in.
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.cart.list.queryOptions()),
   head: () => ({ meta: [{ title: 'Your Cart | SkillForge' }] }),
+  pendingComponent: () => <LoadingState label="Loading your cart…" />,
+  errorComponent: routeError(CART_MESSAGES.loadFailed),
   component: CartPage,
 })
 
@@ -30,14 +35,12 @@ function CartPage() {
 
 function CartContent() {
   const trpc = useTRPC()
-  const cart = useCart()
+  const cart = useSuspenseQuery(trpc.cart.list.queryOptions())
   const refresh = useRefreshPurchases()
   const navigate = useNavigate()
   const remove = useMutation(trpc.cart.remove.mutationOptions())
   const clear = useMutation(trpc.cart.clear.mutationOptions())
 
-  if (cart.isPending) return <LoadingState label="Loading your cart…" />
-  if (cart.isError) return <ErrorState title={CART_MESSAGES.loadFailed} onRetry={() => void cart.refetch()} />
   if (cart.data === null) {
     return (
       <EmptyState title="Please Log In">
@@ -69,8 +72,8 @@ function CartContent() {
     try {
       await remove.mutateAsync({ itemId })
       notify('success', CART_MESSAGES.removed)
-    } catch {
-      notify('error', CART_MESSAGES.removeFailed)
+    } catch (error) {
+      notifyError(error, CART_MESSAGES.removeFailed)
     }
     await refresh()
   }
@@ -78,8 +81,8 @@ function CartContent() {
     try {
       await clear.mutateAsync()
       notify('success', CART_MESSAGES.cleared)
-    } catch {
-      notify('error', CART_MESSAGES.clearFailed)
+    } catch (error) {
+      notifyError(error, CART_MESSAGES.clearFailed)
     }
     await refresh()
   }

@@ -5,9 +5,8 @@ import { css } from '../../styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
 import { FormAlert, TextField } from '../components/ui/form.tsx'
-import { notify } from '../components/ui/toaster.tsx'
-import { isServerRefusal } from '../lib/auth-errors.ts'
-import { errorMessage } from '../lib/trpc.ts'
+import { notifyError } from '../components/ui/toaster.tsx'
+import { errorMessage, GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
 
 export const Route = createFileRoute('/forgot-password')({
   head: () => ({ meta: [{ title: 'Forgot password | SkillForge' }] }),
@@ -18,7 +17,7 @@ function ForgotPasswordPage() {
   const { trpc } = Route.useRouteContext()
   const request = useMutation(
     trpc.auth.requestPasswordReset.mutationOptions({
-      onError: (error) => notify('error', 'Request failed', errorMessage(error)),
+      onError: (error) => notifyError(error, 'Request failed', errorMessage(error)),
     }),
   )
 
@@ -33,11 +32,7 @@ function ForgotPasswordPage() {
         <FormAlert kind="success">{request.data.message}</FormAlert>
       ) : (
         <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-          {request.isError ? (
-            <FormAlert>
-              {isServerRefusal(request.error) ? errorMessage(request.error) : 'An error occurred. Please try again.'}
-            </FormAlert>
-          ) : null}
+          {request.isError ? <FormAlert>{refusalMessage(request.error, GENERIC_ERROR)}</FormAlert> : null}
           <TextField label="Email" name="email" type="email" autoComplete="email" required />
           <button type="submit" className={button({ size: 'lg' })} disabled={request.isPending}>
             {request.isPending ? 'Sending...' : 'Send Reset Link'}

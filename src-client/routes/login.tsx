@@ -8,8 +8,8 @@ import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { button } from '../components/ui/button.ts'
 import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
-import { notify } from '../components/ui/toaster.tsx'
-import { isServerRefusal } from '../lib/auth-errors.ts'
+import { notify, notifyError } from '../components/ui/toaster.tsx'
+import { errorMessage, isClientError, isServiceUnavailable } from '../lib/errors.ts'
 import { optionalText, z } from '../lib/search-params.ts'
 import { sessionQuery, setSessionUser } from '../lib/session.ts'
 
@@ -47,10 +47,13 @@ function LoginPage() {
       notify('success', 'Login successful')
       await navigate({ href: returnTo })
     } catch (caught) {
-      if (isServerRefusal(caught)) {
+      if (isClientError(caught)) {
         const message = caught.message || AUTH_MESSAGES.loginFailed
         setError(message)
         notify('error', 'Login failed', message)
+      } else if (isServiceUnavailable(caught)) {
+        setError(errorMessage(caught))
+        notifyError(caught)
       } else {
         setError(AUTH_MESSAGES.loginError)
         notify('error', 'Login error', AUTH_MESSAGES.loginError)

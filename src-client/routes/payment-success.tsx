@@ -8,8 +8,8 @@ import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
+import { errorMessage } from '../lib/errors.ts'
 import { optionalText, z } from '../lib/search-params.ts'
-import { errorMessage } from '../lib/trpc.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/payment-success')({

@@ -1,27 +1,53 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
-import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { TRPCClientError } from '@trpc/client'
-import { useEffect, useState } from 'react'
+import { useMutation, useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, redirect, useLocation, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
 import { CART_MESSAGES, PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/cart.ts'
 import { CURRENCIES, formatMoney } from '../../src-shared/money.ts'
 import { css } from '../../styled-system/css'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
-import { useCart, useRefreshPurchases } from '../components/cart/hooks.ts'
+import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { BankTransferDialog, type BankTransferOrder } from '../components/checkout/BankTransferDialog.tsx'
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PaypalHostedButton } from '../components/checkout/PaypalHostedButtons.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
-import { ErrorState, LoadingState } from '../components/ui/states.tsx'
-import { notify } from '../components/ui/toaster.tsx'
+import { routeError } from '../components/ui/RouteError.tsx'
+import { EmptyState, LoadingState } from '../components/ui/states.tsx'
+import { notify, notifyError } from '../components/ui/toaster.tsx'
+import { errorCode, errorMessage } from '../lib/errors.ts'
 import { optionalEnum, z } from '../lib/search-params.ts'
-import { errorMessage } from '../lib/trpc.ts'
+import { requireUser } from '../lib/session.ts'
+import type { RouterOutputs } from '../lib/types.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
+
+type CartTotal = NonNullable<RouterOutputs['cart']['list']>['totals'][number]
+
+/** The currency group being paid: the one the URL names, else the cart's first. */
+const payableGroup = (totals: CartTotal[], currency?: string) =>
+  totals.find((total) => total.currency === currency) ?? totals[0]
 
 export const Route = createFileRoute('/payment')({
   validateSearch: z.object({ currency: optionalEnum(CURRENCIES) }),
+  // Visitors log in first and come back here; an empty cart goes back to /cart. Both before anything renders.
+  beforeLoad: async ({ context, location, preload }) => {
+    await requireUser(context, location.href, { notice: 'Please log in to continue', preload })
+  },
+  loaderDeps: ({ search }) => ({ currency: search.currency }),
+  loader: async ({ context: { queryClient, trpc }, deps, preload }) => {
+    // fetchQuery, not ensureQueryData: a cart invalidated by a change elsewhere is read again before deciding.
+    const [cart] = await Promise.all([
+      queryClient.fetchQuery(trpc.cart.list.queryOptions()),
+      queryClient.prefetchQuery(trpc.payment.options.queryOptions()),
+    ])
+    if (!cart || !payableGroup(cart.totals, deps.currency)) {
+      if (!preload) notify('error', CART_MESSAGES.empty)
+      throw redirect({ to: '/cart', replace: true })
+    }
+  },
   head: () => ({ meta: [{ title: 'Checkout | SkillForge' }] }),
+  pendingComponent: () => <LoadingState label="Loading checkout…" />,
+  errorComponent: routeError(CART_MESSAGES.loadFailed),
   component: PaymentPage,
 })
 
@@ -38,36 +64,35 @@ function PaymentPage() {
 
 function Checkout() {
   const trpc = useTRPC()
-  const cart = useCart()
+  const { data: cart } = useSuspenseQuery(trpc.cart.list.queryOptions())
   const search = Route.useSearch()
+  const location = useLocation()
   const navigate = useNavigate()
   const refresh = useRefreshPurchases()
-  const options = useQuery({ ...trpc.payment.options.queryOptions(), enabled: Boolean(cart.data) })
+  const options = useQuery(trpc.payment.options.queryOptions())
   const start = useMutation(trpc.payment.start.mutationOptions())
   const confirmTransfer = useMutation(trpc.payment.confirmBankTransfer.mutationOptions())
   const [method, setMethod] = useState<PaymentMethodValue | null>(null)
   const [bankOrder, setBankOrder] = useState<BankTransferOrder | null>(null)
   const [paypalNotice, setPaypalNotice] = useState<string | null>(null)
 
-  const totals = cart.data?.totals ?? []
-  const group = totals.find((total) => total.currency === search.currency) ?? totals[0]
-  const isEmpty = cart.data !== undefined && cart.data !== null && !group
+  const totals = cart?.totals ?? []
+  const group = payableGroup(totals, search.currency)
+  // The route only opens with something to pay; the cart can still empty meanwhile (the bank transfer just
+  // confirmed, or another tab).
+  if (!cart || !group) {
+    if (bankOrder) return <LoadingState label="Redirecting…" />
+    return (
+      <EmptyState title={CART_MESSAGES.empty}>
+        <Link to="/cart" className={`${button()} ${css({ mt: '4' })}`}>
+          Back to Cart
+        </Link>
+      </EmptyState>
+    )
+  }
 
-  useEffect(() => {
-    if (cart.data === null) {
-      notify('error', 'Please log in to continue')
-      void navigate({ to: '/login', search: { redirect: '/payment' }, replace: true })
-    } else if (isEmpty && !bankOrder) {
-      notify('error', CART_MESSAGES.empty)
-      void navigate({ to: '/cart', replace: true })
-    }
-  }, [cart.data, isEmpty, bankOrder, navigate])
-
-  if (cart.isPending) return <LoadingState label="Loading checkout…" />
-  if (cart.isError) return <ErrorState title={CART_MESSAGES.loadFailed} onRetry={() => void cart.refetch()} />
-  if (!cart.data || !group) return <LoadingState label="Redirecting…" />
-
-  const lines = cart.data.items.filter((line) => line.currency === group.currency)
+  const { currency } = group
+  const lines = cart.items.filter((line) => line.currency === currency)
 
   async function pay() {
     if (!method) {
@@ -75,7 +100,7 @@ function Checkout() {
       return
     }
     try {
-      const started = await start.mutateAsync({ currency: group!.currency, method })
+      const started = await start.mutateAsync({ currency, method })
       if (started.method === 'card') {
         notify('info', PAYMENT_MESSAGES.redirected)
         window.location.assign(started.url)
@@ -88,12 +113,12 @@ function Checkout() {
         setBankOrder(started)
       }
     } catch (error) {
-      if (error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED') {
+      if (errorCode(error) === 'UNAUTHORIZED') {
         notify('error', 'Please log in to complete your purchase')
-        await navigate({ to: '/login', search: { redirect: '/payment' } })
+        await navigate({ to: '/login', search: { redirect: location.href } })
         return
       }
-      notify('error', errorMessage(error, PAYMENT_MESSAGES.sessionFailed))
+      notifyError(error, errorMessage(error, PAYMENT_MESSAGES.sessionFailed))
     }
   }
 
@@ -105,7 +130,7 @@ function Checkout() {
       await refresh()
       await navigate({ to: '/' })
     } catch (error) {
-      notify('error', errorMessage(error))
+      notifyError(error)
     }
   }
 

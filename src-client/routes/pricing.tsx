@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { css, cx } from '../../styled-system/css'
@@ -8,11 +8,12 @@ import { type BillingCycle, PlanCard } from '../components/pricing/PlanCard.tsx'
 import { button } from '../components/ui/button.ts'
 import { Faq } from '../components/ui/Faq.tsx'
 import { Container, Section } from '../components/ui/layout.tsx'
-import { ErrorState, LoadingState } from '../components/ui/states.tsx'
+import { routeError } from '../components/ui/RouteError.tsx'
+import { LoadingState } from '../components/ui/states.tsx'
 import { seo } from '../lib/seo.ts'
 
 export const Route = createFileRoute('/pricing')({
-  loader: ({ context }) => context.queryClient.prefetchQuery(context.trpc.plans.list.queryOptions()),
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.plans.list.queryOptions()),
   head: () =>
     seo({
       title: 'Pricing',
@@ -20,6 +21,7 @@ export const Route = createFileRoute('/pricing')({
         'Simple plans for course creators: Basic, Pro and Enterprise, billed monthly or annually (save 20%).',
     }),
   pendingComponent: () => <LoadingState label="Loading plans…" />,
+  errorComponent: routeError('Failed to load plans'),
   component: PricingPage,
 })
 
@@ -52,7 +54,7 @@ const faqs = [
 
 function PricingPage() {
   const { trpc } = Route.useRouteContext()
-  const query = useQuery(trpc.plans.list.queryOptions())
+  const { data: plans } = useSuspenseQuery(trpc.plans.list.queryOptions())
   const [cycle, setCycle] = useState<BillingCycle>('monthly')
   const toggle = (value: BillingCycle, text: string) => (
     <button
@@ -92,35 +94,27 @@ function PricingPage() {
         </Container>
       </section>
       <Section>
-        {query.isPending ? (
-          <LoadingState label="Loading plans…" />
-        ) : query.isError ? (
-          <ErrorState title="Failed to load plans" error={query.error} onRetry={() => query.refetch()} />
-        ) : (
-          <>
-            <div
-              className={css({
-                display: 'grid',
-                gap: '6',
-                pt: '3',
-                gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' },
-              })}
-            >
-              {query.data.plans.map((plan) => (
-                <PlanCard
-                  key={plan.id}
-                  plan={plan}
-                  cycle={cycle}
-                  cartAction={<PlanCartButton key={cycle} planId={plan.id} billingCycle={cycle} />}
-                />
-              ))}
-            </div>
-            <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mt: '16', mb: '6', textAlign: 'center' })}>
-              Compare Plans
-            </h2>
-            <ComparisonTable rows={query.data.comparison} />
-          </>
-        )}
+        <div
+          className={css({
+            display: 'grid',
+            gap: '6',
+            pt: '3',
+            gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' },
+          })}
+        >
+          {plans.plans.map((plan) => (
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              cycle={cycle}
+              cartAction={<PlanCartButton key={cycle} planId={plan.id} billingCycle={cycle} />}
+            />
+          ))}
+        </div>
+        <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mt: '16', mb: '6', textAlign: 'center' })}>
+          Compare Plans
+        </h2>
+        <ComparisonTable rows={plans.comparison} />
       </Section>
       <Section>
         <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '6', textAlign: 'center' })}>

@@ -8,9 +8,8 @@ import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
 import { FormAlert, TextField } from '../components/ui/form.tsx'
 import { notify } from '../components/ui/toaster.tsx'
-import { isServerRefusal } from '../lib/auth-errors.ts'
+import { GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
 import { optionalText, z } from '../lib/search-params.ts'
-import { errorMessage } from '../lib/trpc.ts'
 
 export const Route = createFileRoute('/reset-password')({
   validateSearch: z.object({ token: optionalText }),
@@ -37,7 +36,7 @@ function ResetPasswordPage() {
       notify('success', 'Password updated', result.message)
       await navigate({ to: '/login' })
     } catch (caught) {
-      setError(isServerRefusal(caught) ? errorMessage(caught) : 'An error occurred. Please try again.')
+      setError(refusalMessage(caught, GENERIC_ERROR))
     }
   }
 

@@ -1,15 +1,16 @@
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { css } from '../../styled-system/css'
 import { ServiceCardCartButton } from '../components/cart/ServicePackageCartButton.tsx'
 import { ServiceCard } from '../components/service/ServiceCard.tsx'
 import { button } from '../components/ui/button.ts'
 import { Container, Section } from '../components/ui/layout.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../components/ui/states.tsx'
+import { routeError } from '../components/ui/RouteError.tsx'
+import { EmptyState, LoadingState } from '../components/ui/states.tsx'
 import { seo } from '../lib/seo.ts'
 
 export const Route = createFileRoute('/services')({
-  loader: ({ context }) => context.queryClient.prefetchQuery(context.trpc.services.list.queryOptions()),
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.services.list.queryOptions()),
   head: () =>
     seo({
       title: 'Professional Business Services',
@@ -17,12 +18,13 @@ export const Route = createFileRoute('/services')({
         'UK and USA company formation, business consultancy, SEO audits and SEO management, sold as clear fixed-price packages.',
     }),
   pendingComponent: () => <LoadingState label="Loading services…" />,
+  errorComponent: routeError('Failed to load services'),
   component: ServicesPage,
 })
 
 function ServicesPage() {
   const { trpc } = Route.useRouteContext()
-  const query = useQuery(trpc.services.list.queryOptions())
+  const { data: services } = useSuspenseQuery(trpc.services.list.queryOptions())
   return (
     <main>
       <section
@@ -39,17 +41,13 @@ function ServicesPage() {
         </Container>
       </section>
       <Section>
-        {query.isPending ? (
-          <LoadingState label="Loading services…" />
-        ) : query.isError ? (
-          <ErrorState title="Failed to load services" error={query.error} onRetry={() => query.refetch()} />
-        ) : query.data.length === 0 ? (
+        {services.length === 0 ? (
           <EmptyState title="No services available at the moment." />
         ) : (
           <div
             className={css({ display: 'grid', gap: '6', gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' })}
           >
-            {query.data.map((service) => (
+            {services.map((service) => (
               <ServiceCard
                 key={service.id}
                 service={service}

@@ -10,8 +10,8 @@ import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { button } from '../components/ui/button.ts'
 import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
-import { notify } from '../components/ui/toaster.tsx'
-import { isServerRefusal } from '../lib/auth-errors.ts'
+import { notify, notifyError } from '../components/ui/toaster.tsx'
+import { refusalMessage } from '../lib/errors.ts'
 import { sessionQuery } from '../lib/session.ts'
 
 export const Route = createFileRoute('/signup')({
@@ -61,9 +61,9 @@ function SignupPage() {
       const result = await signup.mutateAsync(parsed.data)
       notify('success', result.message)
     } catch (caught) {
-      const message = isServerRefusal(caught) ? caught.message : AUTH_MESSAGES.signupFailed
+      const message = refusalMessage(caught, AUTH_MESSAGES.signupFailed)
       setFormError(message)
-      notify('error', 'Signup failed', message)
+      notifyError(caught, 'Signup failed', message)
     }
   }
 

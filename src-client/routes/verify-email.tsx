@@ -6,9 +6,8 @@ import { AuthCard } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
 import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
-import { isServerRefusal } from '../lib/auth-errors.ts'
+import { GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
 import { optionalText, z } from '../lib/search-params.ts'
-import { errorMessage } from '../lib/trpc.ts'
 
 export const Route = createFileRoute('/verify-email')({
   validateSearch: z.object({ token: optionalText }),
@@ -36,9 +35,7 @@ function VerifyEmailPage() {
       ) : verify.isSuccess ? (
         <FormAlert kind="success">{verify.data.message}</FormAlert>
       ) : verify.isError ? (
-        <FormAlert>
-          {isServerRefusal(verify.error) ? errorMessage(verify.error) : 'An error occurred. Please try again.'}
-        </FormAlert>
+        <FormAlert>{refusalMessage(verify.error, GENERIC_ERROR)}</FormAlert>
       ) : (
         <LoadingState label="Verifying your email…" />
       )}

@@ -4,12 +4,7 @@ import type { ImageType } from '../storage/image.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import type { FileStorage } from '../storage/storage.ts'
 
-export const AVATAR_MESSAGES = {
-  notImage: 'Please select an image file',
-  tooLarge: 'Image size should be less than 2MB',
-  failed: 'Failed to upload image. Please try again.',
-  updated: 'Profile image updated successfully!',
-} as const
+export { AVATAR_MESSAGES } from '../../src-shared/uploads.ts'
 
 export async function updateProfileName(db: DB, userId: string, firstName: string, lastName: string) {
   await db

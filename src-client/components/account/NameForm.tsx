@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { profileNameInput } from '../../../src-shared/schemas/auth.ts'
 import { css } from '../../../styled-system/css'
+import { errorMessage } from '../../lib/errors.ts'
 import { type SessionUser, setSessionUser } from '../../lib/session.ts'
-import { errorMessage } from '../../lib/trpc.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
 import { TextField } from '../ui/form.tsx'
-import { notify } from '../ui/toaster.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
 
 export function NameForm({ user }: { user: SessionUser }) {
   const trpc = useTRPC()
@@ -19,7 +19,7 @@ export function NameForm({ user }: { user: SessionUser }) {
         await setSessionUser(queryClient, trpc, me)
         notify('success', 'Profile updated successfully!')
       },
-      onError: (error) => notify('error', 'Failed to update profile', errorMessage(error)),
+      onError: (error) => notifyError(error, 'Failed to update profile', errorMessage(error)),
     }),
   )
 

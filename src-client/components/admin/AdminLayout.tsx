@@ -1,39 +1,18 @@
 // The admin area's frame: sidebar (only the screens the role may use) and a header with the name and Logout.
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Link, Outlet, useNavigate } from '@tanstack/react-router'
+import { Link, Outlet } from '@tanstack/react-router'
 import { hasRole } from '../../../src-shared/roles.ts'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
+import { useSignOut } from '../../lib/session.ts'
+import { navLink as shopNavLink } from '../layout/header-styles.ts'
 import { button } from '../ui/button.ts'
-import { notify } from '../ui/toaster.tsx'
 import { adminNav } from './nav.ts'
-import { type StaffMe, useTRPC } from './use-staff.ts'
+import type { StaffMe } from './use-staff.ts'
 
-const navLink = css({
-  display: 'block',
-  px: '3',
-  py: '2',
-  borderRadius: 'control',
-  fontSize: 'sm',
-  fontWeight: 'medium',
-  color: 'fg.muted',
-  _hover: { bg: 'brand.50', color: 'fg' },
-  '&[data-status=active]': { bg: 'brand.50', color: 'accent' },
-})
+// The shop header's link, as a block with the active page tinted.
+const navLink = cx(shopNavLink, css({ display: 'block', '&[data-status=active]': { bg: 'brand.50' } }))
 
 export function AdminLayout({ me }: { me: StaffMe }) {
-  const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const navigate = useNavigate()
-  const logout = useMutation(
-    trpc.admin.session.logout.mutationOptions({
-      onSuccess: async () => {
-        queryClient.clear()
-        notify('success', 'Logged Out', 'You have been logged out successfully.')
-        await navigate({ to: '/admin/login' })
-      },
-      onError: () => notify('error', 'Logout failed', 'Please try again.'),
-    }),
-  )
+  const logout = useSignOut('admin')
 
   return (
     <div className={css({ display: 'flex', minH: '100vh', bg: 'canvas' })}>

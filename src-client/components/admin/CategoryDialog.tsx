@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { css } from '../../../styled-system/css'
-import { errorMessage } from '../../lib/trpc.ts'
+import { errorMessage } from '../../lib/errors.ts'
 import { button } from '../ui/button.ts'
 import { notify } from '../ui/toaster.tsx'
 import { AdminDialog } from './AdminDialog.tsx'

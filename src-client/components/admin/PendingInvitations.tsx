@@ -2,10 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
-import { errorMessage } from '../../lib/trpc.ts'
 import { button } from '../ui/button.ts'
 import { ErrorState } from '../ui/states.tsx'
-import { notify } from '../ui/toaster.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
 import { panel, table } from './styles.ts'
 import { useTRPC } from './use-staff.ts'
 
@@ -19,7 +18,7 @@ export function PendingInvitations() {
         await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
         notify('success', 'Invitation withdrawn')
       },
-      onError: (error) => notify('error', errorMessage(error)),
+      onError: (error) => notifyError(error),
     }),
   )
   if (pending.isError) return <ErrorState title="Could not load invitations" error={pending.error} />

@@ -1,15 +1,3 @@
-import { INITIALS_MAX } from '../../../src-shared/constants.ts'
-
-/** Up to two initials for the avatar (spec §9). */
-export function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase())
-    .slice(0, INITIALS_MAX)
-    .join('')
-}
-
 /** 'Just now', '5 minutes ago', '3 hours ago', '2 days ago', else the date; 'Never' without a session. */
 export function lastActive(iso: string | null, now = Date.now()): string {
   if (!iso) return 'Never'

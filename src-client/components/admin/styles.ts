@@ -1,5 +1,6 @@
 // Shared looks of the admin screens (tables, badges, form fields), so each screen stays short.
-import { css, cva } from '../../../styled-system/css'
+import { css, cva, cx } from '../../../styled-system/css'
+import { controlBox } from '../ui/form.tsx'
 
 export const pageTitle = css({ fontSize: '2xl', fontWeight: 'bold' })
 export const pageHead = css({
@@ -47,17 +48,7 @@ export const badge = cva({
   defaultVariants: { tone: 'grey' },
 })
 export const fieldClass = css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
-export const inputClass = css({
-  h: '10',
-  px: '3',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'control',
-  bg: 'surface',
-  fontWeight: 'normal',
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '1px' },
-  _disabled: { bg: 'canvas', color: 'fg.muted' },
-})
+export const inputClass = cx(controlBox, css({ fontWeight: 'normal', _disabled: { bg: 'canvas', color: 'fg.muted' } }))
 export const textareaClass = css({
   minH: '24',
   p: '3',

@@ -1,21 +1,18 @@
 import { useState } from 'react'
-import { INITIALS_MAX } from '../../../src-shared/constants.ts'
 import { css, cx } from '../../../styled-system/css'
+import { initials } from '../../lib/initials.ts'
 
-export function initials(firstName: string, lastName: string, email: string): string {
-  const letters = [firstName, lastName]
-    .map((part) => part.trim().charAt(0))
-    .join('')
-    .toUpperCase()
-  return (letters || email.charAt(0).toUpperCase()).slice(0, INITIALS_MAX)
-}
-
-/** The user's picture, or their initials when there is none (or it fails to load). */
+/** A person's picture, or their initials when there is none (or it fails to load). */
 export function Avatar({
-  user,
+  name,
+  email = '',
+  avatarUrl = null,
   size = 'sm',
 }: {
-  user: { firstName: string; lastName: string; email: string; avatarUrl: string | null }
+  name: string
+  /** Gives the initial when the name is empty. */
+  email?: string
+  avatarUrl?: string | null
   size?: 'sm' | 'md' | 'lg'
 }) {
   const [failedUrl, setFailedUrl] = useState<string | null>(null)
@@ -35,14 +32,14 @@ export function Avatar({
     md: css({ w: '16', h: '16', fontSize: 'lg' }),
     lg: css({ w: '24', h: '24', fontSize: '2xl' }),
   }[size]
-  if (user.avatarUrl && failedUrl !== user.avatarUrl) {
+  if (avatarUrl && failedUrl !== avatarUrl) {
     return (
       <span className={cx(box, dims)}>
         <img
-          src={user.avatarUrl}
+          src={avatarUrl}
           alt=""
           data-testid="avatar-image"
-          onError={() => setFailedUrl(user.avatarUrl)}
+          onError={() => setFailedUrl(avatarUrl)}
           className={css({ w: 'full', h: 'full', objectFit: 'cover' })}
         />
       </span>
@@ -50,7 +47,7 @@ export function Avatar({
   }
   return (
     <span className={cx(box, dims)} aria-hidden="true">
-      {initials(user.firstName, user.lastName, user.email)}
+      {initials(name, email)}
     </span>
   )
 }

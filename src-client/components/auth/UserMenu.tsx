@@ -1,51 +1,43 @@
-import { Menu } from '@ark-ui/react/menu'
-import { Link } from '@tanstack/react-router'
-import { css, cx } from '../../../styled-system/css'
-import { type SessionUser, useSignOut } from '../../lib/session.ts'
-import { menuContent, menuItem } from '../ui/menu-styles.ts'
+// The signed-in header control: the avatar button opening My Account and Sign Out. The menu itself loads on
+// first use (user-menu-view.tsx); the avatar shows at once.
+import { type ButtonHTMLAttributes, forwardRef, lazy } from 'react'
+import { css } from '../../../styled-system/css'
+import type { SessionUser } from '../../lib/session.ts'
+import { DeferredMenu } from '../ui/DeferredMenu.tsx'
 import { Avatar } from './Avatar.tsx'
 
-/** The signed-in header control: avatar button opening My Account and Sign Out. */
-export function UserMenu({ user }: { user: SessionUser }) {
-  const signOut = useSignOut()
-  const name = `${user.firstName} ${user.lastName}`.trim() || user.email
+const loadMenu = () => import('./user-menu-view.tsx')
+const UserMenuView = lazy(loadMenu)
+
+export const displayName = (user: SessionUser) => `${user.firstName} ${user.lastName}`.trim() || user.email
+
+/** The avatar button: the menu's trigger, and its stand-in until the menu is loaded. */
+export const AvatarTrigger = forwardRef<
+  HTMLButtonElement,
+  { user: SessionUser } & ButtonHTMLAttributes<HTMLButtonElement>
+>(function AvatarTrigger({ user, ...props }, ref) {
+  const name = displayName(user)
   return (
-    <Menu.Root positioning={{ placement: 'bottom-end' }}>
-      <Menu.Trigger
-        aria-label={`Account menu for ${name}`}
-        data-testid="user-menu"
-        className={css({ display: 'inline-flex', borderRadius: 'full', cursor: 'pointer' })}
-      >
-        <Avatar user={user} />
-      </Menu.Trigger>
-      <Menu.Positioner>
-        <Menu.Content className={cx(menuContent, css({ minW: '52' }))}>
-          <div
-            className={css({
-              px: '3',
-              py: '2',
-              fontSize: 'sm',
-              borderBottomWidth: '1px',
-              borderColor: 'line',
-              mb: '1',
-            })}
-          >
-            <div className={css({ fontWeight: 'semibold' })}>{name}</div>
-            <div className={css({ color: 'fg.muted', fontSize: 'xs' })}>{user.email}</div>
-          </div>
-          <Menu.Item value="account" asChild className={menuItem}>
-            <Link to="/account">My Account</Link>
-          </Menu.Item>
-          <Menu.Item
-            value="sign-out"
-            className={menuItem}
-            disabled={signOut.isPending}
-            onSelect={() => signOut.mutate()}
-          >
-            Sign Out
-          </Menu.Item>
-        </Menu.Content>
-      </Menu.Positioner>
-    </Menu.Root>
+    <button
+      ref={ref}
+      type="button"
+      aria-label={`Account menu for ${name}`}
+      data-testid="user-menu"
+      className={css({ display: 'inline-flex', borderRadius: 'full', cursor: 'pointer' })}
+      {...props}
+    >
+      <Avatar name={name} email={user.email} avatarUrl={user.avatarUrl} />
+    </button>
+  )
+})
+
+export function UserMenu({ user }: { user: SessionUser }) {
+  return (
+    <DeferredMenu
+      menu={UserMenuView}
+      menuProps={{ user }}
+      load={loadMenu}
+      standIn={(props) => <AvatarTrigger user={user} {...props} />}
+    />
   )
 }

@@ -1,10 +1,10 @@
 // Cart state from the server (never local storage): the list, whether an item is in it, and adding with
 // the spec's toasts. Every cart query is invalidated together after a change, so the header count follows.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { TRPCClientError } from '@trpc/client'
 import { CART_MESSAGES, type CartItemInput, cartItemKey } from '../../../src-shared/cart.ts'
+import { errorCode, errorMessage } from '../../lib/errors.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
-import { notify } from '../ui/toaster.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
 
 /** null for a visitor; undefined while loading. */
 export function useCart() {
@@ -48,10 +48,10 @@ export function useAddToCart(item: CartItemInput) {
       const added = await mutation.mutateAsync(item)
       notify('success', added.kind === 'plan' ? `${added.title} plan added to cart` : `${added.title} added to cart`)
     } catch (error) {
-      const code = error instanceof TRPCClientError ? error.data?.code : undefined
-      if (code === 'CONFLICT') notify('info', error instanceof Error ? error.message : CART_MESSAGES.duplicate)
+      const code = errorCode(error)
+      if (code === 'CONFLICT') notify('info', errorMessage(error, CART_MESSAGES.duplicate))
       else if (code === 'UNAUTHORIZED') notify('error', CART_MESSAGES.loginToAdd)
-      else notify('error', CART_MESSAGES.addFailed)
+      else notifyError(error, CART_MESSAGES.addFailed)
     }
     await refresh()
   }

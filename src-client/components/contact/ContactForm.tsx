@@ -4,9 +4,10 @@ import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useState } from 'react'
 import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '../../../src-shared/schemas/contact.ts'
 import { css } from '../../../styled-system/css'
-import { errorMessage, type Trpc } from '../../lib/trpc.ts'
+import { errorMessage } from '../../lib/errors.ts'
+import type { Trpc } from '../../lib/trpc.ts'
 import { button } from '../ui/button.ts'
-import { notify } from '../ui/toaster.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
 
 type Field = 'name' | 'email' | 'subject' | 'message' | 'agreement'
 type Errors = Partial<Record<Field, string>>
@@ -42,7 +43,7 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
             ? (error.data?.zodError?.fieldErrors as Record<Field, string[]> | undefined)
             : undefined
         if (fieldErrors) setErrors(Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, v[0]])) as Errors)
-        notify('error', 'Failed to send message', errorMessage(error))
+        notifyError(error, 'Failed to send message', errorMessage(error))
       },
     }),
   )

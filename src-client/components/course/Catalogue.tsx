@@ -7,10 +7,10 @@ import type { Trpc } from '../../lib/trpc.ts'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { button } from '../ui/button.ts'
 import { Container } from '../ui/layout.tsx'
+import { Pagination } from '../ui/Pagination.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { FilterBar, type FilterChange, FilterSidebar } from './CatalogueFilters.tsx'
 import { CourseCard } from './CourseCard.tsx'
-import { Pagination } from './Pagination.tsx'
 
 export function Catalogue({
   trpc,
@@ -79,7 +79,7 @@ export function Catalogue({
           <Pagination
             page={result.page}
             pageCount={result.pageCount}
-            onChange={(page) => {
+            onPage={(page) => {
               onChange({ page: page === 1 ? undefined : page })
               window.scrollTo({ top: 0 })
             }}

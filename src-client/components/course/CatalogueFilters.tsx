@@ -1,22 +1,15 @@
 // Catalogue filters. Every option shows how many courses it would give (facet counts from the server).
 import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../../../src-shared/constants.ts'
 import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
+import { controlBox } from '../ui/form.tsx'
 
 type Facets = RouterOutputs['catalog']['search']['facets']
 export type FilterChange = (patch: Partial<CatalogueSearch>) => void
 
 const label = css({ display: 'grid', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
-const select = css({
-  h: '10',
-  px: '3',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'control',
-  bg: 'surface',
-  minW: '44',
-})
+const select = cx(controlBox, css({ minW: '44' }))
 
 /** Category, sort and price: the bar above the results. */
 export function FilterBar({

@@ -1,27 +1,19 @@
 import { Collapsible } from '@ark-ui/react/collapsible'
-import { Menu } from '@ark-ui/react/menu'
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
+import { lazy, useState } from 'react'
 import { css } from '../../../styled-system/css'
 import { useSession, useSignOut } from '../../lib/session.ts'
 import { UserMenu } from '../auth/UserMenu.tsx'
 import { HeaderCartLink, PremiumBadge } from '../cart/HeaderCart.tsx'
 import { button } from '../ui/button.ts'
+import { DeferredMenu } from '../ui/DeferredMenu.tsx'
 import { Icon } from '../ui/icons.tsx'
 import { containerClass } from '../ui/layout.tsx'
-import { menuContent, menuItem } from '../ui/menu-styles.ts'
+import { browseTrigger, navLink } from './header-styles.ts'
 import { browseLinks, mainLinks } from './nav-links.ts'
 
-const navLink = css({
-  px: '3',
-  py: '2',
-  borderRadius: 'control',
-  fontSize: 'sm',
-  fontWeight: 'medium',
-  color: 'fg.muted',
-  _hover: { color: 'fg', bg: 'brand.50' },
-  '&[data-status=active]': { color: 'accent' },
-})
+const loadBrowseMenu = () => import('./browse-menu-view.tsx')
+const BrowseMenu = lazy(loadBrowseMenu)
 
 export function Header() {
   const [mobileOpen, setMobileOpen] = useState(false)
@@ -55,24 +47,16 @@ export function Header() {
             aria-label="Main"
             className={css({ display: { base: 'none', md: 'flex' }, alignItems: 'center', gap: '1', ml: '4' })}
           >
-            <Menu.Root positioning={{ placement: 'bottom-start' }}>
-              <Menu.Trigger
-                className={`${navLink} ${css({ display: 'inline-flex', alignItems: 'center', gap: '1', cursor: 'pointer' })}`}
-              >
-                Browse <Icon name="chevronDown" size={16} />
-              </Menu.Trigger>
-              <Menu.Positioner>
-                <Menu.Content className={menuContent}>
-                  {browseLinks.map((item) => (
-                    <Menu.Item key={item.label} value={item.label} asChild className={menuItem}>
-                      <Link to="/courses" search={item.category ? { category: item.category } : {}}>
-                        {item.label}
-                      </Link>
-                    </Menu.Item>
-                  ))}
-                </Menu.Content>
-              </Menu.Positioner>
-            </Menu.Root>
+            <DeferredMenu
+              menu={BrowseMenu}
+              menuProps={{}}
+              load={loadBrowseMenu}
+              standIn={(props) => (
+                <button type="button" className={browseTrigger} {...props}>
+                  Browse <Icon name="chevronDown" size={16} />
+                </button>
+              )}
+            />
             {mainLinks.map((item) => (
               <Link key={item.to} to={item.to} className={navLink}>
                 {item.label}

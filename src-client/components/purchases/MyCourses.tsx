@@ -11,7 +11,10 @@ export function MyCourses() {
   const trpc = useTRPC()
   const courses = useQuery(trpc.purchases.myCourses.queryOptions())
   if (courses.isPending) return <LoadingState label="Loading your courses…" />
-  if (courses.isError) return <ErrorState title="Failed to load your courses" onRetry={() => void courses.refetch()} />
+  if (courses.isError)
+    return (
+      <ErrorState title="Failed to load your courses" error={courses.error} onRetry={() => void courses.refetch()} />
+    )
   if (courses.data.length === 0) {
     return (
       <EmptyState title="You have not enrolled in any course yet">

@@ -2,23 +2,16 @@
 import { useQuery } from '@tanstack/react-query'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
+import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '../../lib/order-labels.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
-
-const METHOD_LABEL = { card: 'Card', paypal: 'PayPal', bank_transfer: 'Bank transfer' } as const
-const STATUS_LABEL = {
-  pending: 'Pending',
-  awaiting_transfer: 'Awaiting transfer',
-  paid: 'Paid',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-} as const
 
 export function OrderHistory() {
   const trpc = useTRPC()
   const orders = useQuery(trpc.purchases.orders.queryOptions())
   if (orders.isPending) return <LoadingState label="Loading your orders…" />
-  if (orders.isError) return <ErrorState title="Failed to load your orders" onRetry={() => void orders.refetch()} />
+  if (orders.isError)
+    return <ErrorState title="Failed to load your orders" error={orders.error} onRetry={() => void orders.refetch()} />
   if (orders.data.length === 0) return <EmptyState title="No orders yet" />
   return (
     <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })} data-testid="order-history">
@@ -29,10 +22,10 @@ export function OrderHistory() {
         >
           <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', justifyContent: 'space-between' })}>
             <span className={css({ fontWeight: 'semibold' })}>Order {order.reference}</span>
-            <span data-testid="order-status">{STATUS_LABEL[order.status]}</span>
+            <span data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</span>
           </div>
           <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-            {new Date(order.createdAt).toLocaleDateString()} · {METHOD_LABEL[order.method]} · {order.currency}
+            {new Date(order.createdAt).toLocaleDateString()} · {PAYMENT_METHOD_LABELS[order.method]} · {order.currency}
           </p>
           <ul className={css({ mt: '2', fontSize: 'sm' })}>
             {order.items.map((item) => (

@@ -2,18 +2,21 @@
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
 import { css, cx } from '../../../styled-system/css'
 
-export const inputClass = css({
-  w: 'full',
+/** The box every text input and select shares (shop forms, catalogue filters, admin screens). */
+export const controlBox = css({
   h: '10',
   px: '3',
   borderWidth: '1px',
   borderColor: 'line',
   borderRadius: 'control',
   bg: 'surface',
-  fontSize: 'sm',
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '1px' },
-  '&[aria-invalid=true]': { borderColor: 'danger' },
 })
+
+export const inputClass = cx(
+  controlBox,
+  css({ w: 'full', fontSize: 'sm', '&[aria-invalid=true]': { borderColor: 'danger' } }),
+)
 
 const errorClass = css({ color: 'danger', fontSize: 'sm', mt: '1' })
 

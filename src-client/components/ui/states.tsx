@@ -1,7 +1,8 @@
 // Loading, empty and error states shared by every screen.
 import type { ReactNode } from 'react'
+import { OUTAGE } from '../../../src-shared/outage.ts'
 import { css } from '../../../styled-system/css'
-import { errorMessage } from '../../lib/trpc.ts'
+import { errorMessage, isServiceUnavailable } from '../../lib/errors.ts'
 import { button } from './button.ts'
 
 const centred = css({ textAlign: 'center', py: '12', px: '4', color: 'fg.muted' })
@@ -34,6 +35,7 @@ export function LoadingState({ label = 'Loading…' }: { label?: string }) {
   )
 }
 
+/** A failure with the server's message; an outage says so in its own words whatever the screen's title. */
 export function ErrorState({
   title = 'Something went wrong',
   error,
@@ -43,9 +45,10 @@ export function ErrorState({
   error?: unknown
   onRetry?: () => void
 }) {
+  const outage = isServiceUnavailable(error)
   return (
-    <div role="alert" className={centred}>
-      <h2 className={css({ fontSize: 'lg', fontWeight: 'semibold', color: 'fg' })}>{title}</h2>
+    <div role="alert" className={centred} data-outage={outage || undefined}>
+      <h2 className={css({ fontSize: 'lg', fontWeight: 'semibold', color: 'fg' })}>{outage ? OUTAGE.title : title}</h2>
       {error ? <p className={css({ mt: '1' })}>{errorMessage(error)}</p> : null}
       {onRetry ? (
         <button

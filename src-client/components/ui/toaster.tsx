@@ -1,6 +1,8 @@
 // Toasts for the whole app. The Ark UI toaster loads in its own chunk right after the first render (it is
 // not needed before the first action), keeping it out of the first page's JavaScript.
 import { lazy, Suspense } from 'react'
+import { OUTAGE } from '../../../src-shared/outage.ts'
+import { errorMessage, isServiceUnavailable } from '../../lib/errors.ts'
 
 const loadToaster = () => import('./toaster-view.tsx')
 const ToasterView = lazy(loadToaster)
@@ -9,6 +11,16 @@ export type ToastKind = 'success' | 'error' | 'info'
 
 export function notify(kind: ToastKind, title: string, description?: string): void {
   void loadToaster().then(({ toaster }) => toaster.create({ type: kind, title, description }))
+}
+
+/**
+ * The toast of a failed action: the caller's title (and description), or the server's message when there is
+ * no title. During an outage every action says the same: the service is briefly down, try again.
+ */
+export function notifyError(error: unknown, title?: string, description?: string): void {
+  if (isServiceUnavailable(error)) notify('error', OUTAGE.title, OUTAGE.message)
+  else if (title) notify('error', title, description)
+  else notify('error', errorMessage(error))
 }
 
 export function AppToaster() {

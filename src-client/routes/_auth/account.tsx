@@ -7,6 +7,13 @@ import { PurchasesSections } from '../../components/purchases/PurchasesSections.
 import { Container } from '../../components/ui/layout.tsx'
 
 export const Route = createFileRoute('/_auth/account')({
+  // The purchase sections are independent: each shows its own error, so a failing one never hides the others.
+  loader: ({ context: { queryClient, trpc } }) =>
+    Promise.all([
+      queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions()),
+      queryClient.prefetchQuery(trpc.purchases.myCourses.queryOptions()),
+      queryClient.prefetchQuery(trpc.purchases.orders.queryOptions()),
+    ]),
   head: () => ({ meta: [{ title: 'My Account | SkillForge' }] }),
   component: AccountPage,
 })

@@ -1,16 +1,19 @@
 // The premium account page. Premium, the plan and the renewal date come from the server's subscription.
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { TRPCClientError } from '@trpc/client'
 import { css } from '../../../styled-system/css'
 import { PageIntro } from '../../components/layout/PageIntro.tsx'
 import { MyCourses } from '../../components/purchases/MyCourses.tsx'
 import { button } from '../../components/ui/button.ts'
 import { Container } from '../../components/ui/layout.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../../components/ui/states.tsx'
-import { useTRPC } from '../../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/_auth/account_/premium')({
+  // Membership is the page; My courses shows its own error if it fails.
+  loader: ({ context: { queryClient, trpc } }) =>
+    Promise.all([
+      queryClient.ensureQueryData(trpc.purchases.membership.queryOptions()),
+      queryClient.prefetchQuery(trpc.purchases.myCourses.queryOptions()),
+    ]),
   head: () => ({ meta: [{ title: 'Premium Account | SkillForge' }] }),
   component: PremiumPage,
 })
@@ -24,71 +27,54 @@ const BENEFITS = [
 const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '6' })
 
 function PremiumPage() {
-  const trpc = useTRPC()
-  const membership = useQuery(trpc.purchases.membership.queryOptions())
-  let content: React.ReactNode
-  if (membership.isPending) content = <LoadingState />
-  else if (membership.isError) {
-    const unauthorised = membership.error instanceof TRPCClientError && membership.error.data?.code === 'UNAUTHORIZED'
-    content = unauthorised ? (
-      <EmptyState title="Please Log In">
-        <Link to="/login" className={`${button()} ${css({ mt: '4' })}`}>
-          Log In
-        </Link>
-      </EmptyState>
-    ) : (
-      <ErrorState error={membership.error} onRetry={() => void membership.refetch()} />
-    )
-  } else {
-    const m = membership.data
-    content = (
-      <div className={css({ display: 'flex', flexDir: 'column', gap: '8' })}>
-        <section className={card} aria-labelledby="membership-title">
-          <h2 id="membership-title" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
-            {m.name || m.email}
-          </h2>
-          <p className={css({ color: 'fg.muted' })}>{m.email}</p>
-          {m.isPremium && m.plan ? (
-            <div data-testid="membership-status" className={css({ mt: '4' })}>
-              <p className={css({ fontWeight: 'bold', color: 'success' })}>Premium Plan</p>
-              <p>
-                {m.plan.name} plan, billed {m.plan.billingCycle === 'annual' ? 'annually' : 'monthly'}
-                {m.plan.status === 'trialing' ? ' (free trial)' : ''}
-              </p>
-              {m.renewsAt ? <p>Renews on {new Date(m.renewsAt).toLocaleDateString()}</p> : null}
-            </div>
-          ) : (
-            <div data-testid="membership-status" className={css({ mt: '4' })}>
-              <p className={css({ fontWeight: 'bold' })}>Free account</p>
-              <Link to="/pricing" className={`${button()} ${css({ mt: '3' })}`}>
-                Activate Premium Access
-              </Link>
-            </div>
-          )}
-        </section>
-        <section className={card} aria-labelledby="benefits-title">
-          <h2 id="benefits-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
-            Premium benefits
-          </h2>
-          <ul className={css({ listStyle: 'disc', pl: '5' })}>
-            {BENEFITS.map((benefit) => (
-              <li key={benefit}>{benefit}</li>
-            ))}
-          </ul>
-        </section>
-        <section aria-labelledby="my-courses-title">
-          <h2 id="my-courses-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
-            My courses
-          </h2>
-          <MyCourses />
-        </section>
-      </div>
-    )
-  }
+  const { trpc } = Route.useRouteContext()
+  const { data: m } = useSuspenseQuery(trpc.purchases.membership.queryOptions())
   return (
     <main>
       <PageIntro title="Premium Account" />
-      <Container className={css({ py: '8' })}>{content}</Container>
+      <Container className={css({ py: '8' })}>
+        <div className={css({ display: 'flex', flexDir: 'column', gap: '8' })}>
+          <section className={card} aria-labelledby="membership-title">
+            <h2 id="membership-title" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
+              {m.name || m.email}
+            </h2>
+            <p className={css({ color: 'fg.muted' })}>{m.email}</p>
+            {m.isPremium && m.plan ? (
+              <div data-testid="membership-status" className={css({ mt: '4' })}>
+                <p className={css({ fontWeight: 'bold', color: 'success' })}>Premium Plan</p>
+                <p>
+                  {m.plan.name} plan, billed {m.plan.billingCycle === 'annual' ? 'annually' : 'monthly'}
+                  {m.plan.status === 'trialing' ? ' (free trial)' : ''}
+                </p>
+                {m.renewsAt ? <p>Renews on {new Date(m.renewsAt).toLocaleDateString()}</p> : null}
+              </div>
+            ) : (
+              <div data-testid="membership-status" className={css({ mt: '4' })}>
+                <p className={css({ fontWeight: 'bold' })}>Free account</p>
+                <Link to="/pricing" className={`${button()} ${css({ mt: '3' })}`}>
+                  Activate Premium Access
+                </Link>
+              </div>
+            )}
+          </section>
+          <section className={card} aria-labelledby="benefits-title">
+            <h2 id="benefits-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
+              Premium benefits
+            </h2>
+            <ul className={css({ listStyle: 'disc', pl: '5' })}>
+              {BENEFITS.map((benefit) => (
+                <li key={benefit}>{benefit}</li>
+              ))}
+            </ul>
+          </section>
+          <section aria-labelledby="my-courses-title">
+            <h2 id="my-courses-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
+              My courses
+            </h2>
+            <MyCourses />
+          </section>
+        </div>
+      </Container>
     </main>
   )
 }

@@ -3,12 +3,17 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, redirect } from '@tanstack/react-router'
 import { AdminLayout } from '../../components/admin/AdminLayout.tsx'
+import { isClientError } from '../../lib/errors.ts'
 
 export const Route = createFileRoute('/admin/_staff')({
   beforeLoad: async ({ context, location }) => {
+    // Refused (signed out, not staff): log in. Anything else (an outage) shows on the error screen instead.
     const me = await context.queryClient
       .fetchQuery({ ...context.trpc.admin.session.me.queryOptions(), staleTime: 30_000 })
-      .catch(() => null)
+      .catch((error: unknown) => {
+        if (isClientError(error)) return null
+        throw error
+      })
     if (!me) throw redirect({ to: '/admin/login', search: { redirect: location.href } })
     return { me }
   },

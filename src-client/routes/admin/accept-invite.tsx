@@ -1,28 +1,70 @@
 // Where an invited team member sets a password and joins with the role chosen for them.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, type ReactNode, useState } from 'react'
 import { PASSWORD_MIN_LENGTH } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
 import { optionalText, z } from '../../components/admin/search.ts'
 import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
 import { button } from '../../components/ui/button.ts'
+import { RouteError } from '../../components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '../../components/ui/states.tsx'
 import { notify } from '../../components/ui/toaster.tsx'
-import { errorMessage } from '../../lib/trpc.ts'
+import { errorMessage } from '../../lib/errors.ts'
+
+// Shorter than any token we issue: not worth asking the server about.
+const isPlausibleToken = (token: string) => token.length >= 10
 
 export const Route = createFileRoute('/admin/accept-invite')({
   validateSearch: z.object({ token: optionalText }),
+  loaderDeps: ({ search }) => ({ token: search.token ?? '' }),
+  loader: ({ context, deps: { token } }) =>
+    isPlausibleToken(token)
+      ? context.queryClient.ensureQueryData(context.trpc.admin.team.invitation.queryOptions({ token }))
+      : null,
   head: () => ({ meta: [{ title: 'Join the team | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
+  pendingComponent: () => (
+    <InviteCard>
+      <LoadingState label="Checking your invitation…" />
+    </InviteCard>
+  ),
+  errorComponent: ({ error }) => (
+    <InviteCard>
+      <RouteError error={error} title="Invitation unavailable" />
+    </InviteCard>
+  ),
   component: AcceptInvitePage,
 })
 
+function InviteCard({ children }: { children: ReactNode }) {
+  return (
+    <main className={css({ minH: '100vh', display: 'grid', placeItems: 'center', bg: 'canvas', p: '4' })}>
+      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
+        <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>Join the admin team</h1>
+        {children}
+      </div>
+    </main>
+  )
+}
+
 function AcceptInvitePage() {
-  const { trpc } = Route.useRouteContext()
   const token = Route.useSearch().token ?? ''
+  return (
+    <InviteCard>
+      {isPlausibleToken(token) ? (
+        <AcceptForm token={token} />
+      ) : (
+        <ErrorState title="This invitation link is incomplete" />
+      )}
+    </InviteCard>
+  )
+}
+
+function AcceptForm({ token }: { token: string }) {
+  const { trpc } = Route.useRouteContext()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const invitation = useQuery({ ...trpc.admin.team.invitation.queryOptions({ token }), enabled: token.length >= 10 })
+  const { data: invitation } = useSuspenseQuery(trpc.admin.team.invitation.queryOptions({ token }))
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -45,56 +87,41 @@ function AcceptInvitePage() {
     accept.mutate({ token, password })
   }
 
-  let body: React.ReactNode
-  if (token.length < 10) body = <ErrorState title="This invitation link is incomplete" />
-  else if (invitation.isPending) body = <LoadingState label="Checking your invitation…" />
-  else if (invitation.isError) body = <ErrorState title="Invitation unavailable" error={invitation.error} />
-  else {
-    body = (
-      <>
-        <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '6' })}>
-          {invitation.data.email} is invited to join as <strong>{invitation.data.role}</strong>. Choose a password.
-        </p>
-        {error ? (
-          <p role="alert" className={`${errorText} ${css({ mb: '4' })}`}>
-            {error}
-          </p>
-        ) : null}
-        <form onSubmit={submit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-          <label className={fieldClass}>
-            Password
-            <input
-              className={inputClass}
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </label>
-          <label className={fieldClass}>
-            Confirm password
-            <input
-              className={inputClass}
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => setConfirm(event.target.value)}
-            />
-          </label>
-          <button type="submit" className={button({ size: 'lg' })} disabled={accept.isPending}>
-            {accept.isPending ? 'Joining...' : 'Join the team'}
-          </button>
-        </form>
-      </>
-    )
-  }
-
   return (
-    <main className={css({ minH: '100vh', display: 'grid', placeItems: 'center', bg: 'canvas', p: '4' })}>
-      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
-        <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>Join the admin team</h1>
-        {body}
-      </div>
-    </main>
+    <>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '6' })}>
+        {invitation.email} is invited to join as <strong>{invitation.role}</strong>. Choose a password.
+      </p>
+      {error ? (
+        <p role="alert" className={`${errorText} ${css({ mb: '4' })}`}>
+          {error}
+        </p>
+      ) : null}
+      <form onSubmit={submit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+        <label className={fieldClass}>
+          Password
+          <input
+            className={inputClass}
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </label>
+        <label className={fieldClass}>
+          Confirm password
+          <input
+            className={inputClass}
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(event) => setConfirm(event.target.value)}
+          />
+        </label>
+        <button type="submit" className={button({ size: 'lg' })} disabled={accept.isPending}>
+          {accept.isPending ? 'Joining...' : 'Join the team'}
+        </button>
+      </form>
+    </>
   )
 }

@@ -1,14 +1,13 @@
 // Admin log-in: e-mail and password through the shop's session system; only staff get in (checked on the server).
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
-import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useState } from 'react'
 import { css } from '../../../styled-system/css'
 import { optionalText, z } from '../../components/admin/search.ts'
 import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
 import { button } from '../../components/ui/button.ts'
-import { notify } from '../../components/ui/toaster.tsx'
-import { isClientError } from '../../lib/trpc.ts'
+import { notify, notifyError } from '../../components/ui/toaster.tsx'
+import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '../../lib/errors.ts'
 
 const searchSchema = z.object({ error: optionalText, redirect: optionalText })
 
@@ -46,12 +45,15 @@ function AdminLoginPage() {
         await navigate({ to: target })
       },
       onError: (failure) => {
-        if (failure instanceof TRPCClientError && failure.data?.code === 'TOO_MANY_REQUESTS') {
+        if (errorCode(failure) === 'TOO_MANY_REQUESTS') {
           setError(failure.message)
           notify('error', 'Login Failed', failure.message)
         } else if (isClientError(failure)) {
           setError(FAILED)
           notify('error', 'Login Failed', FAILED)
+        } else if (isServiceUnavailable(failure)) {
+          setError(errorMessage(failure))
+          notifyError(failure)
         } else {
           setError('An error occurred during login.')
           notify('error', 'Login Error', 'An error occurred during login.')

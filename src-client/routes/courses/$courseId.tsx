@@ -13,7 +13,7 @@ import { Container } from '../../components/ui/layout.tsx'
 import { SafeImage } from '../../components/ui/SafeImage.tsx'
 import { Stars } from '../../components/ui/Stars.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
-import { seo, summary } from '../../lib/seo.ts'
+import { productSeo } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/courses/$courseId')({
   loader: async ({ context, params }) => {
@@ -24,14 +24,10 @@ export const Route = createFileRoute('/courses/$courseId')({
     return { title: course.title, description: course.description, image: course.image }
   },
   head: ({ loaderData }) =>
-    loaderData
-      ? seo({
-          title: loaderData.title,
-          description: summary(loaderData.description),
-          image: loaderData.image,
-          type: 'product',
-        })
-      : seo({ title: 'Course Not Found', description: "We couldn't find the course you're looking for." }),
+    productSeo(loaderData, {
+      title: 'Course Not Found',
+      description: "We couldn't find the course you're looking for.",
+    }),
   pendingComponent: () => <LoadingState label="Loading course…" />,
   notFoundComponent: NotFound,
   component: CoursePage,

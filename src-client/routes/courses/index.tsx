@@ -6,14 +6,16 @@ import { Catalogue } from '../../components/course/Catalogue.tsx'
 import { button } from '../../components/ui/button.ts'
 import { Icon } from '../../components/ui/icons.tsx'
 import { Container } from '../../components/ui/layout.tsx'
+import { routeError } from '../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
 import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
+import { loadList } from '../../lib/list-loader.ts'
 import { seo } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/courses/')({
   validateSearch: catalogueSearchSchema,
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps }) => context.queryClient.prefetchQuery(catalogueQueryOptions(context.trpc, deps)),
+  loader: ({ context, deps, cause }) => loadList(context.queryClient, catalogueQueryOptions(context.trpc, deps), cause),
   head: () =>
     seo({
       title: 'All Courses',
@@ -21,6 +23,7 @@ export const Route = createFileRoute('/courses/')({
         'Search and filter online courses in development, business, marketing and design by price, rating and length.',
     }),
   pendingComponent: () => <LoadingState label="Loading courses…" />,
+  errorComponent: routeError('Failed to load courses'),
   component: CataloguePage,
 })
 

@@ -9,7 +9,7 @@ import { Icon } from '../../components/ui/icons.tsx'
 import { JsonLd, offerPrice } from '../../components/ui/JsonLd.tsx'
 import { Container, Section } from '../../components/ui/layout.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
-import { seo, summary } from '../../lib/seo.ts'
+import { productSeo } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/service/$serviceId')({
   loader: async ({ context, params }) => {
@@ -19,14 +19,10 @@ export const Route = createFileRoute('/service/$serviceId')({
     return service ? { title: service.title, description: service.description, image: service.image } : null
   },
   head: ({ loaderData }) =>
-    loaderData
-      ? seo({
-          title: loaderData.title,
-          description: summary(loaderData.description),
-          image: loaderData.image,
-          type: 'product',
-        })
-      : seo({ title: 'Service Not Found', description: "The service you're looking for doesn't exist." }),
+    productSeo(loaderData, {
+      title: 'Service Not Found',
+      description: "The service you're looking for doesn't exist.",
+    }),
   pendingComponent: () => <LoadingState label="Loading service…" />,
   component: ServicePage,
 })

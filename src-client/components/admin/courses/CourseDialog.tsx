@@ -3,9 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { COURSE_LEVELS, capitalise } from '../../../../src-shared/constants.ts'
 import { css } from '../../../../styled-system/css'
-import { errorMessage } from '../../../lib/trpc.ts'
 import { button } from '../../ui/button.ts'
-import { notify } from '../../ui/toaster.tsx'
+import { notify, notifyError } from '../../ui/toaster.tsx'
 import { AdminDialog } from '../AdminDialog.tsx'
 import { fieldClass, inputClass, textareaClass } from '../styles.ts'
 import { useTRPC } from '../use-staff.ts'
@@ -50,7 +49,7 @@ export function CourseDialog({
     notify('success', message)
     onClose()
   }
-  const onError = (error: unknown) => notify('error', errorMessage(error))
+  const onError = (error: unknown) => notifyError(error)
   const create = useMutation(
     trpc.admin.courses.create.mutationOptions({ onSuccess: done('Course added successfully!'), onError }),
   )

@@ -2,8 +2,7 @@
 import { Switch } from '@ark-ui/react/switch'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { css } from '../../../../styled-system/css'
-import { errorMessage } from '../../../lib/trpc.ts'
-import { notify } from '../../ui/toaster.tsx'
+import { notify, notifyError } from '../../ui/toaster.tsx'
 import { useTRPC } from '../use-staff.ts'
 
 export function FeaturedSwitch({
@@ -25,7 +24,7 @@ export function FeaturedSwitch({
         await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
         notify('success', result.featured ? 'Course featured successfully!' : 'Course unfeatured successfully!')
       },
-      onError: (error) => notify('error', errorMessage(error)),
+      onError: (error) => notifyError(error),
     }),
   )
   return (

@@ -1,9 +1,11 @@
 // Course image: uploaded to storage by the server, which checks it is an image under 2 MB.
 import { useState } from 'react'
+import { COURSE_IMAGE_MESSAGES } from '../../../../src-shared/uploads.ts'
 import { css } from '../../../../styled-system/css'
 import { SafeImage } from '../../ui/SafeImage.tsx'
 import { Spinner } from '../../ui/states.tsx'
 import { notify } from '../../ui/toaster.tsx'
+import { uploadImage } from '../../ui/upload-image.ts'
 import { fieldClass } from '../styles.ts'
 
 export function ImageField({
@@ -18,22 +20,13 @@ export function ImageField({
   const [uploading, setUploading] = useState(false)
 
   async function upload(file: File) {
-    if (!file.type.startsWith('image/')) return notify('error', 'Please select an image file')
     setUploading(true)
     try {
-      const body = new FormData()
-      body.append('file', file)
-      const response = await fetch(`/api/admin/course-image${replacing ? '?replace=1' : ''}`, {
-        method: 'POST',
-        body,
-        credentials: 'same-origin',
-      })
-      const result = (await response.json().catch(() => ({}))) as { url?: string; message?: string }
-      if (!response.ok || !result.url) throw new Error(result.message ?? 'Failed to upload image. Please try again.')
-      onChange(result.url)
-      notify('success', result.message ?? 'Image uploaded successfully!')
-    } catch (error) {
-      notify('error', error instanceof Error ? error.message : 'Failed to upload image. Please try again.')
+      const stored = await uploadImage(`/api/admin/course-image${replacing ? '?replace=1' : ''}`, file, 'url')
+      if (!stored) return
+      onChange(stored.url)
+      const fallback = replacing ? COURSE_IMAGE_MESSAGES.replaced : COURSE_IMAGE_MESSAGES.uploaded
+      notify('success', stored.message ?? fallback)
     } finally {
       setUploading(false)
     }

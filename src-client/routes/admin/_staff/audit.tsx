@@ -2,14 +2,23 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { css } from '../../../../styled-system/css'
-import { Pagination } from '../../../components/admin/Pagination.tsx'
 import { optionalPage, z } from '../../../components/admin/search.ts'
 import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { routeError } from '../../../components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { loadList } from '../../../lib/list-loader.ts'
+import type { Trpc } from '../../../lib/trpc.ts'
+
+const auditQuery = (trpc: Trpc, page = 1) => trpc.admin.audit.list.queryOptions({ page })
 
 export const Route = createFileRoute('/admin/_staff/audit')({
   head: () => ({ meta: [{ title: 'Audit log | SkillForge Admin' }] }),
   validateSearch: z.object({ page: optionalPage }),
+  loaderDeps: ({ search }) => ({ page: search.page }),
+  loader: ({ context, deps, cause }) => loadList(context.queryClient, auditQuery(context.trpc, deps.page), cause),
+  pendingComponent: () => <LoadingState label="Loading the audit log…" />,
+  errorComponent: routeError('Could not load the audit log'),
   component: AuditLog,
 })
 
@@ -27,9 +36,9 @@ const show = (value: unknown) => (value === null || value === undefined ? '—' 
 
 function AuditLog() {
   const { trpc } = Route.useRouteContext()
-  const { page = 1 } = Route.useSearch()
+  const { page } = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
-  const log = useQuery({ ...trpc.admin.audit.list.queryOptions({ page }), placeholderData: keepPreviousData })
+  const log = useQuery({ ...auditQuery(trpc, page), placeholderData: keepPreviousData })
   return (
     <>
       <div className={pageHead}>
@@ -79,6 +88,7 @@ function AuditLog() {
             <Pagination
               page={log.data.page}
               pageCount={log.data.pageCount}
+              align="end"
               onPage={(next) => void navigate({ search: { page: next } })}
             />
           </>

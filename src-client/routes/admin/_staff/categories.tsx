@@ -1,5 +1,5 @@
 // Manage Categories: Name, Description, Courses (real count), Actions.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
 import { css } from '../../../../styled-system/css'
@@ -8,12 +8,16 @@ import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
 import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
-import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
-import { notify } from '../../../components/ui/toaster.tsx'
-import { errorMessage } from '../../../lib/trpc.ts'
+import { routeError } from '../../../components/ui/RouteError.tsx'
+import { EmptyState, LoadingState } from '../../../components/ui/states.tsx'
+import { notify, notifyError } from '../../../components/ui/toaster.tsx'
+import { errorMessage } from '../../../lib/errors.ts'
 
 export const Route = createFileRoute('/admin/_staff/categories')({
   head: () => ({ meta: [{ title: 'Manage Categories | SkillForge Admin' }] }),
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.admin.categories.list.queryOptions()),
+  pendingComponent: () => <LoadingState label="Loading categories…" />,
+  errorComponent: routeError('Could not load categories'),
   component: ManageCategories,
 })
 
@@ -21,7 +25,7 @@ function ManageCategories() {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const { can } = useStaff()
-  const list = useQuery(trpc.admin.categories.list.queryOptions())
+  const { data: categories } = useSuspenseQuery(trpc.admin.categories.list.queryOptions())
   const [dialog, setDialog] = useState<{ open: boolean; category: CategoryDraft | null }>({
     open: false,
     category: null,
@@ -36,7 +40,7 @@ function ManageCategories() {
       },
       onError: (error) => {
         setDeleting(null)
-        notify('error', 'Category not deleted', errorMessage(error))
+        notifyError(error, 'Category not deleted', errorMessage(error))
       },
     }),
   )
@@ -52,11 +56,7 @@ function ManageCategories() {
         ) : null}
       </div>
       <div className={panel}>
-        {list.isPending ? (
-          <LoadingState label="Loading categories…" />
-        ) : list.isError ? (
-          <ErrorState title="Could not load categories" error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.length === 0 ? (
+        {categories.length === 0 ? (
           <EmptyState title="No categories yet" />
         ) : (
           <table className={table}>
@@ -69,7 +69,7 @@ function ManageCategories() {
               </tr>
             </thead>
             <tbody>
-              {list.data.map((category) => (
+              {categories.map((category) => (
                 <tr key={category.id} data-testid={`category-row-${category.slug}`}>
                   <td className={css({ fontWeight: 'semibold' })}>{category.name}</td>
                   <td className={css({ color: 'fg.muted' })}>{category.description}</td>

@@ -8,14 +8,16 @@ import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
 import { CourseDialog } from '../../../components/admin/courses/CourseDialog.tsx'
 import { CoursesTable } from '../../../components/admin/courses/CoursesTable.tsx'
 import type { AdminCourse } from '../../../components/admin/courses/form-state.ts'
-import { Pagination } from '../../../components/admin/Pagination.tsx'
 import { optionalEnum, optionalFlag, optionalPage, optionalText, z } from '../../../components/admin/search.ts'
 import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
+import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { routeError } from '../../../components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
-import { notify } from '../../../components/ui/toaster.tsx'
-import { errorMessage } from '../../../lib/trpc.ts'
+import { notify, notifyError } from '../../../components/ui/toaster.tsx'
+import { loadList } from '../../../lib/list-loader.ts'
+import type { Trpc } from '../../../lib/trpc.ts'
 
 const searchSchema = z.object({
   filter: optionalEnum(COURSE_FILTERS),
@@ -24,9 +26,27 @@ const searchSchema = z.object({
   new: optionalFlag,
 })
 
+type CoursesSearch = z.infer<typeof searchSchema>
+
+const coursesQuery = (trpc: Trpc, search: CoursesSearch) =>
+  trpc.admin.courses.list.queryOptions({
+    filter: search.filter ?? 'all',
+    search: search.search ?? '',
+    page: search.page ?? 1,
+  })
+
 export const Route = createFileRoute('/admin/_staff/courses')({
   head: () => ({ meta: [{ title: 'Manage Courses | SkillForge Admin' }] }),
   validateSearch: searchSchema,
+  loaderDeps: ({ search: { filter, search, page } }) => ({ filter, search, page }),
+  loader: ({ context: { queryClient, trpc }, deps, cause }) =>
+    Promise.all([
+      loadList(queryClient, coursesQuery(trpc, deps), cause),
+      // The add and edit dialogs choose from these.
+      queryClient.prefetchQuery(trpc.admin.categories.list.queryOptions()),
+    ]),
+  pendingComponent: () => <LoadingState label="Loading courses…" />,
+  errorComponent: routeError('Could not load courses'),
   component: ManageCourses,
 })
 
@@ -44,7 +64,6 @@ function ManageCourses() {
   const queryClient = useQueryClient()
   const { can } = useStaff()
   const filter = search.filter ?? 'all'
-  const page = search.page ?? 1
   const [searchText, setSearchText] = useState(search.search ?? '')
   const [editing, setEditing] = useState<AdminCourse | null>(null)
   const [dialogOpen, setDialogOpen] = useState(Boolean(search.new) && can('editor'))
@@ -59,10 +78,7 @@ function ManageCourses() {
     return () => clearTimeout(timer)
   }, [searchText, search.search, navigate])
 
-  const list = useQuery({
-    ...trpc.admin.courses.list.queryOptions({ filter, search: search.search ?? '', page }),
-    placeholderData: keepPreviousData,
-  })
+  const list = useQuery({ ...coursesQuery(trpc, search), placeholderData: keepPreviousData })
   const remove = useMutation(
     trpc.admin.courses.delete.mutationOptions({
       onSuccess: async (result) => {
@@ -74,7 +90,7 @@ function ManageCourses() {
           result.archived ? 'It has orders, so it was archived to keep order history whole.' : undefined,
         )
       },
-      onError: (error) => notify('error', errorMessage(error)),
+      onError: (error) => notifyError(error),
     }),
   )
 
@@ -157,6 +173,7 @@ function ManageCourses() {
             <Pagination
               page={list.data.page}
               pageCount={list.data.pageCount}
+              align="end"
               onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })}
             />
           </>

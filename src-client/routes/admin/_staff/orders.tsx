@@ -8,17 +8,14 @@ import { optionalEnum, optionalPage, z } from '../../../components/admin/search.
 import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
+import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { routeError } from '../../../components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
-import { notify } from '../../../components/ui/toaster.tsx'
-import { errorMessage } from '../../../lib/trpc.ts'
+import { notify, notifyError } from '../../../components/ui/toaster.tsx'
+import { loadList } from '../../../lib/list-loader.ts'
+import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '../../../lib/order-labels.ts'
+import type { Trpc } from '../../../lib/trpc.ts'
 
-const STATUS_LABEL = {
-  pending: 'Pending',
-  awaiting_transfer: 'Awaiting transfer',
-  paid: 'Paid',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-}
 const STATUS_TONE = {
   pending: 'yellow',
   awaiting_transfer: 'yellow',
@@ -26,24 +23,28 @@ const STATUS_TONE = {
   failed: 'red',
   cancelled: 'grey',
 } as const
-const METHOD_LABEL = { card: 'Card', paypal: 'PayPal', bank_transfer: 'Bank transfer' }
+type OrdersSearch = { status?: (typeof STATUSES)[number]; page?: number }
+
+const ordersQuery = (trpc: Trpc, { status, page = 1 }: OrdersSearch) =>
+  trpc.admin.orders.list.queryOptions({ status, page })
 
 export const Route = createFileRoute('/admin/_staff/orders')({
   head: () => ({ meta: [{ title: 'Orders | SkillForge Admin' }] }),
   validateSearch: z.object({ status: optionalEnum(STATUSES), page: optionalPage }),
+  loaderDeps: ({ search: { status, page } }) => ({ status, page }),
+  loader: ({ context, deps, cause }) => loadList(context.queryClient, ordersQuery(context.trpc, deps), cause),
+  pendingComponent: () => <LoadingState label="Loading orders…" />,
+  errorComponent: routeError('Could not load orders'),
   component: Orders,
 })
 
 function Orders() {
   const { trpc } = Route.useRouteContext()
-  const { status, page = 1 } = Route.useSearch()
+  const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const queryClient = useQueryClient()
   const { can } = useStaff()
-  const orders = useQuery({
-    ...trpc.admin.orders.list.queryOptions({ status, page }),
-    placeholderData: keepPreviousData,
-  })
+  const orders = useQuery({ ...ordersQuery(trpc, search), placeholderData: keepPreviousData })
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
   const markPaid = useMutation(
     trpc.admin.orders.markPaid.mutationOptions({
@@ -51,7 +52,7 @@ function Orders() {
         await refresh()
         notify('success', 'Order marked as paid')
       },
-      onError: (error) => notify('error', errorMessage(error)),
+      onError: (error) => notifyError(error),
     }),
   )
   const cancel = useMutation(
@@ -60,7 +61,7 @@ function Orders() {
         await refresh()
         notify('success', 'Order cancelled')
       },
-      onError: (error) => notify('error', errorMessage(error)),
+      onError: (error) => notifyError(error),
     }),
   )
 
@@ -72,7 +73,7 @@ function Orders() {
           <span className={css({ srOnly: true })}>Filter by status</span>
           <select
             className={inputClass}
-            value={status ?? ''}
+            value={search.status ?? ''}
             onChange={(event) =>
               void navigate({
                 search: { status: (event.target.value || undefined) as (typeof STATUSES)[number] | undefined },
@@ -82,7 +83,7 @@ function Orders() {
             <option value="">All statuses</option>
             {STATUSES.map((value) => (
               <option key={value} value={value}>
-                {STATUS_LABEL[value]}
+                {ORDER_STATUS_LABELS[value]}
               </option>
             ))}
           </select>
@@ -118,9 +119,11 @@ function Orders() {
                     <tr key={order.id} data-testid={`order-${order.reference}`}>
                       <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
                       <td>{order.customerEmail}</td>
-                      <td>{METHOD_LABEL[order.method]}</td>
+                      <td>{PAYMENT_METHOD_LABELS[order.method]}</td>
                       <td>
-                        <span className={badge({ tone: STATUS_TONE[order.status] })}>{STATUS_LABEL[order.status]}</span>
+                        <span className={badge({ tone: STATUS_TONE[order.status] })}>
+                          {ORDER_STATUS_LABELS[order.status]}
+                        </span>
                       </td>
                       <td>{formatMoney(order.totalMinor, order.currency)}</td>
                       <td>{new Date(order.createdAt).toLocaleString()}</td>
@@ -153,27 +156,12 @@ function Orders() {
                 })}
               </tbody>
             </table>
-            <nav
-              aria-label="Pagination"
-              className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2', p: '4' })}
-            >
-              <button
-                type="button"
-                className={button({ variant: 'outline', size: 'sm' })}
-                disabled={page <= 1}
-                onClick={() => void navigate({ search: (prev) => ({ ...prev, page: page - 1 }) })}
-              >
-                Previous
-              </button>
-              <button
-                type="button"
-                className={button({ variant: 'outline', size: 'sm' })}
-                disabled={!orders.data.hasNext}
-                onClick={() => void navigate({ search: (prev) => ({ ...prev, page: page + 1 }) })}
-              >
-                Next
-              </button>
-            </nav>
+            <Pagination
+              page={orders.data.page}
+              hasNext={orders.data.hasNext}
+              align="end"
+              onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })}
+            />
           </>
         )}
       </div>

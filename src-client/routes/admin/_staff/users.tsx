@@ -1,23 +1,33 @@
 // Team Members: Name (with initials), Email, Role (inline change for admins), Last Active, Actions.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
 import { capitalise, TEAM_ROLES } from '../../../../src-shared/constants.ts'
+import { hasRole } from '../../../../src-shared/roles.ts'
 import { css } from '../../../../styled-system/css'
 import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
-import { initials, lastActive } from '../../../components/admin/format.ts'
+import { lastActive } from '../../../components/admin/format.ts'
 import { InviteDialog } from '../../../components/admin/InviteDialog.tsx'
 import { PendingInvitations } from '../../../components/admin/PendingInvitations.tsx'
 import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
+import { Avatar } from '../../../components/auth/Avatar.tsx'
 import { button } from '../../../components/ui/button.ts'
-import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
-import { notify } from '../../../components/ui/toaster.tsx'
-import { errorMessage } from '../../../lib/trpc.ts'
+import { routeError } from '../../../components/ui/RouteError.tsx'
+import { EmptyState, LoadingState } from '../../../components/ui/states.tsx'
+import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import type { RouterOutputs } from '../../../lib/types.ts'
 
 export const Route = createFileRoute('/admin/_staff/users')({
   head: () => ({ meta: [{ title: 'Team Members | SkillForge Admin' }] }),
+  loader: ({ context: { queryClient, trpc, me } }) =>
+    Promise.all([
+      queryClient.ensureQueryData(trpc.admin.team.list.queryOptions()),
+      // Only admins see (and may read) the pending invitations; they show their own error.
+      hasRole(me.role, 'admin') ? queryClient.prefetchQuery(trpc.admin.team.pendingInvitations.queryOptions()) : null,
+    ]),
+  pendingComponent: () => <LoadingState label="Loading team…" />,
+  errorComponent: routeError('Could not load the team'),
   component: TeamMembers,
 })
 
@@ -28,7 +38,7 @@ function TeamMembers() {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const { me, can } = useStaff()
-  const team = useQuery(trpc.admin.team.list.queryOptions())
+  const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
   const [inviting, setInviting] = useState(false)
   const [removing, setRemoving] = useState<Member | null>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
@@ -38,7 +48,7 @@ function TeamMembers() {
         await refresh()
         notify('success', 'Role updated successfully!')
       },
-      onError: (error) => notify('error', errorMessage(error)),
+      onError: (error) => notifyError(error),
     }),
   )
   const remove = useMutation(
@@ -48,7 +58,7 @@ function TeamMembers() {
         await refresh()
         notify('success', 'Team member removed successfully!')
       },
-      onError: (error) => notify('error', errorMessage(error)),
+      onError: (error) => notifyError(error),
     }),
   )
   const manage = can('admin')
@@ -64,11 +74,7 @@ function TeamMembers() {
         ) : null}
       </div>
       <div className={panel}>
-        {team.isPending ? (
-          <LoadingState label="Loading team…" />
-        ) : team.isError ? (
-          <ErrorState title="Could not load the team" error={team.error} onRetry={() => void team.refetch()} />
-        ) : team.data.length === 0 ? (
+        {team.length === 0 ? (
           <EmptyState title="No team members yet" />
         ) : (
           <table className={table}>
@@ -82,28 +88,13 @@ function TeamMembers() {
               </tr>
             </thead>
             <tbody>
-              {team.data.map((member) => {
+              {team.map((member) => {
                 const editable = manage && !member.isOwner && member.id !== me.id
                 return (
                   <tr key={member.id} data-testid={`member-${member.email}`}>
                     <td>
                       <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
-                        <span
-                          aria-hidden
-                          className={css({
-                            w: '9',
-                            h: '9',
-                            borderRadius: 'full',
-                            bg: 'brand.100',
-                            color: 'brand.700',
-                            display: 'grid',
-                            placeItems: 'center',
-                            fontSize: 'xs',
-                            fontWeight: 'bold',
-                          })}
-                        >
-                          {initials(member.name)}
-                        </span>
+                        <Avatar name={member.name} />
                         <span className={css({ fontWeight: 'semibold' })}>{member.name}</span>
                         {member.isOwner ? (
                           <span className={badge({ tone: 'yellow' })} title="Owner: cannot be changed or removed">

@@ -1,13 +1,15 @@
-import { useQuery } from '@tanstack/react-query'
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, notFound, useNavigate } from '@tanstack/react-router'
 import * as z from 'zod/mini'
 import { type CatalogueSearch, catalogueSearchSchema } from '../../../../src-shared/schemas/catalog-url.ts'
 import { css } from '../../../../styled-system/css'
 import { Catalogue } from '../../../components/course/Catalogue.tsx'
 import { NotFound } from '../../../components/layout/NotFound.tsx'
 import { PageIntro } from '../../../components/layout/PageIntro.tsx'
+import { routeError } from '../../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../../components/ui/states.tsx'
 import { catalogueQueryOptions } from '../../../lib/catalogue-query.ts'
+import { loadList } from '../../../lib/list-loader.ts'
 import { seo } from '../../../lib/seo.ts'
 
 const categorySearch = z.omit(catalogueSearchSchema, { category: true, search: true })
@@ -16,19 +18,21 @@ type CategorySearch = z.infer<typeof categorySearch>
 export const Route = createFileRoute('/courses/category/$slug')({
   validateSearch: categorySearch,
   loaderDeps: ({ search }) => search,
-  loader: async ({ context, params, deps }) => {
-    const categories = await context.queryClient.ensureQueryData(context.trpc.catalog.categories.queryOptions())
+  loader: async ({ context: { queryClient, trpc }, params, deps, cause }) => {
+    const categories = await queryClient.ensureQueryData(trpc.catalog.categories.queryOptions())
     const category = categories.find((c) => c.slug === params.slug)
-    if (!category) return { category: null }
-    await context.queryClient.prefetchQuery(catalogueQueryOptions(context.trpc, { ...deps, category: category.slug }))
-    return { category: { name: category.name, description: category.description } }
+    if (!category) throw notFound()
+    await loadList(queryClient, catalogueQueryOptions(trpc, { ...deps, category: category.slug }), cause)
+    return { name: category.name, description: category.description }
   },
   head: ({ loaderData }) =>
     seo({
-      title: loaderData?.category ? `${loaderData.category.name} Courses` : 'Category',
-      description: loaderData?.category?.description ?? 'Browse courses by category.',
+      title: loaderData ? `${loaderData.name} Courses` : 'Category',
+      description: loaderData?.description ?? 'Browse courses by category.',
     }),
   pendingComponent: () => <LoadingState label="Loading courses…" />,
+  errorComponent: routeError('Failed to load courses'),
+  notFoundComponent: NotFound,
   component: CategoryPage,
 })
 
@@ -37,10 +41,9 @@ function CategoryPage() {
   const search = Route.useSearch()
   const { trpc } = Route.useRouteContext()
   const navigate = useNavigate({ from: Route.fullPath })
-  const categories = useQuery(trpc.catalog.categories.queryOptions())
-  const category = categories.data?.find((c) => c.slug === slug)
-  if (categories.isSuccess && !category) return <NotFound />
-  if (!category) return <LoadingState />
+  const { data: categories } = useSuspenseQuery(trpc.catalog.categories.queryOptions())
+  const category = categories.find((c) => c.slug === slug)
+  if (!category) return <NotFound />
   const update = (patch: Partial<CatalogueSearch>) =>
     navigate({ search: (previous: CategorySearch) => ({ ...previous, ...patch }) as CategorySearch })
   return (

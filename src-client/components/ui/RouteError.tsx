@@ -1,0 +1,39 @@
+// The error screen of a route whose loader (or suspended query) failed: the server's message, the outage
+// wording during an outage, and Try Again, which runs the route's loaders again.
+import { useQueryErrorResetBoundary } from '@tanstack/react-query'
+import { type ErrorComponentProps, Link, useRouter, useRouterState } from '@tanstack/react-router'
+import { useEffect } from 'react'
+import { css } from '../../../styled-system/css'
+import { errorCode } from '../../lib/errors.ts'
+import { button } from './button.ts'
+import { EmptyState, ErrorState } from './states.tsx'
+
+export function RouteError({ error, title }: Pick<ErrorComponentProps, 'error'> & { title?: string }) {
+  const router = useRouter()
+  const resetQueryErrors = useQueryErrorResetBoundary().reset
+  const href = useRouterState({ select: (state) => state.location.href })
+  // Lets useSuspenseQuery fetch again instead of rethrowing the cached error.
+  useEffect(() => resetQueryErrors(), [resetQueryErrors])
+
+  // The session ended while the page was open: offer to log in again and come back.
+  if (errorCode(error) === 'UNAUTHORIZED') {
+    const admin = href.startsWith('/admin')
+    return (
+      <EmptyState title="Please Log In">
+        <Link
+          to={admin ? '/admin/login' : '/login'}
+          search={{ redirect: href }}
+          className={`${button()} ${css({ mt: '4' })}`}
+        >
+          Log In
+        </Link>
+      </EmptyState>
+    )
+  }
+  return <ErrorState title={title} error={error} onRetry={() => void router.invalidate()} />
+}
+
+/** A route's error component with its own title, e.g. `errorComponent: routeError('Could not load orders')`. */
+export function routeError(title: string) {
+  return ({ error }: Pick<ErrorComponentProps, 'error'>) => <RouteError error={error} title={title} />
+}

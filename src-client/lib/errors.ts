@@ -1,0 +1,53 @@
+// How the client reads a failed call: a refusal (4xx) carries a message meant for the user; an outage (503)
+// is worth trying again; anything else gets the caller's own wording.
+import { TRPCClientError } from '@trpc/client'
+import { OUTAGE } from '../../src-shared/outage.ts'
+
+function httpStatus(error: unknown): number | undefined {
+  return error instanceof TRPCClientError ? (error.data?.httpStatus as number | undefined) : undefined
+}
+
+/** An answer the server gave on purpose (bad input, refused, not found, too many attempts): retrying won't help. */
+export function isClientError(error: unknown): error is TRPCClientError<never> {
+  const status = httpStatus(error)
+  return status !== undefined && status >= 400 && status < 500
+}
+
+/** The catch-all wording when a call fails for a reason the user cannot act on. */
+export const GENERIC_ERROR = 'An error occurred. Please try again.'
+
+/** The server (or its database) is down for a moment: say so and offer to try again. */
+export function isServiceUnavailable(error: unknown): boolean {
+  return error instanceof TRPCClientError && (error.data?.code === 'SERVICE_UNAVAILABLE' || httpStatus(error) === 503)
+}
+
+/** The tRPC error code (UNAUTHORIZED, CONFLICT…) when the server sent one. */
+export function errorCode(error: unknown): string | undefined {
+  return error instanceof TRPCClientError ? (error.data?.code as string | undefined) : undefined
+}
+
+/** The first field message of a zod error sent by the server, else the error's own message. */
+export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  if (isServiceUnavailable(error)) return OUTAGE.message
+  if (error instanceof TRPCClientError) {
+    const fieldErrors = error.data?.zodError?.fieldErrors as Record<string, string[] | undefined> | undefined
+    const first = fieldErrors && Object.values(fieldErrors).find((messages) => messages?.length)?.[0]
+    return first ?? (error.message || fallback)
+  }
+  return fallback
+}
+
+/** The server's message when it refused on purpose or is briefly down; otherwise the caller's fallback. */
+export function refusalMessage(error: unknown, fallback: string): string {
+  return isClientError(error) || isServiceUnavailable(error) ? errorMessage(error, fallback) : fallback
+}
+
+/** TanStack Query's retry rule: a refusal is final; an outage or a dropped connection gets two more tries. */
+export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
+  return failureCount < 2 && !isClientError(error)
+}
+
+/** 1 s, then 2 s, … at most 8 s between tries. */
+export function retryDelay(attempt: number): number {
+  return Math.min(1000 * 2 ** attempt, 8000)
+}

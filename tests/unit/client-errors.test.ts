@@ -1,0 +1,56 @@
+// How the client reads a failed call: outage (503) vs refusal (4xx) vs anything else, and which it retries.
+import { TRPCClientError } from '@trpc/client'
+import { describe, expect, it } from 'vitest'
+import {
+  errorMessage,
+  isClientError,
+  isServiceUnavailable,
+  refusalMessage,
+  retryDelay,
+  shouldRetryQuery,
+} from '../../src-client/lib/errors.ts'
+import { OUTAGE } from '../../src-shared/outage.ts'
+
+function trpcError(code: string, httpStatus: number, message: string, zodError: unknown = null) {
+  return TRPCClientError.from({ error: { message, code: -32603, data: { code, httpStatus, path: 'x.y', zodError } } })
+}
+
+const outage = trpcError('SERVICE_UNAVAILABLE', 503, OUTAGE.message)
+const refusal = trpcError('NOT_FOUND', 404, 'No such invitation')
+const crash = trpcError('INTERNAL_SERVER_ERROR', 500, 'boom')
+const network = TRPCClientError.from(new TypeError('Failed to fetch'))
+
+describe('reading errors', () => {
+  it('tells an outage from a refusal and from a crash', () => {
+    expect([outage, refusal, crash, network].map(isServiceUnavailable)).toEqual([true, false, false, false])
+    expect([outage, refusal, crash, network].map(isClientError)).toEqual([false, true, false, false])
+  })
+
+  it('shows the server message of a refusal or an outage, else the caller wording', () => {
+    expect(refusalMessage(refusal, 'fallback')).toBe('No such invitation')
+    expect(refusalMessage(outage, 'fallback')).toBe(OUTAGE.message)
+    expect(refusalMessage(crash, 'fallback')).toBe('fallback')
+    expect(refusalMessage(new Error('not from the server'), 'fallback')).toBe('fallback')
+  })
+
+  it("prefers a zod field message to the error's own", () => {
+    const invalid = trpcError('BAD_REQUEST', 400, 'Invalid input', {
+      formErrors: [],
+      fieldErrors: { email: ['Please enter a valid email'] },
+    })
+    expect(errorMessage(invalid)).toBe('Please enter a valid email')
+  })
+})
+
+describe('retrying queries', () => {
+  it('never retries a refusal; retries an outage, a crash or a lost connection twice', () => {
+    expect(shouldRetryQuery(0, refusal)).toBe(false)
+    for (const error of [outage, crash, network]) {
+      expect([0, 1, 2].map((failures) => shouldRetryQuery(failures, error))).toEqual([true, true, false])
+    }
+  })
+
+  it('backs off: 1 s, 2 s, 4 s, at most 8 s', () => {
+    expect([0, 1, 2, 3, 6].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 8000])
+  })
+})
