@@ -3,6 +3,7 @@
 // (counts and 30-day sales), the orders page and the team.
 import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
+import { courseRow, insertUser } from '../db/seed/factories.ts'
 import { seedDatabase } from '../db/seed/index.ts'
 import { openPglite } from '../src-server/db.ts'
 import { createCaller } from '../src-server/routers/_app.ts'
@@ -18,27 +19,22 @@ for (let start = 0; start < total; start += 500) {
   await db
     .insertInto('courses')
     .values(
-      Array.from({ length: Math.min(500, total - start) }, (_, i) => ({
-        id: `bench-${start + i}`,
-        title: `Benchmark course ${start + i} ${i % 7 === 0 ? 'kubernetes' : 'design'}`,
-        category_id: category.id,
-        instructor_name: `Teacher ${i % 50}`,
-        price_minor: 1000 + i,
-        status: i % 3 === 0 ? ('draft' as const) : ('published' as const),
-        featured: i % 25 === 0,
-        what_you_will_learn: '[]',
-        requirements: '[]',
-        curriculum: '[]',
-      })),
+      Array.from({ length: Math.min(500, total - start) }, (_, i) =>
+        courseRow({
+          id: `bench-${start + i}`,
+          title: `Benchmark course ${start + i} ${i % 7 === 0 ? 'kubernetes' : 'design'}`,
+          category_id: category.id,
+          instructor_name: `Teacher ${i % 50}`,
+          price_minor: 1000 + i,
+          status: i % 3 === 0 ? 'draft' : 'published',
+          featured: i % 25 === 0,
+        }),
+      ),
     )
     .execute()
 }
 // A year of orders from one customer: about 40 a day, most of them paid.
-const buyer = await db
-  .insertInto('users')
-  .values({ email: 'bench-buyer@example.test' })
-  .returning('id')
-  .executeTakeFirstOrThrow()
+const buyer = await insertUser(db, { email: 'bench-buyer@example.test' })
 const DAY_MS = 86_400_000
 for (let start = 0; start < 15_000; start += 1000) {
   await db
@@ -63,11 +59,7 @@ for (let start = 0; start < 15_000; start += 1000) {
     .execute()
 }
 await sql`analyze`.execute(db)
-const owner = await db
-  .insertInto('users')
-  .values({ email: 'bench-owner@example.test', role: 'super_admin' })
-  .returning(['id', 'email', 'role', 'first_name', 'last_name', 'avatar_url'])
-  .executeTakeFirstOrThrow()
+const owner = await insertUser(db, { email: 'bench-owner@example.test', role: 'super_admin' })
 const caller = createCaller(
   createContextInner({
     db,

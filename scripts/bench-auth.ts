@@ -1,6 +1,7 @@
 // Measures the cost of the account hot paths on embedded PostgreSQL: argon2id hashing and verification (every
 // log-in), session validation (every request with a cookie) and auth.me. Run: `npx tsx scripts/bench-auth.ts`.
 import { migrateToLatest } from '../db/migrate.ts'
+import { insertUser } from '../db/seed/factories.ts'
 import { hashPassword, verifyPassword } from '../src-server/auth/password.ts'
 import { createSession, validateSessionToken } from '../src-server/auth/session.ts'
 import { openPglite } from '../src-server/db.ts'
@@ -19,11 +20,7 @@ const handle = await openPglite({})
 try {
   await migrateToLatest(handle.db)
   const passwordHash = await hashPassword('bench-password-1')
-  const user = await handle.db
-    .insertInto('users')
-    .values({ email: 'bench@example.test', email_verified: true, password_hash: passwordHash })
-    .returning(['id', 'email', 'role', 'first_name', 'last_name', 'avatar_url'])
-    .executeTakeFirstOrThrow()
+  const user = await insertUser(handle.db, { email: 'bench@example.test', password_hash: passwordHash })
   const { token, session } = await createSession(handle.db, user.id)
   const caller = createCaller(
     createContextInner({

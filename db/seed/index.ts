@@ -9,6 +9,7 @@ import { instructors } from './data/instructors.ts'
 import { comparisonFeatures, plans } from './data/plans.ts'
 import { services } from './data/services.ts'
 import type { SeedCourse } from './data/types.ts'
+import { courseRow } from './factories.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -64,7 +65,7 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
           const curriculum = toCurriculum(course)
           const createdAt = new Date(now.getTime() - course.createdDaysAgo * DAY_MS)
           const status = course.status ?? 'published'
-          return {
+          return courseRow({
             id: course.id,
             title: course.title,
             description: course.description,
@@ -90,7 +91,7 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
             published_at: status === 'published' ? createdAt : null,
             created_at: createdAt,
             updated_at: createdAt,
-          }
+          })
         }),
       )
       .onConflict((oc) => oc.column('id').doNothing())

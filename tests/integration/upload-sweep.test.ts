@@ -4,6 +4,7 @@ import { access, mkdtemp, rm, utimes } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { insertCourse } from '../../db/seed/factories.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { replaceAvatar } from '../../src-server/profile/editing.ts'
 import { createS3Storage } from '../../src-server/storage/s3.ts'
@@ -75,21 +76,12 @@ describe.each(kinds)('sweepUnreferencedUploads on $name', (kind) => {
     // A course saved with one image, then edited to another: the first is now referenced by nothing.
     const first = await storage.put(`courses/${tag}-first.png`, PNG, 'image/png')
     const second = await storage.put(`courses/${tag}-second.png`, PNG, 'image/png')
-    const created = await database.db
-      .insertInto('courses')
-      .values({
-        id: `sweep-${tag}`,
-        title: `Sweep ${tag}`,
-        category_id: categoryId,
-        instructor_name: 'I',
-        image_url: first,
-        price_minor: 500,
-        what_you_will_learn: '[]',
-        requirements: '[]',
-        curriculum: '[]',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
+    const created = await insertCourse(database.db, {
+      id: `sweep-${tag}`,
+      title: `Sweep ${tag}`,
+      category_id: categoryId,
+      image_url: first,
+    })
     await database.db.updateTable('courses').set({ image_url: second }).where('id', '=', created.id).execute()
     // A course that was deleted, and the image it left behind.
     await storage.put(`courses/${tag}-of-deleted-course.png`, PNG, 'image/png')

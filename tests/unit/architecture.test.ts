@@ -29,7 +29,7 @@ function offenders(files: string[], pattern: RegExp, allowed: string[]) {
 /** The top-level folder of src-server a file lives in; files directly under src-server are the composition root. */
 function serverFolder(file: string): string | null {
   const parts = path.relative(SERVER, file).split(path.sep)
-  return parts.length > 1 && parts[0] !== '..' ? parts[0] : null
+  return parts.length > 1 && parts[0] !== '..' ? (parts[0] as string) : null
 }
 
 function serverFolderGraph(): FolderGraph {
