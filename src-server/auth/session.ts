@@ -4,8 +4,8 @@
 import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import type { Role } from '../../src-shared/roles.ts'
 import type { DB } from '../db.ts'
+import { SESSION_USER_COLUMNS, toSessionUser } from './session-user.ts'
 import type { SessionInfo, SessionUser } from './types.ts'
 
 export const SESSION_COOKIE = 'session'
@@ -66,17 +66,12 @@ export async function validateSessionToken(db: DB, token: string, now = new Date
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
-      'sessions.id',
+      ...SESSION_USER_COLUMNS,
+      'sessions.id as session_id',
       'sessions.secret_hash',
       'sessions.remember',
       'sessions.expires_at',
       'sessions.last_seen_at',
-      'users.id as user_id',
-      'users.email',
-      'users.role',
-      'users.first_name',
-      'users.last_name',
-      'users.avatar_url',
     ])
     .where('sessions.id', '=', id)
     .executeTakeFirst()
@@ -96,15 +91,8 @@ export async function validateSessionToken(db: DB, token: string, now = new Date
   }
 
   return {
-    user: {
-      id: row.user_id,
-      email: row.email,
-      role: row.role as Role,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      avatarUrl: row.avatar_url,
-    },
-    session: { id: row.id, expiresAt, remember: row.remember },
+    user: toSessionUser(row),
+    session: { id: row.session_id, expiresAt, remember: row.remember },
     refreshed,
   }
 }

@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
+import { SESSION_USER_COLUMNS } from '../auth/session-user.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 
@@ -12,15 +13,7 @@ export async function listTeam(db: DB) {
   const rows = await db
     .selectFrom('users')
     .leftJoin('sessions', 'sessions.user_id', 'users.id')
-    .select([
-      'users.id',
-      'users.email',
-      'users.first_name',
-      'users.last_name',
-      'users.avatar_url',
-      'users.role',
-      sql<Date | null>`max(sessions.last_seen_at)`.as('last_active'),
-    ])
+    .select([...SESSION_USER_COLUMNS, sql<Date | null>`max(sessions.last_seen_at)`.as('last_active')])
     .where('users.role', 'in', [...STAFF_ROLES])
     .groupBy('users.id')
     .orderBy(sql`users.role = 'super_admin'`, 'desc')

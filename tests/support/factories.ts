@@ -1,9 +1,12 @@
-// Test data factories and callers, shared by integration and end-to-end tests.
+// Test data factories and callers, shared by integration and end-to-end tests. Rows are built by
+// db/seed/factories.ts, the same the seed and the benchmarks use.
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { insertUser } from '../../db/seed/factories.ts'
 import type { Database } from '../../db/types.ts'
 import { hashPassword } from '../../src-server/auth/password.ts'
 import { createSession } from '../../src-server/auth/session.ts'
+import { toSessionUser } from '../../src-server/auth/session-user.ts'
 import type { SessionUser } from '../../src-server/auth/types.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
@@ -26,27 +29,15 @@ export async function createUser(
 ): Promise<TestUser> {
   const password = overrides.password ?? 'correct-horse-9!'
   const email = overrides.email ?? `user-${randomBytes(5).toString('hex')}@example.test`
-  const row = await db
-    .insertInto('users')
-    .values({
-      email,
-      email_verified: overrides.emailVerified ?? true,
-      password_hash: await hashPassword(password),
-      first_name: overrides.firstName ?? 'Test',
-      last_name: overrides.lastName ?? 'User',
-      role: overrides.role ?? 'customer',
-    })
-    .returning(['id', 'email', 'role', 'first_name', 'last_name', 'avatar_url'])
-    .executeTakeFirstOrThrow()
-  return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    avatarUrl: row.avatar_url,
-    password,
-  }
+  const row = await insertUser(db, {
+    email,
+    email_verified: overrides.emailVerified ?? true,
+    password_hash: await hashPassword(password),
+    first_name: overrides.firstName ?? 'Test',
+    last_name: overrides.lastName ?? 'User',
+    role: overrides.role ?? 'customer',
+  })
+  return { ...toSessionUser(row), password }
 }
 
 /** A session row and its cookie token for a user (what a successful log-in produces). */
