@@ -7,6 +7,7 @@ import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../db/types.ts'
 
+/** The database or a transaction on it (a Transaction is a Kysely): every repository function takes one. */
 export type DB = Kysely<Database>
 
 export interface DatabaseHandle {

@@ -2,8 +2,7 @@
 // consuming one is a single UPDATE … WHERE unused AND unexpired, so a token can never be used twice.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
-import type { Kysely, Transaction } from 'kysely'
-import type { Database } from '../../db/types.ts'
+import type { DB } from '../db.ts'
 
 export type TokenPurpose = 'verify_email' | 'reset_password'
 
@@ -12,14 +11,12 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   reset_password: 60 * 60 * 1000,
 }
 
-type Db = Kysely<Database> | Transaction<Database>
-
 export function hashToken(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
 }
 
 /** Issues a new token; earlier unused tokens of the same purpose stop working. */
-export async function issueToken(db: Db, userId: string, purpose: TokenPurpose, now = new Date()): Promise<string> {
+export async function issueToken(db: DB, userId: string, purpose: TokenPurpose, now = new Date()): Promise<string> {
   const bytes = new Uint8Array(25) // 200 bits
   crypto.getRandomValues(bytes)
   const token = encodeBase32LowerCaseNoPadding(bytes)
@@ -43,7 +40,7 @@ export async function issueToken(db: Db, userId: string, purpose: TokenPurpose, 
 
 /** Marks the token used and returns its user, or null when it is unknown, used, expired or of another purpose. */
 export async function consumeToken(
-  db: Db,
+  db: DB,
   token: string,
   purpose: TokenPurpose,
   now = new Date(),

@@ -1,7 +1,6 @@
 // Every e-mail is first written to the mail_outbox table (in the caller's transaction when it has one), so a
 // failing SMTP server never loses a message or fails the request; the dispatcher sends it later.
-import type { Kysely, Transaction } from 'kysely'
-import type { Database } from '../../db/types.ts'
+import type { DB } from '../db.ts'
 
 export interface OutgoingMail {
   kind: string
@@ -11,7 +10,7 @@ export interface OutgoingMail {
   html?: string
 }
 
-export async function enqueueMail(db: Kysely<Database> | Transaction<Database>, mail: OutgoingMail): Promise<string> {
+export async function enqueueMail(db: DB, mail: OutgoingMail): Promise<string> {
   const row = await db
     .insertInto('mail_outbox')
     .values({
@@ -27,7 +26,7 @@ export async function enqueueMail(db: Kysely<Database> | Transaction<Database>, 
 }
 
 /** The newest message of a kind sent to an address (tests and the development outbox viewer use it). */
-export function latestMailTo(db: Kysely<Database>, to: string, kind?: string) {
+export function latestMailTo(db: DB, to: string, kind?: string) {
   let query = db
     .selectFrom('mail_outbox')
     .select(['id', 'kind', 'to_address', 'subject', 'text_body', 'html_body', 'status', 'created_at'])
