@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
 import type { HttpDeps } from '../config.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
-import { readImageUpload, UploadError } from '../storage/upload.ts'
+import { readImageUpload, sendUploadError, UploadError } from '../storage/upload.ts'
 
 export const COURSE_IMAGE_MAX_BYTES = 2 * 1024 * 1024
 export const COURSE_IMAGE_TOO_LARGE = 'Image size should be less than 2MB'
@@ -21,11 +21,7 @@ export function registerAdminImageRoutes(app: FastifyInstance, deps: HttpDeps) {
       const replacing = request.query.replace === '1'
       return { url, message: replacing ? 'Image updated successfully!' : 'Image uploaded successfully!' }
     } catch (error) {
-      if (error instanceof UploadError) {
-        return reply
-          .code(error.reason === 'too-large' ? 413 : 400)
-          .send({ error: 'Bad Request', message: error.message })
-      }
+      if (error instanceof UploadError) return sendUploadError(reply, error)
       throw error
     }
   })

@@ -4,7 +4,7 @@ import { AVATAR_MAX_BYTES } from '../../src-shared/constants.ts'
 import { requireUser } from '../auth/require-user.ts'
 import type { HttpDeps } from '../config.ts'
 import { RATE_RULES } from '../security/rate-limit.ts'
-import { readImageUpload, UploadError } from '../storage/upload.ts'
+import { readImageUpload, sendUploadError, UploadError } from '../storage/upload.ts'
 import { AVATAR_MESSAGES, replaceAvatar } from './editing.ts'
 
 export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
@@ -30,10 +30,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
       try {
         image = await readImageUpload(request, AVATAR_MAX_BYTES, AVATAR_MESSAGES.tooLarge)
       } catch (error) {
-        if (error instanceof UploadError) {
-          const status = error.reason === 'too-large' ? 413 : 400
-          return reply.code(status).send({ error: 'Bad Request', message: error.message })
-        }
+        if (error instanceof UploadError) return sendUploadError(reply, error)
         request.log.warn({ err: error }, 'avatar upload could not be read')
         return reply.code(400).send({ error: 'Bad Request', message: AVATAR_MESSAGES.notImage })
       }

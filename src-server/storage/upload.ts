@@ -1,6 +1,6 @@
 // Reads one uploaded image from a multipart request: checked by content (magic bytes), never by name or
 // declared type, and refused past the size limit without buffering more than that.
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { detectImageType, type ImageType } from './image.ts'
 
 export class UploadError extends Error {
@@ -30,4 +30,9 @@ export async function readImageUpload(
   const type = detectImageType(data)
   if (!type) throw new UploadError('not-image', NOT_AN_IMAGE)
   return { data, type }
+}
+
+/** The one answer to a refused upload: 413 past the size limit, else 400, with the message the form shows. */
+export function sendUploadError(reply: FastifyReply, error: UploadError) {
+  return reply.code(error.reason === 'too-large' ? 413 : 400).send({ error: 'Bad Request', message: error.message })
 }
