@@ -3,34 +3,20 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { createUser } from '../support/factories.ts'
+import { placeOrder } from '../support/orders.ts'
 import { expect, test } from './fixtures.ts'
 
-async function placeOrder(db: Kysely<Database>, userId: string, reference: string, courseId: string, total: number) {
-  const order = await db
-    .insertInto('orders')
-    .values({
-      user_id: userId,
-      reference,
-      currency: 'GBP',
-      method: 'bank_transfer',
-      status: 'awaiting_transfer',
-      subtotal_minor: total,
-      total_minor: total,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('order_items')
-    .values({
-      order_id: order.id,
-      kind: 'course',
-      course_id: courseId,
-      item_key: `course:${courseId}`,
-      title: 'Course',
-      unit_price_minor: total,
-    })
-    .execute()
-  return order.id
+function placeBankOrder(db: Kysely<Database>, userId: string, reference: string, courseId: string, totalMinor: number) {
+  return placeOrder(db, {
+    userId,
+    courseId,
+    reference,
+    method: 'bank_transfer',
+    status: 'awaiting_transfer',
+    currency: 'GBP',
+    totalMinor,
+    title: 'Course',
+  })
 }
 
 test('the owner marks a bank-transfer order paid and cancels another; the dashboard counts the revenue', async ({
@@ -40,8 +26,8 @@ test('the owner marks a bank-transfer order paid and cancels another; the dashbo
   const buyer = await createUser(db, { role: 'customer' })
   const course = await db.selectFrom('courses').select('id').where('status', '=', 'published').executeTakeFirstOrThrow()
   const stamp = Date.now().toString(36).toUpperCase()
-  const paidId = await placeOrder(db, buyer.id, `SF-E2E-${stamp}-A`, course.id, 12345)
-  await placeOrder(db, buyer.id, `SF-E2E-${stamp}-B`, course.id, 500)
+  const paidId = await placeBankOrder(db, buyer.id, `SF-E2E-${stamp}-A`, course.id, 12345)
+  await placeBankOrder(db, buyer.id, `SF-E2E-${stamp}-B`, course.id, 500)
 
   await page.goto('/admin/login')
   await page.getByLabel('Email').fill(process.env.E2E_ADMIN_EMAIL as string)

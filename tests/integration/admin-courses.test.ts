@@ -9,6 +9,7 @@ import { createContextInner } from '../../src-server/trpc/context.ts'
 import { ADMIN_PAGE_SIZE, COURSE_IMAGE_REFUSED } from '../../src-shared/schemas/admin.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
+import { placeOrder } from '../support/orders.ts'
 
 let database: DatabaseHandle
 let editor: TestUser
@@ -225,29 +226,13 @@ describe('admin.courses lifecycle', () => {
     const course = await caller.admin.courses.create({ ...baseCourse(), title: 'Bought course', status: 'published' })
     expect(await courseHasPurchases(database.db, course.id)).toBe(false)
     const buyer = await createUser(database.db, { role: 'customer' })
-    const order = await database.db
-      .insertInto('orders')
-      .values({
-        user_id: buyer.id,
-        reference: 'SF-BOUGHT-1',
-        currency: 'USD',
-        method: 'card',
-        subtotal_minor: 5999,
-        total_minor: 5999,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await database.db
-      .insertInto('order_items')
-      .values({
-        order_id: order.id,
-        kind: 'course',
-        course_id: course.id,
-        item_key: `course:${course.id}`,
-        title: course.title,
-        unit_price_minor: 5999,
-      })
-      .execute()
+    const orderId = await placeOrder(database.db, {
+      userId: buyer.id,
+      courseId: course.id,
+      reference: 'SF-BOUGHT-1',
+      title: course.title,
+      totalMinor: 5999,
+    })
     expect(await courseHasPurchases(database.db, course.id)).toBe(true)
 
     expect(await caller.admin.courses.delete({ id: course.id })).toEqual({ archived: true })
@@ -260,7 +245,7 @@ describe('admin.courses lifecycle', () => {
     const line = await database.db
       .selectFrom('order_items')
       .select('course_id')
-      .where('order_id', '=', order.id)
+      .where('order_id', '=', orderId)
       .executeTakeFirstOrThrow()
     expect(line.course_id).toBe(course.id)
     expect(await visitor().catalog.course({ id: course.id })).toBeNull()

@@ -6,6 +6,7 @@ import type { DatabaseHandle } from '../../src-server/db.ts'
 import { lastDays } from '../../src-server/reports/sales.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
+import { placeOrder } from '../support/orders.ts'
 
 let database: DatabaseHandle
 let admin: TestUser
@@ -13,38 +14,23 @@ let customer: TestUser
 let courseId: string
 let counter = 0
 
-async function placeOrder(
+/** A course order of the customer's, as checkout leaves it before payment. */
+function placeCustomerOrder(
   method: 'card' | 'paypal' | 'bank_transfer',
   status: 'pending' | 'awaiting_transfer',
   currency: 'USD' | 'GBP' = 'USD',
-  total = 4999,
+  totalMinor = 4999,
 ) {
   counter += 1
-  const order = await database.db
-    .insertInto('orders')
-    .values({
-      user_id: customer.id,
-      reference: `SF-TEST-${counter}`,
-      currency,
-      method,
-      status,
-      subtotal_minor: total,
-      total_minor: total,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await database.db
-    .insertInto('order_items')
-    .values({
-      order_id: order.id,
-      kind: 'course',
-      course_id: courseId,
-      item_key: `course:${courseId}`,
-      title: 'A course',
-      unit_price_minor: total,
-    })
-    .execute()
-  return order.id
+  return placeOrder(database.db, {
+    userId: customer.id,
+    courseId,
+    reference: `SF-TEST-${counter}`,
+    method,
+    status,
+    currency,
+    totalMinor,
+  })
 }
 const messageOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -69,7 +55,7 @@ afterAll(async () => {
 
 describe('admin.orders', () => {
   it('lists orders newest first with the customer, filtered by status', async () => {
-    const id = await placeOrder('bank_transfer', 'awaiting_transfer')
+    const id = await placeCustomerOrder('bank_transfer', 'awaiting_transfer')
     const caller = await callerAs(database.db, await createUser(database.db, { role: 'viewer' }))
     const list = await caller.admin.orders.list({})
     expect(list.items[0]).toMatchObject({
@@ -82,7 +68,7 @@ describe('admin.orders', () => {
   })
 
   it('marks a bank-transfer order paid: the buyer is enrolled once, and the change is audited once', async () => {
-    const id = await placeOrder('bank_transfer', 'awaiting_transfer')
+    const id = await placeCustomerOrder('bank_transfer', 'awaiting_transfer')
     const caller = await callerAs(database.db, admin)
     expect(await caller.admin.orders.markPaid({ id })).toEqual({ id, result: 'fulfilled' })
     expect(await caller.admin.orders.markPaid({ id })).toEqual({ id, result: 'already_paid' })
@@ -114,18 +100,18 @@ describe('admin.orders', () => {
 
   it('refuses to mark a card order paid (Stripe confirms those) and to cancel a paid order', async () => {
     const caller = await callerAs(database.db, admin)
-    const card = await placeOrder('card', 'pending')
+    const card = await placeCustomerOrder('card', 'pending')
     expect(await messageOf(caller.admin.orders.markPaid({ id: card }))).toBe(
       'Card payments are confirmed by Stripe, not by staff',
     )
-    const paypal = await placeOrder('paypal', 'pending')
+    const paypal = await placeCustomerOrder('paypal', 'pending')
     await caller.admin.orders.markPaid({ id: paypal })
     expect(await messageOf(caller.admin.orders.cancel({ id: paypal }))).toBe('A paid order cannot be cancelled')
   })
 
   it('cancels an unpaid order, which then cannot be marked paid', async () => {
     const caller = await callerAs(database.db, admin)
-    const id = await placeOrder('bank_transfer', 'awaiting_transfer')
+    const id = await placeCustomerOrder('bank_transfer', 'awaiting_transfer')
     await caller.admin.orders.cancel({ id })
     expect(
       (await database.db.selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status,
@@ -137,10 +123,10 @@ describe('admin.orders', () => {
 describe('dashboard sales', () => {
   it('sums paid orders per day and per currency over the last 30 days', async () => {
     const caller = await callerAs(database.db, admin)
-    const gbp = await placeOrder('paypal', 'pending', 'GBP', 30000)
+    const gbp = await placeCustomerOrder('paypal', 'pending', 'GBP', 30000)
     await caller.admin.orders.markPaid({ id: gbp })
     // An order paid 40 days ago is outside the window.
-    const old = await placeOrder('paypal', 'pending', 'GBP', 99900)
+    const old = await placeCustomerOrder('paypal', 'pending', 'GBP', 99900)
     await caller.admin.orders.markPaid({ id: old })
     await database.db
       .updateTable('orders')

@@ -1,10 +1,9 @@
 // A fresh, migrated and seeded database for one test file: PGlite or PostgreSQL, as the project says.
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import pg from 'pg'
 import { inject } from 'vitest'
 import { type DatabaseHandle, openDatabase, openPglite } from '../../src-server/db.ts'
-import { databaseUrlFor, TEST_DB_PREFIX } from './postgres-admin.ts'
+import { adminQuery, databaseUrlFor, TEST_DB_PREFIX } from './postgres-admin.ts'
 import './provided.ts'
 
 export async function createTestDatabase(): Promise<DatabaseHandle> {
@@ -22,15 +21,5 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
       await handle.close()
       await adminQuery(config.adminUrl, `drop database if exists ${name} with (force)`)
     },
-  }
-}
-
-async function adminQuery(adminUrl: string, text: string) {
-  const client = new pg.Client({ connectionString: adminUrl })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
   }
 }

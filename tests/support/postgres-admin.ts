@@ -1,6 +1,17 @@
-import type pg from 'pg'
+import pg from 'pg'
 
 export const TEST_DB_PREFIX = 'sf_test_'
+
+/** Runs one statement on its own connection (CREATE/DROP DATABASE cannot run inside a pooled transaction). */
+export async function adminQuery(adminUrl: string, text: string) {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    await client.query(text)
+  } finally {
+    await client.end()
+  }
+}
 
 /** The same server and credentials, another database name. */
 export function databaseUrlFor(baseUrl: string, database: string): string {

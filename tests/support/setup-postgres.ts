@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node'
 import { migrateToLatest } from '../../db/migrate.ts'
 import { seedDatabase } from '../../db/seed/index.ts'
 import { openDatabase } from '../../src-server/db.ts'
-import { databaseUrlFor, dropOrphanTestDatabases, TEST_DB_PREFIX } from './postgres-admin.ts'
+import { adminQuery, databaseUrlFor, dropOrphanTestDatabases, TEST_DB_PREFIX } from './postgres-admin.ts'
 import './provided.ts'
 
 export default async function setup(project: TestProject) {
@@ -34,16 +34,6 @@ export default async function setup(project: TestProject) {
     await client.connect()
     await client.query(`alter database ${templateName} is_template false`).catch(() => undefined)
     await client.query(`drop database if exists ${templateName} with (force)`)
-    await client.end()
-  }
-}
-
-async function adminQuery(adminUrl: string, text: string) {
-  const client = new pg.Client({ connectionString: adminUrl })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
     await client.end()
   }
 }
