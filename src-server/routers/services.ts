@@ -6,13 +6,20 @@ import { publicProcedure, router } from '../trpc/init.ts'
 
 type ServiceRow = Awaited<ReturnType<typeof listServices>>[number]
 
-function toServiceCard(row: ServiceRow) {
+/** What a service card and the service page both show first. */
+function toServiceSummary(row: Pick<ServiceRow, 'id' | 'title' | 'description' | 'category_name' | 'image_url'>) {
   return {
     id: row.id,
     title: row.title,
     description: row.description,
     category: row.category_name,
     image: row.image_url,
+  }
+}
+
+function toServiceCard(row: ServiceRow) {
+  return {
+    ...toServiceSummary(row),
     featured: row.featured,
     fromPriceMinor: row.from_price_minor,
     currency: row.from_currency ?? 'USD',
@@ -33,11 +40,7 @@ export const servicesRouter = router({
     if (!row) return null
     const packages = await listPackages(ctx.db, row.id)
     return {
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      category: row.category_name,
-      image: row.image_url,
+      ...toServiceSummary(row),
       whatYouGet: row.what_you_get,
       requirements: row.requirements,
       processSteps: row.process_steps,
