@@ -4,15 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
+import { messageOf } from '../support/outcome.ts'
 
 let database: DatabaseHandle
 let editor: TestUser
 const asEditor = () => callerAs(database.db, editor)
-const messageOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'OK',
-    (error: TRPCError) => error.message,
-  )
 
 beforeAll(async () => {
   database = await createTestDatabase()

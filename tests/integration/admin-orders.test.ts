@@ -1,12 +1,12 @@
 // The Orders page and the dashboard's sales: staff mark bank-transfer and PayPal orders paid (fulfilled once,
 // through the checkout's own path) or cancelled; revenue per day per currency is counted in the database.
-import type { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { lastDays } from '../../src-server/reports/sales.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
+import { messageOf } from '../support/outcome.ts'
 
 let database: DatabaseHandle
 let admin: TestUser
@@ -32,11 +32,6 @@ function placeCustomerOrder(
     totalMinor,
   })
 }
-const messageOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'OK',
-    (error: TRPCError) => error.message,
-  )
 
 beforeAll(async () => {
   database = await createTestDatabase()

@@ -1,6 +1,5 @@
 // Team Members: invitations by e-mail with a single-use expiring link, role changes, removal that ends the
 // member's sessions, the owner's protection, Last Active from sessions.
-import type { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { authenticateWithPassword } from '../../src-server/auth/login.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
@@ -10,16 +9,12 @@ import { INVITATION_INVALID, INVITATION_MAIL_KIND, INVITATION_TTL_MS } from '../
 import { createContextInner } from '../../src-server/trpc/context.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../support/factories.ts'
+import { messageOf } from '../support/outcome.ts'
 
 let database: DatabaseHandle
 let owner: TestUser
 let admin: TestUser
 const visitor = () => createCaller(createContextInner({ db: database.db, user: null, session: null }))
-const messageOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'OK',
-    (error: TRPCError) => error.message,
-  )
 
 async function invitationToken(email: string) {
   const mail = await latestMailTo(database.db, email, INVITATION_MAIL_KIND)
