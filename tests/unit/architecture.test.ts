@@ -123,3 +123,15 @@ describe('folder cycle finder', () => {
     expect(importsOf(source)).toEqual(['./a.ts', '../b.ts', './c.ts', './d.ts'])
   })
 })
+
+describe('README code layout', () => {
+  it('names every server folder, with a line saying what it owns', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const layout = readme.slice(readme.indexOf('## Code layout'))
+    const folders = readdirSync(SERVER, { withFileTypes: true }).filter((entry) => entry.isDirectory())
+    const missing = folders
+      .map((entry) => entry.name)
+      .filter((name) => !new RegExp(`^ +${name}/ +\\S`, 'm').test(layout))
+    expect(missing).toEqual([])
+  })
+})
