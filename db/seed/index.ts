@@ -1,5 +1,6 @@
 // Idempotent demo seed: inserts what is missing, keyed by natural ids, and never overwrites staff edits.
 import type { Kysely } from 'kysely'
+import { parseLessonDuration } from '../../src-shared/lesson-duration.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import type { CurriculumSection, Database } from '../types.ts'
 import { categories } from './data/categories.ts'
@@ -13,13 +14,6 @@ import { courseRow } from './factories.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
 const DAY_MS = 24 * 60 * 60 * 1000
-
-/** 'm:ss' → seconds. */
-export function parseLessonDuration(text: string): number {
-  const match = /^(\d{1,3}):([0-5]\d)$/.exec(text)
-  if (!match) throw new RangeError(`Lesson duration must look like m:ss, got ${text}`)
-  return Number(match[1]) * 60 + Number(match[2])
-}
 
 export function toCurriculum(course: SeedCourse): CurriculumSection[] {
   return course.curriculum.map((section) => ({

@@ -2,6 +2,7 @@
 
 import type { z } from 'zod'
 import type { CurriculumSection } from '../../db/types.ts'
+import { formatLessonDuration, parseLessonDuration } from '../../src-shared/lesson-duration.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import type { courseInput } from '../../src-shared/schemas/admin.ts'
 import type { AdminCourseRow } from './repository-staff.ts'
@@ -11,21 +12,13 @@ type ParsedCourse = z.output<typeof courseInput>
 const PLACEHOLDER_IMAGE = '/placeholder.svg'
 const DEFAULT_INSTRUCTOR = 'Instructor Name'
 
-export function parseDuration(text: string): number {
-  const [minutes = 0, seconds = 0] = text.split(':').map(Number)
-  return minutes * 60 + seconds
-}
-export function formatDuration(totalSeconds: number): string {
-  return `${Math.floor(totalSeconds / 60)}:${String(totalSeconds % 60).padStart(2, '0')}`
-}
-
 /** Stored columns for a validated form. Lessons and duration follow the curriculum whenever it lists lessons. */
 export function toCourseValues(input: ParsedCourse) {
   const curriculum: CurriculumSection[] = input.curriculum.map((section) => ({
     title: section.title,
     lessons: section.lessons.map((lesson) => ({
       title: lesson.title,
-      durationSeconds: parseDuration(lesson.duration),
+      durationSeconds: parseLessonDuration(lesson.duration),
       isPreview: lesson.isPreview,
     })),
   }))
@@ -82,7 +75,7 @@ export function toAdminCourse(row: AdminCourseRow) {
       title: section.title,
       lessons: section.lessons.map((lesson) => ({
         title: lesson.title,
-        duration: formatDuration(lesson.durationSeconds),
+        duration: formatLessonDuration(lesson.durationSeconds),
         isPreview: lesson.isPreview,
       })),
     })),

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { COURSE_FILTERS } from '../admin.ts'
 import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
+import { LESSON_DURATION_MESSAGE, LESSON_DURATION_PATTERN } from '../lesson-duration.ts'
 import { courseIdSchema } from './catalog.ts'
 
 export const REQUIRED_FIELDS = 'Please fill in required fields'
@@ -20,10 +21,7 @@ const priceText = z
   .trim()
   .regex(/^\d{1,7}(\.\d{1,2})?$/, PRICE_NOT_A_NUMBER)
 
-export const lessonDurationText = z
-  .string()
-  .trim()
-  .regex(/^\d{1,3}:[0-5]\d$/, 'Lesson duration must look like m:ss')
+export const lessonDurationText = z.string().trim().regex(LESSON_DURATION_PATTERN, LESSON_DURATION_MESSAGE)
 
 const lessonInput = z.object({
   title: z.string().trim().min(1, 'Every lesson needs a title').max(200),
