@@ -12,6 +12,40 @@ describe('safeReturnPath', () => {
       expect(safeReturnPath(value)).toBe('/')
     }
   })
+  it('refuses control characters and backslashes, raw or percent-encoded (once or more)', () => {
+    const hostile = [
+      '/%09/evil.example/x', // a URL parser drops the tab: "//evil.example/x"
+      '/\t/evil.example/x',
+      '/%0a/evil.example',
+      '/%0D%0A/evil.example',
+      '/\n/evil.example',
+      '/%00/evil.example',
+      '/%7f/evil.example',
+      '/%1F/x',
+      '/%5C%5Cevil.example',
+      '/%5cevil.example',
+      '/%2F/evil.example', // decodes to "//evil.example"
+      '/%2f%2fevil.example',
+      '/%2509/evil.example', // encoded twice
+      '/%252F/evil.example',
+      '/%25252509/evil.example',
+      '/ok?next=%09&bad=%zz', // a malformed escape does not hide a good one
+      '/payment?x=\u0085%0b',
+    ]
+    for (const value of hostile) expect(safeReturnPath(value), value).toBe('/')
+  })
+  it('keeps ordinary encoded paths and queries', () => {
+    for (const value of [
+      '/courses?search=a%20b',
+      '/courses?search=100%25',
+      '/caf%C3%A9',
+      '/courses?search=%zz',
+      '/services/uk-company-formation#faq',
+    ]) {
+      expect(safeReturnPath(value)).toBe(value)
+    }
+    expect(safeReturnPath('/x'.repeat(257))).toBe('/')
+  })
 })
 
 describe('signupInput', () => {
