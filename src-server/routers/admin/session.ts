@@ -1,5 +1,5 @@
-// Admin log-in and log-out through the shop's session system. Only staff get a session here; anyone else gets
-// the same answer as a wrong password, so the form does not reveal which accounts exist.
+// Admin log-in and log-out through the shop's session system. Only staff with a verified address get a session
+// here; anyone else gets the same answer as a wrong password, so the form does not reveal which accounts exist.
 import { TRPCError } from '@trpc/server'
 import { isStaff } from '../../../src-shared/roles.ts'
 import { ADMIN_LOGIN_FAILED, adminLoginInput } from '../../../src-shared/schemas/admin.ts'
@@ -40,7 +40,7 @@ export const adminSessionRouter = router({
     const limits = adminLoginLimits(ctx, input.email.trim().toLowerCase())
     await limits.assertAllowed()
     const user = await authenticateWithPassword(ctx.db, input.email, input.password)
-    if (!user || !isStaff(user.role)) {
+    if (!user || !isStaff(user.role) || !user.emailVerified) {
       await limits.recordFailure()
       throw new TRPCError({ code: 'UNAUTHORIZED', message: ADMIN_LOGIN_FAILED })
     }
