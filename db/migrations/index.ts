@@ -7,6 +7,7 @@ import * as m1200 from './2026_11_22_1200_accounts.ts'
 import * as m1300 from './2026_11_22_1300_cart_orders.ts'
 import * as m1400 from './2026_11_22_1400_admin.ts'
 import * as m1700 from './2026_11_22_1700_catalog_version.ts'
+import * as m231420 from './2026_11_23_1420_mail_reply_to.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_1300_cart_orders': m1300,
   '2026_11_22_1400_admin': m1400,
   '2026_11_22_1700_catalog_version': m1700,
+  '2026_11_23_1420_mail_reply_to': m231420,
 }
