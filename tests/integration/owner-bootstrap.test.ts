@@ -45,6 +45,7 @@ describe('owner takeover by signing up first', () => {
       acceptTerms: true,
     })
     expect(signup.status).toBe(200)
+    await signup.text() // read every answer: one left unread keeps its connection busy and the server from stopping
     const [account] = await accountsFor(email)
     expect(account).toMatchObject({ role: 'customer', email_verified: false })
     const attackerSession = await createSessionToken(database.db, account!.id)
@@ -59,6 +60,7 @@ describe('owner takeover by signing up first', () => {
       headers: { cookie: `session=${attackerSession.token}` },
     })
     expect(me.status).toBe(401)
+    await me.text()
     expect(
       await database.db.selectFrom('sessions').select('id').where('id', '=', attackerSession.session.id).execute(),
     ).toEqual([])
@@ -69,6 +71,7 @@ describe('owner takeover by signing up first', () => {
       headers: { cookie: cookiePair(owner.cookie) },
     })
     expect(session.status).toBe(200)
+    await session.text()
 
     // A restart with another ADMIN_PASSWORD changes nothing now that the address is the owner's.
     expect(await ensureOwner(database.db, email, 'changed-in-env-2')).toBe('exists')
