@@ -182,6 +182,8 @@ export interface MailOutboxTable {
   subject: string
   text_body: string
   html_body: string | null
+  /** Where replies go (the sender of a contact message); null: to MAIL_FROM. */
+  reply_to: string | null
   status: Generated<'pending' | 'sent' | 'logged' | 'failed'>
   attempts: Generated<number>
   last_error: string | null

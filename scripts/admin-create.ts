@@ -25,6 +25,7 @@ try {
   const messages = {
     created: `Owner account created for ${values.email}.`,
     promoted: `${values.email} already had an account; it is now the owner (its password was not changed).`,
+    claimed: `${values.email} had an unverified account; it is now the owner with this password (its sessions were ended).`,
     exists: `${values.email} is already the owner; nothing changed.`,
   }
   console.log(messages[result])

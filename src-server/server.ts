@@ -10,6 +10,7 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { sql } from 'kysely'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
+import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
 import { makeResolveSession } from './auth/resolve.ts'
 import { registerOAuthRoutes } from './auth/routes.ts'
@@ -128,6 +129,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     trpcOptions: {
       router: appRouter,
       createContext: makeCreateContext(db, config, resolveSession, limiter, storage),
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
       onError({ path, error }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'tRPC procedure failed')
       },

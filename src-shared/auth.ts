@@ -21,10 +21,35 @@ export const AUTH_MESSAGES = {
   wrongCurrentPassword: 'Current password is incorrect',
 } as const
 
-/** A return URL inside this site only ("/payment", never "//evil.example" or "https://…"). */
-export function safeReturnPath(value: unknown, fallback = '/'): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) {
-    return fallback
+const MAX_RETURN_PATH_LENGTH = 512
+
+/**
+ * C0 controls, DEL and backslashes: URL parsers drop tabs and newlines and read a backslash as "/", so
+ * "/%09/host" or "/%5Chost" can become "//host", another site.
+ */
+function hasUnsafeCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x20 || code === 0x7f || code === 0x5c) return true
   }
-  return value.length > 512 ? fallback : value
+  return false
+}
+const PERCENT_BYTE = /%([0-9a-f]{2})/gi
+
+/**
+ * A return URL inside this site only ("/payment", never "//evil.example" or "https://…"). The path is also
+ * checked after each round of percent-decoding (byte by byte, so one malformed escape cannot hide another),
+ * since a router or a later redirect may decode it.
+ */
+export function safeReturnPath(value: unknown, fallback = '/'): string {
+  if (typeof value !== 'string' || value.length > MAX_RETURN_PATH_LENGTH) return fallback
+  let current = value
+  for (let round = 0; round < 4; round++) {
+    if (!current.startsWith('/') || current.startsWith('//') || hasUnsafeCharacter(current)) return fallback
+    const decoded = current.replace(PERCENT_BYTE, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    if (decoded === current) return value
+    current = decoded
+  }
+  // Encoded more than four times over: no real link back into the site looks like that.
+  return fallback
 }

@@ -3,6 +3,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { createTRPCClient, httpBatchLink } from '@trpc/client'
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query'
 import type { AppRouter } from '../../src-server/routers/_app.ts'
+import { TRPC_MAX_BATCH_SIZE } from '../../src-shared/trpc-limits.ts'
 import { retryDelay, shouldRetryQuery } from './errors.ts'
 
 export function createQueryClient() {
@@ -15,7 +16,13 @@ export function createQueryClient() {
 }
 
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: '/trpc', fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }) })],
+  links: [
+    httpBatchLink({
+      url: '/trpc',
+      maxItems: TRPC_MAX_BATCH_SIZE, // the server refuses bigger batches
+      fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
+    }),
+  ],
 })
 
 export function createTrpc(queryClient: QueryClient) {

@@ -10,11 +10,7 @@ import { invalidateUserSessions } from './session.ts'
 import { consumeToken, issueToken } from './tokens.ts'
 
 function findUserByEmail(db: DB, email: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'email', 'email_verified', 'first_name'])
-    .where(userEmailIs(email))
-    .executeTakeFirst()
+  return db.selectFrom('users').select(['id', 'email', 'email_verified']).where(userEmailIs(email)).executeTakeFirst()
 }
 
 /**
@@ -30,7 +26,7 @@ export async function signUp(db: DB, input: SignupInput, publicUrl: string): Pro
       if (existing.email_verified) await enqueueMail(trx, alreadyRegisteredMail(existing.email, publicUrl))
       else {
         const token = await issueToken(trx, existing.id, 'verify_email')
-        await enqueueMail(trx, verificationMail(existing.email, existing.first_name, publicUrl, token))
+        await enqueueMail(trx, verificationMail(existing.email, publicUrl, token))
       }
       return
     }
@@ -45,7 +41,7 @@ export async function signUp(db: DB, input: SignupInput, publicUrl: string): Pro
       .returning(['id', 'email'])
       .executeTakeFirstOrThrow()
     const token = await issueToken(trx, user.id, 'verify_email')
-    await enqueueMail(trx, verificationMail(user.email, input.firstName, publicUrl, token))
+    await enqueueMail(trx, verificationMail(user.email, publicUrl, token))
   })
 }
 

@@ -1,13 +1,17 @@
 // The account e-mails. Links are absolute, built from PUBLIC_URL.
 import type { OutgoingMail } from '../mail/outbox.ts'
 
-export function verificationMail(to: string, firstName: string, publicUrl: string, token: string): OutgoingMail {
+/**
+ * Goes to an address nobody has proven yet, so it carries nothing the sign-up form let someone type (no name):
+ * otherwise anyone could send our mail with their own words to any address.
+ */
+export function verificationMail(to: string, publicUrl: string, token: string): OutgoingMail {
   const link = `${publicUrl}/verify-email?token=${token}`
   return {
     kind: 'verify_email',
     to,
     subject: 'Verify your email address',
-    text: `Hi ${firstName},\n\nWelcome to SkillForge! Please confirm your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 24 hours. If you did not sign up, you can ignore this message.\n`,
+    text: `Hello,\n\nWelcome to SkillForge! Please confirm your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 24 hours. If you did not sign up, you can ignore this message.\n`,
   }
 }
 

@@ -91,11 +91,11 @@ export async function linkOrCreateUser(
     const linked = await trx
       .selectFrom('oauth_accounts')
       .innerJoin('users', 'users.id', 'oauth_accounts.user_id')
-      .select(['users.id', 'users.role'])
+      .select(['users.id', 'users.role', 'users.email_verified'])
       .where('oauth_accounts.provider', '=', provider)
       .where('oauth_accounts.provider_user_id', '=', profile.providerUserId)
       .executeTakeFirst()
-    if (linked) return linked
+    if (linked) return { id: linked.id, role: linked.role, emailVerified: linked.email_verified }
 
     if (!profile.email || !profile.emailVerified) {
       throw new OAuthFailure(`your ${PROVIDER_LABEL[provider]} account has no verified email address`)
@@ -126,6 +126,7 @@ export async function linkOrCreateUser(
       .insertInto('oauth_accounts')
       .values({ provider, provider_user_id: profile.providerUserId, user_id: user.id })
       .execute()
-    return { id: user.id, role: user.role }
+    // Linking or creating just proved the address (the provider vouched for it).
+    return { id: user.id, role: user.role, emailVerified: true }
   })
 }

@@ -118,7 +118,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
             refusal: NOT_STAFF,
           })
           if (mode === 'admin') {
-            if (!isStaff(user.role)) return fail(NOT_STAFF)
+            // Staff sign-in needs a proven address, as the password form does.
+            if (!isStaff(user.role) || !user.emailVerified) return fail(NOT_STAFF)
             await startSession(deps.db, reply, deps.config, user.id, true)
             return reply.redirect('/admin')
           }

@@ -18,6 +18,7 @@ export async function submitContactMessage(db: DB, message: ContactMessage, to =
     await enqueueMail(trx, {
       kind: 'contact-message',
       to,
+      replyTo: message.email, // staff answer the sender straight from their mail client
       subject: `Contact form: ${message.subject}`,
       text: [
         `From: ${message.name} <${message.email}>`,

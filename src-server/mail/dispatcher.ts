@@ -11,7 +11,14 @@ const BATCH = 20
 
 export interface MailTransport {
   readonly kind: 'smtp' | 'log'
-  send(message: { from: string; to: string; subject: string; text: string; html?: string }): Promise<void>
+  send(message: {
+    from: string
+    to: string
+    replyTo?: string
+    subject: string
+    text: string
+    html?: string
+  }): Promise<void>
 }
 
 export function createMailTransport(smtpUrl: string | undefined, log: FastifyBaseLogger): MailTransport {
@@ -45,7 +52,7 @@ export async function dispatchDueMail(
   return db.transaction().execute(async (trx) => {
     const due = await trx
       .selectFrom('mail_outbox')
-      .select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'attempts'])
+      .select(['id', 'to_address', 'reply_to', 'subject', 'text_body', 'html_body', 'attempts'])
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .orderBy('created_at')
@@ -58,6 +65,7 @@ export async function dispatchDueMail(
         await transport.send({
           from,
           to: mail.to_address,
+          replyTo: mail.reply_to ?? undefined,
           subject: mail.subject,
           text: mail.text_body,
           html: mail.html_body ?? undefined,

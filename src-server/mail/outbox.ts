@@ -8,6 +8,8 @@ export interface OutgoingMail {
   subject: string
   text: string
   html?: string
+  /** Reply-To: where an answer should go (e.g. the sender of a contact message). */
+  replyTo?: string
 }
 
 export async function enqueueMail(db: DB, mail: OutgoingMail): Promise<string> {
@@ -19,6 +21,7 @@ export async function enqueueMail(db: DB, mail: OutgoingMail): Promise<string> {
       subject: mail.subject,
       text_body: mail.text,
       html_body: mail.html ?? null,
+      reply_to: mail.replyTo ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow()
@@ -29,7 +32,7 @@ export async function enqueueMail(db: DB, mail: OutgoingMail): Promise<string> {
 export function latestMailTo(db: DB, to: string, kind?: string) {
   let query = db
     .selectFrom('mail_outbox')
-    .select(['id', 'kind', 'to_address', 'subject', 'text_body', 'html_body', 'status', 'created_at'])
+    .select(['id', 'kind', 'to_address', 'reply_to', 'subject', 'text_body', 'html_body', 'status', 'created_at'])
     .where('to_address', '=', to)
   if (kind) query = query.where('kind', '=', kind)
   return query.orderBy('created_at', 'desc').limit(1).executeTakeFirst()

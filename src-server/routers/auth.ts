@@ -15,13 +15,16 @@ import { clearSessionCookie } from '../auth/cookies.ts'
 import { authenticateWithPassword, startSession } from '../auth/login.ts'
 import { loadMe } from '../auth/me.ts'
 import { invalidateSession } from '../auth/session.ts'
+import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
 import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
 import type { Context } from '../trpc/context.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
+const limiterDown = (ctx: Context) => (error: unknown) =>
+  ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
+
 async function enforceLimit(ctx: Context, rule: RateRule, key: string) {
-  const log = (error: unknown) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
-  if (!(await allowAttempt(ctx.limiter, rule, key, log))) {
+  if (!(await allowAttempt(ctx.limiter, rule, key, limiterDown(ctx)))) {
     throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: AUTH_MESSAGES.tooManyAttempts })
   }
 }
@@ -44,9 +47,16 @@ export const authRouter = router({
     const email = input.email.toLowerCase()
     await enforceLimit(ctx, RATE_RULES.login, `login:${ctx.clientIp}:${email}`)
     await enforceLimit(ctx, RATE_RULES.loginPerEmail, `login-email:${email}`)
+    const attempt = await reserveAttempt(
+      ctx.limiter,
+      [loginFailuresFromAddress(ctx.clientIp)],
+      AUTH_MESSAGES.tooManyAttempts,
+      limiterDown(ctx),
+    )
     const user = await authenticateWithPassword(ctx.db, input.email, input.password)
     // One answer for an unknown e-mail and a wrong password.
     if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: AUTH_MESSAGES.invalidCredentials })
+    await attempt.release() // the password was right: not a failure from this address
     if (!user.emailVerified) throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.emailNotVerified })
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     await startSession(ctx.db, ctx.res, ctx.config, user.id, input.remember)

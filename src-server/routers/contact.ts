@@ -1,9 +1,18 @@
-import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '../../src-shared/schemas/contact.ts'
+import { CONTACT_SUCCESS_MESSAGE, CONTACT_TOO_MANY, contactMessageSchema } from '../../src-shared/schemas/contact.ts'
 import { submitContactMessage } from '../contact/messages.ts'
+import { reserveAttempt } from '../security/attempts.ts'
+import { RATE_RULES } from '../security/rate-limit.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export const contactRouter = router({
+  /** Each message stores a row and mails the staff: counted per client address, every call of a batch too. */
   send: publicProcedure.input(contactMessageSchema).mutation(async ({ ctx, input }) => {
+    await reserveAttempt(
+      ctx.limiter,
+      [{ rule: RATE_RULES.contact, key: `contact:${ctx.clientIp}` }],
+      CONTACT_TOO_MANY,
+      (error) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; message allowed'),
+    )
     const id = await submitContactMessage(ctx.db, input)
     return { id, message: CONTACT_SUCCESS_MESSAGE }
   }),

@@ -8,6 +8,8 @@ export interface RateLimiter {
   hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>
   /** The attempts counted under `key` in its current window, without counting one more. */
   peek(key: string): Promise<number>
+  /** Takes back one attempt counted under `key` (an attempt reserved up front that turned out not to count). */
+  release(key: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -21,11 +23,17 @@ export const RATE_RULES = {
   login: { max: 10, windowMs: 15 * 60_000 },
   /** Per e-mail from any address: client addresses can be many (botnets, forged proxy headers). */
   loginPerEmail: { max: 30, windowMs: 15 * 60_000 },
+  /** Failed log-ins (shop and staff) from one address across all accounts: password spraying. */
+  loginFailuresPerAddress: { max: 20, windowMs: 15 * 60_000 },
   /** Staff log-in: 5 FAILED attempts per e-mail and address in 15 minutes (successes are not counted). */
   adminLoginFailures: { max: 5, windowMs: 15 * 60_000 },
+  /** Staff log-in: 10 FAILED attempts per account from any addresses lock it for the window (owner notified). */
+  adminLoginFailuresPerAccount: { max: 10, windowMs: 15 * 60_000 },
   signup: { max: 10, windowMs: 60 * 60_000 },
   passwordReset: { max: 5, windowMs: 15 * 60_000 },
   upload: { max: 10, windowMs: 60_000 },
+  /** Contact form messages per client address (each one stores a row and mails the staff). */
+  contact: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
 
 const MEMORY_MAX_KEYS = 50_000
@@ -48,6 +56,10 @@ export function createMemoryLimiter(): RateLimiter {
     async peek(key) {
       const entry = windows.get(key)
       return entry && entry.resetAt > Date.now() ? entry.count : 0
+    },
+    async release(key) {
+      const entry = windows.get(key)
+      if (entry && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1
     },
     async close() {
       windows.clear()
@@ -74,6 +86,11 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`
 
+// DECR only a live, positive count: never create a key without an expiry, never go below zero.
+const RELEASE_SCRIPT = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c > 0 then redis.call('DECR', KEYS[1]) end
+return 0`
+
 export function createRedisLimiter(url: string, prefix = 'rl:'): RateLimiter {
   // Fail fast: a limiter that waits for a dead Redis would hang every log-in.
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
@@ -86,6 +103,9 @@ export function createRedisLimiter(url: string, prefix = 'rl:'): RateLimiter {
     },
     async peek(key) {
       return Number((await redis.get(`${prefix}${key}`)) ?? 0)
+    },
+    async release(key) {
+      await redis.eval(RELEASE_SCRIPT, 1, `${prefix}${key}`)
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect())

@@ -64,7 +64,8 @@ export async function inviteMember(
       to: input.email,
       subject: 'You have been invited to the SkillForge admin team',
       text: [
-        `Hello ${first || 'there'},`,
+        // The invitee's address is not proven yet: no typed name in the mail, only the inviting admin's address.
+        'Hello,',
         '',
         `${actor.email} invited you to join the SkillForge admin team as ${input.role}.`,
         `Set your password and join here (the link works once and expires in 7 days):`,

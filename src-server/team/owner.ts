@@ -1,36 +1,66 @@
 // The first owner (super_admin): created from ADMIN_EMAIL/ADMIN_PASSWORD at start-up, or by `npm run admin:create`.
 import { hashPassword } from '../auth/password.ts'
+import { invalidateUserSessions } from '../auth/session.ts'
 import type { DB } from '../db.ts'
 import { userEmailIs } from '../users/email.ts'
 
-export type EnsureOwnerResult = 'created' | 'promoted' | 'exists'
+/**
+ * created: no account had the address. promoted: a verified account became the owner, its password kept.
+ * claimed: an unverified account had the address (anyone may sign up with it): it became the owner with the
+ * given password, verified, and its sessions ended. exists: already the owner; nothing changed.
+ */
+export type EnsureOwnerResult = 'created' | 'promoted' | 'claimed' | 'exists'
 
 /**
- * Makes sure an owner account exists for this e-mail. An absent account is created with the password; an
- * existing account is promoted to owner but its password is left alone (a restart must not reset it).
+ * Makes sure an owner account exists for this e-mail. A verified account keeps its password, so a restart never
+ * resets it. Safe when several instances start together on one database: the insert ignores a concurrent
+ * twin and the row is then read back under a lock.
  */
 export async function ensureOwner(db: DB, email: string, password: string): Promise<EnsureOwnerResult> {
   const normalised = email.trim().toLowerCase()
-  const existing = await db.selectFrom('users').select(['id', 'role']).where(userEmailIs(normalised)).executeTakeFirst()
-  if (existing?.role === 'super_admin') return 'exists'
-  if (existing) {
-    await db
+  const current = await findAccount(db, normalised)
+  if (current?.role === 'super_admin' && current.email_verified) return 'exists'
+
+  const passwordHash = await hashPassword(password)
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('users')
+      .values({
+        email: normalised,
+        email_verified: true,
+        password_hash: passwordHash,
+        first_name: 'Admin',
+        last_name: '',
+        role: 'super_admin',
+      })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (inserted) return 'created'
+
+    const account = await findAccount(trx, normalised, { lock: true })
+    if (!account) throw new Error(`ensureOwner: no account for ${normalised} after a conflicting insert`)
+    if (!account.email_verified) {
+      // Whoever signed up with this address never proved it: their password and sessions must not survive.
+      await trx
+        .updateTable('users')
+        .set({ role: 'super_admin', email_verified: true, password_hash: passwordHash, updated_at: new Date() })
+        .where('id', '=', account.id)
+        .execute()
+      await invalidateUserSessions(trx, account.id)
+      return 'claimed'
+    }
+    if (account.role === 'super_admin') return 'exists'
+    await trx
       .updateTable('users')
       .set({ role: 'super_admin', updated_at: new Date() })
-      .where('id', '=', existing.id)
+      .where('id', '=', account.id)
       .execute()
     return 'promoted'
-  }
-  await db
-    .insertInto('users')
-    .values({
-      email: normalised,
-      email_verified: true,
-      password_hash: await hashPassword(password),
-      first_name: 'Admin',
-      last_name: '',
-      role: 'super_admin',
-    })
-    .execute()
-  return 'created'
+  })
+}
+
+function findAccount(db: DB, email: string, options: { lock?: boolean } = {}) {
+  const query = db.selectFrom('users').select(['id', 'role', 'email_verified']).where(userEmailIs(email))
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst()
 }

@@ -4,6 +4,7 @@ import { COURSE_FILTERS } from '../admin.ts'
 import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
 import { LESSON_DURATION_MESSAGE, LESSON_DURATION_PATTERN } from '../lesson-duration.ts'
 import { courseIdSchema } from './catalog.ts'
+import { personName } from './person-name.ts'
 
 export const REQUIRED_FIELDS = 'Please fill in required fields'
 export const PRICE_NOT_A_NUMBER = 'Price must be a number'
@@ -80,7 +81,7 @@ export const categoryUpdateInput = categoryInput.extend({ id: z.uuid() })
 
 export const teamRoleSchema = z.enum(TEAM_ROLES)
 export const inviteInput = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(120),
+  name: personName('Name', 100),
   email: z.string().trim().toLowerCase().max(254).pipe(z.email('Please enter a valid email address.')),
   role: teamRoleSchema.default('viewer'),
 })

@@ -2,17 +2,17 @@
 import { z } from 'zod'
 import { AUTH_MESSAGES } from '../auth.ts'
 import { PASSWORD_MIN_LENGTH } from '../constants.ts'
+import { personName } from './person-name.ts'
 
 const email = z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Please enter a valid email address'))
 const newPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordLength)
   .max(128, 'Password must be at most 128 characters')
-const name = (label: string) => z.string().trim().min(1, `${label} is required`).max(80)
 
 export const signupInput = z.object({
-  firstName: name('First name'),
-  lastName: name('Last name'),
+  firstName: personName('First name'),
+  lastName: personName('Last name'),
   email,
   password: newPassword,
   acceptTerms: z.literal(true, { error: AUTH_MESSAGES.terms }),
@@ -29,4 +29,4 @@ export const emailOnlyInput = z.object({ email })
 export const tokenInput = z.object({ token: z.string().min(10).max(128) })
 export const resetPasswordInput = z.object({ token: z.string().min(10).max(128), password: newPassword })
 export const changePasswordInput = z.object({ currentPassword: z.string().min(1).max(128), newPassword })
-export const profileNameInput = z.object({ firstName: name('First name'), lastName: name('Last name') })
+export const profileNameInput = z.object({ firstName: personName('First name'), lastName: personName('Last name') })

@@ -27,3 +27,4 @@ export const contactMessageSchema = z.object({
 export type ContactMessage = z.infer<typeof contactMessageSchema>
 
 export const CONTACT_SUCCESS_MESSAGE = "Message sent successfully! We'll get back to you soon."
+export const CONTACT_TOO_MANY = 'You have sent several messages already. Please try again later.'

@@ -101,6 +101,22 @@ describe('auth.signup', () => {
     expect((await latestMailTo(database.db, 'taken@example.test'))?.kind).toBe('already_registered')
   })
 
+  it('leaves the typed name out of verification mails: the address is not proven yet', async () => {
+    const input = { ...signup('named@example.test'), firstName: 'Zebulon', lastName: 'Quixote' }
+    await visitor().auth.signup(input)
+    await visitor().auth.signup(input) // again while unverified: a fresh link
+    const mails = await database.db
+      .selectFrom('mail_outbox')
+      .select(['kind', 'text_body'])
+      .where('to_address', '=', 'named@example.test')
+      .execute()
+    expect(mails.map((mail) => mail.kind)).toEqual(['verify_email', 'verify_email'])
+    for (const mail of mails) {
+      expect(mail.text_body).toMatch(/^Hello,\n/)
+      expect(mail.text_body).not.toMatch(/Zebulon|Quixote/)
+    }
+  })
+
   it('stops after 10 sign-ups from one address', async () => {
     const caller = visitor('198.51.100.1')
     for (let i = 0; i < 10; i++) await caller.auth.signup(signup(`many-${i}@example.test`))

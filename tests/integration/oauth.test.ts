@@ -193,6 +193,23 @@ describe('OAuth callback', () => {
     ).toEqual([])
   })
 
+  it('in admin mode refuses a linked staff account whose address is not verified', async () => {
+    const staff = await createUser(database.db, { role: 'admin', email: 'unproven@example.test', emailVerified: false })
+    await database.db
+      .insertInto('oauth_accounts')
+      .values({ provider: 'google', provider_user_id: 'g-unproven', user_id: staff.id })
+      .execute()
+    const flow = await start('google', '?mode=admin')
+    fake.codes.set('unproven-code', { id: 'g-unproven', email: staff.email })
+    const result = await callback(
+      'google',
+      { code: 'unproven-code', state: flow.location.searchParams.get('state')! },
+      flow.cookies,
+    )
+    expect(result.location).toBe('/admin/login?error=Google login failed: this account does not have staff access')
+    expect(result.session).toBeUndefined()
+  })
+
   it('never takes a return URL off-site', async () => {
     const { location, cookies } = await start('google', `?redirect=${encodeURIComponent('//evil.example/x')}`)
     fake.codes.set('again', { id: 'g-100', email: 'new.google@example.test' })

@@ -60,6 +60,20 @@ describe.each([
     expect(await limiter.peek('p1')).toBe(0)
   })
 
+  it('takes back a counted attempt, never below zero and never creating a count', async () => {
+    await limiter.hit('r1', 5000)
+    await limiter.hit('r1', 5000)
+    await limiter.release('r1')
+    expect(await limiter.peek('r1')).toBe(1)
+    await limiter.release('r1')
+    await limiter.release('r1')
+    expect(await limiter.peek('r1')).toBe(0)
+    await limiter.release('never-hit')
+    expect(await limiter.peek('never-hit')).toBe(0)
+    // The window keeps its end: a later hit counts from the taken-back total.
+    expect((await limiter.hit('r1', 5000)).count).toBe(1)
+  })
+
   it('refuses the 11th log-in attempt of one client and e-mail', async () => {
     const user = await createUser(database.db)
     const caller = createCaller(

@@ -1,49 +1,65 @@
-// Admin log-in and log-out through the shop's session system. Only staff get a session here; anyone else gets
-// the same answer as a wrong password, so the form does not reveal which accounts exist.
+// Admin log-in and log-out through the shop's session system. Only staff with a verified address get a session
+// here; anyone else gets the same answer as a wrong password, so the form does not reveal which accounts exist.
 import { TRPCError } from '@trpc/server'
 import { isStaff } from '../../../src-shared/roles.ts'
 import { ADMIN_LOGIN_FAILED, adminLoginInput } from '../../../src-shared/schemas/admin.ts'
 import { clearSessionCookie } from '../../auth/cookies.ts'
 import { authenticateWithPassword, startSession } from '../../auth/login.ts'
 import { invalidateSession } from '../../auth/session.ts'
+import { type AttemptGuard, loginFailuresFromAddress, reserveAttempt } from '../../security/attempts.ts'
 import { RATE_RULES } from '../../security/rate-limit.ts'
+import { queueLoginLockedNotice } from '../../team/login-notice.ts'
 import type { Context } from '../../trpc/context.ts'
 import { publicProcedure, router, staffProcedure } from '../../trpc/init.ts'
 
 export const TOO_MANY_ATTEMPTS = 'Too many login attempts. Please try again in 15 minutes.'
 
 /**
- * Password guessing on the staff log-in: failures are counted on the shared limiter (Redis when configured,
- * so every node counts them); after 5 in 15 minutes for one e-mail and address, even the right password is
- * refused until the window ends. A limiter outage lets attempts through, as for the shop's log-in.
+ * Password guessing on the staff log-in: failures are counted on the shared limiter (Redis when configured, so
+ * every node counts them) per e-mail and address, per account from any address, and per address across
+ * accounts. Each attempt is reserved before its hash and given back when it succeeds, so the concurrent calls
+ * of one batch all count. Once a rule is full even the right password is refused until its window ends.
  */
-function adminLoginLimits(ctx: Context, email: string) {
-  const key = `admin-login-failures:${ctx.clientIp}:${email}`
-  const rule = RATE_RULES.adminLoginFailures
-  const log = (error: unknown) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
-  return {
-    async assertAllowed() {
-      const failures = await ctx.limiter.peek(key).catch((error: unknown) => {
-        log(error)
-        return 0
-      })
-      if (failures >= rule.max) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: TOO_MANY_ATTEMPTS })
-    },
-    async recordFailure() {
-      await ctx.limiter.hit(key, rule.windowMs).catch(log)
-    },
+function adminLoginGuards(clientIp: string, email: string) {
+  const perAccount: AttemptGuard = {
+    rule: RATE_RULES.adminLoginFailuresPerAccount,
+    key: `admin-login-account:${email}`,
   }
+  const guards: AttemptGuard[] = [
+    { rule: RATE_RULES.adminLoginFailures, key: `admin-login-failures:${clientIp}:${email}` },
+    perAccount,
+    loginFailuresFromAddress(clientIp),
+  ]
+  return { guards, perAccount }
+}
+
+/** Mails the account's owner once per window, when its failures reach the per-account cap. */
+async function noticeLockout(ctx: Context, email: string, failures: number) {
+  const rule = RATE_RULES.adminLoginFailuresPerAccount
+  if (failures < rule.max) return
+  const { count } = await ctx.limiter.hit(`admin-login-locked-notice:${email}`, rule.windowMs)
+  if (count !== 1) return
+  await queueLoginLockedNotice(ctx.db, email, {
+    failures,
+    minutes: Math.round(rule.windowMs / 60_000),
+    publicUrl: ctx.config.publicUrl,
+  })
 }
 
 export const adminSessionRouter = router({
   login: publicProcedure.input(adminLoginInput).mutation(async ({ ctx, input }) => {
-    const limits = adminLoginLimits(ctx, input.email.trim().toLowerCase())
-    await limits.assertAllowed()
+    const email = input.email.trim().toLowerCase()
+    const { guards, perAccount } = adminLoginGuards(ctx.clientIp, email)
+    const log = (error: unknown) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
+    const attempt = await reserveAttempt(ctx.limiter, guards, TOO_MANY_ATTEMPTS, log)
     const user = await authenticateWithPassword(ctx.db, input.email, input.password)
-    if (!user || !isStaff(user.role)) {
-      await limits.recordFailure()
+    if (!user || !isStaff(user.role) || !user.emailVerified) {
+      await noticeLockout(ctx, email, attempt.counts[guards.indexOf(perAccount)] ?? 0).catch((error: unknown) =>
+        ctx.req?.log.warn({ err: error }, 'admin log-in lock-out notice not queued'),
+      )
       throw new TRPCError({ code: 'UNAUTHORIZED', message: ADMIN_LOGIN_FAILED })
     }
+    await attempt.release()
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     await startSession(ctx.db, ctx.res, ctx.config, user.id, true)
     return { name: `${user.firstName} ${user.lastName}`.trim() || user.email, role: user.role }

@@ -1,0 +1,155 @@
+// Password guessing over real HTTP: a per-account cap on the staff log-in (with a notice to the account's owner),
+// a per-address cap across accounts (password spraying), and tRPC batches that can neither exceed 10 calls nor
+// slip calls past the limits. argon2 verifications are counted through the real password module.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { verifyPassword } from '../../src-server/auth/password.ts'
+import type { DatabaseHandle } from '../../src-server/db.ts'
+import { TOO_MANY_ATTEMPTS } from '../../src-server/routers/admin/session.ts'
+import { RATE_RULES } from '../../src-server/security/rate-limit.ts'
+import { LOGIN_LOCKED_MAIL_KIND } from '../../src-server/team/login-notice.ts'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
+import { TRPC_MAX_BATCH_SIZE } from '../../src-shared/trpc-limits.ts'
+import { createTestDatabase } from '../support/db.ts'
+import { createUser } from '../support/factories.ts'
+import { startTestServer, type TestServer, trpcPost } from '../support/http.ts'
+
+// The real argon2 verification, counted.
+vi.mock('../../src-server/auth/password.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src-server/auth/password.ts')>()
+  return { ...original, verifyPassword: vi.fn(original.verifyPassword) }
+})
+const argon2Verifications = () => vi.mocked(verifyPassword).mock.calls.length
+
+let database: DatabaseHandle
+let server: TestServer
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  // Behind a trusted proxy, so each request can come from its own client address.
+  server = await startTestServer(database.db, { env: { TRUST_PROXY: true } })
+})
+afterAll(async () => {
+  await server.stop()
+  await database.close()
+})
+
+interface TrpcAnswer {
+  result?: { data: unknown }
+  error?: { message: string; data: { httpStatus: number } }
+}
+
+async function call(procedure: string, input: unknown, from: string) {
+  const response = await trpcPost(server.baseUrl, procedure, input, { 'x-forwarded-for': from })
+  const body = (await response.json()) as TrpcAnswer
+  return { status: response.status, message: body.error?.message }
+}
+
+/** One HTTP request carrying every input as a call of `procedure` (what httpBatchLink sends). */
+async function batch(procedure: string, inputs: unknown[], from: string) {
+  const paths = inputs.map(() => procedure).join(',')
+  const body = Object.fromEntries(inputs.map((input, index) => [String(index), input]))
+  const response = await trpcPost(server.baseUrl, `${paths}?batch=1`, body, { 'x-forwarded-for': from })
+  return { status: response.status, body: (await response.json()) as TrpcAnswer[] | TrpcAnswer }
+}
+
+const statusesOf = (answers: TrpcAnswer[]) => answers.map((answer) => answer.error?.data.httpStatus ?? 200)
+
+describe('staff log-in: per-account cap from any addresses', () => {
+  it('refuses even the right password after 10 failures from 10 addresses, and tells the owner once', async () => {
+    const owner = await createUser(database.db, { role: 'super_admin' })
+    const rule = RATE_RULES.adminLoginFailuresPerAccount
+    for (let i = 0; i < rule.max; i++) {
+      expect(
+        await call('admin.session.login', { email: owner.email, password: `guess-${i}` }, `198.51.100.${i}`),
+      ).toEqual({ status: 401, message: ADMIN_LOGIN_FAILED })
+    }
+    const right = await call('admin.session.login', { email: owner.email, password: owner.password }, '198.51.100.200')
+    expect(right).toEqual({ status: 429, message: TOO_MANY_ATTEMPTS })
+    for (let i = 0; i < 5; i++) {
+      await call('admin.session.login', { email: owner.email, password: `more-${i}` }, `198.51.100.${50 + i}`)
+    }
+
+    const notices = await database.db
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'subject', 'text_body'])
+      .where('kind', '=', LOGIN_LOCKED_MAIL_KIND)
+      .execute()
+    expect(notices).toEqual([
+      {
+        to_address: owner.email,
+        subject: 'SkillForge admin sign-in blocked after failed attempts',
+        text_body: expect.stringContaining('blocked for 15 minutes, even with the right password'),
+      },
+    ])
+    // Other accounts, from the same addresses, are not affected.
+    const editor = await createUser(database.db, { role: 'editor' })
+    const other = await call('admin.session.login', { email: editor.email, password: editor.password }, '198.51.100.1')
+    expect(other.status).toBe(200)
+  })
+
+  it('sends no notice for an address that is not a staff account', async () => {
+    for (let i = 0; i < RATE_RULES.adminLoginFailuresPerAccount.max + 1; i++) {
+      await call('admin.session.login', { email: 'nobody@example.test', password: 'x' }, `192.0.2.${i}`)
+    }
+    const sent = await database.db
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('to_address', '=', 'nobody@example.test')
+      .execute()
+    expect(sent).toEqual([])
+  })
+})
+
+describe('password spraying from one address', () => {
+  it('refuses an address that tried 50 accounts, on the shop and the staff forms alike', async () => {
+    const from = '203.0.113.9'
+    const rule = RATE_RULES.loginFailuresPerAddress
+    const statuses: number[] = []
+    for (let i = 0; i < 50; i++) {
+      statuses.push(
+        (await call('auth.login', { email: `victim-${i}@example.test`, password: 'Summer2026!' }, from)).status,
+      )
+    }
+    expect(statuses).toEqual([...Array(rule.max).fill(401), ...Array(50 - rule.max).fill(429)])
+
+    const customer = await createUser(database.db)
+    expect(await call('auth.login', { email: customer.email, password: customer.password }, from)).toEqual({
+      status: 429,
+      message: AUTH_MESSAGES.tooManyAttempts,
+    })
+    const staff = await createUser(database.db, { role: 'viewer' })
+    expect((await call('admin.session.login', { email: staff.email, password: staff.password }, from)).status).toBe(429)
+    // Another address is not refused, and right passwords never count as failures: 25 log-ins pass.
+    const users = await Promise.all(Array.from({ length: 5 }, () => createUser(database.db)))
+    for (const user of users) {
+      for (let i = 0; i < 5; i++) {
+        const answer = await call('auth.login', { email: user.email, password: user.password }, '203.0.113.10')
+        expect(answer.status).toBe(200)
+      }
+    }
+  })
+})
+
+describe('tRPC batches', () => {
+  it('refuses a batch of 200 log-ins with 400 before a single argon2 hash', async () => {
+    const before = argon2Verifications()
+    const inputs = Array.from({ length: 200 }, (_, i) => ({ email: `spray-${i}@example.test`, password: 'guess-1' }))
+    const answer = await batch('auth.login', inputs, '203.0.113.20')
+    expect(answer.status).toBe(400)
+    expect(JSON.stringify(answer.body)).toContain('Batch call exceeds maximum size')
+    expect(argon2Verifications() - before).toBe(0)
+  })
+
+  it(`runs a batch of ${TRPC_MAX_BATCH_SIZE}, counting every call against the limits`, async () => {
+    const admin = await createUser(database.db, { role: 'admin' })
+    const rule = RATE_RULES.adminLoginFailures
+    const before = argon2Verifications()
+    const guesses = Array.from({ length: TRPC_MAX_BATCH_SIZE }, (_, i) => ({ email: admin.email, password: `g-${i}` }))
+    const answer = await batch('admin.session.login', guesses, '203.0.113.21')
+    const statuses = statusesOf(answer.body as TrpcAnswer[]).sort()
+    expect(statuses).toEqual([...Array(rule.max).fill(401), ...Array(TRPC_MAX_BATCH_SIZE - rule.max).fill(429)])
+    // Only the calls within the limit cost a hash.
+    expect(argon2Verifications() - before).toBe(rule.max)
+  })
+})
