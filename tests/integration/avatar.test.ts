@@ -4,38 +4,27 @@ import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
-import { createTestDatabase } from '../support/db.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
-import { startTestServer, type TestServer } from '../support/http.ts'
+import { startTestServer } from '../support/http.ts'
+import { useTestServer } from '../support/test-server.ts'
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 )
 
-let database: DatabaseHandle
-let server: TestServer
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  server = await startTestServer(database.db)
-})
-afterAll(async () => {
-  await server.stop()
-  await database.close()
-})
+const site = useTestServer()
 
 async function signedIn() {
-  const user = await createUser(database.db)
-  const { token } = await createSessionToken(database.db, user.id)
+  const user = await createUser(site.db)
+  const { token } = await createSessionToken(site.db, user.id)
   return { user, cookie: `${SESSION_COOKIE}=${token}` }
 }
 
 function upload(cookie: string, bytes: Buffer, name: string, type = 'image/png') {
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), name)
-  return fetch(`${server.baseUrl}/api/profile/avatar`, {
+  return fetch(`${site.baseUrl}/api/profile/avatar`, {
     method: 'POST',
     headers: { cookie, origin: 'http://storefront.test' },
     body: form,
@@ -43,8 +32,8 @@ function upload(cookie: string, bytes: Buffer, name: string, type = 'image/png')
 }
 
 const avatarOf = (userId: string) =>
-  database.db.selectFrom('users').select('avatar_url').where('id', '=', userId).executeTakeFirstOrThrow()
-const fileOf = (url: string) => path.join(server.uploadsDir, url.replace('/uploads/', ''))
+  site.db.selectFrom('users').select('avatar_url').where('id', '=', userId).executeTakeFirstOrThrow()
+const fileOf = (url: string) => path.join(site.uploadsDir, url.replace('/uploads/', ''))
 
 describe('avatar upload', () => {
   it('needs a signed-in user', async () => {
@@ -78,7 +67,7 @@ describe('avatar upload', () => {
     expect(message).toBe('Profile image updated successfully!')
     expect(avatarUrl).toMatch(new RegExp(`^/uploads/avatars/${user.id}/avatar-[a-z0-9]+\\.png$`))
     expect((await avatarOf(user.id)).avatar_url).toBe(avatarUrl)
-    const served = await fetch(`${server.baseUrl}${avatarUrl}`)
+    const served = await fetch(`${site.baseUrl}${avatarUrl}`)
     expect(served.status).toBe(200)
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG)
 
@@ -100,7 +89,7 @@ describe('avatar upload', () => {
   })
 
   it('is rate limited per client', async () => {
-    const limited = await startTestServer(database.db)
+    const limited = await startTestServer(site.db)
     try {
       const { cookie } = await signedIn()
       const statuses: number[] = []

@@ -1,24 +1,13 @@
 // The contact form over real HTTP: a per-address limit that every call of a batch counts against, batches of at
 // most 10 calls, and the sender as Reply-To of the staff notification, all the way to the mail transport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
 import { dispatchDueMail, type MailTransport } from '../../src-server/mail/dispatcher.ts'
 import { RATE_RULES } from '../../src-server/security/rate-limit.ts'
 import { CONTACT_TOO_MANY } from '../../src-shared/schemas/contact.ts'
-import { createTestDatabase } from '../support/db.ts'
-import { startTestServer, type TestServer, trpcPost } from '../support/http.ts'
+import { trpcPost } from '../support/http.ts'
+import { useTestServer } from '../support/test-server.ts'
 
-let database: DatabaseHandle
-let server: TestServer
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  server = await startTestServer(database.db, { env: { TRUST_PROXY: true } })
-})
-afterAll(async () => {
-  await server.stop()
-  await database.close()
-})
+const site = useTestServer({ env: { TRUST_PROXY: true } })
 
 const message = (email: string) => ({
   name: 'Ada Lovelace',
@@ -35,12 +24,12 @@ interface TrpcAnswer {
 async function sendBatch(emails: string[], from: string) {
   const paths = emails.map(() => 'contact.send').join(',')
   const body = Object.fromEntries(emails.map((email, index) => [String(index), message(email)]))
-  const response = await trpcPost(server.baseUrl, `${paths}?batch=1`, body, { 'x-forwarded-for': from })
+  const response = await trpcPost(site.baseUrl, `${paths}?batch=1`, body, { 'x-forwarded-for': from })
   return { status: response.status, body: (await response.json()) as TrpcAnswer[] | TrpcAnswer }
 }
 
 const storedFrom = async (pattern: string) =>
-  (await database.db.selectFrom('contact_messages').select('email').where('email', 'like', pattern).execute()).length
+  (await site.db.selectFrom('contact_messages').select('email').where('email', 'like', pattern).execute()).length
 
 describe('contact.send limits', () => {
   it('stores 5 of a batch of 10 from one address, refuses the rest and the next send', async () => {
@@ -52,7 +41,7 @@ describe('contact.send limits', () => {
     const refused = (answer.body as TrpcAnswer[]).find((item) => item.error)
     expect(refused?.error?.message).toBe(CONTACT_TOO_MANY)
     expect(await storedFrom('batch-%')).toBe(max)
-    const queued = await database.db
+    const queued = await site.db
       .selectFrom('mail_outbox')
       .select('id')
       .where('kind', '=', 'contact-message')
@@ -60,13 +49,13 @@ describe('contact.send limits', () => {
       .execute()
     expect(queued).toHaveLength(max)
 
-    const next = await trpcPost(server.baseUrl, 'contact.send', message('later@example.test'), {
+    const next = await trpcPost(site.baseUrl, 'contact.send', message('later@example.test'), {
       'x-forwarded-for': '198.51.100.7',
     })
     expect(next.status).toBe(429)
     expect(((await next.json()) as TrpcAnswer).error?.message).toBe(CONTACT_TOO_MANY)
     // Another address may still write.
-    const other = await trpcPost(server.baseUrl, 'contact.send', message('other@example.test'), {
+    const other = await trpcPost(site.baseUrl, 'contact.send', message('other@example.test'), {
       'x-forwarded-for': '198.51.100.8',
     })
     expect(other.status).toBe(200)
@@ -84,7 +73,7 @@ describe('contact.send limits', () => {
 
 describe('the staff notification', () => {
   it('carries the sender in Reply-To, through the outbox to the transport', async () => {
-    const response = await trpcPost(server.baseUrl, 'contact.send', message('Sender@Example.test'), {
+    const response = await trpcPost(site.baseUrl, 'contact.send', message('Sender@Example.test'), {
       'x-forwarded-for': '198.51.100.20',
     })
     expect(response.status).toBe(200)
@@ -97,7 +86,7 @@ describe('the staff notification', () => {
       },
     }
     let dispatched: number
-    do dispatched = await dispatchDueMail(database.db, transport, 'SkillForge <no-reply@skillforge.example>')
+    do dispatched = await dispatchDueMail(site.db, transport, 'SkillForge <no-reply@skillforge.example>')
     while (dispatched > 0)
     const notification = sent.find((mail) => mail.text.includes('Sender@Example.test'))
     expect(notification).toMatchObject({

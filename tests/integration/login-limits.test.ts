@@ -3,16 +3,15 @@
 // slip calls past the limits. argon2 verifications are counted through the real password module.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { verifyPassword } from '../../src-server/auth/password.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
 import { TOO_MANY_ATTEMPTS } from '../../src-server/routers/admin/session.ts'
 import { RATE_RULES } from '../../src-server/security/rate-limit.ts'
 import { LOGIN_LOCKED_MAIL_KIND } from '../../src-server/team/login-notice.ts'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../../src-shared/trpc-limits.ts'
-import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
-import { startTestServer, type TestServer, trpcPost } from '../support/http.ts'
+import { trpcPost } from '../support/http.ts'
+import { useTestServer } from '../support/test-server.ts'
 
 // The real argon2 verification, counted.
 vi.mock('../../src-server/auth/password.ts', async (importOriginal) => {
@@ -21,18 +20,8 @@ vi.mock('../../src-server/auth/password.ts', async (importOriginal) => {
 })
 const argon2Verifications = () => vi.mocked(verifyPassword).mock.calls.length
 
-let database: DatabaseHandle
-let server: TestServer
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  // Behind a trusted proxy, so each request can come from its own client address.
-  server = await startTestServer(database.db, { env: { TRUST_PROXY: true } })
-})
-afterAll(async () => {
-  await server.stop()
-  await database.close()
-})
+// Behind a trusted proxy, so each request can come from its own client address.
+const site = useTestServer({ env: { TRUST_PROXY: true } })
 
 interface TrpcAnswer {
   result?: { data: unknown }
@@ -40,7 +29,7 @@ interface TrpcAnswer {
 }
 
 async function call(procedure: string, input: unknown, from: string) {
-  const response = await trpcPost(server.baseUrl, procedure, input, { 'x-forwarded-for': from })
+  const response = await trpcPost(site.baseUrl, procedure, input, { 'x-forwarded-for': from })
   const body = (await response.json()) as TrpcAnswer
   return { status: response.status, message: body.error?.message }
 }
@@ -49,7 +38,7 @@ async function call(procedure: string, input: unknown, from: string) {
 async function batch(procedure: string, inputs: unknown[], from: string) {
   const paths = inputs.map(() => procedure).join(',')
   const body = Object.fromEntries(inputs.map((input, index) => [String(index), input]))
-  const response = await trpcPost(server.baseUrl, `${paths}?batch=1`, body, { 'x-forwarded-for': from })
+  const response = await trpcPost(site.baseUrl, `${paths}?batch=1`, body, { 'x-forwarded-for': from })
   return { status: response.status, body: (await response.json()) as TrpcAnswer[] | TrpcAnswer }
 }
 
@@ -57,7 +46,7 @@ const statusesOf = (answers: TrpcAnswer[]) => answers.map((answer) => answer.err
 
 describe('staff log-in: per-account cap from any addresses', () => {
   it('refuses even the right password after 10 failures from 10 addresses, and tells the owner once', async () => {
-    const owner = await createUser(database.db, { role: 'super_admin' })
+    const owner = await createUser(site.db, { role: 'super_admin' })
     const rule = RATE_RULES.adminLoginFailuresPerAccount
     for (let i = 0; i < rule.max; i++) {
       expect(
@@ -70,7 +59,7 @@ describe('staff log-in: per-account cap from any addresses', () => {
       await call('admin.session.login', { email: owner.email, password: `more-${i}` }, `198.51.100.${50 + i}`)
     }
 
-    const notices = await database.db
+    const notices = await site.db
       .selectFrom('mail_outbox')
       .select(['to_address', 'subject', 'text_body'])
       .where('kind', '=', LOGIN_LOCKED_MAIL_KIND)
@@ -83,7 +72,7 @@ describe('staff log-in: per-account cap from any addresses', () => {
       },
     ])
     // Other accounts, from the same addresses, are not affected.
-    const editor = await createUser(database.db, { role: 'editor' })
+    const editor = await createUser(site.db, { role: 'editor' })
     const other = await call('admin.session.login', { email: editor.email, password: editor.password }, '198.51.100.1')
     expect(other.status).toBe(200)
   })
@@ -92,7 +81,7 @@ describe('staff log-in: per-account cap from any addresses', () => {
     for (let i = 0; i < RATE_RULES.adminLoginFailuresPerAccount.max + 1; i++) {
       await call('admin.session.login', { email: 'nobody@example.test', password: 'x' }, `192.0.2.${i}`)
     }
-    const sent = await database.db
+    const sent = await site.db
       .selectFrom('mail_outbox')
       .select('id')
       .where('to_address', '=', 'nobody@example.test')
@@ -113,15 +102,15 @@ describe('password spraying from one address', () => {
     }
     expect(statuses).toEqual([...Array(rule.max).fill(401), ...Array(50 - rule.max).fill(429)])
 
-    const customer = await createUser(database.db)
+    const customer = await createUser(site.db)
     expect(await call('auth.login', { email: customer.email, password: customer.password }, from)).toEqual({
       status: 429,
       message: AUTH_MESSAGES.tooManyAttempts,
     })
-    const staff = await createUser(database.db, { role: 'viewer' })
+    const staff = await createUser(site.db, { role: 'viewer' })
     expect((await call('admin.session.login', { email: staff.email, password: staff.password }, from)).status).toBe(429)
     // Another address is not refused, and right passwords never count as failures: 25 log-ins pass.
-    const users = await Promise.all(Array.from({ length: 5 }, () => createUser(database.db)))
+    const users = await Promise.all(Array.from({ length: 5 }, () => createUser(site.db)))
     for (const user of users) {
       for (let i = 0; i < 5; i++) {
         const answer = await call('auth.login', { email: user.email, password: user.password }, '203.0.113.10')
@@ -142,7 +131,7 @@ describe('tRPC batches', () => {
   })
 
   it(`runs a batch of ${TRPC_MAX_BATCH_SIZE}, counting every call against the limits`, async () => {
-    const admin = await createUser(database.db, { role: 'admin' })
+    const admin = await createUser(site.db, { role: 'admin' })
     const rule = RATE_RULES.adminLoginFailures
     const before = argon2Verifications()
     const guesses = Array.from({ length: TRPC_MAX_BATCH_SIZE }, (_, i) => ({ email: admin.email, password: `g-${i}` }))

@@ -2,32 +2,21 @@
 // the address first, staff log-in only with a verified address, and one owner when instances start together.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureOwner } from '../../src-server/team/owner.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
 import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
-import { createTestDatabase } from '../support/db.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
-import { cookiePair, setCookieFor, startTestServer, type TestServer, trpcPost } from '../support/http.ts'
+import { cookiePair, setCookieFor, trpcPost } from '../support/http.ts'
+import { useTestServer } from '../support/test-server.ts'
 
-let database: DatabaseHandle
-let server: TestServer
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  server = await startTestServer(database.db)
-})
-afterAll(async () => {
-  await server.stop()
-  await database.close()
-})
+const site = useTestServer()
 
 async function adminLogin(email: string, password: string) {
-  const response = await trpcPost(server.baseUrl, 'admin.session.login', { email, password })
+  const response = await trpcPost(site.baseUrl, 'admin.session.login', { email, password })
   const body = (await response.json()) as { error?: { message: string } }
   return { status: response.status, message: body.error?.message, cookie: setCookieFor(response, 'session') }
 }
 
 const accountsFor = (email: string) =>
-  database.db
+  site.db
     .selectFrom('users')
     .select(['id', 'role', 'email_verified'])
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
@@ -37,7 +26,7 @@ describe('owner takeover by signing up first', () => {
   it('resets an unverified account to ADMIN_PASSWORD, verifies it and ends its sessions', async () => {
     const email = 'boss@example.test'
     // The attacker signs up with the future ADMIN_EMAIL and never verifies it.
-    const signup = await trpcPost(server.baseUrl, 'auth.signup', {
+    const signup = await trpcPost(site.baseUrl, 'auth.signup', {
       firstName: 'Mallory',
       lastName: 'Attacker',
       email,
@@ -48,40 +37,40 @@ describe('owner takeover by signing up first', () => {
     await signup.text() // read every answer: one left unread keeps its connection busy and the server from stopping
     const [account] = await accountsFor(email)
     expect(account).toMatchObject({ role: 'customer', email_verified: false })
-    const attackerSession = await createSessionToken(database.db, account!.id)
+    const attackerSession = await createSessionToken(site.db, account!.id)
 
     // Start-up with ADMIN_EMAIL / ADMIN_PASSWORD.
-    expect(await ensureOwner(database.db, email, 'admin-password-1')).toBe('claimed')
+    expect(await ensureOwner(site.db, email, 'admin-password-1')).toBe('claimed')
     expect(await accountsFor(email)).toEqual([{ id: account!.id, role: 'super_admin', email_verified: true }])
 
     const attacker = await adminLogin(email, 'attacker-password-1')
     expect(attacker).toMatchObject({ status: 401, message: ADMIN_LOGIN_FAILED, cookie: undefined })
-    const me = await fetch(`${server.baseUrl}/trpc/admin.session.me`, {
+    const me = await fetch(`${site.baseUrl}/trpc/admin.session.me`, {
       headers: { cookie: `session=${attackerSession.token}` },
     })
     expect(me.status).toBe(401)
     await me.text()
     expect(
-      await database.db.selectFrom('sessions').select('id').where('id', '=', attackerSession.session.id).execute(),
+      await site.db.selectFrom('sessions').select('id').where('id', '=', attackerSession.session.id).execute(),
     ).toEqual([])
 
     const owner = await adminLogin(email, 'admin-password-1')
     expect(owner.status).toBe(200)
-    const session = await fetch(`${server.baseUrl}/trpc/admin.session.me`, {
+    const session = await fetch(`${site.baseUrl}/trpc/admin.session.me`, {
       headers: { cookie: cookiePair(owner.cookie) },
     })
     expect(session.status).toBe(200)
     await session.text()
 
     // A restart with another ADMIN_PASSWORD changes nothing now that the address is the owner's.
-    expect(await ensureOwner(database.db, email, 'changed-in-env-2')).toBe('exists')
+    expect(await ensureOwner(site.db, email, 'changed-in-env-2')).toBe('exists')
     expect((await adminLogin(email, 'changed-in-env-2')).status).toBe(401)
     expect((await adminLogin(email, 'admin-password-1')).status).toBe(200)
   })
 
   it('keeps the password of a verified account it promotes', async () => {
-    const customer = await createUser(database.db, { email: 'verified-boss@example.test' })
-    expect(await ensureOwner(database.db, customer.email, 'ignored-password')).toBe('promoted')
+    const customer = await createUser(site.db, { email: 'verified-boss@example.test' })
+    expect(await ensureOwner(site.db, customer.email, 'ignored-password')).toBe('promoted')
     expect((await adminLogin(customer.email, customer.password)).status).toBe(200)
     expect((await adminLogin(customer.email, 'ignored-password')).status).toBe(401)
   })
@@ -89,13 +78,13 @@ describe('owner takeover by signing up first', () => {
 
 describe('staff log-in', () => {
   it('refuses a staff account whose address is not verified, even with the right password', async () => {
-    const editor = await createUser(database.db, { role: 'editor', emailVerified: false })
+    const editor = await createUser(site.db, { role: 'editor', emailVerified: false })
     expect(await adminLogin(editor.email, editor.password)).toEqual({
       status: 401,
       message: ADMIN_LOGIN_FAILED,
       cookie: undefined,
     })
-    await database.db.updateTable('users').set({ email_verified: true }).where('id', '=', editor.id).execute()
+    await site.db.updateTable('users').set({ email_verified: true }).where('id', '=', editor.id).execute()
     expect((await adminLogin(editor.email, editor.password)).status).toBe(200)
   })
 })
@@ -103,7 +92,7 @@ describe('staff log-in', () => {
 describe('instances starting together on one database', () => {
   it('makes exactly one owner out of 10 concurrent calls, none of them failing', async () => {
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => ensureOwner(database.db, 'Race@Example.test', 'race-password-1')),
+      Array.from({ length: 10 }, () => ensureOwner(site.db, 'Race@Example.test', 'race-password-1')),
     )
     expect(results.filter((result) => result === 'created')).toHaveLength(1)
     expect(results.filter((result) => result === 'exists')).toHaveLength(9)
@@ -114,9 +103,9 @@ describe('instances starting together on one database', () => {
   })
 
   it('claims an unverified account once when the calls race', async () => {
-    const squatter = await createUser(database.db, { email: 'race2@example.test', emailVerified: false })
+    const squatter = await createUser(site.db, { email: 'race2@example.test', emailVerified: false })
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => ensureOwner(database.db, 'race2@example.test', 'race-password-2')),
+      Array.from({ length: 10 }, () => ensureOwner(site.db, 'race2@example.test', 'race-password-2')),
     )
     expect(results.filter((result) => result === 'claimed')).toHaveLength(1)
     expect(results.filter((result) => result === 'exists')).toHaveLength(9)

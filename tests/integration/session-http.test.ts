@@ -1,72 +1,62 @@
 // Sessions over real HTTP: cookies, sliding expiry, log-out, CSRF refusal and security headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSession, SESSION_COOKIE, SESSION_TTL_MS, validateSessionToken } from '../../src-server/auth/session.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
-import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
-import { cookiePair, setCookieFor, startTestServer, type TestServer, trpcPost } from '../support/http.ts'
+import { cookiePair, setCookieFor, trpcPost } from '../support/http.ts'
+import { useTestServer } from '../support/test-server.ts'
 
-let database: DatabaseHandle
-let server: TestServer
 const DAY = 24 * 60 * 60 * 1000
 
-beforeAll(async () => {
-  database = await createTestDatabase()
-  server = await startTestServer(database.db)
-})
-afterAll(async () => {
-  await server.stop()
-  await database.close()
-})
+const site = useTestServer()
 
 describe('session tokens', () => {
   it('stores only a hash of the secret and refuses a wrong or malformed token', async () => {
-    const user = await createUser(database.db)
-    const { token, session } = await createSession(database.db, user.id)
+    const user = await createUser(site.db)
+    const { token, session } = await createSession(site.db, user.id)
     const [id, secret] = token.split('.')
     expect(id).toBe(session.id)
-    const row = await database.db
+    const row = await site.db
       .selectFrom('sessions')
       .select('secret_hash')
       .where('id', '=', id!)
       .executeTakeFirstOrThrow()
     expect(Buffer.from(row.secret_hash).toString()).not.toContain(secret!)
     expect(row.secret_hash.length).toBe(32)
-    expect(await validateSessionToken(database.db, `${id}.${'a'.repeat(secret!.length)}`)).toBeNull()
-    expect(await validateSessionToken(database.db, `${id}`)).toBeNull()
-    expect(await validateSessionToken(database.db, `${token}.extra`)).toBeNull()
-    expect((await validateSessionToken(database.db, token))?.user.id).toBe(user.id)
+    expect(await validateSessionToken(site.db, `${id}.${'a'.repeat(secret!.length)}`)).toBeNull()
+    expect(await validateSessionToken(site.db, `${id}`)).toBeNull()
+    expect(await validateSessionToken(site.db, `${token}.extra`)).toBeNull()
+    expect((await validateSessionToken(site.db, token))?.user.id).toBe(user.id)
   })
 
   it('expires after 30 days and deletes the row', async () => {
-    const user = await createUser(database.db)
+    const user = await createUser(site.db)
     const start = new Date('2026-01-01T00:00:00Z')
-    const { token, session } = await createSession(database.db, user.id, true, start)
+    const { token, session } = await createSession(site.db, user.id, true, start)
     expect(session.expiresAt.getTime() - start.getTime()).toBe(SESSION_TTL_MS)
-    expect(await validateSessionToken(database.db, token, new Date(start.getTime() + 30 * DAY + 1))).toBeNull()
-    expect(await database.db.selectFrom('sessions').select('id').where('id', '=', session.id).execute()).toEqual([])
+    expect(await validateSessionToken(site.db, token, new Date(start.getTime() + 30 * DAY + 1))).toBeNull()
+    expect(await site.db.selectFrom('sessions').select('id').where('id', '=', session.id).execute()).toEqual([])
   })
 
   it('slides forward when used in its second half, not before', async () => {
-    const user = await createUser(database.db)
+    const user = await createUser(site.db)
     const start = new Date('2026-03-01T00:00:00Z')
-    const { token, session } = await createSession(database.db, user.id, true, start)
-    const early = await validateSessionToken(database.db, token, new Date(start.getTime() + 5 * DAY))
+    const { token, session } = await createSession(site.db, user.id, true, start)
+    const early = await validateSessionToken(site.db, token, new Date(start.getTime() + 5 * DAY))
     expect(early?.refreshed).toBe(false)
     expect(early?.session.expiresAt.getTime()).toBe(session.expiresAt.getTime())
     const day20 = new Date(start.getTime() + 20 * DAY)
-    const late = await validateSessionToken(database.db, token, day20)
+    const late = await validateSessionToken(site.db, token, day20)
     expect(late?.refreshed).toBe(true)
     expect(late?.session.expiresAt.getTime()).toBe(day20.getTime() + SESSION_TTL_MS)
     // Past the original expiry it still works, because it slid.
-    expect(await validateSessionToken(database.db, token, new Date(start.getTime() + 35 * DAY))).not.toBeNull()
+    expect(await validateSessionToken(site.db, token, new Date(start.getTime() + 35 * DAY))).not.toBeNull()
   })
 })
 
 describe('log-in and log-out over HTTP', () => {
   it('sets an HttpOnly SameSite=Lax cookie that persists only with Remember me', async () => {
-    const user = await createUser(database.db)
-    const remembered = await trpcPost(server.baseUrl, 'auth.login', {
+    const user = await createUser(site.db)
+    const remembered = await trpcPost(site.baseUrl, 'auth.login', {
       email: user.email,
       password: user.password,
       remember: true,
@@ -78,7 +68,7 @@ describe('log-in and log-out over HTTP', () => {
     expect(persistent).toMatch(/Expires=/i)
     expect(persistent).not.toMatch(/Secure/i) // plain HTTP in tests; production sets Secure
 
-    const browserSession = await trpcPost(server.baseUrl, 'auth.login', {
+    const browserSession = await trpcPost(site.baseUrl, 'auth.login', {
       email: user.email,
       password: user.password,
       remember: false,
@@ -89,42 +79,42 @@ describe('log-in and log-out over HTTP', () => {
   })
 
   it('resolves the user from the cookie; log-out deletes the session and clears the cookie', async () => {
-    const user = await createUser(database.db)
-    const login = await trpcPost(server.baseUrl, 'auth.login', { email: user.email, password: user.password })
+    const user = await createUser(site.db)
+    const login = await trpcPost(site.baseUrl, 'auth.login', { email: user.email, password: user.password })
     const cookie = cookiePair(setCookieFor(login, SESSION_COOKIE))
-    const me = await fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie } })
+    const me = await fetch(`${site.baseUrl}/trpc/auth.me`, { headers: { cookie } })
     expect(((await me.json()) as { result: { data: { id: string } } }).result.data.id).toBe(user.id)
 
-    const logout = await trpcPost(server.baseUrl, 'auth.logout', undefined, { cookie })
+    const logout = await trpcPost(site.baseUrl, 'auth.logout', undefined, { cookie })
     expect(logout.status).toBe(200)
     expect(setCookieFor(logout, SESSION_COOKIE)).toMatch(/Expires=Thu, 01 Jan 1970/)
-    expect(await database.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([])
-    const after = await fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie } })
+    expect(await site.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([])
+    const after = await fetch(`${site.baseUrl}/trpc/auth.me`, { headers: { cookie } })
     expect(((await after.json()) as { result: { data: unknown } }).result.data).toBeNull()
   })
 
   it('a password change ends the sessions of other devices', async () => {
-    const user = await createUser(database.db)
-    const login = await trpcPost(server.baseUrl, 'auth.login', { email: user.email, password: user.password })
-    const other = await trpcPost(server.baseUrl, 'auth.login', { email: user.email, password: user.password })
+    const user = await createUser(site.db)
+    const login = await trpcPost(site.baseUrl, 'auth.login', { email: user.email, password: user.password })
+    const other = await trpcPost(site.baseUrl, 'auth.login', { email: user.email, password: user.password })
     const cookie = cookiePair(setCookieFor(login, SESSION_COOKIE))
     const otherCookie = cookiePair(setCookieFor(other, SESSION_COOKIE))
     const change = await trpcPost(
-      server.baseUrl,
+      site.baseUrl,
       'auth.changePassword',
       { currentPassword: user.password, newPassword: 'another-secret-7' },
       { cookie },
     )
     expect(change.status).toBe(200)
     const fresh = cookiePair(setCookieFor(change, SESSION_COOKIE))
-    const meOther = await fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie: otherCookie } })
+    const meOther = await fetch(`${site.baseUrl}/trpc/auth.me`, { headers: { cookie: otherCookie } })
     expect(((await meOther.json()) as { result: { data: unknown } }).result.data).toBeNull()
-    const meFresh = await fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie: fresh } })
+    const meFresh = await fetch(`${site.baseUrl}/trpc/auth.me`, { headers: { cookie: fresh } })
     expect(((await meFresh.json()) as { result: { data: { id: string } } }).result.data.id).toBe(user.id)
   })
 
   it('answers a signed-out authed call with 401 "User not authenticated"', async () => {
-    const response = await trpcPost(server.baseUrl, 'profile.updateName', { firstName: 'A', lastName: 'B' })
+    const response = await trpcPost(site.baseUrl, 'profile.updateName', { firstName: 'A', lastName: 'B' })
     expect(response.status).toBe(401)
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe('User not authenticated')
   })
@@ -132,26 +122,26 @@ describe('log-in and log-out over HTTP', () => {
 
 describe('CSRF', () => {
   it('refuses state-changing requests from another site', async () => {
-    const user = await createUser(database.db)
+    const user = await createUser(site.db)
     const body = { email: user.email, password: user.password }
-    const evilOrigin = await trpcPost(server.baseUrl, 'auth.login', body, { origin: 'https://evil.example' })
+    const evilOrigin = await trpcPost(site.baseUrl, 'auth.login', body, { origin: 'https://evil.example' })
     expect(evilOrigin.status).toBe(403)
     expect(setCookieFor(evilOrigin, SESSION_COOKIE)).toBeUndefined()
-    const crossSite = await trpcPost(server.baseUrl, 'auth.login', body, { 'sec-fetch-site': 'cross-site' })
+    const crossSite = await trpcPost(site.baseUrl, 'auth.login', body, { 'sec-fetch-site': 'cross-site' })
     expect(crossSite.status).toBe(403)
-    const avatar = await fetch(`${server.baseUrl}/api/profile/avatar`, {
+    const avatar = await fetch(`${site.baseUrl}/api/profile/avatar`, {
       method: 'POST',
       headers: { origin: 'https://evil.example' },
     })
     expect(avatar.status).toBe(403)
-    const sameOrigin = await trpcPost(server.baseUrl, 'auth.login', body, { 'sec-fetch-site': 'same-origin' })
+    const sameOrigin = await trpcPost(site.baseUrl, 'auth.login', body, { 'sec-fetch-site': 'same-origin' })
     expect(sameOrigin.status).toBe(200)
   })
 })
 
 describe('security headers', () => {
   it('sends a Content-Security-Policy that allows what the app embeds, and nothing more', async () => {
-    const response = await fetch(`${server.baseUrl}/healthz`)
+    const response = await fetch(`${site.baseUrl}/healthz`)
     const csp = response.headers.get('content-security-policy') ?? ''
     const directive = (name: string) =>
       csp
