@@ -2,18 +2,18 @@
 import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
 import { startTestServer } from '../support/http.ts'
-import { useTestServer } from '../support/test-server.ts'
+import { serveForThisFile } from '../support/test-server.ts'
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 )
 
-const site = useTestServer()
+const site = serveForThisFile()
 
 async function signedIn() {
   const user = await createUser(site.db)

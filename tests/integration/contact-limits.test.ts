@@ -1,13 +1,13 @@
 // The contact form over real HTTP: a per-address limit that every call of a batch counts against, batches of at
 // most 10 calls, and the sender as Reply-To of the staff notification, all the way to the mail transport.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { dispatchDueMail, type MailTransport } from '../../src-server/mail/dispatcher.ts'
 import { RATE_RULES } from '../../src-server/security/rate-limit.ts'
 import { CONTACT_TOO_MANY } from '../../src-shared/schemas/contact.ts'
 import { trpcPost } from '../support/http.ts'
-import { useTestServer } from '../support/test-server.ts'
+import { serveForThisFile } from '../support/test-server.ts'
 
-const site = useTestServer({ env: { TRUST_PROXY: true } })
+const site = serveForThisFile({ env: { TRUST_PROXY: true } })
 
 const message = (email: string) => ({
   name: 'Ada Lovelace',

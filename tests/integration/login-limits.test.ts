@@ -1,7 +1,7 @@
 // Password guessing over real HTTP: a per-account cap on the staff log-in (with a notice to the account's owner),
 // a per-address cap across accounts (password spraying), and tRPC batches that can neither exceed 10 calls nor
 // slip calls past the limits. argon2 verifications are counted through the real password module.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { verifyPassword } from '../../src-server/auth/password.ts'
 import { TOO_MANY_ATTEMPTS } from '../../src-server/routers/admin/session.ts'
 import { RATE_RULES } from '../../src-server/security/rate-limit.ts'
@@ -11,7 +11,7 @@ import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../../src-shared/trpc-limits.ts'
 import { createUser } from '../support/factories.ts'
 import { trpcPost } from '../support/http.ts'
-import { useTestServer } from '../support/test-server.ts'
+import { serveForThisFile } from '../support/test-server.ts'
 
 // The real argon2 verification, counted.
 vi.mock('../../src-server/auth/password.ts', async (importOriginal) => {
@@ -21,7 +21,7 @@ vi.mock('../../src-server/auth/password.ts', async (importOriginal) => {
 const argon2Verifications = () => vi.mocked(verifyPassword).mock.calls.length
 
 // Behind a trusted proxy, so each request can come from its own client address.
-const site = useTestServer({ env: { TRUST_PROXY: true } })
+const site = serveForThisFile({ env: { TRUST_PROXY: true } })
 
 interface TrpcAnswer {
   result?: { data: unknown }

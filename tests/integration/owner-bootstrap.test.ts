@@ -1,13 +1,13 @@
 // The owner from ADMIN_EMAIL/ADMIN_PASSWORD (start-up and `npm run admin:create`): no takeover by signing up with
 // the address first, staff log-in only with a verified address, and one owner when instances start together.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ensureOwner } from '../../src-server/team/owner.ts'
 import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
 import { cookiePair, setCookieFor, trpcPost } from '../support/http.ts'
-import { useTestServer } from '../support/test-server.ts'
+import { serveForThisFile } from '../support/test-server.ts'
 
-const site = useTestServer()
+const site = serveForThisFile()
 
 async function adminLogin(email: string, password: string) {
   const response = await trpcPost(site.baseUrl, 'admin.session.login', { email, password })

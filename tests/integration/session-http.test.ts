@@ -1,13 +1,13 @@
 // Sessions over real HTTP: cookies, sliding expiry, log-out, CSRF refusal and security headers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createSession, SESSION_COOKIE, SESSION_TTL_MS, validateSessionToken } from '../../src-server/auth/session.ts'
 import { createUser } from '../support/factories.ts'
 import { cookiePair, setCookieFor, trpcPost } from '../support/http.ts'
-import { useTestServer } from '../support/test-server.ts'
+import { serveForThisFile } from '../support/test-server.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 
-const site = useTestServer()
+const site = serveForThisFile()
 
 describe('session tokens', () => {
   it('stores only a hash of the secret and refuses a wrong or malformed token', async () => {

@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from './db.ts'
 import { startTestServer, type TestServer } from './http.ts'
 
-export function useTestServer(options: Parameters<typeof startTestServer>[1] = {}) {
+export function serveForThisFile(options: Parameters<typeof startTestServer>[1] = {}) {
   let database: DatabaseHandle | undefined
   let server: TestServer | undefined
   beforeAll(async () => {
@@ -17,7 +17,7 @@ export function useTestServer(options: Parameters<typeof startTestServer>[1] = {
     await database?.close()
   })
   const started = () => {
-    if (!database || !server) throw new Error('useTestServer: read the site inside a test, after beforeAll')
+    if (!database || !server) throw new Error('serveForThisFile: read the site inside a test, after beforeAll')
     return { database, server }
   }
   return {
