@@ -2,7 +2,9 @@
 // as a Buffer. The CSRF hook exempts the path; the signature is the proof of origin.
 import type { FastifyInstance } from 'fastify'
 import Stripe from 'stripe'
+import { isDatabaseUnavailable } from '../db-unavailable.ts'
 import type { HttpDeps } from '../http/deps.ts'
+import { sendServiceUnavailable } from '../http/errors.ts'
 import { defaultPayments } from './config.ts'
 import { processStripeEvent } from './events.ts'
 
@@ -32,7 +34,8 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
         const outcome = await processStripeEvent(deps.db, event)
         return { received: true, outcome }
       } catch (error) {
-        // Nothing was committed; Stripe retries later.
+        // Nothing was committed; Stripe retries later (an outage answers 503 like every route).
+        if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
         request.log.error({ err: error, eventId: event.id, type: event.type }, 'stripe webhook failed')
         return reply.code(500).send({ error: 'Webhook processing failed' })
       }

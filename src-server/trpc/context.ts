@@ -26,6 +26,8 @@ export interface AppConfig {
   publicUrl: string
   /** Stripe, PayPal and bank settings; absent means card and PayPal are off (see payments/config.ts). */
   payments?: PaymentsConfig
+  /** Production: unexpected errors answer a generic message and the request id, never their own text. */
+  hideErrorDetails?: boolean
 }
 
 export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }
@@ -53,6 +55,8 @@ export function createContextInner(inner: ContextInner) {
 export type Context = ReturnType<typeof createContextInner> & {
   req?: CreateFastifyContextOptions['req']
   res?: CreateFastifyContextOptions['res']
+  /** Resolving the session failed (e.g. the database is down); the base procedure throws it. */
+  sessionError?: unknown
 }
 
 /** Resolves the session user from the request (and may refresh the cookie on the reply). */
@@ -67,8 +71,15 @@ export function makeCreateContext(
   resolveSession: ResolveSession,
   limiter: RateLimiter = createMemoryLimiter(),
 ) {
+  // Never throws: a context that failed to build would leave the error formatter without the request (and its
+  // id), so a failure is carried on the context and thrown by the base procedure instead.
   return async ({ req, res }: CreateFastifyContextOptions): Promise<Context> => {
-    const { user, session } = await resolveSession(req, res)
-    return { ...createContextInner({ db, user, session, config, limiter, clientIp: req.ip }), req, res }
+    const base = { db, config, limiter, clientIp: req.ip }
+    try {
+      const { user, session } = await resolveSession(req, res)
+      return { ...createContextInner({ ...base, user, session }), req, res }
+    } catch (sessionError) {
+      return { ...createContextInner({ ...base, user: null, session: null }), req, res, sessionError }
+    }
   }
 }
