@@ -28,7 +28,8 @@ export const middleware = t.middleware
  */
 export const publicProcedure = t.procedure.use(async ({ ctx, next, getRawInput }) => {
   if (ctx.sessionError) throw toPublicTRPCError(ctx.sessionError)
-  refuseNulInput(await getRawInput())
+  // An unreadable body (e.g. empty JSON) is the input parser's refusal to make, and ignored without one.
+  refuseNulInput(await getRawInput().catch(() => undefined))
   const result = await next()
   if (!result.ok) throw toPublicTRPCError(result.error)
   return result

@@ -2,7 +2,7 @@
 // procedure refuses any input carrying one, in a string or a key at any depth, before the procedure's own schema
 // runs: one check covers every procedure, present and future. The refusal is a zod error so forms get it per field.
 import { TRPCError } from '@trpc/server'
-import { ZodError } from 'zod'
+import { ZodRealError } from 'zod'
 import { NUL_CHARACTER_MESSAGE } from '../../src-shared/errors.ts'
 
 type Path = (string | number)[]
@@ -42,6 +42,7 @@ export function findNulPath(input: unknown): Path | null {
 export function refuseNulInput(input: unknown): void {
   const path = findNulPath(input)
   if (!path) return
-  const cause = new ZodError([{ code: 'custom', path, message: NUL_CHARACTER_MESSAGE, input: undefined }])
+  // ZodRealError is the Error-derived ZodError that parse() throws; tRPC keeps only Error causes.
+  const cause = new ZodRealError([{ code: 'custom', path, message: NUL_CHARACTER_MESSAGE, input: undefined }])
   throw new TRPCError({ code: 'BAD_REQUEST', message: NUL_CHARACTER_MESSAGE, cause })
 }
