@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { type HttpDeps, requireUser } from '../http/deps.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
-import { readImageUpload, UploadError } from '../storage/upload.ts'
+import { NOT_AN_IMAGE, readImageUpload, UploadError } from '../storage/upload.ts'
 
 export const COURSE_IMAGE_MAX_BYTES = 2 * 1024 * 1024
 export const COURSE_IMAGE_TOO_LARGE = 'Image size should be less than 2MB'
@@ -13,19 +13,22 @@ export function registerAdminImageRoutes(app: FastifyInstance, deps: HttpDeps) {
   app.post<{ Querystring: { replace?: string } }>('/api/admin/course-image', async (request, reply) => {
     const user = await requireUser(deps, request, reply, 'editor')
     if (!user) return
+    let image: Awaited<ReturnType<typeof readImageUpload>>
     try {
-      const image = await readImageUpload(request, COURSE_IMAGE_MAX_BYTES, COURSE_IMAGE_TOO_LARGE)
-      const key = `${UPLOAD_PREFIXES.courseImages}${Date.now()}-${randomBytes(6).toString('hex')}.${image.type.ext}`
-      const url = await deps.storage.put(key, image.data, image.type.mime)
-      const replacing = request.query.replace === '1'
-      return { url, message: replacing ? 'Image updated successfully!' : 'Image uploaded successfully!' }
+      image = await readImageUpload(request, COURSE_IMAGE_MAX_BYTES, COURSE_IMAGE_TOO_LARGE)
     } catch (error) {
       if (error instanceof UploadError) {
         return reply
           .code(error.reason === 'too-large' ? 413 : 400)
           .send({ error: 'Bad Request', message: error.message })
       }
-      throw error
+      // A body the multipart parser cannot read (no boundary, cut short, not multipart) is the client's error.
+      request.log.warn({ err: error }, 'course image upload could not be read')
+      return reply.code(400).send({ error: 'Bad Request', message: NOT_AN_IMAGE })
     }
+    const key = `${UPLOAD_PREFIXES.courseImages}${Date.now()}-${randomBytes(6).toString('hex')}.${image.type.ext}`
+    const url = await deps.storage.put(key, image.data, image.type.mime)
+    const replacing = request.query.replace === '1'
+    return { url, message: replacing ? 'Image updated successfully!' : 'Image uploaded successfully!' }
   })
 }

@@ -3,7 +3,9 @@
 // answered 2xx once recorded (applied, or ignored when it is not ours); only a failure of our own (the database)
 // answers 500, so that Stripe retries it.
 import type { FastifyInstance } from 'fastify'
+import { isDatabaseUnavailable } from '../db-unavailable.ts'
 import type { HttpDeps } from '../http/deps.ts'
+import { sendServiceUnavailable } from '../http/errors.ts'
 import { paymentsOf } from './config.ts'
 import { processStripeEvent } from './events.ts'
 import { verifyStripeWebhook } from './stripe.ts'
@@ -34,8 +36,12 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
         }
         return { received: true, outcome: result.outcome }
       } catch (error) {
-        // Nothing was committed; Stripe retries later.
-        request.log.error({ err: error }, 'stripe webhook failed')
+        // Nothing was committed; Stripe retries later (an outage answers 503 like every route).
+        if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
+        request.log.error(
+          { err: error, eventId: verified.event.id, type: verified.event.type },
+          'stripe webhook failed',
+        )
         return reply.code(500).send({ error: 'Webhook processing failed' })
       }
     })

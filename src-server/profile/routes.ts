@@ -1,7 +1,9 @@
 // POST /api/profile/avatar: one image (judged by its bytes), at most 2 MB, for the signed-in user.
 import type { FastifyInstance } from 'fastify'
 import { AVATAR_MAX_BYTES } from '../../src-shared/constants.ts'
+import { isDatabaseUnavailable } from '../db-unavailable.ts'
 import { type HttpDeps, requireUser } from '../http/deps.ts'
+import { sendServiceUnavailable } from '../http/errors.ts'
 import { RATE_RULES } from '../security/rate-limit.ts'
 import { readImageUpload, UploadError } from '../storage/upload.ts'
 import { AVATAR_MESSAGES, replaceAvatar } from './service.ts'
@@ -40,6 +42,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
         const avatarUrl = await replaceAvatar(deps.db, deps.storage, user.id, image, request.log)
         return { avatarUrl, message: AVATAR_MESSAGES.updated }
       } catch (error) {
+        if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
         request.log.error({ err: error }, 'avatar upload failed')
         return reply.code(500).send({ error: 'Internal Server Error', message: AVATAR_MESSAGES.failed })
       }
