@@ -38,10 +38,7 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
       } catch (error) {
         // Nothing was committed; Stripe retries later (an outage answers 503 like every route).
         if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
-        request.log.error(
-          { err: error, eventId: verified.event.id, type: verified.event.type },
-          'stripe webhook failed',
-        )
+        request.log.error({ err: error }, 'stripe webhook failed')
         return reply.code(500).send({ error: 'Webhook processing failed' })
       }
     })
