@@ -11,6 +11,8 @@ export interface AppConfig {
   publicUrl: string
   /** Stripe, PayPal and bank settings; absent means card and PayPal are off (see payments/config.ts). */
   payments?: PaymentsConfig
+  /** Production: unexpected errors answer a generic message and the request id, never their own text. */
+  hideErrorDetails?: boolean
 }
 
 export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }

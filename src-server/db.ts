@@ -34,8 +34,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 function openPostgres(connectionString: string, max: number): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 })
-  // An idle client losing its connection emits 'error' on the pool; without a listener Node would crash.
+  // A client losing its connection emits 'error': on the pool while idle, on the client itself while checked out
+  // (in a query or between a transaction's statements). Without a listener Node would exit on it. The query in
+  // flight fails with the same error (the request answers 503) and the pool discards the broken client.
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return { db, kind: 'postgres', close: () => db.destroy() }
 }

@@ -2,6 +2,7 @@
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedIfEmpty } from '../db/seed/index.ts'
 import { openDatabase } from './db.ts'
+import { retryWhileUnavailable } from './db-wait.ts'
 import { EnvError, readEnv } from './env.ts'
 import { createMailTransport, startMailDispatcher } from './mail/dispatcher.ts'
 import { paymentsFromEnv } from './payments/config.ts'
@@ -15,15 +16,18 @@ async function main() {
   const server = await createServer({ env, db: database.db, payments: paymentsFromEnv(env) })
   const log = server.app.log
 
-  const applied = await migrateToLatest(database.db)
-  if (applied.length) log.info({ migrations: applied }, 'applied migrations')
-  if (env.SEED_ON_EMPTY && (await seedIfEmpty(database.db)))
-    log.info('seeded the demo catalogue into an empty database')
+  // Each step is idempotent, so after a lost connection the whole preparation simply runs again.
+  await retryWhileUnavailable(async () => {
+    const applied = await migrateToLatest(database.db)
+    if (applied.length) log.info({ migrations: applied }, 'applied migrations')
+    if (env.SEED_ON_EMPTY && (await seedIfEmpty(database.db)))
+      log.info('seeded the demo catalogue into an empty database')
 
-  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-    const owner = await ensureOwner(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD)
-    if (owner !== 'exists') log.info({ owner }, 'owner account from ADMIN_EMAIL')
-  }
+    if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+      const owner = await ensureOwner(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD)
+      if (owner !== 'exists') log.info({ owner }, 'owner account from ADMIN_EMAIL')
+    }
+  }, log)
 
   const transport = createMailTransport(env.SMTP_URL, log)
   const stopMail = startMailDispatcher({ db: database.db, transport, from: env.MAIL_FROM, log })

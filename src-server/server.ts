@@ -1,4 +1,5 @@
 // createServer wires Fastify, tRPC and the client. main.ts calls it for production; tests call it on port 0.
+import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import fastifyCompress from '@fastify/compress'
@@ -8,7 +9,6 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { sql } from 'kysely'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
@@ -21,6 +21,7 @@ import type { DB } from './db.ts'
 import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
+import { registerHealthRoutes } from './http/health.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
@@ -33,6 +34,7 @@ import { createS3Storage } from './storage/s3.ts'
 import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
 import { createLocalStorage, type FileStorage } from './storage/storage.ts'
 import { makeCreateContext } from './trpc/context.ts'
+import { trpcErrorHooks } from './trpc/http.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
@@ -68,7 +70,6 @@ export interface Server {
   stop(): Promise<void>
 }
 
-const HEALTH_TIMEOUT_MS = 3000
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
 const CSRF_EXEMPT = ['/api/stripe/webhook']
 
@@ -78,6 +79,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     cookieSecure: env.NODE_ENV === 'production' && (env.PUBLIC_URL?.startsWith('https://') ?? true),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
     payments: deps.payments,
+    hideErrorDetails: env.NODE_ENV === 'production',
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
@@ -90,6 +92,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     routerOptions: { maxParamLength: 5000 },
     trustProxy: env.TRUST_PROXY ?? false,
     requestTimeout: 30_000,
+    genReqId: () => randomUUID(),
   })
 
   registerErrorHandler(app)
@@ -114,15 +117,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     }
   })
 
-  app.get('/healthz', async (_request, reply) => {
-    try {
-      await withTimeout(sql`select 1`.execute(db), HEALTH_TIMEOUT_MS)
-      return { status: 'ok', database: 'ok' }
-    } catch (error) {
-      app.log.error({ err: error }, 'health check: database unavailable')
-      return reply.code(503).send({ status: 'error', database: 'unavailable' })
-    }
-  })
+  registerHealthRoutes(app, db)
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
@@ -130,9 +125,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
       router: appRouter,
       createContext: makeCreateContext(db, config, resolveSession, limiter, storage),
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      onError({ path, error }) {
-        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'tRPC procedure failed')
-      },
+      ...trpcErrorHooks,
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   })
 
@@ -175,20 +168,4 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
       if (!deps.limiter) await limiter.close()
     },
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
-    promise.then(
-      (value) => {
-        clearTimeout(timer)
-        resolve(value)
-      },
-      (error) => {
-        clearTimeout(timer)
-        reject(error)
-      },
-    )
-  })
 }

@@ -1,5 +1,7 @@
 // What the shop says while its database is unreachable (the server answers 503 SERVICE_UNAVAILABLE).
+import { SERVICE_UNAVAILABLE_MESSAGE } from './errors.ts'
+
 export const OUTAGE = {
   title: 'Service temporarily unavailable',
-  message: 'The service is temporarily unavailable. Please try again in a moment.',
+  message: SERVICE_UNAVAILABLE_MESSAGE,
 } as const

@@ -12,6 +12,8 @@ export const SESSION_COOKIE = 'session'
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 const REFRESH_WHEN_LEFT_MS = SESSION_TTL_MS / 2
 const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000
+/** Both halves of a token are lower-case base32 (randomString); anything else is no session, never a query. */
+const TOKEN_PART = /^[a-z2-7]{1,64}$/
 
 function randomString(): string {
   const bytes = new Uint8Array(20) // 160 bits of entropy
@@ -60,7 +62,7 @@ export interface ValidatedSession {
 
 export async function validateSessionToken(db: DB, token: string, now = new Date()): Promise<ValidatedSession | null> {
   const [id, secret, extra] = token.split('.')
-  if (!id || !secret || extra !== undefined || id.length > 64 || secret.length > 64) return null
+  if (!id || !secret || extra !== undefined || !TOKEN_PART.test(id) || !TOKEN_PART.test(secret)) return null
 
   const row = await db
     .selectFrom('sessions')

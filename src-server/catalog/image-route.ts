@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
 import type { HttpDeps } from '../config.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
-import { readImageUpload, sendUploadError, UploadError } from '../storage/upload.ts'
+import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
 
 export const COURSE_IMAGE_MAX_BYTES = 2 * 1024 * 1024
 export const COURSE_IMAGE_TOO_LARGE = 'Image size should be less than 2MB'
@@ -14,15 +14,15 @@ export function registerAdminImageRoutes(app: FastifyInstance, deps: HttpDeps) {
   app.post<{ Querystring: { replace?: string } }>('/api/admin/course-image', async (request, reply) => {
     const user = await requireUser(deps, request, reply, 'editor')
     if (!user) return
+    let image: Awaited<ReturnType<typeof readImageUpload>>
     try {
-      const image = await readImageUpload(request, COURSE_IMAGE_MAX_BYTES, COURSE_IMAGE_TOO_LARGE)
-      const key = `${UPLOAD_PREFIXES.courseImages}${Date.now()}-${randomBytes(6).toString('hex')}.${image.type.ext}`
-      const url = await deps.storage.put(key, image.data, image.type.mime)
-      const replacing = request.query.replace === '1'
-      return { url, message: replacing ? 'Image updated successfully!' : 'Image uploaded successfully!' }
+      image = await readImageUpload(request, COURSE_IMAGE_MAX_BYTES, COURSE_IMAGE_TOO_LARGE)
     } catch (error) {
-      if (error instanceof UploadError) return sendUploadError(reply, error)
-      throw error
+      return sendUploadRefusal(request, reply, error, 'course image upload')
     }
+    const key = `${UPLOAD_PREFIXES.courseImages}${Date.now()}-${randomBytes(6).toString('hex')}.${image.type.ext}`
+    const url = await deps.storage.put(key, image.data, image.type.mime)
+    const replacing = request.query.replace === '1'
+    return { url, message: replacing ? 'Image updated successfully!' : 'Image uploaded successfully!' }
   })
 }

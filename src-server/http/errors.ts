@@ -1,13 +1,31 @@
-// The one Fastify error handler for plain HTTP routes: domain errors get their status and message; Fastify's own
-// client errors (bad JSON, a body too large) keep theirs; anything else is logged and answered 500.
-import type { FastifyError, FastifyInstance } from 'fastify'
+// The one Fastify error handler for plain HTTP routes: domain errors get their status and message; an unreachable
+// database answers 503 with Retry-After; Fastify's own client errors (bad JSON, a body too large) keep theirs;
+// anything else is logged and answered 500 with a generic message. Every answer carries X-Request-Id, the id the
+// log lines of that request carry, and error bodies repeat it.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { INTERNAL_ERROR_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
 import { HTTP_STATUS_BY_KIND, isDomainError } from '../errors.ts'
 
+/** 503 with Retry-After and the shared message: the request was fine, our database is not reachable. */
+export function sendServiceUnavailable(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  request.log.warn({ err: error }, 'database unavailable')
+  return reply
+    .code(503)
+    .header('retry-after', String(RETRY_AFTER_SECONDS))
+    .send({ error: 'Service Unavailable', message: SERVICE_UNAVAILABLE_MESSAGE, requestId: request.id })
+}
+
 export function registerErrorHandler(app: FastifyInstance) {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDomainError(error)) {
+      if (error.kind === 'unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS))
       return reply.code(HTTP_STATUS_BY_KIND[error.kind]).send({ error: error.kind, message: error.message })
     }
+    if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
     const status = error.statusCode ?? 500
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ error: error.code ?? 'Bad Request', message: error.message })
@@ -15,6 +33,6 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'request failed')
     return reply
       .code(500)
-      .send({ error: 'Internal Server Error', message: 'Something went wrong', requestId: request.id })
+      .send({ error: 'Internal Server Error', message: INTERNAL_ERROR_MESSAGE, requestId: request.id })
   })
 }

@@ -4,6 +4,8 @@
 // answers 500, so that Stripe retries it.
 import type { FastifyInstance } from 'fastify'
 import type { HttpDeps } from '../config.ts'
+import { isDatabaseUnavailable } from '../db-unavailable.ts'
+import { sendServiceUnavailable } from '../http/errors.ts'
 import { paymentsOf } from './config.ts'
 import { processStripeEvent } from './events.ts'
 import { verifyStripeWebhook } from './stripe.ts'
@@ -34,7 +36,8 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
         }
         return { received: true, outcome: result.outcome }
       } catch (error) {
-        // Nothing was committed; Stripe retries later.
+        // Nothing was committed; Stripe retries later (an outage answers 503 like every route).
+        if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
         request.log.error({ err: error }, 'stripe webhook failed')
         return reply.code(500).send({ error: 'Webhook processing failed' })
       }

@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify'
 import { AVATAR_MAX_BYTES } from '../../src-shared/constants.ts'
 import { requireUser } from '../auth/require-user.ts'
 import type { HttpDeps } from '../config.ts'
+import { isDatabaseUnavailable } from '../db-unavailable.ts'
+import { sendServiceUnavailable } from '../http/errors.ts'
 import { RATE_RULES } from '../security/rate-limit.ts'
-import { readImageUpload, sendUploadError, UploadError } from '../storage/upload.ts'
+import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
 import { AVATAR_MESSAGES, replaceAvatar } from './editing.ts'
 
 export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
@@ -30,14 +32,13 @@ export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
       try {
         image = await readImageUpload(request, AVATAR_MAX_BYTES, AVATAR_MESSAGES.tooLarge)
       } catch (error) {
-        if (error instanceof UploadError) return sendUploadError(reply, error)
-        request.log.warn({ err: error }, 'avatar upload could not be read')
-        return reply.code(400).send({ error: 'Bad Request', message: AVATAR_MESSAGES.notImage })
+        return sendUploadRefusal(request, reply, error, 'avatar upload')
       }
       try {
         const avatarUrl = await replaceAvatar(deps.db, deps.storage, user.id, image, request.log)
         return { avatarUrl, message: AVATAR_MESSAGES.updated }
       } catch (error) {
+        if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
         request.log.error({ err: error }, 'avatar upload failed')
         return reply.code(500).send({ error: 'Internal Server Error', message: AVATAR_MESSAGES.failed })
       }

@@ -32,7 +32,15 @@ export async function readImageUpload(
   return { data, type }
 }
 
-/** The one answer to a refused upload: 413 past the size limit, else 400, with the message the form shows. */
-export function sendUploadError(reply: FastifyReply, error: UploadError) {
-  return reply.code(error.reason === 'too-large' ? 413 : 400).send({ error: 'Bad Request', message: error.message })
+/**
+ * The one answer to an upload that cannot be used: a refused image (413 past the size limit, else 400, with its
+ * message), or a body the multipart parser cannot read (no boundary, cut short, not multipart: the client's error,
+ * 400 "not an image", logged as a warning).
+ */
+export function sendUploadRefusal(request: FastifyRequest, reply: FastifyReply, error: unknown, what: string) {
+  if (error instanceof UploadError) {
+    return reply.code(error.reason === 'too-large' ? 413 : 400).send({ error: 'Bad Request', message: error.message })
+  }
+  request.log.warn({ err: error }, `${what} could not be read`)
+  return reply.code(400).send({ error: 'Bad Request', message: NOT_AN_IMAGE })
 }

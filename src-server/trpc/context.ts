@@ -33,6 +33,8 @@ export function createContextInner(inner: ContextInner) {
 export type Context = ReturnType<typeof createContextInner> & {
   req?: CreateFastifyContextOptions['req']
   res?: CreateFastifyContextOptions['res']
+  /** Resolving the session failed (e.g. the database is down); the base procedure throws it. */
+  sessionError?: unknown
 }
 
 export function makeCreateContext(
@@ -42,8 +44,15 @@ export function makeCreateContext(
   limiter: RateLimiter = createMemoryLimiter(),
   storage?: FileStorage,
 ) {
+  // Never throws: a context that failed to build would leave the error formatter without the request (and its
+  // id), so a failure is carried on the context and thrown by the base procedure instead.
   return async ({ req, res }: CreateFastifyContextOptions): Promise<Context> => {
-    const { user, session } = await resolveSession(req, res)
-    return { ...createContextInner({ db, user, session, config, limiter, clientIp: req.ip, storage }), req, res }
+    const base = { db, config, limiter, clientIp: req.ip, storage }
+    try {
+      const { user, session } = await resolveSession(req, res)
+      return { ...createContextInner({ ...base, user, session }), req, res }
+    } catch (sessionError) {
+      return { ...createContextInner({ ...base, user: null, session: null }), req, res, sessionError }
+    }
   }
 }

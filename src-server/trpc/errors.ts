@@ -1,6 +1,9 @@
-// Domain errors become tRPC errors here, once, for every procedure (see publicProcedure in init.ts).
+// Domain errors become tRPC errors here, once, for every procedure (see publicProcedure in init.ts); so does a
+// database that cannot be reached (SERVICE_UNAVAILABLE, answered 503 with Retry-After by trpc/http.ts).
 import { TRPCError } from '@trpc/server'
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc'
+import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
+import { isDatabaseUnavailable } from '../db-unavailable.ts'
 import { type DomainError, type DomainErrorKind, isDomainError } from '../errors.ts'
 
 const TRPC_CODE_BY_KIND: Record<DomainErrorKind, TRPC_ERROR_CODE_KEY> = {
@@ -22,4 +25,18 @@ export function toTRPCError(error: DomainError): TRPCError {
 /** The domain error a failed procedure threw, if that is what it threw (tRPC wraps unknown errors). */
 export function domainErrorOf(error: TRPCError): DomainError | null {
   return isDomainError(error.cause) ? error.cause : null
+}
+
+/**
+ * What a failed procedure answers: a domain error's kind and message; SERVICE_UNAVAILABLE when the database
+ * could not be reached, whoever caught and re-threw that; otherwise the error unchanged.
+ */
+export function toPublicTRPCError(error: unknown): unknown {
+  const trpcError = error instanceof TRPCError ? error : null
+  const domainError = isDomainError(error) ? error : trpcError && domainErrorOf(trpcError)
+  if (domainError) return toTRPCError(domainError)
+  if (trpcError?.code !== 'SERVICE_UNAVAILABLE' && isDatabaseUnavailable(error)) {
+    return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: SERVICE_UNAVAILABLE_MESSAGE, cause: error })
+  }
+  return error
 }

@@ -3,12 +3,18 @@ import { initTRPC, TRPCError } from '@trpc/server'
 import { ZodError, z } from 'zod'
 import { hasRole, type Role } from '../../src-shared/roles.ts'
 import type { Context } from './context.ts'
-import { domainErrorOf, toTRPCError } from './errors.ts'
+import { publicErrorShape } from './error-shape.ts'
+import { toPublicTRPCError } from './errors.ts'
+import { refuseNulInput } from './nul-input.ts'
 
 const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null
-    return { ...shape, data: { ...shape.data, zodError } }
+    const hideDetails = ctx?.config.hideErrorDetails ?? process.env.NODE_ENV === 'production'
+    return publicErrorShape({ ...shape, data: { ...shape.data, zodError } }, error, {
+      hideDetails,
+      requestId: ctx?.req?.id,
+    })
   },
 })
 
@@ -16,11 +22,16 @@ export const router = t.router
 export const createCallerFactory = t.createCallerFactory
 export const middleware = t.middleware
 
-/** Every procedure: a DomainError thrown below the routers leaves as the matching tRPC error. */
-export const publicProcedure = t.procedure.use(async ({ next }) => {
+/**
+ * Every procedure: refuses NUL bytes anywhere in the input; a DomainError thrown below the routers leaves as the
+ * matching tRPC error, and a database that cannot be reached as SERVICE_UNAVAILABLE (503).
+ */
+export const publicProcedure = t.procedure.use(async ({ ctx, next, getRawInput }) => {
+  if (ctx.sessionError) throw toPublicTRPCError(ctx.sessionError)
+  // An unreadable body (e.g. empty JSON) is the input parser's refusal to make, and ignored without one.
+  refuseNulInput(await getRawInput().catch(() => undefined))
   const result = await next()
-  const domainError = result.ok ? null : domainErrorOf(result.error)
-  if (domainError) throw toTRPCError(domainError)
+  if (!result.ok) throw toPublicTRPCError(result.error)
   return result
 })
 

@@ -144,6 +144,28 @@ describe('POST /api/admin/course-image', () => {
     expect((await upload(viewerCookie, PNG)).status).toBe(403)
     expect((await upload(null, PNG)).status).toBe(401)
   })
+
+  it('answers 400 with its message to a body the multipart parser cannot read (not 500)', async () => {
+    const editor = await createUser(database.db, { role: 'editor' })
+    const cookie = `session=${(await createSessionToken(database.db, editor.id)).token}`
+    const malformed = [
+      ['multipart/form-data', '--x\r\nno boundary given'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n'],
+      ['text/plain', 'not multipart at all'],
+    ]
+    for (const [type, body] of malformed) {
+      const response = await fetch(`${baseUrl}/api/admin/course-image`, {
+        method: 'POST',
+        headers: { cookie, origin: baseUrl, 'content-type': type! },
+        body,
+      })
+      expect({ type, status: response.status, body: await response.json() }).toEqual({
+        type,
+        status: 400,
+        body: { error: 'Bad Request', message: 'Please select an image file' },
+      })
+    }
+  })
 })
 
 describe('dashboard and audit log', () => {

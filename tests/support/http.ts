@@ -38,6 +38,8 @@ export async function startTestServer(
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
     async stop() {
+      // A test that never read a response (or a request still hanging) must not keep the server from closing.
+      server.app.server.closeAllConnections()
       await server.stop()
       await rm(dataDir, { recursive: true, force: true })
     },

@@ -1,0 +1,16 @@
+// The tRPC HTTP handler's error hooks: unexpected failures are logged with the request id; an outage (code
+// SERVICE_UNAVAILABLE, set by the base procedure) is logged once as a warning and answered with Retry-After.
+import type { TRPCError } from '@trpc/server'
+import type { FastifyRequest } from 'fastify'
+import { RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
+
+export const trpcErrorHooks = {
+  onError({ path, error, req }: { path?: string; error: TRPCError; req: FastifyRequest }) {
+    if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error, path }, 'tRPC procedure failed')
+    else if (error.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: error.cause, path }, 'database unavailable')
+  },
+  responseMeta({ errors }: { errors: TRPCError[] }) {
+    const unavailable = errors.some((error) => error.code === 'SERVICE_UNAVAILABLE')
+    return unavailable ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}
+  },
+}

@@ -1,0 +1,130 @@
+// Malformed inputs for the fuzz tests: a plausible valid input read off a procedure's zod schema, then the same
+// input with one leaf (or the whole input) replaced by something hostile. Valid neighbours matter: a NUL byte
+// only reaches the database when every other field passes validation.
+import { randomUUID } from 'node:crypto'
+import type { z } from 'zod'
+
+type Schema = z.core.$ZodType
+type Path = (string | number)[]
+
+const STRING_CANDIDATES = () => ['fuzz-value-123', '12.34', '1:05', 'fuzz@example.test', randomUUID(), 'Fuzz Name']
+const NUMBER_CANDIDATES = [1, 8, 0, 2]
+
+function def(schema: Schema): { type: string } & Record<string, unknown> {
+  return schema._zod.def as unknown as { type: string } & Record<string, unknown>
+}
+
+function parses(schema: Schema, value: unknown): boolean {
+  return (schema as unknown as z.ZodType).safeParse(value).success
+}
+
+/** One or more valid-looking values for a schema (one per union option), or [] when none could be found. */
+export function validValues(schema: Schema): unknown[] {
+  const d = def(schema)
+  switch (d.type) {
+    case 'string':
+      return STRING_CANDIDATES()
+        .filter((value) => parses(schema, value))
+        .slice(0, 1)
+    case 'number':
+      return NUMBER_CANDIDATES.filter((value) => parses(schema, value)).slice(0, 1)
+    case 'boolean':
+      return [true]
+    case 'literal':
+      return [(d.values as unknown[])[0]]
+    case 'enum':
+      return [Object.values(d.entries as Record<string, unknown>)[0]]
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+      return validValues(d.innerType as Schema)
+    case 'pipe': {
+      const candidates = [...validValues(d.in as Schema), ...STRING_CANDIDATES(), ...NUMBER_CANDIDATES]
+      return candidates.filter((value) => parses(schema, value)).slice(0, 1)
+    }
+    case 'union':
+      return (d.options as Schema[]).flatMap((option) => validValues(option))
+    case 'array': {
+      const element = validValues(d.element as Schema)[0]
+      return [element === undefined ? [] : [element]]
+    }
+    case 'object': {
+      const value: Record<string, unknown> = {}
+      for (const [key, field] of Object.entries(d.shape as Record<string, Schema>)) {
+        const fieldValue = validValues(field)[0]
+        if (fieldValue !== undefined) value[key] = fieldValue
+      }
+      return [value]
+    }
+    default:
+      return [undefined]
+  }
+}
+
+/** Paths to every leaf (string, number, boolean, null) of a JSON value. */
+export function leafPaths(value: unknown, path: Path = []): Path[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => leafPaths(item, [...path, index]))
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) => leafPaths(item, [...path, key]))
+  }
+  return [path]
+}
+
+export function withLeaf(value: unknown, path: Path, replacement: unknown): unknown {
+  if (path.length === 0) return replacement
+  const [head, ...rest] = path
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>
+  copy[head as string | number] = withLeaf(copy[head as string | number], rest, replacement)
+  return copy
+}
+
+/** Values that replace one leaf: NUL bytes, huge and odd strings, out-of-range numbers, wrong types. */
+export function hostileLeaves(hugeLength: number): unknown[] {
+  return [
+    'a\u0000b',
+    '\u0000',
+    'x'.repeat(hugeLength),
+    '\ud800',
+    '%00',
+    "'; drop table users; --",
+    '\u202e',
+    '',
+    ' ',
+    -1,
+    0,
+    2 ** 31,
+    2 ** 53 + 2,
+    1e308,
+    -1e308,
+    1.5,
+    '1e400',
+    null,
+    true,
+    {},
+    [],
+    { nested: { deeper: [1] } },
+  ]
+}
+
+/** Replacements for the whole input, including shapes no schema expects. */
+export function hostileWholeInputs(): unknown[] {
+  const manyKeys = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i]))
+  let deep: unknown = 1
+  for (let i = 0; i < 2000; i++) deep = [deep]
+  return [null, 0, 'a\u0000b', [], {}, true, manyKeys, deep, { 'a\u0000': 1 }, JSON.parse('{"__proto__":{"x":1}}')]
+}
+
+/** Every input to try for a procedure: each valid base, each base with one hostile leaf, hostile wholes. */
+export function malformedInputs(schema: Schema | undefined, hugeLength: number): unknown[] {
+  const wholes = hostileWholeInputs()
+  if (!schema) return [undefined, ...wholes]
+  const bases = validValues(schema).filter((value) => value !== undefined)
+  const leaves = hostileLeaves(hugeLength)
+  const mutated = bases.flatMap((base) =>
+    leafPaths(base).flatMap((path) => leaves.map((leaf) => withLeaf(base, path, leaf))),
+  )
+  return [undefined, ...bases, ...mutated, ...wholes]
+}
