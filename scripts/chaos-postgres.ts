@@ -5,13 +5,13 @@
 // by status (goal: all 503) and the recovery time after each restart. Exits non-zero when a goal is missed.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { openDatabase } from '../src-server/db.ts'
 import { createSessionToken, createUser } from '../tests/support/factories.ts'
+import { freePort } from '../tests/support/free-port.ts'
 import { createPrivatePostgres } from './chaos/private-postgres.ts'
 
 const { values: args } = parseArgs({
@@ -40,14 +40,6 @@ const answers: Record<string, Map<string, number>> = {}
 function count(bucket: string, status: string) {
   answers[bucket] ??= new Map()
   answers[bucket].set(status, (answers[bucket].get(status) ?? 0) + 1)
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
 }
 
 const cluster = await createPrivatePostgres()

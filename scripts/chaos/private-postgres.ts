@@ -2,10 +2,10 @@
 // will without touching the machine's shared server. As root, the PostgreSQL tools run as the postgres user.
 import { execFile } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { freePort } from '../../tests/support/free-port.ts'
 
 const run = promisify(execFile)
 
@@ -15,14 +15,6 @@ function binDir(): string {
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : []
   if (!versions[0]) throw new Error('PostgreSQL server binaries not found: set PG_BIN (the folder holding pg_ctl)')
   return path.join(root, versions[0], 'bin')
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
 }
 
 export interface PrivatePostgres {

@@ -10,17 +10,10 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
+import { freePort } from '../support/free-port.ts'
 import { databaseUrlFor } from '../support/postgres-admin.ts'
 
 const config = inject('testDb')
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 /** Forwards connections on `port` to PostgreSQL: the database "comes up" when this starts listening. */
 function relay(port: number, target: URL) {
