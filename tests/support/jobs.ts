@@ -1,0 +1,23 @@
+// Helpers for the job-queue tests: a logger that keeps what it is told, and a poll-until.
+import type { JobLog } from '../../src-server/jobs/queue.ts'
+
+export interface LogEntry {
+  level: 'info' | 'warn' | 'error'
+  details: Record<string, unknown>
+  message: string
+}
+
+export function captureLog(): { log: JobLog; entries: LogEntry[] } {
+  const entries: LogEntry[] = []
+  const at = (level: LogEntry['level']) => (details: object, message: string) =>
+    void entries.push({ level, details: details as Record<string, unknown>, message })
+  return { log: { info: at('info'), warn: at('warn'), error: at('error') }, entries }
+}
+
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
