@@ -4,7 +4,7 @@ import { seedIfEmpty } from '../db/seed/index.ts'
 import { ensureOwner } from './admin/owner.ts'
 import { openDatabase } from './db.ts'
 import { EnvError, readEnv } from './env.ts'
-import { createMailTransport, startMailDispatcher } from './mail/dispatcher.ts'
+import { startJobs } from './jobs/start.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
 
@@ -25,8 +25,15 @@ async function main() {
     if (owner !== 'exists') log.info({ owner }, 'owner account from ADMIN_EMAIL')
   }
 
-  const transport = createMailTransport(env.SMTP_URL, log)
-  const stopMail = startMailDispatcher({ db: database.db, transport, from: env.MAIL_FROM, log })
+  // The mail outbox and every scheduled job run on the job queue; WORKER=off leaves the work to `npm run worker`.
+  const jobs = await startJobs({
+    db: database.db,
+    pglite: database.pglite,
+    databaseUrl: env.DATABASE_URL,
+    env,
+    log,
+    role: env.WORKER === 'inline' ? 'worker' : 'web',
+  })
 
   const url = await server.start()
   log.info({ url, database: database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'storefront ready')
@@ -40,7 +47,7 @@ async function main() {
     force.unref()
     try {
       await server.stop()
-      await stopMail()
+      await jobs.stop()
       await database.close()
       process.exit(0)
     } catch (error) {
