@@ -5,6 +5,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import type { Transaction } from 'kysely'
 import { fromKysely, type JobWithMetadata, PgBoss, type Queue, type SendOptions, type WorkOptions } from 'pg-boss'
 import type { Database } from '../../db/types.ts'
+import type { Log } from '../log.ts'
 import { type PgliteSocket, servePgliteSocket } from './pglite-socket.ts'
 
 /** Job name → the data its jobs carry. */
@@ -12,18 +13,15 @@ export type JobTypes = Record<string, object>
 export type QueueOptions = Omit<Queue, 'name'>
 export type JobHandler<Data> = (job: JobWithMetadata<Data>) => Promise<void>
 
-export interface JobLog {
-  info(details: object, message: string): void
-  warn(details: object, message: string): void
-  error(details: object, message: string): void
-}
-
 export interface EnqueueOptions extends Omit<SendOptions, 'db'> {
   /** Enqueue inside the caller's transaction: the job exists if and only if the caller commits. */
   trx?: Transaction<Database>
 }
 
-/** One job at a time, with its retry metadata; the handler's outcome settles it (a throw means retry). */
+/**
+ * One job at a time, with its retry metadata; the handler's outcome settles it (a throw means retry). pg-boss's
+ * transactional workers are left out: on PGlite a handler's open transaction would hold the whole database.
+ */
 export type WorkerOptions = Omit<WorkOptions, 'batchSize' | 'includeMetadata' | 'perJobResults' | 'transactional'>
 
 export interface JobQueue<T extends JobTypes> {
@@ -45,7 +43,7 @@ export interface OpenJobQueueOptions<T extends JobTypes> {
   databaseUrl?: string
   pglite?: PGlite
   queues: { [N in keyof T]: QueueOptions }
-  log: JobLog
+  log: Log
   /** Workers also watch for dead workers' jobs and send scheduled jobs; web nodes only enqueue. */
   role: 'web' | 'worker'
   /** How often a worker looks for jobs whose worker died (seconds; pg-boss's default 60). */

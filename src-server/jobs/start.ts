@@ -3,8 +3,9 @@
 import type { PGlite } from '@electric-sql/pglite'
 import type { DB } from '../db.ts'
 import type { Env } from '../env.ts'
+import type { Log } from '../log.ts'
 import { createMailTransport } from '../mail/transport.ts'
-import { type JobLog, type JobQueue, openJobQueue, type QueueOptions } from './queue.ts'
+import { type JobQueue, openJobQueue, type QueueOptions } from './queue.ts'
 import { feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
 
 export interface JobsTuning {
@@ -20,7 +21,7 @@ export interface StartJobsOptions {
   pglite?: PGlite
   databaseUrl?: string
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'>
-  log: JobLog
+  log: Log
   role: 'web' | 'worker'
   tuning?: JobsTuning
 }

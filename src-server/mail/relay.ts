@@ -1,15 +1,17 @@
 // The outbox is written in the caller's transaction (outbox.ts), by code that knows nothing of the queue. The
 // relay moves new rows onto the queue: one short transaction takes them (SKIP LOCKED, so several worker nodes
-// never take the same row), enqueues a 'mail.send' job per row and stores its id, all committed together.
+// never take the same row), enqueues a delivery job per row and stores its id, all committed together.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import type { DB } from '../db.ts'
-import type { JobLog, JobQueue } from '../jobs/queue.ts'
-import type { OutboxJob } from './delivery.ts'
+import type { Log } from '../log.ts'
 
-type MailQueue = Pick<JobQueue<{ 'mail.send': OutboxJob }>, 'enqueue'>
+/** Enqueues the delivery of one outbox row inside the relay's transaction; resolves to the job's id. */
+export type EnqueueDelivery = (outboxId: string, trx: Transaction<Database>) => Promise<string>
 
 const BATCH = 50
 
-export async function relayOutbox(db: DB, queue: MailQueue): Promise<number> {
+export async function relayOutbox(db: DB, enqueue: EnqueueDelivery): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('mail_outbox')
@@ -22,7 +24,7 @@ export async function relayOutbox(db: DB, queue: MailQueue): Promise<number> {
       .skipLocked()
       .execute()
     for (const row of rows) {
-      const jobId = await queue.enqueue('mail.send', { outboxId: row.id }, { trx })
+      const jobId = await enqueue(row.id, trx)
       await trx.updateTable('mail_outbox').set({ job_id: jobId }).where('id', '=', row.id).execute()
     }
     return rows.length
@@ -30,13 +32,13 @@ export async function relayOutbox(db: DB, queue: MailQueue): Promise<number> {
 }
 
 /** Relays every interval until stopped; a failed pass (database outage) is logged and retried on the next. */
-export function startOutboxRelay(options: { db: DB; queue: MailQueue; log: JobLog; intervalMs?: number }) {
+export function startOutboxRelay(options: { db: DB; enqueue: EnqueueDelivery; log: Log; intervalMs?: number }) {
   let running: Promise<unknown> = Promise.resolve()
   let busy = false
   const timer = setInterval(() => {
     if (busy) return
     busy = true
-    running = relayOutbox(options.db, options.queue)
+    running = relayOutbox(options.db, options.enqueue)
       .catch((error) => options.log.warn({ err: error }, 'mail relay: will retry'))
       .finally(() => {
         busy = false

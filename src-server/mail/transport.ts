@@ -1,6 +1,6 @@
 // How a message leaves: over SMTP (nodemailer) when SMTP_URL is set, else it is logged and kept in the outbox.
 import nodemailer from 'nodemailer'
-import type { JobLog } from '../jobs/queue.ts'
+import type { Log } from '../log.ts'
 
 export interface MailMessage {
   from: string
@@ -15,7 +15,7 @@ export interface MailTransport {
   send(message: MailMessage): Promise<void>
 }
 
-export function createMailTransport(smtpUrl: string | undefined, log: JobLog): MailTransport {
+export function createMailTransport(smtpUrl: string | undefined, log: Log): MailTransport {
   if (!smtpUrl) {
     return {
       kind: 'log',

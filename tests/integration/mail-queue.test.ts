@@ -99,3 +99,50 @@ describe('mail on the job queue', () => {
     },
   )
 })
+
+describe('a mail job whose last attempt never finishes', () => {
+  it('is dead-lettered and its message marked failed', { timeout: 60_000 }, async () => {
+    const own = await createTestDatabase()
+    const silent = await startFakeSmtp('hold')
+    const log = captureLog()
+    // One try that may run a second: the held send outlives it, as a worker that died mid-send would.
+    const worker = await startJobs({
+      db: own.db,
+      pglite: own.pglite,
+      databaseUrl: own.url,
+      env: { SMTP_URL: silent.url, MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
+      log: log.log,
+      role: 'worker',
+      tuning: {
+        queues: { 'mail.send': { retryLimit: 0, expireInSeconds: 1 } },
+        superviseSeconds: 1,
+        relayIntervalMs: 200,
+      },
+    })
+    try {
+      const id = await enqueueMail(own.db, { kind: 'test', to: 'lost@example.com', subject: 'Hi', text: 'Hi' })
+      await waitUntil(async () => {
+        const row = await own.db.selectFrom('mail_outbox').select('status').where('id', '=', id).executeTakeFirst()
+        return row?.status === 'failed'
+      }, 45_000)
+      const row = await own.db
+        .selectFrom('mail_outbox')
+        .select(['status', 'attempts', 'last_error'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+      expect(row).toEqual({ status: 'failed', attempts: 1, last_error: 'no attempt finished' })
+      expect(log.entries).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          message: 'mail undeliverable; giving up',
+          details: expect.objectContaining({ mailId: id }),
+        }),
+      )
+      expect(silent.deliveries).toHaveLength(0)
+    } finally {
+      await silent.close() // ends the held send, so the worker stops at once
+      await worker.stop()
+      await own.close()
+    }
+  })
+})

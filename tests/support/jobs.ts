@@ -1,5 +1,5 @@
 // Helpers for the job-queue tests: a logger that keeps what it is told, and a poll-until.
-import type { JobLog } from '../../src-server/jobs/queue.ts'
+import type { Log } from '../../src-server/log.ts'
 
 export interface LogEntry {
   level: 'info' | 'warn' | 'error'
@@ -7,7 +7,7 @@ export interface LogEntry {
   message: string
 }
 
-export function captureLog(): { log: JobLog; entries: LogEntry[] } {
+export function captureLog(): { log: Log; entries: LogEntry[] } {
   const entries: LogEntry[] = []
   const at = (level: LogEntry['level']) => (details: object, message: string) =>
     void entries.push({ level, details: details as Record<string, unknown>, message })
