@@ -24,16 +24,18 @@ export interface EnqueueOptions extends Omit<SendOptions, 'db'> {
  */
 export type WorkerOptions = Omit<WorkOptions, 'batchSize' | 'includeMetadata' | 'perJobResults' | 'transactional'>
 
+export type ScheduleOf<T extends JobTypes> = {
+  [N in keyof T & string]: { name: N; cron: string; data: T[N] }
+}[keyof T & string]
+
 export interface JobQueue<T extends JobTypes> {
   enqueue<N extends keyof T & string>(name: N, data: T[N], options?: EnqueueOptions): Promise<string>
   work<N extends keyof T & string>(name: N, handler: JobHandler<T[N]>, options?: WorkerOptions): Promise<void>
-  /** A cron schedule (UTC unless options.tz): the database keeps it, so one job per tick whatever the nodes. */
-  schedule<N extends keyof T & string>(
-    name: N,
-    cron: string,
-    data: T[N],
-    options?: Omit<SendOptions, 'db'>,
-  ): Promise<void>
+  /**
+   * Makes the stored cron schedules exactly these (UTC): the database keeps them and a worker sends one job per
+   * tick whatever the number of nodes. A schedule dropped from the list is removed.
+   */
+  setSchedules(schedules: ScheduleOf<T>[]): Promise<void>
   /** Lets running handlers finish (up to timeoutMs), then closes the connections. */
   stop(timeoutMs?: number): Promise<void>
 }
@@ -85,6 +87,8 @@ export async function openJobQueue<T extends JobTypes>(options: OpenJobQueueOpti
 
   return {
     async enqueue(name, data, { trx, ...send } = {}) {
+      // Every queue was created (and cached) at start, so pg-boss reads nothing before its insert: on PGlite a read
+      // over the socket would wait for the caller's transaction, which waits for this call.
       const id = await boss.send(name, data, { ...send, db: trx ? fromKysely(trx) : undefined })
       if (!id) throw new Error(`job queue: '${name}' refused the job (a singleton already queued?)`)
       return id
@@ -95,8 +99,12 @@ export async function openJobQueue<T extends JobTypes>(options: OpenJobQueueOpti
         if (job) await handler(job)
       })
     },
-    async schedule(name, cron, data, scheduleOptions) {
-      await boss.schedule(name, cron, data, scheduleOptions)
+    async setSchedules(schedules) {
+      const wanted = new Set(schedules.map((entry) => entry.name))
+      for (const stored of await boss.getSchedules()) {
+        if (!wanted.has(stored.name) || stored.key !== '') await boss.unschedule(stored.name, stored.key)
+      }
+      for (const { name, cron, data } of schedules) await boss.schedule(name, cron, data)
     },
     async stop(timeoutMs = 5000) {
       await boss.stop({ graceful: true, timeout: timeoutMs })

@@ -3,7 +3,7 @@
 import type { DB } from '../db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
-import type { JobHandler, JobQueue, QueueOptions } from './queue.ts'
+import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
 import { attemptOf } from './retry.ts'
 
 /** Job name → the data its jobs carry. */
@@ -32,8 +32,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
 }
 
-/** Cron schedules (UTC) as `{ name, cron, data }`; the next issues add expiring orders, reminders, renewals. */
-export const schedules: { [N in JobName]: { name: N; cron: string; data: Jobs[N] } }[JobName][] = []
+/** Cron schedules (UTC), one per queue; the next issues add expiring orders, reminders, renewals. */
+export const schedules: ScheduleOf<Jobs>[] = []
 
 export type JobDeps = MailDeps & { db: DB }
 

@@ -51,7 +51,7 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
   for (const name of Object.keys(work) as JobName[]) {
     await queue.work(name, work[name] as (typeof work)[JobName])
   }
-  for (const { name, cron, data } of schedules) await queue.schedule(name, cron, data)
+  await queue.setSchedules(schedules)
   const stopFeeders = feeders(deps, queue, tuning)
   return {
     queue,

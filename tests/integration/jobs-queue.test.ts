@@ -68,6 +68,19 @@ describe('the job queue', () => {
   })
 })
 
+describe('cron schedules', () => {
+  it('are stored as the registry lists them, and removed when dropped from it', async () => {
+    const stored = async () =>
+      (await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule`.execute(database.db)).rows
+    await queue.setSchedules([{ name: 'test.echo', cron: '*/5 * * * *', data: { n: 5 } }])
+    expect(await stored()).toEqual([{ name: 'test.echo', cron: '*/5 * * * *' }])
+    await queue.setSchedules([{ name: 'test.echo', cron: '0 3 * * *', data: { n: 5 } }])
+    expect(await stored()).toEqual([{ name: 'test.echo', cron: '0 3 * * *' }])
+    await queue.setSchedules([])
+    expect(await stored()).toEqual([])
+  })
+})
+
 describe.runIf(inject('testDb').kind === 'postgres')('several worker nodes', () => {
   it('share the jobs without running any twice', async () => {
     const seen: number[] = []
