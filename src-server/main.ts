@@ -30,6 +30,7 @@ async function main() {
     db: database.db,
     pglite: database.pglite,
     databaseUrl: env.DATABASE_URL,
+    storage: server.storage,
     env,
     log,
     role: env.WORKER === 'inline' ? 'worker' : 'web',

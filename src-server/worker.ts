@@ -1,10 +1,12 @@
 // `npm run worker`: the job worker alone (mail, schedules), for deployments whose web nodes run with WORKER=off.
 // It needs PostgreSQL: the embedded database belongs to the server process, which runs its worker inline.
+import path from 'node:path'
 import Fastify from 'fastify'
 import { migrateToLatest } from '../db/migrate.ts'
 import { openDatabase } from './db.ts'
 import { EnvError, readEnv } from './env.ts'
 import { startJobs } from './jobs/start.ts'
+import { createStorage } from './server.ts'
 
 async function main() {
   const env = readEnv()
@@ -18,7 +20,9 @@ async function main() {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: 4 })
   // Either kind of node may start first; the migrator's lock makes concurrent runs safe.
   await migrateToLatest(database.db)
-  const jobs = await startJobs({ db: database.db, databaseUrl: env.DATABASE_URL, env, log, role: 'worker' })
+  // S3 when configured; else the uploads folder under DATA_DIR, which this worker then must share with the server.
+  const storage = createStorage(env, path.resolve(env.DATA_DIR, 'uploads'))
+  const jobs = await startJobs({ db: database.db, databaseUrl: env.DATABASE_URL, storage, env, log, role: 'worker' })
   log.info({}, 'worker ready')
 
   let stopping = false

@@ -113,6 +113,14 @@ export async function openJobQueue<T extends JobTypes>(options: OpenJobQueueOpti
   }
 }
 
+/** Registers a handler for every job name (a map that TypeScript checks is complete). */
+export async function workAll<T extends JobTypes>(
+  queue: JobQueue<T>,
+  handlers: { [N in keyof T & string]: JobHandler<T[N]> },
+): Promise<void> {
+  for (const name of Object.keys(handlers) as (keyof T & string)[]) await queue.work(name, handlers[name])
+}
+
 /**
  * Creates the queues, dead-letter queues first (a queue names an existing one), and brings existing queues'
  * options up to date, so a deploy that changes a retry policy applies it.

@@ -3,6 +3,8 @@
 import type { DB } from '../db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
+import type { FileStorage } from '../storage/storage.ts'
+import { sweepUnreferencedUploads } from '../storage/sweep.ts'
 import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
 import { attemptOf } from './retry.ts'
 
@@ -12,6 +14,8 @@ export type Jobs = {
   'mail.send': { outboxId: string }
   /** Dead letters of 'mail.send': its tries ran out without the row being settled. */
   'mail.undeliverable': { outboxId: string }
+  /** Delete uploads no row refers to any more (older than a day). */
+  'storage.sweep': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -30,17 +34,22 @@ export const queues: { [N in JobName]: QueueOptions } = {
     deadLetter: 'mail.undeliverable',
   },
   'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
+  'storage.sweep': { retryLimit: 2, retryDelay: 600, expireInSeconds: 3600 },
 }
 
 /** Cron schedules (UTC), one per queue; the next issues add expiring orders, reminders, renewals. */
-export const schedules: ScheduleOf<Jobs>[] = []
+export const schedules: ScheduleOf<Jobs>[] = [{ name: 'storage.sweep', cron: '17 3 * * *', data: {} }]
 
-export type JobDeps = MailDeps & { db: DB }
+export type JobDeps = MailDeps & { db: DB; storage: FileStorage }
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
   return {
     'mail.send': (job) => deliverOutboxMail(deps, job.data.outboxId, attemptOf(job)),
     'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId),
+    'storage.sweep': async () => {
+      const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
+      deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')
+    },
   }
 }
 

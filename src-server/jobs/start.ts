@@ -5,7 +5,8 @@ import type { DB } from '../db.ts'
 import type { Env } from '../env.ts'
 import type { Log } from '../log.ts'
 import { createMailTransport } from '../mail/transport.ts'
-import { type JobQueue, openJobQueue, type QueueOptions } from './queue.ts'
+import type { FileStorage } from '../storage/storage.ts'
+import { type JobQueue, openJobQueue, type QueueOptions, workAll } from './queue.ts'
 import { feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
 
 export interface JobsTuning {
@@ -20,6 +21,8 @@ export interface StartJobsOptions {
   /** The embedded instance, when there is no databaseUrl. */
   pglite?: PGlite
   databaseUrl?: string
+  /** Where uploads live (the daily sweep of unreferenced ones). */
+  storage: FileStorage
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'>
   log: Log
   role: 'web' | 'worker'
@@ -46,11 +49,9 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
     return { queue, stop: () => queue.stop() }
   }
 
-  const deps = { db, log, transport: createMailTransport(options.env.SMTP_URL, log), from: options.env.MAIL_FROM }
-  const work = handlers(deps)
-  for (const name of Object.keys(work) as JobName[]) {
-    await queue.work(name, work[name] as (typeof work)[JobName])
-  }
+  const transport = createMailTransport(options.env.SMTP_URL, log)
+  const deps = { db, log, storage: options.storage, transport, from: options.env.MAIL_FROM }
+  await workAll(queue, handlers(deps))
   await queue.setSchedules(schedules)
   const stopFeeders = feeders(deps, queue, tuning)
   return {

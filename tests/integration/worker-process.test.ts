@@ -5,7 +5,7 @@ import { startJobs } from '../../src-server/jobs/start.ts'
 import { enqueueMail } from '../../src-server/mail/outbox.ts'
 import { startChild } from '../support/child.ts'
 import { createTestDatabase } from '../support/db.ts'
-import { captureLog, waitUntil } from '../support/jobs.ts'
+import { captureLog, emptyUploads, waitUntil } from '../support/jobs.ts'
 
 const WORKER = 'src-server/worker.ts'
 
@@ -26,6 +26,7 @@ describe('npm run worker', () => {
         env: { MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
         log: captureLog().log,
         role: 'web',
+        storage: emptyUploads(),
       })
       try {
         const id = await enqueueMail(database.db, { kind: 'test', to: 'split@example.com', subject: 'Hi', text: 'Hi' })

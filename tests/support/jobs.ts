@@ -1,5 +1,8 @@
 // Helpers for the job-queue tests: a logger that keeps what it is told, and a poll-until.
+import os from 'node:os'
+import path from 'node:path'
 import type { Log } from '../../src-server/log.ts'
+import { createLocalStorage } from '../../src-server/storage/storage.ts'
 
 export interface LogEntry {
   level: 'info' | 'warn' | 'error'
@@ -20,4 +23,9 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+}
+
+/** Uploads storage for job tests that upload nothing (the worker's daily sweep needs one). */
+export function emptyUploads() {
+  return createLocalStorage(path.join(os.tmpdir(), 'storefront-jobs-no-uploads'))
 }
