@@ -28,7 +28,7 @@ export async function deliverOutboxMail(deps: MailDeps, outboxId: string, attemp
     .set({ attempts: attempt.number })
     .where('id', '=', outboxId)
     .where('status', '=', 'pending')
-    .returning(['id', 'kind', 'to_address', 'subject', 'text_body', 'html_body'])
+    .returning(['id', 'kind', 'to_address', 'reply_to', 'subject', 'text_body', 'html_body'])
     .executeTakeFirst()
   if (!mail) return // already sent (a retry after a crash past the send), failed or removed
 
@@ -36,6 +36,7 @@ export async function deliverOutboxMail(deps: MailDeps, outboxId: string, attemp
     await transport.send({
       from: deps.from,
       to: mail.to_address,
+      replyTo: mail.reply_to ?? undefined,
       subject: mail.subject,
       text: mail.text_body,
       html: mail.html_body ?? undefined,

@@ -5,6 +5,7 @@ import type { Log } from '../log.ts'
 export interface MailMessage {
   from: string
   to: string
+  replyTo?: string
   subject: string
   text: string
   html?: string

@@ -42,14 +42,14 @@ function outboxRow(id: string) {
     .executeTakeFirstOrThrow()
 }
 
-function mailTo(to: string) {
-  return enqueueMail(database.db, { kind: 'test', to, subject: `Hello ${to}`, text: `Body for ${to}` })
+function mailTo(to: string, replyTo?: string) {
+  return enqueueMail(database.db, { kind: 'test', to, replyTo, subject: `Hello ${to}`, text: `Body for ${to}` })
 }
 
 describe('mail on the job queue', () => {
-  it('delivers an outbox message once and marks it sent', async () => {
+  it('delivers an outbox message once, with its Reply-To, and marks it sent', async () => {
     smtp.mode = 'accept'
-    const id = await mailTo('once@example.com')
+    const id = await mailTo('once@example.com', 'asker@example.com')
     await waitUntil(async () => (await outboxRow(id)).status === 'sent')
 
     const row = await outboxRow(id)
@@ -59,6 +59,7 @@ describe('mail on the job queue', () => {
     const delivered = smtp.deliveries.filter((d) => d.to.includes('<once@example.com>'))
     expect(delivered).toHaveLength(1)
     expect(delivered[0]!.data).toContain('Subject: Hello once@example.com')
+    expect(delivered[0]!.data).toContain('Reply-To: asker@example.com')
   })
 
   it('logs every failure with the attempt count and the next try, and ends failed after the last attempt', async () => {
