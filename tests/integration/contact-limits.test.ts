@@ -2,11 +2,13 @@
 // most 10 calls, and the sender as Reply-To of the staff notification, all the way to the mail transport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
-import { dispatchDueMail, type MailTransport } from '../../src-server/mail/dispatcher.ts'
+import { deliverOutboxMail } from '../../src-server/mail/delivery.ts'
+import type { MailTransport } from '../../src-server/mail/transport.ts'
 import { RATE_RULES } from '../../src-server/security/rate-limit.ts'
 import { CONTACT_TOO_MANY } from '../../src-shared/schemas/contact.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { startTestServer, type TestServer, trpcPost } from '../support/http.ts'
+import { captureLog } from '../support/jobs.ts'
 
 let database: DatabaseHandle
 let server: TestServer
@@ -96,9 +98,10 @@ describe('the staff notification', () => {
         sent.push(mail)
       },
     }
-    let dispatched: number
-    do dispatched = await dispatchDueMail(database.db, transport, 'SkillForge <no-reply@skillforge.example>')
-    while (dispatched > 0)
+    // What the job queue's mail worker does for each outbox row.
+    const deps = { db: database.db, log: captureLog().log, transport, from: 'SkillForge <no-reply@skillforge.example>' }
+    const pending = await database.db.selectFrom('mail_outbox').select('id').where('status', '=', 'pending').execute()
+    for (const { id } of pending) await deliverOutboxMail(deps, id, { number: 1, of: 1 })
     const notification = sent.find((mail) => mail.text.includes('Sender@Example.test'))
     expect(notification).toMatchObject({
       to: 'support@skillforge.example',
