@@ -190,6 +190,8 @@ export interface MailOutboxTable {
   next_attempt_at: Generated<Date>
   created_at: CreatedAt
   sent_at: Date | null
+  /** The queue job delivering it; null until the relay hands the row to the queue. */
+  job_id: string | null
 }
 
 export type CartItemKind = 'course' | 'service_package' | 'plan'

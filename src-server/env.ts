@@ -47,6 +47,11 @@ export const envSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().min(3).default('SkillForge <no-reply@skillforge.example>'),
+  /**
+   * Background jobs (mail, schedules): 'inline' runs the worker inside the server; 'off' makes this a web node
+   * that only enqueues, for deployments that run `npm run worker` separately (PostgreSQL only).
+   */
+  WORKER: z.enum(['inline', 'off']).default('inline'),
   /** Where contact-form messages and staff notices go. */
   STAFF_EMAIL: z.email().default('support@skillforge.example'),
   /** Google and Facebook sign-in (Arctic); a provider without both values shows 'not configured'. */

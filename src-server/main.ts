@@ -4,7 +4,7 @@ import { seedIfEmpty } from '../db/seed/index.ts'
 import { openDatabase } from './db.ts'
 import { retryWhileUnavailable } from './db-wait.ts'
 import { EnvError, readEnv } from './env.ts'
-import { createMailTransport, startMailDispatcher } from './mail/dispatcher.ts'
+import { startJobs } from './jobs/start.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
 import { ensureOwner } from './team/owner.ts'
@@ -29,8 +29,16 @@ async function main() {
     }
   }, log)
 
-  const transport = createMailTransport(env.SMTP_URL, log)
-  const stopMail = startMailDispatcher({ db: database.db, transport, from: env.MAIL_FROM, log })
+  // The mail outbox and every scheduled job run on the job queue; WORKER=off leaves the work to `npm run worker`.
+  const jobs = await startJobs({
+    db: database.db,
+    pglite: database.pglite,
+    databaseUrl: env.DATABASE_URL,
+    storage: server.storage,
+    env,
+    log,
+    role: env.WORKER === 'inline' ? 'worker' : 'web',
+  })
 
   const url = await server.start()
   log.info({ url, database: database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'storefront ready')
@@ -44,7 +52,7 @@ async function main() {
     force.unref()
     try {
       await server.stop()
-      await stopMail()
+      await jobs.stop()
       await database.close()
       process.exit(0)
     } catch (error) {

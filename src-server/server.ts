@@ -52,7 +52,7 @@ export interface ServerDeps {
 type OAuthEnv = 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'FACEBOOK_CLIENT_ID' | 'FACEBOOK_CLIENT_SECRET'
 
 /** Uploads go to the S3 bucket when one is configured, else to local disk served at /uploads. */
-function createStorage(env: ServerDeps['env'], uploadsDir: string): FileStorage {
+export function createStorage(env: ServerDeps['env'], uploadsDir: string): FileStorage {
   const s3 = s3OptionsFromEnv(env)
   return s3 ? createS3Storage(s3) : createLocalStorage(uploadsDir)
 }

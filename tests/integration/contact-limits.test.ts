@@ -1,10 +1,12 @@
 // The contact form over real HTTP: a per-address limit that every call of a batch counts against, batches of at
 // most 10 calls, and the sender as Reply-To of the staff notification, all the way to the mail transport.
 import { describe, expect, it } from 'vitest'
-import { dispatchDueMail, type MailTransport } from '../../src-server/mail/dispatcher.ts'
+import { deliverOutboxMail } from '../../src-server/mail/delivery.ts'
+import type { MailTransport } from '../../src-server/mail/transport.ts'
 import { RATE_RULES } from '../../src-server/security/rate-limit.ts'
 import { CONTACT_TOO_MANY } from '../../src-shared/schemas/contact.ts'
 import { trpcPost } from '../support/http.ts'
+import { captureLog } from '../support/jobs.ts'
 import { serveForThisFile } from '../support/test-server.ts'
 
 const site = serveForThisFile({ env: { TRUST_PROXY: true } })
@@ -85,9 +87,10 @@ describe('the staff notification', () => {
         sent.push(mail)
       },
     }
-    let dispatched: number
-    do dispatched = await dispatchDueMail(site.db, transport, 'SkillForge <no-reply@skillforge.example>')
-    while (dispatched > 0)
+    // What the job queue's mail worker does for each outbox row.
+    const deps = { db: site.db, log: captureLog().log, transport, from: 'SkillForge <no-reply@skillforge.example>' }
+    const pending = await site.db.selectFrom('mail_outbox').select('id').where('status', '=', 'pending').execute()
+    for (const { id } of pending) await deliverOutboxMail(deps, id, { number: 1, of: 1 })
     const notification = sent.find((mail) => mail.text.includes('Sender@Example.test'))
     expect(notification).toMatchObject({
       to: 'support@skillforge.example',

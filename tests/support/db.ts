@@ -6,7 +6,10 @@ import { type DatabaseHandle, openDatabase, openPglite } from '../../src-server/
 import { adminQuery, databaseUrlFor, TEST_DB_PREFIX } from './postgres-admin.ts'
 import './provided.ts'
 
-export async function createTestDatabase(): Promise<DatabaseHandle> {
+/** A test file's database; `url` is set on PostgreSQL (for a second client such as the job queue). */
+export type TestDatabase = DatabaseHandle & { url?: string }
+
+export async function createTestDatabase(): Promise<TestDatabase> {
   const config = inject('testDb')
   if (config.kind === 'pglite') {
     const dump = await readFile(config.templateDumpPath)
@@ -14,9 +17,11 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   }
   const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`
   await adminQuery(config.adminUrl, `create database ${name} template ${config.templateName}`)
-  const handle = await openDatabase({ databaseUrl: databaseUrlFor(config.adminUrl, name), poolSize: 5 })
+  const url = databaseUrlFor(config.adminUrl, name)
+  const handle = await openDatabase({ databaseUrl: url, poolSize: 5 })
   return {
     ...handle,
+    url,
     async close() {
       await handle.close()
       await adminQuery(config.adminUrl, `drop database if exists ${name} with (force)`)

@@ -1,4 +1,4 @@
-// The server's layout rules (docs/decisions/0010-server-layout.md), checked by reading the source tree: who may
+// The server's layout rules (docs/decisions/0011-server-layout.md), checked by reading the source tree: who may
 // use tRPC, Stripe and the orders tables, and that server folders depend on each other one way only.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'

@@ -41,3 +41,11 @@ describe('PUBLIC_URL', () => {
     }
   })
 })
+
+describe('WORKER', () => {
+  it('runs the job worker inside the server unless turned off', () => {
+    expect(readEnv({}).WORKER).toBe('inline')
+    expect(readEnv({ WORKER: 'off' }).WORKER).toBe('off')
+    expect(() => readEnv({ WORKER: 'sometimes' })).toThrow(/WORKER/)
+  })
+})

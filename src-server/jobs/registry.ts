@@ -1,0 +1,66 @@
+// Every queue with its retry policy, every handler, every schedule and every loop that feeds a queue, in one
+// place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
+import type { DB } from '../db.ts'
+import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
+import { startOutboxRelay } from '../mail/relay.ts'
+import type { FileStorage } from '../storage/storage.ts'
+import { sweepUnreferencedUploads } from '../storage/sweep.ts'
+import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
+import { attemptOf } from './retry.ts'
+
+/** Job name → the data its jobs carry. */
+export type Jobs = {
+  /** Deliver one mail_outbox row. */
+  'mail.send': { outboxId: string }
+  /** Dead letters of 'mail.send': its tries ran out without the row being settled. */
+  'mail.undeliverable': { outboxId: string }
+  /** Delete uploads no row refers to any more (older than a day). */
+  'storage.sweep': Record<string, never>
+}
+export type JobName = keyof Jobs
+
+export const MAIL_MAX_ATTEMPTS = 6
+
+export const queues: { [N in JobName]: QueueOptions } = {
+  // Six tries; the retries wait 30–60 s, 1–2 min, 2–4, 4–8 and 8–16 min (pg-boss's jittered back-off).
+  'mail.send': {
+    retryLimit: MAIL_MAX_ATTEMPTS - 1,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 3600,
+    // A worker that dies mid-send stops its heartbeat; its job is retried without waiting for expiry.
+    heartbeatSeconds: 10,
+    expireInSeconds: 300,
+    deadLetter: 'mail.undeliverable',
+  },
+  'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
+  'storage.sweep': { retryLimit: 2, retryDelay: 600, expireInSeconds: 3600 },
+}
+
+/** Cron schedules (UTC), one per queue; the next issues add expiring orders, reminders, renewals. */
+export const schedules: ScheduleOf<Jobs>[] = [{ name: 'storage.sweep', cron: '17 3 * * *', data: {} }]
+
+export type JobDeps = MailDeps & { db: DB; storage: FileStorage }
+
+export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
+  return {
+    'mail.send': (job) => deliverOutboxMail(deps, job.data.outboxId, attemptOf(job)),
+    'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId),
+    'storage.sweep': async () => {
+      const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
+      deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')
+    },
+  }
+}
+
+/** Loops that move work onto the queues; each returns its stop function. */
+export function feeders(deps: JobDeps, queue: JobQueue<Jobs>, tuning: { relayIntervalMs?: number } = {}) {
+  return [
+    startOutboxRelay({
+      db: deps.db,
+      enqueue: (outboxId, trx) => queue.enqueue('mail.send', { outboxId }, { trx }),
+      log: deps.log,
+      intervalMs: tuning.relayIntervalMs,
+    }),
+  ]
+}

@@ -1,0 +1,70 @@
+// Starts the job queue for this process: every node creates the registry's queues (so it can enqueue); a worker
+// (WORKER=inline in the server, or `npm run worker`) also runs the handlers, the schedules and the feeders.
+import type { PGlite } from '@electric-sql/pglite'
+import type { DB } from '../db.ts'
+import type { Env } from '../env.ts'
+import type { Log } from '../log.ts'
+import { createMailTransport } from '../mail/transport.ts'
+import type { FileStorage } from '../storage/storage.ts'
+import { type JobQueue, openJobQueue, type QueueOptions, workAll } from './queue.ts'
+import { feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
+
+export interface JobsTuning {
+  /** Per-queue option overrides (tests shorten retry delays). */
+  queues?: Partial<Record<JobName, Partial<QueueOptions>>>
+  superviseSeconds?: number
+  relayIntervalMs?: number
+}
+
+export interface StartJobsOptions {
+  db: DB
+  /** The embedded instance, when there is no databaseUrl. */
+  pglite?: PGlite
+  databaseUrl?: string
+  /** Where uploads live (the daily sweep of unreferenced ones). */
+  storage: FileStorage
+  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'>
+  log: Log
+  role: 'web' | 'worker'
+  tuning?: JobsTuning
+}
+
+export interface RunningJobs {
+  queue: JobQueue<Jobs>
+  stop(): Promise<void>
+}
+
+export async function startJobs(options: StartJobsOptions): Promise<RunningJobs> {
+  const { db, log, role, tuning = {} } = options
+  const queue = await openJobQueue<Jobs>({
+    databaseUrl: options.databaseUrl,
+    pglite: options.pglite,
+    queues: withOverrides(tuning.queues),
+    log,
+    role,
+    superviseSeconds: tuning.superviseSeconds,
+  })
+  if (role === 'web') {
+    if (options.pglite) log.warn({}, 'WORKER=off on the embedded database: no process sends mail or runs jobs')
+    return { queue, stop: () => queue.stop() }
+  }
+
+  const transport = createMailTransport(options.env.SMTP_URL, log)
+  const deps = { db, log, storage: options.storage, transport, from: options.env.MAIL_FROM }
+  await workAll(queue, handlers(deps))
+  await queue.setSchedules(schedules)
+  const stopFeeders = feeders(deps, queue, tuning)
+  return {
+    queue,
+    async stop() {
+      await Promise.all(stopFeeders.map((stop) => stop()))
+      await queue.stop()
+    },
+  }
+}
+
+function withOverrides(overrides: JobsTuning['queues'] = {}) {
+  const merged = { ...queues }
+  for (const name of Object.keys(overrides) as JobName[]) merged[name] = { ...queues[name], ...overrides[name] }
+  return merged
+}

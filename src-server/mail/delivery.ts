@@ -1,0 +1,84 @@
+// Delivers one outbox message (the job queue's 'mail.send' handler). No transaction is open while SMTP is spoken
+// to: a slow or silent server holds this job only, never the database. A failure is recorded and logged with the
+// attempt count and the next try, then rethrown for the queue to retry; the row's status ('pending', 'sent',
+// 'logged', 'failed') and attempt count stay the truth the rest of the app reads.
+import type { DB } from '../db.ts'
+import type { Log } from '../log.ts'
+import type { MailTransport } from './transport.ts'
+
+export interface MailDeps {
+  db: DB
+  log: Log
+  transport: MailTransport
+  from: string
+}
+
+/** Which try this is, and when a failure would be retried (undefined on the last try). */
+export interface DeliveryAttempt {
+  number: number
+  of: number
+  nextTry?: { earliest: Date; latest: Date }
+}
+
+export async function deliverOutboxMail(deps: MailDeps, outboxId: string, attempt: DeliveryAttempt): Promise<void> {
+  const { db, log, transport } = deps
+  // Counting the attempt before sending keeps attempts that a crash cut short visible.
+  const mail = await db
+    .updateTable('mail_outbox')
+    .set({ attempts: attempt.number })
+    .where('id', '=', outboxId)
+    .where('status', '=', 'pending')
+    .returning(['id', 'kind', 'to_address', 'reply_to', 'subject', 'text_body', 'html_body'])
+    .executeTakeFirst()
+  if (!mail) return // already sent (a retry after a crash past the send), failed or removed
+
+  try {
+    await transport.send({
+      from: deps.from,
+      to: mail.to_address,
+      replyTo: mail.reply_to ?? undefined,
+      subject: mail.subject,
+      text: mail.text_body,
+      html: mail.html_body ?? undefined,
+    })
+  } catch (error) {
+    const next = attempt.nextTry
+    await db
+      .updateTable('mail_outbox')
+      .set({
+        last_error: error instanceof Error ? error.message.slice(0, 500) : String(error),
+        status: next ? 'pending' : 'failed',
+        next_attempt_at: next?.earliest ?? new Date(),
+      })
+      .where('id', '=', mail.id)
+      .where('status', '=', 'pending')
+      .execute()
+    const details = { err: error, mailId: mail.id, kind: mail.kind, attempt: attempt.number, maxAttempts: attempt.of }
+    const failed = `mail delivery failed (attempt ${attempt.number} of ${attempt.of})`
+    if (!next) log.error(details, `${failed}; giving up`)
+    else {
+      const window = `${next.earliest.toISOString()} – ${next.latest.toISOString()}`
+      log.warn({ ...details, nextTryAfter: next.earliest, nextTryBy: next.latest }, `${failed}; next try ${window}`)
+    }
+    throw error
+  }
+
+  await db
+    .updateTable('mail_outbox')
+    .set({ status: transport.kind === 'smtp' ? 'sent' : 'logged', sent_at: new Date(), last_error: null })
+    .where('id', '=', mail.id)
+    .where('status', '=', 'pending')
+    .execute()
+}
+
+/** Tries ran out without the row being settled (its worker died on the last one): mark it failed. */
+export async function markUndeliverable(deps: Pick<MailDeps, 'db' | 'log'>, outboxId: string): Promise<void> {
+  const row = await deps.db
+    .updateTable('mail_outbox')
+    .set({ status: 'failed', last_error: (eb) => eb.fn.coalesce('last_error', eb.val('no attempt finished')) })
+    .where('id', '=', outboxId)
+    .where('status', '=', 'pending')
+    .returning(['id', 'kind', 'attempts'])
+    .executeTakeFirst()
+  if (row) deps.log.error({ mailId: row.id, kind: row.kind, attempt: row.attempts }, 'mail undeliverable; giving up')
+}

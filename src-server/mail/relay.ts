@@ -1,0 +1,52 @@
+// The outbox is written in the caller's transaction (outbox.ts), by code that knows nothing of the queue. The
+// relay moves new rows onto the queue: one short transaction takes them (SKIP LOCKED, so several worker nodes
+// never take the same row), enqueues a delivery job per row and stores its id, all committed together.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import type { DB } from '../db.ts'
+import type { Log } from '../log.ts'
+
+/** Enqueues the delivery of one outbox row inside the relay's transaction; resolves to the job's id. */
+export type EnqueueDelivery = (outboxId: string, trx: Transaction<Database>) => Promise<string>
+
+const BATCH = 50
+
+export async function relayOutbox(db: DB, enqueue: EnqueueDelivery): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('job_id', 'is', null)
+      .orderBy('created_at')
+      .limit(BATCH)
+      .forUpdate()
+      .skipLocked()
+      .execute()
+    for (const row of rows) {
+      const jobId = await enqueue(row.id, trx)
+      await trx.updateTable('mail_outbox').set({ job_id: jobId }).where('id', '=', row.id).execute()
+    }
+    return rows.length
+  })
+}
+
+/** Relays every interval until stopped; a failed pass (database outage) is logged and retried on the next. */
+export function startOutboxRelay(options: { db: DB; enqueue: EnqueueDelivery; log: Log; intervalMs?: number }) {
+  let running: Promise<unknown> = Promise.resolve()
+  let busy = false
+  const timer = setInterval(() => {
+    if (busy) return
+    busy = true
+    running = relayOutbox(options.db, options.enqueue)
+      .catch((error) => options.log.warn({ err: error }, 'mail relay: will retry'))
+      .finally(() => {
+        busy = false
+      })
+  }, options.intervalMs ?? 1000)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
+}

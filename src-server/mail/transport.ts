@@ -1,0 +1,44 @@
+// How a message leaves: over SMTP (nodemailer) when SMTP_URL is set, else it is logged and kept in the outbox.
+import nodemailer from 'nodemailer'
+import type { Log } from '../log.ts'
+
+export interface MailMessage {
+  from: string
+  to: string
+  replyTo?: string
+  subject: string
+  text: string
+  html?: string
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'log'
+  send(message: MailMessage): Promise<void>
+}
+
+export function createMailTransport(smtpUrl: string | undefined, log: Log): MailTransport {
+  if (!smtpUrl) {
+    return {
+      kind: 'log',
+      async send(message) {
+        log.info({ to: message.to, subject: message.subject }, 'mail (no SMTP_URL set; kept in the outbox)')
+      },
+    }
+  }
+  // Timeouts keep a dead or silent SMTP server from holding a worker for minutes.
+  const url = new URL(smtpUrl)
+  for (const [name, ms] of [
+    ['connectionTimeout', '10000'],
+    ['greetingTimeout', '15000'],
+    ['socketTimeout', '20000'],
+  ] as const) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, ms)
+  }
+  const transporter = nodemailer.createTransport(url.toString())
+  return {
+    kind: 'smtp',
+    async send(message) {
+      await transporter.sendMail(message)
+    },
+  }
+}

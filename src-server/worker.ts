@@ -1,0 +1,52 @@
+// `npm run worker`: the job worker alone (mail, schedules), for deployments whose web nodes run with WORKER=off.
+// It needs PostgreSQL: the embedded database belongs to the server process, which runs its worker inline.
+import path from 'node:path'
+import Fastify from 'fastify'
+import { migrateToLatest } from '../db/migrate.ts'
+import { openDatabase } from './db.ts'
+import { EnvError, readEnv } from './env.ts'
+import { startJobs } from './jobs/start.ts'
+import { createStorage } from './server.ts'
+
+async function main() {
+  const env = readEnv()
+  if (!env.DATABASE_URL) {
+    throw new EnvError(
+      'Invalid environment variables:\n  DATABASE_URL: required by `npm run worker` (on the embedded database the server runs the worker itself)',
+    )
+  }
+  // The same pino logger the server uses, without a server.
+  const log = Fastify({ logger: { level: env.LOG_LEVEL } }).log
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: 4 })
+  // Either kind of node may start first; the migrator's lock makes concurrent runs safe.
+  await migrateToLatest(database.db)
+  // S3 when configured; else the uploads folder under DATA_DIR, which this worker then must share with the server.
+  const storage = createStorage(env, path.resolve(env.DATA_DIR, 'uploads'))
+  const jobs = await startJobs({ db: database.db, databaseUrl: env.DATABASE_URL, storage, env, log, role: 'worker' })
+  log.info({}, 'worker ready')
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal }, 'worker shutting down')
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
+    try {
+      await jobs.stop()
+      await database.close()
+      process.exit(0)
+    } catch (error) {
+      log.error({ err: error }, 'error during worker shutdown')
+      process.exit(1)
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+main().catch((error) => {
+  if (error instanceof EnvError) console.error(error.message)
+  else console.error('Worker failed to start:', error)
+  process.exit(1)
+})

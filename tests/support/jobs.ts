@@ -1,0 +1,31 @@
+// Helpers for the job-queue tests: a logger that keeps what it is told, and a poll-until.
+import os from 'node:os'
+import path from 'node:path'
+import type { Log } from '../../src-server/log.ts'
+import { createLocalStorage } from '../../src-server/storage/storage.ts'
+
+export interface LogEntry {
+  level: 'info' | 'warn' | 'error'
+  details: Record<string, unknown>
+  message: string
+}
+
+export function captureLog(): { log: Log; entries: LogEntry[] } {
+  const entries: LogEntry[] = []
+  const at = (level: LogEntry['level']) => (details: object, message: string) =>
+    void entries.push({ level, details: details as Record<string, unknown>, message })
+  return { log: { info: at('info'), warn: at('warn'), error: at('error') }, entries }
+}
+
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** Uploads storage for job tests that upload nothing (the worker's daily sweep needs one). */
+export function emptyUploads() {
+  return createLocalStorage(path.join(os.tmpdir(), 'storefront-jobs-no-uploads'))
+}

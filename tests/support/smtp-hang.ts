@@ -1,0 +1,120 @@
+// Measures the store's latency on the embedded database while an SMTP server accepts the connection and never
+// answers: the real server (src-server/main.ts) runs in a child process on a PGlite data directory with mail
+// waiting in its outbox, and catalogue requests are timed over HTTP while its worker is stuck on that server.
+// Used by tests/integration/mail-smtp-hang.test.ts and scripts/bench-mail-hang.ts.
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { migrateToLatest } from '../../db/migrate.ts'
+import { seedDatabase } from '../../db/seed/index.ts'
+import { openPglite } from '../../src-server/db.ts'
+import { enqueueMail } from '../../src-server/mail/outbox.ts'
+import { startChild } from './child.ts'
+import { startFakeSmtp } from './fake-smtp.ts'
+
+export interface HangMeasurement {
+  requests: number
+  p50: number
+  p95: number
+  p99: number
+  max: number
+  /** The SMTP connection was open and silent before the first request and after the last. */
+  smtpHungThroughout: boolean
+}
+
+export interface HangOptions {
+  requests?: number
+  concurrency?: number
+  /** A migrated and seeded PGlite dump to start from (else one is built: slower). */
+  dump?: Blob
+  /** 'silent' (the case measured) or 'none' (no SMTP_URL: the baseline). */
+  smtp?: 'silent' | 'none'
+}
+
+const CATALOGUE = `/trpc/catalog.search?input=${encodeURIComponent(JSON.stringify({}))}`
+
+export async function measureStoreWhileSmtpHangs(options: HangOptions = {}): Promise<HangMeasurement> {
+  const { requests = 200, concurrency = 4 } = options
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-smtp-hang-'))
+  const smtp = await startFakeSmtp('silent')
+  let child: Awaited<ReturnType<typeof startChild>> | undefined
+  try {
+    await prepareDataDir(dataDir, options.dump)
+    child = await startChild(
+      'src-server/main.ts',
+      {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATABASE_URL: '',
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        SEED_ON_EMPTY: 'false',
+        CLIENT_DIR: path.join(dataDir, 'no-client'),
+        SMTP_URL: options.smtp === 'none' ? '' : smtp.url,
+      },
+      /"msg":"storefront ready"/,
+    )
+    const baseUrl = child.output().match(/"url":"(http:\/\/[^"]+)"/)?.[1]
+    if (!baseUrl) throw new Error(`no URL in the server's output:\n${child.output()}`)
+    if (options.smtp !== 'none') await smtp.waitFor(() => smtp.stats.open > 0, 30_000)
+    const hungBefore = smtp.stats.open > 0 && smtp.stats.connections === 1
+
+    // No warm-up: every request made while the mail is stuck counts, the first ones included.
+    const timings: number[] = []
+    let next = 0
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < requests) {
+          next++
+          timings.push(await timedGet(baseUrl))
+        }
+      }),
+    )
+    const hungAfter = smtp.stats.open > 0 && smtp.stats.connections === 1 && smtp.deliveries.length === 0
+    timings.sort((a, b) => a - b)
+    const at = (p: number) => round(timings[Math.min(timings.length - 1, Math.ceil((p / 100) * timings.length) - 1)]!)
+    return {
+      requests: timings.length,
+      p50: at(50),
+      p95: at(95),
+      p99: at(99),
+      max: round(timings.at(-1)!),
+      smtpHungThroughout: hungBefore && hungAfter,
+    }
+  } finally {
+    if (child) {
+      child.process.kill('SIGKILL')
+      await child.exited
+    }
+    await smtp.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** A seeded store with three messages waiting in its outbox. */
+async function prepareDataDir(dataDir: string, dump?: Blob) {
+  const handle = await openPglite({ dataDir, loadDataDir: dump })
+  try {
+    if (!dump) {
+      await migrateToLatest(handle.db)
+      await seedDatabase(handle.db)
+    }
+    for (const n of [1, 2, 3]) {
+      await enqueueMail(handle.db, { kind: 'test', to: `waiting${n}@example.com`, subject: 'Hello', text: 'Hi' })
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+async function timedGet(baseUrl: string): Promise<number> {
+  const started = performance.now()
+  const response = await fetch(`${baseUrl}${CATALOGUE}`, { signal: AbortSignal.timeout(90_000) })
+  if (!response.ok) throw new Error(`catalog.search answered ${response.status}`)
+  await response.arrayBuffer()
+  return performance.now() - started
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10
