@@ -2,10 +2,10 @@
 // every plain route that needs it answers 503 with Retry-After and the shared message, never 500 and never the
 // driver's text; /livez stays up while /readyz reports the outage.
 import { createServer as createNetServer } from 'node:net'
-import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { openDatabase } from '../../src-server/db.ts'
 import { RETRY_AFTER_SECONDS } from '../../src-server/db-unavailable.ts'
+import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { appRouter } from '../../src-server/routers/_app.ts'
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
 import { createTestDatabase } from '../support/db.ts'
@@ -114,7 +114,7 @@ describe('PostgreSQL unreachable (connection refused)', () => {
       type: 'checkout.session.completed',
       data: { object: { id: 'cs_outage', object: 'checkout.session', metadata: { orderId: crypto.randomUUID() } } },
     })
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET })
+    const signature = stripeSignatureHeader(payload, WEBHOOK_SECRET)
     const requests: [string, RequestInit][] = [
       ['/readyz', {}],
       ['/sitemap.xml', {}],
