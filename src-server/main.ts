@@ -7,6 +7,7 @@ import { EnvError, readEnv } from './env.ts'
 import { startJobs } from './jobs/start.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
+import { stopOnSignals } from './shutdown.ts'
 import { ensureOwner } from './team/owner.ts'
 
 async function main() {
@@ -43,25 +44,7 @@ async function main() {
   const url = await server.start()
   log.info({ url, database: database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'storefront ready')
 
-  let stopping = false
-  const shutdown = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    log.info({ signal }, 'shutting down')
-    const force = setTimeout(() => process.exit(1), 10_000)
-    force.unref()
-    try {
-      await server.stop()
-      await jobs.stop()
-      await database.close()
-      process.exit(0)
-    } catch (error) {
-      log.error({ err: error }, 'error during shutdown')
-      process.exit(1)
-    }
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
+  stopOnSignals(log, [() => server.stop(), () => jobs.stop(), () => database.close()])
 }
 
 main().catch((error) => {

@@ -7,6 +7,7 @@ import { openDatabase } from './db.ts'
 import { EnvError, readEnv } from './env.ts'
 import { startJobs } from './jobs/start.ts'
 import { createStorage } from './server.ts'
+import { stopOnSignals } from './shutdown.ts'
 
 async function main() {
   const env = readEnv()
@@ -25,24 +26,7 @@ async function main() {
   const jobs = await startJobs({ db: database.db, databaseUrl: env.DATABASE_URL, storage, env, log, role: 'worker' })
   log.info({}, 'worker ready')
 
-  let stopping = false
-  const shutdown = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    log.info({ signal }, 'worker shutting down')
-    const force = setTimeout(() => process.exit(1), 10_000)
-    force.unref()
-    try {
-      await jobs.stop()
-      await database.close()
-      process.exit(0)
-    } catch (error) {
-      log.error({ err: error }, 'error during worker shutdown')
-      process.exit(1)
-    }
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
+  stopOnSignals(log, [() => jobs.stop(), () => database.close()], 'worker')
 }
 
 main().catch((error) => {
