@@ -1,10 +1,12 @@
 // Production entry: read env, open the database, migrate, seed an empty catalogue, listen, shut down cleanly.
+import type { AddressInfo } from 'node:net'
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedIfEmpty } from '../db/seed/index.ts'
 import { openDatabase } from './db.ts'
 import { retryWhileUnavailable } from './db-wait.ts'
 import { EnvError, readEnv } from './env.ts'
 import { startJobs } from './jobs/start.ts'
+import { listenUrls } from './listen-urls.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
 import { stopOnSignals } from './shutdown.ts'
@@ -42,7 +44,17 @@ async function main() {
   })
 
   const url = await server.start()
-  log.info({ url, database: database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'storefront ready')
+  const { port } = server.app.server.address() as AddressInfo
+  log.info(
+    {
+      url,
+      urls: listenUrls(env.HOST, port),
+      publicUrl: server.config.publicUrl,
+      database: database.kind,
+      startupMs: Math.round(performance.now() - startedAt),
+    },
+    'storefront ready',
+  )
 
   stopOnSignals(log, [() => server.stop(), () => jobs.stop(), () => database.close()])
 }

@@ -28,6 +28,7 @@ import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
 import { registerSecurityHeaders } from './security/headers.ts'
+import { servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
 import { createS3Storage } from './storage/s3.ts'
@@ -76,7 +77,7 @@ const CSRF_EXEMPT = ['/api/stripe/webhook']
 export async function createServer(deps: ServerDeps): Promise<Server> {
   const { env, db } = deps
   const config: AppConfig = {
-    cookieSecure: env.NODE_ENV === 'production' && (env.PUBLIC_URL?.startsWith('https://') ?? true),
+    cookieSecure: servedOverHttps(env),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
     payments: deps.payments,
     hideErrorDetails: env.NODE_ENV === 'production',
