@@ -112,7 +112,8 @@ export const envSchema = z.object({
   BANK_NAME: z.string().min(1).default('Barclays Bank PLC'),
   BANK_ACCOUNT_NAME: z.string().min(1).default('SkillForge Ltd'),
   BANK_ACCOUNT_NUMBER: z.string().min(1).default('12345678'),
-  BANK_ROUTING_NUMBER: z.string().min(1).default('20-00-00'),
+  BANK_SORT_CODE: z.string().min(1).default('20-00-00'),
+  BANK_ROUTING_NUMBER: z.string().min(1).default('026009593'),
   BANK_SWIFT_CODE: z.string().min(1).default('BARCGB22'),
   ORDER_REFERENCE_PREFIX: z
     .string()

@@ -1,6 +1,8 @@
-// How a message leaves: over SMTP (nodemailer) when SMTP_URL is set, else it is logged and kept in the outbox.
+// How a message leaves: over SMTP (nodemailer) when SMTP_URL is set, else it is printed in full to the terminal
+// (and logged) and kept in the outbox.
 import nodemailer from 'nodemailer'
 import type { Log } from '../log.ts'
+import { printedMail } from './printed.ts'
 
 export interface MailMessage {
   from: string
@@ -16,12 +18,23 @@ export interface MailTransport {
   send(message: MailMessage): Promise<void>
 }
 
-export function createMailTransport(smtpUrl: string | undefined, log: Log): MailTransport {
+/** Where the log transport prints whole messages: the terminal unless a test captures it. */
+export interface MailPrinter {
+  write(text: string): unknown
+}
+
+export function createMailTransport(
+  smtpUrl: string | undefined,
+  log: Log,
+  printer: MailPrinter = process.stdout,
+): MailTransport {
   if (!smtpUrl) {
     return {
       kind: 'log',
       async send(message) {
         log.info({ to: message.to, subject: message.subject }, 'mail (no SMTP_URL set; kept in the outbox)')
+        // The structured line is for log search; the printed message is for the person at the terminal.
+        printer.write(printedMail(message))
       },
     }
   }

@@ -7,6 +7,7 @@ import { DomainError } from '../errors.ts'
 import { attachStripeSession, type CreatedOrder, createFromCart } from '../orders/create.ts'
 import { markFailed } from '../orders/pending.ts'
 import { allowAttempt, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
+import { bankDetailsFor } from './bank-details.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
 import type { PaymentsConfig } from './config.ts'
 import { paypalMeLink } from './paypal.ts'
@@ -47,7 +48,9 @@ export async function startCheckout(
     currency: order.currency,
   }
 
-  if (input.method === 'bank_transfer') return { method: 'bank_transfer' as const, ...summary, bank: payments.bank }
+  if (input.method === 'bank_transfer') {
+    return { method: 'bank_transfer' as const, ...summary, bank: bankDetailsFor(payments.bank, order.currency) }
+  }
   if (input.method === 'paypal') {
     const url = paypalMeLink(payments.paypalMeUrl!, order.totalMinor, order.currency)
     return { method: 'paypal' as const, ...summary, url }

@@ -3,10 +3,14 @@
 import type { Env } from '../env.ts'
 import { createStripeApi, type StripeApi } from './stripe.ts'
 
-export interface BankDetails {
+/** The account settings; which of them a buyer sees depends on the order's currency (see bank-details.ts). */
+export interface BankAccount {
   bankName: string
   accountName: string
   accountNumber: string
+  /** UK domestic transfers (GBP). */
+  sortCode: string
+  /** US domestic transfers (USD). */
   routingNumber: string
   swiftCode: string
 }
@@ -15,7 +19,7 @@ export interface PaymentsConfig {
   stripe: StripeApi | null
   stripeWebhookSecret: string | null
   paypalMeUrl: string | null
-  bank: BankDetails
+  bank: BankAccount
   referencePrefix: string
 }
 
@@ -28,6 +32,7 @@ type PaymentsEnv = Pick<
   | 'BANK_NAME'
   | 'BANK_ACCOUNT_NAME'
   | 'BANK_ACCOUNT_NUMBER'
+  | 'BANK_SORT_CODE'
   | 'BANK_ROUTING_NUMBER'
   | 'BANK_SWIFT_CODE'
   | 'ORDER_REFERENCE_PREFIX'
@@ -44,6 +49,7 @@ export function paymentsFromEnv(env: PaymentsEnv): PaymentsConfig {
       bankName: env.BANK_NAME,
       accountName: env.BANK_ACCOUNT_NAME,
       accountNumber: env.BANK_ACCOUNT_NUMBER,
+      sortCode: env.BANK_SORT_CODE,
       routingNumber: env.BANK_ROUTING_NUMBER,
       swiftCode: env.BANK_SWIFT_CODE,
     },
@@ -60,7 +66,8 @@ export const defaultPayments: PaymentsConfig = {
     bankName: 'Barclays Bank PLC',
     accountName: 'SkillForge Ltd',
     accountNumber: '12345678',
-    routingNumber: '20-00-00',
+    sortCode: '20-00-00',
+    routingNumber: '026009593',
     swiftCode: 'BARCGB22',
   },
   referencePrefix: 'SF',

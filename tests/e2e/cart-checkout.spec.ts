@@ -132,6 +132,10 @@ test.describe('cart and checkout', () => {
     const dialog = page.getByRole('dialog', { name: 'Bank Transfer Details' })
     await expect(dialog).toBeVisible()
     await expect(dialog).toContainText('SWIFT Code')
+    // A GBP order is paid into a UK account: a sort code, never a US routing number.
+    await expect(dialog).toContainText('Sort Code')
+    await expect(dialog).toContainText('20-00-00')
+    await expect(dialog).not.toContainText('Routing Number')
     await expect(dialog.getByText(/^SF-[0-9A-Z]+-[0-9A-F]{4}$/)).toBeVisible()
     await dialog.getByRole('button', { name: "I've Made the Transfer" }).click()
     await expect(

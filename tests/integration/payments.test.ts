@@ -1,9 +1,10 @@
 // Checkout, Stripe webhooks and fulfilment against the real server, a real database and the local fake Stripe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
+import { readEnv } from '../../src-server/env.ts'
 import { listOrdersForStaff } from '../../src-server/orders/repository.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'
-import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
+import { defaultPayments, type PaymentsConfig, paymentsFromEnv } from '../../src-server/payments/config.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
@@ -282,7 +283,8 @@ describe('bank transfer and PayPal', () => {
     const started = await caller.payment.start({ currency: 'GBP', method: 'bank_transfer' })
     if (started.method !== 'bank_transfer') throw new Error('expected bank transfer')
     expect(started.reference).toMatch(/^SF-[0-9A-Z]+-[0-9A-F]{4}$/)
-    expect(started.bank).toEqual(defaultPayments.bank)
+    const { bankName, accountName, accountNumber, sortCode, swiftCode } = defaultPayments.bank
+    expect(started.bank).toEqual({ currency: 'GBP', bankName, accountName, accountNumber, sortCode, swiftCode })
     expect(started).toMatchObject({ totalMinor: 45_000, currency: 'GBP' })
 
     expect(await caller.payment.confirmBankTransfer({ orderId: started.orderId })).toMatchObject({
@@ -307,6 +309,39 @@ describe('bank transfer and PayPal', () => {
       kind: 'invalid',
       message: 'A paid order cannot be cancelled',
     })
+  })
+
+  it('bank transfer details follow the currency: a sort code for GBP, a routing number for USD (from BANK_*)', async () => {
+    const bank = paymentsFromEnv(
+      readEnv({ BANK_SORT_CODE: '40-11-62', BANK_ROUTING_NUMBER: '021000021', BANK_ACCOUNT_NUMBER: '55779911' }),
+    ).bank
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, { ...payments, bank })
+    await caller.cart.add({
+      kind: 'service_package',
+      packageId: (await servicePackage(db(), 'uk-company-formation', 'Standard')).id,
+    })
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+
+    const gbp = await caller.payment.start({ currency: 'GBP', method: 'bank_transfer' })
+    if (gbp.method !== 'bank_transfer') throw new Error('expected bank transfer')
+    expect(gbp.bank).toMatchObject({ currency: 'GBP', sortCode: '40-11-62', accountNumber: '55779911' })
+    expect(gbp.bank).not.toHaveProperty('routingNumber')
+    expect(JSON.stringify(gbp)).not.toContain('021000021')
+
+    const usd = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    if (usd.method !== 'bank_transfer') throw new Error('expected bank transfer')
+    expect(usd.bank).toMatchObject({ currency: 'USD', routingNumber: '021000021', accountNumber: '55779911' })
+    expect(usd.bank).not.toHaveProperty('sortCode')
+    expect(JSON.stringify(usd)).not.toContain('40-11-62')
+    for (const started of [gbp, usd]) {
+      expect(started.bank).toMatchObject({
+        bankName: bank.bankName,
+        accountName: bank.accountName,
+        swiftCode: bank.swiftCode,
+      })
+      expect(started.reference).toMatch(/^SF-[0-9A-Z]+-[0-9A-F]{4}$/)
+    }
   })
 
   it('PayPal: the payment link with the total to two decimals; the order stays pending until staff act', async () => {

@@ -1,4 +1,5 @@
-// Bank details and the order's payment reference; 'I've Made the Transfer' records it as awaiting transfer.
+// Bank details (a sort code for GBP, a routing number for USD) and the order's payment reference;
+// 'I've Made the Transfer' records it as awaiting transfer.
 import { Dialog } from '@ark-ui/react/dialog'
 import { Portal } from '@ark-ui/react/portal'
 import { formatMoney } from '../../../src-shared/money.ts'
@@ -47,7 +48,11 @@ export function BankTransferDialog({
                   <CopyField label="Bank Name" value={order.bank.bankName} />
                   <CopyField label="Account Name" value={order.bank.accountName} />
                   <CopyField label="Account Number" value={order.bank.accountNumber} />
-                  <CopyField label="Routing Number" value={order.bank.routingNumber} />
+                  {order.bank.currency === 'GBP' ? (
+                    <CopyField label="Sort Code" value={order.bank.sortCode} />
+                  ) : (
+                    <CopyField label="Routing Number" value={order.bank.routingNumber} />
+                  )}
                   <CopyField label="SWIFT Code" value={order.bank.swiftCode} />
                   <CopyField label="Payment Reference" value={order.reference} />
                 </dl>
