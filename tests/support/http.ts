@@ -1,28 +1,40 @@
 // Boots the real server on a free port for HTTP-level tests, with helpers for tRPC calls and cookies.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { DB } from '../../src-server/db.ts'
-import { createServer, type ServerDeps } from '../../src-server/server.ts'
+import { createServer, type Server, type ServerDeps } from '../../src-server/server.ts'
 
 export interface TestServer {
   baseUrl: string
   dataDir: string
   uploadsDir: string
+  server: Server
   stop(): Promise<void>
 }
 
-export async function startTestServer(
-  db: DB,
-  options: { env?: Partial<ServerDeps['env']>; limiter?: ServerDeps['limiter'] } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  env?: Partial<ServerDeps['env']>
+  limiter?: ServerDeps['limiter']
+  storage?: ServerDeps['storage']
+  payments?: ServerDeps['payments']
+  /** Serve a minimal built client (index.html), so the SPA fallback answers as in production. */
+  clientShell?: boolean
+}
+
+export async function startTestServer(db: DB, options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-http-'))
+  const clientDir = path.join(dataDir, options.clientShell ? 'client' : 'no-client')
+  if (options.clientShell) {
+    await mkdir(clientDir)
+    await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>app shell</title>')
+  }
   const server = await createServer({
     env: {
       NODE_ENV: 'test',
       PORT: 0,
       HOST: '127.0.0.1',
-      CLIENT_DIR: path.join(dataDir, 'no-client'),
+      CLIENT_DIR: clientDir,
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       PUBLIC_URL: 'http://storefront.test',
@@ -31,12 +43,15 @@ export async function startTestServer(
     db,
     logger: false,
     limiter: options.limiter,
+    storage: options.storage,
+    payments: options.payments,
   })
   const baseUrl = await server.start()
   return {
     baseUrl,
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
+    server,
     async stop() {
       // A test that never read a response (or a request still hanging) must not keep the server from closing.
       server.app.server.closeAllConnections()
