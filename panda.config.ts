@@ -53,6 +53,25 @@ export default defineConfig({
   globalCss: {
     'html, body': { fontFamily: 'body', color: 'fg', bg: 'canvas', lineHeight: '1.55' },
     a: { color: 'inherit', textDecoration: 'none' },
-    ':focus-visible': { outline: '2px solid token(colors.brand.500)', outlineOffset: '2px' },
+    // One focus ring with at least 3:1 contrast on every background (WCAG 2.4.13, 1.4.11): dark blue on the light
+    // pages, white on the dark ones (a section marked data-surface="dark": the heroes, the carousel, the footer; a
+    // white card inside one is marked data-surface="light").
+    ':root': { '--focus-ring': 'token(colors.brand.700)' },
+    '[data-surface="dark"]': { '--focus-ring': 'white' },
+    '[data-surface="light"]': { '--focus-ring': 'token(colors.brand.700)' },
+    ':focus-visible, [data-focus-visible]': { outline: '2px solid var(--focus-ring)', outlineOffset: '2px' },
+    // Where "Skip to content" lands: the whole page needs no ring.
+    'main:focus-visible': { outline: 'none' },
+    // The page scrolls under the sticky header: keep a focused element (and a #main jump) out from under it.
+    html: { scrollPaddingTop: '5rem' },
+    // Reduced motion: no transitions, animations or smooth scrolling (the carousel never moves on its own).
+    '@media (prefers-reduced-motion: reduce)': {
+      '*, *::before, *::after': {
+        animationDuration: '0.01ms !important',
+        animationIterationCount: '1 !important',
+        transitionDuration: '0.01ms !important',
+        scrollBehavior: 'auto !important',
+      },
+    },
   },
 })

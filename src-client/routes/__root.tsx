@@ -4,6 +4,7 @@ import { css } from '../../styled-system/css'
 import { Footer } from '../components/layout/Footer.tsx'
 import { Header } from '../components/layout/Header.tsx'
 import { NotFound } from '../components/layout/NotFound.tsx'
+import { SkipLink } from '../components/layout/SkipLink.tsx'
 import { AppToaster } from '../components/ui/toaster.tsx'
 import { sessionQuery } from '../lib/session.ts'
 import type { Trpc } from '../lib/trpc.ts'
@@ -38,16 +39,7 @@ function RootLayout() {
   return (
     <div className={css({ minH: '100vh', display: 'flex', flexDir: 'column' })}>
       <HeadContent />
-      <a
-        href="#main"
-        className={css({
-          position: 'absolute',
-          left: '-9999px',
-          _focus: { left: '4', top: '4', zIndex: 50, bg: 'surface', p: '2' },
-        })}
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       {isAdmin ? null : <Header />}
       <div id="main" className={css({ flex: 1, display: 'flex', flexDir: 'column' })}>
         <Outlet />

@@ -1,5 +1,6 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { useEffect, useRef } from 'react'
 import { CART_MESSAGES } from '../../src-shared/cart.ts'
 import { css } from '../../styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
@@ -11,6 +12,7 @@ import { Container } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
+import { focusElement, pageHeading } from '../lib/focus.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/cart')({
@@ -40,6 +42,20 @@ function CartContent() {
   const navigate = useNavigate()
   const remove = useMutation(trpc.cart.remove.mutationOptions())
   const clear = useMutation(trpc.cart.clear.mutationOptions())
+  const list = useRef<HTMLUListElement>(null)
+  const itemsHeading = useRef<HTMLHeadingElement>(null)
+  // After Remove, the line's button is gone: focus goes to the next line's Remove button, else to the items
+  // heading, else (the cart is now empty) to the page heading. Set before the removal, used once the cart reloads.
+  const focusAfterRemove = useRef<number | null>(null)
+  useEffect(() => {
+    const index = focusAfterRemove.current
+    if (index === null || !cart.data) return
+    focusAfterRemove.current = null
+    const buttons = list.current?.querySelectorAll<HTMLElement>('[data-remove]')
+    focusElement(buttons?.[index] ?? buttons?.[index - 1]) ||
+      focusElement(itemsHeading.current) ||
+      focusElement(pageHeading())
+  }, [cart.data])
 
   if (cart.data === null) {
     return (
@@ -56,7 +72,7 @@ function CartContent() {
     return (
       <EmptyState title={CART_MESSAGES.empty}>
         <p className={css({ mt: '2' })}>Browse our courses and services to find something you like.</p>
-        <div className={css({ display: 'flex', gap: '3', justifyContent: 'center', mt: '4' })}>
+        <div className={css({ display: 'flex', gap: '3', justifyContent: 'center', flexWrap: 'wrap', mt: '4' })}>
           <Link to="/courses" className={button()}>
             Browse Courses
           </Link>
@@ -69,10 +85,12 @@ function CartContent() {
   }
 
   async function removeItem(itemId: string) {
+    focusAfterRemove.current = items.findIndex((line) => line.id === itemId)
     try {
       await remove.mutateAsync({ itemId })
       notify('success', CART_MESSAGES.removed)
     } catch (error) {
+      focusAfterRemove.current = null
       notifyError(error, CART_MESSAGES.removeFailed)
     }
     await refresh()
@@ -85,6 +103,8 @@ function CartContent() {
       notifyError(error, CART_MESSAGES.clearFailed)
     }
     await refresh()
+    // The lines and the Clear Cart button are gone.
+    focusElement(pageHeading())
   }
   async function checkout(currency: 'USD' | 'GBP') {
     const fresh = await cart.refetch()
@@ -104,7 +124,7 @@ function CartContent() {
     <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' } })}>
       <section aria-label="Cart items">
         <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: '4' })}>
-          <h2 className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
+          <h2 ref={itemsHeading} tabIndex={-1} className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
             {items.length} {items.length === 1 ? 'item' : 'items'}
           </h2>
           <button
@@ -116,7 +136,7 @@ function CartContent() {
             Clear Cart
           </button>
         </div>
-        <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+        <ul ref={list} className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
           {items.map((line) => (
             <CartItemRow
               key={line.id}

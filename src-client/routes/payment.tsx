@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect, useLocation, useNavigate } from '@tanstack/react-router'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { CART_MESSAGES, PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/cart.ts'
 import { CURRENCIES, formatMoney } from '../../src-shared/money.ts'
 import { css } from '../../styled-system/css'
@@ -75,6 +75,7 @@ function Checkout() {
   const [method, setMethod] = useState<PaymentMethodValue | null>(null)
   const [bankOrder, setBankOrder] = useState<BankTransferOrder | null>(null)
   const [paypalNotice, setPaypalNotice] = useState<string | null>(null)
+  const payButton = useRef<HTMLButtonElement>(null)
 
   const totals = cart?.totals ?? []
   const group = payableGroup(totals, search.currency)
@@ -95,6 +96,7 @@ function Checkout() {
   const lines = cart.items.filter((line) => line.currency === currency)
 
   async function pay() {
+    if (busy) return
     if (!method) {
       notify('error', PAYMENT_MESSAGES.selectMethod)
       return
@@ -175,7 +177,13 @@ function Checkout() {
             {paypalNotice}
           </p>
         ) : null}
-        <button type="button" className={button({ size: 'lg' })} onClick={() => void pay()} disabled={busy}>
+        <button
+          ref={payButton}
+          type="button"
+          className={button({ size: 'lg' })}
+          onClick={() => void pay()}
+          aria-disabled={busy}
+        >
           {start.isPending ? 'Processing...' : `Pay ${formatMoney(group.totalMinor, group.currency)}`}
         </button>
       </section>
@@ -192,6 +200,7 @@ function Checkout() {
       <BankTransferDialog
         order={bankOrder}
         onClose={() => setBankOrder(null)}
+        returnFocusTo={() => payButton.current}
         onConfirm={() => void transferMade()}
         confirming={confirmTransfer.isPending}
       />

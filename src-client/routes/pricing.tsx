@@ -122,7 +122,7 @@ function PricingPage() {
         </h2>
         <Faq items={faqs} />
       </Section>
-      <section className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
+      <section data-surface="dark" className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
         <Container className={css({ py: '14' })}>
           <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>Start teaching today</h2>
           <p className={css({ mt: '2', color: 'brand.100' })}>

@@ -28,6 +28,7 @@ function ServicesPage() {
   return (
     <main>
       <section
+        data-surface="dark"
         className={css({ bgGradient: 'to-br', gradientFrom: 'brand.900', gradientTo: 'brand.600', color: 'white' })}
       >
         <Container className={css({ py: { base: '14', md: '20' }, textAlign: 'center' })}>

@@ -3,6 +3,7 @@ import { Dialog } from '@ark-ui/react/dialog'
 import { Portal } from '@ark-ui/react/portal'
 import type { ReactNode } from 'react'
 import { css } from '../../../styled-system/css'
+import { dialogBackdrop, dialogContent, dialogPositioner } from '../ui/dialog-styles.ts'
 
 export function AdminDialog({
   open,
@@ -24,30 +25,9 @@ export function AdminDialog({
   return (
     <Dialog.Root open={open} onOpenChange={(details) => onOpenChange(details.open)} lazyMount unmountOnExit>
       <Portal>
-        <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'rgba(15,23,42,.5)', zIndex: 40 })} />
-        <Dialog.Positioner
-          className={css({
-            position: 'fixed',
-            inset: 0,
-            display: 'flex',
-            alignItems: 'flex-start',
-            justifyContent: 'center',
-            zIndex: 50,
-            overflowY: 'auto',
-            p: '4',
-          })}
-        >
-          <Dialog.Content
-            className={css({
-              bg: 'surface',
-              borderRadius: 'card',
-              boxShadow: 'raised',
-              w: 'full',
-              maxW: wide ? '3xl' : 'lg',
-              my: '8',
-              p: '6',
-            })}
-          >
+        <Dialog.Backdrop className={dialogBackdrop} />
+        <Dialog.Positioner className={dialogPositioner}>
+          <Dialog.Content className={dialogContent({ size: wide ? 'wide' : 'md' })}>
             <Dialog.Title className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{title}</Dialog.Title>
             {description ? (
               <Dialog.Description className={css({ color: 'fg.muted', fontSize: 'sm', mt: '1' })}>
@@ -55,7 +35,9 @@ export function AdminDialog({
               </Dialog.Description>
             ) : null}
             <div className={css({ mt: '5' })}>{children}</div>
-            <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '3', mt: '6' })}>{footer}</div>
+            <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '3', mt: '6', flexWrap: 'wrap' })}>
+              {footer}
+            </div>
           </Dialog.Content>
         </Dialog.Positioner>
       </Portal>

@@ -1,10 +1,12 @@
 // The admin area's frame: sidebar (only the screens the role may use) and a header with the name and Logout.
 import { Link, Outlet } from '@tanstack/react-router'
+import { useState } from 'react'
 import { hasRole } from '../../../src-shared/roles.ts'
 import { css, cx } from '../../../styled-system/css'
 import { useSignOut } from '../../lib/session.ts'
 import { navLink as shopNavLink } from '../layout/header-styles.ts'
 import { button } from '../ui/button.ts'
+import { Drawer } from '../ui/Drawer.tsx'
 import { adminNav } from './nav.ts'
 import type { StaffMe } from './use-staff.ts'
 
@@ -13,6 +15,7 @@ const navLink = cx(shopNavLink, css({ display: 'block', '&[data-status=active]':
 
 export function AdminLayout({ me }: { me: StaffMe }) {
   const logout = useSignOut('admin')
+  const [drawerOpen, setDrawerOpen] = useState(false)
 
   return (
     <div className={css({ display: 'flex', minH: '100vh', bg: 'canvas' })}>
@@ -31,19 +34,7 @@ export function AdminLayout({ me }: { me: StaffMe }) {
         <Link to="/admin" className={css({ display: 'block', fontWeight: 'bold', fontSize: 'lg', mb: '6', px: '3' })}>
           SkillForge Admin
         </Link>
-        <nav>
-          <ul className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
-            {adminNav
-              .filter((item) => hasRole(me.role, item.minRole))
-              .map((item) => (
-                <li key={item.to}>
-                  <Link to={item.to} className={navLink} activeOptions={{ exact: item.to === '/admin' }}>
-                    {item.label}
-                  </Link>
-                </li>
-              ))}
-          </ul>
-        </nav>
+        <AdminNavList me={me} />
       </aside>
       <div className={css({ flex: 1, minW: 0, display: 'flex', flexDir: 'column' })}>
         <header
@@ -53,24 +44,24 @@ export function AdminLayout({ me }: { me: StaffMe }) {
             justifyContent: 'space-between',
             gap: '4',
             h: '16',
-            px: '6',
+            px: { base: '3', md: '6' },
             bg: 'surface',
             borderBottomWidth: '1px',
             borderColor: 'line',
           })}
         >
-          <nav
-            aria-label="Admin navigation (compact)"
-            className={css({ display: { base: 'flex', md: 'none' }, gap: '2', overflowX: 'auto' })}
+          {/* Below 768 px the sidebar is a drawer behind a menu button. */}
+          <Drawer
+            open={drawerOpen}
+            onOpenChange={setDrawerOpen}
+            title="SkillForge Admin"
+            openLabel="Open admin menu"
+            closeLabel="Close admin menu"
+            side="left"
+            triggerClassName={css({ display: { base: 'inline-flex', md: 'none' } })}
           >
-            {adminNav
-              .filter((item) => hasRole(me.role, item.minRole))
-              .map((item) => (
-                <Link key={item.to} to={item.to} className={navLink} activeOptions={{ exact: item.to === '/admin' }}>
-                  {item.label}
-                </Link>
-              ))}
-          </nav>
+            <AdminNavList me={me} label="Admin navigation (menu)" onNavigate={() => setDrawerOpen(false)} />
+          </Drawer>
           <div className={css({ ml: 'auto', display: 'flex', alignItems: 'center', gap: '4' })}>
             <span className={css({ fontSize: 'sm' })}>
               <span data-testid="admin-name" className={css({ fontWeight: 'semibold' })}>
@@ -93,5 +84,28 @@ export function AdminLayout({ me }: { me: StaffMe }) {
         </main>
       </div>
     </div>
+  )
+}
+
+function AdminNavList({ me, label, onNavigate }: { me: StaffMe; label?: string; onNavigate?: () => void }) {
+  return (
+    <nav aria-label={label}>
+      <ul className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
+        {adminNav
+          .filter((item) => hasRole(me.role, item.minRole))
+          .map((item) => (
+            <li key={item.to}>
+              <Link
+                to={item.to}
+                className={navLink}
+                activeOptions={{ exact: item.to === '/admin' }}
+                onClick={onNavigate}
+              >
+                {item.label}
+              </Link>
+            </li>
+          ))}
+      </ul>
+    </nav>
   )
 }

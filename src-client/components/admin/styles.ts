@@ -1,6 +1,7 @@
 // Shared looks of the admin screens (tables, badges, form fields), so each screen stays short.
 import { css, cva, cx } from '../../../styled-system/css'
 import { controlBox } from '../ui/form.tsx'
+import { stickyFirstColumn } from '../ui/ScrollRegion.tsx'
 
 export const pageTitle = css({ fontSize: '2xl', fontWeight: 'bold' })
 export const pageHead = css({
@@ -11,29 +12,34 @@ export const pageHead = css({
   flexWrap: 'wrap',
   mb: '6',
 })
+// A panel's table scrolls inside its own region (ScrollRegion), so the page never scrolls sideways on a phone.
 export const panel = css({
   bg: 'surface',
   borderWidth: '1px',
   borderColor: 'line',
   borderRadius: 'card',
-  overflowX: 'auto',
+  overflow: 'hidden',
+  position: 'relative',
 })
-export const table = css({
-  w: 'full',
-  fontSize: 'sm',
-  borderCollapse: 'collapse',
-  '& th': {
-    textAlign: 'left',
-    fontWeight: 'semibold',
-    color: 'fg.muted',
-    px: '4',
-    py: '3',
-    borderBottomWidth: '1px',
-    borderColor: 'line',
-  },
-  '& td': { px: '4', py: '3', borderBottomWidth: '1px', borderColor: 'line', verticalAlign: 'middle' },
-  '& tr:last-child td': { borderBottomWidth: 0 },
-})
+export const table = cx(
+  stickyFirstColumn,
+  css({
+    w: 'full',
+    fontSize: 'sm',
+    borderCollapse: 'collapse',
+    '& th': {
+      textAlign: 'left',
+      fontWeight: 'semibold',
+      color: 'fg.muted',
+      px: '4',
+      py: '3',
+      borderBottomWidth: '1px',
+      borderColor: 'line',
+    },
+    '& td': { px: '4', py: '3', borderBottomWidth: '1px', borderColor: 'line', verticalAlign: 'middle' },
+    '& tr:last-child td': { borderBottomWidth: 0 },
+  }),
+)
 export const badge = cva({
   base: { display: 'inline-flex', px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold' },
   variants: {

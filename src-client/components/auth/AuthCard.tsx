@@ -14,7 +14,7 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
           borderColor: 'line',
           borderRadius: 'card',
           boxShadow: 'raised',
-          p: { base: '6', md: '8' },
+          p: { base: '5', md: '8' },
         })}
       >
         <h1 className={css({ fontSize: '2xl', fontWeight: 'extrabold', textAlign: 'center' })}>{title}</h1>

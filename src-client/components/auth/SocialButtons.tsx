@@ -23,7 +23,7 @@ export function SocialButtons({ redirect = '/' }: { redirect?: string }) {
       >
         Or continue with
       </div>
-      <div className={css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '3' })}>
+      <div className={css({ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(8.5rem, 1fr))', gap: '3' })}>
         <a href={`/auth/google${query}`} className={button({ variant: 'outline' })}>
           <GoogleMark /> Google
         </a>

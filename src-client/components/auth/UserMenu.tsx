@@ -21,11 +21,12 @@ export const AvatarTrigger = forwardRef<
     <button
       ref={ref}
       type="button"
-      aria-label={`Account menu for ${name}`}
       data-testid="user-menu"
       className={css({ display: 'inline-flex', borderRadius: 'full', cursor: 'pointer' })}
       {...props}
     >
+      {/* The name as text, not aria-label: the visible initials are hidden, so nothing visible contradicts it. */}
+      <span className={css({ srOnly: true })}>Account menu for {name}</span>
       <Avatar name={name} email={user.email} avatarUrl={user.avatarUrl} />
     </button>
   )

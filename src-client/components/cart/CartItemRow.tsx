@@ -1,3 +1,4 @@
+import { forwardRef } from 'react'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
@@ -8,46 +9,63 @@ export type CartLine = NonNullable<RouterOutputs['cart']['list']>['items'][numbe
 
 const KIND_LABEL: Record<CartLine['kind'], string> = { course: 'Course', service_package: 'Service', plan: 'Plan' }
 
-export function CartItemRow({ line, onRemove, removing }: { line: CartLine; onRemove: () => void; removing: boolean }) {
-  return (
-    <li
-      data-testid="cart-item"
-      className={css({
-        display: 'flex',
-        gap: '4',
-        alignItems: 'center',
-        p: '4',
-        bg: 'surface',
-        borderWidth: '1px',
-        borderColor: 'line',
-        borderRadius: 'card',
-      })}
-    >
-      <SafeImage
-        src={line.image}
-        alt=""
-        className={css({ w: '20', h: '14', objectFit: 'cover', borderRadius: 'control', flexShrink: 0 })}
-      />
-      <div className={css({ flex: 1, minW: 0 })}>
-        <p className={css({ fontSize: 'xs', color: 'fg.muted', textTransform: 'uppercase' })}>
-          {KIND_LABEL[line.kind]}
+// On a phone the line stacks: picture and title on top, price and Remove below; one row from 640 px up.
+const row = css({
+  display: 'grid',
+  gridTemplateColumns: { base: 'auto 1fr auto', sm: 'auto 1fr auto auto' },
+  gridTemplateAreas: { base: '"image info info" "image price remove"', sm: '"image info price remove"' },
+  columnGap: '4',
+  rowGap: '2',
+  alignItems: 'center',
+  p: '4',
+  bg: 'surface',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'card',
+})
+
+/** One cart line. The ref is its Remove button, which takes focus when the line above it is removed. */
+export const CartItemRow = forwardRef<HTMLButtonElement, { line: CartLine; onRemove: () => void; removing: boolean }>(
+  function CartItemRow({ line, onRemove, removing }, removeRef) {
+    return (
+      <li data-testid="cart-item" className={row}>
+        <SafeImage
+          src={line.image}
+          alt=""
+          className={css({
+            gridArea: 'image',
+            alignSelf: 'start',
+            w: { base: '16', sm: '20' },
+            h: { base: '12', sm: '14' },
+            objectFit: 'cover',
+            borderRadius: 'control',
+          })}
+        />
+        <div className={css({ gridArea: 'info', minW: 0 })}>
+          <p className={css({ fontSize: 'xs', color: 'fg.muted', textTransform: 'uppercase' })}>
+            {KIND_LABEL[line.kind]}
+          </p>
+          <h3 className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{line.title}</h3>
+          {line.detail ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{line.detail}</p> : null}
+        </div>
+        <p className={css({ gridArea: 'price', fontWeight: 'bold', whiteSpace: 'nowrap' })}>
+          {formatMoney(line.priceMinor, line.currency)}
+          {line.recurringInterval ? ` / ${line.recurringInterval}` : ''}
         </p>
-        <h3 className={css({ fontWeight: 'semibold' })}>{line.title}</h3>
-        {line.detail ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{line.detail}</p> : null}
-      </div>
-      <p className={css({ fontWeight: 'bold', whiteSpace: 'nowrap' })}>
-        {formatMoney(line.priceMinor, line.currency)}
-        {line.recurringInterval ? ` / ${line.recurringInterval}` : ''}
-      </p>
-      <button
-        type="button"
-        className={button({ variant: 'ghost', size: 'sm' })}
-        onClick={onRemove}
-        disabled={removing}
-        aria-label={`Remove ${line.title}`}
-      >
-        Remove
-      </button>
-    </li>
-  )
-}
+        <button
+          ref={removeRef}
+          type="button"
+          data-remove
+          className={`${button({ variant: 'ghost', size: 'sm' })} ${css({ gridArea: 'remove', justifySelf: 'end' })}`}
+          onClick={() => {
+            if (!removing) onRemove()
+          }}
+          aria-disabled={removing}
+          aria-label={`Remove ${line.title}`}
+        >
+          Remove
+        </button>
+      </li>
+    )
+  },
+)

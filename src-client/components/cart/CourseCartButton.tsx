@@ -28,7 +28,8 @@ export function CourseCartButton({
     <button
       type="button"
       className={cx(button({ size }), width)}
-      disabled={state !== 'idle'}
+      // aria-disabled, not disabled: the button keeps focus while it changes to Added (WCAG 2.4.3)
+      aria-disabled={state !== 'idle'}
       onClick={(event) => {
         event.preventDefault()
         event.stopPropagation()

@@ -22,7 +22,8 @@ export function PlanCartButton({
     <button
       type="button"
       className={cx(button({ variant }), className)}
-      disabled={state !== 'idle'}
+      // aria-disabled, not disabled: the button keeps focus while it changes to Added (WCAG 2.4.3)
+      aria-disabled={state !== 'idle'}
       onClick={() => void add()}
     >
       {state === 'adding' ? 'Adding...' : state === 'added' ? 'Added to cart' : label}

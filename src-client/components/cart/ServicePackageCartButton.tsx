@@ -23,7 +23,8 @@ export function ServicePackageCartButton({
     <button
       type="button"
       className={cx(button({ variant, size }), className)}
-      disabled={state !== 'idle'}
+      // aria-disabled, not disabled: the button keeps focus while it changes to Added (WCAG 2.4.3)
+      aria-disabled={state !== 'idle'}
       onClick={(event) => {
         event.preventDefault()
         event.stopPropagation()

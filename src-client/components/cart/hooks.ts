@@ -40,6 +40,7 @@ export function useAddToCart(item: CartItemInput) {
   const inCart = Boolean(cart.data?.items.some((line) => line.key === key))
 
   async function add() {
+    if (state !== 'idle') return
     if (cart.data === null) {
       notify('error', CART_MESSAGES.loginToAdd)
       return

@@ -6,6 +6,7 @@ import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { button } from '../ui/button.ts'
+import { dialogBackdrop, dialogContent, dialogPositioner } from '../ui/dialog-styles.ts'
 import { CopyField } from './CopyField.tsx'
 
 type Started = RouterOutputs['payment']['start']
@@ -16,11 +17,14 @@ export function BankTransferDialog({
   onClose,
   onConfirm,
   confirming,
+  returnFocusTo,
 }: {
   order: BankTransferOrder | null
   onClose: () => void
   onConfirm: () => void
   confirming: boolean
+  /** Opened by the Pay button rather than a trigger: focus goes back to it when the dialog closes. */
+  returnFocusTo: () => HTMLElement | null
 }) {
   return (
     <Dialog.Root
@@ -28,15 +32,12 @@ export function BankTransferDialog({
       unmountOnExit
       open={order !== null}
       onOpenChange={(details) => (details.open ? null : onClose())}
+      finalFocusEl={returnFocusTo}
     >
       <Portal>
-        <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'black/50', zIndex: 40 })} />
-        <Dialog.Positioner
-          className={css({ position: 'fixed', inset: 0, display: 'grid', placeItems: 'center', zIndex: 50, p: '4' })}
-        >
-          <Dialog.Content
-            className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'raised', p: '6', w: 'full', maxW: 'lg' })}
-          >
+        <Dialog.Backdrop className={dialogBackdrop} />
+        <Dialog.Positioner className={dialogPositioner}>
+          <Dialog.Content className={dialogContent()}>
             <Dialog.Title className={css({ fontSize: 'xl', fontWeight: 'bold' })}>Bank Transfer Details</Dialog.Title>
             {order ? (
               <>
@@ -58,7 +59,7 @@ export function BankTransferDialog({
                 </dl>
               </>
             ) : null}
-            <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '3', mt: '6' })}>
+            <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '3', mt: '6', flexWrap: 'wrap' })}>
               <Dialog.CloseTrigger className={button({ variant: 'outline' })}>Cancel</Dialog.CloseTrigger>
               <button type="button" className={button()} onClick={onConfirm} disabled={confirming}>
                 {confirming ? 'Processing...' : "I've Made the Transfer"}

@@ -12,6 +12,9 @@ import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { FilterBar, type FilterChange, FilterSidebar } from './CatalogueFilters.tsx'
 import { CourseCard } from './CourseCard.tsx'
 
+/** The results heading ("12 Courses"), where focus goes after a search. */
+export const CATALOGUE_RESULTS_ID = 'catalogue-results'
+
 export function Catalogue({
   trpc,
   search,
@@ -44,7 +47,13 @@ export function Catalogue({
           mb: '8',
         })}
       >
-        <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })} data-testid="catalogue-count">
+        <h2
+          id={CATALOGUE_RESULTS_ID}
+          tabIndex={-1}
+          aria-live="polite"
+          className={css({ fontSize: '2xl', fontWeight: 'bold' })}
+          data-testid="catalogue-count"
+        >
           {result.total} {result.total === 1 ? 'Course' : 'Courses'}
         </h2>
         <FilterBar search={search} facets={result.facets} onChange={changeFilter} showCategory={showCategory} />

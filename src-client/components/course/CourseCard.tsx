@@ -73,8 +73,7 @@ export function CourseCard({
         </h3>
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{course.instructor}</p>
         <div className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
-          <Stars rating={course.rating} />
-          <span className={css({ color: 'fg.muted' })}>({course.reviewCount.toLocaleString('en-US')})</span>
+          <Stars rating={course.rating} reviewCount={course.reviewCount} />
         </div>
         <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
           {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}

@@ -6,6 +6,7 @@ import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import type { CourseCard } from '../../lib/types.ts'
 import { button } from '../ui/button.ts'
+import { dialogBackdrop, dialogContent, dialogPositioner } from '../ui/dialog-styles.ts'
 import { Icon } from '../ui/icons.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
@@ -29,28 +30,20 @@ export default function CoursePreviewDialog({
   return (
     <Dialog.Root defaultOpen onOpenChange={(details) => !details.open && onClose()} finalFocusEl={returnFocusTo}>
       <Portal>
-        <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'rgba(15,23,42,.6)', zIndex: 40 })} />
-        <Dialog.Positioner
-          className={css({ position: 'fixed', inset: 0, display: 'grid', placeItems: 'center', p: '4', zIndex: 50 })}
-        >
-          <Dialog.Content
-            className={css({
-              bg: 'surface',
-              borderRadius: 'card',
-              boxShadow: 'raised',
-              maxW: 'lg',
-              w: 'full',
-              maxH: '90vh',
-              overflowY: 'auto',
-              position: 'relative',
-            })}
-          >
+        <Dialog.Backdrop className={dialogBackdrop} />
+        <Dialog.Positioner className={dialogPositioner}>
+          <Dialog.Content className={dialogContent({ padded: false })}>
             <SafeImage
               src={course.image}
               alt={course.title}
               width={640}
               height={360}
-              className={css({ w: 'full', aspectRatio: '16/9', objectFit: 'cover', borderTopRadius: 'card' })}
+              className={css({
+                w: 'full',
+                aspectRatio: '16/9',
+                objectFit: 'cover',
+                borderTopRadius: { base: '0', sm: 'card' },
+              })}
             />
             <div className={css({ p: '6', display: 'grid', gap: '3' })}>
               <Dialog.Title className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{course.title}</Dialog.Title>

@@ -20,13 +20,14 @@ export function CurriculumAccordion({ sections }: { sections: Section[] }) {
       </p>
       <Accordion.Root
         multiple
-        defaultValue={sections[0] ? [sections[0].title] : []}
+        defaultValue={sections.length ? ['section-0'] : []}
         className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'control', bg: 'surface' })}
       >
-        {sections.map((section) => (
+        {sections.map((section, index) => (
           <Accordion.Item
             key={section.title}
-            value={section.title}
+            // Ark derives element ids from the value: no spaces (aria-controls takes a list of ids).
+            value={`section-${index}`}
             className={css({ borderBottomWidth: '1px', borderColor: 'line', _last: { borderBottomWidth: 0 } })}
           >
             <h3>

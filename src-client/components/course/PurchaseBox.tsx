@@ -22,6 +22,7 @@ export function PurchaseBox({ course, cartAction }: { course: Course; cartAction
   return (
     <aside
       aria-label="Purchase"
+      data-surface="light"
       className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'raised', overflow: 'hidden', color: 'fg' })}
     >
       <SafeImage

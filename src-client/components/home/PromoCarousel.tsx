@@ -16,6 +16,18 @@ const navButton = css({
   _hover: { borderColor: 'white' },
 })
 
+// A 24 px target (WCAG 2.5.8) around a 12 px dot; the current one is also longer, not only brighter.
+const dot = css({
+  w: '6',
+  h: '6',
+  display: 'inline-grid',
+  placeItems: 'center',
+  borderRadius: 'full',
+  cursor: 'pointer',
+  _before: { content: '""', w: '3', h: '3', borderRadius: 'full', bg: 'gray.400', transition: 'width 0.2s' },
+  '&[aria-current=true]::before': { w: '5', bg: 'white' },
+})
+
 type Video = RouterOutputs['content']['promoVideos'][number]
 
 /**
@@ -64,6 +76,7 @@ export function PromoCarousel({ videos }: { videos: Video[] }) {
     <section
       aria-roledescription="carousel"
       aria-label="Promo videos"
+      data-surface="dark"
       onKeyDown={onKeyDown}
       className={css({ bg: 'ink', color: 'white', py: { base: '10', md: '14' } })}
     >
@@ -116,7 +129,7 @@ export function PromoCarousel({ videos }: { videos: Video[] }) {
           <button type="button" className={navButton} onClick={() => select(active + 1)}>
             Next video
           </button>
-          <div className={css({ display: 'flex', gap: '2', ml: 'auto' })}>
+          <div className={css({ display: 'flex', gap: '1', ml: 'auto' })}>
             {videos.map((video, index) => (
               <button
                 key={video.id}
@@ -124,13 +137,7 @@ export function PromoCarousel({ videos }: { videos: Video[] }) {
                 aria-label={`Show video ${index + 1}: ${video.title}`}
                 aria-current={index === active ? 'true' : undefined}
                 onClick={() => select(index)}
-                className={css({
-                  w: '3',
-                  h: '3',
-                  borderRadius: 'full',
-                  bg: index === active ? 'white' : 'gray.500',
-                  cursor: 'pointer',
-                })}
+                className={dot}
               />
             ))}
           </div>

@@ -8,6 +8,7 @@ import { Container, Section } from '../ui/layout.tsx'
 export function HomeHero() {
   return (
     <section
+      data-surface="dark"
       className={css({ bgGradient: 'to-br', gradientFrom: 'brand.900', gradientTo: 'brand.600', color: 'white' })}
     >
       <Container className={css({ py: { base: '16', md: '24' } })}>
@@ -130,7 +131,7 @@ export function FeatureList() {
 
 export function ClosingCta() {
   return (
-    <section className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
+    <section data-surface="dark" className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
       <Container className={css({ py: '16' })}>
         <h2 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'extrabold' })}>
           Ready to share your knowledge with the world?

@@ -1,6 +1,7 @@
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { Icon } from '../ui/icons.tsx'
+import { ScrollRegion, stickyFirstColumn } from '../ui/ScrollRegion.tsx'
 
 type Row = RouterOutputs['plans']['list']['comparison'][number]
 
@@ -15,12 +16,12 @@ function Cell({ value }: { value: boolean | string }) {
 export function ComparisonTable({ rows }: { rows: Row[] }) {
   const th = css({ p: '3', textAlign: 'center', fontWeight: 'semibold' })
   return (
-    <div className={css({ overflowX: 'auto', bg: 'surface', borderRadius: 'card', boxShadow: 'card' })}>
-      <table className={css({ w: 'full', borderCollapse: 'collapse', fontSize: 'sm' })}>
+    <ScrollRegion label="Plan comparison" className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card' })}>
+      <table className={cx(stickyFirstColumn, css({ w: 'full', borderCollapse: 'collapse', fontSize: 'sm' }))}>
         <caption className={css({ srOnly: true })}>Plan comparison</caption>
         <thead className={css({ bg: 'brand.50' })}>
           <tr>
-            <th scope="col" className={css({ p: '3', textAlign: 'left' })}>
+            <th scope="col" className={css({ p: '3', textAlign: 'left', bg: 'brand.50!' })}>
               Feature
             </th>
             <th scope="col" className={th}>
@@ -50,6 +51,6 @@ export function ComparisonTable({ rows }: { rows: Row[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   )
 }

@@ -31,7 +31,7 @@ export function PlanCard({ plan, cycle, cartAction }: { plan: Plan; cycle: Billi
       )}
     >
       {plan.badge ? <PopularBadge>{plan.badge}</PopularBadge> : null}
-      <h3 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{plan.name}</h3>
+      <h2 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{plan.name}</h2>
       <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{plan.description}</p>
       <p>
         <span className={css({ fontSize: '4xl', fontWeight: 'extrabold' })} data-testid="plan-price">

@@ -12,7 +12,8 @@ export const button = cva({
     cursor: 'pointer',
     transition: 'background 0.15s, color 0.15s, border-color 0.15s',
     whiteSpace: 'nowrap',
-    _disabled: { opacity: 0.55, cursor: 'not-allowed' },
+    // Disabled (or aria-disabled while it keeps focus) reads as grey text on grey, still 4.5:1, not faded.
+    _disabled: { bg: 'gray.200', color: 'gray.700', borderColor: 'gray.300', cursor: 'not-allowed' },
   },
   variants: {
     variant: {
@@ -24,7 +25,8 @@ export const button = cva({
     },
     size: {
       sm: { h: '8', px: '3', fontSize: 'sm' },
-      md: { h: '10', px: '4', fontSize: 'sm' },
+      // 44 px on phones (a primary action's touch target), 40 px from 768 px up.
+      md: { h: { base: '11', md: '10' }, px: '4', fontSize: 'sm' },
       lg: { h: '12', px: '6', fontSize: 'md' },
     },
   },

@@ -63,7 +63,7 @@ function CoursePage() {
           },
         }}
       />
-      <section className={css({ bg: 'ink', color: 'white' })}>
+      <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
         <Container
           className={css({
             py: { base: '10', md: '14' },
@@ -94,8 +94,7 @@ function CoursePage() {
             </h1>
             <p className={css({ color: 'gray.300' })}>{course.description}</p>
             <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'center', fontSize: 'sm' })}>
-              <Stars rating={course.rating} />
-              <span>({course.reviewCount.toLocaleString('en-US')} reviews)</span>
+              <Stars rating={course.rating} reviewCount={course.reviewCount} reviewsWord tone="dark" />
               <span>{course.studentsCount.toLocaleString('en-US')} students</span>
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>

@@ -2,13 +2,14 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { type CatalogueSearch, catalogueSearchSchema } from '../../../src-shared/schemas/catalog-url.ts'
 import { css } from '../../../styled-system/css'
-import { Catalogue } from '../../components/course/Catalogue.tsx'
+import { CATALOGUE_RESULTS_ID, Catalogue } from '../../components/course/Catalogue.tsx'
 import { button } from '../../components/ui/button.ts'
 import { Icon } from '../../components/ui/icons.tsx'
 import { Container } from '../../components/ui/layout.tsx'
 import { routeError } from '../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
 import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
+import { focusElement } from '../../lib/focus.ts'
 import { loadList } from '../../lib/list-loader.ts'
 import { seo } from '../../lib/seo.ts'
 
@@ -45,7 +46,11 @@ function CataloguePage() {
           <SearchForm
             key={search.search ?? ''}
             initial={search.search ?? ''}
-            onSearch={(term) => update({ search: term || undefined, page: undefined })}
+            onSearch={async (term) => {
+              await update({ search: term || undefined, page: undefined })
+              // The results replace the page below the box: take the keyboard there ("12 Courses").
+              focusElement(document.getElementById(CATALOGUE_RESULTS_ID))
+            }}
           />
         </Container>
       </section>
@@ -54,11 +59,11 @@ function CataloguePage() {
   )
 }
 
-function SearchForm({ initial, onSearch }: { initial: string; onSearch: (term: string) => void }) {
+function SearchForm({ initial, onSearch }: { initial: string; onSearch: (term: string) => Promise<void> }) {
   const [term, setTerm] = useState(initial)
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    onSearch(term.trim())
+    void onSearch(term.trim())
   }
   return (
     <form

@@ -68,6 +68,7 @@ function ServicePage() {
         }}
       />
       <section
+        data-surface="dark"
         className={css({ bgGradient: 'to-br', gradientFrom: 'brand.900', gradientTo: 'brand.600', color: 'white' })}
       >
         <Container className={css({ py: { base: '12', md: '16' } })}>
@@ -155,7 +156,7 @@ function ServicePage() {
           <Faq items={service.faqs} />
         </Section>
       ) : null}
-      <section className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
+      <section data-surface="dark" className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
         <Container className={css({ py: '14' })}>
           <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>Ready to Get Started?</h2>
           <p className={css({ mt: '2', color: 'brand.100' })}>

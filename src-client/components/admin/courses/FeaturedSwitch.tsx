@@ -45,16 +45,20 @@ export function FeaturedSwitch({
           h: '6',
           p: '0.5',
           borderRadius: 'full',
-          bg: 'line',
+          // A 3:1 edge when off (WCAG 1.4.11); the ring shows when its hidden input has keyboard focus.
+          bg: 'gray.200',
+          borderWidth: '1px',
+          borderColor: 'gray.500',
           display: 'inline-flex',
           transition: 'background 0.15s',
-          _checked: { bg: 'accent' },
+          _checked: { bg: 'accent', borderColor: 'accent' },
+          _focusVisible: { outline: '2px solid var(--focus-ring)', outlineOffset: '2px' },
         })}
       >
         <Switch.Thumb
           className={css({
-            w: '5',
-            h: '5',
+            w: '4.5',
+            h: '4.5',
             borderRadius: 'full',
             bg: 'white',
             boxShadow: 'card',

@@ -6,6 +6,7 @@ import { optionalPage, z } from '../../../components/admin/search.ts'
 import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
+import { ScrollRegion } from '../../../components/ui/ScrollRegion.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
 import { loadList } from '../../../lib/list-loader.ts'
 import type { Trpc } from '../../../lib/trpc.ts'
@@ -53,38 +54,40 @@ function AuditLog() {
           <EmptyState title="No changes recorded yet" />
         ) : (
           <>
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Who</th>
-                  <th>What</th>
-                  <th>Before</th>
-                  <th>After</th>
-                </tr>
-              </thead>
-              <tbody>
-                {log.data.items.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{new Date(entry.createdAt).toLocaleString()}</td>
-                    <td>{entry.actorEmail}</td>
-                    <td>
-                      <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>
-                      <br />
-                      <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
-                        {entry.entityType} {entry.entityId}
-                      </span>
-                    </td>
-                    <td>
-                      <code className={code}>{show(entry.before)}</code>
-                    </td>
-                    <td>
-                      <code className={code}>{show(entry.after)}</code>
-                    </td>
+            <ScrollRegion label="Audit log">
+              <table className={table}>
+                <thead>
+                  <tr>
+                    <th>When</th>
+                    <th>Who</th>
+                    <th>What</th>
+                    <th>Before</th>
+                    <th>After</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {log.data.items.map((entry) => (
+                    <tr key={entry.id}>
+                      <td>{new Date(entry.createdAt).toLocaleString()}</td>
+                      <td>{entry.actorEmail}</td>
+                      <td>
+                        <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>
+                        <br />
+                        <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
+                          {entry.entityType} {entry.entityId}
+                        </span>
+                      </td>
+                      <td>
+                        <code className={code}>{show(entry.before)}</code>
+                      </td>
+                      <td>
+                        <code className={code}>{show(entry.after)}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
             <Pagination
               page={log.data.page}
               pageCount={log.data.pageCount}

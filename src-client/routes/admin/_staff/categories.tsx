@@ -9,6 +9,7 @@ import { pageHead, pageTitle, panel, table } from '../../../components/admin/sty
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
 import { routeError } from '../../../components/ui/RouteError.tsx'
+import { ScrollRegion } from '../../../components/ui/ScrollRegion.tsx'
 import { EmptyState, LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import { errorMessage } from '../../../lib/errors.ts'
@@ -59,49 +60,51 @@ function ManageCategories() {
         {categories.length === 0 ? (
           <EmptyState title="No categories yet" />
         ) : (
-          <table className={table}>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Description</th>
-                <th>Courses</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {categories.map((category) => (
-                <tr key={category.id} data-testid={`category-row-${category.slug}`}>
-                  <td className={css({ fontWeight: 'semibold' })}>{category.name}</td>
-                  <td className={css({ color: 'fg.muted' })}>{category.description}</td>
-                  <td>{category.coursesCount}</td>
-                  <td>
-                    {can('editor') ? (
-                      <div className={css({ display: 'flex', gap: '1' })}>
-                        <button
-                          type="button"
-                          className={button({ variant: 'ghost', size: 'sm' })}
-                          aria-label={`Edit ${category.name}`}
-                          onClick={() => setDialog({ open: true, category })}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className={button({ variant: 'ghost', size: 'sm' })}
-                          aria-label={`Delete ${category.name}`}
-                          onClick={() => setDeleting(category)}
-                        >
-                          Delete
-                        </button>
-                      </div>
-                    ) : (
-                      <span className={css({ color: 'fg.muted' })}>View only</span>
-                    )}
-                  </td>
+          <ScrollRegion label="Categories">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Description</th>
+                  <th>Courses</th>
+                  <th>Actions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {categories.map((category) => (
+                  <tr key={category.id} data-testid={`category-row-${category.slug}`}>
+                    <td className={css({ fontWeight: 'semibold' })}>{category.name}</td>
+                    <td className={css({ color: 'fg.muted' })}>{category.description}</td>
+                    <td>{category.coursesCount}</td>
+                    <td>
+                      {can('editor') ? (
+                        <div className={css({ display: 'flex', gap: '1' })}>
+                          <button
+                            type="button"
+                            className={button({ variant: 'ghost', size: 'sm' })}
+                            aria-label={`Edit ${category.name}`}
+                            onClick={() => setDialog({ open: true, category })}
+                          >
+                            Edit
+                          </button>
+                          <button
+                            type="button"
+                            className={button({ variant: 'ghost', size: 'sm' })}
+                            aria-label={`Delete ${category.name}`}
+                            onClick={() => setDeleting(category)}
+                          >
+                            Delete
+                          </button>
+                        </div>
+                      ) : (
+                        <span className={css({ color: 'fg.muted' })}>View only</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
         )}
       </div>
       <CategoryDialog

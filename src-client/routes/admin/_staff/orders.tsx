@@ -10,6 +10,7 @@ import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
+import { ScrollRegion } from '../../../components/ui/ScrollRegion.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import { loadList } from '../../../lib/list-loader.ts'
@@ -98,64 +99,66 @@ function Orders() {
           <EmptyState title="No orders found" />
         ) : (
           <>
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th>Reference</th>
-                  <th>Customer</th>
-                  <th>Method</th>
-                  <th>Status</th>
-                  <th>Total</th>
-                  <th>Placed</th>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {orders.data.items.map((order) => {
-                  const open =
-                    order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
-                  const manual = order.method !== 'card'
-                  return (
-                    <tr key={order.id} data-testid={`order-${order.reference}`}>
-                      <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
-                      <td>{order.customerEmail}</td>
-                      <td>{PAYMENT_METHOD_LABELS[order.method]}</td>
-                      <td>
-                        <span className={badge({ tone: STATUS_TONE[order.status] })}>
-                          {ORDER_STATUS_LABELS[order.status]}
-                        </span>
-                      </td>
-                      <td>{formatMoney(order.totalMinor, order.currency)}</td>
-                      <td>{new Date(order.createdAt).toLocaleString()}</td>
-                      <td>
-                        {can('admin') && open ? (
-                          <div className={css({ display: 'flex', gap: '1' })}>
-                            {manual ? (
+            <ScrollRegion label="Orders">
+              <table className={table}>
+                <thead>
+                  <tr>
+                    <th>Reference</th>
+                    <th>Customer</th>
+                    <th>Method</th>
+                    <th>Status</th>
+                    <th>Total</th>
+                    <th>Placed</th>
+                    <th>Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {orders.data.items.map((order) => {
+                    const open =
+                      order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
+                    const manual = order.method !== 'card'
+                    return (
+                      <tr key={order.id} data-testid={`order-${order.reference}`}>
+                        <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
+                        <td>{order.customerEmail}</td>
+                        <td>{PAYMENT_METHOD_LABELS[order.method]}</td>
+                        <td>
+                          <span className={badge({ tone: STATUS_TONE[order.status] })}>
+                            {ORDER_STATUS_LABELS[order.status]}
+                          </span>
+                        </td>
+                        <td>{formatMoney(order.totalMinor, order.currency)}</td>
+                        <td>{new Date(order.createdAt).toLocaleString()}</td>
+                        <td>
+                          {can('admin') && open ? (
+                            <div className={css({ display: 'flex', gap: '1' })}>
+                              {manual ? (
+                                <button
+                                  type="button"
+                                  className={button({ size: 'sm' })}
+                                  disabled={markPaid.isPending}
+                                  onClick={() => markPaid.mutate({ id: order.id })}
+                                >
+                                  Mark paid
+                                </button>
+                              ) : null}
                               <button
                                 type="button"
-                                className={button({ size: 'sm' })}
-                                disabled={markPaid.isPending}
-                                onClick={() => markPaid.mutate({ id: order.id })}
+                                className={button({ variant: 'outline', size: 'sm' })}
+                                disabled={cancel.isPending}
+                                onClick={() => cancel.mutate({ id: order.id })}
                               >
-                                Mark paid
+                                Cancel order
                               </button>
-                            ) : null}
-                            <button
-                              type="button"
-                              className={button({ variant: 'outline', size: 'sm' })}
-                              disabled={cancel.isPending}
-                              onClick={() => cancel.mutate({ id: order.id })}
-                            >
-                              Cancel order
-                            </button>
-                          </div>
-                        ) : null}
-                      </td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
+                            </div>
+                          ) : null}
+                        </td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </table>
+            </ScrollRegion>
             <Pagination
               page={orders.data.page}
               hasNext={orders.data.hasNext}

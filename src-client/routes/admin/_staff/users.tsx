@@ -14,6 +14,7 @@ import { useStaff } from '../../../components/admin/use-staff.ts'
 import { Avatar } from '../../../components/auth/Avatar.tsx'
 import { button } from '../../../components/ui/button.ts'
 import { routeError } from '../../../components/ui/RouteError.tsx'
+import { ScrollRegion } from '../../../components/ui/ScrollRegion.tsx'
 import { EmptyState, LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import type { RouterOutputs } from '../../../lib/types.ts'
@@ -77,79 +78,81 @@ function TeamMembers() {
         {team.length === 0 ? (
           <EmptyState title="No team members yet" />
         ) : (
-          <table className={table}>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Last Active</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {team.map((member) => {
-                const editable = manage && !member.isOwner && member.id !== me.id
-                return (
-                  <tr key={member.id} data-testid={`member-${member.email}`}>
-                    <td>
-                      <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
-                        <Avatar name={member.name} />
-                        <span className={css({ fontWeight: 'semibold' })}>{member.name}</span>
-                        {member.isOwner ? (
-                          <span className={badge({ tone: 'yellow' })} title="Owner: cannot be changed or removed">
-                            ★ Owner
+          <ScrollRegion label="Team members">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Email</th>
+                  <th>Role</th>
+                  <th>Last Active</th>
+                  <th>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {team.map((member) => {
+                  const editable = manage && !member.isOwner && member.id !== me.id
+                  return (
+                    <tr key={member.id} data-testid={`member-${member.email}`}>
+                      <td>
+                        <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
+                          <Avatar name={member.name} />
+                          <span className={css({ fontWeight: 'semibold' })}>{member.name}</span>
+                          {member.isOwner ? (
+                            <span className={badge({ tone: 'yellow' })} title="Owner: cannot be changed or removed">
+                              ★ Owner
+                            </span>
+                          ) : null}
+                        </div>
+                      </td>
+                      <td>{member.email}</td>
+                      <td>
+                        {editable ? (
+                          <label>
+                            <span className={css({ srOnly: true })}>Role of {member.name}</span>
+                            <select
+                              className={inputClass}
+                              value={member.role}
+                              disabled={changeRole.isPending}
+                              onChange={(event) =>
+                                changeRole.mutate({
+                                  userId: member.id,
+                                  role: event.target.value as (typeof TEAM_ROLES)[number],
+                                })
+                              }
+                            >
+                              {TEAM_ROLES.map((role) => (
+                                <option key={role} value={role}>
+                                  {capitalise(role)}
+                                </option>
+                              ))}
+                            </select>
+                          </label>
+                        ) : (
+                          <span className={badge({ tone: ROLE_TONE[member.role] })}>
+                            {member.isOwner ? 'Owner' : capitalise(member.role)}
                           </span>
-                        ) : null}
-                      </div>
-                    </td>
-                    <td>{member.email}</td>
-                    <td>
-                      {editable ? (
-                        <label>
-                          <span className={css({ srOnly: true })}>Role of {member.name}</span>
-                          <select
-                            className={inputClass}
-                            value={member.role}
-                            disabled={changeRole.isPending}
-                            onChange={(event) =>
-                              changeRole.mutate({
-                                userId: member.id,
-                                role: event.target.value as (typeof TEAM_ROLES)[number],
-                              })
-                            }
+                        )}
+                      </td>
+                      <td>{lastActive(member.lastActive)}</td>
+                      <td>
+                        {editable ? (
+                          <button
+                            type="button"
+                            className={button({ variant: 'ghost', size: 'sm' })}
+                            aria-label={`Remove ${member.name}`}
+                            onClick={() => setRemoving(member)}
                           >
-                            {TEAM_ROLES.map((role) => (
-                              <option key={role} value={role}>
-                                {capitalise(role)}
-                              </option>
-                            ))}
-                          </select>
-                        </label>
-                      ) : (
-                        <span className={badge({ tone: ROLE_TONE[member.role] })}>
-                          {member.isOwner ? 'Owner' : capitalise(member.role)}
-                        </span>
-                      )}
-                    </td>
-                    <td>{lastActive(member.lastActive)}</td>
-                    <td>
-                      {editable ? (
-                        <button
-                          type="button"
-                          className={button({ variant: 'ghost', size: 'sm' })}
-                          aria-label={`Remove ${member.name}`}
-                          onClick={() => setRemoving(member)}
-                        >
-                          Remove
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
+                            Remove
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+          </ScrollRegion>
         )}
       </div>
       {manage ? <PendingInvitations /> : null}

@@ -1,0 +1,48 @@
+// Every route (route-table.ts) on a phone and on a desktop: no sideways page scroll at 390 px and 320 px, and axe-core
+// (WCAG 2.0/2.1/2.2 A and AA rules) finds no critical or serious violation at 390 px and at 1280 px. One page load per
+// route; one browser context per kind of visitor.
+import type { BrowserContext, Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { axeViolations, pageWidth, visit } from './a11y.ts'
+import { expect, test } from './fixtures.ts'
+import { contextFor, openE2eDatabase, ROUTES, tableGaps, type Visitor } from './route-table.ts'
+
+test('the route table names every route file', () => {
+  const { missing, stale } = tableGaps()
+  expect(missing, `route files with no entry in tests/e2e/route-table.ts: ${missing.join(', ')}`).toEqual([])
+  expect(stale, `entries in tests/e2e/route-table.ts whose route file is gone: ${stale.join(', ')}`).toEqual([])
+})
+
+for (const as of ['visitor', 'customer', 'staff'] satisfies Visitor[]) {
+  test.describe(`every ${as} route`, () => {
+    let db: Kysely<Database>
+    let context: BrowserContext
+    let page: Page
+
+    test.beforeAll(async ({ browser, baseURL }) => {
+      db = openE2eDatabase()
+      context = await contextFor(browser, db, as, { baseURL: baseURL!, width: 390, height: 844 })
+      page = await context.newPage()
+    })
+    test.afterAll(async () => {
+      await context?.close()
+      await db?.destroy()
+    })
+
+    for (const route of ROUTES.filter((entry) => entry.as === as)) {
+      test(`${route.url} fits a phone and is axe-clean`, async () => {
+        await page.setViewportSize({ width: 390, height: 844 })
+        await visit(page, route.url)
+        expect(await pageWidth(page), 'page width at 390 px').toBeLessThanOrEqual(390)
+        expect(await axeViolations(page), 'axe at 390 px').toEqual([])
+
+        await page.setViewportSize({ width: 320, height: 640 })
+        expect(await pageWidth(page), 'page width at 320 px').toBeLessThanOrEqual(320)
+
+        await page.setViewportSize({ width: 1280, height: 900 })
+        expect(await axeViolations(page), 'axe at 1280 px').toEqual([])
+      })
+    }
+  })
+}

@@ -1,0 +1,141 @@
+// Every route of the client's route tree, with a URL that shows it (dynamic params filled with seeded ids) and who
+// visits it. The accessibility test (a11y-routes.spec.ts) and `npm run screenshots` both walk this table, and the
+// test fails naming any file under src-client/routes that has no entry here: add one with every new route.
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import type { Browser, BrowserContext } from '@playwright/test'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from '../../db/types.ts'
+import { addCartItem } from '../../src-server/cart/repository.ts'
+import { createUser } from '../support/factories.ts'
+import { placeOrder } from '../support/orders.ts'
+import { signInAs } from './fixtures.ts'
+
+export type Visitor = 'visitor' | 'customer' | 'staff'
+
+export interface RouteEntry {
+  /** The route file, relative to src-client/routes. */
+  file: string
+  /** The URL visited. */
+  url: string
+  as: Visitor
+}
+
+/** Files that only wrap other routes (layouts with no page of their own). */
+export const LAYOUT_FILES = ['__root.tsx', '_auth.tsx', 'admin/_staff.tsx']
+
+export const ROUTES: RouteEntry[] = [
+  { file: 'index.tsx', url: '/', as: 'visitor' },
+  { file: 'courses/index.tsx', url: '/courses', as: 'visitor' },
+  { file: 'courses/category/$slug.tsx', url: '/courses/category/development', as: 'visitor' },
+  { file: 'courses/$courseId.tsx', url: '/courses/modern-react-typescript', as: 'visitor' },
+  { file: 'services.tsx', url: '/services', as: 'visitor' },
+  { file: 'service/$serviceId.tsx', url: '/service/uk-company-formation', as: 'visitor' },
+  { file: 'pricing.tsx', url: '/pricing', as: 'visitor' },
+  { file: 'about.tsx', url: '/about', as: 'visitor' },
+  { file: 'blog.tsx', url: '/blog', as: 'visitor' },
+  { file: 'careers.tsx', url: '/careers', as: 'visitor' },
+  { file: 'contact.tsx', url: '/contact', as: 'visitor' },
+  { file: 'cookies.tsx', url: '/cookies', as: 'visitor' },
+  { file: 'examples.tsx', url: '/examples', as: 'visitor' },
+  { file: 'features.tsx', url: '/features', as: 'visitor' },
+  { file: 'privacy.tsx', url: '/privacy', as: 'visitor' },
+  { file: 'resources.tsx', url: '/resources', as: 'visitor' },
+  { file: 'security.tsx', url: '/security', as: 'visitor' },
+  { file: 'terms.tsx', url: '/terms', as: 'visitor' },
+  { file: 'login.tsx', url: '/login', as: 'visitor' },
+  { file: 'signup.tsx', url: '/signup', as: 'visitor' },
+  { file: 'forgot-password.tsx', url: '/forgot-password', as: 'visitor' },
+  { file: 'reset-password.tsx', url: '/reset-password?token=not-a-real-token', as: 'visitor' },
+  { file: 'verify-email.tsx', url: '/verify-email', as: 'visitor' },
+  {
+    file: 'auth/callback.tsx',
+    url: '/auth/callback?error=Google%20login%20failed%3A%20access%20denied',
+    as: 'visitor',
+  },
+  { file: 'payment-success.tsx', url: '/payment-success', as: 'visitor' },
+  { file: 'admin/login.tsx', url: '/admin/login', as: 'visitor' },
+  { file: 'admin/accept-invite.tsx', url: '/admin/accept-invite?token=not-a-real-token', as: 'visitor' },
+  { file: '__root.tsx#notFound', url: '/no-such-page', as: 'visitor' },
+
+  { file: 'cart.tsx', url: '/cart', as: 'customer' },
+  { file: 'payment.tsx', url: '/payment', as: 'customer' },
+  { file: '_auth/account.tsx', url: '/account', as: 'customer' },
+  { file: '_auth/account_.premium.tsx', url: '/account/premium', as: 'customer' },
+
+  { file: 'admin/_staff/index.tsx', url: '/admin', as: 'staff' },
+  { file: 'admin/_staff/courses.tsx', url: '/admin/courses', as: 'staff' },
+  { file: 'admin/_staff/categories.tsx', url: '/admin/categories', as: 'staff' },
+  { file: 'admin/_staff/users.tsx', url: '/admin/users', as: 'staff' },
+  { file: 'admin/_staff/orders.tsx', url: '/admin/orders', as: 'staff' },
+  { file: 'admin/_staff/audit.tsx', url: '/admin/audit', as: 'staff' },
+  { file: 'admin/_staff/$.tsx', url: '/admin/no-such-page', as: 'staff' },
+]
+
+const ROUTES_DIR = path.resolve('src-client/routes')
+
+/** Every route file under src-client/routes, relative to it. */
+export function routeFiles(dir = ROUTES_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => path.relative(ROUTES_DIR, path.join(entry.parentPath, entry.name)))
+    .sort()
+}
+
+/** Route files with no entry in the table (the message names them), and entries whose file is gone. */
+export function tableGaps(files = routeFiles()) {
+  const covered = new Set([...LAYOUT_FILES, ...ROUTES.map((route) => route.file.split('#')[0] ?? route.file)])
+  return {
+    missing: files.filter((file) => !covered.has(file)),
+    stale: [...covered].filter((file) => !files.includes(file)),
+  }
+}
+
+export function openE2eDatabase(): Kysely<Database> {
+  const connectionString = process.env.E2E_DATABASE_URL
+  if (!connectionString) throw new Error('E2E_DATABASE_URL is not set (run through Playwright)')
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max: 2 }) }) })
+}
+
+/**
+ * A browser context for one kind of visitor. The customer has a paid course (My Courses, order history) and a
+ * course and a plan in the cart (so /payment shows the checkout); staff is an admin (every admin screen).
+ */
+export async function contextFor(
+  browser: Browser,
+  db: Kysely<Database>,
+  as: Visitor,
+  options: { baseURL: string; width: number; height: number },
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: options.baseURL,
+    viewport: { width: options.width, height: options.height },
+  })
+  if (as === 'visitor') return context
+  const page = await context.newPage()
+  const user = await createUser(db, {
+    role: as === 'staff' ? 'admin' : 'customer',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+  })
+  if (as === 'customer') {
+    const stamp = Date.now().toString(36).toUpperCase()
+    const orderId = await placeOrder(db, {
+      userId: user.id,
+      courseId: 'javascript-fundamentals',
+      reference: `SF-A11Y-${stamp}`,
+      status: 'paid',
+      title: 'JavaScript Fundamentals',
+    })
+    await db
+      .insertInto('enrolments')
+      .values({ user_id: user.id, course_id: 'javascript-fundamentals', order_id: orderId })
+      .execute()
+    await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
+    await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+  }
+  await signInAs(page, options.baseURL, db, user)
+  await page.close()
+  return context
+}
