@@ -10,5 +10,7 @@ export function focusElement(element: HTMLElement | null | undefined): boolean {
 
 /** The page's main heading (the h1 in <main>). */
 export function pageHeading(): HTMLElement | null {
-  return document.querySelector<HTMLElement>('main h1')
+  const heading = document.querySelector<HTMLElement>('main h1')
+  if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1
+  return heading
 }

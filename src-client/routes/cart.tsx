@@ -52,9 +52,7 @@ function CartContent() {
     if (index === null || !cart.data) return
     focusAfterRemove.current = null
     const buttons = list.current?.querySelectorAll<HTMLElement>('[data-remove]')
-    focusElement(buttons?.[index] ?? buttons?.[index - 1]) ||
-      focusElement(itemsHeading.current) ||
-      focusElement(pageHeading())
+    focusElement(buttons?.[index]) || focusElement(itemsHeading.current) || focusElement(pageHeading())
   }, [cart.data])
 
   if (cart.data === null) {

@@ -42,6 +42,8 @@ function ServicesPage() {
         </Container>
       </section>
       <Section>
+        {/* The cards' names are h3 (as on the home page, under its h2): this keeps the outline unbroken. */}
+        <h2 className={css({ srOnly: true })}>All services</h2>
         {services.length === 0 ? (
           <EmptyState title="No services available at the moment." />
         ) : (

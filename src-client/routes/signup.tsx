@@ -8,7 +8,7 @@ import { css } from '../../styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { button } from '../components/ui/button.ts'
-import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
+import { CheckboxField, FormAlert, TextField, useFocusFirstInvalid } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { refusalMessage } from '../lib/errors.ts'
@@ -29,6 +29,7 @@ function SignupPage() {
   const { trpc } = Route.useRouteContext()
   const navigate = useNavigate()
   const [errors, setErrors] = useState<FieldErrors>({})
+  const formRef = useFocusFirstInvalid(errors)
   const [formError, setFormError] = useState<string | null>(null)
   const signup = useMutation(trpc.auth.signup.mutationOptions())
 
@@ -84,7 +85,12 @@ function SignupPage() {
 
   return (
     <AuthCard title="Create your account" subtitle="Join SkillForge to learn, create and sell courses">
-      <form onSubmit={onSubmit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+      <form
+        ref={formRef}
+        onSubmit={onSubmit}
+        noValidate
+        className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
+      >
         {formError ? <FormAlert>{formError}</FormAlert> : null}
         <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
           <TextField label="First name" name="firstName" autoComplete="given-name" required error={errors.firstName} />

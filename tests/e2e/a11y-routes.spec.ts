@@ -4,7 +4,7 @@
 import type { BrowserContext, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { axeViolations, pageWidth, visit } from './a11y.ts'
+import { axeViolations, expectDialogFits, pageWidth, visit } from './a11y.ts'
 import { expect, test } from './fixtures.ts'
 import { contextFor, openE2eDatabase, ROUTES, tableGaps, type Visitor } from './route-table.ts'
 
@@ -46,3 +46,31 @@ for (const as of ['visitor', 'customer', 'staff'] satisfies Visitor[]) {
     }
   })
 }
+
+test.describe('dialogs and drawers on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+
+  test('the course preview and the mobile menu fit the screen and are axe-clean', async ({ page }) => {
+    await visit(page, '/')
+    await page
+      .getByRole('button', { name: /^Preview / })
+      .first()
+      .click()
+    await expectDialogFits(page, { sheet: true })
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('dialog')).toBeHidden()
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await expectDialogFits(page, { sheet: false })
+  })
+
+  test('the admin drawer and the course dialog fit the screen and are axe-clean', async ({ page, login }) => {
+    await login({ role: 'admin' })
+    await visit(page, '/admin/courses')
+    await page.getByRole('button', { name: 'Add New Course' }).click()
+    await expectDialogFits(page, { sheet: true })
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('dialog')).toBeHidden()
+    await page.getByRole('button', { name: 'Open admin menu' }).click()
+    await expectDialogFits(page, { sheet: false })
+  })
+})

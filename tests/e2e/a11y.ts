@@ -2,7 +2,17 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+// The WCAG 2.2 A/AA rules, plus axe's best practices so the same pass also checks the page's structure.
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+// Structure rules that fail at any impact: one main, one h1, no skipped heading level, content in landmarks.
+const STRUCTURE_RULES = new Set([
+  'heading-order',
+  'page-has-heading-one',
+  'landmark-one-main',
+  'landmark-no-duplicate-main',
+  'landmark-unique',
+  'region',
+])
 
 /** Opens a URL and waits until its page heading shows and nothing is loading. */
 export async function visit(page: Page, url: string) {
@@ -15,11 +25,21 @@ export async function pageWidth(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth)
 }
 
-/** The critical and serious violations, one line each (rule, impact, first offending elements). */
-export async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()
+/**
+ * What fails the build, one line each (rule, impact, first offending elements): every critical or serious
+ * violation of a WCAG rule, and any violation of the structure rules.
+ */
+export async function axeViolations(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(TAGS)
+  // A dialog alone: the page behind it is inert, and page-level rules (one main, one h1) do not apply.
+  if (include) builder.include(include).disableRules([...STRUCTURE_RULES])
+  const { violations } = await builder.analyze()
   return violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+    .filter((violation) => {
+      if (STRUCTURE_RULES.has(violation.id)) return true
+      const wcag = violation.tags.some((tag) => tag.startsWith('wcag'))
+      return wcag && (violation.impact === 'critical' || violation.impact === 'serious')
+    })
     .map(
       (violation) =>
         `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
@@ -30,4 +50,25 @@ export async function axeViolations(page: Page): Promise<string[]> {
           )
           .join('; ')}`,
     )
+}
+
+/** The headings as a screen reader lists them ("h2 Featured Courses"), for a test's failure message. */
+export async function headingOutline(page: Page): Promise<string[]> {
+  return page
+    .locator('h1, h2, h3, h4, h5, h6')
+    .evaluateAll((headings) => headings.map((h) => `${h.tagName.toLowerCase()} ${(h.textContent ?? '').trim()}`))
+}
+
+/** The open dialog (or drawer) lies within the viewport and does not scroll sideways; a sheet fills its width. */
+export async function expectDialogFits(page: Page, { sheet }: { sheet: boolean }) {
+  const dialog = page.getByRole('dialog')
+  await expect(dialog).toBeVisible()
+  const viewport = page.viewportSize()!
+  const box = (await dialog.boundingBox())!
+  expect(box.x, 'dialog left edge').toBeGreaterThanOrEqual(0)
+  expect(box.x + box.width, 'dialog right edge').toBeLessThanOrEqual(viewport.width + 0.5)
+  if (sheet) expect(Math.round(box.width), 'a full-screen sheet').toBe(viewport.width)
+  const overflow = await dialog.evaluate((element) => element.scrollWidth - element.clientWidth)
+  expect(overflow, 'dialog scrolls sideways').toBeLessThanOrEqual(0)
+  expect(await axeViolations(page, '[role="dialog"]'), 'axe in the dialog').toEqual([])
 }

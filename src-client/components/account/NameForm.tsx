@@ -6,13 +6,14 @@ import { errorMessage } from '../../lib/errors.ts'
 import { type SessionUser, setSessionUser } from '../../lib/session.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
-import { TextField } from '../ui/form.tsx'
+import { TextField, useFocusFirstInvalid } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 export function NameForm({ user }: { user: SessionUser }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [errors, setErrors] = useState<{ firstName?: string; lastName?: string }>({})
+  const formRef = useFocusFirstInvalid(errors)
   const update = useMutation(
     trpc.profile.updateName.mutationOptions({
       onSuccess: async (me) => {
@@ -36,7 +37,12 @@ export function NameForm({ user }: { user: SessionUser }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+    <form
+      ref={formRef}
+      onSubmit={onSubmit}
+      noValidate
+      className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
+    >
       <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
         <TextField
           label="First name"

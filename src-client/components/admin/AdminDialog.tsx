@@ -3,7 +3,7 @@ import { Dialog } from '@ark-ui/react/dialog'
 import { Portal } from '@ark-ui/react/portal'
 import type { ReactNode } from 'react'
 import { css } from '../../../styled-system/css'
-import { dialogBackdrop, dialogContent, dialogPositioner } from '../ui/dialog-styles.ts'
+import { dialogBackdrop, dialogContent, dialogPositioner, useOpener } from '../ui/dialog.ts'
 
 export function AdminDialog({
   open,
@@ -22,8 +22,15 @@ export function AdminDialog({
   footer: ReactNode
   wide?: boolean
 }) {
+  const opener = useOpener(open)
   return (
-    <Dialog.Root open={open} onOpenChange={(details) => onOpenChange(details.open)} lazyMount unmountOnExit>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(details) => onOpenChange(details.open)}
+      finalFocusEl={opener}
+      lazyMount
+      unmountOnExit
+    >
       <Portal>
         <Dialog.Backdrop className={dialogBackdrop} />
         <Dialog.Positioner className={dialogPositioner}>

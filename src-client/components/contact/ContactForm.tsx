@@ -7,6 +7,7 @@ import { css } from '../../../styled-system/css'
 import { errorMessage } from '../../lib/errors.ts'
 import type { Trpc } from '../../lib/trpc.ts'
 import { button } from '../ui/button.ts'
+import { useFocusFirstInvalid } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 type Field = 'name' | 'email' | 'subject' | 'message' | 'agreement'
@@ -30,6 +31,7 @@ const errorClass = css({ color: 'danger', fontSize: 'sm', fontWeight: 'normal' }
 export function ContactForm({ trpc }: { trpc: Trpc }) {
   const [values, setValues] = useState(empty)
   const [errors, setErrors] = useState<Errors>({})
+  const formRef = useFocusFirstInvalid(errors)
   const send = useMutation(
     trpc.contact.send.mutationOptions({
       onSuccess: () => {
@@ -101,7 +103,13 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
   )
 
   return (
-    <form noValidate onSubmit={submit} aria-label="Send us a message" className={css({ display: 'grid', gap: '4' })}>
+    <form
+      ref={formRef}
+      noValidate
+      onSubmit={submit}
+      aria-label="Send us a message"
+      className={css({ display: 'grid', gap: '4' })}
+    >
       <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
         {text('name', 'Your Name')}
         {text('email', 'Email Address', 'email')}

@@ -6,7 +6,7 @@ import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import type { CourseCard } from '../../lib/types.ts'
 import { button } from '../ui/button.ts'
-import { dialogBackdrop, dialogContent, dialogPositioner } from '../ui/dialog-styles.ts'
+import { dialogBackdrop, dialogContent, dialogPositioner } from '../ui/dialog.ts'
 import { Icon } from '../ui/icons.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 

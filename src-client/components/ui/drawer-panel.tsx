@@ -5,7 +5,7 @@ import { Portal } from '@ark-ui/react/portal'
 import type { ReactNode } from 'react'
 import { css } from '../../../styled-system/css'
 import { button } from './button.ts'
-import { dialogBackdrop } from './dialog-styles.ts'
+import { dialogBackdrop } from './dialog.ts'
 import { Icon } from './icons.tsx'
 
 export default function DrawerPanel({

@@ -1,5 +1,5 @@
 // Labelled form fields with an error line tied to the input (aria-describedby), shared by every form.
-import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
+import { type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef } from 'react'
 import { css, cx } from '../../../styled-system/css'
 
 /** The box every text input and select shares (shop forms, catalogue filters, admin screens). */
@@ -99,4 +99,18 @@ export function FormAlert({ children, kind = 'error' }: { children: ReactNode; k
       {children}
     </div>
   )
+}
+
+/**
+ * After a submit that found field errors, focus the first invalid field: a screen reader then reads its label and
+ * its error (aria-describedby), and a sighted keyboard user is at the field to fix. Pass the errors object, which
+ * each failed submit replaces; returns the form's ref.
+ */
+export function useFocusFirstInvalid(errors: object) {
+  const form = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    if (!Object.values(errors).some(Boolean)) return
+    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [errors])
+  return form
 }
