@@ -30,8 +30,11 @@ export function FeaturedSwitch({
   return (
     <Switch.Root
       checked={featured}
-      disabled={disabled || toggle.isPending}
-      onCheckedChange={(details) => toggle.mutate({ id, featured: details.checked })}
+      // Not disabled while saving (that would drop keyboard focus): a flip meanwhile is ignored.
+      disabled={disabled}
+      onCheckedChange={(details) => {
+        if (!toggle.isPending) toggle.mutate({ id, featured: details.checked })
+      }}
       className={css({
         display: 'inline-flex',
         alignItems: 'center',
