@@ -33,16 +33,17 @@ export function ImageField({
   }
 
   return (
-    <div className={css({ display: 'flex', gap: '4', alignItems: 'center' })}>
+    <div className={css({ display: 'flex', gap: '4', alignItems: 'center', flexWrap: 'wrap' })}>
       <SafeImage
         src={value || '/placeholder.svg'}
         alt="Course image preview"
         className={css({ w: '24', h: '16', objectFit: 'cover', borderRadius: 'control', bg: 'canvas' })}
       />
-      <label className={fieldClass}>
+      <label className={`${fieldClass} ${css({ minW: 0, flex: '1 1 12rem' })}`}>
         Course image
         <input
           type="file"
+          className={css({ maxW: 'full' })}
           accept="image/*"
           disabled={uploading}
           onChange={(event) => {
