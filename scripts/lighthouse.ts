@@ -1,0 +1,115 @@
+// `npm run lighthouse`: Lighthouse's accessibility and performance scores (its default mobile preset: a mid-range
+// phone on a throttled 4G link) for the home page, the catalogue, a course, pricing and a signed-in cart. Starts the
+// built server as the end-to-end tests do (scripts/e2e-server.ts: a fresh PostgreSQL database, seeded) on
+// LIGHTHOUSE_PORT (4398), drives the Chromium at CHROME_PATH (/usr/bin/chromium), prints a table and writes the
+// reports' scores to lighthouse/scores.json. Exits non-zero when an accessibility score is below 100.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import * as chromeLauncher from 'chrome-launcher'
+import { Kysely, PostgresDialect } from 'kysely'
+import lighthouse from 'lighthouse'
+import pg from 'pg'
+import type { Database } from '../db/types.ts'
+import { SESSION_COOKIE } from '../src-server/auth/session.ts'
+import { addCartItem } from '../src-server/cart/repository.ts'
+import { createSessionToken, createUser } from '../tests/support/factories.ts'
+
+const port = Number(process.env.LIGHTHOUSE_PORT ?? 4398)
+const base = `http://127.0.0.1:${port}`
+const databaseUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
+databaseUrl.pathname = `/sf_lighthouse_${port}`
+
+const PAGES: { name: string; path: string; signedIn?: boolean }[] = [
+  { name: 'home', path: '/' },
+  { name: 'catalogue', path: '/courses' },
+  { name: 'course', path: '/courses/modern-react-typescript' },
+  { name: 'pricing', path: '/pricing' },
+  { name: 'cart', path: '/cart', signedIn: true },
+]
+
+async function startServer(): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.ts'], {
+    env: { ...process.env, E2E_PORT: String(port), E2E_DATABASE_URL: databaseUrl.toString(), LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  for (let attempt = 0; attempt < 180; attempt++) {
+    const ready = await fetch(`${base}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (ready) return server
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  server.kill()
+  throw new Error(`the server did not start on ${base}`)
+}
+
+/** A shopper with two lines in the cart; the cookie header that signs in as them. */
+async function signedInCookie(): Promise<string> {
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl.toString(), max: 1 }) }),
+  })
+  try {
+    const user = await createUser(db, { firstName: 'Ada', lastName: 'Lovelace' })
+    await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
+    await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+    const { token } = await createSessionToken(db, user.id)
+    return `${SESSION_COOKIE}=${token}`
+  } finally {
+    await db.destroy()
+  }
+}
+
+const server = await startServer()
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromeFlags: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+})
+const scores: { page: string; accessibility: number; performance: number; failing: string[] }[] = []
+try {
+  const cookie = await signedInCookie()
+  for (const entry of PAGES) {
+    const result = await lighthouse(`${base}${entry.path}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['accessibility', 'performance'],
+      extraHeaders: entry.signedIn ? { Cookie: cookie } : undefined,
+    })
+    if (!result) throw new Error(`no Lighthouse result for ${entry.path}`)
+    const { categories, audits } = result.lhr
+    const failing = (categories.accessibility?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && audits[ref.id]?.score !== null && (audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => ref.id)
+    scores.push({
+      page: `${entry.name} (${entry.path})`,
+      accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
+      performance: Math.round((categories.performance?.score ?? 0) * 100),
+      failing,
+    })
+  }
+} finally {
+  chrome.kill()
+  server.kill('SIGTERM')
+}
+
+console.log(`${'page'.padEnd(46)} accessibility  performance (mobile)`)
+for (const row of scores) {
+  console.log(
+    `${row.page.padEnd(46)} ${String(row.accessibility).padStart(13)}  ${String(row.performance).padStart(20)}${
+      row.failing.length ? `   failing: ${row.failing.join(', ')}` : ''
+    }`,
+  )
+}
+mkdirSync('lighthouse', { recursive: true })
+writeFileSync('lighthouse/scores.json', `${JSON.stringify(scores, null, 2)}\n`)
+process.exit(scores.every((row) => row.accessibility === 100) ? 0 : 1)

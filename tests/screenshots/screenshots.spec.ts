@@ -1,0 +1,38 @@
+// Every route of the route table (tests/e2e/route-table.ts), full page at 390 px and at 1280 px, into
+// screenshots/<width>/<route>.png: a minute's review of every layout. Run with `npm run screenshots`.
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { test } from '@playwright/test'
+import { visit } from '../e2e/a11y.ts'
+import { contextFor, openE2eDatabase, ROUTES, type Visitor } from '../e2e/route-table.ts'
+
+const OUT = path.resolve('screenshots')
+const WIDTHS = [390, 1280]
+
+/** '/courses/category/development' → 'courses-category-development'; '/' → 'home'. */
+const fileName = (url: string) =>
+  url
+    .split('?')[0]!
+    .replace(/^\/|\/$/g, '')
+    .replace(/[^a-z0-9]+/gi, '-') || 'home'
+
+for (const as of ['visitor', 'customer', 'staff'] satisfies Visitor[]) {
+  test(`screenshots of every ${as} route`, async ({ browser, baseURL }) => {
+    test.setTimeout(ROUTES.length * 20_000)
+    const db = openE2eDatabase()
+    // Reduced motion: nothing mid-transition in a picture.
+    const context = await contextFor(browser, db, as, { baseURL: baseURL!, width: 390, height: 844 })
+    const page = await context.newPage()
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    for (const width of WIDTHS) mkdirSync(path.join(OUT, String(width)), { recursive: true })
+    for (const route of ROUTES.filter((entry) => entry.as === as)) {
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: width < 640 ? 844 : 900 })
+        await visit(page, route.url)
+        await page.screenshot({ path: path.join(OUT, String(width), `${fileName(route.url)}.png`), fullPage: true })
+      }
+    }
+    await context.close()
+    await db.destroy()
+  })
+}
