@@ -62,7 +62,7 @@ async function signedInCookie(): Promise<string> {
 
 const server = await startServer()
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: [
     '--headless',
     '--no-sandbox',

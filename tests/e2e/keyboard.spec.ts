@@ -231,3 +231,28 @@ test('focus rings: dark blue on light pages, white on the blue hero (at least 3:
   // brand.700 (#1d41b8): 8.1:1 on white; white: 5.6:1 on the hero's lightest blue (#2553e0).
   expect(await annual.evaluate((element) => getComputedStyle(element).outlineColor)).toBe('rgb(29, 65, 184)')
 })
+
+test('a failed submit takes focus to the first invalid field, which carries its error', async ({ page }) => {
+  await page.goto('/signup')
+  await tabTo(page, page.getByRole('button', { name: 'Create Account' }))
+  await page.keyboard.press('Enter')
+  const firstName = page.getByRole('textbox', { name: 'First name' })
+  await expect(firstName).toBeFocused()
+  await expect(firstName).toHaveAttribute('aria-invalid', 'true')
+  const errorId = (await firstName.getAttribute('aria-describedby'))?.split(' ')[0]
+  const error = page.locator(`[id="${errorId}"]`)
+  await expect(error).not.toBeEmpty()
+  await expect(firstName).toHaveAccessibleDescription((await error.textContent()) ?? 'missing')
+})
+
+test('prefers-reduced-motion turns transitions off', async ({ page }) => {
+  const transition = () =>
+    page
+      .getByTestId('course-card')
+      .first()
+      .evaluate((card) => getComputedStyle(card).transitionDuration)
+  await page.goto('/courses')
+  expect(await transition()).toBe('0.15s')
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  expect(Number.parseFloat(await transition())).toBeLessThan(0.001)
+})

@@ -83,9 +83,13 @@ export function CourseCard({
             {course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency)}
           </span>
           {course.originalPriceMinor && course.originalPriceMinor > course.priceMinor ? (
-            <s className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-              {formatMoney(course.originalPriceMinor, course.currency)}
-            </s>
+            <>
+              {/* Strike-through is not read aloud: say what the second price is. */}
+              <span className={css({ srOnly: true })}>Original price:</span>
+              <s className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                {formatMoney(course.originalPriceMinor, course.currency)}
+              </s>
+            </>
           ) : null}
         </div>
         {preview || cartAction ? (

@@ -38,9 +38,13 @@ export function PurchaseBox({ course, cartAction }: { course: Course; cartAction
             {course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency)}
           </span>
           {discounted && course.originalPriceMinor !== null ? (
-            <s className={css({ color: 'fg.muted' })} data-testid="course-original-price">
-              {formatMoney(course.originalPriceMinor, course.currency)}
-            </s>
+            <>
+              {/* Strike-through is not read aloud: say what the second price is. */}
+              <span className={css({ srOnly: true })}>Original price:</span>
+              <s className={css({ color: 'fg.muted' })} data-testid="course-original-price">
+                {formatMoney(course.originalPriceMinor, course.currency)}
+              </s>
+            </>
           ) : null}
         </p>
         {cartAction}

@@ -22,8 +22,8 @@ export function SkipLink() {
         px: '4',
         py: '3',
         borderRadius: 'control',
-        boxShadow: 'raised',
-        _focus: { top: '4' },
+        // The shadow only when shown: off-screen, it would still bleed into the top of the page.
+        _focus: { top: '4', boxShadow: 'raised' },
       })}
     >
       Skip to content
