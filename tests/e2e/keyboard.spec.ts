@@ -212,7 +212,7 @@ test('an admin edits a course and features it with the keyboard only', async ({ 
   await tabTo(page, featured)
   const ring = await row
     .locator('[data-part="control"]')
-    .evaluate((control) => getComputedStyle(control).outlineStyle + ' ' + getComputedStyle(control).outlineWidth)
+    .evaluate((control) => `${getComputedStyle(control).outlineStyle} ${getComputedStyle(control).outlineWidth}`)
   expect(ring).toBe('solid 2px')
   await page.keyboard.press('Space')
   await expect(page.getByText('Course featured successfully!')).toBeVisible()
