@@ -30,6 +30,8 @@ export const button = cva({
       lg: { h: '12', px: '6', fontSize: 'md' },
     },
   },
+  // A small primary action (Add to Cart on a card, Mark paid) is still a 44 px touch target on a phone.
+  compoundVariants: [{ variant: 'primary', size: 'sm', css: { h: { base: '11', md: '8' } } }],
   defaultVariants: { variant: 'primary', size: 'md' },
 })
 export type ButtonVariants = RecipeVariantProps<typeof button>
