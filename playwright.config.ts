@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
+import { HEADLESS_CHROMIUM_ARGS } from './tests/support/chromium.ts'
 
 // The built server is started by the test run on a fresh PostgreSQL database (scripts/e2e-server.ts), which
 // the tests' fixtures also reach directly. TEST_DATABASE_URL names the server; the local one by default.
@@ -27,16 +28,7 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     launchOptions: {
       executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: HEADLESS_CHROMIUM_ARGS,
     },
   },
   webServer: {

@@ -12,6 +12,7 @@ import pg from 'pg'
 import type { Database } from '../db/types.ts'
 import { SESSION_COOKIE } from '../src-server/auth/session.ts'
 import { addCartItem } from '../src-server/cart/repository.ts'
+import { HEADLESS_CHROMIUM_ARGS } from '../tests/support/chromium.ts'
 import { createSessionToken, createUser } from '../tests/support/factories.ts'
 
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 4398)
@@ -63,16 +64,7 @@ async function signedInCookie(): Promise<string> {
 const server = await startServer()
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  chromeFlags: HEADLESS_CHROMIUM_ARGS,
 })
 const scores: { page: string; accessibility: number; performance: number; failing: string[] }[] = []
 try {
