@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { AwsClient } from 'aws4fetch'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../../src-shared/constants.ts'
 import { parseListPage } from './s3-list.ts'
-import { assertSafeKey, type FileStorage } from './storage.ts'
+import { assertSafeKey, type FileStorage, PRIVATE_PREFIX } from './storage.ts'
 
 export interface S3Options {
   bucket: string
@@ -59,11 +59,9 @@ export function createS3Storage(options: S3Options): FileStorage {
 
   async function sendObject(method: 'PUT' | 'DELETE', key: string, body?: Buffer, contentType?: string) {
     assertSafeKey(key)
+    const cacheControl = key.startsWith(PRIVATE_PREFIX) ? 'private, no-store' : `public, max-age=${STORAGE_CACHE_CONTROL_SECONDS}`
     const headers: Record<string, string> = body
-      ? {
-          'content-type': contentType ?? 'application/octet-stream',
-          'cache-control': `public, max-age=${STORAGE_CACHE_CONTROL_SECONDS}`,
-        }
+      ? { 'content-type': contentType ?? 'application/octet-stream', 'cache-control': cacheControl }
       : {}
     const response = await send(method, new URL(`${bucketUrl}/${key}`), body, headers)
     // S3 answers 204 to a DELETE of a missing key; some compatible stores answer 404: both mean "gone".
@@ -77,6 +75,17 @@ export function createS3Storage(options: S3Options): FileStorage {
     async put(key, data, contentType) {
       await sendObject('PUT', key, data, contentType)
       return `${publicBase}/${key}`
+    },
+    async read(key) {
+      assertSafeKey(key)
+      // A signed GET: private keys are not readable through the public URL.
+      const response = await send('GET', new URL(`${bucketUrl}/${key}`))
+      if (response.status === 404) {
+        await response.body?.cancel()
+        return null
+      }
+      if (!response.ok) throw new Error(`S3 GET ${key} failed: ${await describeFailure(response)}`)
+      return Buffer.from(await response.arrayBuffer())
     },
     async remove(key) {
       await sendObject('DELETE', key)

@@ -1,6 +1,6 @@
 // File storage behind one small interface: local disk under DATA_DIR (served at /uploads) by default;
 // an S3-compatible bucket implements the same interface (s3.ts).
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 export interface StoredFile {
@@ -11,6 +11,8 @@ export interface StoredFile {
 export interface FileStorage {
   /** Stores bytes under a key such as "avatars/<userId>/avatar-<n>.png" and returns the public URL. */
   put(key: string, data: Buffer, contentType: string): Promise<string>
+  /** The bytes of a stored file, or null when there is none (private files are served through this). */
+  read(key: string): Promise<Buffer | null>
   /** Removes a stored file; a missing file is not an error. */
   remove(key: string): Promise<void>
   /** Every stored file whose key starts with the prefix (e.g. "courses/"). */
@@ -22,6 +24,12 @@ export interface FileStorage {
 }
 
 export const UPLOADS_PREFIX = '/uploads/'
+
+/**
+ * Keys under this prefix are private: the /uploads route never serves them and no bucket policy may open them;
+ * they are read only through routes that check who asks (service-order files).
+ */
+export const PRIVATE_PREFIX = 'private/'
 
 const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/
 
@@ -58,6 +66,13 @@ export function createLocalStorage(rootDir: string): FileStorage {
       await mkdir(path.dirname(file), { recursive: true })
       await writeFile(file, data)
       return `${UPLOADS_PREFIX}${key}`
+    },
+    async read(key) {
+      assertSafeKey(key)
+      return readFile(path.join(root, key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null
+        throw error
+      })
     },
     async remove(key) {
       assertSafeKey(key)

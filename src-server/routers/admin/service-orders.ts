@@ -1,0 +1,87 @@
+// The service-order work queue and an order's page for staff. Viewers read; editors work orders (messages, notes,
+// start, deliver, reopen the brief); admins also assign and cancel. Cancelling refunds nothing here: refunds are
+// the refunds flow's (issue 13) and staff use it separately.
+import { z } from 'zod'
+import { SERVICE_ORDER_STATUSES } from '../../../src-shared/service-orders.ts'
+import { MESSAGE_MAX_LENGTH } from '../../../src-shared/service-orders.ts'
+import { visibleOrder } from '../../service-orders/access.ts'
+import { reopenBrief } from '../../service-orders/brief.ts'
+import { markThreadRead, postMessage } from '../../service-orders/messages.ts'
+import { listForStaff, orderDetail, queueCounts } from '../../service-orders/repository.ts'
+import { assign, cancelServiceOrder, deliver, startWork } from '../../service-orders/staff.ts'
+import { transitionsFrom } from '../../service-orders/transitions.ts'
+import { router, staffProcedure } from '../../trpc/init.ts'
+
+const byId = z.object({ id: z.uuid() })
+const fileIds = z.array(z.uuid()).max(10).default([])
+
+export const adminServiceOrdersRouter = router({
+  list: staffProcedure('viewer')
+    .input(
+      z.object({
+        status: z.enum(SERVICE_ORDER_STATUSES).optional(),
+        serviceId: z.string().max(100).optional(),
+        assignee: z.union([z.uuid(), z.literal('none')]).optional(),
+        overdue: z.boolean().optional(),
+      }),
+    )
+    .query(async ({ ctx, input }) => ({
+      items: await listForStaff(ctx.db, input),
+      counts: await queueCounts(ctx.db),
+    })),
+
+  /** One order; a staff member reading it marks the buyer's messages read. */
+  detail: staffProcedure('viewer')
+    .input(byId)
+    .query(async ({ ctx, input }) => {
+      await visibleOrder(ctx.db, input.id, ctx.user, 'staff')
+      await markThreadRead(ctx.db, input.id, 'staff')
+      const detail = await orderDetail(ctx.db, input.id, true)
+      return { ...detail, actions: transitionsFrom(detail.status) }
+    }),
+
+  sendMessage: staffProcedure('editor')
+    .input(
+      byId.extend({
+        body: z.string().trim().min(1, 'Write a message first').max(MESSAGE_MAX_LENGTH),
+        fileIds,
+        internal: z.boolean().default(false),
+      }),
+    )
+    .mutation(({ ctx, input }) => postMessage(ctx.db, ctx.user, input.id, 'staff', input, ctx.config)),
+
+  start: staffProcedure('editor')
+    .input(byId)
+    .mutation(async ({ ctx, input }) => {
+      await startWork(ctx.db, ctx.user, input.id, ctx.config)
+      return { id: input.id }
+    }),
+
+  reopenBrief: staffProcedure('editor')
+    .input(byId)
+    .mutation(async ({ ctx, input }) => {
+      await reopenBrief(ctx.db, ctx.user, input.id, ctx.config)
+      return { id: input.id }
+    }),
+
+  deliver: staffProcedure('editor')
+    .input(byId.extend({ note: z.string().trim().max(MESSAGE_MAX_LENGTH), fileIds }))
+    .mutation(async ({ ctx, input }) => {
+      await deliver(ctx.db, ctx.user, input.id, input, ctx.config)
+      return { id: input.id }
+    }),
+
+  assign: staffProcedure('admin')
+    .input(byId.extend({ assigneeId: z.uuid().nullable() }))
+    .mutation(async ({ ctx, input }) => {
+      await assign(ctx.db, ctx.user, input.id, input.assigneeId)
+      return { id: input.id }
+    }),
+
+  cancel: staffProcedure('admin')
+    .input(byId)
+    .mutation(async ({ ctx, input }) => {
+      await cancelServiceOrder(ctx.db, ctx.user, input.id, ctx.config)
+      return { id: input.id }
+    }),
+})
