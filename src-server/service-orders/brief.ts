@@ -72,7 +72,7 @@ export async function reopenBrief(db: DB, actor: Viewer, id: string, links: Mail
   await db.transaction().execute(async (trx) => {
     const from = await moveServiceOrder(trx, id, 'reopenBrief', actor.id, { due_at: null })
     if (!from) throw new DomainError('conflict', 'Only a submitted brief can be reopened')
-    await auditTransition(trx, actor, 'service_order.reopen_brief', id, from, 'brief_needed')
+    await auditTransition(trx, actor, 'service_order.reopenBrief', id, from, 'brief_needed')
     await mailStatusToBuyer(trx, id, 'brief_needed', links)
   })
 }
