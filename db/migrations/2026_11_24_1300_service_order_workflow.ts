@@ -19,7 +19,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('services').addColumn('intake_form', 'jsonb').execute()
   await db.schema
     .alterTable('service_packages')
-    .addColumn('processing_days', 'integer', (c) => c.notNull().defaultTo(5).check(sql`processing_days between 1 and 365`))
+    .addColumn('processing_days', 'integer', (c) =>
+      c.notNull().defaultTo(5).check(sql`processing_days between 1 and 365`),
+    )
     .addColumn('revisions', 'integer', (c) => c.notNull().defaultTo(1).check(sql`revisions between 0 and 100`))
     .execute()
   // "1-3 business days" → 3, "Onboarding within 5 business days" → 5; anything else keeps the default.
@@ -50,7 +52,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`update service_orders so
     set service_id = p.service_id, processing_days = p.processing_days, revisions_allowed = p.revisions
     from service_packages p where p.id = so.service_package_id`.execute(db)
-  await db.schema.createIndex('service_orders_status_due_idx').on('service_orders').columns(['status', 'due_at']).execute()
+  await db.schema
+    .createIndex('service_orders_status_due_idx')
+    .on('service_orders')
+    .columns(['status', 'due_at'])
+    .execute()
 
   await db.schema
     .createTable('service_order_events')

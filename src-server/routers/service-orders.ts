@@ -1,8 +1,8 @@
 // The buyer's service orders (/account → My services): their list, one order's page, the brief, the thread and
 // the answer to a delivery. Every procedure acts only on the caller's own orders (others read as not found).
 import { z } from 'zod'
-import { MESSAGE_MAX_LENGTH } from '../../src-shared/service-orders.ts'
 import { briefInput } from '../../src-shared/schemas/service-brief.ts'
+import { MESSAGE_MAX_LENGTH } from '../../src-shared/service-orders.ts'
 import { visibleOrder } from '../service-orders/access.ts'
 import { saveDraft, submitBrief } from '../service-orders/brief.ts'
 import { acceptDelivery, requestRevision } from '../service-orders/delivery.ts'
@@ -26,26 +26,20 @@ export const serviceOrdersRouter = router({
     return orderDetail(ctx.db, input.id, false)
   }),
 
-  saveDraft: authedProcedure
-    .input(byId.extend({ brief: briefInput }))
-    .mutation(async ({ ctx, input }) => {
-      await saveDraft(ctx.db, ctx.user, input.id, input.brief)
-      return { id: input.id }
-    }),
+  saveDraft: authedProcedure.input(byId.extend({ brief: briefInput })).mutation(async ({ ctx, input }) => {
+    await saveDraft(ctx.db, ctx.user, input.id, input.brief)
+    return { id: input.id }
+  }),
 
-  submitBrief: authedProcedure
-    .input(byId.extend({ brief: briefInput }))
-    .mutation(async ({ ctx, input }) => {
-      await submitBrief(ctx.db, ctx.user, input.id, input.brief, ctx.config)
-      return { id: input.id }
-    }),
+  submitBrief: authedProcedure.input(byId.extend({ brief: briefInput })).mutation(async ({ ctx, input }) => {
+    await submitBrief(ctx.db, ctx.user, input.id, input.brief, ctx.config)
+    return { id: input.id }
+  }),
 
-  removeBriefFile: authedProcedure
-    .input(byId.extend({ fileId: z.uuid() }))
-    .mutation(async ({ ctx, input }) => {
-      await removeBriefFile(ctx.db, ctx.storage, ctx.user, input.id, input.fileId)
-      return { id: input.id }
-    }),
+  removeBriefFile: authedProcedure.input(byId.extend({ fileId: z.uuid() })).mutation(async ({ ctx, input }) => {
+    await removeBriefFile(ctx.db, ctx.storage, ctx.user, input.id, input.fileId)
+    return { id: input.id }
+  }),
 
   sendMessage: authedProcedure
     .input(byId.extend({ body: z.string().trim().min(1, 'Write a message first').max(MESSAGE_MAX_LENGTH), fileIds }))

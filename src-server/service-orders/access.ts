@@ -1,7 +1,8 @@
 // Who may see a service order: its buyer, or anyone on the staff. Anyone else is told it does not exist, so ids
 // of other buyers' orders reveal nothing.
-import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
+
 import { isStaff, type Role } from '../../src-shared/roles.ts'
+import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
 import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
@@ -45,5 +46,10 @@ export type VisibleOrder = Awaited<ReturnType<typeof visibleOrder>>
 
 /** Staff actions on an order land in the audit log with the status before and after, in the change's transaction. */
 export function auditTransition(trx: DB, actor: Viewer, action: string, id: string, from: string, to: string) {
-  return audit.record(trx, actor, action, { type: 'service_order', id, before: { status: from }, after: { status: to } })
+  return audit.record(trx, actor, action, {
+    type: 'service_order',
+    id,
+    before: { status: from },
+    after: { status: to },
+  })
 }

@@ -1,7 +1,8 @@
 // The buyer's brief: saved as a draft any number of times while the order waits for it, submitted once complete
 // (then locked until staff reopen it). Both use the schema built from the service's own intake form.
-import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
+
 import { briefSchema } from '../../src-shared/schemas/service-brief.ts'
+import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'

@@ -48,10 +48,16 @@ export async function requestRevision(
       .select(['revisions_used', 'revisions_allowed'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow()
-    if (row.revisions_used > row.revisions_allowed) throw new DomainError('conflict', SERVICE_ORDER_MESSAGES.noRevisionsLeft)
+    if (row.revisions_used > row.revisions_allowed)
+      throw new DomainError('conflict', SERVICE_ORDER_MESSAGES.noRevisionsLeft)
     await trx
       .insertInto('service_order_messages')
-      .values({ service_order_id: id, author_id: viewer.id, from_staff: false, body: `Revision requested: ${details.trim()}` })
+      .values({
+        service_order_id: id,
+        author_id: viewer.id,
+        from_staff: false,
+        body: `Revision requested: ${details.trim()}`,
+      })
       .execute()
     await mailNewMessage(trx, id, false, `Revision requested: ${details.trim()}`, links)
   })

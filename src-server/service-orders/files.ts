@@ -38,7 +38,10 @@ export function detectDocumentType(bytes: Buffer, fileName: string): { mime: str
 
 /** A name safe to show and to send in Content-Disposition: no path, no control or quote characters. */
 export function cleanFileName(name: string, ext: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[^\w .()-]+/g, '_').slice(0, 120).trim()
+  const base = (name.split(/[\\/]/).pop() ?? '')
+    .replace(/[^\w .()-]+/g, '_')
+    .slice(0, 120)
+    .trim()
   return base || `file.${ext}`
 }
 

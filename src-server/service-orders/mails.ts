@@ -39,9 +39,7 @@ export async function mailNewMessage(trx: DB, orderId: string, fromStaff: boolea
     kind: 'service-order-message',
     to,
     subject: `New message about ${buyer.title}`,
-    text: [fromStaff ? `Hi ${buyer.first_name},` : `${buyer.email} wrote:`, '', body, '', `Reply: ${link}`].join(
-      '\n',
-    ),
+    text: [fromStaff ? `Hi ${buyer.first_name},` : `${buyer.email} wrote:`, '', body, '', `Reply: ${link}`].join('\n'),
   })
 }
 

@@ -1,8 +1,9 @@
 // The thread of a service order: buyer and staff messages (each e-mailed to the other side through the outbox),
 // internal notes (staff only, never e-mailed), read marks behind the unread counts, and attachments uploaded
 // beforehand (files.ts) joined to the message that carries them.
-import { DomainError } from '../errors.ts'
+
 import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
 import { type Viewer, visibleOrder } from './access.ts'
 import { attachFiles } from './files.ts'
 import { type MailLinks, mailNewMessage } from './mails.ts'
@@ -15,7 +16,14 @@ export interface NewMessage {
   internal?: boolean
 }
 
-export async function postMessage(db: DB, viewer: Viewer, id: string, side: 'buyer' | 'staff', message: NewMessage, links: MailLinks) {
+export async function postMessage(
+  db: DB,
+  viewer: Viewer,
+  id: string,
+  side: 'buyer' | 'staff',
+  message: NewMessage,
+  links: MailLinks,
+) {
   await visibleOrder(db, id, viewer, side)
   const internal = side === 'staff' && message.internal === true
   if (!message.body.trim()) throw new DomainError('invalid', 'Write a message first')

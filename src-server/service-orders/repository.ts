@@ -2,8 +2,8 @@
 // the files named by what they do: transitions.ts, brief.ts, messages.ts, delivery.ts, staff.ts, files.ts.
 import { sql } from 'kysely'
 import type { ServiceOrderStatus } from '../../db/types.ts'
-import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
 import { GENERIC_INTAKE_FORM, type IntakeForm, intakeFormShape } from '../../src-shared/schemas/service-brief.ts'
+import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
 import type { DB } from '../db.ts'
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null)

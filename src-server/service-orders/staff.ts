@@ -1,13 +1,14 @@
 // What staff do to a service order (the role is checked by the router's staffProcedure): pick it up, deliver,
 // cancel, assign. Each change, its history row, its audit record and the buyer's e-mail commit together.
-import { DomainError } from '../errors.ts'
-import type { DB } from '../db.ts'
+
 import { isStaff } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
+import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
 import { attachFiles } from './files.ts'
 import { type MailLinks, mailStatusToBuyer } from './mails.ts'
-import { moveServiceOrder, type ServiceOrderTransition, SERVICE_ORDER_TRANSITIONS } from './transitions.ts'
+import { moveServiceOrder, SERVICE_ORDER_TRANSITIONS, type ServiceOrderTransition } from './transitions.ts'
 
 const wrongStatus = () => new DomainError('conflict', 'This action is not available in the order’s current status')
 

@@ -59,7 +59,9 @@ export function createS3Storage(options: S3Options): FileStorage {
 
   async function sendObject(method: 'PUT' | 'DELETE', key: string, body?: Buffer, contentType?: string) {
     assertSafeKey(key)
-    const cacheControl = key.startsWith(PRIVATE_PREFIX) ? 'private, no-store' : `public, max-age=${STORAGE_CACHE_CONTROL_SECONDS}`
+    const cacheControl = key.startsWith(PRIVATE_PREFIX)
+      ? 'private, no-store'
+      : `public, max-age=${STORAGE_CACHE_CONTROL_SECONDS}`
     const headers: Record<string, string> = body
       ? { 'content-type': contentType ?? 'application/octet-stream', 'cache-control': cacheControl }
       : {}

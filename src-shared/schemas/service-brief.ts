@@ -71,7 +71,10 @@ const isBlank = (value: unknown) =>
   value === undefined || value === '' || (typeof value === 'string' && value.trim() === '')
 
 function submittedText(field: IntakeField): z.ZodType<string> {
-  let text = z.string().trim().max(textLimit(field), `Must be at most ${textLimit(field)} characters`)
+  let text = z
+    .string()
+    .trim()
+    .max(textLimit(field), `Must be at most ${textLimit(field)} characters`)
   switch (field.kind) {
     case 'text':
     case 'textarea':

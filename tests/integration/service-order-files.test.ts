@@ -61,7 +61,11 @@ describe('service-order files', () => {
       .where('id', '=', stored.body.id)
       .executeTakeFirstOrThrow()
     expect(row.storage_key).toMatch(/^private\/service-orders\/[0-9a-f-]{36}\/[0-9a-f]{32}\.pdf$/)
-    for (const path of [`/uploads/${row.storage_key}`, `/uploads//${row.storage_key}`, `/uploads/%70rivate/${row.storage_key.slice(8)}`]) {
+    for (const path of [
+      `/uploads/${row.storage_key}`,
+      `/uploads//${row.storage_key}`,
+      `/uploads/%70rivate/${row.storage_key.slice(8)}`,
+    ]) {
       const response = await fetch(`${site.baseUrl}${path}`)
       expect([path, response.status]).not.toEqual([path, 200])
     }
@@ -94,7 +98,12 @@ describe('service-order files', () => {
 
     const editor = await person('editor')
     const note = await upload(editor.cookie, id, 'message', PDF, 'internal.pdf')
-    await editor.caller.admin.serviceOrders.sendMessage({ id, body: 'For the team', internal: true, fileIds: [note.body.id] })
+    await editor.caller.admin.serviceOrders.sendMessage({
+      id,
+      body: 'For the team',
+      internal: true,
+      fileIds: [note.body.id],
+    })
     expect((await download(editor.cookie, note.body.url)).status).toBe(200)
     expect((await download(buyer.cookie, note.body.url)).status).toBe(404)
 

@@ -115,11 +115,17 @@ describe('the state machine', () => {
 
   it('writes the status only from an allowed one, and records each change in the history', async () => {
     const { id, buyer } = await scene()
-    expect(await db().transaction().execute((trx) => moveServiceOrder(trx, id, 'deliver', null))).toBeNull()
+    expect(
+      await db()
+        .transaction()
+        .execute((trx) => moveServiceOrder(trx, id, 'deliver', null)),
+    ).toBeNull()
     expect(await statusOf(id)).toBe('brief_needed')
-    expect(await db().transaction().execute((trx) => moveServiceOrder(trx, id, 'submitBrief', buyer.id))).toBe(
-      'brief_needed',
-    )
+    expect(
+      await db()
+        .transaction()
+        .execute((trx) => moveServiceOrder(trx, id, 'submitBrief', buyer.id)),
+    ).toBe('brief_needed')
     expect(await statusOf(id)).toBe('submitted')
     const history = await db()
       .selectFrom('service_order_events')
@@ -166,9 +172,7 @@ describe('the brief', () => {
     const badCode = { ...ukBrief, people: [{ ...ukDirector, personalCode: 'AB12' }] }
     expect(await codeOf(shopper.serviceOrders.submitBrief({ id, brief: badCode }))).toBe('BAD_REQUEST')
     // A draft of the wrong shape is refused (nothing else is checked in a draft).
-    expect(await codeOf(shopper.serviceOrders.saveDraft({ id, brief: { people: 'not a list' } }))).toBe(
-      'BAD_REQUEST',
-    )
+    expect(await codeOf(shopper.serviceOrders.saveDraft({ id, brief: { people: 'not a list' } }))).toBe('BAD_REQUEST')
   })
 
   it('locks the brief once submitted, until staff reopen it', async () => {
@@ -277,9 +281,7 @@ describe('who may do what', () => {
 
     await editor.caller.admin.serviceOrders.start({ id })
     expect(await codeOf(viewer.caller.admin.serviceOrders.deliver({ id, note: 'x' }))).toBe('FORBIDDEN')
-    expect(await codeOf(editor.caller.admin.serviceOrders.assign({ id, assigneeId: editor.user.id }))).toBe(
-      'FORBIDDEN',
-    )
+    expect(await codeOf(editor.caller.admin.serviceOrders.assign({ id, assigneeId: editor.user.id }))).toBe('FORBIDDEN')
     expect(await codeOf(editor.caller.admin.serviceOrders.cancel({ id }))).toBe('FORBIDDEN')
 
     await admin.caller.admin.serviceOrders.assign({ id, assigneeId: editor.user.id })

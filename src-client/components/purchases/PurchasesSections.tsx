@@ -1,8 +1,10 @@
-// The account page's purchase sections: membership (from the server's subscription), My courses, Order history.
+// The account page's purchase sections: membership (from the server's subscription), My courses, My services,
+// Order history.
 import { Link } from '@tanstack/react-router'
 import { css } from '../../../styled-system/css'
 import { SectionCard } from '../account/SectionCard.tsx'
 import { useEntitlements } from '../cart/hooks.ts'
+import { MyServices } from '../service-orders/MyServices.tsx'
 import { button } from '../ui/button.ts'
 import { MyCourses } from './MyCourses.tsx'
 import { OrderHistory } from './OrderHistory.tsx'
@@ -22,6 +24,11 @@ export function PurchasesSections() {
       <div id="my-courses" className={css({ scrollMarginTop: '24' })}>
         <SectionCard title="My courses">
           <MyCourses />
+        </SectionCard>
+      </div>
+      <div id="my-services" className={css({ scrollMarginTop: '24' })}>
+        <SectionCard title="My services" description="Business services you bought: send your brief, follow the work.">
+          <MyServices />
         </SectionCard>
       </div>
       <SectionCard title="Order history">

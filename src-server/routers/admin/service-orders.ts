@@ -2,8 +2,7 @@
 // start, deliver, reopen the brief); admins also assign and cancel. Cancelling refunds nothing here: refunds are
 // the refunds flow's (issue 13) and staff use it separately.
 import { z } from 'zod'
-import { SERVICE_ORDER_STATUSES } from '../../../src-shared/service-orders.ts'
-import { MESSAGE_MAX_LENGTH } from '../../../src-shared/service-orders.ts'
+import { MESSAGE_MAX_LENGTH, SERVICE_ORDER_STATUSES } from '../../../src-shared/service-orders.ts'
 import { visibleOrder } from '../../service-orders/access.ts'
 import { reopenBrief } from '../../service-orders/brief.ts'
 import { markThreadRead, postMessage } from '../../service-orders/messages.ts'
