@@ -3,6 +3,8 @@
 // e-mails and unread counts, deliveries and the revision allowance, and the scheduled auto-completion.
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { intakeForms } from '../../db/seed/data/intake-forms.ts'
+import { services as seededServices } from '../../db/seed/data/services.ts'
 import type { ServiceOrderStatus } from '../../db/types.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { handlers } from '../../src-server/jobs/registry.ts'
@@ -70,6 +72,28 @@ async function delivered(serviceId?: string, packageName?: string) {
   await editor.caller.admin.serviceOrders.deliver({ id: s.id, note: 'Your certificate', fileIds: [] })
   return { ...s, editor }
 }
+
+describe('the seed', () => {
+  it('gives every seeded service its intake form and every package its revisions and processing days', async () => {
+    const rows = await db().selectFrom('services').select(['id', 'intake_form']).execute()
+    for (const service of seededServices) {
+      const row = rows.find((r) => r.id === service.id)
+      expect(row?.intake_form, service.id).toEqual(intakeForms[service.id])
+    }
+    const packages = await db()
+      .selectFrom('service_packages')
+      .select(['service_id', 'name', 'revisions', 'processing_days'])
+      .execute()
+    for (const service of seededServices) {
+      for (const pkg of service.packages) {
+        expect(packages.find((p) => p.service_id === service.id && p.name === pkg.name)).toMatchObject({
+          revisions: pkg.revisions,
+        })
+      }
+    }
+    expect(packages.find((p) => p.name === 'Growth Roadmap')?.processing_days).toBe(14)
+  })
+})
 
 describe('the state machine', () => {
   // Every (status, transition) pair: true where the transition may leave that status. Written out as a table so a
