@@ -1,36 +1,41 @@
 // Reads of service orders and everything hanging off them (history, messages, files, deliveries). Writes live in
 // the files named by what they do: transitions.ts, brief.ts, messages.ts, delivery.ts, staff.ts, files.ts.
-import { sql } from 'kysely'
-import type { ServiceOrderStatus } from '../../db/types.ts'
+import { type ExpressionBuilder, sql } from 'kysely'
+import type { Database, ServiceOrderStatus } from '../../db/types.ts'
 import { GENERIC_INTAKE_FORM, type IntakeForm, intakeFormShape } from '../../src-shared/schemas/service-brief.ts'
 import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
 import type { DB } from '../db.ts'
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null)
 
+/** Messages of the order's thread that `reader` has not seen: the other side's, never internal notes. */
+function unreadOf(eb: ExpressionBuilder<Database, 'service_orders'>, reader: 'buyer' | 'staff') {
+  return eb
+    .selectFrom('service_order_messages as m')
+    .select(eb.fn.countAll<string>().as('n'))
+    .whereRef('m.service_order_id', '=', 'service_orders.id')
+    .where('m.from_staff', '=', reader === 'buyer')
+    .where('m.internal', '=', false)
+    .where('m.read_at', 'is', null)
+}
+
+/** What a line of the buyer's list and of the staff queue both show. */
+const listColumns = [
+  'service_orders.id',
+  'service_orders.title',
+  'service_orders.status',
+  'service_orders.due_at',
+  'service_orders.created_at',
+  'services.title as service_title',
+] as const
+
 /** The buyer's service orders, newest first, each with the staff messages they have not read yet. */
 export async function listForBuyer(db: DB, userId: string) {
   const rows = await db
     .selectFrom('service_orders')
     .leftJoin('services', 'services.id', 'service_orders.service_id')
-    .select([
-      'service_orders.id',
-      'service_orders.title',
-      'service_orders.status',
-      'service_orders.due_at',
-      'service_orders.created_at',
-      'services.title as service_title',
-    ])
-    .select((eb) =>
-      eb
-        .selectFrom('service_order_messages as m')
-        .select(eb.fn.countAll<string>().as('n'))
-        .whereRef('m.service_order_id', '=', 'service_orders.id')
-        .where('m.from_staff', '=', true)
-        .where('m.internal', '=', false)
-        .where('m.read_at', 'is', null)
-        .as('unread'),
-    )
+    .select(listColumns)
+    .select((eb) => unreadOf(eb, 'buyer').as('unread'))
     .where('service_orders.user_id', '=', userId)
     .orderBy('service_orders.created_at', 'desc')
     .execute()
@@ -63,29 +68,15 @@ export async function listForStaff(db: DB, filters: StaffQueueFilters, now = new
     .innerJoin('users as buyer', 'buyer.id', 'service_orders.user_id')
     .leftJoin('users as assignee', 'assignee.id', 'service_orders.assignee_id')
     .leftJoin('services', 'services.id', 'service_orders.service_id')
+    .select(listColumns)
     .select([
-      'service_orders.id',
-      'service_orders.title',
-      'service_orders.status',
-      'service_orders.due_at',
-      'service_orders.created_at',
       'service_orders.service_id',
-      'services.title as service_title',
       'buyer.email as buyer_email',
       'assignee.id as assignee_id',
       'assignee.first_name as assignee_first_name',
       'assignee.last_name as assignee_last_name',
     ])
-    .select((eb) => [
-      overdueCondition(now).as('overdue'),
-      eb
-        .selectFrom('service_order_messages as m')
-        .select(eb.fn.countAll<string>().as('n'))
-        .whereRef('m.service_order_id', '=', 'service_orders.id')
-        .where('m.from_staff', '=', false)
-        .where('m.read_at', 'is', null)
-        .as('unread'),
-    ])
+    .select((eb) => [overdueCondition(now).as('overdue'), unreadOf(eb, 'staff').as('unread')])
   if (filters.status) query = query.where('service_orders.status', '=', filters.status)
   if (filters.serviceId) query = query.where('service_orders.service_id', '=', filters.serviceId)
   if (filters.assignee === 'none') query = query.where('service_orders.assignee_id', 'is', null)

@@ -35,6 +35,14 @@ const textarea = css({
 const fieldBox = css({ display: 'flex', flexDir: 'column', gap: '1' })
 const labelText = css({ fontSize: 'sm', fontWeight: 'medium' })
 
+function FieldError({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p id={`${id}-error`} className={errorText}>
+      {error}
+    </p>
+  ) : null
+}
+
 function FieldInput({
   field,
   value,
@@ -71,11 +79,7 @@ function FieldInput({
             {field.label}
           </label>
         </div>
-        {error ? (
-          <p id={`${id}-error`} className={errorText}>
-            {error}
-          </p>
-        ) : null}
+        <FieldError id={id} error={error} />
       </div>
     )
   }
@@ -129,11 +133,7 @@ function FieldInput({
           {field.hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className={errorText}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   )
 }
