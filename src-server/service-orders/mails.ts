@@ -54,7 +54,7 @@ export async function mailStatusToBuyer(trx: DB, orderId: string, status: Servic
     cancelled: 'Your order has been cancelled. Reply to this e-mail if you have questions.',
   }
   await enqueueMail(trx, {
-    kind: `service-order-${status.replace('_', '-')}`,
+    kind: `service-order-${status.replaceAll('_', '-')}`,
     to: buyer.email,
     subject: `${buyer.title}: ${SERVICE_ORDER_STATUS_LABELS[status]}`,
     text: [`Hi ${buyer.first_name},`, '', lines[status] ?? '', '', buyerLink(links, orderId)].join('\n'),
@@ -65,7 +65,7 @@ export async function mailStatusToBuyer(trx: DB, orderId: string, status: Servic
 export async function mailStatusToStaff(trx: DB, orderId: string, status: ServiceOrderStatus, links: MailLinks) {
   const buyer = await buyerOf(trx, orderId)
   await enqueueMail(trx, {
-    kind: `service-order-${status.replace('_', '-')}`,
+    kind: `service-order-${status.replaceAll('_', '-')}`,
     to: await staffRecipient(trx, orderId),
     subject: `${buyer.title}: ${SERVICE_ORDER_STATUS_LABELS[status]}`,
     text: [`${buyer.email}: ${SERVICE_ORDER_STATUS_LABELS[status]}.`, '', staffLink(links, orderId)].join('\n'),

@@ -22,7 +22,15 @@ export type IntakeField =
   /** Several short answers, one a line (SIC codes, competitors). */
   | (FieldBase & { kind: 'list'; minItems?: number; maxItems?: number; item?: { regex: string; message: string } })
   /** People (directors, members): each with the same small set of fields; no people inside people. */
-  | (FieldBase & { kind: 'people'; itemLabel: string; minItems?: number; maxItems?: number; fields: PersonField[] })
+  | (FieldBase & {
+      kind: 'people'
+      itemLabel: string
+      minItems?: number
+      maxItems?: number
+      fields: PersonField[]
+      /** At least one person must answer yes to this yes/no field (e.g. a company needs a director). */
+      oneMust?: { field: string; message: string }
+    })
 
 export type PersonField = Exclude<IntakeField, { kind: 'people' }>
 
@@ -72,7 +80,7 @@ const isBlank = (value: unknown) =>
 
 function submittedText(field: IntakeField): z.ZodType<string> {
   let text = z
-    .string()
+    .string({ error: (issue) => (issue.input === undefined ? REQUIRED : 'Enter text') })
     .trim()
     .max(textLimit(field), `Must be at most ${textLimit(field)} characters`)
   switch (field.kind) {
@@ -123,30 +131,32 @@ function submittedValue(field: IntakeField): z.ZodType {
   if (field.kind === 'list') {
     const item = field.item ? z.string().trim().regex(new RegExp(field.item.regex), field.item.message) : z.string()
     const min = field.minItems ?? (field.required ? 1 : 0)
-    return z
-      .array(item.max(200), { error: REQUIRED })
-      .transform((items) => items.filter((entry) => entry.trim() !== ''))
-      .pipe(
-        z
-          .array(z.string())
-          .min(min, min === 1 ? REQUIRED : `Add at least ${min}`)
-          .max(field.maxItems ?? 50, `At most ${field.maxItems ?? 50}`),
-      )
-      .optional()
-      .refine((value) => !field.required || value !== undefined, REQUIRED)
+    // Blank lines are not answers: dropped before the items are checked.
+    const items = z.preprocess(
+      (value) => (Array.isArray(value) ? value.filter((entry) => !isBlank(entry)) : value),
+      z
+        .array(item.max(200), { error: REQUIRED })
+        .min(min, min === 1 ? REQUIRED : `Add at least ${min}`)
+        .max(field.maxItems ?? 50, `At most ${field.maxItems ?? 50}`),
+    )
+    return field.required ? items : items.optional()
   }
   if (field.kind === 'people') {
     const person = z.object(Object.fromEntries(field.fields.map((f) => [f.name, submittedValue(f)])))
     const min = field.minItems ?? (field.required ? 1 : 0)
-    return z
+    const oneMust = field.oneMust
+    const people = z
       .array(person, { error: REQUIRED })
       .min(min, `Add at least ${min} ${field.itemLabel.toLowerCase()}${min === 1 ? '' : 's'}`)
       .max(field.maxItems ?? 20)
+      .refine((list) => !oneMust || list.length === 0 || list.some((p) => p[oneMust.field] === true), oneMust?.message)
+    return field.required ? people : people.optional()
   }
+  // A blank answer is no answer. An optional key is skipped when absent, so a required field's schema must not be
+  // optional: a missing answer then reaches the string check and gets the required message.
+  const blankAsMissing = (value: unknown) => (isBlank(value) ? undefined : value)
   const text = submittedText(field)
-  return z
-    .preprocess((value) => (isBlank(value) ? undefined : value), text.optional())
-    .refine((value) => !field.required || value !== undefined, REQUIRED)
+  return field.required ? z.preprocess(blankAsMissing, text) : z.preprocess(blankAsMissing, text.optional())
 }
 
 /** The schema of a brief for this form: `draft` accepts partial answers, `submit` the complete brief only. */

@@ -195,6 +195,12 @@ describe('the brief', () => {
     // A bad personal code alone is enough to refuse.
     const badCode = { ...ukBrief, people: [{ ...ukDirector, personalCode: 'AB12' }] }
     expect(await codeOf(shopper.serviceOrders.submitBrief({ id, brief: badCode }))).toBe('BAD_REQUEST')
+    // A required answer left out entirely.
+    const { shareCapital: _left, ...noCapital } = ukBrief
+    expect(await codeOf(shopper.serviceOrders.submitBrief({ id, brief: noCapital }))).toBe('BAD_REQUEST')
+    // A company needs a director.
+    const noDirector = { ...ukBrief, people: [{ ...ukDirector, isDirector: false }] }
+    expect(await codeOf(shopper.serviceOrders.submitBrief({ id, brief: noDirector }))).toBe('BAD_REQUEST')
     // A draft of the wrong shape is refused (nothing else is checked in a draft).
     expect(await codeOf(shopper.serviceOrders.saveDraft({ id, brief: { people: 'not a list' } }))).toBe('BAD_REQUEST')
   })
@@ -421,6 +427,29 @@ describe('deliveries and revisions', () => {
       await editor.caller.admin.serviceOrders.deliver({ id, note: `Round ${round} fixed`, fileIds: [] })
     }
     expect(await codeOf(shopper.serviceOrders.requestRevision({ id, details: 'Round 3' }))).toBe('CONFLICT')
+  })
+
+  it('lets one answer win when the buyer accepts and asks for a revision at once', async () => {
+    const { id, shopper } = await delivered('uk-company-formation', 'Premium')
+    const outcomes = await Promise.allSettled([
+      shopper.serviceOrders.acceptDelivery({ id }),
+      shopper.serviceOrders.requestRevision({ id, details: 'Change it' }),
+      shopper.serviceOrders.requestRevision({ id, details: 'Change it again' }),
+    ])
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1)
+    const left = await db()
+      .selectFrom('service_order_events')
+      .select('to_status')
+      .where('service_order_id', '=', id)
+      .where('from_status', '=', 'delivered')
+      .execute()
+    expect(left).toHaveLength(1)
+    const row = await db()
+      .selectFrom('service_orders')
+      .select(['status', 'revisions_used'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(row.revisions_used).toBe(row.status === 'revision_requested' ? 1 : 0)
   })
 
   it('completes unanswered deliveries after N days, by the scheduled job, with an e-mail', async () => {

@@ -87,6 +87,7 @@ export const intakeForms: Record<string, IntakeForm> = {
         minItems: 1,
         maxItems: 10,
         fields: ukPerson,
+        oneMust: { field: 'isDirector', message: 'At least one person must be a director' },
       },
       { kind: 'number', name: 'shareCapital', label: 'Share capital (£)', required: true, min: 0.01, max: 10000000 },
     ],
