@@ -228,7 +228,13 @@ export function BriefForm({
   const removeFile = useMutation(
     trpc.serviceOrders.removeBriefFile.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),
   )
-  const set = (name: string, value: BriefValue) => setBrief((current) => ({ ...current, [name]: value }))
+  // An answer being corrected loses its old message (and those of the people inside it).
+  const set = (name: string, value: BriefValue) => {
+    setBrief((current) => ({ ...current, [name]: value }))
+    setErrors((current) =>
+      Object.fromEntries(Object.entries(current).filter(([key]) => key !== name && !key.startsWith(`${name}.`))),
+    )
+  }
 
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault()

@@ -37,7 +37,12 @@ export function MyServices() {
           <div>
             <p className={css({ fontWeight: 'semibold' })}>{order.title}</p>
             <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-              <ServiceOrderStatusBadge status={order.status} /> · Due {formatDue(order.dueAt)}
+              <ServiceOrderStatusBadge status={order.status} /> ·{' '}
+              {order.dueAt
+                ? `Due ${formatDue(order.dueAt)}`
+                : order.status === 'brief_needed'
+                  ? 'Due date set when you submit your brief'
+                  : 'No due date'}
               {order.unread > 0 ? (
                 <span data-testid="unread" className={css({ ml: '2', color: 'accent', fontWeight: 'semibold' })}>
                   {order.unread} new {order.unread === 1 ? 'message' : 'messages'}
