@@ -3,12 +3,12 @@
 import { z } from 'zod'
 import { briefInput } from '../../src-shared/schemas/service-brief.ts'
 import { MESSAGE_MAX_LENGTH } from '../../src-shared/service-orders.ts'
-import { visibleOrder } from '../service-orders/access.ts'
 import { saveDraft, submitBrief } from '../service-orders/brief.ts'
 import { acceptDelivery, requestRevision } from '../service-orders/delivery.ts'
 import { removeBriefFile } from '../service-orders/files.ts'
-import { markThreadRead, postMessage, unreadForBuyer } from '../service-orders/messages.ts'
-import { listForBuyer, orderDetail } from '../service-orders/repository.ts'
+import { postMessage, unreadForBuyer } from '../service-orders/messages.ts'
+import { listForBuyer } from '../service-orders/repository.ts'
+import { viewOrder } from '../service-orders/view.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 
 const byId = z.object({ id: z.uuid() })
@@ -20,11 +20,7 @@ export const serviceOrdersRouter = router({
   unread: authedProcedure.query(({ ctx }) => unreadForBuyer(ctx.db, ctx.user.id)),
 
   /** One order; reading it marks the team's messages read. */
-  detail: authedProcedure.input(byId).query(async ({ ctx, input }) => {
-    await visibleOrder(ctx.db, input.id, ctx.user, 'buyer')
-    await markThreadRead(ctx.db, input.id, 'buyer')
-    return orderDetail(ctx.db, input.id, false)
-  }),
+  detail: authedProcedure.input(byId).query(({ ctx, input }) => viewOrder(ctx.db, ctx.user, input.id, 'buyer')),
 
   saveDraft: authedProcedure.input(byId.extend({ brief: briefInput })).mutation(async ({ ctx, input }) => {
     await saveDraft(ctx.db, ctx.user, input.id, input.brief)

@@ -127,6 +127,12 @@ export async function queueCounts(db: DB, now = new Date()) {
   return { byStatus: statuses, overdue: Number(extra.overdue), unreadMessages: Number(extra.unread) }
 }
 
+/** The queue page: the filtered orders and the counts of the whole queue. */
+export async function workQueue(db: DB, filters: StaffQueueFilters, now = new Date()) {
+  const [items, counts] = await Promise.all([listForStaff(db, filters, now), queueCounts(db, now)])
+  return { items, counts }
+}
+
 /** A service's intake form, or the generic one when it has none (or a malformed one). */
 export function intakeFormOf(stored: unknown): IntakeForm {
   return intakeFormShape.safeParse(stored).success ? (stored as IntakeForm) : GENERIC_INTAKE_FORM

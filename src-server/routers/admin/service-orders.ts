@@ -3,12 +3,11 @@
 // the refunds flow's (issue 13) and staff use it separately.
 import { z } from 'zod'
 import { MESSAGE_MAX_LENGTH, SERVICE_ORDER_STATUSES } from '../../../src-shared/service-orders.ts'
-import { visibleOrder } from '../../service-orders/access.ts'
 import { reopenBrief } from '../../service-orders/brief.ts'
-import { markThreadRead, postMessage } from '../../service-orders/messages.ts'
-import { listForStaff, orderDetail, queueCounts } from '../../service-orders/repository.ts'
+import { postMessage } from '../../service-orders/messages.ts'
+import { workQueue } from '../../service-orders/repository.ts'
 import { assign, cancelServiceOrder, deliver, startWork } from '../../service-orders/staff.ts'
-import { transitionsFrom } from '../../service-orders/transitions.ts'
+import { viewOrder } from '../../service-orders/view.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 
 const byId = z.object({ id: z.uuid() })
@@ -24,20 +23,12 @@ export const adminServiceOrdersRouter = router({
         overdue: z.boolean().optional(),
       }),
     )
-    .query(async ({ ctx, input }) => ({
-      items: await listForStaff(ctx.db, input),
-      counts: await queueCounts(ctx.db),
-    })),
+    .query(({ ctx, input }) => workQueue(ctx.db, input)),
 
   /** One order; a staff member reading it marks the buyer's messages read. */
   detail: staffProcedure('viewer')
     .input(byId)
-    .query(async ({ ctx, input }) => {
-      await visibleOrder(ctx.db, input.id, ctx.user, 'staff')
-      await markThreadRead(ctx.db, input.id, 'staff')
-      const detail = await orderDetail(ctx.db, input.id, true)
-      return { ...detail, actions: transitionsFrom(detail.status) }
-    }),
+    .query(({ ctx, input }) => viewOrder(ctx.db, ctx.user, input.id, 'staff')),
 
   sendMessage: staffProcedure('editor')
     .input(
