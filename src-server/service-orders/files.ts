@@ -6,7 +6,8 @@ import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { detectImageType } from '../storage/image.ts'
-import { type FileStorage, PRIVATE_PREFIX } from '../storage/storage.ts'
+import { UPLOAD_PREFIXES } from '../storage/keys.ts'
+import type { FileStorage } from '../storage/storage.ts'
 import { notFound, type Viewer, visibleOrder } from './access.ts'
 
 export type FilePurpose = 'brief' | 'message' | 'delivery'
@@ -65,7 +66,7 @@ export async function storeFile(
   }
   const type = detectDocumentType(upload.data, upload.fileName)
   if (!type) throw new DomainError('invalid', SERVICE_ORDER_MESSAGES.notAllowedFile)
-  const key = `${PRIVATE_PREFIX}service-orders/${orderId}/${randomBytes(16).toString('hex')}.${type.ext}`
+  const key = `${UPLOAD_PREFIXES.serviceOrderFiles}${orderId}/${randomBytes(16).toString('hex')}.${type.ext}`
   await storage.put(key, upload.data, type.mime)
   const row = await db
     .insertInto('service_order_files')
