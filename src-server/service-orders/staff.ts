@@ -1,7 +1,7 @@
 // What staff do to a service order (the role is checked by the router's staffProcedure): pick it up, deliver,
 // cancel, assign. Each change, its history row, its audit record and the buyer's e-mail commit together.
 
-import { isStaff } from '../../src-shared/roles.ts'
+import { hasRole } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
@@ -62,12 +62,13 @@ export function deliver(
   })
 }
 
-/** Gives the order to a team member (or nobody); audited. */
+/** Gives the order to a team member who can work it (editor and up), or nobody; audited. */
 export async function assign(db: DB, actor: Viewer, id: string, assigneeId: string | null) {
   const order = await visibleOrder(db, id, actor, 'staff')
   if (assigneeId) {
     const member = await db.selectFrom('users').select('role').where('id', '=', assigneeId).executeTakeFirst()
-    if (!member || !isStaff(member.role)) throw new DomainError('invalid', 'Choose a team member')
+    // Viewers cannot work an order, so they cannot own one.
+    if (!member || !hasRole(member.role, 'editor')) throw new DomainError('invalid', 'Choose an editor or an admin')
   }
   await db.transaction().execute(async (trx) => {
     await trx

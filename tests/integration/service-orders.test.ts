@@ -319,8 +319,12 @@ describe('who may do what', () => {
       [id],
     )
     // Only team members can be assignees.
+    // Only team members who can work the order (editors and up) can own it.
     const customer = await createUser(db())
     expect(await codeOf(admin.caller.admin.serviceOrders.assign({ id, assigneeId: customer.id }))).toBe('BAD_REQUEST')
+    expect(await codeOf(admin.caller.admin.serviceOrders.assign({ id, assigneeId: viewer.user.id }))).toBe(
+      'BAD_REQUEST',
+    )
 
     await editor.caller.admin.serviceOrders.deliver({ id, note: 'Done', fileIds: [] })
     await admin.caller.admin.serviceOrders.cancel({ id })

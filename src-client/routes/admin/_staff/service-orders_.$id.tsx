@@ -202,11 +202,13 @@ function AssigneePicker({
         onChange={(e) => assign.mutate({ id, assigneeId: e.target.value || null })}
       >
         <option value="">Unassigned</option>
-        {team.map((member) => (
-          <option key={member.id} value={member.id}>
-            {member.name}
-          </option>
-        ))}
+        {team
+          .filter((member) => member.role !== 'viewer')
+          .map((member) => (
+            <option key={member.id} value={member.id}>
+              {member.name}
+            </option>
+          ))}
       </select>
     </section>
   )
