@@ -156,7 +156,12 @@ export async function readFileFor(db: DB, storage: FileStorage, viewer: Viewer, 
   const unsent = file.purpose !== 'brief' && !file.message_id && !file.delivery_id
   if (unsent && file.uploaded_by !== viewer.id) throw notFound()
   if (file.internal && !order.viewerIsStaff) throw notFound()
-  const data = await storage.read(file.storage_key)
-  if (!data) throw notFound()
-  return { data, fileName: file.file_name, contentType: file.content_type }
+  const size = await storage.size(file.storage_key)
+  if (size === null) throw notFound()
+  return {
+    stream: await storage.read(file.storage_key),
+    size,
+    fileName: file.file_name,
+    contentType: file.content_type,
+  }
 }

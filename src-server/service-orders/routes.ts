@@ -57,6 +57,7 @@ export function registerServiceOrderRoutes(app: FastifyInstance, deps: HttpDeps)
       .header('content-disposition', `attachment; filename="${file.fileName}"`)
       .header('cache-control', 'private, no-store')
       .header('x-content-type-options', 'nosniff')
-      .send(file.data)
+      .header('content-length', String(file.size))
+      .send(file.stream)
   })
 }

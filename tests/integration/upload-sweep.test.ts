@@ -173,8 +173,9 @@ describe.each(kinds)('sweepUnreferencedUploads on $name', (kind) => {
         size_bytes: PNG.length,
       })
       .execute()
-    expect((await storage.read(kept))?.equals(PNG)).toBe(true)
-    expect(await storage.read(`private/service-orders/${orderId}/missing.pdf`)).toBeNull()
+    expect(await storage.size(kept)).toBe(PNG.length)
+    expect(Buffer.concat(await (await storage.read(kept)).toArray()).equals(PNG)).toBe(true)
+    expect(await storage.size(`private/service-orders/${orderId}/missing.pdf`)).toBeNull()
     for (const key of [kept, orphan]) await kind.age(key, TWO_DAYS_AGO)
 
     const result = await sweepUnreferencedUploads({ db: database.db, storage })
