@@ -24,7 +24,9 @@ export async function postMessage(
   message: NewMessage,
   links: MailLinks,
 ) {
-  await visibleOrder(db, id, viewer, side)
+  const order = await visibleOrder(db, id, viewer, side)
+  // A cancelled order's thread is closed to the buyer; staff may still write to them or add notes.
+  if (side === 'buyer' && order.status === 'cancelled') throw new DomainError('conflict', 'This order is cancelled')
   const internal = side === 'staff' && message.internal === true
   if (!message.body.trim()) throw new DomainError('invalid', 'Write a message first')
   return db.transaction().execute(async (trx) => {

@@ -329,6 +329,7 @@ describe('who may do what', () => {
     await editor.caller.admin.serviceOrders.deliver({ id, note: 'Done', fileIds: [] })
     await admin.caller.admin.serviceOrders.cancel({ id })
     expect(await statusOf(id)).toBe('cancelled')
+    expect(await codeOf(shopper.serviceOrders.sendMessage({ id, body: 'Why?' }))).toBe('CONFLICT')
     const audit = await db()
       .selectFrom('audit_log')
       .select(['action', 'actor_id'])
