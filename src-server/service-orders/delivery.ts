@@ -31,25 +31,25 @@ export async function requestRevision(
   links: MailLinks,
   now = new Date(),
 ) {
-  const order = await visibleOrder(db, id, viewer, 'buyer')
+  await visibleOrder(db, id, viewer, 'buyer')
   if (!details.trim()) throw new DomainError('invalid', 'Tell us what to change')
-  if (order.status === 'delivered' && order.revisions_used >= order.revisions_allowed) {
-    throw new DomainError('conflict', SERVICE_ORDER_MESSAGES.noRevisionsLeft)
-  }
   await db.transaction().execute(async (trx) => {
+    // Read under the row lock: two clicks (or a click and an acceptance) see one another's result.
+    const order = await trx
+      .selectFrom('service_orders')
+      .select(['status', 'revisions_used', 'revisions_allowed', 'processing_days'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirstOrThrow()
+    if (order.status !== 'delivered') throw notDelivered()
+    if (order.revisions_used >= order.revisions_allowed) {
+      throw new DomainError('conflict', SERVICE_ORDER_MESSAGES.noRevisionsLeft)
+    }
     const moved = await moveServiceOrder(trx, id, 'requestRevision', viewer.id, {
       revisions_used: order.revisions_used + 1,
       due_at: addBusinessDays(now, order.processing_days),
     })
     if (!moved) throw notDelivered()
-    // The allowance is checked again under the row lock moveServiceOrder took, so two clicks can't both pass.
-    const row = await trx
-      .selectFrom('service_orders')
-      .select(['revisions_used', 'revisions_allowed'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-    if (row.revisions_used > row.revisions_allowed)
-      throw new DomainError('conflict', SERVICE_ORDER_MESSAGES.noRevisionsLeft)
     await trx
       .insertInto('service_order_messages')
       .values({
