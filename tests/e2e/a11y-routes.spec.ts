@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { axeViolations, expectDialogFits, pageWidth, visit } from './a11y.ts'
 import { expect, test } from './fixtures.ts'
-import { contextFor, openE2eDatabase, ROUTES, tableGaps, type Visitor } from './route-table.ts'
+import { contextFor, openE2eDatabase, ROUTES, routeUrl, type Seeded, tableGaps, type Visitor } from './route-table.ts'
 
 test('the route table names every route file', () => {
   const { missing, stale } = tableGaps()
@@ -19,10 +19,11 @@ for (const as of ['visitor', 'customer', 'staff'] satisfies Visitor[]) {
     let db: Kysely<Database>
     let context: BrowserContext
     let page: Page
+    let seeded: Seeded
 
     test.beforeAll(async ({ browser, baseURL }) => {
       db = openE2eDatabase()
-      context = await contextFor(browser, db, as, { baseURL: baseURL!, width: 390, height: 844 })
+      ;({ context, seeded } = await contextFor(browser, db, as, { baseURL: baseURL!, width: 390, height: 844 }))
       page = await context.newPage()
     })
     test.afterAll(async () => {
@@ -31,9 +32,10 @@ for (const as of ['visitor', 'customer', 'staff'] satisfies Visitor[]) {
     })
 
     for (const route of ROUTES.filter((entry) => entry.as === as)) {
-      test(`${route.url} fits a phone and is axe-clean`, async () => {
+      // Named by the route file: a seeded id in the URL differs from run to run.
+      test(`${route.file} fits a phone and is axe-clean`, async () => {
         await page.setViewportSize({ width: 390, height: 844 })
-        await visit(page, route.url)
+        await visit(page, routeUrl(route, seeded))
         expect(await pageWidth(page), 'page width at 390 px').toBeLessThanOrEqual(390)
         expect(await axeViolations(page), 'axe at 390 px').toEqual([])
 

@@ -10,17 +10,27 @@ import type { Database } from '../../db/types.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
+import { paidServiceOrder } from '../support/service-orders.ts'
 import { signInAs } from './fixtures.ts'
 
 export type Visitor = 'visitor' | 'customer' | 'staff'
 
+/** Rows made for the visitor when its context opens, for the URLs that name them. */
+export interface Seeded {
+  /** A paid service order: the customer's own; for staff, another buyer's. */
+  serviceOrderId?: string
+}
+
 export interface RouteEntry {
   /** The route file, relative to src-client/routes. */
   file: string
-  /** The URL visited. */
-  url: string
+  /** The URL visited (a function of the seeded rows when it names one). */
+  url: string | ((seeded: Seeded) => string)
   as: Visitor
 }
+
+export const routeUrl = (route: RouteEntry, seeded: Seeded) =>
+  typeof route.url === 'string' ? route.url : route.url(seeded)
 
 /** Files that only wrap other routes (layouts with no page of their own). */
 export const LAYOUT_FILES = ['__root.tsx', '_auth.tsx', 'admin/_staff.tsx']
@@ -63,6 +73,11 @@ export const ROUTES: RouteEntry[] = [
   { file: 'payment.tsx', url: '/payment', as: 'customer' },
   { file: '_auth/account.tsx', url: '/account', as: 'customer' },
   { file: '_auth/account_.premium.tsx', url: '/account/premium', as: 'customer' },
+  {
+    file: '_auth/account_.services.$id.tsx',
+    url: (seeded) => `/account/services/${seeded.serviceOrderId}`,
+    as: 'customer',
+  },
 
   { file: 'admin/_staff/index.tsx', url: '/admin', as: 'staff' },
   { file: 'admin/_staff/courses.tsx', url: '/admin/courses', as: 'staff' },
@@ -70,6 +85,12 @@ export const ROUTES: RouteEntry[] = [
   { file: 'admin/_staff/users.tsx', url: '/admin/users', as: 'staff' },
   { file: 'admin/_staff/orders.tsx', url: '/admin/orders', as: 'staff' },
   { file: 'admin/_staff/audit.tsx', url: '/admin/audit', as: 'staff' },
+  { file: 'admin/_staff/service-orders.tsx', url: '/admin/service-orders', as: 'staff' },
+  {
+    file: 'admin/_staff/service-orders_.$id.tsx',
+    url: (seeded) => `/admin/service-orders/${seeded.serviceOrderId}`,
+    as: 'staff',
+  },
   { file: 'admin/_staff/$.tsx', url: '/admin/no-such-page', as: 'staff' },
 ]
 
@@ -99,26 +120,28 @@ export function openE2eDatabase(): Kysely<Database> {
 }
 
 /**
- * A browser context for one kind of visitor. The customer has a paid course (My Courses, order history) and a
- * course and a plan in the cart (so /payment shows the checkout); staff is an admin (every admin screen).
+ * A browser context for one kind of visitor, and the rows made for it. The customer has a paid course (My Courses,
+ * order history), a paid service order, and a course and a plan in the cart (so /payment shows the checkout); staff
+ * is an admin (every admin screen), with another buyer's service order to open.
  */
 export async function contextFor(
   browser: Browser,
   db: Kysely<Database>,
   as: Visitor,
   options: { baseURL: string; width: number; height: number },
-): Promise<BrowserContext> {
+): Promise<{ context: BrowserContext; seeded: Seeded }> {
   const context = await browser.newContext({
     baseURL: options.baseURL,
     viewport: { width: options.width, height: options.height },
   })
-  if (as === 'visitor') return context
+  if (as === 'visitor') return { context, seeded: {} }
   const page = await context.newPage()
   const user = await createUser(db, {
     role: as === 'staff' ? 'admin' : 'customer',
     firstName: 'Ada',
     lastName: 'Lovelace',
   })
+  const seeded: Seeded = {}
   if (as === 'customer') {
     const stamp = Date.now().toString(36).toUpperCase()
     const orderId = await placeOrder(db, {
@@ -132,10 +155,14 @@ export async function contextFor(
       .insertInto('enrolments')
       .values({ user_id: user.id, course_id: 'javascript-fundamentals', order_id: orderId })
       .execute()
+    seeded.serviceOrderId = await paidServiceOrder(db, user.id)
     await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
     await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+  } else {
+    const buyer = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' })
+    seeded.serviceOrderId = await paidServiceOrder(db, buyer.id)
   }
   await signInAs(page, options.baseURL, db, user)
   await page.close()
-  return context
+  return { context, seeded }
 }
