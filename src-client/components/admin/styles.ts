@@ -18,7 +18,8 @@ export const panel = css({
   borderWidth: '1px',
   borderColor: 'line',
   borderRadius: 'card',
-  overflow: 'hidden',
+  // Relative: the containing block of the visually hidden labels inside, which would otherwise widen the page.
+  overflowX: 'auto',
   position: 'relative',
 })
 export const table = cx(

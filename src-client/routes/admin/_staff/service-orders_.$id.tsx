@@ -104,7 +104,13 @@ function ServiceOrderDetail() {
         onConfirm={() => cancel.mutate({ id }, { onSettled: () => setConfirmCancel(false) })}
         onCancel={() => setConfirmCancel(false)}
       />
-      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' }, gap: '4' })}>
+      <div
+        className={css({
+          display: 'grid',
+          gridTemplateColumns: { base: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' },
+          gap: '4',
+        })}
+      >
         <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
           <section className={`${panel} ${section}`} aria-labelledby="brief-title">
             <h2 id="brief-title" className={heading}>
