@@ -55,7 +55,15 @@ async function signedInCookie(): Promise<string> {
     await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
     await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
     const { token } = await createSessionToken(db, user.id)
-    return `${SESSION_COOKIE}=${token}`
+    const cookie = `${SESSION_COOKIE}=${token}`
+    // The cart is audited as its owner sees it: make sure the cookie signs in.
+    const cart = await fetch(`${base}/trpc/cart.list`, { headers: { Cookie: cookie } }).then((response) =>
+      response.json(),
+    )
+    if ((cart as { result?: { data?: { items?: unknown[] } } }).result?.data?.items?.length !== 2) {
+      throw new Error('the signed-in cart did not load: the Lighthouse cart score would be the log-in prompt')
+    }
+    return cookie
   } finally {
     await db.destroy()
   }
