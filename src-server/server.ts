@@ -39,7 +39,7 @@ import { trpcErrorHooks } from './trpc/http.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
-    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | OAuthEnv>> &
+    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'SMTP_URL' | OAuthEnv>> &
     S3Env
   db: DB
   logger?: FastifyServerOptions['logger']
@@ -76,11 +76,17 @@ const CSRF_EXEMPT = ['/api/stripe/webhook']
 
 export async function createServer(deps: ServerDeps): Promise<Server> {
   const { env, db } = deps
+  const oauth = {
+    google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
+    facebook: pair(env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET),
+  }
   const config: AppConfig = {
     cookieSecure: servedOverHttps(env),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
     payments: deps.payments,
     hideErrorDetails: env.NODE_ENV === 'production',
+    mailDelivery: env.SMTP_URL ? 'smtp' : 'log',
+    oauthProviders: (['google', 'facebook'] as const).filter((name) => oauth[name]),
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
@@ -148,10 +154,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   // Plain HTTP routes of each domain register here.
   await registerStripeWebhookRoutes(app, httpDeps)
   registerSeoRoutes(app, httpDeps)
-  registerOAuthRoutes(app, httpDeps, {
-    google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
-    facebook: pair(env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET),
-  })
+  registerOAuthRoutes(app, httpDeps, oauth)
   registerProfileRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
 

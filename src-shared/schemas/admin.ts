@@ -91,3 +91,10 @@ export const acceptInviteInput = z.object({
 })
 
 export const auditListInput = z.object({ page: z.number().int().min(1).max(10_000).default(1) })
+
+/** The delivery states of an outbox message ('logged': printed to the terminal, no SMTP_URL set). */
+export const OUTBOX_STATUSES = ['pending', 'sent', 'logged', 'failed'] as const
+export const outboxListInput = z.object({
+  page: z.number().int().min(1).max(10_000).default(1),
+  status: z.enum(OUTBOX_STATUSES).optional(),
+})
