@@ -22,13 +22,14 @@ import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
+import { statusForPath } from './http/page-status.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
 import { registerSecurityHeaders } from './security/headers.ts'
-import { servedOverHttps } from './security/https.ts'
+import { registerCanonicalHost, servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
 import { createS3Storage } from './storage/s3.ts'
@@ -103,6 +104,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   registerErrorHandler(app)
+  registerCanonicalHost(app, env)
   await registerSecurityHeaders(app, {
     secure: config.cookieSecure,
     // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
@@ -158,7 +160,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerProfileRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
 
-  await registerClient(app, env.CLIENT_DIR)
+  await registerClient(app, env.CLIENT_DIR, (pathname) => statusForPath(db, pathname))
 
   return {
     app,
