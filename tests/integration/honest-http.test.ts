@@ -1,6 +1,7 @@
 // Honest HTTP: pages answer with the app shell and their real status. Unknown paths and unknown or unpublished
 // course, category and service ids answer 404 (the client renders its not-found page); known ones 200.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { insertCourse } from '../../db/seed/factories.ts'
 import { statusForPath } from '../../src-server/http/page-status.ts'
 import { createTestDatabase, type TestDatabase } from '../support/db.ts'
 import { startTestServer, type TestServer } from '../support/http.ts'
@@ -16,18 +17,20 @@ beforeAll(async () => {
   database = await createTestDatabase()
   app = await startTestServer(database.db, { clientShell: true })
   const { db } = database
-  courseId = (await db.selectFrom('courses').select('id').where('status', '=', 'published').executeTakeFirstOrThrow())
-    .id
-  draftId = courseId
-  await db
-    .insertInto('courses')
-    .values({
-      ...(await db.selectFrom('courses').selectAll().where('id', '=', courseId).executeTakeFirstOrThrow()),
+  const published = await db
+    .selectFrom('courses')
+    .select(['id', 'category_id'])
+    .where('status', '=', 'published')
+    .executeTakeFirstOrThrow()
+  courseId = published.id
+  draftId = (
+    await insertCourse(db, {
       id: 'draft-course-for-404',
+      title: 'Draft',
+      category_id: published.category_id,
       status: 'draft',
     })
-    .execute()
-  draftId = 'draft-course-for-404'
+  ).id
   serviceId = (await db.selectFrom('services').select('id').executeTakeFirstOrThrow()).id
   categorySlug = (await db.selectFrom('categories').select('slug').executeTakeFirstOrThrow()).slug
 })
