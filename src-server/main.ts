@@ -14,10 +14,20 @@ import { ensureOwner } from './team/owner.ts'
 
 async function main() {
   const startedAt = performance.now()
+  // Milliseconds of each start-up step, in the ready line (scripts/bench-start.ts reads them).
+  const phases: Record<string, number> = {}
+  let last = startedAt
+  const lap = (name: string) => {
+    const now = performance.now()
+    phases[name] = Math.round(now - last)
+    last = now
+  }
   const env = readEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  lap('openDatabase')
   const server = await createServer({ env, db: database.db, payments: paymentsFromEnv(env) })
   const log = server.app.log
+  lap('createServer')
 
   // Each step is idempotent, so after a lost connection the whole preparation simply runs again.
   await retryWhileUnavailable(async () => {
@@ -31,6 +41,7 @@ async function main() {
       if (owner !== 'exists') log.info({ owner }, 'owner account from ADMIN_EMAIL')
     }
   }, log)
+  lap('migrateAndSeed')
 
   // The mail outbox and every scheduled job run on the job queue; WORKER=off leaves the work to `npm run worker`.
   const jobs = await startJobs({
@@ -42,8 +53,10 @@ async function main() {
     log,
     role: env.WORKER === 'inline' ? 'worker' : 'web',
   })
+  lap('startJobs')
 
   const url = await server.start()
+  lap('listen')
   const { port } = server.app.server.address() as AddressInfo
   log.info(
     {
@@ -52,6 +65,7 @@ async function main() {
       publicUrl: server.config.publicUrl,
       database: database.kind,
       startupMs: Math.round(performance.now() - startedAt),
+      phases,
     },
     'storefront ready',
   )

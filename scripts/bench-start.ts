@@ -1,0 +1,97 @@
+// Cold start of `npm start` on an unchanged tree with an existing DATA_DIR: time from spawning `node scripts/start.ts`
+// to the first `GET /readyz` 200, over several runs, with the server's own phase timings (its ready log line).
+// Usage (after a build): node scripts/bench-start.ts [--runs N] [--keep-data DIR]
+// The first start on a fresh DATA_DIR (create, migrate, seed) is measured once and reported apart.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'keep-data': { type: 'string' } } })
+const runs = Number(values.runs)
+const root = path.resolve(import.meta.dirname, '..')
+const dataDir = values['keep-data'] ?? mkdtempSync(path.join(os.tmpdir(), 'bench-start-'))
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+interface Start {
+  readyMs: number
+  startupMs?: number
+  phases?: Record<string, number>
+  buildSkipped: boolean
+}
+
+async function startOnce(): Promise<Start> {
+  const port = await freePort()
+  const startedAt = performance.now()
+  const child: ChildProcess = spawn(process.execPath, ['scripts/start.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk) => {
+    output += chunk
+  })
+  child.stderr?.on('data', (chunk) => {
+    output += chunk
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  let readyMs = Number.NaN
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`)
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
+      .then((response) => response.ok)
+      .catch(() => false)
+    if (ok) {
+      readyMs = performance.now() - startedAt
+      break
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  child.kill('SIGTERM')
+  await exited
+  const ready = output
+    .split('\n')
+    .filter((line) => line.includes('"storefront ready"'))
+    .map((line) => JSON.parse(line) as { startupMs: number; phases?: Record<string, number> })[0]
+  return {
+    readyMs: Math.round(readyMs),
+    startupMs: ready?.startupMs,
+    phases: ready?.phases,
+    buildSkipped: output.includes('Build is up to date'),
+  }
+}
+
+const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!
+
+try {
+  const first = await startOnce()
+  console.log(`first start (new DATA_DIR: create, migrate, seed): ${first.readyMs} ms to /readyz 200`)
+  const results: Start[] = []
+  for (let run = 1; run <= runs; run++) {
+    const result = await startOnce()
+    results.push(result)
+    console.log(
+      `restart ${run}: ${result.readyMs} ms to /readyz 200 (server start-up ${result.startupMs} ms: ${JSON.stringify(result.phases)})${result.buildSkipped ? '' : ' [BUILT]'}`,
+    )
+  }
+  const ready = results.map((result) => result.readyMs)
+  console.log(
+    `restart of an unchanged tree, existing DATA_DIR: median ${median(ready)} ms, min ${Math.min(...ready)} ms, max ${Math.max(...ready)} ms over ${runs} runs; load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`,
+  )
+} finally {
+  if (!values['keep-data']) rmSync(dataDir, { recursive: true, force: true })
+}
