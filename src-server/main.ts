@@ -43,18 +43,6 @@ async function main() {
   }, log)
   lap('migrateAndSeed')
 
-  // The mail outbox and every scheduled job run on the job queue; WORKER=off leaves the work to `npm run worker`.
-  const jobs = await startJobs({
-    db: database.db,
-    pglite: database.pglite,
-    databaseUrl: env.DATABASE_URL,
-    storage: server.storage,
-    env,
-    log,
-    role: env.WORKER === 'inline' ? 'worker' : 'web',
-  })
-  lap('startJobs')
-
   const url = await server.start()
   lap('listen')
   const { port } = server.app.server.address() as AddressInfo
@@ -70,7 +58,32 @@ async function main() {
     'storefront ready',
   )
 
-  stopOnSignals(log, [() => server.stop(), () => jobs.stop(), () => database.close()])
+  // The mail outbox and every scheduled job run on the job queue; WORKER=off leaves the work to `npm run worker`.
+  // It starts once the site answers: no request needs it at once (mail waits in the outbox for the relay), and it
+  // is a good part of a start-up. A queue that cannot start still stops the process, as before.
+  const jobsStartedAt = performance.now()
+  const jobs = startJobs({
+    db: database.db,
+    pglite: database.pglite,
+    databaseUrl: env.DATABASE_URL,
+    storage: server.storage,
+    env,
+    log,
+    role: env.WORKER === 'inline' ? 'worker' : 'web',
+  })
+  jobs.then(
+    () => log.info({ startJobsMs: Math.round(performance.now() - jobsStartedAt) }, 'job queue started'),
+    (error) => {
+      log.fatal({ err: error }, 'job queue failed to start')
+      process.exit(1)
+    },
+  )
+
+  stopOnSignals(log, [
+    () => server.stop(),
+    async () => (await jobs.catch(() => undefined))?.stop(),
+    () => database.close(),
+  ])
 }
 
 main().catch((error) => {
