@@ -5,7 +5,6 @@ import { seedIfEmpty } from '../db/seed/index.ts'
 import { openDatabase } from './db.ts'
 import { retryWhileUnavailable } from './db-wait.ts'
 import { EnvError, readEnv } from './env.ts'
-import { startJobs } from './jobs/start.ts'
 import { listenUrls } from './listen-urls.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
@@ -62,15 +61,18 @@ async function main() {
   // It starts once the site answers: no request needs it at once (mail waits in the outbox for the relay), and it
   // is a good part of a start-up. A queue that cannot start still stops the process, as before.
   const jobsStartedAt = performance.now()
-  const jobs = startJobs({
-    db: database.db,
-    pglite: database.pglite,
-    databaseUrl: env.DATABASE_URL,
-    storage: server.storage,
-    env,
-    log,
-    role: env.WORKER === 'inline' ? 'worker' : 'web',
-  })
+  // Loaded here, not at the top: pg-boss and nodemailer are a good share of the server's imports.
+  const jobs = import('./jobs/start.ts').then(({ startJobs }) =>
+    startJobs({
+      db: database.db,
+      pglite: database.pglite,
+      databaseUrl: env.DATABASE_URL,
+      storage: server.storage,
+      env,
+      log,
+      role: env.WORKER === 'inline' ? 'worker' : 'web',
+    }),
+  )
   jobs.then(
     () => log.info({ startJobsMs: Math.round(performance.now() - jobsStartedAt) }, 'job queue started'),
     (error) => {
