@@ -10,7 +10,10 @@ import { serviceExists } from '../offerings/repository.ts'
 export type PageStatus = 200 | 404
 type Exists = (db: DB, param: string) => Promise<boolean>
 
-/** Client route paths (TanStack's `$param` syntax); `exists` answers for the one parameter of the path. */
+/**
+ * Client route paths (TanStack's `$param` syntax); `exists` answers for the one parameter of the path. Public pages
+ * with a parameter must have it; signed-in ones (/account, /admin) need none.
+ */
 export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
   ...[
     '/',
@@ -48,6 +51,10 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/orders',
     '/admin/outbox',
     '/admin/users',
+    // Signed-in pages (not for crawlers): the page itself says when its id names nothing the visitor may see.
+    '/account/services/$id',
+    '/admin/service-orders',
+    '/admin/service-orders/$id',
   ].map((path) => ({ path })),
   { path: '/courses/$courseId', exists: publishedCourseExists },
   { path: '/courses/category/$slug', exists: categorySlugExists },

@@ -42,6 +42,14 @@ const EXPECTED: Record<string, Access> = {
   'admin.outbox.list': 'admin',
   'admin.outbox.message': 'admin',
   'admin.outbox.resend': 'admin',
+  'admin.serviceOrders.list': 'viewer',
+  'admin.serviceOrders.detail': 'viewer',
+  'admin.serviceOrders.sendMessage': 'editor',
+  'admin.serviceOrders.start': 'editor',
+  'admin.serviceOrders.reopenBrief': 'editor',
+  'admin.serviceOrders.deliver': 'editor',
+  'admin.serviceOrders.assign': 'admin',
+  'admin.serviceOrders.cancel': 'admin',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const
