@@ -217,7 +217,7 @@ test.describe('team', () => {
     await dialog.getByLabel('Role').selectOption('editor')
     await dialog.getByRole('button', { name: 'Add Member' }).click()
     // The end-to-end server has no SMTP_URL: nothing is e-mailed, and the toast says so.
-    await expect(page.getByText('Invitation created')).toBeVisible()
+    await expect(page.getByText('Invitation created', { exact: true })).toBeVisible()
     await dialog.getByRole('button', { name: 'Done' }).click()
     await expect(page.getByTestId(`invite-${email}`).getByText('Editor', { exact: true })).toBeVisible()
 

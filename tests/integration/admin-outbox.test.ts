@@ -1,13 +1,13 @@
 // /admin/outbox through the routers on a real database and the real job queue (fake SMTP): every message with its
 // state, one message's body, and Resend of a failed one, which the queue then delivers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningJobs, startJobs } from '../../src-server/jobs/start.ts'
+import type { RunningJobs } from '../../src-server/jobs/start.ts'
 import { enqueueMail } from '../../src-server/mail/outbox.ts'
 import { RESEND_ONLY_FAILED } from '../../src-server/mail/resend.ts'
 import { createTestDatabase, type TestDatabase } from '../support/db.ts'
 import { callerAs, createUser } from '../support/factories.ts'
 import { type FakeSmtp, startFakeSmtp } from '../support/fake-smtp.ts'
-import { captureLog, emptyUploads, waitUntil } from '../support/jobs.ts'
+import { captureLog, startMailWorker, waitUntil } from '../support/jobs.ts'
 
 let database: TestDatabase
 let smtp: FakeSmtp
@@ -16,17 +16,7 @@ let jobs: RunningJobs
 beforeAll(async () => {
   database = await createTestDatabase()
   smtp = await startFakeSmtp('accept')
-  jobs = await startJobs({
-    db: database.db,
-    pglite: database.pglite,
-    databaseUrl: database.url,
-    env: { SMTP_URL: smtp.url, MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
-    log: captureLog().log,
-    role: 'worker',
-    storage: emptyUploads(),
-    // Two tries a second apart instead of six over half an hour.
-    tuning: { queues: { 'mail.send': { retryLimit: 1, retryDelay: 1, retryDelayMax: 1 } }, relayIntervalMs: 200 },
-  })
+  jobs = await startMailWorker(database, { smtpUrl: smtp.url, log: captureLog().log, tries: 2 })
 })
 afterAll(async () => {
   await jobs?.stop()

@@ -7,8 +7,9 @@ import { useState } from 'react'
 import { OUTBOX_STATUSES as STATUSES } from '../../../../src-shared/admin.ts'
 import { css } from '../../../../styled-system/css'
 import { AdminDialog } from '../../../components/admin/AdminDialog.tsx'
+import { StatusFilter } from '../../../components/admin/StatusFilter.tsx'
 import { optionalEnum, optionalPage, z } from '../../../components/admin/search.ts'
-import { badge, errorText, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { badge, errorText, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { button } from '../../../components/ui/button.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
@@ -56,21 +57,13 @@ function Outbox() {
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Outbox</h1>
-        <label>
-          <span className={css({ srOnly: true })}>Filter by status</span>
-          <select
-            className={inputClass}
-            value={search.status ?? ''}
-            onChange={(event) => void navigate({ search: { status: (event.target.value || undefined) as Status } })}
-          >
-            <option value="">All messages</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {LABEL[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <StatusFilter
+          value={search.status}
+          statuses={STATUSES}
+          labels={LABEL}
+          allLabel="All messages"
+          onChange={(status) => void navigate({ search: { status } })}
+        />
       </div>
       <div className={panel}>
         {outbox.isPending ? (
