@@ -16,6 +16,8 @@ test.describe('cart and checkout', () => {
   })
 
   test('pays a course, a service package and a plan by card and gets them', async ({ page, login, db }) => {
+    // A long journey (three carts, a payment, the player, two account pages): slow on a loaded machine.
+    test.setTimeout(60_000)
     const user = await login()
     const course = await db
       .selectFrom('courses')
