@@ -151,6 +151,11 @@ async function run(handle: DatabaseHandle) {
     dbMsPerWrite: meter.totalMs / writes,
   }
 
+  // Solo phase: one write at a time, so the statement time is the database's work, not waiting for a connection.
+  meter.reset()
+  for (let i = 0; i < 100; i += 1) await write(learners[i % learners.length] as Learner, 10 + i)
+  const solo = { statementsPerWrite: meter.statements / 100, dbMsPerWrite: meter.totalMs / 100 }
+
   // Burst phase: every learner's write at the same instant, five times.
   meter.reset()
   latencies.length = 0
@@ -160,11 +165,11 @@ async function run(handle: DatabaseHandle) {
   const burstSeconds = (performance.now() - burstStart) / 1000
   const burstSorted = [...latencies].sort((a, b) => a - b)
   const burst = { writesPerSecond: writes / burstSeconds, p99: percentile(burstSorted, 99) }
-  return { steady, burst }
+  return { steady, solo, burst }
 }
 
 function report(kind: string, result: Awaited<ReturnType<typeof run>>) {
-  const { steady, burst } = result
+  const { steady, solo, burst } = result
   console.log(`\n${kind}: ${LEARNERS} learners saving every 15 s for ${SECONDS} s`)
   console.log(`  writes: ${steady.writes}, ${steady.writesPerSecond.toFixed(1)} writes/s`)
   console.log(`  latency per write: p50 ${steady.p50.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms`)
