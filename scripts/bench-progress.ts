@@ -18,12 +18,12 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely'
-import pg from 'pg'
 import { migrateToLatest } from '../db/migrate.ts'
 import { insertUser } from '../db/seed/factories.ts'
 import { seedDatabase } from '../db/seed/index.ts'
 import { type DatabaseHandle, openDatabase } from '../src-server/db.ts'
 import { saveVideoProgress } from '../src-server/learning/progress.ts'
+import { adminQuery } from '../tests/support/postgres-admin.ts'
 
 const { values } = parseArgs({
   options: {
@@ -174,21 +174,13 @@ function report(kind: string, result: Awaited<ReturnType<typeof run>>) {
   console.log(`  writes: ${steady.writes}, ${steady.writesPerSecond.toFixed(1)} writes/s`)
   console.log(`  latency per write: p50 ${steady.p50.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms`)
   console.log(
-    `  database cost per write: ${steady.statementsPerWrite.toFixed(1)} statements (+ BEGIN/COMMIT), ${steady.dbMsPerWrite.toFixed(2)} ms of statement time`,
+    `  database cost per write: ${solo.statementsPerWrite.toFixed(1)} statements (+ BEGIN/COMMIT), ` +
+      `${solo.dbMsPerWrite.toFixed(2)} ms of statement time alone (${steady.dbMsPerWrite.toFixed(2)} ms under the ` +
+      'load above, waits for a connection included)',
   )
   console.log(
     `  burst (all ${LEARNERS} at once, ×5): ${burst.writesPerSecond.toFixed(0)} writes/s, p99 ${burst.p99.toFixed(1)} ms`,
   )
-}
-
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
-  }
 }
 
 if (!values['skip-pglite']) {
