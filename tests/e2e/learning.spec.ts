@@ -164,4 +164,43 @@ test.describe('learning', () => {
     await dialog.getByRole('button', { name: 'Close preview' }).click()
     await expect(dialog).toHaveCount(0)
   })
+
+  test('an editor writes a lesson in the admin; learners read it rendered and sanitised', async ({
+    page,
+    login,
+    db,
+  }) => {
+    await login({ role: 'editor' })
+    const course = await db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('id', '=', 'sql-for-analysts')
+      .executeTakeFirstOrThrow()
+    const first = await db
+      .selectFrom('lessons as l')
+      .innerJoin('course_sections as s', 's.id', 'l.section_id')
+      .select(['l.id', 'l.title'])
+      .where('l.course_id', '=', course.id)
+      .orderBy('s.position')
+      .orderBy('l.position')
+      .executeTakeFirstOrThrow()
+    await page.goto('/admin/courses')
+    await page.getByPlaceholder('Search courses...').fill('SQL for Analysts')
+    await page.getByRole('button', { name: `Edit ${course.title}` }).click()
+    const edit = page.getByRole('dialog', { name: 'Edit Course' })
+    await edit.getByRole('button', { name: 'Edit content of lesson 1 of section 1' }).click()
+    const content = page.getByRole('dialog', { name: `Lesson content: ${first.title}` })
+    const text = content.getByLabel('Lesson text (Markdown)')
+    await expect(text).toHaveValue(/## /)
+    await text.fill('## Joins in practice\n\nA **custom** paragraph. <script>window.hacked = 1</script>')
+    await content.getByRole('button', { name: 'Save Lesson' }).click()
+    await expect(page.getByText('Lesson saved')).toBeVisible()
+
+    await page.goto(`/learn/${course.id}/${first.id}`)
+    const article = page.getByTestId('lesson-article')
+    await expect(article.getByRole('heading', { name: 'Joins in practice' })).toBeVisible()
+    await expect(article.locator('strong')).toHaveText('custom')
+    await expect(article).toContainText('<script>window.hacked = 1</script>')
+    expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined()
+  })
 })
