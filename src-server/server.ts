@@ -33,10 +33,10 @@ import { registerSecurityHeaders } from './security/headers.ts'
 import { servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
-import { UPLOAD_PREFIXES } from './storage/keys.ts'
+import { registerServiceOrderRoutes } from './service-orders/routes.ts'
 import { createS3Storage } from './storage/s3.ts'
 import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
-import { createLocalStorage, type FileStorage } from './storage/storage.ts'
+import { createLocalStorage, type FileStorage, PRIVATE_PREFIX } from './storage/storage.ts'
 import { makeCreateContext } from './trpc/context.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
 
@@ -74,7 +74,7 @@ export interface Server {
   stop(): Promise<void>
 }
 
-/** A /uploads/ address of a lesson file, however encoded ('%2F', '/./'): those are never served statically. */
+/** A /uploads/ address of a private file, however encoded ('%2F', '/./'): those are never served statically. */
 function isPrivateUpload(url: string): boolean {
   let pathname: string
   try {
@@ -82,7 +82,7 @@ function isPrivateUpload(url: string): boolean {
   } catch {
     return true
   }
-  return `${path.posix.normalize(pathname)}/`.startsWith(`/uploads/${UPLOAD_PREFIXES.lessons}`)
+  return `${path.posix.normalize(pathname)}/`.startsWith(`/uploads/${PRIVATE_PREFIX}`)
 }
 
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
@@ -145,8 +145,9 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   })
 
-  // User uploads from local storage. Uploaded files are only ever images checked by content. Lesson files are
-  // private: only the learning routes serve them, after the access check.
+  // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
+  // never served here, only by routes that check the session (service-orders/routes.ts, learning/media-routes.ts);
+  // the hook refuses them before fastify-static however the path is encoded.
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
       if (isPrivateUpload(request.url)) return reply.code(404).send({ error: 'Not Found', message: 'File not found' })
@@ -154,6 +155,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     await scope.register(fastifyStatic, {
       root: uploadsDir,
       prefix: '/uploads/',
+      allowedPath: (pathName) => !pathName.replace(/^\/+/, '').startsWith(PRIVATE_PREFIX),
       decorateReply: false,
       wildcard: true,
       index: false,
@@ -175,6 +177,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerAdminImageRoutes(app, httpDeps)
   registerLearningRoutes(app, httpDeps)
   registerLessonUploadRoutes(app, httpDeps)
+  registerServiceOrderRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 
