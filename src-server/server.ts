@@ -44,7 +44,10 @@ import { trpcErrorHooks } from './trpc/http.ts'
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
     Partial<
-      Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'SMTP_URL' | 'LESSON_VIDEO_MAX_BYTES' | OAuthEnv>
+      Pick<
+        Env,
+        'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'SMTP_URL' | 'LESSON_VIDEO_MAX_BYTES' | OAuthEnv
+      >
     > &
     S3Env
   db: DB
