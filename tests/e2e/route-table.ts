@@ -19,6 +19,9 @@ export type Visitor = 'visitor' | 'customer' | 'staff'
 export interface Seeded {
   /** A paid service order: the customer's own; for staff, another buyer's. */
   serviceOrderId?: string
+  /** The first lesson of the customer's paid course, and the customer's certificate of it. */
+  lessonId?: string
+  certificateId?: string
 }
 
 export interface RouteEntry {
@@ -34,6 +37,9 @@ export const routeUrl = (route: RouteEntry, seeded: Seeded) =>
 
 /** Files that only wrap other routes (layouts with no page of their own). */
 export const LAYOUT_FILES = ['__root.tsx', '_auth.tsx', 'admin/_staff.tsx']
+
+/** The course the customer has bought (enrolled by its paid order). */
+const OWNED_COURSE = 'javascript-fundamentals'
 
 export const ROUTES: RouteEntry[] = [
   { file: 'index.tsx', url: '/', as: 'visitor' },
@@ -147,16 +153,34 @@ export async function contextFor(
     const stamp = Date.now().toString(36).toUpperCase()
     const orderId = await placeOrder(db, {
       userId: user.id,
-      courseId: 'javascript-fundamentals',
+      courseId: OWNED_COURSE,
       reference: `SF-A11Y-${stamp}`,
       status: 'paid',
       title: 'JavaScript Fundamentals',
     })
-    await db
-      .insertInto('enrolments')
-      .values({ user_id: user.id, course_id: 'javascript-fundamentals', order_id: orderId })
-      .execute()
+    await db.insertInto('enrolments').values({ user_id: user.id, course_id: OWNED_COURSE, order_id: orderId }).execute()
     seeded.serviceOrderId = await paidServiceOrder(db, user.id)
+    const lesson = await db
+      .selectFrom('lessons as l')
+      .innerJoin('course_sections as s', 's.id', 'l.section_id')
+      .select('l.id')
+      .where('l.course_id', '=', OWNED_COURSE)
+      .orderBy('s.position')
+      .orderBy('l.position')
+      .executeTakeFirstOrThrow()
+    seeded.lessonId = lesson.id
+    const certificate = await db
+      .insertInto('certificates')
+      .values({
+        user_id: user.id,
+        course_id: OWNED_COURSE,
+        learner_name: 'Ada Lovelace',
+        course_title: 'JavaScript Fundamentals',
+        instructor_name: 'SkillForge Instructor',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    seeded.certificateId = certificate.id
     await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
     await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
   } else {
