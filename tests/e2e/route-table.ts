@@ -79,6 +79,13 @@ export const ROUTES: RouteEntry[] = [
   { file: 'payment.tsx', url: '/payment', as: 'customer' },
   { file: '_auth/account.tsx', url: '/account', as: 'customer' },
   { file: '_auth/account_.premium.tsx', url: '/account/premium', as: 'customer' },
+  { file: 'learn/$courseId.index.tsx', url: `/learn/${OWNED_COURSE}`, as: 'customer' },
+  {
+    file: 'learn/$courseId.$lessonId.tsx',
+    url: (seeded) => `/learn/${OWNED_COURSE}/${seeded.lessonId}`,
+    as: 'customer',
+  },
+  { file: 'certificates/$certificateId.tsx', url: (seeded) => `/certificates/${seeded.certificateId}`, as: 'customer' },
   {
     file: '_auth/account_.services.$id.tsx',
     url: (seeded) => `/account/services/${seeded.serviceOrderId}`,
