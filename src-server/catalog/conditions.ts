@@ -1,12 +1,15 @@
-// The catalogue's filters as SQL conditions, one fragment per filter.
+// The catalogue's filters as SQL conditions, one fragment per filter, and the same filters as lexemes of
+// courses.search_vector (one GIN index serves a search term with every filter).
 import { type RawBuilder, sql } from 'kysely'
 import { DURATION_BANDS, PRICE_BANDS } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
+import { quoteLexeme, type TermMatch } from './search-term.ts'
 
 export type Condition = RawBuilder<boolean>
 export type Dimension = 'category' | 'price' | 'rating' | 'duration'
 
 export const TRUE: Condition = sql<boolean>`true`
+export const FALSE: Condition = sql<boolean>`false`
 
 export function allOf(conditions: Condition[]): Condition {
   return conditions.length === 0 ? TRUE : sql<boolean>`(${sql.join(conditions, sql` and `)})`
@@ -22,6 +25,36 @@ export function searchCondition(search: string | undefined): Condition | null {
   if (!search) return null
   const pattern = likePattern(search)
   return sql<boolean>`(courses.title ilike ${pattern} or courses.instructor_name ilike ${pattern})`
+}
+
+/** A resolved search term as a condition on courses. */
+export function termCondition(match: TermMatch): Condition {
+  if (match.kind === 'nothing') return FALSE
+  if (match.kind === 'substring') return searchCondition(match.search) ?? TRUE
+  return vectorCondition(match, [])
+}
+
+/**
+ * The term's words (any of them) and the filter lexemes (all of them) as one tsquery on the GIN-indexed
+ * search_vector. The lexemes are written by the migration's catalog_facet_lexemes: 'category <id>', 'price <band
+ * number>', 'rating <floor>' (cumulative), 'duration <band number>'.
+ */
+export function vectorCondition(match: TermMatch | null, lexemes: string[]): Condition {
+  const parts = lexemes.map(quoteLexeme)
+  if (match?.kind === 'words') parts.unshift(`(${match.words.map(quoteLexeme).join(' | ')})`)
+  return sql<boolean>`courses.search_vector @@ ${parts.join(' & ')}::tsquery`
+}
+
+const bandNumber = (bands: object, key: string) => Object.keys(bands).indexOf(key)
+
+/** The active filters as search_vector lexemes. */
+export function filterLexemes(query: CatalogueQuery, categoryId: string | null): string[] {
+  const lexemes: string[] = []
+  if (categoryId) lexemes.push(`category ${categoryId}`)
+  if (query.price) lexemes.push(`price ${bandNumber(PRICE_BANDS, query.price)}`)
+  if (query.rating) lexemes.push(`rating ${query.rating}`)
+  if (query.duration) lexemes.push(`duration ${bandNumber(DURATION_BANDS, query.duration)}`)
+  return lexemes
 }
 
 export function priceCondition(band: keyof typeof PRICE_BANDS): Condition {

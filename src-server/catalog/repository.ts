@@ -63,21 +63,24 @@ export function findPublishedCourse(db: DB, id: string) {
     .executeTakeFirst()
 }
 
-/** Categories with how many published courses each holds (home page cards, category pages). */
+/**
+ * Categories with how many published courses each holds (home page cards, category pages), from the counts a
+ * trigger keeps per filter group (decision 0022): no scan of the courses.
+ */
 export function listCategoriesWithCounts(db: DB) {
   return db
     .selectFrom('categories')
-    .leftJoin('courses', (join) =>
-      join.onRef('courses.category_id', '=', 'categories.id').on('courses.status', '=', 'published'),
-    )
     .select((eb) => [
       'categories.slug',
       'categories.name',
       'categories.description',
       'categories.icon',
-      eb.fn.count<string>('courses.id').as('course_count'),
+      eb
+        .selectFrom('catalog_facet_counts')
+        .select((count) => count.fn.coalesce(count.fn.sum<string>('courses'), count.lit(0)).as('n'))
+        .whereRef('catalog_facet_counts.category_id', '=', 'categories.id')
+        .as('course_count'),
     ])
-    .groupBy(['categories.id', 'categories.slug', 'categories.name', 'categories.description', 'categories.icon'])
     .orderBy('categories.position')
     .execute()
 }
