@@ -71,9 +71,15 @@ async function get(url: string): Promise<string> {
 
 function loadAverage(): string {
   try {
-    return execSync('uptime').toString().trim().replace(/^.*load/, 'load')
+    return execSync('uptime')
+      .toString()
+      .trim()
+      .replace(/^.*load/, 'load')
   } catch {
-    return os.loadavg().map((n) => n.toFixed(2)).join(', ')
+    return os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ')
   }
 }
 

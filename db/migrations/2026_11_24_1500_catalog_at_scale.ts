@@ -81,7 +81,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('duration_band', 'smallint', (c) => c.notNull())
       .addColumn('courses', 'integer', (c) => c.notNull())
   await groupColumns('catalog_facet_counts')
-    .addPrimaryKeyConstraint('catalog_facet_counts_pkey', ['category_id', 'price_band', 'rating_floor', 'duration_band'])
+    .addPrimaryKeyConstraint('catalog_facet_counts_pkey', [
+      'category_id',
+      'price_band',
+      'rating_floor',
+      'duration_band',
+    ])
     .execute()
   await groupColumns('catalog_word_counts')
     .addColumn('word', 'text', (c) => c.notNull())

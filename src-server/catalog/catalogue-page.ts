@@ -3,8 +3,8 @@ import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
 import type { DB } from '../db.ts'
 import { allOf, filterConditions } from './conditions.ts'
 import { countFacets } from './facets.ts'
-import { resolveTerm } from './search-term.ts'
 import { listCategories, listCoursePage } from './search.ts'
+import { resolveTerm } from './search-term.ts'
 
 /**
  * Up to this many matches, the page is read from the matches themselves (through the indexes) and sorted; beyond,

@@ -98,7 +98,13 @@ async function searchedGroups(db: DB, term: TermMatch): Promise<Group[] | null> 
 }
 
 /** Courses matching the term and every filter, counted up to FACET_COUNT_BOUND + 1. */
-async function boundedTotal(db: DB, term: TermMatch, query: CatalogueQuery, filters: Condition, categoryId: string | null) {
+async function boundedTotal(
+  db: DB,
+  term: TermMatch,
+  query: CatalogueQuery,
+  filters: Condition,
+  categoryId: string | null,
+) {
   const lexemes = filterLexemes(query, categoryId)
   // Words and filters go to the GIN index together; a substring term keeps the filters as column conditions.
   const condition =
@@ -138,7 +144,12 @@ export async function countFacets(
 }
 
 /** The total and every option's count from the groups (null counts when the groups are unknown). */
-function summarise(groups: Group[] | null, query: CatalogueQuery, categories: CategoryRef[], categoryId: string | null) {
+function summarise(
+  groups: Group[] | null,
+  query: CatalogueQuery,
+  categories: CategoryRef[],
+  categoryId: string | null,
+) {
   const matches = {
     category: (g: Group) => !categoryId || g.category_id === categoryId,
     price: (g: Group) => !query.price || g.price === query.price,

@@ -10,10 +10,7 @@ import type { DB } from '../db.ts'
 /** More words than this and the term is too broad to list: the ILIKE path is as good. */
 export const MAX_EXPANDED_WORDS = 200
 
-export type TermMatch =
-  | { kind: 'nothing' }
-  | { kind: 'words'; words: string[] }
-  | { kind: 'substring'; search: string }
+export type TermMatch = { kind: 'nothing' } | { kind: 'words'; words: string[] } | { kind: 'substring'; search: string }
 
 const WORD_CHARACTERS = /^[a-z0-9]+$/
 

@@ -69,7 +69,10 @@ function pageBuilder(db: DB, request: PageRequest) {
   // which would filter its way through the whole catalogue to find a rare term's few courses; otherwise
   // PostgreSQL inlines it and reads the sort index.
   const source = request.fewMatches
-    ? db.with((cte) => cte('courses').materialized(), () => matching)
+    ? db.with(
+        (cte) => cte('courses').materialized(),
+        () => matching,
+      )
     : db.with('courses', () => matching)
   return source
     .selectFrom('courses')
