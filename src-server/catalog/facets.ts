@@ -10,6 +10,7 @@
 import { sql } from 'kysely'
 import { DURATION_BANDS, PRICE_BANDS, RATING_FLOORS } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
+import { compiledOnce } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
 import { type Condition, filterLexemes, termCondition, vectorCondition } from './conditions.ts'
 import type { TermMatch } from './search-term.ts'
@@ -55,23 +56,26 @@ function decode(rows: GroupRow[]): Group[] {
   }))
 }
 
-async function unsearchedGroups(db: DB): Promise<Group[]> {
-  const rows = await db
+const facetCounts = compiledOnce((db: DB) =>
+  db
     .selectFrom('catalog_facet_counts')
     .select(['category_id', 'price_band', 'rating_floor', 'duration_band', 'courses as n'])
-    .where('courses', '>', 0)
-    .execute()
-  return decode(rows)
-}
-
-async function wordGroups(db: DB, word: string): Promise<Group[]> {
-  const rows = await db
+    .where('courses', '>', 0),
+)
+const wordCounts = compiledOnce((db: DB, word: string) =>
+  db
     .selectFrom('catalog_word_counts')
     .select(['category_id', 'price_band', 'rating_floor', 'duration_band', 'courses as n'])
     .where('word', '=', word)
-    .where('courses', '>', 0)
-    .execute()
-  return decode(rows)
+    .where('courses', '>', 0),
+)
+
+async function unsearchedGroups(db: DB): Promise<Group[]> {
+  return decode(await facetCounts(db))
+}
+
+async function wordGroups(db: DB, word: string): Promise<Group[]> {
+  return decode(await wordCounts(db, word))
 }
 
 function termGroups(db: DB, term: TermMatch | null): Promise<Group[] | null> {

@@ -1,6 +1,7 @@
 // Catalogue search: the requested page of published course cards (the facet counts are in facets.ts).
 import type { SortOption } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
+import { compiledOnce } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
 import { allOf, filterConditions, filterLexemes, termCondition, vectorCondition } from './conditions.ts'
 import type { CategoryRef } from './facets.ts'
@@ -9,9 +10,9 @@ import type { TermMatch } from './search-term.ts'
 
 export type { CategoryRef } from './facets.ts'
 
-export function listCategories(db: DB): Promise<CategoryRef[]> {
-  return db.selectFrom('categories').select(['id', 'slug', 'name']).orderBy('position').execute()
-}
+export const listCategories: (db: DB) => Promise<CategoryRef[]> = compiledOnce((db: DB) =>
+  db.selectFrom('categories').select(['id', 'slug', 'name']).orderBy('position'),
+)
 
 export interface PageRequest {
   query: CatalogueQuery
