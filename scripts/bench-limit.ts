@@ -2,7 +2,8 @@
 // Framework overhead: the built app (`npm run build` first; production mode, WORKER=off, its usual logging to
 // /dev/null) against a bare Fastify + pg server (scripts/bench/bare-server.ts) that runs the same statements for the
 // same URLs and answers the same JSON. Both are loaded in turn, round after round, on loopback by a closed loop of
-// keep-alive connections; prints req/s, p50, p99, the ratio and each server's peak RSS. --profile writes a V8 CPU
+// keep-alive connections; prints req/s, p50, p99, the ratio, each server's CPU time per request (the steadier figure
+// on a shared machine) and peak RSS. --profile writes a V8 CPU
 // profile of the app (--cpu-prof) and prints its top frames by self time.
 import { type ChildProcess, fork, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -68,10 +69,20 @@ const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
 try {
   await Promise.all([ready(APP_PORT), ready(BARE_PORT)])
   console.log(`load: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}; ${connections} connections, ${rounds} × ${seconds} s each`)
-  console.log('request'.padEnd(22), 'server'.padEnd(6), 'req/s'.padStart(8), 'p50'.padStart(7), 'p99'.padStart(7), 'ratio'.padStart(7))
+  console.log(
+    'request'.padEnd(22),
+    'server'.padEnd(6),
+    'req/s'.padStart(8),
+    'p50'.padStart(7),
+    'p99'.padStart(7),
+    'ratio'.padStart(7),
+    'CPU µs/req'.padStart(9),
+    'CPU ratio'.padStart(9),
+  )
   const peak = { app: 0, bare: 0 }
   for (const url of Object.keys(plan)) {
     const name = url.startsWith('/trpc/catalog.search') ? 'catalogue first page' : 'course detail'
+    const cpu = { app: 0, bare: 0 }
     const results = { app: [] as Awaited<ReturnType<typeof runLoad>>[], bare: [] as Awaited<ReturnType<typeof runLoad>>[] }
     await runLoad(`http://127.0.0.1:${APP_PORT}${url}`, connections, 1) // warm-up
     await runLoad(`http://127.0.0.1:${BARE_PORT}${url}`, connections, 1)
@@ -83,13 +94,20 @@ try {
         const sampler = setInterval(() => {
           peak[which] = Math.max(peak[which], rssMiB(child))
         }, 100)
-        results[which].push(await runLoad(`http://127.0.0.1:${port}${url}`, connections, seconds))
+        const cpuBefore = cpuMs(child)
+        const result = await runLoad(`http://127.0.0.1:${port}${url}`, connections, seconds)
+        cpu[which] += cpuMs(child) - cpuBefore
+        results[which].push(result)
         clearInterval(sampler)
       }
     }
     const a = summarise(results.app)
     const b = summarise(results.bare)
-    const row = (server: string, s: typeof a, ratio = '') =>
+    // CPU time the server process spent per answered request: unlike req/s, it does not depend on how much of the
+    // shared machine the other processes leave us.
+    const perRequest = (which: 'app' | 'bare', s: typeof a) =>
+      (cpu[which] * 1000) / (s.rps * rounds * seconds || 1)
+    const row = (server: 'app' | 'bare', s: typeof a, ratio = '', cpuRatio = '') =>
       console.log(
         name.padEnd(22),
         server.padEnd(6),
@@ -97,9 +115,11 @@ try {
         s.p50.toFixed(1).padStart(7),
         s.p99.toFixed(1).padStart(7),
         ratio.padStart(7),
+        perRequest(server, s).toFixed(0).padStart(9),
+        cpuRatio.padStart(9),
         s.errors ? `errors: ${s.errors}` : '',
       )
-    row('app', a, (a.rps / b.rps).toFixed(2))
+    row('app', a, (a.rps / b.rps).toFixed(2), (perRequest('bare', b) / perRequest('app', a)).toFixed(2))
     row('bare', b)
   }
   console.log(`peak RSS under load: app ${peak.app.toFixed(0)} MiB, bare ${peak.bare.toFixed(0)} MiB`)
@@ -160,6 +180,17 @@ function rssMiB(child: ChildProcess): number {
   try {
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+  } catch {
+    return 0
+  }
+}
+
+/** User + system CPU time of a child so far, in ms (from /proc; Linux). */
+function cpuMs(child: ChildProcess): number {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    const ticks = Number(fields[11]) + Number(fields[12])
+    return (ticks * 1000) / 100 // USER_HZ is 100 on Linux
   } catch {
     return 0
   }

@@ -22,7 +22,7 @@ import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
-import { registerRequestLog } from './http/request-log.ts'
+import { OneLineRequestLog } from './http/request-log.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
@@ -95,9 +95,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     trustProxy: env.TRUST_PROXY ?? false,
     requestTimeout: 30_000,
     genReqId: () => randomUUID(),
-    disableRequestLogging: true,
+    logController: new OneLineRequestLog(),
   })
-  registerRequestLog(app)
 
   registerErrorHandler(app)
   await registerSecurityHeaders(app, {
