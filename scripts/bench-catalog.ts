@@ -1,6 +1,7 @@
 // `npm run bench:catalog [-- --db postgres://…/sf_bench_1m] [--size 100000 --runs 40 --database-url U]`
 // Times the storefront's public reads as the browser makes them (tRPC GETs over loopback to the real server,
-// in-process) and prints median and p99 per scenario.
+// in-process) and prints median and p99 per scenario, then the database's own time for one such request (the sum of
+// EXPLAIN ANALYZE execution times of the statements it ran), which a busy shared machine disturbs far less.
 //   --db URL         an existing database filled by `npm run db:generate` (reused as is: nothing is generated)
 //   otherwise        a scratch database with --size generated courses: PGlite in a temp dir, or a new database on
 //                    the PostgreSQL of --database-url / TEST_DATABASE_URL (dropped afterwards unless --keep)
@@ -10,11 +11,12 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { sql } from 'kysely'
+import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { migrateToLatest } from '../db/migrate.ts'
 import { generateCatalogue } from '../db/seed/generate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
+import type { Database } from '../db/types.ts'
 import { type DatabaseHandle, openDatabase } from '../src-server/db.ts'
 import { startTestServer } from '../tests/support/http.ts'
 import { catalogueRequests, sampleCourseId } from './bench/catalog-requests.ts'
@@ -30,9 +32,23 @@ const { values } = parseArgs({
   },
 })
 const runs = Number(values.runs)
+let scratchUrl: string | undefined
 
 const { handle, cleanup } = await openBenchDatabase()
-const server = await startTestServer(handle.db, { env: { NODE_ENV: 'production' } })
+// The server's queries go through a second Kysely that can record them (off while timing).
+const recorded: CompiledQuery[] = []
+let recording = false
+const dialect =
+  handle.kind === 'pglite' && handle.pglite
+    ? new PGliteDialect({ pglite: handle.pglite })
+    : new PostgresDialect({ pool: new pg.Pool({ connectionString: values.db ?? scratchUrl, max: 10 }) })
+const serverDb = new Kysely<Database>({
+  dialect,
+  log: (event) => {
+    if (recording && event.level === 'query') recorded.push(event.query)
+  },
+})
+const server = await startTestServer(serverDb, { env: { NODE_ENV: 'production' } })
 try {
   const total = await handle.db
     .selectFrom('courses')
@@ -40,7 +56,7 @@ try {
     .executeTakeFirstOrThrow()
   console.log(`${handle.kind}, ${Number(total.n).toLocaleString('en-US')} courses; load: ${loadAverage()}`)
   console.log(`${runs} runs per request after one warm-up, ms:\n`)
-  console.log('request'.padEnd(46), 'median'.padStart(8), 'p99'.padStart(8), 'bytes'.padStart(8))
+  console.log('request'.padEnd(46), 'median'.padStart(8), 'p99'.padStart(8), 'DB ms'.padStart(8), 'bytes'.padStart(8))
   for (const request of catalogueRequests(await sampleCourseId(handle.db))) {
     const url = server.baseUrl + request.path
     const first = await get(url)
@@ -50,16 +66,35 @@ try {
       await get(url)
       times.push(performance.now() - started)
     }
+    recorded.length = 0
+    recording = true
+    await get(url)
+    recording = false
     console.log(
       request.name.padEnd(46),
       percentile(times, 50).toFixed(1).padStart(8),
       percentile(times, 99).toFixed(1).padStart(8),
+      (await databaseMs(recorded)).toFixed(2).padStart(8),
       String(first.length).padStart(8),
     )
   }
 } finally {
   await server.stop()
+  if (handle.kind === 'postgres') await serverDb.destroy()
   await cleanup()
+}
+
+/** The sum of the statements' execution times as EXPLAIN ANALYZE measures them inside the database. */
+async function databaseMs(statements: CompiledQuery[]): Promise<number> {
+  let total = 0
+  for (const statement of statements) {
+    const { rows } = await handle.db.executeQuery<Record<string, string>>(
+      CompiledQuery.raw(`explain (analyze, timing off) ${statement.sql}`, [...statement.parameters]),
+    )
+    const line = rows.map((row) => Object.values(row)[0]).find((text) => text?.startsWith('Execution Time'))
+    total += Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? 0)
+  }
+  return total
 }
 
 async function get(url: string): Promise<string> {
@@ -106,7 +141,8 @@ async function openScratch(): Promise<{ handle: DatabaseHandle; cleanup: () => P
     await adminQuery(adminUrl, `create database ${name}`)
     const url = new URL(adminUrl)
     url.pathname = `/${name}`
-    const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 })
+    scratchUrl = url.toString()
+    const handle = await openDatabase({ databaseUrl: scratchUrl, poolSize: 10 })
     return {
       handle,
       cleanup: async () => {

@@ -31,7 +31,9 @@ const { values } = parseArgs({
 const databaseUrl = values.db ?? process.env.DATABASE_URL
 const MAIN = path.resolve('dist/server/src-server/main.js')
 if (!databaseUrl || !existsSync(MAIN)) {
-  console.error('usage: npm run build && npm run bench:limit -- --db postgres://…/<a database from npm run db:generate>')
+  console.error(
+    'usage: npm run build && npm run bench:limit -- --db postgres://…/<a database from npm run db:generate>',
+  )
   process.exit(2)
 }
 const seconds = Number(values.seconds)
@@ -45,22 +47,18 @@ writeFileSync(planFile, JSON.stringify(plan))
 
 const APP_PORT = 4517
 const BARE_PORT = 4518
-const app = spawn(
-  process.execPath,
-  [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN],
-  {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(APP_PORT),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      WORKER: 'off',
-      SEED_ON_EMPTY: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+const app = spawn(process.execPath, [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN], {
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(APP_PORT),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    WORKER: 'off',
+    SEED_ON_EMPTY: 'false',
   },
-)
+  stdio: ['ignore', 'ignore', 'inherit'],
+})
 const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
   execArgv: ['--import', 'tsx'],
   env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(BARE_PORT), BARE_PLAN: planFile },
@@ -68,7 +66,12 @@ const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
 })
 try {
   await Promise.all([ready(APP_PORT), ready(BARE_PORT)])
-  console.log(`load: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}; ${connections} connections, ${rounds} × ${seconds} s each`)
+  console.log(
+    `load: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ')}; ${connections} connections, ${rounds} × ${seconds} s each`,
+  )
   console.log(
     'request'.padEnd(22),
     'server'.padEnd(6),
@@ -83,7 +86,10 @@ try {
   for (const url of Object.keys(plan)) {
     const name = url.startsWith('/trpc/catalog.search') ? 'catalogue first page' : 'course detail'
     const cpu = { app: 0, bare: 0 }
-    const results = { app: [] as Awaited<ReturnType<typeof runLoad>>[], bare: [] as Awaited<ReturnType<typeof runLoad>>[] }
+    const results = {
+      app: [] as Awaited<ReturnType<typeof runLoad>>[],
+      bare: [] as Awaited<ReturnType<typeof runLoad>>[],
+    }
     await runLoad(`http://127.0.0.1:${APP_PORT}${url}`, connections, 1) // warm-up
     await runLoad(`http://127.0.0.1:${BARE_PORT}${url}`, connections, 1)
     for (let round = 0; round < rounds; round++) {
@@ -105,8 +111,7 @@ try {
     const b = summarise(results.bare)
     // CPU time the server process spent per answered request: unlike req/s, it does not depend on how much of the
     // shared machine the other processes leave us.
-    const perRequest = (which: 'app' | 'bare', s: typeof a) =>
-      (cpu[which] * 1000) / (s.rps * rounds * seconds || 1)
+    const perRequest = (which: 'app' | 'bare', s: typeof a) => (cpu[which] * 1000) / (s.rps * rounds * seconds || 1)
     const row = (server: 'app' | 'bare', s: typeof a, ratio = '', cpuRatio = '') =>
       console.log(
         name.padEnd(22),

@@ -22,7 +22,9 @@ export function topFrames(file: string, count = 15): string[] {
     const delta = profile.timeDeltas[index] ?? 0
     if (!node) return
     const { functionName, url, lineNumber } = node.callFrame
-    const where = url ? `${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(dist|src)-?/, '')}:${lineNumber + 1}` : ''
+    const where = url
+      ? `${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(dist|src)-?/, '')}:${lineNumber + 1}`
+      : ''
     const key = `${functionName || '(anonymous)'} ${where}`.trim()
     self.set(key, (self.get(key) ?? 0) + delta)
     total += delta
