@@ -16,16 +16,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     create function catalog_rating_floor(rating double precision) returns smallint language sql immutable
     parallel safe return least(floor(rating), 4)::smallint`.execute(db)
 
-  // A course's filter values as lexemes. Each has a space, which the text parser never puts in a word, so a search
-  // term can never reach them. Rating lexemes are cumulative ("4 & up" holds every course rated 4 or more).
+  // A course's filter group (category, price band, rating floor, duration band) as one lexeme, 'group
+  // <category>/<price>/<rating>/<duration>'. It has a space, which the text parser never puts in a word, so no search
+  // term can reach it. A filtered search asks for the term AND any of the groups the filters allow (few, and each
+  // group holds a small share of the catalogue, so the GIN index intersects short lists).
   await sql`
-    create function catalog_facet_lexemes(category uuid, price integer, rating double precision, minutes integer)
+    create function catalog_group_lexeme(category uuid, price integer, rating double precision, minutes integer)
     returns tsvector language sql immutable parallel safe
-    return array_to_tsvector(array[
-      'category ' || category::text,
-      'price ' || catalog_price_band(price),
-      'duration ' || catalog_duration_band(minutes)
-    ] || array(select 'rating ' || f from generate_series(1, catalog_rating_floor(rating)) as f))`.execute(db)
+    return array_to_tsvector(array['group ' || category::text || '/' || catalog_price_band(price)::text || '/'
+      || catalog_rating_floor(rating)::text || '/' || catalog_duration_band(minutes)::text])`.execute(db)
 
   // The words of a title and instructor: the 'simple' configuration (lower-cased, no stemming, no stop words), with
   // '<', '>' and '&' made spaces first, because the parser skips what looks like an HTML tag or entity and a
@@ -36,11 +35,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     db,
   )
 
-  // Those words and the filter lexemes: one GIN index answers a search term with every filter at once.
+  // Those words and the group lexeme: one GIN index answers a search term with every filter at once.
   await sql`
     alter table courses add column search_vector tsvector generated always as (
       catalog_words(title, instructor_name)
-        || catalog_facet_lexemes(category_id, price_minor, rating, duration_minutes)
+        || catalog_group_lexeme(category_id, price_minor, rating, duration_minutes)
     ) stored`.execute(db)
   await sql`create index courses_search_vector_idx on courses using gin (search_vector)`.execute(db)
 
@@ -190,7 +189,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('catalog_search_words').ifExists().execute()
   await sql`drop index if exists courses_search_vector_idx`.execute(db)
   await sql`alter table courses drop column if exists search_vector`.execute(db)
-  await sql`drop function if exists catalog_facet_lexemes(uuid, integer, double precision, integer)`.execute(db)
+  await sql`drop function if exists catalog_group_lexeme(uuid, integer, double precision, integer)`.execute(db)
   await sql`drop function if exists catalog_rating_floor(double precision)`.execute(db)
   await sql`drop function if exists catalog_duration_band(integer)`.execute(db)
   await sql`drop function if exists catalog_price_band(integer)`.execute(db)

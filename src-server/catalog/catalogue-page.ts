@@ -18,13 +18,13 @@ export async function searchCatalogue(db: DB, query: CatalogueQuery) {
   const category = categories.find((c) => c.slug === query.category) ?? null
   const categoryId = category?.id ?? null
   const filters = allOf([...filterConditions(query, categoryId).values()])
-  const { total, capped, facets } = await countFacets(db, query, categories, categoryId, term, filters)
+  const { total, capped, facets, matchingGroups } = await countFacets(db, query, categories, categoryId, term, filters)
   const pageCount = Math.max(1, Math.ceil(total / query.pageSize))
   // A page past the end (an old link, a hand-edited URL) shows the last page rather than nothing. Past the count
   // bound the last page is the bound's.
   const page = Math.min(query.page, pageCount)
   const fewMatches = !capped && total <= SORT_MATCHES_UP_TO
-  const rows = await listCoursePage(db, { query, categoryId, term, page, fewMatches })
+  const rows = await listCoursePage(db, { query, categoryId, term, page, fewMatches, matchingGroups })
   return {
     rows,
     total,

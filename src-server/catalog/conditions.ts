@@ -1,4 +1,4 @@
-// The catalogue's filters as SQL conditions, one fragment per filter, and the same filters as lexemes of
+// The catalogue's filters as SQL conditions, one fragment per filter, and as the filter groups of
 // courses.search_vector (one GIN index serves a search term with every filter).
 import { type RawBuilder, sql } from 'kysely'
 import { DURATION_BANDS, PRICE_BANDS } from '../../src-shared/constants.ts'
@@ -31,30 +31,30 @@ export function searchCondition(search: string | undefined): Condition | null {
 export function termCondition(match: TermMatch): Condition {
   if (match.kind === 'nothing') return FALSE
   if (match.kind === 'substring') return searchCondition(match.search) ?? TRUE
-  return vectorCondition(match, [])
+  return vectorCondition(match, null)
 }
+
+/** A filter group as the search vector holds it (migration 2026_11_24_1500's catalog_group_lexeme). */
+export interface GroupKey {
+  category_id: string
+  price_band: number
+  rating_floor: number
+  duration_band: number
+}
+export const groupLexeme = (g: GroupKey) =>
+  `group ${g.category_id}/${g.price_band}/${g.rating_floor}/${g.duration_band}`
 
 /**
- * The term's words (any of them) and the filter lexemes (all of them) as one tsquery on the GIN-indexed
- * search_vector. The lexemes are written by the migration's catalog_facet_lexemes: 'category <id>', 'price <band
- * number>', 'rating <floor>' (cumulative), 'duration <band number>'.
+ * The term's words (any of them) and, when given, the filter groups (any of them) as one tsquery on the
+ * GIN-indexed search_vector. An empty group list matches nothing.
  */
-export function vectorCondition(match: TermMatch | null, lexemes: string[]): Condition {
-  const parts = lexemes.map(quoteLexeme)
-  if (match?.kind === 'words') parts.unshift(`(${match.words.map(quoteLexeme).join(' | ')})`)
+export function vectorCondition(match: TermMatch | null, groups: GroupKey[] | null): Condition {
+  if (groups?.length === 0) return FALSE
+  const parts: string[] = []
+  if (match?.kind === 'words') parts.push(`(${match.words.map(quoteLexeme).join(' | ')})`)
+  if (groups) parts.push(`(${groups.map((g) => quoteLexeme(groupLexeme(g))).join(' | ')})`)
+  if (parts.length === 0) return TRUE
   return sql<boolean>`courses.search_vector @@ ${parts.join(' & ')}::tsquery`
-}
-
-const bandNumber = (bands: object, key: string) => Object.keys(bands).indexOf(key)
-
-/** The active filters as search_vector lexemes. */
-export function filterLexemes(query: CatalogueQuery, categoryId: string | null): string[] {
-  const lexemes: string[] = []
-  if (categoryId) lexemes.push(`category ${categoryId}`)
-  if (query.price) lexemes.push(`price ${bandNumber(PRICE_BANDS, query.price)}`)
-  if (query.rating) lexemes.push(`rating ${query.rating}`)
-  if (query.duration) lexemes.push(`duration ${bandNumber(DURATION_BANDS, query.duration)}`)
-  return lexemes
 }
 
 export function priceCondition(band: keyof typeof PRICE_BANDS): Condition {

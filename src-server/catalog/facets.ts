@@ -12,7 +12,7 @@ import { DURATION_BANDS, PRICE_BANDS, RATING_FLOORS } from '../../src-shared/con
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
 import { compiledOnce } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
-import { type Condition, filterLexemes, termCondition, vectorCondition } from './conditions.ts'
+import { type Condition, type GroupKey, termCondition, vectorCondition } from './conditions.ts'
 import type { TermMatch } from './search-term.ts'
 
 /** Counts stay exact up to this many courses; beyond it they read "1,000+". */
@@ -26,20 +26,12 @@ export interface CategoryRef {
 
 type PriceBand = keyof typeof PRICE_BANDS
 type DurationBand = keyof typeof DURATION_BANDS
-interface Group {
-  category_id: string
+export interface Group extends GroupKey {
   price: PriceBand
-  rating_floor: number
   duration: DurationBand
   n: number
 }
-interface GroupRow {
-  category_id: string
-  price_band: number
-  rating_floor: number
-  duration_band: number
-  n: number
-}
+type GroupRow = GroupKey & { n: number }
 
 // Band numbers are positions in the shared constants (the SQL functions of migration 2026_11_24_1500 number them
 // the same way; tests/integration/catalog-scale.test.ts checks they agree).
@@ -48,9 +40,8 @@ const durationKeys = Object.keys(DURATION_BANDS) as DurationBand[]
 
 function decode(rows: GroupRow[]): Group[] {
   return rows.map((row) => ({
-    category_id: row.category_id,
+    ...row,
     price: priceKeys[row.price_band] as PriceBand,
-    rating_floor: row.rating_floor,
     duration: durationKeys[row.duration_band] as DurationBand,
     n: Number(row.n),
   }))
@@ -102,17 +93,10 @@ async function searchedGroups(db: DB, term: TermMatch): Promise<Group[] | null> 
 }
 
 /** Courses matching the term and every filter, counted up to FACET_COUNT_BOUND + 1. */
-async function boundedTotal(
-  db: DB,
-  term: TermMatch,
-  query: CatalogueQuery,
-  filters: Condition,
-  categoryId: string | null,
-) {
-  const lexemes = filterLexemes(query, categoryId)
-  // Words and filters go to the GIN index together; a substring term keeps the filters as column conditions.
+async function boundedTotal(db: DB, term: TermMatch, filtered: Group[] | null, filters: Condition) {
+  // Words and filter groups go to the GIN index together; a substring term keeps the filters as column conditions.
   const condition =
-    term.kind === 'words' ? vectorCondition(term, lexemes) : sql<boolean>`${termCondition(term)} and ${filters}`
+    term.kind === 'words' ? vectorCondition(term, filtered) : sql<boolean>`${termCondition(term)} and ${filters}`
   const row = await sql<{ n: number }>`
     select count(*)::int as n from (
       select 1 from courses where courses.status = 'published' and ${condition} limit ${FACET_COUNT_BOUND + 1}
@@ -125,6 +109,11 @@ export interface FacetCounts {
   total: number
   capped: boolean
   facets: ReturnType<typeof summarise>['facets']
+  /**
+   * The filter groups that hold the matches (every active filter applied), when known, for a GIN query of the
+   * page; null when no filter is active (every group would do) or the groups were not counted.
+   */
+  matchingGroups: GroupKey[] | null
 }
 
 export async function countFacets(
@@ -135,16 +124,39 @@ export async function countFacets(
   term: TermMatch | null,
   filters: Condition,
 ): Promise<FacetCounts> {
+  const filtering = Boolean(categoryId || query.price || query.rating || query.duration)
+  const keep = groupFilter(query, categoryId)
   const groups = await termGroups(db, term)
-  if (groups) return { ...summarise(groups, query, categories, categoryId), capped: false }
+  if (groups) {
+    const summary = summarise(groups, query, categories, categoryId)
+    return { ...summary, capped: false, matchingGroups: filtering ? groups.filter(keep) : null }
+  }
   // More matches than the bound: no per-option counts, and the total with the filters counted up to the bound.
-  const total = await boundedTotal(db, term as TermMatch, query, filters, categoryId)
+  const filtered = filtering ? (await unsearchedGroups(db)).filter(keep) : null
+  const total = await boundedTotal(db, term as TermMatch, filtered, filters)
   const capped = total > FACET_COUNT_BOUND
   return {
     total: capped ? FACET_COUNT_BOUND : total,
     capped,
     facets: summarise(null, query, categories, categoryId).facets,
+    matchingGroups: null,
   }
+}
+
+/** Per dimension, whether a group satisfies that dimension's active filter (any group when it has none). */
+function dimensionMatchers(query: CatalogueQuery, categoryId: string | null) {
+  return {
+    category: (g: Group) => !categoryId || g.category_id === categoryId,
+    price: (g: Group) => !query.price || g.price === query.price,
+    rating: (g: Group) => !query.rating || g.rating_floor >= query.rating,
+    duration: (g: Group) => !query.duration || g.duration === query.duration,
+  }
+}
+
+/** Whether a group satisfies every active filter. */
+function groupFilter(query: CatalogueQuery, categoryId: string | null) {
+  const matchers = Object.values(dimensionMatchers(query, categoryId))
+  return (g: Group) => matchers.every((matches) => matches(g))
 }
 
 /** The total and every option's count from the groups (null counts when the groups are unknown). */
@@ -154,12 +166,7 @@ function summarise(
   categories: CategoryRef[],
   categoryId: string | null,
 ) {
-  const matches = {
-    category: (g: Group) => !categoryId || g.category_id === categoryId,
-    price: (g: Group) => !query.price || g.price === query.price,
-    rating: (g: Group) => !query.rating || g.rating_floor >= query.rating,
-    duration: (g: Group) => !query.duration || g.duration === query.duration,
-  }
+  const matches = dimensionMatchers(query, categoryId)
   type Dimension = keyof typeof matches
   const dimensions = Object.keys(matches) as Dimension[]
   /** Courses matching every active filter except `skip`'s, and `option`. */

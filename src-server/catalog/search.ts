@@ -3,7 +3,7 @@ import type { SortOption } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
 import { compiledOnce } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
-import { allOf, filterConditions, filterLexemes, termCondition, vectorCondition } from './conditions.ts'
+import { allOf, filterConditions, type GroupKey, termCondition, vectorCondition } from './conditions.ts'
 import type { CategoryRef } from './facets.ts'
 import { courseCardColumns } from './repository.ts'
 import type { TermMatch } from './search-term.ts'
@@ -24,6 +24,8 @@ export interface PageRequest {
    * read in the sort index's order, stopping at the page (a few rows per page when matches are dense).
    */
   fewMatches: boolean
+  /** The filter groups holding the matches, when known and a filter is active (see facets.ts). */
+  matchingGroups: GroupKey[] | null
 }
 
 /** One page of published course cards in the requested order (ties broken by id, so pages never overlap). */
@@ -32,13 +34,11 @@ export function listCoursePage(db: DB, request: PageRequest) {
 }
 
 /** The card columns and sort keys of the matching courses. */
-function matchingCourses(db: DB, { query, categoryId, term, fewMatches }: PageRequest) {
-  const filters = filterConditions(query, categoryId)
-  const lexemes = filterLexemes(query, categoryId)
-  let conditions = [...filters.values()]
-  // With few matches, the term's words and the filters go to the GIN index as one tsquery.
-  if (fewMatches && (term?.kind === 'words' || (!term && lexemes.length > 0))) {
-    conditions = [vectorCondition(term, lexemes)]
+function matchingCourses(db: DB, { query, categoryId, term, fewMatches, matchingGroups }: PageRequest) {
+  let conditions = [...filterConditions(query, categoryId).values()]
+  // With few matches, the term's words and the filter groups go to the GIN index as one tsquery.
+  if (fewMatches && (term?.kind === 'words' || (!term && matchingGroups))) {
+    conditions = [vectorCondition(term, matchingGroups)]
   } else if (term) conditions.push(termCondition(term))
   return db
     .selectFrom('courses')
