@@ -84,15 +84,22 @@ try {
   await cleanup()
 }
 
-/** The sum of the statements' execution times as EXPLAIN ANALYZE measures them inside the database. */
+/**
+ * The sum of the statements' execution times as EXPLAIN ANALYZE measures them inside the database (each the best of
+ * three, so a moment of contention on a shared machine does not count).
+ */
 async function databaseMs(statements: CompiledQuery[]): Promise<number> {
   let total = 0
   for (const statement of statements) {
-    const { rows } = await handle.db.executeQuery<Record<string, string>>(
-      CompiledQuery.raw(`explain (analyze, timing off) ${statement.sql}`, [...statement.parameters]),
-    )
-    const line = rows.map((row) => Object.values(row)[0]).find((text) => text?.startsWith('Execution Time'))
-    total += Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? 0)
+    const times: number[] = []
+    for (let run = 0; run < 3; run++) {
+      const { rows } = await handle.db.executeQuery<Record<string, string>>(
+        CompiledQuery.raw(`explain (analyze, timing off) ${statement.sql}`, [...statement.parameters]),
+      )
+      const line = rows.map((row) => Object.values(row)[0]).find((text) => text?.startsWith('Execution Time'))
+      times.push(Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? 0))
+    }
+    total += Math.min(...times)
   }
   return total
 }
