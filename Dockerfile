@@ -29,4 +29,4 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The same command as `npm run serve` (what `npm start` runs after building).
-CMD ["node", "--max-semi-space-size=2", "dist/server/src-server/main.js"]
+CMD ["node", "dist/server/src-server/main.js"]
