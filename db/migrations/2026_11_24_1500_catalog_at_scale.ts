@@ -63,10 +63,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create trigger courses_search_words after insert or update of title, instructor_name on courses
     for each row execute function catalog_remember_words()`.execute(db)
-  await sql`
-    insert into catalog_search_words (word)
-    select distinct unnest(tsvector_to_array(catalog_words(title, instructor_name))) from courses
-    on conflict do nothing`.execute(db)
 
   // Published courses per (category, price band, rating floor, duration band), and per word and group, kept in
   // the transaction of every change to a course: the unsearched catalogue's facet counts, the home page's category
@@ -157,17 +153,26 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create trigger courses_facet_counts_truncate after truncate on courses
     for each statement execute function catalog_clear_facet_counts()`.execute(db)
+  // Everything the triggers keep, recomputed from the courses in one pass: the backfill below, and bulk loads that
+  // disable the row triggers for speed (db/seed/generate.ts) call it when done.
   await sql`
-    insert into catalog_facet_counts (category_id, price_band, rating_floor, duration_band, courses)
-    select category_id, catalog_price_band(price_minor), catalog_rating_floor(rating),
-      catalog_duration_band(duration_minutes), count(*)
-    from courses where status = 'published' group by 1, 2, 3, 4`.execute(db)
-  await sql`
-    insert into catalog_word_counts (word, category_id, price_band, rating_floor, duration_band, courses)
-    select word, category_id, catalog_price_band(price_minor), catalog_rating_floor(rating),
-      catalog_duration_band(duration_minutes), count(*)
-    from courses, unnest(tsvector_to_array(catalog_words(title, instructor_name))) as word
-    where status = 'published' group by 1, 2, 3, 4, 5`.execute(db)
+    create function catalog_rebuild_counts() returns void language sql as $$
+      delete from catalog_facet_counts;
+      delete from catalog_word_counts;
+      insert into catalog_facet_counts (category_id, price_band, rating_floor, duration_band, courses)
+      select category_id, catalog_price_band(price_minor), catalog_rating_floor(rating),
+        catalog_duration_band(duration_minutes), count(*)
+      from courses where status = 'published' group by 1, 2, 3, 4;
+      insert into catalog_word_counts (word, category_id, price_band, rating_floor, duration_band, courses)
+      select word, category_id, catalog_price_band(price_minor), catalog_rating_floor(rating),
+        catalog_duration_band(duration_minutes), count(*)
+      from courses, unnest(tsvector_to_array(catalog_words(title, instructor_name))) as word
+      where status = 'published' group by 1, 2, 3, 4, 5;
+      insert into catalog_search_words (word)
+      select distinct unnest(tsvector_to_array(catalog_words(title, instructor_name))) from courses
+      on conflict do nothing;
+    $$`.execute(db)
+  await sql`select catalog_rebuild_counts()`.execute(db)
 
   // The home page's featured courses, oldest first, without reading the catalogue.
   await sql`create index courses_featured_idx on courses (created_at) where status = 'published' and featured`.execute(
@@ -177,6 +182,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop index if exists courses_featured_idx`.execute(db)
+  await sql`drop function if exists catalog_rebuild_counts()`.execute(db)
   await sql`drop trigger if exists courses_facet_counts_truncate on courses`.execute(db)
   await sql`drop trigger if exists courses_facet_counts_update on courses`.execute(db)
   await sql`drop trigger if exists courses_facet_counts on courses`.execute(db)

@@ -242,6 +242,40 @@ describe('a generated catalogue', () => {
     await big?.close()
   })
 
+  it('has its counts rebuilt after the bulk load (the counting triggers are off during it, and on again)', async () => {
+    const { rows: facets } = await sql<{ differences: number }>`
+      select count(*)::int as differences from (
+        (select category_id, catalog_price_band(price_minor) as p, catalog_rating_floor(rating) as r,
+          catalog_duration_band(duration_minutes) as d, count(*)::int as n
+         from courses where status = 'published' group by 1, 2, 3, 4
+         except select category_id, price_band, rating_floor, duration_band, courses from catalog_facet_counts)
+        union all
+        (select category_id, price_band, rating_floor, duration_band, courses from catalog_facet_counts
+         where courses <> 0
+         except select category_id, catalog_price_band(price_minor), catalog_rating_floor(rating),
+          catalog_duration_band(duration_minutes), count(*)::int
+         from courses where status = 'published' group by 1, 2, 3, 4)
+      ) as d`.execute(big.db)
+    expect(facets[0]?.differences).toBe(0)
+    const { rows: words } = await sql<{ kept: number; counted: number }>`
+      select (select sum(courses)::int from catalog_word_counts) as kept,
+        (select count(*)::int from courses, unnest(tsvector_to_array(catalog_words(title, instructor_name)))
+         where status = 'published') as counted`.execute(big.db)
+    expect(words[0]?.kept).toBe(words[0]?.counted)
+    const before = await visitor(big.db).catalog.categories()
+    await big.db.updateTable('courses').set({ status: 'draft' }).where('id', '=', 'gen-0000004').execute()
+    const course = await big.db
+      .selectFrom('courses')
+      .innerJoin('categories', 'categories.id', 'courses.category_id')
+      .select('categories.slug')
+      .where('courses.id', '=', 'gen-0000004')
+      .executeTakeFirstOrThrow()
+    const after = await visitor(big.db).catalog.categories()
+    const changed = after.find((c) => c.slug === course.slug)
+    expect(changed?.count).toBe((before.find((c) => c.slug === course.slug)?.count ?? 0) - 1)
+    await big.db.updateTable('courses').set({ status: 'published' }).where('id', '=', 'gen-0000004').execute()
+  })
+
   it('counts a broad term up to the bound and then says so, with the first page still in order', async () => {
     // 'ing' is inside many words: the term takes the bounded path.
     const result = await visitor(big.db).catalog.search({ search: 'ing' })
