@@ -74,6 +74,27 @@ export interface CoursesTable {
   published_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  /** Generated: title and instructor words plus the filter lexemes (migration 2026_11_24_1500). */
+  search_vector: ColumnType<string, never, never>
+}
+
+/** Published courses per filter group, kept by a trigger on courses. */
+export interface CatalogFacetCountsTable {
+  category_id: string
+  price_band: number
+  rating_floor: number
+  duration_band: number
+  courses: number
+}
+
+/** Published courses per word of their title or instructor and filter group, kept by a trigger on courses. */
+export interface CatalogWordCountsTable extends CatalogFacetCountsTable {
+  word: string
+}
+
+/** Every word ever seen in a course title or instructor name (search terms expand to these). */
+export interface CatalogSearchWordsTable {
+  word: string
 }
 
 export interface ServicesTable {
@@ -487,6 +508,9 @@ export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
   courses: CoursesTable
+  catalog_facet_counts: CatalogFacetCountsTable
+  catalog_search_words: CatalogSearchWordsTable
+  catalog_word_counts: CatalogWordCountsTable
   services: ServicesTable
   service_packages: ServicePackagesTable
   plans: PlansTable
