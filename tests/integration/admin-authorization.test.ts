@@ -38,6 +38,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.orders.list': 'viewer',
   'admin.orders.markPaid': 'admin',
   'admin.orders.cancel': 'admin',
+  'admin.reviews.list': 'viewer',
+  'admin.reviews.setHidden': 'editor',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const
