@@ -11,6 +11,7 @@ import { comparisonFeatures, plans } from './data/plans.ts'
 import { services } from './data/services.ts'
 import type { SeedCourse } from './data/types.ts'
 import { courseRow } from './factories.ts'
+import { seedReviews } from './reviews.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -187,6 +188,7 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
       )
       .onConflict((oc) => oc.column('title').doNothing())
       .execute()
+    await seedReviews(trx, courses, now)
   })
 }
 

@@ -1,12 +1,13 @@
 // Verified reviews: writing, editing and deleting one's own, and staff hiding one. Every change recomputes the
 // course's shown rating and review count from the rows in the same transaction, with the course row locked so
 // concurrent changes of one course take turns and the aggregate stays exact.
+
+import { REVIEW_MESSAGES } from '../../src-shared/reviews.ts'
 import * as audit from '../audit/repository.ts'
 import type { SessionUser } from '../auth/types.ts'
 import { lockCourseForRating, setCourseRating } from '../catalog/course-rating.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-import { REVIEW_MESSAGES } from '../../src-shared/reviews.ts'
 import {
   computeRatingSummary,
   deleteReviewRow,

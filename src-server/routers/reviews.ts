@@ -1,5 +1,7 @@
 // Course reviews: anyone reads a course's visible reviews and rating summary; a learner with access who completed
 // a lesson writes one review per course and edits or deletes it (the rules live in learning/reviews.ts).
+
+import { REVIEWS_PAGE_SIZE } from '../../src-shared/reviews.ts'
 import {
   courseIdInput,
   courseReviewsInput,
@@ -7,7 +9,6 @@ import {
   reviewIdInput,
   reviewUpdateInput,
 } from '../../src-shared/schemas/reviews.ts'
-import { REVIEWS_PAGE_SIZE } from '../../src-shared/reviews.ts'
 import { computeRatingSummary, listVisibleReviews, toReview } from '../learning/repository-reviews.ts'
 import { createReview, deleteReview, myReview, updateReview } from '../learning/reviews.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'

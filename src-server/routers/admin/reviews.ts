@@ -1,7 +1,8 @@
 // Course reviews as staff see them: everyone on the team reads every review (hidden ones too); editors and up hide
 // a review or show it again, audited.
-import { reviewHiddenInput, staffReviewsInput } from '../../../src-shared/schemas/reviews.ts'
+
 import { ADMIN_PAGE_SIZE } from '../../../src-shared/admin.ts'
+import { reviewHiddenInput, staffReviewsInput } from '../../../src-shared/schemas/reviews.ts'
 import { listReviewsForStaff, toReview } from '../../learning/repository-reviews.ts'
 import { setReviewHidden } from '../../learning/reviews.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
