@@ -1,31 +1,19 @@
 // Idempotent demo seed: inserts what is missing, keyed by natural ids, and never overwrites staff edits.
 import type { Kysely } from 'kysely'
-import { parseLessonDuration } from '../../src-shared/lesson-duration.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
-import type { CurriculumSection, Database } from '../types.ts'
+import type { Database } from '../types.ts'
+import { seedCurricula } from './curriculum.ts'
 import { categories } from './data/categories.ts'
 import { courses } from './data/courses.ts'
 import { promoVideos, testimonials } from './data/home.ts'
 import { instructors } from './data/instructors.ts'
 import { comparisonFeatures, plans } from './data/plans.ts'
 import { services } from './data/services.ts'
-import type { SeedCourse } from './data/types.ts'
 import { courseRow } from './factories.ts'
 import { seedReviews } from './reviews.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
 const DAY_MS = 24 * 60 * 60 * 1000
-
-export function toCurriculum(course: SeedCourse): CurriculumSection[] {
-  return course.curriculum.map((section) => ({
-    title: section.title,
-    lessons: section.lessons.map((lesson) => ({
-      title: lesson.title,
-      durationSeconds: parseLessonDuration(lesson.duration),
-      isPreview: lesson.preview ?? false,
-    })),
-  }))
-}
 
 export async function seedDatabase(db: Kysely<Database>, now = new Date()): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -57,7 +45,6 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
           const instructor = instructorByKey.get(course.instructor)
           const category = categoryId.get(course.category)
           if (!instructor || !category) throw new Error(`Seed course ${course.id} refers to unknown data`)
-          const curriculum = toCurriculum(course)
           const createdAt = new Date(now.getTime() - course.createdDaysAgo * DAY_MS)
           const status = course.status ?? 'published'
           return courseRow({
@@ -75,12 +62,11 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
             students_count: course.studentsCount,
             level: course.level,
             duration_minutes: Math.round(course.hoursOfContent * 60),
-            lessons_count: curriculum.reduce((sum, section) => sum + section.lessons.length, 0),
+            lessons_count: course.curriculum.reduce((sum, section) => sum + section.lessons.length, 0),
             language: course.language ?? 'English',
             certificate: course.certificate ?? true,
             what_you_will_learn: json(course.whatYouWillLearn),
             requirements: json(course.requirements),
-            curriculum: json(curriculum),
             status,
             featured: course.featured ?? false,
             published_at: status === 'published' ? createdAt : null,
@@ -91,6 +77,7 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
       )
       .onConflict((oc) => oc.column('id').doNothing())
       .execute()
+    await seedCurricula(trx, courses)
 
     for (const [position, service] of services.entries()) {
       const category = categoryId.get(service.category)

@@ -1,8 +1,9 @@
-// Honest demo ratings: demo learners who hold the seed courses and reviews by some of them. Each course's shown
-// rating and review count are then computed from the review rows (never typed in), and its student count from
-// the learners who hold it, so no number on the site is larger than the rows behind it. The seed data's
-// rating, reviewCount and studentsCount only shape the demo: a course with many reviews gets more rows (about a
-// third of the square root of its old count), with an average as close to its old rating as that many rows allow.
+// Honest demo ratings: demo learners who hold the seed courses, and reviews by some of them (each written after
+// completing the course's first lesson, as the app requires). Each course's shown rating and review count are then
+// computed from the review rows (never typed in), and its student count from the learners who hold it, so no number
+// on the site is larger than the rows behind it. The seed data's rating, reviewCount and studentsCount only shape
+// the demo: a course with many reviews gets more rows (about a third of the square root of its old count), with an
+// average as close to its old rating as that many rows allow.
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../types.ts'
 import { DEMO_LEARNER_COUNT, demoLearnerRows, demoReviewText } from './data/learners.ts'
@@ -79,7 +80,9 @@ export async function seedReviews(trx: Kysely<Database>, courses: SeedCourse[], 
   const learnerIds = learners.map((l) => idByEmail.get(l.email) as string)
 
   const published = courses.filter((course) => (course.status ?? 'published') === 'published')
+  const firstLesson = await firstLessonOf(trx)
   const enrolments: { user_id: string; course_id: string; enrolled_at: Date }[] = []
+  const progress: { user_id: string; course_id: string; lesson_id: string; completed_at: Date; updated_at: Date }[] = []
   const reviews: {
     course_id: string
     user_id: string
@@ -100,6 +103,17 @@ export async function seedReviews(trx: Kysely<Database>, courses: SeedCourse[], 
       const rating = plan.ratings[k]
       if (rating === undefined) continue
       const writtenAt = new Date(enrolledAt.getTime() + (now.getTime() - enrolledAt.getTime()) * (0.3 + (k % 5) / 10))
+      // A verified review: its author completed a lesson (the course's first) before writing it.
+      const lessonId = firstLesson.get(course.id)
+      if (!lessonId) continue
+      const completedAt = new Date((enrolledAt.getTime() + writtenAt.getTime()) / 2)
+      progress.push({
+        user_id: userId,
+        course_id: course.id,
+        lesson_id: lessonId,
+        completed_at: completedAt,
+        updated_at: completedAt,
+      })
       reviews.push({
         course_id: course.id,
         user_id: userId,
@@ -117,6 +131,13 @@ export async function seedReviews(trx: Kysely<Database>, courses: SeedCourse[], 
       .onConflict((oc) => oc.columns(['user_id', 'course_id']).doNothing())
       .execute()
   }
+  for (let i = 0; i < progress.length; i += 500) {
+    await trx
+      .insertInto('lesson_progress')
+      .values(progress.slice(i, i + 500))
+      .onConflict((oc) => oc.columns(['user_id', 'lesson_id']).doNothing())
+      .execute()
+  }
   for (let i = 0; i < reviews.length; i += 500) {
     await trx
       .insertInto('course_reviews')
@@ -128,6 +149,19 @@ export async function seedReviews(trx: Kysely<Database>, courses: SeedCourse[], 
     trx,
     courses.map((course) => course.id),
   )
+}
+
+/** Each course's first lesson (first section, first position). */
+async function firstLessonOf(trx: Kysely<Database>): Promise<Map<string, string>> {
+  const rows = await trx
+    .selectFrom('lessons as l')
+    .innerJoin('course_sections as s', 's.id', 'l.section_id')
+    .select(['l.id', 'l.course_id'])
+    .orderBy('s.position', 'desc')
+    .orderBy('l.position', 'desc')
+    .execute()
+  // Ordered last to first, so each course's first lesson is the one left in the map.
+  return new Map(rows.map((row) => [row.course_id, row.id]))
 }
 
 /** Rating, review count and student count of the given courses, from their visible reviews and their learners. */

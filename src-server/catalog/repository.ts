@@ -54,7 +54,7 @@ export function findPublishedCourse(db: DB, id: string) {
       'courses.certificate',
       'courses.what_you_will_learn',
       'courses.requirements',
-      'courses.curriculum',
+      'courses.included_in_premium',
       'courses.instructor_id',
       'courses.updated_at',
     ])

@@ -1,23 +1,10 @@
 // Who may review a course: a learner with access to it (the one access function decides) who has completed at
 // least one of its lessons. Verified reviews only: a buyer who never started the course cannot rate it.
-
 import type { ReviewBlocker } from '../../src-shared/reviews.ts'
 import { canOpenCourse } from '../access/courses.ts'
 import type { SessionUser } from '../auth/types.ts'
 import type { DB } from '../db.ts'
-
-/** Whether the user has marked (or watched) at least one lesson of the course complete. */
-export async function hasCompletedAnyLesson(db: DB, userId: string, courseId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('lesson_progress')
-    .select('lesson_id')
-    .where('user_id', '=', userId)
-    .where('course_id', '=', courseId)
-    .where('completed_at', 'is not', null)
-    .limit(1)
-    .executeTakeFirst()
-  return Boolean(row)
-}
+import { hasCompletedAnyLesson } from './repository.ts'
 
 /** Null when the user may review the course, else why not. */
 export async function reviewBlocker(

@@ -25,11 +25,14 @@ const priceText = z
 export const lessonDurationText = z.string().trim().regex(LESSON_DURATION_PATTERN, LESSON_DURATION_MESSAGE)
 
 const lessonInput = z.object({
+  /** Sent back for an existing lesson so an edit keeps its id (and learners' progress). */
+  id: z.uuid().optional(),
   title: z.string().trim().min(1, 'Every lesson needs a title').max(200),
   duration: lessonDurationText,
   isPreview: z.boolean(),
 })
 const sectionInput = z.object({
+  id: z.uuid().optional(),
   title: z.string().trim().min(1, 'Every section needs a title').max(200),
   lessons: z.array(lessonInput).max(200),
 })
@@ -54,6 +57,8 @@ export const courseInput = z.object({
   featured: z.boolean().default(false),
   language: z.string().trim().min(1).max(60).default('English'),
   certificate: z.boolean().default(true),
+  /** Whether an active Premium subscription opens the course. */
+  includedInPremium: z.boolean().default(true),
   /** Used only when the curriculum lists no lessons; otherwise counted from it. */
   lessons: z.coerce.number().int('Lessons must be a whole number').min(0).max(10_000).default(0),
   durationMinutes: z.coerce.number().int('Duration must be whole minutes').min(0).max(100_000).default(0),

@@ -4,8 +4,8 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertCourse } from '../../db/seed/factories.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
 import { courseJsonLd } from '../../src-client/lib/course-json-ld.ts'
+import type { DatabaseHandle } from '../../src-server/db.ts'
 import { REVIEW_MAX_LENGTH, REVIEW_MESSAGES, REVIEWS_PAGE_SIZE } from '../../src-shared/reviews.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser } from '../support/factories.ts'
@@ -84,7 +84,11 @@ describe('who may review', () => {
     expect((await asBuyer.reviews.mine({ courseId })).blocker).toBe('no_completed_lesson')
     expect(await refusalOf(asBuyer.reviews.create(content))).toBe(`FORBIDDEN: ${REVIEW_MESSAGES.no_completed_lesson}`)
 
-    await db().updateTable('lesson_progress').set({ completed_at: new Date() }).where('user_id', '=', buyer.id).execute()
+    await db()
+      .updateTable('lesson_progress')
+      .set({ completed_at: new Date() })
+      .where('user_id', '=', buyer.id)
+      .execute()
     expect((await asBuyer.reviews.mine({ courseId })).blocker).toBeNull()
     const review = await asBuyer.reviews.create(content)
     expect(review).toMatchObject({ rating: 4, body: 'Good course', author: 'Test U.', hidden: false, edited: false })
@@ -103,7 +107,9 @@ describe('who may review', () => {
       expect(outcome).toMatch(/^BAD_REQUEST: /)
       expect(outcome).toContain(REVIEW_MESSAGES.ratingRequired)
     }
-    const tooLong = await refusalOf(caller.reviews.create({ courseId, rating: 5, body: 'x'.repeat(REVIEW_MAX_LENGTH + 1) }))
+    const tooLong = await refusalOf(
+      caller.reviews.create({ courseId, rating: 5, body: 'x'.repeat(REVIEW_MAX_LENGTH + 1) }),
+    )
     expect(tooLong).toContain(REVIEW_MESSAGES.tooLong)
     const review = await caller.reviews.create({ courseId, rating: 5, body: `  ${'y'.repeat(REVIEW_MAX_LENGTH)}  ` })
     expect(review.body).toBe('y'.repeat(REVIEW_MAX_LENGTH))
@@ -201,7 +207,12 @@ describe('hiding a review', () => {
       .orderBy('created_at')
       .execute()
     expect(audit).toEqual([
-      { actor_id: editor.id, action: 'review.hide', entity_type: 'review', after: { courseId, rating: 1, hidden: true } },
+      {
+        actor_id: editor.id,
+        action: 'review.hide',
+        entity_type: 'review',
+        after: { courseId, rating: 1, hidden: true },
+      },
     ])
 
     // Shown again by an admin: back in the aggregate, audited too.
@@ -258,7 +269,9 @@ describe('the aggregate the catalogue shows', () => {
       ...created.slice(0, 4).map((review, i) => callers[i]!.reviews.update({ id: review.id, rating: 5 })),
       ...created.slice(4, 7).map((review, i) => callers[i + 4]!.reviews.delete({ id: review.id })),
       ...created.slice(7, 9).map((review) => editor.admin.reviews.setHidden({ id: review.id, hidden: true })),
-      ...more.map(async (learner, i) => (await callerAs(db(), learner)).reviews.create({ courseId, rating: (i % 2) + 3 })),
+      ...more.map(async (learner, i) =>
+        (await callerAs(db(), learner)).reviews.create({ courseId, rating: (i % 2) + 3 }),
+      ),
     ])
     const shown = await expectExactAggregate(courseId)
     const seeded = await db()
@@ -283,7 +296,10 @@ describe('the course page', () => {
     const first = await anyone.reviews.list({ courseId })
     expect(first).toMatchObject({ total: REVIEWS_PAGE_SIZE + 2, page: 1, pageCount: 2 })
     expect(first.items).toHaveLength(REVIEWS_PAGE_SIZE)
-    expect(first.items[0]).toMatchObject({ author: `Learner${REVIEWS_PAGE_SIZE + 1} Z.`, body: `Number ${REVIEWS_PAGE_SIZE + 1}` })
+    expect(first.items[0]).toMatchObject({
+      author: `Learner${REVIEWS_PAGE_SIZE + 1} Z.`,
+      body: `Number ${REVIEWS_PAGE_SIZE + 1}`,
+    })
     const dates = first.items.map((item) => item.createdAt)
     expect(dates).toEqual([...dates].sort().reverse())
     const second = await anyone.reviews.list({ courseId, page: 2 })

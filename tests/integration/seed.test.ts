@@ -117,7 +117,7 @@ describe('seed ratings', () => {
     expect(rating('dropshipping-quick-start')).toBe(1.8)
   })
 
-  it('writes every demo review by a learner who holds the course', async () => {
+  it('writes every demo review by a learner who holds the course and completed a lesson of it', async () => {
     const orphans = await database.db
       .selectFrom('course_reviews as r')
       .leftJoin('enrolments as e', (join) =>
@@ -127,5 +127,21 @@ describe('seed ratings', () => {
       .where('e.user_id', 'is', null)
       .execute()
     expect(orphans).toEqual([])
+    const unverified = await database.db
+      .selectFrom('course_reviews as r')
+      .select('r.id')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('lesson_progress as p')
+              .select('p.lesson_id')
+              .whereRef('p.user_id', '=', 'r.user_id')
+              .whereRef('p.course_id', '=', 'r.course_id')
+              .where('p.completed_at', 'is not', null),
+          ),
+        ),
+      )
+      .execute()
+    expect(unverified).toEqual([])
   })
 })

@@ -23,12 +23,7 @@ export async function buyCourse(db: Kysely<Database>, user: TestUser, courseId: 
 }
 
 /** Marks the course's first lesson complete for the user (or only opens it, with `completed: false`). */
-export async function recordLessonProgress(
-  db: Kysely<Database>,
-  userId: string,
-  courseId: string,
-  completed = true,
-) {
+export async function recordLessonProgress(db: Kysely<Database>, userId: string, courseId: string, completed = true) {
   const lesson = await db
     .selectFrom('lessons')
     .select('id')

@@ -2,9 +2,13 @@
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, courseInput, courseListInput, courseUpdateInput } from '../../../src-shared/schemas/admin.ts'
 import { courseIdSchema } from '../../../src-shared/schemas/catalog.ts'
-import { createCourse, deleteCourse, setCourseFeatured, updateCourse } from '../../catalog/course-editing.ts'
-import { toAdminCourse } from '../../catalog/course-mapping.ts'
-import { listAdminCourses } from '../../catalog/repository-staff.ts'
+import {
+  adminCoursePage,
+  createCourse,
+  deleteCourse,
+  setCourseFeatured,
+  updateCourse,
+} from '../../catalog/course-editing.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -12,9 +16,9 @@ export const adminCoursesRouter = router({
   list: staffProcedure('viewer')
     .input(courseListInput)
     .query(async ({ ctx, input }) => {
-      const { rows, total, counts } = await listAdminCourses(ctx.db, input.filter, input.search, input.page)
+      const { items, total, counts } = await adminCoursePage(ctx.db, input.filter, input.search, input.page)
       return {
-        items: rows.map(toAdminCourse),
+        items,
         total,
         counts,
         page: input.page,

@@ -1,0 +1,109 @@
+// Reads of a course's sections and lessons. The outline (titles, durations, preview flags, kinds) is public; a
+// lesson's content (body, video, attachments) is read only through learning/, after access/ said yes.
+import type { LessonKind } from '../../db/types.ts'
+import type { DB } from '../db.ts'
+
+export interface OutlineLesson {
+  id: string
+  title: string
+  durationSeconds: number
+  isPreview: boolean
+  kind: LessonKind
+}
+export interface OutlineSection {
+  id: string
+  title: string
+  lessons: OutlineLesson[]
+}
+
+/** Every section of the course in order, each with its lessons in order (sections without lessons included). */
+export async function readCurriculum(db: DB, courseId: string): Promise<OutlineSection[]> {
+  return (await readCurricula(db, [courseId])).get(courseId) ?? []
+}
+
+/** The curricula of several courses in one query (the admin's course list). */
+export async function readCurricula(db: DB, courseIds: string[]): Promise<Map<string, OutlineSection[]>> {
+  const curricula = new Map<string, OutlineSection[]>(courseIds.map((id) => [id, []]))
+  if (courseIds.length === 0) return curricula
+  const rows = await db
+    .selectFrom('course_sections as s')
+    .leftJoin('lessons as l', 'l.section_id', 's.id')
+    .select([
+      's.course_id',
+      's.id as section_id',
+      's.title as section_title',
+      'l.id as lesson_id',
+      'l.title as lesson_title',
+      'l.duration_seconds',
+      'l.is_preview',
+      'l.kind',
+    ])
+    .where('s.course_id', 'in', courseIds)
+    .orderBy('s.course_id')
+    .orderBy('s.position')
+    .orderBy('l.position')
+    .execute()
+  for (const row of rows) {
+    const sections = curricula.get(row.course_id) ?? []
+    let section = sections.at(-1)
+    if (section?.id !== row.section_id) {
+      section = { id: row.section_id, title: row.section_title, lessons: [] }
+      sections.push(section)
+    }
+    if (row.lesson_id === null) continue
+    section.lessons.push({
+      id: row.lesson_id,
+      title: row.lesson_title ?? '',
+      durationSeconds: row.duration_seconds ?? 0,
+      isPreview: row.is_preview ?? false,
+      kind: row.kind ?? 'article',
+    })
+  }
+  return curricula
+}
+
+/** The ids of a course's lessons in curriculum order (section, then lesson). */
+export async function listLessonIds(db: DB, courseId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('lessons as l')
+    .innerJoin('course_sections as s', 's.id', 'l.section_id')
+    .select('l.id')
+    .where('l.course_id', '=', courseId)
+    .orderBy('s.position')
+    .orderBy('l.position')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+/** A lesson's full row (content included) with its course's access-relevant columns, or undefined. */
+export function findLessonRow(db: DB, courseId: string, lessonId: string) {
+  return db
+    .selectFrom('lessons as l')
+    .innerJoin('courses as c', 'c.id', 'l.course_id')
+    .select([
+      'l.id',
+      'l.course_id',
+      'l.title',
+      'l.duration_seconds',
+      'l.is_preview',
+      'l.kind',
+      'l.body_markdown',
+      'l.video_key',
+      'l.video_url',
+      'l.updated_at',
+      'c.status as course_status',
+    ])
+    .where('l.id', '=', lessonId)
+    .where('l.course_id', '=', courseId)
+    .executeTakeFirst()
+}
+export type LessonRow = NonNullable<Awaited<ReturnType<typeof findLessonRow>>>
+
+export function listAttachments(db: DB, lessonId: string) {
+  return db
+    .selectFrom('lesson_attachments')
+    .select(['id', 'file_name', 'content_type', 'size_bytes', 'storage_key'])
+    .where('lesson_id', '=', lessonId)
+    .orderBy('position')
+    .execute()
+}
