@@ -47,6 +47,7 @@ import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
+import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 
@@ -239,6 +240,11 @@ const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   path: '/orders',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffReviewsRoute = AdminStaffReviewsRouteImport.update({
+  id: '/reviews',
+  path: '/reviews',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
   id: '/users',
   path: '/users',
@@ -287,6 +293,7 @@ export interface FileRoutesByFullPath {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/': typeof AdminStaffIndexRoute
@@ -327,6 +334,7 @@ export interface FileRoutesByTo {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin': typeof AdminStaffIndexRoute
@@ -370,6 +378,7 @@ export interface FileRoutesById {
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
+  '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
@@ -413,6 +422,7 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/reviews'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin/'
@@ -453,6 +463,7 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/reviews'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin'
@@ -495,6 +506,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
     | '/admin/_staff/orders'
+    | '/admin/_staff/reviews'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
     | '/admin/_staff/'
@@ -802,6 +814,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffOrdersRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/reviews': {
+      id: '/admin/_staff/reviews'
+      path: '/reviews'
+      fullPath: '/admin/reviews'
+      preLoaderRoute: typeof AdminStaffReviewsRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/users': {
       id: '/admin/_staff/users'
       path: '/users'
@@ -837,6 +856,7 @@ interface AdminStaffRouteChildren {
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
+  AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
 }
@@ -847,6 +867,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
+  AdminStaffReviewsRoute: AdminStaffReviewsRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
 }
