@@ -124,31 +124,34 @@ export async function seedReviews(trx: Kysely<Database>, courses: SeedCourse[], 
       })
     }
   }
-  for (let i = 0; i < enrolments.length; i += 1000) {
-    await trx
+  // Existing rows (a second seed, or a learner's own later changes) are left as they are.
+  await inBatches(enrolments, (rows) =>
+    trx
       .insertInto('enrolments')
-      .values(enrolments.slice(i, i + 1000))
-      .onConflict((oc) => oc.columns(['user_id', 'course_id']).doNothing())
-      .execute()
-  }
-  for (let i = 0; i < progress.length; i += 500) {
-    await trx
+      .values(rows)
+      .onConflict((oc) => oc.columns(['user_id', 'course_id']).doNothing()),
+  )
+  await inBatches(progress, (rows) =>
+    trx
       .insertInto('lesson_progress')
-      .values(progress.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['user_id', 'lesson_id']).doNothing())
-      .execute()
-  }
-  for (let i = 0; i < reviews.length; i += 500) {
-    await trx
+      .values(rows)
+      .onConflict((oc) => oc.columns(['user_id', 'lesson_id']).doNothing()),
+  )
+  await inBatches(reviews, (rows) =>
+    trx
       .insertInto('course_reviews')
-      .values(reviews.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['course_id', 'user_id']).doNothing())
-      .execute()
-  }
+      .values(rows)
+      .onConflict((oc) => oc.columns(['course_id', 'user_id']).doNothing()),
+  )
   await refreshSeedCourseNumbers(
     trx,
     courses.map((course) => course.id),
   )
+}
+
+/** Runs one insert per thousand rows (a statement's parameters are limited). */
+async function inBatches<T>(rows: T[], insert: (batch: T[]) => { execute(): Promise<unknown> }) {
+  for (let i = 0; i < rows.length; i += 1000) await insert(rows.slice(i, i + 1000)).execute()
 }
 
 /** Each course's first lesson (first section, first position). */
