@@ -241,6 +241,9 @@ describe('the aggregate the catalogue shows', () => {
       count: 0,
       stars: [5, 4, 3, 2, 1].map((stars) => ({ stars, count: 0 })),
     })
+    const fourAndUp = async () =>
+      (await anyone.catalog.search({})).facets.rating.find((facet) => facet.floor === 4)?.count ?? 0
+    const before = { facet: await fourAndUp(), total: (await anyone.catalog.search({ rating: 4 })).total }
     for (const rating of [5, 4, 4]) {
       const learner = await verifiedLearner(db(), courseId)
       await (await callerAs(db(), learner)).reviews.create({ courseId, rating })
@@ -260,7 +263,13 @@ describe('the aggregate the catalogue shows', () => {
     expect(page).toMatchObject({ rating: 4.3, reviewCount: 3 })
     const search = await anyone.catalog.search({ search: 'Course review-aggregate', rating: 4 })
     expect(search.items.find((item) => item.id === courseId)).toMatchObject({ rating: 4.3, reviewCount: 3 })
-    expect(search.facets.rating.find((facet) => facet.floor === 4)?.count).toBeGreaterThanOrEqual(1)
+    // Unrated before, the course now counts in "4 & up" and sorts among the highest rated by its real average.
+    expect(await fourAndUp()).toBe(before.facet + 1)
+    expect((await anyone.catalog.search({ rating: 4 })).total).toBe(before.total + 1)
+    const byRating = (await anyone.catalog.search({ sort: 'rating', pageSize: 48 })).items
+    const index = byRating.findIndex((item) => item.id === courseId)
+    expect(byRating[index - 1]?.rating ?? 5).toBeGreaterThanOrEqual(4.3)
+    expect(byRating[index + 1]?.rating ?? 0).toBeLessThanOrEqual(4.3)
   })
 
   it('stays exact under concurrent reviews, edits, deletions and hiding (run on PostgreSQL to race for real)', async () => {
