@@ -102,7 +102,8 @@ export async function seedReviews(trx: Kysely<Database>, courses: SeedCourse[], 
       enrolments.push({ user_id: userId, course_id: course.id, enrolled_at: enrolledAt })
       const rating = plan.ratings[k]
       if (rating === undefined) continue
-      const writtenAt = new Date(enrolledAt.getTime() + (now.getTime() - enrolledAt.getTime()) * (0.3 + (k % 5) / 10))
+      // A third of the way from joining to today: later learners wrote later, so the list's order follows k.
+      const writtenAt = new Date(enrolledAt.getTime() + (now.getTime() - enrolledAt.getTime()) / 3)
       // A verified review: its author completed a lesson (the course's first) before writing it.
       const lessonId = firstLesson.get(course.id)
       if (!lessonId) continue
@@ -118,7 +119,7 @@ export async function seedReviews(trx: Kysely<Database>, courses: SeedCourse[], 
         course_id: course.id,
         user_id: userId,
         rating,
-        body: demoReviewText(rating, index + k),
+        body: demoReviewText(rating, index * 3 + k),
         created_at: writtenAt,
         updated_at: writtenAt,
       })

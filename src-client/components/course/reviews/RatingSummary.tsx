@@ -20,7 +20,7 @@ export function RatingSummary({ summary }: { summary: Summary }) {
         <p data-testid="rating-average" className={css({ fontSize: '4xl', fontWeight: 'extrabold', lineHeight: '1' })}>
           {summary.count > 0 ? summary.average.toFixed(1) : '–'}
         </p>
-        {summary.count > 0 ? <Stars rating={summary.average} /> : null}
+        {summary.count > 0 ? <Stars rating={summary.average} showValue={false} /> : null}
         <p data-testid="rating-count" className={css({ fontSize: 'sm', color: 'fg.muted', mt: '1' })}>
           {reviewCountLabel(summary.count)}
         </p>

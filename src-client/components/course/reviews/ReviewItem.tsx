@@ -10,7 +10,7 @@ export function ReviewItem({ review }: { review: Review }) {
   return (
     <article data-testid="review-item" className={css({ display: 'grid', gap: '1' })}>
       <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
-        <Stars rating={review.rating} />
+        <Stars rating={review.rating} showValue={false} />
         <span className={css({ fontWeight: 'semibold' })}>{review.author}</span>
         <time dateTime={review.createdAt} className={css({ fontSize: 'sm', color: 'fg.muted' })}>
           {formatDate(review.createdAt)}

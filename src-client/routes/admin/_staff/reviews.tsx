@@ -124,7 +124,7 @@ function Reviews() {
                     </td>
                     <td>{review.author}</td>
                     <td>
-                      <Stars rating={review.rating} />
+                      <Stars rating={review.rating} showValue={false} />
                     </td>
                     <td className={css({ maxW: 'md', whiteSpace: 'pre-line' })}>{review.body || '—'}</td>
                     <td>{new Date(review.createdAt).toLocaleDateString()}</td>
