@@ -84,8 +84,11 @@ test('staff hide a review from the admin area and the course shows one review fe
   await page.getByRole('complementary', { name: 'Admin navigation' }).getByRole('link', { name: 'Reviews' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Reviews' })).toBeVisible()
   await expect(page.getByTestId('admin-review').first()).toBeVisible()
-  // Filtered to one course, as each row's course link does.
-  await page.goto(`/admin/reviews?course=${course}`)
+  // A course's reviews, from the course list.
+  await page.getByRole('complementary', { name: 'Admin navigation' }).getByRole('link', { name: 'Courses' }).click()
+  await page.getByRole('searchbox', { name: 'Search courses' }).fill('Negotiation')
+  await page.getByRole('link', { name: /^Reviews of Negotiation/ }).click()
+  await expect(page).toHaveURL(new RegExp(`/admin/reviews\\?course=${course}`))
   await expect(page.getByText('Reviews of one course.')).toBeVisible()
   await expect(page.getByTestId('admin-review')).toHaveCount(before.count)
 
