@@ -37,6 +37,7 @@ import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
@@ -50,6 +51,8 @@ import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orde
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
+import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
+import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -190,6 +193,12 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CertificatesCertificateIdRoute =
+  CertificatesCertificateIdRouteImport.update({
+    id: '/certificates/$certificateId',
+    path: '/certificates/$certificateId',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const CoursesIndexRoute = CoursesIndexRouteImport.update({
   id: '/courses/',
   path: '/courses/',
@@ -255,6 +264,16 @@ const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
   path: '/courses/category/$slug',
   getParentRoute: () => rootRouteImport,
 } as any)
+const LearnCourseIdIndexRoute = LearnCourseIdIndexRouteImport.update({
+  id: '/learn/$courseId/',
+  path: '/learn/$courseId/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LearnCourseIdLessonIdRoute = LearnCourseIdLessonIdRouteImport.update({
+  id: '/learn/$courseId/$lessonId',
+  path: '/learn/$courseId/$lessonId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -284,6 +303,7 @@ export interface FileRoutesByFullPath {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
@@ -296,7 +316,9 @@ export interface FileRoutesByFullPath {
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
+  '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin/': typeof AdminStaffIndexRoute
+  '/learn/$courseId/': typeof LearnCourseIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -325,6 +347,7 @@ export interface FileRoutesByTo {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
@@ -337,7 +360,9 @@ export interface FileRoutesByTo {
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
+  '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin': typeof AdminStaffIndexRoute
+  '/learn/$courseId': typeof LearnCourseIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -369,6 +394,7 @@ export interface FileRoutesById {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
@@ -381,7 +407,9 @@ export interface FileRoutesById {
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
+  '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
+  '/learn/$courseId/': typeof LearnCourseIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -413,6 +441,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
@@ -425,7 +454,9 @@ export interface FileRouteTypes {
     | '/admin/reviews'
     | '/admin/users'
     | '/courses/category/$slug'
+    | '/learn/$courseId/$lessonId'
     | '/admin/'
+    | '/learn/$courseId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -454,6 +485,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses'
@@ -466,7 +498,9 @@ export interface FileRouteTypes {
     | '/admin/reviews'
     | '/admin/users'
     | '/courses/category/$slug'
+    | '/learn/$courseId/$lessonId'
     | '/admin'
+    | '/learn/$courseId'
   id:
     | '__root__'
     | '/'
@@ -497,6 +531,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
@@ -509,7 +544,9 @@ export interface FileRouteTypes {
     | '/admin/_staff/reviews'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
+    | '/learn/$courseId/$lessonId'
     | '/admin/_staff/'
+    | '/learn/$courseId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -540,10 +577,13 @@ export interface RootRouteChildren {
   AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
   AdminLoginRoute: typeof AdminLoginRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
+  CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
+  LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
+  LearnCourseIdIndexRoute: typeof LearnCourseIdIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -744,6 +784,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/certificates/$certificateId': {
+      id: '/certificates/$certificateId'
+      path: '/certificates/$certificateId'
+      fullPath: '/certificates/$certificateId'
+      preLoaderRoute: typeof CertificatesCertificateIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/courses/': {
       id: '/courses/'
       path: '/courses'
@@ -835,6 +882,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCategorySlugRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/learn/$courseId/': {
+      id: '/learn/$courseId/'
+      path: '/learn/$courseId'
+      fullPath: '/learn/$courseId/'
+      preLoaderRoute: typeof LearnCourseIdIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/learn/$courseId/$lessonId': {
+      id: '/learn/$courseId/$lessonId'
+      path: '/learn/$courseId/$lessonId'
+      fullPath: '/learn/$courseId/$lessonId'
+      preLoaderRoute: typeof LearnCourseIdLessonIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -904,10 +965,13 @@ const rootRouteChildren: RootRouteChildren = {
   AdminAcceptInviteRoute: AdminAcceptInviteRoute,
   AdminLoginRoute: AdminLoginRoute,
   AuthCallbackRoute: AuthCallbackRoute,
+  CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
   CoursesIndexRoute: CoursesIndexRoute,
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
+  LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,
+  LearnCourseIdIndexRoute: LearnCourseIdIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -23,6 +23,7 @@ import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerSeoRoutes } from './http/seo.ts'
+import { registerLearningRoutes } from './learning/media-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
@@ -31,6 +32,7 @@ import { registerSecurityHeaders } from './security/headers.ts'
 import { servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
+import { UPLOAD_PREFIXES } from './storage/keys.ts'
 import { createS3Storage } from './storage/s3.ts'
 import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
 import { createLocalStorage, type FileStorage } from './storage/storage.ts'
@@ -69,6 +71,17 @@ export interface Server {
   /** Starts listening; resolves to the base URL (useful with port 0). */
   start(): Promise<string>
   stop(): Promise<void>
+}
+
+/** A /uploads/ address of a lesson file, however encoded ('%2F', '/./'): those are never served statically. */
+function isPrivateUpload(url: string): boolean {
+  let pathname: string
+  try {
+    pathname = decodeURIComponent(url.split('?')[0] ?? '')
+  } catch {
+    return true
+  }
+  return `${path.posix.normalize(pathname)}/`.startsWith(`/uploads/${UPLOAD_PREFIXES.lessons}`)
 }
 
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
@@ -130,8 +143,12 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   })
 
-  // User uploads from local storage. Uploaded files are only ever images checked by content.
+  // User uploads from local storage. Uploaded files are only ever images checked by content. Lesson files are
+  // private: only the learning routes serve them, after the access check.
   await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      if (isPrivateUpload(request.url)) return reply.code(404).send({ error: 'Not Found', message: 'File not found' })
+    })
     await scope.register(fastifyStatic, {
       root: uploadsDir,
       prefix: '/uploads/',
@@ -154,6 +171,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
   registerProfileRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
+  registerLearningRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 

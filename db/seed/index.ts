@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import type { Database } from '../types.ts'
-import { seedCurricula } from './curriculum.ts'
+import { seedCourseMinutes, seedCurricula } from './curriculum.ts'
 import { categories } from './data/categories.ts'
 import { courses } from './data/courses.ts'
 import { promoVideos, testimonials } from './data/home.ts'
@@ -61,7 +61,7 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
             review_count: course.reviewCount,
             students_count: course.studentsCount,
             level: course.level,
-            duration_minutes: Math.round(course.hoursOfContent * 60),
+            duration_minutes: seedCourseMinutes(course),
             lessons_count: course.curriculum.reduce((sum, section) => sum + section.lessons.length, 0),
             language: course.language ?? 'English',
             certificate: course.certificate ?? true,

@@ -75,9 +75,9 @@ export async function listLessonIds(db: DB, courseId: string): Promise<string[]>
   return rows.map((row) => row.id)
 }
 
-/** A lesson's full row (content included) with its course's access-relevant columns, or undefined. */
-export function findLessonRow(db: DB, courseId: string, lessonId: string) {
-  return db
+/** A lesson's full row (content included), or undefined; of the given course unless courseId is null. */
+export function findLessonRow(db: DB, courseId: string | null, lessonId: string) {
+  let query = db
     .selectFrom('lessons as l')
     .innerJoin('courses as c', 'c.id', 'l.course_id')
     .select([
@@ -94,8 +94,8 @@ export function findLessonRow(db: DB, courseId: string, lessonId: string) {
       'c.status as course_status',
     ])
     .where('l.id', '=', lessonId)
-    .where('l.course_id', '=', courseId)
-    .executeTakeFirst()
+  if (courseId !== null) query = query.where('l.course_id', '=', courseId)
+  return query.executeTakeFirst()
 }
 export type LessonRow = NonNullable<Awaited<ReturnType<typeof findLessonRow>>>
 
@@ -106,4 +106,33 @@ export function listAttachments(db: DB, lessonId: string) {
     .where('lesson_id', '=', lessonId)
     .orderBy('position')
     .execute()
+}
+
+/** What the player and the access rule need of a course (any status: the caller decides who sees drafts). */
+export async function findCourseForLearning(db: DB, courseId: string) {
+  const row = await db
+    .selectFrom('courses')
+    .select(['id', 'title', 'status', 'included_in_premium', 'certificate', 'instructor_name'])
+    .where('id', '=', courseId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    includedInPremium: row.included_in_premium,
+    certificate: row.certificate,
+    instructorName: row.instructor_name,
+  }
+}
+export type CourseForLearning = NonNullable<Awaited<ReturnType<typeof findCourseForLearning>>>
+
+/** Whether the attachment belongs to a lesson; with the lesson's course, for the access check. */
+export function findAttachment(db: DB, attachmentId: string) {
+  return db
+    .selectFrom('lesson_attachments as a')
+    .innerJoin('lessons as l', 'l.id', 'a.lesson_id')
+    .select(['a.id', 'a.file_name', 'a.content_type', 'a.size_bytes', 'a.storage_key', 'l.course_id', 'l.is_preview'])
+    .where('a.id', '=', attachmentId)
+    .executeTakeFirst()
 }

@@ -86,3 +86,13 @@ export function listCategoriesWithCounts(db: DB) {
 export function listPublishedCourseIds(db: DB) {
   return db.selectFrom('courses').select(['id', 'updated_at']).where('status', '=', 'published').orderBy('id').execute()
 }
+
+/** Title, instructor and image of the given courses (any status: a learner keeps an archived course). */
+export function listCourseSummaries(db: DB, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('courses')
+    .select(['id', 'title', 'instructor_name', 'image_url', 'certificate'])
+    .where('id', 'in', ids)
+    .execute()
+}

@@ -3,6 +3,9 @@
 export const UPLOAD_PREFIXES = {
   courseImages: 'courses/',
   avatars: 'avatars/',
+  /** Lesson videos and attachments: private, served only by the learning routes after the access check. */
+  lessons: 'lessons/',
 } as const
 
-export const ALL_UPLOAD_PREFIXES: readonly string[] = Object.values(UPLOAD_PREFIXES)
+/** What the sweep of unreferenced uploads lists: images only (lesson files are referenced by lesson rows). */
+export const ALL_UPLOAD_PREFIXES: readonly string[] = [UPLOAD_PREFIXES.courseImages, UPLOAD_PREFIXES.avatars]
