@@ -3,7 +3,8 @@
 // numbers follow.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { buyCourse, recordLessonProgress } from '../support/learners.ts'
+import { recordLessonProgress } from '../support/learners.ts'
+import { buyerOfCourse } from '../support/learning.ts'
 import { expect, test } from './fixtures.ts'
 
 /** The visible reviews' average to one decimal and count, read from the rows, plus a review of `extra` stars. */
@@ -26,7 +27,7 @@ test('a learner who completed a lesson reviews the course and sees its average c
   await expect(page.getByRole('link', { name: 'Log in to review this course' })).toBeVisible()
 
   const learner = await login({ firstName: 'Robin', lastName: 'Quill' })
-  await buyCourse(db, learner, COURSE)
+  await buyerOfCourse(db, COURSE, learner)
   await page.reload()
   await expect(page.getByText('Complete at least one lesson of this course to review it.')).toBeVisible()
 

@@ -9,7 +9,8 @@ import type { DatabaseHandle } from '../../src-server/db.ts'
 import { REVIEW_MAX_LENGTH, REVIEW_MESSAGES, REVIEWS_PAGE_SIZE } from '../../src-shared/reviews.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser } from '../support/factories.ts'
-import { buyCourse, recordLessonProgress, verifiedLearner } from '../support/learners.ts'
+import { recordLessonProgress, verifiedLearner } from '../support/learners.ts'
+import { buyerOfCourse } from '../support/learning.ts'
 import { refusalOf } from '../support/outcome.ts'
 
 let database: DatabaseHandle
@@ -82,7 +83,7 @@ describe('who may review', () => {
     )
 
     const buyer = await createUser(db())
-    await buyCourse(db(), buyer, courseId)
+    await buyerOfCourse(db(), courseId, buyer)
     const asBuyer = await callerAs(db(), buyer)
     expect(await refusalOf(asBuyer.reviews.create(content))).toBe(`FORBIDDEN: ${REVIEW_MESSAGES.no_completed_lesson}`)
     // Opening a lesson (progress without completion) is not enough.
