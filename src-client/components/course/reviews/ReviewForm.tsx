@@ -1,5 +1,5 @@
 // Writing or editing one's review: stars and optional text, checked with the server's schema before sending.
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { REVIEW_MAX_LENGTH } from '../../../../src-shared/reviews.ts'
 import { reviewFormSchema } from '../../../../src-shared/schemas/reviews.ts'
 import { css } from '../../../../styled-system/css'
@@ -29,6 +29,12 @@ export function ReviewForm({
   const [rating, setRating] = useState(initial?.rating ?? 0)
   const [body, setBody] = useState(initial?.body ?? '')
   const [errors, setErrors] = useState<{ rating?: string; body?: string }>({})
+  const formRef = useRef<HTMLFormElement>(null)
+  const editing = Boolean(initial)
+  // Opened by "Edit review" (whose button is gone now): keyboard focus moves to the chosen star.
+  useEffect(() => {
+    if (editing) formRef.current?.querySelector<HTMLInputElement>('input[type=radio]:checked')?.focus()
+  }, [editing])
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -42,7 +48,13 @@ export function ReviewForm({
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Your review" className={css({ display: 'grid', gap: '4' })}>
+    <form
+      ref={formRef}
+      onSubmit={submit}
+      noValidate
+      aria-label="Your review"
+      className={css({ display: 'grid', gap: '4' })}
+    >
       <StarInput value={rating} onChange={setRating} error={errors.rating} />
       <div className={css({ display: 'grid', gap: '1' })}>
         <label htmlFor={`${id}-body`} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
