@@ -55,7 +55,9 @@ test('a learner who completed a lesson reviews the course and sees its average c
   expect(after.average).not.toBe(before.average)
   await expect(average).toHaveText(after.average)
   await expect(page.getByTestId('rating-count')).toHaveText(`${after.count} reviews`)
-  // The page header and the review list follow too.
+  // The page header, the structured data and the review list follow too.
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}')
+  expect(jsonLd.aggregateRating).toMatchObject({ ratingValue: Number(after.average), reviewCount: after.count })
   await expect(page.getByRole('img', { name: `Rated ${after.average} out of 5` }).first()).toBeVisible()
   const newest = page.getByRole('list', { name: 'Reviews' }).getByTestId('review-item').first()
   await expect(newest).toContainText('Robin Q.')
