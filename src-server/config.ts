@@ -13,6 +13,8 @@ export interface AppConfig {
   payments?: PaymentsConfig
   /** Production: unexpected errors answer a generic message and the request id, never their own text. */
   hideErrorDetails?: boolean
+  /** Largest lesson video upload in bytes (LESSON_VIDEO_MAX_BYTES; 200 MB when unset). */
+  lessonVideoMaxBytes?: number
 }
 
 export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }

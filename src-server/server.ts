@@ -16,6 +16,7 @@ import { makeResolveSession } from './auth/resolve.ts'
 import { registerOAuthRoutes } from './auth/routes.ts'
 import type { ResolveSession } from './auth/types.ts'
 import { registerAdminImageRoutes } from './catalog/image-route.ts'
+import { registerLessonUploadRoutes } from './catalog/lesson-upload-routes.ts'
 import type { AppConfig, HttpDeps } from './config.ts'
 import type { DB } from './db.ts'
 import type { Env } from './env.ts'
@@ -41,7 +42,7 @@ import { trpcErrorHooks } from './trpc/http.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
-    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | OAuthEnv>> &
+    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'LESSON_VIDEO_MAX_BYTES' | OAuthEnv>> &
     S3Env
   db: DB
   logger?: FastifyServerOptions['logger']
@@ -94,6 +95,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
     payments: deps.payments,
     hideErrorDetails: env.NODE_ENV === 'production',
+    lessonVideoMaxBytes: env.LESSON_VIDEO_MAX_BYTES,
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
@@ -172,6 +174,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerProfileRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
   registerLearningRoutes(app, httpDeps)
+  registerLessonUploadRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 

@@ -13,6 +13,12 @@ import { courseRow } from './factories.ts'
 import { seedReviews } from './reviews.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
+/** The few demo courses sold only on their own (Premium includes the rest). */
+const PREMIUM_EXCLUDED = new Set([
+  'design-systems-advanced',
+  'financial-modeling-excel',
+  'strategy-frameworks-consultants',
+])
 const DAY_MS = 24 * 60 * 60 * 1000
 
 export async function seedDatabase(db: Kysely<Database>, now = new Date()): Promise<void> {
@@ -65,6 +71,7 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
             lessons_count: course.curriculum.reduce((sum, section) => sum + section.lessons.length, 0),
             language: course.language ?? 'English',
             certificate: course.certificate ?? true,
+            included_in_premium: !PREMIUM_EXCLUDED.has(course.id),
             what_you_will_learn: json(course.whatYouWillLearn),
             requirements: json(course.requirements),
             status,

@@ -92,12 +92,28 @@ export function findLessonRow(db: DB, courseId: string | null, lessonId: string)
       'l.video_url',
       'l.updated_at',
       'c.status as course_status',
+      'c.title as course_title',
+      'c.included_in_premium',
+      'c.certificate',
+      'c.instructor_name',
     ])
     .where('l.id', '=', lessonId)
   if (courseId !== null) query = query.where('l.course_id', '=', courseId)
   return query.executeTakeFirst()
 }
 export type LessonRow = NonNullable<Awaited<ReturnType<typeof findLessonRow>>>
+
+/** The course part of a lesson row, as findCourseForLearning gives it (one query instead of two). */
+export function courseOfLessonRow(row: LessonRow): CourseForLearning {
+  return {
+    id: row.course_id,
+    title: row.course_title,
+    status: row.course_status,
+    includedInPremium: row.included_in_premium,
+    certificate: row.certificate,
+    instructorName: row.instructor_name,
+  }
+}
 
 export function listAttachments(db: DB, lessonId: string) {
   return db

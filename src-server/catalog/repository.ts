@@ -92,7 +92,7 @@ export function listCourseSummaries(db: DB, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([])
   return db
     .selectFrom('courses')
-    .select(['id', 'title', 'instructor_name', 'image_url', 'certificate'])
+    .select(['id', 'title', 'instructor_name', 'image_url', 'status', 'included_in_premium'])
     .where('id', 'in', ids)
     .execute()
 }

@@ -1,22 +1,33 @@
 // "My courses" with real progress: the courses the learner bought and those started through Premium, each with
 // "N of M lessons complete", its percentage, the completion and the lesson to continue with (the player picks it).
+
+import type { Role } from '../../src-shared/roles.ts'
 import { listOwnedCourses } from '../access/courses.ts'
+import { courseAccessSource } from '../access/lessons.ts'
 import { listCourseSummaries } from '../catalog/repository.ts'
 import type { DB } from '../db.ts'
 import { progressSummary } from './player.ts'
 import { completedCourses, progressByCourse, startedCourseIds } from './repository.ts'
 
-export async function myLearning(db: DB, userId: string) {
+export async function myLearning(db: DB, user: { id: string; role: Role }) {
+  const userId = user.id
   const [owned, started, completions] = await Promise.all([
     listOwnedCourses(db, userId),
     startedCourseIds(db, userId),
     completedCourses(db, userId),
   ])
   const ownedIds = new Set(owned.map((course) => course.id))
-  const others = await listCourseSummaries(
+  const startedOthers = await listCourseSummaries(
     db,
     started.filter((id) => !ownedIds.has(id)),
   )
+  // Only courses the learner holds (Premium, staff): progress on another course's preview lessons is not "mine".
+  const held = await Promise.all(
+    startedOthers.map((row) =>
+      courseAccessSource(db, user, { id: row.id, status: row.status, includedInPremium: row.included_in_premium }),
+    ),
+  )
+  const others = startedOthers.filter((_, index) => held[index] !== null)
   const courses = [
     ...owned.map((course) => ({ ...course, enrolledAt: course.enrolledAt as string | null })),
     ...others.map((row) => ({

@@ -16,7 +16,7 @@ import {
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { renderMarkdown } from './markdown.ts'
-import { findCompletion, progressOfCourse } from './repository.ts'
+import { findCompletion, lessonsAddedSince, progressOfCourse } from './repository.ts'
 
 async function courseOrNotFound(db: DB, user: AccessUser, courseId: string): Promise<CourseForLearning> {
   const course = await findCourseForLearning(db, courseId)
@@ -37,6 +37,7 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
     user ? progressOfCourse(db, user.id, courseId) : Promise.resolve([]),
     user ? findCompletion(db, user.id, courseId) : Promise.resolve(undefined),
   ])
+  const added = completion ? await lessonsAddedSince(db, courseId, completion.completed_at) : 0
   const progress = new Map(progressRows.map((row) => [row.lesson_id, row]))
   const sections = curriculum.map((section) => ({
     id: section.id,
@@ -59,7 +60,7 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
       ? {
           completedAt: completion.completed_at.toISOString(),
           certificateId: completion.certificate_id,
-          lessonsAddedSince: Math.max(0, lessons.length - completion.lesson_count),
+          lessonsAddedSince: added,
         }
       : null,
   }

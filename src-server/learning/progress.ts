@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import type { Role } from '../../src-shared/roles.ts'
 import type { lessonCompletionInput, videoProgressInput } from '../../src-shared/schemas/learning.ts'
 import { canOpenLesson, courseAccessSource } from '../access/lessons.ts'
-import { findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
+import { courseOfLessonRow, findLessonRow } from '../catalog/repository-lessons.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { completeCourseIfDone, type Learner } from './completion.ts'
@@ -21,11 +21,9 @@ const GRACE_SECONDS = 5
 const FIRST_SAVE_ALLOWANCE = 15 * MAX_PLAYBACK_RATE + GRACE_SECONDS
 
 async function openLesson(db: DB, user: SessionLearner, courseId: string, lessonId: string) {
-  const [course, lesson] = await Promise.all([
-    findCourseForLearning(db, courseId),
-    findLessonRow(db, courseId, lessonId),
-  ])
-  if (!course || !lesson) throw new DomainError('not_found', 'Lesson not found')
+  const lesson = await findLessonRow(db, courseId, lessonId)
+  if (!lesson) throw new DomainError('not_found', 'Lesson not found')
+  const course = courseOfLessonRow(lesson)
   if (!(await canOpenLesson(db, user, course, { isPreview: lesson.is_preview }))) {
     throw new DomainError('forbidden', 'You do not have access to this lesson')
   }

@@ -134,3 +134,14 @@ export function findCertificate(db: DB, id: string) {
     .where('c.id', '=', id)
     .executeTakeFirst()
 }
+
+/** Lessons of the course created after the given moment ("N lessons added since you completed"). */
+export async function lessonsAddedSince(db: DB, courseId: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('lessons')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('course_id', '=', courseId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

@@ -33,7 +33,7 @@ export const learningRouter = router({
     .input(lessonCompletionInput)
     .mutation(({ ctx, input }) => setLessonCompleted(ctx.db, ctx.user, input, ctx.config.publicUrl)),
 
-  myCourses: authedProcedure.query(({ ctx }) => myLearning(ctx.db, ctx.user.id)),
+  myCourses: authedProcedure.query(({ ctx }) => myLearning(ctx.db, ctx.user)),
 
   certificate: publicProcedure
     .input(certificateIdInput)

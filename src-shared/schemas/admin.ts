@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { COURSE_FILTERS } from '../admin.ts'
 import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
 import { LESSON_DURATION_MESSAGE, LESSON_DURATION_PATTERN } from '../lesson-duration.ts'
+import { parseVideoUrl, VIDEO_URL_MESSAGE } from '../video-url.ts'
 import { courseIdSchema } from './catalog.ts'
 import { personName } from './person-name.ts'
 
@@ -96,3 +97,30 @@ export const acceptInviteInput = z.object({
 })
 
 export const auditListInput = z.object({ page: z.number().int().min(1).max(10_000).default(1) })
+
+/** A lesson's content, edited from the curriculum editor (editor role and up). */
+export const lessonContentInput = z
+  .object({
+    courseId: courseIdSchema,
+    lessonId: z.uuid(),
+    kind: z.enum(['article', 'video']),
+    bodyMarkdown: z.string().max(100_000, 'Lesson text is too long').default(''),
+    videoUrl: z
+      .string()
+      .trim()
+      .max(500)
+      .refine((value) => value === '' || parseVideoUrl(value) !== null, VIDEO_URL_MESSAGE)
+      .default(''),
+    /** A key the video upload answered (or the lesson's current one). */
+    videoKey: z.string().trim().max(300).nullable().default(null),
+    attachments: z
+      .array(
+        z.object({ id: z.uuid().optional(), name: z.string().trim().min(1).max(120), key: z.string().trim().max(300) }),
+      )
+      .max(20)
+      .default([]),
+  })
+  .refine((lesson) => lesson.kind === 'article' || Boolean(lesson.videoKey) || lesson.videoUrl !== '', {
+    message: 'A video lesson needs an uploaded video or a YouTube/Vimeo link',
+    path: ['videoUrl'],
+  })

@@ -70,7 +70,15 @@ test.describe('learning', () => {
     await curriculum.getByRole('link', { name: new RegExp(article.title) }).click()
     await expect(page.getByRole('heading', { level: 1, name: article.title })).toBeVisible()
     await expect(page.getByTestId('lesson-article')).toContainText('Exercise')
-    await page.getByRole('button', { name: 'Mark as complete' }).click()
+    // From the keyboard: Mark as complete, then undo it, then mark it again.
+    await page.getByRole('button', { name: 'Mark as complete' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('button', { name: 'Completed' })).toBeFocused()
+    await expect(page.getByTestId('course-progress')).toHaveText(`1 of ${all.length} lessons complete`)
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('button', { name: 'Mark as complete' })).toBeVisible()
+    await expect(page.getByTestId('course-progress')).toHaveText(`0 of ${all.length} lessons complete`)
+    await page.keyboard.press('Space')
     await expect(page.getByRole('button', { name: 'Completed' })).toBeVisible()
     await expect(page.getByTestId('course-progress')).toHaveText(`1 of ${all.length} lessons complete`)
     await page.reload()
@@ -163,5 +171,44 @@ test.describe('learning', () => {
     await playFor(page, 1)
     await dialog.getByRole('button', { name: 'Close preview' }).click()
     await expect(dialog).toHaveCount(0)
+  })
+
+  test('an editor writes a lesson in the admin; learners read it rendered and sanitised', async ({
+    page,
+    login,
+    db,
+  }) => {
+    await login({ role: 'editor' })
+    const course = await db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('id', '=', 'sql-for-analysts')
+      .executeTakeFirstOrThrow()
+    const first = await db
+      .selectFrom('lessons as l')
+      .innerJoin('course_sections as s', 's.id', 'l.section_id')
+      .select(['l.id', 'l.title'])
+      .where('l.course_id', '=', course.id)
+      .orderBy('s.position')
+      .orderBy('l.position')
+      .executeTakeFirstOrThrow()
+    await page.goto('/admin/courses')
+    await page.getByPlaceholder('Search courses...').fill('SQL for Analysts')
+    await page.getByRole('button', { name: `Edit ${course.title}` }).click()
+    const edit = page.getByRole('dialog', { name: 'Edit Course' })
+    await edit.getByRole('button', { name: 'Edit content of lesson 1 of section 1' }).click()
+    const content = page.getByRole('dialog', { name: `Lesson content: ${first.title}` })
+    const text = content.getByLabel('Lesson text (Markdown)')
+    await expect(text).toHaveValue(/## /)
+    await text.fill('## Joins in practice\n\nA **custom** paragraph. <script>window.hacked = 1</script>')
+    await content.getByRole('button', { name: 'Save Lesson' }).click()
+    await expect(page.getByText('Lesson saved')).toBeVisible()
+
+    await page.goto(`/learn/${course.id}/${first.id}`)
+    const article = page.getByTestId('lesson-article')
+    await expect(article.getByRole('heading', { name: 'Joins in practice' })).toBeVisible()
+    await expect(article.locator('strong')).toHaveText('custom')
+    await expect(article).toContainText('<script>window.hacked = 1</script>')
+    expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined()
   })
 })

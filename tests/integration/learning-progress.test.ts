@@ -7,7 +7,7 @@ import { writeCurriculum } from '../../src-server/catalog/curriculum-editing.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, type TestUser } from '../support/factories.ts'
-import { buyerOfCourse, lessonsOf } from '../support/learning.ts'
+import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -80,6 +80,34 @@ describe('Mark as complete', () => {
     await caller.learning.setCompleted({ ...ref, completed: false })
     player = await caller.learning.course({ courseId: course.id })
     expect(player.progress.completed).toBe(0)
+  })
+})
+
+describe('learning.myCourses', () => {
+  it('lists bought and Premium-started courses with their real progress, most recent activity first', async () => {
+    const bought = await smallCourse()
+    const user = await learnerOf(bought.id)
+    const caller = await callerAs(db(), user)
+    let mine = await caller.learning.myCourses()
+    expect(mine.map((c) => [c.id, c.progress.percent, c.completedAt])).toEqual([[bought.id, 0, null]])
+    await caller.learning.setCompleted({ courseId: bought.id, lessonId: bought.lessons[0]?.id ?? '', completed: true })
+    // A preview lesson of a course the learner does not hold: not one of "my courses".
+    const other = await smallCourse()
+    await caller.learning.setCompleted({ courseId: other.id, lessonId: other.lessons[0]?.id ?? '', completed: true })
+    mine = await caller.learning.myCourses()
+    expect(mine.map((c) => c.id)).toEqual([bought.id])
+    expect(mine[0]?.progress).toEqual({ completed: 1, total: 4, percent: 25 })
+
+    // A Premium member's started course (included in Premium) is theirs, without an enrolment.
+    const member = (await premiumMember(db())).user
+    const memberCaller = await callerAs(db(), member)
+    await memberCaller.learning.setCompleted({
+      courseId: other.id,
+      lessonId: other.lessons[1]?.id ?? '',
+      completed: true,
+    })
+    const theirs = await memberCaller.learning.myCourses()
+    expect(theirs.map((c) => [c.id, c.enrolledAt, c.progress.completed])).toEqual([[other.id, null, 1]])
   })
 })
 

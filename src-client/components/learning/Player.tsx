@@ -168,9 +168,12 @@ function CompleteButton({ courseId, lessonId, completed }: { courseId: string; l
     <button
       type="button"
       aria-pressed={completed}
-      disabled={mutation.isPending}
+      // Not `disabled` while saving: a disabled button would drop the keyboard focus.
+      aria-busy={mutation.isPending}
       className={button({ variant: completed ? 'outline' : 'primary' })}
-      onClick={() => mutation.mutate({ courseId, lessonId, completed: !completed })}
+      onClick={() => {
+        if (!mutation.isPending) mutation.mutate({ courseId, lessonId, completed: !completed })
+      }}
     >
       {completed ? (
         <>

@@ -1,6 +1,12 @@
 // Manage Courses. Reading needs a viewer; every change needs an editor.
 import { z } from 'zod'
-import { ADMIN_PAGE_SIZE, courseInput, courseListInput, courseUpdateInput } from '../../../src-shared/schemas/admin.ts'
+import {
+  ADMIN_PAGE_SIZE,
+  courseInput,
+  courseListInput,
+  courseUpdateInput,
+  lessonContentInput,
+} from '../../../src-shared/schemas/admin.ts'
 import { courseIdSchema } from '../../../src-shared/schemas/catalog.ts'
 import {
   adminCoursePage,
@@ -9,6 +15,7 @@ import {
   setCourseFeatured,
   updateCourse,
 } from '../../catalog/course-editing.ts'
+import { lessonContentForStaff, updateLessonContent } from '../../catalog/lesson-editing.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -37,6 +44,15 @@ export const adminCoursesRouter = router({
   setFeatured: staffProcedure('editor')
     .input(z.object({ id: courseIdSchema, featured: z.boolean() }))
     .mutation(({ ctx, input }) => setCourseFeatured(ctx.db, actorOf(ctx.user), input.id, input.featured)),
+
+  /** A lesson's content for the curriculum editor's lesson dialog. */
+  lessonContent: staffProcedure('editor')
+    .input(z.object({ courseId: courseIdSchema, lessonId: z.uuid() }))
+    .query(({ ctx, input }) => lessonContentForStaff(ctx.db, input.courseId, input.lessonId)),
+
+  updateLessonContent: staffProcedure('editor')
+    .input(lessonContentInput)
+    .mutation(({ ctx, input }) => updateLessonContent(ctx.db, actorOf(ctx.user), input, ctx.storage)),
 
   delete: staffProcedure('editor')
     .input(z.object({ id: courseIdSchema }))

@@ -229,7 +229,11 @@ export function CourseDialog({
           />
         </label>
         <div className={wide}>
-          <CurriculumEditor sections={form.curriculum} onChange={(sections) => set('curriculum', sections)} />
+          <CurriculumEditor
+            courseId={course?.id}
+            sections={form.curriculum}
+            onChange={(sections) => set('curriculum', sections)}
+          />
         </div>
       </form>
     </AdminDialog>
