@@ -48,11 +48,15 @@ import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
+import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
+import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
+import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
+import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -249,9 +253,19 @@ const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   path: '/orders',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffOutboxRoute = AdminStaffOutboxRouteImport.update({
+  id: '/outbox',
+  path: '/outbox',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffReviewsRoute = AdminStaffReviewsRouteImport.update({
   id: '/reviews',
   path: '/reviews',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffServiceOrdersRoute = AdminStaffServiceOrdersRouteImport.update({
+  id: '/service-orders',
+  path: '/service-orders',
   getParentRoute: () => AdminStaffRoute,
 } as any)
 const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
@@ -274,6 +288,17 @@ const LearnCourseIdLessonIdRoute = LearnCourseIdLessonIdRouteImport.update({
   path: '/learn/$courseId/$lessonId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
+  id: '/account_/services/$id',
+  path: '/account/services/$id',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AdminStaffServiceOrdersIdRoute =
+  AdminStaffServiceOrdersIdRouteImport.update({
+    id: '/service-orders_/$id',
+    path: '/service-orders/$id',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -313,12 +338,16 @@ export interface FileRoutesByFullPath {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
+  '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
+  '/account/services/$id': typeof AuthAccountServicesIdRoute
+  '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -357,12 +386,16 @@ export interface FileRoutesByTo {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
+  '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin': typeof AdminStaffIndexRoute
   '/learn/$courseId': typeof LearnCourseIdIndexRoute
+  '/account/services/$id': typeof AuthAccountServicesIdRoute
+  '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -404,12 +437,16 @@ export interface FileRoutesById {
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
+  '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
+  '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
+  '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
+  '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -451,12 +488,16 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/outbox'
     | '/admin/reviews'
+    | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/admin/'
     | '/learn/$courseId/'
+    | '/account/services/$id'
+    | '/admin/service-orders/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -495,12 +536,16 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/outbox'
     | '/admin/reviews'
+    | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/admin'
     | '/learn/$courseId'
+    | '/account/services/$id'
+    | '/admin/service-orders/$id'
   id:
     | '__root__'
     | '/'
@@ -541,12 +586,16 @@ export interface FileRouteTypes {
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
     | '/admin/_staff/orders'
+    | '/admin/_staff/outbox'
     | '/admin/_staff/reviews'
+    | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/admin/_staff/'
     | '/learn/$courseId/'
+    | '/_auth/account_/services/$id'
+    | '/admin/_staff/service-orders_/$id'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -861,11 +910,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffOrdersRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/outbox': {
+      id: '/admin/_staff/outbox'
+      path: '/outbox'
+      fullPath: '/admin/outbox'
+      preLoaderRoute: typeof AdminStaffOutboxRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/reviews': {
       id: '/admin/_staff/reviews'
       path: '/reviews'
       fullPath: '/admin/reviews'
       preLoaderRoute: typeof AdminStaffReviewsRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/service-orders': {
+      id: '/admin/_staff/service-orders'
+      path: '/service-orders'
+      fullPath: '/admin/service-orders'
+      preLoaderRoute: typeof AdminStaffServiceOrdersRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/users': {
@@ -896,17 +959,33 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LearnCourseIdLessonIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_auth/account_/services/$id': {
+      id: '/_auth/account_/services/$id'
+      path: '/account/services/$id'
+      fullPath: '/account/services/$id'
+      preLoaderRoute: typeof AuthAccountServicesIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/admin/_staff/service-orders_/$id': {
+      id: '/admin/_staff/service-orders_/$id'
+      path: '/service-orders/$id'
+      fullPath: '/admin/service-orders/$id'
+      preLoaderRoute: typeof AdminStaffServiceOrdersIdRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
   }
 }
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
+  AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
+  AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
@@ -917,9 +996,12 @@ interface AdminStaffRouteChildren {
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
+  AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
   AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
+  AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
+  AdminStaffServiceOrdersIdRoute: typeof AdminStaffServiceOrdersIdRoute
 }
 
 const AdminStaffRouteChildren: AdminStaffRouteChildren = {
@@ -928,9 +1010,12 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
+  AdminStaffOutboxRoute: AdminStaffOutboxRoute,
   AdminStaffReviewsRoute: AdminStaffReviewsRoute,
+  AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
+  AdminStaffServiceOrdersIdRoute: AdminStaffServiceOrdersIdRoute,
 }
 
 const AdminStaffRouteWithChildren = AdminStaffRoute._addFileChildren(

@@ -15,9 +15,20 @@ export interface AppConfig {
   hideErrorDetails?: boolean
   /** Largest lesson video upload in bytes (LESSON_VIDEO_MAX_BYTES; 200 MB when unset). */
   lessonVideoMaxBytes?: number
+  /** How mail leaves: over SMTP, or printed and kept in the outbox (no SMTP_URL). */
+  mailDelivery: 'smtp' | 'log'
+  /** The OAuth providers with both a client id and a secret: the only sign-in buttons the client shows. */
+  oauthProviders: OAuthProviderName[]
 }
 
-export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }
+export type OAuthProviderName = 'google' | 'facebook'
+
+export const defaultAppConfig: AppConfig = {
+  cookieSecure: false,
+  publicUrl: 'http://localhost:3000',
+  mailDelivery: 'log',
+  oauthProviders: [],
+}
 
 /** What plain routes (uploads, OAuth, webhooks) get: the same database, storage, settings and sessions as tRPC. */
 export interface HttpDeps {

@@ -23,6 +23,7 @@ import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
+import { statusForPath } from './http/page-status.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerLearningRoutes } from './learning/media-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
@@ -30,19 +31,24 @@ import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
 import { registerSecurityHeaders } from './security/headers.ts'
-import { servedOverHttps } from './security/https.ts'
+import { registerCanonicalHost, servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
-import { UPLOAD_PREFIXES } from './storage/keys.ts'
+import { registerServiceOrderRoutes } from './service-orders/routes.ts'
 import { createS3Storage } from './storage/s3.ts'
 import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
-import { createLocalStorage, type FileStorage } from './storage/storage.ts'
+import { createLocalStorage, type FileStorage, PRIVATE_PREFIX } from './storage/storage.ts'
 import { makeCreateContext } from './trpc/context.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
-    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'LESSON_VIDEO_MAX_BYTES' | OAuthEnv>> &
+    Partial<
+      Pick<
+        Env,
+        'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'SMTP_URL' | 'LESSON_VIDEO_MAX_BYTES' | OAuthEnv
+      >
+    > &
     S3Env
   db: DB
   logger?: FastifyServerOptions['logger']
@@ -74,7 +80,7 @@ export interface Server {
   stop(): Promise<void>
 }
 
-/** A /uploads/ address of a lesson file, however encoded ('%2F', '/./'): those are never served statically. */
+/** A /uploads/ address of a private file, however encoded ('%2F', '/./'): those are never served statically. */
 function isPrivateUpload(url: string): boolean {
   let pathname: string
   try {
@@ -82,7 +88,7 @@ function isPrivateUpload(url: string): boolean {
   } catch {
     return true
   }
-  return `${path.posix.normalize(pathname)}/`.startsWith(`/uploads/${UPLOAD_PREFIXES.lessons}`)
+  return `${path.posix.normalize(pathname)}/`.startsWith(`/uploads/${PRIVATE_PREFIX}`)
 }
 
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
@@ -90,12 +96,18 @@ const CSRF_EXEMPT = ['/api/stripe/webhook']
 
 export async function createServer(deps: ServerDeps): Promise<Server> {
   const { env, db } = deps
+  const oauth = {
+    google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
+    facebook: pair(env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET),
+  }
   const config: AppConfig = {
     cookieSecure: servedOverHttps(env),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
     payments: deps.payments,
     hideErrorDetails: env.NODE_ENV === 'production',
     lessonVideoMaxBytes: env.LESSON_VIDEO_MAX_BYTES,
+    mailDelivery: env.SMTP_URL ? 'smtp' : 'log',
+    oauthProviders: (['google', 'facebook'] as const).filter((name) => oauth[name]),
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
@@ -112,6 +124,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   registerErrorHandler(app)
+  registerCanonicalHost(app, env)
   await registerSecurityHeaders(app, {
     secure: config.cookieSecure,
     // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
@@ -145,8 +158,9 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   })
 
-  // User uploads from local storage. Uploaded files are only ever images checked by content. Lesson files are
-  // private: only the learning routes serve them, after the access check.
+  // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
+  // never served here, only by routes that check the session (service-orders/routes.ts, learning/media-routes.ts);
+  // the hook refuses them before fastify-static however the path is encoded.
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
       if (isPrivateUpload(request.url)) return reply.code(404).send({ error: 'Not Found', message: 'File not found' })
@@ -154,6 +168,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     await scope.register(fastifyStatic, {
       root: uploadsDir,
       prefix: '/uploads/',
+      allowedPath: (pathName) => !pathName.replace(/^\/+/, '').startsWith(PRIVATE_PREFIX),
       decorateReply: false,
       wildcard: true,
       index: false,
@@ -167,16 +182,14 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   // Plain HTTP routes of each domain register here.
   await registerStripeWebhookRoutes(app, httpDeps)
   registerSeoRoutes(app, httpDeps)
-  registerOAuthRoutes(app, httpDeps, {
-    google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
-    facebook: pair(env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET),
-  })
+  registerOAuthRoutes(app, httpDeps, oauth)
   registerProfileRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
   registerLearningRoutes(app, httpDeps)
   registerLessonUploadRoutes(app, httpDeps)
+  registerServiceOrderRoutes(app, httpDeps)
 
-  await registerClient(app, env.CLIENT_DIR)
+  await registerClient(app, env.CLIENT_DIR, (pathname) => statusForPath(db, pathname))
 
   return {
     app,

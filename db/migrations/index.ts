@@ -11,6 +11,8 @@ import * as m1123_0900 from './2026_11_23_0900_stripe_event_outcome.ts'
 import * as m231420 from './2026_11_23_1420_mail_reply_to.ts'
 import * as m231500 from './2026_11_23_1500_mail_outbox_job.ts'
 import * as m241200 from './2026_11_24_1200_lessons.ts'
+import * as m241300 from './2026_11_24_1300_service_order_workflow.ts'
+import * as m241400 from './2026_11_24_1400_mail_outbox_listing.ts'
 import * as m241700 from './2026_11_24_1700_course_reviews.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -25,5 +27,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1420_mail_reply_to': m231420,
   '2026_11_23_1500_mail_outbox_job': m231500,
   '2026_11_24_1200_lessons': m241200,
+  '2026_11_24_1300_service_order_workflow': m241300,
+  '2026_11_24_1400_mail_outbox_listing': m241400,
   '2026_11_24_1700_course_reviews': m241700,
 }

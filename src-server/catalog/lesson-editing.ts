@@ -1,5 +1,5 @@
 // A lesson's content edited by staff: kind, Markdown body, video (an uploaded file or a YouTube/Vimeo link) and
-// attachments. Only files the upload routes stored under lessons/ (or the lesson's own current ones) are accepted.
+// attachments. Only files the upload routes stored under private/lessons/ (or the lesson's own current ones) are accepted.
 // The change and its audit record share one transaction.
 import path from 'node:path'
 import type { z } from 'zod'

@@ -1,4 +1,4 @@
-// Lesson files uploaded by editors, checked by content and size, stored under the private lessons/ prefix:
+// Lesson files uploaded by editors, checked by content and size, stored under private/lessons/ (never public):
 //   POST /api/admin/lesson-video       a video (MP4, MOV or WebM), up to LESSON_VIDEO_MAX_BYTES (200 MB)
 //   POST /api/admin/lesson-attachment  a downloadable file (PDF, ZIP, image or text), up to 20 MB
 // Each answers the storage key the lesson editor then saves on the lesson (catalog/lesson-editing.ts).

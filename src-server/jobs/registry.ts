@@ -3,6 +3,7 @@
 import type { DB } from '../db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
+import { autoCompleteDeliveries } from '../service-orders/delivery.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads } from '../storage/sweep.ts'
 import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
@@ -16,6 +17,8 @@ export type Jobs = {
   'mail.undeliverable': { outboxId: string }
   /** Delete uploads no row refers to any more (older than a day). */
   'storage.sweep': Record<string, never>
+  /** Complete service orders whose delivery the buyer left unanswered for N days. */
+  'service-orders.auto-complete': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -35,20 +38,35 @@ export const queues: { [N in JobName]: QueueOptions } = {
   },
   'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
   'storage.sweep': { retryLimit: 2, retryDelay: 600, expireInSeconds: 3600 },
+  'service-orders.auto-complete': { retryLimit: 2, retryDelay: 300, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue; the next issues add expiring orders, reminders, renewals. */
-export const schedules: ScheduleOf<Jobs>[] = [{ name: 'storage.sweep', cron: '17 3 * * *', data: {} }]
+export const schedules: ScheduleOf<Jobs>[] = [
+  { name: 'storage.sweep', cron: '17 3 * * *', data: {} },
+  { name: 'service-orders.auto-complete', cron: '*/15 * * * *', data: {} },
+]
 
-export type JobDeps = MailDeps & { db: DB; storage: FileStorage }
+export type JobDeps = MailDeps & {
+  db: DB
+  storage: FileStorage
+  /** SERVICE_ORDER_AUTO_COMPLETE_DAYS (default 3) and the origin links in e-mails point to. */
+  serviceOrders?: { autoCompleteDays: number; publicUrl: string }
+}
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
   return {
     'mail.send': (job) => deliverOutboxMail(deps, job.data.outboxId, attemptOf(job)),
-    'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId),
+    // The failed job's id: a message resent since then (a new job) is not this dead letter's to settle.
+    'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId, job.sourceRootId ?? job.sourceId),
     'storage.sweep': async () => {
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
       deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')
+    },
+    'service-orders.auto-complete': async () => {
+      const settings = deps.serviceOrders ?? { autoCompleteDays: 3, publicUrl: 'http://localhost:3000' }
+      const completed = await autoCompleteDeliveries(deps.db, settings.autoCompleteDays, settings)
+      if (completed > 0) deps.log.info({ completed }, 'completed unanswered service-order deliveries')
     },
   }
 }

@@ -23,7 +23,8 @@ export interface StartJobsOptions {
   databaseUrl?: string
   /** Where uploads live (the daily sweep of unreferenced ones). */
   storage: FileStorage
-  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'>
+  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> &
+    Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT'>>
   log: Log
   role: 'web' | 'worker'
   tuning?: JobsTuning
@@ -50,7 +51,18 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
   }
 
   const transport = createMailTransport(options.env.SMTP_URL, log)
-  const deps = { db, log, storage: options.storage, transport, from: options.env.MAIL_FROM }
+  const { env } = options
+  const deps = {
+    db,
+    log,
+    storage: options.storage,
+    transport,
+    from: env.MAIL_FROM,
+    serviceOrders: {
+      autoCompleteDays: env.SERVICE_ORDER_AUTO_COMPLETE_DAYS ?? 3,
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+    },
+  }
   await workAll(queue, handlers(deps))
   await queue.setSchedules(schedules)
   const stopFeeders = feeders(deps, queue, tuning)

@@ -2,7 +2,7 @@
 //   GET /api/learn/media/:lessonId           the lesson's video file, with HTTP Range (seeking, resuming)
 //   GET /api/learn/attachments/:attachmentId  a lesson's downloadable file
 //   GET /api/certificates/:id/pdf             a certificate as PDF (public, like its page)
-// Lesson files live under storage keys no public route serves (the /uploads static route refuses lessons/), so a
+// Lesson files live under storage keys no public route serves (the /uploads static route refuses private/), so a
 // locked lesson's media cannot be fetched by guessing its address. The demo videos the seed refers to ('demo/…')
 // are read from the seed's media folder.
 import path from 'node:path'

@@ -66,6 +66,9 @@ const HANDLERS: Record<string, Handler> = {
   'customer.subscription.deleted': subscriptionChanged,
 }
 
+/** The event types to enable on the Stripe webhook endpoint (README, "Real Stripe"). */
+export const HANDLED_STRIPE_EVENTS = Object.keys(HANDLERS)
+
 function applyEvent(trx: Transaction<Database>, type: string, object: unknown): Promise<Applied> {
   const handler = Object.hasOwn(HANDLERS, type) ? HANDLERS[type] : undefined
   return handler ? handler(trx, object, type) : Promise.resolve(ignored('unhandled_type'))

@@ -11,6 +11,7 @@ import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
 import { reviewsRouter } from './reviews.ts'
+import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
 
 export const appRouter = router({
@@ -25,6 +26,7 @@ export const appRouter = router({
   payment: paymentRouter,
   purchases: purchasesRouter,
   learning: learningRouter,
+  serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
   admin: adminRouter,
 })

@@ -31,10 +31,26 @@ export const RATE_RULES = {
   adminLoginFailuresPerAccount: { max: 10, windowMs: 15 * 60_000 },
   signup: { max: 10, windowMs: 60 * 60_000 },
   passwordReset: { max: 5, windowMs: 15 * 60_000 },
+  /** 'Resend verification e-mail': per client address, and per address mailed (nobody floods one inbox). */
+  verificationResend: { max: 5, windowMs: 15 * 60_000 },
+  verificationResendPerEmail: { max: 3, windowMs: 60 * 60_000 },
   upload: { max: 10, windowMs: 60_000 },
   /** Contact form messages per client address (each one stores a row and mails the staff). */
   contact: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
+
+/** The Fastify route config of upload routes: RATE_RULES.upload per client, refused in the uploads' wording. */
+export const UPLOAD_ROUTE_LIMIT = {
+  rateLimit: {
+    max: RATE_RULES.upload.max,
+    timeWindow: RATE_RULES.upload.windowMs,
+    errorResponseBuilder: () => ({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too many uploads. Please try again later.',
+    }),
+  },
+}
 
 const MEMORY_MAX_KEYS = 50_000
 

@@ -35,6 +35,12 @@ export interface FileStorage {
 
 export const UPLOADS_PREFIX = '/uploads/'
 
+/**
+ * Keys under this prefix are private: the /uploads route never serves them and no bucket policy may open them;
+ * they are read only through routes that check who asks (service-order files).
+ */
+export const PRIVATE_PREFIX = 'private/'
+
 const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/
 
 /** Keys are our own names (no '..', no leading '/'), safe as a path on disk and in a bucket URL. */
@@ -64,6 +70,13 @@ async function* walk(root: string, dir: string): AsyncGenerator<StoredFile> {
 export function createLocalStorage(rootDir: string): FileStorage {
   const root = path.resolve(rootDir)
   return {
+    async put(key, data) {
+      assertSafeKey(key)
+      const file = path.join(root, key)
+      await mkdir(path.dirname(file), { recursive: true })
+      await writeFile(file, data)
+      return `${UPLOADS_PREFIX}${key}`
+    },
     async size(key) {
       assertSafeKey(key)
       const info = await stat(path.join(root, key)).catch(() => null)
@@ -72,13 +85,6 @@ export function createLocalStorage(rootDir: string): FileStorage {
     async read(key, range) {
       assertSafeKey(key)
       return createReadStream(path.join(root, key), range ? { start: range.start, end: range.end } : {})
-    },
-    async put(key, data) {
-      assertSafeKey(key)
-      const file = path.join(root, key)
-      await mkdir(path.dirname(file), { recursive: true })
-      await writeFile(file, data)
-      return `${UPLOADS_PREFIX}${key}`
     },
     async remove(key) {
       assertSafeKey(key)

@@ -1,6 +1,6 @@
 // Admin inputs, shared by the admin forms and the admin procedures (the server is the one that enforces them).
 import { z } from 'zod'
-import { COURSE_FILTERS } from '../admin.ts'
+import { COURSE_FILTERS, OUTBOX_STATUSES } from '../admin.ts'
 import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
 import { LESSON_DURATION_MESSAGE, LESSON_DURATION_PATTERN } from '../lesson-duration.ts'
 import { parseVideoUrl, VIDEO_URL_MESSAGE } from '../video-url.ts'
@@ -124,3 +124,8 @@ export const lessonContentInput = z
     message: 'A video lesson needs an uploaded video or a YouTube/Vimeo link',
     path: ['videoUrl'],
   })
+
+export const outboxListInput = z.object({
+  page: z.number().int().min(1).max(10_000).default(1),
+  status: z.enum(OUTBOX_STATUSES).optional(),
+})

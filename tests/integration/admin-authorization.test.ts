@@ -38,6 +38,18 @@ const EXPECTED: Record<string, Access> = {
   'admin.orders.list': 'viewer',
   'admin.orders.markPaid': 'admin',
   'admin.orders.cancel': 'admin',
+  // Bodies hold single-use links (verification, invitations): admins and the owner only.
+  'admin.outbox.list': 'admin',
+  'admin.outbox.message': 'admin',
+  'admin.outbox.resend': 'admin',
+  'admin.serviceOrders.list': 'viewer',
+  'admin.serviceOrders.detail': 'viewer',
+  'admin.serviceOrders.sendMessage': 'editor',
+  'admin.serviceOrders.start': 'editor',
+  'admin.serviceOrders.reopenBrief': 'editor',
+  'admin.serviceOrders.deliver': 'editor',
+  'admin.serviceOrders.assign': 'admin',
+  'admin.serviceOrders.cancel': 'admin',
   'admin.reviews.list': 'viewer',
   'admin.reviews.setHidden': 'editor',
 }

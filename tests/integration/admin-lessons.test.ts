@@ -35,7 +35,7 @@ describe('lesson uploads', () => {
     const ok = await upload('/api/admin/lesson-video', cookie, video, 'lesson.webm')
     expect(ok.status).toBe(200)
     const stored = (await ok.json()) as { key: string; contentType: string }
-    expect(stored.key).toMatch(/^lessons\/videos\/\d+-[0-9a-f]{16}\.webm$/)
+    expect(stored.key).toMatch(/^private\/lessons\/videos\/\d+-[0-9a-f]{16}\.webm$/)
     expect(stored.contentType).toBe('video/webm')
 
     const fake = await upload('/api/admin/lesson-video', cookie, Buffer.from('<?php system($_GET[1]); ?>'), 'x.mp4')

@@ -11,7 +11,7 @@ import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'
 const INCLUDED = 'modern-react-typescript'
 const EXCLUDED = 'sql-for-analysts'
 const SECRET = 'SECRET-LESSON-BODY-7f3a'
-const SECRET_KEY = 'lessons/secret-7f3a.webm'
+const SECRET_KEY = 'private/lessons/secret-7f3a.webm'
 
 let database: DatabaseHandle
 const db = () => database.db

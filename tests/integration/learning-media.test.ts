@@ -64,8 +64,8 @@ describe('GET /api/learn/media/:lessonId', () => {
 describe('lesson files in storage', () => {
   it('an attachment downloads only for those who may open its lesson; /uploads never serves lesson files', async () => {
     const { locked } = await videoLessons()
-    const key = 'lessons/test/notes.txt'
-    await mkdir(path.join(site.uploadsDir, 'lessons/test'), { recursive: true })
+    const key = 'private/lessons/test/notes.txt'
+    await mkdir(path.join(site.uploadsDir, 'private/lessons/test'), { recursive: true })
     await writeFile(path.join(site.uploadsDir, key), 'lesson notes')
     const attachment = await site.db
       .insertInto('lesson_attachments')
@@ -89,9 +89,9 @@ describe('lesson files in storage', () => {
     expect(lesson.content?.attachments).toEqual([{ id: attachment.id, name: 'notes.txt', sizeBytes: 12, url }])
 
     for (const direct of [
-      '/uploads/lessons/test/notes.txt',
-      '/uploads/lessons%2Ftest%2Fnotes.txt',
-      '/uploads/./lessons/test/notes.txt',
+      '/uploads/private/lessons/test/notes.txt',
+      '/uploads/private%2Flessons%2Ftest%2Fnotes.txt',
+      '/uploads/./private/lessons/test/notes.txt',
     ]) {
       expect((await get(direct)).status, direct).toBe(404)
     }

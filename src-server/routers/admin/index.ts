@@ -6,7 +6,9 @@ import { adminCategoriesRouter } from './categories.ts'
 import { adminCoursesRouter } from './courses.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminOrdersRouter } from './orders.ts'
+import { adminOutboxRouter } from './outbox.ts'
 import { adminReviewsRouter } from './reviews.ts'
+import { adminServiceOrdersRouter } from './service-orders.ts'
 import { adminSessionRouter } from './session.ts'
 import { adminTeamRouter } from './team.ts'
 
@@ -18,5 +20,7 @@ export const adminRouter = router({
   team: adminTeamRouter,
   audit: adminAuditRouter,
   orders: adminOrdersRouter,
+  outbox: adminOutboxRouter,
+  serviceOrders: adminServiceOrdersRouter,
   reviews: adminReviewsRouter,
 })
