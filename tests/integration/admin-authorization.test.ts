@@ -20,6 +20,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.courses.create': 'editor',
   'admin.courses.update': 'editor',
   'admin.courses.setFeatured': 'editor',
+  'admin.courses.lessonContent': 'editor',
+  'admin.courses.updateLessonContent': 'editor',
   'admin.courses.delete': 'editor',
   'admin.categories.list': 'viewer',
   'admin.categories.create': 'editor',
