@@ -152,3 +152,29 @@ export function findAttachment(db: DB, attachmentId: string) {
     .where('a.id', '=', attachmentId)
     .executeTakeFirst()
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Whether the player has a course at this id: any course but a draft (buyers keep archived ones). */
+export async function learnableCourseExists(db: DB, courseId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('courses')
+    .select('id')
+    .where('id', '=', courseId)
+    .where('status', '!=', 'draft')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** Whether a lesson of a course that is not a draft has this id (the player's page status). */
+export async function learnableLessonExists(db: DB, lessonId: string): Promise<boolean> {
+  if (!UUID.test(lessonId)) return false
+  const row = await db
+    .selectFrom('lessons as l')
+    .innerJoin('courses as c', 'c.id', 'l.course_id')
+    .select('l.id')
+    .where('l.id', '=', lessonId)
+    .where('c.status', '!=', 'draft')
+    .executeTakeFirst()
+  return row !== undefined
+}

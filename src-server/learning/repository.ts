@@ -145,3 +145,9 @@ export async function lessonsAddedSince(db: DB, courseId: string, since: Date): 
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
+
+/** Whether a certificate has this id (the certificate page's status). */
+export async function certificateExists(db: DB, id: string): Promise<boolean> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false
+  return (await db.selectFrom('certificates').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+}
