@@ -504,6 +504,21 @@ export interface CertificatesTable {
   issued_at: CreatedAt
 }
 
+export interface CourseReviewsTable {
+  id: Generated<string>
+  course_id: string
+  user_id: string
+  /** 1 to 5 stars. */
+  rating: number
+  /** Optional text (empty when none), at most 2,000 characters. */
+  body: Generated<string>
+  /** Set when staff hid the review: hidden reviews count nowhere and are listed only to staff and the author. */
+  hidden_at: Date | null
+  hidden_by: string | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -543,4 +558,5 @@ export interface Database {
   lesson_progress: LessonProgressTable
   course_completions: CourseCompletionsTable
   certificates: CertificatesTable
+  course_reviews: CourseReviewsTable
 }
