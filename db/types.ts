@@ -74,6 +74,27 @@ export interface CoursesTable {
   published_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  /** Generated: title and instructor words plus the filter lexemes (migration 2026_11_24_1500). */
+  search_vector: ColumnType<string, never, never>
+}
+
+/** Published courses per filter group, kept by a trigger on courses. */
+export interface CatalogFacetCountsTable {
+  category_id: string
+  price_band: number
+  rating_floor: number
+  duration_band: number
+  courses: number
+}
+
+/** Published courses per word of their title or instructor and filter group, kept by a trigger on courses. */
+export interface CatalogWordCountsTable extends CatalogFacetCountsTable {
+  word: string
+}
+
+/** Every word ever seen in a course title or instructor name (search terms expand to these). */
+export interface CatalogSearchWordsTable {
+  word: string
 }
 
 export interface ServicesTable {
@@ -483,10 +504,28 @@ export interface CertificatesTable {
   issued_at: CreatedAt
 }
 
+export interface CourseReviewsTable {
+  id: Generated<string>
+  course_id: string
+  user_id: string
+  /** 1 to 5 stars. */
+  rating: number
+  /** Optional text (empty when none), at most 2,000 characters. */
+  body: Generated<string>
+  /** Set when staff hid the review: hidden reviews count nowhere and are listed only to staff and the author. */
+  hidden_at: Date | null
+  hidden_by: string | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
   courses: CoursesTable
+  catalog_facet_counts: CatalogFacetCountsTable
+  catalog_search_words: CatalogSearchWordsTable
+  catalog_word_counts: CatalogWordCountsTable
   services: ServicesTable
   service_packages: ServicePackagesTable
   plans: PlansTable
@@ -519,4 +558,5 @@ export interface Database {
   lesson_progress: LessonProgressTable
   course_completions: CourseCompletionsTable
   certificates: CertificatesTable
+  course_reviews: CourseReviewsTable
 }

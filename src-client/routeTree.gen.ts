@@ -49,6 +49,7 @@ import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
+import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
 import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
@@ -257,6 +258,11 @@ const AdminStaffOutboxRoute = AdminStaffOutboxRouteImport.update({
   path: '/outbox',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffReviewsRoute = AdminStaffReviewsRouteImport.update({
+  id: '/reviews',
+  path: '/reviews',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffServiceOrdersRoute = AdminStaffServiceOrdersRouteImport.update({
   id: '/service-orders',
   path: '/service-orders',
@@ -333,6 +339,7 @@ export interface FileRoutesByFullPath {
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
+  '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -380,6 +387,7 @@ export interface FileRoutesByTo {
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
+  '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -430,6 +438,7 @@ export interface FileRoutesById {
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
   '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
+  '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
   '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -480,6 +489,7 @@ export interface FileRouteTypes {
     | '/admin/courses'
     | '/admin/orders'
     | '/admin/outbox'
+    | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
@@ -527,6 +537,7 @@ export interface FileRouteTypes {
     | '/admin/courses'
     | '/admin/orders'
     | '/admin/outbox'
+    | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
@@ -576,6 +587,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/courses'
     | '/admin/_staff/orders'
     | '/admin/_staff/outbox'
+    | '/admin/_staff/reviews'
     | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
@@ -905,6 +917,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffOutboxRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/reviews': {
+      id: '/admin/_staff/reviews'
+      path: '/reviews'
+      fullPath: '/admin/reviews'
+      preLoaderRoute: typeof AdminStaffReviewsRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/service-orders': {
       id: '/admin/_staff/service-orders'
       path: '/service-orders'
@@ -978,6 +997,7 @@ interface AdminStaffRouteChildren {
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
   AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
+  AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
   AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
@@ -991,6 +1011,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
   AdminStaffOutboxRoute: AdminStaffOutboxRoute,
+  AdminStaffReviewsRoute: AdminStaffReviewsRoute,
   AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,

@@ -24,6 +24,7 @@ import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { statusForPath } from './http/page-status.ts'
+import { OneLineRequestLog } from './http/request-log.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerLearningRoutes } from './learning/media-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
@@ -121,6 +122,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     trustProxy: env.TRUST_PROXY ?? false,
     requestTimeout: 30_000,
     genReqId: () => randomUUID(),
+    logController: new OneLineRequestLog(),
   })
 
   registerErrorHandler(app)

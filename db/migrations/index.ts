@@ -13,6 +13,9 @@ import * as m231500 from './2026_11_23_1500_mail_outbox_job.ts'
 import * as m241200 from './2026_11_24_1200_lessons.ts'
 import * as m241300 from './2026_11_24_1300_service_order_workflow.ts'
 import * as m241400 from './2026_11_24_1400_mail_outbox_listing.ts'
+import * as m241500 from './2026_11_24_1500_catalog_at_scale.ts'
+import * as m241510 from './2026_11_24_1510_catalog_sort_indexes.ts'
+import * as m241700 from './2026_11_24_1700_course_reviews.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -28,4 +31,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1200_lessons': m241200,
   '2026_11_24_1300_service_order_workflow': m241300,
   '2026_11_24_1400_mail_outbox_listing': m241400,
+  '2026_11_24_1500_catalog_at_scale': m241500,
+  '2026_11_24_1510_catalog_sort_indexes': m241510,
+  '2026_11_24_1700_course_reviews': m241700,
 }

@@ -10,6 +10,7 @@ import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
+import { reviewsRouter } from './reviews.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
 
@@ -26,6 +27,7 @@ export const appRouter = router({
   purchases: purchasesRouter,
   learning: learningRouter,
   serviceOrders: serviceOrdersRouter,
+  reviews: reviewsRouter,
   admin: adminRouter,
 })
 

@@ -73,7 +73,11 @@ export function CourseCard({
         </h3>
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{course.instructor}</p>
         <div className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
-          <Stars rating={course.rating} reviewCount={course.reviewCount} />
+          {course.reviewCount > 0 ? (
+            <Stars rating={course.rating} reviewCount={course.reviewCount} />
+          ) : (
+            <span className={css({ color: 'fg.muted' })}>No reviews yet</span>
+          )}
         </div>
         <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
           {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}
