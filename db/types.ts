@@ -196,7 +196,16 @@ export interface MailOutboxTable {
 
 export type CartItemKind = 'course' | 'service_package' | 'plan'
 export type BillingCycle = 'monthly' | 'annual'
-export type OrderStatus = 'pending' | 'awaiting_transfer' | 'paid' | 'failed' | 'cancelled'
+export type OrderStatus =
+  | 'pending'
+  | 'awaiting_transfer'
+  | 'paid'
+  | 'failed'
+  | 'cancelled'
+  | 'expired'
+  | 'partially_refunded'
+  | 'refunded'
+  | 'disputed'
 export type PaymentMethod = 'card' | 'paypal' | 'bank_transfer'
 
 export interface CartItemsTable {
@@ -227,6 +236,17 @@ export interface OrdersTable {
   paid_at: Date | null
   cancelled_at: Date | null
   status_changed_by: string | null
+  /** What the buyer gave at checkout for the invoice (name and e-mail default to the account's). */
+  billing_name: string | null
+  billing_email: string | null
+  billing_company: string | null
+  billing_address: string | null
+  billing_vat_number: string | null
+  stripe_payment_intent_id: string | null
+  /** Money taken (set when paid) and given back; a check keeps refunded_minor <= captured_minor. */
+  captured_minor: Generated<number>
+  refunded_minor: Generated<number>
+  expired_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
 }
@@ -244,6 +264,91 @@ export interface OrderItemsTable {
   title: string
   detail: Generated<string>
   unit_price_minor: number
+  /** Set when the line was given back (the refund that did it). */
+  refund_id: string | null
+  refunded_at: Date | null
+}
+
+export interface RefundsTable {
+  id: Generated<string>
+  order_id: string
+  amount_minor: number
+  method: 'stripe' | 'manual'
+  /** Stripe's refund id, or the reference staff typed for a PayPal or bank refund. */
+  reference: string | null
+  stripe_refund_id: string | null
+  reason: string | null
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+export interface DocumentCountersTable {
+  kind: 'INV' | 'CN'
+  year: number
+  last_number: number
+}
+
+export interface DocumentParty {
+  name: string
+  email?: string
+  company?: string | null
+  address?: string | null
+  companyNumber?: string | null
+  vatNumber?: string | null
+}
+export interface DocumentLine {
+  title: string
+  detail?: string
+  quantity: number
+  unitMinor: number
+  amountMinor: number
+  orderItemId?: string | null
+}
+export interface TaxLine {
+  name: string
+  amountMinor: number
+}
+
+export interface InvoicesTable {
+  id: Generated<string>
+  number: string
+  user_id: string
+  order_id: string | null
+  stripe_invoice_id: string | null
+  currency: string
+  seller: Json<DocumentParty>
+  buyer: Json<DocumentParty>
+  lines: Json<DocumentLine[]>
+  tax_lines: Json<TaxLine[]>
+  subtotal_minor: number
+  tax_minor: number
+  total_minor: number
+  issued_at: CreatedAt
+}
+
+export interface CreditNotesTable {
+  id: Generated<string>
+  number: string
+  invoice_id: string
+  refund_id: string
+  user_id: string
+  currency: string
+  lines: Json<DocumentLine[]>
+  total_minor: number
+  issued_at: CreatedAt
+}
+
+export interface RefundRequestsTable {
+  id: Generated<string>
+  order_item_id: string
+  order_id: string
+  user_id: string
+  reason: string
+  status: Generated<'open' | 'approved' | 'declined'>
+  decision_reason: string | null
+  decided_by: string | null
+  decided_at: Date | null
+  created_at: CreatedAt
 }
 
 export interface ProcessedStripeEventsTable {
@@ -370,4 +475,9 @@ export interface Database {
   catalog_version: CatalogVersionTable
   audit_log: AuditLogTable
   team_invitations: TeamInvitationsTable
+  refunds: RefundsTable
+  document_counters: DocumentCountersTable
+  invoices: InvoicesTable
+  credit_notes: CreditNotesTable
+  refund_requests: RefundRequestsTable
 }

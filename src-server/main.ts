@@ -7,6 +7,7 @@ import { retryWhileUnavailable } from './db-wait.ts'
 import { EnvError, readEnv } from './env.ts'
 import { startJobs } from './jobs/start.ts'
 import { listenUrls } from './listen-urls.ts'
+import { configureSeller, sellerFromEnv } from './orders/seller.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
 import { stopOnSignals } from './shutdown.ts'
@@ -16,7 +17,9 @@ async function main() {
   const startedAt = performance.now()
   const env = readEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-  const server = await createServer({ env, db: database.db, payments: paymentsFromEnv(env) })
+  const payments = paymentsFromEnv(env)
+  configureSeller(sellerFromEnv(env))
+  const server = await createServer({ env, db: database.db, payments })
   const log = server.app.log
 
   // Each step is idempotent, so after a lost connection the whole preparation simply runs again.
@@ -38,6 +41,7 @@ async function main() {
     pglite: database.pglite,
     databaseUrl: env.DATABASE_URL,
     storage: server.storage,
+    stripe: payments.stripe,
     env,
     log,
     role: env.WORKER === 'inline' ? 'worker' : 'web',

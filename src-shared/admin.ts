@@ -2,4 +2,14 @@
 export const COURSE_FILTERS = ['all', 'published', 'draft', 'featured'] as const
 export type CourseFilter = (typeof COURSE_FILTERS)[number]
 export const ADMIN_PAGE_SIZE = 10
-export const ORDER_STATUSES = ['pending', 'awaiting_transfer', 'paid', 'failed', 'cancelled'] as const
+export const ORDER_STATUSES = [
+  'pending',
+  'awaiting_transfer',
+  'paid',
+  'failed',
+  'cancelled',
+  'expired',
+  'partially_refunded',
+  'refunded',
+  'disputed',
+] as const

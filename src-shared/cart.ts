@@ -46,4 +46,13 @@ export const PAYMENT_MESSAGES = {
   paypalNotConfigured: 'PayPal payments are not configured on this store yet.',
   tooManyCheckouts: 'Too many checkout attempts. Please wait a few minutes and try again.',
   mixedIntervals: 'Monthly and yearly subscriptions must be checked out separately. Please remove one from your cart.',
+  paypalPending:
+    'Your PayPal order is waiting for our confirmation. Cancel it from your cart before starting another checkout.',
+  checkoutInProgress: 'A checkout of this cart is already in progress. Please try again.',
+  alreadyPaid: 'This order has already been paid',
+  checkoutExpired: 'This checkout has expired. Please start again from your cart.',
+  notResumable: 'Only a pending card payment can be resumed',
+  notCancellable: 'Only a pending order can be cancelled',
+  orderCancelled: 'Order cancelled',
+  stripeUnavailable: 'We could not reach the card processor. Please try again in a moment.',
 } as const

@@ -9,6 +9,10 @@ export const ORDER_STATUS_LABELS: Record<Order['status'], string> = {
   paid: 'Paid',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  expired: 'Expired',
+  partially_refunded: 'Partially refunded',
+  refunded: 'Refunded',
+  disputed: 'Disputed',
 }
 
 export const PAYMENT_METHOD_LABELS: Record<Order['method'], string> = {

@@ -3,6 +3,8 @@
 import type { DB } from '../db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
+import { expireAbandonedCheckouts } from '../payments/abandoned.ts'
+import type { StripeApi } from '../payments/stripe.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads } from '../storage/sweep.ts'
 import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
@@ -16,6 +18,8 @@ export type Jobs = {
   'mail.undeliverable': { outboxId: string }
   /** Delete uploads no row refers to any more (older than a day). */
   'storage.sweep': Record<string, never>
+  /** Expire card checkouts left unpaid for 24 hours (their Stripe sessions too). */
+  'orders.expire': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -35,12 +39,16 @@ export const queues: { [N in JobName]: QueueOptions } = {
   },
   'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
   'storage.sweep': { retryLimit: 2, retryDelay: 600, expireInSeconds: 3600 },
+  'orders.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 600 },
 }
 
-/** Cron schedules (UTC), one per queue; the next issues add expiring orders, reminders, renewals. */
-export const schedules: ScheduleOf<Jobs>[] = [{ name: 'storage.sweep', cron: '17 3 * * *', data: {} }]
+/** Cron schedules (UTC), one per queue. */
+export const schedules: ScheduleOf<Jobs>[] = [
+  { name: 'storage.sweep', cron: '17 3 * * *', data: {} },
+  { name: 'orders.expire', cron: '*/15 * * * *', data: {} },
+]
 
-export type JobDeps = MailDeps & { db: DB; storage: FileStorage }
+export type JobDeps = MailDeps & { db: DB; storage: FileStorage; stripe: StripeApi | null }
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
   return {
@@ -49,6 +57,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'storage.sweep': async () => {
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
       deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')
+    },
+    'orders.expire': async () => {
+      const expired = await expireAbandonedCheckouts(deps)
+      if (expired) deps.log.info({ expired }, 'expired abandoned checkouts')
     },
   }
 }

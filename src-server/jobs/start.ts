@@ -5,6 +5,7 @@ import type { DB } from '../db.ts'
 import type { Env } from '../env.ts'
 import type { Log } from '../log.ts'
 import { createMailTransport } from '../mail/transport.ts'
+import type { StripeApi } from '../payments/stripe.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { type JobQueue, openJobQueue, type QueueOptions, workAll } from './queue.ts'
 import { feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
@@ -23,6 +24,8 @@ export interface StartJobsOptions {
   databaseUrl?: string
   /** Where uploads live (the daily sweep of unreferenced ones). */
   storage: FileStorage
+  /** Card checkouts left unpaid are expired through it (null: card payments off). */
+  stripe?: StripeApi | null
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'>
   log: Log
   role: 'web' | 'worker'
@@ -50,7 +53,14 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
   }
 
   const transport = createMailTransport(options.env.SMTP_URL, log)
-  const deps = { db, log, storage: options.storage, transport, from: options.env.MAIL_FROM }
+  const deps = {
+    db,
+    log,
+    storage: options.storage,
+    stripe: options.stripe ?? null,
+    transport,
+    from: options.env.MAIL_FROM,
+  }
   await workAll(queue, handlers(deps))
   await queue.setSchedules(schedules)
   const stopFeeders = feeders(deps, queue, tuning)

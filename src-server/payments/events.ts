@@ -9,7 +9,8 @@ import { STRIPE_SUBSCRIPTION_STATUS, syncStripeSubscription } from '../access/su
 import type { DB } from '../db.ts'
 import { markPaid } from '../orders/pay.ts'
 import { markFailed } from '../orders/pending.ts'
-import { isSessionPaid, orderOfSession, subscriptionIdOf } from './checkout-session.ts'
+import { isSessionPaid, orderOfSession, paidPaymentOf } from './checkout-session.ts'
+import { sessionExpired } from './events-after-purchase.ts'
 import {
   type CheckoutSession,
   checkoutSessionSchema,
@@ -61,7 +62,7 @@ const HANDLERS: Record<string, Handler> = {
   'checkout.session.completed': sessionPaid,
   'checkout.session.async_payment_succeeded': sessionPaid,
   'checkout.session.async_payment_failed': sessionFailed,
-  'checkout.session.expired': sessionFailed,
+  'checkout.session.expired': sessionExpired,
   'customer.subscription.updated': subscriptionChanged,
   'customer.subscription.deleted': subscriptionChanged,
 }
@@ -86,7 +87,7 @@ async function withOurSession(
 function sessionPaid(trx: Transaction<Database>, object: unknown) {
   return withOurSession(trx, object, async (session, orderId) => {
     if (!isSessionPaid(session)) return ignored('not_paid')
-    await markPaid(trx, orderId, { source: 'stripe', stripeSubscriptionId: subscriptionIdOf(session) })
+    await markPaid(trx, orderId, paidPaymentOf(session))
     return PROCESSED
   })
 }

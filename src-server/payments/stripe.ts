@@ -1,8 +1,8 @@
-// The only module that imports the Stripe SDK. The app needs three things from Stripe: create a Checkout Session,
-// read one back, and verify a signed webhook. They sit behind StripeApi, so a test (or another gateway) can supply
+// The only module that imports the Stripe SDK. The app needs a few things from Stripe: create, read and expire a
+// Checkout Session, refund a payment, and verify a signed webhook. They sit behind StripeApi, so a test (or another gateway) can supply
 // its own; everything Stripe answers is parsed by our zod schemas before the domain sees it.
 import Stripe from 'stripe'
-import { type CheckoutSession, checkoutSessionSchema } from './stripe-schemas.ts'
+import { type CheckoutSession, checkoutSessionSchema, refundSchema, type StripeRefund } from './stripe-schemas.ts'
 
 /** What checkout sends to Stripe (the SDK's own parameter type, so a wrong field fails type-checking). */
 export type CheckoutSessionParams = Stripe.Checkout.SessionCreateParams
@@ -11,6 +11,13 @@ export interface StripeApi {
   /** Creates the hosted Checkout page; the key makes a retry return the same session. */
   createCheckoutSession(params: CheckoutSessionParams, idempotencyKey: string): Promise<CheckoutSession>
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession>
+  /** Closes an open session so it can no longer be paid; a session no longer open is read back as it is. */
+  expireCheckoutSession(sessionId: string): Promise<CheckoutSession>
+  /** Gives back part or all of a payment; the key makes a retry return the same refund. */
+  createRefund(
+    params: { paymentIntentId: string; amountMinor: number; metadata: Record<string, string> },
+    idempotencyKey: string,
+  ): Promise<StripeRefund>
 }
 
 export interface StripeSettings {
@@ -40,6 +47,22 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
     },
     async retrieveCheckoutSession(sessionId) {
       return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(sessionId))
+    },
+    async expireCheckoutSession(sessionId) {
+      try {
+        return checkoutSessionSchema.parse(await stripe.checkout.sessions.expire(sessionId))
+      } catch (error) {
+        // Stripe refuses to expire a session that is complete or already expired: read what it is instead.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
+        return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(sessionId))
+      }
+    },
+    async createRefund({ paymentIntentId, amountMinor, metadata }, idempotencyKey) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentIntentId, amount: amountMinor, metadata },
+        { idempotencyKey },
+      )
+      return refundSchema.parse(refund)
     },
   }
 }

@@ -2,6 +2,8 @@
 import { listOwnedCourses } from '../access/courses.ts'
 import { entitlementsOf, NO_ENTITLEMENTS } from '../access/premium.ts'
 import { listOrdersForUser } from '../orders/repository.ts'
+import { paymentsOf } from '../payments/config.ts'
+import { withPaymentInstructions } from '../payments/instructions.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const purchasesRouter = router({
@@ -13,6 +15,9 @@ export const purchasesRouter = router({
     email: ctx.user.email,
     ...(await entitlementsOf(ctx.db, ctx.user)),
   })),
-  orders: authedProcedure.query(({ ctx }) => listOrdersForUser(ctx.db, ctx.user.id)),
+  /** Order history; unpaid bank-transfer and PayPal orders carry how to pay them (shown until paid). */
+  orders: authedProcedure.query(async ({ ctx }) =>
+    withPaymentInstructions(paymentsOf(ctx.config), await listOrdersForUser(ctx.db, ctx.user.id)),
+  ),
   myCourses: authedProcedure.query(({ ctx }) => listOwnedCourses(ctx.db, ctx.user.id)),
 })

@@ -1,5 +1,6 @@
-// The registry's scheduled work on a running worker: the daily sweep of unreferenced uploads is stored as a cron
-// schedule, and a 'storage.sweep' job deletes an old unreferenced upload while keeping a fresh one.
+// The registry's scheduled work on a running worker: the daily sweep of unreferenced uploads (and the expiry of
+// abandoned checkouts) is stored as a cron schedule, and a 'storage.sweep' job deletes an old unreferenced upload
+// while keeping a fresh one.
 import { access, mkdtemp, rm, utimes } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -46,11 +47,15 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the daily sweep of unreferenced uploads as a cron schedule', async () => {
-    const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule`.execute(
-      database.db,
-    )
-    expect(rows).toEqual([{ name: 'storage.sweep', cron: '17 3 * * *' }])
+  it('stores the daily sweep of unreferenced uploads and the expiry of abandoned checkouts as cron schedules', async () => {
+    const { rows } = await sql<{
+      name: string
+      cron: string
+    }>`select name, cron from pgboss.schedule order by name`.execute(database.db)
+    expect(rows).toEqual([
+      { name: 'orders.expire', cron: '*/15 * * * *' },
+      { name: 'storage.sweep', cron: '17 3 * * *' },
+    ])
   })
 
   it('sweeps: an unreferenced upload older than a day goes, a fresh one stays', async () => {

@@ -22,6 +22,10 @@ const STATUS_TONE = {
   paid: 'green',
   failed: 'red',
   cancelled: 'grey',
+  expired: 'grey',
+  partially_refunded: 'yellow',
+  refunded: 'grey',
+  disputed: 'red',
 } as const
 type OrdersSearch = { status?: (typeof STATUSES)[number]; page?: number }
 
