@@ -1,6 +1,7 @@
 // No orphan orders: one pending order per cart whatever the rail, Resume payment and Cancel from /account, the 24 h
 // expiry of card checkouts (Stripe session expired through the API) and checkout.session.expired; PayPal orders
 // empty the cart and give it back when cancelled; bank-transfer details are e-mailed and stay on the order.
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expireAbandonedCheckouts } from '../../src-server/payments/abandoned.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
@@ -190,7 +191,7 @@ describe('abandoned card checkouts', () => {
     const youngStart = await young.caller.payment.start({ currency: 'USD', method: 'card' })
     if (oldStart.method !== 'card') throw new Error('expected card')
     const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 60_000)
-    await db().updateTable('orders').set({ created_at: dayAgo }).where('id', '=', oldStart.orderId).execute()
+    await sql`update orders set created_at = ${dayAgo} where id = ${oldStart.orderId}`.execute(db())
 
     expect(await expireAbandonedCheckouts({ db: db(), stripe: payments.stripe })).toBe(1)
     expect((await ordersOf(old.user.id))[0]?.status).toBe('expired')
