@@ -23,6 +23,7 @@ import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerSeoRoutes } from './http/seo.ts'
+import { registerDocumentRoutes } from './orders/document-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
@@ -153,6 +154,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     facebook: pair(env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET),
   })
   registerProfileRoutes(app, httpDeps)
+  registerDocumentRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)

@@ -1,6 +1,9 @@
 // What the signed-in user has bought: entitlements (premium, owned courses), order history and courses.
+
+import { documentInput } from '../../src-shared/schemas/orders.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { entitlementsOf, NO_ENTITLEMENTS } from '../access/premium.ts'
+import { readDocument } from '../orders/documents.ts'
 import { listOrdersForUser } from '../orders/repository.ts'
 import { paymentsOf } from '../payments/config.ts'
 import { withPaymentInstructions } from '../payments/instructions.ts'
@@ -19,5 +22,9 @@ export const purchasesRouter = router({
   orders: authedProcedure.query(async ({ ctx }) =>
     withPaymentInstructions(paymentsOf(ctx.config), await listOrdersForUser(ctx.db, ctx.user.id)),
   ),
+  /** An invoice or credit note for its print page: the buyer it names, or staff. */
+  document: authedProcedure
+    .input(documentInput)
+    .query(({ ctx, input }) => readDocument(ctx.db, ctx.user, input.kind, input.id)),
   myCourses: authedProcedure.query(({ ctx }) => listOwnedCourses(ctx.db, ctx.user.id)),
 })
