@@ -85,7 +85,7 @@ export async function listOrdersForStaff(
 export function listOrderLines(db: DB, orderId: string) {
   return db
     .selectFrom('order_items')
-    .select(['kind', 'course_id', 'service_package_id', 'plan_id', 'billing_cycle', 'item_key', 'title'])
+    .select(['id', 'kind', 'course_id', 'service_package_id', 'plan_id', 'billing_cycle', 'item_key', 'title'])
     .where('order_id', '=', orderId)
     .execute()
 }
