@@ -360,11 +360,32 @@ export interface ProcessedStripeEventsTable {
   processed_at: CreatedAt
 }
 
-export interface EnrolmentsTable {
+export type GrantKind = 'course' | 'premium' | 'service'
+export type GrantSource = 'order_item' | 'subscription' | 'staff' | 'free_enrolment'
+export type RevokeReason = 'refund' | 'dispute' | 'cancellation' | 'expiry' | 'lapse'
+
+/** The access ledger (access/ is its only writer): one right of one user, from one source. */
+export interface AccessGrantsTable {
+  id: Generated<string>
   user_id: string
-  course_id: string
+  kind: GrantKind
+  course_id: string | null
+  service_package_id: string | null
+  source: GrantSource
   order_id: string | null
-  enrolled_at: CreatedAt
+  order_item_id: string | null
+  subscription_id: string | null
+  granted_by: string | null
+  starts_at: Generated<Date>
+  /** Null: no end. */
+  ends_at: Date | null
+  revoked_at: Date | null
+  revoked_reason: RevokeReason | null
+  restored_at: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+  /** Generated: right and source. Unique per user, so the same grant cannot be inserted twice. */
+  grant_key: GeneratedAlways<string>
 }
 
 export interface SubscriptionsTable {
@@ -466,7 +487,7 @@ export interface Database {
   orders: OrdersTable
   order_items: OrderItemsTable
   processed_stripe_events: ProcessedStripeEventsTable
-  enrolments: EnrolmentsTable
+  access_grants: AccessGrantsTable
   subscriptions: SubscriptionsTable
   service_orders: ServiceOrdersTable
   contact_messages: ContactMessagesTable

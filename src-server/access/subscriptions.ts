@@ -1,5 +1,8 @@
-// A Stripe subscription's status and period, as Stripe reports them, applied to the subscription that gives Premium.
+// A Stripe subscription's status and period, as Stripe reports them, applied to the subscription and to the Premium
+// grant it gives in the access ledger.
 import type { DB } from '../db.ts'
+import { premiumEndsAt } from './grants.ts'
+import { revoke, setGrantEnd } from './ledger.ts'
 
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'cancelled'
 
@@ -18,10 +21,16 @@ export async function syncStripeSubscription(
   trx: DB,
   change: { stripeSubscriptionId: string; status: SubscriptionStatus; renewsAt: Date | null },
 ): Promise<boolean> {
-  const result = await trx
+  const updated = await trx
     .updateTable('subscriptions')
     .set({ status: change.status, updated_at: new Date(), ...(change.renewsAt ? { renews_at: change.renewsAt } : {}) })
     .where('stripe_subscription_id', '=', change.stripeSubscriptionId)
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+    .returning('id')
+    .execute()
+  for (const { id } of updated) {
+    if (change.status === 'cancelled') await revoke(trx, { subscriptionId: id }, 'cancellation')
+    // Paid (or in its trial) up to the period's end: Premium runs until then plus the grace days.
+    else if (change.renewsAt && change.status !== 'past_due') await setGrantEnd(trx, id, premiumEndsAt(change.renewsAt))
+  }
+  return updated.length > 0
 }

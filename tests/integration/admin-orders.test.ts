@@ -74,7 +74,8 @@ describe('admin.orders', () => {
       .executeTakeFirstOrThrow()
     expect(order).toEqual({ status: 'paid', status_changed_by: admin.id })
     const enrolments = await database.db
-      .selectFrom('enrolments')
+      .selectFrom('access_grants')
+      .where('kind', '=', 'course')
       .select('course_id')
       .where('user_id', '=', customer.id)
       .execute()

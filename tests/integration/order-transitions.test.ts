@@ -77,7 +77,12 @@ describe('order transitions on the database', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => markPaid(db(), orderId, { source: 'staff' })))
     expect(results.filter((result) => result === 'fulfilled')).toHaveLength(1)
     expect(results.filter((result) => result === 'already_paid')).toHaveLength(9)
-    const enrolments = await db().selectFrom('enrolments').select('course_id').where('user_id', '=', user.id).execute()
+    const enrolments = await db()
+      .selectFrom('access_grants')
+      .where('kind', '=', 'course')
+      .select('course_id')
+      .where('user_id', '=', user.id)
+      .execute()
     expect(enrolments).toHaveLength(1)
   })
 

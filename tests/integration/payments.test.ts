@@ -1,5 +1,6 @@
 // Checkout, Stripe webhooks and fulfilment against the real server, a real database and the local fake Stripe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isPremium } from '../../src-server/access/premium.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { readEnv } from '../../src-server/env.ts'
 import { listOrdersForStaff } from '../../src-server/orders/repository.ts'
@@ -38,7 +39,12 @@ const receipts = async (user: TestUser) =>
       .execute()
   ).length
 const enrolments = (user: TestUser) =>
-  db().selectFrom('enrolments').select(['course_id', 'order_id']).where('user_id', '=', user.id).execute()
+  db()
+    .selectFrom('access_grants')
+    .where('kind', '=', 'course')
+    .select(['course_id', 'order_id'])
+    .where('user_id', '=', user.id)
+    .execute()
 const cartKeys = async (user: TestUser) =>
   (await db().selectFrom('cart_items').select('item_key').where('user_id', '=', user.id).execute()).map(
     (r) => r.item_key,
@@ -262,8 +268,11 @@ describe('other Stripe events', () => {
       plan: { id: 'basic', status: 'active' },
       renewsAt: '2027-01-15T00:00:00.000Z',
     })
+    // A failed renewal: past due, Premium until the paid period's end plus the grace days, then not.
     await fake.deliver('customer.subscription.updated', { ...updated, status: 'past_due' })
-    expect((await caller.purchases.entitlements()).isPremium).toBe(false)
+    expect(await caller.purchases.entitlements()).toMatchObject({ isPremium: true, plan: { status: 'past_due' } })
+    expect(await isPremium(db(), user, new Date((renewal + 2 * 86_400) * 1000))).toBe(true)
+    expect(await isPremium(db(), user, new Date((renewal + 4 * 86_400) * 1000))).toBe(false)
   })
 
   it('lists orders for staff with the customer e-mail, filtered by status', async () => {
