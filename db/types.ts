@@ -206,7 +206,7 @@ export type OrderStatus =
   | 'partially_refunded'
   | 'refunded'
   | 'disputed'
-export type PaymentMethod = 'card' | 'paypal' | 'bank_transfer'
+export type PaymentMethod = 'card' | 'paypal' | 'bank_transfer' | 'free'
 
 export interface CartItemsTable {
   id: Generated<string>

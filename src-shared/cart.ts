@@ -5,6 +5,9 @@ export const BILLING_CYCLES = ['monthly', 'annual'] as const
 export type BillingCycleValue = (typeof BILLING_CYCLES)[number]
 export const PAYMENT_METHODS = ['card', 'paypal', 'bank_transfer'] as const
 export type PaymentMethodValue = (typeof PAYMENT_METHODS)[number]
+/** What checkout accepts: a rail, or 'free' for a cart whose total is 0 (completed without one). */
+export const CHECKOUT_METHODS = [...PAYMENT_METHODS, 'free'] as const
+export type CheckoutMethodValue = (typeof CHECKOUT_METHODS)[number]
 
 export type CartItemInput =
   | { kind: 'course'; courseId: string }
@@ -49,6 +52,8 @@ export const PAYMENT_MESSAGES = {
   paypalPending:
     'Your PayPal order is waiting for our confirmation. Cancel it from your cart before starting another checkout.',
   checkoutInProgress: 'A checkout of this cart is already in progress. Please try again.',
+  notFree: 'This cart is not free: please choose a payment method',
+  freeCompleted: 'You are enrolled. Enjoy your courses!',
   alreadyPaid: 'This order has already been paid',
   checkoutExpired: 'This checkout has expired. Please start again from your cart.',
   notResumable: 'Only a pending card payment can be resumed',

@@ -1,6 +1,6 @@
 // Frozen: what happens after a purchase, as of 2026-11-24. Never import application code here.
 // Orders gain the statuses expired / partially refunded / refunded / disputed, the buyer's invoice details and at
-// most one pending order per user and currency (the cart's order, whatever the rail). Refunds name the lines they
+// most one pending order per user and currency; a free cart's order has the method 'free' (the cart's order, whatever the rail). Refunds name the lines they
 // give back; invoices and credit notes carry gapless yearly numbers from a counter row locked by the paying
 // transaction; buyers may ask for a refund of a line once.
 import { type Kysely, sql } from 'kysely'
@@ -10,6 +10,10 @@ const STATUSES = sql`('pending','awaiting_transfer','paid','failed','cancelled',
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table orders drop constraint if exists orders_status_check`.execute(db)
   await sql`alter table orders add constraint orders_status_check check (status in ${STATUSES})`.execute(db)
+  // A cart whose total is 0 completes without a payment rail.
+  await sql`alter table orders drop constraint if exists orders_method_check`.execute(db)
+  await sql`alter table orders add constraint orders_method_check
+    check (method in ('card','paypal','bank_transfer','free'))`.execute(db)
   await db.schema
     .alterTable('orders')
     .addColumn('billing_name', 'text')
@@ -144,4 +148,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`alter table orders drop constraint if exists orders_status_check`.execute(db)
   await sql`alter table orders add constraint orders_status_check
     check (status in ('pending','awaiting_transfer','paid','failed','cancelled'))`.execute(db)
+  await sql`alter table orders drop constraint if exists orders_method_check`.execute(db)
+  await sql`alter table orders add constraint orders_method_check
+    check (method in ('card','paypal','bank_transfer'))`.execute(db)
 }

@@ -19,4 +19,5 @@ export const PAYMENT_METHOD_LABELS: Record<Order['method'], string> = {
   card: 'Card',
   paypal: 'PayPal',
   bank_transfer: 'Bank transfer',
+  free: 'Free',
 }

@@ -121,6 +121,7 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
   }
   if (lines.length === 0) throw new DomainError('invalid', CART_MESSAGES.empty)
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
+  if (method === 'free' && subtotal > 0) throw new DomainError('invalid', PAYMENT_MESSAGES.notFree)
   const reference = orderReference(input.referencePrefix)
   const billing = input.billing ?? {}
   const order = await trx
@@ -129,7 +130,8 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
       user_id: userId,
       reference,
       currency,
-      method,
+      // Nothing to pay: no rail, whichever the buyer picked.
+      method: subtotal === 0 ? 'free' : method,
       subtotal_minor: subtotal,
       tax_minor: 0,
       total_minor: subtotal,
@@ -169,14 +171,22 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
     )
     .execute()
   // PayPal is paid away from the site: the cart empties now, and comes back if the order is cancelled.
-  if (method === 'paypal') {
+  if (subtotal > 0 && method === 'paypal') {
     await removePurchasedItems(
       trx,
       userId,
       lines.map((line) => line.key),
     )
   }
-  const created = { id: order.id, reference, currency, method, totalMinor: subtotal, lines, reused: false }
+  const created = {
+    id: order.id,
+    reference,
+    currency,
+    method: subtotal === 0 ? ('free' as const) : method,
+    totalMinor: subtotal,
+    lines,
+    reused: false,
+  }
   await input.onCreated?.(trx, { ...created, stripeSessionId: null })
   return { kind: 'order', order: { ...created, stripeSessionId: null } }
 }

@@ -13,8 +13,11 @@ import { listOrderLines } from './repository.ts'
 import { canTransition, isPaidStatus, moveOrder } from './transitions.ts'
 
 export interface Payment {
-  /** Who says it is paid: Stripe (money taken, so any unpaid state) or a staff member (not a cancelled order). */
-  source: 'stripe' | 'staff'
+  /**
+   * Who says it is paid: Stripe (money taken, so any unpaid state), a staff member (not a cancelled order), or
+   * nobody needs to ('free': the total is 0).
+   */
+  source: 'stripe' | 'staff' | 'free'
   actorId?: string
   stripeSubscriptionId?: string | null
   stripePaymentIntentId?: string | null
@@ -24,6 +27,8 @@ export interface Payment {
   taxMinor?: number
 }
 
+const TRANSITION_OF = { stripe: 'payByStripe', staff: 'payByStaff', free: 'payFree' } as const
+
 export type PayResult = 'fulfilled' | 'already_paid' | 'not_found' | 'not_payable'
 
 /** Runs in the caller's transaction when given one (so staff can audit in the same commit), else in its own. */
@@ -32,7 +37,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const order = await lockOrder(trx, orderId)
     if (!order) return 'not_found'
     if (isPaidStatus(order.status)) return 'already_paid'
-    const transition = payment.source === 'stripe' ? 'payByStripe' : 'payByStaff'
+    const transition = TRANSITION_OF[payment.source]
     if (!canTransition(order.status, transition)) return 'not_payable'
 
     const paidAt = new Date()

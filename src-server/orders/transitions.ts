@@ -12,6 +12,8 @@ export const ORDER_TRANSITIONS = {
   payByStripe: { from: ['pending', 'awaiting_transfer', 'failed', 'cancelled', 'expired'], to: 'paid' },
   /** Staff confirm a PayPal or bank payment; a cancelled order stays cancelled. */
   payByStaff: { from: ['pending', 'awaiting_transfer', 'failed'], to: 'paid' },
+  /** A cart whose total is 0: completed at once, no rail. */
+  payFree: { from: ['pending'], to: 'paid' },
   /** A card payment that could not start, or that Stripe reports failed. */
   fail: { from: ['pending'], to: 'failed' },
   /** Staff cancel an unpaid order (money taken is given back by a refund instead). */

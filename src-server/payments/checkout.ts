@@ -2,10 +2,11 @@
 // orders/ builds (or reuses) the cart's one pending order, and this asks Stripe, PayPal or the bank details for the
 // next step. A pending order of another rail or an older cart is retired first (its Stripe session expired).
 import type { Currency } from '../../src-shared/money.ts'
-import { type BillingDetails, PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/schemas/cart.ts'
+import { type BillingDetails, type CheckoutMethodValue, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { attachStripeSession, type CreatedOrder, openCartOrder } from '../orders/create.ts'
+import { markPaid } from '../orders/pay.ts'
 import { markFailed } from '../orders/pending.ts'
 import { allowAttempt, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import { openSessionUrl, retirePendingOrder } from './abandoned.ts'
@@ -30,7 +31,7 @@ export interface CheckoutDeps {
 export async function startCheckout(
   deps: CheckoutDeps,
   buyer: { id: string; email: string },
-  input: { currency: Currency; method: PaymentMethodValue; billing?: BillingDetails },
+  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails },
 ) {
   const { db, payments } = deps
   if (!(await allowAttempt(deps.limiter, CHECKOUT_RULE, `checkout:${buyer.id}`, deps.onLimiterError))) {
@@ -49,6 +50,11 @@ export async function startCheckout(
     order = await cartOrder(deps, buyer.id, input) // the old session had closed: a fresh order
   }
   const summary = summaryOf(order)
+  if (order.totalMinor === 0) {
+    // Free courses: enrolled at once, no rail and no Stripe.
+    await markPaid(db, order.id, { source: 'free' })
+    return { method: 'free' as const, ...summary }
+  }
 
   if (input.method === 'bank_transfer') {
     return { method: 'bank_transfer' as const, ...summary, bank: bankDetailsFor(payments.bank, order.currency) }
@@ -71,7 +77,7 @@ export async function startCheckout(
 async function cartOrder(
   deps: CheckoutDeps,
   userId: string,
-  input: { currency: Currency; method: PaymentMethodValue; billing?: BillingDetails },
+  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails },
 ): Promise<CreatedOrder> {
   const bank = deps.payments.bank
   const request = {

@@ -1,9 +1,10 @@
 // What the signed-in user has bought: entitlements (premium, owned courses), order history and courses.
 
-import { documentInput } from '../../src-shared/schemas/orders.ts'
+import { documentInput, freeEnrolmentInput } from '../../src-shared/schemas/orders.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { entitlementsOf, NO_ENTITLEMENTS } from '../access/premium.ts'
 import { readDocument } from '../orders/documents.ts'
+import { enrolForFree } from '../orders/free-enrolment.ts'
 import { listOrdersForUser } from '../orders/repository.ts'
 import { paymentsOf } from '../payments/config.ts'
 import { withPaymentInstructions } from '../payments/instructions.ts'
@@ -26,5 +27,9 @@ export const purchasesRouter = router({
   document: authedProcedure
     .input(documentInput)
     .query(({ ctx, input }) => readDocument(ctx.db, ctx.user, input.kind, input.id)),
+  /** Enrol for free: a course priced 0, at once, without cart or checkout. */
+  enrolFree: authedProcedure
+    .input(freeEnrolmentInput)
+    .mutation(({ ctx, input }) => enrolForFree(ctx.db, ctx.user.id, input.courseId)),
   myCourses: authedProcedure.query(({ ctx }) => listOwnedCourses(ctx.db, ctx.user.id)),
 })

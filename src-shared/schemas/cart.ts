@@ -1,6 +1,6 @@
 // Cart and checkout inputs. Items are referenced by id only: strict objects refuse any extra key (a price).
 import { z } from 'zod'
-import { BILLING_CYCLES, type CartItemInput, PAYMENT_METHODS } from '../cart.ts'
+import { BILLING_CYCLES, type CartItemInput, CHECKOUT_METHODS } from '../cart.ts'
 import { CURRENCIES } from '../money.ts'
 
 export {
@@ -8,6 +8,8 @@ export {
   type BillingCycleValue,
   CART_MESSAGES,
   type CartItemInput,
+  CHECKOUT_METHODS,
+  type CheckoutMethodValue,
   cartItemKey,
   PAYMENT_MESSAGES,
   PAYMENT_METHODS,
@@ -49,7 +51,7 @@ export type BillingDetails = z.output<typeof billingDetailsInput>
 
 export const startCheckoutInput = z.strictObject({
   currency: z.enum(CURRENCIES),
-  method: z.enum(PAYMENT_METHODS, { error: 'Please select a payment method' }),
+  method: z.enum(CHECKOUT_METHODS, { error: 'Please select a payment method' }),
   billing: billingDetailsInput.optional(),
 })
 

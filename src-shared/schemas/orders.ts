@@ -5,6 +5,8 @@ export const DOCUMENT_KINDS = ['invoice', 'credit_note'] as const
 
 export const documentInput = z.strictObject({ kind: z.enum(DOCUMENT_KINDS), id: z.uuid() })
 
+export const freeEnrolmentInput = z.strictObject({ courseId: z.string().trim().min(1).max(120) })
+
 export const REFUND_MESSAGES = {
   reasonRequired: 'Please tell us why you would like a refund',
   referenceRequired: 'Please enter the reference of the PayPal or bank refund',

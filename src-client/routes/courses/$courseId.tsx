@@ -100,7 +100,10 @@ function CoursePage() {
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
           </div>
-          <PurchaseBox course={course} cartAction={<CourseCartButton courseId={course.id} size="lg" fullWidth />} />
+          <PurchaseBox
+            course={course}
+            cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="lg" fullWidth />}
+          />
         </Container>
       </section>
       <Container className={css({ py: '10' })}>
