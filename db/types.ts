@@ -338,6 +338,17 @@ export interface CreditNotesTable {
   issued_at: CreatedAt
 }
 
+export interface OrderDisputesTable {
+  /** Stripe's dispute id (dp_…). */
+  id: string
+  order_id: string
+  /** Stripe's dispute status as last heard of (needs_response, won, lost…). */
+  status: string
+  closed: Generated<boolean>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
 export interface RefundRequestsTable {
   id: Generated<string>
   order_item_id: string
@@ -501,4 +512,5 @@ export interface Database {
   invoices: InvoicesTable
   credit_notes: CreditNotesTable
   refund_requests: RefundRequestsTable
+  order_disputes: OrderDisputesTable
 }

@@ -54,6 +54,7 @@ export const PAYMENT_MESSAGES = {
   checkoutInProgress: 'A checkout of this cart is already in progress. Please try again.',
   notFree: 'This cart is not free: please choose a payment method',
   freeCompleted: 'You are enrolled. Enjoy your courses!',
+  refundFailed: 'Stripe could not make the refund. Nothing was refunded; please try again.',
   alreadyPaid: 'This order has already been paid',
   checkoutExpired: 'This checkout has expired. Please start again from your cart.',
   notResumable: 'Only a pending card payment can be resumed',

@@ -121,10 +121,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute()
   await db.schema.createIndex('refund_requests_status_idx').on('refund_requests').column('status').execute()
+
+  // Stripe disputes as last heard of: a 'closed' event that overtakes its 'created' one is not undone by it.
+  await db.schema
+    .createTable('order_disputes')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('order_id', 'uuid', (c) => c.notNull().references('orders.id').onDelete('cascade'))
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('closed', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['refund_requests', 'credit_notes', 'invoices', 'document_counters']) {
+  for (const table of ['order_disputes', 'refund_requests', 'credit_notes', 'invoices', 'document_counters']) {
     await db.schema.dropTable(table).ifExists().execute()
   }
   await db.schema.alterTable('order_items').dropColumn('refund_id').dropColumn('refunded_at').execute()

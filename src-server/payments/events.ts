@@ -10,7 +10,7 @@ import type { DB } from '../db.ts'
 import { markPaid } from '../orders/pay.ts'
 import { markFailed } from '../orders/pending.ts'
 import { isSessionPaid, orderOfSession, paidPaymentOf } from './checkout-session.ts'
-import { sessionExpired } from './events-after-purchase.ts'
+import { chargeRefunded, disputeClosed, disputeCreated, sessionExpired } from './events-after-purchase.ts'
 import {
   type CheckoutSession,
   checkoutSessionSchema,
@@ -63,6 +63,9 @@ const HANDLERS: Record<string, Handler> = {
   'checkout.session.async_payment_succeeded': sessionPaid,
   'checkout.session.async_payment_failed': sessionFailed,
   'checkout.session.expired': sessionExpired,
+  'charge.refunded': chargeRefunded,
+  'charge.dispute.created': disputeCreated,
+  'charge.dispute.closed': disputeClosed,
   'customer.subscription.updated': subscriptionChanged,
   'customer.subscription.deleted': subscriptionChanged,
 }

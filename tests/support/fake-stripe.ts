@@ -1,6 +1,7 @@
-// A small local Stripe API for tests and development: Checkout Sessions create and retrieve with the real
-// response shapes, a hosted checkout page whose Pay button completes the session, and webhook events signed
-// with the SDK's own test-header helper. Point the SDK at it with STRIPE_API_URL.
+// A small local Stripe API for tests and development: Checkout Sessions create, retrieve and expire with the real
+// response shapes, refunds (idempotency keys honoured, never more than captured), Stripe Tax as a flat 20%, a
+// hosted checkout page whose Pay button completes the session, and webhook events signed with the SDK's own
+// test-header helper. Point the SDK at it with STRIPE_API_URL.
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -130,7 +131,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     chargeOf(paymentIntentId) {
       const payment = captured.get(paymentIntentId)
       if (!payment) throw new Error(`No such payment_intent ${paymentIntentId}`)
-      const list = [...refunds.values()].filter((r) => r.payment_intent === paymentIntentId)
+      // Newest first, as Stripe lists them.
+      const list = [...refunds.values()].filter((r) => r.payment_intent === paymentIntentId).reverse()
       const refunded = list.reduce((sum, r) => sum + r.amount, 0)
       return {
         id: `ch_${paymentIntentId.slice(3)}`,

@@ -2,8 +2,12 @@
 // through the checkout's exactly-once path) or cancel unpaid ones.
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
+import { refundInput } from '../../../src-shared/schemas/orders.ts'
+import { orderDetailForStaff } from '../../orders/refund-reads.ts'
 import { listOrdersForStaff } from '../../orders/repository.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../orders/staff.ts'
+import { paymentsOf } from '../../payments/config.ts'
+import { refundByStaff } from '../../payments/refunds.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -30,6 +34,16 @@ export const adminOrdersRouter = router({
       id: input.id,
       result: await confirmPaymentByStaff(ctx.db, input.id, actorOf(ctx.user)),
     })),
+
+  /** An order's lines, documents, refunds and refund requests (the Refund dialog and the documents' links). */
+  detail: staffProcedure('viewer')
+    .input(orderInput)
+    .query(({ ctx, input }) => orderDetailForStaff(ctx.db, input.id)),
+
+  /** Refund the whole order or chosen lines (card through Stripe; PayPal and bank as manual refunds). */
+  refund: staffProcedure('admin')
+    .input(refundInput)
+    .mutation(({ ctx, input }) => refundByStaff(ctx.db, paymentsOf(ctx.config).stripe, input, actorOf(ctx.user))),
 
   cancel: staffProcedure('admin')
     .input(orderInput)
