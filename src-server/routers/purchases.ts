@@ -1,10 +1,11 @@
 // What the signed-in user has bought: entitlements (premium, owned courses), order history and courses.
 
-import { documentInput, freeEnrolmentInput } from '../../src-shared/schemas/orders.ts'
+import { documentInput, freeEnrolmentInput, refundRequestInput } from '../../src-shared/schemas/orders.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { entitlementsOf, NO_ENTITLEMENTS } from '../access/premium.ts'
 import { readDocument } from '../orders/documents.ts'
 import { enrolForFree } from '../orders/free-enrolment.ts'
+import { requestRefund } from '../orders/refund-requests.ts'
 import { listOrdersForUser } from '../orders/repository.ts'
 import { paymentsOf } from '../payments/config.ts'
 import { withPaymentInstructions } from '../payments/instructions.ts'
@@ -31,5 +32,9 @@ export const purchasesRouter = router({
   enrolFree: authedProcedure
     .input(freeEnrolmentInput)
     .mutation(({ ctx, input }) => enrolForFree(ctx.db, ctx.user.id, input.courseId)),
+  /** Request a refund of a course line (30 days, reason required, once per line). */
+  requestRefund: authedProcedure
+    .input(refundRequestInput)
+    .mutation(({ ctx, input }) => requestRefund(ctx.db, ctx.user.id, input)),
   myCourses: authedProcedure.query(({ ctx }) => listOwnedCourses(ctx.db, ctx.user.id)),
 })

@@ -255,3 +255,83 @@ describe('disputes', () => {
     expect(await owned(caller)).toEqual([kept.id])
   })
 })
+
+describe('refund requests', () => {
+  it('a buyer requests a refund of a course line once; staff see it counted and approve it', async () => {
+    const { user, caller, courses, orderId, lines } = await paidOrder(2, 12)
+    await expect(caller.purchases.requestRefund({ lineId: lines[0]!.id, reason: ' ' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
+    expect(await caller.purchases.requestRefund({ lineId: lines[0]!.id, reason: 'Not what I expected' })).toEqual({
+      lineId: lines[0]!.id,
+      status: 'open',
+    })
+    await expect(caller.purchases.requestRefund({ lineId: lines[0]!.id, reason: 'again' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'A refund has already been requested for this line',
+    })
+    const stranger = await shopCaller(db(), await createUser(db()), payments)
+    await expect(stranger.purchases.requestRefund({ lineId: lines[1]!.id, reason: 'mine?' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    const staffMail = await db()
+      .selectFrom('mail_outbox')
+      .select('to_address')
+      .where('kind', '=', 'refund_requested')
+      .execute()
+    expect(staffMail.map((row) => row.to_address)).toContain(admin.email)
+
+    const list = await (await staff()).admin.orders.list({})
+    expect(list.openRequests).toBeGreaterThanOrEqual(1)
+    const request = (await (await staff()).admin.orders.requests()).find((row) => row.orderId === orderId)!
+    expect(request).toMatchObject({ title: lines[0]!.title, reason: 'Not what I expected', customerEmail: user.email })
+    const decided = await (await staff()).admin.orders.decideRequest({ requestId: request.id, decision: 'approve' })
+    expect(decided).toMatchObject({ status: 'approved', refund: { status: 'partially_refunded' } })
+    const kept = courses.find((course) => course.title !== lines[0]!.title)!
+    expect(await owned(caller)).toEqual([kept.id])
+    const [order] = await caller.purchases.orders()
+    expect(order?.items.find((item) => item.id === lines[0]!.id)).toMatchObject({
+      refunded: true,
+      refundRequest: { status: 'approved' },
+    })
+    await expect(
+      (await staff()).admin.orders.decideRequest({ requestId: request.id, decision: 'decline', reason: 'late' }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' })
+    // A refunded line cannot be asked for again.
+    await expect(caller.purchases.requestRefund({ lineId: lines[0]!.id, reason: 'x' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    })
+  })
+
+  it('declines with a reason (the buyer is told), and refuses requests after 30 days', async () => {
+    const { user, caller, lines, orderId } = await paidOrder(1, 14)
+    await caller.purchases.requestRefund({ lineId: lines[0]!.id, reason: 'Changed my mind' })
+    const request = (await (await staff()).admin.orders.requests()).find((row) => row.orderId === orderId)!
+    await expect(
+      (await staff()).admin.orders.decideRequest({ requestId: request.id, decision: 'decline', reason: ' ' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await (await staff()).admin.orders.decideRequest({
+      requestId: request.id,
+      decision: 'decline',
+      reason: 'You completed the course',
+    })
+    const mail = await db()
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', user.email)
+      .where('kind', '=', 'refund_request_declined')
+      .executeTakeFirstOrThrow()
+    expect(mail.text_body).toContain('You completed the course')
+    expect((await owned(caller)).length).toBe(1)
+
+    const old = await paidOrder(1, 15)
+    await db()
+      .updateTable('orders')
+      .set({ paid_at: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) })
+      .where('id', '=', old.orderId)
+      .execute()
+    await expect(
+      old.caller.purchases.requestRefund({ lineId: old.lines[0]!.id, reason: 'late' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Refunds can be requested within 30 days of purchase' })
+  })
+})
