@@ -49,6 +49,7 @@ import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/cou
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
+import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -249,6 +250,12 @@ const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
   path: '/courses/category/$slug',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthDocumentsKindDocumentIdRoute =
+  AuthDocumentsKindDocumentIdRouteImport.update({
+    id: '/documents/$kind/$documentId',
+    path: '/documents/$kind/$documentId',
+    getParentRoute: () => AuthRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -290,6 +297,7 @@ export interface FileRoutesByFullPath {
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/': typeof AdminStaffIndexRoute
+  '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -330,6 +338,7 @@ export interface FileRoutesByTo {
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin': typeof AdminStaffIndexRoute
+  '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -373,6 +382,7 @@ export interface FileRoutesById {
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
+  '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -416,6 +426,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin/'
+    | '/documents/$kind/$documentId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -456,6 +467,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin'
+    | '/documents/$kind/$documentId'
   id:
     | '__root__'
     | '/'
@@ -498,6 +510,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/users'
     | '/courses/category/$slug'
     | '/admin/_staff/'
+    | '/_auth/documents/$kind/$documentId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -816,17 +829,26 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCategorySlugRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_auth/documents/$kind/$documentId': {
+      id: '/_auth/documents/$kind/$documentId'
+      path: '/documents/$kind/$documentId'
+      fullPath: '/documents/$kind/$documentId'
+      preLoaderRoute: typeof AuthDocumentsKindDocumentIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
   }
 }
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
+  AuthDocumentsKindDocumentIdRoute: typeof AuthDocumentsKindDocumentIdRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
+  AuthDocumentsKindDocumentIdRoute: AuthDocumentsKindDocumentIdRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)

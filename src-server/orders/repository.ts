@@ -83,6 +83,8 @@ export async function listOrdersForStaff(
   let query = db
     .selectFrom('orders as o')
     .innerJoin('users as u', 'u.id', 'o.user_id')
+    .leftJoin('invoices as i', 'i.order_id', 'o.id')
+    .select(['i.id as invoice_id', 'i.number as invoice_number'])
     .select([
       'o.id',
       'o.reference',
@@ -109,6 +111,7 @@ export async function listOrdersForStaff(
     totalMinor: row.total_minor,
     createdAt: row.created_at.toISOString(),
     paidAt: row.paid_at?.toISOString() ?? null,
+    invoice: row.invoice_id && row.invoice_number ? { id: row.invoice_id, number: row.invoice_number } : null,
   }))
 }
 
