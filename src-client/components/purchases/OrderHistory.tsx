@@ -20,6 +20,7 @@ export function OrderHistory() {
       {orders.data.map((order) => (
         <li
           key={order.id}
+          data-testid={`buyer-order-${order.reference}`}
           className={css({ p: '4', bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card' })}
         >
           <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', justifyContent: 'space-between' })}>
