@@ -47,17 +47,18 @@ export interface NewOrder {
   onCreated?: (trx: DB, order: CreatedOrder) => Promise<void>
 }
 
-/** The pending order of the user's cart in that currency, if any. */
-export function findPendingOrder(db: DB, userId: string, currency: Currency) {
-  return db
+/** The pending order of the user's cart in that currency, locked: the cart's one order. */
+function lockPendingOrder(trx: Transaction<Database>, userId: string, currency: Currency) {
+  return trx
     .selectFrom('orders')
     .select(['id', 'reference', 'method', 'total_minor', 'stripe_session_id'])
     .where('user_id', '=', userId)
     .where('currency', '=', currency)
     .where('status', '=', 'pending')
+    .forUpdate()
     .executeTakeFirst()
 }
-export type PendingOrder = NonNullable<Awaited<ReturnType<typeof findPendingOrder>>>
+export type PendingOrder = NonNullable<Awaited<ReturnType<typeof lockPendingOrder>>>
 
 const UNIQUE_VIOLATION = '23505'
 
@@ -93,14 +94,7 @@ export async function openCartOrder(db: DB, input: NewOrder): Promise<CartOrder>
 async function openInTransaction(trx: Transaction<Database>, input: NewOrder): Promise<CartOrder> {
   const { userId, currency, method } = input
   const lines = (await listCartLines(trx, userId)).filter((line) => line.currency === currency)
-  const existing = await trx
-    .selectFrom('orders')
-    .select(['id', 'reference', 'method', 'total_minor', 'stripe_session_id'])
-    .where('user_id', '=', userId)
-    .where('currency', '=', currency)
-    .where('status', '=', 'pending')
-    .forUpdate()
-    .executeTakeFirst()
+  const existing = await lockPendingOrder(trx, userId, currency)
   if (existing) {
     const held = await orderCheckoutLines(trx, existing.id)
     // A PayPal order already took its lines out of the cart: asking again gives the same order back.

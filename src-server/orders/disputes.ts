@@ -7,6 +7,7 @@ import type { Database } from '../../db/types.ts'
 import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
 import type { DB } from '../db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { adminEmails } from '../team/members.ts'
 import { type LockedOrder, lockOrder } from './lock.ts'
 import { lockOrderOfPaymentIntent } from './refunds.ts'
 import { moveOrder } from './transitions.ts'
@@ -67,11 +68,10 @@ async function grantsOfOrder(trx: DB, orderId: string): Promise<GrantSelector[]>
 }
 
 async function alertStaff(trx: DB, order: LockedOrder, dispute: DisputeEvent) {
-  const staff = await trx.selectFrom('users').select('email').where('role', 'in', ['admin', 'super_admin']).execute()
-  for (const member of staff) {
+  for (const email of await adminEmails(trx)) {
     await enqueueMail(trx, {
       kind: 'order_disputed',
-      to: member.email,
+      to: email,
       subject: `Payment disputed: order ${order.reference}`,
       text: `The card payment of order ${order.reference} is disputed (${dispute.reason ?? 'no reason given'}; Stripe dispute ${dispute.disputeId}).\n\nThe buyer's access to the order has been withheld until the dispute is decided. Respond in the Stripe dashboard.`,
     })

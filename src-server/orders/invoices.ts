@@ -3,6 +3,7 @@
 // document never changes. Subscription renewals paid through Stripe use the same series (recordSubscriptionInvoice).
 import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
 import type { DB } from '../db.ts'
+import { buyerContact } from './buyer.ts'
 import { nextDocumentNumber } from './numbering.ts'
 import { sellerParty } from './seller.ts'
 
@@ -100,11 +101,8 @@ export async function recordSubscriptionInvoice(trx: DB, paid: PaidSubscriptionI
     .where('stripe_invoice_id', '=', paid.stripeInvoiceId)
     .executeTakeFirst()
   if (existing) return existing.number
-  const user = await trx
-    .selectFrom('users')
-    .select(['email', 'first_name', 'last_name'])
-    .where('id', '=', paid.userId)
-    .executeTakeFirstOrThrow()
+  const user = await buyerContact(trx, paid.userId)
+  if (!user) throw new Error(`No user ${paid.userId} for Stripe invoice ${paid.stripeInvoiceId}`)
   const lines: DocumentLine[] = paid.lines.map((line) => ({
     title: line.title,
     detail: line.detail ?? '',

@@ -2,17 +2,14 @@
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { buyerContact } from './buyer.ts'
 
 export async function sendRefundMail(
   trx: DB,
   order: { user_id: string; reference: string; currency: string },
   refund: { amountMinor: number; lines: readonly { title: string }[]; creditNoteNumber: string | null },
 ) {
-  const user = await trx
-    .selectFrom('users')
-    .select(['email', 'first_name'])
-    .where('id', '=', order.user_id)
-    .executeTakeFirst()
+  const user = await buyerContact(trx, order.user_id)
   if (!user) return
   const amount = formatMoney(refund.amountMinor, order.currency)
   const items = refund.lines.length ? `\n${refund.lines.map((line) => `- ${line.title}`).join('\n')}\n` : ''

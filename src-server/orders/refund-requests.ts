@@ -6,6 +6,7 @@ import type * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { adminEmails } from '../team/members.ts'
 import { inTransaction } from './lock.ts'
 import { type RefundGateway, type RefundResult, refundOrder } from './refunds.ts'
 
@@ -156,11 +157,10 @@ export async function decideRefundRequest(
 }
 
 async function mailStaff(trx: DB, subject: string, reason: string) {
-  const staff = await trx.selectFrom('users').select('email').where('role', 'in', ['admin', 'super_admin']).execute()
-  for (const member of staff) {
+  for (const email of await adminEmails(trx)) {
     await enqueueMail(trx, {
       kind: 'refund_requested',
-      to: member.email,
+      to: email,
       subject,
       text: `A buyer asked for a refund:\n\n${reason}\n\nApprove or decline it in the admin area → Orders.`,
     })

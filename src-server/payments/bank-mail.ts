@@ -2,6 +2,7 @@
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { buyerContact } from '../orders/buyer.ts'
 import type { BankTransferDetails } from './bank-details.ts'
 
 export async function sendBankDetails(
@@ -10,7 +11,7 @@ export async function sendBankDetails(
   order: { reference: string; totalMinor: number; currency: string },
   bank: BankTransferDetails,
 ): Promise<void> {
-  const user = await trx.selectFrom('users').select(['email', 'first_name']).where('id', '=', userId).executeTakeFirst()
+  const user = await buyerContact(trx, userId)
   if (!user) return
   const routing = bank.currency === 'GBP' ? `Sort Code: ${bank.sortCode}` : `Routing Number: ${bank.routingNumber}`
   const details = [

@@ -6,22 +6,15 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { createUser } from '../support/factories.ts'
+import { placeOrder } from '../support/orders.ts'
+import { pricedCourses } from '../support/shop.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 let counter = 0
 
-function paidCourses(db: Kysely<Database>, count: number, offset: number) {
-  return db
-    .selectFrom('courses')
-    .select(['id', 'title', 'price_minor'])
-    .where('status', '=', 'published')
-    .where('price_minor', '>', 0)
-    .where('currency', '=', 'USD')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(count)
-    .execute()
-}
+/** The newest-first end of the catalogue, away from the courses other specs buy. */
+const paidCourses = async (db: Kysely<Database>, count: number, offset: number) =>
+  (await pricedCourses(db, { count: 40 })).reverse().slice(offset, offset + count)
 
 /** A bank-transfer order for the courses, paid as staff confirm it (the server's own payment path). */
 async function paidOrder(
@@ -31,34 +24,14 @@ async function paidOrder(
 ) {
   counter += 1
   const reference = `SF-AP-${Date.now().toString(36).toUpperCase()}-${counter}`
-  const total = courses.reduce((sum, course) => sum + course.price_minor, 0)
-  const order = await db
-    .insertInto('orders')
-    .values({
-      user_id: userId,
-      reference,
-      currency: 'USD',
-      method: 'bank_transfer',
-      status: 'awaiting_transfer',
-      subtotal_minor: total,
-      total_minor: total,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('order_items')
-    .values(
-      courses.map((course) => ({
-        order_id: order.id,
-        kind: 'course' as const,
-        course_id: course.id,
-        item_key: `course:${course.id}`,
-        title: course.title,
-        unit_price_minor: course.price_minor,
-      })),
-    )
-    .execute()
-  expect(await markPaid(db, order.id, { source: 'staff' })).toBe('fulfilled')
+  const orderId = await placeOrder(db, {
+    userId,
+    reference,
+    courses,
+    method: 'bank_transfer',
+    status: 'awaiting_transfer',
+  })
+  expect(await markPaid(db, orderId, { source: 'staff' })).toBe('fulfilled')
   return reference
 }
 

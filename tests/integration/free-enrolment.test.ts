@@ -5,7 +5,7 @@ import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { shopCaller } from '../support/shop.ts'
+import { pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
@@ -18,17 +18,7 @@ beforeAll(async () => {
 })
 afterAll(() => shop.close())
 
-const courseWithPrice = (free: boolean, offset = 0) =>
-  db()
-    .selectFrom('courses')
-    .select(['id', 'title', 'price_minor'])
-    .where('status', '=', 'published')
-    .where('price_minor', free ? '=' : '>', 0)
-    .where('currency', '=', 'USD')
-    .orderBy('id')
-    .offset(offset)
-    .limit(1)
-    .executeTakeFirstOrThrow()
+const courseWithPrice = async (free: boolean) => (await pricedCourses(db(), { free }))[0]!
 
 const grantsOf = (userId: string) =>
   db().selectFrom('access_grants').select(['course_id', 'source', 'order_id']).where('user_id', '=', userId).execute()

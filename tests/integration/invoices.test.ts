@@ -8,11 +8,10 @@ import { recordSubscriptionInvoice } from '../../src-server/orders/invoices.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { configureSeller } from '../../src-server/orders/seller.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
-import { createStripeApi } from '../../src-server/payments/stripe.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { shopCaller } from '../support/shop.ts'
+import { pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
@@ -36,25 +35,12 @@ afterAll(() => shop.close())
 const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!
 const sequenceOf = (number: string) => Number(number.split('-')[2])
 
-/** A published course with a price (free courses are never invoiced). */
-const paidCourse = (offset: number) =>
-  db()
-    .selectFrom('courses')
-    .select(['id', 'title', 'price_minor'])
-    .where('status', '=', 'published')
-    .where('price_minor', '>', 0)
-    .where('currency', '=', 'USD')
-    .orderBy('id')
-    .offset(offset)
-    .limit(1)
-    .executeTakeFirstOrThrow()
-
 async function buyer(offset: number, config = payments) {
   const user = await createUser(db(), { firstName: 'Ada', lastName: 'Lovelace' })
   const caller = await shopCaller(db(), user, config)
-  const course = await paidCourse(offset)
-  await caller.cart.add({ kind: 'course', courseId: course.id })
-  return { user, caller, course }
+  const [course] = await pricedCourses(db(), { offset }) // free courses are never invoiced
+  await caller.cart.add({ kind: 'course', courseId: course!.id })
+  return { user, caller, course: course! }
 }
 
 describe('the invoice of a paid order', () => {

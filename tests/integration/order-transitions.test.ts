@@ -6,6 +6,7 @@ import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { awaitTransfer, cancel, markFailed } from '../../src-server/orders/pending.ts'
 import { canTransition, ORDER_TRANSITIONS, type OrderTransition } from '../../src-server/orders/transitions.ts'
+import { ORDER_STATUSES } from '../../src-shared/admin.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
 import { publishedCourse, shopCaller } from '../support/shop.ts'
@@ -18,17 +19,7 @@ beforeAll(async () => {
 })
 afterAll(() => database.close())
 
-const STATUSES: OrderStatus[] = [
-  'pending',
-  'awaiting_transfer',
-  'paid',
-  'failed',
-  'cancelled',
-  'expired',
-  'partially_refunded',
-  'refunded',
-  'disputed',
-]
+const STATUSES: readonly OrderStatus[] = ORDER_STATUSES
 
 async function pendingOrder(method: 'card' | 'paypal' | 'bank_transfer' = 'card', offset = 0) {
   const user = await createUser(db())

@@ -7,7 +7,7 @@ import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { shopCaller } from '../support/shop.ts'
+import { pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
@@ -24,23 +24,11 @@ afterAll(() => shop.close())
 
 const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!
 const staff = () => shopCaller(db(), admin, payments)
-const paidCourses = (count: number, offset: number) =>
-  db()
-    .selectFrom('courses')
-    .select(['id', 'title', 'price_minor'])
-    .where('status', '=', 'published')
-    .where('price_minor', '>', 0)
-    .where('currency', '=', 'USD')
-    .orderBy('id')
-    .offset(offset)
-    .limit(count)
-    .execute()
-
 /** A buyer who paid for `count` courses by card (through the webhook) or by a manual rail confirmed by staff. */
 async function paidOrder(count: number, offset: number, method: 'card' | 'paypal' | 'bank_transfer' = 'card') {
   const user = await createUser(db())
   const caller = await shopCaller(db(), user, payments)
-  const courses = await paidCourses(count, offset)
+  const courses = await pricedCourses(db(), { count, offset })
   for (const course of courses) await caller.cart.add({ kind: 'course', courseId: course.id })
   const started = await caller.payment.start({ currency: 'USD', method })
   if (started.method === 'card') {

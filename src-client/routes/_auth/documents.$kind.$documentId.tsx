@@ -94,8 +94,8 @@ function DocumentPage() {
               </tr>
             </thead>
             <tbody>
-              {doc.lines.map((line, index) => (
-                <tr key={`${line.title}-${index}`}>
+              {doc.lines.map((line) => (
+                <tr key={`${line.orderItemId ?? ''}${line.title}`}>
                   <td className={cell}>
                     {line.title}
                     {line.detail ? ` (${line.detail})` : ''}
