@@ -47,9 +47,12 @@ import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
+import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
+import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
+import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -240,6 +243,11 @@ const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   path: '/orders',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffServiceOrdersRoute = AdminStaffServiceOrdersRouteImport.update({
+  id: '/service-orders',
+  path: '/service-orders',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
   id: '/users',
   path: '/users',
@@ -250,11 +258,22 @@ const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
   path: '/courses/category/$slug',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
+  id: '/account_/services/$id',
+  path: '/account/services/$id',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthDocumentsKindDocumentIdRoute =
   AuthDocumentsKindDocumentIdRouteImport.update({
     id: '/documents/$kind/$documentId',
     path: '/documents/$kind/$documentId',
     getParentRoute: () => AuthRoute,
+  } as any)
+const AdminStaffServiceOrdersIdRoute =
+  AdminStaffServiceOrdersIdRouteImport.update({
+    id: '/service-orders_/$id',
+    path: '/service-orders/$id',
+    getParentRoute: () => AdminStaffRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -294,10 +313,13 @@ export interface FileRoutesByFullPath {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/': typeof AdminStaffIndexRoute
+  '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -335,10 +357,13 @@ export interface FileRoutesByTo {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin': typeof AdminStaffIndexRoute
+  '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -379,10 +404,13 @@ export interface FileRoutesById {
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
+  '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
+  '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -423,10 +451,13 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin/'
+    | '/account/services/$id'
     | '/documents/$kind/$documentId'
+    | '/admin/service-orders/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -464,10 +495,13 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin'
+    | '/account/services/$id'
     | '/documents/$kind/$documentId'
+    | '/admin/service-orders/$id'
   id:
     | '__root__'
     | '/'
@@ -507,10 +541,13 @@ export interface FileRouteTypes {
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
     | '/admin/_staff/orders'
+    | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
     | '/admin/_staff/'
+    | '/_auth/account_/services/$id'
     | '/_auth/documents/$kind/$documentId'
+    | '/admin/_staff/service-orders_/$id'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -815,6 +852,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffOrdersRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/service-orders': {
+      id: '/admin/_staff/service-orders'
+      path: '/service-orders'
+      fullPath: '/admin/service-orders'
+      preLoaderRoute: typeof AdminStaffServiceOrdersRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/users': {
       id: '/admin/_staff/users'
       path: '/users'
@@ -829,6 +873,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCategorySlugRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_auth/account_/services/$id': {
+      id: '/_auth/account_/services/$id'
+      path: '/account/services/$id'
+      fullPath: '/account/services/$id'
+      preLoaderRoute: typeof AuthAccountServicesIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/documents/$kind/$documentId': {
       id: '/_auth/documents/$kind/$documentId'
       path: '/documents/$kind/$documentId'
@@ -836,18 +887,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthDocumentsKindDocumentIdRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/admin/_staff/service-orders_/$id': {
+      id: '/admin/_staff/service-orders_/$id'
+      path: '/service-orders/$id'
+      fullPath: '/admin/service-orders/$id'
+      preLoaderRoute: typeof AdminStaffServiceOrdersIdRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
   }
 }
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
+  AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
   AuthDocumentsKindDocumentIdRoute: typeof AuthDocumentsKindDocumentIdRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
+  AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
   AuthDocumentsKindDocumentIdRoute: AuthDocumentsKindDocumentIdRoute,
 }
 
@@ -859,8 +919,10 @@ interface AdminStaffRouteChildren {
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
+  AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
+  AdminStaffServiceOrdersIdRoute: typeof AdminStaffServiceOrdersIdRoute
 }
 
 const AdminStaffRouteChildren: AdminStaffRouteChildren = {
@@ -869,8 +931,10 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
+  AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
+  AdminStaffServiceOrdersIdRoute: AdminStaffServiceOrdersIdRoute,
 }
 
 const AdminStaffRouteWithChildren = AdminStaffRoute._addFileChildren(

@@ -5,6 +5,7 @@ import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/del
 import { startOutboxRelay } from '../mail/relay.ts'
 import { expireAbandonedCheckouts } from '../payments/abandoned.ts'
 import type { StripeApi } from '../payments/stripe.ts'
+import { autoCompleteDeliveries } from '../service-orders/delivery.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads } from '../storage/sweep.ts'
 import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
@@ -18,6 +19,8 @@ export type Jobs = {
   'mail.undeliverable': { outboxId: string }
   /** Delete uploads no row refers to any more (older than a day). */
   'storage.sweep': Record<string, never>
+  /** Complete service orders whose delivery the buyer left unanswered for N days. */
+  'service-orders.auto-complete': Record<string, never>
   /** Expire card checkouts left unpaid for 24 hours (their Stripe sessions too). */
   'orders.expire': Record<string, never>
 }
@@ -39,16 +42,25 @@ export const queues: { [N in JobName]: QueueOptions } = {
   },
   'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
   'storage.sweep': { retryLimit: 2, retryDelay: 600, expireInSeconds: 3600 },
+  'service-orders.auto-complete': { retryLimit: 2, retryDelay: 300, expireInSeconds: 600 },
   'orders.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue. */
 export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'storage.sweep', cron: '17 3 * * *', data: {} },
+  { name: 'service-orders.auto-complete', cron: '*/15 * * * *', data: {} },
   { name: 'orders.expire', cron: '*/15 * * * *', data: {} },
 ]
 
-export type JobDeps = MailDeps & { db: DB; storage: FileStorage; stripe: StripeApi | null }
+export type JobDeps = MailDeps & {
+  db: DB
+  storage: FileStorage
+  /** SERVICE_ORDER_AUTO_COMPLETE_DAYS (default 3) and the origin links in e-mails point to. */
+  serviceOrders?: { autoCompleteDays: number; publicUrl: string }
+  /** Card checkouts left unpaid are expired through it (null or absent: card payments off). */
+  stripe?: StripeApi | null
+}
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
   return {
@@ -58,8 +70,13 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
       deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')
     },
+    'service-orders.auto-complete': async () => {
+      const settings = deps.serviceOrders ?? { autoCompleteDays: 3, publicUrl: 'http://localhost:3000' }
+      const completed = await autoCompleteDeliveries(deps.db, settings.autoCompleteDays, settings)
+      if (completed > 0) deps.log.info({ completed }, 'completed unanswered service-order deliveries')
+    },
     'orders.expire': async () => {
-      const expired = await expireAbandonedCheckouts(deps)
+      const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })
       if (expired) deps.log.info({ expired }, 'expired abandoned checkouts')
     },
   }

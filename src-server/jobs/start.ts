@@ -26,7 +26,8 @@ export interface StartJobsOptions {
   storage: FileStorage
   /** Card checkouts left unpaid are expired through it (null: card payments off). */
   stripe?: StripeApi | null
-  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'>
+  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> &
+    Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT'>>
   log: Log
   role: 'web' | 'worker'
   tuning?: JobsTuning
@@ -53,13 +54,18 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
   }
 
   const transport = createMailTransport(options.env.SMTP_URL, log)
+  const { env } = options
   const deps = {
     db,
     log,
     storage: options.storage,
     stripe: options.stripe ?? null,
     transport,
-    from: options.env.MAIL_FROM,
+    from: env.MAIL_FROM,
+    serviceOrders: {
+      autoCompleteDays: env.SERVICE_ORDER_AUTO_COMPLETE_DAYS ?? 3,
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+    },
   }
   await workAll(queue, handlers(deps))
   await queue.setSchedules(schedules)

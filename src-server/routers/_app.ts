@@ -9,6 +9,7 @@ import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
+import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
 
 export const appRouter = router({
@@ -22,6 +23,7 @@ export const appRouter = router({
   cart: cartRouter,
   payment: paymentRouter,
   purchases: purchasesRouter,
+  serviceOrders: serviceOrdersRouter,
   admin: adminRouter,
 })
 
