@@ -30,7 +30,13 @@ export const CART_MESSAGES = {
   loginToCheckout: 'Please log in to proceed with checkout',
   empty: 'Your cart is empty',
   alreadyOwned: 'You already own this course',
+  hasPlan: 'You already have a plan. Use Change plan on the pricing page to switch.',
 } as const
+
+/** 'Pro (annual)': a plan and its billing cycle, as the cart's replacement message names them. */
+export function planWithCycle(name: string, cycle: BillingCycleValue): string {
+  return `${name} (${cycle})`
+}
 
 export const PAYMENT_MESSAGES = {
   selectMethod: 'Please select a payment method',
@@ -46,4 +52,5 @@ export const PAYMENT_MESSAGES = {
   paypalNotConfigured: 'PayPal payments are not configured on this store yet.',
   tooManyCheckouts: 'Too many checkout attempts. Please wait a few minutes and try again.',
   mixedIntervals: 'Monthly and yearly subscriptions must be checked out separately. Please remove one from your cart.',
+  hasPlan: 'You already have a live plan. Use Change plan on the pricing page instead of buying another.',
 } as const

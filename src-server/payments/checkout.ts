@@ -2,6 +2,8 @@
 // order from the cart and the catalogue, and this asks Stripe, PayPal or the bank details for the next step.
 import type { Currency } from '../../src-shared/money.ts'
 import { PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/schemas/cart.ts'
+import { hasHadSubscription, liveSubscriptionOf } from '../access/subscriptions.ts'
+import { listCartLines } from '../cart/lines.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { attachStripeSession, type CreatedOrder, createFromCart } from '../orders/create.ts'
@@ -40,6 +42,11 @@ export async function startCheckout(
   if (input.method === 'paypal' && !payments.paypalMeUrl) {
     throw new DomainError('precondition', PAYMENT_MESSAGES.paypalNotConfigured)
   }
+  const lines = await listCartLines(db, buyer.id)
+  const buysPlan = lines.some((line) => line.kind === 'plan' && line.currency === input.currency)
+  // One live subscription per user, whatever the client sends (fulfilment keeps it so under races too).
+  if (buysPlan && (await liveSubscriptionOf(db, buyer.id))) throw new DomainError('conflict', PAYMENT_MESSAGES.hasPlan)
+  const trial = !(await hasHadSubscription(db, buyer.id))
   const order = await createFromCart(db, { userId: buyer.id, ...input, referencePrefix: payments.referencePrefix })
   const summary = {
     orderId: order.id,
@@ -56,7 +63,7 @@ export async function startCheckout(
     return { method: 'paypal' as const, ...summary, url }
   }
   try {
-    const url = await openStripeCheckout(db, payments.stripe!, order, buyer.email, deps.publicUrl)
+    const url = await openStripeCheckout(db, payments.stripe!, order, buyer.email, deps.publicUrl, trial)
     return { method: 'card' as const, ...summary, url }
   } catch (error) {
     // The order never reached a payment page: it fails, and the cart keeps its lines for another try.
@@ -65,8 +72,15 @@ export async function startCheckout(
   }
 }
 
-async function openStripeCheckout(db: DB, stripe: StripeApi, order: CreatedOrder, email: string, publicUrl: string) {
-  const params = checkoutSessionParams(order, email, publicUrl)
+async function openStripeCheckout(
+  db: DB,
+  stripe: StripeApi,
+  order: CreatedOrder,
+  email: string,
+  publicUrl: string,
+  trial: boolean,
+) {
+  const params = checkoutSessionParams(order, email, publicUrl, { trial })
   const session = await stripe.createCheckoutSession(params, `order-${order.id}`).catch((error: unknown) => {
     throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
   })

@@ -29,7 +29,7 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
       const verified = await verifyStripeWebhook(request.body, signature, secret)
       if (!verified.verified) return reply.code(400).send({ error: 'Invalid Stripe signature' })
       try {
-        const result = await processStripeEvent(deps.db, verified.event)
+        const result = await processStripeEvent(deps.db, verified.event, deps.config.publicUrl)
         if (result.outcome === 'ignored') {
           const level = result.reason === 'not_ours' || result.reason === 'malformed' ? 'warn' : 'info'
           request.log[level](result, 'stripe webhook event ignored')
