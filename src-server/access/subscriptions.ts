@@ -176,3 +176,34 @@ export function describeSubscription(db: DB, subscriptionId: string) {
     .where('s.id', '=', subscriptionId)
     .executeTakeFirst()
 }
+
+/** A PayPal or bank-transfer membership is cancelled at its period's end (no renewal order), or resumed. */
+export async function setManualCancellation(trx: DB, subscriptionId: string, cancel: boolean, reason: string | null) {
+  await trx
+    .updateTable('subscriptions')
+    .set({ cancel_at_period_end: cancel, cancel_reason: cancel ? reason : null, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .where('stripe_subscription_id', 'is', null)
+    .execute()
+  await settleSubscription(trx, subscriptionId)
+}
+
+/** Keeps the member's reason for cancelling a card membership (Stripe keeps it too). */
+export async function recordCancelReason(trx: DB, subscriptionId: string, reason: string | null) {
+  await trx
+    .updateTable('subscriptions')
+    .set({ cancel_reason: reason, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .execute()
+}
+
+/** The subscription an order started, if it is in its free trial: what the success page tells. */
+export function trialOfOrder(db: DB, orderId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['trial_ends_at', 'amount_minor', 'currency'])
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'trialing')
+    .where('duplicate_of', 'is', null)
+    .executeTakeFirst()
+}

@@ -1,10 +1,12 @@
 // Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
 import type { OrderStatus } from '../../db/types.ts'
+import { trialStartedText } from '../../src-shared/membership.ts'
 import type { DB } from '../db.ts'
+import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
 
 const HISTORY_LIMIT = 50
 
-/** Two queries whatever the number of orders (no N+1). */
+/** A fixed number of queries whatever the number of orders (no N+1). */
 export async function listOrdersForUser(db: DB, userId: string) {
   const orders = await db
     .selectFrom('orders')
@@ -14,6 +16,16 @@ export async function listOrdersForUser(db: DB, userId: string) {
     .limit(HISTORY_LIMIT)
     .execute()
   if (orders.length === 0) return []
+  const orderIds = orders.map((order) => order.id)
+  const [subscriptions, invoices] = await Promise.all([
+    db
+      .selectFrom('subscriptions')
+      .select(['order_id', 'trial_ends_at', 'amount_minor', 'currency'])
+      .where('order_id', 'in', orderIds)
+      .where('duplicate_of', 'is', null)
+      .execute(),
+    listPaidInvoicesByOrder(db, userId),
+  ])
   const items = await db
     .selectFrom('order_items')
     .select(['order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'course_id'])
@@ -41,7 +53,32 @@ export async function listOrdersForUser(db: DB, userId: string) {
         priceMinor: item.unit_price_minor,
         courseId: item.course_id,
       })),
+    subscription: subscriptionHistory(
+      subscriptions.find((sub) => sub.order_id === order.id),
+      invoices.get(order.id) ?? [],
+    ),
   }))
+}
+
+/** A plan order's story: the free trial it started (if any), then each paid invoice with its amount and date. */
+function subscriptionHistory(
+  sub: { trial_ends_at: Date | null; amount_minor: number | null; currency: string | null } | undefined,
+  invoices: readonly { amount_minor: number; currency: string; paid_at: Date }[],
+) {
+  if (!sub) return null
+  return {
+    trialText:
+      sub.trial_ends_at && sub.amount_minor !== null
+        ? trialStartedText(sub.amount_minor, sub.currency ?? 'USD', sub.trial_ends_at)
+        : null,
+    payments: invoices
+      .filter((invoice) => invoice.amount_minor > 0)
+      .map((invoice) => ({
+        amountMinor: invoice.amount_minor,
+        currency: invoice.currency,
+        paidAt: invoice.paid_at.toISOString(),
+      })),
+  }
 }
 
 /** For the admin Orders page: newest first, optionally by status, with the customer's e-mail (one query). */

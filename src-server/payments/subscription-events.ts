@@ -66,7 +66,7 @@ async function subscriptionEvent(trx: Trx, object: unknown, type: string, contex
   return PROCESSED
 }
 
-function snapshotOf(sub: StripeSubscription, deleted: boolean, eventAt: Date) {
+export function snapshotOf(sub: StripeSubscription, deleted: boolean, eventAt: Date) {
   const item = sub.items?.data[0]
   const periodEnd = seconds(item?.current_period_end ?? sub.current_period_end)
   const status = deleted ? 'canceled' : sub.status
