@@ -1,5 +1,6 @@
 // Order history for the account page: items, amounts, currency, method and status of each order.
 import { useQuery } from '@tanstack/react-query'
+import { formatDay } from '../../../src-shared/membership.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '../../lib/order-labels.ts'
@@ -41,6 +42,17 @@ export function OrderHistory() {
           <p className={css({ mt: '2', fontWeight: 'bold', textAlign: 'right' })}>
             Total {formatMoney(order.totalMinor, order.currency)}
           </p>
+          {order.subscription ? (
+            // A plan's story: its free trial, then each paid invoice.
+            <ul className={css({ mt: '2', fontSize: 'sm', color: 'fg.muted' })} data-testid="subscription-history">
+              {order.subscription.trialText ? <li>{order.subscription.trialText}</li> : null}
+              {order.subscription.payments.map((payment) => (
+                <li key={payment.paidAt}>
+                  Paid {formatMoney(payment.amountMinor, payment.currency)} on {formatDay(payment.paidAt)}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </li>
       ))}
     </ul>
