@@ -207,3 +207,34 @@ export function trialOfOrder(db: DB, orderId: string) {
     .where('duplicate_of', 'is', null)
     .executeTakeFirst()
 }
+
+/** The renewal order sent for a manual subscription's next period (paying it extends the subscription). */
+export async function attachRenewalOrder(trx: DB, subscriptionId: string, orderId: string) {
+  await trx
+    .updateTable('subscriptions')
+    .set({ renewal_order_id: orderId, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .execute()
+}
+
+/**
+ * A manual subscription whose paid period and grace days are over: it ends, and its Premium grant is revoked for
+ * `reason` ('lapse' when unpaid, 'cancellation' when the member had cancelled). False when it was already ended.
+ */
+export async function endManualSubscription(
+  trx: DB,
+  subscriptionId: string,
+  at: Date,
+  reason: 'lapse' | 'cancellation',
+): Promise<boolean> {
+  const ended = await trx
+    .updateTable('subscriptions')
+    .set({ ended_at: at, end_reason: reason, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .where('stripe_subscription_id', 'is', null)
+    .where('ended_at', 'is', null)
+    .executeTakeFirst()
+  if (ended.numUpdatedRows === 0n) return false
+  await settleSubscription(trx, subscriptionId)
+  return true
+}

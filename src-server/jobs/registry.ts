@@ -3,6 +3,7 @@
 import type { DB } from '../db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
+import { runMembershipSchedule } from '../membership/renewals.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads } from '../storage/sweep.ts'
 import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
@@ -16,6 +17,8 @@ export type Jobs = {
   'mail.undeliverable': { outboxId: string }
   /** Delete uploads no row refers to any more (older than a day). */
   'storage.sweep': Record<string, never>
+  /** Trial and renewal reminders, renewal orders of manual memberships, lapses (membership/renewals.ts). */
+  'membership.schedule': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -35,17 +38,26 @@ export const queues: { [N in JobName]: QueueOptions } = {
   },
   'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
   'storage.sweep': { retryLimit: 2, retryDelay: 600, expireInSeconds: 3600 },
+  'membership.schedule': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue; the next issues add expiring orders, reminders, renewals. */
-export const schedules: ScheduleOf<Jobs>[] = [{ name: 'storage.sweep', cron: '17 3 * * *', data: {} }]
+export const schedules: ScheduleOf<Jobs>[] = [
+  { name: 'storage.sweep', cron: '17 3 * * *', data: {} },
+  // Hourly: reminders go out within the hour they fall due, and each at most once.
+  { name: 'membership.schedule', cron: '23 * * * *', data: {} },
+]
 
-export type JobDeps = MailDeps & { db: DB; storage: FileStorage }
+export type JobDeps = MailDeps & { db: DB; storage: FileStorage; publicUrl: string; referencePrefix: string }
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
   return {
     'mail.send': (job) => deliverOutboxMail(deps, job.data.outboxId, attemptOf(job)),
     'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId),
+    'membership.schedule': async () => {
+      const counts = await runMembershipSchedule(deps)
+      deps.log.info(counts, 'membership schedule ran')
+    },
     'storage.sweep': async () => {
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
       deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')

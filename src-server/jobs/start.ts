@@ -23,7 +23,7 @@ export interface StartJobsOptions {
   databaseUrl?: string
   /** Where uploads live (the daily sweep of unreferenced ones). */
   storage: FileStorage
-  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'>
+  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> & Partial<Pick<Env, 'PUBLIC_URL' | 'ORDER_REFERENCE_PREFIX'>>
   log: Log
   role: 'web' | 'worker'
   tuning?: JobsTuning
@@ -50,7 +50,16 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
   }
 
   const transport = createMailTransport(options.env.SMTP_URL, log)
-  const deps = { db, log, storage: options.storage, transport, from: options.env.MAIL_FROM }
+  const deps = {
+    db,
+    log,
+    storage: options.storage,
+    transport,
+    from: options.env.MAIL_FROM,
+    // Links in the membership e-mails, and the prefix of renewal order references.
+    publicUrl: options.env.PUBLIC_URL ?? 'http://localhost:3000',
+    referencePrefix: options.env.ORDER_REFERENCE_PREFIX ?? 'SF',
+  }
   await workAll(queue, handlers(deps))
   await queue.setSchedules(schedules)
   const stopFeeders = feeders(deps, queue, tuning)

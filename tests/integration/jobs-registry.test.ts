@@ -46,11 +46,15 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the daily sweep of unreferenced uploads as a cron schedule', async () => {
-    const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule`.execute(
-      database.db,
-    )
-    expect(rows).toEqual([{ name: 'storage.sweep', cron: '17 3 * * *' }])
+  it('stores the daily sweep of unreferenced uploads and the hourly membership schedule as cron schedules', async () => {
+    const { rows } = await sql<{
+      name: string
+      cron: string
+    }>`select name, cron from pgboss.schedule order by name`.execute(database.db)
+    expect(rows).toEqual([
+      { name: 'membership.schedule', cron: '23 * * * *' },
+      { name: 'storage.sweep', cron: '17 3 * * *' },
+    ])
   })
 
   it('sweeps: an unreferenced upload older than a day goes, a fresh one stays', async () => {
