@@ -1,6 +1,6 @@
 // Change plan: choose a plan and cycle, see what Stripe will charge now (prorated), then confirm that amount.
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { BILLING_CYCLES, type BillingCycleValue } from '../../../src-shared/cart.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
@@ -32,10 +32,11 @@ export function ChangePlanDialog({
   const planId = useId()
   const cycleId = useId()
   const same = choice.planId === current.planId && choice.billingCycle === current.billingCycle
-  const { reset } = preview
-
   // A new choice needs a new preview.
-  useEffect(() => reset(), [choice.planId, choice.billingCycle, reset])
+  const choose = (next: PlanChoice) => {
+    setChoice(next)
+    preview.reset()
+  }
 
   async function onPreview() {
     try {
@@ -95,7 +96,7 @@ export function ChangePlanDialog({
             id={planId}
             className={inputClass}
             value={choice.planId}
-            onChange={(event) => setChoice({ ...choice, planId: event.target.value })}
+            onChange={(event) => choose({ ...choice, planId: event.target.value })}
           >
             {(plans.data?.plans ?? []).map((plan) => (
               <option key={plan.id} value={plan.id}>
@@ -112,7 +113,7 @@ export function ChangePlanDialog({
             id={cycleId}
             className={inputClass}
             value={choice.billingCycle}
-            onChange={(event) => setChoice({ ...choice, billingCycle: event.target.value as BillingCycleValue })}
+            onChange={(event) => choose({ ...choice, billingCycle: event.target.value as BillingCycleValue })}
           >
             {BILLING_CYCLES.map((cycle) => (
               <option key={cycle} value={cycle}>
