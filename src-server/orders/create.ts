@@ -36,24 +36,7 @@ export async function createFromCart(db: DB, { userId, currency, method, referen
     if (lines.length === 0) throw new DomainError('invalid', CART_MESSAGES.empty)
     const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
     const reference = orderReference(referencePrefix)
-    const order = await trx
-      .insertInto('orders')
-      .values({
-        user_id: userId,
-        reference,
-        currency,
-        method,
-        subtotal_minor: subtotal,
-        tax_minor: 0,
-        total_minor: subtotal,
-        stripe_session_id: null,
-        stripe_subscription_id: null,
-        paid_at: null,
-        cancelled_at: null,
-        status_changed_by: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
+    const order = await insertPendingOrder(trx, { userId, reference, currency, method, totalMinor: subtotal })
     await trx
       .insertInto('order_items')
       .values(
@@ -74,6 +57,31 @@ export async function createFromCart(db: DB, { userId, currency, method, referen
       .execute()
     return { id: order.id, reference, currency, method, totalMinor: subtotal, lines }
   })
+}
+
+/** A pending order row (no tax yet: subtotal and total are the same); its lines are the caller's. */
+export function insertPendingOrder(
+  db: DB,
+  order: { userId: string; reference: string; currency: Currency; method: PaymentMethod; totalMinor: number },
+) {
+  return db
+    .insertInto('orders')
+    .values({
+      user_id: order.userId,
+      reference: order.reference,
+      currency: order.currency,
+      method: order.method,
+      subtotal_minor: order.totalMinor,
+      tax_minor: 0,
+      total_minor: order.totalMinor,
+      stripe_session_id: null,
+      stripe_subscription_id: null,
+      paid_at: null,
+      cancelled_at: null,
+      status_changed_by: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
 }
 
 /** The Stripe Checkout Session opened for a card order: how webhooks and the success page find the order. */

@@ -2,7 +2,7 @@
 // plan, at the plan's price of that moment, paid as the first one was (staff confirm it as any manual payment).
 import type { BillingCycle, PaymentMethod } from '../../db/types.ts'
 import type { DB } from '../db.ts'
-import { orderReference } from './create.ts'
+import { insertPendingOrder, orderReference } from './create.ts'
 
 export interface RenewalOrder {
   userId: string
@@ -17,24 +17,13 @@ export interface RenewalOrder {
 
 export async function createRenewalOrder(trx: DB, renewal: RenewalOrder): Promise<{ id: string; reference: string }> {
   const reference = orderReference(renewal.referencePrefix)
-  const order = await trx
-    .insertInto('orders')
-    .values({
-      user_id: renewal.userId,
-      reference,
-      currency: renewal.currency,
-      method: renewal.method,
-      subtotal_minor: renewal.priceMinor,
-      tax_minor: 0,
-      total_minor: renewal.priceMinor,
-      stripe_session_id: null,
-      stripe_subscription_id: null,
-      paid_at: null,
-      cancelled_at: null,
-      status_changed_by: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
+  const order = await insertPendingOrder(trx, {
+    userId: renewal.userId,
+    reference,
+    currency: renewal.currency,
+    method: renewal.method,
+    totalMinor: renewal.priceMinor,
+  })
   await trx
     .insertInto('order_items')
     .values({

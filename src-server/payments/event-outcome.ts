@@ -5,7 +5,13 @@ import type { Database } from '../../db/types.ts'
 export type EventOutcome = 'processed' | 'duplicate' | 'ignored'
 export type IgnoredReason = 'not_ours' | 'malformed' | 'unhandled_type' | 'unhandled_status' | 'not_paid'
 
-export type Applied = { outcome: 'processed' } | { outcome: 'ignored'; reason: IgnoredReason }
+/** What to ask Stripe once the event's transaction has committed (Stripe calls never run inside it). */
+export interface FollowUp {
+  /** A second live subscription of a member (kept out as a duplicate): stop it at Stripe. */
+  cancelSubscription: string
+}
+
+export type Applied = { outcome: 'processed'; followUp?: FollowUp } | { outcome: 'ignored'; reason: IgnoredReason }
 export const PROCESSED: Applied = { outcome: 'processed' }
 export const ignored = (reason: IgnoredReason): Applied => ({ outcome: 'ignored', reason })
 

@@ -13,6 +13,7 @@ import {
   type Applied,
   type EventContext,
   type EventOutcome,
+  type FollowUp,
   type Handler,
   type IgnoredReason,
   ignored,
@@ -28,6 +29,7 @@ export interface EventResult {
   type: string
   outcome: EventOutcome
   reason?: IgnoredReason
+  followUp?: FollowUp
 }
 
 /**
@@ -49,7 +51,7 @@ export async function processStripeEvent(db: DB, payload: unknown, publicUrl = '
     const applied = envelope.success
       ? await applyEvent(trx, type, envelope.data.data.object, context)
       : ignored('malformed')
-    if (applied.outcome === 'processed') return { eventId, type, outcome: 'processed' }
+    if (applied.outcome === 'processed') return { eventId, type, outcome: 'processed', followUp: applied.followUp }
     await trx
       .updateTable('processed_stripe_events')
       .set({ outcome: 'ignored', reason: applied.reason })

@@ -31,6 +31,8 @@ export interface StripeApi {
     change: PriceChange,
     metadata: Record<string, string>,
   ): Promise<StripeSubscription>
+  /** Ends a subscription now (a duplicate a member should never have had). */
+  cancelSubscription(subscriptionId: string): Promise<void>
   /** A customer-portal session (card, past invoices); returns its URL. */
   createPortalSession(customerId: string, returnUrl: string): Promise<string>
 }
@@ -113,6 +115,9 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
         metadata,
       })
       return subscriptionSchema.parse(updated)
+    },
+    async cancelSubscription(subscriptionId) {
+      await stripe.subscriptions.cancel(subscriptionId)
     },
     async createPortalSession(customerId, returnUrl) {
       const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl })

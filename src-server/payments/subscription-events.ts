@@ -60,10 +60,19 @@ async function subscriptionEvent(trx: Trx, object: unknown, type: string, contex
     deleted || LIVE_STRIPE_STATUSES.includes(sub.status) ? sub.metadata : null,
   )
   if (!ours) return ignored('not_ours')
-  if (ours.duplicate_of) return PROCESSED
+  if (ours.duplicate_of) return duplicate(sub.id, deleted || !LIVE_STRIPE_STATUSES.includes(sub.status))
   await applyStripeSnapshot(trx, ours.id, snapshotOf(sub, deleted, context.createdAt))
   if (type === 'customer.subscription.trial_will_end') await sendTrialEndingMail(trx, ours.id, context.publicUrl)
   return PROCESSED
+}
+
+/**
+ * A second subscription of a member who already has a live one gives nothing; while Stripe still runs it, the
+ * webhook asks Stripe to cancel it after this event commits (a later event about it asks again if that failed).
+ * Money it took is for staff to refund.
+ */
+function duplicate(stripeId: string, ended: boolean): Applied {
+  return ended ? PROCESSED : { outcome: 'processed', followUp: { cancelSubscription: stripeId } }
 }
 
 export function snapshotOf(sub: StripeSubscription, deleted: boolean, eventAt: Date) {
@@ -116,7 +125,7 @@ async function invoicePaid(trx: Trx, object: unknown, _type: string, context: Ev
   if (!stripeId) return ignored('not_ours') // a one-off invoice: checkout's own payments are handled by session
   const ours = await ourSubscription(trx, stripeId, metadata)
   if (!ours) return ignored('not_ours')
-  if (ours.duplicate_of) return PROCESSED
+  if (ours.duplicate_of) return duplicate(stripeId, false)
   const period = billedPeriod(invoice)
   if (!period.end) return ignored('malformed')
   await recordPaidSubscriptionInvoice(trx, {
@@ -142,7 +151,7 @@ async function invoiceNotPaid(trx: Trx, object: unknown, _type: string, context:
   if (!stripeId) return ignored('not_ours')
   const ours = await ourSubscription(trx, stripeId, metadata)
   if (!ours) return ignored('not_ours')
-  if (ours.duplicate_of) return PROCESSED
+  if (ours.duplicate_of) return duplicate(stripeId, false)
   const period = billedPeriod(invoice)
   if (!period.end) return ignored('malformed')
   await applyInvoiceOutcome(trx, ours.id, { paid: false, periodEnd: period.end })

@@ -1,6 +1,6 @@
 // One live subscription per user, whatever the client sends: ten checkouts started at once for the same plan, all
 // paid at Stripe and their webhooks delivered at once, leave one live subscription and one Premium grant; the other
-// nine are recorded as duplicates of it. (Run with TEST_DATABASE_URL: only PostgreSQL runs them truly in parallel.)
+// nine are recorded as duplicates of it and cancelled at Stripe. (Run with TEST_DATABASE_URL: only PostgreSQL runs them truly in parallel.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
@@ -52,6 +52,10 @@ describe('one live subscription per user', () => {
       .where('user_id', '=', user.id)
       .execute()
     expect(grants).toEqual([{ kind: 'premium', subscription_id: live[0]!.id }])
+    // The nine duplicates were stopped at Stripe; the live one runs on.
+    const atStripe = sessions.map((session) => fake.billing.retrieve(session.subscription!)!.status)
+    expect(atStripe.filter((status) => status === 'canceled')).toHaveLength(9)
+    expect(atStripe.filter((status) => status === 'trialing')).toHaveLength(1)
     // And the member can no longer start another plan checkout.
     await db()
       .insertInto('cart_items')

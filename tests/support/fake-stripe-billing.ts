@@ -255,6 +255,18 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
       return sub
     },
 
+    /** Ends a subscription now (DELETE /v1/subscriptions/:id); Stripe refuses one that already ended. */
+    cancelNow(subId: string) {
+      const sub = subscriptions.get(subId)
+      if (!sub || sub.status === 'canceled') return undefined
+      sub.status = 'canceled'
+      sub.ended_at = now
+      sub.canceled_at = now
+      sub.cancellation_details.reason = 'cancellation_requested'
+      emit('customer.subscription.deleted', snapshot(sub), now)
+      return sub
+    },
+
     /** What changing to `priceData` would charge now (the invoice `always_invoice` would create). */
     preview(subId: string, priceData: Loose, prorationDate: number) {
       const sub = subscriptions.get(subId)

@@ -292,6 +292,13 @@ async function handleBilling(
   const { billing } = fake
   const params = parseForm(body)
   const subPath = /^\/v1\/subscriptions\/([\w-]+)$/.exec(url.pathname)
+  if (subPath && method === 'DELETE') {
+    // Its customer.subscription.deleted is queued: the next flush delivers it (not from inside a webhook's call).
+    const sub = billing.cancelNow(subPath[1]!)
+    return sub
+      ? { status: 200, body: sub }
+      : { status: 404, body: stripeError(`No such subscription: '${subPath[1]}'`) }
+  }
   if (subPath) {
     const sub = method === 'POST' ? billing.update(subPath[1]!, params) : billing.retrieve(subPath[1]!)
     if (method === 'POST') await fake.flush()
