@@ -1,5 +1,6 @@
 // The Database interface Kysely is typed with. One interface per table; columns in snake_case.
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
+import type { IntakeForm } from '../src-shared/schemas/service-brief.ts'
 
 /** jsonb column: read as T, written as a JSON string (node-postgres would turn a JS array into a PG array). */
 export type Json<T> = ColumnType<T, string, string>
@@ -92,6 +93,8 @@ export interface ServicesTable {
   process_steps: Json<ProcessStep[]>
   faqs: Json<Faq[]>
   paypal: Json<PaypalOptions | null>
+  /** The service's intake form (src-shared/schemas/service-brief.ts); null: the generic one. */
+  intake_form: Json<IntakeForm | null> | null
   position: Generated<number>
   created_at: CreatedAt
   updated_at: UpdatedAt
@@ -109,6 +112,10 @@ export interface ServicePackagesTable {
   processing_time: string
   /** 'month' for packages billed monthly (seo-management); null for one-off packages. */
   billing_interval: 'month' | 'year' | null
+  /** Business days from a submitted brief to the due date. */
+  processing_days: Generated<number>
+  /** How many revisions the buyer may request after a delivery. */
+  revisions: Generated<number>
 }
 
 export interface PlansTable {
@@ -339,13 +346,80 @@ export interface SubscriptionInvoicesTable {
   created_at: CreatedAt
 }
 
+export type ServiceOrderStatus =
+  | 'brief_needed'
+  | 'submitted'
+  | 'in_progress'
+  | 'delivered'
+  | 'revision_requested'
+  | 'completed'
+  | 'cancelled'
+
 export interface ServiceOrdersTable {
   id: Generated<string>
   user_id: string
   order_id: string
   service_package_id: string | null
+  service_id: string | null
   title: string
-  status: Generated<'new' | 'in_progress' | 'completed' | 'cancelled'>
+  status: Generated<ServiceOrderStatus>
+  processing_days: Generated<number>
+  revisions_allowed: Generated<number>
+  revisions_used: Generated<number>
+  /** The intake form's answers: a draft until brief_submitted_at is set. */
+  brief: ColumnType<Record<string, unknown>, string | undefined, string>
+  brief_submitted_at: Date | null
+  due_at: Date | null
+  assignee_id: string | null
+  delivered_at: Date | null
+  completed_at: Date | null
+  cancelled_at: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface ServiceOrderEventsTable {
+  id: Generated<string>
+  service_order_id: string
+  from_status: ServiceOrderStatus | null
+  to_status: ServiceOrderStatus
+  actor_id: string | null
+  created_at: CreatedAt
+}
+
+export interface ServiceOrderDeliveriesTable {
+  id: Generated<string>
+  service_order_id: string
+  note: string
+  delivered_by: string | null
+  created_at: CreatedAt
+}
+
+export interface ServiceOrderMessagesTable {
+  id: Generated<string>
+  service_order_id: string
+  author_id: string | null
+  from_staff: boolean
+  /** Internal notes: staff only, never shown to the buyer nor e-mailed. */
+  internal: Generated<boolean>
+  body: string
+  /** When the other side (the buyer, or any staff member) first saw it. */
+  read_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface ServiceOrderFilesTable {
+  id: Generated<string>
+  service_order_id: string
+  purpose: 'brief' | 'message' | 'delivery'
+  /** A key under storage's private prefix: never served at a public URL. */
+  storage_key: string
+  file_name: string
+  content_type: string
+  size_bytes: number
+  uploaded_by: string | null
+  message_id: string | null
+  delivery_id: string | null
   created_at: CreatedAt
 }
 
@@ -429,6 +503,10 @@ export interface Database {
   subscriptions: SubscriptionsTable
   subscription_invoices: SubscriptionInvoicesTable
   service_orders: ServiceOrdersTable
+  service_order_events: ServiceOrderEventsTable
+  service_order_deliveries: ServiceOrderDeliveriesTable
+  service_order_messages: ServiceOrderMessagesTable
+  service_order_files: ServiceOrderFilesTable
   contact_messages: ContactMessagesTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable

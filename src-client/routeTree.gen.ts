@@ -48,8 +48,11 @@ import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
+import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
+import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
+import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -245,6 +248,11 @@ const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   path: '/orders',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffServiceOrdersRoute = AdminStaffServiceOrdersRouteImport.update({
+  id: '/service-orders',
+  path: '/service-orders',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
   id: '/users',
   path: '/users',
@@ -255,6 +263,17 @@ const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
   path: '/courses/category/$slug',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
+  id: '/account_/services/$id',
+  path: '/account/services/$id',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AdminStaffServiceOrdersIdRoute =
+  AdminStaffServiceOrdersIdRouteImport.update({
+    id: '/service-orders_/$id',
+    path: '/service-orders/$id',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -294,9 +313,12 @@ export interface FileRoutesByFullPath {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/': typeof AdminStaffIndexRoute
+  '/account/services/$id': typeof AuthAccountServicesIdRoute
+  '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -335,9 +357,12 @@ export interface FileRoutesByTo {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin': typeof AdminStaffIndexRoute
+  '/account/services/$id': typeof AuthAccountServicesIdRoute
+  '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -379,9 +404,12 @@ export interface FileRoutesById {
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
+  '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
+  '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
+  '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -423,9 +451,12 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin/'
+    | '/account/services/$id'
+    | '/admin/service-orders/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -464,9 +495,12 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
     | '/admin'
+    | '/account/services/$id'
+    | '/admin/service-orders/$id'
   id:
     | '__root__'
     | '/'
@@ -507,9 +541,12 @@ export interface FileRouteTypes {
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
     | '/admin/_staff/orders'
+    | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
     | '/admin/_staff/'
+    | '/_auth/account_/services/$id'
+    | '/admin/_staff/service-orders_/$id'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -821,6 +858,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffOrdersRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/service-orders': {
+      id: '/admin/_staff/service-orders'
+      path: '/service-orders'
+      fullPath: '/admin/service-orders'
+      preLoaderRoute: typeof AdminStaffServiceOrdersRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/users': {
       id: '/admin/_staff/users'
       path: '/users'
@@ -835,6 +879,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCategorySlugRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_auth/account_/services/$id': {
+      id: '/_auth/account_/services/$id'
+      path: '/account/services/$id'
+      fullPath: '/account/services/$id'
+      preLoaderRoute: typeof AuthAccountServicesIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/admin/_staff/service-orders_/$id': {
+      id: '/admin/_staff/service-orders_/$id'
+      path: '/service-orders/$id'
+      fullPath: '/admin/service-orders/$id'
+      preLoaderRoute: typeof AdminStaffServiceOrdersIdRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
   }
 }
 
@@ -842,12 +900,14 @@ interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
   AuthAccountMembershipRoute: typeof AuthAccountMembershipRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
+  AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
   AuthAccountMembershipRoute: AuthAccountMembershipRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
+  AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
@@ -858,8 +918,10 @@ interface AdminStaffRouteChildren {
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
+  AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
+  AdminStaffServiceOrdersIdRoute: typeof AdminStaffServiceOrdersIdRoute
 }
 
 const AdminStaffRouteChildren: AdminStaffRouteChildren = {
@@ -868,8 +930,10 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
+  AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
+  AdminStaffServiceOrdersIdRoute: AdminStaffServiceOrdersIdRoute,
 }
 
 const AdminStaffRouteWithChildren = AdminStaffRoute._addFileChildren(

@@ -52,6 +52,8 @@ export const envSchema = z.object({
    * that only enqueues, for deployments that run `npm run worker` separately (PostgreSQL only).
    */
   WORKER: z.enum(['inline', 'off']).default('inline'),
+  /** Days after a delivery the buyer has not answered before the service order completes by itself. */
+  SERVICE_ORDER_AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(90).default(3),
   /** Where contact-form messages and staff notices go. */
   STAFF_EMAIL: z.email().default('support@skillforge.example'),
   /** Google and Facebook sign-in (Arctic); a provider without both values shows 'not configured'. */

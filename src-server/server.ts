@@ -31,9 +31,10 @@ import { registerSecurityHeaders } from './security/headers.ts'
 import { servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
+import { registerServiceOrderRoutes } from './service-orders/routes.ts'
 import { createS3Storage } from './storage/s3.ts'
 import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
-import { createLocalStorage, type FileStorage } from './storage/storage.ts'
+import { createLocalStorage, type FileStorage, PRIVATE_PREFIX } from './storage/storage.ts'
 import { makeCreateContext } from './trpc/context.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
 
@@ -130,11 +131,13 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   })
 
-  // User uploads from local storage. Uploaded files are only ever images checked by content.
+  // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
+  // never served here, only by routes that check the session (service-orders/routes.ts).
   await app.register(async (scope) => {
     await scope.register(fastifyStatic, {
       root: uploadsDir,
       prefix: '/uploads/',
+      allowedPath: (pathName) => !pathName.replace(/^\/+/, '').startsWith(PRIVATE_PREFIX),
       decorateReply: false,
       wildcard: true,
       index: false,
@@ -154,6 +157,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
   registerProfileRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
+  registerServiceOrderRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR)
 

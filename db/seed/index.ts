@@ -7,12 +7,19 @@ import { categories } from './data/categories.ts'
 import { courses } from './data/courses.ts'
 import { promoVideos, testimonials } from './data/home.ts'
 import { instructors } from './data/instructors.ts'
+import { intakeForms } from './data/intake-forms.ts'
 import { comparisonFeatures, plans } from './data/plans.ts'
 import { services } from './data/services.ts'
 import type { SeedCourse } from './data/types.ts'
 import { courseRow } from './factories.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
+
+/** The business days a package's processing time promises at most: '1-3 business days' → 3 (5 when unstated). */
+export function processingDays(processingTime: string): number {
+  const match = /(\d+)\s*business day/.exec(processingTime)
+  return match ? Number(match[1]) : 5
+}
 const DAY_MS = 24 * 60 * 60 * 1000
 
 export function toCurriculum(course: SeedCourse): CurriculumSection[] {
@@ -108,9 +115,17 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
           process_steps: json(service.processSteps),
           faqs: json(service.faqs),
           paypal: json(service.paypal ?? null),
+          intake_form: json(intakeForms[service.id] ?? null),
           position,
         })
         .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+      // A service seeded before intake forms existed gets its form, without overwriting one an editor wrote.
+      await trx
+        .updateTable('services')
+        .set({ intake_form: json(intakeForms[service.id] ?? null) })
+        .where('id', '=', service.id)
+        .where('intake_form', 'is', null)
         .execute()
       await trx
         .insertInto('service_packages')
@@ -124,6 +139,8 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
             description: pkg.description,
             features: json(pkg.features),
             processing_time: pkg.processingTime,
+            processing_days: processingDays(pkg.processingTime),
+            revisions: pkg.revisions,
             billing_interval: pkg.billingInterval ?? null,
           })),
         )

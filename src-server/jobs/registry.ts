@@ -4,6 +4,7 @@ import type { DB } from '../db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
 import { runMembershipSchedule } from '../membership/renewals.ts'
+import { autoCompleteDeliveries } from '../service-orders/delivery.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads } from '../storage/sweep.ts'
 import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
@@ -19,6 +20,8 @@ export type Jobs = {
   'storage.sweep': Record<string, never>
   /** Trial and renewal reminders, renewal orders of manual memberships, lapses (membership/renewals.ts). */
   'membership.schedule': Record<string, never>
+  /** Complete service orders whose delivery the buyer left unanswered for N days. */
+  'service-orders.auto-complete': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -39,28 +42,43 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
   'storage.sweep': { retryLimit: 2, retryDelay: 600, expireInSeconds: 3600 },
   'membership.schedule': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
+  'service-orders.auto-complete': { retryLimit: 2, retryDelay: 300, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue; the next issues add expiring orders, reminders, renewals. */
 export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'storage.sweep', cron: '17 3 * * *', data: {} },
+  { name: 'service-orders.auto-complete', cron: '*/15 * * * *', data: {} },
   // Hourly: reminders go out within the hour they fall due, and each at most once.
   { name: 'membership.schedule', cron: '23 * * * *', data: {} },
 ]
 
-export type JobDeps = MailDeps & { db: DB; storage: FileStorage; publicUrl: string; referencePrefix: string }
+export type JobDeps = MailDeps & {
+  db: DB
+  storage: FileStorage
+  /** SERVICE_ORDER_AUTO_COMPLETE_DAYS (default 3) and the origin links in e-mails point to. */
+  serviceOrders?: { autoCompleteDays: number; publicUrl: string }
+  /** The origin of links in membership e-mails, and the prefix of renewal order references. */
+  membership?: { publicUrl: string; referencePrefix: string }
+}
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
   return {
     'mail.send': (job) => deliverOutboxMail(deps, job.data.outboxId, attemptOf(job)),
     'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId),
     'membership.schedule': async () => {
-      const counts = await runMembershipSchedule(deps)
+      const settings = deps.membership ?? { publicUrl: 'http://localhost:3000', referencePrefix: 'SF' }
+      const counts = await runMembershipSchedule({ db: deps.db, ...settings })
       deps.log.info(counts, 'membership schedule ran')
     },
     'storage.sweep': async () => {
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
       deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')
+    },
+    'service-orders.auto-complete': async () => {
+      const settings = deps.serviceOrders ?? { autoCompleteDays: 3, publicUrl: 'http://localhost:3000' }
+      const completed = await autoCompleteDeliveries(deps.db, settings.autoCompleteDays, settings)
+      if (completed > 0) deps.log.info({ completed }, 'completed unanswered service-order deliveries')
     },
   }
 }

@@ -23,7 +23,8 @@ export interface StartJobsOptions {
   databaseUrl?: string
   /** Where uploads live (the daily sweep of unreferenced ones). */
   storage: FileStorage
-  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> & Partial<Pick<Env, 'PUBLIC_URL' | 'ORDER_REFERENCE_PREFIX'>>
+  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> &
+    Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT' | 'ORDER_REFERENCE_PREFIX'>>
   log: Log
   role: 'web' | 'worker'
   tuning?: JobsTuning
@@ -50,15 +51,22 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
   }
 
   const transport = createMailTransport(options.env.SMTP_URL, log)
+  const { env } = options
   const deps = {
     db,
     log,
     storage: options.storage,
     transport,
-    from: options.env.MAIL_FROM,
+    from: env.MAIL_FROM,
+    serviceOrders: {
+      autoCompleteDays: env.SERVICE_ORDER_AUTO_COMPLETE_DAYS ?? 3,
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+    },
     // Links in the membership e-mails, and the prefix of renewal order references.
-    publicUrl: options.env.PUBLIC_URL ?? 'http://localhost:3000',
-    referencePrefix: options.env.ORDER_REFERENCE_PREFIX ?? 'SF',
+    membership: {
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+      referencePrefix: env.ORDER_REFERENCE_PREFIX ?? 'SF',
+    },
   }
   await workAll(queue, handlers(deps))
   await queue.setSchedules(schedules)

@@ -5,43 +5,27 @@ import { requireUser } from '../auth/require-user.ts'
 import type { HttpDeps } from '../config.ts'
 import { isDatabaseUnavailable } from '../db-unavailable.ts'
 import { sendServiceUnavailable } from '../http/errors.ts'
-import { RATE_RULES } from '../security/rate-limit.ts'
+import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
 import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
 import { AVATAR_MESSAGES, replaceAvatar } from './editing.ts'
 
 export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
-  app.post(
-    '/api/profile/avatar',
-    {
-      config: {
-        rateLimit: {
-          max: RATE_RULES.upload.max,
-          timeWindow: RATE_RULES.upload.windowMs,
-          errorResponseBuilder: () => ({
-            statusCode: 429,
-            error: 'Too Many Requests',
-            message: 'Too many uploads. Please try again later.',
-          }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const user = await requireUser(deps, request, reply)
-      if (!user) return reply
-      let image: Awaited<ReturnType<typeof readImageUpload>>
-      try {
-        image = await readImageUpload(request, AVATAR_MAX_BYTES, AVATAR_MESSAGES.tooLarge)
-      } catch (error) {
-        return sendUploadRefusal(request, reply, error, 'avatar upload')
-      }
-      try {
-        const avatarUrl = await replaceAvatar(deps.db, deps.storage, user.id, image, request.log)
-        return { avatarUrl, message: AVATAR_MESSAGES.updated }
-      } catch (error) {
-        if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
-        request.log.error({ err: error }, 'avatar upload failed')
-        return reply.code(500).send({ error: 'Internal Server Error', message: AVATAR_MESSAGES.failed })
-      }
-    },
-  )
+  app.post('/api/profile/avatar', { config: UPLOAD_ROUTE_LIMIT }, async (request, reply) => {
+    const user = await requireUser(deps, request, reply)
+    if (!user) return reply
+    let image: Awaited<ReturnType<typeof readImageUpload>>
+    try {
+      image = await readImageUpload(request, AVATAR_MAX_BYTES, AVATAR_MESSAGES.tooLarge)
+    } catch (error) {
+      return sendUploadRefusal(request, reply, error, 'avatar upload')
+    }
+    try {
+      const avatarUrl = await replaceAvatar(deps.db, deps.storage, user.id, image, request.log)
+      return { avatarUrl, message: AVATAR_MESSAGES.updated }
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
+      request.log.error({ err: error }, 'avatar upload failed')
+      return reply.code(500).send({ error: 'Internal Server Error', message: AVATAR_MESSAGES.failed })
+    }
+  })
 }

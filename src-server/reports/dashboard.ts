@@ -1,15 +1,19 @@
 // Dashboard numbers, all counted in the database.
 import { sql } from 'kysely'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
+import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
 import type { DB } from '../db.ts'
 
-export async function dashboardCounts(db: DB) {
+export async function dashboardCounts(db: DB, now = new Date()) {
   const row = await db
     .selectNoFrom([
       sql<string>`(select count(*) from courses where status != 'archived')`.as('courses'),
       sql<string>`(select count(*) from courses where status = 'published')`.as('published'),
       sql<string>`(select count(*) from categories)`.as('categories'),
       sql<string>`(select count(*) from users where role in (${sql.join([...STAFF_ROLES])}))`.as('team'),
+      sql<string>`(select count(*) from service_orders where status = 'brief_needed')`.as('awaiting_brief'),
+      sql<string>`(select count(*) from service_orders
+        where due_at < ${now} and status in (${sql.join([...SERVICE_ORDER_OPEN_STATUSES])}))`.as('overdue'),
     ])
     .executeTakeFirstOrThrow()
   return {
@@ -17,5 +21,7 @@ export async function dashboardCounts(db: DB) {
     publishedCourses: Number(row.published),
     categories: Number(row.categories),
     teamMembers: Number(row.team),
+    serviceOrdersAwaitingBrief: Number(row.awaiting_brief),
+    serviceOrdersOverdue: Number(row.overdue),
   }
 }

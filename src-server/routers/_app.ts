@@ -10,6 +10,7 @@ import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
+import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
 
 export const appRouter = router({
@@ -24,6 +25,7 @@ export const appRouter = router({
   payment: paymentRouter,
   purchases: purchasesRouter,
   membership: membershipRouter,
+  serviceOrders: serviceOrdersRouter,
   admin: adminRouter,
 })
 

@@ -36,6 +36,19 @@ export const RATE_RULES = {
   contact: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
 
+/** The Fastify route config of upload routes: RATE_RULES.upload per client, refused in the uploads' wording. */
+export const UPLOAD_ROUTE_LIMIT = {
+  rateLimit: {
+    max: RATE_RULES.upload.max,
+    timeWindow: RATE_RULES.upload.windowMs,
+    errorResponseBuilder: () => ({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too many uploads. Please try again later.',
+    }),
+  },
+}
+
 const MEMORY_MAX_KEYS = 50_000
 
 export function createMemoryLimiter(): RateLimiter {

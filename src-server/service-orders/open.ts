@@ -1,4 +1,5 @@
-// A paid order's business-service packages become service orders for staff to work on (one per package, once).
+// A paid order's business-service packages become service orders for staff to work on (one per package, once),
+// each waiting for its brief, with the package's processing days and revisions copied as they were when bought.
 import type { CartItemKind } from '../../db/types.ts'
 import type { DB } from '../db.ts'
 
@@ -11,16 +12,37 @@ export interface PaidPackages {
 export async function openServiceOrders(trx: DB, order: PaidPackages): Promise<void> {
   const packages = order.lines.filter((line) => line.kind === 'service_package')
   if (packages.length === 0) return
-  await trx
+  const packageIds = packages.flatMap((line) => (line.service_package_id ? [line.service_package_id] : []))
+  const terms =
+    packageIds.length === 0
+      ? []
+      : await trx
+          .selectFrom('service_packages')
+          .select(['id', 'service_id', 'processing_days', 'revisions'])
+          .where('id', 'in', packageIds)
+          .execute()
+  const termsOf = new Map(terms.map((row) => [row.id, row]))
+  const opened = await trx
     .insertInto('service_orders')
     .values(
-      packages.map((line) => ({
-        user_id: order.userId,
-        order_id: order.orderId,
-        service_package_id: line.service_package_id,
-        title: line.title,
-      })),
+      packages.map((line) => {
+        const pkg = line.service_package_id ? termsOf.get(line.service_package_id) : undefined
+        return {
+          user_id: order.userId,
+          order_id: order.orderId,
+          service_package_id: line.service_package_id,
+          title: line.title,
+          service_id: pkg?.service_id ?? null,
+          ...(pkg ? { processing_days: pkg.processing_days, revisions_allowed: pkg.revisions } : {}),
+        }
+      }),
     )
     .onConflict((oc) => oc.columns(['order_id', 'service_package_id']).doNothing())
+    .returning('id')
+    .execute()
+  if (opened.length === 0) return
+  await trx
+    .insertInto('service_order_events')
+    .values(opened.map((row) => ({ service_order_id: row.id, from_status: null, to_status: 'brief_needed' as const })))
     .execute()
 }

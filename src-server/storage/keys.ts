@@ -1,8 +1,12 @@
 // Where each kind of upload lives in storage. The upload routes name keys under these prefixes; the sweep of
 // unreferenced uploads lists exactly these (never the rest of a bucket that may be shared).
+import { PRIVATE_PREFIX } from './storage.ts'
+
 export const UPLOAD_PREFIXES = {
   courseImages: 'courses/',
   avatars: 'avatars/',
+  /** Private (never public, see PRIVATE_PREFIX): brief, message and delivery files of service orders. */
+  serviceOrderFiles: `${PRIVATE_PREFIX}service-orders/`,
 } as const
 
 export const ALL_UPLOAD_PREFIXES: readonly string[] = Object.values(UPLOAD_PREFIXES)

@@ -3,10 +3,12 @@
 // S3_PUBLIC_URL (a CDN) or the bucket's own URL, which a public-read bucket policy opens (see the README);
 // keys are the same as on local disk.
 import { createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { AwsClient } from 'aws4fetch'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../../src-shared/constants.ts'
 import { parseListPage } from './s3-list.ts'
-import { assertSafeKey, type FileStorage } from './storage.ts'
+import { assertSafeKey, type FileStorage, PRIVATE_PREFIX } from './storage.ts'
 
 export interface S3Options {
   bucket: string
@@ -46,7 +48,12 @@ export function createS3Storage(options: S3Options): FileStorage {
     retries: 2,
   })
 
-  function send(method: 'GET' | 'PUT' | 'DELETE', url: URL, body?: Buffer, headers: Record<string, string> = {}) {
+  function send(
+    method: 'GET' | 'HEAD' | 'PUT' | 'DELETE',
+    url: URL,
+    body?: Buffer,
+    headers: Record<string, string> = {},
+  ) {
     const bytes = body ? new Uint8Array(body) : new Uint8Array()
     return client.fetch(url, {
       method,
@@ -59,11 +66,11 @@ export function createS3Storage(options: S3Options): FileStorage {
 
   async function sendObject(method: 'PUT' | 'DELETE', key: string, body?: Buffer, contentType?: string) {
     assertSafeKey(key)
+    const cacheControl = key.startsWith(PRIVATE_PREFIX)
+      ? 'private, no-store'
+      : `public, max-age=${STORAGE_CACHE_CONTROL_SECONDS}`
     const headers: Record<string, string> = body
-      ? {
-          'content-type': contentType ?? 'application/octet-stream',
-          'cache-control': `public, max-age=${STORAGE_CACHE_CONTROL_SECONDS}`,
-        }
+      ? { 'content-type': contentType ?? 'application/octet-stream', 'cache-control': cacheControl }
       : {}
     const response = await send(method, new URL(`${bucketUrl}/${key}`), body, headers)
     // S3 answers 204 to a DELETE of a missing key; some compatible stores answer 404: both mean "gone".
@@ -77,6 +84,23 @@ export function createS3Storage(options: S3Options): FileStorage {
     async put(key, data, contentType) {
       await sendObject('PUT', key, data, contentType)
       return `${publicBase}/${key}`
+    },
+    async size(key) {
+      assertSafeKey(key)
+      const response = await send('HEAD', new URL(`${bucketUrl}/${key}`))
+      if (response.status === 404) return null
+      if (!response.ok) throw new Error(`S3 HEAD ${key} failed: ${response.status}`)
+      return Number(response.headers.get('content-length') ?? 0)
+    },
+    async read(key, range) {
+      assertSafeKey(key)
+      // Private objects (service-order files) are read with the app's credentials and streamed by its own routes.
+      const headers: Record<string, string> = range ? { range: `bytes=${range.start}-${range.end}` } : {}
+      const response = await client.fetch(new URL(`${bucketUrl}/${key}`), {
+        headers: { ...headers, 'x-amz-content-sha256': sha256Hex(new Uint8Array()) },
+      })
+      if (!response.ok || !response.body) throw new Error(`S3 GET ${key} failed: ${await describeFailure(response)}`)
+      return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>)
     },
     async remove(key) {
       await sendObject('DELETE', key)

@@ -1,14 +1,26 @@
 // File storage behind one small interface: local disk under DATA_DIR (served at /uploads) by default;
 // an S3-compatible bucket implements the same interface (s3.ts).
+import { createReadStream } from 'node:fs'
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import type { Readable } from 'node:stream'
 
 export interface StoredFile {
   key: string
   lastModified: Date
 }
 
+/** Bytes start..end (inclusive) of a stored file. */
+export interface ByteRange {
+  start: number
+  end: number
+}
+
 export interface FileStorage {
+  /** The size of a stored file in bytes, or null when there is none (private files are served through routes). */
+  size(key: string): Promise<number | null>
+  /** A stored file's bytes, all or one range of them. */
+  read(key: string, range?: ByteRange): Promise<Readable>
   /** Stores bytes under a key such as "avatars/<userId>/avatar-<n>.png" and returns the public URL. */
   put(key: string, data: Buffer, contentType: string): Promise<string>
   /** Removes a stored file; a missing file is not an error. */
@@ -22,6 +34,12 @@ export interface FileStorage {
 }
 
 export const UPLOADS_PREFIX = '/uploads/'
+
+/**
+ * Keys under this prefix are private: the /uploads route never serves them and no bucket policy may open them;
+ * they are read only through routes that check who asks (service-order files).
+ */
+export const PRIVATE_PREFIX = 'private/'
 
 const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/
 
@@ -58,6 +76,15 @@ export function createLocalStorage(rootDir: string): FileStorage {
       await mkdir(path.dirname(file), { recursive: true })
       await writeFile(file, data)
       return `${UPLOADS_PREFIX}${key}`
+    },
+    async size(key) {
+      assertSafeKey(key)
+      const info = await stat(path.join(root, key)).catch(() => null)
+      return info?.isFile() ? info.size : null
+    },
+    async read(key, range) {
+      assertSafeKey(key)
+      return createReadStream(path.join(root, key), range ? { start: range.start, end: range.end } : {})
     },
     async remove(key) {
       assertSafeKey(key)

@@ -38,6 +38,14 @@ const EXPECTED: Record<string, Access> = {
   'admin.orders.list': 'viewer',
   'admin.orders.markPaid': 'admin',
   'admin.orders.cancel': 'admin',
+  'admin.serviceOrders.list': 'viewer',
+  'admin.serviceOrders.detail': 'viewer',
+  'admin.serviceOrders.sendMessage': 'editor',
+  'admin.serviceOrders.start': 'editor',
+  'admin.serviceOrders.reopenBrief': 'editor',
+  'admin.serviceOrders.deliver': 'editor',
+  'admin.serviceOrders.assign': 'admin',
+  'admin.serviceOrders.cancel': 'admin',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const

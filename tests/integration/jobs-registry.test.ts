@@ -1,5 +1,7 @@
-// The registry's scheduled work on a running worker: the daily sweep of unreferenced uploads is stored as a cron
-// schedule, and a 'storage.sweep' job deletes an old unreferenced upload while keeping a fresh one.
+// The registry's scheduled work on a running worker: the daily sweep of unreferenced uploads and the service-order
+// auto-completion are stored as cron schedules; a 'storage.sweep' job deletes an old unreferenced upload while
+// keeping a fresh one; a 'service-orders.auto-complete' job completes deliveries older than
+// SERVICE_ORDER_AUTO_COMPLETE_DAYS.
 import { access, mkdtemp, rm, utimes } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -8,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningJobs, startJobs } from '../../src-server/jobs/start.ts'
 import { createLocalStorage } from '../../src-server/storage/storage.ts'
 import { createTestDatabase, type TestDatabase } from '../support/db.ts'
+import { createUser } from '../support/factories.ts'
 import { captureLog, waitUntil } from '../support/jobs.ts'
+import { paidServiceOrder } from '../support/service-orders.ts'
 
 let database: TestDatabase
 let uploadsDir: string
@@ -22,7 +26,7 @@ beforeAll(async () => {
     pglite: database.pglite,
     databaseUrl: database.url,
     storage: createLocalStorage(uploadsDir),
-    env: { MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
+    env: { MAIL_FROM: 'SkillForge <no-reply@skillforge.example>', SERVICE_ORDER_AUTO_COMPLETE_DAYS: 5 },
     log: captureLog().log,
     role: 'worker',
   })
@@ -46,15 +50,37 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the daily sweep of unreferenced uploads and the hourly membership schedule as cron schedules', async () => {
-    const { rows } = await sql<{
-      name: string
-      cron: string
-    }>`select name, cron from pgboss.schedule order by name`.execute(database.db)
+  it('stores the daily sweep, the service-order auto-completion and the membership schedule as cron schedules', async () => {
+    const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
+      order by name`.execute(database.db)
     expect(rows).toEqual([
       { name: 'membership.schedule', cron: '23 * * * *' },
+      { name: 'service-orders.auto-complete', cron: '*/15 * * * *' },
       { name: 'storage.sweep', cron: '17 3 * * *' },
     ])
+  })
+
+  it('auto-completes deliveries older than the configured days, through the queue', async () => {
+    const buyer = await createUser(database.db)
+    const [old, recent] = [await paidServiceOrder(database.db, buyer.id), await paidServiceOrder(database.db, buyer.id)]
+    const deliveredAt = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000)
+    for (const [id, days] of [
+      [old, 6],
+      [recent, 4],
+    ] as const) {
+      await database.db
+        .updateTable('service_orders')
+        .set({ status: 'delivered', delivered_at: deliveredAt(days) })
+        .where('id', '=', id)
+        .execute()
+    }
+    await jobs.queue.enqueue('service-orders.auto-complete', {})
+    const statusOf = async (id: string) =>
+      (await database.db.selectFrom('service_orders').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+        .status
+    await waitUntil(async () => (await statusOf(old)) === 'completed')
+    // Five days configured: four days old stays delivered.
+    expect(await statusOf(recent)).toBe('delivered')
   })
 
   it('sweeps: an unreferenced upload older than a day goes, a fresh one stays', async () => {

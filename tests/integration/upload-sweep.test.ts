@@ -13,6 +13,7 @@ import { sweepUnreferencedUploads } from '../../src-server/storage/sweep.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
 import { type FakeS3, startFakeS3 } from '../support/fake-s3.ts'
+import { paidServiceOrder } from '../support/service-orders.ts'
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -150,5 +151,37 @@ describe.each(kinds)('sweepUnreferencedUploads on $name', (kind) => {
     // A second run finds nothing more to do.
     const again = await sweepUnreferencedUploads({ db: database.db, storage })
     expect(again.deleted).toEqual([])
+  })
+
+  it('reads private service-order files back, keeps those a row names and deletes orphans', async () => {
+    const tag = kind.name === 'S3' ? 's3' : 'local'
+    const storage = kind.storage('https://cdn-2.example.test/media')
+    const buyer = await createUser(database.db)
+    const orderId = await paidServiceOrder(database.db, buyer.id)
+    const kept = `private/service-orders/${orderId}/${tag}-kept.pdf`
+    const orphan = `private/service-orders/${orderId}/${tag}-orphan.pdf`
+    await storage.put(kept, PNG, 'application/pdf')
+    await storage.put(orphan, PNG, 'application/pdf')
+    await database.db
+      .insertInto('service_order_files')
+      .values({
+        service_order_id: orderId,
+        purpose: 'brief',
+        storage_key: kept,
+        file_name: 'kept.pdf',
+        content_type: 'application/pdf',
+        size_bytes: PNG.length,
+      })
+      .execute()
+    expect(await storage.size(kept)).toBe(PNG.length)
+    expect(Buffer.concat(await (await storage.read(kept)).toArray()).equals(PNG)).toBe(true)
+    expect(await storage.size(`private/service-orders/${orderId}/missing.pdf`)).toBeNull()
+    for (const key of [kept, orphan]) await kind.age(key, TWO_DAYS_AGO)
+
+    const result = await sweepUnreferencedUploads({ db: database.db, storage })
+    expect(result.deleted).toContain(orphan)
+    expect(result.deleted).not.toContain(kept)
+    expect(await kind.exists(kept)).toBe(true)
+    expect(await kind.exists(orphan)).toBe(false)
   })
 })

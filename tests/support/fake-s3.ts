@@ -118,6 +118,12 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
       })
       return answer(request, response, 200, '', { etag: '"fake"' })
     }
+    // HEAD (a stored file's size): signed, like every request but a public object GET.
+    if (method === 'HEAD' && key) {
+      const object = objects.get(key)
+      if (!object) return answer(request, response, 404)
+      return answer(request, response, 200, '', { 'content-length': String(object.body.length) })
+    }
     if (method === 'DELETE' && key) {
       objects.delete(key)
       return answer(request, response, 204)

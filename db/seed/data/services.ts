@@ -24,6 +24,7 @@ export const services: SeedService[] = [
           'Guidance on identity verification for directors and PSCs',
         ],
         processingTime: '1-3 business days',
+        revisions: 1,
       },
       {
         name: 'Premium',
@@ -40,6 +41,7 @@ export const services: SeedService[] = [
           'Introduction to business bank account providers',
         ],
         processingTime: '2-4 business days',
+        revisions: 2,
       },
     ],
     whatYouGet: [
@@ -133,6 +135,7 @@ export const services: SeedService[] = [
           'Standard single-member operating agreement',
         ],
         processingTime: '3-5 business days',
+        revisions: 1,
       },
       {
         name: 'Wyoming LLC Complete',
@@ -147,6 +150,7 @@ export const services: SeedService[] = [
           'US business bank account application guidance',
         ],
         processingTime: '3-5 business days plus IRS EIN processing',
+        revisions: 2,
       },
       {
         name: 'Delaware LLC Starter',
@@ -161,6 +165,7 @@ export const services: SeedService[] = [
           'Standard operating agreement',
         ],
         processingTime: '3-7 business days',
+        revisions: 1,
       },
       {
         name: 'Delaware LLC Complete',
@@ -176,6 +181,7 @@ export const services: SeedService[] = [
           'US business address with mail scanning for 12 months',
         ],
         processingTime: '3-7 business days plus IRS EIN processing',
+        revisions: 2,
       },
       {
         name: 'Texas LLC Complete',
@@ -191,6 +197,7 @@ export const services: SeedService[] = [
           'Guidance on Texas franchise tax and public information reports',
         ],
         processingTime: '5-7 business days plus IRS EIN processing',
+        revisions: 2,
       },
       {
         name: 'Wyoming C-Corp',
@@ -206,6 +213,7 @@ export const services: SeedService[] = [
           'EIN application with the IRS (Form SS-4)',
         ],
         processingTime: '5-7 business days plus IRS EIN processing',
+        revisions: 2,
       },
       {
         name: 'Delaware C-Corp',
@@ -223,6 +231,7 @@ export const services: SeedService[] = [
           'Guidance on 83(b) elections and the Delaware franchise tax due by 1 March',
         ],
         processingTime: '5-10 business days plus IRS EIN processing',
+        revisions: 2,
       },
     ],
     whatYouGet: [
@@ -316,6 +325,7 @@ export const services: SeedService[] = [
           'Seven days of follow-up questions by email',
         ],
         processingTime: 'Scheduled within 3 business days',
+        revisions: 1,
       },
       {
         name: 'Business Health Check',
@@ -331,6 +341,7 @@ export const services: SeedService[] = [
           'Fourteen days of email support',
         ],
         processingTime: '5-7 business days',
+        revisions: 1,
       },
       {
         name: 'Growth Roadmap',
@@ -347,6 +358,7 @@ export const services: SeedService[] = [
           '30 days of email support',
         ],
         processingTime: '10-14 business days',
+        revisions: 2,
       },
     ],
     whatYouGet: [
@@ -431,6 +443,7 @@ export const services: SeedService[] = [
           '30-minute walkthrough call',
         ],
         processingTime: '5-7 business days',
+        revisions: 1,
       },
       {
         name: 'Professional Audit',
@@ -446,6 +459,7 @@ export const services: SeedService[] = [
           '45-minute walkthrough call',
         ],
         processingTime: '7-10 business days',
+        revisions: 2,
       },
       {
         name: 'Enterprise Audit',
@@ -462,6 +476,7 @@ export const services: SeedService[] = [
           '90-minute walkthrough call with your team',
         ],
         processingTime: '10-15 business days',
+        revisions: 3,
       },
     ],
     whatYouGet: [
@@ -547,6 +562,7 @@ export const services: SeedService[] = [
           'Monthly performance report',
         ],
         processingTime: 'Onboarding within 5 business days',
+        revisions: 1,
         billingInterval: 'month',
       },
       {
@@ -563,6 +579,7 @@ export const services: SeedService[] = [
           'Monthly report and strategy call',
         ],
         processingTime: 'Onboarding within 5 business days',
+        revisions: 2,
         billingInterval: 'month',
       },
       {
@@ -580,6 +597,7 @@ export const services: SeedService[] = [
           'Fortnightly strategy calls and a monthly report',
         ],
         processingTime: 'Onboarding within 7 business days',
+        revisions: 3,
         billingInterval: 'month',
       },
     ],

@@ -60,6 +60,8 @@ export interface SeedPackage {
   description: string
   features: string[]
   processingTime: string
+  /** Revisions the buyer may request after a delivery. */
+  revisions: number
   billingInterval?: 'month'
 }
 

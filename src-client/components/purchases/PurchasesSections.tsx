@@ -1,14 +1,20 @@
-// The account page's purchase sections: membership (from the server's subscription), My courses, Order history.
+// The account page's purchase sections: membership (from the server's subscription), My courses, My services,
+// Order history.
+import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { css } from '../../../styled-system/css'
+import { useTRPC } from '../../lib/use-trpc.ts'
 import { SectionCard } from '../account/SectionCard.tsx'
 import { useEntitlements } from '../cart/hooks.ts'
+import { MyServices } from '../service-orders/MyServices.tsx'
 import { button } from '../ui/button.ts'
 import { MyCourses } from './MyCourses.tsx'
 import { OrderHistory } from './OrderHistory.tsx'
 
 export function PurchasesSections() {
   const { data } = useEntitlements()
+  const trpc = useTRPC()
+  const unread = useQuery(trpc.serviceOrders.unread.queryOptions())
   return (
     <>
       <SectionCard
@@ -29,6 +35,18 @@ export function PurchasesSections() {
       <div id="my-courses" className={css({ scrollMarginTop: '24' })}>
         <SectionCard title="My courses">
           <MyCourses />
+        </SectionCard>
+      </div>
+      <div id="my-services" className={css({ scrollMarginTop: '24' })}>
+        <SectionCard
+          title="My services"
+          description={
+            unread.data
+              ? `${unread.data} new ${unread.data === 1 ? 'message' : 'messages'} from our team`
+              : 'Business services you bought: send your brief, follow the work.'
+          }
+        >
+          <MyServices />
         </SectionCard>
       </div>
       <SectionCard title="Order history">

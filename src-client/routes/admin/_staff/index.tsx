@@ -23,6 +23,8 @@ function Dashboard() {
     { label: 'Total Courses', value: data.counts.courses, note: `${data.counts.publishedCourses} published` },
     { label: 'Categories', value: data.counts.categories },
     { label: 'Team Members', value: data.counts.teamMembers },
+    { label: 'Service orders overdue', value: data.counts.serviceOrdersOverdue, to: 'overdue' as const },
+    { label: 'Awaiting brief', value: data.counts.serviceOrdersAwaitingBrief, to: 'brief_needed' as const },
   ]
   return (
     <>
@@ -40,6 +42,15 @@ function Dashboard() {
               {stat.value}
             </p>
             {stat.note ? <p className={css({ color: 'fg.muted', fontSize: 'xs' })}>{stat.note}</p> : null}
+            {'to' in stat ? (
+              <Link
+                to="/admin/service-orders"
+                search={stat.to === 'overdue' ? { overdue: true } : { status: stat.to }}
+                className={css({ color: 'accent', fontSize: 'xs' })}
+              >
+                Open the work queue
+              </Link>
+            ) : null}
           </div>
         ))}
       </section>

@@ -1,0 +1,119 @@
+// The message thread of a service order, for the buyer and for staff (who also see and write internal notes).
+import { useId, useState } from 'react'
+import { MESSAGE_MAX_LENGTH } from '../../../src-shared/service-orders.ts'
+import { css } from '../../../styled-system/css'
+import { button } from '../ui/button.ts'
+import { CheckboxField } from '../ui/form.tsx'
+import { FileLinks, FilePicker, type OrderFile } from './files.tsx'
+
+export interface ThreadMessage {
+  id: string
+  fromStaff: boolean
+  internal: boolean
+  body: string
+  author: string
+  createdAt: string
+  files: OrderFile[]
+}
+
+export interface SendMessage {
+  body: string
+  fileIds: string[]
+  internal: boolean
+}
+
+export function Thread({
+  orderId,
+  messages,
+  viewer,
+  onSend,
+  sending,
+  canPost,
+}: {
+  orderId: string
+  messages: ThreadMessage[]
+  viewer: 'buyer' | 'staff'
+  onSend: (message: SendMessage) => Promise<unknown>
+  sending: boolean
+  canPost: boolean
+}) {
+  const id = useId()
+  const [body, setBody] = useState('')
+  const [files, setFiles] = useState<OrderFile[]>([])
+  const [internal, setInternal] = useState(false)
+  const mine = (m: ThreadMessage) => (viewer === 'staff') === m.fromStaff
+  return (
+    <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+      {messages.length === 0 ? (
+        <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>No messages yet.</p>
+      ) : (
+        <ol className={css({ display: 'flex', flexDir: 'column', gap: '3' })} data-testid="thread">
+          {messages.map((message) => (
+            <li
+              key={message.id}
+              data-testid={message.internal ? 'internal-note' : 'message'}
+              className={css({
+                p: '3',
+                borderRadius: 'card',
+                borderWidth: '1px',
+                borderColor: message.internal ? '#fde68a' : 'line',
+                bg: message.internal ? '#fffbeb' : mine(message) ? 'brand.50' : 'surface',
+              })}
+            >
+              <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+                {message.internal ? 'Internal note · ' : ''}
+                {message.author || (message.fromStaff ? 'SkillForge team' : 'Customer')} ·{' '}
+                {new Date(message.createdAt).toLocaleString()}
+              </p>
+              <p className={css({ whiteSpace: 'pre-wrap', mt: '1' })}>{message.body}</p>
+              <FileLinks files={message.files} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {canPost ? (
+        <form
+          className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
+          onSubmit={async (event) => {
+            event.preventDefault()
+            if (!body.trim()) return
+            await onSend({ body, fileIds: files.map((f) => f.id), internal })
+            setBody('')
+            setFiles([])
+            setInternal(false)
+          }}
+        >
+          <label htmlFor={id} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+            {viewer === 'staff' ? 'Message or note' : 'Message'}
+          </label>
+          <textarea
+            id={id}
+            value={body}
+            maxLength={MESSAGE_MAX_LENGTH}
+            onChange={(event) => setBody(event.target.value)}
+            className={css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })}
+          />
+          <FileLinks files={files} onRemove={(file) => setFiles(files.filter((f) => f.id !== file.id))} />
+          <FilePicker
+            orderId={orderId}
+            purpose="message"
+            label="Attach a file"
+            onUploaded={(file) => setFiles((current) => [...current, file])}
+          />
+          {viewer === 'staff' ? (
+            <CheckboxField
+              label="Internal note (staff only)"
+              checked={internal}
+              onChange={(event) => setInternal(event.target.checked)}
+            />
+          ) : null}
+          <div>
+            <button type="submit" className={button()} disabled={sending || !body.trim()}>
+              {sending ? 'Sending…' : internal ? 'Add note' : 'Send message'}
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,116 @@
+// Files of a service order: the upload (checked in the browser for a quick answer, then by the server by its
+// bytes) and the list of links, which go through the server's session-checked download route.
+import { useId, useState } from 'react'
+import { OUTAGE } from '../../../src-shared/outage.ts'
+import {
+  SERVICE_FILE_ACCEPT,
+  SERVICE_FILE_MAX_BYTES,
+  SERVICE_ORDER_MESSAGES,
+} from '../../../src-shared/service-orders.ts'
+import { css } from '../../../styled-system/css'
+import { notify } from '../ui/toaster.tsx'
+
+export interface OrderFile {
+  id: string
+  name: string
+  sizeBytes: number
+  url: string
+}
+
+export async function uploadServiceFile(
+  orderId: string,
+  purpose: 'brief' | 'message' | 'delivery',
+  file: File,
+): Promise<OrderFile | null> {
+  if (file.size > SERVICE_FILE_MAX_BYTES) {
+    notify('error', SERVICE_ORDER_MESSAGES.fileTooLarge)
+    return null
+  }
+  try {
+    const body = new FormData()
+    body.append('file', file)
+    const response = await fetch(`/api/service-orders/${orderId}/files?purpose=${purpose}`, {
+      method: 'POST',
+      body,
+      credentials: 'same-origin',
+    })
+    const answer = (await response.json().catch(() => ({}))) as Partial<OrderFile> & { message?: string }
+    if (response.ok && answer.id) return answer as OrderFile
+    if (response.status === 503) notify('error', OUTAGE.title, OUTAGE.message)
+    else notify('error', response.status < 500 && answer.message ? answer.message : SERVICE_ORDER_MESSAGES.uploadFailed)
+  } catch {
+    notify('error', SERVICE_ORDER_MESSAGES.uploadFailed)
+  }
+  return null
+}
+
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
+
+export function FileLinks({ files, onRemove }: { files: OrderFile[]; onRemove?: (file: OrderFile) => void }) {
+  if (files.length === 0) return null
+  return (
+    <ul className={css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })}>
+      {files.map((file) => (
+        <li key={file.id} className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+          <a href={file.url} className={css({ color: 'accent', textDecoration: 'underline' })}>
+            {file.name}
+          </a>
+          <span className={css({ color: 'fg.muted' })}>({sizeText(file.sizeBytes)})</span>
+          {onRemove ? (
+            <button
+              type="button"
+              className={css({ color: 'danger', fontSize: 'xs', cursor: 'pointer' })}
+              onClick={() => onRemove(file)}
+              aria-label={`Remove ${file.name}`}
+            >
+              Remove
+            </button>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** A labelled file picker that uploads each chosen file at once and reports it. */
+export function FilePicker({
+  orderId,
+  purpose,
+  label,
+  onUploaded,
+}: {
+  orderId: string
+  purpose: 'brief' | 'message' | 'delivery'
+  label: string
+  onUploaded: (file: OrderFile) => void
+}) {
+  const id = useId()
+  const [busy, setBusy] = useState(false)
+  return (
+    <div className={css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })}>
+      <label htmlFor={id} className={css({ fontWeight: 'medium' })}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="file"
+        accept={SERVICE_FILE_ACCEPT}
+        disabled={busy}
+        onChange={async (event) => {
+          const input = event.currentTarget
+          const file = input.files?.[0]
+          if (!file) return
+          setBusy(true)
+          const stored = await uploadServiceFile(orderId, purpose, file)
+          setBusy(false)
+          input.value = ''
+          if (stored) onUploaded(stored)
+        }}
+      />
+      <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
+        {busy ? 'Uploading…' : 'PDF, images or office documents, up to 10MB'}
+      </span>
+    </div>
+  )
+}

@@ -1,0 +1,171 @@
+// One bought service for its buyer: status and due date, the brief (a form until submitted), deliveries with
+// Accept delivery / Request a revision, and the message thread with the team.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { useId, useState } from 'react'
+import { css } from '../../../styled-system/css'
+import { SectionCard } from '../../components/account/SectionCard.tsx'
+import { PageIntro } from '../../components/layout/PageIntro.tsx'
+import { BriefForm, BriefView } from '../../components/service-orders/BriefForm.tsx'
+import { FileLinks } from '../../components/service-orders/files.tsx'
+import { formatDue, ServiceOrderStatusBadge } from '../../components/service-orders/status.tsx'
+import { Thread } from '../../components/service-orders/Thread.tsx'
+import { button } from '../../components/ui/button.ts'
+import { Container } from '../../components/ui/layout.tsx'
+import { routeError } from '../../components/ui/RouteError.tsx'
+import { LoadingState } from '../../components/ui/states.tsx'
+import { notify, notifyError } from '../../components/ui/toaster.tsx'
+
+export const Route = createFileRoute('/_auth/account_/services/$id')({
+  loader: ({ context: { queryClient, trpc }, params }) =>
+    queryClient.ensureQueryData(trpc.serviceOrders.detail.queryOptions({ id: params.id })),
+  head: () => ({ meta: [{ title: 'My service | SkillForge' }] }),
+  pendingComponent: () => <LoadingState label="Loading your service…" />,
+  errorComponent: routeError('Could not load this service'),
+  component: ServiceOrderPage,
+})
+
+function ServiceOrderPage() {
+  const { trpc } = Route.useRouteContext()
+  const { id } = Route.useParams()
+  const queryClient = useQueryClient()
+  const { data: order } = useSuspenseQuery(trpc.serviceOrders.detail.queryOptions({ id }))
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.serviceOrders.pathKey() })
+  const send = useMutation(
+    trpc.serviceOrders.sendMessage.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),
+  )
+  const accept = useMutation(
+    trpc.serviceOrders.acceptDelivery.mutationOptions({
+      onSuccess: async () => {
+        notify('success', 'Delivery accepted')
+        await refresh()
+      },
+      onError: (e) => notifyError(e),
+    }),
+  )
+  const revisionsLeft = order.revisionsAllowed - order.revisionsUsed
+
+  return (
+    <main>
+      <PageIntro title={order.title}>
+        <p>
+          <ServiceOrderStatusBadge status={order.status} /> · Due {formatDue(order.dueAt)} · Order{' '}
+          {order.orderReference}
+        </p>
+      </PageIntro>
+      <Container className={css({ py: '8', display: 'flex', flexDir: 'column', gap: '6' })}>
+        <Link to="/account" hash="my-services" className={css({ color: 'accent', fontSize: 'sm' })}>
+          ← My services
+        </Link>
+        {order.status === 'brief_needed' ? (
+          <SectionCard
+            title="Submit your brief"
+            description={`We start when your brief is complete; it is due ${order.processingDays} business days after you submit it.`}
+          >
+            <BriefForm orderId={order.id} form={order.intakeForm} initial={order.brief} files={order.briefFiles} />
+          </SectionCard>
+        ) : (
+          <SectionCard
+            title="Your brief"
+            description={
+              order.briefSubmittedAt ? `Submitted ${new Date(order.briefSubmittedAt).toLocaleString()}` : undefined
+            }
+          >
+            <BriefView form={order.intakeForm} brief={order.brief} />
+            <div className={css({ mt: '3' })}>
+              <FileLinks files={order.briefFiles} />
+            </div>
+          </SectionCard>
+        )}
+        {order.deliveries.length > 0 ? (
+          <SectionCard title="Deliveries">
+            <ol className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+              {order.deliveries.map((delivery, index) => (
+                <li key={delivery.id} data-testid="delivery">
+                  <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                    Delivery {index + 1} · {new Date(delivery.createdAt).toLocaleString()}
+                  </p>
+                  {delivery.note ? <p className={css({ whiteSpace: 'pre-wrap' })}>{delivery.note}</p> : null}
+                  <FileLinks files={delivery.files} />
+                </li>
+              ))}
+            </ol>
+            {order.status === 'delivered' ? (
+              <div className={css({ mt: '5', display: 'flex', flexDir: 'column', gap: '4' })}>
+                <div>
+                  <button
+                    type="button"
+                    className={button()}
+                    disabled={accept.isPending}
+                    onClick={() => accept.mutate({ id: order.id })}
+                  >
+                    Accept delivery
+                  </button>
+                </div>
+                {revisionsLeft > 0 ? (
+                  <RevisionForm id={order.id} left={revisionsLeft} onDone={refresh} />
+                ) : (
+                  <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>No revisions left on this package.</p>
+                )}
+              </div>
+            ) : null}
+          </SectionCard>
+        ) : null}
+        <SectionCard title="Messages">
+          <Thread
+            orderId={order.id}
+            messages={order.messages}
+            viewer="buyer"
+            canPost={order.status !== 'cancelled'}
+            sending={send.isPending}
+            onSend={(message) => send.mutateAsync({ id: order.id, body: message.body, fileIds: message.fileIds })}
+          />
+        </SectionCard>
+      </Container>
+    </main>
+  )
+}
+
+function RevisionForm({ id, left, onDone }: { id: string; left: number; onDone: () => Promise<void> }) {
+  const { trpc } = Route.useRouteContext()
+  const fieldId = useId()
+  const [details, setDetails] = useState('')
+  const request = useMutation(
+    trpc.serviceOrders.requestRevision.mutationOptions({
+      onSuccess: async () => {
+        notify('success', 'Revision requested')
+        setDetails('')
+        await onDone()
+      },
+      onError: (e) => notifyError(e),
+    }),
+  )
+  return (
+    <form
+      className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
+      onSubmit={(event) => {
+        event.preventDefault()
+        request.mutate({ id, details })
+      }}
+    >
+      <label htmlFor={fieldId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+        What should we change? ({left} {left === 1 ? 'revision' : 'revisions'} left)
+      </label>
+      <textarea
+        id={fieldId}
+        value={details}
+        onChange={(event) => setDetails(event.target.value)}
+        className={css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })}
+      />
+      <div>
+        <button
+          type="submit"
+          className={button({ variant: 'outline' })}
+          disabled={request.isPending || !details.trim()}
+        >
+          Request a revision
+        </button>
+      </div>
+    </form>
+  )
+}

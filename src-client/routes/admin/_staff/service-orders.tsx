@@ -1,0 +1,177 @@
+// The service-order work queue: filters by status, service, assignee and overdue, soonest due first, with counts.
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import {
+  SERVICE_ORDER_STATUS_LABELS,
+  SERVICE_ORDER_STATUSES as STATUSES,
+} from '../../../../src-shared/service-orders.ts'
+import { css } from '../../../../styled-system/css'
+import { optionalEnum, optionalFlag, optionalText, z } from '../../../components/admin/search.ts'
+import { inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { formatDue, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
+import { routeError } from '../../../components/ui/RouteError.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import type { Trpc } from '../../../lib/trpc.ts'
+
+type QueueSearch = {
+  status?: (typeof STATUSES)[number]
+  service?: string
+  assignee?: string
+  overdue?: boolean
+}
+
+const queueQuery = (trpc: Trpc, search: QueueSearch) =>
+  trpc.admin.serviceOrders.list.queryOptions({
+    status: search.status,
+    serviceId: search.service,
+    assignee: search.assignee,
+    overdue: search.overdue || undefined,
+  })
+
+export const Route = createFileRoute('/admin/_staff/service-orders')({
+  head: () => ({ meta: [{ title: 'Service orders | SkillForge Admin' }] }),
+  validateSearch: z.object({
+    status: optionalEnum(STATUSES),
+    service: optionalText,
+    assignee: optionalText,
+    overdue: optionalFlag,
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(queueQuery(context.trpc, deps)),
+      context.queryClient.prefetchQuery(context.trpc.services.list.queryOptions()),
+      context.queryClient.prefetchQuery(context.trpc.admin.team.list.queryOptions()),
+    ]),
+  pendingComponent: () => <LoadingState label="Loading service orders…" />,
+  errorComponent: routeError('Could not load service orders'),
+  component: ServiceOrdersQueue,
+})
+
+function ServiceOrdersQueue() {
+  const { trpc } = Route.useRouteContext()
+  const search = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const queue = useQuery({ ...queueQuery(trpc, search), placeholderData: keepPreviousData })
+  const services = useQuery(trpc.services.list.queryOptions())
+  const team = useQuery(trpc.admin.team.list.queryOptions())
+  const counts = queue.data?.counts
+  const setSearch = (patch: Partial<QueueSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })
+
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Service orders</h1>
+        {counts ? (
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })} data-testid="queue-counts">
+            {counts.overdue} overdue · {counts.byStatus.brief_needed ?? 0} awaiting brief · {counts.unreadMessages}{' '}
+            unread {counts.unreadMessages === 1 ? 'message' : 'messages'}
+          </p>
+        ) : null}
+      </div>
+      <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mb: '4', alignItems: 'center' })}>
+        <label>
+          <span className={css({ srOnly: true })}>Filter by status</span>
+          <select
+            className={inputClass}
+            value={search.status ?? ''}
+            onChange={(e) => setSearch({ status: (e.target.value || undefined) as QueueSearch['status'] })}
+          >
+            <option value="">All statuses</option>
+            {STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {SERVICE_ORDER_STATUS_LABELS[status]} ({counts?.byStatus[status] ?? 0})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className={css({ srOnly: true })}>Filter by service</span>
+          <select
+            className={inputClass}
+            value={search.service ?? ''}
+            onChange={(e) => setSearch({ service: e.target.value || undefined })}
+          >
+            <option value="">All services</option>
+            {services.data?.map((service) => (
+              <option key={service.id} value={service.id}>
+                {service.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className={css({ srOnly: true })}>Filter by assignee</span>
+          <select
+            className={inputClass}
+            value={search.assignee ?? ''}
+            onChange={(e) => setSearch({ assignee: e.target.value || undefined })}
+          >
+            <option value="">Anyone</option>
+            <option value="none">Unassigned</option>
+            {team.data?.map((member) => (
+              <option key={member.id} value={member.id}>
+                {member.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
+          <input
+            type="checkbox"
+            checked={search.overdue === true}
+            onChange={(e) => setSearch({ overdue: e.target.checked || undefined })}
+          />
+          Overdue only ({counts?.overdue ?? 0})
+        </label>
+      </div>
+      <div className={panel}>
+        {queue.isPending ? (
+          <LoadingState label="Loading service orders…" />
+        ) : queue.isError ? (
+          <ErrorState title="Could not load service orders" error={queue.error} onRetry={() => void queue.refetch()} />
+        ) : queue.data.items.length === 0 ? (
+          <EmptyState title="No service orders found" />
+        ) : (
+          <table className={table}>
+            <thead>
+              <tr>
+                <th>Order</th>
+                <th>Customer</th>
+                <th>Status</th>
+                <th>Due</th>
+                <th>Assignee</th>
+                <th>Messages</th>
+              </tr>
+            </thead>
+            <tbody>
+              {queue.data.items.map((order) => (
+                <tr key={order.id} data-testid="service-order-row">
+                  <td>
+                    <Link
+                      to="/admin/service-orders/$id"
+                      params={{ id: order.id }}
+                      className={css({ color: 'accent', fontWeight: 'semibold' })}
+                    >
+                      {order.title}
+                    </Link>
+                  </td>
+                  <td>{order.buyerEmail}</td>
+                  <td>
+                    <ServiceOrderStatusBadge status={order.status} />
+                  </td>
+                  <td className={css({ color: order.overdue ? 'danger' : undefined })}>
+                    {formatDue(order.dueAt)}
+                    {order.overdue ? ' (overdue)' : ''}
+                  </td>
+                  <td>{order.assignee?.name ?? 'Unassigned'}</td>
+                  <td>{order.unread > 0 ? `${order.unread} unread` : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </>
+  )
+}

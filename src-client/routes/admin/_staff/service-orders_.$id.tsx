@@ -1,0 +1,271 @@
+// One service order for staff: the brief and its files, deliveries, the thread with internal notes, the status
+// history, the assignee picker (admins) and the actions its status allows (start, deliver, reopen, cancel).
+// The server checks every role and status again.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { useId, useState } from 'react'
+import { SERVICE_ORDER_STATUS_LABELS } from '../../../../src-shared/service-orders.ts'
+import { css } from '../../../../styled-system/css'
+import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
+import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
+import { useStaff } from '../../../components/admin/use-staff.ts'
+import { BriefView } from '../../../components/service-orders/BriefForm.tsx'
+import { FileLinks, FilePicker, type OrderFile } from '../../../components/service-orders/files.tsx'
+import { formatDue, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
+import { Thread } from '../../../components/service-orders/Thread.tsx'
+import { button } from '../../../components/ui/button.ts'
+import { routeError } from '../../../components/ui/RouteError.tsx'
+import { LoadingState } from '../../../components/ui/states.tsx'
+import { notify, notifyError } from '../../../components/ui/toaster.tsx'
+
+export const Route = createFileRoute('/admin/_staff/service-orders_/$id')({
+  head: () => ({ meta: [{ title: 'Service order | SkillForge Admin' }] }),
+  loader: ({ context, params }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(context.trpc.admin.serviceOrders.detail.queryOptions({ id: params.id })),
+      context.queryClient.prefetchQuery(context.trpc.admin.team.list.queryOptions()),
+    ]),
+  pendingComponent: () => <LoadingState label="Loading the service order…" />,
+  errorComponent: routeError('Could not load this service order'),
+  component: ServiceOrderDetail,
+})
+
+const section = css({ p: '5', display: 'flex', flexDir: 'column', gap: '3' })
+const heading = css({ fontWeight: 'semibold' })
+
+function ServiceOrderDetail() {
+  const { trpc } = Route.useRouteContext()
+  const { id } = Route.useParams()
+  const { can } = useStaff()
+  const queryClient = useQueryClient()
+  const { data: order } = useSuspenseQuery(trpc.admin.serviceOrders.detail.queryOptions({ id }))
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const done = (message: string) => ({
+    onSuccess: async () => {
+      notify('success', message)
+      await refresh()
+    },
+    onError: (error: unknown) => notifyError(error),
+  })
+  const start = useMutation(trpc.admin.serviceOrders.start.mutationOptions(done('Work started')))
+  const reopen = useMutation(
+    trpc.admin.serviceOrders.reopenBrief.mutationOptions(done('Brief reopened for the customer')),
+  )
+  const cancel = useMutation(trpc.admin.serviceOrders.cancel.mutationOptions(done('Service order cancelled')))
+  const send = useMutation(
+    trpc.admin.serviceOrders.sendMessage.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),
+  )
+  const [confirmCancel, setConfirmCancel] = useState(false)
+  const may = (action: string) => order.actions.includes(action as never)
+
+  return (
+    <>
+      <div className={pageHead}>
+        <div>
+          <Link to="/admin/service-orders" className={css({ color: 'accent', fontSize: 'sm' })}>
+            ← Service orders
+          </Link>
+          <h1 className={pageTitle}>{order.title}</h1>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            <ServiceOrderStatusBadge status={order.status} /> · Due {formatDue(order.dueAt)} · Order{' '}
+            {order.orderReference} · {order.buyer?.name} ({order.buyer?.email}) · Revisions {order.revisionsUsed}/
+            {order.revisionsAllowed}
+          </p>
+        </div>
+        <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+          {can('editor') && may('start') ? (
+            <button type="button" className={button()} disabled={start.isPending} onClick={() => start.mutate({ id })}>
+              Start work
+            </button>
+          ) : null}
+          {can('editor') && may('reopenBrief') ? (
+            <button
+              type="button"
+              className={button({ variant: 'outline' })}
+              disabled={reopen.isPending}
+              onClick={() => reopen.mutate({ id })}
+            >
+              Reopen brief
+            </button>
+          ) : null}
+          {can('admin') && may('cancel') ? (
+            <button type="button" className={button({ variant: 'danger' })} onClick={() => setConfirmCancel(true)}>
+              Cancel order
+            </button>
+          ) : null}
+        </div>
+      </div>
+      <ConfirmDialog
+        open={confirmCancel}
+        title="Cancel this service order?"
+        description="The customer is told by e-mail. No refund is made here: refund the payment separately if one is due."
+        confirmLabel="Cancel order"
+        pending={cancel.isPending}
+        onConfirm={() => cancel.mutate({ id }, { onSettled: () => setConfirmCancel(false) })}
+        onCancel={() => setConfirmCancel(false)}
+      />
+      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' }, gap: '4' })}>
+        <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+          <section className={`${panel} ${section}`} aria-labelledby="brief-title">
+            <h2 id="brief-title" className={heading}>
+              Brief {order.briefSubmittedAt ? '' : '(not submitted yet)'}
+            </h2>
+            <BriefView form={order.intakeForm} brief={order.brief} />
+            <FileLinks files={order.briefFiles} />
+          </section>
+          <section className={`${panel} ${section}`} aria-labelledby="deliveries-title">
+            <h2 id="deliveries-title" className={heading}>
+              Deliveries
+            </h2>
+            {order.deliveries.length === 0 ? (
+              <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>None yet.</p>
+            ) : null}
+            {order.deliveries.map((delivery, index) => (
+              <div key={delivery.id}>
+                <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                  Delivery {index + 1} · {new Date(delivery.createdAt).toLocaleString()}
+                </p>
+                <p className={css({ whiteSpace: 'pre-wrap' })}>{delivery.note}</p>
+                <FileLinks files={delivery.files} />
+              </div>
+            ))}
+            {can('editor') && may('deliver') ? <DeliverForm id={id} onDone={refresh} /> : null}
+          </section>
+          <section className={`${panel} ${section}`} aria-labelledby="thread-title">
+            <h2 id="thread-title" className={heading}>
+              Messages and notes
+            </h2>
+            <Thread
+              orderId={id}
+              messages={order.messages}
+              viewer="staff"
+              canPost={can('editor')}
+              sending={send.isPending}
+              onSend={(message) => send.mutateAsync({ id, ...message })}
+            />
+          </section>
+        </div>
+        <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+          <AssigneePicker id={id} assigneeId={order.assigneeId} editable={can('admin')} onDone={refresh} />
+          <section className={`${panel} ${section}`} aria-labelledby="history-title">
+            <h2 id="history-title" className={heading}>
+              Status history
+            </h2>
+            <ol className={css({ fontSize: 'sm', display: 'flex', flexDir: 'column', gap: '1' })} data-testid="history">
+              {order.history.map((event) => (
+                <li key={event.id}>
+                  {new Date(event.at).toLocaleString()}: {SERVICE_ORDER_STATUS_LABELS[event.to]}
+                  {event.by ? ` by ${event.by}` : ''}
+                </li>
+              ))}
+            </ol>
+          </section>
+        </div>
+      </div>
+    </>
+  )
+}
+
+function AssigneePicker({
+  id,
+  assigneeId,
+  editable,
+  onDone,
+}: {
+  id: string
+  assigneeId: string | null
+  editable: boolean
+  onDone: () => Promise<void>
+}) {
+  const { trpc } = Route.useRouteContext()
+  const fieldId = useId()
+  const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
+  const assign = useMutation(
+    trpc.admin.serviceOrders.assign.mutationOptions({
+      onSuccess: async () => {
+        notify('success', 'Assignee updated')
+        await onDone()
+      },
+      onError: (e) => notifyError(e),
+    }),
+  )
+  return (
+    <section className={`${panel} ${section}`}>
+      <label htmlFor={fieldId} className={heading}>
+        Assignee
+      </label>
+      <select
+        id={fieldId}
+        className={inputClass}
+        value={assigneeId ?? ''}
+        disabled={!editable || assign.isPending}
+        onChange={(e) => assign.mutate({ id, assigneeId: e.target.value || null })}
+      >
+        <option value="">Unassigned</option>
+        {team
+          .filter((member) => member.role !== 'viewer')
+          .map((member) => (
+            <option key={member.id} value={member.id}>
+              {member.name}
+            </option>
+          ))}
+      </select>
+    </section>
+  )
+}
+
+function DeliverForm({ id, onDone }: { id: string; onDone: () => Promise<void> }) {
+  const { trpc } = Route.useRouteContext()
+  const noteId = useId()
+  const [note, setNote] = useState('')
+  const [files, setFiles] = useState<OrderFile[]>([])
+  const deliver = useMutation(
+    trpc.admin.serviceOrders.deliver.mutationOptions({
+      onSuccess: async () => {
+        notify('success', 'Delivered to the customer')
+        setNote('')
+        setFiles([])
+        await onDone()
+      },
+      onError: (e) => notifyError(e),
+    }),
+  )
+  return (
+    <form
+      className={css({
+        display: 'flex',
+        flexDir: 'column',
+        gap: '2',
+        borderTopWidth: '1px',
+        borderColor: 'line',
+        pt: '3',
+      })}
+      onSubmit={(event) => {
+        event.preventDefault()
+        deliver.mutate({ id, note, fileIds: files.map((f) => f.id) })
+      }}
+    >
+      <label htmlFor={noteId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+        Delivery note
+      </label>
+      <textarea
+        id={noteId}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        className={css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })}
+      />
+      <FileLinks files={files} onRemove={(file) => setFiles(files.filter((f) => f.id !== file.id))} />
+      <FilePicker
+        orderId={id}
+        purpose="delivery"
+        label="Attach deliverables"
+        onUploaded={(file) => setFiles((current) => [...current, file])}
+      />
+      <div>
+        <button type="submit" className={button()} disabled={deliver.isPending || (!note.trim() && files.length === 0)}>
+          Deliver
+        </button>
+      </div>
+    </form>
+  )
+}

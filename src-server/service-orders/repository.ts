@@ -1,0 +1,276 @@
+// Reads of service orders and everything hanging off them (history, messages, files, deliveries). Writes live in
+// the files named by what they do: transitions.ts, brief.ts, messages.ts, delivery.ts, staff.ts, files.ts.
+import { type ExpressionBuilder, sql } from 'kysely'
+import type { Database, ServiceOrderStatus } from '../../db/types.ts'
+import { GENERIC_INTAKE_FORM, type IntakeForm, intakeFormShape } from '../../src-shared/schemas/service-brief.ts'
+import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
+import type { DB } from '../db.ts'
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null)
+
+/** Messages of the order's thread that `reader` has not seen: the other side's, never internal notes. */
+function unreadOf(eb: ExpressionBuilder<Database, 'service_orders'>, reader: 'buyer' | 'staff') {
+  return eb
+    .selectFrom('service_order_messages as m')
+    .select(eb.fn.countAll<string>().as('n'))
+    .whereRef('m.service_order_id', '=', 'service_orders.id')
+    .where('m.from_staff', '=', reader === 'buyer')
+    .where('m.internal', '=', false)
+    .where('m.read_at', 'is', null)
+}
+
+/** What a line of the buyer's list and of the staff queue both show. */
+const listColumns = [
+  'service_orders.id',
+  'service_orders.title',
+  'service_orders.status',
+  'service_orders.due_at',
+  'service_orders.created_at',
+  'services.title as service_title',
+] as const
+
+/** The buyer's service orders, newest first, each with the staff messages they have not read yet. */
+export async function listForBuyer(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom('service_orders')
+    .leftJoin('services', 'services.id', 'service_orders.service_id')
+    .select(listColumns)
+    .select((eb) => unreadOf(eb, 'buyer').as('unread'))
+    .where('service_orders.user_id', '=', userId)
+    .orderBy('service_orders.created_at', 'desc')
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    serviceTitle: row.service_title,
+    status: row.status,
+    dueAt: iso(row.due_at),
+    createdAt: row.created_at.toISOString(),
+    unread: Number(row.unread ?? 0),
+  }))
+}
+
+export interface StaffQueueFilters {
+  status?: ServiceOrderStatus
+  serviceId?: string
+  /** A staff member's id, or 'none' for unassigned orders. */
+  assignee?: string
+  overdue?: boolean
+}
+
+const overdueCondition = (now: Date) =>
+  sql<boolean>`service_orders.due_at < ${now} and service_orders.status in (${sql.join([...SERVICE_ORDER_OPEN_STATUSES])})`
+
+/** The staff work queue: filtered, soonest due first (orders without a due date last), with its counts. */
+export async function listForStaff(db: DB, filters: StaffQueueFilters, now = new Date(), limit = 200) {
+  let query = db
+    .selectFrom('service_orders')
+    .innerJoin('users as buyer', 'buyer.id', 'service_orders.user_id')
+    .leftJoin('users as assignee', 'assignee.id', 'service_orders.assignee_id')
+    .leftJoin('services', 'services.id', 'service_orders.service_id')
+    .select(listColumns)
+    .select([
+      'service_orders.service_id',
+      'buyer.email as buyer_email',
+      'assignee.id as assignee_id',
+      'assignee.first_name as assignee_first_name',
+      'assignee.last_name as assignee_last_name',
+    ])
+    .select((eb) => [overdueCondition(now).as('overdue'), unreadOf(eb, 'staff').as('unread')])
+  if (filters.status) query = query.where('service_orders.status', '=', filters.status)
+  if (filters.serviceId) query = query.where('service_orders.service_id', '=', filters.serviceId)
+  if (filters.assignee === 'none') query = query.where('service_orders.assignee_id', 'is', null)
+  else if (filters.assignee) query = query.where('service_orders.assignee_id', '=', filters.assignee)
+  if (filters.overdue) query = query.where(overdueCondition(now))
+  const rows = await query
+    .orderBy(sql`service_orders.due_at asc nulls last`)
+    .orderBy('service_orders.created_at')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    serviceId: row.service_id,
+    serviceTitle: row.service_title,
+    status: row.status,
+    dueAt: iso(row.due_at),
+    createdAt: row.created_at.toISOString(),
+    buyerEmail: row.buyer_email,
+    assignee: row.assignee_id
+      ? { id: row.assignee_id, name: `${row.assignee_first_name ?? ''} ${row.assignee_last_name ?? ''}`.trim() }
+      : null,
+    overdue: Boolean(row.overdue),
+    unread: Number(row.unread ?? 0),
+  }))
+}
+
+/** Counts for the queue's filter tabs and the dashboard: per status, overdue, and unread buyer messages. */
+export async function queueCounts(db: DB, now = new Date()) {
+  const [byStatus, extra] = await Promise.all([
+    db
+      .selectFrom('service_orders')
+      .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+      .groupBy('status')
+      .execute(),
+    db
+      .selectNoFrom([
+        sql<string>`(select count(*) from service_orders where ${overdueCondition(now)})`.as('overdue'),
+        sql<string>`(select count(*) from service_order_messages where not from_staff and read_at is null)`.as(
+          'unread',
+        ),
+      ])
+      .executeTakeFirstOrThrow(),
+  ])
+  const statuses = Object.fromEntries(byStatus.map((row) => [row.status, Number(row.n)])) as Partial<
+    Record<ServiceOrderStatus, number>
+  >
+  return { byStatus: statuses, overdue: Number(extra.overdue), unreadMessages: Number(extra.unread) }
+}
+
+/** The queue page: the filtered orders and the counts of the whole queue. */
+export async function workQueue(db: DB, filters: StaffQueueFilters, now = new Date()) {
+  const [items, counts] = await Promise.all([listForStaff(db, filters, now), queueCounts(db, now)])
+  return { items, counts }
+}
+
+/** A service's intake form, or the generic one when it has none (or a malformed one). */
+export function intakeFormOf(stored: unknown): IntakeForm {
+  return intakeFormShape.safeParse(stored).success ? (stored as IntakeForm) : GENERIC_INTAKE_FORM
+}
+
+/** Everything on an order's page. `staff` adds internal notes and the buyer's contact; the buyer sees neither. */
+export async function orderDetail(db: DB, id: string, staff: boolean) {
+  const order = await db
+    .selectFrom('service_orders')
+    .innerJoin('users as buyer', 'buyer.id', 'service_orders.user_id')
+    .leftJoin('services', 'services.id', 'service_orders.service_id')
+    .leftJoin('service_packages', 'service_packages.id', 'service_orders.service_package_id')
+    .innerJoin('orders', 'orders.id', 'service_orders.order_id')
+    .select([
+      'service_orders.id',
+      'service_orders.title',
+      'service_orders.status',
+      'service_orders.brief',
+      'service_orders.brief_submitted_at',
+      'service_orders.due_at',
+      'service_orders.processing_days',
+      'service_orders.revisions_allowed',
+      'service_orders.revisions_used',
+      'service_orders.assignee_id',
+      'service_orders.delivered_at',
+      'service_orders.created_at',
+      'service_orders.service_id',
+      'services.title as service_title',
+      'services.intake_form',
+      'service_packages.name as package_name',
+      'orders.reference as order_reference',
+      'buyer.email as buyer_email',
+      'buyer.first_name as buyer_first_name',
+      'buyer.last_name as buyer_last_name',
+    ])
+    .where('service_orders.id', '=', id)
+    .executeTakeFirstOrThrow()
+
+  const [events, messages, files, deliveries] = await Promise.all([
+    db
+      .selectFrom('service_order_events')
+      .leftJoin('users', 'users.id', 'service_order_events.actor_id')
+      .select(['service_order_events.id', 'from_status', 'to_status', 'service_order_events.created_at'])
+      .select(['users.first_name', 'users.last_name', 'users.role'])
+      .where('service_order_id', '=', id)
+      .orderBy('service_order_events.created_at')
+      .orderBy('service_order_events.id')
+      .execute(),
+    db
+      .selectFrom('service_order_messages')
+      .leftJoin('users', 'users.id', 'service_order_messages.author_id')
+      .select([
+        'service_order_messages.id',
+        'from_staff',
+        'internal',
+        'body',
+        'read_at',
+        'service_order_messages.created_at',
+        'users.first_name',
+        'users.last_name',
+      ])
+      .where('service_order_id', '=', id)
+      .$if(!staff, (q) => q.where('internal', '=', false))
+      .orderBy('service_order_messages.created_at')
+      .orderBy('service_order_messages.id')
+      .execute(),
+    db
+      .selectFrom('service_order_files')
+      .select(['id', 'purpose', 'file_name', 'content_type', 'size_bytes', 'message_id', 'delivery_id', 'created_at'])
+      .where('service_order_id', '=', id)
+      // Files uploaded for a message or delivery not sent yet belong to nobody's view.
+      .where((eb) =>
+        eb.or([eb('purpose', '=', 'brief'), eb('message_id', 'is not', null), eb('delivery_id', 'is not', null)]),
+      )
+      .orderBy('created_at')
+      .execute(),
+    db
+      .selectFrom('service_order_deliveries')
+      .select(['id', 'note', 'created_at'])
+      .where('service_order_id', '=', id)
+      .orderBy('created_at')
+      .execute(),
+  ])
+  const visibleMessageIds = new Set(messages.map((m) => m.id))
+  const fileView = (file: (typeof files)[number]) => ({
+    id: file.id,
+    name: file.file_name,
+    contentType: file.content_type,
+    sizeBytes: file.size_bytes,
+    url: `/api/service-orders/${id}/files/${file.id}`,
+  })
+  const name = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim() || null
+  return {
+    id: order.id,
+    title: order.title,
+    serviceId: order.service_id,
+    serviceTitle: order.service_title,
+    packageName: order.package_name,
+    orderReference: order.order_reference,
+    status: order.status,
+    intakeForm: intakeFormOf(order.intake_form),
+    brief: order.brief,
+    briefSubmittedAt: iso(order.brief_submitted_at),
+    dueAt: iso(order.due_at),
+    processingDays: order.processing_days,
+    revisionsAllowed: order.revisions_allowed,
+    revisionsUsed: order.revisions_used,
+    deliveredAt: iso(order.delivered_at),
+    createdAt: order.created_at.toISOString(),
+    assigneeId: staff ? order.assignee_id : null,
+    buyer: staff
+      ? { email: order.buyer_email, name: name(order.buyer_first_name, order.buyer_last_name) ?? order.buyer_email }
+      : null,
+    briefFiles: files.filter((f) => f.purpose === 'brief').map(fileView),
+    history: events.map((event) => ({
+      id: event.id,
+      from: event.from_status,
+      to: event.to_status,
+      at: event.created_at.toISOString(),
+      by: staff ? name(event.first_name, event.last_name) : null,
+    })),
+    messages: messages.map((message) => ({
+      id: message.id,
+      fromStaff: message.from_staff,
+      internal: message.internal,
+      body: message.body,
+      author: message.from_staff && !staff ? 'SkillForge team' : (name(message.first_name, message.last_name) ?? ''),
+      createdAt: message.created_at.toISOString(),
+      read: message.read_at !== null,
+      files: files.filter((f) => f.message_id === message.id && visibleMessageIds.has(message.id)).map(fileView),
+    })),
+    deliveries: deliveries.map((delivery) => ({
+      id: delivery.id,
+      note: delivery.note,
+      createdAt: delivery.created_at.toISOString(),
+      files: files.filter((f) => f.delivery_id === delivery.id).map(fileView),
+    })),
+  }
+}
+
+export type ServiceOrderDetail = Awaited<ReturnType<typeof orderDetail>>

@@ -1,0 +1,178 @@
+// A bought service from brief to delivery: the buyer pays the UK formation package through the fake Stripe, fills
+// and submits the brief with a director and an upload; staff pick it up, the two exchange messages, staff deliver
+// a file, the buyer asks for a revision, staff deliver again and the buyer accepts: Completed, with the e-mails
+// of each step in the outbox.
+import type { Page } from '@playwright/test'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
+
+async function buyUkPremium(page: Page) {
+  await page.goto('/service/uk-company-formation')
+  const premium = page
+    .getByTestId('package-card')
+    .filter({ has: page.getByRole('heading', { name: 'Premium', exact: true }) })
+  await premium.getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(premium.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+  await page.goto('/cart')
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+  await page.getByRole('button', { name: 'Pay £450.00' }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+}
+
+test('a UK formation goes from brief to an accepted delivery', async ({ page, login, db, browser, baseURL }) => {
+  test.setTimeout(150_000)
+  const buyer = await login({ firstName: 'Ada' })
+  await buyUkPremium(page)
+
+  // My services: waiting for the brief.
+  await page.goto('/account')
+  const myService = page.getByTestId('my-service').filter({ hasText: 'UK Company Formation' })
+  await expect(myService.getByTestId('service-order-status')).toHaveText('Brief needed')
+  await myService.getByRole('link', { name: 'Submit your brief' }).click()
+  await expect(page.getByRole('heading', { name: 'Submit your brief' })).toBeVisible()
+
+  // Submitting too early shows the fields' messages and loses nothing typed.
+  await page.getByLabel('Proposed company name').fill('Analytical Engines Ltd')
+  await page.getByRole('button', { name: 'Submit brief' }).click()
+  await expect(page.getByText('Please correct the highlighted fields').first()).toBeVisible()
+  await expect(page.getByText('This field is required').first()).toBeVisible()
+  await expect(page.getByLabel('Proposed company name')).toHaveValue('Analytical Engines Ltd')
+
+  await page.getByLabel('Company type').selectOption('Private limited by shares')
+  await page.getByLabel('Registered office address').fill('20 Wenlock Road, London, N1 7GU')
+  await page.getByLabel('SIC code(s)').fill('62012')
+  await page.getByRole('button', { name: 'Add person' }).click()
+  await page.getByLabel('Full name').fill('Ada Lovelace')
+  await page.getByLabel('Date of birth').fill('1990-12-10')
+  await page.getByLabel('Nationality').fill('British')
+  await page.getByLabel('Residential address').fill('1 High Street, London, N1 1AA')
+  await page.getByLabel('Share %').fill('100')
+  await page.getByLabel('Companies House personal code').fill('AB12')
+  await page.getByLabel('Director', { exact: true }).check()
+  await page.getByLabel('Share capital').fill('100')
+  await page.getByRole('button', { name: 'Submit brief' }).click()
+  await expect(page.getByText('A personal code is 11 letters and digits')).toBeVisible()
+  await page.getByLabel('Companies House personal code').fill('AB12CD34EF5')
+
+  // The draft persists across a reload.
+  await page.getByRole('button', { name: 'Save draft' }).click()
+  await expect(page.getByText('Draft saved')).toBeVisible()
+  await page.reload()
+  await expect(page.getByLabel('Companies House personal code')).toHaveValue('AB12CD34EF5')
+  await expect(page.getByLabel('Full name')).toHaveValue('Ada Lovelace')
+
+  await page
+    .getByLabel('Attach documents')
+    .setInputFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: PDF })
+  await expect(page.getByRole('link', { name: 'passport.pdf' })).toBeVisible()
+  await page.getByRole('button', { name: 'Submit brief' }).click()
+  await expect(page.getByText('Brief submitted')).toBeVisible()
+  await expect(page.getByTestId('service-order-status').first()).toHaveText('Submitted')
+  await expect(page.getByTestId('brief-view')).toContainText('Analytical Engines Ltd')
+  const orderUrl = page.url()
+
+  // Staff, in their own browser, pick it up from the work queue.
+  const staffContext = await browser.newContext()
+  const staff = await staffContext.newPage()
+  const admin = await createUser(db, { role: 'admin', firstName: 'Grace', lastName: 'Hopper' })
+  await signInAs(staff, baseURL!, db, admin)
+  await staff.goto('/admin')
+  await staff
+    .getByRole('complementary', { name: 'Admin navigation' })
+    .getByRole('link', { name: 'Service orders' })
+    .click()
+  await staff.getByLabel('Filter by status').selectOption('submitted')
+  const row = staff.getByTestId('service-order-row').filter({ hasText: buyer.email })
+  await row.getByRole('link').click()
+  await expect(staff.getByTestId('brief-view')).toContainText('AB12CD34EF5')
+  await expect(staff.getByRole('link', { name: 'passport.pdf' })).toBeVisible()
+  await staff.getByRole('button', { name: 'Start work' }).click()
+  await expect(staff.getByText('Work started')).toBeVisible()
+  await staff.getByLabel('Message or note').fill('We have started. Is the SIC code final?')
+  await staff.getByRole('button', { name: 'Send message' }).click()
+  await expect(staff.getByTestId('message')).toContainText('Is the SIC code final?')
+
+  // The buyer sees the unread message, then answers.
+  await page.goto('/account')
+  await expect(
+    page.getByTestId('my-service').filter({ hasText: 'UK Company Formation' }).getByTestId('unread'),
+  ).toHaveText('1 new message')
+  await page.goto(orderUrl)
+  await expect(page.getByTestId('message')).toContainText('Is the SIC code final?')
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Yes, 62012 is final.')
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByTestId('message').filter({ hasText: '62012 is final' })).toBeVisible()
+
+  // Staff deliver a file.
+  await staff.reload()
+  await expect(staff.getByTestId('message').filter({ hasText: '62012 is final' })).toBeVisible()
+  await staff.getByLabel('Delivery note').fill('Your certificate of incorporation.')
+  await staff
+    .getByLabel('Attach deliverables')
+    .setInputFiles({ name: 'certificate.pdf', mimeType: 'application/pdf', buffer: PDF })
+  await expect(staff.getByRole('link', { name: 'certificate.pdf' })).toBeVisible()
+  await staff.getByRole('button', { name: 'Deliver', exact: true }).click()
+  await expect(staff.getByText('Delivered to the customer')).toBeVisible()
+
+  // The buyer asks for a revision.
+  await page.reload()
+  await expect(page.getByTestId('service-order-status').first()).toHaveText('Delivered')
+  const download = page.getByRole('link', { name: 'certificate.pdf' })
+  await expect(download).toBeVisible()
+  const fileResponse = await page.request.get((await download.getAttribute('href')) as string)
+  expect(fileResponse.status()).toBe(200)
+  await page.getByLabel(/What should we change\?/).fill('Please add the second shareholder.')
+  await page.getByRole('button', { name: 'Request a revision' }).click()
+  await expect(page.getByTestId('service-order-status').first()).toHaveText('Revision requested')
+
+  // Staff deliver again; the buyer accepts.
+  await staff.reload()
+  await expect(staff.getByTestId('message').filter({ hasText: 'second shareholder' })).toBeVisible()
+  await staff.getByLabel('Delivery note').fill('Updated with both shareholders.')
+  await staff.getByRole('button', { name: 'Deliver', exact: true }).click()
+  await expect(staff.getByText('Delivered to the customer')).toBeVisible()
+
+  await page.reload()
+  await expect(page.getByTestId('delivery')).toHaveCount(2)
+  await expect(page.getByText('1 revision left')).toBeVisible()
+  await page.getByRole('button', { name: 'Accept delivery' }).click()
+  await expect(page.getByTestId('service-order-status').first()).toHaveText('Completed')
+
+  await staff.reload()
+  await expect(staff.getByTestId('history')).toContainText('Completed')
+  await staffContext.close()
+
+  const toBuyer = await db
+    .selectFrom('mail_outbox')
+    .select('kind')
+    .where('to_address', '=', buyer.email)
+    .where('kind', 'like', 'service-order-%')
+    .orderBy('created_at')
+    .execute()
+  expect(toBuyer.map((m) => m.kind)).toEqual([
+    'service-order-in-progress',
+    'service-order-message',
+    'service-order-delivered',
+    'service-order-delivered',
+    'service-order-completed',
+  ])
+  const toStaff = await db
+    .selectFrom('mail_outbox')
+    .select('kind')
+    .where('kind', 'in', ['service-order-submitted', 'service-order-message', 'service-order-completed'])
+    .where('to_address', '!=', buyer.email)
+    .where('text_body', 'like', `%${buyer.email}%`)
+    .orderBy('created_at')
+    .execute()
+  expect(toStaff.map((m) => m.kind)).toEqual([
+    'service-order-submitted',
+    'service-order-message',
+    'service-order-message',
+    'service-order-completed',
+  ])
+})
