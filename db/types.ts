@@ -254,6 +254,8 @@ export interface OrdersTable {
   captured_minor: Generated<number>
   refunded_minor: Generated<number>
   expired_at: Date | null
+  /** 'cart': checkout's order (one pending per cart and currency); 'renewal': a membership renewal order. */
+  source: Generated<'cart' | 'renewal'>
   created_at: CreatedAt
   updated_at: UpdatedAt
 }
@@ -417,6 +419,49 @@ export interface SubscriptionsTable {
   renews_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  stripe_customer_id: string | null
+  /** The price of one billing cycle. */
+  amount_minor: number | null
+  currency: string | null
+  trial_ends_at: Date | null
+  cancel_at_period_end: Generated<boolean>
+  cancel_reason: string | null
+  ended_at: Date | null
+  /** Why it ended: the member (or staff) cancelled, or it was not paid. */
+  end_reason: 'cancellation' | 'lapse' | null
+  /** The latest period end a paid invoice (or the trial, or a paid manual order) covers. */
+  paid_through: Date | null
+  /** The latest period end an invoice failed to pay for. */
+  failed_through: Date | null
+  /** Stripe's status in the newest subscription snapshot applied, and that event's time. */
+  stripe_status: string | null
+  stripe_snapshot_at: Date | null
+  /** current_period_end in that snapshot. */
+  stripe_period_end: Date | null
+  /** The invoice whose payment problem was last e-mailed (one e-mail per invoice). */
+  payment_issue_invoice: string | null
+  trial_reminder_sent_at: Date | null
+  /** The renews_at a renewal reminder (and a manual renewal order) was sent for. */
+  renewal_reminder_for: Date | null
+  renewal_order_id: string | null
+  /** Set on a plan bought twice before one live subscription per user was enforced: the one kept. */
+  duplicate_of: string | null
+}
+
+/** A paid invoice of a subscription (Stripe's, or a paid manual renewal order). */
+export interface SubscriptionInvoicesTable {
+  id: Generated<string>
+  subscription_id: string
+  user_id: string
+  stripe_invoice_id: string | null
+  order_id: string | null
+  amount_minor: number
+  currency: string
+  period_start: Date | null
+  period_end: Date | null
+  billing_reason: string | null
+  paid_at: Date
+  created_at: CreatedAt
 }
 
 export type ServiceOrderStatus =
@@ -574,6 +619,7 @@ export interface Database {
   processed_stripe_events: ProcessedStripeEventsTable
   access_grants: AccessGrantsTable
   subscriptions: SubscriptionsTable
+  subscription_invoices: SubscriptionInvoicesTable
   service_orders: ServiceOrdersTable
   service_order_events: ServiceOrderEventsTable
   service_order_deliveries: ServiceOrderDeliveriesTable

@@ -40,6 +40,7 @@ import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
 import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
@@ -208,6 +209,11 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   path: '/service/$serviceId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
+  id: '/account_/membership',
+  path: '/account/membership',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthAccountPremiumRoute = AuthAccountPremiumRouteImport.update({
   id: '/account_/premium',
   path: '/account/premium',
@@ -307,6 +313,7 @@ export interface FileRoutesByFullPath {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
@@ -351,6 +358,7 @@ export interface FileRoutesByTo {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
+  '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
@@ -398,6 +406,7 @@ export interface FileRoutesById {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/_auth/account_/membership': typeof AuthAccountMembershipRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/admin/_staff/$': typeof AdminStaffSplatRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
@@ -445,6 +454,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/account/membership'
     | '/account/premium'
     | '/admin/$'
     | '/admin/audit'
@@ -489,6 +499,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses'
+    | '/account/membership'
     | '/account/premium'
     | '/admin/$'
     | '/admin/audit'
@@ -535,6 +546,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/_auth/account_/membership'
     | '/_auth/account_/premium'
     | '/admin/_staff/$'
     | '/admin/_staff/audit'
@@ -803,6 +815,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ServiceServiceIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_auth/account_/membership': {
+      id: '/_auth/account_/membership'
+      path: '/account/membership'
+      fullPath: '/account/membership'
+      preLoaderRoute: typeof AuthAccountMembershipRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/account_/premium': {
       id: '/_auth/account_/premium'
       path: '/account/premium'
@@ -899,6 +918,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
+  AuthAccountMembershipRoute: typeof AuthAccountMembershipRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
   AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
   AuthDocumentsKindDocumentIdRoute: typeof AuthDocumentsKindDocumentIdRoute
@@ -906,6 +926,7 @@ interface AuthRouteChildren {
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
+  AuthAccountMembershipRoute: AuthAccountMembershipRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
   AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
   AuthDocumentsKindDocumentIdRoute: AuthDocumentsKindDocumentIdRoute,

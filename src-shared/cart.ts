@@ -33,7 +33,13 @@ export const CART_MESSAGES = {
   loginToCheckout: 'Please log in to proceed with checkout',
   empty: 'Your cart is empty',
   alreadyOwned: 'You already own this course',
+  hasPlan: 'You already have a plan. Use Change plan on the pricing page to switch.',
 } as const
+
+/** 'Pro (annual)': a plan and its billing cycle, as the cart's replacement message names them. */
+export function planWithCycle(name: string, cycle: BillingCycleValue): string {
+  return `${name} (${cycle})`
+}
 
 export const PAYMENT_MESSAGES = {
   selectMethod: 'Please select a payment method',
@@ -61,4 +67,5 @@ export const PAYMENT_MESSAGES = {
   notCancellable: 'Only a pending order can be cancelled',
   orderCancelled: 'Order cancelled',
   stripeUnavailable: 'We could not reach the card processor. Please try again in a moment.',
+  hasPlan: 'You already have a live plan. Use Change plan on the pricing page instead of buying another.',
 } as const

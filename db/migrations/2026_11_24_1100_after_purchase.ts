@@ -25,6 +25,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('captured_minor', 'integer', (c) => c.notNull().defaultTo(0).check(sql`captured_minor >= 0`))
     .addColumn('refunded_minor', 'integer', (c) => c.notNull().defaultTo(0).check(sql`refunded_minor >= 0`))
     .addColumn('expired_at', 'timestamptz')
+    // A cart's order, or an order made for the buyer (a membership renewal): only cart orders are one per cart.
+    .addColumn('source', 'text', (c) => c.notNull().defaultTo('cart').check(sql`source in ('cart','renewal')`))
     .execute()
   await sql`update orders set captured_minor = total_minor where status = 'paid'`.execute(db)
   await sql`alter table orders add constraint orders_refund_within_captured check (refunded_minor <= captured_minor)`.execute(
@@ -32,11 +34,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   )
   // Older duplicates (the PayPal button made one per click) stop being pending before the rule applies.
   await sql`update orders o set status = 'cancelled', cancelled_at = now()
-    where status = 'pending' and exists (select 1 from orders n where n.user_id = o.user_id
-      and n.currency = o.currency and n.status = 'pending' and n.created_at > o.created_at)`.execute(db)
-  await sql`create unique index orders_one_pending_per_cart on orders (user_id, currency) where status = 'pending'`.execute(
+    where status = 'pending' and source = 'cart' and exists (select 1 from orders n where n.user_id = o.user_id
+      and n.currency = o.currency and n.status = 'pending' and n.source = 'cart' and n.created_at > o.created_at)`.execute(
     db,
   )
+  await sql`create unique index orders_one_pending_per_cart on orders (user_id, currency)
+    where status = 'pending' and source = 'cart'`.execute(db)
   await db.schema.createIndex('orders_payment_intent_idx').on('orders').column('stripe_payment_intent_id').execute()
 
   await db.schema
@@ -153,6 +156,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     'captured_minor',
     'refunded_minor',
     'expired_at',
+    'source',
   ]) {
     await db.schema.alterTable('orders').dropColumn(column).execute()
   }

@@ -2,6 +2,7 @@
 import type { DB } from '../db.ts'
 import { ownedCourseIds } from './courses.ts'
 import { isLive } from './ledger.ts'
+import { hasHadSubscription } from './subscriptions.ts'
 
 /** The live Premium grant with the subscription and plan behind it (none for a staff grant), or undefined. */
 export function currentSubscription(db: DB, userId: string, now = new Date()) {
@@ -28,9 +29,10 @@ export async function isPremium(db: DB, user: { id: string }, now = new Date()):
 
 /** What the header, course buttons and account pages show: Premium and its plan, and the courses owned. */
 export async function entitlementsOf(db: DB, user: { id: string }, now = new Date()) {
-  const [subscription, courseIds] = await Promise.all([
+  const [subscription, courseIds, hadSubscription] = await Promise.all([
     currentSubscription(db, user.id, now),
     ownedCourseIds(db, user.id, now),
+    hasHadSubscription(db, user.id),
   ])
   return {
     isPremium: Boolean(subscription),
@@ -45,8 +47,16 @@ export async function entitlementsOf(db: DB, user: { id: string }, now = new Dat
         : null,
     renewsAt: subscription?.renews_at?.toISOString() ?? null,
     courseIds,
+    /** One free trial per user: pricing says when the next plan starts paid. */
+    trialAvailable: !hadSubscription,
   }
 }
 
 /** A visitor's entitlements: nothing. */
-export const NO_ENTITLEMENTS = { isPremium: false, plan: null, renewsAt: null, courseIds: [] as string[] }
+export const NO_ENTITLEMENTS = {
+  isPremium: false,
+  plan: null,
+  renewsAt: null,
+  courseIds: [] as string[],
+  trialAvailable: true,
+}

@@ -27,7 +27,7 @@ export interface StartJobsOptions {
   /** Card checkouts left unpaid are expired through it (null: card payments off). */
   stripe?: StripeApi | null
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> &
-    Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT'>>
+    Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT' | 'ORDER_REFERENCE_PREFIX'>>
   log: Log
   role: 'web' | 'worker'
   tuning?: JobsTuning
@@ -65,6 +65,11 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
     serviceOrders: {
       autoCompleteDays: env.SERVICE_ORDER_AUTO_COMPLETE_DAYS ?? 3,
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+    },
+    // Links in the membership e-mails, and the prefix of renewal order references.
+    membership: {
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+      referencePrefix: env.ORDER_REFERENCE_PREFIX ?? 'SF',
     },
   }
   await workAll(queue, handlers(deps))

@@ -55,6 +55,7 @@ function lockPendingOrder(trx: Transaction<Database>, userId: string, currency: 
     .where('user_id', '=', userId)
     .where('currency', '=', currency)
     .where('status', '=', 'pending')
+    .where('source', '=', 'cart')
     .forUpdate()
     .executeTakeFirst()
 }
@@ -63,7 +64,10 @@ export type PendingOrder = NonNullable<Awaited<ReturnType<typeof lockPendingOrde
 const UNIQUE_VIOLATION = '23505'
 
 /** What checkout sends to the gateway for each line. */
-export type CheckoutLine = Pick<CartLine, 'title' | 'detail' | 'priceMinor' | 'recurringInterval'>
+export type CheckoutLine = Pick<
+  CartLine,
+  'kind' | 'title' | 'detail' | 'priceMinor' | 'recurringInterval' | 'planId' | 'billingCycle'
+>
 
 export type CartOrder = { kind: 'order'; order: CreatedOrder } | { kind: 'in_the_way'; pending: PendingOrder }
 
@@ -117,33 +121,15 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
   if (method === 'free' && subtotal > 0) throw new DomainError('invalid', PAYMENT_MESSAGES.notFree)
   const reference = orderReference(input.referencePrefix)
-  const billing = input.billing ?? {}
-  const order = await trx
-    .insertInto('orders')
-    .values({
-      user_id: userId,
-      reference,
-      currency,
-      // Nothing to pay: no rail, whichever the buyer picked.
-      method: subtotal === 0 ? 'free' : method,
-      subtotal_minor: subtotal,
-      tax_minor: 0,
-      total_minor: subtotal,
-      stripe_session_id: null,
-      stripe_subscription_id: null,
-      paid_at: null,
-      cancelled_at: null,
-      status_changed_by: null,
-      billing_name: billing.name ?? null,
-      billing_email: billing.email ?? null,
-      billing_company: billing.company ?? null,
-      billing_address: billing.address ?? null,
-      billing_vat_number: billing.vatNumber ?? null,
-      stripe_payment_intent_id: null,
-      expired_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
+  const order = await insertPendingOrder(trx, {
+    userId,
+    reference,
+    currency,
+    // Nothing to pay: no rail, whichever the buyer picked.
+    method: subtotal === 0 ? 'free' : method,
+    totalMinor: subtotal,
+    billing: input.billing,
+  })
   await trx
     .insertInto('order_items')
     .values(
@@ -189,12 +175,16 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
 export async function orderCheckoutLines(db: DB, orderId: string) {
   const rows = await db
     .selectFrom('order_items')
-    .select(['item_key', 'title', 'detail', 'unit_price_minor', 'recurring_interval'])
+    .select(['item_key', 'kind', 'title', 'detail', 'unit_price_minor', 'recurring_interval', 'plan_id'])
+    .select('billing_cycle')
     .where('order_id', '=', orderId)
     .orderBy('id')
     .execute()
   return rows.map((row) => ({
     key: row.item_key,
+    kind: row.kind,
+    planId: row.plan_id,
+    billingCycle: row.billing_cycle,
     title: row.title,
     detail: row.detail,
     priceMinor: row.unit_price_minor,
@@ -223,6 +213,51 @@ async function saveBilling(trx: DB, orderId: string, billing: Billing | undefine
     })
     .where('id', '=', orderId)
     .execute()
+}
+
+/**
+ * A pending order row (no tax yet: subtotal and total are the same); its lines are the caller's. `source` 'cart'
+ * (the default) is the cart's one pending order per currency; a membership renewal order stands beside it.
+ */
+export function insertPendingOrder(
+  db: DB,
+  order: {
+    userId: string
+    reference: string
+    currency: Currency
+    method: PaymentMethod
+    totalMinor: number
+    billing?: Billing
+    source?: 'cart' | 'renewal'
+  },
+) {
+  const billing = order.billing ?? {}
+  return db
+    .insertInto('orders')
+    .values({
+      user_id: order.userId,
+      reference: order.reference,
+      currency: order.currency,
+      method: order.method,
+      source: order.source ?? 'cart',
+      subtotal_minor: order.totalMinor,
+      tax_minor: 0,
+      total_minor: order.totalMinor,
+      stripe_session_id: null,
+      stripe_subscription_id: null,
+      paid_at: null,
+      cancelled_at: null,
+      status_changed_by: null,
+      billing_name: billing.name ?? null,
+      billing_email: billing.email ?? null,
+      billing_company: billing.company ?? null,
+      billing_address: billing.address ?? null,
+      billing_vat_number: billing.vatNumber ?? null,
+      stripe_payment_intent_id: null,
+      expired_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
 }
 
 /** The Stripe Checkout Session opened for a card order: how webhooks and the success page find the order. */

@@ -73,6 +73,12 @@ export async function cancelByBuyer(db: DB, userId: string, orderId: string): Pr
       status_changed_by: userId,
     })
     if (!moved) throw new DomainError('invalid', PAYMENT_MESSAGES.notCancellable)
-    await restoreItems(trx, userId, await listOrderLines(trx, order.id))
+    const { source } = await trx
+      .selectFrom('orders')
+      .select('source')
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    // A renewal order was never in the cart: nothing goes back.
+    if (source === 'cart') await restoreItems(trx, userId, await listOrderLines(trx, order.id))
   })
 }

@@ -1,10 +1,12 @@
 // Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
 import type { OrderStatus } from '../../db/types.ts'
+import { trialStartedText } from '../../src-shared/membership.ts'
 import type { DB } from '../db.ts'
+import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
 
 const HISTORY_LIMIT = 50
 
-/** A few queries whatever the number of orders (no N+1): orders, lines, invoices, credit notes, refund requests. */
+/** A fixed number of queries whatever the number of orders (no N+1): lines, invoices, credit notes, requests. */
 export async function listOrdersForUser(db: DB, userId: string) {
   const orders = await db
     .selectFrom('orders')
@@ -16,7 +18,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
     .execute()
   if (orders.length === 0) return []
   const ids = orders.map((order) => order.id)
-  const [items, invoices, creditNotes, requests] = await Promise.all([
+  const [items, invoices, creditNotes, requests, subscriptions, paidRenewals] = await Promise.all([
     db
       .selectFrom('order_items')
       .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'course_id', 'refunded_at'])
@@ -36,6 +38,13 @@ export async function listOrdersForUser(db: DB, userId: string) {
       .select(['order_item_id', 'status', 'decision_reason'])
       .where('order_id', 'in', ids)
       .execute(),
+    db
+      .selectFrom('subscriptions')
+      .select(['order_id', 'trial_ends_at', 'amount_minor', 'currency'])
+      .where('order_id', 'in', ids)
+      .where('duplicate_of', 'is', null)
+      .execute(),
+    listPaidInvoicesByOrder(db, userId),
   ])
   return orders.map((order) => {
     const invoice = invoices.find((row) => row.order_id === order.id)
@@ -70,10 +79,35 @@ export async function listOrdersForUser(db: DB, userId: string) {
             refundRequest: request ? { status: request.status, decisionReason: request.decision_reason } : null,
           }
         }),
+      subscription: subscriptionHistory(
+        subscriptions.find((sub) => sub.order_id === order.id),
+        paidRenewals.get(order.id) ?? [],
+      ),
     }
   })
 }
 export type BuyerOrder = Awaited<ReturnType<typeof listOrdersForUser>>[number]
+
+/** A plan order's story: the free trial it started (if any), then each paid invoice with its amount and date. */
+function subscriptionHistory(
+  sub: { trial_ends_at: Date | null; amount_minor: number | null; currency: string | null } | undefined,
+  invoices: readonly { amount_minor: number; currency: string; paid_at: Date }[],
+) {
+  if (!sub) return null
+  return {
+    trialText:
+      sub.trial_ends_at && sub.amount_minor !== null
+        ? trialStartedText(sub.amount_minor, sub.currency ?? 'USD', sub.trial_ends_at)
+        : null,
+    payments: invoices
+      .filter((invoice) => invoice.amount_minor > 0)
+      .map((invoice) => ({
+        amountMinor: invoice.amount_minor,
+        currency: invoice.currency,
+        paidAt: invoice.paid_at.toISOString(),
+      })),
+  }
+}
 
 /** For the admin Orders page: newest first, optionally by status, with the customer's e-mail (one query). */
 export async function listOrdersForStaff(

@@ -11,17 +11,21 @@ import { findOrderByStripeSession } from '../orders/repository.ts'
 import type { CheckoutSessionParams } from './stripe.ts'
 import type { CheckoutSession } from './stripe-schemas.ts'
 
+/** `trial`: the buyer has never had a subscription (one free trial per user); `automaticTax`: STRIPE_TAX. */
 export function checkoutSessionParams(
   order: Pick<CreatedOrder, 'id' | 'reference' | 'currency' | 'lines'>,
   customerEmail: string,
   publicUrl: string,
-  options: { automaticTax?: boolean } = {},
+  { trial = true, automaticTax = false }: { trial?: boolean; automaticTax?: boolean } = {},
 ): CheckoutSessionParams {
   const intervals = new Set(order.lines.map((line) => line.recurringInterval).filter(Boolean))
   if (intervals.size > 1) throw new DomainError('invalid', PAYMENT_MESSAGES.mixedIntervals)
   const subscription = intervals.size === 1
   const base = publicUrl.replace(/\/$/, '')
   const metadata = { orderId: order.id, reference: order.reference }
+  // The subscription names its plan, so its events (and later plan changes) say which plan it is.
+  const plan = order.lines.find((line) => line.kind === 'plan' && line.planId && line.billingCycle)
+  const planMetadata: Record<string, string> = plan ? { planId: plan.planId!, billingCycle: plan.billingCycle! } : {}
   return {
     mode: subscription ? 'subscription' : 'payment',
     customer_email: customerEmail,
@@ -39,9 +43,14 @@ export function checkoutSessionParams(
       },
     })),
     // Stripe Tax computes the tax from the buyer's address; the webhook records what it charged.
-    ...(options.automaticTax ? { automatic_tax: { enabled: true } } : {}),
+    ...(automaticTax ? { automatic_tax: { enabled: true } } : {}),
     ...(subscription
-      ? { subscription_data: { trial_period_days: TRIAL_DAYS, metadata } }
+      ? {
+          subscription_data: {
+            ...(trial ? { trial_period_days: TRIAL_DAYS } : {}),
+            metadata: { ...metadata, ...planMetadata },
+          },
+        }
       : { payment_intent_data: { metadata } }),
   }
 }

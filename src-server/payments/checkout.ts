@@ -3,6 +3,8 @@
 // next step. A pending order of another rail or an older cart is retired first (its Stripe session expired).
 import type { Currency } from '../../src-shared/money.ts'
 import { type BillingDetails, type CheckoutMethodValue, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { hasHadSubscription, liveSubscriptionOf } from '../access/subscriptions.ts'
+import { listCartLines } from '../cart/lines.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { attachStripeSession, type CreatedOrder, openCartOrder } from '../orders/create.ts'
@@ -43,6 +45,11 @@ export async function startCheckout(
   if (input.method === 'paypal' && !payments.paypalMeUrl) {
     throw new DomainError('precondition', PAYMENT_MESSAGES.paypalNotConfigured)
   }
+  const lines = await listCartLines(db, buyer.id)
+  const buysPlan = lines.some((line) => line.kind === 'plan' && line.currency === input.currency)
+  // One live subscription per user, whatever the client sends (fulfilment keeps it so under races too).
+  if (buysPlan && (await liveSubscriptionOf(db, buyer.id))) throw new DomainError('conflict', PAYMENT_MESSAGES.hasPlan)
+  const trial = !(await hasHadSubscription(db, buyer.id))
   let order = await cartOrder(deps, buyer.id, input)
   if (input.method === 'card' && order.stripeSessionId) {
     const url = await openSessionUrl(db, payments.stripe!, order)
@@ -64,7 +71,7 @@ export async function startCheckout(
     return { method: 'paypal' as const, ...summary, url }
   }
   try {
-    const url = await newStripeSession(db, payments, order, buyer.email, deps.publicUrl)
+    const url = await newStripeSession(db, payments, order, buyer.email, deps.publicUrl, trial)
     return { method: 'card' as const, ...summary, url }
   } catch (error) {
     // The order never reached a payment page: it fails, and the cart keeps its lines for another try.
@@ -109,8 +116,15 @@ function summaryOf(order: CreatedOrder) {
   }
 }
 
-async function newStripeSession(db: DB, payments: PaymentsConfig, order: CreatedOrder, email: string, url: string) {
-  const params = checkoutSessionParams(order, email, url, { automaticTax: payments.stripeTax })
+async function newStripeSession(
+  db: DB,
+  payments: PaymentsConfig,
+  order: CreatedOrder,
+  email: string,
+  url: string,
+  trial: boolean,
+) {
+  const params = checkoutSessionParams(order, email, url, { trial, automaticTax: payments.stripeTax })
   const session = await payments.stripe!.createCheckoutSession(params, `order-${order.id}`).catch((error: unknown) => {
     throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
   })

@@ -1,6 +1,9 @@
 // The success page: asks Stripe about the session and, when it is paid, pays the order through the same
 // exactly-once path as the webhook (whichever arrives first fulfils; the other finds it paid).
+
+import { trialStartedText } from '../../src-shared/membership.ts'
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { trialOfOrder } from '../access/subscriptions.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { markPaid } from '../orders/pay.ts'
@@ -22,10 +25,15 @@ export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: 
     await markPaid(db, order.id, paidPaymentOf(session))
     status = 'paid'
   }
+  const trial = status === 'paid' ? await trialOfOrder(db, order.id) : undefined
   return {
     orderId: order.id,
     reference: order.reference,
     status,
+    /** "Free trial started — first charge of $X on DATE" when the order started a trial (nothing was charged). */
+    trialText: trial?.trial_ends_at
+      ? trialStartedText(trial.amount_minor ?? 0, trial.currency ?? order.currency, trial.trial_ends_at)
+      : null,
     totalMinor: order.total_minor,
     currency: order.currency,
   }

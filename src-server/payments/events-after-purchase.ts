@@ -7,12 +7,9 @@ import { closeDispute, type DisputeEvent, openDispute } from '../orders/disputes
 import { expire } from '../orders/pending.ts'
 import { reconcileStripeRefunds } from '../orders/refunds.ts'
 import { orderOfSession } from './checkout-session.ts'
-import type { IgnoredReason } from './events.ts'
+import { type Applied, type IgnoredReason, ignored, PROCESSED } from './event-outcome.ts'
 import { chargeSchema, checkoutSessionSchema, disputeSchema } from './stripe-schemas.ts'
 
-type Applied = { outcome: 'processed' } | { outcome: 'ignored'; reason: IgnoredReason }
-const PROCESSED: Applied = { outcome: 'processed' }
-const ignored = (reason: IgnoredReason): Applied => ({ outcome: 'ignored', reason })
 const idOf = (value: string | { id: string } | null | undefined) =>
   value ? (typeof value === 'string' ? value : value.id) : null
 

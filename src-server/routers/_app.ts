@@ -5,6 +5,7 @@ import { cartRouter } from './cart.ts'
 import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
+import { membershipRouter } from './membership.ts'
 import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
@@ -23,6 +24,7 @@ export const appRouter = router({
   cart: cartRouter,
   payment: paymentRouter,
   purchases: purchasesRouter,
+  membership: membershipRouter,
   serviceOrders: serviceOrdersRouter,
   admin: adminRouter,
 })

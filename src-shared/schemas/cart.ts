@@ -14,6 +14,7 @@ export {
   PAYMENT_MESSAGES,
   PAYMENT_METHODS,
   type PaymentMethodValue,
+  planWithCycle,
 } from '../cart.ts'
 
 export const cartItemInput = z.discriminatedUnion('kind', [

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { canOpenCourse, ownsCourse } from '../../src-server/access/courses.ts'
 import { isPremium } from '../../src-server/access/premium.ts'
-import { syncStripeSubscription } from '../../src-server/access/subscriptions.ts'
+import { applyStripeSnapshot } from '../../src-server/access/subscription-state.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
@@ -93,7 +93,24 @@ describe('isPremium', () => {
     expect(Math.round((trial.renews_at!.getTime() - Date.now()) / 86_400_000)).toBe(7)
     expect(await isPremium(db(), user, new Date(Date.now() + 9 * 86_400_000))).toBe(true)
     expect(await isPremium(db(), user, new Date(Date.now() + 11 * 86_400_000))).toBe(false)
-    await syncStripeSubscription(db(), { stripeSubscriptionId: 'sub_test_access', status: 'cancelled', renewsAt: null })
+    const { id } = await db()
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    const now = new Date()
+    await applyStripeSnapshot(db(), id, {
+      eventAt: now,
+      status: 'canceled',
+      periodEnd: null,
+      trialEnd: null,
+      cancelAtPeriodEnd: false,
+      endedAt: now,
+      endReason: 'cancellation',
+      customerId: null,
+      plan: null,
+      price: null,
+    })
     expect(await isPremium(db(), user)).toBe(false)
   })
 })

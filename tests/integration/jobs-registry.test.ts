@@ -50,10 +50,11 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the daily sweep, the service-order auto-completion and the checkout expiry as cron schedules', async () => {
+  it('stores the sweep, the auto-completion, the membership schedule and the checkout expiry as cron schedules', async () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
+      { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
       { name: 'service-orders.auto-complete', cron: '*/15 * * * *' },
       { name: 'storage.sweep', cron: '17 3 * * *' },

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
+import { createBilling, type FakeBilling } from './fake-stripe-billing.ts'
 
 export interface FakeStripeOptions {
   port?: number
@@ -30,6 +31,7 @@ type Session = {
   customer_email: string | null
   metadata: Record<string, string>
   subscription: string | null
+  customer: string | null
   payment_intent: string | null
   currency: string | null
   amount_total: number | null
@@ -70,9 +72,22 @@ export interface FakeStripe {
   failNextCreate(message?: string): void
   /** Marks a session paid as Stripe does when the customer pays (a subscription gets an id). */
   completeSession(id: string, paymentStatus?: Session['payment_status']): Session
-  signedEvent(type: string, object: unknown): { event: { id: string; type: string }; payload: string; header: string }
+  /** `created` defaults to the next tick of the test clock: every event is later than the one before. */
+  signedEvent(
+    type: string,
+    object: unknown,
+    created?: number,
+  ): { event: { id: string; type: string; created: number }; payload: string; header: string }
   /** Signs and POSTs an event to the webhook URL; returns the response status. */
   deliver(type: string, object: unknown, signature?: string): Promise<number>
+  /** Subscriptions, invoices, previews, the portal and the test clock (fake-stripe-billing.ts). */
+  billing: FakeBilling
+  /** The events billing queued (a subscription started, a renewal, a plan change…), not delivered yet. */
+  queued: { type: string; object: unknown; created: number }[]
+  /** Delivers the queued events in order; returns their statuses. */
+  flush(): Promise<number[]>
+  /** Advances the test clock by `seconds` and delivers what Stripe would have sent meanwhile. */
+  advance(seconds: number): Promise<number[]>
   close(): Promise<void>
 }
 
@@ -89,6 +104,26 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const idempotent = new Map<string, FakeRefund>()
   const expiredThroughApi: string[] = []
   let failure: string | null = null
+  let lastCreated = 0
+  const tick = (at: number) => {
+    lastCreated = Math.max(at, lastCreated + 1)
+    return lastCreated
+  }
+  const queued: FakeStripe['queued'] = []
+  const billing = createBilling(
+    () => fake.url,
+    (type, object, created) => queued.push({ type, object, created: tick(created) }),
+  )
+
+  async function post(payload: string, header: string) {
+    if (!fake.webhookUrl) throw new Error('fake Stripe has no webhook URL')
+    const response = await fetch(fake.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+      body: payload,
+    })
+    return response.status
+  }
 
   function refund(paymentIntentId: string, amount: number, metadata: Record<string, string> = {}): FakeRefund | string {
     const payment = captured.get(paymentIntentId)
@@ -114,6 +149,21 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   }
 
   const fake: FakeStripe = {
+    billing,
+    queued,
+    async flush() {
+      const statuses: number[] = []
+      while (queued.length) {
+        const next = queued.shift()!
+        const { payload, header } = fake.signedEvent(next.type, next.object, next.created)
+        statuses.push(await post(payload, header))
+      }
+      return statuses
+    },
+    async advance(seconds) {
+      billing.advance(seconds)
+      return fake.flush()
+    },
     url: '',
     secretKey,
     webhookSecret,
@@ -153,19 +203,23 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       if (!session) throw new Error(`No such session ${sessionId}`)
       session.status = 'complete'
       session.payment_status = paymentStatus
-      if (session.mode === 'subscription' && !session.subscription) session.subscription = id('sub')
+      if (session.mode === 'subscription' && !session.subscription) {
+        const started = billing.startFromSession(createParams.get(sessionId) ?? {}, session.customer_email)
+        session.subscription = started.subscription
+        session.customer = started.customer
+      }
       if (session.mode === 'payment' && !session.payment_intent) session.payment_intent = id('pi')
       if (session.payment_intent && paymentStatus === 'paid') {
         captured.set(session.payment_intent, { amount: session.amount_total ?? 0, currency: session.currency ?? 'usd' })
       }
       return session
     },
-    signedEvent(type, object) {
+    signedEvent(type, object, created) {
       const event = {
         id: id('evt'),
         object: 'event',
         api_version: '2025-10-29.clover',
-        created: Math.floor(Date.now() / 1000),
+        created: created ?? tick(billing.now),
         data: { object },
         livemode: false,
         pending_webhooks: 1,
@@ -177,14 +231,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       return { event, payload, header }
     },
     async deliver(type, object, signature) {
-      if (!fake.webhookUrl) throw new Error('fake Stripe has no webhook URL')
       const { payload, header } = fake.signedEvent(type, object)
-      const response = await fetch(fake.webhookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signature ?? header },
-        body: payload,
-      })
-      return response.status
+      return post(payload, signature ?? header)
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
@@ -250,11 +298,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       if (request.method === 'POST') {
         fake.completeSession(session.id)
         await fake.deliver('checkout.session.completed', session)
+        await fake.flush()
         const location = (session.success_url ?? '/').replace('{CHECKOUT_SESSION_ID}', session.id)
         response.writeHead(303, { location })
         return response.end()
       }
     }
+    const billed = await handleBilling(fake, request.method ?? 'GET', url, body)
+    if (billed) return send(response, billed.status, billed.body, billed.type)
     return send(response, 404, stripeError(`Unrecognized request URL (${request.method}: ${url.pathname})`))
   }
 
@@ -332,6 +383,106 @@ function checkoutPage(session: Session, items: LineItem[]): string {
 <p>Total: ${money(session.amount_total ?? 0)}</p>
 <form method="post" action="/pay/${session.id}"><button type="submit">Pay</button></form>
 <a href="${escapeHtml(session.cancel_url ?? '/')}">Cancel</a></body></html>`
+}
+
+/** The billing API, the portal page and the test clock's controls; undefined when the path is not one of them. */
+async function handleBilling(
+  fake: FakeStripe,
+  method: string,
+  url: URL,
+  body: string,
+): Promise<{ status: number; body: unknown; type?: string } | undefined> {
+  const { billing } = fake
+  const params = parseForm(body)
+  const subPath = /^\/v1\/subscriptions\/([\w-]+)$/.exec(url.pathname)
+  if (subPath && method === 'DELETE') {
+    // Its customer.subscription.deleted is queued: the next flush delivers it (not from inside a webhook's call).
+    const sub = billing.cancelNow(subPath[1]!)
+    return sub
+      ? { status: 200, body: sub }
+      : { status: 404, body: stripeError(`No such subscription: '${subPath[1]}'`) }
+  }
+  if (subPath) {
+    const sub = method === 'POST' ? billing.update(subPath[1]!, params) : billing.retrieve(subPath[1]!)
+    if (method === 'POST') await fake.flush()
+    return sub
+      ? { status: 200, body: sub }
+      : { status: 404, body: stripeError(`No such subscription: '${subPath[1]}'`) }
+  }
+  if (method === 'POST' && url.pathname === '/v1/invoices/create_preview') {
+    const details = params.subscription_details ?? {}
+    const preview = billing.preview(
+      params.subscription,
+      details.items?.[0]?.price_data ?? {},
+      details.proration_date ? Number(details.proration_date) : billing.now,
+    )
+    return preview ? { status: 200, body: preview } : { status: 404, body: stripeError('No such subscription') }
+  }
+  if (method === 'GET' && url.pathname === '/v1/invoices') {
+    const data = billing.invoicesOf(url.searchParams.get('customer') ?? '')
+    return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/invoices' } }
+  }
+  if (method === 'POST' && url.pathname === '/v1/products') {
+    const product = billing.createProduct(params)
+    return product
+      ? { status: 200, body: product }
+      : {
+          status: 400,
+          body: {
+            error: {
+              message: 'Product already exists.',
+              type: 'invalid_request_error',
+              code: 'resource_already_exists',
+            },
+          },
+        }
+  }
+  if (method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+    return { status: 200, body: billing.createPortalSession(params) }
+  }
+  const portal = /^\/portal\/([\w-]+)(\/card)?$/.exec(url.pathname)
+  if (portal) {
+    const session = billing.portalSession(portal[1]!)
+    if (!session) return { status: 404, body: 'No such portal session', type: 'text/plain' }
+    if (method === 'POST' && portal[2]) {
+      billing.payOpenInvoices(session.customer)
+      await fake.flush()
+    }
+    return {
+      status: 200,
+      body: portalPage(portal[1]!, session.return_url, billing.invoicesOf(session.customer)),
+      type: 'text/html',
+    }
+  }
+  // Test controls (no API key: they stand for time passing and for the customer's bank).
+  if (method === 'POST' && url.pathname === '/fake/clock/advance') {
+    const statuses = await fake.advance(
+      Number(url.searchParams.get('days') ?? 0) * 86_400 + Number(url.searchParams.get('seconds') ?? 0),
+    )
+    return { status: 200, body: { now: billing.now, delivered: statuses } }
+  }
+  if (method === 'POST' && url.pathname === '/fake/card') {
+    billing.failPayments(url.searchParams.get('email') ?? '', url.searchParams.get('fail') === '1')
+    return { status: 200, body: { ok: true } }
+  }
+  return undefined
+}
+
+function portalPage(
+  sessionId: string,
+  returnUrl: string,
+  invoices: { id: string; amount_due: number; currency: string; status: string }[],
+) {
+  const rows = invoices
+    .map(
+      (inv) =>
+        `<li>${escapeHtml(inv.id)}: ${inv.currency.toUpperCase()} ${(inv.amount_due / 100).toFixed(2)} (${escapeHtml(inv.status)})</li>`,
+    )
+    .join('')
+  return `<!doctype html><html><head><title>Fake Billing Portal</title></head><body>
+<h1>Fake Billing Portal</h1><h2>Invoices</h2><ul>${rows}</ul>
+<form method="post" action="/portal/${sessionId}/card"><button type="submit">Update card</button></form>
+<a href="${escapeHtml(returnUrl)}">Return to the shop</a></body></html>`
 }
 
 function stripeError(message: string, type = 'invalid_request_error') {

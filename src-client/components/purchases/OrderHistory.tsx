@@ -1,6 +1,7 @@
 // Order history for the account page: items, amounts, currency, method and status of each order, with what can
 // still be done with it (OrderActions.tsx).
 import { useQuery } from '@tanstack/react-query'
+import { formatDay } from '../../../src-shared/membership.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '../../lib/order-labels.ts'
@@ -62,6 +63,17 @@ export function OrderHistory() {
           <PendingOrderActions order={order} />
           <BankDetails order={order} />
           <OrderDocuments order={order} />
+          {order.subscription ? (
+            // A plan's story: its free trial, then each paid invoice.
+            <ul className={css({ mt: '2', fontSize: 'sm', color: 'fg.muted' })} data-testid="subscription-history">
+              {order.subscription.trialText ? <li>{order.subscription.trialText}</li> : null}
+              {order.subscription.payments.map((payment) => (
+                <li key={payment.paidAt}>
+                  Paid {formatMoney(payment.amountMinor, payment.currency)} on {formatDay(payment.paidAt)}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </li>
       ))}
     </ul>
