@@ -3,6 +3,7 @@
 // empty the cart and give it back when cancelled; bank-transfer details are e-mailed and stay on the order.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRenewalOrder } from '../../src-server/orders/renewal.ts'
 import { expireAbandonedCheckouts } from '../../src-server/payments/abandoned.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser } from '../support/factories.ts'
@@ -97,6 +98,25 @@ describe('one pending order per cart', () => {
       .execute()
     expect(lines).toHaveLength(2)
     expect((await ordersOf(user.id)).map((order) => order.status)).toEqual(['cancelled', 'pending'])
+  })
+
+  it('a membership renewal order stands beside the cart’s pending order and is never retired by checkout', async () => {
+    const { user, caller } = await shopperWithCourses(14)
+    const renewal = await createRenewalOrder(db(), {
+      userId: user.id,
+      planId: 'pro',
+      planName: 'Pro Plan',
+      billingCycle: 'monthly',
+      method: 'bank_transfer',
+      priceMinor: 2999,
+      currency: 'USD',
+      referencePrefix: 'SF',
+    })
+    const first = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    await caller.payment.start({ currency: 'USD', method: 'card' })
+    const statuses = Object.fromEntries((await ordersOf(user.id)).map((order) => [order.id, order.status]))
+    expect(statuses[renewal.id]).toBe('pending')
+    expect(statuses[first.orderId]).toBe('cancelled')
   })
 })
 
