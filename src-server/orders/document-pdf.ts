@@ -1,6 +1,7 @@
 // The PDF of an invoice or credit note, drawn on the server with PDFKit (decision 0014): an A4 page with the seller
 // and buyer, the lines, the tax lines and the totals. The document number is also the PDF's title.
 import PDFDocument from 'pdfkit'
+import { partyLines } from '../../src-shared/documents.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import type { PrintableDocument } from './documents.ts'
 
@@ -61,14 +62,7 @@ export function renderDocumentPdf(document: PrintableDocument): Promise<Buffer> 
 }
 
 function party(pdf: PDFKit.PDFDocument, heading: string, who: PrintableDocument['seller'], x: number, y: number) {
-  const rows = [
-    who.company,
-    who.name,
-    who.email,
-    who.address,
-    who.companyNumber ? `Company number: ${who.companyNumber}` : null,
-    who.vatNumber ? `VAT number: ${who.vatNumber}` : null,
-  ].filter((row): row is string => Boolean(row))
+  const rows = partyLines(who)
   pdf.font('Helvetica-Bold').text(heading, x, y, { width: 230 })
   pdf.font('Helvetica')
   for (const row of rows) pdf.text(row, x, pdf.y, { width: 230 })

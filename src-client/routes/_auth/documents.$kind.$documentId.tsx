@@ -1,6 +1,7 @@
 // The print-ready page of an invoice or credit note (the buyer's, or any for staff), with Print and Download PDF.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, notFound } from '@tanstack/react-router'
+import { partyLines } from '../../../src-shared/documents.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import { button } from '../../components/ui/button.ts'
@@ -39,18 +40,9 @@ function DocumentPage() {
   const party = (heading: string, who: typeof doc.seller) => (
     <div>
       <h2 className={css({ fontWeight: 'bold' })}>{heading}</h2>
-      {[
-        who.company,
-        who.name,
-        who.email,
-        who.address,
-        who.companyNumber ? `Company number: ${who.companyNumber}` : null,
-        who.vatNumber ? `VAT number: ${who.vatNumber}` : null,
-      ]
-        .filter(Boolean)
-        .map((rowText) => (
-          <p key={rowText}>{rowText}</p>
-        ))}
+      {partyLines(who).map((line) => (
+        <p key={line}>{line}</p>
+      ))}
     </div>
   )
   return (
