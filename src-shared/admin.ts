@@ -13,3 +13,6 @@ export const ORDER_STATUSES = [
   'refunded',
   'disputed',
 ] as const
+
+/** The delivery states of an outbox message ('logged': printed to the terminal, no SMTP_URL set). */
+export const OUTBOX_STATUSES = ['pending', 'sent', 'logged', 'failed'] as const

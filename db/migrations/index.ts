@@ -14,6 +14,7 @@ import * as m241000 from './2026_11_24_1000_access_ledger.ts'
 import * as m241010 from './2026_11_24_1010_one_live_subscription.ts'
 import * as m241100 from './2026_11_24_1100_after_purchase.ts'
 import * as m241300 from './2026_11_24_1300_service_order_workflow.ts'
+import * as m241400 from './2026_11_24_1400_mail_outbox_listing.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1010_one_live_subscription': m241010,
   '2026_11_24_1100_after_purchase': m241100,
   '2026_11_24_1300_service_order_workflow': m241300,
+  '2026_11_24_1400_mail_outbox_listing': m241400,
 }
