@@ -3,10 +3,10 @@ import { createFileRoute, Link, notFound } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
-import { CourseCartButton } from '../../components/cart/CourseCartButton.tsx'
 import { CurriculumAccordion } from '../../components/course/CurriculumAccordion.tsx'
 import { formatDate, hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
 import { NotFound } from '../../components/layout/NotFound.tsx'
+import { CourseLearnAction } from '../../components/learning/CourseLearnAction.tsx'
 import { Icon } from '../../components/ui/icons.tsx'
 import { JsonLd, offerPrice } from '../../components/ui/JsonLd.tsx'
 import { Container } from '../../components/ui/layout.tsx'
@@ -102,7 +102,7 @@ function CoursePage() {
           </div>
           <PurchaseBox
             course={course}
-            cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="lg" fullWidth />}
+            cartAction={<CourseLearnAction courseId={course.id} priceMinor={course.priceMinor} />}
           />
         </Container>
       </section>
@@ -124,7 +124,7 @@ function CoursePage() {
             <h2 id="content" className={sectionTitle}>
               Course content
             </h2>
-            <CurriculumAccordion sections={course.curriculum} />
+            <CurriculumAccordion courseId={course.id} sections={course.curriculum} />
           </section>
           <section aria-labelledby="requirements">
             <h2 id="requirements" className={sectionTitle}>
