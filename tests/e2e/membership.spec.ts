@@ -1,6 +1,7 @@
 // A member runs their subscription alone: one plan in the cart (another replaces it), a card trial told truthfully,
 // the fake Stripe's test clock brings the first charge into order history, Basic → Pro with the prorated amount
-// shown first, cancel (Cancels on DATE) and resume, and a failed renewal shows Past due.
+// shown first, cancel (Cancels on DATE) and resume, a failed renewal shows Past due, and the billing portal's new
+// card makes it active again.
 import { expect, test } from './fixtures.ts'
 
 test('membership: one plan in the cart, trial, first charge, change plan, cancel and resume, past due', async ({
@@ -77,6 +78,13 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
   expect((await advance(32)).ok()).toBe(true)
   await page.reload()
   await expect(status).toHaveText('Past due — update your card')
+
+  // Manage billing: Stripe's customer portal, where a new card pays what is open; back in the shop it is active.
+  await page.getByRole('button', { name: 'Manage billing' }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Billing Portal' })).toBeVisible()
+  await page.getByRole('button', { name: 'Update card' }).click()
+  await page.getByRole('link', { name: 'Return to the shop' }).click()
+  await expect(status).toHaveText(/^Active — renews on .* for \$19\.99$/)
 
   // A member sees their plan on pricing instead of buying it twice.
   await page.goto('/pricing')
