@@ -4,6 +4,32 @@
 // card makes it active again.
 import { expect, test } from './fixtures.ts'
 
+test('a failed first charge: Past due, and Premium stops once the grace days are over', async ({ page, login }) => {
+  const user = await login()
+  // This customer's subscription starts 12 days back on the fake Stripe's clock: the 7-day trial ended 5 days ago,
+  // its first charge fails, and the 3 grace days after the trial are over by now. (First in the file: the journey
+  // below moves the shared clock forward, and this one needs it at the server's time.)
+  await page.goto('/pricing')
+  const card = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
+  await card.getByRole('button', { name: 'Add to Cart' }).click()
+  await page.goto('/cart')
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+  const stripe = new URL(page.url()).origin
+  const email = encodeURIComponent(user.email)
+  expect((await page.request.post(`${stripe}/fake/card?email=${email}&fail=1&backdate_days=12`)).ok()).toBe(true)
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=0`)).ok()).toBe(true)
+
+  await page.goto('/account/membership')
+  await expect(page.getByTestId('membership-status-text')).toHaveText('Past due — update your card')
+  await page.goto('/account/premium')
+  await expect(page.getByTestId('membership-status')).toContainText('Free account')
+})
+
 test('membership: one plan in the cart, trial, first charge, change plan, cancel and resume, past due', async ({
   page,
   login,
