@@ -48,6 +48,7 @@ import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
+import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
 import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
@@ -248,6 +249,11 @@ const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   path: '/orders',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffOutboxRoute = AdminStaffOutboxRouteImport.update({
+  id: '/outbox',
+  path: '/outbox',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffServiceOrdersRoute = AdminStaffServiceOrdersRouteImport.update({
   id: '/service-orders',
   path: '/service-orders',
@@ -313,6 +319,7 @@ export interface FileRoutesByFullPath {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -357,6 +364,7 @@ export interface FileRoutesByTo {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
+  '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -404,6 +412,7 @@ export interface FileRoutesById {
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
+  '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
   '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -451,6 +460,7 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/outbox'
     | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
@@ -495,6 +505,7 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/courses'
     | '/admin/orders'
+    | '/admin/outbox'
     | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
@@ -541,6 +552,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
     | '/admin/_staff/orders'
+    | '/admin/_staff/outbox'
     | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
@@ -858,6 +870,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffOrdersRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/outbox': {
+      id: '/admin/_staff/outbox'
+      path: '/outbox'
+      fullPath: '/admin/outbox'
+      preLoaderRoute: typeof AdminStaffOutboxRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/service-orders': {
       id: '/admin/_staff/service-orders'
       path: '/service-orders'
@@ -918,6 +937,7 @@ interface AdminStaffRouteChildren {
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
+  AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
   AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
@@ -930,6 +950,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
+  AdminStaffOutboxRoute: AdminStaffOutboxRoute,
   AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,

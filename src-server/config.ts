@@ -13,9 +13,20 @@ export interface AppConfig {
   payments?: PaymentsConfig
   /** Production: unexpected errors answer a generic message and the request id, never their own text. */
   hideErrorDetails?: boolean
+  /** How mail leaves: over SMTP, or printed and kept in the outbox (no SMTP_URL). */
+  mailDelivery: 'smtp' | 'log'
+  /** The OAuth providers with both a client id and a secret: the only sign-in buttons the client shows. */
+  oauthProviders: OAuthProviderName[]
 }
 
-export const defaultAppConfig: AppConfig = { cookieSecure: false, publicUrl: 'http://localhost:3000' }
+export type OAuthProviderName = 'google' | 'facebook'
+
+export const defaultAppConfig: AppConfig = {
+  cookieSecure: false,
+  publicUrl: 'http://localhost:3000',
+  mailDelivery: 'log',
+  oauthProviders: [],
+}
 
 /** What plain routes (uploads, OAuth, webhooks) get: the same database, storage, settings and sessions as tRPC. */
 export interface HttpDeps {

@@ -5,7 +5,6 @@ import { seedIfEmpty } from '../db/seed/index.ts'
 import { openDatabase } from './db.ts'
 import { retryWhileUnavailable } from './db-wait.ts'
 import { EnvError, readEnv } from './env.ts'
-import { startJobs } from './jobs/start.ts'
 import { listenUrls } from './listen-urls.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
@@ -14,10 +13,20 @@ import { ensureOwner } from './team/owner.ts'
 
 async function main() {
   const startedAt = performance.now()
+  // Milliseconds of each start-up step, in the ready line (scripts/bench-start.ts reads them).
+  const phases: Record<string, number> = {}
+  let last = startedAt
+  const lap = (name: string) => {
+    const now = performance.now()
+    phases[name] = Math.round(now - last)
+    last = now
+  }
   const env = readEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  lap('openDatabase')
   const server = await createServer({ env, db: database.db, payments: paymentsFromEnv(env) })
   const log = server.app.log
+  lap('createServer')
 
   // Each step is idempotent, so after a lost connection the whole preparation simply runs again.
   await retryWhileUnavailable(async () => {
@@ -31,19 +40,10 @@ async function main() {
       if (owner !== 'exists') log.info({ owner }, 'owner account from ADMIN_EMAIL')
     }
   }, log)
-
-  // The mail outbox and every scheduled job run on the job queue; WORKER=off leaves the work to `npm run worker`.
-  const jobs = await startJobs({
-    db: database.db,
-    pglite: database.pglite,
-    databaseUrl: env.DATABASE_URL,
-    storage: server.storage,
-    env,
-    log,
-    role: env.WORKER === 'inline' ? 'worker' : 'web',
-  })
+  lap('migrateAndSeed')
 
   const url = await server.start()
+  lap('listen')
   const { port } = server.app.server.address() as AddressInfo
   log.info(
     {
@@ -52,11 +52,40 @@ async function main() {
       publicUrl: server.config.publicUrl,
       database: database.kind,
       startupMs: Math.round(performance.now() - startedAt),
+      phases,
     },
     'storefront ready',
   )
 
-  stopOnSignals(log, [() => server.stop(), () => jobs.stop(), () => database.close()])
+  // The mail outbox and every scheduled job run on the job queue; WORKER=off leaves the work to `npm run worker`.
+  // It starts once the site answers: no request needs it at once (mail waits in the outbox for the relay), and it
+  // is a good part of a start-up. A queue that cannot start still stops the process, as before.
+  const jobsStartedAt = performance.now()
+  // Loaded here, not at the top: pg-boss and nodemailer are a good share of the server's imports.
+  const jobs = import('./jobs/start.ts').then(({ startJobs }) =>
+    startJobs({
+      db: database.db,
+      pglite: database.pglite,
+      databaseUrl: env.DATABASE_URL,
+      storage: server.storage,
+      env,
+      log,
+      role: env.WORKER === 'inline' ? 'worker' : 'web',
+    }),
+  )
+  jobs.then(
+    () => log.info({ startJobsMs: Math.round(performance.now() - jobsStartedAt) }, 'job queue started'),
+    (error) => {
+      log.fatal({ err: error }, 'job queue failed to start')
+      process.exit(1)
+    },
+  )
+
+  stopOnSignals(log, [
+    () => server.stop(),
+    async () => (await jobs.catch(() => undefined))?.stop(),
+    () => database.close(),
+  ])
 }
 
 main().catch((error) => {

@@ -22,13 +22,14 @@ import type { Env } from './env.ts'
 import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
+import { statusForPath } from './http/page-status.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
 import { type AppRouter, appRouter } from './routers/_app.ts'
 import { registerSecurityHeaders } from './security/headers.ts'
-import { servedOverHttps } from './security/https.ts'
+import { registerCanonicalHost, servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
 import { registerServiceOrderRoutes } from './service-orders/routes.ts'
@@ -40,7 +41,7 @@ import { trpcErrorHooks } from './trpc/http.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
-    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | OAuthEnv>> &
+    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'SMTP_URL' | OAuthEnv>> &
     S3Env
   db: DB
   logger?: FastifyServerOptions['logger']
@@ -77,11 +78,17 @@ const CSRF_EXEMPT = ['/api/stripe/webhook']
 
 export async function createServer(deps: ServerDeps): Promise<Server> {
   const { env, db } = deps
+  const oauth = {
+    google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
+    facebook: pair(env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET),
+  }
   const config: AppConfig = {
     cookieSecure: servedOverHttps(env),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
     payments: deps.payments,
     hideErrorDetails: env.NODE_ENV === 'production',
+    mailDelivery: env.SMTP_URL ? 'smtp' : 'log',
+    oauthProviders: (['google', 'facebook'] as const).filter((name) => oauth[name]),
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
@@ -98,6 +105,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   registerErrorHandler(app)
+  registerCanonicalHost(app, env)
   await registerSecurityHeaders(app, {
     secure: config.cookieSecure,
     // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
@@ -151,15 +159,12 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   // Plain HTTP routes of each domain register here.
   await registerStripeWebhookRoutes(app, httpDeps)
   registerSeoRoutes(app, httpDeps)
-  registerOAuthRoutes(app, httpDeps, {
-    google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
-    facebook: pair(env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET),
-  })
+  registerOAuthRoutes(app, httpDeps, oauth)
   registerProfileRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
 
-  await registerClient(app, env.CLIENT_DIR)
+  await registerClient(app, env.CLIENT_DIR, (pathname) => statusForPath(db, pathname))
 
   return {
     app,

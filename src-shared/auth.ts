@@ -17,6 +17,8 @@ export const AUTH_MESSAGES = {
   badResetLink: 'This reset link is invalid or has expired. Please request a new one.',
   emailVerified: 'Your email has been verified. You can now log in.',
   badVerifyLink: 'This verification link is invalid or has expired.',
+  verificationResent:
+    'If that address has an account waiting for verification, we have sent it a new verification link.',
   passwordChanged: 'Your password has been changed.',
   wrongCurrentPassword: 'Current password is incorrect',
 } as const

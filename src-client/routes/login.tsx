@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react'
 import { AUTH_MESSAGES, safeReturnPath } from '../../src-shared/auth.ts'
 import { css } from '../../styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { button } from '../components/ui/button.ts'
 import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
@@ -20,6 +21,9 @@ export const Route = createFileRoute('/login')({
     const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)
     if (user) throw redirect({ href: safeReturnPath(search.redirect) })
   },
+  // Which sign-in buttons to show comes with the page (never a button that appears late, or fails).
+  loader: ({ context }) =>
+    context.queryClient.ensureQueryData(context.trpc.auth.providers.queryOptions()).catch(() => null),
   head: () => ({ meta: [{ title: 'Log in | SkillForge' }] }),
   component: LoginPage,
 })
@@ -31,15 +35,19 @@ function LoginPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const [error, setError] = useState<string | null>(null)
+  /** The address refused as not verified yet: the alert then offers a new link. */
+  const [unverified, setUnverified] = useState<string | null>(null)
   const login = useMutation(trpc.auth.login.mutationOptions())
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
+    const email = String(form.get('email'))
     setError(null)
+    setUnverified(null)
     try {
       const user = await login.mutateAsync({
-        email: String(form.get('email')),
+        email,
         password: String(form.get('password')),
         remember: form.get('remember') === 'on',
       })
@@ -50,6 +58,7 @@ function LoginPage() {
       if (isClientError(caught)) {
         const message = caught.message || AUTH_MESSAGES.loginFailed
         setError(message)
+        if (message === AUTH_MESSAGES.emailNotVerified) setUnverified(email)
         notify('error', 'Login failed', message)
       } else if (isServiceUnavailable(caught)) {
         setError(errorMessage(caught))
@@ -65,6 +74,7 @@ function LoginPage() {
     <AuthCard title="Welcome back" subtitle="Log in to your account to continue">
       <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })} noValidate={false}>
         {error ? <FormAlert>{error}</FormAlert> : null}
+        {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
         <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center' })}>

@@ -19,6 +19,8 @@ export const Route = createFileRoute('/signup')({
     const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)
     if (user) throw redirect({ to: '/' })
   },
+  loader: ({ context }) =>
+    context.queryClient.ensureQueryData(context.trpc.auth.providers.queryOptions()).catch(() => null),
   head: () => ({ meta: [{ title: 'Create your account | SkillForge' }] }),
   component: SignupPage,
 })

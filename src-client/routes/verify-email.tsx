@@ -3,10 +3,11 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
+import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { button } from '../components/ui/button.ts'
 import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
-import { GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
+import { GENERIC_ERROR, isClientError, refusalMessage } from '../lib/errors.ts'
 import { optionalText, z } from '../lib/search-params.ts'
 
 export const Route = createFileRoute('/verify-email')({
@@ -31,11 +32,18 @@ function VerifyEmailPage() {
   return (
     <AuthCard title="Verify your email">
       {!token ? (
-        <FormAlert>{AUTH_MESSAGES.badVerifyLink}</FormAlert>
+        <>
+          <FormAlert>{AUTH_MESSAGES.badVerifyLink}</FormAlert>
+          <ResendVerification />
+        </>
       ) : verify.isSuccess ? (
         <FormAlert kind="success">{verify.data.message}</FormAlert>
       ) : verify.isError ? (
-        <FormAlert>{refusalMessage(verify.error, GENERIC_ERROR)}</FormAlert>
+        <>
+          <FormAlert>{refusalMessage(verify.error, GENERIC_ERROR)}</FormAlert>
+          {/* An expired or used link is no dead end: a new one is a click away. */}
+          {isClientError(verify.error) ? <ResendVerification /> : null}
+        </>
       ) : (
         <LoadingState label="Verifying your email…" />
       )}

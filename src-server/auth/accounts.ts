@@ -45,6 +45,19 @@ export async function signUp(db: DB, input: SignupInput, publicUrl: string): Pro
   })
 }
 
+/**
+ * E-mails a fresh verification link (the earlier one stops working) when the address has an account that is not
+ * verified yet; does nothing otherwise. The caller answers the same in every case.
+ */
+export async function resendVerification(db: DB, email: string, publicUrl: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const user = await findUserByEmail(trx, email)
+    if (!user || user.email_verified) return
+    const token = await issueToken(trx, user.id, 'verify_email')
+    await enqueueMail(trx, verificationMail(user.email, publicUrl, token))
+  })
+}
+
 /** Marks the e-mail of the token's user verified. False for an unknown, used or expired token. */
 export async function verifyEmail(db: DB, token: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {

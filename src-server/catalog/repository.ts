@@ -86,3 +86,18 @@ export function listCategoriesWithCounts(db: DB) {
 export function listPublishedCourseIds(db: DB) {
   return db.selectFrom('courses').select(['id', 'updated_at']).where('status', '=', 'published').orderBy('id').execute()
 }
+
+/** Whether a course page exists for shoppers (published); the SPA fallback's 404 asks it. */
+export async function publishedCourseExists(db: DB, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('courses')
+    .select('id')
+    .where('id', '=', id)
+    .where('status', '=', 'published')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export async function categorySlugExists(db: DB, slug: string): Promise<boolean> {
+  return (await db.selectFrom('categories').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined
+}

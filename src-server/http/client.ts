@@ -1,8 +1,14 @@
-// Serves the built client: hashed assets cached for a year, index.html never cached, SPA fallback for routes.
+// Serves the built client: hashed assets cached for a year, index.html never cached, SPA fallback for routes
+// with the page's real status (404 for an unknown page or id, page-status.ts).
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
+import type { PageStatus } from './page-status.ts'
+
+/** The status a page request answers with (page-status.ts's statusForPath over the app's database). */
+export type PageStatusOf = (pathname: string) => Promise<PageStatus>
 
 const API_PREFIXES = ['/trpc', '/api', '/assets', '/auth/google', '/auth/facebook', '/uploads']
 
@@ -14,12 +20,16 @@ export function isClientRoute(method: string, url: string): boolean {
   return path.extname(pathname) === ''
 }
 
-export async function registerClient(app: FastifyInstance, clientDir: string): Promise<boolean> {
+export async function registerClient(
+  app: FastifyInstance,
+  clientDir: string,
+  statusOf: PageStatusOf = async () => 200,
+): Promise<boolean> {
   const root = path.resolve(clientDir)
   const indexFile = path.join(root, 'index.html')
   if (!existsSync(indexFile)) {
     app.log.warn({ clientDir: root }, 'No built client found; run `npm run build` to serve the web app')
-    registerNotFound(app, null)
+    registerNotFound(app, null, statusOf)
     return false
   }
   await app.register(fastifyStatic, {
@@ -31,15 +41,25 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
       reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
     },
   })
-  registerNotFound(app, readFileSync(indexFile, 'utf8'))
+  registerNotFound(app, readFileSync(indexFile, 'utf8'), statusOf)
   return true
 }
 
-function registerNotFound(app: FastifyInstance, indexHtml: string | null) {
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+function registerNotFound(app: FastifyInstance, indexHtml: string | null, statusOf: PageStatusOf) {
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     if (indexHtml && isClientRoute(request.method, request.url)) {
-      // The client router renders every page, including its own not-found page.
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+      // The client router renders every page, including its own not-found page; the status tells crawlers.
+      let status: number
+      try {
+        status = await statusOf(request.url.split('?')[0] ?? '/')
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error
+        // The shell still loads and shows the outage; the status says to come back.
+        request.log.warn({ err: error }, 'page status: database unavailable')
+        status = 503
+        reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+      }
+      return reply.code(status).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
     }
     return reply.code(404).send({ error: 'Not Found', message: `No route for ${request.method} ${request.url}` })
   })

@@ -65,7 +65,8 @@ export type JobDeps = MailDeps & {
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
   return {
     'mail.send': (job) => deliverOutboxMail(deps, job.data.outboxId, attemptOf(job)),
-    'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId),
+    // The failed job's id: a message resent since then (a new job) is not this dead letter's to settle.
+    'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId, job.sourceRootId ?? job.sourceId),
     'membership.schedule': async () => {
       const settings = deps.membership ?? { publicUrl: 'http://localhost:3000', referencePrefix: 'SF' }
       const counts = await runMembershipSchedule({ db: deps.db, ...settings })

@@ -71,14 +71,21 @@ export async function deliverOutboxMail(deps: MailDeps, outboxId: string, attemp
     .execute()
 }
 
-/** Tries ran out without the row being settled (its worker died on the last one): mark it failed. */
-export async function markUndeliverable(deps: Pick<MailDeps, 'db' | 'log'>, outboxId: string): Promise<void> {
-  const row = await deps.db
+/**
+ * Tries ran out without the row being settled (its worker died on the last one): mark it failed, unless the row
+ * has been handed to another job since (Resend in /admin/outbox) — `deadJobId` is the job whose tries ran out.
+ */
+export async function markUndeliverable(
+  deps: Pick<MailDeps, 'db' | 'log'>,
+  outboxId: string,
+  deadJobId?: string | null,
+): Promise<void> {
+  let query = deps.db
     .updateTable('mail_outbox')
     .set({ status: 'failed', last_error: (eb) => eb.fn.coalesce('last_error', eb.val('no attempt finished')) })
     .where('id', '=', outboxId)
     .where('status', '=', 'pending')
-    .returning(['id', 'kind', 'attempts'])
-    .executeTakeFirst()
+  if (deadJobId) query = query.where('job_id', '=', deadJobId)
+  const row = await query.returning(['id', 'kind', 'attempts']).executeTakeFirst()
   if (row) deps.log.error({ mailId: row.id, kind: row.kind, attempt: row.attempts }, 'mail undeliverable; giving up')
 }

@@ -73,3 +73,8 @@ export async function cheapestPackageIds(db: DB): Promise<Record<string, string>
     .execute()
   return Object.fromEntries(rows.map((row) => [row.service_id, row.id]))
 }
+
+/** Whether a service page exists; the SPA fallback's 404 asks it. */
+export async function serviceExists(db: DB, id: string): Promise<boolean> {
+  return (await db.selectFrom('services').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+}

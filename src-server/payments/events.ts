@@ -70,6 +70,9 @@ const HANDLERS: Record<string, Handler> = {
   ...SUBSCRIPTION_HANDLERS,
 }
 
+/** The event types to enable on the Stripe webhook endpoint (README, "Real Stripe"). */
+export const HANDLED_STRIPE_EVENTS = Object.keys(HANDLERS)
+
 function applyEvent(trx: Transaction<Database>, type: string, object: unknown, context: EventContext) {
   const handler = Object.hasOwn(HANDLERS, type) ? HANDLERS[type] : undefined
   return handler ? handler(trx, object, type, context) : Promise.resolve(ignored('unhandled_type'))

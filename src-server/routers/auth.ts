@@ -10,7 +10,14 @@ import {
   signupInput,
   tokenInput,
 } from '../../src-shared/schemas/auth.ts'
-import { changePassword, requestPasswordReset, resetPassword, signUp, verifyEmail } from '../auth/accounts.ts'
+import {
+  changePassword,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  signUp,
+  verifyEmail,
+} from '../auth/accounts.ts'
 import { clearSessionCookie } from '../auth/cookies.ts'
 import { authenticateWithPassword, startSession } from '../auth/login.ts'
 import { loadMe } from '../auth/me.ts'
@@ -74,6 +81,18 @@ export const authRouter = router({
       throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badVerifyLink })
     }
     return { message: AUTH_MESSAGES.emailVerified }
+  }),
+
+  /** What the sign-in forms may offer: only the OAuth providers this server is configured for. */
+  providers: publicProcedure.query(({ ctx }) => ({ oauth: ctx.config.oauthProviders })),
+
+  /** A new verification link for an unverified account; the same answer whether or not there is one. */
+  resendVerification: publicProcedure.input(emailOnlyInput).mutation(async ({ ctx, input }) => {
+    const email = input.email.toLowerCase()
+    await enforceLimit(ctx, RATE_RULES.verificationResend, `verify-resend:${ctx.clientIp}`)
+    await enforceLimit(ctx, RATE_RULES.verificationResendPerEmail, `verify-resend-email:${email}`)
+    await resendVerification(ctx.db, input.email, ctx.config.publicUrl)
+    return { message: AUTH_MESSAGES.verificationResent }
   }),
 
   /** The same answer whether or not the address has an account. */

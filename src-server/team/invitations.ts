@@ -78,7 +78,8 @@ export async function inviteMember(
       after: { email: input.email, role: input.role },
     })
   })
-  return { email: input.email, role: input.role, expiresAt: expiresAt.toISOString() }
+  // The link goes back to the inviting admin too: without a mail transport it is the only way to hand it over.
+  return { email: input.email, role: input.role, expiresAt: expiresAt.toISOString(), link }
 }
 
 async function findUsableInvitation(db: DB, token: string, now: Date) {

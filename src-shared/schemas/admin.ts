@@ -1,6 +1,6 @@
 // Admin inputs, shared by the admin forms and the admin procedures (the server is the one that enforces them).
 import { z } from 'zod'
-import { COURSE_FILTERS } from '../admin.ts'
+import { COURSE_FILTERS, OUTBOX_STATUSES } from '../admin.ts'
 import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
 import { LESSON_DURATION_MESSAGE, LESSON_DURATION_PATTERN } from '../lesson-duration.ts'
 import { courseIdSchema } from './catalog.ts'
@@ -91,3 +91,8 @@ export const acceptInviteInput = z.object({
 })
 
 export const auditListInput = z.object({ page: z.number().int().min(1).max(10_000).default(1) })
+
+export const outboxListInput = z.object({
+  page: z.number().int().min(1).max(10_000).default(1),
+  status: z.enum(OUTBOX_STATUSES).optional(),
+})

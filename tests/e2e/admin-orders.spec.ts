@@ -34,7 +34,10 @@ test('the owner marks a bank-transfer order paid and cancels another; the dashbo
   await page.getByLabel('Password').fill(process.env.E2E_ADMIN_PASSWORD as string)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(/\/admin$/)
-  await page.getByRole('complementary', { name: 'Admin navigation' }).getByRole('link', { name: 'Orders' }).click()
+  await page
+    .getByRole('complementary', { name: 'Admin navigation' })
+    .getByRole('link', { name: 'Orders', exact: true })
+    .click()
 
   const first = page.getByTestId(`order-SF-E2E-${stamp}-A`)
   await expect(first.getByText('Awaiting transfer')).toBeVisible()

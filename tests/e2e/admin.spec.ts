@@ -63,8 +63,8 @@ test.describe('admin access', () => {
   }) => {
     await page.goto('/admin/login')
     await expect(page.getByRole('button')).toHaveText(['Sign in'])
-    await expect(page.getByRole('link', { name: 'Google' })).toHaveAttribute('href', '/auth/google?mode=admin')
-    await expect(page.getByRole('link', { name: 'Facebook' })).toHaveAttribute('href', '/auth/facebook?mode=admin')
+    // No OAuth provider is configured on the end-to-end server (tests/integration/newcomer-sign-in.test.ts).
+    await expect(page.getByRole('link', { name: /Google|Facebook/ })).toHaveCount(0)
     // Every built file the browser could load, lazy chunks included.
     const assets = readdirSync('dist/client/assets').filter((name) => name.endsWith('.js'))
     expect(assets.length).toBeGreaterThan(1)
@@ -216,7 +216,9 @@ test.describe('team', () => {
     await dialog.getByLabel('Email').fill(email)
     await dialog.getByLabel('Role').selectOption('editor')
     await dialog.getByRole('button', { name: 'Add Member' }).click()
-    await expect(page.getByText('Invitation sent')).toBeVisible()
+    // The end-to-end server has no SMTP_URL: nothing is e-mailed, and the toast says so.
+    await expect(page.getByText('Invitation created', { exact: true })).toBeVisible()
+    await dialog.getByRole('button', { name: 'Done' }).click()
     await expect(page.getByTestId(`invite-${email}`).getByText('Editor', { exact: true })).toBeVisible()
 
     const mail = await db

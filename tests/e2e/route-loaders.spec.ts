@@ -47,7 +47,7 @@ test.describe('client-side navigation shows content, not a spinner', () => {
     const nav = page.getByRole('complementary', { name: 'Admin navigation' })
 
     await watch.reset()
-    await nav.getByRole('link', { name: 'Orders' }).click()
+    await nav.getByRole('link', { name: 'Orders', exact: true }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible()
     await expect(page.getByRole('combobox', { name: 'Filter by status' })).toBeVisible()
     await nav.getByRole('link', { name: 'Team Members' }).click()

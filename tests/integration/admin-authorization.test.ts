@@ -38,6 +38,10 @@ const EXPECTED: Record<string, Access> = {
   'admin.orders.list': 'viewer',
   'admin.orders.markPaid': 'admin',
   'admin.orders.cancel': 'admin',
+  // Bodies hold single-use links (verification, invitations): admins and the owner only.
+  'admin.outbox.list': 'admin',
+  'admin.outbox.message': 'admin',
+  'admin.outbox.resend': 'admin',
   'admin.serviceOrders.list': 'viewer',
   'admin.serviceOrders.detail': 'viewer',
   'admin.serviceOrders.sendMessage': 'editor',

@@ -2,6 +2,7 @@
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ZodError } from 'zod'
+import { defaultAppConfig } from '../../src-server/config.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { latestMailTo } from '../../src-server/mail/outbox.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
@@ -12,7 +13,7 @@ import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser } from '../support/factories.ts'
 
 let database: DatabaseHandle
-const config = { cookieSecure: false, publicUrl: 'http://shop.test' }
+const config = { ...defaultAppConfig, publicUrl: 'http://shop.test' }
 
 beforeAll(async () => {
   database = await createTestDatabase()

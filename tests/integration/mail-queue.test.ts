@@ -6,7 +6,7 @@ import { type RunningJobs, startJobs } from '../../src-server/jobs/start.ts'
 import { enqueueMail } from '../../src-server/mail/outbox.ts'
 import { createTestDatabase, type TestDatabase } from '../support/db.ts'
 import { type FakeSmtp, startFakeSmtp } from '../support/fake-smtp.ts'
-import { captureLog, emptyUploads, waitUntil } from '../support/jobs.ts'
+import { captureLog, emptyUploads, startMailWorker, waitUntil } from '../support/jobs.ts'
 
 let database: TestDatabase
 let smtp: FakeSmtp
@@ -16,17 +16,7 @@ const logged = captureLog()
 beforeAll(async () => {
   database = await createTestDatabase()
   smtp = await startFakeSmtp('accept')
-  jobs = await startJobs({
-    db: database.db,
-    pglite: database.pglite,
-    databaseUrl: database.url,
-    env: { SMTP_URL: smtp.url, MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
-    log: logged.log,
-    role: 'worker',
-    storage: emptyUploads(),
-    // Three tries a second apart instead of six over half an hour.
-    tuning: { queues: { 'mail.send': { retryLimit: 2, retryDelay: 1, retryDelayMax: 1 } }, relayIntervalMs: 200 },
-  })
+  jobs = await startMailWorker(database, { smtpUrl: smtp.url, log: logged.log, tries: 3 })
 })
 afterAll(async () => {
   await jobs?.stop()

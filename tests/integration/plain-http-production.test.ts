@@ -1,5 +1,6 @@
 // A production server on plain http (PUBLIC_URL http:// or unset) works under whichever host name it is opened
-// by: no HSTS, no `upgrade-insecure-requests`, no Secure session cookie. An https PUBLIC_URL still gets all three.
+// by: no HSTS, no `upgrade-insecure-requests`, no Secure session cookie. An https PUBLIC_URL still gets all three,
+// and a request for another host name is redirected to PUBLIC_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
 import { createTestDatabase, type TestDatabase } from '../support/db.ts'
@@ -14,8 +15,12 @@ afterAll(async () => {
   await database.close()
 })
 
-async function withProductionServer(publicUrl: string | undefined, use: (server: TestServer) => Promise<void>) {
-  const server = await startTestServer(database.db, { env: { NODE_ENV: 'production', PUBLIC_URL: publicUrl } })
+async function withProductionServer(
+  publicUrl: string | undefined,
+  use: (server: TestServer) => Promise<void>,
+  env: { TRUST_PROXY?: boolean } = {},
+) {
+  const server = await startTestServer(database.db, { env: { NODE_ENV: 'production', PUBLIC_URL: publicUrl, ...env } })
   try {
     await use(server)
   } finally {
@@ -31,14 +36,9 @@ function otherLoopbackName(baseUrl: string): string {
 }
 
 /** Logs in through `origin` as the page opened there would, and returns the session's Set-Cookie line. */
-async function logInThrough(origin: string): Promise<string | undefined> {
+async function logInThrough(origin: string, headers: Record<string, string> = { origin }): Promise<string | undefined> {
   const user = await createUser(database.db)
-  const response = await trpcPost(
-    origin,
-    'auth.login',
-    { email: user.email, password: user.password, remember: true },
-    { origin },
-  )
+  const response = await trpcPost(origin, 'auth.login', { email: user.email, password: user.password }, headers)
   expect(response.status).toBe(200)
   return setCookieFor(response, SESSION_COOKIE)
 }
@@ -64,12 +64,54 @@ describe.each([
 })
 
 describe('production with an https PUBLIC_URL', () => {
+  // As behind a TLS-terminating proxy that passes the public host name on.
+  const viaProxy = { 'x-forwarded-host': 'shop.example.com', 'x-forwarded-proto': 'https' }
+
   it('sends HSTS, upgrade-insecure-requests and a Secure session cookie', async () => {
+    await withProductionServer(
+      'https://shop.example.com',
+      async (server) => {
+        const page = await fetch(`${server.baseUrl}/healthz`)
+        expect(page.headers.get('content-security-policy')).toContain('upgrade-insecure-requests')
+        expect(page.headers.get('strict-transport-security')).toContain('max-age=15552000')
+        const session = await logInThrough(server.baseUrl, { ...viaProxy, origin: 'https://shop.example.com' })
+        expect(session).toMatch(/;\s*Secure/i)
+      },
+      { TRUST_PROXY: true },
+    )
+  })
+
+  it('redirects a request for another host name to the same path on PUBLIC_URL; probes answer anyway', async () => {
     await withProductionServer('https://shop.example.com', async (server) => {
-      const page = await fetch(`${server.baseUrl}/healthz`)
-      expect(page.headers.get('content-security-policy')).toContain('upgrade-insecure-requests')
-      expect(page.headers.get('strict-transport-security')).toContain('max-age=15552000')
-      expect(await logInThrough(server.baseUrl)).toMatch(/;\s*Secure/i)
+      for (const origin of [server.baseUrl, otherLoopbackName(server.baseUrl)]) {
+        const page = await fetch(`${origin}/courses?search=seo`, { redirect: 'manual' })
+        expect(page.status).toBe(301)
+        expect(page.headers.get('location')).toBe('https://shop.example.com/courses?search=seo')
+        // A path that looks like another host stays a path on ours.
+        const tricky = await fetch(`${origin}//evil.example/x`, { redirect: 'manual' })
+        expect(tricky.headers.get('location')).toBe('https://shop.example.com//evil.example/x')
+        const post = await fetch(`${origin}/trpc/auth.logout`, {
+          method: 'POST',
+          headers: { origin },
+          redirect: 'manual',
+        })
+        expect(post.status).toBe(308)
+        for (const probe of ['/livez', '/readyz', '/healthz'])
+          expect((await fetch(`${origin}${probe}`)).status).toBe(200)
+      }
     })
+  })
+
+  it('serves the public host name itself (passed on by a proxy) without a redirect', async () => {
+    await withProductionServer(
+      'https://shop.example.com',
+      async (server) => {
+        const page = await fetch(`${server.baseUrl}/livez`, { headers: viaProxy, redirect: 'manual' })
+        expect(page.status).toBe(200)
+        const other = await fetch(`${server.baseUrl}/courses`, { headers: viaProxy, redirect: 'manual' })
+        expect(other.status).not.toBe(301)
+      },
+      { TRUST_PROXY: true },
+    )
   })
 })

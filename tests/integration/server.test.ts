@@ -64,10 +64,14 @@ describe('HTTP server', () => {
     expect(response.headers.get('cache-control')).toContain('max-age=31536000')
   })
 
-  it('answers client routes with the app shell, uncached', async () => {
-    for (const route of ['/', '/courses/website-seo', '/no/such/page']) {
+  it('answers client routes with the app shell, uncached (an unknown page with 404)', async () => {
+    for (const [route, status] of [
+      ['/', 200],
+      ['/courses/website-seo', 200],
+      ['/no/such/page', 404],
+    ] as const) {
       const response = await fetch(`${baseUrl}${route}`)
-      expect(response.status).toBe(200)
+      expect(response.status).toBe(status)
       expect(response.headers.get('content-type')).toContain('text/html')
       expect(response.headers.get('cache-control')).toBe('no-cache')
       expect(await response.text()).toContain('app shell')

@@ -1,8 +1,10 @@
 // Helpers for the job-queue tests: a logger that keeps what it is told, and a poll-until.
 import os from 'node:os'
 import path from 'node:path'
+import { startJobs } from '../../src-server/jobs/start.ts'
 import type { Log } from '../../src-server/log.ts'
 import { createLocalStorage } from '../../src-server/storage/storage.ts'
+import type { TestDatabase } from './db.ts'
 
 export interface LogEntry {
   level: 'info' | 'warn' | 'error'
@@ -28,4 +30,21 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
 /** Uploads storage for job tests that upload nothing (the worker's daily sweep needs one). */
 export function emptyUploads() {
   return createLocalStorage(path.join(os.tmpdir(), 'storefront-jobs-no-uploads'))
+}
+
+/** The job worker delivering mail to `smtpUrl` with `tries` attempts a second apart (not six over half an hour). */
+export function startMailWorker(database: TestDatabase, options: { smtpUrl: string; log: Log; tries: number }) {
+  return startJobs({
+    db: database.db,
+    pglite: database.pglite,
+    databaseUrl: database.url,
+    env: { SMTP_URL: options.smtpUrl, MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
+    log: options.log,
+    role: 'worker',
+    storage: emptyUploads(),
+    tuning: {
+      queues: { 'mail.send': { retryLimit: options.tries - 1, retryDelay: 1, retryDelayMax: 1 } },
+      relayIntervalMs: 200,
+    },
+  })
 }

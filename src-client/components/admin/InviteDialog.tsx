@@ -1,4 +1,5 @@
-// 'Add Team Member': sends an invitation e-mail with a single-use link (the server writes it to the mail outbox).
+// 'Add Team Member': creates an invitation with a single-use link, e-mailed through the outbox. Afterwards the
+// dialog shows the link with Copy link: without SMTP nothing leaves the server, so the admin hands it over.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { capitalise, TEAM_ROLES } from '../../../src-shared/constants.ts'
@@ -6,6 +7,7 @@ import { css } from '../../../styled-system/css'
 import { errorMessage } from '../../lib/errors.ts'
 import { button } from '../ui/button.ts'
 import { notify } from '../ui/toaster.tsx'
+import { useCopy } from '../ui/use-copy.ts'
 import { AdminDialog } from './AdminDialog.tsx'
 import { errorText, fieldClass, inputClass } from './styles.ts'
 import { useTRPC } from './use-staff.ts'
@@ -19,24 +21,29 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [email, setEmail] = useState('')
   const [role, setRole] = useState<TeamRole>('viewer')
   const [error, setError] = useState<string | null>(null)
+  const [invited, setInvited] = useState<{ email: string; link: string; mailed: boolean } | null>(null)
   useEffect(() => {
     if (!open) return
     setName('')
     setEmail('')
     setRole('viewer')
     setError(null)
+    setInvited(null)
   }, [open])
 
   const invite = useMutation(
     trpc.admin.team.invite.mutationOptions({
       onSuccess: async (result) => {
         await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-        notify('success', 'Invitation sent', `An invitation was e-mailed to ${result.email}.`)
-        onClose()
+        if (result.mailed) notify('success', 'Invitation sent', `An invitation was e-mailed to ${result.email}.`)
+        else notify('success', 'Invitation created', `No mail server is set up: copy the link and send it yourself.`)
+        setInvited(result)
       },
       onError: (failure) => setError(errorMessage(failure)),
     }),
   )
+
+  if (invited) return <InvitedDialog invited={invited} onClose={onClose} />
 
   return (
     <AdminDialog
@@ -91,6 +98,43 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
           </select>
         </label>
       </form>
+    </AdminDialog>
+  )
+}
+
+function InvitedDialog({
+  invited,
+  onClose,
+}: {
+  invited: { email: string; link: string; mailed: boolean }
+  onClose: () => void
+}) {
+  const { copied, copy } = useCopy()
+  return (
+    <AdminDialog
+      open
+      onOpenChange={(next) => (next ? undefined : onClose())}
+      title="Add Team Member"
+      description={
+        invited.mailed
+          ? `An invitation was e-mailed to ${invited.email}. You can also send them this link:`
+          : `Invitation created for ${invited.email}. No mail server is set up, so send them this link yourself:`
+      }
+      footer={
+        <>
+          <button type="button" className={button({ variant: 'outline' })} onClick={() => void copy(invited.link)}>
+            {copied ? 'Copied' : 'Copy link'}
+          </button>
+          <button type="button" className={button()} onClick={onClose}>
+            Done
+          </button>
+        </>
+      }
+    >
+      <label className={fieldClass}>
+        Invitation link (works once, for 7 days)
+        <input className={inputClass} readOnly value={invited.link} onFocus={(event) => event.target.select()} />
+      </label>
     </AdminDialog>
   )
 }

@@ -1,12 +1,27 @@
+import { useQuery } from '@tanstack/react-query'
 import { css } from '../../../styled-system/css'
+import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
 
+const PROVIDERS = [
+  { name: 'google', label: 'Google', Mark: GoogleMark },
+  { name: 'facebook', label: 'Facebook', Mark: FacebookMark },
+] as const
+
 /**
- * Google and Facebook sign-in. Plain links: the server starts the OAuth flow (/auth/{provider}) and comes
- * back to /auth/callback, which then returns to `redirect`.
+ * Google and Facebook sign-in, only for the providers the server is configured for (none: nothing at all, not
+ * buttons that fail). Plain links: the server starts the OAuth flow (/auth/{provider}) and comes back to
+ * /auth/callback, which then returns to `redirect`; `mode: 'admin'` signs in to the admin area.
  */
-export function SocialButtons({ redirect = '/' }: { redirect?: string }) {
-  const query = redirect === '/' ? '' : `?redirect=${encodeURIComponent(redirect)}`
+export function SocialButtons({ redirect = '/', mode }: { redirect?: string; mode?: 'admin' }) {
+  const trpc = useTRPC()
+  const providers = useQuery({ ...trpc.auth.providers.queryOptions(), staleTime: Number.POSITIVE_INFINITY })
+  const shown = PROVIDERS.filter((provider) => providers.data?.oauth.includes(provider.name))
+  if (shown.length === 0) return null
+  const params = new URLSearchParams()
+  if (redirect !== '/') params.set('redirect', redirect)
+  if (mode) params.set('mode', mode)
+  const query = params.size ? `?${params}` : ''
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
       <div
@@ -23,13 +38,12 @@ export function SocialButtons({ redirect = '/' }: { redirect?: string }) {
       >
         Or continue with
       </div>
-      <div className={css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '3' })}>
-        <a href={`/auth/google${query}`} className={button({ variant: 'outline' })}>
-          <GoogleMark /> Google
-        </a>
-        <a href={`/auth/facebook${query}`} className={button({ variant: 'outline' })}>
-          <FacebookMark /> Facebook
-        </a>
+      <div className={css({ display: 'grid', gridTemplateColumns: `repeat(${shown.length}, 1fr)`, gap: '3' })}>
+        {shown.map(({ name, label, Mark }) => (
+          <a key={name} href={`/auth/${name}${query}`} className={button({ variant: 'outline' })}>
+            <Mark /> {label}
+          </a>
+        ))}
       </div>
     </div>
   )

@@ -1,27 +1,10 @@
-import { useEffect, useState } from 'react'
-import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
-import { COPY_INDICATOR_MS } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
 import { button } from '../ui/button.ts'
-import { notify } from '../ui/toaster.tsx'
+import { useCopy } from '../ui/use-copy.ts'
 
 /** A label, a value and a copy button that shows 'Copied' for 2 s (spec §9). */
 export function CopyField({ label, value }: { label: string; value: string }) {
-  const [copied, setCopied] = useState(false)
-  useEffect(() => {
-    if (!copied) return
-    const timer = setTimeout(() => setCopied(false), COPY_INDICATOR_MS)
-    return () => clearTimeout(timer)
-  }, [copied])
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value)
-      setCopied(true)
-    } catch {
-      notify('error', PAYMENT_MESSAGES.copyFailed)
-    }
-  }
+  const { copied, copy } = useCopy()
   return (
     <div
       className={css({
@@ -38,7 +21,7 @@ export function CopyField({ label, value }: { label: string; value: string }) {
       <button
         type="button"
         className={button({ variant: 'ghost', size: 'sm' })}
-        onClick={() => void copy()}
+        onClick={() => void copy(value)}
         aria-label={`Copy ${label}`}
       >
         {copied ? 'Copied' : 'Copy'}

@@ -9,8 +9,17 @@ const ToasterView = lazy(loadToaster)
 
 export type ToastKind = 'success' | 'error' | 'info'
 
+/**
+ * Shows a toast. A success means the visitor got past whatever failed before ("Login failed", then a log-in that
+ * worked): the error toasts still on screen are stale, so they go.
+ */
 export function notify(kind: ToastKind, title: string, description?: string): void {
-  void loadToaster().then(({ toaster }) => toaster.create({ type: kind, title, description }))
+  void loadToaster().then(({ toaster }) => {
+    if (kind === 'success') {
+      for (const toast of toaster.getVisibleToasts()) if (toast.type === 'error' && toast.id) toaster.dismiss(toast.id)
+    }
+    toaster.create({ type: kind, title, description })
+  })
 }
 
 /**

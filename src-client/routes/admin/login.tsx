@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react'
 import { css } from '../../../styled-system/css'
 import { optionalText, z } from '../../components/admin/search.ts'
 import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
+import { SocialButtons } from '../../components/auth/SocialButtons.tsx'
 import { button } from '../../components/ui/button.ts'
 import { notify, notifyError } from '../../components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '../../lib/errors.ts'
@@ -21,6 +22,8 @@ export const Route = createFileRoute('/admin/login')({
       .catch(() => null)
     if (me) throw redirect({ to: '/admin' })
   },
+  loader: ({ context }) =>
+    context.queryClient.ensureQueryData(context.trpc.auth.providers.queryOptions()).catch(() => null),
   head: () => ({ meta: [{ title: 'Admin Login | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
   component: AdminLoginPage,
 })
@@ -111,13 +114,8 @@ function AdminLoginPage() {
             {login.isPending ? 'Signing in...' : 'Sign in'}
           </button>
         </form>
-        <div className={css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '3', mt: '6' })}>
-          <a className={button({ variant: 'outline' })} href="/auth/google?mode=admin">
-            Google
-          </a>
-          <a className={button({ variant: 'outline' })} href="/auth/facebook?mode=admin">
-            Facebook
-          </a>
+        <div className={css({ mt: '6' })}>
+          <SocialButtons mode="admin" />
         </div>
       </div>
     </main>

@@ -6,6 +6,7 @@ import { adminCategoriesRouter } from './categories.ts'
 import { adminCoursesRouter } from './courses.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminOrdersRouter } from './orders.ts'
+import { adminOutboxRouter } from './outbox.ts'
 import { adminServiceOrdersRouter } from './service-orders.ts'
 import { adminSessionRouter } from './session.ts'
 import { adminTeamRouter } from './team.ts'
@@ -18,5 +19,6 @@ export const adminRouter = router({
   team: adminTeamRouter,
   audit: adminAuditRouter,
   orders: adminOrdersRouter,
+  outbox: adminOutboxRouter,
   serviceOrders: adminServiceOrdersRouter,
 })

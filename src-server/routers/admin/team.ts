@@ -21,7 +21,11 @@ export const adminTeamRouter = router({
 
   invite: staffProcedure('admin')
     .input(inviteInput)
-    .mutation(({ ctx, input }) => inviteMember(ctx.db, actorOf(ctx.user), ctx.config.publicUrl, input)),
+    .mutation(async ({ ctx, input }) => {
+      const invitation = await inviteMember(ctx.db, actorOf(ctx.user), ctx.config.publicUrl, input)
+      // Without SMTP_URL the mail is only printed and kept in the outbox: the dialog must not say it was e-mailed.
+      return { ...invitation, mailed: ctx.config.mailDelivery === 'smtp' }
+    }),
 
   changeRole: staffProcedure('admin')
     .input(z.object({ userId: z.uuid(), role: teamRoleSchema }))

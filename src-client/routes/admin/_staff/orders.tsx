@@ -4,8 +4,9 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { ORDER_STATUSES as STATUSES } from '../../../../src-shared/admin.ts'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
+import { StatusFilter } from '../../../components/admin/StatusFilter.tsx'
 import { optionalEnum, optionalPage, z } from '../../../components/admin/search.ts'
-import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { badge, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
@@ -69,25 +70,13 @@ function Orders() {
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Orders</h1>
-        <label>
-          <span className={css({ srOnly: true })}>Filter by status</span>
-          <select
-            className={inputClass}
-            value={search.status ?? ''}
-            onChange={(event) =>
-              void navigate({
-                search: { status: (event.target.value || undefined) as (typeof STATUSES)[number] | undefined },
-              })
-            }
-          >
-            <option value="">All statuses</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {ORDER_STATUS_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <StatusFilter
+          value={search.status}
+          statuses={STATUSES}
+          labels={ORDER_STATUS_LABELS}
+          allLabel="All statuses"
+          onChange={(status) => void navigate({ search: { status } })}
+        />
       </div>
       <div className={panel}>
         {orders.isPending ? (

@@ -1,0 +1,205 @@
+// The mail outbox: every message the shop sent or tried to send, its state, its body, and Resend for a failed
+// one. Admins and the owner only (the server checks); without SMTP it is where verification and invitation
+// links can be read.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
+import { OUTBOX_STATUSES as STATUSES } from '../../../../src-shared/admin.ts'
+import { css } from '../../../../styled-system/css'
+import { AdminDialog } from '../../../components/admin/AdminDialog.tsx'
+import { StatusFilter } from '../../../components/admin/StatusFilter.tsx'
+import { optionalEnum, optionalPage, z } from '../../../components/admin/search.ts'
+import { badge, errorText, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { button } from '../../../components/ui/button.ts'
+import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { routeError } from '../../../components/ui/RouteError.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { notify, notifyError } from '../../../components/ui/toaster.tsx'
+import { loadList } from '../../../lib/list-loader.ts'
+import type { Trpc } from '../../../lib/trpc.ts'
+
+type Status = (typeof STATUSES)[number]
+const LABEL: Record<Status, string> = { pending: 'Queued', sent: 'Sent', logged: 'Printed (no SMTP)', failed: 'Failed' }
+const TONE = { pending: 'yellow', sent: 'green', logged: 'blue', failed: 'red' } as const
+type OutboxSearch = { status?: Status; page?: number }
+
+const outboxQuery = (trpc: Trpc, { status, page = 1 }: OutboxSearch) =>
+  trpc.admin.outbox.list.queryOptions({ status, page })
+
+export const Route = createFileRoute('/admin/_staff/outbox')({
+  head: () => ({ meta: [{ title: 'Outbox | SkillForge Admin' }] }),
+  validateSearch: z.object({ status: optionalEnum(STATUSES), page: optionalPage }),
+  loaderDeps: ({ search: { status, page } }) => ({ status, page }),
+  loader: ({ context, deps, cause }) => loadList(context.queryClient, outboxQuery(context.trpc, deps), cause),
+  pendingComponent: () => <LoadingState label="Loading the outbox…" />,
+  errorComponent: routeError('Could not load the outbox'),
+  component: Outbox,
+})
+
+function Outbox() {
+  const { trpc } = Route.useRouteContext()
+  const search = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const queryClient = useQueryClient()
+  const [viewing, setViewing] = useState<string | null>(null)
+  const outbox = useQuery({ ...outboxQuery(trpc, search), placeholderData: keepPreviousData })
+  const resend = useMutation(
+    trpc.admin.outbox.resend.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.outbox.pathKey() })
+        notify('success', 'Message queued again')
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
+
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Outbox</h1>
+        <StatusFilter
+          value={search.status}
+          statuses={STATUSES}
+          labels={LABEL}
+          allLabel="All messages"
+          onChange={(status) => void navigate({ search: { status } })}
+        />
+      </div>
+      <div className={panel}>
+        {outbox.isPending ? (
+          <LoadingState label="Loading the outbox…" />
+        ) : outbox.isError ? (
+          <ErrorState title="Could not load the outbox" error={outbox.error} onRetry={() => void outbox.refetch()} />
+        ) : outbox.data.items.length === 0 ? (
+          <EmptyState title="No messages" />
+        ) : (
+          <>
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>To</th>
+                  <th>Subject</th>
+                  <th>Status</th>
+                  <th>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {outbox.data.items.map((mail) => (
+                  <tr key={mail.id} data-testid="outbox-row">
+                    <td>{new Date(mail.createdAt).toLocaleString()}</td>
+                    <td>{mail.to}</td>
+                    <td>{mail.subject}</td>
+                    <td>
+                      <span className={badge({ tone: TONE[mail.status] })}>{LABEL[mail.status]}</span>
+                      {mail.status === 'failed' || (mail.status === 'pending' && mail.lastError) ? (
+                        <p className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1', maxW: '72' })}>
+                          {mail.attempts} {mail.attempts === 1 ? 'attempt' : 'attempts'}
+                          {mail.lastError ? `: ${mail.lastError}` : ''}
+                        </p>
+                      ) : null}
+                    </td>
+                    <td>
+                      <div className={css({ display: 'flex', gap: '1' })}>
+                        <button
+                          type="button"
+                          className={button({ variant: 'outline', size: 'sm' })}
+                          onClick={() => setViewing(mail.id)}
+                          aria-label={`View message to ${mail.to}: ${mail.subject}`}
+                        >
+                          View
+                        </button>
+                        {mail.status === 'failed' ? (
+                          <button
+                            type="button"
+                            className={button({ size: 'sm' })}
+                            disabled={resend.isPending}
+                            onClick={() => resend.mutate({ id: mail.id })}
+                          >
+                            Resend
+                          </button>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pagination
+              page={outbox.data.page}
+              pageCount={outbox.data.pageCount}
+              align="end"
+              onPage={(next) => void navigate({ search: { ...search, page: next } })}
+            />
+          </>
+        )}
+      </div>
+      <MessageDialog id={viewing} onClose={() => setViewing(null)} />
+    </>
+  )
+}
+
+function MessageDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const { trpc } = Route.useRouteContext()
+  const message = useQuery({ ...trpc.admin.outbox.message.queryOptions({ id: id ?? '' }), enabled: id !== null })
+  return (
+    <AdminDialog
+      open={id !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={message.data?.subject ?? 'Message'}
+      description={message.data ? `To ${message.data.to}` : undefined}
+      wide
+      footer={
+        <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
+          Close
+        </button>
+      }
+    >
+      {message.isPending ? (
+        <LoadingState label="Loading the message…" />
+      ) : message.isError ? (
+        <p role="alert" className={errorText}>
+          Could not load the message.
+        </p>
+      ) : (
+        <pre
+          data-testid="outbox-body"
+          className={css({
+            whiteSpace: 'pre-wrap',
+            wordBreak: 'break-word',
+            fontFamily: 'mono',
+            fontSize: 'sm',
+            bg: 'canvas',
+            p: '4',
+            borderRadius: 'control',
+            maxH: '96',
+            overflow: 'auto',
+          })}
+        >
+          <Linked text={message.data.text} />
+        </pre>
+      )}
+    </AdminDialog>
+  )
+}
+
+/** The body with its http(s) links clickable (verification and invitation links are meant to be opened). */
+function Linked({ text }: { text: string }) {
+  let offset = 0
+  return text.split(/(https?:\/\/[^\s<>"]+)/g).map((part, index) => {
+    const at = offset // where the part starts in the text: a stable key
+    offset += part.length
+    if (index % 2 === 0) return part
+    return (
+      <a
+        key={at}
+        href={part}
+        target="_blank"
+        rel="noreferrer noopener"
+        className={css({ color: 'accent', textDecoration: 'underline' })}
+      >
+        {part}
+      </a>
+    )
+  })
+}

@@ -1,0 +1,92 @@
+// The HTTP status of a page the client renders: 200 for a page that exists, 404 for an unknown path or an id
+// that names nothing (so crawlers never index a not-found page). The SPA fallback (client.ts) asks it for every
+// page request; a server renderer can ask the same function. One table of every client route: a route with a
+// parameter names the owner's existence check. tests/unit/page-routes.test.ts fails when a client route is
+// missing here (or an entry here has no client route).
+import { categorySlugExists, publishedCourseExists } from '../catalog/repository.ts'
+import type { DB } from '../db.ts'
+import { serviceExists } from '../offerings/repository.ts'
+
+export type PageStatus = 200 | 404
+type Exists = (db: DB, param: string) => Promise<boolean>
+
+/**
+ * Client route paths (TanStack's `$param` syntax); `exists` answers for the one parameter of the path. Public pages
+ * with a parameter must have it; signed-in ones (/account, /admin) need none.
+ */
+export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
+  ...[
+    '/',
+    '/about',
+    '/blog',
+    '/careers',
+    '/cart',
+    '/contact',
+    '/cookies',
+    '/examples',
+    '/features',
+    '/forgot-password',
+    '/login',
+    '/payment',
+    '/payment-success',
+    '/pricing',
+    '/privacy',
+    '/reset-password',
+    '/resources',
+    '/security',
+    '/services',
+    '/signup',
+    '/terms',
+    '/verify-email',
+    '/account',
+    '/account/premium',
+    '/auth/callback',
+    '/courses',
+    '/admin',
+    '/admin/login',
+    '/admin/accept-invite',
+    '/admin/audit',
+    '/admin/categories',
+    '/admin/courses',
+    '/admin/orders',
+    '/admin/outbox',
+    '/admin/users',
+    // Signed-in pages (not for crawlers): the page itself says when its id names nothing the visitor may see.
+    '/account/services/$id',
+    '/admin/service-orders',
+    '/admin/service-orders/$id',
+  ].map((path) => ({ path })),
+  { path: '/courses/$courseId', exists: publishedCourseExists },
+  { path: '/courses/category/$slug', exists: categorySlugExists },
+  { path: '/service/$serviceId', exists: serviceExists },
+]
+
+/** Client routes that render the not-found page themselves: always 404. */
+export const NOT_FOUND_ROUTES = ['/admin/$'] as const
+
+const split = (path: string) => path.split('/').filter(Boolean)
+const compiled = PAGE_ROUTES.map((route) => ({ ...route, segments: split(route.path) }))
+
+export async function statusForPath(db: DB, pathname: string): Promise<PageStatus> {
+  let segments: string[]
+  try {
+    segments = split(pathname).map((segment) => decodeURIComponent(segment))
+  } catch {
+    return 404 // a malformed escape names no page
+  }
+  for (const route of compiled) {
+    if (route.segments.length !== segments.length) continue
+    let param: string | undefined
+    const matches = route.segments.every((part, index) => {
+      if (part.startsWith('$')) {
+        param = segments[index]
+        return true
+      }
+      return part === segments[index]
+    })
+    if (!matches) continue
+    if (!route.exists || param === undefined) return 200
+    return (await route.exists(db, param)) ? 200 : 404
+  }
+  return 404
+}
