@@ -7,15 +7,9 @@ export type Json<T> = ColumnType<T, string, string>
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>
 export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
 
-export interface LessonData {
-  title: string
-  durationSeconds: number
-  isPreview: boolean
-}
-export interface CurriculumSection {
-  title: string
-  lessons: LessonData[]
-}
+/** Merged watched ranges of a video, [start, end] in seconds, sorted and non-overlapping. */
+export type WatchedRange = [number, number]
+export type LessonKind = 'article' | 'video'
 export interface ProcessStep {
   step: number
   title: string
@@ -73,7 +67,8 @@ export interface CoursesTable {
   certificate: Generated<boolean>
   what_you_will_learn: Json<string[]>
   requirements: Json<string[]>
-  curriculum: Json<CurriculumSection[]>
+  /** Whether an active Premium subscription opens this course (catalog owns it; admin course dialog). */
+  included_in_premium: Generated<boolean>
   status: Generated<'draft' | 'published' | 'archived'>
   featured: Generated<boolean>
   published_at: Date | null
@@ -482,6 +477,76 @@ export interface TeamInvitationsTable {
   created_at: CreatedAt
 }
 
+export interface CourseSectionsTable {
+  id: Generated<string>
+  course_id: string
+  position: number
+  title: string
+  created_at: CreatedAt
+}
+
+export interface LessonsTable {
+  id: Generated<string>
+  course_id: string
+  section_id: string
+  /** Order within its section. */
+  position: number
+  title: string
+  duration_seconds: Generated<number>
+  is_preview: Generated<boolean>
+  kind: Generated<LessonKind>
+  body_markdown: Generated<string>
+  /** A video file in storage (its key), or null. */
+  video_key: string | null
+  /** A YouTube or Vimeo address, or null. */
+  video_url: string | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface LessonAttachmentsTable {
+  id: Generated<string>
+  lesson_id: string
+  position: Generated<number>
+  file_name: string
+  storage_key: string
+  content_type: string
+  size_bytes: number
+  created_at: CreatedAt
+}
+
+export interface LessonProgressTable {
+  user_id: string
+  course_id: string
+  lesson_id: string
+  position_seconds: Generated<number>
+  watched_ranges: ColumnType<WatchedRange[], string | undefined, string>
+  watched_seconds: Generated<number>
+  completed_at: Date | null
+  updated_at: UpdatedAt
+}
+
+export type AccessSource = 'purchase' | 'premium' | 'staff'
+
+export interface CourseCompletionsTable {
+  user_id: string
+  course_id: string
+  completed_at: CreatedAt
+  /** Lessons the course had when it was completed ("N lessons added since you completed"). */
+  lesson_count: number
+  access_source: AccessSource
+}
+
+export interface CertificatesTable {
+  id: Generated<string>
+  user_id: string
+  course_id: string
+  learner_name: string
+  course_title: string
+  instructor_name: string
+  issued_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -513,4 +578,10 @@ export interface Database {
   catalog_version: CatalogVersionTable
   audit_log: AuditLogTable
   team_invitations: TeamInvitationsTable
+  course_sections: CourseSectionsTable
+  lessons: LessonsTable
+  lesson_attachments: LessonAttachmentsTable
+  lesson_progress: LessonProgressTable
+  course_completions: CourseCompletionsTable
+  certificates: CertificatesTable
 }

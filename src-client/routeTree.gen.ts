@@ -37,6 +37,7 @@ import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
@@ -52,6 +53,8 @@ import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outb
 import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
+import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
+import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 
@@ -194,6 +197,12 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CertificatesCertificateIdRoute =
+  CertificatesCertificateIdRouteImport.update({
+    id: '/certificates/$certificateId',
+    path: '/certificates/$certificateId',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const CoursesIndexRoute = CoursesIndexRouteImport.update({
   id: '/courses/',
   path: '/courses/',
@@ -269,6 +278,16 @@ const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
   path: '/courses/category/$slug',
   getParentRoute: () => rootRouteImport,
 } as any)
+const LearnCourseIdIndexRoute = LearnCourseIdIndexRouteImport.update({
+  id: '/learn/$courseId/',
+  path: '/learn/$courseId/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LearnCourseIdLessonIdRoute = LearnCourseIdLessonIdRouteImport.update({
+  id: '/learn/$courseId/$lessonId',
+  path: '/learn/$courseId/$lessonId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
   id: '/account_/services/$id',
   path: '/account/services/$id',
@@ -309,6 +328,7 @@ export interface FileRoutesByFullPath {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
@@ -323,7 +343,9 @@ export interface FileRoutesByFullPath {
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
+  '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin/': typeof AdminStaffIndexRoute
+  '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
@@ -354,6 +376,7 @@ export interface FileRoutesByTo {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
@@ -368,7 +391,9 @@ export interface FileRoutesByTo {
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
+  '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin': typeof AdminStaffIndexRoute
+  '/learn/$courseId': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
@@ -402,6 +427,7 @@ export interface FileRoutesById {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
@@ -416,7 +442,9 @@ export interface FileRoutesById {
   '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
+  '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
+  '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
 }
@@ -450,6 +478,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
@@ -464,7 +493,9 @@ export interface FileRouteTypes {
     | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
+    | '/learn/$courseId/$lessonId'
     | '/admin/'
+    | '/learn/$courseId/'
     | '/account/services/$id'
     | '/admin/service-orders/$id'
   fileRoutesByTo: FileRoutesByTo
@@ -495,6 +526,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses'
@@ -509,7 +541,9 @@ export interface FileRouteTypes {
     | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
+    | '/learn/$courseId/$lessonId'
     | '/admin'
+    | '/learn/$courseId'
     | '/account/services/$id'
     | '/admin/service-orders/$id'
   id:
@@ -542,6 +576,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
@@ -556,7 +591,9 @@ export interface FileRouteTypes {
     | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
+    | '/learn/$courseId/$lessonId'
     | '/admin/_staff/'
+    | '/learn/$courseId/'
     | '/_auth/account_/services/$id'
     | '/admin/_staff/service-orders_/$id'
   fileRoutesById: FileRoutesById
@@ -589,10 +626,13 @@ export interface RootRouteChildren {
   AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
   AdminLoginRoute: typeof AdminLoginRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
+  CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
+  LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
+  LearnCourseIdIndexRoute: typeof LearnCourseIdIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -793,6 +833,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/certificates/$certificateId': {
+      id: '/certificates/$certificateId'
+      path: '/certificates/$certificateId'
+      fullPath: '/certificates/$certificateId'
+      preLoaderRoute: typeof CertificatesCertificateIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/courses/': {
       id: '/courses/'
       path: '/courses'
@@ -898,6 +945,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCategorySlugRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/learn/$courseId/': {
+      id: '/learn/$courseId/'
+      path: '/learn/$courseId'
+      fullPath: '/learn/$courseId/'
+      preLoaderRoute: typeof LearnCourseIdIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/learn/$courseId/$lessonId': {
+      id: '/learn/$courseId/$lessonId'
+      path: '/learn/$courseId/$lessonId'
+      fullPath: '/learn/$courseId/$lessonId'
+      preLoaderRoute: typeof LearnCourseIdLessonIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_auth/account_/services/$id': {
       id: '/_auth/account_/services/$id'
       path: '/account/services/$id'
@@ -989,10 +1050,13 @@ const rootRouteChildren: RootRouteChildren = {
   AdminAcceptInviteRoute: AdminAcceptInviteRoute,
   AdminLoginRoute: AdminLoginRoute,
   AuthCallbackRoute: AuthCallbackRoute,
+  CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
   CoursesIndexRoute: CoursesIndexRoute,
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
+  LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,
+  LearnCourseIdIndexRoute: LearnCourseIdIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -13,6 +13,8 @@ export interface AppConfig {
   payments?: PaymentsConfig
   /** Production: unexpected errors answer a generic message and the request id, never their own text. */
   hideErrorDetails?: boolean
+  /** Largest lesson video upload in bytes (LESSON_VIDEO_MAX_BYTES; 200 MB when unset). */
+  lessonVideoMaxBytes?: number
   /** How mail leaves: over SMTP, or printed and kept in the outbox (no SMTP_URL). */
   mailDelivery: 'smtp' | 'log'
   /** The OAuth providers with both a client id and a secret: the only sign-in buttons the client shows. */

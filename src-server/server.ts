@@ -16,6 +16,7 @@ import { makeResolveSession } from './auth/resolve.ts'
 import { registerOAuthRoutes } from './auth/routes.ts'
 import type { ResolveSession } from './auth/types.ts'
 import { registerAdminImageRoutes } from './catalog/image-route.ts'
+import { registerLessonUploadRoutes } from './catalog/lesson-upload-routes.ts'
 import type { AppConfig, HttpDeps } from './config.ts'
 import type { DB } from './db.ts'
 import type { Env } from './env.ts'
@@ -24,6 +25,7 @@ import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { statusForPath } from './http/page-status.ts'
 import { registerSeoRoutes } from './http/seo.ts'
+import { registerLearningRoutes } from './learning/media-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
@@ -41,7 +43,12 @@ import { trpcErrorHooks } from './trpc/http.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &
-    Partial<Pick<Env, 'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'SMTP_URL' | OAuthEnv>> &
+    Partial<
+      Pick<
+        Env,
+        'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'SMTP_URL' | 'LESSON_VIDEO_MAX_BYTES' | OAuthEnv
+      >
+    > &
     S3Env
   db: DB
   logger?: FastifyServerOptions['logger']
@@ -73,6 +80,17 @@ export interface Server {
   stop(): Promise<void>
 }
 
+/** A /uploads/ address of a private file, however encoded ('%2F', '/./'): those are never served statically. */
+function isPrivateUpload(url: string): boolean {
+  let pathname: string
+  try {
+    pathname = decodeURIComponent(url.split('?')[0] ?? '')
+  } catch {
+    return true
+  }
+  return `${path.posix.normalize(pathname)}/`.startsWith(`/uploads/${PRIVATE_PREFIX}`)
+}
+
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
 const CSRF_EXEMPT = ['/api/stripe/webhook']
 
@@ -87,6 +105,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
     payments: deps.payments,
     hideErrorDetails: env.NODE_ENV === 'production',
+    lessonVideoMaxBytes: env.LESSON_VIDEO_MAX_BYTES,
     mailDelivery: env.SMTP_URL ? 'smtp' : 'log',
     oauthProviders: (['google', 'facebook'] as const).filter((name) => oauth[name]),
   }
@@ -140,8 +159,12 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
-  // never served here, only by routes that check the session (service-orders/routes.ts).
+  // never served here, only by routes that check the session (service-orders/routes.ts, learning/media-routes.ts);
+  // the hook refuses them before fastify-static however the path is encoded.
   await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      if (isPrivateUpload(request.url)) return reply.code(404).send({ error: 'Not Found', message: 'File not found' })
+    })
     await scope.register(fastifyStatic, {
       root: uploadsDir,
       prefix: '/uploads/',
@@ -162,6 +185,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerOAuthRoutes(app, httpDeps, oauth)
   registerProfileRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
+  registerLearningRoutes(app, httpDeps)
+  registerLessonUploadRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
 
   await registerClient(app, env.CLIENT_DIR, (pathname) => statusForPath(db, pathname))

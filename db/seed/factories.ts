@@ -14,7 +14,6 @@ export function courseRow(course: NewCourse): Insertable<CoursesTable> {
     price_minor: 1000,
     what_you_will_learn: '[]',
     requirements: '[]',
-    curriculum: '[]',
     ...course,
   }
 }

@@ -1,8 +1,8 @@
 // Idempotent demo seed: inserts what is missing, keyed by natural ids, and never overwrites staff edits.
 import type { Kysely } from 'kysely'
-import { parseLessonDuration } from '../../src-shared/lesson-duration.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
-import type { CurriculumSection, Database } from '../types.ts'
+import type { Database } from '../types.ts'
+import { seedCourseMinutes, seedCurricula } from './curriculum.ts'
 import { categories } from './data/categories.ts'
 import { courses } from './data/courses.ts'
 import { promoVideos, testimonials } from './data/home.ts'
@@ -10,10 +10,15 @@ import { instructors } from './data/instructors.ts'
 import { intakeForms } from './data/intake-forms.ts'
 import { comparisonFeatures, plans } from './data/plans.ts'
 import { services } from './data/services.ts'
-import type { SeedCourse } from './data/types.ts'
 import { courseRow } from './factories.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
+/** The few demo courses sold only on their own (Premium includes the rest). */
+const PREMIUM_EXCLUDED = new Set([
+  'design-systems-advanced',
+  'financial-modeling-excel',
+  'strategy-frameworks-consultants',
+])
 
 /** The business days a package's processing time promises at most: '1-3 business days' → 3 (5 when unstated). */
 export function processingDays(processingTime: string): number {
@@ -21,17 +26,6 @@ export function processingDays(processingTime: string): number {
   return match ? Number(match[1]) : 5
 }
 const DAY_MS = 24 * 60 * 60 * 1000
-
-export function toCurriculum(course: SeedCourse): CurriculumSection[] {
-  return course.curriculum.map((section) => ({
-    title: section.title,
-    lessons: section.lessons.map((lesson) => ({
-      title: lesson.title,
-      durationSeconds: parseLessonDuration(lesson.duration),
-      isPreview: lesson.preview ?? false,
-    })),
-  }))
-}
 
 export async function seedDatabase(db: Kysely<Database>, now = new Date()): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -63,7 +57,6 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
           const instructor = instructorByKey.get(course.instructor)
           const category = categoryId.get(course.category)
           if (!instructor || !category) throw new Error(`Seed course ${course.id} refers to unknown data`)
-          const curriculum = toCurriculum(course)
           const createdAt = new Date(now.getTime() - course.createdDaysAgo * DAY_MS)
           const status = course.status ?? 'published'
           return courseRow({
@@ -80,13 +73,13 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
             review_count: course.reviewCount,
             students_count: course.studentsCount,
             level: course.level,
-            duration_minutes: Math.round(course.hoursOfContent * 60),
-            lessons_count: curriculum.reduce((sum, section) => sum + section.lessons.length, 0),
+            duration_minutes: seedCourseMinutes(course),
+            lessons_count: course.curriculum.reduce((sum, section) => sum + section.lessons.length, 0),
             language: course.language ?? 'English',
             certificate: course.certificate ?? true,
+            included_in_premium: !PREMIUM_EXCLUDED.has(course.id),
             what_you_will_learn: json(course.whatYouWillLearn),
             requirements: json(course.requirements),
-            curriculum: json(curriculum),
             status,
             featured: course.featured ?? false,
             published_at: status === 'published' ? createdAt : null,
@@ -97,6 +90,7 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
       )
       .onConflict((oc) => oc.column('id').doNothing())
       .execute()
+    await seedCurricula(trx, courses)
 
     for (const [position, service] of services.entries()) {
       const category = categoryId.get(service.category)

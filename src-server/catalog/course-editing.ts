@@ -1,15 +1,17 @@
 // Course changes made by staff. Each change and its audit record share one transaction.
 import { randomBytes } from 'node:crypto'
 import type { z } from 'zod'
-import type { courseInput } from '../../src-shared/schemas/admin.ts'
+import type { CourseFilter, courseInput } from '../../src-shared/schemas/admin.ts'
 import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { assertCourseImage } from './course-image.ts'
-import { toAdminCourse, toCourseValues } from './course-mapping.ts'
+import { toAdminCourse, toCourseValues, toSectionValues } from './course-mapping.ts'
+import { writeCurriculum } from './curriculum-editing.ts'
 import { courseHasPurchases } from './purchases.ts'
-import { findAdminCourse } from './repository-staff.ts'
+import { readCurricula, readCurriculum } from './repository-lessons.ts'
+import { findAdminCourse, listAdminCourses } from './repository-staff.ts'
 
 type ParsedCourse = z.output<typeof courseInput>
 
@@ -37,7 +39,17 @@ async function assertCategory(db: DB, categoryId: string) {
 async function loadCourse(db: DB, id: string) {
   const row = await findAdminCourse(db, id)
   if (!row) throw new DomainError('not_found', 'Course not found')
-  return toAdminCourse(row)
+  return toAdminCourse(row, await readCurriculum(db, id))
+}
+
+/** One page of Manage Courses, each course with its curriculum (read in one query for the page). */
+export async function adminCoursePage(db: DB, filter: CourseFilter, search: string, page: number) {
+  const { rows, total, counts } = await listAdminCourses(db, filter, search, page)
+  const curricula = await readCurricula(
+    db,
+    rows.map((row) => row.id),
+  )
+  return { items: rows.map((row) => toAdminCourse(row, curricula.get(row.id) ?? [])), total, counts }
 }
 
 type ImageUrls = Pick<FileStorage, 'keyFromUrl'>
@@ -52,6 +64,7 @@ export async function createCourse(db: DB, actor: audit.Actor, input: ParsedCour
       .insertInto('courses')
       .values({ id, ...values, published_at: values.status === 'published' ? new Date() : null })
       .execute()
+    await writeCurriculum(trx, id, toSectionValues(input))
     const after = await loadCourse(trx, id)
     await audit.record(trx, actor, 'course.create', { type: 'course', id, after })
     return after
@@ -70,6 +83,7 @@ export async function updateCourse(db: DB, actor: audit.Actor, id: string, input
       .set({ ...values, updated_at: new Date(), ...(publishing ? { published_at: new Date() } : {}) })
       .where('id', '=', id)
       .execute()
+    await writeCurriculum(trx, id, toSectionValues(input))
     const after = await loadCourse(trx, id)
     await audit.record(trx, actor, 'course.update', { type: 'course', id, before, after })
     return after

@@ -1,10 +1,11 @@
 // Between the admin course form (decimal text, 'm:ss' lesson durations) and the stored course row.
 
 import type { z } from 'zod'
-import type { CurriculumSection } from '../../db/types.ts'
 import { formatLessonDuration, parseLessonDuration } from '../../src-shared/lesson-duration.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import type { courseInput } from '../../src-shared/schemas/admin.ts'
+import type { SectionValues } from './curriculum-editing.ts'
+import type { OutlineSection } from './repository-lessons.ts'
 import type { AdminCourseRow } from './repository-staff.ts'
 
 type ParsedCourse = z.output<typeof courseInput>
@@ -12,17 +13,23 @@ type ParsedCourse = z.output<typeof courseInput>
 const PLACEHOLDER_IMAGE = '/placeholder.svg'
 const DEFAULT_INSTRUCTOR = 'Instructor Name'
 
-/** Stored columns for a validated form. Lessons and duration follow the curriculum whenever it lists lessons. */
-export function toCourseValues(input: ParsedCourse) {
-  const curriculum: CurriculumSection[] = input.curriculum.map((section) => ({
+/** The form's curriculum as the sections and lessons to store. */
+export function toSectionValues(input: ParsedCourse): SectionValues[] {
+  return input.curriculum.map((section) => ({
+    id: section.id,
     title: section.title,
     lessons: section.lessons.map((lesson) => ({
+      id: lesson.id,
       title: lesson.title,
       durationSeconds: parseLessonDuration(lesson.duration),
       isPreview: lesson.isPreview,
     })),
   }))
-  const lessons = curriculum.flatMap((section) => section.lessons)
+}
+
+/** Stored columns for a validated form. Lessons and duration follow the curriculum whenever it lists lessons. */
+export function toCourseValues(input: ParsedCourse) {
+  const lessons = toSectionValues(input).flatMap((section) => section.lessons)
   const fromCurriculum = lessons.length > 0
   const seconds = lessons.reduce((sum, lesson) => sum + lesson.durationSeconds, 0)
   return {
@@ -38,18 +45,18 @@ export function toCourseValues(input: ParsedCourse) {
     featured: input.featured,
     language: input.language,
     certificate: input.certificate,
+    included_in_premium: input.includedInPremium,
     lessons_count: fromCurriculum ? lessons.length : input.lessons,
     duration_minutes: fromCurriculum ? Math.round(seconds / 60) : input.durationMinutes,
     what_you_will_learn: JSON.stringify(input.whatYouWillLearn),
     requirements: JSON.stringify(input.requirements),
-    curriculum: JSON.stringify(curriculum),
   }
 }
 
 const decimal = (minor: number) => (minor / 100).toFixed(2)
 
 /** What the admin table and the edit form need, as plain JSON. */
-export function toAdminCourse(row: AdminCourseRow) {
+export function toAdminCourse(row: AdminCourseRow, curriculum: OutlineSection[]) {
   return {
     id: row.id,
     title: row.title,
@@ -65,15 +72,18 @@ export function toAdminCourse(row: AdminCourseRow) {
     level: row.level,
     language: row.language,
     certificate: row.certificate,
+    includedInPremium: row.included_in_premium,
     status: row.status,
     featured: row.featured,
     lessons: row.lessons_count,
     durationMinutes: row.duration_minutes,
     whatYouWillLearn: row.what_you_will_learn,
     requirements: row.requirements,
-    curriculum: row.curriculum.map((section) => ({
+    curriculum: curriculum.map((section) => ({
+      id: section.id,
       title: section.title,
       lessons: section.lessons.map((lesson) => ({
+        id: lesson.id,
         title: lesson.title,
         duration: formatLessonDuration(lesson.durationSeconds),
         isPreview: lesson.isPreview,

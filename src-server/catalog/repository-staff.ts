@@ -18,13 +18,13 @@ export const adminCourseColumns = [
   'courses.level',
   'courses.language',
   'courses.certificate',
+  'courses.included_in_premium',
   'courses.status',
   'courses.featured',
   'courses.lessons_count',
   'courses.duration_minutes',
   'courses.what_you_will_learn',
   'courses.requirements',
-  'courses.curriculum',
   'courses.updated_at',
 ] as const
 

@@ -54,7 +54,7 @@ export function findPublishedCourse(db: DB, id: string) {
       'courses.certificate',
       'courses.what_you_will_learn',
       'courses.requirements',
-      'courses.curriculum',
+      'courses.included_in_premium',
       'courses.instructor_id',
       'courses.updated_at',
     ])
@@ -85,6 +85,16 @@ export function listCategoriesWithCounts(db: DB) {
 /** Every published course id with its last change, for the sitemap. */
 export function listPublishedCourseIds(db: DB) {
   return db.selectFrom('courses').select(['id', 'updated_at']).where('status', '=', 'published').orderBy('id').execute()
+}
+
+/** Title, instructor and image of the given courses (any status: a learner keeps an archived course). */
+export function listCourseSummaries(db: DB, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('courses')
+    .select(['id', 'title', 'instructor_name', 'image_url', 'status', 'included_in_premium'])
+    .where('id', 'in', ids)
+    .execute()
 }
 
 /** Whether a course page exists for shoppers (published); the SPA fallback's 404 asks it. */

@@ -4,7 +4,9 @@
 // parameter names the owner's existence check. tests/unit/page-routes.test.ts fails when a client route is
 // missing here (or an entry here has no client route).
 import { categorySlugExists, publishedCourseExists } from '../catalog/repository.ts'
+import { learnableCourseExists, learnableLessonExists } from '../catalog/repository-lessons.ts'
 import type { DB } from '../db.ts'
+import { certificateExists } from '../learning/repository.ts'
 import { serviceExists } from '../offerings/repository.ts'
 
 export type PageStatus = 200 | 404
@@ -59,6 +61,10 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
   { path: '/courses/$courseId', exists: publishedCourseExists },
   { path: '/courses/category/$slug', exists: categorySlugExists },
   { path: '/service/$serviceId', exists: serviceExists },
+  { path: '/learn/$courseId', exists: learnableCourseExists },
+  // Two parameters: the table checks the last, the lesson (of a course that is not a draft).
+  { path: '/learn/$courseId/$lessonId', exists: learnableLessonExists },
+  { path: '/certificates/$certificateId', exists: certificateExists },
 ]
 
 /** Client routes that render the not-found page themselves: always 404. */

@@ -5,6 +5,7 @@ import { cartRouter } from './cart.ts'
 import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
+import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
@@ -24,6 +25,7 @@ export const appRouter = router({
   cart: cartRouter,
   payment: paymentRouter,
   purchases: purchasesRouter,
+  learning: learningRouter,
   membership: membershipRouter,
   serviceOrders: serviceOrdersRouter,
   admin: adminRouter,

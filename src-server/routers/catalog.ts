@@ -2,12 +2,8 @@ import { z } from 'zod'
 import { FALLBACK_FEATURED_COURSES } from '../../src-shared/constants.ts'
 import { catalogueQuerySchema, courseIdSchema, featuredCoursesInput } from '../../src-shared/schemas/catalog.ts'
 import { searchCatalogue } from '../catalog/catalogue-page.ts'
-import {
-  type CourseCardRow,
-  findPublishedCourse,
-  listCategoriesWithCounts,
-  listFeaturedCourses,
-} from '../catalog/repository.ts'
+import { findPublishedCourseWithCurriculum } from '../catalog/course-page.ts'
+import { type CourseCardRow, listCategoriesWithCounts, listFeaturedCourses } from '../catalog/repository.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export function toCourseCard(row: CourseCardRow) {
@@ -58,8 +54,9 @@ export const catalogRouter = router({
 
   /** A published course, or null (the page shows the course not-found variant). */
   course: publicProcedure.input(z.object({ id: courseIdSchema })).query(async ({ ctx, input }) => {
-    const row = await findPublishedCourse(ctx.db, input.id)
-    if (!row) return null
+    const found = await findPublishedCourseWithCurriculum(ctx.db, input.id)
+    if (!found) return null
+    const { row, curriculum } = found
     return {
       ...toCourseCard(row),
       studentsCount: row.students_count,
@@ -67,7 +64,8 @@ export const catalogRouter = router({
       certificate: row.certificate,
       whatYouWillLearn: row.what_you_will_learn,
       requirements: row.requirements,
-      curriculum: row.curriculum,
+      includedInPremium: row.included_in_premium,
+      curriculum,
       instructorId: row.instructor_id,
       instructorProfile: {
         name: row.instructor_name,

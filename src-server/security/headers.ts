@@ -1,13 +1,15 @@
 // Security headers (helmet) with a Content-Security-Policy the app runs under: its own scripts and styles
 // (Panda's CSS files, and the inline style attributes Ark UI sets), the contact page's OpenStreetMap frame,
-// PayPal's hosted buttons, and images from this site, data: and blob: URLs (avatar previews) and the
+// PayPal's hosted buttons, YouTube/Vimeo lesson frames, and images from this site, data: and blob: URLs (avatar previews) and the
 // object storage, when one is configured.
 import fastifyHelmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
+import { VIDEO_EMBED_ORIGINS } from '../../src-shared/video-url.ts'
 
 export const CSP_SOURCES = {
   script: ["'self'", 'https://www.paypal.com'],
-  frame: ['https://www.openstreetmap.org', 'https://www.paypal.com'],
+  // Lesson videos hosted on YouTube (privacy-enhanced mode) or Vimeo (do-not-track) play in their frames.
+  frame: ['https://www.openstreetmap.org', 'https://www.paypal.com', ...VIDEO_EMBED_ORIGINS],
   img: ["'self'", 'data:', 'blob:', 'https://www.paypalobjects.com'],
   connect: ["'self'", 'https://www.paypal.com'],
   style: ["'self'", "'unsafe-inline'"],

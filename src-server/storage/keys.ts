@@ -7,6 +7,8 @@ export const UPLOAD_PREFIXES = {
   avatars: 'avatars/',
   /** Private (never public, see PRIVATE_PREFIX): brief, message and delivery files of service orders. */
   serviceOrderFiles: `${PRIVATE_PREFIX}service-orders/`,
+  /** Private too: lesson videos and attachments, served only by the learning routes after the access check. */
+  lessons: `${PRIVATE_PREFIX}lessons/`,
 } as const
 
 export const ALL_UPLOAD_PREFIXES: readonly string[] = Object.values(UPLOAD_PREFIXES)

@@ -18,6 +18,8 @@ export const UPLOAD_URL_COLUMNS = [
   { table: 'promo_videos', column: 'video_url' },
   // A storage key, not a URL: its first "tail" is the key itself.
   { table: 'service_order_files', column: 'storage_key' },
+  { table: 'lessons', column: 'video_key' },
+  { table: 'lesson_attachments', column: 'storage_key' },
 ] as const
 
 export const UPLOAD_SWEEP_MIN_AGE_MS = 24 * 60 * 60 * 1000

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { COURSE_FILTERS, OUTBOX_STATUSES } from '../admin.ts'
 import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
 import { LESSON_DURATION_MESSAGE, LESSON_DURATION_PATTERN } from '../lesson-duration.ts'
+import { parseVideoUrl, VIDEO_URL_MESSAGE } from '../video-url.ts'
 import { courseIdSchema } from './catalog.ts'
 import { personName } from './person-name.ts'
 
@@ -25,11 +26,14 @@ const priceText = z
 export const lessonDurationText = z.string().trim().regex(LESSON_DURATION_PATTERN, LESSON_DURATION_MESSAGE)
 
 const lessonInput = z.object({
+  /** Sent back for an existing lesson so an edit keeps its id (and learners' progress). */
+  id: z.uuid().optional(),
   title: z.string().trim().min(1, 'Every lesson needs a title').max(200),
   duration: lessonDurationText,
   isPreview: z.boolean(),
 })
 const sectionInput = z.object({
+  id: z.uuid().optional(),
   title: z.string().trim().min(1, 'Every section needs a title').max(200),
   lessons: z.array(lessonInput).max(200),
 })
@@ -54,6 +58,8 @@ export const courseInput = z.object({
   featured: z.boolean().default(false),
   language: z.string().trim().min(1).max(60).default('English'),
   certificate: z.boolean().default(true),
+  /** Whether an active Premium subscription opens the course. */
+  includedInPremium: z.boolean().default(true),
   /** Used only when the curriculum lists no lessons; otherwise counted from it. */
   lessons: z.coerce.number().int('Lessons must be a whole number').min(0).max(10_000).default(0),
   durationMinutes: z.coerce.number().int('Duration must be whole minutes').min(0).max(100_000).default(0),
@@ -91,6 +97,33 @@ export const acceptInviteInput = z.object({
 })
 
 export const auditListInput = z.object({ page: z.number().int().min(1).max(10_000).default(1) })
+
+/** A lesson's content, edited from the curriculum editor (editor role and up). */
+export const lessonContentInput = z
+  .object({
+    courseId: courseIdSchema,
+    lessonId: z.uuid(),
+    kind: z.enum(['article', 'video']),
+    bodyMarkdown: z.string().max(100_000, 'Lesson text is too long').default(''),
+    videoUrl: z
+      .string()
+      .trim()
+      .max(500)
+      .refine((value) => value === '' || parseVideoUrl(value) !== null, VIDEO_URL_MESSAGE)
+      .default(''),
+    /** A key the video upload answered (or the lesson's current one). */
+    videoKey: z.string().trim().max(300).nullable().default(null),
+    attachments: z
+      .array(
+        z.object({ id: z.uuid().optional(), name: z.string().trim().min(1).max(120), key: z.string().trim().max(300) }),
+      )
+      .max(20)
+      .default([]),
+  })
+  .refine((lesson) => lesson.kind === 'article' || Boolean(lesson.videoKey) || lesson.videoUrl !== '', {
+    message: 'A video lesson needs an uploaded video or a YouTube/Vimeo link',
+    path: ['videoUrl'],
+  })
 
 export const outboxListInput = z.object({
   page: z.number().int().min(1).max(10_000).default(1),

@@ -141,7 +141,12 @@ describe('admin.courses lifecycle', () => {
     expect(course.priceMinor).toBe(5999)
     expect(course.lessons).toBe(3)
     expect(course.durationMinutes).toBe(60)
-    expect(course.curriculum[0]?.lessons[0]).toEqual({ title: 'Install', duration: '5:30', isPreview: true })
+    expect(course.curriculum[0]?.lessons[0]).toEqual({
+      id: expect.any(String),
+      title: 'Install',
+      duration: '5:30',
+      isPreview: true,
+    })
     expect(await visitor().catalog.course({ id: course.id })).toBeNull()
 
     const audit = await database.db
@@ -157,6 +162,59 @@ describe('admin.courses lifecycle', () => {
       priceMinor: 5999,
       whatYouWillLearn: ['Ownership', 'Async Rust'],
     })
+  })
+
+  it('keeps the ids of lessons that still exist when the curriculum is edited', async () => {
+    const caller = await asEditor()
+    const course = await caller.admin.courses.create({ ...baseCourse(), title: 'Lesson ids' })
+    const [first, second] = course.curriculum
+    const install = first?.lessons[0]
+    const borrowing = second?.lessons[0]
+    // Reordered sections, a renamed lesson (sent with its id), a removed lesson, a new one.
+    const edited = await caller.admin.courses.update({
+      ...baseCourse(),
+      id: course.id,
+      title: 'Lesson ids',
+      curriculum: [
+        {
+          id: second?.id,
+          title: 'Ownership',
+          lessons: [{ id: borrowing?.id, title: 'Borrowing well', duration: '44:30', isPreview: false }],
+        },
+        {
+          id: first?.id,
+          title: 'Getting started',
+          lessons: [
+            { id: install?.id, title: 'Install', duration: '5:30', isPreview: true },
+            { title: 'Brand new', duration: '1:00', isPreview: false },
+          ],
+        },
+      ],
+    })
+    expect(edited.curriculum.map((s) => s.id)).toEqual([second?.id, first?.id])
+    expect(edited.curriculum[0]?.lessons).toEqual([
+      { id: borrowing?.id, title: 'Borrowing well', duration: '44:30', isPreview: false },
+    ])
+    expect(edited.curriculum[1]?.lessons[0]?.id).toBe(install?.id)
+    const newId = edited.curriculum[1]?.lessons[1]?.id
+    expect(newId).toBeTruthy()
+    expect([install?.id, borrowing?.id, first?.lessons[1]?.id]).not.toContain(newId)
+    const rows = await database.db.selectFrom('lessons').select('id').where('course_id', '=', course.id).execute()
+    expect(rows).toHaveLength(3)
+    // An id of another course's lesson is not taken over: the lesson is created anew.
+    const other = await database.db
+      .selectFrom('lessons')
+      .select('id')
+      .where('course_id', '!=', course.id)
+      .executeTakeFirstOrThrow()
+    const again = await caller.admin.courses.update({
+      ...baseCourse(),
+      id: course.id,
+      title: 'Lesson ids',
+      curriculum: [{ title: 'Only', lessons: [{ id: other.id, title: 'Stolen', duration: '1:00', isPreview: false }] }],
+    })
+    expect(again.curriculum[0]?.lessons[0]?.id).not.toBe(other.id)
+    await caller.admin.courses.delete({ id: course.id })
   })
 
   it('gives a second course with the same title its own id', async () => {

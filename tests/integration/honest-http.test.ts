@@ -82,6 +82,24 @@ describe('page statuses', () => {
     expect(await statusForPath(database.db, '/courses/%E0%A4%A')).toBe(404) // a malformed escape names nothing
   })
 
+  it('knows the player and certificate pages: 200 for what exists, 404 for unknown or malformed ids', async () => {
+    const lesson = await database.db
+      .selectFrom('lessons as l')
+      .innerJoin('courses as c', 'c.id', 'l.course_id')
+      .select(['l.id', 'l.course_id'])
+      .where('c.status', '=', 'published')
+      .executeTakeFirstOrThrow()
+    expect(await statusForPath(database.db, `/learn/${lesson.course_id}`)).toBe(200)
+    expect(await statusForPath(database.db, `/learn/${lesson.course_id}/${lesson.id}`)).toBe(200)
+    expect(await statusForPath(database.db, '/learn/nope')).toBe(404)
+    expect(await statusForPath(database.db, `/learn/${lesson.course_id}/not-a-uuid`)).toBe(404)
+    expect(await statusForPath(database.db, `/learn/${lesson.course_id}/00000000-0000-4000-8000-000000000000`)).toBe(
+      404,
+    )
+    expect(await statusForPath(database.db, '/certificates/00000000-0000-4000-8000-000000000000')).toBe(404)
+    expect(await statusForPath(database.db, '/certificates/nope')).toBe(404)
+  })
+
   it.runIf(inject('testDb').kind === 'pglite')('answers 503 with the shell while the database is down', async () => {
     const broken = await createTestDatabase()
     const server = await startTestServer(broken.db, { clientShell: true })

@@ -184,4 +184,36 @@ describe.each(kinds)('sweepUnreferencedUploads on $name', (kind) => {
     expect(await kind.exists(kept)).toBe(true)
     expect(await kind.exists(orphan)).toBe(false)
   })
+
+  it('keeps lesson videos and attachments a lesson names; deletes uploads never saved on a lesson', async () => {
+    const tag = kind.name === 'S3' ? 's3' : 'local'
+    const storage = kind.storage('https://cdn-3.example.test/media')
+    const lesson = await database.db.selectFrom('lessons').select('id').limit(1).executeTakeFirstOrThrow()
+    const video = `private/lessons/videos/${tag}-kept.webm`
+    const file = `private/lessons/files/${tag}-kept.pdf`
+    const orphan = `private/lessons/videos/${tag}-never-saved.webm`
+    for (const key of [video, file, orphan]) await storage.put(key, PNG, 'application/octet-stream')
+    await database.db
+      .updateTable('lessons')
+      .set({ video_key: video, kind: 'video' })
+      .where('id', '=', lesson.id)
+      .execute()
+    await database.db
+      .insertInto('lesson_attachments')
+      .values({
+        lesson_id: lesson.id,
+        file_name: 'kept.pdf',
+        storage_key: file,
+        content_type: 'application/pdf',
+        size_bytes: PNG.length,
+      })
+      .execute()
+    for (const key of [video, file, orphan]) await kind.age(key, TWO_DAYS_AGO)
+
+    const result = await sweepUnreferencedUploads({ db: database.db, storage })
+    expect(result.deleted).toContain(orphan)
+    expect(await kind.exists(video)).toBe(true)
+    expect(await kind.exists(file)).toBe(true)
+    expect(await kind.exists(orphan)).toBe(false)
+  })
 })

@@ -41,7 +41,6 @@ export interface SeedCourse {
   reviewCount: number
   studentsCount: number
   level: 'beginner' | 'intermediate' | 'advanced'
-  hoursOfContent: number
   language?: string
   certificate?: boolean
   featured?: boolean

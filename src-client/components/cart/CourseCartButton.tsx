@@ -19,7 +19,7 @@ export function CourseCartButton({
   const width = fullWidth ? css({ w: 'full' }) : undefined
   if (owned) {
     return (
-      <Link to="/account" hash="my-courses" className={cx(button({ size, variant: 'outline' }), width)}>
+      <Link to="/learn/$courseId" params={{ courseId }} className={cx(button({ size, variant: 'outline' }), width)}>
         Go to course
       </Link>
     )

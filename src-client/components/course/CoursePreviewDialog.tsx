@@ -1,12 +1,10 @@
-import { Dialog } from '@ark-ui/react/dialog'
-import { Portal } from '@ark-ui/react/portal'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import type { CourseCard } from '../../lib/types.ts'
 import { button } from '../ui/button.ts'
-import { Icon } from '../ui/icons.tsx'
+import { Dialog, PreviewDialogFrame } from '../ui/PreviewDialogFrame.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
 /**
@@ -27,68 +25,30 @@ export default function CoursePreviewDialog({
   returnFocusTo: () => HTMLElement | null
 }) {
   return (
-    <Dialog.Root defaultOpen onOpenChange={(details) => !details.open && onClose()} finalFocusEl={returnFocusTo}>
-      <Portal>
-        <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'rgba(15,23,42,.6)', zIndex: 40 })} />
-        <Dialog.Positioner
-          className={css({ position: 'fixed', inset: 0, display: 'grid', placeItems: 'center', p: '4', zIndex: 50 })}
-        >
-          <Dialog.Content
-            className={css({
-              bg: 'surface',
-              borderRadius: 'card',
-              boxShadow: 'raised',
-              maxW: 'lg',
-              w: 'full',
-              maxH: '90vh',
-              overflowY: 'auto',
-              position: 'relative',
-            })}
-          >
-            <SafeImage
-              src={course.image}
-              alt={course.title}
-              width={640}
-              height={360}
-              className={css({ w: 'full', aspectRatio: '16/9', objectFit: 'cover', borderTopRadius: 'card' })}
-            />
-            <div className={css({ p: '6', display: 'grid', gap: '3' })}>
-              <Dialog.Title className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{course.title}</Dialog.Title>
-              <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>By {course.instructor}</p>
-              <Dialog.Description className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-                {course.description}
-              </Dialog.Description>
-              <p className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
-                {course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency)}
-              </p>
-              <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
-                {cartAction}
-                <Link
-                  to="/courses/$courseId"
-                  params={{ courseId: course.id }}
-                  className={button({ variant: 'outline' })}
-                >
-                  View Course
-                </Link>
-              </div>
-            </div>
-            <Dialog.CloseTrigger
-              aria-label="Close preview"
-              className={css({
-                position: 'absolute',
-                top: '3',
-                right: '3',
-                bg: 'surface',
-                borderRadius: 'full',
-                p: '1',
-                cursor: 'pointer',
-              })}
-            >
-              <Icon name="close" size={18} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <PreviewDialogFrame onClose={onClose} returnFocusTo={returnFocusTo} className={css({ maxW: 'lg' })}>
+      <SafeImage
+        src={course.image}
+        alt={course.title}
+        width={640}
+        height={360}
+        className={css({ w: 'full', aspectRatio: '16/9', objectFit: 'cover', borderTopRadius: 'card' })}
+      />
+      <div className={css({ p: '6', display: 'grid', gap: '3' })}>
+        <Dialog.Title className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{course.title}</Dialog.Title>
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>By {course.instructor}</p>
+        <Dialog.Description className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+          {course.description}
+        </Dialog.Description>
+        <p className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
+          {course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency)}
+        </p>
+        <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
+          {cartAction}
+          <Link to="/courses/$courseId" params={{ courseId: course.id }} className={button({ variant: 'outline' })}>
+            View Course
+          </Link>
+        </div>
+      </div>
+    </PreviewDialogFrame>
   )
 }

@@ -1,17 +1,23 @@
 import { Accordion } from '@ark-ui/react/accordion'
+import { lazy, Suspense, useRef, useState } from 'react'
 import { css } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { Icon } from '../ui/icons.tsx'
 
 type Section = NonNullable<RouterOutputs['catalog']['course']>['curriculum'][number]
+type Lesson = Section['lessons'][number]
+
+const LessonPreviewDialog = lazy(() => import('../learning/LessonPreviewDialog.tsx'))
 
 /** Seconds as the spec's 'm:ss'. */
 export function formatLessonDuration(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
 }
 
-/** 'Course content': collapsible sections; preview lessons are marked, the rest show a lock. */
-export function CurriculumAccordion({ sections }: { sections: Section[] }) {
+/** 'Course content': collapsible sections; preview lessons have a Preview button, the rest show a lock. */
+export function CurriculumAccordion({ courseId, sections }: { courseId: string; sections: Section[] }) {
+  const [previewing, setPreviewing] = useState<Lesson | null>(null)
+  const opener = useRef<HTMLButtonElement | null>(null)
   const totalLessons = sections.reduce((sum, section) => sum + section.lessons.length, 0)
   return (
     <div>
@@ -58,7 +64,7 @@ export function CurriculumAccordion({ sections }: { sections: Section[] }) {
               <ul className={css({ px: '4', py: '2' })}>
                 {section.lessons.map((lesson) => (
                   <li
-                    key={lesson.title}
+                    key={lesson.id}
                     className={css({ display: 'flex', gap: '3', alignItems: 'center', py: '2', fontSize: 'sm' })}
                   >
                     <Icon
@@ -68,7 +74,22 @@ export function CurriculumAccordion({ sections }: { sections: Section[] }) {
                     />
                     <span className={css({ flex: 1 })}>{lesson.title}</span>
                     {lesson.isPreview ? (
-                      <span className={css({ color: 'accent', fontWeight: 'semibold' })}>Preview</span>
+                      <button
+                        type="button"
+                        aria-label={`Preview: ${lesson.title}`}
+                        className={css({
+                          color: 'accent',
+                          fontWeight: 'semibold',
+                          cursor: 'pointer',
+                          textDecoration: 'underline',
+                        })}
+                        onClick={(event) => {
+                          opener.current = event.currentTarget
+                          setPreviewing(lesson)
+                        }}
+                      >
+                        Preview
+                      </button>
                     ) : null}
                     <span className={css({ color: 'fg.muted', fontVariantNumeric: 'tabular-nums' })}>
                       {formatLessonDuration(lesson.durationSeconds)}
@@ -80,6 +101,17 @@ export function CurriculumAccordion({ sections }: { sections: Section[] }) {
           </Accordion.Item>
         ))}
       </Accordion.Root>
+      {previewing ? (
+        <Suspense fallback={null}>
+          <LessonPreviewDialog
+            courseId={courseId}
+            lessonId={previewing.id}
+            title={previewing.title}
+            onClose={() => setPreviewing(null)}
+            returnFocusTo={() => opener.current}
+          />
+        </Suspense>
+      ) : null}
     </div>
   )
 }

@@ -1,15 +1,18 @@
-// 'My courses': the courses the server has enrolled the user in.
+// 'My courses': the courses the learner bought or started (through Premium), with their real progress and a
+// Continue learning button into the player.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { css } from '../../../styled-system/css'
 import { useTRPC } from '../../lib/use-trpc.ts'
+import { ProgressBar } from '../learning/ProgressBar.tsx'
+import { progressLabel } from '../learning/progress-label.ts'
 import { button } from '../ui/button.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 
 export function MyCourses() {
   const trpc = useTRPC()
-  const courses = useQuery(trpc.purchases.myCourses.queryOptions())
+  const courses = useQuery(trpc.learning.myCourses.queryOptions())
   if (courses.isPending) return <LoadingState label="Loading your courses…" />
   if (courses.isError)
     return (
@@ -48,9 +51,18 @@ export function MyCourses() {
               </Link>
             </h3>
             <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{course.instructor}</p>
-            <p className={css({ fontSize: 'sm', mt: '2' })}>
-              Enrolled {new Date(course.enrolledAt).toLocaleDateString()} · Not started yet
+            <p className={css({ fontSize: 'sm', mt: '2' })} data-testid="my-course-status">
+              {course.enrolledAt ? `Enrolled ${new Date(course.enrolledAt).toLocaleDateString()} · ` : ''}
+              {progressLabel(course.progress, course.completedAt)}
             </p>
+            <ProgressBar percent={course.progress.percent} label={`Progress in ${course.title}`} />
+            <Link
+              to="/learn/$courseId"
+              params={{ courseId: course.id }}
+              className={`${button({ size: 'sm' })} ${css({ mt: '3' })}`}
+            >
+              Continue learning
+            </Link>
           </div>
         </li>
       ))}

@@ -11,7 +11,7 @@ export const Route = createFileRoute('/_auth/account')({
   loader: ({ context: { queryClient, trpc } }) =>
     Promise.all([
       queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions()),
-      queryClient.prefetchQuery(trpc.purchases.myCourses.queryOptions()),
+      queryClient.prefetchQuery(trpc.learning.myCourses.queryOptions()),
       queryClient.prefetchQuery(trpc.purchases.orders.queryOptions()),
       queryClient.prefetchQuery(trpc.serviceOrders.mine.queryOptions()),
     ]),

@@ -12,7 +12,7 @@ export const Route = createFileRoute('/_auth/account_/premium')({
   loader: ({ context: { queryClient, trpc } }) =>
     Promise.all([
       queryClient.ensureQueryData(trpc.purchases.membership.queryOptions()),
-      queryClient.prefetchQuery(trpc.purchases.myCourses.queryOptions()),
+      queryClient.prefetchQuery(trpc.learning.myCourses.queryOptions()),
     ]),
   head: () => ({ meta: [{ title: 'Premium Account | SkillForge' }] }),
   component: PremiumPage,

@@ -3,10 +3,10 @@ import { createFileRoute, Link, notFound } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
-import { CourseCartButton } from '../../components/cart/CourseCartButton.tsx'
 import { CurriculumAccordion } from '../../components/course/CurriculumAccordion.tsx'
 import { formatDate, hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
 import { NotFound } from '../../components/layout/NotFound.tsx'
+import { CourseLearnAction } from '../../components/learning/CourseLearnAction.tsx'
 import { Icon } from '../../components/ui/icons.tsx'
 import { JsonLd, offerPrice } from '../../components/ui/JsonLd.tsx'
 import { Container } from '../../components/ui/layout.tsx'
@@ -100,7 +100,7 @@ function CoursePage() {
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
           </div>
-          <PurchaseBox course={course} cartAction={<CourseCartButton courseId={course.id} size="lg" fullWidth />} />
+          <PurchaseBox course={course} cartAction={<CourseLearnAction courseId={course.id} />} />
         </Container>
       </section>
       <Container className={css({ py: '10' })}>
@@ -121,7 +121,7 @@ function CoursePage() {
             <h2 id="content" className={sectionTitle}>
               Course content
             </h2>
-            <CurriculumAccordion sections={course.curriculum} />
+            <CurriculumAccordion courseId={course.id} sections={course.curriculum} />
           </section>
           <section aria-labelledby="requirements">
             <h2 id="requirements" className={sectionTitle}>

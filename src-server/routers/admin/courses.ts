@@ -1,10 +1,21 @@
 // Manage Courses. Reading needs a viewer; every change needs an editor.
 import { z } from 'zod'
-import { ADMIN_PAGE_SIZE, courseInput, courseListInput, courseUpdateInput } from '../../../src-shared/schemas/admin.ts'
+import {
+  ADMIN_PAGE_SIZE,
+  courseInput,
+  courseListInput,
+  courseUpdateInput,
+  lessonContentInput,
+} from '../../../src-shared/schemas/admin.ts'
 import { courseIdSchema } from '../../../src-shared/schemas/catalog.ts'
-import { createCourse, deleteCourse, setCourseFeatured, updateCourse } from '../../catalog/course-editing.ts'
-import { toAdminCourse } from '../../catalog/course-mapping.ts'
-import { listAdminCourses } from '../../catalog/repository-staff.ts'
+import {
+  adminCoursePage,
+  createCourse,
+  deleteCourse,
+  setCourseFeatured,
+  updateCourse,
+} from '../../catalog/course-editing.ts'
+import { lessonContentForStaff, updateLessonContent } from '../../catalog/lesson-editing.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -12,9 +23,9 @@ export const adminCoursesRouter = router({
   list: staffProcedure('viewer')
     .input(courseListInput)
     .query(async ({ ctx, input }) => {
-      const { rows, total, counts } = await listAdminCourses(ctx.db, input.filter, input.search, input.page)
+      const { items, total, counts } = await adminCoursePage(ctx.db, input.filter, input.search, input.page)
       return {
-        items: rows.map(toAdminCourse),
+        items,
         total,
         counts,
         page: input.page,
@@ -33,6 +44,15 @@ export const adminCoursesRouter = router({
   setFeatured: staffProcedure('editor')
     .input(z.object({ id: courseIdSchema, featured: z.boolean() }))
     .mutation(({ ctx, input }) => setCourseFeatured(ctx.db, actorOf(ctx.user), input.id, input.featured)),
+
+  /** A lesson's content for the curriculum editor's lesson dialog. */
+  lessonContent: staffProcedure('editor')
+    .input(z.object({ courseId: courseIdSchema, lessonId: z.uuid() }))
+    .query(({ ctx, input }) => lessonContentForStaff(ctx.db, input.courseId, input.lessonId)),
+
+  updateLessonContent: staffProcedure('editor')
+    .input(lessonContentInput)
+    .mutation(({ ctx, input }) => updateLessonContent(ctx.db, actorOf(ctx.user), input, ctx.storage)),
 
   delete: staffProcedure('editor')
     .input(z.object({ id: courseIdSchema }))

@@ -196,6 +196,14 @@ export function CourseDialog({
             <input type="checkbox" checked={form.certificate} onChange={(e) => set('certificate', e.target.checked)} />
             Certificate of completion
           </label>
+          <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+            <input
+              type="checkbox"
+              checked={form.includedInPremium}
+              onChange={(e) => set('includedInPremium', e.target.checked)}
+            />
+            Included in Premium
+          </label>
         </div>
         <div className={wide}>
           <ImageField
@@ -221,7 +229,11 @@ export function CourseDialog({
           />
         </label>
         <div className={wide}>
-          <CurriculumEditor sections={form.curriculum} onChange={(sections) => set('curriculum', sections)} />
+          <CurriculumEditor
+            courseId={course?.id}
+            sections={form.curriculum}
+            onChange={(sections) => set('curriculum', sections)}
+          />
         </div>
       </form>
     </AdminDialog>

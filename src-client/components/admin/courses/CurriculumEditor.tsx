@@ -1,18 +1,25 @@
 // Sections and their lessons (title, 'm:ss' duration, preview flag). Lessons and duration are counted from it.
+import { lazy, Suspense, useState } from 'react'
 import { css } from '../../../../styled-system/css'
 import { button } from '../../ui/button.ts'
 import { fieldClass, inputClass } from '../styles.ts'
 import type { LessonState, SectionState } from './form-state.ts'
 
+const LessonContentDialog = lazy(() => import('./LessonContentDialog.tsx'))
+
 const row = css({ display: 'flex', gap: '2', alignItems: 'flex-end', flexWrap: 'wrap' })
 
 export function CurriculumEditor({
+  courseId,
   sections,
   onChange,
 }: {
+  /** The saved course's id: its saved lessons can have their content edited. */
+  courseId?: string
   sections: SectionState[]
   onChange: (sections: SectionState[]) => void
 }) {
+  const [editing, setEditing] = useState<string | null>(null)
   const setSection = (index: number, section: SectionState) =>
     onChange(sections.map((current, i) => (i === index ? section : current)))
   const setLesson = (sectionIndex: number, lessonIndex: number, lesson: LessonState) => {
@@ -78,6 +85,16 @@ export function CurriculumEditor({
                 />
                 Preview
               </label>
+              {courseId && lesson.id ? (
+                <button
+                  type="button"
+                  className={button({ variant: 'outline', size: 'sm' })}
+                  aria-label={`Edit content of lesson ${lessonIndex + 1} of section ${sectionIndex + 1}`}
+                  onClick={() => setEditing(lesson.id ?? null)}
+                >
+                  Content
+                </button>
+              ) : null}
               <button
                 type="button"
                 className={button({ variant: 'ghost', size: 'sm' })}
@@ -111,6 +128,11 @@ export function CurriculumEditor({
       >
         Add section
       </button>
+      {courseId && editing ? (
+        <Suspense fallback={null}>
+          <LessonContentDialog courseId={courseId} lessonId={editing} onClose={() => setEditing(null)} />
+        </Suspense>
+      ) : null}
     </fieldset>
   )
 }

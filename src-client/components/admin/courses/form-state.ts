@@ -4,11 +4,14 @@ import type { RouterOutputs } from '../../../lib/types.ts'
 
 export type AdminCourse = RouterOutputs['admin']['courses']['list']['items'][number]
 export interface LessonState {
+  /** Set for a stored lesson: sent back so the edit keeps its id (and learners' progress). */
+  id?: string
   title: string
   duration: string
   isPreview: boolean
 }
 export interface SectionState {
+  id?: string
   title: string
   lessons: LessonState[]
 }
@@ -26,6 +29,7 @@ export interface CourseFormState {
   featured: boolean
   language: string
   certificate: boolean
+  includedInPremium: boolean
   lessons: string
   durationMinutes: string
   whatYouWillLearn: string
@@ -48,6 +52,7 @@ export function emptyCourseForm(categoryId = ''): CourseFormState {
     featured: false,
     language: 'English',
     certificate: true,
+    includedInPremium: true,
     lessons: '0',
     durationMinutes: '0',
     whatYouWillLearn: '',
@@ -70,6 +75,7 @@ export function formFromCourse(course: AdminCourse): CourseFormState {
     featured: course.featured,
     language: course.language,
     certificate: course.certificate,
+    includedInPremium: course.includedInPremium,
     lessons: String(course.lessons),
     durationMinutes: String(course.durationMinutes),
     whatYouWillLearn: course.whatYouWillLearn.join('\n'),

@@ -1,0 +1,191 @@
+// A saved lesson's content (editor and up): kind, Markdown text, the video (an uploaded file, checked by content on
+// the server, or a YouTube/Vimeo link) and downloadable attachments. Saved on its own, apart from the course form.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { css } from '../../../../styled-system/css'
+import { errorMessage } from '../../../lib/errors.ts'
+import { useTRPC } from '../../../lib/use-trpc.ts'
+import { button } from '../../ui/button.ts'
+import { ErrorState, LoadingState } from '../../ui/states.tsx'
+import { notify } from '../../ui/toaster.tsx'
+import { AdminDialog } from '../AdminDialog.tsx'
+import { fieldClass, inputClass } from '../styles.ts'
+
+interface Attachment {
+  id?: string
+  name: string
+  key: string
+}
+interface ContentState {
+  kind: 'article' | 'video'
+  bodyMarkdown: string
+  videoUrl: string
+  videoKey: string | null
+  attachments: Attachment[]
+}
+
+async function upload(endpoint: string, file: File): Promise<{ key: string; name: string } | null> {
+  const body = new FormData()
+  body.append('file', file)
+  try {
+    const response = await fetch(endpoint, { method: 'POST', body, credentials: 'same-origin' })
+    const answer = (await response.json().catch(() => ({}))) as { key?: string; name?: string; message?: string }
+    if (response.ok && answer.key) return { key: answer.key, name: answer.name ?? file.name }
+    notify('error', answer.message ?? 'Upload failed. Please try again.')
+  } catch {
+    notify('error', 'Upload failed. Please try again.')
+  }
+  return null
+}
+
+export default function LessonContentDialog({
+  courseId,
+  lessonId,
+  onClose,
+}: {
+  courseId: string
+  lessonId: string
+  onClose: () => void
+}) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const content = useQuery(trpc.admin.courses.lessonContent.queryOptions({ courseId, lessonId }))
+  const [form, setForm] = useState<ContentState | null>(null)
+  const [uploading, setUploading] = useState(false)
+  useEffect(() => {
+    if (content.data) setForm({ ...content.data, attachments: content.data.attachments })
+  }, [content.data])
+  const save = useMutation(
+    trpc.admin.courses.updateLessonContent.mutationOptions({
+      onSuccess: () => {
+        notify('success', 'Lesson saved')
+        void queryClient.invalidateQueries({
+          queryKey: trpc.admin.courses.lessonContent.queryKey({ courseId, lessonId }),
+        })
+        onClose()
+      },
+      onError: (error) => notify('error', errorMessage(error)),
+    }),
+  )
+  const set = <K extends keyof ContentState>(key: K, value: ContentState[K]) =>
+    setForm((f) => (f ? { ...f, [key]: value } : f))
+  const onFile = async (
+    endpoint: string,
+    file: File | undefined,
+    apply: (stored: { key: string; name: string }) => void,
+  ) => {
+    if (!file) return
+    setUploading(true)
+    const stored = await upload(endpoint, file)
+    setUploading(false)
+    if (stored) apply(stored)
+  }
+
+  return (
+    <AdminDialog
+      open
+      wide
+      onOpenChange={(open) => !open && onClose()}
+      title={`Lesson content${content.data ? `: ${content.data.title}` : ''}`}
+      description="What learners see when they open this lesson."
+      footer={
+        <>
+          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={button()}
+            disabled={!form || save.isPending || uploading}
+            onClick={() => form && save.mutate({ courseId, lessonId, ...form })}
+          >
+            {save.isPending ? 'Saving...' : 'Save Lesson'}
+          </button>
+        </>
+      }
+    >
+      {content.isPending ? <LoadingState label="Loading lesson…" /> : null}
+      {content.isError ? (
+        <ErrorState title="Failed to load the lesson" error={content.error} onRetry={() => void content.refetch()} />
+      ) : null}
+      {form ? (
+        <div className={css({ display: 'grid', gap: '4' })}>
+          <label className={fieldClass}>
+            Lesson kind
+            <select
+              className={inputClass}
+              value={form.kind}
+              onChange={(e) => set('kind', e.target.value as ContentState['kind'])}
+            >
+              <option value="article">Article</option>
+              <option value="video">Video</option>
+            </select>
+          </label>
+          {form.kind === 'video' ? (
+            <>
+              <label className={fieldClass}>
+                YouTube or Vimeo link (leave empty to use an uploaded video)
+                <input className={inputClass} value={form.videoUrl} onChange={(e) => set('videoUrl', e.target.value)} />
+              </label>
+              <label className={fieldClass}>
+                Upload a video (MP4, MOV or WebM)
+                <input
+                  type="file"
+                  accept="video/mp4,video/webm,video/quicktime"
+                  disabled={uploading}
+                  onChange={(e) =>
+                    void onFile('/api/admin/lesson-video', e.target.files?.[0], (stored) => set('videoKey', stored.key))
+                  }
+                />
+              </label>
+              <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                {uploading ? 'Uploading…' : form.videoKey ? 'A video file is attached.' : 'No video file yet.'}
+              </p>
+            </>
+          ) : null}
+          <label className={fieldClass}>
+            Lesson text (Markdown)
+            <textarea
+              className={`${inputClass} ${css({ minH: '48', fontFamily: 'mono', py: '2' })}`}
+              value={form.bodyMarkdown}
+              onChange={(e) => set('bodyMarkdown', e.target.value)}
+            />
+          </label>
+          <fieldset className={css({ display: 'grid', gap: '2' })}>
+            <legend className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>Attachments</legend>
+            {form.attachments.map((file, index) => (
+              <div key={file.key} className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
+                <span className={css({ flex: 1 })}>{file.name}</span>
+                <button
+                  type="button"
+                  className={button({ variant: 'ghost', size: 'sm' })}
+                  aria-label={`Remove attachment ${file.name}`}
+                  onClick={() =>
+                    set(
+                      'attachments',
+                      form.attachments.filter((_, i) => i !== index),
+                    )
+                  }
+                >
+                  Remove
+                </button>
+              </div>
+            ))}
+            <label className={fieldClass}>
+              Add a file (PDF, ZIP, image or text, up to 20 MB)
+              <input
+                type="file"
+                disabled={uploading}
+                onChange={(e) =>
+                  void onFile('/api/admin/lesson-attachment', e.target.files?.[0], (stored) =>
+                    setForm((f) => (f ? { ...f, attachments: [...f.attachments, stored] } : f)),
+                  )
+                }
+              />
+            </label>
+          </fieldset>
+        </div>
+      ) : null}
+    </AdminDialog>
+  )
+}

@@ -1,0 +1,32 @@
+// The course page's purchase box action: for a learner who holds the course (bought, Premium, staff) "Go to course"
+// or "Continue learning" with their progress; for everyone else the cart button.
+import { useQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { css, cx } from '../../../styled-system/css'
+import { useSession } from '../../lib/session.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { CourseCartButton } from '../cart/CourseCartButton.tsx'
+import { button } from '../ui/button.ts'
+import { ProgressBar } from './ProgressBar.tsx'
+import { progressLabel } from './progress-label.ts'
+
+export function CourseLearnAction({ courseId }: { courseId: string }) {
+  const trpc = useTRPC()
+  const { user } = useSession()
+  const learning = useQuery({ ...trpc.learning.course.queryOptions({ courseId }), enabled: Boolean(user) })
+  const data = learning.data
+  if (!user || !data?.hasAccess) return <CourseCartButton courseId={courseId} size="lg" fullWidth />
+  const label = progressLabel(data.progress, data.completion?.completedAt)
+  const started = data.progress.completed > 0 && label !== 'Completed'
+  return (
+    <div className={css({ display: 'grid', gap: '2' })}>
+      <Link to="/learn/$courseId" params={{ courseId }} className={cx(button({ size: 'lg' }), css({ w: 'full' }))}>
+        {started ? 'Continue learning' : 'Go to course'}
+      </Link>
+      <p className={css({ fontSize: 'sm', fontWeight: 'semibold' })} data-testid="learning-status">
+        {label}
+      </p>
+      <ProgressBar percent={data.progress.percent} label="Your progress" />
+    </div>
+  )
+}

@@ -1,0 +1,112 @@
+// A lesson's content as the server sent it: the video (a stored file played here, or a YouTube/Vimeo embed),
+// the article (HTML the server rendered from Markdown and sanitised) and the attachments. Used by the player and
+// by the course page's preview dialog.
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useRef } from 'react'
+import { css } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { notify } from '../ui/toaster.tsx'
+import { useVideoProgress } from './video-progress.ts'
+
+type Lesson = RouterOutputs['learning']['lesson']
+export type OpenLesson = Extract<Lesson, { locked: false }>
+
+const article = css({
+  lineHeight: 'relaxed',
+  '& h2': { fontSize: 'xl', fontWeight: 'bold', mt: '6', mb: '3' },
+  '& h3': { fontSize: 'lg', fontWeight: 'semibold', mt: '5', mb: '2' },
+  '& p': { mb: '4' },
+  '& ul, & ol': { pl: '6', mb: '4', display: 'grid', gap: '1' },
+  '& ul': { listStyle: 'disc' },
+  '& ol': { listStyle: 'decimal' },
+  '& a': { color: 'accent', textDecoration: 'underline' },
+  '& blockquote': { borderLeftWidth: '4px', borderColor: 'line', pl: '4', color: 'fg.muted', mb: '4' },
+  '& code': { fontFamily: 'mono', bg: 'canvas', px: '1', borderRadius: 'sm' },
+  '& pre': { bg: 'canvas', p: '4', borderRadius: 'control', overflowX: 'auto', mb: '4' },
+})
+
+function formatSize(bytes: number) {
+  return bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} kB`
+}
+
+export function LessonContent({ lesson, trackProgress }: { lesson: OpenLesson; trackProgress: boolean }) {
+  const { content } = lesson
+  return (
+    <div className={css({ display: 'grid', gap: '6' })}>
+      {content.video?.type === 'file' ? (
+        <LessonVideo lesson={lesson} src={content.video.src} trackProgress={trackProgress} />
+      ) : null}
+      {content.video?.type === 'embed' ? (
+        <iframe
+          src={content.video.src}
+          title={lesson.title}
+          allow="fullscreen; picture-in-picture"
+          referrerPolicy="strict-origin-when-cross-origin"
+          className={css({ w: 'full', aspectRatio: '16/9', borderRadius: 'card', borderWidth: 0 })}
+        />
+      ) : null}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered from Markdown and sanitised on the server (learning/markdown.ts) */}
+      <div className={article} data-testid="lesson-article" dangerouslySetInnerHTML={{ __html: content.html }} />
+      {content.attachments.length > 0 ? (
+        <section aria-labelledby="attachments-title">
+          <h2 id="attachments-title" className={css({ fontWeight: 'semibold', mb: '2' })}>
+            Downloads
+          </h2>
+          <ul className={css({ display: 'grid', gap: '2' })}>
+            {content.attachments.map((file) => (
+              <li key={file.id}>
+                <a href={file.url} download className={css({ color: 'accent', textDecoration: 'underline' })}>
+                  {file.name}
+                </a>{' '}
+                <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>({formatSize(file.sizeBytes)})</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  )
+}
+
+function LessonVideo({ lesson, src, trackProgress }: { lesson: OpenLesson; src: string; trackProgress: boolean }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const video = useRef<HTMLVideoElement>(null)
+  const save = useMutation(
+    trpc.learning.saveProgress.mutationOptions({
+      onSuccess: (result) => {
+        if (result.completed && !lesson.progress?.completed) {
+          void queryClient.invalidateQueries({ queryKey: trpc.learning.course.queryKey({ courseId: lesson.courseId }) })
+          void queryClient.invalidateQueries({
+            queryKey: trpc.learning.lesson.queryKey({ courseId: lesson.courseId, lessonId: lesson.id }),
+          })
+          if (result.courseCompleted) notify('success', 'Course completed!', 'Congratulations on finishing the course.')
+        }
+      },
+    }),
+  )
+  useVideoProgress(
+    video,
+    {
+      courseId: lesson.courseId,
+      lessonId: lesson.id,
+      resumeAt: lesson.progress?.positionSeconds ?? 0,
+      enabled: trackProgress,
+    },
+    (input) => save.mutate(input),
+  )
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: the demo and uploaded lesson videos have no caption tracks yet
+    <video
+      ref={video}
+      src={src}
+      controls
+      preload="metadata"
+      data-testid="lesson-video"
+      className={css({ w: 'full', aspectRatio: '16/9', bg: 'black', borderRadius: 'card' })}
+    />
+  )
+}

@@ -1,0 +1,65 @@
+// The frame of the storefront's preview dialogs (a course from a card, a lesson from the curriculum): backdrop,
+// centred scrollable panel, a "Close preview" button, focus back to the opener when it closes.
+import { Dialog } from '@ark-ui/react/dialog'
+import { Portal } from '@ark-ui/react/portal'
+import type { ReactNode } from 'react'
+import { css, cx } from '../../../styled-system/css'
+import { Icon } from './icons.tsx'
+
+export { Dialog }
+
+export function PreviewDialogFrame({
+  onClose,
+  returnFocusTo,
+  className,
+  children,
+}: {
+  onClose: () => void
+  /** The button that opened it, which gets focus back when the dialog closes. */
+  returnFocusTo: () => HTMLElement | null
+  /** Width and padding of the panel. */
+  className?: string
+  children: ReactNode
+}) {
+  return (
+    <Dialog.Root defaultOpen onOpenChange={(details) => !details.open && onClose()} finalFocusEl={returnFocusTo}>
+      <Portal>
+        <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'rgba(15,23,42,.6)', zIndex: 40 })} />
+        <Dialog.Positioner
+          className={css({ position: 'fixed', inset: 0, display: 'grid', placeItems: 'center', p: '4', zIndex: 50 })}
+        >
+          <Dialog.Content
+            className={cx(
+              css({
+                bg: 'surface',
+                borderRadius: 'card',
+                boxShadow: 'raised',
+                w: 'full',
+                maxH: '90vh',
+                overflowY: 'auto',
+                position: 'relative',
+              }),
+              className,
+            )}
+          >
+            {children}
+            <Dialog.CloseTrigger
+              aria-label="Close preview"
+              className={css({
+                position: 'absolute',
+                top: '3',
+                right: '3',
+                bg: 'surface',
+                borderRadius: 'full',
+                p: '1',
+                cursor: 'pointer',
+              })}
+            >
+              <Icon name="close" size={18} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  )
+}

@@ -1,0 +1,114 @@
+// /certificates/{id}: the public Certificate of Completion (no sign-in), printable on one A4 landscape page, with
+// its PDF download and LinkedIn's "Add to profile". An unknown id is the not-found page.
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, notFound } from '@tanstack/react-router'
+import { css, cx } from '../../../styled-system/css'
+import { NotFound } from '../../components/layout/NotFound.tsx'
+import { button } from '../../components/ui/button.ts'
+import { Container } from '../../components/ui/layout.tsx'
+import { LoadingState } from '../../components/ui/states.tsx'
+import { errorCode } from '../../lib/errors.ts'
+
+export const Route = createFileRoute('/certificates/$certificateId')({
+  loader: async ({ context, params }) => {
+    const certificate = await context.queryClient
+      .ensureQueryData(context.trpc.learning.certificate.queryOptions({ id: params.certificateId }))
+      .catch((error: unknown) => {
+        if (errorCode(error) === 'NOT_FOUND' || errorCode(error) === 'BAD_REQUEST') throw notFound()
+        throw error
+      })
+    return { title: `${certificate.learnerName}: ${certificate.courseTitle}` }
+  },
+  head: ({ loaderData }) => ({
+    meta: [{ title: `Certificate of Completion${loaderData ? ` | ${loaderData.title}` : ''} | SkillForge` }],
+  }),
+  pendingComponent: () => <LoadingState label="Loading certificate…" />,
+  notFoundComponent: NotFound,
+  component: CertificatePage,
+})
+
+// Printing: one A4 landscape page with the certificate only (the site's header, footer and buttons hidden).
+const PRINT_CSS = `@media print {
+  @page { size: A4 landscape; margin: 0; }
+  body * { visibility: hidden; }
+  [data-certificate], [data-certificate] * { visibility: visible; }
+  [data-certificate] { position: fixed; inset: 0; margin: 0; box-shadow: none; border-radius: 0; }
+}`
+
+function CertificatePage() {
+  const { certificateId } = Route.useParams()
+  const { trpc } = Route.useRouteContext()
+  const { data: c } = useSuspenseQuery(trpc.learning.certificate.queryOptions({ id: certificateId }))
+  const verified = c.status === 'verified'
+  const date = new Date(c.issuedAt).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' })
+  return (
+    <main className={css({ bg: 'canvas', py: '10' })}>
+      <style>{PRINT_CSS}</style>
+      <Container className={css({ display: 'grid', gap: '6', justifyItems: 'center' })}>
+        <section
+          data-certificate
+          aria-labelledby="certificate-title"
+          className={css({
+            bg: 'white',
+            color: 'gray.900',
+            w: 'full',
+            maxW: '4xl',
+            aspectRatio: '297 / 210',
+            borderWidth: '6px',
+            borderColor: 'brand.600',
+            borderStyle: 'double',
+            borderRadius: 'card',
+            boxShadow: 'raised',
+            p: { base: '6', md: '12' },
+            display: 'grid',
+            alignContent: 'center',
+            justifyItems: 'center',
+            gap: '3',
+            textAlign: 'center',
+          })}
+        >
+          <p className={css({ color: 'brand.600', fontWeight: 'bold', fontSize: 'lg' })}>SkillForge</p>
+          <h1 id="certificate-title" className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold' })}>
+            Certificate of Completion
+          </h1>
+          <p className={css({ color: 'gray.600' })}>This certifies that</p>
+          <p
+            className={css({ fontSize: { base: 'xl', md: '3xl' }, fontWeight: 'bold' })}
+            data-testid="certificate-learner"
+          >
+            {c.learnerName}
+          </p>
+          <p className={css({ color: 'gray.600' })}>has completed the course</p>
+          <p className={css({ fontSize: { base: 'lg', md: '2xl' }, fontWeight: 'semibold' })}>{c.courseTitle}</p>
+          <p>Instructor: {c.instructorName}</p>
+          <p>Completed on {date}</p>
+          <p
+            data-testid="certificate-status"
+            className={css({ fontWeight: 'bold', color: verified ? 'success' : 'danger', mt: '2' })}
+          >
+            {verified ? 'Verified' : 'Revoked'}
+          </p>
+          <p className={css({ fontSize: 'xs', color: 'gray.500' })}>Certificate ID: {c.id}</p>
+        </section>
+        <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', justifyContent: 'center' })}>
+          <a href={c.pdfUrl} className={button()} download>
+            Download PDF
+          </a>
+          <button type="button" className={button({ variant: 'outline' })} onClick={() => window.print()}>
+            Print
+          </button>
+          {c.linkedInUrl ? (
+            <a
+              href={c.linkedInUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              className={cx(button({ variant: 'outline' }))}
+            >
+              Add to LinkedIn profile
+            </a>
+          ) : null}
+        </div>
+      </Container>
+    </main>
+  )
+}

@@ -1,0 +1,37 @@
+// The player: the lesson, the course's curriculum with checks and locks, Previous/Next, Mark as complete and the
+// course progress. Its code is split from the rest of the app by the router (autoCodeSplitting), so none of it is
+// in the home page's bundle.
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, notFound } from '@tanstack/react-router'
+import { NotFound } from '../../components/layout/NotFound.tsx'
+import { Player } from '../../components/learning/Player.tsx'
+import { LoadingState } from '../../components/ui/states.tsx'
+import { errorCode } from '../../lib/errors.ts'
+
+export const Route = createFileRoute('/learn/$courseId/$lessonId')({
+  loader: async ({ context, params }) => {
+    const { queryClient, trpc } = context
+    try {
+      const [course, lesson] = await Promise.all([
+        queryClient.ensureQueryData(trpc.learning.course.queryOptions({ courseId: params.courseId })),
+        queryClient.ensureQueryData(trpc.learning.lesson.queryOptions(params)),
+      ])
+      return { title: `${lesson.title} | ${course.course.title}` }
+    } catch (error) {
+      if (errorCode(error) === 'NOT_FOUND' || errorCode(error) === 'BAD_REQUEST') throw notFound()
+      throw error
+    }
+  },
+  head: ({ loaderData }) => ({ meta: [{ title: `${loaderData?.title ?? 'Lesson'} | SkillForge` }] }),
+  pendingComponent: () => <LoadingState label="Loading lesson…" />,
+  notFoundComponent: NotFound,
+  component: LessonPage,
+})
+
+function LessonPage() {
+  const params = Route.useParams()
+  const { trpc } = Route.useRouteContext()
+  const { data: course } = useSuspenseQuery(trpc.learning.course.queryOptions({ courseId: params.courseId }))
+  const { data: lesson } = useSuspenseQuery(trpc.learning.lesson.queryOptions(params))
+  return <Player course={course} lesson={lesson} />
+}

@@ -1,0 +1,180 @@
+// Reads of a course's sections and lessons. The outline (titles, durations, preview flags, kinds) is public; a
+// lesson's content (body, video, attachments) is read only through learning/, after access/ said yes.
+import type { LessonKind } from '../../db/types.ts'
+import type { DB } from '../db.ts'
+
+export interface OutlineLesson {
+  id: string
+  title: string
+  durationSeconds: number
+  isPreview: boolean
+  kind: LessonKind
+}
+export interface OutlineSection {
+  id: string
+  title: string
+  lessons: OutlineLesson[]
+}
+
+/** Every section of the course in order, each with its lessons in order (sections without lessons included). */
+export async function readCurriculum(db: DB, courseId: string): Promise<OutlineSection[]> {
+  return (await readCurricula(db, [courseId])).get(courseId) ?? []
+}
+
+/** The curricula of several courses in one query (the admin's course list). */
+export async function readCurricula(db: DB, courseIds: string[]): Promise<Map<string, OutlineSection[]>> {
+  const curricula = new Map<string, OutlineSection[]>(courseIds.map((id) => [id, []]))
+  if (courseIds.length === 0) return curricula
+  const rows = await db
+    .selectFrom('course_sections as s')
+    .leftJoin('lessons as l', 'l.section_id', 's.id')
+    .select([
+      's.course_id',
+      's.id as section_id',
+      's.title as section_title',
+      'l.id as lesson_id',
+      'l.title as lesson_title',
+      'l.duration_seconds',
+      'l.is_preview',
+      'l.kind',
+    ])
+    .where('s.course_id', 'in', courseIds)
+    .orderBy('s.course_id')
+    .orderBy('s.position')
+    .orderBy('l.position')
+    .execute()
+  for (const row of rows) {
+    const sections = curricula.get(row.course_id) ?? []
+    let section = sections.at(-1)
+    if (section?.id !== row.section_id) {
+      section = { id: row.section_id, title: row.section_title, lessons: [] }
+      sections.push(section)
+    }
+    if (row.lesson_id === null) continue
+    section.lessons.push({
+      id: row.lesson_id,
+      title: row.lesson_title ?? '',
+      durationSeconds: row.duration_seconds ?? 0,
+      isPreview: row.is_preview ?? false,
+      kind: row.kind ?? 'article',
+    })
+  }
+  return curricula
+}
+
+/** The ids of a course's lessons in curriculum order (section, then lesson). */
+export async function listLessonIds(db: DB, courseId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('lessons as l')
+    .innerJoin('course_sections as s', 's.id', 'l.section_id')
+    .select('l.id')
+    .where('l.course_id', '=', courseId)
+    .orderBy('s.position')
+    .orderBy('l.position')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+/** A lesson's full row (content included), or undefined; of the given course unless courseId is null. */
+export function findLessonRow(db: DB, courseId: string | null, lessonId: string) {
+  let query = db
+    .selectFrom('lessons as l')
+    .innerJoin('courses as c', 'c.id', 'l.course_id')
+    .select([
+      'l.id',
+      'l.course_id',
+      'l.title',
+      'l.duration_seconds',
+      'l.is_preview',
+      'l.kind',
+      'l.body_markdown',
+      'l.video_key',
+      'l.video_url',
+      'l.updated_at',
+      'c.status as course_status',
+      'c.title as course_title',
+      'c.included_in_premium',
+      'c.certificate',
+      'c.instructor_name',
+    ])
+    .where('l.id', '=', lessonId)
+  if (courseId !== null) query = query.where('l.course_id', '=', courseId)
+  return query.executeTakeFirst()
+}
+export type LessonRow = NonNullable<Awaited<ReturnType<typeof findLessonRow>>>
+
+/** The course part of a lesson row, as findCourseForLearning gives it (one query instead of two). */
+export function courseOfLessonRow(row: LessonRow): CourseForLearning {
+  return {
+    id: row.course_id,
+    title: row.course_title,
+    status: row.course_status,
+    includedInPremium: row.included_in_premium,
+    certificate: row.certificate,
+    instructorName: row.instructor_name,
+  }
+}
+
+export function listAttachments(db: DB, lessonId: string) {
+  return db
+    .selectFrom('lesson_attachments')
+    .select(['id', 'file_name', 'content_type', 'size_bytes', 'storage_key'])
+    .where('lesson_id', '=', lessonId)
+    .orderBy('position')
+    .execute()
+}
+
+/** What the player and the access rule need of a course (any status: the caller decides who sees drafts). */
+export async function findCourseForLearning(db: DB, courseId: string) {
+  const row = await db
+    .selectFrom('courses')
+    .select(['id', 'title', 'status', 'included_in_premium', 'certificate', 'instructor_name'])
+    .where('id', '=', courseId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    includedInPremium: row.included_in_premium,
+    certificate: row.certificate,
+    instructorName: row.instructor_name,
+  }
+}
+export type CourseForLearning = NonNullable<Awaited<ReturnType<typeof findCourseForLearning>>>
+
+/** Whether the attachment belongs to a lesson; with the lesson's course, for the access check. */
+export function findAttachment(db: DB, attachmentId: string) {
+  return db
+    .selectFrom('lesson_attachments as a')
+    .innerJoin('lessons as l', 'l.id', 'a.lesson_id')
+    .select(['a.id', 'a.file_name', 'a.content_type', 'a.size_bytes', 'a.storage_key', 'l.course_id', 'l.is_preview'])
+    .where('a.id', '=', attachmentId)
+    .executeTakeFirst()
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Whether the player has a course at this id: any course but a draft (buyers keep archived ones). */
+export async function learnableCourseExists(db: DB, courseId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('courses')
+    .select('id')
+    .where('id', '=', courseId)
+    .where('status', '!=', 'draft')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** Whether a lesson of a course that is not a draft has this id (the player's page status). */
+export async function learnableLessonExists(db: DB, lessonId: string): Promise<boolean> {
+  if (!UUID.test(lessonId)) return false
+  const row = await db
+    .selectFrom('lessons as l')
+    .innerJoin('courses as c', 'c.id', 'l.course_id')
+    .select('l.id')
+    .where('l.id', '=', lessonId)
+    .where('c.status', '!=', 'draft')
+    .executeTakeFirst()
+  return row !== undefined
+}

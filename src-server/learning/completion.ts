@@ -1,0 +1,71 @@
+// A course completes once per learner: when every lesson is complete, one course_completions row (its primary key
+// makes it one), one e-mail through the outbox and, for a course with a certificate, one certificate. A learner's
+// concurrent writes are serialised by a transaction-scoped advisory lock, so two transactions that each complete
+// one of the last two lessons cannot both miss the other's (write skew).
+import { sql } from 'kysely'
+import type { AccessSource } from '../../db/types.ts'
+import type { CourseForLearning } from '../catalog/repository-lessons.ts'
+import type { DB } from '../db.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { courseProgressCounts } from './repository.ts'
+
+export interface Learner {
+  id: string
+  email: string
+  firstName: string
+  lastName: string
+}
+
+export async function lockLearnerCourse(trx: DB, userId: string, courseId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`learning:${userId}:${courseId}`}, 0))`.execute(trx)
+}
+
+/** In the caller's transaction, after a lesson became complete. Returns the certificate id when one was issued. */
+export async function completeCourseIfDone(
+  trx: DB,
+  learner: Learner,
+  course: CourseForLearning,
+  source: AccessSource,
+  publicUrl: string,
+): Promise<{ completed: boolean; certificateId: string | null }> {
+  await lockLearnerCourse(trx, learner.id, course.id)
+  const { total, completed } = await courseProgressCounts(trx, learner.id, course.id)
+  if (total === 0 || completed < total) return { completed: false, certificateId: null }
+  const inserted = await trx
+    .insertInto('course_completions')
+    .values({ user_id: learner.id, course_id: course.id, lesson_count: total, access_source: source })
+    .onConflict((oc) => oc.columns(['user_id', 'course_id']).doNothing())
+    .returning('completed_at')
+    .executeTakeFirst()
+  if (!inserted) return { completed: false, certificateId: null }
+  let certificateId: string | null = null
+  if (course.certificate) {
+    const certificate = await trx
+      .insertInto('certificates')
+      .values({
+        user_id: learner.id,
+        course_id: course.id,
+        learner_name: `${learner.firstName} ${learner.lastName}`.trim() || learner.email,
+        course_title: course.title,
+        instructor_name: course.instructorName,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    certificateId = certificate.id
+  }
+  await enqueueMail(trx, completionMail(learner, course, publicUrl, certificateId))
+  return { completed: true, certificateId }
+}
+
+function completionMail(learner: Learner, course: CourseForLearning, publicUrl: string, certificateId: string | null) {
+  const greeting = learner.firstName ? `Hi ${learner.firstName},` : 'Hi,'
+  const certificate = certificateId
+    ? `Your Certificate of Completion: ${publicUrl}/certificates/${certificateId}`
+    : 'Keep learning: your courses are waiting in your account.'
+  return {
+    kind: 'course_completed',
+    to: learner.email,
+    subject: `You completed ${course.title}`,
+    text: `${greeting}\n\nCongratulations: you completed every lesson of "${course.title}".\n\n${certificate}\n\nSkillForge`,
+  }
+}

@@ -1,0 +1,153 @@
+// Reads and writes of learners' progress, course completions and certificates (learning/ is their only writer).
+import type { DB } from '../db.ts'
+
+/** Whether the learner has completed at least one lesson of the course (reviews require it). */
+export async function hasCompletedAnyLesson(db: DB, userId: string, courseId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('lesson_progress')
+    .select('lesson_id')
+    .where('user_id', '=', userId)
+    .where('course_id', '=', courseId)
+    .where('completed_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
+/** The learner's progress rows of one course. */
+export function progressOfCourse(db: DB, userId: string, courseId: string) {
+  return db
+    .selectFrom('lesson_progress')
+    .select(['lesson_id', 'position_seconds', 'watched_seconds', 'completed_at', 'updated_at'])
+    .where('user_id', '=', userId)
+    .where('course_id', '=', courseId)
+    .execute()
+}
+
+/** One progress row, locked until the end of the caller's transaction (PostgreSQL; PGlite runs one at a time). */
+export function lockProgress(trx: DB, userId: string, lessonId: string) {
+  return trx
+    .selectFrom('lesson_progress')
+    .select(['position_seconds', 'watched_ranges', 'watched_seconds', 'completed_at', 'updated_at'])
+    .where('user_id', '=', userId)
+    .where('lesson_id', '=', lessonId)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+/** Creates the row when missing (a concurrent creator wins harmlessly). */
+export async function ensureProgressRow(trx: DB, userId: string, courseId: string, lessonId: string) {
+  await trx
+    .insertInto('lesson_progress')
+    .values({ user_id: userId, course_id: courseId, lesson_id: lessonId, completed_at: null, updated_at: new Date(0) })
+    .onConflict((oc) => oc.columns(['user_id', 'lesson_id']).doNothing())
+    .execute()
+}
+
+export function findCompletion(db: DB, userId: string, courseId: string) {
+  return db
+    .selectFrom('course_completions as cc')
+    .leftJoin('certificates as c', (join) =>
+      join.onRef('c.user_id', '=', 'cc.user_id').onRef('c.course_id', '=', 'cc.course_id'),
+    )
+    .select(['cc.completed_at', 'cc.lesson_count', 'c.id as certificate_id'])
+    .where('cc.user_id', '=', userId)
+    .where('cc.course_id', '=', courseId)
+    .executeTakeFirst()
+}
+
+/** Completed lessons of the course that still exist, and how many lessons it has. */
+export async function courseProgressCounts(db: DB, userId: string, courseId: string) {
+  const row = await db
+    .selectFrom('lessons as l')
+    .leftJoin('lesson_progress as p', (join) =>
+      join.onRef('p.lesson_id', '=', 'l.id').on('p.user_id', '=', userId).on('p.completed_at', 'is not', null),
+    )
+    .select((eb) => [eb.fn.countAll<string>().as('total'), eb.fn.count<string>('p.lesson_id').as('completed')])
+    .where('l.course_id', '=', courseId)
+    .executeTakeFirstOrThrow()
+  return { total: Number(row.total), completed: Number(row.completed) }
+}
+
+/** Per course: lessons, lessons the learner completed, last activity and completion date. */
+export async function progressByCourse(db: DB, userId: string, courseIds: string[]) {
+  if (courseIds.length === 0) return new Map<string, { total: number; completed: number; lastActivity: Date | null }>()
+  const rows = await db
+    .selectFrom('lessons as l')
+    .leftJoin('lesson_progress as p', (join) => join.onRef('p.lesson_id', '=', 'l.id').on('p.user_id', '=', userId))
+    .select((eb) => [
+      'l.course_id',
+      eb.fn.countAll<string>().as('total'),
+      eb.fn.count<string>('p.completed_at').as('completed'),
+      eb.fn.max('p.updated_at').as('last_activity'),
+    ])
+    .where('l.course_id', 'in', courseIds)
+    .groupBy('l.course_id')
+    .execute()
+  return new Map(
+    rows.map((row) => [
+      row.course_id,
+      {
+        total: Number(row.total),
+        completed: Number(row.completed),
+        lastActivity: row.last_activity && row.last_activity.getTime() > 0 ? row.last_activity : null,
+      },
+    ]),
+  )
+}
+
+/** Courses the learner has progress in (through Premium, say), besides those bought. */
+export async function startedCourseIds(db: DB, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('lesson_progress')
+    .select('course_id')
+    .distinct()
+    .where('user_id', '=', userId)
+    .execute()
+  return rows.map((row) => row.course_id)
+}
+
+export function completedCourses(db: DB, userId: string) {
+  return db
+    .selectFrom('course_completions')
+    .select(['course_id', 'completed_at'])
+    .where('user_id', '=', userId)
+    .execute()
+}
+
+export function findCertificate(db: DB, id: string) {
+  return db
+    .selectFrom('certificates as c')
+    .innerJoin('course_completions as cc', (join) =>
+      join.onRef('cc.user_id', '=', 'c.user_id').onRef('cc.course_id', '=', 'c.course_id'),
+    )
+    .select([
+      'c.id',
+      'c.user_id',
+      'c.course_id',
+      'c.learner_name',
+      'c.course_title',
+      'c.instructor_name',
+      'c.issued_at',
+      'cc.access_source',
+    ])
+    .where('c.id', '=', id)
+    .executeTakeFirst()
+}
+
+/** Lessons of the course created after the given moment ("N lessons added since you completed"). */
+export async function lessonsAddedSince(db: DB, courseId: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('lessons')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('course_id', '=', courseId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/** Whether a certificate has this id (the certificate page's status). */
+export async function certificateExists(db: DB, id: string): Promise<boolean> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false
+  return (await db.selectFrom('certificates').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+}

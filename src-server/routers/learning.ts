@@ -1,0 +1,41 @@
+// The learner's side: the player's course and lessons, progress writes, "My courses" with progress, certificates.
+// Every rule is in learning/ and access/; lesson content leaves only through learning.lesson, after the access check.
+import { z } from 'zod'
+import { courseIdSchema } from '../../src-shared/schemas/catalog.ts'
+import {
+  certificateIdInput,
+  lessonCompletionInput,
+  lessonRefInput,
+  videoProgressInput,
+} from '../../src-shared/schemas/learning.ts'
+import { certificateView } from '../learning/certificates.ts'
+import { myLearning } from '../learning/my-learning.ts'
+import { openLesson, playerCourse } from '../learning/player.ts'
+import { saveVideoProgress, setLessonCompleted } from '../learning/progress.ts'
+import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
+
+export const learningRouter = router({
+  /** The curriculum with checks and locks, progress and the lesson to resume (visitors see the locks too). */
+  course: publicProcedure
+    .input(z.object({ courseId: courseIdSchema }))
+    .query(({ ctx, input }) => playerCourse(ctx.db, ctx.user, input.courseId)),
+
+  /** One lesson: content when the user may open it, else its title with `locked: true`. */
+  lesson: publicProcedure
+    .input(lessonRefInput)
+    .query(({ ctx, input }) => openLesson(ctx.db, ctx.user, input.courseId, input.lessonId)),
+
+  saveProgress: authedProcedure
+    .input(videoProgressInput)
+    .mutation(({ ctx, input }) => saveVideoProgress(ctx.db, ctx.user, input, ctx.config.publicUrl)),
+
+  setCompleted: authedProcedure
+    .input(lessonCompletionInput)
+    .mutation(({ ctx, input }) => setLessonCompleted(ctx.db, ctx.user, input, ctx.config.publicUrl)),
+
+  myCourses: authedProcedure.query(({ ctx }) => myLearning(ctx.db, ctx.user)),
+
+  certificate: publicProcedure
+    .input(certificateIdInput)
+    .query(({ ctx, input }) => certificateView(ctx.db, input.id, ctx.config.publicUrl)),
+})

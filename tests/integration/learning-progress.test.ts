@@ -1,0 +1,338 @@
+// Progress writes: Mark as complete and its undo, video positions and watched ranges (idempotent, never backwards,
+// 90 % auto-completion, no credit for seeking), and the course completing exactly once, with its e-mail and
+// certificate, even under 20 concurrent writes (run with TEST_DATABASE_URL for PostgreSQL's real concurrency).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { insertCourse } from '../../db/seed/factories.ts'
+import { revoke } from '../../src-server/access/ledger.ts'
+import { writeCurriculum } from '../../src-server/catalog/curriculum-editing.ts'
+import type { DatabaseHandle } from '../../src-server/db.ts'
+import { createTestDatabase } from '../support/db.ts'
+import { callerAs, type TestUser } from '../support/factories.ts'
+import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'
+
+let database: DatabaseHandle
+const db = () => database.db
+let categoryId: string
+let courseCount = 0
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  const category = await db().selectFrom('categories').select('id').limit(1).executeTakeFirstOrThrow()
+  categoryId = category.id
+})
+afterAll(() => database.close())
+
+/** A published course with three article lessons and one 60 s video lesson, with a certificate. */
+async function smallCourse(certificate = true) {
+  courseCount += 1
+  const id = `learning-course-${courseCount}`
+  await insertCourse(db(), {
+    id,
+    title: `Learning course ${courseCount}`,
+    category_id: categoryId,
+    certificate,
+    status: 'published',
+  })
+  await writeCurriculum(db(), id, [
+    {
+      title: 'Only section',
+      lessons: [
+        { title: 'One', durationSeconds: 300, isPreview: true },
+        { title: 'Two', durationSeconds: 300, isPreview: false },
+        { title: 'Three', durationSeconds: 300, isPreview: false },
+        { title: 'Video', durationSeconds: 60, isPreview: false, kind: 'video', videoKey: 'demo/recap.webm' },
+      ],
+    },
+  ])
+  const lessons = await lessonsOf(db(), id)
+  return { id, lessons }
+}
+
+async function learnerOf(courseId: string): Promise<TestUser> {
+  return (await buyerOfCourse(db(), courseId)).user
+}
+
+const completionMails = (to: string) =>
+  db()
+    .selectFrom('mail_outbox')
+    .select(['subject', 'text_body'])
+    .where('to_address', '=', to)
+    .where('kind', '=', 'course_completed')
+    .execute()
+
+describe('Mark as complete', () => {
+  it('counts N of M, can be undone, and is idempotent', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const caller = await callerAs(db(), user)
+    const [one] = course.lessons
+    const ref = { courseId: course.id, lessonId: one?.id ?? '' }
+    expect((await caller.learning.course({ courseId: course.id })).progress).toEqual({
+      completed: 0,
+      total: 4,
+      percent: 0,
+    })
+    await caller.learning.setCompleted({ ...ref, completed: true })
+    await caller.learning.setCompleted({ ...ref, completed: true })
+    let player = await caller.learning.course({ courseId: course.id })
+    expect(player.progress).toEqual({ completed: 1, total: 4, percent: 25 })
+    expect(player.sections[0]?.lessons[0]?.completed).toBe(true)
+    expect((await caller.learning.lesson(ref)).progress?.completed).toBe(true)
+    await caller.learning.setCompleted({ ...ref, completed: false })
+    player = await caller.learning.course({ courseId: course.id })
+    expect(player.progress.completed).toBe(0)
+  })
+})
+
+describe('learning.myCourses', () => {
+  it('lists bought and Premium-started courses with their real progress, most recent activity first', async () => {
+    const bought = await smallCourse()
+    const user = await learnerOf(bought.id)
+    const caller = await callerAs(db(), user)
+    let mine = await caller.learning.myCourses()
+    expect(mine.map((c) => [c.id, c.progress.percent, c.completedAt])).toEqual([[bought.id, 0, null]])
+    await caller.learning.setCompleted({ courseId: bought.id, lessonId: bought.lessons[0]?.id ?? '', completed: true })
+    // A preview lesson of a course the learner does not hold: not one of "my courses".
+    const other = await smallCourse()
+    await caller.learning.setCompleted({ courseId: other.id, lessonId: other.lessons[0]?.id ?? '', completed: true })
+    mine = await caller.learning.myCourses()
+    expect(mine.map((c) => c.id)).toEqual([bought.id])
+    expect(mine[0]?.progress).toEqual({ completed: 1, total: 4, percent: 25 })
+
+    // A Premium member's started course (included in Premium) is theirs, without an enrolment.
+    const member = (await premiumMember(db())).user
+    const memberCaller = await callerAs(db(), member)
+    await memberCaller.learning.setCompleted({
+      courseId: other.id,
+      lessonId: other.lessons[1]?.id ?? '',
+      completed: true,
+    })
+    const theirs = await memberCaller.learning.myCourses()
+    expect(theirs.map((c) => [c.id, c.enrolledAt, c.progress.completed])).toEqual([[other.id, null, 1]])
+  })
+})
+
+describe('video progress', () => {
+  it('saves the position to resume, merges ranges, and a late write never moves the position back', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const caller = await callerAs(db(), user)
+    const video = course.lessons[3]
+    const ref = { courseId: course.id, lessonId: video?.id ?? '' }
+    const now = Date.now()
+    await caller.learning.saveProgress({ ...ref, positionSeconds: 15, ranges: [[0, 15]], sentAt: now - 1000 })
+    const repeated = await caller.learning.saveProgress({
+      ...ref,
+      positionSeconds: 15,
+      ranges: [[0, 15]],
+      sentAt: now - 1000,
+    })
+    expect(repeated).toMatchObject({ positionSeconds: 15, watchedSeconds: 15, completed: false })
+    // A write sent earlier but arriving later keeps its ranges' credit and leaves the position alone.
+    const late = await caller.learning.saveProgress({
+      ...ref,
+      positionSeconds: 5,
+      ranges: [[0, 5]],
+      sentAt: now - 5000,
+    })
+    expect(late.positionSeconds).toBe(15)
+    expect((await caller.learning.lesson(ref)).progress).toEqual({
+      positionSeconds: 15,
+      watchedSeconds: 15,
+      completed: false,
+    })
+    expect((await caller.learning.course({ courseId: course.id })).resumeLessonId).toBe(video?.id)
+  })
+
+  it('completes by itself at 90 % watched; seeking past the end or claiming too much does not count', async () => {
+    const course = await smallCourse()
+    const caller = await callerAs(db(), await learnerOf(course.id))
+    const ref = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
+    // A first write claiming the whole minute at once is more than 15 s of playback can give: not believed.
+    const greedy = await caller.learning.saveProgress({
+      ...ref,
+      positionSeconds: 60,
+      ranges: [[0, 60]],
+      sentAt: Date.now() - 120_000,
+    })
+    expect(greedy).toMatchObject({ watchedSeconds: 0, completed: false })
+    // Played 0–30, then jumped to the end and played 55–60: 35 s watched, not complete.
+    await caller.learning.saveProgress({ ...ref, positionSeconds: 30, ranges: [[0, 30]], sentAt: Date.now() - 60_000 })
+    const skipped = await caller.learning.saveProgress({
+      ...ref,
+      positionSeconds: 60,
+      ranges: [[55, 60]],
+      sentAt: Date.now() - 59_000,
+    })
+    expect(skipped).toMatchObject({ watchedSeconds: 35, completed: false })
+    // Going back and playing 30–50 reaches 55 s of 60 (over 90 %): the lesson completes.
+    const done = await caller.learning.saveProgress({
+      ...ref,
+      positionSeconds: 50,
+      ranges: [[30, 50]],
+      sentAt: Date.now(),
+    })
+    expect(done).toMatchObject({ watchedSeconds: 55, completed: true })
+    // Watching more never un-completes it.
+    const after = await caller.learning.saveProgress({
+      ...ref,
+      positionSeconds: 52,
+      ranges: [[50, 52]],
+      sentAt: Date.now(),
+    })
+    expect(after.completed).toBe(true)
+  })
+
+  it('refuses video progress on an article lesson', async () => {
+    const course = await smallCourse()
+    const caller = await callerAs(db(), await learnerOf(course.id))
+    await expect(
+      caller.learning.saveProgress({
+        courseId: course.id,
+        lessonId: course.lessons[1]?.id ?? '',
+        positionSeconds: 1,
+        ranges: [],
+        sentAt: Date.now(),
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+  })
+})
+
+describe('course completion', () => {
+  async function completeAll(
+    caller: Awaited<ReturnType<typeof callerAs>>,
+    course: Awaited<ReturnType<typeof smallCourse>>,
+  ) {
+    const results = []
+    for (const lesson of course.lessons) {
+      results.push(await caller.learning.setCompleted({ courseId: course.id, lessonId: lesson.id, completed: true }))
+    }
+    return results
+  }
+
+  it('completes once with one e-mail and a verified certificate; lessons added later are counted, not undone', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const caller = await callerAs(db(), user)
+    const results = await completeAll(caller, course)
+    expect(results.map((r) => r.courseCompleted)).toEqual([false, false, false, true])
+    const certificateId = results[3]?.certificateId
+    expect(certificateId).toMatch(/^[0-9a-f-]{36}$/)
+    const mails = await completionMails(user.email)
+    expect(mails).toHaveLength(1)
+    expect(mails[0]?.text_body).toContain(`/certificates/${certificateId}`)
+
+    const visitor = await callerAs(db(), null)
+    const certificate = await visitor.learning.certificate({ id: certificateId ?? '' })
+    expect(certificate).toMatchObject({
+      learnerName: `${user.firstName} ${user.lastName}`,
+      courseTitle: expect.stringContaining('Learning course'),
+      instructorName: 'SkillForge Instructor',
+      status: 'verified',
+    })
+    expect(certificate.linkedInUrl).toContain('https://www.linkedin.com/profile/add?startTask=CERTIFICATION_NAME')
+
+    // Undoing and redoing a lesson does not complete the course a second time.
+    const last = course.lessons[3]?.id ?? ''
+    await caller.learning.setCompleted({ courseId: course.id, lessonId: last, completed: false })
+    const again = await caller.learning.setCompleted({ courseId: course.id, lessonId: last, completed: true })
+    expect(again.courseCompleted).toBe(false)
+    expect(await completionMails(user.email)).toHaveLength(1)
+
+    // A lesson added after completion: the completion and certificate stand, the learner sees it was added.
+    const lessons = await lessonsOf(db(), course.id)
+    await writeCurriculum(db(), course.id, [
+      {
+        title: 'Only section',
+        lessons: [
+          ...lessons.map((l) => ({
+            id: l.id,
+            title: l.title,
+            durationSeconds: l.duration_seconds,
+            isPreview: l.is_preview,
+          })),
+          { title: 'Bonus', durationSeconds: 120, isPreview: false },
+        ],
+      },
+    ])
+    const player = await caller.learning.course({ courseId: course.id })
+    expect(player.progress).toEqual({ completed: 4, total: 5, percent: 80 })
+    expect(player.completion).toMatchObject({ certificateId, lessonsAddedSince: 1 })
+    expect((await visitor.learning.certificate({ id: certificateId ?? '' })).status).toBe('verified')
+  })
+
+  it('shows a certificate as revoked once the purchase that gave access is revoked', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const results = await completeAll(await callerAs(db(), user), course)
+    const certificateId = results[3]?.certificateId ?? ''
+    // Revoking the course's access (a refund): the access ledger records the revocation.
+    const held = await db()
+      .selectFrom('access_grants')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('course_id', '=', course.id)
+      .execute()
+    for (const { id } of held) await revoke(db(), { grantId: id }, 'refund')
+    const certificate = await (await callerAs(db(), null)).learning.certificate({ id: certificateId })
+    expect(certificate.status).toBe('revoked')
+    expect(certificate.linkedInUrl).toBeNull()
+  })
+
+  it('an unknown certificate id is not found', async () => {
+    const visitor = await callerAs(db(), null)
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      await expect(visitor.learning.certificate({ id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    }
+  })
+
+  it('a course without a certificate completes without issuing one', async () => {
+    const course = await smallCourse(false)
+    const user = await learnerOf(course.id)
+    const results = await completeAll(await callerAs(db(), user), course)
+    expect(results[3]).toMatchObject({ courseCompleted: true, certificateId: null })
+    expect(await completionMails(user.email)).toHaveLength(1)
+  })
+
+  it('20 concurrent writes complete the course exactly once', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    // Twenty callers (twenty sessions) write at once: every lesson several times over, the last ones racing.
+    const callers = await Promise.all(Array.from({ length: 20 }, () => callerAs(db(), user)))
+    const results = await Promise.all(
+      callers.map((caller, i) =>
+        caller.learning.setCompleted({
+          courseId: course.id,
+          lessonId: course.lessons[i % 4]?.id ?? '',
+          completed: true,
+        }),
+      ),
+    )
+    expect(results.filter((r) => r.courseCompleted)).toHaveLength(1)
+    const rows = await db()
+      .selectFrom('course_completions')
+      .select('user_id')
+      .where('course_id', '=', course.id)
+      .execute()
+    expect(rows).toHaveLength(1)
+    const certificates = await db().selectFrom('certificates').select('id').where('course_id', '=', course.id).execute()
+    expect(certificates).toHaveLength(1)
+    expect(await completionMails(user.email)).toHaveLength(1)
+  })
+
+  it('two lessons completed at the same moment still complete the course (no write skew)', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const course = await smallCourse()
+      const user = await learnerOf(course.id)
+      const [a, b] = await Promise.all([callerAs(db(), user), callerAs(db(), user)])
+      for (const lesson of course.lessons.slice(0, 2)) {
+        await a.learning.setCompleted({ courseId: course.id, lessonId: lesson.id, completed: true })
+      }
+      const last = await Promise.all([
+        a.learning.setCompleted({ courseId: course.id, lessonId: course.lessons[2]?.id ?? '', completed: true }),
+        b.learning.setCompleted({ courseId: course.id, lessonId: course.lessons[3]?.id ?? '', completed: true }),
+      ])
+      expect(last.filter((r) => r.courseCompleted)).toHaveLength(1)
+    }
+  })
+})

@@ -1,0 +1,42 @@
+// Learners for the learning tests: buyers and Premium members made as the shop makes them (a cart, an order,
+// paid by staff), and a course's lessons in curriculum order.
+import { expect } from 'vitest'
+import type { DB } from '../../src-server/db.ts'
+import { createFromCart } from '../../src-server/orders/create.ts'
+import { markPaid } from '../../src-server/orders/pay.ts'
+import { createUser, type TestUser } from './factories.ts'
+import { shopCaller } from './shop.ts'
+
+type ShopCaller = Awaited<ReturnType<typeof shopCaller>>
+
+async function paidFor(db: DB, add: (caller: ShopCaller) => Promise<unknown>, user?: TestUser) {
+  const buyer = user ?? (await createUser(db))
+  await add(await shopCaller(db, buyer))
+  const order = await createFromCart(db, {
+    userId: buyer.id,
+    currency: 'USD',
+    method: 'bank_transfer',
+    referencePrefix: 'SF',
+  })
+  expect(await markPaid(db, order.id, { source: 'staff' })).toBe('fulfilled')
+  return { user: buyer, orderId: order.id }
+}
+
+export function buyerOfCourse(db: DB, courseId: string, user?: TestUser) {
+  return paidFor(db, (caller) => caller.cart.add({ kind: 'course', courseId }), user)
+}
+
+export function premiumMember(db: DB) {
+  return paidFor(db, (caller) => caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' }))
+}
+
+export async function lessonsOf(db: DB, courseId: string) {
+  return db
+    .selectFrom('lessons as l')
+    .innerJoin('course_sections as s', 's.id', 'l.section_id')
+    .select(['l.id', 'l.title', 'l.is_preview', 'l.kind', 'l.duration_seconds', 'l.body_markdown'])
+    .where('l.course_id', '=', courseId)
+    .orderBy('s.position')
+    .orderBy('l.position')
+    .execute()
+}
