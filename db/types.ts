@@ -74,6 +74,27 @@ export interface CoursesTable {
   published_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  /** Generated: title and instructor words plus the filter lexemes (migration 2026_11_24_1500). */
+  search_vector: ColumnType<string, never, never>
+}
+
+/** Published courses per filter group, kept by a trigger on courses. */
+export interface CatalogFacetCountsTable {
+  category_id: string
+  price_band: number
+  rating_floor: number
+  duration_band: number
+  courses: number
+}
+
+/** Published courses per word of their title or instructor and filter group, kept by a trigger on courses. */
+export interface CatalogWordCountsTable extends CatalogFacetCountsTable {
+  word: string
+}
+
+/** Every word ever seen in a course title or instructor name (search terms expand to these). */
+export interface CatalogSearchWordsTable {
+  word: string
 }
 
 export interface ServicesTable {
@@ -198,8 +219,17 @@ export interface MailOutboxTable {
 
 export type CartItemKind = 'course' | 'service_package' | 'plan'
 export type BillingCycle = 'monthly' | 'annual'
-export type OrderStatus = 'pending' | 'awaiting_transfer' | 'paid' | 'failed' | 'cancelled'
-export type PaymentMethod = 'card' | 'paypal' | 'bank_transfer'
+export type OrderStatus =
+  | 'pending'
+  | 'awaiting_transfer'
+  | 'paid'
+  | 'failed'
+  | 'cancelled'
+  | 'expired'
+  | 'partially_refunded'
+  | 'refunded'
+  | 'disputed'
+export type PaymentMethod = 'card' | 'paypal' | 'bank_transfer' | 'free'
 
 export interface CartItemsTable {
   id: Generated<string>
@@ -229,6 +259,19 @@ export interface OrdersTable {
   paid_at: Date | null
   cancelled_at: Date | null
   status_changed_by: string | null
+  /** What the buyer gave at checkout for the invoice (name and e-mail default to the account's). */
+  billing_name: string | null
+  billing_email: string | null
+  billing_company: string | null
+  billing_address: string | null
+  billing_vat_number: string | null
+  stripe_payment_intent_id: string | null
+  /** Money taken (set when paid) and given back; a check keeps refunded_minor <= captured_minor. */
+  captured_minor: Generated<number>
+  refunded_minor: Generated<number>
+  expired_at: Date | null
+  /** 'cart': checkout's order (one pending per cart and currency); 'renewal': a membership renewal order. */
+  source: Generated<'cart' | 'renewal'>
   created_at: CreatedAt
   updated_at: UpdatedAt
 }
@@ -246,6 +289,102 @@ export interface OrderItemsTable {
   title: string
   detail: Generated<string>
   unit_price_minor: number
+  /** Set when the line was given back (the refund that did it). */
+  refund_id: string | null
+  refunded_at: Date | null
+}
+
+export interface RefundsTable {
+  id: Generated<string>
+  order_id: string
+  amount_minor: number
+  method: 'stripe' | 'manual'
+  /** Stripe's refund id, or the reference staff typed for a PayPal or bank refund. */
+  reference: string | null
+  stripe_refund_id: string | null
+  reason: string | null
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+export interface DocumentCountersTable {
+  kind: 'INV' | 'CN'
+  year: number
+  last_number: number
+}
+
+export interface DocumentParty {
+  name: string
+  email?: string
+  company?: string | null
+  address?: string | null
+  companyNumber?: string | null
+  vatNumber?: string | null
+}
+export interface DocumentLine {
+  title: string
+  detail?: string
+  quantity: number
+  unitMinor: number
+  amountMinor: number
+  orderItemId?: string | null
+}
+export interface TaxLine {
+  name: string
+  amountMinor: number
+}
+
+export interface InvoicesTable {
+  id: Generated<string>
+  number: string
+  user_id: string
+  order_id: string | null
+  stripe_invoice_id: string | null
+  currency: string
+  seller: Json<DocumentParty>
+  buyer: Json<DocumentParty>
+  lines: Json<DocumentLine[]>
+  tax_lines: Json<TaxLine[]>
+  subtotal_minor: number
+  tax_minor: number
+  total_minor: number
+  issued_at: CreatedAt
+}
+
+export interface CreditNotesTable {
+  id: Generated<string>
+  number: string
+  invoice_id: string
+  refund_id: string
+  user_id: string
+  currency: string
+  lines: Json<DocumentLine[]>
+  total_minor: number
+  issued_at: CreatedAt
+}
+
+export interface OrderDisputesTable {
+  /** Stripe's dispute id (dp_…). */
+  id: string
+  order_id: string
+  /** Stripe's dispute status as last heard of (needs_response, won, lost…). */
+  status: string
+  closed: Generated<boolean>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface RefundRequestsTable {
+  id: Generated<string>
+  order_item_id: string
+  order_id: string
+  user_id: string
+  reason: string
+  status: Generated<'open' | 'approved' | 'declined'>
+  decision_reason: string | null
+  decided_by: string | null
+  decided_at: Date | null
+  created_at: CreatedAt
 }
 
 export interface ProcessedStripeEventsTable {
@@ -547,10 +686,28 @@ export interface CertificatesTable {
   issued_at: CreatedAt
 }
 
+export interface CourseReviewsTable {
+  id: Generated<string>
+  course_id: string
+  user_id: string
+  /** 1 to 5 stars. */
+  rating: number
+  /** Optional text (empty when none), at most 2,000 characters. */
+  body: Generated<string>
+  /** Set when staff hid the review: hidden reviews count nowhere and are listed only to staff and the author. */
+  hidden_at: Date | null
+  hidden_by: string | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
   courses: CoursesTable
+  catalog_facet_counts: CatalogFacetCountsTable
+  catalog_search_words: CatalogSearchWordsTable
+  catalog_word_counts: CatalogWordCountsTable
   services: ServicesTable
   service_packages: ServicePackagesTable
   plans: PlansTable
@@ -578,10 +735,17 @@ export interface Database {
   catalog_version: CatalogVersionTable
   audit_log: AuditLogTable
   team_invitations: TeamInvitationsTable
+  refunds: RefundsTable
+  document_counters: DocumentCountersTable
+  invoices: InvoicesTable
+  credit_notes: CreditNotesTable
+  refund_requests: RefundRequestsTable
+  order_disputes: OrderDisputesTable
   course_sections: CourseSectionsTable
   lessons: LessonsTable
   lesson_attachments: LessonAttachmentsTable
   lesson_progress: LessonProgressTable
   course_completions: CourseCompletionsTable
   certificates: CertificatesTable
+  course_reviews: CourseReviewsTable
 }

@@ -1,173 +1,155 @@
-// `npm run bench:catalog [-- --size 100000 --runs 40 --database-url postgres://…]`
-// Generates a large catalogue in a scratch database (PGlite in a temp dir by default; PostgreSQL with
-// --database-url or TEST_DATABASE_URL), then prints the server-side latency (median, p99) of representative
-// catalogue queries and the EXPLAIN plans of the substring search.
+// `npm run bench:catalog [-- --db postgres://…/sf_bench_1m] [--size 100000 --runs 40 --database-url U]`
+// Times the storefront's public reads as the browser makes them (tRPC GETs over loopback to the real server,
+// in-process) and prints median and p99 per scenario, then the database's own time for one such request (the sum of
+// EXPLAIN ANALYZE execution times of the statements it ran), which a busy shared machine disturbs far less.
+//   --db URL         an existing database filled by `npm run db:generate` (reused as is: nothing is generated)
+//   otherwise        a scratch database with --size generated courses: PGlite in a temp dir, or a new database on
+//                    the PostgreSQL of --database-url / TEST_DATABASE_URL (dropped afterwards unless --keep)
+import { execSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { sql } from 'kysely'
+import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { migrateToLatest } from '../db/migrate.ts'
+import { generateCatalogue } from '../db/seed/generate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
-import { searchCatalogue } from '../src-server/catalog/catalogue-page.ts'
-import { facetGroupsQuery } from '../src-server/catalog/facets.ts'
-import { coursePageQuery, listCategories } from '../src-server/catalog/search.ts'
+import type { Database } from '../db/types.ts'
 import { type DatabaseHandle, openDatabase } from '../src-server/db.ts'
-import { type CatalogueQueryInput, catalogueQuerySchema } from '../src-shared/schemas/catalog.ts'
+import { startTestServer } from '../tests/support/http.ts'
+import { catalogueRequests, sampleCourseId } from './bench/catalog-requests.ts'
+import { percentile } from './bench/stats.ts'
 
 const { values } = parseArgs({
   options: {
+    db: { type: 'string' },
     size: { type: 'string', default: '100000' },
     runs: { type: 'string', default: '40' },
     'database-url': { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
 })
-const size = Number(values.size)
 const runs = Number(values.runs)
-const adminUrl = values['database-url'] ?? process.env.TEST_DATABASE_URL
+let scratchUrl: string | undefined
 
-const scenarios: [string, CatalogueQueryInput][] = [
-  ['first page, Most Popular', {}],
-  ['category + Newest, page 40', { category: 'business', sort: 'newest', page: 40 }],
-  [
-    'search "react" + category + Highest Rated, page 2',
-    { search: 'react', category: 'development', sort: 'rating', page: 2 },
-  ],
-  [
-    'search "data" + price + rating + duration + price asc',
-    { search: 'data', price: '50to100', rating: 4, duration: '6-12', sort: 'price-asc' },
-  ],
-  ['search instructor "okafor", price desc', { search: 'okafor', sort: 'price-desc' }],
-  ['rare search "quantum"', { search: 'quantum' }],
-]
-
-const { handle, cleanup } = await openScratch()
+const { handle, cleanup } = await openBenchDatabase()
+// The server's queries go through a second Kysely that can record them (off while timing).
+const recorded: CompiledQuery[] = []
+let recording = false
+const dialect =
+  handle.kind === 'pglite' && handle.pglite
+    ? new PGliteDialect({ pglite: handle.pglite })
+    : new PostgresDialect({ pool: new pg.Pool({ connectionString: values.db ?? scratchUrl, max: 10 }) })
+const serverDb = new Kysely<Database>({
+  dialect,
+  log: (event) => {
+    if (recording && event.level === 'query') recorded.push(event.query)
+  },
+})
+const server = await startTestServer(serverDb, { env: { NODE_ENV: 'production' } })
 try {
-  const db = handle.db
-  await migrateToLatest(db)
-  await seedDatabase(db)
-  const started = performance.now()
-  await generateCourses(handle, size)
-  await sql`vacuum analyze courses`.execute(db)
-  console.log(
-    `${handle.kind}: generated ${size.toLocaleString('en-US')} courses in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
-  )
-
-  console.log('Whole catalogue request (categories + facet counts + page), ms:')
-  console.log('scenario'.padEnd(58), 'total'.padStart(7), 'median'.padStart(8), 'p99'.padStart(8))
-  for (const [name, input] of scenarios) {
-    const query = catalogueQuerySchema.parse(input)
-    const first = await searchCatalogue(db, query)
+  const total = await handle.db
+    .selectFrom('courses')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow()
+  console.log(`${handle.kind}, ${Number(total.n).toLocaleString('en-US')} courses; load: ${loadAverage()}`)
+  console.log(`${runs} runs per request after one warm-up, ms:\n`)
+  console.log('request'.padEnd(46), 'median'.padStart(8), 'p99'.padStart(8), 'DB ms'.padStart(8), 'bytes'.padStart(8))
+  for (const request of catalogueRequests(await sampleCourseId(handle.db))) {
+    const url = server.baseUrl + request.path
+    const first = await get(url)
     const times: number[] = []
     for (let i = 0; i < runs; i++) {
-      const t = performance.now()
-      await searchCatalogue(db, query)
-      times.push(performance.now() - t)
+      const started = performance.now()
+      await get(url)
+      times.push(performance.now() - started)
     }
+    recorded.length = 0
+    recording = true
+    await get(url)
+    recording = false
     console.log(
-      name.padEnd(58),
-      String(first.total).padStart(7),
-      fmt(percentile(times, 50)),
-      fmt(percentile(times, 99)),
+      request.name.padEnd(46),
+      percentile(times, 50).toFixed(1).padStart(8),
+      percentile(times, 99).toFixed(1).padStart(8),
+      (await databaseMs(recorded)).toFixed(2).padStart(8),
+      String(first.length).padStart(8),
     )
   }
-
-  console.log('\nSeparately, ms (median / p99):')
-  const categories = await listCategories(db)
-  for (const [name, input] of scenarios.slice(2, 4)) {
-    const query = catalogueQuerySchema.parse(input)
-    const categoryId = categories.find((c) => c.slug === query.category)?.id ?? null
-    const facets = await time(() => facetGroupsQuery(query.search).execute(db))
-    const page = await time(() => coursePageQuery(db, query, categoryId, query.page).execute())
-    console.log(`  ${name}: facets ${facets}; page ${page}`)
-  }
-
-  const query = catalogueQuerySchema.parse({ search: 'react', sort: 'rating' })
-  console.log('\nEXPLAIN ANALYZE: facet counts for search "react"')
-  await explain(handle, sql`explain (analyze, costs off) ${facetGroupsQuery(query.search)}`)
-  console.log('\nEXPLAIN ANALYZE: page 1 for search "react", Highest Rated')
-  const compiled = coursePageQuery(db, query, null, 1).compile()
-  await explain(handle, sql`explain (analyze, costs off) ${sql.raw(inline(compiled.sql, compiled.parameters))}`)
 } finally {
+  await server.stop()
+  if (handle.kind === 'postgres') await serverDb.destroy()
   await cleanup()
 }
 
-function percentile(times: number[], p: number): number {
-  const sorted = [...times].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
-}
-function fmt(ms: number): string {
-  return ms.toFixed(1).padStart(8)
-}
-async function time(run: () => Promise<unknown>): Promise<string> {
-  await run()
-  const times: number[] = []
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now()
-    await run()
-    times.push(performance.now() - t)
+/**
+ * The sum of the statements' execution times as EXPLAIN ANALYZE measures them inside the database (each the best of
+ * three, so a moment of contention on a shared machine does not count).
+ */
+async function databaseMs(statements: CompiledQuery[]): Promise<number> {
+  let total = 0
+  for (const statement of statements) {
+    const times: number[] = []
+    for (let run = 0; run < 3; run++) {
+      const { rows } = await handle.db.executeQuery<Record<string, string>>(
+        CompiledQuery.raw(`explain (analyze, timing off) ${statement.sql}`, [...statement.parameters]),
+      )
+      const line = rows.map((row) => Object.values(row)[0]).find((text) => text?.startsWith('Execution Time'))
+      times.push(Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? 0))
+    }
+    total += Math.min(...times)
   }
-  return `${percentile(times, 50).toFixed(1)} / ${percentile(times, 99).toFixed(1)}`
+  return total
 }
 
-async function explain(handle: DatabaseHandle, query: ReturnType<typeof sql>) {
-  const result = await query.execute(handle.db)
-  for (const row of result.rows as Record<string, string>[]) console.log(`  ${Object.values(row)[0]}`)
+async function get(url: string): Promise<string> {
+  const response = await fetch(url)
+  const body = await response.text()
+  if (!response.ok) throw new Error(`${response.status} from ${url}: ${body.slice(0, 300)}`)
+  return body
 }
 
-/** EXPLAIN cannot take bind parameters on every driver: inline them (bench-only, values are our own). */
-function inline(text: string, parameters: readonly unknown[]): string {
-  return text.replace(/\$(\d+)/g, (_, n) => {
-    const value = parameters[Number(n) - 1]
-    return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`
-  })
-}
-
-/** Bulk-generates courses in SQL: varied titles, instructors, categories, prices, ratings and lengths. */
-async function generateCourses(handle: DatabaseHandle, count: number) {
-  const batch = 20_000
-  for (let start = 1; start <= count; start += batch) {
-    const end = Math.min(count, start + batch - 1)
-    await sql`
-      with topics as (select array['React','TypeScript','Python','Data Science','SQL','Marketing','SEO','Branding',
-          'Leadership','Finance','Excel','Photography','UX Design','Figma','Node.js','Kubernetes','Accounting',
-          'Copywriting','Negotiation','Machine Learning'] as t),
-        levels as (select array['Complete','Practical','Modern','Essential','Advanced','Hands-on','Mastering'] as l),
-        people as (select array['Sarah Chen','David Okafor','Elena Rodriguez','James Whitfield','Priya Patel',
-          'Marcus Johnson','Amara Nwosu','Tom Becker','Lucia Moretti','Kenji Watanabe'] as p),
-        cats as (select array_agg(id order by position) as c from categories)
-      insert into courses (id, title, description, category_id, instructor_name, price_minor, original_price_minor,
-        rating, review_count, students_count, level, duration_minutes, lessons_count, status, featured, created_at)
-      select 'bench-' || g,
-        l[1 + (g * 7) % array_length(l, 1)] || ' ' || t[1 + (g * 13) % array_length(t, 1)] || ' Course ' || g,
-        'A generated course for the catalogue benchmark.',
-        c[1 + (g * 31) % array_length(c, 1)],
-        p[1 + (g * 17) % array_length(p, 1)],
-        case when g % 20 = 0 then 0 else 999 + (g::bigint * 7919) % 19000 end,
-        null,
-        round(((g * 37) % 41) / 10.0 + 1, 1),
-        (g::bigint * 104729) % 20000,
-        (g::bigint * 15485863) % 100000,
-        (array['beginner','intermediate','advanced'])[1 + g % 3],
-        30 + (g * 97) % 1500,
-        5 + g % 40,
-        case when g % 50 = 0 then 'draft' else 'published' end,
-        false,
-        now() - make_interval(mins => g)
-      from generate_series(${start}::int, ${end}::int) as g, topics, levels, people, cats`.execute(handle.db)
+function loadAverage(): string {
+  try {
+    return execSync('uptime')
+      .toString()
+      .trim()
+      .replace(/^.*load/, 'load')
+  } catch {
+    return os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ')
   }
+}
+
+async function openBenchDatabase(): Promise<{ handle: DatabaseHandle; cleanup: () => Promise<void> }> {
+  if (values.db) {
+    const handle = await openDatabase({ databaseUrl: values.db, poolSize: 10 })
+    await migrateToLatest(handle.db)
+    return { handle, cleanup: () => handle.close() }
+  }
+  const scratch = await openScratch()
+  await migrateToLatest(scratch.handle.db)
+  await seedDatabase(scratch.handle.db)
+  const started = performance.now()
+  await generateCatalogue(scratch.handle.db, { courses: Number(values.size), batch: 20_000 })
+  await sql`vacuum analyze courses`.execute(scratch.handle.db)
+  console.log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  return scratch
 }
 
 async function openScratch(): Promise<{ handle: DatabaseHandle; cleanup: () => Promise<void> }> {
+  const adminUrl = values['database-url'] ?? process.env.TEST_DATABASE_URL
   if (adminUrl) {
     const name = `bench_catalog_${randomBytes(4).toString('hex')}`
     await adminQuery(adminUrl, `create database ${name}`)
     const url = new URL(adminUrl)
     url.pathname = `/${name}`
-    const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 })
+    scratchUrl = url.toString()
+    const handle = await openDatabase({ databaseUrl: scratchUrl, poolSize: 10 })
     return {
       handle,
       cleanup: async () => {

@@ -99,7 +99,7 @@ async function run(handle: DatabaseHandle) {
       role: user.role,
     })
   }
-  // Holders of the course in the access ledger (what a paid order grants; here a staff grant).
+  // Buyers of the course (what a paid order grants).
   for (const learner of learners) {
     await grant(handle.db, {
       userId: learner.id,

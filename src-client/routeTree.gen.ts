@@ -50,12 +50,14 @@ import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
+import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
 import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
+import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 
 const IndexRoute = IndexRouteImport.update({
@@ -263,6 +265,11 @@ const AdminStaffOutboxRoute = AdminStaffOutboxRouteImport.update({
   path: '/outbox',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffReviewsRoute = AdminStaffReviewsRouteImport.update({
+  id: '/reviews',
+  path: '/reviews',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffServiceOrdersRoute = AdminStaffServiceOrdersRouteImport.update({
   id: '/service-orders',
   path: '/service-orders',
@@ -293,6 +300,12 @@ const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
   path: '/account/services/$id',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthDocumentsKindDocumentIdRoute =
+  AuthDocumentsKindDocumentIdRouteImport.update({
+    id: '/documents/$kind/$documentId',
+    path: '/documents/$kind/$documentId',
+    getParentRoute: () => AuthRoute,
+  } as any)
 const AdminStaffServiceOrdersIdRoute =
   AdminStaffServiceOrdersIdRouteImport.update({
     id: '/service-orders_/$id',
@@ -340,6 +353,7 @@ export interface FileRoutesByFullPath {
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
+  '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -347,6 +361,7 @@ export interface FileRoutesByFullPath {
   '/admin/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
+  '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesByTo {
@@ -388,6 +403,7 @@ export interface FileRoutesByTo {
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
+  '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -395,6 +411,7 @@ export interface FileRoutesByTo {
   '/admin': typeof AdminStaffIndexRoute
   '/learn/$courseId': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
+  '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesById {
@@ -439,6 +456,7 @@ export interface FileRoutesById {
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
   '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
+  '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
   '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -446,6 +464,7 @@ export interface FileRoutesById {
   '/admin/_staff/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
+  '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRouteTypes {
@@ -490,6 +509,7 @@ export interface FileRouteTypes {
     | '/admin/courses'
     | '/admin/orders'
     | '/admin/outbox'
+    | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
@@ -497,6 +517,7 @@ export interface FileRouteTypes {
     | '/admin/'
     | '/learn/$courseId/'
     | '/account/services/$id'
+    | '/documents/$kind/$documentId'
     | '/admin/service-orders/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -538,6 +559,7 @@ export interface FileRouteTypes {
     | '/admin/courses'
     | '/admin/orders'
     | '/admin/outbox'
+    | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
     | '/courses/category/$slug'
@@ -545,6 +567,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/learn/$courseId'
     | '/account/services/$id'
+    | '/documents/$kind/$documentId'
     | '/admin/service-orders/$id'
   id:
     | '__root__'
@@ -588,6 +611,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/courses'
     | '/admin/_staff/orders'
     | '/admin/_staff/outbox'
+    | '/admin/_staff/reviews'
     | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
     | '/courses/category/$slug'
@@ -595,6 +619,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/'
     | '/learn/$courseId/'
     | '/_auth/account_/services/$id'
+    | '/_auth/documents/$kind/$documentId'
     | '/admin/_staff/service-orders_/$id'
   fileRoutesById: FileRoutesById
 }
@@ -924,6 +949,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffOutboxRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/reviews': {
+      id: '/admin/_staff/reviews'
+      path: '/reviews'
+      fullPath: '/admin/reviews'
+      preLoaderRoute: typeof AdminStaffReviewsRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/service-orders': {
       id: '/admin/_staff/service-orders'
       path: '/service-orders'
@@ -966,6 +998,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAccountServicesIdRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/documents/$kind/$documentId': {
+      id: '/_auth/documents/$kind/$documentId'
+      path: '/documents/$kind/$documentId'
+      fullPath: '/documents/$kind/$documentId'
+      preLoaderRoute: typeof AuthDocumentsKindDocumentIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/_staff/service-orders_/$id': {
       id: '/admin/_staff/service-orders_/$id'
       path: '/service-orders/$id'
@@ -981,6 +1020,7 @@ interface AuthRouteChildren {
   AuthAccountMembershipRoute: typeof AuthAccountMembershipRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
   AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
+  AuthDocumentsKindDocumentIdRoute: typeof AuthDocumentsKindDocumentIdRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
@@ -988,6 +1028,7 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountMembershipRoute: AuthAccountMembershipRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
   AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
+  AuthDocumentsKindDocumentIdRoute: AuthDocumentsKindDocumentIdRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
@@ -999,6 +1040,7 @@ interface AdminStaffRouteChildren {
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
   AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
+  AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
   AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
@@ -1012,6 +1054,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
   AdminStaffOutboxRoute: AdminStaffOutboxRoute,
+  AdminStaffReviewsRoute: AdminStaffReviewsRoute,
   AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,

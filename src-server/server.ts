@@ -24,8 +24,10 @@ import { registerClient } from './http/client.ts'
 import { registerErrorHandler } from './http/errors.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { statusForPath } from './http/page-status.ts'
+import { OneLineRequestLog } from './http/request-log.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerLearningRoutes } from './learning/media-routes.ts'
+import { registerDocumentRoutes } from './orders/document-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
@@ -121,6 +123,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     trustProxy: env.TRUST_PROXY ?? false,
     requestTimeout: 30_000,
     genReqId: () => randomUUID(),
+    logController: new OneLineRequestLog(),
   })
 
   registerErrorHandler(app)
@@ -184,6 +187,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerSeoRoutes(app, httpDeps)
   registerOAuthRoutes(app, httpDeps, oauth)
   registerProfileRoutes(app, httpDeps)
+  registerDocumentRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
   registerLearningRoutes(app, httpDeps)
   registerLessonUploadRoutes(app, httpDeps)

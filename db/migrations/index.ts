@@ -12,9 +12,13 @@ import * as m231420 from './2026_11_23_1420_mail_reply_to.ts'
 import * as m231500 from './2026_11_23_1500_mail_outbox_job.ts'
 import * as m241000 from './2026_11_24_1000_access_ledger.ts'
 import * as m241010 from './2026_11_24_1010_one_live_subscription.ts'
+import * as m241100 from './2026_11_24_1100_after_purchase.ts'
 import * as m241200 from './2026_11_24_1200_lessons.ts'
 import * as m241300 from './2026_11_24_1300_service_order_workflow.ts'
 import * as m241400 from './2026_11_24_1400_mail_outbox_listing.ts'
+import * as m241500 from './2026_11_24_1500_catalog_at_scale.ts'
+import * as m241510 from './2026_11_24_1510_catalog_sort_indexes.ts'
+import * as m241700 from './2026_11_24_1700_course_reviews.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -29,7 +33,11 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1500_mail_outbox_job': m231500,
   '2026_11_24_1000_access_ledger': m241000,
   '2026_11_24_1010_one_live_subscription': m241010,
+  '2026_11_24_1100_after_purchase': m241100,
   '2026_11_24_1200_lessons': m241200,
   '2026_11_24_1300_service_order_workflow': m241300,
   '2026_11_24_1400_mail_outbox_listing': m241400,
+  '2026_11_24_1500_catalog_at_scale': m241500,
+  '2026_11_24_1510_catalog_sort_indexes': m241510,
+  '2026_11_24_1700_course_reviews': m241700,
 }

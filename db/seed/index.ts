@@ -11,6 +11,7 @@ import { intakeForms } from './data/intake-forms.ts'
 import { comparisonFeatures, plans } from './data/plans.ts'
 import { services } from './data/services.ts'
 import { courseRow } from './factories.ts'
+import { seedReviews } from './reviews.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
 /** The few demo courses sold only on their own (Premium includes the rest). */
@@ -198,6 +199,7 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
       )
       .onConflict((oc) => oc.column('title').doNothing())
       .execute()
+    await seedReviews(trx, courses, now)
   })
 }
 

@@ -9,7 +9,7 @@ export interface Actor {
 
 /** What an audited action changed: the kind of thing, its id and its state around the change. */
 export interface AuditSubject {
-  type: 'course' | 'category' | 'team_member' | 'invitation' | 'order' | 'service_order' | 'mail'
+  type: 'course' | 'category' | 'team_member' | 'invitation' | 'order' | 'service_order' | 'mail' | 'review'
   id: string
   before?: unknown
   after?: unknown

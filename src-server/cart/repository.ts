@@ -117,6 +117,36 @@ export async function removePurchasedItems(db: DB, userId: string, itemKeys: rea
   await db.deleteFrom('cart_items').where('user_id', '=', userId).where('item_key', 'in', itemKeys).execute()
 }
 
+/** A cancelled order's lines go back into the cart (what is already there, or owned meanwhile, is skipped). */
+export async function restoreItems(
+  db: DB,
+  userId: string,
+  lines: readonly {
+    kind: 'course' | 'service_package' | 'plan'
+    course_id: string | null
+    service_package_id: string | null
+    plan_id: string | null
+    billing_cycle: 'monthly' | 'annual' | null
+  }[],
+): Promise<void> {
+  for (const line of lines) {
+    if (line.kind === 'course' && line.course_id && (await ownsCourse(db, userId, line.course_id))) continue
+    if (!line.course_id && !line.service_package_id && !line.plan_id) continue // deleted from the catalogue
+    await db
+      .insertInto('cart_items')
+      .values({
+        user_id: userId,
+        kind: line.kind,
+        course_id: line.course_id,
+        service_package_id: line.service_package_id,
+        plan_id: line.plan_id,
+        billing_cycle: line.billing_cycle,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'item_key']).doNothing())
+      .execute()
+  }
+}
+
 /** PayPal hosted buttons of the services in the user's cart (the payment page offers them). */
 export async function listPaypalButtonsInCart(db: DB, userId: string) {
   const rows = await db

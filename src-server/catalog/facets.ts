@@ -1,12 +1,22 @@
-// Facet counts in one pass: the matching courses are grouped by (category, price band, rating floor, duration
-// band) — at most a few hundred groups — and every option's count (which ignores its own dimension's filter)
-// is summed from those groups here. Without a search term the groups are the same for every filter
-// combination, so they are cached until the courses change.
+// Facet counts (decision 0022). Courses are counted by group (category, price band, rating floor, duration band):
+// every option's count, which ignores its own dimension's filter, is summed from the groups here.
+// - Without a search term the groups are catalog_facet_counts, kept by a trigger in the transaction of every course
+//   change: exact, and read in a millisecond at any catalogue size.
+// - A term that is one word, or inside exactly one word of the catalogue, reads the same counts kept per word
+//   (catalog_word_counts): exact at any size.
+// - Any other term's groups are counted over the matching courses, but never over more than FACET_COUNT_BOUND of
+//   them: past it the page says "1,000+" and the options show no count, and the total with the filters applied
+//   is counted up to the bound.
 import { sql } from 'kysely'
 import { DURATION_BANDS, PRICE_BANDS, RATING_FLOORS } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
+import { compiledOnce } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
-import { searchCondition, TRUE } from './conditions.ts'
+import { type Condition, type GroupKey, termCondition, vectorCondition } from './conditions.ts'
+import type { TermMatch } from './search-term.ts'
+
+/** Counts stay exact up to this many courses; beyond it they read "1,000+". */
+export const FACET_COUNT_BOUND = 1000
 
 export interface CategoryRef {
   id: string
@@ -16,99 +26,157 @@ export interface CategoryRef {
 
 type PriceBand = keyof typeof PRICE_BANDS
 type DurationBand = keyof typeof DURATION_BANDS
-interface Group {
-  category_id: string
+export interface Group extends GroupKey {
   price: PriceBand
-  rating_floor: number
   duration: DurationBand
   n: number
 }
-type GroupRow = Omit<Group, 'price' | 'duration'> & { price: number; duration: number }
+type GroupRow = GroupKey & { n: number }
 
-interface Band {
-  min: number
-  max: number | null
-}
-
-/**
- * `width_bucket(column, thresholds)` numbers the band a value falls in (0 = first band), and `keys` turns that
- * number back into the band's key. Cheaper per row than a `case`; needs the bands contiguous from 0, which the
- * shared constants are (checked here so a future edit cannot silently miscount).
- */
-function bucketing<K extends string>(column: string, bands: Record<K, Band>) {
-  const entries = Object.entries(bands) as [K, Band][]
-  entries.forEach(([key, band], index) => {
-    const previous = entries[index - 1]?.[1]
-    const contiguous = previous ? previous.max !== null && band.min === previous.max + 1 : band.min === 0
-    if (!contiguous) throw new Error(`Facet bands must be contiguous from 0: ${key}`)
-  })
-  const thresholds = entries.slice(1).map(([, band]) => band.min)
-  return {
-    sql: sql<number>`width_bucket(${sql.ref(column)}, array[${sql.join(thresholds.map((t) => sql.lit(t)))}]::int[])`,
-    keys: entries.map(([key]) => key),
-  }
-}
-const priceBuckets = bucketing('courses.price_minor', PRICE_BANDS)
-const durationBuckets = bucketing(
-  'courses.duration_minutes',
-  Object.fromEntries(
-    Object.entries(DURATION_BANDS).map(([key, b]) => [key, { min: b.minMinutes, max: b.maxMinutes }]),
-  ) as Record<DurationBand, Band>,
-)
-
-/** The grouping query (exported for the benchmark's EXPLAIN). */
-export function facetGroupsQuery(search: string | undefined) {
-  return sql<GroupRow>`
-    select courses.category_id,
-      ${priceBuckets.sql} as price,
-      least(floor(courses.rating), 4)::int as rating_floor,
-      ${durationBuckets.sql} as duration,
-      count(*)::int as n
-    from courses
-    where courses.status = 'published' and ${searchCondition(search) ?? TRUE}
-    group by 1, 2, 3, 4`
-}
-
-/** Unsearched groups per database, kept until a statement changes courses (catalog_version moves). */
-const unsearchedCache = new WeakMap<DB, { version: string; rows: Group[] }>()
-
-async function facetGroups(db: DB, search: string | undefined): Promise<Group[]> {
-  if (search) return decode((await facetGroupsQuery(search).execute(db)).rows)
-  // Read the version first: a change landing mid-way leaves an older stamp, so the next request recomputes.
-  const { version } = await db.selectFrom('catalog_version').select('version').executeTakeFirstOrThrow()
-  const cached = unsearchedCache.get(db)
-  if (cached?.version === String(version)) return cached.rows
-  const rows = decode((await facetGroupsQuery(undefined).execute(db)).rows)
-  unsearchedCache.set(db, { version: String(version), rows })
-  return rows
-}
+// Band numbers are positions in the shared constants (the SQL functions of migration 2026_11_24_1500 number them
+// the same way; tests/integration/catalog-scale.test.ts checks they agree).
+const priceKeys = Object.keys(PRICE_BANDS) as PriceBand[]
+const durationKeys = Object.keys(DURATION_BANDS) as DurationBand[]
 
 function decode(rows: GroupRow[]): Group[] {
   return rows.map((row) => ({
     ...row,
-    price: priceBuckets.keys[row.price] as PriceBand,
-    duration: durationBuckets.keys[row.duration] as DurationBand,
+    price: priceKeys[row.price_band] as PriceBand,
+    duration: durationKeys[row.duration_band] as DurationBand,
+    n: Number(row.n),
   }))
 }
 
-export async function countFacets(db: DB, query: CatalogueQuery, categories: CategoryRef[], categoryId: string | null) {
-  const rows = await facetGroups(db, query.search)
-  const matches = {
+const facetCounts = compiledOnce((db: DB) =>
+  db
+    .selectFrom('catalog_facet_counts')
+    .select(['category_id', 'price_band', 'rating_floor', 'duration_band', 'courses as n'])
+    .where('courses', '>', 0),
+)
+const wordCounts = compiledOnce((db: DB, word: string) =>
+  db
+    .selectFrom('catalog_word_counts')
+    .select(['category_id', 'price_band', 'rating_floor', 'duration_band', 'courses as n'])
+    .where('word', '=', word)
+    .where('courses', '>', 0),
+)
+
+async function unsearchedGroups(db: DB): Promise<Group[]> {
+  return decode(await facetCounts(db))
+}
+
+async function wordGroups(db: DB, word: string): Promise<Group[]> {
+  return decode(await wordCounts(db, word))
+}
+
+function termGroups(db: DB, term: TermMatch | null): Promise<Group[] | null> {
+  if (!term) return unsearchedGroups(db)
+  if (term.kind === 'nothing') return Promise.resolve([])
+  const [only, ...others] = term.kind === 'words' ? term.words : []
+  if (only !== undefined && others.length === 0) return wordGroups(db, only)
+  return searchedGroups(db, term)
+}
+
+/** The groups of at most FACET_COUNT_BOUND + 1 courses matching the term; null when there are more. */
+async function searchedGroups(db: DB, term: TermMatch): Promise<Group[] | null> {
+  const { rows } = await sql<GroupRow>`
+    select category_id, catalog_price_band(price_minor) as price_band, catalog_rating_floor(rating) as rating_floor,
+      catalog_duration_band(duration_minutes) as duration_band, count(*)::int as n
+    from (
+      select category_id, price_minor, rating, duration_minutes from courses
+      where courses.status = 'published' and ${termCondition(term)}
+      limit ${FACET_COUNT_BOUND + 1}
+    ) as matching
+    group by 1, 2, 3, 4`.execute(db)
+  const groups = decode(rows)
+  return groups.reduce((sum, g) => sum + g.n, 0) > FACET_COUNT_BOUND ? null : groups
+}
+
+/** Courses matching the term and every filter, counted up to FACET_COUNT_BOUND + 1. */
+async function boundedTotal(db: DB, term: TermMatch, filtered: Group[] | null, filters: Condition) {
+  // Words and filter groups go to the GIN index together; a substring term keeps the filters as column conditions.
+  const condition =
+    term.kind === 'words' ? vectorCondition(term, filtered) : sql<boolean>`${termCondition(term)} and ${filters}`
+  const row = await sql<{ n: number }>`
+    select count(*)::int as n from (
+      select 1 from courses where courses.status = 'published' and ${condition} limit ${FACET_COUNT_BOUND + 1}
+    ) as matching`.execute(db)
+  return Number(row.rows[0]?.n ?? 0)
+}
+
+export interface FacetCounts {
+  /** Matching courses; when `capped`, more than FACET_COUNT_BOUND (and `total` is the bound). */
+  total: number
+  capped: boolean
+  facets: ReturnType<typeof summarise>['facets']
+  /**
+   * The filter groups that hold the matches (every active filter applied), when known, for a GIN query of the
+   * page; null when no filter is active (every group would do) or the groups were not counted.
+   */
+  matchingGroups: GroupKey[] | null
+}
+
+export async function countFacets(
+  db: DB,
+  query: CatalogueQuery,
+  categories: CategoryRef[],
+  categoryId: string | null,
+  term: TermMatch | null,
+  filters: Condition,
+): Promise<FacetCounts> {
+  const filtering = Boolean(categoryId || query.price || query.rating || query.duration)
+  const keep = groupFilter(query, categoryId)
+  const groups = await termGroups(db, term)
+  if (groups) {
+    const summary = summarise(groups, query, categories, categoryId)
+    return { ...summary, capped: false, matchingGroups: filtering ? groups.filter(keep) : null }
+  }
+  // More matches than the bound: no per-option counts, and the total with the filters counted up to the bound.
+  const filtered = filtering ? (await unsearchedGroups(db)).filter(keep) : null
+  const total = await boundedTotal(db, term as TermMatch, filtered, filters)
+  const capped = total > FACET_COUNT_BOUND
+  return {
+    total: capped ? FACET_COUNT_BOUND : total,
+    capped,
+    facets: summarise(null, query, categories, categoryId).facets,
+    matchingGroups: null,
+  }
+}
+
+/** Per dimension, whether a group satisfies that dimension's active filter (any group when it has none). */
+function dimensionMatchers(query: CatalogueQuery, categoryId: string | null) {
+  return {
     category: (g: Group) => !categoryId || g.category_id === categoryId,
     price: (g: Group) => !query.price || g.price === query.price,
     rating: (g: Group) => !query.rating || g.rating_floor >= query.rating,
     duration: (g: Group) => !query.duration || g.duration === query.duration,
   }
+}
+
+/** Whether a group satisfies every active filter. */
+function groupFilter(query: CatalogueQuery, categoryId: string | null) {
+  const matchers = Object.values(dimensionMatchers(query, categoryId))
+  return (g: Group) => matchers.every((matches) => matches(g))
+}
+
+/** The total and every option's count from the groups (null counts when the groups are unknown). */
+function summarise(
+  groups: Group[] | null,
+  query: CatalogueQuery,
+  categories: CategoryRef[],
+  categoryId: string | null,
+) {
+  const matches = dimensionMatchers(query, categoryId)
   type Dimension = keyof typeof matches
   const dimensions = Object.keys(matches) as Dimension[]
   /** Courses matching every active filter except `skip`'s, and `option`. */
-  const count = (skip: Dimension | null, option: (g: Group) => boolean) =>
-    rows
-      .filter((g) => option(g) && dimensions.every((d) => d === skip || matches[d](g)))
-      .reduce((sum, g) => sum + Number(g.n), 0)
+  const count = (skip: Dimension | null, option: (g: Group) => boolean): number | null =>
+    groups
+      ?.filter((g) => option(g) && dimensions.every((d) => d === skip || matches[d](g)))
+      .reduce((sum, g) => sum + g.n, 0) ?? null
 
   return {
-    total: count(null, () => true),
+    total: count(null, () => true) ?? 0,
     facets: {
       categories: categories.map((c) => ({
         slug: c.slug,

@@ -1,4 +1,5 @@
 // Catalogue reads. Public queries select explicit columns and only published courses.
+import { compiledOnce } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
 
 export const courseCardColumns = [
@@ -22,20 +23,31 @@ export const courseCardColumns = [
 
 export type CourseCardRow = Awaited<ReturnType<typeof listFeaturedCourses>>[number]
 
-/** Featured published courses; when none is flagged, the first ones (spec §4: first 4). */
-export async function listFeaturedCourses(db: DB, limit: number, fallbackCount: number) {
-  const base = db
+const featuredCourses = compiledOnce((db: DB, limit: number) =>
+  db
     .selectFrom('courses')
     .innerJoin('categories', 'categories.id', 'courses.category_id')
     .select(courseCardColumns)
     .where('courses.status', '=', 'published')
-  const featured = await base
     .where('courses.featured', '=', true)
     .orderBy('courses.created_at', 'asc')
-    .limit(limit)
-    .execute()
+    .limit(limit),
+)
+const firstCourses = compiledOnce((db: DB, limit: number) =>
+  db
+    .selectFrom('courses')
+    .innerJoin('categories', 'categories.id', 'courses.category_id')
+    .select(courseCardColumns)
+    .where('courses.status', '=', 'published')
+    .orderBy('courses.created_at', 'asc')
+    .limit(limit),
+)
+
+/** Featured published courses (their partial index); when none is flagged, the first ones (spec §4: first 4). */
+export async function listFeaturedCourses(db: DB, limit: number, fallbackCount: number) {
+  const featured = await featuredCourses(db, limit)
   if (featured.length > 0) return featured
-  return base.orderBy('courses.created_at', 'asc').limit(fallbackCount).execute()
+  return firstCourses(db, fallbackCount)
 }
 
 /** One published course with everything the detail page shows (instructor card included), or undefined. */
@@ -63,24 +75,26 @@ export function findPublishedCourse(db: DB, id: string) {
     .executeTakeFirst()
 }
 
-/** Categories with how many published courses each holds (home page cards, category pages). */
-export function listCategoriesWithCounts(db: DB) {
-  return db
+/**
+ * Categories with how many published courses each holds (home page cards, category pages), from the counts a
+ * trigger keeps per filter group (decision 0022): no scan of the courses.
+ */
+export const listCategoriesWithCounts = compiledOnce((db: DB) =>
+  db
     .selectFrom('categories')
-    .leftJoin('courses', (join) =>
-      join.onRef('courses.category_id', '=', 'categories.id').on('courses.status', '=', 'published'),
-    )
     .select((eb) => [
       'categories.slug',
       'categories.name',
       'categories.description',
       'categories.icon',
-      eb.fn.count<string>('courses.id').as('course_count'),
+      eb
+        .selectFrom('catalog_facet_counts')
+        .select((count) => count.fn.coalesce(count.fn.sum<string>('courses'), count.lit(0)).as('n'))
+        .whereRef('catalog_facet_counts.category_id', '=', 'categories.id')
+        .as('course_count'),
     ])
-    .groupBy(['categories.id', 'categories.slug', 'categories.name', 'categories.description', 'categories.icon'])
-    .orderBy('categories.position')
-    .execute()
-}
+    .orderBy('categories.position'),
+)
 
 /** Every published course id with its last change, for the sitemap. */
 export function listPublishedCourseIds(db: DB) {

@@ -4,17 +4,14 @@ import { trialStartedText } from '../../src-shared/membership.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { buyerContact } from './buyer.ts'
 
 export async function sendReceipt(
   trx: DB,
   order: { id: string; user_id: string; reference: string; currency: string; total_minor: number },
   lines: readonly { title: string }[],
 ) {
-  const user = await trx
-    .selectFrom('users')
-    .select(['email', 'first_name'])
-    .where('id', '=', order.user_id)
-    .executeTakeFirst()
+  const user = await buyerContact(trx, order.user_id)
   if (!user) return
   const total = formatMoney(order.total_minor, order.currency)
   const items = lines.map((line) => `- ${line.title}`).join('\n')

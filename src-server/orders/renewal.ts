@@ -23,6 +23,8 @@ export async function createRenewalOrder(trx: DB, renewal: RenewalOrder): Promis
     currency: renewal.currency,
     method: renewal.method,
     totalMinor: renewal.priceMinor,
+    // Beside the cart's pending order, not instead of it (one pending order per cart counts cart orders only).
+    source: 'renewal',
   })
   await trx
     .insertInto('order_items')

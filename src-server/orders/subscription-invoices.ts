@@ -1,7 +1,8 @@
 // Paid subscription invoices: the one place a paid renewal (or first charge, or proration) of a Stripe subscription
 // is recorded, once per Stripe invoice, in the transaction of the webhook that reports it. The order history lists
-// them under the plan's order. (Numbering them as tax invoices hooks in here.)
+// them under the plan's order. A paid one also gets a numbered tax invoice (invoices.ts, the orders' series).
 import type { DB } from '../db.ts'
+import { recordSubscriptionInvoice } from './invoices.ts'
 
 export interface PaidSubscriptionInvoice {
   subscriptionId: string
@@ -33,7 +34,35 @@ export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscr
     .onConflict((oc) => oc.column('stripe_invoice_id').doNothing())
     .returning('id')
     .executeTakeFirst()
+  // Money taken: a numbered tax invoice in the same series as orders' (invoices.ts), in the same transaction.
+  if (inserted && invoice.amountMinor > 0) await numberSubscriptionInvoice(trx, invoice)
   return Boolean(inserted)
+}
+
+async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoice) {
+  const plan = await trx
+    .selectFrom('subscriptions as s')
+    .innerJoin('plans as p', 'p.id', 's.plan_id')
+    .select(['p.name', 's.billing_cycle'])
+    .where('s.id', '=', invoice.subscriptionId)
+    .executeTakeFirst()
+  const period =
+    invoice.periodStart && invoice.periodEnd
+      ? `${invoice.periodStart.toISOString().slice(0, 10)} to ${invoice.periodEnd.toISOString().slice(0, 10)}`
+      : ''
+  await recordSubscriptionInvoice(trx, {
+    userId: invoice.userId,
+    stripeInvoiceId: invoice.stripeInvoiceId,
+    currency: invoice.currency,
+    lines: [
+      {
+        title: plan ? `${plan.name} (${plan.billing_cycle})` : 'Membership',
+        detail: period,
+        amountMinor: invoice.amountMinor,
+      },
+    ],
+    paidAt: invoice.paidAt,
+  })
 }
 
 /** A user's paid subscription invoices by the order that started each subscription, oldest first. */

@@ -8,7 +8,7 @@ import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { markPaid } from '../orders/pay.ts'
 import { findOrderByStripeSession } from '../orders/repository.ts'
-import { isSessionPaid, orderIdOf, subscriptionIdOf } from './checkout-session.ts'
+import { isSessionPaid, orderIdOf, paidPaymentOf } from './checkout-session.ts'
 import type { PaymentsConfig } from './config.ts'
 
 export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: string, sessionId: string) {
@@ -22,7 +22,7 @@ export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: 
   if (orderIdOf(session) !== order.id) throw new DomainError('not_found', PAYMENT_MESSAGES.noSession)
   let status = order.status
   if (isSessionPaid(session)) {
-    await markPaid(db, order.id, { source: 'stripe', stripeSubscriptionId: subscriptionIdOf(session) })
+    await markPaid(db, order.id, paidPaymentOf(session))
     status = 'paid'
   }
   const trial = status === 'paid' ? await trialOfOrder(db, order.id) : undefined

@@ -8,7 +8,7 @@ import type { Database } from '../../db/types.ts'
 import type { DB } from '../db.ts'
 import { markPaid } from '../orders/pay.ts'
 import { markFailed } from '../orders/pending.ts'
-import { isSessionPaid, orderOfSession, subscriptionIdOf } from './checkout-session.ts'
+import { isSessionPaid, orderOfSession, paidPaymentOf } from './checkout-session.ts'
 import {
   type Applied,
   type EventContext,
@@ -19,6 +19,7 @@ import {
   ignored,
   PROCESSED,
 } from './event-outcome.ts'
+import { chargeRefunded, disputeClosed, disputeCreated, sessionExpired } from './events-after-purchase.ts'
 import { type CheckoutSession, checkoutSessionSchema, eventEnvelopeSchema } from './stripe-schemas.ts'
 import { SUBSCRIPTION_HANDLERS } from './subscription-events.ts'
 
@@ -66,7 +67,10 @@ const HANDLERS: Record<string, Handler> = {
   'checkout.session.completed': sessionPaid,
   'checkout.session.async_payment_succeeded': sessionPaid,
   'checkout.session.async_payment_failed': sessionFailed,
-  'checkout.session.expired': sessionFailed,
+  'checkout.session.expired': sessionExpired,
+  'charge.refunded': chargeRefunded,
+  'charge.dispute.created': disputeCreated,
+  'charge.dispute.closed': disputeClosed,
   ...SUBSCRIPTION_HANDLERS,
 }
 
@@ -98,7 +102,7 @@ async function withOurSession(
 function sessionPaid(trx: Transaction<Database>, object: unknown) {
   return withOurSession(trx, object, async (session, orderId) => {
     if (!isSessionPaid(session)) return ignored('not_paid')
-    await markPaid(trx, orderId, { source: 'stripe', stripeSubscriptionId: subscriptionIdOf(session) })
+    await markPaid(trx, orderId, paidPaymentOf(session))
     return PROCESSED
   })
 }

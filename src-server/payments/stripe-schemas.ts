@@ -14,6 +14,10 @@ export const checkoutSessionSchema = z.object({
   metadata: z.record(z.string(), z.string()).nullish(),
   /** An id, or the expanded object. */
   subscription: z.union([id, z.object({ id })]).nullish(),
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+  amount_total: z.number().int().nonnegative().nullish(),
+  /** What Stripe Tax computed (automatic_tax), in minor units. */
+  total_details: z.object({ amount_tax: z.number().int().nonnegative().nullish() }).nullish(),
   customer: z.union([id, z.object({ id })]).nullish(),
 })
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>
@@ -80,4 +84,30 @@ export const eventEnvelopeSchema = z.object({
   type: z.string().min(1).max(255),
   created: unixSeconds.nullish(),
   data: z.object({ object: z.unknown() }),
+})
+
+export const refundSchema = z.object({
+  id,
+  amount: z.number().int().nonnegative(),
+  status: z.string().nullish(),
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+})
+export type StripeRefund = z.infer<typeof refundSchema>
+
+/** A Charge as charge.refunded sends it: what has been refunded so far, with the refunds listed. */
+export const chargeSchema = z.object({
+  id,
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+  amount: z.number().int().nonnegative(),
+  amount_refunded: z.number().int().nonnegative(),
+  refunds: z.object({ data: z.array(refundSchema) }).nullish(),
+})
+
+export const disputeSchema = z.object({
+  id,
+  status: z.string(),
+  charge: z.union([id, z.object({ id })]).nullish(),
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+  amount: z.number().int().nonnegative().nullish(),
+  reason: z.string().nullish(),
 })

@@ -1,11 +1,14 @@
-// The only module that imports the Stripe SDK. The app asks Stripe to create a Checkout Session and read it back,
-// to cancel, resume and change a subscription (with the prorated amount previewed first), to open a customer
-// portal session, and it verifies signed webhooks. They sit behind StripeApi, so a test (or another gateway) can
-// supply its own; everything Stripe answers is parsed by our zod schemas before the domain sees it.
+// The only module that imports the Stripe SDK. The app asks Stripe to create, read back and expire a Checkout
+// Session, to refund a payment, to cancel, resume and change a subscription (with the prorated amount previewed
+// first), to open a customer portal session, and it verifies signed webhooks. They sit behind StripeApi, so a test
+// (or another gateway) can supply its own; everything Stripe answers is parsed by our zod schemas before the domain
+// sees it.
 import Stripe from 'stripe'
 import {
   type CheckoutSession,
   checkoutSessionSchema,
+  refundSchema,
+  type StripeRefund,
   type StripeSubscription,
   subscriptionSchema,
 } from './stripe-schemas.ts'
@@ -17,6 +20,13 @@ export interface StripeApi {
   /** Creates the hosted Checkout page; the key makes a retry return the same session. */
   createCheckoutSession(params: CheckoutSessionParams, idempotencyKey: string): Promise<CheckoutSession>
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession>
+  /** Closes an open session so it can no longer be paid; a session no longer open is read back as it is. */
+  expireCheckoutSession(sessionId: string): Promise<CheckoutSession>
+  /** Gives back part or all of a payment; the key makes a retry return the same refund. */
+  createRefund(
+    params: { paymentIntentId: string; amountMinor: number; metadata: Record<string, string> },
+    idempotencyKey: string,
+  ): Promise<StripeRefund>
   retrieveSubscription(subscriptionId: string): Promise<StripeSubscription>
   /** Cancel at the end of the paid period (with the member's reason), or resume before it ends. */
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean, comment?: string): Promise<StripeSubscription>
@@ -78,6 +88,22 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
     },
     async retrieveCheckoutSession(sessionId) {
       return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(sessionId))
+    },
+    async expireCheckoutSession(sessionId) {
+      try {
+        return checkoutSessionSchema.parse(await stripe.checkout.sessions.expire(sessionId))
+      } catch (error) {
+        // Stripe refuses to expire a session that is complete or already expired: read what it is instead.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
+        return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(sessionId))
+      }
+    },
+    async createRefund({ paymentIntentId, amountMinor, metadata }, idempotencyKey) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentIntentId, amount: amountMinor, metadata },
+        { idempotencyKey },
+      )
+      return refundSchema.parse(refund)
     },
     async retrieveSubscription(subscriptionId) {
       return subscriptionSchema.parse(await stripe.subscriptions.retrieve(subscriptionId))

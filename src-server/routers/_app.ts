@@ -11,6 +11,7 @@ import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
+import { reviewsRouter } from './reviews.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
 
@@ -25,9 +26,10 @@ export const appRouter = router({
   cart: cartRouter,
   payment: paymentRouter,
   purchases: purchasesRouter,
-  learning: learningRouter,
   membership: membershipRouter,
+  learning: learningRouter,
   serviceOrders: serviceOrdersRouter,
+  reviews: reviewsRouter,
   admin: adminRouter,
 })
 

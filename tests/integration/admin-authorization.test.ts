@@ -20,6 +20,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.courses.create': 'editor',
   'admin.courses.update': 'editor',
   'admin.courses.setFeatured': 'editor',
+  'admin.courses.lessonContent': 'editor',
+  'admin.courses.updateLessonContent': 'editor',
   'admin.courses.delete': 'editor',
   'admin.categories.list': 'viewer',
   'admin.categories.create': 'editor',
@@ -50,6 +52,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.serviceOrders.deliver': 'editor',
   'admin.serviceOrders.assign': 'admin',
   'admin.serviceOrders.cancel': 'admin',
+  'admin.reviews.list': 'viewer',
+  'admin.reviews.setHidden': 'editor',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const

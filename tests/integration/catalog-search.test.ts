@@ -190,10 +190,10 @@ describe('catalog.search facet counts', () => {
 
   it('with no filters, category counts add up to the published total', async () => {
     const { facets, total } = await search()
-    expect(facets.categories.reduce((sum, c) => sum + c.count, 0)).toBe(total)
+    expect(facets.categories.reduce((sum, c) => sum + (c.count ?? Number.NaN), 0)).toBe(total)
     expect(facets.allCategories).toBe(total)
-    expect(Object.values(facets.price).reduce((sum, n) => sum + n, 0)).toBe(total)
-    expect(Object.values(facets.duration).reduce((sum, n) => sum + n, 0)).toBe(total)
+    expect(Object.values(facets.price).reduce((sum: number, n) => sum + (n ?? Number.NaN), 0)).toBe(total)
+    expect(Object.values(facets.duration).reduce((sum: number, n) => sum + (n ?? Number.NaN), 0)).toBe(total)
   })
 })
 
@@ -208,7 +208,7 @@ describe('catalog.search facet cache', () => {
     const afterFree = await search()
     expect(afterFree.total).toBe(before.total)
     const wasFree = published[1]?.price_minor === 0
-    expect(afterFree.facets.price.free).toBe(before.facets.price.free + (wasFree ? 0 : 1))
+    expect(afterFree.facets.price.free).toBe((before.facets.price.free ?? Number.NaN) + (wasFree ? 0 : 1))
     await database.db
       .updateTable('courses')
       .set({ price_minor: published[1]?.price_minor ?? 0 })

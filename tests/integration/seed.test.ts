@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedDatabase, seedIfEmpty } from '../../db/seed/index.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
@@ -22,6 +23,9 @@ async function counts() {
     'plan_comparison_features',
     'testimonials',
     'promo_videos',
+    'users',
+    'access_grants',
+    'course_reviews',
   ] as const
   const result: Record<string, number> = {}
   for (const table of tables) {
@@ -79,5 +83,67 @@ describe('seed', () => {
       .executeTakeFirstOrThrow()
     expect(course.title).toBe('Edited by staff')
     expect(await seedIfEmpty(database.db)).toBe(false)
+  })
+})
+
+describe('seed ratings', () => {
+  it('shows for every course exactly the rating, review count and students its rows give, a few hundred reviews in all', async () => {
+    const courses = await database.db
+      .selectFrom('courses')
+      .select([
+        'id',
+        'rating',
+        'review_count',
+        'students_count',
+        sql<string>`(select count(*) from course_reviews r where r.course_id = courses.id and r.hidden_at is null)`.as(
+          'reviews',
+        ),
+        sql<string | null>`(select round(avg(r.rating)::numeric, 1) from course_reviews r
+          where r.course_id = courses.id and r.hidden_at is null)`.as('average'),
+        sql<string>`(select count(distinct g.user_id) from access_grants g where g.course_id = courses.id and g.revoked_at is null)`.as(
+          'learners',
+        ),
+      ])
+      .execute()
+    for (const course of courses) {
+      expect(course.review_count, course.id).toBe(Number(course.reviews))
+      expect(course.rating, course.id).toBe(Number(course.average ?? 0))
+      expect(course.students_count, course.id).toBeLessThanOrEqual(Number(course.learners))
+    }
+    const total = courses.reduce((sum, course) => sum + course.review_count, 0)
+    expect(total).toBeGreaterThan(200)
+    expect(total).toBeLessThan(1000)
+    // The seed keeps the shape of the demo: the best-rated courses stay high and the poor ones low.
+    const rating = (id: string) => courses.find((course) => course.id === id)?.rating
+    expect(rating('modern-react-typescript')).toBe(4.8)
+    expect(rating('dropshipping-quick-start')).toBe(1.8)
+  })
+
+  it('writes every demo review by a learner who holds the course and completed a lesson of it', async () => {
+    const orphans = await database.db
+      .selectFrom('course_reviews as r')
+      .leftJoin('access_grants as e', (join) =>
+        join.onRef('e.user_id', '=', 'r.user_id').onRef('e.course_id', '=', 'r.course_id'),
+      )
+      .select('r.id')
+      .where('e.user_id', 'is', null)
+      .execute()
+    expect(orphans).toEqual([])
+    const unverified = await database.db
+      .selectFrom('course_reviews as r')
+      .select('r.id')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('lesson_progress as p')
+              .select('p.lesson_id')
+              .whereRef('p.user_id', '=', 'r.user_id')
+              .whereRef('p.course_id', '=', 'r.course_id')
+              .where('p.completed_at', 'is not', null),
+          ),
+        ),
+      )
+      .execute()
+    expect(unverified).toEqual([])
   })
 })

@@ -1,6 +1,7 @@
-// A small local Stripe API for tests and development: Checkout Sessions create and retrieve with the real
-// response shapes, a hosted checkout page whose Pay button completes the session, and webhook events signed
-// with the SDK's own test-header helper. Point the SDK at it with STRIPE_API_URL.
+// A small local Stripe API for tests and development: Checkout Sessions create, retrieve and expire with the real
+// response shapes, refunds (idempotency keys honoured, never more than captured), Stripe Tax as a flat 20%, a
+// hosted checkout page whose Pay button completes the session, and webhook events signed with the SDK's own
+// test-header helper. Point the SDK at it with STRIPE_API_URL.
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -38,6 +39,17 @@ type Session = {
 // biome-ignore lint/suspicious/noExplicitAny: decoded form params are free-form, like Stripe's own
 type Loose = any
 type LineItem = { name: string; amount: number; interval: string | null }
+/** A refund as Stripe returns it (the fields the fake fills in). */
+export type FakeRefund = {
+  id: string
+  object: 'refund'
+  amount: number
+  currency: string
+  payment_intent: string
+  status: 'succeeded'
+  metadata: Record<string, string>
+  created: number
+}
 
 export interface FakeStripe {
   url: string
@@ -47,6 +59,15 @@ export interface FakeStripe {
   sessions: Map<string, Session>
   /** The parameters each session was created with, as the SDK encoded them (parsed back into objects). */
   createParams: Map<string, Record<string, Loose>>
+  /** Refunds by id, and what each payment intent captured (its amount_total when paid). */
+  refunds: Map<string, FakeRefund>
+  captured: Map<string, { amount: number; currency: string }>
+  /** Sessions expired through the API (POST /v1/checkout/sessions/:id/expire), in order. */
+  expiredThroughApi: string[]
+  /** A refund made in the Stripe dashboard: recorded like an API refund, without an idempotency key. */
+  dashboardRefund(paymentIntentId: string, amount: number): FakeRefund
+  /** The Charge object of a payment intent, as charge.refunded and disputes carry it. */
+  chargeOf(paymentIntentId: string): Record<string, unknown>
   /** The next create call answers with this Stripe error. */
   failNextCreate(message?: string): void
   /** Marks a session paid as Stripe does when the customer pays (a subscription gets an id). */
@@ -78,6 +99,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const sessions = new Map<string, Session>()
   const lineItems = new Map<string, LineItem[]>()
   const createParams = new Map<string, Record<string, Loose>>()
+  const refunds = new Map<string, FakeRefund>()
+  const captured = new Map<string, { amount: number; currency: string }>()
+  const idempotent = new Map<string, FakeRefund>()
+  const expiredThroughApi: string[] = []
   let failure: string | null = null
   let lastCreated = 0
   const tick = (at: number) => {
@@ -98,6 +123,29 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       body: payload,
     })
     return response.status
+  }
+
+  function refund(paymentIntentId: string, amount: number, metadata: Record<string, string> = {}): FakeRefund | string {
+    const payment = captured.get(paymentIntentId)
+    if (!payment) return `No such payment_intent: '${paymentIntentId}'`
+    const refunded = [...refunds.values()]
+      .filter((r) => r.payment_intent === paymentIntentId)
+      .reduce((sum, r) => sum + r.amount, 0)
+    if (amount <= 0 || refunded + amount > payment.amount) {
+      return `Refund amount (${amount}) is greater than unrefunded amount on charge (${payment.amount - refunded})`
+    }
+    const created: FakeRefund = {
+      id: id('re'),
+      object: 'refund',
+      amount,
+      currency: payment.currency,
+      payment_intent: paymentIntentId,
+      status: 'succeeded',
+      metadata,
+      created: Math.floor(Date.now() / 1000),
+    }
+    refunds.set(created.id, created)
+    return created
   }
 
   const fake: FakeStripe = {
@@ -122,6 +170,31 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     webhookUrl: options.webhookUrl ?? null,
     sessions,
     createParams,
+    refunds,
+    captured,
+    expiredThroughApi,
+    dashboardRefund(paymentIntentId, amount) {
+      const result = refund(paymentIntentId, amount)
+      if (typeof result === 'string') throw new Error(result)
+      return result
+    },
+    chargeOf(paymentIntentId) {
+      const payment = captured.get(paymentIntentId)
+      if (!payment) throw new Error(`No such payment_intent ${paymentIntentId}`)
+      // Newest first, as Stripe lists them.
+      const list = [...refunds.values()].filter((r) => r.payment_intent === paymentIntentId).reverse()
+      const refunded = list.reduce((sum, r) => sum + r.amount, 0)
+      return {
+        id: `ch_${paymentIntentId.slice(3)}`,
+        object: 'charge',
+        amount: payment.amount,
+        amount_refunded: refunded,
+        currency: payment.currency,
+        payment_intent: paymentIntentId,
+        refunded: refunded === payment.amount,
+        refunds: { object: 'list', data: list },
+      }
+    },
     failNextCreate(message = 'Your card was declined.') {
       failure = message
     },
@@ -136,6 +209,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         session.customer = started.customer
       }
       if (session.mode === 'payment' && !session.payment_intent) session.payment_intent = id('pi')
+      if (session.payment_intent && paymentStatus === 'paid') {
+        captured.set(session.payment_intent, { amount: session.amount_total ?? 0, currency: session.currency ?? 'usd' })
+      }
       return session
     },
     signedEvent(type, object, created) {
@@ -169,6 +245,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const url = new URL(request.url ?? '/', 'http://fake')
     const body = await readBody(request)
     const sessionPath = /^\/v1\/checkout\/sessions\/([\w-]+)$/.exec(url.pathname)
+    const expirePath = /^\/v1\/checkout\/sessions\/([\w-]+)\/expire$/.exec(url.pathname)
     const payPath = /^\/pay\/([\w-]+)$/.exec(url.pathname)
 
     if (url.pathname.startsWith('/v1/') && request.headers.authorization !== `Bearer ${secretKey}`) {
@@ -185,6 +262,28 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       sessions.set(session.id, session)
       createParams.set(session.id, params)
       return send(response, 200, session)
+    }
+    if (request.method === 'POST' && expirePath) {
+      const session = sessions.get(expirePath[1]!)
+      if (!session) return send(response, 404, stripeError(`No such checkout.session: '${expirePath[1]}'`))
+      if (session.status !== 'open') {
+        const message = `Only Checkout Sessions with a status in [open] can be expired. This Checkout Session has a status of ${session.status}.`
+        return send(response, 400, stripeError(message))
+      }
+      session.status = 'expired'
+      session.url = null
+      expiredThroughApi.push(session.id)
+      return send(response, 200, session)
+    }
+    if (request.method === 'POST' && url.pathname === '/v1/refunds') {
+      const key = request.headers['idempotency-key']
+      const previous = typeof key === 'string' ? idempotent.get(key) : undefined
+      if (previous) return send(response, 200, previous)
+      const params = parseForm(body)
+      const result = refund(String(params.payment_intent ?? ''), Number(params.amount ?? 0), params.metadata ?? {})
+      if (typeof result === 'string') return send(response, 400, stripeError(result))
+      if (typeof key === 'string') idempotent.set(key, result)
+      return send(response, 200, result)
     }
     if (request.method === 'GET' && sessionPath) {
       const session = sessions.get(sessionPath[1]!)
@@ -240,15 +339,19 @@ function createSession(params: Record<string, Loose>, baseUrl: string, lineItems
     amount: Number(item.price_data?.unit_amount ?? 0) * Number(item.quantity ?? 1),
     interval: item.price_data?.recurring?.interval ?? null,
   }))
-  const total = items.reduce((sum, item) => sum + item.amount, 0)
+  const subtotal = items.reduce((sum, item) => sum + item.amount, 0)
+  // Stripe Tax stand-in: 20% on top when automatic_tax is enabled.
+  const tax = params.automatic_tax?.enabled === 'true' ? Math.round(subtotal * 0.2) : 0
+  const total = subtotal + tax
   const sessionId = id('cs')
   lineItems.set(sessionId, items)
   const now = Math.floor(Date.now() / 1000)
   return {
     id: sessionId,
     object: 'checkout.session',
-    amount_subtotal: total,
+    amount_subtotal: subtotal,
     amount_total: total,
+    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: tax },
     cancel_url: params.cancel_url ?? null,
     client_reference_id: params.client_reference_id ?? null,
     created: now,

@@ -5,3 +5,11 @@ export function messageOf(promise: Promise<unknown>): Promise<string> {
     (error: Error) => error.message,
   )
 }
+
+/** 'OK', or the refusal as 'CODE: message' (a tRPC error's code, e.g. 'FORBIDDEN: …'). */
+export function refusalOf(promise: Promise<unknown>): Promise<string> {
+  return promise.then(
+    () => 'OK',
+    (error: Error & { code?: string }) => `${error.code ?? error.name}: ${error.message}`,
+  )
+}

@@ -9,5 +9,6 @@ export const adminNav = [
   { to: '/admin/orders', label: 'Orders', minRole: 'viewer' },
   { to: '/admin/service-orders', label: 'Service orders', minRole: 'viewer' },
   { to: '/admin/outbox', label: 'Outbox', minRole: 'admin' },
+  { to: '/admin/reviews', label: 'Reviews', minRole: 'viewer' },
   { to: '/admin/audit', label: 'Audit log', minRole: 'admin' },
 ] as const satisfies readonly { to: string; label: string; minRole: StaffRole }[]

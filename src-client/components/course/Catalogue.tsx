@@ -45,12 +45,21 @@ export function Catalogue({
         })}
       >
         <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })} data-testid="catalogue-count">
-          {result.total} {result.total === 1 ? 'Course' : 'Courses'}
+          {result.totalCapped
+            ? `${result.total.toLocaleString('en-US')}+ Courses`
+            : `${result.total} ${result.total === 1 ? 'Course' : 'Courses'}`}
         </h2>
         <FilterBar search={search} facets={result.facets} onChange={changeFilter} showCategory={showCategory} />
       </div>
       <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', md: '220px 1fr' } })}>
-        <FilterSidebar search={search} facets={result.facets} onChange={changeFilter} />
+        <div className={css({ display: 'grid', gap: '4', alignContent: 'start' })}>
+          <FilterSidebar search={search} facets={result.facets} onChange={changeFilter} />
+          {result.totalCapped ? (
+            <p className={css({ fontSize: 'xs', color: 'fg.muted' })} data-testid="counts-capped">
+              More than {result.total.toLocaleString('en-US')} courses match: counts are shown for narrower searches.
+            </p>
+          ) : null}
+        </div>
         <div aria-busy={query.isFetching} className={css({ opacity: query.isPlaceholderData ? 0.6 : 1 })}>
           {result.items.length === 0 ? (
             <EmptyState title="No courses found">
@@ -71,7 +80,7 @@ export function Catalogue({
                 <CourseCard
                   key={course.id}
                   course={course}
-                  cartAction={<CourseCartButton courseId={course.id} size="sm" />}
+                  cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="sm" />}
                 />
               ))}
             </div>

@@ -1,4 +1,5 @@
-// Catalogue filters. Every option shows how many courses it would give (facet counts from the server).
+// Catalogue filters. Every option shows how many courses it would give (facet counts from the server); a search
+// matching more courses than the server counts shows the options without counts (decision 0022).
 import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../../../src-shared/constants.ts'
 import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts'
 import { css, cx } from '../../../styled-system/css'
@@ -7,6 +8,9 @@ import { controlBox } from '../ui/form.tsx'
 
 type Facets = RouterOutputs['catalog']['search']['facets']
 export type FilterChange = (patch: Partial<CatalogueSearch>) => void
+
+/** " (12)", or nothing when the server did not count. */
+const countSuffix = (count: number | null) => (count === null ? '' : ` (${count})`)
 
 const label = css({ display: 'grid', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
 const select = cx(controlBox, css({ minW: '44' }))
@@ -34,10 +38,10 @@ export function FilterBar({
             value={search.category ?? ''}
             onChange={(e) => onChange({ category: e.target.value || undefined })}
           >
-            <option value="">All Categories ({facets.allCategories})</option>
+            <option value="">All Categories{countSuffix(facets.allCategories)}</option>
             {facets.categories.map((c) => (
               <option key={c.slug} value={c.slug}>
-                {c.name} ({c.count})
+                {`${c.name}${countSuffix(c.count)}`}
               </option>
             ))}
           </select>
@@ -71,7 +75,7 @@ export function FilterBar({
           <option value="">All Prices</option>
           {Object.entries(PRICE_BANDS).map(([value, band]) => (
             <option key={value} value={value}>
-              {band.label} ({facets.price[value as keyof typeof PRICE_BANDS]})
+              {`${band.label}${countSuffix(facets.price[value as keyof typeof PRICE_BANDS])}`}
             </option>
           ))}
         </select>
@@ -90,7 +94,7 @@ function RadioGroup<T extends string | number>({
   legend: string
   name: string
   value: T | undefined
-  options: { value: T; label: string; count: number }[]
+  options: { value: T; label: string; count: number | null }[]
   onSelect: (value: T | undefined) => void
 }) {
   return (
@@ -102,7 +106,10 @@ function RadioGroup<T extends string | number>({
       {options.map((option) => (
         <label key={option.value} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
           <input type="radio" name={name} checked={value === option.value} onChange={() => onSelect(option.value)} />
-          {option.label} <span className={css({ color: 'fg.muted', ml: 'auto' })}>({option.count})</span>
+          {option.label}{' '}
+          {option.count === null ? null : (
+            <span className={css({ color: 'fg.muted', ml: 'auto' })}>({option.count})</span>
+          )}
         </label>
       ))}
     </fieldset>

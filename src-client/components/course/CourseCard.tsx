@@ -73,8 +73,14 @@ export function CourseCard({
         </h3>
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{course.instructor}</p>
         <div className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
-          <Stars rating={course.rating} />
-          <span className={css({ color: 'fg.muted' })}>({course.reviewCount.toLocaleString('en-US')})</span>
+          {course.reviewCount > 0 ? (
+            <>
+              <Stars rating={course.rating} />
+              <span className={css({ color: 'fg.muted' })}>({course.reviewCount.toLocaleString('en-US')})</span>
+            </>
+          ) : (
+            <span className={css({ color: 'fg.muted' })}>No reviews yet</span>
+          )}
         </div>
         <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
           {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}

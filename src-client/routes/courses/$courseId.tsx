@@ -5,14 +5,17 @@ import { capitalise } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
 import { CurriculumAccordion } from '../../components/course/CurriculumAccordion.tsx'
 import { formatDate, hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
+import { CourseReviews } from '../../components/course/reviews/CourseReviews.tsx'
+import { reviewCountLabel } from '../../components/course/reviews/RatingSummary.tsx'
 import { NotFound } from '../../components/layout/NotFound.tsx'
 import { CourseLearnAction } from '../../components/learning/CourseLearnAction.tsx'
 import { Icon } from '../../components/ui/icons.tsx'
-import { JsonLd, offerPrice } from '../../components/ui/JsonLd.tsx'
+import { JsonLd } from '../../components/ui/JsonLd.tsx'
 import { Container } from '../../components/ui/layout.tsx'
 import { SafeImage } from '../../components/ui/SafeImage.tsx'
 import { Stars } from '../../components/ui/Stars.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
+import { courseJsonLd } from '../../lib/course-json-ld.ts'
 import { productSeo } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/courses/$courseId')({
@@ -43,26 +46,7 @@ function CoursePage() {
   if (!course) return <NotFound />
   return (
     <main>
-      <JsonLd
-        data={{
-          '@context': 'https://schema.org',
-          '@type': 'Course',
-          name: course.title,
-          description: course.description,
-          image: new URL(course.image, window.location.origin).toString(),
-          inLanguage: course.language,
-          provider: { '@type': 'Organization', name: 'SkillForge' },
-          instructor: { '@type': 'Person', name: course.instructor },
-          aggregateRating: { '@type': 'AggregateRating', ratingValue: course.rating, reviewCount: course.reviewCount },
-          offers: {
-            '@type': 'Offer',
-            price: offerPrice(course.priceMinor),
-            priceCurrency: course.currency,
-            availability: 'https://schema.org/InStock',
-            category: course.priceMinor === 0 ? 'Free' : 'Paid',
-          },
-        }}
-      />
+      <JsonLd data={courseJsonLd(course, window.location.origin)} />
       <section className={css({ bg: 'ink', color: 'white' })}>
         <Container
           className={css({
@@ -94,13 +78,18 @@ function CoursePage() {
             </h1>
             <p className={css({ color: 'gray.300' })}>{course.description}</p>
             <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'center', fontSize: 'sm' })}>
-              <Stars rating={course.rating} />
-              <span>({course.reviewCount.toLocaleString('en-US')} reviews)</span>
+              {course.reviewCount > 0 ? <Stars rating={course.rating} /> : null}
+              <a href="#reviews" className={css({ textDecoration: 'underline' })}>
+                ({reviewCountLabel(course.reviewCount)})
+              </a>
               <span>{course.studentsCount.toLocaleString('en-US')} students</span>
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
           </div>
-          <PurchaseBox course={course} cartAction={<CourseLearnAction courseId={course.id} />} />
+          <PurchaseBox
+            course={course}
+            cartAction={<CourseLearnAction courseId={course.id} priceMinor={course.priceMinor} />}
+          />
         </Container>
       </section>
       <Container className={css({ py: '10' })}>
@@ -173,6 +162,7 @@ function CoursePage() {
               {course.lessons} lessons • {hoursOfContent(course.durationMinutes)} of content
             </p>
           </section>
+          <CourseReviews key={course.id} courseId={course.id} className={card} />
         </div>
       </Container>
     </main>

@@ -7,6 +7,7 @@ import { adminCoursesRouter } from './courses.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminOrdersRouter } from './orders.ts'
 import { adminOutboxRouter } from './outbox.ts'
+import { adminReviewsRouter } from './reviews.ts'
 import { adminServiceOrdersRouter } from './service-orders.ts'
 import { adminSessionRouter } from './session.ts'
 import { adminTeamRouter } from './team.ts'
@@ -21,4 +22,5 @@ export const adminRouter = router({
   orders: adminOrdersRouter,
   outbox: adminOutboxRouter,
   serviceOrders: adminServiceOrdersRouter,
+  reviews: adminReviewsRouter,
 })

@@ -1,5 +1,6 @@
 // The spec's course table: Course (image, title, truncated description, 'lessons • duration • level'),
 // Category, Price, Status, Featured, Actions.
+import { Link } from '@tanstack/react-router'
 import { capitalise } from '../../../../src-shared/constants.ts'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
@@ -74,6 +75,14 @@ export function CoursesTable({
                 >
                   View
                 </a>
+                <Link
+                  to="/admin/reviews"
+                  search={{ course: course.id }}
+                  className={button({ variant: 'ghost', size: 'sm' })}
+                  aria-label={`Reviews of ${course.title}`}
+                >
+                  Reviews
+                </Link>
                 {canEdit ? (
                   <>
                     <button

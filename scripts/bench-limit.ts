@@ -1,0 +1,210 @@
+// `npm run bench:limit -- --db postgres://…/sf_bench_100k [--seconds 5 --rounds 3 --connections 10 --profile]`
+// Framework overhead: the built app (`npm run build` first; production mode, WORKER=off, its usual logging to
+// /dev/null) against a bare Fastify + pg server (scripts/bench/bare-server.ts) that runs the same statements for the
+// same URLs and answers the same JSON. Both are loaded in turn, round after round, on loopback by a closed loop of
+// keep-alive connections; prints req/s, p50, p99, the ratio, each server's CPU time per request (the steadier figure
+// on a shared machine) and peak RSS. --profile writes a V8 CPU
+// profile of the app (--cpu-prof) and prints its top frames by self time.
+import { type ChildProcess, fork, spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from '../db/types.ts'
+import { startTestServer } from '../tests/support/http.ts'
+import { sampleCourseId, trpcBatchUrl } from './bench/catalog-requests.ts'
+import { runLoad, summarise } from './bench/load.ts'
+import { topFrames } from './bench/profile-top.ts'
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    profile: { type: 'boolean', default: false },
+  },
+})
+const databaseUrl = values.db ?? process.env.DATABASE_URL
+const MAIN = path.resolve('dist/server/src-server/main.js')
+if (!databaseUrl || !existsSync(MAIN)) {
+  console.error(
+    'usage: npm run build && npm run bench:limit -- --db postgres://…/<a database from npm run db:generate>',
+  )
+  process.exit(2)
+}
+const seconds = Number(values.seconds)
+const rounds = Number(values.rounds)
+const connections = Number(values.connections)
+const work = await mkdtemp(path.join(os.tmpdir(), 'bench-limit-'))
+
+const plan = await recordPlan()
+const planFile = path.join(work, 'plan.json')
+writeFileSync(planFile, JSON.stringify(plan))
+
+const APP_PORT = 4517
+const BARE_PORT = 4518
+const app = spawn(process.execPath, [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN], {
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(APP_PORT),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    WORKER: 'off',
+    SEED_ON_EMPTY: 'false',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+})
+const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
+  execArgv: ['--import', 'tsx'],
+  env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(BARE_PORT), BARE_PLAN: planFile },
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+})
+try {
+  await Promise.all([ready(APP_PORT), ready(BARE_PORT)])
+  console.log(
+    `load: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ')}; ${connections} connections, ${rounds} × ${seconds} s each`,
+  )
+  console.log(
+    'request'.padEnd(22),
+    'server'.padEnd(6),
+    'req/s'.padStart(8),
+    'p50'.padStart(7),
+    'p99'.padStart(7),
+    'ratio'.padStart(7),
+    'CPU µs/req'.padStart(9),
+    'CPU ratio'.padStart(9),
+  )
+  const peak = { app: 0, bare: 0 }
+  for (const url of Object.keys(plan)) {
+    const name = url.startsWith('/trpc/catalog.search') ? 'catalogue first page' : 'course detail'
+    const cpu = { app: 0, bare: 0 }
+    const results = {
+      app: [] as Awaited<ReturnType<typeof runLoad>>[],
+      bare: [] as Awaited<ReturnType<typeof runLoad>>[],
+    }
+    await runLoad(`http://127.0.0.1:${APP_PORT}${url}`, connections, 1) // warm-up
+    await runLoad(`http://127.0.0.1:${BARE_PORT}${url}`, connections, 1)
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const)
+      for (const which of order) {
+        const port = which === 'app' ? APP_PORT : BARE_PORT
+        const child = which === 'app' ? app : bare
+        const sampler = setInterval(() => {
+          peak[which] = Math.max(peak[which], rssMiB(child))
+        }, 100)
+        const cpuBefore = cpuMs(child)
+        const result = await runLoad(`http://127.0.0.1:${port}${url}`, connections, seconds)
+        cpu[which] += cpuMs(child) - cpuBefore
+        results[which].push(result)
+        clearInterval(sampler)
+      }
+    }
+    const a = summarise(results.app)
+    const b = summarise(results.bare)
+    // CPU time the server process spent per answered request: unlike req/s, it does not depend on how much of the
+    // shared machine the other processes leave us.
+    const perRequest = (which: 'app' | 'bare', s: typeof a) => (cpu[which] * 1000) / (s.rps * rounds * seconds || 1)
+    const row = (server: 'app' | 'bare', s: typeof a, ratio = '', cpuRatio = '') =>
+      console.log(
+        name.padEnd(22),
+        server.padEnd(6),
+        s.rps.toFixed(0).padStart(8),
+        s.p50.toFixed(1).padStart(7),
+        s.p99.toFixed(1).padStart(7),
+        ratio.padStart(7),
+        perRequest(server, s).toFixed(0).padStart(9),
+        cpuRatio.padStart(9),
+        s.errors ? `errors: ${s.errors}` : '',
+      )
+    row('app', a, (a.rps / b.rps).toFixed(2), (perRequest('bare', b) / perRequest('app', a)).toFixed(2))
+    row('bare', b)
+  }
+  console.log(`peak RSS under load: app ${peak.app.toFixed(0)} MiB, bare ${peak.bare.toFixed(0)} MiB`)
+} finally {
+  await stop(app)
+  await stop(bare)
+}
+if (values.profile) {
+  const file = readdirSync(work).find((name) => name.endsWith('.cpuprofile'))
+  if (file) {
+    console.log(`\napp CPU profile ${path.join(work, file)}, top frames by self time:`)
+    for (const line of topFrames(path.join(work, file), 20)) console.log(`  ${line}`)
+  }
+}
+
+/** The statements the app runs for each URL and its answer, recorded from an in-process server on the same data. */
+async function recordPlan() {
+  const statements: { sql: string; parameters: unknown[] }[] = []
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      if (event.level === 'query') statements.push({ sql: event.query.sql, parameters: [...event.query.parameters] })
+    },
+  })
+  const server = await startTestServer(db, { env: { NODE_ENV: 'production' } })
+  const urls = [
+    trpcBatchUrl([['catalog.search', {}]]),
+    trpcBatchUrl([['catalog.course', { id: await sampleCourseId(db) }]]),
+  ]
+  const recorded: Record<string, { statements: typeof statements; body: unknown }> = {}
+  try {
+    for (const url of urls) {
+      await fetch(server.baseUrl + url) // warm (first-use caches)
+      statements.length = 0
+      const response = await fetch(server.baseUrl + url)
+      recorded[url] = { statements: [...statements], body: await response.json() }
+    }
+  } finally {
+    await server.stop()
+    await db.destroy()
+  }
+  return recorded
+}
+
+async function ready(port: number) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/livez`)
+      if (response.status < 500) return
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`server on ${port} did not start`)
+}
+
+function rssMiB(child: ChildProcess): number {
+  try {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+  } catch {
+    return 0
+  }
+}
+
+/** User + system CPU time of a child so far, in ms (from /proc; Linux). */
+function cpuMs(child: ChildProcess): number {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    const ticks = Number(fields[11]) + Number(fields[12])
+    return (ticks * 1000) / 100 // USER_HZ is 100 on Linux
+  } catch {
+    return 0
+  }
+}
+
+function stop(child: ChildProcess) {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}

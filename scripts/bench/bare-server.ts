@@ -1,0 +1,33 @@
+// The throughput baseline of `npm run bench:limit`: a bare Fastify + pg server. For each URL it is given, it runs
+// the very statements the app ran for that URL (recorded by the bench through Kysely's log, same text, same
+// parameters, in the same order) and answers the app's JSON body, serialised per request. What the app spends on top
+// of this is framework overhead: hooks, context, validation, query building, logging, compression.
+// Run as a child: `node --import tsx scripts/bench/bare-server.ts` with BARE_PLAN=<json file>, DATABASE_URL, PORT.
+import { readFileSync } from 'node:fs'
+import Fastify from 'fastify'
+import pg from 'pg'
+
+interface Plan {
+  /** path + query string → statements and the answer's body */
+  [url: string]: { statements: { sql: string; parameters: unknown[] }[]; body: unknown }
+}
+
+const plan = JSON.parse(readFileSync(process.env.BARE_PLAN ?? '', 'utf8')) as Plan
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+const app = Fastify({ logger: false })
+
+app.get('/*', async (request, reply) => {
+  const entry = plan[request.url]
+  if (!entry) return reply.code(404).send()
+  for (const statement of entry.statements) await pool.query(statement.sql, statement.parameters)
+  reply.header('content-type', 'application/json')
+  return JSON.stringify(entry.body)
+})
+
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })
+process.send?.('ready')
+process.on('SIGTERM', async () => {
+  await app.close()
+  await pool.end()
+  process.exit(0)
+})

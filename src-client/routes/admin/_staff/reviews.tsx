@@ -1,0 +1,164 @@
+// Reviews: every course review, newest first (hidden ones too); editors and up hide a review or show it again.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { REVIEW_MESSAGES } from '../../../../src-shared/reviews.ts'
+import { REVIEW_VISIBILITY } from '../../../../src-shared/schemas/reviews.ts'
+import { css } from '../../../../styled-system/css'
+import { optionalEnum, optionalPage, optionalText, z } from '../../../components/admin/search.ts'
+import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
+import { useStaff } from '../../../components/admin/use-staff.ts'
+import { button } from '../../../components/ui/button.ts'
+import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { routeError } from '../../../components/ui/RouteError.tsx'
+import { Stars } from '../../../components/ui/Stars.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { notify, notifyError } from '../../../components/ui/toaster.tsx'
+import { loadList } from '../../../lib/list-loader.ts'
+import type { Trpc } from '../../../lib/trpc.ts'
+
+type Visibility = (typeof REVIEW_VISIBILITY)[number]
+type ReviewsSearch = { visibility?: Visibility; course?: string; page?: number }
+const VISIBILITY_LABELS: Record<Visibility, string> = { all: 'All reviews', visible: 'Visible', hidden: 'Hidden' }
+
+const reviewsQuery = (trpc: Trpc, { visibility = 'all', course, page = 1 }: ReviewsSearch) =>
+  trpc.admin.reviews.list.queryOptions({ visibility, courseId: course, page })
+
+export const Route = createFileRoute('/admin/_staff/reviews')({
+  head: () => ({ meta: [{ title: 'Reviews | SkillForge Admin' }] }),
+  validateSearch: z.object({ visibility: optionalEnum(REVIEW_VISIBILITY), course: optionalText, page: optionalPage }),
+  loaderDeps: ({ search: { visibility, course, page } }) => ({ visibility, course, page }),
+  loader: ({ context, deps, cause }) => loadList(context.queryClient, reviewsQuery(context.trpc, deps), cause),
+  pendingComponent: () => <LoadingState label="Loading reviews…" />,
+  errorComponent: routeError('Could not load reviews'),
+  component: Reviews,
+})
+
+function Reviews() {
+  const { trpc } = Route.useRouteContext()
+  const search = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const queryClient = useQueryClient()
+  const { can } = useStaff()
+  const reviews = useQuery({ ...reviewsQuery(trpc, search), placeholderData: keepPreviousData })
+  const setHidden = useMutation(
+    trpc.admin.reviews.setHidden.mutationOptions({
+      onSuccess: async (result) => {
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.reviews.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.catalog.pathKey() }),
+        ])
+        notify('success', result.hidden ? REVIEW_MESSAGES.hidden : REVIEW_MESSAGES.shown)
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
+
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Reviews</h1>
+        <label>
+          <span className={css({ srOnly: true })}>Show</span>
+          <select
+            className={inputClass}
+            value={search.visibility ?? 'all'}
+            onChange={(event) =>
+              void navigate({
+                search: (prev) => ({
+                  ...prev,
+                  page: undefined,
+                  visibility: event.target.value === 'all' ? undefined : (event.target.value as Visibility),
+                }),
+              })
+            }
+          >
+            {REVIEW_VISIBILITY.map((value) => (
+              <option key={value} value={value}>
+                {VISIBILITY_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {search.course ? (
+        <p className={css({ mb: '3', fontSize: 'sm' })}>
+          Reviews of one course.{' '}
+          <Link to="/admin/reviews" search={{ visibility: search.visibility }} className={css({ color: 'accent' })}>
+            Show every course
+          </Link>
+        </p>
+      ) : null}
+      <div className={panel}>
+        {reviews.isPending ? (
+          <LoadingState label="Loading reviews…" />
+        ) : reviews.isError ? (
+          <ErrorState title="Could not load reviews" error={reviews.error} onRetry={() => void reviews.refetch()} />
+        ) : reviews.data.items.length === 0 ? (
+          <EmptyState title="No reviews found" />
+        ) : (
+          <>
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th>Course</th>
+                  <th>Learner</th>
+                  <th>Rating</th>
+                  <th>Review</th>
+                  <th>Date</th>
+                  <th>Status</th>
+                  {can('editor') ? <th>Actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {reviews.data.items.map((review) => (
+                  <tr key={review.id} data-testid="admin-review">
+                    <td>
+                      <Link
+                        to="/admin/reviews"
+                        search={{ course: review.courseId, visibility: search.visibility }}
+                        className={css({ color: 'accent' })}
+                      >
+                        {review.courseTitle}
+                      </Link>
+                    </td>
+                    <td>{review.author}</td>
+                    <td>
+                      <Stars rating={review.rating} showValue={false} />
+                    </td>
+                    <td className={css({ maxW: 'md', whiteSpace: 'pre-line' })}>{review.body || '—'}</td>
+                    <td>{new Date(review.createdAt).toLocaleDateString()}</td>
+                    <td>
+                      <span className={badge({ tone: review.hidden ? 'grey' : 'green' })}>
+                        {review.hidden ? 'Hidden' : 'Visible'}
+                      </span>
+                    </td>
+                    {can('editor') ? (
+                      <td>
+                        <button
+                          type="button"
+                          className={button({ variant: 'outline', size: 'sm' })}
+                          disabled={setHidden.isPending}
+                          aria-label={`${review.hidden ? 'Show' : 'Hide'} the review by ${review.author} of ${review.courseTitle}`}
+                          onClick={() => setHidden.mutate({ id: review.id, hidden: !review.hidden })}
+                        >
+                          {review.hidden ? 'Show' : 'Hide'}
+                        </button>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pagination
+              page={reviews.data.page}
+              pageCount={reviews.data.pageCount}
+              align="end"
+              onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })}
+            />
+          </>
+        )}
+      </div>
+    </>
+  )
+}

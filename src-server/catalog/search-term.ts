@@ -1,0 +1,35 @@
+// How a search term finds courses (decision 0022). The catalogue's search is a case-insensitive substring of the
+// title or the instructor. A term of ASCII letters and digits can only occur inside a word, so it is expanded to
+// the words that contain it (catalog_search_words, a small table with a trigram index) and the courses are found
+// through the GIN index on courses.search_vector: the same matches as ILIKE '%term%', without reading the
+// trigram posting lists of the whole catalogue. Any other term (spaces, punctuation, accents) and a term so short
+// it is inside too many words keep the trigram ILIKE.
+import { sql } from 'kysely'
+import type { DB } from '../db.ts'
+
+/** More words than this and the term is too broad to list: the ILIKE path is as good. */
+export const MAX_EXPANDED_WORDS = 200
+
+export type TermMatch = { kind: 'nothing' } | { kind: 'words'; words: string[] } | { kind: 'substring'; search: string }
+
+const WORD_CHARACTERS = /^[a-z0-9]+$/
+
+export async function resolveTerm(db: DB, search: string | undefined): Promise<TermMatch | null> {
+  if (!search) return null
+  const term = search.toLowerCase()
+  if (!WORD_CHARACTERS.test(term)) return { kind: 'substring', search }
+  const rows = await db
+    .selectFrom('catalog_search_words')
+    .select('word')
+    .where(sql<boolean>`word like ${`%${term}%`}`)
+    .limit(MAX_EXPANDED_WORDS + 1)
+    .execute()
+  if (rows.length === 0) return { kind: 'nothing' }
+  if (rows.length > MAX_EXPANDED_WORDS) return { kind: 'substring', search }
+  return { kind: 'words', words: rows.map((row) => row.word) }
+}
+
+/** A lexeme quoted for tsquery text ('it''s' style; a backslash escapes too). */
+export function quoteLexeme(lexeme: string): string {
+  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+}

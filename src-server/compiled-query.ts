@@ -1,0 +1,27 @@
+// Fixed-shape hot queries (a course by id, the categories, the kept counts) compiled to SQL once instead of being
+// rebuilt by Kysely on every request: the first call compiles the query with marker values standing for the
+// arguments and remembers where each one lands among the parameters; later calls only fill them in.
+import { type Compilable, CompiledQuery } from 'kysely'
+import type { DB } from './db.ts'
+
+type Slot = { arg: number } | { value: unknown }
+
+export function compiledOnce<A extends unknown[], R>(build: (db: DB, ...args: A) => Compilable<R>) {
+  let template: { sql: string; slots: Slot[] } | undefined
+  return async (db: DB, ...args: A): Promise<R[]> => {
+    if (!template) {
+      const markers = args.map((_, index) => `\u0000compiled-once-argument-${index}`) as A
+      const compiled = build(db, ...markers).compile()
+      const slots = compiled.parameters.map((value): Slot => {
+        const arg = markers.indexOf(value)
+        return arg >= 0 ? { arg } : { value }
+      })
+      const used = new Set(slots.flatMap((slot) => ('arg' in slot ? [slot.arg] : [])))
+      if (used.size !== args.length) throw new Error('compiledOnce: every argument must be a query parameter')
+      template = { sql: compiled.sql, slots }
+    }
+    const parameters = template.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value))
+    const result = await db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters))
+    return result.rows
+  }
+}
