@@ -35,7 +35,7 @@ const faqs = [
   {
     question: 'Can I change plans later?',
     answer:
-      'You can upgrade or downgrade at any time from your account. Upgrades take effect immediately; downgrades apply from your next billing date.',
+      'You can upgrade or downgrade at any time from Membership in your account. A change takes effect immediately: you see the prorated amount before you confirm, and a downgrade is credited against your next payments.',
   },
   {
     question: 'How does annual billing work?',

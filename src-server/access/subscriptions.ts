@@ -148,12 +148,11 @@ export async function claimReminder(trx: DB, subscriptionId: string, reminder: R
   return result.numUpdatedRows > 0n
 }
 
-/** A subscription with its plan and member, for the e-mails and pages that describe it. */
-export function describeSubscription(db: DB, subscriptionId: string) {
+/** Subscriptions with their plan's name and what describes them: the base of the membership page and e-mails. */
+export function subscriptionsWithPlan(db: DB) {
   return db
     .selectFrom('subscriptions as s')
     .innerJoin('plans as p', 'p.id', 's.plan_id')
-    .innerJoin('users as u', 'u.id', 's.user_id')
     .select([
       's.id',
       's.user_id',
@@ -170,9 +169,14 @@ export function describeSubscription(db: DB, subscriptionId: string) {
       's.stripe_customer_id',
       's.paid_through',
       's.order_id',
-      'u.email',
-      'u.first_name',
     ])
+}
+
+/** A subscription with its plan and member, for the e-mails that describe it. */
+export function describeSubscription(db: DB, subscriptionId: string) {
+  return subscriptionsWithPlan(db)
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['u.email', 'u.first_name'])
     .where('s.id', '=', subscriptionId)
     .executeTakeFirst()
 }

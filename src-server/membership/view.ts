@@ -1,26 +1,11 @@
 // /account → Membership: the member's live (or last) subscription, with its status told in words.
 import { type MembershipStatus, membershipStatusText } from '../../src-shared/membership.ts'
+import { subscriptionsWithPlan } from '../access/subscriptions.ts'
 import type { DB } from '../db.ts'
 
 /** The live subscription, else the newest one (so a cancelled member sees "Cancelled"), or null. */
 export async function membershipOf(db: DB, userId: string) {
-  const row = await db
-    .selectFrom('subscriptions as s')
-    .innerJoin('plans as p', 'p.id', 's.plan_id')
-    .select([
-      's.id',
-      's.plan_id',
-      'p.name',
-      's.billing_cycle',
-      's.status',
-      's.renews_at',
-      's.trial_ends_at',
-      's.cancel_at_period_end',
-      's.amount_minor',
-      's.currency',
-      's.stripe_subscription_id',
-      's.stripe_customer_id',
-    ])
+  const row = await subscriptionsWithPlan(db)
     .where('s.user_id', '=', userId)
     .where('s.duplicate_of', 'is', null)
     .orderBy((eb) => eb.case().when('s.status', '=', 'cancelled').then(1).else(0).end())
@@ -39,7 +24,7 @@ export async function membershipOf(db: DB, userId: string) {
   const live = row.status !== 'cancelled'
   return {
     planId: row.plan_id,
-    planName: row.name,
+    planName: row.plan_name,
     billingCycle: row.billing_cycle,
     ...facts,
     statusText: membershipStatusText(facts),

@@ -66,7 +66,7 @@ type Emit = (type: string, object: unknown, created: number) => void
 
 export function createBilling(baseUrl: () => string, emit: Emit) {
   let now = Math.floor(Date.now() / 1000)
-  const customers = new Map<string, { id: string; email: string | null; failPayments: boolean }>()
+  const customers = new Map<string, { id: string; email: string | null; failPayments: boolean; backdate: number }>()
   const subscriptions = new Map<string, FakeSubscription>()
   const invoices = new Map<string, FakeInvoice>()
   const products = new Map<string, { id: string; name: string }>()
@@ -84,7 +84,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
   function customerFor(email: string | null) {
     const existing = [...customers.values()].find((c) => email && c.email === email)
     if (existing) return existing
-    const customer = { id: id('cus'), email, failPayments: false }
+    const customer = { id: id('cus'), email, failPayments: false, backdate: 0 }
     customers.set(customer.id, customer)
     return customer
   }
@@ -138,16 +138,18 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
       const interval = (first.recurring?.interval ?? 'month') as 'month' | 'year'
       const amount = recurring.reduce((sum: number, item: Loose) => sum + Number(item.price_data.unit_amount ?? 0), 0)
       const trialDays = Number(params.subscription_data?.trial_period_days ?? 0)
-      const trialEnd = trialDays ? now + trialDays * DAY : null
-      const periodEnd = trialEnd ?? addInterval(now, interval)
+      // A backdated customer's subscription started that long ago (its test clock): the next advance catches up.
+      const start = now - customer.backdate
+      const trialEnd = trialDays ? start + trialDays * DAY : null
+      const periodEnd = trialEnd ?? addInterval(start, interval)
       const sub: FakeSubscription = {
         id: id('sub'),
         object: 'subscription',
         customer: customer.id,
         status: trialEnd ? 'trialing' : 'active',
-        created: now,
-        start_date: now,
-        trial_start: trialEnd ? now : null,
+        created: start,
+        start_date: start,
+        trial_start: trialEnd ? start : null,
         trial_end: trialEnd,
         cancel_at_period_end: false,
         cancel_at: null,
@@ -162,7 +164,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
             {
               id: id('si'),
               quantity: 1,
-              current_period_start: now,
+              current_period_start: start,
               current_period_end: periodEnd,
               price: {
                 id: id('price'),
@@ -176,7 +178,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
         },
       }
       subscriptions.set(sub.id, sub)
-      const inv = invoice(sub, trialEnd ? 0 : amount, 'subscription_create', { start: now, end: periodEnd })
+      const inv = invoice(sub, trialEnd ? 0 : amount, 'subscription_create', { start, end: periodEnd })
       emit('customer.subscription.created', snapshot(sub), now)
       emitInvoice(inv)
       return { subscription: sub.id, customer: customer.id }
@@ -186,6 +188,12 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
     failPayments(emailOrCustomer: string, fail = true) {
       const customer = customers.get(emailOrCustomer) ?? customerFor(emailOrCustomer)
       customer.failPayments = fail
+    },
+
+    /** This customer's next subscriptions start `days` ago (as if on a test clock set back that far). */
+    backdate(emailOrCustomer: string, days: number) {
+      const customer = customers.get(emailOrCustomer) ?? customerFor(emailOrCustomer)
+      customer.backdate = days * DAY
     },
 
     /** The customer updated their card: open invoices are paid now, and their subscriptions are active again. */

@@ -462,7 +462,9 @@ async function handleBilling(
     return { status: 200, body: { now: billing.now, delivered: statuses } }
   }
   if (method === 'POST' && url.pathname === '/fake/card') {
-    billing.failPayments(url.searchParams.get('email') ?? '', url.searchParams.get('fail') === '1')
+    const email = url.searchParams.get('email') ?? ''
+    billing.failPayments(email, url.searchParams.get('fail') === '1')
+    if (url.searchParams.has('backdate_days')) billing.backdate(email, Number(url.searchParams.get('backdate_days')))
     return { status: 200, body: { ok: true } }
   }
   return undefined
