@@ -219,8 +219,17 @@ export interface MailOutboxTable {
 
 export type CartItemKind = 'course' | 'service_package' | 'plan'
 export type BillingCycle = 'monthly' | 'annual'
-export type OrderStatus = 'pending' | 'awaiting_transfer' | 'paid' | 'failed' | 'cancelled'
-export type PaymentMethod = 'card' | 'paypal' | 'bank_transfer'
+export type OrderStatus =
+  | 'pending'
+  | 'awaiting_transfer'
+  | 'paid'
+  | 'failed'
+  | 'cancelled'
+  | 'expired'
+  | 'partially_refunded'
+  | 'refunded'
+  | 'disputed'
+export type PaymentMethod = 'card' | 'paypal' | 'bank_transfer' | 'free'
 
 export interface CartItemsTable {
   id: Generated<string>
@@ -250,6 +259,19 @@ export interface OrdersTable {
   paid_at: Date | null
   cancelled_at: Date | null
   status_changed_by: string | null
+  /** What the buyer gave at checkout for the invoice (name and e-mail default to the account's). */
+  billing_name: string | null
+  billing_email: string | null
+  billing_company: string | null
+  billing_address: string | null
+  billing_vat_number: string | null
+  stripe_payment_intent_id: string | null
+  /** Money taken (set when paid) and given back; a check keeps refunded_minor <= captured_minor. */
+  captured_minor: Generated<number>
+  refunded_minor: Generated<number>
+  expired_at: Date | null
+  /** 'cart': checkout's order (one pending per cart and currency); 'renewal': a membership renewal order. */
+  source: Generated<'cart' | 'renewal'>
   created_at: CreatedAt
   updated_at: UpdatedAt
 }
@@ -267,6 +289,102 @@ export interface OrderItemsTable {
   title: string
   detail: Generated<string>
   unit_price_minor: number
+  /** Set when the line was given back (the refund that did it). */
+  refund_id: string | null
+  refunded_at: Date | null
+}
+
+export interface RefundsTable {
+  id: Generated<string>
+  order_id: string
+  amount_minor: number
+  method: 'stripe' | 'manual'
+  /** Stripe's refund id, or the reference staff typed for a PayPal or bank refund. */
+  reference: string | null
+  stripe_refund_id: string | null
+  reason: string | null
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+export interface DocumentCountersTable {
+  kind: 'INV' | 'CN'
+  year: number
+  last_number: number
+}
+
+export interface DocumentParty {
+  name: string
+  email?: string
+  company?: string | null
+  address?: string | null
+  companyNumber?: string | null
+  vatNumber?: string | null
+}
+export interface DocumentLine {
+  title: string
+  detail?: string
+  quantity: number
+  unitMinor: number
+  amountMinor: number
+  orderItemId?: string | null
+}
+export interface TaxLine {
+  name: string
+  amountMinor: number
+}
+
+export interface InvoicesTable {
+  id: Generated<string>
+  number: string
+  user_id: string
+  order_id: string | null
+  stripe_invoice_id: string | null
+  currency: string
+  seller: Json<DocumentParty>
+  buyer: Json<DocumentParty>
+  lines: Json<DocumentLine[]>
+  tax_lines: Json<TaxLine[]>
+  subtotal_minor: number
+  tax_minor: number
+  total_minor: number
+  issued_at: CreatedAt
+}
+
+export interface CreditNotesTable {
+  id: Generated<string>
+  number: string
+  invoice_id: string
+  refund_id: string
+  user_id: string
+  currency: string
+  lines: Json<DocumentLine[]>
+  total_minor: number
+  issued_at: CreatedAt
+}
+
+export interface OrderDisputesTable {
+  /** Stripe's dispute id (dp_…). */
+  id: string
+  order_id: string
+  /** Stripe's dispute status as last heard of (needs_response, won, lost…). */
+  status: string
+  closed: Generated<boolean>
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface RefundRequestsTable {
+  id: Generated<string>
+  order_item_id: string
+  order_id: string
+  user_id: string
+  reason: string
+  status: Generated<'open' | 'approved' | 'declined'>
+  decision_reason: string | null
+  decided_by: string | null
+  decided_at: Date | null
+  created_at: CreatedAt
 }
 
 export interface ProcessedStripeEventsTable {
@@ -278,11 +396,32 @@ export interface ProcessedStripeEventsTable {
   processed_at: CreatedAt
 }
 
-export interface EnrolmentsTable {
+export type GrantKind = 'course' | 'premium' | 'service'
+export type GrantSource = 'order_item' | 'subscription' | 'staff' | 'free_enrolment'
+export type RevokeReason = 'refund' | 'dispute' | 'cancellation' | 'expiry' | 'lapse'
+
+/** The access ledger (access/ is its only writer): one right of one user, from one source. */
+export interface AccessGrantsTable {
+  id: Generated<string>
   user_id: string
-  course_id: string
+  kind: GrantKind
+  course_id: string | null
+  service_package_id: string | null
+  source: GrantSource
   order_id: string | null
-  enrolled_at: CreatedAt
+  order_item_id: string | null
+  subscription_id: string | null
+  granted_by: string | null
+  starts_at: Generated<Date>
+  /** Null: no end. */
+  ends_at: Date | null
+  revoked_at: Date | null
+  revoked_reason: RevokeReason | null
+  restored_at: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+  /** Generated: right and source. Unique per user, so the same grant cannot be inserted twice. */
+  grant_key: GeneratedAlways<string>
 }
 
 export interface SubscriptionsTable {
@@ -296,6 +435,49 @@ export interface SubscriptionsTable {
   renews_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  stripe_customer_id: string | null
+  /** The price of one billing cycle. */
+  amount_minor: number | null
+  currency: string | null
+  trial_ends_at: Date | null
+  cancel_at_period_end: Generated<boolean>
+  cancel_reason: string | null
+  ended_at: Date | null
+  /** Why it ended: the member (or staff) cancelled, or it was not paid. */
+  end_reason: 'cancellation' | 'lapse' | null
+  /** The latest period end a paid invoice (or the trial, or a paid manual order) covers. */
+  paid_through: Date | null
+  /** The latest period end an invoice failed to pay for. */
+  failed_through: Date | null
+  /** Stripe's status in the newest subscription snapshot applied, and that event's time. */
+  stripe_status: string | null
+  stripe_snapshot_at: Date | null
+  /** current_period_end in that snapshot. */
+  stripe_period_end: Date | null
+  /** The invoice whose payment problem was last e-mailed (one e-mail per invoice). */
+  payment_issue_invoice: string | null
+  trial_reminder_sent_at: Date | null
+  /** The renews_at a renewal reminder (and a manual renewal order) was sent for. */
+  renewal_reminder_for: Date | null
+  renewal_order_id: string | null
+  /** Set on a plan bought twice before one live subscription per user was enforced: the one kept. */
+  duplicate_of: string | null
+}
+
+/** A paid invoice of a subscription (Stripe's, or a paid manual renewal order). */
+export interface SubscriptionInvoicesTable {
+  id: Generated<string>
+  subscription_id: string
+  user_id: string
+  stripe_invoice_id: string | null
+  order_id: string | null
+  amount_minor: number
+  currency: string
+  period_start: Date | null
+  period_end: Date | null
+  billing_reason: string | null
+  paid_at: Date
+  created_at: CreatedAt
 }
 
 export type ServiceOrderStatus =
@@ -539,8 +721,9 @@ export interface Database {
   orders: OrdersTable
   order_items: OrderItemsTable
   processed_stripe_events: ProcessedStripeEventsTable
-  enrolments: EnrolmentsTable
+  access_grants: AccessGrantsTable
   subscriptions: SubscriptionsTable
+  subscription_invoices: SubscriptionInvoicesTable
   service_orders: ServiceOrdersTable
   service_order_events: ServiceOrderEventsTable
   service_order_deliveries: ServiceOrderDeliveriesTable
@@ -552,6 +735,12 @@ export interface Database {
   catalog_version: CatalogVersionTable
   audit_log: AuditLogTable
   team_invitations: TeamInvitationsTable
+  refunds: RefundsTable
+  document_counters: DocumentCountersTable
+  invoices: InvoicesTable
+  credit_notes: CreditNotesTable
+  refund_requests: RefundRequestsTable
+  order_disputes: OrderDisputesTable
   course_sections: CourseSectionsTable
   lessons: LessonsTable
   lesson_attachments: LessonAttachmentsTable

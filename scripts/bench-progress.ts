@@ -21,6 +21,7 @@ import type {
 import { migrateToLatest } from '../db/migrate.ts'
 import { insertUser } from '../db/seed/factories.ts'
 import { seedDatabase } from '../db/seed/index.ts'
+import { grant } from '../src-server/access/ledger.ts'
 import { type DatabaseHandle, openDatabase } from '../src-server/db.ts'
 import { saveVideoProgress } from '../src-server/learning/progress.ts'
 import { adminQuery } from '../tests/support/postgres-admin.ts'
@@ -99,10 +100,13 @@ async function run(handle: DatabaseHandle) {
     })
   }
   // Buyers of the course (what a paid order grants).
-  await handle.db
-    .insertInto('enrolments')
-    .values(learners.map((l) => ({ user_id: l.id, course_id: COURSE, order_id: null })))
-    .execute()
+  for (const learner of learners) {
+    await grant(handle.db, {
+      userId: learner.id,
+      right: { kind: 'course', courseId: COURSE },
+      source: { kind: 'staff' },
+    })
+  }
 
   const meter = new QueryMeter()
   const db = handle.db.withPlugin(meter)

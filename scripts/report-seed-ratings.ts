@@ -20,7 +20,7 @@ try {
     .selectNoFrom([
       sql<string>`(select count(*) from course_reviews)`.as('reviews'),
       sql<string>`(select count(*) from users where email like '%@demo.skillforge.example')`.as('learners'),
-      sql<string>`(select count(*) from enrolments)`.as('enrolments'),
+      sql<string>`(select count(*) from access_grants where kind = 'course')`.as('course_grants'),
       sql<string>`(select min(review_count) from courses where status = 'published')`.as('fewest'),
       sql<string>`(select max(review_count) from courses where status = 'published')`.as('most'),
     ])
@@ -31,7 +31,8 @@ try {
     where c.review_count <> (select count(*) from course_reviews r where r.course_id = c.id and r.hidden_at is null)
        or c.rating <> coalesce((select round(avg(r.rating)::numeric, 1) from course_reviews r
                                 where r.course_id = c.id and r.hidden_at is null), 0)
-       or c.students_count > (select count(*) from enrolments e where e.course_id = c.id)`.execute(handle.db)
+       or c.students_count > (select count(distinct g.user_id) from access_grants g
+                            where g.course_id = c.id and g.kind = 'course' and g.revoked_at is null)`.execute(handle.db)
   console.log(`courses whose numbers exceed or differ from their rows: ${dishonest.rows.length}`)
 } finally {
   await handle.close()

@@ -41,6 +41,7 @@ import { Route as CertificatesCertificateIdRouteImport } from './routes/certific
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
 import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
@@ -56,6 +57,7 @@ import { Route as CoursesCategorySlugRouteImport } from './routes/courses/catego
 import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
+import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 
 const IndexRoute = IndexRouteImport.update({
@@ -218,6 +220,11 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   path: '/service/$serviceId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
+  id: '/account_/membership',
+  path: '/account/membership',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthAccountPremiumRoute = AuthAccountPremiumRouteImport.update({
   id: '/account_/premium',
   path: '/account/premium',
@@ -293,6 +300,12 @@ const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
   path: '/account/services/$id',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthDocumentsKindDocumentIdRoute =
+  AuthDocumentsKindDocumentIdRouteImport.update({
+    id: '/documents/$kind/$documentId',
+    path: '/documents/$kind/$documentId',
+    getParentRoute: () => AuthRoute,
+  } as any)
 const AdminStaffServiceOrdersIdRoute =
   AdminStaffServiceOrdersIdRouteImport.update({
     id: '/service-orders_/$id',
@@ -332,6 +345,7 @@ export interface FileRoutesByFullPath {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
@@ -347,6 +361,7 @@ export interface FileRoutesByFullPath {
   '/admin/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
+  '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesByTo {
@@ -380,6 +395,7 @@ export interface FileRoutesByTo {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
+  '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
@@ -395,6 +411,7 @@ export interface FileRoutesByTo {
   '/admin': typeof AdminStaffIndexRoute
   '/learn/$courseId': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
+  '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesById {
@@ -431,6 +448,7 @@ export interface FileRoutesById {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/_auth/account_/membership': typeof AuthAccountMembershipRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/admin/_staff/$': typeof AdminStaffSplatRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
@@ -446,6 +464,7 @@ export interface FileRoutesById {
   '/admin/_staff/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
+  '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRouteTypes {
@@ -482,6 +501,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/account/membership'
     | '/account/premium'
     | '/admin/$'
     | '/admin/audit'
@@ -497,6 +517,7 @@ export interface FileRouteTypes {
     | '/admin/'
     | '/learn/$courseId/'
     | '/account/services/$id'
+    | '/documents/$kind/$documentId'
     | '/admin/service-orders/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -530,6 +551,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses'
+    | '/account/membership'
     | '/account/premium'
     | '/admin/$'
     | '/admin/audit'
@@ -545,6 +567,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/learn/$courseId'
     | '/account/services/$id'
+    | '/documents/$kind/$documentId'
     | '/admin/service-orders/$id'
   id:
     | '__root__'
@@ -580,6 +603,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/_auth/account_/membership'
     | '/_auth/account_/premium'
     | '/admin/_staff/$'
     | '/admin/_staff/audit'
@@ -595,6 +619,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/'
     | '/learn/$courseId/'
     | '/_auth/account_/services/$id'
+    | '/_auth/documents/$kind/$documentId'
     | '/admin/_staff/service-orders_/$id'
   fileRoutesById: FileRoutesById
 }
@@ -861,6 +886,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ServiceServiceIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_auth/account_/membership': {
+      id: '/_auth/account_/membership'
+      path: '/account/membership'
+      fullPath: '/account/membership'
+      preLoaderRoute: typeof AuthAccountMembershipRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/account_/premium': {
       id: '/_auth/account_/premium'
       path: '/account/premium'
@@ -966,6 +998,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAccountServicesIdRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/documents/$kind/$documentId': {
+      id: '/_auth/documents/$kind/$documentId'
+      path: '/documents/$kind/$documentId'
+      fullPath: '/documents/$kind/$documentId'
+      preLoaderRoute: typeof AuthDocumentsKindDocumentIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/_staff/service-orders_/$id': {
       id: '/admin/_staff/service-orders_/$id'
       path: '/service-orders/$id'
@@ -978,14 +1017,18 @@ declare module '@tanstack/react-router' {
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
+  AuthAccountMembershipRoute: typeof AuthAccountMembershipRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
   AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
+  AuthDocumentsKindDocumentIdRoute: typeof AuthDocumentsKindDocumentIdRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
+  AuthAccountMembershipRoute: AuthAccountMembershipRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
   AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
+  AuthDocumentsKindDocumentIdRoute: AuthDocumentsKindDocumentIdRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)

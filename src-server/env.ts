@@ -115,6 +115,16 @@ export const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** Optional Stripe API base (e.g. http://127.0.0.1:12111) so tests and development use a local fake. */
   STRIPE_API_URL: optionalUrl,
+  /** Stripe Tax: Checkout computes tax (automatic_tax) and invoices record it; off means tax 0. */
+  STRIPE_TAX: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** The seller named on invoices and credit notes. */
+  SELLER_NAME: z.string().min(1).default('SkillForge Ltd'),
+  SELLER_ADDRESS: z.string().min(1).default('1 Example Street, London EC1A 1AA, United Kingdom'),
+  SELLER_COMPANY_NUMBER: optionalText,
+  SELLER_VAT_NUMBER: optionalText,
   /** PayPal.me link; the checkout appends the total. PayPal is offered only when set. */
   PAYPAL_ME_URL: optionalUrl,
   BANK_NAME: z.string().min(1).default('Barclays Bank PLC'),

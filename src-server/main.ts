@@ -6,6 +6,7 @@ import { openDatabase } from './db.ts'
 import { retryWhileUnavailable } from './db-wait.ts'
 import { EnvError, readEnv } from './env.ts'
 import { listenUrls } from './listen-urls.ts'
+import { configureSeller, sellerFromEnv } from './orders/seller.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createServer } from './server.ts'
 import { stopOnSignals } from './shutdown.ts'
@@ -24,7 +25,9 @@ async function main() {
   const env = readEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   lap('openDatabase')
-  const server = await createServer({ env, db: database.db, payments: paymentsFromEnv(env) })
+  const payments = paymentsFromEnv(env)
+  configureSeller(sellerFromEnv(env))
+  const server = await createServer({ env, db: database.db, payments })
   const log = server.app.log
   lap('createServer')
 
@@ -68,6 +71,7 @@ async function main() {
       pglite: database.pglite,
       databaseUrl: env.DATABASE_URL,
       storage: server.storage,
+      stripe: payments.stripe,
       env,
       log,
       role: env.WORKER === 'inline' ? 'worker' : 'web',

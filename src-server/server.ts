@@ -27,6 +27,7 @@ import { statusForPath } from './http/page-status.ts'
 import { OneLineRequestLog } from './http/request-log.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerLearningRoutes } from './learning/media-routes.ts'
+import { registerDocumentRoutes } from './orders/document-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
@@ -186,6 +187,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerSeoRoutes(app, httpDeps)
   registerOAuthRoutes(app, httpDeps, oauth)
   registerProfileRoutes(app, httpDeps)
+  registerDocumentRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
   registerLearningRoutes(app, httpDeps)
   registerLessonUploadRoutes(app, httpDeps)

@@ -6,6 +6,8 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { openDatabase } from './db.ts'
 import { EnvError, readEnv } from './env.ts'
 import { startJobs } from './jobs/start.ts'
+import { configureSeller, sellerFromEnv } from './orders/seller.ts'
+import { paymentsFromEnv } from './payments/config.ts'
 import { createStorage } from './server.ts'
 import { stopOnSignals } from './shutdown.ts'
 
@@ -23,7 +25,17 @@ async function main() {
   await migrateToLatest(database.db)
   // S3 when configured; else the uploads folder under DATA_DIR, which this worker then must share with the server.
   const storage = createStorage(env, path.resolve(env.DATA_DIR, 'uploads'))
-  const jobs = await startJobs({ db: database.db, databaseUrl: env.DATABASE_URL, storage, env, log, role: 'worker' })
+  configureSeller(sellerFromEnv(env))
+  const { stripe } = paymentsFromEnv(env)
+  const jobs = await startJobs({
+    db: database.db,
+    databaseUrl: env.DATABASE_URL,
+    storage,
+    stripe,
+    env,
+    log,
+    role: 'worker',
+  })
   log.info({}, 'worker ready')
 
   stopOnSignals(log, [() => jobs.stop(), () => database.close()], 'worker')

@@ -5,6 +5,9 @@ export const BILLING_CYCLES = ['monthly', 'annual'] as const
 export type BillingCycleValue = (typeof BILLING_CYCLES)[number]
 export const PAYMENT_METHODS = ['card', 'paypal', 'bank_transfer'] as const
 export type PaymentMethodValue = (typeof PAYMENT_METHODS)[number]
+/** What checkout accepts: a rail, or 'free' for a cart whose total is 0 (completed without one). */
+export const CHECKOUT_METHODS = [...PAYMENT_METHODS, 'free'] as const
+export type CheckoutMethodValue = (typeof CHECKOUT_METHODS)[number]
 
 export type CartItemInput =
   | { kind: 'course'; courseId: string }
@@ -30,7 +33,13 @@ export const CART_MESSAGES = {
   loginToCheckout: 'Please log in to proceed with checkout',
   empty: 'Your cart is empty',
   alreadyOwned: 'You already own this course',
+  hasPlan: 'You already have a plan. Use Change plan on the pricing page to switch.',
 } as const
+
+/** 'Pro (annual)': a plan and its billing cycle, as the cart's replacement message names them. */
+export function planWithCycle(name: string, cycle: BillingCycleValue): string {
+  return `${name} (${cycle})`
+}
 
 export const PAYMENT_MESSAGES = {
   selectMethod: 'Please select a payment method',
@@ -46,4 +55,17 @@ export const PAYMENT_MESSAGES = {
   paypalNotConfigured: 'PayPal payments are not configured on this store yet.',
   tooManyCheckouts: 'Too many checkout attempts. Please wait a few minutes and try again.',
   mixedIntervals: 'Monthly and yearly subscriptions must be checked out separately. Please remove one from your cart.',
+  paypalPending:
+    'Your PayPal order is waiting for our confirmation. Cancel it from your cart before starting another checkout.',
+  checkoutInProgress: 'A checkout of this cart is already in progress. Please try again.',
+  notFree: 'This cart is not free: please choose a payment method',
+  freeCompleted: 'You are enrolled. Enjoy your courses!',
+  refundFailed: 'Stripe could not make the refund. Nothing was refunded; please try again.',
+  alreadyPaid: 'This order has already been paid',
+  checkoutExpired: 'This checkout has expired. Please start again from your cart.',
+  notResumable: 'Only a pending card payment can be resumed',
+  notCancellable: 'Only a pending order can be cancelled',
+  orderCancelled: 'Order cancelled',
+  stripeUnavailable: 'We could not reach the card processor. Please try again in a moment.',
+  hasPlan: 'You already have a live plan. Use Change plan on the pricing page instead of buying another.',
 } as const

@@ -12,6 +12,8 @@ export const COPY_INDICATOR_MS = 2000
 export const ANNUAL_SAVING_PERCENT = 20
 /** Every plan starts with a free trial of this many days (pricing page, terms, Stripe Checkout, fulfilment). */
 export const TRIAL_DAYS = 7
+/** Premium outlives an unpaid period by this many days (a failed card is retried; a transfer may be late), then lapses. */
+export const PREMIUM_GRACE_DAYS = 3
 export const INITIALS_MAX = 2
 export const TOAST_DURATION_MS = 4000
 export const TOAST_MAX_VISIBLE = 3

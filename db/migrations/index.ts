@@ -10,6 +10,9 @@ import * as m1700 from './2026_11_22_1700_catalog_version.ts'
 import * as m1123_0900 from './2026_11_23_0900_stripe_event_outcome.ts'
 import * as m231420 from './2026_11_23_1420_mail_reply_to.ts'
 import * as m231500 from './2026_11_23_1500_mail_outbox_job.ts'
+import * as m241000 from './2026_11_24_1000_access_ledger.ts'
+import * as m241010 from './2026_11_24_1010_one_live_subscription.ts'
+import * as m241100 from './2026_11_24_1100_after_purchase.ts'
 import * as m241200 from './2026_11_24_1200_lessons.ts'
 import * as m241300 from './2026_11_24_1300_service_order_workflow.ts'
 import * as m241400 from './2026_11_24_1400_mail_outbox_listing.ts'
@@ -28,6 +31,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0900_stripe_event_outcome': m1123_0900,
   '2026_11_23_1420_mail_reply_to': m231420,
   '2026_11_23_1500_mail_outbox_job': m231500,
+  '2026_11_24_1000_access_ledger': m241000,
+  '2026_11_24_1010_one_live_subscription': m241010,
+  '2026_11_24_1100_after_purchase': m241100,
   '2026_11_24_1200_lessons': m241200,
   '2026_11_24_1300_service_order_workflow': m241300,
   '2026_11_24_1400_mail_outbox_listing': m241400,

@@ -127,10 +127,14 @@ export async function seedReviews(trx: Kysely<Database>, courses: SeedCourse[], 
   }
   // Existing rows (a second seed, or a learner's own later changes) are left as they are.
   const iso = (date: Date) => date.toISOString()
-  await insertMissing(trx, 'enrolments', ['user_id', 'course_id'], {
+  // Demo learners hold their courses through a staff grant in the access ledger (they bought nothing).
+  await insertMissing(trx, 'access_grants', ['user_id', 'grant_key'], {
     user_id: ['uuid', enrolments.map((e) => e.user_id)],
+    kind: ['text', enrolments.map(() => 'course')],
     course_id: ['text', enrolments.map((e) => e.course_id)],
-    enrolled_at: ['timestamptz', enrolments.map((e) => iso(e.enrolled_at))],
+    source: ['text', enrolments.map(() => 'staff')],
+    starts_at: ['timestamptz', enrolments.map((e) => iso(e.enrolled_at))],
+    created_at: ['timestamptz', enrolments.map((e) => iso(e.enrolled_at))],
   })
   await insertMissing(trx, 'lesson_progress', ['user_id', 'lesson_id'], {
     user_id: ['uuid', progress.map((p) => p.user_id)],
@@ -200,9 +204,11 @@ async function refreshSeedCourseNumbers(trx: Kysely<Database>, courseIds: string
         .whereRef('r.course_id', '=', 'courses.id')
         .where('r.hidden_at', 'is', null),
       students_count: eb
-        .selectFrom('enrolments as e')
-        .select(sql<number>`count(*)::int`.as('v'))
-        .whereRef('e.course_id', '=', 'courses.id'),
+        .selectFrom('access_grants as g')
+        .select(sql<number>`count(distinct g.user_id)::int`.as('v'))
+        .whereRef('g.course_id', '=', 'courses.id')
+        .where('g.kind', '=', 'course')
+        .where('g.revoked_at', 'is', null),
     }))
     .where('id', 'in', courseIds)
     .execute()

@@ -9,10 +9,15 @@ export const ORDER_STATUS_LABELS: Record<Order['status'], string> = {
   paid: 'Paid',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  expired: 'Expired',
+  partially_refunded: 'Partially refunded',
+  refunded: 'Refunded',
+  disputed: 'Disputed',
 }
 
 export const PAYMENT_METHOD_LABELS: Record<Order['method'], string> = {
   card: 'Card',
   paypal: 'PayPal',
   bank_transfer: 'Bank transfer',
+  free: 'Free',
 }

@@ -6,6 +6,7 @@ import { css } from '../../styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
+import { PendingPaypalOrders } from '../components/cart/PendingPaypalOrders.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
@@ -25,10 +26,13 @@ export const Route = createFileRoute('/cart')({
 })
 
 function CartPage() {
+  const trpc = useTRPC()
+  const signedIn = useSuspenseQuery(trpc.cart.list.queryOptions()).data !== null
   return (
     <main>
       <PageIntro title="Your Cart" />
       <Container className={css({ py: '8' })}>
+        {signedIn ? <PendingPaypalOrders /> : null}
         <CartContent />
       </Container>
     </main>

@@ -44,10 +44,18 @@ function PaymentSuccessPage() {
     content = (
       <div className={panel}>
         <h1 className={css({ fontSize: '3xl', fontWeight: 'extrabold', color: 'success' })}>Payment Successful!</h1>
-        <p className={css({ mt: '3', color: 'fg.muted' })}>
-          Thank you for your purchase. Order {confirm.data.reference} (
-          {formatMoney(confirm.data.totalMinor, confirm.data.currency)}) is paid and your purchases are ready.
-        </p>
+        {confirm.data.trialText ? (
+          // A trial took no money yet: say when the first charge is, and how much.
+          <p className={css({ mt: '3', color: 'fg.muted' })} data-testid="trial-started">
+            Thank you! Order {confirm.data.reference}: {confirm.data.trialText}. Nothing has been charged yet; cancel
+            before then from your account and you will not be charged.
+          </p>
+        ) : (
+          <p className={css({ mt: '3', color: 'fg.muted' })}>
+            Thank you for your purchase. Order {confirm.data.reference} (
+            {formatMoney(confirm.data.totalMinor, confirm.data.currency)}) is paid and your purchases are ready.
+          </p>
+        )}
         <div className={actions}>
           <Link to="/account" className={button()}>
             Go to My Account

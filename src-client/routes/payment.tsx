@@ -7,6 +7,11 @@ import { css } from '../../styled-system/css'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { BankTransferDialog, type BankTransferOrder } from '../components/checkout/BankTransferDialog.tsx'
+import {
+  BillingDetailsFields,
+  type BillingDetailsValue,
+  EMPTY_BILLING,
+} from '../components/checkout/BillingDetailsFields.tsx'
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PaypalHostedButton } from '../components/checkout/PaypalHostedButtons.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
@@ -74,7 +79,7 @@ function Checkout() {
   const confirmTransfer = useMutation(trpc.payment.confirmBankTransfer.mutationOptions())
   const [method, setMethod] = useState<PaymentMethodValue | null>(null)
   const [bankOrder, setBankOrder] = useState<BankTransferOrder | null>(null)
-  const [paypalNotice, setPaypalNotice] = useState<string | null>(null)
+  const [billing, setBilling] = useState<BillingDetailsValue>(EMPTY_BILLING)
   const payButton = useRef<HTMLButtonElement>(null)
 
   const totals = cart?.totals ?? []
@@ -95,22 +100,32 @@ function Checkout() {
   const { currency } = group
   const lines = cart.items.filter((line) => line.currency === currency)
 
+  const free = group.totalMinor === 0
+
   async function pay() {
     if (busy) return
-    if (!method) {
+    if (!method && !free) {
       notify('error', PAYMENT_MESSAGES.selectMethod)
       return
     }
     try {
-      const started = await start.mutateAsync({ currency, method })
-      if (started.method === 'card') {
+      const started = await start.mutateAsync({ currency, method: free ? 'free' : method!, billing })
+      if (started.method === 'free') {
+        notify('success', PAYMENT_MESSAGES.freeCompleted)
+        await refresh()
+        await navigate({ to: '/account', hash: 'my-courses' })
+      } else if (started.method === 'card') {
         notify('info', PAYMENT_MESSAGES.redirected)
         window.location.assign(started.url)
       } else if (started.method === 'paypal') {
         window.open(started.url, '_blank', 'noopener,noreferrer')
-        setPaypalNotice(
+        notify(
+          'info',
           `Your order ${started.reference} for ${formatMoney(started.totalMinor, started.currency)} is pending until we confirm your PayPal payment.`,
         )
+        // The cart now holds the pending PayPal order (with its link and reference) until staff confirm it.
+        await refresh()
+        await navigate({ to: '/cart' })
       } else {
         setBankOrder(started)
       }
@@ -164,19 +179,19 @@ function Checkout() {
             </select>
           </label>
         ) : null}
-        <PaymentMethods
-          value={method}
-          onChange={setMethod}
-          available={{ card: options.data?.card ?? false, paypal: options.data?.paypal ?? false }}
-        />
-        {method === 'paypal' && options.data?.paypalButtons.length
+        {free ? (
+          <p className={css({ color: 'fg.muted' })}>Everything in this order is free: no payment is needed.</p>
+        ) : (
+          <PaymentMethods
+            value={method}
+            onChange={setMethod}
+            available={{ card: options.data?.card ?? false, paypal: options.data?.paypal ?? false }}
+          />
+        )}
+        {!free && method === 'paypal' && options.data?.paypalButtons.length
           ? options.data.paypalButtons.map((item) => <PaypalHostedButton key={item.serviceId} {...item} />)
           : null}
-        {paypalNotice ? (
-          <p role="status" className={css({ p: '3', bg: 'brand.50', borderRadius: 'control', fontSize: 'sm' })}>
-            {paypalNotice}
-          </p>
-        ) : null}
+        {free ? null : <BillingDetailsFields value={billing} onChange={setBilling} />}
         <button
           ref={payButton}
           type="button"
@@ -184,7 +199,11 @@ function Checkout() {
           onClick={() => void pay()}
           aria-disabled={busy}
         >
-          {start.isPending ? 'Processing...' : `Pay ${formatMoney(group.totalMinor, group.currency)}`}
+          {start.isPending
+            ? 'Processing...'
+            : free
+              ? 'Complete Enrolment'
+              : `Pay ${formatMoney(group.totalMinor, group.currency)}`}
         </button>
       </section>
       <CartSummary total={group}>

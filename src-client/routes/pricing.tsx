@@ -2,6 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { css, cx } from '../../styled-system/css'
+import { useEntitlements } from '../components/cart/hooks.ts'
 import { PlanCartButton } from '../components/cart/PlanCartButton.tsx'
 import { ComparisonTable } from '../components/pricing/ComparisonTable.tsx'
 import { type BillingCycle, PlanCard } from '../components/pricing/PlanCard.tsx'
@@ -34,7 +35,7 @@ const faqs = [
   {
     question: 'Can I change plans later?',
     answer:
-      'You can upgrade or downgrade at any time from your account. Upgrades take effect immediately; downgrades apply from your next billing date.',
+      'You can upgrade or downgrade at any time from Membership in your account. A change takes effect immediately: you see the prorated amount before you confirm, and a downgrade is credited against your next payments.',
   },
   {
     question: 'How does annual billing work?',
@@ -55,6 +56,10 @@ const faqs = [
 function PricingPage() {
   const { trpc } = Route.useRouteContext()
   const { data: plans } = useSuspenseQuery(trpc.plans.list.queryOptions())
+  // A member sees their plan and Change plan instead of buying twice; after one trial, a plan starts paid.
+  const { data: entitlements } = useEntitlements()
+  const current = entitlements?.plan ?? null
+  const trialAvailable = entitlements?.trialAvailable ?? true
   const [cycle, setCycle] = useState<BillingCycle>('monthly')
   const toggle = (value: BillingCycle, text: string) => (
     <button
@@ -76,6 +81,11 @@ function PricingPage() {
           <p className={css({ mt: '3', color: 'fg.muted', maxW: '2xl', mx: 'auto' })}>
             Choose the plan that fits your teaching business. Every plan starts with a 7-day free trial.
           </p>
+          {trialAvailable ? null : (
+            <p data-testid="trial-used" className={css({ mt: '2', fontWeight: 'semibold' })}>
+              You have already had your free trial: a new plan starts with its first payment.
+            </p>
+          )}
           <fieldset
             className={css({
               display: 'inline-flex',
@@ -107,7 +117,23 @@ function PricingPage() {
               key={plan.id}
               plan={plan}
               cycle={cycle}
-              cartAction={<PlanCartButton key={cycle} planId={plan.id} billingCycle={cycle} />}
+              cartAction={
+                !current ? (
+                  <PlanCartButton key={cycle} planId={plan.id} billingCycle={cycle} />
+                ) : current.id === plan.id && current.billingCycle === cycle ? (
+                  <button type="button" className={button({ variant: 'outline' })} disabled>
+                    Your current plan
+                  </button>
+                ) : (
+                  <Link
+                    to="/account/membership"
+                    search={{ plan: plan.id, cycle }}
+                    className={button({ variant: 'outline' })}
+                  >
+                    Change plan
+                  </Link>
+                )
+              }
             />
           ))}
         </div>

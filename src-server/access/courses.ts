@@ -1,7 +1,8 @@
-// Who may open a course. Today a course opens for the buyers enrolled in it and for staff (who preview what they
-// sell); nothing else in src-server reads enrolments. The access ledger will answer the same questions later.
+// Who may open a course: its holders in the access ledger (a bought, free or staff-granted course that is in force)
+// and staff (who preview what they sell). Lessons add Premium on top of this (see isPremium).
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import type { DB } from '../db.ts'
+import { isLive } from './ledger.ts'
 
 export async function canOpenCourse(
   db: DB,
@@ -13,45 +14,59 @@ export async function canOpenCourse(
   return ownsCourse(db, user.id, courseId)
 }
 
-/** Already bought: the cart refuses to add such a course again. */
-export async function ownsCourse(db: DB, userId: string, courseId: string): Promise<boolean> {
+/** Holds the course now: the cart refuses to add such a course again (after a refund it may be bought again). */
+export async function ownsCourse(db: DB, userId: string, courseId: string, now = new Date()): Promise<boolean> {
   const row = await db
-    .selectFrom('enrolments')
-    .select('course_id')
+    .selectFrom('access_grants')
+    .select('id')
     .where('user_id', '=', userId)
+    .where('kind', '=', 'course')
     .where('course_id', '=', courseId)
+    .where(isLive(now))
+    .limit(1)
     .executeTakeFirst()
   return Boolean(row)
 }
 
-export async function ownedCourseIds(db: DB, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('enrolments').select('course_id').where('user_id', '=', userId).execute()
-  return rows.map((row) => row.course_id)
+export async function ownedCourseIds(db: DB, userId: string, now = new Date()): Promise<string[]> {
+  const rows = await db
+    .selectFrom('access_grants')
+    .select('course_id')
+    .distinct()
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'course')
+    .where(isLive(now))
+    .execute()
+  return rows.flatMap((row) => (row.course_id ? [row.course_id] : []))
 }
 
-/** My Courses: the courses the user is enrolled in, newest first. */
-export async function listOwnedCourses(db: DB, userId: string) {
+/** My Courses: the courses the user holds now, newest first (a course held twice shows once, from its first grant). */
+export async function listOwnedCourses(db: DB, userId: string, now = new Date()) {
   const rows = await db
-    .selectFrom('enrolments as e')
-    .innerJoin('courses as c', 'c.id', 'e.course_id')
-    .select(['c.id', 'c.title', 'c.instructor_name', 'c.image_url', 'e.enrolled_at'])
-    .where('e.user_id', '=', userId)
-    .orderBy('e.enrolled_at', 'desc')
+    .selectFrom('access_grants')
+    .innerJoin('courses as c', 'c.id', 'access_grants.course_id')
+    .select(['c.id', 'c.title', 'c.instructor_name', 'c.image_url'])
+    .select((eb) => eb.fn.min('access_grants.starts_at').as('enrolled_at'))
+    .where('access_grants.user_id', '=', userId)
+    .where('access_grants.kind', '=', 'course')
+    .where(isLive(now))
+    .groupBy(['c.id', 'c.title', 'c.instructor_name', 'c.image_url'])
+    .orderBy('enrolled_at', 'desc')
     .execute()
   return rows.map((row) => ({
     id: row.id,
     title: row.title,
     instructor: row.instructor_name,
     image: row.image_url,
-    enrolledAt: row.enrolled_at.toISOString(),
+    enrolledAt: new Date(row.enrolled_at).toISOString(),
   }))
 }
 
-/** Whether anyone holds the course (staff then archive it rather than delete it). */
+/** Whether anyone was ever granted the course, even if revoked since (staff then archive it rather than delete it). */
 export async function courseHasLearners(db: DB, courseId: string): Promise<boolean> {
   const row = await db
-    .selectFrom('enrolments')
-    .select('user_id')
+    .selectFrom('access_grants')
+    .select('id')
     .where('course_id', '=', courseId)
     .limit(1)
     .executeTakeFirst()

@@ -1,19 +1,23 @@
-// Premium is decided here only: a trialing or active subscription that has not run out.
+// Premium is decided here only: a live Premium grant in the access ledger (from a subscription, or given by staff).
 import type { DB } from '../db.ts'
 import { ownedCourseIds } from './courses.ts'
+import { isLive } from './ledger.ts'
+import { hasHadSubscription } from './subscriptions.ts'
 
-/** The user's live subscription with its plan, or undefined. */
+/** The live Premium grant with the subscription and plan behind it (none for a staff grant), or undefined. */
 export function currentSubscription(db: DB, userId: string, now = new Date()) {
   return (
     db
-      .selectFrom('subscriptions as s')
-      .innerJoin('plans as p', 'p.id', 's.plan_id')
-      .select(['s.plan_id', 'p.name', 's.billing_cycle', 's.status', 's.renews_at'])
-      .where('s.user_id', '=', userId)
-      .where('s.status', 'in', ['trialing', 'active'])
-      // A Stripe subscription renews itself (its events say when it ends); a manual one lapses at renews_at.
-      .where((eb) => eb.or([eb('s.stripe_subscription_id', 'is not', null), eb('s.renews_at', '>', now)]))
-      .orderBy('s.created_at', 'desc')
+      .selectFrom('access_grants')
+      .leftJoin('subscriptions as s', 's.id', 'access_grants.subscription_id')
+      .leftJoin('plans as p', 'p.id', 's.plan_id')
+      .select(['s.plan_id', 'p.name', 's.billing_cycle', 's.status', 's.renews_at', 'access_grants.ends_at'])
+      .where('access_grants.user_id', '=', userId)
+      .where('access_grants.kind', '=', 'premium')
+      .where(isLive(now))
+      // A subscription's grant names the plan; prefer it to a staff grant, and the newest subscription.
+      .orderBy((eb) => eb.case().when('s.id', 'is', null).then(1).else(0).end())
+      .orderBy('access_grants.starts_at', 'desc')
       .limit(1)
       .executeTakeFirst()
   )
@@ -25,24 +29,34 @@ export async function isPremium(db: DB, user: { id: string }, now = new Date()):
 
 /** What the header, course buttons and account pages show: Premium and its plan, and the courses owned. */
 export async function entitlementsOf(db: DB, user: { id: string }, now = new Date()) {
-  const [subscription, courseIds] = await Promise.all([
+  const [subscription, courseIds, hadSubscription] = await Promise.all([
     currentSubscription(db, user.id, now),
-    ownedCourseIds(db, user.id),
+    ownedCourseIds(db, user.id, now),
+    hasHadSubscription(db, user.id),
   ])
   return {
     isPremium: Boolean(subscription),
-    plan: subscription
-      ? {
-          id: subscription.plan_id,
-          name: subscription.name,
-          billingCycle: subscription.billing_cycle,
-          status: subscription.status,
-        }
-      : null,
+    plan:
+      subscription?.plan_id && subscription.name && subscription.billing_cycle && subscription.status
+        ? {
+            id: subscription.plan_id,
+            name: subscription.name,
+            billingCycle: subscription.billing_cycle,
+            status: subscription.status,
+          }
+        : null,
     renewsAt: subscription?.renews_at?.toISOString() ?? null,
     courseIds,
+    /** One free trial per user: pricing says when the next plan starts paid. */
+    trialAvailable: !hadSubscription,
   }
 }
 
 /** A visitor's entitlements: nothing. */
-export const NO_ENTITLEMENTS = { isPremium: false, plan: null, renewsAt: null, courseIds: [] as string[] }
+export const NO_ENTITLEMENTS = {
+  isPremium: false,
+  plan: null,
+  renewsAt: null,
+  courseIds: [] as string[],
+  trialAvailable: true,
+}

@@ -1,17 +1,26 @@
 // Cart rows. Adding checks the catalogue item exists; the unique (user_id, item_key) index refuses duplicates.
 
 import { sql } from 'kysely'
-import { CART_MESSAGES, type CartItemInput } from '../../src-shared/schemas/cart.ts'
+import type { BillingCycle } from '../../db/types.ts'
+import { CART_MESSAGES, type CartItemInput, planWithCycle } from '../../src-shared/schemas/cart.ts'
 import { ownsCourse } from '../access/courses.ts'
+import { liveSubscriptionOf } from '../access/subscriptions.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 
 const UNIQUE_VIOLATION = '23505'
 
+export interface AddedItem {
+  title: string
+  /** Set when a plan took the place of another: "Pro (annual) replaced Basic (monthly) in your cart". */
+  replaced?: string
+}
+
 /** Inserts the item; returns the title shown in the toast. Throws CONFLICT for a duplicate, NOT_FOUND if unknown. */
-export async function addCartItem(db: DB, userId: string, item: CartItemInput): Promise<{ title: string }> {
+export async function addCartItem(db: DB, userId: string, item: CartItemInput): Promise<AddedItem> {
   const { title, values } = await resolveItem(db, userId, item)
   try {
+    if (values.kind === 'plan') return await replacePlan(db, userId, title, values)
     await db
       .insertInto('cart_items')
       .values({ user_id: userId, ...values })
@@ -21,6 +30,36 @@ export async function addCartItem(db: DB, userId: string, item: CartItemInput): 
     throw error
   }
   return { title }
+}
+
+/** A cart holds one plan (a unique index says so): another plan or cycle takes the place of the one there. */
+async function replacePlan(
+  db: DB,
+  userId: string,
+  title: string,
+  values: { plan_id: string; billing_cycle: BillingCycle } & Record<string, unknown>,
+): Promise<AddedItem> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('cart_items as ci')
+      .innerJoin('plans as p', 'p.id', 'ci.plan_id')
+      .select(['ci.id', 'ci.plan_id', 'ci.billing_cycle', 'p.name'])
+      .where('ci.user_id', '=', userId)
+      .where('ci.kind', '=', 'plan')
+      .forUpdate()
+      .executeTakeFirst()
+    if (current?.plan_id === values.plan_id && current.billing_cycle === values.billing_cycle) {
+      throw new DomainError('conflict', CART_MESSAGES.duplicate)
+    }
+    if (current) await trx.deleteFrom('cart_items').where('id', '=', current.id).execute()
+    await trx
+      .insertInto('cart_items')
+      .values({ user_id: userId, kind: 'plan', plan_id: values.plan_id, billing_cycle: values.billing_cycle })
+      .execute()
+    if (!current?.billing_cycle) return { title }
+    const added = planWithCycle(title, values.billing_cycle)
+    return { title, replaced: `${added} replaced ${planWithCycle(current.name, current.billing_cycle)} in your cart` }
+  })
 }
 
 async function resolveItem(db: DB, userId: string, item: CartItemInput) {
@@ -51,6 +90,7 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
   }
   const plan = await db.selectFrom('plans').select(['id', 'name']).where('id', '=', item.planId).executeTakeFirst()
   if (!plan) throw new DomainError('not_found', 'Plan not found')
+  if (await liveSubscriptionOf(db, userId)) throw new DomainError('conflict', CART_MESSAGES.hasPlan)
   return {
     title: plan.name,
     values: { ...none, kind: 'plan' as const, plan_id: plan.id, billing_cycle: item.billingCycle },
@@ -75,6 +115,36 @@ export async function clearCart(db: DB, userId: string): Promise<number> {
 export async function removePurchasedItems(db: DB, userId: string, itemKeys: readonly string[]): Promise<void> {
   if (itemKeys.length === 0) return
   await db.deleteFrom('cart_items').where('user_id', '=', userId).where('item_key', 'in', itemKeys).execute()
+}
+
+/** A cancelled order's lines go back into the cart (what is already there, or owned meanwhile, is skipped). */
+export async function restoreItems(
+  db: DB,
+  userId: string,
+  lines: readonly {
+    kind: 'course' | 'service_package' | 'plan'
+    course_id: string | null
+    service_package_id: string | null
+    plan_id: string | null
+    billing_cycle: 'monthly' | 'annual' | null
+  }[],
+): Promise<void> {
+  for (const line of lines) {
+    if (line.kind === 'course' && line.course_id && (await ownsCourse(db, userId, line.course_id))) continue
+    if (!line.course_id && !line.service_package_id && !line.plan_id) continue // deleted from the catalogue
+    await db
+      .insertInto('cart_items')
+      .values({
+        user_id: userId,
+        kind: line.kind,
+        course_id: line.course_id,
+        service_package_id: line.service_package_id,
+        plan_id: line.plan_id,
+        billing_cycle: line.billing_cycle,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'item_key']).doNothing())
+      .execute()
+  }
 }
 
 /** PayPal hosted buttons of the services in the user's cart (the payment page offers them). */

@@ -14,7 +14,7 @@ type Exists = (db: DB, param: string) => Promise<boolean>
 
 /**
  * Client route paths (TanStack's `$param` syntax); `exists` answers for the one parameter of the path. Public pages
- * with a parameter must have it; signed-in ones (/account, /admin) need none.
+ * with a parameter must have it; signed-in ones (/account, /admin, /documents) need none.
  */
 export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
   ...[
@@ -41,6 +41,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/terms',
     '/verify-email',
     '/account',
+    '/account/membership',
     '/account/premium',
     '/auth/callback',
     '/courses',
@@ -55,6 +56,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/users',
     // Signed-in pages (not for crawlers): the page itself says when its id names nothing the visitor may see.
     '/account/services/$id',
+    '/documents/$kind/$documentId',
     '/admin/service-orders',
     '/admin/service-orders/$id',
   ].map((path) => ({ path })),

@@ -3,6 +3,9 @@
 import type { DB } from '../db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
+import { runMembershipSchedule } from '../membership/renewals.ts'
+import { expireAbandonedCheckouts } from '../payments/abandoned.ts'
+import type { StripeApi } from '../payments/stripe.ts'
 import { autoCompleteDeliveries } from '../service-orders/delivery.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads } from '../storage/sweep.ts'
@@ -17,8 +20,12 @@ export type Jobs = {
   'mail.undeliverable': { outboxId: string }
   /** Delete uploads no row refers to any more (older than a day). */
   'storage.sweep': Record<string, never>
+  /** Trial and renewal reminders, renewal orders of manual memberships, lapses (membership/renewals.ts). */
+  'membership.schedule': Record<string, never>
   /** Complete service orders whose delivery the buyer left unanswered for N days. */
   'service-orders.auto-complete': Record<string, never>
+  /** Expire card checkouts left unpaid for 24 hours (their Stripe sessions too). */
+  'orders.expire': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -38,13 +45,18 @@ export const queues: { [N in JobName]: QueueOptions } = {
   },
   'mail.undeliverable': { retryLimit: 5, retryDelay: 60 },
   'storage.sweep': { retryLimit: 2, retryDelay: 600, expireInSeconds: 3600 },
+  'membership.schedule': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
   'service-orders.auto-complete': { retryLimit: 2, retryDelay: 300, expireInSeconds: 600 },
+  'orders.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 600 },
 }
 
-/** Cron schedules (UTC), one per queue; the next issues add expiring orders, reminders, renewals. */
+/** Cron schedules (UTC), one per queue. */
 export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'storage.sweep', cron: '17 3 * * *', data: {} },
   { name: 'service-orders.auto-complete', cron: '*/15 * * * *', data: {} },
+  { name: 'orders.expire', cron: '*/15 * * * *', data: {} },
+  // Hourly: reminders go out within the hour they fall due, and each at most once.
+  { name: 'membership.schedule', cron: '23 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -52,6 +64,10 @@ export type JobDeps = MailDeps & {
   storage: FileStorage
   /** SERVICE_ORDER_AUTO_COMPLETE_DAYS (default 3) and the origin links in e-mails point to. */
   serviceOrders?: { autoCompleteDays: number; publicUrl: string }
+  /** Card checkouts left unpaid are expired through it (null or absent: card payments off). */
+  stripe?: StripeApi | null
+  /** The origin of links in membership e-mails, and the prefix of renewal order references. */
+  membership?: { publicUrl: string; referencePrefix: string }
 }
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
@@ -59,6 +75,11 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'mail.send': (job) => deliverOutboxMail(deps, job.data.outboxId, attemptOf(job)),
     // The failed job's id: a message resent since then (a new job) is not this dead letter's to settle.
     'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId, job.sourceRootId ?? job.sourceId),
+    'membership.schedule': async () => {
+      const settings = deps.membership ?? { publicUrl: 'http://localhost:3000', referencePrefix: 'SF' }
+      const counts = await runMembershipSchedule({ db: deps.db, ...settings })
+      deps.log.info(counts, 'membership schedule ran')
+    },
     'storage.sweep': async () => {
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
       deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')
@@ -67,6 +88,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const settings = deps.serviceOrders ?? { autoCompleteDays: 3, publicUrl: 'http://localhost:3000' }
       const completed = await autoCompleteDeliveries(deps.db, settings.autoCompleteDays, settings)
       if (completed > 0) deps.log.info({ completed }, 'completed unanswered service-order deliveries')
+    },
+    'orders.expire': async () => {
+      const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })
+      if (expired) deps.log.info({ expired }, 'expired abandoned checkouts')
     },
   }
 }

@@ -5,6 +5,7 @@ import type { DB } from '../db.ts'
 import type { Env } from '../env.ts'
 import type { Log } from '../log.ts'
 import { createMailTransport } from '../mail/transport.ts'
+import type { StripeApi } from '../payments/stripe.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { type JobQueue, openJobQueue, type QueueOptions, workAll } from './queue.ts'
 import { feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
@@ -23,8 +24,10 @@ export interface StartJobsOptions {
   databaseUrl?: string
   /** Where uploads live (the daily sweep of unreferenced ones). */
   storage: FileStorage
+  /** Card checkouts left unpaid are expired through it (null: card payments off). */
+  stripe?: StripeApi | null
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> &
-    Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT'>>
+    Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT' | 'ORDER_REFERENCE_PREFIX'>>
   log: Log
   role: 'web' | 'worker'
   tuning?: JobsTuning
@@ -56,11 +59,17 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
     db,
     log,
     storage: options.storage,
+    stripe: options.stripe ?? null,
     transport,
     from: env.MAIL_FROM,
     serviceOrders: {
       autoCompleteDays: env.SERVICE_ORDER_AUTO_COMPLETE_DAYS ?? 3,
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+    },
+    // Links in the membership e-mails, and the prefix of renewal order references.
+    membership: {
+      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
+      referencePrefix: env.ORDER_REFERENCE_PREFIX ?? 'SF',
     },
   }
   await workAll(queue, handlers(deps))

@@ -1,9 +1,13 @@
-// Turns one currency group of the cart into a pending order, snapshotting the prices of that moment.
+// Turns one currency group of the cart into its pending order, snapshotting the prices of that moment. A cart has at
+// most one pending order per currency whatever the rail (a partial unique index says so): starting checkout again
+// with the same lines and rail reuses it; anything else must first retire it (see replacePendingOrder).
 import { randomBytes } from 'node:crypto'
-import type { PaymentMethod } from '../../db/types.ts'
+import type { Transaction } from 'kysely'
+import type { Database, PaymentMethod } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
-import { CART_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { type CartLine, listCartLines } from '../cart/lines.ts'
+import { removePurchasedItems } from '../cart/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { inTransaction } from './lock.ts'
@@ -14,7 +18,10 @@ export interface CreatedOrder {
   currency: Currency
   method: PaymentMethod
   totalMinor: number
-  lines: CartLine[]
+  lines: CheckoutLine[]
+  /** The cart's existing pending order, given back as it was (a card order still has its Stripe session). */
+  reused: boolean
+  stripeSessionId: string | null
 }
 
 /** An order prefix and the current time (spec), plus a short random tail so two orders never collide. */
@@ -22,58 +29,235 @@ export function orderReference(prefix: string, now = new Date()): string {
   return `${prefix}-${now.getTime().toString(36).toUpperCase()}-${randomBytes(2).toString('hex').toUpperCase()}`
 }
 
+export interface Billing {
+  name?: string
+  email?: string
+  company?: string
+  address?: string
+  vatNumber?: string
+}
+
 export interface NewOrder {
   userId: string
   currency: Currency
   method: PaymentMethod
   referencePrefix: string
+  billing?: Billing
+  /** Runs in the creating transaction for a new order (e.g. the e-mail with the bank details). */
+  onCreated?: (trx: DB, order: CreatedOrder) => Promise<void>
 }
 
-/** A pending order holding the cart's lines of one currency, at the catalogue's prices of this moment. */
-export async function createFromCart(db: DB, { userId, currency, method, referencePrefix }: NewOrder) {
-  return inTransaction(db, async (trx): Promise<CreatedOrder> => {
-    const lines = (await listCartLines(trx, userId)).filter((line) => line.currency === currency)
-    if (lines.length === 0) throw new DomainError('invalid', CART_MESSAGES.empty)
-    const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
-    const reference = orderReference(referencePrefix)
-    const order = await trx
-      .insertInto('orders')
-      .values({
-        user_id: userId,
-        reference,
-        currency,
-        method,
-        subtotal_minor: subtotal,
-        tax_minor: 0,
-        total_minor: subtotal,
-        stripe_session_id: null,
-        stripe_subscription_id: null,
-        paid_at: null,
-        cancelled_at: null,
-        status_changed_by: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await trx
-      .insertInto('order_items')
-      .values(
-        lines.map((line) => ({
-          order_id: order.id,
-          kind: line.kind,
-          course_id: line.courseId,
-          service_package_id: line.packageId,
-          plan_id: line.planId,
-          item_key: line.key,
-          billing_cycle: line.billingCycle,
-          recurring_interval: line.recurringInterval,
-          title: line.title,
-          detail: line.detail,
-          unit_price_minor: line.priceMinor,
-        })),
-      )
-      .execute()
-    return { id: order.id, reference, currency, method, totalMinor: subtotal, lines }
+/** The pending order of the user's cart in that currency, locked: the cart's one order. */
+function lockPendingOrder(trx: Transaction<Database>, userId: string, currency: Currency) {
+  return trx
+    .selectFrom('orders')
+    .select(['id', 'reference', 'method', 'total_minor', 'stripe_session_id'])
+    .where('user_id', '=', userId)
+    .where('currency', '=', currency)
+    .where('status', '=', 'pending')
+    .where('source', '=', 'cart')
+    .forUpdate()
+    .executeTakeFirst()
+}
+export type PendingOrder = NonNullable<Awaited<ReturnType<typeof lockPendingOrder>>>
+
+const UNIQUE_VIOLATION = '23505'
+
+/** What checkout sends to the gateway for each line. */
+export type CheckoutLine = Pick<
+  CartLine,
+  'kind' | 'title' | 'detail' | 'priceMinor' | 'recurringInterval' | 'planId' | 'billingCycle'
+>
+
+export type CartOrder = { kind: 'order'; order: CreatedOrder } | { kind: 'in_the_way'; pending: PendingOrder }
+
+/** Like openCartOrder, for callers that have no way to retire a pending order in the way. */
+export async function createFromCart(db: DB, input: NewOrder): Promise<CreatedOrder> {
+  const result = await openCartOrder(db, input)
+  if (result.kind === 'order') return result.order
+  throw new DomainError(
+    'conflict',
+    result.pending.method === 'paypal' ? PAYMENT_MESSAGES.paypalPending : PAYMENT_MESSAGES.checkoutInProgress,
+  )
+}
+
+/**
+ * The cart's pending order: the existing one when it holds the same lines at the same prices for the same rail,
+ * else a new one; or the pending order in the way (another rail, or the cart changed), for the caller to retire.
+ */
+export async function openCartOrder(db: DB, input: NewOrder): Promise<CartOrder> {
+  try {
+    return await inTransaction(db, (trx) => openInTransaction(trx, input))
+  } catch (error) {
+    // Two checkouts of one cart raced past the read: the loser finds the winner's order.
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION || db.isTransaction) throw error
+    return inTransaction(db, (trx) => openInTransaction(trx, input))
+  }
+}
+
+async function openInTransaction(trx: Transaction<Database>, input: NewOrder): Promise<CartOrder> {
+  const { userId, currency, method } = input
+  const lines = (await listCartLines(trx, userId)).filter((line) => line.currency === currency)
+  const existing = await lockPendingOrder(trx, userId, currency)
+  if (existing) {
+    const held = await orderCheckoutLines(trx, existing.id)
+    // A PayPal order already took its lines out of the cart: asking again gives the same order back.
+    const sameLines = (existing.method === 'paypal' && lines.length === 0) || sameContent(held, lines)
+    if (existing.method !== method || !sameLines) return { kind: 'in_the_way', pending: existing }
+    await saveBilling(trx, existing.id, input.billing)
+    const order: CreatedOrder = {
+      id: existing.id,
+      reference: existing.reference,
+      currency,
+      method,
+      totalMinor: existing.total_minor,
+      lines: held,
+      reused: true,
+      stripeSessionId: existing.stripe_session_id,
+    }
+    return { kind: 'order', order }
+  }
+  if (lines.length === 0) throw new DomainError('invalid', CART_MESSAGES.empty)
+  const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
+  if (method === 'free' && subtotal > 0) throw new DomainError('invalid', PAYMENT_MESSAGES.notFree)
+  const reference = orderReference(input.referencePrefix)
+  const order = await insertPendingOrder(trx, {
+    userId,
+    reference,
+    currency,
+    // Nothing to pay: no rail, whichever the buyer picked.
+    method: subtotal === 0 ? 'free' : method,
+    totalMinor: subtotal,
+    billing: input.billing,
   })
+  await trx
+    .insertInto('order_items')
+    .values(
+      lines.map((line) => ({
+        order_id: order.id,
+        kind: line.kind,
+        course_id: line.courseId,
+        service_package_id: line.packageId,
+        plan_id: line.planId,
+        item_key: line.key,
+        billing_cycle: line.billingCycle,
+        recurring_interval: line.recurringInterval,
+        title: line.title,
+        detail: line.detail,
+        unit_price_minor: line.priceMinor,
+        refund_id: null,
+        refunded_at: null,
+      })),
+    )
+    .execute()
+  // PayPal is paid away from the site: the cart empties now, and comes back if the order is cancelled.
+  if (subtotal > 0 && method === 'paypal') {
+    await removePurchasedItems(
+      trx,
+      userId,
+      lines.map((line) => line.key),
+    )
+  }
+  const created = {
+    id: order.id,
+    reference,
+    currency,
+    method: subtotal === 0 ? ('free' as const) : method,
+    totalMinor: subtotal,
+    lines,
+    reused: false,
+  }
+  await input.onCreated?.(trx, { ...created, stripeSessionId: null })
+  return { kind: 'order', order: { ...created, stripeSessionId: null } }
+}
+
+/** An order's lines as checkout sends them to the gateway (the price snapshot), with their cart keys. */
+export async function orderCheckoutLines(db: DB, orderId: string) {
+  const rows = await db
+    .selectFrom('order_items')
+    .select(['item_key', 'kind', 'title', 'detail', 'unit_price_minor', 'recurring_interval', 'plan_id'])
+    .select('billing_cycle')
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => ({
+    key: row.item_key,
+    kind: row.kind,
+    planId: row.plan_id,
+    billingCycle: row.billing_cycle,
+    title: row.title,
+    detail: row.detail,
+    priceMinor: row.unit_price_minor,
+    recurringInterval: row.recurring_interval,
+  }))
+}
+
+function sameContent(held: { key: string; priceMinor: number }[], lines: { key: string; priceMinor: number }[]) {
+  const keys = (list: { key: string; priceMinor: number }[]) => list.map((l) => `${l.key}@${l.priceMinor}`).sort()
+  const a = keys(held)
+  const b = keys(lines)
+  return a.length === b.length && a.every((value, index) => value === b[index])
+}
+
+async function saveBilling(trx: DB, orderId: string, billing: Billing | undefined) {
+  if (!billing) return
+  await trx
+    .updateTable('orders')
+    .set({
+      billing_name: billing.name ?? null,
+      billing_email: billing.email ?? null,
+      billing_company: billing.company ?? null,
+      billing_address: billing.address ?? null,
+      billing_vat_number: billing.vatNumber ?? null,
+      updated_at: new Date(),
+    })
+    .where('id', '=', orderId)
+    .execute()
+}
+
+/**
+ * A pending order row (no tax yet: subtotal and total are the same); its lines are the caller's. `source` 'cart'
+ * (the default) is the cart's one pending order per currency; a membership renewal order stands beside it.
+ */
+export function insertPendingOrder(
+  db: DB,
+  order: {
+    userId: string
+    reference: string
+    currency: Currency
+    method: PaymentMethod
+    totalMinor: number
+    billing?: Billing
+    source?: 'cart' | 'renewal'
+  },
+) {
+  const billing = order.billing ?? {}
+  return db
+    .insertInto('orders')
+    .values({
+      user_id: order.userId,
+      reference: order.reference,
+      currency: order.currency,
+      method: order.method,
+      source: order.source ?? 'cart',
+      subtotal_minor: order.totalMinor,
+      tax_minor: 0,
+      total_minor: order.totalMinor,
+      stripe_session_id: null,
+      stripe_subscription_id: null,
+      paid_at: null,
+      cancelled_at: null,
+      status_changed_by: null,
+      billing_name: billing.name ?? null,
+      billing_email: billing.email ?? null,
+      billing_company: billing.company ?? null,
+      billing_address: billing.address ?? null,
+      billing_vat_number: billing.vatNumber ?? null,
+      stripe_payment_intent_id: null,
+      expired_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
 }
 
 /** The Stripe Checkout Session opened for a card order: how webhooks and the success page find the order. */

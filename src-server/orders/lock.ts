@@ -14,7 +14,19 @@ export function inTransaction<T>(db: DB, work: (trx: Transaction<Database>) => P
 export function lockOrder(trx: Transaction<Database>, orderId: string, userId?: string) {
   let query = trx
     .selectFrom('orders')
-    .select(['id', 'user_id', 'status', 'method', 'reference', 'currency', 'total_minor', 'stripe_session_id'])
+    .select([
+      'id',
+      'user_id',
+      'status',
+      'method',
+      'reference',
+      'currency',
+      'total_minor',
+      'captured_minor',
+      'refunded_minor',
+      'stripe_session_id',
+      'stripe_payment_intent_id',
+    ])
     .where('id', '=', orderId)
   if (userId) query = query.where('user_id', '=', userId)
   return query.forUpdate().executeTakeFirst()

@@ -1,11 +1,13 @@
-// What can happen to an order before it is paid: it waits for a bank transfer, its card payment fails, or staff
-// cancel it. Each is one transition of transitions.ts.
-import { removePurchasedItems } from '../cart/repository.ts'
+// What can happen to an order before it is paid: it waits for a bank transfer, its card payment fails or expires,
+// the buyer cancels it or replaces it by another checkout, or staff cancel it. Each is one transition of
+// transitions.ts. Calls to Stripe (expiring the session) are the caller's, made before these.
+import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { removePurchasedItems, restoreItems } from '../cart/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { inTransaction, lockOrder } from './lock.ts'
 import { listOrderLines } from './repository.ts'
-import { moveOrder } from './transitions.ts'
+import { isPaidStatus, moveOrder } from './transitions.ts'
 
 export const ORDER_NOT_FOUND = 'Order not found'
 
@@ -38,8 +40,45 @@ export async function cancel(db: DB, orderId: string, actorId: string): Promise<
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId)
     if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
-    if (order.status === 'paid') throw new DomainError('invalid', 'A paid order cannot be cancelled')
+    if (isPaidStatus(order.status)) throw new DomainError('invalid', 'A paid order cannot be cancelled')
     if (order.status === 'cancelled') return false
     return moveOrder(trx, order.id, 'cancel', { cancelled_at: new Date(), status_changed_by: actorId })
+  })
+}
+
+/** A card checkout left unpaid (24 hours, or Stripe expired the session): true when it changed. */
+export async function expire(db: DB, orderId: string): Promise<boolean> {
+  return moveOrder(db, orderId, 'expire', { expired_at: new Date() })
+}
+
+/** Checkout started again with another cart or rail: the old pending order gives way (its lines stay in the cart). */
+export async function replacePendingOrder(db: DB, orderId: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, orderId)
+    if (order?.status !== 'pending') return false
+    const moved = await moveOrder(trx, order.id, 'replace', { cancelled_at: new Date() })
+    if (moved) await restoreItems(trx, order.user_id, await listOrderLines(trx, order.id))
+    return moved
+  })
+}
+
+/** The buyer cancels their pending order (cart page, /account); its lines go back into the cart. */
+export async function cancelByBuyer(db: DB, userId: string, orderId: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, orderId, userId)
+    if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
+    if (order.status === 'cancelled') return
+    const moved = await moveOrder(trx, order.id, 'cancelByBuyer', {
+      cancelled_at: new Date(),
+      status_changed_by: userId,
+    })
+    if (!moved) throw new DomainError('invalid', PAYMENT_MESSAGES.notCancellable)
+    const { source } = await trx
+      .selectFrom('orders')
+      .select('source')
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    // A renewal order was never in the cart: nothing goes back.
+    if (source === 'cart') await restoreItems(trx, userId, await listOrderLines(trx, order.id))
   })
 }

@@ -1,21 +1,36 @@
-// The receipt e-mail of a paid order, queued in the outbox inside the payment's transaction.
+// The receipt e-mail of a paid order, queued in the outbox inside the payment's transaction. An order that started
+// a free trial took no money yet, and says so.
+import { trialStartedText } from '../../src-shared/membership.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { buyerContact } from './buyer.ts'
 
 export async function sendReceipt(
   trx: DB,
-  order: { user_id: string; reference: string; currency: string; total_minor: number },
+  order: { id: string; user_id: string; reference: string; currency: string; total_minor: number },
   lines: readonly { title: string }[],
 ) {
-  const user = await trx
-    .selectFrom('users')
-    .select(['email', 'first_name'])
-    .where('id', '=', order.user_id)
-    .executeTakeFirst()
+  const user = await buyerContact(trx, order.user_id)
   if (!user) return
   const total = formatMoney(order.total_minor, order.currency)
   const items = lines.map((line) => `- ${line.title}`).join('\n')
+  const trial = await trx
+    .selectFrom('subscriptions')
+    .select(['trial_ends_at', 'amount_minor', 'currency'])
+    .where('order_id', '=', order.id)
+    .where('status', '=', 'trialing')
+    .executeTakeFirst()
+  if (trial?.trial_ends_at) {
+    const told = trialStartedText(trial.amount_minor ?? 0, trial.currency ?? order.currency, trial.trial_ends_at)
+    await enqueueMail(trx, {
+      kind: 'order_paid',
+      to: user.email,
+      subject: `Free trial started for order ${order.reference}`,
+      text: `Hi ${user.first_name || 'there'},\n\n${told}.\n${items}\n\nNothing has been charged yet; cancel before then from your account and you will not be charged.\n\nThank you!`,
+    })
+    return
+  }
   await enqueueMail(trx, {
     kind: 'order_paid',
     to: user.email,

@@ -1,47 +1,112 @@
 // Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
 import type { OrderStatus } from '../../db/types.ts'
+import { trialStartedText } from '../../src-shared/membership.ts'
 import type { DB } from '../db.ts'
+import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
 
 const HISTORY_LIMIT = 50
 
-/** Two queries whatever the number of orders (no N+1). */
+/** A fixed number of queries whatever the number of orders (no N+1): lines, invoices, credit notes, requests. */
 export async function listOrdersForUser(db: DB, userId: string) {
   const orders = await db
     .selectFrom('orders')
-    .select(['id', 'reference', 'currency', 'method', 'status', 'total_minor', 'created_at', 'paid_at'])
+    .select(['id', 'reference', 'currency', 'method', 'status', 'total_minor', 'refunded_minor', 'created_at'])
+    .select(['paid_at', 'stripe_session_id'])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
     .limit(HISTORY_LIMIT)
     .execute()
   if (orders.length === 0) return []
-  const items = await db
-    .selectFrom('order_items')
-    .select(['order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'course_id'])
-    .where(
-      'order_id',
-      'in',
-      orders.map((order) => order.id),
-    )
-    .execute()
-  return orders.map((order) => ({
-    id: order.id,
-    reference: order.reference,
-    currency: order.currency,
-    method: order.method,
-    status: order.status,
-    totalMinor: order.total_minor,
-    createdAt: order.created_at.toISOString(),
-    paidAt: order.paid_at?.toISOString() ?? null,
-    items: items
-      .filter((item) => item.order_id === order.id)
-      .map((item) => ({
-        kind: item.kind,
-        title: item.title,
-        detail: item.detail,
-        priceMinor: item.unit_price_minor,
-        courseId: item.course_id,
+  const ids = orders.map((order) => order.id)
+  const [items, invoices, creditNotes, requests, subscriptions, paidRenewals] = await Promise.all([
+    db
+      .selectFrom('order_items')
+      .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'course_id', 'refunded_at'])
+      .where('order_id', 'in', ids)
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('invoices').select(['id', 'order_id', 'number']).where('order_id', 'in', ids).execute(),
+    db
+      .selectFrom('credit_notes as cn')
+      .innerJoin('invoices as i', 'i.id', 'cn.invoice_id')
+      .select(['cn.id', 'cn.number', 'cn.total_minor', 'i.order_id'])
+      .where('i.order_id', 'in', ids)
+      .orderBy('cn.number')
+      .execute(),
+    db
+      .selectFrom('refund_requests')
+      .select(['order_item_id', 'status', 'decision_reason'])
+      .where('order_id', 'in', ids)
+      .execute(),
+    db
+      .selectFrom('subscriptions')
+      .select(['order_id', 'trial_ends_at', 'amount_minor', 'currency'])
+      .where('order_id', 'in', ids)
+      .where('duplicate_of', 'is', null)
+      .execute(),
+    listPaidInvoicesByOrder(db, userId),
+  ])
+  return orders.map((order) => {
+    const invoice = invoices.find((row) => row.order_id === order.id)
+    return {
+      id: order.id,
+      reference: order.reference,
+      currency: order.currency,
+      method: order.method,
+      status: order.status,
+      totalMinor: order.total_minor,
+      refundedMinor: order.refunded_minor,
+      createdAt: order.created_at.toISOString(),
+      paidAt: order.paid_at?.toISOString() ?? null,
+      /** A pending card order whose Stripe page may still be open: /account offers Resume payment. */
+      resumable: order.status === 'pending' && order.method === 'card' && Boolean(order.stripe_session_id),
+      invoice: invoice ? { id: invoice.id, number: invoice.number } : null,
+      creditNotes: creditNotes
+        .filter((note) => note.order_id === order.id)
+        .map((note) => ({ id: note.id, number: note.number, totalMinor: note.total_minor })),
+      items: items
+        .filter((item) => item.order_id === order.id)
+        .map((item) => {
+          const request = requests.find((row) => row.order_item_id === item.id)
+          return {
+            id: item.id,
+            kind: item.kind,
+            title: item.title,
+            detail: item.detail,
+            priceMinor: item.unit_price_minor,
+            courseId: item.course_id,
+            refunded: Boolean(item.refunded_at),
+            refundRequest: request ? { status: request.status, decisionReason: request.decision_reason } : null,
+          }
+        }),
+      subscription: subscriptionHistory(
+        subscriptions.find((sub) => sub.order_id === order.id),
+        paidRenewals.get(order.id) ?? [],
+      ),
+    }
+  })
+}
+export type BuyerOrder = Awaited<ReturnType<typeof listOrdersForUser>>[number]
+
+/** A plan order's story: the free trial it started (if any), then each paid invoice with its amount and date. */
+function subscriptionHistory(
+  sub: { trial_ends_at: Date | null; amount_minor: number | null; currency: string | null } | undefined,
+  invoices: readonly { amount_minor: number; currency: string; paid_at: Date }[],
+) {
+  if (!sub) return null
+  return {
+    trialText:
+      sub.trial_ends_at && sub.amount_minor !== null
+        ? trialStartedText(sub.amount_minor, sub.currency ?? 'USD', sub.trial_ends_at)
+        : null,
+    payments: invoices
+      .filter((invoice) => invoice.amount_minor > 0)
+      .map((invoice) => ({
+        amountMinor: invoice.amount_minor,
+        currency: invoice.currency,
+        paidAt: invoice.paid_at.toISOString(),
       })),
-  }))
+  }
 }
 
 /** For the admin Orders page: newest first, optionally by status, with the customer's e-mail (one query). */
@@ -52,6 +117,8 @@ export async function listOrdersForStaff(
   let query = db
     .selectFrom('orders as o')
     .innerJoin('users as u', 'u.id', 'o.user_id')
+    .leftJoin('invoices as i', 'i.order_id', 'o.id')
+    .select(['i.id as invoice_id', 'i.number as invoice_number'])
     .select([
       'o.id',
       'o.reference',
@@ -78,6 +145,7 @@ export async function listOrdersForStaff(
     totalMinor: row.total_minor,
     createdAt: row.created_at.toISOString(),
     paidAt: row.paid_at?.toISOString() ?? null,
+    invoice: row.invoice_id && row.invoice_number ? { id: row.invoice_id, number: row.invoice_number } : null,
   }))
 }
 
@@ -85,8 +153,21 @@ export async function listOrdersForStaff(
 export function listOrderLines(db: DB, orderId: string) {
   return db
     .selectFrom('order_items')
-    .select(['kind', 'course_id', 'service_package_id', 'plan_id', 'billing_cycle', 'item_key', 'title'])
+    .select([
+      'id',
+      'kind',
+      'course_id',
+      'service_package_id',
+      'plan_id',
+      'billing_cycle',
+      'item_key',
+      'title',
+      'detail',
+      'unit_price_minor',
+      'refund_id',
+    ])
     .where('order_id', '=', orderId)
+    .orderBy('id')
     .execute()
 }
 export type OrderLine = Awaited<ReturnType<typeof listOrderLines>>[number]
@@ -110,4 +191,27 @@ export async function courseHasOrderLines(db: DB, courseId: string): Promise<boo
     .limit(1)
     .executeTakeFirst()
   return Boolean(line)
+}
+
+/** One of the buyer's orders, for the buyer's own actions on it (resume, cancel). */
+export function findBuyerOrder(db: DB, orderId: string, userId: string) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'status', 'method', 'reference', 'stripe_session_id'])
+    .where('id', '=', orderId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+}
+
+/** Card orders still pending since before `before` (the expiry job's batch; oldest first). */
+export function listAbandonedCardOrders(db: DB, before: Date, limit = 100) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'stripe_session_id'])
+    .where('status', '=', 'pending')
+    .where('method', '=', 'card')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute()
 }

@@ -1,30 +1,67 @@
 // The order state machine: every status change an order may make, in one table, and the one function that writes
 // a status. Each transition names the states it may leave from; anything else is refused by the UPDATE itself
 // (`where status in from`), so two racing callers can never both move the same order.
+import type { Updateable } from 'kysely'
 import type { Database, OrderStatus } from '../../db/types.ts'
 import type { DB } from '../db.ts'
 
 export const ORDER_TRANSITIONS = {
   /** 'I've Made the Transfer': a bank-transfer order now waits for the money. */
   awaitTransfer: { from: ['pending'], to: 'awaiting_transfer' },
-  /** Stripe took the money: whatever happened to the order meanwhile, it is paid. */
-  payByStripe: { from: ['pending', 'awaiting_transfer', 'failed', 'cancelled'], to: 'paid' },
+  /** Stripe took the money: whatever happened to the unpaid order meanwhile, it is paid. */
+  payByStripe: { from: ['pending', 'awaiting_transfer', 'failed', 'cancelled', 'expired'], to: 'paid' },
   /** Staff confirm a PayPal or bank payment; a cancelled order stays cancelled. */
   payByStaff: { from: ['pending', 'awaiting_transfer', 'failed'], to: 'paid' },
-  /** A card payment that could not start, or that Stripe reports failed or expired. */
+  /** A cart whose total is 0: completed at once, no rail. */
+  payFree: { from: ['pending'], to: 'paid' },
+  /** A card payment that could not start, or that Stripe reports failed. */
   fail: { from: ['pending'], to: 'failed' },
-  /** Staff cancel an unpaid order (refunds of paid orders are another transition). */
+  /** Staff cancel an unpaid order (money taken is given back by a refund instead). */
   cancel: { from: ['pending', 'awaiting_transfer', 'failed'], to: 'cancelled' },
+  /** The buyer cancels their pending order from the cart page or /account. */
+  cancelByBuyer: { from: ['pending'], to: 'cancelled' },
+  /** Checkout started again with another cart or rail: the cart's old pending order gives way to the new one. */
+  replace: { from: ['pending'], to: 'cancelled' },
+  /** A card checkout left unpaid for 24 hours, or Stripe expired its session. */
+  expire: { from: ['pending'], to: 'expired' },
+  /** Some lines (or part of the amount) given back. */
+  refundPartly: { from: ['paid', 'partially_refunded'], to: 'partially_refunded' },
+  /** Everything captured given back. */
+  refundFully: { from: ['paid', 'partially_refunded', 'disputed'], to: 'refunded' },
+  /** The buyer's bank disputes the card payment: access is withheld until it is decided. */
+  dispute: { from: ['paid', 'partially_refunded'], to: 'disputed' },
+  /** Dispute won, nothing refunded before it. */
+  winDispute: { from: ['disputed'], to: 'paid' },
+  /** Dispute won on an order that had lines refunded before it. */
+  winDisputeAfterRefund: { from: ['disputed'], to: 'partially_refunded' },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus }>
 
 export type OrderTransition = keyof typeof ORDER_TRANSITIONS
+
+/** Money was taken for these (whatever happened after). */
+export const PAID_STATUSES: readonly OrderStatus[] = ['paid', 'partially_refunded', 'refunded', 'disputed']
+
+export function isPaidStatus(status: OrderStatus): boolean {
+  return PAID_STATUSES.includes(status)
+}
 
 export function canTransition(status: OrderStatus, transition: OrderTransition): boolean {
   return (ORDER_TRANSITIONS[transition].from as readonly OrderStatus[]).includes(status)
 }
 
 type Changes = Partial<
-  Pick<Database['orders'], 'paid_at' | 'cancelled_at' | 'status_changed_by' | 'stripe_subscription_id'>
+  Pick<
+    Updateable<Database['orders']>,
+    | 'paid_at'
+    | 'cancelled_at'
+    | 'expired_at'
+    | 'status_changed_by'
+    | 'stripe_subscription_id'
+    | 'stripe_payment_intent_id'
+    | 'captured_minor'
+    | 'tax_minor'
+    | 'total_minor'
+  >
 >
 
 /** Applies a transition; false when the order was not in a state it may leave from (nothing changed). */

@@ -6,20 +6,26 @@ import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import type { CreatedOrder } from '../orders/create.ts'
+import type { Payment } from '../orders/pay.ts'
 import { findOrderByStripeSession } from '../orders/repository.ts'
 import type { CheckoutSessionParams } from './stripe.ts'
 import type { CheckoutSession } from './stripe-schemas.ts'
 
+/** `trial`: the buyer has never had a subscription (one free trial per user); `automaticTax`: STRIPE_TAX. */
 export function checkoutSessionParams(
-  order: CreatedOrder,
+  order: Pick<CreatedOrder, 'id' | 'reference' | 'currency' | 'lines'>,
   customerEmail: string,
   publicUrl: string,
+  { trial = true, automaticTax = false }: { trial?: boolean; automaticTax?: boolean } = {},
 ): CheckoutSessionParams {
   const intervals = new Set(order.lines.map((line) => line.recurringInterval).filter(Boolean))
   if (intervals.size > 1) throw new DomainError('invalid', PAYMENT_MESSAGES.mixedIntervals)
   const subscription = intervals.size === 1
   const base = publicUrl.replace(/\/$/, '')
   const metadata = { orderId: order.id, reference: order.reference }
+  // The subscription names its plan, so its events (and later plan changes) say which plan it is.
+  const plan = order.lines.find((line) => line.kind === 'plan' && line.planId && line.billingCycle)
+  const planMetadata: Record<string, string> = plan ? { planId: plan.planId!, billingCycle: plan.billingCycle! } : {}
   return {
     mode: subscription ? 'subscription' : 'payment',
     customer_email: customerEmail,
@@ -36,8 +42,15 @@ export function checkoutSessionParams(
         ...(line.recurringInterval ? { recurring: { interval: line.recurringInterval } } : {}),
       },
     })),
+    // Stripe Tax computes the tax from the buyer's address; the webhook records what it charged.
+    ...(automaticTax ? { automatic_tax: { enabled: true } } : {}),
     ...(subscription
-      ? { subscription_data: { trial_period_days: TRIAL_DAYS, metadata } }
+      ? {
+          subscription_data: {
+            ...(trial ? { trial_period_days: TRIAL_DAYS } : {}),
+            metadata: { ...metadata, ...planMetadata },
+          },
+        }
       : { payment_intent_data: { metadata } }),
   }
 }
@@ -50,6 +63,23 @@ export function isSessionPaid(session: Pick<CheckoutSession, 'status' | 'payment
 /** The order a session names: our sessions carry it in metadata and as client_reference_id. */
 export function orderIdOf(session: Pick<CheckoutSession, 'metadata' | 'client_reference_id'>): string | null {
   return session.metadata?.orderId ?? session.client_reference_id ?? null
+}
+
+export function paymentIntentIdOf(session: Pick<CheckoutSession, 'payment_intent'>): string | null {
+  const intent = session.payment_intent
+  if (!intent) return null
+  return typeof intent === 'string' ? intent : intent.id
+}
+
+/** A paid session as orders/ records it: the payment intent, the amount taken and the tax Stripe computed. */
+export function paidPaymentOf(session: CheckoutSession): Payment {
+  return {
+    source: 'stripe',
+    stripeSubscriptionId: subscriptionIdOf(session),
+    stripePaymentIntentId: paymentIntentIdOf(session),
+    capturedMinor: session.amount_total ?? undefined,
+    taxMinor: session.total_details?.amount_tax ?? 0,
+  }
 }
 
 export function subscriptionIdOf(session: Pick<CheckoutSession, 'subscription'>): string | null {

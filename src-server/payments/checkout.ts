@@ -1,19 +1,24 @@
-// Starting a checkout. The client chooses only the currency group of its cart and the method; orders/ builds the
-// order from the cart and the catalogue, and this asks Stripe, PayPal or the bank details for the next step.
+// Starting a checkout. The client chooses only the currency group of its cart, the method and the invoice details;
+// orders/ builds (or reuses) the cart's one pending order, and this asks Stripe, PayPal or the bank details for the
+// next step. A pending order of another rail or an older cart is retired first (its Stripe session expired).
 import type { Currency } from '../../src-shared/money.ts'
-import { PAYMENT_MESSAGES, type PaymentMethodValue } from '../../src-shared/schemas/cart.ts'
+import { type BillingDetails, type CheckoutMethodValue, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { hasHadSubscription, liveSubscriptionOf } from '../access/subscriptions.ts'
+import { listCartLines } from '../cart/lines.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-import { attachStripeSession, type CreatedOrder, createFromCart } from '../orders/create.ts'
+import { attachStripeSession, type CreatedOrder, openCartOrder } from '../orders/create.ts'
+import { markPaid } from '../orders/pay.ts'
 import { markFailed } from '../orders/pending.ts'
 import { allowAttempt, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
+import { openSessionUrl, retirePendingOrder } from './abandoned.ts'
 import { bankDetailsFor } from './bank-details.ts'
+import { sendBankDetails } from './bank-mail.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
 import type { PaymentsConfig } from './config.ts'
 import { paypalMeLink } from './paypal.ts'
-import type { StripeApi } from './stripe.ts'
 
-/** Each start creates an order: generous for a shopper, tight for a script. */
+/** Each start may create an order: generous for a shopper, tight for a script. */
 const CHECKOUT_RULE: RateRule = { max: 20, windowMs: 10 * 60_000 }
 
 export interface CheckoutDeps {
@@ -28,7 +33,7 @@ export interface CheckoutDeps {
 export async function startCheckout(
   deps: CheckoutDeps,
   buyer: { id: string; email: string },
-  input: { currency: Currency; method: PaymentMethodValue },
+  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails },
 ) {
   const { db, payments } = deps
   if (!(await allowAttempt(deps.limiter, CHECKOUT_RULE, `checkout:${buyer.id}`, deps.onLimiterError))) {
@@ -40,12 +45,22 @@ export async function startCheckout(
   if (input.method === 'paypal' && !payments.paypalMeUrl) {
     throw new DomainError('precondition', PAYMENT_MESSAGES.paypalNotConfigured)
   }
-  const order = await createFromCart(db, { userId: buyer.id, ...input, referencePrefix: payments.referencePrefix })
-  const summary = {
-    orderId: order.id,
-    reference: order.reference,
-    totalMinor: order.totalMinor,
-    currency: order.currency,
+  const lines = await listCartLines(db, buyer.id)
+  const buysPlan = lines.some((line) => line.kind === 'plan' && line.currency === input.currency)
+  // One live subscription per user, whatever the client sends (fulfilment keeps it so under races too).
+  if (buysPlan && (await liveSubscriptionOf(db, buyer.id))) throw new DomainError('conflict', PAYMENT_MESSAGES.hasPlan)
+  const trial = !(await hasHadSubscription(db, buyer.id))
+  let order = await cartOrder(deps, buyer.id, input)
+  if (input.method === 'card' && order.stripeSessionId) {
+    const url = await openSessionUrl(db, payments.stripe!, order)
+    if (url) return { method: 'card' as const, ...summaryOf(order), url }
+    order = await cartOrder(deps, buyer.id, input) // the old session had closed: a fresh order
+  }
+  const summary = summaryOf(order)
+  if (order.totalMinor === 0) {
+    // Free courses: enrolled at once, no rail and no Stripe.
+    await markPaid(db, order.id, { source: 'free' })
+    return { method: 'free' as const, ...summary }
   }
 
   if (input.method === 'bank_transfer') {
@@ -56,7 +71,7 @@ export async function startCheckout(
     return { method: 'paypal' as const, ...summary, url }
   }
   try {
-    const url = await openStripeCheckout(db, payments.stripe!, order, buyer.email, deps.publicUrl)
+    const url = await newStripeSession(db, payments, order, buyer.email, deps.publicUrl, trial)
     return { method: 'card' as const, ...summary, url }
   } catch (error) {
     // The order never reached a payment page: it fails, and the cart keeps its lines for another try.
@@ -65,9 +80,52 @@ export async function startCheckout(
   }
 }
 
-async function openStripeCheckout(db: DB, stripe: StripeApi, order: CreatedOrder, email: string, publicUrl: string) {
-  const params = checkoutSessionParams(order, email, publicUrl)
-  const session = await stripe.createCheckoutSession(params, `order-${order.id}`).catch((error: unknown) => {
+/** The cart's pending order for this rail; one in the way (another rail, an older cart) is retired once. */
+async function cartOrder(
+  deps: CheckoutDeps,
+  userId: string,
+  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails },
+): Promise<CreatedOrder> {
+  const bank = deps.payments.bank
+  const request = {
+    userId,
+    ...input,
+    referencePrefix: deps.payments.referencePrefix,
+    // The bank details and reference go by e-mail too, so the buyer has them when making the transfer.
+    onCreated:
+      input.method === 'bank_transfer'
+        ? (trx: DB, order: CreatedOrder) => sendBankDetails(trx, userId, order, bankDetailsFor(bank, order.currency))
+        : undefined,
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const opened = await openCartOrder(deps.db, request)
+    if (opened.kind === 'order') return opened.order
+    if (opened.pending.method === 'paypal') throw new DomainError('conflict', PAYMENT_MESSAGES.paypalPending)
+    await retirePendingOrder(deps.db, deps.payments.stripe, opened.pending)
+  }
+  throw new DomainError('conflict', PAYMENT_MESSAGES.checkoutInProgress)
+}
+
+function summaryOf(order: CreatedOrder) {
+  return {
+    orderId: order.id,
+    reference: order.reference,
+    totalMinor: order.totalMinor,
+    currency: order.currency,
+    reused: order.reused,
+  }
+}
+
+async function newStripeSession(
+  db: DB,
+  payments: PaymentsConfig,
+  order: CreatedOrder,
+  email: string,
+  url: string,
+  trial: boolean,
+) {
+  const params = checkoutSessionParams(order, email, url, { trial, automaticTax: payments.stripeTax })
+  const session = await payments.stripe!.createCheckoutSession(params, `order-${order.id}`).catch((error: unknown) => {
     throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
   })
   await attachStripeSession(db, order.id, session.id)

@@ -18,6 +18,8 @@ export interface BankAccount {
 export interface PaymentsConfig {
   stripe: StripeApi | null
   stripeWebhookSecret: string | null
+  /** STRIPE_TAX=true: Checkout computes tax (automatic_tax) and the invoice records it. */
+  stripeTax: boolean
   paypalMeUrl: string | null
   bank: BankAccount
   referencePrefix: string
@@ -28,6 +30,7 @@ type PaymentsEnv = Pick<
   | 'STRIPE_SECRET_KEY'
   | 'STRIPE_WEBHOOK_SECRET'
   | 'STRIPE_API_URL'
+  | 'STRIPE_TAX'
   | 'PAYPAL_ME_URL'
   | 'BANK_NAME'
   | 'BANK_ACCOUNT_NAME'
@@ -44,6 +47,7 @@ export function paymentsFromEnv(env: PaymentsEnv): PaymentsConfig {
       ? createStripeApi({ secretKey: env.STRIPE_SECRET_KEY, apiUrl: env.STRIPE_API_URL })
       : null,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+    stripeTax: env.STRIPE_TAX,
     paypalMeUrl: env.PAYPAL_ME_URL ?? null,
     bank: {
       bankName: env.BANK_NAME,
@@ -61,6 +65,7 @@ export function paymentsFromEnv(env: PaymentsEnv): PaymentsConfig {
 export const defaultPayments: PaymentsConfig = {
   stripe: null,
   stripeWebhookSecret: null,
+  stripeTax: false,
   paypalMeUrl: null,
   bank: {
     bankName: 'Barclays Bank PLC',

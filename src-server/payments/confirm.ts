@@ -1,11 +1,14 @@
 // The success page: asks Stripe about the session and, when it is paid, pays the order through the same
 // exactly-once path as the webhook (whichever arrives first fulfils; the other finds it paid).
+
+import { trialStartedText } from '../../src-shared/membership.ts'
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { trialOfOrder } from '../access/subscriptions.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { markPaid } from '../orders/pay.ts'
 import { findOrderByStripeSession } from '../orders/repository.ts'
-import { isSessionPaid, orderIdOf, subscriptionIdOf } from './checkout-session.ts'
+import { isSessionPaid, orderIdOf, paidPaymentOf } from './checkout-session.ts'
 import type { PaymentsConfig } from './config.ts'
 
 export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: string, sessionId: string) {
@@ -19,13 +22,18 @@ export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: 
   if (orderIdOf(session) !== order.id) throw new DomainError('not_found', PAYMENT_MESSAGES.noSession)
   let status = order.status
   if (isSessionPaid(session)) {
-    await markPaid(db, order.id, { source: 'stripe', stripeSubscriptionId: subscriptionIdOf(session) })
+    await markPaid(db, order.id, paidPaymentOf(session))
     status = 'paid'
   }
+  const trial = status === 'paid' ? await trialOfOrder(db, order.id) : undefined
   return {
     orderId: order.id,
     reference: order.reference,
     status,
+    /** "Free trial started — first charge of $X on DATE" when the order started a trial (nothing was charged). */
+    trialText: trial?.trial_ends_at
+      ? trialStartedText(trial.amount_minor ?? 0, trial.currency ?? order.currency, trial.trial_ends_at)
+      : null,
     totalMinor: order.total_minor,
     currency: order.currency,
   }

@@ -5,34 +5,39 @@
 import { createHash } from 'node:crypto'
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { STRIPE_SUBSCRIPTION_STATUS, syncStripeSubscription } from '../access/subscriptions.ts'
 import type { DB } from '../db.ts'
 import { markPaid } from '../orders/pay.ts'
 import { markFailed } from '../orders/pending.ts'
-import { isSessionPaid, orderOfSession, subscriptionIdOf } from './checkout-session.ts'
+import { isSessionPaid, orderOfSession, paidPaymentOf } from './checkout-session.ts'
 import {
-  type CheckoutSession,
-  checkoutSessionSchema,
-  eventEnvelopeSchema,
-  subscriptionSchema,
-} from './stripe-schemas.ts'
+  type Applied,
+  type EventContext,
+  type EventOutcome,
+  type FollowUp,
+  type Handler,
+  type IgnoredReason,
+  ignored,
+  PROCESSED,
+} from './event-outcome.ts'
+import { chargeRefunded, disputeClosed, disputeCreated, sessionExpired } from './events-after-purchase.ts'
+import { type CheckoutSession, checkoutSessionSchema, eventEnvelopeSchema } from './stripe-schemas.ts'
+import { SUBSCRIPTION_HANDLERS } from './subscription-events.ts'
 
-export type EventOutcome = 'processed' | 'duplicate' | 'ignored'
-export type IgnoredReason = 'not_ours' | 'malformed' | 'unhandled_type' | 'unhandled_status' | 'not_paid'
+export type { EventOutcome, IgnoredReason }
 
 export interface EventResult {
   eventId: string
   type: string
   outcome: EventOutcome
   reason?: IgnoredReason
+  followUp?: FollowUp
 }
 
-type Applied = { outcome: 'processed' } | { outcome: 'ignored'; reason: IgnoredReason }
-const PROCESSED: Applied = { outcome: 'processed' }
-const ignored = (reason: IgnoredReason): Applied => ({ outcome: 'ignored', reason })
-
-/** `payload` is the signed body as parsed JSON (null when it was not JSON); its shape is checked here. */
-export async function processStripeEvent(db: DB, payload: unknown): Promise<EventResult> {
+/**
+ * `payload` is the signed body as parsed JSON (null when it was not JSON); its shape is checked here. `publicUrl`
+ * is the shop's origin, for links in the e-mails an event sends.
+ */
+export async function processStripeEvent(db: DB, payload: unknown, publicUrl = ''): Promise<EventResult> {
   const envelope = eventEnvelopeSchema.safeParse(payload)
   const { id: eventId, type } = envelope.success ? envelope.data : unreadableEventKey(payload)
   return db.transaction().execute(async (trx) => {
@@ -43,8 +48,11 @@ export async function processStripeEvent(db: DB, payload: unknown): Promise<Even
       .returning('id')
       .executeTakeFirst()
     if (!first) return { eventId, type, outcome: 'duplicate' }
-    const applied = envelope.success ? await applyEvent(trx, type, envelope.data.data.object) : ignored('malformed')
-    if (applied.outcome === 'processed') return { eventId, type, outcome: 'processed' }
+    const context = { createdAt: eventTime(envelope.data?.created), publicUrl }
+    const applied = envelope.success
+      ? await applyEvent(trx, type, envelope.data.data.object, context)
+      : ignored('malformed')
+    if (applied.outcome === 'processed') return { eventId, type, outcome: 'processed', followUp: applied.followUp }
     await trx
       .updateTable('processed_stripe_events')
       .set({ outcome: 'ignored', reason: applied.reason })
@@ -54,24 +62,29 @@ export async function processStripeEvent(db: DB, payload: unknown): Promise<Even
   })
 }
 
-type Handler = (trx: Transaction<Database>, object: unknown, type: string) => Promise<Applied>
-
 /** The events the shop acts on; any other type is acknowledged and recorded as ignored. */
 const HANDLERS: Record<string, Handler> = {
   'checkout.session.completed': sessionPaid,
   'checkout.session.async_payment_succeeded': sessionPaid,
   'checkout.session.async_payment_failed': sessionFailed,
-  'checkout.session.expired': sessionFailed,
-  'customer.subscription.updated': subscriptionChanged,
-  'customer.subscription.deleted': subscriptionChanged,
+  'checkout.session.expired': sessionExpired,
+  'charge.refunded': chargeRefunded,
+  'charge.dispute.created': disputeCreated,
+  'charge.dispute.closed': disputeClosed,
+  ...SUBSCRIPTION_HANDLERS,
 }
 
 /** The event types to enable on the Stripe webhook endpoint (README, "Real Stripe"). */
 export const HANDLED_STRIPE_EVENTS = Object.keys(HANDLERS)
 
-function applyEvent(trx: Transaction<Database>, type: string, object: unknown): Promise<Applied> {
+function applyEvent(trx: Transaction<Database>, type: string, object: unknown, context: EventContext) {
   const handler = Object.hasOwn(HANDLERS, type) ? HANDLERS[type] : undefined
-  return handler ? handler(trx, object, type) : Promise.resolve(ignored('unhandled_type'))
+  return handler ? handler(trx, object, type, context) : Promise.resolve(ignored('unhandled_type'))
+}
+
+/** Stripe's `created` (seconds); an event without one counts as now. */
+function eventTime(created: number | null | undefined): Date {
+  return created ? new Date(created * 1000) : new Date()
 }
 
 /** Runs `act` for a readable Checkout Session this shop opened, with its order. */
@@ -89,7 +102,7 @@ async function withOurSession(
 function sessionPaid(trx: Transaction<Database>, object: unknown) {
   return withOurSession(trx, object, async (session, orderId) => {
     if (!isSessionPaid(session)) return ignored('not_paid')
-    await markPaid(trx, orderId, { source: 'stripe', stripeSubscriptionId: subscriptionIdOf(session) })
+    await markPaid(trx, orderId, paidPaymentOf(session))
     return PROCESSED
   })
 }
@@ -99,22 +112,6 @@ function sessionFailed(trx: Transaction<Database>, object: unknown) {
     await markFailed(trx, orderId)
     return PROCESSED
   })
-}
-
-async function subscriptionChanged(trx: Transaction<Database>, object: unknown, type: string): Promise<Applied> {
-  const parsed = subscriptionSchema.safeParse(object)
-  if (!parsed.success) return ignored('malformed')
-  const subscription = parsed.data
-  const status =
-    type === 'customer.subscription.deleted' ? 'cancelled' : STRIPE_SUBSCRIPTION_STATUS[subscription.status]
-  if (!status) return ignored('unhandled_status')
-  const periodEnd = subscription.trial_end ?? subscription.items?.data[0]?.current_period_end ?? null
-  const synced = await syncStripeSubscription(trx, {
-    stripeSubscriptionId: subscription.id,
-    status,
-    renewsAt: periodEnd ? new Date(periodEnd * 1000) : null,
-  })
-  return synced ? PROCESSED : ignored('not_ours')
 }
 
 /** An event without a usable id is keyed by its content, so its redeliveries are still recognised. */

@@ -14,20 +14,100 @@ export const checkoutSessionSchema = z.object({
   metadata: z.record(z.string(), z.string()).nullish(),
   /** An id, or the expanded object. */
   subscription: z.union([id, z.object({ id })]).nullish(),
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+  amount_total: z.number().int().nonnegative().nullish(),
+  /** What Stripe Tax computed (automatic_tax), in minor units. */
+  total_details: z.object({ amount_tax: z.number().int().nonnegative().nullish() }).nullish(),
+  customer: z.union([id, z.object({ id })]).nullish(),
 })
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>
+
+const price = z.object({
+  unit_amount: z.number().int().nonnegative().nullish(),
+  currency: z.string().nullish(),
+  recurring: z.object({ interval: z.string() }).nullish(),
+})
 
 export const subscriptionSchema = z.object({
   id,
   status: z.string(),
+  customer: z.union([id, z.object({ id })]).nullish(),
   trial_end: unixSeconds.nullish(),
-  items: z.object({ data: z.array(z.object({ current_period_end: unixSeconds.nullish() })) }).nullish(),
+  /** Older API versions put the period on the subscription; newer ones on each item. */
+  current_period_end: unixSeconds.nullish(),
+  cancel_at_period_end: z.boolean().nullish(),
+  cancel_at: unixSeconds.nullish(),
+  ended_at: unixSeconds.nullish(),
+  cancellation_details: z.object({ reason: z.string().nullish() }).nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+  items: z
+    .object({
+      data: z.array(z.object({ id: id.nullish(), current_period_end: unixSeconds.nullish(), price: price.nullish() })),
+    })
+    .nullish(),
 })
 export type StripeSubscription = z.infer<typeof subscriptionSchema>
+
+const subscriptionRef = z.union([id, z.object({ id })])
+
+export const invoiceSchema = z.object({
+  id,
+  status: z.string().nullish(),
+  amount_paid: z.number().int().nonnegative().nullish(),
+  amount_due: z.number().int().nonnegative().nullish(),
+  currency: z.string().nullish(),
+  billing_reason: z.string().nullish(),
+  hosted_invoice_url: z.string().nullish(),
+  period_start: unixSeconds.nullish(),
+  period_end: unixSeconds.nullish(),
+  /** Older API versions. */
+  subscription: subscriptionRef.nullish(),
+  subscription_details: z.object({ metadata: z.record(z.string(), z.string()).nullish() }).nullish(),
+  /** Newer API versions name the subscription here. */
+  parent: z
+    .object({
+      subscription_details: z
+        .object({ subscription: subscriptionRef.nullish(), metadata: z.record(z.string(), z.string()).nullish() })
+        .nullish(),
+    })
+    .nullish(),
+  lines: z
+    .object({ data: z.array(z.object({ period: z.object({ start: unixSeconds, end: unixSeconds }).nullish() })) })
+    .nullish(),
+  status_transitions: z.object({ paid_at: unixSeconds.nullish() }).nullish(),
+})
+export type StripeInvoice = z.infer<typeof invoiceSchema>
 
 /** Every event: which one, and its object (checked against the schema of its type before use). */
 export const eventEnvelopeSchema = z.object({
   id,
   type: z.string().min(1).max(255),
+  created: unixSeconds.nullish(),
   data: z.object({ object: z.unknown() }),
+})
+
+export const refundSchema = z.object({
+  id,
+  amount: z.number().int().nonnegative(),
+  status: z.string().nullish(),
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+})
+export type StripeRefund = z.infer<typeof refundSchema>
+
+/** A Charge as charge.refunded sends it: what has been refunded so far, with the refunds listed. */
+export const chargeSchema = z.object({
+  id,
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+  amount: z.number().int().nonnegative(),
+  amount_refunded: z.number().int().nonnegative(),
+  refunds: z.object({ data: z.array(refundSchema) }).nullish(),
+})
+
+export const disputeSchema = z.object({
+  id,
+  status: z.string(),
+  charge: z.union([id, z.object({ id })]).nullish(),
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+  amount: z.number().int().nonnegative().nullish(),
+  reason: z.string().nullish(),
 })

@@ -1,8 +1,17 @@
-// The only module that imports the Stripe SDK. The app needs three things from Stripe: create a Checkout Session,
-// read one back, and verify a signed webhook. They sit behind StripeApi, so a test (or another gateway) can supply
-// its own; everything Stripe answers is parsed by our zod schemas before the domain sees it.
+// The only module that imports the Stripe SDK. The app asks Stripe to create, read back and expire a Checkout
+// Session, to refund a payment, to cancel, resume and change a subscription (with the prorated amount previewed
+// first), to open a customer portal session, and it verifies signed webhooks. They sit behind StripeApi, so a test
+// (or another gateway) can supply its own; everything Stripe answers is parsed by our zod schemas before the domain
+// sees it.
 import Stripe from 'stripe'
-import { type CheckoutSession, checkoutSessionSchema } from './stripe-schemas.ts'
+import {
+  type CheckoutSession,
+  checkoutSessionSchema,
+  refundSchema,
+  type StripeRefund,
+  type StripeSubscription,
+  subscriptionSchema,
+} from './stripe-schemas.ts'
 
 /** What checkout sends to Stripe (the SDK's own parameter type, so a wrong field fails type-checking). */
 export type CheckoutSessionParams = Stripe.Checkout.SessionCreateParams
@@ -11,6 +20,45 @@ export interface StripeApi {
   /** Creates the hosted Checkout page; the key makes a retry return the same session. */
   createCheckoutSession(params: CheckoutSessionParams, idempotencyKey: string): Promise<CheckoutSession>
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession>
+  /** Closes an open session so it can no longer be paid; a session no longer open is read back as it is. */
+  expireCheckoutSession(sessionId: string): Promise<CheckoutSession>
+  /** Gives back part or all of a payment; the key makes a retry return the same refund. */
+  createRefund(
+    params: { paymentIntentId: string; amountMinor: number; metadata: Record<string, string> },
+    idempotencyKey: string,
+  ): Promise<StripeRefund>
+  retrieveSubscription(subscriptionId: string): Promise<StripeSubscription>
+  /** Cancel at the end of the paid period (with the member's reason), or resume before it ends. */
+  setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean, comment?: string): Promise<StripeSubscription>
+  /** What switching to `price` would charge now (Stripe's invoice preview, prorated at `prorationDate`). */
+  previewPriceChange(
+    subscriptionId: string,
+    change: PriceChange,
+  ): Promise<{ amountDueMinor: number; currency: string; prorationDate: number }>
+  /** Switches the subscription's price, invoicing the proration at once (the amount the preview showed). */
+  changePrice(
+    subscriptionId: string,
+    change: PriceChange,
+    metadata: Record<string, string>,
+  ): Promise<StripeSubscription>
+  /** Ends a subscription now (a duplicate a member should never have had). */
+  cancelSubscription(subscriptionId: string): Promise<void>
+  /** A customer-portal session (card, past invoices); returns its URL. */
+  createPortalSession(customerId: string, returnUrl: string): Promise<string>
+}
+
+export interface PriceChange {
+  /** The subscription item whose price changes. */
+  itemId: string
+  product: { id: string; name: string }
+  unitAmountMinor: number
+  currency: string
+  interval: 'month' | 'year'
+  /**
+   * Unix seconds, Stripe's clock: the change uses the moment of the preview the member confirmed, so it charges
+   * the amount shown. Omitted in a preview (Stripe takes its now and says which moment that was).
+   */
+  prorationDate?: number
 }
 
 export interface StripeSettings {
@@ -41,6 +89,84 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
     async retrieveCheckoutSession(sessionId) {
       return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(sessionId))
     },
+    async expireCheckoutSession(sessionId) {
+      try {
+        return checkoutSessionSchema.parse(await stripe.checkout.sessions.expire(sessionId))
+      } catch (error) {
+        // Stripe refuses to expire a session that is complete or already expired: read what it is instead.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
+        return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(sessionId))
+      }
+    },
+    async createRefund({ paymentIntentId, amountMinor, metadata }, idempotencyKey) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentIntentId, amount: amountMinor, metadata },
+        { idempotencyKey },
+      )
+      return refundSchema.parse(refund)
+    },
+    async retrieveSubscription(subscriptionId) {
+      return subscriptionSchema.parse(await stripe.subscriptions.retrieve(subscriptionId))
+    },
+    async setCancelAtPeriodEnd(subscriptionId, cancel, comment) {
+      const updated = await stripe.subscriptions.update(subscriptionId, {
+        cancel_at_period_end: cancel,
+        ...(cancel && comment ? { cancellation_details: { comment } } : {}),
+      })
+      return subscriptionSchema.parse(updated)
+    },
+    async previewPriceChange(subscriptionId, change) {
+      await ensureProduct(change.product)
+      const preview = await stripe.invoices.createPreview({
+        subscription: subscriptionId,
+        subscription_details: {
+          items: [{ id: change.itemId, price_data: priceData(change) }],
+          proration_behavior: 'always_invoice',
+          ...(change.prorationDate ? { proration_date: change.prorationDate } : {}),
+        },
+      })
+      return {
+        amountDueMinor: preview.amount_due,
+        currency: preview.currency.toUpperCase(),
+        prorationDate:
+          preview.parent?.subscription_details?.subscription_proration_date ?? Math.floor(Date.now() / 1000),
+      }
+    },
+    async changePrice(subscriptionId, change, metadata) {
+      await ensureProduct(change.product)
+      const updated = await stripe.subscriptions.update(subscriptionId, {
+        items: [{ id: change.itemId, price_data: priceData(change) }],
+        proration_behavior: 'always_invoice',
+        ...(change.prorationDate ? { proration_date: change.prorationDate } : {}),
+        metadata,
+      })
+      return subscriptionSchema.parse(updated)
+    },
+    async cancelSubscription(subscriptionId) {
+      await stripe.subscriptions.cancel(subscriptionId)
+    },
+    async createPortalSession(customerId, returnUrl) {
+      const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl })
+      return session.url
+    },
+  }
+
+  /** A subscription item's inline price needs a product: one per plan, created the first time it is needed. */
+  async function ensureProduct(product: PriceChange['product']) {
+    try {
+      await stripe.products.create({ id: product.id, name: product.name })
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeError && error.code === 'resource_already_exists')) throw error
+    }
+  }
+}
+
+function priceData(change: PriceChange) {
+  return {
+    currency: change.currency.toLowerCase(),
+    product: change.product.id,
+    unit_amount: change.unitAmountMinor,
+    recurring: { interval: change.interval },
   }
 }
 

@@ -7,8 +7,9 @@ import type { HttpDeps } from '../config.ts'
 import { isDatabaseUnavailable } from '../db-unavailable.ts'
 import { sendServiceUnavailable } from '../http/errors.ts'
 import { paymentsOf } from './config.ts'
+import type { FollowUp } from './event-outcome.ts'
 import { processStripeEvent } from './events.ts'
-import { verifyStripeWebhook } from './stripe.ts'
+import { type StripeApi, verifyStripeWebhook } from './stripe.ts'
 
 const WEBHOOK_BODY_LIMIT = 512 * 1024
 
@@ -29,11 +30,12 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
       const verified = await verifyStripeWebhook(request.body, signature, secret)
       if (!verified.verified) return reply.code(400).send({ error: 'Invalid Stripe signature' })
       try {
-        const result = await processStripeEvent(deps.db, verified.event)
+        const result = await processStripeEvent(deps.db, verified.event, deps.config.publicUrl)
         if (result.outcome === 'ignored') {
           const level = result.reason === 'not_ours' || result.reason === 'malformed' ? 'warn' : 'info'
           request.log[level](result, 'stripe webhook event ignored')
         }
+        if (result.followUp) await followUp(result.followUp, paymentsOf(deps.config).stripe, request.log)
         return { received: true, outcome: result.outcome }
       } catch (error) {
         // Nothing was committed; Stripe retries later (an outage answers 503 like every route).
@@ -42,5 +44,17 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
         return reply.code(500).send({ error: 'Webhook processing failed' })
       }
     })
+  })
+}
+
+/** After the event committed: what it asked of Stripe. A failure is logged; a later event about it asks again. */
+async function followUp(
+  action: FollowUp,
+  stripe: StripeApi | null,
+  log: { warn: (details: object, message: string) => void },
+) {
+  if (!stripe) return
+  await stripe.cancelSubscription(action.cancelSubscription).catch((error: unknown) => {
+    log.warn({ err: error, subscription: action.cancelSubscription }, 'could not cancel a duplicate subscription')
   })
 }

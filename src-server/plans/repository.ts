@@ -25,3 +25,12 @@ export function listComparisonFeatures(db: DB) {
     .orderBy('position')
     .execute()
 }
+
+/** One plan's name and prices, for a plan change. */
+export function findPlan(db: DB, planId: string) {
+  return db
+    .selectFrom('plans')
+    .select(['id', 'name', 'monthly_price_minor', 'annual_price_minor', 'currency'])
+    .where('id', '=', planId)
+    .executeTakeFirst()
+}

@@ -6,6 +6,7 @@ import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
 import { learningRouter } from './learning.ts'
+import { membershipRouter } from './membership.ts'
 import { paymentRouter } from './payment.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
@@ -25,6 +26,7 @@ export const appRouter = router({
   cart: cartRouter,
   payment: paymentRouter,
   purchases: purchasesRouter,
+  membership: membershipRouter,
   learning: learningRouter,
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,

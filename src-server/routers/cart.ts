@@ -16,8 +16,8 @@ export const cartRouter = router({
 
   add: publicProcedure.input(cartItemInput).mutation(async ({ ctx, input }) => {
     if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: CART_MESSAGES.loginToAdd })
-    const { title } = await addCartItem(ctx.db, ctx.user.id, input)
-    return { kind: input.kind, title }
+    const { title, replaced } = await addCartItem(ctx.db, ctx.user.id, input)
+    return { kind: input.kind, title, replaced: replaced ?? null }
   }),
 
   remove: authedProcedure.input(cartItemIdInput).mutation(async ({ ctx, input }) => {

@@ -1,7 +1,14 @@
 // What the signed-in user has bought: entitlements (premium, owned courses), order history and courses.
+
+import { documentInput, freeEnrolmentInput, refundRequestInput } from '../../src-shared/schemas/orders.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { entitlementsOf, NO_ENTITLEMENTS } from '../access/premium.ts'
+import { readDocument } from '../orders/documents.ts'
+import { enrolForFree } from '../orders/free-enrolment.ts'
+import { requestRefund } from '../orders/refund-requests.ts'
 import { listOrdersForUser } from '../orders/repository.ts'
+import { paymentsOf } from '../payments/config.ts'
+import { withPaymentInstructions } from '../payments/instructions.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const purchasesRouter = router({
@@ -13,6 +20,21 @@ export const purchasesRouter = router({
     email: ctx.user.email,
     ...(await entitlementsOf(ctx.db, ctx.user)),
   })),
-  orders: authedProcedure.query(({ ctx }) => listOrdersForUser(ctx.db, ctx.user.id)),
+  /** Order history; unpaid bank-transfer and PayPal orders carry how to pay them (shown until paid). */
+  orders: authedProcedure.query(async ({ ctx }) =>
+    withPaymentInstructions(paymentsOf(ctx.config), await listOrdersForUser(ctx.db, ctx.user.id)),
+  ),
+  /** An invoice or credit note for its print page: the buyer it names, or staff. */
+  document: authedProcedure
+    .input(documentInput)
+    .query(({ ctx, input }) => readDocument(ctx.db, ctx.user, input.kind, input.id)),
+  /** Enrol for free: a course priced 0, at once, without cart or checkout. */
+  enrolFree: authedProcedure
+    .input(freeEnrolmentInput)
+    .mutation(({ ctx, input }) => enrolForFree(ctx.db, ctx.user.id, input.courseId)),
+  /** Request a refund of a course line (30 days, reason required, once per line). */
+  requestRefund: authedProcedure
+    .input(refundRequestInput)
+    .mutation(({ ctx, input }) => requestRefund(ctx.db, ctx.user.id, input)),
   myCourses: authedProcedure.query(({ ctx }) => listOwnedCourses(ctx.db, ctx.user.id)),
 })

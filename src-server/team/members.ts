@@ -74,3 +74,9 @@ export async function removeMember(db: DB, actor: audit.Actor, userId: string) {
     })
   })
 }
+
+/** Where alerts for the people who run orders go (disputes, refund requests): admins and the owner. */
+export async function adminEmails(db: DB): Promise<string[]> {
+  const rows = await db.selectFrom('users').select('email').where('role', 'in', ['admin', 'super_admin']).execute()
+  return rows.map((row) => row.email)
+}

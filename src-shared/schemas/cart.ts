@@ -1,6 +1,6 @@
 // Cart and checkout inputs. Items are referenced by id only: strict objects refuse any extra key (a price).
 import { z } from 'zod'
-import { BILLING_CYCLES, type CartItemInput, PAYMENT_METHODS } from '../cart.ts'
+import { BILLING_CYCLES, type CartItemInput, CHECKOUT_METHODS } from '../cart.ts'
 import { CURRENCIES } from '../money.ts'
 
 export {
@@ -8,10 +8,13 @@ export {
   type BillingCycleValue,
   CART_MESSAGES,
   type CartItemInput,
+  CHECKOUT_METHODS,
+  type CheckoutMethodValue,
   cartItemKey,
   PAYMENT_MESSAGES,
   PAYMENT_METHODS,
   type PaymentMethodValue,
+  planWithCycle,
 } from '../cart.ts'
 
 export const cartItemInput = z.discriminatedUnion('kind', [
@@ -26,9 +29,31 @@ export const cartItemInput = z.discriminatedUnion('kind', [
 
 export const cartItemIdInput = z.strictObject({ itemId: z.uuid() })
 
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((value) => value || undefined)
+
+/** What the invoice names as the buyer; name and e-mail default to the account's. */
+export const billingDetailsInput = z.strictObject({
+  name: optionalText(120),
+  email: z
+    .union([z.literal(''), z.email('Please enter a valid email address').max(254)])
+    .optional()
+    .transform((value) => value || undefined),
+  company: optionalText(160),
+  address: optionalText(500),
+  vatNumber: optionalText(40),
+})
+export type BillingDetails = z.output<typeof billingDetailsInput>
+
 export const startCheckoutInput = z.strictObject({
   currency: z.enum(CURRENCIES),
-  method: z.enum(PAYMENT_METHODS, { error: 'Please select a payment method' }),
+  method: z.enum(CHECKOUT_METHODS, { error: 'Please select a payment method' }),
+  billing: billingDetailsInput.optional(),
 })
 
 export const orderIdInput = z.strictObject({ orderId: z.uuid() })

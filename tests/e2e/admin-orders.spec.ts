@@ -46,7 +46,8 @@ test('the owner marks a bank-transfer order paid and cancels another; the dashbo
   await expect(page.getByText('Order marked as paid')).toBeVisible()
   await expect(first.getByText('Paid', { exact: true })).toBeVisible()
   const enrolment = await db
-    .selectFrom('enrolments')
+    .selectFrom('access_grants')
+    .where('kind', '=', 'course')
     .select('order_id')
     .where('user_id', '=', buyer.id)
     .executeTakeFirst()

@@ -111,7 +111,8 @@ test.describe('cart and checkout', () => {
     await expect(page.getByTestId('membership-status')).toContainText('Pro plan, billed monthly (free trial)')
 
     const enrolment = await db
-      .selectFrom('enrolments')
+      .selectFrom('access_grants')
+      .where('kind', '=', 'course')
       .select('course_id')
       .where('user_id', '=', user.id)
       .executeTakeFirst()

@@ -1,8 +1,9 @@
-// access/: who may open a course, who is Premium, and the cart's "already owned" check, from the data that exists
-// today (enrolments, subscriptions, role). Orders are paid through orders/ as checkout and staff do.
+// access/: who may open a course, who is Premium, and the cart's "already owned" check, answered from the access
+// ledger and the role. Orders are paid through orders/ as checkout and staff do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { canOpenCourse, ownsCourse } from '../../src-server/access/courses.ts'
 import { isPremium } from '../../src-server/access/premium.ts'
+import { applyStripeSnapshot } from '../../src-server/access/subscription-state.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
@@ -60,17 +61,18 @@ describe('canOpenCourse', () => {
 })
 
 describe('isPremium', () => {
-  it('is true while a manually paid plan runs, and false once its period has ended', async () => {
+  it('is true while a manually paid plan runs and its 3 days of grace, and false after', async () => {
     const { user } = await buyerOf((caller) =>
       caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' }),
     )
     expect(await isPremium(db(), user)).toBe(true)
     expect(await isPremium(db(), user, new Date(Date.now() + 29 * 86_400_000))).toBe(true)
-    expect(await isPremium(db(), user, new Date(Date.now() + 31 * 86_400_000))).toBe(false)
+    expect(await isPremium(db(), user, new Date(Date.now() + 32 * 86_400_000))).toBe(true)
+    expect(await isPremium(db(), user, new Date(Date.now() + 34 * 86_400_000))).toBe(false)
     expect(await isPremium(db(), await createUser(db()))).toBe(false)
   })
 
-  it('follows Stripe for a card subscription: Premium past renews_at until Stripe says it ended', async () => {
+  it('follows Stripe for a card subscription: the trial plus grace, until Stripe says it ended', async () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user)
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })
@@ -89,8 +91,26 @@ describe('isPremium', () => {
     expect(trial.status).toBe('trialing')
     // The 7-day free trial (one constant, shared with Stripe Checkout's trial_period_days).
     expect(Math.round((trial.renews_at!.getTime() - Date.now()) / 86_400_000)).toBe(7)
-    expect(await isPremium(db(), user, new Date(Date.now() + 30 * 86_400_000))).toBe(true)
-    await db().updateTable('subscriptions').set({ status: 'cancelled' }).where('user_id', '=', user.id).execute()
+    expect(await isPremium(db(), user, new Date(Date.now() + 9 * 86_400_000))).toBe(true)
+    expect(await isPremium(db(), user, new Date(Date.now() + 11 * 86_400_000))).toBe(false)
+    const { id } = await db()
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    const now = new Date()
+    await applyStripeSnapshot(db(), id, {
+      eventAt: now,
+      status: 'canceled',
+      periodEnd: null,
+      trialEnd: null,
+      cancelAtPeriodEnd: false,
+      endedAt: now,
+      endReason: 'cancellation',
+      customerId: null,
+      plan: null,
+      price: null,
+    })
     expect(await isPremium(db(), user)).toBe(false)
   })
 })

@@ -71,7 +71,7 @@ describe('cart', () => {
     await caller.cart.add({ kind: 'service_package', packageId: uk.id })
     await caller.cart.add({ kind: 'service_package', packageId: audit.id })
     const added = await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })
-    expect(added).toEqual({ kind: 'plan', title: 'Pro' })
+    expect(added).toEqual({ kind: 'plan', title: 'Pro', replaced: null })
 
     const cart = await caller.cart.list()
     expect(cart?.count).toBe(4)
@@ -84,13 +84,43 @@ describe('cart', () => {
     expect(plan).toMatchObject({ priceMinor: 19_999, recurringInterval: 'year', billingCycle: 'annual' })
   })
 
-  it('refuses a second plan entry of the same plan whatever the cycle, and unknown items', async () => {
+  it('holds one plan: another plan or cycle replaces it and says so; the same one is a duplicate', async () => {
     const user = await createUser(database.db)
     const caller = await shopCaller(database.db, user)
-    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-    await expect(caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'annual' })).rejects.toMatchObject({
-      code: 'CONFLICT',
+    expect(await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })).toEqual({
+      kind: 'plan',
+      title: 'Basic',
+      replaced: null,
     })
+    await expect(caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This item is already in your cart',
+    })
+    expect(await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })).toMatchObject({
+      replaced: 'Pro (annual) replaced Basic (monthly) in your cart',
+    })
+    expect(await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })).toMatchObject({
+      replaced: 'Pro (monthly) replaced Pro (annual) in your cart',
+    })
+    const plans = await database.db
+      .selectFrom('cart_items')
+      .select(['plan_id', 'billing_cycle'])
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'plan')
+      .execute()
+    expect(plans).toEqual([{ plan_id: 'pro', billing_cycle: 'monthly' }])
+    // Even straight into the table, a second plan line is refused (the unique index), so no client can get round it.
+    await expect(
+      database.db
+        .insertInto('cart_items')
+        .values({ user_id: user.id, kind: 'plan', plan_id: 'basic', billing_cycle: 'annual' })
+        .execute(),
+    ).rejects.toThrow()
+  })
+
+  it('refuses unknown items', async () => {
+    const user = await createUser(database.db)
+    const caller = await shopCaller(database.db, user)
     await expect(caller.cart.add({ kind: 'course', courseId: 'no-such-course' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     })

@@ -1,7 +1,7 @@
-// The registry's scheduled work on a running worker: the daily sweep of unreferenced uploads and the service-order
-// auto-completion are stored as cron schedules; a 'storage.sweep' job deletes an old unreferenced upload while
-// keeping a fresh one; a 'service-orders.auto-complete' job completes deliveries older than
-// SERVICE_ORDER_AUTO_COMPLETE_DAYS.
+// The registry's scheduled work on a running worker: the daily sweep of unreferenced uploads, the service-order
+// auto-completion and the expiry of abandoned checkouts are stored as cron schedules; a 'storage.sweep' job deletes
+// an old unreferenced upload while keeping a fresh one; a 'service-orders.auto-complete' job completes deliveries
+// older than SERVICE_ORDER_AUTO_COMPLETE_DAYS.
 import { access, mkdtemp, rm, utimes } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -50,10 +50,12 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the daily sweep and the service-order auto-completion as cron schedules', async () => {
+  it('stores the sweep, the auto-completion, the membership schedule and the checkout expiry as cron schedules', async () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
+      { name: 'membership.schedule', cron: '23 * * * *' },
+      { name: 'orders.expire', cron: '*/15 * * * *' },
       { name: 'service-orders.auto-complete', cron: '*/15 * * * *' },
       { name: 'storage.sweep', cron: '17 3 * * *' },
     ])

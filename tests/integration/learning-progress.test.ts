@@ -1,8 +1,10 @@
 // Progress writes: Mark as complete and its undo, video positions and watched ranges (idempotent, never backwards,
 // 90 % auto-completion, no credit for seeking), and the course completing exactly once, with its e-mail and
 // certificate, even under 20 concurrent writes (run with TEST_DATABASE_URL for PostgreSQL's real concurrency).
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertCourse } from '../../db/seed/factories.ts'
+import { revoke } from '../../src-server/access/ledger.ts'
 import { writeCurriculum } from '../../src-server/catalog/curriculum-editing.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
@@ -265,8 +267,14 @@ describe('course completion', () => {
     const user = await learnerOf(course.id)
     const results = await completeAll(await callerAs(db(), user), course)
     const certificateId = results[3]?.certificateId ?? ''
-    // Revoking the course's access (a refund): today the enrolment goes; the access ledger will record it instead.
-    await db().deleteFrom('enrolments').where('user_id', '=', user.id).where('course_id', '=', course.id).execute()
+    // Revoking the course's access (a refund) in the access ledger.
+    const grants = await db()
+      .selectFrom('access_grants')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('course_id', '=', course.id)
+      .execute()
+    for (const { id } of grants) await revoke(db(), { grantId: id }, 'refund')
     const certificate = await (await callerAs(db(), null)).learning.certificate({ id: certificateId })
     expect(certificate.status).toBe('revoked')
     expect(certificate.linkedInUrl).toBeNull()

@@ -24,7 +24,7 @@ async function counts() {
     'testimonials',
     'promo_videos',
     'users',
-    'enrolments',
+    'access_grants',
     'course_reviews',
   ] as const
   const result: Record<string, number> = {}
@@ -100,7 +100,9 @@ describe('seed ratings', () => {
         ),
         sql<string | null>`(select round(avg(r.rating)::numeric, 1) from course_reviews r
           where r.course_id = courses.id and r.hidden_at is null)`.as('average'),
-        sql<string>`(select count(*) from enrolments e where e.course_id = courses.id)`.as('learners'),
+        sql<string>`(select count(distinct g.user_id) from access_grants g where g.course_id = courses.id and g.kind = 'course' and g.revoked_at is null)`.as(
+          'learners',
+        ),
       ])
       .execute()
     for (const course of courses) {
@@ -120,8 +122,12 @@ describe('seed ratings', () => {
   it('writes every demo review by a learner who holds the course and completed a lesson of it', async () => {
     const orphans = await database.db
       .selectFrom('course_reviews as r')
-      .leftJoin('enrolments as e', (join) =>
-        join.onRef('e.user_id', '=', 'r.user_id').onRef('e.course_id', '=', 'r.course_id'),
+      .leftJoin('access_grants as e', (join) =>
+        join
+          .onRef('e.user_id', '=', 'r.user_id')
+          .onRef('e.course_id', '=', 'r.course_id')
+          .on('e.kind', '=', 'course')
+          .on('e.revoked_at', 'is', null),
       )
       .select('r.id')
       .where('e.user_id', 'is', null)

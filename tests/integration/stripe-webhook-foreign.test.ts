@@ -116,7 +116,14 @@ describe('Stripe webhook: events that are not ours', () => {
     expect(await recorded(eventId)).toMatchObject({ outcome: 'ignored', reason: 'not_ours' })
     const order = await db().selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()
     expect(order.status).toBe('pending')
-    expect(await db().selectFrom('enrolments').select('course_id').where('user_id', '=', user.id).execute()).toEqual([])
+    expect(
+      await db()
+        .selectFrom('access_grants')
+        .where('kind', '=', 'course')
+        .select('course_id')
+        .where('user_id', '=', user.id)
+        .execute(),
+    ).toEqual([])
   })
 
   it('acknowledges a subscription event for a subscription this shop did not create', async () => {
@@ -185,8 +192,13 @@ describe('Stripe webhook: our own events', () => {
       .where('kind', '=', 'order_paid')
       .execute()
     expect(receipts).toHaveLength(1)
-    expect(await db().selectFrom('enrolments').select('order_id').where('user_id', '=', user.id).execute()).toEqual([
-      { order_id: orderId },
-    ])
+    expect(
+      await db()
+        .selectFrom('access_grants')
+        .where('kind', '=', 'course')
+        .select('order_id')
+        .where('user_id', '=', user.id)
+        .execute(),
+    ).toEqual([{ order_id: orderId }])
   })
 })

@@ -1,10 +1,12 @@
-// A small local Stripe API for tests and development: Checkout Sessions create and retrieve with the real
-// response shapes, a hosted checkout page whose Pay button completes the session, and webhook events signed
-// with the SDK's own test-header helper. Point the SDK at it with STRIPE_API_URL.
+// A small local Stripe API for tests and development: Checkout Sessions create, retrieve and expire with the real
+// response shapes, refunds (idempotency keys honoured, never more than captured), Stripe Tax as a flat 20%, a
+// hosted checkout page whose Pay button completes the session, and webhook events signed with the SDK's own
+// test-header helper. Point the SDK at it with STRIPE_API_URL.
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
+import { createBilling, type FakeBilling } from './fake-stripe-billing.ts'
 
 export interface FakeStripeOptions {
   port?: number
@@ -29,6 +31,7 @@ type Session = {
   customer_email: string | null
   metadata: Record<string, string>
   subscription: string | null
+  customer: string | null
   payment_intent: string | null
   currency: string | null
   amount_total: number | null
@@ -36,6 +39,17 @@ type Session = {
 // biome-ignore lint/suspicious/noExplicitAny: decoded form params are free-form, like Stripe's own
 type Loose = any
 type LineItem = { name: string; amount: number; interval: string | null }
+/** A refund as Stripe returns it (the fields the fake fills in). */
+export type FakeRefund = {
+  id: string
+  object: 'refund'
+  amount: number
+  currency: string
+  payment_intent: string
+  status: 'succeeded'
+  metadata: Record<string, string>
+  created: number
+}
 
 export interface FakeStripe {
   url: string
@@ -45,13 +59,35 @@ export interface FakeStripe {
   sessions: Map<string, Session>
   /** The parameters each session was created with, as the SDK encoded them (parsed back into objects). */
   createParams: Map<string, Record<string, Loose>>
+  /** Refunds by id, and what each payment intent captured (its amount_total when paid). */
+  refunds: Map<string, FakeRefund>
+  captured: Map<string, { amount: number; currency: string }>
+  /** Sessions expired through the API (POST /v1/checkout/sessions/:id/expire), in order. */
+  expiredThroughApi: string[]
+  /** A refund made in the Stripe dashboard: recorded like an API refund, without an idempotency key. */
+  dashboardRefund(paymentIntentId: string, amount: number): FakeRefund
+  /** The Charge object of a payment intent, as charge.refunded and disputes carry it. */
+  chargeOf(paymentIntentId: string): Record<string, unknown>
   /** The next create call answers with this Stripe error. */
   failNextCreate(message?: string): void
   /** Marks a session paid as Stripe does when the customer pays (a subscription gets an id). */
   completeSession(id: string, paymentStatus?: Session['payment_status']): Session
-  signedEvent(type: string, object: unknown): { event: { id: string; type: string }; payload: string; header: string }
+  /** `created` defaults to the next tick of the test clock: every event is later than the one before. */
+  signedEvent(
+    type: string,
+    object: unknown,
+    created?: number,
+  ): { event: { id: string; type: string; created: number }; payload: string; header: string }
   /** Signs and POSTs an event to the webhook URL; returns the response status. */
   deliver(type: string, object: unknown, signature?: string): Promise<number>
+  /** Subscriptions, invoices, previews, the portal and the test clock (fake-stripe-billing.ts). */
+  billing: FakeBilling
+  /** The events billing queued (a subscription started, a renewal, a plan change…), not delivered yet. */
+  queued: { type: string; object: unknown; created: number }[]
+  /** Delivers the queued events in order; returns their statuses. */
+  flush(): Promise<number[]>
+  /** Advances the test clock by `seconds` and delivers what Stripe would have sent meanwhile. */
+  advance(seconds: number): Promise<number[]>
   close(): Promise<void>
 }
 
@@ -63,15 +99,102 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const sessions = new Map<string, Session>()
   const lineItems = new Map<string, LineItem[]>()
   const createParams = new Map<string, Record<string, Loose>>()
+  const refunds = new Map<string, FakeRefund>()
+  const captured = new Map<string, { amount: number; currency: string }>()
+  const idempotent = new Map<string, FakeRefund>()
+  const expiredThroughApi: string[] = []
   let failure: string | null = null
+  let lastCreated = 0
+  const tick = (at: number) => {
+    lastCreated = Math.max(at, lastCreated + 1)
+    return lastCreated
+  }
+  const queued: FakeStripe['queued'] = []
+  const billing = createBilling(
+    () => fake.url,
+    (type, object, created) => queued.push({ type, object, created: tick(created) }),
+  )
+
+  async function post(payload: string, header: string) {
+    if (!fake.webhookUrl) throw new Error('fake Stripe has no webhook URL')
+    const response = await fetch(fake.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+      body: payload,
+    })
+    return response.status
+  }
+
+  function refund(paymentIntentId: string, amount: number, metadata: Record<string, string> = {}): FakeRefund | string {
+    const payment = captured.get(paymentIntentId)
+    if (!payment) return `No such payment_intent: '${paymentIntentId}'`
+    const refunded = [...refunds.values()]
+      .filter((r) => r.payment_intent === paymentIntentId)
+      .reduce((sum, r) => sum + r.amount, 0)
+    if (amount <= 0 || refunded + amount > payment.amount) {
+      return `Refund amount (${amount}) is greater than unrefunded amount on charge (${payment.amount - refunded})`
+    }
+    const created: FakeRefund = {
+      id: id('re'),
+      object: 'refund',
+      amount,
+      currency: payment.currency,
+      payment_intent: paymentIntentId,
+      status: 'succeeded',
+      metadata,
+      created: Math.floor(Date.now() / 1000),
+    }
+    refunds.set(created.id, created)
+    return created
+  }
 
   const fake: FakeStripe = {
+    billing,
+    queued,
+    async flush() {
+      const statuses: number[] = []
+      while (queued.length) {
+        const next = queued.shift()!
+        const { payload, header } = fake.signedEvent(next.type, next.object, next.created)
+        statuses.push(await post(payload, header))
+      }
+      return statuses
+    },
+    async advance(seconds) {
+      billing.advance(seconds)
+      return fake.flush()
+    },
     url: '',
     secretKey,
     webhookSecret,
     webhookUrl: options.webhookUrl ?? null,
     sessions,
     createParams,
+    refunds,
+    captured,
+    expiredThroughApi,
+    dashboardRefund(paymentIntentId, amount) {
+      const result = refund(paymentIntentId, amount)
+      if (typeof result === 'string') throw new Error(result)
+      return result
+    },
+    chargeOf(paymentIntentId) {
+      const payment = captured.get(paymentIntentId)
+      if (!payment) throw new Error(`No such payment_intent ${paymentIntentId}`)
+      // Newest first, as Stripe lists them.
+      const list = [...refunds.values()].filter((r) => r.payment_intent === paymentIntentId).reverse()
+      const refunded = list.reduce((sum, r) => sum + r.amount, 0)
+      return {
+        id: `ch_${paymentIntentId.slice(3)}`,
+        object: 'charge',
+        amount: payment.amount,
+        amount_refunded: refunded,
+        currency: payment.currency,
+        payment_intent: paymentIntentId,
+        refunded: refunded === payment.amount,
+        refunds: { object: 'list', data: list },
+      }
+    },
     failNextCreate(message = 'Your card was declined.') {
       failure = message
     },
@@ -80,16 +203,23 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       if (!session) throw new Error(`No such session ${sessionId}`)
       session.status = 'complete'
       session.payment_status = paymentStatus
-      if (session.mode === 'subscription' && !session.subscription) session.subscription = id('sub')
+      if (session.mode === 'subscription' && !session.subscription) {
+        const started = billing.startFromSession(createParams.get(sessionId) ?? {}, session.customer_email)
+        session.subscription = started.subscription
+        session.customer = started.customer
+      }
       if (session.mode === 'payment' && !session.payment_intent) session.payment_intent = id('pi')
+      if (session.payment_intent && paymentStatus === 'paid') {
+        captured.set(session.payment_intent, { amount: session.amount_total ?? 0, currency: session.currency ?? 'usd' })
+      }
       return session
     },
-    signedEvent(type, object) {
+    signedEvent(type, object, created) {
       const event = {
         id: id('evt'),
         object: 'event',
         api_version: '2025-10-29.clover',
-        created: Math.floor(Date.now() / 1000),
+        created: created ?? tick(billing.now),
         data: { object },
         livemode: false,
         pending_webhooks: 1,
@@ -101,14 +231,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       return { event, payload, header }
     },
     async deliver(type, object, signature) {
-      if (!fake.webhookUrl) throw new Error('fake Stripe has no webhook URL')
       const { payload, header } = fake.signedEvent(type, object)
-      const response = await fetch(fake.webhookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signature ?? header },
-        body: payload,
-      })
-      return response.status
+      return post(payload, signature ?? header)
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
@@ -121,6 +245,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const url = new URL(request.url ?? '/', 'http://fake')
     const body = await readBody(request)
     const sessionPath = /^\/v1\/checkout\/sessions\/([\w-]+)$/.exec(url.pathname)
+    const expirePath = /^\/v1\/checkout\/sessions\/([\w-]+)\/expire$/.exec(url.pathname)
     const payPath = /^\/pay\/([\w-]+)$/.exec(url.pathname)
 
     if (url.pathname.startsWith('/v1/') && request.headers.authorization !== `Bearer ${secretKey}`) {
@@ -138,6 +263,28 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       createParams.set(session.id, params)
       return send(response, 200, session)
     }
+    if (request.method === 'POST' && expirePath) {
+      const session = sessions.get(expirePath[1]!)
+      if (!session) return send(response, 404, stripeError(`No such checkout.session: '${expirePath[1]}'`))
+      if (session.status !== 'open') {
+        const message = `Only Checkout Sessions with a status in [open] can be expired. This Checkout Session has a status of ${session.status}.`
+        return send(response, 400, stripeError(message))
+      }
+      session.status = 'expired'
+      session.url = null
+      expiredThroughApi.push(session.id)
+      return send(response, 200, session)
+    }
+    if (request.method === 'POST' && url.pathname === '/v1/refunds') {
+      const key = request.headers['idempotency-key']
+      const previous = typeof key === 'string' ? idempotent.get(key) : undefined
+      if (previous) return send(response, 200, previous)
+      const params = parseForm(body)
+      const result = refund(String(params.payment_intent ?? ''), Number(params.amount ?? 0), params.metadata ?? {})
+      if (typeof result === 'string') return send(response, 400, stripeError(result))
+      if (typeof key === 'string') idempotent.set(key, result)
+      return send(response, 200, result)
+    }
     if (request.method === 'GET' && sessionPath) {
       const session = sessions.get(sessionPath[1]!)
       if (!session) return send(response, 404, stripeError(`No such checkout.session: '${sessionPath[1]}'`))
@@ -151,11 +298,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       if (request.method === 'POST') {
         fake.completeSession(session.id)
         await fake.deliver('checkout.session.completed', session)
+        await fake.flush()
         const location = (session.success_url ?? '/').replace('{CHECKOUT_SESSION_ID}', session.id)
         response.writeHead(303, { location })
         return response.end()
       }
     }
+    const billed = await handleBilling(fake, request.method ?? 'GET', url, body)
+    if (billed) return send(response, billed.status, billed.body, billed.type)
     return send(response, 404, stripeError(`Unrecognized request URL (${request.method}: ${url.pathname})`))
   }
 
@@ -189,15 +339,19 @@ function createSession(params: Record<string, Loose>, baseUrl: string, lineItems
     amount: Number(item.price_data?.unit_amount ?? 0) * Number(item.quantity ?? 1),
     interval: item.price_data?.recurring?.interval ?? null,
   }))
-  const total = items.reduce((sum, item) => sum + item.amount, 0)
+  const subtotal = items.reduce((sum, item) => sum + item.amount, 0)
+  // Stripe Tax stand-in: 20% on top when automatic_tax is enabled.
+  const tax = params.automatic_tax?.enabled === 'true' ? Math.round(subtotal * 0.2) : 0
+  const total = subtotal + tax
   const sessionId = id('cs')
   lineItems.set(sessionId, items)
   const now = Math.floor(Date.now() / 1000)
   return {
     id: sessionId,
     object: 'checkout.session',
-    amount_subtotal: total,
+    amount_subtotal: subtotal,
     amount_total: total,
+    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: tax },
     cancel_url: params.cancel_url ?? null,
     client_reference_id: params.client_reference_id ?? null,
     created: now,
@@ -229,6 +383,108 @@ function checkoutPage(session: Session, items: LineItem[]): string {
 <p>Total: ${money(session.amount_total ?? 0)}</p>
 <form method="post" action="/pay/${session.id}"><button type="submit">Pay</button></form>
 <a href="${escapeHtml(session.cancel_url ?? '/')}">Cancel</a></body></html>`
+}
+
+/** The billing API, the portal page and the test clock's controls; undefined when the path is not one of them. */
+async function handleBilling(
+  fake: FakeStripe,
+  method: string,
+  url: URL,
+  body: string,
+): Promise<{ status: number; body: unknown; type?: string } | undefined> {
+  const { billing } = fake
+  const params = parseForm(body)
+  const subPath = /^\/v1\/subscriptions\/([\w-]+)$/.exec(url.pathname)
+  if (subPath && method === 'DELETE') {
+    // Its customer.subscription.deleted is queued: the next flush delivers it (not from inside a webhook's call).
+    const sub = billing.cancelNow(subPath[1]!)
+    return sub
+      ? { status: 200, body: sub }
+      : { status: 404, body: stripeError(`No such subscription: '${subPath[1]}'`) }
+  }
+  if (subPath) {
+    const sub = method === 'POST' ? billing.update(subPath[1]!, params) : billing.retrieve(subPath[1]!)
+    if (method === 'POST') await fake.flush()
+    return sub
+      ? { status: 200, body: sub }
+      : { status: 404, body: stripeError(`No such subscription: '${subPath[1]}'`) }
+  }
+  if (method === 'POST' && url.pathname === '/v1/invoices/create_preview') {
+    const details = params.subscription_details ?? {}
+    const preview = billing.preview(
+      params.subscription,
+      details.items?.[0]?.price_data ?? {},
+      details.proration_date ? Number(details.proration_date) : billing.now,
+    )
+    return preview ? { status: 200, body: preview } : { status: 404, body: stripeError('No such subscription') }
+  }
+  if (method === 'GET' && url.pathname === '/v1/invoices') {
+    const data = billing.invoicesOf(url.searchParams.get('customer') ?? '')
+    return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/invoices' } }
+  }
+  if (method === 'POST' && url.pathname === '/v1/products') {
+    const product = billing.createProduct(params)
+    return product
+      ? { status: 200, body: product }
+      : {
+          status: 400,
+          body: {
+            error: {
+              message: 'Product already exists.',
+              type: 'invalid_request_error',
+              code: 'resource_already_exists',
+            },
+          },
+        }
+  }
+  if (method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+    return { status: 200, body: billing.createPortalSession(params) }
+  }
+  const portal = /^\/portal\/([\w-]+)(\/card)?$/.exec(url.pathname)
+  if (portal) {
+    const session = billing.portalSession(portal[1]!)
+    if (!session) return { status: 404, body: 'No such portal session', type: 'text/plain' }
+    if (method === 'POST' && portal[2]) {
+      billing.payOpenInvoices(session.customer)
+      await fake.flush()
+    }
+    return {
+      status: 200,
+      body: portalPage(portal[1]!, session.return_url, billing.invoicesOf(session.customer)),
+      type: 'text/html',
+    }
+  }
+  // Test controls (no API key: they stand for time passing and for the customer's bank).
+  if (method === 'POST' && url.pathname === '/fake/clock/advance') {
+    const statuses = await fake.advance(
+      Number(url.searchParams.get('days') ?? 0) * 86_400 + Number(url.searchParams.get('seconds') ?? 0),
+    )
+    return { status: 200, body: { now: billing.now, delivered: statuses } }
+  }
+  if (method === 'POST' && url.pathname === '/fake/card') {
+    const email = url.searchParams.get('email') ?? ''
+    billing.failPayments(email, url.searchParams.get('fail') === '1')
+    if (url.searchParams.has('backdate_days')) billing.backdate(email, Number(url.searchParams.get('backdate_days')))
+    return { status: 200, body: { ok: true } }
+  }
+  return undefined
+}
+
+function portalPage(
+  sessionId: string,
+  returnUrl: string,
+  invoices: { id: string; amount_due: number; currency: string; status: string }[],
+) {
+  const rows = invoices
+    .map(
+      (inv) =>
+        `<li>${escapeHtml(inv.id)}: ${inv.currency.toUpperCase()} ${(inv.amount_due / 100).toFixed(2)} (${escapeHtml(inv.status)})</li>`,
+    )
+    .join('')
+  return `<!doctype html><html><head><title>Fake Billing Portal</title></head><body>
+<h1>Fake Billing Portal</h1><h2>Invoices</h2><ul>${rows}</ul>
+<form method="post" action="/portal/${sessionId}/card"><button type="submit">Update card</button></form>
+<a href="${escapeHtml(returnUrl)}">Return to the shop</a></body></html>`
 }
 
 function stripeError(message: string, type = 'invalid_request_error') {

@@ -5,7 +5,9 @@ import type { Database, OrderStatus, PaymentMethod } from '../../db/types.ts'
 
 export interface PlacedOrder {
   userId: string
-  courseId: string
+  courseId?: string
+  /** Several course lines instead of the one `courseId` (the total is their sum). */
+  courses?: { id: string; title: string; price_minor: number }[]
   reference: string
   method?: PaymentMethod
   status?: OrderStatus
@@ -15,7 +17,10 @@ export interface PlacedOrder {
 }
 
 export async function placeOrder(db: Kysely<Database>, order: PlacedOrder): Promise<string> {
-  const total = order.totalMinor ?? 4999
+  const lines = order.courses ?? [
+    { id: order.courseId!, title: order.title ?? 'A course', price_minor: order.totalMinor ?? 4999 },
+  ]
+  const total = lines.reduce((sum, line) => sum + line.price_minor, 0)
   const row = await db
     .insertInto('orders')
     .values({
@@ -31,14 +36,16 @@ export async function placeOrder(db: Kysely<Database>, order: PlacedOrder): Prom
     .executeTakeFirstOrThrow()
   await db
     .insertInto('order_items')
-    .values({
-      order_id: row.id,
-      kind: 'course',
-      course_id: order.courseId,
-      item_key: `course:${order.courseId}`,
-      title: order.title ?? 'A course',
-      unit_price_minor: total,
-    })
+    .values(
+      lines.map((line) => ({
+        order_id: row.id,
+        kind: 'course' as const,
+        course_id: line.id,
+        item_key: `course:${line.id}`,
+        title: line.title,
+        unit_price_minor: line.price_minor,
+      })),
+    )
     .execute()
   return row.id
 }

@@ -15,11 +15,13 @@ export async function shopCaller(db: Kysely<Database>, user: SessionUser | null,
   return createCaller(createContextInner({ db, user, session, config }))
 }
 
+/** A published course with a price (a free cart completes without any payment rail, see free-enrolment tests). */
 export async function publishedCourse(db: Kysely<Database>, offset = 0) {
   return db
     .selectFrom('courses')
     .select(['id', 'title', 'price_minor'])
     .where('status', '=', 'published')
+    .where('price_minor', '>', 0)
     .orderBy('id')
     .offset(offset)
     .limit(1)
@@ -33,4 +35,18 @@ export async function servicePackage(db: Kysely<Database>, serviceId: string, na
     .where('service_id', '=', serviceId)
     .where('name', '=', name)
     .executeTakeFirstOrThrow()
+}
+
+/** Published USD courses priced above 0 (or exactly 0 with `free`), in a stable order. */
+export function pricedCourses(db: Kysely<Database>, options: { count?: number; offset?: number; free?: boolean } = {}) {
+  return db
+    .selectFrom('courses')
+    .select(['id', 'title', 'price_minor'])
+    .where('status', '=', 'published')
+    .where('price_minor', options.free ? '=' : '>', 0)
+    .where('currency', '=', 'USD')
+    .orderBy('id')
+    .offset(options.offset ?? 0)
+    .limit(options.count ?? 1)
+    .execute()
 }

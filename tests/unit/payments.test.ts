@@ -58,6 +58,9 @@ describe('payments helpers', () => {
     expect(sub.mode).toBe('subscription')
     expect(sub.subscription_data?.trial_period_days).toBe(7)
     expect(sub.line_items?.[1]?.price_data?.recurring).toEqual({ interval: 'year' })
+    // One free trial per user: a buyer who has had a subscription starts paid.
+    const paid = checkoutSessionParams({ ...order, lines: [plan] }, 'a@b.c', 'http://shop.test', { trial: false })
+    expect(paid.subscription_data?.trial_period_days).toBeUndefined()
     const monthly = line({ kind: 'service_package', recurringInterval: 'month' })
     expect(() => checkoutSessionParams({ ...order, lines: [plan, monthly] }, 'a@b.c', 'http://shop.test')).toThrow(
       'Monthly and yearly subscriptions must be checked out separately',

@@ -1,20 +1,29 @@
 // Course card, preview dialog and course page: Add to Cart → 'Adding...' → 'Added to Cart' (disabled);
-// 'Go to course' once the server says the user owns it.
+// a free course shows Enrol for free instead (no cart, no checkout); 'Go to course' once the server says the user
+// owns it.
+import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { css, cx } from '../../../styled-system/css'
+import { errorCode } from '../../lib/errors.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
-import { useAddToCart, useEntitlements } from './hooks.ts'
+import { notify, notifyError } from '../ui/toaster.tsx'
+import { useAddToCart, useEntitlements, useRefreshPurchases } from './hooks.ts'
+
+type Size = 'sm' | 'md' | 'lg'
 
 export function CourseCartButton({
   courseId,
+  priceMinor,
   size = 'md',
   fullWidth = false,
 }: {
   courseId: string
-  size?: 'sm' | 'md' | 'lg'
+  /** 0 makes it Enrol for free. */
+  priceMinor?: number
+  size?: Size
   fullWidth?: boolean
 }) {
-  const { state, add } = useAddToCart({ kind: 'course', courseId })
   const owned = useEntitlements().data?.courseIds.includes(courseId)
   const width = fullWidth ? css({ w: 'full' }) : undefined
   if (owned) {
@@ -24,6 +33,40 @@ export function CourseCartButton({
       </Link>
     )
   }
+  if (priceMinor === 0) return <EnrolFreeButton courseId={courseId} size={size} className={width} />
+  return <AddCourseButton courseId={courseId} size={size} className={width} />
+}
+
+function EnrolFreeButton({ courseId, size, className }: { courseId: string; size: Size; className?: string }) {
+  const trpc = useTRPC()
+  const refresh = useRefreshPurchases()
+  const enrol = useMutation(trpc.purchases.enrolFree.mutationOptions())
+  return (
+    <button
+      type="button"
+      className={cx(button({ size }), className)}
+      disabled={enrol.isPending}
+      onClick={async (event) => {
+        event.preventDefault()
+        event.stopPropagation()
+        try {
+          const enrolled = await enrol.mutateAsync({ courseId })
+          notify('success', `You are enrolled in ${enrolled.title}`)
+          await refresh()
+        } catch (error) {
+          if (errorCode(error) === 'UNAUTHORIZED') notify('error', 'Please log in to enrol')
+          else notifyError(error)
+        }
+      }}
+    >
+      {enrol.isPending ? 'Enrolling...' : 'Enrol for free'}
+    </button>
+  )
+}
+
+function AddCourseButton({ courseId, size, className }: { courseId: string; size: Size; className?: string }) {
+  const { state, add } = useAddToCart({ kind: 'course', courseId })
+  const width = className
   return (
     <button
       type="button"

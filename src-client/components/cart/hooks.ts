@@ -37,7 +37,12 @@ export function useAddToCart(item: CartItemInput) {
   const refresh = useRefreshPurchases()
   const mutation = useMutation(trpc.cart.add.mutationOptions())
   const key = cartItemKey(item)
-  const inCart = Boolean(cart.data?.items.some((line) => line.key === key))
+  // A cart holds one plan: the same plan in another cycle is not this item (adding it replaces that one).
+  const inCart = Boolean(
+    cart.data?.items.some(
+      (line) => line.key === key && (item.kind !== 'plan' || line.billingCycle === item.billingCycle),
+    ),
+  )
 
   async function add() {
     if (state !== 'idle') return
@@ -47,7 +52,9 @@ export function useAddToCart(item: CartItemInput) {
     }
     try {
       const added = await mutation.mutateAsync(item)
-      notify('success', added.kind === 'plan' ? `${added.title} plan added to cart` : `${added.title} added to cart`)
+      if (added.replaced) notify('info', added.replaced)
+      else
+        notify('success', added.kind === 'plan' ? `${added.title} plan added to cart` : `${added.title} added to cart`)
     } catch (error) {
       const code = errorCode(error)
       if (code === 'CONFLICT') notify('info', errorMessage(error, CART_MESSAGES.duplicate))

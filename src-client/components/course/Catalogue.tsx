@@ -89,7 +89,7 @@ export function Catalogue({
                 <CourseCard
                   key={course.id}
                   course={course}
-                  cartAction={<CourseCartButton courseId={course.id} size="sm" />}
+                  cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="sm" />}
                 />
               ))}
             </div>

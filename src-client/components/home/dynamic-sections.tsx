@@ -41,8 +41,8 @@ export function FeaturedCourses({ trpc }: { trpc: Trpc }) {
                 key={course.id}
                 course={course}
                 preview
-                cartAction={<CourseCartButton courseId={course.id} size="sm" />}
-                previewCartAction={<CourseCartButton courseId={course.id} />}
+                cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="sm" />}
+                previewCartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} />}
               />
             ))}
           </div>

@@ -37,7 +37,10 @@ const columns = [
 export function Footer() {
   const year = new Date().getFullYear()
   return (
-    <footer data-surface="dark" className={css({ bg: 'ink', color: 'gray.300', mt: 'auto' })}>
+    <footer
+      data-surface="dark"
+      className={css({ bg: 'ink', color: 'gray.300', mt: 'auto', _print: { display: 'none' } })}
+    >
       <div
         className={`${containerClass} ${css({ py: '12', display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', md: '2fr 1fr 1fr 1fr' } })}`}
       >

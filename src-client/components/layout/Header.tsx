@@ -24,6 +24,7 @@ export function Header() {
   return (
     <header
       className={css({
+        _print: { display: 'none' },
         position: 'sticky',
         top: 0,
         zIndex: 20,

@@ -10,12 +10,15 @@ import { button } from '../ui/button.ts'
 import { ProgressBar } from './ProgressBar.tsx'
 import { progressLabel } from './progress-label.ts'
 
-export function CourseLearnAction({ courseId }: { courseId: string }) {
+/** `priceMinor` 0 makes the cart button Enrol for free. */
+export function CourseLearnAction({ courseId, priceMinor }: { courseId: string; priceMinor?: number }) {
   const trpc = useTRPC()
   const { user } = useSession()
   const learning = useQuery({ ...trpc.learning.course.queryOptions({ courseId }), enabled: Boolean(user) })
   const data = learning.data
-  if (!user || !data?.hasAccess) return <CourseCartButton courseId={courseId} size="lg" fullWidth />
+  if (!user || !data?.hasAccess) {
+    return <CourseCartButton courseId={courseId} priceMinor={priceMinor} size="lg" fullWidth />
+  }
   const label = progressLabel(data.progress, data.completion?.completedAt)
   const started = data.progress.completed > 0 && label !== 'Completed'
   return (

@@ -1,10 +1,13 @@
-// Order history for the account page: items, amounts, currency, method and status of each order.
+// Order history for the account page: items, amounts, currency, method and status of each order, with what can
+// still be done with it (OrderActions.tsx).
 import { useQuery } from '@tanstack/react-query'
+import { formatDay } from '../../../src-shared/membership.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '../../lib/order-labels.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+import { BankDetails, LineRefund, OrderDocuments, PendingOrderActions } from './OrderActions.tsx'
 
 export function OrderHistory() {
   const trpc = useTRPC()
@@ -18,6 +21,7 @@ export function OrderHistory() {
       {orders.data.map((order) => (
         <li
           key={order.id}
+          data-testid={`buyer-order-${order.reference}`}
           className={css({ p: '4', bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card' })}
         >
           <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', justifyContent: 'space-between' })}>
@@ -30,17 +34,46 @@ export function OrderHistory() {
           <ul className={css({ mt: '2', fontSize: 'sm' })}>
             {order.items.map((item) => (
               <li
-                key={`${order.id}-${item.title}`}
-                className={css({ display: 'flex', justifyContent: 'space-between' })}
+                key={item.id}
+                className={css({
+                  display: 'flex',
+                  flexWrap: 'wrap',
+                  gap: '2',
+                  justifyContent: 'space-between',
+                  alignItems: 'center',
+                  py: '1',
+                })}
               >
                 <span>{item.title}</span>
-                <span>{formatMoney(item.priceMinor, order.currency)}</span>
+                <span className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
+                  <LineRefund order={order} line={item} />
+                  {formatMoney(item.priceMinor, order.currency)}
+                </span>
               </li>
             ))}
           </ul>
           <p className={css({ mt: '2', fontWeight: 'bold', textAlign: 'right' })}>
             Total {formatMoney(order.totalMinor, order.currency)}
           </p>
+          {order.refundedMinor > 0 ? (
+            <p className={css({ textAlign: 'right', fontSize: 'sm', color: 'fg.muted' })}>
+              Refunded {formatMoney(order.refundedMinor, order.currency)}
+            </p>
+          ) : null}
+          <PendingOrderActions order={order} />
+          <BankDetails order={order} />
+          <OrderDocuments order={order} />
+          {order.subscription ? (
+            // A plan's story: its free trial, then each paid invoice.
+            <ul className={css({ mt: '2', fontSize: 'sm', color: 'fg.muted' })} data-testid="subscription-history">
+              {order.subscription.trialText ? <li>{order.subscription.trialText}</li> : null}
+              {order.subscription.payments.map((payment) => (
+                <li key={payment.paidAt}>
+                  Paid {formatMoney(payment.amountMinor, payment.currency)} on {formatDay(payment.paidAt)}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </li>
       ))}
     </ul>

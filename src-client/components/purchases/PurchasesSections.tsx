@@ -21,9 +21,16 @@ export function PurchasesSections() {
         title="Membership"
         description={data?.isPremium ? `Premium Plan (${data.plan?.name})` : 'Free account'}
       >
-        <Link to="/account/premium" className={button({ variant: 'outline' })}>
-          {data?.isPremium ? 'View Premium Account' : 'Premium Account'}
-        </Link>
+        <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3' })}>
+          <Link to="/account/premium" className={button({ variant: 'outline' })}>
+            {data?.isPremium ? 'View Premium Account' : 'Premium Account'}
+          </Link>
+          {data?.plan ? (
+            <Link to="/account/membership" className={button({ variant: 'outline' })}>
+              Manage membership
+            </Link>
+          ) : null}
+        </div>
       </SectionCard>
       <div id="my-courses" className={css({ scrollMarginTop: '24' })}>
         <SectionCard title="My courses">

@@ -86,7 +86,10 @@ function CoursePage() {
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
           </div>
-          <PurchaseBox course={course} cartAction={<CourseLearnAction courseId={course.id} />} />
+          <PurchaseBox
+            course={course}
+            cartAction={<CourseLearnAction courseId={course.id} priceMinor={course.priceMinor} />}
+          />
         </Container>
       </section>
       <Container className={css({ py: '10' })}>

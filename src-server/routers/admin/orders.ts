@@ -2,8 +2,13 @@
 // through the checkout's exactly-once path) or cancel unpaid ones.
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
+import { refundDecisionInput, refundInput } from '../../../src-shared/schemas/orders.ts'
+import { orderDetailForStaff } from '../../orders/refund-reads.ts'
+import { countOpenRefundRequests, decideRefundRequest, listOpenRefundRequests } from '../../orders/refund-requests.ts'
 import { listOrdersForStaff } from '../../orders/repository.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../orders/staff.ts'
+import { paymentsOf } from '../../payments/config.ts'
+import { refundByStaff, stripeRefundGateway } from '../../payments/refunds.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -21,7 +26,13 @@ export const adminOrdersRouter = router({
         limit: ADMIN_PAGE_SIZE + 1,
         offset: (input.page - 1) * ADMIN_PAGE_SIZE,
       })
-      return { items: rows.slice(0, ADMIN_PAGE_SIZE), page: input.page, hasNext: rows.length > ADMIN_PAGE_SIZE }
+      const openRequests = await countOpenRefundRequests(ctx.db)
+      return {
+        items: rows.slice(0, ADMIN_PAGE_SIZE),
+        page: input.page,
+        hasNext: rows.length > ADMIN_PAGE_SIZE,
+        openRequests,
+      }
     }),
 
   markPaid: staffProcedure('admin')
@@ -30,6 +41,31 @@ export const adminOrdersRouter = router({
       id: input.id,
       result: await confirmPaymentByStaff(ctx.db, input.id, actorOf(ctx.user)),
     })),
+
+  /** An order's lines, documents, refunds and refund requests (the Refund dialog and the documents' links). */
+  detail: staffProcedure('viewer')
+    .input(orderInput)
+    .query(({ ctx, input }) => orderDetailForStaff(ctx.db, input.id)),
+
+  /** Refund the whole order or chosen lines (card through Stripe; PayPal and bank as manual refunds). */
+  refund: staffProcedure('admin')
+    .input(refundInput)
+    .mutation(({ ctx, input }) => refundByStaff(ctx.db, paymentsOf(ctx.config).stripe, input, actorOf(ctx.user))),
+
+  /** Refund requests waiting for a decision (the Orders badge counts them). */
+  requests: staffProcedure('viewer').query(({ ctx }) => listOpenRefundRequests(ctx.db)),
+
+  decideRequest: staffProcedure('admin')
+    .input(refundDecisionInput)
+    .mutation(({ ctx, input }) =>
+      decideRefundRequest(
+        ctx.db,
+        input.requestId,
+        input,
+        actorOf(ctx.user),
+        stripeRefundGateway(paymentsOf(ctx.config).stripe),
+      ),
+    ),
 
   cancel: staffProcedure('admin')
     .input(orderInput)

@@ -1,9 +1,13 @@
-// Orders: list by status; admins mark PayPal and bank-transfer orders paid, or cancel unpaid ones.
+// Orders: list by status; admins mark PayPal and bank-transfer orders paid, cancel unpaid ones, refund paid ones
+// (whole or chosen lines) and decide buyers' refund requests (counted in the badge); invoices open from each row.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
 import { ORDER_STATUSES as STATUSES } from '../../../../src-shared/admin.ts'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
+import { RefundDialog } from '../../../components/admin/orders/RefundDialog.tsx'
+import { RefundRequests } from '../../../components/admin/orders/RefundRequests.tsx'
 import { StatusFilter } from '../../../components/admin/StatusFilter.tsx'
 import { optionalEnum, optionalPage, z } from '../../../components/admin/search.ts'
 import { badge, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
@@ -24,6 +28,10 @@ const STATUS_TONE = {
   paid: 'green',
   failed: 'red',
   cancelled: 'grey',
+  expired: 'grey',
+  partially_refunded: 'yellow',
+  refunded: 'grey',
+  disputed: 'red',
 } as const
 type OrdersSearch = { status?: (typeof STATUSES)[number]; page?: number }
 
@@ -57,6 +65,7 @@ function Orders() {
       onError: (error) => notifyError(error),
     }),
   )
+  const [refunding, setRefunding] = useState<string | null>(null)
   const cancel = useMutation(
     trpc.admin.orders.cancel.mutationOptions({
       onSuccess: async () => {
@@ -70,7 +79,14 @@ function Orders() {
   return (
     <>
       <div className={pageHead}>
-        <h1 className={pageTitle}>Orders</h1>
+        <h1 className={pageTitle}>
+          Orders{' '}
+          {orders.data?.openRequests ? (
+            <span className={badge({ tone: 'red' })} data-testid="refund-request-count">
+              {orders.data.openRequests} refund {orders.data.openRequests === 1 ? 'request' : 'requests'}
+            </span>
+          ) : null}
+        </h1>
         <StatusFilter
           value={search.status}
           statuses={STATUSES}
@@ -79,6 +95,8 @@ function Orders() {
           onChange={(status) => void navigate({ search: { status } })}
         />
       </div>
+      <RefundRequests canDecide={can('admin')} />
+      <RefundDialog orderId={refunding} onClose={() => setRefunding(null)} />
       <div className={panel}>
         {orders.isPending ? (
           <LoadingState label="Loading orders…" />
@@ -98,6 +116,7 @@ function Orders() {
                     <th>Status</th>
                     <th>Total</th>
                     <th>Placed</th>
+                    <th>Invoice</th>
                     <th>Actions</th>
                   </tr>
                 </thead>
@@ -106,6 +125,7 @@ function Orders() {
                     const open =
                       order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
                     const manual = order.method !== 'card'
+                    const refundable = order.status === 'paid' || order.status === 'partially_refunded'
                     return (
                       <tr key={order.id} data-testid={`order-${order.reference}`}>
                         <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
@@ -119,6 +139,35 @@ function Orders() {
                         <td>{formatMoney(order.totalMinor, order.currency)}</td>
                         <td>{new Date(order.createdAt).toLocaleString()}</td>
                         <td>
+                          {order.invoice ? (
+                            <span className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
+                              <Link
+                                to="/documents/$kind/$documentId"
+                                params={{ kind: 'invoice', documentId: order.invoice.id }}
+                                className={css({ color: 'accent', textDecoration: 'underline' })}
+                              >
+                                {order.invoice.number}
+                              </Link>
+                              <a
+                                href={`/api/documents/invoice/${order.invoice.id}.pdf`}
+                                download={`${order.invoice.number}.pdf`}
+                                className={css({ color: 'accent', textDecoration: 'underline' })}
+                              >
+                                PDF
+                              </a>
+                            </span>
+                          ) : null}
+                        </td>
+                        <td>
+                          {can('admin') && refundable ? (
+                            <button
+                              type="button"
+                              className={button({ variant: 'outline', size: 'sm' })}
+                              onClick={() => setRefunding(order.id)}
+                            >
+                              Refund
+                            </button>
+                          ) : null}
                           {can('admin') && open ? (
                             <div className={css({ display: 'flex', gap: '1' })}>
                               {manual ? (

@@ -1,0 +1,111 @@
+// The admin's Refund dialog: the order's lines not refunded yet (all ticked: the whole order), the reference of a
+// manual PayPal or bank refund, and a note. Card orders are refunded through Stripe by the server.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { formatMoney } from '../../../../src-shared/money.ts'
+import { css } from '../../../../styled-system/css'
+import { useTRPC } from '../../../lib/use-trpc.ts'
+import { button } from '../../ui/button.ts'
+import { CheckboxField, TextField } from '../../ui/form.tsx'
+import { ErrorState, LoadingState } from '../../ui/states.tsx'
+import { notify, notifyError } from '../../ui/toaster.tsx'
+import { AdminDialog } from '../AdminDialog.tsx'
+
+export function RefundDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
+  return (
+    <AdminDialog
+      open={orderId !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="Refund order"
+      description="Choose the lines to give back. Each refunded line loses its access at once."
+      footer={null}
+      wide
+    >
+      {orderId ? <RefundForm orderId={orderId} onDone={onClose} /> : null}
+    </AdminDialog>
+  )
+}
+
+function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const detail = useQuery(trpc.admin.orders.detail.queryOptions({ id: orderId }))
+  const refund = useMutation(trpc.admin.orders.refund.mutationOptions())
+  const [unticked, setUnticked] = useState<Set<string>>(new Set())
+  const [reference, setReference] = useState('')
+  const [reason, setReason] = useState('')
+  if (detail.isPending) return <LoadingState label="Loading order…" />
+  if (detail.isError) return <ErrorState title="Could not load the order" error={detail.error} />
+  const order = detail.data
+  const open = order.lines.filter((line) => !line.refunded)
+  const chosen = open.filter((line) => !unticked.has(line.id))
+  const manual = order.method !== 'card'
+  const whole = chosen.length === open.length
+
+  return (
+    <form
+      className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
+      onSubmit={async (event) => {
+        event.preventDefault()
+        try {
+          const done = await refund.mutateAsync({
+            orderId,
+            lineIds: whole ? undefined : chosen.map((line) => line.id),
+            reference: reference || undefined,
+            reason: reason || undefined,
+          })
+          notify('success', `Refunded ${formatMoney(done.amountMinor, order.currency)}`)
+          await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+          onDone()
+        } catch (error) {
+          notifyError(error)
+        }
+      }}
+    >
+      <p className={css({ fontSize: 'sm' })}>
+        Order {order.reference} · {order.customerEmail} · paid {formatMoney(order.capturedMinor, order.currency)}
+        {order.refundedMinor ? ` · refunded ${formatMoney(order.refundedMinor, order.currency)}` : ''}
+      </p>
+      <fieldset className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
+        <legend className={css({ fontWeight: 'semibold', mb: '1' })}>Lines to refund</legend>
+        {order.lines.map((line) => (
+          <CheckboxField
+            key={line.id}
+            label={`${line.title} (${formatMoney(line.priceMinor, order.currency)})${line.refunded ? ' — refunded' : ''}`}
+            checked={!line.refunded && !unticked.has(line.id)}
+            disabled={line.refunded}
+            onChange={(event) => {
+              const next = new Set(unticked)
+              if (event.target.checked) next.delete(line.id)
+              else next.add(line.id)
+              setUnticked(next)
+            }}
+          />
+        ))}
+      </fieldset>
+      {manual ? (
+        <TextField
+          label="Refund reference (PayPal or bank)"
+          required
+          maxLength={200}
+          value={reference}
+          onChange={(event) => setReference(event.target.value)}
+        />
+      ) : null}
+      <TextField
+        label="Note (optional)"
+        maxLength={500}
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+      />
+      <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2' })}>
+        <button type="button" className={button({ variant: 'outline' })} onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className={button({ variant: 'danger' })} disabled={refund.isPending || !chosen.length}>
+          {refund.isPending ? 'Refunding...' : whole ? 'Refund whole order' : `Refund ${chosen.length} line(s)`}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,104 @@
+// Refund requests waiting for staff: the buyer's reason, Approve (refunded like any refund) or Decline with a reason.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { formatMoney } from '../../../../src-shared/money.ts'
+import { css } from '../../../../styled-system/css'
+import type { RouterOutputs } from '../../../lib/types.ts'
+import { useTRPC } from '../../../lib/use-trpc.ts'
+import { button } from '../../ui/button.ts'
+import { TextField } from '../../ui/form.tsx'
+import { notify, notifyError } from '../../ui/toaster.tsx'
+import { panel } from '../styles.ts'
+
+export function RefundRequests({ canDecide }: { canDecide: boolean }) {
+  const trpc = useTRPC()
+  const requests = useQuery(trpc.admin.orders.requests.queryOptions())
+  if (!requests.data?.length) return null
+  return (
+    <section aria-labelledby="refund-requests" className={`${panel} ${css({ mb: '6', p: '4' })}`}>
+      <h2 id="refund-requests" className={css({ fontWeight: 'bold', fontSize: 'lg', mb: '3' })}>
+        Refund requests
+      </h2>
+      <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+        {requests.data.map((request) => (
+          <RequestRow key={request.id} request={request} canDecide={canDecide} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+type Request = RouterOutputs['admin']['orders']['requests'][number]
+
+function RequestRow({ request, canDecide }: { request: Request; canDecide: boolean }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const decide = useMutation(trpc.admin.orders.decideRequest.mutationOptions())
+  const [mode, setMode] = useState<'idle' | 'decline' | 'approve'>('idle')
+  const [text, setText] = useState('')
+  const manual = request.method !== 'card'
+  async function submit(decision: 'approve' | 'decline') {
+    try {
+      await decide.mutateAsync(
+        decision === 'approve'
+          ? { requestId: request.id, decision, reference: text || undefined }
+          : { requestId: request.id, decision, reason: text },
+      )
+      notify('success', decision === 'approve' ? 'Refund approved' : 'Refund request declined')
+      await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+    } catch (error) {
+      notifyError(error)
+    }
+  }
+  return (
+    <li data-testid={`refund-request-${request.reference}`} className={css({ borderTopWidth: '1px', pt: '3' })}>
+      <p>
+        <strong>{request.title}</strong> ({formatMoney(request.priceMinor, request.currency)}) · order{' '}
+        {request.reference} · {request.customerEmail}
+      </p>
+      <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>“{request.reason}”</p>
+      {canDecide && mode === 'idle' ? (
+        <div className={css({ display: 'flex', gap: '2', mt: '2' })}>
+          <button
+            type="button"
+            className={button({ size: 'sm' })}
+            disabled={decide.isPending}
+            onClick={() => (manual ? setMode('approve') : void submit('approve'))}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            className={button({ size: 'sm', variant: 'outline' })}
+            onClick={() => setMode('decline')}
+          >
+            Decline
+          </button>
+        </div>
+      ) : null}
+      {mode !== 'idle' ? (
+        <form
+          className={css({ display: 'flex', gap: '2', alignItems: 'flex-end', mt: '2', flexWrap: 'wrap' })}
+          onSubmit={(event) => {
+            event.preventDefault()
+            void submit(mode)
+          }}
+        >
+          <TextField
+            label={mode === 'decline' ? 'Reason for declining' : 'Refund reference (PayPal or bank)'}
+            required
+            maxLength={mode === 'decline' ? 1000 : 200}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          />
+          <button type="submit" className={button({ size: 'sm' })} disabled={decide.isPending}>
+            {mode === 'decline' ? 'Decline request' : 'Approve and refund'}
+          </button>
+          <button type="button" className={button({ size: 'sm', variant: 'outline' })} onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </form>
+      ) : null}
+    </li>
+  )
+}

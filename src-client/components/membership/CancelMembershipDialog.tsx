@@ -1,0 +1,79 @@
+// Cancel membership: asks first, with an optional reason; the membership runs to the end of the paid period.
+import { useMutation } from '@tanstack/react-query'
+import { useId, useState } from 'react'
+import { formatDay } from '../../../src-shared/membership.ts'
+import { CANCEL_REASON_MAX } from '../../../src-shared/schemas/membership.ts'
+import { css } from '../../../styled-system/css'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { AdminDialog as Dialog } from '../admin/AdminDialog.tsx'
+import { button } from '../ui/button.ts'
+import { inputClass } from '../ui/form.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
+
+export function CancelMembershipDialog({
+  open,
+  endsOn,
+  onClose,
+  onDone,
+}: {
+  open: boolean
+  endsOn: string | null
+  onClose: () => void
+  onDone: () => Promise<unknown>
+}) {
+  const trpc = useTRPC()
+  const cancel = useMutation(trpc.membership.cancel.mutationOptions())
+  const [reason, setReason] = useState('')
+  const reasonId = useId()
+  const until = endsOn ? formatDay(endsOn) : null
+
+  async function onConfirm() {
+    try {
+      await cancel.mutateAsync({ reason: reason.trim() || undefined })
+      notify('success', until ? `Your membership will end on ${until}` : 'Your membership is cancelled')
+      onClose()
+    } catch (error) {
+      notifyError(error, 'Could not cancel your membership')
+    }
+    await onDone()
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? undefined : onClose())}
+      title="Cancel membership?"
+      description={
+        until
+          ? `Premium stays until ${until}; you will not be charged again. You can resume before then.`
+          : 'You will not be charged again.'
+      }
+      footer={
+        <>
+          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
+            Keep membership
+          </button>
+          <button
+            type="button"
+            className={button({ variant: 'danger' })}
+            disabled={cancel.isPending}
+            onClick={() => void onConfirm()}
+          >
+            {cancel.isPending ? 'Cancelling…' : 'Cancel membership'}
+          </button>
+        </>
+      }
+    >
+      <label htmlFor={reasonId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+        Reason (optional)
+      </label>
+      <textarea
+        id={reasonId}
+        className={`${inputClass} ${css({ h: '24', py: '2', mt: '1' })}`}
+        maxLength={CANCEL_REASON_MAX}
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+      />
+    </Dialog>
+  )
+}

@@ -1,0 +1,135 @@
+// The member's plan told in words, and what they can do with it: cancel (at the period's end), resume, change plan
+// (the prorated amount shown first) and manage billing in Stripe's portal.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import type { BillingCycleValue } from '../../../src-shared/cart.ts'
+import { css } from '../../../styled-system/css'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { button } from '../ui/button.ts'
+import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
+import { CancelMembershipDialog } from './CancelMembershipDialog.tsx'
+import { ChangePlanDialog } from './ChangePlanDialog.tsx'
+
+export type PlanChoice = { planId: string; billingCycle: BillingCycleValue }
+
+const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '6' })
+
+/** Every membership change refreshes what depends on it (this page, entitlements, order history). */
+export function useRefreshMembership() {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.membership.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.purchases.pathKey() }),
+    ])
+}
+
+export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
+  const trpc = useTRPC()
+  const membership = useQuery(trpc.membership.get.queryOptions())
+  const refresh = useRefreshMembership()
+  const [dialog, setDialog] = useState<'cancel' | 'change' | null>(wanted ? 'change' : null)
+  const resume = useMutation(trpc.membership.resume.mutationOptions())
+  const portal = useMutation(trpc.membership.billingPortal.mutationOptions())
+
+  if (membership.isPending) return <LoadingState label="Loading your membership…" />
+  if (membership.isError) {
+    return (
+      <ErrorState
+        title="Failed to load your membership"
+        error={membership.error}
+        onRetry={() => void membership.refetch()}
+      />
+    )
+  }
+  const m = membership.data
+  if (!m) {
+    return (
+      <EmptyState title="You have no membership yet">
+        <Link to="/pricing" className={button()}>
+          See plans
+        </Link>
+      </EmptyState>
+    )
+  }
+
+  async function onResume() {
+    try {
+      await resume.mutateAsync()
+      notify('success', 'Your membership will continue')
+    } catch (error) {
+      notifyError(error, 'Could not resume your membership')
+    }
+    await refresh()
+  }
+
+  async function onManageBilling() {
+    try {
+      const { url } = await portal.mutateAsync()
+      window.location.assign(url)
+    } catch (error) {
+      notifyError(error, 'Could not open billing')
+    }
+  }
+
+  return (
+    <section className={card} aria-labelledby="membership-plan">
+      <h2 id="membership-plan" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
+        {m.planName} plan, billed {m.billingCycle === 'annual' ? 'annually' : 'monthly'}
+      </h2>
+      <p data-testid="membership-status-text" className={css({ mt: '2', fontSize: 'lg' })}>
+        {m.statusText}
+      </p>
+      {m.paidBy === 'manual' ? (
+        <p className={css({ mt: '1', color: 'fg.muted', fontSize: 'sm' })}>
+          Paid by PayPal or bank transfer: we send a renewal order 7 days before each renewal.
+        </p>
+      ) : null}
+      <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mt: '5' })}>
+        {m.canChangePlan ? (
+          <button type="button" className={button()} onClick={() => setDialog('change')}>
+            Change plan
+          </button>
+        ) : null}
+        {m.canResume ? (
+          <button type="button" className={button()} disabled={resume.isPending} onClick={() => void onResume()}>
+            {resume.isPending ? 'Resuming…' : 'Resume'}
+          </button>
+        ) : null}
+        {m.canManageBilling ? (
+          <button
+            type="button"
+            className={button({ variant: 'outline' })}
+            disabled={portal.isPending}
+            onClick={() => void onManageBilling()}
+          >
+            {portal.isPending ? 'Opening…' : 'Manage billing'}
+          </button>
+        ) : null}
+        {m.canCancel ? (
+          <button type="button" className={button({ variant: 'outline' })} onClick={() => setDialog('cancel')}>
+            Cancel membership
+          </button>
+        ) : null}
+      </div>
+      <CancelMembershipDialog
+        open={dialog === 'cancel'}
+        endsOn={m.renewsAt}
+        onClose={() => setDialog(null)}
+        onDone={refresh}
+      />
+      {m.canChangePlan ? (
+        <ChangePlanDialog
+          open={dialog === 'change'}
+          current={{ planId: m.planId, billingCycle: m.billingCycle }}
+          initial={wanted}
+          onClose={() => setDialog(null)}
+          onDone={refresh}
+        />
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,216 @@
+// What a buyer can still do with an order: resume or cancel a pending checkout, pay a PayPal order, read the bank
+// details of a transfer (shown until paid), open the invoice and credit notes, and request a refund of a course.
+import { useMutation } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useId, useState } from 'react'
+import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
+import { css } from '../../../styled-system/css'
+import type { RouterOutputs } from '../../lib/types.ts'
+import { useTRPC } from '../../lib/use-trpc.ts'
+import { useRefreshPurchases } from '../cart/hooks.ts'
+import { CopyField } from '../checkout/CopyField.tsx'
+import { button } from '../ui/button.ts'
+import { inputClass } from '../ui/form.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
+
+export type BuyerOrder = RouterOutputs['purchases']['orders'][number]
+type BuyerLine = BuyerOrder['items'][number]
+
+const REFUND_WINDOW_MS = 30 * 24 * 60 * 60 * 1000
+const row = css({ display: 'flex', flexWrap: 'wrap', gap: '2', mt: '3', alignItems: 'center' })
+
+/** Resume payment / Cancel for a pending order; the PayPal link while it waits. */
+export function PendingOrderActions({ order }: { order: BuyerOrder }) {
+  const trpc = useTRPC()
+  const refresh = useRefreshPurchases()
+  const resume = useMutation(trpc.payment.resume.mutationOptions())
+  const cancel = useMutation(trpc.payment.cancelOrder.mutationOptions())
+  if (order.status !== 'pending') return null
+  return (
+    <div className={row}>
+      {order.resumable ? (
+        <button
+          type="button"
+          className={button({ size: 'sm' })}
+          disabled={resume.isPending}
+          onClick={async () => {
+            try {
+              const { url } = await resume.mutateAsync({ orderId: order.id })
+              window.location.assign(url)
+            } catch (error) {
+              notifyError(error)
+              await refresh()
+            }
+          }}
+        >
+          {resume.isPending ? 'Opening...' : 'Resume payment'}
+        </button>
+      ) : null}
+      {order.paypalUrl ? (
+        <a className={button({ size: 'sm' })} href={order.paypalUrl} target="_blank" rel="noopener noreferrer">
+          Pay with PayPal
+        </a>
+      ) : null}
+      <button
+        type="button"
+        className={button({ size: 'sm', variant: 'outline' })}
+        disabled={cancel.isPending}
+        onClick={async () => {
+          try {
+            await cancel.mutateAsync({ orderId: order.id })
+            notify('success', PAYMENT_MESSAGES.orderCancelled)
+          } catch (error) {
+            notifyError(error)
+          }
+          await refresh()
+        }}
+      >
+        Cancel order {order.reference}
+      </button>
+    </div>
+  )
+}
+
+export function BankDetails({ order }: { order: BuyerOrder }) {
+  if (!order.bank) return null
+  const bank = order.bank
+  return (
+    <details className={css({ mt: '3' })} open>
+      <summary className={css({ cursor: 'pointer', fontWeight: 'semibold', fontSize: 'sm' })}>
+        Bank transfer details
+      </summary>
+      <dl className={css({ mt: '2' })}>
+        <CopyField label="Bank Name" value={bank.bankName} />
+        <CopyField label="Account Name" value={bank.accountName} />
+        <CopyField label="Account Number" value={bank.accountNumber} />
+        {bank.currency === 'GBP' ? (
+          <CopyField label="Sort Code" value={bank.sortCode} />
+        ) : (
+          <CopyField label="Routing Number" value={bank.routingNumber} />
+        )}
+        <CopyField label="SWIFT Code" value={bank.swiftCode} />
+        <CopyField label="Payment Reference" value={order.reference} />
+      </dl>
+    </details>
+  )
+}
+
+/** Links to the print page and PDF of the invoice and each credit note. */
+export function OrderDocuments({ order }: { order: BuyerOrder }) {
+  const documents = [
+    ...(order.invoice ? [{ kind: 'invoice' as const, ...order.invoice, label: 'Invoice' }] : []),
+    ...order.creditNotes.map((note) => ({ kind: 'credit_note' as const, ...note, label: 'Credit note' })),
+  ]
+  if (documents.length === 0) return null
+  return (
+    <ul className={css({ mt: '3', display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })}>
+      {documents.map((document) => (
+        <DocumentLinks key={document.id} {...document} />
+      ))}
+    </ul>
+  )
+}
+
+export function DocumentLinks({
+  kind,
+  id,
+  number,
+  label,
+}: {
+  kind: 'invoice' | 'credit_note'
+  id: string
+  number: string
+  label: string
+}) {
+  return (
+    <li className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
+      <span>
+        {label} {number}
+      </span>
+      <Link
+        to="/documents/$kind/$documentId"
+        params={{ kind, documentId: id }}
+        className={css({ color: 'accent', textDecoration: 'underline' })}
+      >
+        View {label.toLowerCase()} {number}
+      </Link>
+      <a
+        href={`/api/documents/${kind}/${id}.pdf`}
+        download={`${number}.pdf`}
+        className={css({ color: 'accent', textDecoration: 'underline' })}
+      >
+        Download PDF {number}
+      </a>
+    </li>
+  )
+}
+
+/** A course line's refund state, or the Request a refund form within 30 days of payment. */
+export function LineRefund({ order, line }: { order: BuyerOrder; line: BuyerLine }) {
+  if (line.refunded) return <span className={css({ color: 'fg.muted' })}>Refunded</span>
+  if (line.refundRequest?.status === 'open') return <span className={css({ color: 'fg.muted' })}>Refund requested</span>
+  if (line.refundRequest?.status === 'declined') {
+    return <span className={css({ color: 'fg.muted' })}>Refund declined: {line.refundRequest.decisionReason}</span>
+  }
+  const refundable =
+    line.kind === 'course' &&
+    (order.status === 'paid' || order.status === 'partially_refunded') &&
+    order.paidAt !== null &&
+    Date.now() - new Date(order.paidAt).getTime() <= REFUND_WINDOW_MS
+  return refundable ? <RefundRequestForm lineId={line.id} title={line.title} /> : null
+}
+
+function RefundRequestForm({ lineId, title }: { lineId: string; title: string }) {
+  const trpc = useTRPC()
+  const refresh = useRefreshPurchases()
+  const request = useMutation(trpc.purchases.requestRefund.mutationOptions())
+  const [open, setOpen] = useState(false)
+  const [reason, setReason] = useState('')
+  const id = useId()
+  if (!open) {
+    return (
+      <button type="button" className={button({ size: 'sm', variant: 'outline' })} onClick={() => setOpen(true)}>
+        Request a refund
+      </button>
+    )
+  }
+  return (
+    <form
+      className={css({ display: 'flex', flexDir: 'column', gap: '2', w: 'full', mt: '2' })}
+      onSubmit={async (event) => {
+        event.preventDefault()
+        if (!reason.trim()) {
+          notify('error', 'Please tell us why you would like a refund')
+          return
+        }
+        try {
+          await request.mutateAsync({ lineId, reason })
+          notify('success', 'Refund requested. We will reply by e-mail.')
+          await refresh()
+        } catch (error) {
+          notifyError(error)
+        }
+      }}
+    >
+      <label htmlFor={id} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+        Why would you like a refund of {title}?
+      </label>
+      <textarea
+        id={id}
+        required
+        maxLength={1000}
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        className={`${inputClass} ${css({ h: '20', py: '2' })}`}
+      />
+      <div className={css({ display: 'flex', gap: '2' })}>
+        <button type="submit" className={button({ size: 'sm' })} disabled={request.isPending}>
+          {request.isPending ? 'Sending...' : 'Send refund request'}
+        </button>
+        <button type="button" className={button({ size: 'sm', variant: 'outline' })} onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,79 @@
+// Card disputes (chargebacks). charge.dispute.created withholds everything the order gave (ledger revocation
+// 'dispute'), marks it Disputed and alerts staff; charge.dispute.closed gives the access back when the dispute is
+// won (only what the dispute took: lines refunded before stay refunded). A lost dispute leaves the order Disputed
+// and its access revoked. Each dispute is remembered, so a 'closed' that overtakes its 'created' is not undone.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
+import type { DB } from '../db.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { adminEmails } from '../team/members.ts'
+import { type LockedOrder, lockOrder } from './lock.ts'
+import { lockOrderOfPaymentIntent } from './refunds.ts'
+import { moveOrder } from './transitions.ts'
+
+export interface DisputeEvent {
+  disputeId: string
+  paymentIntentId: string
+  status: string
+  reason?: string | null
+}
+
+export type DisputeOutcome = 'applied' | 'not_ours' | 'already_closed'
+
+export async function openDispute(trx: Transaction<Database>, dispute: DisputeEvent): Promise<DisputeOutcome> {
+  const order = await lockOrderOfPaymentIntent(trx, dispute.paymentIntentId)
+  if (!order) return 'not_ours'
+  const known = await findDispute(trx, dispute.disputeId)
+  if (known?.closed) return 'already_closed'
+  if (!known) {
+    await trx
+      .insertInto('order_disputes')
+      .values({ id: dispute.disputeId, order_id: order.id, status: dispute.status })
+      .execute()
+  }
+  if (await moveOrder(trx, order.id, 'dispute')) {
+    for (const selector of await grantsOfOrder(trx, order.id)) await revoke(trx, selector, 'dispute')
+    await alertStaff(trx, order, dispute)
+  }
+  return 'applied'
+}
+
+export async function closeDispute(trx: Transaction<Database>, dispute: DisputeEvent): Promise<DisputeOutcome> {
+  const order = await lockOrderOfPaymentIntent(trx, dispute.paymentIntentId)
+  if (!order) return 'not_ours'
+  const known = await findDispute(trx, dispute.disputeId)
+  if (known?.closed) return 'already_closed'
+  await trx
+    .insertInto('order_disputes')
+    .values({ id: dispute.disputeId, order_id: order.id, status: dispute.status, closed: true })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: new Date() }))
+    .execute()
+  if (dispute.status === 'won' && order.status === 'disputed') {
+    for (const selector of await grantsOfOrder(trx, order.id)) await restore(trx, selector, { reason: 'dispute' })
+    const current = (await lockOrder(trx, order.id))!
+    await moveOrder(trx, order.id, current.refunded_minor > 0 ? 'winDisputeAfterRefund' : 'winDispute')
+  }
+  return 'applied'
+}
+
+function findDispute(trx: DB, id: string) {
+  return trx.selectFrom('order_disputes').select(['id', 'closed']).where('id', '=', id).executeTakeFirst()
+}
+
+/** Everything an order gave: its lines' grants and the Premium of the subscriptions it started. */
+async function grantsOfOrder(trx: DB, orderId: string): Promise<GrantSelector[]> {
+  const subscriptions = await trx.selectFrom('subscriptions').select('id').where('order_id', '=', orderId).execute()
+  return [{ orderId }, ...subscriptions.map((row) => ({ subscriptionId: row.id }))]
+}
+
+async function alertStaff(trx: DB, order: LockedOrder, dispute: DisputeEvent) {
+  for (const email of await adminEmails(trx)) {
+    await enqueueMail(trx, {
+      kind: 'order_disputed',
+      to: email,
+      subject: `Payment disputed: order ${order.reference}`,
+      text: `The card payment of order ${order.reference} is disputed (${dispute.reason ?? 'no reason given'}; Stripe dispute ${dispute.disputeId}).\n\nThe buyer's access to the order has been withheld until the dispute is decided. Respond in the Stripe dashboard.`,
+    })
+  }
+}

@@ -1,0 +1,163 @@
+// Invoices and credit notes: issued in the transaction that takes or gives back the money, numbered gaplessly per
+// year (numbering.ts), with the seller, the buyer, the lines, the tax lines and the totals snapshotted so an issued
+// document never changes. Subscription renewals paid through Stripe use the same series (recordSubscriptionInvoice).
+import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
+import type { DB } from '../db.ts'
+import { buyerContact } from './buyer.ts'
+import { nextDocumentNumber } from './numbering.ts'
+import { sellerParty } from './seller.ts'
+
+const json = (value: unknown) => JSON.stringify(value)
+
+function taxLinesOf(taxMinor: number): TaxLine[] {
+  return taxMinor > 0 ? [{ name: 'Tax', amountMinor: taxMinor }] : []
+}
+
+/** The invoice of a paid order (once: a second call returns the first). Nothing is invoiced when nothing was taken. */
+export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date): Promise<string | null> {
+  const existing = await trx.selectFrom('invoices').select('number').where('order_id', '=', orderId).executeTakeFirst()
+  if (existing) return existing.number
+  const order = await trx
+    .selectFrom('orders as o')
+    .innerJoin('users as u', 'u.id', 'o.user_id')
+    .select([
+      'o.id',
+      'o.user_id',
+      'o.currency',
+      'o.tax_minor',
+      'o.captured_minor',
+      'o.billing_name',
+      'o.billing_email',
+      'o.billing_company',
+      'o.billing_address',
+      'o.billing_vat_number',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+    ])
+    .where('o.id', '=', orderId)
+    .executeTakeFirstOrThrow()
+  // A free trial or a free course: no money taken, no invoice.
+  if (order.captured_minor <= 0) return null
+  const items = await trx
+    .selectFrom('order_items')
+    .select(['id', 'title', 'detail', 'unit_price_minor'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute()
+  const lines: DocumentLine[] = items.map((item) => ({
+    title: item.title,
+    detail: item.detail,
+    quantity: 1,
+    unitMinor: item.unit_price_minor,
+    amountMinor: item.unit_price_minor,
+    orderItemId: item.id,
+  }))
+  const subtotal = lines.reduce((sum, line) => sum + line.amountMinor, 0)
+  const buyer: DocumentParty = {
+    name: order.billing_name || `${order.first_name} ${order.last_name}`.trim() || order.email,
+    email: order.billing_email || order.email,
+    company: order.billing_company,
+    address: order.billing_address,
+    vatNumber: order.billing_vat_number,
+  }
+  const number = await nextDocumentNumber(trx, 'INV', paidAt)
+  await trx
+    .insertInto('invoices')
+    .values({
+      number,
+      user_id: order.user_id,
+      order_id: order.id,
+      stripe_invoice_id: null,
+      currency: order.currency,
+      seller: json(sellerParty()),
+      buyer: json(buyer),
+      lines: json(lines),
+      tax_lines: json(taxLinesOf(order.tax_minor)),
+      subtotal_minor: subtotal,
+      tax_minor: order.tax_minor,
+      total_minor: subtotal + order.tax_minor,
+      issued_at: paidAt,
+    })
+    .execute()
+  return number
+}
+
+export interface PaidSubscriptionInvoice {
+  userId: string
+  /** Stripe's invoice id (in_…): a redelivered invoice.paid finds its invoice and issues nothing. */
+  stripeInvoiceId: string
+  currency: string
+  lines: { title: string; detail?: string; amountMinor: number }[]
+  taxMinor?: number
+  paidAt: Date
+}
+
+/** For invoice.paid of a subscription: the same numbering as orders; idempotent on the Stripe invoice id. */
+export async function recordSubscriptionInvoice(trx: DB, paid: PaidSubscriptionInvoice): Promise<string> {
+  const existing = await trx
+    .selectFrom('invoices')
+    .select('number')
+    .where('stripe_invoice_id', '=', paid.stripeInvoiceId)
+    .executeTakeFirst()
+  if (existing) return existing.number
+  const user = await buyerContact(trx, paid.userId)
+  if (!user) throw new Error(`No user ${paid.userId} for Stripe invoice ${paid.stripeInvoiceId}`)
+  const lines: DocumentLine[] = paid.lines.map((line) => ({
+    title: line.title,
+    detail: line.detail ?? '',
+    quantity: 1,
+    unitMinor: line.amountMinor,
+    amountMinor: line.amountMinor,
+  }))
+  const subtotal = lines.reduce((sum, line) => sum + line.amountMinor, 0)
+  const tax = paid.taxMinor ?? 0
+  const number = await nextDocumentNumber(trx, 'INV', paid.paidAt)
+  await trx
+    .insertInto('invoices')
+    .values({
+      number,
+      user_id: paid.userId,
+      order_id: null,
+      stripe_invoice_id: paid.stripeInvoiceId,
+      currency: paid.currency.toUpperCase(),
+      seller: json(sellerParty()),
+      buyer: json({ name: `${user.first_name} ${user.last_name}`.trim() || user.email, email: user.email }),
+      lines: json(lines),
+      tax_lines: json(taxLinesOf(tax)),
+      subtotal_minor: subtotal,
+      tax_minor: tax,
+      total_minor: subtotal + tax,
+      issued_at: paid.paidAt,
+    })
+    .execute()
+  return number
+}
+
+/** The credit note of a refund, referencing the order's invoice; null when the order was never invoiced. */
+export async function issueCreditNote(
+  trx: DB,
+  refund: { id: string; orderId: string; amountMinor: number; lines: DocumentLine[]; at: Date },
+): Promise<string | null> {
+  const invoice = await trx
+    .selectFrom('invoices')
+    .select(['id', 'user_id', 'currency'])
+    .where('order_id', '=', refund.orderId)
+    .executeTakeFirst()
+  if (!invoice) return null
+  const number = await nextDocumentNumber(trx, 'CN', refund.at)
+  await trx
+    .insertInto('credit_notes')
+    .values({
+      number,
+      invoice_id: invoice.id,
+      refund_id: refund.id,
+      user_id: invoice.user_id,
+      currency: invoice.currency,
+      lines: json(refund.lines),
+      total_minor: refund.amountMinor,
+      issued_at: refund.at,
+    })
+    .execute()
+  return number
+}

@@ -1,0 +1,23 @@
+// The buyer's e-mail about a refund, queued in the refund's transaction.
+import { formatMoney } from '../../src-shared/money.ts'
+import type { DB } from '../db.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { buyerContact } from './buyer.ts'
+
+export async function sendRefundMail(
+  trx: DB,
+  order: { user_id: string; reference: string; currency: string },
+  refund: { amountMinor: number; lines: readonly { title: string }[]; creditNoteNumber: string | null },
+) {
+  const user = await buyerContact(trx, order.user_id)
+  if (!user) return
+  const amount = formatMoney(refund.amountMinor, order.currency)
+  const items = refund.lines.length ? `\n${refund.lines.map((line) => `- ${line.title}`).join('\n')}\n` : ''
+  const note = refund.creditNoteNumber ? `\nYour credit note ${refund.creditNoteNumber} is in My Account → Orders.` : ''
+  await enqueueMail(trx, {
+    kind: 'order_refunded',
+    to: user.email,
+    subject: `Refund of ${amount} for order ${order.reference}`,
+    text: `Hi ${user.first_name || 'there'},\n\nWe have refunded ${amount} for order ${order.reference}.${items}${note}\n\nThe money usually reaches your account within 5–10 business days.`,
+  })
+}

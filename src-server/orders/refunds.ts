@@ -1,0 +1,249 @@
+// Giving money back. A refund names the lines it gives back (or none, for an amount refunded in the Stripe
+// dashboard), and in one transaction: records the refund, marks its lines refunded, raises the order's refunded
+// amount (a check keeps it within what was captured), moves the order to Partially refunded / Refunded, revokes
+// exactly those lines' access in the ledger (reason 'refund'), issues the credit note and queues the buyer's e-mail.
+// The order row stays locked meanwhile, so concurrent refunds take turns and each sees what is left.
+import type { Transaction } from 'kysely'
+import type { Database, DocumentLine } from '../../db/types.ts'
+import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
+import { revoke } from '../access/ledger.ts'
+import * as audit from '../audit/repository.ts'
+import type { DB } from '../db.ts'
+import { DomainError } from '../errors.ts'
+import { issueCreditNote } from './invoices.ts'
+import { inTransaction, type LockedOrder, lockOrder } from './lock.ts'
+import { ORDER_NOT_FOUND } from './pending.ts'
+import { sendRefundMail } from './refund-mail.ts'
+import { listOrderLines, type OrderLine } from './repository.ts'
+import { moveOrder } from './transitions.ts'
+
+const REFUNDABLE = ['paid', 'partially_refunded']
+
+/** What the payment rail did: Stripe's refund id, or nothing for a manual (PayPal, bank) refund. */
+export type RefundGateway = (
+  order: LockedOrder,
+  amountMinor: number,
+  idempotencyKey: string,
+) => Promise<{ stripeRefundId: string }>
+
+export interface StaffRefund {
+  orderId: string
+  /** Lines to give back; absent: everything not refunded yet. */
+  lineIds?: readonly string[]
+  reference?: string
+  reason?: string
+  actor: audit.Actor
+}
+
+export interface RefundResult {
+  refundId: string
+  amountMinor: number
+  status: 'partially_refunded' | 'refunded'
+  creditNoteNumber: string | null
+}
+
+/**
+ * Staff refund of a whole order or chosen lines. A card order is refunded through `gateway` (Stripe, called while
+ * the order is locked, with a key that makes a retry of the same refund return Stripe's first answer); PayPal and
+ * bank transfers are recorded as manual refunds with the reference staff give.
+ */
+export async function refundOrder(db: DB, request: StaffRefund, gateway: RefundGateway | null): Promise<RefundResult> {
+  return inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, request.orderId)
+    if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
+    if (!REFUNDABLE.includes(order.status)) throw new DomainError('invalid', REFUND_MESSAGES.notRefundable)
+    const lines = await listOrderLines(trx, order.id)
+    const open = lines.filter((line) => !line.refund_id)
+    const chosen = request.lineIds ? lines.filter((line) => request.lineIds!.includes(line.id)) : open
+    if (request.lineIds && chosen.length !== new Set(request.lineIds).size) {
+      throw new DomainError('not_found', 'Order line not found')
+    }
+    if (chosen.some((line) => line.refund_id)) throw new DomainError('conflict', REFUND_MESSAGES.lineRefunded)
+    if (chosen.length === 0) throw new DomainError('conflict', REFUND_MESSAGES.nothingToRefund)
+    const amount = amountFor(order, lines, chosen, open)
+    if (amount <= 0) throw new DomainError('conflict', REFUND_MESSAGES.nothingToRefund)
+
+    let stripeRefundId: string | null = null
+    if (order.method === 'card') {
+      if (!gateway || !order.stripe_payment_intent_id) {
+        throw new DomainError('precondition', 'This card payment cannot be refunded through Stripe')
+      }
+      const key = `refund-${order.id}-${order.refunded_minor}-${chosen.map((line) => line.id).join('.')}`
+      stripeRefundId = (await gateway(order, amount, key.slice(0, 255))).stripeRefundId
+    } else if (!request.reference) {
+      throw new DomainError('invalid', REFUND_MESSAGES.referenceRequired)
+    }
+    const result = await applyRefund(trx, order, {
+      amount,
+      lines: chosen,
+      method: stripeRefundId ? 'stripe' : 'manual',
+      reference: stripeRefundId ?? request.reference ?? null,
+      stripeRefundId,
+      reason: request.reason ?? null,
+      actorId: request.actor.id,
+    })
+    await audit.record(trx, request.actor, 'order.refund', {
+      type: 'order',
+      id: order.id,
+      before: { reference: order.reference, status: order.status, refundedMinor: order.refunded_minor },
+      after: {
+        reference: order.reference,
+        status: result.status,
+        refundedMinor: order.refunded_minor + amount,
+        lines: chosen.map((line) => line.title),
+        creditNote: result.creditNoteNumber,
+      },
+    })
+    return result
+  })
+}
+
+/** The chosen lines' prices plus their share of the tax; the rest of the captured amount when nothing stays open. */
+function amountFor(order: LockedOrder, lines: OrderLine[], chosen: OrderLine[], open: OrderLine[]): number {
+  const remaining = order.captured_minor - order.refunded_minor
+  if (chosen.length === open.length) return remaining
+  const subtotal = lines.reduce((sum, line) => sum + line.unit_price_minor, 0)
+  const prices = chosen.reduce((sum, line) => sum + line.unit_price_minor, 0)
+  const withTax = subtotal > 0 ? Math.round((prices * order.captured_minor) / subtotal) : 0
+  return Math.min(withTax, remaining)
+}
+
+interface AppliedRefund {
+  amount: number
+  lines: OrderLine[]
+  method: 'stripe' | 'manual'
+  reference: string | null
+  stripeRefundId: string | null
+  reason: string | null
+  actorId: string | null
+}
+
+/** Records a refund on a locked order (see the file's header). Shared by staff refunds and Stripe reconciliation. */
+export async function applyRefund(
+  trx: Transaction<Database>,
+  order: LockedOrder,
+  refund: AppliedRefund,
+): Promise<RefundResult> {
+  if (order.refunded_minor + refund.amount > order.captured_minor) {
+    throw new DomainError('conflict', REFUND_MESSAGES.exceedsCaptured)
+  }
+  const now = new Date()
+  const row = await trx
+    .insertInto('refunds')
+    .values({
+      order_id: order.id,
+      amount_minor: refund.amount,
+      method: refund.method,
+      reference: refund.reference,
+      stripe_refund_id: refund.stripeRefundId,
+      reason: refund.reason,
+      created_by: refund.actorId,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const lineIds = refund.lines.map((line) => line.id)
+  if (lineIds.length) {
+    await trx
+      .updateTable('order_items')
+      .set({ refund_id: row.id, refunded_at: now })
+      .where('id', 'in', lineIds)
+      .where('refund_id', 'is', null)
+      .execute()
+    await revoke(trx, { orderItemIds: lineIds }, 'refund', now)
+    await revokePlans(trx, order.id, refund.lines, now)
+  }
+  const refunded = order.refunded_minor + refund.amount
+  const full = refunded >= order.captured_minor
+  await trx.updateTable('orders').set({ refunded_minor: refunded }).where('id', '=', order.id).execute()
+  if (full) {
+    // Everything given back: every line loses its access, whichever refund named it.
+    const all = await listOrderLines(trx, order.id)
+    await revoke(trx, { orderItemIds: all.map((line) => line.id) }, 'refund', now)
+    await revokePlans(trx, order.id, all, now)
+  }
+  await moveOrder(trx, order.id, full ? 'refundFully' : 'refundPartly', { status_changed_by: refund.actorId })
+  const documentLines: DocumentLine[] = refund.lines.length
+    ? refund.lines.map((line) => ({
+        title: line.title,
+        detail: line.detail,
+        quantity: 1,
+        unitMinor: line.unit_price_minor,
+        amountMinor: line.unit_price_minor,
+        orderItemId: line.id,
+      }))
+    : [{ title: 'Refund', quantity: 1, unitMinor: refund.amount, amountMinor: refund.amount }]
+  const creditNoteNumber = await issueCreditNote(trx, {
+    id: row.id,
+    orderId: order.id,
+    amountMinor: refund.amount,
+    lines: documentLines,
+    at: now,
+  })
+  await sendRefundMail(trx, order, { amountMinor: refund.amount, lines: refund.lines, creditNoteNumber })
+  return {
+    refundId: row.id,
+    amountMinor: refund.amount,
+    status: full ? 'refunded' : 'partially_refunded',
+    creditNoteNumber,
+  }
+}
+
+/** Plan lines give Premium through their subscription: it is revoked with them. */
+async function revokePlans(trx: DB, orderId: string, lines: readonly OrderLine[], at: Date) {
+  const planIds = lines.flatMap((line) => (line.kind === 'plan' && line.plan_id ? [line.plan_id] : []))
+  if (planIds.length === 0) return
+  const subscriptions = await trx
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('plan_id', 'in', planIds)
+    .execute()
+  for (const subscription of subscriptions) await revoke(trx, { subscriptionId: subscription.id }, 'refund', at)
+}
+
+/** The order a Stripe payment intent paid, locked (undefined when not ours). */
+export async function lockOrderOfPaymentIntent(trx: Transaction<Database>, paymentIntentId: string) {
+  const row = await trx
+    .selectFrom('orders')
+    .select('id')
+    .where('stripe_payment_intent_id', '=', paymentIntentId)
+    .executeTakeFirst()
+  return row ? lockOrder(trx, row.id) : undefined
+}
+
+/**
+ * charge.refunded: the refunds Stripe lists for a payment, recorded once each. Refunds made here already carry
+ * their Stripe id and are skipped; one made in the dashboard is recorded for its amount (no lines: which access it
+ * meant is unknown, until the whole payment is refunded and every line loses access). False when not ours.
+ */
+export async function reconcileStripeRefunds(
+  trx: Transaction<Database>,
+  charge: { paymentIntentId: string; refunds: readonly { id: string; amount: number }[] },
+): Promise<boolean> {
+  const order = await lockOrderOfPaymentIntent(trx, charge.paymentIntentId)
+  if (!order) return false
+  const known = await trx
+    .selectFrom('refunds')
+    .select('stripe_refund_id')
+    .where('order_id', '=', order.id)
+    .where('stripe_refund_id', 'is not', null)
+    .execute()
+  const seen = new Set(known.map((row) => row.stripe_refund_id))
+  let current = order
+  for (const refund of charge.refunds) {
+    if (seen.has(refund.id) || refund.amount <= 0) continue
+    const open = (await listOrderLines(trx, order.id)).filter((line) => !line.refund_id)
+    const last = current.refunded_minor + refund.amount >= current.captured_minor
+    await applyRefund(trx, current, {
+      amount: Math.min(refund.amount, current.captured_minor - current.refunded_minor),
+      lines: last ? open : [],
+      method: 'stripe',
+      reference: refund.id,
+      stripeRefundId: refund.id,
+      reason: 'Refunded in the Stripe dashboard',
+      actorId: null,
+    })
+    current = (await lockOrder(trx, order.id))!
+  }
+  return true
+}

@@ -1,0 +1,83 @@
+// Paid subscription invoices: the one place a paid renewal (or first charge, or proration) of a Stripe subscription
+// is recorded, once per Stripe invoice, in the transaction of the webhook that reports it. The order history lists
+// them under the plan's order. A paid one also gets a numbered tax invoice (invoices.ts, the orders' series).
+import type { DB } from '../db.ts'
+import { recordSubscriptionInvoice } from './invoices.ts'
+
+export interface PaidSubscriptionInvoice {
+  subscriptionId: string
+  userId: string
+  stripeInvoiceId: string
+  amountMinor: number
+  currency: string
+  periodStart: Date | null
+  periodEnd: Date | null
+  billingReason: string | null
+  paidAt: Date
+}
+
+/** True the first time this invoice is recorded, false on a repeat. */
+export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoice): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('subscription_invoices')
+    .values({
+      subscription_id: invoice.subscriptionId,
+      user_id: invoice.userId,
+      stripe_invoice_id: invoice.stripeInvoiceId,
+      amount_minor: invoice.amountMinor,
+      currency: invoice.currency,
+      period_start: invoice.periodStart,
+      period_end: invoice.periodEnd,
+      billing_reason: invoice.billingReason,
+      paid_at: invoice.paidAt,
+    })
+    .onConflict((oc) => oc.column('stripe_invoice_id').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  // Money taken: a numbered tax invoice in the same series as orders' (invoices.ts), in the same transaction.
+  if (inserted && invoice.amountMinor > 0) await numberSubscriptionInvoice(trx, invoice)
+  return Boolean(inserted)
+}
+
+async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoice) {
+  const plan = await trx
+    .selectFrom('subscriptions as s')
+    .innerJoin('plans as p', 'p.id', 's.plan_id')
+    .select(['p.name', 's.billing_cycle'])
+    .where('s.id', '=', invoice.subscriptionId)
+    .executeTakeFirst()
+  const period =
+    invoice.periodStart && invoice.periodEnd
+      ? `${invoice.periodStart.toISOString().slice(0, 10)} to ${invoice.periodEnd.toISOString().slice(0, 10)}`
+      : ''
+  await recordSubscriptionInvoice(trx, {
+    userId: invoice.userId,
+    stripeInvoiceId: invoice.stripeInvoiceId,
+    currency: invoice.currency,
+    lines: [
+      {
+        title: plan ? `${plan.name} (${plan.billing_cycle})` : 'Membership',
+        detail: period,
+        amountMinor: invoice.amountMinor,
+      },
+    ],
+    paidAt: invoice.paidAt,
+  })
+}
+
+/** A user's paid subscription invoices by the order that started each subscription, oldest first. */
+export async function listPaidInvoicesByOrder(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom('subscription_invoices as i')
+    .innerJoin('subscriptions as s', 's.id', 'i.subscription_id')
+    .select(['s.order_id', 'i.amount_minor', 'i.currency', 'i.paid_at', 'i.period_end', 'i.billing_reason'])
+    .where('i.user_id', '=', userId)
+    .orderBy('i.paid_at')
+    .execute()
+  const byOrder = new Map<string, typeof rows>()
+  for (const row of rows) {
+    if (!row.order_id) continue
+    byOrder.set(row.order_id, [...(byOrder.get(row.order_id) ?? []), row])
+  }
+  return byOrder
+}

@@ -1,0 +1,29 @@
+// What applying one Stripe event came to, and the shape of an event handler (events.ts dispatches by type).
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+
+export type EventOutcome = 'processed' | 'duplicate' | 'ignored'
+export type IgnoredReason = 'not_ours' | 'malformed' | 'unhandled_type' | 'unhandled_status' | 'not_paid'
+
+/** What to ask Stripe once the event's transaction has committed (Stripe calls never run inside it). */
+export interface FollowUp {
+  /** A second live subscription of a member (kept out as a duplicate): stop it at Stripe. */
+  cancelSubscription: string
+}
+
+export type Applied = { outcome: 'processed'; followUp?: FollowUp } | { outcome: 'ignored'; reason: IgnoredReason }
+export const PROCESSED: Applied = { outcome: 'processed' }
+export const ignored = (reason: IgnoredReason): Applied => ({ outcome: 'ignored', reason })
+
+/** About the event beyond its object: when Stripe created it, and the shop's public URL for links in e-mails. */
+export interface EventContext {
+  createdAt: Date
+  publicUrl: string
+}
+
+export type Handler = (
+  trx: Transaction<Database>,
+  object: unknown,
+  type: string,
+  context: EventContext,
+) => Promise<Applied>

@@ -1,0 +1,58 @@
+// Stripe events about what happens after a checkout: a session Stripe expired, refunds made in the Stripe dashboard
+// (charge.refunded) and disputes (charge.dispute.created / closed). Each is idempotent and reads the order's current
+// state under its row lock (orders/ does); what is not ours is acknowledged and ignored.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { closeDispute, type DisputeEvent, openDispute } from '../orders/disputes.ts'
+import { expire } from '../orders/pending.ts'
+import { reconcileStripeRefunds } from '../orders/refunds.ts'
+import { orderOfSession } from './checkout-session.ts'
+import { type Applied, type IgnoredReason, ignored, PROCESSED } from './event-outcome.ts'
+import { chargeSchema, checkoutSessionSchema, disputeSchema } from './stripe-schemas.ts'
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  value ? (typeof value === 'string' ? value : value.id) : null
+
+/** checkout.session.expired: the order of an unpaid session becomes Expired (a paid or closed order stays). */
+export async function sessionExpired(trx: Transaction<Database>, object: unknown): Promise<Applied> {
+  const session = checkoutSessionSchema.safeParse(object)
+  if (!session.success) return ignored('malformed')
+  const order = await orderOfSession(trx, session.data)
+  if (!order) return ignored('not_ours')
+  await expire(trx, order.id)
+  return PROCESSED
+}
+
+/** charge.refunded: every refund of the payment recorded once (ours already are; the dashboard's get recorded). */
+export async function chargeRefunded(trx: Transaction<Database>, object: unknown): Promise<Applied> {
+  const charge = chargeSchema.safeParse(object)
+  if (!charge.success) return ignored('malformed')
+  const paymentIntentId = idOf(charge.data.payment_intent)
+  if (!paymentIntentId) return ignored('not_ours')
+  const refunds = (charge.data.refunds?.data ?? []).map((refund) => ({ id: refund.id, amount: refund.amount }))
+  // Oldest first, so the last one (if it completes the refund) takes the remaining lines.
+  const ours = await reconcileStripeRefunds(trx, { paymentIntentId, refunds: refunds.reverse() })
+  return ours ? PROCESSED : ignored('not_ours')
+}
+
+function disputeOf(object: unknown): DisputeEvent | IgnoredReason {
+  const dispute = disputeSchema.safeParse(object)
+  if (!dispute.success) return 'malformed'
+  const paymentIntentId = idOf(dispute.data.payment_intent)
+  if (!paymentIntentId) return 'not_ours'
+  return { disputeId: dispute.data.id, paymentIntentId, status: dispute.data.status, reason: dispute.data.reason }
+}
+
+/** charge.dispute.created: the order's access is withheld, it becomes Disputed, staff are alerted. */
+export async function disputeCreated(trx: Transaction<Database>, object: unknown): Promise<Applied> {
+  const dispute = disputeOf(object)
+  if (typeof dispute === 'string') return ignored(dispute)
+  return (await openDispute(trx, dispute)) === 'not_ours' ? ignored('not_ours') : PROCESSED
+}
+
+/** charge.dispute.closed: won gives the access back; lost leaves it withheld. */
+export async function disputeClosed(trx: Transaction<Database>, object: unknown): Promise<Applied> {
+  const dispute = disputeOf(object)
+  if (typeof dispute === 'string') return ignored(dispute)
+  return (await closeDispute(trx, dispute)) === 'not_ours' ? ignored('not_ours') : PROCESSED
+}

@@ -1,0 +1,36 @@
+// How a membership is told in words, the same on /account, on the success page, in order history and in e-mails.
+import { formatMoney } from './money.ts'
+
+export type MembershipStatus = 'trialing' | 'active' | 'past_due' | 'cancelled'
+
+/** 'December 1, 2026' (UTC, so the server's e-mails and every browser say the same day). */
+export function formatDay(date: string | Date): string {
+  return new Date(date).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' })
+}
+
+export interface MembershipFacts {
+  status: MembershipStatus
+  renewsAt: string | null
+  trialEndsAt: string | null
+  cancelAtPeriodEnd: boolean
+  amountMinor: number | null
+  currency: string | null
+}
+
+const price = (facts: MembershipFacts) => formatMoney(facts.amountMinor ?? 0, facts.currency ?? 'USD')
+
+/** "Free trial until DATE — first charge of $X", "Active — renews on DATE for $X", "Past due — update your card"… */
+export function membershipStatusText(facts: MembershipFacts): string {
+  if (facts.status === 'cancelled') return 'Cancelled'
+  if (facts.status === 'past_due') return 'Past due — update your card'
+  if (facts.cancelAtPeriodEnd && facts.renewsAt) return `Cancels on ${formatDay(facts.renewsAt)}`
+  if (facts.status === 'trialing' && facts.trialEndsAt) {
+    return `Free trial until ${formatDay(facts.trialEndsAt)} — first charge of ${price(facts)}`
+  }
+  return facts.renewsAt ? `Active — renews on ${formatDay(facts.renewsAt)} for ${price(facts)}` : 'Active'
+}
+
+/** What the success page, the receipt and order history say of an order that started a free trial. */
+export function trialStartedText(amountMinor: number, currency: string, firstChargeAt: string | Date): string {
+  return `Free trial started — first charge of ${formatMoney(amountMinor, currency)} on ${formatDay(firstChargeAt)}`
+}

@@ -1,0 +1,120 @@
+// A member runs their subscription alone: one plan in the cart (another replaces it), a card trial told truthfully,
+// the fake Stripe's test clock brings the first charge into order history, Basic → Pro with the prorated amount
+// shown first, cancel (Cancels on DATE) and resume, a failed renewal shows Past due, and the billing portal's new
+// card makes it active again.
+import { expect, test } from './fixtures.ts'
+
+test('a failed first charge: Past due, and Premium stops once the grace days are over', async ({ page, login }) => {
+  const user = await login()
+  // This customer's subscription starts 12 days back on the fake Stripe's clock: the 7-day trial ended 5 days ago,
+  // its first charge fails, and the 3 grace days after the trial are over by now. (First in the file: the journey
+  // below moves the shared clock forward, and this one needs it at the server's time.)
+  await page.goto('/pricing')
+  const card = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
+  await card.getByRole('button', { name: 'Add to Cart' }).click()
+  await page.goto('/cart')
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+  const stripe = new URL(page.url()).origin
+  const email = encodeURIComponent(user.email)
+  expect((await page.request.post(`${stripe}/fake/card?email=${email}&fail=1&backdate_days=12`)).ok()).toBe(true)
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=0`)).ok()).toBe(true)
+
+  await page.goto('/account/membership')
+  await expect(page.getByTestId('membership-status-text')).toHaveText('Past due — update your card')
+  await page.goto('/account/premium')
+  await expect(page.getByTestId('membership-status')).toContainText('Free account')
+})
+
+test('membership: one plan in the cart, trial, first charge, change plan, cancel and resume, past due', async ({
+  page,
+  login,
+}) => {
+  test.setTimeout(90_000)
+  const user = await login()
+
+  // Adding a second plan replaces the first and says so.
+  await page.goto('/pricing')
+  const card = (name: string) =>
+    page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name, exact: true }) })
+  await card('Basic').getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(page.getByText('Basic plan added to cart')).toBeVisible()
+  await page.getByRole('button', { name: 'Annual (Save 20%)' }).click()
+  await card('Pro').getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(page.getByText('Pro (annual) replaced Basic (monthly) in your cart')).toBeVisible()
+  await page.getByRole('button', { name: 'Monthly', exact: true }).click()
+  await card('Basic').getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(page.getByText('Basic (monthly) replaced Pro (annual) in your cart')).toBeVisible()
+  await page.goto('/cart')
+  await expect(page.getByTestId('cart-item')).toHaveCount(1)
+
+  // Card checkout: the fake Stripe's page, then a success page that tells the trial truthfully.
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+  const stripe = new URL(page.url()).origin
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await expect(page.getByTestId('trial-started')).toContainText(
+    /Free trial started — first charge of \$9\.99 on \w+ \d+, \d{4}/,
+  )
+
+  await page.goto('/account/membership')
+  const status = page.getByTestId('membership-status-text')
+  await expect(status).toHaveText(/^Free trial until \w+ \d+, \d{4} — first charge of \$9\.99$/)
+
+  // The test clock passes the trial's end: the first charge shows in order history.
+  const advance = (days: number) => page.request.post(`${stripe}/fake/clock/advance?days=${days}`)
+  expect((await advance(8)).ok()).toBe(true)
+  await page.goto('/account')
+  const history = page.getByTestId('subscription-history')
+  await expect(history).toContainText(/Free trial started — first charge of \$9\.99 on/)
+  await expect(history).toContainText(/Paid \$9\.99 on \w+ \d+, \d{4}/)
+
+  // Basic → Pro: the prorated amount first, then the change.
+  await page.goto('/account/membership')
+  await expect(status).toHaveText(/^Active — renews on .* for \$9\.99$/)
+  await page.getByRole('button', { name: 'Change plan' }).click()
+  await page.getByLabel('Plan', { exact: true }).selectOption({ label: 'Pro' })
+  await page.getByRole('button', { name: 'Show price' }).click()
+  const quote = page.getByTestId('proration-amount')
+  await expect(quote).toContainText(/You pay \$\d+\.\d\d now \(prorated\), then \$19\.99 per month/)
+  const amount = (await quote.textContent())?.match(/\$(\d+\.\d\d)/)?.[1]
+  await page.getByRole('button', { name: `Confirm and pay $${amount}` }).click()
+  await expect(page.getByText('Your plan is now Pro (monthly)')).toBeVisible()
+  await expect(status).toHaveText(/^Active — renews on .* for \$19\.99$/)
+
+  // Cancel at the period's end, then resume.
+  await page.getByRole('button', { name: 'Cancel membership' }).click()
+  await page.getByLabel('Reason (optional)').fill('Trying another tool')
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel membership' }).click()
+  await expect(status).toHaveText(/^Cancels on \w+ \d+, \d{4}$/)
+  await page.getByRole('button', { name: 'Resume' }).click()
+  await expect(page.getByText('Your membership will continue')).toBeVisible()
+  await expect(status).toHaveText(/^Active — renews on/)
+
+  // The card fails at the next renewal: past due.
+  expect((await page.request.post(`${stripe}/fake/card?email=${encodeURIComponent(user.email)}&fail=1`)).ok()).toBe(
+    true,
+  )
+  expect((await advance(32)).ok()).toBe(true)
+  await page.reload()
+  await expect(status).toHaveText('Past due — update your card')
+
+  // Manage billing: Stripe's customer portal, where a new card pays what is open; back in the shop it is active.
+  await page.getByRole('button', { name: 'Manage billing' }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Billing Portal' })).toBeVisible()
+  await page.getByRole('button', { name: 'Update card' }).click()
+  await page.getByRole('link', { name: 'Return to the shop' }).click()
+  await expect(status).toHaveText(/^Active — renews on .* for \$19\.99$/)
+
+  // A member sees their plan on pricing instead of buying it twice.
+  await page.goto('/pricing')
+  await expect(card('Pro').getByRole('button', { name: 'Your current plan' })).toBeDisabled()
+  await expect(card('Basic').getByRole('link', { name: 'Change plan' })).toBeVisible()
+  await expect(page.getByTestId('trial-used')).toBeVisible()
+})
