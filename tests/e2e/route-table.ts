@@ -83,6 +83,7 @@ export const ROUTES: RouteEntry[] = [
   { file: '_auth/account.tsx', url: '/account', as: 'customer' },
   { file: '_auth/account_.premium.tsx', url: '/account/premium', as: 'customer' },
   { file: '_auth/account_.membership.tsx', url: '/account/membership', as: 'customer' },
+  { file: '_auth/account_.membership.tsx', url: '/account/membership', as: 'customer' },
   {
     file: '_auth/documents.$kind.$documentId.tsx',
     url: (seeded) => `/documents/invoice/${seeded.invoiceId}`,
