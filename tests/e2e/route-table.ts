@@ -9,6 +9,7 @@ import pg from 'pg'
 import type { Database } from '../../db/types.ts'
 import { grant } from '../../src-server/access/ledger.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
+import { issueOrderInvoice } from '../../src-server/orders/invoices.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
@@ -23,6 +24,8 @@ export interface Seeded {
   /** The first lesson of the customer's paid course, and the customer's certificate of it. */
   lessonId?: string
   certificateId?: string
+  /** The invoice of the customer's paid order. */
+  invoiceId?: string
 }
 
 export interface RouteEntry {
@@ -88,6 +91,11 @@ export const ROUTES: RouteEntry[] = [
     as: 'customer',
   },
   { file: 'certificates/$certificateId.tsx', url: (seeded) => `/certificates/${seeded.certificateId}`, as: 'customer' },
+  {
+    file: '_auth/documents.$kind.$documentId.tsx',
+    url: (seeded) => `/documents/invoice/${seeded.invoiceId}`,
+    as: 'customer',
+  },
   {
     file: '_auth/account_.services.$id.tsx',
     url: (seeded) => `/account/services/${seeded.serviceOrderId}`,
@@ -161,13 +169,26 @@ export async function contextFor(
   const seeded: Seeded = {}
   if (as === 'customer') {
     const stamp = Date.now().toString(36).toUpperCase()
-    await placeOrder(db, {
+    const orderId = await placeOrder(db, {
       userId: user.id,
       courseId: OWNED_COURSE,
       reference: `SF-A11Y-${stamp}`,
       status: 'paid',
       title: 'JavaScript Fundamentals',
     })
+    // Its invoice, as the paying transaction issues it (an order with nothing captured gets none).
+    await db
+      .updateTable('orders')
+      .set((eb) => ({ captured_minor: eb.ref('total_minor') }))
+      .where('id', '=', orderId)
+      .execute()
+    await issueOrderInvoice(db, orderId, new Date())
+    const invoice = await db
+      .selectFrom('invoices')
+      .select('id')
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    seeded.invoiceId = invoice.id
     // The right to open it, as staff would grant it (the order above is for the order history).
     await grant(db, { userId: user.id, right: { kind: 'course', courseId: OWNED_COURSE }, source: { kind: 'staff' } })
     seeded.serviceOrderId = await paidServiceOrder(db, user.id)
