@@ -66,7 +66,9 @@ export async function grant(trx: DB, input: GrantInput): Promise<{ id: string; c
       order_item_id: source.kind === 'order_item' ? source.orderItemId : null,
       subscription_id: source.kind === 'subscription' ? source.subscriptionId : null,
       granted_by: source.kind === 'staff' ? (source.staffId ?? null) : null,
-      ...(input.startsAt ? { starts_at: input.startsAt } : {}),
+      // The app's clock, not the database's now(): reads compare starts_at with the app's `now` (millisecond
+      // precision), so a database default (microseconds, another node's clock) could start a grant just after it.
+      starts_at: input.startsAt ?? new Date(),
       ends_at: input.endsAt ?? null,
     })
     .onConflict((oc) => oc.columns(['user_id', 'grant_key']).doNothing())

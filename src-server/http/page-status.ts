@@ -53,6 +53,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/courses',
     '/admin/orders',
     '/admin/outbox',
+    '/admin/reviews',
     '/admin/users',
     // Signed-in pages (not for crawlers): the page itself says when its id names nothing the visitor may see.
     '/account/services/$id',

@@ -40,6 +40,10 @@ const EXPECTED: Record<string, Access> = {
   'admin.orders.list': 'viewer',
   'admin.orders.markPaid': 'admin',
   'admin.orders.cancel': 'admin',
+  'admin.orders.detail': 'viewer',
+  'admin.orders.refund': 'admin',
+  'admin.orders.requests': 'viewer',
+  'admin.orders.decideRequest': 'admin',
   // Bodies hold single-use links (verification, invitations): admins and the owner only.
   'admin.outbox.list': 'admin',
   'admin.outbox.message': 'admin',

@@ -66,7 +66,15 @@ function DocumentPage() {
         </div>
         <article
           aria-labelledby="document-title"
-          className={css({ bg: 'surface', p: '8', borderWidth: '1px', borderColor: 'line', borderRadius: 'card' })}
+          className={css({
+            bg: 'surface',
+            p: { base: '4', sm: '8' },
+            borderWidth: '1px',
+            borderColor: 'line',
+            borderRadius: 'card',
+            // Long e-mail addresses and VAT numbers wrap rather than widen the page on a phone.
+            overflowWrap: 'anywhere',
+          })}
         >
           <h1 id="document-title" className={css({ fontSize: '2xl', fontWeight: 'bold' })}>
             {TITLES[kind]} {doc.number}
@@ -74,7 +82,9 @@ function DocumentPage() {
           <p>Date: {new Date(doc.issuedAt).toLocaleDateString()}</p>
           {doc.orderReference ? <p>Order: {doc.orderReference}</p> : null}
           {doc.invoiceNumber ? <p>Credit for invoice: {doc.invoiceNumber}</p> : null}
-          <div className={css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '6', my: '6' })}>
+          <div
+            className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '6', my: '6' })}
+          >
             {party('From', doc.seller)}
             {party('To', doc.buyer)}
           </div>
