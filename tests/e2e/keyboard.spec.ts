@@ -36,8 +36,14 @@ test('a purchase with the keyboard only: search, course, Add to Cart, cart, chec
     .select(['id', 'title'])
     .where('id', '=', 'modern-react-typescript')
     .executeTakeFirstOrThrow()
-  // Two older lines, so Remove can be shown moving focus to the next line and then to the heading.
-  await addCartItem(db, user.id, { kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+  // Two older lines (a cart holds one plan: another course and Pro), so Remove can be shown moving focus to the
+  // next line and then to the heading.
+  const older = await db
+    .selectFrom('courses')
+    .select(['id', 'title'])
+    .where('id', '=', 'javascript-fundamentals')
+    .executeTakeFirstOrThrow()
+  await addCartItem(db, user.id, { kind: 'course', courseId: older.id })
   await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'annual' })
 
   await page.goto('/courses')
@@ -72,7 +78,7 @@ test('a purchase with the keyboard only: search, course, Add to Cart, cart, chec
   await expect(added).toBeDisabled()
   await expect(page.getByRole('region', { name: /Notifications/ })).toHaveAttribute('aria-live', 'polite')
 
-  // The cart, from the header's link (newest line first: the course, Pro, Basic).
+  // The cart, from the header's link (newest line first: the course, Pro, the older course).
   await tabTo(page, page.getByTestId('cart-link'), { back: true })
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('cart-item')).toHaveCount(3)
@@ -80,8 +86,8 @@ test('a purchase with the keyboard only: search, course, Add to Cart, cart, chec
   await tabTo(page, page.getByRole('button', { name: 'Remove Pro Plan' }))
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('cart-item')).toHaveCount(2)
-  await expect(page.getByRole('button', { name: 'Remove Basic Plan' })).toBeFocused()
-  // Remove Basic (now the last line): focus goes to the cart's heading.
+  await expect(page.getByRole('button', { name: `Remove ${older.title}` })).toBeFocused()
+  // Remove the older course (now the last line): focus goes to the cart's heading.
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('cart-item')).toHaveCount(1)
   await expect(page.getByRole('heading', { name: '1 item' })).toBeFocused()

@@ -20,9 +20,16 @@ import { productSeo } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/courses/$courseId')({
   loader: async ({ context, params }) => {
-    const course = await context.queryClient.ensureQueryData(
-      context.trpc.catalog.course.queryOptions({ id: params.courseId }),
-    )
+    const { queryClient, trpc } = context
+    const [course] = await Promise.all([
+      queryClient.ensureQueryData(trpc.catalog.course.queryOptions({ id: params.courseId })),
+      // The reviews' summary and first page load with the page, so it shows no spinner under its heading.
+      queryClient.ensureQueryData(trpc.reviews.summary.queryOptions({ courseId: params.courseId })).catch(() => null),
+      queryClient
+        .ensureQueryData(trpc.reviews.list.queryOptions({ courseId: params.courseId, page: 1 }))
+        .catch(() => null),
+      queryClient.ensureQueryData(trpc.reviews.mine.queryOptions({ courseId: params.courseId })).catch(() => null),
+    ])
     if (!course) throw notFound()
     return { title: course.title, description: course.description, image: course.image }
   },
