@@ -9,6 +9,7 @@ import pg from 'pg'
 import type { Database } from '../../db/types.ts'
 import { grant } from '../../src-server/access/ledger.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
+import { listLessonIds } from '../../src-server/catalog/repository-lessons.ts'
 import { issueOrderInvoice } from '../../src-server/orders/invoices.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
@@ -192,15 +193,9 @@ export async function contextFor(
     // The right to open it, as staff would grant it (the order above is for the order history).
     await grant(db, { userId: user.id, right: { kind: 'course', courseId: OWNED_COURSE }, source: { kind: 'staff' } })
     seeded.serviceOrderId = await paidServiceOrder(db, user.id)
-    const lesson = await db
-      .selectFrom('lessons as l')
-      .innerJoin('course_sections as s', 's.id', 'l.section_id')
-      .select('l.id')
-      .where('l.course_id', '=', OWNED_COURSE)
-      .orderBy('s.position')
-      .orderBy('l.position')
-      .executeTakeFirstOrThrow()
-    seeded.lessonId = lesson.id
+    const [firstLesson] = await listLessonIds(db, OWNED_COURSE)
+    if (!firstLesson) throw new Error(`${OWNED_COURSE} has no lessons`)
+    seeded.lessonId = firstLesson
     const certificate = await db
       .insertInto('certificates')
       .values({
