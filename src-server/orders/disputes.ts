@@ -63,7 +63,8 @@ export async function closeDispute(
     const current = (await lockOrder(trx, order.id))!
     await moveOrder(trx, order.id, current.refunded_minor > 0 ? 'winDisputeAfterRefund' : 'winDispute')
   }
-  if (dispute.status === 'lost') return { outcome: 'applied', endedStripeSubscriptions: await recordLoss(trx, order, dispute) }
+  if (dispute.status === 'lost')
+    return { outcome: 'applied', endedStripeSubscriptions: await recordLoss(trx, order, dispute) }
   return { outcome: 'applied', endedStripeSubscriptions: none }
 }
 

@@ -44,7 +44,11 @@ export async function assignRefundLines(
       await trx
         .updateTable('order_items')
         .set({ refund_id: refund.id, refunded_at: now })
-        .where('id', 'in', chosen.map((line) => line.id))
+        .where(
+          'id',
+          'in',
+          chosen.map((line) => line.id),
+        )
         .execute()
       await revoke(trx, { orderItemIds: chosen.map((line) => line.id) }, 'refund', now)
       await endPlans(trx, order.id, chosen, now)

@@ -76,7 +76,11 @@ export async function refundOrder(db: DB, request: StaffRefund, gateway: RefundG
       const paid = await withPaymentIntent(trx, order, gateway)
       // The plan's subscription ends at Stripe before its money is given back: a failure here leaves the payment
       // untouched (staff retry), while the other order would leave a refunded plan that renews.
-      for (const id of await stripeSubscriptionsEndedBy(trx, order.id, chosen.length === open.length ? lines : chosen)) {
+      for (const id of await stripeSubscriptionsEndedBy(
+        trx,
+        order.id,
+        chosen.length === open.length ? lines : chosen,
+      )) {
         await gateway.cancelSubscription(id)
       }
       const key = `refund-${order.id}-${order.refunded_minor}-${chosen.map((line) => line.id).join('.')}`

@@ -2,8 +2,9 @@
 // never its breakdown (total_details.breakdown is only returned when expanded), so before a paid session's event
 // is applied, the session is read back expanded and the breakdown put into the event's object. Stripe is called
 // here, before the event's transaction opens; if it cannot answer, the invoice shows the tax as one line.
-import { checkoutSessionSchema, eventEnvelopeSchema } from './stripe-schemas.ts'
+
 import type { StripeApi } from './stripe.ts'
+import { checkoutSessionSchema, eventEnvelopeSchema } from './stripe-schemas.ts'
 
 const PAID_SESSION_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded'])
 

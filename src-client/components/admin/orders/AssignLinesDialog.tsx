@@ -79,7 +79,11 @@ function AssignForm({ orderId, onDone }: { orderId: string; onDone: () => void }
         <button type="button" className={button({ variant: 'outline' })} onClick={onDone}>
           Cancel
         </button>
-        <button type="submit" className={button({ variant: ticked.size ? 'danger' : 'primary' })} disabled={assign.isPending}>
+        <button
+          type="submit"
+          className={button({ variant: ticked.size ? 'danger' : 'primary' })}
+          disabled={assign.isPending}
+        >
           {assign.isPending ? 'Saving…' : ticked.size ? `Revoke ${ticked.size} line(s)` : 'Keep access'}
         </button>
       </div>

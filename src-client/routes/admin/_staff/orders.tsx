@@ -139,7 +139,9 @@ function Orders() {
                             {ORDER_STATUS_LABELS[order.status]}
                           </span>
                           {order.needsLineAssignment ? (
-                            <span className={`${badge({ tone: 'red' })} ${css({ ml: '1' })}`}>Needs line assignment</span>
+                            <span className={`${badge({ tone: 'red' })} ${css({ ml: '1' })}`}>
+                              Needs line assignment
+                            </span>
                           ) : null}
                         </td>
                         <td>{formatMoney(order.totalMinor, order.currency)}</td>
