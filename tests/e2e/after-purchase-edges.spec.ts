@@ -175,3 +175,39 @@ test('an abandoned card checkout that Stripe expired shows as Expired in My Acco
   await expect(row.getByTestId('order-status')).toHaveText('Expired')
   await expect(row.getByRole('button', { name: 'Resume payment' })).toHaveCount(0)
 })
+
+test('the invoice page shows Stripe Tax’s lines per jurisdiction', async ({ page, db, baseURL }) => {
+  // The e2e server runs without STRIPE_TAX (one server for every spec): the order is paid as the webhook pays a
+  // taxed session (tests/integration/after-purchase-gaps.test.ts covers Stripe's side through HTTP).
+  const buyer = await createUser(db)
+  const [course] = await someCourses(db, 1, 18)
+  counter += 1
+  const reference = `SF-TAX-${Date.now().toString(36).toUpperCase()}-${counter}`
+  const orderId = await placeOrder(db, { userId: buyer.id, reference, courses: [course!], method: 'card' })
+  const tax = Math.round(course!.price_minor * 0.2)
+  const state = Math.round((tax * 3) / 4)
+  const taxLines = [
+    { name: 'Sales Tax — California 15%', amountMinor: state },
+    { name: 'City Tax — San Francisco 5%', amountMinor: tax - state },
+  ]
+  const paid = await markPaid(db, orderId, {
+    source: 'stripe',
+    stripePaymentIntentId: `pi_e2e_${token()}`,
+    capturedMinor: course!.price_minor + tax,
+    taxMinor: tax,
+    taxLines,
+  })
+  expect(paid).toBe('fulfilled')
+
+  await signInAs(page, baseURL!, db, buyer)
+  await page.goto('/account')
+  await page
+    .getByTestId(`buyer-order-${reference}`)
+    .getByRole('link', { name: /^View invoice INV-\d{4}-\d{6}$/ })
+    .click()
+  const invoice = page.getByRole('article')
+  const money = (minor: number) => `$${(minor / 100).toFixed(2)}`
+  await expect(invoice.getByRole('row', { name: `Sales Tax — California 15% ${money(state)}` })).toBeVisible()
+  await expect(invoice.getByRole('row', { name: `City Tax — San Francisco 5% ${money(tax - state)}` })).toBeVisible()
+  await expect(invoice).toContainText(money(course!.price_minor + tax))
+})
