@@ -178,6 +178,24 @@ describe('refunding a plan', () => {
   })
 })
 
+describe('refunding a PayPal plan', () => {
+  it('ends the manual subscription here (no Stripe), with its Premium', async () => {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, payments)
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'annual' })
+    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    await (await staff()).admin.orders.markPaid({ id: started.orderId })
+    expect(await isPremium(db(), user)).toBe(true)
+    const cancelledAtStripe = [...fake.billing.subscriptions.values()].filter((sub) => sub.status === 'canceled').length
+    await (await staff()).admin.orders.refund({ orderId: started.orderId, reference: 'PAYPAL-PLAN-1' })
+    expect(await liveSubscription(user.id)).toMatchObject({ status: 'cancelled', stripe_subscription_id: null })
+    expect(await isPremium(db(), user)).toBe(false)
+    expect([...fake.billing.subscriptions.values()].filter((sub) => sub.status === 'canceled')).toHaveLength(
+      cancelledAtStripe,
+    )
+  })
+})
+
 describe('a lost dispute', () => {
   const dispute = (id: string, paymentIntent: string, status: string, amount: number) => ({
     id,
