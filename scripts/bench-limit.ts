@@ -47,18 +47,26 @@ writeFileSync(planFile, JSON.stringify(plan))
 
 const APP_PORT = 4517
 const BARE_PORT = 4518
-const app = spawn(process.execPath, [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN], {
-  env: {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(APP_PORT),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    WORKER: 'off',
-    SEED_ON_EMPTY: 'false',
+// The app runs as `npm run serve` runs it: with the same Node flags (the young generation's size: decision 0029).
+const serveScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts
+  .serve
+const serveFlags = serveScript?.match(/(?<=\s)--[\w-]+(=\S+)?/g) ?? []
+const app = spawn(
+  process.execPath,
+  [...serveFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN],
+  {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(APP_PORT),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      WORKER: 'off',
+      SEED_ON_EMPTY: 'false',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
-})
+)
 const bareProfileDir = path.join(work, 'bare')
 const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
   execArgv: ['--import', 'tsx', ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${bareProfileDir}`] : [])],
@@ -67,6 +75,7 @@ const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
 })
 try {
   await Promise.all([ready(APP_PORT), ready(BARE_PORT)])
+  console.log(`app: node ${serveFlags.join(' ')} ${path.relative('.', MAIN)}`)
   console.log(
     `load: ${os
       .loadavg()

@@ -418,11 +418,15 @@ test.describe('information pages', () => {
 })
 
 test('sitemap.xml and robots.txt are served', async ({ request }) => {
+  // An index of sitemap files (decision 0029): the pages and services, then the courses.
   const sitemap = await request.get('/sitemap.xml')
   expect(sitemap.status()).toBe(200)
-  const xml = await sitemap.text()
-  expect(xml).toContain('/courses/modern-react-typescript</loc>')
-  expect(xml).toContain('/service/uk-company-formation</loc>')
+  const index = await sitemap.text()
+  expect(index).toContain('<sitemapindex')
+  const pages = await (await request.get('/sitemaps/pages.xml')).text()
+  expect(pages).toContain('/service/uk-company-formation</loc>')
+  const courses = await (await request.get('/sitemaps/courses-1.xml')).text()
+  expect(courses).toContain('/courses/modern-react-typescript</loc>')
   const robots = await (await request.get('/robots.txt')).text()
   expect(robots).toContain('Sitemap:')
 })

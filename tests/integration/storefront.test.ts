@@ -201,19 +201,42 @@ describe('contact router', () => {
 })
 
 describe('SEO routes', () => {
-  it('/sitemap.xml lists every published course and every service, and no draft', async () => {
+  /** Every <loc> of an XML document. */
+  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '')
+
+  it('/sitemap.xml is an index of sitemap files that list every published course and service, and no draft', async () => {
     const response = await fetch(`${baseUrl}/sitemap.xml`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/xml')
-    const xml = await response.text()
-    const published = await database.db.selectFrom('courses').select('id').where('status', '=', 'published').execute()
-    for (const { id } of published) expect(xml).toContain(`<loc>https://shop.example/courses/${id}</loc>`)
-    const drafts = await database.db.selectFrom('courses').select('id').where('status', '=', 'draft').execute()
-    for (const { id } of drafts) expect(xml).not.toContain(`/courses/${id}<`)
-    for (const { id } of await database.db.selectFrom('services').select('id').execute()) {
-      expect(xml).toContain(`<loc>https://shop.example/service/${id}</loc>`)
+    const index = await response.text()
+    expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+    const files = locs(index)
+    expect(files).toEqual(['https://shop.example/sitemaps/pages.xml', 'https://shop.example/sitemaps/courses-1.xml'])
+    const listed: string[] = []
+    for (const file of files) {
+      const answer = await fetch(file.replace('https://shop.example', baseUrl))
+      expect(answer.status, file).toBe(200)
+      expect(answer.headers.get('content-type')).toContain('application/xml')
+      const xml = await answer.text()
+      expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+      listed.push(...locs(xml))
     }
-    expect(xml).toContain('<loc>https://shop.example/pricing</loc>')
+    expect(new Set(listed).size).toBe(listed.length)
+    const published = await database.db.selectFrom('courses').select('id').where('status', '=', 'published').execute()
+    for (const { id } of published) expect(listed).toContain(`https://shop.example/courses/${id}`)
+    const drafts = await database.db.selectFrom('courses').select('id').where('status', '=', 'draft').execute()
+    for (const { id } of drafts) expect(listed).not.toContain(`https://shop.example/courses/${id}`)
+    for (const { id } of await database.db.selectFrom('services').select('id').execute()) {
+      expect(listed).toContain(`https://shop.example/service/${id}`)
+    }
+    expect(listed).toContain('https://shop.example/pricing')
+    expect(listed.filter((loc) => loc.includes('/courses/'))).toHaveLength(published.length)
+  })
+
+  it('answers 404 for a course sitemap past the last one, or not a number', async () => {
+    for (const path of ['/sitemaps/courses-2.xml', '/sitemaps/courses-0.xml', '/sitemaps/courses-x.xml']) {
+      expect((await fetch(`${baseUrl}${path}`)).status, path).toBe(404)
+    }
   })
 
   it('/robots.txt points at the sitemap and keeps private areas out', async () => {
