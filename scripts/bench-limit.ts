@@ -26,6 +26,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     profile: { type: 'boolean', default: false },
+    /** Node flags for the app instead of `npm run serve`'s (to compare settings), e.g. --app-flags='--max-semi-space-size=16' */
+    'app-flags': { type: 'string' },
   },
 })
 const databaseUrl = values.db ?? process.env.DATABASE_URL
@@ -50,7 +52,8 @@ const BARE_PORT = 4518
 // The app runs as `npm run serve` runs it: with the same Node flags (the young generation's size: decision 0029).
 const serveScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts
   .serve
-const serveFlags = serveScript?.match(/(?<=\s)--[\w-]+(=\S+)?/g) ?? []
+const serveFlags =
+  values['app-flags']?.split(/\s+/).filter(Boolean) ?? serveScript?.match(/(?<=\s)--[\w-]+(=\S+)?/g) ?? []
 const app = spawn(
   process.execPath,
   [...serveFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN],
