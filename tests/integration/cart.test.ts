@@ -115,7 +115,7 @@ describe('cart', () => {
         .insertInto('cart_items')
         .values({ user_id: user.id, kind: 'plan', plan_id: 'basic', billing_cycle: 'annual' })
         .execute(),
-    ).rejects.toThrow()
+    ).rejects.toThrow('duplicate key value violates unique constraint "cart_items_one_plan_per_user"')
   })
 
   it('refuses unknown items', async () => {
