@@ -23,6 +23,44 @@ export const MODULES: Record<string, Module> = {
       'tests/integration/orphan-orders.test.ts',
     ],
   },
+  // Access, cart, session, roles, learning, service orders and subscription state (issue 19, second half).
+  cart: {
+    mutate: ['src-server/cart/lines.ts', 'src-server/cart/repository.ts'],
+    tests: ['tests/integration/cart.test.ts'],
+  },
+  'auth-session': {
+    mutate: ['src-server/auth/session.ts'],
+    tests: ['tests/integration/auth.test.ts', 'tests/integration/session-http.test.ts'],
+  },
+  roles: {
+    mutate: ['src-server/trpc/init.ts', 'src-shared/roles.ts'],
+    tests: ['tests/integration/admin-authorization.test.ts', 'tests/unit/auth-shared.test.ts'],
+  },
+  access: {
+    mutate: [
+      'src-server/access/courses.ts',
+      'src-server/access/grants.ts',
+      'src-server/access/lessons.ts',
+      'src-server/access/premium.ts',
+    ],
+    tests: [
+      'tests/integration/access.test.ts',
+      'tests/integration/access-ledger.test.ts',
+      'tests/integration/learning-access.test.ts',
+    ],
+  },
+  'subscription-state': {
+    mutate: ['src-server/access/subscription-state.ts'],
+    tests: ['tests/integration/membership.test.ts', 'tests/integration/subscription-events-order.test.ts'],
+  },
+  learning: {
+    mutate: ['src-server/learning/progress.ts', 'src-server/learning/completion.ts'],
+    tests: ['tests/integration/learning-progress.test.ts'],
+  },
+  'service-order-transitions': {
+    mutate: ['src-server/service-orders/transitions.ts'],
+    tests: ['tests/integration/service-orders.test.ts'],
+  },
 }
 
 type MutantStatus = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'CompileError' | 'RuntimeError' | 'Ignored'

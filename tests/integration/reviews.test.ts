@@ -12,6 +12,7 @@ import { callerAs, createUser } from '../support/factories.ts'
 import { recordLessonProgress, verifiedLearner } from '../support/learners.ts'
 import { buyerOfCourse } from '../support/learning.ts'
 import { refusalOf } from '../support/outcome.ts'
+import { raceIt } from '../support/race.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -126,7 +127,7 @@ describe('who may review', () => {
 })
 
 describe('one review per learner and course, changed only by its author', () => {
-  it('refuses a second review, even two sent at once', async () => {
+  raceIt('refuses a second review, even two sent at once', async () => {
     const courseId = await freshCourse('review-once')
     const learner = await verifiedLearner(db(), courseId)
     const caller = await callerAs(db(), learner)
@@ -273,7 +274,7 @@ describe('the aggregate the catalogue shows', () => {
     expect(byRating[index + 1]?.rating ?? 0).toBeLessThanOrEqual(4.3)
   })
 
-  it('stays exact under concurrent reviews, edits, deletions and hiding (run on PostgreSQL to race for real)', async () => {
+  raceIt('stays exact under concurrent reviews, edits, deletions and hiding', async () => {
     const courseId = 'nodejs-api-development'
     const learners = await Promise.all(Array.from({ length: 12 }, () => verifiedLearner(db(), courseId)))
     const callers = await Promise.all(learners.map((learner) => callerAs(db(), learner)))

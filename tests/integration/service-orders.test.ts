@@ -19,6 +19,7 @@ import {
 import { SERVICE_ORDER_STATUSES } from '../../src-shared/service-orders.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser } from '../support/factories.ts'
+import { raceIt } from '../support/race.ts'
 import { paidServiceOrder, ukBrief, ukDirector } from '../support/service-orders.ts'
 
 let database: DatabaseHandle
@@ -434,7 +435,7 @@ describe('deliveries and revisions', () => {
     expect(await codeOf(shopper.serviceOrders.requestRevision({ id, details: 'Round 3' }))).toBe('CONFLICT')
   })
 
-  it('lets one answer win when the buyer accepts and asks for a revision at once', async () => {
+  raceIt('lets one answer win when the buyer accepts and asks for a revision at once', async () => {
     const { id, shopper } = await delivered('uk-company-formation', 'Premium')
     const outcomes = await Promise.allSettled([
       shopper.serviceOrders.acceptDelivery({ id }),
