@@ -22,10 +22,15 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${moduleName}.html` },
   jsonReporter: { fileName: `reports/mutation/${moduleName}.json` },
   clearTextReporter: { allowEmojis: false, logTests: false, reportMutants: true, reportScoreTable: true },
+  // A rerun reuses the results of mutants whose code and covering tests did not change (a new test reruns the
+  // survivors it covers), so a module is measured again in minutes after tests are added.
+  incremental: true,
+  incrementalFile: `reports/mutation/${moduleName}.incremental.json`,
   tempDirName: `.stryker-tmp/${moduleName}`,
   cleanTempDir: 'always',
   // Only what the tests need in the sandbox (not builds, reports, browsers' output).
   ignorePatterns: [
+    '/.stryker-tmp',
     '/dist',
     '/data',
     '/reports',

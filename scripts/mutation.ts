@@ -7,21 +7,62 @@ import { existsSync, readFileSync } from 'node:fs'
 
 type Module = { mutate: string[]; tests: string[] }
 
+const test = (name: string) => `tests/integration/${name}.test.ts`
+
 export const MODULES: Record<string, Module> = {
+  'payments-events': {
+    mutate: ['events', 'event-outcome', 'checkout-session'].map((f) => `src-server/payments/${f}.ts`),
+    tests: ['payments', 'stripe-webhook-foreign', 'stripe-event-rules'].map(test),
+  },
+  'payments-webhook': {
+    mutate: ['src-server/payments/webhook.ts'],
+    tests: ['payments', 'stripe-webhook-foreign', 'stripe-event-rules'].map(test),
+  },
+  'payments-subscriptions': {
+    mutate: ['subscription-events', 'membership-actions'].map((f) => `src-server/payments/${f}.ts`),
+    tests: ['membership', 'subscription-events-order', 'one-live-subscription', 'stripe-event-rules'].map(test),
+  },
+  'payments-checkout': {
+    mutate: ['checkout', 'confirm', 'abandoned', 'bank-details', 'bank-mail', 'instructions', 'options', 'config'].map(
+      (f) => `src-server/payments/${f}.ts`,
+    ),
+    tests: ['payments', 'orphan-orders', 'order-rules'].map(test),
+  },
   'orders-transitions': {
+    mutate: ['transitions', 'lock', 'pay', 'staff', 'pending'].map((f) => `src-server/orders/${f}.ts`),
+    tests: ['order-transitions', 'admin-orders', 'order-rules', 'payments'].map(test),
+  },
+  'orders-core': {
+    mutate: ['create', 'repository', 'renewal', 'free-enrolment', 'seller', 'buyer'].map(
+      (f) => `src-server/orders/${f}.ts`,
+    ),
+    tests: ['payments', 'free-enrolment', 'membership-renewals', 'order-rules'].map(test),
+  },
+  'orders-refunds': {
     mutate: [
-      'src-server/orders/transitions.ts',
-      'src-server/orders/lock.ts',
-      'src-server/orders/pay.ts',
-      'src-server/orders/staff.ts',
-      'src-server/orders/pending.ts',
+      ...['refunds', 'refund-requests', 'refund-reads', 'refund-mail', 'disputes'].map(
+        (f) => `src-server/orders/${f}.ts`,
+      ),
+      'src-server/payments/events-after-purchase.ts',
+      'src-server/payments/refunds.ts',
     ],
-    tests: [
-      'tests/integration/order-transitions.test.ts',
-      'tests/integration/payments.test.ts',
-      'tests/integration/admin-orders.test.ts',
-      'tests/integration/orphan-orders.test.ts',
-    ],
+    tests: ['refunds'].map(test),
+  },
+  'orders-documents': {
+    mutate: [
+      'invoices',
+      'documents',
+      'numbering',
+      'subscription-invoices',
+      'receipt',
+      'document-routes',
+      'document-pdf',
+    ].map((f) => `src-server/orders/${f}.ts`),
+    tests: ['invoices'].map(test),
+  },
+  'admin-orders': {
+    mutate: ['src-server/routers/admin/orders.ts'],
+    tests: ['admin-orders', 'order-rules', 'admin-authorization'].map(test),
   },
 }
 
