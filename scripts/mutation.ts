@@ -12,7 +12,11 @@ const test = (name: string) => `tests/integration/${name}.test.ts`
 export const MODULES: Record<string, Module> = {
   'payments-events': {
     mutate: ['events', 'event-outcome', 'checkout-session'].map((f) => `src-server/payments/${f}.ts`),
-    tests: ['payments', 'stripe-webhook-foreign', 'stripe-event-rules'].map(test),
+    tests: [
+      ...['payments', 'stripe-webhook-foreign', 'one-live-subscription', 'stripe-event-rules'].map(test),
+      'tests/unit/readme-operator.test.ts',
+      'tests/unit/checkout-session.test.ts',
+    ],
   },
   'payments-webhook': {
     mutate: ['src-server/payments/webhook.ts'],

@@ -144,12 +144,21 @@ describe('subscription updates', () => {
 
   it('an update to canceled ends Premium at once', async () => {
     const { user, caller, subscriptionId } = await premiumMember(0)
-    const canceled = { id: subscriptionId, object: 'subscription', status: 'canceled' }
-    expect(await post(fake.signedEvent('customer.subscription.updated', canceled))).toMatchObject({
-      body: { outcome: 'processed' },
+    const canceled = fake.signedEvent('customer.subscription.updated', {
+      id: subscriptionId,
+      object: 'subscription',
+      status: 'canceled',
     })
+    expect(await post(canceled)).toMatchObject({ body: { outcome: 'processed' } })
     expect(await isPremium(db(), user)).toBe(false)
     expect((await caller.purchases.entitlements()).isPremium).toBe(false)
+    // It ended when Stripe says it did (the event's time), not when the webhook got round to it.
+    const { ended_at } = await db()
+      .selectFrom('subscriptions')
+      .select('ended_at')
+      .where('stripe_subscription_id', '=', subscriptionId)
+      .executeTakeFirstOrThrow()
+    expect(ended_at).toEqual(new Date(canceled.event.created * 1000))
   })
 
   it('an update to unpaid makes the plan past due, and Premium ends with the grace days after the period', async () => {
