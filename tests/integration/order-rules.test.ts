@@ -1,8 +1,10 @@
 // Order rules outside the webhook that every other test let go (found by mutation testing, issue 19): 'I've Made
 // the Transfer' moves only a pending bank-transfer order, a plan staff confirm lasts its own billing period, the
 // audit record of staff's mark-paid and cancel is exact, and the order history shows each order's own lines.
+import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
+import { markPaid } from '../../src-server/orders/pay.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'
 import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createTestDatabase } from '../support/db.ts'
@@ -108,6 +110,18 @@ describe("the audit record of staff's order actions", () => {
     const { id, reference } = await customerOrder('awaiting_transfer')
     const caller = await callerAs(db(), admin)
     expect(await caller.admin.orders.markPaid({ id })).toEqual({ id, result: 'fulfilled' })
+    const order = await db()
+      .selectFrom('orders')
+      .select(['status', 'status_changed_by', 'captured_minor', 'tax_minor', 'total_minor'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(order).toEqual({
+      status: 'paid',
+      status_changed_by: admin.id,
+      captured_minor: 4999,
+      tax_minor: 0,
+      total_minor: 4999,
+    })
     expect(await auditOf(id)).toEqual([
       {
         actor_id: admin.id,
@@ -138,6 +152,21 @@ describe("the audit record of staff's order actions", () => {
         after: { reference, status: 'cancelled' },
       },
     ])
+  })
+})
+
+describe('an order that does not exist', () => {
+  it('is not paid, confirmed or cancelled', async () => {
+    const missing = randomUUID()
+    expect(await markPaid(db(), missing, { source: 'stripe' })).toBe('not_found')
+    await expect(confirmPaymentByStaff(db(), missing, admin)).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'Order not found',
+    })
+    await expect(cancelByStaff(db(), missing, admin)).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'Order not found',
+    })
   })
 })
 

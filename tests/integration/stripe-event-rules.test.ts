@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
+import { formatMoney } from '../../src-shared/money.ts'
 import { createUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
@@ -130,6 +131,48 @@ describe('checkout.session.completed', () => {
       .executeTakeFirstOrThrow()
     expect(paid).toEqual({ status: 'paid', currency: 'GBP', captured_minor: 3900 })
     expect(await grantsOf(user.id)).toEqual([{ kind: 'course', order_id: orderId }])
+  })
+})
+
+describe('what Stripe took', () => {
+  it('with Stripe Tax: the order records the amount taken and the tax within it, and the receipt says it', async () => {
+    const { user, course, orderId, sessionId } = await cardCheckout('course', 23)
+    const session = fake.completeSession(sessionId)
+    const taken = course.price_minor + 780
+    Object.assign(session, { amount_total: taken, total_details: { amount_tax: 780 } })
+    expect(await post(fake.signedEvent('checkout.session.completed', session))).toMatchObject({
+      body: { outcome: 'processed' },
+    })
+    const order = await db()
+      .selectFrom('orders')
+      .select(['status', 'total_minor', 'tax_minor', 'captured_minor', 'stripe_payment_intent_id'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(order).toEqual({
+      status: 'paid',
+      total_minor: taken,
+      tax_minor: 780,
+      captured_minor: taken,
+      stripe_payment_intent_id: session.payment_intent,
+    })
+    const receipt = await db()
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', user.email)
+      .where('kind', '=', 'order_paid')
+      .executeTakeFirstOrThrow()
+    expect(receipt.text_body).toContain(`We have received your payment of ${formatMoney(taken, 'USD')} for order`)
+  })
+
+  it("without tax: the total stays the order's, and what was taken is recorded", async () => {
+    const { course, orderId, sessionId } = await cardCheckout('course', 24)
+    await post(fake.signedEvent('checkout.session.completed', fake.completeSession(sessionId)))
+    const order = await db()
+      .selectFrom('orders')
+      .select(['total_minor', 'tax_minor', 'captured_minor'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(order).toEqual({ total_minor: course.price_minor, tax_minor: 0, captured_minor: course.price_minor })
   })
 })
 
