@@ -11,11 +11,17 @@ const test = (name: string) => `tests/integration/${name}.test.ts`
 
 export const MODULES: Record<string, Module> = {
   'payments-events': {
-    mutate: ['events', 'event-outcome', 'checkout-session'].map((f) => `src-server/payments/${f}.ts`),
+    mutate: ['events', 'event-outcome'].map((f) => `src-server/payments/${f}.ts`),
     tests: [
       ...['payments', 'stripe-webhook-foreign', 'one-live-subscription', 'stripe-event-rules'].map(test),
       'tests/unit/readme-operator.test.ts',
+    ],
+  },
+  'payments-checkout-session': {
+    mutate: ['src-server/payments/checkout-session.ts'],
+    tests: [
       'tests/unit/checkout-session.test.ts',
+      ...['payments', 'stripe-webhook-foreign', 'stripe-event-rules'].map(test),
     ],
   },
   'payments-webhook': {
