@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
+import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { createUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
@@ -131,6 +132,42 @@ describe('checkout.session.completed', () => {
       .executeTakeFirstOrThrow()
     expect(paid).toEqual({ status: 'paid', currency: 'GBP', captured_minor: 3900 })
     expect(await grantsOf(user.id)).toEqual([{ kind: 'course', order_id: orderId }])
+  })
+})
+
+describe('events the shop does not act on', () => {
+  const recorded = (id: string) =>
+    db()
+      .selectFrom('processed_stripe_events')
+      .select(['type', 'outcome', 'reason'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+
+  it('an unhandled type, even one named like a property every object has, is acknowledged and ignored', async () => {
+    for (const type of ['customer.created', 'constructor', 'toString']) {
+      const event = fake.signedEvent(type, { id: 'cus_1', object: 'customer' })
+      expect(await post(event)).toEqual({ status: 200, body: { received: true, outcome: 'ignored' } })
+      expect(await recorded(event.event.id)).toEqual({ type, outcome: 'ignored', reason: 'unhandled_type' })
+    }
+  })
+
+  it('a signed body that is no event is named by its type (at most 255 characters), else "unknown"', async () => {
+    for (const body of [{ type: 'x'.repeat(300) }, { type: '' }, { type: 42 }]) {
+      const payload = JSON.stringify(body)
+      const response = await post({ payload, header: stripeSignatureHeader(payload, fake.webhookSecret) })
+      expect(response).toEqual({ status: 200, body: { received: true, outcome: 'ignored' } })
+    }
+    const rows = await db()
+      .selectFrom('processed_stripe_events')
+      .select(['type', 'reason'])
+      .where('id', 'like', 'unreadable_%')
+      .orderBy('type')
+      .execute()
+    expect(rows).toEqual([
+      { type: 'unknown', reason: 'malformed' },
+      { type: 'unknown', reason: 'malformed' },
+      { type: 'x'.repeat(255), reason: 'malformed' },
+    ])
   })
 })
 
