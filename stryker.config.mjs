@@ -17,7 +17,12 @@ export default {
   concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
   // Integration tests start servers and databases; give a mutant time before calling it an endless loop.
   timeoutMS: 30_000,
+  // The first (dry) run does the module's whole test list once, on a loaded machine.
+  dryRunTimeoutMinutes: 30,
   timeoutFactor: 2,
+  // STRYKER_DISABLE_BAIL=1 runs every covering test of a mutant (slower), so the report lists all the tests that kill
+  // it: scripts/mutation.ts then also scores the suite without some test files (MUTATION_BASELINE_EXCLUDE).
+  disableBail: process.env.STRYKER_DISABLE_BAIL === '1',
   reporters: ['html', 'json', 'clear-text', 'progress'],
   htmlReporter: { fileName: `reports/mutation/${moduleName}.html` },
   jsonReporter: { fileName: `reports/mutation/${moduleName}.json` },

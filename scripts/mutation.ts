@@ -77,15 +77,28 @@ export const MODULES: Record<string, Module> = {
 }
 
 type MutantStatus = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'CompileError' | 'RuntimeError' | 'Ignored'
-type Report = { files: Record<string, { mutants: { status: MutantStatus }[] }> }
+type Report = {
+  files: Record<string, { mutants: { status: MutantStatus; killedBy?: string[] }[] }>
+  testFiles?: Record<string, { tests: { id: string }[] }>
+}
 
-/** Stryker's score: killed (and timed-out) mutants of all valid ones; mutants no test reaches count as survivors. */
-function count(report: Report) {
+/**
+ * Stryker's score: killed (and timed-out) mutants of all valid ones; mutants no test reaches count as survivors.
+ * With `without` (test file names), a mutant only those files kill counts as survived: the suite's score before
+ * they were written (exact when the run had STRYKER_DISABLE_BAIL=1, so `killedBy` lists every killing test).
+ */
+function count(report: Report, without: string[] = []) {
+  const excluded = new Set<string>()
+  for (const [path, file] of Object.entries(report.testFiles ?? {})) {
+    if (without.some((name) => path.includes(name))) for (const { id } of file.tests) excluded.add(id)
+  }
   let killed = 0
   let valid = 0
   for (const file of Object.values(report.files)) {
-    for (const { status } of file.mutants) {
-      if (status === 'Killed' || status === 'Timeout') killed++
+    for (const { status, killedBy = [] } of file.mutants) {
+      const killedOnlyByExcluded =
+        status === 'Killed' && killedBy.length > 0 && killedBy.every((id) => excluded.has(id))
+      if ((status === 'Killed' && !killedOnlyByExcluded) || status === 'Timeout') killed++
       if (status === 'Killed' || status === 'Timeout' || status === 'Survived' || status === 'NoCoverage') valid++
     }
   }
@@ -103,7 +116,9 @@ if (unknown.length > 0) {
 }
 const names = asked.length > 0 ? asked : Object.keys(MODULES)
 
+const baselineExclude = process.env.MUTATION_BASELINE_EXCLUDE?.split(',').filter(Boolean) ?? []
 const results: [string, { killed: number; valid: number }][] = []
+const baselines: [string, { killed: number; valid: number }][] = []
 let failed = false
 for (const name of names) {
   const { mutate, tests } = MODULES[name]!
@@ -119,16 +134,20 @@ for (const name of names) {
     failed = true
     continue
   }
-  const counts = count(JSON.parse(readFileSync(reportPath, 'utf8')) as Report)
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report
+  const counts = count(report)
   results.push([name, counts])
+  if (baselineExclude.length > 0) baselines.push([name, count(report, baselineExclude)])
   console.log(`${name}: done in ${Math.round((Date.now() - started) / 1000)} s`)
 }
 
 console.log('')
+for (const [name, counts] of baselines) console.log(line(`${name} without ${baselineExclude.join(', ')}: `, counts))
 for (const [name, counts] of results) console.log(line(`${name}: `, counts))
 const total = results.reduce((sum, [, c]) => ({ killed: sum.killed + c.killed, valid: sum.valid + c.valid }), {
   killed: 0,
   valid: 0,
 })
-console.log(line('', total))
+if (results.length > 0) console.log(line('', total))
+else console.log('mutation score: no module completed')
 process.exit(failed ? 1 : 0)

@@ -155,6 +155,30 @@ describe("the audit record of staff's order actions", () => {
   })
 })
 
+describe("staff's order list", () => {
+  it('pages ten at a time, newest first, and says whether a next page exists', async () => {
+    const customer = await createUser(db())
+    const courseId = (await publishedCourse(db(), 5)).id
+    const ids: string[] = []
+    for (let i = 0; i < 11; i++) {
+      const id = await placeOrder(db(), { userId: customer.id, courseId, reference: `SF-PAGE-${i}`, status: 'expired' })
+      await db()
+        .updateTable('orders')
+        .set({ created_at: new Date(Date.UTC(2026, 0, 1, 0, i)) } as never) // created_at is insert-only in the types
+        .where('id', '=', id)
+        .execute()
+      ids.push(id)
+    }
+    const caller = await callerAs(db(), admin)
+    const first = await caller.admin.orders.list({ status: 'expired' })
+    expect(first).toMatchObject({ page: 1, hasNext: true, openRequests: 0 })
+    expect(first.items.map((order) => order.id)).toEqual(ids.slice(1).reverse())
+    const second = await caller.admin.orders.list({ status: 'expired', page: 2 })
+    expect(second).toMatchObject({ page: 2, hasNext: false, openRequests: 0 })
+    expect(second.items.map((order) => order.id)).toEqual([ids[0]])
+  })
+})
+
 describe('an order that does not exist', () => {
   it('is not paid, confirmed or cancelled', async () => {
     const missing = randomUUID()

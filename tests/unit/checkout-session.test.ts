@@ -25,7 +25,7 @@ const course: CheckoutLine = {
 const monthlyPlan: CheckoutLine = {
   kind: 'plan',
   title: 'Basic Plan',
-  detail: null,
+  detail: '',
   priceMinor: 999,
   recurringInterval: 'month',
   planId: 'basic',
