@@ -17,15 +17,25 @@ export default {
   concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
   // Integration tests start servers and databases; give a mutant time before calling it an endless loop.
   timeoutMS: 30_000,
+  // The first (dry) run does the module's whole test list once, on a loaded machine.
+  dryRunTimeoutMinutes: 30,
   timeoutFactor: 2,
+  // STRYKER_DISABLE_BAIL=1 runs every covering test of a mutant (slower), so the report lists all the tests that kill
+  // it: scripts/mutation.ts then also scores the suite without some test files (MUTATION_BASELINE_EXCLUDE).
+  disableBail: process.env.STRYKER_DISABLE_BAIL === '1',
   reporters: ['html', 'json', 'clear-text', 'progress'],
   htmlReporter: { fileName: `reports/mutation/${moduleName}.html` },
   jsonReporter: { fileName: `reports/mutation/${moduleName}.json` },
   clearTextReporter: { allowEmojis: false, logTests: false, reportMutants: true, reportScoreTable: true },
+  // A rerun reuses the results of mutants whose code and covering tests did not change (a new test reruns the
+  // survivors it covers), so a module is measured again in minutes after tests are added.
+  incremental: true,
+  incrementalFile: `reports/mutation/${moduleName}.incremental.json`,
   tempDirName: `.stryker-tmp/${moduleName}`,
   cleanTempDir: 'always',
   // Only what the tests need in the sandbox (not builds, reports, browsers' output).
   ignorePatterns: [
+    '/.stryker-tmp',
     '/dist',
     '/data',
     '/reports',
