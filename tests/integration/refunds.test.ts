@@ -7,7 +7,7 @@ import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { raceIt } from '../support/race.ts'
+import { raceIt, whileRowHeld } from '../support/race.ts'
 import { pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
@@ -120,13 +120,15 @@ describe('staff refunds', () => {
 
   raceIt('never refunds more than was captured when 10 refunds of the same order race', async () => {
     const { caller, orderId, lines, paymentIntent } = await paidOrder(2, 4)
-    // The callers are made first, so the ten refunds start together and overlap in the database.
+    // The callers are made first and the order row is held while the ten refunds start, so they truly meet at it.
     const callers = await Promise.all(Array.from({ length: 10 }, () => staff()))
-    const attempts = await Promise.allSettled(
-      callers.map((caller, i) =>
-        i % 2 === 0
-          ? caller.admin.orders.refund({ orderId })
-          : caller.admin.orders.refund({ orderId, lineIds: [lines[0]!.id] }),
+    const attempts = await whileRowHeld(db(), 'orders', orderId, () =>
+      Promise.allSettled(
+        callers.map((caller, i) =>
+          i % 2 === 0
+            ? caller.admin.orders.refund({ orderId })
+            : caller.admin.orders.refund({ orderId, lineIds: [lines[0]!.id] }),
+        ),
       ),
     )
     const order = await db()
