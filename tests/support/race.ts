@@ -1,7 +1,7 @@
 // Concurrency tests run on PostgreSQL only. PGlite runs one query at a time, so a race test there passes even with
 // its row lock or transaction removed (issue 19): it would prove nothing. With TEST_DATABASE_URL set (CI always
 // sets it) the `postgres` project runs them; without it they are skipped, and the skip says why.
-// docs/mutation.md ("Concurrency proofs") records each one failing with its lock removed.
+// docs/concurrency-proofs.md records each one failing with its lock removed.
 import { type Kysely, sql } from 'kysely'
 import { inject, it } from 'vitest'
 import type { Database } from '../../db/types.ts'
