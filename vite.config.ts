@@ -29,6 +29,8 @@ export default defineConfig({
       },
       '/uploads': `http://127.0.0.1:${serverPort}`,
       '/healthz': `http://127.0.0.1:${serverPort}`,
+      '/livez': `http://127.0.0.1:${serverPort}`,
+      '/readyz': `http://127.0.0.1:${serverPort}`,
       '/sitemap.xml': `http://127.0.0.1:${serverPort}`,
     },
   },
