@@ -6,4 +6,5 @@ const scope = globalThis as { __zod_globalConfig?: Record<string, unknown> }
 // The same object zod keeps (had it loaded first), so the setting holds either way.
 scope.__zod_globalConfig ??= {}
 scope.__zod_globalConfig.jitless = true
+
 export {}

@@ -65,13 +65,14 @@ export function CategoryDialog({
           <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className={button()} disabled={pending} onClick={save}>
+          <button type="submit" form={fields.formId} className={button()} disabled={pending}>
             {pending ? 'Saving...' : category ? 'Update Category' : 'Save Category'}
           </button>
         </>
       }
     >
       <form
+        id={fields.formId}
         ref={fields.formRef}
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}

@@ -58,18 +58,14 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
           <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
             Cancel
           </button>
-          <button
-            type="button"
-            className={button()}
-            disabled={invite.isPending}
-            onClick={() => invite.mutate({ name, email, role })}
-          >
+          <button type="submit" form={fields.formId} className={button()} disabled={invite.isPending}>
             {invite.isPending ? 'Sending...' : 'Add Member'}
           </button>
         </>
       }
     >
       <form
+        id={fields.formId}
         ref={fields.formRef}
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}

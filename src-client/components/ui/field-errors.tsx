@@ -70,8 +70,12 @@ export function useFieldErrors<Field extends string>() {
     return hasField
   }, [])
 
+  /** The form's id: a dialog's Save button in its footer (outside the form) names it with `form=`, so it submits
+   * the form and Enter in a field submits too. */
+  const formId = `${id}-form`
+
   return useMemo(
-    () => ({ errors, formError, formRef, control, message, fromError, clear }),
-    [errors, formError, formRef, control, message, fromError, clear],
+    () => ({ errors, formError, formRef, formId, control, message, fromError, clear }),
+    [errors, formError, formRef, formId, control, message, fromError, clear],
   )
 }

@@ -103,13 +103,14 @@ export function CourseDialog({
           <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className={button()} disabled={pending} onClick={save}>
+          <button type="submit" form={fields.formId} className={button()} disabled={pending}>
             {pending ? 'Saving...' : course ? 'Update Course' : 'Save Course'}
           </button>
         </>
       }
     >
       <form
+        id={fields.formId}
         ref={fields.formRef}
         noValidate
         className={grid}

@@ -98,7 +98,12 @@ export default function LessonContentDialog({
           <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className={button()} disabled={!form || save.isPending || uploading} onClick={submit}>
+          <button
+            type="submit"
+            form={fields.formId}
+            className={button()}
+            disabled={!form || save.isPending || uploading}
+          >
             {save.isPending ? 'Saving...' : 'Save Lesson'}
           </button>
         </>
@@ -110,6 +115,7 @@ export default function LessonContentDialog({
       ) : null}
       {form ? (
         <form
+          id={fields.formId}
           ref={fields.formRef}
           noValidate
           className={css({ display: 'grid', gap: '4' })}

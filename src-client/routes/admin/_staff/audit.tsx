@@ -11,7 +11,6 @@ import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/sta
 import { loadList } from '../../../lib/list-loader.ts'
 import type { Trpc } from '../../../lib/trpc.ts'
 
-const auditSearch = searchParams({ page: optionalPage })
 const auditQuery = (trpc: Trpc, page = 1) => trpc.admin.audit.list.queryOptions({ page })
 
 const routeSearch = searchParams({ page: optionalPage })
