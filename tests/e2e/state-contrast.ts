@@ -126,7 +126,7 @@ export async function stateContrast(
       .evaluate((element) => {
         const text = (element as HTMLElement).innerText?.trim()
         if (!text || element.closest('[inert], [aria-hidden="true"]')) return null
-      if (element.matches(':disabled, [aria-disabled="true"]')) return null // measured as disabled below
+        if (element.matches(':disabled, [aria-disabled="true"]')) return null // measured as disabled below
         element.scrollIntoView({ block: 'center', inline: 'nearest' })
         const box = element.getBoundingClientRect()
         if (box.width < 1 || box.height < 1) return null

@@ -33,16 +33,14 @@ function start(...args: string[]) {
   return run.stdout
 }
 
-const builds = async () => (await readFile(path.join(root, 'builds.log'), 'utf8').catch(() => '')).split('\n').length - 1
+const builds = async () =>
+  (await readFile(path.join(root, 'builds.log'), 'utf8').catch(() => '')).split('\n').length - 1
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'start-skips-build-'))
   await mkdir(path.join(root, 'scripts/start'), { recursive: true })
   await copyFile(path.join(repo, 'scripts/start.ts'), path.join(root, 'scripts/start.ts'))
-  await copyFile(
-    path.join(repo, 'scripts/start/build-decision.ts'),
-    path.join(root, 'scripts/start/build-decision.ts'),
-  )
+  await copyFile(path.join(repo, 'scripts/start/build-decision.ts'), path.join(root, 'scripts/start/build-decision.ts'))
   await write('package.json', JSON.stringify({ type: 'module', scripts: { build: 'node build.mjs' } }))
   await write('build.mjs', FAKE_BUILD)
   for (const input of ['src-server/main.ts', 'src-client/main.tsx', 'src-shared/a.ts', 'db/migrate.ts']) {
