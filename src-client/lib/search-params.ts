@@ -1,6 +1,6 @@
 // Search-param validation for routes, without zod: route definitions (validateSearch) load with the first page, and
 // even zod/mini brought ~14 kB gzipped (its core) into it. Each field is lenient as before: a missing, bad or
-// tampered value becomes undefined (the route's default) rather than an error page; unknown params are dropped.
+// tampered value becomes undefined (the route's default) rather than an error page.
 // The server validates what it receives with its own zod schemas.
 
 /** One search param: its value when valid, else undefined. */
@@ -18,11 +18,9 @@ const shapes = new WeakMap<SearchSchema<Shape>, Shape>()
 export function searchParams<S extends Shape>(shape: S): SearchSchema<S> {
   const parse: SearchSchema<S> = (input) => {
     const output: Record<string, unknown> = {}
-    for (const key of Object.keys(shape)) {
-      if (!Object.hasOwn(input, key)) continue
-      const value = shape[key]!(input[key])
-      if (value !== undefined) output[key] = value
-    }
+    // A bad value is kept as undefined, not left out: the router merges the raw params under what this returns,
+    // so only an explicit undefined replaces a tampered value.
+    for (const key of Object.keys(shape)) if (Object.hasOwn(input, key)) output[key] = shape[key]!(input[key])
     return output as Parsed<S>
   }
   shapes.set(parse as SearchSchema<Shape>, shape)
