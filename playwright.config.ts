@@ -34,7 +34,7 @@ export default defineConfig({
   },
   webServer: {
     command: `node --import tsx scripts/e2e-server.ts`,
-    url: `http://127.0.0.1:${port}/healthz`,
+    url: `http://127.0.0.1:${port}/readyz`,
     timeout: 90_000,
     reuseExistingServer: false,
     stdout: 'ignore',

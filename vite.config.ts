@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
 const serverPort = Number(process.env.PORT ?? 3000)
+const FRAMEWORK =
+  /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|@tanstack|@trpc)[\\/]|styled-system[\\/]/
 
 export default defineConfig({
   root: 'src-client',
@@ -16,7 +18,19 @@ export default defineConfig({
     }),
     react(),
   ],
-  build: { outDir: '../dist/client', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: '../dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // What every page runs (React, the router, TanStack Query, the tRPC client, Panda's css()) in one chunk:
+        // left to the default, it came in a dozen small shared chunks, each compressed on its own (about 11 kB
+        // more gzipped on the first load, and more requests).
+        codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK }] },
+      },
+    },
+  },
   server: {
     port: 5173,
     // In development the API server runs beside Vite (see scripts/dev.ts).
@@ -29,6 +43,8 @@ export default defineConfig({
       },
       '/uploads': `http://127.0.0.1:${serverPort}`,
       '/healthz': `http://127.0.0.1:${serverPort}`,
+      '/livez': `http://127.0.0.1:${serverPort}`,
+      '/readyz': `http://127.0.0.1:${serverPort}`,
       '/sitemap.xml': `http://127.0.0.1:${serverPort}`,
     },
   },

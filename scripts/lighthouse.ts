@@ -34,7 +34,7 @@ async function startServer(): Promise<ChildProcess> {
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   for (let attempt = 0; attempt < 180; attempt++) {
-    const ready = await fetch(`${base}/healthz`).then(
+    const ready = await fetch(`${base}/readyz`).then(
       (response) => response.ok,
       () => false,
     )

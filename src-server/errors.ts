@@ -15,12 +15,15 @@ export type DomainErrorKind =
 
 export class DomainError extends Error {
   override readonly name = 'DomainError'
+  /** The input field the refusal is about (e.g. a duplicate name): sent as that field's error, as zod's are. */
+  readonly field: string | undefined
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; field?: string },
   ) {
     super(message, options)
+    this.field = options?.field
   }
 }
 

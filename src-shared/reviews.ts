@@ -31,3 +31,7 @@ export interface RatingSummary {
   count: number
   stars: { stars: number; count: number }[]
 }
+
+/** The admin's review filter. Here, not in schemas/reviews.ts: the admin route's search params load with the first
+ * page, and that module would bring the full zod along. */
+export const REVIEW_VISIBILITY = ['all', 'visible', 'hidden'] as const

@@ -1,5 +1,5 @@
 // The catalogue's query options, kept apart from the components so route loaders stay in the small main chunk.
-import type { CatalogueSearch } from '../../src-shared/schemas/catalog-url.ts'
+import type { CatalogueSearch } from './catalogue-search.ts'
 import type { Trpc } from './trpc.ts'
 
 export function catalogueQueryOptions(trpc: Trpc, search: CatalogueSearch) {

@@ -11,11 +11,13 @@ import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { errorMessage, isClientError, isServiceUnavailable } from '../lib/errors.ts'
-import { optionalText, z } from '../lib/search-params.ts'
+import { optionalText, searchParams } from '../lib/search-params.ts'
 import { sessionQuery, setSessionUser } from '../lib/session.ts'
 
+const routeSearch = searchParams({ redirect: optionalText })
+
 export const Route = createFileRoute('/login')({
-  validateSearch: z.object({ redirect: optionalText }),
+  validateSearch: routeSearch,
   // A signed-in visitor goes straight back to where they came from (spec §4).
   beforeLoad: async ({ context, search }) => {
     const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)

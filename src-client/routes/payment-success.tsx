@@ -9,11 +9,13 @@ import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
 import { errorMessage } from '../lib/errors.ts'
-import { optionalText, z } from '../lib/search-params.ts'
+import { optionalText, searchParams } from '../lib/search-params.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
 
+const routeSearch = searchParams({ session_id: optionalText })
+
 export const Route = createFileRoute('/payment-success')({
-  validateSearch: z.object({ session_id: optionalText }),
+  validateSearch: routeSearch,
   head: () => ({ meta: [{ title: 'Payment | SkillForge' }] }),
   component: PaymentSuccessPage,
 })

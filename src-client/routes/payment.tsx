@@ -21,7 +21,7 @@ import { routeError } from '../components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { errorCode, errorMessage } from '../lib/errors.ts'
-import { optionalEnum, z } from '../lib/search-params.ts'
+import { optionalEnum, searchParams } from '../lib/search-params.ts'
 import { requireUser } from '../lib/session.ts'
 import type { RouterOutputs } from '../lib/types.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
@@ -32,8 +32,10 @@ type CartTotal = NonNullable<RouterOutputs['cart']['list']>['totals'][number]
 const payableGroup = (totals: CartTotal[], currency?: string) =>
   totals.find((total) => total.currency === currency) ?? totals[0]
 
+const routeSearch = searchParams({ currency: optionalEnum(CURRENCIES) })
+
 export const Route = createFileRoute('/payment')({
-  validateSearch: z.object({ currency: optionalEnum(CURRENCIES) }),
+  validateSearch: routeSearch,
   // Visitors log in first and come back here; an empty cart goes back to /cart. Both before anything renders.
   beforeLoad: async ({ context, location, preload }) => {
     await requireUser(context, location.href, { notice: 'Please log in to continue', preload })

@@ -9,10 +9,12 @@ import { button } from '../components/ui/button.ts'
 import { FormAlert, TextField } from '../components/ui/form.tsx'
 import { notify } from '../components/ui/toaster.tsx'
 import { GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
-import { optionalText, z } from '../lib/search-params.ts'
+import { optionalText, searchParams } from '../lib/search-params.ts'
+
+const routeSearch = searchParams({ token: optionalText })
 
 export const Route = createFileRoute('/reset-password')({
-  validateSearch: z.object({ token: optionalText }),
+  validateSearch: routeSearch,
   head: () => ({ meta: [{ title: 'Reset password | SkillForge' }] }),
   component: ResetPasswordPage,
 })

@@ -8,10 +8,12 @@ import { button } from '../components/ui/button.ts'
 import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
 import { GENERIC_ERROR, isClientError, refusalMessage } from '../lib/errors.ts'
-import { optionalText, z } from '../lib/search-params.ts'
+import { optionalText, searchParams } from '../lib/search-params.ts'
+
+const routeSearch = searchParams({ token: optionalText })
 
 export const Route = createFileRoute('/verify-email')({
-  validateSearch: z.object({ token: optionalText }),
+  validateSearch: routeSearch,
   head: () => ({ meta: [{ title: 'Verify your email | SkillForge' }] }),
   component: VerifyEmailPage,
 })

@@ -39,7 +39,7 @@ async function assertNameFree(db: DB, name: string, exceptId?: string) {
     .where((eb) => eb.or([eb(eb.fn('lower', ['name']), '=', name.toLowerCase()), eb('slug', '=', slugify(name))]))
   if (exceptId) query = query.where('id', '!=', exceptId)
   if (await query.executeTakeFirst()) {
-    throw new DomainError('conflict', 'A category with this name already exists')
+    throw new DomainError('conflict', 'A category with this name already exists', { field: 'name' })
   }
 }
 

@@ -33,7 +33,7 @@ async function freeCourseId(db: DB, title: string): Promise<string> {
 
 async function assertCategory(db: DB, categoryId: string) {
   const found = await db.selectFrom('categories').select('id').where('id', '=', categoryId).executeTakeFirst()
-  if (!found) throw new DomainError('invalid', 'Please choose a category')
+  if (!found) throw new DomainError('invalid', 'Please choose a category', { field: 'categoryId' })
 }
 
 async function loadCourse(db: DB, id: string) {

@@ -16,5 +16,6 @@ export function isAcceptedCourseImage(url: string, storage: Pick<FileStorage, 'k
 }
 
 export function assertCourseImage(url: string, storage: Pick<FileStorage, 'keyFromUrl'>, current?: string) {
-  if (!isAcceptedCourseImage(url, storage, current)) throw new DomainError('invalid', COURSE_IMAGE_REFUSED)
+  if (!isAcceptedCourseImage(url, storage, current))
+    throw new DomainError('invalid', COURSE_IMAGE_REFUSED, { field: 'imageUrl' })
 }

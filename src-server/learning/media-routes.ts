@@ -13,7 +13,6 @@ import { findAttachment, findCourseForLearning, findLessonRow } from '../catalog
 import type { HttpDeps } from '../config.ts'
 import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
 import { parseRange } from './byte-range.ts'
-import { certificatePdf } from './certificate-pdf.ts'
 import { certificateView } from './certificates.ts'
 
 const DEMO_PREFIX = 'demo/'
@@ -98,6 +97,8 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
   app.get<{ Params: { id: string } }>('/api/certificates/:id/pdf', async (request, reply) => {
     const view = await certificateView(deps.db, request.params.id, deps.config.publicUrl).catch(() => null)
     if (!view) return notFound(reply)
+    // Loaded on the first download, not at start-up (the PDF library is slow to load).
+    const { certificatePdf } = await import('./certificate-pdf.ts')
     const pdf = await certificatePdf(view)
     return reply
       .header('Content-Type', 'application/pdf')

@@ -15,7 +15,6 @@ import {
 } from '../catalog/repository-lessons.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-import { renderMarkdown } from './markdown.ts'
 import { findCompletion, lessonsAddedSince, progressOfCourse } from './repository.ts'
 
 async function courseOrNotFound(db: DB, user: AccessUser, courseId: string): Promise<CourseForLearning> {
@@ -96,9 +95,11 @@ export async function openLesson(db: DB, user: AccessUser, courseId: string, les
   if (!(await canOpenLesson(db, user, course, { isPreview: lesson.is_preview }))) {
     return { ...outline, locked: true as const, content: null, progress: null }
   }
-  const [attachments, progressRows] = await Promise.all([
+  // markdown-it loads with the first lesson opened, not at start-up.
+  const [attachments, progressRows, { renderMarkdown }] = await Promise.all([
     listAttachments(db, lesson.id),
     user ? progressOfCourse(db, user.id, courseId) : Promise.resolve([]),
+    import('./markdown.ts'),
   ])
   const progress = progressRows.find((row) => row.lesson_id === lesson.id)
   const embed = lesson.video_url ? parseVideoUrl(lesson.video_url) : null

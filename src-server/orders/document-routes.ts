@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
 import type { HttpDeps } from '../config.ts'
 import { isDomainError } from '../errors.ts'
-import { renderDocumentPdf } from './document-pdf.ts'
 import { type DocumentKind, readDocument } from './documents.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -20,6 +19,8 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: HttpDeps) {
     if (!user) return reply
     try {
       const document = await readDocument(deps.db, user, kind as DocumentKind, id)
+      // Loaded on the first download: the PDF library is a good part of the server's start-up otherwise.
+      const { renderDocumentPdf } = await import('./document-pdf.ts')
       const pdf = await renderDocumentPdf(document)
       return reply
         .header('content-type', 'application/pdf')

@@ -86,7 +86,7 @@ export async function refundOrder(db: DB, request: StaffRefund, gateway: RefundG
       const key = `refund-${order.id}-${order.refunded_minor}-${chosen.map((line) => line.id).join('.')}`
       stripeRefundId = (await gateway.refund(paid, amount, key.slice(0, 255))).stripeRefundId
     } else if (!request.reference) {
-      throw new DomainError('invalid', REFUND_MESSAGES.referenceRequired)
+      throw new DomainError('invalid', REFUND_MESSAGES.referenceRequired, { field: 'reference' })
     }
     const result = await applyRefund(trx, order, {
       amount,

@@ -1,6 +1,6 @@
 // One rate limiter for tRPC procedures and plain routes: fixed windows counted in memory by default, or in
 // Redis when REDIS_URL is set (so several server nodes share the counts).
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 
 export interface RateLimiter {
   readonly kind: 'memory' | 'redis'
@@ -109,21 +109,27 @@ return 0`
 
 export function createRedisLimiter(url: string, prefix = 'rl:'): RateLimiter {
   // Fail fast: a limiter that waits for a dead Redis would hang every log-in.
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
-  redis.on('error', () => {}) // reported through the failing commands; without a listener Node would crash
+  // ioredis is loaded here, only when REDIS_URL asks for it: it is slow to load for a server that has no Redis.
+  const connecting: Promise<Redis> = import('ioredis').then(({ Redis }) => {
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
+    redis.on('error', () => {}) // reported through the failing commands; without a listener Node would crash
+    return redis
+  })
   return {
     kind: 'redis',
     async hit(key, windowMs) {
+      const redis = await connecting
       const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${key}`, String(windowMs))) as [number, number]
       return { count, ttlMs: ttl }
     },
     async peek(key) {
-      return Number((await redis.get(`${prefix}${key}`)) ?? 0)
+      return Number((await (await connecting).get(`${prefix}${key}`)) ?? 0)
     },
     async release(key) {
-      await redis.eval(RELEASE_SCRIPT, 1, `${prefix}${key}`)
+      await (await connecting).eval(RELEASE_SCRIPT, 1, `${prefix}${key}`)
     },
     async close() {
+      const redis = await connecting
       await redis.quit().catch(() => redis.disconnect())
     },
   }

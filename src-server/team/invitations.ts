@@ -30,7 +30,7 @@ export async function inviteMember(
 ) {
   const existing = await db.selectFrom('users').select('role').where(userEmailIs(input.email)).executeTakeFirst()
   if (existing && existing.role !== 'customer') {
-    throw new DomainError('conflict', 'This person is already a team member')
+    throw new DomainError('conflict', 'This person is already a team member', { field: 'email' })
   }
   const bytes = new Uint8Array(32)
   crypto.getRandomValues(bytes)

@@ -2,6 +2,7 @@
 import { initTRPC, TRPCError } from '@trpc/server'
 import { ZodError, z } from 'zod'
 import { hasRole, type Role } from '../../src-shared/roles.ts'
+import { isDomainError } from '../errors.ts'
 import type { Context } from './context.ts'
 import { publicErrorShape } from './error-shape.ts'
 import { toPublicTRPCError } from './errors.ts'
@@ -9,7 +10,14 @@ import { refuseNulInput } from './nul-input.ts'
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error, ctx }) {
-    const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null
+    // Field errors in zod's flattened shape: the input's, or a domain refusal about one field (a taken name), so a
+    // form ties either to its field the same way.
+    const zodError =
+      error.cause instanceof ZodError
+        ? z.flattenError(error.cause)
+        : isDomainError(error.cause) && error.cause.field
+          ? { formErrors: [], fieldErrors: { [error.cause.field]: [error.cause.message] } }
+          : null
     const hideDetails = ctx?.config.hideErrorDetails ?? process.env.NODE_ENV === 'production'
     return publicErrorShape({ ...shape, data: { ...shape.data, zodError } }, error, {
       hideDetails,

@@ -29,8 +29,6 @@ const fields = {
   page: z.coerce.number().int().min(1).max(10_000),
 }
 
-export { type CatalogueSearch, catalogueSearchSchema } from './catalog-url.ts'
-
 /** The server's input: strict, so a bad value is a clear BAD_REQUEST naming the field. */
 export const catalogueQuerySchema = z.object({
   search: fields.search.optional(),

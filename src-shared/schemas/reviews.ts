@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { REVIEW_MAX_LENGTH, REVIEW_MESSAGES } from '../reviews.ts'
+import { REVIEW_MAX_LENGTH, REVIEW_MESSAGES, REVIEW_VISIBILITY } from '../reviews.ts'
 import { courseIdSchema } from './catalog.ts'
 
 const rating = z
@@ -22,7 +22,7 @@ export const courseReviewsInput = z.object({
 })
 export const courseIdInput = z.object({ courseId: courseIdSchema })
 
-export const REVIEW_VISIBILITY = ['all', 'visible', 'hidden'] as const
+export { REVIEW_VISIBILITY }
 export const staffReviewsInput = z.object({
   page: z.number().int().min(1).max(10_000).default(1),
   visibility: z.enum(REVIEW_VISIBILITY).default('all'),

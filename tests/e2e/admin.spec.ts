@@ -107,7 +107,9 @@ test.describe('the owner manages a course', () => {
 
     // The server refuses a course without title and description.
     await dialog.getByRole('button', { name: 'Save Course' }).click()
-    await expect(page.getByText('Please fill in required fields')).toBeVisible()
+    await expect(dialog.getByLabel('Title *', { exact: true })).toHaveAccessibleDescription(
+      'Please fill in required fields',
+    )
 
     const title = `E2E Kotlin ${Date.now()}`
     await dialog.getByLabel('Title *', { exact: true }).fill(title)
@@ -323,7 +325,7 @@ test.describe('categories', () => {
     await page.getByRole('button', { name: 'Add New Category' }).click()
     const dialog = page.getByRole('dialog', { name: 'Add New Category' })
     await dialog.getByRole('button', { name: 'Save Category' }).click()
-    await expect(dialog.getByRole('alert')).toHaveText('Category name is required')
+    await expect(dialog.getByLabel('Name *')).toHaveAccessibleDescription('Category name is required')
     const name = `Cat ${Date.now()}`
     await dialog.getByLabel('Name *').fill(name)
     await dialog.getByLabel('Description').fill('Made by the e2e test')

@@ -33,10 +33,13 @@ afterAll(async () => {
 })
 
 describe('HTTP server', () => {
-  it('GET /healthz checks the database', async () => {
-    const response = await fetch(`${baseUrl}/healthz`)
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ status: 'ok', database: 'ok' })
+  it('GET /healthz is liveness; GET /readyz checks the database', async () => {
+    const health = await fetch(`${baseUrl}/healthz`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toEqual({ status: 'ok' })
+    const ready = await fetch(`${baseUrl}/readyz`)
+    expect(ready.status).toBe(200)
+    expect(await ready.json()).toEqual({ status: 'ok', database: 'ok' })
   })
 
   it('serves tRPC at /trpc', async () => {
@@ -96,7 +99,7 @@ describe('HTTP server', () => {
 })
 
 describe('HTTP server with the database gone', () => {
-  it('reports 503 on /healthz instead of hanging', async () => {
+  it('reports 503 on /readyz instead of hanging, and stays live on /healthz and /livez', async () => {
     const broken = await createTestDatabase()
     const brokenServer = await createServer({
       env: { NODE_ENV: 'test', PORT: 0, HOST: '127.0.0.1', CLIENT_DIR: clientDir, LOG_LEVEL: 'silent' },
@@ -105,9 +108,18 @@ describe('HTTP server with the database gone', () => {
     })
     const url = await brokenServer.start()
     await broken.close()
-    const response = await fetch(`${url}/healthz`)
-    expect(response.status).toBe(503)
-    expect(await response.json()).toEqual({ status: 'error', database: 'unavailable' })
-    await brokenServer.stop()
+    try {
+      const ready = await fetch(`${url}/readyz`)
+      expect(ready.status).toBe(503)
+      expect(ready.headers.get('retry-after')).not.toBeNull()
+      expect(await ready.json()).toMatchObject({ status: 'unavailable', database: 'unavailable' })
+      for (const probe of ['/healthz', '/livez']) {
+        const live = await fetch(`${url}${probe}`)
+        expect(live.status).toBe(200)
+        expect(await live.json()).toEqual({ status: 'ok' })
+      }
+    } finally {
+      await brokenServer.stop()
+    }
   })
 })

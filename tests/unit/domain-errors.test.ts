@@ -1,5 +1,6 @@
 // A DomainError thrown by domain code leaves a procedure as the matching tRPC error, and a plain route as the
 // matching HTTP status, with the domain's message in both.
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { DomainError, HTTP_STATUS_BY_KIND } from '../../src-server/errors.ts'
@@ -10,6 +11,9 @@ import { createCallerFactory, publicProcedure, router } from '../../src-server/t
 const probe = router({
   fail: publicProcedure.query(() => {
     throw new DomainError('conflict', 'This item is already in your cart')
+  }),
+  taken: publicProcedure.mutation(() => {
+    throw new DomainError('conflict', 'A category with this name already exists', { field: 'name' })
   }),
   crash: publicProcedure.query(() => {
     throw new Error('connect ECONNREFUSED')
@@ -36,5 +40,29 @@ describe('domain errors', () => {
     expect(response.statusCode).toBe(HTTP_STATUS_BY_KIND.not_found)
     expect(response.json()).toMatchObject({ message: 'Course not found' })
     await app.close()
+  })
+
+  it("reach the client as that field's error when they name a field, as zod's field errors do", async () => {
+    const answer = async (path: string, method: string) => {
+      const response = await fetchRequestHandler({
+        endpoint: '/trpc',
+        req: new Request(`http://localhost/trpc/${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: method === 'POST' ? '{}' : undefined,
+        }),
+        router: probe,
+        createContext: () => createContextInner({ db: {} as never, user: null, session: null }),
+      })
+      return { status: response.status, body: (await response.json()) as { error: { data: { zodError: unknown } } } }
+    }
+    const taken = await answer('taken', 'POST')
+    expect(taken.status).toBe(409)
+    expect(taken.body.error.data.zodError).toEqual({
+      formErrors: [],
+      fieldErrors: { name: ['A category with this name already exists'] },
+    })
+    // A refusal about no field carries none.
+    expect((await answer('fail', 'GET')).body.error.data.zodError).toBeNull()
   })
 })

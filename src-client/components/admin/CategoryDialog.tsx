@@ -2,11 +2,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { css } from '../../../styled-system/css'
-import { errorMessage } from '../../lib/errors.ts'
 import { button } from '../ui/button.ts'
+import { useFieldErrors } from '../ui/field-errors.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { AdminDialog } from './AdminDialog.tsx'
-import { errorText, fieldClass, inputClass, textareaClass } from './styles.ts'
+import { errorText, fieldBox, fieldClass, inputClass, textareaClass } from './styles.ts'
 import { useTRPC } from './use-staff.ts'
 
 export interface CategoryDraft {
@@ -28,20 +28,22 @@ export function CategoryDialog({
   const queryClient = useQueryClient()
   const [name, setName] = useState('')
   const [description, setDescription] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const fields = useFieldErrors<'name' | 'description'>()
+  const { clear } = fields
   useEffect(() => {
     if (!open) return
     setName(category?.name ?? '')
     setDescription(category?.description ?? '')
-    setError(null)
-  }, [open, category])
+    clear()
+  }, [open, category, clear])
 
   const done = (message: string) => async () => {
     await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
     notify('success', message)
     onClose()
   }
-  const onError = (failure: unknown) => setError(errorMessage(failure))
+  // Validation (a missing or taken name) is the server's: its message goes under the field, which takes focus.
+  const onError = (failure: unknown) => fields.fromError(failure, ['name', 'description'])
   const create = useMutation(
     trpc.admin.categories.create.mutationOptions({ onSuccess: done('Category added successfully!'), onError }),
   )
@@ -63,36 +65,51 @@ export function CategoryDialog({
           <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className={button()} disabled={pending} onClick={save}>
+          <button type="submit" form={fields.formId} className={button()} disabled={pending}>
             {pending ? 'Saving...' : category ? 'Update Category' : 'Save Category'}
           </button>
         </>
       }
     >
       <form
+        id={fields.formId}
+        ref={fields.formRef}
+        noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
         onSubmit={(event) => {
           event.preventDefault()
           save()
         }}
       >
-        {error ? (
+        {fields.formError ? (
           <p role="alert" className={errorText}>
-            {error}
+            {fields.formError}
           </p>
         ) : null}
-        <label className={fieldClass}>
-          Name *
-          <input className={inputClass} value={name} onChange={(event) => setName(event.target.value)} />
-        </label>
-        <label className={fieldClass}>
-          Description
-          <textarea
-            className={textareaClass}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-          />
-        </label>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Name *
+            <input
+              className={inputClass}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              {...fields.control('name')}
+            />
+          </label>
+          {fields.message('name')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Description
+            <textarea
+              className={textareaClass}
+              value={description}
+              onChange={(event) => setDescription(event.target.value)}
+              {...fields.control('description')}
+            />
+          </label>
+          {fields.message('description')}
+        </div>
       </form>
     </AdminDialog>
   )

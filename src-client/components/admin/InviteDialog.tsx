@@ -4,12 +4,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { capitalise, TEAM_ROLES } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
-import { errorMessage } from '../../lib/errors.ts'
 import { button } from '../ui/button.ts'
+import { useFieldErrors } from '../ui/field-errors.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useCopy } from '../ui/use-copy.ts'
 import { AdminDialog } from './AdminDialog.tsx'
-import { errorText, fieldClass, inputClass } from './styles.ts'
+import { errorText, fieldBox, fieldClass, inputClass } from './styles.ts'
 import { useTRPC } from './use-staff.ts'
 
 type TeamRole = (typeof TEAM_ROLES)[number]
@@ -20,16 +20,17 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [role, setRole] = useState<TeamRole>('viewer')
-  const [error, setError] = useState<string | null>(null)
+  const fields = useFieldErrors<'name' | 'email' | 'role'>()
+  const { clear } = fields
   const [invited, setInvited] = useState<{ email: string; link: string; mailed: boolean } | null>(null)
   useEffect(() => {
     if (!open) return
     setName('')
     setEmail('')
     setRole('viewer')
-    setError(null)
+    clear()
     setInvited(null)
-  }, [open])
+  }, [open, clear])
 
   const invite = useMutation(
     trpc.admin.team.invite.mutationOptions({
@@ -39,7 +40,8 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
         else notify('success', 'Invitation created', `No mail server is set up: copy the link and send it yourself.`)
         setInvited(result)
       },
-      onError: (failure) => setError(errorMessage(failure)),
+      // The server's field errors (a bad address, already a member) go under their fields.
+      onError: (failure) => fields.fromError(failure, ['name', 'email', 'role']),
     }),
   )
 
@@ -56,47 +58,70 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
           <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
             Cancel
           </button>
-          <button
-            type="button"
-            className={button()}
-            disabled={invite.isPending}
-            onClick={() => invite.mutate({ name, email, role })}
-          >
+          <button type="submit" form={fields.formId} className={button()} disabled={invite.isPending}>
             {invite.isPending ? 'Sending...' : 'Add Member'}
           </button>
         </>
       }
     >
       <form
+        id={fields.formId}
+        ref={fields.formRef}
+        noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
         onSubmit={(event) => {
           event.preventDefault()
           invite.mutate({ name, email, role })
         }}
       >
-        {error ? (
+        {fields.formError ? (
           <p role="alert" className={errorText}>
-            {error}
+            {fields.formError}
           </p>
         ) : null}
-        <label className={fieldClass}>
-          Name
-          <input className={inputClass} value={name} onChange={(event) => setName(event.target.value)} />
-        </label>
-        <label className={fieldClass}>
-          Email
-          <input className={inputClass} type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-        </label>
-        <label className={fieldClass}>
-          Role
-          <select className={inputClass} value={role} onChange={(event) => setRole(event.target.value as TeamRole)}>
-            {TEAM_ROLES.map((option) => (
-              <option key={option} value={option}>
-                {capitalise(option)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Name
+            <input
+              className={inputClass}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              {...fields.control('name')}
+            />
+          </label>
+          {fields.message('name')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Email
+            <input
+              className={inputClass}
+              type="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              {...fields.control('email')}
+            />
+          </label>
+          {fields.message('email')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Role
+            <select
+              className={inputClass}
+              value={role}
+              onChange={(event) => setRole(event.target.value as TeamRole)}
+              {...fields.control('role')}
+            >
+              {TEAM_ROLES.map((option) => (
+                <option key={option} value={option}>
+                  {capitalise(option)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {fields.message('role')}
+        </div>
       </form>
     </AdminDialog>
   )

@@ -54,8 +54,17 @@ export const badge = cva({
   },
   defaultVariants: { tone: 'grey' },
 })
+/** A field's label (with its control inside) and the error message under it. */
+export const fieldBox = css({ display: 'flex', flexDir: 'column', gap: '1' })
 export const fieldClass = css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
-export const inputClass = cx(controlBox, css({ fontWeight: 'normal', _disabled: { bg: 'canvas', color: 'fg.muted' } }))
+export const inputClass = cx(
+  controlBox,
+  css({
+    fontWeight: 'normal',
+    _disabled: { bg: 'canvas', color: 'fg.muted' },
+    '&[aria-invalid=true]': { borderColor: 'danger' },
+  }),
+)
 export const textareaClass = css({
   minH: '24',
   p: '3',
@@ -64,6 +73,7 @@ export const textareaClass = css({
   borderRadius: 'control',
   fontWeight: 'normal',
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '1px' },
+  '&[aria-invalid=true]': { borderColor: 'danger' },
 })
 export const iconButton = css({
   display: 'inline-flex',

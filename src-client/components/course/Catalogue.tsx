@@ -1,8 +1,8 @@
 // The catalogue body shared by /courses and /courses/category/{slug}: filters, results, pagination.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts'
 import { css } from '../../../styled-system/css'
 import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
+import type { CatalogueSearch } from '../../lib/catalogue-search.ts'
 import type { Trpc } from '../../lib/trpc.ts'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { button } from '../ui/button.ts'

@@ -1,8 +1,8 @@
 // Catalogue filters. Every option shows how many courses it would give (facet counts from the server); a search
 // matching more courses than the server counts shows the options without counts (decision 0022).
 import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../../../src-shared/constants.ts'
-import type { CatalogueSearch } from '../../../src-shared/schemas/catalog-url.ts'
 import { css, cx } from '../../../styled-system/css'
+import type { CatalogueSearch } from '../../lib/catalogue-search.ts'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { controlBox } from '../ui/form.tsx'
 

@@ -5,11 +5,13 @@ import { css } from '../../../styled-system/css'
 import { PageIntro } from '../../components/layout/PageIntro.tsx'
 import { MembershipPanel } from '../../components/membership/MembershipPanel.tsx'
 import { Container } from '../../components/ui/layout.tsx'
-import { optionalEnum, optionalText, z } from '../../lib/search-params.ts'
+import { optionalEnum, optionalText, searchParams } from '../../lib/search-params.ts'
+
+const routeSearch = searchParams({ plan: optionalText, cycle: optionalEnum(BILLING_CYCLES) })
 
 export const Route = createFileRoute('/_auth/account_/membership')({
   // From pricing's Change plan: the plan and cycle to preview.
-  validateSearch: z.object({ plan: optionalText, cycle: optionalEnum(BILLING_CYCLES) }),
+  validateSearch: routeSearch,
   loader: ({ context: { queryClient, trpc } }) =>
     Promise.all([
       queryClient.prefetchQuery(trpc.membership.get.queryOptions()),

@@ -4,7 +4,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, type ReactNode, useState } from 'react'
 import { PASSWORD_MIN_LENGTH } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
-import { optionalText, z } from '../../components/admin/search.ts'
+import { optionalText, searchParams } from '../../components/admin/search.ts'
 import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
 import { button } from '../../components/ui/button.ts'
 import { RouteError } from '../../components/ui/RouteError.tsx'
@@ -15,8 +15,10 @@ import { errorMessage } from '../../lib/errors.ts'
 // Shorter than any token we issue: not worth asking the server about.
 const isPlausibleToken = (token: string) => token.length >= 10
 
+const routeSearch = searchParams({ token: optionalText })
+
 export const Route = createFileRoute('/admin/accept-invite')({
-  validateSearch: z.object({ token: optionalText }),
+  validateSearch: routeSearch,
   loaderDeps: ({ search }) => ({ token: search.token ?? '' }),
   loader: ({ context, deps: { token } }) =>
     isPlausibleToken(token)

@@ -3,14 +3,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { css } from '../../../styled-system/css'
-import { optionalText, z } from '../../components/admin/search.ts'
+import { optionalText, searchParams } from '../../components/admin/search.ts'
 import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
 import { SocialButtons } from '../../components/auth/SocialButtons.tsx'
 import { button } from '../../components/ui/button.ts'
 import { notify, notifyError } from '../../components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '../../lib/errors.ts'
 
-const searchSchema = z.object({ error: optionalText, redirect: optionalText })
+const searchSchema = searchParams({ error: optionalText, redirect: optionalText })
 
 export const Route = createFileRoute('/admin/login')({
   validateSearch: searchSchema,

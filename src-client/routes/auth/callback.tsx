@@ -4,11 +4,13 @@ import { AuthCard } from '../../components/auth/AuthCard.tsx'
 import { button } from '../../components/ui/button.ts'
 import { FormAlert } from '../../components/ui/form.tsx'
 import { notify } from '../../components/ui/toaster.tsx'
-import { optionalText, z } from '../../lib/search-params.ts'
+import { optionalText, searchParams } from '../../lib/search-params.ts'
 
 // Where Google and Facebook sign-in come back to (the server already set the session, or sent an error).
+const routeSearch = searchParams({ redirect: optionalText, error: optionalText })
+
 export const Route = createFileRoute('/auth/callback')({
-  validateSearch: z.object({ redirect: optionalText, error: optionalText }),
+  validateSearch: routeSearch,
   beforeLoad: async ({ context, search, preload }) => {
     if (preload) return
     if (search.error) {

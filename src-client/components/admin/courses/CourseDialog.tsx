@@ -1,12 +1,14 @@
-// Add ('Add New Course') and edit ('Edit Course') dialogs. Validation is the server's: its message is shown.
+// Add ('Add New Course') and edit ('Edit Course') dialogs. Validation is the server's: each message goes under its
+// field (aria-invalid, aria-describedby) and the first invalid field takes focus.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { COURSE_LEVELS, capitalise } from '../../../../src-shared/constants.ts'
-import { css } from '../../../../styled-system/css'
+import { css, cx } from '../../../../styled-system/css'
 import { button } from '../../ui/button.ts'
-import { notify, notifyError } from '../../ui/toaster.tsx'
+import { useFieldErrors } from '../../ui/field-errors.tsx'
+import { notify } from '../../ui/toaster.tsx'
 import { AdminDialog } from '../AdminDialog.tsx'
-import { fieldClass, inputClass, textareaClass } from '../styles.ts'
+import { errorText, fieldBox, fieldClass, inputClass, textareaClass } from '../styles.ts'
 import { useTRPC } from '../use-staff.ts'
 import { CurriculumEditor } from './CurriculumEditor.tsx'
 import {
@@ -21,6 +23,26 @@ import { ImageField } from './ImageField.tsx'
 
 const grid = css({ display: 'grid', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' }, gap: '4' })
 const wide = css({ gridColumn: { md: 'span 2' } })
+const bareFieldset = css({ borderWidth: 0, p: 0, m: 0, minW: 0 })
+
+const COURSE_FIELDS = [
+  'title',
+  'description',
+  'price',
+  'originalPrice',
+  'categoryId',
+  'instructorName',
+  'level',
+  'status',
+  'lessons',
+  'durationMinutes',
+  'language',
+  'imageUrl',
+  'whatYouWillLearn',
+  'requirements',
+  'curriculum',
+] as const
+type CourseField = (typeof COURSE_FIELDS)[number]
 
 export function CourseDialog({
   open,
@@ -39,17 +61,21 @@ export function CourseDialog({
   const set = <K extends keyof CourseFormState>(key: K, value: CourseFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }))
 
+  const fields = useFieldErrors<CourseField>()
+  const { clear } = fields
   // Opening loads the course (or a blank form); closing discards whatever was pending.
   useEffect(() => {
-    if (open) setForm(course ? formFromCourse(course) : emptyCourseForm(categories.data?.[0]?.id ?? ''))
-  }, [open, course, categories.data])
+    if (!open) return
+    setForm(course ? formFromCourse(course) : emptyCourseForm(categories.data?.[0]?.id ?? ''))
+    clear()
+  }, [open, course, categories.data, clear])
 
   const done = (message: string) => async () => {
     await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
     notify('success', message)
     onClose()
   }
-  const onError = (error: unknown) => notifyError(error)
+  const onError = (error: unknown) => fields.fromError(error, COURSE_FIELDS)
   const create = useMutation(
     trpc.admin.courses.create.mutationOptions({ onSuccess: done('Course added successfully!'), onError }),
   )
@@ -77,116 +103,180 @@ export function CourseDialog({
           <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className={button()} disabled={pending} onClick={save}>
+          <button type="submit" form={fields.formId} className={button()} disabled={pending}>
             {pending ? 'Saving...' : course ? 'Update Course' : 'Save Course'}
           </button>
         </>
       }
     >
       <form
+        id={fields.formId}
+        ref={fields.formRef}
+        noValidate
         className={grid}
         onSubmit={(event) => {
           event.preventDefault()
           save()
         }}
       >
-        <label className={`${fieldClass} ${wide}`}>
-          Title *
-          <input className={inputClass} value={form.title} onChange={(e) => set('title', e.target.value)} />
-        </label>
-        <label className={`${fieldClass} ${wide}`}>
-          Description *
-          <textarea
-            className={textareaClass}
-            value={form.description}
-            onChange={(e) => set('description', e.target.value)}
-          />
-        </label>
-        <label className={fieldClass}>
-          Price ($)
-          <input
-            className={inputClass}
-            inputMode="decimal"
-            value={form.price}
-            onChange={(e) => set('price', e.target.value)}
-          />
-        </label>
-        <label className={fieldClass}>
-          Original price ($, optional)
-          <input
-            className={inputClass}
-            inputMode="decimal"
-            value={form.originalPrice}
-            onChange={(e) => set('originalPrice', e.target.value)}
-          />
-        </label>
-        <label className={fieldClass}>
-          Category
-          <select className={inputClass} value={form.categoryId} onChange={(e) => set('categoryId', e.target.value)}>
-            {(categories.data ?? []).map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={fieldClass}>
-          Instructor
-          <input
-            className={inputClass}
-            value={form.instructorName}
-            onChange={(e) => set('instructorName', e.target.value)}
-          />
-        </label>
-        <label className={fieldClass}>
-          Level
-          <select
-            className={inputClass}
-            value={form.level}
-            onChange={(e) => set('level', e.target.value as CourseFormState['level'])}
-          >
-            {COURSE_LEVELS.map((level) => (
-              <option key={level} value={level}>
-                {capitalise(level)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={fieldClass}>
-          Status
-          <select
-            className={inputClass}
-            value={form.status}
-            onChange={(e) => set('status', e.target.value as CourseFormState['status'])}
-          >
-            <option value="draft">Draft</option>
-            <option value="published">Published</option>
-          </select>
-        </label>
-        <label className={fieldClass}>
-          Lessons
-          <input
-            className={inputClass}
-            inputMode="numeric"
-            disabled={fromCurriculum}
-            value={fromCurriculum ? String(curriculumLessonCount(form.curriculum)) : form.lessons}
-            onChange={(e) => set('lessons', e.target.value)}
-          />
-        </label>
-        <label className={fieldClass}>
-          Duration (minutes)
-          <input
-            className={inputClass}
-            inputMode="numeric"
-            disabled={fromCurriculum}
-            value={fromCurriculum ? 'From the curriculum' : form.durationMinutes}
-            onChange={(e) => set('durationMinutes', e.target.value)}
-          />
-        </label>
-        <label className={fieldClass}>
-          Language
-          <input className={inputClass} value={form.language} onChange={(e) => set('language', e.target.value)} />
-        </label>
+        {fields.formError ? (
+          <p role="alert" className={cx(errorText, wide)}>
+            {fields.formError}
+          </p>
+        ) : null}
+        <div className={cx(fieldBox, wide)}>
+          <label className={fieldClass}>
+            Title *
+            <input
+              className={inputClass}
+              value={form.title}
+              {...fields.control('title')}
+              onChange={(e) => set('title', e.target.value)}
+            />
+          </label>
+          {fields.message('title')}
+        </div>
+        <div className={cx(fieldBox, wide)}>
+          <label className={fieldClass}>
+            Description *
+            <textarea
+              className={textareaClass}
+              value={form.description}
+              {...fields.control('description')}
+              onChange={(e) => set('description', e.target.value)}
+            />
+          </label>
+          {fields.message('description')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Price ($)
+            <input
+              className={inputClass}
+              inputMode="decimal"
+              value={form.price}
+              {...fields.control('price')}
+              onChange={(e) => set('price', e.target.value)}
+            />
+          </label>
+          {fields.message('price')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Original price ($, optional)
+            <input
+              className={inputClass}
+              inputMode="decimal"
+              value={form.originalPrice}
+              {...fields.control('originalPrice')}
+              onChange={(e) => set('originalPrice', e.target.value)}
+            />
+          </label>
+          {fields.message('originalPrice')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Category
+            <select
+              className={inputClass}
+              value={form.categoryId}
+              {...fields.control('categoryId')}
+              onChange={(e) => set('categoryId', e.target.value)}
+            >
+              {(categories.data ?? []).map((category) => (
+                <option key={category.id} value={category.id}>
+                  {category.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {fields.message('categoryId')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Instructor
+            <input
+              className={inputClass}
+              value={form.instructorName}
+              {...fields.control('instructorName')}
+              onChange={(e) => set('instructorName', e.target.value)}
+            />
+          </label>
+          {fields.message('instructorName')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Level
+            <select
+              className={inputClass}
+              value={form.level}
+              {...fields.control('level')}
+              onChange={(e) => set('level', e.target.value as CourseFormState['level'])}
+            >
+              {COURSE_LEVELS.map((level) => (
+                <option key={level} value={level}>
+                  {capitalise(level)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {fields.message('level')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Status
+            <select
+              className={inputClass}
+              value={form.status}
+              {...fields.control('status')}
+              onChange={(e) => set('status', e.target.value as CourseFormState['status'])}
+            >
+              <option value="draft">Draft</option>
+              <option value="published">Published</option>
+            </select>
+          </label>
+          {fields.message('status')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Lessons
+            <input
+              className={inputClass}
+              inputMode="numeric"
+              disabled={fromCurriculum}
+              value={fromCurriculum ? String(curriculumLessonCount(form.curriculum)) : form.lessons}
+              {...fields.control('lessons')}
+              onChange={(e) => set('lessons', e.target.value)}
+            />
+          </label>
+          {fields.message('lessons')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Duration (minutes)
+            <input
+              className={inputClass}
+              inputMode="numeric"
+              disabled={fromCurriculum}
+              value={fromCurriculum ? 'From the curriculum' : form.durationMinutes}
+              {...fields.control('durationMinutes')}
+              onChange={(e) => set('durationMinutes', e.target.value)}
+            />
+          </label>
+          {fields.message('durationMinutes')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Language
+            <input
+              className={inputClass}
+              value={form.language}
+              {...fields.control('language')}
+              onChange={(e) => set('language', e.target.value)}
+            />
+          </label>
+          {fields.message('language')}
+        </div>
         <div className={css({ display: 'flex', gap: '6', alignItems: 'center', fontSize: 'sm' })}>
           <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
             <input type="checkbox" checked={form.featured} onChange={(e) => set('featured', e.target.checked)} />
@@ -210,31 +300,48 @@ export function CourseDialog({
             value={form.imageUrl}
             replacing={Boolean(course && form.imageUrl)}
             onChange={(url) => set('imageUrl', url)}
+            control={fields.control('imageUrl')}
           />
+          {fields.message('imageUrl')}
         </div>
-        <label className={fieldClass}>
-          What you'll learn (one per line)
-          <textarea
-            className={textareaClass}
-            value={form.whatYouWillLearn}
-            onChange={(e) => set('whatYouWillLearn', e.target.value)}
-          />
-        </label>
-        <label className={fieldClass}>
-          Requirements (one per line)
-          <textarea
-            className={textareaClass}
-            value={form.requirements}
-            onChange={(e) => set('requirements', e.target.value)}
-          />
-        </label>
-        <div className={wide}>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            What you'll learn (one per line)
+            <textarea
+              className={textareaClass}
+              value={form.whatYouWillLearn}
+              {...fields.control('whatYouWillLearn')}
+              onChange={(e) => set('whatYouWillLearn', e.target.value)}
+            />
+          </label>
+          {fields.message('whatYouWillLearn')}
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Requirements (one per line)
+            <textarea
+              className={textareaClass}
+              value={form.requirements}
+              {...fields.control('requirements')}
+              onChange={(e) => set('requirements', e.target.value)}
+            />
+          </label>
+          {fields.message('requirements')}
+        </div>
+        {/* A curriculum error (a lesson without a title) is about the whole list: the group carries it. */}
+        <fieldset
+          className={cx(fieldBox, wide, bareFieldset)}
+          aria-label="Curriculum"
+          tabIndex={-1}
+          {...fields.control('curriculum')}
+        >
+          {fields.message('curriculum')}
           <CurriculumEditor
             courseId={course?.id}
             sections={form.curriculum}
             onChange={(sections) => set('curriculum', sections)}
           />
-        </div>
+        </fieldset>
       </form>
     </AdminDialog>
   )

@@ -12,10 +12,13 @@ export function ImageField({
   value,
   replacing,
   onChange,
+  control,
 }: {
   value: string
   replacing: boolean
   onChange: (url: string) => void
+  /** aria-invalid and aria-describedby when the server refused the image. */
+  control?: { 'aria-invalid'?: boolean; 'aria-describedby'?: string }
 }) {
   const [uploading, setUploading] = useState(false)
 
@@ -46,6 +49,7 @@ export function ImageField({
           className={css({ maxW: 'full' })}
           accept="image/*"
           disabled={uploading}
+          {...control}
           onChange={(event) => {
             const file = event.target.files?.[0]
             if (file) void upload(file)

@@ -3,13 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { css } from '../../../../styled-system/css'
-import { errorMessage } from '../../../lib/errors.ts'
 import { useTRPC } from '../../../lib/use-trpc.ts'
 import { button } from '../../ui/button.ts'
+import { useFieldErrors } from '../../ui/field-errors.tsx'
 import { ErrorState, LoadingState } from '../../ui/states.tsx'
 import { notify } from '../../ui/toaster.tsx'
 import { AdminDialog } from '../AdminDialog.tsx'
-import { fieldClass, inputClass } from '../styles.ts'
+import { errorText, fieldBox, fieldClass, inputClass } from '../styles.ts'
 
 interface Attachment {
   id?: string
@@ -52,6 +52,7 @@ export default function LessonContentDialog({
   const content = useQuery(trpc.admin.courses.lessonContent.queryOptions({ courseId, lessonId }))
   const [form, setForm] = useState<ContentState | null>(null)
   const [uploading, setUploading] = useState(false)
+  const fields = useFieldErrors<'kind' | 'videoUrl' | 'bodyMarkdown'>()
   useEffect(() => {
     if (content.data) setForm({ ...content.data, attachments: content.data.attachments })
   }, [content.data])
@@ -64,9 +65,13 @@ export default function LessonContentDialog({
         })
         onClose()
       },
-      onError: (error) => notify('error', errorMessage(error)),
+      // A bad link or a too-long text goes under its field; an upload to redo above the form.
+      onError: (error) => fields.fromError(error, ['kind', 'videoUrl', 'bodyMarkdown']),
     }),
   )
+  const submit = () => {
+    if (form) save.mutate({ courseId, lessonId, ...form })
+  }
   const set = <K extends keyof ContentState>(key: K, value: ContentState[K]) =>
     setForm((f) => (f ? { ...f, [key]: value } : f))
   const onFile = async (
@@ -94,10 +99,10 @@ export default function LessonContentDialog({
             Cancel
           </button>
           <button
-            type="button"
+            type="submit"
+            form={fields.formId}
             className={button()}
             disabled={!form || save.isPending || uploading}
-            onClick={() => form && save.mutate({ courseId, lessonId, ...form })}
           >
             {save.isPending ? 'Saving...' : 'Save Lesson'}
           </button>
@@ -109,7 +114,23 @@ export default function LessonContentDialog({
         <ErrorState title="Failed to load the lesson" error={content.error} onRetry={() => void content.refetch()} />
       ) : null}
       {form ? (
-        <div className={css({ display: 'grid', gap: '4' })}>
+        <form
+          id={fields.formId}
+          ref={fields.formRef}
+          noValidate
+          className={css({ display: 'grid', gap: '4' })}
+          onSubmit={(event) => {
+            // Portalled out of the course form in the DOM, but React bubbles a submit through its own tree.
+            event.preventDefault()
+            event.stopPropagation()
+            submit()
+          }}
+        >
+          {fields.formError ? (
+            <p role="alert" className={errorText}>
+              {fields.formError}
+            </p>
+          ) : null}
           <label className={fieldClass}>
             Lesson kind
             <select
@@ -123,10 +144,18 @@ export default function LessonContentDialog({
           </label>
           {form.kind === 'video' ? (
             <>
-              <label className={fieldClass}>
-                YouTube or Vimeo link (leave empty to use an uploaded video)
-                <input className={inputClass} value={form.videoUrl} onChange={(e) => set('videoUrl', e.target.value)} />
-              </label>
+              <div className={fieldBox}>
+                <label className={fieldClass}>
+                  YouTube or Vimeo link (leave empty to use an uploaded video)
+                  <input
+                    className={inputClass}
+                    value={form.videoUrl}
+                    onChange={(e) => set('videoUrl', e.target.value)}
+                    {...fields.control('videoUrl')}
+                  />
+                </label>
+                {fields.message('videoUrl')}
+              </div>
               <label className={fieldClass}>
                 Upload a video (MP4, MOV or WebM)
                 <input
@@ -143,14 +172,18 @@ export default function LessonContentDialog({
               </p>
             </>
           ) : null}
-          <label className={fieldClass}>
-            Lesson text (Markdown)
-            <textarea
-              className={`${inputClass} ${css({ minH: '48', fontFamily: 'mono', py: '2' })}`}
-              value={form.bodyMarkdown}
-              onChange={(e) => set('bodyMarkdown', e.target.value)}
-            />
-          </label>
+          <div className={fieldBox}>
+            <label className={fieldClass}>
+              Lesson text (Markdown)
+              <textarea
+                className={`${inputClass} ${css({ minH: '48', fontFamily: 'mono', py: '2' })}`}
+                value={form.bodyMarkdown}
+                onChange={(e) => set('bodyMarkdown', e.target.value)}
+                {...fields.control('bodyMarkdown')}
+              />
+            </label>
+            {fields.message('bodyMarkdown')}
+          </div>
           <fieldset className={css({ display: 'grid', gap: '2' })}>
             <legend className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>Attachments</legend>
             {form.attachments.map((file, index) => (
@@ -184,7 +217,7 @@ export default function LessonContentDialog({
               />
             </label>
           </fieldset>
-        </div>
+        </form>
       ) : null}
     </AdminDialog>
   )

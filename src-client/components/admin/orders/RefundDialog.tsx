@@ -6,9 +6,10 @@ import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
 import { useTRPC } from '../../../lib/use-trpc.ts'
 import { button } from '../../ui/button.ts'
-import { CheckboxField, TextField } from '../../ui/form.tsx'
+import { useFieldErrors } from '../../ui/field-errors.tsx'
+import { CheckboxField, FormAlert, TextField } from '../../ui/form.tsx'
 import { ErrorState, LoadingState } from '../../ui/states.tsx'
-import { notify, notifyError } from '../../ui/toaster.tsx'
+import { notify } from '../../ui/toaster.tsx'
 import { AdminDialog } from '../AdminDialog.tsx'
 
 export function RefundDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
@@ -34,6 +35,7 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
   const [unticked, setUnticked] = useState<Set<string>>(new Set())
   const [reference, setReference] = useState('')
   const [reason, setReason] = useState('')
+  const fields = useFieldErrors<'reference' | 'reason' | 'lineIds'>()
   if (detail.isPending) return <LoadingState label="Loading order…" />
   if (detail.isError) return <ErrorState title="Could not load the order" error={detail.error} />
   const order = detail.data
@@ -44,9 +46,12 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
 
   return (
     <form
+      ref={fields.formRef}
+      noValidate
       className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
       onSubmit={async (event) => {
         event.preventDefault()
+        fields.clear()
         try {
           const done = await refund.mutateAsync({
             orderId,
@@ -58,7 +63,8 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
           await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
           onDone()
         } catch (error) {
-          notifyError(error)
+          // A missing reference goes under its field; a refusal about the order (nothing left to refund) above.
+          fields.fromError(error, ['reference', 'reason'])
         }
       }}
     >
@@ -66,6 +72,7 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
         Order {order.reference} · {order.customerEmail} · paid {formatMoney(order.capturedMinor, order.currency)}
         {order.refundedMinor ? ` · refunded ${formatMoney(order.refundedMinor, order.currency)}` : ''}
       </p>
+      {fields.formError ? <FormAlert>{fields.formError}</FormAlert> : null}
       <fieldset className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
         <legend className={css({ fontWeight: 'semibold', mb: '1' })}>Lines to refund</legend>
         {order.lines.map((line) => (
@@ -89,6 +96,7 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
           required
           maxLength={200}
           value={reference}
+          error={fields.errors.reference}
           onChange={(event) => setReference(event.target.value)}
         />
       ) : null}
@@ -96,6 +104,7 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
         label="Note (optional)"
         maxLength={500}
         value={reason}
+        error={fields.errors.reason}
         onChange={(event) => setReason(event.target.value)}
       />
       <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2' })}>

@@ -2,7 +2,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { css } from '../../../../styled-system/css'
-import { optionalPage, z } from '../../../components/admin/search.ts'
+import { optionalPage, searchParams } from '../../../components/admin/search.ts'
 import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
@@ -13,9 +13,11 @@ import type { Trpc } from '../../../lib/trpc.ts'
 
 const auditQuery = (trpc: Trpc, page = 1) => trpc.admin.audit.list.queryOptions({ page })
 
+const routeSearch = searchParams({ page: optionalPage })
+
 export const Route = createFileRoute('/admin/_staff/audit')({
   head: () => ({ meta: [{ title: 'Audit log | SkillForge Admin' }] }),
-  validateSearch: z.object({ page: optionalPage }),
+  validateSearch: routeSearch,
   loaderDeps: ({ search }) => ({ page: search.page }),
   loader: ({ context, deps, cause }) => loadList(context.queryClient, auditQuery(context.trpc, deps.page), cause),
   pendingComponent: () => <LoadingState label="Loading the audit log…" />,

@@ -8,7 +8,14 @@ import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
 import { CourseDialog } from '../../../components/admin/courses/CourseDialog.tsx'
 import { CoursesTable } from '../../../components/admin/courses/CoursesTable.tsx'
 import type { AdminCourse } from '../../../components/admin/courses/form-state.ts'
-import { optionalEnum, optionalFlag, optionalPage, optionalText, z } from '../../../components/admin/search.ts'
+import {
+  optionalEnum,
+  optionalFlag,
+  optionalPage,
+  optionalText,
+  type SearchOf,
+  searchParams,
+} from '../../../components/admin/search.ts'
 import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
@@ -19,14 +26,14 @@ import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import { loadList } from '../../../lib/list-loader.ts'
 import type { Trpc } from '../../../lib/trpc.ts'
 
-const searchSchema = z.object({
+const searchSchema = searchParams({
   filter: optionalEnum(COURSE_FILTERS),
   search: optionalText,
   page: optionalPage,
   new: optionalFlag,
 })
 
-type CoursesSearch = z.infer<typeof searchSchema>
+type CoursesSearch = SearchOf<typeof searchSchema>
 
 const coursesQuery = (trpc: Trpc, search: CoursesSearch) =>
   trpc.admin.courses.list.queryOptions({

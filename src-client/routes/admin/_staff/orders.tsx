@@ -10,7 +10,7 @@ import { AssignLinesDialog } from '../../../components/admin/orders/AssignLinesD
 import { RefundDialog } from '../../../components/admin/orders/RefundDialog.tsx'
 import { RefundRequests } from '../../../components/admin/orders/RefundRequests.tsx'
 import { StatusFilter } from '../../../components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalPage, z } from '../../../components/admin/search.ts'
+import { optionalEnum, optionalPage, searchParams } from '../../../components/admin/search.ts'
 import { badge, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
@@ -39,9 +39,11 @@ type OrdersSearch = { status?: (typeof STATUSES)[number]; page?: number }
 const ordersQuery = (trpc: Trpc, { status, page = 1 }: OrdersSearch) =>
   trpc.admin.orders.list.queryOptions({ status, page })
 
+const routeSearch = searchParams({ status: optionalEnum(STATUSES), page: optionalPage })
+
 export const Route = createFileRoute('/admin/_staff/orders')({
   head: () => ({ meta: [{ title: 'Orders | SkillForge Admin' }] }),
-  validateSearch: z.object({ status: optionalEnum(STATUSES), page: optionalPage }),
+  validateSearch: routeSearch,
   loaderDeps: ({ search: { status, page } }) => ({ status, page }),
   loader: ({ context, deps, cause }) => loadList(context.queryClient, ordersQuery(context.trpc, deps), cause),
   pendingComponent: () => <LoadingState label="Loading orders…" />,

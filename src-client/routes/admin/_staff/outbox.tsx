@@ -8,7 +8,7 @@ import { OUTBOX_STATUSES as STATUSES } from '../../../../src-shared/admin.ts'
 import { css } from '../../../../styled-system/css'
 import { AdminDialog } from '../../../components/admin/AdminDialog.tsx'
 import { StatusFilter } from '../../../components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalPage, z } from '../../../components/admin/search.ts'
+import { optionalEnum, optionalPage, searchParams } from '../../../components/admin/search.ts'
 import { badge, errorText, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { button } from '../../../components/ui/button.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
@@ -26,9 +26,11 @@ type OutboxSearch = { status?: Status; page?: number }
 const outboxQuery = (trpc: Trpc, { status, page = 1 }: OutboxSearch) =>
   trpc.admin.outbox.list.queryOptions({ status, page })
 
+const routeSearch = searchParams({ status: optionalEnum(STATUSES), page: optionalPage })
+
 export const Route = createFileRoute('/admin/_staff/outbox')({
   head: () => ({ meta: [{ title: 'Outbox | SkillForge Admin' }] }),
-  validateSearch: z.object({ status: optionalEnum(STATUSES), page: optionalPage }),
+  validateSearch: routeSearch,
   loaderDeps: ({ search: { status, page } }) => ({ status, page }),
   loader: ({ context, deps, cause }) => loadList(context.queryClient, outboxQuery(context.trpc, deps), cause),
   pendingComponent: () => <LoadingState label="Loading the outbox…" />,

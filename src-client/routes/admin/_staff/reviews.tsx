@@ -1,10 +1,9 @@
 // Reviews: every course review, newest first (hidden ones too); editors and up hide a review or show it again.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { REVIEW_MESSAGES } from '../../../../src-shared/reviews.ts'
-import { REVIEW_VISIBILITY } from '../../../../src-shared/schemas/reviews.ts'
+import { REVIEW_MESSAGES, REVIEW_VISIBILITY } from '../../../../src-shared/reviews.ts'
 import { css } from '../../../../styled-system/css'
-import { optionalEnum, optionalPage, optionalText, z } from '../../../components/admin/search.ts'
+import { optionalEnum, optionalPage, optionalText, searchParams } from '../../../components/admin/search.ts'
 import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
@@ -23,9 +22,15 @@ const VISIBILITY_LABELS: Record<Visibility, string> = { all: 'All reviews', visi
 const reviewsQuery = (trpc: Trpc, { visibility = 'all', course, page = 1 }: ReviewsSearch) =>
   trpc.admin.reviews.list.queryOptions({ visibility, courseId: course, page })
 
+const routeSearch = searchParams({
+  visibility: optionalEnum(REVIEW_VISIBILITY),
+  course: optionalText,
+  page: optionalPage,
+})
+
 export const Route = createFileRoute('/admin/_staff/reviews')({
   head: () => ({ meta: [{ title: 'Reviews | SkillForge Admin' }] }),
-  validateSearch: z.object({ visibility: optionalEnum(REVIEW_VISIBILITY), course: optionalText, page: optionalPage }),
+  validateSearch: routeSearch,
   loaderDeps: ({ search: { visibility, course, page } }) => ({ visibility, course, page }),
   loader: ({ context, deps, cause }) => loadList(context.queryClient, reviewsQuery(context.trpc, deps), cause),
   pendingComponent: () => <LoadingState label="Loading reviews…" />,

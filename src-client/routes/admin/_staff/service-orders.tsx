@@ -6,7 +6,7 @@ import {
   SERVICE_ORDER_STATUSES as STATUSES,
 } from '../../../../src-shared/service-orders.ts'
 import { css } from '../../../../styled-system/css'
-import { optionalEnum, optionalFlag, optionalText, z } from '../../../components/admin/search.ts'
+import { optionalEnum, optionalFlag, optionalText, searchParams } from '../../../components/admin/search.ts'
 import { inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { formatDue, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
@@ -28,14 +28,16 @@ const queueQuery = (trpc: Trpc, search: QueueSearch) =>
     overdue: search.overdue || undefined,
   })
 
+const routeSearch = searchParams({
+  status: optionalEnum(STATUSES),
+  service: optionalText,
+  assignee: optionalText,
+  overdue: optionalFlag,
+})
+
 export const Route = createFileRoute('/admin/_staff/service-orders')({
   head: () => ({ meta: [{ title: 'Service orders | SkillForge Admin' }] }),
-  validateSearch: z.object({
-    status: optionalEnum(STATUSES),
-    service: optionalText,
-    assignee: optionalText,
-    overdue: optionalFlag,
-  }),
+  validateSearch: routeSearch,
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) =>
     Promise.all([

@@ -1,7 +1,5 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound, useNavigate } from '@tanstack/react-router'
-import * as z from 'zod/mini'
-import { type CatalogueSearch, catalogueSearchSchema } from '../../../../src-shared/schemas/catalog-url.ts'
 import { css } from '../../../../styled-system/css'
 import { Catalogue } from '../../../components/course/Catalogue.tsx'
 import { NotFound } from '../../../components/layout/NotFound.tsx'
@@ -9,11 +7,13 @@ import { PageIntro } from '../../../components/layout/PageIntro.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../../components/ui/states.tsx'
 import { catalogueQueryOptions } from '../../../lib/catalogue-query.ts'
+import { type CatalogueSearch, catalogueSearchSchema } from '../../../lib/catalogue-search.ts'
 import { loadList } from '../../../lib/list-loader.ts'
+import { omitParams, type SearchOf } from '../../../lib/search-params.ts'
 import { seo } from '../../../lib/seo.ts'
 
-const categorySearch = z.omit(catalogueSearchSchema, { category: true, search: true })
-type CategorySearch = z.infer<typeof categorySearch>
+const categorySearch = omitParams(catalogueSearchSchema, ['category', 'search'])
+type CategorySearch = SearchOf<typeof categorySearch>
 
 export const Route = createFileRoute('/courses/category/$slug')({
   validateSearch: categorySearch,

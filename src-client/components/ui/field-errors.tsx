@@ -1,0 +1,81 @@
+// A form's field errors from the server, tied to their fields: the server sends zod's flattened `fieldErrors` (also
+// for a domain refusal about one field, such as a taken name; see src-server/trpc/init.ts). Each field gets
+// aria-invalid, aria-describedby to a message under it, and the first invalid field takes focus. An error about no
+// field (forbidden, an outage) stays a form-level alert.
+import { TRPCClientError } from '@trpc/client'
+import { useCallback, useId, useMemo, useState } from 'react'
+import { css } from '../../../styled-system/css'
+import { errorMessage } from '../../lib/errors.ts'
+import { useFocusFirstInvalid } from './form.tsx'
+
+/** The server's first message for each field, or null when the error is about no field. */
+export function serverFieldErrors(error: unknown): Record<string, string> | null {
+  if (!(error instanceof TRPCClientError)) return null
+  const fieldErrors = error.data?.zodError?.fieldErrors as Record<string, string[] | undefined> | undefined
+  if (!fieldErrors) return null
+  const first = Object.entries(fieldErrors).flatMap(([field, messages]) =>
+    messages?.[0] ? [[field, messages[0]]] : [],
+  )
+  return first.length ? Object.fromEntries(first) : null
+}
+
+const messageClass = css({ color: 'danger', fontSize: 'sm', fontWeight: 'normal' })
+
+export function useFieldErrors<Field extends string>() {
+  const id = useId()
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
+  /** An error about no field (or about a field this form does not show). */
+  const [formError, setFormError] = useState<string | null>(null)
+  const formRef = useFocusFirstInvalid(errors)
+  const messageId = useCallback((field: Field) => `${id}-${field}-error`, [id])
+
+  const clear = useCallback(() => {
+    setErrors({})
+    setFormError(null)
+  }, [])
+
+  /** Spreads onto the field's input, select or textarea. */
+  const control = useCallback(
+    (field: Field) => ({
+      'aria-invalid': errors[field] ? true : undefined,
+      'aria-describedby': errors[field] ? messageId(field) : undefined,
+    }),
+    [errors, messageId],
+  )
+
+  /** The message under the field (nothing when it is valid). */
+  const message = useCallback(
+    (field: Field) =>
+      errors[field] ? (
+        <span id={messageId(field)} className={messageClass}>
+          {errors[field]}
+        </span>
+      ) : null,
+    [errors, messageId],
+  )
+
+  /**
+   * A failed save: field errors for the fields this form shows (`fields`), the rest as the form's alert. Returns
+   * true when at least one field got its error.
+   */
+  const fromError = useCallback((error: unknown, fields: readonly Field[]) => {
+    const byField = serverFieldErrors(error) ?? {}
+    const shown = Object.fromEntries(
+      Object.entries(byField).filter(([field]) => fields.includes(field as Field)),
+    ) as Partial<Record<Field, string>>
+    const other = Object.entries(byField).find(([field]) => !fields.includes(field as Field))?.[1]
+    setErrors(shown)
+    const hasField = Object.keys(shown).length > 0
+    setFormError(hasField ? (other ?? null) : (other ?? errorMessage(error)))
+    return hasField
+  }, [])
+
+  /** The form's id: a dialog's Save button in its footer (outside the form) names it with `form=`, so it submits
+   * the form and Enter in a field submits too. */
+  const formId = `${id}-form`
+
+  return useMemo(
+    () => ({ errors, formError, formRef, formId, control, message, fromError, clear }),
+    [errors, formError, formRef, formId, control, message, fromError, clear],
+  )
+}
