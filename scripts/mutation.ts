@@ -126,7 +126,8 @@ for (const name of names) {
   console.log(`\n=== ${name}: ${mutate.length} file(s), ${tests.length} test file(s)`)
   const run = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs', '--mutate', mutate.join(',')], {
     stdio: 'inherit',
-    env: { ...process.env, STRYKER_MODULE: name, STRYKER_TESTS: tests.join(',') },
+    // MUTATION_TESTS overrides the module's test list (a quicker, partial measurement: a lower bound).
+    env: { ...process.env, STRYKER_MODULE: name, STRYKER_TESTS: process.env.MUTATION_TESTS ?? tests.join(',') },
   })
   const reportPath = `reports/mutation/${name}.json`
   if (run.status !== 0 || !existsSync(reportPath)) {
