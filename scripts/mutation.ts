@@ -72,7 +72,7 @@ export const MODULES: Record<string, Module> = {
   },
   'admin-orders': {
     mutate: ['src-server/routers/admin/orders.ts'],
-    tests: ['admin-orders', 'order-rules', 'admin-authorization'].map(test),
+    tests: ['admin-orders', 'order-rules', 'admin-authorization', 'refunds'].map(test),
   },
 }
 
