@@ -74,6 +74,40 @@ export const MODULES: Record<string, Module> = {
     mutate: ['src-server/routers/admin/orders.ts'],
     tests: ['admin-orders', 'order-rules', 'admin-authorization', 'refunds'].map(test),
   },
+  // Access, cart, session, roles, learning, service orders and subscription state (issue 19, second half).
+  cart: {
+    mutate: ['src-server/cart/lines.ts', 'src-server/cart/repository.ts'],
+    tests: ['cart'].map(test),
+  },
+  'auth-session': {
+    mutate: ['src-server/auth/session.ts'],
+    tests: ['auth', 'session-http'].map(test),
+  },
+  roles: {
+    mutate: ['src-server/trpc/init.ts', 'src-shared/roles.ts'],
+    tests: ['tests/unit/auth-shared.test.ts', ...['admin-authorization'].map(test)],
+  },
+  access: {
+    mutate: [
+      'src-server/access/courses.ts',
+      'src-server/access/grants.ts',
+      'src-server/access/lessons.ts',
+      'src-server/access/premium.ts',
+    ],
+    tests: ['access', 'access-ledger', 'learning-access'].map(test),
+  },
+  'subscription-state': {
+    mutate: ['src-server/access/subscription-state.ts'],
+    tests: ['membership', 'subscription-events-order'].map(test),
+  },
+  learning: {
+    mutate: ['src-server/learning/progress.ts', 'src-server/learning/completion.ts'],
+    tests: ['learning-progress'].map(test),
+  },
+  'service-order-transitions': {
+    mutate: ['src-server/service-orders/transitions.ts'],
+    tests: ['service-orders'].map(test),
+  },
 }
 
 type MutantStatus = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'CompileError' | 'RuntimeError' | 'Ignored'
