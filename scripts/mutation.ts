@@ -72,7 +72,7 @@ export const MODULES: Record<string, Module> = {
   },
   'admin-orders': {
     mutate: ['src-server/routers/admin/orders.ts'],
-    tests: ['admin-orders', 'order-rules', 'admin-authorization'].map(test),
+    tests: ['admin-orders', 'order-rules', 'admin-authorization', 'refunds'].map(test),
   },
   // Access, cart, session, roles, learning, service orders and subscription state (issue 19, second half).
   cart: {
@@ -160,7 +160,8 @@ for (const name of names) {
   console.log(`\n=== ${name}: ${mutate.length} file(s), ${tests.length} test file(s)`)
   const run = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs', '--mutate', mutate.join(',')], {
     stdio: 'inherit',
-    env: { ...process.env, STRYKER_MODULE: name, STRYKER_TESTS: tests.join(',') },
+    // MUTATION_TESTS overrides the module's test list (a quicker, partial measurement: a lower bound).
+    env: { ...process.env, STRYKER_MODULE: name, STRYKER_TESTS: process.env.MUTATION_TESTS ?? tests.join(',') },
   })
   const reportPath = `reports/mutation/${name}.json`
   if (run.status !== 0 || !existsSync(reportPath)) {
