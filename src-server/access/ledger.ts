@@ -13,10 +13,8 @@
 // A grant is live when it is not revoked, has started and has not ended (ends_at null means no end).
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Database, GrantKind, RevokeReason } from '../../db/types.ts'
-import { isStaff, type Role } from '../../src-shared/roles.ts'
-import { lockCoursesForCounts, setStudentsCount } from '../catalog/course-students.ts'
 import type { DB } from '../db.ts'
-import { setReviewAccess } from '../learning/review-access.ts'
+import { courseHoldersChanged } from './holder-effects.ts'
 
 export type { RevokeReason }
 
@@ -78,6 +76,7 @@ export async function grant(trx: DB, input: GrantInput): Promise<{ id: string; c
     .returning('id')
     .executeTakeFirst()
   if (inserted) {
+    // students_count and the learner's review follow (holder-effects.ts), in this transaction.
     if (right.kind === 'course') await courseHoldersChanged(trx, [{ user_id: input.userId, course_id: right.courseId }])
     return { id: inserted.id, created: true }
   }
@@ -119,47 +118,6 @@ export async function restore(trx: DB, by: GrantSelector, options: { reason?: Re
   return result.length
 }
 
-/**
- * What follows a change of who holds a course, in the change's transaction: the course's students_count (learners
- * with a course grant that is not revoked, never more than the rows behind it) and the visibility of the learners'
- * reviews (learning/review-access.ts). The course rows are locked first, so concurrent purchases of one course
- * take turns and each counts the others' committed grants (without it two buyers could both count one).
- */
-async function courseHoldersChanged(trx: DB, changes: readonly { user_id: string; course_id: string | null }[]) {
-  const pairs = changes.flatMap((row) => (row.course_id ? [{ userId: row.user_id, courseId: row.course_id }] : []))
-  const courseIds = await lockCoursesForCounts(
-    trx,
-    pairs.map((pair) => pair.courseId),
-  )
-  for (const courseId of courseIds) {
-    const row = await trx
-      .selectFrom('access_grants')
-      .select(sql<number>`count(distinct user_id)::int`.as('n'))
-      .where('course_id', '=', courseId)
-      .where('kind', '=', 'course')
-      .where('revoked_at', 'is', null)
-      .executeTakeFirstOrThrow()
-    await setStudentsCount(trx, courseId, Number(row.n))
-  }
-  const seen = new Set<string>()
-  for (const { userId, courseId } of pairs) {
-    if (seen.has(`${userId}:${courseId}`) || !courseIds.includes(courseId)) continue
-    seen.add(`${userId}:${courseId}`)
-    const [held, user] = await Promise.all([
-      trx
-        .selectFrom('access_grants')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('course_id', '=', courseId)
-        .where('kind', '=', 'course')
-        .where('revoked_at', 'is', null)
-        .limit(1)
-        .executeTakeFirst(),
-      trx.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst(),
-    ])
-    await setReviewAccess(trx, userId, courseId, Boolean(held) || (user ? isStaff(user.role as Role) : false))
-  }
-}
 
 /** Moves the end of the Premium a subscription gives (its paid period plus grace); null means no end. */
 export async function setGrantEnd(trx: DB, subscriptionId: string, endsAt: Date | null): Promise<void> {
