@@ -118,7 +118,6 @@ export async function restore(trx: DB, by: GrantSelector, options: { reason?: Re
   return result.length
 }
 
-
 /** Moves the end of the Premium a subscription gives (its paid period plus grace); null means no end. */
 export async function setGrantEnd(trx: DB, subscriptionId: string, endsAt: Date | null): Promise<void> {
   await trx

@@ -127,3 +127,23 @@ async function mp4Duration(read: ReadAt, fileSize: number): Promise<number | nul
   }
   return null
 }
+
+/** The length of a stored video, read with a few ranged reads (null when missing or the container does not say). */
+export async function storedVideoDuration(
+  storage: {
+    size(key: string): Promise<number | null>
+    read(key: string, range?: { start: number; end: number }): Promise<AsyncIterable<Uint8Array>>
+  },
+  key: string,
+): Promise<number | null> {
+  const size = await storage.size(key)
+  if (!size) return null
+  return readVideoDuration(async (start, length) => {
+    if (start >= size) return new Uint8Array()
+    const chunks: Uint8Array[] = []
+    for await (const chunk of await storage.read(key, { start, end: Math.min(size, start + length) - 1 })) {
+      chunks.push(chunk)
+    }
+    return Buffer.concat(chunks)
+  }, size)
+}
