@@ -18,7 +18,7 @@ export type StageRefusal = 'too-large' | 'refused' | 'empty'
 export const SNIFF_BYTES = 64 * 1024
 
 export async function stageUpload<T>(
-  source: AsyncIterable<Uint8Array>,
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   options: { dir: string; maxBytes: number; detect: (head: Uint8Array) => T | null },
 ): Promise<{ file: StagedFile; type: T } | { refusal: StageRefusal }> {
   await mkdir(options.dir, { recursive: true })
