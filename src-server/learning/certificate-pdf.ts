@@ -30,7 +30,11 @@ export function certificatePdf(view: CertificateView): Promise<Buffer> {
     pdf.on('error', reject)
   })
   const { width, height } = pdf.page
-  pdf.lineWidth(3).strokeColor(ACCENT).rect(24, 24, width - 48, height - 48).stroke()
+  pdf
+    .lineWidth(3)
+    .strokeColor(ACCENT)
+    .rect(24, 24, width - 48, height - 48)
+    .stroke()
 
   /** One line centred at `top` (from the top edge), shrunk to fit the width. */
   const centred = (text: string, top: number, size: number, font = 'regular', color = INK) => {
