@@ -2,7 +2,6 @@
 // TrueType font committed beside this file (decision 0025): PDFKit embeds only the glyphs used, so names and titles in
 // any Latin, Greek or Cyrillic script print as written (the standard PDF fonts know only WinAnsi).
 import { fileURLToPath } from 'node:url'
-import PDFDocument from 'pdfkit'
 import type { CertificateView } from './certificates.ts'
 
 // The build copies ./fonts beside the compiled file (scripts/copy-seed-media.mjs).
@@ -14,7 +13,9 @@ const MUTED = '#616b80'
 const ACCENT = '#2663eb'
 const REVOKED = '#bf1a1a'
 
-export function certificatePdf(view: CertificateView): Promise<Buffer> {
+export async function certificatePdf(view: CertificateView): Promise<Buffer> {
+  // Loaded on first use: only PDF downloads need PDFKit (decision 0029).
+  const { default: PDFDocument } = await import('pdfkit')
   const pdf = new PDFDocument({
     size: 'A4',
     layout: 'landscape',
