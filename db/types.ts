@@ -646,6 +646,8 @@ export interface LessonsTable {
   video_key: string | null
   /** A YouTube or Vimeo address, or null. */
   video_url: string | null
+  /** The uploaded video's length read from the file on the server; the lesson's duration follows it when set. */
+  video_duration_seconds: number | null
   created_at: CreatedAt
   updated_at: UpdatedAt
 }
@@ -704,6 +706,8 @@ export interface CourseReviewsTable {
   /** Set when staff hid the review: hidden reviews count nowhere and are listed only to staff and the author. */
   hidden_at: Date | null
   hidden_by: string | null
+  /** The author no longer holds the course (refund, dispute): listed and counted nowhere until restored. */
+  access_revoked: Generated<boolean>
   created_at: CreatedAt
   updated_at: UpdatedAt
 }

@@ -67,7 +67,10 @@ type OAuthEnv = 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'FACEBOOK_CLIENT_I
 /** Uploads go to the S3 bucket when one is configured, else to local disk served at /uploads. */
 export function createStorage(env: ServerDeps['env'], uploadsDir: string): FileStorage {
   const s3 = s3OptionsFromEnv(env)
-  return s3 ? createS3Storage(s3) : createLocalStorage(uploadsDir)
+  // Uploads on their way to the bucket are staged beside the local uploads folder (DATA_DIR), not in a tmpfs.
+  return s3
+    ? createS3Storage({ ...s3, stagingDir: path.join(uploadsDir, '..', 'staging') })
+    : createLocalStorage(uploadsDir)
 }
 
 function pair(id: string | undefined, secret: string | undefined) {

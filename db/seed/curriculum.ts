@@ -51,6 +51,8 @@ export async function seedCurricula(trx: Kysely<Database>, courses: SeedCourse[]
           is_preview: entry.lesson.preview ?? false,
           kind: entry.video ? ('video' as const) : ('article' as const),
           video_key: entry.video ? demoVideoKey(entry.video) : null,
+          // The demo file's own length (tests/unit/video-duration.test.ts reads it from the file).
+          video_duration_seconds: entry.video ? entry.durationSeconds : null,
           body_markdown: lessonArticle({
             course,
             sectionTitle: entry.sectionTitle,

@@ -197,12 +197,14 @@ async function refreshSeedCourseNumbers(trx: Kysely<Database>, courseIds: string
         .selectFrom('course_reviews as r')
         .select(sql<number>`coalesce(round(avg(r.rating)::numeric, 1), 0)::float8`.as('v'))
         .whereRef('r.course_id', '=', 'courses.id')
-        .where('r.hidden_at', 'is', null),
+        .where('r.hidden_at', 'is', null)
+        .where('r.access_revoked', '=', false),
       review_count: eb
         .selectFrom('course_reviews as r')
         .select(sql<number>`count(*)::int`.as('v'))
         .whereRef('r.course_id', '=', 'courses.id')
-        .where('r.hidden_at', 'is', null),
+        .where('r.hidden_at', 'is', null)
+        .where('r.access_revoked', '=', false),
       students_count: eb
         .selectFrom('access_grants as g')
         .select(sql<number>`count(distinct g.user_id)::int`.as('v'))

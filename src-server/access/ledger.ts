@@ -14,6 +14,7 @@
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Database, GrantKind, RevokeReason } from '../../db/types.ts'
 import type { DB } from '../db.ts'
+import { courseHoldersChanged } from './holder-effects.ts'
 
 export type { RevokeReason }
 
@@ -74,7 +75,11 @@ export async function grant(trx: DB, input: GrantInput): Promise<{ id: string; c
     .onConflict((oc) => oc.columns(['user_id', 'grant_key']).doNothing())
     .returning('id')
     .executeTakeFirst()
-  if (inserted) return { id: inserted.id, created: true }
+  if (inserted) {
+    // students_count and the learner's review follow (holder-effects.ts), in this transaction.
+    if (right.kind === 'course') await courseHoldersChanged(trx, [{ user_id: input.userId, course_id: right.courseId }])
+    return { id: inserted.id, created: true }
+  }
   const existing = await trx
     .selectFrom('access_grants')
     .select('id')
@@ -91,8 +96,10 @@ export async function revoke(trx: DB, by: GrantSelector, reason: RevokeReason, a
     .set({ revoked_at: at, revoked_reason: reason, updated_at: new Date() })
     .where((eb) => selected(eb, by))
     .where('revoked_at', 'is', null)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows)
+    .returning(['user_id', 'course_id'])
+    .execute()
+  await courseHoldersChanged(trx, result)
+  return result.length
 }
 
 /**
@@ -106,8 +113,9 @@ export async function restore(trx: DB, by: GrantSelector, options: { reason?: Re
     .where((eb) => selected(eb, by))
     .where('revoked_at', 'is not', null)
   if (options.reason) query = query.where('revoked_reason', '=', options.reason)
-  const result = await query.executeTakeFirst()
-  return Number(result.numUpdatedRows)
+  const result = await query.returning(['user_id', 'course_id']).execute()
+  await courseHoldersChanged(trx, result)
+  return result.length
 }
 
 /** Moves the end of the Premium a subscription gives (its paid period plus grace); null means no end. */

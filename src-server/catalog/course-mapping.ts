@@ -87,6 +87,7 @@ export function toAdminCourse(row: AdminCourseRow, curriculum: OutlineSection[])
         title: lesson.title,
         duration: formatLessonDuration(lesson.durationSeconds),
         isPreview: lesson.isPreview,
+        durationFromVideo: lesson.durationFromVideo ?? false,
       })),
     })),
     updatedAt: row.updated_at.toISOString(),

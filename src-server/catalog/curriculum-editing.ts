@@ -1,6 +1,7 @@
 // Writes a course's curriculum from the admin form (or the seed) while keeping the ids of sections and lessons that
 // still exist, so learners' progress on them survives an edit. A lesson is the same lesson when the form sends its
 // id back, or (a form or script without ids) when an unmatched lesson of the course has the same title.
+import { sql } from 'kysely'
 import type { LessonKind } from '../../db/types.ts'
 import type { DB } from '../db.ts'
 
@@ -87,7 +88,13 @@ export async function writeCurriculum(trx: DB, courseId: string, sections: Secti
       if (lessonId) {
         await trx
           .updateTable('lessons')
-          .set({ ...values, updated_at: new Date() })
+          .set({
+            ...values,
+            // An uploaded video's length was read from the file: the form's typed value does not replace it.
+            duration_seconds: sql<number>`coalesce(case when video_key is not null then video_duration_seconds end,
+              ${lesson.durationSeconds})`,
+            updated_at: new Date(),
+          })
           .where('id', '=', lessonId)
           .execute()
         keptLessons.add(lessonId)
@@ -103,4 +110,18 @@ export async function writeCurriculum(trx: DB, courseId: string, sections: Secti
   if (goneLessons.length) await trx.deleteFrom('lessons').where('id', 'in', goneLessons).execute()
   const goneSections = oldSections.filter((row) => !keptSections.has(row.id)).map((row) => row.id)
   if (goneSections.length) await trx.deleteFrom('course_sections').where('id', 'in', goneSections).execute()
+  if (lessonIndex > 0) await refreshCourseDuration(trx, courseId)
+}
+
+/** The course's shown duration: the sum of its lessons' (whole minutes), as the admin form computes it. */
+export async function refreshCourseDuration(trx: DB, courseId: string): Promise<void> {
+  await trx
+    .updateTable('courses')
+    .set({
+      duration_minutes: sql<number>`(select round(coalesce(sum(duration_seconds), 0) / 60.0)::int from lessons
+        where course_id = ${courseId})`,
+    })
+    .where('id', '=', courseId)
+    .where(sql<boolean>`exists (select 1 from lessons where course_id = ${courseId})`)
+    .execute()
 }

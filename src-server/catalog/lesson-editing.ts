@@ -8,6 +8,8 @@ import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { type FileStorage, isSafeKey } from '../storage/storage.ts'
+import { storedVideoDuration } from '../storage/video-duration.ts'
+import { refreshCourseDuration } from './curriculum-editing.ts'
 import { LESSON_FILE_PREFIX, LESSON_VIDEO_PREFIX } from './lesson-upload-routes.ts'
 import { findLessonRow, listAttachments } from './repository-lessons.ts'
 
@@ -35,6 +37,9 @@ export async function lessonContentForStaff(db: DB, courseId: string, lessonId: 
     bodyMarkdown: lesson.body_markdown,
     videoUrl: lesson.video_url ?? '',
     videoKey: lesson.video_key,
+    /** The uploaded video's length read from the file (null: no uploaded file). */
+    videoDurationSeconds: lesson.video_key ? lesson.video_duration_seconds : null,
+    durationSeconds: lesson.duration_seconds,
     attachments: attachments.map((file) => ({
       id: file.id,
       name: file.file_name,
@@ -48,12 +53,19 @@ export async function updateLessonContent(
   db: DB,
   actor: audit.Actor,
   input: LessonContent,
-  storage: Pick<FileStorage, 'size'>,
+  storage: Pick<FileStorage, 'size' | 'read'>,
 ) {
   const before = await lessonContentForStaff(db, input.courseId, input.lessonId)
   const videoKey = input.kind === 'video' && input.videoUrl === '' ? input.videoKey : null
-  if (videoKey && videoKey !== before.videoKey && !(videoKey.startsWith(LESSON_VIDEO_PREFIX) && isSafeKey(videoKey))) {
-    throw new DomainError('invalid', 'Please upload the video again')
+  // A new file's length is read from the file itself (the editor never types it); the same file keeps its length.
+  let videoSeconds: number | null | undefined = videoKey ? undefined : null
+  if (videoKey && videoKey !== before.videoKey) {
+    if (!(videoKey.startsWith(LESSON_VIDEO_PREFIX) && isSafeKey(videoKey))) {
+      throw new DomainError('invalid', 'Please upload the video again')
+    }
+    const seconds = await storedVideoDuration(storage, videoKey)
+    if (seconds === null) throw new DomainError('invalid', 'Please upload the video again')
+    videoSeconds = Math.round(seconds)
   }
   const kept = new Map(before.attachments.map((file) => [file.id, file]))
   const newFiles: { name: string; key: string; size: number; type: string }[] = []
@@ -74,10 +86,14 @@ export async function updateLessonContent(
         body_markdown: input.bodyMarkdown,
         video_url: input.kind === 'video' && input.videoUrl !== '' ? input.videoUrl : null,
         video_key: videoKey,
+        ...(videoSeconds !== undefined ? { video_duration_seconds: videoSeconds } : {}),
+        // The curriculum shows the file's length; the course's total follows (refreshCourseDuration below).
+        ...(videoSeconds ? { duration_seconds: videoSeconds } : {}),
         updated_at: new Date(),
       })
       .where('id', '=', input.lessonId)
       .execute()
+    if (videoSeconds) await refreshCourseDuration(trx, input.courseId)
     let removed = trx.deleteFrom('lesson_attachments').where('lesson_id', '=', input.lessonId)
     if (keepIds.length) removed = removed.where('id', 'not in', keepIds)
     await removed.execute()

@@ -1,29 +1,24 @@
 // Lesson files uploaded by editors, checked by content and size, stored under private/lessons/ (never public):
-//   POST /api/admin/lesson-video       a video (MP4, MOV or WebM), up to LESSON_VIDEO_MAX_BYTES (200 MB)
+//   POST /api/admin/lesson-video       a video (MP4, MOV or WebM), up to LESSON_VIDEO_MAX_BYTES (200 MB); its
+//                                      length is read from the file (storage/video-duration.ts)
 //   POST /api/admin/lesson-attachment  a downloadable file (PDF, ZIP, image or text), up to 20 MB
-// Each answers the storage key the lesson editor then saves on the lesson (catalog/lesson-editing.ts).
+// The bytes are streamed to a staging file (size counted and content judged while they arrive, never buffered in
+// memory), then stored (a rename on local disk, a streamed PUT to S3). Each answers the storage key the lesson
+// editor then saves on the lesson (catalog/lesson-editing.ts).
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
 import type { HttpDeps } from '../config.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { detectAttachmentType, detectVideoType, type MediaType } from '../storage/media.ts'
+import { discard, readFileAt, stageUpload } from '../storage/staged-upload.ts'
+import { readVideoDuration } from '../storage/video-duration.ts'
 
 export const DEFAULT_LESSON_VIDEO_MAX_BYTES = 200 * 1024 * 1024
 export const LESSON_ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024
 export const LESSON_VIDEO_PREFIX = `${UPLOAD_PREFIXES.lessons}videos/`
 export const LESSON_FILE_PREFIX = `${UPLOAD_PREFIXES.lessons}files/`
-
-async function readUpload(request: FastifyRequest, maxBytes: number) {
-  const file = await request.file({ limits: { fileSize: maxBytes, files: 1 } }).catch(() => undefined)
-  if (!file) return { error: 'Please choose a file' as const }
-  const data = await file.toBuffer().catch((error: unknown) => {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return null
-    throw error
-  })
-  if (!data || file.file.truncated) return { error: 'too-large' as const }
-  return { data, name: file.filename.replace(/[^\w .()-]/g, '_').slice(0, 120) || 'file' }
-}
+export const VIDEO_LENGTH_UNKNOWN = 'The video does not say how long it is: please export it again (MP4 or WebM)'
 
 async function handle(
   deps: HttpDeps,
@@ -35,22 +30,52 @@ async function handle(
     refused: string
     detect: (b: Uint8Array) => MediaType | null
     prefix: string
+    /** Videos: their length is read from the file, and a file that does not say is refused. */
+    probeDuration?: boolean
   },
 ) {
   const user = await requireUser(deps, request, reply, 'editor')
   if (!user) return reply
-  const upload = await readUpload(request, options.maxBytes)
-  if ('error' in upload) {
-    const tooLarge = upload.error === 'too-large'
-    return reply
-      .code(tooLarge ? 413 : 400)
-      .send({ error: 'Bad Request', message: tooLarge ? options.tooLarge : upload.error })
+  const refuse = (status: number, message: string) => reply.code(status).send({ error: 'Bad Request', message })
+  // The parser stops one byte past the limit (it would end a file of exactly the limit, silently truncated, at the
+  // limit); stageUpload counts the bytes and refuses that byte.
+  const part = await request.file({ limits: { fileSize: options.maxBytes + 1, files: 1 } }).catch(() => undefined)
+  if (!part) return refuse(400, 'Please choose a file')
+  const staged = await stageUpload(part.file, {
+    dir: deps.storage.stagingDir,
+    maxBytes: options.maxBytes,
+    detect: options.detect,
+  })
+  if (!('refusal' in staged) && part.file.truncated) {
+    await discard(staged.file)
+    return refuse(413, options.tooLarge)
   }
-  const type = options.detect(upload.data)
-  if (!type) return reply.code(400).send({ error: 'Bad Request', message: options.refused })
-  const key = `${options.prefix}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`
-  await deps.storage.put(key, upload.data, type.mime)
-  return { key, name: upload.name, contentType: type.mime, sizeBytes: upload.data.length }
+  if ('refusal' in staged) {
+    // Let the rest of a refused body pass (up to the parser's limit) so the answer reaches the browser.
+    part.file.resume()
+    return staged.refusal === 'too-large' ? refuse(413, options.tooLarge) : refuse(400, options.refused)
+  }
+  const { file, type } = staged
+  try {
+    let durationSeconds: number | null = null
+    if (options.probeDuration) {
+      const reader = await readFileAt(file.path)
+      durationSeconds = await readVideoDuration(reader.read, file.size).finally(reader.close)
+      if (durationSeconds === null) return refuse(400, VIDEO_LENGTH_UNKNOWN)
+    }
+    const key = `${options.prefix}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`
+    await deps.storage.putFile(key, file, type.mime)
+    const name = part.filename.replace(/[^\w .()-]/g, '_').slice(0, 120) || 'file'
+    return {
+      key,
+      name,
+      contentType: type.mime,
+      sizeBytes: file.size,
+      ...(options.probeDuration ? { durationSeconds: Math.round(durationSeconds ?? 0) } : {}),
+    }
+  } finally {
+    await discard(file)
+  }
 }
 
 const sizeText = (bytes: number) =>
@@ -65,6 +90,7 @@ export function registerLessonUploadRoutes(app: FastifyInstance, deps: HttpDeps)
       refused: 'Please select an MP4, MOV or WebM video',
       detect: detectVideoType,
       prefix: LESSON_VIDEO_PREFIX,
+      probeDuration: true,
     }),
   )
   app.post('/api/admin/lesson-attachment', (request, reply) =>

@@ -9,6 +9,8 @@ export interface OutlineLesson {
   durationSeconds: number
   isPreview: boolean
   kind: LessonKind
+  /** Set (true) only when the duration is an uploaded video's, read from the file: the admin form shows it fixed. */
+  durationFromVideo?: true
 }
 export interface OutlineSection {
   id: string
@@ -37,6 +39,8 @@ export async function readCurricula(db: DB, courseIds: string[]): Promise<Map<st
       'l.duration_seconds',
       'l.is_preview',
       'l.kind',
+      'l.video_key',
+      'l.video_duration_seconds',
     ])
     .where('s.course_id', 'in', courseIds)
     .orderBy('s.course_id')
@@ -57,6 +61,7 @@ export async function readCurricula(db: DB, courseIds: string[]): Promise<Map<st
       durationSeconds: row.duration_seconds ?? 0,
       isPreview: row.is_preview ?? false,
       kind: row.kind ?? 'article',
+      ...(row.video_key && row.video_duration_seconds !== null ? { durationFromVideo: true as const } : {}),
     })
   }
   return curricula
@@ -90,6 +95,7 @@ export function findLessonRow(db: DB, courseId: string | null, lessonId: string)
       'l.body_markdown',
       'l.video_key',
       'l.video_url',
+      'l.video_duration_seconds',
       'l.updated_at',
       'c.status as course_status',
       'c.title as course_title',

@@ -1,49 +1,64 @@
-// A certificate as an A4 landscape PDF, drawn with pdf-lib (decision 0016) using its standard fonts.
+// A certificate as an A4 landscape PDF, drawn with PDFKit (already the invoices' renderer) in Liberation Sans, a
+// TrueType font committed beside this file (decision 0025): PDFKit embeds only the glyphs used, so names and titles in
+// any Latin, Greek or Cyrillic script print as written (the standard PDF fonts know only WinAnsi).
+import { fileURLToPath } from 'node:url'
 import type { CertificateView } from './certificates.ts'
 
-const A4_LANDSCAPE: [number, number] = [841.89, 595.28]
+// The build copies ./fonts beside the compiled file (scripts/copy-seed-media.mjs).
+const FONT_REGULAR = fileURLToPath(new URL('./fonts/LiberationSans-Regular.ttf', import.meta.url))
+const FONT_BOLD = fileURLToPath(new URL('./fonts/LiberationSans-Bold.ttf', import.meta.url))
 
-/** Standard PDF fonts only encode WinAnsi: other characters become '?' rather than failing the download. */
-const winAnsi = (text: string) => text.normalize('NFC').replace(/[^\u0020-\u007e\u00a0-\u00ff]/g, '?')
+const INK = '#1c2433'
+const MUTED = '#616b80'
+const ACCENT = '#2663eb'
+const REVOKED = '#bf1a1a'
 
-export async function certificatePdf(view: CertificateView): Promise<Uint8Array> {
-  // Loaded on first use: only certificate downloads need pdf-lib (decision 0029).
-  const { PDFDocument, rgb, StandardFonts } = await import('pdf-lib')
-  const INK = rgb(0.11, 0.14, 0.2)
-  const MUTED = rgb(0.38, 0.42, 0.5)
-  const ACCENT = rgb(0.15, 0.39, 0.92)
-  const pdf = await PDFDocument.create()
-  pdf.setTitle(`Certificate of Completion: ${winAnsi(view.courseTitle)}`)
-  pdf.setAuthor('SkillForge')
-  const page = pdf.addPage(A4_LANDSCAPE)
-  const [width, height] = A4_LANDSCAPE
-  const regular = await pdf.embedFont(StandardFonts.Helvetica)
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold)
-  page.drawRectangle({ x: 24, y: 24, width: width - 48, height: height - 48, borderColor: ACCENT, borderWidth: 3 })
+export async function certificatePdf(view: CertificateView): Promise<Buffer> {
+  // Loaded on first use: only PDF downloads need PDFKit (decision 0029).
+  const { default: PDFDocument } = await import('pdfkit')
+  const pdf = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margin: 0,
+    info: { Title: `Certificate of Completion: ${view.courseTitle}`, Author: 'SkillForge' },
+  })
+  pdf.registerFont('regular', FONT_REGULAR)
+  pdf.registerFont('bold', FONT_BOLD)
+  const chunks: Buffer[] = []
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk))
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('end', () => resolve(Buffer.concat(chunks)))
+    pdf.on('error', reject)
+  })
+  const { width, height } = pdf.page
+  pdf
+    .lineWidth(3)
+    .strokeColor(ACCENT)
+    .rect(24, 24, width - 48, height - 48)
+    .stroke()
 
-  const centred = (text: string, y: number, size: number, font = regular, color = INK) => {
-    const safe = winAnsi(text)
+  /** One line centred at `top` (from the top edge), shrunk to fit the width. */
+  const centred = (text: string, top: number, size: number, font = 'regular', color = INK) => {
+    const line = text.normalize('NFC')
+    pdf.font(font)
     let fontSize = size
-    while (font.widthOfTextAtSize(safe, fontSize) > width - 120 && fontSize > 8) fontSize -= 1
-    page.drawText(safe, { x: (width - font.widthOfTextAtSize(safe, fontSize)) / 2, y, size: fontSize, font, color })
+    while (pdf.fontSize(fontSize).widthOfString(line) > width - 120 && fontSize > 8) fontSize -= 1
+    const x = (width - pdf.widthOfString(line)) / 2
+    pdf.fillColor(color).text(line, x, top, { lineBreak: false })
   }
-  centred('SkillForge', height - 90, 20, bold, ACCENT)
-  centred('Certificate of Completion', height - 150, 34, bold)
-  centred('This certifies that', height - 200, 14, regular, MUTED)
-  centred(view.learnerName, height - 245, 30, bold)
-  centred('has completed the course', height - 285, 14, regular, MUTED)
-  centred(view.courseTitle, height - 325, 22, bold)
-  centred(`Instructor: ${view.instructorName}`, height - 360, 13)
+  centred('SkillForge', 70, 20, 'bold', ACCENT)
+  centred('Certificate of Completion', 120, 34, 'bold')
+  centred('This certifies that', 185, 14, 'regular', MUTED)
+  centred(view.learnerName, 220, 30, 'bold')
+  centred('has completed the course', 275, 14, 'regular', MUTED)
+  centred(view.courseTitle, 310, 22, 'bold')
+  centred(`Instructor: ${view.instructorName}`, 355, 13)
   const date = new Date(view.issuedAt).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })
-  centred(`Completed on ${date}`, height - 385, 13)
-  centred(
-    view.status === 'verified' ? 'Verified' : 'Revoked',
-    110,
-    14,
-    bold,
-    view.status === 'verified' ? ACCENT : rgb(0.75, 0.1, 0.1),
-  )
-  centred(`Certificate ID: ${view.id}`, 85, 10, regular, MUTED)
-  centred(view.url, 68, 10, regular, MUTED)
-  return pdf.save()
+  centred(`Completed on ${date}`, 378, 13)
+  const verified = view.status === 'verified'
+  centred(verified ? 'Verified' : 'Revoked', height - 125, 14, 'bold', verified ? ACCENT : REVOKED)
+  centred(`Certificate ID: ${view.id}`, height - 98, 10, 'regular', MUTED)
+  centred(view.url, height - 80, 10, 'regular', MUTED)
+  pdf.end()
+  return done
 }

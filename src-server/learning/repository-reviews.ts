@@ -1,5 +1,6 @@
 // Reads and writes of course_reviews (learning/ is its only writer). Authors are shown by first name and last
-// initial only; hidden reviews count nowhere and are listed only to staff and to their author.
+// initial only; hidden reviews, and reviews whose author lost the course (learning/review-access.ts), count nowhere
+// and are listed only to staff and to their author.
 import { sql } from 'kysely'
 import type { RatingSummary } from '../../src-shared/reviews.ts'
 import type { DB } from '../db.ts'
@@ -70,7 +71,10 @@ export function findOwnReview(db: DB, userId: string, courseId: string) {
 
 /** Visible reviews of a course, newest first, one page, and how many there are. */
 export async function listVisibleReviews(db: DB, courseId: string, page: number, pageSize: number) {
-  const visible = reviewsWithAuthors(db).where('r.course_id', '=', courseId).where('r.hidden_at', 'is', null)
+  const visible = reviewsWithAuthors(db)
+    .where('r.course_id', '=', courseId)
+    .where('r.hidden_at', 'is', null)
+    .where('r.access_revoked', '=', false)
   const [rows, total] = await Promise.all([
     visible
       .select(reviewColumns)
@@ -99,6 +103,7 @@ export async function computeRatingSummary(db: DB, courseId: string): Promise<Ra
     ])
     .where('course_id', '=', courseId)
     .where('hidden_at', 'is', null)
+    .where('access_revoked', '=', false)
     .executeTakeFirstOrThrow()
   return {
     average: Number(row.average),

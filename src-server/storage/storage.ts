@@ -1,9 +1,10 @@
 // File storage behind one small interface: local disk under DATA_DIR (served at /uploads) by default;
 // an S3-compatible bucket implements the same interface (s3.ts).
 import { createReadStream } from 'node:fs'
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
+import type { StagedFile } from './staged-upload.ts'
 
 export interface StoredFile {
   key: string
@@ -23,6 +24,10 @@ export interface FileStorage {
   read(key: string, range?: ByteRange): Promise<Readable>
   /** Stores bytes under a key such as "avatars/<userId>/avatar-<n>.png" and returns the public URL. */
   put(key: string, data: Buffer, contentType: string): Promise<string>
+  /** Stores a staged upload (a file on disk, staged-upload.ts) under a key without reading it into memory. */
+  putFile(key: string, file: StagedFile, contentType: string): Promise<string>
+  /** Where uploads are staged before they are stored: on the same disk as local storage (a rename, no copy). */
+  readonly stagingDir: string
   /** Removes a stored file; a missing file is not an error. */
   remove(key: string): Promise<void>
   /** Every stored file whose key starts with the prefix (e.g. "courses/"). */
@@ -77,6 +82,18 @@ export function createLocalStorage(rootDir: string): FileStorage {
       await writeFile(file, data)
       return `${UPLOADS_PREFIX}${key}`
     },
+    async putFile(key, file) {
+      assertSafeKey(key)
+      const target = path.join(root, key)
+      await mkdir(path.dirname(target), { recursive: true })
+      await rename(file.path, target).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EXDEV') throw error
+        await copyFile(file.path, target)
+      })
+      return `${UPLOADS_PREFIX}${key}`
+    },
+    // Not a valid key (leading '.'), so never listed, served or swept as a stored file.
+    stagingDir: path.join(root, '.staging'),
     async size(key) {
       assertSafeKey(key)
       const info = await stat(path.join(root, key)).catch(() => null)

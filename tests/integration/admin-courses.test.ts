@@ -146,6 +146,8 @@ describe('admin.courses lifecycle', () => {
       title: 'Install',
       duration: '5:30',
       isPreview: true,
+      // Typed, not read from an uploaded video.
+      durationFromVideo: false,
     })
     expect(await visitor().catalog.course({ id: course.id })).toBeNull()
 
@@ -193,7 +195,7 @@ describe('admin.courses lifecycle', () => {
     })
     expect(edited.curriculum.map((s) => s.id)).toEqual([second?.id, first?.id])
     expect(edited.curriculum[0]?.lessons).toEqual([
-      { id: borrowing?.id, title: 'Borrowing well', duration: '44:30', isPreview: false },
+      { id: borrowing?.id, title: 'Borrowing well', duration: '44:30', isPreview: false, durationFromVideo: false },
     ])
     expect(edited.curriculum[1]?.lessons[0]?.id).toBe(install?.id)
     const newId = edited.curriculum[1]?.lessons[1]?.id

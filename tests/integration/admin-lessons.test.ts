@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
+import { VIDEO_LENGTH_UNKNOWN } from '../../src-server/catalog/lesson-upload-routes.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../support/factories.ts'
 import { trpcPost } from '../support/http.ts'
 import { buyerOfCourse, lessonsOf } from '../support/learning.ts'
@@ -169,5 +170,89 @@ describe('admin.courses.updateLessonContent', () => {
         code: 'FORBIDDEN',
       })
     }
+  })
+})
+
+describe('an uploaded video’s length', () => {
+  it('is read from the file: the lesson and the course total follow it, a typed duration does not replace it', async () => {
+    const course = 'website-seo'
+    const editor = await createUser(site.db, { role: 'editor' })
+    const cookie = await cookieOf(editor)
+    const response = await upload(
+      '/api/admin/lesson-video',
+      cookie,
+      await readFile(path.resolve('db/seed/media/recap.webm')),
+      'recap.webm',
+    )
+    expect(response.status).toBe(200)
+    const stored = (await response.json()) as { key: string; durationSeconds: number; sizeBytes: number }
+    expect(stored.durationSeconds).toBe(60)
+    const lesson = (await lessonsOf(site.db, course)).find((l) => l.kind === 'article' && l.duration_seconds !== 60)
+    if (!lesson) throw new Error('no article lesson')
+    const saved = await saveContent(cookie, {
+      courseId: course,
+      lessonId: lesson.id,
+      kind: 'video',
+      bodyMarkdown: '',
+      videoUrl: '',
+      videoKey: stored.key,
+      attachments: [],
+    })
+    expect(saved).toMatchObject({ videoKey: stored.key, videoDurationSeconds: 60, durationSeconds: 60 })
+    const total = async () => {
+      const lessons = await lessonsOf(site.db, course)
+      const row = await site.db
+        .selectFrom('courses')
+        .select('duration_minutes')
+        .where('id', '=', course)
+        .executeTakeFirstOrThrow()
+      return {
+        shown: row.duration_minutes,
+        sum: Math.round(lessons.reduce((sum, l) => sum + l.duration_seconds, 0) / 60),
+        lesson: lessons.find((l) => l.id === lesson.id)?.duration_seconds,
+      }
+    }
+    const after = await total()
+    expect(after.lesson).toBe(60)
+    expect(after.shown).toBe(after.sum)
+
+    // The course form sends every lesson's duration as typed; the video lesson's stays the file's.
+    const asEditor = await callerAs(site.db, editor)
+    const listed = await asEditor.admin.courses.list({ search: 'SEO' })
+    const form = listed.items.find((item) => item.id === course)
+    if (!form) throw new Error('course not listed')
+    const videoLesson = form.curriculum.flatMap((s) => s.lessons).find((l) => l.id === lesson.id)
+    expect(videoLesson).toMatchObject({ duration: '1:00', durationFromVideo: true })
+    await asEditor.admin.courses.update({
+      ...form,
+      id: course,
+      price: form.price,
+      originalPrice: form.originalPrice,
+      status: form.status === 'published' ? 'published' : 'draft',
+      level: form.level as 'beginner',
+      curriculum: form.curriculum.map((section) => ({
+        ...section,
+        lessons: section.lessons.map((l) => ({ ...l, duration: '9:59' })),
+      })),
+    })
+    const edited = await total()
+    expect(edited.lesson).toBe(60)
+    expect(edited.shown).toBe(edited.sum)
+  })
+
+  it('refuses a video that does not say how long it is', async () => {
+    const webm = Buffer.from(await readFile(path.resolve('db/seed/media/recap.webm')))
+    const at = webm.indexOf(Buffer.from([0x44, 0x89]))
+    const size = webm[at + 2]! & 0x7f
+    const voided = Buffer.concat([
+      webm.subarray(0, at),
+      Buffer.from([0xec, 0x80 | (size + 1)]),
+      Buffer.alloc(size + 1),
+      webm.subarray(at + 3 + size),
+    ])
+    const editor = await createUser(site.db, { role: 'editor' })
+    const response = await upload('/api/admin/lesson-video', await cookieOf(editor), voided, 'live.webm')
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { message: string }).message).toBe(VIDEO_LENGTH_UNKNOWN)
   })
 })

@@ -185,6 +185,41 @@ describe('video progress', () => {
     expect(after.completed).toBe(true)
   })
 
+  it('tracks a YouTube or Vimeo lesson the same way: position to resume, 90 % watched completes it', async () => {
+    for (const videoUrl of ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://vimeo.com/76979871']) {
+      const course = await smallCourse()
+      const lesson = course.lessons[3]
+      await db()
+        .updateTable('lessons')
+        .set({ video_key: null, video_url: videoUrl })
+        .where('id', '=', lesson?.id ?? '')
+        .execute()
+      const caller = await callerAs(db(), await learnerOf(course.id))
+      const ref = { courseId: course.id, lessonId: lesson?.id ?? '' }
+      const opened = await caller.learning.lesson(ref)
+      expect(opened.content?.video).toMatchObject({ type: 'embed' })
+      // What the embed adapter reports: 0–30 s played, paused at 30 (the position to resume from).
+      await caller.learning.saveProgress({
+        ...ref,
+        positionSeconds: 30,
+        ranges: [[0, 30]],
+        sentAt: Date.now() - 60_000,
+      })
+      expect((await caller.learning.lesson(ref)).progress).toEqual({
+        positionSeconds: 30,
+        watchedSeconds: 30,
+        completed: false,
+      })
+      const done = await caller.learning.saveProgress({
+        ...ref,
+        positionSeconds: 55,
+        ranges: [[30, 55]],
+        sentAt: Date.now(),
+      })
+      expect(done).toMatchObject({ watchedSeconds: 55, completed: true })
+    }
+  })
+
   it('refuses video progress on an article lesson', async () => {
     const course = await smallCourse()
     const caller = await callerAs(db(), await learnerOf(course.id))

@@ -1,6 +1,8 @@
 // The real server with uploads on an S3-compatible bucket (a fake that verifies SigV4 and the session token),
 // no S3_PUBLIC_URL: as the README's MinIO example runs. The bucket's origin must reach the CSP's img-src, and a
 // course image uploaded there (an http URL) must save with the course.
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
@@ -103,5 +105,56 @@ describe('uploads on an S3 bucket without S3_PUBLIC_URL', () => {
       expect(response.status, foreign).toBe(400)
       expect(((await response.json()) as { error: { message: string } }).error.message).toBe(COURSE_IMAGE_REFUSED)
     }
+  })
+})
+
+describe('lesson videos on S3', () => {
+  it('streams the upload into the bucket (signed with the SHA-256 of its bytes) and reads its length back by ranges', async () => {
+    const video = await readFile(path.resolve('db/seed/media/walkthrough.webm'))
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(video)], { type: 'video/webm' }), 'walkthrough.webm')
+    const response = await fetch(`${server.baseUrl}/api/admin/lesson-video`, {
+      method: 'POST',
+      headers: { cookie, origin: 'http://storefront.test' },
+      body: form,
+    })
+    expect(response.status).toBe(200)
+    const stored = (await response.json()) as { key: string; durationSeconds: number }
+    expect(stored.durationSeconds).toBe(120)
+    expect(bucket.objects.get(stored.key)?.body).toEqual(video)
+    expect(bucket.objects.get(stored.key)?.cacheControl).toBe('private, no-store')
+    expect(bucket.log.every((entry) => entry.status < 400)).toBe(true)
+
+    const lesson = await database.db
+      .selectFrom('lessons')
+      .select(['id', 'course_id'])
+      .where('kind', '=', 'article')
+      .limit(1)
+      .executeTakeFirstOrThrow()
+    const saved = await trpcPost(
+      server.baseUrl,
+      'admin.courses.updateLessonContent',
+      {
+        courseId: lesson.course_id,
+        lessonId: lesson.id,
+        kind: 'video',
+        bodyMarkdown: '',
+        videoUrl: '',
+        videoKey: stored.key,
+        attachments: [],
+      },
+      { cookie },
+    )
+    expect(saved.status).toBe(200)
+    const row = await database.db
+      .selectFrom('lessons')
+      .select(['duration_seconds', 'video_duration_seconds'])
+      .where('id', '=', lesson.id)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ duration_seconds: 120, video_duration_seconds: 120 })
+    // Read by ranges, never the whole object.
+    const reads = bucket.log.filter((entry) => entry.method === 'GET' && entry.target.includes(stored.key))
+    expect(reads.length).toBeGreaterThan(0)
+    expect(reads.every((entry) => entry.status === 206)).toBe(true)
   })
 })

@@ -103,6 +103,15 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
       const headers: Record<string, string> = {}
       if (object.contentType) headers['content-type'] = object.contentType
       if (object.cacheControl) headers['cache-control'] = object.cacheControl
+      // A ranged read (the app reads video headers and streams lesson media this way), as S3 answers it.
+      const range = /^bytes=(\d+)-(\d*)$/.exec(String(request.headers.range ?? ''))
+      if (range) {
+        const start = Number(range[1])
+        const end = Math.min(range[2] ? Number(range[2]) : object.body.length - 1, object.body.length - 1)
+        if (start > end) return answer(request, response, 416)
+        headers['content-range'] = `bytes ${start}-${end}/${object.body.length}`
+        return answer(request, response, 206, object.body.subarray(start, end + 1), headers)
+      }
       return answer(request, response, 200, object.body, headers)
     }
 

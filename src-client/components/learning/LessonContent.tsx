@@ -2,12 +2,13 @@
 // the article (HTML the server rendered from Markdown and sanitised) and the attachments. Used by the player and
 // by the course page's preview dialog.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useRef } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { css } from '../../../styled-system/css'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { notify } from '../ui/toaster.tsx'
-import { useVideoProgress } from './video-progress.ts'
+import { EmbedMedia, type EmbedProvider, embedApiSrc, frameChannel } from './embed-media.ts'
+import { type PlaybackMedia, type ProgressWrite, useVideoProgress } from './video-progress.ts'
 
 type Lesson = RouterOutputs['learning']['lesson']
 export type OpenLesson = Extract<Lesson, { locked: false }>
@@ -40,12 +41,11 @@ export function LessonContent({ lesson, trackProgress }: { lesson: OpenLesson; t
         <LessonVideo lesson={lesson} src={content.video.src} trackProgress={trackProgress} />
       ) : null}
       {content.video?.type === 'embed' ? (
-        <iframe
+        <LessonEmbed
+          lesson={lesson}
           src={content.video.src}
-          title={lesson.title}
-          allow="fullscreen; picture-in-picture"
-          referrerPolicy="strict-origin-when-cross-origin"
-          className={css({ w: 'full', aspectRatio: '16/9', borderRadius: 'card', borderWidth: 0 })}
+          provider={content.video.provider}
+          trackProgress={trackProgress}
         />
       ) : null}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered from Markdown and sanitised on the server (learning/markdown.ts) */}
@@ -71,10 +71,10 @@ export function LessonContent({ lesson, trackProgress }: { lesson: OpenLesson; t
   )
 }
 
-function LessonVideo({ lesson, src, trackProgress }: { lesson: OpenLesson; src: string; trackProgress: boolean }) {
+/** Saves progress writes; refreshes the lesson and the course when one completes the lesson (or the course). */
+function useSaveProgress(lesson: OpenLesson) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
-  const video = useRef<HTMLVideoElement>(null)
   const save = useMutation(
     trpc.learning.saveProgress.mutationOptions({
       onSuccess: (result) => {
@@ -88,16 +88,21 @@ function LessonVideo({ lesson, src, trackProgress }: { lesson: OpenLesson; src: 
       },
     }),
   )
-  useVideoProgress(
-    video,
-    {
-      courseId: lesson.courseId,
-      lessonId: lesson.id,
-      resumeAt: lesson.progress?.positionSeconds ?? 0,
-      enabled: trackProgress,
-    },
-    (input) => save.mutate(input),
-  )
+  return (input: ProgressWrite) => save.mutate(input)
+}
+
+function progressOf(lesson: OpenLesson, trackProgress: boolean) {
+  return {
+    courseId: lesson.courseId,
+    lessonId: lesson.id,
+    resumeAt: lesson.progress?.positionSeconds ?? 0,
+    enabled: trackProgress,
+  }
+}
+
+function LessonVideo({ lesson, src, trackProgress }: { lesson: OpenLesson; src: string; trackProgress: boolean }) {
+  const video = useRef<HTMLVideoElement>(null)
+  useVideoProgress(video, progressOf(lesson, trackProgress), useSaveProgress(lesson))
   return (
     // biome-ignore lint/a11y/useMediaCaption: the demo and uploaded lesson videos have no caption tracks yet
     <video
@@ -107,6 +112,40 @@ function LessonVideo({ lesson, src, trackProgress }: { lesson: OpenLesson; src: 
       preload="metadata"
       data-testid="lesson-video"
       className={css({ w: 'full', aspectRatio: '16/9', bg: 'black', borderRadius: 'card' })}
+    />
+  )
+}
+
+/** A YouTube/Vimeo lesson: the embed, told to report playback by postMessage, tracked like a stored video. */
+function LessonEmbed({
+  lesson,
+  src,
+  provider,
+  trackProgress,
+}: {
+  lesson: OpenLesson
+  src: string
+  provider: EmbedProvider
+  trackProgress: boolean
+}) {
+  const frame = useRef<HTMLIFrameElement>(null)
+  const [media, setMedia] = useState<EmbedMedia | null>(null)
+  const apiSrc = useMemo(() => embedApiSrc(src, provider, window.location.origin), [src, provider])
+  useEffect(() => () => media?.destroy(), [media])
+  const mediaRef = useMemo(() => ({ current: media as PlaybackMedia | null }), [media])
+  useVideoProgress(mediaRef, progressOf(lesson, trackProgress), useSaveProgress(lesson))
+  return (
+    <iframe
+      ref={frame}
+      src={apiSrc}
+      title={lesson.title}
+      allow="fullscreen; picture-in-picture"
+      referrerPolicy="strict-origin-when-cross-origin"
+      data-testid="lesson-embed"
+      onLoad={() => {
+        if (frame.current && trackProgress) setMedia(new EmbedMedia(provider, frameChannel(frame.current)))
+      }}
+      className={css({ w: 'full', aspectRatio: '16/9', borderRadius: 'card', borderWidth: 0 })}
     />
   )
 }

@@ -1,4 +1,4 @@
-// Video progress as the player reports it: the stretches actually played (a seek starts a new one, so jumping
+// Video progress as the player reports it (a stored file's <video>, or a YouTube/Vimeo embed through embed-media.ts): the stretches actually played (a seek starts a new one, so jumping
 // ahead earns nothing) and the position, saved every 15 s while playing, on pause and when the learner leaves.
 import { useEffect, useRef } from 'react'
 
@@ -25,8 +25,18 @@ function sendOnLeave(input: ProgressWrite) {
   }).catch(() => {})
 }
 
+/** What the hook needs of a player: a <video> element, or an embedded YouTube/Vimeo player (embed-media.ts). */
+export interface PlaybackMedia {
+  currentTime: number
+  readonly duration: number
+  readonly paused: boolean
+  readonly readyState: number
+  addEventListener(type: string, listener: () => void): void
+  removeEventListener(type: string, listener: () => void): void
+}
+
 export function useVideoProgress(
-  video: React.RefObject<HTMLVideoElement | null>,
+  video: React.RefObject<PlaybackMedia | null>,
   lesson: { courseId: string; lessonId: string; resumeAt: number; enabled: boolean },
   save: (input: ProgressWrite) => void,
 ) {

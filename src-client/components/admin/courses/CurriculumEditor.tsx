@@ -70,6 +70,9 @@ export function CurriculumEditor({
                   className={inputClass}
                   value={lesson.duration}
                   placeholder="5:00"
+                  // An uploaded video's length is read from the file by the server.
+                  readOnly={lesson.durationFromVideo}
+                  title={lesson.durationFromVideo ? 'The length of the uploaded video' : undefined}
                   onChange={(event) =>
                     setLesson(sectionIndex, lessonIndex, { ...lesson, duration: event.target.value })
                   }

@@ -2,6 +2,7 @@
 // the server, or a YouTube/Vimeo link) and downloadable attachments. Saved on its own, apart from the course form.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
+import { formatLessonDuration } from '../../../../src-shared/lesson-duration.ts'
 import { css } from '../../../../styled-system/css'
 import { useTRPC } from '../../../lib/use-trpc.ts'
 import { button } from '../../ui/button.ts'
@@ -21,16 +22,28 @@ interface ContentState {
   bodyMarkdown: string
   videoUrl: string
   videoKey: string | null
+  /** The uploaded video's length, read from the file by the server. */
+  videoDurationSeconds?: number | null
   attachments: Attachment[]
 }
 
-async function upload(endpoint: string, file: File): Promise<{ key: string; name: string } | null> {
+async function upload(
+  endpoint: string,
+  file: File,
+): Promise<{ key: string; name: string; durationSeconds?: number } | null> {
   const body = new FormData()
   body.append('file', file)
   try {
     const response = await fetch(endpoint, { method: 'POST', body, credentials: 'same-origin' })
-    const answer = (await response.json().catch(() => ({}))) as { key?: string; name?: string; message?: string }
-    if (response.ok && answer.key) return { key: answer.key, name: answer.name ?? file.name }
+    const answer = (await response.json().catch(() => ({}))) as {
+      key?: string
+      name?: string
+      message?: string
+      durationSeconds?: number
+    }
+    if (response.ok && answer.key) {
+      return { key: answer.key, name: answer.name ?? file.name, durationSeconds: answer.durationSeconds }
+    }
     notify('error', answer.message ?? 'Upload failed. Please try again.')
   } catch {
     notify('error', 'Upload failed. Please try again.')
@@ -77,7 +90,7 @@ export default function LessonContentDialog({
   const onFile = async (
     endpoint: string,
     file: File | undefined,
-    apply: (stored: { key: string; name: string }) => void,
+    apply: (stored: { key: string; name: string; durationSeconds?: number }) => void,
   ) => {
     if (!file) return
     setUploading(true)
@@ -163,12 +176,22 @@ export default function LessonContentDialog({
                   accept="video/mp4,video/webm,video/quicktime"
                   disabled={uploading}
                   onChange={(e) =>
-                    void onFile('/api/admin/lesson-video', e.target.files?.[0], (stored) => set('videoKey', stored.key))
+                    void onFile('/api/admin/lesson-video', e.target.files?.[0], (stored) =>
+                      setForm((f) =>
+                        f ? { ...f, videoKey: stored.key, videoDurationSeconds: stored.durationSeconds ?? null } : f,
+                      ),
+                    )
                   }
                 />
               </label>
               <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-                {uploading ? 'Uploading…' : form.videoKey ? 'A video file is attached.' : 'No video file yet.'}
+                {uploading
+                  ? 'Uploading…'
+                  : form.videoKey
+                    ? form.videoDurationSeconds
+                      ? `A video file is attached (${formatLessonDuration(form.videoDurationSeconds)}, the lesson's duration).`
+                      : 'A video file is attached.'
+                    : 'No video file yet.'}
               </p>
             </>
           ) : null}

@@ -9,6 +9,8 @@ export interface LessonState {
   title: string
   duration: string
   isPreview: boolean
+  /** The lesson plays an uploaded video: its duration is the file's, read by the server, not typed. */
+  durationFromVideo?: boolean
 }
 export interface SectionState {
   id?: string
