@@ -4,7 +4,9 @@ import { defineConfig } from 'vite'
 
 const serverPort = Number(process.env.PORT ?? 3000)
 
-export default defineConfig({
+// `vite build` builds the browser's bundle into dist/client; `vite build --ssr entry-server.tsx` builds the server
+// renderer's entry into dist/ssr (its dependencies stay imports of node_modules).
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src-client',
   publicDir: '../public',
   plugins: [
@@ -16,7 +18,9 @@ export default defineConfig({
     }),
     react(),
   ],
-  build: { outDir: '../dist/client', emptyOutDir: true, sourcemap: true },
+  build: isSsrBuild
+    ? { outDir: '../dist/ssr', emptyOutDir: true, sourcemap: true, copyPublicDir: false }
+    : { outDir: '../dist/client', emptyOutDir: true, sourcemap: true },
   server: {
     port: 5173,
     // In development the API server runs beside Vite (see scripts/dev.ts).
@@ -32,4 +36,4 @@ export default defineConfig({
       '/sitemap.xml': `http://127.0.0.1:${serverPort}`,
     },
   },
-})
+}))

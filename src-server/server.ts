@@ -151,11 +151,13 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
 
   registerHealthRoutes(app, db)
 
+  // One context builder for /trpc and the server renderer's in-process calls.
+  const createContext = makeCreateContext(db, config, resolveSession, limiter, storage)
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: makeCreateContext(db, config, resolveSession, limiter, storage),
+      createContext,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
       ...trpcErrorHooks,
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
@@ -193,7 +195,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerLessonUploadRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
 
-  await registerClient(app, env.CLIENT_DIR, (pathname) => statusForPath(db, pathname))
+  await registerClient(app, env.CLIENT_DIR, (pathname) => statusForPath(db, pathname), createContext)
 
   return {
     app,

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { createRootRouteWithContext, HeadContent, Outlet, useRouterState } from '@tanstack/react-router'
+import { createRootRouteWithContext, HeadContent, Outlet, Scripts, useRouterState } from '@tanstack/react-router'
 import { css } from '../../styled-system/css'
 import { Footer } from '../components/layout/Footer.tsx'
 import { Header } from '../components/layout/Header.tsx'
@@ -23,11 +23,22 @@ export const Route = createRootRouteWithContext<RouterContext>()({
   }),
   // The shop header's data (who is signed in, the cart count, the Premium badge) starts with the page's own
   // loaders, in the same batched request, without holding the page up.
-  loader: ({ context: { queryClient, trpc }, location }) => {
+  // On the server they are awaited (in-process, a few ms), with what the page's buttons read for the visitor (the
+  // cart's lines, the services' cheapest packages): the rendered page is the visitor's own, and the client hydrates
+  // it from the page's cache without asking again.
+  loader: async ({ context: { queryClient, trpc }, location }) => {
     if (location.pathname.startsWith('/admin')) return
-    void queryClient.prefetchQuery(sessionQuery(trpc))
-    void queryClient.prefetchQuery(trpc.cart.count.queryOptions())
-    void queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions())
+    const header = Promise.all([
+      queryClient.prefetchQuery(sessionQuery(trpc)),
+      queryClient.prefetchQuery(trpc.cart.count.queryOptions()),
+      queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions()),
+    ])
+    if (typeof window !== 'undefined') return
+    await Promise.all([
+      header,
+      queryClient.prefetchQuery(trpc.cart.list.queryOptions()),
+      queryClient.prefetchQuery(trpc.cart.cheapestPackages.queryOptions()),
+    ])
   },
   component: RootLayout,
   notFoundComponent: NotFound,
@@ -46,6 +57,8 @@ function RootLayout() {
       </div>
       {isAdmin ? null : <Footer />}
       <AppToaster />
+      {/* Server rendering: the router's dehydrated state (nothing on the client). */}
+      <Scripts />
     </div>
   )
 }

@@ -30,6 +30,9 @@ export function PurchaseBox({ course, cartAction }: { course: Course; cartAction
         alt={course.title}
         width={640}
         height={360}
+        // The course page's main image: fetched first, never lazily.
+        loading="eager"
+        fetchPriority="high"
         className={css({ w: 'full', aspectRatio: '16/9', objectFit: 'cover' })}
       />
       <div className={css({ p: '6', display: 'grid', gap: '4' })}>

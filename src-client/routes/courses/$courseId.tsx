@@ -1,5 +1,5 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute, Link, notFound } from '@tanstack/react-router'
+import { createFileRoute, Link, notFound, useRouter } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
@@ -50,10 +50,12 @@ function CoursePage() {
   const { courseId } = Route.useParams()
   const { trpc } = Route.useRouteContext()
   const { data: course } = useSuspenseQuery(trpc.catalog.course.queryOptions({ id: courseId }))
+  // The server renderer knows the page's origin from the request; the browser from its location.
+  const origin = useRouter().options.origin ?? window.location.origin
   if (!course) return <NotFound />
   return (
     <main>
-      <JsonLd data={courseJsonLd(course, window.location.origin)} />
+      <JsonLd data={courseJsonLd(course, origin)} />
       <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
         <Container
           className={css({
