@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
 import type { PageStatus } from './page-status.ts'
-import { type CreateContext, isServerRendered, loadSsrEntry, sendRenderedPage, splitTemplate } from './ssr.ts'
+import { isServerRendered, loadSsrEntry, sendRenderedPage, splitTemplate, type TrpcClientFor } from './ssr.ts'
 
 /** The status a page request answers with (page-status.ts's statusForPath over the app's database). */
 export type PageStatusOf = (pathname: string) => Promise<PageStatus>
@@ -25,8 +25,8 @@ export async function registerClient(
   app: FastifyInstance,
   clientDir: string,
   statusOf: PageStatusOf = async () => 200,
-  /** The tRPC context builder: given, public pages are server-rendered when the server entry was built. */
-  createContext?: CreateContext,
+  /** In-process tRPC clients for page requests: given, public pages are server-rendered (when the entry was built). */
+  trpcClientFor?: TrpcClientFor,
 ): Promise<boolean> {
   const root = path.resolve(clientDir)
   const indexFile = path.join(root, 'index.html')
@@ -45,10 +45,10 @@ export async function registerClient(
     },
   })
   const indexHtml = readFileSync(indexFile, 'utf8')
-  const entry = createContext ? await loadSsrEntry(root) : null
+  const entry = trpcClientFor ? await loadSsrEntry(root) : null
   const template = splitTemplate(indexHtml)
-  const ssr = entry && template && createContext ? { entry, template, createContext } : null
-  if (createContext && !ssr) app.log.warn({ clientDir: root }, 'No server entry built; pages render in the browser')
+  const ssr = entry && template && trpcClientFor ? { entry, template, trpcClientFor } : null
+  if (trpcClientFor && !ssr) app.log.warn({ clientDir: root }, 'No server entry built; pages render in the browser')
   registerNotFound(app, indexHtml, statusOf, ssr)
   return true
 }
@@ -56,7 +56,7 @@ export async function registerClient(
 type Ssr = {
   entry: NonNullable<Awaited<ReturnType<typeof loadSsrEntry>>>
   template: NonNullable<ReturnType<typeof splitTemplate>>
-  createContext: CreateContext
+  trpcClientFor: TrpcClientFor
 } | null
 
 function registerNotFound(app: FastifyInstance, indexHtml: string | null, statusOf: PageStatusOf, ssr: Ssr = null) {
@@ -76,7 +76,7 @@ function registerNotFound(app: FastifyInstance, indexHtml: string | null, status
       // A page that exists (or the not-found page) is rendered on the server; during an outage the shell is sent.
       const pathname = request.url.split('?')[0] ?? '/'
       if (ssr && status !== 503 && request.method === 'GET' && isServerRendered(pathname)) {
-        if (await sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.createContext)) return reply
+        if (await sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor)) return reply
       }
       return reply.code(status).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
     }

@@ -7,20 +7,19 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
-import { createTRPCClient, type TRPCClient, unstable_localLink } from '@trpc/client'
-import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { type AppRouter, appRouter } from '../routers/_app.ts'
-import type { Context } from '../trpc/context.ts'
 
-type AppTrpcClient = TRPCClient<AppRouter>
-export type CreateContext = (options: CreateFastifyContextOptions) => Promise<Context>
+/**
+ * A tRPC client for one page request, calling the procedures in-process with that request's context (the
+ * composition root builds it: http/ stays below the routers). Opaque here; the server entry knows its type.
+ */
+export type TrpcClientFor = (request: FastifyRequest, reply: FastifyReply) => object
 
 interface SsrEntry {
   render(input: {
     url: string
     headers: Headers
-    trpcClient: AppTrpcClient
+    trpcClient: object
     nonce: string
     signal: AbortSignal
   }): Promise<Response>
@@ -78,25 +77,6 @@ export function withScriptNonce(csp: string, nonce: string): string {
   return csp.replace(/(^|;)\s*script-src\s/, `$1script-src 'nonce-${nonce}' `)
 }
 
-function trpcClientFor(request: FastifyRequest, reply: FastifyReply, createContext: CreateContext): AppTrpcClient {
-  // One context per page (the session is resolved once), built lazily as the HTTP handler builds it.
-  let context: Promise<Context> | undefined
-  return createTRPCClient<AppRouter>({
-    links: [
-      unstable_localLink({
-        router: appRouter,
-        createContext: () => {
-          context ??= createContext({ req: request, res: reply, info: undefined as never })
-          return context
-        },
-        onError: ({ error, path }) => {
-          if (error.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err: error, path }, 'tRPC procedure failed')
-        },
-      }),
-    ],
-  })
-}
-
 /**
  * Renders the page into the template and sends it (streamed). Resolves false when it sent nothing (the caller sends
  * the client-only shell): the route redirected, or rendering failed before the first byte.
@@ -107,7 +87,7 @@ export async function sendRenderedPage(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  createContext: CreateContext,
+  trpcClientFor: TrpcClientFor,
 ): Promise<boolean> {
   const nonce = randomBytes(16).toString('base64')
   const abort = new AbortController()
@@ -124,7 +104,7 @@ export async function sendRenderedPage(
     response = await entry.render({
       url,
       headers,
-      trpcClient: trpcClientFor(request, reply, createContext),
+      trpcClient: trpcClientFor(request, reply),
       nonce,
       signal: abort.signal,
     })
