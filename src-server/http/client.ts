@@ -6,7 +6,14 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
 import type { PageStatus } from './page-status.ts'
-import { isServerRendered, loadSsrEntry, sendRenderedPage, splitTemplate, type TrpcClientFor } from './ssr.ts'
+import {
+  inlineStylesheets,
+  isServerRendered,
+  loadSsrEntry,
+  sendRenderedPage,
+  splitTemplate,
+  type TrpcClientFor,
+} from './ssr.ts'
 
 /** The status a page request answers with (page-status.ts's statusForPath over the app's database). */
 export type PageStatusOf = (pathname: string) => Promise<PageStatus>
@@ -46,7 +53,7 @@ export async function registerClient(
   })
   const indexHtml = readFileSync(indexFile, 'utf8')
   const entry = trpcClientFor ? await loadSsrEntry(root) : null
-  const template = splitTemplate(indexHtml)
+  const template = splitTemplate(inlineStylesheets(indexHtml, root))
   const ssr = entry && template && trpcClientFor ? { entry, template, trpcClientFor } : null
   if (trpcClientFor && !ssr) app.log.warn({ clientDir: root }, 'No server entry built; pages render in the browser')
   registerNotFound(app, indexHtml, statusOf, ssr)

@@ -3,7 +3,7 @@
 // tRPC client that calls the procedures in-process with the visitor's own context (cookies, session), a CSP nonce
 // for the inline scripts that carry the dehydrated state, and streams the result inside the built index.html.
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
@@ -57,6 +57,22 @@ export function splitTemplate(indexHtml: string): PageTemplate | null {
   if (root < 0 || headClose < 0 || headClose > root) return null
   const open = root + '<div id="root">'.length
   return { head: indexHtml.slice(0, headClose), body: indexHtml.slice(headClose, open), tail: indexHtml.slice(open) }
+}
+
+/** Stylesheets up to this size are inlined in rendered pages; bigger ones stay links. */
+const INLINE_CSS_MAX_BYTES = 64 * 1024
+
+/**
+ * The built stylesheets (Panda's atomic CSS, ~11 kB gzipped) inlined in the head of rendered pages: the first paint
+ * then waits for no request but the page's own (the shell the client renders keeps its link; no url() inside).
+ */
+export function inlineStylesheets(indexHtml: string, clientDir: string): string {
+  return indexHtml.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (link, file: string) => {
+    const full = path.join(clientDir, file)
+    if (!existsSync(full) || statSync(full).size > INLINE_CSS_MAX_BYTES) return link
+    const css = readFileSync(full, 'utf8')
+    return css.includes('</') ? link : `<style>${css}</style>`
+  })
 }
 
 /**

@@ -1,7 +1,13 @@
 // The server renderer's page assembly (src-server/http/ssr.ts): which pages it renders, where the rendered app and
 // its hoisted head tags go in the built index.html, and the CSP that lets only its own inline scripts run.
 import { describe, expect, it } from 'vitest'
-import { isServerRendered, liftHeadTags, splitTemplate, withScriptNonce } from '../../src-server/http/ssr.ts'
+import {
+  inlineStylesheets,
+  isServerRendered,
+  liftHeadTags,
+  splitTemplate,
+  withScriptNonce,
+} from '../../src-server/http/ssr.ts'
 
 const INDEX = [
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" />',
@@ -38,7 +44,9 @@ describe('server-rendered page', () => {
       '<meta name="description" content="Plans &amp; prices"/><div class="page"><title>not hoisted</title></div>'
     const { before, rest } = liftHeadTags(template, chunk)
     expect(before).not.toContain('SkillForge — courses')
-    expect(before).toContain('<title>Pricing | SkillForge</title><meta name="description" content="Plans &amp; prices"/>')
+    expect(before).toContain(
+      '<title>Pricing | SkillForge</title><meta name="description" content="Plans &amp; prices"/>',
+    )
     expect(before.indexOf('<title>Pricing')).toBeLessThan(before.indexOf('</head>'))
     expect(before.endsWith('<div id="root">')).toBe(true)
     expect(rest).toBe('<div class="page"><title>not hoisted</title></div>')
@@ -59,5 +67,25 @@ describe('server-rendered page', () => {
     expect(withScriptNonce("script-src-attr 'none';script-src 'self'", 'n')).toBe(
       "script-src-attr 'none';script-src 'nonce-n' 'self'",
     )
+  })
+})
+
+describe('inlined stylesheets', () => {
+  it('inlines a small built stylesheet and keeps links to missing files', async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises')
+    const os = await import('node:os')
+    const path = await import('node:path')
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ssr-css-'))
+    try {
+      await mkdir(path.join(dir, 'assets'))
+      await writeFile(path.join(dir, 'assets', 'index-abc.css'), '.a{color:red}')
+      const html = inlineStylesheets(INDEX, dir)
+      expect(html).toContain('<style>.a{color:red}</style>')
+      expect(html).not.toContain('rel="stylesheet"')
+      const missing = '<link rel="stylesheet" crossorigin href="/assets/gone.css">'
+      expect(inlineStylesheets(missing, dir)).toBe(missing)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
