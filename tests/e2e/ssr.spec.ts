@@ -148,3 +148,17 @@ test('a signed-in page hydrates with its own header and no mismatch', async ({ p
   await expect(page.getByRole('banner')).toContainText('Hydra')
   expect(seen.problems).toEqual([])
 })
+
+test.describe('in another locale and time zone', () => {
+  test.use({ locale: 'de-DE', timezoneId: 'Pacific/Auckland' })
+
+  test('dates hydrate without a mismatch, then show in the visitor’s own format', async ({ page }) => {
+    const seen = watch(page)
+    await page.goto('/courses/modern-react-typescript')
+    await page.waitForLoadState('networkidle')
+    // "Last updated": German day-month order once hydrated (the server wrote en-US, UTC).
+    await expect(page.getByText(/^\d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4}$/).first()).toBeVisible()
+    expect(seen.problems).toEqual([])
+    expect(seen.calls).toEqual([])
+  })
+})

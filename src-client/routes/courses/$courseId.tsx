@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
 import { CurriculumAccordion } from '../../components/course/CurriculumAccordion.tsx'
-import { formatDate, hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
+import { hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
 import { CourseReviews } from '../../components/course/reviews/CourseReviews.tsx'
 import { reviewCountLabel } from '../../components/course/reviews/RatingSummary.tsx'
 import { NotFound } from '../../components/layout/NotFound.tsx'
@@ -16,6 +16,7 @@ import { SafeImage } from '../../components/ui/SafeImage.tsx'
 import { Stars } from '../../components/ui/Stars.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
 import { courseJsonLd } from '../../lib/course-json-ld.ts'
+import { useDateFormat } from '../../lib/local-date.ts'
 import { productSeo } from '../../lib/seo.ts'
 
 export const Route = createFileRoute('/courses/$courseId')({
@@ -52,6 +53,7 @@ function CoursePage() {
   const { data: course } = useSuspenseQuery(trpc.catalog.course.queryOptions({ id: courseId }))
   // The server renderer knows the page's origin from the request; the browser from its location.
   const origin = useRouter().options.origin ?? window.location.origin
+  const formatDate = useDateFormat()
   if (!course) return <NotFound />
   return (
     <main>
