@@ -18,6 +18,8 @@ import { LoadingState } from '../../components/ui/states.tsx'
 import { courseJsonLd } from '../../lib/course-json-ld.ts'
 import { useDateFormat } from '../../lib/local-date.ts'
 import { productSeo } from '../../lib/seo.ts'
+import { sessionQuery } from '../../lib/session.ts'
+import type { RouterContext } from '../__root.tsx'
 
 export const Route = createFileRoute('/courses/$courseId')({
   loader: async ({ context, params }) => {
@@ -30,6 +32,9 @@ export const Route = createFileRoute('/courses/$courseId')({
         .ensureQueryData(trpc.reviews.list.queryOptions({ courseId: params.courseId, page: 1 }))
         .catch(() => null),
       queryClient.ensureQueryData(trpc.reviews.mine.queryOptions({ courseId: params.courseId })).catch(() => null),
+      // Server rendering: a signed-in learner's page shows their own learning action (Continue, Start), not a
+      // placeholder the browser fills in later.
+      typeof window === 'undefined' ? prefetchLearning(context, params.courseId) : null,
     ])
     if (!course) throw notFound()
     return { title: course.title, description: course.description, image: course.image }
@@ -43,6 +48,11 @@ export const Route = createFileRoute('/courses/$courseId')({
   notFoundComponent: NotFound,
   component: CoursePage,
 })
+
+async function prefetchLearning({ queryClient, trpc }: RouterContext, courseId: string) {
+  const user = await queryClient.ensureQueryData(sessionQuery(trpc)).catch(() => null)
+  if (user) await queryClient.prefetchQuery(trpc.learning.course.queryOptions({ courseId }))
+}
 
 const sectionTitle = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
 const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '6' })
