@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createRootRouteWithContext, HeadContent, Outlet, Scripts, useRouterState } from '@tanstack/react-router'
+import { useEffect } from 'react'
 import { css } from '../../styled-system/css'
 import { Footer } from '../components/layout/Footer.tsx'
 import { Header } from '../components/layout/Header.tsx'
@@ -47,6 +48,11 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 function RootLayout() {
   // The admin area has its own layout (sidebar and header): the shop's header and footer stay outside it.
   const isAdmin = useRouterState({ select: (state) => state.location.pathname.startsWith('/admin') })
+  // A server-rendered page is visible before its buttons work: this marks the moment they do (the e2e fixtures wait
+  // for it after a page load, as a visitor's click needs it).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
   return (
     <div className={css({ minH: '100vh', display: 'flex', flexDir: 'column' })}>
       <HeadContent />
