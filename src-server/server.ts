@@ -8,11 +8,7 @@ import fastifyMultipart from '@fastify/multipart'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { createTRPCClient, unstable_localLink } from '@trpc/client'
-import {
-  type CreateFastifyContextOptions,
-  type FastifyTRPCPluginOptions,
-  fastifyTRPCPlugin,
-} from '@trpc/server/adapters/fastify'
+import type { CreateFastifyContextOptions, FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -51,6 +47,7 @@ import { createS3Storage } from './storage/s3.ts'
 import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
 import { createLocalStorage, type FileStorage, PRIVATE_PREFIX } from './storage/storage.ts'
 import { type Context, makeCreateContext } from './trpc/context.ts'
+import { registerTrpc } from './trpc/fastify-handler.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
 
 export interface ServerDeps {
@@ -189,15 +186,12 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
 
   // One context builder for /trpc and the server renderer's in-process calls.
   const createContext = makeCreateContext(db, config, resolveSession, limiter, storage)
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext,
-      maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      ...trpcErrorHooks,
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-  })
+  await registerTrpc(app, '/trpc', {
+    router: appRouter,
+    createContext,
+    maxBatchSize: TRPC_MAX_BATCH_SIZE,
+    ...trpcErrorHooks,
+  } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'])
 
   // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
   // never served here, only by routes that check the session (service-orders/routes.ts, learning/media-routes.ts);
