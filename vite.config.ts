@@ -6,7 +6,9 @@ const serverPort = Number(process.env.PORT ?? 3000)
 const FRAMEWORK =
   /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|@tanstack|@trpc)[\\/]|styled-system[\\/]/
 
-export default defineConfig({
+// `vite build` builds the browser's bundle into dist/client; `vite build --ssr entry-server.tsx` builds the server
+// renderer's entry into dist/ssr (its dependencies stay imports of node_modules).
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src-client',
   publicDir: '../public',
   plugins: [
@@ -18,19 +20,21 @@ export default defineConfig({
     }),
     react(),
   ],
-  build: {
-    outDir: '../dist/client',
-    emptyOutDir: true,
-    sourcemap: true,
-    rolldownOptions: {
-      output: {
-        // What every page runs (React, the router, TanStack Query, the tRPC client, Panda's css()) in one chunk:
-        // left to the default, it came in a dozen small shared chunks, each compressed on its own (about 11 kB
-        // more gzipped on the first load, and more requests).
-        codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK }] },
+  build: isSsrBuild
+    ? { outDir: '../dist/ssr', emptyOutDir: true, sourcemap: true, copyPublicDir: false }
+    : {
+        outDir: '../dist/client',
+        emptyOutDir: true,
+        sourcemap: true,
+        rolldownOptions: {
+          output: {
+            // What every page runs (React, the router, TanStack Query, the tRPC client, Panda's css()) in one chunk:
+            // left to the default, it came in a dozen small shared chunks, each compressed on its own (about 11 kB
+            // more gzipped on the first load, and more requests).
+            codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK }] },
+          },
+        },
       },
-    },
-  },
   server: {
     port: 5173,
     // In development the API server runs beside Vite (see scripts/dev.ts).
@@ -46,6 +50,7 @@ export default defineConfig({
       '/livez': `http://127.0.0.1:${serverPort}`,
       '/readyz': `http://127.0.0.1:${serverPort}`,
       '/sitemap.xml': `http://127.0.0.1:${serverPort}`,
+      '/sitemaps': `http://127.0.0.1:${serverPort}`,
     },
   },
-})
+}))

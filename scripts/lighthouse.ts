@@ -74,7 +74,17 @@ const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: HEADLESS_CHROMIUM_ARGS,
 })
-const scores: { page: string; accessibility: number; performance: number; failing: string[] }[] = []
+const scores: {
+  page: string
+  accessibility: number
+  performance: number
+  /** Largest and first contentful paint, total blocking time (ms, simulated), cumulative layout shift. */
+  lcpMs: number
+  fcpMs: number
+  tbtMs: number
+  cls: number
+  failing: string[]
+}[] = []
 try {
   const cookie = await signedInCookie()
   for (const entry of PAGES) {
@@ -94,6 +104,10 @@ try {
       page: `${entry.name} (${entry.path})`,
       accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
       performance: Math.round((categories.performance?.score ?? 0) * 100),
+      lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? 0),
+      fcpMs: Math.round(audits['first-contentful-paint']?.numericValue ?? 0),
+      tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
+      cls: Number((audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
       failing,
     })
   }
@@ -102,10 +116,11 @@ try {
   server.kill('SIGTERM')
 }
 
-console.log(`${'page'.padEnd(46)} accessibility  performance (mobile)`)
+console.log(`${'page'.padEnd(46)} accessibility  performance (mobile)     LCP     FCP    TBT    CLS`)
 for (const row of scores) {
+  const ms = (value: number) => `${(value / 1000).toFixed(2)} s`.padStart(8)
   console.log(
-    `${row.page.padEnd(46)} ${String(row.accessibility).padStart(13)}  ${String(row.performance).padStart(20)}${
+    `${row.page.padEnd(46)} ${String(row.accessibility).padStart(13)}  ${String(row.performance).padStart(20)}${ms(row.lcpMs)}${ms(row.fcpMs)}${String(row.tbtMs).padStart(5)} ms${String(row.cls).padStart(7)}${
       row.failing.length ? `   failing: ${row.failing.join(', ')}` : ''
     }`,
   )

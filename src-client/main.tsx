@@ -1,8 +1,8 @@
 import './lib/zod-config.ts'
-import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
+import { RouterClient } from '@tanstack/react-router/ssr/client'
 import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
+import { createRoot, hydrateRoot } from 'react-dom/client'
 import './index.css'
 import { createAppRouter } from './router.tsx'
 
@@ -10,10 +10,19 @@ const router = createAppRouter()
 const root = document.getElementById('root')
 if (!root) throw new Error('Missing #root element')
 
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={router.options.context.queryClient}>
+// A server-rendered page (src-server/http/ssr.ts) carries the router's dehydrated state ($_TSR): hydrate it.
+// Pages the server leaves to the client (account, admin, the outage shell, the Vite dev server) render here.
+if ((window as { $_TSR?: unknown }).$_TSR) {
+  hydrateRoot(
+    root,
+    <StrictMode>
+      <RouterClient router={router} />
+    </StrictMode>,
+  )
+} else {
+  createRoot(root).render(
+    <StrictMode>
       <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-)
+    </StrictMode>,
+  )
+}

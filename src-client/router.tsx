@@ -1,13 +1,21 @@
 import { createRouter } from '@tanstack/react-router'
+import { setupRouterSsrQueryIntegration } from '@tanstack/react-router-ssr-query'
 import { RouteError } from './components/ui/RouteError.tsx'
 import { LoadingState } from './components/ui/states.tsx'
-import { createQueryClient, createTrpc } from './lib/trpc.ts'
+import { type AppTrpcClient, createQueryClient, createTrpc } from './lib/trpc.ts'
 import { routeTree } from './routeTree.gen.ts'
 
-export function createAppRouter() {
+export interface AppRouterOptions {
+  /** On the server: a tRPC client that calls the procedures in-process for this request. */
+  trpcClient?: AppTrpcClient
+  /** On the server: the CSP nonce of this response, given to every inline script the router and React write. */
+  nonce?: string
+}
+
+export function createAppRouter(options: AppRouterOptions = {}) {
   const queryClient = createQueryClient()
-  const trpc = createTrpc(queryClient)
-  return createRouter({
+  const trpc = createTrpc(queryClient, options.trpcClient)
+  const router = createRouter({
     routeTree,
     context: { queryClient, trpc },
     defaultPreload: 'intent',
@@ -18,7 +26,13 @@ export function createAppRouter() {
     // an error screen (with the outage wording and Try Again) when it fails.
     defaultPendingComponent: () => <LoadingState />,
     defaultErrorComponent: RouteError,
+    ...(options.nonce ? { ssr: { nonce: options.nonce } } : {}),
   })
+  // The server-rendered page carries the query cache its loaders filled (and the queries that finish while it
+  // streams); the client starts from it, so nothing the server fetched is fetched again. It also provides the
+  // QueryClientProvider around the app.
+  setupRouterSsrQueryIntegration({ router, queryClient })
+  return router
 }
 
 export type AppRouterInstance = ReturnType<typeof createAppRouter>

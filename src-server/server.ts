@@ -7,8 +7,14 @@ import fastifyCookie from '@fastify/cookie'
 import fastifyMultipart from '@fastify/multipart'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
-import type { FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { createTRPCClient, unstable_localLink } from '@trpc/client'
+import type { CreateFastifyContextOptions, FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
@@ -40,7 +46,7 @@ import { registerServiceOrderRoutes } from './service-orders/routes.ts'
 import { createS3Storage } from './storage/s3.ts'
 import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
 import { createLocalStorage, type FileStorage, PRIVATE_PREFIX } from './storage/storage.ts'
-import { makeCreateContext } from './trpc/context.ts'
+import { type Context, makeCreateContext } from './trpc/context.ts'
 import { registerTrpc } from './trpc/fastify-handler.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
 
@@ -95,6 +101,32 @@ function isPrivateUpload(url: string): boolean {
     return true
   }
   return `${path.posix.normalize(pathname)}/`.startsWith(`/uploads/${PRIVATE_PREFIX}`)
+}
+
+/**
+ * The server renderer's tRPC client for one page: the procedures run in-process with the same context /trpc would
+ * build for this request (its cookies and session, resolved once for the page).
+ */
+function inProcessTrpcClient(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  createContext: (options: CreateFastifyContextOptions) => Promise<Context>,
+) {
+  let context: Promise<Context> | undefined
+  return createTRPCClient<AppRouter>({
+    links: [
+      unstable_localLink({
+        router: appRouter,
+        createContext: () => {
+          context ??= createContext({ req: request, res: reply, info: undefined as never })
+          return context
+        },
+        onError: ({ error, path }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err: error, path }, 'tRPC procedure failed')
+        },
+      }),
+    ],
+  })
 }
 
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
@@ -155,9 +187,11 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
 
   registerHealthRoutes(app, db)
 
+  // One context builder for /trpc and the server renderer's in-process calls.
+  const createContext = makeCreateContext(db, config, resolveSession, limiter, storage)
   await registerTrpc(app, '/trpc', {
     router: appRouter,
-    createContext: makeCreateContext(db, config, resolveSession, limiter, storage),
+    createContext,
     maxBatchSize: TRPC_MAX_BATCH_SIZE,
     ...trpcErrorHooks,
   } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'])
@@ -194,7 +228,12 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerLessonUploadRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
 
-  await registerClient(app, env.CLIENT_DIR, (pathname) => statusForPath(db, pathname))
+  await registerClient(
+    app,
+    env.CLIENT_DIR,
+    (pathname) => statusForPath(db, pathname),
+    (request, reply) => inProcessTrpcClient(request, reply, createContext),
+  )
 
   return {
     app,

@@ -1,6 +1,6 @@
 // The typed tRPC client: types come straight from the server's AppRouter (no codegen).
 import { QueryClient } from '@tanstack/react-query'
-import { createTRPCClient, httpBatchLink } from '@trpc/client'
+import { createTRPCClient, httpBatchLink, type TRPCClient } from '@trpc/client'
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query'
 import type { AppRouter } from '../../src-server/routers/_app.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../../src-shared/trpc-limits.ts'
@@ -25,7 +25,9 @@ export const trpcClient = createTRPCClient<AppRouter>({
   ],
 })
 
-export function createTrpc(queryClient: QueryClient) {
-  return createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient })
+/** The server renderer passes its own client (calling the procedures in-process with the visitor's request). */
+export function createTrpc(queryClient: QueryClient, client: TRPCClient<AppRouter> = trpcClient) {
+  return createTRPCOptionsProxy<AppRouter>({ client, queryClient })
 }
+export type AppTrpcClient = TRPCClient<AppRouter>
 export type Trpc = ReturnType<typeof createTrpc>

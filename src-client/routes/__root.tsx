@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { createRootRouteWithContext, HeadContent, Outlet, useRouterState } from '@tanstack/react-router'
+import { createRootRouteWithContext, HeadContent, Outlet, Scripts, useRouterState } from '@tanstack/react-router'
+import { useEffect } from 'react'
 import { css } from '../../styled-system/css'
 import { Footer } from '../components/layout/Footer.tsx'
 import { Header } from '../components/layout/Header.tsx'
@@ -23,11 +24,22 @@ export const Route = createRootRouteWithContext<RouterContext>()({
   }),
   // The shop header's data (who is signed in, the cart count, the Premium badge) starts with the page's own
   // loaders, in the same batched request, without holding the page up.
-  loader: ({ context: { queryClient, trpc }, location }) => {
+  // On the server they are awaited (in-process, a few ms), with what the page's buttons read for the visitor (the
+  // cart's lines, the services' cheapest packages): the rendered page is the visitor's own, and the client hydrates
+  // it from the page's cache without asking again.
+  loader: async ({ context: { queryClient, trpc }, location }) => {
     if (location.pathname.startsWith('/admin')) return
-    void queryClient.prefetchQuery(sessionQuery(trpc))
-    void queryClient.prefetchQuery(trpc.cart.count.queryOptions())
-    void queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions())
+    const header = Promise.all([
+      queryClient.prefetchQuery(sessionQuery(trpc)),
+      queryClient.prefetchQuery(trpc.cart.count.queryOptions()),
+      queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions()),
+    ])
+    if (typeof window !== 'undefined') return
+    await Promise.all([
+      header,
+      queryClient.prefetchQuery(trpc.cart.list.queryOptions()),
+      queryClient.prefetchQuery(trpc.cart.cheapestPackages.queryOptions()),
+    ])
   },
   component: RootLayout,
   notFoundComponent: NotFound,
@@ -36,6 +48,11 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 function RootLayout() {
   // The admin area has its own layout (sidebar and header): the shop's header and footer stay outside it.
   const isAdmin = useRouterState({ select: (state) => state.location.pathname.startsWith('/admin') })
+  // A server-rendered page is visible before its buttons work: this marks the moment they do (the e2e fixtures wait
+  // for it after a page load, as a visitor's click needs it).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
   return (
     <div className={css({ minH: '100vh', display: 'flex', flexDir: 'column' })}>
       <HeadContent />
@@ -46,6 +63,8 @@ function RootLayout() {
       </div>
       {isAdmin ? null : <Footer />}
       <AppToaster />
+      {/* Server rendering: the router's dehydrated state (nothing on the client). */}
+      <Scripts />
     </div>
   )
 }

@@ -6,6 +6,14 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
 import type { PageStatus } from './page-status.ts'
+import {
+  inlineStylesheets,
+  isServerRendered,
+  loadSsrEntry,
+  sendRenderedPage,
+  splitTemplate,
+  type TrpcClientFor,
+} from './ssr.ts'
 
 /** The status a page request answers with (page-status.ts's statusForPath over the app's database). */
 export type PageStatusOf = (pathname: string) => Promise<PageStatus>
@@ -24,6 +32,8 @@ export async function registerClient(
   app: FastifyInstance,
   clientDir: string,
   statusOf: PageStatusOf = async () => 200,
+  /** In-process tRPC clients for page requests: given, public pages are server-rendered (when the entry was built). */
+  trpcClientFor?: TrpcClientFor,
 ): Promise<boolean> {
   const root = path.resolve(clientDir)
   const indexFile = path.join(root, 'index.html')
@@ -41,11 +51,22 @@ export async function registerClient(
       reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
     },
   })
-  registerNotFound(app, readFileSync(indexFile, 'utf8'), statusOf)
+  const indexHtml = readFileSync(indexFile, 'utf8')
+  const entry = trpcClientFor ? await loadSsrEntry(root) : null
+  const template = splitTemplate(inlineStylesheets(indexHtml, root))
+  const ssr = entry && template && trpcClientFor ? { entry, template, trpcClientFor } : null
+  if (trpcClientFor && !ssr) app.log.warn({ clientDir: root }, 'No server entry built; pages render in the browser')
+  registerNotFound(app, indexHtml, statusOf, ssr)
   return true
 }
 
-function registerNotFound(app: FastifyInstance, indexHtml: string | null, statusOf: PageStatusOf) {
+type Ssr = {
+  entry: NonNullable<Awaited<ReturnType<typeof loadSsrEntry>>>
+  template: NonNullable<ReturnType<typeof splitTemplate>>
+  trpcClientFor: TrpcClientFor
+} | null
+
+function registerNotFound(app: FastifyInstance, indexHtml: string | null, statusOf: PageStatusOf, ssr: Ssr = null) {
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     if (indexHtml && isClientRoute(request.method, request.url)) {
       // The client router renders every page, including its own not-found page; the status tells crawlers.
@@ -58,6 +79,11 @@ function registerNotFound(app: FastifyInstance, indexHtml: string | null, status
         request.log.warn({ err: error }, 'page status: database unavailable')
         status = 503
         reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+      }
+      // A page that exists (or the not-found page) is rendered on the server; during an outage the shell is sent.
+      const pathname = request.url.split('?')[0] ?? '/'
+      if (ssr && status !== 503 && request.method === 'GET' && isServerRendered(pathname)) {
+        if (await sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor)) return reply
       }
       return reply.code(status).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
     }

@@ -16,6 +16,29 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  // Server-rendered pages show before React has hydrated them (decision 0028): after a page load, wait until the app
+  // marks itself interactive (__root.tsx), so a test's first click is not lost on inert HTML.
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) {
+      const hydrated = () =>
+        page
+          .waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, { timeout: 15_000 })
+          .catch(() => {}) // not an app page (a PDF, an error body): nothing to wait for
+      const goto = page.goto.bind(page)
+      const reload = page.reload.bind(page)
+      page.goto = async (...args) => {
+        const response = await goto(...args)
+        await hydrated()
+        return response
+      }
+      page.reload = async (...args) => {
+        const response = await reload(...args)
+        await hydrated()
+        return response
+      }
+    }
+    await use(page)
+  },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires an object pattern for fixtures
   db: async ({}, use) => {
     const db = new Kysely<Database>({

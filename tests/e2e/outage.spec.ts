@@ -6,8 +6,11 @@ import { simulateOutage } from './outage.ts'
 
 test.describe('database outage', () => {
   test('a page shows the outage with Try Again, retried 503s with back-off, then recovers', async ({ page }) => {
+    // The first page arrives rendered by the server (no /trpc call from the browser): the outage meets the next page
+    // the browser loads. A dispatched click navigates without the hover that would preload the page first.
+    await page.goto('/')
     const outage = await simulateOutage(page)
-    await page.goto('/pricing')
+    await page.getByRole('banner').getByRole('link', { name: 'Pricing', exact: true }).first().dispatchEvent('click')
     const alert = page.getByRole('alert')
     await expect(alert.getByRole('heading', { name: OUTAGE.title })).toBeVisible({ timeout: 15_000 })
     await expect(alert).toContainText(OUTAGE.message)

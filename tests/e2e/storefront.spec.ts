@@ -401,6 +401,8 @@ test.describe('information pages', () => {
   })
 
   test('every header and footer link opens a real page with its own title', async ({ page }) => {
+    // Sixteen page loads, each waiting for hydration (fixtures.ts).
+    test.slow()
     await page.goto('/')
     await expect(page.getByRole('link', { name: 'Cookie Policy' })).toBeVisible()
     const hrefs = await page

@@ -85,10 +85,11 @@ export function Catalogue({
                 gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
               })}
             >
-              {result.items.map((course) => (
+              {result.items.map((course, index) => (
                 <CourseCard
                   key={course.id}
                   course={course}
+                  priority={index === 0}
                   cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="sm" />}
                 />
               ))}

@@ -21,9 +21,12 @@ export function CourseCard({
   preview = false,
   cartAction,
   previewCartAction,
+  priority = false,
 }: {
   course: CourseCardData
   preview?: boolean
+  /** The first card above the fold: its image is the page's largest paint, fetched first and not lazily. */
+  priority?: boolean
   cartAction?: ReactNode
   previewCartAction?: ReactNode
 }) {
@@ -47,6 +50,7 @@ export function CourseCard({
           alt={course.title}
           width={640}
           height={360}
+          {...(priority ? { loading: 'eager', fetchPriority: 'high' } : {})}
           className={css({ aspectRatio: '16/9', objectFit: 'cover', w: 'full' })}
         />
       </Link>

@@ -2,14 +2,11 @@ import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
+import { useDateFormat } from '../../lib/local-date.ts'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
 type Course = NonNullable<RouterOutputs['catalog']['course']>
-
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })
-}
 
 export function hoursOfContent(minutes: number): string {
   const hours = Math.round((minutes / 60) * 10) / 10
@@ -18,6 +15,7 @@ export function hoursOfContent(minutes: number): string {
 
 /** The course page's price and purchase box. `cartAction` is where the cart's Add to Cart button goes. */
 export function PurchaseBox({ course, cartAction }: { course: Course; cartAction?: ReactNode }) {
+  const formatDate = useDateFormat()
   const discounted = course.originalPriceMinor !== null && course.originalPriceMinor > course.priceMinor
   return (
     <aside
@@ -30,6 +28,9 @@ export function PurchaseBox({ course, cartAction }: { course: Course; cartAction
         alt={course.title}
         width={640}
         height={360}
+        // The course page's main image: fetched first, never lazily.
+        loading="eager"
+        fetchPriority="high"
         className={css({ w: 'full', aspectRatio: '16/9', objectFit: 'cover' })}
       />
       <div className={css({ p: '6', display: 'grid', gap: '4' })}>

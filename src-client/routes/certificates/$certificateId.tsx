@@ -8,6 +8,7 @@ import { button } from '../../components/ui/button.ts'
 import { Container } from '../../components/ui/layout.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
 import { errorCode } from '../../lib/errors.ts'
+import { useDateFormat } from '../../lib/local-date.ts'
 
 export const Route = createFileRoute('/certificates/$certificateId')({
   loader: async ({ context, params }) => {
@@ -40,7 +41,8 @@ function CertificatePage() {
   const { trpc } = Route.useRouteContext()
   const { data: c } = useSuspenseQuery(trpc.learning.certificate.queryOptions({ id: certificateId }))
   const verified = c.status === 'verified'
-  const date = new Date(c.issuedAt).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' })
+  const formatDate = useDateFormat()
+  const date = formatDate(c.issuedAt, { day: 'numeric', month: 'long', year: 'numeric' })
   return (
     <main className={css({ bg: 'canvas', py: '10' })}>
       <style>{PRINT_CSS}</style>

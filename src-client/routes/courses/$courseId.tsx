@@ -1,10 +1,10 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute, Link, notFound } from '@tanstack/react-router'
+import { createFileRoute, Link, notFound, useRouter } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
 import { CurriculumAccordion } from '../../components/course/CurriculumAccordion.tsx'
-import { formatDate, hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
+import { hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
 import { CourseReviews } from '../../components/course/reviews/CourseReviews.tsx'
 import { reviewCountLabel } from '../../components/course/reviews/RatingSummary.tsx'
 import { NotFound } from '../../components/layout/NotFound.tsx'
@@ -16,7 +16,10 @@ import { SafeImage } from '../../components/ui/SafeImage.tsx'
 import { Stars } from '../../components/ui/Stars.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
 import { courseJsonLd } from '../../lib/course-json-ld.ts'
+import { useDateFormat } from '../../lib/local-date.ts'
 import { productSeo } from '../../lib/seo.ts'
+import { sessionQuery } from '../../lib/session.ts'
+import type { RouterContext } from '../__root.tsx'
 
 export const Route = createFileRoute('/courses/$courseId')({
   loader: async ({ context, params }) => {
@@ -29,6 +32,9 @@ export const Route = createFileRoute('/courses/$courseId')({
         .ensureQueryData(trpc.reviews.list.queryOptions({ courseId: params.courseId, page: 1 }))
         .catch(() => null),
       queryClient.ensureQueryData(trpc.reviews.mine.queryOptions({ courseId: params.courseId })).catch(() => null),
+      // Server rendering: a signed-in learner's page shows their own learning action (Continue, Start), not a
+      // placeholder the browser fills in later.
+      typeof window === 'undefined' ? prefetchLearning(context, params.courseId) : null,
     ])
     if (!course) throw notFound()
     return { title: course.title, description: course.description, image: course.image }
@@ -43,6 +49,11 @@ export const Route = createFileRoute('/courses/$courseId')({
   component: CoursePage,
 })
 
+async function prefetchLearning({ queryClient, trpc }: RouterContext, courseId: string) {
+  const user = await queryClient.ensureQueryData(sessionQuery(trpc)).catch(() => null)
+  if (user) await queryClient.prefetchQuery(trpc.learning.course.queryOptions({ courseId }))
+}
+
 const sectionTitle = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
 const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '6' })
 
@@ -50,10 +61,13 @@ function CoursePage() {
   const { courseId } = Route.useParams()
   const { trpc } = Route.useRouteContext()
   const { data: course } = useSuspenseQuery(trpc.catalog.course.queryOptions({ id: courseId }))
+  // The server renderer knows the page's origin from the request; the browser from its location.
+  const origin = useRouter().options.origin ?? window.location.origin
+  const formatDate = useDateFormat()
   if (!course) return <NotFound />
   return (
     <main>
-      <JsonLd data={courseJsonLd(course, window.location.origin)} />
+      <JsonLd data={courseJsonLd(course, origin)} />
       <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
         <Container
           className={css({

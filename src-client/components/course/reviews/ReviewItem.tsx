@@ -1,12 +1,13 @@
 import { css } from '../../../../styled-system/css'
+import { useDateFormat } from '../../../lib/local-date.ts'
 import type { RouterOutputs } from '../../../lib/types.ts'
 import { Stars } from '../../ui/Stars.tsx'
-import { formatDate } from '../PurchaseBox.tsx'
 
 export type Review = RouterOutputs['reviews']['list']['items'][number]
 
 /** One review: stars, the learner's first name and last initial, the date, the text. */
 export function ReviewItem({ review }: { review: Review }) {
+  const formatDate = useDateFormat()
   return (
     <article data-testid="review-item" className={css({ display: 'grid', gap: '1' })}>
       <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>

@@ -1,0 +1,160 @@
+// Server rendering of the public pages (decision 0028). The client build's server entry (dist/ssr/entry-server.js,
+// built from src-client/entry-server.tsx) renders the matched route with its loaders' data; this module gives it a
+// tRPC client that calls the procedures in-process with the visitor's own context (cookies, session), a CSP nonce
+// for the inline scripts that carry the dehydrated state, and streams the result inside the built index.html.
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { pathToFileURL } from 'node:url'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+/**
+ * A tRPC client for one page request, calling the procedures in-process with that request's context (the
+ * composition root builds it: http/ stays below the routers). Opaque here; the server entry knows its type.
+ */
+export type TrpcClientFor = (request: FastifyRequest, reply: FastifyReply) => object
+
+interface SsrEntry {
+  render(input: {
+    url: string
+    headers: Headers
+    trpcClient: object
+    nonce: string
+    signal: AbortSignal
+  }): Promise<Response>
+}
+
+/**
+ * Pages left to the client: signed-in areas (account, admin, documents, the player), the OAuth callback and the
+ * payment pages (they act on the visitor's order on arrival). Everything else a visitor can open is rendered here.
+ */
+const CLIENT_ONLY = ['/admin', '/account', '/documents', '/learn', '/auth', '/payment', '/payment-success']
+
+export function isServerRendered(pathname: string): boolean {
+  return !CLIENT_ONLY.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+}
+
+/** The server entry next to the built client (dist/ssr beside dist/client), or null when it was not built. */
+export async function loadSsrEntry(clientDir: string): Promise<SsrEntry | null> {
+  const file = path.resolve(clientDir, '..', 'ssr', 'entry-server.js')
+  if (!existsSync(file)) return null
+  return (await import(pathToFileURL(file).href)) as SsrEntry
+}
+
+/** index.html in three parts: up to </head>, from there to the opening of #root, and the rest. */
+export interface PageTemplate {
+  head: string
+  body: string
+  tail: string
+}
+
+const ROOT = '<div id="root"></div>'
+
+export function splitTemplate(indexHtml: string): PageTemplate | null {
+  const root = indexHtml.indexOf(ROOT)
+  const headClose = indexHtml.indexOf('</head>')
+  if (root < 0 || headClose < 0 || headClose > root) return null
+  const open = root + '<div id="root">'.length
+  return { head: indexHtml.slice(0, headClose), body: indexHtml.slice(headClose, open), tail: indexHtml.slice(open) }
+}
+
+/** Stylesheets up to this size are inlined in rendered pages; bigger ones stay links. */
+const INLINE_CSS_MAX_BYTES = 64 * 1024
+
+/**
+ * The built stylesheets (Panda's atomic CSS, ~11 kB gzipped) inlined in the head of rendered pages: the first paint
+ * then waits for no request but the page's own (the shell the client renders keeps its link; no url() inside).
+ */
+export function inlineStylesheets(indexHtml: string, clientDir: string): string {
+  return indexHtml.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (link, file: string) => {
+    const full = path.join(clientDir, file)
+    if (!existsSync(full) || statSync(full).size > INLINE_CSS_MAX_BYTES) return link
+    const css = readFileSync(full, 'utf8')
+    return css.includes('</') ? link : `<style>${css}</style>`
+  })
+}
+
+/**
+ * React writes the page's title, meta and preload links (HeadContent's, hoisted) at the start of the stream when it
+ * renders into a container rather than a whole document; they belong in the head, where the client looks for them.
+ */
+const HOISTED = /^(?:<(?:link|meta)\b[^>]*>|<title>[^<]*<\/title>)+/
+
+export function liftHeadTags(template: PageTemplate, firstChunk: string): { before: string; rest: string } {
+  const hoisted = HOISTED.exec(firstChunk)?.[0] ?? ''
+  // The page's own title replaces the shell's generic one.
+  const head = hoisted.includes('<title>') ? template.head.replace(/<title>[^<]*<\/title>\s*/, '') : template.head
+  return { before: head + hoisted + template.body, rest: firstChunk.slice(hoisted.length) }
+}
+
+/** The page's Content-Security-Policy with the nonce allowed for scripts (styles keep their policy). */
+export function withScriptNonce(csp: string, nonce: string): string {
+  return csp.replace(/(^|;)\s*script-src\s/, `$1script-src 'nonce-${nonce}' `)
+}
+
+/**
+ * Renders the page into the template and sends it (streamed). Resolves false when it sent nothing (the caller sends
+ * the client-only shell): the route redirected, or rendering failed before the first byte.
+ */
+export async function sendRenderedPage(
+  entry: SsrEntry,
+  template: PageTemplate,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  trpcClientFor: TrpcClientFor,
+): Promise<boolean> {
+  const nonce = randomBytes(16).toString('base64')
+  const abort = new AbortController()
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) abort.abort(new Error('client went away'))
+  })
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value)
+  }
+  const url = `${request.protocol}://${request.host || 'localhost'}${request.url}`
+  let response: Response
+  try {
+    response = await entry.render({
+      url,
+      headers,
+      trpcClient: trpcClientFor(request, reply),
+      nonce,
+      signal: abort.signal,
+    })
+  } catch (error) {
+    request.log.error({ err: error }, 'server rendering failed; sending the client-rendered page')
+    return false
+  }
+  if (!response.body || (response.status >= 300 && response.status < 400)) {
+    await response.body?.cancel()
+    return false
+  }
+  const csp = reply.raw.getHeader('content-security-policy')
+  if (typeof csp === 'string') reply.header('content-security-policy', withScriptNonce(csp, nonce))
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  const first = await reader.read()
+  const { before, rest } = liftHeadTags(template, first.done ? '' : decoder.decode(first.value, { stream: true }))
+  async function* page() {
+    yield before + rest
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      yield decoder.decode(value, { stream: true })
+    }
+    yield decoder.decode() + template.tail
+  }
+  const body = Readable.from(page(), { objectMode: false })
+  body.on('error', (error) => request.log.error({ err: error }, 'server rendering stream failed'))
+  // The page carries the visitor's own header (session, cart count): never stored by shared caches.
+  // page-status.ts decides, unless the router itself found nothing or failed (its not-found or error page).
+  reply
+    .code(status === 200 && response.status >= 400 ? response.status : status)
+    .header('Cache-Control', 'private, no-cache')
+    .type('text/html; charset=utf-8')
+    .send(body)
+  return true
+}

@@ -1,0 +1,164 @@
+// Server rendering (decision 0028): every public page arrives as HTML with its content (a visitor, a crawler or a
+// phone without JavaScript sees it), and the browser hydrates it without asking /trpc again for what the page's
+// loaders already had, and without a hydration mismatch.
+import type { APIRequestContext, Page } from '@playwright/test'
+import { formatMoney } from '../../src-shared/money.ts'
+import { expect, test } from './fixtures.ts'
+import { ROUTES, routeUrl } from './route-table.ts'
+
+async function trpc<T>(request: APIRequestContext, path: string, input?: unknown): Promise<T> {
+  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
+  const response = await request.get(`/trpc/${path}${query}`)
+  return ((await response.json()) as { result: { data: T } }).result.data
+}
+
+/** Public pages the server renders: the visitor rows of the route table outside the client-only areas. */
+const CLIENT_ONLY = /^\/(admin|account|documents|learn|auth|payment|payment-success)(\/|$|\?)/
+const PUBLIC = ROUTES.filter((route) => route.as === 'visitor' && !CLIENT_ONLY.test(routeUrl(route, {})))
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('every public page arrives with its heading, title and the right status', async ({ page }) => {
+    expect(PUBLIC.length).toBeGreaterThan(20)
+    for (const route of PUBLIC) {
+      const url = routeUrl(route, {})
+      const response = await page.goto(url)
+      expect(response?.status(), url).toBe(url === '/no-such-page' ? 404 : 200)
+      expect(response?.headers()['cache-control'], url).toBe('private, no-cache')
+      await expect(page.locator('#main h1').first(), url).not.toBeEmpty()
+      // The page's own title (the not-found page keeps the site's).
+      if (url !== '/no-such-page') await expect(page, url).not.toHaveTitle(/courses, business services and plans/)
+      // The header is the visitor's (signed out), not a loading placeholder.
+      await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' }), url).toBeVisible()
+    }
+  })
+
+  test('the home page shows featured courses with prices, categories with counts', async ({ page, request }) => {
+    const featured = await trpc<{ title: string; priceMinor: number }[]>(request, 'catalog.featuredCourses')
+    const categories = await trpc<{ name: string; count: number }[]>(request, 'catalog.categories')
+    await page.goto('/')
+    await expect(page).toHaveTitle('SkillForge')
+    const cards = page.getByTestId('course-card')
+    await expect(cards).toHaveCount(featured.length)
+    for (const [index, course] of featured.entries()) {
+      await expect(cards.nth(index)).toContainText(course.title)
+      await expect(cards.nth(index)).toContainText(formatMoney(course.priceMinor))
+    }
+    await expect(page.getByTestId('category-card').first()).toContainText(
+      `${categories[0]?.name}${categories[0]?.count} courses`,
+    )
+  })
+
+  test('the catalogue lists the first page of courses with their prices', async ({ page, request }) => {
+    const result = await trpc<{ total: number; items: { title: string; priceMinor: number }[] }>(
+      request,
+      'catalog.search',
+      {},
+    )
+    await page.goto('/courses')
+    await expect(page.getByTestId('catalogue-count')).toHaveText(`${result.total} Courses`)
+    await expect(page.getByTestId('course-card')).toHaveCount(result.items.length)
+    await expect(page.getByTestId('course-card').locator('h3')).toHaveText(result.items.map((c) => c.title))
+    await expect(page.getByTestId('course-card').first()).toContainText(formatMoney(result.items[0]?.priceMinor ?? 0))
+  })
+
+  test('a course page shows its title, price and curriculum; an unknown one is a 404 page', async ({
+    page,
+    request,
+  }) => {
+    const course = await trpc<{ title: string; priceMinor: number }>(request, 'catalog.course', {
+      id: 'modern-react-typescript',
+    })
+    await page.goto('/courses/modern-react-typescript')
+    await expect(page.getByRole('heading', { level: 1, name: course.title })).toBeVisible()
+    await expect(page).toHaveTitle(`${course.title} | SkillForge`)
+    await expect(page.getByTestId('course-price')).toHaveText(formatMoney(course.priceMinor))
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', `${course.title} | SkillForge`)
+    const missing = await page.goto('/courses/no-such-course')
+    expect(missing?.status()).toBe(404)
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(/not found/i)
+  })
+
+  test('pricing and services show their prices', async ({ page, request }) => {
+    const { plans } = await trpc<{ plans: { name: string; monthlyPriceMinor: number; currency: string }[] }>(
+      request,
+      'plans.list',
+    )
+    await page.goto('/pricing')
+    expect(plans.length).toBeGreaterThan(0)
+    for (const plan of plans) {
+      await expect(page.getByText(plan.name, { exact: true }).first()).toBeVisible()
+      await expect(page.getByText(formatMoney(plan.monthlyPriceMinor, plan.currency)).first()).toBeVisible()
+    }
+    const services = await trpc<{ title: string; fromPriceMinor: number | null }[]>(request, 'services.list')
+    await page.goto('/services')
+    expect(services.length).toBeGreaterThan(0)
+    for (const service of services) await expect(page.getByText(service.title).first()).toBeVisible()
+  })
+
+  test('a signed-in customer gets their own header, never a cached copy', async ({ page, login }) => {
+    const user = await login({ firstName: 'Ssr' })
+    const response = await page.goto('/pricing')
+    expect(response?.headers()['cache-control']).toBe('private, no-cache')
+    await expect(page.getByRole('banner')).toContainText('Ssr')
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' })).toHaveCount(0)
+    expect(user.id).toBeTruthy()
+  })
+})
+
+/** /trpc procedures the page asks for, and every error or hydration warning it logs. */
+function watch(page: Page) {
+  const calls: string[] = []
+  const problems: string[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (url.pathname.startsWith('/trpc/')) calls.push(...url.pathname.slice('/trpc/'.length).split(','))
+  })
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /hydrat/i.test(message.text())) problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  return { calls, problems }
+}
+
+test.describe('hydration', () => {
+  for (const url of ['/', '/courses', '/courses/modern-react-typescript', '/pricing', '/services', '/contact']) {
+    test(`${url} hydrates without fetching its data again or a mismatch`, async ({ page }) => {
+      const seen = watch(page)
+      await page.goto(url)
+      await page.waitForLoadState('networkidle')
+      // Everything the first page needed came with its HTML: no /trpc call after it loaded.
+      expect(seen.calls).toEqual([])
+      // Interactive: the header's client-side navigation works.
+      await page.getByRole('banner').getByRole('link', { name: 'Log In' }).click()
+      await expect(page).toHaveURL('/login')
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+      expect(seen.problems).toEqual([])
+    })
+  }
+})
+
+test('a signed-in page hydrates with its own header and no mismatch', async ({ page, login }) => {
+  await login({ firstName: 'Hydra' })
+  const seen = watch(page)
+  await page.goto('/courses/modern-react-typescript')
+  await page.waitForLoadState('networkidle')
+  expect(seen.calls).toEqual([])
+  await expect(page.getByRole('banner')).toContainText('Hydra')
+  expect(seen.problems).toEqual([])
+})
+
+test.describe('in another locale and time zone', () => {
+  test.use({ locale: 'de-DE', timezoneId: 'Pacific/Auckland' })
+
+  test('dates hydrate without a mismatch, then show in the visitor’s own format', async ({ page }) => {
+    const seen = watch(page)
+    await page.goto('/courses/modern-react-typescript')
+    await page.waitForLoadState('networkidle')
+    // "Last updated": German day-month order once hydrated (the server wrote en-US, UTC).
+    await expect(page.getByText(/^\d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4}$/).first()).toBeVisible()
+    expect(seen.problems).toEqual([])
+    expect(seen.calls).toEqual([])
+  })
+})

@@ -1,0 +1,91 @@
+// The server renderer's page assembly (src-server/http/ssr.ts): which pages it renders, where the rendered app and
+// its hoisted head tags go in the built index.html, and the CSP that lets only its own inline scripts run.
+import { describe, expect, it } from 'vitest'
+import {
+  inlineStylesheets,
+  isServerRendered,
+  liftHeadTags,
+  splitTemplate,
+  withScriptNonce,
+} from '../../src-server/http/ssr.ts'
+
+const INDEX = [
+  '<!doctype html><html lang="en"><head><meta charset="UTF-8" />',
+  '<title>SkillForge — courses, business services and plans</title>',
+  '<script type="module" crossorigin src="/assets/index-abc.js"></script>',
+  '<link rel="stylesheet" crossorigin href="/assets/index-abc.css">',
+  '</head><body><div id="root"></div></body></html>',
+].join('')
+
+describe('server-rendered page', () => {
+  it('renders public pages and leaves signed-in areas and the payment pages to the client', () => {
+    for (const path of ['/', '/courses', '/courses/x', '/pricing', '/cart', '/login', '/certificates/c1', '/accounts'])
+      expect(isServerRendered(path), path).toBe(true)
+    for (const path of ['/admin', '/admin/orders', '/account', '/account/premium', '/documents/invoice/1'])
+      expect(isServerRendered(path), path).toBe(false)
+    for (const path of ['/learn/c', '/auth/callback', '/payment', '/payment-success'])
+      expect(isServerRendered(path), path).toBe(false)
+  })
+
+  it('splits index.html at </head> and inside #root, and refuses a template without them', () => {
+    const template = splitTemplate(INDEX)
+    expect(template).not.toBeNull()
+    expect(template?.head.endsWith('index-abc.css">')).toBe(true)
+    expect(template?.body).toBe('</head><body><div id="root">')
+    expect(template?.tail).toBe('</div></body></html>')
+    expect(`${template?.head}${template?.body}${template?.tail}`).toBe(INDEX)
+    expect(splitTemplate('<html><head></head><body><main></main></body></html>')).toBeNull()
+  })
+
+  it("moves the page's hoisted title and meta into the head, in place of the shell's title", () => {
+    const template = splitTemplate(INDEX)!
+    const chunk =
+      '<link rel="preload" as="image" href="/x.png"/><title>Pricing | SkillForge</title>' +
+      '<meta name="description" content="Plans &amp; prices"/><div class="page"><title>not hoisted</title></div>'
+    const { before, rest } = liftHeadTags(template, chunk)
+    expect(before).not.toContain('SkillForge — courses')
+    expect(before).toContain(
+      '<title>Pricing | SkillForge</title><meta name="description" content="Plans &amp; prices"/>',
+    )
+    expect(before.indexOf('<title>Pricing')).toBeLessThan(before.indexOf('</head>'))
+    expect(before.endsWith('<div id="root">')).toBe(true)
+    expect(rest).toBe('<div class="page"><title>not hoisted</title></div>')
+  })
+
+  it("keeps the shell's title when the page hoists none", () => {
+    const template = splitTemplate(INDEX)!
+    const { before, rest } = liftHeadTags(template, '<div>app</div>')
+    expect(before).toBe(template.head + template.body)
+    expect(rest).toBe('<div>app</div>')
+  })
+
+  it('adds the nonce to script-src only (styles keep unsafe-inline for the inline style attributes)', () => {
+    const csp = "default-src 'self';script-src 'self' https://www.paypal.com;style-src 'self' 'unsafe-inline'"
+    expect(withScriptNonce(csp, 'abc')).toBe(
+      "default-src 'self';script-src 'nonce-abc' 'self' https://www.paypal.com;style-src 'self' 'unsafe-inline'",
+    )
+    expect(withScriptNonce("script-src-attr 'none';script-src 'self'", 'n')).toBe(
+      "script-src-attr 'none';script-src 'nonce-n' 'self'",
+    )
+  })
+})
+
+describe('inlined stylesheets', () => {
+  it('inlines a small built stylesheet and keeps links to missing files', async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises')
+    const os = await import('node:os')
+    const path = await import('node:path')
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ssr-css-'))
+    try {
+      await mkdir(path.join(dir, 'assets'))
+      await writeFile(path.join(dir, 'assets', 'index-abc.css'), '.a{color:red}')
+      const html = inlineStylesheets(INDEX, dir)
+      expect(html).toContain('<style>.a{color:red}</style>')
+      expect(html).not.toContain('rel="stylesheet"')
+      const missing = '<link rel="stylesheet" crossorigin href="/assets/gone.css">'
+      expect(inlineStylesheets(missing, dir)).toBe(missing)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
