@@ -47,7 +47,8 @@ export function checkoutSessionParams(
     ...(subscription
       ? {
           subscription_data: {
-            ...(trial ? { trial_period_days: TRIAL_DAYS } : {}),
+            // The free trial is the membership's; a monthly service is paid from its first month.
+            ...(trial && plan ? { trial_period_days: TRIAL_DAYS } : {}),
             metadata: { ...metadata, ...planMetadata },
           },
         }
