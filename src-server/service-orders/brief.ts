@@ -8,8 +8,8 @@ import { DomainError } from '../errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
 import { addBusinessDays } from './due.ts'
 import { type MailLinks, mailStatusToBuyer, mailStatusToStaff } from './mails.ts'
-import { intakeFormOf } from './repository.ts'
 import { syncRecurringDue } from './recurring.ts'
+import { intakeFormOf } from './repository.ts'
 import { moveServiceOrder } from './transitions.ts'
 
 async function formOf(db: DB, serviceId: string | null) {

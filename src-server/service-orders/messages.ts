@@ -68,7 +68,11 @@ export async function markThreadRead(db: DB, id: string, reader: 'buyer' | { sta
     .expression((eb) =>
       eb
         .selectFrom('service_order_messages')
-        .select(['id', sql<string>`${reader.staffId}::uuid`.as('user_id'), sql<Date>`${now}::timestamptz`.as('read_at')])
+        .select([
+          'id',
+          sql<string>`${reader.staffId}::uuid`.as('user_id'),
+          sql<Date>`${now}::timestamptz`.as('read_at'),
+        ])
         .where('service_order_id', '=', id)
         .where('from_staff', '=', false),
     )

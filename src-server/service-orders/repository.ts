@@ -137,13 +137,13 @@ export async function listForStaff(
     query
       .select(listColumns)
       .select([
-      'service_orders.service_id',
-      'service_orders.recurring',
-      'buyer.email as buyer_email',
-      'assignee.id as assignee_id',
-      'assignee.first_name as assignee_first_name',
-      'assignee.last_name as assignee_last_name',
-    ])
+        'service_orders.service_id',
+        'service_orders.recurring',
+        'buyer.email as buyer_email',
+        'assignee.id as assignee_id',
+        'assignee.first_name as assignee_first_name',
+        'assignee.last_name as assignee_last_name',
+      ])
       .select((eb) => [
         overdueCondition(now).as('overdue'),
         unreadOf(eb, { staffId }).as('unread'),
@@ -240,6 +240,7 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
       'services.intake_form',
       'service_packages.name as package_name',
       'orders.reference as order_reference',
+      'orders.method as payment_method',
       'buyer.email as buyer_email',
       'buyer.first_name as buyer_first_name',
       'buyer.last_name as buyer_last_name',
@@ -315,6 +316,8 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
     serviceTitle: order.service_title,
     packageName: order.package_name,
     orderReference: order.order_reference,
+    /** How the order was paid (staff: a PayPal or bank refund needs a reference). */
+    paymentMethod: staff ? order.payment_method : null,
     status: order.status,
     intakeForm: intakeFormOf(order.intake_form),
     brief: order.brief,

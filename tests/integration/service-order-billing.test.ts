@@ -53,7 +53,12 @@ async function buyPackage(serviceId: string, packageName: string, method: 'card'
 }
 
 const mails = (to: string, kind: string) =>
-  db().selectFrom('mail_outbox').select(['subject', 'text_body']).where('to_address', '=', to).where('kind', '=', kind).execute()
+  db()
+    .selectFrom('mail_outbox')
+    .select(['subject', 'text_body'])
+    .where('to_address', '=', to)
+    .where('kind', '=', kind)
+    .execute()
 
 describe('monthly SEO management', () => {
   it('runs as a subscription: a period and a report per paid month, closed when the cancelled period ends', async () => {
@@ -77,13 +82,15 @@ describe('monthly SEO management', () => {
       'CONFLICT',
     )
     expect((await work.admin.serviceOrders.detail({ id })).actions).toContain('deliverReport')
-    expect(await work.admin.serviceOrders.deliverReport({ id, note: 'Report for month 1', fileIds: [] })).toMatchObject({
-      periodNumber: 1,
-    })
+    expect(await work.admin.serviceOrders.deliverReport({ id, note: 'Report for month 1', fileIds: [] })).toMatchObject(
+      {
+        periodNumber: 1,
+      },
+    )
     // Nothing left to report until the next paid month.
-    expect(
-      await work.admin.serviceOrders.deliverReport({ id, note: 'again', fileIds: [] }).catch((e) => e.code),
-    ).toBe('CONFLICT')
+    expect(await work.admin.serviceOrders.deliverReport({ id, note: 'again', fileIds: [] }).catch((e) => e.code)).toBe(
+      'CONFLICT',
+    )
 
     // Two months on the test clock: two renewals paid, two more periods, each due its own report.
     const secondEnd = (() => {

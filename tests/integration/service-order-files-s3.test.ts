@@ -107,7 +107,12 @@ describe('service-order files on S3', () => {
     const editor = await person('editor')
     const note = await upload(editor.cookie, id, 'message', PDF, 'internal.pdf')
     expect(note.status).toBe(200)
-    await editor.caller.admin.serviceOrders.sendMessage({ id, body: 'For the team', internal: true, fileIds: [note.body.id] })
+    await editor.caller.admin.serviceOrders.sendMessage({
+      id,
+      body: 'For the team',
+      internal: true,
+      fileIds: [note.body.id],
+    })
     expect((await download(editor.cookie, note.body.url)).status).toBe(200)
     expect((await download(buyer.cookie, note.body.url)).status).toBe(404)
 
