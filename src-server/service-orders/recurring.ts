@@ -6,7 +6,6 @@
 import type { ServiceOrderStatus } from '../../db/types.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-import type { StripeApi } from '../payments/stripe.ts'
 import { auditTransition, notFound, type Viewer, visibleOrder } from './access.ts'
 import { attachFiles } from './files.ts'
 import { type MailLinks, mailStatusToBuyer, mailToBuyer } from './mails.ts'
@@ -176,12 +175,15 @@ export async function deliverReport(
   })
 }
 
-/** The buyer cancels the subscription: Stripe stops at the period's end, and the order closes then. */
+/**
+ * The buyer cancels the subscription: Stripe stops at the period's end, and the order closes then. `stopAtPeriodEnd`
+ * is Stripe's side (payments/service-subscriptions.ts), answering the end of the paid period; null without Stripe.
+ */
 export async function cancelRecurring(
   db: DB,
   viewer: Viewer,
   id: string,
-  stripe: Pick<StripeApi, 'setCancelAtPeriodEnd'> | null,
+  stopAtPeriodEnd: ((stripeSubscriptionId: string) => Promise<Date | null>) | null,
 ) {
   await visibleOrder(db, id, viewer, 'buyer')
   const order = await db
@@ -189,17 +191,15 @@ export async function cancelRecurring(
     .select(['recurring', 'stripe_subscription_id', 'status', 'ends_at'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow()
-  if (!order.recurring || !order.stripe_subscription_id || !stripe) {
+  if (!order.recurring || !order.stripe_subscription_id || !stopAtPeriodEnd) {
     throw new DomainError('precondition', 'This service has no subscription to cancel')
   }
   if (order.status === 'completed' || order.status === 'cancelled') {
     throw new DomainError('conflict', 'This service has already ended')
   }
-  const sub = await stripe.setCancelAtPeriodEnd(order.stripe_subscription_id, true).catch((error: unknown) => {
+  const endsAt = await stopAtPeriodEnd(order.stripe_subscription_id).catch((error: unknown) => {
     throw new DomainError('upstream', 'Could not reach the payment provider. Try again.', { cause: error })
   })
-  const end = sub.items?.data[0]?.current_period_end ?? sub.current_period_end
-  const endsAt = end ? new Date(end * 1000) : null
   // The webhook's snapshot sets it too; writing it now shows it at once.
   await db.updateTable('service_orders').set({ ends_at: endsAt, updated_at: new Date() }).where('id', '=', id).execute()
   return { endsAt: endsAt?.toISOString() ?? null }

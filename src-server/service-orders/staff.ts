@@ -6,9 +6,6 @@ import { hasRole } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
-import { type RefundResult, refundOrder } from '../orders/refunds.ts'
-import { stripeRefundGateway } from '../payments/refunds.ts'
-import type { StripeApi } from '../payments/stripe.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
 import { attachFiles } from './files.ts'
 import { type MailLinks, mailStatusToBuyer } from './mails.ts'
@@ -39,12 +36,35 @@ export function startWork(db: DB, actor: Viewer, id: string, links: MailLinks) {
   return staffMove(db, actor, id, 'start', links)
 }
 
+/** What the refunds flow answers (orders/refunds.ts: RefundResult). */
+export interface RefundResult {
+  refundId: string
+  amountMinor: number
+  status: 'partially_refunded' | 'refunded'
+  creditNoteNumber: string | null
+}
+
+/**
+ * The money side of a cancel, given by the caller (the router wires the refunds flow and Stripe in: this folder
+ * does not import orders/ or payments/, which import it).
+ */
 export interface CancelOptions {
   /** Give the money for this order's line back (default). */
   refund: boolean
   /** The PayPal or bank refund's reference (a card payment is refunded through Stripe). */
   reference?: string
-  stripe: StripeApi | null
+  /** Refunds order lines in the caller's transaction (orders/refunds.ts refundOrder with its gateway). */
+  refundLines: ((trx: DB, request: LineRefund) => Promise<RefundResult>) | null
+  /** Ends a Stripe subscription now; null when card payments are not configured. */
+  endSubscription: ((stripeSubscriptionId: string) => Promise<void>) | null
+}
+
+export interface LineRefund {
+  orderId: string
+  lineIds: string[]
+  reference?: string
+  reason: string
+  actor: Viewer
 }
 
 /** Why a cancel refunded nothing, in words for the dialog's answer. */
@@ -61,7 +81,7 @@ export async function cancelServiceOrder(
   actor: Viewer,
   id: string,
   links: MailLinks,
-  options: CancelOptions = { refund: false, stripe: null },
+  options: CancelOptions = { refund: false, refundLines: null, endSubscription: null },
   now = new Date(),
 ): Promise<{ refund: RefundResult | null; noRefund: NoRefund | null }> {
   const order = await visibleOrder(db, id, actor, 'staff')
@@ -74,25 +94,22 @@ export async function cancelServiceOrder(
     if (line.subscription) {
       // Ended at Stripe before this commits (a failure cancels nothing); Stripe's deletion event then finds the
       // order already cancelled and changes nothing.
-      if (!options.stripe) throw new DomainError('precondition', 'Card payments are not configured')
-      await options.stripe.cancelSubscription(line.subscription).catch((error: unknown) => {
+      if (!options.endSubscription) throw new DomainError('precondition', 'Card payments are not configured')
+      await options.endSubscription(line.subscription).catch((error: unknown) => {
         throw new DomainError('upstream', 'Could not reach the payment provider. Try again.', { cause: error })
       })
       return { refund: null, noRefund: 'subscription' as const }
     }
     if (!options.refund) return { refund: null, noRefund: 'not_requested' as const }
     if (line.reason) return { refund: null, noRefund: line.reason }
-    const refund = await refundOrder(
-      trx,
-      {
-        orderId: line.orderId,
-        lineIds: [line.lineId!],
-        reference: options.reference,
-        reason: `Service order cancelled: ${order.title}`,
-        actor,
-      },
-      stripeRefundGateway(options.stripe),
-    )
+    if (!options.refundLines) throw new DomainError('precondition', 'Refunds are not available')
+    const refund = await options.refundLines(trx, {
+      orderId: line.orderId,
+      lineIds: [line.lineId!],
+      reference: options.reference,
+      reason: `Service order cancelled: ${order.title}`,
+      actor,
+    })
     return { refund, noRefund: null }
   })
   return outcome

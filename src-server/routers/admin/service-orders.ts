@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { MESSAGE_MAX_LENGTH, SERVICE_ORDER_STATUSES } from '../../../src-shared/service-orders.ts'
 import { paymentsOf } from '../../payments/config.ts'
+import { cancelMoney } from '../../payments/service-subscriptions.ts'
 import { reopenBrief } from '../../service-orders/brief.ts'
 import { postMessage } from '../../service-orders/messages.ts'
 import { deliverReport } from '../../service-orders/recurring.ts'
@@ -82,7 +83,7 @@ export const adminServiceOrdersRouter = router({
       const result = await cancelServiceOrder(ctx.db, ctx.user, input.id, ctx.config, {
         refund: input.refund,
         reference: input.reference || undefined,
-        stripe: paymentsOf(ctx.config).stripe,
+        ...cancelMoney(paymentsOf(ctx.config).stripe),
       })
       return { id: input.id, ...result }
     }),
