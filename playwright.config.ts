@@ -18,10 +18,11 @@ export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
   workers: 1,
+  // No retries locally; one in CI, and a test that passes only on its retry is named by the flaky reporter.
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: [['list']],
+  reporter: [['list'], ['./tests/support/flaky-reporter.ts']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',

@@ -4,7 +4,7 @@
 // same URLs and answers the same JSON. Both are loaded in turn, round after round, on loopback by a closed loop of
 // keep-alive connections; prints req/s, p50, p99, the ratio, each server's CPU time per request (the steadier figure
 // on a shared machine) and peak RSS. --profile writes a V8 CPU
-// profile of the app (--cpu-prof) and prints its top frames by self time.
+// profile of each server (--cpu-prof) and prints its top frames by self time and its time by owner (package).
 import { type ChildProcess, fork, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
@@ -17,7 +17,7 @@ import type { Database } from '../db/types.ts'
 import { startTestServer } from '../tests/support/http.ts'
 import { sampleCourseId, trpcBatchUrl } from './bench/catalog-requests.ts'
 import { runLoad, summarise } from './bench/load.ts'
-import { topFrames } from './bench/profile-top.ts'
+import { timeByOwner, topFrames } from './bench/profile-top.ts'
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +26,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     profile: { type: 'boolean', default: false },
+    /** Node flags for the app instead of `npm run serve`'s (to compare settings), e.g. --app-flags='--max-semi-space-size=16' */
+    'app-flags': { type: 'string' },
   },
 })
 const databaseUrl = values.db ?? process.env.DATABASE_URL
@@ -47,25 +49,36 @@ writeFileSync(planFile, JSON.stringify(plan))
 
 const APP_PORT = 4517
 const BARE_PORT = 4518
-const app = spawn(process.execPath, [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN], {
-  env: {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(APP_PORT),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    WORKER: 'off',
-    SEED_ON_EMPTY: 'false',
+// The app runs as `npm run serve` runs it: with the same Node flags (the young generation's size: decision 0029).
+const serveScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts
+  .serve
+const serveFlags =
+  values['app-flags']?.split(/\s+/).filter(Boolean) ?? serveScript?.match(/(?<=\s)--[\w-]+(=\S+)?/g) ?? []
+const app = spawn(
+  process.execPath,
+  [...serveFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN],
+  {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(APP_PORT),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      WORKER: 'off',
+      SEED_ON_EMPTY: 'false',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
-})
+)
+const bareProfileDir = path.join(work, 'bare')
 const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
-  execArgv: ['--import', 'tsx'],
+  execArgv: ['--import', 'tsx', ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${bareProfileDir}`] : [])],
   env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(BARE_PORT), BARE_PLAN: planFile },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 })
 try {
   await Promise.all([ready(APP_PORT), ready(BARE_PORT)])
+  console.log(`app: node ${serveFlags.join(' ')} ${path.relative('.', MAIN)}`)
   console.log(
     `load: ${os
       .loadavg()
@@ -133,10 +146,16 @@ try {
   await stop(bare)
 }
 if (values.profile) {
-  const file = readdirSync(work).find((name) => name.endsWith('.cpuprofile'))
-  if (file) {
-    console.log(`\napp CPU profile ${path.join(work, file)}, top frames by self time:`)
-    for (const line of topFrames(path.join(work, file), 20)) console.log(`  ${line}`)
+  for (const [which, dir] of [
+    ['app', work],
+    ['bare', bareProfileDir],
+  ] as const) {
+    const file = existsSync(dir) && readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))
+    if (!file) continue
+    console.log(`\n${which} CPU profile ${path.join(dir, file)}, top frames by self time:`)
+    for (const line of topFrames(path.join(dir, file), 20)) console.log(`  ${line}`)
+    console.log(`${which} by owner (a Node internal counts for the package that called it):`)
+    for (const line of timeByOwner(path.join(dir, file), 15)) console.log(`  ${line}`)
   }
 }
 

@@ -7,7 +7,7 @@ import fastifyCookie from '@fastify/cookie'
 import fastifyMultipart from '@fastify/multipart'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
-import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify'
+import type { FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
@@ -41,6 +41,7 @@ import { createS3Storage } from './storage/s3.ts'
 import { type S3Env, s3OptionsFromEnv } from './storage/s3-config.ts'
 import { createLocalStorage, type FileStorage, PRIVATE_PREFIX } from './storage/storage.ts'
 import { makeCreateContext } from './trpc/context.ts'
+import { registerTrpc } from './trpc/fastify-handler.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
 
 export interface ServerDeps {
@@ -151,15 +152,12 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
 
   registerHealthRoutes(app, db)
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: makeCreateContext(db, config, resolveSession, limiter, storage),
-      maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      ...trpcErrorHooks,
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-  })
+  await registerTrpc(app, '/trpc', {
+    router: appRouter,
+    createContext: makeCreateContext(db, config, resolveSession, limiter, storage),
+    maxBatchSize: TRPC_MAX_BATCH_SIZE,
+    ...trpcErrorHooks,
+  } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'])
 
   // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
   // never served here, only by routes that check the session (service-orders/routes.ts, learning/media-routes.ts);

@@ -96,9 +96,25 @@ export const listCategoriesWithCounts = compiledOnce((db: DB) =>
     .orderBy('categories.position'),
 )
 
-/** Every published course id with its last change, for the sitemap. */
-export function listPublishedCourseIds(db: DB) {
-  return db.selectFrom('courses').select(['id', 'updated_at']).where('status', '=', 'published').orderBy('id').execute()
+/** Published course ids with their last change, by id, a slice at a time (a sitemap file). */
+export function listPublishedCourseIds(db: DB, slice: { offset: number; limit: number }) {
+  return db
+    .selectFrom('courses')
+    .select(['id', 'updated_at'])
+    .where('status', '=', 'published')
+    .orderBy('id')
+    .offset(slice.offset)
+    .limit(slice.limit)
+    .execute()
+}
+
+/** How many courses are published: the sum of the kept facet counts (a trigger keeps them; no scan of courses). */
+export async function countPublishedCourses(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('catalog_facet_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('courses'), eb.lit(0)).as('n'))
+    .executeTakeFirst()
+  return Number(row?.n ?? 0)
 }
 
 /** Title, instructor and image of the given courses (any status: a learner keeps an archived course). */

@@ -1,4 +1,6 @@
 // Catalogue search: the requested page of published course cards (the facet counts are in facets.ts).
+
+import { type SelectQueryBuilder, sql } from 'kysely'
 import type { SortOption } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
 import { compiledOnce } from '../compiled-query.ts'
@@ -33,73 +35,90 @@ export function listCoursePage(db: DB, request: PageRequest) {
   return coursePageQuery(db, request).execute()
 }
 
-/** The card columns and sort keys of the matching courses. */
-function matchingCourses(db: DB, { query, categoryId, term, fewMatches, matchingGroups }: PageRequest) {
+/** The conditions a matching course meets (published, filters, term). */
+function matchingConditions({ query, categoryId, term, fewMatches, matchingGroups }: PageRequest) {
   let conditions = [...filterConditions(query, categoryId).values()]
   // With few matches, the term's words and the filter groups go to the GIN index as one tsquery.
   if (fewMatches && (term?.kind === 'words' || (!term && matchingGroups))) {
     conditions = [vectorCondition(term, matchingGroups)]
   } else if (term) conditions.push(termCondition(term))
-  return db
-    .selectFrom('courses')
-    .select([
-      'id',
-      'title',
-      'instructor_name',
-      'image_url',
-      'price_minor',
-      'original_price_minor',
-      'currency',
-      'rating',
-      'review_count',
-      'featured',
-      'lessons_count',
-      'duration_minutes',
-      'level',
-      'description',
-      'category_id',
-      'created_at',
-    ])
-    .where('courses.status', '=', 'published')
-    .where(allOf(conditions))
+  return allOf(conditions)
 }
 
-function pageBuilder(db: DB, request: PageRequest) {
-  const matching = matchingCourses(db, request)
-  // A CTE named like the table. Materialized (few matches), the page reads it instead of walking a sort index,
-  // which would filter its way through the whole catalogue to find a rare term's few courses; otherwise
-  // PostgreSQL inlines it and reads the sort index.
-  const source = request.fewMatches
-    ? db.with(
-        (cte) => cte('courses').materialized(),
-        () => matching,
-      )
-    : db.with('courses', () => matching)
-  return source
+/** Page rows: cards of courses in the requested order (ties broken by id, so pages never overlap). */
+function cards(db: DB) {
+  return db
     .selectFrom('courses')
     .innerJoin('categories', 'categories.id', 'courses.category_id')
     .select(courseCardColumns)
 }
-type PageBuilder = ReturnType<typeof pageBuilder>
 
 export function coursePageQuery(db: DB, request: PageRequest) {
   const { pageSize, sort } = request.query
-  return orderBySort(pageBuilder(db, request), sort)
+  const offset = (request.page - 1) * pageSize
+  if (request.fewMatches) {
+    // Few matches: found through the indexes, then sorted. Only their ids and sort keys are read and sorted (a
+    // materialized CTE, so PostgreSQL does not walk a sort index instead, filtering its way through the whole
+    // catalogue to find a rare term's few courses); the page's own rows are then read by id. Materializing every
+    // match's whole card (its description above all) cost more than the rest of the query (decision 0029).
+    const page = orderBySort(
+      db
+        .selectFrom('courses')
+        .select(['courses.id', 'courses.rating', 'courses.review_count', 'courses.created_at', 'courses.price_minor'])
+        .where('courses.status', '=', 'published')
+        .where(matchingConditions(request)),
+      sort,
+    )
+      .limit(pageSize)
+      .offset(offset)
+    return orderBySort(
+      db
+        .with(
+          (cte) => cte('page').materialized(),
+          () => page,
+        )
+        .selectFrom('page')
+        .innerJoin('courses', 'courses.id', 'page.id')
+        .innerJoin('categories', 'categories.id', 'courses.category_id')
+        .select(courseCardColumns),
+      sort,
+    )
+  }
+  // Many matches: read in the sort index's order, stopping at the page.
+  return orderBySort(cards(db).where('courses.status', '=', 'published').where(matchingConditions(request)), sort)
     .limit(pageSize)
-    .offset((request.page - 1) * pageSize)
+    .offset(offset)
 }
 
-function orderBySort(builder: PageBuilder, sort: SortOption): PageBuilder {
-  switch (sort) {
-    case 'rating':
-      return builder.orderBy('courses.rating', 'desc').orderBy('courses.review_count', 'desc').orderBy('courses.id')
-    case 'newest':
-      return builder.orderBy('courses.created_at', 'desc').orderBy('courses.id', 'desc')
-    case 'price-asc':
-      return builder.orderBy('courses.price_minor', 'asc').orderBy('courses.id')
-    case 'price-desc':
-      return builder.orderBy('courses.price_minor', 'desc').orderBy('courses.id')
-    default:
-      return builder.orderBy('courses.review_count', 'desc').orderBy('courses.id')
+/** Each sort's keys, its tie-breaker last (every sort index holds them all: migration 2026_11_24_1510). */
+const SORT_KEYS: Record<SortOption, [column: string, direction: 'asc' | 'desc'][]> = {
+  rating: [
+    ['courses.rating', 'desc'],
+    ['courses.review_count', 'desc'],
+    ['courses.id', 'asc'],
+  ],
+  newest: [
+    ['courses.created_at', 'desc'],
+    ['courses.id', 'desc'],
+  ],
+  'price-asc': [
+    ['courses.price_minor', 'asc'],
+    ['courses.id', 'asc'],
+  ],
+  'price-desc': [
+    ['courses.price_minor', 'desc'],
+    ['courses.id', 'asc'],
+  ],
+  popular: [
+    ['courses.review_count', 'desc'],
+    ['courses.id', 'asc'],
+  ],
+}
+
+function orderBySort<D, T extends keyof D, O>(builder: SelectQueryBuilder<D, T, O>, sort: SortOption) {
+  let ordered = builder
+  for (const [column, direction] of SORT_KEYS[sort] ?? SORT_KEYS.popular) {
+    ordered = ordered.orderBy(sql.ref(column), direction)
   }
+  return ordered
 }

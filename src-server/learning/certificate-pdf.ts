@@ -1,16 +1,17 @@
 // A certificate as an A4 landscape PDF, drawn with pdf-lib (decision 0016) using its standard fonts.
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib'
 import type { CertificateView } from './certificates.ts'
 
 const A4_LANDSCAPE: [number, number] = [841.89, 595.28]
-const INK = rgb(0.11, 0.14, 0.2)
-const MUTED = rgb(0.38, 0.42, 0.5)
-const ACCENT = rgb(0.15, 0.39, 0.92)
 
 /** Standard PDF fonts only encode WinAnsi: other characters become '?' rather than failing the download. */
 const winAnsi = (text: string) => text.normalize('NFC').replace(/[^\u0020-\u007e\u00a0-\u00ff]/g, '?')
 
 export async function certificatePdf(view: CertificateView): Promise<Uint8Array> {
+  // Loaded on first use: only certificate downloads need pdf-lib (decision 0029).
+  const { PDFDocument, rgb, StandardFonts } = await import('pdf-lib')
+  const INK = rgb(0.11, 0.14, 0.2)
+  const MUTED = rgb(0.38, 0.42, 0.5)
+  const ACCENT = rgb(0.15, 0.39, 0.92)
   const pdf = await PDFDocument.create()
   pdf.setTitle(`Certificate of Completion: ${winAnsi(view.courseTitle)}`)
   pdf.setAuthor('SkillForge')

@@ -1,13 +1,14 @@
 // The PDF of an invoice or credit note, drawn on the server with PDFKit (decision 0014): an A4 page with the seller
 // and buyer, the lines, the tax lines and the totals. The document number is also the PDF's title.
-import PDFDocument from 'pdfkit'
 import { partyLines } from '../../src-shared/documents.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import type { PrintableDocument } from './documents.ts'
 
 const TITLES = { invoice: 'Invoice', credit_note: 'Credit note' } as const
 
-export function renderDocumentPdf(document: PrintableDocument): Promise<Buffer> {
+export async function renderDocumentPdf(document: PrintableDocument): Promise<Buffer> {
+  // Loaded on first use: PDFKit is ~10 MB of a server's memory that only document downloads need (decision 0029).
+  const { default: PDFDocument } = await import('pdfkit')
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 50,

@@ -4,7 +4,7 @@ test.describe('home page', () => {
   test('shows featured courses from the database', async ({ page, request }) => {
     const api = await request.get('/trpc/catalog.featuredCourses')
     const featured = ((await api.json()) as { result: { data: { title: string }[] } }).result.data
-    expect(featured.length).toBeGreaterThan(0)
+    expect(featured).toHaveLength(6)
 
     await page.goto('/')
     const cards = page.getByTestId('course-card')
@@ -16,9 +16,13 @@ test.describe('home page', () => {
     await expect(page).toHaveTitle(/SkillForge/)
   })
 
-  test('footer shows the current year', async ({ page }) => {
+  test('footer shows the current year and its links lead to their pages', async ({ page }) => {
     await page.goto('/')
-    await expect(page.getByText(`© ${new Date().getFullYear()} SkillForge`)).toBeVisible()
+    const footer = page.getByRole('contentinfo')
+    await expect(footer.getByText(`© ${new Date().getFullYear()} SkillForge`)).toBeVisible()
+    await footer.getByRole('link', { name: 'Privacy Policy' }).click()
+    await expect(page).toHaveURL('/privacy')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy')
   })
 })
 
@@ -58,7 +62,8 @@ test.describe('header navigation', () => {
 
 test.describe('not-found page', () => {
   test('a course path gets the course variant', async ({ page }) => {
-    await page.goto('/courses/no-such-course')
+    // The server answers 404 too (not 200 with a not-found page), so crawlers drop the address.
+    expect((await page.goto('/courses/no-such-course'))?.status()).toBe(404)
     await expect(page.getByText('404')).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Course Not Found' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/')
@@ -66,12 +71,15 @@ test.describe('not-found page', () => {
     await expect(page).toHaveURL('/courses')
   })
 
-  test('any other path gets the general variant', async ({ page }) => {
-    await page.goto('/this/page/does-not-exist')
+  test('any other path gets the general variant, answered 404, and leads back home', async ({ page }) => {
+    expect((await page.goto('/this/page/does-not-exist'))?.status()).toBe(404)
     await expect(page.getByText('404')).toBeVisible()
     await expect(
       page.getByRole('heading', { name: "Oops! We couldn't find the page you're looking for." }),
     ).toBeVisible()
+    await page.getByRole('link', { name: 'Return to Home' }).click()
+    await expect(page).toHaveURL('/')
+    await expect(page.getByTestId('course-card')).toHaveCount(6)
   })
 })
 

@@ -7,8 +7,8 @@ import { expect, test } from './fixtures.ts'
 test('a failed first charge: Past due, and Premium stops once the grace days are over', async ({ page, login }) => {
   const user = await login()
   // This customer's subscription starts 12 days back on the fake Stripe's clock: the 7-day trial ended 5 days ago,
-  // its first charge fails, and the 3 grace days after the trial are over by now. (First in the file: the journey
-  // below moves the shared clock forward, and this one needs it at the server's time.)
+  // its first charge fails, and the 3 grace days after the trial are over by now. The journey below moves the
+  // shared clock forward; this test sets it back to the server's time itself, so it holds in any order.
   await page.goto('/pricing')
   const card = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
   await card.getByRole('button', { name: 'Add to Cart' }).click()
@@ -19,6 +19,7 @@ test('a failed first charge: Past due, and Premium stops once the grace days are
   await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
   const stripe = new URL(page.url()).origin
   const email = encodeURIComponent(user.email)
+  expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
   expect((await page.request.post(`${stripe}/fake/card?email=${email}&fail=1&backdate_days=12`)).ok()).toBe(true)
   await page.getByRole('button', { name: 'Pay' }).click()
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()

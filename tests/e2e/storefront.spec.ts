@@ -248,10 +248,14 @@ test.describe('course detail', () => {
     })
   })
 
-  test('an unknown course id shows the course 404 variant', async ({ page }) => {
-    await page.goto('/courses/definitely-not-a-course')
+  test('an unknown course id shows the course 404 variant, answered 404, leading to the catalogue', async ({
+    page,
+  }) => {
+    expect((await page.goto('/courses/definitely-not-a-course'))?.status()).toBe(404)
     await expect(page.getByRole('heading', { name: 'Course Not Found' })).toBeVisible()
-    await expect(page.getByRole('link', { name: 'Browse All Courses' })).toBeVisible()
+    await page.getByRole('link', { name: 'Browse All Courses' }).click()
+    await expect(page).toHaveURL('/courses')
+    await expect(page.getByTestId('course-card').first()).toBeVisible()
   })
 })
 
@@ -299,10 +303,12 @@ test.describe('services', () => {
     expect(jsonLd.offers[0]).toMatchObject({ price: '300.00', priceCurrency: 'GBP' })
   })
 
-  test('an unknown service says so', async ({ page }) => {
-    await page.goto('/service/nope')
+  test('an unknown service says so, answered 404; a real one is 200', async ({ page }) => {
+    expect((await page.goto('/service/nope'))?.status()).toBe(404)
     await expect(page.getByRole('heading', { name: 'Service Not Found' })).toBeVisible()
     await expect(page.getByText("The service you're looking for doesn't exist.")).toBeVisible()
+    expect((await page.goto('/service/seo-audit'))?.status()).toBe(200)
+    await expect(page.getByRole('heading', { name: 'Service Not Found' })).toBeHidden()
   })
 })
 
@@ -411,18 +417,23 @@ test.describe('information pages', () => {
       await expect(page.locator('main h1, main h2').first()).toBeVisible()
       await expect(page.getByText("Oops! We couldn't find the page you're looking for.")).toBeHidden()
       titles.add(await page.title())
-      expect(await page.locator('meta[name="description"]').last().getAttribute('content')).toBeTruthy()
+      const description = await page.locator('meta[name="description"]').last().getAttribute('content')
+      expect(description?.length ?? 0, `${href} has a description`).toBeGreaterThanOrEqual(20)
     }
     expect(titles.size).toBeGreaterThan(hrefs.length - 4)
   })
 })
 
 test('sitemap.xml and robots.txt are served', async ({ request }) => {
+  // An index of sitemap files (decision 0029): the pages and services, then the courses.
   const sitemap = await request.get('/sitemap.xml')
   expect(sitemap.status()).toBe(200)
-  const xml = await sitemap.text()
-  expect(xml).toContain('/courses/modern-react-typescript</loc>')
-  expect(xml).toContain('/service/uk-company-formation</loc>')
+  const index = await sitemap.text()
+  expect(index).toContain('<sitemapindex')
+  const pages = await (await request.get('/sitemaps/pages.xml')).text()
+  expect(pages).toContain('/service/uk-company-formation</loc>')
+  const courses = await (await request.get('/sitemaps/courses-1.xml')).text()
+  expect(courses).toContain('/courses/modern-react-typescript</loc>')
   const robots = await (await request.get('/robots.txt')).text()
   expect(robots).toContain('Sitemap:')
 })

@@ -197,7 +197,7 @@ describe('admin.courses lifecycle', () => {
     ])
     expect(edited.curriculum[1]?.lessons[0]?.id).toBe(install?.id)
     const newId = edited.curriculum[1]?.lessons[1]?.id
-    expect(newId).toBeTruthy()
+    expect(newId).toMatch(/^[0-9a-f-]{36}$/)
     expect([install?.id, borrowing?.id, first?.lessons[1]?.id]).not.toContain(newId)
     const rows = await database.db.selectFrom('lessons').select('id').where('course_id', '=', course.id).execute()
     expect(rows).toHaveLength(3)
@@ -217,22 +217,29 @@ describe('admin.courses lifecycle', () => {
     await caller.admin.courses.delete({ id: course.id })
   })
 
+  // Each test below makes its own course (its own title, so its own id): they run alone and in any order.
   it('gives a second course with the same title its own id', async () => {
     const caller = await asEditor()
-    const course = await caller.admin.courses.create(baseCourse())
-    expect(course.id).toMatch(/^rust-for-web-developers-[0-9a-f]{6}$/)
+    const first = await caller.admin.courses.create({ ...baseCourse(), title: 'Same Title Twice' })
+    const course = await caller.admin.courses.create({ ...baseCourse(), title: 'Same Title Twice' })
+    expect(first.id).toBe('same-title-twice')
+    expect(course.id).toMatch(/^same-title-twice-[0-9a-f]{6}$/)
     await caller.admin.courses.delete({ id: course.id })
+    await caller.admin.courses.delete({ id: first.id })
   })
 
   it('publishes: the public catalogue shows it; editing changes what the public sees', async () => {
     const caller = await asEditor()
-    await caller.admin.courses.update({ ...baseCourse(), id: 'rust-for-web-developers', status: 'published' })
-    const published = await visitor().catalog.course({ id: 'rust-for-web-developers' })
-    expect(published?.title).toBe('Rust for Web Developers')
+    const draft = await caller.admin.courses.create({ ...baseCourse(), title: 'Rust Published' })
+    expect(draft.id).toBe('rust-published')
+    expect(await visitor().catalog.course({ id: draft.id })).toBeNull()
+    await caller.admin.courses.update({ ...baseCourse(), title: 'Rust Published', id: draft.id, status: 'published' })
+    const published = await visitor().catalog.course({ id: draft.id })
+    expect(published?.title).toBe('Rust Published')
 
     await caller.admin.courses.update({
       ...baseCourse(),
-      id: 'rust-for-web-developers',
+      id: draft.id,
       status: 'published',
       title: 'Rust for the Web',
       price: '10',
@@ -240,43 +247,36 @@ describe('admin.courses lifecycle', () => {
       lessons: 7,
       durationMinutes: 90,
     })
-    const edited = await visitor().catalog.course({ id: 'rust-for-web-developers' })
+    const edited = await visitor().catalog.course({ id: draft.id })
     expect(edited).toMatchObject({ title: 'Rust for the Web', priceMinor: 1000, lessons: 7, durationMinutes: 90 })
     const audit = await database.db
       .selectFrom('audit_log')
       .select(['before', 'after'])
       .where('action', '=', 'course.update')
+      .where('entity_id', '=', draft.id)
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow()
-    expect((audit.before as { title: string }).title).toBe('Rust for Web Developers')
+    expect((audit.before as { title: string }).title).toBe('Rust Published')
     expect((audit.after as { title: string }).title).toBe('Rust for the Web')
   })
 
   it('features and unfeatures; the public featured list follows', async () => {
     const caller = await asEditor()
-    await caller.admin.courses.setFeatured({ id: 'rust-for-web-developers', featured: true })
-    expect((await visitor().catalog.featuredCourses({ limit: 24 })).map((c) => c.id)).toContain(
-      'rust-for-web-developers',
-    )
-    await caller.admin.courses.setFeatured({ id: 'rust-for-web-developers', featured: false })
-    expect((await visitor().catalog.featuredCourses({ limit: 24 })).map((c) => c.id)).not.toContain(
-      'rust-for-web-developers',
-    )
+    const course = await caller.admin.courses.create({ ...baseCourse(), title: 'Rust Featured', status: 'published' })
+    await caller.admin.courses.setFeatured({ id: course.id, featured: true })
+    expect((await visitor().catalog.featuredCourses({ limit: 24 })).map((c) => c.id)).toContain(course.id)
+    await caller.admin.courses.setFeatured({ id: course.id, featured: false })
+    expect((await visitor().catalog.featuredCourses({ limit: 24 })).map((c) => c.id)).not.toContain(course.id)
   })
 
   it('deletes a course nobody bought', async () => {
     const caller = await asEditor()
-    expect(await caller.admin.courses.delete({ id: 'rust-for-web-developers' })).toEqual({ archived: false })
+    const course = await caller.admin.courses.create({ ...baseCourse(), title: 'Rust Deleted' })
+    expect(await caller.admin.courses.delete({ id: course.id })).toEqual({ archived: false })
     expect(
-      await database.db
-        .selectFrom('courses')
-        .select('id')
-        .where('id', '=', 'rust-for-web-developers')
-        .executeTakeFirst(),
+      await database.db.selectFrom('courses').select('id').where('id', '=', course.id).executeTakeFirst(),
     ).toBeUndefined()
-    expect(await codeOf(caller.admin.courses.delete({ id: 'rust-for-web-developers' }))).toBe(
-      'NOT_FOUND: Course not found',
-    )
+    expect(await codeOf(caller.admin.courses.delete({ id: course.id }))).toBe('NOT_FOUND: Course not found')
   })
 
   it('archives (never erases) a course that someone ordered', async () => {

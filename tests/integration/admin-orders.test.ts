@@ -73,13 +73,14 @@ describe('admin.orders', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow()
     expect(order).toEqual({ status: 'paid', status_changed_by: admin.id })
+    // This order's grants (other tests here pay orders of the same customer and course, in any order).
     const enrolments = await database.db
       .selectFrom('access_grants')
       .where('kind', '=', 'course')
-      .select('course_id')
-      .where('user_id', '=', customer.id)
+      .select(['course_id', 'user_id'])
+      .where('order_id', '=', id)
       .execute()
-    expect(enrolments).toEqual([{ course_id: courseId }])
+    expect(enrolments).toEqual([{ course_id: courseId, user_id: customer.id }])
     const audit = await database.db
       .selectFrom('audit_log')
       .select(['actor_email', 'after'])
@@ -121,6 +122,9 @@ describe('admin.orders', () => {
 describe('dashboard sales', () => {
   it('sums paid orders per day and per currency over the last 30 days', async () => {
     const caller = await callerAs(database.db, admin)
+    // A paid order in each currency of its own, so both series exist whichever tests ran before.
+    const usd = await placeCustomerOrder('paypal', 'pending', 'USD', 4999)
+    await caller.admin.orders.markPaid({ id: usd })
     const gbp = await placeCustomerOrder('paypal', 'pending', 'GBP', 30000)
     await caller.admin.orders.markPaid({ id: gbp })
     // An order paid 40 days ago is outside the window.

@@ -41,6 +41,7 @@ describe('invitations', () => {
     const stored = await database.db
       .selectFrom('team_invitations')
       .select(['token_hash', 'expires_at'])
+      .where('email', '=', 'nina@example.test')
       .executeTakeFirstOrThrow()
     expect(Buffer.from(stored.token_hash).toString()).not.toContain(token)
     expect(stored.expires_at.getTime() - Date.now()).toBeGreaterThan(INVITATION_TTL_MS - 60_000)
@@ -71,6 +72,7 @@ describe('invitations', () => {
     await database.db
       .updateTable('team_invitations')
       .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('email', '=', 'vic@example.test')
       .execute()
     expect(await messageOf(visitor().admin.team.acceptInvitation({ token, password: 'long-enough-1' }))).toBe(
       INVITATION_INVALID,

@@ -30,6 +30,7 @@ describe('cart', () => {
     expect(await visitor.cart.count()).toBe(0)
   })
 
+  // Decided by a unique key, which PGlite enforces too: this runs on both databases.
   it('keeps one row when the same item is added 20 times at once', async () => {
     const user = await createUser(database.db)
     const caller = await shopCaller(database.db, user)
@@ -115,7 +116,7 @@ describe('cart', () => {
         .insertInto('cart_items')
         .values({ user_id: user.id, kind: 'plan', plan_id: 'basic', billing_cycle: 'annual' })
         .execute(),
-    ).rejects.toThrow()
+    ).rejects.toThrow('duplicate key value violates unique constraint "cart_items_one_plan_per_user"')
   })
 
   it('refuses unknown items', async () => {

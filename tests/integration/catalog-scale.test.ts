@@ -8,7 +8,9 @@ import { courseRow } from '../../db/seed/factories.ts'
 import { generateCatalogue } from '../../db/seed/generate.ts'
 import type { Database } from '../../db/types.ts'
 import { FACET_COUNT_BOUND } from '../../src-server/catalog/facets.ts'
+import { defaultAppConfig } from '../../src-server/config.ts'
 import type { DB } from '../../src-server/db.ts'
+import { buildCoursesSitemap, buildSitemapIndex, SITEMAP_MAX_URLS } from '../../src-server/http/seo.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
 import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS, type SortOption } from '../../src-shared/constants.ts'
@@ -274,6 +276,43 @@ describe('a generated catalogue', () => {
     const changed = after.find((c) => c.slug === course.slug)
     expect(changed?.count).toBe((before.find((c) => c.slug === course.slug)?.count ?? 0) - 1)
     await big.db.updateTable('courses').set({ status: 'published' }).where('id', '=', 'gen-0000004').execute()
+  })
+
+  it('splits the sitemap into files of at most the given number of courses, listing each published one once', async () => {
+    const deps = { db: big.db, config: { ...defaultAppConfig, publicUrl: 'https://shop.example' } }
+    const perFile = 2500
+    const { rows } = await sql<{ id: string }>`
+      select id from courses where status = 'published' order by id`.execute(big.db)
+    const files = Math.ceil(rows.length / perFile)
+    expect(files).toBeGreaterThan(2)
+    const index = await buildSitemapIndex(deps, perFile)
+    const courseFiles = [...index.matchAll(/<loc>https:\/\/shop\.example\/sitemaps\/courses-(\d+)\.xml<\/loc>/g)]
+    expect(courseFiles.map((m) => Number(m[1]))).toEqual(Array.from({ length: files }, (_, i) => i + 1))
+    const listed: string[] = []
+    for (let file = 1; file <= files; file++) {
+      const xml = (await buildCoursesSitemap(deps, file, perFile)) ?? ''
+      const ids = [...xml.matchAll(/\/courses\/([^<]+)<\/loc>/g)].map((m) => decodeURIComponent(m[1] ?? ''))
+      expect(ids.length).toBeLessThanOrEqual(perFile)
+      expect(ids.length).toBeGreaterThan(0)
+      listed.push(...ids)
+    }
+    expect(listed).toEqual(rows.map((r) => r.id))
+    expect(await buildCoursesSitemap(deps, files + 1, perFile)).toBeNull()
+    expect(SITEMAP_MAX_URLS).toBe(50_000)
+  })
+
+  it('reads a sitemap slice from the published-id index, not the table (EXPLAIN)', async () => {
+    // As autovacuum keeps it in a live database: the visibility map is what makes an index-only scan worth it.
+    await sql`vacuum analyze courses`.execute(big.db)
+    const plan = await big.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx)
+      const { rows } = await sql<Record<string, string>>`
+        explain select id, updated_at from courses where status = 'published' order by id offset 2500 limit 2500`.execute(
+        trx,
+      )
+      return rows.map((r) => Object.values(r)[0]).join('\n')
+    })
+    expect(plan).toMatch(/Index Only Scan using courses_published_id_idx/)
   })
 
   it('counts a broad term up to the bound and then says so, with the first page still in order', async () => {

@@ -10,6 +10,7 @@ import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, type TestUser } from '../support/factories.ts'
 import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'
+import { raceIt } from '../support/race.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -295,7 +296,7 @@ describe('course completion', () => {
     expect(await completionMails(user.email)).toHaveLength(1)
   })
 
-  it('20 concurrent writes complete the course exactly once', async () => {
+  raceIt('20 concurrent writes complete the course exactly once', async () => {
     const course = await smallCourse()
     const user = await learnerOf(course.id)
     // Twenty callers (twenty sessions) write at once: every lesson several times over, the last ones racing.
@@ -321,7 +322,7 @@ describe('course completion', () => {
     expect(await completionMails(user.email)).toHaveLength(1)
   })
 
-  it('two lessons completed at the same moment still complete the course (no write skew)', async () => {
+  raceIt('two lessons completed at the same moment still complete the course (no write skew)', async () => {
     for (let round = 0; round < 5; round += 1) {
       const course = await smallCourse()
       const user = await learnerOf(course.id)

@@ -163,7 +163,10 @@ describe('OAuth callback', () => {
       flow.cookies,
     )
     expect(result.location).toBe('/admin')
-    expect(result.session).toBeDefined()
+    expect(result.session).toMatch(/HttpOnly/)
+    expect(
+      await database.db.selectFrom('sessions').select('id').where('user_id', '=', staff.id).execute(),
+    ).toHaveLength(1)
 
     const customer = await createUser(database.db, { email: 'shopper@example.test' })
     flow = await start('google', '?mode=admin')

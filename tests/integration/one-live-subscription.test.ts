@@ -1,12 +1,13 @@
 // One live subscription per user, whatever the client sends: ten checkouts started at once for the same plan, all
 // paid at Stripe and their webhooks delivered at once, leave one live subscription and one Premium grant; the other
 // nine are recorded as duplicates of it and cancelled at Stripe. (Run with TEST_DATABASE_URL: only PostgreSQL runs them truly in parallel.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
+import { raceIt } from '../support/race.ts'
 import { shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
@@ -22,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => shop.close())
 
 describe('one live subscription per user', () => {
-  it('10 concurrent checkouts, all paid and delivered at once, give one live subscription', async () => {
+  raceIt('10 concurrent checkouts, all paid and delivered at once, give one live subscription', async () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })

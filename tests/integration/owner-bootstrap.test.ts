@@ -5,6 +5,7 @@ import { ensureOwner } from '../../src-server/team/owner.ts'
 import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
 import { cookiePair, setCookieFor, trpcPost } from '../support/http.ts'
+import { raceIt } from '../support/race.ts'
 import { serveForThisFile } from '../support/test-server.ts'
 
 const site = serveForThisFile()
@@ -90,7 +91,7 @@ describe('staff log-in', () => {
 })
 
 describe('instances starting together on one database', () => {
-  it('makes exactly one owner out of 10 concurrent calls, none of them failing', async () => {
+  raceIt('makes exactly one owner out of 10 concurrent calls, none of them failing', async () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, () => ensureOwner(site.db, 'Race@Example.test', 'race-password-1')),
     )
@@ -102,7 +103,7 @@ describe('instances starting together on one database', () => {
     expect((await adminLogin('race@example.test', 'race-password-1')).status).toBe(200)
   })
 
-  it('claims an unverified account once when the calls race', async () => {
+  raceIt('claims an unverified account once when the calls race', async () => {
     const squatter = await createUser(site.db, { email: 'race2@example.test', emailVerified: false })
     const results = await Promise.all(
       Array.from({ length: 10 }, () => ensureOwner(site.db, 'race2@example.test', 'race-password-2')),

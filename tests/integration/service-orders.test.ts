@@ -19,6 +19,7 @@ import {
 import { SERVICE_ORDER_STATUSES } from '../../src-shared/service-orders.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser } from '../support/factories.ts'
+import { raceIt, whileRowHeld } from '../support/race.ts'
 import { paidServiceOrder, ukBrief, ukDirector } from '../support/service-orders.ts'
 
 let database: DatabaseHandle
@@ -521,13 +522,16 @@ describe('deliveries and revisions', () => {
     expect(await codeOf(shopper.serviceOrders.requestRevision({ id, details: 'Round 3' }))).toBe('CONFLICT')
   })
 
-  it('lets one answer win when the buyer accepts and asks for a revision at once', async () => {
+  raceIt('lets one answer win when the buyer accepts and asks for a revision at once', async () => {
     const { id, shopper } = await delivered('uk-company-formation', 'Premium')
-    const outcomes = await Promise.allSettled([
-      shopper.serviceOrders.acceptDelivery({ id }),
-      shopper.serviceOrders.requestRevision({ id, details: 'Change it' }),
-      shopper.serviceOrders.requestRevision({ id, details: 'Change it again' }),
-    ])
+    // The order row is held while the three answers start, so they truly meet at it.
+    const outcomes = await whileRowHeld(db(), 'service_orders', id, () =>
+      Promise.allSettled([
+        shopper.serviceOrders.acceptDelivery({ id }),
+        shopper.serviceOrders.requestRevision({ id, details: 'Change it' }),
+        shopper.serviceOrders.requestRevision({ id, details: 'Change it again' }),
+      ]),
+    )
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1)
     const left = await db()
       .selectFrom('service_order_events')

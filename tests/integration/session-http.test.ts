@@ -1,6 +1,12 @@
 // Sessions over real HTTP: cookies, sliding expiry, log-out, CSRF refusal and security headers.
 import { describe, expect, it } from 'vitest'
-import { createSession, SESSION_COOKIE, SESSION_TTL_MS, validateSessionToken } from '../../src-server/auth/session.ts'
+import {
+  createSession,
+  invalidateUserSessions,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  validateSessionToken,
+} from '../../src-server/auth/session.ts'
 import { createUser } from '../support/factories.ts'
 import { cookiePair, setCookieFor, trpcPost } from '../support/http.ts'
 import { serveForThisFile } from '../support/test-server.ts'
@@ -50,6 +56,101 @@ describe('session tokens', () => {
     expect(late?.session.expiresAt.getTime()).toBe(day20.getTime() + SESSION_TTL_MS)
     // Past the original expiry it still works, because it slid.
     expect(await validateSessionToken(site.db, token, new Date(start.getTime() + 35 * DAY))).not.toBeNull()
+  })
+})
+
+describe('session token boundaries', () => {
+  const MINUTE = 60 * 1000
+  const row = (id: string) =>
+    site.db
+      .selectFrom('sessions')
+      .select(['user_id', 'remember', 'expires_at', 'last_seen_at'])
+      .where('id', '=', id)
+      .executeTakeFirst()
+
+  it('stores the user, the remember flag, the expiry and the time it was made', async () => {
+    const user = await createUser(site.db)
+    const start = new Date('2026-04-01T00:00:00Z')
+    const { token, session } = await createSession(site.db, user.id, false, start)
+    expect(session).toEqual({
+      id: token.split('.')[0],
+      expiresAt: new Date(start.getTime() + SESSION_TTL_MS),
+      remember: false,
+    })
+    expect(await row(session.id)).toEqual({
+      user_id: user.id,
+      remember: false,
+      expires_at: new Date(start.getTime() + SESSION_TTL_MS),
+      last_seen_at: start,
+    })
+    const validated = await validateSessionToken(site.db, token, new Date(start.getTime() + MINUTE))
+    expect(validated).toMatchObject({ refreshed: false, session: { id: session.id, remember: false } })
+    expect(validated?.user).toMatchObject({ id: user.id, email: user.email })
+  })
+
+  it('ends exactly at its expiry: valid a millisecond before, gone at the moment itself', async () => {
+    const user = await createUser(site.db)
+    const start = new Date('2026-05-01T00:00:00Z')
+    const { token, session } = await createSession(site.db, user.id, true, start)
+    const end = start.getTime() + SESSION_TTL_MS
+    const other = await createSession(site.db, user.id, true, start)
+    expect((await validateSessionToken(site.db, other.token, new Date(end - 1)))?.session.id).toBe(other.session.id)
+    expect(await validateSessionToken(site.db, token, new Date(end))).toBeNull()
+    expect(await row(session.id)).toBeUndefined()
+  })
+
+  it('slides only with less than half its life left, counted to the millisecond', async () => {
+    const user = await createUser(site.db)
+    const start = new Date('2026-06-01T00:00:00Z')
+    const half = start.getTime() + SESSION_TTL_MS / 2
+    const a = await createSession(site.db, user.id, true, start)
+    const atHalf = await validateSessionToken(site.db, a.token, new Date(half))
+    expect(atHalf?.refreshed).toBe(false)
+    expect(atHalf?.session.expiresAt).toEqual(a.session.expiresAt)
+    const b = await createSession(site.db, user.id, true, start)
+    const past = await validateSessionToken(site.db, b.token, new Date(half + 1))
+    expect(past?.refreshed).toBe(true)
+    expect(past?.session.expiresAt).toEqual(new Date(half + 1 + SESSION_TTL_MS))
+    expect((await row(b.session.id))?.expires_at).toEqual(new Date(half + 1 + SESSION_TTL_MS))
+  })
+
+  it('records when it was last used at five-minute resolution, without moving the expiry', async () => {
+    const user = await createUser(site.db)
+    const start = new Date('2026-07-01T00:00:00Z')
+    const { token, session } = await createSession(site.db, user.id, true, start)
+    await validateSessionToken(site.db, token, new Date(start.getTime() + 5 * MINUTE))
+    expect((await row(session.id))?.last_seen_at).toEqual(start)
+    const later = new Date(start.getTime() + 5 * MINUTE + 1)
+    await validateSessionToken(site.db, token, later)
+    expect(await row(session.id)).toMatchObject({ last_seen_at: later, expires_at: session.expiresAt })
+  })
+
+  it.each([
+    ['an empty token', ''],
+    ['a lone dot', '.'],
+    ['no secret', 'abcdefgh.'],
+    ['no id', '.abcdefgh'],
+    ['upper-case letters', 'ABCDEFGH.abcdefgh'],
+    ['a character outside base32', 'abcdefg1.abcdefgh'],
+    ['a part longer than 64', `${'a'.repeat(65)}.abcdefgh`],
+    ['an unknown id', 'abcdefgh.abcdefgh'],
+  ])('refuses %s', async (_label, token) => {
+    expect(await validateSessionToken(site.db, token)).toBeNull()
+  })
+
+  it('ends every session of one user but the one kept, and no one else’s', async () => {
+    const user = await createUser(site.db)
+    const other = await createUser(site.db)
+    const kept = await createSession(site.db, user.id)
+    const ended = await createSession(site.db, user.id)
+    const theirs = await createSession(site.db, other.id)
+    await invalidateUserSessions(site.db, user.id, kept.session.id)
+    expect(await row(kept.session.id)).toMatchObject({ user_id: user.id })
+    expect(await row(ended.session.id)).toBeUndefined()
+    expect(await row(theirs.session.id)).toMatchObject({ user_id: other.id })
+    await invalidateUserSessions(site.db, user.id)
+    expect(await row(kept.session.id)).toBeUndefined()
+    expect(await row(theirs.session.id)).toMatchObject({ user_id: other.id })
   })
 })
 

@@ -212,6 +212,15 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
       }
     },
 
+    /**
+     * Sets the clock back to the real time, as a new customer's own test clock starts (Stripe's test clocks belong
+     * to customers): a test that needs the server's time runs after others moved this shared clock forward. The
+     * other customers' next events are still ahead of it, so nothing of theirs runs twice.
+     */
+    resetClock() {
+      now = Math.floor(Date.now() / 1000)
+    },
+
     /** Moves the test clock forward, doing in time order what Stripe does on the way. */
     advance(seconds: number) {
       const target = now + seconds

@@ -461,6 +461,10 @@ async function handleBilling(
     )
     return { status: 200, body: { now: billing.now, delivered: statuses } }
   }
+  if (method === 'POST' && url.pathname === '/fake/clock/reset') {
+    billing.resetClock()
+    return { status: 200, body: { now: billing.now } }
+  }
   if (method === 'POST' && url.pathname === '/fake/card') {
     const email = url.searchParams.get('email') ?? ''
     billing.failPayments(email, url.searchParams.get('fail') === '1')

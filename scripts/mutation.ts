@@ -1,0 +1,187 @@
+// `npm run test:mutation [-- module ...]`: StrykerJS over the modules that decide money and access, one module at a
+// time (each well under 30 minutes on 2 cores), then one score line per module and one overall line.
+// A module lists the files to mutate and the test files that exercise them (Stryker reruns, per mutant, only the
+// tests that executed it). HTML and JSON reports land in reports/mutation/<module>.{html,json} (git-ignored).
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+
+type Module = { mutate: string[]; tests: string[] }
+
+const test = (name: string) => `tests/integration/${name}.test.ts`
+
+export const MODULES: Record<string, Module> = {
+  'payments-events': {
+    mutate: ['events', 'event-outcome'].map((f) => `src-server/payments/${f}.ts`),
+    tests: [
+      ...['payments', 'stripe-webhook-foreign', 'one-live-subscription', 'stripe-event-rules'].map(test),
+      'tests/unit/readme-operator.test.ts',
+    ],
+  },
+  'payments-checkout-session': {
+    mutate: ['src-server/payments/checkout-session.ts'],
+    tests: [
+      'tests/unit/checkout-session.test.ts',
+      ...['payments', 'stripe-webhook-foreign', 'stripe-event-rules'].map(test),
+    ],
+  },
+  'payments-webhook': {
+    mutate: ['src-server/payments/webhook.ts'],
+    tests: ['payments', 'stripe-webhook-foreign', 'stripe-event-rules'].map(test),
+  },
+  'payments-subscriptions': {
+    mutate: ['subscription-events', 'membership-actions'].map((f) => `src-server/payments/${f}.ts`),
+    tests: ['membership', 'subscription-events-order', 'one-live-subscription', 'stripe-event-rules'].map(test),
+  },
+  'payments-checkout': {
+    mutate: ['checkout', 'confirm', 'abandoned', 'bank-details', 'bank-mail', 'instructions', 'options', 'config'].map(
+      (f) => `src-server/payments/${f}.ts`,
+    ),
+    tests: ['payments', 'orphan-orders', 'order-rules'].map(test),
+  },
+  'orders-transitions': {
+    mutate: ['transitions', 'lock', 'pay', 'staff', 'pending'].map((f) => `src-server/orders/${f}.ts`),
+    tests: ['order-transitions', 'admin-orders', 'order-rules', 'payments'].map(test),
+  },
+  'orders-core': {
+    mutate: ['create', 'repository', 'renewal', 'free-enrolment', 'seller', 'buyer'].map(
+      (f) => `src-server/orders/${f}.ts`,
+    ),
+    tests: ['payments', 'free-enrolment', 'membership-renewals', 'order-rules'].map(test),
+  },
+  'orders-refunds': {
+    mutate: [
+      ...['refunds', 'refund-requests', 'refund-reads', 'refund-mail', 'disputes'].map(
+        (f) => `src-server/orders/${f}.ts`,
+      ),
+      'src-server/payments/events-after-purchase.ts',
+      'src-server/payments/refunds.ts',
+    ],
+    tests: ['refunds'].map(test),
+  },
+  'orders-documents': {
+    mutate: [
+      'invoices',
+      'documents',
+      'numbering',
+      'subscription-invoices',
+      'receipt',
+      'document-routes',
+      'document-pdf',
+    ].map((f) => `src-server/orders/${f}.ts`),
+    tests: ['invoices'].map(test),
+  },
+  'admin-orders': {
+    mutate: ['src-server/routers/admin/orders.ts'],
+    tests: ['admin-orders', 'order-rules', 'admin-authorization'].map(test),
+  },
+  // Access, cart, session, roles, learning, service orders and subscription state (issue 19, second half).
+  cart: {
+    mutate: ['src-server/cart/lines.ts', 'src-server/cart/repository.ts'],
+    tests: ['cart'].map(test),
+  },
+  'auth-session': {
+    mutate: ['src-server/auth/session.ts'],
+    tests: ['auth', 'session-http'].map(test),
+  },
+  roles: {
+    mutate: ['src-server/trpc/init.ts', 'src-shared/roles.ts'],
+    tests: ['tests/unit/auth-shared.test.ts', ...['admin-authorization'].map(test)],
+  },
+  access: {
+    mutate: [
+      'src-server/access/courses.ts',
+      'src-server/access/grants.ts',
+      'src-server/access/lessons.ts',
+      'src-server/access/premium.ts',
+    ],
+    tests: ['access', 'access-ledger', 'learning-access'].map(test),
+  },
+  'subscription-state': {
+    mutate: ['src-server/access/subscription-state.ts'],
+    tests: ['membership', 'subscription-events-order'].map(test),
+  },
+  learning: {
+    mutate: ['src-server/learning/progress.ts', 'src-server/learning/completion.ts'],
+    tests: ['learning-progress'].map(test),
+  },
+  'service-order-transitions': {
+    mutate: ['src-server/service-orders/transitions.ts'],
+    tests: ['service-orders'].map(test),
+  },
+}
+
+type MutantStatus = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'CompileError' | 'RuntimeError' | 'Ignored'
+type Report = {
+  files: Record<string, { mutants: { status: MutantStatus; killedBy?: string[] }[] }>
+  testFiles?: Record<string, { tests: { id: string }[] }>
+}
+
+/**
+ * Stryker's score: killed (and timed-out) mutants of all valid ones; mutants no test reaches count as survivors.
+ * With `without` (test file names), a mutant only those files kill counts as survived: the suite's score before
+ * they were written (exact when the run had STRYKER_DISABLE_BAIL=1, so `killedBy` lists every killing test).
+ */
+function count(report: Report, without: string[] = []) {
+  const excluded = new Set<string>()
+  for (const [path, file] of Object.entries(report.testFiles ?? {})) {
+    if (without.some((name) => path.includes(name))) for (const { id } of file.tests) excluded.add(id)
+  }
+  let killed = 0
+  let valid = 0
+  for (const file of Object.values(report.files)) {
+    for (const { status, killedBy = [] } of file.mutants) {
+      const killedOnlyByExcluded =
+        status === 'Killed' && killedBy.length > 0 && killedBy.every((id) => excluded.has(id))
+      if ((status === 'Killed' && !killedOnlyByExcluded) || status === 'Timeout') killed++
+      if (status === 'Killed' || status === 'Timeout' || status === 'Survived' || status === 'NoCoverage') valid++
+    }
+  }
+  return { killed, valid }
+}
+
+const line = (label: string, { killed, valid }: { killed: number; valid: number }) =>
+  `${label}mutation score ${valid === 0 ? 100 : Math.floor((killed / valid) * 1000) / 10}% (killed ${killed} of ${valid})`
+
+const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
+const unknown = asked.filter((name) => !(name in MODULES))
+if (unknown.length > 0) {
+  console.error(`Unknown module(s): ${unknown.join(', ')}. Modules: ${Object.keys(MODULES).join(', ')}`)
+  process.exit(2)
+}
+const names = asked.length > 0 ? asked : Object.keys(MODULES)
+
+const baselineExclude = process.env.MUTATION_BASELINE_EXCLUDE?.split(',').filter(Boolean) ?? []
+const results: [string, { killed: number; valid: number }][] = []
+const baselines: [string, { killed: number; valid: number }][] = []
+let failed = false
+for (const name of names) {
+  const { mutate, tests } = MODULES[name]!
+  const started = Date.now()
+  console.log(`\n=== ${name}: ${mutate.length} file(s), ${tests.length} test file(s)`)
+  const run = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs', '--mutate', mutate.join(',')], {
+    stdio: 'inherit',
+    env: { ...process.env, STRYKER_MODULE: name, STRYKER_TESTS: tests.join(',') },
+  })
+  const reportPath = `reports/mutation/${name}.json`
+  if (run.status !== 0 || !existsSync(reportPath)) {
+    console.error(`${name}: Stryker failed (exit ${run.status})`)
+    failed = true
+    continue
+  }
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report
+  const counts = count(report)
+  results.push([name, counts])
+  if (baselineExclude.length > 0) baselines.push([name, count(report, baselineExclude)])
+  console.log(`${name}: done in ${Math.round((Date.now() - started) / 1000)} s`)
+}
+
+console.log('')
+for (const [name, counts] of baselines) console.log(line(`${name} without ${baselineExclude.join(', ')}: `, counts))
+for (const [name, counts] of results) console.log(line(`${name}: `, counts))
+const total = results.reduce((sum, [, c]) => ({ killed: sum.killed + c.killed, valid: sum.valid + c.valid }), {
+  killed: 0,
+  valid: 0,
+})
+if (results.length > 0) console.log(line('', total))
+else console.log('mutation score: no module completed')
+process.exit(failed ? 1 : 0)

@@ -1,0 +1,164 @@
+// What the shop asks Stripe Checkout for (mode, currency, amounts, trial, metadata, return URLs), and what it reads
+// back from a session (paid or not, whose order, which payment and subscription): the pure half of
+// payments/checkout-session.ts, exactly.
+import { describe, expect, it } from 'vitest'
+import type { CheckoutLine } from '../../src-server/orders/create.ts'
+import {
+  checkoutSessionParams,
+  isSessionPaid,
+  orderIdOf,
+  paidPaymentOf,
+  paymentIntentIdOf,
+  subscriptionIdOf,
+} from '../../src-server/payments/checkout-session.ts'
+import type { CheckoutSession } from '../../src-server/payments/stripe-schemas.ts'
+
+const course: CheckoutLine = {
+  kind: 'course',
+  title: 'Bookkeeping Basics',
+  detail: 'Ada Lovelace',
+  priceMinor: 3900,
+  recurringInterval: null,
+  planId: null,
+  billingCycle: null,
+}
+const monthlyPlan: CheckoutLine = {
+  kind: 'plan',
+  title: 'Basic Plan',
+  detail: '',
+  priceMinor: 999,
+  recurringInterval: 'month',
+  planId: 'basic',
+  billingCycle: 'monthly',
+}
+const order = (lines: CheckoutLine[], currency: 'USD' | 'GBP' = 'GBP') => ({
+  id: 'order-1',
+  reference: 'SF-1-AAAA',
+  currency,
+  lines,
+})
+
+describe('checkoutSessionParams', () => {
+  it('one-off lines: payment mode, the order currency in lower case, metadata on the payment intent', () => {
+    expect(checkoutSessionParams(order([course]), 'buyer@example.test', 'https://shop.example/')).toEqual({
+      mode: 'payment',
+      customer_email: 'buyer@example.test',
+      client_reference_id: 'order-1',
+      metadata: { orderId: 'order-1', reference: 'SF-1-AAAA' },
+      success_url: 'https://shop.example/payment-success?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'https://shop.example/cart',
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: 'gbp',
+            unit_amount: 3900,
+            product_data: { name: 'Bookkeeping Basics', description: 'Ada Lovelace' },
+          },
+        },
+      ],
+      payment_intent_data: { metadata: { orderId: 'order-1', reference: 'SF-1-AAAA' } },
+    })
+  })
+
+  it('a recurring line: subscription mode with the trial and the plan in the subscription metadata', () => {
+    const params = checkoutSessionParams(order([course, monthlyPlan], 'USD'), 'b@example.test', 'http://localhost:3000')
+    expect(params.mode).toBe('subscription')
+    expect(params.success_url).toBe('http://localhost:3000/payment-success?session_id={CHECKOUT_SESSION_ID}')
+    expect(params.line_items).toEqual([
+      {
+        quantity: 1,
+        price_data: {
+          currency: 'usd',
+          unit_amount: 3900,
+          product_data: { name: 'Bookkeeping Basics', description: 'Ada Lovelace' },
+        },
+      },
+      {
+        quantity: 1,
+        price_data: {
+          currency: 'usd',
+          unit_amount: 999,
+          product_data: { name: 'Basic Plan' },
+          recurring: { interval: 'month' },
+        },
+      },
+    ])
+    expect(params.subscription_data).toEqual({
+      trial_period_days: 7,
+      metadata: { orderId: 'order-1', reference: 'SF-1-AAAA', planId: 'basic', billingCycle: 'monthly' },
+    })
+    expect(params).not.toHaveProperty('payment_intent_data')
+    expect(params).not.toHaveProperty('automatic_tax')
+  })
+
+  it('no trial for a buyer who had one; Stripe Tax when asked; a monthly package names no plan', () => {
+    const monthlyPackage: CheckoutLine = { ...monthlyPlan, kind: 'service_package', planId: null, billingCycle: null }
+    const params = checkoutSessionParams(order([monthlyPackage]), 'b@example.test', 'https://shop.example', {
+      trial: false,
+      automaticTax: true,
+    })
+    expect(params.subscription_data).toEqual({ metadata: { orderId: 'order-1', reference: 'SF-1-AAAA' } })
+    expect(params.automatic_tax).toEqual({ enabled: true })
+  })
+
+  it('refuses monthly and yearly lines in one checkout', () => {
+    const annual: CheckoutLine = { ...monthlyPlan, recurringInterval: 'year', billingCycle: 'annual' }
+    expect(() => checkoutSessionParams(order([monthlyPlan, annual]), 'b@example.test', '')).toThrow(
+      expect.objectContaining({ kind: 'invalid' }),
+    )
+    // Two lines of the same interval are one subscription.
+    expect(checkoutSessionParams(order([monthlyPlan, monthlyPlan]), 'b@example.test', '').mode).toBe('subscription')
+  })
+})
+
+describe('what a session says', () => {
+  it('is paid only when complete and paid (or nothing to pay yet)', () => {
+    expect(isSessionPaid({ status: 'complete', payment_status: 'paid' })).toBe(true)
+    expect(isSessionPaid({ status: 'complete', payment_status: 'no_payment_required' })).toBe(true)
+    expect(isSessionPaid({ status: 'complete', payment_status: 'unpaid' })).toBe(false)
+    expect(isSessionPaid({ status: 'open', payment_status: 'paid' })).toBe(false)
+    expect(isSessionPaid({ status: 'expired', payment_status: 'no_payment_required' })).toBe(false)
+  })
+
+  it('names its order by metadata first, then client_reference_id', () => {
+    expect(orderIdOf({ metadata: { orderId: 'a' }, client_reference_id: 'b' })).toBe('a')
+    expect(orderIdOf({ metadata: {}, client_reference_id: 'b' })).toBe('b')
+    expect(orderIdOf({ metadata: null, client_reference_id: null })).toBeNull()
+  })
+
+  it('reads the payment intent and subscription as an id or an expanded object', () => {
+    expect(paymentIntentIdOf({ payment_intent: 'pi_1' })).toBe('pi_1')
+    expect(paymentIntentIdOf({ payment_intent: { id: 'pi_2' } })).toBe('pi_2')
+    expect(paymentIntentIdOf({ payment_intent: null })).toBeNull()
+    expect(subscriptionIdOf({ subscription: 'sub_1' })).toBe('sub_1')
+    expect(subscriptionIdOf({ subscription: { id: 'sub_2' } })).toBe('sub_2')
+    expect(subscriptionIdOf({ subscription: undefined })).toBeNull()
+  })
+
+  it('records a paid session as a Stripe payment of what Stripe took, tax included', () => {
+    const session: CheckoutSession = {
+      id: 'cs_1',
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: 'pi_1',
+      subscription: { id: 'sub_1' },
+      amount_total: 4680,
+      total_details: { amount_tax: 780 },
+    }
+    expect(paidPaymentOf(session)).toEqual({
+      source: 'stripe',
+      stripeSubscriptionId: 'sub_1',
+      stripePaymentIntentId: 'pi_1',
+      capturedMinor: 4680,
+      taxMinor: 780,
+    })
+    expect(paidPaymentOf({ id: 'cs_2', payment_status: 'paid', amount_total: null })).toEqual({
+      source: 'stripe',
+      stripeSubscriptionId: null,
+      stripePaymentIntentId: null,
+      capturedMinor: undefined,
+      taxMinor: 0,
+    })
+  })
+})
