@@ -4,6 +4,8 @@ import type { IntakeForm } from '../src-shared/schemas/service-brief.ts'
 
 /** jsonb column: read as T, written as a JSON string (node-postgres would turn a JS array into a PG array). */
 export type Json<T> = ColumnType<T, string, string>
+/** A JSON column with a default: optional on insert. */
+export type GeneratedJson<T> = ColumnType<T, string | undefined, string>
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>
 export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
 
@@ -272,6 +274,8 @@ export interface OrdersTable {
   expired_at: Date | null
   /** 'cart': checkout's order (one pending per cart and currency); 'renewal': a membership renewal order. */
   source: Generated<'cart' | 'renewal'>
+  /** The tax Stripe Tax computed, per jurisdiction (empty without STRIPE_TAX or without a breakdown). */
+  tax_lines: GeneratedJson<TaxLine[]>
   created_at: CreatedAt
   updated_at: UpdatedAt
 }
@@ -298,13 +302,16 @@ export interface RefundsTable {
   id: Generated<string>
   order_id: string
   amount_minor: number
-  method: 'stripe' | 'manual'
+  /** 'dispute': money the buyer's bank took back through a lost chargeback. */
+  method: 'stripe' | 'manual' | 'dispute'
   /** Stripe's refund id, or the reference staff typed for a PayPal or bank refund. */
   reference: string | null
   stripe_refund_id: string | null
   reason: string | null
   created_by: string | null
   created_at: CreatedAt
+  /** A partial refund made in the Stripe dashboard names no lines: staff have not yet said which it gave back. */
+  needs_line_assignment: Generated<boolean>
 }
 
 export interface DocumentCountersTable {

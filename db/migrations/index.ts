@@ -19,6 +19,7 @@ import * as m241400 from './2026_11_24_1400_mail_outbox_listing.ts'
 import * as m241500 from './2026_11_24_1500_catalog_at_scale.ts'
 import * as m241510 from './2026_11_24_1510_catalog_sort_indexes.ts'
 import * as m241700 from './2026_11_24_1700_course_reviews.ts'
+import * as m250200 from './2026_11_25_0200_after_purchase_gaps.ts'
 import * as m250300 from './2026_11_25_0300_service_order_periods_reads.ts'
 import * as m250500 from './2026_11_25_0500_sitemap_course_index.ts'
 
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1500_catalog_at_scale': m241500,
   '2026_11_24_1510_catalog_sort_indexes': m241510,
   '2026_11_24_1700_course_reviews': m241700,
+  '2026_11_25_0200_after_purchase_gaps': m250200,
   '2026_11_25_0300_service_order_periods_reads': m250300,
   '2026_11_25_0500_sitemap_course_index': m250500,
 }

@@ -9,7 +9,10 @@ import { sellerParty } from './seller.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
 
-function taxLinesOf(taxMinor: number): TaxLine[] {
+/** Stripe Tax's lines per jurisdiction when they were recorded (and add up), else one "Tax" line. */
+function taxLinesOf(taxMinor: number, recorded: readonly TaxLine[] = []): TaxLine[] {
+  const sum = recorded.reduce((total, line) => total + line.amountMinor, 0)
+  if (recorded.length && sum === taxMinor) return [...recorded]
   return taxMinor > 0 ? [{ name: 'Tax', amountMinor: taxMinor }] : []
 }
 
@@ -25,6 +28,7 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
       'o.user_id',
       'o.currency',
       'o.tax_minor',
+      'o.tax_lines',
       'o.captured_minor',
       'o.billing_name',
       'o.billing_email',
@@ -73,7 +77,7 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
       seller: json(sellerParty()),
       buyer: json(buyer),
       lines: json(lines),
-      tax_lines: json(taxLinesOf(order.tax_minor)),
+      tax_lines: json(taxLinesOf(order.tax_minor, order.tax_lines)),
       subtotal_minor: subtotal,
       tax_minor: order.tax_minor,
       total_minor: subtotal + order.tax_minor,

@@ -2,6 +2,7 @@
 // paid is fulfilled, so a webhook, its retries, the success page and staff can all race safely. The payment, the
 // buyer's access, the service orders, the cart clean-up, the invoice number and the receipt commit together or
 // not at all.
+import type { TaxLine } from '../../db/types.ts'
 import { grantForPaidOrder } from '../access/grants.ts'
 import { removePurchasedItems } from '../cart/repository.ts'
 import type { DB } from '../db.ts'
@@ -23,8 +24,9 @@ export interface Payment {
   stripePaymentIntentId?: string | null
   /** What Stripe took (the session's amount_total, tax included); the order's total when not given. */
   capturedMinor?: number
-  /** The tax Stripe Tax computed within it. */
+  /** The tax Stripe Tax computed within it, and per jurisdiction when Stripe's breakdown was read. */
   taxMinor?: number
+  taxLines?: TaxLine[]
 }
 
 const TRANSITION_OF = { stripe: 'payByStripe', staff: 'payByStaff', free: 'payFree' } as const
@@ -49,6 +51,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
       status_changed_by: payment.actorId ?? null,
       captured_minor: captured,
       ...(tax > 0 ? { tax_minor: tax, total_minor: captured } : {}),
+      ...(tax > 0 && payment.taxLines?.length ? { tax_lines: JSON.stringify(payment.taxLines) } : {}),
       ...(subscriptionId ? { stripe_subscription_id: subscriptionId } : {}),
       ...(payment.stripePaymentIntentId ? { stripe_payment_intent_id: payment.stripePaymentIntentId } : {}),
     })

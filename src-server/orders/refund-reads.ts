@@ -30,7 +30,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       .execute(),
     db
       .selectFrom('refunds')
-      .select(['id', 'amount_minor', 'method', 'reference', 'created_at'])
+      .select(['id', 'amount_minor', 'method', 'reference', 'created_at', 'needs_line_assignment'])
       .where('order_id', '=', orderId)
       .orderBy('created_at')
       .execute(),
@@ -67,6 +67,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       method: refund.method,
       reference: refund.reference,
       createdAt: refund.created_at.toISOString(),
+      needsLineAssignment: refund.needs_line_assignment,
     })),
     requests: requests.map((request) => ({
       id: request.id,

@@ -144,7 +144,15 @@ export async function decideRefundRequest(
       })
       .where('id', '=', request.id)
       .execute()
-    if (!approved) {
+    if (approved) {
+      // Besides the refund's own e-mail (the amount and the credit note): the answer to what the buyer asked.
+      await enqueueMail(trx, {
+        kind: 'refund_request_approved',
+        to: request.email,
+        subject: `Your refund request for ${request.title} (order ${request.reference}) is approved`,
+        text: `Hello,\n\nWe have approved your refund request for ${request.title} and refunded it. A separate e-mail gives the amount and your credit note.\n\nThe course is no longer available in your account.`,
+      })
+    } else {
       await enqueueMail(trx, {
         kind: 'refund_request_declined',
         to: request.email,

@@ -7,6 +7,7 @@ import type { Transaction } from 'kysely'
 import type { Database, DocumentLine } from '../../db/types.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
+import { settleSubscription } from '../access/subscription-state.ts'
 import * as audit from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
@@ -19,12 +20,18 @@ import { moveOrder } from './transitions.ts'
 
 const REFUNDABLE = ['paid', 'partially_refunded']
 
-/** What the payment rail did: Stripe's refund id, or nothing for a manual (PayPal, bank) refund. */
-export type RefundGateway = (
-  order: LockedOrder,
-  amountMinor: number,
-  idempotencyKey: string,
-) => Promise<{ stripeRefundId: string }>
+/**
+ * The card rail (Stripe), as orders/ needs it: give money back, end a plan's subscription so it never renews, and
+ * find the payment of a subscription-mode checkout (Stripe pays it through the subscription's first invoice, so the
+ * session names no payment intent).
+ */
+export interface RefundGateway {
+  refund(order: LockedOrder, amountMinor: number, idempotencyKey: string): Promise<{ stripeRefundId: string }>
+  /** Ends the subscription now; one that has already ended counts as done. */
+  cancelSubscription(stripeSubscriptionId: string): Promise<void>
+  /** The payment intent that paid the order's checkout session, or null. */
+  paymentIntentOfSession(stripeSessionId: string): Promise<string | null>
+}
 
 export interface StaffRefund {
   orderId: string
@@ -65,11 +72,19 @@ export async function refundOrder(db: DB, request: StaffRefund, gateway: RefundG
 
     let stripeRefundId: string | null = null
     if (order.method === 'card') {
-      if (!gateway || !order.stripe_payment_intent_id) {
-        throw new DomainError('precondition', 'This card payment cannot be refunded through Stripe')
+      if (!gateway) throw new DomainError('precondition', CARD_NOT_REFUNDABLE)
+      const paid = await withPaymentIntent(trx, order, gateway)
+      // The plan's subscription ends at Stripe before its money is given back: a failure here leaves the payment
+      // untouched (staff retry), while the other order would leave a refunded plan that renews.
+      for (const id of await stripeSubscriptionsEndedBy(
+        trx,
+        order.id,
+        chosen.length === open.length ? lines : chosen,
+      )) {
+        await gateway.cancelSubscription(id)
       }
       const key = `refund-${order.id}-${order.refunded_minor}-${chosen.map((line) => line.id).join('.')}`
-      stripeRefundId = (await gateway(order, amount, key.slice(0, 255))).stripeRefundId
+      stripeRefundId = (await gateway.refund(paid, amount, key.slice(0, 255))).stripeRefundId
     } else if (!request.reference) {
       throw new DomainError('invalid', REFUND_MESSAGES.referenceRequired)
     }
@@ -98,6 +113,31 @@ export async function refundOrder(db: DB, request: StaffRefund, gateway: RefundG
   })
 }
 
+const CARD_NOT_REFUNDABLE = 'This card payment cannot be refunded through Stripe'
+
+/** The order with the payment intent Stripe will refund, found (and kept) for a subscription-mode checkout. */
+async function withPaymentIntent(trx: DB, order: LockedOrder, gateway: RefundGateway): Promise<LockedOrder> {
+  if (order.stripe_payment_intent_id) return order
+  const found = order.stripe_session_id ? await gateway.paymentIntentOfSession(order.stripe_session_id) : null
+  if (!found) throw new DomainError('precondition', CARD_NOT_REFUNDABLE)
+  // Kept, so charge.refunded and disputes about this payment find the order.
+  await trx.updateTable('orders').set({ stripe_payment_intent_id: found }).where('id', '=', order.id).execute()
+  return { ...order, stripe_payment_intent_id: found }
+}
+
+/** The Stripe subscriptions still running that refunding `lines` ends (those their plan line started). */
+export async function stripeSubscriptionsEndedBy(trx: DB, orderId: string, lines: readonly OrderLine[]) {
+  if (!lines.some((line) => line.kind === 'plan')) return []
+  const rows = await trx
+    .selectFrom('subscriptions')
+    .select('stripe_subscription_id')
+    .where('order_id', '=', orderId)
+    .where('ended_at', 'is', null)
+    .where('stripe_subscription_id', 'is not', null)
+    .execute()
+  return rows.map((row) => row.stripe_subscription_id!)
+}
+
 /** The chosen lines' prices plus their share of the tax; the rest of the captured amount when nothing stays open. */
 function amountFor(order: LockedOrder, lines: OrderLine[], chosen: OrderLine[], open: OrderLine[]): number {
   const remaining = order.captured_minor - order.refunded_minor
@@ -111,12 +151,18 @@ function amountFor(order: LockedOrder, lines: OrderLine[], chosen: OrderLine[], 
 interface AppliedRefund {
   amount: number
   lines: OrderLine[]
-  method: 'stripe' | 'manual'
+  /** 'dispute': a lost chargeback took the money back (the order stays Disputed, the buyer is not e-mailed). */
+  method: 'stripe' | 'manual' | 'dispute'
   reference: string | null
   stripeRefundId: string | null
   reason: string | null
   actorId: string | null
+  /** A partial dashboard refund that named no lines: staff say which lines it gave back (decision 0026). */
+  needsLineAssignment?: boolean
 }
+
+/** The credit note's one line when a refund names no order lines. */
+const REFUND_LINE_TITLE = { stripe: 'Refund', manual: 'Refund', dispute: 'Chargeback (dispute lost)' } as const
 
 /** Records a refund on a locked order (see the file's header). Shared by staff refunds and Stripe reconciliation. */
 export async function applyRefund(
@@ -138,6 +184,7 @@ export async function applyRefund(
       stripe_refund_id: refund.stripeRefundId,
       reason: refund.reason,
       created_by: refund.actorId,
+      needs_line_assignment: refund.needsLineAssignment ?? false,
     })
     .returning('id')
     .executeTakeFirstOrThrow()
@@ -150,18 +197,27 @@ export async function applyRefund(
       .where('refund_id', 'is', null)
       .execute()
     await revoke(trx, { orderItemIds: lineIds }, 'refund', now)
-    await revokePlans(trx, order.id, refund.lines, now)
+    await endPlans(trx, order.id, refund.lines, now)
   }
   const refunded = order.refunded_minor + refund.amount
   const full = refunded >= order.captured_minor
   await trx.updateTable('orders').set({ refunded_minor: refunded }).where('id', '=', order.id).execute()
+  const dispute = refund.method === 'dispute'
   if (full) {
-    // Everything given back: every line loses its access, whichever refund named it.
+    // Everything given back: every line loses its access, whichever refund named it. Nothing is left to assign.
     const all = await listOrderLines(trx, order.id)
-    await revoke(trx, { orderItemIds: all.map((line) => line.id) }, 'refund', now)
-    await revokePlans(trx, order.id, all, now)
+    await revoke(trx, { orderItemIds: all.map((line) => line.id) }, dispute ? 'dispute' : 'refund', now)
+    await endPlans(trx, order.id, all, now)
+    await trx
+      .updateTable('refunds')
+      .set({ needs_line_assignment: false })
+      .where('order_id', '=', order.id)
+      .where('needs_line_assignment', '=', true)
+      .execute()
   }
-  await moveOrder(trx, order.id, full ? 'refundFully' : 'refundPartly', { status_changed_by: refund.actorId })
+  if (!dispute) {
+    await moveOrder(trx, order.id, full ? 'refundFully' : 'refundPartly', { status_changed_by: refund.actorId })
+  }
   const documentLines: DocumentLine[] = refund.lines.length
     ? refund.lines.map((line) => ({
         title: line.title,
@@ -171,7 +227,7 @@ export async function applyRefund(
         amountMinor: line.unit_price_minor,
         orderItemId: line.id,
       }))
-    : [{ title: 'Refund', quantity: 1, unitMinor: refund.amount, amountMinor: refund.amount }]
+    : [{ title: REFUND_LINE_TITLE[refund.method], quantity: 1, unitMinor: refund.amount, amountMinor: refund.amount }]
   const creditNoteNumber = await issueCreditNote(trx, {
     id: row.id,
     orderId: order.id,
@@ -179,7 +235,9 @@ export async function applyRefund(
     lines: documentLines,
     at: now,
   })
-  await sendRefundMail(trx, order, { amountMinor: refund.amount, lines: refund.lines, creditNoteNumber })
+  if (!dispute) {
+    await sendRefundMail(trx, order, { amountMinor: refund.amount, lines: refund.lines, creditNoteNumber })
+  }
   return {
     refundId: row.id,
     amountMinor: refund.amount,
@@ -188,17 +246,28 @@ export async function applyRefund(
   }
 }
 
-/** Plan lines give Premium through their subscription: it is revoked with them. */
-async function revokePlans(trx: DB, orderId: string, lines: readonly OrderLine[], at: Date) {
-  const planIds = lines.flatMap((line) => (line.kind === 'plan' && line.plan_id ? [line.plan_id] : []))
-  if (planIds.length === 0) return
+/**
+ * Plan lines give Premium through their subscription: refunding one ends it now (reason 'refund' in the ledger,
+ * status Cancelled), so it neither renews nor gives Premium. Stripe's copy is ended by the caller (through the
+ * gateway, or a webhook's follow-up).
+ */
+export async function endPlans(trx: DB, orderId: string, lines: readonly OrderLine[], at: Date) {
+  if (!lines.some((line) => line.kind === 'plan')) return
   const subscriptions = await trx
     .selectFrom('subscriptions')
-    .select('id')
+    .select(['id', 'ended_at'])
     .where('order_id', '=', orderId)
-    .where('plan_id', 'in', planIds)
     .execute()
-  for (const subscription of subscriptions) await revoke(trx, { subscriptionId: subscription.id }, 'refund', at)
+  for (const subscription of subscriptions) {
+    await revoke(trx, { subscriptionId: subscription.id }, 'refund', at)
+    if (subscription.ended_at) continue
+    await trx
+      .updateTable('subscriptions')
+      .set({ ended_at: at, end_reason: 'cancellation', cancel_at_period_end: false, updated_at: at })
+      .where('id', '=', subscription.id)
+      .execute()
+    await settleSubscription(trx, subscription.id)
+  }
 }
 
 /** The order a Stripe payment intent paid, locked (undefined when not ours). */
@@ -213,15 +282,17 @@ export async function lockOrderOfPaymentIntent(trx: Transaction<Database>, payme
 
 /**
  * charge.refunded: the refunds Stripe lists for a payment, recorded once each. Refunds made here already carry
- * their Stripe id and are skipped; one made in the dashboard is recorded for its amount (no lines: which access it
- * meant is unknown, until the whole payment is refunded and every line loses access). False when not ours.
+ * their Stripe id and are skipped; one made in the dashboard is recorded for its amount. It names no lines: one that
+ * completes the refund takes every open line (and ends a plan's subscription: its Stripe id is returned for the
+ * webhook to cancel after commit); a partial one leaves access as it is and is flagged for staff to say which lines
+ * it gave back (decision 0026). Null when the payment is not ours.
  */
 export async function reconcileStripeRefunds(
   trx: Transaction<Database>,
   charge: { paymentIntentId: string; refunds: readonly { id: string; amount: number }[] },
-): Promise<boolean> {
+): Promise<{ endedStripeSubscriptions: string[] } | null> {
   const order = await lockOrderOfPaymentIntent(trx, charge.paymentIntentId)
-  if (!order) return false
+  if (!order) return null
   const known = await trx
     .selectFrom('refunds')
     .select('stripe_refund_id')
@@ -229,21 +300,25 @@ export async function reconcileStripeRefunds(
     .where('stripe_refund_id', 'is not', null)
     .execute()
   const seen = new Set(known.map((row) => row.stripe_refund_id))
+  const ended: string[] = []
   let current = order
   for (const refund of charge.refunds) {
-    if (seen.has(refund.id) || refund.amount <= 0) continue
+    const left = current.captured_minor - current.refunded_minor
+    if (seen.has(refund.id) || refund.amount <= 0 || left <= 0) continue
     const open = (await listOrderLines(trx, order.id)).filter((line) => !line.refund_id)
-    const last = current.refunded_minor + refund.amount >= current.captured_minor
+    const last = refund.amount >= left
+    if (last) ended.push(...(await stripeSubscriptionsEndedBy(trx, order.id, open)))
     await applyRefund(trx, current, {
-      amount: Math.min(refund.amount, current.captured_minor - current.refunded_minor),
+      amount: Math.min(refund.amount, left),
       lines: last ? open : [],
       method: 'stripe',
       reference: refund.id,
       stripeRefundId: refund.id,
       reason: 'Refunded in the Stripe dashboard',
       actorId: null,
+      needsLineAssignment: !last && open.length > 0,
     })
     current = (await lockOrder(trx, order.id))!
   }
-  return true
+  return { endedStripeSubscriptions: ended }
 }

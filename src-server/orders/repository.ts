@@ -130,6 +130,17 @@ export async function listOrdersForStaff(
       'o.paid_at',
       'u.email',
     ])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('refunds as r')
+            .select('r.id')
+            .whereRef('r.order_id', '=', 'o.id')
+            .where('r.needs_line_assignment', '=', true),
+        )
+        .as('needs_line_assignment'),
+    )
     .orderBy('o.created_at', 'desc')
     .limit(Math.min(options.limit ?? 50, 200))
     .offset(options.offset ?? 0)
@@ -146,6 +157,8 @@ export async function listOrdersForStaff(
     createdAt: row.created_at.toISOString(),
     paidAt: row.paid_at?.toISOString() ?? null,
     invoice: row.invoice_id && row.invoice_number ? { id: row.invoice_id, number: row.invoice_number } : null,
+    /** A partial Stripe-dashboard refund waits for staff to say which lines it gave back (decision 0026). */
+    needsLineAssignment: Boolean(row.needs_line_assignment),
   }))
 }
 

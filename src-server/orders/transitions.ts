@@ -60,6 +60,7 @@ type Changes = Partial<
     | 'stripe_payment_intent_id'
     | 'captured_minor'
     | 'tax_minor'
+    | 'tax_lines'
     | 'total_minor'
   >
 >

@@ -1,6 +1,7 @@
 // The Stripe Checkout Session of an order: mode payment for one-off items; mode subscription with recurring price
 // data (monthly or yearly, the free trial) when the order holds a plan or a monthly package. And what a session
 // Stripe sends back says: whose order it is, whether it is paid, which subscription it started.
+import type { TaxLine } from '../../db/types.ts'
 import { TRIAL_DAYS } from '../../src-shared/constants.ts'
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { DB } from '../db.ts'
@@ -81,7 +82,30 @@ export function paidPaymentOf(session: CheckoutSession): Payment {
     stripePaymentIntentId: paymentIntentIdOf(session),
     capturedMinor: session.amount_total ?? undefined,
     taxMinor: session.total_details?.amount_tax ?? 0,
+    taxLines: taxLinesOf(session),
   }
+}
+
+/**
+ * Stripe Tax's breakdown as invoice tax lines, one per jurisdiction and rate ("Sales Tax — California 15%"); empty
+ * when the session carries no breakdown, or one that does not add up to its tax (the invoice then shows one line).
+ */
+export function taxLinesOf(session: Pick<CheckoutSession, 'total_details'>): TaxLine[] {
+  const taxes = session.total_details?.breakdown?.taxes ?? []
+  const lines = new Map<string, number>()
+  for (const tax of taxes) {
+    if (tax.amount <= 0) continue
+    const { display_name, jurisdiction, percentage } = tax.rate
+    const name = [
+      display_name || 'Tax',
+      jurisdiction ? ` — ${jurisdiction}` : '',
+      percentage != null ? ` ${Number(percentage.toFixed(4))}%` : '',
+    ].join('')
+    lines.set(name, (lines.get(name) ?? 0) + tax.amount)
+  }
+  const result = [...lines].map(([name, amountMinor]) => ({ name, amountMinor }))
+  const sum = result.reduce((total, line) => total + line.amountMinor, 0)
+  return sum === (session.total_details?.amount_tax ?? 0) ? result : []
 }
 
 export function subscriptionIdOf(session: Pick<CheckoutSession, 'subscription'>): string | null {

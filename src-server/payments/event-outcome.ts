@@ -7,8 +7,11 @@ export type IgnoredReason = 'not_ours' | 'malformed' | 'unhandled_type' | 'unhan
 
 /** What to ask Stripe once the event's transaction has committed (Stripe calls never run inside it). */
 export interface FollowUp {
-  /** A second live subscription of a member (kept out as a duplicate): stop it at Stripe. */
-  cancelSubscription: string
+  /**
+   * Stop these at Stripe: a second live subscription of a member (kept out as a duplicate), or the subscription
+   * of a plan whose payment a dashboard refund or a lost dispute took back.
+   */
+  cancelSubscriptions: string[]
 }
 
 export type Applied = { outcome: 'processed'; followUp?: FollowUp } | { outcome: 'ignored'; reason: IgnoredReason }

@@ -32,7 +32,15 @@ export async function chargeRefunded(trx: Transaction<Database>, object: unknown
   const refunds = (charge.data.refunds?.data ?? []).map((refund) => ({ id: refund.id, amount: refund.amount }))
   // Oldest first, so the last one (if it completes the refund) takes the remaining lines.
   const ours = await reconcileStripeRefunds(trx, { paymentIntentId, refunds: refunds.reverse() })
-  return ours ? PROCESSED : ignored('not_ours')
+  if (!ours) return ignored('not_ours')
+  return afterCommit(ours.endedStripeSubscriptions)
+}
+
+/** A plan whose payment was taken back: its subscription is cancelled at Stripe once the event has committed. */
+function afterCommit(endedStripeSubscriptions: string[]): Applied {
+  return endedStripeSubscriptions.length
+    ? { outcome: 'processed', followUp: { cancelSubscriptions: endedStripeSubscriptions } }
+    : PROCESSED
 }
 
 function disputeOf(object: unknown): DisputeEvent | IgnoredReason {
@@ -40,7 +48,13 @@ function disputeOf(object: unknown): DisputeEvent | IgnoredReason {
   if (!dispute.success) return 'malformed'
   const paymentIntentId = idOf(dispute.data.payment_intent)
   if (!paymentIntentId) return 'not_ours'
-  return { disputeId: dispute.data.id, paymentIntentId, status: dispute.data.status, reason: dispute.data.reason }
+  return {
+    disputeId: dispute.data.id,
+    paymentIntentId,
+    status: dispute.data.status,
+    reason: dispute.data.reason,
+    amountMinor: dispute.data.amount ?? null,
+  }
 }
 
 /** charge.dispute.created: the order's access is withheld, it becomes Disputed, staff are alerted. */
@@ -50,9 +64,10 @@ export async function disputeCreated(trx: Transaction<Database>, object: unknown
   return (await openDispute(trx, dispute)) === 'not_ours' ? ignored('not_ours') : PROCESSED
 }
 
-/** charge.dispute.closed: won gives the access back; lost leaves it withheld. */
+/** charge.dispute.closed: won gives the access back; lost records the money taken back and keeps it withheld. */
 export async function disputeClosed(trx: Transaction<Database>, object: unknown): Promise<Applied> {
   const dispute = disputeOf(object)
   if (typeof dispute === 'string') return ignored(dispute)
-  return (await closeDispute(trx, dispute)) === 'not_ours' ? ignored('not_ours') : PROCESSED
+  const closed = await closeDispute(trx, dispute)
+  return closed.outcome === 'not_ours' ? ignored('not_ours') : afterCommit(closed.endedStripeSubscriptions)
 }

@@ -16,8 +16,28 @@ export const checkoutSessionSchema = z.object({
   subscription: z.union([id, z.object({ id })]).nullish(),
   payment_intent: z.union([id, z.object({ id })]).nullish(),
   amount_total: z.number().int().nonnegative().nullish(),
-  /** What Stripe Tax computed (automatic_tax), in minor units. */
-  total_details: z.object({ amount_tax: z.number().int().nonnegative().nullish() }).nullish(),
+  /** What Stripe Tax computed (automatic_tax), in minor units; per jurisdiction when the breakdown is expanded. */
+  total_details: z
+    .object({
+      amount_tax: z.number().int().nonnegative().nullish(),
+      breakdown: z
+        .object({
+          taxes: z.array(
+            z.object({
+              amount: z.number().int().nonnegative(),
+              rate: z.object({
+                display_name: z.string().max(200).nullish(),
+                jurisdiction: z.string().max(200).nullish(),
+                percentage: z.number().nullish(),
+              }),
+            }),
+          ),
+        })
+        .nullish(),
+    })
+    .nullish(),
+  /** Subscription mode: the first invoice, which the payment went through. */
+  invoice: z.union([id, z.object({ id })]).nullish(),
   customer: z.union([id, z.object({ id })]).nullish(),
 })
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>

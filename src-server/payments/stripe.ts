@@ -19,7 +19,13 @@ export type CheckoutSessionParams = Stripe.Checkout.SessionCreateParams
 export interface StripeApi {
   /** Creates the hosted Checkout page; the key makes a retry return the same session. */
   createCheckoutSession(params: CheckoutSessionParams, idempotencyKey: string): Promise<CheckoutSession>
+  /** Read back with Stripe Tax's per-jurisdiction breakdown (total_details.breakdown, which events never carry). */
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession>
+  /**
+   * The payment intent a paid session was paid through: its own in payment mode, its first invoice's in
+   * subscription mode (where the session names none). Null when nothing was paid.
+   */
+  paymentIntentOfSession(sessionId: string): Promise<string | null>
   /** Closes an open session so it can no longer be paid; a session no longer open is read back as it is. */
   expireCheckoutSession(sessionId: string): Promise<CheckoutSession>
   /** Gives back part or all of a payment; the key makes a retry return the same refund. */
@@ -41,7 +47,7 @@ export interface StripeApi {
     change: PriceChange,
     metadata: Record<string, string>,
   ): Promise<StripeSubscription>
-  /** Ends a subscription now (a duplicate a member should never have had). */
+  /** Ends a subscription now (a duplicate, or a refunded plan); one that has already ended counts as done. */
   cancelSubscription(subscriptionId: string): Promise<void>
   /** A customer-portal session (card, past invoices); returns its URL. */
   createPortalSession(customerId: string, returnUrl: string): Promise<string>
@@ -87,7 +93,19 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
       return checkoutSessionSchema.parse(await stripe.checkout.sessions.create(params, { idempotencyKey }))
     },
     async retrieveCheckoutSession(sessionId) {
-      return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(sessionId))
+      return checkoutSessionSchema.parse(
+        await stripe.checkout.sessions.retrieve(sessionId, { expand: ['total_details.breakdown'] }),
+      )
+    },
+    async paymentIntentOfSession(sessionId) {
+      const session = await stripe.checkout.sessions.retrieve(sessionId)
+      const own = idOf(session.payment_intent)
+      if (own) return own
+      const invoice = idOf(session.invoice)
+      if (!invoice) return null
+      const payments = await stripe.invoicePayments.list({ invoice, limit: 10 })
+      const paid = payments.data.find((payment) => payment.status === 'paid' && payment.payment.payment_intent)
+      return idOf(paid?.payment.payment_intent)
     },
     async expireCheckoutSession(sessionId) {
       try {
@@ -143,7 +161,14 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
       return subscriptionSchema.parse(updated)
     },
     async cancelSubscription(subscriptionId) {
-      await stripe.subscriptions.cancel(subscriptionId)
+      try {
+        await stripe.subscriptions.cancel(subscriptionId)
+      } catch (error) {
+        // Stripe refuses to cancel a subscription that has already ended: that is what was asked.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
+        const current = await stripe.subscriptions.retrieve(subscriptionId)
+        if (!['canceled', 'incomplete_expired'].includes(current.status)) throw error
+      }
     },
     async createPortalSession(customerId, returnUrl) {
       const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl })
@@ -160,6 +185,9 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
     }
   }
 }
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  value ? (typeof value === 'string' ? value : value.id) : null
 
 function priceData(change: PriceChange) {
   return {

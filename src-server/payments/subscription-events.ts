@@ -86,7 +86,7 @@ async function subscriptionEvent(trx: Trx, object: unknown, type: string, contex
  * Money it took is for staff to refund.
  */
 function duplicate(stripeId: string, ended: boolean): Applied {
-  return ended ? PROCESSED : { outcome: 'processed', followUp: { cancelSubscription: stripeId } }
+  return ended ? PROCESSED : { outcome: 'processed', followUp: { cancelSubscriptions: [stripeId] } }
 }
 
 export function snapshotOf(sub: StripeSubscription, deleted: boolean, eventAt: Date) {

@@ -10,6 +10,7 @@ import { paymentsOf } from './config.ts'
 import type { FollowUp } from './event-outcome.ts'
 import { processStripeEvent } from './events.ts'
 import { type StripeApi, verifyStripeWebhook } from './stripe.ts'
+import { withTaxBreakdown } from './tax-breakdown.ts'
 
 const WEBHOOK_BODY_LIMIT = 512 * 1024
 
@@ -30,7 +31,8 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
       const verified = await verifyStripeWebhook(request.body, signature, secret)
       if (!verified.verified) return reply.code(400).send({ error: 'Invalid Stripe signature' })
       try {
-        const result = await processStripeEvent(deps.db, verified.event, deps.config.publicUrl)
+        const event = await withTaxBreakdown(verified.event, paymentsOf(deps.config).stripe, request.log)
+        const result = await processStripeEvent(deps.db, event, deps.config.publicUrl)
         if (result.outcome === 'ignored') {
           const level = result.reason === 'not_ours' || result.reason === 'malformed' ? 'warn' : 'info'
           request.log[level](result, 'stripe webhook event ignored')
@@ -54,7 +56,9 @@ async function followUp(
   log: { warn: (details: object, message: string) => void },
 ) {
   if (!stripe) return
-  await stripe.cancelSubscription(action.cancelSubscription).catch((error: unknown) => {
-    log.warn({ err: error, subscription: action.cancelSubscription }, 'could not cancel a duplicate subscription')
-  })
+  for (const subscription of action.cancelSubscriptions) {
+    await stripe.cancelSubscription(subscription).catch((error: unknown) => {
+      log.warn({ err: error, subscription }, 'could not cancel a subscription at Stripe')
+    })
+  }
 }

@@ -19,6 +19,7 @@ export const REFUND_MESSAGES = {
   requestExists: 'A refund has already been requested for this line',
   onlyCourses: 'Refunds can be requested for courses only',
   declineReason: 'Please give a reason for declining',
+  alreadyAssigned: 'This refund’s lines have already been settled',
 } as const
 
 export const refundInput = z.strictObject({
@@ -47,3 +48,12 @@ export const refundDecisionInput = z.discriminatedUnion('decision', [
     reason: z.string().trim().min(1, REFUND_MESSAGES.declineReason).max(1000),
   }),
 ])
+
+/**
+ * Staff say which lines a partial Stripe-dashboard refund gave back (they lose access); none: access stays as it
+ * is (decision 0026).
+ */
+export const refundLinesInput = z.strictObject({
+  refundId: z.uuid(),
+  lineIds: z.array(z.uuid()).max(100),
+})

@@ -44,6 +44,7 @@ const EXPECTED: Record<string, Access> = {
   'admin.orders.refund': 'admin',
   'admin.orders.requests': 'viewer',
   'admin.orders.decideRequest': 'admin',
+  'admin.orders.assignRefundLines': 'admin',
   // Bodies hold single-use links (verification, invitations): admins and the owner only.
   'admin.outbox.list': 'admin',
   'admin.outbox.message': 'admin',

@@ -33,6 +33,8 @@ type Session = {
   subscription: string | null
   customer: string | null
   payment_intent: string | null
+  /** Subscription mode: the first invoice, which the payment went through. */
+  invoice: string | null
   currency: string | null
   amount_total: number | null
 } & Record<string, unknown>
@@ -62,6 +64,8 @@ export interface FakeStripe {
   /** Refunds by id, and what each payment intent captured (its amount_total when paid). */
   refunds: Map<string, FakeRefund>
   captured: Map<string, { amount: number; currency: string }>
+  /** Subscription-mode payments: the payment intent each paid invoice went through (GET /v1/invoice_payments). */
+  invoicePayments: Map<string, string>
   /** Sessions expired through the API (POST /v1/checkout/sessions/:id/expire), in order. */
   expiredThroughApi: string[]
   /** A refund made in the Stripe dashboard: recorded like an API refund, without an idempotency key. */
@@ -103,6 +107,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const captured = new Map<string, { amount: number; currency: string }>()
   const idempotent = new Map<string, FakeRefund>()
   const expiredThroughApi: string[] = []
+  const invoicePayments = new Map<string, string>()
   let failure: string | null = null
   let lastCreated = 0
   const tick = (at: number) => {
@@ -172,6 +177,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     createParams,
     refunds,
     captured,
+    invoicePayments,
     expiredThroughApi,
     dashboardRefund(paymentIntentId, amount) {
       const result = refund(paymentIntentId, amount)
@@ -207,6 +213,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         const started = billing.startFromSession(createParams.get(sessionId) ?? {}, session.customer_email)
         session.subscription = started.subscription
         session.customer = started.customer
+        session.invoice = billing.subscriptions.get(started.subscription)?.latest_invoice ?? null
+        // Stripe pays a subscription checkout through its first invoice: the session names no payment intent.
+        if (session.invoice && paymentStatus === 'paid' && (session.amount_total ?? 0) > 0) {
+          const intent = id('pi')
+          invoicePayments.set(session.invoice, intent)
+          captured.set(intent, { amount: session.amount_total ?? 0, currency: session.currency ?? 'usd' })
+        }
       }
       if (session.mode === 'payment' && !session.payment_intent) session.payment_intent = id('pi')
       if (session.payment_intent && paymentStatus === 'paid') {
@@ -288,7 +301,27 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (request.method === 'GET' && sessionPath) {
       const session = sessions.get(sessionPath[1]!)
       if (!session) return send(response, 404, stripeError(`No such checkout.session: '${sessionPath[1]}'`))
-      return send(response, 200, session)
+      // total_details.breakdown only when asked for, as Stripe does (webhook events never carry it).
+      const expand = [...url.searchParams].filter(([key]) => key.startsWith('expand')).map(([, value]) => value)
+      if (!expand.includes('total_details.breakdown')) return send(response, 200, session)
+      return send(response, 200, { ...session, total_details: withBreakdown(session.total_details) })
+    }
+    if (request.method === 'GET' && url.pathname === '/v1/invoice_payments') {
+      const invoice = url.searchParams.get('invoice') ?? ''
+      const intent = invoicePayments.get(invoice)
+      const data = intent
+        ? [
+            {
+              id: id('inpay'),
+              object: 'invoice_payment',
+              invoice,
+              status: 'paid',
+              amount_paid: captured.get(intent)?.amount ?? 0,
+              payment: { type: 'payment_intent', payment_intent: intent },
+            },
+          ]
+        : []
+      return send(response, 200, { object: 'list', data, has_more: false, url: '/v1/invoice_payments' })
     }
     if (payPath) {
       const session = sessions.get(payPath[1]!)
@@ -363,12 +396,41 @@ function createSession(params: Record<string, Loose>, baseUrl: string, lineItems
     metadata: params.metadata ?? {},
     mode: params.mode ?? 'payment',
     payment_intent: null,
+    invoice: null,
     payment_status: 'unpaid',
     status: 'open',
     subscription: null,
     success_url: params.success_url ?? null,
     url: `${baseUrl}/pay/${sessionId}`,
   }
+}
+
+/**
+ * Stripe Tax's breakdown for the fake's flat 20%: a state tax of 15% and a city tax of the rest, so an invoice
+ * shows one line per jurisdiction.
+ */
+function withBreakdown(details: unknown) {
+  const totals = (details ?? {}) as { amount_tax?: number }
+  const tax = totals.amount_tax ?? 0
+  const state = Math.round((tax * 3) / 4)
+  const rate = (display_name: string, jurisdiction: string, percentage: number) => ({
+    id: id('txr'),
+    object: 'tax_rate',
+    display_name,
+    jurisdiction,
+    percentage,
+    effective_percentage: percentage,
+    country: 'US',
+    state: 'CA',
+    inclusive: false,
+  })
+  const taxes = tax
+    ? [
+        { amount: state, rate: rate('Sales Tax', 'California', 15), taxability_reason: 'standard_rated' },
+        { amount: tax - state, rate: rate('City Tax', 'San Francisco', 5), taxability_reason: 'standard_rated' },
+      ]
+    : []
+  return { ...totals, breakdown: { discounts: [], taxes } }
 }
 
 function checkoutPage(session: Session, items: LineItem[]): string {

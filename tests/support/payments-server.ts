@@ -4,23 +4,27 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { Writable } from 'node:stream'
-import type { DatabaseHandle } from '../../src-server/db.ts'
 import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createStripeApi } from '../../src-server/payments/stripe.ts'
 import { createServer, type Server } from '../../src-server/server.ts'
-import { createTestDatabase } from './db.ts'
+import { createTestDatabase, type TestDatabase } from './db.ts'
 import { type FakeStripe, startFakeStripe } from './fake-stripe.ts'
 
 export interface PaymentsServer {
-  database: DatabaseHandle
+  database: TestDatabase
   fake: FakeStripe
   server: Server
   payments: PaymentsConfig
   close(): Promise<void>
 }
 
-/** `logStream` receives the server's JSON log lines (info and up); without it the server logs nothing. */
-export async function startPaymentsServer(options: { logStream?: Writable } = {}): Promise<PaymentsServer> {
+/**
+ * `logStream` receives the server's JSON log lines (info and up); without it the server logs nothing. `stripeTax`:
+ * STRIPE_TAX=true (Checkout asks for automatic_tax; the fake charges 20% in two jurisdictions).
+ */
+export async function startPaymentsServer(
+  options: { logStream?: Writable; stripeTax?: boolean } = {},
+): Promise<PaymentsServer> {
   const database = await createTestDatabase()
   const fake = await startFakeStripe()
   const payments: PaymentsConfig = {
@@ -28,6 +32,7 @@ export async function startPaymentsServer(options: { logStream?: Writable } = {}
     stripe: createStripeApi({ secretKey: fake.secretKey, apiUrl: fake.url }),
     stripeWebhookSecret: fake.webhookSecret,
     paypalMeUrl: 'https://paypal.me/skillforge',
+    stripeTax: options.stripeTax ?? false,
   }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-pay-'))
   const server = await createServer({

@@ -2,7 +2,8 @@
 // through the checkout's exactly-once path) or cancel unpaid ones.
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
-import { refundDecisionInput, refundInput } from '../../../src-shared/schemas/orders.ts'
+import { refundDecisionInput, refundInput, refundLinesInput } from '../../../src-shared/schemas/orders.ts'
+import { assignRefundLines } from '../../orders/refund-assignment.ts'
 import { orderDetailForStaff } from '../../orders/refund-reads.ts'
 import { countOpenRefundRequests, decideRefundRequest, listOpenRefundRequests } from '../../orders/refund-requests.ts'
 import { listOrdersForStaff } from '../../orders/repository.ts'
@@ -65,6 +66,13 @@ export const adminOrdersRouter = router({
         actorOf(ctx.user),
         stripeRefundGateway(paymentsOf(ctx.config).stripe),
       ),
+    ),
+
+  /** Which lines a partial Stripe-dashboard refund gave back (they lose access); none keeps access. */
+  assignRefundLines: staffProcedure('admin')
+    .input(refundLinesInput)
+    .mutation(({ ctx, input }) =>
+      assignRefundLines(ctx.db, input, actorOf(ctx.user), stripeRefundGateway(paymentsOf(ctx.config).stripe)),
     ),
 
   cancel: staffProcedure('admin')

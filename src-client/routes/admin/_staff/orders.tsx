@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { ORDER_STATUSES as STATUSES } from '../../../../src-shared/admin.ts'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
+import { AssignLinesDialog } from '../../../components/admin/orders/AssignLinesDialog.tsx'
 import { RefundDialog } from '../../../components/admin/orders/RefundDialog.tsx'
 import { RefundRequests } from '../../../components/admin/orders/RefundRequests.tsx'
 import { StatusFilter } from '../../../components/admin/StatusFilter.tsx'
@@ -66,6 +67,7 @@ function Orders() {
     }),
   )
   const [refunding, setRefunding] = useState<string | null>(null)
+  const [assigning, setAssigning] = useState<string | null>(null)
   const cancel = useMutation(
     trpc.admin.orders.cancel.mutationOptions({
       onSuccess: async () => {
@@ -97,6 +99,7 @@ function Orders() {
       </div>
       <RefundRequests canDecide={can('admin')} />
       <RefundDialog orderId={refunding} onClose={() => setRefunding(null)} />
+      <AssignLinesDialog orderId={assigning} onClose={() => setAssigning(null)} />
       <div className={panel}>
         {orders.isPending ? (
           <LoadingState label="Loading orders…" />
@@ -135,6 +138,11 @@ function Orders() {
                           <span className={badge({ tone: STATUS_TONE[order.status] })}>
                             {ORDER_STATUS_LABELS[order.status]}
                           </span>
+                          {order.needsLineAssignment ? (
+                            <span className={`${badge({ tone: 'red' })} ${css({ ml: '1' })}`}>
+                              Needs line assignment
+                            </span>
+                          ) : null}
                         </td>
                         <td>{formatMoney(order.totalMinor, order.currency)}</td>
                         <td>{new Date(order.createdAt).toLocaleString()}</td>
@@ -159,6 +167,15 @@ function Orders() {
                           ) : null}
                         </td>
                         <td>
+                          {can('admin') && order.needsLineAssignment ? (
+                            <button
+                              type="button"
+                              className={button({ size: 'sm' })}
+                              onClick={() => setAssigning(order.id)}
+                            >
+                              Assign lines
+                            </button>
+                          ) : null}
                           {can('admin') && refundable ? (
                             <button
                               type="button"
