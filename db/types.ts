@@ -517,6 +517,34 @@ export interface ServiceOrdersTable {
   cancelled_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  /** A monthly package: one period (and one report) per paid month. */
+  recurring: Generated<boolean>
+  /** The Stripe subscription that bills a recurring order by card. */
+  stripe_subscription_id: string | null
+  /** When a cancelled subscription's last paid period ends (the order closes then). */
+  ends_at: Date | null
+}
+
+/** One paid month of a recurring service order, with its own delivery (the monthly report). */
+export interface ServiceOrderPeriodsTable {
+  id: Generated<string>
+  service_order_id: string
+  number: number
+  stripe_invoice_id: string | null
+  starts_at: Date
+  ends_at: Date
+  /** When the period's report is due: the period's end. */
+  due_at: Date
+  delivery_id: string | null
+  delivered_at: Date | null
+  created_at: CreatedAt
+}
+
+/** A staff member saw a buyer's message (each staff member has their own unread marks). */
+export interface ServiceOrderMessageReadsTable {
+  message_id: string
+  user_id: string
+  read_at: Generated<Date>
 }
 
 export interface ServiceOrderEventsTable {
@@ -740,6 +768,8 @@ export interface Database {
   service_order_deliveries: ServiceOrderDeliveriesTable
   service_order_messages: ServiceOrderMessagesTable
   service_order_files: ServiceOrderFilesTable
+  service_order_periods: ServiceOrderPeriodsTable
+  service_order_message_reads: ServiceOrderMessageReadsTable
   contact_messages: ContactMessagesTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable

@@ -21,6 +21,7 @@ import * as m241510 from './2026_11_24_1510_catalog_sort_indexes.ts'
 import * as m241700 from './2026_11_24_1700_course_reviews.ts'
 import * as m250100 from './2026_11_25_0100_learning_gaps.ts'
 import * as m250200 from './2026_11_25_0200_after_purchase_gaps.ts'
+import * as m250300 from './2026_11_25_0300_service_order_periods_reads.ts'
 import * as m250500 from './2026_11_25_0500_sitemap_course_index.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1700_course_reviews': m241700,
   '2026_11_25_0100_learning_gaps': m250100,
   '2026_11_25_0200_after_purchase_gaps': m250200,
+  '2026_11_25_0300_service_order_periods_reads': m250300,
   '2026_11_25_0500_sitemap_course_index': m250500,
 }

@@ -58,7 +58,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const lines = await listOrderLines(trx, order.id)
     const purchase = { userId: order.user_id, orderId: order.id, lines }
     await grantForPaidOrder(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
-    await openServiceOrders(trx, purchase)
+    await openServiceOrders(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
     // The paid lines leave the cart (lines of another currency stay).
     await removePurchasedItems(
       trx,

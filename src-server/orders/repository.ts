@@ -178,6 +178,7 @@ export function listOrderLines(db: DB, orderId: string) {
       'detail',
       'unit_price_minor',
       'refund_id',
+      'recurring_interval',
     ])
     .where('order_id', '=', orderId)
     .orderBy('id')

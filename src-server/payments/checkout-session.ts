@@ -27,6 +27,7 @@ export function checkoutSessionParams(
   // The subscription names its plan, so its events (and later plan changes) say which plan it is.
   const plan = order.lines.find((line) => line.kind === 'plan' && line.planId && line.billingCycle)
   const planMetadata: Record<string, string> = plan ? { planId: plan.planId!, billingCycle: plan.billingCycle! } : {}
+  const buysPlan = order.lines.some((line) => line.kind === 'plan')
   return {
     mode: subscription ? 'subscription' : 'payment',
     customer_email: customerEmail,
@@ -48,7 +49,8 @@ export function checkoutSessionParams(
     ...(subscription
       ? {
           subscription_data: {
-            ...(trial ? { trial_period_days: TRIAL_DAYS } : {}),
+            // The free trial is the membership's; a monthly service is paid from its first month.
+            ...(trial && buysPlan ? { trial_period_days: TRIAL_DAYS } : {}),
             metadata: { ...metadata, ...planMetadata },
           },
         }

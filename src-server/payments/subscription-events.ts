@@ -5,6 +5,8 @@
 //   invoice.payment_failed|payment_action_required                a period not paid: past due, and an e-mail
 // An event about a subscription we have not recorded yet (it overtook checkout.session.completed) still names our
 // order in its metadata: the order is paid first, through the same exactly-once path as the checkout event.
+// A subscription may also bill recurring service orders (monthly SEO management): each paid invoice opens a period
+// of them, and its end closes them (service-orders/recurring.ts). One subscription may bill a plan and a service.
 import type { Transaction } from 'kysely'
 import type { BillingCycle, Database } from '../../db/types.ts'
 import { BILLING_CYCLES } from '../../src-shared/cart.ts'
@@ -12,6 +14,7 @@ import { applyInvoiceOutcome, applyStripeSnapshot } from '../access/subscription
 import { sendPaymentProblemMail, sendTrialEndingMail } from '../membership/mails.ts'
 import { markPaid } from '../orders/pay.ts'
 import { recordPaidSubscriptionInvoice } from '../orders/subscription-invoices.ts'
+import { periodsForPaidInvoice, subscriptionChanged } from '../service-orders/recurring.ts'
 import { type Applied, type EventContext, type Handler, ignored, PROCESSED } from './event-outcome.ts'
 import { invoiceSchema, type StripeInvoice, type StripeSubscription, subscriptionSchema } from './stripe-schemas.ts'
 
@@ -59,9 +62,20 @@ async function subscriptionEvent(trx: Trx, object: unknown, type: string, contex
     sub.id,
     deleted || LIVE_STRIPE_STATUSES.includes(sub.status) ? sub.metadata : null,
   )
-  if (!ours) return ignored('not_ours')
+  const snapshot = snapshotOf(sub, deleted, context.createdAt)
+  const services = await subscriptionChanged(
+    trx,
+    sub.id,
+    {
+      ended: Boolean(snapshot.endedAt) || ['canceled', 'incomplete_expired'].includes(snapshot.status),
+      endsAt: snapshot.cancelAtPeriodEnd ? (seconds(sub.cancel_at) ?? snapshot.periodEnd) : null,
+    },
+    context,
+    context.createdAt,
+  )
+  if (!ours) return services ? PROCESSED : ignored('not_ours')
   if (ours.duplicate_of) return duplicate(sub.id, deleted || !LIVE_STRIPE_STATUSES.includes(sub.status))
-  await applyStripeSnapshot(trx, ours.id, snapshotOf(sub, deleted, context.createdAt))
+  await applyStripeSnapshot(trx, ours.id, snapshot)
   if (type === 'customer.subscription.trial_will_end') await sendTrialEndingMail(trx, ours.id, context.publicUrl)
   return PROCESSED
 }
@@ -124,9 +138,12 @@ async function invoicePaid(trx: Trx, object: unknown, _type: string, context: Ev
   const { stripeId, metadata } = invoiceSubscription(invoice)
   if (!stripeId) return ignored('not_ours') // a one-off invoice: checkout's own payments are handled by session
   const ours = await ourSubscription(trx, stripeId, metadata)
-  if (!ours) return ignored('not_ours')
-  if (ours.duplicate_of) return duplicate(stripeId, false)
   const period = billedPeriod(invoice)
+  const services =
+    period.end !== null &&
+    (await periodsForPaidInvoice(trx, stripeId, { id: invoice.id, startsAt: period.start, endsAt: period.end }))
+  if (!ours) return services ? PROCESSED : ignored('not_ours')
+  if (ours.duplicate_of) return duplicate(stripeId, false)
   if (!period.end) return ignored('malformed')
   await recordPaidSubscriptionInvoice(trx, {
     subscriptionId: ours.id,

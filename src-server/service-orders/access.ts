@@ -30,6 +30,7 @@ export async function visibleOrder(db: DB, id: string, viewer: Viewer, as: 'buye
       'service_orders.processing_days',
       'service_orders.revisions_allowed',
       'service_orders.revisions_used',
+      'service_orders.recurring',
       'users.email as buyer_email',
     ])
     .where('service_orders.id', '=', id)

@@ -8,6 +8,7 @@ import { DomainError } from '../errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
 import { addBusinessDays } from './due.ts'
 import { type MailLinks, mailStatusToBuyer, mailStatusToStaff } from './mails.ts'
+import { syncRecurringDue } from './recurring.ts'
 import { intakeFormOf } from './repository.ts'
 import { moveServiceOrder } from './transitions.ts'
 
@@ -63,6 +64,8 @@ export async function submitBrief(
       due_at: addBusinessDays(now, order.processing_days),
     })
     if (!moved) throw locked()
+    // A recurring order is due by its months' reports instead.
+    if (order.recurring) await syncRecurringDue(trx, id)
     await mailStatusToStaff(trx, id, 'submitted', links)
   })
 }

@@ -71,3 +71,14 @@ export async function mailStatusToStaff(trx: DB, orderId: string, status: Servic
     text: [`${buyer.email}: ${SERVICE_ORDER_STATUS_LABELS[status]}.`, '', staffLink(links, orderId)].join('\n'),
   })
 }
+
+/** A note to the buyer that is not a status change (a monthly report of a recurring order). */
+export async function mailToBuyer(trx: DB, orderId: string, line: string, links: MailLinks) {
+  const buyer = await buyerOf(trx, orderId)
+  await enqueueMail(trx, {
+    kind: 'service-order-report',
+    to: buyer.email,
+    subject: `${buyer.title}: ${line.replace(/\.$/, '')}`,
+    text: [`Hi ${buyer.first_name},`, '', line, '', buyerLink(links, orderId)].join('\n'),
+  })
+}

@@ -2,6 +2,7 @@
 // internal notes (staff only, never e-mailed), read marks behind the unread counts, and attachments uploaded
 // beforehand (files.ts) joined to the message that carries them.
 
+import { sql } from 'kysely'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { type Viewer, visibleOrder } from './access.ts'
@@ -47,14 +48,35 @@ export async function postMessage(
   })
 }
 
-/** The reader saw the other side's messages: the buyer reads staff messages, any staff member the buyer's. */
-export async function markThreadRead(db: DB, id: string, side: 'buyer' | 'staff', now = new Date()) {
+/**
+ * The reader saw the other side's messages. The buyer's mark is the message's read_at; each staff member gets
+ * their own mark (one colleague reading a message leaves it unread for the others), and the first staff reader
+ * also sets read_at (what the buyer sees as "read by the team").
+ */
+export async function markThreadRead(db: DB, id: string, reader: 'buyer' | { staffId: string }, now = new Date()) {
   await db
     .updateTable('service_order_messages')
     .set({ read_at: now })
     .where('service_order_id', '=', id)
-    .where('from_staff', '=', side === 'buyer')
+    .where('from_staff', '=', reader === 'buyer')
     .where('read_at', 'is', null)
+    .execute()
+  if (reader === 'buyer') return
+  await db
+    .insertInto('service_order_message_reads')
+    .columns(['message_id', 'user_id', 'read_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('service_order_messages')
+        .select([
+          'id',
+          sql<string>`${reader.staffId}::uuid`.as('user_id'),
+          sql<Date>`${now}::timestamptz`.as('read_at'),
+        ])
+        .where('service_order_id', '=', id)
+        .where('from_staff', '=', false),
+    )
+    .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
     .execute()
 }
 

@@ -8,16 +8,23 @@ import type { DB } from '../db.ts'
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null)
 
-/** Messages of the order's thread that `reader` has not seen: the other side's, never internal notes. */
-function unreadOf(eb: ExpressionBuilder<Database, 'service_orders'>, reader: 'buyer' | 'staff') {
-  return eb
+/**
+ * Messages of the order's thread that `reader` has not seen: the other side's, never internal notes. The buyer's
+ * mark is the message's read_at; each staff member has their own (service_order_message_reads).
+ */
+function unreadOf(eb: ExpressionBuilder<Database, 'service_orders'>, reader: 'buyer' | { staffId: string }) {
+  const query = eb
     .selectFrom('service_order_messages as m')
     .select(eb.fn.countAll<string>().as('n'))
     .whereRef('m.service_order_id', '=', 'service_orders.id')
     .where('m.from_staff', '=', reader === 'buyer')
     .where('m.internal', '=', false)
-    .where('m.read_at', 'is', null)
+  return reader === 'buyer' ? query.where('m.read_at', 'is', null) : query.where(unreadByStaff(reader.staffId))
 }
+
+/** No read mark of this staff member on the message `m`. */
+const unreadByStaff = (staffId: string) =>
+  sql<boolean>`not exists (select 1 from service_order_message_reads r where r.message_id = m.id and r.user_id = ${staffId})`
 
 /** What a line of the buyer's list and of the staff queue both show. */
 const listColumns = [
@@ -35,7 +42,8 @@ export async function listForBuyer(db: DB, userId: string) {
     .selectFrom('service_orders')
     .leftJoin('services', 'services.id', 'service_orders.service_id')
     .select(listColumns)
-    .select((eb) => unreadOf(eb, 'buyer').as('unread'))
+    .select((eb) => [unreadOf(eb, 'buyer').as('unread'), currentPeriodOf(eb).as('period'), 'service_orders.recurring'])
+    .select('service_orders.ends_at')
     .where('service_orders.user_id', '=', userId)
     .orderBy('service_orders.created_at', 'desc')
     .execute()
@@ -47,10 +55,50 @@ export async function listForBuyer(db: DB, userId: string) {
     dueAt: iso(row.due_at),
     createdAt: row.created_at.toISOString(),
     unread: Number(row.unread ?? 0),
+    recurring: row.recurring,
+    endsAt: iso(row.ends_at),
+    period: periodView(row.period),
   }))
 }
 
+/** The latest period of a recurring order (its number, dates and whether its report went out), as JSON. */
+function currentPeriodOf(eb: ExpressionBuilder<Database, 'service_orders'>) {
+  return eb
+    .selectFrom('service_order_periods as p')
+    .select(
+      sql<PeriodJson | null>`json_build_object('number', p.number, 'startsAt', p.starts_at, 'endsAt', p.ends_at,
+        'dueAt', p.due_at, 'deliveredAt', p.delivered_at)`.as('period'),
+    )
+    .whereRef('p.service_order_id', '=', 'service_orders.id')
+    .orderBy('p.number', 'desc')
+    .limit(1)
+}
+
+interface PeriodJson {
+  number: number
+  startsAt: string
+  endsAt: string
+  dueAt: string
+  deliveredAt: string | null
+}
+
+/** Timestamps inside json_build_object come back as text in the database's format: made ISO here. */
+function periodView(period: PeriodJson | string | null | undefined) {
+  if (!period) return null
+  const p: PeriodJson = typeof period === 'string' ? JSON.parse(period) : period
+  const at = (value: string | null) => (value ? new Date(value).toISOString() : null)
+  return {
+    number: p.number,
+    startsAt: at(p.startsAt)!,
+    endsAt: at(p.endsAt)!,
+    dueAt: at(p.dueAt)!,
+    deliveredAt: at(p.deliveredAt),
+  }
+}
+
 export interface StaffQueueFilters {
+  /** 1-based page of QUEUE_PAGE_SIZE orders. */
+  page?: number
   status?: ServiceOrderStatus
   serviceId?: string
   /** A staff member's id, or 'none' for unassigned orders. */
@@ -61,33 +109,55 @@ export interface StaffQueueFilters {
 const overdueCondition = (now: Date) =>
   sql<boolean>`service_orders.due_at < ${now} and service_orders.status in (${sql.join([...SERVICE_ORDER_OPEN_STATUSES])})`
 
-/** The staff work queue: filtered, soonest due first (orders without a due date last), with its counts. */
-export async function listForStaff(db: DB, filters: StaffQueueFilters, now = new Date(), limit = 200) {
+export const QUEUE_PAGE_SIZE = 50
+
+/**
+ * One page of the staff work queue: filtered, soonest due first (orders without a due date last), with the number
+ * of orders the filters match. Unread counts are the reading staff member's own.
+ */
+export async function listForStaff(
+  db: DB,
+  filters: StaffQueueFilters,
+  staffId: string,
+  now = new Date(),
+  pageSize = QUEUE_PAGE_SIZE,
+) {
   let query = db
     .selectFrom('service_orders')
     .innerJoin('users as buyer', 'buyer.id', 'service_orders.user_id')
     .leftJoin('users as assignee', 'assignee.id', 'service_orders.assignee_id')
     .leftJoin('services', 'services.id', 'service_orders.service_id')
-    .select(listColumns)
-    .select([
-      'service_orders.service_id',
-      'buyer.email as buyer_email',
-      'assignee.id as assignee_id',
-      'assignee.first_name as assignee_first_name',
-      'assignee.last_name as assignee_last_name',
-    ])
-    .select((eb) => [overdueCondition(now).as('overdue'), unreadOf(eb, 'staff').as('unread')])
   if (filters.status) query = query.where('service_orders.status', '=', filters.status)
   if (filters.serviceId) query = query.where('service_orders.service_id', '=', filters.serviceId)
   if (filters.assignee === 'none') query = query.where('service_orders.assignee_id', 'is', null)
   else if (filters.assignee) query = query.where('service_orders.assignee_id', '=', filters.assignee)
   if (filters.overdue) query = query.where(overdueCondition(now))
-  const rows = await query
-    .orderBy(sql`service_orders.due_at asc nulls last`)
-    .orderBy('service_orders.created_at')
-    .limit(limit)
-    .execute()
-  return rows.map((row) => ({
+  const page = Math.max(1, filters.page ?? 1)
+  const [rows, total] = await Promise.all([
+    query
+      .select(listColumns)
+      .select([
+        'service_orders.service_id',
+        'service_orders.recurring',
+        'buyer.email as buyer_email',
+        'assignee.id as assignee_id',
+        'assignee.first_name as assignee_first_name',
+        'assignee.last_name as assignee_last_name',
+      ])
+      .select((eb) => [
+        overdueCondition(now).as('overdue'),
+        unreadOf(eb, { staffId }).as('unread'),
+        currentPeriodOf(eb).as('period'),
+      ])
+      .orderBy(sql`service_orders.due_at asc nulls last`)
+      .orderBy('service_orders.created_at')
+      .orderBy('service_orders.id')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  const items = rows.map((row) => ({
     id: row.id,
     title: row.title,
     serviceId: row.service_id,
@@ -101,11 +171,15 @@ export async function listForStaff(db: DB, filters: StaffQueueFilters, now = new
       : null,
     overdue: Boolean(row.overdue),
     unread: Number(row.unread ?? 0),
+    recurring: row.recurring,
+    period: periodView(row.period),
   }))
+  const count = Number(total.n)
+  return { items, total: count, page, pageSize, pageCount: Math.max(1, Math.ceil(count / pageSize)) }
 }
 
-/** Counts for the queue's filter tabs and the dashboard: per status, overdue, and unread buyer messages. */
-export async function queueCounts(db: DB, now = new Date()) {
+/** Counts for the queue's filter tabs and the dashboard: per status, overdue, and buyer messages `staffId` has not read. */
+export async function queueCounts(db: DB, staffId: string, now = new Date()) {
   const [byStatus, extra] = await Promise.all([
     db
       .selectFrom('service_orders')
@@ -115,9 +189,8 @@ export async function queueCounts(db: DB, now = new Date()) {
     db
       .selectNoFrom([
         sql<string>`(select count(*) from service_orders where ${overdueCondition(now)})`.as('overdue'),
-        sql<string>`(select count(*) from service_order_messages where not from_staff and read_at is null)`.as(
-          'unread',
-        ),
+        sql<string>`(select count(*) from service_order_messages m where not m.from_staff and not m.internal
+          and ${unreadByStaff(staffId)})`.as('unread'),
       ])
       .executeTakeFirstOrThrow(),
   ])
@@ -127,10 +200,10 @@ export async function queueCounts(db: DB, now = new Date()) {
   return { byStatus: statuses, overdue: Number(extra.overdue), unreadMessages: Number(extra.unread) }
 }
 
-/** The queue page: the filtered orders and the counts of the whole queue. */
-export async function workQueue(db: DB, filters: StaffQueueFilters, now = new Date()) {
-  const [items, counts] = await Promise.all([listForStaff(db, filters, now), queueCounts(db, now)])
-  return { items, counts }
+/** The queue page: one page of the filtered orders and the counts of the whole queue. */
+export async function workQueue(db: DB, filters: StaffQueueFilters, staffId: string, now = new Date()) {
+  const [list, counts] = await Promise.all([listForStaff(db, filters, staffId, now), queueCounts(db, staffId, now)])
+  return { ...list, counts }
 }
 
 /** A service's intake form, or the generic one when it has none (or a malformed one). */
@@ -160,10 +233,14 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
       'service_orders.delivered_at',
       'service_orders.created_at',
       'service_orders.service_id',
+      'service_orders.recurring',
+      'service_orders.ends_at',
+      'service_orders.completed_at',
       'services.title as service_title',
       'services.intake_form',
       'service_packages.name as package_name',
       'orders.reference as order_reference',
+      'orders.method as payment_method',
       'buyer.email as buyer_email',
       'buyer.first_name as buyer_first_name',
       'buyer.last_name as buyer_last_name',
@@ -171,7 +248,7 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
     .where('service_orders.id', '=', id)
     .executeTakeFirstOrThrow()
 
-  const [events, messages, files, deliveries] = await Promise.all([
+  const [events, messages, files, deliveries, periods] = await Promise.all([
     db
       .selectFrom('service_order_events')
       .leftJoin('users', 'users.id', 'service_order_events.actor_id')
@@ -215,7 +292,14 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
       .where('service_order_id', '=', id)
       .orderBy('created_at')
       .execute(),
+    db
+      .selectFrom('service_order_periods')
+      .select(['id', 'number', 'starts_at', 'ends_at', 'due_at', 'delivery_id', 'delivered_at'])
+      .where('service_order_id', '=', id)
+      .orderBy('number')
+      .execute(),
   ])
+  const periodOfDelivery = new Map(periods.flatMap((p) => (p.delivery_id ? [[p.delivery_id, p.number]] : [])))
   const visibleMessageIds = new Set(messages.map((m) => m.id))
   const fileView = (file: (typeof files)[number]) => ({
     id: file.id,
@@ -232,6 +316,8 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
     serviceTitle: order.service_title,
     packageName: order.package_name,
     orderReference: order.order_reference,
+    /** How the order was paid (staff: a PayPal or bank refund needs a reference). */
+    paymentMethod: staff ? order.payment_method : null,
     status: order.status,
     intakeForm: intakeFormOf(order.intake_form),
     brief: order.brief,
@@ -242,6 +328,19 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
     revisionsUsed: order.revisions_used,
     deliveredAt: iso(order.delivered_at),
     createdAt: order.created_at.toISOString(),
+    recurring: order.recurring,
+    /** A cancelled subscription: the order closes when its last paid period ends. */
+    endsAt: iso(order.ends_at),
+    completedAt: iso(order.completed_at),
+    periods: periods.map((period) => ({
+      id: period.id,
+      number: period.number,
+      startsAt: period.starts_at.toISOString(),
+      endsAt: period.ends_at.toISOString(),
+      dueAt: period.due_at.toISOString(),
+      deliveredAt: iso(period.delivered_at),
+      deliveryId: period.delivery_id,
+    })),
     assigneeId: staff ? order.assignee_id : null,
     buyer: staff
       ? { email: order.buyer_email, name: name(order.buyer_first_name, order.buyer_last_name) ?? order.buyer_email }
@@ -268,6 +367,8 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
       id: delivery.id,
       note: delivery.note,
       createdAt: delivery.created_at.toISOString(),
+      /** The period whose report this is (recurring orders). */
+      periodNumber: periodOfDelivery.get(delivery.id) ?? null,
       files: files.filter((f) => f.delivery_id === delivery.id).map(fileView),
     })),
   }

@@ -1,5 +1,6 @@
 // What staff do to a service order (the role is checked by the router's staffProcedure): pick it up, deliver,
-// cancel, assign. Each change, its history row, its audit record and the buyer's e-mail commit together.
+// cancel, assign. Each change, its history row, its audit record and the buyer's e-mail commit together. A cancel
+// also refunds the order's line for it through the refunds flow (orders/refunds.ts) in the same transaction.
 
 import { hasRole } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
@@ -35,8 +36,119 @@ export function startWork(db: DB, actor: Viewer, id: string, links: MailLinks) {
   return staffMove(db, actor, id, 'start', links)
 }
 
-export function cancelServiceOrder(db: DB, actor: Viewer, id: string, links: MailLinks, now = new Date()) {
-  return staffMove(db, actor, id, 'cancel', links, async () => ({ cancelled_at: now }))
+/** What the refunds flow answers (orders/refunds.ts: RefundResult). */
+export interface RefundResult {
+  refundId: string
+  amountMinor: number
+  status: 'partially_refunded' | 'refunded'
+  creditNoteNumber: string | null
+}
+
+/**
+ * The money side of a cancel, given by the caller (the router wires the refunds flow and Stripe in: this folder
+ * does not import orders/ or payments/, which import it).
+ */
+export interface CancelOptions {
+  /** Give the money for this order's line back (default). */
+  refund: boolean
+  /** The PayPal or bank refund's reference (a card payment is refunded through Stripe). */
+  reference?: string
+  /** Refunds order lines in the caller's transaction (orders/refunds.ts refundOrder with its gateway). */
+  refundLines: ((trx: DB, request: LineRefund) => Promise<RefundResult>) | null
+  /** Ends a Stripe subscription now; null when card payments are not configured. */
+  endSubscription: ((stripeSubscriptionId: string) => Promise<void>) | null
+}
+
+export interface LineRefund {
+  orderId: string
+  lineIds: string[]
+  reference?: string
+  reason: string
+  actor: Viewer
+}
+
+/** Why a cancel refunded nothing, in words for the dialog's answer. */
+type NoRefund = 'not_requested' | 'nothing_paid' | 'already_refunded' | 'subscription'
+
+/**
+ * Cancels the order and, unless told not to, refunds its order line (a full refund of that line: credit note,
+ * e-mail and audit are the refunds flow's) in the same transaction, so a failed refund cancels nothing. A recurring
+ * order's subscription is ended at Stripe at once; its months were paid by Stripe invoices, not by the order's
+ * payment, so they are not refunded here.
+ */
+export async function cancelServiceOrder(
+  db: DB,
+  actor: Viewer,
+  id: string,
+  links: MailLinks,
+  options: CancelOptions = { refund: false, refundLines: null, endSubscription: null },
+  now = new Date(),
+): Promise<{ refund: RefundResult | null; noRefund: NoRefund | null }> {
+  const order = await visibleOrder(db, id, actor, 'staff')
+  const outcome = await db.transaction().execute(async (trx) => {
+    const from = await moveServiceOrder(trx, id, 'cancel', actor.id, { cancelled_at: now, due_at: null })
+    if (!from) throw wrongStatus()
+    await auditTransition(trx, actor, 'service_order.cancel', id, from, 'cancelled')
+    await mailStatusToBuyer(trx, id, 'cancelled', links)
+    const line = await refundableLine(trx, id)
+    if (line.subscription) {
+      // Ended at Stripe before this commits (a failure cancels nothing); Stripe's deletion event then finds the
+      // order already cancelled and changes nothing.
+      if (!options.endSubscription) throw new DomainError('precondition', 'Card payments are not configured')
+      await options.endSubscription(line.subscription).catch((error: unknown) => {
+        throw new DomainError('upstream', 'Could not reach the payment provider. Try again.', { cause: error })
+      })
+      return { refund: null, noRefund: 'subscription' as const }
+    }
+    if (!options.refund) return { refund: null, noRefund: 'not_requested' as const }
+    if (line.reason) return { refund: null, noRefund: line.reason }
+    if (!options.refundLines) throw new DomainError('precondition', 'Refunds are not available')
+    const refund = await options.refundLines(trx, {
+      orderId: line.orderId,
+      lineIds: [line.lineId!],
+      reference: options.reference,
+      reason: `Service order cancelled: ${order.title}`,
+      actor,
+    })
+    return { refund, noRefund: null }
+  })
+  return outcome
+}
+
+/** The order line this service order was bought with, and whether it can be refunded through the refunds flow. */
+async function refundableLine(trx: DB, id: string) {
+  const row = await trx
+    .selectFrom('service_orders as so')
+    .innerJoin('orders as o', 'o.id', 'so.order_id')
+    .leftJoin('order_items as i', (join) =>
+      join
+        .onRef('i.order_id', '=', 'so.order_id')
+        .onRef('i.service_package_id', '=', 'so.service_package_id')
+        .on('i.kind', '=', 'service_package'),
+    )
+    .select([
+      'so.order_id',
+      'so.recurring',
+      'so.stripe_subscription_id',
+      'o.status as order_status',
+      'o.captured_minor',
+      'i.id as line_id',
+      'i.unit_price_minor',
+      'i.refund_id',
+    ])
+    .where('so.id', '=', id)
+    .executeTakeFirstOrThrow()
+  const subscription = row.recurring ? row.stripe_subscription_id : null
+  const reason: NoRefund | null = !row.line_id
+    ? 'nothing_paid'
+    : row.refund_id
+      ? 'already_refunded'
+      : !['paid', 'partially_refunded'].includes(row.order_status) ||
+          row.captured_minor <= 0 ||
+          (row.unit_price_minor ?? 0) <= 0
+        ? 'nothing_paid'
+        : null
+  return { orderId: row.order_id, lineId: row.line_id, subscription, reason }
 }
 
 /** The deliverables: a note and files uploaded beforehand; the order waits for the buyer's answer. */
@@ -52,6 +164,9 @@ export function deliver(
     throw new DomainError('invalid', 'Add a note or a file to deliver')
   }
   return staffMove(db, actor, id, 'deliver', links, async (trx) => {
+    // A recurring order is delivered month by month (recurring.ts: deliverReport), never as a whole.
+    const order = await trx.selectFrom('service_orders').select('recurring').where('id', '=', id).executeTakeFirst()
+    if (order?.recurring) throw wrongStatus()
     const row = await trx
       .insertInto('service_order_deliveries')
       .values({ service_order_id: id, note: delivery.note.trim(), delivered_by: actor.id })

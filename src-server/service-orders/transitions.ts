@@ -19,7 +19,9 @@ export const SERVICE_ORDER_TRANSITIONS = {
   accept: { from: ['delivered'], to: 'completed' },
   /** Nobody answered a delivery for N days: the scheduled job completes it. */
   autoComplete: { from: ['delivered'], to: 'completed' },
-  /** Admins cancel an order that is not finished (no refund here: that is the refunds flow's). */
+  /** The subscription of a recurring order ended (cancelled, at the end of its last paid period): it closes. */
+  close: { from: ['brief_needed', 'submitted', 'in_progress', 'delivered', 'revision_requested'], to: 'completed' },
+  /** Admins cancel an order that is not finished (its line refunded through the refunds flow: staff.ts). */
   cancel: { from: ['brief_needed', 'submitted', 'in_progress', 'delivered', 'revision_requested'], to: 'cancelled' },
 } as const satisfies Record<string, { from: readonly ServiceOrderStatus[]; to: ServiceOrderStatus }>
 

@@ -3,12 +3,26 @@
 import type { DB } from '../db.ts'
 import { type Viewer, visibleOrder } from './access.ts'
 import { markThreadRead } from './messages.ts'
-import { orderDetail } from './repository.ts'
-import { transitionsFrom } from './transitions.ts'
+import { orderDetail, type ServiceOrderDetail } from './repository.ts'
+import { type ServiceOrderTransition, transitionsFrom } from './transitions.ts'
 
 export async function viewOrder(db: DB, viewer: Viewer, id: string, side: 'buyer' | 'staff') {
   await visibleOrder(db, id, viewer, side)
-  await markThreadRead(db, id, side)
+  await markThreadRead(db, id, side === 'buyer' ? 'buyer' : { staffId: viewer.id })
   const detail = await orderDetail(db, id, side === 'staff')
-  return { ...detail, actions: side === 'staff' ? transitionsFrom(detail.status) : [] }
+  return { ...detail, actions: side === 'staff' ? staffActions(detail) : [] }
+}
+
+/**
+ * What staff may do now. A recurring order is delivered a month at a time (deliverReport, while In progress with
+ * a paid month not reported yet), never as a whole; its subscription's end closes it (not a staff action).
+ */
+function staffActions(detail: Pick<ServiceOrderDetail, 'status' | 'recurring' | 'periods'>) {
+  const actions: (ServiceOrderTransition | 'deliverReport')[] = transitionsFrom(detail.status).filter(
+    (action) => action !== 'close' && !(detail.recurring && action === 'deliver'),
+  )
+  if (detail.recurring && detail.status === 'in_progress' && detail.periods.some((p) => !p.deliveredAt)) {
+    actions.push('deliverReport')
+  }
+  return actions
 }

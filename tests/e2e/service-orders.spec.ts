@@ -176,3 +176,84 @@ test('a UK formation goes from brief to an accepted delivery', async ({ page, lo
     'service-order-completed',
   ])
 })
+
+test('monthly SEO management: a report per paid month, and it ends with the cancelled subscription', async ({
+  page,
+  login,
+  db,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(150_000)
+  const buyer = await login({ firstName: 'Mary' })
+  await page.goto('/service/seo-management')
+  const starter = page
+    .getByTestId('package-card')
+    .filter({ has: page.getByRole('heading', { name: 'Starter SEO Monthly', exact: true }) })
+  await starter.getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(starter.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+  await page.goto('/cart')
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+  const stripe = new URL(page.url()).origin
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+
+  // My services: the first paid month is open, waiting for the brief.
+  await page.goto('/account')
+  const myService = page.getByTestId('my-service').filter({ hasText: 'SEO' })
+  await expect(myService.getByTestId('period-line')).toContainText('Month 1: report due')
+  await myService.getByRole('link', { name: 'Submit your brief' }).click()
+  await page.getByLabel('Website URL').fill('https://shop.example.com')
+  await page.getByLabel('Target markets').fill('United Kingdom')
+  await page.getByLabel('Access to analytics').selectOption('No analytics yet')
+  await page.getByRole('button', { name: 'Submit brief' }).click()
+  await expect(page.getByText('Brief submitted')).toBeVisible()
+  await expect(page.getByTestId('period')).toHaveCount(1)
+  const orderUrl = page.url()
+
+  // Staff start the work and deliver the first month's report.
+  const staffContext = await browser.newContext()
+  const staff = await staffContext.newPage()
+  const admin = await createUser(db, { role: 'admin', firstName: 'Seo', lastName: 'Lead' })
+  await signInAs(staff, baseURL!, db, admin)
+  await staff.goto('/admin/service-orders?service=seo-management')
+  await staff.getByTestId('service-order-row').filter({ hasText: buyer.email }).getByRole('link').click()
+  await staff.getByRole('button', { name: 'Start work' }).click()
+  await expect(staff.getByText('Work started')).toBeVisible()
+  await expect(staff.getByRole('button', { name: 'Deliver', exact: true })).toHaveCount(0)
+  await staff.getByLabel('Report for month 1').fill('Month 1: technical fixes and rankings.')
+  await staff.getByRole('button', { name: 'Deliver report' }).click()
+  await expect(staff.getByText('Report for month 1 delivered')).toBeVisible()
+
+  // Two months pass on Stripe's test clock: two renewals, two more months, each waiting for its report.
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=62`)).ok()).toBe(true)
+  await staff.reload()
+  await expect(staff.getByTestId('period')).toHaveCount(3)
+  await expect(staff.getByTestId('period').nth(0)).toContainText('Report delivered')
+  await expect(staff.getByTestId('period').nth(1)).toContainText('Report due')
+  await staff.getByLabel('Report for month 2').fill('Month 2: two articles published.')
+  await staff.getByRole('button', { name: 'Deliver report' }).click()
+  await expect(staff.getByText('Report for month 2 delivered')).toBeVisible()
+
+  await page.goto('/account')
+  await expect(page.getByTestId('my-service').filter({ hasText: 'SEO' }).getByTestId('period-line')).toContainText(
+    'Month 3: report due',
+  )
+  await page.goto(orderUrl)
+  await expect(page.getByTestId('delivery')).toHaveCount(2)
+  await expect(page.getByTestId('delivery').nth(1)).toContainText('Report for month 2')
+
+  // The buyer cancels: the service runs to the end of the paid month, then closes.
+  await page.getByRole('button', { name: 'Cancel subscription' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel subscription' }).click()
+  await expect(page.getByTestId('ends-at')).toContainText('Subscription cancelled: the service ends on')
+  await expect(page.getByTestId('service-order-status').first()).toHaveText('In progress')
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=32`)).ok()).toBe(true)
+  await page.reload()
+  await expect(page.getByTestId('service-order-status').first()).toHaveText('Completed')
+  await expect(page.getByTestId('period')).toHaveCount(3)
+  await staffContext.close()
+})

@@ -55,6 +55,7 @@ const EXPECTED: Record<string, Access> = {
   'admin.serviceOrders.start': 'editor',
   'admin.serviceOrders.reopenBrief': 'editor',
   'admin.serviceOrders.deliver': 'editor',
+  'admin.serviceOrders.deliverReport': 'editor',
   'admin.serviceOrders.assign': 'admin',
   'admin.serviceOrders.cancel': 'admin',
   'admin.reviews.list': 'viewer',

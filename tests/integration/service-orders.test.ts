@@ -107,6 +107,7 @@ describe('the state machine', () => {
     requestRevision: ['delivered'],
     accept: ['delivered'],
     autoComplete: ['delivered'],
+    close: ['brief_needed', 'submitted', 'in_progress', 'delivered', 'revision_requested'],
     cancel: ['brief_needed', 'submitted', 'in_progress', 'delivered', 'revision_requested'],
   }
   const TARGET: Record<ServiceOrderTransition, ServiceOrderStatus> = {
@@ -117,6 +118,7 @@ describe('the state machine', () => {
     requestRevision: 'revision_requested',
     accept: 'completed',
     autoComplete: 'completed',
+    close: 'completed',
     cancel: 'cancelled',
   }
 
@@ -393,6 +395,91 @@ describe('the thread', () => {
     expect(await shopper.serviceOrders.unread()).toBe(0)
     const staffView = await editor.caller.admin.serviceOrders.detail({ id })
     expect(staffView.messages.filter((m) => m.internal).map((m) => m.body)).toEqual(['Buyer seems unsure'])
+  })
+})
+
+describe('unread marks per staff member', () => {
+  it('keeps a message read by one staff member unread for another', async () => {
+    const { id, shopper, staff } = await scene()
+    const first = await staff('editor')
+    const second = await staff('viewer')
+    const unreadFor = async (member: typeof first) => {
+      const queue = await member.caller.admin.serviceOrders.list({})
+      return { row: queue.items.find((item) => item.id === id)?.unread, total: queue.counts.unreadMessages }
+    }
+    const before = await unreadFor(second)
+    await shopper.serviceOrders.sendMessage({ id, body: 'Is the name available?' })
+    expect((await unreadFor(first)).row).toBe(1)
+    expect(await unreadFor(second)).toEqual({ row: 1, total: before.total + 1 })
+
+    await first.caller.admin.serviceOrders.detail({ id })
+    expect((await unreadFor(first)).row).toBe(0)
+    // The colleague has not opened it: still unread for them, in the row and in the queue's count.
+    expect(await unreadFor(second)).toEqual({ row: 1, total: before.total + 1 })
+    // The buyer sees it as read by the team once anyone on the team has read it.
+    expect((await shopper.serviceOrders.detail({ id })).messages.map((m) => m.read)).toEqual([true])
+
+    await second.caller.admin.serviceOrders.detail({ id })
+    expect(await unreadFor(second)).toEqual({ row: 0, total: before.total })
+    // A new message is unread again for both.
+    await shopper.serviceOrders.sendMessage({ id, body: 'And a second question' })
+    expect((await unreadFor(first)).row).toBe(1)
+    expect((await unreadFor(second)).row).toBe(1)
+  })
+})
+
+describe('the work queue', () => {
+  it('pages through more than 200 orders: a page size, the total, every order once, soonest due first', async () => {
+    const buyer = await createUser(db())
+    const owner = await createUser(db(), { role: 'editor' })
+    const editor = await callerAs(db(), owner)
+    const order = await db()
+      .insertInto('orders')
+      .values({
+        user_id: buyer.id,
+        reference: `SF-Q${Date.now().toString(36).toUpperCase()}`,
+        currency: 'GBP',
+        method: 'card',
+        status: 'paid',
+        subtotal_minor: 0,
+        total_minor: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const base = Date.UTC(2030, 0, 1)
+    const count = 230
+    // Due dates in a shuffled order, so the pages must come sorted from the query, not from insertion.
+    const rows = Array.from({ length: count }, (_, i) => ({
+      user_id: buyer.id,
+      order_id: order.id,
+      title: `Queue order ${i}`,
+      status: 'submitted' as const,
+      assignee_id: owner.id,
+      due_at: new Date(base + ((i * 7919) % count) * 3_600_000),
+    }))
+    await db().insertInto('service_orders').values(rows).execute()
+
+    const first = await editor.admin.serviceOrders.list({ assignee: owner.id })
+    expect(first).toMatchObject({ total: count, page: 1, pageSize: 50, pageCount: 5 })
+    expect(first.items).toHaveLength(50)
+    const seen: string[] = []
+    const dues: string[] = []
+    for (let page = 1; page <= first.pageCount; page++) {
+      const result = await editor.admin.serviceOrders.list({ assignee: owner.id, page })
+      expect(result.items.length).toBe(page < 5 ? 50 : 30)
+      seen.push(...result.items.map((item) => item.id))
+      dues.push(...result.items.map((item) => item.dueAt!))
+    }
+    expect(new Set(seen).size).toBe(count)
+    expect(dues).toEqual([...dues].sort())
+    expect(dues[0]).toBe(new Date(base).toISOString())
+    // Past the last page: nothing, with the same total.
+    expect(await editor.admin.serviceOrders.list({ assignee: owner.id, page: 6 })).toMatchObject({
+      items: [],
+      total: count,
+    })
+    // Filters apply to the count as well.
+    expect((await editor.admin.serviceOrders.list({ assignee: owner.id, status: 'in_progress' })).total).toBe(0)
   })
 })
 

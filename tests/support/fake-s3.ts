@@ -1,7 +1,8 @@
 // A small S3-compatible server for tests, path-style (`/<bucket>/<key>`): PutObject, DeleteObject, GetObject
 // and ListObjectsV2 (paged). Every request but an object GET must carry a valid SigV4 signature (and the
 // session token, when one is configured), recomputed independently by sigv4-verify.ts; object GETs are
-// anonymous, as with the public-read bucket policy the README describes.
+// anonymous, as with the public-read bucket policy the README describes, except under `privatePrefixes` (the
+// policy never opens them): those need a signed GET, as the app's own reads are.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type Credentials, verifyRequest } from './sigv4-verify.ts'
@@ -27,6 +28,8 @@ export interface FakeS3Options extends Credentials {
   bucket: string
   /** Largest page ListObjectsV2 returns, whatever max-keys asks (S3's own cap is 1000). */
   pageLimit?: number
+  /** Key prefixes the public-read policy leaves closed: an anonymous GET there is AccessDenied. */
+  privatePrefixes?: readonly string[]
 }
 
 const xmlEscape = (text: string) =>
@@ -98,6 +101,10 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
     if (!onBucket && !key) return fail(request, response, 404, 'NoSuchBucket', 'The specified bucket does not exist')
 
     if (method === 'GET' && key) {
+      if (options.privatePrefixes?.some((prefix) => key.startsWith(prefix))) {
+        const verdict = verifyRequest({ method, target, headers: request.headers, body }, options)
+        if (!verdict.ok) return fail(request, response, 403, 'AccessDenied', 'Access Denied')
+      }
       const object = objects.get(key)
       if (!object) return fail(request, response, 404, 'NoSuchKey', 'The specified key does not exist.')
       const headers: Record<string, string> = {}

@@ -62,6 +62,10 @@ describe('payments helpers', () => {
     const paid = checkoutSessionParams({ ...order, lines: [plan] }, 'a@b.c', 'http://shop.test', { trial: false })
     expect(paid.subscription_data?.trial_period_days).toBeUndefined()
     const monthly = line({ kind: 'service_package', recurringInterval: 'month' })
+    // The free trial is the membership's: a monthly service alone is charged from its first month.
+    const service = checkoutSessionParams({ ...order, lines: [monthly] }, 'a@b.c', 'http://shop.test')
+    expect(service.mode).toBe('subscription')
+    expect(service.subscription_data?.trial_period_days).toBeUndefined()
     expect(() => checkoutSessionParams({ ...order, lines: [plan, monthly] }, 'a@b.c', 'http://shop.test')).toThrow(
       'Monthly and yearly subscriptions must be checked out separately',
     )

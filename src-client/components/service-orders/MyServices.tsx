@@ -5,7 +5,7 @@ import { css } from '../../../styled-system/css'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
-import { formatDue, ServiceOrderStatusBadge } from './status.tsx'
+import { formatDue, periodLine, ServiceOrderStatusBadge } from './status.tsx'
 
 export function MyServices() {
   const trpc = useTRPC()
@@ -43,6 +43,10 @@ export function MyServices() {
                 : order.status === 'brief_needed'
                   ? 'Due date set when you submit your brief'
                   : 'No due date'}
+              {order.period ? <span data-testid="period-line"> · {periodLine(order.period)}</span> : null}
+              {order.endsAt && order.status !== 'completed' && order.status !== 'cancelled' ? (
+                <span> · Ends {formatDue(order.endsAt)}</span>
+              ) : null}
               {order.unread > 0 ? (
                 <span data-testid="unread" className={css({ ml: '2', color: 'accent', fontWeight: 'semibold' })}>
                   {order.unread} new {order.unread === 1 ? 'message' : 'messages'}

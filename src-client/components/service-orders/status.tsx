@@ -1,5 +1,6 @@
 // A service order's status in words (the one label map in src-shared) with a colour, and its due date.
 import { SERVICE_ORDER_STATUS_LABELS, type ServiceOrderStatus } from '../../../src-shared/service-orders.ts'
+import { css } from '../../../styled-system/css'
 import { badge } from '../admin/styles.ts'
 
 const TONE: Record<ServiceOrderStatus, 'green' | 'yellow' | 'red' | 'blue' | 'grey'> = {
@@ -22,4 +23,46 @@ export function ServiceOrderStatusBadge({ status }: { status: ServiceOrderStatus
 
 export function formatDue(dueAt: string | null): string {
   return dueAt ? new Date(dueAt).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—'
+}
+
+const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' })
+
+export interface PeriodSummary {
+  number: number
+  startsAt: string
+  endsAt: string
+  dueAt: string
+  deliveredAt: string | null
+}
+
+/** A recurring order's latest month in a few words, for the lists. */
+export function periodLine(period: PeriodSummary): string {
+  return period.deliveredAt
+    ? `Month ${period.number}: report delivered ${day(period.deliveredAt)}`
+    : `Month ${period.number}: report due ${day(period.dueAt)}`
+}
+
+/** A recurring order's paid months, each with its report's state; and when a cancelled subscription ends. */
+export function Periods({ periods, endsAt }: { periods: readonly PeriodSummary[]; endsAt: string | null }) {
+  return (
+    <div className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
+      {endsAt ? (
+        <p className={css({ fontSize: 'sm', fontWeight: 'medium' })} data-testid="ends-at">
+          Subscription cancelled: the service ends on {day(endsAt)}.
+        </p>
+      ) : null}
+      {periods.length === 0 ? (
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>No paid month yet.</p>
+      ) : (
+        <ol className={css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })} data-testid="periods">
+          {periods.map((period) => (
+            <li key={period.number} data-testid="period">
+              <strong>Month {period.number}</strong> · {day(period.startsAt)} – {day(period.endsAt)} ·{' '}
+              {period.deliveredAt ? `Report delivered ${day(period.deliveredAt)}` : `Report due ${day(period.dueAt)}`}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  )
 }

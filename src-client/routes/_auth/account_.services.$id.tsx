@@ -5,10 +5,11 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { css } from '../../../styled-system/css'
 import { SectionCard } from '../../components/account/SectionCard.tsx'
+import { ConfirmDialog } from '../../components/admin/ConfirmDialog.tsx'
 import { PageIntro } from '../../components/layout/PageIntro.tsx'
 import { BriefForm, BriefView } from '../../components/service-orders/BriefForm.tsx'
 import { FileLinks } from '../../components/service-orders/files.tsx'
-import { formatDue, ServiceOrderStatusBadge } from '../../components/service-orders/status.tsx'
+import { formatDue, Periods, ServiceOrderStatusBadge } from '../../components/service-orders/status.tsx'
 import { Thread } from '../../components/service-orders/Thread.tsx'
 import { button } from '../../components/ui/button.ts'
 import { Container } from '../../components/ui/layout.tsx'
@@ -44,6 +45,18 @@ function ServiceOrderPage() {
     }),
   )
   const revisionsLeft = order.revisionsAllowed - order.revisionsUsed
+  const [confirmStop, setConfirmStop] = useState(false)
+  const stop = useMutation(
+    trpc.serviceOrders.cancelSubscription.mutationOptions({
+      onSuccess: async () => {
+        notify('success', 'Subscription cancelled: the service runs to the end of the paid month')
+        await refresh()
+      },
+      onError: (e) => notifyError(e),
+      onSettled: () => setConfirmStop(false),
+    }),
+  )
+  const live = order.status !== 'completed' && order.status !== 'cancelled'
 
   return (
     <main>
@@ -77,13 +90,42 @@ function ServiceOrderPage() {
             </div>
           </SectionCard>
         )}
+        {order.recurring ? (
+          <SectionCard
+            title="Monthly service"
+            description="Each paid month gets its own report, listed under Deliveries when it is ready."
+          >
+            <Periods periods={order.periods} endsAt={live ? order.endsAt : null} />
+            {live && !order.endsAt ? (
+              <div className={css({ mt: '4' })}>
+                <button
+                  type="button"
+                  className={button({ variant: 'outline', size: 'sm' })}
+                  onClick={() => setConfirmStop(true)}
+                >
+                  Cancel subscription
+                </button>
+              </div>
+            ) : null}
+            <ConfirmDialog
+              open={confirmStop}
+              title="Cancel this monthly service?"
+              description="You will not be charged again. We finish the month you have paid for, then the service ends."
+              confirmLabel="Cancel subscription"
+              pending={stop.isPending}
+              onConfirm={() => stop.mutate({ id: order.id })}
+              onCancel={() => setConfirmStop(false)}
+            />
+          </SectionCard>
+        ) : null}
         {order.deliveries.length > 0 ? (
           <SectionCard title="Deliveries">
             <ol className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
               {order.deliveries.map((delivery, index) => (
                 <li key={delivery.id} data-testid="delivery">
                   <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-                    Delivery {index + 1} · {new Date(delivery.createdAt).toLocaleString()}
+                    {delivery.periodNumber ? `Report for month ${delivery.periodNumber}` : `Delivery ${index + 1}`} ·{' '}
+                    {new Date(delivery.createdAt).toLocaleString()}
                   </p>
                   {delivery.note ? <p className={css({ whiteSpace: 'pre-wrap' })}>{delivery.note}</p> : null}
                   <FileLinks files={delivery.files} />

@@ -1,10 +1,13 @@
 // The service-order work queue and an order's page for staff. Viewers read; editors work orders (messages, notes,
-// start, deliver, reopen the brief); admins also assign and cancel. Cancelling refunds nothing here: refunds are
-// the refunds flow's (issue 13) and staff use it separately.
+// start, deliver, reopen the brief); admins also assign and cancel. Cancelling refunds the order's line through
+// the refunds flow (a PayPal or bank payment needs the refund's reference).
 import { z } from 'zod'
 import { MESSAGE_MAX_LENGTH, SERVICE_ORDER_STATUSES } from '../../../src-shared/service-orders.ts'
+import { paymentsOf } from '../../payments/config.ts'
+import { cancelMoney } from '../../payments/service-subscriptions.ts'
 import { reopenBrief } from '../../service-orders/brief.ts'
 import { postMessage } from '../../service-orders/messages.ts'
+import { deliverReport } from '../../service-orders/recurring.ts'
 import { workQueue } from '../../service-orders/repository.ts'
 import { assign, cancelServiceOrder, deliver, startWork } from '../../service-orders/staff.ts'
 import { viewOrder } from '../../service-orders/view.ts'
@@ -21,9 +24,10 @@ export const adminServiceOrdersRouter = router({
         serviceId: z.string().max(100).optional(),
         assignee: z.union([z.uuid(), z.literal('none')]).optional(),
         overdue: z.boolean().optional(),
+        page: z.int().min(1).max(10_000).default(1),
       }),
     )
-    .query(({ ctx, input }) => workQueue(ctx.db, input)),
+    .query(({ ctx, input }) => workQueue(ctx.db, input, ctx.user.id)),
 
   /** One order; a staff member reading it marks the buyer's messages read. */
   detail: staffProcedure('viewer')
@@ -69,9 +73,26 @@ export const adminServiceOrdersRouter = router({
     }),
 
   cancel: staffProcedure('admin')
-    .input(byId)
+    .input(
+      byId.extend({
+        refund: z.boolean().default(true),
+        reference: z.string().trim().max(200).optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
-      await cancelServiceOrder(ctx.db, ctx.user, input.id, ctx.config)
-      return { id: input.id }
+      const result = await cancelServiceOrder(ctx.db, ctx.user, input.id, ctx.config, {
+        refund: input.refund,
+        reference: input.reference || undefined,
+        ...cancelMoney(paymentsOf(ctx.config).stripe),
+      })
+      return { id: input.id, ...result }
+    }),
+
+  /** A recurring order: the report of its earliest paid month not reported yet. */
+  deliverReport: staffProcedure('editor')
+    .input(byId.extend({ note: z.string().trim().max(MESSAGE_MAX_LENGTH), fileIds }))
+    .mutation(async ({ ctx, input }) => {
+      const result = await deliverReport(ctx.db, ctx.user, input.id, input, ctx.config)
+      return { id: input.id, ...result }
     }),
 })

@@ -1,4 +1,5 @@
-// The service-order work queue: filters by status, service, assignee and overdue, soonest due first, with counts.
+// The service-order work queue: filters by status, service, assignee and overdue, soonest due first, with counts,
+// a page at a time (the page is in the URL, so Back and shared links keep it).
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import {
@@ -6,9 +7,16 @@ import {
   SERVICE_ORDER_STATUSES as STATUSES,
 } from '../../../../src-shared/service-orders.ts'
 import { css } from '../../../../styled-system/css'
-import { optionalEnum, optionalFlag, optionalText, searchParams } from '../../../components/admin/search.ts'
+import {
+  optionalEnum,
+  optionalFlag,
+  optionalPage,
+  optionalText,
+  searchParams,
+} from '../../../components/admin/search.ts'
 import { inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
-import { formatDue, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
+import { formatDue, periodLine, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
+import { Pagination } from '../../../components/ui/Pagination.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
 import type { Trpc } from '../../../lib/trpc.ts'
@@ -18,6 +26,7 @@ type QueueSearch = {
   service?: string
   assignee?: string
   overdue?: boolean
+  page?: number
 }
 
 const queueQuery = (trpc: Trpc, search: QueueSearch) =>
@@ -26,6 +35,7 @@ const queueQuery = (trpc: Trpc, search: QueueSearch) =>
     serviceId: search.service,
     assignee: search.assignee,
     overdue: search.overdue || undefined,
+    page: search.page ?? 1,
   })
 
 const routeSearch = searchParams({
@@ -33,6 +43,7 @@ const routeSearch = searchParams({
   service: optionalText,
   assignee: optionalText,
   overdue: optionalFlag,
+  page: optionalPage,
 })
 
 export const Route = createFileRoute('/admin/_staff/service-orders')({
@@ -58,7 +69,9 @@ function ServiceOrdersQueue() {
   const services = useQuery(trpc.services.list.queryOptions())
   const team = useQuery(trpc.admin.team.list.queryOptions())
   const counts = queue.data?.counts
-  const setSearch = (patch: Partial<QueueSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })
+  // A new filter starts again at its first page.
+  const setSearch = (patch: Partial<QueueSearch>) =>
+    void navigate({ search: (prev) => ({ ...prev, page: undefined, ...patch }) })
 
   return (
     <>
@@ -135,43 +148,61 @@ function ServiceOrdersQueue() {
         ) : queue.data.items.length === 0 ? (
           <EmptyState title="No service orders found" />
         ) : (
-          <table className={table}>
-            <thead>
-              <tr>
-                <th>Order</th>
-                <th>Customer</th>
-                <th>Status</th>
-                <th>Due</th>
-                <th>Assignee</th>
-                <th>Messages</th>
-              </tr>
-            </thead>
-            <tbody>
-              {queue.data.items.map((order) => (
-                <tr key={order.id} data-testid="service-order-row">
-                  <td>
-                    <Link
-                      to="/admin/service-orders/$id"
-                      params={{ id: order.id }}
-                      className={css({ color: 'accent', fontWeight: 'semibold' })}
-                    >
-                      {order.title}
-                    </Link>
-                  </td>
-                  <td>{order.buyerEmail}</td>
-                  <td>
-                    <ServiceOrderStatusBadge status={order.status} />
-                  </td>
-                  <td className={css({ color: order.overdue ? 'danger' : undefined })}>
-                    {formatDue(order.dueAt)}
-                    {order.overdue ? ' (overdue)' : ''}
-                  </td>
-                  <td>{order.assignee?.name ?? 'Unassigned'}</td>
-                  <td>{order.unread > 0 ? `${order.unread} unread` : ''}</td>
+          <>
+            <p className={css({ fontSize: 'sm', color: 'fg.muted', px: '4', pt: '3' })} data-testid="queue-range">
+              {(queue.data.page - 1) * queue.data.pageSize + 1}–
+              {(queue.data.page - 1) * queue.data.pageSize + queue.data.items.length} of {queue.data.total}{' '}
+              {queue.data.total === 1 ? 'order' : 'orders'}
+            </p>
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th>Order</th>
+                  <th>Customer</th>
+                  <th>Status</th>
+                  <th>Due</th>
+                  <th>Assignee</th>
+                  <th>Messages</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {queue.data.items.map((order) => (
+                  <tr key={order.id} data-testid="service-order-row">
+                    <td>
+                      <Link
+                        to="/admin/service-orders/$id"
+                        params={{ id: order.id }}
+                        className={css({ color: 'accent', fontWeight: 'semibold' })}
+                      >
+                        {order.title}
+                      </Link>
+                    </td>
+                    <td>{order.buyerEmail}</td>
+                    <td>
+                      <ServiceOrderStatusBadge status={order.status} />
+                      {order.period ? (
+                        <div className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1' })}>
+                          {periodLine(order.period)}
+                        </div>
+                      ) : null}
+                    </td>
+                    <td className={css({ color: order.overdue ? 'danger' : undefined })}>
+                      {formatDue(order.dueAt)}
+                      {order.overdue ? ' (overdue)' : ''}
+                    </td>
+                    <td>{order.assignee?.name ?? 'Unassigned'}</td>
+                    <td>{order.unread > 0 ? `${order.unread} unread` : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pagination
+              page={queue.data.page}
+              pageCount={queue.data.pageCount}
+              align="end"
+              onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next }) })}
+            />
+          </>
         )}
       </div>
     </>

@@ -1,17 +1,18 @@
 // One service order for staff: the brief and its files, deliveries, the thread with internal notes, the status
-// history, the assignee picker (admins) and the actions its status allows (start, deliver, reopen, cancel).
+// history, the assignee picker (admins) and the actions its status allows (start, deliver, reopen, cancel with a
+// refund of its line). A recurring order lists its paid months and is delivered a monthly report at a time.
 // The server checks every role and status again.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { SERVICE_ORDER_STATUS_LABELS } from '../../../../src-shared/service-orders.ts'
 import { css } from '../../../../styled-system/css'
-import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
+import { AdminDialog } from '../../../components/admin/AdminDialog.tsx'
 import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { BriefView } from '../../../components/service-orders/BriefForm.tsx'
 import { FileLinks, FilePicker, type OrderFile } from '../../../components/service-orders/files.tsx'
-import { formatDue, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
+import { formatDue, Periods, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
 import { Thread } from '../../../components/service-orders/Thread.tsx'
 import { button } from '../../../components/ui/button.ts'
 import { routeError } from '../../../components/ui/RouteError.tsx'
@@ -51,11 +52,11 @@ function ServiceOrderDetail() {
   const reopen = useMutation(
     trpc.admin.serviceOrders.reopenBrief.mutationOptions(done('Brief reopened for the customer')),
   )
-  const cancel = useMutation(trpc.admin.serviceOrders.cancel.mutationOptions(done('Service order cancelled')))
   const send = useMutation(
     trpc.admin.serviceOrders.sendMessage.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),
   )
   const [confirmCancel, setConfirmCancel] = useState(false)
+  const live = order.status !== 'completed' && order.status !== 'cancelled'
   const may = (action: string) => order.actions.includes(action as never)
 
   return (
@@ -95,15 +96,15 @@ function ServiceOrderDetail() {
           ) : null}
         </div>
       </div>
-      <ConfirmDialog
-        open={confirmCancel}
-        title="Cancel this service order?"
-        description="The customer is told by e-mail. No refund is made here: refund the payment separately if one is due."
-        confirmLabel="Cancel order"
-        pending={cancel.isPending}
-        onConfirm={() => cancel.mutate({ id }, { onSettled: () => setConfirmCancel(false) })}
-        onCancel={() => setConfirmCancel(false)}
-      />
+      {confirmCancel ? (
+        <CancelDialog
+          id={id}
+          recurring={order.recurring}
+          manual={order.paymentMethod !== null && order.paymentMethod !== 'card'}
+          onClose={() => setConfirmCancel(false)}
+          onDone={refresh}
+        />
+      ) : null}
       <div
         className={css({
           display: 'grid',
@@ -119,6 +120,14 @@ function ServiceOrderDetail() {
             <BriefView form={order.intakeForm} brief={order.brief} />
             <FileLinks files={order.briefFiles} />
           </section>
+          {order.recurring ? (
+            <section className={`${panel} ${section}`} aria-labelledby="months-title">
+              <h2 id="months-title" className={heading}>
+                Paid months
+              </h2>
+              <Periods periods={order.periods} endsAt={live ? order.endsAt : null} />
+            </section>
+          ) : null}
           <section className={`${panel} ${section}`} aria-labelledby="deliveries-title">
             <h2 id="deliveries-title" className={heading}>
               Deliveries
@@ -129,13 +138,21 @@ function ServiceOrderDetail() {
             {order.deliveries.map((delivery, index) => (
               <div key={delivery.id}>
                 <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-                  Delivery {index + 1} · {new Date(delivery.createdAt).toLocaleString()}
+                  {delivery.periodNumber ? `Report for month ${delivery.periodNumber}` : `Delivery ${index + 1}`} ·{' '}
+                  {new Date(delivery.createdAt).toLocaleString()}
                 </p>
                 <p className={css({ whiteSpace: 'pre-wrap' })}>{delivery.note}</p>
                 <FileLinks files={delivery.files} />
               </div>
             ))}
             {can('editor') && may('deliver') ? <DeliverForm id={id} onDone={refresh} /> : null}
+            {can('editor') && may('deliverReport') ? (
+              <DeliverForm
+                id={id}
+                onDone={refresh}
+                report={order.periods.find((period) => !period.deliveredAt)?.number ?? null}
+              />
+            ) : null}
           </section>
           <section className={`${panel} ${section}`} aria-labelledby="thread-title">
             <h2 id="thread-title" className={heading}>
@@ -220,22 +237,24 @@ function AssigneePicker({
   )
 }
 
-function DeliverForm({ id, onDone }: { id: string; onDone: () => Promise<void> }) {
+/** The deliverables; `report`: the monthly report of that month of a recurring order. */
+function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise<void>; report?: number | null }) {
   const { trpc } = Route.useRouteContext()
   const noteId = useId()
   const [note, setNote] = useState('')
   const [files, setFiles] = useState<OrderFile[]>([])
-  const deliver = useMutation(
-    trpc.admin.serviceOrders.deliver.mutationOptions({
-      onSuccess: async () => {
-        notify('success', 'Delivered to the customer')
-        setNote('')
-        setFiles([])
-        await onDone()
-      },
-      onError: (e) => notifyError(e),
-    }),
-  )
+  const settle = {
+    onSuccess: async () => {
+      notify('success', report ? `Report for month ${report} delivered` : 'Delivered to the customer')
+      setNote('')
+      setFiles([])
+      await onDone()
+    },
+    onError: (e: unknown) => notifyError(e),
+  }
+  const single = useMutation(trpc.admin.serviceOrders.deliver.mutationOptions(settle))
+  const monthly = useMutation(trpc.admin.serviceOrders.deliverReport.mutationOptions(settle))
+  const deliver = report ? monthly : single
   return (
     <form
       className={css({
@@ -252,7 +271,7 @@ function DeliverForm({ id, onDone }: { id: string; onDone: () => Promise<void> }
       }}
     >
       <label htmlFor={noteId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-        Delivery note
+        {report ? `Report for month ${report}` : 'Delivery note'}
       </label>
       <textarea
         id={noteId}
@@ -269,9 +288,99 @@ function DeliverForm({ id, onDone }: { id: string; onDone: () => Promise<void> }
       />
       <div>
         <button type="submit" className={button()} disabled={deliver.isPending || (!note.trim() && files.length === 0)}>
-          Deliver
+          {report ? 'Deliver report' : 'Deliver'}
         </button>
       </div>
     </form>
+  )
+}
+
+/**
+ * Cancel, refunding the order's line for this service by default (the refunds flow: credit note, e-mail, audit).
+ * A PayPal or bank payment needs the refund's reference; a recurring order's subscription ends at Stripe at once.
+ */
+function CancelDialog({
+  id,
+  recurring,
+  manual,
+  onClose,
+  onDone,
+}: {
+  id: string
+  recurring: boolean
+  manual: boolean
+  onClose: () => void
+  onDone: () => Promise<void>
+}) {
+  const { trpc } = Route.useRouteContext()
+  const refundId = useId()
+  const referenceId = useId()
+  const [refund, setRefund] = useState(!recurring)
+  const [reference, setReference] = useState('')
+  const cancel = useMutation(
+    trpc.admin.serviceOrders.cancel.mutationOptions({
+      onSuccess: async (result) => {
+        notify(
+          'success',
+          result.refund
+            ? `Service order cancelled and its payment refunded (credit note ${result.refund.creditNoteNumber ?? '—'})`
+            : 'Service order cancelled, nothing refunded',
+        )
+        onClose()
+        await onDone()
+      },
+      onError: (e) => notifyError(e),
+    }),
+  )
+  const needsReference = refund && manual && !reference.trim()
+  return (
+    <AdminDialog
+      open
+      onOpenChange={(next) => (next ? undefined : onClose())}
+      title="Cancel this service order?"
+      description={
+        recurring
+          ? 'The customer is told by e-mail and the monthly subscription ends now. Months already paid are not refunded here.'
+          : 'The customer is told by e-mail.'
+      }
+      footer={
+        <>
+          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
+            Keep order
+          </button>
+          <button
+            type="button"
+            className={button({ variant: 'danger' })}
+            disabled={cancel.isPending || needsReference}
+            onClick={() => cancel.mutate({ id, refund, reference: reference.trim() || undefined })}
+          >
+            Cancel order
+          </button>
+        </>
+      }
+    >
+      {recurring ? null : (
+        <div className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+          <label htmlFor={refundId} className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+            <input id={refundId} type="checkbox" checked={refund} onChange={(e) => setRefund(e.target.checked)} />
+            Refund what the customer paid for this service
+          </label>
+          {refund && manual ? (
+            <div className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
+              <label htmlFor={referenceId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+                Refund reference (PayPal or bank transfer)
+              </label>
+              <input
+                id={referenceId}
+                className={inputClass}
+                value={reference}
+                maxLength={200}
+                onChange={(e) => setReference(e.target.value)}
+              />
+            </div>
+          ) : null}
+        </div>
+      )}
+    </AdminDialog>
   )
 }
