@@ -10,6 +10,7 @@ import { paymentsOf } from './config.ts'
 import type { FollowUp } from './event-outcome.ts'
 import { processStripeEvent } from './events.ts'
 import { type StripeApi, verifyStripeWebhook } from './stripe.ts'
+import { withSessionPayment } from './session-payment.ts'
 import { withTaxBreakdown } from './tax-breakdown.ts'
 
 const WEBHOOK_BODY_LIMIT = 512 * 1024
@@ -31,13 +32,18 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
       const verified = await verifyStripeWebhook(request.body, signature, secret)
       if (!verified.verified) return reply.code(400).send({ error: 'Invalid Stripe signature' })
       try {
-        const event = await withTaxBreakdown(verified.event, paymentsOf(deps.config).stripe, request.log)
+        const stripe = paymentsOf(deps.config).stripe
+        const event = await withSessionPayment(
+          await withTaxBreakdown(verified.event, stripe, request.log),
+          stripe,
+          request.log,
+        )
         const result = await processStripeEvent(deps.db, event, deps.config.publicUrl)
         if (result.outcome === 'ignored') {
           const level = result.reason === 'not_ours' || result.reason === 'malformed' ? 'warn' : 'info'
           request.log[level](result, 'stripe webhook event ignored')
         }
-        if (result.followUp) await followUp(result.followUp, paymentsOf(deps.config).stripe, request.log)
+        if (result.followUp) await followUp(result.followUp, stripe, request.log)
         return { received: true, outcome: result.outcome }
       } catch (error) {
         // Nothing was committed; Stripe retries later (an outage answers 503 like every route).
