@@ -9,8 +9,8 @@ import { sendServiceUnavailable } from '../http/errors.ts'
 import { paymentsOf } from './config.ts'
 import type { FollowUp } from './event-outcome.ts'
 import { processStripeEvent } from './events.ts'
-import { type StripeApi, verifyStripeWebhook } from './stripe.ts'
 import { withSessionPayment } from './session-payment.ts'
+import { type StripeApi, verifyStripeWebhook } from './stripe.ts'
 import { withTaxBreakdown } from './tax-breakdown.ts'
 
 const WEBHOOK_BODY_LIMIT = 512 * 1024
