@@ -18,7 +18,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
     .execute()
   if (orders.length === 0) return []
   const ids = orders.map((order) => order.id)
-  const [items, invoices, creditNotes, requests, subscriptions, paidRenewals] = await Promise.all([
+  const [items, invoices, creditNotes, requests, subscriptions, paidRenewals, renewalInvoices] = await Promise.all([
     db
       .selectFrom('order_items')
       .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'course_id', 'refunded_at'])
@@ -45,6 +45,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
       .where('duplicate_of', 'is', null)
       .execute(),
     listPaidInvoicesByOrder(db, userId),
+    renewalInvoicesOf(db, userId),
   ])
   return orders.map((order) => {
     const invoice = invoices.find((row) => row.order_id === order.id)
@@ -61,6 +62,10 @@ export async function listOrdersForUser(db: DB, userId: string) {
       /** A pending card order whose Stripe page may still be open: /account offers Resume payment. */
       resumable: order.status === 'pending' && order.method === 'card' && Boolean(order.stripe_session_id),
       invoice: invoice ? { id: invoice.id, number: invoice.number } : null,
+      /** The invoices of the plan's or the monthly service's later payments, billed by the subscription it started. */
+      renewalInvoices: renewalInvoices
+        .filter((row) => row.order_id === order.id)
+        .map((row) => ({ id: row.id, number: row.number })),
       creditNotes: creditNotes
         .filter((note) => note.order_id === order.id)
         .map((note) => ({ id: note.id, number: note.number, totalMinor: note.total_minor })),
@@ -87,6 +92,24 @@ export async function listOrdersForUser(db: DB, userId: string) {
   })
 }
 export type BuyerOrder = Awaited<ReturnType<typeof listOrdersForUser>>[number]
+
+/** A user's invoices for subscription payments after the first, with the order whose subscription billed each. */
+function renewalInvoicesOf(db: DB, userId: string) {
+  return db
+    .selectFrom('invoices as i')
+    .leftJoin('subscription_invoices as si', 'si.stripe_invoice_id', 'i.stripe_invoice_id')
+    .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
+    .leftJoin('service_order_periods as p', 'p.stripe_invoice_id', 'i.stripe_invoice_id')
+    .leftJoin('service_orders as so', 'so.id', 'p.service_order_id')
+    .select(['i.id', 'i.number'])
+    .select((eb) => eb.fn.coalesce('s.order_id', 'so.order_id').as('order_id'))
+    .where('i.user_id', '=', userId)
+    .where('i.order_id', 'is', null)
+    .where('i.stripe_invoice_id', 'is not', null)
+    .orderBy('i.issued_at')
+    .orderBy('i.number')
+    .execute()
+}
 
 /** A plan order's story: the free trial it started (if any), then each paid invoice with its amount and date. */
 function subscriptionHistory(

@@ -39,6 +39,9 @@ export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscr
   return Boolean(inserted)
 }
 
+const periodText = (start: Date | null, end: Date | null) =>
+  start && end ? `${start.toISOString().slice(0, 10)} to ${end.toISOString().slice(0, 10)}` : ''
+
 async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoice) {
   const plan = await trx
     .selectFrom('subscriptions as s')
@@ -46,10 +49,6 @@ async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoi
     .select(['p.name', 's.billing_cycle'])
     .where('s.id', '=', invoice.subscriptionId)
     .executeTakeFirst()
-  const period =
-    invoice.periodStart && invoice.periodEnd
-      ? `${invoice.periodStart.toISOString().slice(0, 10)} to ${invoice.periodEnd.toISOString().slice(0, 10)}`
-      : ''
   await recordSubscriptionInvoice(trx, {
     userId: invoice.userId,
     stripeInvoiceId: invoice.stripeInvoiceId,
@@ -57,12 +56,46 @@ async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoi
     lines: [
       {
         title: plan ? `${plan.name} (${plan.billing_cycle})` : 'Membership',
-        detail: period,
+        detail: periodText(invoice.periodStart, invoice.periodEnd),
         amountMinor: invoice.amountMinor,
       },
     ],
     paidAt: invoice.paidAt,
   })
+}
+
+/**
+ * A paid month of a recurring service order billed by a subscription with no plan (monthly SEO management): a
+ * numbered tax invoice of its own, once per Stripe invoice. The first month was invoiced with the order that
+ * started it, so only renewals get one here. False when the subscription bills no service order of ours.
+ */
+export async function recordServiceRenewalInvoice(
+  trx: DB,
+  renewal: Omit<PaidSubscriptionInvoice, 'subscriptionId' | 'userId'> & { stripeSubscriptionId: string },
+): Promise<boolean> {
+  const order = await trx
+    .selectFrom('service_orders')
+    .select(['user_id', 'title'])
+    .where('stripe_subscription_id', '=', renewal.stripeSubscriptionId)
+    .where('recurring', '=', true)
+    .orderBy('created_at')
+    .executeTakeFirst()
+  if (!order) return false
+  if (renewal.billingReason === 'subscription_create' || renewal.amountMinor <= 0) return true
+  await recordSubscriptionInvoice(trx, {
+    userId: order.user_id,
+    stripeInvoiceId: renewal.stripeInvoiceId,
+    currency: renewal.currency,
+    lines: [
+      {
+        title: `${order.title} (monthly)`,
+        detail: periodText(renewal.periodStart, renewal.periodEnd),
+        amountMinor: renewal.amountMinor,
+      },
+    ],
+    paidAt: renewal.paidAt,
+  })
+  return true
 }
 
 /** A user's paid subscription invoices by the order that started each subscription, oldest first. */

@@ -13,7 +13,7 @@ import { BILLING_CYCLES } from '../../src-shared/cart.ts'
 import { applyInvoiceOutcome, applyStripeSnapshot } from '../access/subscription-state.ts'
 import { sendPaymentProblemMail, sendTrialEndingMail } from '../membership/mails.ts'
 import { markPaid } from '../orders/pay.ts'
-import { recordPaidSubscriptionInvoice } from '../orders/subscription-invoices.ts'
+import { recordPaidSubscriptionInvoice, recordServiceRenewalInvoice } from '../orders/subscription-invoices.ts'
 import { periodsForPaidInvoice, subscriptionChanged } from '../service-orders/recurring.ts'
 import { type Applied, type EventContext, type Handler, ignored, PROCESSED } from './event-outcome.ts'
 import { invoiceSchema, type StripeInvoice, type StripeSubscription, subscriptionSchema } from './stripe-schemas.ts'
@@ -142,12 +142,7 @@ async function invoicePaid(trx: Trx, object: unknown, _type: string, context: Ev
   const services =
     period.end !== null &&
     (await periodsForPaidInvoice(trx, stripeId, { id: invoice.id, startsAt: period.start, endsAt: period.end }))
-  if (!ours) return services ? PROCESSED : ignored('not_ours')
-  if (ours.duplicate_of) return duplicate(stripeId, false)
-  if (!period.end) return ignored('malformed')
-  await recordPaidSubscriptionInvoice(trx, {
-    subscriptionId: ours.id,
-    userId: ours.user_id,
+  const paid = {
     stripeInvoiceId: invoice.id,
     amountMinor: invoice.amount_paid ?? 0,
     currency: (invoice.currency ?? 'usd').toUpperCase(),
@@ -155,7 +150,15 @@ async function invoicePaid(trx: Trx, object: unknown, _type: string, context: Ev
     periodEnd: period.end,
     billingReason: invoice.billing_reason ?? null,
     paidAt: seconds(invoice.status_transitions?.paid_at) ?? context.createdAt,
-  })
+  }
+  if (!ours) {
+    if (!services) return ignored('not_ours')
+    await recordServiceRenewalInvoice(trx, { ...paid, stripeSubscriptionId: stripeId })
+    return PROCESSED
+  }
+  if (ours.duplicate_of) return duplicate(stripeId, false)
+  if (!period.end) return ignored('malformed')
+  await recordPaidSubscriptionInvoice(trx, { ...paid, subscriptionId: ours.id, userId: ours.user_id })
   await applyInvoiceOutcome(trx, ours.id, { paid: true, periodEnd: period.end })
   return PROCESSED
 }

@@ -105,6 +105,16 @@ describe('a card membership', () => {
       trialText: `Free trial started — first charge of $9.99 on ${day(trialEnd)}`,
       payments: [{ amountMinor: 999, currency: 'USD' }],
     })
+    // The paid renewal's numbered invoice is listed under the plan's order (the $0 trial start has none).
+    const numbered = await db()
+      .selectFrom('invoices')
+      .select(['id', 'number', 'total_minor'])
+      .where('user_id', '=', member.id)
+      .where('order_id', 'is', null)
+      .execute()
+    expect(numbered).toHaveLength(1)
+    expect(numbered[0]!.total_minor).toBe(999)
+    expect(history?.renewalInvoices).toEqual([{ id: numbered[0]!.id, number: numbered[0]!.number }])
   })
 
   it('a failed renewal: past due with one e-mail, Premium until the grace days end; a new card makes it active', async () => {

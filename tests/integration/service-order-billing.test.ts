@@ -102,6 +102,34 @@ describe('monthly SEO management', () => {
     // Redelivering a paid invoice opens nothing twice.
     const latest = fake.billing.invoices.get(fake.billing.retrieve(subscriptionId!)!.latest_invoice!)!
     expect(await fake.deliver('invoice.paid', latest)).toBe(200)
+    // Each renewal has its own numbered tax invoice (the first month's is the order's), once despite the redelivery.
+    const invoices = await db()
+      .selectFrom('invoices')
+      .select(['number', 'order_id', 'stripe_invoice_id', 'total_minor', 'lines'])
+      .where('user_id', '=', buyer.id)
+      .orderBy('number')
+      .execute()
+    expect(invoices).toHaveLength(3)
+    expect(invoices[0]).toMatchObject({ order_id: expect.any(String), stripe_invoice_id: null })
+    const renewals = invoices.slice(1)
+    expect(renewals.map((inv) => [inv.order_id, inv.total_minor])).toEqual([
+      [null, pkg.price_minor],
+      [null, pkg.price_minor],
+    ])
+    expect(renewals.map((inv) => inv.stripe_invoice_id)).toContain(latest.id)
+    expect(renewals.map((inv) => (inv.lines as { title: string }[])[0]!.title)).toEqual([
+      `${listed!.title} (monthly)`,
+      `${listed!.title} (monthly)`,
+    ])
+    // Numbered in the yearly series (the fake clock may cross into the next year): three different numbers.
+    expect(invoices.every((inv) => /^INV-\d{4}-\d{6}$/.test(inv.number))).toBe(true)
+    expect(new Set(invoices.map((inv) => inv.number)).size).toBe(3)
+    // The buyer finds them under the order that started the subscription, and may open each.
+    const [history] = await caller.purchases.orders()
+    expect(history!.invoice?.number).toBe(invoices[0]!.number)
+    expect(history!.renewalInvoices.map((inv) => inv.number).sort()).toEqual(renewals.map((inv) => inv.number).sort())
+    const document = await caller.purchases.document({ kind: 'invoice', id: history!.renewalInvoices[0]!.id })
+    expect(document).toMatchObject({ number: history!.renewalInvoices[0]!.number })
 
     const detail = await work.admin.serviceOrders.detail({ id })
     expect(detail.status).toBe('in_progress')

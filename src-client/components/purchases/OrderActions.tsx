@@ -99,6 +99,7 @@ export function BankDetails({ order }: { order: BuyerOrder }) {
 export function OrderDocuments({ order }: { order: BuyerOrder }) {
   const documents = [
     ...(order.invoice ? [{ kind: 'invoice' as const, ...order.invoice, label: 'Invoice' }] : []),
+    ...order.renewalInvoices.map((invoice) => ({ kind: 'invoice' as const, ...invoice, label: 'Invoice' })),
     ...order.creditNotes.map((note) => ({ kind: 'credit_note' as const, ...note, label: 'Credit note' })),
   ]
   if (documents.length === 0) return null
