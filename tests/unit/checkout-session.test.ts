@@ -152,6 +152,8 @@ describe('what a session says', () => {
       stripePaymentIntentId: 'pi_1',
       capturedMinor: 4680,
       taxMinor: 780,
+      // No breakdown in the event: the invoice shows the tax as one line.
+      taxLines: [],
     })
     expect(paidPaymentOf({ id: 'cs_2', payment_status: 'paid', amount_total: null })).toEqual({
       source: 'stripe',
@@ -159,6 +161,7 @@ describe('what a session says', () => {
       stripePaymentIntentId: null,
       capturedMinor: undefined,
       taxMinor: 0,
+      taxLines: [],
     })
   })
 })
