@@ -34,6 +34,12 @@ export function useFieldErrors<Field extends string>() {
     setFormError(null)
   }, [])
 
+  /** A check made in the browser before sending: these fields' messages, no form alert. */
+  const show = useCallback((shown: Partial<Record<Field, string>>) => {
+    setErrors(shown)
+    setFormError(null)
+  }, [])
+
   /** Spreads onto the field's input, select or textarea. */
   const control = useCallback(
     (field: Field) => ({
@@ -75,7 +81,7 @@ export function useFieldErrors<Field extends string>() {
   const formId = `${id}-form`
 
   return useMemo(
-    () => ({ errors, formError, formRef, formId, control, message, fromError, clear }),
-    [errors, formError, formRef, formId, control, message, fromError, clear],
+    () => ({ errors, formError, formRef, formId, control, message, fromError, show, clear }),
+    [errors, formError, formRef, formId, control, message, fromError, show, clear],
   )
 }

@@ -7,10 +7,10 @@ import { css } from '../../../styled-system/css'
 import { optionalText, searchParams } from '../../components/admin/search.ts'
 import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
 import { button } from '../../components/ui/button.ts'
+import { useFieldErrors } from '../../components/ui/field-errors.tsx'
 import { RouteError } from '../../components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '../../components/ui/states.tsx'
 import { notify } from '../../components/ui/toaster.tsx'
-import { errorMessage } from '../../lib/errors.ts'
 
 // Shorter than any token we issue: not worth asking the server about.
 const isPlausibleToken = (token: string) => token.length >= 10
@@ -69,7 +69,7 @@ function AcceptForm({ token }: { token: string }) {
   const { data: invitation } = useSuspenseQuery(trpc.admin.team.invitation.queryOptions({ token }))
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const fields = useFieldErrors<'password' | 'confirm'>()
   const accept = useMutation(
     trpc.admin.team.acceptInvitation.mutationOptions({
       onSuccess: async () => {
@@ -77,15 +77,16 @@ function AcceptForm({ token }: { token: string }) {
         notify('success', 'Welcome to the team!', 'Your account is ready.')
         await navigate({ to: '/admin' })
       },
-      onError: (failure) => setError(errorMessage(failure)),
+      onError: (failure) => fields.fromError(failure, ['password']),
     }),
   )
 
   function submit(event: FormEvent) {
     event.preventDefault()
-    if (password.length < PASSWORD_MIN_LENGTH) return setError('Password must be at least 8 characters')
-    if (password !== confirm) return setError('The passwords do not match')
-    setError(null)
+    if (password.length < PASSWORD_MIN_LENGTH)
+      return fields.show({ password: 'Password must be at least 8 characters' })
+    if (password !== confirm) return fields.show({ confirm: 'The passwords do not match' })
+    fields.clear()
     accept.mutate({ token, password })
   }
 
@@ -94,12 +95,17 @@ function AcceptForm({ token }: { token: string }) {
       <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '6' })}>
         {invitation.email} is invited to join as <strong>{invitation.role}</strong>. Choose a password.
       </p>
-      {error ? (
+      {fields.formError ? (
         <p role="alert" className={`${errorText} ${css({ mb: '4' })}`}>
-          {error}
+          {fields.formError}
         </p>
       ) : null}
-      <form onSubmit={submit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+      <form
+        ref={fields.formRef}
+        onSubmit={submit}
+        noValidate
+        className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
+      >
         <label className={fieldClass}>
           Password
           <input
@@ -108,7 +114,9 @@ function AcceptForm({ token }: { token: string }) {
             autoComplete="new-password"
             value={password}
             onChange={(event) => setPassword(event.target.value)}
+            {...fields.control('password')}
           />
+          {fields.message('password')}
         </label>
         <label className={fieldClass}>
           Confirm password
@@ -118,7 +126,9 @@ function AcceptForm({ token }: { token: string }) {
             autoComplete="new-password"
             value={confirm}
             onChange={(event) => setConfirm(event.target.value)}
+            {...fields.control('confirm')}
           />
+          {fields.message('confirm')}
         </label>
         <button type="submit" className={button({ size: 'lg' })} disabled={accept.isPending}>
           {accept.isPending ? 'Joining...' : 'Join the team'}
