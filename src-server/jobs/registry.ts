@@ -7,8 +7,9 @@ import { runMembershipSchedule } from '../membership/renewals.ts'
 import { expireAbandonedCheckouts } from '../payments/abandoned.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import { autoCompleteDeliveries } from '../service-orders/delivery.ts'
+import { sweepStaleStaging } from '../storage/staged-upload.ts'
 import type { FileStorage } from '../storage/storage.ts'
-import { sweepUnreferencedUploads } from '../storage/sweep.ts'
+import { sweepUnreferencedUploads, UPLOAD_SWEEP_MIN_AGE_MS } from '../storage/sweep.ts'
 import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
 import { attemptOf } from './retry.ts'
 
@@ -82,7 +83,11 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     },
     'storage.sweep': async () => {
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
-      deps.log.info({ listed, deleted: deleted.length, failed: failed.length }, 'swept unreferenced uploads')
+      const staged = await sweepStaleStaging(deps.storage.stagingDir, new Date(Date.now() - UPLOAD_SWEEP_MIN_AGE_MS))
+      deps.log.info(
+        { listed, deleted: deleted.length, failed: failed.length, staged },
+        'swept unreferenced uploads and stale staged files',
+      )
     },
     'service-orders.auto-complete': async () => {
       const settings = deps.serviceOrders ?? { autoCompleteDays: 3, publicUrl: 'http://localhost:3000' }

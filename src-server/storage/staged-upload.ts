@@ -3,7 +3,7 @@
 // the first bytes before anything else is written, and the SHA-256 is computed on the way (S3 checks it).
 // The caller then stores the staged file (FileStorage.putFile) and removes it (`discard`) in every case.
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, open, rm } from 'node:fs/promises'
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 
 export interface StagedFile {
@@ -83,4 +83,22 @@ export async function readFileAt(filePath: string) {
     },
     close: () => handle.close(),
   }
+}
+
+/**
+ * Staged files an upload left behind (the process died between staging and storing): removed once older than
+ * `olderThan`, so an upload still arriving keeps its file. Run by the daily storage sweep. Returns how many went.
+ */
+export async function sweepStaleStaging(dir: string, olderThan: Date): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[])
+  let removed = 0
+  for (const name of names) {
+    if (!name.endsWith('.part')) continue
+    const file = path.join(dir, name)
+    const info = await stat(file).catch(() => null)
+    if (!info?.isFile() || info.mtime >= olderThan) continue
+    await rm(file, { force: true })
+    removed++
+  }
+  return removed
 }
