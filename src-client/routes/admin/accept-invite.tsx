@@ -5,7 +5,7 @@ import { type FormEvent, type ReactNode, useState } from 'react'
 import { PASSWORD_MIN_LENGTH } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
 import { optionalText, searchParams } from '../../components/admin/search.ts'
-import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
+import { errorText, fieldBox, fieldClass, inputClass } from '../../components/admin/styles.ts'
 import { button } from '../../components/ui/button.ts'
 import { useFieldErrors } from '../../components/ui/field-errors.tsx'
 import { RouteError } from '../../components/ui/RouteError.tsx'
@@ -106,30 +106,34 @@ function AcceptForm({ token }: { token: string }) {
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
       >
-        <label className={fieldClass}>
-          Password
-          <input
-            className={inputClass}
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            {...fields.control('password')}
-          />
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Password
+            <input
+              className={inputClass}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              {...fields.control('password')}
+            />
+          </label>
           {fields.message('password')}
-        </label>
-        <label className={fieldClass}>
-          Confirm password
-          <input
-            className={inputClass}
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(event) => setConfirm(event.target.value)}
-            {...fields.control('confirm')}
-          />
+        </div>
+        <div className={fieldBox}>
+          <label className={fieldClass}>
+            Confirm password
+            <input
+              className={inputClass}
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(event) => setConfirm(event.target.value)}
+              {...fields.control('confirm')}
+            />
+          </label>
           {fields.message('confirm')}
-        </label>
+        </div>
         <button type="submit" className={button({ size: 'lg' })} disabled={accept.isPending}>
           {accept.isPending ? 'Joining...' : 'Join the team'}
         </button>
