@@ -2,9 +2,11 @@
 // with the page's real status (404 for an unknown page or id, page-status.ts).
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { gzipSync } from 'node:zlib'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
+import { acceptsGzip } from './compress-page.ts'
 import type { PageStatus } from './page-status.ts'
 import {
   inlineStylesheets,
@@ -67,6 +69,8 @@ type Ssr = {
 } | null
 
 function registerNotFound(app: FastifyInstance, indexHtml: string | null, statusOf: PageStatusOf, ssr: Ssr = null) {
+  // The shell (its CSS inlined) is sent often: gzipped once.
+  const shellGzipped = indexHtml ? gzipSync(indexHtml) : null
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     if (indexHtml && isClientRoute(request.method, request.url)) {
       // The client router renders every page, including its own not-found page; the status tells crawlers.
@@ -85,7 +89,13 @@ function registerNotFound(app: FastifyInstance, indexHtml: string | null, status
       if (ssr && status !== 503 && request.method === 'GET' && isServerRendered(pathname)) {
         if (await sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor)) return reply
       }
-      return reply.code(status).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+      reply
+        .code(status)
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .header('vary', 'accept-encoding')
+      if (shellGzipped && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(shellGzipped)
+      return reply.send(indexHtml)
     }
     return reply.code(404).send({ error: 'Not Found', message: `No route for ${request.method} ${request.url}` })
   })

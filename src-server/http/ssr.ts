@@ -8,6 +8,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { compressedPage } from './compress-page.ts'
 
 /**
  * A tRPC client for one page request, calling the procedures in-process with that request's context (the
@@ -155,6 +156,6 @@ export async function sendRenderedPage(
     .code(status === 200 && response.status >= 400 ? response.status : status)
     .header('Cache-Control', 'private, no-cache')
     .type('text/html; charset=utf-8')
-    .send(body)
+    .send(compressedPage(request, reply, body))
   return true
 }

@@ -16,6 +16,27 @@ async function trpc<T>(request: APIRequestContext, path: string, input?: unknown
 const CLIENT_ONLY = /^\/(admin|account|documents|learn|auth|payment|payment-success)(\/|$|\?)/
 const PUBLIC = ROUTES.filter((route) => route.as === 'visitor' && !CLIENT_ONLY.test(routeUrl(route, {})))
 
+test('pages and the shell are sent gzipped to browsers that accept it, plain to those that do not', async ({
+  playwright,
+  baseURL,
+}) => {
+  for (const encoding of ['gzip, deflate, br', 'identity']) {
+    const client = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'accept-encoding': encoding } })
+    // A server-rendered page and a client-rendered one (the account area sends the shell).
+    for (const url of ['/', '/account']) {
+      const response = await client.get(url)
+      expect(response.status(), url).toBe(200)
+      expect(response.headers()['content-encoding'], `${url} with ${encoding}`).toBe(
+        encoding === 'identity' ? undefined : 'gzip',
+      )
+      expect(response.headers().vary, url).toContain('accept-encoding')
+      // Decoded, it is the whole page.
+      expect(await response.text(), url).toContain('</html>')
+    }
+    await client.dispose()
+  }
+})
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
