@@ -15,6 +15,7 @@ import { FileLinks, FilePicker, type OrderFile } from '../../../components/servi
 import { formatDue, Periods, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
 import { Thread } from '../../../components/service-orders/Thread.tsx'
 import { button } from '../../../components/ui/button.ts'
+import { useFieldErrors } from '../../../components/ui/field-errors.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
@@ -317,6 +318,7 @@ function CancelDialog({
   const referenceId = useId()
   const [refund, setRefund] = useState(!recurring)
   const [reference, setReference] = useState('')
+  const fields = useFieldErrors<'reference'>()
   const cancel = useMutation(
     trpc.admin.serviceOrders.cancel.mutationOptions({
       onSuccess: async (result) => {
@@ -329,7 +331,13 @@ function CancelDialog({
         onClose()
         await onDone()
       },
-      onError: (e) => notifyError(e),
+      // A refusal about the reference is shown under it; anything else is a toast.
+      onError: (e) => {
+        if (!fields.fromError(e, ['reference'])) {
+          fields.clear()
+          notifyError(e)
+        }
+      },
     }),
   )
   const needsReference = refund && manual && !reference.trim()
@@ -360,7 +368,12 @@ function CancelDialog({
       }
     >
       {recurring ? null : (
-        <div className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+        <form
+          ref={fields.formRef}
+          // Enter in the reference field does not cancel the order: only the footer's button does.
+          onSubmit={(event) => event.preventDefault()}
+          className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
+        >
           <label htmlFor={refundId} className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
             <input id={refundId} type="checkbox" checked={refund} onChange={(e) => setRefund(e.target.checked)} />
             Refund what the customer paid for this service
@@ -376,10 +389,12 @@ function CancelDialog({
                 value={reference}
                 maxLength={200}
                 onChange={(e) => setReference(e.target.value)}
+                {...fields.control('reference')}
               />
+              {fields.message('reference')}
             </div>
           ) : null}
-        </div>
+        </form>
       )}
     </AdminDialog>
   )
