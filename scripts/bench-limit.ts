@@ -1,4 +1,4 @@
-// `npm run bench:limit -- --db postgres://…/sf_bench_100k [--seconds 5 --rounds 3 --connections 10 --profile]`
+// `npm run bench:limit -- --db postgres://…/sf_bench_100k [--seconds 5 --rounds 3 --warmup 3 --connections 10 --profile]`
 // Framework overhead: the built app (`npm run build` first; production mode, WORKER=off, its usual logging to
 // /dev/null) against a bare Fastify + pg server (scripts/bench/bare-server.ts) that runs the same statements for the
 // same URLs and answers the same JSON. Both are loaded in turn, round after round, on loopback by a closed loop of
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     db: { type: 'string' },
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
+    /** seconds of load on each server before measuring (the JIT compiler's work on a fresh server) */
+    warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     profile: { type: 'boolean', default: false },
     /** Node flags for the app instead of `npm run serve`'s (to compare settings), e.g. --app-flags='--max-semi-space-size=16' */
@@ -103,8 +105,8 @@ try {
       app: [] as Awaited<ReturnType<typeof runLoad>>[],
       bare: [] as Awaited<ReturnType<typeof runLoad>>[],
     }
-    await runLoad(`http://127.0.0.1:${APP_PORT}${url}`, connections, 1) // warm-up
-    await runLoad(`http://127.0.0.1:${BARE_PORT}${url}`, connections, 1)
+    await runLoad(`http://127.0.0.1:${APP_PORT}${url}`, connections, Number(values.warmup))
+    await runLoad(`http://127.0.0.1:${BARE_PORT}${url}`, connections, Number(values.warmup))
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const)
       for (const which of order) {

@@ -164,7 +164,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
 
   registerErrorHandler(app)
   registerCanonicalHost(app, env)
-  await registerSecurityHeaders(app, {
+  registerSecurityHeaders(app, {
     secure: config.cookieSecure,
     // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
     extraImageOrigins: storage.publicOrigin ? [storage.publicOrigin] : [],

@@ -1,6 +1,7 @@
 // Reads of a course's sections and lessons. The outline (titles, durations, preview flags, kinds) is public; a
 // lesson's content (body, video, attachments) is read only through learning/, after access/ said yes.
 import type { LessonKind } from '../../db/types.ts'
+import { compiledOnce } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
 
 export interface OutlineLesson {
@@ -18,16 +19,9 @@ export interface OutlineSection {
   lessons: OutlineLesson[]
 }
 
-/** Every section of the course in order, each with its lessons in order (sections without lessons included). */
-export async function readCurriculum(db: DB, courseId: string): Promise<OutlineSection[]> {
-  return (await readCurricula(db, [courseId])).get(courseId) ?? []
-}
-
-/** The curricula of several courses in one query (the admin's course list). */
-export async function readCurricula(db: DB, courseIds: string[]): Promise<Map<string, OutlineSection[]>> {
-  const curricula = new Map<string, OutlineSection[]>(courseIds.map((id) => [id, []]))
-  if (courseIds.length === 0) return curricula
-  const rows = await db
+/** The outline rows of the given courses: sections in order, each with its lessons in order (or one null lesson). */
+function curriculumQuery(db: DB, courseIds: string[]) {
+  return db
     .selectFrom('course_sections as s')
     .leftJoin('lessons as l', 'l.section_id', 's.id')
     .select([
@@ -46,7 +40,25 @@ export async function readCurricula(db: DB, courseIds: string[]): Promise<Map<st
     .orderBy('s.course_id')
     .orderBy('s.position')
     .orderBy('l.position')
-    .execute()
+}
+type CurriculumRow = Awaited<ReturnType<ReturnType<typeof curriculumQuery>['execute']>>[number]
+
+// One course's outline is read on every course page: its SQL is built once.
+const oneCurriculum = compiledOnce((db: DB, courseId: string) => curriculumQuery(db, [courseId]))
+
+/** Every section of the course in order, each with its lessons in order (sections without lessons included). */
+export async function readCurriculum(db: DB, courseId: string): Promise<OutlineSection[]> {
+  return toCurricula([courseId], await oneCurriculum(db, courseId)).get(courseId) ?? []
+}
+
+/** The curricula of several courses in one query (the admin's course list). */
+export async function readCurricula(db: DB, courseIds: string[]): Promise<Map<string, OutlineSection[]>> {
+  if (courseIds.length === 0) return new Map()
+  return toCurricula(courseIds, await curriculumQuery(db, courseIds).execute())
+}
+
+function toCurricula(courseIds: string[], rows: CurriculumRow[]): Map<string, OutlineSection[]> {
+  const curricula = new Map<string, OutlineSection[]>(courseIds.map((id) => [id, []]))
   for (const row of rows) {
     const sections = curricula.get(row.course_id) ?? []
     let section = sections.at(-1)

@@ -50,9 +50,8 @@ export async function listFeaturedCourses(db: DB, limit: number, fallbackCount: 
   return firstCourses(db, fallbackCount)
 }
 
-/** One published course with everything the detail page shows (instructor card included), or undefined. */
-export function findPublishedCourse(db: DB, id: string) {
-  return db
+const publishedCourse = compiledOnce((db: DB, id: string) =>
+  db
     .selectFrom('courses')
     .innerJoin('categories', 'categories.id', 'courses.category_id')
     .leftJoin('instructors', 'instructors.id', 'courses.instructor_id')
@@ -71,8 +70,13 @@ export function findPublishedCourse(db: DB, id: string) {
       'courses.updated_at',
     ])
     .where('courses.id', '=', id)
-    .where('courses.status', '=', 'published')
-    .executeTakeFirst()
+    .where('courses.status', '=', 'published'),
+)
+
+/** One published course with everything the detail page shows (instructor card included), or undefined. */
+export async function findPublishedCourse(db: DB, id: string) {
+  const [row] = await publishedCourse(db, id)
+  return row
 }
 
 /**

@@ -2,8 +2,8 @@
 // (Panda's CSS files, and the inline style attributes Ark UI sets), the contact page's OpenStreetMap frame,
 // PayPal's hosted buttons, YouTube/Vimeo lesson frames, and images from this site, data: and blob: URLs (avatar previews) and the
 // object storage, when one is configured.
-import fastifyHelmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
+import helmet from 'helmet'
 import { VIDEO_EMBED_ORIGINS } from '../../src-shared/video-url.ts'
 
 export const CSP_SOURCES = {
@@ -15,11 +15,16 @@ export const CSP_SOURCES = {
   style: ["'self'", "'unsafe-inline'"],
 }
 
-export async function registerSecurityHeaders(
+/**
+ * Helmet's middleware is built once here and run on every request. (@fastify/helmet built a new one, parsing every
+ * CSP directive again, on each request: decision 0030.) Server-rendered pages add their script nonce to the header
+ * this sets (http/ssr.ts).
+ */
+export function registerSecurityHeaders(
   app: FastifyInstance,
   options: { secure: boolean; extraImageOrigins?: string[] },
 ) {
-  await app.register(fastifyHelmet, {
+  const setHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
@@ -41,5 +46,8 @@ export async function registerSecurityHeaders(
     // Popups of the payment providers need to talk back to this page.
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  })
+  app.addHook('onRequest', (request, reply, done) => {
+    setHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined))
   })
 }

@@ -3,11 +3,39 @@
 // chunk, terminator: a writev per request) after a round of stream promises. A finished answer, which is every
 // answer of httpBatchLink, is read here and sent whole with its Content-Length, like any other route; only a real
 // stream (httpBatchStreamLink's JSON lines, subscriptions' server-sent events) still goes through as a stream.
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AnyRouter } from '@trpc/server'
 import type { FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
 import { incomingMessageToRequest } from '@trpc/server/adapters/node-http'
 import { resolveResponse } from '@trpc/server/http'
+import {
+  getProcedureAtPath,
+  getTRPCErrorFromUnknown,
+  isAsyncIterable,
+  isObject,
+  isPromise,
+  transformTRPCResponse,
+} from '@trpc/server/unstable-core-do-not-import'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+/**
+ * A GET as resolveResponse reads it (its URL, method, `headers.get`/`has` and abort signal), without a fetch Request:
+ * undici's Request and Headers, built from every incoming header, cost more than the rest of a small query's
+ * handling (decision 0030). The signal aborts when the client goes away before the answer, as the stock one does.
+ */
+export function lightGetRequest(raw: IncomingMessage, res: ServerResponse): Request {
+  const aborter = new AbortController()
+  res.once('close', () => {
+    if (!res.writableEnded) aborter.abort()
+  })
+  const header = (name: string) => {
+    const value = raw.headers[name.toLowerCase()]
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+  }
+  const headers = { get: header, has: (name: string) => header(name) !== null }
+  // Only the path and query matter to tRPC; the host is not trusted for anything here.
+  return { url: `http://localhost${raw.url ?? '/'}`, method: 'GET', headers, signal: aborter.signal } as never
+}
 
 /** Requests that ask for a streamed answer (tRPC's JSON-lines batch); their Response is passed on as a stream. */
 function wantsStream(request: FastifyRequest): boolean {
@@ -18,10 +46,75 @@ function isStream(response: Response): boolean {
   return response.headers.get('content-type')?.startsWith('text/event-stream') ?? false
 }
 
+type Options<TRouter extends AnyRouter> = FastifyTRPCPluginOptions<TRouter>['trpcOptions']
+type Resolved = { status: number; headers: [string, string][]; body: string }
+
+/**
+ * The hot path (decision 0030): a GET of one query in a batch of one, which is what the client's httpBatchLink sends
+ * for a page's single call, answered without tRPC's fetch machinery (Request, Headers, URL, AbortControllers,
+ * Response and reading its body back): the procedure is called as resolveResponse calls it and the answer is the
+ * same bytes, status and headers (tests/integration/trpc-fast-path.test.ts compares them). Anything else gives null
+ * and goes the whole way; so does a failed call, with its error, so errors keep tRPC's exact shape, status and hooks.
+ */
+async function answerSingleQuery<TRouter extends AnyRouter>(
+  request: FastifyRequest<{ Params: { path: string } }>,
+  reply: FastifyReply,
+  options: Options<TRouter>,
+): Promise<Resolved | { error: unknown } | null> {
+  const query = request.query as { batch?: string; input?: string }
+  const path = request.params.path
+  if (request.method !== 'GET' || query.batch !== '1' || !/^[\w.]+$/.test(path) || wantsStream(request)) return null
+  if (request.headers.accept?.includes('application/jsonl')) return null
+  const procedure = await getProcedureAtPath(options.router, path)
+  if (procedure?._def.type !== 'query') return null
+  let inputs: unknown
+  try {
+    inputs = query.input === undefined ? {} : JSON.parse(query.input)
+  } catch {
+    return null
+  }
+  if (!isObject(inputs) || Object.keys(inputs).some((key) => key !== '0')) return null
+  const config = options.router._def._config
+  const input = inputs[0] === undefined ? undefined : config.transformer.input.deserialize(inputs[0])
+  const info = { isBatchCall: true, accept: null, type: 'query', calls: [], connectionParams: null, url: null }
+  try {
+    const ctx = await options.createContext?.({ req: request, res: reply, info } as never)
+    const data = await procedure({
+      path,
+      getRawInput: async () => input,
+      ctx,
+      type: 'query',
+      signal: undefined,
+      batchIndex: 0,
+    })
+    if (isObject(data) && Object.values(data).some((value) => isPromise(value) || isAsyncIterable(value))) return null
+    const json = [{ result: { data } }]
+    const headers: [string, string][] = [
+      ['vary', 'trpc-accept, accept'],
+      ['content-type', 'application/json'],
+    ]
+    const meta = options.responseMeta?.({
+      ctx,
+      info,
+      paths: [path],
+      data: json,
+      errors: [],
+      eagerGeneration: false,
+      type: 'query',
+    } as never)
+    for (const [name, value] of Object.entries(meta?.headers ?? {})) {
+      if (typeof value === 'string') headers.push([name, value])
+    }
+    return { status: meta?.status ?? 200, headers, body: JSON.stringify(transformTRPCResponse(config, json)) }
+  } catch (cause) {
+    return { error: getTRPCErrorFromUnknown(cause) }
+  }
+}
+
 export async function registerTrpc<TRouter extends AnyRouter>(
   app: FastifyInstance,
   prefix: string,
-  trpcOptions: FastifyTRPCPluginOptions<TRouter>['trpcOptions'],
+  trpcOptions: Options<TRouter>,
 ) {
   await app.register(
     async (scope) => {
@@ -32,13 +125,22 @@ export async function registerTrpc<TRouter extends AnyRouter>(
       scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body))
 
       scope.all('/:path', async (request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply) => {
+        const fast = await answerSingleQuery(request, reply, trpcOptions)
+        if (fast && 'body' in fast) {
+          reply.code(fast.status)
+          for (const [name, value] of fast.headers) reply.header(name, value)
+          return reply.send(fast.body)
+        }
         const raw = request.raw as typeof request.raw & { body?: unknown }
         if ('body' in request) raw.body = request.body
         const response = await resolveResponse({
           ...trpcOptions,
-          req: incomingMessageToRequest(raw, reply.raw, { maxBodySize: null }),
+          req:
+            request.method === 'GET'
+              ? lightGetRequest(raw, reply.raw)
+              : incomingMessageToRequest(raw, reply.raw, { maxBodySize: null }),
           path: request.params.path,
-          error: null,
+          error: fast?.error ?? null,
           createContext: async (inner) => trpcOptions.createContext?.({ ...inner, req: request, res: reply } as never),
           onError(o) {
             trpcOptions.onError?.({ ...o, req: request } as never)
