@@ -25,3 +25,26 @@ export function compiledOnce<A extends unknown[], R>(build: (db: DB, ...args: A)
     return result.rows
   }
 }
+
+/**
+ * A query whose SQL and parameters follow from a small request (the catalogue page: sort, filters, term, page),
+ * compiled once per distinct request and remembered, up to `size` requests (the least recently used go first).
+ * The database still runs it each time; only Kysely's building and compiling are saved.
+ */
+export function compiledPerRequest<Q, R>(build: (db: DB, request: Q) => Compilable<R>, size = 500) {
+  const caches = new WeakMap<DB, Map<string, CompiledQuery<R>>>()
+  return async (db: DB, request: Q): Promise<R[]> => {
+    let cache = caches.get(db)
+    if (!cache) {
+      cache = new Map()
+      caches.set(db, cache)
+    }
+    const key = JSON.stringify(request)
+    let compiled = cache.get(key)
+    if (compiled) cache.delete(key)
+    else compiled = build(db, request).compile()
+    cache.set(key, compiled) // most recently used last
+    if (cache.size > size) cache.delete(cache.keys().next().value as string)
+    return (await db.executeQuery(compiled)).rows
+  }
+}

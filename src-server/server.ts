@@ -33,6 +33,7 @@ import { statusForPath } from './http/page-status.ts'
 import { OneLineRequestLog } from './http/request-log.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerLearningRoutes } from './learning/media-routes.ts'
+import { batchedStdout } from './log.ts'
 import { registerDocumentRoutes } from './orders/document-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
@@ -154,7 +155,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   const allowedOrigins = env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).origin] : []
 
   const app = Fastify({
-    logger: deps.logger ?? { level: env.LOG_LEVEL },
+    logger: deps.logger ?? { level: env.LOG_LEVEL, stream: batchedStdout() },
     routerOptions: { maxParamLength: 5000 },
     trustProxy: env.TRUST_PROXY ?? false,
     requestTimeout: 30_000,

@@ -3,7 +3,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely'
 import type { SortOption } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
-import { compiledOnce } from '../compiled-query.ts'
+import { compiledOnce, compiledPerRequest } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
 import { allOf, filterConditions, type GroupKey, termCondition, vectorCondition } from './conditions.ts'
 import type { CategoryRef } from './facets.ts'
@@ -30,10 +30,11 @@ export interface PageRequest {
   matchingGroups: GroupKey[] | null
 }
 
-/** One page of published course cards in the requested order (ties broken by id, so pages never overlap). */
-export function listCoursePage(db: DB, request: PageRequest) {
-  return coursePageQuery(db, request).execute()
-}
+/**
+ * One page of published course cards in the requested order (ties broken by id, so pages never overlap). The SQL of
+ * a request seen before is reused: the catalogue's first pages are asked for over and over (decision 0030).
+ */
+export const listCoursePage = compiledPerRequest(coursePageQuery)
 
 /** The conditions a matching course meets (published, filters, term). */
 function matchingConditions({ query, categoryId, term, fewMatches, matchingGroups }: PageRequest) {
