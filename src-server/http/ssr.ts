@@ -133,7 +133,7 @@ export async function sendRenderedPage(
     await response.body?.cancel()
     return false
   }
-  const csp = reply.raw.getHeader('content-security-policy')
+  const csp = reply.getHeader('content-security-policy')
   if (typeof csp === 'string') reply.header('content-security-policy', withScriptNonce(csp, nonce))
   const reader = response.body.getReader()
   const decoder = new TextDecoder()

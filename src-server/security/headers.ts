@@ -2,6 +2,7 @@
 // (Panda's CSS files, and the inline style attributes Ark UI sets), the contact page's OpenStreetMap frame,
 // PayPal's hosted buttons, YouTube/Vimeo lesson frames, and images from this site, data: and blob: URLs (avatar previews) and the
 // object storage, when one is configured.
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import helmet from 'helmet'
 import { VIDEO_EMBED_ORIGINS } from '../../src-shared/video-url.ts'
@@ -16,14 +17,23 @@ export const CSP_SOURCES = {
 }
 
 /**
- * Helmet's middleware is built once here and run on every request. (@fastify/helmet built a new one, parsing every
- * CSP directive again, on each request: decision 0030.) Server-rendered pages add their script nonce to the header
- * this sets (http/ssr.ts).
+ * Every answer carries the same security headers: helmet's, worked out once at start-up and set on each reply.
+ * (@fastify/helmet built helmet's middleware again, parsing every CSP directive, on each request: decision 0030.)
+ * Server-rendered pages add their script nonce to the policy set here (http/ssr.ts).
  */
 export function registerSecurityHeaders(
   app: FastifyInstance,
   options: { secure: boolean; extraImageOrigins?: string[] },
 ) {
+  const headers = securityHeaders(options)
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers)
+    done()
+  })
+}
+
+/** The headers helmet sets with our options (its middleware run once against a response that records them). */
+export function securityHeaders(options: { secure: boolean; extraImageOrigins?: string[] }): Record<string, string> {
   const setHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: true,
@@ -47,7 +57,17 @@ export function registerSecurityHeaders(
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   })
-  app.addHook('onRequest', (request, reply, done) => {
-    setHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined))
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader(name: string, value: unknown) {
+      headers[name.toLowerCase()] = String(value)
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()]
+    },
+  }
+  setHeaders({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    if (error) throw error
   })
+  return headers
 }
