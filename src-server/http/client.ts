@@ -12,6 +12,7 @@ import {
   inlineStylesheets,
   isServerRendered,
   loadSsrEntry,
+  scriptsAfterFirstPaint,
   sendRenderedPage,
   splitTemplate,
   type TrpcClientFor,
@@ -55,7 +56,7 @@ export async function registerClient(
   })
   const indexHtml = readFileSync(indexFile, 'utf8')
   const entry = trpcClientFor ? await loadSsrEntry(root) : null
-  const template = splitTemplate(inlineStylesheets(indexHtml, root))
+  const template = splitTemplate(scriptsAfterFirstPaint(inlineStylesheets(indexHtml, root)))
   const ssr = entry && template && trpcClientFor ? { entry, template, trpcClientFor } : null
   if (trpcClientFor && !ssr) app.log.warn({ clientDir: root }, 'No server entry built; pages render in the browser')
   registerNotFound(app, indexHtml, statusOf, ssr)

@@ -76,6 +76,35 @@ export function inlineStylesheets(indexHtml: string, clientDir: string): string 
   })
 }
 
+/** Where a rendered page's nonce goes in the script that loads its JavaScript (see scriptsAfterFirstPaint). */
+export const NONCE_SLOT = '%SSR_NONCE%'
+
+const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/
+const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g
+
+/**
+ * A rendered page asks for its JavaScript once it has painted: Vite's entry script and module preloads leave the head
+ * for a small script that adds them after the first frame (or after 250 ms, as in a background tab, which draws no
+ * frames). The page's HTML and its LCP image then have the phone's bandwidth to themselves until the page shows;
+ * the JavaScript only makes it interactive (decision 0030). The client-rendered shell keeps Vite's tags.
+ */
+export function scriptsAfterFirstPaint(indexHtml: string): string {
+  const entry = ENTRY_SCRIPT.exec(indexHtml)?.[1]
+  if (!entry || !indexHtml.includes('</head>')) return indexHtml
+  const preloads = [...indexHtml.matchAll(MODULE_PRELOAD)].map((match) => match[1])
+  const load = [
+    '(function(){var done=0;function go(){if(done)return;done=1;var h=document.head;',
+    `${JSON.stringify(preloads)}.forEach(function(u){var l=document.createElement('link');l.rel='modulepreload';`,
+    "l.crossOrigin='';l.href=u;h.appendChild(l)});var s=document.createElement('script');s.type='module';",
+    `s.crossOrigin='';s.src=${JSON.stringify(entry)};h.appendChild(s)}`,
+    'requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,250)})()',
+  ].join('')
+  return indexHtml
+    .replace(ENTRY_SCRIPT, '')
+    .replace(MODULE_PRELOAD, '')
+    .replace('</head>', `<script nonce="${NONCE_SLOT}">${load}</script>\n  </head>`)
+}
+
 /**
  * React writes the page's title, meta and preload links (HeadContent's, hoisted) at the start of the stream when it
  * renders into a container rather than a whole document; they belong in the head, where the client looks for them.
@@ -138,7 +167,9 @@ export async function sendRenderedPage(
   const reader = response.body.getReader()
   const decoder = new TextDecoder()
   const first = await reader.read()
-  const { before, rest } = liftHeadTags(template, first.done ? '' : decoder.decode(first.value, { stream: true }))
+  const lifted = liftHeadTags(template, first.done ? '' : decoder.decode(first.value, { stream: true }))
+  const before = lifted.before.replace(NONCE_SLOT, nonce)
+  const rest = lifted.rest
   async function* page() {
     yield before + rest
     for (;;) {

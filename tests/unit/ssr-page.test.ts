@@ -5,6 +5,8 @@ import {
   inlineStylesheets,
   isServerRendered,
   liftHeadTags,
+  NONCE_SLOT,
+  scriptsAfterFirstPaint,
   splitTemplate,
   withScriptNonce,
 } from '../../src-server/http/ssr.ts'
@@ -87,5 +89,46 @@ describe('inlined stylesheets', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  it('moves the entry script and its preloads behind a nonce’d loader that adds them after the first frame', () => {
+    const built = INDEX.replace(
+      '</head>',
+      '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">\n<link rel="modulepreload" crossorigin href="/assets/auth-2.js"></head>',
+    )
+    const html = scriptsAfterFirstPaint(built)
+    expect(html).not.toContain('<script type="module"')
+    expect(html).not.toContain('rel="modulepreload"')
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">')
+    const loader = new RegExp(`<script nonce="${NONCE_SLOT}">(.*?)</script>\\s*</head>`).exec(html)?.[1]
+    expect(loader).toBeDefined()
+    // Run the loader against a stand-in document and frame clock: nothing is added before the frame's timer fires.
+    const added: Record<string, string>[] = []
+    const timers: (() => void)[] = []
+    let frame: (() => void) | undefined
+    const document = {
+      head: { appendChild: (node: Record<string, string>) => added.push({ ...node }) },
+      createElement: (tag: string) => ({ tag }),
+    }
+    new Function('document', 'requestAnimationFrame', 'setTimeout', loader as string)(
+      document,
+      (callback: () => void) => {
+        frame = callback
+      },
+      (callback: () => void) => timers.push(callback),
+    )
+    expect(added).toEqual([])
+    frame?.()
+    timers.at(-1)?.() // the frame's timer
+    timers[0]?.() // the 250 ms fallback: adds nothing twice
+    expect(added).toEqual([
+      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/framework-1.js' },
+      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/auth-2.js' },
+      { tag: 'script', type: 'module', crossOrigin: '', src: '/assets/index-abc.js' },
+    ])
+    // A page without Vite's entry script is left as it is.
+    expect(scriptsAfterFirstPaint('<html><head></head><body></body></html>')).toBe(
+      '<html><head></head><body></body></html>',
+    )
   })
 })
