@@ -2,7 +2,15 @@ import { defineConfig } from 'vitest/config'
 
 // Unit and integration tests run against PGlite always, and the integration tests against PostgreSQL too
 // when TEST_DATABASE_URL is set (as CI sets it). Each test file gets a fresh database from a migrated template.
-const common = { testTimeout: 20_000, hookTimeout: 60_000 }
+// Files and the tests in each run in a random order every time (issue 19: no test may lean on another's leftovers);
+// the run prints its seed, and TEST_SEED=<seed> repeats an order.
+const seed = Number(process.env.TEST_SEED ?? Math.floor(Math.random() * 1_000_000))
+if (!process.env.VITEST_WORKER_ID) console.log(`test order: shuffled, seed ${seed} (TEST_SEED=${seed} repeats it)`)
+const common = {
+  testTimeout: 20_000,
+  hookTimeout: 60_000,
+  sequence: { shuffle: { files: true, tests: true }, seed },
+}
 const projects = [
   {
     test: {
