@@ -29,7 +29,7 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The same command as `npm run serve` (what `npm start` runs after building).
-# V8 grows the young generation to 64 MiB per semi-space under load on a large machine (8 MiB is enough: decision
-# 0029) and lets the old generation grow up to 4x past what survives a full collection (1.5x here: decision 0030);
+# V8 grows the young generation to 64 MiB per semi-space under load on a large machine (16 MiB is enough: decisions
+# 0029 and 0030) and lets the old generation grow up to 4x past what survives a full collection (1.5x here: decision 0030);
 # together they keep the server under 200 MiB under load. package.json's start, serve and worker use them too.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "dist/server/src-server/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "dist/server/src-server/main.js"]

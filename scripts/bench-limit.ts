@@ -1,10 +1,12 @@
-// `npm run bench:limit -- --db postgres://…/sf_bench_100k [--seconds 5 --rounds 3 --warmup 3 --connections 10 --profile]`
+// `npm run bench:limit -- --db postgres://…/sf_bench_100k [--seconds 5 --rounds 3 --warmup 3 --connections 10 --profile
+//   --only catalogue|course --bare-prepared --app-flags='…']`
 // Framework overhead: the built app (`npm run build` first; production mode, WORKER=off, its usual logging to
 // /dev/null) against a bare Fastify + pg server (scripts/bench/bare-server.ts) that runs the same statements for the
 // same URLs and answers the same JSON. Both are loaded in turn, round after round, on loopback by a closed loop of
 // keep-alive connections; prints req/s, p50, p99, the ratio, each server's CPU time per request (the steadier figure
-// on a shared machine) and peak RSS. --profile writes a V8 CPU
-// profile of each server (--cpu-prof) and prints its top frames by self time and its time by owner (package).
+// on a shared machine) and peak RSS. --profile writes a V8 CPU profile of each server (--cpu-prof) and prints its top
+// frames by self time and its time by owner (package). --bare-prepared has the bare server send its statements by
+// name too, as the app sends its hot queries (decision 0030).
 import { type ChildProcess, fork, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
@@ -30,6 +32,10 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     /** Node flags for the app instead of `npm run serve`'s (to compare settings), e.g. --app-flags='--max-semi-space-size=16' */
     'app-flags': { type: 'string' },
+    /** only the requests whose name starts with this ('catalogue' or 'course'), e.g. to profile one of them */
+    only: { type: 'string' },
+    /** the bare server prepares its statements too (by name, once per connection), as the app does its hot ones */
+    'bare-prepared': { type: 'boolean', default: false },
   },
 })
 const databaseUrl = values.db ?? process.env.DATABASE_URL
@@ -75,12 +81,21 @@ const app = spawn(
 const bareProfileDir = path.join(work, 'bare')
 const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
   execArgv: ['--import', 'tsx', ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${bareProfileDir}`] : [])],
-  env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(BARE_PORT), BARE_PLAN: planFile },
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(BARE_PORT),
+    BARE_PLAN: planFile,
+    BARE_PREPARED: values['bare-prepared'] ? '1' : '0',
+  },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 })
 try {
   await Promise.all([ready(APP_PORT), ready(BARE_PORT)])
   console.log(`app: node ${serveFlags.join(' ')} ${path.relative('.', MAIN)}`)
+  console.log(
+    `bare: Fastify + pg, statements ${values['bare-prepared'] ? 'prepared by name' : 'unnamed (parsed each time)'}`,
+  )
   console.log(
     `load: ${os
       .loadavg()
@@ -100,6 +115,7 @@ try {
   const peak = { app: 0, bare: 0 }
   for (const url of Object.keys(plan)) {
     const name = url.startsWith('/trpc/catalog.search') ? 'catalogue first page' : 'course detail'
+    if (values.only && !name.startsWith(values.only)) continue
     const cpu = { app: 0, bare: 0 }
     const results = {
       app: [] as Awaited<ReturnType<typeof runLoad>>[],

@@ -3,6 +3,7 @@
 // arguments and remembers where each one lands among the parameters; later calls only fill them in.
 import { type Compilable, CompiledQuery } from 'kysely'
 import type { DB } from './db.ts'
+import { prepareStatement } from './prepared-statements.ts'
 
 type Slot = { arg: number } | { value: unknown }
 
@@ -19,6 +20,7 @@ export function compiledOnce<A extends unknown[], R>(build: (db: DB, ...args: A)
       const used = new Set(slots.flatMap((slot) => ('arg' in slot ? [slot.arg] : [])))
       if (used.size !== args.length) throw new Error('compiledOnce: every argument must be a query parameter')
       template = { sql: compiled.sql, slots }
+      prepareStatement(compiled.sql)
     }
     const parameters = template.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value))
     const result = await db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters))
@@ -42,7 +44,10 @@ export function compiledPerRequest<Q, R>(build: (db: DB, request: Q) => Compilab
     const key = JSON.stringify(request)
     let compiled = cache.get(key)
     if (compiled) cache.delete(key)
-    else compiled = build(db, request).compile()
+    else {
+      compiled = build(db, request).compile()
+      prepareStatement(compiled.sql)
+    }
     cache.set(key, compiled) // most recently used last
     if (cache.size > size) cache.delete(cache.keys().next().value as string)
     return (await db.executeQuery(compiled)).rows

@@ -1,11 +1,11 @@
 // Opens the database: PGlite under DATA_DIR when no DATABASE_URL is given, else a node-postgres pool.
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import type { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../db/types.ts'
+import { PreparingClient } from './prepared-statements.ts'
 
 /** The database or a transaction on it (a Transaction is a Kysely): every repository function takes one. */
 export type DB = Kysely<Database>
@@ -33,7 +33,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 function openPostgres(connectionString: string, max: number): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 })
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    Client: PreparingClient,
+  })
   // A client losing its connection emits 'error': on the pool while idle, on the client itself while checked out
   // (in a query or between a transaction's statements). Without a listener Node would exit on it. The query in
   // flight fails with the same error (the request answers 503) and the pool discards the broken client.
@@ -49,6 +55,11 @@ export async function openPglite(options: DatabaseOptions): Promise<DatabaseHand
     dataDir = path.resolve(options.dataDir, 'pglite')
     mkdirSync(dataDir, { recursive: true })
   }
+  // Loaded only here: a server on PostgreSQL does not carry the embedded database's code (decision 0030).
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ])
   // The options object form is required: `new PGlite(undefined, opts)` silently drops the extensions.
   const pglite = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })

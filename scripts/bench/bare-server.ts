@@ -2,6 +2,8 @@
 // the very statements the app ran for that URL (recorded by the bench through Kysely's log, same text, same
 // parameters, in the same order) and answers the app's JSON body, serialised per request. What the app spends on top
 // of this is framework overhead: hooks, context, validation, query building, logging, compression.
+// BARE_PREPARED=1 sends each statement by name (prepared once per connection), as the app sends its hot queries
+// (decision 0030): the baseline without the saving of parsing and planning that the app makes.
 // Run as a child: `node --import tsx scripts/bench/bare-server.ts` with BARE_PLAN=<json file>, DATABASE_URL, PORT.
 import { readFileSync } from 'node:fs'
 import Fastify from 'fastify'
@@ -16,10 +18,17 @@ const plan = JSON.parse(readFileSync(process.env.BARE_PLAN ?? '', 'utf8')) as Pl
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
 const app = Fastify({ logger: false })
 
+const prepared = process.env.BARE_PREPARED === '1'
+const names = new Map<string, string>()
+const nameOf = (sql: string) => names.get(sql) ?? names.set(sql, `bare_${names.size + 1}`).get(sql)
+
 app.get('/*', async (request, reply) => {
   const entry = plan[request.url]
   if (!entry) return reply.code(404).send()
-  for (const statement of entry.statements) await pool.query(statement.sql, statement.parameters)
+  for (const statement of entry.statements) {
+    if (prepared) await pool.query({ name: nameOf(statement.sql), text: statement.sql, values: statement.parameters })
+    else await pool.query(statement.sql, statement.parameters)
+  }
   reply.header('content-type', 'application/json')
   return JSON.stringify(entry.body)
 })

@@ -1,9 +1,10 @@
 // The catalogue page: resolves the category and the search term, counts the facets, clamps the page and reads it.
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
 import type { DB } from '../db.ts'
+import { catalogueSnapshot } from './catalogue-snapshot.ts'
 import { allOf, filterConditions } from './conditions.ts'
 import { countFacets } from './facets.ts'
-import { listCategories, listCoursePage } from './search.ts'
+import { listCoursePage } from './search.ts'
 import { resolveTerm } from './search-term.ts'
 
 /**
@@ -13,12 +14,13 @@ import { resolveTerm } from './search-term.ts'
 const SORT_MATCHES_UP_TO = 2000
 
 export async function searchCatalogue(db: DB, query: CatalogueQuery) {
-  const [categories, term] = await Promise.all([listCategories(db), resolveTerm(db, query.search)])
+  const [snapshot, term] = await Promise.all([catalogueSnapshot(db), resolveTerm(db, query.search)])
+  const { categories } = snapshot
   // An unknown category is ignored, as the spec preselects a category only "if known".
   const category = categories.find((c) => c.slug === query.category) ?? null
   const categoryId = category?.id ?? null
   const filters = allOf([...filterConditions(query, categoryId).values()])
-  const { total, capped, facets, matchingGroups } = await countFacets(db, query, categories, categoryId, term, filters)
+  const { total, capped, facets, matchingGroups } = await countFacets(db, snapshot, query, categoryId, term, filters)
   const pageCount = Math.max(1, Math.ceil(total / query.pageSize))
   // A page past the end (an old link, a hand-edited URL) shows the last page rather than nothing. Past the count
   // bound the last page is the bound's.

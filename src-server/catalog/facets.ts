@@ -12,6 +12,7 @@ import { DURATION_BANDS, PRICE_BANDS, RATING_FLOORS } from '../../src-shared/con
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
 import { compiledOnce } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
+import { type CatalogueSnapshot, memoised } from './catalogue-snapshot.ts'
 import { type Condition, type GroupKey, termCondition, vectorCondition } from './conditions.ts'
 import type { TermMatch } from './search-term.ts'
 
@@ -26,33 +27,16 @@ export interface CategoryRef {
 
 type PriceBand = keyof typeof PRICE_BANDS
 type DurationBand = keyof typeof DURATION_BANDS
+/** A filter group and how many courses it holds; price and duration bands by number. */
 export interface Group extends GroupKey {
-  price: PriceBand
-  duration: DurationBand
   n: number
 }
-type GroupRow = GroupKey & { n: number }
 
 // Band numbers are positions in the shared constants (the SQL functions of migration 2026_11_24_1500 number them
 // the same way; tests/integration/catalog-scale.test.ts checks they agree).
 const priceKeys = Object.keys(PRICE_BANDS) as PriceBand[]
 const durationKeys = Object.keys(DURATION_BANDS) as DurationBand[]
 
-function decode(rows: GroupRow[]): Group[] {
-  return rows.map((row) => ({
-    ...row,
-    price: priceKeys[row.price_band] as PriceBand,
-    duration: durationKeys[row.duration_band] as DurationBand,
-    n: Number(row.n),
-  }))
-}
-
-const facetCounts = compiledOnce((db: DB) =>
-  db
-    .selectFrom('catalog_facet_counts')
-    .select(['category_id', 'price_band', 'rating_floor', 'duration_band', 'courses as n'])
-    .where('courses', '>', 0),
-)
 const wordCounts = compiledOnce((db: DB, word: string) =>
   db
     .selectFrom('catalog_word_counts')
@@ -61,16 +45,14 @@ const wordCounts = compiledOnce((db: DB, word: string) =>
     .where('courses', '>', 0),
 )
 
-async function unsearchedGroups(db: DB): Promise<Group[]> {
-  return decode(await facetCounts(db))
+// The kept counts are integer columns and the searched ones are cast to int: node-postgres reads them as numbers,
+// so the rows are used as they come.
+function wordGroups(db: DB, word: string): Promise<Group[]> {
+  return wordCounts(db, word)
 }
 
-async function wordGroups(db: DB, word: string): Promise<Group[]> {
-  return decode(await wordCounts(db, word))
-}
-
-function termGroups(db: DB, term: TermMatch | null): Promise<Group[] | null> {
-  if (!term) return unsearchedGroups(db)
+function termGroups(db: DB, snapshot: CatalogueSnapshot, term: TermMatch | null): Promise<Group[] | null> {
+  if (!term) return Promise.resolve(snapshot.groups)
   if (term.kind === 'nothing') return Promise.resolve([])
   const [only, ...others] = term.kind === 'words' ? term.words : []
   if (only !== undefined && others.length === 0) return wordGroups(db, only)
@@ -79,7 +61,7 @@ function termGroups(db: DB, term: TermMatch | null): Promise<Group[] | null> {
 
 /** The groups of at most FACET_COUNT_BOUND + 1 courses matching the term; null when there are more. */
 async function searchedGroups(db: DB, term: TermMatch): Promise<Group[] | null> {
-  const { rows } = await sql<GroupRow>`
+  const { rows: groups } = await sql<Group>`
     select category_id, catalog_price_band(price_minor) as price_band, catalog_rating_floor(rating) as rating_floor,
       catalog_duration_band(duration_minutes) as duration_band, count(*)::int as n
     from (
@@ -88,7 +70,6 @@ async function searchedGroups(db: DB, term: TermMatch): Promise<Group[] | null> 
       limit ${FACET_COUNT_BOUND + 1}
     ) as matching
     group by 1, 2, 3, 4`.execute(db)
-  const groups = decode(rows)
   return groups.reduce((sum, g) => sum + g.n, 0) > FACET_COUNT_BOUND ? null : groups
 }
 
@@ -118,21 +99,28 @@ export interface FacetCounts {
 
 export async function countFacets(
   db: DB,
+  snapshot: CatalogueSnapshot,
   query: CatalogueQuery,
-  categories: CategoryRef[],
   categoryId: string | null,
   term: TermMatch | null,
   filters: Condition,
 ): Promise<FacetCounts> {
+  const { categories } = snapshot
   const filtering = Boolean(categoryId || query.price || query.rating || query.duration)
   const keep = groupFilter(query, categoryId)
-  const groups = await termGroups(db, term)
-  if (groups) {
+  const counted = (groups: Group[]): FacetCounts => {
     const summary = summarise(groups, query, categories, categoryId)
     return { ...summary, capped: false, matchingGroups: filtering ? groups.filter(keep) : null }
   }
+  // Without a term the counts follow from the snapshot and the filters alone: worked out once per filter set.
+  if (!term) {
+    const filterSet = `facets ${categoryId} ${query.price} ${query.rating} ${query.duration}`
+    return memoised(snapshot, filterSet, () => counted(snapshot.groups))
+  }
+  const groups = await termGroups(db, snapshot, term)
+  if (groups) return counted(groups)
   // More matches than the bound: no per-option counts, and the total with the filters counted up to the bound.
-  const filtered = filtering ? (await unsearchedGroups(db)).filter(keep) : null
+  const filtered = filtering ? snapshot.groups.filter(keep) : null
   const total = await boundedTotal(db, term as TermMatch, filtered, filters)
   const capped = total > FACET_COUNT_BOUND
   return {
@@ -143,27 +131,31 @@ export async function countFacets(
   }
 }
 
-/** Per dimension, whether a group satisfies that dimension's active filter (any group when it has none). */
-function dimensionMatchers(query: CatalogueQuery, categoryId: string | null) {
+/** The active filters as group values: band numbers (-1 when the dimension has no filter). */
+function activeFilters(query: CatalogueQuery, categoryId: string | null) {
   return {
-    category: (g: Group) => !categoryId || g.category_id === categoryId,
-    price: (g: Group) => !query.price || g.price === query.price,
-    rating: (g: Group) => !query.rating || g.rating_floor >= query.rating,
-    duration: (g: Group) => !query.duration || g.duration === query.duration,
+    categoryId,
+    price: query.price ? priceKeys.indexOf(query.price) : -1,
+    rating: query.rating ?? 0,
+    duration: query.duration ? durationKeys.indexOf(query.duration) : -1,
   }
 }
 
 /** Whether a group satisfies every active filter. */
 function groupFilter(query: CatalogueQuery, categoryId: string | null) {
-  const matchers = Object.values(dimensionMatchers(query, categoryId))
-  return (g: Group) => matchers.every((matches) => matches(g))
+  const f = activeFilters(query, categoryId)
+  return (g: Group) =>
+    (!f.categoryId || g.category_id === f.categoryId) &&
+    (f.price < 0 || g.price_band === f.price) &&
+    g.rating_floor >= f.rating &&
+    (f.duration < 0 || g.duration_band === f.duration)
 }
 
 /**
  * The total and every option's count from the groups (null counts when the groups are unknown), in one pass: a
  * group counts for a dimension's options when it passes every other dimension's active filter (the option's own
- * dimension is ignored), and for the total when it passes them all. (It runs on every catalogue request; one pass
- * over the few hundred groups instead of one per option.)
+ * dimension is ignored), and for the total when it passes them all. It runs on every catalogue request, so it
+ * counts into arrays indexed by band and allocates nothing per group.
  */
 function summarise(
   groups: Group[] | null,
@@ -171,31 +163,29 @@ function summarise(
   categories: CategoryRef[],
   categoryId: string | null,
 ) {
-  const matches = dimensionMatchers(query, categoryId)
-  const byCategory = new Map<string, number>(categories.map((c) => [c.id, 0]))
-  const price = mapKeys(PRICE_BANDS, () => 0)
-  const duration = mapKeys(DURATION_BANDS, () => 0)
-  const rating: number[] = RATING_FLOORS.map(() => 0)
+  const f = activeFilters(query, categoryId)
+  const byCategory = new Map<string, number>()
+  const price = priceKeys.map(() => 0)
+  const duration = durationKeys.map(() => 0)
+  const rating = RATING_FLOORS.map(() => 0)
   let total = 0
   let allCategories = 0
   for (const g of groups ?? []) {
-    const okCategory = matches.category(g)
-    const okPrice = matches.price(g)
-    const okRating = matches.rating(g)
-    const okDuration = matches.duration(g)
+    const okPrice = f.price < 0 || g.price_band === f.price
+    const okRating = g.rating_floor >= f.rating
+    const okDuration = f.duration < 0 || g.duration_band === f.duration
     if (okPrice && okRating && okDuration) {
       allCategories += g.n
-      const n = byCategory.get(g.category_id)
-      if (n !== undefined) byCategory.set(g.category_id, n + g.n)
+      byCategory.set(g.category_id, (byCategory.get(g.category_id) ?? 0) + g.n)
     }
-    if (!okCategory) continue
-    if (okRating && okDuration) price[g.price] += g.n
+    if (f.categoryId && g.category_id !== f.categoryId) continue
+    if (okRating && okDuration) price[g.price_band] = (price[g.price_band] ?? 0) + g.n
     if (okPrice && okDuration) {
-      RATING_FLOORS.forEach((floor, i) => {
-        if (g.rating_floor >= floor) rating[i] = (rating[i] ?? 0) + g.n
-      })
+      for (let i = 0; i < RATING_FLOORS.length; i++) {
+        if (g.rating_floor >= (RATING_FLOORS[i] as number)) rating[i] = (rating[i] ?? 0) + g.n
+      }
     }
-    if (okPrice && okRating) duration[g.duration] += g.n
+    if (okPrice && okRating) duration[g.duration_band] = (duration[g.duration_band] ?? 0) + g.n
     if (okPrice && okRating && okDuration) total += g.n
   }
   const known = <T>(value: T) => (groups ? value : null)
@@ -204,9 +194,9 @@ function summarise(
     facets: {
       categories: categories.map((c) => ({ slug: c.slug, name: c.name, count: known(byCategory.get(c.id) ?? 0) })),
       allCategories: known(allCategories),
-      price: mapKeys(PRICE_BANDS, (band) => known(price[band])),
+      price: mapKeys(PRICE_BANDS, (band) => known(price[priceKeys.indexOf(band)] ?? 0)),
       rating: RATING_FLOORS.map((floor, i) => ({ floor, count: known(rating[i] ?? 0) })),
-      duration: mapKeys(DURATION_BANDS, (band) => known(duration[band])),
+      duration: mapKeys(DURATION_BANDS, (band) => known(duration[durationKeys.indexOf(band)] ?? 0)),
     },
   }
 }

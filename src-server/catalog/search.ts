@@ -3,18 +3,13 @@
 import { type SelectQueryBuilder, sql } from 'kysely'
 import type { SortOption } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
-import { compiledOnce, compiledPerRequest } from '../compiled-query.ts'
+import { compiledPerRequest } from '../compiled-query.ts'
 import type { DB } from '../db.ts'
 import { allOf, filterConditions, type GroupKey, termCondition, vectorCondition } from './conditions.ts'
-import type { CategoryRef } from './facets.ts'
 import { courseCardColumns } from './repository.ts'
 import type { TermMatch } from './search-term.ts'
 
 export type { CategoryRef } from './facets.ts'
-
-export const listCategories: (db: DB) => Promise<CategoryRef[]> = compiledOnce((db: DB) =>
-  db.selectFrom('categories').select(['id', 'slug', 'name']).orderBy('position'),
-)
 
 export interface PageRequest {
   query: CatalogueQuery

@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely'
 import { fromKysely, type JobWithMetadata, PgBoss, type Queue, type SendOptions, type WorkOptions } from 'pg-boss'
 import type { Database } from '../../db/types.ts'
 import type { Log } from '../log.ts'
-import { type PgliteSocket, servePgliteSocket } from './pglite-socket.ts'
+import type { PgliteSocket } from './pglite-socket.ts'
 
 /** Job name → the data its jobs carry. */
 export type JobTypes = Record<string, object>
@@ -58,6 +58,8 @@ export async function openJobQueue<T extends JobTypes>(options: OpenJobQueueOpti
   let connection: { connectionString: string; max: number }
   if (options.databaseUrl) connection = { connectionString: options.databaseUrl, max: 4 }
   else if (options.pglite) {
+    // Only the embedded database needs the socket (and its package): loaded here, not by a server on PostgreSQL.
+    const { servePgliteSocket } = await import('./pglite-socket.ts')
     socket = await servePgliteSocket(options.pglite)
     connection = { connectionString: socket.connectionString, max: 1 }
   } else throw new Error('openJobQueue needs a databaseUrl or a PGlite instance')

@@ -1,6 +1,5 @@
 // How a message leaves: over SMTP (nodemailer) when SMTP_URL is set, else it is printed in full to the terminal
 // (and logged) and kept in the outbox.
-import nodemailer from 'nodemailer'
 import type { Log } from '../log.ts'
 import { printedMail } from './printed.ts'
 
@@ -47,11 +46,13 @@ export function createMailTransport(
   ] as const) {
     if (!url.searchParams.has(name)) url.searchParams.set(name, ms)
   }
-  const transporter = nodemailer.createTransport(url.toString())
+  // nodemailer is loaded with the first message: a web node that sends none does not carry it (decision 0030).
+  let transporter: Promise<{ sendMail(message: MailMessage): Promise<unknown> }> | undefined
   return {
     kind: 'smtp',
     async send(message) {
-      await transporter.sendMail(message)
+      transporter ??= import('nodemailer').then((module) => module.default.createTransport(url.toString()))
+      await (await transporter).sendMail(message)
     },
   }
 }
