@@ -61,24 +61,34 @@ async function main() {
   )
 
   // The mail outbox and every scheduled job run on the job queue; WORKER=off leaves the work to `npm run worker`.
-  // It starts once the site answers: no request needs it at once (mail waits in the outbox for the relay), and it
-  // is a good part of a start-up. A queue that cannot start still stops the process, as before.
+  // A web node enqueues nothing itself (mail waits in the outbox, which the worker relays), so with WORKER=off it
+  // does not open the queue at all: no pg-boss in its memory, no connection of its own (decision 0030).
+  // It starts once the site answers: no request needs it at once, and it is a good part of a start-up. A queue
+  // that cannot start still stops the process, as before.
   const jobsStartedAt = performance.now()
+  if (env.WORKER === 'off' && database.pglite) {
+    log.warn({}, 'WORKER=off on the embedded database: no process sends mail or runs jobs')
+  }
   // Loaded here, not at the top: pg-boss and nodemailer are a good share of the server's imports.
-  const jobs = import('./jobs/start.ts').then(({ startJobs }) =>
-    startJobs({
-      db: database.db,
-      pglite: database.pglite,
-      databaseUrl: env.DATABASE_URL,
-      storage: server.storage,
-      stripe: payments.stripe,
-      env,
-      log,
-      role: env.WORKER === 'inline' ? 'worker' : 'web',
-    }),
-  )
+  const jobs =
+    env.WORKER === 'off'
+      ? Promise.resolve(undefined)
+      : import('./jobs/start.ts').then(({ startJobs }) =>
+          startJobs({
+            db: database.db,
+            pglite: database.pglite,
+            databaseUrl: env.DATABASE_URL,
+            storage: server.storage,
+            stripe: payments.stripe,
+            env,
+            log,
+            role: 'worker',
+          }),
+        )
   jobs.then(
-    () => log.info({ startJobsMs: Math.round(performance.now() - jobsStartedAt) }, 'job queue started'),
+    (started) => {
+      if (started) log.info({ startJobsMs: Math.round(performance.now() - jobsStartedAt) }, 'job queue started')
+    },
     (error) => {
       log.fatal({ err: error }, 'job queue failed to start')
       process.exit(1)

@@ -1,11 +1,10 @@
 // `npm run worker` (src-server/worker.ts): on PostgreSQL it does the work a web node with WORKER=off leaves, and
 // stops cleanly on SIGTERM; on the embedded database it refuses to start (the server owns that database).
 import { describe, expect, inject, it } from 'vitest'
-import { startJobs } from '../../src-server/jobs/start.ts'
 import { enqueueMail } from '../../src-server/mail/outbox.ts'
 import { startChild } from '../support/child.ts'
 import { createTestDatabase } from '../support/db.ts'
-import { captureLog, emptyUploads, waitUntil } from '../support/jobs.ts'
+import { waitUntil } from '../support/jobs.ts'
 
 const WORKER = 'src-server/worker.ts'
 
@@ -19,15 +18,8 @@ describe('npm run worker', () => {
     'delivers what a web node (WORKER=off) enqueued, and stops on SIGTERM',
     { timeout: 90_000 },
     async () => {
+      // A web node with WORKER=off opens no queue (main.ts): it only writes the outbox row.
       const database = await createTestDatabase()
-      const web = await startJobs({
-        db: database.db,
-        databaseUrl: database.url,
-        env: { MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
-        log: captureLog().log,
-        role: 'web',
-        storage: emptyUploads(),
-      })
       try {
         const id = await enqueueMail(database.db, { kind: 'test', to: 'split@example.com', subject: 'Hi', text: 'Hi' })
         const status = async () =>
@@ -46,7 +38,6 @@ describe('npm run worker', () => {
         expect(await worker.exited).toBe(0)
         expect(worker.output()).toContain('"msg":"worker shutting down"')
       } finally {
-        await web.stop()
         await database.close()
       }
     },
