@@ -240,6 +240,15 @@ export function findBuyerOrder(db: DB, orderId: string, userId: string) {
     .executeTakeFirst()
 }
 
+/** An order as staff act on it (cancel): any buyer's. */
+export function findOrderForStaff(db: DB, orderId: string) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'status', 'method', 'stripe_session_id'])
+    .where('id', '=', orderId)
+    .executeTakeFirst()
+}
+
 /** Card orders still pending since before `before` (the expiry job's batch; oldest first). */
 export function listAbandonedCardOrders(db: DB, before: Date, limit = 100) {
   return db

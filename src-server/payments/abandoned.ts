@@ -3,11 +3,13 @@
 // expired through the API first, so the old page can no longer take money for an order we closed; a session that
 // turns out paid meanwhile is paid through the usual exactly-once path instead.
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import type { Actor } from '../audit/repository.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { markPaid } from '../orders/pay.ts'
 import { cancelByBuyer, expire, ORDER_NOT_FOUND, replacePendingOrder } from '../orders/pending.ts'
-import { findBuyerOrder, listAbandonedCardOrders } from '../orders/repository.ts'
+import { findBuyerOrder, findOrderForStaff, listAbandonedCardOrders } from '../orders/repository.ts'
+import { cancelByStaff } from '../orders/staff.ts'
 import { isSessionPaid, paidPaymentOf } from './checkout-session.ts'
 import type { StripeApi } from './stripe.ts'
 
@@ -79,6 +81,21 @@ export async function cancelPendingOrder(db: DB, stripe: StripeApi | null, userI
   }
   await cancelByBuyer(db, userId, orderId)
   return { id: orderId }
+}
+
+/**
+ * Admin → Orders → Cancel. A pending card order's Stripe page is closed first, as the buyer's own cancel does, so it
+ * can no longer take money for an order staff cancelled; one paid meanwhile is paid instead and the cancel refused
+ * (issue 19: a payment never lands on an order staff had cancelled through a page left open). Stripe unreachable:
+ * nothing is cancelled and staff can retry.
+ */
+export async function cancelOrderByStaff(db: DB, stripe: StripeApi | null, orderId: string, actor: Actor) {
+  const order = await findOrderForStaff(db, orderId)
+  if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
+  if (order.status === 'pending' && (await closeSession(db, stripe, order)) === 'paid') {
+    throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyPaid)
+  }
+  await cancelByStaff(db, orderId, actor)
 }
 
 /**

@@ -205,6 +205,29 @@ describe('abandoned card checkouts', () => {
     expect((await ordersOf(user.id))[0]?.status).toBe('paid')
   })
 
+  it('staff Cancel closes the Stripe session first: the old page can no longer take money for a cancelled order', async () => {
+    const { user, caller } = await shopperWithCourses(12)
+    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected card')
+    const staff = await shopCaller(db(), await createUser(db(), { role: 'admin' }), payments)
+    await staff.admin.orders.cancel({ id: started.orderId })
+    expect(fake.sessions.get(sessionIdOf(started.url))?.status).toBe('expired')
+    expect((await ordersOf(user.id))[0]?.status).toBe('cancelled')
+  })
+
+  it('staff Cancel of a card order paid at Stripe meanwhile pays it instead and refuses the cancel', async () => {
+    const { user, caller } = await shopperWithCourses(13)
+    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected card')
+    fake.completeSession(sessionIdOf(started.url))
+    const staff = await shopCaller(db(), await createUser(db(), { role: 'admin' }), payments)
+    await expect(staff.admin.orders.cancel({ id: started.orderId })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This order has already been paid',
+    })
+    expect((await ordersOf(user.id))[0]?.status).toBe('paid')
+  })
+
   it('expires card orders pending for 24 hours (the Stripe session too), and leaves younger ones', async () => {
     const old = await shopperWithCourses(10)
     const young = await shopperWithCourses(11)

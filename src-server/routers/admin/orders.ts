@@ -7,7 +7,8 @@ import { assignRefundLines } from '../../orders/refund-assignment.ts'
 import { orderDetailForStaff } from '../../orders/refund-reads.ts'
 import { countOpenRefundRequests, decideRefundRequest, listOpenRefundRequests } from '../../orders/refund-requests.ts'
 import { listOrdersForStaff } from '../../orders/repository.ts'
-import { cancelByStaff, confirmPaymentByStaff } from '../../orders/staff.ts'
+import { confirmPaymentByStaff } from '../../orders/staff.ts'
+import { cancelOrderByStaff } from '../../payments/abandoned.ts'
 import { paymentsOf } from '../../payments/config.ts'
 import { refundByStaff, stripeRefundGateway } from '../../payments/refunds.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
@@ -78,7 +79,7 @@ export const adminOrdersRouter = router({
   cancel: staffProcedure('admin')
     .input(orderInput)
     .mutation(async ({ ctx, input }) => {
-      await cancelByStaff(ctx.db, input.id, actorOf(ctx.user))
+      await cancelOrderByStaff(ctx.db, paymentsOf(ctx.config).stripe, input.id, actorOf(ctx.user))
       return { id: input.id }
     }),
 })
