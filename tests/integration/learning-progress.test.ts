@@ -10,7 +10,7 @@ import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, type TestUser } from '../support/factories.ts'
 import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'
-import { raceIt } from '../support/race.ts'
+import { raceIt, whileRowHeld } from '../support/race.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -183,6 +183,39 @@ describe('video progress', () => {
       sentAt: Date.now(),
     })
     expect(after.completed).toBe(true)
+  })
+
+  raceIt('six saves of one video at once keep every watched range: merged, completed once', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const ref = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
+    const callers = await Promise.all(Array.from({ length: 6 }, () => callerAs(db(), user)))
+    // A first save a minute ago makes the row; six tabs then each report ten more seconds of the minute-long video.
+    const start = Date.now() - 60_000
+    await callers[0]!.learning.saveProgress({ ...ref, positionSeconds: 0, ranges: [], sentAt: start })
+    const key = { user_id: user.id, lesson_id: ref.lessonId }
+    const results = await whileRowHeld(db(), 'lesson_progress', key, () =>
+      Promise.all(
+        callers.map((caller, i) =>
+          caller.learning.saveProgress({
+            ...ref,
+            positionSeconds: i * 10 + 10,
+            ranges: [[i * 10, i * 10 + 10]],
+            sentAt: start + i + 1,
+          }),
+        ),
+      ),
+    )
+    // Each save merges into what the one before it left: 10, 20, … 60 s watched; only the last completes the lesson.
+    expect(results.map((result) => result.watchedSeconds).sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 50, 60])
+    expect(results.filter((result) => result.completed)).toHaveLength(1)
+    const row = await db()
+      .selectFrom('lesson_progress')
+      .select(['watched_ranges', 'watched_seconds', 'position_seconds'])
+      .where('user_id', '=', user.id)
+      .where('lesson_id', '=', ref.lessonId)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ watched_ranges: [[0, 60]], watched_seconds: 60, position_seconds: 60 })
   })
 
   it('tracks a YouTube or Vimeo lesson the same way: position to resume, 90 % watched completes it', async () => {

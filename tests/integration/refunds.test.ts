@@ -148,6 +148,31 @@ describe('staff refunds', () => {
     expect(succeeded.length).toBeLessThanOrEqual(2)
     expect(await owned(caller)).toEqual([])
   })
+
+  raceIt('refunds two lines at once: the second gives back what is left, the order ends Refunded', async () => {
+    const { caller, orderId, lines, paymentIntent } = await paidOrder(2, 16)
+    // Each refund names its own line, so their Stripe keys differ and only the order lock makes them take turns:
+    // without it both read nothing refunded yet and the later write overwrites the earlier one's refunded amount.
+    const callers = await Promise.all(lines.map(() => staff()))
+    const results = await whileRowHeld(db(), 'orders', orderId, () =>
+      Promise.all(callers.map((staffer, i) => staffer.admin.orders.refund({ orderId, lineIds: [lines[i]!.id] }))),
+    )
+    expect(results.map((result) => result.status).sort()).toEqual(['partially_refunded', 'refunded'])
+    const order = await db()
+      .selectFrom('orders')
+      .select(['captured_minor', 'refunded_minor', 'status'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(order.status).toBe('refunded')
+    expect(order.refunded_minor).toBe(order.captured_minor)
+    const recorded = await db().selectFrom('refunds').select('amount_minor').where('order_id', '=', orderId).execute()
+    expect(recorded).toHaveLength(2)
+    const atStripe = [...fake.refunds.values()].filter((r) => r.payment_intent === paymentIntent)
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
+    expect(sum(recorded.map((r) => r.amount_minor))).toBe(order.captured_minor)
+    expect(sum(atStripe.map((r) => r.amount))).toBe(order.captured_minor)
+    expect(await owned(caller)).toEqual([])
+  })
 })
 
 describe('charge.refunded', () => {

@@ -25,20 +25,25 @@ export function raceIt(name: string, fn: () => Promise<void>, timeout = 90_000) 
 }
 
 /**
- * Makes a race certain instead of likely: another connection holds `table`'s row `id` locked while `racers` start,
- * so each of them reaches the row before any can finish; then the row is let go. Without a lock or a guarded
- * UPDATE, every racer has read the row as it was and all of them win.
+ * Makes a race certain instead of likely: another connection holds `table`'s row (`key`: its id, or the columns of
+ * its primary key) locked while `racers` start, so each of them reaches the row before any can finish; then the row
+ * is let go. Without a lock or a guarded UPDATE, every racer has read the row as it was and all of them win.
  */
 export async function whileRowHeld<T>(
   db: Kysely<Database>,
-  table: 'orders' | 'service_orders' | 'courses' | 'users',
-  id: string,
+  table: 'orders' | 'service_orders' | 'courses' | 'users' | 'lesson_progress',
+  key: string | Record<string, string>,
   racers: () => Promise<T>,
   holdMs = 500,
 ): Promise<T> {
+  const columns = Object.entries(typeof key === 'string' ? { id: key } : key)
+  const where = sql.join(
+    columns.map(([column, value]) => sql`${sql.ref(column)} = ${value}`),
+    sql` and `,
+  )
   let started: Promise<T> | undefined
   await db.transaction().execute(async (trx) => {
-    await sql`select 1 from ${sql.table(table)} where id = ${id} for update`.execute(trx)
+    await sql`select 1 from ${sql.table(table)} where ${where} for update`.execute(trx)
     started = racers()
     await new Promise((resolve) => setTimeout(resolve, holdMs))
   })
