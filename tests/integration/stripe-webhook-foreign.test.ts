@@ -126,6 +126,34 @@ describe('Stripe webhook: events that are not ours', () => {
     ).toEqual([])
   })
 
+  it('does not pay the order a session was opened for when the session names another order', async () => {
+    const first = await startedCardCheckout(3)
+    const second = await startedCardCheckout(4)
+    // Our session id (stored on the first order), but its metadata and client_reference_id name the second.
+    const session = {
+      ...shop.fake.completeSession(first.sessionId),
+      client_reference_id: second.orderId,
+      metadata: { orderId: second.orderId },
+    }
+    const { eventId, statuses } = await deliver('checkout.session.completed', session)
+    expect(statuses).toEqual([200])
+    expect(await recorded(eventId)).toEqual({
+      type: 'checkout.session.completed',
+      outcome: 'ignored',
+      reason: 'not_ours',
+    })
+    const statusOf = async (id: string) =>
+      (await db().selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+    expect([await statusOf(first.orderId), await statusOf(second.orderId)]).toEqual(['pending', 'pending'])
+    expect(
+      await db()
+        .selectFrom('access_grants')
+        .select('user_id')
+        .where('user_id', 'in', [first.user.id, second.user.id])
+        .execute(),
+    ).toEqual([])
+  })
+
   it('acknowledges a subscription event for a subscription this shop did not create', async () => {
     const subscription = { id: 'sub_test_elsewhere', object: 'subscription', status: 'active', trial_end: null }
     const { eventId, statuses } = await deliver('customer.subscription.updated', subscription)

@@ -1,6 +1,6 @@
 // What the shop asks Stripe Checkout for (mode, currency, amounts, trial, metadata, return URLs), and what it reads
 // back from a session (paid or not, whose order, which payment and subscription): the pure half of
-// payments/checkout-session.ts, exactly.
+// payments/checkout-session.ts, exactly. The tax lines of Stripe Tax's breakdown are checked here too.
 import { describe, expect, it } from 'vitest'
 import type { CheckoutLine } from '../../src-server/orders/create.ts'
 import {
@@ -10,6 +10,7 @@ import {
   paidPaymentOf,
   paymentIntentIdOf,
   subscriptionIdOf,
+  taxLinesOf,
 } from '../../src-server/payments/checkout-session.ts'
 import type { CheckoutSession } from '../../src-server/payments/stripe-schemas.ts'
 
@@ -30,6 +31,15 @@ const monthlyPlan: CheckoutLine = {
   recurringInterval: 'month',
   planId: 'basic',
   billingCycle: 'monthly',
+}
+const monthlyService: CheckoutLine = {
+  kind: 'service_package',
+  title: 'Monthly Bookkeeping',
+  detail: '',
+  priceMinor: 4900,
+  recurringInterval: 'month',
+  planId: null,
+  billingCycle: null,
 }
 const order = (lines: CheckoutLine[], currency: 'USD' | 'GBP' = 'GBP') => ({
   id: 'order-1',
@@ -102,6 +112,39 @@ describe('checkoutSessionParams', () => {
     expect(params.automatic_tax).toEqual({ enabled: true })
   })
 
+  it('the free trial is only for a plan bought by a buyer who never had one', () => {
+    const trialOf = (lines: CheckoutLine[], trial?: boolean) =>
+      checkoutSessionParams(order(lines), 'b@example.test', '', trial === undefined ? {} : { trial }).subscription_data
+    const metadata = { orderId: 'order-1', reference: 'SF-1-AAAA' }
+    const planMetadata = { ...metadata, planId: 'basic', billingCycle: 'monthly' }
+    // A monthly service alone is paid from its first month, whether or not the buyer had a trial.
+    expect(trialOf([monthlyService])).toEqual({ metadata })
+    expect(trialOf([monthlyService], true)).toEqual({ metadata })
+    expect(trialOf([course, monthlyService], true)).toEqual({ metadata })
+    // A plan: the trial when the buyer never had one, none otherwise.
+    expect(trialOf([monthlyPlan])).toEqual({ trial_period_days: 7, metadata: planMetadata })
+    expect(trialOf([monthlyService, monthlyPlan], true)).toEqual({ trial_period_days: 7, metadata: planMetadata })
+    expect(trialOf([monthlyPlan], false)).toEqual({ metadata: planMetadata })
+    expect(trialOf([monthlyService, monthlyPlan], false)).toEqual({ metadata: planMetadata })
+  })
+
+  it('names the plan line in the subscription metadata, not another recurring line before it', () => {
+    const metadataOf = (lines: CheckoutLine[]) =>
+      checkoutSessionParams(order(lines), 'b@example.test', '').subscription_data?.metadata
+    const metadata = { orderId: 'order-1', reference: 'SF-1-AAAA' }
+    // A monthly package with a billing cycle (but no plan) ahead of the plan.
+    const cycledService: CheckoutLine = { ...monthlyService, billingCycle: 'monthly' }
+    expect(metadataOf([cycledService, monthlyPlan])).toEqual({ ...metadata, planId: 'basic', billingCycle: 'monthly' })
+    // A line that is not a plan names no plan, whatever it carries.
+    const notAPlan: CheckoutLine = { ...monthlyService, planId: 'pro', billingCycle: 'monthly' }
+    expect(metadataOf([notAPlan, monthlyPlan])).toEqual({ ...metadata, planId: 'basic', billingCycle: 'monthly' })
+    expect(metadataOf([notAPlan])).toEqual(metadata)
+    expect(metadataOf([cycledService])).toEqual(metadata)
+    // A plan line missing its plan or its cycle names none either.
+    expect(metadataOf([{ ...monthlyPlan, billingCycle: null }])).toEqual(metadata)
+    expect(metadataOf([{ ...monthlyPlan, planId: null }])).toEqual(metadata)
+  })
+
   it('refuses monthly and yearly lines in one checkout', () => {
     const annual: CheckoutLine = { ...monthlyPlan, recurringInterval: 'year', billingCycle: 'annual' }
     expect(() => checkoutSessionParams(order([monthlyPlan, annual]), 'b@example.test', '')).toThrow(
@@ -163,5 +206,72 @@ describe('what a session says', () => {
       taxMinor: 0,
       taxLines: [],
     })
+  })
+})
+
+describe('taxLinesOf', () => {
+  type Tax = {
+    amount: number
+    rate: { display_name?: string | null; jurisdiction?: string | null; percentage?: number | null }
+  }
+  const session = (taxes: Tax[], amountTax?: number | null) => ({
+    total_details: { amount_tax: amountTax, breakdown: { taxes } },
+  })
+  const tax = (
+    amount: number,
+    display_name: string | null,
+    jurisdiction: string | null,
+    percentage: number | null,
+  ) => ({
+    amount,
+    rate: { display_name, jurisdiction, percentage },
+  })
+
+  it('one line per name and rate, same names summed, nothing for a zero amount', () => {
+    const taxes = [
+      tax(300, 'Sales Tax', 'New York', 8.875),
+      tax(0, 'Exempt', 'Delaware', 0),
+      tax(200, 'Sales Tax', 'New York', 8.875),
+      tax(150, 'VAT', null, 20),
+      tax(40, null, null, null),
+      tax(10, '', 'Oregon', 0),
+      tax(7, 'City Tax', 'Denver', 4.8123456),
+    ]
+    expect(taxLinesOf(session(taxes, 707))).toEqual([
+      { name: 'Sales Tax — New York 8.875%', amountMinor: 500 },
+      { name: 'VAT 20%', amountMinor: 150 },
+      { name: 'Tax', amountMinor: 40 },
+      { name: 'Tax — Oregon 0%', amountMinor: 10 },
+      { name: 'City Tax — Denver 4.8123%', amountMinor: 7 },
+    ])
+  })
+
+  it('skips a negative amount as it skips a zero one', () => {
+    expect(taxLinesOf(session([tax(-100, 'Refund', null, null), tax(250, 'VAT', null, 20)], 250))).toEqual([
+      { name: 'VAT 20%', amountMinor: 250 },
+    ])
+  })
+
+  it('gives nothing when the breakdown does not add up to the tax Stripe charged', () => {
+    const taxes = [tax(300, 'Sales Tax', 'New York', 8.875), tax(200, 'VAT', null, 20)]
+    expect(taxLinesOf(session(taxes, 500))).toEqual([
+      { name: 'Sales Tax — New York 8.875%', amountMinor: 300 },
+      { name: 'VAT 20%', amountMinor: 200 },
+    ])
+    expect(taxLinesOf(session(taxes, 499))).toEqual([])
+    expect(taxLinesOf(session(taxes, 501))).toEqual([])
+    expect(taxLinesOf(session(taxes, 0))).toEqual([])
+    // No amount_tax counts as no tax: a breakdown with tax in it does not add up.
+    expect(taxLinesOf(session(taxes))).toEqual([])
+    expect(taxLinesOf(session(taxes, null))).toEqual([])
+  })
+
+  it('gives nothing when there is no breakdown or no tax', () => {
+    expect(taxLinesOf({})).toEqual([])
+    expect(taxLinesOf({ total_details: null })).toEqual([])
+    expect(taxLinesOf({ total_details: { amount_tax: 0 } })).toEqual([])
+    expect(taxLinesOf({ total_details: { amount_tax: 780, breakdown: null } })).toEqual([])
+    expect(taxLinesOf(session([tax(0, 'VAT', null, 20)]))).toEqual([])
+    expect(taxLinesOf(session([], 0))).toEqual([])
   })
 })
