@@ -26,7 +26,8 @@ export const MODULES: Record<string, Module> = {
   },
   'payments-webhook': {
     mutate: ['src-server/payments/webhook.ts'],
-    tests: ['payments', 'stripe-webhook-foreign', 'stripe-event-rules'].map(test),
+    // database-outage: the webhook's 503 during an outage (the other 5xx and the follow-up are in -foreign).
+    tests: ['payments', 'stripe-webhook-foreign', 'stripe-event-rules', 'database-outage'].map(test),
   },
   'payments-subscriptions': {
     mutate: ['subscription-events', 'membership-actions'].map((f) => `src-server/payments/${f}.ts`),

@@ -74,6 +74,8 @@ export interface FakeStripe {
   chargeOf(paymentIntentId: string): Record<string, unknown>
   /** The next create call answers with this Stripe error. */
   failNextCreate(message?: string): void
+  /** The next subscription cancel (DELETE /v1/subscriptions/:id) answers with this Stripe error; it runs on. */
+  failNextCancel(message?: string): void
   /** Marks a session paid as Stripe does when the customer pays (a subscription gets an id). */
   completeSession(id: string, paymentStatus?: Session['payment_status']): Session
   /** `created` defaults to the next tick of the test clock: every event is later than the one before. */
@@ -109,6 +111,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const expiredThroughApi: string[] = []
   const invoicePayments = new Map<string, string>()
   let failure: string | null = null
+  let cancelFailure: string | null = null
   let lastCreated = 0
   const tick = (at: number) => {
     lastCreated = Math.max(at, lastCreated + 1)
@@ -203,6 +206,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     },
     failNextCreate(message = 'Your card was declined.') {
       failure = message
+    },
+    failNextCancel(message = 'This subscription cannot be canceled right now.') {
+      cancelFailure = message
     },
     completeSession(sessionId, paymentStatus = 'paid') {
       const session = sessions.get(sessionId)
@@ -336,6 +342,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         response.writeHead(303, { location })
         return response.end()
       }
+    }
+    if (request.method === 'DELETE' && cancelFailure && url.pathname.startsWith('/v1/subscriptions/')) {
+      const message = cancelFailure
+      cancelFailure = null
+      return send(response, 400, stripeError(message))
     }
     const billed = await handleBilling(fake, request.method ?? 'GET', url, body)
     if (billed) return send(response, billed.status, billed.body, billed.type)
