@@ -31,7 +31,17 @@ export const MODULES: Record<string, Module> = {
   },
   'payments-subscriptions': {
     mutate: ['subscription-events', 'membership-actions'].map((f) => `src-server/payments/${f}.ts`),
-    tests: ['membership', 'subscription-events-order', 'one-live-subscription', 'stripe-event-rules'].map(test),
+    tests: [
+      'membership',
+      'subscription-events-order',
+      'one-live-subscription',
+      'stripe-event-rules',
+      'subscription-event-rules',
+      'payments',
+      'service-order-billing',
+      'stripe-webhook-foreign',
+      'after-purchase-gaps',
+    ].map(test),
   },
   'payments-checkout': {
     mutate: ['checkout', 'confirm', 'abandoned', 'bank-details', 'bank-mail', 'instructions', 'options', 'config'].map(
