@@ -55,7 +55,15 @@ export const MODULES: Record<string, Module> = {
   },
   'orders-transitions': {
     mutate: ['transitions', 'lock', 'pay', 'staff', 'pending'].map((f) => `src-server/orders/${f}.ts`),
-    tests: ['order-transitions', 'admin-orders', 'order-rules', 'payments'].map(test),
+    tests: [
+      'order-transitions',
+      'admin-orders',
+      'order-rules',
+      'order-money-rules',
+      'payments',
+      'orphan-orders',
+      'after-purchase-gaps',
+    ].map(test),
   },
   'orders-core': {
     mutate: ['create', 'repository', 'renewal', 'free-enrolment', 'seller', 'buyer'].map(
