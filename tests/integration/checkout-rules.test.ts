@@ -15,7 +15,7 @@ import { trialStartedText } from '../../src-shared/membership.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { publishedCourse, servicePackage, shopCaller } from '../support/shop.ts'
+import { buyerWhoHadAPlan, publishedCourse, servicePackage, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
@@ -142,17 +142,7 @@ describe('starting a checkout', () => {
   })
 
   it('one free trial per user: a buyer who had a plan gets no trial_period_days', async () => {
-    const user = await createUser(db())
-    await db()
-      .insertInto('subscriptions')
-      .values({
-        user_id: user.id,
-        plan_id: 'basic',
-        billing_cycle: 'monthly',
-        status: 'cancelled',
-        ended_at: new Date(),
-      })
-      .execute()
+    const user = await buyerWhoHadAPlan(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
     const started = await caller.payment.start({ currency: 'USD', method: 'card' })

@@ -8,7 +8,7 @@ import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { createUser } from '../support/factories.ts'
 import { startTestServer } from '../support/http.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { publishedCourse, shopCaller } from '../support/shop.ts'
+import { buyerWhoHadAPlan, publishedCourse, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
 const logLines: Record<string, unknown>[] = []
@@ -318,17 +318,7 @@ describe('Stripe webhook: the route', () => {
 describe('Stripe webhook: what a refunded plan asks of Stripe after the event', () => {
   /** A member who paid (no trial: they had a plan before) for a monthly plan by card, through the webhook. */
   async function paidPlan() {
-    const user = await createUser(db())
-    await db()
-      .insertInto('subscriptions')
-      .values({
-        user_id: user.id,
-        plan_id: 'basic',
-        billing_cycle: 'monthly',
-        status: 'cancelled',
-        ended_at: new Date(),
-      })
-      .execute()
+    const user = await buyerWhoHadAPlan(db())
     const caller = await shopCaller(db(), user, shop.payments)
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
     const started = await caller.payment.start({ currency: 'USD', method: 'card' })

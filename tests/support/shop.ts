@@ -7,6 +7,7 @@ import { defaultAppConfig } from '../../src-server/config.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
+import { createUser } from './factories.ts'
 
 export async function shopCaller(db: Kysely<Database>, user: SessionUser | null, payments?: PaymentsConfig) {
   const config = { ...defaultAppConfig, payments }
@@ -49,4 +50,14 @@ export function pricedCourses(db: Kysely<Database>, options: { count?: number; o
     .offset(options.offset ?? 0)
     .limit(options.count ?? 1)
     .execute()
+}
+
+/** A buyer who had a plan before (now cancelled): the one free trial per user is used up. */
+export async function buyerWhoHadAPlan(db: Kysely<Database>) {
+  const user = await createUser(db)
+  await db
+    .insertInto('subscriptions')
+    .values({ user_id: user.id, plan_id: 'basic', billing_cycle: 'monthly', status: 'cancelled', ended_at: new Date() })
+    .execute()
+  return user
 }
