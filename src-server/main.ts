@@ -82,7 +82,6 @@ async function main() {
             stripe: payments.stripe,
             env,
             log,
-            role: 'worker',
           }),
         )
   jobs.then(

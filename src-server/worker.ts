@@ -34,7 +34,6 @@ async function main() {
     stripe,
     env,
     log,
-    role: 'worker',
   })
   log.info({}, 'worker ready')
 

@@ -29,7 +29,6 @@ export interface StartJobsOptions {
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> &
     Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT' | 'ORDER_REFERENCE_PREFIX'>>
   log: Log
-  role: 'web' | 'worker'
   tuning?: JobsTuning
 }
 
@@ -39,20 +38,16 @@ export interface RunningJobs {
 }
 
 export async function startJobs(options: StartJobsOptions): Promise<RunningJobs> {
-  const { db, log, role, tuning = {} } = options
+  const { db, log, tuning = {} } = options
   const queue = await openJobQueue<Jobs>({
     databaseUrl: options.databaseUrl,
     pglite: options.pglite,
     queues: withOverrides(tuning.queues),
     log,
-    role,
+    // Only workers start the jobs: a web node with WORKER=off opens no queue at all (main.ts).
+    role: 'worker',
     superviseSeconds: tuning.superviseSeconds,
   })
-  if (role === 'web') {
-    if (options.pglite) log.warn({}, 'WORKER=off on the embedded database: no process sends mail or runs jobs')
-    return { queue, stop: () => queue.stop() }
-  }
-
   const transport = createMailTransport(options.env.SMTP_URL, log)
   const { env } = options
   const deps = {

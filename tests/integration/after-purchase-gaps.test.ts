@@ -422,7 +422,6 @@ describe('the 24 h expiry through the job queue', () => {
       stripe: payments.stripe,
       env: { MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
       log: captureLog().log,
-      role: 'worker',
     })
     const { rows } = await sql<{ cron: string }>`select cron from pgboss.schedule where name = 'orders.expire'`.execute(
       db(),

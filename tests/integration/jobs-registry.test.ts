@@ -28,7 +28,6 @@ beforeAll(async () => {
     storage: createLocalStorage(uploadsDir),
     env: { MAIL_FROM: 'SkillForge <no-reply@skillforge.example>', SERVICE_ORDER_AUTO_COMPLETE_DAYS: 5 },
     log: captureLog().log,
-    role: 'worker',
   })
 })
 afterAll(async () => {

@@ -105,7 +105,6 @@ describe('a mail job whose last attempt never finishes', () => {
       databaseUrl: own.url,
       env: { SMTP_URL: silent.url, MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
       log: log.log,
-      role: 'worker',
       storage: emptyUploads(),
       tuning: {
         queues: { 'mail.send': { retryLimit: 0, expireInSeconds: 1 } },

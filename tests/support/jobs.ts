@@ -40,7 +40,6 @@ export function startMailWorker(database: TestDatabase, options: { smtpUrl: stri
     databaseUrl: database.url,
     env: { SMTP_URL: options.smtpUrl, MAIL_FROM: 'SkillForge <no-reply@skillforge.example>' },
     log: options.log,
-    role: 'worker',
     storage: emptyUploads(),
     tuning: {
       queues: { 'mail.send': { retryLimit: options.tries - 1, retryDelay: 1, retryDelayMax: 1 } },

@@ -18,7 +18,6 @@ const jobs = await startJobs({
   storage: createStorage(env, path.resolve(env.DATA_DIR, 'uploads')),
   env,
   log,
-  role: 'worker',
   tuning: {
     superviseSeconds: 1,
     relayIntervalMs: 200,
