@@ -108,7 +108,12 @@ export const MODULES: Record<string, Module> = {
   },
   roles: {
     mutate: ['src-server/trpc/init.ts', 'src-shared/roles.ts'],
-    tests: ['tests/unit/auth-shared.test.ts', ...['admin-authorization'].map(test)],
+    // error-exposure, nul-input, database-outage: the base procedure's error shape, NUL refusal and a session lookup
+    // that failed; admin-team: the team is every staff role.
+    tests: [
+      'tests/unit/auth-shared.test.ts',
+      ...['admin-authorization', 'error-exposure', 'nul-input', 'database-outage', 'admin-team'].map(test),
+    ],
   },
   access: {
     mutate: [

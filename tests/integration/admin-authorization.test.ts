@@ -101,6 +101,17 @@ describe('admin authorisation matrix', () => {
     expect(Object.keys(EXPECTED).filter((path) => !adminProcedures.includes(path))).toEqual([])
   })
 
+  it('tells a visitor to sign in and a shopper that staff only may', async () => {
+    const refusal = async (who: 'visitor' | 'customer' | 'editor') => {
+      const user = who === 'visitor' ? null : await createUser(database.db, { role: who })
+      const error = await (await callerAs(database.db, user)).admin.orders.markPaid({ id: 'x' }).catch((e) => e)
+      return { code: (error as TRPCError).code, message: (error as TRPCError).message }
+    }
+    expect(await refusal('visitor')).toEqual({ code: 'UNAUTHORIZED', message: 'User not authenticated' })
+    expect(await refusal('customer')).toEqual({ code: 'FORBIDDEN', message: 'You do not have permission to do that' })
+    expect(await refusal('editor')).toEqual({ code: 'FORBIDDEN', message: 'You do not have permission to do that' })
+  })
+
   for (const path of adminProcedures) {
     it(`${path}: ${EXPECTED[path] ?? 'MISSING FROM TABLE'}`, async () => {
       const access = EXPECTED[path]

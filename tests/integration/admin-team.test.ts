@@ -146,6 +146,22 @@ describe('team members', () => {
     expect(new Date(boss.lastActive!).getTime()).toBeGreaterThanOrEqual(seen.getTime())
   })
 
+  it('lists every staff role, from viewer to owner, and no customer', async () => {
+    const members = [
+      ...(await Promise.all((['viewer', 'editor', 'admin'] as const).map((role) => createUser(database.db, { role })))),
+      owner,
+    ]
+    const customer = await createUser(database.db, { role: 'customer' })
+    const team = await (await callerAs(database.db, admin)).admin.team.list()
+    expect(members.map((member) => team.find((row) => row.id === member.id)?.role)).toEqual([
+      'viewer',
+      'editor',
+      'admin',
+      'super_admin',
+    ])
+    expect(team.some((row) => row.id === customer.id)).toBe(false)
+  })
+
   it('changes a role inline; the owner and one’s own account cannot be changed or removed', async () => {
     const member = await createUser(database.db, { role: 'viewer' })
     const caller = await callerAs(database.db, admin)

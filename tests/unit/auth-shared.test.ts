@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { safeReturnPath } from '../../src-shared/auth.ts'
+import { hasRole, isStaff, ROLES } from '../../src-shared/roles.ts'
 import { inviteInput } from '../../src-shared/schemas/admin.ts'
 import { profileNameInput, signupInput } from '../../src-shared/schemas/auth.ts'
 
@@ -119,5 +120,25 @@ describe("people's names (sign-up, profile, invitations)", () => {
       'Name may only contain letters, spaces, apostrophes, hyphens and periods',
     ])
     expect(inviteInput.safeParse({ name: 'Eve Editor', email: 'eve@example.test' }).success).toBe(true)
+  })
+})
+
+describe('roles', () => {
+  it('counts every role from viewer up as staff, and a customer as not', () => {
+    expect(ROLES.map((role) => [role, isStaff(role)])).toEqual([
+      ['customer', false],
+      ['viewer', true],
+      ['editor', true],
+      ['admin', true],
+      ['super_admin', true],
+    ])
+  })
+
+  it('ranks viewer < editor < admin < super_admin', () => {
+    expect(hasRole('editor', 'viewer')).toBe(true)
+    expect(hasRole('editor', 'editor')).toBe(true)
+    expect(hasRole('editor', 'admin')).toBe(false)
+    expect(hasRole('super_admin', 'admin')).toBe(true)
+    expect(hasRole('customer', 'viewer')).toBe(false)
   })
 })
