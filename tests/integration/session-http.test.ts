@@ -134,6 +134,9 @@ describe('session token boundaries', () => {
     ['a character outside base32', 'abcdefg1.abcdefgh'],
     ['a part longer than 64', `${'a'.repeat(65)}.abcdefgh`],
     ['an unknown id', 'abcdefgh.abcdefgh'],
+    // Never sent to the database: PostgreSQL refuses a NUL in text, which would make a bad cookie a 500.
+    ['a NUL before the id', '\u0000abcdefgh.abcdefgh'],
+    ['a NUL after the id', 'abcdefgh\u0000.abcdefgh'],
   ])('refuses %s', async (_label, token) => {
     expect(await validateSessionToken(site.db, token)).toBeNull()
   })
