@@ -4,7 +4,8 @@ import type { OrderStatus } from '../../db/types.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
-import { awaitTransfer, cancel, markFailed } from '../../src-server/orders/pending.ts'
+import { awaitTransfer, cancel, cancelByBuyer, expire, markFailed } from '../../src-server/orders/pending.ts'
+import { createRenewalOrder } from '../../src-server/orders/renewal.ts'
 import { canTransition, ORDER_TRANSITIONS, type OrderTransition } from '../../src-server/orders/transitions.ts'
 import { ORDER_STATUSES } from '../../src-shared/admin.ts'
 import { createTestDatabase } from '../support/db.ts'
@@ -95,5 +96,92 @@ describe('order transitions on the database', () => {
     expect(await markFailed(db(), orderId)).toBe(true)
     expect(await markPaid(db(), orderId, { source: 'staff' })).toBe('fulfilled')
     expect(await statusOf(orderId)).toBe('paid')
+  })
+})
+
+// The checks the routers make first are made again here, under the row lock: an order can be paid between the two.
+describe('the buyer cancels, and a checkout expires, under the lock', () => {
+  const cartKeys = async (userId: string) =>
+    (
+      await db().selectFrom('cart_items').select('item_key').where('user_id', '=', userId).orderBy('item_key').execute()
+    ).map((row) => row.item_key)
+  const orderRow = (id: string) =>
+    db()
+      .selectFrom('orders')
+      .select(['status', 'cancelled_at', 'expired_at', 'status_changed_by'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+
+  it('cancels the buyer’s own pending order, records who and when, and puts its lines back in the cart', async () => {
+    const { user, orderId } = await pendingOrder('card', 20)
+    const lines = await db().selectFrom('order_items').select('item_key').where('order_id', '=', orderId).execute()
+    await db().deleteFrom('cart_items').where('user_id', '=', user.id).execute()
+    const before = Date.now()
+    await cancelByBuyer(db(), user.id, orderId)
+    const row = await orderRow(orderId)
+    expect(row).toMatchObject({ status: 'cancelled', status_changed_by: user.id })
+    expect(row.cancelled_at!.getTime()).toBeGreaterThanOrEqual(before - 1000)
+    expect(await cartKeys(user.id)).toEqual(lines.map((line) => line.item_key))
+  })
+
+  it('does not find another buyer’s order', async () => {
+    const { orderId } = await pendingOrder('card', 21)
+    const stranger = await createUser(db())
+    await expect(cancelByBuyer(db(), stranger.id, orderId)).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'Order not found',
+    })
+    expect(await statusOf(orderId)).toBe('pending')
+  })
+
+  it('leaves an order already cancelled as it was', async () => {
+    const { user, orderId } = await pendingOrder('card', 22)
+    await cancelByBuyer(db(), user.id, orderId)
+    const first = await orderRow(orderId)
+    await db().deleteFrom('cart_items').where('user_id', '=', user.id).execute()
+    await expect(cancelByBuyer(db(), user.id, orderId)).resolves.toBeUndefined()
+    expect(await orderRow(orderId)).toEqual(first)
+    expect(await cartKeys(user.id)).toEqual([])
+  })
+
+  it('refuses an order paid meanwhile, and keeps it paid', async () => {
+    const { user, orderId } = await pendingOrder('card', 23)
+    await markPaid(db(), orderId, { source: 'stripe' })
+    await expect(cancelByBuyer(db(), user.id, orderId)).rejects.toMatchObject({
+      kind: 'invalid',
+      message: 'Only a pending order can be cancelled',
+    })
+    expect(await statusOf(orderId)).toBe('paid')
+  })
+
+  it('puts nothing in the cart for a renewal order, which never came from it', async () => {
+    const user = await createUser(db())
+    const renewal = await createRenewalOrder(db(), {
+      userId: user.id,
+      planId: 'pro',
+      planName: 'Pro Plan',
+      billingCycle: 'monthly',
+      method: 'bank_transfer',
+      priceMinor: 2999,
+      currency: 'USD',
+      referencePrefix: 'SF',
+    })
+    await cancelByBuyer(db(), user.id, renewal.id)
+    expect(await statusOf(renewal.id)).toBe('cancelled')
+    expect(await cartKeys(user.id)).toEqual([])
+  })
+
+  it('expires a pending card order with the time it expired, and never a paid one', async () => {
+    const { orderId } = await pendingOrder('card', 24)
+    const before = Date.now()
+    expect(await expire(db(), orderId)).toBe(true)
+    const row = await orderRow(orderId)
+    expect(row.status).toBe('expired')
+    expect(row.expired_at!.getTime()).toBeGreaterThanOrEqual(before - 1000)
+
+    const paid = await pendingOrder('card', 25)
+    await markPaid(db(), paid.orderId, { source: 'stripe' })
+    expect(await expire(db(), paid.orderId)).toBe(false)
+    expect(await orderRow(paid.orderId)).toMatchObject({ status: 'paid', expired_at: null })
   })
 })
