@@ -124,7 +124,11 @@ describe('parseListPage', () => {
       files: [{ key: 'courses/a&b+.png', lastModified: new Date('2026-01-02T03:04:05.000Z') }],
       nextContinuationToken: 't<1',
     })
-    expect(() => parseListPage('<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>')).toThrow()
-    expect(() => parseListPage('<Error><Code>AccessDenied</Code></Error>')).toThrow()
+    expect(() => parseListPage('<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>')).toThrow(
+      'S3 list is truncated but gives no continuation token',
+    )
+    expect(() => parseListPage('<Error><Code>AccessDenied</Code></Error>')).toThrow(
+      'S3 list answer is not a ListBucketResult',
+    )
   })
 })
