@@ -32,7 +32,12 @@ export async function addCartItem(db: DB, userId: string, item: CartItemInput): 
   return { title }
 }
 
-/** A cart holds one plan (a unique index says so): another plan or cycle takes the place of the one there. */
+/**
+ * A cart holds one plan (a unique index says so): another plan or cycle takes the place of the one there. A user's
+ * plan changes run one at a time (a transaction-scoped advisory lock), so the second of two at once reads the line the
+ * first put in and replaces it. A row lock on the line could not do this: the line is deleted, and a waiter on it finds
+ * no line at all, then hits the unique index ("already in your cart") though its plan was not there.
+ */
 async function replacePlan(
   db: DB,
   userId: string,
@@ -40,13 +45,13 @@ async function replacePlan(
   values: { plan_id: string; billing_cycle: BillingCycle } & Record<string, unknown>,
 ): Promise<AddedItem> {
   return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`cart-plan:${userId}`}, 0))`.execute(trx)
     const current = await trx
       .selectFrom('cart_items as ci')
       .innerJoin('plans as p', 'p.id', 'ci.plan_id')
       .select(['ci.id', 'ci.plan_id', 'ci.billing_cycle', 'p.name'])
       .where('ci.user_id', '=', userId)
       .where('ci.kind', '=', 'plan')
-      .forUpdate()
       .executeTakeFirst()
     if (current?.plan_id === values.plan_id && current.billing_cycle === values.billing_cycle) {
       throw new DomainError('conflict', CART_MESSAGES.duplicate)

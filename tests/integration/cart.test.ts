@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
+import { raceIt, whileRowHeld } from '../support/race.ts'
 import { publishedCourse, servicePackage, shopCaller } from '../support/shop.ts'
 
 let database: DatabaseHandle
@@ -117,6 +118,47 @@ describe('cart', () => {
         .values({ user_id: user.id, kind: 'plan', plan_id: 'basic', billing_cycle: 'annual' })
         .execute(),
     ).rejects.toThrow('duplicate key value violates unique constraint "cart_items_one_plan_per_user"')
+  })
+
+  // Two other plans added at once (two tabs): both are answered as a replacement, in turn, and one plan line stays.
+  // The plan line's row is held while both start, so both have read it before either can change it.
+  raceIt('two other plans added at once replace the plan line in turn: both succeed, one line stays', async () => {
+    const user = await createUser(database.db)
+    const caller = await shopCaller(database.db, user)
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    const [line] = await cartRows(user.id)
+    const results = await whileRowHeld(
+      database.db,
+      'cart_items',
+      line!.id,
+      () =>
+        Promise.allSettled([
+          caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' }),
+          caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' }),
+        ]),
+      { waiters: 2 },
+    )
+    const answers = results.map((result) =>
+      result.status === 'fulfilled' ? result.value.replaced : `refused: ${(result.reason as Error).message}`,
+    )
+    const annualFirst = [
+      'Pro (annual) replaced Basic (monthly) in your cart',
+      'Pro (monthly) replaced Pro (annual) in your cart',
+    ]
+    const monthlyFirst = [
+      'Pro (annual) replaced Pro (monthly) in your cart',
+      'Pro (monthly) replaced Basic (monthly) in your cart',
+    ]
+    expect(answers.filter((answer) => answer?.startsWith('refused'))).toEqual([])
+    expect([annualFirst, monthlyFirst]).toContainEqual(answers)
+    const plans = await database.db
+      .selectFrom('cart_items')
+      .select(['plan_id', 'billing_cycle'])
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'plan')
+      .execute()
+    // The later one stands.
+    expect(plans).toEqual([{ plan_id: 'pro', billing_cycle: answers[0] === annualFirst[0] ? 'monthly' : 'annual' }])
   })
 
   it('refuses unknown items', async () => {

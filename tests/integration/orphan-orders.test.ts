@@ -3,13 +3,14 @@
 // empty the cart and give it back when cancelled; bank-transfer details are e-mailed and stay on the order.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cancelByBuyer } from '../../src-server/orders/pending.ts'
 import { createRenewalOrder } from '../../src-server/orders/renewal.ts'
 import { expireAbandonedCheckouts } from '../../src-server/payments/abandoned.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { raceIt } from '../support/race.ts'
+import { raceIt, whileHeld } from '../support/race.ts'
 import { publishedCourse, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
@@ -68,6 +69,38 @@ describe('one pending order per cart', () => {
     expect(ids.size).toBe(1)
     const orders = await ordersOf(user.id)
     expect(orders.filter((order) => order.status === 'pending')).toHaveLength(1)
+  })
+
+  // What the pending-order lock guards (the unique index decides the race above): a checkout that would reuse the
+  // pending order while the buyer's cancel of it (another tab) is not yet committed. With the lock it waits and then
+  // finds the order no longer pending; without it, it would hand back bank details for the cancelled order.
+  raceIt('a checkout racing the cancel of the pending order it would reuse gets a new order', async () => {
+    const { user, caller, courses } = await shopperWithCourses(15)
+    const first = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const again = await whileHeld(
+      db(),
+      (trx) => cancelByBuyer(trx, user.id, first.orderId),
+      () => caller.payment.start({ currency: 'USD', method: 'bank_transfer' }),
+      { waiters: 1 },
+    )
+    const handedBack = await db()
+      .selectFrom('orders')
+      .select('status')
+      .where('id', '=', again.orderId)
+      .executeTakeFirst()
+    expect({ reused: again.reused, status: handedBack?.status }).toEqual({ reused: false, status: 'pending' })
+    expect(again.orderId).not.toBe(first.orderId)
+    const orders = await ordersOf(user.id)
+    expect(orders.map((order) => [order.id, order.status])).toEqual([
+      [first.orderId, 'cancelled'],
+      [again.orderId, 'pending'],
+    ])
+    const lines = await db()
+      .selectFrom('order_items')
+      .select('item_key')
+      .where('order_id', '=', again.orderId)
+      .execute()
+    expect(lines).toEqual([{ item_key: `course:${courses[0]!.id}` }])
   })
 
   it('switching rail retires the old order (its Stripe session expired through the API) for a new one', async () => {

@@ -5,7 +5,7 @@ import { ensureOwner } from '../../src-server/team/owner.ts'
 import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
 import { cookiePair, setCookieFor, trpcPost } from '../support/http.ts'
-import { raceIt } from '../support/race.ts'
+import { raceIt, whileRowHeld } from '../support/race.ts'
 import { serveForThisFile } from '../support/test-server.ts'
 
 const site = serveForThisFile()
@@ -103,10 +103,17 @@ describe('instances starting together on one database', () => {
     expect((await adminLogin('race@example.test', 'race-password-1')).status).toBe(200)
   })
 
+  // The account's row is held while the calls start, so at least two of them have read it unverified and wait on it
+  // together: only the lock's second read (after the first claim committed) tells them it is the owner's now.
   raceIt('claims an unverified account once when the calls race', async () => {
     const squatter = await createUser(site.db, { email: 'race2@example.test', emailVerified: false })
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => ensureOwner(site.db, 'race2@example.test', 'race-password-2')),
+    const results = await whileRowHeld(
+      site.db,
+      'users',
+      squatter.id,
+      () =>
+        Promise.all(Array.from({ length: 10 }, () => ensureOwner(site.db, 'race2@example.test', 'race-password-2'))),
+      { waiters: 2 },
     )
     expect(results.filter((result) => result === 'claimed')).toHaveLength(1)
     expect(results.filter((result) => result === 'exists')).toHaveLength(9)

@@ -2,7 +2,7 @@
 // its row lock or transaction removed (issue 19): it would prove nothing. With TEST_DATABASE_URL set (CI always
 // sets it) the `postgres` project runs them; without it they are skipped, and the skip says why.
 // docs/concurrency-proofs.md records each one failing with its lock removed.
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import { inject, it } from 'vitest'
 import type { Database } from '../../db/types.ts'
 import './provided.ts'
@@ -24,28 +24,74 @@ export function raceIt(name: string, fn: () => Promise<void>, timeout = 90_000) 
   return it.skip(`${name} [${reason}]`, fn)
 }
 
+/** How long to hold: a fixed time, or until `waiters` other sessions of this database wait for a lock (then every
+ * racer that must wait is waiting) or the racers have all finished (a racer that takes no lock never waits), at most
+ * `maxMs`. */
+export type Hold = number | { waiters: number; maxMs?: number }
+
 /**
  * Makes a race certain instead of likely: another connection holds `table`'s row (`key`: its id, or the columns of
  * its primary key) locked while `racers` start, so each of them reaches the row before any can finish; then the row
  * is let go. Without a lock or a guarded UPDATE, every racer has read the row as it was and all of them win.
  */
-export async function whileRowHeld<T>(
+export function whileRowHeld<T>(
   db: Kysely<Database>,
-  table: 'orders' | 'service_orders' | 'courses' | 'users' | 'lesson_progress',
+  table: 'orders' | 'service_orders' | 'courses' | 'users' | 'lesson_progress' | 'cart_items',
   key: string | Record<string, string>,
   racers: () => Promise<T>,
-  holdMs = 500,
+  hold: Hold = 500,
 ): Promise<T> {
   const columns = Object.entries(typeof key === 'string' ? { id: key } : key)
   const where = sql.join(
     columns.map(([column, value]) => sql`${sql.ref(column)} = ${value}`),
     sql` and `,
   )
+  return whileHeld(
+    db,
+    (trx) => sql`select 1 from ${sql.table(table)} where ${where} for update`.execute(trx),
+    racers,
+    hold,
+  )
+}
+
+/**
+ * Like whileRowHeld, with the holding transaction's work given: `change` runs in it (real product code, e.g. a cancel,
+ * taking its row locks), `racers` start while it is still uncommitted, and it commits after `hold`. A racer that reads
+ * without a lock sees the rows as they were before `change`; one that locks them waits and sees them after.
+ */
+export async function whileHeld<T>(
+  db: Kysely<Database>,
+  change: (trx: Transaction<Database>) => Promise<unknown>,
+  racers: () => Promise<T>,
+  hold: Hold = 500,
+): Promise<T> {
   let started: Promise<T> | undefined
   await db.transaction().execute(async (trx) => {
-    await sql`select 1 from ${sql.table(table)} where ${where} for update`.execute(trx)
+    await change(trx)
     started = racers()
-    await new Promise((resolve) => setTimeout(resolve, holdMs))
+    if (typeof hold === 'number') {
+      await sleep(hold)
+      return
+    }
+    let settled = false
+    started.then(
+      () => (settled = true),
+      () => (settled = true),
+    )
+    const deadline = Date.now() + (hold.maxMs ?? 20_000)
+    while (!settled && Date.now() < deadline && (await lockWaiters(trx)) < hold.waiters) await sleep(20)
   })
   return started!
 }
+
+/** Sessions of this database waiting for a lock now (asked on the holding connection: the pool may be all taken). */
+async function lockWaiters(trx: Transaction<Database>): Promise<number> {
+  // pg_stat_activity keeps one snapshot per transaction unless cleared.
+  await sql`select pg_stat_clear_snapshot()`.execute(trx)
+  const { rows } = await sql<{ waiting: number }>`
+    select count(*)::int as waiting from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock'`.execute(trx)
+  return rows[0]!.waiting
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
