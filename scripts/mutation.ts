@@ -100,7 +100,8 @@ export const MODULES: Record<string, Module> = {
   // Access, cart, session, roles, learning, service orders and subscription state (issue 19, second half).
   cart: {
     mutate: ['src-server/cart/lines.ts', 'src-server/cart/repository.ts'],
-    tests: ['cart'].map(test),
+    // cart-after-order: what an order bought leaves the cart, and a cancelled order's lines come back.
+    tests: ['cart', 'cart-after-order'].map(test),
   },
   'auth-session': {
     mutate: ['src-server/auth/session.ts'],

@@ -122,7 +122,10 @@ export async function removePurchasedItems(db: DB, userId: string, itemKeys: rea
   await db.deleteFrom('cart_items').where('user_id', '=', userId).where('item_key', 'in', itemKeys).execute()
 }
 
-/** A cancelled order's lines go back into the cart (what is already there, or owned meanwhile, is skipped). */
+/**
+ * A cancelled order's lines go back into the cart (what is already there, a plan where the cart holds another, or a
+ * course owned meanwhile, is skipped).
+ */
 export async function restoreItems(
   db: DB,
   userId: string,
@@ -147,7 +150,8 @@ export async function restoreItems(
         plan_id: line.plan_id,
         billing_cycle: line.billing_cycle,
       })
-      .onConflict((oc) => oc.columns(['user_id', 'item_key']).doNothing())
+      // Any unique conflict: the same item already there, or another plan the buyer chose since (one plan a cart).
+      .onConflict((oc) => oc.doNothing())
       .execute()
   }
 }

@@ -1,6 +1,10 @@
 // Cart router against a real database: ids only, prices from the catalogue, duplicates impossible.
+import { randomBytes, randomUUID } from 'node:crypto'
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { insertCourse, type NewCourse } from '../../db/seed/factories.ts'
+import type { PaypalOptions } from '../../db/types.ts'
+import { grant } from '../../src-server/access/ledger.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
@@ -18,6 +22,38 @@ afterAll(async () => {
 
 const cartRows = (userId: string) =>
   database.db.selectFrom('cart_items').select(['id', 'item_key']).where('user_id', '=', userId).execute()
+
+/** A published course of this test's own (a fresh id), so its catalogue row says what the test needs. */
+async function ownCourse(course: Partial<NewCourse> = {}) {
+  const category = await database.db.selectFrom('categories').select('id').limit(1).executeTakeFirstOrThrow()
+  const id = `cart-course-${randomBytes(4).toString('hex')}`
+  return insertCourse(database.db, {
+    id,
+    title: `Course ${id}`,
+    category_id: category.id,
+    status: 'published',
+    ...course,
+  })
+}
+
+/** A plan priced in pounds (the seed's plans are all in dollars). */
+async function sterlingPlan() {
+  const id = `sterling-${randomBytes(4).toString('hex')}`
+  await database.db
+    .insertInto('plans')
+    .values({
+      id,
+      name: 'Sterling',
+      description: 'A plan priced in pounds',
+      monthly_price_minor: 1_500,
+      annual_price_minor: 15_000,
+      currency: 'GBP',
+      features: JSON.stringify([]),
+      position: 99,
+    })
+    .execute()
+  return id
+}
 
 describe('cart', () => {
   it('refuses a visitor with the spec message, and lists null / counts 0 for a visitor', async () => {
@@ -161,15 +197,70 @@ describe('cart', () => {
     expect(plans).toEqual([{ plan_id: 'pro', billing_cycle: answers[0] === annualFirst[0] ? 'monthly' : 'annual' }])
   })
 
-  it('refuses unknown items', async () => {
+  it('refuses unknown items, duplicates, an owned course and a second plan, with the exact reasons', async () => {
     const user = await createUser(database.db)
     const caller = await shopCaller(database.db, user)
     await expect(caller.cart.add({ kind: 'course', courseId: 'no-such-course' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
+      message: 'Course not found',
+    })
+    await expect(caller.cart.add({ kind: 'service_package', packageId: randomUUID() })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Service package not found',
     })
     await expect(caller.cart.add({ kind: 'plan', planId: 'gold', billingCycle: 'monthly' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
+      message: 'Plan not found',
     })
+
+    const course = await ownCourse()
+    const audit = await servicePackage(database.db, 'seo-audit', 'Essential Audit')
+    await caller.cart.add({ kind: 'course', courseId: course.id })
+    await caller.cart.add({ kind: 'service_package', packageId: audit.id })
+    const duplicate = { code: 'CONFLICT', message: 'This item is already in your cart' }
+    await expect(caller.cart.add({ kind: 'course', courseId: course.id })).rejects.toMatchObject(duplicate)
+    await expect(caller.cart.add({ kind: 'service_package', packageId: audit.id })).rejects.toMatchObject(duplicate)
+
+    // A course the buyer already holds cannot be bought again.
+    const owned = await ownCourse()
+    await grant(database.db, {
+      userId: user.id,
+      right: { kind: 'course', courseId: owned.id },
+      source: { kind: 'staff' },
+    })
+    await expect(caller.cart.add({ kind: 'course', courseId: owned.id })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'You already own this course',
+    })
+
+    // A buyer with a live plan changes it on the pricing page: no plan goes into the cart.
+    await database.db
+      .insertInto('subscriptions')
+      .values({ user_id: user.id, plan_id: 'basic', billing_cycle: 'monthly', status: 'active' })
+      .execute()
+    await expect(caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'You already have a plan. Use Change plan on the pricing page to switch.',
+    })
+    expect((await cartRows(user.id)).map((row) => row.item_key).sort()).toEqual(
+      [`course:${course.id}`, `service_package:${audit.id}`].sort(),
+    )
+  })
+
+  it('does not call a failure that is not a duplicate a duplicate (an account deleted while adding)', async () => {
+    const user = await createUser(database.db)
+    const caller = await shopCaller(database.db, user)
+    const course = await ownCourse()
+    await database.db.deleteFrom('users').where('id', '=', user.id).execute()
+    await expect(caller.cart.add({ kind: 'course', courseId: course.id })).rejects.toMatchObject({
+      code: 'INTERNAL_SERVER_ERROR',
+      message: 'insert or update on table "cart_items" violates foreign key constraint "cart_items_user_id_fkey"',
+    })
+    await expect(caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })).rejects.toMatchObject({
+      code: 'INTERNAL_SERVER_ERROR',
+      message: 'insert or update on table "cart_items" violates foreign key constraint "cart_items_user_id_fkey"',
+    })
+    expect(await cartRows(user.id)).toEqual([])
   })
 
   it('removes only the own item and clears the cart', async () => {
@@ -207,5 +298,190 @@ describe('cart', () => {
     expect(cart?.items.map((item) => item.key)).toEqual(['plan:basic'])
     expect(cart?.totals[0]?.totalMinor).toBe(999)
     await database.db.updateTable('courses').set({ status: 'published' }).where('id', '=', course.id).execute()
+  })
+  it('resolves every line from the catalogue: title, detail, image, price, currency and how often it bills', async () => {
+    const user = await createUser(database.db)
+    const caller = await shopCaller(database.db, user)
+    const pounds = await ownCourse({
+      instructor_name: 'Ada Lovelace',
+      image_url: '/images/ada.png',
+      price_minor: 4_250,
+      currency: 'GBP',
+    })
+    const dollars = await ownCourse({
+      instructor_name: 'Grace Hopper',
+      image_url: '/images/grace.png',
+      price_minor: 1_999,
+    })
+    const formation = await servicePackage(database.db, 'uk-company-formation', 'Standard')
+    const seo = await servicePackage(database.db, 'seo-management', 'Starter SEO Monthly')
+    const planId = await sterlingPlan()
+
+    expect(await caller.cart.add({ kind: 'course', courseId: pounds.id })).toEqual({
+      kind: 'course',
+      title: pounds.title,
+      replaced: null,
+    })
+    await caller.cart.add({ kind: 'course', courseId: dollars.id })
+    expect(await caller.cart.add({ kind: 'service_package', packageId: formation.id })).toEqual({
+      kind: 'service_package',
+      title: 'UK Company Formation - Standard',
+      replaced: null,
+    })
+    await caller.cart.add({ kind: 'service_package', packageId: seo.id })
+    await caller.cart.add({ kind: 'plan', planId, billingCycle: 'monthly' })
+
+    const rows = await database.db
+      .selectFrom('cart_items')
+      .select(['id', 'item_key', 'added_at'])
+      .where('user_id', '=', user.id)
+      .execute()
+    const stored = (key: string) => {
+      const row = rows.find((r) => r.item_key === key)!
+      return { id: row.id, key, addedAt: row.added_at.toISOString() }
+    }
+    const none = { courseId: null, serviceId: null, packageId: null, planId: null, billingCycle: null }
+    const cart = await caller.cart.list()
+    const byKey = (key: string) => cart?.items.find((item) => item.key === key)
+    expect(byKey(`course:${pounds.id}`)).toEqual({
+      ...none,
+      ...stored(`course:${pounds.id}`),
+      kind: 'course',
+      courseId: pounds.id,
+      title: pounds.title,
+      detail: 'Ada Lovelace',
+      image: '/images/ada.png',
+      priceMinor: 4_250,
+      currency: 'GBP',
+      recurringInterval: null,
+    })
+    expect(byKey(`course:${dollars.id}`)).toEqual({
+      ...none,
+      ...stored(`course:${dollars.id}`),
+      kind: 'course',
+      courseId: dollars.id,
+      title: dollars.title,
+      detail: 'Grace Hopper',
+      image: '/images/grace.png',
+      priceMinor: 1_999,
+      currency: 'USD',
+      recurringInterval: null,
+    })
+    expect(byKey(`service_package:${formation.id}`)).toEqual({
+      ...none,
+      ...stored(`service_package:${formation.id}`),
+      kind: 'service_package',
+      serviceId: 'uk-company-formation',
+      packageId: formation.id,
+      title: 'UK Company Formation - Standard',
+      detail: 'Standard package',
+      image: '/images/services/uk-company-formation.svg',
+      priceMinor: 30_000,
+      currency: 'GBP',
+      recurringInterval: null,
+    })
+    expect(byKey(`service_package:${seo.id}`)).toEqual({
+      ...none,
+      ...stored(`service_package:${seo.id}`),
+      kind: 'service_package',
+      serviceId: 'seo-management',
+      packageId: seo.id,
+      title: 'SEO Management - Starter SEO Monthly',
+      detail: 'Starter SEO Monthly package, billed monthly',
+      image: '/images/services/seo-management.svg',
+      priceMinor: 49_900,
+      currency: 'USD',
+      recurringInterval: 'month',
+    })
+    expect(byKey(`plan:${planId}`)).toEqual({
+      ...none,
+      ...stored(`plan:${planId}`),
+      kind: 'plan',
+      planId,
+      billingCycle: 'monthly',
+      title: 'Sterling Plan',
+      detail: 'Billed monthly',
+      image: '/favicon.svg',
+      priceMinor: 1_500,
+      currency: 'GBP',
+      recurringInterval: 'month',
+    })
+    expect(cart?.count).toBe(5)
+    expect(cart?.totals).toEqual([
+      { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, totalMinor: 51_899 },
+      { currency: 'GBP', itemCount: 3, subtotalMinor: 35_750, taxMinor: 0, totalMinor: 35_750 },
+    ])
+
+    // The same plan billed yearly: its yearly price, billed every year.
+    await caller.cart.add({ kind: 'plan', planId, billingCycle: 'annual' })
+    const yearly = await caller.cart.list()
+    expect(yearly?.items.find((item) => item.kind === 'plan')).toMatchObject({
+      key: `plan:${planId}`,
+      title: 'Sterling Plan',
+      detail: 'Billed annually',
+      priceMinor: 15_000,
+      currency: 'GBP',
+      recurringInterval: 'year',
+      billingCycle: 'annual',
+    })
+    expect(yearly?.totals).toEqual([
+      { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, totalMinor: 51_899 },
+      { currency: 'GBP', itemCount: 3, subtotalMinor: 49_250, taxMinor: 0, totalMinor: 49_250 },
+    ])
+  })
+
+  it('offers the PayPal buttons of the services in the cart that have PayPal on and fully set up, once each', async () => {
+    const paypalOf = async (serviceId: string) =>
+      (await database.db.selectFrom('services').select('paypal').where('id', '=', serviceId).executeTakeFirstOrThrow())
+        .paypal
+    const setPaypal = (serviceId: string, paypal: PaypalOptions | null) =>
+      database.db
+        .updateTable('services')
+        .set({ paypal: JSON.stringify(paypal) })
+        .where('id', '=', serviceId)
+        .execute()
+    const services = ['seo-audit', 'uk-company-formation', 'seo-management', 'usa-company-formation'] as const
+    const before = await Promise.all(services.map(paypalOf))
+    try {
+      await setPaypal('seo-audit', { enabled: true, clientId: 'client-audit', hostedButtonId: 'BUTTON-AUDIT' })
+      // On, but without its button: nothing to show.
+      await setPaypal('uk-company-formation', { enabled: true, clientId: 'client-uk', hostedButtonId: '' })
+      // Set up, but off.
+      await setPaypal('seo-management', { enabled: false, clientId: 'client-seo', hostedButtonId: 'BUTTON-SEO' })
+      // On and set up, but not in this buyer's cart.
+      await setPaypal('usa-company-formation', { enabled: true, clientId: 'client-us', hostedButtonId: 'BUTTON-US' })
+
+      const user = await createUser(database.db)
+      const caller = await shopCaller(database.db, user)
+      expect((await caller.payment.options()).paypalButtons).toEqual([])
+      for (const [serviceId, name] of [
+        ['seo-audit', 'Essential Audit'],
+        ['seo-audit', 'Professional Audit'],
+        ['uk-company-formation', 'Standard'],
+        ['seo-management', 'Starter SEO Monthly'],
+      ] as const) {
+        await caller.cart.add({
+          kind: 'service_package',
+          packageId: (await servicePackage(database.db, serviceId, name)).id,
+        })
+      }
+      const other = await createUser(database.db)
+      const us = await database.db
+        .selectFrom('service_packages')
+        .select('id')
+        .where('service_id', '=', 'usa-company-formation')
+        .executeTakeFirstOrThrow()
+      await (await shopCaller(database.db, other)).cart.add({ kind: 'service_package', packageId: us.id })
+
+      expect(await caller.payment.options()).toEqual({
+        card: false,
+        paypal: false,
+        paypalButtons: [
+          { serviceId: 'seo-audit', title: 'SEO Audit', clientId: 'client-audit', hostedButtonId: 'BUTTON-AUDIT' },
+        ],
+      })
+    } finally {
+      for (const [index, serviceId] of services.entries()) await setPaypal(serviceId, before[index] ?? null)
+    }
   })
 })
