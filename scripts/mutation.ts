@@ -127,7 +127,8 @@ export const MODULES: Record<string, Module> = {
   },
   'subscription-state': {
     mutate: ['src-server/access/subscription-state.ts'],
-    tests: ['membership', 'subscription-events-order'].map(test),
+    // subscription-state: each rule with exact instants (same-instant snapshots, ends, past due, reopening a lapse).
+    tests: ['membership', 'subscription-events-order', 'subscription-state'].map(test),
   },
   learning: {
     mutate: ['src-server/learning/progress.ts', 'src-server/learning/completion.ts'],
