@@ -69,7 +69,20 @@ export const MODULES: Record<string, Module> = {
     mutate: ['create', 'repository', 'renewal', 'free-enrolment', 'seller', 'buyer'].map(
       (f) => `src-server/orders/${f}.ts`,
     ),
-    tests: ['payments', 'free-enrolment', 'membership-renewals', 'order-rules'].map(test),
+    // cart-order: the cart's pending order; order-history: the read side; orphan-orders: the Resume, Cancel and
+    // expiry look-ups (findBuyerOrder, findOrderForStaff, listAbandonedCardOrders) and reuse through checkout.
+    tests: [
+      'tests/unit/seller.test.ts',
+      ...[
+        'payments',
+        'free-enrolment',
+        'membership-renewals',
+        'order-rules',
+        'cart-order',
+        'order-history',
+        'orphan-orders',
+      ].map(test),
+    ],
   },
   'orders-refunds': {
     mutate: [

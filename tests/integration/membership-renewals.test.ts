@@ -11,7 +11,7 @@ import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
-import { shopCaller } from '../support/shop.ts'
+import { pricedCourses, shopCaller } from '../support/shop.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -108,6 +108,59 @@ describe('renewals without a card', () => {
     expect(await markPaid(db(), renewal_order_id!, { source: 'staff' })).toBe('fulfilled')
     expect((await subscriptionOf(user)).status).toBe('active')
     expect(await isPremium(db(), user)).toBe(true)
+  })
+})
+
+describe('the renewal order', () => {
+  it('is one line of the plan for one more period at its price now, beside the cart (monthly and annual)', async () => {
+    for (const [planId, cycle] of [
+      ['basic', 'monthly'],
+      ['pro', 'annual'],
+    ] as const) {
+      const { user, sub } = await member('bank_transfer', planId, cycle)
+      // A checkout of the cart is under way meanwhile: the renewal order stands beside it.
+      const [course] = await pricedCourses(db())
+      await (await shopCaller(db(), user)).cart.add({ kind: 'course', courseId: course!.id })
+      await createFromCart(db(), { userId: user.id, currency: 'USD', method: 'bank_transfer', referencePrefix: 'SF' })
+      await runMembershipSchedule(deps(), at(-6, sub.renews_at!.getTime()))
+      const { renewal_order_id } = await subscriptionOf(user)
+      const plan = await db()
+        .selectFrom('plans')
+        .select(['name', 'monthly_price_minor', 'annual_price_minor'])
+        .where('id', '=', planId)
+        .executeTakeFirstOrThrow()
+      const price = cycle === 'annual' ? plan.annual_price_minor : plan.monthly_price_minor
+      const order = await db()
+        .selectFrom('orders')
+        .select(['status', 'method', 'source', 'currency', 'total_minor'])
+        .where('id', '=', renewal_order_id!)
+        .executeTakeFirstOrThrow()
+      expect(order).toEqual({
+        status: 'pending',
+        method: 'bank_transfer',
+        source: 'renewal',
+        currency: 'USD',
+        total_minor: price,
+      })
+      const lines = await db()
+        .selectFrom('order_items')
+        .select(['kind', 'plan_id', 'item_key', 'billing_cycle', 'recurring_interval', 'title', 'detail'])
+        .select('unit_price_minor')
+        .where('order_id', '=', renewal_order_id!)
+        .execute()
+      expect(lines).toEqual([
+        {
+          kind: 'plan',
+          plan_id: planId,
+          item_key: `plan:${planId}`,
+          billing_cycle: cycle,
+          recurring_interval: cycle === 'annual' ? 'year' : 'month',
+          title: plan.name,
+          detail: cycle === 'annual' ? 'Renewal, billed annually' : 'Renewal, billed monthly',
+          unit_price_minor: price,
+        },
+      ])
+    }
   })
 })
 
