@@ -9,8 +9,10 @@ import {
   cancelOrderByStaff,
   expireAbandonedCheckouts,
 } from '../../src-server/payments/abandoned.ts'
+import { startCheckout } from '../../src-server/payments/checkout.ts'
 import { defaultPayments, type PaymentsConfig, paymentsFromEnv } from '../../src-server/payments/config.ts'
 import type { StripeApi } from '../../src-server/payments/stripe.ts'
+import { createMemoryLimiter } from '../../src-server/security/rate-limit.ts'
 import { trialStartedText } from '../../src-shared/membership.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
@@ -175,6 +177,29 @@ describe('starting a checkout', () => {
       message: 'No checkout URL received',
     })
     expect((await ordersOf(user.id)).map((order) => order.status)).toEqual(['failed'])
+  })
+
+  it('opens each order’s Stripe page under that order’s idempotency key, so a retry never opens a second one', async () => {
+    const first = await cardCheckout(6)
+    const second = await cardCheckout(7)
+    expect(fake.sessionKeys.get(first.sessionId)).toBe(`order-${first.started.orderId}`)
+    expect(fake.sessionKeys.get(second.sessionId)).toBe(`order-${second.started.orderId}`)
+    expect(second.sessionId).not.toBe(first.sessionId)
+  })
+
+  it('counts checkout attempts per buyer: one buyer at the limit does not hold up another', async () => {
+    const deps = { db: db(), payments, publicUrl: 'http://127.0.0.1:5173', limiter: createMemoryLimiter() }
+    const busy = await shopper(8)
+    const other = await shopper(9)
+    for (let i = 0; i < 20; i++) await startCheckout(deps, busy.user, { currency: 'USD', method: 'bank_transfer' })
+    await expect(startCheckout(deps, busy.user, { currency: 'USD', method: 'bank_transfer' })).rejects.toMatchObject({
+      kind: 'rate_limited',
+      message: 'Too many checkout attempts. Please wait a few minutes and try again.',
+    })
+    await expect(startCheckout(deps, other.user, { currency: 'USD', method: 'bank_transfer' })).resolves.toMatchObject({
+      method: 'bank_transfer',
+      reused: false,
+    })
   })
 
   it('Stripe refusing the session: 502 with the message, the order failed', async () => {

@@ -61,6 +61,8 @@ export interface FakeStripe {
   sessions: Map<string, Session>
   /** The parameters each session was created with, as the SDK encoded them (parsed back into objects). */
   createParams: Map<string, Record<string, Loose>>
+  /** The Idempotency-Key each session was created with (Stripe answers a repeated key with the first session). */
+  sessionKeys: Map<string, string | null>
   /** Refunds by id, and what each payment intent captured (its amount_total when paid). */
   refunds: Map<string, FakeRefund>
   captured: Map<string, { amount: number; currency: string }>
@@ -105,6 +107,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const sessions = new Map<string, Session>()
   const lineItems = new Map<string, LineItem[]>()
   const createParams = new Map<string, Record<string, Loose>>()
+  const sessionKeys = new Map<string, string | null>()
+  const sessionsByKey = new Map<string, { session: Session; body: string }>()
   const refunds = new Map<string, FakeRefund>()
   const captured = new Map<string, { amount: number; currency: string }>()
   const idempotent = new Map<string, FakeRefund>()
@@ -178,6 +182,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     webhookUrl: options.webhookUrl ?? null,
     sessions,
     createParams,
+    sessionKeys,
     refunds,
     captured,
     invoicePayments,
@@ -276,10 +281,21 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         failure = null
         return send(response, 402, stripeError(message, 'card_error'))
       }
+      // Stripe's idempotency: the same key with the same parameters gives back the first answer; with others, an
+      // idempotency_error.
+      const key = request.headers['idempotency-key']
+      const earlier = typeof key === 'string' ? sessionsByKey.get(key) : undefined
+      if (earlier && earlier.body === body) return send(response, 200, earlier.session)
+      if (earlier) {
+        const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`
+        return send(response, 400, stripeError(message, 'idempotency_error'))
+      }
       const params = parseForm(body)
       const session = createSession(params, fake.url, lineItems)
       sessions.set(session.id, session)
       createParams.set(session.id, params)
+      sessionKeys.set(session.id, typeof key === 'string' ? key : null)
+      if (typeof key === 'string') sessionsByKey.set(key, { session, body })
       return send(response, 200, session)
     }
     if (request.method === 'POST' && expirePath) {
