@@ -177,6 +177,10 @@ describe('grantForPaidOrder (through markPaid)', () => {
         name: 'Deleted while pending',
         price_minor: 4000,
         currency: 'USD',
+        description: '',
+        features: '[]',
+        processing_time: '',
+        billing_interval: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
@@ -188,6 +192,8 @@ describe('grantForPaidOrder (through markPaid)', () => {
         description: 'Withdrawn while an order waited',
         monthly_price_minor: 900,
         annual_price_minor: 9000,
+        features: '[]',
+        badge: null,
         position: 99,
       })
       .execute()
