@@ -4,6 +4,7 @@
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as ledgerMigration from '../../db/migrations/2026_11_24_1000_access_ledger.ts'
+import { insertCourse } from '../../db/seed/factories.ts'
 import {
   canOpenCourse,
   courseHasLearners,
@@ -89,6 +90,174 @@ describe('grant', () => {
     expect(await grantRows(user.id)).toEqual([
       { kind: 'course', course_id: course.id, source: 'order_item', revoked_reason: null },
       { kind: 'service', course_id: null, source: 'order_item', revoked_reason: null },
+    ])
+  })
+})
+
+describe('grantForPaidOrder (through markPaid)', () => {
+  it('a paid order with a course, a service package and a plan grants exactly those three rights', async () => {
+    const course = await publishedCourse(db(), 6)
+    const pkg = await servicePackage(db(), 'seo-audit', 'Essential Audit')
+    const { user, orderId } = await paidOrder(async (caller) => {
+      await caller.cart.add({ kind: 'course', courseId: course.id })
+      await caller.cart.add({ kind: 'service_package', packageId: pkg.id })
+      await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    })
+    const itemOf = async (kind: 'course' | 'service_package' | 'plan') =>
+      (
+        await db()
+          .selectFrom('order_items')
+          .select('id')
+          .where('order_id', '=', orderId)
+          .where('kind', '=', kind)
+          .executeTakeFirstOrThrow()
+      ).id
+    const subscriptions = await db()
+      .selectFrom('subscriptions')
+      .select(['id', 'plan_id', 'billing_cycle', 'status', 'order_id'])
+      .where('user_id', '=', user.id)
+      .execute()
+    expect(subscriptions).toEqual([
+      { id: expect.any(String), plan_id: 'basic', billing_cycle: 'monthly', status: 'active', order_id: orderId },
+    ])
+    const rights = await db()
+      .selectFrom('access_grants')
+      .select(['kind', 'course_id', 'service_package_id', 'source', 'order_id', 'order_item_id', 'subscription_id'])
+      .where('user_id', '=', user.id)
+      .orderBy('kind')
+      .execute()
+    expect(rights).toEqual([
+      {
+        kind: 'course',
+        course_id: course.id,
+        service_package_id: null,
+        source: 'order_item',
+        order_id: orderId,
+        order_item_id: await itemOf('course'),
+        subscription_id: null,
+      },
+      {
+        kind: 'premium',
+        course_id: null,
+        service_package_id: null,
+        source: 'subscription',
+        order_id: null,
+        order_item_id: null,
+        subscription_id: subscriptions[0]!.id,
+      },
+      {
+        kind: 'service',
+        course_id: null,
+        service_package_id: pkg.id,
+        source: 'order_item',
+        order_id: orderId,
+        order_item_id: await itemOf('service_package'),
+        subscription_id: null,
+      },
+    ])
+    expect(await itemOf('plan')).toEqual(expect.any(String))
+  })
+
+  it('a line whose course, package or plan was deleted while the order waited grants nothing; the payment stands', async () => {
+    // Order lines outlive what they sold (their reference is set to null), so paying later must skip them.
+    const category = await db().selectFrom('categories').select('id').limit(1).executeTakeFirstOrThrow()
+    await insertCourse(db(), {
+      id: 'deleted-while-pending',
+      title: 'Deleted while pending',
+      category_id: category.id,
+      status: 'published',
+      price_minor: 2500,
+    })
+    const service = await db().selectFrom('services').select('id').limit(1).executeTakeFirstOrThrow()
+    const pkg = await db()
+      .insertInto('service_packages')
+      .values({
+        service_id: service.id,
+        position: 99,
+        name: 'Deleted while pending',
+        price_minor: 4000,
+        currency: 'USD',
+        description: '',
+        features: '[]',
+        processing_time: '',
+        billing_interval: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db()
+      .insertInto('plans')
+      .values({
+        id: 'deleted-while-pending',
+        name: 'Gone',
+        description: 'Withdrawn while an order waited',
+        monthly_price_minor: 900,
+        annual_price_minor: 9000,
+        features: '[]',
+        badge: null,
+        position: 99,
+      })
+      .execute()
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user)
+    await caller.cart.add({ kind: 'course', courseId: 'deleted-while-pending' })
+    await caller.cart.add({ kind: 'service_package', packageId: pkg.id })
+    await caller.cart.add({ kind: 'plan', planId: 'deleted-while-pending', billingCycle: 'monthly' })
+    const order = await createFromCart(db(), {
+      userId: user.id,
+      currency: 'USD',
+      method: 'bank_transfer',
+      referencePrefix: 'SF',
+    })
+    await db().deleteFrom('courses').where('id', '=', 'deleted-while-pending').execute()
+    await db().deleteFrom('service_packages').where('id', '=', pkg.id).execute()
+    await db().deleteFrom('plans').where('id', '=', 'deleted-while-pending').execute()
+    const lines = await db()
+      .selectFrom('order_items')
+      .select(['kind', 'course_id', 'service_package_id', 'plan_id', 'billing_cycle'])
+      .where('order_id', '=', order.id)
+      .orderBy('kind')
+      .execute()
+    expect(lines).toEqual([
+      { kind: 'course', course_id: null, service_package_id: null, plan_id: null, billing_cycle: null },
+      { kind: 'plan', course_id: null, service_package_id: null, plan_id: null, billing_cycle: 'monthly' },
+      { kind: 'service_package', course_id: null, service_package_id: null, plan_id: null, billing_cycle: null },
+    ])
+
+    expect(await markPaid(db(), order.id, { source: 'staff' })).toBe('fulfilled')
+    expect(await grantRows(user.id)).toEqual([])
+    expect(await db().selectFrom('subscriptions').select('id').where('user_id', '=', user.id).execute()).toEqual([])
+  })
+})
+
+describe('My Courses (purchases.myCourses)', () => {
+  it('shows a course held twice once, dated from its first grant', async () => {
+    const course = await publishedCourse(db(), 7)
+    const { user, orderId } = await paidOrder((caller) => caller.cart.add({ kind: 'course', courseId: course.id }))
+    const bought = await db()
+      .selectFrom('access_grants')
+      .select('starts_at')
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Staff give the same course again later: a second live grant.
+    const given = await grant(db(), {
+      userId: user.id,
+      right: { kind: 'course', courseId: course.id },
+      source: { kind: 'staff' },
+    })
+    const { starts_at: givenAt } = await db()
+      .selectFrom('access_grants')
+      .select('starts_at')
+      .where('id', '=', given.id)
+      .executeTakeFirstOrThrow()
+    expect(givenAt.getTime()).toBeGreaterThan(bought.starts_at.getTime())
+    const shown = await db()
+      .selectFrom('courses')
+      .select(['id', 'title', 'instructor_name as instructor', 'image_url as image'])
+      .where('id', '=', course.id)
+      .executeTakeFirstOrThrow()
+    expect(await (await shopCaller(db(), user)).purchases.myCourses()).toEqual([
+      { ...shown, enrolledAt: bought.starts_at.toISOString() },
     ])
   })
 })

@@ -9,7 +9,7 @@ import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
-import { publishedCourse, shopCaller } from '../support/shop.ts'
+import { buyerWhoHadAPlan, publishedCourse, shopCaller } from '../support/shop.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -112,5 +112,56 @@ describe('isPremium', () => {
       price: null,
     })
     expect(await isPremium(db(), user)).toBe(false)
+  })
+})
+
+describe('purchases.entitlements', () => {
+  it('a visitor has nothing and the free trial open', async () => {
+    expect(await (await shopCaller(db(), null)).purchases.entitlements()).toEqual({
+      isPremium: false,
+      plan: null,
+      renewsAt: null,
+      courseIds: [],
+      trialAvailable: true,
+    })
+  })
+
+  it('a new customer has the trial open; someone who had a plan, even a cancelled one, has not', async () => {
+    const newcomer = await shopCaller(db(), await createUser(db()))
+    expect(await newcomer.purchases.entitlements()).toEqual({
+      isPremium: false,
+      plan: null,
+      renewsAt: null,
+      courseIds: [],
+      trialAvailable: true,
+    })
+    const former = await shopCaller(db(), await buyerWhoHadAPlan(db()))
+    expect(await former.purchases.entitlements()).toEqual({
+      isPremium: false,
+      plan: null,
+      renewsAt: null,
+      courseIds: [],
+      trialAvailable: false,
+    })
+  })
+
+  it('a buyer of a course and a plan: Premium with its plan and renewal, the course, no second trial', async () => {
+    const course = await publishedCourse(db(), 3)
+    const { user, caller } = await buyerOf(async (c) => {
+      await c.cart.add({ kind: 'course', courseId: course.id })
+      await c.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    })
+    const { renews_at } = await db()
+      .selectFrom('subscriptions')
+      .select('renews_at')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    expect(await caller.purchases.entitlements()).toEqual({
+      isPremium: true,
+      plan: { id: 'basic', name: 'Basic', billingCycle: 'monthly', status: 'active' },
+      renewsAt: renews_at!.toISOString(),
+      courseIds: [course.id],
+      trialAvailable: false,
+    })
   })
 })

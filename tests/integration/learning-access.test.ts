@@ -113,6 +113,90 @@ describe('learning.lesson and learning.course follow the rule', () => {
   })
 })
 
+describe('a course taken off sale', () => {
+  const NO_ACCESS = { code: 'FORBIDDEN', message: 'You do not have access to this lesson' }
+  /** Runs `check` with the course in `status`, published again afterwards. */
+  async function whileCourseIs(courseId: string, status: 'draft' | 'archived', check: () => Promise<void>) {
+    await db().updateTable('courses').set({ status }).where('id', '=', courseId).execute()
+    try {
+      await check()
+    } finally {
+      await db().updateTable('courses').set({ status: 'published' }).where('id', '=', courseId).execute()
+    }
+  }
+  async function previewAndLocked(courseId: string) {
+    const lessons = await lessonsOf(db(), courseId)
+    const preview = lessons.find((l) => l.is_preview)
+    const locked = lessons.find((l) => !l.is_preview)
+    if (!preview || !locked) throw new Error('no preview or no locked lesson')
+    return { preview, locked }
+  }
+
+  it('a draft: its buyer, Premium members and others open no lesson, previews included; staff do', async () => {
+    const courseId = 'nodejs-api-development'
+    const { user: owner } = await buyerOfCourse(db(), courseId)
+    const { preview, locked } = await previewAndLocked(courseId)
+    await whileCourseIs(courseId, 'draft', async () => {
+      const draft = { id: courseId, status: 'draft', includedInPremium: true } as const
+      for (const [user, lesson] of [
+        [owner, locked],
+        [owner, preview],
+        [premium, locked],
+        [stranger, preview],
+      ] as const) {
+        const caller = await callerAs(db(), user)
+        await expect(
+          caller.learning.setCompleted({ courseId, lessonId: lesson.id, completed: true }),
+        ).rejects.toMatchObject(NO_ACCESS)
+        expect(await canOpenLesson(db(), user, draft, { isPreview: lesson.is_preview })).toBe(false)
+      }
+      expect(await canOpenLesson(db(), null, draft, { isPreview: true })).toBe(false)
+      await expect(
+        (await callerAs(db(), owner)).learning.lesson({ courseId, lessonId: locked.id }),
+      ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      const answer = await (await callerAs(db(), staff)).learning.lesson({ courseId, lessonId: locked.id })
+      expect(answer.locked).toBe(false)
+      expect(await canOpenLesson(db(), staff, draft, { isPreview: false })).toBe(true)
+    })
+    const rows = await db()
+      .selectFrom('lesson_progress')
+      .select('user_id')
+      .where('course_id', '=', courseId)
+      .where('user_id', 'in', [owner.id, premium.id, stranger.id])
+      .execute()
+    expect(rows).toEqual([])
+  })
+
+  it('archived: its buyers keep it, Premium no longer opens it, and its previews are closed to others', async () => {
+    const courseId = 'python-data-analysis'
+    const { user: owner } = await buyerOfCourse(db(), courseId)
+    const { preview, locked } = await previewAndLocked(courseId)
+    await whileCourseIs(courseId, 'archived', async () => {
+      const ownerCaller = await callerAs(db(), owner)
+      expect((await ownerCaller.learning.course({ courseId })).hasAccess).toBe(true)
+      expect((await ownerCaller.learning.lesson({ courseId, lessonId: locked.id })).locked).toBe(false)
+
+      const member = await callerAs(db(), premium)
+      expect((await member.learning.course({ courseId })).hasAccess).toBe(false)
+      const closed = await member.learning.lesson({ courseId, lessonId: locked.id })
+      expect([closed.locked, closed.content]).toEqual([true, null])
+      await expect(
+        member.learning.setCompleted({ courseId, lessonId: locked.id, completed: true }),
+      ).rejects.toMatchObject(NO_ACCESS)
+
+      const visitorPreview = await (await callerAs(db(), null)).learning.lesson({ courseId, lessonId: preview.id })
+      expect([visitorPreview.locked, visitorPreview.content]).toEqual([true, null])
+      await expect(
+        (await callerAs(db(), stranger)).learning.setCompleted({ courseId, lessonId: preview.id, completed: true }),
+      ).rejects.toMatchObject(NO_ACCESS)
+      const archived = { id: courseId, status: 'archived', includedInPremium: true } as const
+      expect(await canOpenLesson(db(), premium, archived, { isPreview: false })).toBe(false)
+      expect(await canOpenLesson(db(), null, archived, { isPreview: true })).toBe(false)
+      expect(await canOpenLesson(db(), owner, archived, { isPreview: false })).toBe(true)
+    })
+  })
+})
+
 describe('no lesson body or media address leaks', () => {
   for (const who of ['visitor', 'stranger', 'premium'] as const) {
     it(`${who}: no procedure answers with a locked lesson's body or video key`, async () => {
