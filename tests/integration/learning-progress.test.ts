@@ -1,14 +1,15 @@
 // Progress writes: Mark as complete and its undo, video positions and watched ranges (idempotent, never backwards,
-// 90 % auto-completion, no credit for seeking), and the course completing exactly once, with its e-mail and
+// 90 % auto-completion, no credit for seeking, new watching believed up to 2× the time since the last save + 5 s),
+// who may write (not found, forbidden), and the course completing exactly once, with its e-mail (exact wording) and
 // certificate, even under 20 concurrent writes (run with TEST_DATABASE_URL for PostgreSQL's real concurrency).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { insertCourse } from '../../db/seed/factories.ts'
 import { revoke } from '../../src-server/access/ledger.ts'
 import { writeCurriculum } from '../../src-server/catalog/curriculum-editing.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
-import { callerAs, type TestUser } from '../support/factories.ts'
+import { callerAs, createUser, type TestUser } from '../support/factories.ts'
 import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'
 import { raceIt, whileRowHeld } from '../support/race.ts'
 
@@ -28,9 +29,10 @@ afterAll(() => database.close())
 async function smallCourse(certificate = true) {
   courseCount += 1
   const id = `learning-course-${courseCount}`
+  const title = `Learning course ${courseCount}`
   await insertCourse(db(), {
     id,
-    title: `Learning course ${courseCount}`,
+    title,
     category_id: categoryId,
     certificate,
     status: 'published',
@@ -47,7 +49,7 @@ async function smallCourse(certificate = true) {
     },
   ])
   const lessons = await lessonsOf(db(), id)
-  return { id, lessons }
+  return { id, title, lessons }
 }
 
 async function learnerOf(courseId: string): Promise<TestUser> {
@@ -57,7 +59,7 @@ async function learnerOf(courseId: string): Promise<TestUser> {
 const completionMails = (to: string) =>
   db()
     .selectFrom('mail_outbox')
-    .select(['subject', 'text_body'])
+    .select(['to_address', 'subject', 'text_body'])
     .where('to_address', '=', to)
     .where('kind', '=', 'course_completed')
     .execute()
@@ -74,15 +76,81 @@ describe('Mark as complete', () => {
       total: 4,
       percent: 0,
     })
-    await caller.learning.setCompleted({ ...ref, completed: true })
-    await caller.learning.setCompleted({ ...ref, completed: true })
+    // Each answer is exact: a lesson that completes (or already was) is complete; the course is not done yet.
+    const notDone = { courseCompleted: false, certificateId: null }
+    expect(await caller.learning.setCompleted({ ...ref, completed: true })).toEqual({ completed: true, ...notDone })
+    expect(await caller.learning.setCompleted({ ...ref, completed: true })).toEqual({ completed: true, ...notDone })
     let player = await caller.learning.course({ courseId: course.id })
     expect(player.progress).toEqual({ completed: 1, total: 4, percent: 25 })
     expect(player.sections[0]?.lessons[0]?.completed).toBe(true)
     expect((await caller.learning.lesson(ref)).progress?.completed).toBe(true)
-    await caller.learning.setCompleted({ ...ref, completed: false })
+    // Undoing answers "not complete" (never a completion), and undoing again changes nothing.
+    expect(await caller.learning.setCompleted({ ...ref, completed: false })).toEqual({ completed: false, ...notDone })
+    expect(await caller.learning.setCompleted({ ...ref, completed: false })).toEqual({ completed: false, ...notDone })
     player = await caller.learning.course({ courseId: course.id })
     expect(player.progress.completed).toBe(0)
+  })
+
+  it('a lesson of another course is not found; a lesson the user may not open is forbidden and nothing is saved', async () => {
+    const course = await smallCourse()
+    const other = await smallCourse()
+    const learner = await callerAs(db(), await learnerOf(course.id))
+    const foreign = { courseId: course.id, lessonId: other.lessons[3]?.id ?? '' }
+    const notFound = { code: 'NOT_FOUND', message: 'Lesson not found' }
+    await expect(learner.learning.setCompleted({ ...foreign, completed: true })).rejects.toMatchObject(notFound)
+    await expect(
+      learner.learning.saveProgress({ ...foreign, positionSeconds: 5, ranges: [[0, 5]], sentAt: Date.now() }),
+    ).rejects.toMatchObject(notFound)
+
+    // A signed-in user who does not hold the course: its preview lesson opens, the others are refused.
+    const stranger = await createUser(db())
+    const caller = await callerAs(db(), stranger)
+    const forbidden = { code: 'FORBIDDEN', message: 'You do not have access to this lesson' }
+    const locked = { courseId: course.id, lessonId: course.lessons[1]?.id ?? '' }
+    const video = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
+    await expect(caller.learning.setCompleted({ ...locked, completed: true })).rejects.toMatchObject(forbidden)
+    await expect(
+      caller.learning.saveProgress({ ...video, positionSeconds: 5, ranges: [[0, 5]], sentAt: Date.now() }),
+    ).rejects.toMatchObject(forbidden)
+    const rows = await db()
+      .selectFrom('lesson_progress')
+      .select('lesson_id')
+      .where('user_id', '=', stranger.id)
+      .execute()
+    expect(rows).toEqual([])
+  })
+
+  it("a visitor's preview lessons never complete the course, even when every lesson is a preview", async () => {
+    courseCount += 1
+    const id = `learning-course-${courseCount}`
+    await insertCourse(db(), { id, title: `Previews ${courseCount}`, category_id: categoryId, status: 'published' })
+    await writeCurriculum(db(), id, [
+      {
+        title: 'Only section',
+        lessons: [
+          { title: 'Open one', durationSeconds: 60, isPreview: true },
+          { title: 'Open two', durationSeconds: 60, isPreview: true },
+        ],
+      },
+    ])
+    const stranger = await createUser(db())
+    const caller = await callerAs(db(), stranger)
+    for (const lesson of await lessonsOf(db(), id)) {
+      expect(await caller.learning.setCompleted({ courseId: id, lessonId: lesson.id, completed: true })).toEqual({
+        completed: true,
+        courseCompleted: false,
+        certificateId: null,
+      })
+    }
+    expect((await caller.learning.course({ courseId: id })).progress).toEqual({ completed: 2, total: 2, percent: 100 })
+    const completions = await db()
+      .selectFrom('course_completions')
+      .select('user_id')
+      .where('course_id', '=', id)
+      .execute()
+    expect(completions).toEqual([])
+    expect(await db().selectFrom('certificates').select('id').where('course_id', '=', id).execute()).toEqual([])
+    expect(await completionMails(stranger.email)).toEqual([])
   })
 })
 
@@ -264,7 +332,83 @@ describe('video progress', () => {
         ranges: [],
         sentAt: Date.now(),
       }),
-    ).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'This lesson is not a video' })
+  })
+
+  it('believes new watching up to exactly 2× the time since the last save plus 5 s, and no more', async () => {
+    // The clock is held still (Date only) so the time since the last save is exact to the millisecond.
+    const start = Math.floor(Date.now() / 1000) * 1000
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(start)
+      const course = await smallCourse()
+      const user = await learnerOf(course.id)
+      const caller = await callerAs(db(), user)
+      const ref = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
+      const save = (at: number, positionSeconds: number, ranges: [number, number][]) => {
+        vi.setSystemTime(at)
+        return caller.learning.saveProgress({ ...ref, positionSeconds, ranges, sentAt: at })
+      }
+      const open = { completed: false, courseCompleted: false, certificateId: null }
+      // The first save, dated 10 s ago: the row now says the last save was then.
+      expect(
+        await caller.learning.saveProgress({ ...ref, positionSeconds: 0, ranges: [], sentAt: start - 10_000 }),
+      ).toEqual({ positionSeconds: 0, watchedSeconds: 0, ...open })
+      // 10 s later: 10 × 2 + 5 = 25 s of new watching is believed, to the hundredth.
+      expect(await save(start, 25, [[0, 25]])).toEqual({ positionSeconds: 25, watchedSeconds: 25, ...open })
+      // 10 s after that, 25.01 s more is too much: the ranges stay as they were, the position still saves.
+      expect(await save(start + 10_000, 50, [[25, 50.01]])).toEqual({
+        positionSeconds: 50,
+        watchedSeconds: 25,
+        ...open,
+      })
+      // 10 s later again, 25 s more is believed: what counts is the new watching, not the total.
+      expect(await save(start + 20_000, 50, [[25, 50]])).toEqual({ positionSeconds: 50, watchedSeconds: 50, ...open })
+      // A save sent at the same moment as the last one is not older: its position (seeking back) is kept.
+      expect(await save(start + 20_000, 40, [])).toEqual({ positionSeconds: 40, watchedSeconds: 50, ...open })
+      expect((await caller.learning.lesson(ref)).progress).toEqual({
+        positionSeconds: 40,
+        watchedSeconds: 50,
+        completed: false,
+      })
+
+      // The articles done, watching the video's last 10 s (5 s after the last save: 15 s allowed) completes the
+      // lesson by itself, and with it the course.
+      for (const lesson of course.lessons.slice(0, 3)) {
+        await caller.learning.setCompleted({ courseId: course.id, lessonId: lesson.id, completed: true })
+      }
+      const done = await save(start + 25_000, 60, [[50, 60]])
+      expect(done).toEqual({
+        positionSeconds: 60,
+        watchedSeconds: 60,
+        completed: true,
+        courseCompleted: true,
+        certificateId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      })
+      expect((await caller.learning.lesson(ref)).progress).toEqual({
+        positionSeconds: 60,
+        watchedSeconds: 60,
+        completed: true,
+      })
+      // Watching again later: still complete, completed when it first was, the course not completed again.
+      expect(await save(start + 30_000, 10, [[0, 60]])).toEqual({
+        positionSeconds: 10,
+        watchedSeconds: 60,
+        completed: true,
+        courseCompleted: false,
+        certificateId: null,
+      })
+      const row = await db()
+        .selectFrom('lesson_progress')
+        .select(['completed_at', 'updated_at'])
+        .where('user_id', '=', user.id)
+        .where('lesson_id', '=', ref.lessonId)
+        .executeTakeFirstOrThrow()
+      expect(row).toEqual({ completed_at: new Date(start + 25_000), updated_at: new Date(start + 30_000) })
+      expect(await completionMails(user.email)).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
@@ -288,9 +432,18 @@ describe('course completion', () => {
     expect(results.map((r) => r.courseCompleted)).toEqual([false, false, false, true])
     const certificateId = results[3]?.certificateId
     expect(certificateId).toMatch(/^[0-9a-f-]{36}$/)
-    const mails = await completionMails(user.email)
-    expect(mails).toHaveLength(1)
-    expect(mails[0]?.text_body).toContain(`/certificates/${certificateId}`)
+    expect(await completionMails(user.email)).toEqual([
+      {
+        to_address: user.email,
+        subject: `You completed ${course.title}`,
+        text_body: [
+          `Hi ${user.firstName},`,
+          `Congratulations: you completed every lesson of "${course.title}".`,
+          `Your Certificate of Completion: http://localhost:3000/certificates/${certificateId}`,
+          'SkillForge',
+        ].join('\n\n'),
+      },
+    ])
 
     const visitor = await callerAs(db(), null)
     const certificate = await visitor.learning.certificate({ id: certificateId ?? '' })
@@ -360,8 +513,58 @@ describe('course completion', () => {
     const course = await smallCourse(false)
     const user = await learnerOf(course.id)
     const results = await completeAll(await callerAs(db(), user), course)
-    expect(results[3]).toMatchObject({ courseCompleted: true, certificateId: null })
-    expect(await completionMails(user.email)).toHaveLength(1)
+    expect(results[3]).toEqual({ completed: true, courseCompleted: true, certificateId: null })
+    expect(await completionMails(user.email)).toEqual([
+      {
+        to_address: user.email,
+        subject: `You completed ${course.title}`,
+        text_body: [
+          `Hi ${user.firstName},`,
+          `Congratulations: you completed every lesson of "${course.title}".`,
+          'Keep learning: your courses are waiting in your account.',
+          'SkillForge',
+        ].join('\n\n'),
+      },
+    ])
+  })
+
+  it("the certificate bears the learner's name without stray spaces, else the e-mail; the mail greets by first name", async () => {
+    const course = await smallCourse()
+    const ada = await createUser(db(), { firstName: 'Ada', lastName: '' })
+    await buyerOfCourse(db(), course.id, ada)
+    const adaId = (await completeAll(await callerAs(db(), ada), course))[3]?.certificateId ?? ''
+    const visitor = await callerAs(db(), null)
+    expect((await visitor.learning.certificate({ id: adaId })).learnerName).toBe('Ada')
+    expect(await completionMails(ada.email)).toEqual([
+      {
+        to_address: ada.email,
+        subject: `You completed ${course.title}`,
+        text_body: [
+          'Hi Ada,',
+          `Congratulations: you completed every lesson of "${course.title}".`,
+          `Your Certificate of Completion: http://localhost:3000/certificates/${adaId}`,
+          'SkillForge',
+        ].join('\n\n'),
+      },
+    ])
+
+    // No name at all: the certificate shows the e-mail address, the mail says just "Hi,".
+    const nameless = await createUser(db(), { firstName: '', lastName: '' })
+    await buyerOfCourse(db(), course.id, nameless)
+    const namelessId = (await completeAll(await callerAs(db(), nameless), course))[3]?.certificateId ?? ''
+    expect((await visitor.learning.certificate({ id: namelessId })).learnerName).toBe(nameless.email)
+    expect(await completionMails(nameless.email)).toEqual([
+      {
+        to_address: nameless.email,
+        subject: `You completed ${course.title}`,
+        text_body: [
+          'Hi,',
+          `Congratulations: you completed every lesson of "${course.title}".`,
+          `Your Certificate of Completion: http://localhost:3000/certificates/${namelessId}`,
+          'SkillForge',
+        ].join('\n\n'),
+      },
+    ])
   })
 
   raceIt('20 concurrent writes complete the course exactly once', async () => {
