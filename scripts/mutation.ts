@@ -92,7 +92,7 @@ export const MODULES: Record<string, Module> = {
       'src-server/payments/events-after-purchase.ts',
       'src-server/payments/refunds.ts',
     ],
-    tests: ['refunds'].map(test),
+    tests: ['refunds', 'refund-rules'].map(test),
   },
   'orders-documents': {
     mutate: [

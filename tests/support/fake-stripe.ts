@@ -65,6 +65,8 @@ export interface FakeStripe {
   sessionKeys: Map<string, string | null>
   /** Refunds by id, and what each payment intent captured (its amount_total when paid). */
   refunds: Map<string, FakeRefund>
+  /** The Idempotency-Key each API refund was created with (a repeated key answers with the first refund). */
+  refundKeys: Map<string, string | null>
   captured: Map<string, { amount: number; currency: string }>
   /** Subscription-mode payments: the payment intent each paid invoice went through (GET /v1/invoice_payments). */
   invoicePayments: Map<string, string>
@@ -112,6 +114,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const refunds = new Map<string, FakeRefund>()
   const captured = new Map<string, { amount: number; currency: string }>()
   const idempotent = new Map<string, FakeRefund>()
+  const refundKeys = new Map<string, string | null>()
   const expiredThroughApi: string[] = []
   const invoicePayments = new Map<string, string>()
   let failure: string | null = null
@@ -184,6 +187,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     createParams,
     sessionKeys,
     refunds,
+    refundKeys,
     captured,
     invoicePayments,
     expiredThroughApi,
@@ -317,6 +321,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const params = parseForm(body)
       const result = refund(String(params.payment_intent ?? ''), Number(params.amount ?? 0), params.metadata ?? {})
       if (typeof result === 'string') return send(response, 400, stripeError(result))
+      refundKeys.set(result.id, typeof key === 'string' ? key : null)
       if (typeof key === 'string') idempotent.set(key, result)
       return send(response, 200, result)
     }

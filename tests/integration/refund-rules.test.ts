@@ -1,0 +1,280 @@
+// The money rules of a staff refund and of Stripe's charge.refunded, pinned to the minor unit (issue 19): each line's
+// share of the captured amount (tax included), the last open lines taking exactly what is left, the Stripe refund's
+// amount, idempotency key and metadata, the order's refunded amount and status after, the credit notes, the audit
+// record, the exact refusals (unknown order or line, a line refunded already, nothing left, a card payment Stripe
+// cannot refund, Stripe refusing), which access a refund revokes (a course line, a plan's Premium and subscription),
+// and a dashboard refund recorded once, flagged for line assignment only while it is partial.
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isPremium } from '../../src-server/access/premium.ts'
+import type { PaymentsConfig } from '../../src-server/payments/config.ts'
+import { refundByStaff } from '../../src-server/payments/refunds.ts'
+import { createUser, type TestUser } from '../support/factories.ts'
+import type { FakeStripe } from '../support/fake-stripe.ts'
+import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
+import { buyerWhoHadAPlan, pricedCourses, shopCaller } from '../support/shop.ts'
+
+let shop: PaymentsServer
+let fake: FakeStripe
+let payments: PaymentsConfig
+let admin: TestUser
+const db = () => shop.database.db
+
+beforeAll(async () => {
+  // Stripe Tax on: the fake adds 20%, so a line's refund is its price plus its share of the tax.
+  shop = await startPaymentsServer({ stripeTax: true })
+  ;({ fake, payments } = shop)
+  admin = await createUser(db(), { role: 'admin' })
+})
+afterAll(() => shop.close())
+
+const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!
+const staff = () => shopCaller(db(), admin, payments)
+type Caller = Awaited<ReturnType<typeof shopCaller>>
+const owned = async (caller: Caller) => (await caller.purchases.entitlements()).courseIds.sort()
+
+const orderRow = (orderId: string) =>
+  db()
+    .selectFrom('orders')
+    .select(['reference', 'status', 'captured_minor', 'refunded_minor', 'stripe_payment_intent_id'])
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow()
+
+const refundRows = (orderId: string) =>
+  db()
+    .selectFrom('refunds')
+    .select([
+      'amount_minor',
+      'method',
+      'reference',
+      'stripe_refund_id',
+      'reason',
+      'created_by',
+      'needs_line_assignment',
+    ])
+    .where('order_id', '=', orderId)
+    .orderBy('created_at')
+    .orderBy('amount_minor')
+    .execute()
+
+/** The refunds Stripe holds for a payment, with the key each was made with, oldest first. */
+const atStripe = (paymentIntent: string) =>
+  [...fake.refunds.values()]
+    .filter((refund) => refund.payment_intent === paymentIntent)
+    .map((refund) => ({ amount: refund.amount, metadata: refund.metadata, key: fake.refundKeys.get(refund.id) }))
+
+/** A buyer who paid by card (20% tax on top) for courses priced `prices`, through the webhook. */
+async function paidCourses(prices: number[], offset: number) {
+  const courses = await pricedCourses(db(), { count: prices.length, offset })
+  for (const [i, course] of courses.entries()) {
+    await db().updateTable('courses').set({ price_minor: prices[i]! }).where('id', '=', course.id).execute()
+    course.price_minor = prices[i]!
+  }
+  const user = await createUser(db())
+  const caller = await shopCaller(db(), user, payments)
+  for (const course of courses) await caller.cart.add({ kind: 'course', courseId: course.id })
+  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  if (started.method !== 'card') throw new Error('expected card')
+  expect(await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))).toBe(200)
+  const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
+  // The order's lines in the courses' order.
+  const lines = courses.map((course) => detail.lines.find((line) => line.title === course.title)!)
+  const order = await orderRow(started.orderId)
+  return { user, caller, courses, lines, orderId: started.orderId, paymentIntent: order.stripe_payment_intent_id! }
+}
+
+describe('staff refunds: amounts, Stripe calls and records', () => {
+  it('gives each line its share of the tax and the last line exactly what is left, with one Stripe key each', async () => {
+    // 3 × 1001 + 20% tax (601) = 3604 captured: a line's share is round(1001 × 3604 / 3003) = 1201; the last 1202.
+    const { caller, courses, lines, orderId, paymentIntent } = await paidCourses([1001, 1001, 1001], 0)
+    const before = await orderRow(orderId)
+    expect(before).toMatchObject({ status: 'paid', captured_minor: 3604, refunded_minor: 0 })
+    const [l1, l2, l3] = lines.map((line) => line!.id)
+
+    const first = await (await staff()).admin.orders.refund({ orderId, lineIds: [l1!], reason: 'asked' })
+    expect(first).toEqual({
+      refundId: expect.any(String),
+      amountMinor: 1201,
+      status: 'partially_refunded',
+      creditNoteNumber: expect.stringMatching(/^CN-\d{4}-\d{6}$/),
+    })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 1201 })
+    expect(await owned(caller)).toEqual([courses[1]!.id, courses[2]!.id].sort())
+
+    // The same line named twice is one line.
+    const second = await (await staff()).admin.orders.refund({ orderId, lineIds: [l2!, l2!] })
+    expect(second).toMatchObject({ amountMinor: 1201, status: 'partially_refunded' })
+    expect(await owned(caller)).toEqual([courses[2]!.id])
+
+    // No lines named: every open line, for exactly what is left (not its rounded share, 1201).
+    const last = await (await staff()).admin.orders.refund({ orderId })
+    expect(last).toMatchObject({ amountMinor: 1202, status: 'refunded' })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: 3604 })
+    expect(await owned(caller)).toEqual([])
+
+    const metadata = { orderId, reference: before.reference }
+    expect(atStripe(paymentIntent)).toEqual([
+      { amount: 1201, metadata, key: `refund-${orderId}-0-${l1}` },
+      { amount: 1201, metadata, key: `refund-${orderId}-1201-${l2}` },
+      { amount: 1202, metadata, key: `refund-${orderId}-2402-${l3}` },
+    ])
+    const stripeIds = [...fake.refunds.values()].filter((r) => r.payment_intent === paymentIntent).map((r) => r.id)
+    expect(await refundRows(orderId)).toEqual(
+      [
+        [1201, 'asked'],
+        [1201, null],
+        [1202, null],
+      ].map(([amount, reason], i) => ({
+        amount_minor: amount,
+        method: 'stripe',
+        reference: stripeIds[i],
+        stripe_refund_id: stripeIds[i],
+        reason,
+        created_by: admin.id,
+        needs_line_assignment: false,
+      })),
+    )
+    const items = await db()
+      .selectFrom('order_items')
+      .innerJoin('refunds', 'refunds.id', 'order_items.refund_id')
+      .select(['order_items.id', 'refunds.amount_minor'])
+      .where('order_items.order_id', '=', orderId)
+      .execute()
+    // Each line points at the refund that gave it back.
+    expect(Object.fromEntries(items.map((item) => [item.id, item.amount_minor]))).toEqual({
+      [l1!]: 1201,
+      [l2!]: 1201,
+      [l3!]: 1202,
+    })
+
+    const [listed] = await caller.purchases.orders()
+    expect(listed?.creditNotes.map((note) => note.totalMinor)).toEqual([1201, 1201, 1202])
+    const note = await caller.purchases.document({ kind: 'credit_note', id: listed!.creditNotes[2]!.id })
+    expect(note.lines).toEqual([
+      {
+        title: courses[2]!.title,
+        detail: lines[2]!.detail,
+        quantity: 1,
+        unitMinor: 1001,
+        amountMinor: 1001,
+        orderItemId: l3,
+      },
+    ])
+    const orderStatus = await db()
+      .selectFrom('orders')
+      .select('status_changed_by')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(orderStatus.status_changed_by).toBe(admin.id)
+
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select(['action', 'actor_id', 'entity_type', 'before', 'after'])
+      .where('entity_id', '=', orderId)
+      .where('action', '=', 'order.refund')
+      .orderBy('created_at')
+      .execute()
+    expect(audit[1]).toEqual({
+      action: 'order.refund',
+      actor_id: admin.id,
+      entity_type: 'order',
+      before: { reference: before.reference, status: 'partially_refunded', refundedMinor: 1201 },
+      after: {
+        reference: before.reference,
+        status: 'partially_refunded',
+        refundedMinor: 2402,
+        lines: [courses[1]!.title],
+        creditNote: second.creditNoteNumber,
+      },
+    })
+    expect(audit).toHaveLength(3)
+  })
+
+  it('refuses an unknown order or line, a line refunded already and an order not paid, refunding nothing', async () => {
+    const { lines, orderId, paymentIntent } = await paidCourses([2000, 3000], 3)
+    const other = await paidCourses([1500], 5)
+    const admin = await staff()
+    await expect(admin.admin.orders.refund({ orderId: randomUUID() })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Order not found',
+    })
+    for (const lineIds of [[randomUUID()], [lines[0]!.id, other.lines[0]!.id]]) {
+      await expect(admin.admin.orders.refund({ orderId, lineIds })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'Order line not found',
+      })
+    }
+    expect(await refundRows(orderId)).toEqual([])
+
+    // 2000 × 6000 / 5000 = 2400 for the first line.
+    expect(await admin.admin.orders.refund({ orderId, lineIds: [lines[0]!.id] })).toMatchObject({ amountMinor: 2400 })
+    await expect(admin.admin.orders.refund({ orderId, lineIds: [lines[0]!.id, lines[1]!.id] })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This line has already been refunded',
+    })
+    expect(atStripe(paymentIntent).map((refund) => refund.amount)).toEqual([2400])
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 2400 })
+
+    // A card order not paid yet.
+    const buyer = await shopCaller(db(), await createUser(db()), payments)
+    await buyer.cart.add({ kind: 'course', courseId: other.courses[0]!.id })
+    const pending = await buyer.payment.start({ currency: 'USD', method: 'card' })
+    await expect(admin.admin.orders.refund({ orderId: pending.orderId })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'Only a paid order can be refunded',
+    })
+  })
+
+  it('a PayPal refund without a reference is refused on that field', async () => {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, payments)
+    const [course] = await pricedCourses(db(), { count: 1, offset: 6 })
+    await caller.cart.add({ kind: 'course', courseId: course!.id })
+    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    await (await staff()).admin.orders.markPaid({ id: started.orderId })
+    await expect((await staff()).admin.orders.refund({ orderId: started.orderId })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'Please enter the reference of the PayPal or bank refund',
+      cause: expect.objectContaining({ kind: 'invalid', field: 'reference' }),
+    })
+    expect(await refundRows(started.orderId)).toEqual([])
+  })
+
+  it('refuses a card payment Stripe cannot refund: no payment found, or no Stripe configured', async () => {
+    const { orderId } = await paidCourses([1200], 7)
+    const notRefundable = { kind: 'precondition', message: 'This card payment cannot be refunded through Stripe' }
+    await expect(refundByStaff(db(), null, { orderId }, { id: admin.id, email: admin.email })).rejects.toMatchObject(
+      notRefundable,
+    )
+    await db()
+      .updateTable('orders')
+      .set({ stripe_payment_intent_id: null, stripe_session_id: null })
+      .where('id', '=', orderId)
+      .execute()
+    await expect((await staff()).admin.orders.refund({ orderId })).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: 'This card payment cannot be refunded through Stripe',
+    })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'paid', refunded_minor: 0 })
+    expect(await refundRows(orderId)).toEqual([])
+  })
+
+  it('when Stripe refuses the refund, nothing is recorded and the buyer keeps the course', async () => {
+    const { caller, courses, orderId, paymentIntent } = await paidCourses([1000], 8)
+    // Stripe already gave 100 back (its event not here yet): the whole 1200 is more than Stripe has left.
+    fake.dashboardRefund(paymentIntent, 100)
+    const refused = refundByStaff(db(), payments.stripe, { orderId }, { id: admin.id, email: admin.email })
+    await expect(refused).rejects.toMatchObject({
+      kind: 'upstream',
+      message: 'Stripe could not make the refund. Nothing was refunded; please try again.',
+      cause: expect.objectContaining({ message: expect.stringContaining('greater than unrefunded amount') }),
+    })
+    await expect((await staff()).admin.orders.refund({ orderId })).rejects.toMatchObject({
+      code: 'BAD_GATEWAY',
+      message: 'Stripe could not make the refund. Nothing was refunded; please try again.',
+    })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'paid', refunded_minor: 0 })
+    expect(await refundRows(orderId)).toEqual([])
+    expect(await owned(caller)).toEqual([courses[0]!.id])
+  })
+})
