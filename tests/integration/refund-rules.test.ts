@@ -278,3 +278,86 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     expect(await owned(caller)).toEqual([courses[0]!.id])
   })
 })
+
+describe('refunding a plan bought with a course', () => {
+  /** A member who had a plan before (no trial) and paid the Pro plan and one course by card in one checkout. */
+  async function paidPlanAndCourse(offset: number) {
+    const user = await buyerWhoHadAPlan(db())
+    const caller = await shopCaller(db(), user, payments)
+    const [course] = await pricedCourses(db(), { count: 1, offset })
+    await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+    await caller.cart.add({ kind: 'course', courseId: course!.id })
+    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected card')
+    const session = fake.completeSession(sessionIdOf(started.url))
+    expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
+    expect(new Set(await fake.flush())).toEqual(new Set([200]))
+    const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
+    const courseLine = detail.lines.find((line) => line.title === course!.title)!
+    const planLine = detail.lines.find((line) => line.id !== courseLine.id)!
+    return { user, caller, course: course!, orderId: started.orderId, courseLine, planLine, session }
+  }
+  const subscriptionOf = (orderId: string) =>
+    db()
+      .selectFrom('subscriptions')
+      .select(['id', 'status', 'ended_at', 'end_reason', 'cancel_at_period_end'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+
+  it('a course line keeps the plan running; the plan line ends it at Stripe first, then here with its Premium', async () => {
+    const { user, caller, orderId, courseLine, planLine, session } = await paidPlanAndCourse(9)
+    const stripeSubscription = session.subscription!
+    const intent = (await orderRow(orderId)).stripe_payment_intent_id!
+    expect(intent).toMatch(/^pi_/)
+    // As if the payment's look-up had failed at payment: the refund asks Stripe for it through the session.
+    await db().updateTable('orders').set({ stripe_payment_intent_id: null }).where('id', '=', orderId).execute()
+
+    const first = await (await staff()).admin.orders.refund({ orderId, lineIds: [courseLine.id] })
+    expect(first.status).toBe('partially_refunded')
+    expect((await orderRow(orderId)).stripe_payment_intent_id).toBe(intent)
+    expect(atStripe(intent).map((refund) => [refund.amount, refund.key])).toEqual([
+      [first.amountMinor, `refund-${orderId}-0-${courseLine.id}`],
+    ])
+    expect(fake.billing.subscriptions.get(stripeSubscription)?.status).toBe('active')
+    expect(await subscriptionOf(orderId)).toMatchObject({ status: 'active', ended_at: null, end_reason: null })
+    expect(await isPremium(db(), user)).toBe(true)
+    expect(await owned(caller)).toEqual([])
+
+    // Stripe cannot end the subscription now: nothing is refunded, the plan stays.
+    fake.failNextCancel()
+    await expect((await staff()).admin.orders.refund({ orderId })).rejects.toMatchObject({
+      code: 'BAD_GATEWAY',
+      message: 'Stripe could not make the refund. Nothing was refunded; please try again.',
+    })
+    expect(atStripe(intent)).toHaveLength(1)
+    expect(await isPremium(db(), user)).toBe(true)
+
+    const rest = await (await staff()).admin.orders.refund({ orderId })
+    const order = await orderRow(orderId)
+    expect(rest).toMatchObject({ status: 'refunded', amountMinor: order.captured_minor - first.amountMinor })
+    expect(order).toMatchObject({ status: 'refunded', refunded_minor: order.captured_minor })
+    expect(atStripe(intent).map((refund) => [refund.amount, refund.key])).toEqual([
+      [first.amountMinor, `refund-${orderId}-0-${courseLine.id}`],
+      [rest.amountMinor, `refund-${orderId}-${first.amountMinor}-${planLine.id}`],
+    ])
+    expect(fake.billing.subscriptions.get(stripeSubscription)?.status).toBe('canceled')
+    expect(await subscriptionOf(orderId)).toMatchObject({
+      status: 'cancelled',
+      ended_at: expect.any(Date),
+      end_reason: 'cancellation',
+      cancel_at_period_end: false,
+    })
+    const grants = await db()
+      .selectFrom('access_grants')
+      .select(['kind', 'revoked_reason'])
+      .where('user_id', '=', user.id)
+      .where('revoked_at', 'is not', null)
+      .orderBy('kind')
+      .execute()
+    expect(grants).toEqual([
+      { kind: 'course', revoked_reason: 'refund' },
+      { kind: 'premium', revoked_reason: 'refund' },
+    ])
+    expect(await isPremium(db(), user)).toBe(false)
+  })
+})
