@@ -361,3 +361,118 @@ describe('refunding a plan bought with a course', () => {
     expect(await isPremium(db(), user)).toBe(false)
   })
 })
+
+describe('charge.refunded: refunds made in the Stripe dashboard', () => {
+  /** The charge Stripe sends for `paymentIntent`, listing one more refund that the fake does not hold. */
+  function chargeWithExtraRefund(paymentIntent: string, extra: { id: string; amount: number }) {
+    const charge = fake.chargeOf(paymentIntent) as { refunds: { data: unknown[] } } & Record<string, unknown>
+    const data = [{ ...(charge.refunds.data[0] as object), ...extra }, ...charge.refunds.data]
+    return { ...charge, refunds: { ...charge.refunds, data } }
+  }
+  const lineRefunds = async (orderId: string) =>
+    Object.fromEntries(
+      (await db().selectFrom('order_items').select(['id', 'refund_id']).where('order_id', '=', orderId).execute()).map(
+        (item) => [item.id, item.refund_id],
+      ),
+    )
+  const refundIdOf = async (orderId: string, stripeRefundId: string) =>
+    (
+      await db()
+        .selectFrom('refunds')
+        .select('id')
+        .where('order_id', '=', orderId)
+        .where('stripe_refund_id', '=', stripeRefundId)
+        .executeTakeFirstOrThrow()
+    ).id
+
+  it('a partial one is flagged and names no line; the one that takes what is left takes the open lines', async () => {
+    // 1000 + 2000 + 20% = 3600 captured.
+    const { caller, courses, lines, orderId, paymentIntent } = await paidCourses([1000, 2000], 10)
+    const [l1, l2] = [lines[0]!.id, lines[1]!.id]
+    const dashboard = fake.dashboardRefund(paymentIntent, 500)
+    // A refund of nothing, listed with it, is no refund.
+    const zero = chargeWithExtraRefund(paymentIntent, { id: 're_test_zero_amount', amount: 0 })
+    expect(await fake.deliver('charge.refunded', zero)).toBe(200)
+    expect(await refundRows(orderId)).toEqual([
+      {
+        amount_minor: 500,
+        method: 'stripe',
+        reference: dashboard.id,
+        stripe_refund_id: dashboard.id,
+        reason: 'Refunded in the Stripe dashboard',
+        created_by: null,
+        needs_line_assignment: true,
+      },
+    ])
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 500 })
+    expect(await lineRefunds(orderId)).toEqual({ [l1]: null, [l2]: null })
+    expect(await owned(caller)).toEqual(courses.map((course) => course.id).sort())
+    const [listed] = await caller.purchases.orders()
+    const note = await caller.purchases.document({ kind: 'credit_note', id: listed!.creditNotes[0]!.id })
+    expect(note.lines).toEqual([{ title: 'Refund', quantity: 1, unitMinor: 500, amountMinor: 500 }])
+
+    // Staff refund the first line (1000 × 3600 / 3000 = 1200); 1900 is left.
+    expect(await (await staff()).admin.orders.refund({ orderId, lineIds: [l1] })).toMatchObject({ amountMinor: 1200 })
+    // The dashboard refunds exactly what is left: it takes the one open line and closes everything.
+    const rest = fake.dashboardRefund(paymentIntent, 1900)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: 3600 })
+    const restId = await refundIdOf(orderId, rest.id)
+    expect((await lineRefunds(orderId))[l2]).toBe(restId)
+    expect((await refundRows(orderId)).map((row) => [row.amount_minor, row.needs_line_assignment])).toEqual([
+      [500, false],
+      [1200, false],
+      [1900, false],
+    ])
+    const [after] = await caller.purchases.orders()
+    const restNote = after!.creditNotes.find((credit) => credit.totalMinor === 1900)!
+    expect((await caller.purchases.document({ kind: 'credit_note', id: restNote.id })).lines).toEqual([
+      {
+        title: courses[1]!.title,
+        detail: lines[1]!.detail,
+        quantity: 1,
+        unitMinor: 2000,
+        amountMinor: 2000,
+        orderItemId: l2,
+      },
+    ])
+    expect(await owned(caller)).toEqual([])
+
+    // Stripe lists one more refund when nothing is left: not recorded.
+    const late = chargeWithExtraRefund(paymentIntent, { id: 're_test_after_full', amount: 100 })
+    expect(await fake.deliver('charge.refunded', late)).toBe(200)
+    expect(await refundRows(orderId)).toHaveLength(3)
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: 3600 })
+  })
+
+  it('a staff refund of everything left clears the flag of a partial dashboard refund', async () => {
+    const { caller, orderId, paymentIntent } = await paidCourses([1500, 1500], 12)
+    fake.dashboardRefund(paymentIntent, 300)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    expect((await refundRows(orderId)).map((row) => row.needs_line_assignment)).toEqual([true])
+    const rest = await (await staff()).admin.orders.refund({ orderId })
+    expect(rest).toMatchObject({ amountMinor: 3300, status: 'refunded' })
+    expect((await refundRows(orderId)).map((row) => [row.amount_minor, row.needs_line_assignment])).toEqual([
+      [300, false],
+      [3300, false],
+    ])
+    expect(await owned(caller)).toEqual([])
+  })
+
+  it('when no line is left open but money is, a staff refund has nothing to give back', async () => {
+    const { lines, orderId, paymentIntent } = await paidCourses([1000, 1000], 14)
+    fake.dashboardRefund(paymentIntent, 400)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    const flagged = (await (await staff()).admin.orders.detail({ id: orderId })).refunds[0]!
+    await (await staff()).admin.orders.assignRefundLines({
+      refundId: flagged.id,
+      lineIds: lines.map((line) => line!.id),
+    })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 400 })
+    await expect((await staff()).admin.orders.refund({ orderId })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'Nothing left to refund on this order',
+    })
+    expect(atStripe(paymentIntent).map((refund) => refund.amount)).toEqual([400])
+  })
+})
