@@ -99,6 +99,8 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
       creditNoteNumber: expect.stringMatching(/^CN-\d{4}-\d{6}$/),
     })
     expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 1201 })
+    // A staff refund names its lines: never flagged for line assignment.
+    expect((await refundRows(orderId)).map((row) => row.needs_line_assignment)).toEqual([false])
     expect(await owned(caller)).toEqual([courses[1]!.id, courses[2]!.id].sort())
 
     // The same line named twice is one line.
