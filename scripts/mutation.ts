@@ -92,7 +92,8 @@ export const MODULES: Record<string, Module> = {
       'src-server/payments/events-after-purchase.ts',
       'src-server/payments/refunds.ts',
     ],
-    tests: ['refunds', 'refund-rules'].map(test),
+    // after-purchase-gaps and stripe-webhook-foreign: a lost dispute and a full dashboard refund of a plan.
+    tests: ['refunds', 'refund-rules', 'after-purchase-gaps', 'stripe-webhook-foreign'].map(test),
   },
   'orders-documents': {
     mutate: [
