@@ -316,3 +316,352 @@ describe('a dispute closed', () => {
     expect((await refundsOf(refunded.orderId)).map((row) => row.method)).toEqual(['stripe'])
   })
 })
+
+describe('a checkout session Stripe expired', () => {
+  it('expires the unpaid order of our session; ignores a session that is not ours or unreadable', async () => {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, payments)
+    const [course] = await pricedCourses(db(), { offset: 10 })
+    await caller.cart.add({ kind: 'course', courseId: course!.id })
+    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected card')
+    const session = fake.sessions.get(sessionIdOf(started.url))!
+    expect(await apply('checkout.session.expired', { ...session, status: 'expired' })).toEqual({ outcome: 'processed' })
+    expect((await orderRow(started.orderId)).status).toBe('expired')
+
+    expect(
+      await apply('checkout.session.expired', { id: 'cs_not_ours', status: 'expired', payment_status: 'unpaid' }),
+    ).toEqual({ outcome: 'ignored', reason: 'not_ours' })
+    expect(await apply('checkout.session.expired', { id: 'cs_broken', status: 'expired' })).toEqual({
+      outcome: 'ignored',
+      reason: 'malformed',
+    })
+  })
+})
+
+describe('charge.refunded', () => {
+  it('ignores a charge that is not ours, names no payment or is unreadable; a charge listing no refunds records none', async () => {
+    const charge = { id: 'ch_x', object: 'charge', amount: 1000, amount_refunded: 1000 }
+    expect(await apply('charge.refunded', { ...charge, payment_intent: 'pi_not_ours' })).toEqual({
+      outcome: 'ignored',
+      reason: 'not_ours',
+    })
+    expect(await apply('charge.refunded', { ...charge, payment_intent: null })).toEqual({
+      outcome: 'ignored',
+      reason: 'not_ours',
+    })
+    expect(await apply('charge.refunded', { id: 'ch_y', payment_intent: 'pi_x' })).toEqual({
+      outcome: 'ignored',
+      reason: 'malformed',
+    })
+    const { orderId, paymentIntent } = await paidOrder(1, 11)
+    expect(await apply('charge.refunded', { ...fake.chargeOf(paymentIntent), refunds: null })).toEqual({
+      outcome: 'processed',
+    })
+    expect(await refundsOf(orderId)).toEqual([])
+    expect((await orderRow(orderId)).status).toBe('paid')
+  })
+
+  it('records two dashboard refunds oldest first: the part waits for staff, the rest names the open lines; each mailed', async () => {
+    const { user, caller, orderId, reference, lines, paymentIntent, captured } = await paidOrder(2, 12, '')
+    const part = fake.dashboardRefund(paymentIntent, 100)
+    const rest = fake.dashboardRefund(paymentIntent, captured - 100)
+    // The payment intent expanded as an object, the refunds newest first as Stripe lists them.
+    expect(
+      await apply('charge.refunded', { ...fake.chargeOf(paymentIntent), payment_intent: { id: paymentIntent } }),
+    ).toEqual({ outcome: 'processed' })
+    const rows = await refundsOf(orderId)
+    expect(rows.map(({ id: _id, ...row }) => row)).toEqual([
+      {
+        amount_minor: 100,
+        method: 'stripe',
+        reference: part.id,
+        stripe_refund_id: part.id,
+        reason: 'Refunded in the Stripe dashboard',
+        // The whole order was refunded in the end: nothing is left to assign.
+        needs_line_assignment: false,
+      },
+      {
+        amount_minor: captured - 100,
+        method: 'stripe',
+        reference: rest.id,
+        stripe_refund_id: rest.id,
+        reason: 'Refunded in the Stripe dashboard',
+        needs_line_assignment: false,
+      },
+    ])
+    expect((await lineRefunds(orderId)).map((line) => line.refund_id)).toEqual([rows[1]!.id, rows[1]!.id])
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: captured })
+    expect(await owned(caller)).toEqual([])
+
+    const notes = await db()
+      .selectFrom('credit_notes')
+      .select(['refund_id', 'number'])
+      .where('refund_id', 'in', [rows[0]!.id, rows[1]!.id])
+      .execute()
+    const noteOf = (refundId: string) => notes.find((note) => note.refund_id === refundId)!.number
+    const titles = lines.map((line) => `- ${line.title}`).join('\n')
+    const sent = await mails({ kind: 'order_refunded', to: user.email })
+    expect(
+      sent.map(({ to_address: _to, ...mail }) => mail).sort((a, b) => a.subject.length - b.subject.length),
+    ).toEqual(
+      [
+        {
+          subject: `Refund of ${formatMoney(100, 'USD')} for order ${reference}`,
+          text_body: `Hi there,\n\nWe have refunded ${formatMoney(100, 'USD')} for order ${reference}.\nYour credit note ${noteOf(rows[0]!.id)} is in My Account → Orders.\n\nThe money usually reaches your account within 5–10 business days.`,
+        },
+        {
+          subject: `Refund of ${formatMoney(captured - 100, 'USD')} for order ${reference}`,
+          text_body: `Hi there,\n\nWe have refunded ${formatMoney(captured - 100, 'USD')} for order ${reference}.\n${titles}\n\nYour credit note ${noteOf(rows[1]!.id)} is in My Account → Orders.\n\nThe money usually reaches your account within 5–10 business days.`,
+        },
+      ].sort((a, b) => a.subject.length - b.subject.length),
+    )
+  })
+
+  it('one partial dashboard refund names no line and waits for staff to assign them', async () => {
+    const { orderId, paymentIntent } = await paidOrder(2, 14)
+    const part = fake.dashboardRefund(paymentIntent, 100)
+    expect(await apply('charge.refunded', fake.chargeOf(paymentIntent))).toEqual({ outcome: 'processed' })
+    expect((await refundsOf(orderId)).map((row) => [row.reference, row.needs_line_assignment])).toEqual([
+      [part.id, true],
+    ])
+    expect((await lineRefunds(orderId)).map((line) => line.refund_id)).toEqual([null, null])
+    expect((await orderRow(orderId)).status).toBe('partially_refunded')
+  })
+})
+
+describe('refund requests', () => {
+  const refused = (code: string, message: string) => expect.objectContaining({ code, message })
+
+  it('who may ask for what: the buyer’s own paid course lines, once, not refunded yet', async () => {
+    const { caller, orderId, lines } = await paidOrder(2, 15)
+    const ask = (lineId: string, by: Caller = caller) => by.purchases.requestRefund({ lineId, reason: 'Not for me' })
+    await expect(ask('00000000-0000-4000-8000-000000000000')).rejects.toEqual(
+      refused('NOT_FOUND', 'Order line not found'),
+    )
+    const stranger = await shopCaller(db(), await createUser(db()), payments)
+    await expect(ask(lines[0]!.id, stranger)).rejects.toEqual(refused('NOT_FOUND', 'Order line not found'))
+
+    // A line staff refunded is refused; the other line of the now partially refunded order may still be asked for.
+    await (await staff()).admin.orders.refund({ orderId, lineIds: [lines[0]!.id] })
+    await expect(ask(lines[0]!.id)).rejects.toEqual(refused('CONFLICT', 'This line has already been refunded'))
+    expect(await ask(lines[1]!.id)).toEqual({ lineId: lines[1]!.id, status: 'open' })
+    await expect(ask(lines[1]!.id)).rejects.toEqual(
+      refused('CONFLICT', 'A refund has already been requested for this line'),
+    )
+
+    // An order not paid (yet), or disputed, is not refundable.
+    const pending = await createUser(db())
+    const pendingCaller = await shopCaller(db(), pending, payments)
+    const [course] = await pricedCourses(db(), { offset: 17 })
+    await pendingCaller.cart.add({ kind: 'course', courseId: course!.id })
+    const started = await pendingCaller.payment.start({ currency: 'USD', method: 'card' })
+    const pendingLine = (await (await staff()).admin.orders.detail({ id: started.orderId })).lines[0]!
+    await expect(ask(pendingLine.id, pendingCaller)).rejects.toEqual(
+      refused('BAD_REQUEST', 'Only a paid order can be refunded'),
+    )
+    const disputed = await paidOrder(1, 18)
+    await apply('charge.dispute.created', dispute('dp_request', disputed.paymentIntent, 'needs_response'))
+    await expect(ask(disputed.lines[0]!.id, disputed.caller)).rejects.toEqual(
+      refused('BAD_REQUEST', 'Only a paid order can be refunded'),
+    )
+    expect(
+      await db().selectFrom('refund_requests').select('order_item_id').where('status', '=', 'open').execute(),
+    ).toContainEqual({ order_item_id: lines[1]!.id })
+  })
+
+  it('only course lines: a service package cannot be asked for', async () => {
+    const buyer = await createUser(db())
+    const caller = await shopCaller(db(), buyer, payments)
+    const pkg = await db()
+      .selectFrom('service_packages')
+      .select(['id', 'currency'])
+      .where('service_id', '=', 'uk-company-formation')
+      .where('name', '=', 'Standard')
+      .executeTakeFirstOrThrow()
+    await caller.cart.add({ kind: 'service_package', packageId: pkg.id })
+    const started = await caller.payment.start({ currency: pkg.currency as 'USD' | 'GBP', method: 'bank_transfer' })
+    await (await staff()).admin.orders.markPaid({ id: started.orderId })
+    const line = (await (await staff()).admin.orders.detail({ id: started.orderId })).lines[0]!
+    expect(line.kind).toBe('service_package')
+    await expect(caller.purchases.requestRefund({ lineId: line.id, reason: 'Not for me' })).rejects.toEqual(
+      refused('BAD_REQUEST', 'Refunds can be requested for courses only'),
+    )
+  })
+
+  it('within 30 days of payment, to the millisecond', async () => {
+    const { user, orderId, lines } = await paidOrder(2, 19)
+    const paidAt = new Date(Date.now() - 40 * DAY_MS)
+    await db().updateTable('orders').set({ paid_at: paidAt }).where('id', '=', orderId).execute()
+    const at = (ms: number) => new Date(paidAt.getTime() + ms)
+    await expect(
+      requestRefund(db(), user.id, { lineId: lines[0]!.id, reason: 'late' }, at(30 * DAY_MS + 1)),
+    ).rejects.toMatchObject({ kind: 'invalid', message: 'Refunds can be requested within 30 days of purchase' })
+    expect(
+      await requestRefund(db(), user.id, { lineId: lines[0]!.id, reason: 'just in time' }, at(30 * DAY_MS)),
+    ).toEqual({ lineId: lines[0]!.id, status: 'open' })
+    expect(await requestRefund(db(), user.id, { lineId: lines[1]!.id, reason: 'early' }, at(29 * DAY_MS))).toEqual({
+      lineId: lines[1]!.id,
+      status: 'open',
+    })
+  })
+
+  it('staff are mailed; approving refunds the line and tells the buyer; the detail shows it all; decided once', async () => {
+    const { user, caller, courses, orderId, reference, lines, captured } = await paidOrder(2, 21)
+    await caller.purchases.requestRefund({ lineId: lines[0]!.id, reason: 'Not what I expected' })
+    expect(
+      (await mails({ kind: 'refund_requested', to: admin.email })).filter((mail) => mail.subject.includes(reference)),
+    ).toEqual([
+      {
+        to_address: admin.email,
+        subject: `Refund requested: ${lines[0]!.title} (order ${reference})`,
+        text_body:
+          'A buyer asked for a refund:\n\nNot what I expected\n\nApprove or decline it in the admin area → Orders.',
+      },
+    ])
+    const request = (await (await staff()).admin.orders.requests()).find((row) => row.orderId === orderId)!
+    const decided = await (await staff()).admin.orders.decideRequest({ requestId: request.id, decision: 'approve' })
+    expect(decided).toEqual({
+      status: 'approved',
+      refund: {
+        refundId: expect.any(String),
+        amountMinor: lines[0]!.priceMinor,
+        status: 'partially_refunded',
+        creditNoteNumber: expect.stringMatching(/^CN-\d{4}-\d{6}$/),
+      },
+    })
+    const kept = courses.find((course) => course.title !== lines[0]!.title)!
+    expect(await owned(caller)).toEqual([kept.id])
+    expect((await refundsOf(orderId)).map((row) => row.reason)).toEqual(['Refund request approved'])
+    expect(await mails({ kind: 'refund_request_approved', to: user.email })).toEqual([
+      {
+        to_address: user.email,
+        subject: `Your refund request for ${lines[0]!.title} (order ${reference}) is approved`,
+        text_body: `Hello,\n\nWe have approved your refund request for ${lines[0]!.title} and refunded it. A separate e-mail gives the amount and your credit note.\n\nThe course is no longer available in your account.`,
+      },
+    ])
+    expect(await mails({ kind: 'refund_request_declined', to: user.email })).toEqual([])
+
+    const detail = await (await staff()).admin.orders.detail({ id: orderId })
+    const invoice = await db()
+      .selectFrom('invoices')
+      .select(['id', 'number'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    const [refundRow] = await db()
+      .selectFrom('refunds')
+      .select(['id', 'created_at', 'stripe_refund_id'])
+      .where('order_id', '=', orderId)
+      .execute()
+    const [requestRow] = await db()
+      .selectFrom('refund_requests')
+      .select(['id', 'created_at'])
+      .where('order_id', '=', orderId)
+      .execute()
+    const byId = [...lines].sort((a, b) => a.id.localeCompare(b.id))
+    expect(detail).toEqual({
+      id: orderId,
+      reference,
+      status: 'partially_refunded',
+      method: 'card',
+      currency: 'USD',
+      customerEmail: user.email,
+      totalMinor: captured,
+      capturedMinor: captured,
+      refundedMinor: lines[0]!.priceMinor,
+      lines: expect.any(Array),
+      invoice,
+      creditNotes: [
+        { id: expect.any(String), number: decided.refund!.creditNoteNumber, totalMinor: lines[0]!.priceMinor },
+      ],
+      refunds: [
+        {
+          id: refundRow!.id,
+          amountMinor: lines[0]!.priceMinor,
+          method: 'stripe',
+          reference: refundRow!.stripe_refund_id,
+          createdAt: refundRow!.created_at.toISOString(),
+          needsLineAssignment: false,
+        },
+      ],
+      requests: [
+        {
+          id: requestRow!.id,
+          lineId: lines[0]!.id,
+          reason: 'Not what I expected',
+          status: 'approved',
+          decisionReason: null,
+          createdAt: requestRow!.created_at.toISOString(),
+        },
+      ],
+    })
+    expect(detail.lines.map((line) => line.id)).toEqual(byId.map((line) => line.id))
+    expect(detail.lines.find((line) => line.id === lines[0]!.id)).toEqual({
+      id: lines[0]!.id,
+      kind: 'course',
+      title: lines[0]!.title,
+      detail: lines[0]!.detail,
+      priceMinor: lines[0]!.priceMinor,
+      refunded: true,
+    })
+    expect(detail.lines.find((line) => line.id === lines[1]!.id)?.refunded).toBe(false)
+
+    await expect(
+      (await staff()).admin.orders.decideRequest({ requestId: request.id, decision: 'decline', reason: 'late' }),
+    ).rejects.toEqual(refused('CONFLICT', 'This refund request has already been decided'))
+    await expect(
+      (await staff()).admin.orders.decideRequest({
+        requestId: '00000000-0000-4000-8000-000000000000',
+        decision: 'approve',
+      }),
+    ).rejects.toEqual(refused('NOT_FOUND', 'Refund request not found'))
+    await expect((await staff()).admin.orders.detail({ id: '00000000-0000-4000-8000-000000000000' })).rejects.toEqual(
+      refused('NOT_FOUND', 'Order not found'),
+    )
+  })
+
+  it('declining keeps the line, records the reason and tells the buyer why (no refund mail)', async () => {
+    const { user, caller, courses, orderId, reference, lines } = await paidOrder(1, 23)
+    await caller.purchases.requestRefund({ lineId: lines[0]!.id, reason: 'Changed my mind' })
+    const request = (await (await staff()).admin.orders.requests()).find((row) => row.orderId === orderId)!
+    expect(
+      await (await staff()).admin.orders.decideRequest({
+        requestId: request.id,
+        decision: 'decline',
+        reason: 'You completed the course',
+      }),
+    ).toEqual({ status: 'declined', refund: null })
+    expect(await owned(caller)).toEqual([courses[0]!.id])
+    expect(await refundsOf(orderId)).toEqual([])
+    expect(await mails({ kind: 'refund_request_declined', to: user.email })).toEqual([
+      {
+        to_address: user.email,
+        subject: `Your refund request for ${lines[0]!.title} (order ${reference})`,
+        text_body: `Hello,\n\nWe have looked at your refund request for ${lines[0]!.title} and cannot approve it:\n\nYou completed the course\n\nReply to this e-mail if you would like to talk about it.`,
+      },
+    ])
+    expect(await mails({ kind: 'refund_request_approved', to: user.email })).toEqual([])
+    expect(await mails({ kind: 'order_refunded', to: user.email })).toEqual([])
+    const detail = await (await staff()).admin.orders.detail({ id: orderId })
+    expect(detail.requests.map(({ status, decisionReason }) => ({ status, decisionReason }))).toEqual([
+      { status: 'declined', decisionReason: 'You completed the course' },
+    ])
+    expect(detail.invoice).toEqual({ id: expect.any(String), number: expect.any(String) })
+    expect(detail.status).toBe('paid')
+  })
+})
+
+describe('the refund e-mail of a staff refund', () => {
+  it('greets the buyer by first name and lists the refunded line and the credit note', async () => {
+    const { user, orderId, reference, lines } = await paidOrder(2, 24, 'Ada')
+    const refund = await (await staff()).admin.orders.refund({ orderId, lineIds: [lines[1]!.id] })
+    const amount = formatMoney(refund.amountMinor, 'USD')
+    expect(await mails({ kind: 'order_refunded', to: user.email })).toEqual([
+      {
+        to_address: user.email,
+        subject: `Refund of ${amount} for order ${reference}`,
+        text_body: `Hi Ada,\n\nWe have refunded ${amount} for order ${reference}.\n- ${lines[1]!.title}\n\nYour credit note ${refund.creditNoteNumber} is in My Account → Orders.\n\nThe money usually reaches your account within 5–10 business days.`,
+      },
+    ])
+  })
+})
