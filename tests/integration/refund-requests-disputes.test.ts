@@ -4,6 +4,7 @@
 // for what, the exact refusals, the 30-day window to the millisecond, staff's decision); the staff order detail; and
 // the exact e-mails each of these queues.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isPremium } from '../../src-server/access/premium.ts'
 import { requestRefund } from '../../src-server/orders/refund-requests.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { processStripeEvent } from '../../src-server/payments/events.ts'
@@ -11,7 +12,7 @@ import { formatMoney } from '../../src-shared/money.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { pricedCourses, shopCaller } from '../support/shop.ts'
+import { buyerWhoHadAPlan, pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
@@ -56,6 +57,26 @@ async function paidOrder(count: number, offset: number, firstName = 'Test') {
     orderId: started.orderId,
     reference: detail.reference,
     lines: detail.lines,
+    paymentIntent: order.stripe_payment_intent_id!,
+    captured: order.captured_minor,
+  }
+}
+
+/** A member who had a plan before (no free trial) and paid a plan by card: Stripe bills it through an invoice. */
+async function paidPlan() {
+  const user = await buyerWhoHadAPlan(db())
+  const caller = await shopCaller(db(), user, payments)
+  await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  if (started.method !== 'card') throw new Error('expected card')
+  const session = fake.completeSession(sessionIdOf(started.url))
+  expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
+  expect(new Set(await fake.flush())).toEqual(new Set([200]))
+  const order = await orderRow(started.orderId)
+  return {
+    user,
+    orderId: started.orderId,
+    stripeSubscriptionId: session.subscription!,
     paymentIntent: order.stripe_payment_intent_id!,
     captured: order.captured_minor,
   }
@@ -663,5 +684,43 @@ describe('the refund e-mail of a staff refund', () => {
         text_body: `Hi Ada,\n\nWe have refunded ${amount} for order ${reference}.\n- ${lines[1]!.title}\n\nYour credit note ${refund.creditNoteNumber} is in My Account → Orders.\n\nThe money usually reaches your account within 5–10 business days.`,
       },
     ])
+  })
+})
+
+describe('a plan paid by card, after the purchase', () => {
+  it('a dispute withholds its Premium and a won one gives it back', async () => {
+    const { user, orderId, paymentIntent } = await paidPlan()
+    expect(await isPremium(db(), user)).toBe(true)
+    expect(await apply('charge.dispute.created', dispute('dp_plan_won', paymentIntent, 'needs_response'))).toEqual({
+      outcome: 'processed',
+    })
+    expect((await orderRow(orderId)).status).toBe('disputed')
+    expect(await isPremium(db(), user)).toBe(false)
+    expect(await apply('charge.dispute.closed', dispute('dp_plan_won', paymentIntent, 'won'))).toEqual({
+      outcome: 'processed',
+    })
+    expect((await orderRow(orderId)).status).toBe('paid')
+    expect(await isPremium(db(), user)).toBe(true)
+  })
+
+  it('a dispute lost in full ends the plan and asks Stripe to cancel its subscription after the event', async () => {
+    const { user, orderId, paymentIntent, stripeSubscriptionId } = await paidPlan()
+    expect(await apply('charge.dispute.closed', dispute('dp_plan_lost', paymentIntent, 'lost'))).toEqual({
+      outcome: 'processed',
+      followUp: { cancelSubscriptions: [stripeSubscriptionId] },
+    })
+    expect((await orderRow(orderId)).status).toBe('disputed')
+    expect(await isPremium(db(), user)).toBe(false)
+  })
+
+  it('a full dashboard refund of it asks Stripe to cancel its subscription after the event', async () => {
+    const { user, orderId, paymentIntent, stripeSubscriptionId, captured } = await paidPlan()
+    fake.dashboardRefund(paymentIntent, captured)
+    expect(await apply('charge.refunded', fake.chargeOf(paymentIntent))).toEqual({
+      outcome: 'processed',
+      followUp: { cancelSubscriptions: [stripeSubscriptionId] },
+    })
+    expect((await orderRow(orderId)).status).toBe('refunded')
+    expect(await isPremium(db(), user)).toBe(false)
   })
 })
