@@ -93,7 +93,9 @@ export const MODULES: Record<string, Module> = {
       'src-server/payments/refunds.ts',
     ],
     // after-purchase-gaps and stripe-webhook-foreign: a lost dispute and a full dashboard refund of a plan.
-    tests: ['refunds', 'refund-rules', 'after-purchase-gaps', 'stripe-webhook-foreign'].map(test),
+    tests: ['refunds', 'refund-rules', 'refund-requests-disputes', 'after-purchase-gaps', 'stripe-webhook-foreign'].map(
+      test,
+    ),
   },
   'orders-documents': {
     mutate: [
