@@ -87,6 +87,26 @@ describe('tRPC errors in production', () => {
     expect(body.error.data.zodError).toMatchObject({ fieldErrors: { limit: [expect.any(String)] } })
     expect(body.error.data.requestId).toBe(invalid.headers.get('x-request-id'))
   })
+
+  it('tie a domain refusal about one field to that field, as zod field errors are', async () => {
+    const staff = await createUser(database.db, { role: 'super_admin' })
+    const cookie = `session=${(await createSessionToken(database.db, staff.id)).token}`
+    const create = () =>
+      fetch(`${production.baseUrl}/trpc/admin.categories.create`, {
+        method: 'POST',
+        headers: { cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Field Errors Test', description: '' }),
+      })
+    expect((await create()).status).toBe(200)
+    const taken = await create()
+    const body = (await taken.json()) as ErrorBody
+    expect(taken.status).toBe(409)
+    expect(body.error.message).toBe('A category with this name already exists')
+    expect(body.error.data.zodError).toEqual({
+      formErrors: [],
+      fieldErrors: { name: ['A category with this name already exists'] },
+    })
+  })
 })
 
 describe('plain routes in production', () => {
