@@ -13,7 +13,7 @@ import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createSessionToken, createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { captureLog, emptyUploads, waitUntil } from '../support/jobs.ts'
-import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
+import { type PaymentsServer, payCartByCard, sessionIdOf, startPaymentsServer } from '../support/payments-server.ts'
 import { pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
@@ -52,7 +52,6 @@ function pdfText(bytes: Buffer): string {
   return parts.join('\n')
 }
 
-const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!
 const staff = () => shopCaller(db(), admin, payments)
 type Caller = Awaited<ReturnType<typeof shopCaller>>
 const owned = async (caller: Caller) => (await caller.purchases.entitlements()).courseIds.sort()
@@ -79,16 +78,14 @@ async function paidCourses(count: number, offset: number) {
   const caller = await shopCaller(db(), user, payments)
   const courses = await pricedCourses(db(), { count, offset })
   for (const course of courses) await caller.cart.add({ kind: 'course', courseId: course.id })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
-  if (started.method !== 'card') throw new Error('expected card')
-  expect(await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))).toBe(200)
-  const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
-  const order = await orderRow(started.orderId)
+  const orderId = await payCartByCard(fake, caller)
+  const detail = await (await staff()).admin.orders.detail({ id: orderId })
+  const order = await orderRow(orderId)
   return {
     user,
     caller,
     courses,
-    orderId: started.orderId,
+    orderId,
     lines: detail.lines,
     paymentIntent: order.stripe_payment_intent_id!,
   }

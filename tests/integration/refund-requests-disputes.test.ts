@@ -11,7 +11,7 @@ import { processStripeEvent } from '../../src-server/payments/events.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
-import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
+import { type PaymentsServer, payCartByCard, sessionIdOf, startPaymentsServer } from '../support/payments-server.ts'
 import { buyerWhoHadAPlan, pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
@@ -28,7 +28,6 @@ beforeAll(async () => {
 })
 afterAll(() => shop.close())
 
-const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!
 const staff = () => shopCaller(db(), admin, payments)
 type Caller = Awaited<ReturnType<typeof shopCaller>>
 const owned = async (caller: Caller) => (await caller.purchases.entitlements()).courseIds.sort()
@@ -45,16 +44,14 @@ async function paidOrder(count: number, offset: number, firstName = 'Test') {
   const caller = await shopCaller(db(), user, payments)
   const courses = await pricedCourses(db(), { count, offset })
   for (const course of courses) await caller.cart.add({ kind: 'course', courseId: course.id })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
-  if (started.method !== 'card') throw new Error('expected card')
-  expect(await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))).toBe(200)
-  const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
-  const order = await orderRow(started.orderId)
+  const orderId = await payCartByCard(fake, caller)
+  const detail = await (await staff()).admin.orders.detail({ id: orderId })
+  const order = await orderRow(orderId)
   return {
     user,
     caller,
     courses,
-    orderId: started.orderId,
+    orderId,
     reference: detail.reference,
     lines: detail.lines,
     paymentIntent: order.stripe_payment_intent_id!,

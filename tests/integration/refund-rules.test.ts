@@ -11,7 +11,7 @@ import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { refundByStaff } from '../../src-server/payments/refunds.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
-import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
+import { type PaymentsServer, payCartByCard, sessionIdOf, startPaymentsServer } from '../support/payments-server.ts'
 import { buyerWhoHadAPlan, pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
@@ -28,7 +28,6 @@ beforeAll(async () => {
 })
 afterAll(() => shop.close())
 
-const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!
 const staff = () => shopCaller(db(), admin, payments)
 type Caller = Awaited<ReturnType<typeof shopCaller>>
 const owned = async (caller: Caller) => (await caller.purchases.entitlements()).courseIds.sort()
@@ -73,14 +72,12 @@ async function paidCourses(prices: number[], offset: number) {
   const user = await createUser(db())
   const caller = await shopCaller(db(), user, payments)
   for (const course of courses) await caller.cart.add({ kind: 'course', courseId: course.id })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
-  if (started.method !== 'card') throw new Error('expected card')
-  expect(await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))).toBe(200)
-  const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
+  const orderId = await payCartByCard(fake, caller)
+  const detail = await (await staff()).admin.orders.detail({ id: orderId })
   // The order's lines in the courses' order.
   const lines = courses.map((course) => detail.lines.find((line) => line.title === course.title)!)
-  const order = await orderRow(started.orderId)
-  return { user, caller, courses, lines, orderId: started.orderId, paymentIntent: order.stripe_payment_intent_id! }
+  const order = await orderRow(orderId)
+  return { user, caller, courses, lines, orderId, paymentIntent: order.stripe_payment_intent_id! }
 }
 
 describe('staff refunds: amounts, Stripe calls and records', () => {
