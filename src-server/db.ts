@@ -2,13 +2,21 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../db/types.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
 /** The database or a transaction on it (a Transaction is a Kysely): every repository function takes one. */
 export type DB = Kysely<Database>
+
+/**
+ * Runs the caller's transactions that name the same key one at a time, until each one ends: a lock on something that
+ * is not a single row (a learner's course, a cart's plan line that is deleted and inserted again).
+ */
+export async function lockKeyForTransaction(trx: DB, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx)
+}
 
 export interface DatabaseHandle {
   db: DB

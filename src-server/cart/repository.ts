@@ -5,7 +5,7 @@ import type { BillingCycle } from '../../db/types.ts'
 import { CART_MESSAGES, type CartItemInput, planWithCycle } from '../../src-shared/schemas/cart.ts'
 import { ownsCourse } from '../access/courses.ts'
 import { liveSubscriptionOf } from '../access/subscriptions.ts'
-import type { DB } from '../db.ts'
+import { type DB, lockKeyForTransaction } from '../db.ts'
 import { DomainError } from '../errors.ts'
 
 const UNIQUE_VIOLATION = '23505'
@@ -45,7 +45,7 @@ async function replacePlan(
   values: { plan_id: string; billing_cycle: BillingCycle } & Record<string, unknown>,
 ): Promise<AddedItem> {
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`cart-plan:${userId}`}, 0))`.execute(trx)
+    await lockKeyForTransaction(trx, `cart-plan:${userId}`)
     const current = await trx
       .selectFrom('cart_items as ci')
       .innerJoin('plans as p', 'p.id', 'ci.plan_id')

@@ -2,10 +2,9 @@
 // makes it one), one e-mail through the outbox and, for a course with a certificate, one certificate. A learner's
 // concurrent writes are serialised by a transaction-scoped advisory lock, so two transactions that each complete
 // one of the last two lessons cannot both miss the other's (write skew).
-import { sql } from 'kysely'
 import type { AccessSource } from '../../db/types.ts'
 import type { CourseForLearning } from '../catalog/repository-lessons.ts'
-import type { DB } from '../db.ts'
+import { type DB, lockKeyForTransaction } from '../db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { courseProgressCounts } from './repository.ts'
 
@@ -17,7 +16,7 @@ export interface Learner {
 }
 
 export async function lockLearnerCourse(trx: DB, userId: string, courseId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`learning:${userId}:${courseId}`}, 0))`.execute(trx)
+  await lockKeyForTransaction(trx, `learning:${userId}:${courseId}`)
 }
 
 /** In the caller's transaction, after a lesson became complete. Returns the certificate id when one was issued. */

@@ -9,6 +9,7 @@ import { createStripeApi } from '../../src-server/payments/stripe.ts'
 import { createServer, type Server } from '../../src-server/server.ts'
 import { createTestDatabase, type TestDatabase } from './db.ts'
 import { type FakeStripe, startFakeStripe } from './fake-stripe.ts'
+import type { shopCaller } from './shop.ts'
 
 export interface PaymentsServer {
   database: TestDatabase
@@ -60,16 +61,9 @@ export async function startPaymentsServer(
  * The buyer's cart paid by card as Stripe does it: checkout opens a session, the fake completes it and delivers
  * checkout.session.completed to the server's webhook (which must answer 200). Gives back the order's id.
  */
-export async function payCartByCard(
-  fake: FakeStripe,
-  caller: {
-    payment: {
-      start(input: { currency: 'USD'; method: 'card' }): Promise<{ method: string; orderId: string; url?: string }>
-    }
-  },
-): Promise<string> {
+export async function payCartByCard(fake: FakeStripe, caller: Awaited<ReturnType<typeof shopCaller>>): Promise<string> {
   const started = await caller.payment.start({ currency: 'USD', method: 'card' })
-  if (started.method !== 'card' || !started.url) throw new Error(`expected a card checkout, got ${started.method}`)
+  if (started.method !== 'card') throw new Error(`expected a card checkout, got ${started.method}`)
   const status = await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))
   if (status !== 200) throw new Error(`the webhook answered ${status}`)
   return started.orderId
