@@ -55,6 +55,6 @@ export function staffProcedure(minRole: Exclude<Role, 'customer'>) {
     if (!hasRole(ctx.user.role, minRole)) {
       throw new TRPCError({ code: 'FORBIDDEN', message: 'You do not have permission to do that' })
     }
-    return next({ ctx })
+    return next()
   })
 }

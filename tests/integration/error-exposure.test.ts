@@ -4,11 +4,15 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { DatabaseHandle } from '../../src-server/db.ts'
+import { appRouter } from '../../src-server/routers/_app.ts'
 import { createLocalStorage } from '../../src-server/storage/storage.ts'
+import { type Context, createContextInner } from '../../src-server/trpc/context.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../../src-shared/errors.ts'
+import { TRPC_MAX_BATCH_SIZE } from '../../src-shared/trpc-limits.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
 import { type FullServer, startFullServer, TEST_ORIGIN } from '../support/full-server.ts'
@@ -132,5 +136,118 @@ describe('plain routes in production', () => {
     const second = await fetch(`${production.baseUrl}/robots.txt`)
     expect(first.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
+  })
+})
+
+// The error formatter without the server's context: tRPC formats a refusal made before the context exists (a batch
+// over the limit) or when building it threw, with no context at all, and a context from createContextInner (the
+// in-process callers' and the tests') has no request and no hideErrorDetails. Then process.env.NODE_ENV decides,
+// and the body has no request id.
+describe('tRPC errors formatted without a request', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  /** The app's router over tRPC's fetch adapter, as another server would serve it, with `createContext`. */
+  async function fetchAdapterAnswer(procedure: string, createContext: () => Promise<Context>) {
+    const response = await fetchRequestHandler({
+      endpoint: '/trpc',
+      req: new Request(`${TEST_ORIGIN}/trpc/${procedure}`),
+      router: appRouter,
+      createContext,
+    })
+    return { status: response.status, body: (await response.json()) as ErrorBody }
+  }
+  const unreachable = async (): Promise<Context> => {
+    throw new Error('connect ECONNREFUSED 127.0.0.1:5499')
+  }
+  const withoutRequest = async (): Promise<Context> =>
+    createContextInner({ db: database.db, user: null, session: null })
+
+  it('refuse a batch over the limit before any context, with the request id in the header only', async () => {
+    const paths = Array.from({ length: TRPC_MAX_BATCH_SIZE + 1 }, () => 'catalog.featuredCourses').join(',')
+    const response = await fetch(`${production.baseUrl}/trpc/${paths}?batch=1`)
+    expect(response.status).toBe(400)
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    expect(await response.json()).toEqual({
+      error: {
+        message: 'Batch call exceeds maximum size',
+        code: -32600,
+        data: {
+          code: 'BAD_REQUEST',
+          httpStatus: 400,
+          // tRPC adds the stack when the process was not started in production (this test process).
+          stack: expect.stringMatching(/^TRPCError: Batch call exceeds maximum size\n/),
+          zodError: null,
+          requestId: null,
+        },
+      },
+    })
+  })
+
+  it('hide the text of a context that could not be built when NODE_ENV is production', async () => {
+    vi.stubEnv('NODE_ENV', 'production')
+    expect(await fetchAdapterAnswer('catalog.featuredCourses', unreachable)).toEqual({
+      status: 500,
+      body: {
+        error: {
+          message: INTERNAL_ERROR_MESSAGE,
+          code: -32603,
+          data: {
+            code: 'INTERNAL_SERVER_ERROR',
+            httpStatus: 500,
+            path: 'catalog.featuredCourses',
+            zodError: null,
+            requestId: null,
+          },
+        },
+      },
+    })
+  })
+
+  it('show the text of a context that could not be built outside production', async () => {
+    vi.stubEnv('NODE_ENV', 'development')
+    expect(await fetchAdapterAnswer('catalog.featuredCourses', unreachable)).toEqual({
+      status: 500,
+      body: {
+        error: {
+          message: 'connect ECONNREFUSED 127.0.0.1:5499',
+          code: -32603,
+          data: {
+            code: 'INTERNAL_SERVER_ERROR',
+            httpStatus: 500,
+            path: 'catalog.featuredCourses',
+            stack: expect.stringMatching(/^Error: connect ECONNREFUSED 127\.0\.0\.1:5499\n/),
+            zodError: null,
+            requestId: null,
+          },
+        },
+      },
+    })
+  })
+
+  it("follow NODE_ENV for a context without a request or hideErrorDetails (createContextInner's)", async () => {
+    vi.stubEnv('NODE_ENV', 'production')
+    expect(await fetchAdapterAnswer('content.testimonials', withoutRequest)).toEqual({
+      status: 500,
+      body: {
+        error: {
+          message: INTERNAL_ERROR_MESSAGE,
+          code: -32603,
+          data: {
+            code: 'INTERNAL_SERVER_ERROR',
+            httpStatus: 500,
+            path: 'content.testimonials',
+            zodError: null,
+            requestId: null,
+          },
+        },
+      },
+    })
+    vi.stubEnv('NODE_ENV', 'development')
+    const shown = await fetchAdapterAnswer('content.testimonials', withoutRequest)
+    expect(shown.status).toBe(500)
+    expect(shown.body.error.message).toBe('relation "testimonials" does not exist')
+    expect(shown.body.error.data.requestId).toBeNull()
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { safeReturnPath } from '../../src-shared/auth.ts'
-import { hasRole, isStaff, ROLES } from '../../src-shared/roles.ts'
+import { hasRole, isStaff, ROLES, STAFF_ROLES } from '../../src-shared/roles.ts'
 import { inviteInput } from '../../src-shared/schemas/admin.ts'
 import { profileNameInput, signupInput } from '../../src-shared/schemas/auth.ts'
 
@@ -134,11 +134,19 @@ describe('roles', () => {
     ])
   })
 
-  it('ranks viewer < editor < admin < super_admin', () => {
-    expect(hasRole('editor', 'viewer')).toBe(true)
-    expect(hasRole('editor', 'editor')).toBe(true)
-    expect(hasRole('editor', 'admin')).toBe(false)
-    expect(hasRole('super_admin', 'admin')).toBe(true)
-    expect(hasRole('customer', 'viewer')).toBe(false)
+  it('ranks customer < viewer < editor < admin < super_admin, for every pair of roles', () => {
+    expect(ROLES).toEqual(['customer', 'viewer', 'editor', 'admin', 'super_admin'])
+    // Row: the role someone has; column: the role asked for (customer, viewer, editor, admin, super_admin).
+    expect(ROLES.map((role) => ROLES.map((minRole) => hasRole(role, minRole)))).toEqual([
+      [true, false, false, false, false],
+      [true, true, false, false, false],
+      [true, true, true, false, false],
+      [true, true, true, true, false],
+      [true, true, true, true, true],
+    ])
+  })
+
+  it('lists the staff roles, lowest first, without customer (the team and its count in the dashboard)', () => {
+    expect(STAFF_ROLES).toEqual(['viewer', 'editor', 'admin', 'super_admin'])
   })
 })
