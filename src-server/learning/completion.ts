@@ -19,7 +19,10 @@ export async function lockLearnerCourse(trx: DB, userId: string, courseId: strin
   await lockKeyForTransaction(trx, `learning:${userId}:${courseId}`)
 }
 
-/** In the caller's transaction, after a lesson became complete. Returns the certificate id when one was issued. */
+/**
+ * In the caller's transaction, for a lesson that is complete (now or before). Idempotent: a completed course is not
+ * completed again (course_completions' key). Returns the certificate id when one was issued.
+ */
 export async function completeCourseIfDone(
   trx: DB,
   learner: Learner,

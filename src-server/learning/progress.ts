@@ -78,7 +78,8 @@ export async function saveVideoProgress(db: DB, user: SessionLearner, input: Vid
       watchedSeconds: total,
       completed: completesNow || row.completed_at !== null,
     }
-    if (!completesNow) return { ...result, courseCompleted: false, certificateId: null }
+    // A complete lesson (now or before) may be the holder's last: see afterLessonCompleted.
+    if (!result.completed) return { ...result, courseCompleted: false, certificateId: null }
     return { ...result, ...(await afterLessonCompleted(trx, user, course, publicUrl)) }
   })
 }
@@ -88,15 +89,15 @@ export async function setLessonCompleted(db: DB, user: SessionLearner, input: Le
   const { course, lesson } = await openLesson(db, user, input.courseId, input.lessonId)
   return db.transaction().execute(async (trx) => {
     await ensureProgressRow(trx, user.id, course.id, lesson.id)
-    const changed = await trx
+    // Only a change is written: a lesson already complete keeps the moment it first completed.
+    await trx
       .updateTable('lesson_progress')
       .set({ completed_at: input.completed ? new Date() : null })
       .where('user_id', '=', user.id)
       .where('lesson_id', '=', lesson.id)
       .where('completed_at', input.completed ? 'is' : 'is not', null)
-      .executeTakeFirst()
-    const completesNow = input.completed && changed.numUpdatedRows > 0n
-    if (!completesNow) return { completed: input.completed, courseCompleted: false, certificateId: null }
+      .execute()
+    if (!input.completed) return { completed: false, courseCompleted: false, certificateId: null }
     return { completed: true, ...(await afterLessonCompleted(trx, user, course, publicUrl)) }
   })
 }
@@ -107,7 +108,11 @@ async function afterLessonCompleted(
   course: Awaited<ReturnType<typeof openLesson>>['course'],
   publicUrl: string,
 ) {
-  // Only a learner who holds the course completes it (a visitor's preview lessons do not).
+  // Called for a lesson that is complete, whether it completed now or before: a learner whose lessons are all
+  // complete without the course being so (the last one completed while not holding the course, e.g. a preview
+  // lesson before buying or during a lapsed subscription) completes it on their next save or Mark as complete of a
+  // complete lesson. completeCourseIfDone completes a course once (course_completions' key), so a later call does
+  // nothing. Only a learner who holds the course completes it (a visitor's preview lessons do not).
   const source = await courseAccessSource(trx, user, course)
   if (!source) return { courseCompleted: false, certificateId: null }
   const outcome = await completeCourseIfDone(trx, user, course, source, publicUrl)

@@ -9,7 +9,7 @@ import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
 import { raceIt, whileRowHeld } from '../support/race.ts'
-import { publishedCourse, servicePackage, shopCaller } from '../support/shop.ts'
+import { publishedCourse, servicePackage, shopCaller, sterlingPlan } from '../support/shop.ts'
 
 let database: DatabaseHandle
 
@@ -34,25 +34,6 @@ async function ownCourse(course: Partial<NewCourse> = {}) {
     status: 'published',
     ...course,
   })
-}
-
-/** A plan priced in pounds (the seed's plans are all in dollars). */
-async function sterlingPlan() {
-  const id = `sterling-${randomBytes(4).toString('hex')}`
-  await database.db
-    .insertInto('plans')
-    .values({
-      id,
-      name: 'Sterling',
-      description: 'A plan priced in pounds',
-      monthly_price_minor: 1_500,
-      annual_price_minor: 15_000,
-      currency: 'GBP',
-      features: JSON.stringify([]),
-      position: 99,
-    })
-    .execute()
-  return id
 }
 
 describe('cart', () => {
@@ -102,7 +83,8 @@ describe('cart', () => {
   it('computes totals per currency on the server: GBP packages are not summed with USD items', async () => {
     const user = await createUser(database.db)
     const caller = await shopCaller(database.db, user)
-    const course = await publishedCourse(database.db, 2)
+    // Its own dollar course: publishedCourse's offset could land on another test's course (a pound one included).
+    const course = await ownCourse({ price_minor: 4_999 })
     const uk = await servicePackage(database.db, 'uk-company-formation', 'Standard')
     const audit = await servicePackage(database.db, 'seo-audit', 'Essential Audit')
     await caller.cart.add({ kind: 'course', courseId: course.id })
@@ -113,7 +95,7 @@ describe('cart', () => {
 
     const cart = await caller.cart.list()
     expect(cart?.count).toBe(4)
-    const usd = course.price_minor + audit.price_minor + 19_999
+    const usd = 4_999 + audit.price_minor + 19_999
     expect(cart?.totals).toEqual([
       { currency: 'USD', itemCount: 3, subtotalMinor: usd, taxMinor: 0, totalMinor: usd },
       { currency: 'GBP', itemCount: 1, subtotalMinor: 30_000, taxMinor: 0, totalMinor: 30_000 },
@@ -315,7 +297,7 @@ describe('cart', () => {
     })
     const formation = await servicePackage(database.db, 'uk-company-formation', 'Standard')
     const seo = await servicePackage(database.db, 'seo-management', 'Starter SEO Monthly')
-    const planId = await sterlingPlan()
+    const planId = await sterlingPlan(database.db)
 
     expect(await caller.cart.add({ kind: 'course', courseId: pounds.id })).toEqual({
       kind: 'course',

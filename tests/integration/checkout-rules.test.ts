@@ -13,11 +13,11 @@ import { startCheckout } from '../../src-server/payments/checkout.ts'
 import { defaultPayments, type PaymentsConfig, paymentsFromEnv } from '../../src-server/payments/config.ts'
 import type { StripeApi } from '../../src-server/payments/stripe.ts'
 import { createMemoryLimiter } from '../../src-server/security/rate-limit.ts'
-import { trialStartedText } from '../../src-shared/membership.ts'
+import { formatDay, trialStartedText } from '../../src-shared/membership.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
-import { buyerWhoHadAPlan, publishedCourse, servicePackage, shopCaller } from '../support/shop.ts'
+import { buyerWhoHadAPlan, publishedCourse, servicePackage, shopCaller, sterlingPlan } from '../support/shop.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
@@ -293,6 +293,28 @@ describe('the success page', () => {
     expect(sub.trial_ends_at).not.toBeNull()
     expect(confirmed.trialText).toBe(trialStartedText(1999, 'USD', sub.trial_ends_at!))
     expect(confirmed.trialText).toMatch(/^Free trial started — first charge of \$19\.99 on /)
+  })
+
+  it("a trial whose subscription row has no currency (older than the column) is told in the order's currency", async () => {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, payments)
+    await caller.cart.add({ kind: 'plan', planId: await sterlingPlan(db()), billingCycle: 'monthly' })
+    const started = await caller.payment.start({ currency: 'GBP', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected card')
+    const sessionId = sessionIdOf(started.url)
+    fake.completeSession(sessionId)
+    const first = await caller.payment.confirm({ sessionId })
+    // A row from before subscriptions.currency existed: the column is null (it has no default and was not backfilled).
+    const sub = await db()
+      .updateTable('subscriptions')
+      .set({ currency: null })
+      .where('user_id', '=', user.id)
+      .returning(['trial_ends_at', 'amount_minor'])
+      .executeTakeFirstOrThrow()
+    expect(sub.amount_minor).toBe(1500)
+    const again = await caller.payment.confirm({ sessionId })
+    expect(again).toEqual({ ...first, currency: 'GBP' })
+    expect(again.trialText).toBe(`Free trial started — first charge of £15.00 on ${formatDay(sub.trial_ends_at!)}`)
   })
 })
 

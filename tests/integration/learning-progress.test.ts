@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { insertCourse } from '../../db/seed/factories.ts'
-import { revoke } from '../../src-server/access/ledger.ts'
+import { restore, revoke } from '../../src-server/access/ledger.ts'
 import { writeCurriculum } from '../../src-server/catalog/curriculum-editing.ts'
 import type { DatabaseHandle } from '../../src-server/db.ts'
 import { createTestDatabase } from '../support/db.ts'
@@ -565,6 +565,125 @@ describe('course completion', () => {
         ].join('\n\n'),
       },
     ])
+  })
+
+  /**
+   * A Premium member completes every lesson but the preview while a member, then the membership lapses and they
+   * finish the preview lesson (open to anyone): every lesson is complete, the course is not, as they held it then.
+   */
+  async function everyLessonDoneWhileLapsed() {
+    const course = await smallCourse()
+    const user = (await premiumMember(db())).user
+    const caller = await callerAs(db(), user)
+    const notDone = { completed: true, courseCompleted: false, certificateId: null }
+    for (const lesson of course.lessons.slice(1)) {
+      expect(await caller.learning.setCompleted({ courseId: course.id, lessonId: lesson.id, completed: true })).toEqual(
+        notDone,
+      )
+    }
+    const premium = await db()
+      .selectFrom('access_grants')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'premium')
+      .executeTakeFirstOrThrow()
+    expect(await revoke(db(), { grantId: premium.id }, 'lapse')).toBe(1)
+    // Not holding the course, the preview's completion (and a later Mark as complete of it) completes nothing.
+    const preview = { courseId: course.id, lessonId: course.lessons[0]?.id ?? '' }
+    expect(await caller.learning.setCompleted({ ...preview, completed: true })).toEqual(notDone)
+    expect(await caller.learning.setCompleted({ ...preview, completed: true })).toEqual(notDone)
+    expect((await caller.learning.course({ courseId: course.id })).progress).toEqual({
+      completed: 4,
+      total: 4,
+      percent: 100,
+    })
+    expect(await completionOf(user.id, course.id)).toEqual([])
+    return { course, user, caller, premiumGrantId: premium.id }
+  }
+
+  const completionOf = (userId: string, courseId: string) =>
+    db()
+      .selectFrom('course_completions as cc')
+      .leftJoin('certificates as c', (join) =>
+        join.onRef('c.user_id', '=', 'cc.user_id').onRef('c.course_id', '=', 'cc.course_id'),
+      )
+      .select(['cc.lesson_count', 'cc.access_source', 'c.id as certificate_id'])
+      .where('cc.user_id', '=', userId)
+      .where('cc.course_id', '=', courseId)
+      .execute()
+
+  it('every lesson done while not holding the course: buying it, the next video save completes it, once', async () => {
+    const { course, user, caller } = await everyLessonDoneWhileLapsed()
+    await buyerOfCourse(db(), course.id, user)
+    // Watching the (already complete) video again, as the course's buyer: the course completes with a certificate.
+    const video = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
+    const done = await caller.learning.saveProgress({
+      ...video,
+      positionSeconds: 10,
+      ranges: [[0, 10]],
+      sentAt: Date.now(),
+    })
+    const certificateId = done.certificateId ?? ''
+    expect(done).toEqual({
+      positionSeconds: 10,
+      watchedSeconds: 10,
+      completed: true,
+      courseCompleted: true,
+      certificateId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    })
+    expect(await completionOf(user.id, course.id)).toEqual([
+      { lesson_count: 4, access_source: 'purchase', certificate_id: certificateId },
+    ])
+    expect((await (await callerAs(db(), null)).learning.certificate({ id: certificateId })).status).toBe('verified')
+    // Later saves and a Mark as complete find the course completed: no second completion, certificate or e-mail.
+    const again = await caller.learning.saveProgress({ ...video, positionSeconds: 12, ranges: [], sentAt: Date.now() })
+    expect(again).toEqual({
+      positionSeconds: 12,
+      watchedSeconds: 10,
+      completed: true,
+      courseCompleted: false,
+      certificateId: null,
+    })
+    expect(await caller.learning.setCompleted({ ...video, completed: true })).toEqual({
+      completed: true,
+      courseCompleted: false,
+      certificateId: null,
+    })
+    expect(await completionOf(user.id, course.id)).toEqual([
+      { lesson_count: 4, access_source: 'purchase', certificate_id: certificateId },
+    ])
+    expect(await completionMails(user.email)).toEqual([
+      {
+        to_address: user.email,
+        subject: `You completed ${course.title}`,
+        text_body: [
+          `Hi ${user.firstName},`,
+          `Congratulations: you completed every lesson of "${course.title}".`,
+          `Your Certificate of Completion: http://localhost:3000/certificates/${certificateId}`,
+          'SkillForge',
+        ].join('\n\n'),
+      },
+    ])
+  })
+
+  it('every lesson done while not holding the course: Premium back, the next Mark as complete completes it, once', async () => {
+    const { course, user, caller, premiumGrantId } = await everyLessonDoneWhileLapsed()
+    expect(await restore(db(), { grantId: premiumGrantId })).toBe(1)
+    const two = { courseId: course.id, lessonId: course.lessons[1]?.id ?? '' }
+    const done = await caller.learning.setCompleted({ ...two, completed: true })
+    expect(done).toEqual({
+      completed: true,
+      courseCompleted: true,
+      certificateId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    })
+    const once = [{ lesson_count: 4, access_source: 'premium', certificate_id: done.certificateId }]
+    expect(await completionOf(user.id, course.id)).toEqual(once)
+    const notAgain = { completed: true, courseCompleted: false, certificateId: null }
+    expect(await caller.learning.setCompleted({ ...two, completed: true })).toEqual(notAgain)
+    const preview = { courseId: course.id, lessonId: course.lessons[0]?.id ?? '' }
+    expect(await caller.learning.setCompleted({ ...preview, completed: true })).toEqual(notAgain)
+    expect(await completionOf(user.id, course.id)).toEqual(once)
+    expect(await completionMails(user.email)).toHaveLength(1)
   })
 
   raceIt('20 concurrent writes complete the course exactly once', async () => {

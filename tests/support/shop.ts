@@ -1,4 +1,5 @@
 // Helpers for cart and payment tests: callers with payment settings, and catalogue ids from the seed.
+import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { createSession } from '../../src-server/auth/session.ts'
@@ -60,4 +61,23 @@ export async function buyerWhoHadAPlan(db: Kysely<Database>) {
     .values({ user_id: user.id, plan_id: 'basic', billing_cycle: 'monthly', status: 'cancelled', ended_at: new Date() })
     .execute()
   return user
+}
+
+/** A plan priced in pounds (the seed's plans are all in dollars): £15.00 a month, £150.00 a year. */
+export async function sterlingPlan(db: Kysely<Database>) {
+  const id = `sterling-${randomBytes(4).toString('hex')}`
+  await db
+    .insertInto('plans')
+    .values({
+      id,
+      name: 'Sterling',
+      description: 'A plan priced in pounds',
+      monthly_price_minor: 1_500,
+      annual_price_minor: 15_000,
+      currency: 'GBP',
+      features: JSON.stringify([]),
+      position: 99,
+    })
+    .execute()
+  return id
 }
