@@ -1,13 +1,15 @@
 // After a purchase, pinned exactly (issue 19): card disputes (opened, won, lost) and what they do to the order's
 // status, its access and its money; the Stripe events about a purchase that arrive afterwards (an expired session,
 // charge.refunded, disputes) and what is ignored as not ours or unreadable; the buyer's refund requests (who may ask
-// for what, the exact refusals, the 30-day window to the millisecond, staff's decision); the staff order detail; and
-// the exact e-mails each of these queues.
+// for what, the exact refusals, the 30-day window to the millisecond, a database failure while one is recorded,
+// staff's decision); the staff order detail; and the exact e-mails each of these queues.
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
 import { requestRefund } from '../../src-server/orders/refund-requests.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { processStripeEvent } from '../../src-server/payments/events.ts'
+import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
@@ -273,6 +275,16 @@ describe('a dispute closed', () => {
     // Part of the payment: no line is named.
     expect((await lineRefunds(orderId)).map((line) => line.refund_id)).toEqual([null])
     expect(captured).toBeGreaterThan(300)
+
+    // Its closed event again (another event id): the dispute is closed, the bank's part is not taken twice.
+    expect(
+      await apply(
+        'charge.dispute.closed',
+        dispute('dp_part', paymentIntent, 'lost', { amount: 300, reason: 'general' }),
+      ),
+    ).toEqual({ outcome: 'processed' })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'disputed', refunded_minor: 300 })
+    expect((await refundsOf(orderId)).map((refund) => refund.amount_minor)).toEqual([300])
   })
 
   it('lost after a staff refund: capped at what is left, which names only the lines still open', async () => {
@@ -507,6 +519,28 @@ describe('refund requests', () => {
     )
   })
 
+  it('the database failing as the request is recorded answers 503 (try again), not "already requested"', async () => {
+    const { caller, reference, lines } = await paidOrder(1, 26)
+    // PostgreSQL ending the session at that very statement, as a fast shutdown does (57P01): a trigger raises it.
+    await sql`create function refund_request_outage() returns trigger language plpgsql as $$
+      begin raise exception 'terminating connection due to administrator command' using errcode = 'admin_shutdown'; end
+    $$`.execute(db())
+    await sql`create trigger refund_request_outage before insert on refund_requests
+      for each row execute function refund_request_outage()`.execute(db())
+    const ask = () => caller.purchases.requestRefund({ lineId: lines[0]!.id, reason: 'Not for me' })
+    try {
+      await expect(ask()).rejects.toEqual(refused('SERVICE_UNAVAILABLE', SERVICE_UNAVAILABLE_MESSAGE))
+    } finally {
+      await sql`drop function refund_request_outage() cascade`.execute(db())
+    }
+    expect(
+      await db().selectFrom('refund_requests').select('id').where('order_item_id', '=', lines[0]!.id).execute(),
+    ).toEqual([])
+    expect((await mails({ kind: 'refund_requested' })).filter((mail) => mail.subject.includes(reference))).toEqual([])
+    // Once the database is back, the same request goes through.
+    expect(await ask()).toEqual({ lineId: lines[0]!.id, status: 'open' })
+  })
+
   it('within 30 days of payment, to the millisecond', async () => {
     const { user, orderId, lines } = await paidOrder(2, 19)
     const paidAt = new Date(Date.now() - 40 * DAY_MS)
@@ -708,6 +742,21 @@ describe('a plan paid by card, after the purchase', () => {
     })
     expect((await orderRow(orderId)).status).toBe('disputed')
     expect(await isPremium(db(), user)).toBe(false)
+  })
+
+  it('a partial dashboard refund of it leaves the plan running: nothing to cancel at Stripe, staff assign it', async () => {
+    const { user, orderId, paymentIntent, stripeSubscriptionId } = await paidPlan()
+    const part = fake.dashboardRefund(paymentIntent, 100)
+    expect(await apply('charge.refunded', fake.chargeOf(paymentIntent))).toEqual({ outcome: 'processed' })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 100 })
+    expect((await refundsOf(orderId)).map((row) => [row.reference, row.needs_line_assignment])).toEqual([
+      [part.id, true],
+    ])
+    expect(await isPremium(db(), user)).toBe(true)
+    expect(fake.billing.subscriptions.get(stripeSubscriptionId)?.status).toBe('active')
+    expect(
+      await db().selectFrom('subscriptions').select(['status', 'ended_at']).where('order_id', '=', orderId).execute(),
+    ).toEqual([{ status: 'active', ended_at: null }])
   })
 
   it('a full dashboard refund of it asks Stripe to cancel its subscription after the event', async () => {

@@ -2,8 +2,10 @@
 // share of the captured amount (tax included), the last open lines taking exactly what is left, the Stripe refund's
 // amount, idempotency key and metadata, the order's refunded amount and status after, the credit notes, the audit
 // record, the exact refusals (unknown order or line, a line refunded already, nothing left, a card payment Stripe
-// cannot refund, Stripe refusing), which access a refund revokes (a course line, a plan's Premium and subscription),
-// and a dashboard refund recorded once, flagged for line assignment only while it is partial.
+// cannot refund, Stripe refusing, a line or an order that cost nothing), which access a refund revokes (a course
+// line, a plan's Premium and subscription, an ended subscription left as it ended), the Stripe calls a refund makes
+// and its key (every line named, cut to Stripe's 255 characters), and a dashboard refund recorded once, flagged for
+// line assignment only while it is partial and a line is still open.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
@@ -189,6 +191,79 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     expect(audit).toHaveLength(3)
   })
 
+  it('names every line of a refund in its Stripe key, and asks Stripe nothing else when the payment is known', async () => {
+    // 1000 + 2000 + 3000 + 20% tax = 7200: the first two lines' share is round(3000 × 7200 / 6000) = 3600.
+    const { lines, orderId, paymentIntent } = await paidCourses([1000, 2000, 3000], 16)
+    const [l1, l2] = [lines[0]!.id, lines[1]!.id]
+    const before = fake.calls.length
+    const refund = await (await staff()).admin.orders.refund({ orderId, lineIds: [l2, l1] })
+    expect(refund).toMatchObject({ amountMinor: 3600, status: 'partially_refunded' })
+    // The payment intent was kept at payment: the refund is the one call to Stripe (no look-up of the session).
+    expect(fake.calls.slice(before)).toEqual(['POST /v1/refunds'])
+    // The lines in the order's order (by id), each id whole and apart from the next.
+    expect(atStripe(paymentIntent).map((r) => [r.amount, r.key])).toEqual([
+      [3600, `refund-${orderId}-0-${[l1, l2].sort().join('.')}`],
+    ])
+  })
+
+  it('cuts the key of a refund of many lines to the 255 characters Stripe accepts', async () => {
+    // Six lines: the key naming them all is 267 characters, which Stripe (and the fake) refuses.
+    const { caller, lines, orderId, paymentIntent } = await paidCourses([1000, 1000, 1000, 1000, 1000, 1000], 21)
+    const key = `refund-${orderId}-0-${lines
+      .map((line) => line!.id)
+      .sort()
+      .join('.')}`
+    expect(key).toHaveLength(267)
+    const refund = await (await staff()).admin.orders.refund({ orderId })
+    expect(refund).toMatchObject({ amountMinor: 7200, status: 'refunded' })
+    expect(atStripe(paymentIntent).map((r) => [r.amount, r.key])).toEqual([[7200, key.slice(0, 255)]])
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: 7200 })
+    expect(await owned(caller)).toEqual([])
+  })
+
+  it('refuses a line that cost nothing, and any line of a free order: nothing to give back, Stripe not asked', async () => {
+    const [paid] = await pricedCourses(db(), { offset: 19 })
+    const free = await pricedCourses(db(), { free: true, count: 3 })
+    const caller = await shopCaller(db(), await createUser(db()), payments)
+    await caller.cart.add({ kind: 'course', courseId: paid!.id })
+    await caller.cart.add({ kind: 'course', courseId: free[0]!.id })
+    const orderId = await payCartByCard(fake, caller)
+    const freeLine = (await (await staff()).admin.orders.detail({ id: orderId })).lines.find(
+      (line) => line.title === free[0]!.title,
+    )!
+    expect(freeLine.priceMinor).toBe(0)
+    const nothing = { code: 'CONFLICT', message: 'Nothing left to refund on this order' }
+    const before = fake.calls.length
+    await expect((await staff()).admin.orders.refund({ orderId, lineIds: [freeLine.id] })).rejects.toMatchObject(
+      nothing,
+    )
+    expect(fake.calls.slice(before)).toEqual([])
+    expect(await orderRow(orderId)).toMatchObject({ status: 'paid', refunded_minor: 0 })
+    expect(await refundRows(orderId)).toEqual([])
+    expect(await owned(caller)).toEqual([paid!.id, free[0]!.id].sort())
+
+    // A free order (nothing captured): neither the whole of it nor one of its two lines, even with a reference.
+    const taker = await shopCaller(db(), await createUser(db()), payments)
+    for (const course of free.slice(1)) await taker.cart.add({ kind: 'course', courseId: course.id })
+    const started = await taker.payment.start({ currency: 'USD', method: 'card' })
+    expect(started).toMatchObject({ method: 'free', totalMinor: 0 })
+    const freeLines = (await (await staff()).admin.orders.detail({ id: started.orderId })).lines
+    expect(freeLines.map((line) => line.priceMinor)).toEqual([0, 0])
+    for (const lineIds of [undefined, [freeLines[0]!.id]]) {
+      await expect(
+        (await staff()).admin.orders.refund({ orderId: started.orderId, lineIds, reference: 'none' }),
+      ).rejects.toMatchObject(nothing)
+    }
+    expect(await orderRow(started.orderId)).toMatchObject({ status: 'paid', captured_minor: 0, refunded_minor: 0 })
+    expect(await refundRows(started.orderId)).toEqual([])
+    expect(await owned(taker)).toEqual(
+      free
+        .slice(1)
+        .map((course) => course.id)
+        .sort(),
+    )
+  })
+
   it('refuses an unknown order or line, a line refunded already and an order not paid, refunding nothing', async () => {
     const { lines, orderId, paymentIntent } = await paidCourses([2000, 3000], 3)
     const other = await paidCourses([1500], 5)
@@ -359,6 +434,25 @@ describe('refunding a plan bought with a course', () => {
     ])
     expect(await isPremium(db(), user)).toBe(false)
   })
+
+  it('the plan refunded first: refunding the course last leaves its ended subscription as it ended', async () => {
+    const { orderId, courseLine, planLine, session } = await paidPlanAndCourse(20)
+    const first = await (await staff()).admin.orders.refund({ orderId, lineIds: [planLine.id] })
+    expect(first.status).toBe('partially_refunded')
+    expect(fake.billing.subscriptions.get(session.subscription!)?.status).toBe('canceled')
+    // Stripe's customer.subscription.deleted arrives.
+    expect(new Set(await fake.flush())).toEqual(new Set([200]))
+    const ended = await subscriptionOf(orderId)
+    expect(ended).toMatchObject({ status: 'cancelled', end_reason: 'cancellation', cancel_at_period_end: false })
+    expect(ended.ended_at).toBeInstanceOf(Date)
+
+    const before = fake.calls.length
+    const rest = await (await staff()).admin.orders.refund({ orderId, lineIds: [courseLine.id] })
+    expect(rest.status).toBe('refunded')
+    // Nothing left to end at Stripe, and here the subscription keeps the end it had.
+    expect(fake.calls.slice(before)).toEqual(['POST /v1/refunds'])
+    expect(await subscriptionOf(orderId)).toEqual(ended)
+  })
 })
 
 describe('charge.refunded: refunds made in the Stripe dashboard', () => {
@@ -458,7 +552,7 @@ describe('charge.refunded: refunds made in the Stripe dashboard', () => {
     expect(await owned(caller)).toEqual([])
   })
 
-  it('when no line is left open but money is, a staff refund has nothing to give back', async () => {
+  it('when no line is left open but money is, a staff refund has nothing to give back, a dashboard one nothing to assign', async () => {
     const { lines, orderId, paymentIntent } = await paidCourses([1000, 1000], 14)
     fake.dashboardRefund(paymentIntent, 400)
     expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
@@ -473,5 +567,16 @@ describe('charge.refunded: refunds made in the Stripe dashboard', () => {
       message: 'Nothing left to refund on this order',
     })
     expect(atStripe(paymentIntent).map((refund) => refund.amount)).toEqual([400])
+
+    // Another partial refund in the dashboard: no line is open that it could have given back, so it is not flagged.
+    const later = fake.dashboardRefund(paymentIntent, 100)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    expect(
+      (await refundRows(orderId)).map((row) => [row.reference, row.amount_minor, row.needs_line_assignment]),
+    ).toEqual([
+      [flagged.reference, 400, false],
+      [later.id, 100, false],
+    ])
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 500 })
   })
 })

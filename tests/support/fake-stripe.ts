@@ -1,5 +1,6 @@
 // A small local Stripe API for tests and development: Checkout Sessions create, retrieve and expire with the real
-// response shapes, refunds (idempotency keys honoured, never more than captured), Stripe Tax as a flat 20%, a
+// response shapes, refunds (idempotency keys honoured, never more than captured), idempotency keys refused above
+// Stripe's 255 characters, every API call remembered in order, Stripe Tax as a flat 20%, a
 // hosted checkout page whose Pay button completes the session, and webhook events signed with the SDK's own
 // test-header helper. Point the SDK at it with STRIPE_API_URL.
 import { randomBytes } from 'node:crypto'
@@ -72,6 +73,8 @@ export interface FakeStripe {
   invoicePayments: Map<string, string>
   /** Sessions expired through the API (POST /v1/checkout/sessions/:id/expire), in order. */
   expiredThroughApi: string[]
+  /** Every API call it was sent (/v1/…), as 'METHOD /path' without the query, oldest first. */
+  calls: string[]
   /** A refund made in the Stripe dashboard: recorded like an API refund, without an idempotency key. */
   dashboardRefund(paymentIntentId: string, amount: number): FakeRefund
   /** The Charge object of a payment intent, as charge.refunded and disputes carry it. */
@@ -116,6 +119,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const idempotent = new Map<string, FakeRefund>()
   const refundKeys = new Map<string, string | null>()
   const expiredThroughApi: string[] = []
+  const calls: string[] = []
   const invoicePayments = new Map<string, string>()
   let failure: string | null = null
   let cancelFailure: string | null = null
@@ -191,6 +195,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     captured,
     invoicePayments,
     expiredThroughApi,
+    calls,
     dashboardRefund(paymentIntentId, amount) {
       const result = refund(paymentIntentId, amount)
       if (typeof result === 'string') throw new Error(result)
@@ -276,8 +281,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const expirePath = /^\/v1\/checkout\/sessions\/([\w-]+)\/expire$/.exec(url.pathname)
     const payPath = /^\/pay\/([\w-]+)$/.exec(url.pathname)
 
+    if (url.pathname.startsWith('/v1/')) calls.push(`${request.method} ${url.pathname}`)
     if (url.pathname.startsWith('/v1/') && request.headers.authorization !== `Bearer ${secretKey}`) {
       return send(response, 401, stripeError('Invalid API Key provided', 'invalid_request_error'))
+    }
+    // Stripe refuses an Idempotency-Key outside 1–255 characters before doing anything (400, idempotency_error).
+    const idempotencyKey = request.headers['idempotency-key']
+    if (typeof idempotencyKey === 'string' && (idempotencyKey.length < 1 || idempotencyKey.length > 255)) {
+      const message = `Idempotency key length is ${idempotencyKey.length}: keys must be 1 to 255 characters long.`
+      return send(response, 400, stripeError(message, 'idempotency_error'))
     }
     if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       if (failure) {
