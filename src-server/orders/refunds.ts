@@ -3,6 +3,8 @@
 // amount (a check keeps it within what was captured), moves the order to Partially refunded / Refunded, revokes
 // exactly those lines' access in the ledger (reason 'refund'), issues the credit note and queues the buyer's e-mail.
 // The order row stays locked meanwhile, so concurrent refunds take turns and each sees what is left.
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeHexLowerCase } from '@oslojs/encoding'
 import type { Transaction } from 'kysely'
 import type { Database, DocumentLine } from '../../db/types.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
@@ -17,6 +19,21 @@ import { ORDER_NOT_FOUND } from './pending.ts'
 import { sendRefundMail } from './refund-mail.ts'
 import { listOrderLines, type OrderLine } from './repository.ts'
 import { moveOrder } from './transitions.ts'
+
+/** Stripe refuses an idempotency key longer than this. */
+const STRIPE_KEY_LIMIT = 255
+
+/**
+ * One refund attempt's idempotency key: the order, what was refunded before, and the lines (ids in id order). Past
+ * five or so lines the ids would not fit Stripe's limit; cutting them off would give two different line sets the same
+ * key (a retry naming one more line would be refused), so a long list is named by its SHA-256 instead.
+ */
+export function refundKey(order: { id: string; refunded_minor: number }, lines: { id: string }[]): string {
+  const ids = lines.map((line) => line.id).join('.')
+  const key = `refund-${order.id}-${order.refunded_minor}-${ids}`
+  if (key.length <= STRIPE_KEY_LIMIT) return key
+  return `refund-${order.id}-${order.refunded_minor}-${encodeHexLowerCase(sha256(new TextEncoder().encode(ids)))}`
+}
 
 const REFUNDABLE = ['paid', 'partially_refunded']
 
@@ -83,8 +100,8 @@ export async function refundOrder(db: DB, request: StaffRefund, gateway: RefundG
       )) {
         await gateway.cancelSubscription(id)
       }
-      const key = `refund-${order.id}-${order.refunded_minor}-${chosen.map((line) => line.id).join('.')}`
-      stripeRefundId = (await gateway.refund(paid, amount, key.slice(0, 255))).stripeRefundId
+      const key = refundKey(order, chosen)
+      stripeRefundId = (await gateway.refund(paid, amount, key)).stripeRefundId
     } else if (!request.reference) {
       throw new DomainError('invalid', REFUND_MESSAGES.referenceRequired, { field: 'reference' })
     }

@@ -6,9 +6,10 @@
 // line, a plan's Premium and subscription, an ended subscription left as it ended), the Stripe calls a refund makes
 // and its key (every line named, cut to Stripe's 255 characters), and a dashboard refund recorded once, flagged for
 // line assignment only while it is partial and a line is still open.
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
+import { refundKey } from '../../src-server/orders/refunds.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { refundByStaff } from '../../src-server/payments/refunds.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
@@ -206,17 +207,19 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     ])
   })
 
-  it('cuts the key of a refund of many lines to the 255 characters Stripe accepts', async () => {
-    // Six lines: the key naming them all is 267 characters, which Stripe (and the fake) refuses.
+  it('names the lines of a refund of many lines by their hash, within the 255 characters Stripe accepts', async () => {
+    // Six lines: the key naming them all would be 267 characters, which Stripe (and the fake) refuses; cut to 255 it
+    // would be the key of any other set of lines starting with the same five.
     const { caller, lines, orderId, paymentIntent } = await paidCourses([1000, 1000, 1000, 1000, 1000, 1000], 21)
-    const key = `refund-${orderId}-0-${lines
+    const ids = lines
       .map((line) => line!.id)
       .sort()
-      .join('.')}`
-    expect(key).toHaveLength(267)
+      .join('.')
+    expect(`refund-${orderId}-0-${ids}`).toHaveLength(267)
+    const key = `refund-${orderId}-0-${createHash('sha256').update(ids).digest('hex')}`
     const refund = await (await staff()).admin.orders.refund({ orderId })
     expect(refund).toMatchObject({ amountMinor: 7200, status: 'refunded' })
-    expect(atStripe(paymentIntent).map((r) => [r.amount, r.key])).toEqual([[7200, key.slice(0, 255)]])
+    expect(atStripe(paymentIntent).map((r) => [r.amount, r.key])).toEqual([[7200, key]])
     expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: 7200 })
     expect(await owned(caller)).toEqual([])
   })
@@ -578,5 +581,37 @@ describe('charge.refunded: refunds made in the Stripe dashboard', () => {
       [later.id, 100, false],
     ])
     expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 500 })
+  })
+})
+
+describe("refundKey: a refund attempt's idempotency key at Stripe", () => {
+  const order = { id: '0b6c1c0e-2f7e-4a57-9d1e-3c1f2b9a8e11', refunded_minor: 1200 }
+  const line = (n: number) => ({ id: `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000` })
+  const hashed = (ids: string) => `refund-${order.id}-1200-${createHash('sha256').update(ids).digest('hex')}`
+
+  it('names up to 255 characters of lines as they are, and a longer list by its hash', () => {
+    const five = [1, 2, 3, 4, 5].map(line)
+    const readable = `refund-${order.id}-1200-${five.map((l) => l.id).join('.')}`
+    expect(readable).toHaveLength(233)
+    expect(refundKey(order, five)).toBe(readable)
+    // Exactly 255 stays readable (the order id padded to reach it); 256 is hashed.
+    const longOrder = { id: `${order.id}${'x'.repeat(22)}`, refunded_minor: 1200 }
+    const at255 = `refund-${longOrder.id}-1200-${five.map((l) => l.id).join('.')}`
+    expect(at255).toHaveLength(255)
+    expect(refundKey(longOrder, five)).toBe(at255)
+    const at256 = { id: `${longOrder.id}x`, refunded_minor: 1200 }
+    expect(refundKey(at256, five)).toBe(
+      `refund-${at256.id}-1200-${createHash('sha256')
+        .update(five.map((l) => l.id).join('.'))
+        .digest('hex')}`,
+    )
+  })
+
+  it('gives two long line lists that start alike different keys', () => {
+    const six = [1, 2, 3, 4, 5, 6].map(line)
+    const seven = [...six, line(7)]
+    expect(refundKey(order, six)).toBe(hashed(six.map((l) => l.id).join('.')))
+    expect(refundKey(order, seven)).toBe(hashed(seven.map((l) => l.id).join('.')))
+    expect(refundKey(order, six)).not.toBe(refundKey(order, seven))
   })
 })
