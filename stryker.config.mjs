@@ -2,6 +2,9 @@
 // to mutate (--mutate) and the test files that exercise them (STRYKER_TESTS, read by vitest.stryker.config.ts).
 // Equivalent mutants left alive are listed, with why, in docs/mutation.md.
 const moduleName = process.env.STRYKER_MODULE ?? 'all'
+// The second pass of scripts/mutation.ts: import-time (static) mutants that the Vitest runner reported Survived are
+// run again by the command runner, one fresh `vitest run` process per mutant, so the module loads with the mutant on.
+const staticPass = process.env.STRYKER_STATIC_PASS === '1'
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -29,7 +32,14 @@ export default {
   clearTextReporter: { allowEmojis: false, logTests: false, reportMutants: true, reportScoreTable: true },
   // A rerun reuses the results of mutants whose code and covering tests did not change (a new test reruns the
   // survivors it covers), so a module is measured again in minutes after tests are added.
-  incremental: true,
+  incremental: !staticPass,
+  ...(staticPass
+    ? {
+        testRunner: 'command',
+        commandRunner: { command: 'npx vitest run --config vitest.stryker.config.ts --bail 1' },
+        coverageAnalysis: 'off',
+      }
+    : {}),
   incrementalFile: `reports/mutation/${moduleName}.incremental.json`,
   tempDirName: `.stryker-tmp/${moduleName}`,
   cleanTempDir: 'always',
