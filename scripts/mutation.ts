@@ -107,7 +107,7 @@ export const MODULES: Record<string, Module> = {
       'document-routes',
       'document-pdf',
     ].map((f) => `src-server/orders/${f}.ts`),
-    tests: ['invoices'].map(test),
+    tests: ['tests/unit/document-pdf.test.ts', ...['invoices', 'document-downloads', 'order-receipts'].map(test)],
   },
   'admin-orders': {
     mutate: ['src-server/routers/admin/orders.ts'],
