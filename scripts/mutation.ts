@@ -109,17 +109,23 @@ export const MODULES: Record<string, Module> = {
     ].map((f) => `src-server/orders/${f}.ts`),
     // Invoices are issued on payment (payments, order-history), credit notes on refunds (refunds, refund-rules),
     // subscription and service-renewal invoices from Stripe's events (subscription-event-rules,
-    // service-order-billing), and the PDFs and their routes in invoices and after-purchase-gaps.
+    // service-order-billing), receipts in order-receipts, and the PDFs and their routes in unit document-pdf,
+    // document-downloads, invoices and after-purchase-gaps.
     tests: [
-      'invoices',
-      'payments',
-      'order-history',
-      'refunds',
-      'refund-rules',
-      'subscription-event-rules',
-      'service-order-billing',
-      'after-purchase-gaps',
-    ].map(test),
+      'tests/unit/document-pdf.test.ts',
+      ...[
+        'invoices',
+        'document-downloads',
+        'order-receipts',
+        'payments',
+        'order-history',
+        'refunds',
+        'refund-rules',
+        'subscription-event-rules',
+        'service-order-billing',
+        'after-purchase-gaps',
+      ].map(test),
+    ],
   },
   'admin-orders': {
     mutate: ['src-server/routers/admin/orders.ts'],

@@ -41,8 +41,10 @@ export async function renderDocumentPdf(document: PrintableDocument): Promise<Bu
   for (const line of document.lines) {
     const label = line.detail ? `${line.title} (${line.detail})` : line.title
     pdf.text(label, 50, y, { width: 330 })
+    // A long label wraps: the next line starts below its last line, not below the (one-line) amount.
+    const labelBottom = pdf.y
     pdf.text(money(line.amountMinor), 400, y, { width: 145, align: 'right' })
-    y = Math.max(pdf.y, y + 14) + 4
+    y = Math.max(labelBottom, y + 14) + 4
   }
   y += 8
   const totals: [string, number][] = [

@@ -3,7 +3,6 @@
 // the money the bank took back (credit note) and keeps access withheld; a partial refund made in the Stripe
 // dashboard is recorded and waits for staff to say which lines it gave back; Stripe Tax's per-jurisdiction amounts
 // become the invoice's tax lines; the 24 h expiry runs through the job queue; the exact e-mails of a refund request.
-import { inflateSync } from 'node:zlib'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
@@ -14,6 +13,7 @@ import { createSessionToken, createUser, type TestUser } from '../support/factor
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { captureLog, emptyUploads, waitUntil } from '../support/jobs.ts'
 import { type PaymentsServer, payCartByCard, sessionIdOf, startPaymentsServer } from '../support/payments-server.ts'
+import { pdfText } from '../support/pdf.ts'
 import { pricedCourses, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
@@ -29,28 +29,6 @@ beforeAll(async () => {
   admin = await createUser(db(), { role: 'admin' })
 })
 afterAll(() => shop.close())
-
-/** The text a PDFKit document draws: its content streams inflated, the hex strings of each TJ array joined. */
-function pdfText(bytes: Buffer): string {
-  const raw = bytes.toString('latin1')
-  const parts: string[] = []
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string
-    try {
-      content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1')
-    } catch {
-      continue // not a compressed content stream (a font, an image)
-    }
-    for (const array of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-      parts.push(
-        [...array[1]!.matchAll(/<([0-9a-fA-F]*)>/g)]
-          .map((hex) => Buffer.from(hex[1]!, 'hex').toString('latin1'))
-          .join(''),
-      )
-    }
-  }
-  return parts.join('\n')
-}
 
 const staff = () => shopCaller(db(), admin, payments)
 type Caller = Awaited<ReturnType<typeof shopCaller>>
@@ -340,11 +318,9 @@ describe('Stripe Tax (STRIPE_TAX=true)', () => {
       headers: { cookie },
     })
     expect(pdf.status).toBe(200)
-    const text = pdfText(Buffer.from(await pdf.arrayBuffer()))
-    expect(text).toContain('Sales Tax')
-    expect(text).toContain('California 15%')
-    expect(text).toContain('City Tax')
-    expect(text).toContain('San Francisco 5%')
+    const text = pdfText(Buffer.from(await pdf.arrayBuffer())).split('\n')
+    expect(text).toContain('Sales Tax — California 15%')
+    expect(text).toContain('City Tax — San Francisco 5%')
     // Checkout asked Stripe for automatic tax.
     const sessionId = (
       await db().selectFrom('orders').select('stripe_session_id').where('id', '=', orderId).executeTakeFirstOrThrow()
