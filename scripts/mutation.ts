@@ -107,7 +107,8 @@ export const MODULES: Record<string, Module> = {
       'document-routes',
       'document-pdf',
     ].map((f) => `src-server/orders/${f}.ts`),
-    tests: ['invoices'].map(test),
+    // invoice-rules: numbers, invoices, credit notes, subscription invoices and who reads them, with exact values.
+    tests: ['invoices', 'invoice-rules'].map(test),
   },
   'admin-orders': {
     mutate: ['src-server/routers/admin/orders.ts'],
