@@ -107,24 +107,13 @@ export const MODULES: Record<string, Module> = {
       'document-routes',
       'document-pdf',
     ].map((f) => `src-server/orders/${f}.ts`),
-    // Invoices are issued on payment (payments, order-history), credit notes on refunds (refunds, refund-rules),
-    // subscription and service-renewal invoices from Stripe's events (subscription-event-rules,
-    // service-order-billing), receipts in order-receipts, and the PDFs and their routes in unit document-pdf,
-    // document-downloads, invoices and after-purchase-gaps.
+    // The files written for these rules, with exact values: invoice-rules (numbers, invoices, credit notes,
+    // subscription invoices, who reads them), unit document-pdf (the drawn PDF), document-downloads (the route),
+    // order-receipts (the e-mail). The payment and refund suites that also issue documents were on the list in stop
+    // 25's first measurement: every mutant that broke issuing then hung a payment flow until Stryker's timeout.
     tests: [
       'tests/unit/document-pdf.test.ts',
-      ...[
-        'invoices',
-        'document-downloads',
-        'order-receipts',
-        'payments',
-        'order-history',
-        'refunds',
-        'refund-rules',
-        'subscription-event-rules',
-        'service-order-billing',
-        'after-purchase-gaps',
-      ].map(test),
+      ...['invoices', 'invoice-rules', 'document-downloads', 'order-receipts'].map(test),
     ],
   },
   'admin-orders': {

@@ -1,6 +1,7 @@
 // Paid subscription invoices: the one place a paid renewal (or first charge, or proration) of a Stripe subscription
 // is recorded, once per Stripe invoice, in the transaction of the webhook that reports it. The order history lists
-// them under the plan's order. A paid one also gets a numbered tax invoice (invoices.ts, the orders' series).
+// them under the plan's order. A paid one after the first charge (which the checkout's order invoiced) also gets a
+// numbered tax invoice (invoices.ts, the orders' series).
 import type { DB } from '../db.ts'
 import { recordSubscriptionInvoice } from './invoices.ts'
 
@@ -34,8 +35,10 @@ export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscr
     .onConflict((oc) => oc.column('stripe_invoice_id').doNothing())
     .returning('id')
     .executeTakeFirst()
-  // Money taken: a numbered tax invoice in the same series as orders' (invoices.ts), in the same transaction.
-  if (inserted && invoice.amountMinor > 0) await numberSubscriptionInvoice(trx, invoice)
+  // Money taken: a numbered tax invoice in the same series as orders' (invoices.ts), in the same transaction. The
+  // first charge (subscription_create) was taken by the checkout, whose order's invoice already covers it.
+  const needsInvoice = invoice.amountMinor > 0 && invoice.billingReason !== 'subscription_create'
+  if (inserted && needsInvoice) await numberSubscriptionInvoice(trx, invoice)
   return Boolean(inserted)
 }
 
