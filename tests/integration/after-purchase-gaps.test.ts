@@ -12,6 +12,7 @@ import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createSessionToken, createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { captureLog, emptyUploads, waitUntil } from '../support/jobs.ts'
+import { mailsTo as mailsOf } from '../support/outbox.ts'
 import { type PaymentsServer, payCartByCard, sessionIdOf, startPaymentsServer } from '../support/payments-server.ts'
 import { pdfText } from '../support/pdf.ts'
 import { pricedCourses, shopCaller } from '../support/shop.ts'
@@ -41,14 +42,7 @@ const orderRow = (orderId: string) =>
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow()
 
-const mailsTo = (email: string) =>
-  db()
-    .selectFrom('mail_outbox')
-    .select(['kind', 'subject', 'text_body'])
-    .where('to_address', '=', email)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute()
+const mailsTo = (email: string) => mailsOf(db(), email)
 
 /** A buyer who paid for `count` courses by card through the webhook (tax included: STRIPE_TAX is on here). */
 async function paidCourses(count: number, offset: number) {

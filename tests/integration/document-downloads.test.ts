@@ -3,12 +3,12 @@
 // may not read it, and any address that is not an existing document of that kind, gets the same 404; no session
 // is a 401 (only for a well-formed address); a document that cannot be drawn is a 500, never a 404.
 import { randomUUID } from 'node:crypto'
-import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../../src-shared/errors.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { createSessionToken, createUser, type TestUser } from '../support/factories.ts'
+import { captureJsonLogs } from '../support/json-logs.ts'
 import { type PaymentsServer, payCartByCard, startPaymentsServer } from '../support/payments-server.ts'
 import { readPdf } from '../support/pdf.ts'
 import { pricedCourses, shopCaller } from '../support/shop.ts'
@@ -22,15 +22,9 @@ const db = () => shop.database.db
 
 const NOT_FOUND = { error: 'Not Found', message: 'Document not found' }
 /** The server's JSON log lines (pino: level 30 info, 40 warn, 50 error; reqId the request's X-Request-Id). */
-const logLines: { level: number; reqId?: string; msg: string }[] = []
+const { lines: logLines, stream: logStream } = captureJsonLogs<{ level: number; reqId?: string; msg: string }>()
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line))
-      done()
-    },
-  })
   shop = await startPaymentsServer({ logStream })
   const admin = await createUser(db(), { role: 'admin' })
   buyer = await createUser(db(), { firstName: 'Ada', lastName: 'Lovelace' })

@@ -10,6 +10,7 @@ import { formatMoney } from '../../src-shared/money.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { placeOrder } from '../support/orders.ts'
+import { mailsTo as mailsOf } from '../support/outbox.ts'
 import { type PaymentsServer, payCartByCard, startPaymentsServer } from '../support/payments-server.ts'
 import { pricedCourses, servicePackage, shopCaller } from '../support/shop.ts'
 
@@ -26,15 +27,7 @@ beforeAll(async () => {
 })
 afterAll(() => shop.close())
 
-/** Every e-mail queued for an address, oldest first. */
-const mailsTo = (email: string) =>
-  db()
-    .selectFrom('mail_outbox')
-    .select(['kind', 'subject', 'text_body'])
-    .where('to_address', '=', email)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute()
+const mailsTo = (email: string) => mailsOf(db(), email)
 
 /** The order's reference and its lines' titles, in the order the payment reads them. */
 async function orderFacts(orderId: string) {

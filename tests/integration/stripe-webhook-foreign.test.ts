@@ -2,24 +2,18 @@
 // read: acknowledged with 2xx (so Stripe stops retrying), recorded as ignored with a reason, logged, and no order
 // changes. A real checkout still fulfils exactly once. And the route's own answers and logs: not configured (503),
 // unsigned (400), what an event asks of Stripe after it commits, and a failure of ours (500, so Stripe retries).
-import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { createUser } from '../support/factories.ts'
 import { startTestServer } from '../support/http.ts'
+import { captureJsonLogs } from '../support/json-logs.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
 import { buyerWhoHadAPlan, publishedCourse, shopCaller } from '../support/shop.ts'
 
 let shop: PaymentsServer
-const logLines: Record<string, unknown>[] = []
+const { lines: logLines, stream: logStream } = captureJsonLogs()
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line))
-      done()
-    },
-  })
   shop = await startPaymentsServer({ logStream })
 })
 afterAll(() => shop.close())
