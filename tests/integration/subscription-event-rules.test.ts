@@ -106,6 +106,9 @@ describe('a subscription snapshot', () => {
     const noCycle = { id: stripeId, status: 'active', metadata: { planId: 'pro' } }
     await post('customer.subscription.updated', noCycle)
     expect(await subscriptionRow(stripeId)).toMatchObject({ plan_id: 'basic', billing_cycle: 'monthly' })
+    const noPlan = { id: stripeId, status: 'active', metadata: { billingCycle: 'annual' } }
+    await post('customer.subscription.updated', noPlan)
+    expect(await subscriptionRow(stripeId)).toMatchObject({ plan_id: 'basic', billing_cycle: 'monthly' })
     const known = { id: stripeId, status: 'active', metadata: { planId: 'pro', billingCycle: 'annual' } }
     await post('customer.subscription.updated', known)
     expect(await subscriptionRow(stripeId)).toMatchObject({ plan_id: 'pro', billing_cycle: 'annual', status: 'active' })
@@ -120,6 +123,13 @@ describe('a subscription snapshot', () => {
     }
     await post('customer.subscription.updated', priced)
     expect(await subscriptionRow(stripeId)).toMatchObject({ amount_minor: 1234, currency: 'GBP' })
+  })
+
+  it('an expanded customer object is recorded by its id', async () => {
+    const { stripeId } = await cardMember()
+    const expanded = { id: stripeId, status: 'active', customer: { id: 'cus_expanded_1', object: 'customer' } }
+    expect(await post('customer.subscription.updated', expanded)).toMatchObject({ outcome: 'processed' })
+    expect((await subscriptionRow(stripeId)).stripe_customer_id).toBe('cus_expanded_1')
   })
 
   it('deleted: canceled whatever status it names, ended at the event time, a cancellation', async () => {
@@ -279,6 +289,82 @@ describe('events that are not ours or not readable', () => {
   })
 })
 
+describe('an event that overtakes checkout.session.completed', () => {
+  /** A card order whose Stripe session was created but whose checkout event has not arrived. */
+  async function pendingCardOrder() {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, shop.payments)
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected a card checkout')
+    return db()
+      .selectFrom('orders')
+      .select(['id', 'reference'])
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+  }
+  const orderStatus = async (id: string) =>
+    (await db().selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+  const subscriptionsOf = (stripeId: string) =>
+    db().selectFrom('subscriptions').select('id').where('stripe_subscription_id', '=', stripeId).execute()
+
+  it('pays the order its metadata names only when the reference matches and the order exists', async () => {
+    const order = await pendingCardOrder()
+    const wrongReference = {
+      id: 'sub_early_wrong',
+      status: 'active',
+      metadata: { orderId: order.id, reference: 'SF-0' },
+    }
+    expect(await post('customer.subscription.updated', wrongReference)).toMatchObject({
+      outcome: 'ignored',
+      reason: 'not_ours',
+    })
+    expect(await orderStatus(order.id)).toBe('pending')
+    expect(await subscriptionsOf('sub_early_wrong')).toEqual([])
+    const missing = { orderId: '00000000-0000-4000-8000-000000000000', reference: order.reference }
+    expect(
+      await post('customer.subscription.updated', { id: 'sub_early_missing', status: 'active', metadata: missing }),
+    ).toMatchObject({ outcome: 'ignored', reason: 'not_ours' })
+    const matching = {
+      id: 'sub_early_ok',
+      status: 'active',
+      metadata: { orderId: order.id, reference: order.reference },
+    }
+    expect(await post('customer.subscription.updated', matching)).toMatchObject({ outcome: 'processed' })
+    expect(await orderStatus(order.id)).toBe('paid')
+    expect(await subscriptionsOf('sub_early_ok')).toHaveLength(1)
+  })
+
+  it('an incomplete subscription pays nothing; an unpaid one is live and pays the order', async () => {
+    const order = await pendingCardOrder()
+    const metadata = { orderId: order.id, reference: order.reference }
+    expect(
+      await post('customer.subscription.updated', { id: 'sub_early_incomplete', status: 'incomplete', metadata }),
+    ).toMatchObject({ outcome: 'ignored', reason: 'not_ours' })
+    expect(await orderStatus(order.id)).toBe('pending')
+    expect(
+      await post('customer.subscription.updated', { id: 'sub_early_unpaid', status: 'unpaid', metadata }),
+    ).toMatchObject({ outcome: 'processed' })
+    expect(await orderStatus(order.id)).toBe('paid')
+    expect((await subscriptionRow('sub_early_unpaid')).status).toBe('past_due')
+  })
+
+  it('an invoice naming no subscription pays no order, even with the order in its metadata', async () => {
+    const order = await pendingCardOrder()
+    const end = Math.floor(Date.now() / 1000) + DAY
+    const invoice = {
+      id: 'in_no_subscription',
+      amount_paid: 999,
+      period_end: end,
+      parent: { subscription_details: { metadata: { orderId: order.id, reference: order.reference } } },
+    }
+    for (const type of ['invoice.paid', 'invoice.payment_failed']) {
+      expect(await post(type, invoice)).toMatchObject({ outcome: 'ignored', reason: 'not_ours' })
+      expect(await orderStatus(order.id)).toBe('pending')
+    }
+  })
+})
+
 describe('invoice.paid', () => {
   const recorded = (id: string) =>
     db()
@@ -337,6 +423,19 @@ describe('invoice.paid', () => {
     })
   })
 
+  it('an invoice of a service subscription without any period opens no period', async () => {
+    const { stripeId, orderId } = await serviceBuyer()
+    const invoice = { id: 'in_service_no_period', subscription: stripeId, amount_paid: 5000 }
+    expect(await post('invoice.paid', invoice)).toMatchObject({ outcome: 'ignored', reason: 'not_ours' })
+    const periods = await db()
+      .selectFrom('service_order_periods')
+      .select('id')
+      .where('service_order_id', '=', orderId)
+      .where('stripe_invoice_id', '=', 'in_service_no_period')
+      .execute()
+    expect(periods).toEqual([])
+  })
+
   it("opens a service order's period from the invoice lines", async () => {
     const { stripeId, orderId } = await serviceBuyer()
     const now = Math.floor(Date.now() / 1000)
@@ -354,6 +453,16 @@ describe('invoice.paid', () => {
       .where('stripe_invoice_id', '=', 'in_service_lines')
       .executeTakeFirstOrThrow()
     expect(period).toEqual({ starts_at: at(now + 40 * DAY), ends_at: at(now + 70 * DAY) })
+  })
+})
+
+describe('invoice.payment_failed', () => {
+  it('records the period it failed for and makes the membership past due', async () => {
+    const { stripeId } = await cardMember()
+    const end = Math.floor(Date.now() / 1000) + 30 * DAY
+    const invoice = { id: 'in_failed_period', subscription: stripeId, amount_due: 999, period_end: end }
+    expect(await post('invoice.payment_failed', invoice)).toMatchObject({ outcome: 'processed' })
+    expect(await subscriptionRow(stripeId)).toMatchObject({ failed_through: at(end), status: 'past_due' })
   })
 })
 
@@ -417,13 +526,85 @@ describe('membership actions', () => {
     })
   })
 
-  it('a Stripe subscription without an item: Stripe failed', async () => {
+  it('a Stripe subscription without an item: refused before any change is asked of Stripe', async () => {
     const { caller, stripeId } = await cardMember()
-    fake.billing.subscriptions.get(stripeId)!.items.data = []
-    await expect(caller.membership.previewChange({ planId: 'pro', billingCycle: 'monthly' })).rejects.toMatchObject({
-      code: 'BAD_GATEWAY',
-      message: MEMBERSHIP_MESSAGES.stripeFailed,
-    })
+    const sub = fake.billing.subscriptions.get(stripeId)!
+    const items = sub.items
+    Reflect.deleteProperty(sub, 'items')
+    const before = fake.calls.length
+    try {
+      await expect(caller.membership.previewChange({ planId: 'pro', billingCycle: 'monthly' })).rejects.toMatchObject({
+        code: 'BAD_GATEWAY',
+        message: MEMBERSHIP_MESSAGES.stripeFailed,
+      })
+      sub.items = { ...items, data: [] }
+      await expect(
+        caller.membership.changePlan({ planId: 'pro', billingCycle: 'monthly', prorationDate: fake.billing.now }),
+      ).rejects.toMatchObject({ code: 'BAD_GATEWAY', message: MEMBERSHIP_MESSAGES.stripeFailed })
+      expect(fake.calls.slice(before)).toEqual([
+        `GET /v1/subscriptions/${stripeId}`,
+        `GET /v1/subscriptions/${stripeId}`,
+      ])
+    } finally {
+      sub.items = items
+    }
+  })
+
+  it('Stripe failing: cancel, resume and a plan change answer Stripe failed and change nothing', async () => {
+    const { caller, stripeId } = await cardMember()
+    const row = async () => {
+      const { status, cancel_at_period_end, cancel_reason, plan_id, billing_cycle } = await subscriptionRow(stripeId)
+      return { status, cancel_at_period_end, cancel_reason, plan_id, billing_cycle }
+    }
+    const unchanged = {
+      status: 'trialing',
+      cancel_at_period_end: false,
+      cancel_reason: null,
+      plan_id: 'basic',
+      billing_cycle: 'monthly',
+    }
+    expect(await row()).toEqual(unchanged)
+    // Stripe no longer knows the subscription: every call about it answers 404.
+    const sub = fake.billing.subscriptions.get(stripeId)!
+    fake.billing.subscriptions.delete(stripeId)
+    const failed = { code: 'BAD_GATEWAY', message: MEMBERSHIP_MESSAGES.stripeFailed }
+    try {
+      await expect(caller.membership.cancel({ reason: 'Too expensive' })).rejects.toMatchObject(failed)
+      await expect(caller.membership.resume()).rejects.toMatchObject(failed)
+      await expect(
+        caller.membership.changePlan({ planId: 'pro', billingCycle: 'annual', prorationDate: fake.billing.now }),
+      ).rejects.toMatchObject(failed)
+    } finally {
+      fake.billing.subscriptions.set(stripeId, sub)
+    }
+    expect(await row()).toEqual(unchanged)
+    expect(sub).toMatchObject({ cancel_at_period_end: false, metadata: { planId: 'basic', billingCycle: 'monthly' } })
+  })
+
+  it("Stripe's answer is applied at once, before its webhook events arrive", async () => {
+    const { caller, stripeId } = await cardMember()
+    const row = async () => {
+      const { cancel_at_period_end, plan_id, billing_cycle } = await subscriptionRow(stripeId)
+      return { cancel_at_period_end, plan_id, billing_cycle }
+    }
+    const webhookUrl = fake.webhookUrl
+    // The events Stripe sends about each change go nowhere (answered 404) until the end of the test.
+    fake.webhookUrl = `${webhookUrl}-delayed`
+    try {
+      await caller.membership.cancel({ reason: 'Too expensive' })
+      expect(await row()).toEqual({ cancel_at_period_end: true, plan_id: 'basic', billing_cycle: 'monthly' })
+      await caller.membership.resume()
+      expect(await row()).toEqual({ cancel_at_period_end: false, plan_id: 'basic', billing_cycle: 'monthly' })
+      const preview = await caller.membership.previewChange({ planId: 'pro', billingCycle: 'annual' })
+      await caller.membership.changePlan({
+        planId: 'pro',
+        billingCycle: 'annual',
+        prorationDate: preview.prorationDate,
+      })
+      expect(await row()).toEqual({ cancel_at_period_end: false, plan_id: 'pro', billing_cycle: 'annual' })
+    } finally {
+      fake.webhookUrl = webhookUrl
+    }
   })
 
   it("the change sends Stripe the plan's product, the cycle's price and its interval", async () => {
