@@ -158,6 +158,26 @@ describe('the PDF of an invoice', () => {
     expect([gap(description!, react!), gap(react!, sql!), gap(sql!, subtotal!)]).toEqual([18, 18, 26])
     expect([gap(subtotal!, state!), gap(state!, city!), gap(city!, total!)]).toEqual([16, 16, 16])
   })
+
+  it('leaves a line between the title block and the parties', async () => {
+    const { page } = await pageOf(invoice)
+    const [, , order, from] = page.runs
+    // Two 11.56-point lines of 10-point Helvetica: the order line's own and an empty one.
+    expect(gap(order!, from!)).toBe(23.12)
+  })
+
+  it('starts the table two lines below a party too tall for the 110 points', async () => {
+    const address = Array.from({ length: 9 }, (_, i) => `Floor ${i + 1}, Tower ${i + 1}, Long Street`).join(', ')
+    const { page } = await pageOf({ ...invoice, buyer: { ...invoice.buyer, address } })
+    const from = page.runs.find((run) => run.text === 'From')!
+    const description = page.runs.find((run) => run.text === 'Description')!
+    // The To column's runs above the table; its last is the lowest (PDF y grows upwards).
+    const buyerRuns = page.runs.filter((run) => run.x === 300 && run.y > description.y)
+    const lastOfBuyer = buyerRuns.reduce((lowest, run) => (run.y < lowest.y ? run : lowest))
+    expect(gap(from, lastOfBuyer)).toBeGreaterThan(110)
+    // Its own line and two empty ones (3 × 11.56).
+    expect(gap(lastOfBuyer, description)).toBe(34.68)
+  })
 })
 
 describe('the PDF of a credit note', () => {
