@@ -3,14 +3,13 @@
 // amount (a check keeps it within what was captured), moves the order to Partially refunded / Refunded, revokes
 // exactly those lines' access in the ledger (reason 'refund'), issues the credit note and queues the buyer's e-mail.
 // The order row stays locked meanwhile, so concurrent refunds take turns and each sees what is left.
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeHexLowerCase } from '@oslojs/encoding'
 import type { Transaction } from 'kysely'
 import type { Database, DocumentLine } from '../../db/types.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
 import { settleSubscription } from '../access/subscription-state.ts'
 import * as audit from '../audit/repository.ts'
+import { hashToken } from '../auth/tokens.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
 import { issueCreditNote } from './invoices.ts'
@@ -32,7 +31,7 @@ export function refundKey(order: { id: string; refunded_minor: number }, lines: 
   const ids = lines.map((line) => line.id).join('.')
   const key = `refund-${order.id}-${order.refunded_minor}-${ids}`
   if (key.length <= STRIPE_KEY_LIMIT) return key
-  return `refund-${order.id}-${order.refunded_minor}-${encodeHexLowerCase(sha256(new TextEncoder().encode(ids)))}`
+  return `refund-${order.id}-${order.refunded_minor}-${hashToken(ids)}`
 }
 
 const REFUNDABLE = ['paid', 'partially_refunded']
