@@ -4,6 +4,7 @@
 // hands in a tRPC client that calls the procedures in-process with the visitor's request.
 import './lib/zod-config.ts'
 import { createRequestHandler, RouterServer, renderRouterToStream } from '@tanstack/react-router/ssr/server'
+import type { NativeFormResult } from '../src-shared/native-form.ts'
 import type { AppTrpcClient } from './lib/trpc.ts'
 import { createAppRouter } from './router.tsx'
 
@@ -14,6 +15,8 @@ export interface RenderInput {
   trpcClient: AppTrpcClient
   nonce: string
   signal: AbortSignal
+  /** The answer to a form the browser posted itself, shown by the page (src-client/lib/native-form.ts). */
+  formResult?: NativeFormResult
 }
 
 /** A Response whose body is the HTML of #root's contents; a redirect Response when a route redirects. */
@@ -21,7 +24,8 @@ export async function render(input: RenderInput): Promise<Response> {
   const request = new Request(input.url, { headers: input.headers, signal: input.signal })
   const handler = createRequestHandler({
     request,
-    createRouter: () => createAppRouter({ trpcClient: input.trpcClient, nonce: input.nonce }),
+    createRouter: () =>
+      createAppRouter({ trpcClient: input.trpcClient, nonce: input.nonce, formResult: input.formResult }),
   })
   return handler(({ request, responseHeaders, router }) =>
     renderRouterToStream({ request, responseHeaders, router, children: <RouterServer router={router} /> }),

@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router'
 import { setupRouterSsrQueryIntegration } from '@tanstack/react-router-ssr-query'
+import { NATIVE_FORM_KEY, type NativeFormResult } from '../src-shared/native-form.ts'
 import { RouteError } from './components/ui/RouteError.tsx'
 import { LoadingState } from './components/ui/states.tsx'
 import { type AppTrpcClient, createQueryClient, createTrpc } from './lib/trpc.ts'
@@ -10,11 +11,14 @@ export interface AppRouterOptions {
   trpcClient?: AppTrpcClient
   /** On the server: the CSP nonce of this response, given to every inline script the router and React write. */
   nonce?: string
+  /** On the server: the answer to a form the browser posted itself, rendered into the page (lib/native-form.ts). */
+  formResult?: NativeFormResult
 }
 
 export function createAppRouter(options: AppRouterOptions = {}) {
   const queryClient = createQueryClient()
   const trpc = createTrpc(queryClient, options.trpcClient)
+  if (options.formResult) queryClient.setQueryData(NATIVE_FORM_KEY, options.formResult)
   const router = createRouter({
     routeTree,
     context: { queryClient, trpc },

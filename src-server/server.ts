@@ -38,7 +38,8 @@ import { registerDocumentRoutes } from './orders/document-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
 import { registerProfileRoutes } from './profile/routes.ts'
-import { type AppRouter, appRouter } from './routers/_app.ts'
+import { type AppRouter, appRouter, createCaller } from './routers/_app.ts'
+import { registerNativeForms } from './routers/native-forms.ts'
 import { registerSecurityHeaders } from './security/headers.ts'
 import { registerCanonicalHost, servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
@@ -229,12 +230,18 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerLessonUploadRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
 
-  await registerClient(
+  const renderPage = await registerClient(
     app,
     env.CLIENT_DIR,
     (pathname) => statusForPath(db, pathname),
     (request, reply) => inProcessTrpcClient(request, reply, createContext),
   )
+  // Sign-up, log-in, the password pages and contact work before the page's JavaScript arrives (issue 27).
+  await registerNativeForms(app, {
+    callerFor: async (request, reply) =>
+      createCaller(await createContext({ req: request, res: reply, info: undefined as never })),
+    renderPage,
+  })
 
   return {
     app,

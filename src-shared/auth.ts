@@ -3,6 +3,7 @@
 export const AUTH_MESSAGES = {
   terms: 'You must agree to the terms and conditions',
   passwordLength: 'Password must be at least 8 characters',
+  passwordMismatch: 'Passwords do not match',
   signupFailed: 'Failed to create account',
   signupSuccess: 'Account created successfully! Please check your email for verification.',
   loginFailed: 'Failed to log in',

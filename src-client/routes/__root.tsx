@@ -50,8 +50,10 @@ function RootLayout() {
   const isAdmin = useRouterState({ select: (state) => state.location.pathname.startsWith('/admin') })
   // A server-rendered page is visible before its buttons work: this marks the moment they do (the e2e fixtures wait
   // for it after a page load, as a visitor's click needs it).
+  // A button pressed before then was held by the page's inline script (src-server/http/early-clicks.ts): replay it.
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true'
+    ;(window as { __releaseEarlyClick?: () => void }).__releaseEarlyClick?.()
   }, [])
   return (
     <div className={css({ minH: '100vh', display: 'flex', flexDir: 'column' })}>

@@ -7,6 +7,7 @@ import { button } from '../components/ui/button.ts'
 import { FormAlert, TextField } from '../components/ui/form.tsx'
 import { notifyError } from '../components/ui/toaster.tsx'
 import { errorMessage, GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
+import { useNativeFormResult } from '../lib/native-form.ts'
 
 export const Route = createFileRoute('/forgot-password')({
   head: () => ({ meta: [{ title: 'Forgot password | SkillForge' }] }),
@@ -15,6 +16,8 @@ export const Route = createFileRoute('/forgot-password')({
 
 function ForgotPasswordPage() {
   const { trpc } = Route.useRouteContext()
+  // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
+  const posted = useNativeFormResult('/forgot-password')
   const request = useMutation(
     trpc.auth.requestPasswordReset.mutationOptions({
       onError: (error) => notifyError(error, 'Request failed', errorMessage(error)),
@@ -28,12 +31,24 @@ function ForgotPasswordPage() {
 
   return (
     <AuthCard title="Forgot your password?" subtitle="Enter your email and we'll send you a link to reset it.">
-      {request.isSuccess ? (
-        <FormAlert kind="success">{request.data.message}</FormAlert>
+      {request.isSuccess || posted?.done ? (
+        <FormAlert kind="success">{request.data?.message ?? posted?.done}</FormAlert>
       ) : (
-        <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-          {request.isError ? <FormAlert>{refusalMessage(request.error, GENERIC_ERROR)}</FormAlert> : null}
-          <TextField label="Email" name="email" type="email" autoComplete="email" required />
+        <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+          {request.isError ? (
+            <FormAlert>{refusalMessage(request.error, GENERIC_ERROR)}</FormAlert>
+          ) : posted?.formError ? (
+            <FormAlert>{posted.formError}</FormAlert>
+          ) : null}
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={posted?.values.email}
+            error={posted?.fieldErrors.email}
+          />
           <button type="submit" className={button({ size: 'lg' })} disabled={request.isPending}>
             {request.isPending ? 'Sending...' : 'Send Reset Link'}
           </button>

@@ -11,6 +11,7 @@ import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { errorMessage, isClientError, isServiceUnavailable } from '../lib/errors.ts'
+import { useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 import { sessionQuery, setSessionUser } from '../lib/session.ts'
 
@@ -36,9 +37,13 @@ function LoginPage() {
   const returnTo = safeReturnPath(search.redirect)
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const [error, setError] = useState<string | null>(null)
+  // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
+  const posted = useNativeFormResult('/login')
+  const [error, setError] = useState<string | null>(posted?.formError ?? null)
   /** The address refused as not verified yet: the alert then offers a new link. */
-  const [unverified, setUnverified] = useState<string | null>(null)
+  const [unverified, setUnverified] = useState<string | null>(
+    posted?.formError === AUTH_MESSAGES.emailNotVerified ? (posted.values.email ?? null) : null,
+  )
   const login = useMutation(trpc.auth.login.mutationOptions())
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -74,13 +79,24 @@ function LoginPage() {
 
   return (
     <AuthCard title="Welcome back" subtitle="Log in to your account to continue">
-      <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })} noValidate={false}>
+      <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
         {error ? <FormAlert>{error}</FormAlert> : null}
         {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
-        <TextField label="Email" name="email" type="email" autoComplete="email" required />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={posted?.values.email}
+        />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
         <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center' })}>
-          <CheckboxField label="Remember me" name="remember" />
+          <CheckboxField
+            label="Remember me"
+            name="remember"
+            defaultChecked={posted ? posted.values.remember === 'on' : undefined}
+          />
           <Link to="/forgot-password" className={authLink}>
             Forgot password?
           </Link>

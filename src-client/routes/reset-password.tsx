@@ -9,6 +9,7 @@ import { button } from '../components/ui/button.ts'
 import { FormAlert, TextField } from '../components/ui/form.tsx'
 import { notify } from '../components/ui/toaster.tsx'
 import { GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
+import { useNativeFormResult, useTokenFromAddress } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 
 const routeSearch = searchParams({ token: optionalText })
@@ -21,9 +22,14 @@ export const Route = createFileRoute('/reset-password')({
 
 function ResetPasswordPage() {
   const { trpc } = Route.useRouteContext()
-  const { token } = Route.useSearch()
+  // The token is kept for the form and taken out of the address bar (history, copied links).
+  const token = useTokenFromAddress(Route.useSearch().token)
   const navigate = useNavigate()
-  const [error, setError] = useState<string | null>(null)
+  // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
+  const posted = useNativeFormResult('/reset-password')
+  const [error, setError] = useState<string | null>(
+    posted?.formError ?? posted?.fieldErrors.password ?? posted?.fieldErrors.confirm ?? null,
+  )
   const reset = useMutation(trpc.auth.resetPassword.mutationOptions())
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -31,7 +37,7 @@ function ResetPasswordPage() {
     const form = new FormData(event.currentTarget)
     const password = String(form.get('password'))
     if (password.length < PASSWORD_MIN_LENGTH) return setError(AUTH_MESSAGES.passwordLength)
-    if (password !== form.get('confirm')) return setError('Passwords do not match')
+    if (password !== form.get('confirm')) return setError(AUTH_MESSAGES.passwordMismatch)
     setError(null)
     try {
       const result = await reset.mutateAsync({ token: token ?? '', password })
@@ -40,6 +46,17 @@ function ResetPasswordPage() {
     } catch (caught) {
       setError(refusalMessage(caught, GENERIC_ERROR))
     }
+  }
+
+  if (posted?.done) {
+    return (
+      <AuthCard title="Reset your password">
+        <FormAlert kind="success">{posted.done}</FormAlert>
+        <Link to="/login" className={button({ size: 'lg' })}>
+          Continue to sign-in
+        </Link>
+      </AuthCard>
+    )
   }
 
   if (!token) {
@@ -55,8 +72,10 @@ function ResetPasswordPage() {
 
   return (
     <AuthCard title="Reset your password" subtitle="Choose a new password for your account.">
-      <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+      <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
         {error ? <FormAlert>{error}</FormAlert> : null}
+        {/* Posted with the form when it is sent before the page's JavaScript has arrived. */}
+        <input type="hidden" name="token" value={token} />
         <TextField label="New password" name="password" type="password" autoComplete="new-password" required />
         <TextField label="Confirm new password" name="confirm" type="password" autoComplete="new-password" required />
         <button type="submit" className={button({ size: 'lg' })} disabled={reset.isPending}>

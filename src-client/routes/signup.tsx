@@ -12,6 +12,7 @@ import { CheckboxField, FormAlert, TextField, useFocusFirstInvalid } from '../co
 import { Spinner } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { refusalMessage } from '../lib/errors.ts'
+import { useNativeFormResult } from '../lib/native-form.ts'
 import { sessionQuery } from '../lib/session.ts'
 
 export const Route = createFileRoute('/signup')({
@@ -30,17 +31,20 @@ type FieldErrors = Partial<Record<'firstName' | 'lastName' | 'email' | 'password
 function SignupPage() {
   const { trpc } = Route.useRouteContext()
   const navigate = useNavigate()
-  const [errors, setErrors] = useState<FieldErrors>({})
+  // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
+  const posted = useNativeFormResult('/signup')
+  const [errors, setErrors] = useState<FieldErrors>(posted?.fieldErrors ?? {})
   const formRef = useFocusFirstInvalid(errors)
-  const [formError, setFormError] = useState<string | null>(null)
+  const [formError, setFormError] = useState<string | null>(posted?.formError ?? null)
   const signup = useMutation(trpc.auth.signup.mutationOptions())
+  const doneMessage = signup.isSuccess ? signup.data.message : posted?.done
 
   // After success, on to the log-in page in 3 s (spec §4).
   useEffect(() => {
-    if (!signup.isSuccess) return
+    if (!doneMessage) return
     const timer = setTimeout(() => void navigate({ to: '/login' }), SIGNUP_REDIRECT_MS)
     return () => clearTimeout(timer)
-  }, [signup.isSuccess, navigate])
+  }, [doneMessage, navigate])
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -70,10 +74,10 @@ function SignupPage() {
     }
   }
 
-  if (signup.isSuccess) {
+  if (doneMessage) {
     return (
       <AuthCard title="Check your email">
-        <FormAlert kind="success">{signup.data.message}</FormAlert>
+        <FormAlert kind="success">{doneMessage}</FormAlert>
         <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
           Taking you to the{' '}
           <Link to="/login" className={authLink}>
@@ -89,16 +93,39 @@ function SignupPage() {
     <AuthCard title="Create your account" subtitle="Join SkillForge to learn, create and sell courses">
       <form
         ref={formRef}
+        method="post"
         onSubmit={onSubmit}
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
       >
         {formError ? <FormAlert>{formError}</FormAlert> : null}
         <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
-          <TextField label="First name" name="firstName" autoComplete="given-name" required error={errors.firstName} />
-          <TextField label="Last name" name="lastName" autoComplete="family-name" required error={errors.lastName} />
+          <TextField
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            required
+            error={errors.firstName}
+            defaultValue={posted?.values.firstName}
+          />
+          <TextField
+            label="Last name"
+            name="lastName"
+            autoComplete="family-name"
+            required
+            error={errors.lastName}
+            defaultValue={posted?.values.lastName}
+          />
         </div>
-        <TextField label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          error={errors.email}
+          defaultValue={posted?.values.email}
+        />
         <TextField
           label="Password"
           name="password"
@@ -111,6 +138,7 @@ function SignupPage() {
         <CheckboxField
           name="acceptTerms"
           error={errors.acceptTerms}
+          defaultChecked={posted?.values.acceptTerms === 'on'}
           label={
             <>
               I agree to the{' '}

@@ -8,6 +8,7 @@ import { button } from '../components/ui/button.ts'
 import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
 import { GENERIC_ERROR, isClientError, refusalMessage } from '../lib/errors.ts'
+import { useTokenFromAddress } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 
 const routeSearch = searchParams({ token: optionalText })
@@ -20,7 +21,8 @@ export const Route = createFileRoute('/verify-email')({
 
 function VerifyEmailPage() {
   const { trpc } = Route.useRouteContext()
-  const { token } = Route.useSearch()
+  // Kept for the check, and taken out of the address bar (history, a copied address).
+  const token = useTokenFromAddress(Route.useSearch().token)
   const verify = useMutation(trpc.auth.verifyEmail.mutationOptions())
   const started = useRef(false)
 

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { NativeFormResult } from '../../src-shared/native-form.ts'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
 import { acceptsGzip } from './compress-page.ts'
 import type { PageStatus } from './page-status.ts'
@@ -31,19 +32,31 @@ export function isClientRoute(method: string, url: string): boolean {
   return path.extname(pathname) === ''
 }
 
+/**
+ * Renders the page a form was posted from (the request's own address) with the form's result and sends it; false when
+ * nothing was sent (no server renderer built, or the page redirected), so the caller answers another way.
+ */
+export type RenderPostedPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  formResult: NativeFormResult,
+) => Promise<boolean>
+
+/** Serves the client; resolves to the renderer of posted pages (null when pages are not rendered on the server). */
 export async function registerClient(
   app: FastifyInstance,
   clientDir: string,
   statusOf: PageStatusOf = async () => 200,
   /** In-process tRPC clients for page requests: given, public pages are server-rendered (when the entry was built). */
   trpcClientFor?: TrpcClientFor,
-): Promise<boolean> {
+): Promise<RenderPostedPage | null> {
   const root = path.resolve(clientDir)
   const indexFile = path.join(root, 'index.html')
   if (!existsSync(indexFile)) {
     app.log.warn({ clientDir: root }, 'No built client found; run `npm run build` to serve the web app')
     registerNotFound(app, null, statusOf)
-    return false
+    return null
   }
   await app.register(fastifyStatic, {
     root,
@@ -60,7 +73,9 @@ export async function registerClient(
   const ssr = entry && template && trpcClientFor ? { entry, template, trpcClientFor } : null
   if (trpcClientFor && !ssr) app.log.warn({ clientDir: root }, 'No server entry built; pages render in the browser')
   registerNotFound(app, indexHtml, statusOf, ssr)
-  return true
+  if (!ssr) return null
+  return (request, reply, status, formResult) =>
+    sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor, formResult)
 }
 
 type Ssr = {

@@ -8,7 +8,9 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { NativeFormResult } from '../../src-shared/native-form.ts'
 import { compressedPage } from './compress-page.ts'
+import { HOLD_EARLY_CLICKS_SCRIPT } from './early-clicks.ts'
 
 /**
  * A tRPC client for one page request, calling the procedures in-process with that request's context (the
@@ -23,6 +25,7 @@ interface SsrEntry {
     trpcClient: object
     nonce: string
     signal: AbortSignal
+    formResult?: NativeFormResult
   }): Promise<Response>
 }
 
@@ -102,7 +105,7 @@ export function scriptsAfterFirstPaint(indexHtml: string): string {
   return indexHtml
     .replace(ENTRY_SCRIPT, '')
     .replace(MODULE_PRELOAD, '')
-    .replace('</head>', `<script nonce="${NONCE_SLOT}">${load}</script>\n  </head>`)
+    .replace('</head>', `<script nonce="${NONCE_SLOT}">${HOLD_EARLY_CLICKS_SCRIPT}${load}</script>\n  </head>`)
 }
 
 /**
@@ -123,6 +126,8 @@ export function withScriptNonce(csp: string, nonce: string): string {
   return csp.replace(/(^|;)\s*script-src\s/, `$1script-src 'nonce-${nonce}' `)
 }
 
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding'])
+
 /**
  * Renders the page into the template and sends it (streamed). Resolves false when it sent nothing (the caller sends
  * the client-only shell): the route redirected, or rendering failed before the first byte.
@@ -134,6 +139,8 @@ export async function sendRenderedPage(
   reply: FastifyReply,
   status: number,
   trpcClientFor: TrpcClientFor,
+  /** The answer to a form the browser posted itself (a POST renders the page it was posted from, with it). */
+  formResult?: NativeFormResult,
 ): Promise<boolean> {
   const nonce = randomBytes(16).toString('base64')
   const abort = new AbortController()
@@ -142,7 +149,8 @@ export async function sendRenderedPage(
   })
   const headers = new Headers()
   for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value)
+    // A posted form's page is rendered as a GET of the same address: its body's headers stay behind.
+    if (typeof value === 'string' && !BODY_HEADERS.has(name)) headers.set(name, value)
   }
   const url = `${request.protocol}://${request.host || 'localhost'}${request.url}`
   let response: Response
@@ -153,6 +161,7 @@ export async function sendRenderedPage(
       trpcClient: trpcClientFor(request, reply),
       nonce,
       signal: abort.signal,
+      formResult,
     })
   } catch (error) {
     request.log.error({ err: error }, 'server rendering failed; sending the client-rendered page')

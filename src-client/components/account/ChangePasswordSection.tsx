@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react'
 import { changePasswordInput } from '../../../src-shared/schemas/auth.ts'
 import { css } from '../../../styled-system/css'
 import { errorMessage } from '../../lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
 import { FormAlert, TextField } from '../ui/form.tsx'
@@ -37,6 +38,7 @@ export function ChangePasswordSection() {
   return (
     <SectionCard title="Password" description="Changing your password signs you out on every other device.">
       <form
+        {...SCRIPT_ONLY_FORM}
         onSubmit={onSubmit}
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })}

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react'
 import { profileNameInput } from '../../../src-shared/schemas/auth.ts'
 import { css } from '../../../styled-system/css'
 import { errorMessage } from '../../lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { type SessionUser, setSessionUser } from '../../lib/session.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
@@ -38,6 +39,7 @@ export function NameForm({ user }: { user: SessionUser }) {
 
   return (
     <form
+      {...SCRIPT_ONLY_FORM}
       ref={formRef}
       onSubmit={onSubmit}
       noValidate

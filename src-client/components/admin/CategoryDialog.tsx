@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { css } from '../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { notify } from '../ui/toaster.tsx'
@@ -72,6 +73,7 @@ export function CategoryDialog({
       }
     >
       <form
+        {...SCRIPT_ONLY_FORM}
         id={fields.formId}
         ref={fields.formRef}
         noValidate

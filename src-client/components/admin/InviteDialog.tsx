@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { capitalise, TEAM_ROLES } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { notify } from '../ui/toaster.tsx'
@@ -65,6 +66,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
       }
     >
       <form
+        {...SCRIPT_ONLY_FORM}
         id={fields.formId}
         ref={fields.formRef}
         noValidate

@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query'
 import type { FormEvent } from 'react'
 import { css } from '../../../styled-system/css'
 import { GENERIC_ERROR, refusalMessage } from '../../lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
 import { FormAlert, TextField } from '../ui/form.tsx'
@@ -43,7 +44,7 @@ export function ResendVerification({ email }: { email?: string }) {
     resend.mutate({ email: String(new FormData(event.currentTarget).get('email')) })
   }
   return (
-    <form onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
       {failure}
       <TextField label="Email" name="email" type="email" autoComplete="email" required />
       <button type="submit" className={button({ variant: 'outline' })} disabled={resend.isPending}>

@@ -5,14 +5,14 @@ import { type FormEvent, useState } from 'react'
 import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '../../../src-shared/schemas/contact.ts'
 import { css } from '../../../styled-system/css'
 import { errorMessage } from '../../lib/errors.ts'
+import { useNativeFormResult } from '../../lib/native-form.ts'
 import type { Trpc } from '../../lib/trpc.ts'
 import { button } from '../ui/button.ts'
-import { useFocusFirstInvalid } from '../ui/form.tsx'
+import { FormAlert, useFocusFirstInvalid } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 type Field = 'name' | 'email' | 'subject' | 'message' | 'agreement'
 type Errors = Partial<Record<Field, string>>
-const empty = { name: '', email: '', subject: '', message: '', agreement: false }
 
 const input = css({
   w: 'full',
@@ -27,16 +27,23 @@ const input = css({
 const labelClass = css({ display: 'grid', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
 const errorClass = css({ color: 'danger', fontSize: 'sm', fontWeight: 'normal' })
 
-/** The contact form: the shared zod schema checks it here and again on the server. */
+/**
+ * The contact form: the shared zod schema checks it here and again on the server. Its inputs are uncontrolled, so
+ * what is typed before the page's JavaScript arrives stays; sent before then, the browser posts it to /contact.
+ */
 export function ContactForm({ trpc }: { trpc: Trpc }) {
-  const [values, setValues] = useState(empty)
-  const [errors, setErrors] = useState<Errors>({})
+  const posted = useNativeFormResult('/contact')
+  const values = posted?.values ?? {}
+  const [errors, setErrors] = useState<Errors>(posted?.fieldErrors ?? {})
+  // The server's answer to a form sent before the JavaScript arrived, until the next send (a hydrated page answers
+  // with a toast).
+  const [showPosted, setShowPosted] = useState(true)
   const formRef = useFocusFirstInvalid(errors)
   const send = useMutation(
     trpc.contact.send.mutationOptions({
       onSuccess: () => {
         notify('success', CONTACT_SUCCESS_MESSAGE)
-        setValues(empty)
+        formRef.current?.reset()
         setErrors({})
       },
       onError: (error) => {
@@ -50,9 +57,17 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
     }),
   )
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    const parsed = contactMessageSchema.safeParse(values)
+    const form = new FormData(event.currentTarget)
+    setShowPosted(false)
+    const parsed = contactMessageSchema.safeParse({
+      name: form.get('name'),
+      email: form.get('email'),
+      subject: form.get('subject'),
+      message: form.get('message'),
+      agreement: form.get('agreement') === 'on',
+    })
     if (!parsed.success) {
       const next: Errors = {}
       for (const issue of parsed.error.issues) {
@@ -76,10 +91,9 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
           rows={6}
           maxLength={5000}
           className={input}
-          value={values.message}
+          defaultValue={values.message}
           aria-invalid={errors.message ? true : undefined}
           aria-describedby={errors.message ? 'message-error' : undefined}
-          onChange={(e) => setValues({ ...values, message: e.target.value })}
         />
       ) : (
         <input
@@ -87,11 +101,10 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
           name={field}
           type={type}
           className={input}
-          value={values[field]}
+          defaultValue={values[field]}
           maxLength={field === 'email' ? 254 : 150}
           aria-invalid={errors[field] ? true : undefined}
           aria-describedby={errors[field] ? `${field}-error` : undefined}
-          onChange={(e) => setValues({ ...values, [field]: e.target.value })}
         />
       )}
       {errors[field] ? (
@@ -105,11 +118,14 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
   return (
     <form
       ref={formRef}
+      method="post"
       noValidate
       onSubmit={submit}
       aria-label="Send us a message"
       className={css({ display: 'grid', gap: '4' })}
     >
+      {showPosted && posted?.done ? <FormAlert kind="success">{posted.done}</FormAlert> : null}
+      {showPosted && posted?.formError ? <FormAlert>{posted.formError}</FormAlert> : null}
       <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
         {text('name', 'Your Name')}
         {text('email', 'Email Address', 'email')}
@@ -121,10 +137,9 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
           <input
             type="checkbox"
             name="agreement"
-            checked={values.agreement}
+            defaultChecked={values.agreement === 'on'}
             aria-invalid={errors.agreement ? true : undefined}
             aria-describedby={errors.agreement ? 'agreement-error' : undefined}
-            onChange={(e) => setValues({ ...values, agreement: e.target.checked })}
             className={css({ mt: '1' })}
           />
           <span>

@@ -5,6 +5,7 @@ import { Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
 import { css } from '../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import type { RouterOutputs } from '../../lib/types.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { useRefreshPurchases } from '../cart/hooks.ts'
@@ -177,6 +178,7 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
   }
   return (
     <form
+      {...SCRIPT_ONLY_FORM}
       className={css({ display: 'flex', flexDir: 'column', gap: '2', w: 'full', mt: '2' })}
       onSubmit={async (event) => {
         event.preventDefault()

@@ -13,6 +13,7 @@ import {
 } from '../../../src-shared/schemas/service-brief.ts'
 import { SERVICE_ORDER_MESSAGES } from '../../../src-shared/service-orders.ts'
 import { css } from '../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
 import { inputClass } from '../ui/form.tsx'
@@ -250,7 +251,12 @@ export function BriefForm({
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+    <form
+      {...SCRIPT_ONLY_FORM}
+      onSubmit={onSubmit}
+      noValidate
+      className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
+    >
       <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{form.intro}</p>
       {form.fields.map((field) =>
         field.kind === 'people' ? (

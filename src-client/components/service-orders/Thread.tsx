@@ -2,6 +2,7 @@
 import { useId, useState } from 'react'
 import { MESSAGE_MAX_LENGTH } from '../../../src-shared/service-orders.ts'
 import { css } from '../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { button } from '../ui/button.ts'
 import { CheckboxField } from '../ui/form.tsx'
 import { FileLinks, FilePicker, type OrderFile } from './files.tsx'
@@ -73,6 +74,7 @@ export function Thread({
       )}
       {canPost ? (
         <form
+          {...SCRIPT_ONLY_FORM}
           className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
           onSubmit={async (event) => {
             event.preventDefault()

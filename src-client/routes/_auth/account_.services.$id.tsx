@@ -16,6 +16,7 @@ import { Container } from '../../components/ui/layout.tsx'
 import { routeError } from '../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
 import { notify, notifyError } from '../../components/ui/toaster.tsx'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 
 export const Route = createFileRoute('/_auth/account_/services/$id')({
   loader: ({ context: { queryClient, trpc }, params }) =>
@@ -184,6 +185,7 @@ function RevisionForm({ id, left, onDone }: { id: string; left: number; onDone: 
   )
   return (
     <form
+      {...SCRIPT_ONLY_FORM}
       className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
       onSubmit={(event) => {
         event.preventDefault()

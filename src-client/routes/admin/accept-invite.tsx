@@ -11,6 +11,7 @@ import { useFieldErrors } from '../../components/ui/field-errors.tsx'
 import { RouteError } from '../../components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '../../components/ui/states.tsx'
 import { notify } from '../../components/ui/toaster.tsx'
+import { SCRIPT_ONLY_FORM, useTokenFromAddress } from '../../lib/native-form.ts'
 
 // Shorter than any token we issue: not worth asking the server about.
 const isPlausibleToken = (token: string) => token.length >= 10
@@ -50,7 +51,8 @@ function InviteCard({ children }: { children: ReactNode }) {
 }
 
 function AcceptInvitePage() {
-  const token = Route.useSearch().token ?? ''
+  // Kept for the form, and taken out of the address bar (history, a copied address).
+  const token = useTokenFromAddress(Route.useSearch().token) ?? ''
   return (
     <InviteCard>
       {isPlausibleToken(token) ? (
@@ -101,6 +103,7 @@ function AcceptForm({ token }: { token: string }) {
         </p>
       ) : null}
       <form
+        {...SCRIPT_ONLY_FORM}
         ref={fields.formRef}
         onSubmit={submit}
         noValidate

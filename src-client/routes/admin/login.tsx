@@ -9,6 +9,7 @@ import { SocialButtons } from '../../components/auth/SocialButtons.tsx'
 import { button } from '../../components/ui/button.ts'
 import { notify, notifyError } from '../../components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '../../lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 
 const searchSchema = searchParams({ error: optionalText, redirect: optionalText })
 
@@ -87,7 +88,12 @@ function AdminLoginPage() {
             {error}
           </p>
         ) : null}
-        <form onSubmit={submit} noValidate className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+        <form
+          {...SCRIPT_ONLY_FORM}
+          onSubmit={submit}
+          noValidate
+          className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
+        >
           <label className={fieldClass}>
             Email
             <input

@@ -1,5 +1,5 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
+import type { FormEvent } from 'react'
 import { css } from '../../../styled-system/css'
 import { CATALOGUE_RESULTS_ID, Catalogue } from '../../components/course/Catalogue.tsx'
 import { button } from '../../components/ui/button.ts'
@@ -59,14 +59,15 @@ function CataloguePage() {
   )
 }
 
+/** A GET form: sent before the page's JavaScript arrives, the browser opens /courses?search=… itself. */
 function SearchForm({ initial, onSearch }: { initial: string; onSearch: (term: string) => Promise<void> }) {
-  const [term, setTerm] = useState(initial)
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    void onSearch(term.trim())
+    void onSearch(String(new FormData(event.currentTarget).get('search') ?? '').trim())
   }
   return (
     <form
+      method="get"
       aria-label="Course search"
       onSubmit={submit}
       className={css({ mt: '6', display: 'flex', gap: '2', maxW: '2xl' })}
@@ -89,9 +90,9 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (term: s
         <input
           id="course-search"
           type="search"
-          value={term}
+          name="search"
+          defaultValue={initial}
           maxLength={100}
-          onChange={(e) => setTerm(e.target.value)}
           placeholder="Search by course title or instructor"
           className={css({
             w: 'full',

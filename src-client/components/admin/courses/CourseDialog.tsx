@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { COURSE_LEVELS, capitalise } from '../../../../src-shared/constants.ts'
 import { css, cx } from '../../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { button } from '../../ui/button.ts'
 import { useFieldErrors } from '../../ui/field-errors.tsx'
 import { notify } from '../../ui/toaster.tsx'
@@ -110,6 +111,7 @@ export function CourseDialog({
       }
     >
       <form
+        {...SCRIPT_ONLY_FORM}
         id={fields.formId}
         ref={fields.formRef}
         noValidate

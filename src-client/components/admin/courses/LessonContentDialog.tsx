@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { formatLessonDuration } from '../../../../src-shared/lesson-duration.ts'
 import { css } from '../../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { useTRPC } from '../../../lib/use-trpc.ts'
 import { button } from '../../ui/button.ts'
 import { useFieldErrors } from '../../ui/field-errors.tsx'
@@ -128,6 +129,7 @@ export default function LessonContentDialog({
       ) : null}
       {form ? (
         <form
+          {...SCRIPT_ONLY_FORM}
           id={fields.formId}
           ref={fields.formRef}
           noValidate

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { useTRPC } from '../../../lib/use-trpc.ts'
 import { button } from '../../ui/button.ts'
 import { CheckboxField } from '../../ui/form.tsx'
@@ -42,6 +43,7 @@ function AssignForm({ orderId, onDone }: { orderId: string; onDone: () => void }
 
   return (
     <form
+      {...SCRIPT_ONLY_FORM}
       className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
       onSubmit={async (event) => {
         event.preventDefault()

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { useTRPC } from '../../../lib/use-trpc.ts'
 import { button } from '../../ui/button.ts'
 import { useFieldErrors } from '../../ui/field-errors.tsx'
@@ -46,6 +47,7 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
 
   return (
     <form
+      {...SCRIPT_ONLY_FORM}
       ref={fields.formRef}
       noValidate
       className={css({ display: 'flex', flexDir: 'column', gap: '3' })}

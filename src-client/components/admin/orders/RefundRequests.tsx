@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { formatMoney } from '../../../../src-shared/money.ts'
 import { css } from '../../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import type { RouterOutputs } from '../../../lib/types.ts'
 import { useTRPC } from '../../../lib/use-trpc.ts'
 import { button } from '../../ui/button.ts'
@@ -78,6 +79,7 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
       ) : null}
       {mode !== 'idle' ? (
         <form
+          {...SCRIPT_ONLY_FORM}
           className={css({ display: 'flex', gap: '2', alignItems: 'flex-end', mt: '2', flexWrap: 'wrap' })}
           onSubmit={(event) => {
             event.preventDefault()

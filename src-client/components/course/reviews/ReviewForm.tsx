@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { REVIEW_MAX_LENGTH } from '../../../../src-shared/reviews.ts'
 import { reviewFormSchema } from '../../../../src-shared/schemas/reviews.ts'
 import { css } from '../../../../styled-system/css'
+import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { button } from '../../ui/button.ts'
 import { inputClass } from '../../ui/form.tsx'
 import { StarInput } from './StarInput.tsx'
@@ -49,6 +50,7 @@ export function ReviewForm({
 
   return (
     <form
+      {...SCRIPT_ONLY_FORM}
       ref={formRef}
       onSubmit={submit}
       noValidate

@@ -19,6 +19,7 @@ import { useFieldErrors } from '../../../components/ui/field-errors.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
+import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 
 export const Route = createFileRoute('/admin/_staff/service-orders_/$id')({
   head: () => ({ meta: [{ title: 'Service order | SkillForge Admin' }] }),
@@ -258,6 +259,7 @@ function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise
   const deliver = report ? monthly : single
   return (
     <form
+      {...SCRIPT_ONLY_FORM}
       className={css({
         display: 'flex',
         flexDir: 'column',
@@ -369,6 +371,7 @@ function CancelDialog({
     >
       {recurring ? null : (
         <form
+          {...SCRIPT_ONLY_FORM}
           ref={fields.formRef}
           // Enter in the reference field does not cancel the order: only the footer's button does.
           onSubmit={(event) => event.preventDefault()}

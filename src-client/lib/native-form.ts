@@ -1,0 +1,44 @@
+// Forms that work before the page's JavaScript has arrived (progressive enhancement, issue 27): the browser posts
+// them to the page's own address and the server answers with a redirect, or with the page rendered again with the
+// result (src-server/routers/native-forms.ts). Once hydrated, the same form is sent through tRPC instead.
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { NATIVE_FORM_KEY, type NativeFormResult } from '../../src-shared/native-form.ts'
+
+/**
+ * The result of this page's form when the server rendered it after a native post, read once as the page's first
+ * state (the same on the server and while hydrating), then dropped so a later visit starts clean.
+ */
+export function useNativeFormResult(form: string): NativeFormResult | undefined {
+  const queryClient = useQueryClient()
+  const [result] = useState(() => {
+    const found = queryClient.getQueryData<NativeFormResult>(NATIVE_FORM_KEY)
+    return found?.form === form ? found : undefined
+  })
+  useEffect(() => {
+    queryClient.removeQueries({ queryKey: NATIVE_FORM_KEY })
+  }, [queryClient])
+  return result
+}
+
+/**
+ * A secret read from the address (a reset or invitation token), kept for the page and then taken out of the address
+ * bar, so it stays out of history and of an address copied and shared. The router's own state is left alone.
+ */
+export function useTokenFromAddress(token: string | undefined): string | undefined {
+  const [kept] = useState(token)
+  useEffect(() => {
+    const url = new URL(window.location.href)
+    if (!url.searchParams.has('token')) return
+    url.searchParams.delete('token')
+    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`)
+  }, [])
+  return kept
+}
+
+/**
+ * Spread on every form that only its script sends (through tRPC): a native submit, before hydration or with
+ * JavaScript off, then goes nowhere ("dialog" outside a <dialog>), never a GET with the fields in the address. Forms
+ * the server answers itself say method="post" (src-server/routers/native-forms.ts); search forms say method="get".
+ */
+export const SCRIPT_ONLY_FORM = { method: 'dialog' } as const

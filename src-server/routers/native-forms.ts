@@ -1,0 +1,150 @@
+// Forms the browser sends itself, before the page's JavaScript has arrived or without it (issue 27): sign-up, log-in,
+// the two password pages and the contact form post to their page's own address. Each runs the very procedure the
+// hydrated page calls through tRPC, in-process with the request's context (its session, address and limits), then
+// redirects (303) or renders the page again with the answer (src-shared/native-form.ts). No rule lives here.
+import { TRPCError } from '@trpc/server'
+import { getHTTPStatusCodeFromError } from '@trpc/server/http'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ZodError } from 'zod'
+import { AUTH_MESSAGES, safeReturnPath } from '../../src-shared/auth.ts'
+import { firstIssueByField, type NativeFormResult, SECRET_FIELDS } from '../../src-shared/native-form.ts'
+import { OUTAGE } from '../../src-shared/outage.ts'
+import { isDomainError } from '../errors.ts'
+import type { RenderPostedPage } from '../http/client.ts'
+import type { createCaller } from './_app.ts'
+
+type Caller = ReturnType<typeof createCaller>
+type Fields = Record<string, string>
+type Outcome = { redirect: string } | { done: string }
+
+interface NativeForm {
+  path: string
+  /** What the page says when the server failed for a reason the user cannot act on. */
+  fallbackError: string
+  run(caller: Caller, fields: Fields, request: FastifyRequest): Promise<Outcome>
+}
+
+const GENERIC_ERROR = 'An error occurred. Please try again.'
+const checked = (value: string | undefined) => value === 'on'
+
+const FORMS: NativeForm[] = [
+  {
+    path: '/login',
+    fallbackError: AUTH_MESSAGES.loginError,
+    async run(caller, fields, request) {
+      await caller.auth.login({
+        email: fields.email ?? '',
+        password: fields.password ?? '',
+        remember: checked(fields.remember),
+      })
+      return { redirect: safeReturnPath((request.query as { redirect?: unknown }).redirect) }
+    },
+  },
+  {
+    path: '/signup',
+    fallbackError: AUTH_MESSAGES.signupFailed,
+    async run(caller, fields) {
+      const { message } = await caller.auth.signup({
+        firstName: fields.firstName ?? '',
+        lastName: fields.lastName ?? '',
+        email: fields.email ?? '',
+        password: fields.password ?? '',
+        acceptTerms: checked(fields.acceptTerms) as true,
+      })
+      return { done: message }
+    },
+  },
+  {
+    path: '/forgot-password',
+    fallbackError: GENERIC_ERROR,
+    async run(caller, fields) {
+      return { done: (await caller.auth.requestPasswordReset({ email: fields.email ?? '' })).message }
+    },
+  },
+  {
+    path: '/reset-password',
+    fallbackError: GENERIC_ERROR,
+    async run(caller, fields) {
+      const password = fields.password ?? ''
+      if (password !== fields.confirm) {
+        throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.passwordMismatch })
+      }
+      return { done: (await caller.auth.resetPassword({ token: fields.token ?? '', password })).message }
+    },
+  },
+  {
+    path: '/contact',
+    fallbackError: GENERIC_ERROR,
+    async run(caller, fields) {
+      const { message } = await caller.contact.send({
+        name: fields.name ?? '',
+        email: fields.email ?? '',
+        subject: fields.subject ?? '',
+        message: fields.message ?? '',
+        agreement: checked(fields.agreement) as true,
+      })
+      return { done: message }
+    },
+  },
+]
+
+/** The pages whose form the server answers itself (tests check each such form posts and reads its result). */
+export const NATIVE_FORM_PAGES = FORMS.map((form) => form.path)
+
+/** A refused or failed call told as the page tells it: field messages, or one message for the form. */
+function failure(form: NativeForm, fields: Fields, error: unknown): { status: number; result: NativeFormResult } {
+  const trpcError = error instanceof TRPCError ? error : null
+  const status = trpcError ? getHTTPStatusCodeFromError(trpcError) : 500
+  const values = Object.fromEntries(
+    Object.entries(fields).filter(([name]) => !(SECRET_FIELDS as readonly string[]).includes(name)),
+  )
+  const result: NativeFormResult = { form: form.path, values, fieldErrors: {} }
+  const cause = trpcError?.cause
+  if (cause instanceof ZodError) result.fieldErrors = firstIssueByField(cause.issues)
+  else if (isDomainError(cause) && cause.field) result.fieldErrors = { [cause.field]: cause.message }
+  else if (status === 503) result.formError = OUTAGE.message
+  else if (status >= 500) result.formError = form.fallbackError
+  else result.formError = trpcError?.message || form.fallbackError
+  return { status, result }
+}
+
+/** The fields of a urlencoded body; a repeated name keeps its last value, as the page's FormData reads do. */
+function parseFields(body: string): Fields {
+  return Object.fromEntries(new URLSearchParams(body))
+}
+
+export interface NativeFormDeps {
+  /** A caller of the app's procedures with the context /trpc would build for this request. */
+  callerFor(request: FastifyRequest, reply: FastifyReply): Promise<Caller>
+  /** The server renderer (null without a built client: a failed post then goes back to its page). */
+  renderPage: RenderPostedPage | null
+}
+
+export async function registerNativeForms(app: FastifyInstance, deps: NativeFormDeps) {
+  await app.register(async (scope) => {
+    // What a browser's form sends, and only that (415 otherwise); small (a contact message is 5,000 characters).
+    scope.removeAllContentTypeParsers()
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_request, body, done) => done(null, parseFields(body as string)),
+    )
+    for (const form of FORMS) {
+      scope.post(form.path, async (request, reply) => {
+        const fields = (request.body ?? {}) as Fields
+        let status = 200
+        let result: NativeFormResult
+        try {
+          const outcome = await form.run(await deps.callerFor(request, reply), fields, request)
+          if ('redirect' in outcome) return reply.redirect(outcome.redirect, 303)
+          result = { form: form.path, values: {}, fieldErrors: {}, done: outcome.done }
+        } catch (error) {
+          ;({ status, result } = failure(form, fields, error))
+          if (status >= 500 && status !== 503) request.log.error({ err: error, form: form.path }, 'native form failed')
+        }
+        if (deps.renderPage && (await deps.renderPage(request, reply, status, result))) return reply
+        return reply.redirect(request.url, 303)
+      })
+    }
+  })
+}

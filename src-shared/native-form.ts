@@ -1,0 +1,31 @@
+// A form submitted by the browser itself (before the page's JavaScript has arrived, or without it) is posted to
+// the page's own address; the server runs the same procedure the page would call and, unless it redirects, renders
+// the page again with this result in the query cache under NATIVE_FORM_KEY (the page reads it as its first state).
+
+export interface NativeFormResult {
+  /** The page path the result belongs to ('/login'): a result never shows on another page. */
+  form: string
+  /** What the user typed, to fill the form again; never a password or a token. */
+  values: Record<string, string>
+  /** Field name → its message. */
+  fieldErrors: Record<string, string>
+  /** A message about the whole form (wrong password, too many attempts, an outage). */
+  formError?: string
+  /** The success message when it worked and the page shows it instead of redirecting. */
+  done?: string
+}
+
+export const NATIVE_FORM_KEY = ['native-form-result'] as const
+
+/** Form fields whose values are never sent back into a page. */
+export const SECRET_FIELDS = ['password', 'confirm', 'currentPassword', 'newPassword', 'token'] as const
+
+/** The first message of each field in a list of zod-style issues. */
+export function firstIssueByField(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
+  const errors: Record<string, string> = {}
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? '')
+    errors[field] ??= issue.message
+  }
+  return errors
+}

@@ -1,0 +1,220 @@
+// Pages used before their JavaScript arrives (issue 27): with JavaScript off, and with the page's scripts held back,
+// sign-up, log-in, forgot password and contact work as native posts (never a GET carrying the fields); what is
+// typed before hydration survives it; a button pressed early is held, said to be loading, and then goes through;
+// token pages take the token out of the address bar.
+import type { Page, Request } from '@playwright/test'
+import { createUser } from '../support/factories.ts'
+import { expect, test } from './fixtures.ts'
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+const PASSWORD = 'Str0ng!Passw0rd#1'
+
+/** Every request URL the page sends, to show no password or typed field ever travels in one. */
+function recordUrls(page: Page): string[] {
+  const urls: string[] = []
+  page.on('request', (request: Request) => urls.push(request.url()))
+  return urls
+}
+
+/** Opens a page without the fixture's wait for hydration (Frame.goto is not wrapped). */
+async function open(page: Page, path: string) {
+  await page.mainFrame().goto(path, { waitUntil: 'domcontentloaded' })
+}
+
+/** Holds the app's scripts back until `release()`: the page shows, server-rendered, and stays inert until then. */
+async function holdScripts(page: Page) {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(/\/assets\/.+\.js$/, async (route) => {
+    await released
+    await route.continue()
+  })
+  return { release: () => release() }
+}
+
+const isHydrated = (page: Page) => page.evaluate(() => document.documentElement.dataset.hydrated === 'true')
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('sign-up shows its field errors, keeps what was typed but the password, then creates the account', async ({
+    page,
+    db,
+  }) => {
+    const urls = recordUrls(page)
+    const email = `nojs-${unique()}@example.com`
+    await page.goto('/signup')
+    await page.getByLabel('First name').fill('Ada')
+    await page.getByLabel('Last name').fill('Lovelace')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill('short')
+    await page.getByRole('button', { name: 'Create Account' }).click()
+
+    await expect(page.getByText('You must agree to the terms and conditions')).toBeVisible()
+    await expect(page.getByLabel('First name')).toHaveValue('Ada')
+    await expect(page.getByLabel('Email')).toHaveValue(email)
+    await expect(page.getByLabel('Password')).toHaveValue('')
+    expect(await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined()
+
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByLabel('I agree to the').check()
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+    await expect(page.getByText('Account created successfully!')).toBeVisible()
+    expect(await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeDefined()
+    expect(urls.filter((url) => url.includes('Passw0rd') || url.includes('firstName'))).toEqual([])
+  })
+
+  test('log-in refuses a wrong password with the address kept, then signs in and goes where it was asked', async ({
+    page,
+    db,
+  }) => {
+    const urls = recordUrls(page)
+    const user = await createUser(db, { password: PASSWORD })
+    await page.goto('/login?redirect=%2Fpricing')
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByLabel('Password').fill('wrong-password-1!')
+    await page.getByRole('button', { name: 'Log In' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible()
+    await expect(page.getByLabel('Email')).toHaveValue(user.email)
+    await expect(page.getByLabel('Password')).toHaveValue('')
+
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Log In' }).click()
+    await expect(page).toHaveURL(/\/pricing$/)
+    expect((await page.context().cookies()).some((cookie) => cookie.name === 'session')).toBe(true)
+    expect(urls.filter((url) => url.includes(PASSWORD) || url.includes('wrong-password'))).toEqual([])
+  })
+
+  test('forgot password answers the same whether or not the address has an account', async ({ page }) => {
+    await page.goto('/forgot-password')
+    await page.getByLabel('Email').fill(`nobody-${unique()}@example.com`)
+    await page.getByRole('button', { name: 'Send Reset Link' }).click()
+    await expect(page.getByText('If an account exists for that email')).toBeVisible()
+  })
+
+  test('the contact form shows its errors with the text kept, then sends the message', async ({ page, db }) => {
+    const urls = recordUrls(page)
+    const subject = `No script ${unique()}`
+    await page.goto('/contact')
+    const form = page.getByRole('form', { name: 'Send us a message' })
+    await form.getByLabel('Your Name').fill('Grace Hopper')
+    await form.getByLabel('Email Address').fill('grace@example.com')
+    await form.getByLabel('Subject').fill(subject)
+    await form.getByLabel('Message').fill('short')
+    await form.getByRole('button', { name: 'Send Message' }).click()
+    await expect(form.getByText('Message must be at least 10 characters.')).toBeVisible()
+    await expect(form.getByText('You must agree to our terms and privacy policy.')).toBeVisible()
+    await expect(form.getByLabel('Your Name')).toHaveValue('Grace Hopper')
+    await expect(form.getByLabel('Subject')).toHaveValue(subject)
+
+    await form.getByLabel('Message').fill('A question about company formation in the UK.')
+    await form.getByRole('checkbox').check()
+    await form.getByRole('button', { name: 'Send Message' }).click()
+    await expect(page.getByText("Message sent successfully! We'll get back to you soon.")).toBeVisible()
+    const stored = await db.selectFrom('contact_messages').select('name').where('subject', '=', subject).execute()
+    expect(stored).toEqual([{ name: 'Grace Hopper' }])
+    expect(urls.filter((url) => url.includes('Grace') || url.includes('grace%40'))).toEqual([])
+  })
+})
+
+test.describe('before the scripts arrive', () => {
+  test('a sign-up sent before hydration is posted, never put in the address', async ({ page, db }) => {
+    const urls = recordUrls(page)
+    const scripts = await holdScripts(page)
+    const email = `early-${unique()}@example.com`
+    await open(page, '/signup')
+    await page.getByLabel('First name').fill('Ada')
+    await page.getByLabel('Last name').fill('Lovelace')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByLabel('I agree to the').check()
+    expect(await isHydrated(page)).toBe(false)
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+    scripts.release()
+    expect(await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeDefined()
+    expect(urls.filter((url) => url.includes('Passw0rd') || url.includes('Lovelace'))).toEqual([])
+  })
+
+  test('what is typed before hydration stays after it, and the form then sends it', async ({ page, db }) => {
+    const scripts = await holdScripts(page)
+    const subject = `Typed early ${unique()}`
+    await open(page, '/contact')
+    const form = page.getByRole('form', { name: 'Send us a message' })
+    await form.getByLabel('Your Name').fill('Grace Hopper')
+    await form.getByLabel('Email Address').fill('grace@example.com')
+    expect(await isHydrated(page)).toBe(false)
+    scripts.release()
+    await expect.poll(() => isHydrated(page)).toBe(true)
+    // Typing in another field re-renders the form: the early values must not be reset to empty.
+    await form.getByLabel('Subject').fill(subject)
+    await form.getByLabel('Message').fill('Typed before the page was interactive.')
+    await expect(form.getByLabel('Your Name')).toHaveValue('Grace Hopper')
+    await expect(form.getByLabel('Email Address')).toHaveValue('grace@example.com')
+    await form.getByRole('checkbox').check()
+    await form.getByRole('button', { name: 'Send Message' }).click()
+    await expect(page.getByText("Message sent successfully! We'll get back to you soon.").first()).toBeVisible()
+    await expect
+      .poll(
+        async () =>
+          (await db.selectFrom('contact_messages').select('email').where('subject', '=', subject).execute()).length,
+      )
+      .toBe(1)
+  })
+
+  test('Add to Cart pressed before hydration says the page is loading, then adds the course', async ({
+    page,
+    db,
+    login,
+  }) => {
+    await login()
+    const course = await db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('status', '=', 'published')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
+    const scripts = await holdScripts(page)
+    await open(page, `/courses/${course.id}`)
+    const purchase = page.getByRole('complementary', { name: 'Purchase' })
+    await purchase.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'the page is still loading' })).toBeVisible()
+    expect(await isHydrated(page)).toBe(false)
+    scripts.release()
+    await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+    await expect(page.getByTestId('cart-count')).toHaveText('1')
+    await expect(page.getByRole('status').filter({ hasText: 'the page is still loading' })).toHaveCount(0)
+  })
+})
+
+test('a reset link is taken out of the address bar, and its form still resets the password', async ({ page, db }) => {
+  const user = await createUser(db, { password: PASSWORD })
+  await page.goto('/forgot-password')
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByRole('button', { name: 'Send Reset Link' }).click()
+  await expect(page.getByText('If an account exists for that email')).toBeVisible()
+  await expect
+    .poll(
+      async () =>
+        (await db.selectFrom('mail_outbox').select('id').where('to_address', '=', user.email).execute()).length,
+    )
+    .toBe(1)
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', user.email)
+    .executeTakeFirstOrThrow()
+  const link = /https?:\/\/[^/]+(\/reset-password\?token=[a-z0-9]+)/.exec(mail.text_body)?.[1]
+  expect(link).toBeTruthy()
+
+  await page.goto(link!)
+  await expect(page).toHaveURL(/\/reset-password$/)
+  expect(await page.evaluate(() => window.location.search)).toBe('')
+  await page.getByLabel('New password', { exact: true }).fill('N3w!passphrase')
+  await page.getByLabel('Confirm new password').fill('N3w!passphrase')
+  await page.getByRole('button', { name: 'Reset Password' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+})
