@@ -96,7 +96,8 @@ describe('log-in limits do not tell who has an account', () => {
   const tries = RATE_RULES.adminLoginFailuresPerAccount.max + 3
   async function statuses(procedure: string, email: string, from: (i: number) => string) {
     const answers: number[] = []
-    for (let i = 0; i < tries; i++) answers.push((await call(procedure, { email, password: `wrong-${i}` }, from(i))).status)
+    for (let i = 0; i < tries; i++)
+      answers.push((await call(procedure, { email, password: `wrong-${i}` }, from(i))).status)
     return answers
   }
 
