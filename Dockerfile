@@ -3,7 +3,9 @@
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# npm ci's preinstall runs the Node version check.
 COPY package.json package-lock.json ./
+COPY scripts/check-node.cjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -11,6 +13,7 @@ RUN npm run build
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY scripts/check-node.cjs ./scripts/
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS runtime

@@ -2,6 +2,7 @@
 // PNG, JPEG, GIF, WebP, Word/Excel/PowerPoint old and new), kept in storage under the private prefix with an
 // unguessable key, and read back only for the order's buyer and staff.
 import { randomBytes } from 'node:crypto'
+import { hasRole } from '../../src-shared/roles.ts'
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
 import type { DB } from '../db.ts'
 import { DomainError } from '../errors.ts'
@@ -61,6 +62,10 @@ export async function storeFile(
   upload: { purpose: FilePurpose; fileName: string; data: Buffer },
 ) {
   const order = await visibleOrder(db, orderId, viewer, 'either')
+  // Viewers are read-only: staff files need editor, as sending a message and delivering do (staffProcedure).
+  if (order.viewerIsStaff && !hasRole(viewer.role, 'editor')) {
+    throw new DomainError('forbidden', 'You do not have permission to do that')
+  }
   if (!mayUpload(order, upload.purpose, order.viewerIsStaff)) {
     throw new DomainError('forbidden', 'You cannot add this file now')
   }

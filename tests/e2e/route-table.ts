@@ -8,6 +8,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/types.ts'
 import { grant } from '../../src-server/access/ledger.ts'
+import { record } from '../../src-server/audit/repository.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
 import { listLessonIds } from '../../src-server/catalog/repository-lessons.ts'
 import { issueOrderInvoice } from '../../src-server/orders/invoices.ts'
@@ -148,7 +149,7 @@ export function openE2eDatabase(): Kysely<Database> {
 /**
  * A browser context for one kind of visitor, and the rows made for it. The customer has a paid course (My Courses,
  * order history), a paid service order, and a course and a plan in the cart (so /payment shows the checkout); staff
- * is an admin (every admin screen), with another buyer's service order to open.
+ * is an admin (every admin screen), with another buyer's service order to open and an entry in the audit log.
  */
 export async function contextFor(
   browser: Browser,
@@ -213,6 +214,23 @@ export async function contextFor(
   } else {
     const buyer = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' })
     seeded.serviceOrderId = await paidServiceOrder(db, buyer.id)
+    // An audit entry whose before and after are long (many fields, an unbroken URL), so /admin/audit shows them.
+    const course = {
+      title: 'JavaScript Fundamentals',
+      description: 'Learn the language of the web from variables to async code. '.repeat(4),
+      imageUrl: `https://cdn.example.test/${'very-long-path-segment-'.repeat(8)}cover.png`,
+      price: '49.99',
+      level: 'beginner',
+      status: 'published',
+      featured: true,
+      tags: ['javascript', 'web', 'programming', 'beginner'],
+    }
+    await record(db, user, 'course.update', {
+      type: 'course',
+      id: OWNED_COURSE,
+      before: course,
+      after: { ...course, price: '39.99', status: 'draft' },
+    })
   }
   await signInAs(page, options.baseURL, db, user)
   await page.close()

@@ -90,6 +90,32 @@ describe('staff log-in: per-account cap from any addresses', () => {
   })
 })
 
+describe('log-in limits do not tell who has an account', () => {
+  // The same wrong passwords on a known and an unknown address, from one client address and from a new one each
+  // time: the answers (401 until a cap, then 429) must match call for call, on the staff and the shop forms.
+  const tries = RATE_RULES.adminLoginFailuresPerAccount.max + 3
+  async function statuses(procedure: string, email: string, from: (i: number) => string) {
+    const answers: number[] = []
+    for (let i = 0; i < tries; i++)
+      answers.push((await call(procedure, { email, password: `wrong-${i}` }, from(i))).status)
+    return answers
+  }
+
+  it.each([
+    ['admin.session.login', 'super_admin', 11],
+    ['auth.login', 'customer', 12],
+  ] as const)('%s answers a known and an unknown address alike', async (procedure, role, net) => {
+    const known = await createUser(site.db, { role })
+    const unknown = `nobody-${net}@example.test`
+    const oneAddress = await statuses(procedure, known.email, () => `198.18.${net}.1`)
+    expect(await statuses(procedure, unknown, () => `198.18.${net}.2`)).toEqual(oneAddress)
+    expect(oneAddress).toContain(429)
+    const known2 = await createUser(site.db, { role })
+    const manyAddresses = await statuses(procedure, known2.email, (i) => `198.18.${net + 10}.${i}`)
+    expect(await statuses(procedure, `other-${unknown}`, (i) => `198.18.${net + 20}.${i}`)).toEqual(manyAddresses)
+  })
+})
+
 describe('password spraying from one address', () => {
   it('refuses an address that tried 50 accounts, on the shop and the staff forms alike', async () => {
     const from = '203.0.113.9'

@@ -1,13 +1,16 @@
 // Service-order files over HTTP on the real server: content checks and the size limit, private storage (never
 // under /uploads), and downloads only for the order's buyer and staff (internal notes' files for staff only).
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
-import type { Role } from '../../src-shared/roles.ts'
+import { hasRole, type Role, STAFF_ROLES } from '../../src-shared/roles.ts'
 import { callerAs, createSessionToken, createUser } from '../support/factories.ts'
 import { paidServiceOrder, ukBrief } from '../support/service-orders.ts'
 import { serveForThisFile } from '../support/test-server.ts'
 
-const site = serveForThisFile()
+// Behind a proxy, so a test can upload from its own client address (uploads are rate limited per client).
+const site = serveForThisFile({ env: { TRUST_PROXY: true } })
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
 const PNG = Buffer.from(
@@ -21,12 +24,12 @@ async function person(role: Role = 'customer') {
   return { user, cookie: `${SESSION_COOKIE}=${token}`, caller: await callerAs(site.db, user) }
 }
 
-async function upload(cookie: string, orderId: string, purpose: string, bytes: Buffer, name: string) {
+async function upload(cookie: string, orderId: string, purpose: string, bytes: Buffer, name: string, from = '') {
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(bytes)]), name)
   const response = await fetch(`${site.baseUrl}/api/service-orders/${orderId}/files?purpose=${purpose}`, {
     method: 'POST',
-    headers: { cookie, origin: 'http://storefront.test' },
+    headers: { cookie, origin: 'http://storefront.test', ...(from && { 'x-forwarded-for': from }) },
     body: form,
   })
   return { status: response.status, body: (await response.json()) as { id: string; url: string; message?: string } }
@@ -119,5 +122,28 @@ describe('service-order files', () => {
     await expect(
       editor.caller.admin.serviceOrders.sendMessage({ id, body: 'again', fileIds: [deliverable.body.id] }),
     ).rejects.toThrow('An attachment could not be found')
+  })
+
+  // Viewers are read-only: a file they upload would sit in a buyer's order, never attached and never swept.
+  it.each(STAFF_ROLES)('staff file uploads need editor or above: %s', async (role) => {
+    const from = `203.0.113.${STAFF_ROLES.indexOf(role) + 1}`
+    const buyer = await person()
+    const id = await paidServiceOrder(site.db, buyer.user.id)
+    const staff = await person(role)
+    const allowed = hasRole(role, 'editor')
+    for (const purpose of ['message', 'delivery']) {
+      const answer = await upload(staff.cookie, id, purpose, PDF, `${purpose}.pdf`, from)
+      expect([purpose, answer.status]).toEqual([purpose, allowed ? 200 : 403])
+    }
+    const rows = await site.db
+      .selectFrom('service_order_files')
+      .select('purpose')
+      .where('service_order_id', '=', id)
+      .execute()
+    const stored = await readdir(path.join(site.uploadsDir, 'private/service-orders', id)).catch(() => [])
+    expect(rows.length).toBe(allowed ? 2 : 0)
+    expect(stored.length).toBe(allowed ? 2 : 0)
+    // The buyer can still add a file to their own order's thread.
+    expect((await upload(buyer.cookie, id, 'message', PDF, 'mine.pdf', from)).status).toBe(200)
   })
 })

@@ -25,14 +25,14 @@ export const Route = createFileRoute('/admin/_staff/audit')({
   component: AuditLog,
 })
 
+// Wrapped in full, never a scroll box: a scrolling cell would need a keyboard stop of its own (axe
+// scrollable-region-focusable), one per cell; the table's ScrollRegion scrolls sideways.
 const code = css({
   fontFamily: 'mono',
   fontSize: 'xs',
   whiteSpace: 'pre-wrap',
-  wordBreak: 'break-all',
+  overflowWrap: 'anywhere',
   maxW: '72',
-  maxH: '32',
-  overflow: 'auto',
   display: 'block',
 })
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value, null, 1))
