@@ -35,7 +35,11 @@ interface SsrEntry {
  */
 const CLIENT_ONLY = ['/admin', '/account', '/documents', '/learn', '/auth', '/payment', '/payment-success']
 
+/** Pages under those prefixes rendered here all the same: the staff log-in form works before its JavaScript too. */
+const RENDERED_ANYWAY = ['/admin/login']
+
 export function isServerRendered(pathname: string): boolean {
+  if (RENDERED_ANYWAY.includes(pathname)) return true
   return !CLIENT_ONLY.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
 }
 

@@ -1,5 +1,5 @@
-// Forms the browser sends itself, before the page's JavaScript has arrived or without it (issue 27): sign-up, log-in,
-// the two password pages and the contact form post to their page's own address. Each runs the very procedure the
+// Forms the browser sends itself, before the page's JavaScript has arrived or without it (issue 27): sign-up, log-in
+// (shop and admin), the two password pages and the contact form post to their page's own address. Each runs the very procedure the
 // hydrated page calls through tRPC, in-process with the request's context (its session, address and limits), then
 // redirects (303) or renders the page again with the answer (src-shared/native-form.ts). No rule lives here.
 import { TRPCError } from '@trpc/server'
@@ -38,6 +38,15 @@ const FORMS: NativeForm[] = [
         remember: checked(fields.remember),
       })
       return { redirect: safeReturnPath((request.query as { redirect?: unknown }).redirect) }
+    },
+  },
+  {
+    path: '/admin/login',
+    fallbackError: 'An error occurred during login.',
+    async run(caller, fields, request) {
+      await caller.admin.session.login({ email: fields.email ?? '', password: fields.password ?? '' })
+      const back = safeReturnPath((request.query as { redirect?: unknown }).redirect, '/admin')
+      return { redirect: back.startsWith('/admin') ? back : '/admin' }
     },
   },
   {

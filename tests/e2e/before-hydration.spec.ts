@@ -218,3 +218,24 @@ test('a reset link is taken out of the address bar, and its form still resets th
   await page.getByRole('button', { name: 'Reset Password' }).click()
   await expect(page).toHaveURL(/\/login$/)
 })
+
+test.describe('the staff log-in with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('refuses a wrong password with the address kept, then signs staff in to the dashboard', async ({ page, db }) => {
+    const urls = recordUrls(page)
+    const editor = await createUser(db, { role: 'editor', password: PASSWORD })
+    await page.goto('/admin/login')
+    await page.getByLabel('Email').fill(editor.email)
+    await page.getByLabel('Password').fill('wrong-password-1!')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Invalid email or password. Please try again.')
+    await expect(page.getByLabel('Email')).toHaveValue(editor.email)
+
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page).toHaveURL(/\/admin$/)
+    expect((await page.context().cookies()).some((cookie) => cookie.name === 'session')).toBe(true)
+    expect(urls.filter((url) => url.includes(PASSWORD) || url.includes('wrong-password'))).toEqual([])
+  })
+})

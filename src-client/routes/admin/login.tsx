@@ -9,7 +9,7 @@ import { SocialButtons } from '../../components/auth/SocialButtons.tsx'
 import { button } from '../../components/ui/button.ts'
 import { notify, notifyError } from '../../components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '../../lib/errors.ts'
-import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
+import { useNativeFormResult } from '../../lib/native-form.ts'
 
 const searchSchema = searchParams({ error: optionalText, redirect: optionalText })
 
@@ -36,9 +36,9 @@ function AdminLoginPage() {
   const search = Route.useSearch()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const [email, setEmail] = useState('')
-  const [password, setPassword] = useState('')
-  const [error, setError] = useState<string | null>(search.error ?? null)
+  // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
+  const posted = useNativeFormResult('/admin/login')
+  const [error, setError] = useState<string | null>(posted?.formError ?? search.error ?? null)
 
   const login = useMutation(
     trpc.admin.session.login.mutationOptions({
@@ -66,8 +66,11 @@ function AdminLoginPage() {
     }),
   )
 
-  function submit(event: FormEvent) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const email = String(form.get('email') ?? '')
+    const password = String(form.get('password') ?? '')
     if (!email.trim() || !password) {
       setError('Please enter your email and password.')
       return
@@ -89,7 +92,7 @@ function AdminLoginPage() {
           </p>
         ) : null}
         <form
-          {...SCRIPT_ONLY_FORM}
+          method="post"
           onSubmit={submit}
           noValidate
           className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
@@ -99,22 +102,15 @@ function AdminLoginPage() {
             <input
               className={inputClass}
               type="email"
+              name="email"
               autoComplete="username"
               required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
+              defaultValue={posted?.values.email}
             />
           </label>
           <label className={fieldClass}>
             Password
-            <input
-              className={inputClass}
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
+            <input className={inputClass} type="password" name="password" autoComplete="current-password" required />
           </label>
           <button type="submit" className={button({ size: 'lg' })} disabled={login.isPending}>
             {login.isPending ? 'Signing in...' : 'Sign in'}
