@@ -45,6 +45,8 @@ async function logIn(page: Page, email: string) {
 }
 
 test('a newcomer signs up, verifies from the outbox after resending, and logs in', async ({ page, browser }) => {
+  // A long journey (two browsers, four mails, three log-ins): slow on a loaded machine.
+  test.setTimeout(60_000)
   const email = `newcomer-${Date.now()}@example.test`
   await page.goto('/signup')
   await page.getByLabel('First name').fill('Nora')
@@ -154,6 +156,8 @@ test('the site works under a second host name over plain http', async ({ browser
   })
   await page.goto('/login')
   await expect(page).toHaveURL(`${other.origin}/login`)
+  // A page of its own context (not the fixture's): wait for the app as a visitor's click would, for the toast.
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
   await logIn(page, user.email)
   await expect(page.getByText('Login successful')).toBeVisible()
   await page.goto('/account')
