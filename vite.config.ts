@@ -26,6 +26,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         outDir: '../dist/client',
         emptyOutDir: true,
         sourcemap: true,
+        // dist/client/.vite/manifest.json: which chunks each route's split modules need, so a server-rendered page
+        // can ask for its own route's chunks with the entry's (src-server/http/ssr.ts routeChunks).
+        manifest: true,
         rolldownOptions: {
           output: {
             // What every page runs (React, the router, TanStack Query, the tRPC client, Panda's css()) in one chunk:

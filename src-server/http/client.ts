@@ -12,6 +12,7 @@ import {
   inlineStylesheets,
   isServerRendered,
   loadSsrEntry,
+  routeChunkPreloads,
   scriptsAfterFirstPaint,
   sendRenderedPage,
   splitTemplate,
@@ -57,7 +58,10 @@ export async function registerClient(
   const indexHtml = readFileSync(indexFile, 'utf8')
   const entry = trpcClientFor ? await loadSsrEntry(root) : null
   const template = splitTemplate(scriptsAfterFirstPaint(inlineStylesheets(indexHtml, root)))
-  const ssr = entry && template && trpcClientFor ? { entry, template, trpcClientFor } : null
+  const ssr =
+    entry && template && trpcClientFor
+      ? { entry, template, trpcClientFor, routeChunks: routeChunkPreloads(root) }
+      : null
   if (trpcClientFor && !ssr) app.log.warn({ clientDir: root }, 'No server entry built; pages render in the browser')
   registerNotFound(app, indexHtml, statusOf, ssr)
   return true
@@ -67,6 +71,7 @@ type Ssr = {
   entry: NonNullable<Awaited<ReturnType<typeof loadSsrEntry>>>
   template: NonNullable<ReturnType<typeof splitTemplate>>
   trpcClientFor: TrpcClientFor
+  routeChunks: Map<string, string[]>
 } | null
 
 function registerNotFound(app: FastifyInstance, indexHtml: string | null, statusOf: PageStatusOf, ssr: Ssr = null) {
@@ -88,7 +93,8 @@ function registerNotFound(app: FastifyInstance, indexHtml: string | null, status
       // A page that exists (or the not-found page) is rendered on the server; during an outage the shell is sent.
       const pathname = request.url.split('?')[0] ?? '/'
       if (ssr && status !== 503 && request.method === 'GET' && isServerRendered(pathname)) {
-        if (await sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor)) return reply
+        if (await sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor, ssr.routeChunks))
+          return reply
       }
       reply
         .code(status)
