@@ -85,6 +85,7 @@ const WATCH_HYDRATION = `new MutationObserver(function () {
 
 interface Run {
   hydratedMs: number
+  /** First contentful paint; NaN when nothing had painted by hydration (a page the browser renders itself). */
   fcpMs: number
   /** JavaScript responses' bytes on the wire (compressed, with headers) until hydration. */
   jsBytes: number
@@ -170,7 +171,7 @@ try {
   server.stop()
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)}`.padStart(6)
+const seconds = (ms: number) => (Number.isNaN(ms) ? '—' : (ms / 1000).toFixed(2)).padStart(6)
 console.log(
   `Hydrated after navigation, s (${CPU_SLOWDOWN}× CPU slowdown, DevTools "Fast 3G", ${RUNS} fresh contexts; bound ${BOUND_MS / 1000} s)`,
 )
