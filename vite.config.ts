@@ -1,6 +1,6 @@
+import path from 'node:path'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
-import path from 'node:path'
 import { defineConfig } from 'vite'
 
 const serverPort = Number(process.env.PORT ?? 3000)
