@@ -76,6 +76,8 @@ try {
     const failing = (categories.accessibility?.auditRefs ?? [])
       .filter((ref) => ref.weight > 0 && audits[ref.id]?.score !== null && (audits[ref.id]?.score ?? 1) < 1)
       .map((ref) => ref.id)
+    // A run Lighthouse could not finish (a timeout on a loaded machine, no paint) scores 0: say why.
+    if (result.lhr.runtimeError) failing.push(`runtime error ${result.lhr.runtimeError.code}`)
     scores.push({
       page: `${entry.name} (${entry.path})`,
       accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
