@@ -3,22 +3,17 @@
 // built server as the end-to-end tests do (scripts/e2e-server.ts: a fresh PostgreSQL database, seeded) on
 // LIGHTHOUSE_PORT (4398), drives the Chromium at CHROME_PATH (/usr/bin/chromium), prints a table and writes the
 // reports' scores to lighthouse/scores.json. Exits non-zero when an accessibility score is below 100.
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import * as chromeLauncher from 'chrome-launcher'
-import { Kysely, PostgresDialect } from 'kysely'
 import lighthouse from 'lighthouse'
-import pg from 'pg'
-import type { Database } from '../db/types.ts'
 import { SESSION_COOKIE } from '../src-server/auth/session.ts'
 import { addCartItem } from '../src-server/cart/repository.ts'
 import { HEADLESS_CHROMIUM_ARGS } from '../tests/support/chromium.ts'
 import { createSessionToken, createUser } from '../tests/support/factories.ts'
+import { type BuiltServer, startBuiltServer } from './built-server.ts'
 
 const port = Number(process.env.LIGHTHOUSE_PORT ?? 4398)
 const base = `http://127.0.0.1:${port}`
-const databaseUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
-databaseUrl.pathname = `/sf_lighthouse_${port}`
 
 const PAGES: { name: string; path: string; signedIn?: boolean }[] = [
   { name: 'home', path: '/' },
@@ -28,28 +23,9 @@ const PAGES: { name: string; path: string; signedIn?: boolean }[] = [
   { name: 'cart', path: '/cart', signedIn: true },
 ]
 
-async function startServer(): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.ts'], {
-    env: { ...process.env, E2E_PORT: String(port), E2E_DATABASE_URL: databaseUrl.toString(), LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  for (let attempt = 0; attempt < 180; attempt++) {
-    const ready = await fetch(`${base}/readyz`).then(
-      (response) => response.ok,
-      () => false,
-    )
-    if (ready) return server
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  server.kill()
-  throw new Error(`the server did not start on ${base}`)
-}
-
 /** A shopper with two lines in the cart; the cookie header that signs in as them. */
-async function signedInCookie(): Promise<string> {
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl.toString(), max: 1 }) }),
-  })
+async function signedInCookie(server: BuiltServer): Promise<string> {
+  const db = server.openDatabase()
   try {
     const user = await createUser(db, { firstName: 'Ada', lastName: 'Lovelace' })
     await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
@@ -69,7 +45,7 @@ async function signedInCookie(): Promise<string> {
   }
 }
 
-const server = await startServer()
+const server = await startBuiltServer(port, 'sf_lighthouse')
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: HEADLESS_CHROMIUM_ARGS,
@@ -86,7 +62,7 @@ const scores: {
   failing: string[]
 }[] = []
 try {
-  const cookie = await signedInCookie()
+  const cookie = await signedInCookie(server)
   for (const entry of PAGES) {
     const result = await lighthouse(`${base}${entry.path}`, {
       port: chrome.port,
@@ -100,6 +76,8 @@ try {
     const failing = (categories.accessibility?.auditRefs ?? [])
       .filter((ref) => ref.weight > 0 && audits[ref.id]?.score !== null && (audits[ref.id]?.score ?? 1) < 1)
       .map((ref) => ref.id)
+    // A run Lighthouse could not finish (a timeout on a loaded machine, no paint) scores 0: say why.
+    if (result.lhr.runtimeError) failing.push(`runtime error ${result.lhr.runtimeError.code}`)
     scores.push({
       page: `${entry.name} (${entry.path})`,
       accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
@@ -113,7 +91,7 @@ try {
   }
 } finally {
   chrome.kill()
-  server.kill('SIGTERM')
+  server.stop()
 }
 
 console.log(`${'page'.padEnd(46)} accessibility  performance (mobile)     LCP     FCP    TBT    CLS`)

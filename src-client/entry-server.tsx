@@ -27,7 +27,10 @@ export async function render(input: RenderInput): Promise<Response> {
     createRouter: () =>
       createAppRouter({ trpcClient: input.trpcClient, nonce: input.nonce, formResult: input.formResult }),
   })
-  return handler(({ request, responseHeaders, router }) =>
-    renderRouterToStream({ request, responseHeaders, router, children: <RouterServer router={router} /> }),
-  )
+  return handler(({ request, responseHeaders, router }) => {
+    // The matched routes, for the server to preload their chunks with the entry's (src-server/http/ssr.ts
+    // ROUTE_IDS_HEADER; the header is read there, never sent).
+    responseHeaders.set('x-ssr-route-ids', router.state.matches.map((match) => match.routeId).join(' '))
+    return renderRouterToStream({ request, responseHeaders, router, children: <RouterServer router={router} /> })
+  })
 }

@@ -13,6 +13,7 @@ import {
   inlineStylesheets,
   isServerRendered,
   loadSsrEntry,
+  routeChunkPreloads,
   scriptsAfterFirstPaint,
   sendRenderedPage,
   splitTemplate,
@@ -70,18 +71,22 @@ export async function registerClient(
   const indexHtml = readFileSync(indexFile, 'utf8')
   const entry = trpcClientFor ? await loadSsrEntry(root) : null
   const template = splitTemplate(scriptsAfterFirstPaint(inlineStylesheets(indexHtml, root)))
-  const ssr = entry && template && trpcClientFor ? { entry, template, trpcClientFor } : null
+  const ssr =
+    entry && template && trpcClientFor
+      ? { entry, template, trpcClientFor, routeChunks: routeChunkPreloads(root) }
+      : null
   if (trpcClientFor && !ssr) app.log.warn({ clientDir: root }, 'No server entry built; pages render in the browser')
   registerNotFound(app, indexHtml, statusOf, ssr)
   if (!ssr) return null
   return (request, reply, status, formResult) =>
-    sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor, formResult)
+    sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor, ssr.routeChunks, formResult)
 }
 
 type Ssr = {
   entry: NonNullable<Awaited<ReturnType<typeof loadSsrEntry>>>
   template: NonNullable<ReturnType<typeof splitTemplate>>
   trpcClientFor: TrpcClientFor
+  routeChunks: Map<string, string[]>
 } | null
 
 function registerNotFound(app: FastifyInstance, indexHtml: string | null, statusOf: PageStatusOf, ssr: Ssr = null) {
@@ -103,7 +108,8 @@ function registerNotFound(app: FastifyInstance, indexHtml: string | null, status
       // A page that exists (or the not-found page) is rendered on the server; during an outage the shell is sent.
       const pathname = request.url.split('?')[0] ?? '/'
       if (ssr && status !== 503 && request.method === 'GET' && isServerRendered(pathname)) {
-        if (await sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor)) return reply
+        if (await sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor, ssr.routeChunks))
+          return reply
       }
       reply
         .code(status)

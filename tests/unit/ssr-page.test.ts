@@ -1,11 +1,17 @@
 // The server renderer's page assembly (src-server/http/ssr.ts): which pages it renders, where the rendered app and
 // its hoisted head tags go in the built index.html, and the CSP that lets only its own inline scripts run.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   inlineStylesheets,
   isServerRendered,
   liftHeadTags,
   NONCE_SLOT,
+  ROUTE_CHUNKS_SLOT,
+  routeChunkPreloads,
+  routeIdOfFile,
   scriptsAfterFirstPaint,
   splitTemplate,
   withScriptNonce,
@@ -132,5 +138,51 @@ describe('inlined stylesheets', () => {
     expect(scriptsAfterFirstPaint('<html><head></head><body></body></html>')).toBe(
       '<html><head></head><body></body></html>',
     )
+  })
+
+  it("names routes as the router does and preloads a page's own route chunks after the entry", async () => {
+    expect(
+      ['index', 'courses/index', 'courses/$courseId', 'learn/$courseId.$lessonId', '_auth/account_.premium'].map(
+        routeIdOfFile,
+      ),
+    ).toEqual(['/', '/courses/', '/courses/$courseId', '/learn/$courseId/$lessonId', '/_auth/account_/premium'])
+    const dir = await mkdtemp(path.join(tmpdir(), 'sf-manifest-'))
+    try {
+      await mkdir(path.join(dir, '.vite'))
+      const manifest = {
+        'index.html': { file: 'assets/index-abc.js', isEntry: true, imports: ['_framework.js'] },
+        '_framework.js': { file: 'assets/framework-1.js' },
+        '_card.js': { file: 'assets/card-3.js', imports: ['_framework.js'] },
+        'routes/courses/index.tsx?tsr-split=component': {
+          file: 'assets/courses-2.js',
+          imports: ['_card.js', 'index.html'],
+        },
+        'routes/courses/index.tsx?tsr-split=errorComponent': { file: 'assets/courses-9.js' },
+      }
+      await writeFile(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest))
+      expect(Object.fromEntries(routeChunkPreloads(dir))).toEqual({
+        '/courses/': ['/assets/courses-2.js', '/assets/card-3.js'],
+      })
+      expect(routeChunkPreloads(path.join(dir, 'missing')).size).toBe(0)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+    const loader = new RegExp(`<script nonce="${NONCE_SLOT}">(.*?)</script>`)
+      .exec(scriptsAfterFirstPaint(INDEX))?.[1]
+      ?.replace(ROUTE_CHUNKS_SLOT, '"/assets/courses-2.js"')
+    const added: Record<string, string>[] = []
+    const document = {
+      head: { appendChild: (node: Record<string, string>) => added.push({ ...node }) },
+      createElement: (tag: string) => ({ tag }),
+    }
+    new Function('document', 'requestAnimationFrame', 'setTimeout', loader as string)(
+      document,
+      () => {},
+      (callback: () => void) => callback(),
+    )
+    expect(added).toEqual([
+      { tag: 'script', type: 'module', crossOrigin: '', src: '/assets/index-abc.js' },
+      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/courses-2.js' },
+    ])
   })
 })
