@@ -1,6 +1,6 @@
 // The last check of an end-to-end run (project 'log-audit' in playwright.config.ts, after all the others): the
-// server's whole log (E2E_LOG_FILE) holds none of the passwords and tokens the run used (issue 27). Run alone
-// with some specs, it needs one of them to open a token link (accounts.spec.ts does).
+// server's whole log (E2E_LOG_FILE) holds none of the passwords and tokens the run used (issue 27). After a few
+// specs only (`--no-deps`, the specs, then this file), one of them must open a token link (accounts.spec.ts does).
 import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, test } from './fixtures.ts'
