@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 import { HEADLESS_CHROMIUM_ARGS } from './tests/support/chromium.ts'
 
@@ -8,6 +9,10 @@ const adminUrl = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@1
 adminUrl.pathname = `/sf_e2e_${port}`
 // Set here so the web server and the test workers (started after the config loads) both see it.
 process.env.E2E_DATABASE_URL = adminUrl.toString()
+// The server's whole log and the secrets the run used (the server's own, then what the fixtures saw typed or sent),
+// which the last check of a run, tests/e2e/log-audit.check.ts, compares.
+process.env.E2E_LOG_FILE = path.resolve(`.e2e-data/server-${port}.log`)
+process.env.E2E_SECRETS_FILE = path.resolve(`.e2e-data/secrets-${port}.txt`)
 // The owner account the server creates at start (ADMIN_EMAIL/ADMIN_PASSWORD); the admin tests log in with it.
 process.env.E2E_ADMIN_EMAIL ??= 'owner@e2e.test'
 process.env.E2E_ADMIN_PASSWORD ??= 'e2e-owner-password'
@@ -32,6 +37,11 @@ export default defineConfig({
       args: HEADLESS_CHROMIUM_ARGS,
     },
   },
+  projects: [
+    { name: 'e2e', testIgnore: /\.check\.ts$/ },
+    // After every other test (and only when they all passed): the log holds no secret the run used.
+    { name: 'log-audit', testMatch: /log-audit\.check\.ts$/, dependencies: ['e2e'] },
+  ],
   webServer: {
     command: `node --import tsx scripts/e2e-server.ts`,
     url: `http://127.0.0.1:${port}/readyz`,
@@ -42,6 +52,8 @@ export default defineConfig({
     env: {
       E2E_PORT: String(port),
       E2E_DATABASE_URL: adminUrl.toString(),
+      E2E_LOG_FILE: process.env.E2E_LOG_FILE,
+      E2E_SECRETS_FILE: process.env.E2E_SECRETS_FILE,
       ADMIN_EMAIL: process.env.E2E_ADMIN_EMAIL,
       ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
     },

@@ -1,12 +1,19 @@
 // Starts the built server for the end-to-end tests on a fresh PostgreSQL database (E2E_DATABASE_URL, set by
 // playwright.config.ts). The server migrates and seeds it on start; the tests' fixtures use it directly.
+// Its whole log (info and up) goes to E2E_LOG_FILE, and the secrets it is given start E2E_SECRETS_FILE, which the
+// tests' fixtures add to: the last check of the run (tests/e2e/log-audit.check.ts) looks for them in the log.
 import { spawn } from 'node:child_process'
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
 import { startFakeStripe } from '../tests/support/fake-stripe.ts'
 
 const databaseUrl = process.env.E2E_DATABASE_URL
-if (!databaseUrl) throw new Error('E2E_DATABASE_URL is not set (run through `npm run test:e2e`)')
+const logFile = process.env.E2E_LOG_FILE
+const secretsFile = process.env.E2E_SECRETS_FILE
+if (!databaseUrl || !logFile || !secretsFile) {
+  throw new Error('E2E_DATABASE_URL, E2E_LOG_FILE or E2E_SECRETS_FILE is not set (run through `npm run test:e2e`)')
+}
 const target = new URL(databaseUrl)
 const name = target.pathname.slice(1)
 const admin = new URL(databaseUrl)
@@ -27,7 +34,7 @@ const env: NodeJS.ProcessEnv = {
   NODE_ENV: 'production',
   PORT: process.env.E2E_PORT ?? '4321',
   HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL: 'info',
   CLIENT_DIR: path.resolve('dist/client'),
   DATABASE_URL: databaseUrl,
   DATA_DIR: path.resolve('.e2e-data', name),
@@ -38,9 +45,19 @@ const env: NodeJS.ProcessEnv = {
   PAYPAL_ME_URL: 'https://paypal.me/skillforge-e2e',
 }
 
-const child = spawn(process.execPath, ['dist/server/src-server/main.js'], { env, stdio: 'inherit' })
+// A fresh log and list of secrets for each run.
+mkdirSync(path.dirname(logFile), { recursive: true })
+const secrets = [env.ADMIN_PASSWORD, fakeStripe.secretKey, fakeStripe.webhookSecret].filter(Boolean)
+writeFileSync(secretsFile, secrets.map((secret) => `${secret}\n`).join(''))
+const log = createWriteStream(logFile)
+
+const child = spawn(process.execPath, ['dist/server/src-server/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+child.stdout.pipe(log, { end: false })
+child.stderr.pipe(log, { end: false })
+// Warnings and crashes stay visible in the test run's output too.
+child.stderr.pipe(process.stderr)
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
-child.on('exit', (code) => {
+child.on('close', (code) => {
   void fakeStripe.close()
-  process.exit(code ?? 0)
+  log.end(() => process.exit(code ?? 0))
 })

@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify'
 import pino from 'pino'
+import { redactSecrets, redactUrl, redactUrlsIn } from './redact.ts'
 // What domain code needs from a logger: Fastify's pino logger satisfies it, and so does a test's capturing one.
 export interface Log {
   info(details: object, message: string): void
@@ -13,3 +15,32 @@ export interface Log {
 export function batchedStdout() {
   return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 })
 }
+
+type SerializedError = ReturnType<typeof pino.stdSerializers.err>
+
+// An error's code ('ECONNREFUSED', '23505', 'INTERNAL_SERVER_ERROR') names what went wrong, never a secret.
+const ERROR_FIELDS_KEPT = new Set(['code'])
+
+/**
+ * Pino options for every logger of the app (Fastify merges the serializers over its own), so that no log line
+ * holds a secret: a logged request shows its URL redacted; a logged error loses secret-named fields and the
+ * secrets of links in its message and stack (`new URL(…)` and HTTP clients put whole addresses there); so do
+ * message texts (Fastify's own warnings quote the request's URL).
+ */
+export const redactingLogOptions = {
+  serializers: {
+    req: (request: FastifyRequest) => ({
+      method: request.method,
+      url: redactUrl(request.url),
+      host: request.host,
+      remoteAddress: request.ip,
+    }),
+    err: (error: Error) => redactSecrets(pino.stdSerializers.err(error), ERROR_FIELDS_KEPT) as SerializedError,
+  },
+  hooks: {
+    logMethod(this: pino.Logger, args: unknown[], write: pino.LogFn) {
+      const redacted = args.map((arg) => (typeof arg === 'string' ? redactUrlsIn(arg) : arg))
+      return write.apply(this, redacted as Parameters<pino.LogFn>)
+    },
+  },
+} satisfies pino.LoggerOptions

@@ -9,12 +9,8 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { createTRPCClient, unstable_localLink } from '@trpc/client'
 import type { CreateFastifyContextOptions, FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { DestinationStream } from 'pino'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
@@ -33,7 +29,7 @@ import { statusForPath } from './http/page-status.ts'
 import { OneLineRequestLog } from './http/request-log.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerLearningRoutes } from './learning/media-routes.ts'
-import { batchedStdout } from './log.ts'
+import { batchedStdout, redactingLogOptions } from './log.ts'
 import { registerDocumentRoutes } from './orders/document-routes.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { registerStripeWebhookRoutes } from './payments/webhook.ts'
@@ -62,7 +58,8 @@ export interface ServerDeps {
     > &
     S3Env
   db: DB
-  logger?: FastifyServerOptions['logger']
+  /** Log level and destination (standard output at LOG_LEVEL by default), or false for none. */
+  logger?: false | { level: string; stream?: DestinationStream }
   resolveSession?: ResolveSession
   storage?: FileStorage
   payments?: PaymentsConfig
@@ -156,7 +153,10 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   const allowedOrigins = env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).origin] : []
 
   const app = Fastify({
-    logger: deps.logger ?? { level: env.LOG_LEVEL, stream: batchedStdout() },
+    logger:
+      deps.logger === false
+        ? false
+        : { ...(deps.logger ?? { level: env.LOG_LEVEL, stream: batchedStdout() }), ...redactingLogOptions },
     routerOptions: { maxParamLength: 5000 },
     trustProxy: env.TRUST_PROXY ?? false,
     requestTimeout: 30_000,

@@ -6,6 +6,7 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { openDatabase } from './db.ts'
 import { EnvError, readEnv } from './env.ts'
 import { startJobs } from './jobs/start.ts'
+import { redactingLogOptions } from './log.ts'
 import { configureSeller, sellerFromEnv } from './orders/seller.ts'
 import { paymentsFromEnv } from './payments/config.ts'
 import { createStorage } from './server.ts'
@@ -19,7 +20,7 @@ async function main() {
     )
   }
   // The same pino logger the server uses, without a server.
-  const log = Fastify({ logger: { level: env.LOG_LEVEL } }).log
+  const log = Fastify({ logger: { level: env.LOG_LEVEL, ...redactingLogOptions } }).log
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: 4 })
   // Either kind of node may start first; the migrator's lock makes concurrent runs safe.
   await migrateToLatest(database.db)

@@ -1,6 +1,7 @@
 // The audit log: who changed what, before and after, when. Always written with the change's own transaction,
 // so a change and its record commit (or roll back) together.
 import type { DB } from '../db.ts'
+import { redactSecrets } from '../redact.ts'
 
 export interface Actor {
   id: string
@@ -15,7 +16,8 @@ export interface AuditSubject {
   after?: unknown
 }
 
-const toJson = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value))
+// Staff read the audit log: a secret-named field (a token, a password) is never stored, whoever passes one.
+const toJson = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(redactSecrets(value)))
 
 /** Records `action` by `actor` on `subject`; pass the caller's transaction so both commit together. */
 export async function record(trx: DB, actor: Actor, action: string, subject: AuditSubject) {

@@ -1,7 +1,9 @@
 // One access-log line per request (Fastify's default writes two, "incoming request" and "request completed", each
 // serialising the whole request or reply): written when the answer has gone, with what an operator looks for.
-// Half the log writes, and lighter ones, on the hot path.
+// Half the log writes, and lighter ones, on the hot path. The URL is logged with its secrets redacted (mailed
+// links carry tokens in their query).
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
+import { redactUrl } from '../redact.ts'
 
 export class OneLineRequestLog extends LogController {
   override incomingRequest() {}
@@ -9,7 +11,7 @@ export class OneLineRequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     const line = {
       method: request.method,
-      url: request.url,
+      url: redactUrl(request.url),
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     }

@@ -1,6 +1,7 @@
 // How a message leaves: over SMTP (nodemailer) when SMTP_URL is set, else it is printed in full to the terminal
 // (and logged) and kept in the outbox.
 import type { Log } from '../log.ts'
+import { redactUrlsIn } from '../redact.ts'
 import { printedMail } from './printed.ts'
 
 export interface MailMessage {
@@ -19,6 +20,8 @@ export interface MailTransport {
 
 /** Where the log transport prints whole messages: the terminal unless a test captures it. */
 export interface MailPrinter {
+  /** A person reads it (not a log file or a log shipper). */
+  isTTY?: boolean
   write(text: string): unknown
 }
 
@@ -32,8 +35,10 @@ export function createMailTransport(
       kind: 'log',
       async send(message) {
         log.info({ to: message.to, subject: message.subject }, 'mail (no SMTP_URL set; kept in the outbox)')
-        // The structured line is for log search; the printed message is for the person at the terminal.
-        printer.write(printedMail(message))
+        // The structured line is for log search; the printed message is for the person at the terminal. Output
+        // that goes to a log instead gets the links' tokens redacted (issue 27): /admin/outbox still has them.
+        const printed = printedMail(message)
+        printer.write(printer.isTTY ? printed : redactUrlsIn(printed))
       },
     }
   }

@@ -1,18 +1,22 @@
 // Playwright fixtures: direct access to the end-to-end database, and signing in by creating a user and a
-// session row then setting the cookie (the log-in form itself is tested only in its own tests).
-import { test as base, type Page } from '@playwright/test'
+// session row then setting the cookie (the log-in form itself is tested only in its own tests); every test also
+// records the secrets it used, for the log audit at the end of the run.
+import { type BrowserContext, test as base, type Page } from '@playwright/test'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/types.ts'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import { createSessionToken, createUser, type TestUser } from '../support/factories.ts'
+import { recordSecrets, watchForSecrets } from './secrets.ts'
 
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL as string
 
 interface Fixtures {
   db: Kysely<Database>
   login: (options?: { role?: Role; email?: string; firstName?: string; lastName?: string }) => Promise<TestUser>
+  /** Automatic: records the secrets the test used, for the log audit at the end of the run (secrets.ts). */
+  secretsUsed: undefined
 }
 
 export const test = base.extend<Fixtures>({
@@ -39,6 +43,30 @@ export const test = base.extend<Fixtures>({
     }
     await use(page)
   },
+  // The test's own context and any it opens with browser.newContext() (an invitee's, a second shopper's), and in
+  // the end their session cookies, which a real log-in sets.
+  secretsUsed: [
+    async ({ context, browser }, use) => {
+      const found = new Set<string>()
+      const contexts: BrowserContext[] = [context]
+      await watchForSecrets(context, found)
+      const newContext = browser.newContext
+      browser.newContext = async (...args) => {
+        const opened = await newContext.apply(browser, args)
+        await watchForSecrets(opened, found)
+        contexts.push(opened)
+        return opened
+      }
+      await use(undefined)
+      browser.newContext = newContext
+      for (const each of contexts) {
+        const cookies = await each.cookies().catch(() => []) // already closed by the test
+        for (const cookie of cookies) if (cookie.name === SESSION_COOKIE) found.add(cookie.value)
+      }
+      recordSecrets(found)
+    },
+    { auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires an object pattern for fixtures
   db: async ({}, use) => {
     const db = new Kysely<Database>({

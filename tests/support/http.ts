@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import type { Writable } from 'node:stream'
 import type { DB } from '../../src-server/db.ts'
 import { createServer, type Server, type ServerDeps } from '../../src-server/server.ts'
 
@@ -20,6 +21,8 @@ export interface TestServerOptions {
   payments?: ServerDeps['payments']
   /** Serve a minimal built client (index.html), so the SPA fallback answers as in production. */
   clientShell?: boolean
+  /** Receives the server's JSON log lines (info and up); without it the server logs nothing. */
+  logStream?: Writable
 }
 
 export async function startTestServer(db: DB, options: TestServerOptions = {}): Promise<TestServer> {
@@ -41,7 +44,7 @@ export async function startTestServer(db: DB, options: TestServerOptions = {}): 
       ...options.env,
     },
     db,
-    logger: false,
+    logger: options.logStream ? { level: 'info', stream: options.logStream } : false,
     limiter: options.limiter,
     storage: options.storage,
     payments: options.payments,

@@ -4,10 +4,11 @@ import { verificationMail } from '../../src-server/auth/mails.ts'
 import { createMailTransport } from '../../src-server/mail/transport.ts'
 import { captureLog } from '../support/jobs.ts'
 
-function logTransport() {
+function logTransport({ terminal = true } = {}) {
   const printed: string[] = []
   const { log, entries } = captureLog()
-  const transport = createMailTransport(undefined, log, { write: (text: string) => printed.push(text) })
+  const printer = { isTTY: terminal, write: (text: string) => printed.push(text) }
+  const transport = createMailTransport(undefined, log, printer)
   return { transport, entries, output: () => printed.join('') }
 }
 
@@ -37,6 +38,15 @@ describe('the log transport (no SMTP_URL)', () => {
         message: 'mail (no SMTP_URL set; kept in the outbox)',
       },
     ])
+  })
+
+  it('redacts the tokens of the links when its output is a log rather than a terminal (issue 27)', async () => {
+    const { transport, output } = logTransport({ terminal: false })
+    const mail = verificationMail('new@example.com', 'http://localhost:3000', 'tok_abc123')
+    await transport.send({ from: 'SkillForge <no-reply@skillforge.test>', ...mail })
+    expect(output()).not.toContain('tok_abc123')
+    expect(output().split('\n')).toContain('http://localhost:3000/verify-email?token=[redacted]')
+    expect(output()).toContain('Subject: Verify your email address')
   })
 
   it('shows the Reply-To when there is one', async () => {
