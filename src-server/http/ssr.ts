@@ -117,10 +117,11 @@ export function scriptsAfterFirstPaint(indexHtml: string): string {
     `s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry)};h.appendChild(s);[${ROUTE_CHUNKS_SLOT}].forEach(pre)}`,
     'requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,250)})()',
   ].join('')
-  return indexHtml
-    .replace(ENTRY_SCRIPT, '')
-    .replace(MODULE_PRELOAD, '')
-    .replace('</head>', `<script nonce="${NONCE_SLOT}">${HOLD_EARLY_CLICKS_SCRIPT}${load}</script>\n  </head>`)
+  return indexHtml.replace(ENTRY_SCRIPT, '').replace(MODULE_PRELOAD, '').replace(
+    '</head>',
+    // The early-click guard first (a press is held from the first paint on), then the loader.
+    `<script nonce="${NONCE_SLOT}">${HOLD_EARLY_CLICKS_SCRIPT}</script><script nonce="${NONCE_SLOT}">${load}</script>\n  </head>`,
+  )
 }
 
 /** A route's id as TanStack Router's file routes name it, from its file under routes/ (`courses/index` → `/courses/`). */
@@ -241,7 +242,7 @@ export async function sendRenderedPage(
     (response.headers.get(ROUTE_IDS_HEADER) ?? '').split(' ').flatMap((id) => routeChunks.get(id) ?? []),
   )
   const before = lifted.before
-    .replace(NONCE_SLOT, nonce)
+    .replaceAll(NONCE_SLOT, nonce)
     .replace(ROUTE_CHUNKS_SLOT, [...chunks].map((chunk) => JSON.stringify(chunk)).join(','))
   const rest = lifted.rest
   async function* page() {

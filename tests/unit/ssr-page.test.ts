@@ -110,6 +110,9 @@ describe('inlined stylesheets', () => {
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">')
     const loader = new RegExp(`<script nonce="${NONCE_SLOT}">(.*?)</script>\\s*</head>`).exec(html)?.[1]
     expect(loader).toBeDefined()
+    // Before it, the early-click guard (http/early-clicks.ts), under the same nonce.
+    const scripts = [...html.matchAll(new RegExp(`<script nonce="${NONCE_SLOT}">([\\s\\S]*?)</script>`, 'g'))]
+    expect(scripts.map((script) => script[1]?.includes('__releaseEarlyClick'))).toEqual([true, false])
     // Run the loader against a stand-in document and frame clock: nothing is added before the frame's timer fires.
     const added: Record<string, string>[] = []
     const timers: (() => void)[] = []
