@@ -4,9 +4,10 @@ import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { css } from '../../../styled-system/css'
 import { optionalText, searchParams } from '../../components/admin/search.ts'
-import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
+import { errorText } from '../../components/admin/styles.ts'
 import { SocialButtons } from '../../components/auth/SocialButtons.tsx'
 import { button } from '../../components/ui/button.ts'
+import { TextField } from '../../components/ui/form.tsx'
 import { notify, notifyError } from '../../components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '../../lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
@@ -94,28 +95,22 @@ function AdminLoginPage() {
           noValidate
           className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
         >
-          <label className={fieldClass}>
-            Email
-            <input
-              className={inputClass}
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </label>
-          <label className={fieldClass}>
-            Password
-            <input
-              className={inputClass}
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </label>
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
           <button type="submit" className={button({ size: 'lg' })} disabled={login.isPending}>
             {login.isPending ? 'Signing in...' : 'Sign in'}
           </button>
