@@ -46,6 +46,9 @@ export const textareaClass = css({
   '&[aria-invalid=true]': { borderColor: 'danger' },
 })
 
+/** The plain box of a message (service-order thread, delivery notes, revision requests). */
+export const messageArea = css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })
+
 const fieldStack = css({ display: 'flex', flexDir: 'column', gap: '1' })
 const labelClass = css({ fontSize: 'sm', fontWeight: 'medium' })
 const hiddenLabel = css({ srOnly: true })
