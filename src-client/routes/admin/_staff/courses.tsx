@@ -19,6 +19,7 @@ import {
 import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
+import { TextField } from '../../../components/ui/form.tsx'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
@@ -142,16 +143,16 @@ function ManageCourses() {
             </button>
           ))}
         </div>
-        <label className={css({ ml: 'auto' })}>
-          <span className={css({ srOnly: true })}>Search courses</span>
-          <input
-            type="search"
-            className={inputClass}
-            placeholder="Search courses..."
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-          />
-        </label>
+        <TextField
+          label="Search courses"
+          labelHidden
+          className={css({ ml: 'auto' })}
+          type="search"
+          controlClassName={inputClass}
+          placeholder="Search courses..."
+          value={searchText}
+          onChange={(event) => setSearchText(event.target.value)}
+        />
       </div>
       <div className={panel}>
         {list.isPending ? (

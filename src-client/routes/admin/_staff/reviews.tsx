@@ -7,6 +7,7 @@ import { optionalEnum, optionalPage, optionalText, searchParams } from '../../..
 import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
+import { SelectField } from '../../../components/ui/form.tsx'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { Stars } from '../../../components/ui/Stars.tsx'
@@ -63,28 +64,27 @@ function Reviews() {
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Reviews</h1>
-        <label>
-          <span className={css({ srOnly: true })}>Show</span>
-          <select
-            className={inputClass}
-            value={search.visibility ?? 'all'}
-            onChange={(event) =>
-              void navigate({
-                search: (prev) => ({
-                  ...prev,
-                  page: undefined,
-                  visibility: event.target.value === 'all' ? undefined : (event.target.value as Visibility),
-                }),
-              })
-            }
-          >
-            {REVIEW_VISIBILITY.map((value) => (
-              <option key={value} value={value}>
-                {VISIBILITY_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Show"
+          labelHidden
+          controlClassName={inputClass}
+          value={search.visibility ?? 'all'}
+          onChange={(event) =>
+            void navigate({
+              search: (prev) => ({
+                ...prev,
+                page: undefined,
+                visibility: event.target.value === 'all' ? undefined : (event.target.value as Visibility),
+              }),
+            })
+          }
+        >
+          {REVIEW_VISIBILITY.map((value) => (
+            <option key={value} value={value}>
+              {VISIBILITY_LABELS[value]}
+            </option>
+          ))}
+        </SelectField>
       </div>
       {search.course ? (
         <p className={css({ mb: '3', fontSize: 'sm' })}>

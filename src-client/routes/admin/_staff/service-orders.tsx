@@ -16,6 +16,7 @@ import {
 } from '../../../components/admin/search.ts'
 import { inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
+import { CheckboxField, SelectField } from '../../../components/ui/form.tsx'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
@@ -85,60 +86,54 @@ function ServiceOrdersQueue() {
         ) : null}
       </div>
       <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mb: '4', alignItems: 'center' })}>
-        <label>
-          <span className={css({ srOnly: true })}>Filter by status</span>
-          <select
-            className={inputClass}
-            value={search.status ?? ''}
-            onChange={(e) => setSearch({ status: (e.target.value || undefined) as QueueSearch['status'] })}
-          >
-            <option value="">All statuses</option>
-            {STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {SERVICE_ORDER_STATUS_LABELS[status]} ({counts?.byStatus[status] ?? 0})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={css({ srOnly: true })}>Filter by service</span>
-          <select
-            className={inputClass}
-            value={search.service ?? ''}
-            onChange={(e) => setSearch({ service: e.target.value || undefined })}
-          >
-            <option value="">All services</option>
-            {services.data?.map((service) => (
-              <option key={service.id} value={service.id}>
-                {service.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={css({ srOnly: true })}>Filter by assignee</span>
-          <select
-            className={inputClass}
-            value={search.assignee ?? ''}
-            onChange={(e) => setSearch({ assignee: e.target.value || undefined })}
-          >
-            <option value="">Anyone</option>
-            <option value="none">Unassigned</option>
-            {team.data?.map((member) => (
-              <option key={member.id} value={member.id}>
-                {member.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
-          <input
-            type="checkbox"
-            checked={search.overdue === true}
-            onChange={(e) => setSearch({ overdue: e.target.checked || undefined })}
-          />
-          Overdue only ({counts?.overdue ?? 0})
-        </label>
+        <SelectField
+          label="Filter by status"
+          labelHidden
+          controlClassName={inputClass}
+          value={search.status ?? ''}
+          onChange={(e) => setSearch({ status: (e.target.value || undefined) as QueueSearch['status'] })}
+        >
+          <option value="">All statuses</option>
+          {STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {SERVICE_ORDER_STATUS_LABELS[status]} ({counts?.byStatus[status] ?? 0})
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Filter by service"
+          labelHidden
+          controlClassName={inputClass}
+          value={search.service ?? ''}
+          onChange={(e) => setSearch({ service: e.target.value || undefined })}
+        >
+          <option value="">All services</option>
+          {services.data?.map((service) => (
+            <option key={service.id} value={service.id}>
+              {service.title}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Filter by assignee"
+          labelHidden
+          controlClassName={inputClass}
+          value={search.assignee ?? ''}
+          onChange={(e) => setSearch({ assignee: e.target.value || undefined })}
+        >
+          <option value="">Anyone</option>
+          <option value="none">Unassigned</option>
+          {team.data?.map((member) => (
+            <option key={member.id} value={member.id}>
+              {member.name}
+            </option>
+          ))}
+        </SelectField>
+        <CheckboxField
+          label={`Overdue only (${counts?.overdue ?? 0})`}
+          checked={search.overdue === true}
+          onChange={(e) => setSearch({ overdue: e.target.checked || undefined })}
+        />
       </div>
       <div className={panel}>
         {queue.isPending ? (

@@ -16,7 +16,7 @@ import { formatDue, Periods, ServiceOrderStatusBadge } from '../../../components
 import { Thread } from '../../../components/service-orders/Thread.tsx'
 import { button } from '../../../components/ui/button.ts'
 import { useFieldErrors } from '../../../components/ui/field-errors.tsx'
-import { messageArea, TextAreaField, TextField } from '../../../components/ui/form.tsx'
+import { CheckboxField, messageArea, TextAreaField, TextField } from '../../../components/ui/form.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
@@ -314,7 +314,6 @@ function CancelDialog({
   onDone: () => Promise<void>
 }) {
   const { trpc } = Route.useRouteContext()
-  const refundId = useId()
   const [refund, setRefund] = useState(!recurring)
   const [reference, setReference] = useState('')
   const fields = useFieldErrors<'reference'>()
@@ -374,10 +373,11 @@ function CancelDialog({
           onSubmit={(event) => event.preventDefault()}
           className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
         >
-          <label htmlFor={refundId} className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-            <input id={refundId} type="checkbox" checked={refund} onChange={(e) => setRefund(e.target.checked)} />
-            Refund what the customer paid for this service
-          </label>
+          <CheckboxField
+            label="Refund what the customer paid for this service"
+            checked={refund}
+            onChange={(e) => setRefund(e.target.checked)}
+          />
           {refund && manual ? (
             <TextField
               label="Refund reference (PayPal or bank transfer)"
