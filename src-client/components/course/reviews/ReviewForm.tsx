@@ -1,5 +1,6 @@
 // Writing or editing one's review: stars and optional text, checked with the server's schema before sending.
 import { type FormEvent, useEffect, useRef, useState } from 'react'
+import type { z } from 'zod'
 import { REVIEW_MAX_LENGTH } from '../../../../src-shared/reviews.ts'
 import { reviewFormSchema } from '../../../../src-shared/schemas/reviews.ts'
 import { css } from '../../../../styled-system/css'
@@ -8,10 +9,8 @@ import { button } from '../../ui/button.ts'
 import { inputClass, TextAreaField } from '../../ui/form.tsx'
 import { StarInput } from './StarInput.tsx'
 
-export interface ReviewDraft {
-  rating: number
-  body: string
-}
+/** A checked review form: the output of the shared schema the server checks it with again. */
+export type ReviewDraft = z.output<typeof reviewFormSchema>
 
 export function ReviewForm({
   initial,
