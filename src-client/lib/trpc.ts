@@ -1,6 +1,7 @@
 // The typed tRPC client: types come straight from the server's AppRouter (no codegen).
 import { QueryClient } from '@tanstack/react-query'
 import { createTRPCClient, httpBatchLink, type TRPCClient } from '@trpc/client'
+import type { inferRouterInputs } from '@trpc/server'
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query'
 import type { AppRouter } from '../../src-server/routers/_app.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../../src-shared/trpc-limits.ts'
@@ -15,10 +16,26 @@ export function createQueryClient() {
   })
 }
 
+/** Where the server answers tRPC (src-server/server.ts registers the adapter there). */
+const TRPC_BASE = '/trpc'
+
+type RouterInputs = inferRouterInputs<AppRouter>
+
+/**
+ * The address of one procedure, for a request made outside the tRPC client (a keepalive write as the page closes).
+ * Named by its router and procedure, so a renamed or moved procedure fails the type check, not a request.
+ */
+export function procedureUrl<
+  Scope extends keyof RouterInputs & string,
+  Name extends keyof RouterInputs[Scope] & string,
+>(scope: Scope, name: Name): `${typeof TRPC_BASE}/${Scope}.${Name}` {
+  return `${TRPC_BASE}/${scope}.${name}`
+}
+
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     httpBatchLink({
-      url: '/trpc',
+      url: TRPC_BASE,
       maxItems: TRPC_MAX_BATCH_SIZE, // the server refuses bigger batches
       fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
     }),

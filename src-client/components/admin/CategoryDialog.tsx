@@ -5,9 +5,10 @@ import { css } from '../../../styled-system/css'
 import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
+import { TextAreaField, TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { AdminDialog } from './AdminDialog.tsx'
-import { errorText, fieldBox, fieldClass, inputClass, textareaClass } from './styles.ts'
+import { errorText } from './styles.ts'
 import { useTRPC } from './use-staff.ts'
 
 export interface CategoryDraft {
@@ -88,30 +89,18 @@ export function CategoryDialog({
             {fields.formError}
           </p>
         ) : null}
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Name *
-            <input
-              className={inputClass}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              {...fields.control('name')}
-            />
-          </label>
-          {fields.message('name')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Description
-            <textarea
-              className={textareaClass}
-              value={description}
-              onChange={(event) => setDescription(event.target.value)}
-              {...fields.control('description')}
-            />
-          </label>
-          {fields.message('description')}
-        </div>
+        <TextField
+          label="Name *"
+          error={fields.errors.name}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <TextAreaField
+          label="Description"
+          error={fields.errors.description}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </form>
     </AdminDialog>
   )

@@ -7,10 +7,11 @@ import { css } from '../../../styled-system/css'
 import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
+import { SelectField, TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useCopy } from '../ui/use-copy.ts'
 import { AdminDialog } from './AdminDialog.tsx'
-import { errorText, fieldBox, fieldClass, inputClass } from './styles.ts'
+import { errorText } from './styles.ts'
 import { useTRPC } from './use-staff.ts'
 
 type TeamRole = (typeof TEAM_ROLES)[number]
@@ -81,49 +82,31 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
             {fields.formError}
           </p>
         ) : null}
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Name
-            <input
-              className={inputClass}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              {...fields.control('name')}
-            />
-          </label>
-          {fields.message('name')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Email
-            <input
-              className={inputClass}
-              type="email"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              {...fields.control('email')}
-            />
-          </label>
-          {fields.message('email')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Role
-            <select
-              className={inputClass}
-              value={role}
-              onChange={(event) => setRole(event.target.value as TeamRole)}
-              {...fields.control('role')}
-            >
-              {TEAM_ROLES.map((option) => (
-                <option key={option} value={option}>
-                  {capitalise(option)}
-                </option>
-              ))}
-            </select>
-          </label>
-          {fields.message('role')}
-        </div>
+        <TextField
+          label="Name"
+          error={fields.errors.name}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <TextField
+          label="Email"
+          error={fields.errors.email}
+          type="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <SelectField
+          label="Role"
+          error={fields.errors.role}
+          value={role}
+          onChange={(event) => setRole(event.target.value as TeamRole)}
+        >
+          {TEAM_ROLES.map((option) => (
+            <option key={option} value={option}>
+              {capitalise(option)}
+            </option>
+          ))}
+        </SelectField>
       </form>
     </AdminDialog>
   )
@@ -158,10 +141,12 @@ function InvitedDialog({
         </>
       }
     >
-      <label className={fieldClass}>
-        Invitation link (works once, for 7 days)
-        <input className={inputClass} readOnly value={invited.link} onFocus={(event) => event.target.select()} />
-      </label>
+      <TextField
+        label="Invitation link (works once, for 7 days)"
+        readOnly
+        value={invited.link}
+        onFocus={(event) => event.target.select()}
+      />
     </AdminDialog>
   )
 }

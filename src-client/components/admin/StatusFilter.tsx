@@ -1,5 +1,4 @@
-// The status filter of the admin lists (orders, outbox): a labelled select whose empty choice means every status.
-import { css } from '../../../styled-system/css'
+import { SelectField } from '../ui/form.tsx'
 import { inputClass } from './styles.ts'
 
 export function StatusFilter<S extends string>({
@@ -16,20 +15,19 @@ export function StatusFilter<S extends string>({
   onChange: (status: S | undefined) => void
 }) {
   return (
-    <label>
-      <span className={css({ srOnly: true })}>Filter by status</span>
-      <select
-        className={inputClass}
-        value={value ?? ''}
-        onChange={(event) => onChange((event.target.value || undefined) as S | undefined)}
-      >
-        <option value="">{allLabel}</option>
-        {statuses.map((status) => (
-          <option key={status} value={status}>
-            {labels[status]}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField
+      label="Filter by status"
+      labelHidden
+      controlClassName={inputClass}
+      value={value ?? ''}
+      onChange={(event) => onChange((event.target.value || undefined) as S | undefined)}
+    >
+      <option value="">{allLabel}</option>
+      {statuses.map((status) => (
+        <option key={status} value={status}>
+          {labels[status]}
+        </option>
+      ))}
+    </SelectField>
   )
 }

@@ -54,9 +54,8 @@ export const badge = cva({
   },
   defaultVariants: { tone: 'grey' },
 })
-/** A field's label (with its control inside) and the error message under it. */
+/** A field's column (label, control, message), for a field box given more layout (ui/form.tsx draws the fields). */
 export const fieldBox = css({ display: 'flex', flexDir: 'column', gap: '1' })
-export const fieldClass = css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
 export const inputClass = cx(
   controlBox,
   css({
@@ -65,16 +64,6 @@ export const inputClass = cx(
     '&[aria-invalid=true]': { borderColor: 'danger' },
   }),
 )
-export const textareaClass = css({
-  minH: '24',
-  p: '3',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'control',
-  fontWeight: 'normal',
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '1px' },
-  '&[aria-invalid=true]': { borderColor: 'danger' },
-})
 export const iconButton = css({
   display: 'inline-flex',
   alignItems: 'center',

@@ -8,7 +8,7 @@ import { errorMessage } from '../../lib/errors.ts'
 import { useNativeFormResult } from '../../lib/native-form.ts'
 import type { Trpc } from '../../lib/trpc.ts'
 import { button } from '../ui/button.ts'
-import { FormAlert, useFocusFirstInvalid } from '../ui/form.tsx'
+import { FormAlert, TextAreaField, TextField, useFocusFirstInvalid } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 type Field = 'name' | 'email' | 'subject' | 'message' | 'agreement'
@@ -81,39 +81,14 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
     send.mutate(parsed.data)
   }
 
-  const text = (field: Exclude<Field, 'agreement'>, label: string, type = 'text') => (
-    <div className={labelClass}>
-      <label htmlFor={`contact-${field}`}>{label}</label>
-      {field === 'message' ? (
-        <textarea
-          id="contact-message"
-          name={field}
-          rows={6}
-          maxLength={5000}
-          className={input}
-          defaultValue={values.message}
-          aria-invalid={errors.message ? true : undefined}
-          aria-describedby={errors.message ? 'message-error' : undefined}
-        />
-      ) : (
-        <input
-          id={`contact-${field}`}
-          name={field}
-          type={type}
-          className={input}
-          defaultValue={values[field]}
-          maxLength={field === 'email' ? 254 : 150}
-          aria-invalid={errors[field] ? true : undefined}
-          aria-describedby={errors[field] ? `${field}-error` : undefined}
-        />
-      )}
-      {errors[field] ? (
-        <span id={`${field}-error`} className={errorClass}>
-          {errors[field]}
-        </span>
-      ) : null}
-    </div>
-  )
+  const text = (field: Exclude<Field, 'agreement'>, label: string, type = 'text') => {
+    const own = { label, name: field, className: labelClass, controlClassName: input, error: errors[field] }
+    return field === 'message' ? (
+      <TextAreaField {...own} rows={6} maxLength={5000} defaultValue={values.message} />
+    ) : (
+      <TextField {...own} type={type} defaultValue={values[field]} maxLength={field === 'email' ? 254 : 150} />
+    )
+  }
 
   return (
     <form

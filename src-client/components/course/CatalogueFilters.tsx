@@ -4,7 +4,7 @@ import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../../../src-shared/c
 import { css, cx } from '../../../styled-system/css'
 import type { CatalogueSearch } from '../../lib/catalogue-search.ts'
 import type { RouterOutputs } from '../../lib/types.ts'
-import { controlBox } from '../ui/form.tsx'
+import { controlBox, SelectField } from '../ui/form.tsx'
 
 type Facets = RouterOutputs['catalog']['search']['facets']
 export type FilterChange = (patch: Partial<CatalogueSearch>) => void
@@ -30,56 +30,50 @@ export function FilterBar({
   return (
     <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'end' })}>
       {showCategory ? (
-        <div className={label}>
-          <label htmlFor="filter-category">Category</label>
-          <select
-            id="filter-category"
-            className={select}
-            value={search.category ?? ''}
-            onChange={(e) => onChange({ category: e.target.value || undefined })}
-          >
-            <option value="">All Categories{countSuffix(facets.allCategories)}</option>
-            {facets.categories.map((c) => (
-              <option key={c.slug} value={c.slug}>
-                {`${c.name}${countSuffix(c.count)}`}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Category"
+          className={label}
+          controlClassName={select}
+          value={search.category ?? ''}
+          onChange={(e) => onChange({ category: e.target.value || undefined })}
+        >
+          <option value="">All Categories{countSuffix(facets.allCategories)}</option>
+          {facets.categories.map((c) => (
+            <option key={c.slug} value={c.slug}>
+              {`${c.name}${countSuffix(c.count)}`}
+            </option>
+          ))}
+        </SelectField>
       ) : null}
-      <div className={label}>
-        <label htmlFor="filter-sort">Sort by</label>
-        <select
-          id="filter-sort"
-          className={select}
-          value={search.sort ?? 'popular'}
-          onChange={(e) =>
-            onChange({ sort: e.target.value === 'popular' ? undefined : (e.target.value as CatalogueSearch['sort']) })
-          }
-        >
-          {Object.entries(SORT_OPTIONS).map(([value, text]) => (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className={label}>
-        <label htmlFor="filter-price">Price</label>
-        <select
-          id="filter-price"
-          className={select}
-          value={search.price ?? ''}
-          onChange={(e) => onChange({ price: (e.target.value || undefined) as CatalogueSearch['price'] })}
-        >
-          <option value="">All Prices</option>
-          {Object.entries(PRICE_BANDS).map(([value, band]) => (
-            <option key={value} value={value}>
-              {`${band.label}${countSuffix(facets.price[value as keyof typeof PRICE_BANDS])}`}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label="Sort by"
+        className={label}
+        controlClassName={select}
+        value={search.sort ?? 'popular'}
+        onChange={(e) =>
+          onChange({ sort: e.target.value === 'popular' ? undefined : (e.target.value as CatalogueSearch['sort']) })
+        }
+      >
+        {Object.entries(SORT_OPTIONS).map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Price"
+        className={label}
+        controlClassName={select}
+        value={search.price ?? ''}
+        onChange={(e) => onChange({ price: (e.target.value || undefined) as CatalogueSearch['price'] })}
+      >
+        <option value="">All Prices</option>
+        {Object.entries(PRICE_BANDS).map(([value, band]) => (
+          <option key={value} value={value}>
+            {`${band.label}${countSuffix(facets.price[value as keyof typeof PRICE_BANDS])}`}
+          </option>
+        ))}
+      </SelectField>
     </div>
   )
 }

@@ -1,22 +1,22 @@
 // Video progress as the player reports it (a stored file's <video>, or a YouTube/Vimeo embed through embed-media.ts): the stretches actually played (a seek starts a new one, so jumping
 // ahead earns nothing) and the position, saved every 15 s while playing, on pause and when the learner leaves.
 import { useEffect, useRef } from 'react'
+import type { z } from 'zod'
+import type { videoProgressInput } from '../../../src-shared/schemas/learning.ts'
+import { procedureUrl } from '../../lib/trpc.ts'
 
 export const SAVE_EVERY_MS = 15_000
 /** A jump of more than this between two timeupdate events is a seek, not playback. */
 const SEEK_GAP_SECONDS = 1.5
 
-export interface ProgressWrite {
-  courseId: string
-  lessonId: string
-  positionSeconds: number
-  ranges: [number, number][]
-  sentAt: number
-}
+/** One progress write: the input of learning.saveProgress, from its shared schema. */
+export type ProgressWrite = z.input<typeof videoProgressInput>
+
+const SAVE_PROGRESS_URL = procedureUrl('learning', 'saveProgress')
 
 /** Sends a write that must survive the page closing (fetch keepalive; same origin, so the CSRF check passes). */
 function sendOnLeave(input: ProgressWrite) {
-  void fetch('/trpc/learning.saveProgress', {
+  void fetch(SAVE_PROGRESS_URL, {
     method: 'POST',
     keepalive: true,
     credentials: 'same-origin',

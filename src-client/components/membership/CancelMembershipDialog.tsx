@@ -1,13 +1,13 @@
 // Cancel membership: asks first, with an optional reason; the membership runs to the end of the paid period.
 import { useMutation } from '@tanstack/react-query'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { formatDay } from '../../../src-shared/membership.ts'
 import { CANCEL_REASON_MAX } from '../../../src-shared/schemas/membership.ts'
 import { css } from '../../../styled-system/css'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { AdminDialog as Dialog } from '../admin/AdminDialog.tsx'
 import { button } from '../ui/button.ts'
-import { inputClass } from '../ui/form.tsx'
+import { inputClass, TextAreaField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 export function CancelMembershipDialog({
@@ -24,7 +24,6 @@ export function CancelMembershipDialog({
   const trpc = useTRPC()
   const cancel = useMutation(trpc.membership.cancel.mutationOptions())
   const [reason, setReason] = useState('')
-  const reasonId = useId()
   const until = endsOn ? formatDay(endsOn) : null
 
   async function onConfirm() {
@@ -64,12 +63,10 @@ export function CancelMembershipDialog({
         </>
       }
     >
-      <label htmlFor={reasonId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-        Reason (optional)
-      </label>
-      <textarea
-        id={reasonId}
-        className={`${inputClass} ${css({ h: '24', py: '2', mt: '1' })}`}
+      <TextAreaField
+        label="Reason (optional)"
+        className=""
+        controlClassName={`${inputClass} ${css({ h: '24', py: '2', mt: '1' })}`}
         maxLength={CANCEL_REASON_MAX}
         value={reason}
         onChange={(event) => setReason(event.target.value)}

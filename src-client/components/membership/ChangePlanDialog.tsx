@@ -1,13 +1,13 @@
 // Change plan: choose a plan and cycle, see what Stripe will charge now (prorated), then confirm that amount.
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { BILLING_CYCLES, type BillingCycleValue } from '../../../src-shared/cart.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { css } from '../../../styled-system/css'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { AdminDialog as Dialog } from '../admin/AdminDialog.tsx'
 import { button } from '../ui/button.ts'
-import { inputClass } from '../ui/form.tsx'
+import { SelectField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 import type { PlanChoice } from './MembershipPanel.tsx'
 
@@ -29,8 +29,6 @@ export function ChangePlanDialog({
   const preview = useMutation(trpc.membership.previewChange.mutationOptions())
   const change = useMutation(trpc.membership.changePlan.mutationOptions())
   const [choice, setChoice] = useState<PlanChoice>(initial ?? current)
-  const planId = useId()
-  const cycleId = useId()
   const same = choice.planId === current.planId && choice.billingCycle === current.billingCycle
   // A new choice needs a new preview.
   const choose = (next: PlanChoice) => {
@@ -88,40 +86,28 @@ export function ChangePlanDialog({
       }
     >
       <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' } })}>
-        <div className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
-          <label htmlFor={planId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-            Plan
-          </label>
-          <select
-            id={planId}
-            className={inputClass}
-            value={choice.planId}
-            onChange={(event) => choose({ ...choice, planId: event.target.value })}
-          >
-            {(plans.data?.plans ?? []).map((plan) => (
-              <option key={plan.id} value={plan.id}>
-                {plan.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
-          <label htmlFor={cycleId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-            Billing
-          </label>
-          <select
-            id={cycleId}
-            className={inputClass}
-            value={choice.billingCycle}
-            onChange={(event) => choose({ ...choice, billingCycle: event.target.value as BillingCycleValue })}
-          >
-            {BILLING_CYCLES.map((cycle) => (
-              <option key={cycle} value={cycle}>
-                {cycle === 'annual' ? 'Annual' : 'Monthly'}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Plan"
+          value={choice.planId}
+          onChange={(event) => choose({ ...choice, planId: event.target.value })}
+        >
+          {(plans.data?.plans ?? []).map((plan) => (
+            <option key={plan.id} value={plan.id}>
+              {plan.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Billing"
+          value={choice.billingCycle}
+          onChange={(event) => choose({ ...choice, billingCycle: event.target.value as BillingCycleValue })}
+        >
+          {BILLING_CYCLES.map((cycle) => (
+            <option key={cycle} value={cycle}>
+              {cycle === 'annual' ? 'Annual' : 'Monthly'}
+            </option>
+          ))}
+        </SelectField>
       </div>
       {same ? <p className={css({ mt: '3', color: 'fg.muted' })}>This is your current plan.</p> : null}
       {quote ? (

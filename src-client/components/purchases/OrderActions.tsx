@@ -2,7 +2,7 @@
 // details of a transfer (shown until paid), open the invoice and credit notes, and request a refund of a course.
 import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
 import { css } from '../../../styled-system/css'
 import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
@@ -11,7 +11,7 @@ import { useTRPC } from '../../lib/use-trpc.ts'
 import { useRefreshPurchases } from '../cart/hooks.ts'
 import { CopyField } from '../checkout/CopyField.tsx'
 import { button } from '../ui/button.ts'
-import { inputClass } from '../ui/form.tsx'
+import { inputClass, TextAreaField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 export type BuyerOrder = RouterOutputs['purchases']['orders'][number]
@@ -168,7 +168,6 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
   const request = useMutation(trpc.purchases.requestRefund.mutationOptions())
   const [open, setOpen] = useState(false)
   const [reason, setReason] = useState('')
-  const id = useId()
   if (!open) {
     return (
       <button type="button" className={button({ size: 'sm', variant: 'outline' })} onClick={() => setOpen(true)}>
@@ -195,16 +194,14 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
         }
       }}
     >
-      <label htmlFor={id} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-        Why would you like a refund of {title}?
-      </label>
-      <textarea
-        id={id}
+      <TextAreaField
+        label={`Why would you like a refund of ${title}?`}
+        className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
+        controlClassName={`${inputClass} ${css({ h: '20', py: '2' })}`}
         required
         maxLength={1000}
         value={reason}
         onChange={(event) => setReason(event.target.value)}
-        className={`${inputClass} ${css({ h: '20', py: '2' })}`}
       />
       <div className={css({ display: 'flex', gap: '2' })}>
         <button type="submit" className={button({ size: 'sm' })} disabled={request.isPending}>

@@ -2,7 +2,7 @@
 // schema the server uses. Save draft keeps whatever is typed; Submit checks it first and, when a field is wrong,
 // shows that field's message, keeps every answer and saves them as a draft.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import {
   type Brief,
   type BriefValue,
@@ -16,7 +16,7 @@ import { css } from '../../../styled-system/css'
 import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { useTRPC } from '../../lib/use-trpc.ts'
 import { button } from '../ui/button.ts'
-import { inputClass } from '../ui/form.tsx'
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 import { FileLinks, FilePicker, type OrderFile } from './files.tsx'
 
@@ -33,17 +33,6 @@ const textarea = css({
   bg: 'surface',
   '&[aria-invalid=true]': { borderColor: 'danger' },
 })
-const fieldBox = css({ display: 'flex', flexDir: 'column', gap: '1' })
-const labelText = css({ fontSize: 'sm', fontWeight: 'medium' })
-
-function FieldError({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <p id={`${id}-error`} className={errorText}>
-      {error}
-    </p>
-  ) : null
-}
-
 function FieldInput({
   field,
   value,
@@ -55,40 +44,24 @@ function FieldInput({
   error?: string
   onChange: (value: string | boolean | string[]) => void
 }) {
-  const id = useId()
-  const describedBy = [error ? `${id}-error` : '', field.hint ? `${id}-hint` : ''].filter(Boolean).join(' ')
-  const common = {
-    id,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy || undefined,
-    'aria-required': field.required || undefined,
-  }
   const label = `${field.label}${field.required ? ' *' : ''}`
-  let control: React.ReactNode
+  const common = { error, 'aria-required': field.required || undefined }
   if (field.kind === 'yesno') {
     return (
-      <div className={fieldBox}>
-        <div className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-          <input
-            {...common}
-            type="checkbox"
-            checked={value === true}
-            onChange={(event) => onChange(event.target.checked)}
-            className={css({ w: '4', h: '4', accentColor: 'accent' })}
-          />
-          <label htmlFor={id} className={labelText}>
-            {field.label}
-          </label>
-        </div>
-        <FieldError id={id} error={error} />
-      </div>
+      <CheckboxField
+        label={field.label}
+        {...common}
+        checked={value === true}
+        onChange={(event) => onChange(event.target.checked)}
+      />
     )
   }
   if (field.kind === 'select') {
-    control = (
-      <select
+    return (
+      <SelectField
+        label={label}
+        hint={field.hint}
         {...common}
-        className={inputClass}
         value={typeof value === 'string' ? value : ''}
         onChange={(e) => onChange(e.target.value)}
       >
@@ -98,44 +71,33 @@ function FieldInput({
             {option}
           </option>
         ))}
-      </select>
+      </SelectField>
     )
-  } else if (field.kind === 'textarea' || field.kind === 'list') {
+  }
+  if (field.kind === 'textarea' || field.kind === 'list') {
     const text = Array.isArray(value) ? value.join('\n') : typeof value === 'string' ? value : ''
-    control = (
-      <textarea
+    return (
+      <TextAreaField
+        label={label}
+        hint={field.hint}
         {...common}
-        className={textarea}
+        controlClassName={textarea}
         value={text}
         onChange={(e) => onChange(field.kind === 'list' ? e.target.value.split('\n') : e.target.value)}
       />
     )
-  } else {
-    const type = field.kind === 'date' ? 'date' : field.kind === 'url' ? 'url' : 'text'
-    control = (
-      <input
-        {...common}
-        type={type}
-        inputMode={field.kind === 'number' ? 'decimal' : undefined}
-        className={inputClass}
-        value={typeof value === 'string' ? value : ''}
-        onChange={(e) => onChange(e.target.value)}
-      />
-    )
   }
+  const type = field.kind === 'date' ? 'date' : field.kind === 'url' ? 'url' : 'text'
   return (
-    <div className={fieldBox}>
-      <label htmlFor={id} className={labelText}>
-        {label}
-      </label>
-      {control}
-      {field.hint ? (
-        <p id={`${id}-hint`} className={css({ fontSize: 'xs', color: 'fg.muted' })}>
-          {field.hint}
-        </p>
-      ) : null}
-      <FieldError id={id} error={error} />
-    </div>
+    <TextField
+      label={label}
+      hint={field.hint}
+      {...common}
+      type={type}
+      inputMode={field.kind === 'number' ? 'decimal' : undefined}
+      value={typeof value === 'string' ? value : ''}
+      onChange={(e) => onChange(e.target.value)}
+    />
   )
 }
 

@@ -1,10 +1,10 @@
 // The message thread of a service order, for the buyer and for staff (who also see and write internal notes).
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { MESSAGE_MAX_LENGTH } from '../../../src-shared/service-orders.ts'
 import { css } from '../../../styled-system/css'
 import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
 import { button } from '../ui/button.ts'
-import { CheckboxField } from '../ui/form.tsx'
+import { CheckboxField, messageArea, TextAreaField } from '../ui/form.tsx'
 import { FileLinks, FilePicker, type OrderFile } from './files.tsx'
 
 export interface ThreadMessage {
@@ -38,7 +38,6 @@ export function Thread({
   sending: boolean
   canPost: boolean
 }) {
-  const id = useId()
   const [body, setBody] = useState('')
   const [files, setFiles] = useState<OrderFile[]>([])
   const [internal, setInternal] = useState(false)
@@ -85,15 +84,13 @@ export function Thread({
             setInternal(false)
           }}
         >
-          <label htmlFor={id} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-            {viewer === 'staff' ? 'Message or note' : 'Message'}
-          </label>
-          <textarea
-            id={id}
+          <TextAreaField
+            label={viewer === 'staff' ? 'Message or note' : 'Message'}
+            className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
+            controlClassName={messageArea}
             value={body}
             maxLength={MESSAGE_MAX_LENGTH}
             onChange={(event) => setBody(event.target.value)}
-            className={css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })}
           />
           <FileLinks files={files} onRemove={(file) => setFiles(files.filter((f) => f.id !== file.id))} />
           <FilePicker

@@ -1,6 +1,6 @@
 // Files of a service order: the upload (checked in the browser for a quick answer, then by the server by its
 // bytes) and the list of links, which go through the server's session-checked download route.
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { OUTAGE } from '../../../src-shared/outage.ts'
 import {
   SERVICE_FILE_ACCEPT,
@@ -8,6 +8,7 @@ import {
   SERVICE_ORDER_MESSAGES,
 } from '../../../src-shared/service-orders.ts'
 import { css } from '../../../styled-system/css'
+import { TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 
 export interface OrderFile {
@@ -85,32 +86,25 @@ export function FilePicker({
   label: string
   onUploaded: (file: OrderFile) => void
 }) {
-  const id = useId()
   const [busy, setBusy] = useState(false)
   return (
-    <div className={css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })}>
-      <label htmlFor={id} className={css({ fontWeight: 'medium' })}>
-        {label}
-      </label>
-      <input
-        id={id}
-        type="file"
-        accept={SERVICE_FILE_ACCEPT}
-        disabled={busy}
-        onChange={async (event) => {
-          const input = event.currentTarget
-          const file = input.files?.[0]
-          if (!file) return
-          setBusy(true)
-          const stored = await uploadServiceFile(orderId, purpose, file)
-          setBusy(false)
-          input.value = ''
-          if (stored) onUploaded(stored)
-        }}
-      />
-      <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
-        {busy ? 'Uploading…' : 'PDF, images or office documents, up to 10MB'}
-      </span>
-    </div>
+    <TextField
+      label={label}
+      className={css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })}
+      hint={busy ? 'Uploading…' : 'PDF, images or office documents, up to 10MB'}
+      type="file"
+      accept={SERVICE_FILE_ACCEPT}
+      disabled={busy}
+      onChange={async (event) => {
+        const input = event.currentTarget
+        const file = input.files?.[0]
+        if (!file) return
+        setBusy(true)
+        const stored = await uploadServiceFile(orderId, purpose, file)
+        setBusy(false)
+        input.value = ''
+        if (stored) onUploaded(stored)
+      }}
+    />
   )
 }

@@ -1,5 +1,16 @@
-// Labelled form fields with an error line tied to the input (aria-describedby), shared by every form.
-import { type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef } from 'react'
+// The one forms module: labelled fields (text, text area, select, checkbox) with an error and a hint tied to the
+// control (aria-invalid, aria-describedby), form alerts and the focus on the first invalid field, shared by every
+// form. Fields pass their other attributes to the control, so a native form's uncontrolled `defaultValue` and `name`
+// stay as they are (a server-rendered page keeps what was typed before hydration).
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useEffect,
+  useId,
+  useRef,
+} from 'react'
 import { css, cx } from '../../../styled-system/css'
 
 /** The box every text input and select shares (shop forms, catalogue filters, admin screens). */
@@ -15,34 +26,79 @@ export const controlBox = css({
 
 export const inputClass = cx(
   controlBox,
-  css({ w: 'full', fontSize: 'sm', '&[aria-invalid=true]': { borderColor: 'danger' } }),
+  css({
+    w: 'full',
+    fontSize: 'sm',
+    _disabled: { bg: 'canvas', color: 'fg.muted' },
+    '&[aria-invalid=true]': { borderColor: 'danger' },
+  }),
 )
 
-const errorClass = css({ color: 'danger', fontSize: 'sm', mt: '1' })
+/** A multi-line text box (admin screens, briefs); shop dialogs pass their own height over `inputClass`. */
+export const textareaClass = css({
+  minH: '24',
+  p: '3',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'control',
+  fontWeight: 'normal',
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '1px' },
+  '&[aria-invalid=true]': { borderColor: 'danger' },
+})
 
-export function TextField({
+/** The plain box of a message (service-order thread, delivery notes, revision requests). */
+export const messageArea = css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })
+
+const fieldStack = css({ display: 'flex', flexDir: 'column', gap: '1' })
+const labelClass = css({ fontSize: 'sm', fontWeight: 'medium' })
+const hiddenLabel = css({ srOnly: true })
+const hintClass = css({ fontSize: 'xs', color: 'fg.muted' })
+const errorClass = css({ color: 'danger', fontSize: 'sm', fontWeight: 'normal', mt: '1' })
+
+/** What every labelled field takes besides its control's own attributes. */
+type FieldOwn = {
+  label: ReactNode
+  /** The field's error: aria-invalid, and a message under it named by aria-describedby. */
+  error?: string
+  /** A note under the field, also named by aria-describedby. */
+  hint?: ReactNode
+  /** The box around label, control and messages; replaces the default column. */
+  className?: string
+  /** The control's class; replaces the default look. */
+  controlClassName?: string
+  /** A label for screen readers only (a filter whose options say what it filters). */
+  labelHidden?: boolean
+}
+
+/** The control's id and its aria attributes for the field's error and hint. */
+function useFieldControl(error: string | undefined, hint: ReactNode) {
+  const id = useId()
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ')
+  return {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy || undefined,
+  } as const
+}
+
+/** Label, control (children), hint and error in one box. */
+function FieldFrame({
+  id,
   label,
   error,
   hint,
   className,
-  ...input
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: ReactNode }) {
-  const id = useId()
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ')
+  labelHidden,
+  children,
+}: Omit<FieldOwn, 'controlClassName'> & { id: string; children: ReactNode }) {
   return (
-    <div className={cx(css({ display: 'flex', flexDir: 'column', gap: '1' }), className)}>
-      <label htmlFor={id} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+    <div className={className ?? fieldStack}>
+      <label htmlFor={id} className={labelHidden ? hiddenLabel : labelClass}>
         {label}
       </label>
-      <input
-        id={id}
-        className={inputClass}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        {...input}
-      />
+      {children}
       {hint ? (
-        <p id={`${id}-hint`} className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+        <p id={`${id}-hint`} className={hintClass}>
           {hint}
         </p>
       ) : null}
@@ -55,29 +111,79 @@ export function TextField({
   )
 }
 
+export function TextField({
+  label,
+  error,
+  hint,
+  className,
+  controlClassName,
+  labelHidden,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & FieldOwn) {
+  const control = useFieldControl(error, hint)
+  return (
+    <FieldFrame {...{ id: control.id, label, error, hint, className, labelHidden }}>
+      {/* A file picker keeps the browser's own look. */}
+      <input className={controlClassName ?? (input.type === 'file' ? undefined : inputClass)} {...control} {...input} />
+    </FieldFrame>
+  )
+}
+
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  className,
+  controlClassName,
+  labelHidden,
+  ...textarea
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldOwn) {
+  const control = useFieldControl(error, hint)
+  return (
+    <FieldFrame {...{ id: control.id, label, error, hint, className, labelHidden }}>
+      <textarea className={controlClassName ?? textareaClass} {...control} {...textarea} />
+    </FieldFrame>
+  )
+}
+
+/** A labelled select; its options are the children. */
+export function SelectField({
+  label,
+  error,
+  hint,
+  className,
+  controlClassName,
+  labelHidden,
+  children,
+  ...select
+}: SelectHTMLAttributes<HTMLSelectElement> & FieldOwn) {
+  const control = useFieldControl(error, hint)
+  return (
+    <FieldFrame {...{ id: control.id, label, error, hint, className, labelHidden }}>
+      <select className={controlClassName ?? inputClass} {...control} {...select}>
+        {children}
+      </select>
+    </FieldFrame>
+  )
+}
+
 export function CheckboxField({
   label,
   error,
+  className,
   ...input
-}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { label: ReactNode; error?: string }) {
-  const id = useId()
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { label: ReactNode; error?: string; className?: string }) {
+  const control = useFieldControl(error, undefined)
   return (
-    <div>
+    <div className={className}>
       <div className={css({ display: 'flex', alignItems: 'center', gap: '2' })}>
-        <input
-          id={id}
-          type="checkbox"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          className={css({ w: '4', h: '4', accentColor: 'accent' })}
-          {...input}
-        />
-        <label htmlFor={id} className={css({ fontSize: 'sm' })}>
+        <input type="checkbox" className={css({ w: '4', h: '4', accentColor: 'accent' })} {...control} {...input} />
+        <label htmlFor={control.id} className={css({ fontSize: 'sm' })}>
           {label}
         </label>
       </div>
       {error ? (
-        <p id={`${id}-error`} className={errorClass}>
+        <p id={`${control.id}-error`} className={errorClass}>
           {error}
         </p>
       ) : null}

@@ -2,7 +2,7 @@
 // Accept delivery / Request a revision, and the message thread with the team.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { css } from '../../../styled-system/css'
 import { SectionCard } from '../../components/account/SectionCard.tsx'
 import { ConfirmDialog } from '../../components/admin/ConfirmDialog.tsx'
@@ -12,6 +12,7 @@ import { FileLinks } from '../../components/service-orders/files.tsx'
 import { formatDue, Periods, ServiceOrderStatusBadge } from '../../components/service-orders/status.tsx'
 import { Thread } from '../../components/service-orders/Thread.tsx'
 import { button } from '../../components/ui/button.ts'
+import { messageArea, TextAreaField } from '../../components/ui/form.tsx'
 import { Container } from '../../components/ui/layout.tsx'
 import { routeError } from '../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../components/ui/states.tsx'
@@ -171,7 +172,6 @@ function ServiceOrderPage() {
 
 function RevisionForm({ id, left, onDone }: { id: string; left: number; onDone: () => Promise<void> }) {
   const { trpc } = Route.useRouteContext()
-  const fieldId = useId()
   const [details, setDetails] = useState('')
   const request = useMutation(
     trpc.serviceOrders.requestRevision.mutationOptions({
@@ -192,14 +192,12 @@ function RevisionForm({ id, left, onDone }: { id: string; left: number; onDone: 
         request.mutate({ id, details })
       }}
     >
-      <label htmlFor={fieldId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-        What should we change? ({left} {left === 1 ? 'revision' : 'revisions'} left)
-      </label>
-      <textarea
-        id={fieldId}
+      <TextAreaField
+        label={`What should we change? (${left} ${left === 1 ? 'revision' : 'revisions'} left)`}
+        className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
+        controlClassName={messageArea}
         value={details}
         onChange={(event) => setDetails(event.target.value)}
-        className={css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })}
       />
       <div>
         <button

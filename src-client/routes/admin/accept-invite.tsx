@@ -5,9 +5,10 @@ import { type FormEvent, type ReactNode, useState } from 'react'
 import { PASSWORD_MIN_LENGTH } from '../../../src-shared/constants.ts'
 import { css } from '../../../styled-system/css'
 import { optionalText, searchParams } from '../../components/admin/search.ts'
-import { errorText, fieldBox, fieldClass, inputClass } from '../../components/admin/styles.ts'
+import { errorText } from '../../components/admin/styles.ts'
 import { button } from '../../components/ui/button.ts'
 import { useFieldErrors } from '../../components/ui/field-errors.tsx'
+import { TextField } from '../../components/ui/form.tsx'
 import { RouteError } from '../../components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '../../components/ui/states.tsx'
 import { notify } from '../../components/ui/toaster.tsx'
@@ -109,34 +110,22 @@ function AcceptForm({ token }: { token: string }) {
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
       >
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Password
-            <input
-              className={inputClass}
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              {...fields.control('password')}
-            />
-          </label>
-          {fields.message('password')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Confirm password
-            <input
-              className={inputClass}
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => setConfirm(event.target.value)}
-              {...fields.control('confirm')}
-            />
-          </label>
-          {fields.message('confirm')}
-        </div>
+        <TextField
+          label="Password"
+          error={fields.errors.password}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <TextField
+          label="Confirm password"
+          error={fields.errors.confirm}
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(event) => setConfirm(event.target.value)}
+        />
         <button type="submit" className={button({ size: 'lg' })} disabled={accept.isPending}>
           {accept.isPending ? 'Joining...' : 'Join the team'}
         </button>

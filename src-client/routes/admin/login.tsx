@@ -4,9 +4,10 @@ import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { css } from '../../../styled-system/css'
 import { optionalText, searchParams } from '../../components/admin/search.ts'
-import { errorText, fieldClass, inputClass } from '../../components/admin/styles.ts'
+import { errorText } from '../../components/admin/styles.ts'
 import { SocialButtons } from '../../components/auth/SocialButtons.tsx'
 import { button } from '../../components/ui/button.ts'
+import { TextField } from '../../components/ui/form.tsx'
 import { notify, notifyError } from '../../components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '../../lib/errors.ts'
 import { useNativeFormResult } from '../../lib/native-form.ts'
@@ -97,21 +98,15 @@ function AdminLoginPage() {
           noValidate
           className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
         >
-          <label className={fieldClass}>
-            Email
-            <input
-              className={inputClass}
-              type="email"
-              name="email"
-              autoComplete="username"
-              required
-              defaultValue={posted?.values.email}
-            />
-          </label>
-          <label className={fieldClass}>
-            Password
-            <input className={inputClass} type="password" name="password" autoComplete="current-password" required />
-          </label>
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            defaultValue={posted?.values.email}
+          />
+          <TextField label="Password" type="password" name="password" autoComplete="current-password" required />
           <button type="submit" className={button({ size: 'lg' })} disabled={login.isPending}>
             {login.isPending ? 'Signing in...' : 'Sign in'}
           </button>

@@ -7,9 +7,10 @@ import { css, cx } from '../../../../styled-system/css'
 import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { button } from '../../ui/button.ts'
 import { useFieldErrors } from '../../ui/field-errors.tsx'
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../../ui/form.tsx'
 import { notify } from '../../ui/toaster.tsx'
 import { AdminDialog } from '../AdminDialog.tsx'
-import { errorText, fieldBox, fieldClass, inputClass, textareaClass } from '../styles.ts'
+import { errorText, fieldBox } from '../styles.ts'
 import { useTRPC } from '../use-staff.ts'
 import { CurriculumEditor } from './CurriculumEditor.tsx'
 import {
@@ -126,210 +127,128 @@ export function CourseDialog({
             {fields.formError}
           </p>
         ) : null}
-        <div className={cx(fieldBox, wide)}>
-          <label className={fieldClass}>
-            Title *
-            <input
-              className={inputClass}
-              value={form.title}
-              {...fields.control('title')}
-              onChange={(e) => set('title', e.target.value)}
-            />
-          </label>
-          {fields.message('title')}
-        </div>
-        <div className={cx(fieldBox, wide)}>
-          <label className={fieldClass}>
-            Description *
-            <textarea
-              className={textareaClass}
-              value={form.description}
-              {...fields.control('description')}
-              onChange={(e) => set('description', e.target.value)}
-            />
-          </label>
-          {fields.message('description')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Price ($)
-            <input
-              className={inputClass}
-              inputMode="decimal"
-              value={form.price}
-              {...fields.control('price')}
-              onChange={(e) => set('price', e.target.value)}
-            />
-          </label>
-          {fields.message('price')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Original price ($, optional)
-            <input
-              className={inputClass}
-              inputMode="decimal"
-              value={form.originalPrice}
-              {...fields.control('originalPrice')}
-              onChange={(e) => set('originalPrice', e.target.value)}
-            />
-          </label>
-          {fields.message('originalPrice')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Category
-            <select
-              className={inputClass}
-              value={form.categoryId}
-              {...fields.control('categoryId')}
-              onChange={(e) => set('categoryId', e.target.value)}
-            >
-              {(categories.data ?? []).map((category) => (
-                <option key={category.id} value={category.id}>
-                  {category.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          {fields.message('categoryId')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Instructor
-            <input
-              className={inputClass}
-              value={form.instructorName}
-              {...fields.control('instructorName')}
-              onChange={(e) => set('instructorName', e.target.value)}
-            />
-          </label>
-          {fields.message('instructorName')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Level
-            <select
-              className={inputClass}
-              value={form.level}
-              {...fields.control('level')}
-              onChange={(e) => set('level', e.target.value as CourseFormState['level'])}
-            >
-              {COURSE_LEVELS.map((level) => (
-                <option key={level} value={level}>
-                  {capitalise(level)}
-                </option>
-              ))}
-            </select>
-          </label>
-          {fields.message('level')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Status
-            <select
-              className={inputClass}
-              value={form.status}
-              {...fields.control('status')}
-              onChange={(e) => set('status', e.target.value as CourseFormState['status'])}
-            >
-              <option value="draft">Draft</option>
-              <option value="published">Published</option>
-            </select>
-          </label>
-          {fields.message('status')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Lessons
-            <input
-              className={inputClass}
-              inputMode="numeric"
-              disabled={fromCurriculum}
-              value={fromCurriculum ? String(curriculumLessonCount(form.curriculum)) : form.lessons}
-              {...fields.control('lessons')}
-              onChange={(e) => set('lessons', e.target.value)}
-            />
-          </label>
-          {fields.message('lessons')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Duration (minutes)
-            <input
-              className={inputClass}
-              inputMode="numeric"
-              disabled={fromCurriculum}
-              value={fromCurriculum ? 'From the curriculum' : form.durationMinutes}
-              {...fields.control('durationMinutes')}
-              onChange={(e) => set('durationMinutes', e.target.value)}
-            />
-          </label>
-          {fields.message('durationMinutes')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Language
-            <input
-              className={inputClass}
-              value={form.language}
-              {...fields.control('language')}
-              onChange={(e) => set('language', e.target.value)}
-            />
-          </label>
-          {fields.message('language')}
-        </div>
+        <TextField
+          label="Title *"
+          className={cx(fieldBox, wide)}
+          error={fields.errors.title}
+          value={form.title}
+          onChange={(e) => set('title', e.target.value)}
+        />
+        <TextAreaField
+          label="Description *"
+          className={cx(fieldBox, wide)}
+          error={fields.errors.description}
+          value={form.description}
+          onChange={(e) => set('description', e.target.value)}
+        />
+        <TextField
+          label="Price ($)"
+          error={fields.errors.price}
+          inputMode="decimal"
+          value={form.price}
+          onChange={(e) => set('price', e.target.value)}
+        />
+        <TextField
+          label="Original price ($, optional)"
+          error={fields.errors.originalPrice}
+          inputMode="decimal"
+          value={form.originalPrice}
+          onChange={(e) => set('originalPrice', e.target.value)}
+        />
+        <SelectField
+          label="Category"
+          error={fields.errors.categoryId}
+          value={form.categoryId}
+          onChange={(e) => set('categoryId', e.target.value)}
+        >
+          {(categories.data ?? []).map((category) => (
+            <option key={category.id} value={category.id}>
+              {category.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Instructor"
+          error={fields.errors.instructorName}
+          value={form.instructorName}
+          onChange={(e) => set('instructorName', e.target.value)}
+        />
+        <SelectField
+          label="Level"
+          error={fields.errors.level}
+          value={form.level}
+          onChange={(e) => set('level', e.target.value as CourseFormState['level'])}
+        >
+          {COURSE_LEVELS.map((level) => (
+            <option key={level} value={level}>
+              {capitalise(level)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Status"
+          error={fields.errors.status}
+          value={form.status}
+          onChange={(e) => set('status', e.target.value as CourseFormState['status'])}
+        >
+          <option value="draft">Draft</option>
+          <option value="published">Published</option>
+        </SelectField>
+        <TextField
+          label="Lessons"
+          error={fields.errors.lessons}
+          inputMode="numeric"
+          disabled={fromCurriculum}
+          value={fromCurriculum ? String(curriculumLessonCount(form.curriculum)) : form.lessons}
+          onChange={(e) => set('lessons', e.target.value)}
+        />
+        <TextField
+          label="Duration (minutes)"
+          error={fields.errors.durationMinutes}
+          inputMode="numeric"
+          disabled={fromCurriculum}
+          value={fromCurriculum ? 'From the curriculum' : form.durationMinutes}
+          onChange={(e) => set('durationMinutes', e.target.value)}
+        />
+        <TextField
+          label="Language"
+          error={fields.errors.language}
+          value={form.language}
+          onChange={(e) => set('language', e.target.value)}
+        />
         <div className={css({ display: 'flex', gap: '6', alignItems: 'center', fontSize: 'sm' })}>
-          <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-            <input type="checkbox" checked={form.featured} onChange={(e) => set('featured', e.target.checked)} />
-            Featured
-          </label>
-          <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-            <input type="checkbox" checked={form.certificate} onChange={(e) => set('certificate', e.target.checked)} />
-            Certificate of completion
-          </label>
-          <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-            <input
-              type="checkbox"
-              checked={form.includedInPremium}
-              onChange={(e) => set('includedInPremium', e.target.checked)}
-            />
-            Included in Premium
-          </label>
+          <CheckboxField label="Featured" checked={form.featured} onChange={(e) => set('featured', e.target.checked)} />
+          <CheckboxField
+            label="Certificate of completion"
+            checked={form.certificate}
+            onChange={(e) => set('certificate', e.target.checked)}
+          />
+          <CheckboxField
+            label="Included in Premium"
+            checked={form.includedInPremium}
+            onChange={(e) => set('includedInPremium', e.target.checked)}
+          />
         </div>
         <div className={wide}>
           <ImageField
             value={form.imageUrl}
             replacing={Boolean(course && form.imageUrl)}
             onChange={(url) => set('imageUrl', url)}
-            control={fields.control('imageUrl')}
+            error={fields.errors.imageUrl}
           />
-          {fields.message('imageUrl')}
         </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            What you'll learn (one per line)
-            <textarea
-              className={textareaClass}
-              value={form.whatYouWillLearn}
-              {...fields.control('whatYouWillLearn')}
-              onChange={(e) => set('whatYouWillLearn', e.target.value)}
-            />
-          </label>
-          {fields.message('whatYouWillLearn')}
-        </div>
-        <div className={fieldBox}>
-          <label className={fieldClass}>
-            Requirements (one per line)
-            <textarea
-              className={textareaClass}
-              value={form.requirements}
-              {...fields.control('requirements')}
-              onChange={(e) => set('requirements', e.target.value)}
-            />
-          </label>
-          {fields.message('requirements')}
-        </div>
+        <TextAreaField
+          label="What you'll learn (one per line)"
+          error={fields.errors.whatYouWillLearn}
+          value={form.whatYouWillLearn}
+          onChange={(e) => set('whatYouWillLearn', e.target.value)}
+        />
+        <TextAreaField
+          label="Requirements (one per line)"
+          error={fields.errors.requirements}
+          value={form.requirements}
+          onChange={(e) => set('requirements', e.target.value)}
+        />
         {/* A curriculum error (a lesson without a title) is about the whole list: the group carries it. */}
         <fieldset
           className={cx(fieldBox, wide, bareFieldset)}

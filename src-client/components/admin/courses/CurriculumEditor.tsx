@@ -1,8 +1,9 @@
 // Sections and their lessons (title, 'm:ss' duration, preview flag). Lessons and duration are counted from it.
 import { lazy, Suspense, useState } from 'react'
-import { css } from '../../../../styled-system/css'
+import { css, cx } from '../../../../styled-system/css'
 import { button } from '../../ui/button.ts'
-import { fieldClass, inputClass } from '../styles.ts'
+import { CheckboxField, TextField } from '../../ui/form.tsx'
+import { fieldBox } from '../styles.ts'
 import type { LessonState, SectionState } from './form-state.ts'
 
 const LessonContentDialog = lazy(() => import('./LessonContentDialog.tsx'))
@@ -37,14 +38,12 @@ export function CurriculumEditor({
         // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs; position is the identity of a row here
         <div key={sectionIndex} className={css({ mb: '4', pb: '3', borderBottomWidth: '1px', borderColor: 'line' })}>
           <div className={row}>
-            <label className={`${fieldClass} ${css({ flex: 1 })}`}>
-              Section {sectionIndex + 1} title
-              <input
-                className={inputClass}
-                value={section.title}
-                onChange={(event) => setSection(sectionIndex, { ...section, title: event.target.value })}
-              />
-            </label>
+            <TextField
+              label={`Section ${sectionIndex + 1} title`}
+              className={cx(fieldBox, css({ flex: 1 }))}
+              value={section.title}
+              onChange={(event) => setSection(sectionIndex, { ...section, title: event.target.value })}
+            />
             <button
               type="button"
               className={button({ variant: 'ghost', size: 'sm' })}
@@ -56,38 +55,30 @@ export function CurriculumEditor({
           {section.lessons.map((lesson, lessonIndex) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs; position is the identity of a row here
             <div key={lessonIndex} className={`${row} ${css({ ml: '4', mt: '2' })}`}>
-              <label className={`${fieldClass} ${css({ flex: 1, minW: '40' })}`}>
-                Lesson {lessonIndex + 1} title
-                <input
-                  className={inputClass}
-                  value={lesson.title}
-                  onChange={(event) => setLesson(sectionIndex, lessonIndex, { ...lesson, title: event.target.value })}
-                />
-              </label>
-              <label className={`${fieldClass} ${css({ w: '24' })}`}>
-                Duration (m:ss)
-                <input
-                  className={inputClass}
-                  value={lesson.duration}
-                  placeholder="5:00"
-                  // An uploaded video's length is read from the file by the server.
-                  readOnly={lesson.durationFromVideo}
-                  title={lesson.durationFromVideo ? 'The length of the uploaded video' : undefined}
-                  onChange={(event) =>
-                    setLesson(sectionIndex, lessonIndex, { ...lesson, duration: event.target.value })
-                  }
-                />
-              </label>
-              <label className={css({ display: 'flex', alignItems: 'center', gap: '1', fontSize: 'sm', h: '10' })}>
-                <input
-                  type="checkbox"
-                  checked={lesson.isPreview}
-                  onChange={(event) =>
-                    setLesson(sectionIndex, lessonIndex, { ...lesson, isPreview: event.target.checked })
-                  }
-                />
-                Preview
-              </label>
+              <TextField
+                label={`Lesson ${lessonIndex + 1} title`}
+                className={cx(fieldBox, css({ flex: 1, minW: '40' }))}
+                value={lesson.title}
+                onChange={(event) => setLesson(sectionIndex, lessonIndex, { ...lesson, title: event.target.value })}
+              />
+              <TextField
+                label="Duration (m:ss)"
+                className={cx(fieldBox, css({ w: '24' }))}
+                value={lesson.duration}
+                placeholder="5:00"
+                // An uploaded video's length is read from the file by the server.
+                readOnly={lesson.durationFromVideo}
+                title={lesson.durationFromVideo ? 'The length of the uploaded video' : undefined}
+                onChange={(event) => setLesson(sectionIndex, lessonIndex, { ...lesson, duration: event.target.value })}
+              />
+              <CheckboxField
+                label="Preview"
+                className={css({ display: 'flex', alignItems: 'center', h: '10' })}
+                checked={lesson.isPreview}
+                onChange={(event) =>
+                  setLesson(sectionIndex, lessonIndex, { ...lesson, isPreview: event.target.checked })
+                }
+              />
               {courseId && lesson.id ? (
                 <button
                   type="button"

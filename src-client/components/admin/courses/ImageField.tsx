@@ -1,24 +1,25 @@
 // Course image: uploaded to storage by the server, which checks it is an image under 2 MB.
 import { useState } from 'react'
 import { COURSE_IMAGE_MESSAGES } from '../../../../src-shared/uploads.ts'
-import { css } from '../../../../styled-system/css'
+import { css, cx } from '../../../../styled-system/css'
+import { TextField } from '../../ui/form.tsx'
 import { SafeImage } from '../../ui/SafeImage.tsx'
 import { Spinner } from '../../ui/states.tsx'
 import { notify } from '../../ui/toaster.tsx'
 import { uploadImage } from '../../ui/upload-image.ts'
-import { fieldClass } from '../styles.ts'
+import { fieldBox } from '../styles.ts'
 
 export function ImageField({
   value,
   replacing,
   onChange,
-  control,
+  error,
 }: {
   value: string
   replacing: boolean
   onChange: (url: string) => void
-  /** aria-invalid and aria-describedby when the server refused the image. */
-  control?: { 'aria-invalid'?: boolean; 'aria-describedby'?: string }
+  /** The server's refusal of the image, under the picker. */
+  error?: string
 }) {
   const [uploading, setUploading] = useState(false)
 
@@ -42,21 +43,20 @@ export function ImageField({
         alt="Course image preview"
         className={css({ w: '24', h: '16', objectFit: 'cover', borderRadius: 'control', bg: 'canvas' })}
       />
-      <label className={`${fieldClass} ${css({ minW: 0, flex: '1 1 12rem' })}`}>
-        Course image
-        <input
-          type="file"
-          className={css({ maxW: 'full' })}
-          accept="image/*"
-          disabled={uploading}
-          {...control}
-          onChange={(event) => {
-            const file = event.target.files?.[0]
-            if (file) void upload(file)
-            event.target.value = ''
-          }}
-        />
-      </label>
+      <TextField
+        label="Course image"
+        type="file"
+        className={cx(fieldBox, css({ minW: 0, flex: '1 1 12rem' }))}
+        controlClassName={css({ maxW: 'full' })}
+        accept="image/*"
+        disabled={uploading}
+        error={error}
+        onChange={(event) => {
+          const file = event.target.files?.[0]
+          if (file) void upload(file)
+          event.target.value = ''
+        }}
+      />
       {uploading ? <Spinner label="Uploading image" /> : null}
     </div>
   )

@@ -8,10 +8,11 @@ import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { useTRPC } from '../../../lib/use-trpc.ts'
 import { button } from '../../ui/button.ts'
 import { useFieldErrors } from '../../ui/field-errors.tsx'
+import { SelectField, TextAreaField, TextField } from '../../ui/form.tsx'
 import { ErrorState, LoadingState } from '../../ui/states.tsx'
 import { notify } from '../../ui/toaster.tsx'
 import { AdminDialog } from '../AdminDialog.tsx'
-import { errorText, fieldBox, fieldClass, inputClass } from '../styles.ts'
+import { errorText, inputClass } from '../styles.ts'
 
 interface Attachment {
   id?: string
@@ -146,46 +147,35 @@ export default function LessonContentDialog({
               {fields.formError}
             </p>
           ) : null}
-          <label className={fieldClass}>
-            Lesson kind
-            <select
-              className={inputClass}
-              value={form.kind}
-              onChange={(e) => set('kind', e.target.value as ContentState['kind'])}
-            >
-              <option value="article">Article</option>
-              <option value="video">Video</option>
-            </select>
-          </label>
+          <SelectField
+            label="Lesson kind"
+            value={form.kind}
+            onChange={(e) => set('kind', e.target.value as ContentState['kind'])}
+          >
+            <option value="article">Article</option>
+            <option value="video">Video</option>
+          </SelectField>
           {form.kind === 'video' ? (
             <>
-              <div className={fieldBox}>
-                <label className={fieldClass}>
-                  YouTube or Vimeo link (leave empty to use an uploaded video)
-                  <input
-                    className={inputClass}
-                    value={form.videoUrl}
-                    onChange={(e) => set('videoUrl', e.target.value)}
-                    {...fields.control('videoUrl')}
-                  />
-                </label>
-                {fields.message('videoUrl')}
-              </div>
-              <label className={fieldClass}>
-                Upload a video (MP4, MOV or WebM)
-                <input
-                  type="file"
-                  accept="video/mp4,video/webm,video/quicktime"
-                  disabled={uploading}
-                  onChange={(e) =>
-                    void onFile('/api/admin/lesson-video', e.target.files?.[0], (stored) =>
-                      setForm((f) =>
-                        f ? { ...f, videoKey: stored.key, videoDurationSeconds: stored.durationSeconds ?? null } : f,
-                      ),
-                    )
-                  }
-                />
-              </label>
+              <TextField
+                label="YouTube or Vimeo link (leave empty to use an uploaded video)"
+                error={fields.errors.videoUrl}
+                value={form.videoUrl}
+                onChange={(e) => set('videoUrl', e.target.value)}
+              />
+              <TextField
+                label="Upload a video (MP4, MOV or WebM)"
+                type="file"
+                accept="video/mp4,video/webm,video/quicktime"
+                disabled={uploading}
+                onChange={(e) =>
+                  void onFile('/api/admin/lesson-video', e.target.files?.[0], (stored) =>
+                    setForm((f) =>
+                      f ? { ...f, videoKey: stored.key, videoDurationSeconds: stored.durationSeconds ?? null } : f,
+                    ),
+                  )
+                }
+              />
               <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
                 {uploading
                   ? 'Uploading…'
@@ -197,18 +187,13 @@ export default function LessonContentDialog({
               </p>
             </>
           ) : null}
-          <div className={fieldBox}>
-            <label className={fieldClass}>
-              Lesson text (Markdown)
-              <textarea
-                className={`${inputClass} ${css({ minH: '48', fontFamily: 'mono', py: '2' })}`}
-                value={form.bodyMarkdown}
-                onChange={(e) => set('bodyMarkdown', e.target.value)}
-                {...fields.control('bodyMarkdown')}
-              />
-            </label>
-            {fields.message('bodyMarkdown')}
-          </div>
+          <TextAreaField
+            label="Lesson text (Markdown)"
+            error={fields.errors.bodyMarkdown}
+            controlClassName={`${inputClass} ${css({ minH: '48', fontFamily: 'mono', py: '2' })}`}
+            value={form.bodyMarkdown}
+            onChange={(e) => set('bodyMarkdown', e.target.value)}
+          />
           <fieldset className={css({ display: 'grid', gap: '2' })}>
             <legend className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>Attachments</legend>
             {form.attachments.map((file, index) => (
@@ -229,18 +214,16 @@ export default function LessonContentDialog({
                 </button>
               </div>
             ))}
-            <label className={fieldClass}>
-              Add a file (PDF, ZIP, image or text, up to 20 MB)
-              <input
-                type="file"
-                disabled={uploading}
-                onChange={(e) =>
-                  void onFile('/api/admin/lesson-attachment', e.target.files?.[0], (stored) =>
-                    setForm((f) => (f ? { ...f, attachments: [...f.attachments, stored] } : f)),
-                  )
-                }
-              />
-            </label>
+            <TextField
+              label="Add a file (PDF, ZIP, image or text, up to 20 MB)"
+              type="file"
+              disabled={uploading}
+              onChange={(e) =>
+                void onFile('/api/admin/lesson-attachment', e.target.files?.[0], (stored) =>
+                  setForm((f) => (f ? { ...f, attachments: [...f.attachments, stored] } : f)),
+                )
+              }
+            />
           </fieldset>
         </form>
       ) : null}

@@ -1,17 +1,16 @@
 // Writing or editing one's review: stars and optional text, checked with the server's schema before sending.
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import type { z } from 'zod'
 import { REVIEW_MAX_LENGTH } from '../../../../src-shared/reviews.ts'
 import { reviewFormSchema } from '../../../../src-shared/schemas/reviews.ts'
 import { css } from '../../../../styled-system/css'
 import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { button } from '../../ui/button.ts'
-import { inputClass } from '../../ui/form.tsx'
+import { inputClass, TextAreaField } from '../../ui/form.tsx'
 import { StarInput } from './StarInput.tsx'
 
-export interface ReviewDraft {
-  rating: number
-  body: string
-}
+/** A checked review form: the output of the shared schema the server checks it with again. */
+export type ReviewDraft = z.output<typeof reviewFormSchema>
 
 export function ReviewForm({
   initial,
@@ -26,7 +25,6 @@ export function ReviewForm({
   onSubmit: (draft: ReviewDraft) => void
   onCancel?: () => void
 }) {
-  const id = useId()
   const [rating, setRating] = useState(initial?.rating ?? 0)
   const [body, setBody] = useState(initial?.body ?? '')
   const [errors, setErrors] = useState<{ rating?: string; body?: string }>({})
@@ -58,30 +56,18 @@ export function ReviewForm({
       className={css({ display: 'grid', gap: '4' })}
     >
       <StarInput value={rating} onChange={setRating} error={errors.rating} />
-      <div className={css({ display: 'grid', gap: '1' })}>
-        <label htmlFor={`${id}-body`} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-          Your review (optional)
-        </label>
-        <textarea
-          id={`${id}-body`}
-          value={body}
-          onChange={(event) => setBody(event.target.value)}
-          rows={4}
-          maxLength={REVIEW_MAX_LENGTH}
-          aria-invalid={errors.body ? true : undefined}
-          aria-describedby={`${id}-count${errors.body ? ` ${id}-error` : ''}`}
-          placeholder="What did you like? What could be better?"
-          className={`${inputClass} ${css({ h: 'auto', py: '2' })}`}
-        />
-        <p id={`${id}-count`} className={css({ fontSize: 'xs', color: 'fg.muted' })}>
-          {body.length.toLocaleString('en-US')} / {REVIEW_MAX_LENGTH.toLocaleString('en-US')} characters
-        </p>
-        {errors.body ? (
-          <p id={`${id}-error`} className={css({ color: 'danger', fontSize: 'sm' })}>
-            {errors.body}
-          </p>
-        ) : null}
-      </div>
+      <TextAreaField
+        label="Your review (optional)"
+        className={css({ display: 'grid', gap: '1' })}
+        controlClassName={`${inputClass} ${css({ h: 'auto', py: '2' })}`}
+        error={errors.body}
+        hint={`${body.length.toLocaleString('en-US')} / ${REVIEW_MAX_LENGTH.toLocaleString('en-US')} characters`}
+        value={body}
+        onChange={(event) => setBody(event.target.value)}
+        rows={4}
+        maxLength={REVIEW_MAX_LENGTH}
+        placeholder="What did you like? What could be better?"
+      />
       <div className={css({ display: 'flex', gap: '2' })}>
         <button type="submit" className={button()} disabled={pending}>
           {pending ? 'Saving...' : submitLabel}

@@ -5,9 +5,10 @@ import { css } from '../../../../styled-system/css'
 import { optionalPage, searchParams } from '../../../components/admin/search.ts'
 import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { QueryList } from '../../../components/ui/QueryList.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { ScrollRegion } from '../../../components/ui/ScrollRegion.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { LoadingState } from '../../../components/ui/states.tsx'
 import { loadList } from '../../../lib/list-loader.ts'
 import type { Trpc } from '../../../lib/trpc.ts'
 
@@ -48,56 +49,57 @@ function AuditLog() {
         <h1 className={pageTitle}>Audit log</h1>
       </div>
       <div className={panel}>
-        {log.isPending ? (
-          <LoadingState label="Loading the audit log…" />
-        ) : log.isError ? (
-          <ErrorState title="Could not load the audit log" error={log.error} onRetry={() => void log.refetch()} />
-        ) : log.data.items.length === 0 ? (
-          <EmptyState title="No changes recorded yet" />
-        ) : (
-          <>
-            <ScrollRegion label="Audit log">
-              <table className={table}>
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>Who</th>
-                    <th>What</th>
-                    <th>Before</th>
-                    <th>After</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {log.data.items.map((entry) => (
-                    <tr key={entry.id}>
-                      <td>{new Date(entry.createdAt).toLocaleString()}</td>
-                      <td>{entry.actorEmail}</td>
-                      <td>
-                        <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>
-                        <br />
-                        <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
-                          {entry.entityType} {entry.entityId}
-                        </span>
-                      </td>
-                      <td>
-                        <code className={code}>{show(entry.before)}</code>
-                      </td>
-                      <td>
-                        <code className={code}>{show(entry.after)}</code>
-                      </td>
+        <QueryList
+          query={log}
+          loading="Loading the audit log…"
+          failed="Could not load the audit log"
+          empty="No changes recorded yet"
+        >
+          {(data) => (
+            <>
+              <ScrollRegion label="Audit log">
+                <table className={table}>
+                  <thead>
+                    <tr>
+                      <th>When</th>
+                      <th>Who</th>
+                      <th>What</th>
+                      <th>Before</th>
+                      <th>After</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
-            <Pagination
-              page={log.data.page}
-              pageCount={log.data.pageCount}
-              align="end"
-              onPage={(next) => void navigate({ search: { page: next } })}
-            />
-          </>
-        )}
+                  </thead>
+                  <tbody>
+                    {data.items.map((entry) => (
+                      <tr key={entry.id}>
+                        <td>{new Date(entry.createdAt).toLocaleString()}</td>
+                        <td>{entry.actorEmail}</td>
+                        <td>
+                          <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>
+                          <br />
+                          <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
+                            {entry.entityType} {entry.entityId}
+                          </span>
+                        </td>
+                        <td>
+                          <code className={code}>{show(entry.before)}</code>
+                        </td>
+                        <td>
+                          <code className={code}>{show(entry.after)}</code>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollRegion>
+              <Pagination
+                page={data.page}
+                pageCount={data.pageCount}
+                align="end"
+                onPage={(next) => void navigate({ search: { page: next } })}
+              />
+            </>
+          )}
+        </QueryList>
       </div>
     </>
   )

@@ -19,9 +19,11 @@ import {
 import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
+import { TextField } from '../../../components/ui/form.tsx'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { QueryList } from '../../../components/ui/QueryList.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import { loadList } from '../../../lib/list-loader.ts'
 import type { Trpc } from '../../../lib/trpc.ts'
@@ -142,49 +144,53 @@ function ManageCourses() {
             </button>
           ))}
         </div>
-        <label className={css({ ml: 'auto' })}>
-          <span className={css({ srOnly: true })}>Search courses</span>
-          <input
-            type="search"
-            className={inputClass}
-            placeholder="Search courses..."
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-          />
-        </label>
+        <TextField
+          label="Search courses"
+          labelHidden
+          className={css({ ml: 'auto' })}
+          type="search"
+          controlClassName={inputClass}
+          placeholder="Search courses..."
+          value={searchText}
+          onChange={(event) => setSearchText(event.target.value)}
+        />
       </div>
       <div className={panel}>
-        {list.isPending ? (
-          <LoadingState label="Loading courses…" />
-        ) : list.isError ? (
-          <ErrorState title="Could not load courses" error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.items.length === 0 ? (
-          <EmptyState title="No courses found">
-            {can('editor') ? (
+        <QueryList
+          query={list}
+          loading="Loading courses…"
+          failed="Could not load courses"
+          empty="No courses found"
+          emptyAction={
+            can('editor') ? (
               <button type="button" className={`${button()} ${css({ mt: '4' })}`} onClick={openAdd}>
                 Add Course
               </button>
-            ) : null}
-          </EmptyState>
-        ) : (
-          <>
-            <CoursesTable
-              courses={list.data.items}
-              canEdit={can('editor')}
-              onEdit={(course) => {
-                setEditing(course)
-                setDialogOpen(true)
-              }}
-              onDelete={setDeleting}
-            />
-            <Pagination
-              page={list.data.page}
-              pageCount={list.data.pageCount}
-              align="end"
-              onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })}
-            />
-          </>
-        )}
+            ) : null
+          }
+        >
+          {(data) => (
+            <>
+              <CoursesTable
+                courses={data.items}
+                canEdit={can('editor')}
+                onEdit={(course) => {
+                  setEditing(course)
+                  setDialogOpen(true)
+                }}
+                onDelete={setDeleting}
+              />
+              <Pagination
+                page={data.page}
+                pageCount={data.pageCount}
+                align="end"
+                onPage={(next) =>
+                  void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })
+                }
+              />
+            </>
+          )}
+        </QueryList>
       </div>
       <CourseDialog open={dialogOpen} course={editing} onClose={closeDialog} />
       <ConfirmDialog

@@ -15,9 +15,10 @@ import { badge, pageHead, pageTitle, panel, table } from '../../../components/ad
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { QueryList } from '../../../components/ui/QueryList.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { ScrollRegion } from '../../../components/ui/ScrollRegion.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import { loadList } from '../../../lib/list-loader.ts'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '../../../lib/order-labels.ts'
@@ -103,127 +104,125 @@ function Orders() {
       <RefundDialog orderId={refunding} onClose={() => setRefunding(null)} />
       <AssignLinesDialog orderId={assigning} onClose={() => setAssigning(null)} />
       <div className={panel}>
-        {orders.isPending ? (
-          <LoadingState label="Loading orders…" />
-        ) : orders.isError ? (
-          <ErrorState title="Could not load orders" error={orders.error} onRetry={() => void orders.refetch()} />
-        ) : orders.data.items.length === 0 ? (
-          <EmptyState title="No orders found" />
-        ) : (
-          <>
-            <ScrollRegion label="Orders">
-              <table className={table}>
-                <thead>
-                  <tr>
-                    <th>Reference</th>
-                    <th>Customer</th>
-                    <th>Method</th>
-                    <th>Status</th>
-                    <th>Total</th>
-                    <th>Placed</th>
-                    <th>Invoice</th>
-                    <th>Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {orders.data.items.map((order) => {
-                    const open =
-                      order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
-                    const manual = order.method !== 'card'
-                    const refundable = order.status === 'paid' || order.status === 'partially_refunded'
-                    return (
-                      <tr key={order.id} data-testid={`order-${order.reference}`}>
-                        <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
-                        <td>{order.customerEmail}</td>
-                        <td>{PAYMENT_METHOD_LABELS[order.method]}</td>
-                        <td>
-                          <span className={badge({ tone: STATUS_TONE[order.status] })}>
-                            {ORDER_STATUS_LABELS[order.status]}
-                          </span>
-                          {order.needsLineAssignment ? (
-                            <span className={`${badge({ tone: 'red' })} ${css({ ml: '1' })}`}>
-                              Needs line assignment
+        <QueryList query={orders} loading="Loading orders…" failed="Could not load orders" empty="No orders found">
+          {(data) => (
+            <>
+              <ScrollRegion label="Orders">
+                <table className={table}>
+                  <thead>
+                    <tr>
+                      <th>Reference</th>
+                      <th>Customer</th>
+                      <th>Method</th>
+                      <th>Status</th>
+                      <th>Total</th>
+                      <th>Placed</th>
+                      <th>Invoice</th>
+                      <th>Actions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((order) => {
+                      const open =
+                        order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
+                      const manual = order.method !== 'card'
+                      const refundable = order.status === 'paid' || order.status === 'partially_refunded'
+                      return (
+                        <tr key={order.id} data-testid={`order-${order.reference}`}>
+                          <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
+                          <td>{order.customerEmail}</td>
+                          <td>{PAYMENT_METHOD_LABELS[order.method]}</td>
+                          <td>
+                            <span className={badge({ tone: STATUS_TONE[order.status] })}>
+                              {ORDER_STATUS_LABELS[order.status]}
                             </span>
-                          ) : null}
-                        </td>
-                        <td>{formatMoney(order.totalMinor, order.currency)}</td>
-                        <td>{new Date(order.createdAt).toLocaleString()}</td>
-                        <td>
-                          {order.invoice ? (
-                            <span className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
-                              <Link
-                                to="/documents/$kind/$documentId"
-                                params={{ kind: 'invoice', documentId: order.invoice.id }}
-                                className={css({ color: 'accent', textDecoration: 'underline' })}
-                              >
-                                {order.invoice.number}
-                              </Link>
-                              <a
-                                href={`/api/documents/invoice/${order.invoice.id}.pdf`}
-                                download={`${order.invoice.number}.pdf`}
-                                className={css({ color: 'accent', textDecoration: 'underline' })}
-                              >
-                                PDF
-                              </a>
-                            </span>
-                          ) : null}
-                        </td>
-                        <td>
-                          {can('admin') && order.needsLineAssignment ? (
-                            <button
-                              type="button"
-                              className={button({ size: 'sm' })}
-                              onClick={() => setAssigning(order.id)}
-                            >
-                              Assign lines
-                            </button>
-                          ) : null}
-                          {can('admin') && refundable ? (
-                            <button
-                              type="button"
-                              className={button({ variant: 'outline', size: 'sm' })}
-                              onClick={() => setRefunding(order.id)}
-                            >
-                              Refund
-                            </button>
-                          ) : null}
-                          {can('admin') && open ? (
-                            <div className={css({ display: 'flex', gap: '1' })}>
-                              {manual ? (
-                                <button
-                                  type="button"
-                                  className={button({ size: 'sm' })}
-                                  disabled={markPaid.isPending}
-                                  onClick={() => markPaid.mutate({ id: order.id })}
+                            {order.needsLineAssignment ? (
+                              <span className={`${badge({ tone: 'red' })} ${css({ ml: '1' })}`}>
+                                Needs line assignment
+                              </span>
+                            ) : null}
+                          </td>
+                          <td>{formatMoney(order.totalMinor, order.currency)}</td>
+                          <td>{new Date(order.createdAt).toLocaleString()}</td>
+                          <td>
+                            {order.invoice ? (
+                              <span className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
+                                <Link
+                                  to="/documents/$kind/$documentId"
+                                  params={{ kind: 'invoice', documentId: order.invoice.id }}
+                                  className={css({ color: 'accent', textDecoration: 'underline' })}
                                 >
-                                  Mark paid
-                                </button>
-                              ) : null}
+                                  {order.invoice.number}
+                                </Link>
+                                <a
+                                  href={`/api/documents/invoice/${order.invoice.id}.pdf`}
+                                  download={`${order.invoice.number}.pdf`}
+                                  className={css({ color: 'accent', textDecoration: 'underline' })}
+                                >
+                                  PDF
+                                </a>
+                              </span>
+                            ) : null}
+                          </td>
+                          <td>
+                            {can('admin') && order.needsLineAssignment ? (
+                              <button
+                                type="button"
+                                className={button({ size: 'sm' })}
+                                onClick={() => setAssigning(order.id)}
+                              >
+                                Assign lines
+                              </button>
+                            ) : null}
+                            {can('admin') && refundable ? (
                               <button
                                 type="button"
                                 className={button({ variant: 'outline', size: 'sm' })}
-                                disabled={cancel.isPending}
-                                onClick={() => cancel.mutate({ id: order.id })}
+                                onClick={() => setRefunding(order.id)}
                               >
-                                Cancel order
+                                Refund
                               </button>
-                            </div>
-                          ) : null}
-                        </td>
-                      </tr>
-                    )
-                  })}
-                </tbody>
-              </table>
-            </ScrollRegion>
-            <Pagination
-              page={orders.data.page}
-              hasNext={orders.data.hasNext}
-              align="end"
-              onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })}
-            />
-          </>
-        )}
+                            ) : null}
+                            {can('admin') && open ? (
+                              <div className={css({ display: 'flex', gap: '1' })}>
+                                {manual ? (
+                                  <button
+                                    type="button"
+                                    className={button({ size: 'sm' })}
+                                    disabled={markPaid.isPending}
+                                    onClick={() => markPaid.mutate({ id: order.id })}
+                                  >
+                                    Mark paid
+                                  </button>
+                                ) : null}
+                                <button
+                                  type="button"
+                                  className={button({ variant: 'outline', size: 'sm' })}
+                                  disabled={cancel.isPending}
+                                  onClick={() => cancel.mutate({ id: order.id })}
+                                >
+                                  Cancel order
+                                </button>
+                              </div>
+                            ) : null}
+                          </td>
+                        </tr>
+                      )
+                    })}
+                  </tbody>
+                </table>
+              </ScrollRegion>
+              <Pagination
+                page={data.page}
+                hasNext={data.hasNext}
+                align="end"
+                onPage={(next) =>
+                  void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })
+                }
+              />
+            </>
+          )}
+        </QueryList>
       </div>
     </>
   )

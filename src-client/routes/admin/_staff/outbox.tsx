@@ -12,8 +12,9 @@ import { optionalEnum, optionalPage, searchParams } from '../../../components/ad
 import { badge, errorText, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { button } from '../../../components/ui/button.ts'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { QueryList } from '../../../components/ui/QueryList.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import { loadList } from '../../../lib/list-loader.ts'
 import type { Trpc } from '../../../lib/trpc.ts'
@@ -68,73 +69,69 @@ function Outbox() {
         />
       </div>
       <div className={panel}>
-        {outbox.isPending ? (
-          <LoadingState label="Loading the outbox…" />
-        ) : outbox.isError ? (
-          <ErrorState title="Could not load the outbox" error={outbox.error} onRetry={() => void outbox.refetch()} />
-        ) : outbox.data.items.length === 0 ? (
-          <EmptyState title="No messages" />
-        ) : (
-          <>
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>To</th>
-                  <th>Subject</th>
-                  <th>Status</th>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {outbox.data.items.map((mail) => (
-                  <tr key={mail.id} data-testid="outbox-row">
-                    <td>{new Date(mail.createdAt).toLocaleString()}</td>
-                    <td>{mail.to}</td>
-                    <td>{mail.subject}</td>
-                    <td>
-                      <span className={badge({ tone: TONE[mail.status] })}>{LABEL[mail.status]}</span>
-                      {mail.status === 'failed' || (mail.status === 'pending' && mail.lastError) ? (
-                        <p className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1', maxW: '72' })}>
-                          {mail.attempts} {mail.attempts === 1 ? 'attempt' : 'attempts'}
-                          {mail.lastError ? `: ${mail.lastError}` : ''}
-                        </p>
-                      ) : null}
-                    </td>
-                    <td>
-                      <div className={css({ display: 'flex', gap: '1' })}>
-                        <button
-                          type="button"
-                          className={button({ variant: 'outline', size: 'sm' })}
-                          onClick={() => setViewing(mail.id)}
-                          aria-label={`View message to ${mail.to}: ${mail.subject}`}
-                        >
-                          View
-                        </button>
-                        {mail.status === 'failed' ? (
+        <QueryList query={outbox} loading="Loading the outbox…" failed="Could not load the outbox" empty="No messages">
+          {(data) => (
+            <>
+              <table className={table}>
+                <thead>
+                  <tr>
+                    <th>When</th>
+                    <th>To</th>
+                    <th>Subject</th>
+                    <th>Status</th>
+                    <th>Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((mail) => (
+                    <tr key={mail.id} data-testid="outbox-row">
+                      <td>{new Date(mail.createdAt).toLocaleString()}</td>
+                      <td>{mail.to}</td>
+                      <td>{mail.subject}</td>
+                      <td>
+                        <span className={badge({ tone: TONE[mail.status] })}>{LABEL[mail.status]}</span>
+                        {mail.status === 'failed' || (mail.status === 'pending' && mail.lastError) ? (
+                          <p className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1', maxW: '72' })}>
+                            {mail.attempts} {mail.attempts === 1 ? 'attempt' : 'attempts'}
+                            {mail.lastError ? `: ${mail.lastError}` : ''}
+                          </p>
+                        ) : null}
+                      </td>
+                      <td>
+                        <div className={css({ display: 'flex', gap: '1' })}>
                           <button
                             type="button"
-                            className={button({ size: 'sm' })}
-                            disabled={resend.isPending}
-                            onClick={() => resend.mutate({ id: mail.id })}
+                            className={button({ variant: 'outline', size: 'sm' })}
+                            onClick={() => setViewing(mail.id)}
+                            aria-label={`View message to ${mail.to}: ${mail.subject}`}
                           >
-                            Resend
+                            View
                           </button>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pagination
-              page={outbox.data.page}
-              pageCount={outbox.data.pageCount}
-              align="end"
-              onPage={(next) => void navigate({ search: { ...search, page: next } })}
-            />
-          </>
-        )}
+                          {mail.status === 'failed' ? (
+                            <button
+                              type="button"
+                              className={button({ size: 'sm' })}
+                              disabled={resend.isPending}
+                              onClick={() => resend.mutate({ id: mail.id })}
+                            >
+                              Resend
+                            </button>
+                          ) : null}
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pagination
+                page={data.page}
+                pageCount={data.pageCount}
+                align="end"
+                onPage={(next) => void navigate({ search: { ...search, page: next } })}
+              />
+            </>
+          )}
+        </QueryList>
       </div>
       <MessageDialog id={viewing} onClose={() => setViewing(null)} />
     </>

@@ -7,10 +7,12 @@ import { optionalEnum, optionalPage, optionalText, searchParams } from '../../..
 import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { button } from '../../../components/ui/button.ts'
+import { SelectField } from '../../../components/ui/form.tsx'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { QueryList } from '../../../components/ui/QueryList.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { Stars } from '../../../components/ui/Stars.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
 import { loadList } from '../../../lib/list-loader.ts'
 import type { Trpc } from '../../../lib/trpc.ts'
@@ -63,28 +65,27 @@ function Reviews() {
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Reviews</h1>
-        <label>
-          <span className={css({ srOnly: true })}>Show</span>
-          <select
-            className={inputClass}
-            value={search.visibility ?? 'all'}
-            onChange={(event) =>
-              void navigate({
-                search: (prev) => ({
-                  ...prev,
-                  page: undefined,
-                  visibility: event.target.value === 'all' ? undefined : (event.target.value as Visibility),
-                }),
-              })
-            }
-          >
-            {REVIEW_VISIBILITY.map((value) => (
-              <option key={value} value={value}>
-                {VISIBILITY_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Show"
+          labelHidden
+          controlClassName={inputClass}
+          value={search.visibility ?? 'all'}
+          onChange={(event) =>
+            void navigate({
+              search: (prev) => ({
+                ...prev,
+                page: undefined,
+                visibility: event.target.value === 'all' ? undefined : (event.target.value as Visibility),
+              }),
+            })
+          }
+        >
+          {REVIEW_VISIBILITY.map((value) => (
+            <option key={value} value={value}>
+              {VISIBILITY_LABELS[value]}
+            </option>
+          ))}
+        </SelectField>
       </div>
       {search.course ? (
         <p className={css({ mb: '3', fontSize: 'sm' })}>
@@ -95,74 +96,72 @@ function Reviews() {
         </p>
       ) : null}
       <div className={panel}>
-        {reviews.isPending ? (
-          <LoadingState label="Loading reviews…" />
-        ) : reviews.isError ? (
-          <ErrorState title="Could not load reviews" error={reviews.error} onRetry={() => void reviews.refetch()} />
-        ) : reviews.data.items.length === 0 ? (
-          <EmptyState title="No reviews found" />
-        ) : (
-          <>
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th>Course</th>
-                  <th>Learner</th>
-                  <th>Rating</th>
-                  <th>Review</th>
-                  <th>Date</th>
-                  <th>Status</th>
-                  {can('editor') ? <th>Actions</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {reviews.data.items.map((review) => (
-                  <tr key={review.id} data-testid="admin-review">
-                    <td>
-                      <Link
-                        to="/admin/reviews"
-                        search={{ course: review.courseId, visibility: search.visibility }}
-                        className={css({ color: 'accent' })}
-                      >
-                        {review.courseTitle}
-                      </Link>
-                    </td>
-                    <td>{review.author}</td>
-                    <td>
-                      <Stars rating={review.rating} showValue={false} />
-                    </td>
-                    <td className={css({ maxW: 'md', whiteSpace: 'pre-line' })}>{review.body || '—'}</td>
-                    <td>{new Date(review.createdAt).toLocaleDateString()}</td>
-                    <td>
-                      <span className={badge({ tone: review.hidden ? 'grey' : 'green' })}>
-                        {review.hidden ? 'Hidden' : 'Visible'}
-                      </span>
-                    </td>
-                    {can('editor') ? (
-                      <td>
-                        <button
-                          type="button"
-                          className={button({ variant: 'outline', size: 'sm' })}
-                          disabled={setHidden.isPending}
-                          aria-label={`${review.hidden ? 'Show' : 'Hide'} the review by ${review.author} of ${review.courseTitle}`}
-                          onClick={() => setHidden.mutate({ id: review.id, hidden: !review.hidden })}
-                        >
-                          {review.hidden ? 'Show' : 'Hide'}
-                        </button>
-                      </td>
-                    ) : null}
+        <QueryList query={reviews} loading="Loading reviews…" failed="Could not load reviews" empty="No reviews found">
+          {(data) => (
+            <>
+              <table className={table}>
+                <thead>
+                  <tr>
+                    <th>Course</th>
+                    <th>Learner</th>
+                    <th>Rating</th>
+                    <th>Review</th>
+                    <th>Date</th>
+                    <th>Status</th>
+                    {can('editor') ? <th>Actions</th> : null}
                   </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pagination
-              page={reviews.data.page}
-              pageCount={reviews.data.pageCount}
-              align="end"
-              onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })}
-            />
-          </>
-        )}
+                </thead>
+                <tbody>
+                  {data.items.map((review) => (
+                    <tr key={review.id} data-testid="admin-review">
+                      <td>
+                        <Link
+                          to="/admin/reviews"
+                          search={{ course: review.courseId, visibility: search.visibility }}
+                          className={css({ color: 'accent' })}
+                        >
+                          {review.courseTitle}
+                        </Link>
+                      </td>
+                      <td>{review.author}</td>
+                      <td>
+                        <Stars rating={review.rating} showValue={false} />
+                      </td>
+                      <td className={css({ maxW: 'md', whiteSpace: 'pre-line' })}>{review.body || '—'}</td>
+                      <td>{new Date(review.createdAt).toLocaleDateString()}</td>
+                      <td>
+                        <span className={badge({ tone: review.hidden ? 'grey' : 'green' })}>
+                          {review.hidden ? 'Hidden' : 'Visible'}
+                        </span>
+                      </td>
+                      {can('editor') ? (
+                        <td>
+                          <button
+                            type="button"
+                            className={button({ variant: 'outline', size: 'sm' })}
+                            disabled={setHidden.isPending}
+                            aria-label={`${review.hidden ? 'Show' : 'Hide'} the review by ${review.author} of ${review.courseTitle}`}
+                            onClick={() => setHidden.mutate({ id: review.id, hidden: !review.hidden })}
+                          >
+                            {review.hidden ? 'Show' : 'Hide'}
+                          </button>
+                        </td>
+                      ) : null}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pagination
+                page={data.page}
+                pageCount={data.pageCount}
+                align="end"
+                onPage={(next) =>
+                  void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })
+                }
+              />
+            </>
+          )}
+        </QueryList>
       </div>
     </>
   )

@@ -16,9 +16,11 @@ import {
 } from '../../../components/admin/search.ts'
 import { inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
+import { CheckboxField, SelectField } from '../../../components/ui/form.tsx'
 import { Pagination } from '../../../components/ui/Pagination.tsx'
+import { QueryList } from '../../../components/ui/QueryList.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../../../components/ui/states.tsx'
+import { LoadingState } from '../../../components/ui/states.tsx'
 import type { Trpc } from '../../../lib/trpc.ts'
 
 type QueueSearch = {
@@ -85,125 +87,119 @@ function ServiceOrdersQueue() {
         ) : null}
       </div>
       <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mb: '4', alignItems: 'center' })}>
-        <label>
-          <span className={css({ srOnly: true })}>Filter by status</span>
-          <select
-            className={inputClass}
-            value={search.status ?? ''}
-            onChange={(e) => setSearch({ status: (e.target.value || undefined) as QueueSearch['status'] })}
-          >
-            <option value="">All statuses</option>
-            {STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {SERVICE_ORDER_STATUS_LABELS[status]} ({counts?.byStatus[status] ?? 0})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={css({ srOnly: true })}>Filter by service</span>
-          <select
-            className={inputClass}
-            value={search.service ?? ''}
-            onChange={(e) => setSearch({ service: e.target.value || undefined })}
-          >
-            <option value="">All services</option>
-            {services.data?.map((service) => (
-              <option key={service.id} value={service.id}>
-                {service.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={css({ srOnly: true })}>Filter by assignee</span>
-          <select
-            className={inputClass}
-            value={search.assignee ?? ''}
-            onChange={(e) => setSearch({ assignee: e.target.value || undefined })}
-          >
-            <option value="">Anyone</option>
-            <option value="none">Unassigned</option>
-            {team.data?.map((member) => (
-              <option key={member.id} value={member.id}>
-                {member.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
-          <input
-            type="checkbox"
-            checked={search.overdue === true}
-            onChange={(e) => setSearch({ overdue: e.target.checked || undefined })}
-          />
-          Overdue only ({counts?.overdue ?? 0})
-        </label>
+        <SelectField
+          label="Filter by status"
+          labelHidden
+          controlClassName={inputClass}
+          value={search.status ?? ''}
+          onChange={(e) => setSearch({ status: (e.target.value || undefined) as QueueSearch['status'] })}
+        >
+          <option value="">All statuses</option>
+          {STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {SERVICE_ORDER_STATUS_LABELS[status]} ({counts?.byStatus[status] ?? 0})
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Filter by service"
+          labelHidden
+          controlClassName={inputClass}
+          value={search.service ?? ''}
+          onChange={(e) => setSearch({ service: e.target.value || undefined })}
+        >
+          <option value="">All services</option>
+          {services.data?.map((service) => (
+            <option key={service.id} value={service.id}>
+              {service.title}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Filter by assignee"
+          labelHidden
+          controlClassName={inputClass}
+          value={search.assignee ?? ''}
+          onChange={(e) => setSearch({ assignee: e.target.value || undefined })}
+        >
+          <option value="">Anyone</option>
+          <option value="none">Unassigned</option>
+          {team.data?.map((member) => (
+            <option key={member.id} value={member.id}>
+              {member.name}
+            </option>
+          ))}
+        </SelectField>
+        <CheckboxField
+          label={`Overdue only (${counts?.overdue ?? 0})`}
+          checked={search.overdue === true}
+          onChange={(e) => setSearch({ overdue: e.target.checked || undefined })}
+        />
       </div>
       <div className={panel}>
-        {queue.isPending ? (
-          <LoadingState label="Loading service orders…" />
-        ) : queue.isError ? (
-          <ErrorState title="Could not load service orders" error={queue.error} onRetry={() => void queue.refetch()} />
-        ) : queue.data.items.length === 0 ? (
-          <EmptyState title="No service orders found" />
-        ) : (
-          <>
-            <p className={css({ fontSize: 'sm', color: 'fg.muted', px: '4', pt: '3' })} data-testid="queue-range">
-              {(queue.data.page - 1) * queue.data.pageSize + 1}–
-              {(queue.data.page - 1) * queue.data.pageSize + queue.data.items.length} of {queue.data.total}{' '}
-              {queue.data.total === 1 ? 'order' : 'orders'}
-            </p>
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th>Order</th>
-                  <th>Customer</th>
-                  <th>Status</th>
-                  <th>Due</th>
-                  <th>Assignee</th>
-                  <th>Messages</th>
-                </tr>
-              </thead>
-              <tbody>
-                {queue.data.items.map((order) => (
-                  <tr key={order.id} data-testid="service-order-row">
-                    <td>
-                      <Link
-                        to="/admin/service-orders/$id"
-                        params={{ id: order.id }}
-                        className={css({ color: 'accent', fontWeight: 'semibold' })}
-                      >
-                        {order.title}
-                      </Link>
-                    </td>
-                    <td>{order.buyerEmail}</td>
-                    <td>
-                      <ServiceOrderStatusBadge status={order.status} />
-                      {order.period ? (
-                        <div className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1' })}>
-                          {periodLine(order.period)}
-                        </div>
-                      ) : null}
-                    </td>
-                    <td className={css({ color: order.overdue ? 'danger' : undefined })}>
-                      {formatDue(order.dueAt)}
-                      {order.overdue ? ' (overdue)' : ''}
-                    </td>
-                    <td>{order.assignee?.name ?? 'Unassigned'}</td>
-                    <td>{order.unread > 0 ? `${order.unread} unread` : ''}</td>
+        <QueryList
+          query={queue}
+          loading="Loading service orders…"
+          failed="Could not load service orders"
+          empty="No service orders found"
+        >
+          {(data) => (
+            <>
+              <p className={css({ fontSize: 'sm', color: 'fg.muted', px: '4', pt: '3' })} data-testid="queue-range">
+                {(data.page - 1) * data.pageSize + 1}–{(data.page - 1) * data.pageSize + data.items.length} of{' '}
+                {data.total} {data.total === 1 ? 'order' : 'orders'}
+              </p>
+              <table className={table}>
+                <thead>
+                  <tr>
+                    <th>Order</th>
+                    <th>Customer</th>
+                    <th>Status</th>
+                    <th>Due</th>
+                    <th>Assignee</th>
+                    <th>Messages</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pagination
-              page={queue.data.page}
-              pageCount={queue.data.pageCount}
-              align="end"
-              onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next }) })}
-            />
-          </>
-        )}
+                </thead>
+                <tbody>
+                  {data.items.map((order) => (
+                    <tr key={order.id} data-testid="service-order-row">
+                      <td>
+                        <Link
+                          to="/admin/service-orders/$id"
+                          params={{ id: order.id }}
+                          className={css({ color: 'accent', fontWeight: 'semibold' })}
+                        >
+                          {order.title}
+                        </Link>
+                      </td>
+                      <td>{order.buyerEmail}</td>
+                      <td>
+                        <ServiceOrderStatusBadge status={order.status} />
+                        {order.period ? (
+                          <div className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1' })}>
+                            {periodLine(order.period)}
+                          </div>
+                        ) : null}
+                      </td>
+                      <td className={css({ color: order.overdue ? 'danger' : undefined })}>
+                        {formatDue(order.dueAt)}
+                        {order.overdue ? ' (overdue)' : ''}
+                      </td>
+                      <td>{order.assignee?.name ?? 'Unassigned'}</td>
+                      <td>{order.unread > 0 ? `${order.unread} unread` : ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pagination
+                page={data.page}
+                pageCount={data.pageCount}
+                align="end"
+                onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next }) })}
+              />
+            </>
+          )}
+        </QueryList>
       </div>
     </>
   )

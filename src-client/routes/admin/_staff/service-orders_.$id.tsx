@@ -16,6 +16,7 @@ import { formatDue, Periods, ServiceOrderStatusBadge } from '../../../components
 import { Thread } from '../../../components/service-orders/Thread.tsx'
 import { button } from '../../../components/ui/button.ts'
 import { useFieldErrors } from '../../../components/ui/field-errors.tsx'
+import { CheckboxField, messageArea, TextAreaField, TextField } from '../../../components/ui/form.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { LoadingState } from '../../../components/ui/states.tsx'
 import { notify, notifyError } from '../../../components/ui/toaster.tsx'
@@ -242,7 +243,6 @@ function AssigneePicker({
 /** The deliverables; `report`: the monthly report of that month of a recurring order. */
 function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise<void>; report?: number | null }) {
   const { trpc } = Route.useRouteContext()
-  const noteId = useId()
   const [note, setNote] = useState('')
   const [files, setFiles] = useState<OrderFile[]>([])
   const settle = {
@@ -273,14 +273,12 @@ function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise
         deliver.mutate({ id, note, fileIds: files.map((f) => f.id) })
       }}
     >
-      <label htmlFor={noteId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-        {report ? `Report for month ${report}` : 'Delivery note'}
-      </label>
-      <textarea
-        id={noteId}
+      <TextAreaField
+        label={report ? `Report for month ${report}` : 'Delivery note'}
+        className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
+        controlClassName={messageArea}
         value={note}
         onChange={(e) => setNote(e.target.value)}
-        className={css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })}
       />
       <FileLinks files={files} onRemove={(file) => setFiles(files.filter((f) => f.id !== file.id))} />
       <FilePicker
@@ -316,8 +314,6 @@ function CancelDialog({
   onDone: () => Promise<void>
 }) {
   const { trpc } = Route.useRouteContext()
-  const refundId = useId()
-  const referenceId = useId()
   const [refund, setRefund] = useState(!recurring)
   const [reference, setReference] = useState('')
   const fields = useFieldErrors<'reference'>()
@@ -377,25 +373,20 @@ function CancelDialog({
           onSubmit={(event) => event.preventDefault()}
           className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
         >
-          <label htmlFor={refundId} className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-            <input id={refundId} type="checkbox" checked={refund} onChange={(e) => setRefund(e.target.checked)} />
-            Refund what the customer paid for this service
-          </label>
+          <CheckboxField
+            label="Refund what the customer paid for this service"
+            checked={refund}
+            onChange={(e) => setRefund(e.target.checked)}
+          />
           {refund && manual ? (
-            <div className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
-              <label htmlFor={referenceId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-                Refund reference (PayPal or bank transfer)
-              </label>
-              <input
-                id={referenceId}
-                className={inputClass}
-                value={reference}
-                maxLength={200}
-                onChange={(e) => setReference(e.target.value)}
-                {...fields.control('reference')}
-              />
-              {fields.message('reference')}
-            </div>
+            <TextField
+              label="Refund reference (PayPal or bank transfer)"
+              controlClassName={inputClass}
+              error={fields.errors.reference}
+              value={reference}
+              maxLength={200}
+              onChange={(e) => setReference(e.target.value)}
+            />
           ) : null}
         </form>
       )}

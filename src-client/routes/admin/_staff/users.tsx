@@ -13,6 +13,7 @@ import { badge, inputClass, pageHead, pageTitle, panel, table } from '../../../c
 import { useStaff } from '../../../components/admin/use-staff.ts'
 import { Avatar } from '../../../components/auth/Avatar.tsx'
 import { button } from '../../../components/ui/button.ts'
+import { SelectField } from '../../../components/ui/form.tsx'
 import { routeError } from '../../../components/ui/RouteError.tsx'
 import { ScrollRegion } from '../../../components/ui/ScrollRegion.tsx'
 import { EmptyState, LoadingState } from '../../../components/ui/states.tsx'
@@ -108,26 +109,25 @@ function TeamMembers() {
                       <td>{member.email}</td>
                       <td>
                         {editable ? (
-                          <label>
-                            <span className={css({ srOnly: true })}>Role of {member.name}</span>
-                            <select
-                              className={inputClass}
-                              value={member.role}
-                              disabled={changeRole.isPending}
-                              onChange={(event) =>
-                                changeRole.mutate({
-                                  userId: member.id,
-                                  role: event.target.value as (typeof TEAM_ROLES)[number],
-                                })
-                              }
-                            >
-                              {TEAM_ROLES.map((role) => (
-                                <option key={role} value={role}>
-                                  {capitalise(role)}
-                                </option>
-                              ))}
-                            </select>
-                          </label>
+                          <SelectField
+                            label={`Role of ${member.name}`}
+                            labelHidden
+                            controlClassName={inputClass}
+                            value={member.role}
+                            disabled={changeRole.isPending}
+                            onChange={(event) =>
+                              changeRole.mutate({
+                                userId: member.id,
+                                role: event.target.value as (typeof TEAM_ROLES)[number],
+                              })
+                            }
+                          >
+                            {TEAM_ROLES.map((role) => (
+                              <option key={role} value={role}>
+                                {capitalise(role)}
+                              </option>
+                            ))}
+                          </SelectField>
                         ) : (
                           <span className={badge({ tone: ROLE_TONE[member.role] })}>
                             {member.isOwner ? 'Owner' : capitalise(member.role)}

@@ -1,0 +1,32 @@
+// The loading → error → empty → list ladder of a list screen (the admin's orders, courses, reviews, service orders,
+// outbox and audit log): one place for its states, so each screen draws only its table.
+import type { UseQueryResult } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { EmptyState, ErrorState, LoadingState } from './states.tsx'
+
+export function QueryList<Data extends { items: readonly unknown[] }>({
+  query,
+  loading,
+  failed,
+  empty,
+  emptyAction,
+  children,
+}: {
+  /** The list's query: a page of `items` and whatever else the screen shows with them. */
+  query: UseQueryResult<Data, unknown>
+  /** The loading note, e.g. "Loading orders…". */
+  loading: string
+  /** The error's title, e.g. "Could not load orders" (with the server's message and Try Again). */
+  failed: string
+  /** The empty state's title, e.g. "No orders found". */
+  empty: string
+  /** What the empty state offers (e.g. an Add button). */
+  emptyAction?: ReactNode
+  /** The list itself, drawn once there is at least one item. */
+  children: (data: Data) => ReactNode
+}) {
+  if (query.isPending) return <LoadingState label={loading} />
+  if (query.isError) return <ErrorState title={failed} error={query.error} onRetry={() => void query.refetch()} />
+  if (query.data.items.length === 0) return <EmptyState title={empty}>{emptyAction}</EmptyState>
+  return children(query.data)
+}
