@@ -17,6 +17,7 @@ import { withTaxBreakdown } from './tax-breakdown.ts'
 const WEBHOOK_BODY_LIMIT = 512 * 1024
 
 export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: HttpDeps) {
+  const { stripe, stripeWebhookSecret: secret } = paymentsOf(deps.config)
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers()
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) =>
@@ -24,7 +25,6 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
     )
 
     scope.post('/api/stripe/webhook', async (request, reply) => {
-      const secret = paymentsOf(deps.config).stripeWebhookSecret
       if (!secret) return reply.code(503).send({ error: 'Stripe webhooks are not configured' })
       const signature = request.headers['stripe-signature']
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
@@ -36,7 +36,6 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
       // The one parse: from here on the event is a typed value (or an ignored one, recorded as such).
       const received = readStripeEvent(request.body)
       try {
-        const stripe = paymentsOf(deps.config).stripe
         const event = await withSessionPayment(
           await withTaxBreakdown(received, stripe, request.log),
           stripe,
