@@ -5,6 +5,7 @@ import { seedDatabase } from '../db/seed/index.ts'
 import { openPglite } from '../src-server/db.ts'
 import { attachStripeSession, createFromCart } from '../src-server/orders/create.ts'
 import { processStripeEvent } from '../src-server/payments/events.ts'
+import { parseStripeEvent } from '../src-server/payments/stripe-event.ts'
 import { createUser } from '../tests/support/factories.ts'
 import { shopCaller } from '../tests/support/shop.ts'
 
@@ -58,8 +59,10 @@ const event = (orderId: string, id: string) => ({
     },
   },
 })
-await time('webhook event: fulfil a paid order', 50, (i) => processStripeEvent(db, event(orderIds[i]!, `evt_${i}`)))
+await time('webhook event: fulfil a paid order', 50, (i) =>
+  processStripeEvent(db, parseStripeEvent(event(orderIds[i]!, `evt_${i}`))),
+)
 await time('webhook event: duplicate delivery', 200, (i) =>
-  processStripeEvent(db, event(orderIds[0]!, `evt_${i % 50}`)),
+  processStripeEvent(db, parseStripeEvent(event(orderIds[0]!, `evt_${i % 50}`))),
 )
 await handle.close()

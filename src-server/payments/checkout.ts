@@ -27,7 +27,7 @@ export interface CheckoutDeps {
   publicUrl: string
   limiter: RateLimiter
   /** Told when the rate limiter cannot be reached (the checkout is then allowed). */
-  onLimiterError?: (error: unknown) => void
+  log?: { warn: (details: object, message: string) => void }
 }
 
 export async function startCheckout(
@@ -36,7 +36,11 @@ export async function startCheckout(
   input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails },
 ) {
   const { db, payments } = deps
-  if (!(await allowAttempt(deps.limiter, CHECKOUT_RULE, `checkout:${buyer.id}`, deps.onLimiterError))) {
+  if (
+    !(await allowAttempt(deps.limiter, CHECKOUT_RULE, `checkout:${buyer.id}`, (error) =>
+      deps.log?.warn({ err: error }, 'rate limiter unavailable; checkout allowed'),
+    ))
+  ) {
     throw new DomainError('rate_limited', PAYMENT_MESSAGES.tooManyCheckouts)
   }
   if (input.method === 'card' && !payments.stripe) {

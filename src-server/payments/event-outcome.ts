@@ -1,6 +1,7 @@
 // What applying one Stripe event came to, and the shape of an event handler (events.ts dispatches by type).
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import type { TypedStripeEvent } from './stripe-event.ts'
 
 export type EventOutcome = 'processed' | 'duplicate' | 'ignored'
 export type IgnoredReason = 'not_ours' | 'malformed' | 'unhandled_type' | 'unhandled_status' | 'not_paid'
@@ -24,9 +25,9 @@ export interface EventContext {
   publicUrl: string
 }
 
-export type Handler = (
+/** Applies one typed event (stripe-event.ts parsed it at the edge); E narrows it to the types it handles. */
+export type Handler<E extends TypedStripeEvent = TypedStripeEvent> = (
   trx: Transaction<Database>,
-  object: unknown,
-  type: string,
+  event: E,
   context: EventContext,
 ) => Promise<Applied>

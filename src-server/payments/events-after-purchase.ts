@@ -8,28 +8,26 @@ import { expire } from '../orders/pending.ts'
 import { reconcileStripeRefunds } from '../orders/refunds.ts'
 import { orderOfSession } from './checkout-session.ts'
 import { type Applied, type IgnoredReason, ignored, PROCESSED } from './event-outcome.ts'
-import { chargeSchema, checkoutSessionSchema, disputeSchema } from './stripe-schemas.ts'
+import type { EventOf } from './stripe-event.ts'
+import type { StripeDispute } from './stripe-schemas.ts'
 
 const idOf = (value: string | { id: string } | null | undefined) =>
   value ? (typeof value === 'string' ? value : value.id) : null
 
 /** checkout.session.expired: the order of an unpaid session becomes Expired (a paid or closed order stays). */
-export async function sessionExpired(trx: Transaction<Database>, object: unknown): Promise<Applied> {
-  const session = checkoutSessionSchema.safeParse(object)
-  if (!session.success) return ignored('malformed')
-  const order = await orderOfSession(trx, session.data)
+export async function sessionExpired(trx: Transaction<Database>, event: EventOf<'session'>): Promise<Applied> {
+  const order = await orderOfSession(trx, event.object)
   if (!order) return ignored('not_ours')
   await expire(trx, order.id)
   return PROCESSED
 }
 
 /** charge.refunded: every refund of the payment recorded once (ours already are; the dashboard's get recorded). */
-export async function chargeRefunded(trx: Transaction<Database>, object: unknown): Promise<Applied> {
-  const charge = chargeSchema.safeParse(object)
-  if (!charge.success) return ignored('malformed')
-  const paymentIntentId = idOf(charge.data.payment_intent)
+export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<'charge'>): Promise<Applied> {
+  const charge = event.object
+  const paymentIntentId = idOf(charge.payment_intent)
   if (!paymentIntentId) return ignored('not_ours')
-  const refunds = (charge.data.refunds?.data ?? []).map((refund) => ({ id: refund.id, amount: refund.amount }))
+  const refunds = (charge.refunds?.data ?? []).map((refund) => ({ id: refund.id, amount: refund.amount }))
   // Oldest first, so the last one (if it completes the refund) takes the remaining lines.
   const ours = await reconcileStripeRefunds(trx, { paymentIntentId, refunds: refunds.reverse() })
   if (!ours) return ignored('not_ours')
@@ -43,30 +41,28 @@ function afterCommit(endedStripeSubscriptions: string[]): Applied {
     : PROCESSED
 }
 
-function disputeOf(object: unknown): DisputeEvent | IgnoredReason {
-  const dispute = disputeSchema.safeParse(object)
-  if (!dispute.success) return 'malformed'
-  const paymentIntentId = idOf(dispute.data.payment_intent)
+function disputeOf(dispute: StripeDispute): DisputeEvent | IgnoredReason {
+  const paymentIntentId = idOf(dispute.payment_intent)
   if (!paymentIntentId) return 'not_ours'
   return {
-    disputeId: dispute.data.id,
+    disputeId: dispute.id,
     paymentIntentId,
-    status: dispute.data.status,
-    reason: dispute.data.reason,
-    amountMinor: dispute.data.amount ?? null,
+    status: dispute.status,
+    reason: dispute.reason,
+    amountMinor: dispute.amount ?? null,
   }
 }
 
 /** charge.dispute.created: the order's access is withheld, it becomes Disputed, staff are alerted. */
-export async function disputeCreated(trx: Transaction<Database>, object: unknown): Promise<Applied> {
-  const dispute = disputeOf(object)
+export async function disputeCreated(trx: Transaction<Database>, event: EventOf<'dispute'>): Promise<Applied> {
+  const dispute = disputeOf(event.object)
   if (typeof dispute === 'string') return ignored(dispute)
   return (await openDispute(trx, dispute)) === 'not_ours' ? ignored('not_ours') : PROCESSED
 }
 
 /** charge.dispute.closed: won gives the access back; lost records the money taken back and keeps it withheld. */
-export async function disputeClosed(trx: Transaction<Database>, object: unknown): Promise<Applied> {
-  const dispute = disputeOf(object)
+export async function disputeClosed(trx: Transaction<Database>, event: EventOf<'dispute'>): Promise<Applied> {
+  const dispute = disputeOf(event.object)
   if (typeof dispute === 'string') return ignored(dispute)
   const closed = await closeDispute(trx, dispute)
   return closed.outcome === 'not_ours' ? ignored('not_ours') : afterCommit(closed.endedStripeSubscriptions)

@@ -1,5 +1,6 @@
 // The shapes of what Stripe sends us, as far as the app reads them. A signed webhook proves who sent it, not what
-// it holds: events are parsed here, and whatever does not fit is acknowledged and recorded as ignored, never applied.
+// it holds: each event is parsed against these once, at the edge (stripe-event.ts); whatever does not fit is
+// acknowledged and recorded as ignored, never applied. The Stripe adapter (stripe.ts) reads its answers with them too.
 import { z } from 'zod'
 
 const id = z.string().min(1).max(255)
@@ -98,14 +99,6 @@ export const invoiceSchema = z.object({
 })
 export type StripeInvoice = z.infer<typeof invoiceSchema>
 
-/** Every event: which one, and its object (checked against the schema of its type before use). */
-export const eventEnvelopeSchema = z.object({
-  id,
-  type: z.string().min(1).max(255),
-  created: unixSeconds.nullish(),
-  data: z.object({ object: z.unknown() }),
-})
-
 export const refundSchema = z.object({
   id,
   amount: z.number().int().nonnegative(),
@@ -122,6 +115,7 @@ export const chargeSchema = z.object({
   amount_refunded: z.number().int().nonnegative(),
   refunds: z.object({ data: z.array(refundSchema) }).nullish(),
 })
+export type StripeCharge = z.infer<typeof chargeSchema>
 
 export const disputeSchema = z.object({
   id,
@@ -131,3 +125,4 @@ export const disputeSchema = z.object({
   amount: z.number().int().nonnegative().nullish(),
   reason: z.string().nullish(),
 })
+export type StripeDispute = z.infer<typeof disputeSchema>

@@ -220,29 +220,16 @@ function priceData(change: PriceChange) {
   }
 }
 
-export type VerifiedWebhook =
-  | { verified: false }
-  /** Signed by Stripe; `event` is the parsed JSON, or null when the signed body is not a readable event. */
-  | { verified: true; event: unknown }
-
 /** Checks the Stripe-Signature header against the raw body. Nothing about the event's shape is trusted yet. */
-export async function verifyStripeWebhook(
-  payload: Buffer,
-  signature: string,
-  secret: string,
-): Promise<VerifiedWebhook> {
+export async function verifyStripeWebhook(payload: Buffer, signature: string, secret: string): Promise<boolean> {
   const StripeSdk = await loadStripe()
   try {
     await StripeSdk.webhooks.signature!.verifyHeaderAsync(payload, signature, secret)
   } catch (error) {
-    if (error instanceof StripeSdk.errors.StripeSignatureVerificationError) return { verified: false }
+    if (error instanceof StripeSdk.errors.StripeSignatureVerificationError) return false
     throw error
   }
-  try {
-    return { verified: true, event: JSON.parse(payload.toString('utf8')) as unknown }
-  } catch {
-    return { verified: true, event: null } // signed by Stripe, but not JSON: acknowledged, never applied
-  }
+  return true
 }
 
 /**

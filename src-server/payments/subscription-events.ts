@@ -15,8 +15,9 @@ import { sendPaymentProblemMail, sendTrialEndingMail } from '../membership/mails
 import { markPaid } from '../orders/pay.ts'
 import { recordPaidSubscriptionInvoice, recordServiceRenewalInvoice } from '../orders/subscription-invoices.ts'
 import { periodsForPaidInvoice, subscriptionChanged } from '../service-orders/recurring.ts'
-import { type Applied, type EventContext, type Handler, ignored, PROCESSED } from './event-outcome.ts'
-import { invoiceSchema, type StripeInvoice, type StripeSubscription, subscriptionSchema } from './stripe-schemas.ts'
+import { type Applied, type EventContext, ignored, PROCESSED } from './event-outcome.ts'
+import type { EventOf } from './stripe-event.ts'
+import type { StripeInvoice, StripeSubscription } from './stripe-schemas.ts'
 
 type Trx = Transaction<Database>
 const LIVE_STRIPE_STATUSES = ['trialing', 'active', 'past_due', 'unpaid']
@@ -51,10 +52,12 @@ async function ourSubscription(trx: Trx, stripeId: string, metadata: Record<stri
   return find()
 }
 
-async function subscriptionEvent(trx: Trx, object: unknown, type: string, context: EventContext): Promise<Applied> {
-  const parsed = subscriptionSchema.safeParse(object)
-  if (!parsed.success) return ignored('malformed')
-  const sub = parsed.data
+/** customer.subscription.created|updated|deleted|trial_will_end */
+export async function subscriptionEvent(
+  trx: Trx,
+  { type, object: sub }: EventOf<'subscription'>,
+  context: EventContext,
+): Promise<Applied> {
   const deleted = type === 'customer.subscription.deleted'
   // A subscription that never went live (incomplete) creates nothing of ours.
   const ours = await ourSubscription(
@@ -131,10 +134,8 @@ function billedPeriod(invoice: StripeInvoice) {
   return { start: seconds(start), end: seconds(end) }
 }
 
-async function invoicePaid(trx: Trx, object: unknown, _type: string, context: EventContext): Promise<Applied> {
-  const parsed = invoiceSchema.safeParse(object)
-  if (!parsed.success) return ignored('malformed')
-  const invoice = parsed.data
+/** invoice.paid */
+export async function invoicePaid(trx: Trx, { object: invoice }: EventOf<'invoice'>, context: EventContext) {
   const { stripeId, metadata } = invoiceSubscription(invoice)
   if (!stripeId) return ignored('not_ours') // a one-off invoice: checkout's own payments are handled by session
   const ours = await ourSubscription(trx, stripeId, metadata)
@@ -163,10 +164,8 @@ async function invoicePaid(trx: Trx, object: unknown, _type: string, context: Ev
   return PROCESSED
 }
 
-async function invoiceNotPaid(trx: Trx, object: unknown, _type: string, context: EventContext): Promise<Applied> {
-  const parsed = invoiceSchema.safeParse(object)
-  if (!parsed.success) return ignored('malformed')
-  const invoice = parsed.data
+/** invoice.payment_failed|payment_action_required */
+export async function invoiceNotPaid(trx: Trx, { object: invoice }: EventOf<'invoice'>, context: EventContext) {
   const { stripeId, metadata } = invoiceSubscription(invoice)
   if (!stripeId) return ignored('not_ours')
   const ours = await ourSubscription(trx, stripeId, metadata)
@@ -177,14 +176,4 @@ async function invoiceNotPaid(trx: Trx, object: unknown, _type: string, context:
   await applyInvoiceOutcome(trx, ours.id, { paid: false, periodEnd: period.end })
   await sendPaymentProblemMail(trx, ours.id, invoice.id, context.publicUrl)
   return PROCESSED
-}
-
-export const SUBSCRIPTION_HANDLERS: Record<string, Handler> = {
-  'customer.subscription.created': subscriptionEvent,
-  'customer.subscription.updated': subscriptionEvent,
-  'customer.subscription.deleted': subscriptionEvent,
-  'customer.subscription.trial_will_end': subscriptionEvent,
-  'invoice.paid': invoicePaid,
-  'invoice.payment_failed': invoiceNotPaid,
-  'invoice.payment_action_required': invoiceNotPaid,
 }

@@ -4,27 +4,21 @@
 // here, before the event's transaction opens; if it cannot answer, the invoice shows the tax as one line.
 
 import type { StripeApi } from './stripe.ts'
-import { checkoutSessionSchema, eventEnvelopeSchema } from './stripe-schemas.ts'
-
-const PAID_SESSION_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded'])
+import { isPaidSessionEvent, type StripeEvent } from './stripe-event.ts'
 
 type Log = { warn: (details: object, message: string) => void }
 
-export async function withTaxBreakdown(event: unknown, stripe: StripeApi | null, log: Log): Promise<unknown> {
-  if (!stripe) return event
-  const envelope = eventEnvelopeSchema.safeParse(event)
-  if (!envelope.success || !PAID_SESSION_EVENTS.has(envelope.data.type)) return event
-  const session = checkoutSessionSchema.safeParse(envelope.data.data.object)
-  if (!session.success) return event
-  const tax = session.data.total_details?.amount_tax ?? 0
-  if (tax <= 0 || session.data.total_details?.breakdown) return event
+export async function withTaxBreakdown(event: StripeEvent, stripe: StripeApi | null, log: Log): Promise<StripeEvent> {
+  if (!stripe || !isPaidSessionEvent(event)) return event
+  const session = event.object
+  const tax = session.total_details?.amount_tax ?? 0
+  if (tax <= 0 || session.total_details?.breakdown) return event
   try {
-    const full = await stripe.retrieveCheckoutSession(session.data.id)
+    const full = await stripe.retrieveCheckoutSession(session.id)
     if (full.total_details?.amount_tax !== tax || !full.total_details.breakdown) return event
-    const raw = event as { data: { object: Record<string, unknown> } }
-    return { ...raw, data: { ...raw.data, object: { ...raw.data.object, total_details: full.total_details } } }
+    return { ...event, object: { ...session, total_details: full.total_details } }
   } catch (error) {
-    log.warn({ err: error, session: session.data.id }, 'could not read the tax breakdown of a paid session')
+    log.warn({ err: error, session: session.id }, 'could not read the tax breakdown of a paid session')
     return event
   }
 }

@@ -1,9 +1,10 @@
+import { plansOutput } from '../../src-shared/schemas/plans.ts'
 import { listComparisonFeatures, listPlans } from '../plans/repository.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export const plansRouter = router({
   /** The plans and the comparison table, read together for the pricing page. */
-  list: publicProcedure.query(async ({ ctx }) => {
+  list: publicProcedure.output(plansOutput).query(async ({ ctx }) => {
     const [plans, comparison] = await Promise.all([listPlans(ctx.db), listComparisonFeatures(ctx.db)])
     return {
       plans: plans.map((plan) => ({

@@ -7,7 +7,6 @@ import { readDocument } from '../orders/documents.ts'
 import { enrolForFree } from '../orders/free-enrolment.ts'
 import { requestRefund } from '../orders/refund-requests.ts'
 import { listOrdersForUser } from '../orders/repository.ts'
-import { paymentsOf } from '../payments/config.ts'
 import { withPaymentInstructions } from '../payments/instructions.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
@@ -22,7 +21,7 @@ export const purchasesRouter = router({
   })),
   /** Order history; unpaid bank-transfer and PayPal orders carry how to pay them (shown until paid). */
   orders: authedProcedure.query(async ({ ctx }) =>
-    withPaymentInstructions(paymentsOf(ctx.config), await listOrdersForUser(ctx.db, ctx.user.id)),
+    withPaymentInstructions(ctx.payments, await listOrdersForUser(ctx.db, ctx.user.id)),
   ),
   /** An invoice or credit note for its print page: the buyer it names, or staff. */
   document: authedProcedure

@@ -3,8 +3,6 @@
 import { z } from 'zod'
 import { briefInput } from '../../src-shared/schemas/service-brief.ts'
 import { MESSAGE_MAX_LENGTH } from '../../src-shared/service-orders.ts'
-import { paymentsOf } from '../payments/config.ts'
-import { stopAtPeriodEnd } from '../payments/service-subscriptions.ts'
 import { saveDraft, submitBrief } from '../service-orders/brief.ts'
 import { acceptDelivery, requestRevision } from '../service-orders/delivery.ts'
 import { removeBriefFile } from '../service-orders/files.ts'
@@ -54,9 +52,7 @@ export const serviceOrdersRouter = router({
   /** A monthly service: stop its subscription at the end of the paid month (the order closes then). */
   cancelSubscription: authedProcedure
     .input(byId)
-    .mutation(({ ctx, input }) =>
-      cancelRecurring(ctx.db, ctx.user, input.id, stopAtPeriodEnd(paymentsOf(ctx.config).stripe)),
-    ),
+    .mutation(({ ctx, input }) => cancelRecurring(ctx.db, ctx.user, input.id, ctx.stopAtPeriodEnd)),
 
   requestRevision: authedProcedure
     .input(byId.extend({ details: z.string().trim().min(1, 'Tell us what to change').max(MESSAGE_MAX_LENGTH) }))

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { FEATURED_SERVICES_LIMIT } from '../../src-shared/constants.ts'
-import { serviceIdSchema } from '../../src-shared/schemas/services.ts'
+import { serviceCardSchema, serviceIdSchema } from '../../src-shared/schemas/services.ts'
 import { findService, listPackages, listServices } from '../offerings/repository.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
@@ -27,12 +27,16 @@ function toServiceCard(row: ServiceRow) {
 }
 
 export const servicesRouter = router({
-  list: publicProcedure.query(async ({ ctx }) => (await listServices(ctx.db)).map(toServiceCard)),
+  list: publicProcedure
+    .output(z.array(serviceCardSchema))
+    .query(async ({ ctx }) => (await listServices(ctx.db)).map(toServiceCard)),
 
   /** At most three featured services (spec §9); the home section hides itself when this is empty. */
-  featured: publicProcedure.query(async ({ ctx }) =>
-    (await listServices(ctx.db, { featuredOnly: true, limit: FEATURED_SERVICES_LIMIT })).map(toServiceCard),
-  ),
+  featured: publicProcedure
+    .output(z.array(serviceCardSchema))
+    .query(async ({ ctx }) =>
+      (await listServices(ctx.db, { featuredOnly: true, limit: FEATURED_SERVICES_LIMIT })).map(toServiceCard),
+    ),
 
   /** A service with its packages in order, or null (the page shows 'Service Not Found'). */
   byId: publicProcedure.input(z.object({ id: serviceIdSchema })).query(async ({ ctx, input }) => {

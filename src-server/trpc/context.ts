@@ -1,9 +1,12 @@
-// The tRPC context. createContextInner is what tests use with any user; createContext is the HTTP one.
+// The tRPC context: the built dependencies every procedure gets (database, settings, payment rails, storage, rate
+// limiter), made once, plus the caller. createContextInner is what tests use with any user (defaults for what they
+// leave out); makeCreateContext builds the dependencies once per server and adds each request's caller.
 import path from 'node:path'
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { ResolveSession, SessionInfo, SessionUser } from '../auth/types.ts'
 import { type AppConfig, defaultAppConfig } from '../config.ts'
 import type { DB } from '../db.ts'
+import { paymentsAdapter } from '../payments/adapter.ts'
 import { createMemoryLimiter, type RateLimiter } from '../security/rate-limit.ts'
 import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
 
@@ -11,6 +14,7 @@ export interface ContextInner {
   db: DB
   user: SessionUser | null
   session: SessionInfo | null
+  /** Settings; the payment settings in it (config.payments) give the payment rails. */
   config?: AppConfig
   /** Counts attempts for abuse limits; a caller without one gets its own in-memory limiter. */
   limiter?: RateLimiter
@@ -20,14 +24,42 @@ export interface ContextInner {
   storage?: FileStorage
 }
 
-export function createContextInner(inner: ContextInner) {
+/** Where a procedure's warnings go: the request's log over HTTP, nowhere in a test's direct call. */
+export interface WarnLog {
+  warn: (details: object, message: string) => void
+}
+const silent: WarnLog = { warn: () => {} }
+
+type Deps = Pick<ContextInner, 'db' | 'config' | 'limiter' | 'storage'>
+
+/** The dependencies, built once: settings, payment rails, rate limiter, storage. */
+function buildDeps(deps: Deps) {
+  const config = deps.config ?? defaultAppConfig
   return {
-    ...inner,
-    config: inner.config ?? defaultAppConfig,
-    limiter: inner.limiter ?? createMemoryLimiter(),
-    clientIp: inner.clientIp ?? 'local',
-    storage: inner.storage ?? createLocalStorage(path.resolve('data', 'uploads')),
+    db: deps.db,
+    config,
+    publicUrl: config.publicUrl,
+    ...paymentsAdapter(config.payments),
+    limiter: deps.limiter ?? createMemoryLimiter(),
+    storage: deps.storage ?? createLocalStorage(path.resolve('data', 'uploads')),
   }
+}
+
+function withCaller(
+  deps: ReturnType<typeof buildDeps>,
+  caller: { user: SessionUser | null; session: SessionInfo | null; clientIp?: string; log?: WarnLog },
+) {
+  return {
+    ...deps,
+    user: caller.user,
+    session: caller.session,
+    clientIp: caller.clientIp ?? 'local',
+    log: caller.log ?? silent,
+  }
+}
+
+export function createContextInner(inner: ContextInner) {
+  return withCaller(buildDeps(inner), inner)
 }
 
 export type Context = ReturnType<typeof createContextInner> & {
@@ -44,15 +76,16 @@ export function makeCreateContext(
   limiter: RateLimiter = createMemoryLimiter(),
   storage?: FileStorage,
 ) {
+  const deps = buildDeps({ db, config, limiter, storage })
   // Never throws: a context that failed to build would leave the error formatter without the request (and its
   // id), so a failure is carried on the context and thrown by the base procedure instead.
   return async ({ req, res }: CreateFastifyContextOptions): Promise<Context> => {
-    const base = { db, config, limiter, clientIp: req.ip, storage }
+    const caller = { clientIp: req.ip, log: req.log }
     try {
       const { user, session } = await resolveSession(req, res)
-      return { ...createContextInner({ ...base, user, session }), req, res }
+      return { ...withCaller(deps, { ...caller, user, session }), req, res }
     } catch (sessionError) {
-      return { ...createContextInner({ ...base, user: null, session: null }), req, res, sessionError }
+      return { ...withCaller(deps, { ...caller, user: null, session: null }), req, res, sessionError }
     }
   }
 }

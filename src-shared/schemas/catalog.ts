@@ -42,3 +42,57 @@ export const catalogueQuerySchema = z.object({
 })
 export type CatalogueQuery = z.infer<typeof catalogueQuerySchema>
 export type CatalogueQueryInput = z.input<typeof catalogueQuerySchema>
+
+// What the public catalogue procedures answer (their .output(): the public API's shapes).
+
+/** A course card: the catalogue, the featured courses and the top of a course page. */
+export const courseCardSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  instructor: z.string(),
+  description: z.string(),
+  category: z.string(),
+  categorySlug: z.string(),
+  image: z.string(),
+  priceMinor: z.number().int(),
+  originalPriceMinor: z.number().int().nullable(),
+  currency: z.string(),
+  rating: z.number(),
+  reviewCount: z.number().int(),
+  featured: z.boolean(),
+  lessons: z.number().int(),
+  durationMinutes: z.number().int(),
+  level: z.string(),
+})
+
+/** A category with its published-course count. */
+export const categoryCountSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  icon: z.string(),
+  count: z.number().int(),
+})
+
+/** A facet's count; null when the counts are not known (the page then shows the options without numbers). */
+const facetCount = z.number().int().nullable()
+type PriceBand = keyof typeof PRICE_BANDS
+type DurationBand = keyof typeof DURATION_BANDS
+
+/** One page of the catalogue with its facet counts: the public `catalog.search` answer. */
+export const catalogueSearchOutput = z.object({
+  total: z.number().int(),
+  totalCapped: z.boolean(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  pageCount: z.number().int(),
+  category: z.object({ slug: z.string(), name: z.string() }).nullable(),
+  facets: z.object({
+    categories: z.array(z.object({ slug: z.string(), name: z.string(), count: facetCount })),
+    allCategories: facetCount,
+    price: z.record(z.enum(Object.keys(PRICE_BANDS) as [PriceBand, ...PriceBand[]]), facetCount),
+    rating: z.array(z.object({ floor: z.number(), count: facetCount })),
+    duration: z.record(z.enum(Object.keys(DURATION_BANDS) as [DurationBand, ...DurationBand[]]), facetCount),
+  }),
+  items: z.array(courseCardSchema),
+})

@@ -9,6 +9,7 @@ import { isPremium } from '../../src-server/access/premium.ts'
 import { requestRefund } from '../../src-server/orders/refund-requests.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { processStripeEvent } from '../../src-server/payments/events.ts'
+import { parseStripeEvent } from '../../src-server/payments/stripe-event.ts'
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
@@ -36,7 +37,11 @@ const owned = async (caller: Caller) => (await caller.purchases.entitlements()).
 
 /** Applies one signed Stripe event as the webhook does and gives back what it came to (without its id and type). */
 async function apply(type: string, object: unknown) {
-  const { eventId: _id, type: _type, ...result } = await processStripeEvent(db(), fake.signedEvent(type, object).event)
+  const {
+    eventId: _id,
+    type: _type,
+    ...result
+  } = await processStripeEvent(db(), parseStripeEvent(fake.signedEvent(type, object).event))
   return result
 }
 

@@ -9,6 +9,7 @@ import { attachStripeSession, createFromCart } from '../../src-server/orders/cre
 import { defaultPayments } from '../../src-server/payments/config.ts'
 import { processStripeEvent } from '../../src-server/payments/events.ts'
 import { createStripeApi } from '../../src-server/payments/stripe.ts'
+import { parseStripeEvent } from '../../src-server/payments/stripe-event.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
 import { type FakeStripe, startFakeStripe } from '../support/fake-stripe.ts'
@@ -141,7 +142,7 @@ async function deliver(order: readonly number[]) {
   const run = `r${++runs}`
   const member = await eventsForFreshMember(run)
   for (const index of order) {
-    const result = await processStripeEvent(db(), member.events[index], 'http://shop.test')
+    const result = await processStripeEvent(db(), parseStripeEvent(member.events[index]), 'http://shop.test')
     expect(result.outcome).not.toBe('ignored')
   }
   return finalState(member.userId, member.orderId)

@@ -12,6 +12,7 @@ import { runMembershipSchedule } from '../../src-server/membership/renewals.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { processStripeEvent } from '../../src-server/payments/events.ts'
+import { parseStripeEvent } from '../../src-server/payments/stripe-event.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import { shopCaller } from '../support/shop.ts'
@@ -72,7 +73,9 @@ let events = 0
 /** Delivers one Stripe event created at `created` (seconds); it must be processed. */
 async function deliver(type: string, object: Record<string, unknown>, created: number) {
   const event = { id: `evt_state_${++events}`, object: 'event', type, created, data: { object } }
-  expect(await processStripeEvent(db(), event, 'http://shop.test')).toMatchObject({ outcome: 'processed' })
+  expect(await processStripeEvent(db(), parseStripeEvent(event), 'http://shop.test')).toMatchObject({
+    outcome: 'processed',
+  })
 }
 
 /** The subscription as Stripe sends it: its status, period end and trial end (seconds), and anything else. */

@@ -103,6 +103,27 @@ describe('server architecture', () => {
     expect(serverImports).toEqual([])
   })
 
+  it('gives routers their dependencies built once on the context: no paymentsOf or depsOf per call', () => {
+    const routers = sourceFiles(path.join(SERVER, 'routers'))
+    expect(offenders(routers, /\b(paymentsOf|depsOf)\(/, [])).toEqual([])
+  })
+
+  it('parses a Stripe event once, at the edge (payments/stripe-event.ts); nothing below re-reads it', () => {
+    const serverFiles = sourceFiles(SERVER)
+    // Only the edge reads a webhook body (JSON.parse) and checks an event's envelope or object against a Stripe
+    // schema; the Stripe adapter (stripe.ts) checks the API's own answers with the same schemas.
+    const stripeParse =
+      /\b(checkoutSessionSchema|subscriptionSchema|invoiceSchema|chargeSchema|disputeSchema|refundSchema|eventEnvelopeSchema|envelopeSchema)\.(safeParse|parse)\(/
+    const edge = ['src-server/payments/stripe-event.ts']
+    expect(offenders(serverFiles, stripeParse, [...edge, 'src-server/payments/stripe.ts'])).toEqual([])
+    const payments = sourceFiles(path.join(SERVER, 'payments'))
+    expect(offenders(payments, /\bJSON\.parse\(/, edge)).toEqual([])
+    // Below the edge an event is the typed value: no parameter or result of `unknown`, no cast through it (a caught
+    // error stays `unknown`).
+    const untyped = /\b(object|payload|event|body|raw)\??:\s*unknown\b|Promise<unknown>|\bas unknown\b/
+    expect(offenders(payments, untyped, edge)).toEqual([])
+  })
+
   it('names the data layer one way: no service.ts, *-service.ts or queries.ts, no admin/ outside routers', () => {
     const serverFiles = sourceFiles(SERVER).map(rel)
     expect(serverFiles.filter((file) => /(^|\/|-)(service|queries)\.ts$/.test(file))).toEqual([])

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { taxLinesOf } from '../../src-server/payments/checkout-session.ts'
 import type { StripeApi } from '../../src-server/payments/stripe.ts'
+import { type EventOf, parseStripeEvent } from '../../src-server/payments/stripe-event.ts'
 import { withTaxBreakdown } from '../../src-server/payments/tax-breakdown.ts'
 
 const rate = (display_name: string, jurisdiction: string | null, percentage: number | null) => ({
@@ -44,12 +45,13 @@ describe('taxLinesOf', () => {
 })
 
 describe('withTaxBreakdown', () => {
-  const event = (amountTax: number) => ({
-    id: 'evt_1',
-    type: 'checkout.session.completed',
-    created: 1,
-    data: { object: { id: 'cs_1', payment_status: 'paid', total_details: { amount_tax: amountTax } } },
-  })
+  const event = (amountTax: number) =>
+    parseStripeEvent({
+      id: 'evt_1',
+      type: 'checkout.session.completed',
+      created: 1,
+      data: { object: { id: 'cs_1', payment_status: 'paid', total_details: { amount_tax: amountTax } } },
+    })
   const log = { warn: () => {} }
   const breakdown = { taxes: [{ amount: 50, rate: rate('VAT', 'UK', 20) }] }
   const stripeAnswering = (answer: () => Promise<unknown>) =>
@@ -57,8 +59,8 @@ describe('withTaxBreakdown', () => {
 
   it('puts the expanded breakdown into a paid session’s event', async () => {
     const stripe = stripeAnswering(async () => ({ id: 'cs_1', total_details: { amount_tax: 50, breakdown } }))
-    const enriched = (await withTaxBreakdown(event(50), stripe, log)) as ReturnType<typeof event>
-    expect(enriched.data.object.total_details).toEqual({ amount_tax: 50, breakdown })
+    const enriched = (await withTaxBreakdown(event(50), stripe, log)) as EventOf<'session'>
+    expect(enriched.object.total_details).toEqual({ amount_tax: 50, breakdown })
     expect(enriched.id).toBe('evt_1')
   })
 

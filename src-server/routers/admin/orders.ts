@@ -9,8 +9,7 @@ import { countOpenRefundRequests, decideRefundRequest, listOpenRefundRequests } 
 import { listOrdersForStaff } from '../../orders/repository.ts'
 import { confirmPaymentByStaff } from '../../orders/staff.ts'
 import { cancelOrderByStaff } from '../../payments/abandoned.ts'
-import { paymentsOf } from '../../payments/config.ts'
-import { refundByStaff, stripeRefundGateway } from '../../payments/refunds.ts'
+import { refundByStaff } from '../../payments/refunds.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -52,7 +51,7 @@ export const adminOrdersRouter = router({
   /** Refund the whole order or chosen lines (card through Stripe; PayPal and bank as manual refunds). */
   refund: staffProcedure('admin')
     .input(refundInput)
-    .mutation(({ ctx, input }) => refundByStaff(ctx.db, paymentsOf(ctx.config).stripe, input, actorOf(ctx.user))),
+    .mutation(({ ctx, input }) => refundByStaff(ctx.db, ctx.stripe, input, actorOf(ctx.user))),
 
   /** Refund requests waiting for a decision (the Orders badge counts them). */
   requests: staffProcedure('viewer').query(({ ctx }) => listOpenRefundRequests(ctx.db)),
@@ -60,26 +59,18 @@ export const adminOrdersRouter = router({
   decideRequest: staffProcedure('admin')
     .input(refundDecisionInput)
     .mutation(({ ctx, input }) =>
-      decideRefundRequest(
-        ctx.db,
-        input.requestId,
-        input,
-        actorOf(ctx.user),
-        stripeRefundGateway(paymentsOf(ctx.config).stripe),
-      ),
+      decideRefundRequest(ctx.db, input.requestId, input, actorOf(ctx.user), ctx.refundGateway),
     ),
 
   /** Which lines a partial Stripe-dashboard refund gave back (they lose access); none keeps access. */
   assignRefundLines: staffProcedure('admin')
     .input(refundLinesInput)
-    .mutation(({ ctx, input }) =>
-      assignRefundLines(ctx.db, input, actorOf(ctx.user), stripeRefundGateway(paymentsOf(ctx.config).stripe)),
-    ),
+    .mutation(({ ctx, input }) => assignRefundLines(ctx.db, input, actorOf(ctx.user), ctx.refundGateway)),
 
   cancel: staffProcedure('admin')
     .input(orderInput)
     .mutation(async ({ ctx, input }) => {
-      await cancelOrderByStaff(ctx.db, paymentsOf(ctx.config).stripe, input.id, actorOf(ctx.user))
+      await cancelOrderByStaff(ctx.db, ctx.stripe, input.id, actorOf(ctx.user))
       return { id: input.id }
     }),
 })

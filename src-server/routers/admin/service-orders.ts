@@ -3,8 +3,6 @@
 // the refunds flow (a PayPal or bank payment needs the refund's reference).
 import { z } from 'zod'
 import { MESSAGE_MAX_LENGTH, SERVICE_ORDER_STATUSES } from '../../../src-shared/service-orders.ts'
-import { paymentsOf } from '../../payments/config.ts'
-import { cancelMoney } from '../../payments/service-subscriptions.ts'
 import { reopenBrief } from '../../service-orders/brief.ts'
 import { postMessage } from '../../service-orders/messages.ts'
 import { deliverReport } from '../../service-orders/recurring.ts'
@@ -83,7 +81,7 @@ export const adminServiceOrdersRouter = router({
       const result = await cancelServiceOrder(ctx.db, ctx.user, input.id, ctx.config, {
         refund: input.refund,
         reference: input.reference || undefined,
-        ...cancelMoney(paymentsOf(ctx.config).stripe),
+        ...ctx.cancelMoney,
       })
       return { id: input.id, ...result }
     }),
