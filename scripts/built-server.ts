@@ -2,6 +2,7 @@
 // its own, migrated and seeded by the server), for the scripts that measure it in a browser: `npm run lighthouse`
 // and `npm run bench:hydration`. PostgreSQL is TEST_DATABASE_URL's (postgres://postgres@127.0.0.1:5432 by default).
 import { type ChildProcess, spawn } from 'node:child_process'
+import path from 'node:path'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../db/types.ts'
@@ -24,7 +25,15 @@ export async function startBuiltServer(port: number, databasePrefix: string): Pr
   url.pathname = `/${databasePrefix}_${port}`
   const databaseUrl = url.toString()
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.ts'], {
-    env: { ...process.env, E2E_PORT: String(port), E2E_DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' },
+    env: {
+      ...process.env,
+      E2E_PORT: String(port),
+      E2E_DATABASE_URL: databaseUrl,
+      E2E_LOG_LEVEL: 'error',
+      // Where e2e-server.ts writes its log and the secrets it was given (read by the e2e log audit only).
+      E2E_LOG_FILE: path.resolve(`.e2e-data/${databasePrefix}-${port}.log`),
+      E2E_SECRETS_FILE: path.resolve(`.e2e-data/${databasePrefix}-secrets-${port}.txt`),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const built: BuiltServer = {

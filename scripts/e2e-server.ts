@@ -34,7 +34,8 @@ const env: NodeJS.ProcessEnv = {
   NODE_ENV: 'production',
   PORT: process.env.E2E_PORT ?? '4321',
   HOST: '127.0.0.1',
-  LOG_LEVEL: 'info',
+  // The log audit reads the requests (info); benchmarks starting this server (scripts/built-server.ts) ask for less.
+  LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
   CLIENT_DIR: path.resolve('dist/client'),
   DATABASE_URL: databaseUrl,
   DATA_DIR: path.resolve('.e2e-data', name),
