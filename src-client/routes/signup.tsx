@@ -3,6 +3,7 @@ import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-ro
 import { type FormEvent, useEffect, useState } from 'react'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { SIGNUP_REDIRECT_MS } from '../../src-shared/constants.ts'
+import { firstIssueByField } from '../../src-shared/native-form.ts'
 import { signupInput } from '../../src-shared/schemas/auth.ts'
 import { css } from '../../styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
@@ -58,9 +59,7 @@ function SignupPage() {
       acceptTerms: form.get('acceptTerms') === 'on',
     })
     if (!parsed.success) {
-      const next: FieldErrors = {}
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof FieldErrors] ??= issue.message
-      setErrors(next)
+      setErrors(firstIssueByField(parsed.error.issues) as FieldErrors)
       return
     }
     setErrors({})

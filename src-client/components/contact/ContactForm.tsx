@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useState } from 'react'
+import { firstIssueByField } from '../../../src-shared/native-form.ts'
 import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '../../../src-shared/schemas/contact.ts'
 import { css } from '../../../styled-system/css'
 import { errorMessage } from '../../lib/errors.ts'
@@ -69,12 +70,7 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
       agreement: form.get('agreement') === 'on',
     })
     if (!parsed.success) {
-      const next: Errors = {}
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field
-        next[field] ??= issue.message
-      }
-      setErrors(next)
+      setErrors(firstIssueByField(parsed.error.issues) as Errors)
       return
     }
     setErrors({})
