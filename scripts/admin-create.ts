@@ -2,8 +2,8 @@
 // on the database the server would open. The password is never printed.
 import { parseArgs } from 'node:util'
 import { migrateToLatest } from '../db/migrate.ts'
-import { openDatabase } from '../src-server/db.ts'
-import { readEnv } from '../src-server/env.ts'
+import { openDatabase } from '../src-server/kernel/db.ts'
+import { readEnv } from '../src-server/kernel/env.ts'
 import { ensureOwner } from '../src-server/team/owner.ts'
 import { PASSWORD_MIN_LENGTH } from '../src-shared/constants.ts'
 

@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { courseRow, insertUser } from '../db/seed/factories.ts'
 import { seedDatabase } from '../db/seed/index.ts'
-import { openPglite } from '../src-server/db.ts'
+import { openPglite } from '../src-server/kernel/db.ts'
 import { createCaller } from '../src-server/routers/_app.ts'
 import { createContextInner } from '../src-server/trpc/context.ts'
 

@@ -4,7 +4,7 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { insertUser } from '../db/seed/factories.ts'
 import { hashPassword, verifyPassword } from '../src-server/auth/password.ts'
 import { createSession, validateSessionToken } from '../src-server/auth/session.ts'
-import { openPglite } from '../src-server/db.ts'
+import { openPglite } from '../src-server/kernel/db.ts'
 import { createCaller } from '../src-server/routers/_app.ts'
 import { createContextInner } from '../src-server/trpc/context.ts'
 

@@ -2,7 +2,7 @@
 // Prints median and p95 per operation; not a test (numbers depend on the machine).
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
-import { openPglite } from '../src-server/db.ts'
+import { openPglite } from '../src-server/kernel/db.ts'
 import { attachStripeSession, createFromCart } from '../src-server/orders/create.ts'
 import { processStripeEvent } from '../src-server/payments/events.ts'
 import { parseStripeEvent } from '../src-server/payments/stripe-event.ts'

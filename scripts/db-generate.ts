@@ -7,8 +7,8 @@ import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { generateCatalogue } from '../db/seed/generate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
-import { openDatabase } from '../src-server/db.ts'
-import { readEnv } from '../src-server/env.ts'
+import { openDatabase } from '../src-server/kernel/db.ts'
+import { readEnv } from '../src-server/kernel/env.ts'
 
 const { values } = parseArgs({
   options: {

@@ -2,8 +2,8 @@
 
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
-import { openDatabase } from '../src-server/db.ts'
-import { readEnv } from '../src-server/env.ts'
+import { openDatabase } from '../src-server/kernel/db.ts'
+import { readEnv } from '../src-server/kernel/env.ts'
 
 const command = process.argv[2]
 if (command !== 'migrate' && command !== 'seed') {

@@ -5,7 +5,7 @@
 import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
-import { openDatabase } from '../src-server/db.ts'
+import { openDatabase } from '../src-server/kernel/db.ts'
 
 const urlFlag = process.argv.indexOf('--database-url')
 const handle = await openDatabase(urlFlag > 0 ? { databaseUrl: process.argv[urlFlag + 1] } : {})

@@ -1,5 +1,5 @@
 // The storefront's public reads as the browser sends them (tRPC batch GETs), shared by the benchmarks.
-import type { DB } from '../../src-server/db.ts'
+import type { DB } from '../../src-server/kernel/db.ts'
 import type { CatalogueQueryInput } from '../../src-shared/schemas/catalog.ts'
 
 export interface BenchRequest {

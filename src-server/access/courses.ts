@@ -1,7 +1,7 @@
 // Who may open a course: its holders in the access ledger (a bought, free or staff-granted course that is in force)
 // and staff (who preview what they sell). Lessons add Premium on top of this (see isPremium).
 import { isStaff, type Role } from '../../src-shared/roles.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { isLive } from './ledger.ts'
 
 export async function canOpenCourse(

@@ -2,7 +2,7 @@
 // grant per business-service line, and per plan line a subscription (subscriptions.ts) with its Premium grant. Called by orders/ inside the payment's transaction; idempotent (a second call for the
 // same order adds nothing).
 import type { BillingCycle, CartItemKind } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { grant } from './ledger.ts'
 import { startSubscription } from './subscriptions.ts'
 

@@ -7,7 +7,7 @@
 //                                   review_count are recomputed as learning/repository-reviews.ts computes them
 import { sql } from 'kysely'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export async function courseHoldersChanged(trx: DB, changes: readonly { user_id: string; course_id: string | null }[]) {
   const pairs = changes.flatMap((row) => (row.course_id ? [{ userId: row.user_id, courseId: row.course_id }] : []))

@@ -13,7 +13,7 @@
 // A grant is live when it is not revoked, has started and has not ended (ends_at null means no end).
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Database, GrantKind, RevokeReason } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { courseHoldersChanged } from './holder-effects.ts'
 
 export type { RevokeReason }

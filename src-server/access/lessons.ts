@@ -4,7 +4,7 @@
 // lesson's title only.
 import type { AccessSource } from '../../db/types.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { ownsCourse } from './courses.ts'
 import { isPremium } from './premium.ts'
 

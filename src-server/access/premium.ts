@@ -1,5 +1,5 @@
 // Premium is decided here only: a live Premium grant in the access ledger (from a subscription, or given by staff).
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { ownedCourseIds } from './courses.ts'
 import { isLive } from './ledger.ts'
 import { hasHadSubscription } from './subscriptions.ts'

@@ -6,7 +6,7 @@
 // the same events in any order, with any duplicates, end in the same state.
 import type { BillingCycle } from '../../db/types.ts'
 import { PREMIUM_GRACE_DAYS } from '../../src-shared/constants.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { restore, revoke, setGrantEnd } from './ledger.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000

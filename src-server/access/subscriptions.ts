@@ -3,7 +3,7 @@
 // row so concurrent payments of several plan orders keep one and mark the others duplicates.
 import type { BillingCycle } from '../../db/types.ts'
 import { TRIAL_DAYS } from '../../src-shared/constants.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { grant } from './ledger.ts'
 import { reopenLapsed, settleSubscription } from './subscription-state.ts'
 

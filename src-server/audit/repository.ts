@@ -1,7 +1,7 @@
 // The audit log: who changed what, before and after, when. Always written with the change's own transaction,
 // so a change and its record commit (or roll back) together.
-import type { DB } from '../db.ts'
-import { redactSecrets } from '../redact.ts'
+import type { DB } from '../kernel/db.ts'
+import { redactSecrets } from '../kernel/redact.ts'
 
 export interface Actor {
   id: string

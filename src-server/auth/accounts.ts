@@ -1,7 +1,7 @@
 // Account rules: sign-up, e-mail verification, password reset and change. No answer here reveals whether an
 // e-mail address has an account: sign-up and reset requests for a known address look exactly like others.
 import type { SignupInput } from '../../src-shared/schemas/auth.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { userEmailIs } from '../users/email.ts'
 import { alreadyRegisteredMail, passwordResetMail, verificationMail } from './mails.ts'

@@ -1,8 +1,8 @@
 // Password sign-in and session start, shared by the shop's log-in and the admin log-in.
 import type { FastifyReply } from 'fastify'
 import type { Role } from '../../src-shared/roles.ts'
-import type { AppConfig } from '../config.ts'
-import type { DB } from '../db.ts'
+import type { AppConfig } from '../kernel/config.ts'
+import type { DB } from '../kernel/db.ts'
 import { userEmailIs } from '../users/email.ts'
 import { setSessionCookie } from './cookies.ts'
 import { dummyPasswordHash, verifyPassword } from './password.ts'

@@ -1,5 +1,5 @@
 // The signed-in user as the client sees it (auth.me, and the answer of log-in and profile changes).
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { SESSION_USER_COLUMNS, toSessionUser } from './session-user.ts'
 import type { SessionUser } from './types.ts'
 

@@ -2,7 +2,7 @@
 // provider identity becomes a local account (an existing link, else the account with the same verified
 // e-mail, else a new verified account).
 import { Facebook, Google } from 'arctic'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { userEmailIs } from '../users/email.ts'
 import { invalidateUserSessions } from './session.ts'
 

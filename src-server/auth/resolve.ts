@@ -1,5 +1,5 @@
 // Reads the session cookie of a request, validates it, and re-sends the cookie when the expiry slid forward.
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { clearSessionCookie, setSessionCookie } from './cookies.ts'
 import { SESSION_COOKIE, validateSessionToken } from './session.ts'
 import type { ResolveSession } from './types.ts'

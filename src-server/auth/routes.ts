@@ -5,7 +5,7 @@ import { ArcticFetchError, generateCodeVerifier, generateState, OAuth2RequestErr
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { safeReturnPath } from '../../src-shared/auth.ts'
 import { isStaff } from '../../src-shared/roles.ts'
-import type { HttpDeps } from '../config.ts'
+import type { HttpDeps } from '../kernel/config.ts'
 import { startSession } from './login.ts'
 import {
   fetchProfile,

@@ -4,7 +4,7 @@
 import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { SESSION_USER_COLUMNS, toSessionUser } from './session-user.ts'
 import type { SessionInfo, SessionUser } from './types.ts'
 

@@ -2,7 +2,7 @@
 // consuming one is a single UPDATE … WHERE unused AND unexpired, so a token can never be used twice.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export type TokenPurpose = 'verify_email' | 'reset_password'
 

@@ -1,6 +1,6 @@
 // The user's cart resolved against the catalogue: every price comes from the catalogue row, never the client.
 import type { BillingCycle, CartItemKind } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export interface CartLine {
   id: string

@@ -5,8 +5,8 @@ import type { BillingCycle } from '../../db/types.ts'
 import { CART_MESSAGES, type CartItemInput, planWithCycle } from '../../src-shared/schemas/cart.ts'
 import { ownsCourse } from '../access/courses.ts'
 import { liveSubscriptionOf } from '../access/subscriptions.ts'
-import { type DB, lockKeyForTransaction } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 
 const UNIQUE_VIOLATION = '23505'
 

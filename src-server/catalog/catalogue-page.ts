@@ -1,6 +1,6 @@
 // The catalogue page: resolves the category and the search term, counts the facets, clamps the page and reads it.
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { catalogueSnapshot } from './catalogue-snapshot.ts'
 import { allOf, filterConditions } from './conditions.ts'
 import { countFacets } from './facets.ts'

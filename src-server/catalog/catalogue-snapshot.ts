@@ -2,8 +2,8 @@
 // the catalogue instead of on every request (decision 0030). catalog_version moves with every statement that
 // changes courses or categories (migrations 2026_11_22_1700 and 2026_11_27_0100), so one tiny read tells whether
 // what this node holds is current, whichever node or psql session made the change.
-import { compiledOnce } from '../compiled-query.ts'
-import type { DB } from '../db.ts'
+import { compiledOnce } from '../kernel/compiled-query.ts'
+import type { DB } from '../kernel/db.ts'
 import type { CategoryRef, Group } from './facets.ts'
 
 export interface CatalogueSnapshot {

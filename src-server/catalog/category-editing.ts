@@ -2,8 +2,8 @@
 
 import { sql } from 'kysely'
 import * as audit from '../audit/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { slugify } from './course-editing.ts'
 
 export async function listAdminCategories(db: DB) {

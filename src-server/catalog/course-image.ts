@@ -3,7 +3,7 @@
 // or its current image unchanged (so an edit still saves after S3_PUBLIC_URL moved). Nothing else: a course
 // page must not load images from anywhere an editor types.
 import { COURSE_IMAGE_REFUSED } from '../../src-shared/schemas/admin.ts'
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { type FileStorage, isSafeKey } from '../storage/storage.ts'
 

@@ -1,5 +1,5 @@
 // The course detail page's data: the published course and its curriculum outline (titles only, never content).
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { findPublishedCourse } from './repository.ts'
 import { readCurriculum } from './repository-lessons.ts'
 

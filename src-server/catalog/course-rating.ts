@@ -1,6 +1,6 @@
 // The courses' denormalised rating and review_count: catalog owns the columns (cards, the rating filter and sort
 // and the facets read them); learning/ computes them from its reviews and sets them in the review's transaction.
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 /**
  * Locks the course row for the rest of the caller's transaction, so concurrent review changes of one course

@@ -3,7 +3,7 @@
 // id back, or (a form or script without ids) when an unmatched lesson of the course has the same title.
 import { sql } from 'kysely'
 import type { LessonKind } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export interface LessonValues {
   id?: string

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
-import type { HttpDeps } from '../config.ts'
+import type { HttpDeps } from '../kernel/config.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
 

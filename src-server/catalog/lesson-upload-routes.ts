@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
-import type { HttpDeps } from '../config.ts'
+import type { HttpDeps } from '../kernel/config.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { detectAttachmentType, detectVideoType, type MediaType } from '../storage/media.ts'
 import { discard, readFileAt, stageUpload } from '../storage/staged-upload.ts'

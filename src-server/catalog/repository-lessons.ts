@@ -1,8 +1,8 @@
 // Reads of a course's sections and lessons. The outline (titles, durations, preview flags, kinds) is public; a
 // lesson's content (body, video, attachments) is read only through learning/, after access/ said yes.
 import type { LessonKind } from '../../db/types.ts'
-import { compiledOnce } from '../compiled-query.ts'
-import type { DB } from '../db.ts'
+import { compiledOnce } from '../kernel/compiled-query.ts'
+import type { DB } from '../kernel/db.ts'
 
 export interface OutlineLesson {
   id: string

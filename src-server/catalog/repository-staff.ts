@@ -2,7 +2,7 @@
 // for order history), server-side search and pagination, and the filter counts in one query.
 import { sql } from 'kysely'
 import { ADMIN_PAGE_SIZE, type CourseFilter } from '../../src-shared/schemas/admin.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export const adminCourseColumns = [
   'courses.id',

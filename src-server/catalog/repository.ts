@@ -1,6 +1,6 @@
 // Catalogue reads. Public queries select explicit columns and only published courses.
-import { compiledOnce } from '../compiled-query.ts'
-import type { DB } from '../db.ts'
+import { compiledOnce } from '../kernel/compiled-query.ts'
+import type { DB } from '../kernel/db.ts'
 
 export const courseCardColumns = [
   'courses.id',

@@ -5,7 +5,7 @@
 // trigram posting lists of the whole catalogue. Any other term (spaces, punctuation, accents) and a term so short
 // it is inside too many words keep the trigram ILIKE.
 import { sql } from 'kysely'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 /** More words than this and the term is too broad to list: the ILIKE path is as good. */
 export const MAX_EXPANDED_WORDS = 200

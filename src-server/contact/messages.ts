@@ -1,7 +1,7 @@
 // A contact message is stored and its staff notification queued in one transaction: both or neither.
 import type { ContactMessage } from '../../src-shared/schemas/contact.ts'
-import type { DB } from '../db.ts'
-import { envSchema } from '../env.ts'
+import type { DB } from '../kernel/db.ts'
+import { envSchema } from '../kernel/env.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 
 export function staffEmail(source: NodeJS.ProcessEnv = process.env): string {

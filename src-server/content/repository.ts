@@ -1,4 +1,4 @@
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export function listTestimonials(db: DB) {
   return db

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { NativeFormResult } from '../../src-shared/native-form.ts'
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
 import { acceptsGzip } from './compress-page.ts'
 import type { PageStatus } from './page-status.ts'
 import {

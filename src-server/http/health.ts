@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
-import type { DB } from '../db.ts'
-import { RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
+import type { DB } from '../kernel/db.ts'
+import { RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
 
 const READY_TIMEOUT_MS = 2000
 

@@ -5,7 +5,7 @@
 // missing here (or an entry here has no client route).
 import { categorySlugExists, publishedCourseExists } from '../catalog/repository.ts'
 import { learnableCourseExists, learnableLessonExists } from '../catalog/repository-lessons.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { certificateExists } from '../learning/repository.ts'
 import { serviceExists } from '../offerings/repository.ts'
 

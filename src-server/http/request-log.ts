@@ -3,7 +3,7 @@
 // Half the log writes, and lighter ones, on the hot path. The URL is logged with its secrets redacted (mailed
 // links carry tokens in their query).
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
-import { redactUrl } from '../redact.ts'
+import { redactUrl } from '../kernel/redact.ts'
 
 export class OneLineRequestLog extends LogController {
   override incomingRequest() {}

@@ -2,7 +2,7 @@
 // search engines.
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { countPublishedCourses, listPublishedCourseIds } from '../catalog/repository.ts'
-import type { HttpDeps } from '../config.ts'
+import type { HttpDeps } from '../kernel/config.ts'
 import { listServiceIds } from '../offerings/repository.ts'
 
 const STATIC_PATHS = [

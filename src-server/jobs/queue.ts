@@ -5,7 +5,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import type { Transaction } from 'kysely'
 import { fromKysely, type JobWithMetadata, PgBoss, type Queue, type SendOptions, type WorkOptions } from 'pg-boss'
 import type { Database } from '../../db/types.ts'
-import type { Log } from '../log.ts'
+import type { Log } from '../kernel/log.ts'
 import type { PgliteSocket } from './pglite-socket.ts'
 
 /** Job name → the data its jobs carry. */

@@ -1,6 +1,6 @@
 // Every queue with its retry policy, every handler, every schedule and every loop that feeds a queue, in one
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
 import { runMembershipSchedule } from '../membership/renewals.ts'

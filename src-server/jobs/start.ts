@@ -1,9 +1,9 @@
 // Starts the job queue for this process: every node creates the registry's queues (so it can enqueue); a worker
 // (WORKER=inline in the server, or `npm run worker`) also runs the handlers, the schedules and the feeders.
 import type { PGlite } from '@electric-sql/pglite'
-import type { DB } from '../db.ts'
-import type { Env } from '../env.ts'
-import type { Log } from '../log.ts'
+import type { DB } from '../kernel/db.ts'
+import type { Env } from '../kernel/env.ts'
+import type { Log } from '../kernel/log.ts'
 import { createMailTransport } from '../mail/transport.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import type { FileStorage } from '../storage/storage.ts'

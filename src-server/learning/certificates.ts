@@ -2,8 +2,8 @@
 // on a bought course shows "Revoked" once that purchase's access is revoked (a refund); one earned through Premium
 // stands after the subscription ends (the learner did complete the course while it was theirs).
 import { ownsCourse } from '../access/courses.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { findCertificate } from './repository.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

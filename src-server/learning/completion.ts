@@ -4,7 +4,7 @@
 // one of the last two lessons cannot both miss the other's (write skew).
 import type { AccessSource } from '../../db/types.ts'
 import type { CourseForLearning } from '../catalog/repository-lessons.ts'
-import { type DB, lockKeyForTransaction } from '../db.ts'
+import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { courseProgressCounts } from './repository.ts'
 

@@ -5,7 +5,7 @@ import type { Role } from '../../src-shared/roles.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { courseAccessSource } from '../access/lessons.ts'
 import { listCourseSummaries } from '../catalog/repository.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { progressSummary } from './player.ts'
 import { completedCourses, progressByCourse, startedCourseIds } from './repository.ts'
 

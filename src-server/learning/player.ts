@@ -13,8 +13,8 @@ import {
   listAttachments,
   readCurriculum,
 } from '../catalog/repository-lessons.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { findCompletion, lessonsAddedSince, progressOfCourse } from './repository.ts'
 
 async function courseOrNotFound(db: DB, user: AccessUser, courseId: string): Promise<CourseForLearning> {

@@ -3,7 +3,7 @@
 // and are listed only to staff and to their author.
 import { sql } from 'kysely'
 import type { RatingSummary } from '../../src-shared/reviews.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 /** 'Jane D.': the learner's first name and last initial (never the full name or e-mail). */
 export function reviewerName(firstName: string, lastName: string): string {

@@ -1,5 +1,5 @@
 // Reads and writes of learners' progress, course completions and certificates (learning/ is their only writer).
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 /** Whether the learner has completed at least one lesson of the course (reviews require it). */
 export async function hasCompletedAnyLesson(db: DB, userId: string, courseId: string): Promise<boolean> {

@@ -3,7 +3,7 @@
 import type { ReviewBlocker } from '../../src-shared/reviews.ts'
 import { canOpenCourse } from '../access/courses.ts'
 import type { SessionUser } from '../auth/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { hasCompletedAnyLesson } from './repository.ts'
 
 /** Null when the user may review the course, else why not. */

@@ -6,8 +6,8 @@ import { REVIEW_MESSAGES } from '../../src-shared/reviews.ts'
 import * as audit from '../audit/repository.ts'
 import type { SessionUser } from '../auth/types.ts'
 import { lockCourseForRating, setCourseRating } from '../catalog/course-rating.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import {
   computeRatingSummary,
   deleteReviewRow,

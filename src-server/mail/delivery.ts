@@ -2,8 +2,8 @@
 // to: a slow or silent server holds this job only, never the database. A failure is recorded and logged with the
 // attempt count and the next try, then rethrown for the queue to retry; the row's status ('pending', 'sent',
 // 'logged', 'failed') and attempt count stay the truth the rest of the app reads.
-import type { DB } from '../db.ts'
-import type { Log } from '../log.ts'
+import type { DB } from '../kernel/db.ts'
+import type { Log } from '../kernel/log.ts'
 import type { MailTransport } from './transport.ts'
 
 export interface MailDeps {

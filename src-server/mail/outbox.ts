@@ -1,6 +1,6 @@
 // Every e-mail is first written to the mail_outbox table (in the caller's transaction when it has one), so a
 // failing SMTP server never loses a message or fails the request; the job queue delivers it later (relay.ts).
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export interface OutgoingMail {
   kind: string

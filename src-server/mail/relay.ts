@@ -3,8 +3,8 @@
 // never take the same row), enqueues a delivery job per row and stores its id, all committed together.
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import type { DB } from '../db.ts'
-import type { Log } from '../log.ts'
+import type { DB } from '../kernel/db.ts'
+import type { Log } from '../kernel/log.ts'
 
 /** Enqueues the delivery of one outbox row inside the relay's transaction; resolves to the job's id. */
 export type EnqueueDelivery = (outboxId: string, trx: Transaction<Database>) => Promise<string>

@@ -1,7 +1,7 @@
 // The outbox as staff see it (/admin/outbox): every message with its delivery state, one message's body, and
 // Resend for a failed one. Resending puts the row back to 'pending' without a job: the relay (relay.ts) hands it
 // to the job queue again, with a fresh set of attempts and the same back-off as a new message.
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export type OutboxStatus = 'pending' | 'sent' | 'logged' | 'failed'
 

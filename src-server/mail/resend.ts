@@ -1,7 +1,7 @@
 // Resend (from /admin/outbox): a failed message goes back on the job queue, and the audit log says who sent it.
 import * as audit from '../audit/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { findOutboxMessage, requeueFailed } from './repository.ts'
 
 export const RESEND_ONLY_FAILED = 'Only a failed message can be resent'

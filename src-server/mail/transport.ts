@@ -1,7 +1,7 @@
 // How a message leaves: over SMTP (nodemailer) when SMTP_URL is set, else it is printed in full to the terminal
 // (and logged) and kept in the outbox.
-import type { Log } from '../log.ts'
-import { redactUrlsIn } from '../redact.ts'
+import type { Log } from '../kernel/log.ts'
+import { redactUrlsIn } from '../kernel/redact.ts'
 import { printedMail } from './printed.ts'
 
 export interface MailMessage {

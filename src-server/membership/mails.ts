@@ -4,7 +4,7 @@
 import { formatDay } from '../../src-shared/membership.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { claimReminder, describeSubscription } from '../access/subscriptions.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 
 type Described = NonNullable<Awaited<ReturnType<typeof describeSubscription>>>

@@ -11,7 +11,7 @@ import {
   describeSubscription,
   endManualSubscription,
 } from '../access/subscriptions.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { createRenewalOrder } from '../orders/renewal.ts'
 import { findPlan } from '../plans/repository.ts'
 import { sendLapsedMail, sendRenewalReminderMail, sendTrialEndingMail } from './mails.ts'

@@ -1,7 +1,7 @@
 // /account → Membership: the member's live (or last) subscription, with its status told in words.
 import { type MembershipStatus, membershipStatusText } from '../../src-shared/membership.ts'
 import { subscriptionsWithPlan } from '../access/subscriptions.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 /** The live subscription, else the newest one (so a cancelled member sees "Cancelled"), or null. */
 export async function membershipOf(db: DB, userId: string) {

@@ -1,5 +1,5 @@
 // Services and their packages. Public queries select explicit columns.
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 const serviceColumns = [
   'services.id',

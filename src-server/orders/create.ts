@@ -8,8 +8,8 @@ import type { Currency } from '../../src-shared/money.ts'
 import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { type CartLine, listCartLines } from '../cart/lines.ts'
 import { removePurchasedItems } from '../cart/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { inTransaction } from './lock.ts'
 
 export interface CreatedOrder {

@@ -7,7 +7,7 @@
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { adminEmails } from '../team/members.ts'
 import { type LockedOrder, lockOrder } from './lock.ts'

@@ -2,8 +2,8 @@
 // credit note, for the buyer it names or staff. Served as an attachment named after the document number.
 import type { FastifyInstance } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
-import type { HttpDeps } from '../config.ts'
-import { isDomainError } from '../errors.ts'
+import type { HttpDeps } from '../kernel/config.ts'
+import { isDomainError } from '../kernel/errors.ts'
 import { type DocumentKind, readDocument } from './documents.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -2,8 +2,8 @@
 // (any role) may read it; anyone else is told it does not exist.
 import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 
 export type DocumentKind = 'invoice' | 'credit_note'
 

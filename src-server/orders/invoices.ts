@@ -2,7 +2,7 @@
 // year (numbering.ts), with the seller, the buyer, the lines, the tax lines and the totals snapshotted so an issued
 // document never changes. Subscription renewals paid through Stripe use the same series (recordSubscriptionInvoice).
 import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { buyerContact } from './buyer.ts'
 import { nextDocumentNumber } from './numbering.ts'
 import { sellerParty } from './seller.ts'

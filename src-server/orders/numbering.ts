@@ -3,7 +3,7 @@
 // lock makes concurrent payments take turns, and a rolled-back payment rolls its number back, so no number is
 // skipped or used twice.
 import { sql } from 'kysely'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export type DocumentKind = 'INV' | 'CN'
 

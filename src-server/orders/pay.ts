@@ -5,7 +5,7 @@
 import type { TaxLine } from '../../db/types.ts'
 import { grantForPaidOrder } from '../access/grants.ts'
 import { removePurchasedItems } from '../cart/repository.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { openServiceOrders } from '../service-orders/open.ts'
 import { issueOrderInvoice } from './invoices.ts'
 import { inTransaction, lockOrder } from './lock.ts'

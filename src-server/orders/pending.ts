@@ -3,8 +3,8 @@
 // transitions.ts. Calls to Stripe (expiring the session) are the caller's, made before these.
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { removePurchasedItems, restoreItems } from '../cart/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { inTransaction, lockOrder } from './lock.ts'
 import { listOrderLines } from './repository.ts'
 import { isPaidStatus, moveOrder } from './transitions.ts'

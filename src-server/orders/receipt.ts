@@ -2,7 +2,7 @@
 // a free trial took no money yet, and says so.
 import { trialStartedText } from '../../src-shared/membership.ts'
 import { formatMoney } from '../../src-shared/money.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { buyerContact } from './buyer.ts'
 

@@ -1,6 +1,6 @@
 // The buyer's e-mail about a refund, queued in the refund's transaction.
 import { formatMoney } from '../../src-shared/money.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { buyerContact } from './buyer.ts'
 

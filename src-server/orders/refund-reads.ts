@@ -1,7 +1,7 @@
 // Read side of refunds for staff: one order with its lines (refunded or not), documents, refunds and the buyer's
 // refund requests; and how many requests wait for a decision (the Orders badge).
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
 
 export async function orderDetailForStaff(db: DB, orderId: string) {

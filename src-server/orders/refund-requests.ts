@@ -3,8 +3,8 @@
 // decline it with a reason. Both sides are told by e-mail.
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import type * as audit from '../audit/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { adminEmails } from '../team/members.ts'
 import { inTransaction } from './lock.ts'

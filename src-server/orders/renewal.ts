@@ -1,7 +1,7 @@
 // The renewal order of a PayPal or bank-transfer membership: a pending order for one more billing period of the
 // plan, at the plan's price of that moment, paid as the first one was (staff confirm it as any manual payment).
 import type { BillingCycle, PaymentMethod } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { insertPendingOrder, orderReference } from './create.ts'
 
 export interface RenewalOrder {

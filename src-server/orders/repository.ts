@@ -1,7 +1,7 @@
 // Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
 import type { OrderStatus } from '../../db/types.ts'
 import { trialStartedText } from '../../src-shared/membership.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
 
 const HISTORY_LIMIT = 50

@@ -2,7 +2,7 @@
 // is recorded, once per Stripe invoice, in the transaction of the webhook that reports it. The order history lists
 // them under the plan's order. A paid one after the first charge (which the checkout's order invoiced) also gets a
 // numbered tax invoice (invoices.ts, the orders' series).
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { recordSubscriptionInvoice } from './invoices.ts'
 
 export interface PaidSubscriptionInvoice {

@@ -3,7 +3,7 @@
 // (`where status in from`), so two racing callers can never both move the same order.
 import type { Updateable } from 'kysely'
 import type { Database, OrderStatus } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export const ORDER_TRANSITIONS = {
   /** 'I've Made the Transfer': a bank-transfer order now waits for the money. */

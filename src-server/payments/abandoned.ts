@@ -4,8 +4,8 @@
 // turns out paid meanwhile is paid through the usual exactly-once path instead.
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { Actor } from '../audit/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { markPaid } from '../orders/pay.ts'
 import { cancelByBuyer, expire, ORDER_NOT_FOUND, replacePendingOrder } from '../orders/pending.ts'
 import { findBuyerOrder, findOrderForStaff, listAbandonedCardOrders } from '../orders/repository.ts'

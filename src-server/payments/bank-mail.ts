@@ -1,6 +1,6 @@
 // The e-mail with a bank-transfer order's details and reference, queued with the order it belongs to.
 import { formatMoney } from '../../src-shared/money.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { buyerContact } from '../orders/buyer.ts'
 import type { BankTransferDetails } from './bank-details.ts'

@@ -1,6 +1,6 @@
 // Payment settings from the environment: the Stripe API (or null when card payments are off), the
 // webhook secret, the PayPal.me link and the bank details shown for transfers.
-import type { Env } from '../env.ts'
+import type { Env } from '../kernel/env.ts'
 import { createStripeApi, type StripeApi } from './stripe.ts'
 
 /** The account settings; which of them a buyer sees depends on the order's currency (see bank-details.ts). */

@@ -5,7 +5,7 @@
 // retrying and nothing of ours changes.
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { markPaid } from '../orders/pay.ts'
 import { markFailed } from '../orders/pending.ts'
 import { isSessionPaid, orderOfSession, paidPaymentOf } from './checkout-session.ts'

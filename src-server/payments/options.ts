@@ -1,6 +1,6 @@
 // Which payment methods this store offers, and the PayPal hosted buttons of the services in the cart.
 import { listPaypalButtonsInCart } from '../cart/repository.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import type { PaymentsConfig } from './config.ts'
 
 export async function paymentOptions(db: DB, payments: PaymentsConfig, userId: string) {

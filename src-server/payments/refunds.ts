@@ -3,8 +3,8 @@
 // and bank transfers are recorded as manual refunds.
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { Actor } from '../audit/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { type RefundGateway, refundOrder } from '../orders/refunds.ts'
 import type { StripeApi } from './stripe.ts'
 

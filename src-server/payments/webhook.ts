@@ -3,9 +3,9 @@
 // answered 2xx once recorded (applied, or ignored when it is not ours); only a failure of our own (the database)
 // answers 500, so that Stripe retries it.
 import type { FastifyInstance } from 'fastify'
-import type { HttpDeps } from '../config.ts'
-import { isDatabaseUnavailable } from '../db-unavailable.ts'
-import { sendServiceUnavailable } from '../http/errors.ts'
+import type { HttpDeps } from '../kernel/config.ts'
+import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
+import { sendServiceUnavailable } from '../kernel/error-mapping.ts'
 import { paymentsOf } from './config.ts'
 import type { FollowUp } from './event-outcome.ts'
 import { processStripeEvent } from './events.ts'

@@ -1,4 +1,4 @@
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export function listPlans(db: DB) {
   return db

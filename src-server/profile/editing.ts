@@ -1,5 +1,5 @@
 // Profile changes: name, and the avatar image (stored through FileStorage; the previous file is removed).
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import type { ImageType } from '../storage/image.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import type { FileStorage } from '../storage/storage.ts'

@@ -2,7 +2,7 @@
 import { sql } from 'kysely'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
 import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export async function dashboardCounts(db: DB, now = new Date()) {
   const row = await db

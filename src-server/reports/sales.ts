@@ -1,6 +1,6 @@
 // Orders and revenue of the last 30 days, per day (UTC) and per currency, counted in the database.
 import { sql } from 'kysely'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export const SALES_DAYS = 30
 const DAY_MS = 24 * 60 * 60 * 1000

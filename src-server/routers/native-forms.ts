@@ -9,7 +9,7 @@ import { ZodError } from 'zod'
 import { AUTH_MESSAGES, safeReturnPath } from '../../src-shared/auth.ts'
 import { firstIssueByField, type NativeFormResult, SECRET_FIELDS } from '../../src-shared/native-form.ts'
 import { OUTAGE } from '../../src-shared/outage.ts'
-import { isDomainError } from '../errors.ts'
+import { isDomainError } from '../kernel/errors.ts'
 import type { RenderPostedPage } from '../http/client.ts'
 import type { createCaller } from './_app.ts'
 

@@ -1,6 +1,6 @@
 // Attempts reserved before the work they guard (an argon2 hash), so that concurrent calls, such as the calls of
 // one tRPC batch, each see the ones before them; a "failures" rule gives the attempt back when it succeeds.
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { RATE_RULES, type RateLimiter, type RateRule } from './rate-limit.ts'
 
 export interface AttemptGuard {

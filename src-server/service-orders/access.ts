@@ -4,8 +4,8 @@
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
 import * as audit from '../audit/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 
 export interface Viewer {
   id: string

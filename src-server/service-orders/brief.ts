@@ -3,8 +3,8 @@
 
 import { briefSchema } from '../../src-shared/schemas/service-brief.ts'
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
 import { addBusinessDays } from './due.ts'
 import { type MailLinks, mailStatusToBuyer, mailStatusToStaff } from './mails.ts'

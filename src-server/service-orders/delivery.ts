@@ -1,8 +1,8 @@
 // The buyer's answer to a delivery: accept it (completed) or request a revision (within the package's allowance);
 // and the scheduled completion of deliveries nobody answered within N days.
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { type Viewer, visibleOrder } from './access.ts'
 import { addBusinessDays } from './due.ts'
 import { type MailLinks, mailNewMessage, mailStatusToBuyer, mailStatusToStaff } from './mails.ts'

@@ -1,7 +1,7 @@
 // The e-mails of the service-order workflow, each written to the outbox in the caller's transaction.
 import { SERVICE_ORDER_STATUS_LABELS, type ServiceOrderStatus } from '../../src-shared/service-orders.ts'
 import { staffEmail } from '../contact/messages.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 
 export interface MailLinks {

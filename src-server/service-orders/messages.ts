@@ -3,8 +3,8 @@
 // beforehand (files.ts) joined to the message that carries them.
 
 import { sql } from 'kysely'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { type Viewer, visibleOrder } from './access.ts'
 import { attachFiles } from './files.ts'
 import { type MailLinks, mailNewMessage } from './mails.ts'

@@ -3,7 +3,7 @@
 // A monthly package is a recurring order: by card it names the Stripe subscription whose paid invoices open its
 // periods (recurring.ts); paid another way, the payment covers its first month.
 import type { CartItemKind } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { openPeriod } from './recurring.ts'
 
 export interface PaidPackages {

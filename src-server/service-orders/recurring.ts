@@ -4,8 +4,8 @@
 // and Stripe's deletion at that moment closes it (transition `close`). The order's own due date is the earliest
 // undelivered period's, so the work queue sorts and counts overdue reports like any other delivery.
 import type { ServiceOrderStatus } from '../../db/types.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, notFound, type Viewer, visibleOrder } from './access.ts'
 import { attachFiles } from './files.ts'
 import { type MailLinks, mailStatusToBuyer, mailToBuyer } from './mails.ts'

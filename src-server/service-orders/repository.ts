@@ -4,7 +4,7 @@ import { type ExpressionBuilder, sql } from 'kysely'
 import type { Database, ServiceOrderStatus } from '../../db/types.ts'
 import { GENERIC_INTAKE_FORM, type IntakeForm, intakeFormShape } from '../../src-shared/schemas/service-brief.ts'
 import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null)
 

@@ -4,8 +4,8 @@
 
 import { hasRole } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
 import { attachFiles } from './files.ts'
 import { type MailLinks, mailStatusToBuyer } from './mails.ts'

@@ -2,7 +2,7 @@
 // function that writes a status (and its history row). Each transition names the states it may leave from; the
 // UPDATE itself checks (`where status in from`), so two racing callers can never both move the same order.
 import type { ServiceOrderStatus } from '../../db/types.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 
 export const SERVICE_ORDER_TRANSITIONS = {
   /** The buyer submits a complete brief; the due date starts counting. */

@@ -1,6 +1,6 @@
 // Opening a service order's page: who may (its buyer, or staff), what they see (staff also internal notes and the
 // actions the status allows), and the read marks that opening it sets on the other side's messages.
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { type Viewer, visibleOrder } from './access.ts'
 import { markThreadRead } from './messages.ts'
 import { orderDetail, type ServiceOrderDetail } from './repository.ts'

@@ -2,7 +2,7 @@
 // (with S3_SESSION_TOKEN when they are temporary), or else the standard AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
 // and AWS_SESSION_TOKEN, as STS, SSO and `aws configure export-credentials` hand them out. Never a mix, so a
 // stray AWS_SESSION_TOKEN in a shell cannot break static keys given for MinIO.
-import type { Env } from '../env.ts'
+import type { Env } from '../kernel/env.ts'
 import type { S3Options } from './s3.ts'
 
 export type S3Env = Partial<

@@ -3,7 +3,7 @@
 // (a scheduled job). Only files older than `olderThan` go, so an image uploaded for a form that is not saved yet
 // survives; only the upload prefixes are listed, never the rest of a bucket that may be shared.
 import { sql } from 'kysely'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { ALL_UPLOAD_PREFIXES } from './keys.ts'
 import { type FileStorage, isSafeKey } from './storage.ts'
 

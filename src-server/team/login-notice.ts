@@ -1,7 +1,7 @@
 // The mail a staff member gets when failed admin log-ins for their account reach the cap and lock it for the
 // window: so the owner of the account learns of the guessing (and of why the right password is refused).
 import { isStaff } from '../../src-shared/roles.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { userEmailIs } from '../users/email.ts'
 

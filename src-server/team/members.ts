@@ -6,8 +6,8 @@ import { STAFF_ROLES } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import { SESSION_USER_COLUMNS } from '../auth/session-user.ts'
-import type { DB } from '../db.ts'
-import { DomainError } from '../errors.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 
 export async function listTeam(db: DB) {
   const rows = await db

@@ -1,7 +1,7 @@
 // The first owner (super_admin): created from ADMIN_EMAIL/ADMIN_PASSWORD at start-up, or by `npm run admin:create`.
 import { hashPassword } from '../auth/password.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
-import type { DB } from '../db.ts'
+import type { DB } from '../kernel/db.ts'
 import { userEmailIs } from '../users/email.ts'
 
 /**

@@ -5,7 +5,7 @@
 import type { TRPCError } from '@trpc/server'
 import { ZodError } from 'zod'
 import { INTERNAL_ERROR_MESSAGE } from '../../src-shared/errors.ts'
-import { isDomainError } from '../errors.ts'
+import { isDomainError } from '../kernel/errors.ts'
 
 /** True when the error's message is its cause's text rather than one written for the client. */
 export function carriesInternalText(error: TRPCError): boolean {

@@ -3,8 +3,8 @@
 import { TRPCError } from '@trpc/server'
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc'
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
-import { isDatabaseUnavailable } from '../db-unavailable.ts'
-import { type DomainError, type DomainErrorKind, isDomainError } from '../errors.ts'
+import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
+import { type DomainError, type DomainErrorKind, isDomainError } from '../kernel/errors.ts'
 
 const TRPC_CODE_BY_KIND: Record<DomainErrorKind, TRPC_ERROR_CODE_KEY> = {
   invalid: 'BAD_REQUEST',

@@ -2,7 +2,7 @@
 // SERVICE_UNAVAILABLE, set by the base procedure) is logged once as a warning and answered with Retry-After.
 import type { TRPCError } from '@trpc/server'
 import type { FastifyRequest } from 'fastify'
-import { RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
+import { RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
 
 export const trpcErrorHooks = {
   onError({ path, error, req }: { path?: string; error: TRPCError; req: FastifyRequest }) {

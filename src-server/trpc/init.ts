@@ -2,7 +2,7 @@
 import { initTRPC, TRPCError } from '@trpc/server'
 import { ZodError, z } from 'zod'
 import { hasRole, type Role } from '../../src-shared/roles.ts'
-import { isDomainError } from '../errors.ts'
+import { isDomainError } from '../kernel/errors.ts'
 import type { Context } from './context.ts'
 import { publicErrorShape } from './error-shape.ts'
 import { toPublicTRPCError } from './errors.ts'

@@ -10,7 +10,7 @@ import { readRecordedSecrets, secretsOfUrl } from './secrets.ts'
 const MIN_SECRET_LENGTH = 6
 
 test('the server log holds no password or token the run used', async ({ db }) => {
-  // The server writes its log in batches at least once a second (src-server/log.ts).
+  // The server writes its log in batches at least once a second (src-server/kernel/log.ts).
   await sleep(1500)
   const log = readFileSync(process.env.E2E_LOG_FILE as string, 'utf8')
   // The log really is the server's access log (info level), not an empty file.

@@ -3,7 +3,7 @@
 // password fields or sent under a secret's name (fixtures.ts), and the tokens of the links the server mailed.
 import { appendFileSync, readFileSync } from 'node:fs'
 import type { BrowserContext, Request } from '@playwright/test'
-import { isSecretName } from '../../src-server/redact.ts'
+import { isSecretName } from '../../src-server/kernel/redact.ts'
 
 const SECRETS_FILE = process.env.E2E_SECRETS_FILE as string
 

@@ -14,7 +14,7 @@ import {
 } from '../../src-server/access/courses.ts'
 import { grant, liveGrants, restore, revoke } from '../../src-server/access/ledger.ts'
 import { entitlementsOf, isPremium } from '../../src-server/access/premium.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { createTestDatabase } from '../support/db.ts'

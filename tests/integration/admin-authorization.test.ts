@@ -3,7 +3,7 @@
 // from the table fails this test until someone decides (and the server enforces) who may call it.
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { appRouter } from '../../src-server/routers/_app.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import { createTestDatabase } from '../support/db.ts'

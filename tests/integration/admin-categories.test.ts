@@ -1,7 +1,7 @@
 // Manage Categories: real counts, add/edit/delete, the refusal while courses use a category, the audit record.
 import type { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
 import { messageOf } from '../support/outcome.ts'

@@ -3,7 +3,7 @@
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { courseHasPurchases } from '../../src-server/catalog/purchases.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
 import { ADMIN_PAGE_SIZE, COURSE_IMAGE_REFUSED } from '../../src-shared/schemas/admin.ts'

@@ -1,7 +1,7 @@
 // The Orders page and the dashboard's sales: staff mark bank-transfer and PayPal orders paid (fulfilled once,
 // through the checkout's own path) or cancelled; revenue per day per currency is counted in the database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { lastDays } from '../../src-server/reports/sales.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'

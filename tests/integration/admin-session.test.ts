@@ -2,7 +2,7 @@
 // the dashboard's counts and the audit log page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { authenticateWithPassword } from '../../src-server/auth/login.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { ensureOwner } from '../../src-server/team/owner.ts'
 import { ADMIN_LOGIN_FAILED } from '../../src-shared/schemas/admin.ts'
 import { createTestDatabase } from '../support/db.ts'

@@ -2,7 +2,7 @@
 // member's sessions, the owner's protection, Last Active from sessions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { authenticateWithPassword } from '../../src-server/auth/login.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../src-server/mail/outbox.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { INVITATION_INVALID, INVITATION_MAIL_KIND, INVITATION_TTL_MS } from '../../src-server/team/invitations.ts'

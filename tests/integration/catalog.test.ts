@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
 import { createTestDatabase } from '../support/db.ts'

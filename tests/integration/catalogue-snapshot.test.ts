@@ -4,7 +4,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { searchCatalogue } from '../../src-server/catalog/catalogue-page.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { catalogueQuerySchema } from '../../src-shared/schemas/catalog.ts'
 import { createTestDatabase } from '../support/db.ts'
 

@@ -3,7 +3,7 @@
 // Stripe answers oddly or not at all, and the exact bank details e-mailed and shown per currency.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { readEnv } from '../../src-server/env.ts'
+import { readEnv } from '../../src-server/kernel/env.ts'
 import {
   CHECKOUT_LIFETIME_MS,
   cancelOrderByStaff,

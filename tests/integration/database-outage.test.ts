@@ -3,8 +3,8 @@
 // driver's text; /healthz and /livez stay up while /readyz reports the outage.
 import { createServer as createNetServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { openDatabase } from '../../src-server/db.ts'
-import { RETRY_AFTER_SECONDS } from '../../src-server/db-unavailable.ts'
+import { openDatabase } from '../../src-server/kernel/db.ts'
+import { RETRY_AFTER_SECONDS } from '../../src-server/kernel/db-unavailable.ts'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { appRouter } from '../../src-server/routers/_app.ts'
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'

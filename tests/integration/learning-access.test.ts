@@ -3,7 +3,7 @@
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { canOpenLesson } from '../../src-server/access/lessons.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
 import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'

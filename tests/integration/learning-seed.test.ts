@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_VIDEOS } from '../../db/seed/data/videos.ts'
 import { seedDatabase } from '../../db/seed/index.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 
 let database: DatabaseHandle

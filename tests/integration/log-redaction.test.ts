@@ -3,8 +3,8 @@
 // loses the secrets of the links in its message. The audit log stores no secret either.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listAudit, record } from '../../src-server/audit/repository.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
-import { redactingLogOptions } from '../../src-server/log.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
+import { redactingLogOptions } from '../../src-server/kernel/log.ts'
 import { loginInput } from '../../src-shared/schemas/auth.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'

@@ -2,7 +2,7 @@
 // every plain route (read from Fastify), as a visitor, a customer and staff, with hostile values, broken JSON,
 // bad batches, bad cookies and oversized bodies. No answer may be a 5xx: bad input is the client's error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { appRouter } from '../../src-server/routers/_app.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
 import { applyStripeSnapshot } from '../../src-server/access/subscription-state.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { runMembershipSchedule } from '../../src-server/membership/renewals.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'

@@ -3,7 +3,7 @@
 // grace days end), cancel and resume, plan changes with the previewed proration, the portal, one trial per user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'

@@ -2,8 +2,8 @@
 // same answer for any address, limited), the invitation link handed to the inviting admin, and the sign-in
 // providers the server is configured for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AppConfig, defaultAppConfig } from '../../src-server/config.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import { type AppConfig, defaultAppConfig } from '../../src-server/kernel/config.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createMemoryLimiter } from '../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'

@@ -2,7 +2,7 @@
 // string field of every procedure (read from the router, so future procedures are covered) answers 400 with one
 // clear message and the field in the zod error; a malformed session cookie is no session, and is cleared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { appRouter } from '../../src-server/routers/_app.ts'
 import { NUL_CHARACTER_MESSAGE } from '../../src-shared/errors.ts'
 import { createTestDatabase } from '../support/db.ts'

@@ -2,7 +2,7 @@
 // paid at Stripe and their webhooks delivered at once, leave one live subscription and one Premium grant; the other
 // nine are recorded as duplicates of it and cancelled at Stripe. (Run with TEST_DATABASE_URL: only PostgreSQL runs them truly in parallel.)
 import { afterAll, beforeAll, describe, expect } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'

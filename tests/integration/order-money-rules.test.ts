@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OrderStatus } from '../../db/types.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { cancel, ORDER_NOT_FOUND, replacePendingOrder } from '../../src-server/orders/pending.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'

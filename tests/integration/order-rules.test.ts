@@ -3,7 +3,7 @@
 // audit record of staff's mark-paid and cancel is exact, and the order history shows each order's own lines.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'
 import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'

@@ -1,7 +1,7 @@
 // orders/: the one table of allowed status changes, and the functions that apply them on a real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OrderStatus } from '../../db/types.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { awaitTransfer, cancel, cancelByBuyer, expire, markFailed } from '../../src-server/orders/pending.ts'

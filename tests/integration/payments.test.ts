@@ -1,8 +1,8 @@
 // Checkout, Stripe webhooks and fulfilment against the real server, a real database and the local fake Stripe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
-import { readEnv } from '../../src-server/env.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
+import { readEnv } from '../../src-server/kernel/env.ts'
 import { listOrdersForStaff } from '../../src-server/orders/repository.ts'
 import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'
 import { defaultPayments, type PaymentsConfig, paymentsFromEnv } from '../../src-server/payments/config.ts'

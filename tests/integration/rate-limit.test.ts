@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import {
   allowAttempt,

@@ -4,7 +4,7 @@ import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrations } from '../../db/migrations/index.ts'
-import { type DatabaseHandle, openPglite } from '../../src-server/db.ts'
+import { type DatabaseHandle, openPglite } from '../../src-server/kernel/db.ts'
 
 const REVIEWS_MIGRATION = '2026_11_24_1700_course_reviews'
 const before = Object.keys(migrations).filter((name) => name < REVIEWS_MIGRATION)

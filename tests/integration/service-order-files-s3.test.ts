@@ -4,7 +4,7 @@
 // bucket itself refuses the object to an anonymous GET and /uploads never serves it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createSessionToken, createUser } from '../support/factories.ts'

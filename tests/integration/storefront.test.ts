@@ -2,7 +2,7 @@
 import { TRPCError } from '@trpc/server'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../src-server/mail/outbox.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createServer, type Server } from '../../src-server/server.ts'

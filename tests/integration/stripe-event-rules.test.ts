@@ -3,7 +3,7 @@
 // charged in its own currency. Each test fails when its rule is removed (found by mutation testing, issue 19).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPremium } from '../../src-server/access/premium.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { createUser } from '../support/factories.ts'

@@ -4,7 +4,7 @@
 // and what cancel, resume, a plan change and the portal refuse. Each test fails when its rule is removed (found by
 // mutation testing, issue 19).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'
 import { defaultPayments } from '../../src-server/payments/config.ts'

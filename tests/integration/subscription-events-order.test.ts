@@ -4,7 +4,7 @@
 // fresh member, and the final state must equal the state the in-order delivery reaches.
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { attachStripeSession, createFromCart } from '../../src-server/orders/create.ts'
 import { defaultPayments } from '../../src-server/payments/config.ts'
 import { processStripeEvent } from '../../src-server/payments/events.ts'

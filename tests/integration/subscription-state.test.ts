@@ -7,7 +7,7 @@
 // (issue 19): each test fails when its rule is broken.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyStripeSnapshot } from '../../src-server/access/subscription-state.ts'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { runMembershipSchedule } from '../../src-server/membership/renewals.ts'
 import { createFromCart } from '../../src-server/orders/create.ts'
 import { markPaid } from '../../src-server/orders/pay.ts'

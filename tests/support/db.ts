@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { inject } from 'vitest'
-import { type DatabaseHandle, openDatabase, openPglite } from '../../src-server/db.ts'
+import { type DatabaseHandle, openDatabase, openPglite } from '../../src-server/kernel/db.ts'
 import { adminQuery, databaseUrlFor, TEST_DB_PREFIX } from './postgres-admin.ts'
 import './provided.ts'
 

@@ -1,6 +1,6 @@
 // The real server with every dependency a test may need to set (payments, storage, a built client shell), for the
 // fuzz, outage and error-exposure tests. startTestServer (http.ts) stays the simple default.
-import type { DB } from '../../src-server/db.ts'
+import type { DB } from '../../src-server/kernel/db.ts'
 import { defaultPayments } from '../../src-server/payments/config.ts'
 import type { ServerDeps } from '../../src-server/server.ts'
 import { startTestServer, type TestServer } from './http.ts'

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { Writable } from 'node:stream'
-import type { DB } from '../../src-server/db.ts'
+import type { DB } from '../../src-server/kernel/db.ts'
 import { createServer, type Server, type ServerDeps } from '../../src-server/server.ts'
 
 export interface TestServer {

@@ -2,7 +2,7 @@
 import os from 'node:os'
 import path from 'node:path'
 import { startJobs } from '../../src-server/jobs/start.ts'
-import type { Log } from '../../src-server/log.ts'
+import type { Log } from '../../src-server/kernel/log.ts'
 import { createLocalStorage } from '../../src-server/storage/storage.ts'
 import type { TestDatabase } from './db.ts'
 

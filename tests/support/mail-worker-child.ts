@@ -3,8 +3,8 @@
 // of its heartbeat lapsing and retried a second later (production: within a minute, then 30–60 s).
 import path from 'node:path'
 import Fastify from 'fastify'
-import { openDatabase } from '../../src-server/db.ts'
-import { readEnv } from '../../src-server/env.ts'
+import { openDatabase } from '../../src-server/kernel/db.ts'
+import { readEnv } from '../../src-server/kernel/env.ts'
 import { startJobs } from '../../src-server/jobs/start.ts'
 import { createStorage } from '../../src-server/server.ts'
 

@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { migrateToLatest } from '../../db/migrate.ts'
 import { seedDatabase } from '../../db/seed/index.ts'
-import { openPglite } from '../../src-server/db.ts'
+import { openPglite } from '../../src-server/kernel/db.ts'
 import './provided.ts'
 
 export default async function setup(project: TestProject) {

@@ -4,7 +4,7 @@ import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { migrateToLatest } from '../../db/migrate.ts'
 import { seedDatabase } from '../../db/seed/index.ts'
-import { openDatabase } from '../../src-server/db.ts'
+import { openDatabase } from '../../src-server/kernel/db.ts'
 import { adminQuery, databaseUrlFor, dropOrphanTestDatabases, TEST_DB_PREFIX } from './postgres-admin.ts'
 import './provided.ts'
 

@@ -1,7 +1,7 @@
 // One file's fresh database and the real server on it: created before the file's first test, stopped and dropped
 // after its last. Read `site.db`, `site.baseUrl` inside tests (they exist once beforeAll has run).
 import { afterAll, beforeAll } from 'vitest'
-import type { DatabaseHandle } from '../../src-server/db.ts'
+import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createTestDatabase } from './db.ts'
 import { startTestServer, type TestServer } from './http.ts'
 

@@ -1,8 +1,8 @@
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import type { Database } from '../../db/types.ts'
-import { compiledOnce, compiledPerRequest } from '../../src-server/compiled-query.ts'
-import type { DB } from '../../src-server/db.ts'
+import { compiledOnce, compiledPerRequest } from '../../src-server/kernel/compiled-query.ts'
+import type { DB } from '../../src-server/kernel/db.ts'
 
 /** A Kysely that compiles for PostgreSQL and hands every executed query to `seen` instead of a database. */
 function recordingDb(seen: CompiledQuery[]): DB {

@@ -1,8 +1,8 @@
 // Which errors mean "the database cannot be reached" (answered 503), and start-up's wait-and-retry on them.
 import { TRPCError } from '@trpc/server'
 import { describe, expect, it } from 'vitest'
-import { isDatabaseUnavailable } from '../../src-server/db-unavailable.ts'
-import { retryWhileUnavailable } from '../../src-server/db-wait.ts'
+import { isDatabaseUnavailable } from '../../src-server/kernel/db-unavailable.ts'
+import { retryWhileUnavailable } from '../../src-server/kernel/db-wait.ts'
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code })
 

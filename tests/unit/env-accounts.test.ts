@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EnvError, readEnv } from '../../src-server/env.ts'
+import { EnvError, readEnv } from '../../src-server/kernel/env.ts'
 
 describe('account and storage settings', () => {
   it('are optional, and an empty value counts as unset', () => {

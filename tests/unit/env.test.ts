@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EnvError, readEnv } from '../../src-server/env.ts'
+import { EnvError, readEnv } from '../../src-server/kernel/env.ts'
 
 describe('readEnv', () => {
   it('applies the documented defaults', () => {

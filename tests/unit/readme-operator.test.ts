@@ -2,7 +2,7 @@
 // event the webhook acts on is in the list of events to enable.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { envSchema } from '../../src-server/env.ts'
+import { envSchema } from '../../src-server/kernel/env.ts'
 import { HANDLED_STRIPE_EVENTS } from '../../src-server/payments/events.ts'
 
 const readme = readFileSync('README.md', 'utf8')

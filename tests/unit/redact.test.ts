@@ -1,6 +1,6 @@
-// src-server/redact.ts: what the access log, the error logs and the audit log keep of a URL or a record.
+// src-server/kernel/redact.ts: what the access log, the error logs and the audit log keep of a URL or a record.
 import { describe, expect, it } from 'vitest'
-import { isSecretName, REDACTED, redactSecrets, redactUrl, redactUrlsIn } from '../../src-server/redact.ts'
+import { isSecretName, REDACTED, redactSecrets, redactUrl, redactUrlsIn } from '../../src-server/kernel/redact.ts'
 
 const trpcInput = (input: unknown) => encodeURIComponent(JSON.stringify(input))
 

@@ -2,7 +2,7 @@
 // single-use links (verification, invitations), so no lower role may read them.
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, outboxListInput } from '../../../src-shared/schemas/admin.ts'
-import { DomainError } from '../../errors.ts'
+import { DomainError } from '../../kernel/errors.ts'
 import { findOutboxMessage, listOutbox } from '../../mail/repository.ts'
 import { resendFailedMail } from '../../mail/resend.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'

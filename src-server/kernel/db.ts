@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import type { Database } from '../db/types.ts'
+import type { Database } from '../../db/types.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
 /** The database or a transaction on it (a Transaction is a Kysely): every repository function takes one. */

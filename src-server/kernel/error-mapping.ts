@@ -4,8 +4,8 @@
 // log lines of that request carry, and error bodies repeat it.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db-unavailable.ts'
-import { HTTP_STATUS_BY_KIND, isDomainError } from '../errors.ts'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './db-unavailable.ts'
+import { HTTP_STATUS_BY_KIND, isDomainError } from './errors.ts'
 
 /** 503 with Retry-After and the shared message: the request was fine, our database is not reachable. */
 export function sendServiceUnavailable(request: FastifyRequest, reply: FastifyReply, error: unknown) {
