@@ -2,9 +2,10 @@
 // Prints median and p95 per operation; not a test (numbers depend on the machine).
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
+import { processStripeEvent } from '../src-server/flows/apply-stripe-event.ts'
+import { createFromCart } from '../src-server/flows/cart-order.ts'
 import { openPglite } from '../src-server/kernel/db.ts'
-import { attachStripeSession, createFromCart } from '../src-server/orders/create.ts'
-import { processStripeEvent } from '../src-server/payments/events.ts'
+import { attachStripeSession } from '../src-server/orders/create.ts'
 import { parseStripeEvent } from '../src-server/payments/stripe-event.ts'
 import { createUser } from '../tests/support/factories.ts'
 import { shopCaller } from '../tests/support/shop.ts'

@@ -22,8 +22,8 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { insertUser } from '../db/seed/factories.ts'
 import { seedDatabase } from '../db/seed/index.ts'
 import { grant } from '../src-server/access/ledger.ts'
+import { saveVideoProgress } from '../src-server/flows/save-progress.ts'
 import { type DatabaseHandle, openDatabase } from '../src-server/kernel/db.ts'
-import { saveVideoProgress } from '../src-server/learning/progress.ts'
 import { adminQuery } from '../tests/support/postgres-admin.ts'
 
 const { values } = parseArgs({

@@ -66,7 +66,7 @@ try {
     const user = await createUser(database.db)
     const caller = await shopCaller(database.db, user, payments)
     await caller.cart.add({ kind: 'plan', planId: plans[i % 3]!, billingCycle: i % 4 === 0 ? 'annual' : 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const session = fake.completeSession(new URL(started.url).pathname.split('/').pop()!)
     await fake.deliver('checkout.session.completed', session)

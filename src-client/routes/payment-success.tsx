@@ -27,7 +27,7 @@ function PaymentSuccessPage() {
   const { session_id: sessionId } = Route.useSearch()
   const trpc = useTRPC()
   const refresh = useRefreshPurchases()
-  const confirm = useMutation(trpc.payment.confirm.mutationOptions({ onSettled: () => refresh() }))
+  const confirm = useMutation(trpc.payments.confirm.mutationOptions({ onSettled: () => refresh() }))
   const asked = useRef(false)
 
   useEffect(() => {

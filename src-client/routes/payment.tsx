@@ -45,7 +45,7 @@ export const Route = createFileRoute('/payment')({
     // fetchQuery, not ensureQueryData: a cart invalidated by a change elsewhere is read again before deciding.
     const [cart] = await Promise.all([
       queryClient.fetchQuery(trpc.cart.list.queryOptions()),
-      queryClient.prefetchQuery(trpc.payment.options.queryOptions()),
+      queryClient.prefetchQuery(trpc.payments.options.queryOptions()),
     ])
     if (!cart || !payableGroup(cart.totals, deps.currency)) {
       if (!preload) notify('error', CART_MESSAGES.empty)
@@ -76,9 +76,9 @@ function Checkout() {
   const location = useLocation()
   const navigate = useNavigate()
   const refresh = useRefreshPurchases()
-  const options = useQuery(trpc.payment.options.queryOptions())
-  const start = useMutation(trpc.payment.start.mutationOptions())
-  const confirmTransfer = useMutation(trpc.payment.confirmBankTransfer.mutationOptions())
+  const options = useQuery(trpc.payments.options.queryOptions())
+  const start = useMutation(trpc.payments.start.mutationOptions())
+  const confirmTransfer = useMutation(trpc.payments.confirmBankTransfer.mutationOptions())
   const [method, setMethod] = useState<PaymentMethodValue | null>(null)
   const [bankOrder, setBankOrder] = useState<BankTransferOrder | null>(null)
   const [billing, setBilling] = useState<BillingDetailsValue>(EMPTY_BILLING)

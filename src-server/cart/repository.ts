@@ -4,7 +4,6 @@ import { sql } from 'kysely'
 import type { BillingCycle } from '../../db/types.ts'
 import { CART_MESSAGES, type CartItemInput, planWithCycle } from '../../src-shared/schemas/cart.ts'
 import { ownsCourse } from '../access/courses.ts'
-import { liveSubscriptionOf } from '../access/subscriptions.ts'
 import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -95,7 +94,6 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
   }
   const plan = await db.selectFrom('plans').select(['id', 'name']).where('id', '=', item.planId).executeTakeFirst()
   if (!plan) throw new DomainError('not_found', 'Plan not found')
-  if (await liveSubscriptionOf(db, userId)) throw new DomainError('conflict', CART_MESSAGES.hasPlan)
   return {
     title: plan.name,
     values: { ...none, kind: 'plan' as const, plan_id: plan.id, billing_cycle: item.billingCycle },

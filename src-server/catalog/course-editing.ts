@@ -9,7 +9,6 @@ import type { FileStorage } from '../storage/storage.ts'
 import { assertCourseImage } from './course-image.ts'
 import { toAdminCourse, toCourseValues, toSectionValues } from './course-mapping.ts'
 import { writeCurriculum } from './curriculum-editing.ts'
-import { courseHasPurchases } from './purchases.ts'
 import { readCurricula, readCurriculum } from './repository-lessons.ts'
 import { findAdminCourse, listAdminCourses } from './repository-staff.ts'
 
@@ -104,10 +103,17 @@ export async function setCourseFeatured(db: DB, actor: audit.Actor, id: string, 
   return { id, featured }
 }
 
-/** Deletes a course, or archives it when someone bought it (its orders keep pointing at it). */
-export async function deleteCourse(db: DB, actor: audit.Actor, id: string): Promise<{ archived: boolean }> {
+/**
+ * Deletes a course, or archives it when someone bought it (its orders keep pointing at it): the caller says which
+ * (flows/course-purchases.ts asks orders and the access ledger).
+ */
+export async function deleteCourse(
+  db: DB,
+  actor: audit.Actor,
+  id: string,
+  archived: boolean,
+): Promise<{ archived: boolean }> {
   const before = await loadCourse(db, id)
-  const archived = await courseHasPurchases(db, id)
   await db.transaction().execute(async (trx) => {
     if (archived) {
       await trx

@@ -7,10 +7,10 @@ import type { lessonContentInput } from '../../src-shared/schemas/admin.ts'
 import * as audit from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { LESSON_FILE_PREFIX, LESSON_VIDEO_PREFIX } from '../storage/keys.ts'
 import { type FileStorage, isSafeKey } from '../storage/storage.ts'
 import { storedVideoDuration } from '../storage/video-duration.ts'
 import { refreshCourseDuration } from './curriculum-editing.ts'
-import { LESSON_FILE_PREFIX, LESSON_VIDEO_PREFIX } from './lesson-upload-routes.ts'
 import { findLessonRow, listAttachments } from './repository-lessons.ts'
 
 type LessonContent = z.output<typeof lessonContentInput>

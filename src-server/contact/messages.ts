@@ -1,12 +1,8 @@
 // A contact message is stored and its staff notification queued in one transaction: both or neither.
 import type { ContactMessage } from '../../src-shared/schemas/contact.ts'
 import type { DB } from '../kernel/db.ts'
-import { envSchema } from '../kernel/env.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-
-export function staffEmail(source: NodeJS.ProcessEnv = process.env): string {
-  return envSchema.shape.STAFF_EMAIL.parse(source.STAFF_EMAIL || undefined)
-}
+import { staffEmail } from '../mail/staff-address.ts'
 
 export async function submitContactMessage(db: DB, message: ContactMessage, to = staffEmail()) {
   return db.transaction().execute(async (trx) => {

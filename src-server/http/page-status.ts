@@ -7,7 +7,7 @@ import { categorySlugExists, publishedCourseExists } from '../catalog/repository
 import { learnableCourseExists, learnableLessonExists } from '../catalog/repository-lessons.ts'
 import type { DB } from '../kernel/db.ts'
 import { certificateExists } from '../learning/repository.ts'
-import { serviceExists } from '../offerings/repository.ts'
+import { serviceExists } from '../services/repository.ts'
 
 export type PageStatus = 200 | 404
 type Exists = (db: DB, param: string) => Promise<boolean>

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { countPublishedCourses, listPublishedCourseIds } from '../catalog/repository.ts'
 import type { HttpDeps } from '../kernel/config.ts'
-import { listServiceIds } from '../offerings/repository.ts'
+import { listServiceIds } from '../services/repository.ts'
 
 const STATIC_PATHS = [
   '/',

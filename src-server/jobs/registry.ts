@@ -1,10 +1,11 @@
 // Every queue with its retry policy, every handler, every schedule and every loop that feeds a queue, in one
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
+
+import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
+import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
-import { runMembershipSchedule } from '../membership/renewals.ts'
-import { expireAbandonedCheckouts } from '../payments/abandoned.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import { autoCompleteDeliveries } from '../service-orders/delivery.ts'
 import { sweepStaleStaging } from '../storage/staged-upload.ts'

@@ -1,9 +1,9 @@
 // What the server is configured with beyond the database: settings procedures and routes read (AppConfig), and
 // what createServer hands every plain Fastify route (HttpDeps). Types only, so any layer may import them.
 import type { ResolveSession } from '../auth/types.ts'
-import type { DB } from './db.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
 import type { FileStorage } from '../storage/storage.ts'
+import type { DB } from './db.ts'
 
 /** Settings procedures need beyond the database (cookie flags, absolute links in e-mails). */
 export interface AppConfig {

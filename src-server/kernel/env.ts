@@ -1,6 +1,6 @@
 // Environment, read once and validated. A bad value stops start-up with a message naming the variable.
 import { z } from 'zod'
-import { s3CredentialProblems } from '../storage/s3-config.ts'
+import { s3CredentialProblems } from './s3-config.ts'
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value)
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional())

@@ -3,7 +3,6 @@
 // concurrent writes are serialised by a transaction-scoped advisory lock, so two transactions that each complete
 // one of the last two lessons cannot both miss the other's (write skew).
 import type { AccessSource } from '../../db/types.ts'
-import type { CourseForLearning } from '../catalog/repository-lessons.ts'
 import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { courseProgressCounts } from './repository.ts'
@@ -19,6 +18,14 @@ export async function lockLearnerCourse(trx: DB, userId: string, courseId: strin
   await lockKeyForTransaction(trx, `learning:${userId}:${courseId}`)
 }
 
+/** What completion needs of the course (catalog's CourseForLearning has it). */
+export interface CompletedCourse {
+  id: string
+  title: string
+  instructorName: string
+  certificate: boolean
+}
+
 /**
  * In the caller's transaction, for a lesson that is complete (now or before). Idempotent: a completed course is not
  * completed again (course_completions' key). Returns the certificate id when one was issued.
@@ -26,7 +33,7 @@ export async function lockLearnerCourse(trx: DB, userId: string, courseId: strin
 export async function completeCourseIfDone(
   trx: DB,
   learner: Learner,
-  course: CourseForLearning,
+  course: CompletedCourse,
   source: AccessSource,
   publicUrl: string,
 ): Promise<{ completed: boolean; certificateId: string | null }> {
@@ -59,7 +66,7 @@ export async function completeCourseIfDone(
   return { completed: true, certificateId }
 }
 
-function completionMail(learner: Learner, course: CourseForLearning, publicUrl: string, certificateId: string | null) {
+function completionMail(learner: Learner, course: CompletedCourse, publicUrl: string, certificateId: string | null) {
   const greeting = learner.firstName ? `Hi ${learner.firstName},` : 'Hi,'
   const certificate = certificateId
     ? `Your Certificate of Completion: ${publicUrl}/certificates/${certificateId}`

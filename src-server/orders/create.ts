@@ -3,11 +3,9 @@
 // with the same lines and rail reuses it; anything else must first retire it (see replacePendingOrder).
 import { randomBytes } from 'node:crypto'
 import type { Transaction } from 'kysely'
-import type { Database, PaymentMethod } from '../../db/types.ts'
+import type { BillingCycle, CartItemKind, Database, PaymentMethod } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
-import { type CartLine, listCartLines } from '../cart/lines.ts'
-import { removePurchasedItems } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { inTransaction } from './lock.ts'
@@ -37,7 +35,30 @@ export interface Billing {
   vatNumber?: string
 }
 
+/** A cart line as an order copies it (cart/lines.ts's CartLine is one). */
+export interface OrderableLine {
+  kind: CartItemKind
+  key: string
+  title: string
+  detail: string
+  priceMinor: number
+  currency: Currency
+  recurringInterval: 'month' | 'year' | null
+  billingCycle: BillingCycle | null
+  courseId: string | null
+  packageId: string | null
+  planId: string | null
+}
+
+/** What an order needs of the cart, handed in by the flow (flows/cart-order.ts): orders never import cart/. */
+export interface OrderCart {
+  lines(trx: DB, userId: string): Promise<OrderableLine[]>
+  /** Takes purchased lines out of the cart (a PayPal order, paid away from the site). */
+  takeOut(trx: DB, userId: string, keys: readonly string[]): Promise<void>
+}
+
 export interface NewOrder {
+  cart: OrderCart
   userId: string
   currency: Currency
   method: PaymentMethod
@@ -65,7 +86,7 @@ const UNIQUE_VIOLATION = '23505'
 
 /** What checkout sends to the gateway for each line. */
 export type CheckoutLine = Pick<
-  CartLine,
+  OrderableLine,
   'kind' | 'title' | 'detail' | 'priceMinor' | 'recurringInterval' | 'planId' | 'billingCycle'
 >
 
@@ -97,7 +118,7 @@ export async function openCartOrder(db: DB, input: NewOrder): Promise<CartOrder>
 
 async function openInTransaction(trx: Transaction<Database>, input: NewOrder): Promise<CartOrder> {
   const { userId, currency, method } = input
-  const lines = (await listCartLines(trx, userId)).filter((line) => line.currency === currency)
+  const lines = (await input.cart.lines(trx, userId)).filter((line) => line.currency === currency)
   const existing = await lockPendingOrder(trx, userId, currency)
   if (existing) {
     const held = await orderCheckoutLines(trx, existing.id)
@@ -152,7 +173,7 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
     .execute()
   // PayPal is paid away from the site: the cart empties now, and comes back if the order is cancelled.
   if (subtotal > 0 && method === 'paypal') {
-    await removePurchasedItems(
+    await input.cart.takeOut(
       trx,
       userId,
       lines.map((line) => line.key),

@@ -2,23 +2,32 @@
 // the buyer cancels it or replaces it by another checkout, or staff cancel it. Each is one transition of
 // transitions.ts. Calls to Stripe (expiring the session) are the caller's, made before these.
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
-import { removePurchasedItems, restoreItems } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import type { OrderCart } from './create.ts'
 import { inTransaction, lockOrder } from './lock.ts'
 import { listOrderLines } from './repository.ts'
 import { isPaidStatus, moveOrder } from './transitions.ts'
 
 export const ORDER_NOT_FOUND = 'Order not found'
 
+/** An order line as the cart takes it back (listOrderLines' rows). */
+export type ReturnedLine = Awaited<ReturnType<typeof listOrderLines>>[number]
+
+/** What leaving the pending state does to the cart, handed in by the flow (flows/cart-order.ts). */
+export interface PendingCart extends Pick<OrderCart, 'takeOut'> {
+  /** Puts an order's lines back into the buyer's cart (a course held meanwhile is skipped). */
+  giveBack(trx: DB, userId: string, lines: readonly ReturnedLine[]): Promise<void>
+}
+
 /** 'I've Made the Transfer': the buyer's bank-transfer order now awaits the money and its lines leave the cart. */
-export async function awaitTransfer(db: DB, userId: string, orderId: string) {
+export async function awaitTransfer(db: DB, userId: string, orderId: string, cart: PendingCart) {
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId, userId)
     if (order?.method !== 'bank_transfer') throw new DomainError('not_found', ORDER_NOT_FOUND)
     const moved = await moveOrder(trx, order.id, 'awaitTransfer')
     const lines = await listOrderLines(trx, order.id)
-    await removePurchasedItems(
+    await cart.takeOut(
       trx,
       userId,
       lines.map((line) => line.item_key),
@@ -52,18 +61,18 @@ export async function expire(db: DB, orderId: string): Promise<boolean> {
 }
 
 /** Checkout started again with another cart or rail: the old pending order gives way (its lines stay in the cart). */
-export async function replacePendingOrder(db: DB, orderId: string): Promise<boolean> {
+export async function replacePendingOrder(db: DB, orderId: string, cart: PendingCart): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId)
     if (order?.status !== 'pending') return false
     const moved = await moveOrder(trx, order.id, 'replace', { cancelled_at: new Date() })
-    if (moved) await restoreItems(trx, order.user_id, await listOrderLines(trx, order.id))
+    if (moved) await cart.giveBack(trx, order.user_id, await listOrderLines(trx, order.id))
     return moved
   })
 }
 
 /** The buyer cancels their pending order (cart page, /account); its lines go back into the cart. */
-export async function cancelByBuyer(db: DB, userId: string, orderId: string): Promise<void> {
+export async function cancelByBuyer(db: DB, userId: string, orderId: string, cart: PendingCart): Promise<void> {
   await inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId, userId)
     if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
@@ -79,6 +88,6 @@ export async function cancelByBuyer(db: DB, userId: string, orderId: string): Pr
       .where('id', '=', order.id)
       .executeTakeFirstOrThrow()
     // A renewal order was never in the cart: nothing goes back.
-    if (source === 'cart') await restoreItems(trx, userId, await listOrderLines(trx, order.id))
+    if (source === 'cart') await cart.giveBack(trx, userId, await listOrderLines(trx, order.id))
   })
 }

@@ -7,7 +7,7 @@ import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
 import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
-import { paymentRouter } from './payment.ts'
+import { paymentsRouter } from './payments.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
@@ -24,7 +24,7 @@ export const appRouter = router({
   contact: contactRouter,
   profile: profileRouter,
   cart: cartRouter,
-  payment: paymentRouter,
+  payments: paymentsRouter,
   purchases: purchasesRouter,
   membership: membershipRouter,
   learning: learningRouter,

@@ -2,8 +2,9 @@
 import { TRPCError } from '@trpc/server'
 import { CART_MESSAGES, cartItemIdInput, cartItemInput } from '../../src-shared/schemas/cart.ts'
 import { listCartWithTotals } from '../cart/lines.ts'
-import { addCartItem, clearCart, countCartItems, removeCartItem } from '../cart/repository.ts'
-import { cheapestPackageIds } from '../offerings/repository.ts'
+import { clearCart, countCartItems, removeCartItem } from '../cart/repository.ts'
+import { addToCart } from '../flows/add-to-cart.ts'
+import { cheapestPackageIds } from '../services/repository.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const cartRouter = router({
@@ -16,7 +17,7 @@ export const cartRouter = router({
 
   add: publicProcedure.input(cartItemInput).mutation(async ({ ctx, input }) => {
     if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: CART_MESSAGES.loginToAdd })
-    const { title, replaced } = await addCartItem(ctx.db, ctx.user.id, input)
+    const { title, replaced } = await addToCart(ctx.db, ctx.user.id, input)
     return { kind: input.kind, title, replaced: replaced ?? null }
   }),
 

@@ -8,10 +8,10 @@ import {
   lessonRefInput,
   videoProgressInput,
 } from '../../src-shared/schemas/learning.ts'
-import { certificateView } from '../learning/certificates.ts'
-import { myLearning } from '../learning/my-learning.ts'
-import { openLesson, playerCourse } from '../learning/player.ts'
-import { saveVideoProgress, setLessonCompleted } from '../learning/progress.ts'
+import { certificateView } from '../flows/certificates.ts'
+import { openLesson, playerCourse } from '../flows/lesson-player.ts'
+import { myLearning } from '../flows/my-learning.ts'
+import { saveVideoProgress, setLessonCompleted } from '../flows/save-progress.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const learningRouter = router({

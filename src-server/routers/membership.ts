@@ -1,13 +1,13 @@
 // /account → Membership: the member's plan in words, and cancel, resume, change plan and the billing portal.
 import { cancelMembershipInput, changePlanInput, planChoiceInput } from '../../src-shared/schemas/membership.ts'
-import { membershipOf } from '../membership/view.ts'
 import {
   billingPortalUrl,
   cancelMembership,
   changePlan,
   previewPlanChange,
   resumeMembership,
-} from '../payments/membership-actions.ts'
+} from '../flows/membership.ts'
+import { membershipOf } from '../subscriptions/view.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 
 export const membershipRouter = router({

@@ -1,5 +1,5 @@
 import { plansOutput } from '../../src-shared/schemas/plans.ts'
-import { listComparisonFeatures, listPlans } from '../plans/repository.ts'
+import { listComparisonFeatures, listPlans } from '../subscriptions/plans.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export const plansRouter = router({

@@ -2,12 +2,12 @@
 
 import { documentInput, freeEnrolmentInput, refundRequestInput } from '../../src-shared/schemas/orders.ts'
 import { listOwnedCourses } from '../access/courses.ts'
-import { entitlementsOf, NO_ENTITLEMENTS } from '../access/premium.ts'
+import { enrolForFree } from '../flows/free-enrolment.ts'
 import { readDocument } from '../orders/documents.ts'
-import { enrolForFree } from '../orders/free-enrolment.ts'
 import { requestRefund } from '../orders/refund-requests.ts'
 import { listOrdersForUser } from '../orders/repository.ts'
 import { withPaymentInstructions } from '../payments/instructions.ts'
+import { entitlementsOf, NO_ENTITLEMENTS } from '../subscriptions/premium.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const purchasesRouter = router({

@@ -9,8 +9,8 @@ import {
   reviewIdInput,
   reviewUpdateInput,
 } from '../../src-shared/schemas/reviews.ts'
+import { createReview, deleteReview, myReview, updateReview } from '../flows/reviews.ts'
 import { computeRatingSummary, listVisibleReviews, toReview } from '../learning/repository-reviews.ts'
-import { createReview, deleteReview, myReview, updateReview } from '../learning/reviews.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const reviewsRouter = router({

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { FEATURED_SERVICES_LIMIT } from '../../src-shared/constants.ts'
 import { serviceCardSchema, serviceIdSchema } from '../../src-shared/schemas/services.ts'
-import { findService, listPackages, listServices } from '../offerings/repository.ts'
+import { findService, listPackages, listServices } from '../services/repository.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 type ServiceRow = Awaited<ReturnType<typeof listServices>>[number]

@@ -1,8 +1,8 @@
 // The e-mails of the service-order workflow, each written to the outbox in the caller's transaction.
 import { SERVICE_ORDER_STATUS_LABELS, type ServiceOrderStatus } from '../../src-shared/service-orders.ts'
-import { staffEmail } from '../contact/messages.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { staffEmail } from '../mail/staff-address.ts'
 
 export interface MailLinks {
   publicUrl: string

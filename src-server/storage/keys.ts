@@ -12,3 +12,7 @@ export const UPLOAD_PREFIXES = {
 } as const
 
 export const ALL_UPLOAD_PREFIXES: readonly string[] = Object.values(UPLOAD_PREFIXES)
+
+/** Where lesson videos and attachments are stored (uploaded by http/lesson-uploads.ts, saved by catalog/). */
+export const LESSON_VIDEO_PREFIX = `${UPLOAD_PREFIXES.lessons}videos/`
+export const LESSON_FILE_PREFIX = `${UPLOAD_PREFIXES.lessons}files/`

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'

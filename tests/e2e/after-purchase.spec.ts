@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
 import { pricedCourses } from '../support/shop.ts'

@@ -13,10 +13,10 @@ import {
   ownsCourse,
 } from '../../src-server/access/courses.ts'
 import { grant, liveGrants, restore, revoke } from '../../src-server/access/ledger.ts'
-import { entitlementsOf, isPremium } from '../../src-server/access/premium.ts'
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { createFromCart } from '../../src-server/orders/create.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
+import { entitlementsOf, isPremium } from '../../src-server/subscriptions/premium.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'

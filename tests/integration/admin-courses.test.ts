@@ -2,7 +2,7 @@
 // catalogue following every change, archive-instead-of-delete, and the audit record of each change.
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { courseHasPurchases } from '../../src-server/catalog/purchases.ts'
+import { courseHasPurchases } from '../../src-server/flows/course-purchases.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'

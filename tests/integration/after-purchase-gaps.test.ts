@@ -5,10 +5,10 @@
 // become the invoice's tax lines; the 24 h expiry runs through the job queue; the exact e-mails of a refund request.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPremium } from '../../src-server/access/premium.ts'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
 import { type RunningJobs, startJobs } from '../../src-server/jobs/start.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
+import { isPremium } from '../../src-server/subscriptions/premium.ts'
 import { createSessionToken, createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { captureLog, emptyUploads, waitUntil } from '../support/jobs.ts'
@@ -72,7 +72,7 @@ async function paidPlan() {
     .execute()
   const caller = await shopCaller(db(), user, payments)
   await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected card')
   const session = fake.completeSession(sessionIdOf(started.url))
   expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
@@ -153,7 +153,7 @@ describe('refunding a PayPal plan', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'annual' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
     await (await staff()).admin.orders.markPaid({ id: started.orderId })
     expect(await isPremium(db(), user)).toBe(true)
     const cancelledAtStripe = [...fake.billing.subscriptions.values()].filter((sub) => sub.status === 'canceled').length
@@ -372,7 +372,7 @@ describe('the 24 h expiry through the job queue', () => {
       const caller = await shopCaller(db(), user, payments)
       const [course] = await pricedCourses(db(), { count: 1, offset })
       await caller.cart.add({ kind: 'course', courseId: course!.id })
-      const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+      const started = await caller.payments.start({ currency: 'USD', method: 'card' })
       if (started.method !== 'card') throw new Error('expected card')
       return { caller, started }
     }

@@ -5,9 +5,9 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertCourse } from '../../db/seed/factories.ts'
 import { grant } from '../../src-server/access/ledger.ts'
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { createFromCart } from '../../src-server/orders/create.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
 import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
@@ -87,12 +87,12 @@ describe('what a cancelled order held comes back', () => {
     await caller.cart.add({ kind: 'course', courseId: course.id })
     await caller.cart.add({ kind: 'service_package', packageId: seo.id })
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
     expect(started).toMatchObject({ method: 'paypal', totalMinor: 3_300 + 49_900 + 19_999 })
     if (started.method !== 'paypal') throw new Error('expected a PayPal order')
     expect(await cartKeys(user.id)).toEqual([])
 
-    expect(await caller.payment.cancelOrder({ orderId: started.orderId })).toEqual({ id: started.orderId })
+    expect(await caller.payments.cancelOrder({ orderId: started.orderId })).toEqual({ id: started.orderId })
     const rows = await db()
       .selectFrom('cart_items')
       .select(['kind', 'course_id', 'service_package_id', 'plan_id', 'billing_cycle'])
@@ -116,13 +116,13 @@ describe('what a cancelled order held comes back', () => {
     const kept = await ownCourse(2_200)
     const deleted = await ownCourse(3_300)
     for (const course of [owned, kept, deleted]) await caller.cart.add({ kind: 'course', courseId: course.id })
-    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
     if (started.method !== 'paypal') throw new Error('expected a PayPal order')
     expect(await cartKeys(user.id)).toEqual([])
 
     await grant(db(), { userId: user.id, right: { kind: 'course', courseId: owned.id }, source: { kind: 'staff' } })
     await db().deleteFrom('courses').where('id', '=', deleted.id).execute()
-    await caller.payment.cancelOrder({ orderId: started.orderId })
+    await caller.payments.cancelOrder({ orderId: started.orderId })
     expect(await cartKeys(user.id)).toEqual([`course:${kept.id}`])
   })
 
@@ -132,7 +132,7 @@ describe('what a cancelled order held comes back', () => {
     const audit = await servicePackage(db(), 'seo-audit', 'Essential Audit')
     await caller.cart.add({ kind: 'course', courseId: course.id })
     await caller.cart.add({ kind: 'service_package', packageId: audit.id })
-    const started = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     if (started.method !== 'bank_transfer') throw new Error('expected a bank-transfer order')
     const before = await db()
       .selectFrom('cart_items')
@@ -141,7 +141,7 @@ describe('what a cancelled order held comes back', () => {
       .execute()
     expect(before).toHaveLength(2)
 
-    await caller.payment.cancelOrder({ orderId: started.orderId })
+    await caller.payments.cancelOrder({ orderId: started.orderId })
     const after = await db()
       .selectFrom('cart_items')
       .select(['id', 'item_key'])
@@ -155,7 +155,7 @@ describe('what a cancelled order held comes back', () => {
     const course = await ownCourse(5_500)
     await caller.cart.add({ kind: 'course', courseId: course.id })
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
     if (started.method !== 'paypal') throw new Error('expected a PayPal order')
     expect(await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })).toEqual({
       kind: 'plan',
@@ -163,7 +163,7 @@ describe('what a cancelled order held comes back', () => {
       replaced: null,
     })
 
-    await caller.payment.cancelOrder({ orderId: started.orderId })
+    await caller.payments.cancelOrder({ orderId: started.orderId })
     const orderStatus = await db().selectFrom('orders').select('status').where('id', '=', started.orderId).execute()
     expect(orderStatus).toEqual([{ status: 'cancelled' }])
     expect(await cartKeys(user.id)).toEqual([`course:${course.id}`, 'plan:pro'])
@@ -179,13 +179,13 @@ describe('what a cancelled order held comes back', () => {
   it('a checkout of a changed cart retires the old order without bringing its other plan back', async () => {
     const { user, caller } = await shopper()
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-    const first = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const first = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     if (first.method !== 'bank_transfer') throw new Error('expected a bank-transfer order')
     expect(await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })).toMatchObject({
       replaced: 'Pro (annual) replaced Basic (monthly) in your cart',
     })
 
-    const second = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const second = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     if (second.method !== 'bank_transfer') throw new Error('expected a bank-transfer order')
     expect(second.totalMinor).toBe(19_999)
     const orders = await db()

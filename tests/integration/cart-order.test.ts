@@ -5,8 +5,9 @@
 // violation (two checkouts of one cart racing past the read) is retried once, outside a caller's transaction only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listCartLines } from '../../src-server/cart/lines.ts'
+import { createFromCart, openCartOrder } from '../../src-server/flows/cart-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { type Billing, type CreatedOrder, createFromCart, openCartOrder } from '../../src-server/orders/create.ts'
+import type { Billing, CreatedOrder } from '../../src-server/orders/create.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser } from '../support/factories.ts'
 import { pricedCourses, shopCaller } from '../support/shop.ts'

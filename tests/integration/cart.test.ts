@@ -435,7 +435,7 @@ describe('cart', () => {
 
       const user = await createUser(database.db)
       const caller = await shopCaller(database.db, user)
-      expect((await caller.payment.options()).paypalButtons).toEqual([])
+      expect((await caller.payments.options()).paypalButtons).toEqual([])
       for (const [serviceId, name] of [
         ['seo-audit', 'Essential Audit'],
         ['seo-audit', 'Professional Audit'],
@@ -455,7 +455,7 @@ describe('cart', () => {
         .executeTakeFirstOrThrow()
       await (await shopCaller(database.db, other)).cart.add({ kind: 'service_package', packageId: us.id })
 
-      expect(await caller.payment.options()).toEqual({
+      expect(await caller.payments.options()).toEqual({
         card: false,
         paypal: false,
         paypalButtons: [

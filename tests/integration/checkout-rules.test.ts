@@ -3,13 +3,13 @@
 // Stripe answers oddly or not at all, and the exact bank details e-mailed and shown per currency.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { readEnv } from '../../src-server/kernel/env.ts'
 import {
   CHECKOUT_LIFETIME_MS,
   cancelOrderByStaff,
   expireAbandonedCheckouts,
-} from '../../src-server/payments/abandoned.ts'
-import { startCheckout } from '../../src-server/payments/checkout.ts'
+} from '../../src-server/flows/abandoned-checkouts.ts'
+import { startCheckout } from '../../src-server/flows/start-checkout.ts'
+import { readEnv } from '../../src-server/kernel/env.ts'
 import { defaultPayments, type PaymentsConfig, paymentsFromEnv } from '../../src-server/payments/config.ts'
 import type { StripeApi } from '../../src-server/payments/stripe.ts'
 import { createMemoryLimiter } from '../../src-server/security/rate-limit.ts'
@@ -51,20 +51,20 @@ async function shopper(offset: number, config: PaymentsConfig = payments) {
 
 async function cardCheckout(offset: number) {
   const { user, caller, course } = await shopper(offset)
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected card')
   return { user, caller, course, started, sessionId: sessionIdOf(started.url) }
 }
 
 describe('which rails the settings offer', () => {
-  it('payment.options: card with a Stripe key, PayPal with a PayPal.me link, neither without', async () => {
+  it('payments.options: card with a Stripe key, PayPal with a PayPal.me link, neither without', async () => {
     const user = await createUser(db())
-    expect(await (await shopCaller(db(), user, payments)).payment.options()).toEqual({
+    expect(await (await shopCaller(db(), user, payments)).payments.options()).toEqual({
       card: true,
       paypal: true,
       paypalButtons: [],
     })
-    expect(await (await shopCaller(db(), user)).payment.options()).toEqual({
+    expect(await (await shopCaller(db(), user)).payments.options()).toEqual({
       card: false,
       paypal: false,
       paypalButtons: [],
@@ -73,12 +73,12 @@ describe('which rails the settings offer', () => {
 
   it('refuses PayPal when no PayPal.me link is set, and still takes a bank transfer', async () => {
     const { user, caller } = await shopper(0, { ...payments, paypalMeUrl: null })
-    await expect(caller.payment.start({ currency: 'USD', method: 'paypal' })).rejects.toMatchObject({
+    await expect(caller.payments.start({ currency: 'USD', method: 'paypal' })).rejects.toMatchObject({
       code: 'PRECONDITION_FAILED',
       message: 'PayPal payments are not configured on this store yet.',
     })
     expect(await ordersOf(user.id)).toEqual([])
-    const bank = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const bank = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     expect(bank.method).toBe('bank_transfer')
   })
 
@@ -134,12 +134,12 @@ describe('starting a checkout', () => {
       .insertInto('subscriptions')
       .values({ user_id: user.id, plan_id: 'pro', billing_cycle: 'monthly', status: 'active' })
       .execute()
-    await expect(caller.payment.start({ currency: 'USD', method: 'bank_transfer' })).rejects.toMatchObject({
+    await expect(caller.payments.start({ currency: 'USD', method: 'bank_transfer' })).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'You already have a live plan. Use Change plan on the pricing page instead of buying another.',
     })
     // The GBP group holds no plan: it checks out.
-    const gbp = await caller.payment.start({ currency: 'GBP', method: 'bank_transfer' })
+    const gbp = await caller.payments.start({ currency: 'GBP', method: 'bank_transfer' })
     expect(gbp).toMatchObject({ method: 'bank_transfer', currency: 'GBP', totalMinor: 30_000 })
   })
 
@@ -147,7 +147,7 @@ describe('starting a checkout', () => {
     const user = await buyerWhoHadAPlan(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const params = fake.createParams.get(sessionIdOf(started.url))!
     expect(params.subscription_data).not.toHaveProperty('trial_period_days')
@@ -172,7 +172,7 @@ describe('starting a checkout', () => {
       }),
     }
     const { user, caller } = await shopper(4, config)
-    await expect(caller.payment.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
+    await expect(caller.payments.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
       code: 'BAD_GATEWAY',
       message: 'No checkout URL received',
     })
@@ -205,7 +205,7 @@ describe('starting a checkout', () => {
   it('Stripe refusing the session: 502 with the message, the order failed', async () => {
     const { user, caller } = await shopper(5)
     fake.failNextCreate()
-    await expect(caller.payment.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
+    await expect(caller.payments.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
       code: 'BAD_GATEWAY',
       message: 'Failed to create payment session',
     })
@@ -216,7 +216,7 @@ describe('starting a checkout', () => {
 describe('the success page', () => {
   it('refuses when card payments are off', async () => {
     const caller = await shopCaller(db(), await createUser(db()))
-    await expect(caller.payment.confirm({ sessionId: 'cs_test_x' })).rejects.toMatchObject({
+    await expect(caller.payments.confirm({ sessionId: 'cs_test_x' })).rejects.toMatchObject({
       code: 'PRECONDITION_FAILED',
       message: 'Card payments are not configured on this store yet. Please choose PayPal or bank transfer.',
     })
@@ -233,7 +233,7 @@ describe('the success page', () => {
       totalMinor: course.price_minor,
       currency: 'USD',
     }
-    expect(await caller.payment.confirm({ sessionId })).toEqual(expected)
+    expect(await caller.payments.confirm({ sessionId })).toEqual(expected)
     expect(await statusOf(started.orderId)).toBe('paid')
     const enrolled = await db()
       .selectFrom('access_grants')
@@ -242,7 +242,7 @@ describe('the success page', () => {
       .where('user_id', '=', user.id)
       .execute()
     expect(enrolled).toEqual([{ course_id: course.id, order_id: started.orderId }])
-    expect(await caller.payment.confirm({ sessionId })).toEqual(expected)
+    expect(await caller.payments.confirm({ sessionId })).toEqual(expected)
   })
 
   it('a session Stripe says belongs to another order is not found, and nothing is paid', async () => {
@@ -259,7 +259,7 @@ describe('the success page', () => {
       }),
     }
     const caller = await shopCaller(db(), user, config)
-    await expect(caller.payment.confirm({ sessionId })).rejects.toMatchObject({
+    await expect(caller.payments.confirm({ sessionId })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'No payment session found',
     })
@@ -269,7 +269,7 @@ describe('the success page', () => {
   it('Stripe unreachable: 502 with the processing message, the order stays pending', async () => {
     const { user, started, sessionId } = await cardCheckout(8)
     const caller = await shopCaller(db(), user, { ...payments, stripe: stripeWith({ retrieveCheckoutSession: down }) })
-    await expect(caller.payment.confirm({ sessionId })).rejects.toMatchObject({
+    await expect(caller.payments.confirm({ sessionId })).rejects.toMatchObject({
       code: 'BAD_GATEWAY',
       message: 'Error processing your payment',
     })
@@ -280,11 +280,11 @@ describe('the success page', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const sessionId = sessionIdOf(started.url)
     fake.completeSession(sessionId)
-    const confirmed = await caller.payment.confirm({ sessionId })
+    const confirmed = await caller.payments.confirm({ sessionId })
     const sub = await db()
       .selectFrom('subscriptions')
       .select(['trial_ends_at'])
@@ -299,11 +299,11 @@ describe('the success page', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: await sterlingPlan(db()), billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'GBP', method: 'card' })
+    const started = await caller.payments.start({ currency: 'GBP', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const sessionId = sessionIdOf(started.url)
     fake.completeSession(sessionId)
-    const first = await caller.payment.confirm({ sessionId })
+    const first = await caller.payments.confirm({ sessionId })
     // A row from before subscriptions.currency existed: the column is null (it has no default and was not backfilled).
     const sub = await db()
       .updateTable('subscriptions')
@@ -312,7 +312,7 @@ describe('the success page', () => {
       .returning(['trial_ends_at', 'amount_minor'])
       .executeTakeFirstOrThrow()
     expect(sub.amount_minor).toBe(1500)
-    const again = await caller.payment.confirm({ sessionId })
+    const again = await caller.payments.confirm({ sessionId })
     expect(again).toEqual({ ...first, currency: 'GBP' })
     expect(again.trialText).toBe(`Free trial started — first charge of £15.00 on ${formatDay(sub.trial_ends_at!)}`)
   })
@@ -322,7 +322,7 @@ describe('Resume and Cancel', () => {
   it('Resume of a session paid meanwhile: 409 already paid, and the order is not expired', async () => {
     const { caller, started, sessionId } = await cardCheckout(9)
     fake.completeSession(sessionId)
-    await expect(caller.payment.resume({ orderId: started.orderId })).rejects.toMatchObject({
+    await expect(caller.payments.resume({ orderId: started.orderId })).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This order has already been paid',
     })
@@ -332,7 +332,7 @@ describe('Resume and Cancel', () => {
   it('Resume of a card order without a session: expired, start again', async () => {
     const { caller, started } = await cardCheckout(10)
     await sql`update orders set stripe_session_id = null where id = ${started.orderId}`.execute(db())
-    await expect(caller.payment.resume({ orderId: started.orderId })).rejects.toMatchObject({
+    await expect(caller.payments.resume({ orderId: started.orderId })).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This checkout has expired. Please start again from your cart.',
     })
@@ -341,7 +341,7 @@ describe('Resume and Cancel', () => {
   it('Resume while Stripe is unreachable: 502, the order stays pending', async () => {
     const { user, started } = await cardCheckout(11)
     const caller = await shopCaller(db(), user, { ...payments, stripe: stripeWith({ retrieveCheckoutSession: down }) })
-    await expect(caller.payment.resume({ orderId: started.orderId })).rejects.toMatchObject({
+    await expect(caller.payments.resume({ orderId: started.orderId })).rejects.toMatchObject({
       code: 'BAD_GATEWAY',
       message: 'Failed to create payment session',
     })
@@ -350,8 +350,8 @@ describe('Resume and Cancel', () => {
 
   it('Resume of a bank transfer is refused', async () => {
     const { caller } = await shopper(12)
-    const bank = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
-    await expect(caller.payment.resume({ orderId: bank.orderId })).rejects.toMatchObject({
+    const bank = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
+    await expect(caller.payments.resume({ orderId: bank.orderId })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'Only a pending card payment can be resumed',
     })
@@ -359,13 +359,13 @@ describe('Resume and Cancel', () => {
 
   it('Cancel answers with the order id; a paid order is not cancellable', async () => {
     const { caller } = await shopper(13)
-    const bank = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
-    expect(await caller.payment.cancelOrder({ orderId: bank.orderId })).toEqual({ id: bank.orderId })
+    const bank = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
+    expect(await caller.payments.cancelOrder({ orderId: bank.orderId })).toEqual({ id: bank.orderId })
 
     const paid = await cardCheckout(14)
     fake.completeSession(paid.sessionId)
-    await paid.caller.payment.confirm({ sessionId: paid.sessionId })
-    await expect(paid.caller.payment.cancelOrder({ orderId: paid.started.orderId })).rejects.toMatchObject({
+    await paid.caller.payments.confirm({ sessionId: paid.sessionId })
+    await expect(paid.caller.payments.cancelOrder({ orderId: paid.started.orderId })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'Only a pending order can be cancelled',
     })
@@ -375,7 +375,7 @@ describe('Resume and Cancel', () => {
   it('buyer Cancel while Stripe is unreachable: 502, nothing cancelled', async () => {
     const { user, started } = await cardCheckout(15)
     const caller = await shopCaller(db(), user, { ...payments, stripe: stripeWith({ expireCheckoutSession: down }) })
-    await expect(caller.payment.cancelOrder({ orderId: started.orderId })).rejects.toMatchObject({
+    await expect(caller.payments.cancelOrder({ orderId: started.orderId })).rejects.toMatchObject({
       code: 'BAD_GATEWAY',
       message: 'We could not reach the card processor. Please try again in a moment.',
     })
@@ -482,7 +482,7 @@ describe('bank transfer details', () => {
       kind: 'service_package',
       packageId: (await servicePackage(db(), 'uk-company-formation', 'Standard')).id,
     })
-    const started = await caller.payment.start({ currency: 'GBP', method: 'bank_transfer' })
+    const started = await caller.payments.start({ currency: 'GBP', method: 'bank_transfer' })
     expect(await mailOf(user.email)).toEqual({
       subject: `Bank transfer details for order ${started.reference}`,
       text_body: `Hi Ada,\n\nPlease transfer £300.00 to the account below and quote the payment reference so we can match your payment:\n\nBank Name: Barclays Bank PLC\nAccount Name: SkillForge Ltd\nAccount Number: 12345678\nSort Code: 20-00-00\nSWIFT Code: BARCGB22\nPayment Reference: ${started.reference}\n\nThe details stay on your order in My Account until we confirm the payment (usually within 24 hours of it arriving).`,
@@ -494,7 +494,7 @@ describe('bank transfer details', () => {
     const caller = await shopCaller(db(), user, payments)
     const course = await publishedCourse(db(), 23)
     await caller.cart.add({ kind: 'course', courseId: course.id })
-    const started = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     const mail = await mailOf(user.email)
     expect(mail.text_body.split('\n\n').slice(0, 3)).toEqual([
       'Hi there,',
@@ -506,9 +506,9 @@ describe('bank transfer details', () => {
   it('instructions on /account: bank details only on an unpaid bank transfer, the PayPal link only on an unpaid PayPal order', async () => {
     const card = await cardCheckout(24)
     const bank = await shopper(25)
-    await bank.caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    await bank.caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     const paypal = await shopper(26)
-    await paypal.caller.payment.start({ currency: 'USD', method: 'paypal' })
+    await paypal.caller.payments.start({ currency: 'USD', method: 'paypal' })
 
     const [cardOrder] = await card.caller.purchases.orders()
     expect(cardOrder).toMatchObject({ bank: null, paypalUrl: null })

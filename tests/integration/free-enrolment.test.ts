@@ -62,7 +62,7 @@ describe('a cart whose total is 0', () => {
     const course = await courseWithPrice(true)
     await caller.cart.add({ kind: 'course', courseId: course.id })
     const sessionsBefore = fake.sessions.size
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     expect(started).toMatchObject({ method: 'free', totalMinor: 0 })
     expect(fake.sessions.size).toBe(sessionsBefore)
     const [order] = await caller.purchases.orders()
@@ -74,7 +74,7 @@ describe('a cart whose total is 0', () => {
   it('refuses the free method for a cart with something to pay', async () => {
     const caller = await shopCaller(db(), await createUser(db()), payments)
     await caller.cart.add({ kind: 'course', courseId: (await courseWithPrice(false)).id })
-    await expect(caller.payment.start({ currency: 'USD', method: 'free' })).rejects.toMatchObject({
+    await expect(caller.payments.start({ currency: 'USD', method: 'free' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'This cart is not free: please choose a payment method',
     })

@@ -7,9 +7,9 @@
 // Documents dated in a far year (2031–2042) are each test's own series, so their numbers are exact.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { issueCreditNote, issueOrderInvoice, recordSubscriptionInvoice } from '../../src-server/orders/invoices.ts'
 import { formatDocumentNumber, nextDocumentNumber } from '../../src-server/orders/numbering.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
 import { configureSeller } from '../../src-server/orders/seller.ts'
 import {
   listPaidInvoicesByOrder,
@@ -103,7 +103,7 @@ async function paidByBank(user: TestUser, offset: number, count = 1, billing?: R
   for (const course of await pricedCourses(db(), { count, offset })) {
     await caller.cart.add({ kind: 'course', courseId: course.id })
   }
-  const started = await caller.payment.start({ currency: 'USD', method: 'bank_transfer', billing })
+  const started = await caller.payments.start({ currency: 'USD', method: 'bank_transfer', billing })
   await (await callerOf(admin)).admin.orders.markPaid({ id: started.orderId })
   return { caller, orderId: started.orderId, reference: started.reference }
 }
@@ -113,7 +113,7 @@ async function trialMember() {
   const user = await createUser(db())
   const caller = await callerOf(user)
   await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected a card checkout')
   const session = fake.completeSession(sessionIdOf(started.url), 'no_payment_required')
   session.amount_total = 0
@@ -299,7 +299,7 @@ describe('the invoice of a paid order', () => {
       const caller = await callerOf(user)
       const [course] = await pricedCourses(db(), { offset: 7 + index })
       await caller.cart.add({ kind: 'course', courseId: course!.id })
-      const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+      const started = await caller.payments.start({ currency: 'USD', method: 'card' })
       const captured = course!.price_minor + 250
       const paid = await markPaid(db(), started.orderId, {
         source: 'stripe',
@@ -421,7 +421,7 @@ describe('credit notes', () => {
     const caller = await callerOf(user)
     const [course] = await pricedCourses(db(), { offset: 13 })
     await caller.cart.add({ kind: 'course', courseId: course!.id })
-    const pending = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const pending = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     const before = await lastNumber('CN', thisYear())
     const note = await issueCreditNote(db(), {
       id: randomUUID(),

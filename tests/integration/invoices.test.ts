@@ -4,8 +4,8 @@
 // and the PDF are for the buyer and staff only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { recordSubscriptionInvoice } from '../../src-server/orders/invoices.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
 import { configureSeller } from '../../src-server/orders/seller.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
@@ -48,7 +48,7 @@ describe('the invoice of a paid order', () => {
   it('is issued by the payment with the buyer’s checkout details, the seller, lines and totals', async () => {
     const { user, caller, course } = await buyer(0)
     const billing = { company: 'Analytical Engines plc', address: '12 St James’s Square, London', vatNumber: 'GB123' }
-    const started = await caller.payment.start({ currency: 'USD', method: 'card', billing })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card', billing })
     if (started.method !== 'card') throw new Error('expected card')
     expect(await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))).toBe(200)
     const [order] = await caller.purchases.orders()
@@ -70,14 +70,14 @@ describe('the invoice of a paid order', () => {
     })
     // Redelivery and the success page find it paid: still one invoice.
     await fake.deliver('checkout.session.completed', fake.sessions.get(sessionIdOf(started.url)))
-    await caller.payment.confirm({ sessionId: sessionIdOf(started.url) })
+    await caller.payments.confirm({ sessionId: sessionIdOf(started.url) })
     const count = await db().selectFrom('invoices').select('id').where('user_id', '=', user.id).execute()
     expect(count).toHaveLength(1)
   })
 
   it('is readable by its buyer and staff only, as data and as a PDF named after its number', async () => {
     const { user, caller } = await buyer(1)
-    const started = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     const admin = await createUser(db(), { role: 'admin' })
     await (await shopCaller(db(), admin, payments)).admin.orders.markPaid({ id: started.orderId })
     const [order] = await caller.purchases.orders()
@@ -110,7 +110,7 @@ describe('the invoice of a paid order', () => {
   it('records the tax Stripe Tax computed when STRIPE_TAX is on', async () => {
     const taxed: PaymentsConfig = { ...payments, stripeTax: true }
     const { caller, course } = await buyer(2, taxed)
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const sessionId = sessionIdOf(started.url)
     expect(fake.createParams.get(sessionId)?.automatic_tax).toEqual({ enabled: 'true' })
@@ -132,7 +132,7 @@ describe('the invoice of a paid order', () => {
     })
     // Without STRIPE_TAX no automatic_tax is asked for.
     const plain = await buyer(3)
-    const untaxed = await plain.caller.payment.start({ currency: 'USD', method: 'card' })
+    const untaxed = await plain.caller.payments.start({ currency: 'USD', method: 'card' })
     if (untaxed.method !== 'card') throw new Error('expected card')
     expect(fake.createParams.get(sessionIdOf(untaxed.url))?.automatic_tax).toBeUndefined()
   })
@@ -143,7 +143,7 @@ describe('gapless numbering', () => {
     const orders: string[] = []
     for (let i = 0; i < 50; i++) {
       const { caller } = await buyer(i % 20)
-      orders.push((await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })).orderId)
+      orders.push((await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })).orderId)
     }
     // A payment whose transaction fails after taking a number gives it back.
     const before = await db()

@@ -2,7 +2,7 @@
 // lesson body or media address reaching anyone the rule refuses, whichever procedure they call.
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { canOpenLesson } from '../../src-server/access/lessons.ts'
+import { canOpenLesson } from '../../src-server/flows/lesson-access.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'

@@ -3,12 +3,12 @@
 // unpaid lapses the membership 3 days after (Premium revoked with reason 'lapse', one e-mail); trial reminders go
 // 3 days before a trial ends and annual renewal reminders 7 days before, each once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPremium } from '../../src-server/access/premium.ts'
-import { applyStripeSnapshot } from '../../src-server/access/subscription-state.ts'
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
+import { runMembershipSchedule } from '../../src-server/flows/membership-renewals.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { runMembershipSchedule } from '../../src-server/membership/renewals.ts'
-import { createFromCart } from '../../src-server/orders/create.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
+import { isPremium } from '../../src-server/subscriptions/premium.ts'
+import { applyStripeSnapshot } from '../../src-server/subscriptions/state.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import { pricedCourses, shopCaller } from '../support/shop.ts'

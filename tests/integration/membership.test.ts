@@ -2,9 +2,9 @@
 // clock: the trial told truthfully, the first charge, a failed renewal (past due, one e-mail, Premium until the
 // grace days end), cancel and resume, plan changes with the previewed proration, the portal, one trial per user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPremium } from '../../src-server/access/premium.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
+import { isPremium } from '../../src-server/subscriptions/premium.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
@@ -28,7 +28,7 @@ async function subscribe(planId: string, billingCycle: 'monthly' | 'annual', use
   const member = user ?? (await createUser(db()))
   const caller = await shopCaller(db(), member, payments)
   await caller.cart.add({ kind: 'plan', planId, billingCycle })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected card')
   const sessionId = new URL(started.url).pathname.split('/').pop()!
   const session = fake.completeSession(sessionId)
@@ -217,7 +217,7 @@ describe('a card membership', () => {
       .insertInto('cart_items')
       .values({ user_id: member.id, kind: 'plan', plan_id: 'pro', billing_cycle: 'annual' })
       .execute()
-    await expect(caller.payment.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
+    await expect(caller.payments.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'You already have a live plan. Use Change plan on the pricing page instead of buying another.',
     })

@@ -29,7 +29,7 @@ describe('one live subscription per user', () => {
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
     // Concurrent checkouts of one cart share its one pending order (issue 13)...
     const concurrent = await Promise.all(
-      Array.from({ length: 5 }, () => caller.payment.start({ currency: 'USD', method: 'card' })),
+      Array.from({ length: 5 }, () => caller.payments.start({ currency: 'USD', method: 'card' })),
     )
     expect(new Set(concurrent.map((start) => start.orderId)).size).toBe(1)
     // ...so ten paid checkouts need ten orders: each earlier one is left failed (as a declined card leaves it) while
@@ -41,7 +41,7 @@ describe('one live subscription per user', () => {
         .set({ status: 'failed' })
         .where('id', '=', started[i - 1]!.orderId)
         .execute()
-      started.push(await caller.payment.start({ currency: 'USD', method: 'card' }))
+      started.push(await caller.payments.start({ currency: 'USD', method: 'card' }))
     }
     const sessions = started.map((start) => {
       if (start.method !== 'card') throw new Error('expected card')
@@ -75,6 +75,6 @@ describe('one live subscription per user', () => {
       .insertInto('cart_items')
       .values({ user_id: user.id, kind: 'plan', plan_id: 'basic', billing_cycle: 'annual' })
       .execute()
-    await expect(caller.payment.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({ code: 'CONFLICT' })
+    await expect(caller.payments.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({ code: 'CONFLICT' })
   })
 })

@@ -4,9 +4,9 @@
 // first, by status or all, customer e-mail, invoice, paid date, the dashboard refund waiting for lines, at most the
 // rows asked for), and whether a course was ever ordered (archived rather than deleted).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { createFromCart } from '../../src-server/orders/create.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
 import { courseHasOrderLines, listOrdersForStaff } from '../../src-server/orders/repository.ts'
 import { recordPaidSubscriptionInvoice } from '../../src-server/orders/subscription-invoices.ts'
 import { trialStartedText } from '../../src-shared/membership.ts'

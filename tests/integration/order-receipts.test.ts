@@ -69,7 +69,7 @@ describe('the receipt of a paid order', () => {
     const caller = await shopCaller(db(), user, payments)
     const formation = await servicePackage(db(), 'uk-company-formation', 'Standard')
     await caller.cart.add({ kind: 'service_package', packageId: formation.id })
-    const started = await caller.payment.start({ currency: 'GBP', method: 'bank_transfer' })
+    const started = await caller.payments.start({ currency: 'GBP', method: 'bank_transfer' })
     expect(await mailsTo(user.email)).toEqual([expect.objectContaining({ kind: 'bank_transfer_details' })])
     await (await shopCaller(db(), admin, payments)).admin.orders.markPaid({ id: started.orderId })
     const { reference, items } = await orderFacts(started.orderId)

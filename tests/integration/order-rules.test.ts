@@ -3,9 +3,9 @@
 // audit record of staff's mark-paid and cancel is exact, and the order history shows each order's own lines.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
+import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/flows/staff-order-actions.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
-import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'
 import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../support/factories.ts'
@@ -31,7 +31,7 @@ async function startedOrder(method: 'bank_transfer' | 'paypal', offset: number) 
   const user = await createUser(db())
   const caller = await shopCaller(db(), user, payments)
   await caller.cart.add({ kind: 'course', courseId: (await publishedCourse(db(), offset)).id })
-  const started = await caller.payment.start({ currency: 'USD', method })
+  const started = await caller.payments.start({ currency: 'USD', method })
   return { user, caller, orderId: started.orderId }
 }
 
@@ -39,20 +39,20 @@ describe("'I've Made the Transfer'", () => {
   it('cannot reopen a paid bank-transfer order', async () => {
     const { caller, orderId } = await startedOrder('bank_transfer', 0)
     expect(await confirmPaymentByStaff(db(), orderId, admin)).toBe('fulfilled')
-    expect(await caller.payment.confirmBankTransfer({ orderId })).toMatchObject({ status: 'paid' })
+    expect(await caller.payments.confirmBankTransfer({ orderId })).toMatchObject({ status: 'paid' })
     expect(await statusOf(orderId)).toBe('paid')
   })
 
   it('cannot reopen a cancelled bank-transfer order', async () => {
     const { caller, orderId } = await startedOrder('bank_transfer', 1)
     await cancelByStaff(db(), orderId, admin)
-    expect(await caller.payment.confirmBankTransfer({ orderId })).toMatchObject({ status: 'cancelled' })
+    expect(await caller.payments.confirmBankTransfer({ orderId })).toMatchObject({ status: 'cancelled' })
     expect(await statusOf(orderId)).toBe('cancelled')
   })
 
   it('cannot turn a PayPal order into a bank transfer', async () => {
     const { caller, orderId } = await startedOrder('paypal', 2)
-    await expect(caller.payment.confirmBankTransfer({ orderId })).rejects.toMatchObject({
+    await expect(caller.payments.confirmBankTransfer({ orderId })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'Order not found',
     })
@@ -70,7 +70,7 @@ describe('staff confirming a plan', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
     const before = Date.now()
     expect(await confirmPaymentByStaff(db(), started.orderId, admin)).toBe('fulfilled')
     const entitlements = await caller.purchases.entitlements()

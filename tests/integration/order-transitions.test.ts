@@ -1,10 +1,10 @@
 // orders/: the one table of allowed status changes, and the functions that apply them on a real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OrderStatus } from '../../db/types.ts'
+import { awaitTransfer, cancelByBuyer, createFromCart } from '../../src-server/flows/cart-order.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { createFromCart } from '../../src-server/orders/create.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
-import { awaitTransfer, cancel, cancelByBuyer, expire, markFailed } from '../../src-server/orders/pending.ts'
+import { cancel, expire, markFailed } from '../../src-server/orders/pending.ts'
 import { createRenewalOrder } from '../../src-server/orders/renewal.ts'
 import { canTransition, ORDER_TRANSITIONS, type OrderTransition } from '../../src-server/orders/transitions.ts'
 import { ORDER_STATUSES } from '../../src-shared/admin.ts'

@@ -1,11 +1,11 @@
 // Checkout, Stripe webhooks and fulfilment against the real server, a real database and the local fake Stripe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPremium } from '../../src-server/access/premium.ts'
+import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/flows/staff-order-actions.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { readEnv } from '../../src-server/kernel/env.ts'
 import { listOrdersForStaff } from '../../src-server/orders/repository.ts'
-import { cancelByStaff, confirmPaymentByStaff } from '../../src-server/orders/staff.ts'
 import { defaultPayments, type PaymentsConfig, paymentsFromEnv } from '../../src-server/payments/config.ts'
+import { isPremium } from '../../src-server/subscriptions/premium.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
@@ -57,7 +57,7 @@ async function cardCheckout(offset = 0) {
   const caller = await shopCaller(db(), user, payments)
   const course = await publishedCourse(db(), offset)
   await caller.cart.add({ kind: 'course', courseId: course.id })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected a card checkout')
   const sessionId = new URL(started.url).pathname.split('/').pop()!
   return { user, caller, course, started, sessionId }
@@ -145,7 +145,7 @@ describe('card checkout', () => {
     const { user, caller, started, sessionId } = await cardCheckout(4)
     const session = fake.completeSession(sessionId)
     const [confirmed, ...statuses] = await Promise.all([
-      caller.payment.confirm({ sessionId }),
+      caller.payments.confirm({ sessionId }),
       fake.deliver('checkout.session.completed', session),
       fake.deliver('checkout.session.async_payment_succeeded', session),
       fake.deliver('checkout.session.completed', session),
@@ -155,16 +155,16 @@ describe('card checkout', () => {
     expect(await receipts(user)).toBe(1)
     expect(await enrolments(user)).toHaveLength(1)
     // The success page asked again later is a no-op.
-    expect(await caller.payment.confirm({ sessionId })).toMatchObject({ status: 'paid' })
+    expect(await caller.payments.confirm({ sessionId })).toMatchObject({ status: 'paid' })
     expect(await receipts(user)).toBe(1)
   })
 
   it('does not fulfil from the success page while Stripe says unpaid, nor for another user', async () => {
     const { user, caller, started, sessionId } = await cardCheckout(5)
-    expect(await caller.payment.confirm({ sessionId })).toMatchObject({ status: 'pending' })
+    expect(await caller.payments.confirm({ sessionId })).toMatchObject({ status: 'pending' })
     const stranger = await shopCaller(db(), await createUser(db()), payments)
     fake.completeSession(sessionId)
-    await expect(stranger.payment.confirm({ sessionId })).rejects.toMatchObject({
+    await expect(stranger.payments.confirm({ sessionId })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'No payment session found',
     })
@@ -182,7 +182,7 @@ describe('card checkout', () => {
     await caller.cart.add({ kind: 'service_package', packageId: seo.id })
     expect((await caller.purchases.entitlements()).isPremium).toBe(false)
 
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const sessionId = new URL(started.url).pathname.split('/').pop()!
     const session = fake.sessions.get(sessionId)!
@@ -225,19 +225,19 @@ describe('card checkout', () => {
     const user = await createUser(db())
     const noCard = await shopCaller(db(), user)
     await noCard.cart.add({ kind: 'course', courseId: (await publishedCourse(db(), 7)).id })
-    await expect(noCard.payment.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
+    await expect(noCard.payments.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
       code: 'PRECONDITION_FAILED',
     })
     const caller = await shopCaller(db(), user, payments)
     fake.failNextCreate()
-    await expect(caller.payment.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
+    await expect(caller.payments.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
       message: 'Failed to create payment session',
     })
     const orders = await db().selectFrom('orders').select('status').where('user_id', '=', user.id).execute()
     expect(orders).toEqual([{ status: 'failed' }])
     expect(await cartKeys(user)).toHaveLength(1)
     await caller.cart.clear()
-    await expect(caller.payment.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
+    await expect(caller.payments.start({ currency: 'USD', method: 'card' })).rejects.toMatchObject({
       message: 'Your cart is empty',
     })
   })
@@ -258,7 +258,7 @@ describe('other Stripe events', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const sessionId = new URL(started.url).pathname.split('/').pop()!
     const session = fake.completeSession(sessionId, 'no_payment_required')
@@ -306,14 +306,14 @@ describe('bank transfer and PayPal', () => {
     const uk = await servicePackage(db(), 'uk-company-formation', 'Premium')
     await caller.cart.add({ kind: 'service_package', packageId: uk.id })
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'annual' })
-    const started = await caller.payment.start({ currency: 'GBP', method: 'bank_transfer' })
+    const started = await caller.payments.start({ currency: 'GBP', method: 'bank_transfer' })
     if (started.method !== 'bank_transfer') throw new Error('expected bank transfer')
     expect(started.reference).toMatch(/^SF-[0-9A-Z]+-[0-9A-F]{4}$/)
     const { bankName, accountName, accountNumber, sortCode, swiftCode } = defaultPayments.bank
     expect(started.bank).toEqual({ currency: 'GBP', bankName, accountName, accountNumber, sortCode, swiftCode })
     expect(started).toMatchObject({ totalMinor: 45_000, currency: 'GBP' })
 
-    expect(await caller.payment.confirmBankTransfer({ orderId: started.orderId })).toMatchObject({
+    expect(await caller.payments.confirmBankTransfer({ orderId: started.orderId })).toMatchObject({
       status: 'awaiting_transfer',
     })
     expect((await order(started.orderId)).status).toBe('awaiting_transfer')
@@ -349,13 +349,13 @@ describe('bank transfer and PayPal', () => {
     })
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
 
-    const gbp = await caller.payment.start({ currency: 'GBP', method: 'bank_transfer' })
+    const gbp = await caller.payments.start({ currency: 'GBP', method: 'bank_transfer' })
     if (gbp.method !== 'bank_transfer') throw new Error('expected bank transfer')
     expect(gbp.bank).toMatchObject({ currency: 'GBP', sortCode: '40-11-62', accountNumber: '55779911' })
     expect(gbp.bank).not.toHaveProperty('routingNumber')
     expect(JSON.stringify(gbp)).not.toContain('021000021')
 
-    const usd = await caller.payment.start({ currency: 'USD', method: 'bank_transfer' })
+    const usd = await caller.payments.start({ currency: 'USD', method: 'bank_transfer' })
     if (usd.method !== 'bank_transfer') throw new Error('expected bank transfer')
     expect(usd.bank).toMatchObject({ currency: 'USD', routingNumber: '021000021', accountNumber: '55779911' })
     expect(usd.bank).not.toHaveProperty('sortCode')
@@ -374,7 +374,7 @@ describe('bank transfer and PayPal', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'enterprise', billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
     expect(started).toMatchObject({ method: 'paypal', url: 'https://paypal.me/skillforge/49.99USD' })
     expect((await order(started.orderId)).status).toBe('pending')
     expect((await caller.purchases.entitlements()).isPremium).toBe(false)
@@ -411,8 +411,8 @@ describe('bank transfer and PayPal', () => {
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
     // Alternating rails: each start retires the cart's pending order and opens a new one.
     const rails = ['bank_transfer', 'card'] as const
-    for (let i = 0; i < 20; i++) await caller.payment.start({ currency: 'USD', method: rails[i % 2]! })
-    await expect(caller.payment.start({ currency: 'USD', method: 'bank_transfer' })).rejects.toMatchObject({
+    for (let i = 0; i < 20; i++) await caller.payments.start({ currency: 'USD', method: rails[i % 2]! })
+    await expect(caller.payments.start({ currency: 'USD', method: 'bank_transfer' })).rejects.toMatchObject({
       code: 'TOO_MANY_REQUESTS',
       message: 'Too many checkout attempts. Please wait a few minutes and try again.',
     })
@@ -424,7 +424,7 @@ describe('bank transfer and PayPal', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'annual' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
     await confirmPaymentByStaff(db(), started.orderId, await createUser(db(), { role: 'admin' }))
     const entitlements = await caller.purchases.entitlements()
     expect(entitlements).toMatchObject({ isPremium: true, plan: { id: 'basic', status: 'active' } })

@@ -5,11 +5,11 @@
 // staff's decision); the staff order detail; and the exact e-mails each of these queues.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPremium } from '../../src-server/access/premium.ts'
+import { processStripeEvent } from '../../src-server/flows/apply-stripe-event.ts'
 import { requestRefund } from '../../src-server/orders/refund-requests.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
-import { processStripeEvent } from '../../src-server/payments/events.ts'
 import { parseStripeEvent } from '../../src-server/payments/stripe-event.ts'
+import { isPremium } from '../../src-server/subscriptions/premium.ts'
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
@@ -71,7 +71,7 @@ async function paidPlan() {
   const user = await buyerWhoHadAPlan(db())
   const caller = await shopCaller(db(), user, payments)
   await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected card')
   const session = fake.completeSession(sessionIdOf(started.url))
   expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
@@ -358,7 +358,7 @@ describe('a checkout session Stripe expired', () => {
     const caller = await shopCaller(db(), user, payments)
     const [course] = await pricedCourses(db(), { offset: 10 })
     await caller.cart.add({ kind: 'course', courseId: course!.id })
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const session = fake.sessions.get(sessionIdOf(started.url))!
     expect(await apply('checkout.session.expired', { ...session, status: 'expired' })).toEqual({ outcome: 'processed' })
@@ -490,7 +490,7 @@ describe('refund requests', () => {
     const pendingCaller = await shopCaller(db(), pending, payments)
     const [course] = await pricedCourses(db(), { offset: 17 })
     await pendingCaller.cart.add({ kind: 'course', courseId: course!.id })
-    const started = await pendingCaller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await pendingCaller.payments.start({ currency: 'USD', method: 'card' })
     const pendingLine = (await (await staff()).admin.orders.detail({ id: started.orderId })).lines[0]!
     await expect(ask(pendingLine.id, pendingCaller)).rejects.toEqual(
       refused('BAD_REQUEST', 'Only a paid order can be refunded'),
@@ -515,7 +515,7 @@ describe('refund requests', () => {
       .where('name', '=', 'Standard')
       .executeTakeFirstOrThrow()
     await caller.cart.add({ kind: 'service_package', packageId: pkg.id })
-    const started = await caller.payment.start({ currency: pkg.currency as 'USD' | 'GBP', method: 'bank_transfer' })
+    const started = await caller.payments.start({ currency: pkg.currency as 'USD' | 'GBP', method: 'bank_transfer' })
     await (await staff()).admin.orders.markPaid({ id: started.orderId })
     const line = (await (await staff()).admin.orders.detail({ id: started.orderId })).lines[0]!
     expect(line.kind).toBe('service_package')

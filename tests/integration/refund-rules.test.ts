@@ -8,10 +8,10 @@
 // line assignment only while it is partial and a line is still open.
 import { createHash, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPremium } from '../../src-server/access/premium.ts'
+import { refundByStaff } from '../../src-server/flows/stripe-refunds.ts'
 import { refundKey } from '../../src-server/orders/refunds.ts'
 import type { PaymentsConfig } from '../../src-server/payments/config.ts'
-import { refundByStaff } from '../../src-server/payments/refunds.ts'
+import { isPremium } from '../../src-server/subscriptions/premium.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, payCartByCard, sessionIdOf, startPaymentsServer } from '../support/payments-server.ts'
@@ -248,7 +248,7 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     // A free order (nothing captured): neither the whole of it nor one of its two lines, even with a reference.
     const taker = await shopCaller(db(), await createUser(db()), payments)
     for (const course of free.slice(1)) await taker.cart.add({ kind: 'course', courseId: course.id })
-    const started = await taker.payment.start({ currency: 'USD', method: 'card' })
+    const started = await taker.payments.start({ currency: 'USD', method: 'card' })
     expect(started).toMatchObject({ method: 'free', totalMinor: 0 })
     const freeLines = (await (await staff()).admin.orders.detail({ id: started.orderId })).lines
     expect(freeLines.map((line) => line.priceMinor)).toEqual([0, 0])
@@ -295,7 +295,7 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     // A card order not paid yet.
     const buyer = await shopCaller(db(), await createUser(db()), payments)
     await buyer.cart.add({ kind: 'course', courseId: other.courses[0]!.id })
-    const pending = await buyer.payment.start({ currency: 'USD', method: 'card' })
+    const pending = await buyer.payments.start({ currency: 'USD', method: 'card' })
     await expect(admin.admin.orders.refund({ orderId: pending.orderId })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'Only a paid order can be refunded',
@@ -307,7 +307,7 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     const caller = await shopCaller(db(), user, payments)
     const [course] = await pricedCourses(db(), { count: 1, offset: 6 })
     await caller.cart.add({ kind: 'course', courseId: course!.id })
-    const started = await caller.payment.start({ currency: 'USD', method: 'paypal' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
     await (await staff()).admin.orders.markPaid({ id: started.orderId })
     await expect((await staff()).admin.orders.refund({ orderId: started.orderId })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
@@ -364,7 +364,7 @@ describe('refunding a plan bought with a course', () => {
     const [course] = await pricedCourses(db(), { count: 1, offset })
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
     await caller.cart.add({ kind: 'course', courseId: course!.id })
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected card')
     const session = fake.completeSession(sessionIdOf(started.url))
     expect(await fake.deliver('checkout.session.completed', session)).toBe(200)

@@ -31,7 +31,7 @@ async function paidOrder(count: number, offset: number, method: 'card' | 'paypal
   const caller = await shopCaller(db(), user, payments)
   const courses = await pricedCourses(db(), { count, offset })
   for (const course of courses) await caller.cart.add({ kind: 'course', courseId: course.id })
-  const started = await caller.payment.start({ currency: 'USD', method })
+  const started = await caller.payments.start({ currency: 'USD', method })
   if (started.method === 'card') {
     await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))
   } else {

@@ -38,7 +38,7 @@ async function buyPackage(serviceId: string, packageName: string, method: 'card'
   const caller = await shopCaller(db(), buyer, payments)
   const pkg = await servicePackage(db(), serviceId, packageName)
   await caller.cart.add({ kind: 'service_package', packageId: pkg.id })
-  const started = await caller.payment.start({ currency: pkg.currency as 'USD' | 'GBP', method })
+  const started = await caller.payments.start({ currency: pkg.currency as 'USD' | 'GBP', method })
   let subscriptionId: string | null = null
   if (started.method === 'card') {
     const session = fake.completeSession(sessionIdOf(started.url))

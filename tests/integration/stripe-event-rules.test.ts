@@ -2,9 +2,9 @@
 // fulfils, a replayed event is recognised as one, subscription states that end Premium end it, and a course is
 // charged in its own currency. Each test fails when its rule is removed (found by mutation testing, issue 19).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPremium } from '../../src-server/access/premium.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
+import { isPremium } from '../../src-server/subscriptions/premium.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { createUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
@@ -44,7 +44,7 @@ async function cardCheckout(item: 'course' | 'plan', offset: number, currency: '
   const course = await publishedCourse(db(), offset)
   if (item === 'course') await caller.cart.add({ kind: 'course', courseId: course.id })
   else await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-  const started = await caller.payment.start({ currency, method: 'card' })
+  const started = await caller.payments.start({ currency, method: 'card' })
   if (started.method !== 'card') throw new Error('expected a card checkout')
   const sessionId = new URL(started.url).pathname.split('/').pop()!
   return { user, caller, course, orderId: started.orderId, sessionId }

@@ -78,7 +78,7 @@ async function startedCardCheckout(offset: number) {
   const user = await createUser(db())
   const caller = await shopCaller(db(), user, shop.payments)
   await caller.cart.add({ kind: 'course', courseId: (await publishedCourse(db(), offset)).id })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected a card checkout')
   return { user, orderId: started.orderId, sessionId: new URL(started.url).pathname.split('/').pop()! }
 }
@@ -315,7 +315,7 @@ describe('Stripe webhook: what a refunded plan asks of Stripe after the event', 
     const user = await buyerWhoHadAPlan(db())
     const caller = await shopCaller(db(), user, shop.payments)
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected a card checkout')
     const session = shop.fake.completeSession(new URL(started.url).pathname.split('/').pop()!)
     expect(await shop.fake.deliver('checkout.session.completed', session)).toBe(200)

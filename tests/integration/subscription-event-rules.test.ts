@@ -4,11 +4,11 @@
 // and what cancel, resume, a plan change and the portal refuse. Each test fails when its rule is removed (found by
 // mutation testing, issue 19).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
+import { MEMBERSHIP_MESSAGES } from '../../src-server/flows/membership.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { createFromCart } from '../../src-server/orders/create.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
 import { defaultPayments } from '../../src-server/payments/config.ts'
-import { MEMBERSHIP_MESSAGES } from '../../src-server/payments/membership-actions.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import type { FakeStripe } from '../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../support/payments-server.ts'
@@ -51,7 +51,7 @@ async function cardMember() {
   const user = await createUser(db())
   const caller = await shopCaller(db(), user, shop.payments)
   await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected a card checkout')
   const session = fake.completeSession(sessionIdOf(started.url), 'no_payment_required')
   expect(await post('checkout.session.completed', session)).toMatchObject({ outcome: 'processed' })
@@ -79,7 +79,7 @@ async function serviceBuyer() {
   const caller = await shopCaller(db(), buyer, shop.payments)
   const pkg = await servicePackage(db(), 'seo-management', 'Starter SEO Monthly')
   await caller.cart.add({ kind: 'service_package', packageId: pkg.id })
-  const started = await caller.payment.start({ currency: pkg.currency as 'USD' | 'GBP', method: 'card' })
+  const started = await caller.payments.start({ currency: pkg.currency as 'USD' | 'GBP', method: 'card' })
   if (started.method !== 'card') throw new Error('expected a card checkout')
   const session = fake.completeSession(sessionIdOf(started.url))
   expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
@@ -295,7 +295,7 @@ describe('an event that overtakes checkout.session.completed', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, shop.payments)
     await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-    const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
     if (started.method !== 'card') throw new Error('expected a card checkout')
     return db()
       .selectFrom('orders')

@@ -4,10 +4,11 @@
 // fresh member, and the final state must equal the state the in-order delivery reaches.
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { processStripeEvent } from '../../src-server/flows/apply-stripe-event.ts'
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { attachStripeSession, createFromCart } from '../../src-server/orders/create.ts'
+import { attachStripeSession } from '../../src-server/orders/create.ts'
 import { defaultPayments } from '../../src-server/payments/config.ts'
-import { processStripeEvent } from '../../src-server/payments/events.ts'
 import { createStripeApi } from '../../src-server/payments/stripe.ts'
 import { parseStripeEvent } from '../../src-server/payments/stripe-event.ts'
 import { createTestDatabase } from '../support/db.ts'
@@ -42,7 +43,7 @@ async function playOneSubscription(): Promise<Template> {
   const user = await createUser(db())
   const caller = await shopCaller(db(), user, payments)
   await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error('expected card')
   const sessionId = new URL(started.url).pathname.split('/').pop()!
   const session = fake.completeSession(sessionId)

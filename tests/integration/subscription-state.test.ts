@@ -6,13 +6,13 @@
 // bank-transfer membership paid late (reopened) next to a cancelled one (not reopened). Found by mutation testing
 // (issue 19): each test fails when its rule is broken.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { applyStripeSnapshot } from '../../src-server/access/subscription-state.ts'
+import { processStripeEvent } from '../../src-server/flows/apply-stripe-event.ts'
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
+import { runMembershipSchedule } from '../../src-server/flows/membership-renewals.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../src-server/kernel/db.ts'
-import { runMembershipSchedule } from '../../src-server/membership/renewals.ts'
-import { createFromCart } from '../../src-server/orders/create.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
-import { processStripeEvent } from '../../src-server/payments/events.ts'
 import { parseStripeEvent } from '../../src-server/payments/stripe-event.ts'
+import { applyStripeSnapshot } from '../../src-server/subscriptions/state.ts'
 import { createTestDatabase } from '../support/db.ts'
 import { createUser, type TestUser } from '../support/factories.ts'
 import { shopCaller } from '../support/shop.ts'

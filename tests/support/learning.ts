@@ -1,8 +1,9 @@
 // Learners for the learning tests: buyers and Premium members made as the shop makes them (a cart, an order,
 // paid by staff), and a course's lessons in curriculum order.
+
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DB } from '../../src-server/kernel/db.ts'
-import { createFromCart } from '../../src-server/orders/create.ts'
-import { markPaid } from '../../src-server/orders/pay.ts'
 import { createUser, type TestUser } from './factories.ts'
 import { shopCaller } from './shop.ts'
 

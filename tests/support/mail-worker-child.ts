@@ -3,9 +3,9 @@
 // of its heartbeat lapsing and retried a second later (production: within a minute, then 30–60 s).
 import path from 'node:path'
 import Fastify from 'fastify'
+import { startJobs } from '../../src-server/jobs/start.ts'
 import { openDatabase } from '../../src-server/kernel/db.ts'
 import { readEnv } from '../../src-server/kernel/env.ts'
-import { startJobs } from '../../src-server/jobs/start.ts'
 import { createStorage } from '../../src-server/server.ts'
 
 const env = readEnv()

@@ -62,7 +62,7 @@ export async function startPaymentsServer(
  * checkout.session.completed to the server's webhook (which must answer 200). Gives back the order's id.
  */
 export async function payCartByCard(fake: FakeStripe, caller: Awaited<ReturnType<typeof shopCaller>>): Promise<string> {
-  const started = await caller.payment.start({ currency: 'USD', method: 'card' })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
   if (started.method !== 'card') throw new Error(`expected a card checkout, got ${started.method}`)
   const status = await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))
   if (status !== 200) throw new Error(`the webhook answered ${status}`)

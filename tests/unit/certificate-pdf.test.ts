@@ -2,8 +2,8 @@
 // outside Latin-1 print as written: every character of the name and title is in the embedded font's Unicode map.
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { certificatePdf } from '../../src-server/learning/certificate-pdf.ts'
-import type { CertificateView } from '../../src-server/learning/certificates.ts'
+import { certificatePdf } from '../../src-server/flows/certificate-pdf.ts'
+import type { CertificateView } from '../../src-server/flows/certificates.ts'
 
 const view = (overrides: Partial<CertificateView>): CertificateView => ({
   id: '0b6c1c0e-2f7e-4a57-9d1e-3c1f2b9a8e11',

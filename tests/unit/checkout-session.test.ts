@@ -2,7 +2,6 @@
 // back from a session (paid or not, whose order, which payment and subscription): the pure half of
 // payments/checkout-session.ts, exactly. The tax lines of Stripe Tax's breakdown are checked here too.
 import { describe, expect, it } from 'vitest'
-import type { CheckoutLine } from '../../src-server/orders/create.ts'
 import {
   checkoutSessionParams,
   isSessionPaid,
@@ -11,7 +10,8 @@ import {
   paymentIntentIdOf,
   subscriptionIdOf,
   taxLinesOf,
-} from '../../src-server/payments/checkout-session.ts'
+} from '../../src-server/flows/checkout-session.ts'
+import type { CheckoutLine } from '../../src-server/orders/create.ts'
 import type { CheckoutSession } from '../../src-server/payments/stripe-schemas.ts'
 
 const course: CheckoutLine = {

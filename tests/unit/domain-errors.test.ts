@@ -3,8 +3,8 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { DomainError, HTTP_STATUS_BY_KIND } from '../../src-server/kernel/errors.ts'
 import { registerErrorHandler } from '../../src-server/kernel/error-mapping.ts'
+import { DomainError, HTTP_STATUS_BY_KIND } from '../../src-server/kernel/errors.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
 import { createCallerFactory, publicProcedure, router } from '../../src-server/trpc/init.ts'
 

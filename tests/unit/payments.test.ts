@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type CartLine, totalsByCurrency } from '../../src-server/cart/lines.ts'
+import { checkoutSessionParams, isSessionPaid } from '../../src-server/flows/checkout-session.ts'
 import { orderReference } from '../../src-server/orders/create.ts'
-import { checkoutSessionParams, isSessionPaid } from '../../src-server/payments/checkout-session.ts'
 import { paypalMeLink } from '../../src-server/payments/paypal.ts'
 
 const line = (overrides: Partial<CartLine>): CartLine => ({

@@ -2,8 +2,8 @@
 // event the webhook acts on is in the list of events to enable.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { HANDLED_STRIPE_EVENTS } from '../../src-server/flows/apply-stripe-event.ts'
 import { envSchema } from '../../src-server/kernel/env.ts'
-import { HANDLED_STRIPE_EVENTS } from '../../src-server/payments/events.ts'
 
 const readme = readFileSync('README.md', 'utf8')
 

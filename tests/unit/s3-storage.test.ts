@@ -1,7 +1,7 @@
 // The S3 storage (aws4fetch) against a fake S3 that really verifies SigV4 signatures and session tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { s3OptionsFromEnv } from '../../src-server/kernel/s3-config.ts'
 import { createS3Storage, type S3Options } from '../../src-server/storage/s3.ts'
-import { s3OptionsFromEnv } from '../../src-server/storage/s3-config.ts'
 import { parseListPage } from '../../src-server/storage/s3-list.ts'
 import { type FakeS3, startFakeS3 } from '../support/fake-s3.ts'
 

@@ -2,7 +2,7 @@
 // rate twice, and none (the invoice then shows one "Tax" line) when the breakdown does not add up to the tax. A
 // paid session's event is read back for its breakdown; if Stripe cannot answer, the event goes on unchanged.
 import { describe, expect, it } from 'vitest'
-import { taxLinesOf } from '../../src-server/payments/checkout-session.ts'
+import { taxLinesOf } from '../../src-server/flows/checkout-session.ts'
 import type { StripeApi } from '../../src-server/payments/stripe.ts'
 import { type EventOf, parseStripeEvent } from '../../src-server/payments/stripe-event.ts'
 import { withTaxBreakdown } from '../../src-server/payments/tax-breakdown.ts'

@@ -9,7 +9,7 @@ import { button } from '../ui/button.ts'
 import { dialogBackdrop, dialogContent, dialogPositioner } from '../ui/dialog.ts'
 import { CopyField } from './CopyField.tsx'
 
-type Started = RouterOutputs['payment']['start']
+type Started = RouterOutputs['payments']['start']
 export type BankTransferOrder = Extract<Started, { method: 'bank_transfer' }>
 
 export function BankTransferDialog({

@@ -24,8 +24,8 @@ const row = css({ display: 'flex', flexWrap: 'wrap', gap: '2', mt: '3', alignIte
 export function PendingOrderActions({ order }: { order: BuyerOrder }) {
   const trpc = useTRPC()
   const refresh = useRefreshPurchases()
-  const resume = useMutation(trpc.payment.resume.mutationOptions())
-  const cancel = useMutation(trpc.payment.cancelOrder.mutationOptions())
+  const resume = useMutation(trpc.payments.resume.mutationOptions())
+  const cancel = useMutation(trpc.payments.cancelOrder.mutationOptions())
   if (order.status !== 'pending') return null
   return (
     <div className={row}>

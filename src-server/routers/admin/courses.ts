@@ -1,4 +1,5 @@
 // Manage Courses. Reading needs a viewer; every change needs an editor.
+
 import { z } from 'zod'
 import {
   ADMIN_PAGE_SIZE,
@@ -8,14 +9,9 @@ import {
   lessonContentInput,
 } from '../../../src-shared/schemas/admin.ts'
 import { courseIdSchema } from '../../../src-shared/schemas/catalog.ts'
-import {
-  adminCoursePage,
-  createCourse,
-  deleteCourse,
-  setCourseFeatured,
-  updateCourse,
-} from '../../catalog/course-editing.ts'
+import { adminCoursePage, createCourse, setCourseFeatured, updateCourse } from '../../catalog/course-editing.ts'
 import { lessonContentForStaff, updateLessonContent } from '../../catalog/lesson-editing.ts'
+import { deleteOrArchiveCourse } from '../../flows/course-purchases.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -56,5 +52,5 @@ export const adminCoursesRouter = router({
 
   delete: staffProcedure('editor')
     .input(z.object({ id: courseIdSchema }))
-    .mutation(({ ctx, input }) => deleteCourse(ctx.db, actorOf(ctx.user), input.id)),
+    .mutation(({ ctx, input }) => deleteOrArchiveCourse(ctx.db, actorOf(ctx.user), input.id)),
 })

@@ -3,8 +3,8 @@
 
 import { ADMIN_PAGE_SIZE } from '../../../src-shared/admin.ts'
 import { reviewHiddenInput, staffReviewsInput } from '../../../src-shared/schemas/reviews.ts'
+import { setReviewHidden } from '../../flows/reviews.ts'
 import { listReviewsForStaff, toReview } from '../../learning/repository-reviews.ts'
-import { setReviewHidden } from '../../learning/reviews.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 

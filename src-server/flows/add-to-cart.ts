@@ -1,0 +1,15 @@
+// Adding to the cart: a member with a live plan cannot add another (subscriptions/ knows), then the cart takes the
+// item (cart/ checks the course is not already held and the item exists).
+import type { CartItemInput } from '../../src-shared/schemas/cart.ts'
+import { CART_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { addCartItem } from '../cart/repository.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { liveSubscriptionOf } from '../subscriptions/repository.ts'
+
+export async function addToCart(db: DB, userId: string, item: CartItemInput) {
+  if (item.kind === 'plan' && (await liveSubscriptionOf(db, userId))) {
+    throw new DomainError('conflict', CART_MESSAGES.hasPlan)
+  }
+  return addCartItem(db, userId, item)
+}

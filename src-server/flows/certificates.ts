@@ -1,0 +1,37 @@
+// The public certificate page's data: who completed what, when, and whether it still stands. A certificate earned
+// on a bought course shows "Revoked" once that purchase's access is revoked (a refund); one earned through Premium
+// stands after the subscription ends (the learner did complete the course while it was theirs).
+import { ownsCourse } from '../access/courses.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { findCertificate } from '../learning/repository.ts'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export async function certificateView(db: DB, id: string, publicUrl: string) {
+  const row = UUID.test(id) ? await findCertificate(db, id) : undefined
+  if (!row) throw new DomainError('not_found', 'Certificate not found')
+  const revoked = row.access_source === 'purchase' && !(await ownsCourse(db, row.user_id, row.course_id))
+  const url = `${publicUrl}/certificates/${row.id}`
+  const linkedIn = new URL('https://www.linkedin.com/profile/add')
+  linkedIn.searchParams.set('startTask', 'CERTIFICATION_NAME')
+  linkedIn.searchParams.set('name', row.course_title)
+  linkedIn.searchParams.set('organizationName', 'SkillForge')
+  linkedIn.searchParams.set('issueYear', String(row.issued_at.getUTCFullYear()))
+  linkedIn.searchParams.set('issueMonth', String(row.issued_at.getUTCMonth() + 1))
+  linkedIn.searchParams.set('certUrl', url)
+  linkedIn.searchParams.set('certId', row.id)
+  return {
+    id: row.id,
+    courseId: row.course_id,
+    learnerName: row.learner_name,
+    courseTitle: row.course_title,
+    instructorName: row.instructor_name,
+    issuedAt: row.issued_at.toISOString(),
+    status: revoked ? ('revoked' as const) : ('verified' as const),
+    url,
+    pdfUrl: `/api/certificates/${row.id}/pdf`,
+    linkedInUrl: revoked ? null : linkedIn.toString(),
+  }
+}
+export type CertificateView = Awaited<ReturnType<typeof certificateView>>

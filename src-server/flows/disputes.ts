@@ -1,0 +1,117 @@
+// Card disputes (chargebacks). charge.dispute.created withholds everything the order gave (ledger revocation
+// 'dispute'), marks it Disputed and alerts staff; charge.dispute.closed gives the access back when the dispute is
+// won (only what the dispute took: lines refunded before stay refunded). A lost dispute leaves the order Disputed
+// and its access revoked, and records the money the bank took back as a refund of method 'dispute' with its credit
+// note (the whole remainder ends a plan's subscription too). Each dispute is remembered, so a 'closed' that
+// overtakes its 'created' is not undone.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
+import type { DB } from '../kernel/db.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { type LockedOrder, lockOrder } from '../orders/lock.ts'
+import { applyRefund, lockOrderOfPaymentIntent, stripeSubscriptionsEndedBy } from '../orders/refunds.ts'
+import { listOrderLines } from '../orders/repository.ts'
+import { moveOrder } from '../orders/transitions.ts'
+import { adminEmails } from '../team/members.ts'
+
+export interface DisputeEvent {
+  disputeId: string
+  paymentIntentId: string
+  status: string
+  reason?: string | null
+  /** The disputed amount (what a lost dispute takes back). */
+  amountMinor?: number | null
+}
+
+export type DisputeOutcome = 'applied' | 'not_ours' | 'already_closed'
+
+export async function openDispute(trx: Transaction<Database>, dispute: DisputeEvent): Promise<DisputeOutcome> {
+  const order = await lockOrderOfPaymentIntent(trx, dispute.paymentIntentId)
+  if (!order) return 'not_ours'
+  const known = await findDispute(trx, dispute.disputeId)
+  if (known?.closed) return 'already_closed'
+  if (!known) {
+    await trx
+      .insertInto('order_disputes')
+      .values({ id: dispute.disputeId, order_id: order.id, status: dispute.status })
+      .execute()
+  }
+  if (await moveOrder(trx, order.id, 'dispute')) {
+    for (const selector of await grantsOfOrder(trx, order.id)) await revoke(trx, selector, 'dispute')
+    await alertStaff(trx, order, dispute)
+  }
+  return 'applied'
+}
+
+export async function closeDispute(
+  trx: Transaction<Database>,
+  dispute: DisputeEvent,
+): Promise<{ outcome: DisputeOutcome; endedStripeSubscriptions: string[] }> {
+  const none: string[] = []
+  const order = await lockOrderOfPaymentIntent(trx, dispute.paymentIntentId)
+  if (!order) return { outcome: 'not_ours', endedStripeSubscriptions: none }
+  const known = await findDispute(trx, dispute.disputeId)
+  if (known?.closed) return { outcome: 'already_closed', endedStripeSubscriptions: none }
+  await trx
+    .insertInto('order_disputes')
+    .values({ id: dispute.disputeId, order_id: order.id, status: dispute.status, closed: true })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: new Date() }))
+    .execute()
+  if (dispute.status === 'won' && order.status === 'disputed') {
+    for (const selector of await grantsOfOrder(trx, order.id)) await restore(trx, selector, { reason: 'dispute' })
+    const current = (await lockOrder(trx, order.id))!
+    await moveOrder(trx, order.id, current.refunded_minor > 0 ? 'winDisputeAfterRefund' : 'winDispute')
+  }
+  if (dispute.status === 'lost')
+    return { outcome: 'applied', endedStripeSubscriptions: await recordLoss(trx, order, dispute) }
+  return { outcome: 'applied', endedStripeSubscriptions: none }
+}
+
+/**
+ * A lost dispute: the access stays withheld (withheld now if its 'created' never came) and the money the bank took
+ * back is recorded, capped at what is left of the payment. Returns the Stripe subscriptions it ended.
+ */
+async function recordLoss(trx: Transaction<Database>, order: LockedOrder, dispute: DisputeEvent) {
+  if (await moveOrder(trx, order.id, 'dispute')) {
+    for (const selector of await grantsOfOrder(trx, order.id)) await revoke(trx, selector, 'dispute')
+  }
+  const current = (await lockOrder(trx, order.id))!
+  const left = current.captured_minor - current.refunded_minor
+  const amount = Math.min(dispute.amountMinor ?? left, left)
+  if (amount <= 0) return []
+  const open = (await listOrderLines(trx, order.id)).filter((line) => !line.refund_id)
+  const whole = amount >= left
+  const ended = whole ? await stripeSubscriptionsEndedBy(trx, order.id, open) : []
+  await applyRefund(trx, current, {
+    amount,
+    lines: whole ? open : [],
+    method: 'dispute',
+    reference: dispute.disputeId,
+    stripeRefundId: null,
+    reason: `Dispute lost (${dispute.reason ?? 'no reason given'})`,
+    actorId: null,
+  })
+  return ended
+}
+
+function findDispute(trx: DB, id: string) {
+  return trx.selectFrom('order_disputes').select(['id', 'closed']).where('id', '=', id).executeTakeFirst()
+}
+
+/** Everything an order gave: its lines' grants and the Premium of the subscriptions it started. */
+async function grantsOfOrder(trx: DB, orderId: string): Promise<GrantSelector[]> {
+  const subscriptions = await trx.selectFrom('subscriptions').select('id').where('order_id', '=', orderId).execute()
+  return [{ orderId }, ...subscriptions.map((row) => ({ subscriptionId: row.id }))]
+}
+
+async function alertStaff(trx: DB, order: LockedOrder, dispute: DisputeEvent) {
+  for (const email of await adminEmails(trx)) {
+    await enqueueMail(trx, {
+      kind: 'order_disputed',
+      to: email,
+      subject: `Payment disputed: order ${order.reference}`,
+      text: `The card payment of order ${order.reference} is disputed (${dispute.reason ?? 'no reason given'}; Stripe dispute ${dispute.disputeId}).\n\nThe buyer's access to the order has been withheld until the dispute is decided. Respond in the Stripe dashboard.`,
+    })
+  }
+}

@@ -1,0 +1,56 @@
+// The rights a paid order gives its buyer, recorded in the access ledger: a course grant per course line, a service
+// grant per business-service line, and per plan line a subscription (subscriptions.ts) with its Premium grant. Called by orders/ inside the payment's transaction; idempotent (a second call for the
+// same order adds nothing).
+import type { BillingCycle, CartItemKind } from '../../db/types.ts'
+import { grant } from '../access/ledger.ts'
+import type { DB } from '../kernel/db.ts'
+import { startSubscription } from '../subscriptions/repository.ts'
+
+export interface PaidOrder {
+  userId: string
+  orderId: string
+  lines: readonly {
+    /** The order item: the source of the grant. */
+    id: string
+    kind: CartItemKind
+    course_id: string | null
+    service_package_id?: string | null
+    plan_id: string | null
+    billing_cycle: BillingCycle | null
+  }[]
+  /** Set when Stripe runs the subscription: it starts in its free trial and Stripe's events say when it ends. */
+  stripeSubscriptionId: string | null
+  paidAt: Date
+}
+
+export async function grantForPaidOrder(trx: DB, order: PaidOrder): Promise<void> {
+  const fromItem = (line: PaidOrder['lines'][number]) =>
+    ({ kind: 'order_item', orderId: order.orderId, orderItemId: line.id }) as const
+  for (const line of order.lines) {
+    if (line.kind === 'course' && line.course_id) {
+      await grant(trx, {
+        userId: order.userId,
+        right: { kind: 'course', courseId: line.course_id },
+        source: fromItem(line),
+        startsAt: order.paidAt,
+      })
+    } else if (line.kind === 'service_package' && line.service_package_id) {
+      await grant(trx, {
+        userId: order.userId,
+        right: { kind: 'service', servicePackageId: line.service_package_id },
+        source: fromItem(line),
+        startsAt: order.paidAt,
+      })
+    } else if (line.kind === 'plan' && line.plan_id && line.billing_cycle) {
+      await startSubscription(trx, {
+        userId: order.userId,
+        orderId: order.orderId,
+        orderItemId: line.id,
+        planId: line.plan_id,
+        billingCycle: line.billing_cycle,
+        stripeSubscriptionId: order.stripeSubscriptionId,
+        paidAt: order.paidAt,
+      })
+    }
+  }
+}

@@ -1,0 +1,46 @@
+// Who may open a lesson: the one rule every procedure and media route asks. Built on the course rules
+// (ownsCourse, isPremium): a preview lesson of a published course opens for anyone; the rest for staff, for buyers
+// of the course, and for active Premium members when the course is included in Premium. Everyone else gets the
+// lesson's title only.
+import type { AccessSource } from '../../db/types.ts'
+import { isStaff, type Role } from '../../src-shared/roles.ts'
+import { ownsCourse } from '../access/courses.ts'
+import type { DB } from '../kernel/db.ts'
+import { isPremium } from '../subscriptions/premium.ts'
+
+export interface CourseForAccess {
+  id: string
+  status: 'draft' | 'published' | 'archived'
+  includedInPremium: boolean
+}
+export type AccessUser = { id: string; role: Role } | null
+
+/**
+ * How the user holds the whole course: 'staff', 'purchase' (enrolled), 'premium', or null. A draft opens only for
+ * staff; an archived course keeps opening for its buyers but no longer through Premium.
+ */
+export async function courseAccessSource(
+  db: DB,
+  user: AccessUser,
+  course: CourseForAccess,
+  now = new Date(),
+): Promise<AccessSource | null> {
+  if (!user) return null
+  if (isStaff(user.role)) return 'staff'
+  if (course.status === 'draft') return null
+  if (await ownsCourse(db, user.id, course.id)) return 'purchase'
+  if (course.status === 'published' && course.includedInPremium && (await isPremium(db, user, now))) return 'premium'
+  return null
+}
+
+/** May the user open this lesson (body, video, attachments)? */
+export async function canOpenLesson(
+  db: DB,
+  user: AccessUser,
+  course: CourseForAccess,
+  lesson: { isPreview: boolean },
+  now = new Date(),
+): Promise<boolean> {
+  if (lesson.isPreview && course.status === 'published') return true
+  return (await courseAccessSource(db, user, course, now)) !== null
+}

@@ -1,0 +1,131 @@
+// What the player shows: the course's curriculum with a check on each completed lesson and a lock on each lesson
+// the learner cannot open, "N of M lessons complete", the lesson to resume, and the completion (with its
+// certificate and the lessons added since). One lesson's content comes only from openLesson() below, after access/
+// said yes: everyone else gets its title.
+
+import { parseVideoUrl } from '../../src-shared/video-url.ts'
+import {
+  type CourseForLearning,
+  findCourseForLearning,
+  findLessonRow,
+  listAttachments,
+  readCurriculum,
+} from '../catalog/repository-lessons.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { findCompletion, lessonsAddedSince, progressOfCourse } from '../learning/repository.ts'
+import type { AccessUser } from './lesson-access.ts'
+import { canOpenLesson, courseAccessSource } from './lesson-access.ts'
+
+async function courseOrNotFound(db: DB, user: AccessUser, courseId: string): Promise<CourseForLearning> {
+  const course = await findCourseForLearning(db, courseId)
+  const staff = user && user.role !== 'customer'
+  if (!course || (course.status === 'draft' && !staff)) throw new DomainError('not_found', 'Course not found')
+  return course
+}
+
+export function progressSummary(completed: number, total: number) {
+  return { completed, total, percent: total === 0 ? 0 : Math.round((completed / total) * 100) }
+}
+
+export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
+  const course = await courseOrNotFound(db, user, courseId)
+  const [source, curriculum, progressRows, completion] = await Promise.all([
+    courseAccessSource(db, user, course),
+    readCurriculum(db, courseId),
+    user ? progressOfCourse(db, user.id, courseId) : Promise.resolve([]),
+    user ? findCompletion(db, user.id, courseId) : Promise.resolve(undefined),
+  ])
+  const added = completion ? await lessonsAddedSince(db, courseId, completion.completed_at) : 0
+  const progress = new Map(progressRows.map((row) => [row.lesson_id, row]))
+  const sections = curriculum.map((section) => ({
+    id: section.id,
+    title: section.title,
+    lessons: section.lessons.map((lesson) => ({
+      ...lesson,
+      locked: !(source || (lesson.isPreview && course.status === 'published')),
+      completed: Boolean(progress.get(lesson.id)?.completed_at),
+    })),
+  }))
+  const lessons = sections.flatMap((section) => section.lessons)
+  const completed = lessons.filter((lesson) => lesson.completed).length
+  return {
+    course: { id: course.id, title: course.title, instructor: course.instructorName, certificate: course.certificate },
+    hasAccess: source !== null,
+    sections,
+    progress: progressSummary(completed, lessons.length),
+    resumeLessonId: resumeLesson(lessons, progressRows),
+    completion: completion
+      ? {
+          completedAt: completion.completed_at.toISOString(),
+          certificateId: completion.certificate_id,
+          lessonsAddedSince: added,
+        }
+      : null,
+  }
+}
+
+/** The last lesson worked on when it is unfinished, else the next open unfinished lesson, else the first lesson. */
+function resumeLesson(
+  lessons: { id: string; locked: boolean; completed: boolean }[],
+  progressRows: { lesson_id: string; updated_at: Date }[],
+): string | null {
+  const open = lessons.filter((lesson) => !lesson.locked)
+  const latest = [...progressRows].sort((a, b) => b.updated_at.getTime() - a.updated_at.getTime())[0]
+  const index = latest ? open.findIndex((lesson) => lesson.id === latest.lesson_id) : -1
+  if (index >= 0 && !open[index]?.completed) return open[index]?.id ?? null
+  const next = open.slice(index + 1).find((lesson) => !lesson.completed) ?? open.find((lesson) => !lesson.completed)
+  return next?.id ?? open[0]?.id ?? lessons[0]?.id ?? null
+}
+
+/** One lesson: its content only when the learner may open it; otherwise its title and `locked: true`. */
+export async function openLesson(db: DB, user: AccessUser, courseId: string, lessonId: string) {
+  const course = await courseOrNotFound(db, user, courseId)
+  const lesson = await findLessonRow(db, courseId, lessonId)
+  if (!lesson) throw new DomainError('not_found', 'Lesson not found')
+  const outline = {
+    id: lesson.id,
+    courseId: course.id,
+    courseTitle: course.title,
+    title: lesson.title,
+    kind: lesson.kind,
+    durationSeconds: lesson.duration_seconds,
+    isPreview: lesson.is_preview,
+  }
+  if (!(await canOpenLesson(db, user, course, { isPreview: lesson.is_preview }))) {
+    return { ...outline, locked: true as const, content: null, progress: null }
+  }
+  // markdown-it loads with the first lesson opened, not at start-up.
+  const [attachments, progressRows, { renderMarkdown }] = await Promise.all([
+    listAttachments(db, lesson.id),
+    user ? progressOfCourse(db, user.id, courseId) : Promise.resolve([]),
+    import('../learning/markdown.ts'),
+  ])
+  const progress = progressRows.find((row) => row.lesson_id === lesson.id)
+  const embed = lesson.video_url ? parseVideoUrl(lesson.video_url) : null
+  return {
+    ...outline,
+    locked: false as const,
+    content: {
+      html: renderMarkdown(lesson.body_markdown),
+      video: lesson.video_key
+        ? { type: 'file' as const, src: `/api/learn/media/${lesson.id}` }
+        : embed
+          ? { type: 'embed' as const, src: embed.embedUrl, provider: embed.provider }
+          : null,
+      attachments: attachments.map((file) => ({
+        id: file.id,
+        name: file.file_name,
+        sizeBytes: file.size_bytes,
+        url: `/api/learn/attachments/${file.id}`,
+      })),
+    },
+    progress: progress
+      ? {
+          positionSeconds: progress.position_seconds,
+          watchedSeconds: progress.watched_seconds,
+          completed: progress.completed_at !== null,
+        }
+      : { positionSeconds: 0, watchedSeconds: 0, completed: false },
+  }
+}

@@ -1,0 +1,145 @@
+// What a member does with their plan from /account → Membership: cancel at the period's end (with an optional
+// reason), resume before it ends, change plan or cycle (the prorated amount from Stripe's preview is shown first and
+// the change charges exactly that), and open Stripe's customer portal. Stripe is asked first; its answer is applied
+// at once (the webhook that follows finds it applied). A PayPal or bank-transfer membership is cancelled here alone.
+import type { BillingCycle } from '../../db/types.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import type { PriceChange, StripeApi } from '../payments/stripe.ts'
+import type { StripeSubscription } from '../payments/stripe-schemas.ts'
+import { findPlan } from '../subscriptions/plans.ts'
+import { liveSubscriptionOf, recordCancelReason, setManualCancellation } from '../subscriptions/repository.ts'
+import { applyStripeSnapshot } from '../subscriptions/state.ts'
+import { snapshotOf } from './stripe-subscription-events.ts'
+
+export const MEMBERSHIP_MESSAGES = {
+  none: 'You have no live membership',
+  cardOnly: 'Plan changes and billing are managed by card; for a PayPal or bank-transfer plan please contact us.',
+  samePlan: 'That is already your plan',
+  stripeFailed: 'Stripe could not make the change. Please try again.',
+  notConfigured: 'Card payments are not configured on this store yet.',
+} as const
+
+export interface MembershipDeps {
+  db: DB
+  stripe: StripeApi | null
+}
+
+async function liveOrFail(db: DB, userId: string) {
+  const live = await liveSubscriptionOf(db, userId)
+  if (!live) throw new DomainError('not_found', MEMBERSHIP_MESSAGES.none)
+  return live
+}
+
+function stripeOf(deps: MembershipDeps): StripeApi {
+  if (!deps.stripe) throw new DomainError('precondition', MEMBERSHIP_MESSAGES.notConfigured)
+  return deps.stripe
+}
+
+const upstream = (error: unknown) => {
+  throw new DomainError('upstream', MEMBERSHIP_MESSAGES.stripeFailed, { cause: error })
+}
+
+function applyAnswer(db: DB, subscriptionId: string, answer: StripeSubscription) {
+  return db
+    .transaction()
+    .execute((trx) => applyStripeSnapshot(trx, subscriptionId, snapshotOf(answer, false, new Date())))
+}
+
+export async function cancelMembership(deps: MembershipDeps, userId: string, reason: string | null) {
+  const live = await liveOrFail(deps.db, userId)
+  if (!live.stripe_subscription_id) {
+    await deps.db.transaction().execute((trx) => setManualCancellation(trx, live.id, true, reason))
+    return
+  }
+  const answer = await stripeOf(deps)
+    .setCancelAtPeriodEnd(live.stripe_subscription_id, true, reason ?? undefined)
+    .catch(upstream)
+  await recordCancelReason(deps.db, live.id, reason)
+  await applyAnswer(deps.db, live.id, answer)
+}
+
+export async function resumeMembership(deps: MembershipDeps, userId: string) {
+  const live = await liveOrFail(deps.db, userId)
+  if (!live.stripe_subscription_id) {
+    await deps.db.transaction().execute((trx) => setManualCancellation(trx, live.id, false, null))
+    return
+  }
+  const answer = await stripeOf(deps).setCancelAtPeriodEnd(live.stripe_subscription_id, false).catch(upstream)
+  await applyAnswer(deps.db, live.id, answer)
+}
+
+/** The new price and the Stripe item it replaces, for a preview and the change that follows it. */
+async function priceChange(
+  deps: MembershipDeps,
+  userId: string,
+  planId: string,
+  cycle: BillingCycle,
+  at: number | undefined,
+) {
+  const live = await liveOrFail(deps.db, userId)
+  if (!live.stripe_subscription_id) throw new DomainError('precondition', MEMBERSHIP_MESSAGES.cardOnly)
+  if (live.plan_id === planId && live.billing_cycle === cycle)
+    throw new DomainError('invalid', MEMBERSHIP_MESSAGES.samePlan)
+  const plan = await findPlan(deps.db, planId)
+  if (!plan) throw new DomainError('not_found', 'Plan not found')
+  const stripe = stripeOf(deps)
+  const current = await stripe.retrieveSubscription(live.stripe_subscription_id).catch(upstream)
+  const itemId = current.items?.data[0]?.id
+  if (!itemId) throw new DomainError('upstream', MEMBERSHIP_MESSAGES.stripeFailed)
+  const change: PriceChange = {
+    itemId,
+    product: { id: `plan_${plan.id}`, name: plan.name },
+    unitAmountMinor: cycle === 'annual' ? plan.annual_price_minor : plan.monthly_price_minor,
+    currency: plan.currency,
+    interval: cycle === 'annual' ? 'year' : 'month',
+    prorationDate: at,
+  }
+  return { live: { id: live.id, stripeId: live.stripe_subscription_id }, plan, change, stripe }
+}
+
+/** What changing now would charge; the client sends `prorationDate` back with the confirmation. */
+export async function previewPlanChange(deps: MembershipDeps, userId: string, planId: string, cycle: BillingCycle) {
+  const { live, plan, change, stripe } = await priceChange(deps, userId, planId, cycle, undefined)
+  const preview = await stripe.previewPriceChange(live.stripeId, change).catch(upstream)
+  return {
+    planId: plan.id,
+    planName: plan.name,
+    billingCycle: cycle,
+    newPriceMinor: change.unitAmountMinor,
+    amountDueMinor: preview.amountDueMinor,
+    currency: preview.currency,
+    prorationDate: preview.prorationDate,
+  }
+}
+
+export async function changePlan(
+  deps: MembershipDeps,
+  userId: string,
+  input: { planId: string; billingCycle: BillingCycle; prorationDate: number },
+) {
+  // Prorated at the previewed moment (Stripe refuses one outside the current period).
+  const { live, change, stripe } = await priceChange(
+    deps,
+    userId,
+    input.planId,
+    input.billingCycle,
+    input.prorationDate,
+  )
+  const metadata = { planId: input.planId, billingCycle: input.billingCycle }
+  const answer = await stripe.changePrice(live.stripeId, change, metadata).catch(upstream)
+  await applyAnswer(deps.db, live.id, answer)
+}
+
+export async function billingPortalUrl(deps: MembershipDeps, userId: string, returnUrl: string) {
+  const row = await deps.db
+    .selectFrom('subscriptions')
+    .select('stripe_customer_id')
+    .where('user_id', '=', userId)
+    .where('stripe_customer_id', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  if (!row?.stripe_customer_id) throw new DomainError('precondition', MEMBERSHIP_MESSAGES.cardOnly)
+  return stripeOf(deps).createPortalSession(row.stripe_customer_id, returnUrl).catch(upstream)
+}

@@ -1,0 +1,72 @@
+// Paying an order, exactly once: the order row is locked and only an order the transition table lets move to
+// paid is fulfilled, so a webhook, its retries, the success page and staff can all race safely. The payment, the
+// buyer's access, the service orders, the cart clean-up, the invoice number and the receipt commit together or
+// not at all.
+import type { TaxLine } from '../../db/types.ts'
+import { removePurchasedItems } from '../cart/repository.ts'
+import type { DB } from '../kernel/db.ts'
+import { issueOrderInvoice } from '../orders/invoices.ts'
+import { inTransaction, lockOrder } from '../orders/lock.ts'
+import { sendReceipt } from '../orders/receipt.ts'
+import { listOrderLines } from '../orders/repository.ts'
+import { canTransition, isPaidStatus, moveOrder } from '../orders/transitions.ts'
+import { openServiceOrders } from '../service-orders/open.ts'
+import { grantForPaidOrder } from './grant-paid-order.ts'
+
+export interface Payment {
+  /**
+   * Who says it is paid: Stripe (money taken, so any unpaid state), a staff member (not a cancelled order), or
+   * nobody needs to ('free': the total is 0).
+   */
+  source: 'stripe' | 'staff' | 'free'
+  actorId?: string
+  stripeSubscriptionId?: string | null
+  stripePaymentIntentId?: string | null
+  /** What Stripe took (the session's amount_total, tax included); the order's total when not given. */
+  capturedMinor?: number
+  /** The tax Stripe Tax computed within it, and per jurisdiction when Stripe's breakdown was read. */
+  taxMinor?: number
+  taxLines?: TaxLine[]
+}
+
+const TRANSITION_OF = { stripe: 'payByStripe', staff: 'payByStaff', free: 'payFree' } as const
+
+export type PayResult = 'fulfilled' | 'already_paid' | 'not_found' | 'not_payable'
+
+/** Runs in the caller's transaction when given one (so staff can audit in the same commit), else in its own. */
+export async function markPaid(db: DB, orderId: string, payment: Payment): Promise<PayResult> {
+  return inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, orderId)
+    if (!order) return 'not_found'
+    if (isPaidStatus(order.status)) return 'already_paid'
+    const transition = TRANSITION_OF[payment.source]
+    if (!canTransition(order.status, transition)) return 'not_payable'
+
+    const paidAt = new Date()
+    const subscriptionId = payment.stripeSubscriptionId ?? null
+    const captured = payment.capturedMinor ?? order.total_minor
+    const tax = payment.taxMinor ?? 0
+    await moveOrder(trx, order.id, transition, {
+      paid_at: paidAt,
+      status_changed_by: payment.actorId ?? null,
+      captured_minor: captured,
+      ...(tax > 0 ? { tax_minor: tax, total_minor: captured } : {}),
+      ...(tax > 0 && payment.taxLines?.length ? { tax_lines: JSON.stringify(payment.taxLines) } : {}),
+      ...(subscriptionId ? { stripe_subscription_id: subscriptionId } : {}),
+      ...(payment.stripePaymentIntentId ? { stripe_payment_intent_id: payment.stripePaymentIntentId } : {}),
+    })
+    const lines = await listOrderLines(trx, order.id)
+    const purchase = { userId: order.user_id, orderId: order.id, lines }
+    await grantForPaidOrder(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
+    await openServiceOrders(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
+    // The paid lines leave the cart (lines of another currency stay).
+    await removePurchasedItems(
+      trx,
+      order.user_id,
+      lines.map((line) => line.item_key),
+    )
+    await issueOrderInvoice(trx, order.id, paidAt)
+    await sendReceipt(trx, { ...order, total_minor: tax > 0 ? captured : order.total_minor }, lines)
+    return 'fulfilled'
+  })
+}

@@ -1,0 +1,120 @@
+// Progress writes. Each is idempotent: watched ranges are a union (a repeated write adds nothing), a lesson
+// completes only when it was not complete, and a late write never moves the resume position backwards.
+import type { z } from 'zod'
+import type { Role } from '../../src-shared/roles.ts'
+import type { lessonCompletionInput, videoProgressInput } from '../../src-shared/schemas/learning.ts'
+import { courseOfLessonRow, findLessonRow } from '../catalog/repository-lessons.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { completeCourseIfDone, type Learner } from '../learning/completion.ts'
+import { mergeRanges, watchedEnough, watchedSeconds } from '../learning/ranges.ts'
+import { ensureProgressRow, lockProgress } from '../learning/repository.ts'
+import { canOpenLesson, courseAccessSource } from './lesson-access.ts'
+
+type VideoProgress = z.output<typeof videoProgressInput>
+type LessonCompletion = z.output<typeof lessonCompletionInput>
+type SessionLearner = Learner & { role: Role }
+
+/** Playback may run at up to 2× speed; more new watched time than that since the last save is not believed. */
+const MAX_PLAYBACK_RATE = 2
+const GRACE_SECONDS = 5
+const FIRST_SAVE_ALLOWANCE = 15 * MAX_PLAYBACK_RATE + GRACE_SECONDS
+
+async function openLesson(db: DB, user: SessionLearner, courseId: string, lessonId: string) {
+  const lesson = await findLessonRow(db, courseId, lessonId)
+  if (!lesson) throw new DomainError('not_found', 'Lesson not found')
+  const course = courseOfLessonRow(lesson)
+  if (!(await canOpenLesson(db, user, course, { isPreview: lesson.is_preview }))) {
+    throw new DomainError('forbidden', 'You do not have access to this lesson')
+  }
+  return { course, lesson }
+}
+
+export interface ProgressResult {
+  positionSeconds: number
+  watchedSeconds: number
+  completed: boolean
+  courseCompleted: boolean
+  certificateId: string | null
+}
+
+export async function saveVideoProgress(db: DB, user: SessionLearner, input: VideoProgress, publicUrl: string) {
+  const { course, lesson } = await openLesson(db, user, input.courseId, input.lessonId)
+  if (lesson.kind !== 'video') throw new DomainError('invalid', 'This lesson is not a video')
+  const duration = lesson.duration_seconds
+  const sentAt = new Date(Math.min(input.sentAt, Date.now()))
+  return db.transaction().execute(async (trx): Promise<ProgressResult> => {
+    let row = await lockProgress(trx, user.id, lesson.id)
+    if (!row) {
+      await ensureProgressRow(trx, user.id, course.id, lesson.id)
+      row = await lockProgress(trx, user.id, lesson.id)
+    }
+    if (!row) throw new Error('progress row vanished')
+    const merged = mergeRanges([...row.watched_ranges, ...input.ranges], duration)
+    const watched = watchedSeconds(merged)
+    const firstSave = row.updated_at.getTime() === 0
+    const elapsed = (Date.now() - row.updated_at.getTime()) / 1000
+    const allowance = firstSave ? FIRST_SAVE_ALLOWANCE : elapsed * MAX_PLAYBACK_RATE + GRACE_SECONDS
+    // A claim of more watching than time allows keeps the ranges as they were (the position still saves).
+    const believable = watched - row.watched_seconds <= allowance
+    const ranges = believable ? merged : row.watched_ranges
+    const total = believable ? watched : row.watched_seconds
+    const newer = firstSave || sentAt.getTime() >= row.updated_at.getTime()
+    const completesNow = row.completed_at === null && watchedEnough(total, duration)
+    await trx
+      .updateTable('lesson_progress')
+      .set({
+        watched_ranges: JSON.stringify(ranges),
+        watched_seconds: total,
+        ...(newer ? { position_seconds: Math.min(input.positionSeconds, duration), updated_at: sentAt } : {}),
+        ...(completesNow ? { completed_at: new Date() } : {}),
+      })
+      .where('user_id', '=', user.id)
+      .where('lesson_id', '=', lesson.id)
+      .execute()
+    const position = newer ? Math.min(input.positionSeconds, duration) : row.position_seconds
+    const result = {
+      positionSeconds: position,
+      watchedSeconds: total,
+      completed: completesNow || row.completed_at !== null,
+    }
+    // A complete lesson (now or before) may be the holder's last: see afterLessonCompleted.
+    if (!result.completed) return { ...result, courseCompleted: false, certificateId: null }
+    return { ...result, ...(await afterLessonCompleted(trx, user, course, publicUrl)) }
+  })
+}
+
+/** Mark as complete (completed: true) or undo it (false). */
+export async function setLessonCompleted(db: DB, user: SessionLearner, input: LessonCompletion, publicUrl: string) {
+  const { course, lesson } = await openLesson(db, user, input.courseId, input.lessonId)
+  return db.transaction().execute(async (trx) => {
+    await ensureProgressRow(trx, user.id, course.id, lesson.id)
+    // Only a change is written: a lesson already complete keeps the moment it first completed.
+    await trx
+      .updateTable('lesson_progress')
+      .set({ completed_at: input.completed ? new Date() : null })
+      .where('user_id', '=', user.id)
+      .where('lesson_id', '=', lesson.id)
+      .where('completed_at', input.completed ? 'is' : 'is not', null)
+      .execute()
+    if (!input.completed) return { completed: false, courseCompleted: false, certificateId: null }
+    return { completed: true, ...(await afterLessonCompleted(trx, user, course, publicUrl)) }
+  })
+}
+
+async function afterLessonCompleted(
+  trx: DB,
+  user: SessionLearner,
+  course: Awaited<ReturnType<typeof openLesson>>['course'],
+  publicUrl: string,
+) {
+  // Called for a lesson that is complete, whether it completed now or before: a learner whose lessons are all
+  // complete without the course being so (the last one completed while not holding the course, e.g. a preview
+  // lesson before buying or during a lapsed subscription) completes it on their next save or Mark as complete of a
+  // complete lesson. completeCourseIfDone completes a course once (course_completions' key), so a later call does
+  // nothing. Only a learner who holds the course completes it (a visitor's preview lessons do not).
+  const source = await courseAccessSource(trx, user, course)
+  if (!source) return { courseCompleted: false, certificateId: null }
+  const outcome = await completeCourseIfDone(trx, user, course, source, publicUrl)
+  return { courseCompleted: outcome.completed, certificateId: outcome.certificateId }
+}

@@ -1,0 +1,69 @@
+// Stripe events about what happens after a checkout: a session Stripe expired, refunds made in the Stripe dashboard
+// (charge.refunded) and disputes (charge.dispute.created / closed). Each is idempotent and reads the order's current
+// state under its row lock (orders/ does); what is not ours is acknowledged and ignored.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { expire } from '../orders/pending.ts'
+import { reconcileStripeRefunds } from '../orders/refunds.ts'
+import { type Applied, type IgnoredReason, ignored, PROCESSED } from '../payments/event-outcome.ts'
+import type { EventOf } from '../payments/stripe-event.ts'
+import type { StripeDispute } from '../payments/stripe-schemas.ts'
+import { orderOfSession } from './checkout-session.ts'
+import { closeDispute, type DisputeEvent, openDispute } from './disputes.ts'
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  value ? (typeof value === 'string' ? value : value.id) : null
+
+/** checkout.session.expired: the order of an unpaid session becomes Expired (a paid or closed order stays). */
+export async function sessionExpired(trx: Transaction<Database>, event: EventOf<'session'>): Promise<Applied> {
+  const order = await orderOfSession(trx, event.object)
+  if (!order) return ignored('not_ours')
+  await expire(trx, order.id)
+  return PROCESSED
+}
+
+/** charge.refunded: every refund of the payment recorded once (ours already are; the dashboard's get recorded). */
+export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<'charge'>): Promise<Applied> {
+  const charge = event.object
+  const paymentIntentId = idOf(charge.payment_intent)
+  if (!paymentIntentId) return ignored('not_ours')
+  const refunds = (charge.refunds?.data ?? []).map((refund) => ({ id: refund.id, amount: refund.amount }))
+  // Oldest first, so the last one (if it completes the refund) takes the remaining lines.
+  const ours = await reconcileStripeRefunds(trx, { paymentIntentId, refunds: refunds.reverse() })
+  if (!ours) return ignored('not_ours')
+  return afterCommit(ours.endedStripeSubscriptions)
+}
+
+/** A plan whose payment was taken back: its subscription is cancelled at Stripe once the event has committed. */
+function afterCommit(endedStripeSubscriptions: string[]): Applied {
+  return endedStripeSubscriptions.length
+    ? { outcome: 'processed', followUp: { cancelSubscriptions: endedStripeSubscriptions } }
+    : PROCESSED
+}
+
+function disputeOf(dispute: StripeDispute): DisputeEvent | IgnoredReason {
+  const paymentIntentId = idOf(dispute.payment_intent)
+  if (!paymentIntentId) return 'not_ours'
+  return {
+    disputeId: dispute.id,
+    paymentIntentId,
+    status: dispute.status,
+    reason: dispute.reason,
+    amountMinor: dispute.amount ?? null,
+  }
+}
+
+/** charge.dispute.created: the order's access is withheld, it becomes Disputed, staff are alerted. */
+export async function disputeCreated(trx: Transaction<Database>, event: EventOf<'dispute'>): Promise<Applied> {
+  const dispute = disputeOf(event.object)
+  if (typeof dispute === 'string') return ignored(dispute)
+  return (await openDispute(trx, dispute)) === 'not_ours' ? ignored('not_ours') : PROCESSED
+}
+
+/** charge.dispute.closed: won gives the access back; lost records the money taken back and keeps it withheld. */
+export async function disputeClosed(trx: Transaction<Database>, event: EventOf<'dispute'>): Promise<Applied> {
+  const dispute = disputeOf(event.object)
+  if (typeof dispute === 'string') return ignored(dispute)
+  const closed = await closeDispute(trx, dispute)
+  return closed.outcome === 'not_ours' ? ignored('not_ours') : afterCommit(closed.endedStripeSubscriptions)
+}

@@ -1,0 +1,36 @@
+// Staff refunds through the payment rail: a card order is refunded with Stripe's refund API (an idempotency key per
+// refund, so a retried request never refunds twice), a refunded plan's subscription is ended there first; PayPal
+// and bank transfers are recorded as manual refunds.
+import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import type { Actor } from '../audit/repository.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { type RefundGateway, refundOrder } from '../orders/refunds.ts'
+import type { StripeApi } from '../payments/stripe.ts'
+
+export function stripeRefundGateway(stripe: StripeApi | null): RefundGateway | null {
+  if (!stripe) return null
+  const upstream = (error: unknown) => {
+    throw new DomainError('upstream', PAYMENT_MESSAGES.refundFailed, { cause: error })
+  }
+  return {
+    async refund(order, amountMinor, idempotencyKey) {
+      const metadata = { orderId: order.id, reference: order.reference }
+      const refund = await stripe
+        .createRefund({ paymentIntentId: order.stripe_payment_intent_id!, amountMinor, metadata }, idempotencyKey)
+        .catch(upstream)
+      return { stripeRefundId: refund.id }
+    },
+    cancelSubscription: (subscriptionId) => stripe.cancelSubscription(subscriptionId).catch(upstream),
+    paymentIntentOfSession: (sessionId) => stripe.paymentIntentOfSession(sessionId).catch(upstream),
+  }
+}
+
+export function refundByStaff(
+  db: DB,
+  stripe: StripeApi | null,
+  input: { orderId: string; lineIds?: string[]; reference?: string; reason?: string },
+  actor: Actor,
+) {
+  return refundOrder(db, { ...input, actor }, stripeRefundGateway(stripe))
+}

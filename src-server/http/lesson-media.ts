@@ -1,0 +1,109 @@
+// Lesson media and files, each behind the session and the same access rule as the lesson itself:
+//   GET /api/learn/media/:lessonId           the lesson's video file, with HTTP Range (seeking, resuming)
+//   GET /api/learn/attachments/:attachmentId  a lesson's downloadable file
+//   GET /api/certificates/:id/pdf             a certificate as PDF (public, like its page)
+// Lesson files live under storage keys no public route serves (the /uploads static route refuses private/), so a
+// locked lesson's media cannot be fetched by guessing its address. The demo videos the seed refers to ('demo/…')
+// are read from the seed's media folder.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { findAttachment, findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
+import { certificateView } from '../flows/certificates.ts'
+import { canOpenLesson } from '../flows/lesson-access.ts'
+import type { HttpDeps } from '../kernel/config.ts'
+import { parseRange } from '../learning/byte-range.ts'
+import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
+
+const DEMO_PREFIX = 'demo/'
+const demoMedia = createLocalStorage(fileURLToPath(new URL('../../db/seed/media/', import.meta.url)))
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const VIDEO_TYPES: Record<string, string> = { '.mp4': 'video/mp4', '.webm': 'video/webm', '.mov': 'video/quicktime' }
+
+function source(storage: FileStorage, key: string): { storage: FileStorage; key: string } {
+  return key.startsWith(DEMO_PREFIX) ? { storage: demoMedia, key: key.slice(DEMO_PREFIX.length) } : { storage, key }
+}
+
+async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: { storage: FileStorage; key: string },
+  contentType: string,
+  disposition?: string,
+) {
+  const size = await file.storage.size(file.key)
+  if (size === null) return reply.code(404).send({ error: 'Not Found', message: 'File not found' })
+  const range = parseRange(request.headers.range, size)
+  reply
+    .header('Accept-Ranges', 'bytes')
+    .header('Content-Type', contentType)
+    .header('Cache-Control', 'private, no-cache')
+    .header('X-Content-Type-Options', 'nosniff')
+  if (disposition) reply.header('Content-Disposition', disposition)
+  if (range === 'unsatisfiable') return reply.code(416).header('Content-Range', `bytes */${size}`).send()
+  if (!range) return reply.header('Content-Length', size).send(await file.storage.read(file.key))
+  return reply
+    .code(206)
+    .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
+    .header('Content-Length', range.end - range.start + 1)
+    .send(await file.storage.read(file.key, range))
+}
+
+async function mayOpen(
+  deps: HttpDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  courseId: string,
+  isPreview: boolean,
+) {
+  const { user } = await deps.resolveSession(request, reply)
+  const course = await findCourseForLearning(deps.db, courseId)
+  if (course && (await canOpenLesson(deps.db, user, course, { isPreview }))) return true
+  await reply
+    .code(user ? 403 : 401)
+    .send({ error: user ? 'Forbidden' : 'Unauthorized', message: 'You do not have access to this lesson' })
+  return false
+}
+
+const notFound = (reply: FastifyReply) => reply.code(404).send({ error: 'Not Found', message: 'File not found' })
+
+export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
+  app.get<{ Params: { lessonId: string } }>('/api/learn/media/:lessonId', async (request, reply) => {
+    const { lessonId } = request.params
+    if (!UUID.test(lessonId)) return notFound(reply)
+    const row = await findLessonRow(deps.db, null, lessonId)
+    if (!row?.video_key) return notFound(reply)
+    if (!(await mayOpen(deps, request, reply, row.course_id, row.is_preview))) return reply
+    const type = VIDEO_TYPES[path.extname(row.video_key).toLowerCase()] ?? 'application/octet-stream'
+    return sendFile(request, reply, source(deps.storage, row.video_key), type)
+  })
+
+  app.get<{ Params: { attachmentId: string } }>('/api/learn/attachments/:attachmentId', async (request, reply) => {
+    const { attachmentId } = request.params
+    if (!UUID.test(attachmentId)) return notFound(reply)
+    const file = await findAttachment(deps.db, attachmentId)
+    if (!file) return notFound(reply)
+    if (!(await mayOpen(deps, request, reply, file.course_id, file.is_preview))) return reply
+    const name = encodeURIComponent(file.file_name)
+    return sendFile(
+      request,
+      reply,
+      source(deps.storage, file.storage_key),
+      file.content_type,
+      `attachment; filename*=UTF-8''${name}`,
+    )
+  })
+
+  app.get<{ Params: { id: string } }>('/api/certificates/:id/pdf', async (request, reply) => {
+    const view = await certificateView(deps.db, request.params.id, deps.config.publicUrl).catch(() => null)
+    if (!view) return notFound(reply)
+    // Loaded on the first download, not at start-up (the PDF library is slow to load).
+    const { certificatePdf } = await import('../flows/certificate-pdf.ts')
+    const pdf = await certificatePdf(view)
+    return reply
+      .header('Content-Type', 'application/pdf')
+      .header('Content-Disposition', `attachment; filename="certificate-${view.id}.pdf"`)
+      .header('Cache-Control', 'private, no-cache')
+      .send(Buffer.from(pdf))
+  })
+}

@@ -1,0 +1,135 @@
+// GET /auth/{google,facebook}[?mode=admin&redirect=/path] starts the authorization-code flow; the provider
+// returns to /auth/{provider}/callback. State (and Google's PKCE verifier) and where to go afterwards live in
+// short-lived HttpOnly cookies. Failures never throw: they redirect with '{Provider} login failed: reason'.
+import { ArcticFetchError, generateCodeVerifier, generateState, OAuth2RequestError } from 'arctic'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { safeReturnPath } from '../../src-shared/auth.ts'
+import { isStaff } from '../../src-shared/roles.ts'
+import { startSession } from '../auth/login.ts'
+import {
+  fetchProfile,
+  linkOrCreateUser,
+  OAUTH_PROVIDERS,
+  type OAuthCredentials,
+  OAuthFailure,
+  type OAuthProvider,
+  oauthClient,
+  PROVIDER_LABEL,
+} from '../auth/oauth.ts'
+import type { HttpDeps } from '../kernel/config.ts'
+
+const STATE_COOKIE = 'oauth_state'
+const VERIFIER_COOKIE = 'oauth_verifier'
+const FLOW_COOKIE = 'oauth_flow'
+const COOKIE_MAX_AGE_S = 10 * 60
+const NOT_STAFF = 'this account does not have staff access'
+
+interface Flow {
+  provider: OAuthProvider
+  mode: 'user' | 'admin'
+  redirect: string
+}
+
+function readFlow(raw: string | undefined): Flow | null {
+  try {
+    const value = JSON.parse(raw ?? '') as Partial<Flow>
+    if (!value.provider || !OAUTH_PROVIDERS.includes(value.provider)) return null
+    return {
+      provider: value.provider,
+      mode: value.mode === 'admin' ? 'admin' : 'user',
+      redirect: safeReturnPath(value.redirect),
+    }
+  } catch {
+    return null
+  }
+}
+
+function failureUrl(mode: Flow['mode'], provider: OAuthProvider, reason: string) {
+  const message = `${PROVIDER_LABEL[provider]} login failed: ${reason}`
+  return `${mode === 'admin' ? '/admin/login' : '/auth/callback'}?error=${encodeURIComponent(message)}`
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof OAuthFailure) return error.message
+  if (error instanceof OAuth2RequestError) return 'the sign-in code was refused'
+  if (error instanceof ArcticFetchError) return 'the provider could not be reached'
+  return 'something went wrong. Please try again'
+}
+
+export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, credentials: OAuthCredentials) {
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: deps.config.cookieSecure,
+    path: '/',
+    maxAge: COOKIE_MAX_AGE_S,
+  }
+  const clearFlowCookies = (reply: FastifyReply) => {
+    for (const name of [STATE_COOKIE, VERIFIER_COOKIE, FLOW_COOKIE]) reply.clearCookie(name, { path: '/' })
+  }
+
+  for (const provider of OAUTH_PROVIDERS) {
+    app.get(`/auth/${provider}`, async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
+      const mode = request.query.mode === 'admin' ? 'admin' : 'user'
+      const redirect = safeReturnPath(request.query.redirect)
+      try {
+        const oauth = oauthClient(provider, credentials, deps.config.publicUrl)
+        const state = generateState()
+        let url: URL
+        if (oauth.provider === 'google') {
+          const verifier = generateCodeVerifier()
+          url = oauth.client.createAuthorizationURL(state, verifier, ['openid', 'email', 'profile'])
+          reply.setCookie(VERIFIER_COOKIE, verifier, cookieOptions)
+        } else {
+          url = oauth.client.createAuthorizationURL(state, ['email', 'public_profile'])
+        }
+        reply.setCookie(STATE_COOKIE, state, cookieOptions)
+        reply.setCookie(FLOW_COOKIE, JSON.stringify({ provider, mode, redirect } satisfies Flow), cookieOptions)
+        return reply.redirect(url.toString())
+      } catch (error) {
+        return reply.redirect(failureUrl(mode, provider, reasonOf(error)))
+      }
+    })
+
+    app.get(
+      `/auth/${provider}/callback`,
+      async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
+        const flow = readFlow(request.cookies[FLOW_COOKIE])
+        const expectedState = request.cookies[STATE_COOKIE]
+        const verifier = request.cookies[VERIFIER_COOKIE]
+        clearFlowCookies(reply)
+        const mode = flow?.mode ?? 'user'
+        const fail = (reason: string) => reply.redirect(failureUrl(mode, provider, reason))
+
+        if (request.query.error) return fail('sign-in was cancelled')
+        const { code, state } = request.query
+        if (!flow || flow.provider !== provider || !code || !state || !expectedState || state !== expectedState) {
+          return fail('the sign-in request expired or did not match. Please try again')
+        }
+        try {
+          const oauth = oauthClient(provider, credentials, deps.config.publicUrl)
+          const tokens =
+            oauth.provider === 'google'
+              ? await oauth.client.validateAuthorizationCode(code, verifier ?? '')
+              : await oauth.client.validateAuthorizationCode(code)
+          const profile = await fetchProfile(provider, tokens.accessToken())
+          const user = await linkOrCreateUser(deps.db, provider, profile, {
+            create: mode === 'user',
+            refusal: NOT_STAFF,
+          })
+          if (mode === 'admin') {
+            // Staff sign-in needs a proven address, as the password form does.
+            if (!isStaff(user.role) || !user.emailVerified) return fail(NOT_STAFF)
+            await startSession(deps.db, reply, deps.config, user.id, true)
+            return reply.redirect('/admin')
+          }
+          await startSession(deps.db, reply, deps.config, user.id, true)
+          return reply.redirect(`/auth/callback?redirect=${encodeURIComponent(flow.redirect)}`)
+        } catch (error) {
+          if (!(error instanceof OAuthFailure)) request.log.warn({ err: error, provider }, 'OAuth sign-in failed')
+          return fail(reasonOf(error))
+        }
+      },
+    )
+  }
+}

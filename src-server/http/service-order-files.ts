@@ -1,0 +1,63 @@
+// Plain routes for service-order files: upload one (multipart, ?purpose=brief|message|delivery) and download one.
+// Both check the session and that the caller is the order's buyer or staff; files are never at a public URL.
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { SERVICE_FILE_MAX_BYTES, SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
+import { requireUser } from '../auth/require-user.ts'
+import type { HttpDeps } from '../kernel/config.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
+import { notFound } from '../service-orders/access.ts'
+import { readFileFor, storeFile } from '../service-orders/files.ts'
+
+const orderParams = z.object({ id: z.uuid() })
+const fileParams = z.object({ id: z.uuid(), fileId: z.uuid() })
+const uploadQuery = z.object({ purpose: z.enum(['brief', 'message', 'delivery']) })
+
+export function registerServiceOrderRoutes(app: FastifyInstance, deps: HttpDeps) {
+  app.post('/api/service-orders/:id/files', { config: UPLOAD_ROUTE_LIMIT }, async (request, reply) => {
+    const user = await requireUser(deps, request, reply)
+    if (!user) return reply
+    const params = orderParams.safeParse(request.params)
+    if (!params.success) throw notFound()
+    const query = uploadQuery.safeParse(request.query)
+    if (!query.success) throw new DomainError('invalid', 'Unknown kind of file')
+    let file: Awaited<ReturnType<typeof request.file>>
+    let data: Buffer
+    try {
+      file = await request.file({ limits: { fileSize: SERVICE_FILE_MAX_BYTES, files: 1 } })
+      if (!file) throw new DomainError('invalid', SERVICE_ORDER_MESSAGES.notAllowedFile)
+      data = await file.toBuffer()
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+        return reply.code(413).send({ error: 'Payload Too Large', message: SERVICE_ORDER_MESSAGES.fileTooLarge })
+      }
+      if (error instanceof DomainError) throw error
+      request.log.warn({ err: error }, 'service-order file could not be read')
+      throw new DomainError('invalid', SERVICE_ORDER_MESSAGES.notAllowedFile)
+    }
+    if (file.file.truncated) {
+      return reply.code(413).send({ error: 'Payload Too Large', message: SERVICE_ORDER_MESSAGES.fileTooLarge })
+    }
+    return storeFile(deps.db, deps.storage, user, params.data.id, {
+      purpose: query.data.purpose,
+      fileName: file.filename,
+      data,
+    })
+  })
+
+  app.get('/api/service-orders/:id/files/:fileId', async (request, reply) => {
+    const user = await requireUser(deps, request, reply)
+    if (!user) return reply
+    const params = fileParams.safeParse(request.params)
+    if (!params.success) throw notFound()
+    const file = await readFileFor(deps.db, deps.storage, user, params.data.id, params.data.fileId)
+    return reply
+      .header('content-type', file.contentType)
+      .header('content-disposition', `attachment; filename="${file.fileName}"`)
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-length', String(file.size))
+      .send(file.stream)
+  })
+}

@@ -1,0 +1,63 @@
+// Premium is decided here only: a live Premium grant in the access ledger (from a subscription, or given by staff).
+
+import { ownedCourseIds } from '../access/courses.ts'
+import { isLive } from '../access/ledger.ts'
+import type { DB } from '../kernel/db.ts'
+import { hasHadSubscription } from './repository.ts'
+
+/** The live Premium grant with the subscription and plan behind it (none for a staff grant), or undefined. */
+export function currentSubscription(db: DB, userId: string, now = new Date()) {
+  return (
+    db
+      .selectFrom('access_grants')
+      .leftJoin('subscriptions as s', 's.id', 'access_grants.subscription_id')
+      .leftJoin('plans as p', 'p.id', 's.plan_id')
+      .select(['s.plan_id', 'p.name', 's.billing_cycle', 's.status', 's.renews_at', 'access_grants.ends_at'])
+      .where('access_grants.user_id', '=', userId)
+      .where('access_grants.kind', '=', 'premium')
+      .where(isLive(now))
+      // A subscription's grant names the plan; prefer it to a staff grant, and the newest subscription.
+      .orderBy((eb) => eb.case().when('s.id', 'is', null).then(1).else(0).end())
+      .orderBy('access_grants.starts_at', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  )
+}
+
+export async function isPremium(db: DB, user: { id: string }, now = new Date()): Promise<boolean> {
+  return Boolean(await currentSubscription(db, user.id, now))
+}
+
+/** What the header, course buttons and account pages show: Premium and its plan, and the courses owned. */
+export async function entitlementsOf(db: DB, user: { id: string }, now = new Date()) {
+  const [subscription, courseIds, hadSubscription] = await Promise.all([
+    currentSubscription(db, user.id, now),
+    ownedCourseIds(db, user.id, now),
+    hasHadSubscription(db, user.id),
+  ])
+  return {
+    isPremium: Boolean(subscription),
+    plan:
+      subscription?.plan_id && subscription.name && subscription.billing_cycle && subscription.status
+        ? {
+            id: subscription.plan_id,
+            name: subscription.name,
+            billingCycle: subscription.billing_cycle,
+            status: subscription.status,
+          }
+        : null,
+    renewsAt: subscription?.renews_at?.toISOString() ?? null,
+    courseIds,
+    /** One free trial per user: pricing says when the next plan starts paid. */
+    trialAvailable: !hadSubscription,
+  }
+}
+
+/** A visitor's entitlements: nothing. */
+export const NO_ENTITLEMENTS = {
+  isPremium: false,
+  plan: null,
+  renewsAt: null,
+  courseIds: [] as string[],
+  trialAvailable: true,
+}

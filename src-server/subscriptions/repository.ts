@@ -1,0 +1,244 @@
+// Subscriptions: the billing state of a plan, and the source of the Premium grant in the ledger. A user has at most
+// one live subscription (trialing, active or past due): a unique index says so, and starting one locks the user
+// row so concurrent payments of several plan orders keep one and mark the others duplicates.
+import type { BillingCycle } from '../../db/types.ts'
+import { TRIAL_DAYS } from '../../src-shared/constants.ts'
+import { grant } from '../access/ledger.ts'
+import type { DB } from '../kernel/db.ts'
+import { reopenLapsed, settleSubscription } from './state.ts'
+
+export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'cancelled'
+export const LIVE_STATUSES = ['trialing', 'active', 'past_due'] as const
+
+const DAY_MS = 24 * 60 * 60 * 1000
+export const PERIOD_DAYS: Record<BillingCycle, number> = { monthly: 30, annual: 365 }
+
+/** The user's live subscription, or undefined. */
+export function liveSubscriptionOf(db: DB, userId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'plan_id', 'billing_cycle', 'status', 'stripe_subscription_id', 'renews_at'])
+    .where('user_id', '=', userId)
+    .where('status', 'in', [...LIVE_STATUSES])
+    .where('duplicate_of', 'is', null)
+    .executeTakeFirst()
+}
+
+/** One free trial per user: whoever has had a subscription (of any kind) starts the next one paid. */
+export async function hasHadSubscription(db: DB, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
+export interface StartedPlan {
+  userId: string
+  orderId: string
+  orderItemId: string
+  planId: string
+  billingCycle: BillingCycle
+  /** Set when Stripe runs the subscription (card); its events then say when periods end. */
+  stripeSubscriptionId: string | null
+  paidAt: Date
+}
+
+/**
+ * A paid plan line. A card plan starts in its free trial (the first subscription only) or paid; a manual one
+ * (PayPal, bank transfer) runs for its billing period. A paid manual renewal order extends its subscription instead.
+ * Idempotent per order and plan; a second live plan is recorded as a duplicate of the first and gives nothing.
+ */
+export async function startSubscription(trx: DB, plan: StartedPlan): Promise<void> {
+  // One at a time per user: the live-subscription check below cannot race another payment of this user.
+  await trx.selectFrom('users').select('id').where('id', '=', plan.userId).forUpdate().execute()
+  const renewed = await trx
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('renewal_order_id', '=', plan.orderId)
+    .executeTakeFirst()
+  if (renewed) return extendManualSubscription(trx, renewed.id, plan.orderId)
+
+  const price = await trx
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .select(['i.unit_price_minor', 'o.currency'])
+    .where('i.id', '=', plan.orderItemId)
+    .executeTakeFirstOrThrow()
+  const live = await liveSubscriptionOf(trx, plan.userId)
+  const fromStripe = Boolean(plan.stripeSubscriptionId)
+  const trial = fromStripe && !(await hasHadSubscription(trx, plan.userId))
+  const days = trial ? TRIAL_DAYS : PERIOD_DAYS[plan.billingCycle]
+  const renewsAt = new Date(plan.paidAt.getTime() + days * DAY_MS)
+  const inserted = await trx
+    .insertInto('subscriptions')
+    .values({
+      user_id: plan.userId,
+      plan_id: plan.planId,
+      billing_cycle: plan.billingCycle,
+      status: live ? 'cancelled' : trial ? 'trialing' : 'active',
+      order_id: plan.orderId,
+      stripe_subscription_id: plan.stripeSubscriptionId,
+      // Provisional for a card plan until Stripe's first event; a manual plan is paid through its period.
+      renews_at: renewsAt,
+      trial_ends_at: trial ? renewsAt : null,
+      paid_through: fromStripe ? null : renewsAt,
+      stripe_status: fromStripe ? (trial ? 'trialing' : 'active') : null,
+      amount_minor: price.unit_price_minor,
+      currency: price.currency,
+      duplicate_of: live?.id ?? null,
+      ended_at: live ? plan.paidAt : null,
+    })
+    .onConflict((oc) => oc.columns(['order_id', 'plan_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (!inserted || live) return
+  await grant(trx, {
+    userId: plan.userId,
+    right: { kind: 'premium' },
+    source: { kind: 'subscription', subscriptionId: inserted.id },
+    startsAt: plan.paidAt,
+  })
+  await settleSubscription(trx, inserted.id)
+}
+
+/** A manual renewal order was paid: one more billing period from where the paid one ends. */
+async function extendManualSubscription(trx: DB, subscriptionId: string, orderId: string) {
+  const row = await trx
+    .selectFrom('subscriptions')
+    .select(['billing_cycle', 'paid_through', 'renews_at'])
+    .where('id', '=', subscriptionId)
+    .executeTakeFirstOrThrow()
+  const from = row.paid_through ?? row.renews_at ?? new Date()
+  const paidThrough = new Date(from.getTime() + PERIOD_DAYS[row.billing_cycle] * DAY_MS)
+  await trx
+    .updateTable('subscriptions')
+    .set({ paid_through: paidThrough, renews_at: paidThrough, renewal_order_id: null, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .where('renewal_order_id', '=', orderId)
+    .execute()
+  await reopenLapsed(trx, subscriptionId)
+}
+
+export type Reminder = { kind: 'trial' } | { kind: 'payment_issue'; invoiceId: string } | { kind: 'renewal'; for: Date }
+
+/**
+ * Claims the right to send a reminder once: true for the first caller (the mark is written in its transaction),
+ * false when it was sent already (a trial reminder once per subscription, a payment problem once per invoice, a
+ * renewal reminder once per renewal date).
+ */
+export async function claimReminder(trx: DB, subscriptionId: string, reminder: Reminder): Promise<boolean> {
+  let query = trx.updateTable('subscriptions').where('id', '=', subscriptionId)
+  if (reminder.kind === 'trial') {
+    query = query.set({ trial_reminder_sent_at: new Date() }).where('trial_reminder_sent_at', 'is', null)
+  } else if (reminder.kind === 'payment_issue') {
+    query = query
+      .set({ payment_issue_invoice: reminder.invoiceId })
+      .where((eb) =>
+        eb.or([eb('payment_issue_invoice', 'is', null), eb('payment_issue_invoice', '!=', reminder.invoiceId)]),
+      )
+  } else {
+    query = query
+      .set({ renewal_reminder_for: reminder.for })
+      .where((eb) => eb.or([eb('renewal_reminder_for', 'is', null), eb('renewal_reminder_for', '!=', reminder.for)]))
+  }
+  const result = await query.executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** Subscriptions with their plan's name and what describes them: the base of the membership page and e-mails. */
+export function subscriptionsWithPlan(db: DB) {
+  return db
+    .selectFrom('subscriptions as s')
+    .innerJoin('plans as p', 'p.id', 's.plan_id')
+    .select([
+      's.id',
+      's.user_id',
+      's.plan_id',
+      'p.name as plan_name',
+      's.billing_cycle',
+      's.status',
+      's.renews_at',
+      's.trial_ends_at',
+      's.cancel_at_period_end',
+      's.amount_minor',
+      's.currency',
+      's.stripe_subscription_id',
+      's.stripe_customer_id',
+      's.paid_through',
+      's.order_id',
+    ])
+}
+
+/** A subscription with its plan and member, for the e-mails that describe it. */
+export function describeSubscription(db: DB, subscriptionId: string) {
+  return subscriptionsWithPlan(db)
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['u.email', 'u.first_name'])
+    .where('s.id', '=', subscriptionId)
+    .executeTakeFirst()
+}
+
+/** A PayPal or bank-transfer membership is cancelled at its period's end (no renewal order), or resumed. */
+export async function setManualCancellation(trx: DB, subscriptionId: string, cancel: boolean, reason: string | null) {
+  await trx
+    .updateTable('subscriptions')
+    .set({ cancel_at_period_end: cancel, cancel_reason: cancel ? reason : null, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .where('stripe_subscription_id', 'is', null)
+    .execute()
+  await settleSubscription(trx, subscriptionId)
+}
+
+/** Keeps the member's reason for cancelling a card membership (Stripe keeps it too). */
+export async function recordCancelReason(trx: DB, subscriptionId: string, reason: string | null) {
+  await trx
+    .updateTable('subscriptions')
+    .set({ cancel_reason: reason, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .execute()
+}
+
+/** The subscription an order started, if it is in its free trial: what the success page tells. */
+export function trialOfOrder(db: DB, orderId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['trial_ends_at', 'amount_minor', 'currency'])
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'trialing')
+    .where('duplicate_of', 'is', null)
+    .executeTakeFirst()
+}
+
+/** The renewal order sent for a manual subscription's next period (paying it extends the subscription). */
+export async function attachRenewalOrder(trx: DB, subscriptionId: string, orderId: string) {
+  await trx
+    .updateTable('subscriptions')
+    .set({ renewal_order_id: orderId, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .execute()
+}
+
+/**
+ * A manual subscription whose paid period and grace days are over: it ends, and its Premium grant is revoked for
+ * `reason` ('lapse' when unpaid, 'cancellation' when the member had cancelled). False when it was already ended.
+ */
+export async function endManualSubscription(
+  trx: DB,
+  subscriptionId: string,
+  at: Date,
+  reason: 'lapse' | 'cancellation',
+): Promise<boolean> {
+  const ended = await trx
+    .updateTable('subscriptions')
+    .set({ ended_at: at, end_reason: reason, updated_at: new Date() })
+    .where('id', '=', subscriptionId)
+    .where('stripe_subscription_id', 'is', null)
+    .where('ended_at', 'is', null)
+    .executeTakeFirst()
+  if (ended.numUpdatedRows === 0n) return false
+  await settleSubscription(trx, subscriptionId)
+  return true
+}
