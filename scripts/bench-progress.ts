@@ -1,6 +1,6 @@
 // `npm run bench:progress [-- --learners 200 --seconds 45 --database-url postgres://…]`
 // 200 learners watch a video lesson at once and save their progress every 15 s, as the player does, through the
-// same domain function the procedure calls (learning/progress.ts: access check, row lock, range merge, and the
+// same domain function the procedure calls (flows/save-progress.ts: access check, row lock, range merge, and the
 // completion check when a lesson completes). Runs on PGlite (embedded) and on PostgreSQL (--database-url, or
 // TEST_DATABASE_URL), each in a scratch database, and prints per backend: p50/p99 latency of a write, writes/s
 // achieved, and the database cost of one write (statements and their summed time; BEGIN/COMMIT not counted).

@@ -11,26 +11,26 @@ const test = (name: string) => `tests/integration/${name}.test.ts`
 
 export const MODULES: Record<string, Module> = {
   'payments-events': {
-    mutate: ['events', 'event-outcome'].map((f) => `src-server/payments/${f}.ts`),
+    mutate: ['src-server/flows/apply-stripe-event.ts', 'src-server/payments/event-outcome.ts'],
     tests: [
       ...['payments', 'stripe-webhook-foreign', 'one-live-subscription', 'stripe-event-rules'].map(test),
       'tests/unit/readme-operator.test.ts',
     ],
   },
   'payments-checkout-session': {
-    mutate: ['src-server/payments/checkout-session.ts'],
+    mutate: ['src-server/flows/checkout-session.ts'],
     tests: [
       'tests/unit/checkout-session.test.ts',
       ...['payments', 'stripe-webhook-foreign', 'stripe-event-rules'].map(test),
     ],
   },
   'payments-webhook': {
-    mutate: ['src-server/payments/webhook.ts'],
+    mutate: ['src-server/http/stripe-webhook.ts'],
     // database-outage: the webhook's 503 during an outage (the other 5xx and the follow-up are in -foreign).
     tests: ['payments', 'stripe-webhook-foreign', 'stripe-event-rules', 'database-outage'].map(test),
   },
   'payments-subscriptions': {
-    mutate: ['subscription-events', 'membership-actions'].map((f) => `src-server/payments/${f}.ts`),
+    mutate: ['src-server/flows/stripe-subscription-events.ts', 'src-server/flows/membership.ts'],
     tests: [
       'membership',
       'subscription-events-order',
@@ -44,9 +44,16 @@ export const MODULES: Record<string, Module> = {
     ].map(test),
   },
   'payments-checkout': {
-    mutate: ['checkout', 'confirm', 'abandoned', 'bank-details', 'bank-mail', 'instructions', 'options', 'config'].map(
-      (f) => `src-server/payments/${f}.ts`,
-    ),
+    mutate: [
+      'src-server/flows/start-checkout.ts',
+      'src-server/flows/confirm-checkout.ts',
+      'src-server/flows/abandoned-checkouts.ts',
+      'src-server/payments/bank-details.ts',
+      'src-server/flows/bank-transfer-mail.ts',
+      'src-server/payments/instructions.ts',
+      'src-server/flows/payment-options.ts',
+      'src-server/payments/config.ts',
+    ],
     // checkout-rules: the rules one by one (issue 19); free-enrolment: a free cart skips the rails;
     // after-purchase-gaps: Stripe Tax asked for (STRIPE_TAX) and the 24 h expiry through the job queue.
     tests: ['payments', 'orphan-orders', 'order-rules', 'checkout-rules', 'free-enrolment', 'after-purchase-gaps'].map(
@@ -54,7 +61,13 @@ export const MODULES: Record<string, Module> = {
     ),
   },
   'orders-transitions': {
-    mutate: ['transitions', 'lock', 'pay', 'staff', 'pending'].map((f) => `src-server/orders/${f}.ts`),
+    mutate: [
+      'src-server/orders/transitions.ts',
+      'src-server/orders/lock.ts',
+      'src-server/flows/pay-order.ts',
+      'src-server/flows/staff-order-actions.ts',
+      'src-server/orders/pending.ts',
+    ],
     tests: [
       'order-transitions',
       'admin-orders',
@@ -66,9 +79,14 @@ export const MODULES: Record<string, Module> = {
     ].map(test),
   },
   'orders-core': {
-    mutate: ['create', 'repository', 'renewal', 'free-enrolment', 'seller', 'buyer'].map(
-      (f) => `src-server/orders/${f}.ts`,
-    ),
+    mutate: [
+      'src-server/orders/create.ts',
+      'src-server/orders/repository.ts',
+      'src-server/orders/renewal.ts',
+      'src-server/flows/free-enrolment.ts',
+      'src-server/orders/seller.ts',
+      'src-server/orders/buyer.ts',
+    ],
     // cart-order: the cart's pending order; order-history: the read side; orphan-orders: the Resume, Cancel and
     // expiry look-ups (findBuyerOrder, findOrderForStaff, listAbandonedCardOrders) and reuse through checkout.
     tests: [
@@ -86,11 +104,15 @@ export const MODULES: Record<string, Module> = {
   },
   'orders-refunds': {
     mutate: [
-      ...['refunds', 'refund-requests', 'refund-reads', 'refund-mail', 'disputes'].map(
-        (f) => `src-server/orders/${f}.ts`,
-      ),
-      'src-server/payments/events-after-purchase.ts',
-      'src-server/payments/refunds.ts',
+      ...[
+        'src-server/orders/refunds.ts',
+        'src-server/orders/refund-requests.ts',
+        'src-server/orders/refund-reads.ts',
+        'src-server/orders/refund-mail.ts',
+        'src-server/flows/disputes.ts',
+      ],
+      'src-server/flows/stripe-after-purchase.ts',
+      'src-server/flows/stripe-refunds.ts',
     ],
     // after-purchase-gaps and stripe-webhook-foreign: a lost dispute and a full dashboard refund of a plan.
     tests: ['refunds', 'refund-rules', 'refund-requests-disputes', 'after-purchase-gaps', 'stripe-webhook-foreign'].map(
@@ -99,14 +121,14 @@ export const MODULES: Record<string, Module> = {
   },
   'orders-documents': {
     mutate: [
-      'invoices',
-      'documents',
-      'numbering',
-      'subscription-invoices',
-      'receipt',
-      'document-routes',
-      'document-pdf',
-    ].map((f) => `src-server/orders/${f}.ts`),
+      'src-server/orders/invoices.ts',
+      'src-server/orders/documents.ts',
+      'src-server/orders/numbering.ts',
+      'src-server/orders/subscription-invoices.ts',
+      'src-server/orders/receipt.ts',
+      'src-server/http/order-documents.ts',
+      'src-server/orders/document-pdf.ts',
+    ],
     // The files written for these rules, with exact values: invoice-rules (numbers, invoices, credit notes,
     // subscription invoices, who reads them), unit document-pdf (the drawn PDF), document-downloads (the route),
     // order-receipts (the e-mail). The payment and refund suites that also issue documents were on the list in stop
@@ -143,19 +165,19 @@ export const MODULES: Record<string, Module> = {
   access: {
     mutate: [
       'src-server/access/courses.ts',
-      'src-server/access/grants.ts',
-      'src-server/access/lessons.ts',
-      'src-server/access/premium.ts',
+      'src-server/flows/grant-paid-order.ts',
+      'src-server/flows/lesson-access.ts',
+      'src-server/subscriptions/premium.ts',
     ],
     tests: ['access', 'access-ledger', 'learning-access'].map(test),
   },
   'subscription-state': {
-    mutate: ['src-server/access/subscription-state.ts'],
+    mutate: ['src-server/subscriptions/state.ts'],
     // subscription-state: each rule with exact instants (same-instant snapshots, ends, past due, reopening a lapse).
     tests: ['membership', 'subscription-events-order', 'subscription-state'].map(test),
   },
   learning: {
-    mutate: ['src-server/learning/progress.ts', 'src-server/learning/completion.ts'],
+    mutate: ['src-server/flows/save-progress.ts', 'src-server/learning/completion.ts'],
     tests: ['learning-progress'].map(test),
   },
   'service-order-transitions': {

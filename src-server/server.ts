@@ -22,6 +22,7 @@ import { registerAdminImageRoutes } from './http/course-image.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
 import { registerLessonUploadRoutes } from './http/lesson-uploads.ts'
+import { registerNativeForms } from './http/native-forms.ts'
 import { registerOAuthRoutes } from './http/oauth.ts'
 import { registerDocumentRoutes } from './http/order-documents.ts'
 import { statusForPath } from './http/page-status.ts'
@@ -37,7 +38,6 @@ import { batchedStdout, redactingLogOptions } from './kernel/log.ts'
 import { type S3Env, s3OptionsFromEnv } from './kernel/s3-config.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { type AppRouter, appRouter, createCaller } from './routers/_app.ts'
-import { registerNativeForms } from './routers/native-forms.ts'
 import { registerSecurityHeaders } from './security/headers.ts'
 import { registerCanonicalHost, servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
@@ -199,7 +199,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'])
 
   // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
-  // never served here, only by routes that check the session (service-orders/routes.ts, learning/media-routes.ts);
+  // never served here, only by routes that check the session (http/service-order-files.ts, http/lesson-media.ts);
   // the hook refuses them before fastify-static however the path is encoded.
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {

@@ -1,6 +1,6 @@
 // Forms that work before the page's JavaScript has arrived (progressive enhancement, issue 27): the browser posts
 // them to the page's own address and the server answers with a redirect, or with the page rendered again with the
-// result (src-server/routers/native-forms.ts). Once hydrated, the same form is sent through tRPC instead.
+// result (src-server/http/native-forms.ts). Once hydrated, the same form is sent through tRPC instead.
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { NATIVE_FORM_KEY, type NativeFormResult } from '../../src-shared/native-form.ts'
@@ -39,6 +39,6 @@ export function useTokenFromAddress(token: string | undefined): string | undefin
 /**
  * Spread on every form that only its script sends (through tRPC): a native submit, before hydration or with
  * JavaScript off, then goes nowhere ("dialog" outside a <dialog>), never a GET with the fields in the address. Forms
- * the server answers itself say method="post" (src-server/routers/native-forms.ts); search forms say method="get".
+ * the server answers itself say method="post" (src-server/http/native-forms.ts); search forms say method="get".
  */
 export const SCRIPT_ONLY_FORM = { method: 'dialog' } as const

@@ -14,6 +14,7 @@ import { applyRefund, lockOrderOfPaymentIntent, stripeSubscriptionsEndedBy } fro
 import { listOrderLines } from '../orders/repository.ts'
 import { moveOrder } from '../orders/transitions.ts'
 import { adminEmails } from '../team/members.ts'
+import { refundEffects } from './refunds.ts'
 
 export interface DisputeEvent {
   disputeId: string
@@ -83,15 +84,20 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
   const open = (await listOrderLines(trx, order.id)).filter((line) => !line.refund_id)
   const whole = amount >= left
   const ended = whole ? await stripeSubscriptionsEndedBy(trx, order.id, open) : []
-  await applyRefund(trx, current, {
-    amount,
-    lines: whole ? open : [],
-    method: 'dispute',
-    reference: dispute.disputeId,
-    stripeRefundId: null,
-    reason: `Dispute lost (${dispute.reason ?? 'no reason given'})`,
-    actorId: null,
-  })
+  await applyRefund(
+    trx,
+    current,
+    {
+      amount,
+      lines: whole ? open : [],
+      method: 'dispute',
+      reference: dispute.disputeId,
+      stripeRefundId: null,
+      reason: `Dispute lost (${dispute.reason ?? 'no reason given'})`,
+      actorId: null,
+    },
+    refundEffects,
+  )
   return ended
 }
 

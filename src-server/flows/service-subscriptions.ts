@@ -1,9 +1,9 @@
 // Stripe's side of service orders, handed to service-orders/ by the routers (that folder does not import payments/
 // or orders/): stopping a monthly service's subscription at its period's end, ending it now, and refunding an
 // order's lines through the refunds flow with Stripe as the card gateway.
-import { refundOrder } from '../orders/refunds.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import type { CancelOptions } from '../service-orders/staff.ts'
+import { refundOrder } from './refunds.ts'
 import { stripeRefundGateway } from './stripe-refunds.ts'
 
 /** Cancels at the period's end; answers when the paid period ends. */

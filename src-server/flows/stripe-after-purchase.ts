@@ -10,6 +10,7 @@ import type { EventOf } from '../payments/stripe-event.ts'
 import type { StripeDispute } from '../payments/stripe-schemas.ts'
 import { orderOfSession } from './checkout-session.ts'
 import { closeDispute, type DisputeEvent, openDispute } from './disputes.ts'
+import { refundEffects } from './refunds.ts'
 
 const idOf = (value: string | { id: string } | null | undefined) =>
   value ? (typeof value === 'string' ? value : value.id) : null
@@ -29,7 +30,7 @@ export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<
   if (!paymentIntentId) return ignored('not_ours')
   const refunds = (charge.refunds?.data ?? []).map((refund) => ({ id: refund.id, amount: refund.amount }))
   // Oldest first, so the last one (if it completes the refund) takes the remaining lines.
-  const ours = await reconcileStripeRefunds(trx, { paymentIntentId, refunds: refunds.reverse() })
+  const ours = await reconcileStripeRefunds(trx, { paymentIntentId, refunds: refunds.reverse() }, refundEffects)
   if (!ours) return ignored('not_ours')
   return afterCommit(ours.endedStripeSubscriptions)
 }

@@ -5,8 +5,9 @@ import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { Actor } from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { type RefundGateway, refundOrder } from '../orders/refunds.ts'
+import type { RefundGateway } from '../orders/refunds.ts'
 import type { StripeApi } from '../payments/stripe.ts'
+import { refundOrder } from './refunds.ts'
 
 export function stripeRefundGateway(stripe: StripeApi | null): RefundGateway | null {
   if (!stripe) return null

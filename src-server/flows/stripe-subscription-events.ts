@@ -1,4 +1,4 @@
-// Stripe's subscription and invoice events. Each one adds facts to our subscription (access/subscription-state.ts
+// Stripe's subscription and invoice events. Each one adds facts to our subscription (subscriptions/state.ts
 // derives the state from them), so redeliveries and any order of arrival end in the same state:
 //   customer.subscription.created|updated|deleted|trial_will_end  the subscription as Stripe has it now
 //   invoice.paid                                                  a period paid (recorded for the order history)

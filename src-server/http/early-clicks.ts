@@ -4,7 +4,7 @@
 // being lost: a click on a button (or a form sent without a method of its own) is held, a note says the page is
 // still loading, and the root component (src-client/routes/__root.tsx) replays it once the page is interactive.
 // What works without JavaScript is left alone: links, and forms with a method the server answers (method="post"
-// forms of src-server/routers/native-forms.ts, method="get" search and filters).
+// forms of src-server/http/native-forms.ts, method="get" search and filters).
 
 /** Runs in the browser as compiled (serialised with toString): it may use nothing from outside its own body. */
 function holdEarlyClicks() {

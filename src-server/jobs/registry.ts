@@ -22,7 +22,7 @@ export type Jobs = {
   'mail.undeliverable': { outboxId: string }
   /** Delete uploads no row refers to any more (older than a day). */
   'storage.sweep': Record<string, never>
-  /** Trial and renewal reminders, renewal orders of manual memberships, lapses (membership/renewals.ts). */
+  /** Trial and renewal reminders, renewal orders of manual memberships, lapses (flows/membership-renewals.ts). */
   'membership.schedule': Record<string, never>
   /** Complete service orders whose delivery the buyer left unanswered for N days. */
   'service-orders.auto-complete': Record<string, never>

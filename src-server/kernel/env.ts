@@ -76,7 +76,7 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_PUBLIC_URL: optionalUrl,
-  /** Temporary credentials: the session token that goes with S3_ACCESS_KEY_ID (storage/s3-config.ts). */
+  /** Temporary credentials: the session token that goes with S3_ACCESS_KEY_ID (kernel/s3-config.ts). */
   S3_SESSION_TOKEN: optionalText,
   /** The standard AWS trio, used for the bucket when no S3_* keys are set. */
   AWS_ACCESS_KEY_ID: optionalText,

@@ -8,7 +8,7 @@ import * as audit from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { inTransaction, lockOrder } from './lock.ts'
-import { endPlans, type RefundGateway, stripeSubscriptionsEndedBy } from './refunds.ts'
+import { endPlans, type RefundEffects, type RefundGateway, stripeSubscriptionsEndedBy } from './refunds.ts'
 import { listOrderLines } from './repository.ts'
 
 export async function assignRefundLines(
@@ -16,6 +16,7 @@ export async function assignRefundLines(
   input: { refundId: string; lineIds: readonly string[] },
   actor: audit.Actor,
   gateway: RefundGateway | null,
+  effects: RefundEffects,
 ): Promise<{ refundId: string; lines: string[] }> {
   return inTransaction(db, async (trx) => {
     const refund = await trx
@@ -51,7 +52,7 @@ export async function assignRefundLines(
         )
         .execute()
       await revoke(trx, { orderItemIds: chosen.map((line) => line.id) }, 'refund', now)
-      await endPlans(trx, order.id, chosen, now)
+      await endPlans(trx, order.id, chosen, now, effects)
     }
     await trx.updateTable('refunds').set({ needs_line_assignment: false }).where('id', '=', refund.id).execute()
     await audit.record(trx, actor, 'order.refund_lines_assigned', {

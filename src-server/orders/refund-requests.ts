@@ -8,7 +8,7 @@ import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { adminEmails } from '../team/members.ts'
 import { inTransaction } from './lock.ts'
-import { type RefundGateway, type RefundResult, refundOrder } from './refunds.ts'
+import { type RefundEffects, type RefundGateway, type RefundResult, refundOrder } from './refunds.ts'
 
 export const REFUND_WINDOW_DAYS = 30
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -107,6 +107,7 @@ export async function decideRefundRequest(
   decision: RefundDecision,
   actor: audit.Actor,
   gateway: RefundGateway | null,
+  effects: RefundEffects,
 ): Promise<{ status: 'approved' | 'declined'; refund: RefundResult | null }> {
   return inTransaction(db, async (trx) => {
     const request = await trx
@@ -132,6 +133,7 @@ export async function decideRefundRequest(
             actor,
           },
           gateway,
+          effects,
         )
       : null
     await trx

@@ -11,7 +11,6 @@ import * as audit from '../audit/repository.ts'
 import { hashToken } from '../auth/tokens.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { settleSubscription } from '../subscriptions/state.ts'
 import { issueCreditNote } from './invoices.ts'
 import { inTransaction, type LockedOrder, lockOrder } from './lock.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
@@ -49,6 +48,25 @@ export interface RefundGateway {
   paymentIntentOfSession(stripeSessionId: string): Promise<string | null>
 }
 
+/**
+ * What a refund does beyond orders/, handed in by the flow (flows/refunds.ts): a refunded plan's subscriptions end
+ * (subscriptions/ owns them), in the refund's transaction.
+ */
+export interface RefundEffects {
+  endPlansOfOrder(trx: DB, orderId: string, at: Date): Promise<void>
+}
+
+/** Ends the order's plans when the refunded lines hold one. */
+export async function endPlans(
+  trx: DB,
+  orderId: string,
+  lines: readonly OrderLine[],
+  at: Date,
+  effects: RefundEffects,
+): Promise<void> {
+  if (lines.some((line) => line.kind === 'plan')) await effects.endPlansOfOrder(trx, orderId, at)
+}
+
 export interface StaffRefund {
   orderId: string
   /** Lines to give back; absent: everything not refunded yet. */
@@ -70,7 +88,12 @@ export interface RefundResult {
  * the order is locked, with a key that makes a retry of the same refund return Stripe's first answer); PayPal and
  * bank transfers are recorded as manual refunds with the reference staff give.
  */
-export async function refundOrder(db: DB, request: StaffRefund, gateway: RefundGateway | null): Promise<RefundResult> {
+export async function refundOrder(
+  db: DB,
+  request: StaffRefund,
+  gateway: RefundGateway | null,
+  effects: RefundEffects,
+): Promise<RefundResult> {
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, request.orderId)
     if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
@@ -104,15 +127,20 @@ export async function refundOrder(db: DB, request: StaffRefund, gateway: RefundG
     } else if (!request.reference) {
       throw new DomainError('invalid', REFUND_MESSAGES.referenceRequired, { field: 'reference' })
     }
-    const result = await applyRefund(trx, order, {
-      amount,
-      lines: chosen,
-      method: stripeRefundId ? 'stripe' : 'manual',
-      reference: stripeRefundId ?? request.reference ?? null,
-      stripeRefundId,
-      reason: request.reason ?? null,
-      actorId: request.actor.id,
-    })
+    const result = await applyRefund(
+      trx,
+      order,
+      {
+        amount,
+        lines: chosen,
+        method: stripeRefundId ? 'stripe' : 'manual',
+        reference: stripeRefundId ?? request.reference ?? null,
+        stripeRefundId,
+        reason: request.reason ?? null,
+        actorId: request.actor.id,
+      },
+      effects,
+    )
     await audit.record(trx, request.actor, 'order.refund', {
       type: 'order',
       id: order.id,
@@ -185,6 +213,7 @@ export async function applyRefund(
   trx: Transaction<Database>,
   order: LockedOrder,
   refund: AppliedRefund,
+  effects: RefundEffects,
 ): Promise<RefundResult> {
   if (order.refunded_minor + refund.amount > order.captured_minor) {
     throw new DomainError('conflict', REFUND_MESSAGES.exceedsCaptured)
@@ -213,7 +242,7 @@ export async function applyRefund(
       .where('refund_id', 'is', null)
       .execute()
     await revoke(trx, { orderItemIds: lineIds }, 'refund', now)
-    await endPlans(trx, order.id, refund.lines, now)
+    await endPlans(trx, order.id, refund.lines, now, effects)
   }
   const refunded = order.refunded_minor + refund.amount
   const full = refunded >= order.captured_minor
@@ -223,7 +252,7 @@ export async function applyRefund(
     // Everything given back: every line loses its access, whichever refund named it. Nothing is left to assign.
     const all = await listOrderLines(trx, order.id)
     await revoke(trx, { orderItemIds: all.map((line) => line.id) }, dispute ? 'dispute' : 'refund', now)
-    await endPlans(trx, order.id, all, now)
+    await endPlans(trx, order.id, all, now, effects)
     await trx
       .updateTable('refunds')
       .set({ needs_line_assignment: false })
@@ -267,25 +296,6 @@ export async function applyRefund(
  * status Cancelled), so it neither renews nor gives Premium. Stripe's copy is ended by the caller (through the
  * gateway, or a webhook's follow-up).
  */
-export async function endPlans(trx: DB, orderId: string, lines: readonly OrderLine[], at: Date) {
-  if (!lines.some((line) => line.kind === 'plan')) return
-  const subscriptions = await trx
-    .selectFrom('subscriptions')
-    .select(['id', 'ended_at'])
-    .where('order_id', '=', orderId)
-    .execute()
-  for (const subscription of subscriptions) {
-    await revoke(trx, { subscriptionId: subscription.id }, 'refund', at)
-    if (subscription.ended_at) continue
-    await trx
-      .updateTable('subscriptions')
-      .set({ ended_at: at, end_reason: 'cancellation', cancel_at_period_end: false, updated_at: at })
-      .where('id', '=', subscription.id)
-      .execute()
-    await settleSubscription(trx, subscription.id)
-  }
-}
-
 /** The order a Stripe payment intent paid, locked (undefined when not ours). */
 export async function lockOrderOfPaymentIntent(trx: Transaction<Database>, paymentIntentId: string) {
   const row = await trx
@@ -306,6 +316,7 @@ export async function lockOrderOfPaymentIntent(trx: Transaction<Database>, payme
 export async function reconcileStripeRefunds(
   trx: Transaction<Database>,
   charge: { paymentIntentId: string; refunds: readonly { id: string; amount: number }[] },
+  effects: RefundEffects,
 ): Promise<{ endedStripeSubscriptions: string[] } | null> {
   const order = await lockOrderOfPaymentIntent(trx, charge.paymentIntentId)
   if (!order) return null
@@ -324,16 +335,21 @@ export async function reconcileStripeRefunds(
     const open = (await listOrderLines(trx, order.id)).filter((line) => !line.refund_id)
     const last = refund.amount >= left
     if (last) ended.push(...(await stripeSubscriptionsEndedBy(trx, order.id, open)))
-    await applyRefund(trx, current, {
-      amount: Math.min(refund.amount, left),
-      lines: last ? open : [],
-      method: 'stripe',
-      reference: refund.id,
-      stripeRefundId: refund.id,
-      reason: 'Refunded in the Stripe dashboard',
-      actorId: null,
-      needsLineAssignment: !last && open.length > 0,
-    })
+    await applyRefund(
+      trx,
+      current,
+      {
+        amount: Math.min(refund.amount, left),
+        lines: last ? open : [],
+        method: 'stripe',
+        reference: refund.id,
+        stripeRefundId: refund.id,
+        reason: 'Refunded in the Stripe dashboard',
+        actorId: null,
+        needsLineAssignment: !last && open.length > 0,
+      },
+      effects,
+    )
     current = (await lockOrder(trx, order.id))!
   }
   return { endedStripeSubscriptions: ended }

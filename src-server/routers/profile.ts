@@ -1,4 +1,4 @@
-// The signed-in user's own profile. The avatar upload is a plain route (multipart): profile/routes.ts.
+// The signed-in user's own profile. The avatar upload is a plain route (multipart): http/avatar.ts.
 import { profileNameInput } from '../../src-shared/schemas/auth.ts'
 import { loadMe } from '../auth/me.ts'
 import { updateProfileName } from '../profile/editing.ts'

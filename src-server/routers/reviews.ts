@@ -1,5 +1,5 @@
 // Course reviews: anyone reads a course's visible reviews and rating summary; a learner with access who completed
-// a lesson writes one review per course and edits or deletes it (the rules live in learning/reviews.ts).
+// a lesson writes one review per course and edits or deletes it (the rules live in flows/reviews.ts).
 
 import { REVIEWS_PAGE_SIZE } from '../../src-shared/reviews.ts'
 import {

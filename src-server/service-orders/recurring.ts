@@ -177,7 +177,7 @@ export async function deliverReport(
 
 /**
  * The buyer cancels the subscription: Stripe stops at the period's end, and the order closes then. `stopAtPeriodEnd`
- * is Stripe's side (payments/service-subscriptions.ts), answering the end of the paid period; null without Stripe.
+ * is Stripe's side (flows/service-subscriptions.ts), answering the end of the paid period; null without Stripe.
  */
 export async function cancelRecurring(
   db: DB,

@@ -1,5 +1,5 @@
 // The membership e-mails, each queued in the outbox inside the transaction of the change that sends it, and each
-// sent once (access/subscriptions.ts claimReminder keeps the mark).
+// sent once (subscriptions/repository.ts claimReminder keeps the mark).
 
 import { formatDay } from '../../src-shared/membership.ts'
 import { formatMoney } from '../../src-shared/money.ts'

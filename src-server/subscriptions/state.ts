@@ -143,3 +143,22 @@ function lockSubscription(trx: DB, subscriptionId: string) {
     .forUpdate()
     .executeTakeFirstOrThrow()
 }
+
+/** A refund gave back an order's plan: its subscriptions end now and their Premium grant is revoked ('refund'). */
+export async function endPlansOfOrder(trx: DB, orderId: string, at: Date): Promise<void> {
+  const subscriptions = await trx
+    .selectFrom('subscriptions')
+    .select(['id', 'ended_at'])
+    .where('order_id', '=', orderId)
+    .execute()
+  for (const subscription of subscriptions) {
+    await revoke(trx, { subscriptionId: subscription.id }, 'refund', at)
+    if (subscription.ended_at) continue
+    await trx
+      .updateTable('subscriptions')
+      .set({ ended_at: at, end_reason: 'cancellation', cancel_at_period_end: false, updated_at: at })
+      .where('id', '=', subscription.id)
+      .execute()
+    await settleSubscription(trx, subscription.id)
+  }
+}

@@ -1,4 +1,4 @@
-// GET /api/documents/:kind/:id.pdf (orders/document-routes.ts): an invoice's or credit note's PDF, for the buyer it
+// GET /api/documents/:kind/:id.pdf (http/order-documents.ts): an invoice's or credit note's PDF, for the buyer it
 // names and staff only, as a private, uncached attachment named after the document's number. Anyone signed in who
 // may not read it, and any address that is not an existing document of that kind, gets the same 404; no session
 // is a 401 (only for a well-formed address); a document that cannot be drawn is a 500, never a 404.

@@ -1,4 +1,4 @@
-// The lesson access rule (access/lessons.ts) for every kind of user, through the procedures the app uses, and no
+// The lesson access rule (flows/lesson-access.ts) for every kind of user, through the procedures the app uses, and no
 // lesson body or media address reaching anyone the rule refuses, whichever procedure they call.
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

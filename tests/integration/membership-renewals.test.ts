@@ -1,4 +1,4 @@
-// The hourly membership schedule (membership/renewals.ts), run at chosen moments: a PayPal / bank-transfer member
+// The hourly membership schedule (flows/membership-renewals.ts), run at chosen moments: a PayPal / bank-transfer member
 // gets a renewal order and a reminder 7 days before renews_at (once), paying it extends the membership, leaving it
 // unpaid lapses the membership 3 days after (Premium revoked with reason 'lapse', one e-mail); trial reminders go
 // 3 days before a trial ends and annual renewal reminders 7 days before, each once.

@@ -1,4 +1,4 @@
-// Forms the browser posts itself (src-server/routers/native-forms.ts): the same procedures as the hydrated pages,
+// Forms the browser posts itself (src-server/http/native-forms.ts): the same procedures as the hydrated pages,
 // over a urlencoded POST to the page's own address, answered with a redirect. (The page rendered again with its
 // errors needs the built client: tests/e2e/before-hydration.spec.ts.)
 import { describe, expect, it } from 'vitest'

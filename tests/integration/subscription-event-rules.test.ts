@@ -1,5 +1,5 @@
-// The money and access rules of Stripe's subscription and invoice events (payments/subscription-events.ts) and of
-// the member's own actions (payments/membership-actions.ts), each with exact values: what a snapshot keeps or ends,
+// The money and access rules of Stripe's subscription and invoice events (flows/stripe-subscription-events.ts) and of
+// the member's own actions (flows/membership.ts), each with exact values: what a snapshot keeps or ends,
 // a duplicate subscription stopped at Stripe, events that are not ours or not readable, the period an invoice paid,
 // and what cancel, resume, a plan change and the portal refuse. Each test fails when its rule is removed (found by
 // mutation testing, issue 19).

@@ -1,4 +1,4 @@
-// How a member's subscription row and Premium grant follow from its facts (access/subscription-state.ts), each rule
+// How a member's subscription row and Premium grant follow from its facts (subscriptions/state.ts), each rule
 // pinned with exact instants: a Stripe snapshot at the same instant as the applied one, a status that ends the
 // subscription without Stripe's ended_at, an end that never moves, Stripe saying past due or unpaid before any
 // failed invoice (and a paid period covering its period end, to the instant, saying otherwise), a failed invoice

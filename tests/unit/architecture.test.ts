@@ -32,26 +32,86 @@ function serverFolder(file: string): string | null {
   return parts.length > 1 && parts[0] !== '..' ? (parts[0] as string) : null
 }
 
+/**
+ * The server's layers (docs/decisions/0034-flows-over-leaves.md). A folder not named here is a domain leaf, so a new
+ * folder starts under the strictest rule.
+ */
+const LAYERS = {
+  kernel: ['kernel'],
+  /** Services every layer may use: the access ledger, audit, identity (auth, users, staff), mail, limits, files. */
+  platform: ['access', 'audit', 'auth', 'mail', 'security', 'storage', 'team', 'users'],
+  flows: ['flows'],
+  /** Entry points: tRPC routers, plain HTTP routes, scheduled jobs. */
+  transport: ['http', 'jobs', 'routers', 'trpc'],
+} as const
+
+type Layer = keyof typeof LAYERS | 'leaf' | 'root'
+
+function layerOf(folder: string | null): Layer {
+  if (folder === null) return 'root'
+  for (const [layer, folders] of Object.entries(LAYERS)) {
+    if ((folders as readonly string[]).includes(folder)) return layer as Layer
+  }
+  return 'leaf'
+}
+
+/** What each layer may import besides itself (a leaf: nothing of another leaf). */
+const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
+  kernel: [],
+  platform: ['kernel'],
+  leaf: ['kernel', 'platform'],
+  flows: ['kernel', 'platform', 'leaf'],
+  transport: ['kernel', 'platform', 'leaf', 'flows'],
+  root: ['kernel', 'platform', 'leaf', 'flows', 'transport'],
+}
+
+/** Every import of one server file into another's folder: 'from → to' with their layers. */
+function crossFolderImports() {
+  const found: { from: string; to: string; fromLayer: Layer; toLayer: Layer; typeOnly: boolean }[] = []
+  for (const file of sourceFiles(SERVER)) {
+    const fromFolder = serverFolder(file)
+    const source = read(file)
+    const statements = /^(?:import|export)\s+(type\s+)?[^'"]*?['"](\.[^'"]+)['"]|\bimport\(\s*()['"](\.[^'"]+)['"]/gm
+    for (const match of source.matchAll(statements)) {
+      const target = path.resolve(path.dirname(file), (match[2] ?? match[4]) as string)
+      if (!target.startsWith(SERVER + path.sep)) continue
+      const toFolder = serverFolder(target)
+      if (toFolder === fromFolder) continue
+      found.push({
+        from: rel(file),
+        to: rel(target),
+        fromLayer: layerOf(fromFolder),
+        toLayer: layerOf(toFolder),
+        typeOnly: Boolean(match[1]),
+      })
+    }
+  }
+  return found
+}
+
+/**
+ * Which folder imports which, to find cycles. The kernel's configuration types name each service's settings type
+ * (kernel/config.ts); a type import there is a description, not a dependency.
+ */
 function serverFolderGraph(): FolderGraph {
   const graph: FolderGraph = new Map()
-  for (const file of sourceFiles(SERVER)) {
-    const from = serverFolder(file)
-    if (!from) continue
-    for (const spec of importsOf(read(file))) {
-      if (!spec.startsWith('.')) continue
-      const to = serverFolder(path.resolve(path.dirname(file), spec))
-      if (!to || to === from) continue
-      const edges = graph.get(from) ?? new Map<string, string>()
-      if (!edges.has(to)) edges.set(to, rel(file))
-      graph.set(from, edges)
-    }
+  for (const edge of crossFolderImports()) {
+    if (edge.fromLayer === 'kernel' && edge.typeOnly) continue
+    const from = serverFolder(path.join(ROOT, edge.from))
+    const to = serverFolder(path.join(ROOT, edge.to))
+    if (!from || !to) continue
+    const edges = graph.get(from) ?? new Map<string, string>()
+    if (!edges.has(to)) edges.set(to, edge.from)
+    graph.set(from, edges)
   }
   return graph
 }
 
 describe('server architecture', () => {
   it('uses TRPCError only under src-server/trpc and src-server/routers', () => {
-    expect(offenders(appFiles, /\bTRPCError\b/, ['src-server/trpc/', 'src-server/routers/'])).toEqual([])
+    // The forms that work before JavaScript (http/native-forms.ts) call the same procedures and read their errors.
+    const allowed = ['src-server/trpc/', 'src-server/routers/', 'src-server/http/native-forms.ts']
+    expect(offenders(appFiles, /\bTRPCError\b/, allowed)).toEqual([])
   })
 
   it("imports 'stripe' only under src-server/payments", () => {
@@ -78,6 +138,39 @@ describe('server architecture', () => {
     const graph = serverFolderGraph()
     const users = [...graph].filter(([, edges]) => edges.has('trpc')).map(([folder]) => folder)
     expect(users).toEqual(['routers'])
+  })
+
+  it('keeps domain folders leaves: a leaf imports only the kernel and platform services, never another leaf', () => {
+    const imports = crossFolderImports()
+    const leafCrossings = imports
+      .filter((edge) => edge.fromLayer === 'leaf' && !MAY_IMPORT.leaf.includes(edge.toLayer))
+      .map((edge) => `${edge.from} → ${edge.to}`)
+    expect(leafCrossings).toEqual([])
+    // The rule has something to hold: flows really cross leaves.
+    const flowsReach = new Set(imports.filter((edge) => edge.fromLayer === 'flows').map((e) => e.to.split('/')[1]))
+    expect(['orders', 'cart', 'subscriptions', 'learning', 'catalog'].every((leaf) => flowsReach.has(leaf))).toBe(true)
+  })
+
+  it('layers the rest one way: kernel below platform below leaves below flows below transport', () => {
+    const wrong = crossFolderImports()
+      .filter((edge) => edge.fromLayer !== 'leaf' && edge.toLayer !== edge.fromLayer)
+      // The kernel's types (what the server is configured with) may name a service's settings type.
+      .filter((edge) => !(edge.fromLayer === 'kernel' && edge.typeOnly))
+      .filter((edge) => !MAY_IMPORT[edge.fromLayer].includes(edge.toLayer))
+      .map((edge) => `${edge.fromLayer} ${edge.from} → ${edge.toLayer} ${edge.to}`)
+    expect(wrong).toEqual([])
+  })
+
+  it('keeps plain HTTP routes in http/ (tRPC in trpc/, hooks in security/, the error mapping in the kernel)', () => {
+    const allowed = [
+      'src-server/http/',
+      'src-server/trpc/',
+      'src-server/security/',
+      'src-server/kernel/error-mapping.ts',
+    ]
+    const serverFiles = sourceFiles(SERVER).filter((file) => serverFolder(file) !== null)
+    expect(offenders(serverFiles, /\bFastifyInstance\b/, allowed)).toEqual([])
+    expect(offenders(sourceFiles(SERVER), /\.setErrorHandler\(/, ['src-server/kernel/error-mapping.ts'])).toEqual([])
   })
 
   it('has migrations that import no app code', () => {
@@ -116,7 +209,7 @@ describe('server architecture', () => {
       /\b(checkoutSessionSchema|subscriptionSchema|invoiceSchema|chargeSchema|disputeSchema|refundSchema|eventEnvelopeSchema|envelopeSchema)\.(safeParse|parse)\(/
     const edge = ['src-server/payments/stripe-event.ts']
     expect(offenders(serverFiles, stripeParse, [...edge, 'src-server/payments/stripe.ts'])).toEqual([])
-    const payments = sourceFiles(path.join(SERVER, 'payments'))
+    const payments = [...sourceFiles(path.join(SERVER, 'payments')), ...sourceFiles(path.join(SERVER, 'flows'))]
     expect(offenders(payments, /\bJSON\.parse\(/, edge)).toEqual([])
     // Below the edge an event is the typed value: no parameter or result of `unknown`, no cast through it (a caught
     // error stays `unknown`).
@@ -136,13 +229,13 @@ describe('server architecture', () => {
 describe('folder cycle finder', () => {
   it('finds a cycle through three folders and ignores a one-way chain', () => {
     const graph: FolderGraph = new Map([
-      ['payments', new Map([['http', 'payments/webhook.ts']])],
+      ['payments', new Map([['http', 'http/stripe-webhook.ts']])],
       ['http', new Map([['trpc', 'http/deps.ts']])],
       ['trpc', new Map([['payments', 'trpc/context.ts']])],
-      ['routers', new Map([['payments', 'routers/payment.ts']])],
+      ['routers', new Map([['payments', 'routers/payments.ts']])],
     ])
     expect(findFolderCycles(graph)).toEqual([
-      ['http → trpc (http/deps.ts)', 'payments → http (payments/webhook.ts)', 'trpc → payments (trpc/context.ts)'],
+      ['http → trpc (http/deps.ts)', 'payments → http (http/stripe-webhook.ts)', 'trpc → payments (trpc/context.ts)'],
     ])
     graph.delete('trpc')
     expect(findFolderCycles(graph)).toEqual([])

@@ -1,4 +1,4 @@
-// The certificate PDF (learning/certificate-pdf.ts): one A4 landscape page, with a TrueType font embedded so names
+// The certificate PDF (flows/certificate-pdf.ts): one A4 landscape page, with a TrueType font embedded so names
 // outside Latin-1 print as written: every character of the name and title is in the embedded font's Unicode map.
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'

@@ -1,6 +1,6 @@
 // What the shop asks Stripe Checkout for (mode, currency, amounts, trial, metadata, return URLs), and what it reads
 // back from a session (paid or not, whose order, which payment and subscription): the pure half of
-// payments/checkout-session.ts, exactly. The tax lines of Stripe Tax's breakdown are checked here too.
+// flows/checkout-session.ts, exactly. The tax lines of Stripe Tax's breakdown are checked here too.
 import { describe, expect, it } from 'vitest'
 import {
   checkoutSessionParams,

@@ -1,11 +1,11 @@
 // No form submits with GET but a search (issue 27): each <form> in the client says how it goes when the browser
 // sends it itself (before hydration or without JavaScript). method="post" only where the server answers that page's
-// form (src-server/routers/native-forms.ts) and the page reads the answer; method="get" only for search; every other
+// form (src-server/http/native-forms.ts) and the page reads the answer; method="get" only for search; every other
 // form is sent by its script alone ({...SCRIPT_ONLY_FORM}: a native submit goes nowhere).
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { NATIVE_FORM_PAGES } from '../../src-server/routers/native-forms.ts'
+import { NATIVE_FORM_PAGES } from '../../src-server/http/native-forms.ts'
 
 const CLIENT = path.resolve(import.meta.dirname, '../../src-client')
 const files = readdirSync(CLIENT, { recursive: true, withFileTypes: true })

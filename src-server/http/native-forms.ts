@@ -9,9 +9,9 @@ import { ZodError } from 'zod'
 import { AUTH_MESSAGES, safeReturnPath } from '../../src-shared/auth.ts'
 import { firstIssueByField, type NativeFormResult, SECRET_FIELDS } from '../../src-shared/native-form.ts'
 import { OUTAGE } from '../../src-shared/outage.ts'
-import type { RenderPostedPage } from '../http/client.ts'
 import { isDomainError } from '../kernel/errors.ts'
-import type { createCaller } from './_app.ts'
+import type { createCaller } from '../routers/_app.ts'
+import type { RenderPostedPage } from './client.ts'
 
 type Caller = ReturnType<typeof createCaller>
 type Fields = Record<string, string>

@@ -1,0 +1,36 @@
+// Refunds across domains: orders/ gives the money back and revokes the lines' access; a refunded plan's
+// subscriptions end in the same transaction (subscriptions/ owns them), handed to orders/ as its RefundEffects.
+import type { Actor } from '../audit/repository.ts'
+import type { DB } from '../kernel/db.ts'
+import { assignRefundLines as assignLines } from '../orders/refund-assignment.ts'
+import { decideRefundRequest as decideRequest, type RefundDecision } from '../orders/refund-requests.ts'
+import { type RefundEffects, type RefundGateway, refundOrder as refund, type StaffRefund } from '../orders/refunds.ts'
+import { endPlansOfOrder } from '../subscriptions/state.ts'
+
+export const refundEffects: RefundEffects = { endPlansOfOrder }
+
+/** Staff refund of a whole order or chosen lines (through Stripe for a card order). */
+export function refundOrder(db: DB, request: StaffRefund, gateway: RefundGateway | null) {
+  return refund(db, request, gateway, refundEffects)
+}
+
+/** Staff say which lines a partial dashboard refund gave back. */
+export function assignRefundLines(
+  db: DB,
+  input: { refundId: string; lineIds: readonly string[] },
+  actor: Actor,
+  gateway: RefundGateway | null,
+) {
+  return assignLines(db, input, actor, gateway, refundEffects)
+}
+
+/** Approve (the line is refunded) or decline a buyer's refund request. */
+export function decideRefundRequest(
+  db: DB,
+  requestId: string,
+  decision: RefundDecision,
+  actor: Actor,
+  gateway: RefundGateway | null,
+) {
+  return decideRequest(db, requestId, decision, actor, gateway, refundEffects)
+}
