@@ -3,11 +3,16 @@
 // A module lists the files to mutate and the test files that exercise them (Stryker reruns, per mutant, only the
 // tests that executed it). HTML and JSON reports land in reports/mutation/<module>.{html,json} (git-ignored).
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, globSync, readFileSync, writeFileSync } from 'node:fs'
 
 type Module = { mutate: string[]; tests: string[] }
 
-const test = (name: string) => `tests/integration/${name}.test.ts`
+/** An integration test file by its name; they are grouped in folders by the server folder they test. */
+const test = (name: string) => {
+  const [found] = globSync(`tests/integration/*/${name}.test.ts`)
+  if (!found) throw new Error(`no integration test named ${name}`)
+  return found
+}
 
 export const MODULES: Record<string, Module> = {
   'payments-events': {
@@ -40,7 +45,7 @@ export const MODULES: Record<string, Module> = {
       'payments',
       'service-order-billing',
       'stripe-webhook-foreign',
-      'after-purchase-gaps',
+      'stripe-refunds-disputes-tax-and-expiry',
     ].map(test),
   },
   'payments-checkout': {
@@ -55,8 +60,8 @@ export const MODULES: Record<string, Module> = {
       'src-server/payments/config.ts',
     ],
     // checkout-rules: the rules one by one (issue 19); free-enrolment: a free cart skips the rails;
-    // after-purchase-gaps: Stripe Tax asked for (STRIPE_TAX) and the 24 h expiry through the job queue.
-    tests: ['payments', 'orphan-orders', 'order-rules', 'checkout-rules', 'free-enrolment', 'after-purchase-gaps'].map(
+    // stripe-refunds-disputes-tax-and-expiry: Stripe Tax asked for (STRIPE_TAX) and the 24 h expiry through the job queue.
+    tests: ['payments', 'orphan-orders', 'order-rules', 'checkout-rules', 'free-enrolment', 'stripe-refunds-disputes-tax-and-expiry'].map(
       test,
     ),
   },
@@ -75,7 +80,7 @@ export const MODULES: Record<string, Module> = {
       'order-money-rules',
       'payments',
       'orphan-orders',
-      'after-purchase-gaps',
+      'stripe-refunds-disputes-tax-and-expiry',
     ].map(test),
   },
   'orders-core': {
@@ -114,8 +119,8 @@ export const MODULES: Record<string, Module> = {
       'src-server/flows/stripe-after-purchase.ts',
       'src-server/flows/stripe-refunds.ts',
     ],
-    // after-purchase-gaps and stripe-webhook-foreign: a lost dispute and a full dashboard refund of a plan.
-    tests: ['refunds', 'refund-rules', 'refund-requests-disputes', 'after-purchase-gaps', 'stripe-webhook-foreign'].map(
+    // stripe-refunds-disputes-tax-and-expiry and stripe-webhook-foreign: a lost dispute and a full dashboard refund of a plan.
+    tests: ['refunds', 'refund-rules', 'refund-requests-disputes', 'stripe-refunds-disputes-tax-and-expiry', 'stripe-webhook-foreign'].map(
       test,
     ),
   },
@@ -140,8 +145,8 @@ export const MODULES: Record<string, Module> = {
   },
   'admin-orders': {
     mutate: ['src-server/routers/admin/orders.ts'],
-    // after-purchase-gaps: staff assign the lines of a partial refund made in Stripe's dashboard.
-    tests: ['admin-orders', 'order-rules', 'admin-authorization', 'refunds', 'after-purchase-gaps'].map(test),
+    // stripe-refunds-disputes-tax-and-expiry: staff assign the lines of a partial refund made in Stripe's dashboard.
+    tests: ['admin-orders', 'order-rules', 'admin-authorization', 'refunds', 'stripe-refunds-disputes-tax-and-expiry'].map(test),
   },
   // Access, cart, session, roles, learning, service orders and subscription state (issue 19, second half).
   cart: {

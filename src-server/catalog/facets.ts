@@ -33,7 +33,7 @@ export interface Group extends GroupKey {
 }
 
 // Band numbers are positions in the shared constants (the SQL functions of migration 2026_11_24_1500 number them
-// the same way; tests/integration/catalog-scale.test.ts checks they agree).
+// the same way; tests/integration/catalog/catalog-scale.test.ts checks they agree).
 const priceKeys = Object.keys(PRICE_BANDS) as PriceBand[]
 const durationKeys = Object.keys(DURATION_BANDS) as DurationBand[]
 

@@ -98,7 +98,7 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
     const view = await certificateView(deps.db, request.params.id, deps.config.publicUrl).catch(() => null)
     if (!view) return notFound(reply)
     // Loaded on the first download, not at start-up (the PDF library is slow to load).
-    const { certificatePdf } = await import('../flows/certificate-pdf.ts')
+    const { certificatePdf } = await import('../learning/certificate-pdf.ts')
     const pdf = await certificatePdf(view)
     return reply
       .header('Content-Type', 'application/pdf')

@@ -53,7 +53,7 @@ type Resolved = { status: number; headers: [string, string][]; body: string }
  * The hot path (decision 0030): a GET of one query in a batch of one, which is what the client's httpBatchLink sends
  * for a page's single call, answered without tRPC's fetch machinery (Request, Headers, URL, AbortControllers,
  * Response and reading its body back): the procedure is called as resolveResponse calls it and the answer is the
- * same bytes, status and headers (tests/integration/trpc-fast-path.test.ts compares them). Anything else gives null
+ * same bytes, status and headers (tests/integration/http/trpc-fast-path.test.ts compares them). Anything else gives null
  * and goes the whole way; so does a failed call, with its error, so errors keep tRPC's exact shape, status and hooks.
  */
 async function answerSingleQuery<TRouter extends AnyRouter>(

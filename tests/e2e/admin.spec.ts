@@ -63,7 +63,7 @@ test.describe('admin access', () => {
   }) => {
     await page.goto('/admin/login')
     await expect(page.getByRole('button')).toHaveText(['Sign in'])
-    // No OAuth provider is configured on the end-to-end server (tests/integration/newcomer-sign-in.test.ts).
+    // No OAuth provider is configured on the end-to-end server (tests/integration/auth/newcomer-sign-in.test.ts).
     await expect(page.getByRole('link', { name: /Google|Facebook/ })).toHaveCount(0)
     // Every built file the browser could load, lazy chunks included.
     const assets = readdirSync('dist/client/assets').filter((name) => name.endsWith('.js'))

@@ -178,7 +178,7 @@ test('an abandoned card checkout that Stripe expired shows as Expired in My Acco
 
 test('the invoice page shows Stripe Tax’s lines per jurisdiction', async ({ page, db, baseURL }) => {
   // The e2e server runs without STRIPE_TAX (one server for every spec): the order is paid as the webhook pays a
-  // taxed session (tests/integration/after-purchase-gaps.test.ts covers Stripe's side through HTTP).
+  // taxed session (tests/integration/payments/stripe-refunds-disputes-tax-and-expiry.test.ts covers Stripe's side through HTTP).
   const buyer = await createUser(db)
   const [course] = await someCourses(db, 1, 18)
   counter += 1

@@ -1,7 +1,7 @@
 // Measures the store's latency on the embedded database while an SMTP server accepts the connection and never
 // answers: the real server (src-server/main.ts) runs in a child process on a PGlite data directory with mail
 // waiting in its outbox, and catalogue requests are timed over HTTP while its worker is stuck on that server.
-// Used by tests/integration/mail-smtp-hang.test.ts and scripts/bench-mail-hang.ts.
+// Used by tests/integration/mail/mail-smtp-hang.test.ts and scripts/bench-mail-hang.ts.
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'

@@ -248,6 +248,22 @@ describe('folder cycle finder', () => {
   })
 })
 
+describe('test layout', () => {
+  it('groups integration tests in folders named after the server folder they test (server/ for the whole server)', () => {
+    const serverFolders = new Set(
+      readdirSync(SERVER, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name),
+    )
+    const integration = path.join(ROOT, 'tests/integration')
+    const misplaced = sourceFiles(integration)
+      .map((file) => path.relative(integration, file).split(path.sep))
+      .filter((parts) => parts.length !== 2 || !(serverFolders.has(parts[0] as string) || parts[0] === 'server'))
+      .map((parts) => parts.join('/'))
+    expect(misplaced).toEqual([])
+  })
+})
+
 describe('README code layout', () => {
   it('names every server folder, with a line saying what it owns', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')

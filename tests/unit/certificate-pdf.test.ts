@@ -2,7 +2,7 @@
 // outside Latin-1 print as written: every character of the name and title is in the embedded font's Unicode map.
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { certificatePdf } from '../../src-server/flows/certificate-pdf.ts'
+import { certificatePdf } from '../../src-server/learning/certificate-pdf.ts'
 import type { CertificateView } from '../../src-server/flows/certificates.ts'
 
 const view = (overrides: Partial<CertificateView>): CertificateView => ({

@@ -1,5 +1,5 @@
 // The admin area's routers, one per screen. Every procedure checks the role on the server (see
-// tests/integration/admin-authorization.test.ts, which fails for a procedure missing from its table).
+// tests/integration/team/admin-authorization.test.ts, which fails for a procedure missing from its table).
 import { router } from '../../trpc/init.ts'
 import { adminAuditRouter } from './audit.ts'
 import { adminCategoriesRouter } from './categories.ts'

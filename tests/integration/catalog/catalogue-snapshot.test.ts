@@ -1,0 +1,75 @@
+// The catalogue page holds the categories and facet groups per node until catalog_version moves (decision 0030):
+// a change made anywhere (another node, psql) shows on the next request, and a transaction's own uncommitted
+// changes are never held for others.
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { searchCatalogue } from '../../../src-server/catalog/catalogue-page.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { catalogueQuerySchema } from '../../../src-shared/schemas/catalog.ts'
+import { createTestDatabase } from '../../support/db.ts'
+
+let database: DatabaseHandle
+const firstPage = catalogueQuerySchema.parse({})
+const countOf = (result: Awaited<ReturnType<typeof searchCatalogue>>, slug: string) =>
+  result.facets.categories.find((c) => c.slug === slug)?.count
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.close()
+})
+
+async function addPublishedCourse(db: DatabaseHandle['db'], id: string) {
+  // As psql or another node would: straight into the table, not through this process's catalogue code.
+  await sql`
+    insert into courses (id, title, description, instructor_name, image_url, price_minor, currency, category_id,
+      status, duration_minutes, level, what_you_will_learn, requirements)
+    select ${id}, 'Snapshot probe', 'A course added behind the catalogue''s back', 'Probe', image_url, 1234, 'USD',
+      category_id, 'published', 60, level, what_you_will_learn, requirements
+    from courses where status = 'published' order by id limit 1`.execute(db)
+}
+
+describe('catalogue snapshot', () => {
+  it('shows a course added outside the app on the next request, in the total and its category', async () => {
+    const before = await searchCatalogue(database.db, firstPage)
+    const again = await searchCatalogue(database.db, firstPage)
+    expect(again.total).toBe(before.total)
+    await addPublishedCourse(database.db, 'snapshot-probe-1')
+    const { slug } = await database.db
+      .selectFrom('courses')
+      .innerJoin('categories', 'categories.id', 'courses.category_id')
+      .select('categories.slug')
+      .where('courses.id', '=', 'snapshot-probe-1')
+      .executeTakeFirstOrThrow()
+    const after = await searchCatalogue(database.db, firstPage)
+    expect(after.total).toBe(before.total + 1)
+    expect(countOf(after, slug)).toBe((countOf(before, slug) ?? 0) + 1)
+    expect(after.facets.allCategories).toBe((before.facets.allCategories ?? 0) + 1)
+  })
+
+  it('shows a category renamed outside the app on the next request', async () => {
+    const before = await searchCatalogue(database.db, firstPage)
+    const first = before.facets.categories[0]!
+    await sql`update categories set name = 'Renamed behind the back' where slug = ${first.slug}`.execute(database.db)
+    const after = await searchCatalogue(database.db, firstPage)
+    expect(after.facets.categories[0]).toEqual({ ...first, name: 'Renamed behind the back' })
+  })
+
+  it('never holds what a transaction saw for others: a rolled-back course is not counted', async () => {
+    const before = await searchCatalogue(database.db, firstPage)
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await addPublishedCourse(trx, 'snapshot-probe-rolled-back')
+        // Inside, the transaction sees its own course...
+        expect((await searchCatalogue(trx, firstPage)).total).toBe(before.total + 1)
+        throw new Error('roll back')
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'))
+    // ...and outside nobody does, even though the version it saw was the next one.
+    await sql`update courses set featured = featured where id = 'no-such-course'`.execute(database.db)
+    const after = await searchCatalogue(database.db, firstPage)
+    expect(after.total).toBe(before.total)
+  })
+})

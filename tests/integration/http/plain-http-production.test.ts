@@ -1,0 +1,117 @@
+// A production server on plain http (PUBLIC_URL http:// or unset) works under whichever host name it is opened
+// by: no HSTS, no `upgrade-insecure-requests`, no Secure session cookie. An https PUBLIC_URL still gets all three,
+// and a request for another host name is redirected to PUBLIC_URL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
+import { createUser } from '../../support/factories.ts'
+import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.close()
+})
+
+async function withProductionServer(
+  publicUrl: string | undefined,
+  use: (server: TestServer) => Promise<void>,
+  env: { TRUST_PROXY?: boolean } = {},
+) {
+  const server = await startTestServer(database.db, { env: { NODE_ENV: 'production', PUBLIC_URL: publicUrl, ...env } })
+  try {
+    await use(server)
+  } finally {
+    await server.stop()
+  }
+}
+
+/** The same server under its other loopback name: 127.0.0.1 and localhost. */
+function otherLoopbackName(baseUrl: string): string {
+  const url = new URL(baseUrl)
+  url.hostname = url.hostname === 'localhost' ? '127.0.0.1' : 'localhost'
+  return url.origin
+}
+
+/** Logs in through `origin` as the page opened there would, and returns the session's Set-Cookie line. */
+async function logInThrough(origin: string, headers: Record<string, string> = { origin }): Promise<string | undefined> {
+  const user = await createUser(database.db)
+  const response = await trpcPost(origin, 'auth.login', { email: user.email, password: user.password }, headers)
+  expect(response.status).toBe(200)
+  return setCookieFor(response, SESSION_COOKIE)
+}
+
+describe.each([
+  ['unset', undefined],
+  ['http', 'http://localhost:3000'],
+])('production with PUBLIC_URL %s', (_label, publicUrl) => {
+  it('sends no HSTS, no upgrade-insecure-requests and no Secure cookie under either loopback name', async () => {
+    await withProductionServer(publicUrl, async (server) => {
+      for (const origin of [server.baseUrl, otherLoopbackName(server.baseUrl)]) {
+        const page = await fetch(`${origin}/healthz`)
+        expect(page.status).toBe(200)
+        expect(page.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests')
+        expect(page.headers.get('strict-transport-security')).toBeNull()
+
+        const session = await logInThrough(origin)
+        expect(session).toMatch(/HttpOnly/i)
+        expect(session).not.toMatch(/;\s*Secure/i)
+      }
+    })
+  })
+})
+
+describe('production with an https PUBLIC_URL', () => {
+  // As behind a TLS-terminating proxy that passes the public host name on.
+  const viaProxy = { 'x-forwarded-host': 'shop.example.com', 'x-forwarded-proto': 'https' }
+
+  it('sends HSTS, upgrade-insecure-requests and a Secure session cookie', async () => {
+    await withProductionServer(
+      'https://shop.example.com',
+      async (server) => {
+        const page = await fetch(`${server.baseUrl}/healthz`)
+        expect(page.headers.get('content-security-policy')).toContain('upgrade-insecure-requests')
+        expect(page.headers.get('strict-transport-security')).toContain('max-age=15552000')
+        const session = await logInThrough(server.baseUrl, { ...viaProxy, origin: 'https://shop.example.com' })
+        expect(session).toMatch(/;\s*Secure/i)
+      },
+      { TRUST_PROXY: true },
+    )
+  })
+
+  it('redirects a request for another host name to the same path on PUBLIC_URL; probes answer anyway', async () => {
+    await withProductionServer('https://shop.example.com', async (server) => {
+      for (const origin of [server.baseUrl, otherLoopbackName(server.baseUrl)]) {
+        const page = await fetch(`${origin}/courses?search=seo`, { redirect: 'manual' })
+        expect(page.status).toBe(301)
+        expect(page.headers.get('location')).toBe('https://shop.example.com/courses?search=seo')
+        // A path that looks like another host stays a path on ours.
+        const tricky = await fetch(`${origin}//evil.example/x`, { redirect: 'manual' })
+        expect(tricky.headers.get('location')).toBe('https://shop.example.com//evil.example/x')
+        const post = await fetch(`${origin}/trpc/auth.logout`, {
+          method: 'POST',
+          headers: { origin },
+          redirect: 'manual',
+        })
+        expect(post.status).toBe(308)
+        for (const probe of ['/livez', '/readyz', '/healthz'])
+          expect((await fetch(`${origin}${probe}`)).status).toBe(200)
+      }
+    })
+  })
+
+  it('serves the public host name itself (passed on by a proxy) without a redirect', async () => {
+    await withProductionServer(
+      'https://shop.example.com',
+      async (server) => {
+        const page = await fetch(`${server.baseUrl}/livez`, { headers: viaProxy, redirect: 'manual' })
+        expect(page.status).toBe(200)
+        const other = await fetch(`${server.baseUrl}/courses`, { headers: viaProxy, redirect: 'manual' })
+        expect(other.status).not.toBe(301)
+      },
+      { TRUST_PROXY: true },
+    )
+  })
+})

@@ -1,0 +1,130 @@
+// The limiter in memory and in Redis (127.0.0.1:6379 here, or REDIS_URL), and log-in refused after N attempts.
+import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { createCaller } from '../../../src-server/routers/_app.ts'
+import {
+  allowAttempt,
+  createMemoryLimiter,
+  createRateLimiter,
+  createRedisLimiter,
+  RATE_RULES,
+  type RateLimiter,
+} from '../../../src-server/security/rate-limit.ts'
+import { createContextInner } from '../../../src-server/trpc/context.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { createUser } from '../../support/factories.ts'
+import { startTestServer, trpcPost } from '../../support/http.ts'
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+let database: DatabaseHandle
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.close()
+})
+
+describe.each([
+  ['memory', () => createMemoryLimiter()],
+  ['redis', () => createRedisLimiter(REDIS_URL, `test:${randomBytes(4).toString('hex')}:`)],
+])('%s limiter', (kind, make) => {
+  let limiter: RateLimiter
+  beforeAll(() => {
+    limiter = make()
+  })
+  afterAll(async () => {
+    await limiter.close()
+  })
+
+  it('counts attempts in a window and starts again when it ends', async () => {
+    expect(limiter.kind).toBe(kind)
+    const rule = { max: 3, windowMs: 300 }
+    const results = []
+    for (let i = 0; i < 5; i++) results.push(await allowAttempt(limiter, rule, 'k1'))
+    expect(results).toEqual([true, true, true, false, false])
+    expect(await allowAttempt(limiter, rule, 'k2')).toBe(true) // other keys are separate
+    await new Promise((resolve) => setTimeout(resolve, 350))
+    expect(await allowAttempt(limiter, rule, 'k1')).toBe(true)
+  })
+
+  it('peeks at a count without adding to it, and forgets it when the window ends', async () => {
+    expect(await limiter.peek('p1')).toBe(0)
+    await limiter.hit('p1', 300)
+    await limiter.hit('p1', 300)
+    expect(await limiter.peek('p1')).toBe(2)
+    expect(await limiter.peek('p1')).toBe(2)
+    await new Promise((resolve) => setTimeout(resolve, 350))
+    expect(await limiter.peek('p1')).toBe(0)
+  })
+
+  it('takes back a counted attempt, never below zero and never creating a count', async () => {
+    await limiter.hit('r1', 5000)
+    await limiter.hit('r1', 5000)
+    await limiter.release('r1')
+    expect(await limiter.peek('r1')).toBe(1)
+    await limiter.release('r1')
+    await limiter.release('r1')
+    expect(await limiter.peek('r1')).toBe(0)
+    await limiter.release('never-hit')
+    expect(await limiter.peek('never-hit')).toBe(0)
+    // The window keeps its end: a later hit counts from the taken-back total.
+    expect((await limiter.hit('r1', 5000)).count).toBe(1)
+  })
+
+  it('refuses the 11th log-in attempt of one client and e-mail', async () => {
+    const user = await createUser(database.db)
+    const caller = createCaller(
+      createContextInner({ db: database.db, user: null, session: null, limiter, clientIp: `ip-${kind}` }),
+    )
+    for (let i = 0; i < RATE_RULES.login.max; i++) {
+      await expect(caller.auth.login({ email: user.email, password: 'bad-guess' })).rejects.toMatchObject({
+        code: 'UNAUTHORIZED',
+      })
+    }
+    await expect(caller.auth.login({ email: user.email, password: user.password })).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Too many attempts. Please try again later.',
+    })
+  })
+})
+
+describe('the server with a Redis limiter', () => {
+  it('picks Redis when REDIS_URL is set, else memory', async () => {
+    const redis = createRateLimiter(REDIS_URL)
+    expect(redis.kind).toBe('redis')
+    await redis.close()
+    expect(createRateLimiter(undefined).kind).toBe('memory')
+  })
+
+  it('keeps its counts in Redis, answering 429 over HTTP after N attempts', async () => {
+    const prefix = `test:${randomBytes(4).toString('hex')}:`
+    const limiter = createRedisLimiter(REDIS_URL, prefix)
+    const server = await startTestServer(database.db, { limiter })
+    const redis = new Redis(REDIS_URL)
+    try {
+      const email = 'reset-me@example.test'
+      const statuses: number[] = []
+      for (let i = 0; i <= RATE_RULES.passwordReset.max; i++) {
+        statuses.push((await trpcPost(server.baseUrl, 'auth.requestPasswordReset', { email })).status)
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+      const keys = await redis.keys(`${prefix}reset:*`)
+      expect(keys).toHaveLength(1)
+      expect(await redis.get(keys[0]!)).toBe('6')
+      expect(await redis.pttl(keys[0]!)).toBeGreaterThan(0)
+    } finally {
+      redis.disconnect()
+      await server.stop()
+      await limiter.close()
+    }
+  })
+
+  it('lets attempts through when Redis cannot be reached, rather than locking everyone out', async () => {
+    const dead = createRedisLimiter('redis://127.0.0.1:1')
+    expect(await allowAttempt(dead, { max: 1, windowMs: 1000 }, 'x')).toBe(true)
+    await dead.close()
+  })
+})

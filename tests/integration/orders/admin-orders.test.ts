@@ -1,0 +1,163 @@
+// The Orders page and the dashboard's sales: staff mark bank-transfer and PayPal orders paid (fulfilled once,
+// through the checkout's own path) or cancelled; revenue per day per currency is counted in the database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { lastDays } from '../../../src-server/reports/sales.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
+import { placeOrder } from '../../support/orders.ts'
+import { messageOf } from '../../support/outcome.ts'
+
+let database: DatabaseHandle
+let admin: TestUser
+let customer: TestUser
+let courseId: string
+let counter = 0
+
+/** A course order of the customer's, as checkout leaves it before payment. */
+function placeCustomerOrder(
+  method: 'card' | 'paypal' | 'bank_transfer',
+  status: 'pending' | 'awaiting_transfer',
+  currency: 'USD' | 'GBP' = 'USD',
+  totalMinor = 4999,
+) {
+  counter += 1
+  return placeOrder(database.db, {
+    userId: customer.id,
+    courseId,
+    reference: `SF-TEST-${counter}`,
+    method,
+    status,
+    currency,
+    totalMinor,
+  })
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  admin = await createUser(database.db, { role: 'admin', email: 'orders-admin@example.test' })
+  customer = await createUser(database.db, { role: 'customer', email: 'buyer@example.test' })
+  const course = await database.db
+    .selectFrom('courses')
+    .select('id')
+    .where('status', '=', 'published')
+    .executeTakeFirstOrThrow()
+  courseId = course.id
+})
+afterAll(async () => {
+  await database.close()
+})
+
+describe('admin.orders', () => {
+  it('lists orders newest first with the customer, filtered by status', async () => {
+    const id = await placeCustomerOrder('bank_transfer', 'awaiting_transfer')
+    const caller = await callerAs(database.db, await createUser(database.db, { role: 'viewer' }))
+    const list = await caller.admin.orders.list({})
+    expect(list.items[0]).toMatchObject({
+      id,
+      customerEmail: 'buyer@example.test',
+      status: 'awaiting_transfer',
+      method: 'bank_transfer',
+    })
+    expect((await caller.admin.orders.list({ status: 'paid' })).items.some((o) => o.id === id)).toBe(false)
+  })
+
+  it('marks a bank-transfer order paid: the buyer is enrolled once, and the change is audited once', async () => {
+    const id = await placeCustomerOrder('bank_transfer', 'awaiting_transfer')
+    const caller = await callerAs(database.db, admin)
+    expect(await caller.admin.orders.markPaid({ id })).toEqual({ id, result: 'fulfilled' })
+    expect(await caller.admin.orders.markPaid({ id })).toEqual({ id, result: 'already_paid' })
+    const order = await database.db
+      .selectFrom('orders')
+      .select(['status', 'status_changed_by'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(order).toEqual({ status: 'paid', status_changed_by: admin.id })
+    // This order's grants (other tests here pay orders of the same customer and course, in any order).
+    const enrolments = await database.db
+      .selectFrom('access_grants')
+      .where('kind', '=', 'course')
+      .select(['course_id', 'user_id'])
+      .where('order_id', '=', id)
+      .execute()
+    expect(enrolments).toEqual([{ course_id: courseId, user_id: customer.id }])
+    const audit = await database.db
+      .selectFrom('audit_log')
+      .select(['actor_email', 'after'])
+      .where('entity_id', '=', id)
+      .execute()
+    expect(audit).toEqual([
+      { actor_email: 'orders-admin@example.test', after: { reference: expect.any(String), status: 'paid' } },
+    ])
+    // A course someone bought is archived, not deleted.
+    expect(await (await callerAs(database.db, admin)).admin.courses.delete({ id: courseId })).toEqual({
+      archived: true,
+    })
+  })
+
+  it('refuses to mark a card order paid (Stripe confirms those) and to cancel a paid order', async () => {
+    const caller = await callerAs(database.db, admin)
+    const card = await placeCustomerOrder('card', 'pending')
+    expect(await messageOf(caller.admin.orders.markPaid({ id: card }))).toBe(
+      'Card payments are confirmed by Stripe, not by staff',
+    )
+    // One pending order per cart and currency: the customer's card order is retired first.
+    await database.db.updateTable('orders').set({ status: 'cancelled' }).where('id', '=', card).execute()
+    const paypal = await placeCustomerOrder('paypal', 'pending')
+    await caller.admin.orders.markPaid({ id: paypal })
+    expect(await messageOf(caller.admin.orders.cancel({ id: paypal }))).toBe('A paid order cannot be cancelled')
+  })
+
+  it('cancels an unpaid order, which then cannot be marked paid', async () => {
+    const caller = await callerAs(database.db, admin)
+    const id = await placeCustomerOrder('bank_transfer', 'awaiting_transfer')
+    await caller.admin.orders.cancel({ id })
+    expect(
+      (await database.db.selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status,
+    ).toBe('cancelled')
+    expect(await messageOf(caller.admin.orders.markPaid({ id }))).toBe('A cancelled order cannot be marked as paid')
+  })
+})
+
+describe('dashboard sales', () => {
+  it('sums paid orders per day and per currency over the last 30 days', async () => {
+    const caller = await callerAs(database.db, admin)
+    // A paid order in each currency of its own, so both series exist whichever tests ran before.
+    const usd = await placeCustomerOrder('paypal', 'pending', 'USD', 4999)
+    await caller.admin.orders.markPaid({ id: usd })
+    const gbp = await placeCustomerOrder('paypal', 'pending', 'GBP', 30000)
+    await caller.admin.orders.markPaid({ id: gbp })
+    // An order paid 40 days ago is outside the window.
+    const old = await placeCustomerOrder('paypal', 'pending', 'GBP', 99900)
+    await caller.admin.orders.markPaid({ id: old })
+    await database.db
+      .updateTable('orders')
+      .set({ paid_at: new Date(Date.now() - 40 * 86_400_000) })
+      .where('id', '=', old)
+      .execute()
+
+    const { sales } = await caller.admin.dashboard.summary()
+    const paid = await database.db
+      .selectFrom('orders')
+      .select(['currency', 'total_minor', 'paid_at'])
+      .where('status', '=', 'paid')
+      .execute()
+    const recent = paid.filter((o) => o.paid_at!.getTime() > Date.now() - 29 * 86_400_000)
+    for (const currency of ['USD', 'GBP']) {
+      const line = sales.series.find((s) => s.currency === currency)!
+      const mine = recent.filter((o) => o.currency === currency)
+      expect(line.points).toHaveLength(30)
+      expect(line.orders).toBe(mine.length)
+      expect(line.revenueMinor).toBe(mine.reduce((sum, o) => sum + o.total_minor, 0))
+      expect(line.points.at(-1)?.revenueMinor).toBe(line.revenueMinor)
+    }
+    expect(sales.series.find((s) => s.currency === 'GBP')?.revenueMinor).toBe(30000)
+  })
+
+  it('lists the 30 UTC days ending today', () => {
+    const days = lastDays(new Date('2026-03-02T23:30:00Z'))
+    expect(days).toHaveLength(30)
+    expect(days[0]).toBe('2026-02-01')
+    expect(days.at(-1)).toBe('2026-03-02')
+  })
+})
