@@ -61,9 +61,14 @@ export const MODULES: Record<string, Module> = {
     ],
     // checkout-rules: the rules one by one (issue 19); free-enrolment: a free cart skips the rails;
     // stripe-refunds-disputes-tax-and-expiry: Stripe Tax asked for (STRIPE_TAX) and the 24 h expiry through the job queue.
-    tests: ['payments', 'orphan-orders', 'order-rules', 'checkout-rules', 'free-enrolment', 'stripe-refunds-disputes-tax-and-expiry'].map(
-      test,
-    ),
+    tests: [
+      'payments',
+      'orphan-orders',
+      'order-rules',
+      'checkout-rules',
+      'free-enrolment',
+      'stripe-refunds-disputes-tax-and-expiry',
+    ].map(test),
   },
   'orders-transitions': {
     mutate: [
@@ -120,9 +125,13 @@ export const MODULES: Record<string, Module> = {
       'src-server/flows/stripe-refunds.ts',
     ],
     // stripe-refunds-disputes-tax-and-expiry and stripe-webhook-foreign: a lost dispute and a full dashboard refund of a plan.
-    tests: ['refunds', 'refund-rules', 'refund-requests-disputes', 'stripe-refunds-disputes-tax-and-expiry', 'stripe-webhook-foreign'].map(
-      test,
-    ),
+    tests: [
+      'refunds',
+      'refund-rules',
+      'refund-requests-disputes',
+      'stripe-refunds-disputes-tax-and-expiry',
+      'stripe-webhook-foreign',
+    ].map(test),
   },
   'orders-documents': {
     mutate: [
@@ -146,7 +155,13 @@ export const MODULES: Record<string, Module> = {
   'admin-orders': {
     mutate: ['src-server/routers/admin/orders.ts'],
     // stripe-refunds-disputes-tax-and-expiry: staff assign the lines of a partial refund made in Stripe's dashboard.
-    tests: ['admin-orders', 'order-rules', 'admin-authorization', 'refunds', 'stripe-refunds-disputes-tax-and-expiry'].map(test),
+    tests: [
+      'admin-orders',
+      'order-rules',
+      'admin-authorization',
+      'refunds',
+      'stripe-refunds-disputes-tax-and-expiry',
+    ].map(test),
   },
   // Access, cart, session, roles, learning, service orders and subscription state (issue 19, second half).
   cart: {

@@ -1,7 +1,7 @@
 // The /courses URL's search params. Lenient: a bad or tampered value falls back to its default, so old or
 // hand-edited links still open the catalogue. The server validates its input with the strict zod schema in
 // src-shared/schemas/catalog.ts, which has the same fields and bounds.
-import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../../src-shared/constants.ts'
+import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '#shared/constants.ts'
 import { optionalEnum, type SearchOf, searchParams, text, wholeNumber } from './search-params.ts'
 
 const keys = <T extends object>(record: T) => Object.keys(record) as [keyof T & string, ...(keyof T & string)[]]

@@ -1,7 +1,7 @@
 // How the client reads a failed call: a refusal (4xx) carries a message meant for the user; an outage (503)
 // is worth trying again; anything else gets the caller's own wording.
 import { TRPCClientError } from '@trpc/client'
-import { OUTAGE } from '../../src-shared/outage.ts'
+import { OUTAGE } from '#shared/outage.ts'
 
 function httpStatus(error: unknown): number | undefined {
   return error instanceof TRPCClientError ? (error.data?.httpStatus as number | undefined) : undefined

@@ -1,4 +1,4 @@
-import { INITIALS_MAX } from '../../src-shared/constants.ts'
+import { INITIALS_MAX } from '#shared/constants.ts'
 
 /** Up to two initials (spec §9): the first letters of the name's words, else the fallback's (an e-mail's) first. */
 export function initials(name: string, fallback = ''): string {

@@ -3,7 +3,7 @@
 // result (src-server/http/native-forms.ts). Once hydrated, the same form is sent through tRPC instead.
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { NATIVE_FORM_KEY, type NativeFormResult } from '../../src-shared/native-form.ts'
+import { NATIVE_FORM_KEY, type NativeFormResult } from '#shared/native-form.ts'
 
 /**
  * The result of this page's form when the server rendered it after a native post, read once as the page's first

@@ -2,7 +2,7 @@
 // this only decides what to show and where to send people. Reuse these helpers instead of calling auth.me.
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { redirect, useNavigate } from '@tanstack/react-router'
-import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { AUTH_MESSAGES } from '#shared/auth.ts'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import type { Trpc } from './trpc.ts'
 import type { RouterOutputs } from './types.ts'

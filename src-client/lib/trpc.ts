@@ -3,8 +3,8 @@ import { QueryClient } from '@tanstack/react-query'
 import { createTRPCClient, httpBatchLink, type TRPCClient } from '@trpc/client'
 import type { inferRouterInputs } from '@trpc/server'
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query'
-import type { AppRouter } from '../../src-server/routers/_app.ts'
-import { TRPC_MAX_BATCH_SIZE } from '../../src-shared/trpc-limits.ts'
+import type { AppRouter } from '#server/routers/_app.ts'
+import { TRPC_MAX_BATCH_SIZE } from '#shared/trpc-limits.ts'
 import { retryDelay, shouldRetryQuery } from './errors.ts'
 
 export function createQueryClient() {

@@ -1,5 +1,5 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { css } from '../../styled-system/css'
+import { css } from '#styled-system/css'
 import { InfoPage } from '../components/info/InfoPage.tsx'
 import { button } from '../components/ui/button.ts'
 import { seo } from '../lib/seo.ts'

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { css } from '../../styled-system/css'
+import { css } from '#styled-system/css'
 import { ContactForm } from '../components/contact/ContactForm.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { Faq } from '../components/ui/Faq.tsx'

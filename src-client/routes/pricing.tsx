@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
-import { css, cx } from '../../styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { useEntitlements } from '../components/cart/hooks.ts'
 import { PlanCartButton } from '../components/cart/PlanCartButton.tsx'
 import { ComparisonTable } from '../components/pricing/ComparisonTable.tsx'

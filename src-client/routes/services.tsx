@@ -1,6 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { css } from '../../styled-system/css'
+import { css } from '#styled-system/css'
 import { ServiceCardCartButton } from '../components/cart/ServicePackageCartButton.tsx'
 import { ServiceCard } from '../components/service/ServiceCard.tsx'
 import { button } from '../components/ui/button.ts'

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
-import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { AUTH_MESSAGES } from '#shared/auth.ts'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { button } from '../components/ui/button.ts'

@@ -248,6 +248,24 @@ describe('folder cycle finder', () => {
   })
 })
 
+describe('client imports', () => {
+  it('reach other folders through the package.json aliases (#client, #shared, #server, #styled-system), never ../../', () => {
+    const client = sourceFiles(path.join(ROOT, 'src-client'))
+    const deep = client.flatMap((file) =>
+      importsOf(read(file))
+        .filter((spec) => spec.startsWith('../../'))
+        .map((spec) => `${rel(file)} → ${spec}`),
+    )
+    expect(client.length).toBeGreaterThan(50)
+    expect(deep).toEqual([])
+    // Every alias the client uses is declared in package.json.
+    const declared = Object.keys(JSON.parse(read(path.join(ROOT, 'package.json'))).imports as object)
+    const used = new Set(client.flatMap((file) => importsOf(read(file)).filter((spec) => spec.startsWith('#'))))
+    const undeclared = [...used].filter((spec) => !declared.some((alias) => spec.startsWith(alias.replace('*', ''))))
+    expect(undeclared).toEqual([])
+  })
+})
+
 describe('test layout', () => {
   it('groups integration tests in folders named after the server folder they test (server/ for the whole server)', () => {
     const serverFolders = new Set(

@@ -1,9 +1,9 @@
-// The certificate PDF (flows/certificate-pdf.ts): one A4 landscape page, with a TrueType font embedded so names
+// The certificate PDF (learning/certificate-pdf.ts): one A4 landscape page, with a TrueType font embedded so names
 // outside Latin-1 print as written: every character of the name and title is in the embedded font's Unicode map.
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { certificatePdf } from '../../src-server/learning/certificate-pdf.ts'
 import type { CertificateView } from '../../src-server/flows/certificates.ts'
+import { certificatePdf } from '../../src-server/learning/certificate-pdf.ts'
 
 const view = (overrides: Partial<CertificateView>): CertificateView => ({
   id: '0b6c1c0e-2f7e-4a57-9d1e-3c1f2b9a8e11',

@@ -1,5 +1,5 @@
-import { css } from '../../../styled-system/css'
-import { useSession } from '../../lib/session.ts'
+import { useSession } from '#client/lib/session.ts'
+import { css } from '#styled-system/css'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
 import { AvatarCard } from './AvatarCard.tsx'
 import { NameForm } from './NameForm.tsx'

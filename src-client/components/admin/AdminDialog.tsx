@@ -2,7 +2,7 @@
 import { Dialog } from '@ark-ui/react/dialog'
 import { Portal } from '@ark-ui/react/portal'
 import type { ReactNode } from 'react'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { dialogBackdrop, dialogContent, dialogPositioner, useOpener } from '../ui/dialog.ts'
 
 export function AdminDialog({

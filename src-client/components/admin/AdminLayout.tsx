@@ -1,9 +1,9 @@
 // The admin area's frame: sidebar (only the screens the role may use) and a header with the name and Logout.
 import { Link, Outlet } from '@tanstack/react-router'
 import { useState } from 'react'
-import { hasRole } from '../../../src-shared/roles.ts'
-import { css, cx } from '../../../styled-system/css'
-import { useSignOut } from '../../lib/session.ts'
+import { useSignOut } from '#client/lib/session.ts'
+import { hasRole } from '#shared/roles.ts'
+import { css, cx } from '#styled-system/css'
 import { navLink as shopNavLink } from '../layout/header-styles.ts'
 import { button } from '../ui/button.ts'
 import { Drawer } from '../ui/Drawer.tsx'

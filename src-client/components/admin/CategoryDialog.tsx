@@ -1,8 +1,8 @@
 // 'Add New Category' and edit dialog; the server validates (name required, unique).
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { css } from '../../../styled-system/css'
-import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { TextAreaField, TextField } from '../ui/form.tsx'

@@ -2,9 +2,9 @@
 // dialog shows the link with Copy link: without SMTP nothing leaves the server, so the admin hands it over.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { capitalise, TEAM_ROLES } from '../../../src-shared/constants.ts'
-import { css } from '../../../styled-system/css'
-import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { capitalise, TEAM_ROLES } from '#shared/constants.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { SelectField, TextField } from '../ui/form.tsx'

@@ -1,7 +1,7 @@
 // Invitations sent but not yet accepted; an admin can withdraw one (its link stops working at once).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { capitalise } from '../../../src-shared/constants.ts'
-import { css } from '../../../styled-system/css'
+import { capitalise } from '#shared/constants.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { ScrollRegion } from '../ui/ScrollRegion.tsx'
 import { ErrorState } from '../ui/states.tsx'

@@ -1,6 +1,6 @@
 // Revenue per day for one currency over the last 30 days: a small bar chart in plain SVG (no chart library).
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 
 interface Point {
   day: string

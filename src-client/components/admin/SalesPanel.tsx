@@ -1,7 +1,8 @@
 // Orders and revenue of the last 30 days, one chart per currency.
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
+
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 import { SalesChart } from './SalesChart.tsx'
 import { panel } from './styles.ts'
 

@@ -1,4 +1,4 @@
-import type { StaffRole } from '../../../src-shared/roles.ts'
+import type { StaffRole } from '#shared/roles.ts'
 
 /** The admin sidebar; each entry shows only to roles that may use it (the server enforces the same). */
 export const adminNav = [

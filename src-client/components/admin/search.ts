@@ -6,4 +6,4 @@ export {
   optionalText,
   type SearchOf,
   searchParams,
-} from '../../lib/search-params.ts'
+} from '#client/lib/search-params.ts'

@@ -1,5 +1,5 @@
 // Shared looks of the admin screens (tables, badges, form fields), so each screen stays short.
-import { css, cva, cx } from '../../../styled-system/css'
+import { css, cva, cx } from '#styled-system/css'
 import { controlBox } from '../ui/form.tsx'
 import { stickyFirstColumn } from '../ui/ScrollRegion.tsx'
 

@@ -1,8 +1,8 @@
 // Hooks of the admin screens: the signed-in staff member (and the shared tRPC hook, re-exported).
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { hasRole, type StaffRole } from '../../../src-shared/roles.ts'
-import type { RouterOutputs } from '../../lib/types.ts'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { hasRole, type StaffRole } from '#shared/roles.ts'
 
 export type StaffMe = RouterOutputs['admin']['session']['me']
 

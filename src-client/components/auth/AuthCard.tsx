@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 
 /** The centred card the log-in, sign-up and token screens sit in. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {

@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { css, cx } from '../../../styled-system/css'
-import { initials } from '../../lib/initials.ts'
+import { initials } from '#client/lib/initials.ts'
+import { css, cx } from '#styled-system/css'
 
 /** A person's picture, or their initials when there is none (or it fails to load). */
 export function Avatar({

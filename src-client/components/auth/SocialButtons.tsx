@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { css } from '../../../styled-system/css'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 
 const PROVIDERS = [

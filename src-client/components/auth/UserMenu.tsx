@@ -1,8 +1,8 @@
 // The signed-in header control: the avatar button opening My Account and Sign Out. The menu itself loads on
 // first use (user-menu-view.tsx); the avatar shows at once.
 import { type ButtonHTMLAttributes, forwardRef, lazy } from 'react'
-import { css } from '../../../styled-system/css'
-import type { SessionUser } from '../../lib/session.ts'
+import type { SessionUser } from '#client/lib/session.ts'
+import { css } from '#styled-system/css'
 import { DeferredMenu } from '../ui/DeferredMenu.tsx'
 import { Avatar } from './Avatar.tsx'
 

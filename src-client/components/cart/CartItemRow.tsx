@@ -1,7 +1,7 @@
 import { forwardRef } from 'react'
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 

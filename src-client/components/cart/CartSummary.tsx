@@ -1,8 +1,8 @@
 // Order summary of one currency group, as the server computed it: item count, subtotal, tax, total.
 import type { ReactNode } from 'react'
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 
 export type CurrencyTotal = NonNullable<RouterOutputs['cart']['list']>['totals'][number]
 

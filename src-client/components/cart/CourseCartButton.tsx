@@ -3,9 +3,9 @@
 // owns it.
 import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { css, cx } from '../../../styled-system/css'
-import { errorCode } from '../../lib/errors.ts'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { errorCode } from '#client/lib/errors.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { notify, notifyError } from '../ui/toaster.tsx'
 import { useAddToCart, useEntitlements, useRefreshPurchases } from './hooks.ts'

@@ -1,7 +1,7 @@
 // Header pieces fed by the server: the live cart count and the Premium badge (from the subscription state).
 import { useQuery } from '@tanstack/react-query'
-import { css } from '../../../styled-system/css'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
 import { CartLink } from '../layout/CartLink.tsx'
 import { useEntitlements } from './hooks.ts'
 

@@ -1,9 +1,9 @@
 // The cart page's PayPal orders waiting for staff: the cart emptied when the order was created, so the order, its
 // reference and its PayPal link stay here (and in My Account) until it is confirmed or cancelled.
 import { useQuery } from '@tanstack/react-query'
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 import { PendingOrderActions } from '../purchases/OrderActions.tsx'
 
 export function PendingPaypalOrders() {

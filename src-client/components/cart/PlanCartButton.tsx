@@ -1,6 +1,6 @@
 // A plan card: adds the plan with the chosen billing cycle; then 'Added to cart'.
-import type { BillingCycleValue } from '../../../src-shared/cart.ts'
-import { cx } from '../../../styled-system/css'
+import type { BillingCycleValue } from '#shared/cart.ts'
+import { cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useAddToCart } from './hooks.ts'
 

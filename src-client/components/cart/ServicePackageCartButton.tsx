@@ -1,7 +1,7 @@
 // Service packages: Add to Cart, then a disabled 'In Cart'; a service card adds its cheapest package.
 import { useQuery } from '@tanstack/react-query'
-import { cx } from '../../../styled-system/css'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useAddToCart } from './hooks.ts'
 

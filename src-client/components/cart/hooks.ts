@@ -1,9 +1,9 @@
 // Cart state from the server (never local storage): the list, whether an item is in it, and adding with
 // the spec's toasts. Every cart query is invalidated together after a change, so the header count follows.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { CART_MESSAGES, type CartItemInput, cartItemKey } from '../../../src-shared/cart.ts'
-import { errorCode, errorMessage } from '../../lib/errors.ts'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { errorCode, errorMessage } from '#client/lib/errors.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { CART_MESSAGES, type CartItemInput, cartItemKey } from '#shared/cart.ts'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 /** null for a visitor; undefined while loading. */

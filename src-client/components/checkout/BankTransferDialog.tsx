@@ -2,9 +2,9 @@
 // 'I've Made the Transfer' records it as awaiting transfer.
 import { Dialog } from '@ark-ui/react/dialog'
 import { Portal } from '@ark-ui/react/portal'
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { dialogBackdrop, dialogContent, dialogPositioner } from '../ui/dialog.ts'
 import { CopyField } from './CopyField.tsx'

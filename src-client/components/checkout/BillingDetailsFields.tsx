@@ -1,6 +1,6 @@
 // Invoice details at checkout, all optional: name and e-mail default to the account's; a business adds its
 // company name, address and VAT number. They are printed on the invoice of the paid order.
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { TextField } from '../ui/form.tsx'
 
 export interface BillingDetailsValue {

@@ -1,4 +1,4 @@
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useCopy } from '../ui/use-copy.ts'
 

@@ -1,7 +1,7 @@
 // The three payment methods as a labelled radio group; an unconfigured method says why it is unavailable.
-import type { PaymentMethodValue } from '../../../src-shared/cart.ts'
-import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
-import { css } from '../../../styled-system/css'
+import type { PaymentMethodValue } from '#shared/cart.ts'
+import { PAYMENT_MESSAGES } from '#shared/cart.ts'
+import { css } from '#styled-system/css'
 
 const METHODS: { value: PaymentMethodValue; label: string; description: string }[] = [
   { value: 'card', label: 'Credit / Debit Card', description: 'Pay securely with Stripe checkout.' },

@@ -1,8 +1,8 @@
 // The PayPal hosted button of a service that has one configured (spec §7): the SDK script with the client id,
 // currency USD, the hosted-buttons component and venmo disabled. A script that fails to load says so.
 import { useEffect, useRef } from 'react'
-import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
-import { css } from '../../../styled-system/css'
+import { PAYMENT_MESSAGES } from '#shared/cart.ts'
+import { css } from '#styled-system/css'
 import { notify } from '../ui/toaster.tsx'
 
 interface PaypalNamespace {

@@ -1,9 +1,9 @@
 // The catalogue body shared by /courses and /courses/category/{slug}: filters, results, pagination.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { css } from '../../../styled-system/css'
-import { catalogueQueryOptions } from '../../lib/catalogue-query.ts'
-import type { CatalogueSearch } from '../../lib/catalogue-search.ts'
-import type { Trpc } from '../../lib/trpc.ts'
+import { catalogueQueryOptions } from '#client/lib/catalogue-query.ts'
+import type { CatalogueSearch } from '#client/lib/catalogue-search.ts'
+import type { Trpc } from '#client/lib/trpc.ts'
+import { css } from '#styled-system/css'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { button } from '../ui/button.ts'
 import { Container } from '../ui/layout.tsx'

@@ -1,9 +1,10 @@
 // Catalogue filters. Every option shows how many courses it would give (facet counts from the server); a search
 // matching more courses than the server counts shows the options without counts (decision 0022).
-import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../../../src-shared/constants.ts'
-import { css, cx } from '../../../styled-system/css'
-import type { CatalogueSearch } from '../../lib/catalogue-search.ts'
-import type { RouterOutputs } from '../../lib/types.ts'
+
+import type { CatalogueSearch } from '#client/lib/catalogue-search.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '#shared/constants.ts'
+import { css, cx } from '#styled-system/css'
 import { controlBox, SelectField } from '../ui/form.tsx'
 
 type Facets = RouterOutputs['catalog']['search']['facets']

@@ -1,7 +1,7 @@
 import { Accordion } from '@ark-ui/react/accordion'
 import { lazy, Suspense, useRef, useState } from 'react'
-import { css } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { css } from '#styled-system/css'
 import { Icon } from '../ui/icons.tsx'
 
 type Section = NonNullable<RouterOutputs['catalog']['course']>['curriculum'][number]

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react'
-import { capitalise } from '../../../src-shared/constants.ts'
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
-import { useDateFormat } from '../../lib/local-date.ts'
-import type { RouterOutputs } from '../../lib/types.ts'
+import { useDateFormat } from '#client/lib/local-date.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { capitalise } from '#shared/constants.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
 type Course = NonNullable<RouterOutputs['catalog']['course']>

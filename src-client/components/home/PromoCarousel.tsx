@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
-import { VIDEO_AUTO_ADVANCE_MS } from '../../../src-shared/constants.ts'
-import { css } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { VIDEO_AUTO_ADVANCE_MS } from '#shared/constants.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { Icon } from '../ui/icons.tsx'
 

@@ -1,8 +1,8 @@
 // Home sections read from the database: featured courses, featured services, categories, testimonials.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
-import type { Trpc } from '../../lib/trpc.ts'
+import type { Trpc } from '#client/lib/trpc.ts'
+import { css } from '#styled-system/css'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { ServiceCardCartButton } from '../cart/ServicePackageCartButton.tsx'
 import { CourseCard } from '../course/CourseCard.tsx'

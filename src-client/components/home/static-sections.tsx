@@ -1,6 +1,6 @@
 // The home page's fixed sections: hero, statistics band (static text, spec §2), feature list, closing call to action.
 import { Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { Icon, type IconName } from '../ui/icons.tsx'
 import { Container, Section } from '../ui/layout.tsx'

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { PageIntro } from '../layout/PageIntro.tsx'
 import { button } from '../ui/button.ts'
 import { Container } from '../ui/layout.tsx'

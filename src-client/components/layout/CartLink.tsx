@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { Icon } from '../ui/icons.tsx'
 
 /** Cart icon with an item-count badge; the count is the signed-in user's server cart. */

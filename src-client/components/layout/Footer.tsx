@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { containerClass } from '../ui/layout.tsx'
 
 const columns = [

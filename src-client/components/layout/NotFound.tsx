@@ -1,5 +1,5 @@
 import { Link, useRouterState } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 
 /** The spec's 404 page: a course variant for paths under /courses/, a general one elsewhere. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { Container } from '../ui/layout.tsx'
 
 /** The coloured band at the top of content pages. */

@@ -1,7 +1,8 @@
 // "Skip to content": the first thing Tab reaches on every page. It moves focus to the page's <main> (in the admin
 // area, past the sidebar), so the next Tab is the page's first control, not the header's.
-import { css } from '../../../styled-system/css'
-import { focusElement } from '../../lib/focus.ts'
+
+import { focusElement } from '#client/lib/focus.ts'
+import { css } from '#styled-system/css'
 
 export function SkipLink() {
   return (

@@ -2,9 +2,9 @@
 // or "Continue learning" with their progress; for everyone else the cart button.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { css, cx } from '../../../styled-system/css'
-import { useSession } from '../../lib/session.ts'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useSession } from '#client/lib/session.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css, cx } from '#styled-system/css'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { button } from '../ui/button.ts'
 import { ProgressBar } from './ProgressBar.tsx'

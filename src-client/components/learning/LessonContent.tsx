@@ -3,9 +3,9 @@
 // by the course page's preview dialog.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { css } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
 import { notify } from '../ui/toaster.tsx'
 import { EmbedMedia, type EmbedProvider, embedApiSrc, frameChannel } from './embed-media.ts'
 import { type PlaybackMedia, type ProgressWrite, useVideoProgress } from './video-progress.ts'

@@ -1,9 +1,9 @@
 // A preview lesson opened from the course page's curriculum: the lesson itself (video or article) in a dialog,
 // for anyone. Loaded on first use, so the course page's initial JavaScript stays as it was.
 import { useQuery } from '@tanstack/react-query'
-import { css } from '../../../styled-system/css'
-import { useSession } from '../../lib/session.ts'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useSession } from '#client/lib/session.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
 import { Dialog, PreviewDialogFrame } from '../ui/PreviewDialogFrame.tsx'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
 import { LessonContent } from './LessonContent.tsx'

@@ -1,5 +1,5 @@
 // A course's completion as a bar with its percentage (an accessible progressbar).
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 
 export function ProgressBar({ percent, label }: { percent: number; label: string }) {
   return (

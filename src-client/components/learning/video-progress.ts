@@ -2,8 +2,8 @@
 // ahead earns nothing) and the position, saved every 15 s while playing, on pause and when the learner leaves.
 import { useEffect, useRef } from 'react'
 import type { z } from 'zod'
-import type { videoProgressInput } from '../../../src-shared/schemas/learning.ts'
-import { procedureUrl } from '../../lib/trpc.ts'
+import { procedureUrl } from '#client/lib/trpc.ts'
+import type { videoProgressInput } from '#shared/schemas/learning.ts'
 
 export const SAVE_EVERY_MS = 15_000
 /** A jump of more than this between two timeupdate events is a seek, not playback. */

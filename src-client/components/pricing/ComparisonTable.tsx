@@ -1,5 +1,5 @@
-import { css, cx } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { css, cx } from '#styled-system/css'
 import { Icon } from '../ui/icons.tsx'
 import { ScrollRegion, stickyFirstColumn } from '../ui/ScrollRegion.tsx'
 

@@ -2,8 +2,8 @@
 // Continue learning button into the player.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
 import { ProgressBar } from '../learning/ProgressBar.tsx'
 import { progressLabel } from '../learning/progress-label.ts'
 import { button } from '../ui/button.ts'

@@ -1,11 +1,11 @@
 // Order history for the account page: items, amounts, currency, method and status of each order, with what can
 // still be done with it (OrderActions.tsx).
 import { useQuery } from '@tanstack/react-query'
-import { formatDay } from '../../../src-shared/membership.ts'
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
-import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '../../lib/order-labels.ts'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatDay } from '#shared/membership.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { BankDetails, LineRefund, OrderDocuments, PendingOrderActions } from './OrderActions.tsx'
 

@@ -2,8 +2,8 @@
 // Order history.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
 import { SectionCard } from '../account/SectionCard.tsx'
 import { useEntitlements } from '../cart/hooks.ts'
 import { MyServices } from '../service-orders/MyServices.tsx'

@@ -3,6 +3,8 @@
 // shows that field's message, keeps every answer and saves them as a draft.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
 import {
   type Brief,
   type BriefValue,
@@ -10,11 +12,9 @@ import {
   briefSchema,
   type IntakeField,
   type IntakeForm,
-} from '../../../src-shared/schemas/service-brief.ts'
-import { SERVICE_ORDER_MESSAGES } from '../../../src-shared/service-orders.ts'
-import { css } from '../../../styled-system/css'
-import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
-import { useTRPC } from '../../lib/use-trpc.ts'
+} from '#shared/schemas/service-brief.ts'
+import { SERVICE_ORDER_MESSAGES } from '#shared/service-orders.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'

@@ -1,8 +1,8 @@
 // /account → My services: each bought service with its status, due date, unread messages and what to do next.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
-import { useTRPC } from '../../lib/use-trpc.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from './status.tsx'

@@ -1,8 +1,8 @@
 // The message thread of a service order, for the buyer and for staff (who also see and write internal notes).
 import { useState } from 'react'
-import { MESSAGE_MAX_LENGTH } from '../../../src-shared/service-orders.ts'
-import { css } from '../../../styled-system/css'
-import { SCRIPT_ONLY_FORM } from '../../lib/native-form.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { MESSAGE_MAX_LENGTH } from '#shared/service-orders.ts'
+import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { CheckboxField, messageArea, TextAreaField } from '../ui/form.tsx'
 import { FileLinks, FilePicker, type OrderFile } from './files.tsx'

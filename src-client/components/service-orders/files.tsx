@@ -1,13 +1,9 @@
 // Files of a service order: the upload (checked in the browser for a quick answer, then by the server by its
 // bytes) and the list of links, which go through the server's session-checked download route.
 import { useState } from 'react'
-import { OUTAGE } from '../../../src-shared/outage.ts'
-import {
-  SERVICE_FILE_ACCEPT,
-  SERVICE_FILE_MAX_BYTES,
-  SERVICE_ORDER_MESSAGES,
-} from '../../../src-shared/service-orders.ts'
-import { css } from '../../../styled-system/css'
+import { OUTAGE } from '#shared/outage.ts'
+import { SERVICE_FILE_ACCEPT, SERVICE_FILE_MAX_BYTES, SERVICE_ORDER_MESSAGES } from '#shared/service-orders.ts'
+import { css } from '#styled-system/css'
 import { TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 

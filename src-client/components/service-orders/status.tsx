@@ -1,6 +1,6 @@
 // A service order's status in words (the one label map in src-shared) with a colour, and its due date.
-import { SERVICE_ORDER_STATUS_LABELS, type ServiceOrderStatus } from '../../../src-shared/service-orders.ts'
-import { css } from '../../../styled-system/css'
+import { SERVICE_ORDER_STATUS_LABELS, type ServiceOrderStatus } from '#shared/service-orders.ts'
+import { css } from '#styled-system/css'
 import { badge } from '../admin/styles.ts'
 
 const TONE: Record<ServiceOrderStatus, 'green' | 'yellow' | 'red' | 'blue' | 'grey'> = {

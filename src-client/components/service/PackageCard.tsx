@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css, cx } from '../../../styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css, cx } from '#styled-system/css'
 import { Icon } from '../ui/icons.tsx'
 import { PopularBadge } from '../ui/PopularBadge.tsx'
 

@@ -1,7 +1,7 @@
 // A side panel for navigation on small screens (the shop's mobile menu, the admin sidebar). The menu button is
 // plain; the panel (an Ark UI Dialog: focus trap, Escape, focus back to this button) loads on first open.
 import { lazy, type ReactNode, Suspense, useRef, useState } from 'react'
-import { cx } from '../../../styled-system/css'
+import { cx } from '#styled-system/css'
 import { button } from './button.ts'
 import { Icon } from './icons.tsx'
 

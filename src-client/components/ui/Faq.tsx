@@ -1,5 +1,5 @@
 import { Accordion } from '@ark-ui/react/accordion'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { Icon } from './icons.tsx'
 
 export interface FaqItem {

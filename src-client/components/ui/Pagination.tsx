@@ -1,4 +1,4 @@
-import { css, cx } from '../../../styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { button } from './button.ts'
 
 /** Pages around the current one, with the first and last always shown. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 
 /** The pill above a highlighted plan or package card ('Most Popular'). */
 export function PopularBadge({ children }: { children: ReactNode }) {

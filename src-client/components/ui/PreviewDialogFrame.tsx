@@ -3,7 +3,7 @@
 import { Dialog } from '@ark-ui/react/dialog'
 import { Portal } from '@ark-ui/react/portal'
 import type { ReactNode } from 'react'
-import { css, cx } from '../../../styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { dialogBackdrop, dialogContent, dialogPositioner } from './dialog.ts'
 import { Icon } from './icons.tsx'
 

@@ -3,8 +3,8 @@
 import { useQueryErrorResetBoundary } from '@tanstack/react-query'
 import { type ErrorComponentProps, Link, useRouter, useRouterState } from '@tanstack/react-router'
 import { useEffect } from 'react'
-import { css } from '../../../styled-system/css'
-import { errorCode } from '../../lib/errors.ts'
+import { errorCode } from '#client/lib/errors.ts'
+import { css } from '#styled-system/css'
 import { button } from './button.ts'
 import { EmptyState, ErrorState } from './states.tsx'
 

@@ -2,7 +2,7 @@
 // so keyboard users can scroll it with the arrow keys (WCAG 2.1.1), and it is the containing block of the
 // visually hidden labels inside (else an absolutely positioned one escapes the scroller and widens the page).
 import type { ReactNode } from 'react'
-import { css, cx } from '../../../styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export function ScrollRegion({
   label,

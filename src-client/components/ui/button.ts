@@ -1,4 +1,4 @@
-import { cva, type RecipeVariantProps } from '../../../styled-system/css'
+import { cva, type RecipeVariantProps } from '#styled-system/css'
 
 /** One button look for the whole app; apply to <button>, <a> or a router <Link>. */
 export const button = cva({

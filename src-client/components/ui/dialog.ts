@@ -1,8 +1,8 @@
 // One look and behaviour for every modal dialog (Ark UI Dialog): a centred card from 640 px up, a full-screen sheet
 // below it (no sideways scroll, the whole screen for the form). Ark traps focus, closes on Escape and restores focus.
 import { useLayoutEffect, useRef } from 'react'
-import { css, cva } from '../../../styled-system/css'
-import { pageHeading } from '../../lib/focus.ts'
+import { pageHeading } from '#client/lib/focus.ts'
+import { css, cva } from '#styled-system/css'
 
 export const dialogBackdrop = css({ position: 'fixed', inset: 0, bg: 'rgba(15,23,42,.55)', zIndex: 40 })
 

@@ -3,7 +3,7 @@
 import { Dialog } from '@ark-ui/react/dialog'
 import { Portal } from '@ark-ui/react/portal'
 import type { ReactNode } from 'react'
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 import { button } from './button.ts'
 import { dialogBackdrop } from './dialog.ts'
 import { Icon } from './icons.tsx'

@@ -4,8 +4,8 @@
 // field (forbidden, an outage) stays a form-level alert.
 import { TRPCClientError } from '@trpc/client'
 import { useCallback, useId, useMemo, useState } from 'react'
-import { css } from '../../../styled-system/css'
-import { errorMessage } from '../../lib/errors.ts'
+import { errorMessage } from '#client/lib/errors.ts'
+import { css } from '#styled-system/css'
 import { useFocusFirstInvalid } from './form.tsx'
 
 /** The server's first message for each field, or null when the error is about no field. */

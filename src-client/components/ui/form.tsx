@@ -11,7 +11,7 @@ import {
   useId,
   useRef,
 } from 'react'
-import { css, cx } from '../../../styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 /** The box every text input and select shares (shop forms, catalogue filters, admin screens). */
 export const controlBox = css({

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { css, cx } from '../../../styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const containerClass = css({ maxW: 'content', mx: 'auto', px: { base: '4', md: '6' } })
 

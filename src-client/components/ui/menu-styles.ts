@@ -1,5 +1,5 @@
 // The look of every drop-down menu (Ark UI Menu): the panel and its items.
-import { css } from '../../../styled-system/css'
+import { css } from '#styled-system/css'
 
 export const menuContent = css({
   bg: 'surface',

@@ -1,8 +1,8 @@
 // Loading, empty and error states shared by every screen.
 import type { ReactNode } from 'react'
-import { OUTAGE } from '../../../src-shared/outage.ts'
-import { css } from '../../../styled-system/css'
-import { errorMessage, isServiceUnavailable } from '../../lib/errors.ts'
+import { errorMessage, isServiceUnavailable } from '#client/lib/errors.ts'
+import { OUTAGE } from '#shared/outage.ts'
+import { css } from '#styled-system/css'
 import { button } from './button.ts'
 
 const centred = css({ textAlign: 'center', py: '12', px: '4', color: 'fg.muted' })

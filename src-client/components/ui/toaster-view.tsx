@@ -1,8 +1,8 @@
 // The toast store and its view (Ark UI): bottom-right, 4 s, at most 3 visible (spec §9). Loaded on demand
 // through toaster.tsx, so the first page load does not carry it.
 import { createToaster, Toast, Toaster } from '@ark-ui/react/toast'
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../src-shared/constants.ts'
-import { css } from '../../../styled-system/css'
+import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '#shared/constants.ts'
+import { css } from '#styled-system/css'
 
 export const toaster = createToaster({
   placement: 'bottom-end',

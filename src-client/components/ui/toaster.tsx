@@ -1,8 +1,8 @@
 // Toasts for the whole app. The Ark UI toaster loads in its own chunk right after the first render (it is
 // not needed before the first action), keeping it out of the first page's JavaScript.
 import { lazy, Suspense } from 'react'
-import { OUTAGE } from '../../../src-shared/outage.ts'
-import { errorMessage, isServiceUnavailable } from '../../lib/errors.ts'
+import { errorMessage, isServiceUnavailable } from '#client/lib/errors.ts'
+import { OUTAGE } from '#shared/outage.ts'
 
 const loadToaster = () => import('./toaster-view.tsx')
 const ToasterView = lazy(loadToaster)

@@ -1,7 +1,7 @@
 // Image uploads (the avatar, a course image): checked in the browser first for a quick answer, sent as the
 // multipart field `file`, and the server's own wording shown when it refuses. The server checks everything again.
-import { OUTAGE } from '../../../src-shared/outage.ts'
-import { IMAGE_MAX_BYTES, IMAGE_UPLOAD_MESSAGES } from '../../../src-shared/uploads.ts'
+import { OUTAGE } from '#shared/outage.ts'
+import { IMAGE_MAX_BYTES, IMAGE_UPLOAD_MESSAGES } from '#shared/uploads.ts'
 import { notify } from './toaster.tsx'
 
 const REFUSALS = [400, 413, 429]

@@ -1,7 +1,7 @@
 // Copy to the clipboard with the 'Copied' indicator of spec §9 (2 s), or the spec's failure toast.
 import { useEffect, useState } from 'react'
-import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
-import { COPY_INDICATOR_MS } from '../../../src-shared/constants.ts'
+import { PAYMENT_MESSAGES } from '#shared/cart.ts'
+import { COPY_INDICATOR_MS } from '#shared/constants.ts'
 import { notify } from './toaster.tsx'
 
 export function useCopy() {

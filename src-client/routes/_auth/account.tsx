@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
-import { ChangePasswordSection } from '../../components/account/ChangePasswordSection.tsx'
-import { ProfileSection } from '../../components/account/ProfileSection.tsx'
-import { PageIntro } from '../../components/layout/PageIntro.tsx'
-import { PurchasesSections } from '../../components/purchases/PurchasesSections.tsx'
-import { Container } from '../../components/ui/layout.tsx'
+import { ChangePasswordSection } from '#client/components/account/ChangePasswordSection.tsx'
+import { ProfileSection } from '#client/components/account/ProfileSection.tsx'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { PurchasesSections } from '#client/components/purchases/PurchasesSections.tsx'
+import { Container } from '#client/components/ui/layout.tsx'
+import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account')({
   // The purchase sections are independent: each shows its own error, so a failing one never hides the others.

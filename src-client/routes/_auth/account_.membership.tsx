@@ -1,11 +1,11 @@
 // /account/membership: the member's plan in words, with cancel, resume, change plan and billing.
 import { createFileRoute } from '@tanstack/react-router'
-import { BILLING_CYCLES } from '../../../src-shared/cart.ts'
-import { css } from '../../../styled-system/css'
-import { PageIntro } from '../../components/layout/PageIntro.tsx'
-import { MembershipPanel } from '../../components/membership/MembershipPanel.tsx'
-import { Container } from '../../components/ui/layout.tsx'
-import { optionalEnum, optionalText, searchParams } from '../../lib/search-params.ts'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { MembershipPanel } from '#client/components/membership/MembershipPanel.tsx'
+import { Container } from '#client/components/ui/layout.tsx'
+import { optionalEnum, optionalText, searchParams } from '#client/lib/search-params.ts'
+import { BILLING_CYCLES } from '#shared/cart.ts'
+import { css } from '#styled-system/css'
 
 const routeSearch = searchParams({ plan: optionalText, cycle: optionalEnum(BILLING_CYCLES) })
 

@@ -1,11 +1,11 @@
 // The premium account page. Premium, the plan and the renewal date come from the server's subscription.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { css } from '../../../styled-system/css'
-import { PageIntro } from '../../components/layout/PageIntro.tsx'
-import { MyCourses } from '../../components/purchases/MyCourses.tsx'
-import { button } from '../../components/ui/button.ts'
-import { Container } from '../../components/ui/layout.tsx'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { MyCourses } from '#client/components/purchases/MyCourses.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { Container } from '#client/components/ui/layout.tsx'
+import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/premium')({
   // Membership is the page; My courses shows its own error if it fails.

@@ -1,13 +1,13 @@
 // The print-ready page of an invoice or credit note (the buyer's, or any for staff), with Print and Download PDF.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { partyLines } from '../../../src-shared/documents.ts'
-import { formatMoney } from '../../../src-shared/money.ts'
-import { css } from '../../../styled-system/css'
-import { button } from '../../components/ui/button.ts'
-import { Container } from '../../components/ui/layout.tsx'
-import { routeError } from '../../components/ui/RouteError.tsx'
-import { LoadingState } from '../../components/ui/states.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { Container } from '#client/components/ui/layout.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import { partyLines } from '#shared/documents.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 
 const TITLES = { invoice: 'Invoice', credit_note: 'Credit note' } as const
 type Kind = keyof typeof TITLES

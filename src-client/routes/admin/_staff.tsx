@@ -2,8 +2,8 @@
 // the role on every call regardless.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, redirect } from '@tanstack/react-router'
-import { AdminLayout } from '../../components/admin/AdminLayout.tsx'
-import { isClientError } from '../../lib/errors.ts'
+import { AdminLayout } from '#client/components/admin/AdminLayout.tsx'
+import { isClientError } from '#client/lib/errors.ts'
 
 export const Route = createFileRoute('/admin/_staff')({
   beforeLoad: async ({ context, location }) => {

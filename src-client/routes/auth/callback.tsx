@@ -1,10 +1,10 @@
 import { createFileRoute, Link, redirect } from '@tanstack/react-router'
-import { safeReturnPath } from '../../../src-shared/auth.ts'
-import { AuthCard } from '../../components/auth/AuthCard.tsx'
-import { button } from '../../components/ui/button.ts'
-import { FormAlert } from '../../components/ui/form.tsx'
-import { notify } from '../../components/ui/toaster.tsx'
-import { optionalText, searchParams } from '../../lib/search-params.ts'
+import { AuthCard } from '#client/components/auth/AuthCard.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { FormAlert } from '#client/components/ui/form.tsx'
+import { notify } from '#client/components/ui/toaster.tsx'
+import { optionalText, searchParams } from '#client/lib/search-params.ts'
+import { safeReturnPath } from '#shared/auth.ts'
 
 // Where Google and Facebook sign-in come back to (the server already set the session, or sent an error).
 const routeSearch = searchParams({ redirect: optionalText, error: optionalText })

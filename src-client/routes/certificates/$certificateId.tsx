@@ -2,13 +2,13 @@
 // its PDF download and LinkedIn's "Add to profile". An unknown id is the not-found page.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { css, cx } from '../../../styled-system/css'
-import { NotFound } from '../../components/layout/NotFound.tsx'
-import { button } from '../../components/ui/button.ts'
-import { Container } from '../../components/ui/layout.tsx'
-import { LoadingState } from '../../components/ui/states.tsx'
-import { errorCode } from '../../lib/errors.ts'
-import { useDateFormat } from '../../lib/local-date.ts'
+import { NotFound } from '#client/components/layout/NotFound.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { Container } from '#client/components/ui/layout.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import { errorCode } from '#client/lib/errors.ts'
+import { useDateFormat } from '#client/lib/local-date.ts'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/certificates/$certificateId')({
   loader: async ({ context, params }) => {

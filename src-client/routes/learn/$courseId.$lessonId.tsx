@@ -3,10 +3,10 @@
 // in the home page's bundle.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { NotFound } from '../../components/layout/NotFound.tsx'
-import { Player } from '../../components/learning/Player.tsx'
-import { LoadingState } from '../../components/ui/states.tsx'
-import { errorCode } from '../../lib/errors.ts'
+import { NotFound } from '#client/components/layout/NotFound.tsx'
+import { Player } from '#client/components/learning/Player.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import { errorCode } from '#client/lib/errors.ts'
 
 export const Route = createFileRoute('/learn/$courseId/$lessonId')({
   loader: async ({ context, params }) => {

@@ -1,9 +1,9 @@
 // /learn/{courseId}: straight on to the lesson to resume (the server picks it: the last one worked on, else the
 // next unfinished one).
 import { createFileRoute, notFound, redirect } from '@tanstack/react-router'
-import { NotFound } from '../../components/layout/NotFound.tsx'
-import { EmptyState, LoadingState } from '../../components/ui/states.tsx'
-import { errorCode } from '../../lib/errors.ts'
+import { NotFound } from '#client/components/layout/NotFound.tsx'
+import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
+import { errorCode } from '#client/lib/errors.ts'
 
 export const Route = createFileRoute('/learn/$courseId/')({
   loader: async ({ context, params }) => {

@@ -1,8 +1,8 @@
 // The table's Featured switch (Ark UI Switch): flips on the server and toasts the spec's message.
 import { Switch } from '@ark-ui/react/switch'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { css } from '../../../../styled-system/css'
-import { notify, notifyError } from '../../ui/toaster.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { css } from '#styled-system/css'
 import { useTRPC } from '../use-staff.ts'
 
 export function FeaturedSwitch({

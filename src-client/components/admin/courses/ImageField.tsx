@@ -1,12 +1,12 @@
 // Course image: uploaded to storage by the server, which checks it is an image under 2 MB.
 import { useState } from 'react'
-import { COURSE_IMAGE_MESSAGES } from '../../../../src-shared/uploads.ts'
-import { css, cx } from '../../../../styled-system/css'
-import { TextField } from '../../ui/form.tsx'
-import { SafeImage } from '../../ui/SafeImage.tsx'
-import { Spinner } from '../../ui/states.tsx'
-import { notify } from '../../ui/toaster.tsx'
-import { uploadImage } from '../../ui/upload-image.ts'
+import { TextField } from '#client/components/ui/form.tsx'
+import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { Spinner } from '#client/components/ui/states.tsx'
+import { notify } from '#client/components/ui/toaster.tsx'
+import { uploadImage } from '#client/components/ui/upload-image.ts'
+import { COURSE_IMAGE_MESSAGES } from '#shared/uploads.ts'
+import { css, cx } from '#styled-system/css'
 import { fieldBox } from '../styles.ts'
 
 export function ImageField({

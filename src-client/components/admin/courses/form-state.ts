@@ -1,6 +1,7 @@
 // The course form's state (text as typed) and its conversions from a stored course and to the server input.
-import type { CourseInput } from '../../../../src-shared/schemas/admin.ts'
-import type { RouterOutputs } from '../../../lib/types.ts'
+
+import type { RouterOutputs } from '#client/lib/types.ts'
+import type { CourseInput } from '#shared/schemas/admin.ts'
 
 export type AdminCourse = RouterOutputs['admin']['courses']['list']['items'][number]
 export interface LessonState {

@@ -3,14 +3,14 @@
 // "Needs line assignment" flag is cleared.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { formatMoney } from '../../../../src-shared/money.ts'
-import { css } from '../../../../styled-system/css'
-import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
-import { useTRPC } from '../../../lib/use-trpc.ts'
-import { button } from '../../ui/button.ts'
-import { CheckboxField } from '../../ui/form.tsx'
-import { ErrorState, LoadingState } from '../../ui/states.tsx'
-import { notify, notifyError } from '../../ui/toaster.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { CheckboxField } from '#client/components/ui/form.tsx'
+import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 import { AdminDialog } from '../AdminDialog.tsx'
 
 export function AssignLinesDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {

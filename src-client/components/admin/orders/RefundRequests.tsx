@@ -1,14 +1,14 @@
 // Refund requests waiting for staff: the buyer's reason, Approve (refunded like any refund) or Decline with a reason.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { formatMoney } from '../../../../src-shared/money.ts'
-import { css } from '../../../../styled-system/css'
-import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
-import type { RouterOutputs } from '../../../lib/types.ts'
-import { useTRPC } from '../../../lib/use-trpc.ts'
-import { button } from '../../ui/button.ts'
-import { TextField } from '../../ui/form.tsx'
-import { notify, notifyError } from '../../ui/toaster.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { TextField } from '#client/components/ui/form.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
 import { panel } from '../styles.ts'
 
 export function RefundRequests({ canDecide }: { canDecide: boolean }) {

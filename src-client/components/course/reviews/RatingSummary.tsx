@@ -1,7 +1,8 @@
 // The course's rating summary: average to one decimal, stars, count, and a bar per star (numbers from the server).
-import type { RatingSummary as Summary } from '../../../../src-shared/reviews.ts'
-import { css } from '../../../../styled-system/css'
-import { Stars } from '../../ui/Stars.tsx'
+
+import { Stars } from '#client/components/ui/Stars.tsx'
+import type { RatingSummary as Summary } from '#shared/reviews.ts'
+import { css } from '#styled-system/css'
 
 export const reviewCountLabel = (count: number) =>
   `${count.toLocaleString('en-US')} ${count === 1 ? 'review' : 'reviews'}`

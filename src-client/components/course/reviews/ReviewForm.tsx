@@ -1,12 +1,12 @@
 // Writing or editing one's review: stars and optional text, checked with the server's schema before sending.
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { z } from 'zod'
-import { REVIEW_MAX_LENGTH } from '../../../../src-shared/reviews.ts'
-import { reviewFormSchema } from '../../../../src-shared/schemas/reviews.ts'
-import { css } from '../../../../styled-system/css'
-import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
-import { button } from '../../ui/button.ts'
-import { inputClass, TextAreaField } from '../../ui/form.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { inputClass, TextAreaField } from '#client/components/ui/form.tsx'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { REVIEW_MAX_LENGTH } from '#shared/reviews.ts'
+import { reviewFormSchema } from '#shared/schemas/reviews.ts'
+import { css } from '#styled-system/css'
 import { StarInput } from './StarInput.tsx'
 
 /** A checked review form: the output of the shared schema the server checks it with again. */

@@ -1,7 +1,7 @@
-import { css } from '../../../../styled-system/css'
-import { useDateFormat } from '../../../lib/local-date.ts'
-import type { RouterOutputs } from '../../../lib/types.ts'
-import { Stars } from '../../ui/Stars.tsx'
+import { Stars } from '#client/components/ui/Stars.tsx'
+import { useDateFormat } from '#client/lib/local-date.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { css } from '#styled-system/css'
 
 export type Review = RouterOutputs['reviews']['list']['items'][number]
 

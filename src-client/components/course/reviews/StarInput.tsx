@@ -1,8 +1,8 @@
 // Choosing 1–5 stars: five native radio buttons in a fieldset (arrow keys move between them, the labels are
 // read out), drawn as stars.
 import { useId } from 'react'
-import { css } from '../../../../styled-system/css'
-import { Icon } from '../../ui/icons.tsx'
+import { Icon } from '#client/components/ui/icons.tsx'
+import { css } from '#styled-system/css'
 
 const starLabel = css({
   cursor: 'pointer',

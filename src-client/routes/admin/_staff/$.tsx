@@ -1,7 +1,7 @@
 // Any other /admin path: inside the staff layout, so visitors are sent to /admin/login like everywhere else.
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { css } from '../../../../styled-system/css'
-import { button } from '../../../components/ui/button.ts'
+import { button } from '#client/components/ui/button.ts'
+import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/$')({
   head: () => ({ meta: [{ title: 'Page not found | SkillForge Admin' }] }),

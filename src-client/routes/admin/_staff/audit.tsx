@@ -1,16 +1,16 @@
 // The audit log: who changed what, before and after, when. Admins and the owner only (the server checks).
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { css } from '../../../../styled-system/css'
-import { optionalPage, searchParams } from '../../../components/admin/search.ts'
-import { pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
-import { Pagination } from '../../../components/ui/Pagination.tsx'
-import { QueryList } from '../../../components/ui/QueryList.tsx'
-import { routeError } from '../../../components/ui/RouteError.tsx'
-import { ScrollRegion } from '../../../components/ui/ScrollRegion.tsx'
-import { LoadingState } from '../../../components/ui/states.tsx'
-import { loadList } from '../../../lib/list-loader.ts'
-import type { Trpc } from '../../../lib/trpc.ts'
+import { optionalPage, searchParams } from '#client/components/admin/search.ts'
+import { pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
+import { Pagination } from '#client/components/ui/Pagination.tsx'
+import { QueryList } from '#client/components/ui/QueryList.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import { loadList } from '#client/lib/list-loader.ts'
+import type { Trpc } from '#client/lib/trpc.ts'
+import { css } from '#styled-system/css'
 
 const auditQuery = (trpc: Trpc, page = 1) => trpc.admin.audit.list.queryOptions({ page })
 

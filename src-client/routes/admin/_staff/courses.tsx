@@ -2,12 +2,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
-import { COURSE_FILTERS, type CourseFilter } from '../../../../src-shared/admin.ts'
-import { css } from '../../../../styled-system/css'
-import { ConfirmDialog } from '../../../components/admin/ConfirmDialog.tsx'
-import { CourseDialog } from '../../../components/admin/courses/CourseDialog.tsx'
-import { CoursesTable } from '../../../components/admin/courses/CoursesTable.tsx'
-import type { AdminCourse } from '../../../components/admin/courses/form-state.ts'
+import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
+import { CourseDialog } from '#client/components/admin/courses/CourseDialog.tsx'
+import { CoursesTable } from '#client/components/admin/courses/CoursesTable.tsx'
+import type { AdminCourse } from '#client/components/admin/courses/form-state.ts'
 import {
   optionalEnum,
   optionalFlag,
@@ -15,18 +13,20 @@ import {
   optionalText,
   type SearchOf,
   searchParams,
-} from '../../../components/admin/search.ts'
-import { inputClass, pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
-import { useStaff } from '../../../components/admin/use-staff.ts'
-import { button } from '../../../components/ui/button.ts'
-import { TextField } from '../../../components/ui/form.tsx'
-import { Pagination } from '../../../components/ui/Pagination.tsx'
-import { QueryList } from '../../../components/ui/QueryList.tsx'
-import { routeError } from '../../../components/ui/RouteError.tsx'
-import { LoadingState } from '../../../components/ui/states.tsx'
-import { notify, notifyError } from '../../../components/ui/toaster.tsx'
-import { loadList } from '../../../lib/list-loader.ts'
-import type { Trpc } from '../../../lib/trpc.ts'
+} from '#client/components/admin/search.ts'
+import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
+import { useStaff } from '#client/components/admin/use-staff.ts'
+import { button } from '#client/components/ui/button.ts'
+import { TextField } from '#client/components/ui/form.tsx'
+import { Pagination } from '#client/components/ui/Pagination.tsx'
+import { QueryList } from '#client/components/ui/QueryList.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { loadList } from '#client/lib/list-loader.ts'
+import type { Trpc } from '#client/lib/trpc.ts'
+import { COURSE_FILTERS, type CourseFilter } from '#shared/admin.ts'
+import { css } from '#styled-system/css'
 
 const searchSchema = searchParams({
   filter: optionalEnum(COURSE_FILTERS),

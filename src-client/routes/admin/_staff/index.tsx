@@ -1,11 +1,11 @@
 // Dashboard: real counts, orders and revenue of the last 30 days, and quick actions.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { css } from '../../../../styled-system/css'
-import { SalesPanel } from '../../../components/admin/SalesPanel.tsx'
-import { pageHead, pageTitle, panel } from '../../../components/admin/styles.ts'
-import { useStaff } from '../../../components/admin/use-staff.ts'
-import { button } from '../../../components/ui/button.ts'
+import { SalesPanel } from '#client/components/admin/SalesPanel.tsx'
+import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
+import { useStaff } from '#client/components/admin/use-staff.ts'
+import { button } from '#client/components/ui/button.ts'
+import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/')({
   head: () => ({ meta: [{ title: 'Dashboard | SkillForge Admin' }] }),

@@ -3,25 +3,22 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import {
-  SERVICE_ORDER_STATUS_LABELS,
-  SERVICE_ORDER_STATUSES as STATUSES,
-} from '../../../../src-shared/service-orders.ts'
-import { css } from '../../../../styled-system/css'
-import {
   optionalEnum,
   optionalFlag,
   optionalPage,
   optionalText,
   searchParams,
-} from '../../../components/admin/search.ts'
-import { inputClass, pageHead, pageTitle, panel, table } from '../../../components/admin/styles.ts'
-import { formatDue, periodLine, ServiceOrderStatusBadge } from '../../../components/service-orders/status.tsx'
-import { CheckboxField, SelectField } from '../../../components/ui/form.tsx'
-import { Pagination } from '../../../components/ui/Pagination.tsx'
-import { QueryList } from '../../../components/ui/QueryList.tsx'
-import { routeError } from '../../../components/ui/RouteError.tsx'
-import { LoadingState } from '../../../components/ui/states.tsx'
-import type { Trpc } from '../../../lib/trpc.ts'
+} from '#client/components/admin/search.ts'
+import { inputClass, pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
+import { formatDue, periodLine, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
+import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
+import { Pagination } from '#client/components/ui/Pagination.tsx'
+import { QueryList } from '#client/components/ui/QueryList.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import type { Trpc } from '#client/lib/trpc.ts'
+import { SERVICE_ORDER_STATUS_LABELS, SERVICE_ORDER_STATUSES as STATUSES } from '#shared/service-orders.ts'
+import { css } from '#styled-system/css'
 
 type QueueSearch = {
   status?: (typeof STATUSES)[number]
