@@ -6,9 +6,9 @@ import { gzipSync } from 'node:zlib'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { NativeFormResult } from '../../src-shared/native-form.ts'
+import type { PageStatus } from '../flows/page-status.ts'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
 import { acceptsGzip } from './compress-page.ts'
-import type { PageStatus } from './page-status.ts'
 import {
   inlineStylesheets,
   isServerRendered,

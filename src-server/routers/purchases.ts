@@ -3,10 +3,9 @@
 import { documentInput, freeEnrolmentInput, refundRequestInput } from '../../src-shared/schemas/orders.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { enrolForFree } from '../flows/free-enrolment.ts'
+import { orderHistory } from '../flows/order-history.ts'
 import { readDocument } from '../orders/documents.ts'
 import { requestRefund } from '../orders/refund-requests.ts'
-import { listOrdersForUser } from '../orders/repository.ts'
-import { withPaymentInstructions } from '../payments/instructions.ts'
 import { entitlementsOf, NO_ENTITLEMENTS } from '../subscriptions/premium.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
@@ -20,9 +19,7 @@ export const purchasesRouter = router({
     ...(await entitlementsOf(ctx.db, ctx.user)),
   })),
   /** Order history; unpaid bank-transfer and PayPal orders carry how to pay them (shown until paid). */
-  orders: authedProcedure.query(async ({ ctx }) =>
-    withPaymentInstructions(ctx.payments, await listOrdersForUser(ctx.db, ctx.user.id)),
-  ),
+  orders: authedProcedure.query(({ ctx }) => orderHistory(ctx.db, ctx.payments, ctx.user.id)),
   /** An invoice or credit note for its print page: the buyer it names, or staff. */
   document: authedProcedure
     .input(documentInput)

@@ -4,11 +4,11 @@
 import path from 'node:path'
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { ResolveSession, SessionInfo, SessionUser } from '../auth/types.ts'
+import { paymentsAdapter } from '../flows/payment-rails.ts'
 import { type AppConfig, defaultAppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { createMemoryLimiter, type RateLimiter } from '../security/rate-limit.ts'
 import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
-import { paymentsAdapter } from './payments-adapter.ts'
 
 export interface ContextInner {
   db: DB

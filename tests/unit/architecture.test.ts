@@ -161,6 +161,21 @@ describe('server architecture', () => {
     expect(wrong).toEqual([])
   })
 
+  it('lets only flows/ reach more than two domain leaves from one file', () => {
+    const leavesOf = new Map<string, Set<string>>()
+    for (const edge of crossFolderImports()) {
+      if (edge.toLayer !== 'leaf' || edge.fromLayer === 'flows') continue
+      const leaves = leavesOf.get(edge.from) ?? new Set<string>()
+      leaves.add(edge.to.split('/')[1] as string)
+      leavesOf.set(edge.from, leaves)
+    }
+    const wide = [...leavesOf]
+      .filter(([, leaves]) => leaves.size > 2)
+      .map(([file, leaves]) => `${file}: ${[...leaves]}`)
+    expect(leavesOf.size).toBeGreaterThan(10)
+    expect(wide).toEqual([])
+  })
+
   it('keeps plain HTTP routes in http/ (tRPC in trpc/, hooks in security/, the error mapping in the kernel)', () => {
     const allowed = [
       'src-server/http/',

@@ -2,7 +2,7 @@
 // table misses would answer 404 although it renders, and an entry without a route would answer 200 for nothing.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { NOT_FOUND_ROUTES, PAGE_ROUTES } from '../../src-server/http/page-status.ts'
+import { NOT_FOUND_ROUTES, PAGE_ROUTES } from '../../src-server/flows/page-status.ts'
 
 function clientRoutePaths(): string[] {
   const tree = readFileSync('src-client/routeTree.gen.ts', 'utf8')

@@ -2,7 +2,7 @@
 // course, category and service ids answer 404 (the client renders its not-found page); known ones 200.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { insertCourse } from '../../../db/seed/factories.ts'
-import { statusForPath } from '../../../src-server/http/page-status.ts'
+import { statusForPath } from '../../../src-server/flows/page-status.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
 

@@ -2,12 +2,12 @@
 // what orders/ and service-orders/ are handed to reach Stripe (a refund gateway, a monthly service's stop and a staff
 // cancel's money), built once per server by the tRPC context.
 
-import { cancelMoney, stopAtPeriodEnd } from '../flows/service-subscriptions.ts'
-import { stripeRefundGateway } from '../flows/stripe-refunds.ts'
 import type { RefundGateway } from '../orders/refunds.ts'
 import { defaultPayments, type PaymentsConfig } from '../payments/config.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import type { CancelOptions } from '../service-orders/staff.ts'
+import { cancelMoney, stopAtPeriodEnd } from './service-subscriptions.ts'
+import { stripeRefundGateway } from './stripe-refunds.ts'
 
 export interface PaymentsAdapter {
   payments: PaymentsConfig
