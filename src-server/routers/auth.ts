@@ -28,7 +28,7 @@ import type { Context } from '../trpc/context.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 const limiterDown = (ctx: Context) => (error: unknown) =>
-  ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
+  ctx.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
 
 async function enforceLimit(ctx: Context, rule: RateRule, key: string) {
   if (!(await allowAttempt(ctx.limiter, rule, key, limiterDown(ctx)))) {

@@ -5,6 +5,7 @@ import {
   catalogueSearchOutput,
   categoryCountSchema,
   courseCardSchema,
+  courseDetailSchema,
   courseIdSchema,
   featuredCoursesInput,
 } from '../../src-shared/schemas/catalog.ts'
@@ -69,27 +70,30 @@ export const catalogRouter = router({
   }),
 
   /** A published course, or null (the page shows the course not-found variant). */
-  course: publicProcedure.input(z.object({ id: courseIdSchema })).query(async ({ ctx, input }) => {
-    const found = await findPublishedCourseWithCurriculum(ctx.db, input.id)
-    if (!found) return null
-    const { row, curriculum } = found
-    return {
-      ...toCourseCard(row),
-      studentsCount: row.students_count,
-      language: row.language,
-      certificate: row.certificate,
-      whatYouWillLearn: row.what_you_will_learn,
-      requirements: row.requirements,
-      includedInPremium: row.included_in_premium,
-      curriculum,
-      instructorId: row.instructor_id,
-      instructorProfile: {
-        name: row.instructor_name,
-        title: row.instructor_title ?? 'Instructor / Subject Expert',
-        bio: row.instructor_bio ?? '',
-        image: row.instructor_image ?? '/placeholder.svg',
-      },
-      lastUpdated: row.updated_at.toISOString(),
-    }
-  }),
+  course: publicProcedure
+    .input(z.object({ id: courseIdSchema }))
+    .output(courseDetailSchema.nullable())
+    .query(async ({ ctx, input }) => {
+      const found = await findPublishedCourseWithCurriculum(ctx.db, input.id)
+      if (!found) return null
+      const { row, curriculum } = found
+      return {
+        ...toCourseCard(row),
+        studentsCount: row.students_count,
+        language: row.language,
+        certificate: row.certificate,
+        whatYouWillLearn: row.what_you_will_learn,
+        requirements: row.requirements,
+        includedInPremium: row.included_in_premium,
+        curriculum,
+        instructorId: row.instructor_id,
+        instructorProfile: {
+          name: row.instructor_name,
+          title: row.instructor_title ?? 'Instructor / Subject Expert',
+          bio: row.instructor_bio ?? '',
+          image: row.instructor_image ?? '/placeholder.svg',
+        },
+        lastUpdated: row.updated_at.toISOString(),
+      }
+    }),
 })

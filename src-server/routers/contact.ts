@@ -11,7 +11,7 @@ export const contactRouter = router({
       ctx.limiter,
       [{ rule: RATE_RULES.contact, key: `contact:${ctx.clientIp}` }],
       CONTACT_TOO_MANY,
-      (error) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; message allowed'),
+      (error) => ctx.log.warn({ err: error }, 'rate limiter unavailable; message allowed'),
     )
     const id = await submitContactMessage(ctx.db, input)
     return { id, message: CONTACT_SUCCESS_MESSAGE }

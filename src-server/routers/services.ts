@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { FEATURED_SERVICES_LIMIT } from '../../src-shared/constants.ts'
-import { serviceCardSchema, serviceIdSchema } from '../../src-shared/schemas/services.ts'
+import { serviceCardSchema, serviceDetailSchema, serviceIdSchema } from '../../src-shared/schemas/services.ts'
 import { findService, listPackages, listServices } from '../services/repository.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
@@ -39,26 +39,29 @@ export const servicesRouter = router({
     ),
 
   /** A service with its packages in order, or null (the page shows 'Service Not Found'). */
-  byId: publicProcedure.input(z.object({ id: serviceIdSchema })).query(async ({ ctx, input }) => {
-    const row = await findService(ctx.db, input.id)
-    if (!row) return null
-    const packages = await listPackages(ctx.db, row.id)
-    return {
-      ...toServiceSummary(row),
-      whatYouGet: row.what_you_get,
-      requirements: row.requirements,
-      processSteps: row.process_steps,
-      faqs: row.faqs,
-      packages: packages.map((pkg) => ({
-        id: pkg.id,
-        name: pkg.name,
-        priceMinor: pkg.price_minor,
-        currency: pkg.currency,
-        description: pkg.description,
-        features: pkg.features,
-        processingTime: pkg.processing_time,
-        billingInterval: pkg.billing_interval,
-      })),
-    }
-  }),
+  byId: publicProcedure
+    .input(z.object({ id: serviceIdSchema }))
+    .output(serviceDetailSchema.nullable())
+    .query(async ({ ctx, input }) => {
+      const row = await findService(ctx.db, input.id)
+      if (!row) return null
+      const packages = await listPackages(ctx.db, row.id)
+      return {
+        ...toServiceSummary(row),
+        whatYouGet: row.what_you_get,
+        requirements: row.requirements,
+        processSteps: row.process_steps,
+        faqs: row.faqs,
+        packages: packages.map((pkg) => ({
+          id: pkg.id,
+          name: pkg.name,
+          priceMinor: pkg.price_minor,
+          currency: pkg.currency,
+          description: pkg.description,
+          features: pkg.features,
+          processingTime: pkg.processing_time,
+          billingInterval: pkg.billing_interval,
+        })),
+      }
+    }),
 })

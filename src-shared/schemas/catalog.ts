@@ -96,3 +96,33 @@ export const catalogueSearchOutput = z.object({
   }),
   items: z.array(courseCardSchema),
 })
+
+/** A course page's outline: sections in order, each with its lessons (titles and lengths only, never content). */
+export const curriculumSectionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  lessons: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      durationSeconds: z.number().int(),
+      isPreview: z.boolean(),
+      kind: z.enum(['article', 'video']),
+      durationFromVideo: z.literal(true).optional(),
+    }),
+  ),
+})
+
+/** A published course's page: the public `catalog.course` answer (null: the not-found variant). */
+export const courseDetailSchema = courseCardSchema.extend({
+  studentsCount: z.number().int(),
+  language: z.string(),
+  certificate: z.boolean(),
+  whatYouWillLearn: z.array(z.string()),
+  requirements: z.array(z.string()),
+  includedInPremium: z.boolean(),
+  curriculum: z.array(curriculumSectionSchema),
+  instructorId: z.string().nullable(),
+  instructorProfile: z.object({ name: z.string(), title: z.string(), bio: z.string(), image: z.string() }),
+  lastUpdated: z.string(),
+})

@@ -50,12 +50,12 @@ export const adminSessionRouter = router({
   login: publicProcedure.input(adminLoginInput).mutation(async ({ ctx, input }) => {
     const email = input.email.trim().toLowerCase()
     const { guards, perAccount } = adminLoginGuards(ctx.clientIp, email)
-    const log = (error: unknown) => ctx.req?.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
+    const log = (error: unknown) => ctx.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
     const attempt = await reserveAttempt(ctx.limiter, guards, TOO_MANY_ATTEMPTS, log)
     const user = await authenticateWithPassword(ctx.db, input.email, input.password)
     if (!user || !isStaff(user.role) || !user.emailVerified) {
       await noticeLockout(ctx, email, attempt.counts[guards.indexOf(perAccount)] ?? 0).catch((error: unknown) =>
-        ctx.req?.log.warn({ err: error }, 'admin log-in lock-out notice not queued'),
+        ctx.log.warn({ err: error }, 'admin log-in lock-out notice not queued'),
       )
       throw new TRPCError({ code: 'UNAUTHORIZED', message: ADMIN_LOGIN_FAILED })
     }
