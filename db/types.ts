@@ -451,7 +451,7 @@ export interface SubscriptionsTable {
   cancel_reason: string | null
   ended_at: Date | null
   /** Why it ended: the member (or staff) cancelled, or it was not paid. */
-  end_reason: 'cancellation' | 'lapse' | null
+  end_reason: 'cancellation' | 'lapse' | 'refund' | null
   /** The latest period end a paid invoice (or the trial, or a paid manual order) covers. */
   paid_through: Date | null
   /** The latest period end an invoice failed to pay for. */

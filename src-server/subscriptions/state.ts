@@ -156,7 +156,7 @@ export async function endPlansOfOrder(trx: DB, orderId: string, at: Date): Promi
     if (subscription.ended_at) continue
     await trx
       .updateTable('subscriptions')
-      .set({ ended_at: at, end_reason: 'cancellation', cancel_at_period_end: false, updated_at: at })
+      .set({ ended_at: at, end_reason: 'refund', cancel_at_period_end: false, updated_at: at })
       .where('id', '=', subscription.id)
       .execute()
     await settleSubscription(trx, subscription.id)

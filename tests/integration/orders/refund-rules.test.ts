@@ -421,7 +421,8 @@ describe('refunding a plan bought with a course', () => {
     expect(await subscriptionOf(orderId)).toMatchObject({
       status: 'cancelled',
       ended_at: expect.any(Date),
-      end_reason: 'cancellation',
+      // A refunded plan says so (issue 38: "Refunded on DATE").
+      end_reason: 'refund',
       cancel_at_period_end: false,
     })
     const grants = await db()
@@ -446,7 +447,7 @@ describe('refunding a plan bought with a course', () => {
     // Stripe's customer.subscription.deleted arrives.
     expect(new Set(await fake.flush())).toEqual(new Set([200]))
     const ended = await subscriptionOf(orderId)
-    expect(ended).toMatchObject({ status: 'cancelled', end_reason: 'cancellation', cancel_at_period_end: false })
+    expect(ended).toMatchObject({ status: 'cancelled', end_reason: 'refund', cancel_at_period_end: false })
     expect(ended.ended_at).toBeInstanceOf(Date)
 
     const before = fake.calls.length

@@ -108,7 +108,7 @@ describe('refunding a plan', () => {
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === intent).map((r) => r.amount)).toEqual([
       before.captured_minor,
     ])
-    expect(await liveSubscription(user.id)).toMatchObject({ status: 'cancelled', end_reason: 'cancellation' })
+    expect(await liveSubscription(user.id)).toMatchObject({ status: 'cancelled', end_reason: 'refund' })
     const grant = await db()
       .selectFrom('access_grants')
       .select(['revoked_reason'])
