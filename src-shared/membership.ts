@@ -15,13 +15,27 @@ export interface MembershipFacts {
   cancelAtPeriodEnd: boolean
   amountMinor: number | null
   currency: string | null
+  /** When and why a plan ended (status 'cancelled'): cancelled, lapsed after a failed payment, or refunded. */
+  endedAt?: string | null
+  endReason?: MembershipEndReason | null
+}
+
+export type MembershipEndReason = 'cancellation' | 'lapse' | 'refund'
+
+/** "Cancelled on DATE", "Ended on DATE — payment failed" or "Refunded on DATE"; "Cancelled" without a date. */
+function endedText(facts: MembershipFacts): string {
+  if (!facts.endedAt) return 'Cancelled'
+  const day = formatDay(facts.endedAt)
+  if (facts.endReason === 'lapse') return `Ended on ${day} — payment failed`
+  if (facts.endReason === 'refund') return `Refunded on ${day}`
+  return `Cancelled on ${day}`
 }
 
 const price = (facts: MembershipFacts) => formatMoney(facts.amountMinor ?? 0, facts.currency ?? 'USD')
 
 /** "Free trial until DATE — first charge of $X", "Active — renews on DATE for $X", "Past due — update your card"… */
 export function membershipStatusText(facts: MembershipFacts): string {
-  if (facts.status === 'cancelled') return 'Cancelled'
+  if (facts.status === 'cancelled') return endedText(facts)
   if (facts.status === 'past_due') return 'Past due — update your card'
   if (facts.cancelAtPeriodEnd && facts.renewsAt) return `Cancels on ${formatDay(facts.renewsAt)}`
   if (facts.status === 'trialing' && facts.trialEndsAt) {

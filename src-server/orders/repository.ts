@@ -261,3 +261,33 @@ export function listAbandonedCardOrders(db: DB, before: Date, limit = 100) {
     .limit(limit)
     .execute()
 }
+
+/**
+ * A plan's invoices, oldest first: the order that started it and each later payment (a Stripe invoice, or a renewal
+ * order paid by PayPal or bank transfer); they stay listed after the plan ends.
+ */
+export function invoicesOfSubscription(
+  db: DB,
+  userId: string,
+  plan: { orderId: string | null; subscriptionId: string },
+) {
+  const billed = db.selectFrom('subscription_invoices as si').where('si.subscription_id', '=', plan.subscriptionId)
+  return db
+    .selectFrom('invoices as i')
+    .select(['i.id', 'i.number', 'i.issued_at', 'i.total_minor', 'i.currency'])
+    .where('i.user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        ...(plan.orderId ? [eb('i.order_id', '=', plan.orderId)] : []),
+        eb(
+          'i.stripe_invoice_id',
+          'in',
+          billed.select('si.stripe_invoice_id').where('si.stripe_invoice_id', 'is not', null),
+        ),
+        eb('i.order_id', 'in', billed.select('si.order_id').where('si.order_id', 'is not', null)),
+      ]),
+    )
+    .orderBy('i.issued_at')
+    .orderBy('i.number')
+    .execute()
+}

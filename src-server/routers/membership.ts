@@ -7,11 +7,11 @@ import {
   previewPlanChange,
   resumeMembership,
 } from '../flows/membership.ts'
-import { membershipOf } from '../subscriptions/view.ts'
+import { membershipPage } from '../flows/membership-view.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 
 export const membershipRouter = router({
-  get: authedProcedure.query(({ ctx }) => membershipOf(ctx.db, ctx.user.id)),
+  get: authedProcedure.query(({ ctx }) => membershipPage(ctx.db, ctx.user.id)),
 
   cancel: authedProcedure
     .input(cancelMembershipInput)

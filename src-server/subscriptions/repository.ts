@@ -169,6 +169,8 @@ export function subscriptionsWithPlan(db: DB) {
       's.stripe_customer_id',
       's.paid_through',
       's.order_id',
+      's.ended_at',
+      's.end_reason',
     ])
 }
 

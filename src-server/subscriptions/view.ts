@@ -1,9 +1,26 @@
-// /account → Membership: the member's live (or last) subscription, with its status told in words.
-import { type MembershipStatus, membershipStatusText } from '../../src-shared/membership.ts'
+// /account → Membership: the member's live (or last) subscription, with its status told in words; and the same
+// words for staff beside the order that started it.
+import { type MembershipFacts, type MembershipStatus, membershipStatusText } from '../../src-shared/membership.ts'
 import type { DB } from '../kernel/db.ts'
 import { subscriptionsWithPlan } from './repository.ts'
 
-/** The live subscription, else the newest one (so a cancelled member sees "Cancelled"), or null. */
+type SubscriptionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof subscriptionsWithPlan>['executeTakeFirst']>>>
+
+/** The facts the words are made of, the same for the member and for staff. */
+function factsOf(row: SubscriptionRow): MembershipFacts {
+  return {
+    status: row.status as MembershipStatus,
+    renewsAt: row.renews_at?.toISOString() ?? null,
+    trialEndsAt: row.trial_ends_at?.toISOString() ?? null,
+    cancelAtPeriodEnd: row.cancel_at_period_end,
+    amountMinor: row.amount_minor,
+    currency: row.currency,
+    endedAt: row.ended_at?.toISOString() ?? null,
+    endReason: row.end_reason,
+  }
+}
+
+/** The live subscription, else the newest one (a former member sees which plan ended, when and why), or null. */
 export async function membershipOf(db: DB, userId: string) {
   const row = await subscriptionsWithPlan(db)
     .where('s.user_id', '=', userId)
@@ -13,16 +30,11 @@ export async function membershipOf(db: DB, userId: string) {
     .limit(1)
     .executeTakeFirst()
   if (!row) return null
-  const facts = {
-    status: row.status as MembershipStatus,
-    renewsAt: row.renews_at?.toISOString() ?? null,
-    trialEndsAt: row.trial_ends_at?.toISOString() ?? null,
-    cancelAtPeriodEnd: row.cancel_at_period_end,
-    amountMinor: row.amount_minor,
-    currency: row.currency,
-  }
+  const facts = factsOf(row)
   const live = row.status !== 'cancelled'
   return {
+    subscriptionId: row.id,
+    orderId: row.order_id,
     planId: row.plan_id,
     planName: row.plan_name,
     billingCycle: row.billing_cycle,
@@ -33,5 +45,21 @@ export async function membershipOf(db: DB, userId: string) {
     canResume: live && row.cancel_at_period_end,
     canChangePlan: live && Boolean(row.stripe_subscription_id) && !row.cancel_at_period_end,
     canManageBilling: Boolean(row.stripe_customer_id),
+    /** A plan that ended may be bought again (without a trial: one per person). */
+    canSubscribeAgain: !live,
   }
+}
+
+/** For staff: the plan each of these orders started, as its member reads it ("Basic plan — Cancelled on DATE"). */
+export async function planTextsOfOrders(db: DB, orderIds: readonly string[]): Promise<Map<string, string>> {
+  if (orderIds.length === 0) return new Map()
+  const rows = await subscriptionsWithPlan(db)
+    .where('s.order_id', 'in', [...orderIds])
+    .where('s.duplicate_of', 'is', null)
+    .execute()
+  const texts = new Map<string, string>()
+  for (const row of rows) {
+    if (row.order_id) texts.set(row.order_id, `${row.plan_name} plan — ${membershipStatusText(factsOf(row))}`)
+  }
+  return texts
 }

@@ -341,6 +341,11 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
     invoicesOf(customerId: string) {
       return [...invoices.values()].filter((inv) => inv.customer === customerId)
     },
+
+    /** The customer's subscriptions that have not ended (the portal's Cancel plan ends them now). */
+    liveSubscriptionsOf(customerId: string) {
+      return [...subscriptions.values()].filter((sub) => sub.customer === customerId && sub.status !== 'canceled')
+    },
   }
 
   /** Credit for the unused time of the old price, charge for the same time at the new one (Stripe's proration). */

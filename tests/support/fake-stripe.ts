@@ -546,12 +546,17 @@ async function handleBilling(
   if (method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
     return { status: 200, body: billing.createPortalSession(params) }
   }
-  const portal = /^\/portal\/([\w-]+)(\/card)?$/.exec(url.pathname)
+  const portal = /^\/portal\/([\w-]+)(\/card|\/cancel)?$/.exec(url.pathname)
   if (portal) {
     const session = billing.portalSession(portal[1]!)
     if (!session) return { status: 404, body: 'No such portal session', type: 'text/plain' }
-    if (method === 'POST' && portal[2]) {
+    if (method === 'POST' && portal[2] === '/card') {
       billing.payOpenInvoices(session.customer)
+      await fake.flush()
+    }
+    if (method === 'POST' && portal[2] === '/cancel') {
+      // Stripe's portal can cancel a plan at once: customer.subscription.deleted follows.
+      for (const sub of billing.liveSubscriptionsOf(session.customer)) billing.cancelNow(sub.id)
       await fake.flush()
     }
     return {
@@ -594,6 +599,7 @@ function portalPage(
   return `<!doctype html><html><head><title>Fake Billing Portal</title></head><body>
 <h1>Fake Billing Portal</h1><h2>Invoices</h2><ul>${rows}</ul>
 <form method="post" action="/portal/${sessionId}/card"><button type="submit">Update card</button></form>
+<form method="post" action="/portal/${sessionId}/cancel"><button type="submit">Cancel plan</button></form>
 <a href="${escapeHtml(returnUrl)}">Return to the shop</a></body></html>`
 }
 

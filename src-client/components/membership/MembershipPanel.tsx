@@ -5,7 +5,10 @@ import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import type { BillingCycleValue } from '#shared/cart.ts'
+import { formatDay } from '#shared/membership.ts'
+import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
+import { DocumentLinks } from '../purchases/OrderActions.tsx'
 import { button } from '../ui/button.ts'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
@@ -114,7 +117,31 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
             Cancel membership
           </button>
         ) : null}
+        {m.canSubscribeAgain ? (
+          <Link to="/pricing" className={button()}>
+            Subscribe again
+          </Link>
+        ) : null}
       </div>
+      {m.invoices.length > 0 ? (
+        <section aria-labelledby="membership-invoices" className={css({ mt: '6' })}>
+          <h3 id="membership-invoices" className={css({ fontWeight: 'bold' })}>
+            Invoices
+          </h3>
+          <ul className={css({ mt: '2', display: 'grid', gap: '2' })}>
+            {m.invoices.map((invoice) => (
+              <li key={invoice.id} className={css({ display: 'grid', gap: '1' })}>
+                <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+                  {formatDay(invoice.issuedAt)} · {formatMoney(invoice.totalMinor, invoice.currency)}
+                </span>
+                <ul>
+                  <DocumentLinks kind="invoice" id={invoice.id} number={invoice.number} label="Invoice" />
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <CancelMembershipDialog
         open={dialog === 'cancel'}
         endsOn={m.renewsAt}

@@ -15,11 +15,19 @@ export function PurchasesSections() {
   const { data } = useEntitlements()
   const trpc = useTRPC()
   const unread = useQuery(trpc.serviceOrders.unread.queryOptions())
+  const membership = useQuery(trpc.membership.get.queryOptions())
+  const ended = membership.data?.canSubscribeAgain ? membership.data : null
   return (
     <>
       <SectionCard
         title="Membership"
-        description={data?.isPremium ? `Premium Plan (${data.plan?.name})` : 'Free account'}
+        description={
+          data?.isPremium
+            ? `Premium Plan (${data.plan?.name})`
+            : ended
+              ? `${ended.planName} plan — ${ended.statusText}`
+              : 'Free account'
+        }
       >
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3' })}>
           <Link to="/account/premium" className={button({ variant: 'outline' })}>
@@ -28,6 +36,10 @@ export function PurchasesSections() {
           {data?.plan ? (
             <Link to="/account/membership" className={button({ variant: 'outline' })}>
               Manage membership
+            </Link>
+          ) : ended ? (
+            <Link to="/account/membership" className={button({ variant: 'outline' })}>
+              View membership
             </Link>
           ) : null}
         </div>

@@ -13,6 +13,7 @@ export const Route = createFileRoute('/_auth/account')({
       queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions()),
       queryClient.prefetchQuery(trpc.learning.myCourses.queryOptions()),
       queryClient.prefetchQuery(trpc.purchases.orders.queryOptions()),
+      queryClient.prefetchQuery(trpc.membership.get.queryOptions()),
       queryClient.prefetchQuery(trpc.serviceOrders.mine.queryOptions()),
     ]),
   head: () => ({ meta: [{ title: 'My Account | SkillForge' }] }),

@@ -4,12 +4,12 @@ import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
 import { refundDecisionInput, refundInput, refundLinesInput } from '../../../src-shared/schemas/orders.ts'
 import { cancelOrderByStaff } from '../../flows/abandoned-checkouts.ts'
+import { ordersForStaff } from '../../flows/membership-view.ts'
 import { assignRefundLines, decideRefundRequest } from '../../flows/refunds.ts'
 import { confirmPaymentByStaff } from '../../flows/staff-order-actions.ts'
 import { refundByStaff } from '../../flows/stripe-refunds.ts'
 import { orderDetailForStaff } from '../../orders/refund-reads.ts'
 import { countOpenRefundRequests, listOpenRefundRequests } from '../../orders/refund-requests.ts'
-import { listOrdersForStaff } from '../../orders/repository.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -22,7 +22,7 @@ export const adminOrdersRouter = router({
     )
     .query(async ({ ctx, input }) => {
       // One extra row tells whether a next page exists without counting the whole table.
-      const rows = await listOrdersForStaff(ctx.db, {
+      const rows = await ordersForStaff(ctx.db, {
         status: input.status,
         limit: ADMIN_PAGE_SIZE + 1,
         offset: (input.page - 1) * ADMIN_PAGE_SIZE,

@@ -165,7 +165,7 @@ describe('a card membership', () => {
 
     await caller.membership.cancel({})
     await fake.advance(periodEnd - fake.billing.now + 60)
-    expect((await caller.membership.get())?.statusText).toBe('Cancelled')
+    expect((await caller.membership.get())?.statusText).toBe(`Cancelled on ${day(periodEnd)}`)
     expect(await isPremium(db(), member)).toBe(false)
     const grant = await db()
       .selectFrom('access_grants')
@@ -221,5 +221,66 @@ describe('a card membership', () => {
       code: 'CONFLICT',
       message: 'You already have a live plan. Use Change plan on the pricing page instead of buying another.',
     })
+  })
+})
+
+describe('a member whose plan ended (issue 38)', () => {
+  it('ended at Stripe (cancelled in its portal): Cancelled on DATE, Subscribe again, its invoices still listed', async () => {
+    const { member, caller, subscription, orderId } = await subscribe('basic', 'monthly')
+    await fake.advance(8 * DAY) // the first charge, paid: a second invoice
+    const live = await caller.membership.get()
+    expect(live?.canSubscribeAgain).toBe(false)
+    expect(live?.invoices).toHaveLength(2)
+
+    fake.billing.cancelNow(subscription.id)
+    expect(new Set(await fake.flush())).toEqual(new Set([200]))
+    const endedAt = fake.billing.retrieve(subscription.id)!.ended_at!
+    const ended = await caller.membership.get()
+    expect(ended).toMatchObject({
+      planName: 'Basic',
+      status: 'cancelled',
+      endReason: 'cancellation',
+      statusText: `Cancelled on ${day(endedAt)}`,
+      canCancel: false,
+      canResume: false,
+      canChangePlan: false,
+      canSubscribeAgain: true,
+    })
+    expect(ended?.invoices).toEqual(live?.invoices)
+    expect(await isPremium(db(), member)).toBe(false)
+    // Staff read the same words beside the order that started it.
+    const admin = await createUser(db(), { role: 'admin' })
+    const orders = await (await shopCaller(db(), admin, payments)).admin.orders.list({})
+    expect(orders.items.find((order) => order.id === orderId)?.plan).toBe(`Basic plan — Cancelled on ${day(endedAt)}`)
+  })
+
+  it('lapsed after its payments failed: Ended on DATE — payment failed', async () => {
+    const { member, caller, subscription } = await subscribe('pro', 'monthly')
+    await fake.advance(8 * DAY) // the first charge, paid
+    const paidThrough = fake.billing.retrieve(subscription.id)!.items.data[0]!.current_period_end
+    fake.billing.failPayments(member.email)
+    await fake.advance(paidThrough - fake.billing.now + 3600) // the renewal fails: past due
+    const nextEnd = fake.billing.retrieve(subscription.id)!.items.data[0]!.current_period_end
+    await fake.advance(nextEnd - fake.billing.now + 3600) // still unpaid at the next period: Stripe ends it
+    const sub = fake.billing.retrieve(subscription.id)!
+    expect(sub).toMatchObject({ status: 'canceled', cancellation_details: { reason: 'payment_failed' } })
+    expect(await caller.membership.get()).toMatchObject({
+      status: 'cancelled',
+      endReason: 'lapse',
+      statusText: `Ended on ${day(sub.ended_at!)} — payment failed`,
+      canSubscribeAgain: true,
+    })
+  })
+
+  it('refunded by staff: Refunded on DATE, and the refunded invoice still listed', async () => {
+    const { caller, orderId } = await subscribe('basic', 'annual')
+    const admin = await createUser(db(), { role: 'admin' })
+    const before = Date.now()
+    await (await shopCaller(db(), admin, payments)).admin.orders.refund({ orderId })
+    const ended = await caller.membership.get()
+    expect(ended).toMatchObject({ status: 'cancelled', endReason: 'refund', canSubscribeAgain: true })
+    expect(new Date(ended!.endedAt!).getTime()).toBeGreaterThanOrEqual(before - 1000)
+    expect(ended?.statusText).toBe(`Refunded on ${day(new Date(ended!.endedAt!).getTime() / 1000)}`)
+    expect(ended?.invoices).toHaveLength(1)
   })
 })

@@ -141,6 +141,11 @@ function Orders() {
                                 Needs line assignment
                               </span>
                             ) : null}
+                            {order.plan ? (
+                              <span className={css({ display: 'block', mt: '1', fontSize: 'sm', color: 'fg.muted' })}>
+                                {order.plan}
+                              </span>
+                            ) : null}
                           </td>
                           <td>{formatMoney(order.totalMinor, order.currency)}</td>
                           <td>{new Date(order.createdAt).toLocaleString()}</td>

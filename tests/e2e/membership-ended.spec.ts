@@ -1,0 +1,104 @@
+// A member whose plan ended sees what happened (issue 38): cancelled in Stripe's portal ("Cancelled on DATE"),
+// lapsed after failed payments ("Ended on DATE — payment failed"), refunded by staff ("Refunded on DATE"); each
+// with Subscribe again and the plan's invoices still listed, and staff read the same words beside the order.
+import type { Page } from '@playwright/test'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+const DATE = String.raw`\w+ \d{1,2}, \d{4}`
+
+/** Buys Basic (monthly) by card on the fake Stripe; answers the fake's origin. */
+async function buyBasicByCard(page: Page, card?: { email: string; fail?: boolean; backdateDays?: number }) {
+  await page.goto('/pricing')
+  const plan = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
+  await plan.getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(page.getByText('Basic plan added to cart')).toBeVisible()
+  await page.goto('/cart')
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+  const stripe = new URL(page.url()).origin
+  expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
+  if (card) {
+    const query = `email=${encodeURIComponent(card.email)}&fail=${card.fail ? 1 : 0}&backdate_days=${card.backdateDays ?? 0}`
+    expect((await page.request.post(`${stripe}/fake/card?${query}`)).ok()).toBe(true)
+  }
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  return stripe
+}
+
+async function expectEnded(page: Page, words: RegExp) {
+  await page.goto('/account/membership')
+  await expect(page.getByRole('heading', { name: 'Basic plan, billed monthly' })).toBeVisible()
+  await expect(page.getByTestId('membership-status-text')).toHaveText(words)
+  await expect(page.getByRole('link', { name: 'Subscribe again' })).toHaveAttribute('href', '/pricing')
+  await expect(page.getByRole('button', { name: 'Cancel membership' })).toHaveCount(0)
+  const invoices = page.getByRole('region', { name: 'Invoices' })
+  await expect(invoices.getByRole('link', { name: /^View invoice INV-/ })).not.toHaveCount(0)
+  await page.goto('/account')
+  await expect(page.getByText(new RegExp(`^Basic plan — ${words.source.slice(1, -1)}$`))).toBeVisible()
+  await expect(page.getByText('Free account')).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'View membership' })).toBeVisible()
+}
+
+test('a plan cancelled in Stripe’s portal: Cancelled on DATE, Subscribe again, its invoice still listed', async ({
+  page,
+  login,
+}) => {
+  test.setTimeout(60_000)
+  await login()
+  await buyBasicByCard(page)
+  await page.goto('/account/membership')
+  await page.getByRole('button', { name: 'Manage billing' }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Billing Portal' })).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel plan' }).click()
+  await page.getByRole('link', { name: 'Return to the shop' }).click()
+  await expectEnded(page, new RegExp(`^Cancelled on ${DATE}$`))
+})
+
+test('a plan lapsed after its payments failed: Ended on DATE — payment failed', async ({ page, login }) => {
+  test.setTimeout(60_000)
+  const user = await login()
+  // The trial ended 5 days ago on the fake Stripe's clock and the first charge failed: past due.
+  const stripe = await buyBasicByCard(page, { email: user.email, fail: true, backdateDays: 12 })
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=0`)).ok()).toBe(true)
+  await page.goto('/account/membership')
+  await expect(page.getByTestId('membership-status-text')).toHaveText('Past due — update your card')
+  // Still unpaid when the period ends: Stripe ends the subscription for non-payment.
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=30`)).ok()).toBe(true)
+  await expectEnded(page, new RegExp(`^Ended on ${DATE} — payment failed$`))
+  expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
+})
+
+test('a plan refunded by staff: Refunded on DATE for the member and beside the order for staff', async ({
+  page,
+  db,
+  baseURL,
+  login,
+}) => {
+  test.setTimeout(60_000)
+  const member = await login()
+  await buyBasicByCard(page)
+  const { reference } = await db
+    .selectFrom('orders')
+    .select('reference')
+    .where('user_id', '=', member.id)
+    .where('status', '=', 'paid')
+    .executeTakeFirstOrThrow()
+
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/orders')
+  const row = page.getByTestId(`order-${reference}`)
+  await expect(row.getByText(/^Basic plan — Free trial until/)).toBeVisible()
+  await row.getByRole('button', { name: 'Refund' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Refund order' })
+  await dialog.getByRole('button', { name: 'Refund whole order' }).click()
+  await expect(row.getByText(new RegExp(`^Basic plan — Refunded on ${DATE}$`))).toBeVisible()
+
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, member)
+  await expectEnded(page, new RegExp(`^Refunded on ${DATE}$`))
+})
