@@ -18,11 +18,12 @@ export const Route = createFileRoute('/_auth/account_/premium')({
   component: PremiumPage,
 })
 
+// A benefit not built yet is not claimed as given (issue 34): it says it is coming.
 const BENEFITS = [
-  'Unlimited access to premium courses',
-  'Offline downloads',
-  'Monthly live webinars',
-  'Direct messaging with instructors',
+  { name: 'Unlimited access to premium courses', available: true },
+  { name: 'Offline downloads', available: false },
+  { name: 'Monthly live webinars', available: false },
+  { name: 'Direct messaging with instructors', available: false },
 ]
 const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '6' })
 
@@ -63,7 +64,12 @@ function PremiumPage() {
             </h2>
             <ul className={css({ listStyle: 'disc', pl: '5' })}>
               {BENEFITS.map((benefit) => (
-                <li key={benefit}>{benefit}</li>
+                <li key={benefit.name}>
+                  {benefit.name}
+                  {benefit.available ? null : (
+                    <span className={css({ color: 'fg.muted', fontSize: 'sm' })}> (coming soon)</span>
+                  )}
+                </li>
               ))}
             </ul>
           </section>
