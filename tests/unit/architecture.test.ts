@@ -1,6 +1,6 @@
 // The server's layout rules (docs/decisions/0011-server-layout.md), checked by reading the source tree: who may
 // use tRPC, Stripe and the orders tables, and that server folders depend on each other one way only.
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type FolderGraph, findFolderCycles, importsOf } from '../support/import-graph.ts'
@@ -124,6 +124,16 @@ describe('server architecture', () => {
     const write = /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](orders|order_items|order_lines)['"]/
     // Migrations create the tables; benchmarks bulk-load thousands of fixture orders (no app path writes that fast).
     expect(offenders(appFiles, write, ['src-server/orders/', 'db/migrations/', 'scripts/bench-'])).toEqual([])
+  })
+
+  it('gives subscriptions one home: only subscriptions/ writes subscriptions and plans; one word per concept', () => {
+    const write = /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](subscriptions|plans)['"]/
+    // Migrations create the tables; the seed loads the plans of the pricing page.
+    expect(offenders(appFiles, write, ['src-server/subscriptions/', 'db/migrations/', 'db/seed/'])).toEqual([])
+    const folders = readdirSync(SERVER)
+    // The service offering is `services` (its router and tables), the payment rails `payments` (folder and router).
+    expect(folders.filter((name) => ['offerings', 'membership', 'plans', 'payment'].includes(name))).toEqual([])
+    expect(existsSync(path.join(SERVER, 'routers/payment.ts'))).toBe(false)
   })
 
   it('has no import cycle between server folders', () => {
