@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
+import { TWO_FACTOR_SETUP_PATH } from '../../../src-shared/auth.ts'
 import { css } from '../../../styled-system/css'
 import { optionalText, searchParams } from '../../components/admin/search.ts'
 import { errorText } from '../../components/admin/styles.ts'
@@ -43,10 +44,16 @@ function AdminLoginPage() {
 
   const login = useMutation(
     trpc.admin.session.login.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries()
-        notify('success', 'Login Successful', 'Welcome to the admin dashboard!')
+      onSuccess: async (result) => {
         const target = search.redirect?.startsWith('/admin') ? search.redirect : '/admin'
+        // The second factor's code comes next; no session yet.
+        if (result.twoFactor) return void (await navigate({ to: '/two-factor', search: { redirect: target } }))
+        await queryClient.invalidateQueries()
+        if (result.mustEnrolTwoFactor) {
+          notify('info', 'Set up two-factor authentication', 'The admin area needs it for your role.')
+          return void (await navigate({ href: TWO_FACTOR_SETUP_PATH }))
+        }
+        notify('success', 'Login Successful', 'Welcome to the admin dashboard!')
         await navigate({ to: target })
       },
       onError: (failure) => {
