@@ -7,6 +7,7 @@ import { generateHOTP } from '@oslojs/otp'
 import type { Page } from '@playwright/test'
 import { confirmTotpEnrolment, startTotpEnrolment } from '../../src-server/auth/two-factor.ts'
 import { createSessionToken, createUser } from '../support/factories.ts'
+import { axeViolations, pageWidth } from './a11y.ts'
 import { expect, test } from './fixtures.ts'
 import { recordSecrets } from './secrets.ts'
 
@@ -43,11 +44,15 @@ test('a staff member sets up TOTP, logs in with a code, and with a recovery code
   test.setTimeout(60_000)
   const admin = await login({ role: 'admin', firstName: 'Ada', lastName: 'Admin' })
 
+  // On a phone, as the route table's check does for the first state of the page.
+  await page.setViewportSize({ width: 390, height: 844 })
   await page.goto('/account/security')
   const section = page.getByRole('region', { name: 'Two-factor authentication' })
   await expect(section.getByText('Off.')).toBeVisible()
   await section.getByRole('button', { name: 'Set up two-factor authentication' }).click()
   await expect(section.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible()
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390)
+  expect(await axeViolations(page)).toEqual([])
   const manualKey = (await section.getByTestId('totp-manual-key').textContent()) ?? ''
   expect(manualKey).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/)
   recordSecrets(new Set([manualKey, manualKey.replace(/\s/g, '')]))
@@ -63,8 +68,11 @@ test('a staff member sets up TOTP, logs in with a code, and with a recovery code
   const recoveryCodes = (await codes.allTextContents()).map((code) => code.trim())
   recordSecrets(new Set(recoveryCodes))
   expect(recoveryCodes.every((code) => /^[a-z2-7]{5}-[a-z2-7]{5}$/.test(code))).toBe(true)
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390)
+  expect(await axeViolations(page)).toEqual([])
   await section.getByRole('button', { name: 'I have saved them' }).click()
   await expect(section.getByText('10 of 10 recovery codes left.')).toBeVisible()
+  expect(await axeViolations(page)).toEqual([])
   // Never shown again.
   await page.reload()
   await expect(page.getByText(recoveryCodes[0]!)).toHaveCount(0)

@@ -20,6 +20,8 @@ type Enrolment = RouterOutputs['security']['startTotp']
 
 const stack = css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })
 const row = css({ display: 'flex', flexWrap: 'wrap', gap: '3' })
+/** A long label may take two lines on a 320 px screen rather than push the page sideways. */
+const wrappingButton = css(button.raw(), { whiteSpace: 'normal', h: 'auto', minH: '11', py: '2', textAlign: 'center' })
 const mono = css({ fontFamily: 'mono', fontSize: 'md', letterSpacing: 'wide', wordBreak: 'break-all' })
 
 export function TwoFactorSection({ overview }: { overview: Overview }) {
@@ -80,7 +82,7 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
           ) : null}
           <p>Off. Turn it on so that a stolen password alone cannot open your account.</p>
           <div>
-            <button type="button" className={button()} onClick={begin} disabled={start.isPending}>
+            <button type="button" className={wrappingButton} onClick={begin} disabled={start.isPending}>
               {start.isPending ? 'Starting...' : 'Set up two-factor authentication'}
             </button>
           </div>
