@@ -79,7 +79,7 @@ export const authRouter = router({
    * authenticator app (or a recovery code, once) give the session. Ten wrong codes lock the step for 15 minutes.
    */
   verifyTwoFactor: publicProcedure.input(twoFactorCodeInput).mutation(async ({ ctx, input }) => {
-    await enforceLimit(ctx, RATE_RULES.login, `two-factor:${ctx.clientIp}`)
+    await enforceLimit(ctx, RATE_RULES.twoFactorPerAddress, `two-factor:${ctx.clientIp}`)
     const userId = await completeTwoFactorSignIn(ctx, input.code)
     return loadMe(ctx.db, userId)
   }),
