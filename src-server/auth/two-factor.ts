@@ -82,19 +82,18 @@ export async function startTotpEnrolment(
   if (await hasTwoFactor(db, user.id)) throw new DomainError('conflict', TWO_FACTOR_MESSAGES.alreadyOn)
   const key = newTotpKey()
   const secret = sealTotpKey(key, settings.encryptionKey)
-  await db
+  const written = await db
     .insertInto('user_totp')
     .values({ user_id: user.id, secret })
     .onConflict((oc) =>
-      oc.column('user_id').doUpdateSet({
-        secret,
-        confirmed_at: null,
-        last_used_step: null,
-        failed_attempts: 0,
-        locked_until: null,
-      }),
+      oc
+        .column('user_id')
+        .doUpdateSet({ secret, last_used_step: null, failed_attempts: 0, locked_until: null })
+        // Only a key still waiting for its first code is replaced, never one confirmed in the meantime.
+        .where('user_totp.confirmed_at', 'is', null),
     )
-    .execute()
+    .executeTakeFirst()
+  if (!Number(written.numInsertedOrUpdatedRows)) throw new DomainError('conflict', TWO_FACTOR_MESSAGES.alreadyOn)
   return { uri: totpKeyUri(user.email, key), manualKey: manualEntryKey(key) }
 }
 
@@ -222,6 +221,33 @@ export async function verifySecondFactor(
   return outcome.kind
 }
 
+/** The current password, then a code (TOTP or recovery) under the usual replay and lock-out rules. */
+async function checkPasswordAndCode(
+  db: DB,
+  userId: string,
+  input: { password: string; code: string },
+  settings: TwoFactorSettings,
+  now: Date,
+) {
+  const user = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst()
+  if (!user?.password_hash || !(await verifyPassword(user.password_hash, input.password))) {
+    throw new DomainError('invalid', TWO_FACTOR_MESSAGES.wrongPassword, { field: 'password' })
+  }
+  await verifySecondFactor(db, userId, input.code, settings, now)
+}
+
+/** Ten new recovery codes in place of the old ones (used or not), after the password and a code. */
+export async function regenerateRecoveryCodes(
+  db: DB,
+  userId: string,
+  input: { password: string; code: string },
+  settings: TwoFactorSettings,
+  now = new Date(),
+): Promise<string[]> {
+  await checkPasswordAndCode(db, userId, input, settings, now)
+  return db.transaction().execute((trx) => replaceRecoveryCodes(trx, userId))
+}
+
 /** Turns two-factor off after the current password and a code (TOTP or recovery), both fresh. */
 export async function disableTwoFactor(
   db: DB,
@@ -230,11 +256,7 @@ export async function disableTwoFactor(
   settings: TwoFactorSettings,
   now = new Date(),
 ): Promise<void> {
-  const user = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst()
-  if (!user?.password_hash || !(await verifyPassword(user.password_hash, input.password))) {
-    throw new DomainError('invalid', TWO_FACTOR_MESSAGES.wrongPassword, { field: 'password' })
-  }
-  await verifySecondFactor(db, userId, input.code, settings, now)
+  await checkPasswordAndCode(db, userId, input, settings, now)
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute()
     await trx.deleteFrom('user_totp').where('user_id', '=', userId).execute()

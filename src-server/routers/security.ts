@@ -7,6 +7,7 @@ import { endOtherSessions, endOwnSession, listSessions } from '../auth/session-l
 import {
   confirmTotpEnrolment,
   disableTwoFactor,
+  regenerateRecoveryCodes,
   startTotpEnrolment,
   twoFactorSettings,
   twoFactorStatus,
@@ -40,6 +41,13 @@ export const securityRouter = router({
   confirmTotp: authedProcedure.input(twoFactorCodeInput).mutation(async ({ ctx, input }) => {
     await limitPerUser(ctx, ctx.user.id)
     const recoveryCodes = await confirmTotpEnrolment(ctx.db, ctx.user.id, input.code, twoFactorSettings(ctx.config))
+    return { recoveryCodes }
+  }),
+
+  /** Ten new recovery codes (the old ones stop working), after the password and a code; shown once. */
+  newRecoveryCodes: authedProcedure.input(disableTwoFactorInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    const recoveryCodes = await regenerateRecoveryCodes(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
     return { recoveryCodes }
   }),
 

@@ -84,6 +84,20 @@ describe('enrolment', () => {
     expect((await latestMailTo(site.db, user.email, SECURITY_MAIL_KINDS.twoFactorOn))?.text_body).not.toContain(secret)
   })
 
+  it('starting again replaces a key still waiting for its first code', async () => {
+    const user = await createUser(site.db)
+    const first = await startTotpEnrolment(site.db, user, settings)
+    const second = await startTotpEnrolment(site.db, user, settings)
+    expect(second.manualKey).not.toBe(first.manualKey)
+    const now = new Date()
+    await expect(
+      confirmTotpEnrolment(site.db, user.id, codeAt(first.manualKey, totpStep(now)), settings, now),
+    ).rejects.toMatchObject({ kind: 'invalid' })
+    expect(
+      await confirmTotpEnrolment(site.db, user.id, codeAt(second.manualKey, totpStep(now)), settings, now),
+    ).toHaveLength(10)
+  })
+
   it('seals the key with TWO_FACTOR_KEY when it is set', async () => {
     const user = await createUser(site.db)
     const encryptionKey = new Uint8Array(32).fill(7)
@@ -117,6 +131,28 @@ describe('enrolment', () => {
       await site.db.selectFrom('user_recovery_codes').select('id').where('user_id', '=', user.id).execute(),
     ).toEqual([])
     expect(await latestMailTo(site.db, user.email, SECURITY_MAIL_KINDS.twoFactorOff)).toBeTruthy()
+  })
+})
+
+describe('new recovery codes', () => {
+  it('replace the old ones after the password and a code; never readable afterwards', async () => {
+    const { user, manualKey, recoveryCodes } = await enrolledUser(site.db)
+    const { caller } = await callerFor(site.db, user)
+    await expect(
+      caller.security.newRecoveryCodes({ password: 'wrong-password-1', code: recoveryCodes[0] ?? '' }),
+    ).rejects.toMatchObject({ message: TWO_FACTOR_MESSAGES.wrongPassword })
+    const { recoveryCodes: fresh } = await caller.security.newRecoveryCodes({
+      password: user.password,
+      code: codeAt(manualKey, totpStep(new Date()) + 1),
+    })
+    expect(fresh).toHaveLength(10)
+    expect(fresh.some((code) => recoveryCodes.includes(code))).toBe(false)
+    await expect(verifySecondFactor(site.db, user.id, recoveryCodes[1] ?? '', settings)).rejects.toMatchObject({
+      kind: 'invalid',
+    })
+    expect(await verifySecondFactor(site.db, user.id, fresh[0] ?? '', settings)).toBe('recovery')
+    const answer = JSON.stringify(await caller.security.overview())
+    for (const code of fresh) expect(answer).not.toContain(code)
   })
 })
 

@@ -28,8 +28,10 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null)
-  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null)
+  const [recoveryCodes, setRecoveryCodes] = useState<{ codes: string[]; fresh: boolean } | null>(null)
   const start = useMutation(trpc.security.startTotp.mutationOptions())
+  const renew = useMutation(trpc.security.newRecoveryCodes.mutationOptions())
+  const disable = useMutation(trpc.security.disableTotp.mutationOptions())
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.security.overview.queryKey() })
 
   async function begin() {
@@ -46,7 +48,12 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
     return (
       <SectionCard title="Two-factor authentication" description={description}>
         <RecoveryCodes
-          codes={recoveryCodes}
+          codes={recoveryCodes.codes}
+          intro={
+            recoveryCodes.fresh
+              ? 'Two-factor authentication is on. Save these recovery codes somewhere safe: each one signs you in once if you lose your phone. They are shown only now.'
+              : 'Your new recovery codes: the old ones no longer work. Save these somewhere safe; they are shown only now.'
+          }
           onDone={async () => {
             setRecoveryCodes(null)
             await refresh()
@@ -64,7 +71,28 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
             {status.enabledAt ? ` since ${new Date(status.enabledAt).toLocaleDateString()}` : ''}.{' '}
             {status.recoveryCodesLeft} of 10 recovery codes left.
           </p>
-          <DisableForm onDone={refresh} />
+          <PasswordAndCodeForm
+            title="New recovery codes"
+            note="Replaces all ten; the old ones stop working."
+            submit="Get new codes"
+            pending="Creating..."
+            run={async (input) => {
+              const { recoveryCodes: codes } = await renew.mutateAsync(input)
+              notify('success', 'New recovery codes created')
+              setRecoveryCodes({ codes, fresh: false })
+            }}
+          />
+          <PasswordAndCodeForm
+            title="Turn off two-factor authentication"
+            submit="Turn off"
+            pending="Turning off..."
+            danger
+            run={async (input) => {
+              await disable.mutateAsync(input)
+              notify('success', 'Two-factor authentication is off')
+              await refresh()
+            }}
+          />
         </div>
       ) : enrolment ? (
         <EnrolForm
@@ -72,7 +100,7 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
           onCancel={() => setEnrolment(null)}
           onDone={(codes) => {
             setEnrolment(null)
-            setRecoveryCodes(codes)
+            setRecoveryCodes({ codes, fresh: true })
           }}
         />
       ) : (
@@ -163,14 +191,11 @@ function EnrolForm({
   )
 }
 
-function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+function RecoveryCodes({ codes, intro, onDone }: { codes: string[]; intro: string; onDone: () => void }) {
   const { copied, copy } = useCopy()
   return (
     <div className={stack}>
-      <FormAlert kind="success">
-        Two-factor authentication is on. Save these recovery codes somewhere safe: each one signs you in once if you
-        lose your phone. They are shown only now.
-      </FormAlert>
+      <FormAlert kind="success">{intro}</FormAlert>
       <ul
         aria-label="Recovery codes"
         className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '2' })}
@@ -193,10 +218,24 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   )
 }
 
-function DisableForm({ onDone }: { onDone: () => Promise<unknown> }) {
-  const trpc = useTRPC()
+/** A form that asks for the current password and a code (from the app or a recovery code) before `run`. */
+function PasswordAndCodeForm({
+  title,
+  note,
+  submit,
+  pending,
+  danger = false,
+  run,
+}: {
+  title: string
+  note?: string
+  submit: string
+  pending: string
+  danger?: boolean
+  run: (input: { password: string; code: string }) => Promise<void>
+}) {
   const [error, setError] = useState<string | null>(null)
-  const disable = useMutation(trpc.security.disableTotp.mutationOptions())
+  const [busy, setBusy] = useState(false)
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -205,19 +244,21 @@ function DisableForm({ onDone }: { onDone: () => Promise<unknown> }) {
     const parsed = disableTwoFactorInput.safeParse({ password: form.get('password'), code: form.get('code') })
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please check the form')
     setError(null)
+    setBusy(true)
     try {
-      await disable.mutateAsync(parsed.data)
-      notify('success', 'Two-factor authentication is off')
+      await run(parsed.data)
       formElement.reset()
-      await onDone()
     } catch (caught) {
       setError(errorMessage(caught, 'An error occurred. Please try again.'))
+    } finally {
+      setBusy(false)
     }
   }
 
   return (
-    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack}>
-      <h3 className={css({ fontWeight: 'semibold' })}>Turn off two-factor authentication</h3>
+    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack} aria-label={title}>
+      <h3 className={css({ fontWeight: 'semibold', mt: '2' })}>{title}</h3>
+      {note ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{note}</p> : null}
       {error ? <FormAlert>{error}</FormAlert> : null}
       <TextField label="Current password" name="password" type="password" autoComplete="current-password" />
       <TextField
@@ -229,8 +270,8 @@ function DisableForm({ onDone }: { onDone: () => Promise<unknown> }) {
         maxLength={32}
       />
       <div>
-        <button type="submit" className={button({ variant: 'danger' })} disabled={disable.isPending}>
-          {disable.isPending ? 'Turning off...' : 'Turn off'}
+        <button type="submit" className={button({ variant: danger ? 'danger' : 'outline' })} disabled={busy}>
+          {busy ? pending : submit}
         </button>
       </div>
     </form>
