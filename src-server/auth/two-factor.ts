@@ -28,6 +28,8 @@ export const TWO_FACTOR_MESSAGES = {
   notStarted: 'Start the set-up again: there is no key waiting for its first code.',
   notOn: 'Two-factor authentication is not on.',
   wrongPassword: 'Current password is incorrect',
+  needsPassword:
+    'Set a password first (Forgot password? on the log-in page sends a link): turning two-factor off later asks for it.',
 } as const
 
 export interface TwoFactorSettings {
@@ -80,6 +82,9 @@ export async function startTotpEnrolment(
   settings: TwoFactorSettings,
 ): Promise<{ uri: string; manualKey: string }> {
   if (await hasTwoFactor(db, user.id)) throw new DomainError('conflict', TWO_FACTOR_MESSAGES.alreadyOn)
+  // An account signed in only through Google or Facebook could never turn it off again (that needs the password).
+  const account = await db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirst()
+  if (!account?.password_hash) throw new DomainError('precondition', TWO_FACTOR_MESSAGES.needsPassword)
   const key = newTotpKey()
   const secret = sealTotpKey(key, settings.encryptionKey)
   const written = await db

@@ -98,6 +98,15 @@ describe('enrolment', () => {
     ).toHaveLength(10)
   })
 
+  it('is refused to an account without a password (it could not be turned off again)', async () => {
+    const user = await createUser(site.db)
+    await site.db.updateTable('users').set({ password_hash: null }).where('id', '=', user.id).execute()
+    await expect(startTotpEnrolment(site.db, user, settings)).rejects.toMatchObject({
+      kind: 'precondition',
+      message: TWO_FACTOR_MESSAGES.needsPassword,
+    })
+  })
+
   it('seals the key with TWO_FACTOR_KEY when it is set', async () => {
     const user = await createUser(site.db)
     const encryptionKey = new Uint8Array(32).fill(7)
