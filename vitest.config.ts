@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config'
 const seed = Number(process.env.TEST_SEED ?? Math.floor(Math.random() * 1_000_000))
 if (!process.env.VITEST_WORKER_ID) console.log(`test order: shuffled, seed ${seed} (TEST_SEED=${seed} repeats it)`)
 const common = {
+  // Staff need no second factor in tests unless a test asks (tests/integration/two-factor*.test.ts).
+  env: { STAFF_2FA: 'optional' },
   testTimeout: 20_000,
   hookTimeout: 60_000,
   sequence: { shuffle: { files: true, tests: true }, seed },

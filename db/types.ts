@@ -198,6 +198,48 @@ export interface SessionsTable {
   expires_at: Date
   last_seen_at: Generated<Date>
   created_at: CreatedAt
+  /** The browser's User-Agent at sign-in (shown as device and browser in the sessions list). */
+  user_agent: string | null
+  /** The client address's network ("203.0.113.0/24", IPv6 /48), never the address itself. */
+  ip_network: string | null
+}
+
+export interface UserTotpTable {
+  user_id: string
+  /** The TOTP key, sealed (auth/totp-secret.ts): AES-256-GCM when TWO_FACTOR_KEY is set. */
+  secret: string
+  /** Null while enrolment waits for the first code. */
+  confirmed_at: Date | null
+  /** The 30-second step of the last accepted code: a code of this step or earlier is never accepted again. */
+  last_used_step: number | null
+  failed_attempts: Generated<number>
+  locked_until: Date | null
+  created_at: CreatedAt
+}
+
+export interface UserRecoveryCodesTable {
+  id: Generated<string>
+  user_id: string
+  /** SHA-256 of the normalised code; the code itself is shown once and never stored. */
+  code_hash: Uint8Array
+  used_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface PendingLoginsTable {
+  id: string
+  user_id: string
+  secret_hash: Uint8Array
+  remember: Generated<boolean>
+  expires_at: Date
+  created_at: CreatedAt
+}
+
+export interface KnownDevicesTable {
+  user_id: string
+  device_key: string
+  first_seen_at: Generated<Date>
+  last_seen_at: Generated<Date>
 }
 
 export interface MailOutboxTable {
@@ -755,6 +797,10 @@ export interface Database {
   promo_videos: PromoVideosTable
   users: UsersTable
   sessions: SessionsTable
+  user_totp: UserTotpTable
+  user_recovery_codes: UserRecoveryCodesTable
+  pending_logins: PendingLoginsTable
+  known_devices: KnownDevicesTable
   mail_outbox: MailOutboxTable
   cart_items: CartItemsTable
   orders: OrdersTable

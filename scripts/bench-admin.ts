@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { courseRow, insertUser } from '../db/seed/factories.ts'
 import { seedDatabase } from '../db/seed/index.ts'
+import { defaultAppConfig } from '../src-server/kernel/config.ts'
 import { openPglite } from '../src-server/kernel/db.ts'
 import { createCaller } from '../src-server/routers/_app.ts'
 import { createContextInner } from '../src-server/trpc/context.ts'
@@ -65,6 +66,8 @@ const caller = createCaller(
     db,
     user: { id: owner.id, email: owner.email, role: owner.role, firstName: '', lastName: '', avatarUrl: null },
     session: { id: 'bench', expiresAt: new Date(Date.now() + 60_000) },
+    // Measures the reads, not the second factor an owner needs under STAFF_2FA=required.
+    config: { ...defaultAppConfig, staffTwoFactor: 'optional' },
   }),
 )
 

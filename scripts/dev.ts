@@ -5,7 +5,8 @@ const children: ChildProcess[] = [
   spawn('npx', ['panda', '--watch', '--silent'], { stdio: 'inherit' }),
   spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src-server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, CLIENT_DIR: process.env.CLIENT_DIR ?? './dist/client' },
+    // Development: staff may sign in without a second factor (STAFF_2FA=required to try the enforced set-up).
+    env: { STAFF_2FA: 'optional', ...process.env, CLIENT_DIR: process.env.CLIENT_DIR ?? './dist/client' },
   }),
   spawn('npx', ['vite'], { stdio: 'inherit' }),
 ]

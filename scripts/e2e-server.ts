@@ -44,6 +44,8 @@ const env: NodeJS.ProcessEnv = {
   STRIPE_WEBHOOK_SECRET: fakeStripe.webhookSecret,
   STRIPE_API_URL: fakeStripe.url,
   PAYPAL_ME_URL: 'https://paypal.me/skillforge-e2e',
+  // Staff log in without a second factor unless they set one up (tests/e2e/two-factor.spec.ts does).
+  STAFF_2FA: 'optional',
 }
 
 // A fresh log and list of secrets for each run.

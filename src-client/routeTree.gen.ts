@@ -31,6 +31,7 @@ import { Route as SecurityRouteImport } from './routes/security'
 import { Route as ServicesRouteImport } from './routes/services'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as TermsRouteImport } from './routes/terms'
+import { Route as TwoFactorRouteImport } from './routes/two-factor'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AuthAccountRouteImport } from './routes/_auth/account'
 import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
@@ -43,6 +44,7 @@ import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
+import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_.security'
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
 import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
@@ -169,6 +171,11 @@ const TermsRoute = TermsRouteImport.update({
   path: '/terms',
   getParentRoute: () => rootRouteImport,
 } as any)
+const TwoFactorRoute = TwoFactorRouteImport.update({
+  id: '/two-factor',
+  path: '/two-factor',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const VerifyEmailRoute = VerifyEmailRouteImport.update({
   id: '/verify-email',
   path: '/verify-email',
@@ -228,6 +235,11 @@ const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
 const AuthAccountPremiumRoute = AuthAccountPremiumRouteImport.update({
   id: '/account_/premium',
   path: '/account/premium',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthAccountSecurityRoute = AuthAccountSecurityRouteImport.update({
+  id: '/account_/security',
+  path: '/account/security',
   getParentRoute: () => AuthRoute,
 } as any)
 const AdminStaffIndexRoute = AdminStaffIndexRouteImport.update({
@@ -335,6 +347,7 @@ export interface FileRoutesByFullPath {
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/two-factor': typeof TwoFactorRoute
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
   '/admin': typeof AdminStaffRouteWithChildren
@@ -347,6 +360,7 @@ export interface FileRoutesByFullPath {
   '/courses/': typeof CoursesIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
+  '/account/security': typeof AuthAccountSecurityRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
@@ -386,6 +400,7 @@ export interface FileRoutesByTo {
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/two-factor': typeof TwoFactorRoute
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
@@ -397,6 +412,7 @@ export interface FileRoutesByTo {
   '/courses': typeof CoursesIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
+  '/account/security': typeof AuthAccountSecurityRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
@@ -438,6 +454,7 @@ export interface FileRoutesById {
   '/services': typeof ServicesRoute
   '/signup': typeof SignupRoute
   '/terms': typeof TermsRoute
+  '/two-factor': typeof TwoFactorRoute
   '/verify-email': typeof VerifyEmailRoute
   '/_auth/account': typeof AuthAccountRoute
   '/admin/_staff': typeof AdminStaffRouteWithChildren
@@ -450,6 +467,7 @@ export interface FileRoutesById {
   '/courses/': typeof CoursesIndexRoute
   '/_auth/account_/membership': typeof AuthAccountMembershipRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
+  '/_auth/account_/security': typeof AuthAccountSecurityRoute
   '/admin/_staff/$': typeof AdminStaffSplatRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
@@ -491,6 +509,7 @@ export interface FileRouteTypes {
     | '/services'
     | '/signup'
     | '/terms'
+    | '/two-factor'
     | '/verify-email'
     | '/account'
     | '/admin'
@@ -503,6 +522,7 @@ export interface FileRouteTypes {
     | '/courses/'
     | '/account/membership'
     | '/account/premium'
+    | '/account/security'
     | '/admin/$'
     | '/admin/audit'
     | '/admin/categories'
@@ -542,6 +562,7 @@ export interface FileRouteTypes {
     | '/services'
     | '/signup'
     | '/terms'
+    | '/two-factor'
     | '/verify-email'
     | '/account'
     | '/admin/accept-invite'
@@ -553,6 +574,7 @@ export interface FileRouteTypes {
     | '/courses'
     | '/account/membership'
     | '/account/premium'
+    | '/account/security'
     | '/admin/$'
     | '/admin/audit'
     | '/admin/categories'
@@ -593,6 +615,7 @@ export interface FileRouteTypes {
     | '/services'
     | '/signup'
     | '/terms'
+    | '/two-factor'
     | '/verify-email'
     | '/_auth/account'
     | '/admin/_staff'
@@ -605,6 +628,7 @@ export interface FileRouteTypes {
     | '/courses/'
     | '/_auth/account_/membership'
     | '/_auth/account_/premium'
+    | '/_auth/account_/security'
     | '/admin/_staff/$'
     | '/admin/_staff/audit'
     | '/admin/_staff/categories'
@@ -646,6 +670,7 @@ export interface RootRouteChildren {
   ServicesRoute: typeof ServicesRoute
   SignupRoute: typeof SignupRoute
   TermsRoute: typeof TermsRoute
+  TwoFactorRoute: typeof TwoFactorRoute
   VerifyEmailRoute: typeof VerifyEmailRoute
   AdminStaffRoute: typeof AdminStaffRouteWithChildren
   AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
@@ -816,6 +841,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/two-factor': {
+      id: '/two-factor'
+      path: '/two-factor'
+      fullPath: '/two-factor'
+      preLoaderRoute: typeof TwoFactorRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/verify-email': {
       id: '/verify-email'
       path: '/verify-email'
@@ -898,6 +930,13 @@ declare module '@tanstack/react-router' {
       path: '/account/premium'
       fullPath: '/account/premium'
       preLoaderRoute: typeof AuthAccountPremiumRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/account_/security': {
+      id: '/_auth/account_/security'
+      path: '/account/security'
+      fullPath: '/account/security'
+      preLoaderRoute: typeof AuthAccountSecurityRouteImport
       parentRoute: typeof AuthRoute
     }
     '/admin/_staff/': {
@@ -1019,6 +1058,7 @@ interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
   AuthAccountMembershipRoute: typeof AuthAccountMembershipRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
+  AuthAccountSecurityRoute: typeof AuthAccountSecurityRoute
   AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
   AuthDocumentsKindDocumentIdRoute: typeof AuthDocumentsKindDocumentIdRoute
 }
@@ -1027,6 +1067,7 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
   AuthAccountMembershipRoute: AuthAccountMembershipRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
+  AuthAccountSecurityRoute: AuthAccountSecurityRoute,
   AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
   AuthDocumentsKindDocumentIdRoute: AuthDocumentsKindDocumentIdRoute,
 }
@@ -1088,6 +1129,7 @@ const rootRouteChildren: RootRouteChildren = {
   ServicesRoute: ServicesRoute,
   SignupRoute: SignupRoute,
   TermsRoute: TermsRoute,
+  TwoFactorRoute: TwoFactorRoute,
   VerifyEmailRoute: VerifyEmailRoute,
   AdminStaffRoute: AdminStaffRouteWithChildren,
   AdminAcceptInviteRoute: AdminAcceptInviteRoute,

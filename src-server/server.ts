@@ -53,7 +53,15 @@ export interface ServerDeps {
     Partial<
       Pick<
         Env,
-        'PUBLIC_URL' | 'DATA_DIR' | 'REDIS_URL' | 'TRUST_PROXY' | 'SMTP_URL' | 'LESSON_VIDEO_MAX_BYTES' | OAuthEnv
+        | 'PUBLIC_URL'
+        | 'DATA_DIR'
+        | 'REDIS_URL'
+        | 'TRUST_PROXY'
+        | 'SMTP_URL'
+        | 'LESSON_VIDEO_MAX_BYTES'
+        | 'STAFF_2FA'
+        | 'TWO_FACTOR_KEY'
+        | OAuthEnv
       >
     > &
     S3Env
@@ -145,6 +153,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     lessonVideoMaxBytes: env.LESSON_VIDEO_MAX_BYTES,
     mailDelivery: env.SMTP_URL ? 'smtp' : 'log',
     oauthProviders: (['google', 'facebook'] as const).filter((name) => oauth[name]),
+    staffTwoFactor: env.STAFF_2FA ?? 'required',
+    twoFactorKey: env.TWO_FACTOR_KEY ? new Uint8Array(Buffer.from(env.TWO_FACTOR_KEY, 'base64')) : undefined,
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })

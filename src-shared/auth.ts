@@ -22,7 +22,12 @@ export const AUTH_MESSAGES = {
     'If that address has an account waiting for verification, we have sent it a new verification link.',
   passwordChanged: 'Your password has been changed.',
   wrongCurrentPassword: 'Current password is incorrect',
+  twoFactorExpired: 'Your sign-in has expired. Please log in again.',
+  staffTwoFactorRequired: 'Set up two-factor authentication to use the admin area.',
 } as const
+
+/** Where a staff member without the second factor STAFF_2FA=required asks for is sent to set it up. */
+export const TWO_FACTOR_SETUP_PATH = '/account/security'
 
 const MAX_RETURN_PATH_LENGTH = 512
 

@@ -18,7 +18,7 @@ export interface NativeFormResult {
 export const NATIVE_FORM_KEY = ['native-form-result'] as const
 
 /** Form fields whose values are never sent back into a page. */
-export const SECRET_FIELDS = ['password', 'confirm', 'currentPassword', 'newPassword', 'token'] as const
+export const SECRET_FIELDS = ['password', 'confirm', 'currentPassword', 'newPassword', 'token', 'code'] as const
 
 /** The first message of each field in a list of zod-style issues. */
 export function firstIssueByField(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {

@@ -17,3 +17,8 @@ export function hasRole(role: Role, minRole: Role): boolean {
 export function isStaff(role: Role): boolean {
   return hasRole(role, 'viewer')
 }
+
+/** The roles that need a second factor before any staff screen when STAFF_2FA=required: admins and the owner. */
+export function staffRoleNeedsTwoFactor(role: Role): boolean {
+  return hasRole(role, 'admin')
+}

@@ -25,6 +25,7 @@ import * as m250300 from './2026_11_25_0300_service_order_periods_reads.ts'
 import * as m250500 from './2026_11_25_0500_sitemap_course_index.ts'
 import * as m270100 from './2026_11_27_0100_catalog_version_categories.ts'
 import * as m280100 from './2026_11_28_0100_subscription_refund_end.ts'
+import * as m282100 from './2026_11_28_2100_two_factor_sessions.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0500_sitemap_course_index': m250500,
   '2026_11_27_0100_catalog_version_categories': m270100,
   '2026_11_28_0100_subscription_refund_end': m280100,
+  '2026_11_28_2100_two_factor_sessions': m282100,
 }

@@ -58,6 +58,9 @@ function LoginPage() {
         password: String(form.get('password')),
         remember: form.get('remember') === 'on',
       })
+      // The account has a second factor: its code comes next, and only then the session.
+      if (user && 'twoFactor' in user)
+        return void (await navigate({ to: '/two-factor', search: { redirect: returnTo } }))
       await setSessionUser(queryClient, trpc, user)
       notify('success', 'Login successful')
       await navigate({ href: returnTo })

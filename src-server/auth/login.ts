@@ -5,7 +5,9 @@ import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { userEmailIs } from '../users/email.ts'
 import { setSessionCookie } from './cookies.ts'
+import { deviceKey, deviceText, ipNetwork } from './devices.ts'
 import { dummyPasswordHash, verifyPassword } from './password.ts'
+import { queueNewDeviceNotice } from './security-mails.ts'
 import { createSession } from './session.ts'
 
 export interface AuthenticatedUser {
@@ -43,15 +45,66 @@ export async function authenticateWithPassword(
   }
 }
 
-/** Creates a session for the user and sets its cookie on the reply. */
+/** Where a sign-in comes from: the browser's User-Agent and the client address (only its network is kept). */
+export interface SignInOrigin {
+  userAgent?: string
+  clientIp?: string
+  /** False for a session that replaces one of the same device (a password change): no new-device notice. */
+  notify?: boolean
+}
+
+/**
+ * Creates a session for the user and sets its cookie on the reply. A sign-in from a browser, system and network the
+ * account has not used before mails a notice (not the account's very first sign-in).
+ */
 export async function startSession(
   db: DB,
   reply: FastifyReply | undefined,
   config: AppConfig,
   userId: string,
   remember: boolean,
+  origin: SignInOrigin = {},
 ) {
-  const created = await createSession(db, userId, remember)
+  const network = ipNetwork(origin.clientIp)
+  const now = new Date()
+  const created = await createSession(db, userId, remember, now, { userAgent: origin.userAgent, ipNetwork: network })
   if (reply) setSessionCookie(reply, created.token, created.session, { secure: config.cookieSecure })
+  if (await isNewDevice(db, userId, deviceKey(origin.userAgent, network), now)) {
+    if (origin.notify !== false) {
+      await queueNewDeviceNotice(db, userId, {
+        device: deviceText(origin.userAgent),
+        network: network ?? 'unknown network',
+        at: now,
+        publicUrl: config.publicUrl,
+      })
+    }
+  }
   return created
+}
+
+/** Records the device; true when it is new for an account that had signed in from another before. */
+async function isNewDevice(db: DB, userId: string, key: string, now: Date): Promise<boolean> {
+  const inserted = await db
+    .insertInto('known_devices')
+    .values({ user_id: userId, device_key: key, first_seen_at: now, last_seen_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'device_key']).doNothing())
+    .returning('device_key')
+    .executeTakeFirst()
+  if (!inserted) {
+    await db
+      .updateTable('known_devices')
+      .set({ last_seen_at: now })
+      .where('user_id', '=', userId)
+      .where('device_key', '=', key)
+      .execute()
+    return false
+  }
+  const other = await db
+    .selectFrom('known_devices')
+    .select('device_key')
+    .where('user_id', '=', userId)
+    .where('device_key', '!=', key)
+    .limit(1)
+    .executeTakeFirst()
+  return Boolean(other)
 }

@@ -1,6 +1,8 @@
 // The session check of plain Fastify routes (tRPC procedures use authedProcedure / staffProcedure instead).
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { hasRole, type Role } from '../../src-shared/roles.ts'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { hasRole, type Role, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
+import type { AppConfig } from '../kernel/config.ts'
 import type { ResolveSession, SessionUser } from './types.ts'
 
 /**
@@ -8,7 +10,7 @@ import type { ResolveSession, SessionUser } from './types.ts'
  * `minRole` makes it a staff check.
  */
 export async function requireUser(
-  deps: { resolveSession: ResolveSession },
+  deps: { resolveSession: ResolveSession; config?: Pick<AppConfig, 'staffTwoFactor'> },
   request: FastifyRequest,
   reply: FastifyReply,
   minRole?: Exclude<Role, 'customer'>,
@@ -21,6 +23,12 @@ export async function requireUser(
   if (minRole && !hasRole(user.role, minRole)) {
     await reply.code(403).send({ error: 'Forbidden', message: 'You do not have permission to do that' })
     return null
+  }
+  if (minRole && deps.config?.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(user.role)) {
+    if (!user.twoFactorEnabled) {
+      await reply.code(412).send({ error: 'Precondition Failed', message: AUTH_MESSAGES.staffTwoFactorRequired })
+      return null
+    }
   }
   return user
 }

@@ -30,11 +30,18 @@ export interface CreatedSession {
   session: SessionInfo & { remember: boolean }
 }
 
+/** What the sessions list shows of where a session started (auth/devices.ts). */
+export interface SessionOrigin {
+  userAgent?: string | null
+  ipNetwork?: string | null
+}
+
 export async function createSession(
   db: DB,
   userId: string,
   remember = true,
   now = new Date(),
+  origin: SessionOrigin = {},
 ): Promise<CreatedSession> {
   const id = randomString()
   const secret = randomString()
@@ -48,6 +55,8 @@ export async function createSession(
       remember,
       expires_at: expiresAt,
       last_seen_at: now,
+      user_agent: origin.userAgent?.slice(0, 512) ?? null,
+      ip_network: origin.ipNetwork ?? null,
     })
     .execute()
   return { token: `${id}.${secret}`, session: { id, expiresAt, remember } }
@@ -67,7 +76,11 @@ export async function validateSessionToken(db: DB, token: string, now = new Date
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('user_totp', (join) =>
+      join.onRef('user_totp.user_id', '=', 'sessions.user_id').on('user_totp.confirmed_at', 'is not', null),
+    )
     .select([
+      'user_totp.confirmed_at as two_factor_since',
       ...SESSION_USER_COLUMNS,
       'sessions.id as session_id',
       'sessions.secret_hash',
@@ -93,7 +106,7 @@ export async function validateSessionToken(db: DB, token: string, now = new Date
   }
 
   return {
-    user: toSessionUser(row),
+    user: { ...toSessionUser(row), twoFactorEnabled: row.two_factor_since !== null },
     session: { id: row.session_id, expiresAt, remember: row.remember },
     refreshed,
   }

@@ -10,6 +10,8 @@ export interface SessionUser {
   firstName: string
   lastName: string
   avatarUrl: string | null
+  /** Whether the account has a second factor on (set by the session check; absent counts as off). */
+  twoFactorEnabled?: boolean
 }
 
 export interface SessionInfo {

@@ -1,12 +1,12 @@
 // Forms the browser sends itself, before the page's JavaScript has arrived or without it (issue 27): sign-up, log-in
-// (shop and admin), the two password pages and the contact form post to their page's own address. Each runs the very procedure the
+// (shop and admin) and its code step, the two password pages and the contact form post to their page's own address. Each runs the very procedure the
 // hydrated page calls through tRPC, in-process with the request's context (its session, address and limits), then
 // redirects (303) or renders the page again with the answer (src-shared/native-form.ts). No rule lives here.
 import { TRPCError } from '@trpc/server'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ZodError } from 'zod'
-import { AUTH_MESSAGES, safeReturnPath } from '../../src-shared/auth.ts'
+import { AUTH_MESSAGES, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
 import { firstIssueByField, type NativeFormResult, SECRET_FIELDS } from '../../src-shared/native-form.ts'
 import { OUTAGE } from '../../src-shared/outage.ts'
 import { isDomainError } from '../kernel/errors.ts'
@@ -32,11 +32,21 @@ const FORMS: NativeForm[] = [
     path: '/login',
     fallbackError: AUTH_MESSAGES.loginError,
     async run(caller, fields, request) {
-      await caller.auth.login({
+      const result = await caller.auth.login({
         email: fields.email ?? '',
         password: fields.password ?? '',
         remember: checked(fields.remember),
       })
+      const back = safeReturnPath((request.query as { redirect?: unknown }).redirect)
+      if (result && 'twoFactor' in result) return { redirect: `/two-factor?redirect=${encodeURIComponent(back)}` }
+      return { redirect: back }
+    },
+  },
+  {
+    path: '/two-factor',
+    fallbackError: AUTH_MESSAGES.loginError,
+    async run(caller, fields, request) {
+      await caller.auth.verifyTwoFactor({ code: fields.code ?? '' })
       return { redirect: safeReturnPath((request.query as { redirect?: unknown }).redirect) }
     },
   },
@@ -44,9 +54,12 @@ const FORMS: NativeForm[] = [
     path: '/admin/login',
     fallbackError: 'An error occurred during login.',
     async run(caller, fields, request) {
-      await caller.admin.session.login({ email: fields.email ?? '', password: fields.password ?? '' })
-      const back = safeReturnPath((request.query as { redirect?: unknown }).redirect, '/admin')
-      return { redirect: back.startsWith('/admin') ? back : '/admin' }
+      const result = await caller.admin.session.login({ email: fields.email ?? '', password: fields.password ?? '' })
+      const asked = safeReturnPath((request.query as { redirect?: unknown }).redirect, '/admin')
+      const back = asked.startsWith('/admin') ? asked : '/admin'
+      if (result.twoFactor) return { redirect: `/two-factor?redirect=${encodeURIComponent(back)}` }
+      if (result.mustEnrolTwoFactor) return { redirect: TWO_FACTOR_SETUP_PATH }
+      return { redirect: back }
     },
   },
   {

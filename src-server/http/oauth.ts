@@ -3,9 +3,8 @@
 // short-lived HttpOnly cookies. Failures never throw: they redirect with '{Provider} login failed: reason'.
 import { ArcticFetchError, generateCodeVerifier, generateState, OAuth2RequestError } from 'arctic'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { safeReturnPath } from '../../src-shared/auth.ts'
-import { isStaff } from '../../src-shared/roles.ts'
-import { startSession } from '../auth/login.ts'
+import { safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
+import { isStaff, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import {
   fetchProfile,
   linkOrCreateUser,
@@ -16,6 +15,7 @@ import {
   oauthClient,
   PROVIDER_LABEL,
 } from '../auth/oauth.ts'
+import { finishFirstStep } from '../auth/sign-in.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 
 const STATE_COOKIE = 'oauth_state'
@@ -117,13 +117,18 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
             create: mode === 'user',
             refusal: NOT_STAFF,
           })
-          if (mode === 'admin') {
-            // Staff sign-in needs a proven address, as the password form does.
-            if (!isStaff(user.role) || !user.emailVerified) return fail(NOT_STAFF)
-            await startSession(deps.db, reply, deps.config, user.id, true)
-            return reply.redirect('/admin')
+          // Staff sign-in needs a proven address, as the password form does.
+          if (mode === 'admin' && (!isStaff(user.role) || !user.emailVerified)) return fail(NOT_STAFF)
+          const signIn = { db: deps.db, config: deps.config, req: request, res: reply, clientIp: request.ip }
+          const next = mode === 'admin' ? '/admin' : flow.redirect
+          // An account with a second factor asks for its code before the session, as after a password.
+          if ((await finishFirstStep(signIn, user.id, true)) === 'two-factor') {
+            return reply.redirect(`/two-factor?redirect=${encodeURIComponent(next)}`)
           }
-          await startSession(deps.db, reply, deps.config, user.id, true)
+          if (mode === 'admin') {
+            const mustEnrol = deps.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(user.role)
+            return reply.redirect(mustEnrol ? TWO_FACTOR_SETUP_PATH : '/admin')
+          }
           return reply.redirect(`/auth/callback?redirect=${encodeURIComponent(flow.redirect)}`)
         } catch (error) {
           if (!(error instanceof OAuthFailure)) request.log.warn({ err: error, provider }, 'OAuth sign-in failed')

@@ -19,6 +19,10 @@ export interface AppConfig {
   mailDelivery: 'smtp' | 'log'
   /** The OAuth providers with both a client id and a secret: the only sign-in buttons the client shows. */
   oauthProviders: OAuthProviderName[]
+  /** STAFF_2FA: whether admins and owners must have a second factor before using the staff area. */
+  staffTwoFactor: 'required' | 'optional'
+  /** TWO_FACTOR_KEY decoded: seals TOTP keys at rest (absent: stored as they are). */
+  twoFactorKey?: Uint8Array
 }
 
 export type OAuthProviderName = 'google' | 'facebook'
@@ -28,6 +32,8 @@ export const defaultAppConfig: AppConfig = {
   publicUrl: 'http://localhost:3000',
   mailDelivery: 'log',
   oauthProviders: [],
+  // The same default as the server's (STAFF_2FA); the test run sets STAFF_2FA=optional (vitest.config.ts).
+  staffTwoFactor: process.env.STAFF_2FA === 'optional' ? 'optional' : 'required',
 }
 
 /** What plain routes (uploads, OAuth, webhooks) get: the same database, storage, settings and sessions as tRPC. */

@@ -96,6 +96,22 @@ export const envSchema = z.object({
         .map((part) => part.trim())
         .filter(Boolean)
     }),
+  /**
+   * Two-factor sign-in for staff: 'required' (default) sends an admin or owner without a second factor to set one
+   * up before any staff screen; 'optional' (demos, tests) leaves it to each person.
+   */
+  STAFF_2FA: z.enum(['required', 'optional']).default('required'),
+  /** 32 bytes, base64: seals TOTP keys at rest with AES-256-GCM (stored as they are when unset; decision 0033). */
+  TWO_FACTOR_KEY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine(
+        (value) => Buffer.from(value, 'base64').length === 32,
+        'must be 32 bytes in base64 (openssl rand -base64 32)',
+      )
+      .optional(),
+  ),
   /** The first owner (super_admin), created at start-up when both are set and no such account exists. */
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8, 'must be at least 8 characters').optional()),

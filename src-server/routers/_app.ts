@@ -12,6 +12,7 @@ import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
 import { reviewsRouter } from './reviews.ts'
+import { securityRouter } from './security.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
 
@@ -30,6 +31,7 @@ export const appRouter = router({
   learning: learningRouter,
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
+  security: securityRouter,
   admin: adminRouter,
 })
 

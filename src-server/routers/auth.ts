@@ -10,6 +10,7 @@ import {
   signupInput,
   tokenInput,
 } from '../../src-shared/schemas/auth.ts'
+import { twoFactorCodeInput } from '../../src-shared/schemas/security.ts'
 import {
   changePassword,
   requestPasswordReset,
@@ -21,7 +22,9 @@ import {
 import { clearSessionCookie } from '../auth/cookies.ts'
 import { authenticateWithPassword, startSession } from '../auth/login.ts'
 import { loadMe } from '../auth/me.ts'
+import { queuePasswordChangedNotice } from '../auth/security-mails.ts'
 import { invalidateSession } from '../auth/session.ts'
+import { completeTwoFactorSignIn, finishFirstStep } from '../auth/sign-in.ts'
 import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
 import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
 import type { Context } from '../trpc/context.ts'
@@ -66,8 +69,19 @@ export const authRouter = router({
     await attempt.release() // the password was right: not a failure from this address
     if (!user.emailVerified) throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.emailNotVerified })
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
-    await startSession(ctx.db, ctx.res, ctx.config, user.id, input.remember)
+    // An account with a second factor gets no session yet: the code step (verifyTwoFactor) gives it.
+    if ((await finishFirstStep(ctx, user.id, input.remember)) === 'two-factor') return { twoFactor: true as const }
     return loadMe(ctx.db, user.id)
+  }),
+
+  /**
+   * The second step of a log-in (shop, staff or OAuth): this browser's pending log-in and a code from the
+   * authenticator app (or a recovery code, once) give the session. Ten wrong codes lock the step for 15 minutes.
+   */
+  verifyTwoFactor: publicProcedure.input(twoFactorCodeInput).mutation(async ({ ctx, input }) => {
+    await enforceLimit(ctx, RATE_RULES.twoFactorPerAddress, `two-factor:${ctx.clientIp}`)
+    const userId = await completeTwoFactorSignIn(ctx, input.code)
+    return loadMe(ctx.db, userId)
   }),
 
   logout: publicProcedure.mutation(async ({ ctx }) => {
@@ -106,6 +120,7 @@ export const authRouter = router({
     await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
     const userId = await resetPassword(ctx.db, input.token, input.password)
     if (!userId) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badResetLink })
+    await queuePasswordChangedNotice(ctx.db, userId, ctx.config.publicUrl)
     if (ctx.res) clearSessionCookie(ctx.res, { secure: ctx.config.cookieSecure })
     return { message: AUTH_MESSAGES.resetDone }
   }),
@@ -115,7 +130,12 @@ export const authRouter = router({
     await enforceLimit(ctx, RATE_RULES.login, `change-password:${ctx.user.id}`)
     const changed = await changePassword(ctx.db, ctx.user.id, input.currentPassword, input.newPassword)
     if (!changed) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.wrongCurrentPassword })
-    await startSession(ctx.db, ctx.res, ctx.config, ctx.user.id, ctx.session.remember ?? true)
+    await startSession(ctx.db, ctx.res, ctx.config, ctx.user.id, ctx.session.remember ?? true, {
+      userAgent: ctx.req?.headers['user-agent'],
+      clientIp: ctx.clientIp,
+      notify: false,
+    })
+    await queuePasswordChangedNotice(ctx.db, ctx.user.id, ctx.config.publicUrl)
     return { message: AUTH_MESSAGES.passwordChanged }
   }),
 })

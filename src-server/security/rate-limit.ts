@@ -29,6 +29,11 @@ export const RATE_RULES = {
   adminLoginFailures: { max: 5, windowMs: 15 * 60_000 },
   /** Staff log-in: 10 FAILED attempts per account from any addresses lock it for the window (owner notified). */
   adminLoginFailuresPerAccount: { max: 10, windowMs: 15 * 60_000 },
+  /**
+   * Second-factor codes from one client address across accounts (each account also locks itself after 10 wrong
+   * codes: auth/two-factor.ts). Generous: an office behind one address signs in many people.
+   */
+  twoFactorPerAddress: { max: 30, windowMs: 15 * 60_000 },
   signup: { max: 10, windowMs: 60 * 60_000 },
   passwordReset: { max: 5, windowMs: 15 * 60_000 },
   /** 'Resend verification e-mail': per client address, and per address mailed (nobody floods one inbox). */

@@ -1,7 +1,8 @@
 // The only place tRPC is initialised. Exports the router factory and the three base procedures.
 import { initTRPC, TRPCError } from '@trpc/server'
 import { ZodError, z } from 'zod'
-import { hasRole, type Role } from '../../src-shared/roles.ts'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { hasRole, type Role, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import type { Context } from './context.ts'
 import { publicErrorShape } from './error-shape.ts'
@@ -49,11 +50,21 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, user: ctx.user, session: ctx.session } })
 })
 
-/** Staff with at least `minRole` (viewer < editor < admin < super_admin). Checked on the server, always. */
+/**
+ * Staff with at least `minRole` (viewer < editor < admin < super_admin). Checked on the server, always. With
+ * STAFF_2FA=required an admin or owner without a second factor is refused (PRECONDITION_FAILED) until they set one up.
+ */
 export function staffProcedure(minRole: Exclude<Role, 'customer'>) {
   return authedProcedure.use(({ ctx, next }) => {
     if (!hasRole(ctx.user.role, minRole)) {
       throw new TRPCError({ code: 'FORBIDDEN', message: 'You do not have permission to do that' })
+    }
+    if (
+      ctx.config.staffTwoFactor === 'required' &&
+      staffRoleNeedsTwoFactor(ctx.user.role) &&
+      !ctx.user.twoFactorEnabled
+    ) {
+      throw new TRPCError({ code: 'PRECONDITION_FAILED', message: AUTH_MESSAGES.staffTwoFactorRequired })
     }
     return next()
   })

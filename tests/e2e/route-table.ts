@@ -69,6 +69,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'login.tsx', url: '/login', as: 'visitor' },
   { file: 'signup.tsx', url: '/signup', as: 'visitor' },
   { file: 'forgot-password.tsx', url: '/forgot-password', as: 'visitor' },
+  { file: 'two-factor.tsx', url: '/two-factor', as: 'visitor' },
   { file: 'reset-password.tsx', url: '/reset-password?token=not-a-real-token', as: 'visitor' },
   { file: 'verify-email.tsx', url: '/verify-email', as: 'visitor' },
   {
@@ -86,6 +87,7 @@ export const ROUTES: RouteEntry[] = [
   { file: '_auth/account.tsx', url: '/account', as: 'customer' },
   { file: '_auth/account_.premium.tsx', url: '/account/premium', as: 'customer' },
   { file: '_auth/account_.membership.tsx', url: '/account/membership', as: 'customer' },
+  { file: '_auth/account_.security.tsx', url: '/account/security', as: 'customer' },
   { file: 'learn/$courseId.index.tsx', url: `/learn/${OWNED_COURSE}`, as: 'customer' },
   {
     file: 'learn/$courseId.$lessonId.tsx',

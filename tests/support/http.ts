@@ -41,6 +41,7 @@ export async function startTestServer(db: DB, options: TestServerOptions = {}): 
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       PUBLIC_URL: 'http://storefront.test',
+      STAFF_2FA: 'optional',
       ...options.env,
     },
     db,

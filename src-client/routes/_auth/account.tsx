@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, Link } from '@tanstack/react-router'
 import { ChangePasswordSection } from '#client/components/account/ChangePasswordSection.tsx'
 import { ProfileSection } from '#client/components/account/ProfileSection.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
@@ -25,7 +25,12 @@ function AccountPage() {
   return (
     <main>
       <PageIntro title="My Account">
-        <p>Manage your profile and account settings.</p>
+        <p>
+          Manage your profile and account settings.{' '}
+          <Link to="/account/security" className={css({ textDecoration: 'underline', fontWeight: 'medium' })}>
+            Security: two-factor and signed-in devices
+          </Link>
+        </p>
       </PageIntro>
       <Container className={css({ py: '10', display: 'flex', flexDir: 'column', gap: '8' })}>
         <ProfileSection />

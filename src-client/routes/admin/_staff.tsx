@@ -3,7 +3,8 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, redirect } from '@tanstack/react-router'
 import { AdminLayout } from '#client/components/admin/AdminLayout.tsx'
-import { isClientError } from '#client/lib/errors.ts'
+import { errorCode, isClientError } from '#client/lib/errors.ts'
+import { TWO_FACTOR_SETUP_PATH } from '#shared/auth.ts'
 
 export const Route = createFileRoute('/admin/_staff')({
   beforeLoad: async ({ context, location }) => {
@@ -11,6 +12,8 @@ export const Route = createFileRoute('/admin/_staff')({
     const me = await context.queryClient
       .fetchQuery({ ...context.trpc.admin.session.me.queryOptions(), staleTime: 30_000 })
       .catch((error: unknown) => {
+        // An admin or owner without a second factor while STAFF_2FA=required: set one up first.
+        if (errorCode(error) === 'PRECONDITION_FAILED') throw redirect({ href: TWO_FACTOR_SETUP_PATH })
         if (isClientError(error)) return null
         throw error
       })

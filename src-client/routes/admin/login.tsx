@@ -10,6 +10,7 @@ import { TextField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '#client/lib/errors.ts'
 import { useNativeFormResult } from '#client/lib/native-form.ts'
+import { TWO_FACTOR_SETUP_PATH } from '#shared/auth.ts'
 import { css } from '#styled-system/css'
 
 const searchSchema = searchParams({ error: optionalText, redirect: optionalText })
@@ -43,10 +44,16 @@ function AdminLoginPage() {
 
   const login = useMutation(
     trpc.admin.session.login.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries()
-        notify('success', 'Login Successful', 'Welcome to the admin dashboard!')
+      onSuccess: async (result) => {
         const target = search.redirect?.startsWith('/admin') ? search.redirect : '/admin'
+        // The second factor's code comes next; no session yet.
+        if (result.twoFactor) return void (await navigate({ to: '/two-factor', search: { redirect: target } }))
+        await queryClient.invalidateQueries()
+        if (result.mustEnrolTwoFactor) {
+          notify('info', 'Set up two-factor authentication', 'The admin area needs it for your role.')
+          return void (await navigate({ href: TWO_FACTOR_SETUP_PATH }))
+        }
+        notify('success', 'Login Successful', 'Welcome to the admin dashboard!')
         await navigate({ to: target })
       },
       onError: (failure) => {

@@ -1,11 +1,12 @@
 // Admin log-in and log-out through the shop's session system. Only staff with a verified address get a session
 // here; anyone else gets the same answer as a wrong password, so the form does not reveal which accounts exist.
 import { TRPCError } from '@trpc/server'
-import { isStaff } from '../../../src-shared/roles.ts'
+import { isStaff, staffRoleNeedsTwoFactor } from '../../../src-shared/roles.ts'
 import { ADMIN_LOGIN_FAILED, adminLoginInput } from '../../../src-shared/schemas/admin.ts'
 import { clearSessionCookie } from '../../auth/cookies.ts'
-import { authenticateWithPassword, startSession } from '../../auth/login.ts'
+import { authenticateWithPassword } from '../../auth/login.ts'
 import { invalidateSession } from '../../auth/session.ts'
+import { finishFirstStep } from '../../auth/sign-in.ts'
 import { type AttemptGuard, loginFailuresFromAddress, reserveAttempt } from '../../security/attempts.ts'
 import { RATE_RULES } from '../../security/rate-limit.ts'
 import { queueLoginLockedNotice } from '../../team/login-notice.ts'
@@ -61,8 +62,16 @@ export const adminSessionRouter = router({
     }
     await attempt.release()
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
-    await startSession(ctx.db, ctx.res, ctx.config, user.id, true)
-    return { name: `${user.firstName} ${user.lastName}`.trim() || user.email, role: user.role }
+    const step = await finishFirstStep(ctx, user.id, true)
+    return {
+      name: `${user.firstName} ${user.lastName}`.trim() || user.email,
+      role: user.role,
+      /** The code step comes next (auth.verifyTwoFactor); there is no session yet. */
+      twoFactor: step === 'two-factor',
+      /** Signed in, but STAFF_2FA=required: set up a second factor before any staff screen. */
+      mustEnrolTwoFactor:
+        step === 'signed-in' && ctx.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(user.role),
+    }
   }),
 
   logout: publicProcedure.mutation(async ({ ctx }) => {

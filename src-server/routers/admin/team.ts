@@ -51,7 +51,10 @@ export const adminTeamRouter = router({
 
   acceptInvitation: publicProcedure.input(acceptInviteInput).mutation(async ({ ctx, input }) => {
     const userId = await acceptInvitation(ctx.db, input.token, input.password)
-    await startSession(ctx.db, ctx.res, ctx.config, userId, true)
+    await startSession(ctx.db, ctx.res, ctx.config, userId, true, {
+      userAgent: ctx.req?.headers['user-agent'],
+      clientIp: ctx.clientIp,
+    })
     return { ok: true }
   }),
 })

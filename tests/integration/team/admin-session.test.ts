@@ -46,7 +46,12 @@ describe('admin log-in', () => {
     const editor = await createUser(database.db, { role: 'editor', firstName: 'Eddie', lastName: 'Tor' })
     const result = await login(editor.email.toUpperCase(), editor.password)
     expect(result.status).toBe(200)
-    expect(result.body.result.data).toEqual({ name: 'Eddie Tor', role: 'editor' })
+    expect(result.body.result.data).toEqual({
+      name: 'Eddie Tor',
+      role: 'editor',
+      twoFactor: false,
+      mustEnrolTwoFactor: false,
+    })
     expect(result.cookie).toMatch(/^session=[a-z0-9]+\.[a-z0-9]+;.*HttpOnly/i)
     const cookie = result.cookie!.split(';')[0]!
     const me = await fetch(`${baseUrl}/trpc/admin.session.me`, { headers: { cookie } })

@@ -1,0 +1,79 @@
+// The first step of a two-step log-in: the password (or the OAuth provider) was right and the account has a second
+// factor, so there is no session yet, only a pending log-in that lives 10 minutes in its own HttpOnly cookie. As for
+// sessions, the token is "<id>.<secret>" and only SHA-256(secret) is stored.
+import { sha256 } from '@oslojs/crypto/sha2'
+import { constantTimeEqual } from '@oslojs/crypto/subtle'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { DB } from '../kernel/db.ts'
+
+export const PENDING_LOGIN_COOKIE = 'login_pending'
+export const PENDING_LOGIN_TTL_MS = 10 * 60_000
+const TOKEN_PART = /^[a-z2-7]{1,64}$/
+
+function randomPart(): string {
+  const bytes = new Uint8Array(20)
+  crypto.getRandomValues(bytes)
+  return encodeBase32LowerCaseNoPadding(bytes)
+}
+
+const hash = (secret: string) => sha256(new TextEncoder().encode(secret))
+
+export async function createPendingLogin(db: DB, userId: string, remember: boolean, now = new Date()) {
+  const id = randomPart()
+  const secret = randomPart()
+  const expiresAt = new Date(now.getTime() + PENDING_LOGIN_TTL_MS)
+  // One pending log-in per user at a time, and none left over from earlier.
+  await db.deleteFrom('pending_logins').where('user_id', '=', userId).execute()
+  await db.deleteFrom('pending_logins').where('expires_at', '<', now).execute()
+  await db
+    .insertInto('pending_logins')
+    .values({ id, user_id: userId, secret_hash: hash(secret), remember, expires_at: expiresAt })
+    .execute()
+  return { token: `${id}.${secret}`, expiresAt }
+}
+
+export interface PendingLogin {
+  id: string
+  userId: string
+  remember: boolean
+}
+
+export async function readPendingLogin(
+  db: DB,
+  token: string | undefined,
+  now = new Date(),
+): Promise<PendingLogin | null> {
+  const [id, secret, extra] = (token ?? '').split('.')
+  if (!id || !secret || extra !== undefined || !TOKEN_PART.test(id) || !TOKEN_PART.test(secret)) return null
+  const row = await db
+    .selectFrom('pending_logins')
+    .select(['id', 'user_id', 'secret_hash', 'remember', 'expires_at'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!row || !constantTimeEqual(hash(secret), new Uint8Array(row.secret_hash))) return null
+  if (row.expires_at.getTime() <= now.getTime()) return null
+  return { id: row.id, userId: row.user_id, remember: row.remember }
+}
+
+export async function endPendingLogin(db: DB, id: string): Promise<void> {
+  await db.deleteFrom('pending_logins').where('id', '=', id).execute()
+}
+
+export function setPendingLoginCookie(reply: FastifyReply, token: string, secure: boolean) {
+  reply.setCookie(PENDING_LOGIN_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: PENDING_LOGIN_TTL_MS / 1000,
+  })
+}
+
+export function clearPendingLoginCookie(reply: FastifyReply, secure: boolean) {
+  reply.clearCookie(PENDING_LOGIN_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' })
+}
+
+export function pendingLoginToken(request: FastifyRequest | undefined): string | undefined {
+  return request?.cookies[PENDING_LOGIN_COOKIE]
+}

@@ -1,0 +1,67 @@
+// The security notices an account's owner gets: a sign-in from a new device, second-factor changes, a password
+// change. They say what happened and what to do if it was not them; they never carry a code or a link with a token.
+import type { DB } from '../kernel/db.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+
+export const SECURITY_MAIL_KINDS = {
+  newDevice: 'security-new-device',
+  twoFactorOn: 'security-2fa-on',
+  twoFactorOff: 'security-2fa-off',
+  recoveryCodeUsed: 'security-recovery-code-used',
+  passwordChanged: 'security-password-changed',
+} as const
+
+const NOT_YOU = (publicUrl: string) =>
+  `If this was not you, change your password now and review your signed-in devices: ${publicUrl}/account/security`
+
+async function mailUser(db: DB, userId: string, kind: string, subject: string, lines: string[]) {
+  const user = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst()
+  if (!user) return
+  await enqueueMail(db, { kind, to: user.email, subject, text: `${lines.join('\n')}\n` })
+}
+
+export function queueNewDeviceNotice(
+  db: DB,
+  userId: string,
+  details: { device: string; network: string; at: Date; publicUrl: string },
+) {
+  return mailUser(db, userId, SECURITY_MAIL_KINDS.newDevice, 'New sign-in to your SkillForge account', [
+    'Your SkillForge account was just signed in to from a device we have not seen before:',
+    '',
+    `  ${details.device}`,
+    `  network ${details.network}`,
+    `  ${details.at.toUTCString()}`,
+    '',
+    NOT_YOU(details.publicUrl),
+  ])
+}
+
+export function queueTwoFactorChangedNotice(db: DB, userId: string, enabled: boolean, publicUrl: string) {
+  return enabled
+    ? mailUser(db, userId, SECURITY_MAIL_KINDS.twoFactorOn, 'Two-factor authentication is on', [
+        'Two-factor authentication was turned on for your SkillForge account: signing in now asks for a code from your authenticator app.',
+        '',
+        NOT_YOU(publicUrl),
+      ])
+    : mailUser(db, userId, SECURITY_MAIL_KINDS.twoFactorOff, 'Two-factor authentication is off', [
+        'Two-factor authentication was turned off for your SkillForge account: signing in asks only for your password.',
+        '',
+        NOT_YOU(publicUrl),
+      ])
+}
+
+export function queueRecoveryCodeUsedNotice(db: DB, userId: string, left: number, publicUrl: string) {
+  return mailUser(db, userId, SECURITY_MAIL_KINDS.recoveryCodeUsed, 'A recovery code was used to sign in', [
+    `A recovery code was just used to sign in to your SkillForge account. ${left} unused recovery codes are left.`,
+    '',
+    NOT_YOU(publicUrl),
+  ])
+}
+
+export function queuePasswordChangedNotice(db: DB, userId: string, publicUrl: string) {
+  return mailUser(db, userId, SECURITY_MAIL_KINDS.passwordChanged, 'Your SkillForge password was changed', [
+    'The password of your SkillForge account was just changed, and every other signed-in device was signed out.',
+    '',
+    `If this was not you, reset your password now: ${publicUrl}/forgot-password`,
+  ])
+}

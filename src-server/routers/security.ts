@@ -1,0 +1,70 @@
+// /account/security: the second factor (set up, turn off) and the signed-in sessions (list, end one, end all
+// others). TOTP keys go out only while setting up, recovery codes only once, in the answer that turns it on.
+import { TRPCError } from '@trpc/server'
+import { staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
+import { disableTwoFactorInput, sessionIdInput, twoFactorCodeInput } from '../../src-shared/schemas/security.ts'
+import { endOtherSessions, endOwnSession, listSessions } from '../auth/session-list.ts'
+import {
+  confirmTotpEnrolment,
+  disableTwoFactor,
+  regenerateRecoveryCodes,
+  startTotpEnrolment,
+  twoFactorSettings,
+  twoFactorStatus,
+} from '../auth/two-factor.ts'
+import { allowAttempt, RATE_RULES } from '../security/rate-limit.ts'
+import type { Context } from '../trpc/context.ts'
+import { authedProcedure, router } from '../trpc/init.ts'
+
+/** Password and code tries on this page share the log-in's per-account pace. */
+async function limitPerUser(ctx: Context, userId: string) {
+  if (!(await allowAttempt(ctx.limiter, RATE_RULES.login, `security:${userId}`))) {
+    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Please try again later.' })
+  }
+}
+
+export const securityRouter = router({
+  overview: authedProcedure.query(async ({ ctx }) => ({
+    twoFactor: await twoFactorStatus(ctx.db, ctx.user.id),
+    /** True when this account must set up two-factor before using the staff area (STAFF_2FA=required). */
+    staffMustEnrol: ctx.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(ctx.user.role),
+    sessions: await listSessions(ctx.db, ctx.user.id, ctx.session.id),
+  })),
+
+  /** A new key for the authenticator app (its otpauth:// address for the QR code, and the key to type by hand). */
+  startTotp: authedProcedure.mutation(async ({ ctx }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    return startTotpEnrolment(ctx.db, ctx.user, twoFactorSettings(ctx.config))
+  }),
+
+  /** Turns two-factor on with the app's first code; the only answer that holds the recovery codes. */
+  confirmTotp: authedProcedure.input(twoFactorCodeInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    const recoveryCodes = await confirmTotpEnrolment(ctx.db, ctx.user.id, input.code, twoFactorSettings(ctx.config))
+    return { recoveryCodes }
+  }),
+
+  /** Ten new recovery codes (the old ones stop working), after the password and a code; shown once. */
+  newRecoveryCodes: authedProcedure.input(disableTwoFactorInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    const recoveryCodes = await regenerateRecoveryCodes(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
+    return { recoveryCodes }
+  }),
+
+  disableTotp: authedProcedure.input(disableTwoFactorInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    await disableTwoFactor(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
+    return { ok: true }
+  }),
+
+  signOutSession: authedProcedure.input(sessionIdInput).mutation(async ({ ctx, input }) => {
+    if (!(await endOwnSession(ctx.db, ctx.user.id, input.sessionId))) {
+      throw new TRPCError({ code: 'NOT_FOUND', message: 'That session has already ended.' })
+    }
+    return { ok: true, current: input.sessionId === ctx.session.id }
+  }),
+
+  signOutOthers: authedProcedure.mutation(async ({ ctx }) => ({
+    ended: await endOtherSessions(ctx.db, ctx.user.id, ctx.session.id),
+  })),
+})
