@@ -2,12 +2,17 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { z } from 'zod'
 import { REVIEW_MAX_LENGTH } from '../../../../src-shared/reviews.ts'
-import { reviewFormSchema } from '../../../../src-shared/schemas/reviews.ts'
+import type { reviewFormSchema } from '../../../../src-shared/schemas/reviews.ts'
 import { css } from '../../../../styled-system/css'
 import { SCRIPT_ONLY_FORM } from '../../../lib/native-form.ts'
 import { button } from '../../ui/button.ts'
 import { inputClass, TextAreaField } from '../../ui/form.tsx'
 import { StarInput } from './StarInput.tsx'
+
+// The schema (zod) loads when the form shows, not with the course page: zod would add a quarter to a phone's first
+// download of every course page (issue 27), and most visitors never write a review.
+const loadReviewSchema = () =>
+  import('../../../../src-shared/schemas/reviews.ts').then((module) => module.reviewFormSchema)
 
 /** A checked review form: the output of the shared schema the server checks it with again. */
 export type ReviewDraft = z.output<typeof reviewFormSchema>
@@ -32,11 +37,15 @@ export function ReviewForm({
   const editing = Boolean(initial)
   // Opened by "Edit review" (whose button is gone now): keyboard focus moves to the chosen star.
   useEffect(() => {
+    void loadReviewSchema()
+  }, [])
+  useEffect(() => {
     if (editing) formRef.current?.querySelector<HTMLInputElement>('input[type=radio]:checked')?.focus()
   }, [editing])
 
-  function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
+    const reviewFormSchema = await loadReviewSchema()
     const parsed = reviewFormSchema.safeParse({ rating, body })
     if (!parsed.success) {
       const flat = parsed.error.flatten().fieldErrors
