@@ -1,7 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { promisify } from 'node:util'
+import { brotliCompress, gzip, constants as zlib } from 'node:zlib'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 
 const serverPort = Number(process.env.PORT ?? 3000)
 const FRAMEWORK =
@@ -106,6 +109,39 @@ function chunkOf(id: string, plan: ChunkPlan): 'app' | 'ark' | 'shared' | null {
 }
 let plan: ChunkPlan | undefined
 
+/**
+ * Writes each built script and stylesheet beside itself compressed once, at the highest levels (`.br`, brotli 11;
+ * `.gz`, gzip 9), which `@fastify/static` sends as they are (`preCompressed`, src-server/http/client.ts). Compressed per
+ * request (@fastify/compress's default levels) the first load was ~15% bigger: brotli 11 takes the framework chunk
+ * from 121 to 105 kB, a phone on "Fast 3G" about 0.1 s (issue 27).
+ */
+function precompressAssets(): Plugin {
+  const brotli = promisify(brotliCompress)
+  const gzipped = promisify(gzip)
+  return {
+    name: 'precompress-assets',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir
+      if (!dir) return
+      const files = Object.keys(bundle).filter((file) => /\.(js|css)$/.test(file))
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(dir, file)
+          const content = await readFile(full)
+          const [br, gz] = await Promise.all([
+            brotli(content, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length },
+            }),
+            gzipped(content, { level: 9 }),
+          ])
+          await Promise.all([writeFile(`${full}.br`, br), writeFile(`${full}.gz`, gz)])
+        }),
+      )
+    },
+  }
+}
+
 // `vite build` builds the browser's bundle into dist/client; `vite build --ssr entry-server.tsx` builds the server
 // renderer's entry into dist/ssr (its dependencies stay imports of node_modules).
 export default defineConfig(({ isSsrBuild }) => ({
@@ -119,6 +155,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       generatedRouteTree: './routeTree.gen.ts',
     }),
     react(),
+    ...(isSsrBuild ? [] : [precompressAssets()]),
   ],
   build: isSsrBuild
     ? { outDir: '../dist/ssr', emptyOutDir: true, sourcemap: true, copyPublicDir: false }

@@ -63,6 +63,9 @@ export async function registerClient(
     root,
     wildcard: false,
     index: false,
+    // The build writes each script and stylesheet beside itself as .br and .gz (vite.config.ts precompressAssets):
+    // sent as they are, at brotli's highest level, instead of compressed on every request.
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
       reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
