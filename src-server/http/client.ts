@@ -13,8 +13,8 @@ import {
   inlineStylesheets,
   isServerRendered,
   loadSsrEntry,
+  pageScripts,
   routeChunkPreloads,
-  scriptsAfterFirstPaint,
   sendRenderedPage,
   splitTemplate,
   type TrpcClientFor,
@@ -73,7 +73,7 @@ export async function registerClient(
   })
   const indexHtml = readFileSync(indexFile, 'utf8')
   const entry = trpcClientFor ? await loadSsrEntry(root) : null
-  const template = splitTemplate(scriptsAfterFirstPaint(inlineStylesheets(indexHtml, root)))
+  const template = splitTemplate(pageScripts(inlineStylesheets(indexHtml, root)))
   const ssr =
     entry && template && trpcClientFor
       ? { entry, template, trpcClientFor, routeChunks: routeChunkPreloads(root) }

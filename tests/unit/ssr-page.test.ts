@@ -9,10 +9,10 @@ import {
   isServerRendered,
   liftHeadTags,
   NONCE_SLOT,
+  pageScripts,
   ROUTE_CHUNKS_SLOT,
   routeChunkPreloads,
   routeIdOfFile,
-  scriptsAfterFirstPaint,
   splitTemplate,
   withScriptNonce,
 } from '../../src-server/http/ssr.ts'
@@ -99,48 +99,34 @@ describe('inlined stylesheets', () => {
     }
   })
 
-  it('moves the entry script and its preloads behind a nonce’d loader that adds them after the first frame', () => {
+  it('keeps the entry script and its preloads in the head, after the nonce’d early-click guard', () => {
     const built = INDEX.replace(
-      '</head>',
-      '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">\n<link rel="modulepreload" crossorigin href="/assets/auth-2.js"></head>',
+      '<link rel="stylesheet"',
+      '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">\n<link rel="modulepreload" crossorigin href="/assets/auth-2.js">\n<link rel="stylesheet"',
     )
-    const html = scriptsAfterFirstPaint(built)
-    expect(html).not.toContain('<script type="module"')
-    expect(html).not.toContain('rel="modulepreload"')
+    const html = pageScripts(built)
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">')
-    const loader = new RegExp(`<script nonce="${NONCE_SLOT}">(.*?)</script>\\s*</head>`).exec(html)?.[1]
-    expect(loader).toBeDefined()
-    // Before it, the early-click guard (http/early-clicks.ts), under the same nonce.
-    const scripts = [...html.matchAll(new RegExp(`<script nonce="${NONCE_SLOT}">([\\s\\S]*?)</script>`, 'g'))]
-    expect(scripts.map((script) => script[1]?.includes('__releaseEarlyClick'))).toEqual([true, false])
-    // Run the loader against a stand-in document and frame clock: nothing is added before the frame's timer fires.
-    const added: Record<string, string>[] = []
-    const timers: (() => void)[] = []
-    let frame: (() => void) | undefined
-    const document = {
-      head: { appendChild: (node: Record<string, string>) => added.push({ ...node }) },
-      createElement: (tag: string) => ({ tag }),
-    }
-    new Function('document', 'requestAnimationFrame', 'setTimeout', loader as string)(
-      document,
-      (callback: () => void) => {
-        frame = callback
-      },
-      (callback: () => void) => timers.push(callback),
+    // The guard (http/early-clicks.ts) under the page's nonce, then Vite's tags as they were, then the slot for the
+    // page's own route chunks: the entry's requests go first.
+    const order = [
+      `<script nonce="${NONCE_SLOT}">`,
+      '__releaseEarlyClick',
+      '<script type="module" crossorigin src="/assets/index-abc.js"></script>',
+      '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/auth-2.js">',
+      ROUTE_CHUNKS_SLOT,
+      '<link rel="stylesheet"',
+      '</head>',
+    ].map((part) => html.indexOf(part))
+    expect(order.every((at) => at >= 0)).toBe(true)
+    expect(order).toEqual([...order].sort((x, y) => x - y))
+    expect(html.match(/<script nonce=/g)).toHaveLength(1)
+    // Without preloads, the slot follows the entry script.
+    expect(pageScripts(INDEX)).toContain(
+      `<script type="module" crossorigin src="/assets/index-abc.js"></script>${ROUTE_CHUNKS_SLOT}`,
     )
-    expect(added).toEqual([])
-    frame?.()
-    timers.at(-1)?.() // the frame's timer
-    timers[0]?.() // the 250 ms fallback: adds nothing twice
-    expect(added).toEqual([
-      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/framework-1.js' },
-      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/auth-2.js' },
-      { tag: 'script', type: 'module', crossOrigin: '', src: '/assets/index-abc.js' },
-    ])
     // A page without Vite's entry script is left as it is.
-    expect(scriptsAfterFirstPaint('<html><head></head><body></body></html>')).toBe(
-      '<html><head></head><body></body></html>',
-    )
+    expect(pageScripts('<html><head></head><body></body></html>')).toBe('<html><head></head><body></body></html>')
   })
 
   it("names routes as the router does and preloads a page's own route chunks after the entry", async () => {
@@ -170,22 +156,7 @@ describe('inlined stylesheets', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-    const loader = new RegExp(`<script nonce="${NONCE_SLOT}">(.*?)</script>`)
-      .exec(scriptsAfterFirstPaint(INDEX))?.[1]
-      ?.replace(ROUTE_CHUNKS_SLOT, '"/assets/courses-2.js"')
-    const added: Record<string, string>[] = []
-    const document = {
-      head: { appendChild: (node: Record<string, string>) => added.push({ ...node }) },
-      createElement: (tag: string) => ({ tag }),
-    }
-    new Function('document', 'requestAnimationFrame', 'setTimeout', loader as string)(
-      document,
-      () => {},
-      (callback: () => void) => callback(),
-    )
-    expect(added).toEqual([
-      { tag: 'script', type: 'module', crossOrigin: '', src: '/assets/index-abc.js' },
-      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/courses-2.js' },
-    ])
+    // The server fills the slot with the page's route chunks, after the entry's (sendRenderedPage).
+    expect(pageScripts(INDEX).indexOf(ROUTE_CHUNKS_SLOT)).toBeGreaterThan(pageScripts(INDEX).indexOf('index-abc.js'))
   })
 })
