@@ -2,6 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound, useRouter } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { capitalise } from '../../../src-shared/constants.ts'
+import { groupDigits } from '../../../src-shared/numbers.ts'
 import { css } from '../../../styled-system/css'
 import { CurriculumAccordion } from '../../components/course/CurriculumAccordion.tsx'
 import { hoursOfContent, PurchaseBox } from '../../components/course/PurchaseBox.tsx'
@@ -103,7 +104,7 @@ function CoursePage() {
               <a href="#reviews" className={css({ textDecoration: 'underline' })}>
                 ({reviewCountLabel(course.reviewCount)})
               </a>
-              <span>{course.studentsCount.toLocaleString('en-US')} students</span>
+              <span>{groupDigits(course.studentsCount)} students</span>
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
           </div>
@@ -173,7 +174,7 @@ function CoursePage() {
                 gridTemplateColumns: { base: '1fr 1fr', md: 'repeat(5, 1fr)' },
               })}
             >
-              <Stat label="Students" value={course.studentsCount.toLocaleString('en-US')} />
+              <Stat label="Students" value={groupDigits(course.studentsCount)} />
               <Stat label="Last updated" value={formatDate(course.lastUpdated)} />
               <Stat label="Language" value={course.language || 'English'} />
               <Stat label="Certificate" value={course.certificate ? 'Yes' : 'No'} />

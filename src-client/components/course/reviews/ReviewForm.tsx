@@ -1,6 +1,7 @@
 // Writing or editing one's review: stars and optional text, checked with the server's schema before sending.
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { z } from 'zod'
+import { groupDigits } from '../../../../src-shared/numbers.ts'
 import { REVIEW_MAX_LENGTH } from '../../../../src-shared/reviews.ts'
 import type { reviewFormSchema } from '../../../../src-shared/schemas/reviews.ts'
 import { css } from '../../../../styled-system/css'
@@ -70,7 +71,7 @@ export function ReviewForm({
         className={css({ display: 'grid', gap: '1' })}
         controlClassName={`${inputClass} ${css({ h: 'auto', py: '2' })}`}
         error={errors.body}
-        hint={`${body.length.toLocaleString('en-US')} / ${REVIEW_MAX_LENGTH.toLocaleString('en-US')} characters`}
+        hint={`${groupDigits(body.length)} / ${groupDigits(REVIEW_MAX_LENGTH)} characters`}
         value={body}
         onChange={(event) => setBody(event.target.value)}
         rows={4}
