@@ -91,14 +91,16 @@ export const ROUTE_CHUNKS_SLOT = '<!--%SSR_ROUTE_CHUNKS%-->'
 /** The response header through which the server entry names the rendered page's matched routes (their ids). */
 export const ROUTE_IDS_HEADER = 'x-ssr-route-ids'
 
-const ENTRY_SCRIPT = /<script type="module" crossorigin src="[^"]+"><\/script>/
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/
 const MODULE_PRELOADS = /(?:\s*<link rel="modulepreload" crossorigin href="[^"]+">)+/
 
 /**
- * A rendered page's head asks for all of its JavaScript at once, as Vite's own tags do: the entry (a module script,
- * which runs once the document is parsed), its module preloads, then the page's own route chunks (ROUTE_CHUNKS_SLOT,
- * filled per page): hydration does not wait for the entry to run before the route's code is requested. Before them,
- * under the page's nonce, the early-click guard (http/early-clicks.ts), so a press is held from the first paint on.
+ * A rendered page's head asks for all of its JavaScript at once: module preloads of the entry, of its imports (Vite's
+ * own preloads) and of the page's own route chunks (ROUTE_CHUNKS_SLOT, filled per page), so hydration does not wait
+ * for the entry to run before the route's code is requested. The entry itself is started by a small nonce'd script
+ * once the document is parsed, as a module script in the head would be, except that DOMContentLoaded does not wait
+ * for it: the page is complete, and its native forms work, before any script has arrived. Before them, under the same
+ * nonce, the early-click guard (http/early-clicks.ts), so a press is held from the first paint on.
  *
  * The scripts used to be asked for only after the first frame (decision 0030), so that the HTML and the LCP image had
  * a phone's bandwidth to themselves. On a real link they have it anyway: a request's bytes come a round trip after it
@@ -106,18 +108,24 @@ const MODULE_PRELOADS = /(?:\s*<link rel="modulepreload" crossorigin href="[^"]+
  * DevTools "Fast 3G", 0.3–0.4 s later; issue 27, `npm run bench:hydration`). The client-rendered shell is unchanged.
  */
 export function pageScripts(indexHtml: string): string {
-  const entry = ENTRY_SCRIPT.exec(indexHtml)
+  const entry = ENTRY_SCRIPT.exec(indexHtml)?.[1]
   if (!entry || !indexHtml.includes('</head>')) return indexHtml
-  const guard = `<script nonce="${NONCE_SLOT}">${HOLD_EARLY_CLICKS_SCRIPT}</script>\n    `
-  const withGuard = indexHtml.replace(ENTRY_SCRIPT, (script) => guard + script)
-  const preloads = MODULE_PRELOADS.exec(withGuard)
+  const guard = `<script nonce="${NONCE_SLOT}">${HOLD_EARLY_CLICKS_SCRIPT}</script>`
+  const preloadEntry = `<link rel="modulepreload" crossorigin href="${entry}">`
+  const start = [
+    "(function(){function go(){var s=document.createElement('script');s.type='module';s.crossOrigin='';",
+    `s.src=${JSON.stringify(entry)};document.head.appendChild(s)}`,
+    "if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',go);else go()})()",
+  ].join('')
+  const withPreloads = indexHtml.replace(ENTRY_SCRIPT, () => `${guard}\n    ${preloadEntry}`)
   // Over HTTP/1.1 (six connections) the route's chunks queue behind the entry's, which the entry cannot run without;
   // they are asked for at low priority (sendRenderedPage), so the page's LCP image and icon take a connection first
   // (at high priority behind them, the course page's cover image came 0.6 s later). The framework chunk, the largest,
   // arrives last all the same.
-  return preloads
-    ? withGuard.replace(MODULE_PRELOADS, (links) => links + ROUTE_CHUNKS_SLOT)
-    : withGuard.replace(ENTRY_SCRIPT, (script) => script + ROUTE_CHUNKS_SLOT)
+  const withRouteChunks = MODULE_PRELOADS.test(withPreloads)
+    ? withPreloads.replace(MODULE_PRELOADS, (links) => links + ROUTE_CHUNKS_SLOT)
+    : withPreloads.replace(preloadEntry, () => preloadEntry + ROUTE_CHUNKS_SLOT)
+  return withRouteChunks.replace('</head>', () => `<script nonce="${NONCE_SLOT}">${start}</script>\n  </head>`)
 }
 
 /** A route's id as TanStack Router's file routes name it, from its file under routes/ (`courses/index` → `/courses/`). */

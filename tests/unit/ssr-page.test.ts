@@ -99,31 +99,51 @@ describe('inlined stylesheets', () => {
     }
   })
 
-  it('keeps the entry script and its preloads in the head, after the nonce’d early-click guard', () => {
+  it('preloads the entry and its imports from the head and starts the entry once the document is parsed', () => {
     const built = INDEX.replace(
       '<link rel="stylesheet"',
       '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">\n<link rel="modulepreload" crossorigin href="/assets/auth-2.js">\n<link rel="stylesheet"',
     )
     const html = pageScripts(built)
+    expect(html).not.toContain('<script type="module"')
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">')
-    // The guard (http/early-clicks.ts) under the page's nonce, then Vite's tags as they were, then the slot for the
-    // page's own route chunks: the entry's requests go first.
+    // The guard (http/early-clicks.ts) under the page's nonce, then the preloads (the entry's first), then the slot for
+    // the page's own route chunks, then the script that starts the entry.
     const order = [
       `<script nonce="${NONCE_SLOT}">`,
       '__releaseEarlyClick',
-      '<script type="module" crossorigin src="/assets/index-abc.js"></script>',
+      '<link rel="modulepreload" crossorigin href="/assets/index-abc.js">',
       '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">',
       '<link rel="modulepreload" crossorigin href="/assets/auth-2.js">',
       ROUTE_CHUNKS_SLOT,
       '<link rel="stylesheet"',
+      'DOMContentLoaded',
       '</head>',
     ].map((part) => html.indexOf(part))
     expect(order.every((at) => at >= 0)).toBe(true)
     expect(order).toEqual([...order].sort((x, y) => x - y))
-    expect(html.match(/<script nonce=/g)).toHaveLength(1)
-    // Without preloads, the slot follows the entry script.
+    const scripts = [...html.matchAll(new RegExp(`<script nonce="${NONCE_SLOT}">([\\s\\S]*?)</script>`, 'g'))]
+    expect(scripts.map((script) => script[1]?.includes('__releaseEarlyClick'))).toEqual([true, false])
+    // The starter adds the entry once the document is parsed (at once when it already is), never twice.
+    const start = scripts[1]?.[1] as string
+    for (const readyState of ['loading', 'interactive']) {
+      const added: Record<string, string>[] = []
+      const listeners: (() => void)[] = []
+      const document = {
+        readyState,
+        head: { appendChild: (node: Record<string, string>) => added.push({ ...node }) },
+        createElement: (tag: string) => ({ tag }),
+        addEventListener: (type: string, listener: () => void) =>
+          type === 'DOMContentLoaded' && listeners.push(listener),
+      }
+      new Function('document', start)(document)
+      expect(added.length).toBe(readyState === 'loading' ? 0 : 1)
+      for (const listener of listeners) listener()
+      expect(added).toEqual([{ tag: 'script', type: 'module', crossOrigin: '', src: '/assets/index-abc.js' }])
+    }
+    // Without Vite's preloads, the slot follows the entry's preload.
     expect(pageScripts(INDEX)).toContain(
-      `<script type="module" crossorigin src="/assets/index-abc.js"></script>${ROUTE_CHUNKS_SLOT}`,
+      `<link rel="modulepreload" crossorigin href="/assets/index-abc.js">${ROUTE_CHUNKS_SLOT}`,
     )
     // A page without Vite's entry script is left as it is.
     expect(pageScripts('<html><head></head><body></body></html>')).toBe('<html><head></head><body></body></html>')
