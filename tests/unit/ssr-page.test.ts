@@ -107,14 +107,15 @@ describe('inlined stylesheets', () => {
     const html = pageScripts(built)
     expect(html).not.toContain('<script type="module"')
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">')
-    // The guard (http/early-clicks.ts) under the page's nonce, then the preloads (the entry's first), then the slot for
+    // The guard (http/early-clicks.ts) under the page's nonce, then the preloads at low priority (the entry's first; the
+    // page is whole without them, its LCP image goes first), then the slot for
     // the page's own route chunks, then the script that starts the entry.
     const order = [
       `<script nonce="${NONCE_SLOT}">`,
       '__releaseEarlyClick',
-      '<link rel="modulepreload" crossorigin href="/assets/index-abc.js">',
-      '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">',
-      '<link rel="modulepreload" crossorigin href="/assets/auth-2.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/index-abc.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/framework-1.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/auth-2.js">',
       ROUTE_CHUNKS_SLOT,
       '<link rel="stylesheet"',
       'DOMContentLoaded',
@@ -143,7 +144,7 @@ describe('inlined stylesheets', () => {
     }
     // Without Vite's preloads, the slot follows the entry's preload.
     expect(pageScripts(INDEX)).toContain(
-      `<link rel="modulepreload" crossorigin href="/assets/index-abc.js">${ROUTE_CHUNKS_SLOT}`,
+      `<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/index-abc.js">${ROUTE_CHUNKS_SLOT}`,
     )
     // A page without Vite's entry script is left as it is.
     expect(pageScripts('<html><head></head><body></body></html>')).toBe('<html><head></head><body></body></html>')
