@@ -1,18 +1,36 @@
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { promisify } from 'node:util'
+import { brotliCompress, gzip, constants as zlib } from 'node:zlib'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 
 const serverPort = Number(process.env.PORT ?? 3000)
 const FRAMEWORK =
   /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|@tanstack|@trpc)[\\/]|styled-system[\\/]/
 
 const MAIN = path.resolve(import.meta.dirname, 'src-client', 'main.tsx')
+const HOME = path.resolve(import.meta.dirname, 'src-client', 'routes', 'index.tsx')
+/** Ark UI and the zag machines under it: what a page's accordion or dialog needs, beyond the app's own code. */
+const ARK = /node_modules[\\/](@ark-ui|@zag-js|@floating-ui)[\\/]/
+/** zod stays out of every page's first load (tests/e2e/initial-js.spec.ts); forms import it when they need it. */
+const ZOD = /node_modules[\\/]zod[\\/]/
+/**
+ * Route components a visit can start on (the server-rendered pages and the player): not the staff area, the account
+ * pages, the OAuth callback or the payment pages, which are opened from a page already running.
+ */
+const FIRST_LOAD_ROUTE =
+  /src-client[\\/]routes[\\/](?!admin[\\/]|_auth[\\/]|auth[\\/]|payment)[^?]+\?tsr-split=component$/
 
-/** The app's modules main.tsx imports statically (every page runs them), found once from the module graph. */
-function entryGraph(ctx: { getModuleInfo(id: string): { importedIds: readonly string[] } | null }): Set<string> {
+type ModuleGraph = {
+  getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null
+}
+
+/** The modules `from` imports statically, itself included (what must arrive before it can run). */
+function staticGraph(ctx: ModuleGraph, from: string): Set<string> {
   const seen = new Set<string>()
-  const queue = [MAIN]
+  const queue = [from]
   for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
     if (seen.has(id)) continue
     seen.add(id)
@@ -20,7 +38,109 @@ function entryGraph(ctx: { getModuleInfo(id: string): { importedIds: readonly st
   }
   return seen
 }
-let appModules: Set<string> | undefined
+
+interface ChunkPlan {
+  /** The app's modules main.tsx imports statically (every page runs them). */
+  entry: Set<string>
+  /** How many first-load routes' components import each module statically. */
+  firstRoutes: Map<string, number>
+  /** How many routes' components (any) import each module statically. */
+  allRoutes: Map<string, number>
+  /** What the home page's component imports statically. */
+  home: Set<string>
+  /** Whether a module's static imports reach Ark UI (its chunk would need `ark`). */
+  usesArk(id: string): boolean
+  /** Whether a module's static imports reach zod (it would drag zod into the chunk that takes it). */
+  usesZod(id: string): boolean
+}
+
+/** Found once from the module graph, at the first module the groups ask about. */
+function chunkPlan(ctx: ModuleGraph): ChunkPlan {
+  const entry = staticGraph(ctx, MAIN)
+  const routes = new Set<string>()
+  const seen = new Set<string>()
+  const queue = [MAIN]
+  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+    if (seen.has(id)) continue
+    seen.add(id)
+    if (/src-client[\\/]routes[\\/][^?]+\?tsr-split=component$/.test(id)) routes.add(id)
+    const info = ctx.getModuleInfo(id)
+    queue.push(...(info?.importedIds ?? []), ...(info?.dynamicallyImportedIds ?? []))
+  }
+  const firstRoutes = new Map<string, number>()
+  const allRoutes = new Map<string, number>()
+  let home = new Set<string>()
+  for (const route of routes) {
+    const graph = staticGraph(ctx, route)
+    if (route.startsWith(`${HOME}?`)) home = graph
+    const first = FIRST_LOAD_ROUTE.test(route)
+    for (const id of graph) {
+      if (entry.has(id)) continue
+      allRoutes.set(id, (allRoutes.get(id) ?? 0) + 1)
+      if (first) firstRoutes.set(id, (firstRoutes.get(id) ?? 0) + 1)
+    }
+  }
+  const reaches = (pattern: RegExp) => {
+    const memo = new Map<string, boolean>()
+    return (id: string) => {
+      let found = memo.get(id)
+      if (found === undefined) {
+        found = [...staticGraph(ctx, id)].some((dependency) => pattern.test(dependency))
+        memo.set(id, found)
+      }
+      return found
+    }
+  }
+  return { entry, firstRoutes, allRoutes, home, usesArk: reaches(ARK), usesZod: reaches(ZOD) }
+}
+
+/** The chunk a module goes to (see codeSplitting below), or null for the default (its route's chunk). */
+function chunkOf(id: string, plan: ChunkPlan): 'app' | 'ark' | 'shared' | null {
+  if (id === MAIN || FRAMEWORK.test(id)) return null
+  if (plan.entry.has(id)) return 'app'
+  if (ZOD.test(id) || plan.usesZod(id)) return null
+  const first = plan.firstRoutes.get(id) ?? 0
+  const all = plan.allRoutes.get(id) ?? 0
+  if (ARK.test(id)) return first > 0 ? 'ark' : null
+  // A first page's module that other routes import too: left to the default it gets a chunk of its own.
+  if (first === 0 || all < 2) return null
+  if (plan.usesArk(id)) return 'ark'
+  return plan.home.has(id) ? 'app' : 'shared'
+}
+let plan: ChunkPlan | undefined
+
+/**
+ * Writes each built script and stylesheet beside itself compressed once, at the highest levels (`.br`, brotli 11;
+ * `.gz`, gzip 9), which `@fastify/static` sends as they are (`preCompressed`, src-server/http/client.ts). Compressed per
+ * request (@fastify/compress's default levels) the first load was ~15% bigger: brotli 11 takes the framework chunk
+ * from 121 to 105 kB, a phone on "Fast 3G" about 0.1 s (issue 27).
+ */
+function precompressAssets(): Plugin {
+  const brotli = promisify(brotliCompress)
+  const gzipped = promisify(gzip)
+  return {
+    name: 'precompress-assets',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir
+      if (!dir) return
+      const files = Object.keys(bundle).filter((file) => /\.(js|css)$/.test(file))
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(dir, file)
+          const content = await readFile(full)
+          const [br, gz] = await Promise.all([
+            brotli(content, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length },
+            }),
+            gzipped(content, { level: 9 }),
+          ])
+          await Promise.all([writeFile(`${full}.br`, br), writeFile(`${full}.gz`, gz)])
+        }),
+      )
+    },
+  }
+}
 
 // `vite build` builds the browser's bundle into dist/client; `vite build --ssr entry-server.tsx` builds the server
 // renderer's entry into dist/ssr (its dependencies stay imports of node_modules).
@@ -35,6 +155,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       generatedRouteTree: './routeTree.gen.ts',
     }),
     react(),
+    ...(isSsrBuild ? [] : [precompressAssets()]),
   ],
   build: isSsrBuild
     ? { outDir: '../dist/ssr', emptyOutDir: true, sourcemap: true, copyPublicDir: false }
@@ -50,16 +171,36 @@ export default defineConfig(({ isSsrBuild }) => ({
             // What every page runs (React, the router, TanStack Query, the tRPC client, Panda's css()) in one chunk:
             // left to the default, it came in a dozen small shared chunks, each compressed on its own (about 11 kB
             // more gzipped on the first load, and more requests).
-            // The app's own modules that main.tsx imports statically in one more: left to the default they came in
-            // nine chunks of 0.1–1 kB (each shared with some route), and over HTTP/1.1's six connections each small
-            // request costs a phone a round trip before the page can hydrate (issue 27, `npm run bench:hydration`).
+            // Then the app's own modules: over HTTP/1.1's six connections each request costs a phone on "Fast 3G" a
+            // 562 ms round trip, and a page cannot hydrate before its last chunk has arrived (issue 27,
+            // `npm run bench:hydration`). Left to the default, the course page needed 21 chunks (four waves of
+            // requests), most of them under 1 kB: components shared by a few routes each got a chunk of their own.
+            // - app: what main.tsx imports statically, and what the home page shares with other pages (the cards, the
+            //   cart buttons: the home page loads them anyway, so its first load does not grow);
+            // - ark: the Ark UI / zag code that first pages' components import (the accordion of the course page and
+            //   pricing), in one chunk the pages without it never fetch;
+            // - shared: the other modules two or more first pages import (form fields, pagination, the progress bar);
+            // - each route's own modules stay in its chunk (the default), zod in its own (loaded by forms on demand).
+            // A first page thus loads the entry's chunks, its route's, and at most `shared` and `ark`.
             codeSplitting: {
               groups: [
                 { name: 'framework', test: FRAMEWORK },
                 {
                   name: (id, ctx) => {
-                    appModules ??= entryGraph(ctx)
-                    return appModules.has(id) && !FRAMEWORK.test(id) && id !== MAIN ? 'app' : null
+                    plan ??= chunkPlan(ctx)
+                    return chunkOf(id, plan) === 'app' ? 'app' : null
+                  },
+                },
+                {
+                  name: (id, ctx) => {
+                    plan ??= chunkPlan(ctx)
+                    return chunkOf(id, plan) === 'ark' ? 'ark' : null
+                  },
+                },
+                {
+                  name: (id, ctx) => {
+                    plan ??= chunkPlan(ctx)
+                    return chunkOf(id, plan) === 'shared' ? 'shared' : null
                   },
                 },
               ],

@@ -1,11 +1,12 @@
 // How a membership is told in words, the same on /account, on the success page, in order history and in e-mails.
 import { formatMoney } from './money.ts'
+import { longDateUtc } from './numbers.ts'
 
 export type MembershipStatus = 'trialing' | 'active' | 'past_due' | 'cancelled'
 
 /** 'December 1, 2026' (UTC, so the server's e-mails and every browser say the same day). */
 export function formatDay(date: string | Date): string {
-  return new Date(date).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' })
+  return longDateUtc(date)
 }
 
 export interface MembershipFacts {

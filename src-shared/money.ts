@@ -1,4 +1,6 @@
 // Money is integer minor units (cents, pence) plus an ISO currency code. Formatting lives only here.
+import { groupDigits } from './numbers.ts'
+
 export const CURRENCIES = ['USD', 'GBP'] as const
 export type Currency = (typeof CURRENCIES)[number]
 
@@ -14,8 +16,11 @@ export function currencySymbol(currency: string): string {
 
 export function formatMoney(amountMinor: number, currency: string = 'USD'): string {
   const sign = amountMinor < 0 ? '-' : ''
-  const major = Math.abs(amountMinor) / 100
-  const digits = major.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  const minor = Math.abs(amountMinor)
+  // Whole minor units are written without Intl (numbers.ts: a page's first Intl formatter is slow on a phone).
+  const digits = Number.isSafeInteger(minor)
+    ? `${groupDigits(Math.floor(minor / 100))}.${String(minor % 100).padStart(2, '0')}`
+    : (minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
   return `${sign}${currencySymbol(currency)}${digits}`
 }
 

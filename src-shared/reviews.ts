@@ -1,5 +1,6 @@
 // Review rules and wording shared by the server and the course page (no zod here, so the page's summary does not
 // pull the schema library in).
+import { groupDigits } from './numbers.ts'
 
 export const REVIEW_MAX_LENGTH = 2000
 export const REVIEWS_PAGE_SIZE = 10
@@ -17,7 +18,7 @@ export const REVIEW_MESSAGES = {
   notFound: 'Review not found',
   courseNotFound: 'Course not found',
   ratingRequired: 'Please choose a rating from 1 to 5 stars',
-  tooLong: `Your review must be at most ${REVIEW_MAX_LENGTH.toLocaleString('en-US')} characters`,
+  tooLong: `Your review must be at most ${groupDigits(REVIEW_MAX_LENGTH)} characters`,
   created: 'Thank you! Your review is published.',
   updated: 'Your review has been updated.',
   deleted: 'Your review has been deleted.',

@@ -2,6 +2,7 @@
 // server-rendered HTML and the hydrating render both format in en-US, UTC; the visitor's own format follows right
 // after hydration (and at once on pages rendered in the browser).
 import { useHydrated } from '@tanstack/react-router'
+import { longDateUtc } from '#shared/numbers.ts'
 
 const LONG_DATE: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric' }
 
@@ -10,5 +11,7 @@ export function useDateFormat() {
   return (iso: string, options: Intl.DateTimeFormatOptions = LONG_DATE) =>
     hydrated
       ? new Date(iso).toLocaleDateString(undefined, options)
-      : new Date(iso).toLocaleDateString('en-US', { ...options, timeZone: 'UTC' })
+      : options === LONG_DATE
+        ? longDateUtc(iso) // the same text without Intl, which is slow to start on a phone (numbers.ts)
+        : new Date(iso).toLocaleDateString('en-US', { ...options, timeZone: 'UTC' })
 }

@@ -13,8 +13,8 @@ import {
   inlineStylesheets,
   isServerRendered,
   loadSsrEntry,
+  pageScripts,
   routeChunkPreloads,
-  scriptsAfterFirstPaint,
   sendRenderedPage,
   splitTemplate,
   type TrpcClientFor,
@@ -63,6 +63,9 @@ export async function registerClient(
     root,
     wildcard: false,
     index: false,
+    // The build writes each script and stylesheet beside itself as .br and .gz (vite.config.ts precompressAssets):
+    // sent as they are, at brotli's highest level, instead of compressed on every request.
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
       reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
@@ -70,7 +73,7 @@ export async function registerClient(
   })
   const indexHtml = readFileSync(indexFile, 'utf8')
   const entry = trpcClientFor ? await loadSsrEntry(root) : null
-  const template = splitTemplate(scriptsAfterFirstPaint(inlineStylesheets(indexHtml, root)))
+  const template = splitTemplate(pageScripts(inlineStylesheets(indexHtml, root)))
   const ssr =
     entry && template && trpcClientFor
       ? { entry, template, trpcClientFor, routeChunks: routeChunkPreloads(root) }

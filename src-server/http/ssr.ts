@@ -83,45 +83,53 @@ export function inlineStylesheets(indexHtml: string, clientDir: string): string 
   })
 }
 
-/** Where a rendered page's nonce goes in the script that loads its JavaScript (see scriptsAfterFirstPaint). */
+/** Where a rendered page's nonce goes in its inline scripts (the early-click guard; see pageScripts). */
 export const NONCE_SLOT = '%SSR_NONCE%'
-/**
- * Where that script lists the chunks of the page's own routes (routeChunkPreloads), preloaded with the entry's. A
- * comment until filled, so the loader is valid as it stands (an empty list).
- */
-export const ROUTE_CHUNKS_SLOT = '/*%SSR_ROUTE_CHUNKS%*/'
+/** Where the head lists the module preloads of the page's own route chunks (routeChunkPreloads), after the entry's. */
+export const ROUTE_CHUNKS_SLOT = '<!--%SSR_ROUTE_CHUNKS%-->'
 
 /** The response header through which the server entry names the rendered page's matched routes (their ids). */
 export const ROUTE_IDS_HEADER = 'x-ssr-route-ids'
 
-const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/
-const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/
+const MODULE_PRELOADS = /(?:\s*<link rel="modulepreload" crossorigin (?:fetchpriority="low" )?href="[^"]+">)+/
 
 /**
- * A rendered page asks for its JavaScript once it has painted: Vite's entry script and module preloads leave the head
- * for a small script that adds them after the first frame (or after 250 ms, as in a background tab, which draws no
- * frames). The page's HTML and its LCP image then have the phone's bandwidth to themselves until the page shows;
- * the JavaScript only makes it interactive (decision 0030). The client-rendered shell keeps Vite's tags. The page's
- * own route chunks join the preloads (ROUTE_CHUNKS_SLOT), so they need not wait for the entry to run and ask.
+ * A rendered page's head asks for all of its JavaScript at once: module preloads of the entry, of its imports (Vite's
+ * own preloads) and of the page's own route chunks (ROUTE_CHUNKS_SLOT, filled per page), so hydration does not wait
+ * for the entry to run before the route's code is requested. The entry itself is started by a small nonce'd script
+ * once the document is parsed, as a module script in the head would be, except that DOMContentLoaded does not wait
+ * for it: the page is complete, and its native forms work, before any script has arrived. Before them, under the same
+ * nonce, the early-click guard (http/early-clicks.ts), so a press is held from the first paint on.
+ *
+ * The scripts used to be asked for only after the first frame (decision 0030), so that the HTML and the LCP image had
+ * a phone's bandwidth to themselves. On a real link they have it anyway: a request's bytes come a round trip after it
+ * is sent, and by then the page (~20 kB) has arrived; waiting for the frame only started the round trip later (on
+ * DevTools "Fast 3G", 0.3–0.4 s later; issue 27, `npm run bench:hydration`). The client-rendered shell is unchanged.
  */
-export function scriptsAfterFirstPaint(indexHtml: string): string {
+export function pageScripts(indexHtml: string): string {
   const entry = ENTRY_SCRIPT.exec(indexHtml)?.[1]
   if (!entry || !indexHtml.includes('</head>')) return indexHtml
-  const preloads = [...indexHtml.matchAll(MODULE_PRELOAD)].map((match) => match[1])
-  // The entry and its imports are asked for first: over HTTP/1.1 (six connections) the route's chunks queue behind
-  // them, and the entry cannot run before its own imports have arrived.
-  const load = [
-    '(function(){var done=0;function go(){if(done)return;done=1;var h=document.head;',
-    "function pre(u){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;",
-    `h.appendChild(l)}${JSON.stringify(preloads)}.forEach(pre);var s=document.createElement('script');`,
-    `s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry)};h.appendChild(s);[${ROUTE_CHUNKS_SLOT}].forEach(pre)}`,
-    'requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,250)})()',
+  const guard = `<script nonce="${NONCE_SLOT}">${HOLD_EARLY_CLICKS_SCRIPT}</script>`
+  const preloadEntry = `<link rel="modulepreload" crossorigin fetchpriority="low" href="${entry}">`
+  const start = [
+    "(function(){function go(){var s=document.createElement('script');s.type='module';s.crossOrigin='';",
+    `s.src=${JSON.stringify(entry)};document.head.appendChild(s)}`,
+    "if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',go);else go()})()",
   ].join('')
-  return indexHtml.replace(ENTRY_SCRIPT, '').replace(MODULE_PRELOAD, '').replace(
-    '</head>',
-    // The early-click guard first (a press is held from the first paint on), then the loader.
-    `<script nonce="${NONCE_SLOT}">${HOLD_EARLY_CLICKS_SCRIPT}</script><script nonce="${NONCE_SLOT}">${load}</script>\n  </head>`,
-  )
+  const withPreloads = indexHtml
+    .replace(ENTRY_SCRIPT, () => `${guard}\n    ${preloadEntry}`)
+    .replace(MODULE_PRELOADS, (links) =>
+      links.replaceAll(' crossorigin href=', ' crossorigin fetchpriority="low" href='),
+    )
+  // All of it at low priority: the page is whole without it, so its LCP image and icon take a connection first (over
+  // HTTP/1.1's six; at high priority behind seven scripts, the course page's cover image came 0.6 s later), and
+  // Lighthouse does not count it as render-blocking (it did, with FCP 2 s instead of 0.9). The route's chunks queue
+  // behind the entry's, which the entry cannot run without; the framework chunk, the largest, arrives last all the same.
+  const withRouteChunks = MODULE_PRELOADS.test(withPreloads)
+    ? withPreloads.replace(MODULE_PRELOADS, (links) => links + ROUTE_CHUNKS_SLOT)
+    : withPreloads.replace(preloadEntry, () => preloadEntry + ROUTE_CHUNKS_SLOT)
+  return withRouteChunks.replace('</head>', () => `<script nonce="${NONCE_SLOT}">${start}</script>\n  </head>`)
 }
 
 /** A route's id as TanStack Router's file routes name it, from its file under routes/ (`courses/index` → `/courses/`). */
@@ -243,7 +251,10 @@ export async function sendRenderedPage(
   )
   const before = lifted.before
     .replaceAll(NONCE_SLOT, nonce)
-    .replace(ROUTE_CHUNKS_SLOT, [...chunks].map((chunk) => JSON.stringify(chunk)).join(','))
+    .replace(
+      ROUTE_CHUNKS_SLOT,
+      [...chunks].map((chunk) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${chunk}">`).join(''),
+    )
   const rest = lifted.rest
   async function* page() {
     yield before + rest

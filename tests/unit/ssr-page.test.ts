@@ -9,10 +9,10 @@ import {
   isServerRendered,
   liftHeadTags,
   NONCE_SLOT,
+  pageScripts,
   ROUTE_CHUNKS_SLOT,
   routeChunkPreloads,
   routeIdOfFile,
-  scriptsAfterFirstPaint,
   splitTemplate,
   withScriptNonce,
 } from '../../src-server/http/ssr.ts'
@@ -99,48 +99,55 @@ describe('inlined stylesheets', () => {
     }
   })
 
-  it('moves the entry script and its preloads behind a nonce’d loader that adds them after the first frame', () => {
+  it('preloads the entry and its imports from the head and starts the entry once the document is parsed', () => {
     const built = INDEX.replace(
-      '</head>',
-      '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">\n<link rel="modulepreload" crossorigin href="/assets/auth-2.js"></head>',
+      '<link rel="stylesheet"',
+      '<link rel="modulepreload" crossorigin href="/assets/framework-1.js">\n<link rel="modulepreload" crossorigin href="/assets/auth-2.js">\n<link rel="stylesheet"',
     )
-    const html = scriptsAfterFirstPaint(built)
+    const html = pageScripts(built)
     expect(html).not.toContain('<script type="module"')
-    expect(html).not.toContain('rel="modulepreload"')
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">')
-    const loader = new RegExp(`<script nonce="${NONCE_SLOT}">(.*?)</script>\\s*</head>`).exec(html)?.[1]
-    expect(loader).toBeDefined()
-    // Before it, the early-click guard (http/early-clicks.ts), under the same nonce.
+    // The guard (http/early-clicks.ts) under the page's nonce, then the preloads at low priority (the entry's first; the
+    // page is whole without them, its LCP image goes first), then the slot for
+    // the page's own route chunks, then the script that starts the entry.
+    const order = [
+      `<script nonce="${NONCE_SLOT}">`,
+      '__releaseEarlyClick',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/index-abc.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/framework-1.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/auth-2.js">',
+      ROUTE_CHUNKS_SLOT,
+      '<link rel="stylesheet"',
+      'DOMContentLoaded',
+      '</head>',
+    ].map((part) => html.indexOf(part))
+    expect(order.every((at) => at >= 0)).toBe(true)
+    expect(order).toEqual([...order].sort((x, y) => x - y))
     const scripts = [...html.matchAll(new RegExp(`<script nonce="${NONCE_SLOT}">([\\s\\S]*?)</script>`, 'g'))]
     expect(scripts.map((script) => script[1]?.includes('__releaseEarlyClick'))).toEqual([true, false])
-    // Run the loader against a stand-in document and frame clock: nothing is added before the frame's timer fires.
-    const added: Record<string, string>[] = []
-    const timers: (() => void)[] = []
-    let frame: (() => void) | undefined
-    const document = {
-      head: { appendChild: (node: Record<string, string>) => added.push({ ...node }) },
-      createElement: (tag: string) => ({ tag }),
+    // The starter adds the entry once the document is parsed (at once when it already is), never twice.
+    const start = scripts[1]?.[1] as string
+    for (const readyState of ['loading', 'interactive']) {
+      const added: Record<string, string>[] = []
+      const listeners: (() => void)[] = []
+      const document = {
+        readyState,
+        head: { appendChild: (node: Record<string, string>) => added.push({ ...node }) },
+        createElement: (tag: string) => ({ tag }),
+        addEventListener: (type: string, listener: () => void) =>
+          type === 'DOMContentLoaded' && listeners.push(listener),
+      }
+      new Function('document', start)(document)
+      expect(added.length).toBe(readyState === 'loading' ? 0 : 1)
+      for (const listener of listeners) listener()
+      expect(added).toEqual([{ tag: 'script', type: 'module', crossOrigin: '', src: '/assets/index-abc.js' }])
     }
-    new Function('document', 'requestAnimationFrame', 'setTimeout', loader as string)(
-      document,
-      (callback: () => void) => {
-        frame = callback
-      },
-      (callback: () => void) => timers.push(callback),
+    // Without Vite's preloads, the slot follows the entry's preload.
+    expect(pageScripts(INDEX)).toContain(
+      `<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/index-abc.js">${ROUTE_CHUNKS_SLOT}`,
     )
-    expect(added).toEqual([])
-    frame?.()
-    timers.at(-1)?.() // the frame's timer
-    timers[0]?.() // the 250 ms fallback: adds nothing twice
-    expect(added).toEqual([
-      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/framework-1.js' },
-      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/auth-2.js' },
-      { tag: 'script', type: 'module', crossOrigin: '', src: '/assets/index-abc.js' },
-    ])
     // A page without Vite's entry script is left as it is.
-    expect(scriptsAfterFirstPaint('<html><head></head><body></body></html>')).toBe(
-      '<html><head></head><body></body></html>',
-    )
+    expect(pageScripts('<html><head></head><body></body></html>')).toBe('<html><head></head><body></body></html>')
   })
 
   it("names routes as the router does and preloads a page's own route chunks after the entry", async () => {
@@ -170,22 +177,7 @@ describe('inlined stylesheets', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-    const loader = new RegExp(`<script nonce="${NONCE_SLOT}">(.*?)</script>`)
-      .exec(scriptsAfterFirstPaint(INDEX))?.[1]
-      ?.replace(ROUTE_CHUNKS_SLOT, '"/assets/courses-2.js"')
-    const added: Record<string, string>[] = []
-    const document = {
-      head: { appendChild: (node: Record<string, string>) => added.push({ ...node }) },
-      createElement: (tag: string) => ({ tag }),
-    }
-    new Function('document', 'requestAnimationFrame', 'setTimeout', loader as string)(
-      document,
-      () => {},
-      (callback: () => void) => callback(),
-    )
-    expect(added).toEqual([
-      { tag: 'script', type: 'module', crossOrigin: '', src: '/assets/index-abc.js' },
-      { tag: 'link', rel: 'modulepreload', crossOrigin: '', href: '/assets/courses-2.js' },
-    ])
+    // The server fills the slot with the page's route chunks, after the entry's (sendRenderedPage).
+    expect(pageScripts(INDEX).indexOf(ROUTE_CHUNKS_SLOT)).toBeGreaterThan(pageScripts(INDEX).indexOf('index-abc.js'))
   })
 })

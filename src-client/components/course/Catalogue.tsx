@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { catalogueQueryOptions } from '#client/lib/catalogue-query.ts'
 import type { CatalogueSearch } from '#client/lib/catalogue-search.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { groupDigits } from '#shared/numbers.ts'
 import { css } from '#styled-system/css'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { button } from '../ui/button.ts'
@@ -55,7 +56,7 @@ export function Catalogue({
           data-testid="catalogue-count"
         >
           {result.totalCapped
-            ? `${result.total.toLocaleString('en-US')}+ Courses`
+            ? `${groupDigits(result.total)}+ Courses`
             : `${result.total} ${result.total === 1 ? 'Course' : 'Courses'}`}
         </h2>
         <FilterBar search={search} facets={result.facets} onChange={changeFilter} showCategory={showCategory} />
@@ -65,7 +66,7 @@ export function Catalogue({
           <FilterSidebar search={search} facets={result.facets} onChange={changeFilter} />
           {result.totalCapped ? (
             <p className={css({ fontSize: 'xs', color: 'fg.muted' })} data-testid="counts-capped">
-              More than {result.total.toLocaleString('en-US')} courses match: counts are shown for narrower searches.
+              More than {groupDigits(result.total)} courses match: counts are shown for narrower searches.
             </p>
           ) : null}
         </div>

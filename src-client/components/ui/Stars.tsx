@@ -1,3 +1,4 @@
+import { groupDigits } from '#shared/numbers.ts'
 import { css } from '#styled-system/css'
 import { Icon } from './icons.tsx'
 
@@ -20,7 +21,7 @@ export function Stars({
   tone?: 'light' | 'dark'
 }) {
   const whole = Math.round(rating)
-  const count = reviewCount?.toLocaleString('en-US')
+  const count = reviewCount === undefined ? undefined : groupDigits(reviewCount)
   const reviews = reviewCount === 1 ? 'review' : 'reviews'
   const label = `${rating.toFixed(1)} out of 5 stars${count === undefined ? '' : `, ${count} ${reviews}`}`
   return (

@@ -18,6 +18,7 @@ import { useDateFormat } from '#client/lib/local-date.ts'
 import { productSeo } from '#client/lib/seo.ts'
 import { sessionQuery } from '#client/lib/session.ts'
 import { capitalise } from '#shared/constants.ts'
+import { groupDigits } from '#shared/numbers.ts'
 import { css } from '#styled-system/css'
 import type { RouterContext } from '../__root.tsx'
 
@@ -103,7 +104,7 @@ function CoursePage() {
               <a href="#reviews" className={css({ textDecoration: 'underline' })}>
                 ({reviewCountLabel(course.reviewCount)})
               </a>
-              <span>{course.studentsCount.toLocaleString('en-US')} students</span>
+              <span>{groupDigits(course.studentsCount)} students</span>
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
           </div>
@@ -173,7 +174,7 @@ function CoursePage() {
                 gridTemplateColumns: { base: '1fr 1fr', md: 'repeat(5, 1fr)' },
               })}
             >
-              <Stat label="Students" value={course.studentsCount.toLocaleString('en-US')} />
+              <Stat label="Students" value={groupDigits(course.studentsCount)} />
               <Stat label="Last updated" value={formatDate(course.lastUpdated)} />
               <Stat label="Language" value={course.language || 'English'} />
               <Stat label="Certificate" value={course.certificate ? 'Yes' : 'No'} />

@@ -1,11 +1,11 @@
 // The course's rating summary: average to one decimal, stars, count, and a bar per star (numbers from the server).
 
 import { Stars } from '#client/components/ui/Stars.tsx'
+import { groupDigits } from '#shared/numbers.ts'
 import type { RatingSummary as Summary } from '#shared/reviews.ts'
 import { css } from '#styled-system/css'
 
-export const reviewCountLabel = (count: number) =>
-  `${count.toLocaleString('en-US')} ${count === 1 ? 'review' : 'reviews'}`
+export const reviewCountLabel = (count: number) => `${groupDigits(count)} ${count === 1 ? 'review' : 'reviews'}`
 
 export function RatingSummary({ summary }: { summary: Summary }) {
   return (
@@ -46,7 +46,7 @@ export function RatingSummary({ summary }: { summary: Summary }) {
                 <span className={css({ display: 'block', h: 'full', bg: 'star' })} style={{ width: `${percent}%` }} />
               </span>
               <span className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-                {count.toLocaleString('en-US')} ({percent}%)
+                {groupDigits(count)} ({percent}%)
               </span>
             </li>
           )

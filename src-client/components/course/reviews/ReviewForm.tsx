@@ -4,10 +4,15 @@ import type { z } from 'zod'
 import { button } from '#client/components/ui/button.ts'
 import { inputClass, TextAreaField } from '#client/components/ui/form.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { groupDigits } from '#shared/numbers.ts'
 import { REVIEW_MAX_LENGTH } from '#shared/reviews.ts'
-import { reviewFormSchema } from '#shared/schemas/reviews.ts'
+import type { reviewFormSchema } from '#shared/schemas/reviews.ts'
 import { css } from '#styled-system/css'
 import { StarInput } from './StarInput.tsx'
+
+// The schema (zod) loads when the form shows, not with the course page: zod would add a quarter to a phone's first
+// download of every course page (issue 27), and most visitors never write a review.
+const loadReviewSchema = () => import('#shared/schemas/reviews.ts').then((module) => module.reviewFormSchema)
 
 /** A checked review form: the output of the shared schema the server checks it with again. */
 export type ReviewDraft = z.output<typeof reviewFormSchema>
@@ -32,11 +37,15 @@ export function ReviewForm({
   const editing = Boolean(initial)
   // Opened by "Edit review" (whose button is gone now): keyboard focus moves to the chosen star.
   useEffect(() => {
+    void loadReviewSchema()
+  }, [])
+  useEffect(() => {
     if (editing) formRef.current?.querySelector<HTMLInputElement>('input[type=radio]:checked')?.focus()
   }, [editing])
 
-  function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
+    const reviewFormSchema = await loadReviewSchema()
     const parsed = reviewFormSchema.safeParse({ rating, body })
     if (!parsed.success) {
       const flat = parsed.error.flatten().fieldErrors
@@ -61,7 +70,7 @@ export function ReviewForm({
         className={css({ display: 'grid', gap: '1' })}
         controlClassName={`${inputClass} ${css({ h: 'auto', py: '2' })}`}
         error={errors.body}
-        hint={`${body.length.toLocaleString('en-US')} / ${REVIEW_MAX_LENGTH.toLocaleString('en-US')} characters`}
+        hint={`${groupDigits(body.length)} / ${groupDigits(REVIEW_MAX_LENGTH)} characters`}
         value={body}
         onChange={(event) => setBody(event.target.value)}
         rows={4}
