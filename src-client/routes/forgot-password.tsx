@@ -4,7 +4,7 @@ import type { FormEvent } from 'react'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
-import { FormAlert, TextField } from '../components/ui/form.tsx'
+import { EmailField, FormAlert } from '../components/ui/form.tsx'
 import { notifyError } from '../components/ui/toaster.tsx'
 import { errorMessage, GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
 import { useNativeFormResult } from '../lib/native-form.ts'
@@ -40,15 +40,7 @@ function ForgotPasswordPage() {
           ) : posted?.formError ? (
             <FormAlert>{posted.formError}</FormAlert>
           ) : null}
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={posted?.values.email}
-            error={posted?.fieldErrors.email}
-          />
+          <EmailField defaultValue={posted?.values.email} error={posted?.fieldErrors.email} />
           <button type="submit" className={button({ size: 'lg' })} disabled={request.isPending}>
             {request.isPending ? 'Sending...' : 'Send Reset Link'}
           </button>

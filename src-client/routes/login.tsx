@@ -7,7 +7,7 @@ import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { button } from '../components/ui/button.ts'
-import { CheckboxField, FormAlert, TextField } from '../components/ui/form.tsx'
+import { CheckboxField, EmailField, FormAlert, PasswordField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { errorMessage, isClientError, isServiceUnavailable } from '../lib/errors.ts'
@@ -85,15 +85,8 @@ function LoginPage() {
       <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
         {error ? <FormAlert>{error}</FormAlert> : null}
         {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={posted?.values.email}
-        />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+        <EmailField defaultValue={posted?.values.email} />
+        <PasswordField label="Password" name="password" autoComplete="current-password" required />
         <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center' })}>
           <CheckboxField
             label="Remember me"

@@ -6,7 +6,7 @@ import { PASSWORD_MIN_LENGTH } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
-import { FormAlert, TextField } from '../components/ui/form.tsx'
+import { FormAlert, PasswordField } from '../components/ui/form.tsx'
 import { notify } from '../components/ui/toaster.tsx'
 import { GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
 import { useNativeFormResult, useTokenFromAddress } from '../lib/native-form.ts'
@@ -76,8 +76,8 @@ function ResetPasswordPage() {
         {error ? <FormAlert>{error}</FormAlert> : null}
         {/* Posted with the form when it is sent before the page's JavaScript has arrived. */}
         <input type="hidden" name="token" value={token} />
-        <TextField label="New password" name="password" type="password" autoComplete="new-password" required />
-        <TextField label="Confirm new password" name="confirm" type="password" autoComplete="new-password" required />
+        <PasswordField label="New password" name="password" autoComplete="new-password" required />
+        <PasswordField label="Confirm new password" name="confirm" autoComplete="new-password" required />
         <button type="submit" className={button({ size: 'lg' })} disabled={reset.isPending}>
           {reset.isPending ? 'Saving...' : 'Reset Password'}
         </button>

@@ -8,7 +8,14 @@ import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { button } from '../components/ui/button.ts'
-import { CheckboxField, FormAlert, TextField, useFocusFirstInvalid } from '../components/ui/form.tsx'
+import {
+  CheckboxField,
+  EmailField,
+  FormAlert,
+  PasswordField,
+  TextField,
+  useFocusFirstInvalid,
+} from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { refusalMessage } from '../lib/errors.ts'
@@ -124,19 +131,10 @@ function SignupPage() {
             defaultValue={posted?.values.lastName}
           />
         </div>
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          error={errors.email}
-          defaultValue={posted?.values.email}
-        />
-        <TextField
+        <EmailField error={errors.email} defaultValue={posted?.values.email} />
+        <PasswordField
           label="Password"
           name="password"
-          type="password"
           autoComplete="new-password"
           required
           error={errors.password}

@@ -3,6 +3,7 @@
 import type { LessonKind } from '../../db/types.ts'
 import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
+import { courseExists } from './repository.ts'
 
 export interface OutlineLesson {
   id: string
@@ -174,15 +175,7 @@ export function findAttachment(db: DB, attachmentId: string) {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Whether the player has a course at this id: any course but a draft (buyers keep archived ones). */
-export async function learnableCourseExists(db: DB, courseId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('courses')
-    .select('id')
-    .where('id', '=', courseId)
-    .where('status', '!=', 'draft')
-    .executeTakeFirst()
-  return row !== undefined
-}
+export const learnableCourseExists = (db: DB, courseId: string) => courseExists(db, courseId, '!=', 'draft')
 
 /** Whether a lesson of a course that is not a draft has this id (the player's page status). */
 export async function learnableLessonExists(db: DB, lessonId: string): Promise<boolean> {

@@ -131,16 +131,24 @@ export function listCourseSummaries(db: DB, ids: string[]) {
     .execute()
 }
 
-/** Whether a course page exists for shoppers (published); the SPA fallback's 404 asks it. */
-export async function publishedCourseExists(db: DB, id: string): Promise<boolean> {
+/** Whether a course has this id and a status that is (`=`) or is not (`!=`) the one given. */
+export async function courseExists(
+  db: DB,
+  id: string,
+  op: '=' | '!=',
+  status: 'draft' | 'published' | 'archived',
+): Promise<boolean> {
   const row = await db
     .selectFrom('courses')
     .select('id')
     .where('id', '=', id)
-    .where('status', '=', 'published')
+    .where('status', op, status)
     .executeTakeFirst()
   return row !== undefined
 }
+
+/** Whether a course page exists for shoppers (published); the SPA fallback's 404 asks it. */
+export const publishedCourseExists = (db: DB, id: string) => courseExists(db, id, '=', 'published')
 
 export async function categorySlugExists(db: DB, slug: string): Promise<boolean> {
   return (await db.selectFrom('categories').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined

@@ -26,6 +26,10 @@ interface NativeForm {
 
 const GENERIC_ERROR = 'An error occurred. Please try again.'
 const checked = (value: string | undefined) => value === 'on'
+/** The named text fields as posted, a missing one as empty text (the procedure's schema says what is wrong). */
+function texts<const Name extends string>(fields: Fields, names: readonly Name[]): Record<Name, string> {
+  return Object.fromEntries(names.map((name) => [name, fields[name] ?? ''])) as Record<Name, string>
+}
 
 const FORMS: NativeForm[] = [
   {
@@ -33,8 +37,7 @@ const FORMS: NativeForm[] = [
     fallbackError: AUTH_MESSAGES.loginError,
     async run(caller, fields, request) {
       const result = await caller.auth.login({
-        email: fields.email ?? '',
-        password: fields.password ?? '',
+        ...texts(fields, ['email', 'password']),
         remember: checked(fields.remember),
       })
       const back = safeReturnPath((request.query as { redirect?: unknown }).redirect)
@@ -54,7 +57,7 @@ const FORMS: NativeForm[] = [
     path: '/admin/login',
     fallbackError: 'An error occurred during login.',
     async run(caller, fields, request) {
-      const result = await caller.admin.session.login({ email: fields.email ?? '', password: fields.password ?? '' })
+      const result = await caller.admin.session.login(texts(fields, ['email', 'password']))
       const asked = safeReturnPath((request.query as { redirect?: unknown }).redirect, '/admin')
       const back = asked.startsWith('/admin') ? asked : '/admin'
       if (result.twoFactor) return { redirect: `/two-factor?redirect=${encodeURIComponent(back)}` }
@@ -67,10 +70,7 @@ const FORMS: NativeForm[] = [
     fallbackError: AUTH_MESSAGES.signupFailed,
     async run(caller, fields) {
       const { message } = await caller.auth.signup({
-        firstName: fields.firstName ?? '',
-        lastName: fields.lastName ?? '',
-        email: fields.email ?? '',
-        password: fields.password ?? '',
+        ...texts(fields, ['firstName', 'lastName', 'email', 'password']),
         acceptTerms: checked(fields.acceptTerms) as true,
       })
       return { done: message }
@@ -99,10 +99,7 @@ const FORMS: NativeForm[] = [
     fallbackError: GENERIC_ERROR,
     async run(caller, fields) {
       const { message } = await caller.contact.send({
-        name: fields.name ?? '',
-        email: fields.email ?? '',
-        subject: fields.subject ?? '',
-        message: fields.message ?? '',
+        ...texts(fields, ['name', 'email', 'subject', 'message']),
         agreement: checked(fields.agreement) as true,
       })
       return { done: message }

@@ -41,6 +41,33 @@ export async function readDocument(
   return printable
 }
 
+/** The columns an invoice and a credit note share: who issued what to whom, when, for which order. */
+interface IssuedRow {
+  id: string
+  number: string
+  user_id: string
+  issued_at: Date
+  currency: string
+  seller: DocumentParty
+  buyer: DocumentParty
+  lines: DocumentLine[]
+  reference: string | null
+}
+
+function issued(row: IssuedRow) {
+  return {
+    id: row.id,
+    number: row.number,
+    userId: row.user_id,
+    issuedAt: row.issued_at.toISOString(),
+    currency: row.currency,
+    seller: row.seller,
+    buyer: row.buyer,
+    lines: row.lines,
+    orderReference: row.reference,
+  }
+}
+
 async function readInvoice(db: DB, id: string) {
   const row = await db
     .selectFrom('invoices as i')
@@ -52,19 +79,11 @@ async function readInvoice(db: DB, id: string) {
   if (!row) return undefined
   return {
     kind: 'invoice' as const,
-    id: row.id,
-    number: row.number,
-    userId: row.user_id,
-    issuedAt: row.issued_at.toISOString(),
-    currency: row.currency,
-    seller: row.seller,
-    buyer: row.buyer,
-    lines: row.lines,
+    ...issued(row),
     taxLines: row.tax_lines,
     subtotalMinor: row.subtotal_minor,
     taxMinor: row.tax_minor,
     totalMinor: row.total_minor,
-    orderReference: row.reference,
     invoiceNumber: null,
   }
 }
@@ -81,19 +100,11 @@ async function readCreditNote(db: DB, id: string) {
   if (!row) return undefined
   return {
     kind: 'credit_note' as const,
-    id: row.id,
-    number: row.number,
-    userId: row.user_id,
-    issuedAt: row.issued_at.toISOString(),
-    currency: row.currency,
-    seller: row.seller,
-    buyer: row.buyer,
-    lines: row.lines,
+    ...issued(row),
     taxLines: [],
     subtotalMinor: row.total_minor,
     taxMinor: 0,
     totalMinor: row.total_minor,
-    orderReference: row.reference,
     invoiceNumber: row.invoice_number,
   }
 }

@@ -71,13 +71,18 @@ export function countOpenRefundRequests(db: DB): Promise<number> {
     .then((row) => Number(row.count))
 }
 
-/** The requests waiting for staff, oldest first. */
-export async function listOpenRefundRequests(db: DB) {
-  const rows = await db
+/** Refund requests (r) with the line (i) and order (o) they are about and the buyer (u) who asked. */
+function requestsWithLine(db: DB) {
+  return db
     .selectFrom('refund_requests as r')
     .innerJoin('order_items as i', 'i.id', 'r.order_item_id')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
     .innerJoin('users as u', 'u.id', 'r.user_id')
+}
+
+/** The requests waiting for staff, oldest first. */
+export async function listOpenRefundRequests(db: DB) {
+  const rows = await requestsWithLine(db)
     .select(['r.id', 'r.reason', 'r.created_at', 'i.title', 'i.unit_price_minor', 'o.id as order_id', 'o.reference'])
     .select(['o.currency', 'o.method', 'u.email'])
     .where('r.status', '=', 'open')
@@ -110,11 +115,7 @@ export async function decideRefundRequest(
   effects: RefundEffects,
 ): Promise<{ status: 'approved' | 'declined'; refund: RefundResult | null }> {
   return inTransaction(db, async (trx) => {
-    const request = await trx
-      .selectFrom('refund_requests as r')
-      .innerJoin('order_items as i', 'i.id', 'r.order_item_id')
-      .innerJoin('orders as o', 'o.id', 'r.order_id')
-      .innerJoin('users as u', 'u.id', 'r.user_id')
+    const request = await requestsWithLine(trx)
       .select(['r.id', 'r.status', 'r.order_id', 'r.order_item_id', 'i.title', 'o.reference', 'u.email'])
       .where('r.id', '=', requestId)
       .forUpdate('r')

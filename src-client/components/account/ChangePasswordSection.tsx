@@ -6,7 +6,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { changePasswordInput } from '#shared/schemas/auth.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { FormAlert, TextField } from '../ui/form.tsx'
+import { FormAlert, PasswordField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
@@ -44,8 +44,8 @@ export function ChangePasswordSection() {
         className={css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })}
       >
         {error ? <FormAlert>{error}</FormAlert> : null}
-        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" />
-        <TextField label="New password" name="newPassword" type="password" autoComplete="new-password" />
+        <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" />
+        <PasswordField label="New password" name="newPassword" autoComplete="new-password" />
         <div>
           <button type="submit" className={button()} disabled={change.isPending}>
             {change.isPending ? 'Saving...' : 'Change Password'}

@@ -1,14 +1,11 @@
 // 'Add New Category' and edit dialog; the server validates (name required, unique).
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { css } from '#styled-system/css'
-import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { TextAreaField, TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { AdminDialog } from './AdminDialog.tsx'
-import { errorText } from './styles.ts'
+import { CancelSubmitFooter, DialogForm } from './DialogForm.tsx'
 import { useTRPC } from './use-staff.ts'
 
 export interface CategoryDraft {
@@ -63,32 +60,15 @@ export function CategoryDialog({
       title={category ? 'Edit Category' : 'Add New Category'}
       description={category ? 'Update category information.' : 'Create a new category for organizing courses.'}
       footer={
-        <>
-          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form={fields.formId} className={button()} disabled={pending}>
-            {pending ? 'Saving...' : category ? 'Update Category' : 'Save Category'}
-          </button>
-        </>
+        <CancelSubmitFooter
+          formId={fields.formId}
+          label={category ? 'Update Category' : 'Save Category'}
+          pending={pending}
+          onCancel={onClose}
+        />
       }
     >
-      <form
-        {...SCRIPT_ONLY_FORM}
-        id={fields.formId}
-        ref={fields.formRef}
-        noValidate
-        className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
-        onSubmit={(event) => {
-          event.preventDefault()
-          save()
-        }}
-      >
-        {fields.formError ? (
-          <p role="alert" className={errorText}>
-            {fields.formError}
-          </p>
-        ) : null}
+      <DialogForm fields={fields} onSubmit={save}>
         <TextField
           label="Name *"
           error={fields.errors.name}
@@ -101,7 +81,7 @@ export function CategoryDialog({
           value={description}
           onChange={(event) => setDescription(event.target.value)}
         />
-      </form>
+      </DialogForm>
     </AdminDialog>
   )
 }

@@ -2,16 +2,14 @@
 // dialog shows the link with Copy link: without SMTP nothing leaves the server, so the admin hands it over.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { capitalise, TEAM_ROLES } from '#shared/constants.ts'
-import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { SelectField, TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useCopy } from '../ui/use-copy.ts'
 import { AdminDialog } from './AdminDialog.tsx'
-import { errorText } from './styles.ts'
+import { CancelSubmitFooter, DialogForm } from './DialogForm.tsx'
 import { useTRPC } from './use-staff.ts'
 
 type TeamRole = (typeof TEAM_ROLES)[number]
@@ -56,32 +54,16 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
       title="Add Team Member"
       description="Add a new user to your admin team. They'll receive an email invitation."
       footer={
-        <>
-          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form={fields.formId} className={button()} disabled={invite.isPending}>
-            {invite.isPending ? 'Sending...' : 'Add Member'}
-          </button>
-        </>
+        <CancelSubmitFooter
+          formId={fields.formId}
+          label="Add Member"
+          pendingLabel="Sending..."
+          pending={invite.isPending}
+          onCancel={onClose}
+        />
       }
     >
-      <form
-        {...SCRIPT_ONLY_FORM}
-        id={fields.formId}
-        ref={fields.formRef}
-        noValidate
-        className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
-        onSubmit={(event) => {
-          event.preventDefault()
-          invite.mutate({ name, email, role })
-        }}
-      >
-        {fields.formError ? (
-          <p role="alert" className={errorText}>
-            {fields.formError}
-          </p>
-        ) : null}
+      <DialogForm fields={fields} onSubmit={() => invite.mutate({ name, email, role })}>
         <TextField
           label="Name"
           error={fields.errors.name}
@@ -107,7 +89,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
             </option>
           ))}
         </SelectField>
-      </form>
+      </DialogForm>
     </AdminDialog>
   )
 }

@@ -3,10 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { capitalise } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { ScrollRegion } from '../ui/ScrollRegion.tsx'
 import { ErrorState } from '../ui/states.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
-import { panel, table } from './styles.ts'
+import { AdminTable } from './AdminTable.tsx'
+import { panel } from './styles.ts'
 import { useTRPC } from './use-staff.ts'
 
 export function PendingInvitations() {
@@ -30,40 +30,27 @@ export function PendingInvitations() {
         Pending invitations
       </h2>
       <div className={panel}>
-        <ScrollRegion label="Pending invitations">
-          <table className={table}>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Expires</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pending.data.map((invite) => (
-                <tr key={invite.id} data-testid={`invite-${invite.email}`}>
-                  <td>{invite.name || '—'}</td>
-                  <td>{invite.email}</td>
-                  <td>{capitalise(invite.role)}</td>
-                  <td>{new Date(invite.expiresAt).toLocaleDateString()}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className={button({ variant: 'ghost', size: 'sm' })}
-                      aria-label={`Withdraw the invitation to ${invite.email}`}
-                      disabled={revoke.isPending}
-                      onClick={() => revoke.mutate({ id: invite.id })}
-                    >
-                      Withdraw
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+        <AdminTable scrollLabel="Pending invitations" columns={['Name', 'Email', 'Role', 'Expires', 'Actions']}>
+          {pending.data.map((invite) => (
+            <tr key={invite.id} data-testid={`invite-${invite.email}`}>
+              <td>{invite.name || '—'}</td>
+              <td>{invite.email}</td>
+              <td>{capitalise(invite.role)}</td>
+              <td>{new Date(invite.expiresAt).toLocaleDateString()}</td>
+              <td>
+                <button
+                  type="button"
+                  className={button({ variant: 'ghost', size: 'sm' })}
+                  aria-label={`Withdraw the invitation to ${invite.email}`}
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate({ id: invite.id })}
+                >
+                  Withdraw
+                </button>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       </div>
     </section>
   )

@@ -1,5 +1,32 @@
+import type { ReactNode } from 'react'
 import { SelectField } from '../ui/form.tsx'
 import { inputClass } from './styles.ts'
+
+/** A select that narrows a list: its label for screen readers only, and the empty option (all) as undefined. */
+export function FilterSelect<V extends string>({
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  label: string
+  value: V | undefined
+  onChange: (value: V | undefined) => void
+  /** The options, the first of them the empty one (everything). */
+  children: ReactNode
+}) {
+  return (
+    <SelectField
+      label={label}
+      labelHidden
+      controlClassName={inputClass}
+      value={value ?? ''}
+      onChange={(event) => onChange((event.target.value || undefined) as V | undefined)}
+    >
+      {children}
+    </SelectField>
+  )
+}
 
 export function StatusFilter<S extends string>({
   value,
@@ -15,19 +42,13 @@ export function StatusFilter<S extends string>({
   onChange: (status: S | undefined) => void
 }) {
   return (
-    <SelectField
-      label="Filter by status"
-      labelHidden
-      controlClassName={inputClass}
-      value={value ?? ''}
-      onChange={(event) => onChange((event.target.value || undefined) as S | undefined)}
-    >
+    <FilterSelect label="Filter by status" value={value} onChange={onChange}>
       <option value="">{allLabel}</option>
       {statuses.map((status) => (
         <option key={status} value={status}>
           {labels[status]}
         </option>
       ))}
-    </SelectField>
+    </FilterSelect>
   )
 }

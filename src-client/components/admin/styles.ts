@@ -1,6 +1,6 @@
 // Shared looks of the admin screens (tables, badges, form fields), so each screen stays short.
 import { css, cva, cx } from '#styled-system/css'
-import { controlBox } from '../ui/form.tsx'
+import { controlBox, controlStates } from '../ui/form.tsx'
 import { stickyFirstColumn } from '../ui/ScrollRegion.tsx'
 
 export const pageTitle = css({ fontSize: '2xl', fontWeight: 'bold' })
@@ -56,14 +56,7 @@ export const badge = cva({
 })
 /** A field's column (label, control, message), for a field box given more layout (ui/form.tsx draws the fields). */
 export const fieldBox = css({ display: 'flex', flexDir: 'column', gap: '1' })
-export const inputClass = cx(
-  controlBox,
-  css({
-    fontWeight: 'normal',
-    _disabled: { bg: 'canvas', color: 'fg.muted' },
-    '&[aria-invalid=true]': { borderColor: 'danger' },
-  }),
-)
+export const inputClass = cx(controlBox, css({ fontWeight: 'normal' }), controlStates)
 export const iconButton = css({
   display: 'inline-flex',
   alignItems: 'center',

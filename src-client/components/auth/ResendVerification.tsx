@@ -8,7 +8,7 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { FormAlert, TextField } from '../ui/form.tsx'
+import { EmailField, FormAlert } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 
 const LABEL = 'Resend verification e-mail'
@@ -46,7 +46,7 @@ export function ResendVerification({ email }: { email?: string }) {
   return (
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
       {failure}
-      <TextField label="Email" name="email" type="email" autoComplete="email" required />
+      <EmailField />
       <button type="submit" className={button({ variant: 'outline' })} disabled={resend.isPending}>
         {resend.isPending ? 'Sending...' : LABEL}
       </button>

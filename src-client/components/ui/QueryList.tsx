@@ -4,14 +4,7 @@ import type { UseQueryResult } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { EmptyState, ErrorState, LoadingState } from './states.tsx'
 
-export function QueryList<Data extends { items: readonly unknown[] }>({
-  query,
-  loading,
-  failed,
-  empty,
-  emptyAction,
-  children,
-}: {
+export interface QueryListProps<Data extends { items: readonly unknown[] }> {
   /** The list's query: a page of `items` and whatever else the screen shows with them. */
   query: UseQueryResult<Data, unknown>
   /** The loading note, e.g. "Loading orders…". */
@@ -24,7 +17,16 @@ export function QueryList<Data extends { items: readonly unknown[] }>({
   emptyAction?: ReactNode
   /** The list itself, drawn once there is at least one item. */
   children: (data: Data) => ReactNode
-}) {
+}
+
+export function QueryList<Data extends { items: readonly unknown[] }>({
+  query,
+  loading,
+  failed,
+  empty,
+  emptyAction,
+  children,
+}: QueryListProps<Data>) {
   if (query.isPending) return <LoadingState label={loading} />
   if (query.isError) return <ErrorState title={failed} error={query.error} onRetry={() => void query.refetch()} />
   if (query.data.items.length === 0) return <EmptyState title={empty}>{emptyAction}</EmptyState>

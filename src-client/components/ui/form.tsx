@@ -24,15 +24,13 @@ export const controlBox = css({
   _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '1px' },
 })
 
-export const inputClass = cx(
-  controlBox,
-  css({
-    w: 'full',
-    fontSize: 'sm',
-    _disabled: { bg: 'canvas', color: 'fg.muted' },
-    '&[aria-invalid=true]': { borderColor: 'danger' },
-  }),
-)
+/** How a control looks disabled and invalid. */
+export const controlStates = css({
+  _disabled: { bg: 'canvas', color: 'fg.muted' },
+  '&[aria-invalid=true]': { borderColor: 'danger' },
+})
+
+export const inputClass = cx(controlBox, css({ w: 'full', fontSize: 'sm' }), controlStates)
 
 /** A multi-line text box (admin screens, briefs); shop dialogs pass their own height over `inputClass`. */
 export const textareaClass = css({
@@ -111,58 +109,67 @@ function FieldFrame({
   )
 }
 
-export function TextField({
+/**
+ * A field's props parted: the frame's (label, messages, box), the control's class, and the control's own attributes
+ * after its id and aria ties (so an attribute the caller passes still wins).
+ */
+function useFieldParts<Control extends object>({
   label,
   error,
   hint,
   className,
   controlClassName,
   labelHidden,
-  ...input
-}: InputHTMLAttributes<HTMLInputElement> & FieldOwn) {
+  ...own
+}: Control & FieldOwn) {
   const control = useFieldControl(error, hint)
+  return {
+    frame: { id: control.id, label, error, hint, className, labelHidden },
+    controlClassName,
+    control: { ...control, ...own },
+  }
+}
+
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & FieldOwn
+
+export function TextField(props: TextFieldProps) {
+  const { frame, controlClassName, control } = useFieldParts(props)
   return (
-    <FieldFrame {...{ id: control.id, label, error, hint, className, labelHidden }}>
+    <FieldFrame {...frame}>
       {/* A file picker keeps the browser's own look. */}
-      <input className={controlClassName ?? (input.type === 'file' ? undefined : inputClass)} {...control} {...input} />
+      <input className={controlClassName ?? (control.type === 'file' ? undefined : inputClass)} {...control} />
     </FieldFrame>
   )
 }
 
-export function TextAreaField({
-  label,
-  error,
-  hint,
-  className,
-  controlClassName,
-  labelHidden,
-  ...textarea
-}: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldOwn) {
-  const control = useFieldControl(error, hint)
+/** A required e-mail address the browser may fill in (sign-up, log-in, password reset). */
+export function EmailField(props: Partial<TextFieldProps>) {
+  return <TextField label="Email" name="email" type="email" autoComplete="email" required {...props} />
+}
+
+/** A password: `current-password` to sign in with one, `new-password` to choose one. */
+export function PasswordField({
+  autoComplete,
+  ...props
+}: Omit<TextFieldProps, 'type' | 'autoComplete'> & { autoComplete: 'current-password' | 'new-password' }) {
+  return <TextField type="password" autoComplete={autoComplete} {...props} />
+}
+
+export function TextAreaField(props: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldOwn) {
+  const { frame, controlClassName, control } = useFieldParts(props)
   return (
-    <FieldFrame {...{ id: control.id, label, error, hint, className, labelHidden }}>
-      <textarea className={controlClassName ?? textareaClass} {...control} {...textarea} />
+    <FieldFrame {...frame}>
+      <textarea className={controlClassName ?? textareaClass} {...control} />
     </FieldFrame>
   )
 }
 
 /** A labelled select; its options are the children. */
-export function SelectField({
-  label,
-  error,
-  hint,
-  className,
-  controlClassName,
-  labelHidden,
-  children,
-  ...select
-}: SelectHTMLAttributes<HTMLSelectElement> & FieldOwn) {
-  const control = useFieldControl(error, hint)
+export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & FieldOwn) {
+  const { frame, controlClassName, control } = useFieldParts(props)
   return (
-    <FieldFrame {...{ id: control.id, label, error, hint, className, labelHidden }}>
-      <select className={controlClassName ?? inputClass} {...control} {...select}>
-        {children}
-      </select>
+    <FieldFrame {...frame}>
+      <select className={controlClassName ?? inputClass} {...control} />
     </FieldFrame>
   )
 }

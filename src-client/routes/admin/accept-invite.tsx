@@ -6,7 +6,7 @@ import { optionalText, searchParams } from '#client/components/admin/search.ts'
 import { errorText } from '#client/components/admin/styles.ts'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
-import { TextField } from '#client/components/ui/form.tsx'
+import { PasswordField } from '#client/components/ui/form.tsx'
 import { RouteError } from '#client/components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
@@ -110,18 +110,16 @@ function AcceptForm({ token }: { token: string }) {
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
       >
-        <TextField
+        <PasswordField
           label="Password"
           error={fields.errors.password}
-          type="password"
           autoComplete="new-password"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
-        <TextField
+        <PasswordField
           label="Confirm password"
           error={fields.errors.confirm}
-          type="password"
           autoComplete="new-password"
           value={confirm}
           onChange={(event) => setConfirm(event.target.value)}

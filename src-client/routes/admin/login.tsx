@@ -6,7 +6,7 @@ import { optionalText, searchParams } from '#client/components/admin/search.ts'
 import { errorText } from '#client/components/admin/styles.ts'
 import { SocialButtons } from '#client/components/auth/SocialButtons.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { TextField } from '#client/components/ui/form.tsx'
+import { EmailField, PasswordField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '#client/lib/errors.ts'
 import { useNativeFormResult } from '#client/lib/native-form.ts'
@@ -105,15 +105,8 @@ function AdminLoginPage() {
           noValidate
           className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
         >
-          <TextField
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            defaultValue={posted?.values.email}
-          />
-          <TextField label="Password" type="password" name="password" autoComplete="current-password" required />
+          <EmailField autoComplete="username" defaultValue={posted?.values.email} />
+          <PasswordField label="Password" name="password" autoComplete="current-password" required />
           <button type="submit" className={button({ size: 'lg' })} disabled={login.isPending}>
             {login.isPending ? 'Signing in...' : 'Sign in'}
           </button>

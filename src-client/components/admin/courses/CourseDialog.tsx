@@ -1,16 +1,15 @@
 // Add ('Add New Course') and edit ('Edit Course') dialogs. Validation is the server's: each message goes under its
 // field (aria-invalid, aria-describedby) and the first invalid field takes focus.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
-import { button } from '#client/components/ui/button.ts'
+import { type ChangeEvent, useEffect, useState } from 'react'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
-import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { COURSE_LEVELS, capitalise } from '#shared/constants.ts'
 import { css, cx } from '#styled-system/css'
 import { AdminDialog } from '../AdminDialog.tsx'
-import { errorText, fieldBox } from '../styles.ts'
+import { CancelSubmitFooter, DialogForm } from '../DialogForm.tsx'
+import { fieldBox } from '../styles.ts'
 import { useTRPC } from '../use-staff.ts'
 import { CurriculumEditor } from './CurriculumEditor.tsx'
 import {
@@ -45,6 +44,10 @@ const COURSE_FIELDS = [
   'curriculum',
 ] as const
 type CourseField = (typeof COURSE_FIELDS)[number]
+/** The fields whose value is the text of their control. */
+type TextKey = {
+  [K in CourseField & keyof CourseFormState]: CourseFormState[K] extends string ? K : never
+}[CourseField & keyof CourseFormState]
 
 export function CourseDialog({
   open,
@@ -65,6 +68,14 @@ export function CourseDialog({
 
   const fields = useFieldErrors<CourseField>()
   const { clear } = fields
+  /** A text field or select bound to the form: its value, its change and the server's message for it. */
+  const fieldOf = <K extends TextKey>(key: K) => ({
+    error: fields.errors[key],
+    value: form[key],
+    // A select offers only the values its key takes.
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      set(key, event.target.value as CourseFormState[K]),
+  })
   // Opening loads the course (or a blank form); closing discards whatever was pending.
   useEffect(() => {
     if (!open) return
@@ -101,121 +112,53 @@ export function CourseDialog({
       title={course ? 'Edit Course' : 'Add New Course'}
       description={course ? 'Update course information.' : 'Create a new course for your platform.'}
       footer={
-        <>
-          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form={fields.formId} className={button()} disabled={pending}>
-            {pending ? 'Saving...' : course ? 'Update Course' : 'Save Course'}
-          </button>
-        </>
+        <CancelSubmitFooter
+          formId={fields.formId}
+          label={course ? 'Update Course' : 'Save Course'}
+          pending={pending}
+          onCancel={onClose}
+        />
       }
     >
-      <form
-        {...SCRIPT_ONLY_FORM}
-        id={fields.formId}
-        ref={fields.formRef}
-        noValidate
-        className={grid}
-        onSubmit={(event) => {
-          event.preventDefault()
-          save()
-        }}
-      >
-        {fields.formError ? (
-          <p role="alert" className={cx(errorText, wide)}>
-            {fields.formError}
-          </p>
-        ) : null}
-        <TextField
-          label="Title *"
-          className={cx(fieldBox, wide)}
-          error={fields.errors.title}
-          value={form.title}
-          onChange={(e) => set('title', e.target.value)}
-        />
-        <TextAreaField
-          label="Description *"
-          className={cx(fieldBox, wide)}
-          error={fields.errors.description}
-          value={form.description}
-          onChange={(e) => set('description', e.target.value)}
-        />
-        <TextField
-          label="Price ($)"
-          error={fields.errors.price}
-          inputMode="decimal"
-          value={form.price}
-          onChange={(e) => set('price', e.target.value)}
-        />
-        <TextField
-          label="Original price ($, optional)"
-          error={fields.errors.originalPrice}
-          inputMode="decimal"
-          value={form.originalPrice}
-          onChange={(e) => set('originalPrice', e.target.value)}
-        />
-        <SelectField
-          label="Category"
-          error={fields.errors.categoryId}
-          value={form.categoryId}
-          onChange={(e) => set('categoryId', e.target.value)}
-        >
+      <DialogForm fields={fields} className={grid} alertClassName={wide} onSubmit={save}>
+        <TextField label="Title *" className={cx(fieldBox, wide)} {...fieldOf('title')} />
+        <TextAreaField label="Description *" className={cx(fieldBox, wide)} {...fieldOf('description')} />
+        <TextField label="Price ($)" {...fieldOf('price')} inputMode="decimal" />
+        <TextField label="Original price ($, optional)" {...fieldOf('originalPrice')} inputMode="decimal" />
+        <SelectField label="Category" {...fieldOf('categoryId')}>
           {(categories.data ?? []).map((category) => (
             <option key={category.id} value={category.id}>
               {category.name}
             </option>
           ))}
         </SelectField>
-        <TextField
-          label="Instructor"
-          error={fields.errors.instructorName}
-          value={form.instructorName}
-          onChange={(e) => set('instructorName', e.target.value)}
-        />
-        <SelectField
-          label="Level"
-          error={fields.errors.level}
-          value={form.level}
-          onChange={(e) => set('level', e.target.value as CourseFormState['level'])}
-        >
+        <TextField label="Instructor" {...fieldOf('instructorName')} />
+        <SelectField label="Level" {...fieldOf('level')}>
           {COURSE_LEVELS.map((level) => (
             <option key={level} value={level}>
               {capitalise(level)}
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label="Status"
-          error={fields.errors.status}
-          value={form.status}
-          onChange={(e) => set('status', e.target.value as CourseFormState['status'])}
-        >
+        <SelectField label="Status" {...fieldOf('status')}>
           <option value="draft">Draft</option>
           <option value="published">Published</option>
         </SelectField>
         <TextField
           label="Lessons"
-          error={fields.errors.lessons}
+          {...fieldOf('lessons')}
           inputMode="numeric"
           disabled={fromCurriculum}
           value={fromCurriculum ? String(curriculumLessonCount(form.curriculum)) : form.lessons}
-          onChange={(e) => set('lessons', e.target.value)}
         />
         <TextField
           label="Duration (minutes)"
-          error={fields.errors.durationMinutes}
+          {...fieldOf('durationMinutes')}
           inputMode="numeric"
           disabled={fromCurriculum}
           value={fromCurriculum ? 'From the curriculum' : form.durationMinutes}
-          onChange={(e) => set('durationMinutes', e.target.value)}
         />
-        <TextField
-          label="Language"
-          error={fields.errors.language}
-          value={form.language}
-          onChange={(e) => set('language', e.target.value)}
-        />
+        <TextField label="Language" {...fieldOf('language')} />
         <div className={css({ display: 'flex', gap: '6', alignItems: 'center', fontSize: 'sm' })}>
           <CheckboxField label="Featured" checked={form.featured} onChange={(e) => set('featured', e.target.checked)} />
           <CheckboxField
@@ -237,18 +180,8 @@ export function CourseDialog({
             error={fields.errors.imageUrl}
           />
         </div>
-        <TextAreaField
-          label="What you'll learn (one per line)"
-          error={fields.errors.whatYouWillLearn}
-          value={form.whatYouWillLearn}
-          onChange={(e) => set('whatYouWillLearn', e.target.value)}
-        />
-        <TextAreaField
-          label="Requirements (one per line)"
-          error={fields.errors.requirements}
-          value={form.requirements}
-          onChange={(e) => set('requirements', e.target.value)}
-        />
+        <TextAreaField label="What you'll learn (one per line)" {...fieldOf('whatYouWillLearn')} />
+        <TextAreaField label="Requirements (one per line)" {...fieldOf('requirements')} />
         {/* A curriculum error (a lesson without a title) is about the whole list: the group carries it. */}
         <fieldset
           className={cx(fieldBox, wide, bareFieldset)}
@@ -263,7 +196,7 @@ export function CourseDialog({
             onChange={(sections) => set('curriculum', sections)}
           />
         </fieldset>
-      </form>
+      </DialogForm>
     </AdminDialog>
   )
 }

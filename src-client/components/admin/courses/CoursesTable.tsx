@@ -3,12 +3,12 @@
 import { Link } from '@tanstack/react-router'
 import { button } from '#client/components/ui/button.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
-import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { formatDuration } from '#client/lib/format.ts'
 import { capitalise } from '#shared/constants.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { badge, table } from '../styles.ts'
+import { AdminTable } from '../AdminTable.tsx'
+import { badge } from '../styles.ts'
 import { FeaturedSwitch } from './FeaturedSwitch.tsx'
 import type { AdminCourse } from './form-state.ts'
 
@@ -24,103 +24,89 @@ export function CoursesTable({
   onDelete: (course: AdminCourse) => void
 }) {
   return (
-    <ScrollRegion label="Courses">
-      <table className={table}>
-        <thead>
-          <tr>
-            <th>Course</th>
-            <th>Category</th>
-            <th>Price</th>
-            <th>Status</th>
-            <th>Featured</th>
-            <th>Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {courses.map((course) => (
-            <tr key={course.id} data-testid={`course-row-${course.id}`}>
-              {/* The sticky first column: narrow on a phone (no picture) so the other columns scroll beside it. */}
-              <td className={css({ minW: { base: '40', md: 'auto' }, maxW: { base: '48', md: 'none' } })}>
-                <div className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-                  <SafeImage
-                    src={course.imageUrl}
-                    alt=""
-                    className={css({
-                      display: { base: 'none', md: 'block' },
-                      w: '16',
-                      h: '12',
-                      objectFit: 'cover',
-                      borderRadius: 'control',
-                      flexShrink: 0,
-                    })}
-                  />
-                  <div className={css({ minW: 0 })}>
-                    <p className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{course.title}</p>
-                    <p className={css({ color: 'fg.muted', maxW: { base: 'full', md: '300px' }, truncate: true })}>
-                      {course.description}
-                    </p>
-                    <p className={css({ color: 'fg.muted', fontSize: 'xs' })}>
-                      {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}
-                    </p>
-                  </div>
-                </div>
-              </td>
-              <td>{course.category}</td>
-              <td>{formatMoney(course.priceMinor, course.currency)}</td>
-              <td>
-                <span className={badge({ tone: course.status === 'published' ? 'green' : 'yellow' })}>
-                  {capitalise(course.status)}
-                </span>
-              </td>
-              <td>
-                <FeaturedSwitch id={course.id} title={course.title} featured={course.featured} disabled={!canEdit} />
-              </td>
-              <td>
-                {/* Wraps rather than pushing Delete past the edge of narrower screens. */}
-                <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '1', minW: '20' })}>
-                  <a
-                    href={`/courses/${course.id}`}
-                    target="_blank"
-                    rel="noreferrer"
+    <AdminTable scrollLabel="Courses" columns={['Course', 'Category', 'Price', 'Status', 'Featured', 'Actions']}>
+      {courses.map((course) => (
+        <tr key={course.id} data-testid={`course-row-${course.id}`}>
+          {/* The sticky first column: narrow on a phone (no picture) so the other columns scroll beside it. */}
+          <td className={css({ minW: { base: '40', md: 'auto' }, maxW: { base: '48', md: 'none' } })}>
+            <div className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+              <SafeImage
+                src={course.imageUrl}
+                alt=""
+                className={css({
+                  display: { base: 'none', md: 'block' },
+                  w: '16',
+                  h: '12',
+                  objectFit: 'cover',
+                  borderRadius: 'control',
+                  flexShrink: 0,
+                })}
+              />
+              <div className={css({ minW: 0 })}>
+                <p className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{course.title}</p>
+                <p className={css({ color: 'fg.muted', maxW: { base: 'full', md: '300px' }, truncate: true })}>
+                  {course.description}
+                </p>
+                <p className={css({ color: 'fg.muted', fontSize: 'xs' })}>
+                  {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}
+                </p>
+              </div>
+            </div>
+          </td>
+          <td>{course.category}</td>
+          <td>{formatMoney(course.priceMinor, course.currency)}</td>
+          <td>
+            <span className={badge({ tone: course.status === 'published' ? 'green' : 'yellow' })}>
+              {capitalise(course.status)}
+            </span>
+          </td>
+          <td>
+            <FeaturedSwitch id={course.id} title={course.title} featured={course.featured} disabled={!canEdit} />
+          </td>
+          <td>
+            {/* Wraps rather than pushing Delete past the edge of narrower screens. */}
+            <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '1', minW: '20' })}>
+              <a
+                href={`/courses/${course.id}`}
+                target="_blank"
+                rel="noreferrer"
+                className={button({ variant: 'ghost', size: 'sm' })}
+                aria-label={`View ${course.title}`}
+              >
+                View
+              </a>
+              <Link
+                to="/admin/reviews"
+                search={{ course: course.id }}
+                className={button({ variant: 'ghost', size: 'sm' })}
+                aria-label={`Reviews of ${course.title}`}
+              >
+                Reviews
+              </Link>
+              {canEdit ? (
+                <>
+                  <button
+                    type="button"
                     className={button({ variant: 'ghost', size: 'sm' })}
-                    aria-label={`View ${course.title}`}
+                    aria-label={`Edit ${course.title}`}
+                    onClick={() => onEdit(course)}
                   >
-                    View
-                  </a>
-                  <Link
-                    to="/admin/reviews"
-                    search={{ course: course.id }}
+                    Edit
+                  </button>
+                  <button
+                    type="button"
                     className={button({ variant: 'ghost', size: 'sm' })}
-                    aria-label={`Reviews of ${course.title}`}
+                    aria-label={`Delete ${course.title}`}
+                    onClick={() => onDelete(course)}
                   >
-                    Reviews
-                  </Link>
-                  {canEdit ? (
-                    <>
-                      <button
-                        type="button"
-                        className={button({ variant: 'ghost', size: 'sm' })}
-                        aria-label={`Edit ${course.title}`}
-                        onClick={() => onEdit(course)}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className={button({ variant: 'ghost', size: 'sm' })}
-                        aria-label={`Delete ${course.title}`}
-                        onClick={() => onDelete(course)}
-                      >
-                        Delete
-                      </button>
-                    </>
-                  ) : null}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+                    Delete
+                  </button>
+                </>
+              ) : null}
+            </div>
+          </td>
+        </tr>
+      ))}
+    </AdminTable>
   )
 }

@@ -7,12 +7,12 @@ import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
-import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatLessonDuration } from '#shared/lesson-duration.ts'
 import { css } from '#styled-system/css'
 import { AdminDialog } from '../AdminDialog.tsx'
-import { errorText, inputClass } from '../styles.ts'
+import { CancelSubmitFooter, DialogForm } from '../DialogForm.tsx'
+import { inputClass } from '../styles.ts'
 
 interface Attachment {
   id?: string
@@ -109,19 +109,13 @@ export default function LessonContentDialog({
       title={`Lesson content${content.data ? `: ${content.data.title}` : ''}`}
       description="What learners see when they open this lesson."
       footer={
-        <>
-          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={fields.formId}
-            className={button()}
-            disabled={!form || save.isPending || uploading}
-          >
-            {save.isPending ? 'Saving...' : 'Save Lesson'}
-          </button>
-        </>
+        <CancelSubmitFooter
+          formId={fields.formId}
+          label="Save Lesson"
+          pending={save.isPending}
+          disabled={!form || save.isPending || uploading}
+          onCancel={onClose}
+        />
       }
     >
       {content.isPending ? <LoadingState label="Loading lesson…" /> : null}
@@ -129,24 +123,15 @@ export default function LessonContentDialog({
         <ErrorState title="Failed to load the lesson" error={content.error} onRetry={() => void content.refetch()} />
       ) : null}
       {form ? (
-        <form
-          {...SCRIPT_ONLY_FORM}
-          id={fields.formId}
-          ref={fields.formRef}
-          noValidate
+        <DialogForm
+          fields={fields}
           className={css({ display: 'grid', gap: '4' })}
           onSubmit={(event) => {
             // Portalled out of the course form in the DOM, but React bubbles a submit through its own tree.
-            event.preventDefault()
             event.stopPropagation()
             submit()
           }}
         >
-          {fields.formError ? (
-            <p role="alert" className={errorText}>
-              {fields.formError}
-            </p>
-          ) : null}
           <SelectField
             label="Lesson kind"
             value={form.kind}
@@ -225,7 +210,7 @@ export default function LessonContentDialog({
               }
             />
           </fieldset>
-        </form>
+        </DialogForm>
       ) : null}
     </AdminDialog>
   )

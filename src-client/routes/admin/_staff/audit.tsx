@@ -1,12 +1,10 @@
 // The audit log: who changed what, before and after, when. Admins and the owner only (the server checks).
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { optionalPage, searchParams } from '#client/components/admin/search.ts'
-import { pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
-import { Pagination } from '#client/components/ui/Pagination.tsx'
-import { QueryList } from '#client/components/ui/QueryList.tsx'
+import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
@@ -48,59 +46,37 @@ function AuditLog() {
       <div className={pageHead}>
         <h1 className={pageTitle}>Audit log</h1>
       </div>
-      <div className={panel}>
-        <QueryList
-          query={log}
-          loading="Loading the audit log…"
-          failed="Could not load the audit log"
-          empty="No changes recorded yet"
-        >
-          {(data) => (
-            <>
-              <ScrollRegion label="Audit log">
-                <table className={table}>
-                  <thead>
-                    <tr>
-                      <th>When</th>
-                      <th>Who</th>
-                      <th>What</th>
-                      <th>Before</th>
-                      <th>After</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((entry) => (
-                      <tr key={entry.id}>
-                        <td>{new Date(entry.createdAt).toLocaleString()}</td>
-                        <td>{entry.actorEmail}</td>
-                        <td>
-                          <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>
-                          <br />
-                          <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
-                            {entry.entityType} {entry.entityId}
-                          </span>
-                        </td>
-                        <td>
-                          <code className={code}>{show(entry.before)}</code>
-                        </td>
-                        <td>
-                          <code className={code}>{show(entry.after)}</code>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </ScrollRegion>
-              <Pagination
-                page={data.page}
-                pageCount={data.pageCount}
-                align="end"
-                onPage={(next) => void navigate({ search: { page: next } })}
-              />
-            </>
-          )}
-        </QueryList>
-      </div>
+      <PagedList
+        query={log}
+        loading="Loading the audit log…"
+        failed="Could not load the audit log"
+        empty="No changes recorded yet"
+        onPage={(next) => void navigate({ search: { page: next } })}
+      >
+        {(data) => (
+          <AdminTable scrollLabel="Audit log" columns={['When', 'Who', 'What', 'Before', 'After']}>
+            {data.items.map((entry) => (
+              <tr key={entry.id}>
+                <td>{new Date(entry.createdAt).toLocaleString()}</td>
+                <td>{entry.actorEmail}</td>
+                <td>
+                  <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>
+                  <br />
+                  <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
+                    {entry.entityType} {entry.entityId}
+                  </span>
+                </td>
+                <td>
+                  <code className={code}>{show(entry.before)}</code>
+                </td>
+                <td>
+                  <code className={code}>{show(entry.after)}</code>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        )}
+      </PagedList>
     </>
   )
 }

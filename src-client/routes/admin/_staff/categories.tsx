@@ -2,13 +2,13 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
+import { AdminTable } from '#client/components/admin/AdminTable.tsx'
 import { CategoryDialog, type CategoryDraft } from '#client/components/admin/CategoryDialog.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
-import { pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
+import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
@@ -60,51 +60,39 @@ function ManageCategories() {
         {categories.length === 0 ? (
           <EmptyState title="No categories yet" />
         ) : (
-          <ScrollRegion label="Categories">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Description</th>
-                  <th>Courses</th>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {categories.map((category) => (
-                  <tr key={category.id} data-testid={`category-row-${category.slug}`}>
-                    <td className={css({ fontWeight: 'semibold' })}>{category.name}</td>
-                    <td className={css({ color: 'fg.muted' })}>{category.description}</td>
-                    <td>{category.coursesCount}</td>
-                    <td>
-                      {can('editor') ? (
-                        <div className={css({ display: 'flex', gap: '1' })}>
-                          <button
-                            type="button"
-                            className={button({ variant: 'ghost', size: 'sm' })}
-                            aria-label={`Edit ${category.name}`}
-                            onClick={() => setDialog({ open: true, category })}
-                          >
-                            Edit
-                          </button>
-                          <button
-                            type="button"
-                            className={button({ variant: 'ghost', size: 'sm' })}
-                            aria-label={`Delete ${category.name}`}
-                            onClick={() => setDeleting(category)}
-                          >
-                            Delete
-                          </button>
-                        </div>
-                      ) : (
-                        <span className={css({ color: 'fg.muted' })}>View only</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
+          <AdminTable scrollLabel="Categories" columns={['Name', 'Description', 'Courses', 'Actions']}>
+            {categories.map((category) => (
+              <tr key={category.id} data-testid={`category-row-${category.slug}`}>
+                <td className={css({ fontWeight: 'semibold' })}>{category.name}</td>
+                <td className={css({ color: 'fg.muted' })}>{category.description}</td>
+                <td>{category.coursesCount}</td>
+                <td>
+                  {can('editor') ? (
+                    <div className={css({ display: 'flex', gap: '1' })}>
+                      <button
+                        type="button"
+                        className={button({ variant: 'ghost', size: 'sm' })}
+                        aria-label={`Edit ${category.name}`}
+                        onClick={() => setDialog({ open: true, category })}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className={button({ variant: 'ghost', size: 'sm' })}
+                        aria-label={`Delete ${category.name}`}
+                        onClick={() => setDeleting(category)}
+                      >
+                        Delete
+                      </button>
+                    </div>
+                  ) : (
+                    <span className={css({ color: 'fg.muted' })}>View only</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </div>
       <CategoryDialog

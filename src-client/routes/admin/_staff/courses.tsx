@@ -2,11 +2,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
+import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { CourseDialog } from '#client/components/admin/courses/CourseDialog.tsx'
 import { CoursesTable } from '#client/components/admin/courses/CoursesTable.tsx'
 import type { AdminCourse } from '#client/components/admin/courses/form-state.ts'
 import {
+  atPage,
   optionalEnum,
   optionalFlag,
   optionalPage,
@@ -14,12 +16,10 @@ import {
   type SearchOf,
   searchParams,
 } from '#client/components/admin/search.ts'
-import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
+import { inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
-import { Pagination } from '#client/components/ui/Pagination.tsx'
-import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -155,43 +155,32 @@ function ManageCourses() {
           onChange={(event) => setSearchText(event.target.value)}
         />
       </div>
-      <div className={panel}>
-        <QueryList
-          query={list}
-          loading="Loading courses…"
-          failed="Could not load courses"
-          empty="No courses found"
-          emptyAction={
-            can('editor') ? (
-              <button type="button" className={`${button()} ${css({ mt: '4' })}`} onClick={openAdd}>
-                Add Course
-              </button>
-            ) : null
-          }
-        >
-          {(data) => (
-            <>
-              <CoursesTable
-                courses={data.items}
-                canEdit={can('editor')}
-                onEdit={(course) => {
-                  setEditing(course)
-                  setDialogOpen(true)
-                }}
-                onDelete={setDeleting}
-              />
-              <Pagination
-                page={data.page}
-                pageCount={data.pageCount}
-                align="end"
-                onPage={(next) =>
-                  void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })
-                }
-              />
-            </>
-          )}
-        </QueryList>
-      </div>
+      <PagedList
+        query={list}
+        loading="Loading courses…"
+        failed="Could not load courses"
+        empty="No courses found"
+        emptyAction={
+          can('editor') ? (
+            <button type="button" className={`${button()} ${css({ mt: '4' })}`} onClick={openAdd}>
+              Add Course
+            </button>
+          ) : null
+        }
+        onPage={(next) => void navigate({ search: atPage(next) })}
+      >
+        {(data) => (
+          <CoursesTable
+            courses={data.items}
+            canEdit={can('editor')}
+            onEdit={(course) => {
+              setEditing(course)
+              setDialogOpen(true)
+            }}
+            onDelete={setDeleting}
+          />
+        )}
+      </PagedList>
       <CourseDialog open={dialogOpen} course={editing} onClose={closeDialog} />
       <ConfirmDialog
         open={deleting !== null}

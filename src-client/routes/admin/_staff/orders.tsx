@@ -3,18 +3,16 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
+import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { AssignLinesDialog } from '#client/components/admin/orders/AssignLinesDialog.tsx'
 import { RefundDialog } from '#client/components/admin/orders/RefundDialog.tsx'
 import { RefundRequests } from '#client/components/admin/orders/RefundRequests.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
-import { badge, pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
+import { atPage, optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
+import { badge, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
-import { Pagination } from '#client/components/ui/Pagination.tsx'
-import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
@@ -103,132 +101,107 @@ function Orders() {
       <RefundRequests canDecide={can('admin')} />
       <RefundDialog orderId={refunding} onClose={() => setRefunding(null)} />
       <AssignLinesDialog orderId={assigning} onClose={() => setAssigning(null)} />
-      <div className={panel}>
-        <QueryList query={orders} loading="Loading orders…" failed="Could not load orders" empty="No orders found">
-          {(data) => (
-            <>
-              <ScrollRegion label="Orders">
-                <table className={table}>
-                  <thead>
-                    <tr>
-                      <th>Reference</th>
-                      <th>Customer</th>
-                      <th>Method</th>
-                      <th>Status</th>
-                      <th>Total</th>
-                      <th>Placed</th>
-                      <th>Invoice</th>
-                      <th>Actions</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((order) => {
-                      const open =
-                        order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
-                      const manual = order.method !== 'card'
-                      const refundable = order.status === 'paid' || order.status === 'partially_refunded'
-                      return (
-                        <tr key={order.id} data-testid={`order-${order.reference}`}>
-                          <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
-                          <td>{order.customerEmail}</td>
-                          <td>{PAYMENT_METHOD_LABELS[order.method]}</td>
-                          <td>
-                            <span className={badge({ tone: STATUS_TONE[order.status] })}>
-                              {ORDER_STATUS_LABELS[order.status]}
-                            </span>
-                            {order.needsLineAssignment ? (
-                              <span className={`${badge({ tone: 'red' })} ${css({ ml: '1' })}`}>
-                                Needs line assignment
-                              </span>
-                            ) : null}
-                            {order.plan ? (
-                              <span className={css({ display: 'block', mt: '1', fontSize: 'sm', color: 'fg.muted' })}>
-                                {order.plan}
-                              </span>
-                            ) : null}
-                          </td>
-                          <td>{formatMoney(order.totalMinor, order.currency)}</td>
-                          <td>{new Date(order.createdAt).toLocaleString()}</td>
-                          <td>
-                            {order.invoice ? (
-                              <span className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
-                                <Link
-                                  to="/documents/$kind/$documentId"
-                                  params={{ kind: 'invoice', documentId: order.invoice.id }}
-                                  className={css({ color: 'accent', textDecoration: 'underline' })}
-                                >
-                                  {order.invoice.number}
-                                </Link>
-                                <a
-                                  href={`/api/documents/invoice/${order.invoice.id}.pdf`}
-                                  download={`${order.invoice.number}.pdf`}
-                                  className={css({ color: 'accent', textDecoration: 'underline' })}
-                                >
-                                  PDF
-                                </a>
-                              </span>
-                            ) : null}
-                          </td>
-                          <td>
-                            {can('admin') && order.needsLineAssignment ? (
-                              <button
-                                type="button"
-                                className={button({ size: 'sm' })}
-                                onClick={() => setAssigning(order.id)}
-                              >
-                                Assign lines
-                              </button>
-                            ) : null}
-                            {can('admin') && refundable ? (
-                              <button
-                                type="button"
-                                className={button({ variant: 'outline', size: 'sm' })}
-                                onClick={() => setRefunding(order.id)}
-                              >
-                                Refund
-                              </button>
-                            ) : null}
-                            {can('admin') && open ? (
-                              <div className={css({ display: 'flex', gap: '1' })}>
-                                {manual ? (
-                                  <button
-                                    type="button"
-                                    className={button({ size: 'sm' })}
-                                    disabled={markPaid.isPending}
-                                    onClick={() => markPaid.mutate({ id: order.id })}
-                                  >
-                                    Mark paid
-                                  </button>
-                                ) : null}
-                                <button
-                                  type="button"
-                                  className={button({ variant: 'outline', size: 'sm' })}
-                                  disabled={cancel.isPending}
-                                  onClick={() => cancel.mutate({ id: order.id })}
-                                >
-                                  Cancel order
-                                </button>
-                              </div>
-                            ) : null}
-                          </td>
-                        </tr>
-                      )
-                    })}
-                  </tbody>
-                </table>
-              </ScrollRegion>
-              <Pagination
-                page={data.page}
-                hasNext={data.hasNext}
-                align="end"
-                onPage={(next) =>
-                  void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })
-                }
-              />
-            </>
-          )}
-        </QueryList>
-      </div>
+      <PagedList
+        query={orders}
+        loading="Loading orders…"
+        failed="Could not load orders"
+        empty="No orders found"
+        onPage={(next) => void navigate({ search: atPage(next) })}
+      >
+        {(data) => (
+          <AdminTable
+            scrollLabel="Orders"
+            columns={['Reference', 'Customer', 'Method', 'Status', 'Total', 'Placed', 'Invoice', 'Actions']}
+          >
+            {data.items.map((order) => {
+              const open =
+                order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
+              const manual = order.method !== 'card'
+              const refundable = order.status === 'paid' || order.status === 'partially_refunded'
+              return (
+                <tr key={order.id} data-testid={`order-${order.reference}`}>
+                  <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
+                  <td>{order.customerEmail}</td>
+                  <td>{PAYMENT_METHOD_LABELS[order.method]}</td>
+                  <td>
+                    <span className={badge({ tone: STATUS_TONE[order.status] })}>
+                      {ORDER_STATUS_LABELS[order.status]}
+                    </span>
+                    {order.needsLineAssignment ? (
+                      <span className={`${badge({ tone: 'red' })} ${css({ ml: '1' })}`}>Needs line assignment</span>
+                    ) : null}
+                    {order.plan ? (
+                      <span className={css({ display: 'block', mt: '1', fontSize: 'sm', color: 'fg.muted' })}>
+                        {order.plan}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>{formatMoney(order.totalMinor, order.currency)}</td>
+                  <td>{new Date(order.createdAt).toLocaleString()}</td>
+                  <td>
+                    {order.invoice ? (
+                      <span className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
+                        <Link
+                          to="/documents/$kind/$documentId"
+                          params={{ kind: 'invoice', documentId: order.invoice.id }}
+                          className={css({ color: 'accent', textDecoration: 'underline' })}
+                        >
+                          {order.invoice.number}
+                        </Link>
+                        <a
+                          href={`/api/documents/invoice/${order.invoice.id}.pdf`}
+                          download={`${order.invoice.number}.pdf`}
+                          className={css({ color: 'accent', textDecoration: 'underline' })}
+                        >
+                          PDF
+                        </a>
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>
+                    {can('admin') && order.needsLineAssignment ? (
+                      <button type="button" className={button({ size: 'sm' })} onClick={() => setAssigning(order.id)}>
+                        Assign lines
+                      </button>
+                    ) : null}
+                    {can('admin') && refundable ? (
+                      <button
+                        type="button"
+                        className={button({ variant: 'outline', size: 'sm' })}
+                        onClick={() => setRefunding(order.id)}
+                      >
+                        Refund
+                      </button>
+                    ) : null}
+                    {can('admin') && open ? (
+                      <div className={css({ display: 'flex', gap: '1' })}>
+                        {manual ? (
+                          <button
+                            type="button"
+                            className={button({ size: 'sm' })}
+                            disabled={markPaid.isPending}
+                            onClick={() => markPaid.mutate({ id: order.id })}
+                          >
+                            Mark paid
+                          </button>
+                        ) : null}
+                        <button
+                          type="button"
+                          className={button({ variant: 'outline', size: 'sm' })}
+                          disabled={cancel.isPending}
+                          onClick={() => cancel.mutate({ id: order.id })}
+                        >
+                          Cancel order
+                        </button>
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              )
+            })}
+          </AdminTable>
+        )}
+      </PagedList>
     </>
   )
 }

@@ -5,12 +5,11 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
+import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
 import { optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
-import { badge, errorText, pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
+import { badge, errorText, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { button } from '#client/components/ui/button.ts'
-import { Pagination } from '#client/components/ui/Pagination.tsx'
-import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -68,71 +67,56 @@ function Outbox() {
           onChange={(status) => void navigate({ search: { status } })}
         />
       </div>
-      <div className={panel}>
-        <QueryList query={outbox} loading="Loading the outbox…" failed="Could not load the outbox" empty="No messages">
-          {(data) => (
-            <>
-              <table className={table}>
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>To</th>
-                    <th>Subject</th>
-                    <th>Status</th>
-                    <th>Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((mail) => (
-                    <tr key={mail.id} data-testid="outbox-row">
-                      <td>{new Date(mail.createdAt).toLocaleString()}</td>
-                      <td>{mail.to}</td>
-                      <td>{mail.subject}</td>
-                      <td>
-                        <span className={badge({ tone: TONE[mail.status] })}>{LABEL[mail.status]}</span>
-                        {mail.status === 'failed' || (mail.status === 'pending' && mail.lastError) ? (
-                          <p className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1', maxW: '72' })}>
-                            {mail.attempts} {mail.attempts === 1 ? 'attempt' : 'attempts'}
-                            {mail.lastError ? `: ${mail.lastError}` : ''}
-                          </p>
-                        ) : null}
-                      </td>
-                      <td>
-                        <div className={css({ display: 'flex', gap: '1' })}>
-                          <button
-                            type="button"
-                            className={button({ variant: 'outline', size: 'sm' })}
-                            onClick={() => setViewing(mail.id)}
-                            aria-label={`View message to ${mail.to}: ${mail.subject}`}
-                          >
-                            View
-                          </button>
-                          {mail.status === 'failed' ? (
-                            <button
-                              type="button"
-                              className={button({ size: 'sm' })}
-                              disabled={resend.isPending}
-                              onClick={() => resend.mutate({ id: mail.id })}
-                            >
-                              Resend
-                            </button>
-                          ) : null}
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pagination
-                page={data.page}
-                pageCount={data.pageCount}
-                align="end"
-                onPage={(next) => void navigate({ search: { ...search, page: next } })}
-              />
-            </>
-          )}
-        </QueryList>
-      </div>
+      <PagedList
+        query={outbox}
+        loading="Loading the outbox…"
+        failed="Could not load the outbox"
+        empty="No messages"
+        onPage={(next) => void navigate({ search: { ...search, page: next } })}
+      >
+        {(data) => (
+          <AdminTable columns={['When', 'To', 'Subject', 'Status', 'Actions']}>
+            {data.items.map((mail) => (
+              <tr key={mail.id} data-testid="outbox-row">
+                <td>{new Date(mail.createdAt).toLocaleString()}</td>
+                <td>{mail.to}</td>
+                <td>{mail.subject}</td>
+                <td>
+                  <span className={badge({ tone: TONE[mail.status] })}>{LABEL[mail.status]}</span>
+                  {mail.status === 'failed' || (mail.status === 'pending' && mail.lastError) ? (
+                    <p className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1', maxW: '72' })}>
+                      {mail.attempts} {mail.attempts === 1 ? 'attempt' : 'attempts'}
+                      {mail.lastError ? `: ${mail.lastError}` : ''}
+                    </p>
+                  ) : null}
+                </td>
+                <td>
+                  <div className={css({ display: 'flex', gap: '1' })}>
+                    <button
+                      type="button"
+                      className={button({ variant: 'outline', size: 'sm' })}
+                      onClick={() => setViewing(mail.id)}
+                      aria-label={`View message to ${mail.to}: ${mail.subject}`}
+                    >
+                      View
+                    </button>
+                    {mail.status === 'failed' ? (
+                      <button
+                        type="button"
+                        className={button({ size: 'sm' })}
+                        disabled={resend.isPending}
+                        onClick={() => resend.mutate({ id: mail.id })}
+                      >
+                        Resend
+                      </button>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        )}
+      </PagedList>
       <MessageDialog id={viewing} onClose={() => setViewing(null)} />
     </>
   )

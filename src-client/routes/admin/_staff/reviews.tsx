@@ -1,13 +1,12 @@
 // Reviews: every course review, newest first (hidden ones too); editors and up hide a review or show it again.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
-import { badge, inputClass, pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
+import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { atPage, optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
+import { badge, inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField } from '#client/components/ui/form.tsx'
-import { Pagination } from '#client/components/ui/Pagination.tsx'
-import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
@@ -95,74 +94,55 @@ function Reviews() {
           </Link>
         </p>
       ) : null}
-      <div className={panel}>
-        <QueryList query={reviews} loading="Loading reviews…" failed="Could not load reviews" empty="No reviews found">
-          {(data) => (
-            <>
-              <table className={table}>
-                <thead>
-                  <tr>
-                    <th>Course</th>
-                    <th>Learner</th>
-                    <th>Rating</th>
-                    <th>Review</th>
-                    <th>Date</th>
-                    <th>Status</th>
-                    {can('editor') ? <th>Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((review) => (
-                    <tr key={review.id} data-testid="admin-review">
-                      <td>
-                        <Link
-                          to="/admin/reviews"
-                          search={{ course: review.courseId, visibility: search.visibility }}
-                          className={css({ color: 'accent' })}
-                        >
-                          {review.courseTitle}
-                        </Link>
-                      </td>
-                      <td>{review.author}</td>
-                      <td>
-                        <Stars rating={review.rating} showValue={false} />
-                      </td>
-                      <td className={css({ maxW: 'md', whiteSpace: 'pre-line' })}>{review.body || '—'}</td>
-                      <td>{new Date(review.createdAt).toLocaleDateString()}</td>
-                      <td>
-                        <span className={badge({ tone: review.hidden ? 'grey' : 'green' })}>
-                          {review.hidden ? 'Hidden' : 'Visible'}
-                        </span>
-                      </td>
-                      {can('editor') ? (
-                        <td>
-                          <button
-                            type="button"
-                            className={button({ variant: 'outline', size: 'sm' })}
-                            disabled={setHidden.isPending}
-                            aria-label={`${review.hidden ? 'Show' : 'Hide'} the review by ${review.author} of ${review.courseTitle}`}
-                            onClick={() => setHidden.mutate({ id: review.id, hidden: !review.hidden })}
-                          >
-                            {review.hidden ? 'Show' : 'Hide'}
-                          </button>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pagination
-                page={data.page}
-                pageCount={data.pageCount}
-                align="end"
-                onPage={(next) =>
-                  void navigate({ search: (prev) => ({ ...prev, page: next === 1 ? undefined : next }) })
-                }
-              />
-            </>
-          )}
-        </QueryList>
-      </div>
+      <PagedList
+        query={reviews}
+        loading="Loading reviews…"
+        failed="Could not load reviews"
+        empty="No reviews found"
+        onPage={(next) => void navigate({ search: atPage(next) })}
+      >
+        {(data) => (
+          <AdminTable columns={['Course', 'Learner', 'Rating', 'Review', 'Date', 'Status', can('editor') && 'Actions']}>
+            {data.items.map((review) => (
+              <tr key={review.id} data-testid="admin-review">
+                <td>
+                  <Link
+                    to="/admin/reviews"
+                    search={{ course: review.courseId, visibility: search.visibility }}
+                    className={css({ color: 'accent' })}
+                  >
+                    {review.courseTitle}
+                  </Link>
+                </td>
+                <td>{review.author}</td>
+                <td>
+                  <Stars rating={review.rating} showValue={false} />
+                </td>
+                <td className={css({ maxW: 'md', whiteSpace: 'pre-line' })}>{review.body || '—'}</td>
+                <td>{new Date(review.createdAt).toLocaleDateString()}</td>
+                <td>
+                  <span className={badge({ tone: review.hidden ? 'grey' : 'green' })}>
+                    {review.hidden ? 'Hidden' : 'Visible'}
+                  </span>
+                </td>
+                {can('editor') ? (
+                  <td>
+                    <button
+                      type="button"
+                      className={button({ variant: 'outline', size: 'sm' })}
+                      disabled={setHidden.isPending}
+                      aria-label={`${review.hidden ? 'Show' : 'Hide'} the review by ${review.author} of ${review.courseTitle}`}
+                      onClick={() => setHidden.mutate({ id: review.id, hidden: !review.hidden })}
+                    >
+                      {review.hidden ? 'Show' : 'Hide'}
+                    </button>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </AdminTable>
+        )}
+      </PagedList>
     </>
   )
 }

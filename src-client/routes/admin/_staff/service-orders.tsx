@@ -2,6 +2,8 @@
 // a page at a time (the page is in the URL, so Back and shared links keep it).
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FilterSelect, StatusFilter } from '#client/components/admin/StatusFilter.tsx'
 import {
   optionalEnum,
   optionalFlag,
@@ -9,11 +11,9 @@ import {
   optionalText,
   searchParams,
 } from '#client/components/admin/search.ts'
-import { inputClass, pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
+import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
-import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
-import { Pagination } from '#client/components/ui/Pagination.tsx'
-import { QueryList } from '#client/components/ui/QueryList.tsx'
+import { CheckboxField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import type { Trpc } from '#client/lib/trpc.ts'
@@ -68,6 +68,9 @@ function ServiceOrdersQueue() {
   const services = useQuery(trpc.services.list.queryOptions())
   const team = useQuery(trpc.admin.team.list.queryOptions())
   const counts = queue.data?.counts
+  const statusLabels = Object.fromEntries(
+    STATUSES.map((status) => [status, `${SERVICE_ORDER_STATUS_LABELS[status]} (${counts?.byStatus[status] ?? 0})`]),
+  ) as Record<(typeof STATUSES)[number], string>
   // A new filter starts again at its first page.
   const setSearch = (patch: Partial<QueueSearch>) =>
     void navigate({ search: (prev) => ({ ...prev, page: undefined, ...patch }) })
@@ -84,40 +87,25 @@ function ServiceOrdersQueue() {
         ) : null}
       </div>
       <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mb: '4', alignItems: 'center' })}>
-        <SelectField
-          label="Filter by status"
-          labelHidden
-          controlClassName={inputClass}
-          value={search.status ?? ''}
-          onChange={(e) => setSearch({ status: (e.target.value || undefined) as QueueSearch['status'] })}
-        >
-          <option value="">All statuses</option>
-          {STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {SERVICE_ORDER_STATUS_LABELS[status]} ({counts?.byStatus[status] ?? 0})
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Filter by service"
-          labelHidden
-          controlClassName={inputClass}
-          value={search.service ?? ''}
-          onChange={(e) => setSearch({ service: e.target.value || undefined })}
-        >
+        <StatusFilter
+          value={search.status}
+          statuses={STATUSES}
+          labels={statusLabels}
+          allLabel="All statuses"
+          onChange={(status) => setSearch({ status })}
+        />
+        <FilterSelect label="Filter by service" value={search.service} onChange={(service) => setSearch({ service })}>
           <option value="">All services</option>
           {services.data?.map((service) => (
             <option key={service.id} value={service.id}>
               {service.title}
             </option>
           ))}
-        </SelectField>
-        <SelectField
+        </FilterSelect>
+        <FilterSelect
           label="Filter by assignee"
-          labelHidden
-          controlClassName={inputClass}
-          value={search.assignee ?? ''}
-          onChange={(e) => setSearch({ assignee: e.target.value || undefined })}
+          value={search.assignee}
+          onChange={(assignee) => setSearch({ assignee })}
         >
           <option value="">Anyone</option>
           <option value="none">Unassigned</option>
@@ -126,78 +114,59 @@ function ServiceOrdersQueue() {
               {member.name}
             </option>
           ))}
-        </SelectField>
+        </FilterSelect>
         <CheckboxField
           label={`Overdue only (${counts?.overdue ?? 0})`}
           checked={search.overdue === true}
           onChange={(e) => setSearch({ overdue: e.target.checked || undefined })}
         />
       </div>
-      <div className={panel}>
-        <QueryList
-          query={queue}
-          loading="Loading service orders…"
-          failed="Could not load service orders"
-          empty="No service orders found"
-        >
-          {(data) => (
-            <>
-              <p className={css({ fontSize: 'sm', color: 'fg.muted', px: '4', pt: '3' })} data-testid="queue-range">
-                {(data.page - 1) * data.pageSize + 1}–{(data.page - 1) * data.pageSize + data.items.length} of{' '}
-                {data.total} {data.total === 1 ? 'order' : 'orders'}
-              </p>
-              <table className={table}>
-                <thead>
-                  <tr>
-                    <th>Order</th>
-                    <th>Customer</th>
-                    <th>Status</th>
-                    <th>Due</th>
-                    <th>Assignee</th>
-                    <th>Messages</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((order) => (
-                    <tr key={order.id} data-testid="service-order-row">
-                      <td>
-                        <Link
-                          to="/admin/service-orders/$id"
-                          params={{ id: order.id }}
-                          className={css({ color: 'accent', fontWeight: 'semibold' })}
-                        >
-                          {order.title}
-                        </Link>
-                      </td>
-                      <td>{order.buyerEmail}</td>
-                      <td>
-                        <ServiceOrderStatusBadge status={order.status} />
-                        {order.period ? (
-                          <div className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1' })}>
-                            {periodLine(order.period)}
-                          </div>
-                        ) : null}
-                      </td>
-                      <td className={css({ color: order.overdue ? 'danger' : undefined })}>
-                        {formatDue(order.dueAt)}
-                        {order.overdue ? ' (overdue)' : ''}
-                      </td>
-                      <td>{order.assignee?.name ?? 'Unassigned'}</td>
-                      <td>{order.unread > 0 ? `${order.unread} unread` : ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pagination
-                page={data.page}
-                pageCount={data.pageCount}
-                align="end"
-                onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next }) })}
-              />
-            </>
-          )}
-        </QueryList>
-      </div>
+      <PagedList
+        query={queue}
+        loading="Loading service orders…"
+        failed="Could not load service orders"
+        empty="No service orders found"
+        onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next }) })}
+      >
+        {(data) => (
+          <>
+            <p className={css({ fontSize: 'sm', color: 'fg.muted', px: '4', pt: '3' })} data-testid="queue-range">
+              {(data.page - 1) * data.pageSize + 1}–{(data.page - 1) * data.pageSize + data.items.length} of{' '}
+              {data.total} {data.total === 1 ? 'order' : 'orders'}
+            </p>
+            <AdminTable columns={['Order', 'Customer', 'Status', 'Due', 'Assignee', 'Messages']}>
+              {data.items.map((order) => (
+                <tr key={order.id} data-testid="service-order-row">
+                  <td>
+                    <Link
+                      to="/admin/service-orders/$id"
+                      params={{ id: order.id }}
+                      className={css({ color: 'accent', fontWeight: 'semibold' })}
+                    >
+                      {order.title}
+                    </Link>
+                  </td>
+                  <td>{order.buyerEmail}</td>
+                  <td>
+                    <ServiceOrderStatusBadge status={order.status} />
+                    {order.period ? (
+                      <div className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1' })}>
+                        {periodLine(order.period)}
+                      </div>
+                    ) : null}
+                  </td>
+                  <td className={css({ color: order.overdue ? 'danger' : undefined })}>
+                    {formatDue(order.dueAt)}
+                    {order.overdue ? ' (overdue)' : ''}
+                  </td>
+                  <td>{order.assignee?.name ?? 'Unassigned'}</td>
+                  <td>{order.unread > 0 ? `${order.unread} unread` : ''}</td>
+                </tr>
+              ))}
+            </AdminTable>
+          </>
+        )}
+      </PagedList>
     </>
   )
 }

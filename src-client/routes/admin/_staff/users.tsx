@@ -2,17 +2,17 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
+import { AdminTable } from '#client/components/admin/AdminTable.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { lastActive } from '#client/components/admin/format.ts'
 import { InviteDialog } from '#client/components/admin/InviteDialog.tsx'
 import { PendingInvitations } from '#client/components/admin/PendingInvitations.tsx'
-import { badge, inputClass, pageHead, pageTitle, panel, table } from '#client/components/admin/styles.ts'
+import { badge, inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { Avatar } from '#client/components/auth/Avatar.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -79,80 +79,67 @@ function TeamMembers() {
         {team.length === 0 ? (
           <EmptyState title="No team members yet" />
         ) : (
-          <ScrollRegion label="Team members">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Email</th>
-                  <th>Role</th>
-                  <th>Last Active</th>
-                  <th>Actions</th>
+          <AdminTable scrollLabel="Team members" columns={['Name', 'Email', 'Role', 'Last Active', 'Actions']}>
+            {team.map((member) => {
+              const editable = manage && !member.isOwner && member.id !== me.id
+              return (
+                <tr key={member.id} data-testid={`member-${member.email}`}>
+                  <td>
+                    <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
+                      <Avatar name={member.name} />
+                      <span className={css({ fontWeight: 'semibold' })}>{member.name}</span>
+                      {member.isOwner ? (
+                        <span className={badge({ tone: 'yellow' })} title="Owner: cannot be changed or removed">
+                          ★ Owner
+                        </span>
+                      ) : null}
+                    </div>
+                  </td>
+                  <td>{member.email}</td>
+                  <td>
+                    {editable ? (
+                      <SelectField
+                        label={`Role of ${member.name}`}
+                        labelHidden
+                        controlClassName={inputClass}
+                        value={member.role}
+                        disabled={changeRole.isPending}
+                        onChange={(event) =>
+                          changeRole.mutate({
+                            userId: member.id,
+                            role: event.target.value as (typeof TEAM_ROLES)[number],
+                          })
+                        }
+                      >
+                        {TEAM_ROLES.map((role) => (
+                          <option key={role} value={role}>
+                            {capitalise(role)}
+                          </option>
+                        ))}
+                      </SelectField>
+                    ) : (
+                      <span className={badge({ tone: ROLE_TONE[member.role] })}>
+                        {member.isOwner ? 'Owner' : capitalise(member.role)}
+                      </span>
+                    )}
+                  </td>
+                  <td>{lastActive(member.lastActive)}</td>
+                  <td>
+                    {editable ? (
+                      <button
+                        type="button"
+                        className={button({ variant: 'ghost', size: 'sm' })}
+                        aria-label={`Remove ${member.name}`}
+                        onClick={() => setRemoving(member)}
+                      >
+                        Remove
+                      </button>
+                    ) : null}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {team.map((member) => {
-                  const editable = manage && !member.isOwner && member.id !== me.id
-                  return (
-                    <tr key={member.id} data-testid={`member-${member.email}`}>
-                      <td>
-                        <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
-                          <Avatar name={member.name} />
-                          <span className={css({ fontWeight: 'semibold' })}>{member.name}</span>
-                          {member.isOwner ? (
-                            <span className={badge({ tone: 'yellow' })} title="Owner: cannot be changed or removed">
-                              ★ Owner
-                            </span>
-                          ) : null}
-                        </div>
-                      </td>
-                      <td>{member.email}</td>
-                      <td>
-                        {editable ? (
-                          <SelectField
-                            label={`Role of ${member.name}`}
-                            labelHidden
-                            controlClassName={inputClass}
-                            value={member.role}
-                            disabled={changeRole.isPending}
-                            onChange={(event) =>
-                              changeRole.mutate({
-                                userId: member.id,
-                                role: event.target.value as (typeof TEAM_ROLES)[number],
-                              })
-                            }
-                          >
-                            {TEAM_ROLES.map((role) => (
-                              <option key={role} value={role}>
-                                {capitalise(role)}
-                              </option>
-                            ))}
-                          </SelectField>
-                        ) : (
-                          <span className={badge({ tone: ROLE_TONE[member.role] })}>
-                            {member.isOwner ? 'Owner' : capitalise(member.role)}
-                          </span>
-                        )}
-                      </td>
-                      <td>{lastActive(member.lastActive)}</td>
-                      <td>
-                        {editable ? (
-                          <button
-                            type="button"
-                            className={button({ variant: 'ghost', size: 'sm' })}
-                            aria-label={`Remove ${member.name}`}
-                            onClick={() => setRemoving(member)}
-                          >
-                            Remove
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
-          </ScrollRegion>
+              )
+            })}
+          </AdminTable>
         )}
       </div>
       {manage ? <PendingInvitations /> : null}

@@ -1,0 +1,71 @@
+// The admin's tables: a header row of column names over the rows a screen draws, and the paged list of a screen
+// (its panel, the loading → error → empty ladder, the table and the pages under it).
+import type { ReactNode } from 'react'
+import { Pagination } from '../ui/Pagination.tsx'
+import { QueryList, type QueryListProps } from '../ui/QueryList.tsx'
+import { ScrollRegion } from '../ui/ScrollRegion.tsx'
+import { panel, table } from './styles.ts'
+
+/** A table with `columns` as its header; with `scrollLabel` it scrolls sideways in its own labelled region. */
+export function AdminTable({
+  columns,
+  scrollLabel,
+  children,
+}: {
+  /** The header cells; a column shown only to some (null, false) is left out. */
+  columns: readonly (string | null | false)[]
+  scrollLabel?: string
+  /** The rows. */
+  children: ReactNode
+}) {
+  const drawn = (
+    <table className={table}>
+      <thead>
+        <tr>
+          {columns.filter(Boolean).map((column) => (
+            <th key={column as string}>{column}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  )
+  return scrollLabel ? <ScrollRegion label={scrollLabel}>{drawn}</ScrollRegion> : drawn
+}
+
+interface Page {
+  items: readonly unknown[]
+  page: number
+  /** The server's page count; a list that only knows whether another page follows sends `hasNext` instead. */
+  pageCount?: number
+  hasNext?: boolean
+}
+
+/** A screen's paged list in its panel: the states of QueryList, then the list and its pages (Previous, Next). */
+export function PagedList<Data extends Page>({
+  onPage,
+  children,
+  ...states
+}: QueryListProps<Data> & {
+  /** Goes to another page (the page is in the URL). */
+  onPage: (page: number) => void
+}) {
+  return (
+    <div className={panel}>
+      <QueryList {...states}>
+        {(data) => (
+          <>
+            {children(data)}
+            <Pagination
+              page={data.page}
+              pageCount={data.pageCount}
+              hasNext={data.hasNext}
+              align="end"
+              onPage={onPage}
+            />
+          </>
+        )}
+      </QueryList>
+    </div>
+  )
+}

@@ -1,0 +1,81 @@
+// The form inside an admin dialog and the dialog's Cancel / Save footer. The Save button sits in the footer, outside
+// the form, and names it with `form=`, so it submits the form and Enter in a field submits too; the server's error
+// about no field shows above the fields.
+import type { FormEvent, ReactNode, RefObject } from 'react'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { css, cx } from '#styled-system/css'
+import { button } from '../ui/button.ts'
+import { errorText } from './styles.ts'
+
+/** What the form needs of useFieldErrors (ui/field-errors.tsx). */
+interface FormFields {
+  formId: string
+  formRef: RefObject<HTMLFormElement | null>
+  formError: string | null
+}
+
+const column = css({ display: 'flex', flexDir: 'column', gap: '4' })
+
+export function DialogForm({
+  fields,
+  className = column,
+  alertClassName,
+  onSubmit,
+  children,
+}: {
+  fields: FormFields
+  className?: string
+  alertClassName?: string
+  /** Called with the submit event, its default (a page load) already prevented. */
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void
+  children: ReactNode
+}) {
+  return (
+    <form
+      {...SCRIPT_ONLY_FORM}
+      id={fields.formId}
+      ref={fields.formRef}
+      noValidate
+      className={className}
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSubmit(event)
+      }}
+    >
+      {fields.formError ? (
+        <p role="alert" className={cx(errorText, alertClassName)}>
+          {fields.formError}
+        </p>
+      ) : null}
+      {children}
+    </form>
+  )
+}
+
+/** Cancel, and the submit button of the dialog's form (`formId`), which reads `pendingLabel` while it saves. */
+export function CancelSubmitFooter({
+  formId,
+  label,
+  pendingLabel = 'Saving...',
+  pending,
+  disabled = pending,
+  onCancel,
+}: {
+  formId: string
+  label: string
+  pendingLabel?: string
+  pending: boolean
+  disabled?: boolean
+  onCancel: () => void
+}) {
+  return (
+    <>
+      <button type="button" className={button({ variant: 'outline' })} onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" form={formId} className={button()} disabled={disabled}>
+        {pending ? pendingLabel : label}
+      </button>
+    </>
+  )
+}
