@@ -4,12 +4,12 @@
 // turns out paid meanwhile is paid through the usual exactly-once path instead.
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { Actor } from '../audit/repository.ts'
-import { cancelByBuyer, replacePendingOrder } from '../flows/cart-order.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { expire, ORDER_NOT_FOUND } from '../orders/pending.ts'
 import { findBuyerOrder, findOrderForStaff, listAbandonedCardOrders } from '../orders/repository.ts'
 import type { StripeApi } from '../payments/stripe.ts'
+import { cancelByBuyer, replacePendingOrder } from './cart-order.ts'
 import { isSessionPaid, paidPaymentOf } from './checkout-session.ts'
 import { markPaid } from './pay-order.ts'
 import { cancelByStaff } from './staff-order-actions.ts'

@@ -4,7 +4,6 @@
 import type { Currency } from '../../src-shared/money.ts'
 import { type BillingDetails, type CheckoutMethodValue, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import { listCartLines } from '../cart/lines.ts'
-import { openCartOrder } from '../flows/cart-order.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { attachStripeSession, type CreatedOrder } from '../orders/create.ts'
@@ -16,6 +15,7 @@ import { allowAttempt, type RateLimiter, type RateRule } from '../security/rate-
 import { hasHadSubscription, liveSubscriptionOf } from '../subscriptions/repository.ts'
 import { openSessionUrl, retirePendingOrder } from './abandoned-checkouts.ts'
 import { sendBankDetails } from './bank-transfer-mail.ts'
+import { openCartOrder } from './cart-order.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
 import { markPaid } from './pay-order.ts'
 
