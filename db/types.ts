@@ -12,6 +12,8 @@ export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | strin
 /** Merged watched ranges of a video, [start, end] in seconds, sorted and non-overlapping. */
 export type WatchedRange = [number, number]
 export type LessonKind = 'article' | 'video'
+/** A course's life: a creator's draft goes to review, back with changes requested, or on sale; archived by staff. */
+export type CourseStatus = 'draft' | 'in_review' | 'changes_requested' | 'published' | 'unpublished' | 'archived'
 export interface ProcessStep {
   step: number
   title: string
@@ -45,7 +47,18 @@ export interface InstructorsTable {
   title: Generated<string>
   bio: Generated<string>
   image_url: Generated<string>
+  /** The profile's address: /instructors/{slug}. */
+  slug: string
+  /** The creator this profile belongs to; null for the seed's house instructors, run by staff. */
+  user_id: string | null
+  links: GeneratedJson<InstructorLinks>
   created_at: CreatedAt
+}
+
+export interface InstructorLinks {
+  website?: string
+  linkedin?: string
+  youtube?: string
 }
 
 export interface CoursesTable {
@@ -71,7 +84,10 @@ export interface CoursesTable {
   requirements: Json<string[]>
   /** Whether an active Premium subscription opens this course (catalog owns it; admin course dialog). */
   included_in_premium: Generated<boolean>
-  status: Generated<'draft' | 'published' | 'archived'>
+  status: Generated<CourseStatus>
+  /** The creator who owns the course; null for a house course run by staff. */
+  owner_id: string | null
+  subtitle: Generated<string>
   featured: Generated<boolean>
   published_at: Date | null
   created_at: CreatedAt
@@ -718,8 +734,90 @@ export interface LessonsTable {
   video_url: string | null
   /** The uploaded video's length read from the file on the server; the lesson's duration follows it when set. */
   video_duration_seconds: number | null
+  /** Added to a published course and not yet approved: learners do not see it. */
+  pending_review: Generated<boolean>
   created_at: CreatedAt
   updated_at: UpdatedAt
+}
+
+export interface CreatorsTable {
+  user_id: string
+  instructor_id: string
+  approved_by: string | null
+  created_at: CreatedAt
+}
+
+export type CreatorApplicationStatus = 'submitted' | 'approved' | 'declined'
+
+export interface CreatorApplicationAttachment {
+  key: string
+  name: string
+  contentType: string
+  sizeBytes: number
+}
+
+export interface CreatorApplicationsTable {
+  id: Generated<string>
+  user_id: string
+  headline: string
+  category_ids: GeneratedJson<string[]>
+  proposal: string
+  links: GeneratedJson<InstructorLinks>
+  attachment: ColumnType<CreatorApplicationAttachment | null, string | null | undefined, string | null>
+  status: Generated<CreatorApplicationStatus>
+  decision_reason: string | null
+  decided_by: string | null
+  decided_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface CourseInstructorsTable {
+  course_id: string
+  user_id: string
+  role: 'owner' | 'co'
+  created_at: CreatedAt
+}
+
+export type CourseSubmissionStatus = 'pending' | 'approved' | 'changes_requested' | 'withdrawn'
+
+export interface ReviewComment {
+  item: string
+  comment: string
+}
+
+export interface CourseSubmissionsTable {
+  id: Generated<string>
+  course_id: string
+  kind: 'first' | 'revision'
+  status: Generated<CourseSubmissionStatus>
+  changes: GeneratedJson<Record<string, unknown>>
+  comments: GeneratedJson<ReviewComment[]>
+  submitted_by: string | null
+  decided_by: string | null
+  decided_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface CourseDraftsTable {
+  course_id: string
+  fields: GeneratedJson<Record<string, unknown>>
+  updated_at: UpdatedAt
+}
+
+export interface CreatorUploadsTable {
+  /** The tus upload id. */
+  id: string
+  user_id: string
+  /** bigint: read as a string by node-postgres; use Number() (4 GB fits a double exactly). */
+  size_bytes: ColumnType<string | number, number, number>
+  status: Generated<'uploading' | 'stored' | 'released'>
+  storage_key: string | null
+  file_name: Generated<string>
+  content_type: string | null
+  duration_seconds: number | null
+  lesson_id: string | null
+  created_at: CreatedAt
+  finished_at: Date | null
 }
 
 export interface LessonAttachmentsTable {
@@ -786,6 +884,12 @@ export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
   courses: CoursesTable
+  creators: CreatorsTable
+  creator_applications: CreatorApplicationsTable
+  course_instructors: CourseInstructorsTable
+  course_submissions: CourseSubmissionsTable
+  course_drafts: CourseDraftsTable
+  creator_uploads: CreatorUploadsTable
   catalog_facet_counts: CatalogFacetCountsTable
   catalog_search_words: CatalogSearchWordsTable
   catalog_word_counts: CatalogWordCountsTable

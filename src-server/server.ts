@@ -59,6 +59,7 @@ export interface ServerDeps {
         | 'TRUST_PROXY'
         | 'SMTP_URL'
         | 'LESSON_VIDEO_MAX_BYTES'
+        | 'CREATOR_STORAGE_LIMIT_BYTES'
         | 'STAFF_2FA'
         | 'TWO_FACTOR_KEY'
         | OAuthEnv
@@ -151,6 +152,12 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     payments: deps.payments,
     hideErrorDetails: env.NODE_ENV === 'production',
     lessonVideoMaxBytes: env.LESSON_VIDEO_MAX_BYTES,
+    creatorLimits: env.CREATOR_STORAGE_LIMIT_BYTES
+      ? {
+          basic: { storageBytes: env.CREATOR_STORAGE_LIMIT_BYTES },
+          pro: { storageBytes: env.CREATOR_STORAGE_LIMIT_BYTES },
+        }
+      : undefined,
     mailDelivery: env.SMTP_URL ? 'smtp' : 'log',
     oauthProviders: (['google', 'facebook'] as const).filter((name) => oauth[name]),
     staffTwoFactor: env.STAFF_2FA ?? 'required',

@@ -26,6 +26,7 @@ import * as m250500 from './2026_11_25_0500_sitemap_course_index.ts'
 import * as m270100 from './2026_11_27_0100_catalog_version_categories.ts'
 import * as m280100 from './2026_11_28_0100_subscription_refund_end.ts'
 import * as m282100 from './2026_11_28_2100_two_factor_sessions.ts'
+import * as m290000 from './2026_11_29_0000_creators.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0100_catalog_version_categories': m270100,
   '2026_11_28_0100_subscription_refund_end': m280100,
   '2026_11_28_2100_two_factor_sessions': m282100,
+  '2026_11_29_0000_creators': m290000,
 }

@@ -157,8 +157,9 @@ async function insertGenerated(db: Kysely<Database>, options: GenerateOptions): 
   await db.deleteFrom('courses').where('id', 'like', `${GENERATED_ID_PREFIX}%`).execute()
   await db.deleteFrom('instructors').where('bio', '=', GENERATED_BIO).execute()
   await sql`
-    insert into instructors (name, title, bio)
-    select ${textArray(FIRST_NAMES)}[1 + (g - 1) % ${sql.lit(FIRST_NAMES.length)}] || ' ' ||
+    insert into instructors (slug, name, title, bio)
+    select 'generated-instructor-' || g,
+      ${textArray(FIRST_NAMES)}[1 + (g - 1) % ${sql.lit(FIRST_NAMES.length)}] || ' ' ||
         ${textArray(LAST_NAMES)}[1 + ((g - 1) / ${sql.lit(FIRST_NAMES.length)}) % ${sql.lit(LAST_NAMES.length)}],
       ${textArray(['Software Engineer', 'Data Scientist', 'Marketing Consultant', 'Designer', 'Finance Director', 'Entrepreneur'])}[1 + ${h(3)} % 6],
       ${GENERATED_BIO}

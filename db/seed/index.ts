@@ -28,6 +28,16 @@ export function processingDays(processingTime: string): number {
 }
 const DAY_MS = 24 * 60 * 60 * 1000
 
+/** A house instructor's profile address (/instructors/{slug}): the name in lower case, words joined by '-'. */
+function instructorSlug(name: string) {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'instructor'
+  )
+}
+
 export async function seedDatabase(db: Kysely<Database>, now = new Date()): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
@@ -44,7 +54,13 @@ export async function seedDatabase(db: Kysely<Database>, now = new Date()): Prom
       if (instructorId.has(instructor.name)) continue
       const row = await trx
         .insertInto('instructors')
-        .values({ name: instructor.name, title: instructor.title, bio: instructor.bio, image_url: instructor.imageUrl })
+        .values({
+          slug: instructorSlug(instructor.name),
+          name: instructor.name,
+          title: instructor.title,
+          bio: instructor.bio,
+          image_url: instructor.imageUrl,
+        })
         .returning('id')
         .executeTakeFirstOrThrow()
       instructorId.set(instructor.name, row.id)

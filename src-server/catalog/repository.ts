@@ -1,4 +1,5 @@
 // Catalogue reads. Public queries select explicit columns and only published courses.
+import type { CourseStatus } from '../../db/types.ts'
 import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
 
@@ -132,12 +133,7 @@ export function listCourseSummaries(db: DB, ids: string[]) {
 }
 
 /** Whether a course has this id and a status that is (`=`) or is not (`!=`) the one given. */
-export async function courseExists(
-  db: DB,
-  id: string,
-  op: '=' | '!=',
-  status: 'draft' | 'published' | 'archived',
-): Promise<boolean> {
+export async function courseExists(db: DB, id: string, op: '=' | '!=', status: CourseStatus): Promise<boolean> {
   const row = await db
     .selectFrom('courses')
     .select('id')

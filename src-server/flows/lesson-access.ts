@@ -2,7 +2,7 @@
 // (ownsCourse, isPremium): a preview lesson of a published course opens for anyone; the rest for staff, for buyers
 // of the course, and for active Premium members when the course is included in Premium. Everyone else gets the
 // lesson's title only.
-import type { AccessSource } from '../../db/types.ts'
+import type { AccessSource, CourseStatus } from '../../db/types.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { ownsCourse } from '../access/courses.ts'
 import type { DB } from '../kernel/db.ts'
@@ -10,14 +10,17 @@ import { isPremium } from '../subscriptions/premium.ts'
 
 export interface CourseForAccess {
   id: string
-  status: 'draft' | 'published' | 'archived'
+  status: CourseStatus
   includedInPremium: boolean
 }
 export type AccessUser = { id: string; role: Role } | null
 
+const NEVER_ON_SALE = new Set<CourseStatus>(['draft', 'in_review', 'changes_requested'])
+
 /**
- * How the user holds the whole course: 'staff', 'purchase' (enrolled), 'premium', or null. A draft opens only for
- * staff; an archived course keeps opening for its buyers but no longer through Premium.
+ * How the user holds the whole course: 'staff', 'purchase' (enrolled), 'premium', or null. A course never put on sale
+ * (draft, in review, changes requested) opens only for staff; an archived or unpublished course keeps opening for
+ * its buyers but no longer through Premium.
  */
 export async function courseAccessSource(
   db: DB,
@@ -27,7 +30,7 @@ export async function courseAccessSource(
 ): Promise<AccessSource | null> {
   if (!user) return null
   if (isStaff(user.role)) return 'staff'
-  if (course.status === 'draft') return null
+  if (NEVER_ON_SALE.has(course.status)) return null
   if (await ownsCourse(db, user.id, course.id)) return 'purchase'
   if (course.status === 'published' && course.includedInPremium && (await isPremium(db, user, now))) return 'premium'
   return null

@@ -1,5 +1,6 @@
 // What the server is configured with beyond the database: settings procedures and routes read (AppConfig), and
 // what createServer hands every plain Fastify route (HttpDeps). Types only, so any layer may import them.
+import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import type { ResolveSession } from '../auth/types.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
 import type { FileStorage } from '../storage/storage.ts'
@@ -15,6 +16,8 @@ export interface AppConfig {
   hideErrorDetails?: boolean
   /** Largest lesson video upload in bytes (LESSON_VIDEO_MAX_BYTES; 200 MB when unset). */
   lessonVideoMaxBytes?: number
+  /** Creator plan limits changed from /pricing's (CREATOR_STORAGE_LIMIT_BYTES: a small storage limit in tests). */
+  creatorLimits?: CreatorLimitOverrides
   /** How mail leaves: over SMTP, or printed and kept in the outbox (no SMTP_URL). */
   mailDelivery: 'smtp' | 'log'
   /** The OAuth providers with both a client id and a secret: the only sign-in buttons the client shows. */

@@ -3,6 +3,7 @@ import { initTRPC, TRPCError } from '@trpc/server'
 import { ZodError, z } from 'zod'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { hasRole, type Role, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
+import { findCreator } from '../creators/repository.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import type { Context } from './context.ts'
 import { publicErrorShape } from './error-shape.ts'
@@ -69,3 +70,13 @@ export function staffProcedure(minRole: Exclude<Role, 'customer'>) {
     return next()
   })
 }
+
+/**
+ * Creators only (an approved application; a capability of a customer account, never implied by a staff role);
+ * adds ctx.creator. Ownership of a course is checked per procedure (creators/course-team.ts).
+ */
+export const creatorProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  const creator = await findCreator(ctx.db, ctx.user.id)
+  if (!creator) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only approved creators can use the studio' })
+  return next({ ctx: { ...ctx, creator } })
+})

@@ -1,0 +1,13 @@
+// The catalogue's answers about a creator's own courses (the courses they own; co-instructed ones are not counted).
+import type { DB } from '../kernel/db.ts'
+
+/** Courses that use a publishing slot of the owner's plan: on sale, or submitted to go on sale. */
+export async function countPublishingSlotsUsed(db: DB, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('courses')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('owner_id', '=', ownerId)
+    .where('status', 'in', ['published', 'in_review'])
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

@@ -1,0 +1,26 @@
+// The plan limits in force for a creator and what they use of them. Which plan a creator holds is the
+// subscriptions leaf's answer; flows/creator-standing.ts puts the two together.
+import {
+  CREATOR_PLAN_LIMITS,
+  type CreatorLimitOverrides,
+  type CreatorLimits,
+  isCreatorPlanId,
+} from '../../src-shared/creator-plans.ts'
+import type { DB } from '../kernel/db.ts'
+
+/** The limits of a plan, or null when the creator holds no live plan (drafts only: nothing can be submitted). */
+export function limitsFor(planId: string | null, overrides: CreatorLimitOverrides = {}): CreatorLimits | null {
+  if (!isCreatorPlanId(planId)) return null
+  return { ...CREATOR_PLAN_LIMITS[planId], ...overrides[planId] }
+}
+
+/** Bytes of finished uploads the creator still keeps (uploads in progress and released ones do not count). */
+export async function storageUsedBytes(db: DB, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('creator_uploads')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('size_bytes'), eb.lit(0)).as('used'))
+    .where('user_id', '=', userId)
+    .where('status', '=', 'stored')
+    .executeTakeFirstOrThrow()
+  return Number(row.used)
+}

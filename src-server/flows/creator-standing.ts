@@ -1,0 +1,68 @@
+// A creator's plan and what it allows against what they use: the studio's counts ("3 of 5 published courses") and
+// the server's checks before a course is submitted or a video upload starts.
+import type { CreatorLimitOverrides, CreatorLimits } from '../../src-shared/creator-plans.ts'
+import { countPublishingSlotsUsed } from '../catalog/creator-courses.ts'
+import { limitsFor, storageUsedBytes } from '../creators/limits.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { currentSubscription } from '../subscriptions/premium.ts'
+
+export interface CreatorStanding {
+  /** The live plan's id (basic, pro, enterprise), or null without one. */
+  planId: string | null
+  planName: string | null
+  /** null: no live plan, so nothing can be submitted or uploaded. */
+  limits: CreatorLimits | null
+  publishedCourses: number
+  storageUsedBytes: number
+}
+
+export async function creatorStanding(
+  db: DB,
+  userId: string,
+  overrides?: CreatorLimitOverrides,
+  now = new Date(),
+): Promise<CreatorStanding> {
+  const [subscription, publishedCourses, used] = await Promise.all([
+    currentSubscription(db, userId, now),
+    countPublishingSlotsUsed(db, userId),
+    storageUsedBytes(db, userId),
+  ])
+  const planId = subscription?.plan_id ?? null
+  return {
+    planId,
+    planName: subscription?.name ?? null,
+    limits: limitsFor(planId, overrides),
+    publishedCourses,
+    storageUsedBytes: used,
+  }
+}
+
+export const NO_PLAN_MESSAGE = 'Choose a plan to publish courses and upload videos: see Pricing'
+
+/** Refuses a new publishing slot (a submission for review, or staff approval) beyond the plan's limit. */
+export function assertPublishingSlot(standing: CreatorStanding): void {
+  if (!standing.limits) throw new DomainError('precondition', NO_PLAN_MESSAGE)
+  const max = standing.limits.publishedCourses
+  if (max !== null && standing.publishedCourses >= max) {
+    throw new DomainError(
+      'precondition',
+      `Your ${standing.planName ?? ''} plan publishes up to ${max} courses: upgrade your plan to publish more`.replace(
+        /\s+/g,
+        ' ',
+      ),
+    )
+  }
+}
+
+/** Refuses an upload of `bytes` more than the plan's storage leaves. */
+export function assertStorageFor(standing: CreatorStanding, bytes: number): void {
+  if (!standing.limits) throw new DomainError('precondition', NO_PLAN_MESSAGE)
+  const max = standing.limits.storageBytes
+  if (max !== null && standing.storageUsedBytes + bytes > max) {
+    throw new DomainError(
+      'precondition',
+      'This upload would pass your plan’s video storage: upgrade your plan or delete videos',
+    )
+  }
+}

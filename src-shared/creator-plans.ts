@@ -1,0 +1,30 @@
+// What each plan lets a creator do (the /pricing promises): published courses, video storage, team size. null means
+// unlimited. The server enforces these (creators/limits.ts); the studio and /teach show them from here.
+export type CreatorPlanId = 'basic' | 'pro' | 'enterprise'
+
+export interface CreatorLimits {
+  /** Courses on sale at once (published, or in review towards it). */
+  publishedCourses: number | null
+  /** Bytes of lesson video stored (finished uploads not released). */
+  storageBytes: number | null
+  /** People besides the owner who may co-edit the creator's courses. */
+  teamMembers: number | null
+}
+
+/** Per-plan overrides of the limits (CREATOR_STORAGE_LIMIT_BYTES sets a small storage limit for tests). */
+export type CreatorLimitOverrides = Partial<Record<CreatorPlanId, Partial<CreatorLimits>>>
+
+const GB = 1024 ** 3
+
+export const CREATOR_PLAN_LIMITS: Record<CreatorPlanId, CreatorLimits> = {
+  basic: { publishedCourses: 5, storageBytes: 10 * GB, teamMembers: 0 },
+  pro: { publishedCourses: 25, storageBytes: 100 * GB, teamMembers: 3 },
+  enterprise: { publishedCourses: null, storageBytes: null, teamMembers: null },
+}
+
+export function isCreatorPlanId(id: string | null | undefined): id is CreatorPlanId {
+  return id === 'basic' || id === 'pro' || id === 'enterprise'
+}
+
+/** The largest single lesson video a creator may upload (4 GB). */
+export const CREATOR_VIDEO_MAX_BYTES = 4 * GB
