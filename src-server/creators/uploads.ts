@@ -1,0 +1,54 @@
+// The video bytes a creator stores (creator_uploads): a tus upload is recorded when it starts ('uploading'), counts
+// against the plan once finished and checked ('stored'), and gives its bytes back when its lesson is deleted or the
+// creator removes it ('released'). The studio attaches a stored upload to a lesson by its id.
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+
+export interface StoredUpload {
+  id: string
+  storageKey: string
+  sizeBytes: number
+  durationSeconds: number | null
+  contentType: string | null
+  fileName: string
+}
+
+/**
+ * A finished upload of this creator, ready to become a lesson's video, now tied to `lessonId` (in the caller's
+ * transaction with the lesson's own change). Another creator's upload is answered as not found.
+ */
+export async function claimUpload(db: DB, userId: string, uploadId: string, lessonId: string): Promise<StoredUpload> {
+  const row = await db
+    .updateTable('creator_uploads')
+    .set({ lesson_id: lessonId })
+    .where('id', '=', uploadId)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'stored')
+    .returning(['id', 'storage_key', 'size_bytes', 'duration_seconds', 'content_type', 'file_name'])
+    .executeTakeFirst()
+  if (!row?.storage_key) throw new DomainError('not_found', 'That upload was not found or has not finished')
+  return {
+    id: row.id,
+    storageKey: row.storage_key,
+    sizeBytes: Number(row.size_bytes),
+    durationSeconds: row.duration_seconds,
+    contentType: row.content_type,
+    fileName: row.file_name,
+  }
+}
+
+/**
+ * Gives back the bytes of the uploads tied to these lessons (deleted lessons, or a lesson whose video was
+ * replaced), in the caller's transaction. Returns the storage keys, for the caller to delete after commit.
+ */
+export async function releaseLessonUploads(db: DB, lessonIds: string[], keep?: string): Promise<string[]> {
+  if (lessonIds.length === 0) return []
+  let query = db
+    .updateTable('creator_uploads')
+    .set({ status: 'released' })
+    .where('lesson_id', 'in', lessonIds)
+    .where('status', '=', 'stored')
+  if (keep) query = query.where('id', '!=', keep)
+  const rows = await query.returning('storage_key').execute()
+  return rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []))
+}
