@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { createBilling, type FakeBilling } from './fake-stripe-billing.ts'
+import { createConnect, type FakeConnect } from './fake-stripe-connect.ts'
 
 export interface FakeStripeOptions {
   port?: number
@@ -90,13 +91,17 @@ export interface FakeStripe {
     type: string,
     object: unknown,
     created?: number,
+    account?: string,
   ): { event: { id: string; type: string; created: number }; payload: string; header: string }
   /** Signs and POSTs an event to the webhook URL; returns the response status. */
   deliver(type: string, object: unknown, signature?: string): Promise<number>
   /** Subscriptions, invoices, previews, the portal and the test clock (fake-stripe-billing.ts). */
   billing: FakeBilling
-  /** The events billing queued (a subscription started, a renewal, a plan change…), not delivered yet. */
-  queued: { type: string; object: unknown; created: number }[]
+  /** Connect: Express accounts, onboarding links, transfers, reversals, balance transactions (fake-stripe-connect.ts). */
+  connect: FakeConnect
+  /** The events billing and Connect queued (a renewal, an account update…), not delivered yet; a connected account's
+   * events name it in `account`. */
+  queued: { type: string; object: unknown; created: number; account?: string }[]
   /** Delivers the queued events in order; returns their statuses. */
   flush(): Promise<number[]>
   /** Advances the test clock by `seconds` and delivers what Stripe would have sent meanwhile. */
@@ -132,6 +137,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const billing = createBilling(
     () => fake.url,
     (type, object, created) => queued.push({ type, object, created: tick(created) }),
+  )
+  const connected = createConnect(
+    () => fake.url,
+    (type, object, account) =>
+      queued.push({ type, object, created: tick(billing.now), ...(account ? { account } : {}) }),
   )
 
   async function post(payload: string, header: string) {
@@ -169,12 +179,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   const fake: FakeStripe = {
     billing,
+    connect: connected.connect,
     queued,
     async flush() {
       const statuses: number[] = []
       while (queued.length) {
         const next = queued.shift()!
-        const { payload, header } = fake.signedEvent(next.type, next.object, next.created)
+        const { payload, header } = fake.signedEvent(next.type, next.object, next.created, next.account)
         statuses.push(await post(payload, header))
       }
       return statuses
@@ -247,10 +258,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       }
       return session
     },
-    signedEvent(type, object, created) {
+    signedEvent(type, object, created, account) {
       const event = {
         id: id('evt'),
         object: 'event',
+        ...(account ? { account } : {}),
         api_version: '2025-10-29.clover',
         created: created ?? tick(billing.now),
         data: { object },
@@ -381,6 +393,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       cancelFailure = null
       return send(response, 400, stripeError(message))
     }
+    const idempotencyHeader = typeof idempotencyKey === 'string' ? idempotencyKey : undefined
+    const connectAnswer = connected.handle(request.method ?? 'GET', url, parseForm(body), idempotencyHeader)
+    if (connectAnswer) return send(response, connectAnswer.status, connectAnswer.body, connectAnswer.type)
     const billed = await handleBilling(fake, request.method ?? 'GET', url, body)
     if (billed) return send(response, billed.status, billed.body, billed.type)
     return send(response, 404, stripeError(`Unrecognized request URL (${request.method}: ${url.pathname})`))
@@ -612,6 +627,11 @@ function escapeHtml(text: string) {
 }
 
 function send(response: ServerResponse, status: number, body: unknown, type = 'application/json') {
+  // A hosted page's redirect (Connect onboarding's return and refresh URLs).
+  if (type.startsWith('redirect:')) {
+    response.writeHead(status, { location: type.slice('redirect:'.length) })
+    return response.end()
+  }
   response.writeHead(status, { 'content-type': type, 'request-id': id('req') })
   response.end(typeof body === 'string' ? body : JSON.stringify(body))
 }
