@@ -804,6 +804,62 @@ export interface CourseDraftsTable {
   updated_at: UpdatedAt
 }
 
+export interface EarningSharesTable {
+  order_item_id: string
+  order_id: string
+  course_id: string
+  creator_id: string
+  currency: 'USD' | 'GBP'
+  net_minor: number
+  fee_basis_points: number
+  platform_fee_minor: number
+  processor_fee_minor: Generated<number>
+  creator_minor: number
+  plan_id: string | null
+  hold_until: Date
+  created_at: CreatedAt
+}
+
+export type LedgerKind =
+  | 'sale'
+  | 'refund'
+  | 'dispute'
+  | 'hold_release'
+  | 'processor_fee'
+  | 'pool_share'
+  | 'payout'
+  | 'transfer_reversal'
+  | 'adjustment'
+
+export type LedgerAccount =
+  | 'creator_pending'
+  | 'creator_available'
+  | 'creator_paid_out'
+  | 'customer_payments'
+  | 'platform_fees'
+  | 'processor_fees'
+  | 'premium_pool'
+
+export interface LedgerTransactionsTable {
+  id: Generated<string>
+  key: string
+  kind: LedgerKind
+  source: string
+  memo: Generated<string>
+  created_at: CreatedAt
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<string>
+  transaction_id: string
+  account: LedgerAccount
+  creator_id: string | null
+  currency: 'USD' | 'GBP'
+  /** bigint: node-postgres reads it as a string; Number() it (amounts stay far below 2^53). */
+  amount_minor: ColumnType<string | number, number, never>
+  created_at: CreatedAt
+}
+
 export interface CreatorUploadsTable {
   /** The tus upload id. */
   id: string
@@ -890,6 +946,9 @@ export interface Database {
   course_submissions: CourseSubmissionsTable
   course_drafts: CourseDraftsTable
   creator_uploads: CreatorUploadsTable
+  earning_shares: EarningSharesTable
+  ledger_transactions: LedgerTransactionsTable
+  ledger_entries: LedgerEntriesTable
   catalog_facet_counts: CatalogFacetCountsTable
   catalog_search_words: CatalogSearchWordsTable
   catalog_word_counts: CatalogWordCountsTable

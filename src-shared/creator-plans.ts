@@ -26,5 +26,18 @@ export function isCreatorPlanId(id: string | null | undefined): id is CreatorPla
   return id === 'basic' || id === 'pro' || id === 'enterprise'
 }
 
+/**
+ * The platform's fee on a creator's sale, in basis points of the line's net (after discount, before tax), by the
+ * creator's plan at the moment of sale; a creator without a live plan (a lapse) pays Basic's.
+ */
+export const PLATFORM_FEE_BASIS_POINTS: Record<CreatorPlanId, number> = { basic: 1000, pro: 500, enterprise: 0 }
+
+export function platformFeeBasisPoints(planId: string | null | undefined): number {
+  return PLATFORM_FEE_BASIS_POINTS[isCreatorPlanId(planId) ? planId : 'basic']
+}
+
+/** Days a sale's share waits (the refund window) before it can be paid out. */
+export const EARNINGS_HOLD_DAYS = 30
+
 /** The largest single lesson video a creator may upload (4 GB). */
 export const CREATOR_VIDEO_MAX_BYTES = 4 * GB

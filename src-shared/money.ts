@@ -33,3 +33,29 @@ export function toMinorUnits(decimal: string | number): number {
   const minor = Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
   return sign === '-' ? -minor : minor
 }
+
+/**
+ * Splits `total` minor units in proportion to `weights` by largest remainder: every part is a whole number of
+ * minor units, the parts sum to `total` exactly, and the leftover units go to the largest fractional parts (ties to
+ * the earlier weight). Each split (discounts, fees, shares) is allocated once with this and stored.
+ */
+export function allocate(total: number, weights: readonly number[]): number[] {
+  if (!Number.isSafeInteger(total)) throw new RangeError(`Not a whole amount: ${total}`)
+  if (weights.some((weight) => !(weight >= 0) || !Number.isFinite(weight))) throw new RangeError('Weights must be ≥ 0')
+  const sum = weights.reduce((a, b) => a + b, 0)
+  if (weights.length === 0) return []
+  if (sum === 0) return weights.map((_, index) => (index === 0 ? total : 0))
+  const sign = total < 0 ? -1 : 1
+  const whole = Math.abs(total)
+  const exact = weights.map((weight) => (whole * weight) / sum)
+  const parts = exact.map(Math.floor)
+  let left = whole - parts.reduce((a, b) => a + b, 0)
+  const order = exact.map((value, index) => ({ index, fraction: value - Math.floor(value) }))
+  order.sort((a, b) => b.fraction - a.fraction || a.index - b.index)
+  for (const { index } of order) {
+    if (left <= 0) break
+    parts[index]! += 1
+    left -= 1
+  }
+  return parts.map((part) => part * sign)
+}

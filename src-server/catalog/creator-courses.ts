@@ -11,3 +11,15 @@ export async function countPublishingSlotsUsed(db: DB, ownerId: string): Promise
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
+
+/** The creator who owns each of these courses (house courses, owned by nobody, are left out). */
+export async function courseOwners(db: DB, courseIds: readonly string[]): Promise<Map<string, string>> {
+  if (courseIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('courses')
+    .select(['id', 'owner_id'])
+    .where('id', 'in', courseIds)
+    .where('owner_id', 'is not', null)
+    .execute()
+  return new Map(rows.map((row) => [row.id, row.owner_id as string]))
+}

@@ -1,6 +1,6 @@
 // Paying an order, exactly once: the order row is locked and only an order the transition table lets move to
 // paid is fulfilled, so a webhook, its retries, the success page and staff can all race safely. The payment, the
-// buyer's access, the service orders, the cart clean-up, the invoice number and the receipt commit together or
+// buyer's access, the creators' shares, the service orders, the cart clean-up, the invoice number and the receipt commit together or
 // not at all.
 import type { TaxLine } from '../../db/types.ts'
 import { removePurchasedItems } from '../cart/repository.ts'
@@ -11,6 +11,7 @@ import { sendReceipt } from '../orders/receipt.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import { canTransition, isPaidStatus, moveOrder } from '../orders/transitions.ts'
 import { openServiceOrders } from '../service-orders/open.ts'
+import { creditCreatorSales } from './creator-earnings.ts'
 import { grantForPaidOrder } from './grant-paid-order.ts'
 
 export interface Payment {
@@ -59,6 +60,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const purchase = { userId: order.user_id, orderId: order.id, lines }
     await grantForPaidOrder(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
     await openServiceOrders(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
+    await creditCreatorSales(trx, { orderId: order.id, currency: order.currency, paidAt, lines })
     // The paid lines leave the cart (lines of another currency stay).
     await removePurchasedItems(
       trx,

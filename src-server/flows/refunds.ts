@@ -1,13 +1,15 @@
 // Refunds across domains: orders/ gives the money back and revokes the lines' access; a refunded plan's
-// subscriptions end in the same transaction (subscriptions/ owns them), handed to orders/ as its RefundEffects.
+// subscriptions end and creators give back their shares in the same transaction, handed to orders/ as its
+// RefundEffects.
 import type { Actor } from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { assignRefundLines as assignLines } from '../orders/refund-assignment.ts'
 import { decideRefundRequest as decideRequest, type RefundDecision } from '../orders/refund-requests.ts'
 import { type RefundEffects, type RefundGateway, refundOrder as refund, type StaffRefund } from '../orders/refunds.ts'
 import { endPlansOfOrder } from '../subscriptions/state.ts'
+import { reverseCreatorShares } from './creator-earnings.ts'
 
-export const refundEffects: RefundEffects = { endPlansOfOrder }
+export const refundEffects: RefundEffects = { endPlansOfOrder, reverseCreatorShares }
 
 /** Staff refund of a whole order or chosen lines (through Stripe for a card order). */
 export function refundOrder(db: DB, request: StaffRefund, gateway: RefundGateway | null) {

@@ -8,7 +8,7 @@ import * as audit from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { inTransaction, lockOrder } from './lock.ts'
-import { endPlans, type RefundEffects, type RefundGateway, stripeSubscriptionsEndedBy } from './refunds.ts'
+import { type RefundEffects, type RefundGateway, settleGivenBackLines, stripeSubscriptionsEndedBy } from './refunds.ts'
 import { listOrderLines } from './repository.ts'
 
 export async function assignRefundLines(
@@ -52,7 +52,7 @@ export async function assignRefundLines(
         )
         .execute()
       await revoke(trx, { orderItemIds: chosen.map((line) => line.id) }, 'refund', now)
-      await endPlans(trx, order.id, chosen, now, effects)
+      await settleGivenBackLines(trx, { id: order.id, refundId: refund.id, cause: 'refund' }, chosen, now, effects)
     }
     await trx.updateTable('refunds').set({ needs_line_assignment: false }).where('id', '=', refund.id).execute()
     await audit.record(trx, actor, 'order.refund_lines_assigned', {

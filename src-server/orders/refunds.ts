@@ -52,19 +52,33 @@ export interface RefundGateway {
  * What a refund does beyond orders/, handed in by the flow (flows/refunds.ts): a refunded plan's subscriptions end
  * (subscriptions/ owns them), in the refund's transaction.
  */
+/** What other owners do when order lines are given back, in the same transaction (flows/refunds.ts wires them). */
 export interface RefundEffects {
   endPlansOfOrder(trx: DB, orderId: string, at: Date): Promise<void>
+  /** Takes back the creators' shares of the lines (exactly what their sale credited). */
+  reverseCreatorShares(
+    trx: DB,
+    orderItemIds: readonly string[],
+    cause: 'refund' | 'dispute',
+    source: string,
+  ): Promise<number>
 }
 
-/** Ends the order's plans when the refunded lines hold one. */
-export async function endPlans(
+/** Lines given back: the order's plans end when they hold one, and creators give back their shares. */
+export async function settleGivenBackLines(
   trx: DB,
-  orderId: string,
+  order: { id: string; refundId: string; cause: 'refund' | 'dispute' },
   lines: readonly OrderLine[],
   at: Date,
   effects: RefundEffects,
 ): Promise<void> {
-  if (lines.some((line) => line.kind === 'plan')) await effects.endPlansOfOrder(trx, orderId, at)
+  if (lines.some((line) => line.kind === 'plan')) await effects.endPlansOfOrder(trx, order.id, at)
+  await effects.reverseCreatorShares(
+    trx,
+    lines.map((line) => line.id),
+    order.cause,
+    `refund:${order.refundId}`,
+  )
 }
 
 export interface StaffRefund {
@@ -242,7 +256,8 @@ export async function applyRefund(
       .where('refund_id', 'is', null)
       .execute()
     await revoke(trx, { orderItemIds: lineIds }, 'refund', now)
-    await endPlans(trx, order.id, refund.lines, now, effects)
+    const cause = refund.method === 'dispute' ? 'dispute' : 'refund'
+    await settleGivenBackLines(trx, { id: order.id, refundId: row.id, cause }, refund.lines, now, effects)
   }
   const refunded = order.refunded_minor + refund.amount
   const full = refunded >= order.captured_minor
@@ -252,7 +267,13 @@ export async function applyRefund(
     // Everything given back: every line loses its access, whichever refund named it. Nothing is left to assign.
     const all = await listOrderLines(trx, order.id)
     await revoke(trx, { orderItemIds: all.map((line) => line.id) }, dispute ? 'dispute' : 'refund', now)
-    await endPlans(trx, order.id, all, now, effects)
+    await settleGivenBackLines(
+      trx,
+      { id: order.id, refundId: row.id, cause: dispute ? 'dispute' : 'refund' },
+      all,
+      now,
+      effects,
+    )
     await trx
       .updateTable('refunds')
       .set({ needs_line_assignment: false })

@@ -27,3 +27,30 @@ describe('toMinorUnits', () => {
     expect(() => toMinorUnits('')).toThrow(RangeError)
   })
 })
+
+describe('allocate (largest remainder)', () => {
+  it('splits into whole minor units that always sum to the total, the leftover to the largest remainders', async () => {
+    const { allocate } = await import('../../src-shared/money.ts')
+    expect(allocate(100, [1, 1, 1])).toEqual([34, 33, 33])
+    expect(allocate(4999, [500, 9500])).toEqual([250, 4749])
+    expect(allocate(-100, [1, 1, 1])).toEqual([-34, -33, -33])
+    expect(allocate(7, [0, 0])).toEqual([7, 0])
+    const fc = (await import('fast-check')).default
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }),
+        fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 12 }),
+        (total, weights) => {
+          const parts = allocate(total, weights)
+          expect(parts.reduce((a, b) => a + b, 0)).toBe(total)
+          const sum = weights.reduce((a, b) => a + b, 0)
+          parts.forEach((part, index) => {
+            expect(Number.isInteger(part)).toBe(true)
+            // Each part is within one unit of its exact share.
+            if (sum > 0) expect(Math.abs(part - (total * weights[index]!) / sum)).toBeLessThan(1)
+          })
+        },
+      ),
+    )
+  })
+})

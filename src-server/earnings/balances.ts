@@ -1,0 +1,45 @@
+// What the ledger says a creator holds, per currency: pending (inside the refund window), available (may be
+// negative after a refund of money already paid out), and paid out so far.
+import type { Currency } from '../../src-shared/money.ts'
+import type { DB } from '../kernel/db.ts'
+
+export interface CreatorBalance {
+  currency: Currency
+  pendingMinor: number
+  availableMinor: number
+  paidOutMinor: number
+}
+
+export async function creatorBalances(db: DB, creatorId: string): Promise<CreatorBalance[]> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(['currency', 'account', (eb) => eb.fn.sum<string | number>('amount_minor').as('total')])
+    .where('creator_id', '=', creatorId)
+    .groupBy(['currency', 'account'])
+    .execute()
+  const byCurrency = new Map<Currency, CreatorBalance>()
+  for (const row of rows) {
+    const balance = byCurrency.get(row.currency) ?? {
+      currency: row.currency,
+      pendingMinor: 0,
+      availableMinor: 0,
+      paidOutMinor: 0,
+    }
+    const total = Number(row.total)
+    if (row.account === 'creator_pending') balance.pendingMinor = total
+    else if (row.account === 'creator_available') balance.availableMinor = total
+    else if (row.account === 'creator_paid_out') balance.paidOutMinor = total
+    byCurrency.set(row.currency, balance)
+  }
+  return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency))
+}
+
+/** The sum of every entry per currency: zero in a sound ledger. */
+export async function ledgerTotals(db: DB): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(['currency', (eb) => eb.fn.sum<string | number>('amount_minor').as('total')])
+    .groupBy('currency')
+    .execute()
+  return new Map(rows.map((row) => [row.currency, Number(row.total)]))
+}

@@ -1,0 +1,179 @@
+// A creator's share of each paid course line: split once at the sale (platform fee of the plan in force, the
+// processor's fee, the creator's rest), stored in earning_shares, posted to the ledger as pending, released after
+// the refund window, and taken back — exactly the stored share — when the line is refunded or lost to a dispute.
+import { sql } from 'kysely'
+import { allocate, type Currency } from '../../src-shared/money.ts'
+import type { DB } from '../kernel/db.ts'
+import { isPosted, type LedgerEntry, post } from './ledger.ts'
+
+export interface Sale {
+  orderItemId: string
+  orderId: string
+  courseId: string
+  creatorId: string
+  currency: Currency
+  /** The line's net: after any discount, without tax. */
+  netMinor: number
+  feeBasisPoints: number
+  planId: string | null
+  paidAt: Date
+  holdUntil: Date
+  /** The line's part of the processor's fee, when known at the sale. */
+  processorFeeMinor?: number
+}
+
+export interface Split {
+  platformFeeMinor: number
+  processorFeeMinor: number
+  creatorMinor: number
+}
+
+/**
+ * The line's split: the platform's fee is `basisPoints` of the net, the rest the creator's after the processor's fee;
+ * both parts come from one largest-remainder allocation so they always sum to the net.
+ */
+export function splitLine(netMinor: number, basisPoints: number, processorFeeMinor = 0): Split {
+  const [platformFeeMinor = 0, rest = 0] = allocate(netMinor, [basisPoints, 10_000 - basisPoints])
+  const processor = Math.min(processorFeeMinor, rest)
+  return { platformFeeMinor, processorFeeMinor: processor, creatorMinor: rest - processor }
+}
+
+const saleKey = (orderItemId: string) => `sale:${orderItemId}`
+const releaseKey = (orderItemId: string) => `release:${orderItemId}`
+const reversalKey = (orderItemId: string) => `reversal:${orderItemId}`
+
+/** Stores the split and posts the creator's pending share; a second call for the same line changes nothing. */
+export async function recordSale(trx: DB, sale: Sale): Promise<boolean> {
+  const split = splitLine(sale.netMinor, sale.feeBasisPoints, sale.processorFeeMinor)
+  const inserted = await trx
+    .insertInto('earning_shares')
+    .values({
+      order_item_id: sale.orderItemId,
+      order_id: sale.orderId,
+      course_id: sale.courseId,
+      creator_id: sale.creatorId,
+      currency: sale.currency,
+      net_minor: sale.netMinor,
+      fee_basis_points: sale.feeBasisPoints,
+      platform_fee_minor: split.platformFeeMinor,
+      processor_fee_minor: split.processorFeeMinor,
+      creator_minor: split.creatorMinor,
+      plan_id: sale.planId,
+      hold_until: sale.holdUntil,
+      created_at: sale.paidAt,
+    })
+    .onConflict((oc) => oc.column('order_item_id').doNothing())
+    .returning('order_item_id')
+    .executeTakeFirst()
+  if (!inserted) return false
+  const { currency, creatorId } = sale
+  return post(trx, {
+    key: saleKey(sale.orderItemId),
+    kind: 'sale',
+    source: `order_item:${sale.orderItemId}`,
+    entries: [
+      { account: 'customer_payments', currency, amountMinor: -sale.netMinor },
+      { account: 'platform_fees', currency, amountMinor: split.platformFeeMinor },
+      { account: 'processor_fees', currency, amountMinor: split.processorFeeMinor },
+      { account: 'creator_pending', creatorId, currency, amountMinor: split.creatorMinor },
+    ],
+  })
+}
+
+type ShareRow = {
+  order_item_id: string
+  creator_id: string
+  currency: Currency
+  net_minor: number
+  platform_fee_minor: number
+  processor_fee_minor: number
+  creator_minor: number
+}
+
+/** The share rows of these lines, locked so a reversal and a hold release of the same line never interleave. */
+async function lockShares(trx: DB, orderItemIds: readonly string[]): Promise<ShareRow[]> {
+  if (orderItemIds.length === 0) return []
+  return trx
+    .selectFrom('earning_shares')
+    .select([
+      'order_item_id',
+      'creator_id',
+      'currency',
+      'net_minor',
+      'platform_fee_minor',
+      'processor_fee_minor',
+      'creator_minor',
+    ])
+    .where('order_item_id', 'in', orderItemIds)
+    .orderBy('order_item_id')
+    .forUpdate()
+    .execute()
+}
+
+/**
+ * Takes back the creator's share of lines given back (a refund, or a lost dispute): exactly the stored share, from
+ * pending while the hold lasts, else from available (which may go negative: later earnings repay it; a transfer is
+ * never reversed for it). The platform gives back its fee and carries the processor's, which Stripe keeps.
+ * Lines without a share (not a creator's course) are skipped; a line reversed before is not reversed again.
+ */
+export async function reverseShares(
+  trx: DB,
+  orderItemIds: readonly string[],
+  kind: 'refund' | 'dispute',
+  source: string,
+): Promise<number> {
+  if (orderItemIds.length === 0) return 0
+  let reversed = 0
+  for (const share of await lockShares(trx, orderItemIds)) {
+    const released = await isPosted(trx, releaseKey(share.order_item_id))
+    const { currency, creator_id: creatorId } = share
+    const entries: LedgerEntry[] = [
+      { account: 'customer_payments', currency, amountMinor: share.net_minor },
+      { account: 'platform_fees', currency, amountMinor: -(share.platform_fee_minor + share.processor_fee_minor) },
+      {
+        account: released ? 'creator_available' : 'creator_pending',
+        creatorId,
+        currency,
+        amountMinor: -share.creator_minor,
+      },
+    ]
+    if (await post(trx, { key: reversalKey(share.order_item_id), kind, source, entries })) reversed++
+  }
+  return reversed
+}
+
+/** Moves shares whose refund window has passed from pending to available (lines reversed meanwhile stay put). */
+export async function releaseDueHolds(db: DB, now: Date, limit = 500): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const due = await trx
+      .selectFrom('earning_shares as s')
+      .select('s.order_item_id')
+      .where('s.hold_until', '<=', now)
+      // Neither released nor reversed yet.
+      .where(
+        sql<boolean>`not exists (select 1 from ledger_transactions t
+          where t.key in ('release:' || s.order_item_id, 'reversal:' || s.order_item_id))`,
+      )
+      .limit(limit)
+      .execute()
+    let released = 0
+    for (const share of await lockShares(
+      trx,
+      due.map((row) => row.order_item_id),
+    )) {
+      if (await isPosted(trx, reversalKey(share.order_item_id))) continue
+      const { currency, creator_id: creatorId } = share
+      const moved = await post(trx, {
+        key: releaseKey(share.order_item_id),
+        kind: 'hold_release',
+        source: `order_item:${share.order_item_id}`,
+        entries: [
+          { account: 'creator_pending', creatorId, currency, amountMinor: -share.creator_minor },
+          { account: 'creator_available', creatorId, currency, amountMinor: share.creator_minor },
+        ],
+      })
+      if (moved) released++
+    }
+    return released
+  })
+}

@@ -1,0 +1,64 @@
+// Creators' earnings in the money path: a paid order credits each creator-owned course line (in the payment's
+// transaction), and lines given back (refund, lost dispute) take back exactly the share they credited.
+import type { CartItemKind } from '../../db/types.ts'
+import { EARNINGS_HOLD_DAYS, platformFeeBasisPoints } from '../../src-shared/creator-plans.ts'
+import type { Currency } from '../../src-shared/money.ts'
+import { courseOwners } from '../catalog/creator-courses.ts'
+import { recordSale, reverseShares } from '../earnings/shares.ts'
+import type { DB } from '../kernel/db.ts'
+import { currentSubscription } from '../subscriptions/premium.ts'
+
+export interface PaidLines {
+  orderId: string
+  currency: Currency
+  paidAt: Date
+  lines: readonly { id: string; kind: CartItemKind; course_id: string | null; unit_price_minor: number }[]
+}
+
+const DAY_MS = 86_400_000
+
+/** Credits the owners of the paid course lines; idempotent per line. Returns how many lines were credited. */
+export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<number> {
+  const courseLines = order.lines.filter(
+    (line) => line.kind === 'course' && line.course_id && line.unit_price_minor > 0,
+  )
+  const owners = await courseOwners(
+    trx,
+    courseLines.map((line) => line.course_id as string),
+  )
+  let credited = 0
+  const planOf = new Map<string, string | null>()
+  for (const line of courseLines) {
+    const creatorId = owners.get(line.course_id as string)
+    if (!creatorId) continue
+    // The fee of the plan the creator holds at the moment of sale.
+    if (!planOf.has(creatorId)) {
+      planOf.set(creatorId, (await currentSubscription(trx, creatorId, order.paidAt))?.plan_id ?? null)
+    }
+    const planId = planOf.get(creatorId) ?? null
+    const recorded = await recordSale(trx, {
+      orderItemId: line.id,
+      orderId: order.orderId,
+      courseId: line.course_id as string,
+      creatorId,
+      currency: order.currency,
+      netMinor: line.unit_price_minor,
+      feeBasisPoints: platformFeeBasisPoints(planId),
+      planId,
+      paidAt: order.paidAt,
+      holdUntil: new Date(order.paidAt.getTime() + EARNINGS_HOLD_DAYS * DAY_MS),
+    })
+    if (recorded) credited++
+  }
+  return credited
+}
+
+/** Takes back the creators' shares of lines given back; lines that credited nobody are skipped. */
+export function reverseCreatorShares(
+  trx: DB,
+  orderItemIds: readonly string[],
+  cause: 'refund' | 'dispute',
+  source: string,
+): Promise<number> {
+  return reverseShares(trx, orderItemIds, cause, source)
+}

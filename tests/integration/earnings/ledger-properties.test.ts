@@ -1,0 +1,163 @@
+// The earnings ledger under random histories (issue 31): sales, partial and full refunds, lost disputes, replays of
+// any of them, hold releases at random times and payouts of whatever is available, in any order. After every
+// history: the ledger sums to zero per currency; each creator's pending + available + paid out equals exactly the
+// shares of the lines they still keep (nothing created or lost); nobody is paid out more than that; and replaying
+// any fact changes nothing.
+import fc from 'fast-check'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
+import { post } from '../../../src-server/earnings/ledger.ts'
+import { recordSale, releaseDueHolds, reverseShares, splitLine } from '../../../src-server/earnings/shares.ts'
+import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
+import { createUser } from '../../support/factories.ts'
+import { placeOrder } from '../../support/orders.ts'
+
+let database: TestDatabase
+const db = () => database.db
+let courseId: string
+const DAY = 86_400_000
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  courseId = (await db().selectFrom('courses').select('id').executeTakeFirstOrThrow()).id
+})
+afterAll(() => database.close())
+
+type Step =
+  | { kind: 'sale'; price: number; basisPoints: number; processorFee: number }
+  | { kind: 'refund' | 'dispute' | 'replaySale' | 'replayRefund'; line: number }
+  | { kind: 'release'; days: number }
+  | { kind: 'payout' }
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('sale' as const),
+      price: fc.integer({ min: 1, max: 50_000 }),
+      basisPoints: fc.constantFrom(0, 500, 1000),
+      processorFee: fc.integer({ min: 0, max: 2_000 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constantFrom('refund' as const, 'dispute' as const), line: fc.nat(20) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constantFrom('replaySale' as const, 'replayRefund' as const), line: fc.nat(20) }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), days: fc.integer({ min: 0, max: 45 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'payout' as const }) },
+)
+
+let run = 0
+it('balances, conserves every share and pays nobody more than they keep, whatever the history', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+      run++
+      const creator = await createUser(db())
+      const buyer = await createUser(db())
+      const start = Date.now()
+      const sold: { itemId: string; sale: Parameters<typeof recordSale>[1]; reversed: boolean; share: number }[] = []
+      let payouts = 0
+      for (const current of steps) {
+        if (current.kind === 'sale') {
+          const orderId = await placeOrder(db(), {
+            userId: buyer.id,
+            courseId,
+            reference: `PROP-${run}-${sold.length}`,
+            totalMinor: current.price,
+            status: 'paid',
+          })
+          const item = await db()
+            .selectFrom('order_items')
+            .select('id')
+            .where('order_id', '=', orderId)
+            .executeTakeFirstOrThrow()
+          const sale = {
+            orderItemId: item.id,
+            orderId,
+            courseId,
+            creatorId: creator.id,
+            currency: 'USD' as const,
+            netMinor: current.price,
+            feeBasisPoints: current.basisPoints,
+            processorFeeMinor: current.processorFee,
+            planId: null,
+            paidAt: new Date(start),
+            holdUntil: new Date(start + 30 * DAY),
+          }
+          await db()
+            .transaction()
+            .execute((trx) => recordSale(trx, sale))
+          const split = splitLine(current.price, current.basisPoints, current.processorFee)
+          expect(split.platformFeeMinor + split.processorFeeMinor + split.creatorMinor).toBe(current.price)
+          sold.push({ itemId: item.id, sale, reversed: false, share: split.creatorMinor })
+        } else if ((current.kind === 'refund' || current.kind === 'dispute') && sold.length) {
+          const line = sold[current.line % sold.length]!
+          await db()
+            .transaction()
+            .execute((trx) => reverseShares(trx, [line.itemId], current.kind as 'refund', `test:${run}`))
+          line.reversed = true
+        } else if (current.kind === 'replaySale' && sold.length) {
+          const line = sold[current.line % sold.length]!
+          expect(
+            await db()
+              .transaction()
+              .execute((trx) => recordSale(trx, line.sale)),
+          ).toBe(false)
+        } else if (current.kind === 'replayRefund' && sold.length) {
+          const line = sold[current.line % sold.length]!
+          if (line.reversed) {
+            expect(
+              await db()
+                .transaction()
+                .execute((trx) => reverseShares(trx, [line.itemId], 'refund', 'replay')),
+            ).toBe(0)
+          }
+        } else if (current.kind === 'release') {
+          await releaseDueHolds(db(), new Date(start + current.days * DAY))
+        } else if (current.kind === 'payout') {
+          const usd = (await creatorBalances(db(), creator.id)).find((b) => b.currency === 'USD')
+          if (usd && usd.availableMinor > 0) {
+            await db()
+              .transaction()
+              .execute((trx) =>
+                post(trx, {
+                  key: `test-payout:${creator.id}:${payouts++}`,
+                  kind: 'payout',
+                  source: 'test',
+                  entries: [
+                    {
+                      account: 'creator_available',
+                      creatorId: creator.id,
+                      currency: 'USD',
+                      amountMinor: -usd.availableMinor,
+                    },
+                    {
+                      account: 'creator_paid_out',
+                      creatorId: creator.id,
+                      currency: 'USD',
+                      amountMinor: usd.availableMinor,
+                    },
+                  ],
+                }),
+              )
+          }
+        }
+      }
+      for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
+      const kept = sold.filter((line) => !line.reversed).reduce((sum, line) => sum + line.share, 0)
+      const balance = (await creatorBalances(db(), creator.id)).find((b) => b.currency === 'USD') ?? {
+        pendingMinor: 0,
+        availableMinor: 0,
+        paidOutMinor: 0,
+      }
+      expect(balance.pendingMinor + balance.availableMinor + balance.paidOutMinor).toBe(kept)
+      expect(balance.paidOutMinor).toBeLessThanOrEqual(sold.reduce((sum, line) => sum + line.share, 0))
+      expect(balance.pendingMinor).toBeGreaterThanOrEqual(0)
+    }),
+    { numRuns: 25 },
+  )
+}, 240_000)
