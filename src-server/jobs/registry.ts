@@ -1,6 +1,7 @@
 // Every queue with its retry policy, every handler, every schedule and every loop that feeds a queue, in one
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
 
+import { releaseDueHolds } from '../earnings/shares.ts'
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import type { DB } from '../kernel/db.ts'
@@ -28,6 +29,8 @@ export type Jobs = {
   'service-orders.auto-complete': Record<string, never>
   /** Expire card checkouts left unpaid for 24 hours (their Stripe sessions too). */
   'orders.expire': Record<string, never>
+  /** Move creators' shares whose 30-day refund window has passed from pending to available. */
+  'earnings.release-holds': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -50,6 +53,7 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'membership.schedule': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
   'service-orders.auto-complete': { retryLimit: 2, retryDelay: 300, expireInSeconds: 600 },
   'orders.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 600 },
+  'earnings.release-holds': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -59,6 +63,7 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'orders.expire', cron: '*/15 * * * *', data: {} },
   // Hourly: reminders go out within the hour they fall due, and each at most once.
   { name: 'membership.schedule', cron: '23 * * * *', data: {} },
+  { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -94,6 +99,18 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const settings = deps.serviceOrders ?? { autoCompleteDays: 3, publicUrl: 'http://localhost:3000' }
       const completed = await autoCompleteDeliveries(deps.db, settings.autoCompleteDays, settings)
       if (completed > 0) deps.log.info({ completed }, 'completed unanswered service-order deliveries')
+    },
+    'earnings.release-holds': async () => {
+      let released = 0
+      // In batches, each its own transaction, until nothing is due.
+      for (
+        let batch = await releaseDueHolds(deps.db, new Date());
+        batch > 0;
+        batch = await releaseDueHolds(deps.db, new Date())
+      ) {
+        released += batch
+      }
+      if (released) deps.log.info({ released }, 'released creators’ shares past their refund window')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })
