@@ -860,6 +860,45 @@ export interface LedgerEntriesTable {
   created_at: CreatedAt
 }
 
+export interface CreatorPayoutAccountsTable {
+  creator_id: string
+  stripe_account_id: string
+  charges_enabled: Generated<boolean>
+  payouts_enabled: Generated<boolean>
+  details_submitted: Generated<boolean>
+  requirements_due: GeneratedJson<string[]>
+  requirements_deadline: Date | null
+  disabled_reason: string | null
+  stripe_updated_at: Date | null
+  created_at: CreatedAt
+}
+
+export type PayoutStatus = 'pending' | 'sending' | 'paid' | 'failed' | 'reversed'
+
+export interface CreatorPayoutsTable {
+  id: Generated<string>
+  creator_id: string
+  /** YYYY-MM: the month the payout run belongs to. */
+  month: string
+  currency: 'USD' | 'GBP'
+  amount_minor: number
+  status: Generated<PayoutStatus>
+  stripe_account_id: string
+  stripe_transfer_id: string | null
+  attempts: Generated<number>
+  last_error: string | null
+  claimed_at: Date | null
+  paid_at: Date | null
+  created_at: CreatedAt
+}
+
+export interface PayoutSettingsTable {
+  id: number
+  paused: Generated<boolean>
+  paused_by: string | null
+  updated_at: UpdatedAt
+}
+
 export interface CreatorUploadsTable {
   /** The tus upload id. */
   id: string
@@ -947,6 +986,9 @@ export interface Database {
   course_drafts: CourseDraftsTable
   creator_uploads: CreatorUploadsTable
   earning_shares: EarningSharesTable
+  creator_payout_accounts: CreatorPayoutAccountsTable
+  creator_payouts: CreatorPayoutsTable
+  payout_settings: PayoutSettingsTable
   ledger_transactions: LedgerTransactionsTable
   ledger_entries: LedgerEntriesTable
   catalog_facet_counts: CatalogFacetCountsTable

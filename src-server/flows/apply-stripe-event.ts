@@ -19,6 +19,7 @@ import {
 } from '../payments/event-outcome.ts'
 import type { EventOf, HandledType, StripeEvent, TypedStripeEvent } from '../payments/stripe-event.ts'
 import { isSessionPaid, orderOfSession, paidPaymentOf } from './checkout-session.ts'
+import { accountUpdated, transferReversed } from './creator-payouts.ts'
 import { markPaid } from './pay-order.ts'
 import { chargeRefunded, disputeClosed, disputeCreated, sessionExpired } from './stripe-after-purchase.ts'
 import { invoiceNotPaid, invoicePaid, subscriptionEvent } from './stripe-subscription-events.ts'
@@ -76,6 +77,8 @@ const HANDLERS: { [T in HandledType]: Handler<Extract<TypedStripeEvent, { type: 
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoiceNotPaid,
   'invoice.payment_action_required': invoiceNotPaid,
+  'account.updated': accountUpdated,
+  'transfer.reversed': transferReversed,
 }
 
 function applyEvent(trx: Transaction<Database>, event: TypedStripeEvent, context: EventContext) {

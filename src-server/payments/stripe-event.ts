@@ -9,13 +9,17 @@ import {
   type CheckoutSession,
   chargeSchema,
   checkoutSessionSchema,
+  connectedAccountSchema,
   disputeSchema,
   invoiceSchema,
   type StripeCharge,
+  type StripeConnectedAccount,
   type StripeDispute,
   type StripeInvoice,
   type StripeSubscription,
+  type StripeTransfer,
   subscriptionSchema,
+  transferSchema,
 } from './stripe-schemas.ts'
 
 /** The event types the shop acts on, and which kind of object each carries. */
@@ -34,6 +38,9 @@ const HANDLED = {
   'invoice.paid': 'invoice',
   'invoice.payment_failed': 'invoice',
   'invoice.payment_action_required': 'invoice',
+  // Connect: a creator's Express account changed; a payout transfer was reversed.
+  'account.updated': 'account',
+  'transfer.reversed': 'transfer',
 } as const
 
 type Handled = typeof HANDLED
@@ -46,6 +53,8 @@ interface Objects {
   dispute: StripeDispute
   subscription: StripeSubscription
   invoice: StripeInvoice
+  account: StripeConnectedAccount
+  transfer: StripeTransfer
 }
 
 const OBJECT_SCHEMAS: { [K in Kind]: z.ZodType<Objects[K]> } = {
@@ -54,6 +63,8 @@ const OBJECT_SCHEMAS: { [K in Kind]: z.ZodType<Objects[K]> } = {
   dispute: disputeSchema,
   subscription: subscriptionSchema,
   invoice: invoiceSchema,
+  account: connectedAccountSchema,
+  transfer: transferSchema,
 }
 
 /** The event types to enable on the Stripe webhook endpoint (README, "Real Stripe"). */

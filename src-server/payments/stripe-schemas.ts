@@ -126,3 +126,33 @@ export const disputeSchema = z.object({
   reason: z.string().nullish(),
 })
 export type StripeDispute = z.infer<typeof disputeSchema>
+
+/** A connected (Express) account as Stripe returns it and account.updated carries it: what payouts depend on. */
+export const connectedAccountSchema = z.object({
+  id,
+  charges_enabled: z.boolean(),
+  payouts_enabled: z.boolean(),
+  details_submitted: z.boolean(),
+  requirements: z
+    .object({
+      currently_due: z.array(z.string()).nullish(),
+      current_deadline: z.number().int().nullish(),
+      disabled_reason: z.string().nullish(),
+    })
+    .nullish(),
+})
+export type StripeConnectedAccount = z.infer<typeof connectedAccountSchema>
+
+/** A transfer to a connected account (and transfer.reversed's object). */
+export const transferSchema = z.object({
+  id,
+  amount: z.number().int().nonnegative(),
+  amount_reversed: z.number().int().nonnegative(),
+  currency: z.string().min(3).max(3),
+  destination: z.union([id, z.object({ id })]).nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+})
+export type StripeTransfer = z.infer<typeof transferSchema>
+
+/** Account links and login links: a one-time address of Stripe's hosted pages. */
+export const hostedLinkSchema = z.object({ url: z.string().url() })

@@ -1,6 +1,7 @@
 // The only module that imports the Stripe SDK. The app asks Stripe to create, read back and expire a Checkout
 // Session, to refund a payment, to cancel, resume and change a subscription (with the prorated amount previewed
-// first), to open a customer portal session, and it verifies signed webhooks. They sit behind StripeApi, so a test
+// first), to open a customer portal session, to run creators' Connect accounts and pay them (transfers), and it
+// verifies signed webhooks. They sit behind StripeApi, so a test
 // (or another gateway) can supply its own; everything Stripe answers is parsed by our zod schemas before the domain
 // sees it.
 import { createHmac } from 'node:crypto'
@@ -8,10 +9,15 @@ import type Stripe from 'stripe'
 import {
   type CheckoutSession,
   checkoutSessionSchema,
+  connectedAccountSchema,
+  hostedLinkSchema,
   refundSchema,
+  type StripeConnectedAccount,
   type StripeRefund,
   type StripeSubscription,
+  type StripeTransfer,
   subscriptionSchema,
+  transferSchema,
 } from './stripe-schemas.ts'
 
 /** What checkout sends to Stripe (the SDK's own parameter type, so a wrong field fails type-checking). */
@@ -52,6 +58,32 @@ export interface StripeApi {
   cancelSubscription(subscriptionId: string): Promise<void>
   /** A customer-portal session (card, past invoices); returns its URL. */
   createPortalSession(customerId: string, returnUrl: string): Promise<string>
+  /** Stripe Connect: creators' Express accounts, their onboarding and dashboard links, and transfers to them. */
+  connect: StripeConnectApi
+}
+
+export interface StripeConnectApi {
+  /** An Express account for a creator; the key makes a retry return the same account. */
+  createExpressAccount(
+    params: { email: string; country?: string; metadata: Record<string, string> },
+    idempotencyKey: string,
+  ): Promise<StripeConnectedAccount>
+  retrieveAccount(accountId: string): Promise<StripeConnectedAccount>
+  /** Stripe's hosted onboarding (Account Links); returns its one-time URL. */
+  createOnboardingLink(accountId: string, urls: { refreshUrl: string; returnUrl: string }): Promise<string>
+  /** The Express dashboard (login link); returns its one-time URL. */
+  createLoginLink(accountId: string): Promise<string>
+  /** Moves money from the platform's balance to the account; the key makes a retry the same transfer. */
+  createTransfer(
+    params: {
+      accountId: string
+      amountMinor: number
+      currency: string
+      transferGroup: string
+      metadata: Record<string, string>
+    },
+    idempotencyKey: string,
+  ): Promise<StripeTransfer>
 }
 
 export interface PriceChange {
@@ -128,6 +160,58 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
         if (!(error instanceof (await loadStripe()).errors.StripeInvalidRequestError)) throw error
         return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(sessionId))
       }
+    },
+    connect: {
+      async createExpressAccount({ email, country, metadata }, idempotencyKey) {
+        const stripe = await connect()
+        const account = await stripe.accounts.create(
+          {
+            controller: {
+              stripe_dashboard: { type: 'express' },
+              fees: { payer: 'application' },
+              losses: { payments: 'application' },
+            },
+            email,
+            ...(country ? { country } : {}),
+            capabilities: { transfers: { requested: true } },
+            metadata,
+          },
+          { idempotencyKey },
+        )
+        return connectedAccountSchema.parse(account)
+      },
+      async retrieveAccount(accountId) {
+        const stripe = await connect()
+        return connectedAccountSchema.parse(await stripe.accounts.retrieve(accountId))
+      },
+      async createOnboardingLink(accountId, { refreshUrl, returnUrl }) {
+        const stripe = await connect()
+        const link = await stripe.accountLinks.create({
+          account: accountId,
+          refresh_url: refreshUrl,
+          return_url: returnUrl,
+          type: 'account_onboarding',
+        })
+        return hostedLinkSchema.parse(link).url
+      },
+      async createLoginLink(accountId) {
+        const stripe = await connect()
+        return hostedLinkSchema.parse(await stripe.accounts.createLoginLink(accountId)).url
+      },
+      async createTransfer({ accountId, amountMinor, currency, transferGroup, metadata }, idempotencyKey) {
+        const stripe = await connect()
+        const transfer = await stripe.transfers.create(
+          {
+            amount: amountMinor,
+            currency: currency.toLowerCase(),
+            destination: accountId,
+            transfer_group: transferGroup,
+            metadata,
+          },
+          { idempotencyKey },
+        )
+        return transferSchema.parse(transfer)
+      },
     },
     async createRefund({ paymentIntentId, amountMinor, metadata }, idempotencyKey) {
       const stripe = await connect()

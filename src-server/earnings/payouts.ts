@@ -1,0 +1,131 @@
+// Monthly payouts of creators' available balances. A payout row per creator, month and currency is the claim: two
+// workers cannot both create it, only one can move it to 'sending', and its id names the Stripe transfer's
+// idempotency key, so a retry after a lost answer (or a crash mid-call) is the same transfer. The ledger moves the
+// amount from available to paid out only when Stripe confirms the transfer.
+import type { Currency } from '../../src-shared/money.ts'
+import type { DB } from '../kernel/db.ts'
+import { post } from './ledger.ts'
+
+/** A payout 'sending' longer than this is taken to have died mid-call and may be claimed again (same key). */
+export const STALE_SENDING_MS = 10 * 60_000
+
+export interface PayoutCandidate {
+  creatorId: string
+  currency: Currency
+  availableMinor: number
+  stripeAccountId: string
+}
+
+/** Creators with a ready account whose available balance per currency is at least the threshold. */
+export async function payoutCandidates(db: DB, thresholdMinor: number): Promise<PayoutCandidate[]> {
+  const rows = await db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('creator_payout_accounts as a', 'a.creator_id', 'e.creator_id')
+    .select([
+      'e.creator_id',
+      'e.currency',
+      'a.stripe_account_id',
+      (eb) => eb.fn.sum<string | number>('e.amount_minor').as('available'),
+    ])
+    .where('e.account', '=', 'creator_available')
+    .where('a.payouts_enabled', '=', true)
+    .groupBy(['e.creator_id', 'e.currency', 'a.stripe_account_id'])
+    .execute()
+  return rows
+    .map((row) => ({
+      creatorId: row.creator_id as string,
+      currency: row.currency,
+      availableMinor: Number(row.available),
+      stripeAccountId: row.stripe_account_id,
+    }))
+    .filter((row) => row.availableMinor >= thresholdMinor)
+}
+
+/** The month's payout row for the candidate, made once with the balance of that moment. */
+export async function openPayout(db: DB, candidate: PayoutCandidate, month: string): Promise<void> {
+  await db
+    .insertInto('creator_payouts')
+    .values({
+      creator_id: candidate.creatorId,
+      month,
+      currency: candidate.currency,
+      amount_minor: candidate.availableMinor,
+      stripe_account_id: candidate.stripeAccountId,
+    })
+    .onConflict((oc) => oc.columns(['creator_id', 'month', 'currency']).doNothing())
+    .execute()
+}
+
+export interface ClaimedPayout {
+  id: string
+  creatorId: string
+  month: string
+  currency: Currency
+  amountMinor: number
+  stripeAccountId: string
+  attempts: number
+}
+
+/** Claims the payouts still to send (new, failed under the try limit, or stale): each claim succeeds for one worker. */
+export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Promise<ClaimedPayout[]> {
+  const rows = await db
+    .updateTable('creator_payouts')
+    .set((eb) => ({ status: 'sending', claimed_at: now, attempts: eb('attempts', '+', 1) }))
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'failed'), eb('attempts', '<', maxAttempts)]),
+        eb.and([eb('status', '=', 'sending'), eb('claimed_at', '<', new Date(now.getTime() - STALE_SENDING_MS))]),
+      ]),
+    )
+    .returning(['id', 'creator_id', 'month', 'currency', 'amount_minor', 'stripe_account_id', 'attempts'])
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    creatorId: row.creator_id,
+    month: row.month,
+    currency: row.currency,
+    amountMinor: row.amount_minor,
+    stripeAccountId: row.stripe_account_id,
+    attempts: row.attempts,
+  }))
+}
+
+export const payoutKey = (payout: { creatorId: string; month: string; currency: string }) =>
+  `payout:${payout.creatorId}:${payout.month}:${payout.currency}`
+
+/** Stripe confirmed the transfer: the payout is paid and the ledger moves its amount to paid out, together. */
+export async function markPayoutPaid(db: DB, payout: ClaimedPayout, transferId: string, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('creator_payouts')
+      .set({ status: 'paid', stripe_transfer_id: transferId, paid_at: now, last_error: null })
+      .where('id', '=', payout.id)
+      .execute()
+    const { creatorId, currency, amountMinor } = payout
+    await post(trx, {
+      key: payoutKey(payout),
+      kind: 'payout',
+      source: `transfer:${transferId}`,
+      memo: `Payout ${payout.month}`,
+      entries: [
+        { account: 'creator_available', creatorId, currency, amountMinor: -amountMinor },
+        { account: 'creator_paid_out', creatorId, currency, amountMinor },
+      ],
+    })
+  })
+}
+
+export async function markPayoutFailed(db: DB, payoutId: string, error: string): Promise<void> {
+  await db
+    .updateTable('creator_payouts')
+    .set({ status: 'failed', last_error: error.slice(0, 500) })
+    .where('id', '=', payoutId)
+    .execute()
+}
+
+/** Whether the owner paused payouts. */
+export async function payoutsPaused(db: DB): Promise<boolean> {
+  const row = await db.selectFrom('payout_settings').select('paused').where('id', '=', 1).executeTakeFirst()
+  return row?.paused ?? false
+}

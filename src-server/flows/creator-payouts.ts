@@ -1,0 +1,175 @@
+// Paying creators through Stripe Connect (separate charges and transfers): an Express account per creator with
+// Stripe's hosted onboarding, its state kept from account.updated, monthly transfers of each available balance per
+// currency at or above the threshold, and transfer reversals recorded in the ledger. Stripe is called outside any
+// database transaction; the payout row and the transfer's idempotency key make every retry the same payment.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { post } from '../earnings/ledger.ts'
+import {
+  type AccountState,
+  payoutAccountOf,
+  recordPayoutAccount,
+  updatePayoutAccount,
+} from '../earnings/payout-accounts.ts'
+import {
+  claimPayouts,
+  markPayoutFailed,
+  markPayoutPaid,
+  openPayout,
+  payoutCandidates,
+  payoutKey,
+  payoutsPaused,
+} from '../earnings/payouts.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { type Applied, ignored, PROCESSED } from '../payments/event-outcome.ts'
+import type { StripeApi } from '../payments/stripe.ts'
+import type { EventOf } from '../payments/stripe-event.ts'
+import type { StripeConnectedAccount } from '../payments/stripe-schemas.ts'
+
+/** Payouts of at least this much per currency (50.00); smaller balances wait for the next month. */
+export const DEFAULT_PAYOUT_THRESHOLD_MINOR = 5000
+/** A transfer refused this many times is left 'failed' for staff to see. */
+export const PAYOUT_MAX_ATTEMPTS = 5
+
+function stateOf(account: StripeConnectedAccount): AccountState {
+  const deadline = account.requirements?.current_deadline
+  return {
+    stripeAccountId: account.id,
+    chargesEnabled: account.charges_enabled,
+    payoutsEnabled: account.payouts_enabled,
+    detailsSubmitted: account.details_submitted,
+    requirementsDue: account.requirements?.currently_due ?? [],
+    requirementsDeadline: deadline ? new Date(deadline * 1000) : null,
+    disabledReason: account.requirements?.disabled_reason ?? null,
+  }
+}
+
+function stripeOf(stripe: StripeApi | null): StripeApi {
+  if (!stripe) throw new DomainError('precondition', 'Payouts need Stripe: card payments are not configured')
+  return stripe
+}
+
+/**
+ * Set up payouts: the creator's Express account (made once; the key makes a retry the same account) and a fresh
+ * onboarding link to Stripe's hosted pages.
+ */
+export async function setUpPayouts(
+  db: DB,
+  stripe: StripeApi | null,
+  creator: { id: string; email: string },
+  urls: { refreshUrl: string; returnUrl: string },
+): Promise<string> {
+  const api = stripeOf(stripe).connect
+  let accountId = (await payoutAccountOf(db, creator.id))?.stripe_account_id
+  if (!accountId) {
+    const account = await api.createExpressAccount(
+      { email: creator.email, metadata: { creator_id: creator.id } },
+      `connect-account:${creator.id}`,
+    )
+    accountId = await recordPayoutAccount(db, creator.id, stateOf(account), new Date())
+  }
+  return api.createOnboardingLink(accountId, urls)
+}
+
+/** The Express dashboard for a creator whose onboarding is done. */
+export async function payoutDashboardLink(db: DB, stripe: StripeApi | null, creatorId: string): Promise<string> {
+  const account = await payoutAccountOf(db, creatorId)
+  if (!account?.details_submitted) throw new DomainError('precondition', 'Finish setting up payouts first')
+  return stripeOf(stripe).connect.createLoginLink(account.stripe_account_id)
+}
+
+/** account.updated: what Stripe now says of a creator's account (an account not ours is ignored). */
+export async function accountUpdated(trx: Transaction<Database>, event: EventOf<'account'>): Promise<Applied> {
+  const known = await updatePayoutAccount(trx, stateOf(event.object), event.createdAt)
+  return known ? PROCESSED : ignored('not_ours')
+}
+
+/**
+ * transfer.reversed: money taken back from a creator's account (by staff in Stripe's dashboard) returns to their
+ * available balance; each reversed amount is recorded once, however often the event comes.
+ */
+export async function transferReversed(trx: Transaction<Database>, event: EventOf<'transfer'>): Promise<Applied> {
+  const transfer = event.object
+  const payout = await trx
+    .selectFrom('creator_payouts')
+    .select(['id', 'creator_id', 'currency'])
+    .where('stripe_transfer_id', '=', transfer.id)
+    .executeTakeFirst()
+  if (!payout) return ignored('not_ours')
+  const recorded = await trx
+    .selectFrom('ledger_transactions as t')
+    .innerJoin('ledger_entries as e', 'e.transaction_id', 't.id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('e.amount_minor'), eb.lit(0)).as('total'))
+    .where('t.kind', '=', 'transfer_reversal')
+    .where('t.source', '=', `transfer:${transfer.id}`)
+    .where('e.account', '=', 'creator_available')
+    .executeTakeFirstOrThrow()
+  const newlyReversed = transfer.amount_reversed - Number(recorded.total)
+  if (newlyReversed <= 0) return PROCESSED
+  const { creator_id: creatorId, currency } = payout
+  await post(trx, {
+    key: `transfer_reversal:${transfer.id}:${transfer.amount_reversed}`,
+    kind: 'transfer_reversal',
+    source: `transfer:${transfer.id}`,
+    entries: [
+      { account: 'creator_paid_out', creatorId, currency, amountMinor: -newlyReversed },
+      { account: 'creator_available', creatorId, currency, amountMinor: newlyReversed },
+    ],
+  })
+  if (transfer.amount_reversed >= transfer.amount) {
+    await trx.updateTable('creator_payouts').set({ status: 'reversed' }).where('id', '=', payout.id).execute()
+  }
+  return PROCESSED
+}
+
+export interface PayoutRun {
+  opened: number
+  paid: number
+  failed: number
+  paused: boolean
+}
+
+/**
+ * The month's payouts: one row per creator and currency with a ready account and enough available, then every
+ * claimable row sent to Stripe. Safe to run on several workers at once and to re-run after an outage.
+ */
+export async function runPayouts(
+  db: DB,
+  stripe: StripeApi | null,
+  options: { month: string; thresholdMinor?: number; now?: Date },
+): Promise<PayoutRun> {
+  const now = options.now ?? new Date()
+  if (await payoutsPaused(db)) return { opened: 0, paid: 0, failed: 0, paused: true }
+  const api = stripeOf(stripe).connect
+  const candidates = await payoutCandidates(db, options.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR)
+  for (const candidate of candidates) await openPayout(db, candidate, options.month)
+  let paid = 0
+  let failed = 0
+  for (const payout of await claimPayouts(db, now, PAYOUT_MAX_ATTEMPTS)) {
+    try {
+      const transfer = await api.createTransfer(
+        {
+          accountId: payout.stripeAccountId,
+          amountMinor: payout.amountMinor,
+          currency: payout.currency,
+          transferGroup: `payout-${payout.month}`,
+          metadata: { creator_id: payout.creatorId, month: payout.month, payout_id: payout.id },
+        },
+        payoutKey(payout),
+      )
+      await markPayoutPaid(db, payout, transfer.id, now)
+      paid++
+    } catch (error) {
+      await markPayoutFailed(db, payout.id, error instanceof Error ? error.message : String(error))
+      failed++
+    }
+  }
+  return { opened: candidates.length, paid, failed, paused: false }
+}
+
+/** The payout month a run on `at` pays: the month before (balances released by its end). */
+export function payoutMonthOf(at: Date): string {
+  const previous = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1))
+  return `${previous.getUTCFullYear()}-${String(previous.getUTCMonth() + 1).padStart(2, '0')}`
+}
