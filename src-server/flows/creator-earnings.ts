@@ -4,7 +4,7 @@ import type { CartItemKind } from '../../db/types.ts'
 import { EARNINGS_HOLD_DAYS, platformFeeBasisPoints } from '../../src-shared/creator-plans.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { courseOwners } from '../catalog/creator-courses.ts'
-import { recordSale, reverseShares } from '../earnings/shares.ts'
+import { recordSale, releaseDueHolds, reverseShares } from '../earnings/shares.ts'
 import type { DB } from '../kernel/db.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 
@@ -61,4 +61,11 @@ export function reverseCreatorShares(
   source: string,
 ): Promise<number> {
   return reverseShares(trx, orderItemIds, cause, source)
+}
+
+/** Releases every share past its refund window, in batches (each its own transaction) until none is due. */
+export async function releaseAllDueHolds(db: DB, now: Date): Promise<number> {
+  let released = 0
+  for (let batch = await releaseDueHolds(db, now); batch > 0; batch = await releaseDueHolds(db, now)) released += batch
+  return released
 }

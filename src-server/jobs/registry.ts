@@ -1,8 +1,8 @@
 // Every queue with its retry policy, every handler, every schedule and every loop that feeds a queue, in one
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
 
-import { releaseDueHolds } from '../earnings/shares.ts'
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
+import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
@@ -101,15 +101,7 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       if (completed > 0) deps.log.info({ completed }, 'completed unanswered service-order deliveries')
     },
     'earnings.release-holds': async () => {
-      let released = 0
-      // In batches, each its own transaction, until nothing is due.
-      for (
-        let batch = await releaseDueHolds(deps.db, new Date());
-        batch > 0;
-        batch = await releaseDueHolds(deps.db, new Date())
-      ) {
-        released += batch
-      }
+      const released = await releaseAllDueHolds(deps.db, new Date())
       if (released) deps.log.info({ released }, 'released creators’ shares past their refund window')
     },
     'orders.expire': async () => {
