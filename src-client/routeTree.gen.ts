@@ -42,6 +42,7 @@ import { Route as CertificatesCertificateIdRouteImport } from './routes/certific
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as StudioUploadsRouteImport } from './routes/studio/uploads'
 import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_.security'
@@ -227,6 +228,11 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   path: '/service/$serviceId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const StudioUploadsRoute = StudioUploadsRouteImport.update({
+  id: '/studio/uploads',
+  path: '/studio/uploads',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
   id: '/account_/membership',
   path: '/account/membership',
@@ -357,6 +363,7 @@ export interface FileRoutesByFullPath {
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/uploads': typeof StudioUploadsRoute
   '/courses/': typeof CoursesIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
@@ -409,6 +416,7 @@ export interface FileRoutesByTo {
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/uploads': typeof StudioUploadsRoute
   '/courses': typeof CoursesIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
@@ -464,6 +472,7 @@ export interface FileRoutesById {
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/uploads': typeof StudioUploadsRoute
   '/courses/': typeof CoursesIndexRoute
   '/_auth/account_/membership': typeof AuthAccountMembershipRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
@@ -519,6 +528,7 @@ export interface FileRouteTypes {
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
+    | '/studio/uploads'
     | '/courses/'
     | '/account/membership'
     | '/account/premium'
@@ -571,6 +581,7 @@ export interface FileRouteTypes {
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
+    | '/studio/uploads'
     | '/courses'
     | '/account/membership'
     | '/account/premium'
@@ -625,6 +636,7 @@ export interface FileRouteTypes {
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/service/$serviceId'
+    | '/studio/uploads'
     | '/courses/'
     | '/_auth/account_/membership'
     | '/_auth/account_/premium'
@@ -679,6 +691,7 @@ export interface RootRouteChildren {
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
+  StudioUploadsRoute: typeof StudioUploadsRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
   LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
@@ -918,6 +931,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ServiceServiceIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/studio/uploads': {
+      id: '/studio/uploads'
+      path: '/studio/uploads'
+      fullPath: '/studio/uploads'
+      preLoaderRoute: typeof StudioUploadsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_auth/account_/membership': {
       id: '/_auth/account_/membership'
       path: '/account/membership'
@@ -1138,6 +1158,7 @@ const rootRouteChildren: RootRouteChildren = {
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
+  StudioUploadsRoute: StudioUploadsRoute,
   CoursesIndexRoute: CoursesIndexRoute,
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
   LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,

@@ -79,6 +79,7 @@ async function main() {
             pglite: database.pglite,
             databaseUrl: env.DATABASE_URL,
             storage: server.storage,
+            tusFiles: server.tusFiles,
             stripe: payments.stripe,
             env,
             log,

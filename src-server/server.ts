@@ -30,6 +30,7 @@ import { OneLineRequestLog } from './http/request-log.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerServiceOrderRoutes } from './http/service-order-files.ts'
 import { registerStripeWebhookRoutes } from './http/stripe-webhook.ts'
+import { registerTusUploadRoutes } from './http/tus-uploads.ts'
 import type { AppConfig, HttpDeps } from './kernel/config.ts'
 import type { DB } from './kernel/db.ts'
 import type { Env } from './kernel/env.ts'
@@ -44,6 +45,7 @@ import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
 import { createS3Storage } from './storage/s3.ts'
 import { createLocalStorage, type FileStorage, PRIVATE_PREFIX } from './storage/storage.ts'
+import { createLocalTusFiles, createS3TusFiles, type TusFiles } from './storage/tus-store.ts'
 import { type Context, makeCreateContext } from './trpc/context.ts'
 import { registerTrpc } from './trpc/fastify-handler.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
@@ -87,6 +89,12 @@ export function createStorage(env: ServerDeps['env'], uploadsDir: string): FileS
     : createLocalStorage(uploadsDir)
 }
 
+/** Where resumable (tus) uploads collect their bytes: the same bucket as the uploads, or DATA_DIR/tus. */
+export function createTusFiles(env: ServerDeps['env'], dataDir: string): TusFiles {
+  const s3 = s3OptionsFromEnv(env)
+  return s3 ? createS3TusFiles(s3) : createLocalTusFiles(path.join(dataDir, 'tus'))
+}
+
 function pair(id: string | undefined, secret: string | undefined) {
   return id && secret ? { clientId: id, clientSecret: secret } : undefined
 }
@@ -95,6 +103,8 @@ export interface Server {
   app: FastifyInstance
   config: AppConfig
   storage: FileStorage
+  /** Resumable uploads in progress (the daily sweep removes abandoned ones). */
+  tusFiles: TusFiles
   /** Starts listening; resolves to the base URL (useful with port 0). */
   start(): Promise<string>
   stop(): Promise<void>
@@ -166,6 +176,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
   const storage = deps.storage ?? createStorage(env, uploadsDir)
+  const tusFiles = createTusFiles(env, path.resolve(env.DATA_DIR ?? './data'))
   const limiter = deps.limiter ?? createRateLimiter(env.REDIS_URL)
   const allowedOrigins = env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).origin] : []
 
@@ -246,6 +257,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerLearningRoutes(app, httpDeps)
   registerLessonUploadRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
+  registerTusUploadRoutes(app, httpDeps, { tus: tusFiles, limiter })
 
   const renderPage = await registerClient(
     app,
@@ -264,6 +276,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     app,
     config,
     storage,
+    tusFiles,
     async start() {
       return app.listen({ port: env.PORT, host: env.HOST })
     },

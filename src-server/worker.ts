@@ -9,7 +9,7 @@ import { EnvError, readEnv } from './kernel/env.ts'
 import { redactingLogOptions } from './kernel/log.ts'
 import { configureSeller, sellerFromEnv } from './orders/seller.ts'
 import { paymentsFromEnv } from './payments/config.ts'
-import { createStorage } from './server.ts'
+import { createStorage, createTusFiles } from './server.ts'
 import { stopOnSignals } from './shutdown.ts'
 
 async function main() {
@@ -32,6 +32,7 @@ async function main() {
     db: database.db,
     databaseUrl: env.DATABASE_URL,
     storage,
+    tusFiles: createTusFiles(env, path.resolve(env.DATA_DIR)),
     stripe,
     env,
     log,

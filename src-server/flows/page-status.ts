@@ -57,6 +57,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/outbox',
     '/admin/reviews',
     '/admin/users',
+    '/studio/uploads',
     // Signed-in pages (not for crawlers): the page itself says when its id names nothing the visitor may see.
     '/account/services/$id',
     '/documents/$kind/$documentId',

@@ -3,6 +3,7 @@
 
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
+import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
@@ -12,6 +13,7 @@ import { autoCompleteDeliveries } from '../service-orders/delivery.ts'
 import { sweepStaleStaging } from '../storage/staged-upload.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads, UPLOAD_SWEEP_MIN_AGE_MS } from '../storage/sweep.ts'
+import type { TusFiles } from '../storage/tus-store.ts'
 import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
 import { attemptOf } from './retry.ts'
 
@@ -69,6 +71,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
 export type JobDeps = MailDeps & {
   db: DB
   storage: FileStorage
+  /** Resumable uploads in progress: the daily sweep removes those abandoned for a day. */
+  tusFiles?: TusFiles
   /** SERVICE_ORDER_AUTO_COMPLETE_DAYS (default 3) and the origin links in e-mails point to. */
   serviceOrders?: { autoCompleteDays: number; publicUrl: string }
   /** Card checkouts left unpaid are expired through it (null or absent: card payments off). */
@@ -90,8 +94,11 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'storage.sweep': async () => {
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
       const staged = await sweepStaleStaging(deps.storage.stagingDir, new Date(Date.now() - UPLOAD_SWEEP_MIN_AGE_MS))
+      const abandoned = deps.tusFiles
+        ? await sweepAbandonedVideoUploads(deps.db, deps.tusFiles, new Date(Date.now() - UPLOAD_SWEEP_MIN_AGE_MS))
+        : 0
       deps.log.info(
-        { listed, deleted: deleted.length, failed: failed.length, staged },
+        { listed, deleted: deleted.length, failed: failed.length, staged, abandoned },
         'swept unreferenced uploads and stale staged files',
       )
     },

@@ -7,6 +7,7 @@ import type { Log } from '../kernel/log.ts'
 import { createMailTransport } from '../mail/transport.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import type { FileStorage } from '../storage/storage.ts'
+import type { TusFiles } from '../storage/tus-store.ts'
 import { type JobQueue, openJobQueue, type QueueOptions, workAll } from './queue.ts'
 import { feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
 
@@ -24,6 +25,8 @@ export interface StartJobsOptions {
   databaseUrl?: string
   /** Where uploads live (the daily sweep of unreferenced ones). */
   storage: FileStorage
+  /** Resumable uploads in progress: the daily sweep removes abandoned ones. */
+  tusFiles?: TusFiles
   /** Card checkouts left unpaid are expired through it (null: card payments off). */
   stripe?: StripeApi | null
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> &
@@ -54,6 +57,7 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
     db,
     log,
     storage: options.storage,
+    tusFiles: options.tusFiles,
     stripe: options.stripe ?? null,
     transport,
     from: env.MAIL_FROM,

@@ -67,6 +67,11 @@ async function referencedKeys(db: DB): Promise<Set<string>> {
     `.execute(db)
     for (const { url } of rows) for (const key of keysReferencedBy(url)) keys.add(key)
   }
+  // A creator's finished video no lesson uses yet still counts against their plan: kept until they release it.
+  const { rows: stored } = await sql<{ key: string }>`
+    select storage_key as key from creator_uploads where status = 'stored' and storage_key is not null
+  `.execute(db)
+  for (const { key } of stored) keys.add(key)
   return keys
 }
 

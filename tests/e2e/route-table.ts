@@ -88,6 +88,8 @@ export const ROUTES: RouteEntry[] = [
   { file: '_auth/account_.premium.tsx', url: '/account/premium', as: 'customer' },
   { file: '_auth/account_.membership.tsx', url: '/account/membership', as: 'customer' },
   { file: '_auth/account_.security.tsx', url: '/account/security', as: 'customer' },
+  // A customer who is not a creator: the page explains that only approved creators upload videos.
+  { file: 'studio/uploads.tsx', url: '/studio/uploads', as: 'customer' },
   { file: 'learn/$courseId.index.tsx', url: `/learn/${OWNED_COURSE}`, as: 'customer' },
   {
     file: 'learn/$courseId.$lessonId.tsx',

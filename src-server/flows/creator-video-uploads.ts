@@ -1,0 +1,214 @@
+// A creator's resumable lesson video upload (tus, http/tus-uploads.ts), from its start to its bytes stored:
+//   start   a creator with a live plan, a length within 4 GB and within what the plan's storage leaves → a row
+//           'uploading' (nothing counts yet)
+//   finish  the bytes judged by content (an MP4, MOV or WebM whose length the file tells), moved under the lesson
+//           videos' prefix, then — under the creator's lock, so two uploads finishing together cannot both pass the
+//           limit — checked against the plan again and marked 'stored': from then on they count
+//   release a stored upload no lesson uses gives its bytes back (the studio's "delete")
+//   sweep   uploads abandoned for a day are deleted with their bytes
+import { randomBytes } from 'node:crypto'
+import { CREATOR_VIDEO_MAX_BYTES, type CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
+import { isCreator } from '../creators/repository.ts'
+import {
+  abandonedUploadIds,
+  deleteUnstoredUpload,
+  findUploadOf,
+  insertUpload,
+  listUploadsOf,
+  lockCreatorStorage,
+  markUploadStored,
+  releaseUnattachedUpload,
+  uploadFileName,
+} from '../creators/upload-rows.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { LESSON_VIDEO_PREFIX } from '../storage/keys.ts'
+import { detectVideoType, type MediaType } from '../storage/media.ts'
+import { SNIFF_BYTES } from '../storage/staged-upload.ts'
+import type { FileStorage } from '../storage/storage.ts'
+import type { TusFiles } from '../storage/tus-store.ts'
+import { readVideoDuration } from '../storage/video-duration.ts'
+import { assertStorageFor, creatorStanding, NO_PLAN_MESSAGE } from './creator-standing.ts'
+
+export const VIDEO_UPLOAD_MESSAGES = {
+  notCreator: 'Only approved creators can upload videos',
+  noLength: 'The upload must say its length (Upload-Length)',
+  tooLarge: 'Videos can be up to 4 GB: please export a smaller file',
+  empty: 'The video is empty',
+  refused: 'Please select an MP4, MOV or WebM video',
+  lengthUnknown: 'The video does not say how long it is: please export it again (MP4 or WebM)',
+  notFound: 'Upload not found',
+} as const
+
+/** Refuses a length a creator may never upload (the plan's room is checked by startVideoUpload). */
+export function assertVideoLength(sizeBytes: number): void {
+  if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0)
+    throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.noLength)
+  if (sizeBytes === 0) throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.empty)
+  if (sizeBytes > CREATOR_VIDEO_MAX_BYTES) throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.tooLarge)
+}
+
+/** Refuses a creator without a live plan (forbidden) or without room for `sizeBytes` more (precondition). */
+async function assertRoomFor(db: DB, userId: string, sizeBytes: number, overrides?: CreatorLimitOverrides) {
+  const standing = await creatorStanding(db, userId, overrides)
+  if (!standing.limits) throw new DomainError('forbidden', NO_PLAN_MESSAGE)
+  assertStorageFor(standing, sizeBytes)
+}
+
+/** Records a new upload of `sizeBytes` for the creator, or refuses it. */
+export async function startVideoUpload(
+  db: DB,
+  input: { userId: string; uploadId: string; sizeBytes: number; fileName: string | null | undefined },
+  overrides?: CreatorLimitOverrides,
+): Promise<void> {
+  if (!(await isCreator(db, input.userId))) throw new DomainError('forbidden', VIDEO_UPLOAD_MESSAGES.notCreator)
+  assertVideoLength(input.sizeBytes)
+  await assertRoomFor(db, input.userId, input.sizeBytes, overrides)
+  await insertUpload(db, {
+    id: input.uploadId,
+    userId: input.userId,
+    sizeBytes: input.sizeBytes,
+    fileName: uploadFileName(input.fileName),
+  })
+}
+
+export interface FinishedVideo {
+  storageKey: string
+  sizeBytes: number
+  durationSeconds: number
+  contentType: string
+}
+
+async function judge(tus: TusFiles, uploadId: string, sizeBytes: number) {
+  const reader = await tus.open(uploadId)
+  try {
+    const type = detectVideoType(await reader.read(0, Math.min(SNIFF_BYTES, sizeBytes)))
+    if (!type) return { type: null, durationSeconds: null }
+    const durationSeconds = await readVideoDuration(reader.read, sizeBytes).catch(() => null)
+    return { type, durationSeconds }
+  } finally {
+    await reader.close()
+  }
+}
+
+/**
+ * Stores a finished upload of this creator, or refuses it (the upload and its row are then gone, nothing counted):
+ * not a video, a video that does not tell its length, or no room left in the plan by now.
+ */
+export async function finishVideoUpload(
+  deps: { db: DB; storage: FileStorage; tus: TusFiles },
+  input: { userId: string; uploadId: string; sizeBytes: number },
+  overrides?: CreatorLimitOverrides,
+): Promise<FinishedVideo> {
+  const { db, storage, tus } = deps
+  const { userId, uploadId, sizeBytes } = input
+  const forget = async () => {
+    await tus.remove(uploadId)
+    await deleteUnstoredUpload(db, uploadId)
+  }
+  let judged: { type: MediaType | null; durationSeconds: number | null }
+  try {
+    judged = await judge(tus, uploadId, sizeBytes)
+  } catch (error) {
+    await forget()
+    throw error
+  }
+  const { type, durationSeconds } = judged
+  if (!type) {
+    await forget()
+    throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.refused)
+  }
+  if (durationSeconds === null) {
+    await forget()
+    throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.lengthUnknown)
+  }
+  const finished: FinishedVideo = {
+    storageKey: `${LESSON_VIDEO_PREFIX}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`,
+    sizeBytes,
+    durationSeconds: Math.round(durationSeconds),
+    contentType: type.mime,
+  }
+  // The move happens outside the transaction (a copy of gigabytes in a bucket must not hold the creator's lock);
+  // the bytes count only once the row says 'stored', and are deleted again if the check below refuses them.
+  await tus.moveTo(storage, uploadId, sizeBytes, finished.storageKey, finished.contentType)
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (!(await lockCreatorStorage(trx, userId))) {
+        throw new DomainError('forbidden', VIDEO_UPLOAD_MESSAGES.notCreator)
+      }
+      await assertRoomFor(trx, userId, sizeBytes, overrides)
+      const stored = await markUploadStored(trx, uploadId, finished)
+      if (!stored) throw new DomainError('not_found', VIDEO_UPLOAD_MESSAGES.notFound)
+    })
+  } catch (error) {
+    await storage.remove(finished.storageKey).catch(() => {})
+    await deleteUnstoredUpload(db, uploadId)
+    throw error
+  }
+  return finished
+}
+
+/** Cancels an upload in progress (the creator's tus DELETE): its bytes and its row go. */
+export async function cancelVideoUpload(db: DB, tus: TusFiles, uploadId: string): Promise<void> {
+  await tus.remove(uploadId)
+  await deleteUnstoredUpload(db, uploadId)
+}
+
+/** The studio's "delete" of a stored video no lesson uses: its bytes no longer count, and the file goes. */
+export async function releaseVideoUpload(db: DB, storage: FileStorage, userId: string, uploadId: string) {
+  const key = await releaseUnattachedUpload(db, userId, uploadId)
+  if (key === null) throw new DomainError('not_found', 'That video was not found, or a lesson still uses it')
+  if (key) await storage.remove(key).catch(() => {})
+}
+
+/**
+ * The daily sweep's part for tus: uploads still in progress after `olderThan` (a day by default) are abandoned,
+ * their bytes and rows deleted; unfinished tus uploads without a row expire too. Returns how many went.
+ */
+export async function sweepAbandonedVideoUploads(
+  db: DB,
+  tus: TusFiles,
+  olderThan = new Date(Date.now() - 24 * 60 * 60 * 1000),
+): Promise<number> {
+  const ids = await abandonedUploadIds(db, olderThan)
+  for (const id of ids) await cancelVideoUpload(db, tus, id)
+  const expired = await tus.removeExpired().catch(() => 0)
+  return ids.length + expired
+}
+
+/** The creator's uploads (in progress and stored) and their storage against the plan, for the studio. */
+export async function videoUploadsOf(db: DB, userId: string, overrides?: CreatorLimitOverrides) {
+  const [uploads, standing] = await Promise.all([listUploadsOf(db, userId), creatorStanding(db, userId, overrides)])
+  return {
+    uploads: uploads.map((upload) => ({
+      uploadId: upload.id,
+      status: upload.status,
+      fileName: upload.fileName,
+      sizeBytes: upload.sizeBytes,
+      durationSeconds: upload.durationSeconds,
+      attached: upload.lessonId !== null,
+      createdAt: upload.createdAt,
+      finishedAt: upload.finishedAt,
+    })),
+    storage: {
+      planName: standing.planName,
+      usedBytes: standing.storageUsedBytes,
+      /** null: unlimited (Enterprise) or no plan (see hasPlan). */
+      limitBytes: standing.limits?.storageBytes ?? null,
+      hasPlan: standing.limits !== null,
+    },
+  }
+}
+
+/** One of the creator's uploads: what the browser asks once its tus upload finished (its length). */
+export async function videoUploadOf(db: DB, userId: string, uploadId: string) {
+  const upload = await findUploadOf(db, userId, uploadId)
+  if (!upload || upload.status === 'released') throw new DomainError('not_found', VIDEO_UPLOAD_MESSAGES.notFound)
+  return {
+    uploadId: upload.id,
+    status: upload.status,
+    fileName: upload.fileName,
+    sizeBytes: upload.sizeBytes,
+    durationSeconds: upload.durationSeconds,
+  }
+}

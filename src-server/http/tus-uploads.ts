@@ -1,0 +1,203 @@
+// Creators' resumable lesson video uploads over the tus protocol (https://tus.io), served by @tus/server:
+//   POST   /api/uploads/tus        starts an upload (Upload-Length required, up to 4 GB and within the plan's room)
+//   HEAD   /api/uploads/tus/<id>   how far it got (Upload-Offset), to resume after a dropped connection or a reload
+//   PATCH  /api/uploads/tus/<id>   the next bytes at Upload-Offset (another offset: 409); the last ones finish it
+//   DELETE /api/uploads/tus/<id>   cancels an upload in progress, or removes a stored video no lesson uses
+// Every request needs a creator's session; an upload id (no secret in it) belongs to the creator who started it, and
+// anyone else's id is answered 404. Refusals answer a plain-text sentence the browser shows (VideoUpload.tsx).
+// The body stream goes to tus untouched: this scope's only content-type parser leaves it unread, and the reply is
+// hijacked so tus writes to the raw response.
+import { Server as TusServer } from '@tus/server'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { CREATOR_VIDEO_MAX_BYTES } from '../../src-shared/creator-plans.ts'
+import { findUpload } from '../creators/upload-rows.ts'
+import {
+  cancelVideoUpload,
+  finishVideoUpload,
+  releaseVideoUpload,
+  startVideoUpload,
+  VIDEO_UPLOAD_MESSAGES,
+} from '../flows/creator-video-uploads.ts'
+import type { HttpDeps } from '../kernel/config.ts'
+import { isDomainError } from '../kernel/errors.ts'
+import type { RateLimiter, RateRule } from '../security/rate-limit.ts'
+import type { TusFiles } from '../storage/tus-store.ts'
+
+export const TUS_PATH = '/api/uploads/tus'
+const TUS_VERSION = '1.0.0'
+
+/** Uploads a creator may start: generous for a course's worth of lessons, tight for a script. */
+export const TUS_CREATE_RULE: RateRule = { max: 30, windowMs: 60 * 60_000 }
+export const TUS_MESSAGES = {
+  signIn: 'Please sign in to upload videos',
+  tooMany: 'Too many uploads started: please wait a while and try again',
+  deferred: 'The upload must say its length (Upload-Length)',
+  inUse: 'A lesson uses this video: remove it from the lesson first',
+  failed: 'The upload failed: please try again',
+} as const
+
+/** The HTTP status of a refusal by the upload flow, as tus clients read it (4xx: do not retry). */
+export function tusStatusOf(kind: string, message: string): number {
+  if (message === VIDEO_UPLOAD_MESSAGES.tooLarge) return 413
+  if (message === VIDEO_UPLOAD_MESSAGES.refused || message === VIDEO_UPLOAD_MESSAGES.lengthUnknown) return 415
+  switch (kind) {
+    case 'unauthenticated':
+      return 401
+    case 'forbidden':
+      return 403
+    case 'not_found':
+      return 404
+    case 'conflict':
+      return 409
+    // The plan's storage would be passed.
+    case 'precondition':
+      return 413
+    case 'rate_limited':
+      return 429
+    default:
+      return 400
+  }
+}
+
+/** A thrown refusal in the shape @tus/server answers with. */
+function tusRefusal(error: unknown): { status_code: number; body: string } {
+  if (isDomainError(error)) return { status_code: tusStatusOf(error.kind, error.message), body: error.message }
+  throw error
+}
+
+const uploadIdOf = (url: string) => {
+  const last = url.split('?')[0]?.slice(TUS_PATH.length + 1) ?? ''
+  return /^[A-Za-z0-9_-]{1,128}$/.test(last) ? last : null
+}
+
+export function registerTusUploadRoutes(
+  app: FastifyInstance,
+  deps: HttpDeps,
+  options: { tus: TusFiles; limiter: RateLimiter },
+) {
+  const { db, storage, config } = deps
+  const { tus, limiter } = options
+  // Who sent each request tus handles (set before handing over, read by its hooks).
+  const creatorOf = new WeakMap<object, string>()
+  const userOf = (req: { runtime?: { node?: { req: object } } }) => {
+    const raw = req.runtime?.node?.req
+    const userId = raw ? creatorOf.get(raw) : undefined
+    if (!userId) throw { status_code: 401, body: TUS_MESSAGES.signIn }
+    return userId
+  }
+
+  const server = new TusServer({
+    path: TUS_PATH,
+    datastore: tus.datastore,
+    // "/api/uploads/tus/<id>": resolved against the page's origin, whatever proxy stands in front.
+    relativeLocation: true,
+    maxSize: CREATOR_VIDEO_MAX_BYTES,
+    // Same-origin only: no CORS headers for other sites.
+    allowedOrigins: () => false,
+    async onUploadCreate(req, upload) {
+      try {
+        await startVideoUpload(
+          db,
+          {
+            userId: userOf(req),
+            uploadId: upload.id,
+            sizeBytes: upload.size ?? -1,
+            fileName: upload.metadata?.filename,
+          },
+          config.creatorLimits,
+        )
+      } catch (error) {
+        throw tusRefusal(error)
+      }
+      return {}
+    },
+    async onUploadFinish(req, upload) {
+      try {
+        const finished = await finishVideoUpload(
+          { db, storage, tus },
+          { userId: userOf(req), uploadId: upload.id, sizeBytes: upload.size ?? upload.offset },
+          config.creatorLimits,
+        )
+        return { headers: { 'Upload-Duration-Seconds': finished.durationSeconds } }
+      } catch (error) {
+        throw tusRefusal(error)
+      }
+    },
+    onResponseError(req, error) {
+      if ('status_code' in error && error.status_code < 500) return undefined
+      app.log.error({ err: error, url: req.url }, 'tus upload failed')
+      return { status_code: 500, body: TUS_MESSAGES.failed }
+    },
+  })
+
+  const answer = (reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) =>
+    reply
+      .code(status)
+      .headers({ 'Tus-Resumable': TUS_VERSION, 'Cache-Control': 'no-store', ...headers })
+      .type('text/plain; charset=utf-8')
+      .send(status === 204 || status === 200 ? '' : message)
+
+  async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const method = request.method
+    if (method === 'OPTIONS') {
+      reply.hijack()
+      return server.handle(request.raw, reply.raw)
+    }
+    // Finished videos are read through the lesson routes (http/lesson-media.ts), never here.
+    if (method === 'GET') return answer(reply, 404, VIDEO_UPLOAD_MESSAGES.notFound)
+    const { user } = await deps.resolveSession(request, reply)
+    if (!user) return answer(reply, 401, TUS_MESSAGES.signIn)
+
+    if (method === 'POST') {
+      if (request.url.split('?')[0] !== TUS_PATH) return answer(reply, 404, VIDEO_UPLOAD_MESSAGES.notFound)
+      // The length is known up front (no Upload-Defer-Length): it is checked against 4 GB and the plan now.
+      const length = request.headers['upload-length']
+      if (typeof length !== 'string' || !/^\d{1,16}$/.test(length) || request.headers['upload-defer-length']) {
+        return answer(reply, 400, TUS_MESSAGES.deferred)
+      }
+      if (Number(length) > CREATOR_VIDEO_MAX_BYTES) return answer(reply, 413, VIDEO_UPLOAD_MESSAGES.tooLarge)
+      const { count } = await limiter.hit(`tus-create:${user.id}`, TUS_CREATE_RULE.windowMs)
+      if (count > TUS_CREATE_RULE.max) return answer(reply, 429, TUS_MESSAGES.tooMany)
+    } else {
+      const id = uploadIdOf(request.url)
+      const upload = id ? await findUpload(db, id) : null
+      if (!id || !upload || upload.userId !== user.id || upload.status === 'released') {
+        return answer(reply, 404, VIDEO_UPLOAD_MESSAGES.notFound)
+      }
+      if (upload.status === 'stored') {
+        // Finished (its bytes moved into storage): a client resuming after a reload learns it is complete.
+        if (method === 'HEAD') {
+          const size = String(upload.sizeBytes)
+          return answer(reply, 200, '', { 'Upload-Offset': size, 'Upload-Length': size })
+        }
+        if (method === 'DELETE') {
+          if (upload.lessonId) return answer(reply, 409, TUS_MESSAGES.inUse)
+          await releaseVideoUpload(db, storage, user.id, id)
+          return answer(reply, 204, '')
+        }
+        return answer(reply, 409, 'This upload has finished')
+      }
+      if (method === 'DELETE') {
+        await cancelVideoUpload(db, tus, id)
+        return answer(reply, 204, '')
+      }
+    }
+    creatorOf.set(request.raw, user.id)
+    reply.hijack()
+    await server.handle(request.raw, reply.raw)
+  }
+
+  app.register(async (scope) => {
+    // The bytes of a PATCH (application/offset+octet-stream) stay in the request stream for tus to read.
+    scope.removeAllContentTypeParsers()
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null))
+    for (const url of [TUS_PATH, `${TUS_PATH}/*`]) {
+      scope.route({
+        method: ['OPTIONS', 'GET', 'POST', 'HEAD', 'PATCH', 'DELETE'],
+        url,
+        exposeHeadRoute: false,
+        handler: handle,
+      })
+    }
+  })
+}

@@ -1,0 +1,117 @@
+// Where resumable (tus) uploads keep their bytes while they arrive: @tus/file-store in DATA_DIR/tus on local disk,
+// @tus/s3-store in the bucket when uploads go to S3 (a multipart upload, the object named by the upload id). When an
+// upload finishes, its bytes are read where they are (the first bytes and the video's header, random access) and
+// then moved into FileStorage under a lesson video key: a rename on local disk, a server-side copy in the bucket.
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import path from 'node:path'
+import { FileStore } from '@tus/file-store'
+import { S3Store } from '@tus/s3-store'
+import type { DataStore } from '@tus/server'
+import type { S3Options } from './s3.ts'
+import { readFileAt } from './staged-upload.ts'
+import type { FileStorage } from './storage.ts'
+import type { ReadAt } from './video-duration.ts'
+
+/** Unfinished uploads older than this are gone (tus answers 410 and the daily sweep deletes them). */
+export const TUS_UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000
+
+export interface TusFiles {
+  readonly datastore: DataStore
+  /** Random-access reads of an upload's bytes (a finished one: to judge its content and read its length). */
+  open(id: string): Promise<{ read: ReadAt; close: () => Promise<void> }>
+  /** Moves a finished upload's bytes into FileStorage under `key`; the upload itself is gone afterwards. */
+  moveTo(storage: FileStorage, id: string, size: number, key: string, contentType: string): Promise<void>
+  /** Removes an upload's bytes and its tus metadata; a missing upload is not an error. */
+  remove(id: string): Promise<void>
+  /** Removes unfinished uploads past TUS_UPLOAD_EXPIRY_MS; returns how many. */
+  removeExpired(): Promise<number>
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+export function createLocalTusFiles(directory: string): TusFiles {
+  const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: TUS_UPLOAD_EXPIRY_MS })
+  const fileOf = (id: string) => path.join(directory, id)
+  return {
+    datastore,
+    async open(id) {
+      return readFileAt(fileOf(id))
+    },
+    async moveTo(storage, id, size, key, contentType) {
+      // Local storage renames the file (same disk, no copy); a bucket checks the payload's hash, so it is computed
+      // only then.
+      const sha256 = storage.publicOrigin === null ? '' : await sha256Of(fileOf(id))
+      await storage.putFile(key, { path: fileOf(id), size, sha256 }, contentType)
+      await datastore.configstore.delete(id).catch(() => {})
+      await datastore.remove(id).catch(() => {})
+    },
+    async remove(id) {
+      await datastore.remove(id).catch(() => {})
+      await datastore.configstore.delete(id).catch(() => {})
+    },
+    removeExpired: () => datastore.deleteExpired(),
+  }
+}
+
+/** The tus S3 store with the two things it keeps to itself: ranged reads of an object and a server-side copy. */
+class LessonS3Store extends S3Store {
+  async readRange(id: string, start: number, length: number): Promise<Uint8Array> {
+    if (length <= 0) return new Uint8Array()
+    const data = await this.client.getObject({
+      Bucket: this.bucket,
+      Key: id,
+      Range: `bytes=${start}-${start + length - 1}`,
+    })
+    return data.Body ? await data.Body.transformToByteArray() : new Uint8Array()
+  }
+
+  async copyTo(id: string, key: string, contentType: string): Promise<void> {
+    await this.client.copyObject({
+      Bucket: this.bucket,
+      CopySource: `${this.bucket}/${encodeURIComponent(id)}`,
+      Key: key,
+      ContentType: contentType,
+      CacheControl: 'private, no-store',
+      MetadataDirective: 'REPLACE',
+    })
+  }
+}
+
+export function createS3TusFiles(options: S3Options): TusFiles {
+  const datastore = new LessonS3Store({
+    // 8 MB parts: the browser sends chunks of this size too (VideoUpload.tsx), each a short request.
+    partSize: 8 * 1024 * 1024,
+    expirationPeriodInMilliseconds: TUS_UPLOAD_EXPIRY_MS,
+    s3ClientConfig: {
+      bucket: options.bucket,
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: Boolean(options.endpoint),
+      credentials: {
+        accessKeyId: options.accessKeyId,
+        secretAccessKey: options.secretAccessKey,
+        sessionToken: options.sessionToken,
+      },
+    },
+  })
+  return {
+    datastore,
+    async open(id) {
+      return { read: (start, length) => datastore.readRange(id, start, length), close: async () => {} }
+    },
+    async moveTo(_storage, id, _size, key, contentType) {
+      // One CopyObject handles up to 5 GB, above the 4 GB a lesson video may weigh.
+      await datastore.copyTo(id, key, contentType)
+      await datastore.remove(id).catch(() => {})
+    },
+    async remove(id) {
+      await datastore.remove(id).catch(() => {})
+    },
+    removeExpired: () => datastore.deleteExpired(),
+  }
+}
