@@ -798,6 +798,20 @@ export interface CourseSubmissionsTable {
   created_at: CreatedAt
 }
 
+/** An owner's invitation of a co-instructor to one course (the token itself is never stored). */
+export interface CourseInstructorInvitesTable {
+  id: Generated<string>
+  course_id: string
+  email: string
+  /** SHA-256 of the e-mailed token. */
+  token_hash: Uint8Array
+  invited_by: string | null
+  expires_at: Date
+  accepted_at: Date | null
+  accepted_by: string | null
+  created_at: CreatedAt
+}
+
 export interface CourseDraftsTable {
   course_id: string
   fields: GeneratedJson<Record<string, unknown>>
@@ -984,6 +998,7 @@ export interface Database {
   course_instructors: CourseInstructorsTable
   course_submissions: CourseSubmissionsTable
   course_drafts: CourseDraftsTable
+  course_instructor_invites: CourseInstructorInvitesTable
   creator_uploads: CreatorUploadsTable
   earning_shares: EarningSharesTable
   creator_payout_accounts: CreatorPayoutAccountsTable

@@ -34,6 +34,7 @@ import { Route as TermsRouteImport } from './routes/terms'
 import { Route as TwoFactorRouteImport } from './routes/two-factor'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AuthAccountRouteImport } from './routes/_auth/account'
+import { Route as AuthCourseInviteRouteImport } from './routes/_auth/course-invite'
 import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
@@ -50,6 +51,7 @@ import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index
 import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
+import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
@@ -61,7 +63,9 @@ import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
+import { Route as AdminStaffCourseReviewsIdRouteImport } from './routes/admin/_staff/course-reviews_.$id'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
+import { Route as StudioCoursesCourseIdPublishRouteImport } from './routes/studio/courses/$courseId/publish'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -187,6 +191,11 @@ const AuthAccountRoute = AuthAccountRouteImport.update({
   path: '/account',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthCourseInviteRoute = AuthCourseInviteRouteImport.update({
+  id: '/course-invite',
+  path: '/course-invite',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AdminStaffRoute = AdminStaffRouteImport.update({
   id: '/admin/_staff',
   path: '/admin',
@@ -268,6 +277,11 @@ const AdminStaffCategoriesRoute = AdminStaffCategoriesRouteImport.update({
   path: '/categories',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffCourseReviewsRoute = AdminStaffCourseReviewsRouteImport.update({
+  id: '/course-reviews',
+  path: '/course-reviews',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffCoursesRoute = AdminStaffCoursesRouteImport.update({
   id: '/courses',
   path: '/courses',
@@ -324,11 +338,23 @@ const AuthDocumentsKindDocumentIdRoute =
     path: '/documents/$kind/$documentId',
     getParentRoute: () => AuthRoute,
   } as any)
+const AdminStaffCourseReviewsIdRoute =
+  AdminStaffCourseReviewsIdRouteImport.update({
+    id: '/course-reviews_/$id',
+    path: '/course-reviews/$id',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
 const AdminStaffServiceOrdersIdRoute =
   AdminStaffServiceOrdersIdRouteImport.update({
     id: '/service-orders_/$id',
     path: '/service-orders/$id',
     getParentRoute: () => AdminStaffRoute,
+  } as any)
+const StudioCoursesCourseIdPublishRoute =
+  StudioCoursesCourseIdPublishRouteImport.update({
+    id: '/studio/courses/$courseId/publish',
+    path: '/studio/courses/$courseId/publish',
+    getParentRoute: () => rootRouteImport,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -356,6 +382,7 @@ export interface FileRoutesByFullPath {
   '/two-factor': typeof TwoFactorRoute
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
+  '/course-invite': typeof AuthCourseInviteRoute
   '/admin': typeof AdminStaffRouteWithChildren
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
@@ -371,6 +398,7 @@ export interface FileRoutesByFullPath {
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
@@ -383,7 +411,9 @@ export interface FileRoutesByFullPath {
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -410,6 +440,7 @@ export interface FileRoutesByTo {
   '/two-factor': typeof TwoFactorRoute
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
+  '/course-invite': typeof AuthCourseInviteRoute
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
@@ -424,6 +455,7 @@ export interface FileRoutesByTo {
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
@@ -436,7 +468,9 @@ export interface FileRoutesByTo {
   '/learn/$courseId': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -465,6 +499,7 @@ export interface FileRoutesById {
   '/two-factor': typeof TwoFactorRoute
   '/verify-email': typeof VerifyEmailRoute
   '/_auth/account': typeof AuthAccountRoute
+  '/_auth/course-invite': typeof AuthCourseInviteRoute
   '/admin/_staff': typeof AdminStaffRouteWithChildren
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
@@ -480,6 +515,7 @@ export interface FileRoutesById {
   '/admin/_staff/$': typeof AdminStaffSplatRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
+  '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
   '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
@@ -492,7 +528,9 @@ export interface FileRoutesById {
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/_staff/course-reviews_/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -521,6 +559,7 @@ export interface FileRouteTypes {
     | '/two-factor'
     | '/verify-email'
     | '/account'
+    | '/course-invite'
     | '/admin'
     | '/admin/accept-invite'
     | '/admin/login'
@@ -536,6 +575,7 @@ export interface FileRouteTypes {
     | '/admin/$'
     | '/admin/audit'
     | '/admin/categories'
+    | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/orders'
     | '/admin/outbox'
@@ -548,7 +588,9 @@ export interface FileRouteTypes {
     | '/learn/$courseId/'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
+    | '/admin/course-reviews/$id'
     | '/admin/service-orders/$id'
+    | '/studio/courses/$courseId/publish'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -575,6 +617,7 @@ export interface FileRouteTypes {
     | '/two-factor'
     | '/verify-email'
     | '/account'
+    | '/course-invite'
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
@@ -589,6 +632,7 @@ export interface FileRouteTypes {
     | '/admin/$'
     | '/admin/audit'
     | '/admin/categories'
+    | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/orders'
     | '/admin/outbox'
@@ -601,7 +645,9 @@ export interface FileRouteTypes {
     | '/learn/$courseId'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
+    | '/admin/course-reviews/$id'
     | '/admin/service-orders/$id'
+    | '/studio/courses/$courseId/publish'
   id:
     | '__root__'
     | '/'
@@ -629,6 +675,7 @@ export interface FileRouteTypes {
     | '/two-factor'
     | '/verify-email'
     | '/_auth/account'
+    | '/_auth/course-invite'
     | '/admin/_staff'
     | '/admin/accept-invite'
     | '/admin/login'
@@ -644,6 +691,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/$'
     | '/admin/_staff/audit'
     | '/admin/_staff/categories'
+    | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
     | '/admin/_staff/orders'
     | '/admin/_staff/outbox'
@@ -656,7 +704,9 @@ export interface FileRouteTypes {
     | '/learn/$courseId/'
     | '/_auth/account_/services/$id'
     | '/_auth/documents/$kind/$documentId'
+    | '/admin/_staff/course-reviews_/$id'
     | '/admin/_staff/service-orders_/$id'
+    | '/studio/courses/$courseId/publish'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -696,6 +746,7 @@ export interface RootRouteChildren {
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
   LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
   LearnCourseIdIndexRoute: typeof LearnCourseIdIndexRoute
+  StudioCoursesCourseIdPublishRoute: typeof StudioCoursesCourseIdPublishRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -875,6 +926,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAccountRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/course-invite': {
+      id: '/_auth/course-invite'
+      path: '/course-invite'
+      fullPath: '/course-invite'
+      preLoaderRoute: typeof AuthCourseInviteRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/_staff': {
       id: '/admin/_staff'
       path: '/admin'
@@ -987,6 +1045,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffCategoriesRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/course-reviews': {
+      id: '/admin/_staff/course-reviews'
+      path: '/course-reviews'
+      fullPath: '/admin/course-reviews'
+      preLoaderRoute: typeof AdminStaffCourseReviewsRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/courses': {
       id: '/admin/_staff/courses'
       path: '/courses'
@@ -1064,6 +1129,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthDocumentsKindDocumentIdRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/admin/_staff/course-reviews_/$id': {
+      id: '/admin/_staff/course-reviews_/$id'
+      path: '/course-reviews/$id'
+      fullPath: '/admin/course-reviews/$id'
+      preLoaderRoute: typeof AdminStaffCourseReviewsIdRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/service-orders_/$id': {
       id: '/admin/_staff/service-orders_/$id'
       path: '/service-orders/$id'
@@ -1071,11 +1143,19 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffServiceOrdersIdRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/studio/courses/$courseId/publish': {
+      id: '/studio/courses/$courseId/publish'
+      path: '/studio/courses/$courseId/publish'
+      fullPath: '/studio/courses/$courseId/publish'
+      preLoaderRoute: typeof StudioCoursesCourseIdPublishRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
+  AuthCourseInviteRoute: typeof AuthCourseInviteRoute
   AuthAccountMembershipRoute: typeof AuthAccountMembershipRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
   AuthAccountSecurityRoute: typeof AuthAccountSecurityRoute
@@ -1085,6 +1165,7 @@ interface AuthRouteChildren {
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
+  AuthCourseInviteRoute: AuthCourseInviteRoute,
   AuthAccountMembershipRoute: AuthAccountMembershipRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
   AuthAccountSecurityRoute: AuthAccountSecurityRoute,
@@ -1098,6 +1179,7 @@ interface AdminStaffRouteChildren {
   AdminStaffSplatRoute: typeof AdminStaffSplatRoute
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
+  AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
   AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
@@ -1105,6 +1187,7 @@ interface AdminStaffRouteChildren {
   AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
+  AdminStaffCourseReviewsIdRoute: typeof AdminStaffCourseReviewsIdRoute
   AdminStaffServiceOrdersIdRoute: typeof AdminStaffServiceOrdersIdRoute
 }
 
@@ -1112,6 +1195,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffSplatRoute: AdminStaffSplatRoute,
   AdminStaffAuditRoute: AdminStaffAuditRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
+  AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
   AdminStaffOutboxRoute: AdminStaffOutboxRoute,
@@ -1119,6 +1203,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
+  AdminStaffCourseReviewsIdRoute: AdminStaffCourseReviewsIdRoute,
   AdminStaffServiceOrdersIdRoute: AdminStaffServiceOrdersIdRoute,
 }
 
@@ -1163,6 +1248,7 @@ const rootRouteChildren: RootRouteChildren = {
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
   LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,
   LearnCourseIdIndexRoute: LearnCourseIdIndexRoute,
+  StudioCoursesCourseIdPublishRoute: StudioCoursesCourseIdPublishRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

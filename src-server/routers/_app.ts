@@ -16,6 +16,7 @@ import { reviewsRouter } from './reviews.ts'
 import { securityRouter } from './security.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
+import { studioPublishingRouter } from './studio-publishing.ts'
 
 export const appRouter = router({
   auth: authRouter,
@@ -34,6 +35,7 @@ export const appRouter = router({
   reviews: reviewsRouter,
   security: securityRouter,
   creatorUploads: creatorUploadsRouter,
+  studioPublishing: studioPublishingRouter,
   admin: adminRouter,
 })
 

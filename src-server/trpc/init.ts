@@ -3,6 +3,7 @@ import { initTRPC, TRPCError } from '@trpc/server'
 import { ZodError, z } from 'zod'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { hasRole, type Role, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
+import { coInstructsAny } from '../creators/course-invites.ts'
 import { findCreator } from '../creators/repository.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import type { Context } from './context.ts'
@@ -78,5 +79,18 @@ export function staffProcedure(minRole: Exclude<Role, 'customer'>) {
 export const creatorProcedure = authedProcedure.use(async ({ ctx, next }) => {
   const creator = await findCreator(ctx.db, ctx.user.id)
   if (!creator) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only approved creators can use the studio' })
+  return next({ ctx: { ...ctx, creator } })
+})
+
+/**
+ * A course's editors: creators, and co-instructors who are not creators (decision 0038: an accepted invitation gives
+ * studio access to that course only). ctx.creator is null for a co-instructor; every procedure still asks
+ * creators/course-team.ts assertCourseRole for the course at hand (another's course answers NOT_FOUND).
+ */
+export const courseEditorProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  const creator = await findCreator(ctx.db, ctx.user.id)
+  if (!creator && !(await coInstructsAny(ctx.db, ctx.user.id))) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Only approved creators can use the studio' })
+  }
   return next({ ctx: { ...ctx, creator } })
 })

@@ -3,6 +3,7 @@
 import { router } from '../../trpc/init.ts'
 import { adminAuditRouter } from './audit.ts'
 import { adminCategoriesRouter } from './categories.ts'
+import { adminCourseReviewsRouter } from './course-reviews.ts'
 import { adminCoursesRouter } from './courses.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminOrdersRouter } from './orders.ts'
@@ -23,4 +24,5 @@ export const adminRouter = router({
   outbox: adminOutboxRouter,
   serviceOrders: adminServiceOrdersRouter,
   reviews: adminReviewsRouter,
+  courseReviews: adminCourseReviewsRouter,
 })

@@ -60,6 +60,11 @@ const EXPECTED: Record<string, Access> = {
   'admin.serviceOrders.cancel': 'admin',
   'admin.reviews.list': 'viewer',
   'admin.reviews.setHidden': 'editor',
+  'admin.courseReviews.list': 'viewer',
+  'admin.courseReviews.detail': 'viewer',
+  'admin.courseReviews.lesson': 'viewer',
+  'admin.courseReviews.approve': 'editor',
+  'admin.courseReviews.requestChanges': 'editor',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const

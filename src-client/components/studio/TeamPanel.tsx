@@ -1,0 +1,142 @@
+// The owner's team panel on the publish page: co-instructors, open invitations, and an invite-by-e-mail form. The
+// plan's team size (Basic none, Pro 3 people, Enterprise unlimited) is enforced by the server.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useRouteContext } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
+import { EmailField } from '#client/components/ui/form.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { css } from '#styled-system/css'
+
+const card = css({
+  bg: 'surface',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'card',
+  p: { base: '4', md: '6' },
+})
+const row = css({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: '3',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  py: '2',
+})
+
+export function TeamPanel({ courseId }: { courseId: string }) {
+  const { trpc } = useRouteContext({ from: '__root__' })
+  const queryClient = useQueryClient()
+  const { data: team } = useSuspenseQuery(trpc.studioPublishing.team.queryOptions({ courseId }))
+  const [email, setEmail] = useState('')
+  const fields = useFieldErrors<'email'>()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.studioPublishing.team.pathKey() })
+  const invite = useMutation(
+    trpc.studioPublishing.invite.mutationOptions({
+      onSuccess: async (result) => {
+        setEmail('')
+        notify('success', 'Invitation sent', `${result.email} can accept within 7 days.`)
+        await refresh()
+      },
+      onError: (error) => fields.fromError(error, ['email']),
+    }),
+  )
+  const cancel = useMutation(
+    trpc.studioPublishing.cancelInvite.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),
+  )
+  const remove = useMutation(
+    trpc.studioPublishing.removeCoInstructor.mutationOptions({
+      onSuccess: async () => {
+        notify('success', 'Co-instructor removed')
+        await refresh()
+      },
+      onError: (e) => notifyError(e),
+    }),
+  )
+  function send(event: FormEvent) {
+    event.preventDefault()
+    fields.clear()
+    invite.mutate({ courseId, email })
+  }
+  const limit = team.teamLimit === null ? 'unlimited' : String(team.teamLimit)
+
+  return (
+    <section className={card} aria-labelledby="team-title">
+      <h2 id="team-title" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '1' })}>
+        Team
+      </h2>
+      <p className={css({ fontSize: 'sm', color: 'fg.muted', mb: '3' })}>
+        Co-instructors edit this course but cannot change its price, unpublish or delete it. Your team: {team.teamSize}{' '}
+        of {limit} people across your courses.
+      </p>
+      {team.members.length === 0 && team.invites.length === 0 ? (
+        <p className={css({ fontSize: 'sm' })}>No co-instructors yet.</p>
+      ) : (
+        <ul data-testid="team-members">
+          {team.members.map((member) => (
+            <li key={member.userId} className={row}>
+              <span>
+                {member.name || member.email} <span className={css({ color: 'fg.muted' })}>({member.email})</span>
+              </span>
+              <button
+                type="button"
+                className={button({ variant: 'outline', size: 'sm' })}
+                disabled={remove.isPending}
+                aria-label={`Remove ${member.email}`}
+                onClick={() => remove.mutate({ courseId, userId: member.userId })}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+          {team.invites.map((pending) => (
+            <li key={pending.id} className={row}>
+              <span>
+                {pending.email}{' '}
+                <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+                  invited, expires {new Date(pending.expiresAt).toLocaleDateString()}
+                </span>
+              </span>
+              <button
+                type="button"
+                className={button({ variant: 'outline', size: 'sm' })}
+                disabled={cancel.isPending}
+                aria-label={`Cancel the invitation of ${pending.email}`}
+                onClick={() => cancel.mutate({ courseId, inviteId: pending.id })}
+              >
+                Cancel
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {fields.formError ? (
+        <p role="alert" className={css({ color: 'danger', fontSize: 'sm', mt: '3' })}>
+          {fields.formError}
+        </p>
+      ) : null}
+      <form
+        {...SCRIPT_ONLY_FORM}
+        ref={fields.formRef}
+        onSubmit={send}
+        noValidate
+        className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'flex-end', mt: '4' })}
+      >
+        <div className={css({ flex: '1 1 16rem' })}>
+          <EmailField
+            label="Invite by e-mail"
+            autoComplete="off"
+            error={fields.errors.email}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <button type="submit" className={button()} disabled={invite.isPending || email.trim() === ''}>
+          {invite.isPending ? 'Sending…' : 'Send invitation'}
+        </button>
+      </form>
+    </section>
+  )
+}

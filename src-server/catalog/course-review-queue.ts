@@ -1,0 +1,157 @@
+// What staff read in the review queue (/admin/course-reviews): the pending submissions, oldest first, and one
+// submission with its course, curriculum, checklist and — for a revision — its edits beside the live values.
+import { sql } from 'kysely'
+import { REVISION_FIELDS } from '../../src-shared/course-review.ts'
+import { REVIEW_QUEUE_PAGE_SIZE } from '../../src-shared/schemas/course-review.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { courseChecklist, draftFields, findCourseForReview, findSubmission, reviewLessons } from './course-review.ts'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export async function reviewQueue(
+  db: DB,
+  filter: { kind: 'all' | 'first' | 'revision'; minAgeDays: number; page: number },
+  now = new Date(),
+) {
+  let query = db
+    .selectFrom('course_submissions as s')
+    .innerJoin('courses as c', 'c.id', 's.course_id')
+    .leftJoin('users as u', 'u.id', 'c.owner_id')
+    .where('s.status', '=', 'pending')
+  if (filter.kind !== 'all') query = query.where('s.kind', '=', filter.kind)
+  if (filter.minAgeDays > 0)
+    query = query.where('s.created_at', '<=', new Date(now.getTime() - filter.minAgeDays * DAY_MS))
+  const [rows, total] = await Promise.all([
+    query
+      .select([
+        's.id',
+        's.kind',
+        's.created_at',
+        'c.id as course_id',
+        'c.title',
+        'c.status as course_status',
+        'u.email as owner_email',
+        sql<string>`trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, ''))`.as('owner_name'),
+      ])
+      .orderBy('s.created_at')
+      .orderBy('s.id')
+      .limit(REVIEW_QUEUE_PAGE_SIZE)
+      .offset((filter.page - 1) * REVIEW_QUEUE_PAGE_SIZE)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      submittedAt: row.created_at,
+      ageDays: Math.floor((now.getTime() - row.created_at.getTime()) / DAY_MS),
+      courseId: row.course_id,
+      courseTitle: row.title,
+      courseStatus: row.course_status,
+      ownerEmail: row.owner_email,
+      ownerName: row.owner_name,
+    })),
+    total: Number(total.n),
+    page: filter.page,
+    pageCount: Math.max(1, Math.ceil(Number(total.n) / REVIEW_QUEUE_PAGE_SIZE)),
+  }
+}
+
+const liveValue = (course: NonNullable<Awaited<ReturnType<typeof findCourseForReview>>>, field: string) =>
+  field === 'title'
+    ? course.title
+    : field === 'priceMinor'
+      ? course.price_minor
+      : field === 'currency'
+        ? course.currency
+        : course.description
+
+export async function reviewDetail(db: DB, submissionId: string) {
+  const submission = await findSubmission(db, submissionId)
+  if (!submission) throw new DomainError('not_found', 'Submission not found')
+  const course = await findCourseForReview(db, submission.course_id)
+  if (!course) throw new DomainError('not_found', 'Course not found')
+  const [draft, lessons, owner, history] = await Promise.all([
+    draftFields(db, course.id),
+    reviewLessons(db, course.id),
+    course.owner_id
+      ? db
+          .selectFrom('users')
+          .select(['email', 'first_name', 'last_name'])
+          .where('id', '=', course.owner_id)
+          .executeTakeFirst()
+      : undefined,
+    db
+      .selectFrom('course_submissions')
+      .select(['id', 'kind', 'status', 'comments', 'created_at', 'decided_at'])
+      .where('course_id', '=', course.id)
+      .where('id', '!=', submission.id)
+      .orderBy('created_at', 'desc')
+      .limit(20)
+      .execute(),
+  ])
+  const sections: { id: string; title: string; lessons: typeof lessonViews }[] = []
+  const lessonViews = lessons.map((lesson) => ({
+    id: lesson.id,
+    title: lesson.title,
+    kind: lesson.kind,
+    isPreview: lesson.is_preview,
+    pendingReview: lesson.pending_review,
+    durationSeconds: lesson.duration_seconds,
+    video: lesson.video_key ? ('uploaded' as const) : lesson.video_url ? ('link' as const) : null,
+    videoUrl: lesson.video_url,
+  }))
+  for (const [index, lesson] of lessons.entries()) {
+    let section = sections.at(-1)
+    if (!section || section.id !== lesson.section_id) {
+      section = { id: lesson.section_id, title: lesson.section_title, lessons: [] }
+      sections.push(section)
+    }
+    section.lessons.push(lessonViews[index] as (typeof lessonViews)[number])
+  }
+  const diff = REVISION_FIELDS.flatMap((field) =>
+    field in draft && draft[field] !== liveValue(course, field)
+      ? [{ field, live: liveValue(course, field), draft: draft[field] }]
+      : [],
+  )
+  return {
+    submission: {
+      id: submission.id,
+      kind: submission.kind,
+      status: submission.status,
+      submittedAt: submission.created_at,
+      comments: submission.comments,
+    },
+    course: {
+      id: course.id,
+      title: course.title,
+      subtitle: course.subtitle,
+      description: course.description,
+      imageUrl: course.image_url,
+      priceMinor: course.price_minor,
+      currency: course.currency,
+      status: course.status,
+      level: course.level,
+      language: course.language,
+      categoryName: course.category_name,
+      lessonsCount: lessons.length,
+    },
+    owner: owner
+      ? { email: owner.email, name: `${owner.first_name} ${owner.last_name}`.trim() }
+      : { email: null, name: 'House course' },
+    checklist: courseChecklist(course, draft, lessons),
+    sections,
+    diff,
+    pendingLessons: lessonViews.filter((lesson) => lesson.pendingReview),
+    history: history.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      status: row.status,
+      comments: row.comments,
+      submittedAt: row.created_at,
+      decidedAt: row.decided_at,
+    })),
+  }
+}

@@ -1,0 +1,306 @@
+// A course's way to the shop through review (catalog owns courses, their submissions and draft revisions): what a
+// reviewer and the checklist read, the submissions' rows, and the state changes of a reviewed course. Every write
+// takes the caller's transaction; flows/course-review*.ts put them together with the plan, the audit and the mail.
+import { sql } from 'kysely'
+import type { CourseStatus, ReviewComment } from '../../db/types.ts'
+import {
+  CHECKLIST_LABELS,
+  type ChecklistItem,
+  REVIEW_DESCRIPTION_MIN,
+  REVIEW_LESSONS_MIN,
+  REVISION_FIELDS,
+  type RevisionField,
+} from '../../src-shared/course-review.ts'
+import { parseVideoUrl } from '../../src-shared/video-url.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+
+const PLACEHOLDER_IMAGE = '/placeholder.svg'
+
+export async function findCourseForReview(db: DB, courseId: string) {
+  return db
+    .selectFrom('courses as c')
+    .leftJoin('categories as cat', 'cat.id', 'c.category_id')
+    .select([
+      'c.id',
+      'c.title',
+      'c.subtitle',
+      'c.description',
+      'c.image_url',
+      'c.price_minor',
+      'c.currency',
+      'c.status',
+      'c.owner_id',
+      'c.level',
+      'c.language',
+      'c.instructor_name',
+      'c.published_at',
+      'c.lessons_count',
+      'c.duration_minutes',
+      'cat.name as category_name',
+      'cat.slug as category_slug',
+    ])
+    .where('c.id', '=', courseId)
+    .executeTakeFirst()
+}
+export type ReviewCourse = NonNullable<Awaited<ReturnType<typeof findCourseForReview>>>
+
+/** The course's curriculum in order, pending lessons included, with what the checklist and reviewers need. */
+export async function reviewLessons(db: DB, courseId: string) {
+  return db
+    .selectFrom('lessons as l')
+    .innerJoin('course_sections as s', 's.id', 'l.section_id')
+    .select([
+      'l.id',
+      'l.title',
+      'l.kind',
+      'l.is_preview',
+      'l.pending_review',
+      'l.duration_seconds',
+      'l.video_key',
+      'l.video_url',
+      'l.video_duration_seconds',
+      's.id as section_id',
+      's.title as section_title',
+    ])
+    .where('l.course_id', '=', courseId)
+    .orderBy('s.position')
+    .orderBy('l.position')
+    .execute()
+}
+export type ReviewLesson = Awaited<ReturnType<typeof reviewLessons>>[number]
+
+/** A published course's edited fields waiting for review (course_drafts), only the known keys. */
+export async function draftFields(db: DB, courseId: string): Promise<Partial<Record<RevisionField, unknown>>> {
+  const row = await db.selectFrom('course_drafts').select('fields').where('course_id', '=', courseId).executeTakeFirst()
+  const fields: Partial<Record<RevisionField, unknown>> = {}
+  for (const key of REVISION_FIELDS) if (row?.fields && key in row.fields) fields[key] = row.fields[key]
+  return fields
+}
+
+/** A video lesson is processed when it has its stored file and that file's length, or a YouTube/Vimeo address. */
+export function videoProcessed(
+  lesson: Pick<ReviewLesson, 'kind' | 'video_key' | 'video_url' | 'video_duration_seconds'>,
+) {
+  if (lesson.kind !== 'video') return true
+  if (lesson.video_url) return parseVideoUrl(lesson.video_url) !== null
+  return Boolean(lesson.video_key) && lesson.video_duration_seconds !== null
+}
+
+/** The checklist's course items (the plan item is the flow's), judged on the course as it would be published. */
+export function courseChecklist(
+  course: Pick<ReviewCourse, 'image_url' | 'description'>,
+  draft: Partial<Record<RevisionField, unknown>>,
+  lessons: ReviewLesson[],
+): ChecklistItem[] {
+  const description = (typeof draft.description === 'string' ? draft.description : course.description).trim()
+  const image = course.image_url.trim()
+  const previews = lessons.filter((lesson) => lesson.is_preview).length
+  const unprocessed = lessons.filter((lesson) => !videoProcessed(lesson)).map((lesson) => lesson.title)
+  const item = (id: ChecklistItem['id'], done: boolean, detail: string): ChecklistItem => ({
+    id,
+    label: CHECKLIST_LABELS[id],
+    done,
+    detail,
+  })
+  return [
+    item(
+      'image',
+      image !== '' && image !== PLACEHOLDER_IMAGE,
+      image !== '' && image !== PLACEHOLDER_IMAGE ? 'Image added' : 'Add a course image',
+    ),
+    item(
+      'description',
+      description.length >= REVIEW_DESCRIPTION_MIN,
+      description.length >= REVIEW_DESCRIPTION_MIN
+        ? `${description.length} characters`
+        : `The description needs at least ${REVIEW_DESCRIPTION_MIN} characters (it has ${description.length})`,
+    ),
+    item(
+      'lessons',
+      lessons.length >= REVIEW_LESSONS_MIN,
+      lessons.length >= REVIEW_LESSONS_MIN
+        ? `${lessons.length} lessons`
+        : `The course needs at least ${REVIEW_LESSONS_MIN} lessons (it has ${lessons.length})`,
+    ),
+    item(
+      'preview',
+      previews > 0,
+      previews > 0
+        ? `${previews} preview ${previews === 1 ? 'lesson' : 'lessons'}`
+        : 'Mark at least one lesson as a free preview',
+    ),
+    item(
+      'videos',
+      unprocessed.length === 0,
+      unprocessed.length === 0
+        ? 'All videos processed'
+        : `These video lessons have no processed video yet: ${unprocessed.slice(0, 5).join(', ')}${unprocessed.length > 5 ? '…' : ''}`,
+    ),
+  ]
+}
+
+/** Whether a course has edits waiting for review: a draft revision of its fields, or lessons not yet approved. */
+export async function hasPendingChanges(db: DB, courseId: string): Promise<boolean> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('course_drafts').select('course_id').where('course_id', '=', courseId)).as('draft'),
+      eb
+        .exists(
+          eb.selectFrom('lessons').select('id').where('course_id', '=', courseId).where('pending_review', '=', true),
+        )
+        .as('lessons'),
+    ])
+    .executeTakeFirstOrThrow()
+  return Boolean(row.draft) || Boolean(row.lessons)
+}
+
+// Submissions
+
+const submissionColumns = [
+  'id',
+  'course_id',
+  'kind',
+  'status',
+  'changes',
+  'comments',
+  'submitted_by',
+  'decided_by',
+  'decided_at',
+  'created_at',
+] as const
+
+export function pendingSubmission(db: DB, courseId: string) {
+  return db
+    .selectFrom('course_submissions')
+    .select(submissionColumns)
+    .where('course_id', '=', courseId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
+}
+
+export function latestSubmission(db: DB, courseId: string) {
+  return db
+    .selectFrom('course_submissions')
+    .select(submissionColumns)
+    .where('course_id', '=', courseId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+export function findSubmission(db: DB, submissionId: string) {
+  return db.selectFrom('course_submissions').select(submissionColumns).where('id', '=', submissionId).executeTakeFirst()
+}
+
+export async function insertSubmission(
+  db: DB,
+  values: { courseId: string; kind: 'first' | 'revision'; submittedBy: string; changes: Record<string, unknown> },
+) {
+  try {
+    return await db
+      .insertInto('course_submissions')
+      .values({
+        course_id: values.courseId,
+        kind: values.kind,
+        submitted_by: values.submittedBy,
+        changes: JSON.stringify(values.changes),
+      })
+      .returning(['id', 'kind', 'status', 'created_at'])
+      .executeTakeFirstOrThrow()
+  } catch (error) {
+    // The unique index allows one pending submission per course: a second submit raced the first.
+    if ((error as { code?: string }).code === '23505') {
+      throw new DomainError('conflict', 'This course is already waiting for review')
+    }
+    throw error
+  }
+}
+
+/** Moves a pending submission to its outcome; null when it was no longer pending (decided or withdrawn meanwhile). */
+export function closeSubmission(
+  db: DB,
+  submissionId: string,
+  status: 'approved' | 'changes_requested' | 'withdrawn',
+  decidedBy: string | null,
+  comments: ReviewComment[] = [],
+  now = new Date(),
+) {
+  return db
+    .updateTable('course_submissions')
+    .set({
+      status,
+      decided_by: decidedBy,
+      decided_at: now,
+      ...(status === 'changes_requested' ? { comments: JSON.stringify(comments) } : {}),
+    })
+    .where('id', '=', submissionId)
+    .where('status', '=', 'pending')
+    .returning(['id', 'course_id', 'kind', 'changes'])
+    .executeTakeFirst()
+}
+
+/** Changes the course's status when it is one of `from`; returns whether it did (the state guard of every move). */
+export async function moveCourseStatus(
+  db: DB,
+  courseId: string,
+  from: CourseStatus[],
+  to: CourseStatus,
+  now = new Date(),
+): Promise<boolean> {
+  const row = await db
+    .updateTable('courses')
+    .set({
+      status: to,
+      updated_at: now,
+      ...(to === 'published' ? { published_at: sql<Date>`coalesce(published_at, ${now})` } : {}),
+      ...(to === 'unpublished' ? { featured: false } : {}),
+    })
+    .where('id', '=', courseId)
+    .where('status', 'in', from)
+    .returning('id')
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
+/**
+ * Applies a course's reviewed edits (in the caller's transaction): the draft's title, price and description go live,
+ * its pending lessons become visible, the lesson count and duration follow, and the draft is gone.
+ */
+export async function applyPendingChanges(db: DB, courseId: string, now = new Date()) {
+  const draft = await draftFields(db, courseId)
+  const set: { title?: string; price_minor?: number; currency?: string; description?: string } = {}
+  if (typeof draft.title === 'string' && draft.title.trim()) set.title = draft.title
+  if (typeof draft.priceMinor === 'number' && Number.isInteger(draft.priceMinor) && draft.priceMinor >= 0)
+    set.price_minor = draft.priceMinor
+  if (typeof draft.currency === 'string' && /^[A-Z]{3}$/.test(draft.currency)) set.currency = draft.currency
+  if (typeof draft.description === 'string') set.description = draft.description
+  const shown = await db
+    .updateTable('lessons')
+    .set({ pending_review: false, updated_at: now })
+    .where('course_id', '=', courseId)
+    .where('pending_review', '=', true)
+    .returning('id')
+    .execute()
+  await db
+    .updateTable('courses')
+    .set({
+      ...set,
+      lessons_count: sql<number>`(select count(*)::int from lessons where course_id = ${courseId})`,
+      duration_minutes: sql<number>`(select round(coalesce(sum(duration_seconds), 0) / 60.0)::int from lessons
+        where course_id = ${courseId})`,
+      updated_at: now,
+    })
+    .where('id', '=', courseId)
+    .execute()
+  await db.deleteFrom('course_drafts').where('course_id', '=', courseId).execute()
+  return { fields: set, lessonsShown: shown.length }
+}
+
+/** Deletes a course nobody holds (the caller checked), in the caller's transaction; returns its lesson ids. */
+export async function deleteCourseRow(db: DB, courseId: string): Promise<string[]> {
+  const lessons = await db.selectFrom('lessons').select('id').where('course_id', '=', courseId).execute()
+  await db.deleteFrom('courses').where('id', '=', courseId).execute()
+  return lessons.map((lesson) => lesson.id)
+}

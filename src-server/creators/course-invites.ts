@@ -1,0 +1,167 @@
+// Co-instructors: a course owner's e-mailed invitations (a random token stored only as its SHA-256 hash, valid 7
+// days, single use) and the people who accepted them (course_instructors rows with role 'co'). creators/ owns both.
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { sql } from 'kysely'
+import type { DB } from '../kernel/db.ts'
+import { normaliseEmail } from '../users/email.ts'
+
+export const COURSE_INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+export const hashInviteToken = (token: string) => sha256(new TextEncoder().encode(token))
+
+export function newInviteToken(): string {
+  const bytes = new Uint8Array(32)
+  crypto.getRandomValues(bytes)
+  return encodeBase32LowerCaseNoPadding(bytes)
+}
+
+/** Records an invitation (replacing an open one to the same address for the course); returns its id. */
+export async function createInvite(
+  db: DB,
+  values: { courseId: string; email: string; invitedBy: string; tokenHash: Uint8Array; expiresAt: Date },
+): Promise<string> {
+  const email = normaliseEmail(values.email)
+  await db
+    .deleteFrom('course_instructor_invites')
+    .where('course_id', '=', values.courseId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .where('accepted_at', 'is', null)
+    .execute()
+  const row = await db
+    .insertInto('course_instructor_invites')
+    .values({
+      course_id: values.courseId,
+      email,
+      token_hash: values.tokenHash,
+      invited_by: values.invitedBy,
+      expires_at: values.expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** Open invitations of a course (not accepted, not expired), newest first. */
+export function openInvites(db: DB, courseId: string, now = new Date()) {
+  return db
+    .selectFrom('course_instructor_invites')
+    .select(['id', 'email', 'expires_at', 'created_at'])
+    .where('course_id', '=', courseId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .execute()
+}
+
+export async function cancelInvite(db: DB, courseId: string, inviteId: string): Promise<boolean> {
+  const row = await db
+    .deleteFrom('course_instructor_invites')
+    .where('id', '=', inviteId)
+    .where('course_id', '=', courseId)
+    .where('accepted_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
+/** The usable invitation with this token (not accepted, not expired), or undefined. */
+export function findUsableInvite(db: DB, token: string, now = new Date()) {
+  return db
+    .selectFrom('course_instructor_invites')
+    .select(['id', 'course_id', 'email', 'invited_by', 'expires_at'])
+    .where('token_hash', '=', hashInviteToken(token))
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+}
+
+/** Single use: of two concurrent accepts one claims the invitation and the other gets undefined. */
+export function claimInvite(db: DB, inviteId: string, userId: string, now = new Date()) {
+  return db
+    .updateTable('course_instructor_invites')
+    .set({ accepted_at: now, accepted_by: userId })
+    .where('id', '=', inviteId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['id', 'course_id', 'email'])
+    .executeTakeFirst()
+}
+
+export async function addCoInstructor(db: DB, courseId: string, userId: string): Promise<void> {
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: courseId, user_id: userId, role: 'co' })
+    .onConflict((oc) => oc.columns(['course_id', 'user_id']).doNothing())
+    .execute()
+}
+
+export async function removeCoInstructor(db: DB, courseId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .deleteFrom('course_instructors')
+    .where('course_id', '=', courseId)
+    .where('user_id', '=', userId)
+    .where('role', '=', 'co')
+    .returning('user_id')
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
+export function coInstructors(db: DB, courseId: string) {
+  return db
+    .selectFrom('course_instructors as ci')
+    .innerJoin('users as u', 'u.id', 'ci.user_id')
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'ci.created_at'])
+    .where('ci.course_id', '=', courseId)
+    .where('ci.role', '=', 'co')
+    .orderBy('ci.created_at')
+    .execute()
+}
+
+/**
+ * The owner's team: the distinct people (lower-case e-mail addresses) who co-instruct any of the owner's courses or
+ * hold an open invitation to one. A plan's teamMembers limit counts these.
+ */
+export async function ownerTeam(
+  db: DB,
+  ownerId: string,
+  now = new Date(),
+  options: { invites: boolean } = { invites: true },
+): Promise<Set<string>> {
+  const owned = db
+    .selectFrom('course_instructors')
+    .select('course_id')
+    .where('user_id', '=', ownerId)
+    .where('role', '=', 'owner')
+  const members = db
+    .selectFrom('course_instructors as ci')
+    .innerJoin('users as u', 'u.id', 'ci.user_id')
+    .select(sql<string>`lower(u.email)`.as('email'))
+    .where('ci.role', '=', 'co')
+    .where('ci.course_id', 'in', owned)
+  const rows = options.invites
+    ? await members
+        .union(
+          db
+            .selectFrom('course_instructor_invites')
+            .select(sql<string>`lower(email)`.as('email'))
+            .where('accepted_at', 'is', null)
+            .where('expires_at', '>', now)
+            .where('course_id', 'in', owned),
+        )
+        .execute()
+    : await members.execute()
+  return new Set(rows.map((row) => row.email))
+}
+
+/** Whether the user co-instructs any course (a co-instructor need not be a creator: decision 0038). */
+export async function coInstructsAny(db: DB, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('course_instructors')
+    .select('course_id')
+    .where('user_id', '=', userId)
+    .where('role', '=', 'co')
+    .limit(1)
+    .executeTakeFirst()
+  return Boolean(row)
+}

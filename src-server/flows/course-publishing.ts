@@ -1,0 +1,79 @@
+// The owner's hand on a course's sale: unpublish (hidden from the catalogue, search and sitemap; buyers keep it),
+// republish (needs a publishing slot; edits waiting for review go through review first), and delete (only while
+// nobody holds it; its lessons' video bytes go back to the plan).
+import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
+import {
+  closeSubmission,
+  deleteCourseRow,
+  hasPendingChanges,
+  moveCourseStatus,
+  pendingSubmission,
+} from '../catalog/course-review.ts'
+import { assertCourseRole } from '../creators/course-team.ts'
+import { releaseLessonUploads } from '../creators/uploads.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+
+type Log = { warn: (details: object, message: string) => void }
+
+import type { FileStorage } from '../storage/storage.ts'
+import { courseHasPurchases } from './course-purchases.ts'
+import { assertPublishingSlot, creatorStanding } from './creator-standing.ts'
+
+export const HELD_COURSE_MESSAGE = 'Learners hold this course, so it cannot be deleted: unpublish it instead'
+
+export async function unpublishCourse(db: DB, userId: string, courseId: string, now = new Date()) {
+  await assertCourseRole(db, userId, courseId, 'owner')
+  await db.transaction().execute(async (trx) => {
+    if (!(await moveCourseStatus(trx, courseId, ['published'], 'unpublished', now))) {
+      throw new DomainError('conflict', 'Only a published course can be unpublished')
+    }
+    // A revision waiting for review goes with it: republishing with edits is a new review.
+    const pending = await pendingSubmission(trx, courseId)
+    if (pending) await closeSubmission(trx, pending.id, 'withdrawn', userId, [], now)
+  })
+  return { status: 'unpublished' as const }
+}
+
+export async function republishCourse(
+  db: DB,
+  userId: string,
+  courseId: string,
+  overrides?: CreatorLimitOverrides,
+  now = new Date(),
+) {
+  await assertCourseRole(db, userId, courseId, 'owner')
+  if (await hasPendingChanges(db, courseId)) {
+    throw new DomainError('precondition', 'This course has edits waiting for review: submit it for review instead')
+  }
+  assertPublishingSlot(await creatorStanding(db, userId, overrides, now))
+  if (!(await moveCourseStatus(db, courseId, ['unpublished'], 'published', now))) {
+    throw new DomainError('conflict', 'Only an unpublished course can be republished')
+  }
+  return { status: 'published' as const }
+}
+
+export async function deleteOwnCourse(
+  db: DB,
+  userId: string,
+  courseId: string,
+  storage?: Pick<FileStorage, 'remove'>,
+  log?: Log,
+) {
+  await assertCourseRole(db, userId, courseId, 'owner')
+  if (await courseHasPurchases(db, courseId)) throw new DomainError('conflict', HELD_COURSE_MESSAGE)
+  const keys = await db.transaction().execute(async (trx) => {
+    const lessonIds = await trx.selectFrom('lessons').select('id').where('course_id', '=', courseId).execute()
+    const released = await releaseLessonUploads(
+      trx,
+      lessonIds.map((lesson) => lesson.id),
+    )
+    await deleteCourseRow(trx, courseId)
+    return released
+  })
+  // The files go after the commit: a failed removal leaves a file the storage sweep finds, never a broken lesson.
+  for (const key of keys) {
+    await storage?.remove(key).catch((error: unknown) => log?.warn({ err: error, key }, 'lesson video not removed'))
+  }
+  return { deleted: true }
+}
