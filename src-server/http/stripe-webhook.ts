@@ -17,7 +17,11 @@ import { withTaxBreakdown } from '../payments/tax-breakdown.ts'
 const WEBHOOK_BODY_LIMIT = 512 * 1024
 
 export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: HttpDeps) {
-  const { stripe, stripeWebhookSecret: secret } = paymentsOf(deps.config)
+  const { stripe, stripeWebhookSecret: secret, stripeConnectWebhookSecret: connectSecret } = paymentsOf(deps.config)
+  // Signed by the main endpoint's secret, or by the Connect endpoint's when it has its own (same route).
+  const verified = async (body: Buffer, signature: string) =>
+    (await verifyStripeWebhook(body, signature, secret as string)) ||
+    (Boolean(connectSecret) && (await verifyStripeWebhook(body, signature, connectSecret as string)))
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers()
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) =>
@@ -30,7 +34,7 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
         return reply.code(400).send({ error: 'Missing Stripe signature' })
       }
-      if (!(await verifyStripeWebhook(request.body, signature, secret))) {
+      if (!(await verified(request.body, signature))) {
         return reply.code(400).send({ error: 'Invalid Stripe signature' })
       }
       // The one parse: from here on the event is a typed value (or an ignored one, recorded as such).

@@ -131,6 +131,8 @@ export const envSchema = z.object({
   /** Stripe: card payments are offered only when a secret key is set. */
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** The signing secret of a Connect webhook endpoint (connected accounts' events), when it has its own. */
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** Optional Stripe API base (e.g. http://127.0.0.1:12111) so tests and development use a local fake. */
   STRIPE_API_URL: optionalUrl,
   /** Stripe Tax: Checkout computes tax (automatic_tax) and invoices record it; off means tax 0. */

@@ -18,6 +18,8 @@ export interface BankAccount {
 export interface PaymentsConfig {
   stripe: StripeApi | null
   stripeWebhookSecret: string | null
+  /** STRIPE_CONNECT_WEBHOOK_SECRET: a Connect endpoint's own secret; absent, Connect events use the main one. */
+  stripeConnectWebhookSecret?: string | null
   /** STRIPE_TAX=true: Checkout computes tax (automatic_tax) and the invoice records it. */
   stripeTax: boolean
   paypalMeUrl: string | null
@@ -29,6 +31,7 @@ type PaymentsEnv = Pick<
   Env,
   | 'STRIPE_SECRET_KEY'
   | 'STRIPE_WEBHOOK_SECRET'
+  | 'STRIPE_CONNECT_WEBHOOK_SECRET'
   | 'STRIPE_API_URL'
   | 'STRIPE_TAX'
   | 'PAYPAL_ME_URL'
@@ -47,6 +50,7 @@ export function paymentsFromEnv(env: PaymentsEnv): PaymentsConfig {
       ? createStripeApi({ secretKey: env.STRIPE_SECRET_KEY, apiUrl: env.STRIPE_API_URL })
       : null,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+    stripeConnectWebhookSecret: env.STRIPE_CONNECT_WEBHOOK_SECRET ?? null,
     stripeTax: env.STRIPE_TAX,
     paypalMeUrl: env.PAYPAL_ME_URL ?? null,
     bank: {
