@@ -15,6 +15,7 @@ import { reviewsRouter } from './reviews.ts'
 import { securityRouter } from './security.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
+import { studioRouter } from './studio.ts'
 
 export const appRouter = router({
   auth: authRouter,
@@ -32,6 +33,7 @@ export const appRouter = router({
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
   security: securityRouter,
+  studio: studioRouter,
   admin: adminRouter,
 })
 
