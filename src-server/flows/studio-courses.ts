@@ -2,15 +2,11 @@
 // course, and a save of its details. Every course is reached through assertCourseRole: a course the creator may not
 // edit is not found. Price changes need the owner; on a course on sale the reviewed fields become a draft revision.
 import type { z } from 'zod'
-import {
-  CREATOR_PLAN_LIMITS,
-  type CreatorLimitOverrides,
-  type CreatorPlanId,
-} from '../../src-shared/creator-plans.ts'
+import { CREATOR_PLAN_LIMITS, type CreatorLimitOverrides, type CreatorPlanId } from '../../src-shared/creator-plans.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import type { studioCourseInput, studioCreateInput, studioListInput } from '../../src-shared/schemas/studio.ts'
-import { assertCourseImage } from '../catalog/course-image.ts'
 import { assertCategory, freeCourseId } from '../catalog/course-editing.ts'
+import { assertCourseImage } from '../catalog/course-image.ts'
 import {
   findCourseDraft,
   findStudioCourse,

@@ -13,7 +13,13 @@ import {
   studioListInput,
   updateLessonInput,
 } from '../../src-shared/schemas/studio.ts'
-import { createStudioCourse, saveStudioCourse, studioCourse, studioCourses, studioStanding } from '../flows/studio-courses.ts'
+import {
+  createStudioCourse,
+  saveStudioCourse,
+  studioCourse,
+  studioCourses,
+  studioStanding,
+} from '../flows/studio-courses.ts'
 import {
   addStudioLesson,
   addStudioSection,
@@ -29,9 +35,13 @@ import { creatorProcedure, router } from '../trpc/init.ts'
 export const studioRouter = router({
   standing: creatorProcedure.query(({ ctx }) => studioStanding(ctx.db, ctx.user.id, ctx.config.creatorLimits)),
 
-  myCourses: creatorProcedure.input(studioListInput).query(({ ctx, input }) => studioCourses(ctx.db, ctx.user.id, input)),
+  myCourses: creatorProcedure
+    .input(studioListInput)
+    .query(({ ctx, input }) => studioCourses(ctx.db, ctx.user.id, input)),
 
-  course: creatorProcedure.input(courseRef).query(({ ctx, input }) => studioCourse(ctx.db, ctx.user.id, input.courseId)),
+  course: creatorProcedure
+    .input(courseRef)
+    .query(({ ctx, input }) => studioCourse(ctx.db, ctx.user.id, input.courseId)),
 
   createCourse: creatorProcedure
     .input(studioCreateInput)

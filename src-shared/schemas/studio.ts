@@ -42,7 +42,11 @@ export const STUDIO_STATE_LABELS: Record<StudioState | 'archived', string> = {
   archived: 'Archived',
 }
 
-const title = z.string().trim().min(1, STUDIO_MESSAGES.titleRequired).max(STUDIO_LIMITS.title, STUDIO_MESSAGES.titleTooLong)
+const title = z
+  .string()
+  .trim()
+  .min(1, STUDIO_MESSAGES.titleRequired)
+  .max(STUDIO_LIMITS.title, STUDIO_MESSAGES.titleTooLong)
 const listOfLines = (label: string) =>
   z
     .array(
@@ -87,7 +91,10 @@ export const studioCourseInput = z.object({
   description: z
     .string()
     .trim()
-    .max(STUDIO_LIMITS.description, `Description: at most ${STUDIO_LIMITS.description.toLocaleString('en')} characters`),
+    .max(
+      STUDIO_LIMITS.description,
+      `Description: at most ${STUDIO_LIMITS.description.toLocaleString('en')} characters`,
+    ),
   whatYouWillLearn: listOfLines('What you will learn'),
   requirements: listOfLines('Requirements'),
   imageUrl: z
@@ -112,14 +119,16 @@ export const addLessonInput = sectionRef.extend({ title })
 /** The whole order: every section of the course once, each with all its lessons (moves between sections included). */
 export const arrangeInput = courseRef.extend({
   sections: z
-    .array(z.object({ id: z.uuid(), lessonIds: z.array(z.uuid()).max(STUDIO_LIMITS.lessons, STUDIO_MESSAGES.tooManyLessons) }))
+    .array(
+      z.object({
+        id: z.uuid(),
+        lessonIds: z.array(z.uuid()).max(STUDIO_LIMITS.lessons, STUDIO_MESSAGES.tooManyLessons),
+      }),
+    )
     .max(STUDIO_LIMITS.sections, STUDIO_MESSAGES.tooManySections),
 })
 
-const duration = z
-  .string()
-  .trim()
-  .regex(LESSON_DURATION_PATTERN, LESSON_DURATION_MESSAGE)
+const duration = z.string().trim().regex(LESSON_DURATION_PATTERN, LESSON_DURATION_MESSAGE)
 /** A lesson's content: Markdown text, a YouTube/Vimeo link, or an uploaded video (a finished upload's id). */
 export const lessonContent = z.discriminatedUnion('type', [
   z.object({
