@@ -30,6 +30,7 @@ import { Route as ResourcesRouteImport } from './routes/resources'
 import { Route as SecurityRouteImport } from './routes/security'
 import { Route as ServicesRouteImport } from './routes/services'
 import { Route as SignupRouteImport } from './routes/signup'
+import { Route as StudioRouteRouteImport } from './routes/studio/route'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as TwoFactorRouteImport } from './routes/two-factor'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
@@ -42,6 +43,7 @@ import { Route as CertificatesCertificateIdRouteImport } from './routes/certific
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as StudioIndexRouteImport } from './routes/studio/index'
 import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_.security'
@@ -58,9 +60,13 @@ import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
+import { Route as StudioCoursesCourseIdRouteImport } from './routes/studio/courses.$courseId'
+import { Route as StudioCoursesNewRouteImport } from './routes/studio/courses.new'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
+import { Route as StudioCoursesCourseIdIndexRouteImport } from './routes/studio/courses.$courseId.index'
+import { Route as StudioCoursesCourseIdCurriculumRouteImport } from './routes/studio/courses.$courseId.curriculum'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -166,6 +172,11 @@ const SignupRoute = SignupRouteImport.update({
   path: '/signup',
   getParentRoute: () => rootRouteImport,
 } as any)
+const StudioRouteRoute = StudioRouteRouteImport.update({
+  id: '/studio',
+  path: '/studio',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const TermsRoute = TermsRouteImport.update({
   id: '/terms',
   path: '/terms',
@@ -226,6 +237,11 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   id: '/service/$serviceId',
   path: '/service/$serviceId',
   getParentRoute: () => rootRouteImport,
+} as any)
+const StudioIndexRoute = StudioIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => StudioRouteRoute,
 } as any)
 const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
   id: '/account_/membership',
@@ -307,6 +323,16 @@ const LearnCourseIdLessonIdRoute = LearnCourseIdLessonIdRouteImport.update({
   path: '/learn/$courseId/$lessonId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const StudioCoursesCourseIdRoute = StudioCoursesCourseIdRouteImport.update({
+  id: '/courses/$courseId',
+  path: '/courses/$courseId',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioCoursesNewRoute = StudioCoursesNewRouteImport.update({
+  id: '/courses/new',
+  path: '/courses/new',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
   id: '/account_/services/$id',
   path: '/account/services/$id',
@@ -324,9 +350,22 @@ const AdminStaffServiceOrdersIdRoute =
     path: '/service-orders/$id',
     getParentRoute: () => AdminStaffRoute,
   } as any)
+const StudioCoursesCourseIdIndexRoute =
+  StudioCoursesCourseIdIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => StudioCoursesCourseIdRoute,
+  } as any)
+const StudioCoursesCourseIdCurriculumRoute =
+  StudioCoursesCourseIdCurriculumRouteImport.update({
+    id: '/curriculum',
+    path: '/curriculum',
+    getParentRoute: () => StudioCoursesCourseIdRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/studio': typeof StudioRouteRouteWithChildren
   '/about': typeof AboutRoute
   '/blog': typeof BlogRoute
   '/careers': typeof CareersRoute
@@ -358,6 +397,7 @@ export interface FileRoutesByFullPath {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/studio/': typeof StudioIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
@@ -372,11 +412,15 @@ export interface FileRoutesByFullPath {
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
+  '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
+  '/studio/courses/new': typeof StudioCoursesNewRoute
   '/admin/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
+  '/studio/courses/$courseId/': typeof StudioCoursesCourseIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -410,6 +454,7 @@ export interface FileRoutesByTo {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses': typeof CoursesIndexRoute
+  '/studio': typeof StudioIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
@@ -424,15 +469,19 @@ export interface FileRoutesByTo {
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
+  '/studio/courses/new': typeof StudioCoursesNewRoute
   '/admin': typeof AdminStaffIndexRoute
   '/learn/$courseId': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
+  '/studio/courses/$courseId': typeof StudioCoursesCourseIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/studio': typeof StudioRouteRouteWithChildren
   '/_auth': typeof AuthRouteWithChildren
   '/about': typeof AboutRoute
   '/blog': typeof BlogRoute
@@ -465,6 +514,7 @@ export interface FileRoutesById {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/courses/': typeof CoursesIndexRoute
+  '/studio/': typeof StudioIndexRoute
   '/_auth/account_/membership': typeof AuthAccountMembershipRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/_auth/account_/security': typeof AuthAccountSecurityRoute
@@ -479,16 +529,21 @@ export interface FileRoutesById {
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
+  '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
+  '/studio/courses/new': typeof StudioCoursesNewRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
+  '/studio/courses/$courseId/': typeof StudioCoursesCourseIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/studio'
     | '/about'
     | '/blog'
     | '/careers'
@@ -520,6 +575,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/studio/'
     | '/account/membership'
     | '/account/premium'
     | '/account/security'
@@ -534,11 +590,15 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
+    | '/studio/courses/$courseId'
+    | '/studio/courses/new'
     | '/admin/'
     | '/learn/$courseId/'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
     | '/admin/service-orders/$id'
+    | '/studio/courses/$courseId/curriculum'
+    | '/studio/courses/$courseId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -572,6 +632,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses'
+    | '/studio'
     | '/account/membership'
     | '/account/premium'
     | '/account/security'
@@ -586,14 +647,18 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
+    | '/studio/courses/new'
     | '/admin'
     | '/learn/$courseId'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
     | '/admin/service-orders/$id'
+    | '/studio/courses/$courseId/curriculum'
+    | '/studio/courses/$courseId'
   id:
     | '__root__'
     | '/'
+    | '/studio'
     | '/_auth'
     | '/about'
     | '/blog'
@@ -626,6 +691,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/service/$serviceId'
     | '/courses/'
+    | '/studio/'
     | '/_auth/account_/membership'
     | '/_auth/account_/premium'
     | '/_auth/account_/security'
@@ -640,15 +706,20 @@ export interface FileRouteTypes {
     | '/admin/_staff/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
+    | '/studio/courses/$courseId'
+    | '/studio/courses/new'
     | '/admin/_staff/'
     | '/learn/$courseId/'
     | '/_auth/account_/services/$id'
     | '/_auth/documents/$kind/$documentId'
     | '/admin/_staff/service-orders_/$id'
+    | '/studio/courses/$courseId/curriculum'
+    | '/studio/courses/$courseId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  StudioRouteRoute: typeof StudioRouteRouteWithChildren
   AuthRoute: typeof AuthRouteWithChildren
   AboutRoute: typeof AboutRoute
   BlogRoute: typeof BlogRoute
@@ -834,6 +905,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SignupRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/studio': {
+      id: '/studio'
+      path: '/studio'
+      fullPath: '/studio'
+      preLoaderRoute: typeof StudioRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/terms': {
       id: '/terms'
       path: '/terms'
@@ -917,6 +995,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/service/$serviceId'
       preLoaderRoute: typeof ServiceServiceIdRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/studio/': {
+      id: '/studio/'
+      path: '/'
+      fullPath: '/studio/'
+      preLoaderRoute: typeof StudioIndexRouteImport
+      parentRoute: typeof StudioRouteRoute
     }
     '/_auth/account_/membership': {
       id: '/_auth/account_/membership'
@@ -1030,6 +1115,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LearnCourseIdLessonIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/studio/courses/$courseId': {
+      id: '/studio/courses/$courseId'
+      path: '/courses/$courseId'
+      fullPath: '/studio/courses/$courseId'
+      preLoaderRoute: typeof StudioCoursesCourseIdRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/courses/new': {
+      id: '/studio/courses/new'
+      path: '/courses/new'
+      fullPath: '/studio/courses/new'
+      preLoaderRoute: typeof StudioCoursesNewRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/_auth/account_/services/$id': {
       id: '/_auth/account_/services/$id'
       path: '/account/services/$id'
@@ -1051,8 +1150,53 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffServiceOrdersIdRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/studio/courses/$courseId/': {
+      id: '/studio/courses/$courseId/'
+      path: '/'
+      fullPath: '/studio/courses/$courseId/'
+      preLoaderRoute: typeof StudioCoursesCourseIdIndexRouteImport
+      parentRoute: typeof StudioCoursesCourseIdRoute
+    }
+    '/studio/courses/$courseId/curriculum': {
+      id: '/studio/courses/$courseId/curriculum'
+      path: '/curriculum'
+      fullPath: '/studio/courses/$courseId/curriculum'
+      preLoaderRoute: typeof StudioCoursesCourseIdCurriculumRouteImport
+      parentRoute: typeof StudioCoursesCourseIdRoute
+    }
   }
 }
+
+interface StudioCoursesCourseIdRouteChildren {
+  StudioCoursesCourseIdCurriculumRoute: typeof StudioCoursesCourseIdCurriculumRoute
+  StudioCoursesCourseIdIndexRoute: typeof StudioCoursesCourseIdIndexRoute
+}
+
+const StudioCoursesCourseIdRouteChildren: StudioCoursesCourseIdRouteChildren = {
+  StudioCoursesCourseIdCurriculumRoute: StudioCoursesCourseIdCurriculumRoute,
+  StudioCoursesCourseIdIndexRoute: StudioCoursesCourseIdIndexRoute,
+}
+
+const StudioCoursesCourseIdRouteWithChildren =
+  StudioCoursesCourseIdRoute._addFileChildren(
+    StudioCoursesCourseIdRouteChildren,
+  )
+
+interface StudioRouteRouteChildren {
+  StudioIndexRoute: typeof StudioIndexRoute
+  StudioCoursesCourseIdRoute: typeof StudioCoursesCourseIdRouteWithChildren
+  StudioCoursesNewRoute: typeof StudioCoursesNewRoute
+}
+
+const StudioRouteRouteChildren: StudioRouteRouteChildren = {
+  StudioIndexRoute: StudioIndexRoute,
+  StudioCoursesCourseIdRoute: StudioCoursesCourseIdRouteWithChildren,
+  StudioCoursesNewRoute: StudioCoursesNewRoute,
+}
+
+const StudioRouteRouteWithChildren = StudioRouteRoute._addFileChildren(
+  StudioRouteRouteChildren,
+)
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
@@ -1108,6 +1252,7 @@ const AdminStaffRouteWithChildren = AdminStaffRoute._addFileChildren(
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  StudioRouteRoute: StudioRouteRouteWithChildren,
   AuthRoute: AuthRouteWithChildren,
   AboutRoute: AboutRoute,
   BlogRoute: BlogRoute,

@@ -5,7 +5,7 @@
 // (creators/course-team.ts through flows/studio-courses.ts).
 import { sql } from 'kysely'
 import type { CourseStatus } from '../../db/types.ts'
-import { STUDIO_PAGE_SIZE, type StudioState } from '../../src-shared/schemas/studio.ts'
+import { STUDIO_PAGE_SIZE, type StudioState } from '../../src-shared/studio.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -205,4 +205,9 @@ export async function writeStudioCourse(
     })
     .where('id', '=', courseId)
     .execute()
+}
+
+/** The categories a course can be filed under, by name (the studio's category choice). */
+export function listCategoryChoices(db: DB) {
+  return db.selectFrom('categories').select(['id', 'name']).orderBy('name').execute()
 }

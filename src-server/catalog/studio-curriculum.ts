@@ -5,7 +5,7 @@
 // lessons_count and duration count live lessons only (refreshLiveCounts).
 import { sql } from 'kysely'
 import type { LessonKind } from '../../db/types.ts'
-import { STUDIO_LIMITS, STUDIO_MESSAGES } from '../../src-shared/schemas/studio.ts'
+import { STUDIO_LIMITS, STUDIO_MESSAGES } from '../../src-shared/studio.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -242,6 +242,16 @@ export async function writeLesson(trx: DB, courseId: string, lessonId: string, v
     .executeTakeFirst()
   if (result.numUpdatedRows === 0n) throw lessonNotFound()
   await refreshLiveCounts(trx, courseId)
+}
+
+export async function setLessonPreview(trx: DB, courseId: string, lessonId: string, isPreview: boolean) {
+  const result = await trx
+    .updateTable('lessons')
+    .set({ is_preview: isPreview, updated_at: new Date() })
+    .where('id', '=', lessonId)
+    .where('course_id', '=', courseId)
+    .executeTakeFirst()
+  if (result.numUpdatedRows === 0n) throw lessonNotFound()
 }
 
 export async function deleteLesson(trx: DB, courseId: string, lessonId: string) {

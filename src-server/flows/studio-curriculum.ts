@@ -26,6 +26,7 @@ import {
   readStudioCurriculum,
   renameSection,
   sectionLessonIds,
+  setLessonPreview,
   writeLesson,
 } from '../catalog/studio-curriculum.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
@@ -80,6 +81,12 @@ export const addStudioLesson = (db: DB, userId: string, input: z.output<typeof a
   step(db, userId, input.courseId, (trx, status) =>
     addLesson(trx, input.courseId, input.sectionId, input.title, isOnSale(status)),
   )
+
+export const setStudioLessonPreview = (
+  db: DB,
+  userId: string,
+  input: { courseId: string; lessonId: string; isPreview: boolean },
+) => step(db, userId, input.courseId, (trx) => setLessonPreview(trx, input.courseId, input.lessonId, input.isPreview))
 
 export async function deleteStudioLesson(
   db: DB,

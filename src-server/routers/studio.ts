@@ -1,5 +1,6 @@
 // The creator studio: creators only (creatorProcedure), and every course reached through its editor check
 // (flows/studio-*.ts call creators/course-team.ts): another creator's course, section or lesson is not found.
+import { z } from 'zod'
 import {
   addLessonInput,
   addSectionInput,
@@ -13,6 +14,7 @@ import {
   studioListInput,
   updateLessonInput,
 } from '../../src-shared/schemas/studio.ts'
+import { listCategoryChoices } from '../catalog/studio-courses.ts'
 import {
   createStudioCourse,
   saveStudioCourse,
@@ -28,12 +30,16 @@ import {
   deleteStudioSection,
   renameStudioSection,
   saveStudioLesson,
+  setStudioLessonPreview,
   studioLesson,
 } from '../flows/studio-curriculum.ts'
 import { creatorProcedure, router } from '../trpc/init.ts'
 
 export const studioRouter = router({
   standing: creatorProcedure.query(({ ctx }) => studioStanding(ctx.db, ctx.user.id, ctx.config.creatorLimits)),
+
+  /** The categories a course can be filed under. */
+  categories: creatorProcedure.query(({ ctx }) => listCategoryChoices(ctx.db)),
 
   myCourses: creatorProcedure
     .input(studioListInput)
@@ -78,6 +84,11 @@ export const studioRouter = router({
   updateLesson: creatorProcedure
     .input(updateLessonInput)
     .mutation(({ ctx, input }) => saveStudioLesson(ctx.db, ctx.user.id, input, ctx.storage)),
+
+  /** The builder's preview switch: the lesson opens for everyone once the course is published. */
+  setPreview: creatorProcedure
+    .input(lessonRef.extend({ isPreview: z.boolean() }))
+    .mutation(({ ctx, input }) => setStudioLessonPreview(ctx.db, ctx.user.id, input)),
 
   deleteLesson: creatorProcedure
     .input(lessonRef)

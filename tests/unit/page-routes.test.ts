@@ -22,7 +22,10 @@ describe('page routes', () => {
 
   it('checks existence for every public route with a parameter', () => {
     const signedIn = (path: string) =>
-      path.startsWith('/account/') || path.startsWith('/admin/') || path.startsWith('/documents/')
+      path.startsWith('/account/') ||
+      path.startsWith('/admin/') ||
+      path.startsWith('/documents/') ||
+      path.startsWith('/studio/')
     for (const route of PAGE_ROUTES) {
       if (signedIn(route.path)) continue
       expect(route.path.includes('$'), route.path).toBe(route.exists !== undefined)
