@@ -32,22 +32,21 @@ test.describe('creator studio', () => {
     const creator = await makeCreator(db, 'Studio Creator')
     await signInAs(page, baseURL!, db, creator)
 
-    // The first visit shows the loading state while the studio opens, then the empty state.
-    const standing = (url: URL) => url.pathname.includes('studio.standing')
-    await page.route(standing, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500))
-      await route.continue()
-    })
     await page.goto('/studio')
-    await expect(page.getByText('Opening your studio…')).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Create your first course' })).toBeVisible()
-    await page.unroute(standing)
     await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('choose a plan')
     await expect(page.getByRole('link', { name: 'See plans and pricing' })).toHaveAttribute('href', '/pricing')
 
-    // Create the course.
+    // Create the course; a slow answer shows the loading state first.
+    const categories = (url: URL) => url.pathname.includes('studio.categories')
+    await page.route(categories, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      await route.continue()
+    })
     await page.getByRole('link', { name: 'Create your first course' }).click()
+    await expect(page.getByText('Loading the new course form…')).toBeVisible()
     await expect(page).toHaveURL(/\/studio\/courses\/new$/)
+    await page.unroute(categories)
     await page.getByLabel('Title').fill('Phone-Made Course')
     await page.getByLabel('Category').selectOption({ label: 'Development' })
     await page.getByRole('button', { name: 'Create course' }).click()

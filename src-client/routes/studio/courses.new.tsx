@@ -14,7 +14,7 @@ import { css } from '#styled-system/css'
 export const Route = createFileRoute('/studio/courses/new')({
   loader: ({ context: { queryClient, trpc } }) => queryClient.ensureQueryData(trpc.studio.categories.queryOptions()),
   head: () => ({ meta: [{ title: 'New course | Studio | SkillForge' }] }),
-  pendingComponent: () => <LoadingState label="Loading…" />,
+  pendingComponent: () => <LoadingState label="Loading the new course form…" />,
   errorComponent: routeError('Could not open the new course form'),
   component: NewCourse,
 })
