@@ -39,14 +39,17 @@ test.describe('creator studio', () => {
 
     // Create the course; a slow answer shows the loading state first.
     const categories = (url: URL) => url.pathname.includes('studio.categories')
-    await page.route(categories, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500))
-      await route.continue()
-    })
+    await page.route(
+      categories,
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        await route.continue()
+      },
+      { times: 1 },
+    )
     await page.getByRole('link', { name: 'Create your first course' }).click()
     await expect(page.getByText('Loading the new course form…')).toBeVisible()
     await expect(page).toHaveURL(/\/studio\/courses\/new$/)
-    await page.unroute(categories)
     await page.getByLabel('Title').fill('Phone-Made Course')
     await page.getByLabel('Category').selectOption({ label: 'Development' })
     await page.getByRole('button', { name: 'Create course' }).click()

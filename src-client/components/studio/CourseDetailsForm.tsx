@@ -34,7 +34,11 @@ const FIELDS = [
 ] as const
 type Field = (typeof FIELDS)[number]
 
-const grid = css({ display: 'grid', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' }, gap: '5' })
+const grid = css({
+  display: 'grid',
+  gridTemplateColumns: { base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+  gap: '5',
+})
 const wide = css({ gridColumn: { md: '1 / -1' } })
 const column = css({ display: 'flex', flexDir: 'column', gap: '1', minW: 0 })
 const pendingNote = css({

@@ -21,9 +21,12 @@ export function StudioLayout() {
   return (
     <div className={css({ display: 'flex', flexDir: 'column', flex: 1, bg: 'canvas' })}>
       <div className={css({ bg: 'surface', borderBottomWidth: '1px', borderColor: 'line' })}>
-        <Container className={css({ display: 'flex', alignItems: 'center', gap: '4', flexWrap: 'wrap' })}>
-          <span className={css({ fontWeight: 'bold', fontSize: 'lg', py: '2' })}>Studio</span>
-          <nav aria-label="Studio" className={css({ display: 'flex', gap: '1' })}>
+        <Container>
+          <nav
+            aria-label="Studio"
+            className={css({ display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' })}
+          >
+            <span className={css({ fontWeight: 'bold', fontSize: 'lg', py: '2', mr: '3' })}>Studio</span>
             <Link to="/studio" className={navLink} activeOptions={{ exact: false, includeSearch: false }}>
               Courses
             </Link>

@@ -66,6 +66,8 @@ describe('building a curriculum', () => {
       ['Advanced', ['One']],
       ['Getting started', ['Two']],
     ])
+    const { curriculum: previewed } = await caller.studio.setPreview({ courseId, lessonId: two, isPreview: true })
+    expect(previewed[1]?.lessons.map((lesson) => lesson.isPreview)).toEqual([true])
     expect((await caller.studio.deleteLesson({ courseId, lessonId: two })).curriculum[1]?.lessons).toEqual([])
     const { curriculum: left } = await caller.studio.deleteSection({ courseId, sectionId: second })
     expect(titles(left)).toEqual([['Getting started', []]])
@@ -322,6 +324,7 @@ describe('another creator', () => {
           }),
       ],
       ['deleteLesson', () => them.studio.deleteLesson({ courseId, lessonId: one })],
+      ['setPreview', () => them.studio.setPreview({ courseId, lessonId: one, isPreview: true })],
     ]
     for (const [name, attempt] of attempts) expect(await failure(attempt()), name).toMatch(/^NOT_FOUND/)
     // Their own course does not open a door to ours either: ids of our section and lesson under their course.
@@ -335,11 +338,14 @@ describe('another creator', () => {
     ).toMatch(/^NOT_FOUND/)
     const lessons = await db()
       .selectFrom('lessons')
-      .select('title')
+      .select(['title', 'is_preview'])
       .where('course_id', '=', courseId)
       .orderBy('position')
       .execute()
-    expect(lessons.map((lesson) => lesson.title)).toEqual(['One', 'Two'])
+    expect(lessons).toEqual([
+      { title: 'One', is_preview: false },
+      { title: 'Two', is_preview: false },
+    ])
     const section = await db()
       .selectFrom('course_sections')
       .select('title')
