@@ -152,6 +152,13 @@ test.describe('creator studio', () => {
     await expect.poll(() => lessonTitles(db, courseId)).toEqual(['Welcome', 'Watch this', 'Wrap-up'])
     await expect(page.locator('li[data-lesson-id]').first()).toContainText('Welcome')
 
+    // Preview as a learner: the draft's first lesson opens for its creator, with nothing saved as progress.
+    await page.getByRole('navigation', { name: 'Course' }).getByRole('link', { name: 'Preview' }).click()
+    await expect(page.getByRole('note')).toContainText('Preview: you see this course as a learner will.')
+    await expect(page.getByTestId('lesson-article')).toContainText('Start here.')
+    await expect(page.getByRole('button', { name: 'Mark as complete' })).toHaveCount(0)
+    await page.goBack()
+
     // Back on the list: the course with its state.
     await page.getByRole('link', { name: '← My courses' }).click()
     const card = page.getByRole('list', { name: 'Your courses' }).getByRole('listitem')
