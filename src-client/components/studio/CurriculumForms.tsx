@@ -97,7 +97,7 @@ export function RenameForm({
       <TextField
         label={label}
         name="title"
-        // biome-ignore lint/a11y/noAutofocus: the Rename button was pressed to edit this very field
+        // The Rename button was pressed to edit this very field.
         autoFocus
         defaultValue={value}
         maxLength={STUDIO_LIMITS.title}
