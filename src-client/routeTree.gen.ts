@@ -30,6 +30,7 @@ import { Route as ResourcesRouteImport } from './routes/resources'
 import { Route as SecurityRouteImport } from './routes/security'
 import { Route as ServicesRouteImport } from './routes/services'
 import { Route as SignupRouteImport } from './routes/signup'
+import { Route as StudioRouteRouteImport } from './routes/studio/route'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as TwoFactorRouteImport } from './routes/two-factor'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
@@ -43,6 +44,7 @@ import { Route as CertificatesCertificateIdRouteImport } from './routes/certific
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as StudioIndexRouteImport } from './routes/studio/index'
 import { Route as StudioUploadsRouteImport } from './routes/studio/uploads'
 import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
@@ -61,10 +63,14 @@ import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
+import { Route as StudioCoursesCourseIdRouteImport } from './routes/studio/courses.$courseId'
+import { Route as StudioCoursesNewRouteImport } from './routes/studio/courses.new'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
 import { Route as AdminStaffCourseReviewsIdRouteImport } from './routes/admin/_staff/course-reviews_.$id'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
+import { Route as StudioCoursesCourseIdIndexRouteImport } from './routes/studio/courses.$courseId.index'
+import { Route as StudioCoursesCourseIdCurriculumRouteImport } from './routes/studio/courses.$courseId.curriculum'
 import { Route as StudioCoursesCourseIdPublishRouteImport } from './routes/studio/courses/$courseId/publish'
 
 const IndexRoute = IndexRouteImport.update({
@@ -171,6 +177,11 @@ const SignupRoute = SignupRouteImport.update({
   path: '/signup',
   getParentRoute: () => rootRouteImport,
 } as any)
+const StudioRouteRoute = StudioRouteRouteImport.update({
+  id: '/studio',
+  path: '/studio',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const TermsRoute = TermsRouteImport.update({
   id: '/terms',
   path: '/terms',
@@ -237,10 +248,15 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   path: '/service/$serviceId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const StudioIndexRoute = StudioIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const StudioUploadsRoute = StudioUploadsRouteImport.update({
-  id: '/studio/uploads',
-  path: '/studio/uploads',
-  getParentRoute: () => rootRouteImport,
+  id: '/uploads',
+  path: '/uploads',
+  getParentRoute: () => StudioRouteRoute,
 } as any)
 const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
   id: '/account_/membership',
@@ -327,6 +343,16 @@ const LearnCourseIdLessonIdRoute = LearnCourseIdLessonIdRouteImport.update({
   path: '/learn/$courseId/$lessonId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const StudioCoursesCourseIdRoute = StudioCoursesCourseIdRouteImport.update({
+  id: '/courses/$courseId',
+  path: '/courses/$courseId',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioCoursesNewRoute = StudioCoursesNewRouteImport.update({
+  id: '/courses/new',
+  path: '/courses/new',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
   id: '/account_/services/$id',
   path: '/account/services/$id',
@@ -350,15 +376,28 @@ const AdminStaffServiceOrdersIdRoute =
     path: '/service-orders/$id',
     getParentRoute: () => AdminStaffRoute,
   } as any)
+const StudioCoursesCourseIdIndexRoute =
+  StudioCoursesCourseIdIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => StudioCoursesCourseIdRoute,
+  } as any)
+const StudioCoursesCourseIdCurriculumRoute =
+  StudioCoursesCourseIdCurriculumRouteImport.update({
+    id: '/curriculum',
+    path: '/curriculum',
+    getParentRoute: () => StudioCoursesCourseIdRoute,
+  } as any)
 const StudioCoursesCourseIdPublishRoute =
   StudioCoursesCourseIdPublishRouteImport.update({
-    id: '/studio/courses/$courseId/publish',
-    path: '/studio/courses/$courseId/publish',
-    getParentRoute: () => rootRouteImport,
+    id: '/publish',
+    path: '/publish',
+    getParentRoute: () => StudioCoursesCourseIdRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/studio': typeof StudioRouteRouteWithChildren
   '/about': typeof AboutRoute
   '/blog': typeof BlogRoute
   '/careers': typeof CareersRoute
@@ -392,6 +431,7 @@ export interface FileRoutesByFullPath {
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/uploads': typeof StudioUploadsRoute
   '/courses/': typeof CoursesIndexRoute
+  '/studio/': typeof StudioIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
@@ -407,13 +447,17 @@ export interface FileRoutesByFullPath {
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
+  '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
+  '/studio/courses/new': typeof StudioCoursesNewRoute
   '/admin/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
+  '/studio/courses/$courseId/': typeof StudioCoursesCourseIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -449,6 +493,7 @@ export interface FileRoutesByTo {
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/uploads': typeof StudioUploadsRoute
   '/courses': typeof CoursesIndexRoute
+  '/studio': typeof StudioIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
@@ -464,17 +509,21 @@ export interface FileRoutesByTo {
   '/admin/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
+  '/studio/courses/new': typeof StudioCoursesNewRoute
   '/admin': typeof AdminStaffIndexRoute
   '/learn/$courseId': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
+  '/studio/courses/$courseId': typeof StudioCoursesCourseIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/studio': typeof StudioRouteRouteWithChildren
   '/_auth': typeof AuthRouteWithChildren
   '/about': typeof AboutRoute
   '/blog': typeof BlogRoute
@@ -509,6 +558,7 @@ export interface FileRoutesById {
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/uploads': typeof StudioUploadsRoute
   '/courses/': typeof CoursesIndexRoute
+  '/studio/': typeof StudioIndexRoute
   '/_auth/account_/membership': typeof AuthAccountMembershipRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/_auth/account_/security': typeof AuthAccountSecurityRoute
@@ -524,18 +574,23 @@ export interface FileRoutesById {
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
+  '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
+  '/studio/courses/new': typeof StudioCoursesNewRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/_staff/course-reviews_/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
+  '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
+  '/studio/courses/$courseId/': typeof StudioCoursesCourseIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/studio'
     | '/about'
     | '/blog'
     | '/careers'
@@ -569,6 +624,7 @@ export interface FileRouteTypes {
     | '/service/$serviceId'
     | '/studio/uploads'
     | '/courses/'
+    | '/studio/'
     | '/account/membership'
     | '/account/premium'
     | '/account/security'
@@ -584,13 +640,17 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
+    | '/studio/courses/$courseId'
+    | '/studio/courses/new'
     | '/admin/'
     | '/learn/$courseId/'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
     | '/admin/course-reviews/$id'
     | '/admin/service-orders/$id'
+    | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
+    | '/studio/courses/$courseId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -626,6 +686,7 @@ export interface FileRouteTypes {
     | '/service/$serviceId'
     | '/studio/uploads'
     | '/courses'
+    | '/studio'
     | '/account/membership'
     | '/account/premium'
     | '/account/security'
@@ -641,16 +702,20 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
+    | '/studio/courses/new'
     | '/admin'
     | '/learn/$courseId'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
     | '/admin/course-reviews/$id'
     | '/admin/service-orders/$id'
+    | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
+    | '/studio/courses/$courseId'
   id:
     | '__root__'
     | '/'
+    | '/studio'
     | '/_auth'
     | '/about'
     | '/blog'
@@ -685,6 +750,7 @@ export interface FileRouteTypes {
     | '/service/$serviceId'
     | '/studio/uploads'
     | '/courses/'
+    | '/studio/'
     | '/_auth/account_/membership'
     | '/_auth/account_/premium'
     | '/_auth/account_/security'
@@ -700,17 +766,22 @@ export interface FileRouteTypes {
     | '/admin/_staff/users'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
+    | '/studio/courses/$courseId'
+    | '/studio/courses/new'
     | '/admin/_staff/'
     | '/learn/$courseId/'
     | '/_auth/account_/services/$id'
     | '/_auth/documents/$kind/$documentId'
     | '/admin/_staff/course-reviews_/$id'
     | '/admin/_staff/service-orders_/$id'
+    | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
+    | '/studio/courses/$courseId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  StudioRouteRoute: typeof StudioRouteRouteWithChildren
   AuthRoute: typeof AuthRouteWithChildren
   AboutRoute: typeof AboutRoute
   BlogRoute: typeof BlogRoute
@@ -741,12 +812,10 @@ export interface RootRouteChildren {
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
-  StudioUploadsRoute: typeof StudioUploadsRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
   LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
   LearnCourseIdIndexRoute: typeof LearnCourseIdIndexRoute
-  StudioCoursesCourseIdPublishRoute: typeof StudioCoursesCourseIdPublishRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -898,6 +967,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SignupRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/studio': {
+      id: '/studio'
+      path: '/studio'
+      fullPath: '/studio'
+      preLoaderRoute: typeof StudioRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/terms': {
       id: '/terms'
       path: '/terms'
@@ -989,12 +1065,19 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ServiceServiceIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/studio/': {
+      id: '/studio/'
+      path: '/'
+      fullPath: '/studio/'
+      preLoaderRoute: typeof StudioIndexRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/studio/uploads': {
       id: '/studio/uploads'
-      path: '/studio/uploads'
+      path: '/uploads'
       fullPath: '/studio/uploads'
       preLoaderRoute: typeof StudioUploadsRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof StudioRouteRoute
     }
     '/_auth/account_/membership': {
       id: '/_auth/account_/membership'
@@ -1115,6 +1198,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LearnCourseIdLessonIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/studio/courses/$courseId': {
+      id: '/studio/courses/$courseId'
+      path: '/courses/$courseId'
+      fullPath: '/studio/courses/$courseId'
+      preLoaderRoute: typeof StudioCoursesCourseIdRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/courses/new': {
+      id: '/studio/courses/new'
+      path: '/courses/new'
+      fullPath: '/studio/courses/new'
+      preLoaderRoute: typeof StudioCoursesNewRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/_auth/account_/services/$id': {
       id: '/_auth/account_/services/$id'
       path: '/account/services/$id'
@@ -1143,15 +1240,64 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffServiceOrdersIdRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/studio/courses/$courseId/': {
+      id: '/studio/courses/$courseId/'
+      path: '/'
+      fullPath: '/studio/courses/$courseId/'
+      preLoaderRoute: typeof StudioCoursesCourseIdIndexRouteImport
+      parentRoute: typeof StudioCoursesCourseIdRoute
+    }
+    '/studio/courses/$courseId/curriculum': {
+      id: '/studio/courses/$courseId/curriculum'
+      path: '/curriculum'
+      fullPath: '/studio/courses/$courseId/curriculum'
+      preLoaderRoute: typeof StudioCoursesCourseIdCurriculumRouteImport
+      parentRoute: typeof StudioCoursesCourseIdRoute
+    }
     '/studio/courses/$courseId/publish': {
       id: '/studio/courses/$courseId/publish'
-      path: '/studio/courses/$courseId/publish'
+      path: '/publish'
       fullPath: '/studio/courses/$courseId/publish'
       preLoaderRoute: typeof StudioCoursesCourseIdPublishRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof StudioCoursesCourseIdRoute
     }
   }
 }
+
+interface StudioCoursesCourseIdRouteChildren {
+  StudioCoursesCourseIdCurriculumRoute: typeof StudioCoursesCourseIdCurriculumRoute
+  StudioCoursesCourseIdPublishRoute: typeof StudioCoursesCourseIdPublishRoute
+  StudioCoursesCourseIdIndexRoute: typeof StudioCoursesCourseIdIndexRoute
+}
+
+const StudioCoursesCourseIdRouteChildren: StudioCoursesCourseIdRouteChildren = {
+  StudioCoursesCourseIdCurriculumRoute: StudioCoursesCourseIdCurriculumRoute,
+  StudioCoursesCourseIdPublishRoute: StudioCoursesCourseIdPublishRoute,
+  StudioCoursesCourseIdIndexRoute: StudioCoursesCourseIdIndexRoute,
+}
+
+const StudioCoursesCourseIdRouteWithChildren =
+  StudioCoursesCourseIdRoute._addFileChildren(
+    StudioCoursesCourseIdRouteChildren,
+  )
+
+interface StudioRouteRouteChildren {
+  StudioUploadsRoute: typeof StudioUploadsRoute
+  StudioIndexRoute: typeof StudioIndexRoute
+  StudioCoursesCourseIdRoute: typeof StudioCoursesCourseIdRouteWithChildren
+  StudioCoursesNewRoute: typeof StudioCoursesNewRoute
+}
+
+const StudioRouteRouteChildren: StudioRouteRouteChildren = {
+  StudioUploadsRoute: StudioUploadsRoute,
+  StudioIndexRoute: StudioIndexRoute,
+  StudioCoursesCourseIdRoute: StudioCoursesCourseIdRouteWithChildren,
+  StudioCoursesNewRoute: StudioCoursesNewRoute,
+}
+
+const StudioRouteRouteWithChildren = StudioRouteRoute._addFileChildren(
+  StudioRouteRouteChildren,
+)
 
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
@@ -1213,6 +1359,7 @@ const AdminStaffRouteWithChildren = AdminStaffRoute._addFileChildren(
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  StudioRouteRoute: StudioRouteRouteWithChildren,
   AuthRoute: AuthRouteWithChildren,
   AboutRoute: AboutRoute,
   BlogRoute: BlogRoute,
@@ -1243,12 +1390,10 @@ const rootRouteChildren: RootRouteChildren = {
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
-  StudioUploadsRoute: StudioUploadsRoute,
   CoursesIndexRoute: CoursesIndexRoute,
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
   LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,
   LearnCourseIdIndexRoute: LearnCourseIdIndexRoute,
-  StudioCoursesCourseIdPublishRoute: StudioCoursesCourseIdPublishRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -24,13 +24,13 @@ export function slugify(title: string): string {
   return slug || 'course'
 }
 
-async function freeCourseId(db: DB, title: string): Promise<string> {
+export async function freeCourseId(db: DB, title: string): Promise<string> {
   const base = slugify(title)
   const taken = await db.selectFrom('courses').select('id').where('id', '=', base).executeTakeFirst()
   return taken ? `${base}-${randomBytes(3).toString('hex')}` : base
 }
 
-async function assertCategory(db: DB, categoryId: string) {
+export async function assertCategory(db: DB, categoryId: string) {
   const found = await db.selectFrom('categories').select('id').where('id', '=', categoryId).executeTakeFirst()
   if (!found) throw new DomainError('invalid', 'Please choose a category', { field: 'categoryId' })
 }
@@ -38,7 +38,7 @@ async function assertCategory(db: DB, categoryId: string) {
 async function loadCourse(db: DB, id: string) {
   const row = await findAdminCourse(db, id)
   if (!row) throw new DomainError('not_found', 'Course not found')
-  return toAdminCourse(row, await readCurriculum(db, id))
+  return toAdminCourse(row, await readCurriculum(db, id, true))
 }
 
 /** One page of Manage Courses, each course with its curriculum (read in one query for the page). */

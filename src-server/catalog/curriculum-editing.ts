@@ -113,13 +113,18 @@ export async function writeCurriculum(trx: DB, courseId: string, sections: Secti
   if (lessonIndex > 0) await refreshCourseDuration(trx, courseId)
 }
 
-/** The course's shown duration: the sum of its lessons' (whole minutes), as the admin form computes it. */
+/**
+ * The course's shown duration and lesson count: the sum of its live lessons' (whole minutes), as the admin form
+ * computes it; lessons waiting for review are not on sale yet.
+ */
 export async function refreshCourseDuration(trx: DB, courseId: string): Promise<void> {
   await trx
     .updateTable('courses')
     .set({
       duration_minutes: sql<number>`(select round(coalesce(sum(duration_seconds), 0) / 60.0)::int from lessons
-        where course_id = ${courseId})`,
+        where course_id = ${courseId} and not pending_review)`,
+      lessons_count: sql<number>`(select count(*)::int from lessons where course_id = ${courseId}
+        and not pending_review)`,
     })
     .where('id', '=', courseId)
     .where(sql<boolean>`exists (select 1 from lessons where course_id = ${courseId})`)

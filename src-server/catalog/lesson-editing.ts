@@ -26,7 +26,7 @@ const TYPES: Record<string, string> = {
 }
 
 export async function lessonContentForStaff(db: DB, courseId: string, lessonId: string) {
-  const lesson = await findLessonRow(db, courseId, lessonId)
+  const lesson = await findLessonRow(db, courseId, lessonId, true)
   if (!lesson) throw new DomainError('not_found', 'Lesson not found')
   const attachments = await listAttachments(db, lessonId)
   return {

@@ -1,5 +1,7 @@
 // Reads of a course's sections and lessons. The outline (titles, durations, preview flags, kinds) is public; a
-// lesson's content (body, video, attachments) is read only through learning/, after access/ said yes.
+// lesson's content (body, video, attachments) is read only through learning/, after access/ said yes. A lesson added
+// to a course on sale waits for review (pending_review): every learner-facing read here leaves it out; staff's editor
+// reads it (`withPending`), so an admin save keeps it.
 import type { LessonKind } from '../../db/types.ts'
 import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
@@ -21,10 +23,13 @@ export interface OutlineSection {
 }
 
 /** The outline rows of the given courses: sections in order, each with its lessons in order (or one null lesson). */
-function curriculumQuery(db: DB, courseIds: string[]) {
+function curriculumQuery(db: DB, courseIds: string[], withPending = false) {
   return db
     .selectFrom('course_sections as s')
-    .leftJoin('lessons as l', 'l.section_id', 's.id')
+    .leftJoin('lessons as l', (join) => {
+      const on = join.onRef('l.section_id', '=', 's.id')
+      return withPending ? on : on.on('l.pending_review', '=', false)
+    })
     .select([
       's.course_id',
       's.id as section_id',
@@ -47,15 +52,19 @@ type CurriculumRow = Awaited<ReturnType<ReturnType<typeof curriculumQuery>['exec
 // One course's outline is read on every course page: its SQL is built once.
 const oneCurriculum = compiledOnce((db: DB, courseId: string) => curriculumQuery(db, [courseId]))
 
-/** Every section of the course in order, each with its lessons in order (sections without lessons included). */
-export async function readCurriculum(db: DB, courseId: string): Promise<OutlineSection[]> {
-  return toCurricula([courseId], await oneCurriculum(db, courseId)).get(courseId) ?? []
+/**
+ * Every section of the course in order, each with its lessons in order (sections without lessons included); live
+ * lessons only unless `withPending` (staff's editor).
+ */
+export async function readCurriculum(db: DB, courseId: string, withPending = false): Promise<OutlineSection[]> {
+  const rows = withPending ? await curriculumQuery(db, [courseId], true).execute() : await oneCurriculum(db, courseId)
+  return toCurricula([courseId], rows).get(courseId) ?? []
 }
 
-/** The curricula of several courses in one query (the admin's course list). */
+/** The curricula of several courses in one query (the admin's course list, pending lessons included). */
 export async function readCurricula(db: DB, courseIds: string[]): Promise<Map<string, OutlineSection[]>> {
   if (courseIds.length === 0) return new Map()
-  return toCurricula(courseIds, await curriculumQuery(db, courseIds).execute())
+  return toCurricula(courseIds, await curriculumQuery(db, courseIds, true).execute())
 }
 
 function toCurricula(courseIds: string[], rows: CurriculumRow[]): Map<string, OutlineSection[]> {
@@ -87,14 +96,18 @@ export async function listLessonIds(db: DB, courseId: string): Promise<string[]>
     .innerJoin('course_sections as s', 's.id', 'l.section_id')
     .select('l.id')
     .where('l.course_id', '=', courseId)
+    .where('l.pending_review', '=', false)
     .orderBy('s.position')
     .orderBy('l.position')
     .execute()
   return rows.map((row) => row.id)
 }
 
-/** A lesson's full row (content included), or undefined; of the given course unless courseId is null. */
-export function findLessonRow(db: DB, courseId: string | null, lessonId: string) {
+/**
+ * A lesson's full row (content included), or undefined; of the given course unless courseId is null. A lesson
+ * waiting for review is not found unless `withPending` (staff's editor).
+ */
+export function findLessonRow(db: DB, courseId: string | null, lessonId: string, withPending = false) {
   let query = db
     .selectFrom('lessons as l')
     .innerJoin('courses as c', 'c.id', 'l.course_id')
@@ -118,6 +131,7 @@ export function findLessonRow(db: DB, courseId: string | null, lessonId: string)
     ])
     .where('l.id', '=', lessonId)
   if (courseId !== null) query = query.where('l.course_id', '=', courseId)
+  if (!withPending) query = query.where('l.pending_review', '=', false)
   return query.executeTakeFirst()
 }
 export type LessonRow = NonNullable<Awaited<ReturnType<typeof findLessonRow>>>
@@ -169,6 +183,7 @@ export function findAttachment(db: DB, attachmentId: string) {
     .innerJoin('lessons as l', 'l.id', 'a.lesson_id')
     .select(['a.id', 'a.file_name', 'a.content_type', 'a.size_bytes', 'a.storage_key', 'l.course_id', 'l.is_preview'])
     .where('a.id', '=', attachmentId)
+    .where('l.pending_review', '=', false)
     .executeTakeFirst()
 }
 
@@ -185,6 +200,7 @@ export async function learnableLessonExists(db: DB, lessonId: string): Promise<b
     .innerJoin('courses as c', 'c.id', 'l.course_id')
     .select('l.id')
     .where('l.id', '=', lessonId)
+    .where('l.pending_review', '=', false)
     .where('c.status', '!=', 'draft')
     .executeTakeFirst()
   return row !== undefined

@@ -35,3 +35,14 @@ export async function assertCourseRole(
 export async function addCourseOwner(db: DB, courseId: string, userId: string): Promise<void> {
   await db.insertInto('course_instructors').values({ course_id: courseId, user_id: userId, role: 'owner' }).execute()
 }
+
+/** How many courses the user owns (the studio's "which plan fits" for a creator without a plan). */
+export async function countOwnedCourses(db: DB, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('course_instructors')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

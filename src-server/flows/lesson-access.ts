@@ -5,6 +5,7 @@
 import type { AccessSource, CourseStatus } from '../../db/types.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { ownsCourse } from '../access/courses.ts'
+import { courseRoleOf } from '../creators/course-team.ts'
 import type { DB } from '../kernel/db.ts'
 import { isPremium } from '../subscriptions/premium.ts'
 
@@ -46,4 +47,22 @@ export async function canOpenLesson(
 ): Promise<boolean> {
   if (lesson.isPreview && course.status === 'published') return true
   return (await courseAccessSource(db, user, course, now)) !== null
+}
+
+/**
+ * Whether the user edits this course in the studio (owner or co-instructor): they preview every lesson as a learner
+ * sees it, in any state. Preview only: it is no access source, so it writes no progress, completion or certificate.
+ */
+export async function isCourseEditor(db: DB, user: AccessUser, courseId: string): Promise<boolean> {
+  return user !== null && (await courseRoleOf(db, user.id, courseId)) !== null
+}
+
+/** May the user see this lesson's content: a learner who may open it, or an editor of the course previewing it. */
+export async function canPreviewLesson(
+  db: DB,
+  user: AccessUser,
+  course: CourseForAccess,
+  lesson: { isPreview: boolean },
+): Promise<boolean> {
+  return (await canOpenLesson(db, user, course, lesson)) || (await isCourseEditor(db, user, course.id))
 }

@@ -15,12 +15,15 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { findCompletion, lessonsAddedSince, progressOfCourse } from '../learning/repository.ts'
 import type { AccessUser } from './lesson-access.ts'
-import { canOpenLesson, courseAccessSource } from './lesson-access.ts'
+import { canPreviewLesson, courseAccessSource, isCourseEditor } from './lesson-access.ts'
 
 async function courseOrNotFound(db: DB, user: AccessUser, courseId: string): Promise<CourseForLearning> {
   const course = await findCourseForLearning(db, courseId)
   const staff = user && user.role !== 'customer'
-  if (!course || (course.status === 'draft' && !staff)) throw new DomainError('not_found', 'Course not found')
+  if (!course) throw new DomainError('not_found', 'Course not found')
+  if (course.status === 'draft' && !staff && !(await isCourseEditor(db, user, courseId))) {
+    throw new DomainError('not_found', 'Course not found')
+  }
   return course
 }
 
@@ -30,8 +33,9 @@ export function progressSummary(completed: number, total: number) {
 
 export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
   const course = await courseOrNotFound(db, user, courseId)
-  const [source, curriculum, progressRows, completion] = await Promise.all([
+  const [source, editor, curriculum, progressRows, completion] = await Promise.all([
     courseAccessSource(db, user, course),
+    isCourseEditor(db, user, courseId),
     readCurriculum(db, courseId),
     user ? progressOfCourse(db, user.id, courseId) : Promise.resolve([]),
     user ? findCompletion(db, user.id, courseId) : Promise.resolve(undefined),
@@ -43,7 +47,7 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
     title: section.title,
     lessons: section.lessons.map((lesson) => ({
       ...lesson,
-      locked: !(source || (lesson.isPreview && course.status === 'published')),
+      locked: !(source || editor || (lesson.isPreview && course.status === 'published')),
       completed: Boolean(progress.get(lesson.id)?.completed_at),
     })),
   }))
@@ -51,7 +55,9 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
   const completed = lessons.filter((lesson) => lesson.completed).length
   return {
     course: { id: course.id, title: course.title, instructor: course.instructorName, certificate: course.certificate },
-    hasAccess: source !== null,
+    hasAccess: source !== null || editor,
+    /** An editor of the course previewing it in the studio (no progress is saved). */
+    editorPreview: source === null && editor,
     sections,
     progress: progressSummary(completed, lessons.length),
     resumeLessonId: resumeLesson(lessons, progressRows),
@@ -92,7 +98,7 @@ export async function openLesson(db: DB, user: AccessUser, courseId: string, les
     durationSeconds: lesson.duration_seconds,
     isPreview: lesson.is_preview,
   }
-  if (!(await canOpenLesson(db, user, course, { isPreview: lesson.is_preview }))) {
+  if (!(await canPreviewLesson(db, user, course, { isPreview: lesson.is_preview }))) {
     return { ...outline, locked: true as const, content: null, progress: null }
   }
   // markdown-it loads with the first lesson opened, not at start-up.

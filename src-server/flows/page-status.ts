@@ -14,7 +14,7 @@ type Exists = (db: DB, param: string) => Promise<boolean>
 
 /**
  * Client route paths (TanStack's `$param` syntax); `exists` answers for the one parameter of the path. Public pages
- * with a parameter must have it; signed-in ones (/account, /admin, /documents) need none.
+ * with a parameter must have it; signed-in ones (/account, /admin, /documents, /studio) need none.
  */
 export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
   ...[
@@ -67,6 +67,11 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/service-orders/$id',
     '/admin/course-reviews/$id',
     '/studio/courses/$courseId/publish',
+    // The creator studio (signed-in creators; the page says when a course id is not theirs).
+    '/studio',
+    '/studio/courses/new',
+    '/studio/courses/$courseId',
+    '/studio/courses/$courseId/curriculum',
   ].map((path) => ({ path })),
   { path: '/courses/$courseId', exists: publishedCourseExists },
   { path: '/courses/category/$slug', exists: categorySlugExists },

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { findAttachment, findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
 import { certificateView } from '../flows/certificates.ts'
-import { canOpenLesson } from '../flows/lesson-access.ts'
+import { canPreviewLesson } from '../flows/lesson-access.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { parseRange } from '../learning/byte-range.ts'
 import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
@@ -58,7 +58,7 @@ async function mayOpen(
 ) {
   const { user } = await deps.resolveSession(request, reply)
   const course = await findCourseForLearning(deps.db, courseId)
-  if (course && (await canOpenLesson(deps.db, user, course, { isPreview }))) return true
+  if (course && (await canPreviewLesson(deps.db, user, course, { isPreview }))) return true
   await reply
     .code(user ? 403 : 401)
     .send({ error: user ? 'Forbidden' : 'Unauthorized', message: 'You do not have access to this lesson' })

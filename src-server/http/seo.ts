@@ -97,6 +97,7 @@ export function buildRobots(publicUrl: string): string {
     'Disallow: /account',
     'Disallow: /cart',
     'Disallow: /payment',
+    'Disallow: /studio',
     'Allow: /',
     '',
     `Sitemap: ${base}/sitemap.xml`,

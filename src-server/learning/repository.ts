@@ -65,6 +65,7 @@ export async function courseProgressCounts(db: DB, userId: string, courseId: str
     )
     .select((eb) => [eb.fn.countAll<string>().as('total'), eb.fn.count<string>('p.lesson_id').as('completed')])
     .where('l.course_id', '=', courseId)
+    .where('l.pending_review', '=', false)
     .executeTakeFirstOrThrow()
   return { total: Number(row.total), completed: Number(row.completed) }
 }
@@ -82,6 +83,7 @@ export async function progressByCourse(db: DB, userId: string, courseIds: string
       eb.fn.max('p.updated_at').as('last_activity'),
     ])
     .where('l.course_id', 'in', courseIds)
+    .where('l.pending_review', '=', false)
     .groupBy('l.course_id')
     .execute()
   return new Map(
@@ -141,6 +143,7 @@ export async function lessonsAddedSince(db: DB, courseId: string, since: Date): 
     .selectFrom('lessons')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('course_id', '=', courseId)
+    .where('pending_review', '=', false)
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow()
   return Number(row.n)

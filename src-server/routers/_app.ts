@@ -16,6 +16,7 @@ import { reviewsRouter } from './reviews.ts'
 import { securityRouter } from './security.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
+import { studioRouter } from './studio.ts'
 import { studioPublishingRouter } from './studio-publishing.ts'
 
 export const appRouter = router({
@@ -36,6 +37,7 @@ export const appRouter = router({
   security: securityRouter,
   creatorUploads: creatorUploadsRouter,
   studioPublishing: studioPublishingRouter,
+  studio: studioRouter,
   admin: adminRouter,
 })
 

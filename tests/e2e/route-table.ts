@@ -15,9 +15,10 @@ import { issueOrderInvoice } from '../../src-server/orders/invoices.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
+import { studioCourseOf } from '../support/studio.ts'
 import { signInAs } from './fixtures.ts'
 
-export type Visitor = 'visitor' | 'customer' | 'staff'
+export type Visitor = 'visitor' | 'customer' | 'staff' | 'creator'
 
 /** Rows made for the visitor when its context opens, for the URLs that name them. */
 export interface Seeded {
@@ -28,6 +29,8 @@ export interface Seeded {
   certificateId?: string
   /** The invoice of the customer's paid order. */
   invoiceId?: string
+  /** The creator's own course (a section with a text lesson) in the studio. */
+  studioCourseId?: string
 }
 
 export interface RouteEntry {
@@ -42,7 +45,13 @@ export const routeUrl = (route: RouteEntry, seeded: Seeded) =>
   typeof route.url === 'string' ? route.url : route.url(seeded)
 
 /** Files that only wrap other routes (layouts with no page of their own). */
-export const LAYOUT_FILES = ['__root.tsx', '_auth.tsx', 'admin/_staff.tsx']
+export const LAYOUT_FILES = [
+  '__root.tsx',
+  '_auth.tsx',
+  'admin/_staff.tsx',
+  'studio/route.tsx',
+  'studio/courses.$courseId.tsx',
+]
 
 /** The course the customer has bought (enrolled by its paid order). */
 const OWNED_COURSE = 'javascript-fundamentals'
@@ -123,6 +132,19 @@ export const ROUTES: RouteEntry[] = [
     as: 'staff',
   },
   { file: 'admin/_staff/$.tsx', url: '/admin/no-such-page', as: 'staff' },
+
+  { file: 'studio/index.tsx', url: '/studio', as: 'creator' },
+  { file: 'studio/courses.new.tsx', url: '/studio/courses/new', as: 'creator' },
+  {
+    file: 'studio/courses.$courseId.index.tsx',
+    url: (seeded) => `/studio/courses/${seeded.studioCourseId}`,
+    as: 'creator',
+  },
+  {
+    file: 'studio/courses.$courseId.curriculum.tsx',
+    url: (seeded) => `/studio/courses/${seeded.studioCourseId}/curriculum`,
+    as: 'creator',
+  },
 ]
 
 const ROUTES_DIR = path.resolve('src-client/routes')
@@ -173,7 +195,9 @@ export async function contextFor(
     lastName: 'Lovelace',
   })
   const seeded: Seeded = {}
-  if (as === 'customer') {
+  if (as === 'creator') {
+    seeded.studioCourseId = await studioCourseOf(db, user.id)
+  } else if (as === 'customer') {
     const stamp = Date.now().toString(36).toUpperCase()
     const orderId = await placeOrder(db, {
       userId: user.id,

@@ -51,12 +51,17 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
               {lesson.title}
             </h1>
           </header>
+          {course.editorPreview ? (
+            <p role="note" className={css({ bg: 'brand.50', p: '3', borderRadius: 'control', fontSize: 'sm' })}>
+              Preview: you see this course as a learner will. Your progress here is not saved.
+            </p>
+          ) : null}
           <CompletionNotice course={course} />
           {lesson.locked ? (
             <LockedLesson courseId={course.course.id} signedIn={Boolean(user)} />
           ) : (
             <div className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })}>
-              <LessonContent key={lesson.id} lesson={lesson} trackProgress={Boolean(user)} />
+              <LessonContent key={lesson.id} lesson={lesson} trackProgress={Boolean(user) && !course.editorPreview} />
             </div>
           )}
           <nav
@@ -72,7 +77,7 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
                 Previous lesson
               </Link>
             ) : null}
-            {user && !lesson.locked && current ? (
+            {user && !lesson.locked && current && !course.editorPreview ? (
               <CompleteButton courseId={course.course.id} lessonId={lesson.id} completed={current.completed} />
             ) : null}
             {next ? (

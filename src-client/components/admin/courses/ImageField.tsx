@@ -14,19 +14,22 @@ export function ImageField({
   replacing,
   onChange,
   error,
+  endpoint = '/api/admin/course-image',
 }: {
   value: string
   replacing: boolean
   onChange: (url: string) => void
   /** The server's refusal of the image, under the picker. */
   error?: string
+  /** Where the image is posted: the admin's route, or the studio's (creators). */
+  endpoint?: string
 }) {
   const [uploading, setUploading] = useState(false)
 
   async function upload(file: File) {
     setUploading(true)
     try {
-      const stored = await uploadImage(`/api/admin/course-image${replacing ? '?replace=1' : ''}`, file, 'url')
+      const stored = await uploadImage(`${endpoint}${replacing ? '?replace=1' : ''}`, file, 'url')
       if (!stored) return
       onChange(stored.url)
       const fallback = replacing ? COURSE_IMAGE_MESSAGES.replaced : COURSE_IMAGE_MESSAGES.uploaded

@@ -1,0 +1,258 @@
+// The Details tab's form. Inputs are uncontrolled (read with FormData on submit) so typed text survives hydration;
+// the server validates and its messages go under their fields. On a course on sale the title, price and description
+// wait for staff review: the form shows the pending values, with a note saying learners still see the old ones.
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { ImageField } from '#client/components/admin/courses/ImageField.tsx'
+import { DialogForm } from '#client/components/admin/DialogForm.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
+import { CheckboxField, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { notify } from '#client/components/ui/toaster.tsx'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { COURSE_LEVELS, capitalise } from '#shared/constants.ts'
+import { CURRENCIES, formatMoney } from '#shared/money.ts'
+import { STUDIO_LIMITS } from '#shared/studio.ts'
+import { css, cx } from '#styled-system/css'
+
+type Course = RouterOutputs['studio']['course']
+type Category = RouterOutputs['studio']['categories'][number]
+
+const FIELDS = [
+  'title',
+  'subtitle',
+  'categoryId',
+  'level',
+  'language',
+  'description',
+  'whatYouWillLearn',
+  'requirements',
+  'imageUrl',
+  'price',
+  'currency',
+] as const
+type Field = (typeof FIELDS)[number]
+
+const grid = css({
+  display: 'grid',
+  gridTemplateColumns: { base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+  gap: '5',
+})
+const wide = css({ gridColumn: { md: '1 / -1' } })
+const column = css({ display: 'flex', flexDir: 'column', gap: '1', minW: 0 })
+const pendingNote = css({
+  fontSize: 'xs',
+  color: 'yellow.800',
+  bg: 'yellow.50',
+  px: '2',
+  py: '1',
+  borderRadius: 'control',
+})
+
+const lines = (value: FormDataEntryValue | null) =>
+  String(value ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+const decimal = (minor: number) => (minor / 100).toFixed(2)
+
+export function CourseDetailsForm({ course, categories }: { course: Course; categories: Category[] }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const fields = useFieldErrors<Field>()
+  const [imageUrl, setImageUrl] = useState(course.imageUrl === '/placeholder.svg' ? '' : course.imageUrl)
+  const { pending } = course
+  const shownPrice = pending.priceMinor ?? course.priceMinor
+  const shownCurrency = pending.currency ?? course.currency
+  const owner = course.role === 'owner'
+  const save = useMutation(
+    trpc.studio.updateCourse.mutationOptions({
+      onSuccess: (saved) => {
+        queryClient.setQueryData(trpc.studio.course.queryKey({ courseId: course.id }), saved)
+        void queryClient.invalidateQueries({ queryKey: trpc.studio.myCourses.pathKey() })
+        fields.clear()
+        const waiting = Object.keys(saved.pending).length > 0
+        notify('success', 'Course saved', waiting ? 'Title, price and description changes wait for review.' : undefined)
+      },
+      onError: (error) => fields.fromError(error, FIELDS),
+    }),
+  )
+
+  const pendingHint = (live: string) => (
+    <span className={pendingNote}>Pending review. Learners see “{live}” until staff approve it.</span>
+  )
+
+  return (
+    <DialogForm
+      fields={fields}
+      className={grid}
+      alertClassName={wide}
+      onSubmit={(event) => {
+        const data = new FormData(event.currentTarget)
+        save.mutate({
+          courseId: course.id,
+          title: String(data.get('title') ?? ''),
+          subtitle: String(data.get('subtitle') ?? ''),
+          categoryId: String(data.get('categoryId') ?? ''),
+          level: COURSE_LEVELS.find((level) => level === data.get('level')) ?? 'beginner',
+          language: String(data.get('language') ?? ''),
+          description: String(data.get('description') ?? ''),
+          whatYouWillLearn: lines(data.get('whatYouWillLearn')),
+          requirements: lines(data.get('requirements')),
+          imageUrl,
+          price: owner ? String(data.get('price') ?? '') : decimal(shownPrice),
+          currency: CURRENCIES.find((code) => code === (owner ? data.get('currency') : shownCurrency)) ?? 'USD',
+          certificate: data.get('certificate') === 'on',
+        })
+      }}
+    >
+      {course.onSale ? (
+        <p className={cx(wide, css({ fontSize: 'sm', color: 'fg.muted' }))}>
+          This course is on sale. Changes to its title, price and description are reviewed before learners see them;
+          everything else applies when you save.
+        </p>
+      ) : null}
+      <TextField
+        label="Title"
+        name="title"
+        required
+        maxLength={STUDIO_LIMITS.title}
+        defaultValue={pending.title ?? course.title}
+        error={fields.errors.title}
+        hint={pending.title !== undefined ? pendingHint(course.title) : undefined}
+        className={cx(column, wide)}
+      />
+      <TextField
+        label="Subtitle"
+        name="subtitle"
+        maxLength={STUDIO_LIMITS.subtitle}
+        defaultValue={course.subtitle}
+        error={fields.errors.subtitle}
+        className={cx(column, wide)}
+      />
+      <SelectField
+        label="Category"
+        name="categoryId"
+        defaultValue={course.categoryId}
+        error={fields.errors.categoryId}
+        className={column}
+      >
+        {categories.map((category) => (
+          <option key={category.id} value={category.id}>
+            {category.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Level"
+        name="level"
+        defaultValue={course.level}
+        error={fields.errors.level}
+        className={column}
+      >
+        {COURSE_LEVELS.map((level) => (
+          <option key={level} value={level}>
+            {capitalise(level)}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label="Language"
+        name="language"
+        defaultValue={course.language}
+        error={fields.errors.language}
+        className={column}
+      />
+      <CheckboxField
+        label="Certificate of completion"
+        name="certificate"
+        defaultChecked={course.certificate}
+        className={css({ alignSelf: 'end', pb: '2' })}
+      />
+      <TextAreaField
+        label="Description"
+        name="description"
+        rows={10}
+        maxLength={STUDIO_LIMITS.description}
+        defaultValue={pending.description ?? course.description}
+        error={fields.errors.description}
+        hint={
+          pending.description !== undefined ? (
+            <span className={pendingNote}>Pending review: learners see the current description until approved.</span>
+          ) : (
+            'Markdown: headings (#), lists (-), **bold**, links. Shown to learners on the course page.'
+          )
+        }
+        className={cx(column, wide)}
+      />
+      <TextAreaField
+        label="What you'll learn (one per line)"
+        name="whatYouWillLearn"
+        rows={5}
+        defaultValue={course.whatYouWillLearn.join('\n')}
+        error={fields.errors.whatYouWillLearn}
+        hint={`Up to ${STUDIO_LIMITS.listItems} lines of ${STUDIO_LIMITS.listItemLength} characters.`}
+        className={column}
+      />
+      <TextAreaField
+        label="Requirements (one per line)"
+        name="requirements"
+        rows={5}
+        defaultValue={course.requirements.join('\n')}
+        error={fields.errors.requirements}
+        hint={`Up to ${STUDIO_LIMITS.listItems} lines of ${STUDIO_LIMITS.listItemLength} characters.`}
+        className={column}
+      />
+      <div className={wide}>
+        <ImageField
+          endpoint="/api/studio/course-image"
+          value={imageUrl}
+          replacing={Boolean(imageUrl)}
+          onChange={setImageUrl}
+          error={fields.errors.imageUrl}
+        />
+      </div>
+      <fieldset className={cx(wide, css({ borderWidth: 0, p: 0, m: 0, minW: 0 }))}>
+        <legend className={css({ fontSize: 'sm', fontWeight: 'semibold', mb: '2' })}>Price</legend>
+        <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '4', alignItems: 'flex-start' })}>
+          <TextField
+            label="Amount (0 for free)"
+            name="price"
+            inputMode="decimal"
+            defaultValue={decimal(shownPrice)}
+            disabled={!owner}
+            error={fields.errors.price}
+            className={cx(column, css({ flex: '1 1 10rem' }))}
+            hint={
+              !owner
+                ? 'Only the course owner can change the price.'
+                : pending.priceMinor !== undefined || pending.currency !== undefined
+                  ? pendingHint(course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency))
+                  : undefined
+            }
+          />
+          <SelectField
+            label="Currency"
+            name="currency"
+            defaultValue={shownCurrency}
+            disabled={!owner}
+            error={fields.errors.currency}
+            className={cx(column, css({ flex: '0 1 8rem' }))}
+          >
+            {CURRENCIES.map((currency) => (
+              <option key={currency} value={currency}>
+                {currency}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      </fieldset>
+      <div className={cx(wide, css({ display: 'flex', gap: '3' }))}>
+        <button type="submit" className={button()} disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save details'}
+        </button>
+      </div>
+    </DialogForm>
+  )
+}

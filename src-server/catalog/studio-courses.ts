@@ -1,0 +1,213 @@
+// A creator's courses as the studio edits them: the list (owned and co-instructed, searchable, paged), one course's
+// fields with its pending revision, a new draft course, and field changes. On a course that is on sale (published or
+// unpublished) the reviewed fields (title, price, description) wait in course_drafts for staff approval while the
+// course stays on sale unchanged; every other field applies at once. Who may edit is the caller's check
+// (creators/course-team.ts through flows/studio-courses.ts).
+import { sql } from 'kysely'
+import type { CourseStatus } from '../../db/types.ts'
+import { STUDIO_PAGE_SIZE, type StudioState } from '../../src-shared/studio.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+
+/** The fields staff review again on a course that is on sale; the keys of course_drafts.fields. */
+export interface ReviewedFields {
+  title: string
+  priceMinor: number
+  currency: string
+  description: string
+}
+export const REVIEWED_KEYS = ['title', 'priceMinor', 'currency', 'description'] as const
+
+/** Fields a creator changes at once, whatever the course's state. */
+export interface ImmediateFields {
+  subtitle: string
+  categoryId: string
+  level: string
+  language: string
+  whatYouWillLearn: string[]
+  requirements: string[]
+  imageUrl: string
+  certificate: boolean
+}
+
+export const isOnSale = (status: CourseStatus) => status === 'published' || status === 'unpublished'
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/** One page of the courses the user owns or co-instructs, newest change first (course_instructors_user_idx). */
+export async function listStudioCourses(
+  db: DB,
+  userId: string,
+  filter: { search: string; state?: StudioState; page: number },
+) {
+  let query = db
+    .selectFrom('course_instructors as ci')
+    .innerJoin('courses as c', 'c.id', 'ci.course_id')
+    .where('ci.user_id', '=', userId)
+    .where('c.status', '!=', 'archived')
+  if (filter.search) query = query.where('c.title', 'ilike', `%${escapeLike(filter.search)}%`)
+  if (filter.state) query = query.where('c.status', '=', filter.state)
+  const [rows, total] = await Promise.all([
+    query
+      .select([
+        'c.id',
+        'c.title',
+        'c.subtitle',
+        'c.status',
+        'c.image_url',
+        'c.price_minor',
+        'c.currency',
+        'c.lessons_count',
+        'c.updated_at',
+        'ci.role',
+      ])
+      .select(sql<boolean>`exists (select 1 from course_drafts d where d.course_id = c.id)`.as('has_draft'))
+      .orderBy('c.updated_at', 'desc')
+      .orderBy('c.id')
+      .limit(STUDIO_PAGE_SIZE)
+      .offset((filter.page - 1) * STUDIO_PAGE_SIZE)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      subtitle: row.subtitle,
+      status: row.status,
+      imageUrl: row.image_url,
+      priceMinor: row.price_minor,
+      currency: row.currency,
+      lessons: row.lessons_count,
+      updatedAt: row.updated_at.toISOString(),
+      role: row.role,
+      hasPendingChanges: row.has_draft,
+    })),
+    total: Number(total.n),
+  }
+}
+
+/** The course row (any status) for the studio, locked for the rest of the transaction when `forUpdate`. */
+export async function findStudioCourse(db: DB, courseId: string, forUpdate = false) {
+  let query = db
+    .selectFrom('courses')
+    .select([
+      'id',
+      'title',
+      'subtitle',
+      'description',
+      'category_id',
+      'level',
+      'language',
+      'what_you_will_learn',
+      'requirements',
+      'image_url',
+      'price_minor',
+      'currency',
+      'certificate',
+      'status',
+      'lessons_count',
+      'duration_minutes',
+      'updated_at',
+    ])
+    .where('id', '=', courseId)
+  if (forUpdate) query = query.forUpdate()
+  const row = await query.executeTakeFirst()
+  if (!row) throw new DomainError('not_found', 'Course not found')
+  return row
+}
+export type StudioCourseRow = Awaited<ReturnType<typeof findStudioCourse>>
+
+/** The pending revision of the reviewed fields (only the keys that differ from the course on sale). */
+export async function findCourseDraft(db: DB, courseId: string): Promise<Partial<ReviewedFields>> {
+  const row = await db.selectFrom('course_drafts').select('fields').where('course_id', '=', courseId).executeTakeFirst()
+  const fields = (row?.fields ?? {}) as Record<string, unknown>
+  const draft: Partial<ReviewedFields> = {}
+  if (typeof fields.title === 'string') draft.title = fields.title
+  if (typeof fields.priceMinor === 'number') draft.priceMinor = fields.priceMinor
+  if (typeof fields.currency === 'string') draft.currency = fields.currency
+  if (typeof fields.description === 'string') draft.description = fields.description
+  return draft
+}
+
+/** Stores the pending revision (removing the row when nothing differs any more), in the caller's transaction. */
+export async function saveCourseDraft(trx: DB, courseId: string, draft: Partial<ReviewedFields>): Promise<void> {
+  if (Object.keys(draft).length === 0) {
+    await trx.deleteFrom('course_drafts').where('course_id', '=', courseId).execute()
+    return
+  }
+  const fields = JSON.stringify(draft)
+  await trx
+    .insertInto('course_drafts')
+    .values({ course_id: courseId, fields })
+    .onConflict((oc) => oc.column('course_id').doUpdateSet({ fields, updated_at: new Date() }))
+    .execute()
+}
+
+/** A creator's new course: a free draft with no lessons, named for the creator's instructor profile. */
+export async function insertStudioCourse(
+  trx: DB,
+  values: { id: string; title: string; categoryId: string; ownerId: string; instructorId: string },
+): Promise<void> {
+  const instructor = await trx
+    .selectFrom('instructors')
+    .select('name')
+    .where('id', '=', values.instructorId)
+    .executeTakeFirstOrThrow()
+  await trx
+    .insertInto('courses')
+    .values({
+      id: values.id,
+      title: values.title,
+      category_id: values.categoryId,
+      owner_id: values.ownerId,
+      instructor_id: values.instructorId,
+      instructor_name: instructor.name,
+      price_minor: 0,
+      status: 'draft',
+      // A creator's course is sold by itself; staff decide about Premium.
+      included_in_premium: false,
+      lessons_count: 0,
+      duration_minutes: 0,
+      what_you_will_learn: JSON.stringify([]),
+      requirements: JSON.stringify([]),
+    })
+    .execute()
+}
+
+/** Writes the immediate fields and, when given, the reviewed ones (a course not on sale changes them at once). */
+export async function writeStudioCourse(
+  trx: DB,
+  courseId: string,
+  fields: ImmediateFields,
+  reviewed: ReviewedFields | null,
+): Promise<void> {
+  await trx
+    .updateTable('courses')
+    .set({
+      subtitle: fields.subtitle,
+      category_id: fields.categoryId,
+      level: fields.level,
+      language: fields.language,
+      what_you_will_learn: JSON.stringify(fields.whatYouWillLearn),
+      requirements: JSON.stringify(fields.requirements),
+      image_url: fields.imageUrl || '/placeholder.svg',
+      certificate: fields.certificate,
+      ...(reviewed
+        ? {
+            title: reviewed.title,
+            price_minor: reviewed.priceMinor,
+            currency: reviewed.currency,
+            description: reviewed.description,
+          }
+        : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', courseId)
+    .execute()
+}
+
+/** The categories a course can be filed under, by name (the studio's category choice). */
+export function listCategoryChoices(db: DB) {
+  return db.selectFrom('categories').select(['id', 'name']).orderBy('name').execute()
+}

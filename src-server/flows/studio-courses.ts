@@ -1,0 +1,158 @@
+// The studio's course use cases: the creator's standing against their plan, their courses, one course to edit, a new
+// course, and a save of its details. Every course is reached through assertCourseRole: a course the creator may not
+// edit is not found. Price changes need the owner; on a course on sale the reviewed fields become a draft revision.
+import type { z } from 'zod'
+import { CREATOR_PLAN_LIMITS, type CreatorLimitOverrides, type CreatorPlanId } from '../../src-shared/creator-plans.ts'
+import { toMinorUnits } from '../../src-shared/money.ts'
+import type { studioCourseInput, studioCreateInput, studioListInput } from '../../src-shared/schemas/studio.ts'
+import { assertCategory, freeCourseId } from '../catalog/course-editing.ts'
+import { assertCourseImage } from '../catalog/course-image.ts'
+import {
+  findCourseDraft,
+  findStudioCourse,
+  insertStudioCourse,
+  isOnSale,
+  listStudioCourses,
+  REVIEWED_KEYS,
+  type ReviewedFields,
+  saveCourseDraft,
+  writeStudioCourse,
+} from '../catalog/studio-courses.ts'
+import { readStudioCurriculum } from '../catalog/studio-curriculum.ts'
+import { addCourseOwner, assertCourseRole, countOwnedCourses } from '../creators/course-team.ts'
+import type { Creator } from '../creators/repository.ts'
+import type { DB } from '../kernel/db.ts'
+import type { FileStorage } from '../storage/storage.ts'
+import { creatorStanding } from './creator-standing.ts'
+
+const PLAN_ORDER: CreatorPlanId[] = ['basic', 'pro', 'enterprise']
+
+/** The plan and its counts; without a live plan, the smallest plan that would hold what the creator has built. */
+export async function studioStanding(db: DB, userId: string, overrides?: CreatorLimitOverrides) {
+  const standing = await creatorStanding(db, userId, overrides)
+  let suggestedPlanId: CreatorPlanId | null = null
+  if (!standing.limits) {
+    const courses = Math.max(1, await countOwnedCourses(db, userId))
+    suggestedPlanId =
+      PLAN_ORDER.find((id) => {
+        const limits = { ...CREATOR_PLAN_LIMITS[id], ...overrides?.[id] }
+        return (
+          (limits.publishedCourses === null || limits.publishedCourses >= courses) &&
+          (limits.storageBytes === null || limits.storageBytes >= standing.storageUsedBytes)
+        )
+      }) ?? 'enterprise'
+  }
+  return { ...standing, suggestedPlanId }
+}
+
+export async function studioCourses(db: DB, userId: string, filter: z.output<typeof studioListInput>) {
+  return listStudioCourses(db, userId, filter)
+}
+
+/** One course for the editor: its fields as on sale, the pending revision, and its curriculum. */
+export async function studioCourse(db: DB, userId: string, courseId: string) {
+  const role = await assertCourseRole(db, userId, courseId)
+  const [row, pending, curriculum] = await Promise.all([
+    findStudioCourse(db, courseId),
+    findCourseDraft(db, courseId),
+    readStudioCurriculum(db, courseId),
+  ])
+  return {
+    id: row.id,
+    role,
+    status: row.status,
+    onSale: isOnSale(row.status),
+    title: row.title,
+    subtitle: row.subtitle,
+    description: row.description,
+    categoryId: row.category_id,
+    level: row.level,
+    language: row.language,
+    whatYouWillLearn: row.what_you_will_learn,
+    requirements: row.requirements,
+    imageUrl: row.image_url,
+    priceMinor: row.price_minor,
+    currency: row.currency,
+    certificate: row.certificate,
+    lessons: row.lessons_count,
+    durationMinutes: row.duration_minutes,
+    updatedAt: row.updated_at.toISOString(),
+    /** Reviewed fields waiting for staff approval (only those that differ from the course on sale). */
+    pending,
+    curriculum,
+  }
+}
+
+export async function createStudioCourse(db: DB, creator: Creator, input: z.output<typeof studioCreateInput>) {
+  await assertCategory(db, input.categoryId)
+  const id = await freeCourseId(db, input.title)
+  await db.transaction().execute(async (trx) => {
+    await insertStudioCourse(trx, {
+      id,
+      title: input.title,
+      categoryId: input.categoryId,
+      ownerId: creator.userId,
+      instructorId: creator.instructorId,
+    })
+    await addCourseOwner(trx, id, creator.userId)
+  })
+  return { id }
+}
+
+type CourseSave = z.output<typeof studioCourseInput>
+
+export async function saveStudioCourse(
+  db: DB,
+  userId: string,
+  input: CourseSave,
+  images: Pick<FileStorage, 'keyFromUrl'>,
+) {
+  await assertCourseRole(db, userId, input.courseId)
+  await assertCategory(db, input.categoryId)
+  const wanted: ReviewedFields = {
+    title: input.title,
+    priceMinor: toMinorUnits(input.price),
+    currency: input.currency,
+    description: input.description,
+  }
+  await db.transaction().execute(async (trx) => {
+    const row = await findStudioCourse(trx, input.courseId, true)
+    assertCourseImage(input.imageUrl, images, row.image_url)
+    const draft = await findCourseDraft(trx, input.courseId)
+    // The price the creator sees is the pending one when there is one: only a different price needs the owner.
+    const shownPrice = draft.priceMinor ?? row.price_minor
+    const shownCurrency = draft.currency ?? row.currency
+    if (wanted.priceMinor !== shownPrice || (wanted.priceMinor > 0 && wanted.currency !== shownCurrency)) {
+      await assertCourseRole(trx, userId, input.courseId, 'owner')
+    }
+    // A free course keeps its currency: only a priced one says which.
+    if (wanted.priceMinor === 0) wanted.currency = shownCurrency
+    const immediate = {
+      subtitle: input.subtitle,
+      categoryId: input.categoryId,
+      level: input.level,
+      language: input.language,
+      whatYouWillLearn: input.whatYouWillLearn,
+      requirements: input.requirements,
+      imageUrl: input.imageUrl,
+      certificate: input.certificate,
+    }
+    if (!isOnSale(row.status)) {
+      await writeStudioCourse(trx, input.courseId, immediate, wanted)
+      return
+    }
+    const live: ReviewedFields = {
+      title: row.title,
+      priceMinor: row.price_minor,
+      currency: row.currency,
+      description: row.description,
+    }
+    const revision: Partial<ReviewedFields> = {}
+    for (const key of REVIEWED_KEYS) {
+      if (wanted[key] !== live[key]) Object.assign(revision, { [key]: wanted[key] })
+    }
+    await writeStudioCourse(trx, input.courseId, immediate, null)
+    await saveCourseDraft(trx, input.courseId, revision)
+  })
+  return studioCourse(db, userId, input.courseId)
+}

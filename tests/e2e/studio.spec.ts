@@ -1,0 +1,208 @@
+// The creator studio on a 390 px phone: an approved creator (made in the database) starts from the empty state,
+// creates a course, fills its details, builds a curriculum with a text lesson and a YouTube lesson, and reorders
+// lessons by keyboard (focus kept on the moved lesson's button, announced) and by dragging. Signed-out people go to
+// the log-in page; signed-in non-creators to /teach.
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { createUser } from '../support/factories.ts'
+import { makeCreator } from '../support/studio.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test.use({ viewport: { width: 390, height: 844 } })
+
+async function lessonTitles(db: Kysely<Database>, courseId: string) {
+  const rows = await db
+    .selectFrom('lessons as l')
+    .innerJoin('course_sections as s', 's.id', 'l.section_id')
+    .select('l.title')
+    .where('l.course_id', '=', courseId)
+    .orderBy('s.position')
+    .orderBy('l.position')
+    .execute()
+  return rows.map((row) => row.title)
+}
+
+test.describe('creator studio', () => {
+  test('a creator builds a course: details, text and YouTube lessons, keyboard and drag reordering', async ({
+    page,
+    db,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000)
+    const creator = await makeCreator(db, 'Studio Creator')
+    await signInAs(page, baseURL!, db, creator)
+
+    await page.goto('/studio')
+    await expect(page.getByRole('heading', { name: 'Create your first course' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('choose a plan')
+    await expect(page.getByRole('link', { name: 'See plans and pricing' })).toHaveAttribute('href', '/pricing')
+
+    // Create the course; a slow answer shows the loading state first.
+    const categories = (url: URL) => url.pathname.includes('studio.categories')
+    await page.route(
+      categories,
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        await route.continue()
+      },
+      { times: 1 },
+    )
+    await page.getByRole('link', { name: 'Create your first course' }).click()
+    await expect(page.getByText('Loading the new course form…')).toBeVisible()
+    await expect(page).toHaveURL(/\/studio\/courses\/new$/)
+    await page.getByLabel('Title').fill('Phone-Made Course')
+    await page.getByLabel('Category').selectOption({ label: 'Development' })
+    await page.getByRole('button', { name: 'Create course' }).click()
+    await expect(page).toHaveURL(/\/studio\/courses\/phone-made-course/)
+    const courseId = new URL(page.url()).pathname.split('/')[3]!
+    await expect(page.getByRole('heading', { name: 'Phone-Made Course' })).toBeVisible()
+
+    // Its details.
+    await page.getByLabel('Subtitle').fill('Built on a phone')
+    await page.getByLabel('Description').fill('# About\n\nA course built end to end in the studio.')
+    await page.getByLabel("What you'll learn (one per line)").fill('Sections\nLessons')
+    await page.getByLabel('Amount (0 for free)').fill('19.99')
+    await page.getByLabel('Currency').selectOption('GBP')
+    await page.getByRole('button', { name: 'Save details' }).click()
+    await expect(page.getByText('Course saved')).toBeVisible()
+    const row = await db
+      .selectFrom('courses')
+      .select(['subtitle', 'price_minor', 'currency', 'what_you_will_learn', 'owner_id'])
+      .where('id', '=', courseId)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({
+      subtitle: 'Built on a phone',
+      price_minor: 1999,
+      currency: 'GBP',
+      what_you_will_learn: ['Sections', 'Lessons'],
+      owner_id: creator.id,
+    })
+
+    // The curriculum: one section, three lessons.
+    await page.getByRole('navigation', { name: 'Course' }).getByRole('link', { name: 'Curriculum' }).click()
+    await expect(page.getByText('No sections yet')).toBeVisible()
+    await page.getByLabel('New section title').fill('Getting started')
+    await page.getByRole('button', { name: 'Add section' }).click()
+    await expect(page.getByRole('heading', { name: /Getting started/ })).toBeVisible()
+    const newLesson = page.getByLabel('New lesson in Getting started')
+    for (const title of ['Welcome', 'Watch this', 'Wrap-up']) {
+      await newLesson.fill(title)
+      await page.getByRole('button', { name: 'Add lesson' }).click()
+      await expect(page.getByRole('button', { name: `Edit: ${title}` })).toBeVisible()
+    }
+
+    // A text lesson.
+    await page.getByRole('button', { name: 'Edit: Welcome' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit lesson' })
+    await dialog.getByLabel('Lesson text (Markdown)').fill('# Welcome\n\nStart here.')
+    await dialog.getByLabel('Duration (m:ss)').fill('3:00')
+    await dialog.getByLabel(/Free preview/).check()
+    await page.getByRole('button', { name: 'Save lesson' }).click()
+    await expect(dialog).toBeHidden()
+    // A YouTube lesson.
+    await page.getByRole('button', { name: 'Edit: Watch this' }).click()
+    await dialog.getByRole('radio', { name: 'YouTube or Vimeo link' }).check()
+    await dialog.getByLabel('YouTube or Vimeo address').fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ')
+    await dialog.getByLabel('Duration (m:ss)').fill('10:30')
+    await page.getByRole('button', { name: 'Save lesson' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(page.getByText('YouTube/Vimeo')).toBeVisible()
+    const lessons = await db
+      .selectFrom('lessons')
+      .select(['title', 'kind', 'video_url', 'body_markdown', 'is_preview', 'duration_seconds'])
+      .where('course_id', '=', courseId)
+      .orderBy('position')
+      .execute()
+    expect(lessons.slice(0, 2)).toEqual([
+      {
+        title: 'Welcome',
+        kind: 'article',
+        video_url: null,
+        body_markdown: '# Welcome\n\nStart here.',
+        is_preview: true,
+        duration_seconds: 180,
+      },
+      {
+        title: 'Watch this',
+        kind: 'video',
+        video_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        body_markdown: '',
+        is_preview: false,
+        duration_seconds: 630,
+      },
+    ])
+
+    // Reorder by keyboard: focus stays on the moved lesson's button, and the move is announced.
+    const moveDown = page.getByRole('button', { name: 'Move down: Welcome' })
+    await moveDown.focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByText('“Welcome” moved to position 2 of 3 in “Getting started”.')).toBeAttached()
+    await expect(moveDown).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(moveDown).toBeFocused()
+    await expect.poll(() => lessonTitles(db, courseId)).toEqual(['Watch this', 'Wrap-up', 'Welcome'])
+    // At the bottom the button stays focusable and does nothing.
+    await page.keyboard.press('Enter')
+    await expect(moveDown).toHaveAttribute('aria-disabled', 'true')
+    await expect(moveDown).toBeFocused()
+
+    // Reorder by dragging: Welcome back to the top.
+    const rowOf = (title: string) => page.locator('li[data-lesson-id]', { hasText: title })
+    await rowOf('Welcome').dragTo(rowOf('Watch this'))
+    await expect.poll(() => lessonTitles(db, courseId)).toEqual(['Welcome', 'Watch this', 'Wrap-up'])
+    await expect(page.locator('li[data-lesson-id]').first()).toContainText('Welcome')
+
+    // Preview as a learner: the draft's first lesson opens for its creator, with nothing saved as progress.
+    await page.getByRole('navigation', { name: 'Course' }).getByRole('link', { name: 'Preview' }).click()
+    await expect(page.getByRole('note')).toContainText('Preview: you see this course as a learner will.')
+    await expect(page.getByTestId('lesson-article')).toContainText('Start here.')
+    await expect(page.getByRole('button', { name: 'Mark as complete' })).toHaveCount(0)
+    await page.goBack()
+
+    // Back on the list: the course with its state.
+    await page.getByRole('link', { name: '← My courses' }).click()
+    const card = page.getByRole('list', { name: 'Your courses' }).getByRole('listitem')
+    await expect(card).toHaveCount(1)
+    await expect(card).toContainText('Phone-Made Course')
+    await expect(card).toContainText('Draft')
+    await expect(card).toContainText('£19.99')
+    // Nothing on the page is wider than the phone.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+  })
+
+  test('signed-out people log in first; signed-in non-creators go to /teach; another creator’s course is not found', async ({
+    page,
+    db,
+    baseURL,
+  }) => {
+    await page.goto('/studio')
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fstudio/)
+
+    const customer = await createUser(db)
+    await signInAs(page, baseURL!, db, customer)
+    await page.goto('/studio')
+    await expect(page).toHaveURL(/\/teach$/)
+
+    const owner = await makeCreator(db, 'Owner Creator')
+    const foreignId = `owned-elsewhere-${Date.now()}`
+    await db
+      .insertInto('courses')
+      .values({
+        id: foreignId,
+        title: 'Not yours',
+        category_id: (await db.selectFrom('categories').select('id').executeTakeFirstOrThrow()).id,
+        instructor_name: 'Owner Creator',
+        price_minor: 0,
+        owner_id: owner.id,
+        what_you_will_learn: JSON.stringify([]),
+        requirements: JSON.stringify([]),
+      })
+      .execute()
+    const other = await makeCreator(db, 'Other Creator')
+    await page.context().clearCookies()
+    await signInAs(page, baseURL!, db, other)
+    await page.goto(`/studio/courses/${foreignId}`)
+    await expect(page.getByRole('heading', { name: 'Course not found' })).toBeVisible()
+  })
+})
