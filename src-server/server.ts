@@ -20,6 +20,7 @@ import { statusForPath } from './flows/page-status.ts'
 import { registerProfileRoutes } from './http/avatar.ts'
 import { registerClient } from './http/client.ts'
 import { registerAdminImageRoutes } from './http/course-image.ts'
+import { registerCreatorApplicationRoutes } from './http/creator-applications.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
 import { registerLessonUploadRoutes } from './http/lesson-uploads.ts'
@@ -246,6 +247,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerLearningRoutes(app, httpDeps)
   registerLessonUploadRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
+  registerCreatorApplicationRoutes(app, httpDeps)
 
   const renderPage = await registerClient(
     app,

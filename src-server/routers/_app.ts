@@ -5,6 +5,7 @@ import { cartRouter } from './cart.ts'
 import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
+import { creatorsRouter } from './creators.ts'
 import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentsRouter } from './payments.ts'
@@ -32,6 +33,7 @@ export const appRouter = router({
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
   security: securityRouter,
+  creators: creatorsRouter,
   admin: adminRouter,
 })
 

@@ -4,6 +4,7 @@ import { router } from '../../trpc/init.ts'
 import { adminAuditRouter } from './audit.ts'
 import { adminCategoriesRouter } from './categories.ts'
 import { adminCoursesRouter } from './courses.ts'
+import { adminCreatorApplicationsRouter } from './creator-applications.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminOrdersRouter } from './orders.ts'
 import { adminOutboxRouter } from './outbox.ts'
@@ -23,4 +24,5 @@ export const adminRouter = router({
   outbox: adminOutboxRouter,
   serviceOrders: adminServiceOrdersRouter,
   reviews: adminReviewsRouter,
+  creatorApplications: adminCreatorApplicationsRouter,
 })
