@@ -6,7 +6,7 @@ import {
   instructorSlugInput,
   profileInput,
 } from '../../src-shared/schemas/creators.ts'
-import { myApplication, submitApplication } from '../creators/applications.ts'
+import { myApplication, submitApplication as storeApplication } from '../creators/applications.ts'
 import { ownProfile } from '../creators/profiles.ts'
 import { updateCreatorProfile } from '../flows/creator-profile.ts'
 import { instructorPage } from '../flows/instructor-profile.ts'
@@ -17,7 +17,7 @@ import { toCourseCard } from './catalog.ts'
 
 export const creatorsRouter = router({
   /** Each submission stores a row for staff: counted per person and per client address. */
-  apply: authedProcedure.input(applicationInput).mutation(async ({ ctx, input }) => {
+  submitApplication: authedProcedure.input(applicationInput).mutation(async ({ ctx, input }) => {
     await reserveAttempt(
       ctx.limiter,
       [
@@ -27,7 +27,7 @@ export const creatorsRouter = router({
       APPLICATION_MESSAGES.tooMany,
       (error) => ctx.log.warn({ err: error }, 'rate limiter unavailable; application allowed'),
     )
-    const { id } = await submitApplication(ctx.db, ctx.storage, ctx.user.id, input)
+    const { id } = await storeApplication(ctx.db, ctx.storage, ctx.user.id, input)
     return { id, message: APPLICATION_MESSAGES.submitted }
   }),
 

@@ -60,6 +60,10 @@ const EXPECTED: Record<string, Access> = {
   'admin.serviceOrders.cancel': 'admin',
   'admin.reviews.list': 'viewer',
   'admin.reviews.setHidden': 'editor',
+  'admin.creatorApplications.list': 'viewer',
+  'admin.creatorApplications.detail': 'viewer',
+  'admin.creatorApplications.approve': 'admin',
+  'admin.creatorApplications.decline': 'admin',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const
