@@ -41,7 +41,12 @@ import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
+import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
+import { Route as StudioProfileRouteImport } from './routes/studio/profile'
+import { Route as TeachIndexRouteImport } from './routes/teach.index'
+import { Route as TeachApplicationRouteImport } from './routes/teach.application'
+import { Route as TeachApplyRouteImport } from './routes/teach.apply'
 import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_.security'
@@ -50,6 +55,7 @@ import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
+import { Route as AdminStaffCreatorApplicationsRouteImport } from './routes/admin/_staff/creator-applications'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
@@ -60,6 +66,7 @@ import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
+import { Route as AdminStaffCreatorApplicationsIdRouteImport } from './routes/admin/_staff/creator-applications_.$id'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 
 const IndexRoute = IndexRouteImport.update({
@@ -222,9 +229,34 @@ const CoursesCourseIdRoute = CoursesCourseIdRouteImport.update({
   path: '/courses/$courseId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const InstructorsSlugRoute = InstructorsSlugRouteImport.update({
+  id: '/instructors/$slug',
+  path: '/instructors/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   id: '/service/$serviceId',
   path: '/service/$serviceId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const StudioProfileRoute = StudioProfileRouteImport.update({
+  id: '/studio/profile',
+  path: '/studio/profile',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TeachIndexRoute = TeachIndexRouteImport.update({
+  id: '/teach/',
+  path: '/teach/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TeachApplicationRoute = TeachApplicationRouteImport.update({
+  id: '/teach/application',
+  path: '/teach/application',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TeachApplyRoute = TeachApplyRouteImport.update({
+  id: '/teach/apply',
+  path: '/teach/apply',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
@@ -267,6 +299,12 @@ const AdminStaffCoursesRoute = AdminStaffCoursesRouteImport.update({
   path: '/courses',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffCreatorApplicationsRoute =
+  AdminStaffCreatorApplicationsRouteImport.update({
+    id: '/creator-applications',
+    path: '/creator-applications',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
 const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
@@ -318,6 +356,12 @@ const AuthDocumentsKindDocumentIdRoute =
     path: '/documents/$kind/$documentId',
     getParentRoute: () => AuthRoute,
   } as any)
+const AdminStaffCreatorApplicationsIdRoute =
+  AdminStaffCreatorApplicationsIdRouteImport.update({
+    id: '/creator-applications_/$id',
+    path: '/creator-applications/$id',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
 const AdminStaffServiceOrdersIdRoute =
   AdminStaffServiceOrdersIdRouteImport.update({
     id: '/service-orders_/$id',
@@ -356,8 +400,13 @@ export interface FileRoutesByFullPath {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/profile': typeof StudioProfileRoute
+  '/teach/application': typeof TeachApplicationRoute
+  '/teach/apply': typeof TeachApplyRoute
   '/courses/': typeof CoursesIndexRoute
+  '/teach/': typeof TeachIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
@@ -365,6 +414,7 @@ export interface FileRoutesByFullPath {
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
+  '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
@@ -376,6 +426,7 @@ export interface FileRoutesByFullPath {
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/creator-applications/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesByTo {
@@ -408,8 +459,13 @@ export interface FileRoutesByTo {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/profile': typeof StudioProfileRoute
+  '/teach/application': typeof TeachApplicationRoute
+  '/teach/apply': typeof TeachApplyRoute
   '/courses': typeof CoursesIndexRoute
+  '/teach': typeof TeachIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
@@ -417,6 +473,7 @@ export interface FileRoutesByTo {
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
+  '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
@@ -428,6 +485,7 @@ export interface FileRoutesByTo {
   '/learn/$courseId': typeof LearnCourseIdIndexRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/creator-applications/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRoutesById {
@@ -463,8 +521,13 @@ export interface FileRoutesById {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/profile': typeof StudioProfileRoute
+  '/teach/application': typeof TeachApplicationRoute
+  '/teach/apply': typeof TeachApplyRoute
   '/courses/': typeof CoursesIndexRoute
+  '/teach/': typeof TeachIndexRoute
   '/_auth/account_/membership': typeof AuthAccountMembershipRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/_auth/account_/security': typeof AuthAccountSecurityRoute
@@ -472,6 +535,7 @@ export interface FileRoutesById {
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
+  '/admin/_staff/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
   '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
@@ -483,6 +547,7 @@ export interface FileRoutesById {
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/admin/_staff/creator-applications_/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
 }
 export interface FileRouteTypes {
@@ -518,8 +583,13 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/profile'
+    | '/teach/application'
+    | '/teach/apply'
     | '/courses/'
+    | '/teach/'
     | '/account/membership'
     | '/account/premium'
     | '/account/security'
@@ -527,6 +597,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/categories'
     | '/admin/courses'
+    | '/admin/creator-applications'
     | '/admin/orders'
     | '/admin/outbox'
     | '/admin/reviews'
@@ -538,6 +609,7 @@ export interface FileRouteTypes {
     | '/learn/$courseId/'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
+    | '/admin/creator-applications/$id'
     | '/admin/service-orders/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -570,8 +642,13 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/profile'
+    | '/teach/application'
+    | '/teach/apply'
     | '/courses'
+    | '/teach'
     | '/account/membership'
     | '/account/premium'
     | '/account/security'
@@ -579,6 +656,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/categories'
     | '/admin/courses'
+    | '/admin/creator-applications'
     | '/admin/orders'
     | '/admin/outbox'
     | '/admin/reviews'
@@ -590,6 +668,7 @@ export interface FileRouteTypes {
     | '/learn/$courseId'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
+    | '/admin/creator-applications/$id'
     | '/admin/service-orders/$id'
   id:
     | '__root__'
@@ -624,8 +703,13 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/profile'
+    | '/teach/application'
+    | '/teach/apply'
     | '/courses/'
+    | '/teach/'
     | '/_auth/account_/membership'
     | '/_auth/account_/premium'
     | '/_auth/account_/security'
@@ -633,6 +717,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/audit'
     | '/admin/_staff/categories'
     | '/admin/_staff/courses'
+    | '/admin/_staff/creator-applications'
     | '/admin/_staff/orders'
     | '/admin/_staff/outbox'
     | '/admin/_staff/reviews'
@@ -644,6 +729,7 @@ export interface FileRouteTypes {
     | '/learn/$courseId/'
     | '/_auth/account_/services/$id'
     | '/_auth/documents/$kind/$documentId'
+    | '/admin/_staff/creator-applications_/$id'
     | '/admin/_staff/service-orders_/$id'
   fileRoutesById: FileRoutesById
 }
@@ -678,8 +764,13 @@ export interface RootRouteChildren {
   AuthCallbackRoute: typeof AuthCallbackRoute
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
+  InstructorsSlugRoute: typeof InstructorsSlugRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
+  StudioProfileRoute: typeof StudioProfileRoute
+  TeachApplicationRoute: typeof TeachApplicationRoute
+  TeachApplyRoute: typeof TeachApplyRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
+  TeachIndexRoute: typeof TeachIndexRoute
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
   LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
   LearnCourseIdIndexRoute: typeof LearnCourseIdIndexRoute
@@ -911,11 +1002,46 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCourseIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/instructors/$slug': {
+      id: '/instructors/$slug'
+      path: '/instructors/$slug'
+      fullPath: '/instructors/$slug'
+      preLoaderRoute: typeof InstructorsSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/service/$serviceId': {
       id: '/service/$serviceId'
       path: '/service/$serviceId'
       fullPath: '/service/$serviceId'
       preLoaderRoute: typeof ServiceServiceIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/studio/profile': {
+      id: '/studio/profile'
+      path: '/studio/profile'
+      fullPath: '/studio/profile'
+      preLoaderRoute: typeof StudioProfileRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/teach/': {
+      id: '/teach/'
+      path: '/teach'
+      fullPath: '/teach/'
+      preLoaderRoute: typeof TeachIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/teach/application': {
+      id: '/teach/application'
+      path: '/teach/application'
+      fullPath: '/teach/application'
+      preLoaderRoute: typeof TeachApplicationRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/teach/apply': {
+      id: '/teach/apply'
+      path: '/teach/apply'
+      fullPath: '/teach/apply'
+      preLoaderRoute: typeof TeachApplyRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_auth/account_/membership': {
@@ -972,6 +1098,13 @@ declare module '@tanstack/react-router' {
       path: '/courses'
       fullPath: '/admin/courses'
       preLoaderRoute: typeof AdminStaffCoursesRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/creator-applications': {
+      id: '/admin/_staff/creator-applications'
+      path: '/creator-applications'
+      fullPath: '/admin/creator-applications'
+      preLoaderRoute: typeof AdminStaffCreatorApplicationsRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/orders': {
@@ -1044,6 +1177,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthDocumentsKindDocumentIdRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/admin/_staff/creator-applications_/$id': {
+      id: '/admin/_staff/creator-applications_/$id'
+      path: '/creator-applications/$id'
+      fullPath: '/admin/creator-applications/$id'
+      preLoaderRoute: typeof AdminStaffCreatorApplicationsIdRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/service-orders_/$id': {
       id: '/admin/_staff/service-orders_/$id'
       path: '/service-orders/$id'
@@ -1079,12 +1219,14 @@ interface AdminStaffRouteChildren {
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
+  AdminStaffCreatorApplicationsRoute: typeof AdminStaffCreatorApplicationsRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
   AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
   AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
   AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
+  AdminStaffCreatorApplicationsIdRoute: typeof AdminStaffCreatorApplicationsIdRoute
   AdminStaffServiceOrdersIdRoute: typeof AdminStaffServiceOrdersIdRoute
 }
 
@@ -1093,12 +1235,14 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffAuditRoute: AdminStaffAuditRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
+  AdminStaffCreatorApplicationsRoute: AdminStaffCreatorApplicationsRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
   AdminStaffOutboxRoute: AdminStaffOutboxRoute,
   AdminStaffReviewsRoute: AdminStaffReviewsRoute,
   AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
+  AdminStaffCreatorApplicationsIdRoute: AdminStaffCreatorApplicationsIdRoute,
   AdminStaffServiceOrdersIdRoute: AdminStaffServiceOrdersIdRoute,
 }
 
@@ -1137,8 +1281,13 @@ const rootRouteChildren: RootRouteChildren = {
   AuthCallbackRoute: AuthCallbackRoute,
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
+  InstructorsSlugRoute: InstructorsSlugRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
+  StudioProfileRoute: StudioProfileRoute,
+  TeachApplicationRoute: TeachApplicationRoute,
+  TeachApplyRoute: TeachApplyRoute,
   CoursesIndexRoute: CoursesIndexRoute,
+  TeachIndexRoute: TeachIndexRoute,
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
   LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,
   LearnCourseIdIndexRoute: LearnCourseIdIndexRoute,

@@ -198,10 +198,18 @@ export async function listApplications(
   let query = db.selectFrom('creator_applications').innerJoin('users', 'users.id', 'creator_applications.user_id')
   if (filters.status) query = query.where('creator_applications.status', '=', filters.status)
   if (filters.olderThanDays) {
-    query = query.where('creator_applications.created_at', '<', new Date(now.getTime() - filters.olderThanDays * DAY_MS))
+    query = query.where(
+      'creator_applications.created_at',
+      '<',
+      new Date(now.getTime() - filters.olderThanDays * DAY_MS),
+    )
   }
   if (filters.category) {
-    const category = await db.selectFrom('categories').select('id').where('slug', '=', filters.category).executeTakeFirst()
+    const category = await db
+      .selectFrom('categories')
+      .select('id')
+      .where('slug', '=', filters.category)
+      .executeTakeFirst()
     if (!category) return { items: [], total: 0 }
     query = query.where(sql<boolean>`creator_applications.category_ids @> ${JSON.stringify([category.id])}::jsonb`)
   }

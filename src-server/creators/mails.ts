@@ -23,7 +23,13 @@ export async function mailApplicationApproved(trx: DB, userId: string, publicUrl
   })
 }
 
-export async function mailApplicationDeclined(trx: DB, userId: string, reason: string, reapplyFrom: Date, publicUrl: string) {
+export async function mailApplicationDeclined(
+  trx: DB,
+  userId: string,
+  reason: string,
+  reapplyFrom: Date,
+  publicUrl: string,
+) {
   const user = await applicantOf(trx, userId)
   await enqueueMail(trx, {
     kind: 'creator-application-declined',

@@ -45,11 +45,13 @@ export const creatorsRouter = router({
     const page = await instructorPage(ctx.db, input.slug)
     if (!page) return null
     const { instructor, courses, totalLearners, rating } = page
+    // The bio is Markdown, rendered and sanitised as lesson articles are (loaded on first use: a heavy module).
+    const { renderMarkdown } = await import('../learning/markdown.ts')
     return {
       slug: instructor.slug,
       name: instructor.name,
       title: instructor.title,
-      bio: instructor.bio,
+      bioHtml: renderMarkdown(instructor.bio),
       image: instructor.image_url,
       links: instructor.links,
       isHouse: instructor.user_id === null,

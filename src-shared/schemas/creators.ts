@@ -30,17 +30,23 @@ const httpsUrl = (label: string, hosts?: readonly string[]) =>
     .string()
     .trim()
     .max(300, `${label} must be at most 300 characters.`)
-    .refine((value) => {
-      const url = URL.parse(value)
-      if (!url || url.protocol !== 'https:') return false
-      if (!hosts) return true
-      const host = url.hostname.toLowerCase()
-      return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`))
-    }, `${label} must be an https:// address${hosts ? ` on ${hosts[0]}` : ''}.`)
+    .refine(
+      (value) => {
+        const url = URL.parse(value)
+        if (!url || url.protocol !== 'https:') return false
+        if (!hosts) return true
+        const host = url.hostname.toLowerCase()
+        return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`))
+      },
+      `${label} must be an https:// address${hosts ? ` on ${hosts[0]}` : ''}.`,
+    )
 
 /** Optional links: an empty field means none. */
 const optionalLink = (label: string, hosts?: readonly string[]) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), httpsUrl(label, hosts).optional())
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    httpsUrl(label, hosts).optional(),
+  )
 
 export const linksSchema = z.object({
   website: optionalLink('Website'),
@@ -66,9 +72,7 @@ export const applicationInput = z.object({
     .max(PROPOSAL_MAX, `Proposal must be at most ${PROPOSAL_MAX} characters.`),
   links: linksSchema,
   /** The upload route's answer for an attached file: its key and name. */
-  attachment: z
-    .object({ key: z.string().min(1).max(300), name: z.string().trim().max(200) })
-    .nullish(),
+  attachment: z.object({ key: z.string().min(1).max(300), name: z.string().trim().max(200) }).nullish(),
 })
 export type ApplicationInput = z.infer<typeof applicationInput>
 
@@ -101,7 +105,11 @@ export const declineInput = z.object({
 export const instructorSlugInput = z.object({ slug: z.string().trim().min(1).max(120) })
 
 export const profileInput = z.object({
-  name: z.string().trim().min(2, 'Name must be at least 2 characters.').max(100, 'Name must be at most 100 characters.'),
+  name: z
+    .string()
+    .trim()
+    .min(2, 'Name must be at least 2 characters.')
+    .max(100, 'Name must be at most 100 characters.'),
   title: z
     .string()
     .trim()

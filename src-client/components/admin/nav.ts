@@ -10,5 +10,6 @@ export const adminNav = [
   { to: '/admin/service-orders', label: 'Service orders', minRole: 'viewer' },
   { to: '/admin/outbox', label: 'Outbox', minRole: 'admin' },
   { to: '/admin/reviews', label: 'Reviews', minRole: 'viewer' },
+  { to: '/admin/creator-applications', label: 'Creator applications', minRole: 'viewer' },
   { to: '/admin/audit', label: 'Audit log', minRole: 'admin' },
 ] as const satisfies readonly { to: string; label: string; minRole: StaffRole }[]

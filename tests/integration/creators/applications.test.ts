@@ -3,7 +3,8 @@
 // makes a creator with an instructor profile.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { TRPCError } from '@trpc/server'
+import type { TRPCError } from '@trpc/server'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
@@ -40,7 +41,10 @@ function upload(cookie: string, bytes: Buffer, name: string) {
 
 async function applyOverHttp(cookie: string, input: unknown) {
   const response = await trpcPost(site.baseUrl, 'creators.submitApplication', input, { cookie })
-  return { status: response.status, body: (await response.json()) as { result?: { data: { id: string } }; error?: { message: string } } }
+  return {
+    status: response.status,
+    body: (await response.json()) as { result?: { data: { id: string } }; error?: { message: string } },
+  }
 }
 
 const refusal = (promise: Promise<unknown>) =>
@@ -56,7 +60,11 @@ describe('creators.submitApplication', () => {
     const user = await createUser(site.db)
     const caller = await callerAs(site.db, user)
     const { id } = await caller.creators.submitApplication(application())
-    const row = await site.db.selectFrom('creator_applications').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    const row = await site.db
+      .selectFrom('creator_applications')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
     expect(row.status).toBe('submitted')
     expect(row.category_ids).toHaveLength(2)
     expect(row.links).toEqual({ website: 'https://example.com', linkedin: 'https://www.linkedin.com/in/someone' })
@@ -83,9 +91,9 @@ describe('creators.submitApplication', () => {
     ]) {
       expect((await refusal(other.creators.submitApplication(bad))).code).toBe('BAD_REQUEST')
     }
-    expect((await refusal(other.creators.submitApplication(application({ categories: ['no-such-category'] })))).code).toBe(
-      'BAD_REQUEST',
-    )
+    expect(
+      (await refusal(other.creators.submitApplication(application({ categories: ['no-such-category'] })))).code,
+    ).toBe('BAD_REQUEST')
     expect(
       await site.db.selectFrom('creator_applications').select('id').where('user_id', '=', otherUser.id).execute(),
     ).toEqual([])
@@ -109,7 +117,10 @@ describe('creators.submitApplication', () => {
     const user = await createUser(site.db)
     const caller = await callerAs(site.db, user)
     const { id } = await caller.creators.submitApplication(application())
-    await (await callerAs(site.db, admin)).admin.creatorApplications.decline({ id, reason: 'Please show more teaching experience.' })
+    await (await callerAs(site.db, admin)).admin.creatorApplications.decline({
+      id,
+      reason: 'Please show more teaching experience.',
+    })
     const mine = await caller.creators.myApplication()
     expect(mine).toMatchObject({ status: 'declined', decisionReason: 'Please show more teaching experience.' })
     const again = await refusal(caller.creators.submitApplication(application()))
@@ -140,9 +151,9 @@ describe('staff decisions', () => {
       const list = await staff.admin.creatorApplications.list({ status: 'submitted', page: 1 })
       expect(list.items.map((item) => item.id)).toContain(id)
       expect((await staff.admin.creatorApplications.detail({ id })).applicant.email).toBe(user.email)
-      expect((await refusal(staff.admin.creatorApplications.decline({ id, reason: 'Not this time, sorry.' }))).code).toBe(
-        'FORBIDDEN',
-      )
+      expect(
+        (await refusal(staff.admin.creatorApplications.decline({ id, reason: 'Not this time, sorry.' }))).code,
+      ).toBe('FORBIDDEN')
       expect((await refusal(staff.admin.creatorApplications.approve({ id }))).code).toBe('FORBIDDEN')
     }
     const customer = await callerAs(site.db, await createUser(site.db))
@@ -150,10 +161,20 @@ describe('staff decisions', () => {
 
     const admin = await createUser(site.db, { role: 'admin' })
     const adminCaller = await callerAs(site.db, admin)
-    expect((await refusal(adminCaller.admin.creatorApplications.decline({ id, reason: 'no' }))).code).toBe('BAD_REQUEST')
+    expect((await refusal(adminCaller.admin.creatorApplications.decline({ id, reason: 'no' }))).code).toBe(
+      'BAD_REQUEST',
+    )
     await adminCaller.admin.creatorApplications.decline({ id, reason: 'We need a more detailed course outline.' })
-    const row = await site.db.selectFrom('creator_applications').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-    expect(row).toMatchObject({ status: 'declined', decision_reason: 'We need a more detailed course outline.', decided_by: admin.id })
+    const row = await site.db
+      .selectFrom('creator_applications')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(row).toMatchObject({
+      status: 'declined',
+      decision_reason: 'We need a more detailed course outline.',
+      decided_by: admin.id,
+    })
     const mail = await latestMailTo(site.db, user.email, 'creator-application-declined')
     expect(mail?.text_body).toContain('We need a more detailed course outline.')
     const auditRow = await site.db
@@ -161,7 +182,11 @@ describe('staff decisions', () => {
       .selectAll()
       .where('entity_id', '=', id)
       .executeTakeFirstOrThrow()
-    expect(auditRow).toMatchObject({ action: 'creator_application.decline', actor_id: admin.id, entity_type: 'creator_application' })
+    expect(auditRow).toMatchObject({
+      action: 'creator_application.decline',
+      actor_id: admin.id,
+      entity_type: 'creator_application',
+    })
     // Decided once: a second decision is a conflict, and changes nothing.
     expect((await refusal(adminCaller.admin.creatorApplications.approve({ id }))).code).toBe('CONFLICT')
     expect(await site.db.selectFrom('creators').select('user_id').where('user_id', '=', user.id).execute()).toEqual([])
@@ -190,7 +215,11 @@ describe('staff decisions', () => {
         .executeTakeFirstOrThrow()
       expect(instructor.user_id).toBe(user.id)
       expect((await latestMailTo(site.db, user.email, 'creator-application-approved'))?.text_body).toContain('/studio')
-      const auditRow = await site.db.selectFrom('audit_log').selectAll().where('entity_id', '=', id).executeTakeFirstOrThrow()
+      const auditRow = await site.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('entity_id', '=', id)
+        .executeTakeFirstOrThrow()
       expect(auditRow.action).toBe('creator_application.approve')
       // A creator never applies again.
       expect(await refusal(caller.creators.submitApplication(application()))).toEqual({
@@ -210,7 +239,7 @@ describe('staff decisions', () => {
     )
     await site.db
       .updateTable('creator_applications')
-      .set({ created_at: new Date(Date.now() - 10 * 86_400_000) })
+      .set({ created_at: sql`now() - interval '10 days'` })
       .where('id', '=', old.id)
       .execute()
     const fresh = await (await callerAs(site.db, await createUser(site.db))).creators.submitApplication(
@@ -267,10 +296,19 @@ describe('the attached file', () => {
     const applied = await applyOverHttp(cookie, application({ attachment: stored }))
     expect(applied.status).toBe(200)
     const id = applied.body.result?.data.id as string
-    const row = await site.db.selectFrom('creator_applications').select('attachment').where('id', '=', id).executeTakeFirstOrThrow()
-    expect(row.attachment).toMatchObject({ contentType: 'application/pdf', sizeBytes: pdfBytes.length, name: 'my cv.pdf' })
+    const row = await site.db
+      .selectFrom('creator_applications')
+      .select('attachment')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(row.attachment).toMatchObject({
+      contentType: 'application/pdf',
+      sizeBytes: pdfBytes.length,
+      name: 'my cv.pdf',
+    })
 
-    const download = (who: string) => fetch(`${site.baseUrl}/api/creator-applications/${id}/attachment`, { headers: { cookie: who } })
+    const download = (who: string) =>
+      fetch(`${site.baseUrl}/api/creator-applications/${id}/attachment`, { headers: { cookie: who } })
     const own = await download(cookie)
     expect(own.status).toBe(200)
     expect(own.headers.get('content-type')).toBe('application/pdf')

@@ -1,6 +1,6 @@
 // Instructor profiles: the public page's figures from real rows (learners summed over published courses, the
 // average of every visible review), not found for an unknown slug; the creator edits their own profile only.
-import { TRPCError } from '@trpc/server'
+import type { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { insertCourse } from '../../../db/seed/factories.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
@@ -118,6 +118,10 @@ describe('creators.updateProfile', () => {
       links: { website: 'https://turing.example', youtube: 'https://www.youtube.com/@turing' },
     })
     expect(saved).toMatchObject({ name: 'Alan M. Turing', title: 'Mathematician', slug: profile.slug })
+    const page = await (await callerAs(database.db, null)).creators.instructor({ slug: profile.slug })
+    expect(page?.bioHtml).toContain('<strong>Bold</strong>')
+    expect(page?.bioHtml).not.toContain('<script')
+    expect(page?.links).toEqual({ website: 'https://turing.example', youtube: 'https://www.youtube.com/@turing' })
     const course = await database.db
       .selectFrom('courses')
       .select('instructor_name')
@@ -140,8 +144,11 @@ describe('creators.updateProfile', () => {
     const customer: TestUser = await createUser(database.db)
     const customerCaller = await callerAs(database.db, customer)
     expect(
-      ((await customerCaller.creators.updateProfile({ name: 'Eve', title: 'Hacker', bio: '', links: {} }).catch((e) => e)) as TRPCError)
-        .code,
+      (
+        (await customerCaller.creators
+          .updateProfile({ name: 'Eve', title: 'Hacker', bio: '', links: {} })
+          .catch((e) => e)) as TRPCError
+      ).code,
     ).toBe('FORBIDDEN')
   })
 })
