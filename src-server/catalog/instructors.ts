@@ -39,3 +39,8 @@ export async function renameInstructorOnCourses(trx: DB, instructorId: string, n
     .where('instructor_name', '!=', name)
     .execute()
 }
+
+/** Whether a profile answers at /instructors/{slug} (the page's HTTP status). */
+export async function instructorSlugExists(db: DB, slug: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('instructors').select('id').where('slug', '=', slug).executeTakeFirst())
+}
