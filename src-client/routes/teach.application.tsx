@@ -26,7 +26,7 @@ function ApplicationPage() {
   return (
     <main>
       <PageIntro title="Your application to teach" />
-      <Container className={css({ pb: '16', maxW: '3xl' })}>
+      <Container className={css({ pt: '8', pb: '16', maxW: '3xl' })}>
         {application ? (
           <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
             <ApplicationStatus application={application} />

@@ -59,7 +59,7 @@ function ApplyPage() {
   return (
     <main>
       <PageIntro title="Apply to teach">Tell us about you and the course you want to teach.</PageIntro>
-      <Container className={css({ pb: '16', maxW: '3xl' })}>
+      <Container className={css({ pt: '8', pb: '16', maxW: '3xl' })}>
         {open && mine.data ? (
           <ApplicationStatus application={mine.data} />
         ) : (

@@ -97,7 +97,7 @@ function ProfilePage() {
         </Link>
         .
       </PageIntro>
-      <Container className={css({ pb: '16', maxW: '3xl', display: 'flex', flexDir: 'column', gap: '6' })}>
+      <Container className={css({ pt: '8', pb: '16', maxW: '3xl', display: 'flex', flexDir: 'column', gap: '6' })}>
         <div className={css({ display: 'flex', gap: '4', alignItems: 'center', flexWrap: 'wrap' })}>
           <SafeImage
             src={profile.imageUrl}
