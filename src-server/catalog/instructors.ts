@@ -25,9 +25,35 @@ export function publishedCoursesOf(db: DB, instructorId: string, limit = 200) {
     .execute()
 }
 
-/** Every profile's slug, for the sitemap (profiles with at least one published course, or a creator's). */
-export function listInstructorSlugs(db: DB) {
-  return db.selectFrom('instructors').select(['slug', 'created_at']).orderBy('slug').execute()
+/** Profiles with at least one published course: the sitemap's instructor pages (an empty profile is left out). */
+const withPublishedCourse = (db: DB) =>
+  db
+    .selectFrom('instructors')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('courses')
+          .select('courses.id')
+          .whereRef('courses.instructor_id', '=', 'instructors.id')
+          .where('courses.status', '=', 'published'),
+      ),
+    )
+
+export async function countListedInstructors(db: DB): Promise<number> {
+  const row = await withPublishedCourse(db)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirst()
+  return Number(row?.n ?? 0)
+}
+
+/** A slice of those profiles by slug (no last change: a profile has no date of its own). */
+export function listInstructorSlugs(db: DB, { offset, limit }: { offset: number; limit: number }) {
+  return withPublishedCourse(db)
+    .select('instructors.slug')
+    .orderBy('instructors.slug')
+    .offset(offset)
+    .limit(limit)
+    .execute()
 }
 
 /** Keeps the courses' shown instructor name in step with a renamed profile (in the caller's transaction). */
