@@ -14,7 +14,7 @@ test('the route table names every route file', () => {
   expect(stale, `entries in tests/e2e/route-table.ts whose route file is gone: ${stale.join(', ')}`).toEqual([])
 })
 
-for (const as of ['visitor', 'customer', 'staff'] satisfies Visitor[]) {
+for (const as of ['visitor', 'customer', 'staff', 'creator'] satisfies Visitor[]) {
   test.describe(`every ${as} route`, () => {
     let db: Kysely<Database>
     let context: BrowserContext

@@ -11,13 +11,14 @@ import { grant } from '../../src-server/access/ledger.ts'
 import { record } from '../../src-server/audit/repository.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
 import { listLessonIds } from '../../src-server/catalog/repository-lessons.ts'
+import { makeCreator } from '../../src-server/creators/profiles.ts'
 import { issueOrderInvoice } from '../../src-server/orders/invoices.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
 import { signInAs } from './fixtures.ts'
 
-export type Visitor = 'visitor' | 'customer' | 'staff'
+export type Visitor = 'visitor' | 'customer' | 'staff' | 'creator'
 
 /** Rows made for the visitor when its context opens, for the URLs that name them. */
 export interface Seeded {
@@ -28,6 +29,8 @@ export interface Seeded {
   certificateId?: string
   /** The invoice of the customer's paid order. */
   invoiceId?: string
+  /** For staff: another customer's application to teach, waiting for a decision. */
+  applicationId?: string
 }
 
 export interface RouteEntry {
@@ -81,6 +84,9 @@ export const ROUTES: RouteEntry[] = [
   { file: 'admin/login.tsx', url: '/admin/login', as: 'visitor' },
   { file: 'admin/accept-invite.tsx', url: '/admin/accept-invite?token=not-a-real-token', as: 'visitor' },
   { file: '__root.tsx#notFound', url: '/no-such-page', as: 'visitor' },
+  { file: 'teach.index.tsx', url: '/teach', as: 'visitor' },
+  // A seeded house instructor (the creators migration gave each a slug from the name).
+  { file: 'instructors.$slug.tsx', url: '/instructors/amara-nwosu', as: 'visitor' },
 
   { file: 'cart.tsx', url: '/cart', as: 'customer' },
   { file: 'payment.tsx', url: '/payment', as: 'customer' },
@@ -105,6 +111,10 @@ export const ROUTES: RouteEntry[] = [
     url: (seeded) => `/account/services/${seeded.serviceOrderId}`,
     as: 'customer',
   },
+  { file: 'teach.apply.tsx', url: '/teach/apply', as: 'customer' },
+  { file: 'teach.application.tsx', url: '/teach/application', as: 'customer' },
+
+  { file: 'studio/profile.tsx', url: '/studio/profile', as: 'creator' },
 
   { file: 'admin/_staff/index.tsx', url: '/admin', as: 'staff' },
   { file: 'admin/_staff/courses.tsx', url: '/admin/courses', as: 'staff' },
@@ -118,6 +128,12 @@ export const ROUTES: RouteEntry[] = [
   {
     file: 'admin/_staff/service-orders_.$id.tsx',
     url: (seeded) => `/admin/service-orders/${seeded.serviceOrderId}`,
+    as: 'staff',
+  },
+  { file: 'admin/_staff/creator-applications.tsx', url: '/admin/creator-applications', as: 'staff' },
+  {
+    file: 'admin/_staff/creator-applications_.$id.tsx',
+    url: (seeded) => `/admin/creator-applications/${seeded.applicationId}`,
     as: 'staff',
   },
   { file: 'admin/_staff/$.tsx', url: '/admin/no-such-page', as: 'staff' },
@@ -151,7 +167,8 @@ export function openE2eDatabase(): Kysely<Database> {
 /**
  * A browser context for one kind of visitor, and the rows made for it. The customer has a paid course (My Courses,
  * order history), a paid service order, and a course and a plan in the cart (so /payment shows the checkout); staff
- * is an admin (every admin screen), with another buyer's service order to open and an entry in the audit log.
+ * is an admin (every admin screen), with another buyer's service order and application to teach to open and an
+ * entry in the audit log; a creator is a customer approved to teach, with an instructor profile.
  */
 export async function contextFor(
   browser: Browser,
@@ -213,9 +230,29 @@ export async function contextFor(
     seeded.certificateId = certificate.id
     await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
     await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+  } else if (as === 'creator') {
+    // An approved creator with their instructor profile, as staff's approval makes them.
+    const approver = await createUser(db, { role: 'admin' })
+    await makeCreator(db, user.id, approver.id)
   } else {
     const buyer = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' })
     seeded.serviceOrderId = await paidServiceOrder(db, buyer.id)
+    const categories = await db.selectFrom('categories').select('id').orderBy('position').limit(2).execute()
+    const application = await db
+      .insertInto('creator_applications')
+      .values({
+        user_id: buyer.id,
+        headline: 'Compiler engineer, teaches programming from first principles',
+        category_ids: JSON.stringify(categories.map((c) => c.id)),
+        proposal: 'A course on how programs become machine code: parsing, types, code generation. '.repeat(5),
+        links: JSON.stringify({
+          website: `https://example.com/${'a-long-unbroken-path-segment-'.repeat(4)}`,
+          linkedin: 'https://www.linkedin.com/in/grace-hopper',
+        }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    seeded.applicationId = application.id
     // An audit entry whose before and after are long (many fields, an unbroken URL), so /admin/audit shows them.
     const course = {
       title: 'JavaScript Fundamentals',
