@@ -43,9 +43,14 @@ import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
+import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
+import { Route as StudioProfileRouteImport } from './routes/studio/profile'
 import { Route as StudioUploadsRouteImport } from './routes/studio/uploads'
+import { Route as TeachIndexRouteImport } from './routes/teach.index'
+import { Route as TeachApplicationRouteImport } from './routes/teach.application'
+import { Route as TeachApplyRouteImport } from './routes/teach.apply'
 import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_.security'
@@ -55,6 +60,7 @@ import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
+import { Route as AdminStaffCreatorApplicationsRouteImport } from './routes/admin/_staff/creator-applications'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
@@ -68,6 +74,7 @@ import { Route as StudioCoursesNewRouteImport } from './routes/studio/courses.ne
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
 import { Route as AdminStaffCourseReviewsIdRouteImport } from './routes/admin/_staff/course-reviews_.$id'
+import { Route as AdminStaffCreatorApplicationsIdRouteImport } from './routes/admin/_staff/creator-applications_.$id'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 import { Route as StudioCoursesCourseIdIndexRouteImport } from './routes/studio/courses.$courseId.index'
 import { Route as StudioCoursesCourseIdCurriculumRouteImport } from './routes/studio/courses.$courseId.curriculum'
@@ -243,6 +250,11 @@ const CoursesCourseIdRoute = CoursesCourseIdRouteImport.update({
   path: '/courses/$courseId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const InstructorsSlugRoute = InstructorsSlugRouteImport.update({
+  id: '/instructors/$slug',
+  path: '/instructors/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   id: '/service/$serviceId',
   path: '/service/$serviceId',
@@ -253,10 +265,30 @@ const StudioIndexRoute = StudioIndexRouteImport.update({
   path: '/',
   getParentRoute: () => StudioRouteRoute,
 } as any)
+const StudioProfileRoute = StudioProfileRouteImport.update({
+  id: '/profile',
+  path: '/profile',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const StudioUploadsRoute = StudioUploadsRouteImport.update({
   id: '/uploads',
   path: '/uploads',
   getParentRoute: () => StudioRouteRoute,
+} as any)
+const TeachIndexRoute = TeachIndexRouteImport.update({
+  id: '/teach/',
+  path: '/teach/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TeachApplicationRoute = TeachApplicationRouteImport.update({
+  id: '/teach/application',
+  path: '/teach/application',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TeachApplyRoute = TeachApplyRouteImport.update({
+  id: '/teach/apply',
+  path: '/teach/apply',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
   id: '/account_/membership',
@@ -303,6 +335,12 @@ const AdminStaffCoursesRoute = AdminStaffCoursesRouteImport.update({
   path: '/courses',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffCreatorApplicationsRoute =
+  AdminStaffCreatorApplicationsRouteImport.update({
+    id: '/creator-applications',
+    path: '/creator-applications',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
 const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
@@ -370,6 +408,12 @@ const AdminStaffCourseReviewsIdRoute =
     path: '/course-reviews/$id',
     getParentRoute: () => AdminStaffRoute,
   } as any)
+const AdminStaffCreatorApplicationsIdRoute =
+  AdminStaffCreatorApplicationsIdRouteImport.update({
+    id: '/creator-applications_/$id',
+    path: '/creator-applications/$id',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
 const AdminStaffServiceOrdersIdRoute =
   AdminStaffServiceOrdersIdRouteImport.update({
     id: '/service-orders_/$id',
@@ -428,10 +472,15 @@ export interface FileRoutesByFullPath {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/profile': typeof StudioProfileRoute
   '/studio/uploads': typeof StudioUploadsRoute
+  '/teach/application': typeof TeachApplicationRoute
+  '/teach/apply': typeof TeachApplyRoute
   '/courses/': typeof CoursesIndexRoute
   '/studio/': typeof StudioIndexRoute
+  '/teach/': typeof TeachIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
@@ -440,6 +489,7 @@ export interface FileRoutesByFullPath {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
+  '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
@@ -454,6 +504,7 @@ export interface FileRoutesByFullPath {
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
+  '/admin/creator-applications/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
@@ -490,10 +541,15 @@ export interface FileRoutesByTo {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/profile': typeof StudioProfileRoute
   '/studio/uploads': typeof StudioUploadsRoute
+  '/teach/application': typeof TeachApplicationRoute
+  '/teach/apply': typeof TeachApplyRoute
   '/courses': typeof CoursesIndexRoute
   '/studio': typeof StudioIndexRoute
+  '/teach': typeof TeachIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
@@ -502,6 +558,7 @@ export interface FileRoutesByTo {
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
+  '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
@@ -515,6 +572,7 @@ export interface FileRoutesByTo {
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
+  '/admin/creator-applications/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
@@ -555,10 +613,15 @@ export interface FileRoutesById {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/profile': typeof StudioProfileRoute
   '/studio/uploads': typeof StudioUploadsRoute
+  '/teach/application': typeof TeachApplicationRoute
+  '/teach/apply': typeof TeachApplyRoute
   '/courses/': typeof CoursesIndexRoute
   '/studio/': typeof StudioIndexRoute
+  '/teach/': typeof TeachIndexRoute
   '/_auth/account_/membership': typeof AuthAccountMembershipRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/_auth/account_/security': typeof AuthAccountSecurityRoute
@@ -567,6 +630,7 @@ export interface FileRoutesById {
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
+  '/admin/_staff/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
   '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
@@ -581,6 +645,7 @@ export interface FileRoutesById {
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/_staff/course-reviews_/$id': typeof AdminStaffCourseReviewsIdRoute
+  '/admin/_staff/creator-applications_/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
@@ -621,10 +686,15 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/profile'
     | '/studio/uploads'
+    | '/teach/application'
+    | '/teach/apply'
     | '/courses/'
     | '/studio/'
+    | '/teach/'
     | '/account/membership'
     | '/account/premium'
     | '/account/security'
@@ -633,6 +703,7 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/course-reviews'
     | '/admin/courses'
+    | '/admin/creator-applications'
     | '/admin/orders'
     | '/admin/outbox'
     | '/admin/reviews'
@@ -647,6 +718,7 @@ export interface FileRouteTypes {
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
     | '/admin/course-reviews/$id'
+    | '/admin/creator-applications/$id'
     | '/admin/service-orders/$id'
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
@@ -683,10 +755,15 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/profile'
     | '/studio/uploads'
+    | '/teach/application'
+    | '/teach/apply'
     | '/courses'
     | '/studio'
+    | '/teach'
     | '/account/membership'
     | '/account/premium'
     | '/account/security'
@@ -695,6 +772,7 @@ export interface FileRouteTypes {
     | '/admin/categories'
     | '/admin/course-reviews'
     | '/admin/courses'
+    | '/admin/creator-applications'
     | '/admin/orders'
     | '/admin/outbox'
     | '/admin/reviews'
@@ -708,6 +786,7 @@ export interface FileRouteTypes {
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
     | '/admin/course-reviews/$id'
+    | '/admin/creator-applications/$id'
     | '/admin/service-orders/$id'
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
@@ -747,10 +826,15 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/profile'
     | '/studio/uploads'
+    | '/teach/application'
+    | '/teach/apply'
     | '/courses/'
     | '/studio/'
+    | '/teach/'
     | '/_auth/account_/membership'
     | '/_auth/account_/premium'
     | '/_auth/account_/security'
@@ -759,6 +843,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/categories'
     | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
+    | '/admin/_staff/creator-applications'
     | '/admin/_staff/orders'
     | '/admin/_staff/outbox'
     | '/admin/_staff/reviews'
@@ -773,6 +858,7 @@ export interface FileRouteTypes {
     | '/_auth/account_/services/$id'
     | '/_auth/documents/$kind/$documentId'
     | '/admin/_staff/course-reviews_/$id'
+    | '/admin/_staff/creator-applications_/$id'
     | '/admin/_staff/service-orders_/$id'
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
@@ -811,8 +897,12 @@ export interface RootRouteChildren {
   AuthCallbackRoute: typeof AuthCallbackRoute
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
+  InstructorsSlugRoute: typeof InstructorsSlugRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
+  TeachApplicationRoute: typeof TeachApplicationRoute
+  TeachApplyRoute: typeof TeachApplyRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
+  TeachIndexRoute: typeof TeachIndexRoute
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
   LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
   LearnCourseIdIndexRoute: typeof LearnCourseIdIndexRoute
@@ -1058,6 +1148,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CoursesCourseIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/instructors/$slug': {
+      id: '/instructors/$slug'
+      path: '/instructors/$slug'
+      fullPath: '/instructors/$slug'
+      preLoaderRoute: typeof InstructorsSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/service/$serviceId': {
       id: '/service/$serviceId'
       path: '/service/$serviceId'
@@ -1072,12 +1169,40 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StudioIndexRouteImport
       parentRoute: typeof StudioRouteRoute
     }
+    '/studio/profile': {
+      id: '/studio/profile'
+      path: '/profile'
+      fullPath: '/studio/profile'
+      preLoaderRoute: typeof StudioProfileRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/studio/uploads': {
       id: '/studio/uploads'
       path: '/uploads'
       fullPath: '/studio/uploads'
       preLoaderRoute: typeof StudioUploadsRouteImport
       parentRoute: typeof StudioRouteRoute
+    }
+    '/teach/': {
+      id: '/teach/'
+      path: '/teach'
+      fullPath: '/teach/'
+      preLoaderRoute: typeof TeachIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/teach/application': {
+      id: '/teach/application'
+      path: '/teach/application'
+      fullPath: '/teach/application'
+      preLoaderRoute: typeof TeachApplicationRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/teach/apply': {
+      id: '/teach/apply'
+      path: '/teach/apply'
+      fullPath: '/teach/apply'
+      preLoaderRoute: typeof TeachApplyRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_auth/account_/membership': {
       id: '/_auth/account_/membership'
@@ -1140,6 +1265,13 @@ declare module '@tanstack/react-router' {
       path: '/courses'
       fullPath: '/admin/courses'
       preLoaderRoute: typeof AdminStaffCoursesRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/creator-applications': {
+      id: '/admin/_staff/creator-applications'
+      path: '/creator-applications'
+      fullPath: '/admin/creator-applications'
+      preLoaderRoute: typeof AdminStaffCreatorApplicationsRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/orders': {
@@ -1233,6 +1365,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffCourseReviewsIdRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/creator-applications_/$id': {
+      id: '/admin/_staff/creator-applications_/$id'
+      path: '/creator-applications/$id'
+      fullPath: '/admin/creator-applications/$id'
+      preLoaderRoute: typeof AdminStaffCreatorApplicationsIdRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/service-orders_/$id': {
       id: '/admin/_staff/service-orders_/$id'
       path: '/service-orders/$id'
@@ -1282,6 +1421,7 @@ const StudioCoursesCourseIdRouteWithChildren =
   )
 
 interface StudioRouteRouteChildren {
+  StudioProfileRoute: typeof StudioProfileRoute
   StudioUploadsRoute: typeof StudioUploadsRoute
   StudioIndexRoute: typeof StudioIndexRoute
   StudioCoursesCourseIdRoute: typeof StudioCoursesCourseIdRouteWithChildren
@@ -1289,6 +1429,7 @@ interface StudioRouteRouteChildren {
 }
 
 const StudioRouteRouteChildren: StudioRouteRouteChildren = {
+  StudioProfileRoute: StudioProfileRoute,
   StudioUploadsRoute: StudioUploadsRoute,
   StudioIndexRoute: StudioIndexRoute,
   StudioCoursesCourseIdRoute: StudioCoursesCourseIdRouteWithChildren,
@@ -1327,6 +1468,7 @@ interface AdminStaffRouteChildren {
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
+  AdminStaffCreatorApplicationsRoute: typeof AdminStaffCreatorApplicationsRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
   AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
   AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
@@ -1334,6 +1476,7 @@ interface AdminStaffRouteChildren {
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
   AdminStaffCourseReviewsIdRoute: typeof AdminStaffCourseReviewsIdRoute
+  AdminStaffCreatorApplicationsIdRoute: typeof AdminStaffCreatorApplicationsIdRoute
   AdminStaffServiceOrdersIdRoute: typeof AdminStaffServiceOrdersIdRoute
 }
 
@@ -1343,6 +1486,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
+  AdminStaffCreatorApplicationsRoute: AdminStaffCreatorApplicationsRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
   AdminStaffOutboxRoute: AdminStaffOutboxRoute,
   AdminStaffReviewsRoute: AdminStaffReviewsRoute,
@@ -1350,6 +1494,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
   AdminStaffCourseReviewsIdRoute: AdminStaffCourseReviewsIdRoute,
+  AdminStaffCreatorApplicationsIdRoute: AdminStaffCreatorApplicationsIdRoute,
   AdminStaffServiceOrdersIdRoute: AdminStaffServiceOrdersIdRoute,
 }
 
@@ -1389,8 +1534,12 @@ const rootRouteChildren: RootRouteChildren = {
   AuthCallbackRoute: AuthCallbackRoute,
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
+  InstructorsSlugRoute: InstructorsSlugRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
+  TeachApplicationRoute: TeachApplicationRoute,
+  TeachApplyRoute: TeachApplyRoute,
   CoursesIndexRoute: CoursesIndexRoute,
+  TeachIndexRoute: TeachIndexRoute,
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
   LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,
   LearnCourseIdIndexRoute: LearnCourseIdIndexRoute,

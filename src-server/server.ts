@@ -20,6 +20,7 @@ import { statusForPath } from './flows/page-status.ts'
 import { registerProfileRoutes } from './http/avatar.ts'
 import { registerClient } from './http/client.ts'
 import { registerAdminImageRoutes } from './http/course-image.ts'
+import { registerCreatorApplicationRoutes } from './http/creator-applications.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
 import { registerLessonUploadRoutes } from './http/lesson-uploads.ts'
@@ -258,6 +259,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerLessonUploadRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
   registerTusUploadRoutes(app, httpDeps, { tus: tusFiles, limiter })
+  registerCreatorApplicationRoutes(app, httpDeps)
 
   const renderPage = await registerClient(
     app,

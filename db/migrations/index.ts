@@ -27,6 +27,7 @@ import * as m270100 from './2026_11_27_0100_catalog_version_categories.ts'
 import * as m280100 from './2026_11_28_0100_subscription_refund_end.ts'
 import * as m282100 from './2026_11_28_2100_two_factor_sessions.ts'
 import * as m290000 from './2026_11_29_0000_creators.ts'
+import * as m290110 from './2026_11_29_0110_instructor_courses.ts'
 import * as m290130 from './2026_11_29_0130_course_team_invites.ts'
 import * as m290200 from './2026_11_29_0200_earnings.ts'
 import * as m290210 from './2026_11_29_0210_payouts.ts'
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0100_subscription_refund_end': m280100,
   '2026_11_28_2100_two_factor_sessions': m282100,
   '2026_11_29_0000_creators': m290000,
+  '2026_11_29_0110_instructor_courses': m290110,
   '2026_11_29_0130_course_team_invites': m290130,
   '2026_11_29_0200_earnings': m290200,
   '2026_11_29_0210_payouts': m290210,

@@ -8,7 +8,9 @@ import type { Trpc } from './trpc.ts'
 import type { RouterOutputs } from './types.ts'
 import { useTRPC } from './use-trpc.ts'
 
-export type SessionUser = NonNullable<RouterOutputs['auth']['me']>
+type Me = NonNullable<RouterOutputs['auth']['me']>
+/** auth.me's answer; log-in answers leave out `isCreator` until the session is read again (setSessionUser does). */
+export type SessionUser = Omit<Me, 'isCreator'> & { isCreator?: boolean }
 
 /** Query options of the session; loaders use them with ensureQueryData, components with useQuery. */
 export function sessionQuery(trpc: Trpc) {
@@ -39,7 +41,7 @@ export async function requireUser(
 
 /** After log-in or a profile change: store the new user, and refetch answers that depend on who it is. */
 export async function setSessionUser(queryClient: QueryClient, trpc: Trpc, user: SessionUser | null) {
-  queryClient.setQueryData(sessionQuery(trpc).queryKey, user)
+  queryClient.setQueryData(sessionQuery(trpc).queryKey, user ? { ...user, isCreator: user.isCreator ?? false } : null)
   await queryClient.invalidateQueries()
 }
 

@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, Link } from '@tanstack/react-router'
 import { css } from '#styled-system/css'
 import { ContactForm } from '../components/contact/ContactForm.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
@@ -42,8 +42,16 @@ const faqs = [
   },
   {
     question: 'How can I become an instructor?',
-    answer:
-      'Send us your resume and a course proposal using the form above, with the subject "Apply as Teacher". Our content team reviews every application and replies within two weeks.',
+    answer: (
+      <>
+        Apply on our{' '}
+        <Link to="/teach" className={css({ color: 'accent', textDecoration: 'underline' })}>
+          Teach on SkillForge
+        </Link>{' '}
+        page: tell us your expertise and the course you want to teach, and attach a CV or a sample video if you like.
+        Our content team reviews every application and replies by e-mail.
+      </>
+    ),
   },
 ]
 

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useState } from 'react'
-import { AUTH_MESSAGES } from '#shared/auth.ts'
+import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { SIGNUP_REDIRECT_MS } from '#shared/constants.ts'
 import { firstIssueByField } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
@@ -20,12 +20,17 @@ import { Spinner } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { refusalMessage } from '../lib/errors.ts'
 import { useNativeFormResult } from '../lib/native-form.ts'
+import { optionalText, searchParams } from '../lib/search-params.ts'
 import { sessionQuery } from '../lib/session.ts'
 
+// `redirect`: where to go once signed in (e.g. /teach/apply); it travels on to the log-in page.
+const routeSearch = searchParams({ redirect: optionalText })
+
 export const Route = createFileRoute('/signup')({
-  beforeLoad: async ({ context }) => {
+  validateSearch: routeSearch,
+  beforeLoad: async ({ context, search }) => {
     const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)
-    if (user) throw redirect({ to: '/' })
+    if (user) throw redirect({ href: safeReturnPath(search.redirect) })
   },
   loader: ({ context }) =>
     context.queryClient.ensureQueryData(context.trpc.auth.providers.queryOptions()).catch(() => null),
@@ -42,6 +47,9 @@ type FieldErrors = Partial<Record<'firstName' | 'lastName' | 'email' | 'password
 function SignupPage() {
   const { trpc } = Route.useRouteContext()
   const navigate = useNavigate()
+  const search = Route.useSearch()
+  const returnTo = search.redirect ? safeReturnPath(search.redirect) : undefined
+  const loginSearch = { redirect: returnTo }
   // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
   const posted = useNativeFormResult('/signup')
   const [errors, setErrors] = useState<FieldErrors>(posted?.fieldErrors ?? {})
@@ -57,9 +65,9 @@ function SignupPage() {
   // After success, on to the log-in page in 3 s (spec §4).
   useEffect(() => {
     if (!doneMessage) return
-    const timer = setTimeout(() => void navigate({ to: '/login' }), SIGNUP_REDIRECT_MS)
+    const timer = setTimeout(() => void navigate({ to: '/login', search: { redirect: returnTo } }), SIGNUP_REDIRECT_MS)
     return () => clearTimeout(timer)
-  }, [doneMessage, navigate])
+  }, [doneMessage, navigate, returnTo])
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -94,7 +102,7 @@ function SignupPage() {
         <FormAlert kind="success">{doneMessage}</FormAlert>
         <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
           Taking you to the{' '}
-          <Link to="/login" className={authLink}>
+          <Link to="/login" search={loginSearch} className={authLink}>
             sign-in page
           </Link>
           …
@@ -161,7 +169,7 @@ function SignupPage() {
       <SocialButtons />
       <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
         Already have an account?{' '}
-        <Link to="/login" className={authLink}>
+        <Link to="/login" search={loginSearch} className={authLink}>
           Sign in
         </Link>
       </p>

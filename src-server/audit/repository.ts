@@ -10,7 +10,17 @@ export interface Actor {
 
 /** What an audited action changed: the kind of thing, its id and its state around the change. */
 export interface AuditSubject {
-  type: 'course' | 'category' | 'team_member' | 'invitation' | 'order' | 'service_order' | 'mail' | 'review'
+  type:
+    | 'course'
+    | 'category'
+    | 'team_member'
+    | 'invitation'
+    | 'order'
+    | 'service_order'
+    | 'mail'
+    | 'review'
+    | 'creator_application'
+    | 'instructor'
   id: string
   before?: unknown
   after?: unknown

@@ -60,6 +60,7 @@ const publishedCourse = compiledOnce((db: DB, id: string) =>
       'instructors.title as instructor_title',
       'instructors.bio as instructor_bio',
       'instructors.image_url as instructor_image',
+      'instructors.slug as instructor_slug',
       ...courseCardColumns,
       'courses.students_count',
       'courses.language',

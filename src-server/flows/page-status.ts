@@ -3,6 +3,8 @@
 // page request; a server renderer can ask the same function. One table of every client route: a route with a
 // parameter names the owner's existence check. tests/unit/page-routes.test.ts fails when a client route is
 // missing here (or an entry here has no client route).
+
+import { instructorSlugExists } from '../catalog/instructors.ts'
 import { categorySlugExists, publishedCourseExists } from '../catalog/repository.ts'
 import { learnableCourseExists, learnableLessonExists } from '../catalog/repository-lessons.ts'
 import type { DB } from '../kernel/db.ts'
@@ -60,6 +62,12 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/studio/uploads',
     '/course-invite',
     '/admin/course-reviews',
+    '/teach',
+    '/teach/apply',
+    '/teach/application',
+    '/studio/profile',
+    '/admin/creator-applications',
+    '/admin/creator-applications/$id',
     // Signed-in pages (not for crawlers): the page itself says when its id names nothing the visitor may see.
     '/account/services/$id',
     '/documents/$kind/$documentId',
@@ -80,6 +88,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
   // Two parameters: the table checks the last, the lesson (of a course that is not a draft).
   { path: '/learn/$courseId/$lessonId', exists: learnableLessonExists },
   { path: '/certificates/$certificateId', exists: certificateExists },
+  { path: '/instructors/$slug', exists: instructorSlugExists },
 ]
 
 /** Client routes that render the not-found page themselves: always 404. */

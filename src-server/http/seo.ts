@@ -1,6 +1,7 @@
-// /sitemap.xml (an index of files listing every public page, service and published course) and /robots.txt for
-// search engines.
+// /sitemap.xml (an index of files listing every public page, service, published course and the profiles of the
+// instructors who teach one) and /robots.txt for search engines.
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { countListedInstructors, listInstructorSlugs } from '../catalog/instructors.ts'
 import { countPublishedCourses, listPublishedCourseIds } from '../catalog/repository.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { listServiceIds } from '../services/repository.ts'
@@ -51,7 +52,8 @@ const baseOf = (deps: Pick<HttpDeps, 'config'>) => deps.config.publicUrl.replace
 /**
  * /sitemap.xml: an index of sitemap files (decision 0029). One for the site's pages and services, then the
  * published courses by id, `perFile` to a file, so that no file passes the protocol's 50,000 URLs at any
- * catalogue size. The course count is the kept facet counts' sum (no scan of courses).
+ * catalogue size, then the instructor profiles with a published course, by slug, the same way. The course count
+ * is the kept facet counts' sum (no scan of courses).
  */
 export async function buildSitemapIndex(
   deps: Pick<HttpDeps, 'db' | 'config'>,
@@ -59,9 +61,11 @@ export async function buildSitemapIndex(
 ): Promise<string> {
   const base = baseOf(deps)
   const files = Math.ceil((await countPublishedCourses(deps.db)) / perFile)
+  const instructorFiles = Math.ceil((await countListedInstructors(deps.db)) / perFile)
   const locs = [
     `${base}/sitemaps/pages.xml`,
     ...Array.from({ length: files }, (_, i) => `${base}/sitemaps/courses-${i + 1}.xml`),
+    ...Array.from({ length: instructorFiles }, (_, i) => `${base}/sitemaps/instructors-${i + 1}.xml`),
   ]
   const items = locs.map((loc) => `  <sitemap><loc>${escapeXml(loc)}</loc></sitemap>`)
   return `${XML_HEAD}<sitemapindex xmlns="${NS}">\n${items.join('\n')}\n</sitemapindex>\n`
@@ -87,6 +91,18 @@ export async function buildCoursesSitemap(
   const courses = await listPublishedCourseIds(deps.db, { offset: (file - 1) * perFile, limit: perFile })
   if (courses.length === 0 && file > 1) return null
   return urlset(courses.map((c) => ({ loc: `${base}/courses/${encodeURIComponent(c.id)}`, lastmod: c.updated_at })))
+}
+
+/** The `file`-th (from 1) slice of the instructor profiles with a published course, by slug; null past the last. */
+export async function buildInstructorsSitemap(
+  deps: Pick<HttpDeps, 'db' | 'config'>,
+  file: number,
+  perFile = SITEMAP_MAX_URLS,
+): Promise<string | null> {
+  const base = baseOf(deps)
+  const profiles = await listInstructorSlugs(deps.db, { offset: (file - 1) * perFile, limit: perFile })
+  if (profiles.length === 0 && file > 1) return null
+  return urlset(profiles.map((p) => ({ loc: `${base}/instructors/${encodeURIComponent(p.slug)}`, lastmod: null })))
 }
 
 export function buildRobots(publicUrl: string): string {
@@ -115,6 +131,12 @@ export function registerSeoRoutes(app: FastifyInstance, deps: HttpDeps) {
   app.get<{ Params: { file: string } }>('/sitemaps/courses-:file.xml', async (request, reply) => {
     const file = /^[1-9]\d{0,6}$/.test(request.params.file) ? Number(request.params.file) : 0
     const xml = file ? await buildCoursesSitemap(deps, file) : null
+    if (xml === null) return reply.code(404).send({ error: 'Not Found', message: 'No such sitemap' })
+    return sendXml(reply, xml)
+  })
+  app.get<{ Params: { file: string } }>('/sitemaps/instructors-:file.xml', async (request, reply) => {
+    const file = /^[1-9]\d{0,6}$/.test(request.params.file) ? Number(request.params.file) : 0
+    const xml = file ? await buildInstructorsSitemap(deps, file) : null
     if (xml === null) return reply.code(404).send({ error: 'Not Found', message: 'No such sitemap' })
     return sendXml(reply, xml)
   })

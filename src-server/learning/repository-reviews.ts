@@ -170,3 +170,16 @@ export async function listReviewsForStaff(
   ])
   return { rows, total: Number(total.n) }
 }
+
+/** The average of the visible reviews of several courses together (each review counts once), and their count. */
+export async function ratingAcrossCourses(db: DB, courseIds: string[]): Promise<{ average: number; count: number }> {
+  if (courseIds.length === 0) return { average: 0, count: 0 }
+  const row = await db
+    .selectFrom('course_reviews')
+    .select([sql<string>`count(*)`.as('count'), sql<string>`coalesce(round(avg(rating)::numeric, 1), 0)`.as('average')])
+    .where('course_id', 'in', courseIds)
+    .where('hidden_at', 'is', null)
+    .where('access_revoked', '=', false)
+    .executeTakeFirstOrThrow()
+  return { average: Number(row.average), count: Number(row.count) }
+}

@@ -6,6 +6,7 @@ import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
 import { creatorUploadsRouter } from './creator-uploads.ts'
+import { creatorsRouter } from './creators.ts'
 import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentsRouter } from './payments.ts'
@@ -38,6 +39,7 @@ export const appRouter = router({
   creatorUploads: creatorUploadsRouter,
   studioPublishing: studioPublishingRouter,
   studio: studioRouter,
+  creators: creatorsRouter,
   admin: adminRouter,
 })
 

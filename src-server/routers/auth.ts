@@ -25,6 +25,7 @@ import { loadMe } from '../auth/me.ts'
 import { queuePasswordChangedNotice } from '../auth/security-mails.ts'
 import { invalidateSession } from '../auth/session.ts'
 import { completeTwoFactorSignIn, finishFirstStep } from '../auth/sign-in.ts'
+import { isCreator } from '../creators/repository.ts'
 import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
 import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
 import type { Context } from '../trpc/context.ts'
@@ -41,7 +42,12 @@ async function enforceLimit(ctx: Context, rule: RateRule, key: string) {
 
 export const authRouter = router({
   /** The signed-in user, or null for a visitor. */
-  me: publicProcedure.query(({ ctx }) => (ctx.user ? loadMe(ctx.db, ctx.user.id) : null)),
+  me: publicProcedure.query(async ({ ctx }) => {
+    if (!ctx.user) return null
+    const [me, creator] = await Promise.all([loadMe(ctx.db, ctx.user.id), isCreator(ctx.db, ctx.user.id)])
+    // A creator is a capability of the account (the creators table), never implied by a staff role.
+    return me ? { ...me, isCreator: creator } : null
+  }),
 
   signup: publicProcedure.input(signupInput).mutation(async ({ ctx, input }) => {
     await enforceLimit(ctx, RATE_RULES.signup, `signup:${ctx.clientIp}`)

@@ -92,6 +92,7 @@ export const catalogRouter = router({
           title: row.instructor_title ?? 'Instructor / Subject Expert',
           bio: row.instructor_bio ?? '',
           image: row.instructor_image ?? '/placeholder.svg',
+          slug: row.instructor_slug ?? null,
         },
         lastUpdated: row.updated_at.toISOString(),
       }

@@ -42,6 +42,8 @@ export const RATE_RULES = {
   upload: { max: 10, windowMs: 60_000 },
   /** Contact form messages per client address (each one stores a row and mails the staff). */
   contact: { max: 5, windowMs: 60 * 60_000 },
+  /** Applications to teach per person and per client address (each stores a row for staff to read). */
+  application: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
 
 /** The Fastify route config of upload routes: RATE_RULES.upload per client, refused in the uploads' wording. */

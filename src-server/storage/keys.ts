@@ -9,6 +9,8 @@ export const UPLOAD_PREFIXES = {
   serviceOrderFiles: `${PRIVATE_PREFIX}service-orders/`,
   /** Private too: lesson videos and attachments, served only by the learning routes after the access check. */
   lessons: `${PRIVATE_PREFIX}lessons/`,
+  /** Private too: files attached to applications to teach (a CV or a sample video), read by staff and the applicant. */
+  applications: `${PRIVATE_PREFIX}applications/`,
 } as const
 
 export const ALL_UPLOAD_PREFIXES: readonly string[] = Object.values(UPLOAD_PREFIXES)

@@ -20,6 +20,8 @@ export const UPLOAD_URL_COLUMNS = [
   { table: 'service_order_files', column: 'storage_key' },
   { table: 'lessons', column: 'video_key' },
   { table: 'lesson_attachments', column: 'storage_key' },
+  // jsonb { key, ... }: an application's attached file.
+  { table: 'creator_applications', column: 'attachment' },
 ] as const
 
 export const UPLOAD_SWEEP_MIN_AGE_MS = 24 * 60 * 60 * 1000
@@ -62,10 +64,13 @@ function keysReferencedBy(url: string): string[] {
 async function referencedKeys(db: DB): Promise<Set<string>> {
   const keys = new Set<string>()
   for (const { table, column } of UPLOAD_URL_COLUMNS) {
-    const { rows } = await sql<{ url: string }>`
+    const { rows } = await sql<{ url: string | { key?: unknown } }>`
       select distinct ${sql.ref(column)} as url from ${sql.table(table)} where ${sql.ref(column)} is not null
     `.execute(db)
-    for (const { url } of rows) for (const key of keysReferencedBy(url)) keys.add(key)
+    for (const { url } of rows) {
+      const value = typeof url === 'string' ? url : typeof url?.key === 'string' ? url.key : null
+      if (value) for (const key of keysReferencedBy(value)) keys.add(key)
+    }
   }
   // A creator's finished video no lesson uses yet still counts against their plan: kept until they release it.
   const { rows: stored } = await sql<{ key: string }>`

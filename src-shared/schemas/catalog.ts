@@ -123,6 +123,13 @@ export const courseDetailSchema = courseCardSchema.extend({
   includedInPremium: z.boolean(),
   curriculum: z.array(curriculumSectionSchema),
   instructorId: z.string().nullable(),
-  instructorProfile: z.object({ name: z.string(), title: z.string(), bio: z.string(), image: z.string() }),
+  instructorProfile: z.object({
+    name: z.string(),
+    title: z.string(),
+    bio: z.string(),
+    image: z.string(),
+    /** The profile page's address (/instructors/{slug}); null when the course names no instructor profile. */
+    slug: z.string().nullable(),
+  }),
   lastUpdated: z.string(),
 })

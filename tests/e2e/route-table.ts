@@ -31,6 +31,10 @@ export interface Seeded {
   invoiceId?: string
   /** The creator's own course (a section with a text lesson) in the studio. */
   studioCourseId?: string
+  /** For staff: another customer's application to teach, waiting for a decision. */
+  applicationId?: string
+  /** For staff: a creator's course submitted for review. */
+  submissionId?: string
 }
 
 export interface RouteEntry {
@@ -90,6 +94,9 @@ export const ROUTES: RouteEntry[] = [
   { file: 'admin/login.tsx', url: '/admin/login', as: 'visitor' },
   { file: 'admin/accept-invite.tsx', url: '/admin/accept-invite?token=not-a-real-token', as: 'visitor' },
   { file: '__root.tsx#notFound', url: '/no-such-page', as: 'visitor' },
+  { file: 'teach.index.tsx', url: '/teach', as: 'visitor' },
+  // A seeded house instructor (the creators migration gave each a slug from the name).
+  { file: 'instructors.$slug.tsx', url: '/instructors/amara-nwosu', as: 'visitor' },
 
   { file: 'cart.tsx', url: '/cart', as: 'customer' },
   { file: 'payment.tsx', url: '/payment', as: 'customer' },
@@ -116,6 +123,10 @@ export const ROUTES: RouteEntry[] = [
     url: (seeded) => `/account/services/${seeded.serviceOrderId}`,
     as: 'customer',
   },
+  { file: 'teach.apply.tsx', url: '/teach/apply', as: 'customer' },
+  { file: 'teach.application.tsx', url: '/teach/application', as: 'customer' },
+
+  { file: 'studio/profile.tsx', url: '/studio/profile', as: 'creator' },
 
   { file: 'admin/_staff/index.tsx', url: '/admin', as: 'staff' },
   { file: 'admin/_staff/courses.tsx', url: '/admin/courses', as: 'staff' },
@@ -131,6 +142,12 @@ export const ROUTES: RouteEntry[] = [
     url: (seeded) => `/admin/service-orders/${seeded.serviceOrderId}`,
     as: 'staff',
   },
+  { file: 'admin/_staff/creator-applications.tsx', url: '/admin/creator-applications', as: 'staff' },
+  {
+    file: 'admin/_staff/creator-applications_.$id.tsx',
+    url: (seeded) => `/admin/creator-applications/${seeded.applicationId}`,
+    as: 'staff',
+  },
   { file: 'admin/_staff/$.tsx', url: '/admin/no-such-page', as: 'staff' },
 
   { file: 'studio/index.tsx', url: '/studio', as: 'creator' },
@@ -144,6 +161,19 @@ export const ROUTES: RouteEntry[] = [
     file: 'studio/courses.$courseId.curriculum.tsx',
     url: (seeded) => `/studio/courses/${seeded.studioCourseId}/curriculum`,
     as: 'creator',
+  },
+  {
+    file: 'studio/courses/$courseId/publish.tsx',
+    url: (seeded) => `/studio/courses/${seeded.studioCourseId}/publish`,
+    as: 'creator',
+  },
+  // An invitation to co-teach with a token that matches none: the page says so.
+  { file: '_auth/course-invite.tsx', url: '/course-invite?token=not-a-real-token', as: 'customer' },
+  { file: 'admin/_staff/course-reviews.tsx', url: '/admin/course-reviews', as: 'staff' },
+  {
+    file: 'admin/_staff/course-reviews_.$id.tsx',
+    url: (seeded) => `/admin/course-reviews/${seeded.submissionId}`,
+    as: 'staff',
   },
 ]
 
@@ -175,7 +205,8 @@ export function openE2eDatabase(): Kysely<Database> {
 /**
  * A browser context for one kind of visitor, and the rows made for it. The customer has a paid course (My Courses,
  * order history), a paid service order, and a course and a plan in the cart (so /payment shows the checkout); staff
- * is an admin (every admin screen), with another buyer's service order to open and an entry in the audit log.
+ * is an admin (every admin screen), with another buyer's service order and application to teach to open and an
+ * entry in the audit log; a creator is a customer approved to teach, with an instructor profile.
  */
 export async function contextFor(
   browser: Browser,
@@ -196,6 +227,7 @@ export async function contextFor(
   })
   const seeded: Seeded = {}
   if (as === 'creator') {
+    // An approved creator with their instructor profile, owning a draft course in the studio.
     seeded.studioCourseId = await studioCourseOf(db, user.id)
   } else if (as === 'customer') {
     const stamp = Date.now().toString(36).toUpperCase()
@@ -242,6 +274,32 @@ export async function contextFor(
   } else {
     const buyer = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' })
     seeded.serviceOrderId = await paidServiceOrder(db, buyer.id)
+    const categories = await db.selectFrom('categories').select('id').orderBy('position').limit(2).execute()
+    const application = await db
+      .insertInto('creator_applications')
+      .values({
+        user_id: buyer.id,
+        headline: 'Compiler engineer, teaches programming from first principles',
+        category_ids: JSON.stringify(categories.map((c) => c.id)),
+        proposal: 'A course on how programs become machine code: parsing, types, code generation. '.repeat(5),
+        links: JSON.stringify({
+          website: `https://example.com/${'a-long-unbroken-path-segment-'.repeat(4)}`,
+          linkedin: 'https://www.linkedin.com/in/grace-hopper',
+        }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    seeded.applicationId = application.id
+    // A creator's draft course waiting in the review queue.
+    const reviewed = await createUser(db, { firstName: 'Mary', lastName: 'Somerville' })
+    const reviewedCourse = await studioCourseOf(db, reviewed.id)
+    await db.updateTable('courses').set({ status: 'in_review' }).where('id', '=', reviewedCourse).execute()
+    const submission = await db
+      .insertInto('course_submissions')
+      .values({ course_id: reviewedCourse, kind: 'first', submitted_by: reviewed.id })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    seeded.submissionId = submission.id
     // An audit entry whose before and after are long (many fields, an unbroken URL), so /admin/audit shows them.
     const course = {
       title: 'JavaScript Fundamentals',

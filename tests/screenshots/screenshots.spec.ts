@@ -16,7 +16,7 @@ const fileName = (file: string) =>
     .replace(/[^a-z0-9]+/gi, '-')
     .replace(/^-|-$/g, '')
 
-for (const as of ['visitor', 'customer', 'staff'] satisfies Visitor[]) {
+for (const as of ['visitor', 'customer', 'staff', 'creator'] satisfies Visitor[]) {
   test(`screenshots of every ${as} route`, async ({ browser, baseURL }) => {
     test.setTimeout(ROUTES.length * 20_000)
     const db = openE2eDatabase()

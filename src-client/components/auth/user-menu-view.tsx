@@ -38,6 +38,12 @@ export default function UserMenuView({ user, defaultOpen, focusTrigger }: { user
           <Menu.Item value="account" asChild className={menuItem}>
             <Link to="/account">My Account</Link>
           </Menu.Item>
+          {user.isCreator ? (
+            <Menu.Item value="studio" asChild className={menuItem}>
+              {/* A plain link: the studio's routes are their own part of the app. */}
+              <a href="/studio">Studio</a>
+            </Menu.Item>
+          ) : null}
           <Menu.Item
             value="sign-out"
             className={menuItem}

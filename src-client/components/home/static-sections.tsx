@@ -143,7 +143,7 @@ export function ClosingCta() {
           <Link to="/signup" className={button({ variant: 'light', size: 'lg' })}>
             Start Creating Today
           </Link>
-          <Link to="/contact" className={button({ variant: 'outline', size: 'lg' })}>
+          <Link to="/teach" className={button({ variant: 'outline', size: 'lg' })}>
             Apply as Teacher
           </Link>
         </div>

@@ -6,26 +6,13 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
+import { markdownArticle as article } from '../ui/markdown-article.ts'
 import { notify } from '../ui/toaster.tsx'
 import { EmbedMedia, type EmbedProvider, embedApiSrc, frameChannel } from './embed-media.ts'
 import { type PlaybackMedia, type ProgressWrite, useVideoProgress } from './video-progress.ts'
 
 type Lesson = RouterOutputs['learning']['lesson']
 export type OpenLesson = Extract<Lesson, { locked: false }>
-
-const article = css({
-  lineHeight: 'relaxed',
-  '& h2': { fontSize: 'xl', fontWeight: 'bold', mt: '6', mb: '3' },
-  '& h3': { fontSize: 'lg', fontWeight: 'semibold', mt: '5', mb: '2' },
-  '& p': { mb: '4' },
-  '& ul, & ol': { pl: '6', mb: '4', display: 'grid', gap: '1' },
-  '& ul': { listStyle: 'disc' },
-  '& ol': { listStyle: 'decimal' },
-  '& a': { color: 'accent', textDecoration: 'underline' },
-  '& blockquote': { borderLeftWidth: '4px', borderColor: 'line', pl: '4', color: 'fg.muted', mb: '4' },
-  '& code': { fontFamily: 'mono', bg: 'canvas', px: '1', borderRadius: 'sm' },
-  '& pre': { bg: 'canvas', p: '4', borderRadius: 'control', overflowX: 'auto', mb: '4' },
-})
 
 function formatSize(bytes: number) {
   return bytes >= 1024 * 1024

@@ -1,10 +1,11 @@
 import { Accordion } from '@ark-ui/react/accordion'
+import type { ReactNode } from 'react'
 import { css } from '#styled-system/css'
 import { Icon } from './icons.tsx'
 
 export interface FaqItem {
   question: string
-  answer: string
+  answer: ReactNode
 }
 
 /** Questions and answers as an accordion: one open at a time, keyboard operable (Ark UI). */

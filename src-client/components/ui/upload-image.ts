@@ -10,7 +10,7 @@ const REFUSALS = [400, 413, 429]
 export async function uploadImage(
   endpoint: string,
   file: File,
-  urlField: 'url' | 'avatarUrl',
+  urlField: 'url' | 'avatarUrl' | 'imageUrl',
 ): Promise<{ url: string; message?: string } | null> {
   const fail = (message: string) => {
     notify('error', message)

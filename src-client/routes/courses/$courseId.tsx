@@ -157,7 +157,19 @@ function CoursePage() {
                 className={css({ borderRadius: 'full', w: '20', h: '20', flexShrink: 0 })}
               />
               <div>
-                <p className={css({ fontWeight: 'bold', fontSize: 'lg' })}>{course.instructorProfile.name}</p>
+                <p className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
+                  {course.instructorProfile.slug ? (
+                    <Link
+                      to="/instructors/$slug"
+                      params={{ slug: course.instructorProfile.slug }}
+                      className={css({ color: 'accent', _hover: { textDecoration: 'underline' } })}
+                    >
+                      {course.instructorProfile.name}
+                    </Link>
+                  ) : (
+                    course.instructorProfile.name
+                  )}
+                </p>
                 <p className={css({ color: 'accent', fontSize: 'sm' })}>{course.instructorProfile.title}</p>
                 <p className={css({ mt: '2', color: 'fg.muted', fontSize: 'sm' })}>{course.instructorProfile.bio}</p>
               </div>

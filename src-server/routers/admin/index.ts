@@ -5,6 +5,7 @@ import { adminAuditRouter } from './audit.ts'
 import { adminCategoriesRouter } from './categories.ts'
 import { adminCourseReviewsRouter } from './course-reviews.ts'
 import { adminCoursesRouter } from './courses.ts'
+import { adminCreatorApplicationsRouter } from './creator-applications.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminOrdersRouter } from './orders.ts'
 import { adminOutboxRouter } from './outbox.ts'
@@ -25,4 +26,5 @@ export const adminRouter = router({
   serviceOrders: adminServiceOrdersRouter,
   reviews: adminReviewsRouter,
   courseReviews: adminCourseReviewsRouter,
+  creatorApplications: adminCreatorApplicationsRouter,
 })

@@ -315,6 +315,25 @@ describe('a generated catalogue', () => {
     expect(plan).toMatch(/Index Only Scan using courses_published_id_idx/)
   })
 
+  it("reads an instructor's published courses from their partial index, not the table (EXPLAIN)", async () => {
+    await sql`analyze courses`.execute(big.db)
+    const instructor = await big.db
+      .selectFrom('courses')
+      .select('instructor_id')
+      .where('status', '=', 'published')
+      .where('instructor_id', 'is not', null)
+      .executeTakeFirstOrThrow()
+    // The query of catalog/instructors.ts publishedCoursesOf.
+    const plan = await big.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx)
+      const { rows } = await sql<Record<string, string>>`
+        explain select id from courses where instructor_id = ${instructor.instructor_id} and status = 'published'
+        order by published_at desc, id limit 200`.execute(trx)
+      return rows.map((r) => Object.values(r)[0]).join('\n')
+    })
+    expect(plan).toMatch(/courses_instructor_published_idx/)
+  })
+
   it('counts a broad term up to the bound and then says so, with the first page still in order', async () => {
     // 'ing' is inside many words: the term takes the bounded path.
     const result = await visitor(big.db).catalog.search({ search: 'ing' })

@@ -2,6 +2,8 @@
 import { TRPCError } from '@trpc/server'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildInstructorsSitemap, buildSitemapIndex } from '../../../src-server/http/seo.ts'
+import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
@@ -222,7 +224,11 @@ describe('SEO routes', () => {
     const index = await response.text()
     expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
     const files = locs(index)
-    expect(files).toEqual(['https://shop.example/sitemaps/pages.xml', 'https://shop.example/sitemaps/courses-1.xml'])
+    expect(files).toEqual([
+      'https://shop.example/sitemaps/pages.xml',
+      'https://shop.example/sitemaps/courses-1.xml',
+      'https://shop.example/sitemaps/instructors-1.xml',
+    ])
     const listed: string[] = []
     for (const file of files) {
       const answer = await fetch(file.replace('https://shop.example', baseUrl))
@@ -244,8 +250,88 @@ describe('SEO routes', () => {
     expect(listed.filter((loc) => loc.includes('/courses/'))).toHaveLength(published.length)
   })
 
-  it('answers 404 for a course sitemap past the last one, or not a number', async () => {
-    for (const path of ['/sitemaps/courses-2.xml', '/sitemaps/courses-0.xml', '/sitemaps/courses-x.xml']) {
+  it('lists the profile of every instructor with a published course, and no profile without one', async () => {
+    const empty = await database.db
+      .insertInto('instructors')
+      .values({ name: 'Nora Nocourse', slug: 'nora-nocourse' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    // An instructor whose only course is a draft is left out too, until the course is published.
+    const drafting = await database.db
+      .insertInto('instructors')
+      .values({ name: 'Dana Draft', slug: 'dana-draft' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const draftCourse = await database.db
+      .selectFrom('courses')
+      .select('id')
+      .where('status', '=', 'draft')
+      .executeTakeFirst()
+    const course =
+      draftCourse ??
+      (await database.db.selectFrom('courses').select('id').where('status', '=', 'published').executeTakeFirstOrThrow())
+    const before = await database.db
+      .selectFrom('courses')
+      .select(['instructor_id', 'status'])
+      .where('id', '=', course.id)
+      .executeTakeFirstOrThrow()
+    await database.db
+      .updateTable('courses')
+      .set({ instructor_id: drafting.id, status: 'draft' })
+      .where('id', '=', course.id)
+      .execute()
+    try {
+      const response = await fetch(`${baseUrl}/sitemaps/instructors-1.xml`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toContain('application/xml')
+      const listed = locs(await response.text())
+      const teaching = await database.db
+        .selectFrom('instructors')
+        .innerJoin('courses', 'courses.instructor_id', 'instructors.id')
+        .where('courses.status', '=', 'published')
+        .select('instructors.slug')
+        .distinct()
+        .orderBy('instructors.slug')
+        .execute()
+      expect(teaching.length).toBeGreaterThan(0)
+      expect(listed).toEqual(teaching.map((i) => `https://shop.example/instructors/${i.slug}`))
+      expect(listed).not.toContain('https://shop.example/instructors/nora-nocourse')
+      expect(listed).not.toContain('https://shop.example/instructors/dana-draft')
+
+      await database.db.updateTable('courses').set({ status: 'published' }).where('id', '=', course.id).execute()
+      const after = locs(await (await fetch(`${baseUrl}/sitemaps/instructors-1.xml`)).text())
+      expect(after).toContain('https://shop.example/instructors/dana-draft')
+      expect(after).not.toContain('https://shop.example/instructors/nora-nocourse')
+
+      // Sliced like the courses: at most `perFile` a file, each profile once, in slug order.
+      const deps = { db: database.db, config: { ...defaultAppConfig, publicUrl: 'https://shop.example' } }
+      const index = await buildSitemapIndex(deps, 2)
+      const files = [...index.matchAll(/\/sitemaps\/instructors-(\d+)\.xml/g)].map((m) => Number(m[1]))
+      expect(files).toEqual(Array.from({ length: Math.ceil(after.length / 2) }, (_, i) => i + 1))
+      const sliced: string[] = []
+      for (const file of files) {
+        const slice = locs((await buildInstructorsSitemap(deps, file, 2)) ?? '')
+        expect(slice.length).toBeGreaterThan(0)
+        expect(slice.length).toBeLessThanOrEqual(2)
+        sliced.push(...slice)
+      }
+      expect(sliced).toEqual(after)
+      expect(await buildInstructorsSitemap(deps, files.length + 1, 2)).toBeNull()
+    } finally {
+      await database.db.updateTable('courses').set(before).where('id', '=', course.id).execute()
+      await database.db.deleteFrom('instructors').where('id', 'in', [empty.id, drafting.id]).execute()
+    }
+  })
+
+  it('answers 404 for a course or instructor sitemap past the last one, or not a number', async () => {
+    for (const path of [
+      '/sitemaps/courses-2.xml',
+      '/sitemaps/courses-0.xml',
+      '/sitemaps/courses-x.xml',
+      '/sitemaps/instructors-2.xml',
+      '/sitemaps/instructors-0.xml',
+      '/sitemaps/instructors-x.xml',
+    ]) {
       expect((await fetch(`${baseUrl}${path}`)).status, path).toBe(404)
     }
   })

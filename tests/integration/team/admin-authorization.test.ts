@@ -65,6 +65,10 @@ const EXPECTED: Record<string, Access> = {
   'admin.courseReviews.lesson': 'viewer',
   'admin.courseReviews.approve': 'editor',
   'admin.courseReviews.requestChanges': 'editor',
+  'admin.creatorApplications.list': 'viewer',
+  'admin.creatorApplications.detail': 'viewer',
+  'admin.creatorApplications.approve': 'admin',
+  'admin.creatorApplications.decline': 'admin',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const

@@ -1,0 +1,150 @@
+// Applications to teach: the queue, filtered by status, category and age, newest first (open ones oldest first).
+// Every staff member reads; the decision is on each application's page (admins and up).
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import {
+  atPage,
+  optionalEnum,
+  optionalPage,
+  optionalText,
+  searchParams,
+  wholeNumber,
+} from '#client/components/admin/search.ts'
+import { badge, inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
+import { SelectField } from '#client/components/ui/form.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import { loadList } from '#client/lib/list-loader.ts'
+import type { Trpc } from '#client/lib/trpc.ts'
+import { APPLICATION_STATUS_LABELS, APPLICATION_STATUSES } from '#shared/schemas/creators.ts'
+import { css } from '#styled-system/css'
+
+type Status = (typeof APPLICATION_STATUSES)[number]
+const AGES = [7, 14, 30] as const
+type Search = { status?: Status; category?: string; age?: number; page?: number }
+const STATUS_TONES = { submitted: 'blue', approved: 'green', declined: 'red' } as const
+
+const applicationsQuery = (trpc: Trpc, { status, category, age, page = 1 }: Search) =>
+  trpc.admin.creatorApplications.list.queryOptions({
+    status,
+    category,
+    olderThanDays: age,
+    page,
+  })
+
+const routeSearch = searchParams({
+  status: optionalEnum(APPLICATION_STATUSES),
+  category: optionalText,
+  age: wholeNumber(1, 365),
+  page: optionalPage,
+})
+
+export const Route = createFileRoute('/admin/_staff/creator-applications')({
+  head: () => ({ meta: [{ title: 'Creator applications | SkillForge Admin' }] }),
+  validateSearch: routeSearch,
+  loaderDeps: ({ search: { status, category, age, page } }) => ({ status, category, age, page }),
+  loader: ({ context, deps, cause }) =>
+    Promise.all([
+      loadList(context.queryClient, applicationsQuery(context.trpc, deps), cause),
+      context.queryClient.prefetchQuery(context.trpc.catalog.categories.queryOptions()),
+    ]),
+  pendingComponent: () => <LoadingState label="Loading applications…" />,
+  errorComponent: routeError('Could not load applications'),
+  component: CreatorApplications,
+})
+
+function CreatorApplications() {
+  const { trpc } = Route.useRouteContext()
+  const search = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const applications = useQuery({ ...applicationsQuery(trpc, search), placeholderData: keepPreviousData })
+  const categories = useQuery(trpc.catalog.categories.queryOptions())
+  const setFilter = (patch: Partial<Search>) =>
+    void navigate({ search: (prev) => ({ ...prev, ...patch, page: undefined }) })
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Creator applications</h1>
+        <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+          <SelectField
+            label="Status"
+            labelHidden
+            controlClassName={inputClass}
+            value={search.status ?? ''}
+            onChange={(event) => setFilter({ status: (event.target.value || undefined) as Status | undefined })}
+          >
+            <option value="">All statuses</option>
+            {APPLICATION_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {APPLICATION_STATUS_LABELS[status]}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Category"
+            labelHidden
+            controlClassName={inputClass}
+            value={search.category ?? ''}
+            onChange={(event) => setFilter({ category: event.target.value || undefined })}
+          >
+            <option value="">All categories</option>
+            {(categories.data ?? []).map((category) => (
+              <option key={category.slug} value={category.slug}>
+                {category.name}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Age"
+            labelHidden
+            controlClassName={inputClass}
+            value={search.age ?? ''}
+            onChange={(event) => setFilter({ age: event.target.value ? Number(event.target.value) : undefined })}
+          >
+            <option value="">Any age</option>
+            {AGES.map((days) => (
+              <option key={days} value={days}>
+                Older than {days} days
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      </div>
+      <PagedList
+        query={applications}
+        loading="Loading applications…"
+        failed="Could not load applications"
+        empty="No applications found"
+        onPage={(next) => void navigate({ search: atPage(next) })}
+      >
+        {(data) => (
+          <AdminTable columns={['Applicant', 'Headline', 'Categories', 'Sent', 'Status']}>
+            {data.items.map((application) => (
+              <tr key={application.id} data-testid="creator-application">
+                <td>
+                  <Link
+                    to="/admin/creator-applications/$id"
+                    params={{ id: application.id }}
+                    className={css({ color: 'accent', fontWeight: 'medium' })}
+                  >
+                    {application.applicant.name || application.applicant.email}
+                  </Link>
+                  <div className={css({ fontSize: 'xs', color: 'fg.muted' })}>{application.applicant.email}</div>
+                </td>
+                <td>{application.headline}</td>
+                <td>{application.categories.map((c) => c.name).join(', ')}</td>
+                <td>{new Date(application.createdAt).toLocaleDateString()}</td>
+                <td>
+                  <span className={badge({ tone: STATUS_TONES[application.status] })}>
+                    {APPLICATION_STATUS_LABELS[application.status]}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        )}
+      </PagedList>
+    </>
+  )
+}

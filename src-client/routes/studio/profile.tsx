@@ -1,0 +1,185 @@
+// /studio/profile: a creator edits their instructor profile (name shown, title, Markdown bio, links, photo). The
+// server checks that the caller is a creator (creatorProcedure) and writes only their own profile; a non-creator
+// is sent to /teach.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, redirect } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { FormAlert, TextAreaField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
+import { Container } from '#client/components/ui/layout.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
+import { notify } from '#client/components/ui/toaster.tsx'
+import { uploadImage } from '#client/components/ui/upload-image.ts'
+import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { requireUser } from '#client/lib/session.ts'
+import { BIO_MAX, profileInput } from '#shared/schemas/creators.ts'
+import { css } from '#styled-system/css'
+
+export const Route = createFileRoute('/studio/profile')({
+  beforeLoad: async ({ context, location, preload }) => {
+    const user = await requireUser(context, location.href, { preload })
+    if (!user.isCreator) throw redirect({ to: '/teach' })
+  },
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.creators.profile.queryOptions()),
+  head: () => ({ meta: [{ title: 'Your instructor profile | SkillForge Studio' }] }),
+  pendingComponent: () => <LoadingState label="Loading your profile…" />,
+  errorComponent: routeError('Could not load your profile'),
+  component: ProfilePage,
+})
+
+type Field = 'name' | 'title' | 'bio' | 'website' | 'linkedin' | 'youtube'
+
+function ProfilePage() {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const { data: profile } = useSuspenseQuery(trpc.creators.profile.queryOptions())
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const [bioLength, setBioLength] = useState(profile.bio.length)
+  const [photoBusy, setPhotoBusy] = useState(false)
+  const formRef = useFocusFirstInvalid(errors)
+  const save = useMutation(
+    trpc.creators.updateProfile.mutationOptions({
+      onSuccess: async (saved) => {
+        queryClient.setQueryData(trpc.creators.profile.queryKey(), saved)
+        await queryClient.invalidateQueries({ queryKey: trpc.creators.instructor.queryKey({ slug: saved.slug }) })
+        notify('success', 'Profile saved')
+      },
+    }),
+  )
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    setFormError(null)
+    const parsed = profileInput.safeParse({
+      name: form.get('name'),
+      title: form.get('title'),
+      bio: form.get('bio'),
+      links: { website: form.get('website'), linkedin: form.get('linkedin'), youtube: form.get('youtube') },
+    })
+    if (!parsed.success) {
+      const shown: Partial<Record<Field, string>> = {}
+      for (const issue of parsed.error.issues) {
+        const field = (issue.path[0] === 'links' ? issue.path[1] : issue.path[0]) as Field
+        shown[field] ??= issue.message
+      }
+      setErrors(shown)
+      return
+    }
+    setErrors({})
+    try {
+      await save.mutateAsync(parsed.data)
+    } catch (error) {
+      setFormError(errorMessage(error))
+    }
+  }
+
+  async function onPhoto(file: File | undefined) {
+    if (!file) return
+    setPhotoBusy(true)
+    const stored = await uploadImage('/api/creator/profile-photo', file, 'imageUrl').finally(() => setPhotoBusy(false))
+    if (!stored) return
+    notify('success', stored.message ?? 'Photo updated')
+    await queryClient.invalidateQueries({ queryKey: trpc.creators.pathKey() })
+  }
+
+  return (
+    <main>
+      <PageIntro title="Your instructor profile">
+        Learners see it at{' '}
+        <Link to="/instructors/$slug" params={{ slug: profile.slug }} className={css({ textDecoration: 'underline' })}>
+          /instructors/{profile.slug}
+        </Link>
+        .
+      </PageIntro>
+      <Container className={css({ pt: '8', pb: '16', maxW: '3xl', display: 'flex', flexDir: 'column', gap: '6' })}>
+        <div className={css({ display: 'flex', gap: '4', alignItems: 'center', flexWrap: 'wrap' })}>
+          <SafeImage
+            src={profile.imageUrl}
+            alt="Your profile photo"
+            width={96}
+            height={96}
+            className={css({ borderRadius: 'full', w: '24', h: '24', objectFit: 'cover' })}
+          />
+          <label className={button({ variant: 'outline' })}>
+            {photoBusy ? <Spinner label="Uploading" /> : null}
+            {photoBusy ? 'Uploading…' : 'Change photo'}
+            <input
+              type="file"
+              accept="image/*"
+              className={css({ srOnly: true })}
+              disabled={photoBusy}
+              onChange={(event) => void onPhoto(event.currentTarget.files?.[0])}
+            />
+          </label>
+        </div>
+        <form
+          ref={formRef}
+          {...SCRIPT_ONLY_FORM}
+          onSubmit={onSubmit}
+          noValidate
+          aria-label="Instructor profile"
+          className={css({ display: 'flex', flexDir: 'column', gap: '5' })}
+        >
+          {formError ? <FormAlert>{formError}</FormAlert> : null}
+          <TextField
+            label="Name shown"
+            name="name"
+            required
+            maxLength={100}
+            defaultValue={profile.name}
+            error={errors.name}
+          />
+          <TextField
+            label="Title"
+            name="title"
+            required
+            maxLength={120}
+            defaultValue={profile.title}
+            error={errors.title}
+          />
+          <TextAreaField
+            label="Bio (Markdown)"
+            name="bio"
+            rows={10}
+            maxLength={BIO_MAX}
+            defaultValue={profile.bio}
+            onInput={(event) => setBioLength(event.currentTarget.value.length)}
+            hint={`${bioLength} of ${BIO_MAX} characters. **bold**, _italic_, lists and links work.`}
+            error={errors.bio}
+          />
+          <TextField
+            label="Website"
+            name="website"
+            type="url"
+            defaultValue={profile.links.website ?? ''}
+            error={errors.website}
+          />
+          <TextField
+            label="LinkedIn"
+            name="linkedin"
+            type="url"
+            defaultValue={profile.links.linkedin ?? ''}
+            error={errors.linkedin}
+          />
+          <TextField
+            label="YouTube"
+            name="youtube"
+            type="url"
+            defaultValue={profile.links.youtube ?? ''}
+            error={errors.youtube}
+          />
+          <button type="submit" className={button({ size: 'lg' })} disabled={save.isPending}>
+            {save.isPending ? <Spinner label="Saving" /> : null}
+            {save.isPending ? 'Saving…' : 'Save profile'}
+          </button>
+        </form>
+      </Container>
+    </main>
+  )
+}

@@ -1,0 +1,72 @@
+// Instructor profiles as the shop shows them (/instructors/{slug}): the profile and its published courses.
+// The catalogue only reads instructors; a creator's profile is written by creators/profiles.ts.
+import type { DB } from '../kernel/db.ts'
+import { courseCardColumns } from './repository.ts'
+
+export async function findInstructorBySlug(db: DB, slug: string) {
+  return db
+    .selectFrom('instructors')
+    .select(['id', 'slug', 'name', 'title', 'bio', 'image_url', 'links', 'user_id'])
+    .where('slug', '=', slug)
+    .executeTakeFirst()
+}
+
+/** The instructor's published courses as cards (newest first), with their learners. */
+export function publishedCoursesOf(db: DB, instructorId: string, limit = 200) {
+  return db
+    .selectFrom('courses')
+    .innerJoin('categories', 'categories.id', 'courses.category_id')
+    .select([...courseCardColumns, 'courses.students_count'])
+    .where('courses.instructor_id', '=', instructorId)
+    .where('courses.status', '=', 'published')
+    .orderBy('courses.published_at', 'desc')
+    .orderBy('courses.id')
+    .limit(limit)
+    .execute()
+}
+
+/** Profiles with at least one published course: the sitemap's instructor pages (an empty profile is left out). */
+const withPublishedCourse = (db: DB) =>
+  db
+    .selectFrom('instructors')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('courses')
+          .select('courses.id')
+          .whereRef('courses.instructor_id', '=', 'instructors.id')
+          .where('courses.status', '=', 'published'),
+      ),
+    )
+
+export async function countListedInstructors(db: DB): Promise<number> {
+  const row = await withPublishedCourse(db)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirst()
+  return Number(row?.n ?? 0)
+}
+
+/** A slice of those profiles by slug (no last change: a profile has no date of its own). */
+export function listInstructorSlugs(db: DB, { offset, limit }: { offset: number; limit: number }) {
+  return withPublishedCourse(db)
+    .select('instructors.slug')
+    .orderBy('instructors.slug')
+    .offset(offset)
+    .limit(limit)
+    .execute()
+}
+
+/** Keeps the courses' shown instructor name in step with a renamed profile (in the caller's transaction). */
+export async function renameInstructorOnCourses(trx: DB, instructorId: string, name: string) {
+  await trx
+    .updateTable('courses')
+    .set({ instructor_name: name })
+    .where('instructor_id', '=', instructorId)
+    .where('instructor_name', '!=', name)
+    .execute()
+}
+
+/** Whether a profile answers at /instructors/{slug} (the page's HTTP status). */
+export async function instructorSlugExists(db: DB, slug: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('instructors').select('id').where('slug', '=', slug).executeTakeFirst())
+}
