@@ -70,6 +70,8 @@ const publishedCourse = compiledOnce((db: DB, id: string) =>
       'courses.included_in_premium',
       'courses.instructor_id',
       'courses.updated_at',
+      'courses.subtitle',
+      'courses.owner_id',
     ])
     .where('courses.id', '=', id)
     .where('courses.status', '=', 'published'),

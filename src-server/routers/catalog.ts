@@ -12,6 +12,7 @@ import {
 import { searchCatalogue } from '../catalog/catalogue-page.ts'
 import { findPublishedCourseWithCurriculum } from '../catalog/course-page.ts'
 import { type CourseCardRow, listCategoriesWithCounts, listFeaturedCourses } from '../catalog/repository.ts'
+import { renderMarkdown } from '../learning/markdown.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export function toCourseCard(row: CourseCardRow) {
@@ -79,6 +80,8 @@ export const catalogRouter = router({
       const { row, curriculum } = found
       return {
         ...toCourseCard(row),
+        subtitle: row.subtitle,
+        descriptionHtml: row.owner_id ? renderMarkdown(row.description) : null,
         studentsCount: row.students_count,
         language: row.language,
         certificate: row.certificate,

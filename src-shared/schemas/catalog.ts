@@ -115,6 +115,10 @@ export const curriculumSectionSchema = z.object({
 
 /** A published course's page: the public `catalog.course` answer (null: the not-found variant). */
 export const courseDetailSchema = courseCardSchema.extend({
+  /** A creator's one-line pitch ('' for house courses): the hero shows it instead of the description. */
+  subtitle: z.string(),
+  /** A creator course's description, written in Markdown, rendered and sanitised on the server (null: house course). */
+  descriptionHtml: z.string().nullable(),
   studentsCount: z.number().int(),
   language: z.string(),
   certificate: z.boolean(),

@@ -10,6 +10,7 @@ import { CourseLearnAction } from '#client/components/learning/CourseLearnAction
 import { Icon } from '#client/components/ui/icons.tsx'
 import { JsonLd } from '#client/components/ui/JsonLd.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
+import { markdownArticle } from '#client/components/ui/markdown-article.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
@@ -98,7 +99,7 @@ function CoursePage() {
             <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold', lineHeight: 'tight' })}>
               {course.title}
             </h1>
-            <p className={css({ color: 'gray.300' })}>{course.description}</p>
+            <p className={css({ color: 'gray.300' })}>{course.subtitle || course.description}</p>
             <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'center', fontSize: 'sm' })}>
               {course.reviewCount > 0 ? <Stars rating={course.rating} tone="dark" /> : null}
               <a href="#reviews" className={css({ textDecoration: 'underline' })}>
@@ -128,6 +129,14 @@ function CoursePage() {
               ))}
             </ul>
           </section>
+          {course.descriptionHtml ? (
+            <section aria-labelledby="about" className={card}>
+              <h2 id="about" className={sectionTitle}>
+                About this course
+              </h2>
+              <div className={markdownArticle} dangerouslySetInnerHTML={{ __html: course.descriptionHtml }} />
+            </section>
+          ) : null}
           <section aria-labelledby="content">
             <h2 id="content" className={sectionTitle}>
               Course content
