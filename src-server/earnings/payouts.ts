@@ -129,3 +129,47 @@ export async function payoutsPaused(db: DB): Promise<boolean> {
   const row = await db.selectFrom('payout_settings').select('paused').where('id', '=', 1).executeTakeFirst()
   return row?.paused ?? false
 }
+
+/**
+ * A payout transfer Stripe reversed (in part or whole): the newly reversed amount goes back from paid out to
+ * available, once per reversed total however often Stripe says so; a fully reversed payout is marked so. False when
+ * the transfer is not one of our payouts.
+ */
+export async function recordTransferReversal(
+  trx: DB,
+  transfer: { transferId: string; amountMinor: number; amountReversedMinor: number },
+): Promise<boolean> {
+  const payout = await trx
+    .selectFrom('creator_payouts')
+    .select(['id', 'creator_id', 'currency'])
+    .where('stripe_transfer_id', '=', transfer.transferId)
+    .forUpdate()
+    .executeTakeFirst()
+  if (!payout) return false
+  const source = `transfer:${transfer.transferId}`
+  const recorded = await trx
+    .selectFrom('ledger_transactions as t')
+    .innerJoin('ledger_entries as e', 'e.transaction_id', 't.id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('e.amount_minor'), eb.lit(0)).as('total'))
+    .where('t.kind', '=', 'transfer_reversal')
+    .where('t.source', '=', source)
+    .where('e.account', '=', 'creator_available')
+    .executeTakeFirstOrThrow()
+  const newlyReversed = transfer.amountReversedMinor - Number(recorded.total)
+  if (newlyReversed > 0) {
+    const { creator_id: creatorId, currency } = payout
+    await post(trx, {
+      key: `transfer_reversal:${transfer.transferId}:${transfer.amountReversedMinor}`,
+      kind: 'transfer_reversal',
+      source,
+      entries: [
+        { account: 'creator_paid_out', creatorId, currency, amountMinor: -newlyReversed },
+        { account: 'creator_available', creatorId, currency, amountMinor: newlyReversed },
+      ],
+    })
+  }
+  if (transfer.amountReversedMinor >= transfer.amountMinor) {
+    await trx.updateTable('creator_payouts').set({ status: 'reversed' }).where('id', '=', payout.id).execute()
+  }
+  return true
+}

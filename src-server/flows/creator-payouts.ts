@@ -4,7 +4,6 @@
 // database transaction; the payout row and the transfer's idempotency key make every retry the same payment.
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { post } from '../earnings/ledger.ts'
 import {
   type AccountState,
   payoutAccountOf,
@@ -19,6 +18,7 @@ import {
   payoutCandidates,
   payoutKey,
   payoutsPaused,
+  recordTransferReversal,
 } from '../earnings/payouts.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -90,37 +90,13 @@ export async function accountUpdated(trx: Transaction<Database>, event: EventOf<
  * available balance; each reversed amount is recorded once, however often the event comes.
  */
 export async function transferReversed(trx: Transaction<Database>, event: EventOf<'transfer'>): Promise<Applied> {
-  const transfer = event.object
-  const payout = await trx
-    .selectFrom('creator_payouts')
-    .select(['id', 'creator_id', 'currency'])
-    .where('stripe_transfer_id', '=', transfer.id)
-    .executeTakeFirst()
-  if (!payout) return ignored('not_ours')
-  const recorded = await trx
-    .selectFrom('ledger_transactions as t')
-    .innerJoin('ledger_entries as e', 'e.transaction_id', 't.id')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('e.amount_minor'), eb.lit(0)).as('total'))
-    .where('t.kind', '=', 'transfer_reversal')
-    .where('t.source', '=', `transfer:${transfer.id}`)
-    .where('e.account', '=', 'creator_available')
-    .executeTakeFirstOrThrow()
-  const newlyReversed = transfer.amount_reversed - Number(recorded.total)
-  if (newlyReversed <= 0) return PROCESSED
-  const { creator_id: creatorId, currency } = payout
-  await post(trx, {
-    key: `transfer_reversal:${transfer.id}:${transfer.amount_reversed}`,
-    kind: 'transfer_reversal',
-    source: `transfer:${transfer.id}`,
-    entries: [
-      { account: 'creator_paid_out', creatorId, currency, amountMinor: -newlyReversed },
-      { account: 'creator_available', creatorId, currency, amountMinor: newlyReversed },
-    ],
+  const { id, amount, amount_reversed: amountReversed } = event.object
+  const recorded = await recordTransferReversal(trx, {
+    transferId: id,
+    amountMinor: amount,
+    amountReversedMinor: amountReversed,
   })
-  if (transfer.amount_reversed >= transfer.amount) {
-    await trx.updateTable('creator_payouts').set({ status: 'reversed' }).where('id', '=', payout.id).execute()
-  }
-  return PROCESSED
+  return recorded ? PROCESSED : ignored('not_ours')
 }
 
 export interface PayoutRun {

@@ -136,6 +136,27 @@ describe('server architecture', () => {
     expect(existsSync(path.join(SERVER, 'routers/payment.ts'))).toBe(false)
   })
 
+  it('gives the creator side its owners: creators/, earnings/ and catalog/ are the only writers of their tables', () => {
+    const owners: [string, RegExp, string[]][] = [
+      [
+        'creators/',
+        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](creators|creator_applications|course_instructors|course_instructor_invites|creator_uploads|instructors)['"]/,
+        ['src-server/creators/', 'db/migrations/', 'db/seed/'],
+      ],
+      [
+        'earnings/',
+        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](earning_shares|ledger_transactions|ledger_entries|creator_payout_accounts|creator_payouts|payout_settings)['"]/,
+        ['src-server/earnings/', 'db/migrations/'],
+      ],
+      [
+        'catalog/',
+        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](course_submissions|course_drafts)['"]/,
+        ['src-server/catalog/', 'db/migrations/'],
+      ],
+    ]
+    for (const [owner, write, allowed] of owners) expect(offenders(appFiles, write, allowed), owner).toEqual([])
+  })
+
   it('has no import cycle between server folders', () => {
     const graph = serverFolderGraph()
     expect(findFolderCycles(graph)).toEqual([])
