@@ -7,6 +7,7 @@ import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DB } from '../../src-server/kernel/db.ts'
 import { createUser, type TestUser } from './factories.ts'
 import { shopCaller } from './shop.ts'
+import { approveCreator } from './studio.ts'
 
 export type PlanId = 'basic' | 'pro' | 'enterprise'
 
@@ -39,18 +40,7 @@ export async function createCreator(
   options: { plan?: PlanId | null; email?: string; firstName?: string } = {},
 ): Promise<TestUser> {
   const user = await createUser(db, { email: options.email, firstName: options.firstName ?? 'Cora' })
-  const instructor = await db
-    .insertInto('instructors')
-    .values({
-      slug: `creator-${randomBytes(4).toString('hex')}`,
-      name: `${user.firstName} ${user.lastName}`,
-      title: 'Creator',
-      bio: 'Teaches things',
-      user_id: user.id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db.insertInto('creators').values({ user_id: user.id, instructor_id: instructor.id }).execute()
+  await approveCreator(db, user.id, `${user.firstName} ${user.lastName}`)
   if (options.plan) await buyPlan(db, user, options.plan)
   return user
 }

@@ -1,37 +1,19 @@
 // Creators for the upload tests (integration and end-to-end): an approved creator (instructor profile and creators
 // row, as an approval makes them) holding a creator plan bought as the shop sells it, or none; and a tus client
 // speaking the protocol with plain fetch.
-import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
-import { createFromCart } from '../../src-server/flows/cart-order.ts'
-import { markPaid } from '../../src-server/flows/pay-order.ts'
+import { buyPlan } from './creator-courses.ts'
 import { createSessionToken, createUser, type TestUser } from './factories.ts'
-import { shopCaller } from './shop.ts'
+import { approveCreator } from './studio.ts'
 
-export async function makeCreator(db: Kysely<Database>, user: TestUser): Promise<void> {
-  const slug = `creator-${randomBytes(5).toString('hex')}`
-  const instructor = await db
-    .insertInto('instructors')
-    .values({ name: `${user.firstName} ${user.lastName}`, slug, user_id: user.id })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db.insertInto('creators').values({ user_id: user.id, instructor_id: instructor.id }).execute()
+/** Makes the account a creator, as an approved application does. */
+export function makeCreator(db: Kysely<Database>, user: TestUser): Promise<void> {
+  return approveCreator(db, user.id, `${user.firstName} ${user.lastName}`)
 }
 
-export async function buyPlan(db: Kysely<Database>, user: TestUser, planId: 'basic' | 'pro' | 'enterprise') {
-  const caller = await shopCaller(db, user)
-  await caller.cart.add({ kind: 'plan', planId, billingCycle: 'monthly' })
-  const order = await createFromCart(db, {
-    userId: user.id,
-    currency: 'USD',
-    method: 'bank_transfer',
-    referencePrefix: 'SF',
-  })
-  const result = await markPaid(db, order.id, { source: 'staff' })
-  if (result !== 'fulfilled') throw new Error(`The plan order was not fulfilled: ${result}`)
-}
+export { buyPlan }
 
 /** A signed-in creator (with `plan`, or none) and the cookie of their session. */
 export async function creatorWithPlan(db: Kysely<Database>, plan: 'basic' | 'pro' | 'enterprise' | null = 'basic') {
