@@ -134,6 +134,7 @@ function CoursePage() {
               <h2 id="about" className={sectionTitle}>
                 About this course
               </h2>
+              {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
               <div className={markdownArticle} dangerouslySetInnerHTML={{ __html: course.descriptionHtml }} />
             </section>
           ) : null}
