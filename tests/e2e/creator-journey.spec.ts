@@ -246,7 +246,10 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
   await expect(checklist.getByText('(missing)')).toHaveCount(0)
   expect(await noSideScroll(page)).toBeLessThanOrEqual(0)
   await page.getByRole('button', { name: 'Submit for review' }).click()
+  // One state badge, in the course's header, and it follows the submission without a reload.
   await expect(page.getByTestId('course-status')).toHaveText('In review')
+  await expect(page.getByTestId('course-status')).toHaveCount(1)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
 
   // Staff ask for a change to the title.
   await staff.goto('/admin/course-reviews')
@@ -266,7 +269,7 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
   await page.getByRole('button', { name: 'Save details' }).click()
   await expect(page.getByText('Course saved')).toBeVisible()
   await page.getByRole('navigation', { name: 'Course' }).getByRole('link', { name: 'Publish' }).click()
-  await expect(page.getByRole('heading', { name: `Publish “${title}”` })).toBeVisible()
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
   await page.getByRole('button', { name: 'Submit for review' }).click()
   await expect(page.getByTestId('course-status')).toHaveText('In review')
 
@@ -278,6 +281,12 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
   await staff.context().close()
   await page.reload()
   await expect(page.getByTestId('course-status')).toHaveText('Published')
+  // The studio's Uploads page lists the video, now in use.
+  await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Uploads' }).click()
+  await expect(page.getByTestId('upload-row').filter({ hasText: 'inside-the-hive.mp4' })).toContainText('20 MB · 6 s')
+  await expect(page.getByTestId('upload-row').filter({ hasText: 'inside-the-hive.mp4' })).not.toContainText(
+    'Not used yet',
+  )
 
   // 5. A new customer finds the course in search, buys it by card and plays the uploaded video.
   const buyerContext = await browser.newContext({ baseURL })
