@@ -33,8 +33,9 @@ export function CourseTabs({ courseId }: { courseId: string }) {
       <Link to="/studio/courses/$courseId/curriculum" params={{ courseId }}>
         Curriculum
       </Link>
-      {/* The submission part of issue 30 builds this page. */}
-      <a href={`/studio/courses/${encodeURIComponent(courseId)}/publish`}>Publish</a>
+      <Link to="/studio/courses/$courseId/publish" params={{ courseId }}>
+        Publish
+      </Link>
       <Link to="/learn/$courseId" params={{ courseId }}>
         Preview
       </Link>

@@ -11,6 +11,10 @@ const TONES = {
   archived: 'grey',
 } as const
 
-export function StateBadge({ status }: { status: StudioState | 'archived' }) {
-  return <span className={badge({ tone: TONES[status] })}>{STUDIO_STATE_LABELS[status]}</span>
+export function StateBadge({ status, testId }: { status: StudioState | 'archived'; testId?: string }) {
+  return (
+    <span className={badge({ tone: TONES[status] })} data-testid={testId}>
+      {STUDIO_STATE_LABELS[status]}
+    </span>
+  )
 }

@@ -1,7 +1,7 @@
-// The studio's frame: its own navigation (Courses, Profile) above the page.
-import { Link, Outlet } from '@tanstack/react-router'
+// The studio's frame: its own navigation (Courses, Uploads, Profile) above the page.
+import { Link, Outlet, useRouterState } from '@tanstack/react-router'
 import { Container } from '#client/components/ui/layout.tsx'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 const navLink = css({
   display: 'inline-flex',
@@ -18,6 +18,8 @@ const navLink = css({
 })
 
 export function StudioLayout() {
+  // Courses is current on the list and on every course's pages, not on Uploads or Profile.
+  const onCourses = useRouterState({ select: (state) => state.location.pathname.startsWith('/studio/courses') })
   return (
     <div className={css({ display: 'flex', flexDir: 'column', flex: 1, bg: 'canvas' })}>
       <div className={css({ bg: 'surface', borderBottomWidth: '1px', borderColor: 'line' })}>
@@ -27,13 +29,19 @@ export function StudioLayout() {
             className={css({ display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' })}
           >
             <span className={css({ fontWeight: 'bold', fontSize: 'lg', py: '2', mr: '3' })}>Studio</span>
-            <Link to="/studio" className={navLink} activeOptions={{ exact: false, includeSearch: false }}>
+            <Link
+              to="/studio"
+              className={cx(navLink, onCourses && 'active')}
+              activeOptions={{ exact: true, includeSearch: false }}
+            >
               Courses
             </Link>
-            {/* The profile page is the instructor profile part's (issue 30). */}
-            <a href="/studio/profile" className={navLink}>
+            <Link to="/studio/uploads" className={navLink}>
+              Uploads
+            </Link>
+            <Link to="/studio/profile" className={navLink}>
               Profile
-            </a>
+            </Link>
           </nav>
         </Container>
       </div>

@@ -50,7 +50,7 @@ function StudioCourse() {
           <h1 className={css({ fontSize: { base: 'xl', md: '2xl' }, fontWeight: 'bold', overflowWrap: 'anywhere' })}>
             {course.data.title}
           </h1>
-          <StateBadge status={course.data.status} />
+          <StateBadge status={course.data.status} testId="course-status" />
         </div>
       </div>
       <CourseTabs courseId={courseId} />

@@ -4,10 +4,8 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { FormAlert, TextAreaField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
-import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
@@ -89,97 +87,102 @@ function ProfilePage() {
   }
 
   return (
-    <main>
-      <PageIntro title="Your instructor profile">
-        Learners see it at{' '}
-        <Link to="/instructors/$slug" params={{ slug: profile.slug }} className={css({ textDecoration: 'underline' })}>
-          /instructors/{profile.slug}
-        </Link>
-        .
-      </PageIntro>
-      <Container className={css({ pt: '8', pb: '16', maxW: '3xl', display: 'flex', flexDir: 'column', gap: '6' })}>
-        <div className={css({ display: 'flex', gap: '4', alignItems: 'center', flexWrap: 'wrap' })}>
-          <SafeImage
-            src={profile.imageUrl}
-            alt="Your profile photo"
-            width={96}
-            height={96}
-            className={css({ borderRadius: 'full', w: '24', h: '24', objectFit: 'cover' })}
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
+      <header>
+        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Your instructor profile</h1>
+        <p className={css({ mt: '2', color: 'fg.muted', overflowWrap: 'anywhere' })}>
+          Learners see it at{' '}
+          <Link
+            to="/instructors/$slug"
+            params={{ slug: profile.slug }}
+            className={css({ textDecoration: 'underline' })}
+          >
+            /instructors/{profile.slug}
+          </Link>
+          .
+        </p>
+      </header>
+      <div className={css({ display: 'flex', gap: '4', alignItems: 'center', flexWrap: 'wrap' })}>
+        <SafeImage
+          src={profile.imageUrl}
+          alt="Your profile photo"
+          width={96}
+          height={96}
+          className={css({ borderRadius: 'full', w: '24', h: '24', objectFit: 'cover' })}
+        />
+        <label className={button({ variant: 'outline' })}>
+          {photoBusy ? <Spinner label="Uploading" /> : null}
+          {photoBusy ? 'Uploading…' : 'Change photo'}
+          <input
+            type="file"
+            accept="image/*"
+            className={css({ srOnly: true })}
+            disabled={photoBusy}
+            onChange={(event) => void onPhoto(event.currentTarget.files?.[0])}
           />
-          <label className={button({ variant: 'outline' })}>
-            {photoBusy ? <Spinner label="Uploading" /> : null}
-            {photoBusy ? 'Uploading…' : 'Change photo'}
-            <input
-              type="file"
-              accept="image/*"
-              className={css({ srOnly: true })}
-              disabled={photoBusy}
-              onChange={(event) => void onPhoto(event.currentTarget.files?.[0])}
-            />
-          </label>
-        </div>
-        <form
-          ref={formRef}
-          {...SCRIPT_ONLY_FORM}
-          onSubmit={onSubmit}
-          noValidate
-          aria-label="Instructor profile"
-          className={css({ display: 'flex', flexDir: 'column', gap: '5' })}
-        >
-          {formError ? <FormAlert>{formError}</FormAlert> : null}
-          <TextField
-            label="Name shown"
-            name="name"
-            required
-            maxLength={100}
-            defaultValue={profile.name}
-            error={errors.name}
-          />
-          <TextField
-            label="Title"
-            name="title"
-            required
-            maxLength={120}
-            defaultValue={profile.title}
-            error={errors.title}
-          />
-          <TextAreaField
-            label="Bio (Markdown)"
-            name="bio"
-            rows={10}
-            maxLength={BIO_MAX}
-            defaultValue={profile.bio}
-            onInput={(event) => setBioLength(event.currentTarget.value.length)}
-            hint={`${bioLength} of ${BIO_MAX} characters. **bold**, _italic_, lists and links work.`}
-            error={errors.bio}
-          />
-          <TextField
-            label="Website"
-            name="website"
-            type="url"
-            defaultValue={profile.links.website ?? ''}
-            error={errors.website}
-          />
-          <TextField
-            label="LinkedIn"
-            name="linkedin"
-            type="url"
-            defaultValue={profile.links.linkedin ?? ''}
-            error={errors.linkedin}
-          />
-          <TextField
-            label="YouTube"
-            name="youtube"
-            type="url"
-            defaultValue={profile.links.youtube ?? ''}
-            error={errors.youtube}
-          />
-          <button type="submit" className={button({ size: 'lg' })} disabled={save.isPending}>
-            {save.isPending ? <Spinner label="Saving" /> : null}
-            {save.isPending ? 'Saving…' : 'Save profile'}
-          </button>
-        </form>
-      </Container>
+        </label>
+      </div>
+      <form
+        ref={formRef}
+        {...SCRIPT_ONLY_FORM}
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="Instructor profile"
+        className={css({ display: 'flex', flexDir: 'column', gap: '5' })}
+      >
+        {formError ? <FormAlert>{formError}</FormAlert> : null}
+        <TextField
+          label="Name shown"
+          name="name"
+          required
+          maxLength={100}
+          defaultValue={profile.name}
+          error={errors.name}
+        />
+        <TextField
+          label="Title"
+          name="title"
+          required
+          maxLength={120}
+          defaultValue={profile.title}
+          error={errors.title}
+        />
+        <TextAreaField
+          label="Bio (Markdown)"
+          name="bio"
+          rows={10}
+          maxLength={BIO_MAX}
+          defaultValue={profile.bio}
+          onInput={(event) => setBioLength(event.currentTarget.value.length)}
+          hint={`${bioLength} of ${BIO_MAX} characters. **bold**, _italic_, lists and links work.`}
+          error={errors.bio}
+        />
+        <TextField
+          label="Website"
+          name="website"
+          type="url"
+          defaultValue={profile.links.website ?? ''}
+          error={errors.website}
+        />
+        <TextField
+          label="LinkedIn"
+          name="linkedin"
+          type="url"
+          defaultValue={profile.links.linkedin ?? ''}
+          error={errors.linkedin}
+        />
+        <TextField
+          label="YouTube"
+          name="youtube"
+          type="url"
+          defaultValue={profile.links.youtube ?? ''}
+          error={errors.youtube}
+        />
+        <button type="submit" className={button({ size: 'lg' })} disabled={save.isPending}>
+          {save.isPending ? <Spinner label="Saving" /> : null}
+          {save.isPending ? 'Saving…' : 'Save profile'}
+        </button>
+      </form>
     </main>
   )
 }

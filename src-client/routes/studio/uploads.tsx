@@ -4,10 +4,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
-import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { VideoUpload } from '#client/components/studio/VideoUpload.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { Container } from '#client/components/ui/layout.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorCode } from '#client/lib/errors.ts'
@@ -128,56 +126,54 @@ function UploadsPage() {
   }
 
   return (
-    <main>
-      <PageIntro title="My video uploads" />
-      <Container className={css({ py: '8', display: 'flex', flexDir: 'column', gap: '6' })}>
-        {list.isPending ? <LoadingState label="Loading your videos…" /> : null}
-        {list.isError ? (
-          errorCode(list.error) === 'FORBIDDEN' ? (
-            <EmptyState title="Only approved creators can upload videos">
-              <p className={css({ mt: '2' })}>
-                <Link to="/" className={css({ color: 'accent', textDecoration: 'underline' })}>
-                  Back to the shop
-                </Link>
-              </p>
-            </EmptyState>
-          ) : (
-            <ErrorState title="Could not load your videos" error={list.error} onRetry={() => void list.refetch()} />
-          )
-        ) : null}
-        {list.data ? (
-          <>
-            <section className={card} aria-labelledby="new-upload-title">
-              <h2 id="new-upload-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '2' })}>
-                Upload a video
-              </h2>
-              <div className={css({ mb: '4', color: 'fg.muted', fontSize: 'sm' })}>
-                <StorageLine storage={list.data.storage} />
-              </div>
-              <VideoUpload disabled={!list.data.storage.hasPlan} onUploaded={() => void refresh()} />
-            </section>
-            <section className={card} aria-labelledby="uploads-title">
-              <h2 id="uploads-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '2' })}>
-                Your videos
-              </h2>
-              {list.data.uploads.length === 0 ? (
-                <p className={css({ color: 'fg.muted' })}>No videos yet. Upload one above.</p>
-              ) : (
-                <ul>
-                  {list.data.uploads.map((upload) => (
-                    <UploadRow
-                      key={upload.uploadId}
-                      upload={upload}
-                      removing={removing === upload.uploadId}
-                      onRemove={() => void remove(upload)}
-                    />
-                  ))}
-                </ul>
-              )}
-            </section>
-          </>
-        ) : null}
-      </Container>
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
+      <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>My video uploads</h1>
+      {list.isPending ? <LoadingState label="Loading your videos…" /> : null}
+      {list.isError ? (
+        errorCode(list.error) === 'FORBIDDEN' ? (
+          <EmptyState title="Only approved creators can upload videos">
+            <p className={css({ mt: '2' })}>
+              <Link to="/" className={css({ color: 'accent', textDecoration: 'underline' })}>
+                Back to the shop
+              </Link>
+            </p>
+          </EmptyState>
+        ) : (
+          <ErrorState title="Could not load your videos" error={list.error} onRetry={() => void list.refetch()} />
+        )
+      ) : null}
+      {list.data ? (
+        <>
+          <section className={card} aria-labelledby="new-upload-title">
+            <h2 id="new-upload-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '2' })}>
+              Upload a video
+            </h2>
+            <div className={css({ mb: '4', color: 'fg.muted', fontSize: 'sm' })}>
+              <StorageLine storage={list.data.storage} />
+            </div>
+            <VideoUpload disabled={!list.data.storage.hasPlan} onUploaded={() => void refresh()} />
+          </section>
+          <section className={card} aria-labelledby="uploads-title">
+            <h2 id="uploads-title" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '2' })}>
+              Your videos
+            </h2>
+            {list.data.uploads.length === 0 ? (
+              <p className={css({ color: 'fg.muted' })}>No videos yet. Upload one above.</p>
+            ) : (
+              <ul>
+                {list.data.uploads.map((upload) => (
+                  <UploadRow
+                    key={upload.uploadId}
+                    upload={upload}
+                    removing={removing === upload.uploadId}
+                    onRemove={() => void remove(upload)}
+                  />
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      ) : null}
     </main>
   )
 }

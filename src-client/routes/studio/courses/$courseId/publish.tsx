@@ -1,20 +1,18 @@
-// The publish page of a course in the studio: its state, the checklist the server enforces (ticked live), the plan
+// The publish page of a course in the studio (under the course's header, which shows its state): the checklist the server enforces (ticked live), the plan
 // and its slots, the latest review's outcome with the staff's comments per item, Submit/Withdraw, the owner's
 // Unpublish/Republish/Delete, and the owner's team panel. The server checks the course's role on every call.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
-import { badge } from '#client/components/admin/styles.ts'
 import { ReviewComments } from '#client/components/studio/ReviewComments.tsx'
 import { TeamPanel } from '#client/components/studio/TeamPanel.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { requireUser } from '#client/lib/session.ts'
-import { COURSE_STATUS_LABELS, SUBMISSION_STATUS_LABELS } from '#shared/course-review.ts'
+import { SUBMISSION_STATUS_LABELS } from '#shared/course-review.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/courses/$courseId/publish')({
@@ -30,11 +28,7 @@ export const Route = createFileRoute('/studio/courses/$courseId/publish')({
       )
     }
   },
-  pendingComponent: () => (
-    <Container>
-      <LoadingState label="Loading the publish page…" />
-    </Container>
-  ),
+  pendingComponent: () => <LoadingState label="Loading the publish page…" />,
   errorComponent: routeError('Could not load this course'),
   component: PublishPage,
 })
@@ -58,7 +52,12 @@ function PublishPage() {
   const queryClient = useQueryClient()
   const { data: page } = useSuspenseQuery(trpc.studioPublishing.page.queryOptions({ courseId }))
   const [confirm, setConfirm] = useState<Confirm>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.studioPublishing.pathKey() })
+  // The course's state shows in the studio's course header too (studio.course) and in My courses.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.studioPublishing.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.studio.pathKey() }),
+    ])
   const done = (message: string) => ({
     onSuccess: async () => {
       setConfirm(null)
@@ -75,8 +74,9 @@ function PublishPage() {
     trpc.studioPublishing.delete.mutationOptions({
       onSuccess: async () => {
         notify('success', 'Course deleted')
-        await refresh()
-        await navigate({ to: '/' })
+        // Away from the course first: its own queries would only answer not found now.
+        await navigate({ to: '/studio' })
+        await queryClient.invalidateQueries({ queryKey: trpc.studio.myCourses.pathKey() })
       },
       onError: (error) => {
         setConfirm(null)
@@ -90,19 +90,7 @@ function PublishPage() {
   const busy = submit.isPending || withdraw.isPending || unpublish.isPending || republish.isPending || remove.isPending
 
   return (
-    <Container className={css({ py: { base: '6', md: '10' }, display: 'flex', flexDir: 'column', gap: '6' })}>
-      <header className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '3' })}>
-        <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', flex: '1 1 auto', minW: '0' })}>
-          Publish “{page.course.title}”
-        </h1>
-        <span
-          className={badge({ tone: page.course.status === 'published' ? 'green' : 'grey' })}
-          data-testid="course-status"
-        >
-          {COURSE_STATUS_LABELS[page.course.status] ?? page.course.status}
-        </span>
-      </header>
-
+    <div className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <section className={card} aria-labelledby="checklist-title">
         <h2 id="checklist-title" className={heading}>
           Before review
@@ -247,6 +235,6 @@ function PublishPage() {
         onConfirm={() => remove.mutate({ courseId })}
         onCancel={() => setConfirm(null)}
       />
-    </Container>
+    </div>
   )
 }
