@@ -111,8 +111,8 @@ export async function creatorStatement(db: DB, creatorId: string, month: string)
 
 const csvCell = (value: string | number) => {
   const text = String(value)
-  // Quote always; a leading formula character is neutralised so a spreadsheet never runs it.
-  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text
+  // Quote always; a leading formula character (not a plain amount) is neutralised so a spreadsheet never runs it.
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text
   return `"${safe.replace(/"/g, '""')}"`
 }
 
