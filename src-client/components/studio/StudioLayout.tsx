@@ -1,4 +1,4 @@
-// The studio's frame: its own navigation (Courses, Profile) above the page.
+// The studio's frame: its own navigation (Courses, Profile, Earnings, Payouts) above the page.
 import { Link, Outlet } from '@tanstack/react-router'
 import { Container } from '#client/components/ui/layout.tsx'
 import { css } from '#styled-system/css'
@@ -34,6 +34,12 @@ export function StudioLayout() {
             <a href="/studio/profile" className={navLink}>
               Profile
             </a>
+            <Link to="/studio/earnings" className={navLink}>
+              Earnings
+            </Link>
+            <Link to="/studio/payouts" className={navLink}>
+              Payouts
+            </Link>
           </nav>
         </Container>
       </div>

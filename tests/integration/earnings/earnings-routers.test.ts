@@ -155,7 +155,12 @@ describe('earnings router', () => {
     expect(run.paid).toBeGreaterThanOrEqual(1)
     await refundOrder(
       db(),
-      { orderId: sale.orderId, lineIds: sale.lineIds, reference: 'BANK-1', actor: { id: admin.id, email: admin.email } },
+      {
+        orderId: sale.orderId,
+        lineIds: sale.lineIds,
+        reference: 'BANK-1',
+        actor: { id: admin.id, email: admin.email },
+      },
       null,
     )
     const overview = await (await caller(creatorA)).earnings.overview()
@@ -199,7 +204,9 @@ describe('statements', () => {
     const text = pdfText(Buffer.from(await response.arrayBuffer()))
     expect(text).toContain(`Earnings statement ${month()}`)
     expect(text).toContain(`Sale of ${courseTitle}`)
-    const other = pdfText(Buffer.from(await (await download(creatorB, `/api/studio/statements/${month()}.pdf`)).arrayBuffer()))
+    const other = pdfText(
+      Buffer.from(await (await download(creatorB, `/api/studio/statements/${month()}.pdf`)).arrayBuffer()),
+    )
     expect(other).not.toContain(courseTitle)
   })
 

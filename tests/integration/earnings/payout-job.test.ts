@@ -8,7 +8,7 @@ import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/bala
 import { payoutKey } from '../../../src-server/earnings/payouts.ts'
 import { releaseAllDueHolds } from '../../../src-server/flows/creator-earnings.ts'
 import { payoutMonthOf, runPayouts, setUpPayouts } from '../../../src-server/flows/creator-payouts.ts'
-import { type JobDeps, handlers, queues, schedules } from '../../../src-server/jobs/registry.ts'
+import { handlers, type JobDeps, queues, schedules } from '../../../src-server/jobs/registry.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import type { TestUser } from '../../support/factories.ts'
@@ -88,7 +88,11 @@ describe('the monthly payout job', () => {
     await runJob()
     const [transfer] = transfersTo(accountId)
     expect(transfersTo(accountId)).toHaveLength(1)
-    expect(transfer).toMatchObject({ amount: 14_249, currency: 'usd', transfer_group: `payout-${payoutMonthOf(new Date())}` })
+    expect(transfer).toMatchObject({
+      amount: 14_249,
+      currency: 'usd',
+      transfer_group: `payout-${payoutMonthOf(new Date())}`,
+    })
     expect(await creatorBalances(db(), creator.id)).toEqual([
       { currency: 'USD', pendingMinor: 0, availableMinor: 0, paidOutMinor: 14_249 },
     ])

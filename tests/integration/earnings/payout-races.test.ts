@@ -78,46 +78,50 @@ raceIt('two payout runs at once pay each creator once', async () => {
   for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
 })
 
-raceIt('a refund racing the payout: reversed before it opens, or paid and owed back — never paid and forgotten', async () => {
-  const outcomes = new Set<string>()
-  for (let round = 0; round < 6; round++) {
-    const { creator, accountId } = await readyCreator()
-    const sale = await sell(db(), [await ownedCourse(db(), creator.id, 10_000)])
-    await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
-    const refund = () =>
-      refundOrder(
-        db(),
-        {
-          orderId: sale.orderId,
-          lineIds: sale.lineIds,
-          reference: `RACE-REFUND-${round}`,
-          actor: { id: admin.id, email: admin.email },
-        },
-        null,
-      )
-    const pay = () => runPayouts(db(), stripe, { month: `2031-${String(round + 1).padStart(2, '0')}`, thresholdMinor: 100 })
-    // Alternate who starts first so both orders of arrival are tried.
-    await Promise.all(round % 2 ? [refund(), pay()] : [pay(), refund()])
+raceIt(
+  'a refund racing the payout: reversed before it opens, or paid and owed back — never paid and forgotten',
+  async () => {
+    const outcomes = new Set<string>()
+    for (let round = 0; round < 6; round++) {
+      const { creator, accountId } = await readyCreator()
+      const sale = await sell(db(), [await ownedCourse(db(), creator.id, 10_000)])
+      await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
+      const refund = () =>
+        refundOrder(
+          db(),
+          {
+            orderId: sale.orderId,
+            lineIds: sale.lineIds,
+            reference: `RACE-REFUND-${round}`,
+            actor: { id: admin.id, email: admin.email },
+          },
+          null,
+        )
+      const pay = () =>
+        runPayouts(db(), stripe, { month: `2031-${String(round + 1).padStart(2, '0')}`, thresholdMinor: 100 })
+      // Alternate who starts first so both orders of arrival are tried.
+      await Promise.all(round % 2 ? [refund(), pay()] : [pay(), refund()])
 
-    const transfers = transfersTo(accountId)
-    const [usd] = await creatorBalances(db(), creator.id)
-    if (transfers.length === 0) {
-      outcomes.add('reversed first')
-      expect(usd).toEqual({ currency: 'USD', pendingMinor: 0, availableMinor: 0, paidOutMinor: 0 })
-    } else {
-      outcomes.add('paid then owed')
-      expect(transfers.map((transfer) => transfer.amount)).toEqual([9000])
-      // The refunded share was paid: the creator owes it back from later earnings.
-      expect(usd).toEqual({ currency: 'USD', pendingMinor: 0, availableMinor: -9000, paidOutMinor: 9000 })
+      const transfers = transfersTo(accountId)
+      const [usd] = await creatorBalances(db(), creator.id)
+      if (transfers.length === 0) {
+        outcomes.add('reversed first')
+        expect(usd).toEqual({ currency: 'USD', pendingMinor: 0, availableMinor: 0, paidOutMinor: 0 })
+      } else {
+        outcomes.add('paid then owed')
+        expect(transfers.map((transfer) => transfer.amount)).toEqual([9000])
+        // The refunded share was paid: the creator owes it back from later earnings.
+        expect(usd).toEqual({ currency: 'USD', pendingMinor: 0, availableMinor: -9000, paidOutMinor: 9000 })
+      }
+      // The refund was taken exactly once.
+      const reversals = await db()
+        .selectFrom('ledger_transactions')
+        .select('id')
+        .where('key', '=', `reversal:${sale.lineIds[0]}`)
+        .execute()
+      expect(reversals).toHaveLength(1)
     }
-    // The refund was taken exactly once.
-    const reversals = await db()
-      .selectFrom('ledger_transactions')
-      .select('id')
-      .where('key', '=', `reversal:${sale.lineIds[0]}`)
-      .execute()
-    expect(reversals).toHaveLength(1)
-  }
-  for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
-  expect(outcomes.size).toBeGreaterThan(0)
-})
+    for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
+    expect(outcomes.size).toBeGreaterThan(0)
+  },
+)
