@@ -1,6 +1,7 @@
 // The last 12 months of one currency: a Recharts bar chart (lazy: loaded after the page, never on the server) and
 // the table behind it, always shown, which screen readers and keyboards use.
 import { lazy, Suspense, useEffect, useState } from 'react'
+import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import type { ChartMonth } from './EarningsChartBars.tsx'
@@ -26,16 +27,9 @@ export function EarningsChart({ currency, months }: { currency: string; months: 
           <p className={css({ color: 'fg.muted' })}>Drawing the chart…</p>
         )}
       </div>
-      {/* Scrolls sideways on a phone; focusable so a keyboard can scroll it. */}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard */}
-      <div
-        className={css({ overflowX: 'auto' })}
-        tabIndex={0}
-        role="region"
-        aria-label={`Earnings per month in ${currency}`}
-      >
+      {/* Scrolls sideways on a phone, in its own focusable region. */}
+      <ScrollRegion label={`Earnings per month in ${currency}`}>
         <table className={css({ w: 'full', fontSize: 'sm', '& th, & td': { px: '2', py: '1', textAlign: 'right' } })}>
-          <caption className={css({ srOnly: true })}>Earnings in {currency} per month, last 12 months</caption>
           <thead>
             <tr>
               <th scope="col" className={css({ textAlign: 'left!' })}>
@@ -61,7 +55,7 @@ export function EarningsChart({ currency, months }: { currency: string; months: 
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </figure>
   )
 }

@@ -7,6 +7,7 @@ import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { EarningsChart } from '#client/components/studio/EarningsChart.tsx'
 import { Pagination } from '#client/components/ui/Pagination.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
+import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { formatMoney } from '#shared/money.ts'
 import { EARNINGS_PAGE_SIZE } from '#shared/schemas/earnings.ts'
@@ -164,8 +165,7 @@ function EntriesSection() {
         <EmptyState title="No entries yet" />
       ) : (
         <>
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard */}
-          <div className={css({ overflowX: 'auto' })} tabIndex={0} role="region" aria-label="Ledger entries">
+          <ScrollRegion label="Ledger entries">
             <table
               className={css({
                 w: 'full',
@@ -207,7 +207,7 @@ function EntriesSection() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <Pagination
             page={page}
             pageCount={Math.max(1, Math.ceil(entries.data.total / EARNINGS_PAGE_SIZE))}
