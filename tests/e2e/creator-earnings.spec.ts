@@ -45,7 +45,7 @@ test('a creator onboards on Stripe, sees a sale on Earnings and downloads the st
   const month = new Date().toISOString().slice(0, 7)
   const chartTable = page.getByRole('region', { name: 'Earnings per month in USD' })
   await expect(chartTable.getByRole('row', { name: new RegExp(month) })).toContainText('$47.49')
-  await expect(page.getByRole('region', { name: 'Ledger entries' })).toContainText(
+  await expect(page.getByRole('region', { name: 'Ledger entries table' })).toContainText(
     `Sale of ${title} (order ${sale.reference})`,
   )
 
@@ -63,6 +63,6 @@ test('a creator onboards on Stripe, sees a sale on Earnings and downloads the st
   await staff.goto('/admin/finance')
   await expect(staff.getByRole('heading', { name: 'Finance', level: 1 })).toBeVisible()
   await expect(staff.getByRole('heading', { name: 'Owed to creators' })).toBeVisible()
-  await expect(staff.getByRole('region', { name: 'Owed to creators' })).toContainText('USD')
+  await expect(staff.getByRole('region', { name: 'Owed to creators table' })).toContainText('USD')
   await staffContext.close()
 })

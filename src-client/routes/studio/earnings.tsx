@@ -165,7 +165,7 @@ function EntriesSection() {
         <EmptyState title="No entries yet" />
       ) : (
         <>
-          <ScrollRegion label="Ledger entries">
+          <ScrollRegion label="Ledger entries table">
             <table
               className={css({
                 w: 'full',

@@ -71,7 +71,7 @@ function Finance() {
           ) : (
             <AdminTable
               columns={['Currency', 'Pending', 'Available', 'Owed in total', 'Stripe available']}
-              scrollLabel="Owed to creators"
+              scrollLabel="Owed to creators table"
             >
               {data.owed.map((row) => {
                 const onStripe = stripeAvailable(row.currency)
@@ -115,7 +115,10 @@ function Finance() {
           {data.payouts.length === 0 ? (
             <EmptyState title="No payouts yet" />
           ) : (
-            <AdminTable columns={['Creator', 'Month', 'Amount', 'Status', 'Tries', 'Last error']} scrollLabel="Payouts">
+            <AdminTable
+              columns={['Creator', 'Month', 'Amount', 'Status', 'Tries', 'Last error']}
+              scrollLabel="Payouts table"
+            >
               {data.payouts.map((payout) => (
                 <tr key={payout.id}>
                   <td>
@@ -144,7 +147,10 @@ function Finance() {
           {data.negativeBalances.length === 0 ? (
             <EmptyState title="No creator owes money back" />
           ) : (
-            <AdminTable columns={['Creator', 'Currency', 'Available', 'Paid out']} scrollLabel="Negative balances">
+            <AdminTable
+              columns={['Creator', 'Currency', 'Available', 'Paid out']}
+              scrollLabel="Negative balances table"
+            >
               {data.negativeBalances.map((row) => (
                 <tr key={`${row.creatorId}-${row.currency}`}>
                   <td>
