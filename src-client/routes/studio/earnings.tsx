@@ -60,7 +60,7 @@ function EarningsPage() {
   const { data: monthly } = useSuspenseQuery(trpc.earnings.monthly.queryOptions())
   const feePercent = overview.feeBasisPoints / 100
   return (
-    <>
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <PageIntro title="Earnings">
         Your share of each sale is held for 30 days (the refund window), then becomes available and is paid on the 1st
         of the month. Platform fee on your {overview.planName ?? 'Basic'} plan: {feePercent} %.
@@ -143,7 +143,7 @@ function EarningsPage() {
           </ul>
         )}
       </section>
-    </>
+    </main>
   )
 }
 

@@ -66,7 +66,7 @@ function PayoutsPage() {
 
   const busy = setUp.isPending || dashboard.isPending
   return (
-    <>
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <PageIntro title="Payouts">
         We pay your available balance on the 1st of each month through Stripe, once it reaches the payout threshold.
       </PageIntro>
@@ -142,6 +142,6 @@ function PayoutsPage() {
       <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>
         Tax details (a W-9 or W-8 form, or your country’s equivalent) are collected by Stripe during setup, not by us.
       </p>
-    </>
+    </main>
   )
 }
