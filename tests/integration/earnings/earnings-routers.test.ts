@@ -104,6 +104,12 @@ describe('earnings router', () => {
     })
     expect(usd.months.slice(0, 11).every((m) => m.earnedMinor === 0 && m.paidOutMinor === 0)).toBe(true)
     expect(monthly.statementMonths).toEqual([month()])
+    // B's chart is B's alone: Basic's 10 % of 20.00 leaves 18.00.
+    const b = await (await caller(creatorB)).earnings.monthly()
+    expect(b.series.map((series) => series.months.at(-1)?.earnedMinor)).toEqual([1800])
+    expect((await (await caller(creatorB)).earnings.overview()).balances).toEqual([
+      { currency: 'USD', pendingMinor: 1800, availableMinor: 0, paidOutMinor: 0, owedMinor: 0 },
+    ])
   })
 
   it('is for creators only: a customer and staff are refused every procedure', async () => {
