@@ -46,6 +46,8 @@ import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
+import { Route as StudioEarningsRouteImport } from './routes/studio/earnings'
+import { Route as StudioPayoutsRouteImport } from './routes/studio/payouts'
 import { Route as StudioProfileRouteImport } from './routes/studio/profile'
 import { Route as StudioUploadsRouteImport } from './routes/studio/uploads'
 import { Route as TeachIndexRouteImport } from './routes/teach.index'
@@ -61,6 +63,7 @@ import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/
 import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffCreatorApplicationsRouteImport } from './routes/admin/_staff/creator-applications'
+import { Route as AdminStaffFinanceRouteImport } from './routes/admin/_staff/finance'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
@@ -265,6 +268,16 @@ const StudioIndexRoute = StudioIndexRouteImport.update({
   path: '/',
   getParentRoute: () => StudioRouteRoute,
 } as any)
+const StudioEarningsRoute = StudioEarningsRouteImport.update({
+  id: '/earnings',
+  path: '/earnings',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioPayoutsRoute = StudioPayoutsRouteImport.update({
+  id: '/payouts',
+  path: '/payouts',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const StudioProfileRoute = StudioProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
@@ -341,6 +354,11 @@ const AdminStaffCreatorApplicationsRoute =
     path: '/creator-applications',
     getParentRoute: () => AdminStaffRoute,
   } as any)
+const AdminStaffFinanceRoute = AdminStaffFinanceRouteImport.update({
+  id: '/finance',
+  path: '/finance',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
@@ -474,6 +492,8 @@ export interface FileRoutesByFullPath {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/earnings': typeof StudioEarningsRoute
+  '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
   '/studio/uploads': typeof StudioUploadsRoute
   '/teach/application': typeof TeachApplicationRoute
@@ -490,6 +510,7 @@ export interface FileRoutesByFullPath {
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
+  '/admin/finance': typeof AdminStaffFinanceRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
@@ -543,6 +564,8 @@ export interface FileRoutesByTo {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/earnings': typeof StudioEarningsRoute
+  '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
   '/studio/uploads': typeof StudioUploadsRoute
   '/teach/application': typeof TeachApplicationRoute
@@ -559,6 +582,7 @@ export interface FileRoutesByTo {
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
+  '/admin/finance': typeof AdminStaffFinanceRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
@@ -615,6 +639,8 @@ export interface FileRoutesById {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/earnings': typeof StudioEarningsRoute
+  '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
   '/studio/uploads': typeof StudioUploadsRoute
   '/teach/application': typeof TeachApplicationRoute
@@ -631,6 +657,7 @@ export interface FileRoutesById {
   '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/creator-applications': typeof AdminStaffCreatorApplicationsRoute
+  '/admin/_staff/finance': typeof AdminStaffFinanceRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
   '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
@@ -688,6 +715,8 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/earnings'
+    | '/studio/payouts'
     | '/studio/profile'
     | '/studio/uploads'
     | '/teach/application'
@@ -704,6 +733,7 @@ export interface FileRouteTypes {
     | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/creator-applications'
+    | '/admin/finance'
     | '/admin/orders'
     | '/admin/outbox'
     | '/admin/reviews'
@@ -757,6 +787,8 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/earnings'
+    | '/studio/payouts'
     | '/studio/profile'
     | '/studio/uploads'
     | '/teach/application'
@@ -773,6 +805,7 @@ export interface FileRouteTypes {
     | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/creator-applications'
+    | '/admin/finance'
     | '/admin/orders'
     | '/admin/outbox'
     | '/admin/reviews'
@@ -828,6 +861,8 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/earnings'
+    | '/studio/payouts'
     | '/studio/profile'
     | '/studio/uploads'
     | '/teach/application'
@@ -844,6 +879,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
     | '/admin/_staff/creator-applications'
+    | '/admin/_staff/finance'
     | '/admin/_staff/orders'
     | '/admin/_staff/outbox'
     | '/admin/_staff/reviews'
@@ -1169,6 +1205,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StudioIndexRouteImport
       parentRoute: typeof StudioRouteRoute
     }
+    '/studio/earnings': {
+      id: '/studio/earnings'
+      path: '/earnings'
+      fullPath: '/studio/earnings'
+      preLoaderRoute: typeof StudioEarningsRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/payouts': {
+      id: '/studio/payouts'
+      path: '/payouts'
+      fullPath: '/studio/payouts'
+      preLoaderRoute: typeof StudioPayoutsRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/studio/profile': {
       id: '/studio/profile'
       path: '/profile'
@@ -1272,6 +1322,13 @@ declare module '@tanstack/react-router' {
       path: '/creator-applications'
       fullPath: '/admin/creator-applications'
       preLoaderRoute: typeof AdminStaffCreatorApplicationsRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/finance': {
+      id: '/admin/_staff/finance'
+      path: '/finance'
+      fullPath: '/admin/finance'
+      preLoaderRoute: typeof AdminStaffFinanceRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/orders': {
@@ -1421,6 +1478,8 @@ const StudioCoursesCourseIdRouteWithChildren =
   )
 
 interface StudioRouteRouteChildren {
+  StudioEarningsRoute: typeof StudioEarningsRoute
+  StudioPayoutsRoute: typeof StudioPayoutsRoute
   StudioProfileRoute: typeof StudioProfileRoute
   StudioUploadsRoute: typeof StudioUploadsRoute
   StudioIndexRoute: typeof StudioIndexRoute
@@ -1429,6 +1488,8 @@ interface StudioRouteRouteChildren {
 }
 
 const StudioRouteRouteChildren: StudioRouteRouteChildren = {
+  StudioEarningsRoute: StudioEarningsRoute,
+  StudioPayoutsRoute: StudioPayoutsRoute,
   StudioProfileRoute: StudioProfileRoute,
   StudioUploadsRoute: StudioUploadsRoute,
   StudioIndexRoute: StudioIndexRoute,
@@ -1469,6 +1530,7 @@ interface AdminStaffRouteChildren {
   AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffCreatorApplicationsRoute: typeof AdminStaffCreatorApplicationsRoute
+  AdminStaffFinanceRoute: typeof AdminStaffFinanceRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
   AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
   AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
@@ -1487,6 +1549,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffCreatorApplicationsRoute: AdminStaffCreatorApplicationsRoute,
+  AdminStaffFinanceRoute: AdminStaffFinanceRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
   AdminStaffOutboxRoute: AdminStaffOutboxRoute,
   AdminStaffReviewsRoute: AdminStaffReviewsRoute,

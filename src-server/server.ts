@@ -21,6 +21,7 @@ import { registerProfileRoutes } from './http/avatar.ts'
 import { registerClient } from './http/client.ts'
 import { registerAdminImageRoutes } from './http/course-image.ts'
 import { registerCreatorApplicationRoutes } from './http/creator-applications.ts'
+import { registerEarningsDocumentRoutes } from './http/earnings-documents.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
 import { registerLessonUploadRoutes } from './http/lesson-uploads.ts'
@@ -260,6 +261,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerServiceOrderRoutes(app, httpDeps)
   registerTusUploadRoutes(app, httpDeps, { tus: tusFiles, limiter })
   registerCreatorApplicationRoutes(app, httpDeps)
+  registerEarningsDocumentRoutes(app, httpDeps)
 
   const renderPage = await registerClient(
     app,

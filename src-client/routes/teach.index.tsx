@@ -9,7 +9,12 @@ import { Container, Section } from '#client/components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { seo } from '#client/lib/seo.ts'
 import { sessionQuery, useSession } from '#client/lib/session.ts'
-import { CREATOR_PLAN_LIMITS, type CreatorPlanId } from '#shared/creator-plans.ts'
+import {
+  CREATOR_PLAN_LIMITS,
+  type CreatorPlanId,
+  EARNINGS_HOLD_DAYS,
+  PLATFORM_FEE_BASIS_POINTS,
+} from '#shared/creator-plans.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/teach/')({
@@ -80,6 +85,7 @@ function TeachPage() {
                       ? 'Unlimited video storage'
                       : `${limits.storageBytes / GB} GB of video storage`}
                   </li>
+                  <li>Platform fee: {PLATFORM_FEE_BASIS_POINTS[id] / 100} % of each sale</li>
                   <li>
                     {limits.teamMembers === null
                       ? 'Unlimited co-instructors'
@@ -97,7 +103,20 @@ function TeachPage() {
           <Link to="/pricing" className={css({ color: 'accent', textDecoration: 'underline' })}>
             See pricing
           </Link>
-          . Earnings and payouts: see your studio once your course is live.
+          .
+        </p>
+      </Section>
+      <Section title="How you are paid">
+        <p className={css({ fontSize: 'sm', maxW: '3xl' })}>
+          Each sale of your course earns its price after any discount, before tax, less your plan's platform fee. It
+          waits {EARNINGS_HOLD_DAYS} days (the buyers' refund window), then becomes available. On the 1st of each month
+          we pay every available balance of 50.00 or more, per currency, to your bank through Stripe (set it up once in
+          your studio's Payouts; Stripe collects your tax details). A refund takes back exactly what its sale earned
+          you. Your studio's{' '}
+          <a href="/studio/earnings" className={css({ color: 'accent', textDecoration: 'underline' })}>
+            Earnings
+          </a>{' '}
+          page shows every entry, monthly statements and the next payout.
         </p>
       </Section>
       <Container className={css({ pb: '16' })}>

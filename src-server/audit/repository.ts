@@ -21,6 +21,7 @@ export interface AuditSubject {
     | 'review'
     | 'creator_application'
     | 'instructor'
+    | 'payout_settings'
   id: string
   before?: unknown
   after?: unknown

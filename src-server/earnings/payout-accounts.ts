@@ -17,8 +17,17 @@ export async function payoutAccountOf(db: DB, creatorId: string) {
   return db.selectFrom('creator_payout_accounts').selectAll().where('creator_id', '=', creatorId).executeTakeFirst()
 }
 
-/** Records a new account for the creator (a second call keeps the first account). */
-export async function recordPayoutAccount(db: DB, creatorId: string, state: AccountState, at: Date): Promise<string> {
+/**
+ * Records a new account for the creator (a second call keeps the first account). `at` null: no event applied yet, so
+ * the first account.updated applies whatever its time (Stripe's `created` is in whole seconds and may be earlier than
+ * our clock's reading when the account was made).
+ */
+export async function recordPayoutAccount(
+  db: DB,
+  creatorId: string,
+  state: AccountState,
+  at: Date | null,
+): Promise<string> {
   const row = await db
     .insertInto('creator_payout_accounts')
     .values({ creator_id: creatorId, ...toColumns(state), stripe_updated_at: at })

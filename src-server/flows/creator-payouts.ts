@@ -67,7 +67,7 @@ export async function setUpPayouts(
       { email: creator.email, metadata: { creator_id: creator.id } },
       `connect-account:${creator.id}`,
     )
-    accountId = await recordPayoutAccount(db, creator.id, stateOf(account), new Date())
+    accountId = await recordPayoutAccount(db, creator.id, stateOf(account), null)
   }
   return api.createOnboardingLink(accountId, urls)
 }

@@ -80,6 +80,10 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/studio/courses/new',
     '/studio/courses/$courseId',
     '/studio/courses/$courseId/curriculum',
+    // Creators' money (issue 31) and staff finance.
+    '/studio/earnings',
+    '/studio/payouts',
+    '/admin/finance',
   ].map((path) => ({ path })),
   { path: '/courses/$courseId', exists: publishedCourseExists },
   { path: '/courses/category/$slug', exists: categorySlugExists },

@@ -3,6 +3,7 @@
 
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
+import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import type { DB } from '../kernel/db.ts'
@@ -33,6 +34,8 @@ export type Jobs = {
   'orders.expire': Record<string, never>
   /** Move creators' shares whose 30-day refund window has passed from pending to available. */
   'earnings.release-holds': Record<string, never>
+  /** The month's payouts to creators (flows/creator-payouts.ts runPayouts): safe on several workers at once. */
+  'earnings.payouts': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -56,6 +59,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'service-orders.auto-complete': { retryLimit: 2, retryDelay: 300, expireInSeconds: 600 },
   'orders.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 600 },
   'earnings.release-holds': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
+  // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
+  'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -66,6 +71,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   // Hourly: reminders go out within the hour they fall due, and each at most once.
   { name: 'membership.schedule', cron: '23 * * * *', data: {} },
   { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
+  // The 1st of each month at 06:00 UTC: the previous month's payouts (the studio shows this date).
+  { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -79,6 +86,8 @@ export type JobDeps = MailDeps & {
   stripe?: StripeApi | null
   /** The origin of links in membership e-mails, and the prefix of renewal order references. */
   membership?: { publicUrl: string; referencePrefix: string }
+  /** PAYOUT_THRESHOLD_MINOR: creators' balances below it wait for the next month (default 5000 = 50.00). */
+  payouts?: { thresholdMinor: number }
 }
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
@@ -110,6 +119,17 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'earnings.release-holds': async () => {
       const released = await releaseAllDueHolds(deps.db, new Date())
       if (released) deps.log.info({ released }, 'released creators’ shares past their refund window')
+    },
+    'earnings.payouts': async () => {
+      const now = new Date()
+      const run = await runPayouts(deps.db, deps.stripe ?? null, {
+        month: payoutMonthOf(now),
+        thresholdMinor: deps.payouts?.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR,
+        now,
+      })
+      deps.log.info(run, 'ran creators’ payouts')
+      // Failed transfers stay 'failed' for staff and are retried on the job's retry (same idempotency keys).
+      if (run.failed > 0) throw new Error(`${run.failed} payout(s) failed; retrying`)
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

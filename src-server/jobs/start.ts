@@ -30,7 +30,12 @@ export interface StartJobsOptions {
   /** Card checkouts left unpaid are expired through it (null: card payments off). */
   stripe?: StripeApi | null
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'> &
-    Partial<Pick<Env, 'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT' | 'ORDER_REFERENCE_PREFIX'>>
+    Partial<
+      Pick<
+        Env,
+        'SERVICE_ORDER_AUTO_COMPLETE_DAYS' | 'PUBLIC_URL' | 'PORT' | 'ORDER_REFERENCE_PREFIX' | 'PAYOUT_THRESHOLD_MINOR'
+      >
+    >
   log: Log
   tuning?: JobsTuning
 }
@@ -70,6 +75,7 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
       publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`,
       referencePrefix: env.ORDER_REFERENCE_PREFIX ?? 'SF',
     },
+    payouts: env.PAYOUT_THRESHOLD_MINOR === undefined ? undefined : { thresholdMinor: env.PAYOUT_THRESHOLD_MINOR },
   }
   await workAll(queue, handlers(deps))
   await queue.setSchedules(schedules)

@@ -128,6 +128,8 @@ export const envSchema = z.object({
     .default(200 * 1024 * 1024),
   /** Video storage of the Basic and Pro creator plans, in bytes, instead of 10 GB and 100 GB (tests: a small one). */
   CREATOR_STORAGE_LIMIT_BYTES: z.coerce.number().int().min(1).optional(),
+  /** Creators' balances per currency below this (minor units) wait for the next monthly payout (default 50.00). */
+  PAYOUT_THRESHOLD_MINOR: z.coerce.number().int().min(1).max(100_000_000).default(5000),
   /** Stripe: card payments are offered only when a secret key is set. */
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),

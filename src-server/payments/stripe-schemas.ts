@@ -154,5 +154,10 @@ export const transferSchema = z.object({
 })
 export type StripeTransfer = z.infer<typeof transferSchema>
 
+/** The platform's balance (GET /v1/balance): what is available and pending per currency. */
+const balanceAmount = z.object({ amount: z.number().int(), currency: z.string().min(3).max(3) })
+export const balanceSchema = z.object({ available: z.array(balanceAmount), pending: z.array(balanceAmount) })
+export type StripeBalance = z.infer<typeof balanceSchema>
+
 /** Account links and login links: a one-time address of Stripe's hosted pages. */
 export const hostedLinkSchema = z.object({ url: z.string().url() })

@@ -7,11 +7,13 @@
 import { createHmac } from 'node:crypto'
 import type Stripe from 'stripe'
 import {
+  balanceSchema,
   type CheckoutSession,
   checkoutSessionSchema,
   connectedAccountSchema,
   hostedLinkSchema,
   refundSchema,
+  type StripeBalance,
   type StripeConnectedAccount,
   type StripeRefund,
   type StripeSubscription,
@@ -84,6 +86,8 @@ export interface StripeConnectApi {
     },
     idempotencyKey: string,
   ): Promise<StripeTransfer>
+  /** The platform's own balance (what transfers draw on), per currency. */
+  retrieveBalance(): Promise<StripeBalance>
 }
 
 export interface PriceChange {
@@ -211,6 +215,10 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
           { idempotencyKey },
         )
         return transferSchema.parse(transfer)
+      },
+      async retrieveBalance() {
+        const stripe = await connect()
+        return balanceSchema.parse(await stripe.balance.retrieve())
       },
     },
     async createRefund({ paymentIntentId, amountMinor, metadata }, idempotencyKey) {

@@ -7,6 +7,7 @@ import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
 import { creatorUploadsRouter } from './creator-uploads.ts'
 import { creatorsRouter } from './creators.ts'
+import { earningsRouter } from './earnings.ts'
 import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentsRouter } from './payments.ts'
@@ -40,6 +41,7 @@ export const appRouter = router({
   studioPublishing: studioPublishingRouter,
   studio: studioRouter,
   creators: creatorsRouter,
+  earnings: earningsRouter,
   admin: adminRouter,
 })
 

@@ -127,6 +127,8 @@ export const ROUTES: RouteEntry[] = [
   { file: 'teach.application.tsx', url: '/teach/application', as: 'customer' },
 
   { file: 'studio/profile.tsx', url: '/studio/profile', as: 'creator' },
+  { file: 'studio/earnings.tsx', url: '/studio/earnings', as: 'creator' },
+  { file: 'studio/payouts.tsx', url: '/studio/payouts', as: 'creator' },
 
   { file: 'admin/_staff/index.tsx', url: '/admin', as: 'staff' },
   { file: 'admin/_staff/courses.tsx', url: '/admin/courses', as: 'staff' },
@@ -143,6 +145,7 @@ export const ROUTES: RouteEntry[] = [
     as: 'staff',
   },
   { file: 'admin/_staff/creator-applications.tsx', url: '/admin/creator-applications', as: 'staff' },
+  { file: 'admin/_staff/finance.tsx', url: '/admin/finance', as: 'staff' },
   {
     file: 'admin/_staff/creator-applications_.$id.tsx',
     url: (seeded) => `/admin/creator-applications/${seeded.applicationId}`,

@@ -21,10 +21,11 @@ export interface PaymentsServer {
 
 /**
  * `logStream` receives the server's JSON log lines (info and up); without it the server logs nothing. `stripeTax`:
- * STRIPE_TAX=true (Checkout asks for automatic_tax; the fake charges 20% in two jurisdictions).
+ * STRIPE_TAX=true (Checkout asks for automatic_tax; the fake charges 20% in two jurisdictions). `staffTwoFactor`: STAFF_2FA
+ * (staff downloads without a second factor need 'optional').
  */
 export async function startPaymentsServer(
-  options: { logStream?: Writable; stripeTax?: boolean } = {},
+  options: { logStream?: Writable; stripeTax?: boolean; staffTwoFactor?: 'required' | 'optional' } = {},
 ): Promise<PaymentsServer> {
   const database = await createTestDatabase()
   const fake = await startFakeStripe()
@@ -37,7 +38,15 @@ export async function startPaymentsServer(
   }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-pay-'))
   const server = await createServer({
-    env: { NODE_ENV: 'test', PORT: 0, HOST: '127.0.0.1', CLIENT_DIR: dataDir, LOG_LEVEL: 'silent', DATA_DIR: dataDir },
+    env: {
+      NODE_ENV: 'test',
+      PORT: 0,
+      HOST: '127.0.0.1',
+      CLIENT_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      ...(options.staffTwoFactor ? { STAFF_2FA: options.staffTwoFactor } : {}),
+    },
     db: database.db,
     logger: options.logStream ? { level: 'info', stream: options.logStream } : false,
     payments,

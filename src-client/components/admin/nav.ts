@@ -12,5 +12,6 @@ export const adminNav = [
   { to: '/admin/reviews', label: 'Reviews', minRole: 'viewer' },
   { to: '/admin/course-reviews', label: 'Course reviews', minRole: 'viewer' },
   { to: '/admin/creator-applications', label: 'Creator applications', minRole: 'viewer' },
+  { to: '/admin/finance', label: 'Finance', minRole: 'admin' },
   { to: '/admin/audit', label: 'Audit log', minRole: 'admin' },
 ] as const satisfies readonly { to: string; label: string; minRole: StaffRole }[]

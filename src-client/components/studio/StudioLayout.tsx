@@ -1,4 +1,4 @@
-// The studio's frame: its own navigation (Courses, Uploads, Profile) above the page.
+// The studio's frame: its own navigation (Courses, Uploads, Profile, Earnings, Payouts) above the page.
 import { Link, Outlet, useRouterState } from '@tanstack/react-router'
 import { Container } from '#client/components/ui/layout.tsx'
 import { css, cx } from '#styled-system/css'
@@ -41,6 +41,12 @@ export function StudioLayout() {
             </Link>
             <Link to="/studio/profile" className={navLink}>
               Profile
+            </Link>
+            <Link to="/studio/earnings" className={navLink}>
+              Earnings
+            </Link>
+            <Link to="/studio/payouts" className={navLink}>
+              Payouts
             </Link>
           </nav>
         </Container>

@@ -7,6 +7,7 @@ import { adminCourseReviewsRouter } from './course-reviews.ts'
 import { adminCoursesRouter } from './courses.ts'
 import { adminCreatorApplicationsRouter } from './creator-applications.ts'
 import { adminDashboardRouter } from './dashboard.ts'
+import { adminFinanceRouter } from './finance.ts'
 import { adminOrdersRouter } from './orders.ts'
 import { adminOutboxRouter } from './outbox.ts'
 import { adminReviewsRouter } from './reviews.ts'
@@ -27,4 +28,5 @@ export const adminRouter = router({
   reviews: adminReviewsRouter,
   courseReviews: adminCourseReviewsRouter,
   creatorApplications: adminCreatorApplicationsRouter,
+  finance: adminFinanceRouter,
 })

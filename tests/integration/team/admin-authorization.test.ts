@@ -69,6 +69,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.creatorApplications.detail': 'viewer',
   'admin.creatorApplications.approve': 'admin',
   'admin.creatorApplications.decline': 'admin',
+  'admin.finance.overview': 'admin',
+  'admin.finance.setPaused': 'super_admin',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const

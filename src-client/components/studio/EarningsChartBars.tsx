@@ -1,0 +1,38 @@
+// The bars of the Earnings chart, drawn with Recharts (decision 0040). Loaded lazily by EarningsChart.tsx so the
+// library stays out of the initial bundle and out of the server render; the table beside it carries the same numbers
+// for screen readers and keyboards, so the drawing itself is hidden from them.
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { formatMoney } from '#shared/money.ts'
+
+export interface ChartMonth {
+  month: string
+  earnedMinor: number
+  refundedMinor: number
+  netMinor: number
+  paidOutMinor: number
+}
+
+export default function EarningsChartBars({ currency, months }: { currency: string; months: ChartMonth[] }) {
+  const data = months.map((month) => ({
+    month: month.month,
+    Net: month.netMinor / 100,
+    Refunded: month.refundedMinor / 100,
+    'Paid out': month.paidOutMinor / 100,
+  }))
+  return (
+    <div aria-hidden="true" style={{ width: '100%', height: 260 }}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="month" tickFormatter={(value: string) => value.slice(2)} fontSize={12} />
+          <YAxis fontSize={12} width={56} />
+          <Tooltip formatter={(value) => formatMoney(Math.round(Number(value) * 100), currency)} />
+          <Legend />
+          <Bar dataKey="Net" fill="#4f46e5" />
+          <Bar dataKey="Refunded" fill="#f97316" />
+          <Bar dataKey="Paid out" fill="#16a34a" />
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  )
+}

@@ -1,0 +1,220 @@
+// /studio/earnings: a creator's money — balances per currency (pending inside the 30-day refund window, available,
+// paid out, and what is owed back after a refund of money already paid), the next payout date, the last 12 months as
+// a chart with its table, the ledger entries, and a statement (CSV, PDF) per month. Only the caller's own ledger.
+import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { EarningsChart } from '#client/components/studio/EarningsChart.tsx'
+import { Pagination } from '#client/components/ui/Pagination.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
+import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { formatMoney } from '#shared/money.ts'
+import { EARNINGS_PAGE_SIZE } from '#shared/schemas/earnings.ts'
+import { css } from '#styled-system/css'
+
+type Search = { page?: number }
+
+export const Route = createFileRoute('/studio/earnings')({
+  validateSearch: (search: Record<string, unknown>): Search => {
+    const page = Number(search.page)
+    return Number.isInteger(page) && page > 1 && page <= 10_000 ? { page } : {}
+  },
+  loaderDeps: ({ search: { page } }) => ({ page: page ?? 1 }),
+  loader: ({ context, deps }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(context.trpc.earnings.overview.queryOptions()),
+      context.queryClient.ensureQueryData(context.trpc.earnings.monthly.queryOptions()),
+      context.queryClient.prefetchQuery(context.trpc.earnings.entries.queryOptions({ page: deps.page })),
+    ]),
+  head: () => ({ meta: [{ title: 'Earnings | SkillForge Studio' }] }),
+  pendingComponent: () => <LoadingState label="Loading your earnings…" />,
+  errorComponent: routeError('Could not load your earnings'),
+  component: EarningsPage,
+})
+
+const card = css({
+  bg: 'surface',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'lg',
+  p: { base: '4', md: '5' },
+  display: 'flex',
+  flexDir: 'column',
+  gap: '3',
+})
+const figures = css({
+  display: 'grid',
+  gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
+  gap: '3',
+  m: 0,
+})
+const figureLabel = css({ fontSize: 'sm', color: 'fg.muted' })
+const figureValue = css({ fontSize: 'xl', fontWeight: 'bold', m: 0 })
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
+const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
+
+function EarningsPage() {
+  const { trpc } = Route.useRouteContext()
+  const { data: overview } = useSuspenseQuery(trpc.earnings.overview.queryOptions())
+  const { data: monthly } = useSuspenseQuery(trpc.earnings.monthly.queryOptions())
+  const feePercent = overview.feeBasisPoints / 100
+  return (
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
+      <PageIntro title="Earnings">
+        Your share of each sale is held for 30 days (the refund window), then becomes available and is paid on the 1st
+        of the month. Platform fee on your {overview.planName ?? 'Basic'} plan: {feePercent} %.
+      </PageIntro>
+
+      <section aria-labelledby="balances-heading" className={card}>
+        <h2 id="balances-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+          Balances
+        </h2>
+        <p>
+          Next payout: <strong>{dateFormat.format(new Date(overview.nextPayoutAt))}</strong> (06:00 UTC)
+          {overview.payoutAccount.state !== 'ready' ? (
+            <>
+              {' '}
+              — <Link to="/studio/payouts">set up payouts</Link> to receive it
+            </>
+          ) : null}
+          {overview.payoutsPaused ? ' — payouts are paused by the platform for now' : null}
+        </p>
+        {overview.balances.length === 0 ? (
+          <EmptyState title="No earnings yet">
+            <p>When someone buys one of your courses, your share appears here.</p>
+          </EmptyState>
+        ) : (
+          overview.balances.map((balance) => (
+            <dl key={balance.currency} className={figures} aria-label={`Balances in ${balance.currency}`}>
+              <div>
+                <dt className={figureLabel}>Pending ({balance.currency})</dt>
+                <dd className={figureValue}>{formatMoney(balance.pendingMinor, balance.currency)}</dd>
+              </div>
+              <div>
+                <dt className={figureLabel}>Available ({balance.currency})</dt>
+                <dd className={figureValue}>{formatMoney(Math.max(0, balance.availableMinor), balance.currency)}</dd>
+              </div>
+              <div>
+                <dt className={figureLabel}>Paid out ({balance.currency})</dt>
+                <dd className={figureValue}>{formatMoney(balance.paidOutMinor, balance.currency)}</dd>
+              </div>
+              <div>
+                <dt className={figureLabel}>Owed from refunds ({balance.currency})</dt>
+                <dd className={figureValue}>{formatMoney(balance.owedMinor, balance.currency)}</dd>
+              </div>
+            </dl>
+          ))
+        )}
+      </section>
+
+      {monthly.series.length > 0 ? (
+        <section aria-labelledby="chart-heading" className={card}>
+          <h2 id="chart-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+            Last 12 months
+          </h2>
+          {monthly.series.map((series) => (
+            <EarningsChart key={series.currency} currency={series.currency} months={series.months} />
+          ))}
+        </section>
+      ) : null}
+
+      <EntriesSection />
+
+      <section aria-labelledby="statements-heading" className={card}>
+        <h2 id="statements-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+          Statements
+        </h2>
+        {monthly.statementMonths.length === 0 ? (
+          <p>No statements yet: a month with earnings gets one.</p>
+        ) : (
+          <ul className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
+            {monthly.statementMonths.map((month) => (
+              <li key={month} className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })}>
+                <span className={css({ fontWeight: 'semibold', minW: '20' })}>{month}</span>
+                <a href={`/api/studio/statements/${month}.csv`} download>
+                  Statement {month} (CSV)
+                </a>
+                <a href={`/api/studio/statements/${month}.pdf`} download>
+                  Statement {month} (PDF)
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  )
+}
+
+function EntriesSection() {
+  const { trpc } = Route.useRouteContext()
+  const { page } = Route.useLoaderDeps()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const entries = useQuery({ ...trpc.earnings.entries.queryOptions({ page }), placeholderData: keepPreviousData })
+  return (
+    <section aria-labelledby="entries-heading" className={card}>
+      <h2 id="entries-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+        Ledger entries
+      </h2>
+      {entries.isPending ? (
+        <LoadingState label="Loading entries…" />
+      ) : entries.isError ? (
+        <ErrorState title="Could not load entries" error={entries.error} onRetry={() => entries.refetch()} />
+      ) : entries.data.entries.length === 0 ? (
+        <EmptyState title="No entries yet" />
+      ) : (
+        <>
+          <ScrollRegion label="Ledger entries table">
+            <table
+              className={css({
+                w: 'full',
+                fontSize: 'sm',
+                '& th, & td': { px: '2', py: '2', textAlign: 'left', borderBottomWidth: '1px', borderColor: 'line' },
+                '& .amount': { textAlign: 'right', whiteSpace: 'nowrap' },
+              })}
+            >
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">What happened</th>
+                  <th scope="col" className="amount">
+                    Pending
+                  </th>
+                  <th scope="col" className="amount">
+                    Available
+                  </th>
+                  <th scope="col" className="amount">
+                    Paid out
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.data.entries.map((entry) => (
+                  <tr key={`${entry.transactionId}-${entry.currency}`}>
+                    <td className={css({ whiteSpace: 'nowrap' })}>{timeFormat.format(new Date(entry.at))}</td>
+                    <td>{entry.description}</td>
+                    <td className="amount">
+                      {entry.pendingMinor ? formatMoney(entry.pendingMinor, entry.currency) : '–'}
+                    </td>
+                    <td className="amount">
+                      {entry.availableMinor ? formatMoney(entry.availableMinor, entry.currency) : '–'}
+                    </td>
+                    <td className="amount">
+                      {entry.paidOutMinor ? formatMoney(entry.paidOutMinor, entry.currency) : '–'}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+          <Pagination
+            page={page}
+            pageCount={Math.max(1, Math.ceil(entries.data.total / EARNINGS_PAGE_SIZE))}
+            onPage={(next) => navigate({ search: next > 1 ? { page: next } : {} })}
+          />
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,330 @@
+// What a creator reads of their own ledger: each posting with the fact behind it (a sale of a course with its order
+// reference, a refund, a hold release, a payout…) and its amounts per account, newest first; per-month sums for the
+// studio's chart; and every entry of one month for a statement. Every query is scoped to one creator's entries.
+import { sql } from 'kysely'
+import type { LedgerKind } from '../../db/types.ts'
+import type { Currency } from '../../src-shared/money.ts'
+import type { DB } from '../kernel/db.ts'
+
+export interface CreatorEntry {
+  transactionId: string
+  kind: LedgerKind
+  /** What happened, in words: "Sale of Rust basics (order SF-1042)", "Payout 2026-11"… */
+  description: string
+  at: Date
+  currency: Currency
+  /** What this posting moved on each of the creator's accounts (signed). */
+  pendingMinor: number
+  availableMinor: number
+  paidOutMinor: number
+}
+
+interface EntryRow {
+  id: string | number
+  kind: LedgerKind
+  memo: string
+  source: string
+  created_at: Date | string
+  currency: Currency
+  pending: string | number
+  available: string | number
+  paid_out: string | number
+  course_title: string | null
+  order_reference: string | null
+}
+
+/** The kinds whose key names an order line (`sale:<line>`, `reversal:<line>`, `release:<line>`). */
+const LINE_KINDS = ['sale', 'refund', 'dispute', 'hold_release'] as const
+
+function entriesQuery(db: DB, creatorId: string) {
+  return db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
+    .leftJoin('earning_shares as s', (join) =>
+      join.on('t.kind', 'in', [...LINE_KINDS]).on(sql<boolean>`s.order_item_id::text = split_part(t.key, ':', 2)`),
+    )
+    .leftJoin('courses as c', 'c.id', 's.course_id')
+    .leftJoin('orders as o', 'o.id', 's.order_id')
+    .where('e.creator_id', '=', creatorId)
+    .select([
+      't.id',
+      't.kind',
+      't.memo',
+      't.source',
+      't.created_at',
+      'e.currency',
+      sql<string>`sum(case when e.account = 'creator_pending' then e.amount_minor else 0 end)`.as('pending'),
+      sql<string>`sum(case when e.account = 'creator_available' then e.amount_minor else 0 end)`.as('available'),
+      sql<string>`sum(case when e.account = 'creator_paid_out' then e.amount_minor else 0 end)`.as('paid_out'),
+      'c.title as course_title',
+      'o.reference as order_reference',
+    ])
+    .groupBy(['t.id', 't.kind', 't.memo', 't.source', 't.created_at', 'e.currency', 'c.title', 'o.reference'])
+}
+
+function describe(row: EntryRow): string {
+  const course = row.course_title ?? 'a course'
+  const order = row.order_reference ? ` (order ${row.order_reference})` : ''
+  switch (row.kind) {
+    case 'sale':
+      return `Sale of ${course}${order}`
+    case 'refund':
+      return `Refund of ${course}${order}`
+    case 'dispute':
+      return `Dispute lost on ${course}${order}`
+    case 'hold_release':
+      return `Refund window ended: ${course}${order}`
+    case 'payout':
+      return row.memo || 'Payout'
+    case 'transfer_reversal':
+      return `Payout reversed by Stripe (${row.source.replace(/^transfer:/, '')})`
+    case 'pool_share':
+      return row.memo || 'Premium pool share'
+    case 'processor_fee':
+      return row.memo || 'Payment processor fee'
+    default:
+      return row.memo || 'Adjustment'
+  }
+}
+
+function toEntry(row: EntryRow): CreatorEntry {
+  return {
+    transactionId: String(row.id),
+    kind: row.kind,
+    description: describe(row),
+    at: new Date(row.created_at),
+    currency: row.currency,
+    pendingMinor: Number(row.pending),
+    availableMinor: Number(row.available),
+    paidOutMinor: Number(row.paid_out),
+  }
+}
+
+/** A page of the creator's postings, newest first. */
+export async function creatorEntries(
+  db: DB,
+  creatorId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ entries: CreatorEntry[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    entriesQuery(db, creatorId)
+      .orderBy('t.created_at', 'desc')
+      .orderBy('t.id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    db
+      .selectFrom('ledger_entries')
+      .select(sql<string>`count(distinct (transaction_id, currency))`.as('n'))
+      .where('creator_id', '=', creatorId)
+      .executeTakeFirstOrThrow(),
+  ])
+  return { entries: (rows as EntryRow[]).map(toEntry), total: Number(count.n) }
+}
+
+/** Every posting of the creator in a month (`YYYY-MM`, UTC), oldest first: a statement's lines. */
+export async function creatorEntriesOfMonth(db: DB, creatorId: string, month: string): Promise<CreatorEntry[]> {
+  const { start, end } = monthBounds(month)
+  const rows = await entriesQuery(db, creatorId)
+    .where('t.created_at', '>=', start)
+    .where('t.created_at', '<', end)
+    .orderBy('t.created_at')
+    .orderBy('t.id')
+    .execute()
+  return (rows as EntryRow[]).map(toEntry)
+}
+
+export function monthBounds(month: string): { start: Date; end: Date } {
+  const [year, mon] = month.split('-').map(Number) as [number, number]
+  return { start: new Date(Date.UTC(year, mon - 1, 1)), end: new Date(Date.UTC(year, mon, 1)) }
+}
+
+/** `YYYY-MM` of a date in UTC. */
+export const monthOf = (at: Date) => `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, '0')}`
+
+/** The `count` months up to and including the one of `now`, oldest first. */
+export function lastMonths(now: Date, count: number): string[] {
+  return Array.from({ length: count }, (_, index) =>
+    monthOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (count - 1 - index), 1))),
+  )
+}
+
+export interface MonthTotals {
+  month: string
+  /** The creator's shares of sales that month. */
+  earnedMinor: number
+  /** Shares taken back by refunds and lost disputes that month (positive). */
+  refundedMinor: number
+  netMinor: number
+  paidOutMinor: number
+}
+
+/** Per currency, the creator's sums of each of the last `count` months (months with nothing are zeros). */
+export async function creatorMonthlyTotals(
+  db: DB,
+  creatorId: string,
+  now: Date,
+  count = 12,
+): Promise<{ months: string[]; series: { currency: Currency; months: MonthTotals[] }[] }> {
+  const months = lastMonths(now, count)
+  const start = monthBounds(months[0]!).start
+  const rows = await db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
+    .where('e.creator_id', '=', creatorId)
+    .where('t.created_at', '>=', start)
+    .select([
+      'e.currency',
+      sql<string>`to_char(t.created_at at time zone 'UTC', 'YYYY-MM')`.as('month'),
+      sql<string>`sum(case when t.kind = 'sale' then e.amount_minor else 0 end)`.as('earned'),
+      sql<string>`sum(case when t.kind in ('refund','dispute') then -e.amount_minor else 0 end)`.as('refunded'),
+      sql<string>`sum(case when t.kind = 'payout' and e.account = 'creator_paid_out' then e.amount_minor
+        when t.kind = 'transfer_reversal' and e.account = 'creator_paid_out' then e.amount_minor else 0 end)`.as(
+        'paid_out',
+      ),
+    ])
+    .groupBy(['e.currency', sql`to_char(t.created_at at time zone 'UTC', 'YYYY-MM')`])
+    .execute()
+  const currencies = [...new Set(rows.map((row) => row.currency))].sort()
+  return {
+    months,
+    series: currencies.map((currency) => ({
+      currency,
+      months: months.map((month) => {
+        const row = rows.find((r) => r.currency === currency && r.month === month)
+        const earnedMinor = Number(row?.earned ?? 0)
+        const refundedMinor = Number(row?.refunded ?? 0)
+        return {
+          month,
+          earnedMinor,
+          refundedMinor,
+          netMinor: earnedMinor - refundedMinor,
+          paidOutMinor: Number(row?.paid_out ?? 0),
+        }
+      }),
+    })),
+  }
+}
+
+/** The months (`YYYY-MM`) in which the creator has any posting, newest first: the statements they can download. */
+export async function creatorStatementMonths(db: DB, creatorId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
+    .where('e.creator_id', '=', creatorId)
+    .select(sql<string>`to_char(t.created_at at time zone 'UTC', 'YYYY-MM')`.as('month'))
+    .distinct()
+    .execute()
+  return rows.map((row) => row.month).sort((a, b) => b.localeCompare(a))
+}
+
+/** Staff: what is owed to creators per currency (pending + available over every creator) and who is negative. */
+export async function owedToCreators(db: DB) {
+  const totals = await db
+    .selectFrom('ledger_entries')
+    .where('account', 'in', ['creator_pending', 'creator_available'])
+    .select([
+      'currency',
+      sql<string>`sum(case when account = 'creator_pending' then amount_minor else 0 end)`.as('pending'),
+      sql<string>`sum(case when account = 'creator_available' then amount_minor else 0 end)`.as('available'),
+    ])
+    .groupBy('currency')
+    .orderBy('currency')
+    .execute()
+  return totals.map((row) => ({
+    currency: row.currency,
+    pendingMinor: Number(row.pending),
+    availableMinor: Number(row.available),
+    owedMinor: Number(row.pending) + Number(row.available),
+  }))
+}
+
+/** Every creator's balances per currency with their name (staff's finance view and its CSV). */
+export async function allCreatorBalances(db: DB) {
+  const rows = await db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('users as u', 'u.id', 'e.creator_id')
+    .where('e.creator_id', 'is not', null)
+    .select([
+      'e.creator_id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'e.currency',
+      sql<string>`sum(case when e.account = 'creator_pending' then e.amount_minor else 0 end)`.as('pending'),
+      sql<string>`sum(case when e.account = 'creator_available' then e.amount_minor else 0 end)`.as('available'),
+      sql<string>`sum(case when e.account = 'creator_paid_out' then e.amount_minor else 0 end)`.as('paid_out'),
+    ])
+    .groupBy(['e.creator_id', 'u.email', 'u.first_name', 'u.last_name', 'e.currency'])
+    .orderBy('u.email')
+    .orderBy('e.currency')
+    .execute()
+  return rows.map((row) => ({
+    creatorId: row.creator_id as string,
+    email: row.email,
+    name: `${row.first_name} ${row.last_name}`.trim() || row.email,
+    currency: row.currency,
+    pendingMinor: Number(row.pending),
+    availableMinor: Number(row.available),
+    paidOutMinor: Number(row.paid_out),
+  }))
+}
+
+/** Staff: payouts, newest first (failed ones first when `failedFirst`), with the creator's name. */
+export async function listPayouts(db: DB, limit = 100) {
+  const rows = await db
+    .selectFrom('creator_payouts as p')
+    .innerJoin('users as u', 'u.id', 'p.creator_id')
+    .select([
+      'p.id',
+      'p.creator_id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'p.month',
+      'p.currency',
+      'p.amount_minor',
+      'p.status',
+      'p.attempts',
+      'p.last_error',
+      'p.stripe_transfer_id',
+      'p.created_at',
+      'p.paid_at',
+    ])
+    .orderBy(sql`case when p.status = 'failed' then 0 else 1 end`)
+    .orderBy('p.created_at', 'desc')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    creatorId: row.creator_id,
+    creator: `${row.first_name} ${row.last_name}`.trim() || row.email,
+    email: row.email,
+    month: row.month,
+    currency: row.currency,
+    amountMinor: row.amount_minor,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    transferId: row.stripe_transfer_id,
+    createdAt: row.created_at,
+    paidAt: row.paid_at,
+  }))
+}
+
+/** The owner pauses or resumes payouts; returns the state before. */
+export async function setPayoutsPaused(db: DB, paused: boolean, actorId: string): Promise<boolean> {
+  const before = await db
+    .selectFrom('payout_settings')
+    .select('paused')
+    .where('id', '=', 1)
+    .forUpdate()
+    .executeTakeFirst()
+  await db
+    .insertInto('payout_settings')
+    .values({ id: 1, paused, paused_by: actorId, updated_at: new Date() })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ paused, paused_by: actorId, updated_at: new Date() }))
+    .execute()
+  return before?.paused ?? false
+}

@@ -1,0 +1,68 @@
+// A creator's money in the browser (issue 31): a creator with a sale of their course (paid in the database through
+// markPaid, as every rail ends), sets up payouts on the fake Stripe's hosted onboarding and comes back ready, sees
+// the sale pending on Earnings with the chart's table and the entry, downloads the month's statement CSV; staff open
+// /admin/finance.
+import { readFile } from 'node:fs/promises'
+import { createCreator } from '../support/creator-courses.ts'
+import { ownedCourse, sell } from '../support/earnings.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test('a creator onboards on Stripe, sees a sale on Earnings and downloads the statement; staff see finance', async ({
+  page,
+  db,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000)
+  const creator = await createCreator(db, { plan: 'pro' })
+  const title = `Earning Course ${Date.now().toString(36)}`
+  const course = await ownedCourse(db, creator.id, 4999, title)
+  const sale = await sell(db, [course])
+  await signInAs(page, baseURL as string, db, creator)
+
+  // Payouts: Stripe's hosted onboarding, then back to the studio.
+  await page.goto('/studio/payouts')
+  await expect(page.getByText('Payouts are not set up yet')).toBeVisible()
+  await page.getByRole('button', { name: 'Set up payouts' }).click()
+  await expect(page.getByRole('heading', { name: 'Set up payouts' })).toBeVisible()
+  const stripe = new URL(page.url()).origin
+  await page.getByRole('button', { name: 'Agree and submit' }).click()
+  await expect(page).toHaveURL(/\/studio\/payouts\?return=1$/)
+  // Stripe sends account.updated to the webhook.
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=0`)).ok()).toBe(true)
+  await page.reload()
+  await expect(page.getByText('Ready:')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Open Stripe dashboard' })).toBeVisible()
+  await expect(page.getByText('Tax details')).toBeVisible()
+
+  // Earnings: Pro's 5 % of $49.99 is $2.50, so $47.49 is pending.
+  await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Earnings' }).click()
+  await expect(page).toHaveURL(/\/studio\/earnings$/)
+  const usd = page.getByLabel('Balances in USD')
+  await expect(usd.getByText('Pending (USD)')).toBeVisible()
+  await expect(usd).toContainText('$47.49')
+  const month = new Date().toISOString().slice(0, 7)
+  const chartTable = page.getByRole('region', { name: 'Earnings per month in USD' })
+  await expect(chartTable.getByRole('row', { name: new RegExp(month) })).toContainText('$47.49')
+  await expect(page.getByRole('region', { name: 'Ledger entries table' })).toContainText(
+    `Sale of ${title} (order ${sale.reference})`,
+  )
+
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('link', { name: `Statement ${month} (CSV)` }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe(`earnings-${month}.csv`)
+  const csv = await readFile((await download.path()) as string, 'utf8')
+  expect(csv).toContain(`"Sale of ${title} (order ${sale.reference})","USD","47.49","0.00","0.00"`)
+
+  // Staff finance.
+  const staffContext = await browser.newContext({ baseURL })
+  const staff = await staffContext.newPage()
+  await signInAs(staff, baseURL as string, db, await createUser(db, { role: 'admin' }))
+  await staff.goto('/admin/finance')
+  await expect(staff.getByRole('heading', { name: 'Finance', level: 1 })).toBeVisible()
+  await expect(staff.getByRole('heading', { name: 'Owed to creators' })).toBeVisible()
+  await expect(staff.getByRole('region', { name: 'Owed to creators table' })).toContainText('USD')
+  await staffContext.close()
+})
