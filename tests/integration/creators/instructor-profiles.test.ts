@@ -88,6 +88,9 @@ describe('creators.instructor', () => {
       .innerJoin('instructors', 'instructors.id', 'courses.instructor_id')
       .select(['courses.id', 'instructors.slug'])
       .where('courses.status', '=', 'published')
+      // A seeded house instructor's course (other tests, in any order, publish creators' courses too).
+      .where('instructors.user_id', 'is', null)
+      .orderBy('courses.id')
       .executeTakeFirstOrThrow()
     const visitor = await callerAs(database.db, null)
     const detail = await visitor.catalog.course({ id: house.id })
