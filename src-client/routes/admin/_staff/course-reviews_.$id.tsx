@@ -74,7 +74,7 @@ function CourseReview() {
         </span>
       </div>
       <p className={css({ mb: '4', fontSize: 'sm' })}>
-        <Link to="/admin/course-reviews" className={css({ color: 'accent' })}>
+        <Link to="/admin/course-reviews" className={css({ color: 'accent', textDecoration: 'underline' })}>
           ← Back to the queue
         </Link>{' '}
         · Submitted {new Date(submission.submittedAt).toLocaleString()} by {data.owner.name} ({data.owner.email ?? '—'})
@@ -126,7 +126,7 @@ function CourseReview() {
                       <Link
                         to="/learn/$courseId/$lessonId"
                         params={{ courseId: course.id, lessonId: lesson.id }}
-                        className={css({ color: 'accent' })}
+                        className={css({ color: 'accent', textDecoration: 'underline' })}
                       >
                         {lesson.title}
                       </Link>{' '}
