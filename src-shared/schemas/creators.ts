@@ -1,6 +1,7 @@
 // Applying to teach, staff's decision, and a creator's public profile: the same schemas check the forms in the
 // browser and the inputs on the server.
 import { z } from 'zod'
+import { APPLICATION_STATUS_LABELS, APPLICATION_STATUSES } from '../creator-applications.ts'
 
 export const PROPOSAL_MIN = 200
 export const PROPOSAL_MAX = 5000
@@ -76,12 +77,7 @@ export const applicationInput = z.object({
 })
 export type ApplicationInput = z.infer<typeof applicationInput>
 
-export const APPLICATION_STATUSES = ['submitted', 'approved', 'declined'] as const
-export const APPLICATION_STATUS_LABELS: Record<(typeof APPLICATION_STATUSES)[number], string> = {
-  submitted: 'Submitted',
-  approved: 'Approved',
-  declined: 'Declined',
-}
+export { APPLICATION_STATUS_LABELS, APPLICATION_STATUSES }
 
 export const staffApplicationsInput = z.object({
   status: z.enum(APPLICATION_STATUSES).optional(),

@@ -17,7 +17,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
-import { APPLICATION_STATUS_LABELS, APPLICATION_STATUSES } from '#shared/schemas/creators.ts'
+import { APPLICATION_STATUS_LABELS, APPLICATION_STATUSES } from '#shared/creator-applications.ts'
 import { css } from '#styled-system/css'
 
 type Status = (typeof APPLICATION_STATUSES)[number]
