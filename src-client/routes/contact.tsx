@@ -48,8 +48,8 @@ const faqs = [
         <Link to="/teach" className={css({ color: 'accent', textDecoration: 'underline' })}>
           Teach on SkillForge
         </Link>{' '}
-        page: tell us your expertise and the course you want to teach, and attach a CV or a sample video if you like.
-        Our content team reviews every application and replies by e-mail.
+        page with your resume and a course proposal: tell us your expertise and the course you want to teach, and attach
+        a CV or a sample video if you like. Our content team reviews every application and replies by e-mail.
       </>
     ),
   },

@@ -87,7 +87,10 @@ test('staff hide a review from the admin area and the course shows one review fe
   await page.getByLabel('Password').fill(process.env.E2E_ADMIN_PASSWORD as string)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(/\/admin$/)
-  await page.getByRole('complementary', { name: 'Admin navigation' }).getByRole('link', { name: 'Reviews' }).click()
+  await page
+    .getByRole('complementary', { name: 'Admin navigation' })
+    .getByRole('link', { name: 'Reviews', exact: true })
+    .click()
   await expect(page.getByRole('heading', { level: 1, name: 'Reviews' })).toBeVisible()
   await expect(page.getByTestId('admin-review').first()).toBeVisible()
   // A course's reviews, from the course list.

@@ -30,7 +30,7 @@ test.describe('home page', () => {
     for (const stat of ['1.2M+', '8,500+', '$125M+']) await expect(page.getByText(stat, { exact: true })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Get Started For Free' })).toHaveAttribute('href', '/signup')
     await expect(page.getByRole('link', { name: 'Start Creating Today' })).toHaveAttribute('href', '/signup')
-    await expect(page.getByRole('link', { name: 'Apply as Teacher' })).toHaveAttribute('href', '/contact')
+    await expect(page.getByRole('link', { name: 'Apply as Teacher' })).toHaveAttribute('href', '/teach')
     await expect(page.getByRole('link', { name: 'View All Services' })).toHaveAttribute('href', '/services')
     await expect(page.locator('figure blockquote')).toHaveCount(3)
     await expect(page).toHaveTitle('SkillForge')
