@@ -4,7 +4,7 @@ import type { CartItemKind } from '../../db/types.ts'
 import { EARNINGS_HOLD_DAYS, platformFeeBasisPoints } from '../../src-shared/creator-plans.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { courseOwners } from '../catalog/creator-courses.ts'
-import { recordSale, releaseDueHolds, reverseShares } from '../earnings/shares.ts'
+import { recordSale, releaseDueHolds } from '../earnings/shares.ts'
 import type { DB } from '../kernel/db.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 
@@ -51,16 +51,6 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
     if (recorded) credited++
   }
   return credited
-}
-
-/** Takes back the creators' shares of lines given back; lines that credited nobody are skipped. */
-export function reverseCreatorShares(
-  trx: DB,
-  orderItemIds: readonly string[],
-  cause: 'refund' | 'dispute',
-  source: string,
-): Promise<number> {
-  return reverseShares(trx, orderItemIds, cause, source)
 }
 
 /** Releases every share past its refund window, in batches (each its own transaction) until none is due. */

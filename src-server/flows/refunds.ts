@@ -2,14 +2,14 @@
 // subscriptions end and creators give back their shares in the same transaction, handed to orders/ as its
 // RefundEffects.
 import type { Actor } from '../audit/repository.ts'
+import { reverseShares } from '../earnings/shares.ts'
 import type { DB } from '../kernel/db.ts'
 import { assignRefundLines as assignLines } from '../orders/refund-assignment.ts'
 import { decideRefundRequest as decideRequest, type RefundDecision } from '../orders/refund-requests.ts'
 import { type RefundEffects, type RefundGateway, refundOrder as refund, type StaffRefund } from '../orders/refunds.ts'
 import { endPlansOfOrder } from '../subscriptions/state.ts'
-import { reverseCreatorShares } from './creator-earnings.ts'
 
-export const refundEffects: RefundEffects = { endPlansOfOrder, reverseCreatorShares }
+export const refundEffects: RefundEffects = { endPlansOfOrder, reverseCreatorShares: reverseShares }
 
 /** Staff refund of a whole order or chosen lines (through Stripe for a card order). */
 export function refundOrder(db: DB, request: StaffRefund, gateway: RefundGateway | null) {
