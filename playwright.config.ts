@@ -38,9 +38,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'e2e', testIgnore: /\.check\.ts$/ },
+    { name: 'e2e', testIgnore: /\.(check|clock)\.ts$/ },
+    // Specs that move the server's clock forward (TEST_CLOCK): after the others, which then cannot be disturbed.
+    { name: 'clock', testMatch: /\.clock\.ts$/, dependencies: ['e2e'] },
     // After every other test (and only when they all passed): the log holds no secret the run used.
-    { name: 'log-audit', testMatch: /log-audit\.check\.ts$/, dependencies: ['e2e'] },
+    { name: 'log-audit', testMatch: /log-audit\.check\.ts$/, dependencies: ['clock'] },
   ],
   webServer: {
     command: `node --import tsx scripts/e2e-server.ts`,

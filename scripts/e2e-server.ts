@@ -46,6 +46,8 @@ const env: NodeJS.ProcessEnv = {
   PAYPAL_ME_URL: 'https://paypal.me/skillforge-e2e',
   // Staff log in without a second factor unless they set one up (tests/e2e/two-factor.spec.ts does).
   STAFF_2FA: 'optional',
+  // The clock specs (tests/e2e/*.clock.ts, run after every other spec) move the server's clock forward.
+  TEST_CLOCK: 'on',
 }
 
 // A fresh log and list of secrets for each run.

@@ -45,6 +45,12 @@ async function main() {
   }, log)
   lap('migrateAndSeed')
 
+  if (env.TEST_CLOCK === 'on') {
+    log.warn(
+      {},
+      "TEST_CLOCK=on: POST /api/test/clock can move this server's clock forward. For tests only, never in a real deployment",
+    )
+  }
   const url = await server.start()
   lap('listen')
   const { port } = server.app.server.address() as AddressInfo

@@ -32,6 +32,7 @@ import { OneLineRequestLog } from './http/request-log.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerServiceOrderRoutes } from './http/service-order-files.ts'
 import { registerStripeWebhookRoutes } from './http/stripe-webhook.ts'
+import { registerTestClockRoutes } from './http/test-clock.ts'
 import { registerTusUploadRoutes } from './http/tus-uploads.ts'
 import type { AppConfig, HttpDeps } from './kernel/config.ts'
 import type { DB } from './kernel/db.ts'
@@ -66,6 +67,7 @@ export interface ServerDeps {
         | 'CREATOR_STORAGE_LIMIT_BYTES'
         | 'STAFF_2FA'
         | 'TWO_FACTOR_KEY'
+        | 'TEST_CLOCK'
         | OAuthEnv
       >
     > &
@@ -262,6 +264,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerTusUploadRoutes(app, httpDeps, { tus: tusFiles, limiter })
   registerCreatorApplicationRoutes(app, httpDeps)
   registerEarningsDocumentRoutes(app, httpDeps)
+  if (env.TEST_CLOCK === 'on') registerTestClockRoutes(app)
 
   const renderPage = await registerClient(
     app,

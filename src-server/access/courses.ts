@@ -1,6 +1,8 @@
 // Who may open a course: its holders in the access ledger (a bought, free or staff-granted course that is in force)
 // and staff (who preview what they sell). Lessons add Premium on top of this (see isPremium).
+
 import { isStaff, type Role } from '../../src-shared/roles.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { isLive } from './ledger.ts'
 
@@ -15,7 +17,7 @@ export async function canOpenCourse(
 }
 
 /** Holds the course now: the cart refuses to add such a course again (after a refund it may be bought again). */
-export async function ownsCourse(db: DB, userId: string, courseId: string, now = new Date()): Promise<boolean> {
+export async function ownsCourse(db: DB, userId: string, courseId: string, now = clock.now()): Promise<boolean> {
   const row = await db
     .selectFrom('access_grants')
     .select('id')
@@ -28,7 +30,7 @@ export async function ownsCourse(db: DB, userId: string, courseId: string, now =
   return Boolean(row)
 }
 
-export async function ownedCourseIds(db: DB, userId: string, now = new Date()): Promise<string[]> {
+export async function ownedCourseIds(db: DB, userId: string, now = clock.now()): Promise<string[]> {
   const rows = await db
     .selectFrom('access_grants')
     .select('course_id')
@@ -41,7 +43,7 @@ export async function ownedCourseIds(db: DB, userId: string, now = new Date()): 
 }
 
 /** My Courses: the courses the user holds now, newest first (a course held twice shows once, from its first grant). */
-export async function listOwnedCourses(db: DB, userId: string, now = new Date()) {
+export async function listOwnedCourses(db: DB, userId: string, now = clock.now()) {
   const rows = await db
     .selectFrom('access_grants')
     .innerJoin('courses as c', 'c.id', 'access_grants.course_id')

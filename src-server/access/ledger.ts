@@ -11,8 +11,10 @@
 //   liveGrants(db, userId, now?)                                 what the user holds right now
 //
 // A grant is live when it is not revoked, has started and has not ended (ends_at null means no end).
+
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Database, GrantKind, RevokeReason } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { courseHoldersChanged } from './holder-effects.ts'
 
@@ -69,7 +71,7 @@ export async function grant(trx: DB, input: GrantInput): Promise<{ id: string; c
       granted_by: source.kind === 'staff' ? (source.staffId ?? null) : null,
       // The app's clock, not the database's now(): reads compare starts_at with the app's `now` (millisecond
       // precision), so a database default (microseconds, another node's clock) could start a grant just after it.
-      starts_at: input.startsAt ?? new Date(),
+      starts_at: input.startsAt ?? clock.now(),
       ends_at: input.endsAt ?? null,
     })
     .onConflict((oc) => oc.columns(['user_id', 'grant_key']).doNothing())
@@ -90,10 +92,10 @@ export async function grant(trx: DB, input: GrantInput): Promise<{ id: string; c
 }
 
 /** Revokes the selected grants that are not revoked yet; returns how many changed (0 on a repeat). */
-export async function revoke(trx: DB, by: GrantSelector, reason: RevokeReason, at = new Date()): Promise<number> {
+export async function revoke(trx: DB, by: GrantSelector, reason: RevokeReason, at = clock.now()): Promise<number> {
   const result = await trx
     .updateTable('access_grants')
-    .set({ revoked_at: at, revoked_reason: reason, updated_at: new Date() })
+    .set({ revoked_at: at, revoked_reason: reason, updated_at: clock.now() })
     .where((eb) => selected(eb, by))
     .where('revoked_at', 'is', null)
     .returning(['user_id', 'course_id'])
@@ -109,7 +111,7 @@ export async function revoke(trx: DB, by: GrantSelector, reason: RevokeReason, a
 export async function restore(trx: DB, by: GrantSelector, options: { reason?: RevokeReason } = {}): Promise<number> {
   let query = trx
     .updateTable('access_grants')
-    .set({ revoked_at: null, revoked_reason: null, restored_at: new Date(), updated_at: new Date() })
+    .set({ revoked_at: null, revoked_reason: null, restored_at: clock.now(), updated_at: clock.now() })
     .where((eb) => selected(eb, by))
     .where('revoked_at', 'is not', null)
   if (options.reason) query = query.where('revoked_reason', '=', options.reason)
@@ -122,7 +124,7 @@ export async function restore(trx: DB, by: GrantSelector, options: { reason?: Re
 export async function setGrantEnd(trx: DB, subscriptionId: string, endsAt: Date | null): Promise<void> {
   await trx
     .updateTable('access_grants')
-    .set({ ends_at: endsAt, updated_at: new Date() })
+    .set({ ends_at: endsAt, updated_at: clock.now() })
     .where('subscription_id', '=', subscriptionId)
     .where('kind', '=', 'premium')
     .execute()
@@ -142,7 +144,7 @@ export interface LiveGrant {
 }
 
 /** The user's grants in force at `now`, oldest first. */
-export async function liveGrants(db: DB, userId: string, now = new Date()): Promise<LiveGrant[]> {
+export async function liveGrants(db: DB, userId: string, now = clock.now()): Promise<LiveGrant[]> {
   const rows = await db
     .selectFrom('access_grants')
     .select([

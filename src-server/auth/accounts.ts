@@ -1,6 +1,8 @@
 // Account rules: sign-up, e-mail verification, password reset and change. No answer here reveals whether an
 // e-mail address has an account: sign-up and reset requests for a known address look exactly like others.
+
 import type { SignupInput } from '../../src-shared/schemas/auth.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { userEmailIs } from '../users/email.ts'
@@ -65,7 +67,7 @@ export async function verifyEmail(db: DB, token: string): Promise<boolean> {
     if (!userId) return false
     await trx
       .updateTable('users')
-      .set({ email_verified: true, updated_at: new Date() })
+      .set({ email_verified: true, updated_at: clock.now() })
       .where('id', '=', userId)
       .execute()
     return true
@@ -93,7 +95,7 @@ export async function resetPassword(db: DB, token: string, password: string): Pr
     if (!userId) return null
     await trx
       .updateTable('users')
-      .set({ password_hash: passwordHash, email_verified: true, updated_at: new Date() })
+      .set({ password_hash: passwordHash, email_verified: true, updated_at: clock.now() })
       .where('id', '=', userId)
       .execute()
     await invalidateUserSessions(trx, userId)
@@ -115,7 +117,7 @@ export async function changePassword(
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: new Date() })
+      .set({ password_hash: passwordHash, updated_at: clock.now() })
       .where('id', '=', userId)
       .execute()
     await invalidateUserSessions(trx, userId)

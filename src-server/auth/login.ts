@@ -1,6 +1,8 @@
 // Password sign-in and session start, shared by the shop's log-in and the admin log-in.
+
 import type { FastifyReply } from 'fastify'
 import type { Role } from '../../src-shared/roles.ts'
+import * as clock from '../kernel/clock.ts'
 import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { userEmailIs } from '../users/email.ts'
@@ -66,7 +68,7 @@ export async function startSession(
   origin: SignInOrigin = {},
 ) {
   const network = ipNetwork(origin.clientIp)
-  const now = new Date()
+  const now = clock.now()
   const created = await createSession(db, userId, remember, now, { userAgent: origin.userAgent, ipNetwork: network })
   if (reply) setSessionCookie(reply, created.token, created.session, { secure: config.cookieSecure })
   if (await isNewDevice(db, userId, deviceKey(origin.userAgent, network), now)) {

@@ -1,7 +1,9 @@
 // Google and Facebook sign-in with Arctic: the providers (built from env), their user profiles, and how a
 // provider identity becomes a local account (an existing link, else the account with the same verified
 // e-mail, else a new verified account).
+
 import { Facebook, Google } from 'arctic'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { userEmailIs } from '../users/email.ts'
 import { invalidateUserSessions } from './session.ts'
@@ -112,7 +114,7 @@ export async function linkOrCreateUser(
       // unproven password and its sessions go.
       await trx
         .updateTable('users')
-        .set({ email_verified: true, password_hash: null, updated_at: new Date() })
+        .set({ email_verified: true, password_hash: null, updated_at: clock.now() })
         .where('id', '=', user.id)
         .execute()
       await invalidateUserSessions(trx, user.id)

@@ -1,10 +1,12 @@
 // The first step of a two-step log-in: the password (or the OAuth provider) was right and the account has a second
 // factor, so there is no session yet, only a pending log-in that lives 10 minutes in its own HttpOnly cookie. As for
 // sessions, the token is "<id>.<secret>" and only SHA-256(secret) is stored.
+
 import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export const PENDING_LOGIN_COOKIE = 'login_pending'
@@ -19,7 +21,7 @@ function randomPart(): string {
 
 const hash = (secret: string) => sha256(new TextEncoder().encode(secret))
 
-export async function createPendingLogin(db: DB, userId: string, remember: boolean, now = new Date()) {
+export async function createPendingLogin(db: DB, userId: string, remember: boolean, now = clock.now()) {
   const id = randomPart()
   const secret = randomPart()
   const expiresAt = new Date(now.getTime() + PENDING_LOGIN_TTL_MS)
@@ -42,7 +44,7 @@ export interface PendingLogin {
 export async function readPendingLogin(
   db: DB,
   token: string | undefined,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<PendingLogin | null> {
   const [id, secret, extra] = (token ?? '').split('.')
   if (!id || !secret || extra !== undefined || !TOKEN_PART.test(id) || !TOKEN_PART.test(secret)) return null

@@ -1,5 +1,6 @@
 // A user's own signed-in sessions, as the security page lists them, and ending them. Every query is scoped to the
 // user: a session id of someone else's is as unknown as a made-up one.
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { describeUserAgent } from './devices.ts'
 
@@ -18,7 +19,7 @@ export async function listSessions(
   db: DB,
   userId: string,
   currentSessionId: string,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<SessionListItem[]> {
   const rows = await db
     .selectFrom('sessions')

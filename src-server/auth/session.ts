@@ -4,6 +4,7 @@
 import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { SESSION_USER_COLUMNS, toSessionUser } from './session-user.ts'
 import type { SessionInfo, SessionUser } from './types.ts'
@@ -40,7 +41,7 @@ export async function createSession(
   db: DB,
   userId: string,
   remember = true,
-  now = new Date(),
+  now = clock.now(),
   origin: SessionOrigin = {},
 ): Promise<CreatedSession> {
   const id = randomString()
@@ -69,7 +70,7 @@ export interface ValidatedSession {
   refreshed: boolean
 }
 
-export async function validateSessionToken(db: DB, token: string, now = new Date()): Promise<ValidatedSession | null> {
+export async function validateSessionToken(db: DB, token: string, now = clock.now()): Promise<ValidatedSession | null> {
   const [id, secret, extra] = token.split('.')
   if (!id || !secret || extra !== undefined || !TOKEN_PART.test(id) || !TOKEN_PART.test(secret)) return null
 

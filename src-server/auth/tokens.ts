@@ -1,7 +1,9 @@
 // Single-use, expiring tokens for e-mail verification and password reset. Only SHA-256 of a token is stored;
 // consuming one is a single UPDATE … WHERE unused AND unexpired, so a token can never be used twice.
+
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export type TokenPurpose = 'verify_email' | 'reset_password'
@@ -16,7 +18,7 @@ export function hashToken(token: string): string {
 }
 
 /** Issues a new token; earlier unused tokens of the same purpose stop working. */
-export async function issueToken(db: DB, userId: string, purpose: TokenPurpose, now = new Date()): Promise<string> {
+export async function issueToken(db: DB, userId: string, purpose: TokenPurpose, now = clock.now()): Promise<string> {
   const bytes = new Uint8Array(25) // 200 bits
   crypto.getRandomValues(bytes)
   const token = encodeBase32LowerCaseNoPadding(bytes)
@@ -43,7 +45,7 @@ export async function consumeToken(
   db: DB,
   token: string,
   purpose: TokenPurpose,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<string | null> {
   const row = await db
     .updateTable('auth_tokens')

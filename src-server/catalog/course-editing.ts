@@ -1,8 +1,10 @@
 // Course changes made by staff. Each change and its audit record share one transaction.
+
 import { randomBytes } from 'node:crypto'
 import type { z } from 'zod'
 import type { CourseFilter, courseInput } from '../../src-shared/schemas/admin.ts'
 import * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { FileStorage } from '../storage/storage.ts'
@@ -61,7 +63,7 @@ export async function createCourse(db: DB, actor: audit.Actor, input: ParsedCour
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('courses')
-      .values({ id, ...values, published_at: values.status === 'published' ? new Date() : null })
+      .values({ id, ...values, published_at: values.status === 'published' ? clock.now() : null })
       .execute()
     await writeCurriculum(trx, id, toSectionValues(input))
     const after = await loadCourse(trx, id)
@@ -79,7 +81,7 @@ export async function updateCourse(db: DB, actor: audit.Actor, id: string, input
     const publishing = values.status === 'published' && before.status !== 'published'
     await trx
       .updateTable('courses')
-      .set({ ...values, updated_at: new Date(), ...(publishing ? { published_at: new Date() } : {}) })
+      .set({ ...values, updated_at: clock.now(), ...(publishing ? { published_at: clock.now() } : {}) })
       .where('id', '=', id)
       .execute()
     await writeCurriculum(trx, id, toSectionValues(input))
@@ -92,7 +94,7 @@ export async function updateCourse(db: DB, actor: audit.Actor, id: string, input
 export async function setCourseFeatured(db: DB, actor: audit.Actor, id: string, featured: boolean) {
   const before = await loadCourse(db, id)
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('courses').set({ featured, updated_at: new Date() }).where('id', '=', id).execute()
+    await trx.updateTable('courses').set({ featured, updated_at: clock.now() }).where('id', '=', id).execute()
     await audit.record(trx, actor, featured ? 'course.feature' : 'course.unfeature', {
       type: 'course',
       id,
@@ -118,7 +120,7 @@ export async function deleteCourse(
     if (archived) {
       await trx
         .updateTable('courses')
-        .set({ status: 'archived', featured: false, updated_at: new Date() })
+        .set({ status: 'archived', featured: false, updated_at: clock.now() })
         .where('id', '=', id)
         .execute()
     } else {

@@ -1,8 +1,10 @@
 // What staff read in the review queue (/admin/course-reviews): the pending submissions, oldest first, and one
 // submission with its course, curriculum, checklist and — for a revision — its edits beside the live values.
+
 import { sql } from 'kysely'
 import { REVISION_FIELDS } from '../../src-shared/course-review.ts'
 import { REVIEW_QUEUE_PAGE_SIZE } from '../../src-shared/schemas/course-review.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { courseChecklist, draftFields, findCourseForReview, findSubmission, reviewLessons } from './course-review.ts'
@@ -12,7 +14,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export async function reviewQueue(
   db: DB,
   filter: { kind: 'all' | 'first' | 'revision'; minAgeDays: number; page: number },
-  now = new Date(),
+  now = clock.now(),
 ) {
   let query = db
     .selectFrom('course_submissions as s')

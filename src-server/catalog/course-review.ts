@@ -1,6 +1,7 @@
 // A course's way to the shop through review (catalog owns courses, their submissions and draft revisions): what a
 // reviewer and the checklist read, the submissions' rows, and the state changes of a reviewed course. Every write
 // takes the caller's transaction; flows/course-review*.ts put them together with the plan, the audit and the mail.
+
 import { sql } from 'kysely'
 import type { CourseStatus, ReviewComment } from '../../db/types.ts'
 import {
@@ -12,6 +13,7 @@ import {
   type RevisionField,
 } from '../../src-shared/course-review.ts'
 import { parseVideoUrl } from '../../src-shared/video-url.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -225,7 +227,7 @@ export function closeSubmission(
   status: 'approved' | 'changes_requested' | 'withdrawn',
   decidedBy: string | null,
   comments: ReviewComment[] = [],
-  now = new Date(),
+  now = clock.now(),
 ) {
   return db
     .updateTable('course_submissions')
@@ -247,7 +249,7 @@ export async function moveCourseStatus(
   courseId: string,
   from: CourseStatus[],
   to: CourseStatus,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<boolean> {
   const row = await db
     .updateTable('courses')
@@ -268,7 +270,7 @@ export async function moveCourseStatus(
  * Applies a course's reviewed edits (in the caller's transaction): the draft's title, price and description go live,
  * its pending lessons become visible, the lesson count and duration follow, and the draft is gone.
  */
-export async function applyPendingChanges(db: DB, courseId: string, now = new Date()) {
+export async function applyPendingChanges(db: DB, courseId: string, now = clock.now()) {
   const draft = await draftFields(db, courseId)
   const set: { title?: string; price_minor?: number; currency?: string; description?: string } = {}
   if (typeof draft.title === 'string' && draft.title.trim()) set.title = draft.title

@@ -1,8 +1,10 @@
 // Writes a course's curriculum from the admin form (or the seed) while keeping the ids of sections and lessons that
 // still exist, so learners' progress on them survives an edit. A lesson is the same lesson when the form sends its
 // id back, or (a form or script without ids) when an unmatched lesson of the course has the same title.
+
 import { sql } from 'kysely'
 import type { LessonKind } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export interface LessonValues {
@@ -93,7 +95,7 @@ export async function writeCurriculum(trx: DB, courseId: string, sections: Secti
             // An uploaded video's length was read from the file: the form's typed value does not replace it.
             duration_seconds: sql<number>`coalesce(case when video_key is not null then video_duration_seconds end,
               ${lesson.durationSeconds})`,
-            updated_at: new Date(),
+            updated_at: clock.now(),
           })
           .where('id', '=', lessonId)
           .execute()

@@ -1,10 +1,12 @@
 // A lesson's content edited by staff: kind, Markdown body, video (an uploaded file or a YouTube/Vimeo link) and
 // attachments. Only files the upload routes stored under private/lessons/ (or the lesson's own current ones) are accepted.
 // The change and its audit record share one transaction.
+
 import path from 'node:path'
 import type { z } from 'zod'
 import type { lessonContentInput } from '../../src-shared/schemas/admin.ts'
 import * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { LESSON_FILE_PREFIX, LESSON_VIDEO_PREFIX } from '../storage/keys.ts'
@@ -89,7 +91,7 @@ export async function updateLessonContent(
         ...(videoSeconds !== undefined ? { video_duration_seconds: videoSeconds } : {}),
         // The curriculum shows the file's length; the course's total follows (refreshCourseDuration below).
         ...(videoSeconds ? { duration_seconds: videoSeconds } : {}),
-        updated_at: new Date(),
+        updated_at: clock.now(),
       })
       .where('id', '=', input.lessonId)
       .execute()

@@ -3,9 +3,11 @@
 // unpublished) the reviewed fields (title, price, description) wait in course_drafts for staff approval while the
 // course stays on sale unchanged; every other field applies at once. Who may edit is the caller's check
 // (creators/course-team.ts through flows/studio-courses.ts).
+
 import { sql } from 'kysely'
 import type { CourseStatus } from '../../db/types.ts'
 import { STUDIO_PAGE_SIZE, type StudioState } from '../../src-shared/studio.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -140,7 +142,7 @@ export async function saveCourseDraft(trx: DB, courseId: string, draft: Partial<
   await trx
     .insertInto('course_drafts')
     .values({ course_id: courseId, fields })
-    .onConflict((oc) => oc.column('course_id').doUpdateSet({ fields, updated_at: new Date() }))
+    .onConflict((oc) => oc.column('course_id').doUpdateSet({ fields, updated_at: clock.now() }))
     .execute()
 }
 
@@ -201,7 +203,7 @@ export async function writeStudioCourse(
             description: reviewed.description,
           }
         : {}),
-      updated_at: new Date(),
+      updated_at: clock.now(),
     })
     .where('id', '=', courseId)
     .execute()

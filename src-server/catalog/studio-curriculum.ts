@@ -3,9 +3,11 @@
 // course too: a section or lesson of another course is not found. Bounds: 100 sections and 200 lessons per course.
 // A lesson added to a course on sale waits for review (pending_review): learners do not see it, and the course's
 // lessons_count and duration count live lessons only (refreshLiveCounts).
+
 import { sql } from 'kysely'
 import type { LessonKind } from '../../db/types.ts'
 import { STUDIO_LIMITS, STUDIO_MESSAGES } from '../../src-shared/studio.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -235,7 +237,7 @@ export async function writeLesson(trx: DB, courseId: string, lessonId: string, v
       video_key: values.videoKey,
       video_duration_seconds: values.videoDurationSeconds,
       duration_seconds: values.durationSeconds,
-      updated_at: new Date(),
+      updated_at: clock.now(),
     })
     .where('id', '=', lessonId)
     .where('course_id', '=', courseId)
@@ -247,7 +249,7 @@ export async function writeLesson(trx: DB, courseId: string, lessonId: string, v
 export async function setLessonPreview(trx: DB, courseId: string, lessonId: string, isPreview: boolean) {
   const result = await trx
     .updateTable('lessons')
-    .set({ is_preview: isPreview, updated_at: new Date() })
+    .set({ is_preview: isPreview, updated_at: clock.now() })
     .where('id', '=', lessonId)
     .where('course_id', '=', courseId)
     .executeTakeFirst()
@@ -273,7 +275,7 @@ export async function refreshLiveCounts(trx: DB, courseId: string): Promise<void
         and not pending_review)`,
       duration_minutes: sql<number>`(select round(coalesce(sum(duration_seconds), 0) / 60.0)::int from lessons
         where course_id = ${courseId} and not pending_review)`,
-      updated_at: new Date(),
+      updated_at: clock.now(),
     })
     .where('id', '=', courseId)
     .execute()

@@ -2,6 +2,7 @@
 // again REAPPLY_AFTER_DAYS after the decision, staff read the queue and decide. The attached file (a CV or a sample
 // video) was stored by the upload route under the applicant's own private prefix; it is checked here to belong to
 // the applicant and to exist before the application refers to it.
+
 import { sql } from 'kysely'
 import type { CreatorApplicationAttachment, CreatorApplicationStatus, InstructorLinks } from '../../db/types.ts'
 import {
@@ -10,6 +11,7 @@ import {
   REAPPLY_AFTER_DAYS,
   reapplyMessage,
 } from '../../src-shared/schemas/creators.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
@@ -92,7 +94,7 @@ export async function submitApplication(
   storage: FileStorage,
   userId: string,
   input: ApplicationInput,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<{ id: string }> {
   await assertMayApply(db, userId, now)
   const categoryIds = await categoryIdsOf(db, input.categories)
@@ -193,7 +195,7 @@ export async function listApplications(
   filters: ApplicationFilters,
   page: number,
   pageSize: number,
-  now = new Date(),
+  now = clock.now(),
 ) {
   let query = db.selectFrom('creator_applications').innerJoin('users', 'users.id', 'creator_applications.user_id')
   if (filters.status) query = query.where('creator_applications.status', '=', filters.status)
@@ -271,7 +273,7 @@ export async function markDecided(
       status: decision.status,
       decision_reason: decision.reason,
       decided_by: decision.decidedBy,
-      decided_at: new Date(),
+      decided_at: clock.now(),
     })
     .where('id', '=', id)
     .execute()

@@ -1,8 +1,10 @@
 // Co-instructors: a course owner's e-mailed invitations (a random token stored only as its SHA-256 hash, valid 7
 // days, single use) and the people who accepted them (course_instructors rows with role 'co'). creators/ owns both.
+
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { sql } from 'kysely'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { normaliseEmail } from '../users/email.ts'
 
@@ -43,7 +45,7 @@ export async function createInvite(
 }
 
 /** Open invitations of a course (not accepted, not expired), newest first. */
-export function openInvites(db: DB, courseId: string, now = new Date()) {
+export function openInvites(db: DB, courseId: string, now = clock.now()) {
   return db
     .selectFrom('course_instructor_invites')
     .select(['id', 'email', 'expires_at', 'created_at'])
@@ -66,7 +68,7 @@ export async function cancelInvite(db: DB, courseId: string, inviteId: string): 
 }
 
 /** The usable invitation with this token (not accepted, not expired), or undefined. */
-export function findUsableInvite(db: DB, token: string, now = new Date()) {
+export function findUsableInvite(db: DB, token: string, now = clock.now()) {
   return db
     .selectFrom('course_instructor_invites')
     .select(['id', 'course_id', 'email', 'invited_by', 'expires_at'])
@@ -77,7 +79,7 @@ export function findUsableInvite(db: DB, token: string, now = new Date()) {
 }
 
 /** Single use: of two concurrent accepts one claims the invitation and the other gets undefined. */
-export function claimInvite(db: DB, inviteId: string, userId: string, now = new Date()) {
+export function claimInvite(db: DB, inviteId: string, userId: string, now = clock.now()) {
   return db
     .updateTable('course_instructor_invites')
     .set({ accepted_at: now, accepted_by: userId })
@@ -125,7 +127,7 @@ export function coInstructors(db: DB, courseId: string) {
 export async function ownerTeam(
   db: DB,
   ownerId: string,
-  now = new Date(),
+  now = clock.now(),
   options: { invites: boolean } = { invites: true },
 ): Promise<Set<string>> {
   const owned = db

@@ -1,7 +1,9 @@
 // A creator's instructor profile (/instructors/{slug}): made when staff approve the application, edited by the
 // creator in the studio. creators/ is the only writer of the profiles of creators (instructors with a user_id);
 // the seed's house instructors (no user_id) stay run by staff. The catalogue only reads instructors.
+
 import type { InstructorLinks } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { ImageType } from '../storage/image.ts'
@@ -149,7 +151,7 @@ export async function replaceProfilePhoto(
   image: { data: Buffer; type: ImageType },
 ): Promise<string> {
   const profile = await ownProfile(db, userId)
-  const key = `${UPLOAD_PREFIXES.avatars}instructors/${profile.instructorId}-${Date.now().toString(36)}.${image.type.ext}`
+  const key = `${UPLOAD_PREFIXES.avatars}instructors/${profile.instructorId}-${clock.nowMs().toString(36)}.${image.type.ext}`
   const url = await storage.put(key, image.data, image.type.mime)
   try {
     await db.updateTable('instructors').set({ image_url: url }).where('id', '=', profile.instructorId).execute()

@@ -1,5 +1,6 @@
 // The rows of creators' video uploads (creator_uploads) as the tus routes and the studio read and change them:
 // one row per tus upload, owned by the creator who started it ('uploading' → 'stored' → 'released').
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export interface UploadRow {
@@ -132,7 +133,7 @@ export async function markUploadStored(
       size_bytes: values.sizeBytes,
       duration_seconds: values.durationSeconds,
       content_type: values.contentType,
-      finished_at: new Date(),
+      finished_at: clock.now(),
     })
     .where('id', '=', id)
     .where('status', '=', 'uploading')

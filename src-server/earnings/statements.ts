@@ -1,9 +1,11 @@
 // What a creator reads of their own ledger: each posting with the fact behind it (a sale of a course with its order
 // reference, a refund, a hold release, a payout…) and its amounts per account, newest first; per-month sums for the
 // studio's chart; and every entry of one month for a statement. Every query is scoped to one creator's entries.
+
 import { sql } from 'kysely'
 import type { LedgerKind } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export interface CreatorEntry {
@@ -323,8 +325,8 @@ export async function setPayoutsPaused(db: DB, paused: boolean, actorId: string)
     .executeTakeFirst()
   await db
     .insertInto('payout_settings')
-    .values({ id: 1, paused, paused_by: actorId, updated_at: new Date() })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ paused, paused_by: actorId, updated_at: new Date() }))
+    .values({ id: 1, paused, paused_by: actorId, updated_at: clock.now() })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ paused, paused_by: actorId, updated_at: clock.now() }))
     .execute()
   return before?.paused ?? false
 }

@@ -2,8 +2,10 @@
 // cart's old one, and a scheduled job expires card checkouts left for 24 hours. A card order's Stripe session is
 // expired through the API first, so the old page can no longer take money for an order we closed; a session that
 // turns out paid meanwhile is paid through the usual exactly-once path instead.
+
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { Actor } from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { expire, ORDER_NOT_FOUND } from '../orders/pending.ts'
@@ -105,7 +107,7 @@ export async function cancelOrderByStaff(db: DB, stripe: StripeApi | null, order
  */
 export async function expireAbandonedCheckouts(
   deps: { db: DB; stripe: StripeApi | null; log?: { warn(obj: object, msg: string): void } },
-  now = new Date(),
+  now = clock.now(),
 ): Promise<number> {
   const orders = await listAbandonedCardOrders(deps.db, new Date(now.getTime() - CHECKOUT_LIFETIME_MS))
   let expired = 0

@@ -1,6 +1,7 @@
 // The owner's hand on a course's sale: unpublish (hidden from the catalogue, search and sitemap; buyers keep it),
 // republish (needs a publishing slot; edits waiting for review go through review first), and delete (only while
 // nobody holds it; its lessons' video bytes go back to the plan).
+
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import {
   closeSubmission,
@@ -11,6 +12,7 @@ import {
 } from '../catalog/course-review.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
 import { releaseLessonUploads } from '../creators/uploads.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -22,7 +24,7 @@ import { assertPublishingSlot, creatorStanding } from './creator-standing.ts'
 
 export const HELD_COURSE_MESSAGE = 'Learners hold this course, so it cannot be deleted: unpublish it instead'
 
-export async function unpublishCourse(db: DB, userId: string, courseId: string, now = new Date()) {
+export async function unpublishCourse(db: DB, userId: string, courseId: string, now = clock.now()) {
   await assertCourseRole(db, userId, courseId, 'owner')
   await db.transaction().execute(async (trx) => {
     if (!(await moveCourseStatus(trx, courseId, ['published'], 'unpublished', now))) {
@@ -40,7 +42,7 @@ export async function republishCourse(
   userId: string,
   courseId: string,
   overrides?: CreatorLimitOverrides,
-  now = new Date(),
+  now = clock.now(),
 ) {
   await assertCourseRole(db, userId, courseId, 'owner')
   if (await hasPendingChanges(db, courseId)) {

@@ -2,6 +2,7 @@
 // applies its edits — or ask for changes with a comment per item. Each decision, its audit record and the creator's
 // e-mail commit together. Publishing updates the courses row, so the catalogue's triggers move its facet counts and
 // catalog_version at once: search, category pages and the sitemap show the course on the next request.
+
 import type { ReviewComment } from '../../db/types.ts'
 import { reviewItemLabel } from '../../src-shared/course-review.ts'
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
@@ -13,6 +14,7 @@ import {
   findSubmission,
   moveCourseStatus,
 } from '../catalog/course-review.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -64,7 +66,7 @@ export async function approveSubmission(
   actor: audit.Actor,
   submissionId: string,
   options: { publicUrl: string; overrides?: CreatorLimitOverrides },
-  now = new Date(),
+  now = clock.now(),
 ) {
   const { submission, course } = await pendingOrRefuse(db, submissionId)
   if (submission.kind === 'first') await assertOwnerSlot(db, course.owner_id, options.overrides, now)
@@ -111,7 +113,7 @@ export async function requestChanges(
   actor: audit.Actor,
   input: { submissionId: string; comments: ReviewComment[] },
   options: { publicUrl: string },
-  now = new Date(),
+  now = clock.now(),
 ) {
   const { submission, course } = await pendingOrRefuse(db, input.submissionId)
   const owner = await ownerOf(db, course.owner_id)

@@ -1,6 +1,7 @@
 // The creator's side of review (the publish page): the checklist judged live, submitting a course (a first review,
 // or a revision of a published one) and withdrawing it. The plan and its slots are the course owner's, whoever of
 // the course's team submits.
+
 import type { CourseStatus } from '../../db/types.ts'
 import type { ChecklistItem } from '../../src-shared/course-review.ts'
 import { CHECKLIST_LABELS } from '../../src-shared/course-review.ts'
@@ -18,6 +19,7 @@ import {
   reviewLessons,
 } from '../catalog/course-review.ts'
 import { assertCourseRole, type CourseRole } from '../creators/course-team.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type CreatorStanding, creatorStanding, NO_PLAN_MESSAGE } from './creator-standing.ts'
@@ -94,7 +96,7 @@ export async function publishPage(
   userId: string,
   courseId: string,
   overrides?: CreatorLimitOverrides,
-  now = new Date(),
+  now = clock.now(),
 ) {
   const role: CourseRole = await assertCourseRole(db, userId, courseId)
   const { course, pending, standing, next, checklist } = await judge(db, courseId, overrides, now)
@@ -140,7 +142,7 @@ export async function submitForReview(
   userId: string,
   courseId: string,
   overrides?: CreatorLimitOverrides,
-  now = new Date(),
+  now = clock.now(),
 ) {
   await assertCourseRole(db, userId, courseId)
   const { course, draft, lessons, next, checklist } = await judge(db, courseId, overrides, now)
@@ -167,7 +169,7 @@ export async function submitForReview(
 }
 
 /** Takes a pending submission back: a first review returns the course to where it was. */
-export async function withdrawSubmission(db: DB, userId: string, courseId: string, now = new Date()) {
+export async function withdrawSubmission(db: DB, userId: string, courseId: string, now = clock.now()) {
   await assertCourseRole(db, userId, courseId)
   const pending = await pendingSubmission(db, courseId)
   if (!pending) throw new DomainError('conflict', 'There is no submission waiting for review')

@@ -2,6 +2,7 @@
 // address, accepts through the mailed link and may then edit that course (never its price, sale or team). The
 // team's size is the owner's plan's: Basic none, Pro up to 3 distinct people across the owner's courses,
 // Enterprise unlimited — counted at the invitation and again at the acceptance (the plan may have changed).
+
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { findCourseForReview } from '../catalog/course-review.ts'
@@ -20,6 +21,7 @@ import {
   removeCoInstructor,
 } from '../creators/course-invites.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -79,7 +81,7 @@ export async function inviteCoInstructor(
   owner: Person,
   input: { courseId: string; email: string },
   options: { publicUrl: string; overrides?: CreatorLimitOverrides },
-  now = new Date(),
+  now = clock.now(),
 ) {
   await assertCourseRole(db, owner.id, input.courseId, 'owner')
   const email = normaliseEmail(input.email)
@@ -140,7 +142,7 @@ export async function inviteCoInstructor(
 }
 
 /** What the acceptance page shows: the course, who invited, and whether the signed-in account is the invitee. */
-export async function describeCourseInvite(db: DB, user: Person, token: string, now = new Date()) {
+export async function describeCourseInvite(db: DB, user: Person, token: string, now = clock.now()) {
   const invite = await findUsableInvite(db, token, now)
   if (!invite) throw new DomainError('not_found', COURSE_INVITE_INVALID)
   const [course, inviter] = await Promise.all([
@@ -162,7 +164,7 @@ export async function acceptCourseInvite(
   user: Person,
   token: string,
   overrides?: CreatorLimitOverrides,
-  now = new Date(),
+  now = clock.now(),
 ) {
   const invite = await findUsableInvite(db, token, now)
   if (!invite) throw new DomainError('not_found', COURSE_INVITE_INVALID)

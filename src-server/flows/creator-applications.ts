@@ -1,11 +1,13 @@
 // Staff's decision on an application to teach, in one transaction: the application decided, on approval the
 // creator and their instructor profile made, the audit row and the applicant's e-mail. Approving makes a customer
 // account a creator (a capability, never a staff role).
+
 import { REAPPLY_AFTER_DAYS } from '../../src-shared/schemas/creators.ts'
 import * as audit from '../audit/repository.ts'
 import { markDecided } from '../creators/applications.ts'
 import { mailApplicationApproved, mailApplicationDeclined } from '../creators/mails.ts'
 import { makeCreator } from '../creators/profiles.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -34,7 +36,7 @@ export async function declineApplication(db: DB, actor: audit.Actor, id: string,
       before: { status: before },
       after: { status: 'declined', reason },
     })
-    await mailApplicationDeclined(trx, userId, reason, new Date(Date.now() + REAPPLY_AFTER_DAYS * DAY_MS), publicUrl)
+    await mailApplicationDeclined(trx, userId, reason, new Date(clock.nowMs() + REAPPLY_AFTER_DAYS * DAY_MS), publicUrl)
     return { status: 'declined' as const }
   })
 }

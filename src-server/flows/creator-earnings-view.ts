@@ -1,6 +1,7 @@
 // What a creator sees of their money (the studio's Earnings and Payouts pages, and monthly statements): balances per
 // currency, the next payout date, the payout account's state, the platform fee of their plan, their ledger entries
 // with the fact behind each, the last 12 months for the chart, and one month's statement. Only their own entries.
+
 import { platformFeeBasisPoints } from '../../src-shared/creator-plans.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { creatorBalances } from '../earnings/balances.ts'
@@ -13,6 +14,7 @@ import {
   creatorMonthlyTotals,
   creatorStatementMonths,
 } from '../earnings/statements.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
@@ -44,7 +46,7 @@ export async function payoutAccountStatus(db: DB, creatorId: string) {
   return { ...status, detailsSubmitted: account?.details_submitted ?? false }
 }
 
-export async function earningsOverview(db: DB, creatorId: string, now = new Date()) {
+export async function earningsOverview(db: DB, creatorId: string, now = clock.now()) {
   const [balances, account, subscription, paused] = await Promise.all([
     creatorBalances(db, creatorId),
     payoutAccountStatus(db, creatorId),
@@ -72,7 +74,7 @@ export async function earningsEntries(db: DB, creatorId: string, page: number, p
   return { entries, total, page, pageSize }
 }
 
-export async function earningsMonthly(db: DB, creatorId: string, now = new Date()) {
+export async function earningsMonthly(db: DB, creatorId: string, now = clock.now()) {
   const [totals, statementMonths] = await Promise.all([
     creatorMonthlyTotals(db, creatorId, now, 12),
     creatorStatementMonths(db, creatorId),

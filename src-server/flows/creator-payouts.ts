@@ -2,6 +2,7 @@
 // Stripe's hosted onboarding, its state kept from account.updated, monthly transfers of each available balance per
 // currency at or above the threshold, and transfer reversals recorded in the ledger. Stripe is called outside any
 // database transaction; the payout row and the transfer's idempotency key make every retry the same payment.
+
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import {
@@ -20,6 +21,7 @@ import {
   payoutsPaused,
   recordTransferReversal,
 } from '../earnings/payouts.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type Applied, ignored, PROCESSED } from '../payments/event-outcome.ts'
@@ -115,7 +117,7 @@ export async function runPayouts(
   stripe: StripeApi | null,
   options: { month: string; thresholdMinor?: number; now?: Date },
 ): Promise<PayoutRun> {
-  const now = options.now ?? new Date()
+  const now = options.now ?? clock.now()
   if (await payoutsPaused(db)) return { opened: 0, paid: 0, failed: 0, paused: true }
   const api = stripeOf(stripe).connect
   const candidates = await payoutCandidates(db, options.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR)

@@ -1,8 +1,10 @@
 // A creator's plan and what it allows against what they use: the studio's counts ("3 of 5 published courses") and
 // the server's checks before a course is submitted or a video upload starts.
+
 import type { CreatorLimitOverrides, CreatorLimits } from '../../src-shared/creator-plans.ts'
 import { countPublishingSlotsUsed } from '../catalog/creator-courses.ts'
 import { limitsFor, storageUsedBytes } from '../creators/limits.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
@@ -21,7 +23,7 @@ export async function creatorStanding(
   db: DB,
   userId: string,
   overrides?: CreatorLimitOverrides,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<CreatorStanding> {
   const [subscription, publishedCourses, used] = await Promise.all([
     currentSubscription(db, userId, now),

@@ -6,6 +6,7 @@
 //           limit — checked against the plan again and marked 'stored': from then on they count
 //   release a stored upload no lesson uses gives its bytes back (the studio's "delete")
 //   sweep   uploads abandoned for a day are deleted with their bytes
+
 import { randomBytes } from 'node:crypto'
 import { CREATOR_VIDEO_MAX_BYTES, type CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import { isCreator } from '../creators/repository.ts'
@@ -20,6 +21,7 @@ import {
   releaseUnattachedUpload,
   uploadFileName,
 } from '../creators/upload-rows.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { LESSON_VIDEO_PREFIX } from '../storage/keys.ts'
@@ -123,7 +125,7 @@ export async function finishVideoUpload(
     throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.lengthUnknown)
   }
   const finished: FinishedVideo = {
-    storageKey: `${LESSON_VIDEO_PREFIX}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`,
+    storageKey: `${LESSON_VIDEO_PREFIX}${clock.nowMs()}-${randomBytes(8).toString('hex')}.${type.ext}`,
     sizeBytes,
     durationSeconds: Math.round(durationSeconds),
     contentType: type.mime,
@@ -168,7 +170,7 @@ export async function releaseVideoUpload(db: DB, storage: FileStorage, userId: s
 export async function sweepAbandonedVideoUploads(
   db: DB,
   tus: TusFiles,
-  olderThan = new Date(Date.now() - 24 * 60 * 60 * 1000),
+  olderThan = new Date(clock.nowMs() - 24 * 60 * 60 * 1000),
 ): Promise<number> {
   const ids = await abandonedUploadIds(db, olderThan)
   for (const id of ids) await cancelVideoUpload(db, tus, id)

@@ -4,9 +4,11 @@
 // and its access revoked, and records the money the bank took back as a refund of method 'dispute' with its credit
 // note (the whole remainder ends a plan's subscription too). Each dispute is remembered, so a 'closed' that
 // overtakes its 'created' is not undone.
+
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { type LockedOrder, lockOrder } from '../orders/lock.ts'
@@ -57,7 +59,7 @@ export async function closeDispute(
   await trx
     .insertInto('order_disputes')
     .values({ id: dispute.disputeId, order_id: order.id, status: dispute.status, closed: true })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: new Date() }))
+    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: clock.now() }))
     .execute()
   if (dispute.status === 'won' && order.status === 'disputed') {
     for (const selector of await grantsOfOrder(trx, order.id)) await restore(trx, selector, { reason: 'dispute' })

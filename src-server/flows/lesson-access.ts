@@ -2,10 +2,12 @@
 // (ownsCourse, isPremium): a preview lesson of a published course opens for anyone; the rest for staff, for buyers
 // of the course, and for active Premium members when the course is included in Premium. Everyone else gets the
 // lesson's title only.
+
 import type { AccessSource, CourseStatus } from '../../db/types.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { ownsCourse } from '../access/courses.ts'
 import { courseRoleOf } from '../creators/course-team.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { isPremium } from '../subscriptions/premium.ts'
 
@@ -27,7 +29,7 @@ export async function courseAccessSource(
   db: DB,
   user: AccessUser,
   course: CourseForAccess,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<AccessSource | null> {
   if (!user) return null
   if (isStaff(user.role)) return 'staff'
@@ -43,7 +45,7 @@ export async function canOpenLesson(
   user: AccessUser,
   course: CourseForAccess,
   lesson: { isPreview: boolean },
-  now = new Date(),
+  now = clock.now(),
 ): Promise<boolean> {
   if (lesson.isPreview && course.status === 'published') return true
   return (await courseAccessSource(db, user, course, now)) !== null

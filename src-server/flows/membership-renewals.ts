@@ -4,7 +4,9 @@
 // - for a PayPal or bank-transfer member, 7 days before renews_at: a renewal order and a reminder with its reference;
 // - 3 days after renews_at, such a member who has not paid lapses: Premium is revoked ('lapse') and told so.
 // "Once" is a mark on the subscription written in the same transaction as the mail (access/ claimReminder).
+
 import { PREMIUM_GRACE_DAYS } from '../../src-shared/constants.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { createRenewalOrder } from '../orders/renewal.ts'
 import { sendLapsedMail, sendRenewalReminderMail, sendTrialEndingMail } from '../subscriptions/mails.ts'
@@ -26,7 +28,7 @@ export interface MembershipScheduleDeps {
   referencePrefix: string
 }
 
-export async function runMembershipSchedule(deps: MembershipScheduleDeps, now = new Date()) {
+export async function runMembershipSchedule(deps: MembershipScheduleDeps, now = clock.now()) {
   const { db } = deps
   const within = (days: number) => new Date(now.getTime() + days * DAY_MS)
   const live = () => db.selectFrom('subscriptions').select('id').where('duplicate_of', 'is', null)

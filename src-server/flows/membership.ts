@@ -2,7 +2,9 @@
 // reason), resume before it ends, change plan or cycle (the prorated amount from Stripe's preview is shown first and
 // the change charges exactly that), and open Stripe's customer portal. Stripe is asked first; its answer is applied
 // at once (the webhook that follows finds it applied). A PayPal or bank-transfer membership is cancelled here alone.
+
 import type { BillingCycle } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { PriceChange, StripeApi } from '../payments/stripe.ts'
@@ -43,7 +45,7 @@ const upstream = (error: unknown) => {
 function applyAnswer(db: DB, subscriptionId: string, answer: StripeSubscription) {
   return db
     .transaction()
-    .execute((trx) => applyStripeSnapshot(trx, subscriptionId, snapshotOf(answer, false, new Date())))
+    .execute((trx) => applyStripeSnapshot(trx, subscriptionId, snapshotOf(answer, false, clock.now())))
 }
 
 export async function cancelMembership(deps: MembershipDeps, userId: string, reason: string | null) {

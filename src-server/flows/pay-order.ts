@@ -2,8 +2,10 @@
 // paid is fulfilled, so a webhook, its retries, the success page and staff can all race safely. The payment, the
 // buyer's access, the creators' shares, the service orders, the cart clean-up, the invoice number and the receipt commit together or
 // not at all.
+
 import type { TaxLine } from '../../db/types.ts'
 import { removePurchasedItems } from '../cart/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { issueOrderInvoice } from '../orders/invoices.ts'
 import { inTransaction, lockOrder } from '../orders/lock.ts'
@@ -43,7 +45,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const transition = TRANSITION_OF[payment.source]
     if (!canTransition(order.status, transition)) return 'not_payable'
 
-    const paidAt = new Date()
+    const paidAt = clock.now()
     const subscriptionId = payment.stripeSubscriptionId ?? null
     const captured = payment.capturedMinor ?? order.total_minor
     const tax = payment.taxMinor ?? 0

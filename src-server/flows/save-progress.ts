@@ -1,9 +1,11 @@
 // Progress writes. Each is idempotent: watched ranges are a union (a repeated write adds nothing), a lesson
 // completes only when it was not complete, and a late write never moves the resume position backwards.
+
 import type { z } from 'zod'
 import type { Role } from '../../src-shared/roles.ts'
 import type { lessonCompletionInput, videoProgressInput } from '../../src-shared/schemas/learning.ts'
 import { courseOfLessonRow, findLessonRow } from '../catalog/repository-lessons.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { completeCourseIfDone, type Learner } from '../learning/completion.ts'
@@ -42,7 +44,7 @@ export async function saveVideoProgress(db: DB, user: SessionLearner, input: Vid
   const { course, lesson } = await openLesson(db, user, input.courseId, input.lessonId)
   if (lesson.kind !== 'video') throw new DomainError('invalid', 'This lesson is not a video')
   const duration = lesson.duration_seconds
-  const sentAt = new Date(Math.min(input.sentAt, Date.now()))
+  const sentAt = new Date(Math.min(input.sentAt, clock.nowMs()))
   return db.transaction().execute(async (trx): Promise<ProgressResult> => {
     let row = await lockProgress(trx, user.id, lesson.id)
     if (!row) {
@@ -53,7 +55,7 @@ export async function saveVideoProgress(db: DB, user: SessionLearner, input: Vid
     const merged = mergeRanges([...row.watched_ranges, ...input.ranges], duration)
     const watched = watchedSeconds(merged)
     const firstSave = row.updated_at.getTime() === 0
-    const elapsed = (Date.now() - row.updated_at.getTime()) / 1000
+    const elapsed = (clock.nowMs() - row.updated_at.getTime()) / 1000
     const allowance = firstSave ? FIRST_SAVE_ALLOWANCE : elapsed * MAX_PLAYBACK_RATE + GRACE_SECONDS
     // A claim of more watching than time allows keeps the ranges as they were (the position still saves).
     const believable = watched - row.watched_seconds <= allowance
@@ -67,7 +69,7 @@ export async function saveVideoProgress(db: DB, user: SessionLearner, input: Vid
         watched_ranges: JSON.stringify(ranges),
         watched_seconds: total,
         ...(newer ? { position_seconds: Math.min(input.positionSeconds, duration), updated_at: sentAt } : {}),
-        ...(completesNow ? { completed_at: new Date() } : {}),
+        ...(completesNow ? { completed_at: clock.now() } : {}),
       })
       .where('user_id', '=', user.id)
       .where('lesson_id', '=', lesson.id)
@@ -92,7 +94,7 @@ export async function setLessonCompleted(db: DB, user: SessionLearner, input: Le
     // Only a change is written: a lesson already complete keeps the moment it first completed.
     await trx
       .updateTable('lesson_progress')
-      .set({ completed_at: input.completed ? new Date() : null })
+      .set({ completed_at: input.completed ? clock.now() : null })
       .where('user_id', '=', user.id)
       .where('lesson_id', '=', lesson.id)
       .where('completed_at', input.completed ? 'is' : 'is not', null)

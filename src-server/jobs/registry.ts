@@ -6,6 +6,7 @@ import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
@@ -102,9 +103,9 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     },
     'storage.sweep': async () => {
       const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
-      const staged = await sweepStaleStaging(deps.storage.stagingDir, new Date(Date.now() - UPLOAD_SWEEP_MIN_AGE_MS))
+      const staged = await sweepStaleStaging(deps.storage.stagingDir, new Date(clock.nowMs() - UPLOAD_SWEEP_MIN_AGE_MS))
       const abandoned = deps.tusFiles
-        ? await sweepAbandonedVideoUploads(deps.db, deps.tusFiles, new Date(Date.now() - UPLOAD_SWEEP_MIN_AGE_MS))
+        ? await sweepAbandonedVideoUploads(deps.db, deps.tusFiles, new Date(clock.nowMs() - UPLOAD_SWEEP_MIN_AGE_MS))
         : 0
       deps.log.info(
         { listed, deleted: deleted.length, failed: failed.length, staged, abandoned },
@@ -117,11 +118,11 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       if (completed > 0) deps.log.info({ completed }, 'completed unanswered service-order deliveries')
     },
     'earnings.release-holds': async () => {
-      const released = await releaseAllDueHolds(deps.db, new Date())
+      const released = await releaseAllDueHolds(deps.db, clock.now())
       if (released) deps.log.info({ released }, 'released creators’ shares past their refund window')
     },
     'earnings.payouts': async () => {
-      const now = new Date()
+      const now = clock.now()
       const run = await runPayouts(deps.db, deps.stripe ?? null, {
         month: payoutMonthOf(now),
         thresholdMinor: deps.payouts?.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR,

@@ -130,6 +130,11 @@ export const envSchema = z.object({
   CREATOR_STORAGE_LIMIT_BYTES: z.coerce.number().int().min(1).optional(),
   /** Creators' balances per currency below this (minor units) wait for the next monthly payout (default 50.00). */
   PAYOUT_THRESHOLD_MINOR: z.coerce.number().int().min(1).max(100_000_000).default(5000),
+  /**
+   * Tests only, never in a real deployment: 'on' lets POST /api/test/clock move the server's clock forward and run
+   * the scheduled work that fell due (kernel/clock.ts). Off by default, and the route does not exist when off.
+   */
+  TEST_CLOCK: z.enum(['on', 'off']).default('off'),
   /** Stripe: card payments are offered only when a secret key is set. */
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),

@@ -1,8 +1,10 @@
 // Reads and writes of course_reviews (learning/ is its only writer). Authors are shown by first name and last
 // initial only; hidden reviews, and reviews whose author lost the course (learning/review-access.ts), count nowhere
 // and are listed only to staff and to their author.
+
 import { sql } from 'kysely'
 import type { RatingSummary } from '../../src-shared/reviews.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 /** 'Jane D.': the learner's first name and last initial (never the full name or e-mail). */
@@ -130,7 +132,7 @@ export function insertReview(trx: DB, review: { courseId: string; userId: string
 export async function updateReviewContent(trx: DB, id: string, content: { rating: number; body: string }) {
   await trx
     .updateTable('course_reviews')
-    .set({ rating: content.rating, body: content.body, updated_at: new Date() })
+    .set({ rating: content.rating, body: content.body, updated_at: clock.now() })
     .where('id', '=', id)
     .execute()
 }
@@ -142,7 +144,7 @@ export async function deleteReviewRow(trx: DB, id: string) {
 export async function setReviewHiddenRow(trx: DB, id: string, hiddenBy: string | null) {
   await trx
     .updateTable('course_reviews')
-    .set(hiddenBy ? { hidden_at: new Date(), hidden_by: hiddenBy } : { hidden_at: null, hidden_by: null })
+    .set(hiddenBy ? { hidden_at: clock.now(), hidden_by: hiddenBy } : { hidden_at: null, hidden_by: null })
     .where('id', '=', id)
     .execute()
 }

@@ -1,11 +1,13 @@
 // Turns one currency group of the cart into its pending order, snapshotting the prices of that moment. A cart has at
 // most one pending order per currency whatever the rail (a partial unique index says so): starting checkout again
 // with the same lines and rail reuses it; anything else must first retire it (see replacePendingOrder).
+
 import { randomBytes } from 'node:crypto'
 import type { Transaction } from 'kysely'
 import type { BillingCycle, CartItemKind, Database, PaymentMethod } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { inTransaction } from './lock.ts'
@@ -23,7 +25,7 @@ export interface CreatedOrder {
 }
 
 /** An order prefix and the current time (spec), plus a short random tail so two orders never collide. */
-export function orderReference(prefix: string, now = new Date()): string {
+export function orderReference(prefix: string, now = clock.now()): string {
   return `${prefix}-${now.getTime().toString(36).toUpperCase()}-${randomBytes(2).toString('hex').toUpperCase()}`
 }
 
@@ -230,7 +232,7 @@ async function saveBilling(trx: DB, orderId: string, billing: Billing | undefine
       billing_company: billing.company ?? null,
       billing_address: billing.address ?? null,
       billing_vat_number: billing.vatNumber ?? null,
-      updated_at: new Date(),
+      updated_at: clock.now(),
     })
     .where('id', '=', orderId)
     .execute()
@@ -285,7 +287,7 @@ export function insertPendingOrder(
 export async function attachStripeSession(db: DB, orderId: string, sessionId: string): Promise<void> {
   await db
     .updateTable('orders')
-    .set({ stripe_session_id: sessionId, updated_at: new Date() })
+    .set({ stripe_session_id: sessionId, updated_at: clock.now() })
     .where('id', '=', orderId)
     .execute()
 }

@@ -1,7 +1,9 @@
 // What can happen to an order before it is paid: it waits for a bank transfer, its card payment fails or expires,
 // the buyer cancels it or replaces it by another checkout, or staff cancel it. Each is one transition of
 // transitions.ts. Calls to Stripe (expiring the session) are the caller's, made before these.
+
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { OrderCart } from './create.ts'
@@ -51,13 +53,13 @@ export async function cancel(db: DB, orderId: string, actorId: string): Promise<
     if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
     if (isPaidStatus(order.status)) throw new DomainError('invalid', 'A paid order cannot be cancelled')
     if (order.status === 'cancelled') return false
-    return moveOrder(trx, order.id, 'cancel', { cancelled_at: new Date(), status_changed_by: actorId })
+    return moveOrder(trx, order.id, 'cancel', { cancelled_at: clock.now(), status_changed_by: actorId })
   })
 }
 
 /** A card checkout left unpaid (24 hours, or Stripe expired the session): true when it changed. */
 export async function expire(db: DB, orderId: string): Promise<boolean> {
-  return moveOrder(db, orderId, 'expire', { expired_at: new Date() })
+  return moveOrder(db, orderId, 'expire', { expired_at: clock.now() })
 }
 
 /** Checkout started again with another cart or rail: the old pending order gives way (its lines stay in the cart). */
@@ -65,7 +67,7 @@ export async function replacePendingOrder(db: DB, orderId: string, cart: Pending
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId)
     if (order?.status !== 'pending') return false
-    const moved = await moveOrder(trx, order.id, 'replace', { cancelled_at: new Date() })
+    const moved = await moveOrder(trx, order.id, 'replace', { cancelled_at: clock.now() })
     if (moved) await cart.giveBack(trx, order.user_id, await listOrderLines(trx, order.id))
     return moved
   })
@@ -78,7 +80,7 @@ export async function cancelByBuyer(db: DB, userId: string, orderId: string, car
     if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
     if (order.status === 'cancelled') return
     const moved = await moveOrder(trx, order.id, 'cancelByBuyer', {
-      cancelled_at: new Date(),
+      cancelled_at: clock.now(),
       status_changed_by: userId,
     })
     if (!moved) throw new DomainError('invalid', PAYMENT_MESSAGES.notCancellable)

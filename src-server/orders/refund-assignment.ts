@@ -2,9 +2,11 @@
 // recorded for its amount (credit note, Partially refunded) with access untouched, and flagged in /admin/orders
 // until staff say which lines it gave back. The lines they pick lose access (ledger reason 'refund'; a plan's
 // subscription ends, at Stripe too); picking none keeps access and clears the flag. Decision 0026.
+
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
 import * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { inTransaction, lockOrder } from './lock.ts'
@@ -37,7 +39,7 @@ export async function assignRefundLines(
     const chosen = lines.filter((line) => input.lineIds.includes(line.id))
     if (chosen.length !== new Set(input.lineIds).size) throw new DomainError('not_found', 'Order line not found')
     if (chosen.some((line) => line.refund_id)) throw new DomainError('conflict', REFUND_MESSAGES.lineRefunded)
-    const now = new Date()
+    const now = clock.now()
     if (chosen.length) {
       const ended = await stripeSubscriptionsEndedBy(trx, order.id, chosen)
       if (ended.length && !gateway) throw new DomainError('precondition', 'Stripe is not configured')

@@ -1,8 +1,10 @@
 // The 30-day money-back guarantee: a buyer asks for a refund of a course line (reason required, once per line,
 // within 30 days of payment, not for a line already refunded); staff approve it (refunded as any staff refund) or
 // decline it with a reason. Both sides are told by e-mail.
+
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import type * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -18,7 +20,7 @@ export async function requestRefund(
   db: DB,
   userId: string,
   input: { lineId: string; reason: string },
-  now = new Date(),
+  now = clock.now(),
 ) {
   return inTransaction(db, async (trx) => {
     const line = await trx
@@ -143,7 +145,7 @@ export async function decideRefundRequest(
         status: approved ? 'approved' : 'declined',
         decision_reason: approved ? null : decision.reason,
         decided_by: actor.id,
-        decided_at: new Date(),
+        decided_at: clock.now(),
       })
       .where('id', '=', request.id)
       .execute()

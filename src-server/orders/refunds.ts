@@ -3,12 +3,14 @@
 // amount (a check keeps it within what was captured), moves the order to Partially refunded / Refunded, revokes
 // exactly those lines' access in the ledger (reason 'refund'), issues the credit note and queues the buyer's e-mail.
 // The order row stays locked meanwhile, so concurrent refunds take turns and each sees what is left.
+
 import type { Transaction } from 'kysely'
 import type { Database, DocumentLine } from '../../db/types.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
 import * as audit from '../audit/repository.ts'
 import { hashToken } from '../auth/tokens.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { issueCreditNote } from './invoices.ts'
@@ -232,7 +234,7 @@ export async function applyRefund(
   if (order.refunded_minor + refund.amount > order.captured_minor) {
     throw new DomainError('conflict', REFUND_MESSAGES.exceedsCaptured)
   }
-  const now = new Date()
+  const now = clock.now()
   const row = await trx
     .insertInto('refunds')
     .values({

@@ -1,8 +1,10 @@
 // The order state machine: every status change an order may make, in one table, and the one function that writes
 // a status. Each transition names the states it may leave from; anything else is refused by the UPDATE itself
 // (`where status in from`), so two racing callers can never both move the same order.
+
 import type { Updateable } from 'kysely'
 import type { Database, OrderStatus } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export const ORDER_TRANSITIONS = {
@@ -75,7 +77,7 @@ export async function moveOrder(
   const { from, to } = ORDER_TRANSITIONS[transition]
   const result = await db
     .updateTable('orders')
-    .set({ ...changes, status: to, updated_at: new Date() })
+    .set({ ...changes, status: to, updated_at: clock.now() })
     .where('id', '=', orderId)
     .where('status', 'in', from)
     .executeTakeFirst()

@@ -1,4 +1,5 @@
 // Profile changes: name, and the avatar image (stored through FileStorage; the previous file is removed).
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import type { ImageType } from '../storage/image.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
@@ -9,7 +10,7 @@ export { AVATAR_MESSAGES } from '../../src-shared/uploads.ts'
 export async function updateProfileName(db: DB, userId: string, firstName: string, lastName: string) {
   await db
     .updateTable('users')
-    .set({ first_name: firstName, last_name: lastName, updated_at: new Date() })
+    .set({ first_name: firstName, last_name: lastName, updated_at: clock.now() })
     .where('id', '=', userId)
     .execute()
 }
@@ -26,10 +27,10 @@ export async function replaceAvatar(
   log?: { warn: (obj: object, msg: string) => void },
 ): Promise<string> {
   const previous = await db.selectFrom('users').select('avatar_url').where('id', '=', userId).executeTakeFirst()
-  const key = `${UPLOAD_PREFIXES.avatars}${userId}/avatar-${Date.now().toString(36)}.${image.type.ext}`
+  const key = `${UPLOAD_PREFIXES.avatars}${userId}/avatar-${clock.nowMs().toString(36)}.${image.type.ext}`
   const url = await storage.put(key, image.data, image.type.mime)
   try {
-    await db.updateTable('users').set({ avatar_url: url, updated_at: new Date() }).where('id', '=', userId).execute()
+    await db.updateTable('users').set({ avatar_url: url, updated_at: clock.now() }).where('id', '=', userId).execute()
   } catch (error) {
     await storage.remove(key).catch(() => undefined)
     throw error

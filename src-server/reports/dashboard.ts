@@ -1,10 +1,12 @@
 // Dashboard numbers, all counted in the database.
+
 import { sql } from 'kysely'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
 import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
-export async function dashboardCounts(db: DB, now = new Date()) {
+export async function dashboardCounts(db: DB, now = clock.now()) {
   const row = await db
     .selectNoFrom([
       sql<string>`(select count(*) from courses where status != 'archived')`.as('courses'),

@@ -1,5 +1,7 @@
 // Orders and revenue of the last 30 days, per day (UTC) and per currency, counted in the database.
+
 import { sql } from 'kysely'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export const SALES_DAYS = 30
@@ -13,7 +15,7 @@ export function lastDays(now: Date, count = SALES_DAYS): string[] {
   )
 }
 
-export async function salesLastDays(db: DB, now = new Date()) {
+export async function salesLastDays(db: DB, now = clock.now()) {
   const days = lastDays(now)
   const since = new Date(`${days[0]}T00:00:00Z`)
   const [paid, placed] = await Promise.all([

@@ -3,6 +3,7 @@
 
 import { briefSchema } from '../../src-shared/schemas/service-brief.ts'
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
@@ -30,7 +31,7 @@ export async function saveDraft(db: DB, viewer: Viewer, id: string, brief: Recor
   if (!draft.success) throw new DomainError('invalid', SERVICE_ORDER_MESSAGES.fixFields, { cause: draft.error })
   const result = await db
     .updateTable('service_orders')
-    .set({ brief: JSON.stringify(draft.data), updated_at: new Date() })
+    .set({ brief: JSON.stringify(draft.data), updated_at: clock.now() })
     .where('id', '=', id)
     .where('status', '=', 'brief_needed')
     .executeTakeFirst()
@@ -47,7 +48,7 @@ export async function submitBrief(
   id: string,
   brief: Record<string, unknown>,
   links: MailLinks,
-  now = new Date(),
+  now = clock.now(),
 ) {
   await saveDraft(db, viewer, id, brief)
   const order = await visibleOrder(db, id, viewer, 'buyer')

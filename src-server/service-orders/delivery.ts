@@ -1,6 +1,8 @@
 // The buyer's answer to a delivery: accept it (completed) or request a revision (within the package's allowance);
 // and the scheduled completion of deliveries nobody answered within N days.
+
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type Viewer, visibleOrder } from './access.ts'
@@ -10,7 +12,7 @@ import { moveServiceOrder } from './transitions.ts'
 
 const notDelivered = () => new DomainError('conflict', 'There is no delivery waiting for your answer')
 
-export async function acceptDelivery(db: DB, viewer: Viewer, id: string, links: MailLinks, now = new Date()) {
+export async function acceptDelivery(db: DB, viewer: Viewer, id: string, links: MailLinks, now = clock.now()) {
   await visibleOrder(db, id, viewer, 'buyer')
   await db.transaction().execute(async (trx) => {
     if (!(await moveServiceOrder(trx, id, 'accept', viewer.id, { completed_at: now }))) throw notDelivered()
@@ -29,7 +31,7 @@ export async function requestRevision(
   id: string,
   details: string,
   links: MailLinks,
-  now = new Date(),
+  now = clock.now(),
 ) {
   await visibleOrder(db, id, viewer, 'buyer')
   if (!details.trim()) throw new DomainError('invalid', 'Tell us what to change')
@@ -64,7 +66,7 @@ export async function requestRevision(
 }
 
 /** Completes every delivery older than `days` days that the buyer has not answered; each with its e-mail. */
-export async function autoCompleteDeliveries(db: DB, days: number, links: MailLinks, now = new Date()) {
+export async function autoCompleteDeliveries(db: DB, days: number, links: MailLinks, now = clock.now()) {
   const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000)
   const due = await db
     .selectFrom('service_orders')

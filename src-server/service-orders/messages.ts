@@ -3,6 +3,7 @@
 // beforehand (files.ts) joined to the message that carries them.
 
 import { sql } from 'kysely'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type Viewer, visibleOrder } from './access.ts'
@@ -53,7 +54,7 @@ export async function postMessage(
  * their own mark (one colleague reading a message leaves it unread for the others), and the first staff reader
  * also sets read_at (what the buyer sees as "read by the team").
  */
-export async function markThreadRead(db: DB, id: string, reader: 'buyer' | { staffId: string }, now = new Date()) {
+export async function markThreadRead(db: DB, id: string, reader: 'buyer' | { staffId: string }, now = clock.now()) {
   await db
     .updateTable('service_order_messages')
     .set({ read_at: now })

@@ -2,7 +2,9 @@
 // each waiting for its brief, with the package's processing days and revisions copied as they were when bought.
 // A monthly package is a recurring order: by card it names the Stripe subscription whose paid invoices open its
 // periods (recurring.ts); paid another way, the payment covers its first month.
+
 import type { CartItemKind } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { openPeriod } from './recurring.ts'
 
@@ -60,7 +62,7 @@ export async function openServiceOrders(trx: DB, order: PaidPackages): Promise<v
     .values(opened.map((row) => ({ service_order_id: row.id, from_status: null, to_status: 'brief_needed' as const })))
     .execute()
   // Without a subscription nothing will open the first period: the payment itself paid for it.
-  const paidAt = order.paidAt ?? new Date()
+  const paidAt = order.paidAt ?? clock.now()
   for (const row of opened.filter((r) => r.recurring && !r.stripe_subscription_id)) {
     const endsAt = new Date(paidAt)
     endsAt.setUTCMonth(endsAt.getUTCMonth() + 1)

@@ -3,7 +3,9 @@
 // monthly report) by the period's end; cancelling the subscription marks the order as ending at the period's end,
 // and Stripe's deletion at that moment closes it (transition `close`). The order's own due date is the earliest
 // undelivered period's, so the work queue sorts and counts overdue reports like any other delivery.
+
 import type { ServiceOrderStatus } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, notFound, type Viewer, visibleOrder } from './access.ts'
@@ -86,7 +88,7 @@ export async function subscriptionChanged(
   stripeSubscriptionId: string,
   change: { ended: boolean; endsAt: Date | null },
   links: MailLinks,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<boolean> {
   const orders = await ordersOfSubscription(trx, stripeSubscriptionId)
   for (const order of orders) {
@@ -130,7 +132,7 @@ export async function deliverReport(
   id: string,
   delivery: { note: string; fileIds: string[] },
   links: MailLinks,
-  now = new Date(),
+  now = clock.now(),
 ) {
   await visibleOrder(db, id, actor, 'staff')
   if (!delivery.note.trim() && delivery.fileIds.length === 0) {
@@ -201,6 +203,10 @@ export async function cancelRecurring(
     throw new DomainError('upstream', 'Could not reach the payment provider. Try again.', { cause: error })
   })
   // The webhook's snapshot sets it too; writing it now shows it at once.
-  await db.updateTable('service_orders').set({ ends_at: endsAt, updated_at: new Date() }).where('id', '=', id).execute()
+  await db
+    .updateTable('service_orders')
+    .set({ ends_at: endsAt, updated_at: clock.now() })
+    .where('id', '=', id)
+    .execute()
   return { endsAt: endsAt?.toISOString() ?? null }
 }

@@ -1,9 +1,11 @@
 // Reads of service orders and everything hanging off them (history, messages, files, deliveries). Writes live in
 // the files named by what they do: transitions.ts, brief.ts, messages.ts, delivery.ts, staff.ts, files.ts.
+
 import { type ExpressionBuilder, sql } from 'kysely'
 import type { Database, ServiceOrderStatus } from '../../db/types.ts'
 import { GENERIC_INTAKE_FORM, type IntakeForm, intakeFormShape } from '../../src-shared/schemas/service-brief.ts'
 import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null)
@@ -119,7 +121,7 @@ export async function listForStaff(
   db: DB,
   filters: StaffQueueFilters,
   staffId: string,
-  now = new Date(),
+  now = clock.now(),
   pageSize = QUEUE_PAGE_SIZE,
 ) {
   let query = db
@@ -179,7 +181,7 @@ export async function listForStaff(
 }
 
 /** Counts for the queue's filter tabs and the dashboard: per status, overdue, and buyer messages `staffId` has not read. */
-export async function queueCounts(db: DB, staffId: string, now = new Date()) {
+export async function queueCounts(db: DB, staffId: string, now = clock.now()) {
   const [byStatus, extra] = await Promise.all([
     db
       .selectFrom('service_orders')
@@ -201,7 +203,7 @@ export async function queueCounts(db: DB, staffId: string, now = new Date()) {
 }
 
 /** The queue page: one page of the filtered orders and the counts of the whole queue. */
-export async function workQueue(db: DB, filters: StaffQueueFilters, staffId: string, now = new Date()) {
+export async function workQueue(db: DB, filters: StaffQueueFilters, staffId: string, now = clock.now()) {
   const [list, counts] = await Promise.all([listForStaff(db, filters, staffId, now), queueCounts(db, staffId, now)])
   return { ...list, counts }
 }

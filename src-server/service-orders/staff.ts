@@ -4,6 +4,7 @@
 
 import { hasRole } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
@@ -82,7 +83,7 @@ export async function cancelServiceOrder(
   id: string,
   links: MailLinks,
   options: CancelOptions = { refund: false, refundLines: null, endSubscription: null },
-  now = new Date(),
+  now = clock.now(),
 ): Promise<{ refund: RefundResult | null; noRefund: NoRefund | null }> {
   const order = await visibleOrder(db, id, actor, 'staff')
   const outcome = await db.transaction().execute(async (trx) => {
@@ -158,7 +159,7 @@ export function deliver(
   id: string,
   delivery: { note: string; fileIds: string[] },
   links: MailLinks,
-  now = new Date(),
+  now = clock.now(),
 ) {
   if (!delivery.note.trim() && delivery.fileIds.length === 0) {
     throw new DomainError('invalid', 'Add a note or a file to deliver')
@@ -188,7 +189,7 @@ export async function assign(db: DB, actor: Viewer, id: string, assigneeId: stri
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('service_orders')
-      .set({ assignee_id: assigneeId, updated_at: new Date() })
+      .set({ assignee_id: assigneeId, updated_at: clock.now() })
       .where('id', '=', id)
       .execute()
     await audit.record(trx, actor, 'service_order.assign', {

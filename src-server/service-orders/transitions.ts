@@ -1,7 +1,9 @@
 // The service-order state machine: every status change a service order may make, in one table, and the one
 // function that writes a status (and its history row). Each transition names the states it may leave from; the
 // UPDATE itself checks (`where status in from`), so two racing callers can never both move the same order.
+
 import type { ServiceOrderStatus } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export const SERVICE_ORDER_TRANSITIONS = {
@@ -69,7 +71,7 @@ export async function moveServiceOrder(
   if (!before) return null
   const result = await trx
     .updateTable('service_orders')
-    .set({ ...changes, status: to, updated_at: new Date() })
+    .set({ ...changes, status: to, updated_at: clock.now() })
     .where('id', '=', id)
     .where('status', '=', before.status)
     .executeTakeFirst()

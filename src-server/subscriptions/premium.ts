@@ -2,11 +2,12 @@
 
 import { ownedCourseIds } from '../access/courses.ts'
 import { isLive } from '../access/ledger.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { hasHadSubscription } from './repository.ts'
 
 /** The live Premium grant with the subscription and plan behind it (none for a staff grant), or undefined. */
-export function currentSubscription(db: DB, userId: string, now = new Date()) {
+export function currentSubscription(db: DB, userId: string, now = clock.now()) {
   return (
     db
       .selectFrom('access_grants')
@@ -24,12 +25,12 @@ export function currentSubscription(db: DB, userId: string, now = new Date()) {
   )
 }
 
-export async function isPremium(db: DB, user: { id: string }, now = new Date()): Promise<boolean> {
+export async function isPremium(db: DB, user: { id: string }, now = clock.now()): Promise<boolean> {
   return Boolean(await currentSubscription(db, user.id, now))
 }
 
 /** What the header, course buttons and account pages show: Premium and its plan, and the courses owned. */
-export async function entitlementsOf(db: DB, user: { id: string }, now = new Date()) {
+export async function entitlementsOf(db: DB, user: { id: string }, now = clock.now()) {
   const [subscription, courseIds, hadSubscription] = await Promise.all([
     currentSubscription(db, user.id, now),
     ownedCourseIds(db, user.id, now),

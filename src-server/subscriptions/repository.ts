@@ -1,9 +1,11 @@
 // Subscriptions: the billing state of a plan, and the source of the Premium grant in the ledger. A user has at most
 // one live subscription (trialing, active or past due): a unique index says so, and starting one locks the user
 // row so concurrent payments of several plan orders keep one and mark the others duplicates.
+
 import type { BillingCycle } from '../../db/types.ts'
 import { TRIAL_DAYS } from '../../src-shared/constants.ts'
 import { grant } from '../access/ledger.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { reopenLapsed, settleSubscription } from './state.ts'
 
@@ -111,11 +113,11 @@ async function extendManualSubscription(trx: DB, subscriptionId: string, orderId
     .select(['billing_cycle', 'paid_through', 'renews_at'])
     .where('id', '=', subscriptionId)
     .executeTakeFirstOrThrow()
-  const from = row.paid_through ?? row.renews_at ?? new Date()
+  const from = row.paid_through ?? row.renews_at ?? clock.now()
   const paidThrough = new Date(from.getTime() + PERIOD_DAYS[row.billing_cycle] * DAY_MS)
   await trx
     .updateTable('subscriptions')
-    .set({ paid_through: paidThrough, renews_at: paidThrough, renewal_order_id: null, updated_at: new Date() })
+    .set({ paid_through: paidThrough, renews_at: paidThrough, renewal_order_id: null, updated_at: clock.now() })
     .where('id', '=', subscriptionId)
     .where('renewal_order_id', '=', orderId)
     .execute()
@@ -132,7 +134,7 @@ export type Reminder = { kind: 'trial' } | { kind: 'payment_issue'; invoiceId: s
 export async function claimReminder(trx: DB, subscriptionId: string, reminder: Reminder): Promise<boolean> {
   let query = trx.updateTable('subscriptions').where('id', '=', subscriptionId)
   if (reminder.kind === 'trial') {
-    query = query.set({ trial_reminder_sent_at: new Date() }).where('trial_reminder_sent_at', 'is', null)
+    query = query.set({ trial_reminder_sent_at: clock.now() }).where('trial_reminder_sent_at', 'is', null)
   } else if (reminder.kind === 'payment_issue') {
     query = query
       .set({ payment_issue_invoice: reminder.invoiceId })
@@ -187,7 +189,7 @@ export function describeSubscription(db: DB, subscriptionId: string) {
 export async function setManualCancellation(trx: DB, subscriptionId: string, cancel: boolean, reason: string | null) {
   await trx
     .updateTable('subscriptions')
-    .set({ cancel_at_period_end: cancel, cancel_reason: cancel ? reason : null, updated_at: new Date() })
+    .set({ cancel_at_period_end: cancel, cancel_reason: cancel ? reason : null, updated_at: clock.now() })
     .where('id', '=', subscriptionId)
     .where('stripe_subscription_id', 'is', null)
     .execute()
@@ -198,7 +200,7 @@ export async function setManualCancellation(trx: DB, subscriptionId: string, can
 export async function recordCancelReason(trx: DB, subscriptionId: string, reason: string | null) {
   await trx
     .updateTable('subscriptions')
-    .set({ cancel_reason: reason, updated_at: new Date() })
+    .set({ cancel_reason: reason, updated_at: clock.now() })
     .where('id', '=', subscriptionId)
     .execute()
 }
@@ -218,7 +220,7 @@ export function trialOfOrder(db: DB, orderId: string) {
 export async function attachRenewalOrder(trx: DB, subscriptionId: string, orderId: string) {
   await trx
     .updateTable('subscriptions')
-    .set({ renewal_order_id: orderId, updated_at: new Date() })
+    .set({ renewal_order_id: orderId, updated_at: clock.now() })
     .where('id', '=', subscriptionId)
     .execute()
 }
@@ -235,7 +237,7 @@ export async function endManualSubscription(
 ): Promise<boolean> {
   const ended = await trx
     .updateTable('subscriptions')
-    .set({ ended_at: at, end_reason: reason, updated_at: new Date() })
+    .set({ ended_at: at, end_reason: reason, updated_at: clock.now() })
     .where('id', '=', subscriptionId)
     .where('stripe_subscription_id', 'is', null)
     .where('ended_at', 'is', null)

@@ -4,9 +4,11 @@
 // - the newest subscription snapshot Stripe sent (by event time): its status, period end, cancellation and price.
 // settleSubscription() turns them into our status, renews_at and the end (or revocation) of the Premium grant, so
 // the same events in any order, with any duplicates, end in the same state.
+
 import type { BillingCycle } from '../../db/types.ts'
 import { PREMIUM_GRACE_DAYS } from '../../src-shared/constants.ts'
 import { restore, revoke, setGrantEnd } from '../access/ledger.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -54,7 +56,7 @@ export async function applyStripeSnapshot(trx: DB, subscriptionId: string, snap:
             ...(snap.price ? { amount_minor: snap.price.amountMinor, currency: snap.price.currency } : {}),
           }
         : {}),
-      updated_at: new Date(),
+      updated_at: clock.now(),
     })
     .where('id', '=', subscriptionId)
     .execute()
@@ -72,8 +74,8 @@ export async function applyInvoiceOutcome(
     .updateTable('subscriptions')
     .set(
       outcome.paid
-        ? { paid_through: later(row.paid_through, outcome.periodEnd), updated_at: new Date() }
-        : { failed_through: later(row.failed_through, outcome.periodEnd), updated_at: new Date() },
+        ? { paid_through: later(row.paid_through, outcome.periodEnd), updated_at: clock.now() }
+        : { failed_through: later(row.failed_through, outcome.periodEnd), updated_at: clock.now() },
     )
     .where('id', '=', subscriptionId)
     .execute()
@@ -113,7 +115,7 @@ export async function settleSubscription(trx: DB, subscriptionId: string): Promi
 export async function reopenLapsed(trx: DB, subscriptionId: string): Promise<void> {
   await trx
     .updateTable('subscriptions')
-    .set({ ended_at: null, end_reason: null, updated_at: new Date() })
+    .set({ ended_at: null, end_reason: null, updated_at: clock.now() })
     .where('id', '=', subscriptionId)
     .where('end_reason', '=', 'lapse')
     .where('stripe_subscription_id', 'is', null)

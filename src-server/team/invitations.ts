@@ -1,10 +1,12 @@
 // Team invitations: a random single-use token, e-mailed through the outbox, stored only as its SHA-256 hash,
 // valid for INVITATION_TTL_MS. Accepting sets a password and grants the invited role in one transaction.
+
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import * as audit from '../audit/repository.ts'
 import { hashPassword } from '../auth/password.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -26,7 +28,7 @@ export async function inviteMember(
   actor: audit.Actor,
   publicUrl: string,
   input: { name: string; email: string; role: 'admin' | 'editor' | 'viewer' },
-  now = new Date(),
+  now = clock.now(),
 ) {
   const existing = await db.selectFrom('users').select('role').where(userEmailIs(input.email)).executeTakeFirst()
   if (existing && existing.role !== 'customer') {
@@ -93,14 +95,14 @@ async function findUsableInvitation(db: DB, token: string, now: Date) {
 }
 
 /** What the acceptance page shows before the invitee chooses a password. */
-export async function describeInvitation(db: DB, token: string, now = new Date()) {
+export async function describeInvitation(db: DB, token: string, now = clock.now()) {
   const row = await findUsableInvitation(db, token, now)
   if (!row) throw new DomainError('not_found', INVITATION_INVALID)
   return { email: row.email, role: row.role, name: `${row.first_name} ${row.last_name}`.trim() }
 }
 
 /** Accepts once: creates (or promotes) the account with the chosen password. Returns the user id. */
-export async function acceptInvitation(db: DB, token: string, password: string, now = new Date()) {
+export async function acceptInvitation(db: DB, token: string, password: string, now = clock.now()) {
   const passwordHash = await hashPassword(password)
   return db.transaction().execute(async (trx) => {
     // The conditional update is the single-use guard: of two concurrent accepts, one updates nothing.
@@ -156,7 +158,7 @@ export async function acceptInvitation(db: DB, token: string, password: string, 
 }
 
 /** Invitations not yet accepted and not expired, newest first (for the Team Members page). */
-export async function listPendingInvitations(db: DB, now = new Date()) {
+export async function listPendingInvitations(db: DB, now = clock.now()) {
   const rows = await db
     .selectFrom('team_invitations')
     .select(['id', 'email', 'first_name', 'last_name', 'role', 'expires_at', 'created_at'])

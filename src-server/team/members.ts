@@ -6,6 +6,7 @@ import { STAFF_ROLES } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import { SESSION_USER_COLUMNS } from '../auth/session-user.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -50,7 +51,7 @@ async function findMember(db: DB, actor: audit.Actor, userId: string) {
 export async function changeRole(db: DB, actor: audit.Actor, userId: string, role: 'admin' | 'editor' | 'viewer') {
   const member = await findMember(db, actor, userId)
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ role, updated_at: new Date() }).where('id', '=', userId).execute()
+    await trx.updateTable('users').set({ role, updated_at: clock.now() }).where('id', '=', userId).execute()
     await audit.record(trx, actor, 'team.role', {
       type: 'team_member',
       id: userId,
@@ -64,7 +65,7 @@ export async function changeRole(db: DB, actor: audit.Actor, userId: string, rol
 export async function removeMember(db: DB, actor: audit.Actor, userId: string) {
   const member = await findMember(db, actor, userId)
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ role: 'customer', updated_at: new Date() }).where('id', '=', userId).execute()
+    await trx.updateTable('users').set({ role: 'customer', updated_at: clock.now() }).where('id', '=', userId).execute()
     await invalidateUserSessions(trx, userId)
     await audit.record(trx, actor, 'team.remove', {
       type: 'team_member',

@@ -1,6 +1,8 @@
 // The first owner (super_admin): created from ADMIN_EMAIL/ADMIN_PASSWORD at start-up, or by `npm run admin:create`.
+
 import { hashPassword } from '../auth/password.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { userEmailIs } from '../users/email.ts'
 
@@ -44,7 +46,7 @@ export async function ensureOwner(db: DB, email: string, password: string): Prom
       // Whoever signed up with this address never proved it: their password and sessions must not survive.
       await trx
         .updateTable('users')
-        .set({ role: 'super_admin', email_verified: true, password_hash: passwordHash, updated_at: new Date() })
+        .set({ role: 'super_admin', email_verified: true, password_hash: passwordHash, updated_at: clock.now() })
         .where('id', '=', account.id)
         .execute()
       await invalidateUserSessions(trx, account.id)
@@ -53,7 +55,7 @@ export async function ensureOwner(db: DB, email: string, password: string): Prom
     if (account.role === 'super_admin') return 'exists'
     await trx
       .updateTable('users')
-      .set({ role: 'super_admin', updated_at: new Date() })
+      .set({ role: 'super_admin', updated_at: clock.now() })
       .where('id', '=', account.id)
       .execute()
     return 'promoted'
