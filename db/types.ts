@@ -775,6 +775,8 @@ export interface CourseInstructorsTable {
   course_id: string
   user_id: string
   role: 'owner' | 'co'
+  /** This instructor's part of the course's creator share, in basis points (the course's rows sum to 10,000). */
+  share_basis_points: Generated<number>
   created_at: CreatedAt
 }
 
@@ -816,6 +818,14 @@ export interface CourseDraftsTable {
   course_id: string
   fields: GeneratedJson<Record<string, unknown>>
   updated_at: UpdatedAt
+}
+
+/** One creator's part of a sale's creators' share (co-instructors split by the owner's percentages at the sale). */
+export interface EarningSharePartsTable {
+  order_item_id: string
+  creator_id: string
+  share_basis_points: number
+  creator_minor: number
 }
 
 export interface EarningSharesTable {
@@ -1001,6 +1011,7 @@ export interface Database {
   course_instructor_invites: CourseInstructorInvitesTable
   creator_uploads: CreatorUploadsTable
   earning_shares: EarningSharesTable
+  earning_share_parts: EarningSharePartsTable
   creator_payout_accounts: CreatorPayoutAccountsTable
   creator_payouts: CreatorPayoutsTable
   payout_settings: PayoutSettingsTable

@@ -98,15 +98,82 @@ export async function addCoInstructor(db: DB, courseId: string, userId: string):
     .execute()
 }
 
+/** Removes a co-instructor; their percentage of the course's earnings goes back to the owner (future sales). */
 export async function removeCoInstructor(db: DB, courseId: string, userId: string): Promise<boolean> {
   const row = await db
     .deleteFrom('course_instructors')
     .where('course_id', '=', courseId)
     .where('user_id', '=', userId)
     .where('role', '=', 'co')
-    .returning('user_id')
+    .returning('share_basis_points')
     .executeTakeFirst()
-  return Boolean(row)
+  if (!row) return false
+  if (row.share_basis_points > 0) {
+    await db
+      .updateTable('course_instructors')
+      .set((eb) => ({ share_basis_points: eb('share_basis_points', '+', row.share_basis_points) }))
+      .where('course_id', '=', courseId)
+      .where('role', '=', 'owner')
+      .execute()
+  }
+  return true
+}
+
+/** Each instructor's percentage of a course's earnings (basis points; a course's rows sum to 10,000). */
+export async function courseShares(
+  db: DB,
+  courseIds: readonly string[],
+): Promise<Map<string, { userId: string; role: 'owner' | 'co'; basisPoints: number }[]>> {
+  const shares = new Map<string, { userId: string; role: 'owner' | 'co'; basisPoints: number }[]>()
+  if (courseIds.length === 0) return shares
+  const rows = await db
+    .selectFrom('course_instructors')
+    .select(['course_id', 'user_id', 'role', 'share_basis_points'])
+    .where('course_id', 'in', courseIds)
+    .orderBy('course_id')
+    .orderBy('role', 'desc') // 'owner' first
+    .orderBy('created_at')
+    .execute()
+  for (const row of rows) {
+    const list = shares.get(row.course_id) ?? []
+    list.push({ userId: row.user_id, role: row.role, basisPoints: row.share_basis_points })
+    shares.set(row.course_id, list)
+  }
+  return shares
+}
+
+/**
+ * Sets every instructor's percentage at once (the owner's page sends the whole table): the course's rows are
+ * locked, the list must name exactly the course's instructors, and the parts must sum to 10,000 basis points.
+ */
+export async function setCourseShares(
+  db: DB,
+  courseId: string,
+  shares: readonly { userId: string; basisPoints: number }[],
+): Promise<'saved' | 'team_changed' | 'not_whole'> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('course_instructors')
+      .select('user_id')
+      .where('course_id', '=', courseId)
+      .forUpdate()
+      .execute()
+    const team = new Set(rows.map((row) => row.user_id))
+    const named = new Set(shares.map((share) => share.userId))
+    if (team.size !== named.size || shares.length !== named.size || [...named].some((id) => !team.has(id))) {
+      return 'team_changed'
+    }
+    if (shares.reduce((sum, share) => sum + share.basisPoints, 0) !== 10_000) return 'not_whole'
+    for (const share of shares) {
+      await trx
+        .updateTable('course_instructors')
+        .set({ share_basis_points: share.basisPoints })
+        .where('course_id', '=', courseId)
+        .where('user_id', '=', share.userId)
+        .execute()
+    }
+    return 'saved'
+  })
 }
 
 export function coInstructors(db: DB, courseId: string) {

@@ -33,7 +33,10 @@ export async function assertCourseRole(
 
 /** Records the creator who made a course as its owner (in the caller's transaction, with the course row). */
 export async function addCourseOwner(db: DB, courseId: string, userId: string): Promise<void> {
-  await db.insertInto('course_instructors').values({ course_id: courseId, user_id: userId, role: 'owner' }).execute()
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: courseId, user_id: userId, role: 'owner', share_basis_points: 10_000 })
+    .execute()
 }
 
 /** How many courses the user owns (the studio's "which plan fits" for a creator without a plan). */

@@ -2,6 +2,7 @@
 // processor's fee, the creator's rest), stored in earning_shares, posted to the ledger as pending, released after
 // the refund window, and taken back — exactly the stored share — when the line is refunded or lost to a dispute.
 import { sql } from 'kysely'
+import type { LedgerAccount } from '../../db/types.ts'
 import { allocate, type Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { isPosted, type LedgerEntry, post } from './ledger.ts'
@@ -20,6 +21,36 @@ export interface Sale {
   holdUntil: Date
   /** The line's part of the processor's fee, when known at the sale. */
   processorFeeMinor?: number
+  /**
+   * Who shares the creators' part, in basis points summing to 10,000 (the course's instructors at the sale);
+   * absent: the creator alone.
+   */
+  recipients?: readonly Recipient[]
+}
+
+export interface Recipient {
+  creatorId: string
+  basisPoints: number
+}
+
+/** The creators' part of a sale split among its recipients by largest remainder (no cent lost, none made up). */
+export function splitAmongCreators(creatorMinor: number, recipients: readonly Recipient[]): Part[] {
+  const paid = recipients.filter((recipient) => recipient.basisPoints > 0)
+  const total = paid.reduce((sum, recipient) => sum + recipient.basisPoints, 0)
+  if (total !== 10_000) throw new Error(`earnings: instructors' shares sum to ${total} basis points, not 10000`)
+  const amounts = allocate(
+    creatorMinor,
+    paid.map((recipient) => recipient.basisPoints),
+  )
+  return paid.map((recipient, index) => ({
+    creatorId: recipient.creatorId,
+    basisPoints: recipient.basisPoints,
+    creatorMinor: amounts[index] ?? 0,
+  }))
+}
+
+interface Part extends Recipient {
+  creatorMinor: number
 }
 
 export interface Split {
@@ -66,7 +97,22 @@ export async function recordSale(trx: DB, sale: Sale): Promise<boolean> {
     .returning('order_item_id')
     .executeTakeFirst()
   if (!inserted) return false
-  const { currency, creatorId } = sale
+  const parts = splitAmongCreators(
+    split.creatorMinor,
+    sale.recipients ?? [{ creatorId: sale.creatorId, basisPoints: 10_000 }],
+  )
+  await trx
+    .insertInto('earning_share_parts')
+    .values(
+      parts.map((part) => ({
+        order_item_id: sale.orderItemId,
+        creator_id: part.creatorId,
+        share_basis_points: part.basisPoints,
+        creator_minor: part.creatorMinor,
+      })),
+    )
+    .execute()
+  const { currency } = sale
   return post(trx, {
     key: saleKey(sale.orderItemId),
     kind: 'sale',
@@ -75,39 +121,64 @@ export async function recordSale(trx: DB, sale: Sale): Promise<boolean> {
       { account: 'customer_payments', currency, amountMinor: -sale.netMinor },
       { account: 'platform_fees', currency, amountMinor: split.platformFeeMinor },
       { account: 'processor_fees', currency, amountMinor: split.processorFeeMinor },
-      { account: 'creator_pending', creatorId, currency, amountMinor: split.creatorMinor },
+      ...parts.map(
+        (part): LedgerEntry => ({
+          account: 'creator_pending',
+          creatorId: part.creatorId,
+          currency,
+          amountMinor: part.creatorMinor,
+        }),
+      ),
     ],
   })
 }
 
 type ShareRow = {
   order_item_id: string
-  creator_id: string
   currency: Currency
   net_minor: number
   platform_fee_minor: number
   processor_fee_minor: number
   creator_minor: number
+  /** Each creator's part of creator_minor, as stored at the sale. */
+  parts: { creator_id: string; creator_minor: number }[]
 }
 
 /** The share rows of these lines, locked so a reversal and a hold release of the same line never interleave. */
 async function lockShares(trx: DB, orderItemIds: readonly string[]): Promise<ShareRow[]> {
   if (orderItemIds.length === 0) return []
-  return trx
+  const shares = await trx
     .selectFrom('earning_shares')
-    .select([
-      'order_item_id',
-      'creator_id',
-      'currency',
-      'net_minor',
-      'platform_fee_minor',
-      'processor_fee_minor',
-      'creator_minor',
-    ])
+    .select(['order_item_id', 'currency', 'net_minor', 'platform_fee_minor', 'processor_fee_minor', 'creator_minor'])
     .where('order_item_id', 'in', orderItemIds)
     .orderBy('order_item_id')
     .forUpdate()
     .execute()
+  if (shares.length === 0) return []
+  const parts = await trx
+    .selectFrom('earning_share_parts')
+    .select(['order_item_id', 'creator_id', 'creator_minor'])
+    .where(
+      'order_item_id',
+      'in',
+      shares.map((share) => share.order_item_id),
+    )
+    .orderBy('creator_id')
+    .execute()
+  return shares.map((share) => ({
+    ...share,
+    parts: parts.filter((part) => part.order_item_id === share.order_item_id),
+  }))
+}
+
+/** The creator-side entries moving each part of a share (signed: + credits, − debits). */
+function partEntries(share: ShareRow, account: LedgerAccount, sign: 1 | -1): LedgerEntry[] {
+  return share.parts.map((part) => ({
+    account,
+    creatorId: part.creator_id,
+    currency: share.currency,
+    amountMinor: sign * part.creator_minor,
+  }))
 }
 
 /**
@@ -126,16 +197,11 @@ export async function reverseShares(
   let reversed = 0
   for (const share of await lockShares(trx, orderItemIds)) {
     const released = await isPosted(trx, releaseKey(share.order_item_id))
-    const { currency, creator_id: creatorId } = share
+    const { currency } = share
     const entries: LedgerEntry[] = [
       { account: 'customer_payments', currency, amountMinor: share.net_minor },
       { account: 'platform_fees', currency, amountMinor: -(share.platform_fee_minor + share.processor_fee_minor) },
-      {
-        account: released ? 'creator_available' : 'creator_pending',
-        creatorId,
-        currency,
-        amountMinor: -share.creator_minor,
-      },
+      ...partEntries(share, released ? 'creator_available' : 'creator_pending', -1),
     ]
     if (await post(trx, { key: reversalKey(share.order_item_id), kind, source, entries })) reversed++
   }
@@ -162,15 +228,11 @@ export async function releaseDueHolds(db: DB, now: Date, limit = 500): Promise<n
       due.map((row) => row.order_item_id),
     )) {
       if (await isPosted(trx, reversalKey(share.order_item_id))) continue
-      const { currency, creator_id: creatorId } = share
       const moved = await post(trx, {
         key: releaseKey(share.order_item_id),
         kind: 'hold_release',
         source: `order_item:${share.order_item_id}`,
-        entries: [
-          { account: 'creator_pending', creatorId, currency, amountMinor: -share.creator_minor },
-          { account: 'creator_available', creatorId, currency, amountMinor: share.creator_minor },
-        ],
+        entries: [...partEntries(share, 'creator_pending', -1), ...partEntries(share, 'creator_available', 1)],
       })
       if (moved) released++
     }

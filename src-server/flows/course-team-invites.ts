@@ -12,6 +12,7 @@ import {
   cancelInvite,
   claimInvite,
   coInstructors,
+  courseShares,
   createInvite,
   findUsableInvite,
   hashInviteToken,
@@ -19,6 +20,7 @@ import {
   openInvites,
   ownerTeam,
   removeCoInstructor,
+  setCourseShares,
 } from '../creators/course-invites.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
 import * as clock from '../kernel/clock.ts'
@@ -62,12 +64,18 @@ export async function teamPanel(db: DB, userId: string, courseId: string, overri
     creatorStanding(db, userId, overrides),
     ownerTeam(db, userId),
   ])
+  const shares = (await courseShares(db, [courseId])).get(courseId) ?? []
+  const percentOf = (id: string) => (shares.find((share) => share.userId === id)?.basisPoints ?? 0) / 100
+  const owner = shares.find((share) => share.role === 'owner')
   return {
+    /** Each instructor's percentage of the course's earnings, the owner first. */
+    shares: owner ? [{ userId: owner.userId, name: 'You (owner)', percent: percentOf(owner.userId) }] : [],
     members: members.map((m) => ({
       userId: m.id,
       email: m.email,
       name: `${m.first_name} ${m.last_name}`.trim(),
       since: m.created_at,
+      percent: percentOf(m.id),
     })),
     invites: invites.map((i) => ({ id: i.id, email: i.email, expiresAt: i.expires_at })),
     teamLimit: standing.limits ? standing.limits.teamMembers : 0,
@@ -195,8 +203,26 @@ export async function acceptCourseInvite(
 
 export async function removeCourseCoInstructor(db: DB, ownerId: string, courseId: string, userId: string) {
   await assertCourseRole(db, ownerId, courseId, 'owner')
-  if (!(await removeCoInstructor(db, courseId, userId))) throw new DomainError('not_found', 'Co-instructor not found')
+  // The removed share goes back to the owner in the same transaction: the course's shares always sum to 100 %.
+  const removed = await db.transaction().execute((trx) => removeCoInstructor(trx, courseId, userId))
+  if (!removed) throw new DomainError('not_found', 'Co-instructor not found')
   return { removed: true }
+}
+
+/** The owner sets each instructor's percentage of the course's earnings; future sales split by it. */
+export async function setCourseEarningShares(
+  db: DB,
+  ownerId: string,
+  input: { courseId: string; shares: readonly { userId: string; percent: number }[] },
+) {
+  await assertCourseRole(db, ownerId, input.courseId, 'owner')
+  const shares = input.shares.map((share) => ({ userId: share.userId, basisPoints: Math.round(share.percent * 100) }))
+  const outcome = await setCourseShares(db, input.courseId, shares)
+  if (outcome === 'team_changed') {
+    throw new DomainError('conflict', 'The team changed since the page loaded: reload it and set the shares again')
+  }
+  if (outcome === 'not_whole') throw new DomainError('invalid', 'The shares must add up to exactly 100 %')
+  return { saved: true }
 }
 
 export async function cancelCourseInvite(db: DB, ownerId: string, courseId: string, inviteId: string) {

@@ -4,6 +4,7 @@ import type { CartItemKind } from '../../db/types.ts'
 import { EARNINGS_HOLD_DAYS, platformFeeBasisPoints } from '../../src-shared/creator-plans.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { courseOwners } from '../catalog/creator-courses.ts'
+import { courseShares } from '../creators/course-invites.ts'
 import { recordSale, releaseDueHolds } from '../earnings/shares.ts'
 import type { DB } from '../kernel/db.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
@@ -23,6 +24,11 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
     (line) => line.kind === 'course' && line.course_id && line.unit_price_minor > 0,
   )
   const owners = await courseOwners(
+    trx,
+    courseLines.map((line) => line.course_id as string),
+  )
+  // Co-instructors share the creators' part by the owner's percentages in force at the sale.
+  const instructors = await courseShares(
     trx,
     courseLines.map((line) => line.course_id as string),
   )
@@ -47,10 +53,19 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
       planId,
       paidAt: order.paidAt,
       holdUntil: new Date(order.paidAt.getTime() + EARNINGS_HOLD_DAYS * DAY_MS),
+      recipients: recipientsOf(instructors.get(line.course_id as string), creatorId),
     })
     if (recorded) credited++
   }
   return credited
+}
+
+/** The course's instructors with a share; the owner alone when the course has no team rows (or none sums up). */
+function recipientsOf(shares: { userId: string; basisPoints: number }[] | undefined, ownerId: string) {
+  const paid = (shares ?? []).filter((share) => share.basisPoints > 0)
+  if (paid.reduce((sum, share) => sum + share.basisPoints, 0) !== 10_000)
+    return [{ creatorId: ownerId, basisPoints: 10_000 }]
+  return paid.map((share) => ({ creatorId: share.userId, basisPoints: share.basisPoints }))
 }
 
 /** Releases every share past its refund window, in batches (each its own transaction) until none is due. */

@@ -1,9 +1,10 @@
 // The studio's publish page (/studio/courses/$courseId/publish): the checklist and review, the owner's sale
-// controls, and the course's team. Every procedure checks the course's role on the server (creators/course-team.ts
+// controls, and the course's team and its earnings shares. Every procedure checks the course's role on the server (creators/course-team.ts
 // through the flows): another creator's course answers NOT_FOUND; only the owner unpublishes, deletes or invites.
 import {
   coInstructorRefInput,
   courseRefInput,
+  courseSharesInput,
   inviteCoInstructorInput,
   inviteRefInput,
   inviteTokenInput,
@@ -16,6 +17,7 @@ import {
   describeCourseInvite,
   inviteCoInstructor,
   removeCourseCoInstructor,
+  setCourseEarningShares,
   teamPanel,
 } from '../flows/course-team-invites.ts'
 import { authedProcedure, courseEditorProcedure, creatorProcedure, router } from '../trpc/init.ts'
@@ -63,6 +65,10 @@ export const studioPublishingRouter = router({
   removeCoInstructor: creatorProcedure
     .input(coInstructorRefInput)
     .mutation(({ ctx, input }) => removeCourseCoInstructor(ctx.db, ctx.user.id, input.courseId, input.userId)),
+
+  setShares: creatorProcedure
+    .input(courseSharesInput)
+    .mutation(({ ctx, input }) => setCourseEarningShares(ctx.db, ctx.user.id, input)),
 
   /** The invitation a signed-in person opened from the e-mail (any account: the invitee need not be a creator). */
   invitation: authedProcedure

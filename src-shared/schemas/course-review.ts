@@ -34,5 +34,35 @@ export const inviteCoInstructorInput = z.object({
 })
 
 export const coInstructorRefInput = z.object({ courseId: courseIdSchema, userId: z.uuid() })
+/** The owner's table of earnings shares: every instructor once, percentages with up to two decimals, summing to 100. */
+export const courseSharesInput = z
+  .object({
+    courseId: courseIdSchema,
+    shares: z
+      .array(
+        z.object({
+          userId: z.uuid(),
+          percent: z
+            .number()
+            .min(0, 'A share cannot be negative')
+            .max(100, 'A share cannot be over 100 %')
+            .refine(
+              (value) =>
+                Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
+              'At most two decimals',
+            ),
+        }),
+      )
+      .min(1)
+      .max(50),
+  })
+  .refine((input) => new Set(input.shares.map((share) => share.userId)).size === input.shares.length, {
+    message: 'Each instructor once',
+    path: ['shares'],
+  })
+  .refine((input) => Math.round(input.shares.reduce((sum, share) => sum + share.percent * 100, 0)) === 10_000, {
+    message: 'The shares must add up to exactly 100 %',
+    path: ['shares'],
+  })
 export const inviteRefInput = z.object({ courseId: courseIdSchema, inviteId: z.uuid() })
 export const inviteTokenInput = z.object({ token: z.string().trim().min(10).max(200) })

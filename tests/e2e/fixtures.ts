@@ -84,11 +84,32 @@ export const test = base.extend<Fixtures>({
   },
 })
 
-export async function signInAs(page: Page, baseURL: string, db: Kysely<Database>, user: { id: string }) {
-  const { token } = await createSessionToken(db, user.id)
+export async function signInAs(
+  page: Page,
+  baseURL: string,
+  db: Kysely<Database>,
+  user: { id: string },
+  /** The server's clock, in specs that moved it (tests/e2e/*.clock.ts): the session starts then. */
+  now?: Date,
+) {
+  const { token } = await createSessionToken(db, user.id, true, now)
   await page
     .context()
     .addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: 'Lax' }])
+}
+
+/**
+ * Moves the server's clock forward (TEST_CLOCK=on; only in tests/e2e/*.clock.ts, which run after every other spec)
+ * and runs the scheduled jobs that fell due; returns the server's new time and what ran.
+ */
+export async function advanceServerClock(page: Page, baseURL: string, seconds: number) {
+  const response = await page.request.post(`${baseURL}/api/test/clock`, {
+    data: { advanceSeconds: seconds },
+    headers: { origin: baseURL },
+  })
+  if (!response.ok()) throw new Error(`The test clock refused: ${response.status()} ${await response.text()}`)
+  const body = (await response.json()) as { now: string; ran: string[] }
+  return { now: new Date(body.now), ran: body.ran }
 }
 
 export { expect } from '@playwright/test'

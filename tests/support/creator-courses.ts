@@ -86,7 +86,10 @@ export async function createCreatorCourse(
       owner_id: owner.id,
     })
     .execute()
-  await db.insertInto('course_instructors').values({ course_id: id, user_id: owner.id, role: 'owner' }).execute()
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: id, user_id: owner.id, role: 'owner', share_basis_points: 10_000 })
+    .execute()
   const section = await db
     .insertInto('course_sections')
     .values({ course_id: id, position: 0, title: 'Getting started' })

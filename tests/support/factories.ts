@@ -41,8 +41,9 @@ export async function createUser(
 }
 
 /** A session row and its cookie token for a user (what a successful log-in produces). */
-export async function createSessionToken(db: Kysely<Database>, userId: string, remember = true) {
-  return createSession(db, userId, remember)
+/** A session row for the user; `now`: the server's clock when a test moved it (TEST_CLOCK). */
+export async function createSessionToken(db: Kysely<Database>, userId: string, remember = true, now?: Date) {
+  return createSession(db, userId, remember, now)
 }
 
 /** A tRPC caller acting as the given user (or a visitor when null), with a real session row. */

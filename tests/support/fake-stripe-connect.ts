@@ -416,6 +416,14 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
         ? { status: 200, body: bt }
         : error(404, `No such balance transaction: '${btPath[1]}'`, 'invalid_request_error', 'resource_missing')
     }
+    if (method === 'GET' && path === '/v1/transfers') {
+      // Newest first, optionally to one connected account (Stripe's `destination` filter).
+      const destination = url.searchParams.get('destination')
+      const data = [...transfers.values()]
+        .filter((transfer) => !destination || transfer.destination === destination)
+        .reverse()
+      return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/transfers' } }
+    }
     if (method === 'GET' && path === '/v1/balance') {
       const amounts = [...balance].map(([currency, amount]) => ({ amount, currency, source_types: { card: amount } }))
       return {

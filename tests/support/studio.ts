@@ -43,7 +43,10 @@ export async function studioCourseOf(db: Kysely<Database>, userId: string): Prom
       requirements: JSON.stringify([]),
     })
     .execute()
-  await db.insertInto('course_instructors').values({ course_id: id, user_id: userId, role: 'owner' }).execute()
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: id, user_id: userId, role: 'owner', share_basis_points: 10_000 })
+    .execute()
   const section = await db
     .insertInto('course_sections')
     .values({ course_id: id, position: 0, title: 'Getting started' })

@@ -9,6 +9,7 @@ import { EmailField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
+import { EarningSharesForm } from './EarningSharesForm.tsx'
 
 const card = css({
   bg: 'surface',
@@ -112,6 +113,17 @@ export function TeamPanel({ courseId }: { courseId: string }) {
           ))}
         </ul>
       )}
+      {team.members.length > 0 ? (
+        <EarningSharesForm
+          // A new member or a removal resets the table to what the server holds.
+          key={team.members.map((member) => `${member.userId}:${member.percent}`).join(',')}
+          courseId={courseId}
+          rows={[
+            ...team.shares,
+            ...team.members.map((m) => ({ userId: m.userId, name: m.name || m.email, percent: m.percent })),
+          ]}
+        />
+      ) : null}
       {fields.formError ? (
         <p role="alert" className={css({ color: 'danger', fontSize: 'sm', mt: '3' })}>
           {fields.formError}

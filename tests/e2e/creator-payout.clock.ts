@@ -1,0 +1,108 @@
+// Issue 31's whole month in the browser, with the server's clock moved (TEST_CLOCK): a Pro creator onboards on the
+// fake Stripe, two buyers buy the course, one is refunded inside the 30-day window; the clock moves 31 days, so the
+// other sale's hold ends and the month's payout job runs. The Earnings page, the statement, the fake Stripe's
+// transfers and staff finance then all show the same cents.
+import { readFile } from 'node:fs/promises'
+import { refundOrder } from '../../src-server/flows/refunds.ts'
+import { createCreator } from '../support/creator-courses.ts'
+import { ownedCourse, sell } from '../support/earnings.ts'
+import { createUser } from '../support/factories.ts'
+import { advanceServerClock, expect, signInAs, test } from './fixtures.ts'
+
+/** The fake Stripe's secret key, from the run's list of secrets (scripts/e2e-server.ts writes it there). */
+async function fakeStripeKey(): Promise<string> {
+  const secrets = await readFile(process.env.E2E_SECRETS_FILE as string, 'utf8')
+  const key = secrets.split('\n').find((line) => line.startsWith('sk_'))
+  if (!key) throw new Error('No Stripe key in the run’s secrets file')
+  return key
+}
+
+test('after the hold and the month’s job the creator is paid exactly the kept sale, everywhere', async ({
+  page,
+  db,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const base = baseURL as string
+  const creator = await createCreator(db, { plan: 'pro' })
+  const title = `Payout Course ${Date.now().toString(36)}`
+  // $79.99 on Pro (5 %): the platform keeps $4.00, the creator's share is $75.99 — above the $50.00 threshold.
+  const course = await ownedCourse(db, creator.id, 7999, title)
+  const kept = await sell(db, [course])
+  const refunded = await sell(db, [course])
+  const admin = await createUser(db, { role: 'admin' })
+  await refundOrder(
+    db,
+    {
+      orderId: refunded.orderId,
+      lineIds: refunded.lineIds,
+      reference: 'BANK-REFUND-1',
+      actor: { id: admin.id, email: admin.email },
+    },
+    null,
+  )
+  await signInAs(page, base, db, creator)
+
+  await page.goto('/studio/payouts')
+  await page.getByRole('button', { name: 'Set up payouts' }).click()
+  await expect(page.getByRole('heading', { name: 'Set up payouts' })).toBeVisible()
+  const stripe = new URL(page.url()).origin
+  await page.getByRole('button', { name: 'Agree and submit' }).click()
+  await expect(page).toHaveURL(/\/studio\/payouts\?return=1$/)
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=0`)).ok()).toBe(true)
+  await page.reload()
+  await expect(page.getByText('Ready:')).toBeVisible()
+  const account = await db
+    .selectFrom('creator_payout_accounts')
+    .select('stripe_account_id')
+    .where('creator_id', '=', creator.id)
+    .executeTakeFirstOrThrow()
+
+  await page.goto('/studio/earnings')
+  const usd = page.getByLabel('Balances in USD')
+  // Two sales of $75.99 pending, one taken back by its refund.
+  await expect(usd.getByText('Pending (USD)')).toBeVisible()
+  await expect(usd).toContainText('$75.99')
+  await expect(page.getByRole('region', { name: 'Ledger entries table' })).toContainText(
+    `Refund of ${title} (order ${refunded.reference})`,
+  )
+
+  // 31 days on: the hold ends and the 1st of the month's payout job falls due on the way.
+  const { now, ran } = await advanceServerClock(page, base, 31 * 86_400)
+  expect(ran).toEqual(expect.arrayContaining(['earnings.release-holds', 'earnings.payouts']))
+  // The old session has expired on the moved clock: sign in again.
+  await page.context().clearCookies()
+  await signInAs(page, base, db, creator, now)
+
+  await page.goto('/studio/earnings')
+  await expect(usd).toContainText('Paid out (USD)')
+  await expect(usd.getByText('Paid out (USD)').locator('..')).toContainText('$75.99')
+  await expect(usd.getByText('Pending (USD)').locator('..')).toContainText('$0.00')
+  await expect(usd.getByText('Available (USD)').locator('..')).toContainText('$0.00')
+
+  // The fake Stripe holds exactly one transfer of 7599 cents to the creator's account.
+  const transfers = await page.request.get(`${stripe}/v1/transfers?destination=${account.stripe_account_id}`, {
+    headers: { authorization: `Bearer ${await fakeStripeKey()}` },
+  })
+  const listed = (await transfers.json()) as { data: { amount: number; currency: string }[] }
+  expect(listed.data.map((transfer) => [transfer.amount, transfer.currency])).toEqual([[7599, 'usd']])
+
+  // The sale month's statement: the kept sale, the refunded one and its reversal, to the cent.
+  const saleMonth = new Date(now.getTime() - 31 * 86_400_000).toISOString().slice(0, 7)
+  const statement = await page.request.get(`/api/studio/statements/${saleMonth}.csv`)
+  expect(statement.ok()).toBe(true)
+  const csv = await statement.text()
+  expect(csv).toContain(`"Sale of ${title} (order ${kept.reference})","USD","75.99","0.00","0.00"`)
+  expect(csv).toContain(`"Refund of ${title} (order ${refunded.reference})","USD","-75.99","0.00","0.00"`)
+
+  // Staff finance agrees: the payout is listed as paid, and nothing is owed to this creator any more.
+  const staffContext = await browser.newContext({ baseURL })
+  const staff = await staffContext.newPage()
+  await signInAs(staff, base, db, admin, now)
+  await staff.goto('/admin/finance')
+  const payouts = staff.getByRole('region', { name: 'Payouts table' })
+  await expect(payouts.getByRole('row', { name: new RegExp(creator.email) })).toContainText('$75.99')
+  await expect(payouts.getByRole('row', { name: new RegExp(creator.email) })).toContainText(/paid/i)
+  await staffContext.close()
+})

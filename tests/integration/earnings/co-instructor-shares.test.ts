@@ -1,0 +1,212 @@
+// Co-instructors split a course's creator share by the percentages its owner sets (issue 31, revenue share 2):
+// stored per sale by largest remainder, released and reversed part by part, changed for future sales only; only the
+// owner sets them, for exactly the course's team, summing to 100 %.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addCoInstructor } from '../../../src-server/creators/course-invites.ts'
+import { addCourseOwner } from '../../../src-server/creators/course-team.ts'
+import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
+import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
+import { removeCourseCoInstructor, setCourseEarningShares } from '../../../src-server/flows/course-team-invites.ts'
+import { refundOrder } from '../../../src-server/flows/refunds.ts'
+import { courseSharesInput } from '../../../src-shared/schemas/course-review.ts'
+import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
+import { ownedCourse, sell } from '../../support/earnings.ts'
+import { createUser, type TestUser } from '../../support/factories.ts'
+
+let database: TestDatabase
+const db = () => database.db
+let owner: TestUser
+let co1: TestUser
+let co2: TestUser
+let admin: TestUser
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  ;[owner, co1, co2, admin] = await Promise.all([
+    createUser(db()),
+    createUser(db()),
+    createUser(db()),
+    createUser(db(), { role: 'admin' }),
+  ])
+})
+afterAll(() => database.close())
+
+async function teamCourse(priceMinor: number) {
+  const course = await ownedCourse(db(), owner.id, priceMinor)
+  await addCourseOwner(db(), course.id, owner.id)
+  await addCoInstructor(db(), course.id, co1.id)
+  await addCoInstructor(db(), course.id, co2.id)
+  return course
+}
+
+const available = async (userId: string) => (await creatorBalances(db(), userId))[0]?.availableMinor ?? 0
+const pending = async (userId: string) => (await creatorBalances(db(), userId))[0]?.pendingMinor ?? 0
+
+async function partsOf(lineId: string) {
+  const rows = await db()
+    .selectFrom('earning_share_parts')
+    .select(['creator_id', 'creator_minor', 'share_basis_points'])
+    .where('order_item_id', '=', lineId)
+    .execute()
+  return new Map(rows.map((row) => [row.creator_id, row]))
+}
+
+describe('co-instructors’ earnings shares', () => {
+  it('splits each sale by the owner’s percentages, no cent lost, and reverses exactly those parts', async () => {
+    const course = await teamCourse(9999)
+    await setCourseEarningShares(db(), owner.id, {
+      courseId: course.id,
+      shares: [
+        { userId: owner.id, percent: 50 },
+        { userId: co1.id, percent: 33.33 },
+        { userId: co2.id, percent: 16.67 },
+      ],
+    })
+    const sale = await sell(db(), [course])
+    const lineId = sale.lineIds[0] as string
+    const share = await db()
+      .selectFrom('earning_shares')
+      .select('creator_minor')
+      .where('order_item_id', '=', lineId)
+      .executeTakeFirstOrThrow()
+    const parts = await partsOf(lineId)
+    expect(parts.size).toBe(3)
+    const amounts = [owner, co1, co2].map((person) => parts.get(person.id)?.creator_minor ?? 0)
+    expect(amounts.reduce((a, b) => a + b, 0)).toBe(share.creator_minor)
+    // Each part is within a cent of its exact percentage (largest remainder).
+    for (const [index, bp] of [5000, 3333, 1667].entries()) {
+      expect(Math.abs((amounts[index] ?? 0) - (share.creator_minor * bp) / 10_000)).toBeLessThan(1)
+    }
+    for (const [index, person] of [owner, co1, co2].entries()) {
+      expect(await pending(person.id)).toBe(amounts[index])
+    }
+
+    // Past the hold each part becomes available; a refund then takes back exactly each part.
+    await releaseDueHolds(db(), new Date(Date.now() + 31 * 86_400_000))
+    for (const [index, person] of [owner, co1, co2].entries()) {
+      expect(await available(person.id)).toBe(amounts[index])
+      expect(await pending(person.id)).toBe(0)
+    }
+    await refundOrder(
+      db(),
+      { orderId: sale.orderId, lineIds: [lineId], reference: 'BANK-REF', actor: { id: admin.id, email: admin.email } },
+      null,
+    )
+    for (const person of [owner, co1, co2]) expect(await available(person.id)).toBe(0)
+    for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
+  })
+
+  it('changes the split for future sales only, and gives a removed co-instructor’s share back to the owner', async () => {
+    const course = await teamCourse(10_000)
+    // A new team: the owner holds 100 % until they say otherwise.
+    const first = await sell(db(), [course])
+    const firstParts = await partsOf(first.lineIds[0] as string)
+    expect([...firstParts.keys()]).toEqual([owner.id])
+
+    await setCourseEarningShares(db(), owner.id, {
+      courseId: course.id,
+      shares: [
+        { userId: owner.id, percent: 60 },
+        { userId: co1.id, percent: 40 },
+        { userId: co2.id, percent: 0 },
+      ],
+    })
+    const second = await sell(db(), [course])
+    const secondParts = await partsOf(second.lineIds[0] as string)
+    expect(secondParts.get(owner.id)?.share_basis_points).toBe(6000)
+    expect(secondParts.get(co1.id)?.share_basis_points).toBe(4000)
+    expect(secondParts.has(co2.id)).toBe(false)
+    // The first sale's stored split did not move.
+    expect(await partsOf(first.lineIds[0] as string)).toEqual(firstParts)
+
+    await removeCourseCoInstructor(db(), owner.id, course.id, co1.id)
+    const rows = await db()
+      .selectFrom('course_instructors')
+      .select(['user_id', 'share_basis_points'])
+      .where('course_id', '=', course.id)
+      .execute()
+    expect(Object.fromEntries(rows.map((row) => [row.user_id, row.share_basis_points]))).toEqual({
+      [owner.id]: 10_000,
+      [co2.id]: 0,
+    })
+  })
+
+  it('lets only the owner set shares, for exactly the course’s team, summing to 100 %', async () => {
+    const course = await teamCourse(5000)
+    const everyone = (percents: [number, number, number]) => ({
+      courseId: course.id,
+      shares: [owner, co1, co2].map((person, index) => ({ userId: person.id, percent: percents[index] as number })),
+    })
+    await expect(setCourseEarningShares(db(), co1.id, everyone([0, 100, 0]))).rejects.toMatchObject({
+      kind: 'forbidden',
+    })
+    const stranger = await createUser(db())
+    await expect(setCourseEarningShares(db(), stranger.id, everyone([100, 0, 0]))).rejects.toMatchObject({
+      kind: 'not_found',
+    })
+    await expect(setCourseEarningShares(db(), owner.id, everyone([60, 30, 5]))).rejects.toMatchObject({
+      kind: 'invalid',
+    })
+    // A table without one member (the team changed since the page loaded) is refused whole.
+    await expect(
+      setCourseEarningShares(db(), owner.id, {
+        courseId: course.id,
+        shares: [
+          { userId: owner.id, percent: 50 },
+          { userId: co1.id, percent: 50 },
+        ],
+      }),
+    ).rejects.toMatchObject({ kind: 'conflict' })
+    // Someone outside the team cannot be slipped in.
+    await expect(
+      setCourseEarningShares(db(), owner.id, {
+        courseId: course.id,
+        shares: [
+          { userId: owner.id, percent: 50 },
+          { userId: co1.id, percent: 25 },
+          { userId: stranger.id, percent: 25 },
+        ],
+      }),
+    ).rejects.toMatchObject({ kind: 'conflict' })
+    const kept = await db()
+      .selectFrom('course_instructors')
+      .select('share_basis_points')
+      .where('course_id', '=', course.id)
+      .where('user_id', '=', owner.id)
+      .executeTakeFirstOrThrow()
+    expect(kept.share_basis_points).toBe(10_000)
+  })
+
+  it('refuses out-of-bounds input at the edge', () => {
+    const base = { courseId: 'some-course', shares: [] as { userId: string; percent: number }[] }
+    const id = '00000000-0000-4000-8000-000000000001'
+    const id2 = '00000000-0000-4000-8000-000000000002'
+    for (const shares of [
+      [{ userId: id, percent: 101 }],
+      [
+        { userId: id, percent: -10 },
+        { userId: id2, percent: 110 },
+      ],
+      [
+        { userId: id, percent: 50.005 },
+        { userId: id2, percent: 49.995 },
+      ],
+      [
+        { userId: id, percent: 50 },
+        { userId: id, percent: 50 },
+      ],
+      [{ userId: id, percent: 99.99 }],
+    ]) {
+      expect(courseSharesInput.safeParse({ ...base, shares }).success, JSON.stringify(shares)).toBe(false)
+    }
+    expect(
+      courseSharesInput.safeParse({
+        ...base,
+        shares: [
+          { userId: id, percent: 66.67 },
+          { userId: id2, percent: 33.33 },
+        ],
+      }).success,
+    ).toBe(true)
+  })
+})
