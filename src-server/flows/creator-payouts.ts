@@ -5,6 +5,7 @@
 
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import { hasTwoFactor } from '../auth/two-factor.ts'
 import {
   type AccountState,
   payoutAccountOf,
@@ -56,12 +57,27 @@ function stripeOf(stripe: StripeApi | null): StripeApi {
  * Set up payouts: the creator's Express account (made once; the key makes a retry the same account) and a fresh
  * onboarding link to Stripe's hosted pages.
  */
+export const SECOND_FACTOR_BEFORE_PAYOUTS =
+  'Turn on two-factor sign-in (Account → Security) before setting up payouts: they move your money'
+
+/**
+ * Whether the creator still needs a second factor before payouts can be set up: a stolen password must not be
+ * enough to redirect a creator's money. STAFF_2FA=optional (demos, tests) waives it, as it does for staff.
+ */
+export async function payoutsNeedSecondFactor(db: DB, creatorId: string, required: boolean): Promise<boolean> {
+  return required && !(await hasTwoFactor(db, creatorId))
+}
+
 export async function setUpPayouts(
   db: DB,
   stripe: StripeApi | null,
   creator: { id: string; email: string },
   urls: { refreshUrl: string; returnUrl: string },
+  options: { requireSecondFactor: boolean } = { requireSecondFactor: false },
 ): Promise<string> {
+  if (await payoutsNeedSecondFactor(db, creator.id, options.requireSecondFactor)) {
+    throw new DomainError('precondition', SECOND_FACTOR_BEFORE_PAYOUTS)
+  }
   const api = stripeOf(stripe).connect
   let accountId = (await payoutAccountOf(db, creator.id))?.stripe_account_id
   if (!accountId) {

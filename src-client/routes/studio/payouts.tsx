@@ -3,7 +3,7 @@
 // state as account.updated last told it: what Stripe still needs and by when, with a link back to Stripe, or the
 // Express dashboard once onboarded. Tax details are collected by Stripe, not by us.
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
@@ -21,7 +21,11 @@ export const Route = createFileRoute('/studio/payouts')({
     ...(String(search.return) === '1' ? { return: 1 as const } : {}),
     ...(String(search.refresh) === '1' ? { refresh: 1 as const } : {}),
   }),
-  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.earnings.overview.queryOptions()),
+  loader: ({ context }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(context.trpc.earnings.overview.queryOptions()),
+      context.queryClient.ensureQueryData(context.trpc.earnings.payoutGate.queryOptions()),
+    ]),
   head: () => ({ meta: [{ title: 'Payouts | SkillForge Studio' }] }),
   pendingComponent: () => <LoadingState label="Loading your payout account…" />,
   errorComponent: routeError('Could not load your payout account'),
@@ -48,6 +52,7 @@ function PayoutsPage() {
   const { trpc } = Route.useRouteContext()
   const search = Route.useSearch()
   const { data: overview } = useSuspenseQuery(trpc.earnings.overview.queryOptions())
+  const { data: gate } = useSuspenseQuery(trpc.earnings.payoutGate.queryOptions())
   const [error, setError] = useState<string | null>(null)
   const setUp = useMutation(trpc.earnings.setUpPayouts.mutationOptions())
   const dashboard = useMutation(trpc.earnings.dashboardLink.mutationOptions())
@@ -81,7 +86,16 @@ function PayoutsPage() {
         <h2 id="account-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Your payout account
         </h2>
-        {account.state === 'not_set_up' ? (
+        {account.state === 'not_set_up' && gate.needsSecondFactor ? (
+          <>
+            <p role="status">
+              Payouts move your money, so they need <strong>two-factor sign-in</strong> on your account first.
+            </p>
+            <Link to="/account/security" className={button()}>
+              Turn on two-factor sign-in
+            </Link>
+          </>
+        ) : account.state === 'not_set_up' ? (
           <>
             <p>Payouts are not set up yet. Stripe asks for your details and bank account on its own pages.</p>
             <form {...SCRIPT_ONLY_FORM} onSubmit={(event) => go(event, 'setUp')}>
