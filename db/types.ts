@@ -192,6 +192,20 @@ export interface PromoVideosTable {
   video_url: string
 }
 
+/** A person's data export (issue 28): a private ZIP built by a job, theirs to download for 7 days. */
+export interface DataExportsTable {
+  id: Generated<string>
+  user_id: string
+  requested_by: string | null
+  status: Generated<'pending' | 'ready' | 'failed' | 'expired'>
+  storage_key: string | null
+  size_bytes: number | null
+  attempts: Generated<number>
+  created_at: CreatedAt
+  ready_at: Date | null
+  expires_at: Date | null
+}
+
 export interface UsersTable {
   id: Generated<string>
   email: string
@@ -1027,6 +1041,7 @@ export interface Database {
   testimonials: TestimonialsTable
   promo_videos: PromoVideosTable
   users: UsersTable
+  data_exports: DataExportsTable
   sessions: SessionsTable
   user_totp: UserTotpTable
   user_recovery_codes: UserRecoveryCodesTable

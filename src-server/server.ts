@@ -21,6 +21,7 @@ import { registerProfileRoutes } from './http/avatar.ts'
 import { registerClient } from './http/client.ts'
 import { registerAdminImageRoutes } from './http/course-image.ts'
 import { registerCreatorApplicationRoutes } from './http/creator-applications.ts'
+import { registerDataExportRoutes } from './http/data-exports.ts'
 import { registerEarningsDocumentRoutes } from './http/earnings-documents.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
@@ -264,6 +265,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   registerTusUploadRoutes(app, httpDeps, { tus: tusFiles, limiter })
   registerCreatorApplicationRoutes(app, httpDeps)
   registerEarningsDocumentRoutes(app, httpDeps)
+  registerDataExportRoutes(app, httpDeps)
   if (env.TEST_CLOCK === 'on') registerTestClockRoutes(app)
 
   const renderPage = await registerClient(

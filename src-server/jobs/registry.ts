@@ -5,6 +5,7 @@ import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
+import { buildPendingExports } from '../flows/data-export.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -37,6 +38,8 @@ export type Jobs = {
   'earnings.release-holds': Record<string, never>
   /** The month's payouts to creators (flows/creator-payouts.ts runPayouts): safe on several workers at once. */
   'earnings.payouts': Record<string, never>
+  /** Build the data exports people asked for (flows/data-export.ts), and remove those past their 7 days. */
+  'privacy.exports': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -62,6 +65,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'earnings.release-holds': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
   // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
+  // Each run claims a few pending exports; a failed build stays pending (up to 3 tries) for the next minute's run.
+  'privacy.exports': { retryLimit: 0, expireInSeconds: 900 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -74,6 +79,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
   // The 1st of each month at 06:00 UTC: the previous month's payouts (the studio shows this date).
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
+  // Every minute: a person asking for their data waits a minute or two, not an hour.
+  { name: 'privacy.exports', cron: '* * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -131,6 +138,11 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       deps.log.info(run, 'ran creators’ payouts')
       // Failed transfers stay 'failed' for staff and are retried on the job's retry (same idempotency keys).
       if (run.failed > 0) throw new Error(`${run.failed} payout(s) failed; retrying`)
+    },
+    'privacy.exports': async () => {
+      const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
+      const run = await buildPendingExports({ db: deps.db, storage: deps.storage, log: deps.log, publicUrl })
+      if (run.built || run.failed || run.expired) deps.log.info(run, 'built data exports')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { DataExportSection } from '#client/components/account/DataExportSection.tsx'
 import { SessionsSection } from '#client/components/account/SessionsSection.tsx'
 import { TwoFactorSection } from '#client/components/account/TwoFactorSection.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
@@ -20,7 +21,7 @@ function SecurityPage() {
     <main>
       <PageIntro title="Security">
         <p>
-          Two-factor authentication and the devices signed in to your account.{' '}
+          Two-factor authentication, the devices signed in to your account, and a copy of your data.{' '}
           <Link to="/account" className={css({ textDecoration: 'underline' })}>
             Back to My Account
           </Link>
@@ -39,6 +40,7 @@ function SecurityPage() {
           <>
             <TwoFactorSection overview={overview.data} />
             <SessionsSection sessions={overview.data.sessions} />
+            <DataExportSection />
           </>
         )}
       </Container>

@@ -1,0 +1,225 @@
+// "Download my data" (issue 28; UK GDPR / GDPR Art. 15 and 20): a person (or staff for them, audited) asks; the
+// export job (jobs/registry.ts 'privacy.exports', every minute) gathers everything we hold about them into one ZIP —
+// machine-readable JSON, their invoices and credit notes as the PDFs we issued, and a README — stores it privately,
+// and e-mails them; the download route hands it only to them, for 7 days. Secrets (password hash, second-factor
+// keys, session and token hashes) are never exported.
+import { strToU8, zipSync } from 'fflate'
+import { record } from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import type { Log } from '../kernel/log.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { renderDocumentPdf } from '../orders/document-pdf.ts'
+import { readDocument } from '../orders/documents.ts'
+import {
+  claimPendingExports,
+  EXPORT_MAX_ATTEMPTS,
+  expireExports,
+  exportsOf,
+  markExportFailed,
+  markExportReady,
+  readyExportOf,
+  requestExport,
+} from '../privacy/exports.ts'
+import type { FileStorage } from '../storage/storage.ts'
+import { PRIVATE_PREFIX } from '../storage/storage.ts'
+
+export interface ExportDeps {
+  db: DB
+  storage: FileStorage
+  log: Pick<Log, 'info' | 'error'>
+  /** The origin of the link in the "your data is ready" e-mail. */
+  publicUrl: string
+}
+
+const README = `Your SkillForge data
+====================
+
+This archive holds everything SkillForge keeps about your account, as of the date it was made.
+
+profile.json            your account: name, e-mail address, role, when you joined, your sessions (device,
+                        browser, approximate network, last active) and sign-in methods (not their secrets)
+orders.json             your orders with their lines, payments and refunds
+invoices/*.pdf          every invoice issued to you, exactly as issued
+credit-notes/*.pdf      every credit note issued to you, exactly as issued
+learning.json           your lesson progress, completed courses, certificates and course access
+reviews.json            the course reviews you wrote
+service-orders.json     your service orders with their briefs, messages and delivery records
+creator.json            if you teach: your creator profile, your courses and your earnings ledger entries
+contact-messages.json   messages you sent through the contact form with this e-mail address
+
+Dates are ISO 8601 (UTC). Amounts are in minor units (cents or pence) with their currency.
+Passwords, second-factor keys and sign-in tokens are never exported: we keep only their hashes.
+`
+
+export const EXPORT_READY_SUBJECT = 'Your SkillForge data is ready to download'
+
+/** The person asks for their export (or staff ask for them: audited); a pending one is answered again. */
+export async function requestDataExport(db: DB, personId: string, staff?: { id: string; email: string }) {
+  const row = await db.transaction().execute(async (trx) => {
+    const person = await trx.selectFrom('users').select('id').where('id', '=', personId).executeTakeFirst()
+    if (!person) throw new DomainError('not_found', 'User not found')
+    const requested = await requestExport(trx, personId, staff?.id ?? null)
+    if (staff) await record(trx, staff, 'privacy.export_requested', { type: 'user', id: personId })
+    return requested
+  })
+  return row
+}
+
+export function dataExportsOf(db: DB, userId: string) {
+  return exportsOf(db, userId)
+}
+
+/** The stored ZIP of the person's ready export, or null (not theirs, not ready, expired). */
+export async function exportFileOf(db: DB, userId: string, exportId: string) {
+  const row = await readyExportOf(db, userId, exportId, clock.now())
+  return row?.storage_key ? { key: row.storage_key, createdAt: row.created_at } : null
+}
+
+const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`)
+
+/** Everything we hold about the person, as the files of the archive. */
+export async function collectPersonalData(db: DB, userId: string): Promise<Record<string, Uint8Array>> {
+  const person = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'email_verified', 'first_name', 'last_name', 'avatar_url', 'role', 'created_at'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow()
+  const [sessions, oauth, orders, items, refunds, invoices, creditNotes] = await Promise.all([
+    db
+      .selectFrom('sessions')
+      .select(['created_at', 'last_seen_at', 'expires_at', 'user_agent', 'ip_network'])
+      .where('user_id', '=', userId)
+      .execute(),
+    db.selectFrom('oauth_accounts').select(['provider', 'created_at']).where('user_id', '=', userId).execute(),
+    db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at').execute(),
+    db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .selectAll('i')
+      .where('o.user_id', '=', userId)
+      .execute(),
+    db
+      .selectFrom('refunds as r')
+      .innerJoin('orders as o', 'o.id', 'r.order_id')
+      .select(['r.id', 'r.order_id', 'r.amount_minor', 'r.method', 'r.reason', 'r.created_at'])
+      .where('o.user_id', '=', userId)
+      .execute(),
+    db.selectFrom('invoices').select(['id', 'number']).where('user_id', '=', userId).execute(),
+    db.selectFrom('credit_notes').select(['id', 'number']).where('user_id', '=', userId).execute(),
+  ])
+  const [progress, completions, certificates, grants, reviews, serviceOrders] = await Promise.all([
+    db.selectFrom('lesson_progress').selectAll().where('user_id', '=', userId).execute(),
+    db.selectFrom('course_completions').selectAll().where('user_id', '=', userId).execute(),
+    db.selectFrom('certificates').selectAll().where('user_id', '=', userId).execute(),
+    db.selectFrom('access_grants').selectAll().where('user_id', '=', userId).execute(),
+    db.selectFrom('course_reviews').selectAll().where('user_id', '=', userId).execute(),
+    db.selectFrom('service_orders').selectAll().where('user_id', '=', userId).execute(),
+  ])
+  const serviceOrderIds = serviceOrders.map((order) => order.id)
+  const [messages, deliveries, creator, ownedCourses, ledger, contact] = await Promise.all([
+    serviceOrderIds.length
+      ? db
+          .selectFrom('service_order_messages')
+          .selectAll()
+          .where('service_order_id', 'in', serviceOrderIds)
+          .where('internal', '=', false) // staff's internal notes are not the buyer's
+          .execute()
+      : [],
+    serviceOrderIds.length
+      ? db.selectFrom('service_order_deliveries').selectAll().where('service_order_id', 'in', serviceOrderIds).execute()
+      : [],
+    db.selectFrom('creators').selectAll().where('user_id', '=', userId).executeTakeFirst(),
+    db
+      .selectFrom('course_instructors as ci')
+      .innerJoin('courses as c', 'c.id', 'ci.course_id')
+      .select(['c.id', 'c.title', 'c.status', 'c.price_minor', 'c.currency', 'ci.role', 'ci.share_basis_points'])
+      .where('ci.user_id', '=', userId)
+      .execute(),
+    db
+      .selectFrom('ledger_entries as e')
+      .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
+      .select(['t.kind', 't.source', 't.created_at', 'e.account', 'e.currency', 'e.amount_minor'])
+      .where('e.creator_id', '=', userId)
+      .orderBy('t.created_at')
+      .execute(),
+    db.selectFrom('contact_messages').selectAll().where('email', '=', person.email).execute(),
+  ])
+
+  const files: Record<string, Uint8Array> = {
+    'README.txt': strToU8(README),
+    'profile.json': json({ ...person, sessions, signInMethods: oauth }),
+    'orders.json': json(
+      orders.map((order) => ({
+        ...order,
+        lines: items.filter((item) => item.order_id === order.id),
+        refunds: refunds.filter((refund) => refund.order_id === order.id),
+      })),
+    ),
+    'learning.json': json({ progress, completions, certificates, access: grants }),
+    'reviews.json': json(reviews),
+    'service-orders.json': json(
+      serviceOrders.map((order) => ({
+        ...order,
+        messages: messages.filter((message) => message.service_order_id === order.id),
+        deliveries: deliveries.filter((delivery) => delivery.service_order_id === order.id),
+      })),
+    ),
+    'creator.json': json(creator ? { profile: creator, courses: ownedCourses, earnings: ledger } : null),
+    'contact-messages.json': json(contact),
+  }
+  const viewer = { id: userId, role: 'customer' as const }
+  for (const invoice of invoices) {
+    files[`invoices/${safeName(invoice.number)}.pdf`] = await renderDocumentPdf(
+      await readDocument(db, viewer, 'invoice', invoice.id),
+    )
+  }
+  for (const note of creditNotes) {
+    files[`credit-notes/${safeName(note.number)}.pdf`] = await renderDocumentPdf(
+      await readDocument(db, viewer, 'credit_note', note.id),
+    )
+  }
+  return files
+}
+
+const safeName = (number: string) => number.replace(/[^A-Za-z0-9._-]/g, '_')
+
+/** The export job: builds every pending export, stores it privately and e-mails its owner; expires old ones. */
+export async function buildPendingExports(
+  deps: ExportDeps,
+): Promise<{ built: number; failed: number; expired: number }> {
+  const { db, storage, log } = deps
+  let built = 0
+  let failed = 0
+  for (const claimed of await claimPendingExports(db)) {
+    try {
+      const zip = zipSync(await collectPersonalData(db, claimed.user_id), { level: 6, mtime: clock.now() })
+      const key = `${PRIVATE_PREFIX}exports/${claimed.user_id}/${claimed.id}.zip`
+      await storage.put(key, Buffer.from(zip), 'application/zip')
+      const now = clock.now()
+      await db.transaction().execute(async (trx) => {
+        await markExportReady(trx, claimed.id, key, zip.byteLength, now)
+        const person = await trx
+          .selectFrom('users')
+          .select(['email', 'first_name'])
+          .where('id', '=', claimed.user_id)
+          .executeTakeFirstOrThrow()
+        await enqueueMail(trx, {
+          kind: 'privacy.export_ready',
+          to: person.email,
+          subject: EXPORT_READY_SUBJECT,
+          text: `Hello ${person.first_name || 'there'},\n\nThe copy of your SkillForge data you asked for is ready. Sign in and download it from ${deps.publicUrl}/account/security within 7 days.\n\nIf you did not ask for it, please reply to this e-mail.\n`,
+        })
+      })
+      built++
+    } catch (error) {
+      log.error({ err: error, exportId: claimed.id, attempt: claimed.attempts }, 'data export failed')
+      if (claimed.attempts >= EXPORT_MAX_ATTEMPTS) await markExportFailed(db, claimed.id)
+      failed++
+    }
+  }
+  const expiredKeys = await expireExports(db, clock.now())
+  for (const key of expiredKeys) await storage.remove(key)
+  return { built, failed, expired: expiredKeys.length }
+}

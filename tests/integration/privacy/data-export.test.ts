@@ -1,0 +1,109 @@
+// "Download my data" (issue 28): a person's export is built by the job into a private ZIP holding their data as JSON
+// and their invoices as PDFs; only they can download it, for 7 days; asking twice makes one; staff (admin and up)
+// may ask for a person, audited; nobody else can.
+import { strFromU8, unzipSync } from 'fflate'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { buildPendingExports, EXPORT_READY_SUBJECT, requestDataExport } from '../../../src-server/flows/data-export.ts'
+import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
+import { createLocalStorage } from '../../../src-server/storage/storage.ts'
+import { ownedCourse, sell } from '../../support/earnings.ts'
+import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
+import { serveForThisFile } from '../../support/test-server.ts'
+
+const site = serveForThisFile()
+afterEach(() => resetClock())
+const silent = { info: () => {}, error: () => {} }
+const build = () =>
+  buildPendingExports({
+    db: site.db,
+    storage: createLocalStorage(site.uploadsDir),
+    log: silent,
+    publicUrl: 'http://storefront.test',
+  })
+
+async function download(exportId: string, userId?: string) {
+  const headers: Record<string, string> = {}
+  if (userId) headers.cookie = `${SESSION_COOKIE}=${(await createSessionToken(site.db, userId)).token}`
+  return fetch(`${site.baseUrl}/api/account/exports/${exportId}.zip`, { headers })
+}
+
+describe('download my data', () => {
+  it('builds a private ZIP of the person’s data and invoices that only they can download', async () => {
+    const seller = await createUser(site.db)
+    const course = await ownedCourse(site.db, seller.id, 2500, 'Exported Course')
+    const sale = await sell(site.db, [course])
+    const buyer = sale.buyer
+    const first = await requestDataExport(site.db, buyer.id)
+    const again = await requestDataExport(site.db, buyer.id)
+    expect(again.id).toBe(first.id)
+    expect(again.status).toBe('pending')
+    // Not ready yet: nothing to download.
+    expect((await download(first.id, buyer.id)).status).toBe(404)
+
+    expect((await build()).built).toBeGreaterThanOrEqual(1)
+    const response = await download(first.id, buyer.id)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/zip')
+    expect(response.headers.get('cache-control')).toBe('private, no-store')
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()))
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(['README.txt', 'profile.json', 'orders.json', 'learning.json', 'creator.json']),
+    )
+    const profile = JSON.parse(strFromU8(files['profile.json'] as Uint8Array))
+    expect(profile.email).toBe(buyer.email)
+    expect(JSON.stringify(profile)).not.toMatch(/password|secret_hash/)
+    const orders = JSON.parse(strFromU8(files['orders.json'] as Uint8Array))
+    expect(orders.map((order: { reference: string }) => order.reference)).toEqual([sale.reference])
+    expect(orders[0].lines[0].title).toBe('Exported Course')
+    const invoice = await site.db
+      .selectFrom('invoices')
+      .select('number')
+      .where('user_id', '=', buyer.id)
+      .executeTakeFirstOrThrow()
+    const pdf = files[`invoices/${invoice.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`]
+    expect(pdf && strFromU8(pdf.slice(0, 5))).toBe('%PDF-')
+
+    // Someone else, even knowing the id, and a visitor get nothing.
+    const stranger = await createUser(site.db)
+    expect((await download(first.id, stranger.id)).status).toBe(404)
+    expect((await download(first.id)).status).toBe(401)
+
+    // The person is e-mailed, with a link that carries no secret.
+    const mail = await site.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('to_address', '=', buyer.email)
+      .where('kind', '=', 'privacy.export_ready')
+      .executeTakeFirstOrThrow()
+    expect(mail.subject).toBe(EXPORT_READY_SUBJECT)
+    expect(mail.text_body).toContain('http://storefront.test/account/security')
+
+    // After 7 days the export expires and its file is removed.
+    await advanceClock(8 * 24 * 3600)
+    expect((await build()).expired).toBeGreaterThanOrEqual(1)
+    expect((await download(first.id, buyer.id)).status).toBe(404)
+  })
+
+  it('lets an admin ask for a person who wrote in (audited), and nobody below admin', async () => {
+    const person = await createUser(site.db)
+    const editor = await createUser(site.db, { role: 'editor' })
+    await expect(
+      (await callerAs(site.db, editor)).privacy.requestExportFor({ userId: person.id }),
+    ).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    })
+    const admin = await createUser(site.db, { role: 'admin' })
+    const row = await (await callerAs(site.db, admin)).privacy.requestExportFor({ userId: person.id })
+    expect(row.status).toBe('pending')
+    const audit = await site.db
+      .selectFrom('audit_log')
+      .select(['actor_id', 'action'])
+      .where('entity_id', '=', person.id)
+      .execute()
+    expect(audit).toEqual([{ actor_id: admin.id, action: 'privacy.export_requested' }])
+    // The person's own list shows it; another person's list does not.
+    expect((await (await callerAs(site.db, person)).privacy.exports()).map((e) => e.id)).toEqual([row.id])
+    expect(await (await callerAs(site.db, editor)).privacy.exports()).toEqual([])
+  })
+})
