@@ -6,6 +6,7 @@ import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
+import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
@@ -37,6 +38,8 @@ export type Jobs = {
   'earnings.release-holds': Record<string, never>
   /** The month's payouts to creators (flows/creator-payouts.ts runPayouts): safe on several workers at once. */
   'earnings.payouts': Record<string, never>
+  /** The month that ended's Premium pool, split among included courses by minutes watched (flows/premium-pool.ts). */
+  'earnings.premium-pool': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -62,6 +65,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'earnings.release-holds': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
   // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
+  // Idempotent per month and currency: a retry records only what the failed run did not.
+  'earnings.premium-pool': { retryLimit: 3, retryDelay: 300, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -72,6 +77,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   // Hourly: reminders go out within the hour they fall due, and each at most once.
   { name: 'membership.schedule', cron: '23 * * * *', data: {} },
   { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
+  // The 1st of each month at 05:00 UTC, before the payouts: the previous month's Premium pool (credited as available).
+  { name: 'earnings.premium-pool', cron: '0 5 1 * *', data: {} },
   // The 1st of each month at 06:00 UTC: the previous month's payouts (the studio shows this date).
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
 ]
@@ -89,6 +96,8 @@ export type JobDeps = MailDeps & {
   membership?: { publicUrl: string; referencePrefix: string }
   /** PAYOUT_THRESHOLD_MINOR: creators' balances below it wait for the next month (default 5000 = 50.00). */
   payouts?: { thresholdMinor: number }
+  /** PREMIUM_POOL_BASIS_POINTS: the share of Premium's net revenue pooled for creators (default 3000 = 30 %). */
+  premiumPool?: { basisPoints: number }
 }
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
@@ -131,6 +140,12 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       deps.log.info(run, 'ran creators’ payouts')
       // Failed transfers stay 'failed' for staff and are retried on the job's retry (same idempotency keys).
       if (run.failed > 0) throw new Error(`${run.failed} payout(s) failed; retrying`)
+    },
+    'earnings.premium-pool': async () => {
+      const month = poolMonthOf(clock.now())
+      const basisPoints = deps.premiumPool?.basisPoints ?? DEFAULT_PREMIUM_POOL_BASIS_POINTS
+      const outcomes = await runPremiumPool(deps.db, { month, basisPoints })
+      deps.log.info({ month, outcomes: outcomes.map(({ shares: _, ...outcome }) => outcome) }, 'ran the Premium pool')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })
