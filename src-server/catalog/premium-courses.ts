@@ -30,3 +30,14 @@ export async function setIncludedInPremium(db: DB, courseId: string, included: b
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0
 }
+
+/** The creator's own courses in Premium now (title order). */
+export function ownedPremiumCourses(db: DB, ownerId: string) {
+  return db
+    .selectFrom('courses')
+    .select(['id', 'title'])
+    .where('owner_id', '=', ownerId)
+    .where('included_in_premium', '=', true)
+    .orderBy('title')
+    .execute()
+}

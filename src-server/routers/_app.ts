@@ -12,6 +12,7 @@ import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentsRouter } from './payments.ts'
 import { plansRouter } from './plans.ts'
+import { premiumPoolRouter } from './premium-pool.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
 import { reviewsRouter } from './reviews.ts'
@@ -42,6 +43,7 @@ export const appRouter = router({
   studio: studioRouter,
   creators: creatorsRouter,
   earnings: earningsRouter,
+  premiumPool: premiumPoolRouter,
   admin: adminRouter,
 })
 
