@@ -9,11 +9,13 @@ import { insertCourse } from '../../../db/seed/factories.ts'
 import { writeCurriculum } from '../../../src-server/catalog/curriculum-editing.ts'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { poolMonths, poolOf, splitPool } from '../../../src-server/earnings/premium-pool.ts'
+import { monthBounds } from '../../../src-server/earnings/statements.ts'
 import { poolMonthOf, runPremiumPool } from '../../../src-server/flows/premium-pool.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { handlers, type JobDeps } from '../../../src-server/jobs/registry.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import { watchMonthOf } from '../../../src-server/learning/watch-time.ts'
+import { premiumRevenueOfMonth } from '../../../src-server/orders/premium-revenue.ts'
 import { allocate } from '../../../src-shared/money.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
@@ -232,6 +234,44 @@ describe('the Premium pool', () => {
     expect(usd?.poolMinor).toBe(Math.floor((planPrice * BASIS_POINTS) / 10_000))
     expect(await poolPostings(month)).toEqual([])
     expect(await poolMonths(db(), month)).toMatchObject([{ distributedMinor: 0 }])
+  })
+})
+
+describe('Premium revenue of a month', () => {
+  it('counts Stripe renewal invoices once (the first is the checkout order) and leaves other months out', async () => {
+    const month = await toNextMonth()
+    const { user } = await premiumMember(db())
+    const sub = await db()
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    const invoice = (id: string, billingReason: string, amountMinor: number, paidAt: Date) => ({
+      subscription_id: sub.id,
+      user_id: user.id,
+      stripe_invoice_id: id,
+      amount_minor: amountMinor,
+      currency: 'usd',
+      billing_reason: billingReason,
+      paid_at: paidAt,
+    })
+    const { start, end } = monthBounds(month)
+    await db()
+      .insertInto('subscription_invoices')
+      .values([
+        invoice(`in_create_${month}`, 'subscription_create', planPrice, clock.now()),
+        invoice(`in_cycle_${month}`, 'subscription_cycle', 1234, clock.now()),
+        invoice(`in_next_${month}`, 'subscription_cycle', 999, end),
+      ])
+      .execute()
+    expect(await premiumRevenueOfMonth(db(), start, end)).toEqual([
+      { currency: 'USD', revenueMinor: planPrice + 1234, refundedMinor: 0 },
+    ])
+  })
+
+  it('names the month that ended on the 1st, across a year', () => {
+    expect(poolMonthOf(new Date('2027-01-01T05:00:00Z'))).toBe('2026-12')
+    expect(poolMonthOf(new Date('2026-03-31T23:59:59Z'))).toBe('2026-02')
   })
 })
 
