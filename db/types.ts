@@ -937,6 +937,40 @@ export interface PayoutSettingsTable {
   updated_at: UpdatedAt
 }
 
+/** Seconds of new watching by Premium members, per month (`YYYY-MM`, UTC), course and member (learning/). */
+export interface PremiumWatchTimeTable {
+  month: string
+  course_id: string
+  user_id: string
+  seconds: number
+  updated_at: UpdatedAt
+}
+
+/** One month's Premium pool in one currency (earnings/): the revenue behind it and what was split. */
+export interface PremiumPoolMonthsTable {
+  month: string
+  currency: 'USD' | 'GBP'
+  /** bigint: node-postgres reads these as strings; Number() them. */
+  revenue_minor: ColumnType<string | number, number, never>
+  refunded_minor: ColumnType<string | number, number, never>
+  basis_points: number
+  pool_minor: ColumnType<string | number, number, never>
+  distributed_minor: ColumnType<string | number, number, never>
+  watched_seconds: number
+  created_at: CreatedAt
+}
+
+/** One included course's part of a month's pool (earnings/), credited to its creator under `pool:<month>:…`. */
+export interface PremiumPoolSharesTable {
+  month: string
+  currency: 'USD' | 'GBP'
+  course_id: string
+  creator_id: string
+  watched_seconds: number
+  share_minor: number
+  created_at: CreatedAt
+}
+
 export interface CreatorUploadsTable {
   /** The tus upload id. */
   id: string
@@ -1031,6 +1065,9 @@ export interface Database {
   payout_settings: PayoutSettingsTable
   ledger_transactions: LedgerTransactionsTable
   ledger_entries: LedgerEntriesTable
+  premium_watch_time: PremiumWatchTimeTable
+  premium_pool_months: PremiumPoolMonthsTable
+  premium_pool_shares: PremiumPoolSharesTable
   catalog_facet_counts: CatalogFacetCountsTable
   catalog_search_words: CatalogSearchWordsTable
   catalog_word_counts: CatalogWordCountsTable

@@ -167,7 +167,7 @@ export async function insertStudioCourse(
       instructor_name: instructor.name,
       price_minor: 0,
       status: 'draft',
-      // A creator's course is sold by itself; staff decide about Premium.
+      // A creator's course starts outside Premium: its owner (the studio's Details tab) or staff include it.
       included_in_premium: false,
       lessons_count: 0,
       duration_minutes: 0,

@@ -154,7 +154,7 @@ export function lastMonths(now: Date, count: number): string[] {
 
 export interface MonthTotals {
   month: string
-  /** The creator's shares of sales that month. */
+  /** The creator's shares of sales and of the Premium pool that month. */
   earnedMinor: number
   /** Shares taken back by refunds and lost disputes that month (positive). */
   refundedMinor: number
@@ -179,7 +179,7 @@ export async function creatorMonthlyTotals(
     .select([
       'e.currency',
       sql<string>`to_char(t.created_at at time zone 'UTC', 'YYYY-MM')`.as('month'),
-      sql<string>`sum(case when t.kind = 'sale' then e.amount_minor else 0 end)`.as('earned'),
+      sql<string>`sum(case when t.kind in ('sale','pool_share') then e.amount_minor else 0 end)`.as('earned'),
       sql<string>`sum(case when t.kind in ('refund','dispute') then -e.amount_minor else 0 end)`.as('refunded'),
       sql<string>`sum(case when t.kind = 'payout' and e.account = 'creator_paid_out' then e.amount_minor
         when t.kind = 'transfer_reversal' and e.account = 'creator_paid_out' then e.amount_minor else 0 end)`.as(

@@ -11,7 +11,8 @@ import { DomainError } from '../kernel/errors.ts'
 import { completeCourseIfDone, type Learner } from '../learning/completion.ts'
 import { mergeRanges, watchedEnough, watchedSeconds } from '../learning/ranges.ts'
 import { ensureProgressRow, lockProgress } from '../learning/repository.ts'
-import { canOpenLesson, courseAccessSource } from './lesson-access.ts'
+import { recordPremiumWatch } from '../learning/watch-time.ts'
+import { courseAccessSource } from './lesson-access.ts'
 
 type VideoProgress = z.output<typeof videoProgressInput>
 type LessonCompletion = z.output<typeof lessonCompletionInput>
@@ -26,10 +27,12 @@ async function openLesson(db: DB, user: SessionLearner, courseId: string, lesson
   const lesson = await findLessonRow(db, courseId, lessonId)
   if (!lesson) throw new DomainError('not_found', 'Lesson not found')
   const course = courseOfLessonRow(lesson)
-  if (!(await canOpenLesson(db, user, course, { isPreview: lesson.is_preview }))) {
-    throw new DomainError('forbidden', 'You do not have access to this lesson')
-  }
-  return { course, lesson }
+  // A preview lesson of a published course opens for anyone (and earns nothing from the Premium pool); any other
+  // lesson opens through the learner's hold on the course, which says whether their watching is Premium's.
+  const preview = lesson.is_preview && course.status === 'published'
+  const source = preview ? null : await courseAccessSource(db, user, course)
+  if (!preview && source === null) throw new DomainError('forbidden', 'You do not have access to this lesson')
+  return { course, lesson, premium: source === 'premium' }
 }
 
 export interface ProgressResult {
@@ -41,7 +44,7 @@ export interface ProgressResult {
 }
 
 export async function saveVideoProgress(db: DB, user: SessionLearner, input: VideoProgress, publicUrl: string) {
-  const { course, lesson } = await openLesson(db, user, input.courseId, input.lessonId)
+  const { course, lesson, premium } = await openLesson(db, user, input.courseId, input.lessonId)
   if (lesson.kind !== 'video') throw new DomainError('invalid', 'This lesson is not a video')
   const duration = lesson.duration_seconds
   const sentAt = new Date(Math.min(input.sentAt, clock.nowMs()))
@@ -74,6 +77,15 @@ export async function saveVideoProgress(db: DB, user: SessionLearner, input: Vid
       .where('user_id', '=', user.id)
       .where('lesson_id', '=', lesson.id)
       .execute()
+    // New watching by a Premium member counts towards the course's share of the month's Premium pool.
+    if (premium && total > row.watched_seconds) {
+      await recordPremiumWatch(trx, {
+        userId: user.id,
+        courseId: course.id,
+        seconds: total - row.watched_seconds,
+        at: clock.now(),
+      })
+    }
     const position = newer ? Math.min(input.positionSeconds, duration) : row.position_seconds
     const result = {
       positionSeconds: position,

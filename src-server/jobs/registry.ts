@@ -7,6 +7,7 @@ import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../fl
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { buildPendingExports } from '../flows/data-export.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
+import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
@@ -40,6 +41,8 @@ export type Jobs = {
   'earnings.payouts': Record<string, never>
   /** Build the data exports people asked for (flows/data-export.ts), and remove those past their 7 days. */
   'privacy.exports': Record<string, never>
+  /** The month that ended's Premium pool, split among included courses by minutes watched (flows/premium-pool.ts). */
+  'earnings.premium-pool': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -67,6 +70,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
   // Each run claims a few pending exports; a failed build stays pending (up to 3 tries) for the next minute's run.
   'privacy.exports': { retryLimit: 0, expireInSeconds: 900 },
+  // Idempotent per month and currency: a retry records only what the failed run did not.
+  'earnings.premium-pool': { retryLimit: 3, retryDelay: 300, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -77,6 +82,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   // Hourly: reminders go out within the hour they fall due, and each at most once.
   { name: 'membership.schedule', cron: '23 * * * *', data: {} },
   { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
+  // The 1st of each month at 05:00 UTC, before the payouts: the previous month's Premium pool (credited as available).
+  { name: 'earnings.premium-pool', cron: '0 5 1 * *', data: {} },
   // The 1st of each month at 06:00 UTC: the previous month's payouts (the studio shows this date).
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
   // Every minute: a person asking for their data waits a minute or two, not an hour.
@@ -96,6 +103,8 @@ export type JobDeps = MailDeps & {
   membership?: { publicUrl: string; referencePrefix: string }
   /** PAYOUT_THRESHOLD_MINOR: creators' balances below it wait for the next month (default 5000 = 50.00). */
   payouts?: { thresholdMinor: number }
+  /** PREMIUM_POOL_BASIS_POINTS: the share of Premium's net revenue pooled for creators (default 3000 = 30 %). */
+  premiumPool?: { basisPoints: number }
 }
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
@@ -143,6 +152,12 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
       const run = await buildPendingExports({ db: deps.db, storage: deps.storage, log: deps.log, publicUrl })
       if (run.built || run.failed || run.expired) deps.log.info(run, 'built data exports')
+    },
+    'earnings.premium-pool': async () => {
+      const month = poolMonthOf(clock.now())
+      const basisPoints = deps.premiumPool?.basisPoints ?? DEFAULT_PREMIUM_POOL_BASIS_POINTS
+      const outcomes = await runPremiumPool(deps.db, { month, basisPoints })
+      deps.log.info({ month, outcomes: outcomes.map(({ shares: _, ...outcome }) => outcome) }, 'ran the Premium pool')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

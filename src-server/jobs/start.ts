@@ -40,6 +40,7 @@ export interface StartJobsOptions {
         | 'PORT'
         | 'ORDER_REFERENCE_PREFIX'
         | 'PAYOUT_THRESHOLD_MINOR'
+        | 'PREMIUM_POOL_BASIS_POINTS'
         | 'TEST_CLOCK'
       >
     >
@@ -83,6 +84,8 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
       referencePrefix: env.ORDER_REFERENCE_PREFIX ?? 'SF',
     },
     payouts: env.PAYOUT_THRESHOLD_MINOR === undefined ? undefined : { thresholdMinor: env.PAYOUT_THRESHOLD_MINOR },
+    premiumPool:
+      env.PREMIUM_POOL_BASIS_POINTS === undefined ? undefined : { basisPoints: env.PREMIUM_POOL_BASIS_POINTS },
   }
   const work = handlers(deps)
   await workAll(queue, work)

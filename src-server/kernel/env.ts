@@ -130,6 +130,8 @@ export const envSchema = z.object({
   CREATOR_STORAGE_LIMIT_BYTES: z.coerce.number().int().min(1).optional(),
   /** Creators' balances per currency below this (minor units) wait for the next monthly payout (default 50.00). */
   PAYOUT_THRESHOLD_MINOR: z.coerce.number().int().min(1).max(100_000_000).default(5000),
+  /** The share of each month's Premium revenue net of refunds pooled for creators, in basis points (3000 = 30 %). */
+  PREMIUM_POOL_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(3000),
   /**
    * Tests only, never in a real deployment: 'on' lets POST /api/test/clock move the server's clock forward and run
    * the scheduled work that fell due (kernel/clock.ts). Off by default, and the route does not exist when off.

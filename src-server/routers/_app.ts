@@ -12,6 +12,7 @@ import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentsRouter } from './payments.ts'
 import { plansRouter } from './plans.ts'
+import { premiumPoolRouter } from './premium-pool.ts'
 import { privacyRouter } from './privacy.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
@@ -44,6 +45,7 @@ export const appRouter = router({
   creators: creatorsRouter,
   earnings: earningsRouter,
   privacy: privacyRouter,
+  premiumPool: premiumPoolRouter,
   admin: adminRouter,
 })
 

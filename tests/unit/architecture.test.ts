@@ -146,8 +146,13 @@ describe('server architecture', () => {
       ],
       [
         'earnings/',
-        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](earning_shares|earning_share_parts|ledger_transactions|ledger_entries|creator_payout_accounts|creator_payouts|payout_settings)['"]/,
+        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](earning_shares|earning_share_parts|ledger_transactions|ledger_entries|creator_payout_accounts|creator_payouts|payout_settings|premium_pool_months|premium_pool_shares)['"]/,
         ['src-server/earnings/', 'db/migrations/'],
+      ],
+      [
+        'learning/',
+        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](premium_watch_time)['"]/,
+        ['src-server/learning/', 'db/migrations/'],
       ],
       [
         'catalog/',

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { CourseDetailsForm } from '#client/components/studio/CourseDetailsForm.tsx'
+import { PremiumInclusion } from '#client/components/studio/PremiumInclusion.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 
 export const Route = createFileRoute('/studio/courses/$courseId/')({
@@ -22,5 +23,10 @@ function CourseDetails() {
       <ErrorState title="Could not load the course details" error={failed.error} onRetry={() => failed.refetch()} />
     )
   }
-  return <CourseDetailsForm key={course.data.id} course={course.data} categories={categories.data} />
+  return (
+    <>
+      <CourseDetailsForm key={course.data.id} course={course.data} categories={categories.data} />
+      <PremiumInclusion courseId={course.data.id} />
+    </>
+  )
 }

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-qu
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { EarningsChart } from '#client/components/studio/EarningsChart.tsx'
+import { PremiumPoolSection } from '#client/components/studio/PremiumPoolSection.tsx'
 import { Pagination } from '#client/components/ui/Pagination.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
@@ -118,6 +119,8 @@ function EarningsPage() {
           ))}
         </section>
       ) : null}
+
+      <PremiumPoolSection className={card} />
 
       <EntriesSection />
 

@@ -41,6 +41,8 @@ describe('scheduled work that falls due while the clock moves', () => {
     expect(new Set(due)).toEqual(new Set(schedules.map((schedule) => schedule.name)))
     expect(ran).toEqual(due)
     expect(due.indexOf('earnings.release-holds')).toBeLessThan(due.indexOf('earnings.payouts'))
+    // The month's Premium pool is credited before the payouts that pay it.
+    expect(due.indexOf('earnings.premium-pool')).toBeLessThan(due.indexOf('earnings.payouts'))
   })
 
   it('does not run the monthly payouts within a month that has no 1st at 06:00 in it', async () => {

@@ -1,0 +1,43 @@
+// Courses in Premium, as the catalogue knows them: whether a course is included (it then opens to Premium members,
+// flows/lesson-access.ts) and who owns it. The studio's owner switches it (flows/premium-pool-studio.ts); staff
+// switch it in the admin course dialog.
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+
+/** Each of these courses' owner (null: a house course) and whether it is in Premium now. */
+export async function premiumCourseFacts(
+  db: DB,
+  courseIds: readonly string[],
+): Promise<Map<string, { ownerId: string | null; title: string; included: boolean }>> {
+  if (courseIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('courses')
+    .select(['id', 'owner_id', 'title', 'included_in_premium'])
+    .where('id', 'in', courseIds)
+    .execute()
+  return new Map(
+    rows.map((row) => [row.id, { ownerId: row.owner_id, title: row.title, included: row.included_in_premium }]),
+  )
+}
+
+/** Includes the course in Premium or takes it out; true when that changed something. */
+export async function setIncludedInPremium(db: DB, courseId: string, included: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable('courses')
+    .set({ included_in_premium: included, updated_at: clock.now() })
+    .where('id', '=', courseId)
+    .where('included_in_premium', '=', !included)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** The creator's own courses in Premium now (title order). */
+export function ownedPremiumCourses(db: DB, ownerId: string) {
+  return db
+    .selectFrom('courses')
+    .select(['id', 'title'])
+    .where('owner_id', '=', ownerId)
+    .where('included_in_premium', '=', true)
+    .orderBy('title')
+    .execute()
+}

@@ -1,0 +1,65 @@
+// The monthly Premium pool (jobs/registry.ts 'earnings.premium-pool', the 1st at 05:00 UTC, before the payouts at
+// 06:00): for the month that ended, Premium's revenue net of refunds per currency (orders/premium-revenue.ts), the
+// minutes Premium members watched each course (learning/watch-time.ts), the courses' owners (catalog/), and the
+// split credited to creators (earnings/premium-pool.ts). One transaction per currency; running twice pays once.
+import { CURRENCIES, type Currency } from '../../src-shared/money.ts'
+import { premiumCourseFacts } from '../catalog/premium-courses.ts'
+import { type PoolOutcome, recordPoolMonth, type WatchedCourse } from '../earnings/premium-pool.ts'
+import { monthBounds } from '../earnings/statements.ts'
+import type { DB } from '../kernel/db.ts'
+import { premiumWatchByCourse } from '../learning/watch-time.ts'
+import { premiumRevenueOfMonth } from '../orders/premium-revenue.ts'
+
+/** The default share of Premium's net revenue pooled for creators: 30 % (PREMIUM_POOL_BASIS_POINTS). */
+export const DEFAULT_PREMIUM_POOL_BASIS_POINTS = 3000
+
+/** The month (`YYYY-MM`, UTC) before the one of `now`: the month a run on the 1st computes. */
+export function poolMonthOf(now: Date): string {
+  const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
+  return `${previous.getUTCFullYear()}-${String(previous.getUTCMonth() + 1).padStart(2, '0')}`
+}
+
+/**
+ * The creator-owned courses Premium members watched in the month, with their seconds. Minutes are recorded only
+ * while a course is in Premium (a member opens it through Premium only then), so a course never included has none;
+ * a house course (no owner) is left out of the split.
+ */
+async function watchedCreatorCourses(db: DB, month: string): Promise<WatchedCourse[]> {
+  const watched = await premiumWatchByCourse(db, month)
+  const facts = await premiumCourseFacts(
+    db,
+    watched.map((row) => row.courseId),
+  )
+  return watched.flatMap((row) => {
+    const course = facts.get(row.courseId)
+    if (!course?.ownerId) return []
+    return [{ courseId: row.courseId, creatorId: course.ownerId, title: course.title, seconds: row.seconds }]
+  })
+}
+
+export async function runPremiumPool(db: DB, options: { month: string; basisPoints: number }): Promise<PoolOutcome[]> {
+  const { start, end } = monthBounds(options.month)
+  const [revenue, courses] = await Promise.all([
+    premiumRevenueOfMonth(db, start, end),
+    watchedCreatorCourses(db, options.month),
+  ])
+  const outcomes: PoolOutcome[] = []
+  for (const currency of CURRENCIES as readonly Currency[]) {
+    const month = revenue.find((row) => row.currency === currency)
+    // A currency with no Premium money in the month has no pool to record.
+    if (!month) continue
+    outcomes.push(
+      await db.transaction().execute((trx) =>
+        recordPoolMonth(trx, {
+          month: options.month,
+          currency,
+          revenueMinor: month.revenueMinor,
+          refundedMinor: month.refundedMinor,
+          basisPoints: options.basisPoints,
+          courses,
+        }),
+      ),
+    )
+  }
+  return outcomes
+}

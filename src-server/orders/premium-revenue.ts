@@ -1,0 +1,61 @@
+// Premium's revenue of a month, per currency, for the Premium pool (flows/premium-pool.ts): what plan subscriptions
+// took in the month and what was given back in it. Taken: the plan lines of orders paid in the month (checkout's
+// first charge, PayPal and bank-transfer renewals; a free trial took nothing and counts nothing) and Stripe's paid
+// renewal invoices (the first invoice is the checkout's order, counted once). Given back: plan lines refunded or
+// lost to a dispute in the month, at the line's price (the month of the refund, whenever the money was taken).
+import { sql } from 'kysely'
+import type { Currency } from '../../src-shared/money.ts'
+import type { DB } from '../kernel/db.ts'
+
+export interface MonthRevenue {
+  currency: Currency
+  revenueMinor: number
+  refundedMinor: number
+}
+
+export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Promise<MonthRevenue[]> {
+  const [lines, renewals, refunds] = await Promise.all([
+    db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .select(['o.currency', sql<string>`sum(i.unit_price_minor)`.as('total')])
+      .where('i.kind', '=', 'plan')
+      .where('o.paid_at', '>=', start)
+      .where('o.paid_at', '<', end)
+      .where('o.captured_minor', '>', 0)
+      .groupBy('o.currency')
+      .execute(),
+    db
+      .selectFrom('subscription_invoices')
+      .select(['currency', sql<string>`sum(amount_minor)`.as('total')])
+      .where('paid_at', '>=', start)
+      .where('paid_at', '<', end)
+      .where('amount_minor', '>', 0)
+      .where((eb) => eb.or([eb('billing_reason', 'is', null), eb('billing_reason', '!=', 'subscription_create')]))
+      .groupBy('currency')
+      .execute(),
+    db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .select(['o.currency', sql<string>`sum(i.unit_price_minor)`.as('total')])
+      .where('i.kind', '=', 'plan')
+      .where('i.refunded_at', '>=', start)
+      .where('i.refunded_at', '<', end)
+      .where('o.captured_minor', '>', 0)
+      .groupBy('o.currency')
+      .execute(),
+  ])
+  const byCurrency = new Map<Currency, MonthRevenue>()
+  const entry = (currency: string) => {
+    const code = currency.toUpperCase() as Currency
+    const found = byCurrency.get(code) ?? { currency: code, revenueMinor: 0, refundedMinor: 0 }
+    byCurrency.set(code, found)
+    return found
+  }
+  for (const row of lines) entry(row.currency).revenueMinor += Number(row.total)
+  for (const row of renewals) entry(row.currency).revenueMinor += Number(row.total)
+  for (const row of refunds) entry(row.currency).refundedMinor += Number(row.total)
+  return [...byCurrency.values()]
+    .filter((row) => row.currency === 'USD' || row.currency === 'GBP')
+    .sort((a, b) => a.currency.localeCompare(b.currency))
+}

@@ -1,0 +1,5 @@
+// The studio's Premium switch on a course (owner only; the server checks the role).
+import { z } from 'zod'
+import { courseRef } from './studio.ts'
+
+export const premiumInclusionInput = courseRef.extend({ included: z.boolean() })
