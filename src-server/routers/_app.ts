@@ -14,6 +14,7 @@ import { paymentsRouter } from './payments.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
+import { quizzesRouter } from './quizzes.ts'
 import { reviewsRouter } from './reviews.ts'
 import { securityRouter } from './security.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
@@ -34,6 +35,7 @@ export const appRouter = router({
   purchases: purchasesRouter,
   membership: membershipRouter,
   learning: learningRouter,
+  quizzes: quizzesRouter,
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
   security: securityRouter,

@@ -150,6 +150,11 @@ describe('server architecture', () => {
         ['src-server/earnings/', 'db/migrations/'],
       ],
       [
+        'learning/',
+        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](quizzes|quiz_attempts)['"]/,
+        ['src-server/learning/', 'db/migrations/'],
+      ],
+      [
         'catalog/',
         /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](course_submissions|course_drafts)['"]/,
         ['src-server/catalog/', 'db/migrations/'],

@@ -16,6 +16,7 @@ const view = (overrides: Partial<CertificateView>): CertificateView => ({
   url: 'https://shop.example/certificates/0b6c1c0e-2f7e-4a57-9d1e-3c1f2b9a8e11',
   pdfUrl: '/api/certificates/0b6c1c0e-2f7e-4a57-9d1e-3c1f2b9a8e11/pdf',
   linkedInUrl: null,
+  gradePercent: null,
   ...overrides,
 })
 
