@@ -271,6 +271,7 @@ function QuestionFields({
                 <input
                   type={question.type === 'single' ? 'radio' : 'checkbox'}
                   name={`${groupId}-correct`}
+                  aria-label={`Question ${number}, option ${index + 1} is correct`}
                   checked={option.correct}
                   className={css({ w: '4', h: '4', accentColor: 'accent' })}
                   onChange={(e) =>
@@ -286,7 +287,7 @@ function QuestionFields({
                     })
                   }
                 />
-                Correct
+                <span aria-hidden="true">Correct</span>
               </label>
               <TextField
                 label={`Question ${number}, option ${index + 1}`}
