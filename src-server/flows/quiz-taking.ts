@@ -17,6 +17,7 @@ import { attemptQuestions, gradeAttempt, layoutFor, reviewOf } from '../learning
 import {
   type AttemptRow,
   attemptsOf,
+  expiredOpenAttempts,
   findAttempt,
   findQuiz,
   insertAttempt,
@@ -209,4 +210,41 @@ async function afterGrade(trx: DB, user: SessionLearner, ref: QuizRef, attemptId
   if (!lesson) return { courseCompleted: false, certificateId: null }
   await completeLessonRow(trx, user.id, ref.courseId, ref.lessonId, attempt.submitted_at)
   return afterLessonCompleted(trx, user, courseOfLessonRow(lesson), publicUrl)
+}
+
+/**
+ * The scheduled sweep (jobs/registry.ts 'quizzes.close-expired'): every timed attempt left open past its limit is
+ * graded as submitted at the limit, on the answers saved by then, and a pass completes the lesson (and maybe the
+ * course). Idempotent: an attempt is graded once (recordGrade's guard), under the learner's quiz lock, so a run
+ * twice, or a learner's own read at the same time, changes nothing more.
+ */
+export async function closeExpiredQuizAttempts(db: DB, publicUrl: string): Promise<number> {
+  const now = clock.now()
+  const due = await expiredOpenAttempts(db, new Date(now.getTime() - QUIZ_LIMITS.graceSeconds * 1000))
+  let closed = 0
+  for (const row of due) {
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'email', 'first_name', 'last_name', 'role'])
+      .where('id', '=', row.user_id)
+      .executeTakeFirst()
+    if (!user) continue
+    const learner = {
+      id: user.id,
+      email: user.email,
+      firstName: user.first_name,
+      lastName: user.last_name,
+      role: user.role,
+    }
+    const ref = { courseId: row.course_id, lessonId: row.lesson_id }
+    const quiz = await findQuiz(db, ref.courseId, ref.lessonId)
+    await db.transaction().execute(async (trx) => {
+      await lockLearnerQuiz(trx, learner.id, ref.lessonId)
+      const attempt = await findAttempt(trx, learner.id, ref.lessonId, row.id)
+      if (!attempt || !(await closeExpired(trx, quiz, attempt, now))) return
+      closed += 1
+      await afterGrade(trx, learner, ref, attempt.id, publicUrl)
+    })
+  }
+  return closed
 }

@@ -152,6 +152,18 @@ export function insertAttempt(
     .executeTakeFirstOrThrow()
 }
 
+/** Open attempts whose time limit (and grace) has passed: the sweep grades them at their limit. */
+export async function expiredOpenAttempts(db: DB, before: Date, limit = 500) {
+  return db
+    .selectFrom('quiz_attempts')
+    .select(['id', 'user_id', 'course_id', 'lesson_id'])
+    .where('submitted_at', 'is', null)
+    .where('deadline_at', '<', before)
+    .orderBy('deadline_at')
+    .limit(limit)
+    .execute()
+}
+
 /** Saves an open attempt's answers so far (what a timed attempt is graded on at its limit). */
 export async function saveDraftAnswers(
   db: DB,

@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { insertCourse } from '../../../db/seed/factories.ts'
 import { writeCurriculum } from '../../../src-server/catalog/curriculum-editing.ts'
+import { closeExpiredQuizAttempts } from '../../../src-server/flows/quiz-taking.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import type { SaveQuizInput } from '../../../src-shared/schemas/quiz.ts'
@@ -222,6 +223,29 @@ describe('attempts', () => {
     const view = await caller.quizzes.forLearner(ref)
     expect(view.open).toBeNull()
     expect(view.lastResult).toMatchObject({ scorePercent: 100, passed: true, submittedAt: attempt.deadlineAt })
+  })
+})
+
+describe('the time limit sweep', () => {
+  it('grades an abandoned timed attempt at its limit, completes the course on a pass, and does it once', async () => {
+    const { caller, ref, id, text, learner } = await quizCourse({ timeLimitMinutes: 2 })
+    await caller.learning.setCompleted({ courseId: id, lessonId: text.id, completed: true })
+    const attempt = await caller.quizzes.start(ref)
+    await caller.quizzes.saveAnswers({ ...ref, attemptId: attempt.id, answers: ALL_RIGHT })
+    expect(await closeExpiredQuizAttempts(db(), 'https://shop.test')).toBe(0)
+    await advanceClock(3 * 60)
+    expect(await closeExpiredQuizAttempts(db(), 'https://shop.test')).toBe(1)
+    expect(await closeExpiredQuizAttempts(db(), 'https://shop.test')).toBe(0)
+    const view = await caller.quizzes.forLearner(ref)
+    expect(view.lastResult).toMatchObject({ passed: true, scorePercent: 100, submittedAt: attempt.deadlineAt })
+    const mails = await db()
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', learner.email)
+      .where('kind', '=', 'course_completed')
+      .execute()
+    expect(mails).toHaveLength(1)
+    expect(mails[0]?.text_body).toContain('https://shop.test/certificates/')
   })
 })
 
