@@ -65,6 +65,11 @@ describe('certificatePdf', () => {
     expect(missing).toEqual([])
   })
 
+  it('prints the final grade of a course with quizzes, and no grade line without one', async () => {
+    expect(mappedCharacters(await certificatePdf(view({ gradePercent: 87 }))).has('%')).toBe(true)
+    expect(mappedCharacters(await certificatePdf(view({}))).has('%')).toBe(false)
+  })
+
   it('is one A4 landscape page', async () => {
     const text = (await certificatePdf(view({}))).toString('latin1')
     expect(text.match(/\/Type \/Page\b/g)).toHaveLength(1)

@@ -16,6 +16,7 @@ import { callerAs, createUser } from '../../support/factories.ts'
 import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
 import { SAMPLE_QUESTIONS } from '../../support/quizzes.ts'
 import { raceIt } from '../../support/race.ts'
+import { studioCourseOf } from '../../support/studio.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -267,6 +268,33 @@ describe('editing and numbers', () => {
       ['q5', 100],
     ])
     expect(editor.questions[0]).toMatchObject({ options: [{ correct: false }, { correct: true }, { correct: false }] })
+  })
+
+  it('a creator makes a lesson a quiz in the studio and writes it; another creator and a buyer cannot', async () => {
+    const creator = await createUser(db())
+    const courseId = await studioCourseOf(db(), creator.id)
+    const [lesson] = await lessonsOf(db(), courseId)
+    const ref = { courseId, lessonId: lesson?.id ?? '' }
+    const studio = await callerAs(db(), creator)
+    // Not a quiz yet: its editor is not found.
+    await expect(studio.quizzes.editor(ref)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const saved = await studio.studio.updateLesson({
+      ...ref,
+      title: 'Quick check',
+      isPreview: false,
+      content: { type: 'quiz', bodyMarkdown: 'Three minutes.', duration: '3:00' },
+    })
+    expect(saved).toMatchObject({ type: 'quiz', durationSeconds: 180 })
+    expect((await studio.studio.course({ courseId })).curriculum[0]?.lessons[0]?.type).toBe('quiz')
+    expect((await studio.quizzes.editor(ref)).settings).toMatchObject({ passPercent: 80, required: true })
+    const written = await studio.quizzes.save({ ...ref, settings: settings({ passPercent: 70 }), questions: QUESTIONS })
+    expect(written.questions).toHaveLength(5)
+    expect(written.settings.passPercent).toBe(70)
+    const other = await callerAs(db(), await createUser(db()))
+    await expect(other.quizzes.editor(ref)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    // A staff viewer reads the catalogue but does not edit quizzes.
+    const viewer = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
+    await expect(viewer.quizzes.editor(ref)).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 
   it('refuses a single-choice question without exactly one correct option', async () => {
