@@ -98,7 +98,9 @@ function openAttemptView(quiz: QuizRow, attempt: AttemptRow) {
 
 /** The quiz as the learner sees it: settings, their attempts, the best, the open attempt, the last result. */
 export async function learnerQuiz(db: DB, user: SessionLearner, ref: QuizRef, publicUrl: string) {
-  const { quiz, editorPreview } = await quizLesson(db, user, ref)
+  const { quiz, course, editorPreview } = await quizLesson(db, user, ref)
+  // A preview quiz opens for anyone signed in; only those who hold the course take it.
+  const enrolled = !editorPreview && (await courseAccessSource(db, user, course)) !== null
   const now = clock.now()
   let attempts = await attemptsOf(db, user.id, ref.lessonId)
   const open = attempts.find((attempt) => !attempt.submitted_at)
@@ -132,7 +134,8 @@ export async function learnerQuiz(db: DB, user: SessionLearner, ref: QuizRef, pu
     passed: submitted.some((attempt) => attempt.passed),
     open: current ? openAttemptView(quiz, current) : null,
     lastResult: last ? resultOf(quiz, last) : null,
-    ...(editorPreview
+    enrolled,
+    ...(!enrolled
       ? { canStart: false, attemptsLeft: settings.maxAttempts, availableAt: null }
       : nextAttempt(quiz, submitted, now)),
   }

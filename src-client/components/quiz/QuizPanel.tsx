@@ -100,6 +100,9 @@ function StartAttempt({ quiz, onStarted }: { quiz: Quiz; onStarted: () => void }
   if (quiz.editorPreview) {
     return <p className={css({ color: 'fg.muted' })}>Preview: learners take the quiz here.</p>
   }
+  if (!quiz.enrolled) {
+    return <p className={css({ color: 'fg.muted' })}>Enrol in the course to take this quiz.</p>
+  }
   if (quiz.settings.questionCount === 0) {
     return <p className={css({ color: 'fg.muted' })}>This quiz has no questions yet.</p>
   }
