@@ -11,7 +11,7 @@ export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | strin
 
 /** Merged watched ranges of a video, [start, end] in seconds, sorted and non-overlapping. */
 export type WatchedRange = [number, number]
-export type LessonKind = 'article' | 'video'
+export type LessonKind = 'article' | 'video' | 'quiz'
 /** A course's life: a creator's draft goes to review, back with changes requested, or on sale; archived by staff. */
 export type CourseStatus = 'draft' | 'in_review' | 'changes_requested' | 'published' | 'unpublished' | 'archived'
 export interface ProcessStep {
@@ -1028,6 +1028,62 @@ export interface CertificatesTable {
   course_title: string
   instructor_name: string
   issued_at: CreatedAt
+  /** The course's final grade (mean of the best scores of its required quizzes), or null without quizzes. */
+  grade_percent: Generated<number | null>
+}
+
+/** One quiz question with its answer key (never sent to a learner before an attempt is submitted). */
+export type QuizQuestion =
+  | { id: string; type: 'single' | 'multiple'; prompt: string; explanation: string; options: QuizOption[] }
+  | { id: string; type: 'true_false'; prompt: string; explanation: string; answer: boolean }
+  | { id: string; type: 'short'; prompt: string; explanation: string; accepted: string[] }
+export interface QuizOption {
+  id: string
+  text: string
+  correct: boolean
+}
+/** A learner's answer to one question: option ids (choice), true/false, or the typed text (short answer). */
+export type QuizAnswer = string[] | boolean | string
+/** An attempt's order: the questions' ids, and per question its options' ids. */
+export interface QuizLayout {
+  questions: string[]
+  options: Record<string, string[]>
+}
+
+export interface QuizzesTable {
+  lesson_id: string
+  course_id: string
+  pass_percent: Generated<number>
+  /** Null: unlimited. */
+  max_attempts: number | null
+  wait_seconds: Generated<number>
+  /** Null: untimed. */
+  time_limit_seconds: number | null
+  shuffle_questions: Generated<boolean>
+  shuffle_options: Generated<boolean>
+  /** Course completion needs a pass of every required quiz; the final grade averages them. */
+  required: Generated<boolean>
+  questions: GeneratedJson<QuizQuestion[]>
+  updated_at: UpdatedAt
+}
+
+export interface QuizAttemptsTable {
+  id: Generated<string>
+  lesson_id: string
+  course_id: string
+  user_id: string
+  started_at: Date
+  /** started_at + the time limit; an attempt not submitted by then is graded as submitted at it. */
+  deadline_at: Date | null
+  submitted_at: Date | null
+  layout: ColumnType<QuizLayout, string, string>
+  answers: GeneratedJson<Record<string, QuizAnswer>>
+  /** Per question id: answered correctly. */
+  results: ColumnType<Record<string, boolean> | null, string | null | undefined, string | null>
+  question_count: number
+  correct_count: number | null
+  score_percent: number | null
+  passed: boolean | null
 }
 
 export interface CourseReviewsTable {
@@ -1117,5 +1173,7 @@ export interface Database {
   lesson_progress: LessonProgressTable
   course_completions: CourseCompletionsTable
   certificates: CertificatesTable
+  quizzes: QuizzesTable
+  quiz_attempts: QuizAttemptsTable
   course_reviews: CourseReviewsTable
 }

@@ -82,6 +82,8 @@ import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_s
 import { Route as StudioCoursesCourseIdIndexRouteImport } from './routes/studio/courses.$courseId.index'
 import { Route as StudioCoursesCourseIdCurriculumRouteImport } from './routes/studio/courses.$courseId.curriculum'
 import { Route as StudioCoursesCourseIdPublishRouteImport } from './routes/studio/courses/$courseId/publish'
+import { Route as AdminStaffQuizzesCourseIdLessonIdRouteImport } from './routes/admin/_staff/quizzes.$courseId.$lessonId'
+import { Route as StudioCoursesCourseIdQuizzesLessonIdRouteImport } from './routes/studio/courses.$courseId.quizzes.$lessonId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -456,6 +458,18 @@ const StudioCoursesCourseIdPublishRoute =
     path: '/publish',
     getParentRoute: () => StudioCoursesCourseIdRoute,
   } as any)
+const AdminStaffQuizzesCourseIdLessonIdRoute =
+  AdminStaffQuizzesCourseIdLessonIdRouteImport.update({
+    id: '/quizzes/$courseId/$lessonId',
+    path: '/quizzes/$courseId/$lessonId',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
+const StudioCoursesCourseIdQuizzesLessonIdRoute =
+  StudioCoursesCourseIdQuizzesLessonIdRouteImport.update({
+    id: '/quizzes/$lessonId',
+    path: '/quizzes/$lessonId',
+    getParentRoute: () => StudioCoursesCourseIdRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -530,6 +544,8 @@ export interface FileRoutesByFullPath {
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
   '/studio/courses/$courseId/': typeof StudioCoursesCourseIdIndexRoute
+  '/admin/quizzes/$courseId/$lessonId': typeof AdminStaffQuizzesCourseIdLessonIdRoute
+  '/studio/courses/$courseId/quizzes/$lessonId': typeof StudioCoursesCourseIdQuizzesLessonIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -601,6 +617,8 @@ export interface FileRoutesByTo {
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
   '/studio/courses/$courseId': typeof StudioCoursesCourseIdIndexRoute
+  '/admin/quizzes/$courseId/$lessonId': typeof AdminStaffQuizzesCourseIdLessonIdRoute
+  '/studio/courses/$courseId/quizzes/$lessonId': typeof StudioCoursesCourseIdQuizzesLessonIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -677,6 +695,8 @@ export interface FileRoutesById {
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
   '/studio/courses/$courseId/': typeof StudioCoursesCourseIdIndexRoute
+  '/admin/_staff/quizzes/$courseId/$lessonId': typeof AdminStaffQuizzesCourseIdLessonIdRoute
+  '/studio/courses/$courseId/quizzes/$lessonId': typeof StudioCoursesCourseIdQuizzesLessonIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -753,6 +773,8 @@ export interface FileRouteTypes {
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
     | '/studio/courses/$courseId/'
+    | '/admin/quizzes/$courseId/$lessonId'
+    | '/studio/courses/$courseId/quizzes/$lessonId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -824,6 +846,8 @@ export interface FileRouteTypes {
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
     | '/studio/courses/$courseId'
+    | '/admin/quizzes/$courseId/$lessonId'
+    | '/studio/courses/$courseId/quizzes/$lessonId'
   id:
     | '__root__'
     | '/'
@@ -899,6 +923,8 @@ export interface FileRouteTypes {
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
     | '/studio/courses/$courseId/'
+    | '/admin/_staff/quizzes/$courseId/$lessonId'
+    | '/studio/courses/$courseId/quizzes/$lessonId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -1457,6 +1483,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StudioCoursesCourseIdPublishRouteImport
       parentRoute: typeof StudioCoursesCourseIdRoute
     }
+    '/admin/_staff/quizzes/$courseId/$lessonId': {
+      id: '/admin/_staff/quizzes/$courseId/$lessonId'
+      path: '/quizzes/$courseId/$lessonId'
+      fullPath: '/admin/quizzes/$courseId/$lessonId'
+      preLoaderRoute: typeof AdminStaffQuizzesCourseIdLessonIdRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/studio/courses/$courseId/quizzes/$lessonId': {
+      id: '/studio/courses/$courseId/quizzes/$lessonId'
+      path: '/quizzes/$lessonId'
+      fullPath: '/studio/courses/$courseId/quizzes/$lessonId'
+      preLoaderRoute: typeof StudioCoursesCourseIdQuizzesLessonIdRouteImport
+      parentRoute: typeof StudioCoursesCourseIdRoute
+    }
   }
 }
 
@@ -1464,12 +1504,15 @@ interface StudioCoursesCourseIdRouteChildren {
   StudioCoursesCourseIdCurriculumRoute: typeof StudioCoursesCourseIdCurriculumRoute
   StudioCoursesCourseIdPublishRoute: typeof StudioCoursesCourseIdPublishRoute
   StudioCoursesCourseIdIndexRoute: typeof StudioCoursesCourseIdIndexRoute
+  StudioCoursesCourseIdQuizzesLessonIdRoute: typeof StudioCoursesCourseIdQuizzesLessonIdRoute
 }
 
 const StudioCoursesCourseIdRouteChildren: StudioCoursesCourseIdRouteChildren = {
   StudioCoursesCourseIdCurriculumRoute: StudioCoursesCourseIdCurriculumRoute,
   StudioCoursesCourseIdPublishRoute: StudioCoursesCourseIdPublishRoute,
   StudioCoursesCourseIdIndexRoute: StudioCoursesCourseIdIndexRoute,
+  StudioCoursesCourseIdQuizzesLessonIdRoute:
+    StudioCoursesCourseIdQuizzesLessonIdRoute,
 }
 
 const StudioCoursesCourseIdRouteWithChildren =
@@ -1540,6 +1583,7 @@ interface AdminStaffRouteChildren {
   AdminStaffCourseReviewsIdRoute: typeof AdminStaffCourseReviewsIdRoute
   AdminStaffCreatorApplicationsIdRoute: typeof AdminStaffCreatorApplicationsIdRoute
   AdminStaffServiceOrdersIdRoute: typeof AdminStaffServiceOrdersIdRoute
+  AdminStaffQuizzesCourseIdLessonIdRoute: typeof AdminStaffQuizzesCourseIdLessonIdRoute
 }
 
 const AdminStaffRouteChildren: AdminStaffRouteChildren = {
@@ -1559,6 +1603,8 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCourseReviewsIdRoute: AdminStaffCourseReviewsIdRoute,
   AdminStaffCreatorApplicationsIdRoute: AdminStaffCreatorApplicationsIdRoute,
   AdminStaffServiceOrdersIdRoute: AdminStaffServiceOrdersIdRoute,
+  AdminStaffQuizzesCourseIdLessonIdRoute:
+    AdminStaffQuizzesCourseIdLessonIdRoute,
 }
 
 const AdminStaffRouteWithChildren = AdminStaffRoute._addFileChildren(

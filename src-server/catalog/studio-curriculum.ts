@@ -14,9 +14,9 @@ import { DomainError } from '../kernel/errors.ts'
 const sectionNotFound = () => new DomainError('not_found', 'Section not found')
 const lessonNotFound = () => new DomainError('not_found', 'Lesson not found')
 
-export type LessonContentType = 'text' | 'embed' | 'upload'
+export type LessonContentType = 'text' | 'embed' | 'upload' | 'quiz'
 const contentTypeOf = (row: { kind: LessonKind; video_key: string | null; video_url: string | null }) =>
-  row.kind === 'article' ? 'text' : row.video_url ? 'embed' : 'upload'
+  row.kind === 'article' ? 'text' : row.kind === 'quiz' ? 'quiz' : row.video_url ? 'embed' : 'upload'
 
 /** The outline the builder shows: every section and lesson, pending ones included and marked. */
 export async function readStudioCurriculum(db: DB, courseId: string) {

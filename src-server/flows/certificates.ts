@@ -28,6 +28,7 @@ export async function certificateView(db: DB, id: string, publicUrl: string) {
     courseTitle: row.course_title,
     instructorName: row.instructor_name,
     issuedAt: row.issued_at.toISOString(),
+    gradePercent: row.grade_percent,
     status: revoked ? ('revoked' as const) : ('verified' as const),
     url,
     pdfUrl: `/api/certificates/${row.id}/pdf`,

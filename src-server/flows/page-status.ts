@@ -80,6 +80,9 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/studio/courses/new',
     '/studio/courses/$courseId',
     '/studio/courses/$courseId/curriculum',
+    // Quiz editors (issue 33): the course's team in the studio, staff editors in the admin.
+    '/studio/courses/$courseId/quizzes/$lessonId',
+    '/admin/quizzes/$courseId/$lessonId',
     // Creators' money (issue 31) and staff finance.
     '/studio/earnings',
     '/studio/payouts',

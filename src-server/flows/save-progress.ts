@@ -101,6 +101,8 @@ export async function saveVideoProgress(db: DB, user: SessionLearner, input: Vid
 /** Mark as complete (completed: true) or undo it (false). */
 export async function setLessonCompleted(db: DB, user: SessionLearner, input: LessonCompletion, publicUrl: string) {
   const { course, lesson } = await openLesson(db, user, input.courseId, input.lessonId)
+  // A quiz lesson completes by passing the quiz (flows/quiz-taking.ts), never by a click.
+  if (lesson.kind === 'quiz') throw new DomainError('invalid', 'Pass the quiz to complete this lesson')
   return db.transaction().execute(async (trx) => {
     await ensureProgressRow(trx, user.id, course.id, lesson.id)
     // Only a change is written: a lesson already complete keeps the moment it first completed.
@@ -116,7 +118,7 @@ export async function setLessonCompleted(db: DB, user: SessionLearner, input: Le
   })
 }
 
-async function afterLessonCompleted(
+export async function afterLessonCompleted(
   trx: DB,
   user: SessionLearner,
   course: Awaited<ReturnType<typeof openLesson>>['course'],

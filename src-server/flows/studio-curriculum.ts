@@ -104,6 +104,15 @@ export async function deleteStudioLesson(
   return { curriculum }
 }
 
+const studioLessonType = (row: { kind: string; video_url: string | null }) =>
+  row.kind === 'article'
+    ? ('text' as const)
+    : row.kind === 'quiz'
+      ? ('quiz' as const)
+      : row.video_url
+        ? ('embed' as const)
+        : ('upload' as const)
+
 /** One lesson with its content, for the lesson editor. */
 export async function studioLesson(db: DB, userId: string, courseId: string, lessonId: string) {
   await assertCourseRole(db, userId, courseId)
@@ -114,7 +123,7 @@ export async function studioLesson(db: DB, userId: string, courseId: string, les
     title: row.title,
     isPreview: row.is_preview,
     pendingReview: row.pending_review,
-    type: row.kind === 'article' ? ('text' as const) : row.video_url ? ('embed' as const) : ('upload' as const),
+    type: studioLessonType(row),
     bodyMarkdown: row.body_markdown,
     videoUrl: row.video_url ?? '',
     hasVideoFile: row.video_key !== null,
@@ -136,7 +145,7 @@ export async function saveStudioLesson(
     const values: LessonWrite = {
       title: input.title,
       isPreview: input.isPreview,
-      kind: content.type === 'text' ? 'article' : 'video',
+      kind: content.type === 'text' ? 'article' : content.type === 'quiz' ? 'quiz' : 'video',
       bodyMarkdown: content.bodyMarkdown,
       videoUrl: content.type === 'embed' ? content.videoUrl : null,
       videoKey: null,

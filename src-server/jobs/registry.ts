@@ -8,6 +8,7 @@ import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { buildPendingExports } from '../flows/data-export.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
+import { closeExpiredQuizAttempts } from '../flows/quiz-taking.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
@@ -43,6 +44,8 @@ export type Jobs = {
   'privacy.exports': Record<string, never>
   /** The month that ended's Premium pool, split among included courses by minutes watched (flows/premium-pool.ts). */
   'earnings.premium-pool': Record<string, never>
+  /** Grade timed quiz attempts left open past their limit, as submitted at it (flows/quiz-taking.ts). */
+  'quizzes.close-expired': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -72,6 +75,7 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'privacy.exports': { retryLimit: 0, expireInSeconds: 900 },
   // Idempotent per month and currency: a retry records only what the failed run did not.
   'earnings.premium-pool': { retryLimit: 3, retryDelay: 300, expireInSeconds: 1800 },
+  'quizzes.close-expired': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -88,6 +92,9 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
   // Every minute: a person asking for their data waits a minute or two, not an hour.
   { name: 'privacy.exports', cron: '* * * * *', data: {} },
+  // Every 15 minutes: a timed quiz attempt abandoned past its limit is graded soon after (its learner's own next
+  // read grades it at once).
+  { name: 'quizzes.close-expired', cron: '*/15 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -158,6 +165,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const basisPoints = deps.premiumPool?.basisPoints ?? DEFAULT_PREMIUM_POOL_BASIS_POINTS
       const outcomes = await runPremiumPool(deps.db, { month, basisPoints })
       deps.log.info({ month, outcomes: outcomes.map(({ shares: _, ...outcome }) => outcome) }, 'ran the Premium pool')
+    },
+    'quizzes.close-expired': async () => {
+      const closed = await closeExpiredQuizAttempts(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
+      if (closed) deps.log.info({ closed }, 'graded timed quiz attempts at their limit')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

@@ -21,6 +21,8 @@ export interface PrintedCertificate {
   issuedAt: string
   status: 'verified' | 'revoked'
   url: string
+  /** The final grade of a course with quizzes (issue 33), else null. */
+  gradePercent: number | null
 }
 
 export async function certificatePdf(view: PrintedCertificate): Promise<Buffer> {
@@ -65,6 +67,7 @@ export async function certificatePdf(view: PrintedCertificate): Promise<Buffer> 
   centred(`Instructor: ${view.instructorName}`, 355, 13)
   const date = new Date(view.issuedAt).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })
   centred(`Completed on ${date}`, 378, 13)
+  if (view.gradePercent !== null) centred(`Final grade: ${view.gradePercent} %`, 401, 13, 'bold')
   const verified = view.status === 'verified'
   centred(verified ? 'Verified' : 'Revoked', height - 125, 14, 'bold', verified ? ACCENT : REVOKED)
   centred(`Certificate ID: ${view.id}`, height - 98, 10, 'regular', MUTED)

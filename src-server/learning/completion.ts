@@ -5,6 +5,7 @@
 import type { AccessSource } from '../../db/types.ts'
 import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { courseGrade } from './quiz-repository.ts'
 import { courseProgressCounts } from './repository.ts'
 
 export interface Learner {
@@ -48,6 +49,8 @@ export async function completeCourseIfDone(
     .executeTakeFirst()
   if (!inserted) return { completed: false, certificateId: null }
   let certificateId: string | null = null
+  // Quizzes (issue 33): the certificate carries the final grade; null for a course without required quizzes.
+  const grade = await courseGrade(trx, learner.id, course.id)
   if (course.certificate) {
     const certificate = await trx
       .insertInto('certificates')
@@ -57,24 +60,32 @@ export async function completeCourseIfDone(
         learner_name: `${learner.firstName} ${learner.lastName}`.trim() || learner.email,
         course_title: course.title,
         instructor_name: course.instructorName,
+        grade_percent: grade,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
     certificateId = certificate.id
   }
-  await enqueueMail(trx, completionMail(learner, course, publicUrl, certificateId))
+  await enqueueMail(trx, completionMail(learner, course, publicUrl, certificateId, grade))
   return { completed: true, certificateId }
 }
 
-function completionMail(learner: Learner, course: CompletedCourse, publicUrl: string, certificateId: string | null) {
+function completionMail(
+  learner: Learner,
+  course: CompletedCourse,
+  publicUrl: string,
+  certificateId: string | null,
+  grade: number | null,
+) {
   const greeting = learner.firstName ? `Hi ${learner.firstName},` : 'Hi,'
   const certificate = certificateId
     ? `Your Certificate of Completion: ${publicUrl}/certificates/${certificateId}`
     : 'Keep learning: your courses are waiting in your account.'
+  const graded = grade === null ? '' : `Your final grade: ${grade} %.\n\n`
   return {
     kind: 'course_completed',
     to: learner.email,
     subject: `You completed ${course.title}`,
-    text: `${greeting}\n\nCongratulations: you completed every lesson of "${course.title}".\n\n${certificate}\n\nSkillForge`,
+    text: `${greeting}\n\nCongratulations: you completed every lesson of "${course.title}".\n\n${graded}${certificate}\n\nSkillForge`,
   }
 }

@@ -56,16 +56,21 @@ export function findCompletion(db: DB, userId: string, courseId: string) {
     .executeTakeFirst()
 }
 
-/** Completed lessons of the course that still exist, and how many lessons it has. */
+/**
+ * Completed lessons of the course that still exist, and how many lessons completion needs: every lesson but an
+ * optional quiz (a quiz lesson is complete once passed).
+ */
 export async function courseProgressCounts(db: DB, userId: string, courseId: string) {
   const row = await db
     .selectFrom('lessons as l')
     .leftJoin('lesson_progress as p', (join) =>
       join.onRef('p.lesson_id', '=', 'l.id').on('p.user_id', '=', userId).on('p.completed_at', 'is not', null),
     )
+    .leftJoin('quizzes as q', (join) => join.onRef('q.lesson_id', '=', 'l.id').on('l.kind', '=', 'quiz'))
     .select((eb) => [eb.fn.countAll<string>().as('total'), eb.fn.count<string>('p.lesson_id').as('completed')])
     .where('l.course_id', '=', courseId)
     .where('l.pending_review', '=', false)
+    .where((eb) => eb.or([eb('q.required', 'is', null), eb('q.required', '=', true)]))
     .executeTakeFirstOrThrow()
   return { total: Number(row.total), completed: Number(row.completed) }
 }
@@ -131,6 +136,7 @@ export function findCertificate(db: DB, id: string) {
       'c.course_title',
       'c.instructor_name',
       'c.issued_at',
+      'c.grade_percent',
       'cc.access_source',
     ])
     .where('c.id', '=', id)
@@ -153,4 +159,16 @@ export async function lessonsAddedSince(db: DB, courseId: string, since: Date): 
 export async function certificateExists(db: DB, id: string): Promise<boolean> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false
   return (await db.selectFrom('certificates').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+}
+
+/** A passed quiz completes its lesson (in the caller's transaction); a lesson already complete keeps its moment. */
+export async function completeLessonRow(trx: DB, userId: string, courseId: string, lessonId: string, at: Date) {
+  await ensureProgressRow(trx, userId, courseId, lessonId)
+  await trx
+    .updateTable('lesson_progress')
+    .set({ completed_at: at, updated_at: at })
+    .where('user_id', '=', userId)
+    .where('lesson_id', '=', lessonId)
+    .where('completed_at', 'is', null)
+    .execute()
 }

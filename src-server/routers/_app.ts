@@ -16,6 +16,7 @@ import { premiumPoolRouter } from './premium-pool.ts'
 import { privacyRouter } from './privacy.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
+import { quizzesRouter } from './quizzes.ts'
 import { reviewsRouter } from './reviews.ts'
 import { securityRouter } from './security.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
@@ -36,6 +37,7 @@ export const appRouter = router({
   purchases: purchasesRouter,
   membership: membershipRouter,
   learning: learningRouter,
+  quizzes: quizzesRouter,
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
   security: securityRouter,

@@ -103,7 +103,7 @@ export const lessonContentInput = z
   .object({
     courseId: courseIdSchema,
     lessonId: z.uuid(),
-    kind: z.enum(['article', 'video']),
+    kind: z.enum(['article', 'video', 'quiz']),
     bodyMarkdown: z.string().max(100_000, 'Lesson text is too long').default(''),
     videoUrl: z
       .string()

@@ -107,7 +107,7 @@ export const curriculumSectionSchema = z.object({
       title: z.string(),
       durationSeconds: z.number().int(),
       isPreview: z.boolean(),
-      kind: z.enum(['article', 'video']),
+      kind: z.enum(['article', 'video', 'quiz']),
       durationFromVideo: z.literal(true).optional(),
     }),
   ),

@@ -118,6 +118,12 @@ export const lessonContent = z.discriminatedUnion('type', [
     uploadId: z.string().trim().min(1).max(200).optional(),
     bodyMarkdown: z.string().max(STUDIO_LIMITS.lessonBody, 'Lesson text is too long').default(''),
   }),
+  // A quiz (issue 33): its introduction here; its questions and settings in the quiz editor (schemas/quiz.ts).
+  z.object({
+    type: z.literal('quiz'),
+    bodyMarkdown: z.string().max(STUDIO_LIMITS.lessonBody, 'Lesson text is too long').default(''),
+    duration,
+  }),
 ])
 export const updateLessonInput = lessonRef.extend({ title, isPreview: z.boolean(), content: lessonContent })
 export type UpdateLessonInput = z.input<typeof updateLessonInput>

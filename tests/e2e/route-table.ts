@@ -14,6 +14,7 @@ import { listLessonIds } from '../../src-server/catalog/repository-lessons.ts'
 import { issueOrderInvoice } from '../../src-server/orders/invoices.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
+import { addQuizLesson } from '../support/quizzes.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
 import { studioCourseOf } from '../support/studio.ts'
 import { signInAs } from './fixtures.ts'
@@ -35,6 +36,9 @@ export interface Seeded {
   applicationId?: string
   /** For staff: a creator's course submitted for review. */
   submissionId?: string
+  /** The creator's (for staff: a creator's) course with a quiz lesson, and that lesson. */
+  quizCourseId?: string
+  quizLessonId?: string
 }
 
 export interface RouteEntry {
@@ -170,6 +174,16 @@ export const ROUTES: RouteEntry[] = [
     url: (seeded) => `/studio/courses/${seeded.studioCourseId}/publish`,
     as: 'creator',
   },
+  {
+    file: 'studio/courses.$courseId.quizzes.$lessonId.tsx',
+    url: (seeded) => `/studio/courses/${seeded.studioCourseId}/quizzes/${seeded.quizLessonId}`,
+    as: 'creator',
+  },
+  {
+    file: 'admin/_staff/quizzes.$courseId.$lessonId.tsx',
+    url: (seeded) => `/admin/quizzes/${seeded.quizCourseId}/${seeded.quizLessonId}`,
+    as: 'staff',
+  },
   // An invitation to co-teach with a token that matches none: the page says so.
   { file: '_auth/course-invite.tsx', url: '/course-invite?token=not-a-real-token', as: 'customer' },
   { file: 'admin/_staff/course-reviews.tsx', url: '/admin/course-reviews', as: 'staff' },
@@ -232,6 +246,7 @@ export async function contextFor(
   if (as === 'creator') {
     // An approved creator with their instructor profile, owning a draft course in the studio.
     seeded.studioCourseId = await studioCourseOf(db, user.id)
+    seeded.quizLessonId = await addQuizLesson(db, seeded.studioCourseId)
   } else if (as === 'customer') {
     const stamp = Date.now().toString(36).toUpperCase()
     const orderId = await placeOrder(db, {
@@ -296,6 +311,12 @@ export async function contextFor(
     // A creator's draft course waiting in the review queue.
     const reviewed = await createUser(db, { firstName: 'Mary', lastName: 'Somerville' })
     const reviewedCourse = await studioCourseOf(db, reviewed.id)
+    // Another creator's course with a quiz lesson (staff edit quizzes too).
+    seeded.quizCourseId = await studioCourseOf(
+      db,
+      (await createUser(db, { firstName: 'Emmy', lastName: 'Noether' })).id,
+    )
+    seeded.quizLessonId = await addQuizLesson(db, seeded.quizCourseId)
     await db.updateTable('courses').set({ status: 'in_review' }).where('id', '=', reviewedCourse).execute()
     const submission = await db
       .insertInto('course_submissions')

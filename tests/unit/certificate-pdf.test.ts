@@ -16,6 +16,7 @@ const view = (overrides: Partial<CertificateView>): CertificateView => ({
   url: 'https://shop.example/certificates/0b6c1c0e-2f7e-4a57-9d1e-3c1f2b9a8e11',
   pdfUrl: '/api/certificates/0b6c1c0e-2f7e-4a57-9d1e-3c1f2b9a8e11/pdf',
   linkedInUrl: null,
+  gradePercent: null,
   ...overrides,
 })
 
@@ -62,6 +63,11 @@ describe('certificatePdf', () => {
     const mapped = mappedCharacters(pdf)
     const missing = [...`${learnerName}${courseTitle}`.replace(/\s/g, '')].filter((c) => !mapped.has(c))
     expect(missing).toEqual([])
+  })
+
+  it('prints the final grade of a course with quizzes, and no grade line without one', async () => {
+    expect(mappedCharacters(await certificatePdf(view({ gradePercent: 87 }))).has('%')).toBe(true)
+    expect(mappedCharacters(await certificatePdf(view({}))).has('%')).toBe(false)
   })
 
   it('is one A4 landscape page', async () => {

@@ -2,6 +2,7 @@
 // Mark as complete (→ Completed, undoable), "N of M lessons complete" with a bar, and the completion notice.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import { useSession } from '#client/lib/session.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -9,9 +10,12 @@ import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { Icon } from '../ui/icons.tsx'
 import { Container } from '../ui/layout.tsx'
+import { LoadingState } from '../ui/states.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 import { LessonContent } from './LessonContent.tsx'
 import { ProgressBar } from './ProgressBar.tsx'
+
+const QuizPanel = lazy(() => import('../quiz/QuizPanel.tsx'))
 
 type Course = RouterOutputs['learning']['course']
 type Lesson = RouterOutputs['learning']['lesson']
@@ -62,6 +66,9 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
           ) : (
             <div className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })}>
               <LessonContent key={lesson.id} lesson={lesson} trackProgress={Boolean(user) && !course.editorPreview} />
+              {lesson.kind === 'quiz' ? (
+                <QuizSlot courseId={course.course.id} lessonId={lesson.id} signedIn={Boolean(user)} />
+              ) : null}
             </div>
           )}
           <nav
@@ -77,7 +84,7 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
                 Previous lesson
               </Link>
             ) : null}
-            {user && !lesson.locked && current && !course.editorPreview ? (
+            {user && !lesson.locked && current && !course.editorPreview && lesson.kind !== 'quiz' ? (
               <CompleteButton courseId={course.course.id} lessonId={lesson.id} completed={current.completed} />
             ) : null}
             {next ? (
@@ -93,6 +100,18 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
         </article>
       </Container>
     </main>
+  )
+}
+
+/** A quiz lesson's quiz (issue 33), loaded with the first quiz opened. */
+function QuizSlot({ courseId, lessonId, signedIn }: { courseId: string; lessonId: string; signedIn: boolean }) {
+  if (!signedIn) return <p className={css({ mt: '4', color: 'fg.muted' })}>Sign in and enrol to take this quiz.</p>
+  return (
+    <div className={css({ mt: '6' })}>
+      <Suspense fallback={<LoadingState label="Loading the quiz…" />}>
+        <QuizPanel key={lessonId} courseId={courseId} lessonId={lessonId} />
+      </Suspense>
+    </div>
   )
 }
 

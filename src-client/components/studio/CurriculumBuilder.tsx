@@ -238,6 +238,7 @@ export function CurriculumBuilder({ course }: { course: Course }) {
                 {section.lessons.map((lesson) => (
                   <LessonRow
                     key={lesson.id}
+                    courseId={courseId}
                     lesson={lesson}
                     dragging={dragging === lesson.id}
                     onDragStart={() => setDragging(lesson.id)}

@@ -1,6 +1,7 @@
 // A lesson's editor (a dialog over the builder): title, free preview, and its content: Markdown text, a YouTube or
 // Vimeo link, or an uploaded video (VideoUpload hands back a finished upload; its length comes from the file).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { CancelSubmitFooter, DialogForm } from '#client/components/admin/DialogForm.tsx'
@@ -23,6 +24,7 @@ const TYPES: { value: ContentType; label: string }[] = [
   { value: 'text', label: 'Text (Markdown)' },
   { value: 'embed', label: 'YouTube or Vimeo link' },
   { value: 'upload', label: 'Uploaded video' },
+  { value: 'quiz', label: 'Quiz' },
 ]
 const column = css({ display: 'flex', flexDir: 'column', gap: '1' })
 
@@ -106,7 +108,9 @@ function LessonForm({
               ? { type, bodyMarkdown, duration: text('duration') }
               : type === 'embed'
                 ? { type, bodyMarkdown, videoUrl: text('videoUrl'), duration: text('duration') }
-                : { type, bodyMarkdown, ...(upload ? { uploadId: upload.uploadId } : {}) },
+                : type === 'quiz'
+                  ? { type, bodyMarkdown, duration: text('duration') }
+                  : { type, bodyMarkdown, ...(upload ? { uploadId: upload.uploadId } : {}) },
         })
       }}
     >
@@ -150,6 +154,21 @@ function LessonForm({
           {fields.errors.content}
         </p>
       ) : null}
+      {type === 'quiz' ? (
+        <p className={css({ fontSize: 'sm' })} data-testid="quiz-editor-note">
+          {lesson.type === 'quiz' ? (
+            <Link
+              to="/studio/courses/$courseId/quizzes/$lessonId"
+              params={{ courseId, lessonId: lesson.id }}
+              className={css({ color: 'accent', textDecoration: 'underline' })}
+            >
+              Edit the questions, pass mark and attempts
+            </Link>
+          ) : (
+            'Save the lesson as a quiz; then write its questions, pass mark and attempts on the quiz page.'
+          )}
+        </p>
+      ) : null}
       {type === 'embed' ? (
         <TextField
           label="YouTube or Vimeo address"
@@ -188,7 +207,13 @@ function LessonForm({
         />
       )}
       <TextAreaField
-        label={type === 'text' ? 'Lesson text (Markdown)' : 'Notes under the video (Markdown, optional)'}
+        label={
+          type === 'text'
+            ? 'Lesson text (Markdown)'
+            : type === 'quiz'
+              ? 'Introduction (Markdown, optional)'
+              : 'Notes under the video (Markdown, optional)'
+        }
         name="bodyMarkdown"
         rows={type === 'text' ? 12 : 5}
         defaultValue={lesson.bodyMarkdown}

@@ -1,4 +1,5 @@
 // One lesson in the builder: drag handle, title, kind, preview switch, pending-review note, and its buttons.
+import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { badge } from '#client/components/admin/styles.ts'
 import { button } from '#client/components/ui/button.ts'
@@ -6,7 +7,7 @@ import { formatLessonDuration } from '#shared/lesson-duration.ts'
 import { css, cx } from '#styled-system/css'
 import type { Lesson } from './CurriculumBuilder.tsx'
 
-const KIND_LABELS = { text: 'Text', embed: 'YouTube/Vimeo', upload: 'Video' } as const
+const KIND_LABELS = { text: 'Text', embed: 'YouTube/Vimeo', upload: 'Video', quiz: 'Quiz' } as const
 
 const row = css({
   display: 'flex',
@@ -21,6 +22,7 @@ const row = css({
 })
 
 export function LessonRow({
+  courseId,
   lesson,
   dragging,
   canDragOver,
@@ -33,6 +35,7 @@ export function LessonRow({
   onEdit,
   onDelete,
 }: {
+  courseId: string
   lesson: Lesson
   dragging: boolean
   canDragOver: boolean
@@ -89,6 +92,16 @@ export function LessonRow({
       </label>
       <span className={css({ display: 'inline-flex', gap: '1', flexWrap: 'wrap' })}>
         {move}
+        {lesson.type === 'quiz' ? (
+          <Link
+            to="/studio/courses/$courseId/quizzes/$lessonId"
+            params={{ courseId, lessonId: lesson.id }}
+            className={button({ variant: 'outline', size: 'sm' })}
+            aria-label={`Questions: ${lesson.title}`}
+          >
+            Questions
+          </Link>
+        ) : null}
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}

@@ -84,6 +84,11 @@ function CertificatePage() {
           <p className={css({ fontSize: { base: 'lg', md: '2xl' }, fontWeight: 'semibold' })}>{c.courseTitle}</p>
           <p>Instructor: {c.instructorName}</p>
           <p>Completed on {date}</p>
+          {c.gradePercent !== null ? (
+            <p className={css({ fontWeight: 'semibold' })} data-testid="certificate-grade">
+              Final grade: {c.gradePercent} %
+            </p>
+          ) : null}
           <p
             data-testid="certificate-status"
             className={css({ fontWeight: 'bold', color: verified ? 'success' : 'danger', mt: '2' })}

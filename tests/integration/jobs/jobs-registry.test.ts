@@ -49,7 +49,7 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the sweep, the auto-completion, the membership schedule, the checkout expiry, the earnings hold release, the monthly Premium pool and payouts and the data exports as cron schedules', async () => {
+  it('stores every schedule of the registry as a cron schedule', async () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
@@ -59,6 +59,7 @@ describe('scheduled work', () => {
       { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
       { name: 'privacy.exports', cron: '* * * * *' },
+      { name: 'quizzes.close-expired', cron: '*/15 * * * *' },
       { name: 'service-orders.auto-complete', cron: '*/15 * * * *' },
       { name: 'storage.sweep', cron: '17 3 * * *' },
     ])

@@ -1,6 +1,7 @@
 // A saved lesson's content (editor and up): kind, Markdown text, the video (an uploaded file, checked by content on
 // the server, or a YouTube/Vimeo link) and downloadable attachments. Saved on its own, apart from the course form.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
@@ -20,7 +21,7 @@ interface Attachment {
   key: string
 }
 interface ContentState {
-  kind: 'article' | 'video'
+  kind: 'article' | 'video' | 'quiz'
   bodyMarkdown: string
   videoUrl: string
   videoKey: string | null
@@ -139,7 +140,23 @@ export default function LessonContentDialog({
           >
             <option value="article">Article</option>
             <option value="video">Video</option>
+            <option value="quiz">Quiz</option>
           </SelectField>
+          {form.kind === 'quiz' ? (
+            <p className={css({ fontSize: 'sm' })}>
+              {content.data?.kind === 'quiz' ? (
+                <Link
+                  to="/admin/quizzes/$courseId/$lessonId"
+                  params={{ courseId, lessonId }}
+                  className={css({ color: 'accent', textDecoration: 'underline' })}
+                >
+                  Edit the quiz’s questions and pass mark
+                </Link>
+              ) : (
+                'Save the lesson as a quiz, then open it again to write its questions.'
+              )}
+            </p>
+          ) : null}
           {form.kind === 'video' ? (
             <>
               <TextField

@@ -1,0 +1,379 @@
+// A quiz lesson's editor (studio and staff): pass mark, attempts, wait, time limit, shuffling, whether completion
+// needs it; the questions (single or multiple choice, true/false, short answer) each with its explanation; and the
+// quiz's numbers so far. The server checks every rule again (schemas/quiz.ts) and is the only one that grades.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { CheckboxField, FormAlert, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { notify } from '#client/components/ui/toaster.tsx'
+import { errorMessage } from '#client/lib/errors.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { QUIZ_LIMITS, QUIZ_QUESTION_LABELS, QUIZ_QUESTION_TYPES, type QuizQuestionType } from '#shared/quiz.ts'
+import { css } from '#styled-system/css'
+import { QuizStats } from './QuizStats.tsx'
+
+type Editor = RouterOutputs['quizzes']['editor']
+type Question = Editor['questions'][number]
+type Settings = Editor['settings']
+
+const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })
+const stack = css({ display: 'flex', flexDir: 'column', gap: '3' })
+const grid = css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: 'repeat(2, 1fr)' } })
+
+const newId = () => Math.random().toString(36).slice(2, 10)
+
+function blankQuestion(type: QuizQuestionType): Question {
+  const base = { id: newId(), prompt: '', explanation: '' }
+  if (type === 'true_false') return { ...base, type, answer: true }
+  if (type === 'short') return { ...base, type, accepted: [''] }
+  return {
+    ...base,
+    type,
+    options: [
+      { id: newId(), text: '', correct: true },
+      { id: newId(), text: '', correct: false },
+    ],
+  }
+}
+
+/** Another type keeps the prompt and explanation (and the options between single and multiple choice). */
+function retype(question: Question, type: QuizQuestionType): Question {
+  const blank = blankQuestion(type)
+  const kept = { ...blank, id: question.id, prompt: question.prompt, explanation: question.explanation } as Question
+  if ('options' in question && 'options' in kept) {
+    const options = question.options.map((option, index) => ({
+      ...option,
+      correct: type === 'single' ? index === question.options.findIndex((o) => o.correct) : option.correct,
+    }))
+    return { ...kept, options }
+  }
+  return kept
+}
+
+const numberOrNull = (value: string) => (value.trim() === '' ? null : Number(value))
+
+export function QuizEditor({ courseId, lessonId }: { courseId: string; lessonId: string }) {
+  const trpc = useTRPC()
+  const quiz = useQuery(trpc.quizzes.editor.queryOptions({ courseId, lessonId }, { staleTime: 0 }))
+  if (quiz.isPending) return <LoadingState label="Loading the quiz…" />
+  if (quiz.isError)
+    return <ErrorState title="Could not load the quiz" error={quiz.error} onRetry={() => quiz.refetch()} />
+  return (
+    <div className={css({ display: 'grid', gap: '6' })}>
+      <QuizForm quiz={quiz.data} />
+      <QuizStats stats={quiz.data.stats} />
+    </div>
+  )
+}
+
+function QuizForm({ quiz }: { quiz: Editor }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [settings, setSettings] = useState<Settings>(quiz.settings)
+  const [questions, setQuestions] = useState<Question[]>(quiz.questions)
+  const [limits, setLimits] = useState({
+    attempts: quiz.settings.maxAttempts?.toString() ?? '',
+    timeLimit: quiz.settings.timeLimitMinutes?.toString() ?? '',
+  })
+  const [problem, setProblem] = useState<string | null>(null)
+  const ref = { courseId: quiz.courseId, lessonId: quiz.lessonId }
+  const save = useMutation(
+    trpc.quizzes.save.mutationOptions({
+      onSuccess: (saved) => {
+        queryClient.setQueryData(trpc.quizzes.editor.queryKey(ref), saved)
+        setProblem(null)
+        notify('success', 'Quiz saved')
+      },
+      onError: (error) => setProblem(errorMessage(error)),
+    }),
+  )
+  const update = (index: number, next: Question) =>
+    setQuestions((list) => list.map((question, i) => (i === index ? next : question)))
+  const move = (index: number, by: number) =>
+    setQuestions((list) => {
+      const copy = [...list]
+      const [item] = copy.splice(index, 1)
+      if (item) copy.splice(index + by, 0, item)
+      return copy
+    })
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    save.mutate({
+      ...ref,
+      settings: {
+        ...settings,
+        maxAttempts: numberOrNull(limits.attempts),
+        timeLimitMinutes: numberOrNull(limits.timeLimit),
+      },
+      questions: questions.map((question) =>
+        question.type === 'short'
+          ? { ...question, accepted: question.accepted.map((text) => text.trim()).filter(Boolean) }
+          : question,
+      ),
+    })
+  }
+  return (
+    <form onSubmit={onSubmit} className={css({ display: 'grid', gap: '6' })} aria-labelledby="quiz-settings-title">
+      <section className={card}>
+        <h2 id="quiz-settings-title" className={css({ fontWeight: 'semibold', fontSize: 'lg', mb: '3' })}>
+          Settings
+        </h2>
+        <div className={grid}>
+          <TextField
+            label="Pass mark (%)"
+            type="number"
+            min={1}
+            max={100}
+            required
+            value={settings.passPercent}
+            onChange={(e) => setSettings({ ...settings, passPercent: Number(e.target.value) })}
+          />
+          <TextField
+            label="Attempts allowed"
+            hint="Leave empty for unlimited attempts."
+            type="number"
+            min={1}
+            max={100}
+            value={limits.attempts}
+            onChange={(e) => setLimits({ ...limits, attempts: e.target.value })}
+          />
+          <TextField
+            label="Wait between attempts (minutes)"
+            type="number"
+            min={0}
+            max={QUIZ_LIMITS.maxWaitHours * 60}
+            value={settings.waitMinutes}
+            onChange={(e) => setSettings({ ...settings, waitMinutes: Number(e.target.value) })}
+          />
+          <TextField
+            label="Time limit (minutes)"
+            hint="Leave empty for no time limit. An attempt is graded as submitted when time runs out."
+            type="number"
+            min={1}
+            max={QUIZ_LIMITS.maxTimeLimitMinutes}
+            value={limits.timeLimit}
+            onChange={(e) => setLimits({ ...limits, timeLimit: e.target.value })}
+          />
+        </div>
+        <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '4', mt: '4' })}>
+          <CheckboxField
+            label="Shuffle questions"
+            checked={settings.shuffleQuestions}
+            onChange={(e) => setSettings({ ...settings, shuffleQuestions: e.target.checked })}
+          />
+          <CheckboxField
+            label="Shuffle options"
+            checked={settings.shuffleOptions}
+            onChange={(e) => setSettings({ ...settings, shuffleOptions: e.target.checked })}
+          />
+          <CheckboxField
+            label="Required to complete the course"
+            checked={settings.required}
+            onChange={(e) => setSettings({ ...settings, required: e.target.checked })}
+          />
+        </div>
+      </section>
+      <section className={stack} aria-labelledby="quiz-questions-title">
+        <h2 id="quiz-questions-title" className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>
+          Questions ({questions.length})
+        </h2>
+        {questions.length === 0 ? (
+          <p className={css({ color: 'fg.muted' })}>No questions yet. Add the first one below.</p>
+        ) : null}
+        <ol className={stack}>
+          {questions.map((question, index) => (
+            <li key={question.id} className={card}>
+              <QuestionFields
+                question={question}
+                number={index + 1}
+                onChange={(next) => update(index, next)}
+                onRemove={() => setQuestions((list) => list.filter((_, i) => i !== index))}
+                onUp={index > 0 ? () => move(index, -1) : undefined}
+                onDown={index < questions.length - 1 ? () => move(index, 1) : undefined}
+              />
+            </li>
+          ))}
+        </ol>
+        <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })}>
+          {QUIZ_QUESTION_TYPES.map((type) => (
+            <button
+              key={type}
+              type="button"
+              className={button({ variant: 'outline', size: 'sm' })}
+              disabled={questions.length >= QUIZ_LIMITS.questions}
+              onClick={() => setQuestions((list) => [...list, blankQuestion(type)])}
+            >
+              Add {QUIZ_QUESTION_LABELS[type].toLowerCase()} question
+            </button>
+          ))}
+        </div>
+      </section>
+      {problem ? <FormAlert>{problem}</FormAlert> : null}
+      <div>
+        <button type="submit" className={button()} aria-busy={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save quiz'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function QuestionFields({
+  question,
+  number,
+  onChange,
+  onRemove,
+  onUp,
+  onDown,
+}: {
+  question: Question
+  number: number
+  onChange: (question: Question) => void
+  onRemove: () => void
+  onUp?: () => void
+  onDown?: () => void
+}) {
+  const groupId = useId()
+  return (
+    <fieldset className={css({ borderWidth: 0, p: 0, m: 0, display: 'grid', gap: '3' })}>
+      <legend className={css({ fontWeight: 'semibold', mb: '2' })}>Question {number}</legend>
+      <SelectField
+        label={`Question ${number}: type`}
+        value={question.type}
+        onChange={(e) => onChange(retype(question, e.target.value as QuizQuestionType))}
+      >
+        {QUIZ_QUESTION_TYPES.map((type) => (
+          <option key={type} value={type}>
+            {QUIZ_QUESTION_LABELS[type]}
+          </option>
+        ))}
+      </SelectField>
+      <TextAreaField
+        label={`Question ${number}`}
+        rows={2}
+        required
+        maxLength={QUIZ_LIMITS.prompt}
+        value={question.prompt}
+        onChange={(e) => onChange({ ...question, prompt: e.target.value })}
+      />
+      {question.type === 'single' || question.type === 'multiple' ? (
+        <fieldset className={css({ borderWidth: 0, p: 0, m: 0, display: 'grid', gap: '2' })}>
+          <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '1' })}>
+            Options ({question.type === 'single' ? 'mark the one correct option' : 'mark every correct option'})
+          </legend>
+          {question.options.map((option, index) => (
+            <div key={option.id} className={css({ display: 'flex', gap: '2', alignItems: 'end', flexWrap: 'wrap' })}>
+              <label
+                className={css({ display: 'inline-flex', gap: '1', alignItems: 'center', minH: '10', fontSize: 'sm' })}
+              >
+                <input
+                  type={question.type === 'single' ? 'radio' : 'checkbox'}
+                  name={`${groupId}-correct`}
+                  aria-label={`Question ${number}, option ${index + 1} is correct`}
+                  checked={option.correct}
+                  className={css({ w: '4', h: '4', accentColor: 'accent' })}
+                  onChange={(e) =>
+                    onChange({
+                      ...question,
+                      options: question.options.map((o, i) =>
+                        question.type === 'single'
+                          ? { ...o, correct: i === index }
+                          : i === index
+                            ? { ...o, correct: e.target.checked }
+                            : o,
+                      ),
+                    })
+                  }
+                />
+                <span aria-hidden="true">Correct</span>
+              </label>
+              <TextField
+                label={`Question ${number}, option ${index + 1}`}
+                className={css({ display: 'flex', flexDir: 'column', gap: '1', flex: '1 1 12rem' })}
+                required
+                maxLength={QUIZ_LIMITS.optionText}
+                value={option.text}
+                onChange={(e) =>
+                  onChange({
+                    ...question,
+                    options: question.options.map((o, i) => (i === index ? { ...o, text: e.target.value } : o)),
+                  })
+                }
+              />
+              <button
+                type="button"
+                className={button({ variant: 'ghost', size: 'sm' })}
+                disabled={question.options.length <= 2}
+                aria-label={`Remove option ${index + 1} of question ${number}`}
+                onClick={() => onChange({ ...question, options: question.options.filter((_, i) => i !== index) })}
+              >
+                Remove
+              </button>
+            </div>
+          ))}
+          <div>
+            <button
+              type="button"
+              className={button({ variant: 'outline', size: 'sm' })}
+              disabled={question.options.length >= QUIZ_LIMITS.options}
+              onClick={() =>
+                onChange({ ...question, options: [...question.options, { id: newId(), text: '', correct: false }] })
+              }
+            >
+              Add option
+            </button>
+          </div>
+        </fieldset>
+      ) : null}
+      {question.type === 'true_false' ? (
+        <SelectField
+          label={`Question ${number}: correct answer`}
+          value={question.answer ? 'true' : 'false'}
+          onChange={(e) => onChange({ ...question, answer: e.target.value === 'true' })}
+        >
+          <option value="true">True</option>
+          <option value="false">False</option>
+        </SelectField>
+      ) : null}
+      {question.type === 'short' ? (
+        <TextAreaField
+          label={`Question ${number}: accepted answers (one per line)`}
+          hint="Matched ignoring upper/lower case and spaces."
+          rows={2}
+          required
+          value={question.accepted.join('\n')}
+          onChange={(e) => onChange({ ...question, accepted: e.target.value.split('\n') })}
+        />
+      ) : null}
+      <TextAreaField
+        label={`Question ${number}: explanation (shown after an attempt)`}
+        rows={2}
+        maxLength={QUIZ_LIMITS.explanation}
+        value={question.explanation}
+        onChange={(e) => onChange({ ...question, explanation: e.target.value })}
+      />
+      <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+        {onUp ? (
+          <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={onUp}>
+            Move up
+          </button>
+        ) : null}
+        {onDown ? (
+          <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={onDown}>
+            Move down
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className={button({ variant: 'ghost', size: 'sm' })}
+          aria-label={`Remove question ${number}`}
+          onClick={onRemove}
+        >
+          Remove question
+        </button>
+      </div>
+    </fieldset>
+  )
+}

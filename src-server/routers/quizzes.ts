@@ -1,0 +1,31 @@
+// Quizzes (issue 33): the learner's side (the quiz without its key, start, save answers, submit) and the editors'
+// (the definition with its key and the numbers, save). Flows check access: the lesson's rule for learners, the
+// course's team or a staff editor for editors.
+import { attemptAnswersInput, quizRefInput, saveQuizInput } from '../../src-shared/schemas/quiz.ts'
+import { quizForEditor, saveQuiz } from '../flows/quiz-editing.ts'
+import { learnerQuiz, saveQuizAnswers, startQuizAttempt, submitQuizAttempt } from '../flows/quiz-taking.ts'
+import { authedProcedure, router } from '../trpc/init.ts'
+
+export const quizzesRouter = router({
+  /** The quiz as the learner sees it: never its key before an attempt is submitted. */
+  forLearner: authedProcedure
+    .input(quizRefInput)
+    .query(({ ctx, input }) => learnerQuiz(ctx.db, ctx.user, input, ctx.config.publicUrl)),
+
+  start: authedProcedure
+    .input(quizRefInput)
+    .mutation(({ ctx, input }) => startQuizAttempt(ctx.db, ctx.user, input, ctx.config.publicUrl)),
+
+  saveAnswers: authedProcedure
+    .input(attemptAnswersInput)
+    .mutation(({ ctx, input }) => saveQuizAnswers(ctx.db, ctx.user, input)),
+
+  submit: authedProcedure
+    .input(attemptAnswersInput)
+    .mutation(({ ctx, input }) => submitQuizAttempt(ctx.db, ctx.user, input, ctx.config.publicUrl)),
+
+  /** The whole quiz with its key and its numbers, for the course's editors and staff editors. */
+  editor: authedProcedure.input(quizRefInput).query(({ ctx, input }) => quizForEditor(ctx.db, ctx.user, input)),
+
+  save: authedProcedure.input(saveQuizInput).mutation(({ ctx, input }) => saveQuiz(ctx.db, ctx.user, input)),
+})
