@@ -32,6 +32,7 @@ import * as m290130 from './2026_11_29_0130_course_team_invites.ts'
 import * as m290200 from './2026_11_29_0200_earnings.ts'
 import * as m290210 from './2026_11_29_0210_payouts.ts'
 import * as m290220 from './2026_11_29_0220_course_shares.ts'
+import * as m290250 from './2026_11_29_0250_processor_fees.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0200_earnings': m290200,
   '2026_11_29_0210_payouts': m290210,
   '2026_11_29_0220_course_shares': m290220,
+  '2026_11_29_0250_processor_fees': m290250,
 }

@@ -62,7 +62,13 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const purchase = { userId: order.user_id, orderId: order.id, lines }
     await grantForPaidOrder(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
     await openServiceOrders(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
-    await creditCreatorSales(trx, { orderId: order.id, currency: order.currency, paidAt, lines })
+    await creditCreatorSales(trx, {
+      orderId: order.id,
+      currency: order.currency,
+      paidAt,
+      lines,
+      processorFeeDue: payment.source === 'stripe',
+    })
     // The paid lines leave the cart (lines of another currency stay).
     await removePurchasedItems(
       trx,

@@ -6,6 +6,7 @@ import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
+import { settleDueProcessorFees } from '../flows/processor-fees.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
@@ -37,6 +38,8 @@ export type Jobs = {
   'earnings.release-holds': Record<string, never>
   /** The month's payouts to creators (flows/creator-payouts.ts runPayouts): safe on several workers at once. */
   'earnings.payouts': Record<string, never>
+  /** Take Stripe's fee from creators' shares of card orders whose fee Stripe had not reported yet (decision 0047). */
+  'earnings.processor-fees': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -62,6 +65,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'earnings.release-holds': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
   // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
+  // Each run retries what is still due itself: a failed run needs no retry of its own.
+  'earnings.processor-fees': { retryLimit: 0, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -74,6 +79,7 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
   // The 1st of each month at 06:00 UTC: the previous month's payouts (the studio shows this date).
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
+  { name: 'earnings.processor-fees', cron: '*/15 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -131,6 +137,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       deps.log.info(run, 'ran creators’ payouts')
       // Failed transfers stay 'failed' for staff and are retried on the job's retry (same idempotency keys).
       if (run.failed > 0) throw new Error(`${run.failed} payout(s) failed; retrying`)
+    },
+    'earnings.processor-fees': async () => {
+      const counts = await settleDueProcessorFees(deps.db, deps.stripe ?? null, clock.now(), deps.log)
+      if (counts.taken || counts.failed) deps.log.info(counts, 'took Stripe’s fees from creators’ shares')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

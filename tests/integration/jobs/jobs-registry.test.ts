@@ -49,11 +49,12 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the sweep, the auto-completion, the membership schedule, the checkout expiry, the earnings hold release and the monthly payouts as cron schedules', async () => {
+  it('stores the sweep, the auto-completion, the membership schedule, the checkout expiry, the earnings hold release, the processor-fee sweep and the monthly payouts as cron schedules', async () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
       { name: 'earnings.payouts', cron: '0 6 1 * *' },
+      { name: 'earnings.processor-fees', cron: '*/15 * * * *' },
       { name: 'earnings.release-holds', cron: '41 * * * *' },
       { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
