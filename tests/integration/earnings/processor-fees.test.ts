@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { allocateByNet } from '../../../src-server/earnings/processor-fees.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
+import { creatorEntries } from '../../../src-server/earnings/statements.ts'
 import { settleDueProcessorFees, settleProcessorFees } from '../../../src-server/flows/processor-fees.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { stripeRefundGateway } from '../../../src-server/flows/stripe-refunds.ts'
@@ -50,7 +51,7 @@ async function payByCard(courses: SoldCourse[]) {
   const orderId = await payCartByCard(fake, caller)
   const order = await db()
     .selectFrom('orders')
-    .select(['captured_minor', 'stripe_payment_intent_id', 'stripe_session_id'])
+    .select(['reference', 'captured_minor', 'stripe_payment_intent_id', 'stripe_session_id'])
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow()
   const lines = await db()
@@ -128,6 +129,12 @@ describe('the processor’s fee', () => {
         processor_fee_due: false,
       })
       expect(await balanceOf(creator.id)).toEqual({ pending: share.creator_minor, available: 0 })
+      // The creator's statement names it, beside the sale.
+      const { entries } = await creatorEntries(db(), creator.id, 1, 10)
+      expect(entries.map((entry) => [entry.description, entry.pendingMinor])).toEqual([
+        [`Card processing fee: ${course.title} (order ${paid.order.reference})`, -part],
+        [`Sale of ${course.title} (order ${paid.order.reference})`, share.creator_minor + part],
+      ])
       expect(await feeEntries(`processor_fee:${line.id}`)).toEqual([
         {
           account: 'creator_pending',
@@ -281,6 +288,10 @@ describe('a lost dispute’s chargeback fee', () => {
         expect.objectContaining({ account: 'processor_fees', amount_minor: part }),
       ])
       expect(await balanceOf(creator.id)).toEqual({ pending: 0, available: -part })
+      const { entries } = await creatorEntries(db(), creator.id, 1, 10)
+      expect(entries.map((entry) => entry.description)).toContain(
+        `Chargeback fee (dispute lost): ${course.title} (order ${paid.order.reference})`,
+      )
     }
     await expectLedgerBalanced()
   })
