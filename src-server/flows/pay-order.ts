@@ -67,7 +67,8 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
       currency: order.currency,
       paidAt,
       lines,
-      processorFeeDue: payment.source === 'stripe',
+      // Stripe took money: its fee on it is read after this commits (flows/processor-fees.ts).
+      processorFeeDue: payment.source === 'stripe' && captured > 0,
     })
     // The paid lines leave the cart (lines of another currency stay).
     await removePurchasedItems(
