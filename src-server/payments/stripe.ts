@@ -1,6 +1,6 @@
 // The only module that imports the Stripe SDK. The app asks Stripe to create, read back and expire a Checkout
-// Session, to read Stripe's fee on a payment, to refund a payment, to cancel, resume and change a subscription (with the prorated amount previewed
-// first), to open a customer portal session, to run creators' Connect accounts and pay them (transfers), and it
+// Session, to read Stripe's fee on a payment, to refund a payment, to cancel, resume and change a subscription (with
+// the prorated amount previewed first), to open a customer portal session, to run creators' Connect accounts and pay them (transfers), and it
 // verifies signed webhooks. They sit behind StripeApi, so a test
 // (or another gateway) can supply its own; everything Stripe answers is parsed by our zod schemas before the domain
 // sees it.
