@@ -856,6 +856,8 @@ export interface EarningSharesTable {
   plan_id: string | null
   hold_until: Date
   created_at: CreatedAt
+  /** Paid through Stripe and the processor's fee not taken yet (migration 2026_11_29_0250). */
+  processor_fee_due: Generated<boolean>
 }
 
 export type LedgerKind =

@@ -108,11 +108,12 @@ function TeachPage() {
       </Section>
       <Section title="How you are paid">
         <p className={css({ fontSize: 'sm', maxW: '3xl' })}>
-          Each sale of your course earns its price after any discount, before tax, less your plan's platform fee. It
-          waits {EARNINGS_HOLD_DAYS} days (the buyers' refund window), then becomes available. On the 1st of each month
-          we pay every available balance of 50.00 or more, per currency, to your bank through Stripe (set it up once in
-          your studio's Payouts; Stripe collects your tax details). A refund takes back exactly what its sale earned
-          you. Your studio's{' '}
+          Each sale of your course earns its price after any discount, before tax, less your plan's platform fee and,
+          when paid by card, its share of the card processor's fee (and of a chargeback fee if the buyer's bank takes
+          the payment back). It waits {EARNINGS_HOLD_DAYS} days (the buyers' refund window), then becomes available. On
+          the 1st of each month we pay every available balance of 50.00 or more, per currency, to your bank through
+          Stripe (set it up once in your studio's Payouts; Stripe collects your tax details). A refund takes back
+          exactly what its sale earned you. Your studio's{' '}
           <a href="/studio/earnings" className={css({ color: 'accent', textDecoration: 'underline' })}>
             Earnings
           </a>{' '}

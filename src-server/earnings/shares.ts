@@ -21,6 +21,8 @@ export interface Sale {
   holdUntil: Date
   /** The line's part of the processor's fee, when known at the sale. */
   processorFeeMinor?: number
+  /** Paid through Stripe: the processor's fee is taken once Stripe reports it (processor-fees.ts). */
+  processorFeeDue?: boolean
   /**
    * Who shares the creators' part, in basis points summing to 10,000 (the course's instructors at the sale);
    * absent: the creator alone.
@@ -70,8 +72,8 @@ export function splitLine(netMinor: number, basisPoints: number, processorFeeMin
 }
 
 const saleKey = (orderItemId: string) => `sale:${orderItemId}`
-const releaseKey = (orderItemId: string) => `release:${orderItemId}`
-const reversalKey = (orderItemId: string) => `reversal:${orderItemId}`
+export const releaseKey = (orderItemId: string) => `release:${orderItemId}`
+export const reversalKey = (orderItemId: string) => `reversal:${orderItemId}`
 
 /** Stores the split and posts the creator's pending share; a second call for the same line changes nothing. */
 export async function recordSale(trx: DB, sale: Sale): Promise<boolean> {
@@ -92,6 +94,7 @@ export async function recordSale(trx: DB, sale: Sale): Promise<boolean> {
       plan_id: sale.planId,
       hold_until: sale.holdUntil,
       created_at: sale.paidAt,
+      processor_fee_due: sale.processorFeeDue ?? false,
     })
     .onConflict((oc) => oc.column('order_item_id').doNothing())
     .returning('order_item_id')
@@ -133,7 +136,7 @@ export async function recordSale(trx: DB, sale: Sale): Promise<boolean> {
   })
 }
 
-type ShareRow = {
+export type ShareRow = {
   order_item_id: string
   currency: Currency
   net_minor: number
@@ -145,7 +148,7 @@ type ShareRow = {
 }
 
 /** The share rows of these lines, locked so a reversal and a hold release of the same line never interleave. */
-async function lockShares(trx: DB, orderItemIds: readonly string[]): Promise<ShareRow[]> {
+export async function lockShares(trx: DB, orderItemIds: readonly string[]): Promise<ShareRow[]> {
   if (orderItemIds.length === 0) return []
   const shares = await trx
     .selectFrom('earning_shares')

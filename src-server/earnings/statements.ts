@@ -35,8 +35,11 @@ interface EntryRow {
   order_reference: string | null
 }
 
-/** The kinds whose key names an order line (`sale:<line>`, `reversal:<line>`, `release:<line>`). */
-const LINE_KINDS = ['sale', 'refund', 'dispute', 'hold_release'] as const
+/**
+ * The kinds whose key names an order line (`sale:<line>`, `reversal:<line>`, `release:<line>`, `processor_fee:<line>`,
+ * `chargeback_fee:<line>:<dispute>`).
+ */
+const LINE_KINDS = ['sale', 'refund', 'dispute', 'hold_release', 'processor_fee'] as const
 
 function entriesQuery(db: DB, creatorId: string) {
   return db
@@ -83,7 +86,7 @@ function describe(row: EntryRow): string {
     case 'pool_share':
       return row.memo || 'Premium pool share'
     case 'processor_fee':
-      return row.memo || 'Payment processor fee'
+      return `${row.memo || 'Payment processor fee'}: ${course}${order}`
     default:
       return row.memo || 'Adjustment'
   }

@@ -101,7 +101,8 @@ function sessionPaid(trx: Transaction<Database>, event: EventOf<'session'>) {
   return withOurSession(trx, event, async (orderId) => {
     if (!isSessionPaid(event.object)) return ignored('not_paid')
     await markPaid(trx, orderId, paidPaymentOf(event.object))
-    return PROCESSED
+    // Stripe's fee is read after the commit (and swept later if Stripe cannot answer): the sale never waits for it.
+    return { outcome: 'processed', followUp: { cancelSubscriptions: [], processorFeeOf: orderId } }
   })
 }
 

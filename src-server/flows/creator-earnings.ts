@@ -13,6 +13,8 @@ export interface PaidLines {
   orderId: string
   currency: Currency
   paidAt: Date
+  /** Paid through Stripe: each line's part of Stripe's fee is taken once Stripe reports it (processor-fees.ts). */
+  processorFeeDue?: boolean
   lines: readonly { id: string; kind: CartItemKind; course_id: string | null; unit_price_minor: number }[]
 }
 
@@ -54,6 +56,7 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
       paidAt: order.paidAt,
       holdUntil: new Date(order.paidAt.getTime() + EARNINGS_HOLD_DAYS * DAY_MS),
       recipients: recipientsOf(instructors.get(line.course_id as string), creatorId),
+      processorFeeDue: order.processorFeeDue ?? false,
     })
     if (recorded) credited++
   }

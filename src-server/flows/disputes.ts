@@ -2,12 +2,14 @@
 // 'dispute'), marks it Disputed and alerts staff; charge.dispute.closed gives the access back when the dispute is
 // won (only what the dispute took: lines refunded before stay refunded). A lost dispute leaves the order Disputed
 // and its access revoked, and records the money the bank took back as a refund of method 'dispute' with its credit
-// note (the whole remainder ends a plan's subscription too). Each dispute is remembered, so a 'closed' that
+// note (the whole remainder ends a plan's subscription too), and Stripe's chargeback fee is charged to the creators of
+// the lines it gave back. Each dispute is remembered, so a 'closed' that
 // overtakes its 'created' is not undone.
 
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
+import { allocateByNet, takeChargebackFees } from '../earnings/processor-fees.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -25,6 +27,8 @@ export interface DisputeEvent {
   reason?: string | null
   /** The disputed amount (what a lost dispute takes back). */
   amountMinor?: number | null
+  /** Stripe's chargeback fee (its balance transactions' fees); charged to the disputed lines' creators when lost. */
+  feeMinor?: number | null
 }
 
 export type DisputeOutcome = 'applied' | 'not_ours' | 'already_closed'
@@ -100,6 +104,14 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
     },
     refundEffects,
   )
+  // The chargeback fee over the lines given back, by net: each creator line's part is its creators' (decision 0047).
+  if (whole && dispute.feeMinor && dispute.feeMinor > 0) {
+    const parts = allocateByNet(
+      dispute.feeMinor,
+      open.map((line) => ({ id: line.id, netMinor: line.unit_price_minor })),
+    )
+    await takeChargebackFees(trx, dispute.disputeId, parts)
+  }
   return ended
 }
 

@@ -62,7 +62,14 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const purchase = { userId: order.user_id, orderId: order.id, lines }
     await grantForPaidOrder(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
     await openServiceOrders(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
-    await creditCreatorSales(trx, { orderId: order.id, currency: order.currency, paidAt, lines })
+    await creditCreatorSales(trx, {
+      orderId: order.id,
+      currency: order.currency,
+      paidAt,
+      lines,
+      // Stripe took money: its fee on it is read after this commits (flows/processor-fees.ts).
+      processorFeeDue: payment.source === 'stripe' && captured > 0,
+    })
     // The paid lines leave the cart (lines of another currency stay).
     await removePurchasedItems(
       trx,

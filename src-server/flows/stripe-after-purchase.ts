@@ -51,7 +51,16 @@ function disputeOf(dispute: StripeDispute): DisputeEvent | IgnoredReason {
     status: dispute.status,
     reason: dispute.reason,
     amountMinor: dispute.amount ?? null,
+    feeMinor: chargebackFeeOf(dispute),
   }
+}
+
+/** Stripe's fees on the dispute's balance transactions (the chargeback fee), in the charge's currency. */
+function chargebackFeeOf(dispute: StripeDispute): number {
+  return (dispute.balance_transactions ?? []).reduce(
+    (sum, bt) => sum + (bt.exchange_rate ? Math.round(bt.fee / bt.exchange_rate) : bt.fee),
+    0,
+  )
 }
 
 /** charge.dispute.created: the order's access is withheld, it becomes Disputed, staff are alerted. */

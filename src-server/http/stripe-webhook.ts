@@ -4,7 +4,9 @@
 // answers 500, so that Stripe retries it.
 import type { FastifyInstance } from 'fastify'
 import { processStripeEvent } from '../flows/apply-stripe-event.ts'
+import { settleProcessorFees } from '../flows/processor-fees.ts'
 import type { HttpDeps } from '../kernel/config.ts'
+import type { DB } from '../kernel/db.ts'
 import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
 import { sendServiceUnavailable } from '../kernel/error-mapping.ts'
 import { paymentsOf } from '../payments/config.ts'
@@ -51,6 +53,9 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
           request.log[level](result, 'stripe webhook event ignored')
         }
         if (result.followUp) await followUp(result.followUp, stripe, request.log)
+        if (result.followUp?.processorFeeOf && stripe) {
+          await takeProcessorFee(deps.db, stripe, result.followUp.processorFeeOf, request.log)
+        }
         return { received: true, outcome: result.outcome }
       } catch (error) {
         // Nothing was committed; Stripe retries later (an outage answers 503 like every route).
@@ -74,4 +79,16 @@ async function followUp(
       log.warn({ err: error, subscription }, 'could not cancel a subscription at Stripe')
     })
   }
+}
+
+/** After a paid session committed: Stripe's fee on it, taken from the creators' shares; a failure waits for the sweep. */
+async function takeProcessorFee(
+  db: DB,
+  stripe: StripeApi,
+  orderId: string,
+  log: { warn: (details: object, message: string) => void },
+) {
+  await settleProcessorFees(db, stripe, orderId).catch((error: unknown) => {
+    log.warn({ err: error, orderId }, 'could not take the processor fee of a paid order (the sweep retries)')
+  })
 }

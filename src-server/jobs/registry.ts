@@ -8,6 +8,7 @@ import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { buildPendingExports } from '../flows/data-export.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
+import { settleDueProcessorFees } from '../flows/processor-fees.ts'
 import { closeExpiredQuizAttempts } from '../flows/quiz-taking.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -46,6 +47,8 @@ export type Jobs = {
   'earnings.premium-pool': Record<string, never>
   /** Grade timed quiz attempts left open past their limit, as submitted at it (flows/quiz-taking.ts). */
   'quizzes.close-expired': Record<string, never>
+  /** Take Stripe's fee from creators' shares of card orders whose fee Stripe had not reported yet (decision 0047). */
+  'earnings.processor-fees': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -76,6 +79,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   // Idempotent per month and currency: a retry records only what the failed run did not.
   'earnings.premium-pool': { retryLimit: 3, retryDelay: 300, expireInSeconds: 1800 },
   'quizzes.close-expired': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
+  // Each run retries what is still due itself: a failed run needs no retry of its own.
+  'earnings.processor-fees': { retryLimit: 0, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -95,6 +100,7 @@ export const schedules: ScheduleOf<Jobs>[] = [
   // Every 15 minutes: a timed quiz attempt abandoned past its limit is graded soon after (its learner's own next
   // read grades it at once).
   { name: 'quizzes.close-expired', cron: '*/15 * * * *', data: {} },
+  { name: 'earnings.processor-fees', cron: '*/15 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -169,6 +175,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'quizzes.close-expired': async () => {
       const closed = await closeExpiredQuizAttempts(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
       if (closed) deps.log.info({ closed }, 'graded timed quiz attempts at their limit')
+    },
+    'earnings.processor-fees': async () => {
+      const counts = await settleDueProcessorFees(deps.db, deps.stripe ?? null, clock.now(), deps.log)
+      if (counts.taken || counts.failed) deps.log.info(counts, 'took Stripe’s fees from creators’ shares')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

@@ -13,6 +13,8 @@ export interface FollowUp {
    * of a plan whose payment a dashboard refund or a lost dispute took back.
    */
   cancelSubscriptions: string[]
+  /** A paid order whose creators' shares wait for Stripe's fee on the payment: read it and take it (decision 0047). */
+  processorFeeOf?: string
 }
 
 export type Applied = { outcome: 'processed'; followUp?: FollowUp } | { outcome: 'ignored'; reason: IgnoredReason }

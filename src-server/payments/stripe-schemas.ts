@@ -124,6 +124,17 @@ export const disputeSchema = z.object({
   payment_intent: z.union([id, z.object({ id })]).nullish(),
   amount: z.number().int().nonnegative().nullish(),
   reason: z.string().nullish(),
+  /** The money the dispute moved (the amount withdrawn, and Stripe's chargeback fee), as the event carries them. */
+  balance_transactions: z
+    .array(
+      z.object({
+        id,
+        fee: z.number().int(),
+        currency: z.string().min(3).max(3),
+        exchange_rate: z.number().positive().nullish(),
+      }),
+    )
+    .nullish(),
 })
 export type StripeDispute = z.infer<typeof disputeSchema>
 
@@ -161,3 +172,30 @@ export type StripeBalance = z.infer<typeof balanceSchema>
 
 /** Account links and login links: a one-time address of Stripe's hosted pages. */
 export const hostedLinkSchema = z.object({ url: z.string().url() })
+
+/** A balance transaction as Stripe returns it: the money a charge (or a dispute) moved, and Stripe's fee on it. */
+export const balanceTransactionSchema = z.object({
+  id,
+  amount: z.number().int(),
+  /** Stripe's fees in minor units of `currency` (the platform's settlement currency). */
+  fee: z.number().int(),
+  currency: z.string().min(3).max(3),
+  /** Set when the charge was converted: charge currency × rate = settlement currency. */
+  exchange_rate: z.number().positive().nullish(),
+})
+export type StripeBalanceTransaction = z.infer<typeof balanceTransactionSchema>
+
+/** A payment intent read with latest_charge.balance_transaction expanded (either may still be missing, or an id). */
+export const paymentIntentFeeSchema = z.object({
+  id,
+  latest_charge: z
+    .union([
+      id,
+      z.object({
+        id,
+        currency: z.string().min(3).max(3),
+        balance_transaction: z.union([id, balanceTransactionSchema]).nullish(),
+      }),
+    ])
+    .nullish(),
+})

@@ -1,6 +1,6 @@
 // The only module that imports the Stripe SDK. The app asks Stripe to create, read back and expire a Checkout
-// Session, to refund a payment, to cancel, resume and change a subscription (with the prorated amount previewed
-// first), to open a customer portal session, to run creators' Connect accounts and pay them (transfers), and it
+// Session, to read Stripe's fee on a payment, to refund a payment, to cancel, resume and change a subscription (with
+// the prorated amount previewed first), to open a customer portal session, to run creators' Connect accounts and pay them (transfers), and it
 // verifies signed webhooks. They sit behind StripeApi, so a test
 // (or another gateway) can supply its own; everything Stripe answers is parsed by our zod schemas before the domain
 // sees it.
@@ -12,6 +12,7 @@ import {
   checkoutSessionSchema,
   connectedAccountSchema,
   hostedLinkSchema,
+  paymentIntentFeeSchema,
   refundSchema,
   type StripeBalance,
   type StripeConnectedAccount,
@@ -35,6 +36,12 @@ export interface StripeApi {
    * subscription mode (where the session names none). Null when nothing was paid.
    */
   paymentIntentOfSession(sessionId: string): Promise<string | null>
+  /**
+   * Stripe's fee on a payment: payment intent → latest charge → its balance transaction's fee, in the charge's
+   * currency (converted at the balance transaction's rate when Stripe settled it in another). Null while Stripe has
+   * no charge or balance transaction for it yet.
+   */
+  processorFeeOfPayment(paymentIntentId: string): Promise<ProcessorFee | null>
   /** Closes an open session so it can no longer be paid; a session no longer open is read back as it is. */
   expireCheckoutSession(sessionId: string): Promise<CheckoutSession>
   /** Gives back part or all of a payment; the key makes a retry return the same refund. */
@@ -88,6 +95,13 @@ export interface StripeConnectApi {
   ): Promise<StripeTransfer>
   /** The platform's own balance (what transfers draw on), per currency. */
   retrieveBalance(): Promise<StripeBalance>
+}
+
+export interface ProcessorFee {
+  feeMinor: number
+  /** The charge's currency, upper case (USD). */
+  currency: string
+  balanceTransactionId: string
 }
 
 export interface PriceChange {
@@ -154,6 +168,19 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
       const payments = await stripe.invoicePayments.list({ invoice, limit: 10 })
       const paid = payments.data.find((payment) => payment.status === 'paid' && payment.payment.payment_intent)
       return idOf(paid?.payment.payment_intent)
+    },
+    async processorFeeOfPayment(paymentIntentId) {
+      const stripe = await connect()
+      const intent = paymentIntentFeeSchema.parse(
+        await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge.balance_transaction'] }),
+      )
+      const charge = intent.latest_charge
+      const bt = typeof charge === 'object' ? charge?.balance_transaction : null
+      if (!charge || typeof charge !== 'object' || !bt || typeof bt !== 'object') return null
+      const converted = bt.currency.toLowerCase() !== charge.currency.toLowerCase()
+      if (converted && !bt.exchange_rate) return null
+      const feeMinor = converted ? Math.round(bt.fee / (bt.exchange_rate as number)) : bt.fee
+      return { feeMinor, currency: charge.currency.toUpperCase(), balanceTransactionId: bt.id }
     },
     async expireCheckoutSession(sessionId) {
       const stripe = await connect()

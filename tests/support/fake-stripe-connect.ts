@@ -62,7 +62,7 @@ export interface FakeBalanceTransaction {
   reporting_category: string
   source: string
   status: 'available' | 'pending'
-  type: 'charge' | 'transfer' | 'transfer_cancel' | 'refund'
+  type: 'charge' | 'transfer' | 'transfer_cancel' | 'refund' | 'adjustment'
 }
 
 export interface FakeTransferReversal {
@@ -112,6 +112,8 @@ export interface FakeConnect {
   feeFor(amount: number): number
   /** A charge's balance transaction (amount, Stripe's fee, net), as charge.balance_transaction expands to. */
   recordCharge(chargeId: string, amount: number, currency: string): FakeBalanceTransaction
+  /** A dispute's withdrawal (the disputed amount out, and Stripe's chargeback fee, 15.00 by default). */
+  recordDispute(disputeId: string, amount: number, currency: string, fee?: number): FakeBalanceTransaction
 }
 
 type Queue = (type: string, object: unknown, account?: string) => void
@@ -205,6 +207,15 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
     recordCharge(chargeId, amount, currency) {
       const existing = [...balanceTransactions.values()].find((bt) => bt.source === chargeId && bt.type === 'charge')
       return existing ?? balanceTransaction('charge', amount, currency, chargeId, connect.feeFor(amount))
+    },
+    recordDispute(disputeId, amount, currency, fee = 1500) {
+      const existing = [...balanceTransactions.values()].find((bt) => bt.source === disputeId)
+      if (existing) return existing
+      const bt = balanceTransaction('adjustment', -amount, currency, disputeId, fee)
+      bt.reporting_category = 'dispute'
+      bt.description = `Chargeback withdrawal for ${disputeId}`
+      for (const detail of bt.fee_details) detail.description = 'Dispute fee'
+      return bt
     },
   }
 

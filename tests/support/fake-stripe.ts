@@ -1,5 +1,6 @@
 // A small local Stripe API for tests and development: Checkout Sessions create, retrieve and expire with the real
-// response shapes, refunds (idempotency keys honoured, never more than captured), idempotency keys refused above
+// response shapes, refunds (idempotency keys honoured, never more than captured), payment intents whose charge has a
+// balance transaction with Stripe's fee, disputes with their chargeback fee, idempotency keys refused above
 // Stripe's 255 characters, every API call remembered in order, Stripe Tax as a flat 20%, a
 // hosted checkout page whose Pay button completes the session, and webhook events signed with the SDK's own
 // test-header helper. Point the SDK at it with STRIPE_API_URL.
@@ -80,6 +81,18 @@ export interface FakeStripe {
   dashboardRefund(paymentIntentId: string, amount: number): FakeRefund
   /** The Charge object of a payment intent, as charge.refunded and disputes carry it. */
   chargeOf(paymentIntentId: string): Record<string, unknown>
+  /**
+   * A Dispute of the payment as Stripe's charge.dispute.* events carry it: its balance_transactions hold the
+   * withdrawal and Stripe's chargeback fee (15.00 unless `fee` says otherwise).
+   */
+  disputeOf(
+    paymentIntentId: string,
+    status: string,
+    amount: number,
+    options?: { id?: string; fee?: number },
+  ): Record<string, unknown>
+  /** The next payment intent read (GET /v1/payment_intents/:id) answers 500, as in an outage; later ones run on. */
+  failNextPaymentIntentRead(): void
   /** The next create call answers with this Stripe error. */
   failNextCreate(message?: string): void
   /** The next subscription cancel (DELETE /v1/subscriptions/:id) answers with this Stripe error; it runs on. */
@@ -110,6 +123,8 @@ export interface FakeStripe {
 }
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`
+/** A payment intent's one charge (the fake charges each payment once). */
+const chargeIdOf = (paymentIntentId: string) => `ch_${paymentIntentId.slice(3)}`
 
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const secretKey = options.secretKey ?? 'sk_test_fake'
@@ -128,6 +143,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const invoicePayments = new Map<string, string>()
   let failure: string | null = null
   let cancelFailure: string | null = null
+  let intentReadFailure = false
   let lastCreated = 0
   const tick = (at: number) => {
     lastCreated = Math.max(at, lastCreated + 1)
@@ -152,6 +168,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       body: payload,
     })
     return response.status
+  }
+
+  /** A card payment captured: Stripe's charge and its balance transaction (2.9 % + 30 fee, fake-stripe-connect.ts). */
+  function capture(paymentIntentId: string, amount: number, currency: string) {
+    captured.set(paymentIntentId, { amount, currency })
+    connected.connect.recordCharge(chargeIdOf(paymentIntentId), amount, currency)
   }
 
   function refund(paymentIntentId: string, amount: number, metadata: Record<string, string> = {}): FakeRefund | string {
@@ -218,9 +240,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       // Newest first, as Stripe lists them.
       const list = [...refunds.values()].filter((r) => r.payment_intent === paymentIntentId).reverse()
       const refunded = list.reduce((sum, r) => sum + r.amount, 0)
+      const bt = connected.connect.recordCharge(chargeIdOf(paymentIntentId), payment.amount, payment.currency)
       return {
-        id: `ch_${paymentIntentId.slice(3)}`,
+        id: chargeIdOf(paymentIntentId),
         object: 'charge',
+        balance_transaction: bt.id,
+        paid: true,
+        status: 'succeeded',
         amount: payment.amount,
         amount_refunded: refunded,
         currency: payment.currency,
@@ -228,6 +254,30 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         refunded: refunded === payment.amount,
         refunds: { object: 'list', data: list },
       }
+    },
+    disputeOf(paymentIntentId, status, amount, options = {}) {
+      const payment = captured.get(paymentIntentId)
+      if (!payment) throw new Error(`No such payment_intent ${paymentIntentId}`)
+      const disputeId = options.id ?? id('dp')
+      const withdrawal = connected.connect.recordDispute(disputeId, amount, payment.currency, options.fee)
+      return {
+        id: disputeId,
+        object: 'dispute',
+        amount,
+        balance_transactions: [withdrawal],
+        charge: chargeIdOf(paymentIntentId),
+        created: Math.floor(Date.now() / 1000),
+        currency: payment.currency,
+        is_charge_refundable: false,
+        livemode: false,
+        metadata: {},
+        payment_intent: paymentIntentId,
+        reason: 'fraudulent',
+        status,
+      }
+    },
+    failNextPaymentIntentRead() {
+      intentReadFailure = true
     },
     failNextCreate(message = 'Your card was declined.') {
       failure = message
@@ -249,12 +299,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         if (session.invoice && paymentStatus === 'paid' && (session.amount_total ?? 0) > 0) {
           const intent = id('pi')
           invoicePayments.set(session.invoice, intent)
-          captured.set(intent, { amount: session.amount_total ?? 0, currency: session.currency ?? 'usd' })
+          capture(intent, session.amount_total ?? 0, session.currency ?? 'usd')
         }
       }
       if (session.mode === 'payment' && !session.payment_intent) session.payment_intent = id('pi')
       if (session.payment_intent && paymentStatus === 'paid') {
-        captured.set(session.payment_intent, { amount: session.amount_total ?? 0, currency: session.currency ?? 'usd' })
+        capture(session.payment_intent, session.amount_total ?? 0, session.currency ?? 'usd')
       }
       return session
     },
@@ -356,6 +406,38 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const expand = [...url.searchParams].filter(([key]) => key.startsWith('expand')).map(([, value]) => value)
       if (!expand.includes('total_details.breakdown')) return send(response, 200, session)
       return send(response, 200, { ...session, total_details: withBreakdown(session.total_details) })
+    }
+    const intentPath = /^\/v1\/payment_intents\/([\w-]+)$/.exec(url.pathname)
+    if (request.method === 'GET' && intentPath) {
+      if (intentReadFailure) {
+        intentReadFailure = false
+        return send(response, 500, stripeError('An error occurred with our connection to Stripe.', 'api_error'))
+      }
+      const intentId = intentPath[1]!
+      const payment = captured.get(intentId)
+      if (!payment) return send(response, 404, stripeError(`No such payment_intent: '${intentId}'`))
+      // latest_charge (and its balance_transaction) are ids unless expanded, as Stripe answers.
+      const expand = [...url.searchParams].filter(([key]) => key.startsWith('expand')).map(([, value]) => value)
+      const charge = fake.chargeOf(intentId) as { id: string; balance_transaction: string }
+      const latestCharge = expand.some((path) => path.startsWith('latest_charge'))
+        ? {
+            ...charge,
+            balance_transaction: expand.includes('latest_charge.balance_transaction')
+              ? connected.connect.balanceTransactions.get(charge.balance_transaction)
+              : charge.balance_transaction,
+          }
+        : charge.id
+      return send(response, 200, {
+        id: intentId,
+        object: 'payment_intent',
+        amount: payment.amount,
+        amount_received: payment.amount,
+        currency: payment.currency,
+        latest_charge: latestCharge,
+        livemode: false,
+        metadata: {},
+        status: 'succeeded',
+      })
     }
     if (request.method === 'GET' && url.pathname === '/v1/invoice_payments') {
       const invoice = url.searchParams.get('invoice') ?? ''

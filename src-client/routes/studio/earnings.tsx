@@ -64,7 +64,8 @@ function EarningsPage() {
     <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <PageIntro title="Earnings">
         Your share of each sale is held for 30 days (the refund window), then becomes available and is paid on the 1st
-        of the month. Platform fee on your {overview.planName ?? 'Basic'} plan: {feePercent} %.
+        of the month. Platform fee on your {overview.planName ?? 'Basic'} plan: {feePercent} %. A card payment's
+        processing fee comes off each sale's share too, shown as its own entry.
       </PageIntro>
 
       <section aria-labelledby="balances-heading" className={card}>

@@ -1,12 +1,14 @@
-// The earnings ledger under random histories (issue 31): sales, partial and full refunds, lost disputes, replays of
-// any of them, hold releases at random times and payouts of whatever is available, in any order. After every
+// The earnings ledger under random histories (issue 31): sales (with the processor's fee at the sale, or taken later
+// as Stripe reports it), partial and full refunds, lost disputes and their chargeback fees, replays of any of them,
+// hold releases at random times and payouts of whatever is available, in any order. After every
 // history: the ledger sums to zero per currency; each creator's pending + available + paid out equals exactly the
-// shares of the lines they still keep (nothing created or lost); nobody is paid out more than that; and replaying
+// shares of the lines they still keep less the chargeback fees charged (nothing created or lost); nobody is paid out more than that; and replaying
 // any fact changes nothing.
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { post } from '../../../src-server/earnings/ledger.ts'
+import { takeChargebackFees, takeProcessorFees } from '../../../src-server/earnings/processor-fees.ts'
 import { recordSale, releaseDueHolds, reverseShares, splitLine } from '../../../src-server/earnings/shares.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { createUser } from '../../support/factories.ts'
@@ -24,8 +26,8 @@ beforeAll(async () => {
 afterAll(() => database.close())
 
 type Step =
-  | { kind: 'sale'; price: number; basisPoints: number; processorFee: number }
-  | { kind: 'refund' | 'dispute' | 'replaySale' | 'replayRefund'; line: number }
+  | { kind: 'sale'; price: number; basisPoints: number; processorFee: number; feeLater: boolean }
+  | { kind: 'refund' | 'dispute' | 'replaySale' | 'replayRefund' | 'fee' | 'chargeback'; line: number }
   | { kind: 'release'; days: number }
   | { kind: 'payout' }
 
@@ -37,7 +39,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       price: fc.integer({ min: 1, max: 50_000 }),
       basisPoints: fc.constantFrom(0, 500, 1000),
       processorFee: fc.integer({ min: 0, max: 2_000 }),
+      feeLater: fc.boolean(),
     }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constantFrom('fee' as const, 'chargeback' as const), line: fc.nat(20) }),
   },
   {
     weight: 2,
@@ -59,8 +66,19 @@ it('balances, conserves every share and pays nobody more than they keep, whateve
       const creator = await createUser(db())
       const buyer = await createUser(db())
       const start = Date.now()
-      const sold: { itemId: string; sale: Parameters<typeof recordSale>[1]; reversed: boolean; share: number }[] = []
+      const sold: {
+        itemId: string
+        orderId: string
+        sale: Parameters<typeof recordSale>[1]
+        reversed: boolean
+        disputed: boolean
+        share: number
+        /** The fee Stripe will report, while it is still due. */
+        feeDue: number | null
+        chargeback: boolean
+      }[] = []
       let payouts = 0
+      let chargebacks = 0
       for (const current of steps) {
         if (current.kind === 'sale') {
           const orderId = await placeOrder(db(), {
@@ -83,7 +101,7 @@ it('balances, conserves every share and pays nobody more than they keep, whateve
             currency: 'USD' as const,
             netMinor: current.price,
             feeBasisPoints: current.basisPoints,
-            processorFeeMinor: current.processorFee,
+            ...(current.feeLater ? { processorFeeDue: true } : { processorFeeMinor: current.processorFee }),
             planId: null,
             paidAt: new Date(start),
             holdUntil: new Date(start + 30 * DAY),
@@ -91,14 +109,44 @@ it('balances, conserves every share and pays nobody more than they keep, whateve
           await db()
             .transaction()
             .execute((trx) => recordSale(trx, sale))
-          const split = splitLine(current.price, current.basisPoints, current.processorFee)
+          const split = splitLine(current.price, current.basisPoints, current.feeLater ? 0 : current.processorFee)
           expect(split.platformFeeMinor + split.processorFeeMinor + split.creatorMinor).toBe(current.price)
-          sold.push({ itemId: item.id, sale, reversed: false, share: split.creatorMinor })
+          sold.push({
+            itemId: item.id,
+            orderId,
+            sale,
+            reversed: false,
+            disputed: false,
+            share: split.creatorMinor,
+            feeDue: current.feeLater ? current.processorFee : null,
+            chargeback: false,
+          })
+        } else if (current.kind === 'fee' && sold.length) {
+          // Stripe reports the fee (or reports it again): a line reversed meanwhile leaves it to the platform.
+          const line = sold[current.line % sold.length]!
+          const fee = line.feeDue ?? 0
+          const taken = await db()
+            .transaction()
+            .execute((trx) => takeProcessorFees(trx, line.orderId, new Map([[line.itemId, fee]]), `test:${run}`))
+          expect(taken).toBe(line.feeDue === null ? 0 : 1)
+          if (line.feeDue !== null && !line.reversed) line.share -= Math.min(fee, line.share)
+          line.feeDue = null
+        } else if (current.kind === 'chargeback' && sold.length) {
+          // A lost dispute's fee (15.00), charged once to the creator of a line the dispute took back.
+          const line = sold[current.line % sold.length]!
+          if (line.disputed) {
+            await db()
+              .transaction()
+              .execute((trx) => takeChargebackFees(trx, `dp-${line.itemId}`, new Map([[line.itemId, 1500]])))
+            if (!line.chargeback) chargebacks += Math.min(1500, line.share)
+            line.chargeback = true
+          }
         } else if ((current.kind === 'refund' || current.kind === 'dispute') && sold.length) {
           const line = sold[current.line % sold.length]!
           await db()
             .transaction()
             .execute((trx) => reverseShares(trx, [line.itemId], current.kind as 'refund', `test:${run}`))
+          if (!line.reversed && current.kind === 'dispute') line.disputed = true
           line.reversed = true
         } else if (current.kind === 'replaySale' && sold.length) {
           const line = sold[current.line % sold.length]!
@@ -154,7 +202,7 @@ it('balances, conserves every share and pays nobody more than they keep, whateve
         availableMinor: 0,
         paidOutMinor: 0,
       }
-      expect(balance.pendingMinor + balance.availableMinor + balance.paidOutMinor).toBe(kept)
+      expect(balance.pendingMinor + balance.availableMinor + balance.paidOutMinor).toBe(kept - chargebacks)
       expect(balance.paidOutMinor).toBeLessThanOrEqual(sold.reduce((sum, line) => sum + line.share, 0))
       expect(balance.pendingMinor).toBeGreaterThanOrEqual(0)
     }),

@@ -55,6 +55,7 @@ describe('scheduled work', () => {
     expect(rows).toEqual([
       { name: 'earnings.payouts', cron: '0 6 1 * *' },
       { name: 'earnings.premium-pool', cron: '0 5 1 * *' },
+      { name: 'earnings.processor-fees', cron: '*/15 * * * *' },
       { name: 'earnings.release-holds', cron: '41 * * * *' },
       { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
