@@ -5,6 +5,7 @@ import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
+import { sendDueGifts } from '../flows/gift-delivery.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -37,6 +38,8 @@ export type Jobs = {
   'earnings.release-holds': Record<string, never>
   /** The month's payouts to creators (flows/creator-payouts.ts runPayouts): safe on several workers at once. */
   'earnings.payouts': Record<string, never>
+  /** Gift e-mails whose send date came (flows/gift-delivery.ts): each sent once, however often this runs. */
+  'gifts.send': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -62,6 +65,7 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'earnings.release-holds': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
   // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
+  'gifts.send': { retryLimit: 2, retryDelay: 120, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -74,6 +78,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
   // The 1st of each month at 06:00 UTC: the previous month's payouts (the studio shows this date).
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
+  // Gifts with a send date go out within five minutes of it (08:00 UTC of the chosen day).
+  { name: 'gifts.send', cron: '*/5 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -131,6 +137,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       deps.log.info(run, 'ran creators’ payouts')
       // Failed transfers stay 'failed' for staff and are retried on the job's retry (same idempotency keys).
       if (run.failed > 0) throw new Error(`${run.failed} payout(s) failed; retrying`)
+    },
+    'gifts.send': async () => {
+      const sent = await sendDueGifts(deps.db, clock.now())
+      if (sent) deps.log.info({ sent }, 'sent gift e-mails that fell due')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

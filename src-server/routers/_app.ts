@@ -8,6 +8,7 @@ import { contentRouter } from './content.ts'
 import { creatorUploadsRouter } from './creator-uploads.ts'
 import { creatorsRouter } from './creators.ts'
 import { earningsRouter } from './earnings.ts'
+import { giftsRouter } from './gifts.ts'
 import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentsRouter } from './payments.ts'
@@ -31,6 +32,7 @@ export const appRouter = router({
   profile: profileRouter,
   cart: cartRouter,
   payments: paymentsRouter,
+  gifts: giftsRouter,
   purchases: purchasesRouter,
   membership: membershipRouter,
   learning: learningRouter,

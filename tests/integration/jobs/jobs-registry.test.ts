@@ -49,12 +49,13 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the sweep, the auto-completion, the membership schedule, the checkout expiry, the earnings hold release and the monthly payouts as cron schedules', async () => {
+  it('stores the sweep, the auto-completion, the membership schedule, the checkout expiry, the earnings hold release, the monthly payouts and the gift e-mails as cron schedules', async () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
       { name: 'earnings.payouts', cron: '0 6 1 * *' },
       { name: 'earnings.release-holds', cron: '41 * * * *' },
+      { name: 'gifts.send', cron: '*/5 * * * *' },
       { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
       { name: 'service-orders.auto-complete', cron: '*/15 * * * *' },
