@@ -5,11 +5,12 @@ import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { GiftCheckoutInput } from '../../src-shared/schemas/gifts.ts'
 import { findPublishedCourse } from '../catalog/repository.ts'
 import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { attachStripeSession } from '../orders/create.ts'
 import { createGiftOrder } from '../orders/gift-order.ts'
 import { inTransaction, lockOrder } from '../orders/lock.ts'
 import { markFailed } from '../orders/pending.ts'
-import { attachStripeSession } from '../orders/create.ts'
 import { bankDetailsFor } from '../payments/bank-details.ts'
 import { paypalMeLink } from '../payments/paypal.ts'
 import {
@@ -21,7 +22,6 @@ import {
   lockBuyerGift,
 } from '../promotions/gifts.ts'
 import { allowAttempt, type RateRule } from '../security/rate-limit.ts'
-import type { DB } from '../kernel/db.ts'
 import { sendBankDetails } from './bank-transfer-mail.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
 import { mailGift } from './gift-delivery.ts'
@@ -43,7 +43,8 @@ export function giftSendAt(sendOn: string | undefined, now = clock.now()): Date 
   if (!sendOn) return now
   const at = new Date(`${sendOn}T${String(SEND_HOUR_UTC).padStart(2, '0')}:00:00.000Z`)
   if (Number.isNaN(at.getTime())) throw new DomainError('invalid', 'Pick a valid date')
-  if (at.getTime() - now.getTime() > LATEST_SEND_MS) throw new DomainError('invalid', GIFT_PURCHASE_MESSAGES.sendDateTooLate)
+  if (at.getTime() - now.getTime() > LATEST_SEND_MS)
+    throw new DomainError('invalid', GIFT_PURCHASE_MESSAGES.sendDateTooLate)
   return at.getTime() < now.getTime() ? now : at
 }
 
@@ -96,7 +97,12 @@ export async function startGiftCheckout(
     }
     return created
   })
-  const summary = { orderId: order.id, reference: order.reference, totalMinor: order.totalMinor, currency: order.currency }
+  const summary = {
+    orderId: order.id,
+    reference: order.reference,
+    totalMinor: order.totalMinor,
+    currency: order.currency,
+  }
   if (order.totalMinor === 0) {
     await markPaid(db, order.id, { source: 'free' })
     return { method: 'free' as const, ...summary }
@@ -105,13 +111,22 @@ export async function startGiftCheckout(
     return { method: 'bank_transfer' as const, ...summary, bank: bankDetailsFor(payments.bank, order.currency) }
   }
   if (order.method === 'paypal') {
-    return { method: 'paypal' as const, ...summary, url: paypalMeLink(payments.paypalMeUrl!, order.totalMinor, order.currency) }
+    return {
+      method: 'paypal' as const,
+      ...summary,
+      url: paypalMeLink(payments.paypalMeUrl!, order.totalMinor, order.currency),
+    }
   }
   try {
-    const params = checkoutSessionParams(order, buyer.email, deps.publicUrl, { trial: false, automaticTax: payments.stripeTax })
-    const session = await payments.stripe!.createCheckoutSession(params, `order-${order.id}`).catch((error: unknown) => {
-      throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
+    const params = checkoutSessionParams(order, buyer.email, deps.publicUrl, {
+      trial: false,
+      automaticTax: payments.stripeTax,
     })
+    const session = await payments
+      .stripe!.createCheckoutSession(params, `order-${order.id}`)
+      .catch((error: unknown) => {
+        throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
+      })
     await attachStripeSession(db, order.id, session.id)
     if (!session.url) throw new DomainError('upstream', PAYMENT_MESSAGES.noCheckoutUrl)
     return { method: 'card' as const, ...summary, url: session.url }

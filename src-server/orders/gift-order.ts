@@ -14,10 +14,7 @@ export interface GiftOrderInput {
   billing?: Billing
 }
 
-export async function createGiftOrder(
-  trx: DB,
-  input: GiftOrderInput,
-): Promise<CreatedOrder & { orderItemId: string }> {
+export async function createGiftOrder(trx: DB, input: GiftOrderInput): Promise<CreatedOrder & { orderItemId: string }> {
   const reference = orderReference(input.referencePrefix)
   const { course } = input
   // Nothing to pay (a free course, a 100 % discount): no rail, whichever the buyer picked.

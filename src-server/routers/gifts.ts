@@ -5,11 +5,15 @@ import { listMyGifts, resendGift, startGiftCheckout } from '../flows/gift-purcha
 import { authedProcedure, router } from '../trpc/init.ts'
 
 export const giftsRouter = router({
-  checkout: authedProcedure.input(giftCheckoutInput).mutation(({ ctx, input }) => startGiftCheckout(ctx, ctx.user, input)),
+  checkout: authedProcedure
+    .input(giftCheckoutInput)
+    .mutation(({ ctx, input }) => startGiftCheckout(ctx, ctx.user, input)),
   mine: authedProcedure.query(({ ctx }) => listMyGifts(ctx.db, ctx.user.id)),
   resend: authedProcedure
     .input(resendGiftInput)
     .mutation(({ ctx, input }) => resendGift(ctx.db, ctx.user.id, input.giftId, input.recipientEmail)),
   /** A mutation (a POST): the token never rides in a URL the server logs. */
-  claim: authedProcedure.input(claimGiftInput).mutation(({ ctx, input }) => claimGift(ctx.db, ctx.user.id, input.token)),
+  claim: authedProcedure
+    .input(claimGiftInput)
+    .mutation(({ ctx, input }) => claimGift(ctx.db, ctx.user.id, input.token)),
 })
