@@ -43,6 +43,8 @@ import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
+import { Route as GiftsClaimRouteImport } from './routes/gifts.claim'
+import { Route as GiftsNewRouteImport } from './routes/gifts.new'
 import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
@@ -251,6 +253,16 @@ const CoursesIndexRoute = CoursesIndexRouteImport.update({
 const CoursesCourseIdRoute = CoursesCourseIdRouteImport.update({
   id: '/courses/$courseId',
   path: '/courses/$courseId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GiftsClaimRoute = GiftsClaimRouteImport.update({
+  id: '/gifts/claim',
+  path: '/gifts/claim',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GiftsNewRoute = GiftsNewRouteImport.update({
+  id: '/gifts/new',
+  path: '/gifts/new',
   getParentRoute: () => rootRouteImport,
 } as any)
 const InstructorsSlugRoute = InstructorsSlugRouteImport.update({
@@ -490,6 +502,8 @@ export interface FileRoutesByFullPath {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/gifts/claim': typeof GiftsClaimRoute
+  '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/earnings': typeof StudioEarningsRoute
@@ -562,6 +576,8 @@ export interface FileRoutesByTo {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/gifts/claim': typeof GiftsClaimRoute
+  '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/earnings': typeof StudioEarningsRoute
@@ -637,6 +653,8 @@ export interface FileRoutesById {
   '/auth/callback': typeof AuthCallbackRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/gifts/claim': typeof GiftsClaimRoute
+  '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/earnings': typeof StudioEarningsRoute
@@ -713,6 +731,8 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/gifts/claim'
+    | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/earnings'
@@ -785,6 +805,8 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/gifts/claim'
+    | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/earnings'
@@ -859,6 +881,8 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/gifts/claim'
+    | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/earnings'
@@ -933,6 +957,8 @@ export interface RootRouteChildren {
   AuthCallbackRoute: typeof AuthCallbackRoute
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
+  GiftsClaimRoute: typeof GiftsClaimRoute
+  GiftsNewRoute: typeof GiftsNewRoute
   InstructorsSlugRoute: typeof InstructorsSlugRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   TeachApplicationRoute: typeof TeachApplicationRoute
@@ -1182,6 +1208,20 @@ declare module '@tanstack/react-router' {
       path: '/courses/$courseId'
       fullPath: '/courses/$courseId'
       preLoaderRoute: typeof CoursesCourseIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/gifts/claim': {
+      id: '/gifts/claim'
+      path: '/gifts/claim'
+      fullPath: '/gifts/claim'
+      preLoaderRoute: typeof GiftsClaimRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/gifts/new': {
+      id: '/gifts/new'
+      path: '/gifts/new'
+      fullPath: '/gifts/new'
+      preLoaderRoute: typeof GiftsNewRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/instructors/$slug': {
@@ -1597,6 +1637,8 @@ const rootRouteChildren: RootRouteChildren = {
   AuthCallbackRoute: AuthCallbackRoute,
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
+  GiftsClaimRoute: GiftsClaimRoute,
+  GiftsNewRoute: GiftsNewRoute,
   InstructorsSlugRoute: InstructorsSlugRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
   TeachApplicationRoute: TeachApplicationRoute,

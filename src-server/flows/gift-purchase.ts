@@ -108,7 +108,12 @@ export async function startGiftCheckout(
     return { method: 'free' as const, ...summary }
   }
   if (order.method === 'bank_transfer') {
-    return { method: 'bank_transfer' as const, ...summary, bank: bankDetailsFor(payments.bank, order.currency) }
+    return {
+      method: 'bank_transfer' as const,
+      ...summary,
+      reused: false,
+      bank: bankDetailsFor(payments.bank, order.currency),
+    }
   }
   if (order.method === 'paypal') {
     return {

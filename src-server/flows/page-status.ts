@@ -43,6 +43,8 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/terms',
     '/two-factor',
     '/verify-email',
+    '/gifts/new',
+    '/gifts/claim',
     '/account',
     '/account/membership',
     '/account/premium',
