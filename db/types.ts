@@ -275,6 +275,8 @@ export interface MailOutboxTable {
   sent_at: Date | null
   /** The queue job delivering it; null until the relay hands the row to the queue. */
   job_id: string | null
+  /** A List-Unsubscribe address (a cart reminder's), sent as that header. */
+  list_unsubscribe: string | null
 }
 
 export type CartItemKind = 'course' | 'service_package' | 'plan'
@@ -1012,8 +1014,20 @@ export interface GiftsTable {
   updated_at: UpdatedAt
 }
 
+/** A buyer's opt-in to one reminder about an order left unpaid (promotions/cart-reminders.ts is its only writer). */
+export interface CartRemindersTable {
+  id: Generated<string>
+  order_id: string
+  user_id: string
+  opted_in_at: Date
+  settled_at: Date | null
+  outcome: 'sent' | 'bought' | 'duplicate' | 'unsubscribed' | null
+  unsubscribe_hash: string | null
+}
+
 export interface Database {
   gifts: GiftsTable
+  cart_reminders: CartRemindersTable
   categories: CategoriesTable
   instructors: InstructorsTable
   courses: CoursesTable

@@ -32,6 +32,7 @@ import * as m290130 from './2026_11_29_0130_course_team_invites.ts'
 import * as m290200 from './2026_11_29_0200_earnings.ts'
 import * as m290210 from './2026_11_29_0210_payouts.ts'
 import * as m290340 from './2026_11_29_0340_gifts.ts'
+import * as m290350 from './2026_11_29_0350_cart_reminders.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0200_earnings': m290200,
   '2026_11_29_0210_payouts': m290210,
   '2026_11_29_0340_gifts': m290340,
+  '2026_11_29_0350_cart_reminders': m290350,
 }

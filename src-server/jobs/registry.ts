@@ -2,6 +2,7 @@
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
 
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
+import { sendCartReminders } from '../flows/checkout-recovery.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
@@ -40,6 +41,8 @@ export type Jobs = {
   'earnings.payouts': Record<string, never>
   /** Gift e-mails whose send date came (flows/gift-delivery.ts): each sent once, however often this runs. */
   'gifts.send': Record<string, never>
+  /** One reminder about a checkout left unpaid, for buyers who ticked it (flows/checkout-recovery.ts). */
+  'cart-reminders.send': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -66,6 +69,7 @@ export const queues: { [N in JobName]: QueueOptions } = {
   // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
   'gifts.send': { retryLimit: 2, retryDelay: 120, expireInSeconds: 600 },
+  'cart-reminders.send': { retryLimit: 2, retryDelay: 120, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -80,6 +84,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
   // Gifts with a send date go out within five minutes of it (08:00 UTC of the chosen day).
   { name: 'gifts.send', cron: '*/5 * * * *', data: {} },
+  // Within minutes of a checkout expiring (after orders.expire, which runs at :00, :15, :30 and :45).
+  { name: 'cart-reminders.send', cron: '2-59/5 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -141,6 +147,11 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'gifts.send': async () => {
       const sent = await sendDueGifts(deps.db, clock.now())
       if (sent) deps.log.info({ sent }, 'sent gift e-mails that fell due')
+    },
+    'cart-reminders.send': async () => {
+      const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
+      const sent = await sendCartReminders(deps.db, publicUrl, clock.now())
+      if (sent) deps.log.info({ sent }, 'sent cart reminders')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from '../trpc/init.ts'
 import { adminRouter } from './admin/index.ts'
 import { authRouter } from './auth.ts'
 import { cartRouter } from './cart.ts'
+import { cartRemindersRouter } from './cart-reminders.ts'
 import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
@@ -33,6 +34,7 @@ export const appRouter = router({
   cart: cartRouter,
   payments: paymentsRouter,
   gifts: giftsRouter,
+  cartReminders: cartRemindersRouter,
   purchases: purchasesRouter,
   membership: membershipRouter,
   learning: learningRouter,

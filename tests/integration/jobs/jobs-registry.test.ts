@@ -49,10 +49,11 @@ async function upload(key: string, modified: Date) {
 }
 
 describe('scheduled work', () => {
-  it('stores the sweep, the auto-completion, the membership schedule, the checkout expiry, the earnings hold release, the monthly payouts and the gift e-mails as cron schedules', async () => {
+  it('stores the sweep, the auto-completion, the membership schedule, the checkout expiry, the earnings hold release, the monthly payouts, the gift e-mails and the cart reminders as cron schedules', async () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
+      { name: 'cart-reminders.send', cron: '2-59/5 * * * *' },
       { name: 'earnings.payouts', cron: '0 6 1 * *' },
       { name: 'earnings.release-holds', cron: '41 * * * *' },
       { name: 'gifts.send', cron: '*/5 * * * *' },
