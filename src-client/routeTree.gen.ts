@@ -40,6 +40,7 @@ import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as CartRestoreRouteImport } from './routes/cart_.restore'
 import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
@@ -71,6 +72,7 @@ import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outb
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
 import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
+import { Route as CartRemindersUnsubscribeRouteImport } from './routes/cart_.reminders.unsubscribe'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
@@ -239,6 +241,11 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CartRestoreRoute = CartRestoreRouteImport.update({
+  id: '/cart_/restore',
+  path: '/cart/restore',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const CertificatesCertificateIdRoute =
   CertificatesCertificateIdRouteImport.update({
     id: '/certificates/$certificateId',
@@ -396,6 +403,12 @@ const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const CartRemindersUnsubscribeRoute =
+  CartRemindersUnsubscribeRouteImport.update({
+    id: '/cart_/reminders/unsubscribe',
+    path: '/cart/reminders/unsubscribe',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
   id: '/courses/category/$slug',
   path: '/courses/category/$slug',
@@ -500,6 +513,7 @@ export interface FileRoutesByFullPath {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/cart/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/gifts/claim': typeof GiftsClaimRoute
@@ -530,6 +544,7 @@ export interface FileRoutesByFullPath {
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
+  '/cart/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
@@ -574,6 +589,7 @@ export interface FileRoutesByTo {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/cart/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/gifts/claim': typeof GiftsClaimRoute
@@ -604,6 +620,7 @@ export interface FileRoutesByTo {
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
+  '/cart/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/new': typeof StudioCoursesNewRoute
@@ -651,6 +668,7 @@ export interface FileRoutesById {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/cart_/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/gifts/claim': typeof GiftsClaimRoute
@@ -681,6 +699,7 @@ export interface FileRoutesById {
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
   '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
+  '/cart_/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
@@ -729,6 +748,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/cart/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/gifts/claim'
@@ -759,6 +779,7 @@ export interface FileRouteTypes {
     | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
+    | '/cart/reminders/unsubscribe'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/$courseId'
@@ -803,6 +824,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/cart/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/gifts/claim'
@@ -833,6 +855,7 @@ export interface FileRouteTypes {
     | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
+    | '/cart/reminders/unsubscribe'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/new'
@@ -879,6 +902,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/cart_/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/gifts/claim'
@@ -909,6 +933,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/reviews'
     | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
+    | '/cart_/reminders/unsubscribe'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/$courseId'
@@ -955,6 +980,7 @@ export interface RootRouteChildren {
   AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
   AdminLoginRoute: typeof AdminLoginRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
+  CartRestoreRoute: typeof CartRestoreRoute
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
   GiftsClaimRoute: typeof GiftsClaimRoute
@@ -965,6 +991,7 @@ export interface RootRouteChildren {
   TeachApplyRoute: typeof TeachApplyRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
   TeachIndexRoute: typeof TeachIndexRoute
+  CartRemindersUnsubscribeRoute: typeof CartRemindersUnsubscribeRoute
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
   LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
   LearnCourseIdIndexRoute: typeof LearnCourseIdIndexRoute
@@ -1189,6 +1216,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/cart_/restore': {
+      id: '/cart_/restore'
+      path: '/cart/restore'
+      fullPath: '/cart/restore'
+      preLoaderRoute: typeof CartRestoreRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/certificates/$certificateId': {
       id: '/certificates/$certificateId'
       path: '/certificates/$certificateId'
@@ -1405,6 +1439,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/admin/users'
       preLoaderRoute: typeof AdminStaffUsersRouteImport
       parentRoute: typeof AdminStaffRoute
+    }
+    '/cart_/reminders/unsubscribe': {
+      id: '/cart_/reminders/unsubscribe'
+      path: '/cart/reminders/unsubscribe'
+      fullPath: '/cart/reminders/unsubscribe'
+      preLoaderRoute: typeof CartRemindersUnsubscribeRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/courses/category/$slug': {
       id: '/courses/category/$slug'
@@ -1635,6 +1676,7 @@ const rootRouteChildren: RootRouteChildren = {
   AdminAcceptInviteRoute: AdminAcceptInviteRoute,
   AdminLoginRoute: AdminLoginRoute,
   AuthCallbackRoute: AuthCallbackRoute,
+  CartRestoreRoute: CartRestoreRoute,
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
   GiftsClaimRoute: GiftsClaimRoute,
@@ -1645,6 +1687,7 @@ const rootRouteChildren: RootRouteChildren = {
   TeachApplyRoute: TeachApplyRoute,
   CoursesIndexRoute: CoursesIndexRoute,
   TeachIndexRoute: TeachIndexRoute,
+  CartRemindersUnsubscribeRoute: CartRemindersUnsubscribeRoute,
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
   LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,
   LearnCourseIdIndexRoute: LearnCourseIdIndexRoute,

@@ -45,6 +45,8 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/verify-email',
     '/gifts/new',
     '/gifts/claim',
+    '/cart/restore',
+    '/cart/reminders/unsubscribe',
     '/account',
     '/account/membership',
     '/account/premium',

@@ -94,3 +94,43 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await page.reload()
   await expect(page.getByTestId('gift-row').filter({ hasText: recipient })).toContainText('Claimed')
 })
+
+test('checkout offers the cart reminder unticked; the reminder link fills the cart again', async ({
+  page,
+  login,
+  db,
+}) => {
+  const user = await login()
+  const course = await db
+    .selectFrom('courses')
+    .select(['id', 'title'])
+    .where('status', '=', 'published')
+    .where('price_minor', '>', 0)
+    .where('currency', '=', 'USD')
+    .orderBy('id', 'desc')
+    .offset(1)
+    .executeTakeFirstOrThrow()
+  await page.goto(`/courses/${course.id}`)
+  await page.getByRole('complementary', { name: 'Purchase' }).getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(page.getByTestId('cart-count')).toHaveText('1')
+  await page.goto('/payment')
+  const remind = page.getByRole('checkbox', { name: 'E-mail me a reminder about this cart' })
+  await expect(remind).not.toBeChecked()
+  await remind.check()
+  await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page.getByRole('dialog')).toBeVisible()
+  const order = await db
+    .selectFrom('orders')
+    .innerJoin('cart_reminders', 'cart_reminders.order_id', 'orders.id')
+    .select('orders.id')
+    .where('orders.user_id', '=', user.id)
+    .executeTakeFirstOrThrow()
+  await page.keyboard.press('Escape')
+
+  // The reminder's link: the pending order gives way and its course is back in the cart.
+  await page.goto(`/cart/restore?order=${order.id}`)
+  await expect(page).toHaveURL(/\/cart$/)
+  await expect(page.getByText('Your cart is filled again.')).toBeVisible()
+  await expect(page.getByRole('heading', { name: course.title })).toBeVisible()
+})
