@@ -94,6 +94,31 @@ describe('buying a gift', () => {
     expect(gift).toMatchObject({ state: 'claimed', recipientEmail, title: course.title })
   })
 
+  // Exactly one of ten simultaneous claims wins. Checked on PostgreSQL without the row lock (lockGiftByToken's FOR
+  // UPDATE) and the conditional update (markClaimed's `claimed_at is null`): several claims then passed and several
+  // accounts got the course.
+  it('ten claims of one link at once: exactly one account gets the course', async () => {
+    const { course, recipientEmail } = await buyGift({ offset: 5 })
+    const token = tokenIn((await giftMails(recipientEmail))[0]!.text_body)
+    const claimants = await Promise.all(Array.from({ length: 10 }, () => createUser(db())))
+    const callers = await Promise.all(claimants.map((user) => caller(user)))
+    const results = await Promise.allSettled(callers.map((api) => api.gifts.claim({ token })))
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
+    const refusals = results.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []))
+    expect(refusals.every((message) => message.includes(GIFT_MESSAGES.claimed))).toBe(true)
+    const owners = await db()
+      .selectFrom('access_grants')
+      .select('user_id')
+      .where('course_id', '=', course.id)
+      .where(
+        'user_id',
+        'in',
+        claimants.map((user) => user.id),
+      )
+      .execute()
+    expect(owners).toHaveLength(1)
+  })
+
   it('refuses guessed and malformed links clearly', async () => {
     const someone = await createUser(db())
     const api = await caller(someone)
