@@ -289,6 +289,8 @@ export interface MailOutboxTable {
   sent_at: Date | null
   /** The queue job delivering it; null until the relay hands the row to the queue. */
   job_id: string | null
+  /** A List-Unsubscribe address (a cart reminder's), sent as that header. */
+  list_unsubscribe: string | null
 }
 
 export type CartItemKind = 'course' | 'service_package' | 'plan'
@@ -344,8 +346,11 @@ export interface OrdersTable {
   captured_minor: Generated<number>
   refunded_minor: Generated<number>
   expired_at: Date | null
-  /** 'cart': checkout's order (one pending per cart and currency); 'renewal': a membership renewal order. */
-  source: Generated<'cart' | 'renewal'>
+  /**
+   * 'cart': checkout's order (one pending per cart and currency); 'renewal': a membership renewal order; 'gift': one
+   * course bought for someone else (promotions/gifts.ts).
+   */
+  source: Generated<'cart' | 'renewal' | 'gift'>
   /** The tax Stripe Tax computed, per jurisdiction (empty without STRIPE_TAX or without a breakdown). */
   tax_lines: GeneratedJson<TaxLine[]>
   created_at: CreatedAt
@@ -1105,7 +1110,40 @@ export interface CourseReviewsTable {
   updated_at: UpdatedAt
 }
 
+/** A course bought as a gift (promotions/gifts.ts is its only writer). */
+export interface GiftsTable {
+  id: Generated<string>
+  order_id: string
+  order_item_id: string
+  buyer_id: string
+  recipient_email: string
+  message: Generated<string>
+  send_at: Date
+  link_origin: string
+  paid_at: Date | null
+  token_hash: string | null
+  mailed_at: Date | null
+  mail_count: Generated<number>
+  claimed_by: string | null
+  claimed_at: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+/** A buyer's opt-in to one reminder about an order left unpaid (promotions/cart-reminders.ts is its only writer). */
+export interface CartRemindersTable {
+  id: Generated<string>
+  order_id: string
+  user_id: string
+  opted_in_at: Date
+  settled_at: Date | null
+  outcome: 'sent' | 'bought' | 'duplicate' | 'unsubscribed' | null
+  unsubscribe_hash: string | null
+}
+
 export interface Database {
+  gifts: GiftsTable
+  cart_reminders: CartRemindersTable
   categories: CategoriesTable
   instructors: InstructorsTable
   courses: CoursesTable

@@ -40,9 +40,12 @@ import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as CartRestoreRouteImport } from './routes/cart_.restore'
 import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
+import { Route as GiftsClaimRouteImport } from './routes/gifts.claim'
+import { Route as GiftsNewRouteImport } from './routes/gifts.new'
 import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
@@ -69,6 +72,7 @@ import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outb
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
 import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
+import { Route as CartRemindersUnsubscribeRouteImport } from './routes/cart_.reminders.unsubscribe'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
 import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId.index'
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
@@ -239,6 +243,11 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CartRestoreRoute = CartRestoreRouteImport.update({
+  id: '/cart_/restore',
+  path: '/cart/restore',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const CertificatesCertificateIdRoute =
   CertificatesCertificateIdRouteImport.update({
     id: '/certificates/$certificateId',
@@ -253,6 +262,16 @@ const CoursesIndexRoute = CoursesIndexRouteImport.update({
 const CoursesCourseIdRoute = CoursesCourseIdRouteImport.update({
   id: '/courses/$courseId',
   path: '/courses/$courseId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GiftsClaimRoute = GiftsClaimRouteImport.update({
+  id: '/gifts/claim',
+  path: '/gifts/claim',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GiftsNewRoute = GiftsNewRouteImport.update({
+  id: '/gifts/new',
+  path: '/gifts/new',
   getParentRoute: () => rootRouteImport,
 } as any)
 const InstructorsSlugRoute = InstructorsSlugRouteImport.update({
@@ -386,6 +405,12 @@ const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const CartRemindersUnsubscribeRoute =
+  CartRemindersUnsubscribeRouteImport.update({
+    id: '/cart_/reminders/unsubscribe',
+    path: '/cart/reminders/unsubscribe',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const CoursesCategorySlugRoute = CoursesCategorySlugRouteImport.update({
   id: '/courses/category/$slug',
   path: '/courses/category/$slug',
@@ -502,8 +527,11 @@ export interface FileRoutesByFullPath {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/cart/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/gifts/claim': typeof GiftsClaimRoute
+  '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/earnings': typeof StudioEarningsRoute
@@ -530,6 +558,7 @@ export interface FileRoutesByFullPath {
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
+  '/cart/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
@@ -576,8 +605,11 @@ export interface FileRoutesByTo {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/cart/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/gifts/claim': typeof GiftsClaimRoute
+  '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/earnings': typeof StudioEarningsRoute
@@ -604,6 +636,7 @@ export interface FileRoutesByTo {
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
+  '/cart/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/new': typeof StudioCoursesNewRoute
@@ -653,8 +686,11 @@ export interface FileRoutesById {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/cart_/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
+  '/gifts/claim': typeof GiftsClaimRoute
+  '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/earnings': typeof StudioEarningsRoute
@@ -681,6 +717,7 @@ export interface FileRoutesById {
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
   '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
+  '/cart_/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
@@ -731,8 +768,11 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/cart/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/gifts/claim'
+    | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/earnings'
@@ -759,6 +799,7 @@ export interface FileRouteTypes {
     | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
+    | '/cart/reminders/unsubscribe'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/$courseId'
@@ -805,8 +846,11 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/cart/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/gifts/claim'
+    | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/earnings'
@@ -833,6 +877,7 @@ export interface FileRouteTypes {
     | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
+    | '/cart/reminders/unsubscribe'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/new'
@@ -881,8 +926,11 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/cart_/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
+    | '/gifts/claim'
+    | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/earnings'
@@ -909,6 +957,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/reviews'
     | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
+    | '/cart_/reminders/unsubscribe'
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/$courseId'
@@ -957,14 +1006,18 @@ export interface RootRouteChildren {
   AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
   AdminLoginRoute: typeof AdminLoginRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
+  CartRestoreRoute: typeof CartRestoreRoute
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
+  GiftsClaimRoute: typeof GiftsClaimRoute
+  GiftsNewRoute: typeof GiftsNewRoute
   InstructorsSlugRoute: typeof InstructorsSlugRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   TeachApplicationRoute: typeof TeachApplicationRoute
   TeachApplyRoute: typeof TeachApplyRoute
   CoursesIndexRoute: typeof CoursesIndexRoute
   TeachIndexRoute: typeof TeachIndexRoute
+  CartRemindersUnsubscribeRoute: typeof CartRemindersUnsubscribeRoute
   CoursesCategorySlugRoute: typeof CoursesCategorySlugRoute
   LearnCourseIdLessonIdRoute: typeof LearnCourseIdLessonIdRoute
   LearnCourseIdIndexRoute: typeof LearnCourseIdIndexRoute
@@ -1189,6 +1242,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/cart_/restore': {
+      id: '/cart_/restore'
+      path: '/cart/restore'
+      fullPath: '/cart/restore'
+      preLoaderRoute: typeof CartRestoreRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/certificates/$certificateId': {
       id: '/certificates/$certificateId'
       path: '/certificates/$certificateId'
@@ -1208,6 +1268,20 @@ declare module '@tanstack/react-router' {
       path: '/courses/$courseId'
       fullPath: '/courses/$courseId'
       preLoaderRoute: typeof CoursesCourseIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/gifts/claim': {
+      id: '/gifts/claim'
+      path: '/gifts/claim'
+      fullPath: '/gifts/claim'
+      preLoaderRoute: typeof GiftsClaimRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/gifts/new': {
+      id: '/gifts/new'
+      path: '/gifts/new'
+      fullPath: '/gifts/new'
+      preLoaderRoute: typeof GiftsNewRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/instructors/$slug': {
@@ -1391,6 +1465,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/admin/users'
       preLoaderRoute: typeof AdminStaffUsersRouteImport
       parentRoute: typeof AdminStaffRoute
+    }
+    '/cart_/reminders/unsubscribe': {
+      id: '/cart_/reminders/unsubscribe'
+      path: '/cart/reminders/unsubscribe'
+      fullPath: '/cart/reminders/unsubscribe'
+      preLoaderRoute: typeof CartRemindersUnsubscribeRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/courses/category/$slug': {
       id: '/courses/category/$slug'
@@ -1641,14 +1722,18 @@ const rootRouteChildren: RootRouteChildren = {
   AdminAcceptInviteRoute: AdminAcceptInviteRoute,
   AdminLoginRoute: AdminLoginRoute,
   AuthCallbackRoute: AuthCallbackRoute,
+  CartRestoreRoute: CartRestoreRoute,
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
+  GiftsClaimRoute: GiftsClaimRoute,
+  GiftsNewRoute: GiftsNewRoute,
   InstructorsSlugRoute: InstructorsSlugRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
   TeachApplicationRoute: TeachApplicationRoute,
   TeachApplyRoute: TeachApplyRoute,
   CoursesIndexRoute: CoursesIndexRoute,
   TeachIndexRoute: TeachIndexRoute,
+  CartRemindersUnsubscribeRoute: CartRemindersUnsubscribeRoute,
   CoursesCategorySlugRoute: CoursesCategorySlugRoute,
   LearnCourseIdLessonIdRoute: LearnCourseIdLessonIdRoute,
   LearnCourseIdIndexRoute: LearnCourseIdIndexRoute,

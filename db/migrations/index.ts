@@ -34,6 +34,8 @@ import * as m290210 from './2026_11_29_0210_payouts.ts'
 import * as m290220 from './2026_11_29_0220_course_shares.ts'
 import * as m290230 from './2026_11_29_0230_premium_pool.ts'
 import * as m290250 from './2026_11_29_0250_processor_fees.ts'
+import * as m290340 from './2026_11_29_0340_gifts.ts'
+import * as m290350 from './2026_11_29_0350_cart_reminders.ts'
 import * as m290400 from './2026_11_29_0400_quizzes.ts'
 import * as m290500 from './2026_11_29_0500_data_exports.ts'
 
@@ -72,6 +74,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0220_course_shares': m290220,
   '2026_11_29_0230_premium_pool': m290230,
   '2026_11_29_0250_processor_fees': m290250,
+  '2026_11_29_0340_gifts': m290340,
+  '2026_11_29_0350_cart_reminders': m290350,
   '2026_11_29_0400_quizzes': m290400,
   '2026_11_29_0500_data_exports': m290500,
 }

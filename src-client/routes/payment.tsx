@@ -16,6 +16,7 @@ import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PaypalHostedButton } from '../components/checkout/PaypalHostedButtons.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
+import { CheckboxField } from '../components/ui/form.tsx'
 import { Container } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '../components/ui/states.tsx'
@@ -82,6 +83,8 @@ function Checkout() {
   const [method, setMethod] = useState<PaymentMethodValue | null>(null)
   const [bankOrder, setBankOrder] = useState<BankTransferOrder | null>(null)
   const [billing, setBilling] = useState<BillingDetailsValue>(EMPTY_BILLING)
+  // Checkout recovery (issue 32): offered, never pre-ticked.
+  const [remindMe, setRemindMe] = useState(false)
   const payButton = useRef<HTMLButtonElement>(null)
 
   const totals = cart?.totals ?? []
@@ -111,7 +114,7 @@ function Checkout() {
       return
     }
     try {
-      const started = await start.mutateAsync({ currency, method: free ? 'free' : method!, billing })
+      const started = await start.mutateAsync({ currency, method: free ? 'free' : method!, billing, remindMe })
       if (started.method === 'free') {
         notify('success', PAYMENT_MESSAGES.freeCompleted)
         await refresh()
@@ -194,6 +197,13 @@ function Checkout() {
           ? options.data.paypalButtons.map((item) => <PaypalHostedButton key={item.serviceId} {...item} />)
           : null}
         {free ? null : <BillingDetailsFields value={billing} onChange={setBilling} />}
+        {free ? null : (
+          <CheckboxField
+            label="E-mail me a reminder about this cart"
+            checked={remindMe}
+            onChange={(event) => setRemindMe(event.currentTarget.checked)}
+          />
+        )}
         <button
           ref={payButton}
           type="button"

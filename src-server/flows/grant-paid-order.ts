@@ -5,6 +5,7 @@ import type { BillingCycle, CartItemKind } from '../../db/types.ts'
 import { grant } from '../access/ledger.ts'
 import type { DB } from '../kernel/db.ts'
 import { startSubscription } from '../subscriptions/repository.ts'
+import { fulfilGiftOrder } from './gift-delivery.ts'
 
 export interface PaidOrder {
   userId: string
@@ -24,6 +25,8 @@ export interface PaidOrder {
 }
 
 export async function grantForPaidOrder(trx: DB, order: PaidOrder): Promise<void> {
+  // A gift enrols its recipient when they claim it, never the buyer (issue 32, flows/gift-delivery.ts).
+  if (await fulfilGiftOrder(trx, order.orderId, order.paidAt)) return
   const fromItem = (line: PaidOrder['lines'][number]) =>
     ({ kind: 'order_item', orderId: order.orderId, orderItemId: line.id }) as const
   for (const line of order.lines) {

@@ -11,6 +11,7 @@ import { markFailed } from '../orders/pending.ts'
 import { bankDetailsFor } from '../payments/bank-details.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
 import { paypalMeLink } from '../payments/paypal.ts'
+import { optIn as optInToReminder } from '../promotions/cart-reminders.ts'
 import { allowAttempt, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import { hasHadSubscription, liveSubscriptionOf } from '../subscriptions/repository.ts'
 import { openSessionUrl, retirePendingOrder } from './abandoned-checkouts.ts'
@@ -34,7 +35,7 @@ export interface CheckoutDeps {
 export async function startCheckout(
   deps: CheckoutDeps,
   buyer: { id: string; email: string },
-  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails },
+  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails; remindMe?: boolean },
 ) {
   const { db, payments } = deps
   if (
@@ -62,6 +63,8 @@ export async function startCheckout(
     order = await cartOrder(deps, buyer.id, input) // the old session had closed: a fresh order
   }
   const summary = summaryOf(order)
+  // Checkout recovery (flows/checkout-recovery.ts): only with the buyer's tick, and never for a free order.
+  if (input.remindMe === true && order.totalMinor > 0) await optInToReminder(db, order.id, buyer.id)
   if (order.totalMinor === 0) {
     // Free courses: enrolled at once, no rail and no Stripe.
     await markPaid(db, order.id, { source: 'free' })

@@ -2,10 +2,12 @@
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
 
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
+import { sendCartReminders } from '../flows/checkout-recovery.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { buildPendingExports } from '../flows/data-export.ts'
+import { sendDueGifts } from '../flows/gift-delivery.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
 import { settleDueProcessorFees } from '../flows/processor-fees.ts'
@@ -49,6 +51,10 @@ export type Jobs = {
   'quizzes.close-expired': Record<string, never>
   /** Take Stripe's fee from creators' shares of card orders whose fee Stripe had not reported yet (decision 0047). */
   'earnings.processor-fees': Record<string, never>
+  /** Gift e-mails whose send date came (flows/gift-delivery.ts): each sent once, however often this runs. */
+  'gifts.send': Record<string, never>
+  /** One reminder about a checkout left unpaid, for buyers who ticked it (flows/checkout-recovery.ts). */
+  'cart-reminders.send': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -81,6 +87,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'quizzes.close-expired': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
   // Each run retries what is still due itself: a failed run needs no retry of its own.
   'earnings.processor-fees': { retryLimit: 0, expireInSeconds: 600 },
+  'gifts.send': { retryLimit: 2, retryDelay: 120, expireInSeconds: 600 },
+  'cart-reminders.send': { retryLimit: 2, retryDelay: 120, expireInSeconds: 600 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -101,6 +109,10 @@ export const schedules: ScheduleOf<Jobs>[] = [
   // read grades it at once).
   { name: 'quizzes.close-expired', cron: '*/15 * * * *', data: {} },
   { name: 'earnings.processor-fees', cron: '*/15 * * * *', data: {} },
+  // Gifts with a send date go out within five minutes of it (08:00 UTC of the chosen day).
+  { name: 'gifts.send', cron: '*/5 * * * *', data: {} },
+  // Within minutes of a checkout expiring (after orders.expire, which runs at :00, :15, :30 and :45).
+  { name: 'cart-reminders.send', cron: '2-59/5 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -179,6 +191,15 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'earnings.processor-fees': async () => {
       const counts = await settleDueProcessorFees(deps.db, deps.stripe ?? null, clock.now(), deps.log)
       if (counts.taken || counts.failed) deps.log.info(counts, 'took Stripe’s fees from creators’ shares')
+    },
+    'gifts.send': async () => {
+      const sent = await sendDueGifts(deps.db, clock.now())
+      if (sent) deps.log.info({ sent }, 'sent gift e-mails that fell due')
+    },
+    'cart-reminders.send': async () => {
+      const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
+      const sent = await sendCartReminders(deps.db, publicUrl, clock.now())
+      if (sent) deps.log.info({ sent }, 'sent cart reminders')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

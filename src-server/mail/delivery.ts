@@ -28,7 +28,7 @@ export async function deliverOutboxMail(deps: MailDeps, outboxId: string, attemp
     .set({ attempts: attempt.number })
     .where('id', '=', outboxId)
     .where('status', '=', 'pending')
-    .returning(['id', 'kind', 'to_address', 'reply_to', 'subject', 'text_body', 'html_body'])
+    .returning(['id', 'kind', 'to_address', 'reply_to', 'subject', 'text_body', 'html_body', 'list_unsubscribe'])
     .executeTakeFirst()
   if (!mail) return // already sent (a retry after a crash past the send), failed or removed
 
@@ -37,6 +37,12 @@ export async function deliverOutboxMail(deps: MailDeps, outboxId: string, attemp
       from: deps.from,
       to: mail.to_address,
       replyTo: mail.reply_to ?? undefined,
+      ...(mail.list_unsubscribe
+        ? {
+            // The page behind it asks for no log-in (one-click POST, RFC 8058, is not offered yet).
+            headers: { 'List-Unsubscribe': `<${mail.list_unsubscribe}>` },
+          }
+        : {}),
       subject: mail.subject,
       text: mail.text_body,
       html: mail.html_body ?? undefined,

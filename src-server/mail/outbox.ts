@@ -10,6 +10,8 @@ export interface OutgoingMail {
   html?: string
   /** Reply-To: where an answer should go (e.g. the sender of a contact message). */
   replyTo?: string
+  /** A List-Unsubscribe address (https), for mails a person opted into (a cart reminder). */
+  listUnsubscribe?: string
 }
 
 export async function enqueueMail(db: DB, mail: OutgoingMail): Promise<string> {
@@ -22,6 +24,7 @@ export async function enqueueMail(db: DB, mail: OutgoingMail): Promise<string> {
       text_body: mail.text,
       html_body: mail.html ?? null,
       reply_to: mail.replyTo ?? null,
+      ...(mail.listUnsubscribe ? { list_unsubscribe: mail.listUnsubscribe } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow()

@@ -8,6 +8,7 @@ export function printedMail(message: MailMessage): string {
   const headers = [
     `To: ${message.to}`,
     ...(message.replyTo ? [`Reply-To: ${message.replyTo}`] : []),
+    ...Object.entries(message.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
     `Subject: ${message.subject}`,
   ]
   const body = message.text.endsWith('\n') ? message.text : `${message.text}\n`

@@ -8,6 +8,8 @@ export interface MailMessage {
   from: string
   to: string
   replyTo?: string
+  /** Extra headers (List-Unsubscribe); nodemailer sends them as given. */
+  headers?: Record<string, string>
   subject: string
   text: string
   html?: string

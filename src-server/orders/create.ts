@@ -251,7 +251,7 @@ export function insertPendingOrder(
     method: PaymentMethod
     totalMinor: number
     billing?: Billing
-    source?: 'cart' | 'renewal'
+    source?: 'cart' | 'renewal' | 'gift'
   },
 ) {
   const billing = order.billing ?? {}

@@ -2,12 +2,14 @@ import { createCallerFactory, router } from '../trpc/init.ts'
 import { adminRouter } from './admin/index.ts'
 import { authRouter } from './auth.ts'
 import { cartRouter } from './cart.ts'
+import { cartRemindersRouter } from './cart-reminders.ts'
 import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
 import { creatorUploadsRouter } from './creator-uploads.ts'
 import { creatorsRouter } from './creators.ts'
 import { earningsRouter } from './earnings.ts'
+import { giftsRouter } from './gifts.ts'
 import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentsRouter } from './payments.ts'
@@ -34,6 +36,8 @@ export const appRouter = router({
   profile: profileRouter,
   cart: cartRouter,
   payments: paymentsRouter,
+  gifts: giftsRouter,
+  cartReminders: cartRemindersRouter,
   purchases: purchasesRouter,
   membership: membershipRouter,
   learning: learningRouter,

@@ -54,6 +54,8 @@ export const startCheckoutInput = z.strictObject({
   currency: z.enum(CURRENCIES),
   method: z.enum(CHECKOUT_METHODS, { error: 'Please select a payment method' }),
   billing: billingDetailsInput.optional(),
+  /** "E-mail me a reminder about this cart": offered at checkout, never pre-ticked (issue 32). */
+  remindMe: z.boolean().optional(),
 })
 
 export const orderIdInput = z.strictObject({ orderId: z.uuid() })

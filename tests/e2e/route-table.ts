@@ -89,6 +89,10 @@ export const ROUTES: RouteEntry[] = [
   { file: 'two-factor.tsx', url: '/two-factor', as: 'visitor' },
   { file: 'reset-password.tsx', url: '/reset-password?token=not-a-real-token', as: 'visitor' },
   { file: 'verify-email.tsx', url: '/verify-email', as: 'visitor' },
+  { file: 'gifts.claim.tsx', url: '/gifts/claim?token=not-a-real-token', as: 'visitor' },
+  { file: 'cart_.reminders.unsubscribe.tsx', url: '/cart/reminders/unsubscribe?token=not-a-real-token', as: 'visitor' },
+  { file: 'cart_.restore.tsx', url: '/cart/restore', as: 'customer' },
+  { file: 'gifts.new.tsx', url: '/gifts/new?course=modern-react-typescript', as: 'customer' },
   {
     file: 'auth/callback.tsx',
     url: '/auth/callback?error=Google%20login%20failed%3A%20access%20denied',

@@ -1,6 +1,7 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { ChangePasswordSection } from '#client/components/account/ChangePasswordSection.tsx'
 import { ProfileSection } from '#client/components/account/ProfileSection.tsx'
+import { MyGifts } from '#client/components/gifts/MyGifts.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { PurchasesSections } from '#client/components/purchases/PurchasesSections.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
@@ -15,6 +16,7 @@ export const Route = createFileRoute('/_auth/account')({
       queryClient.prefetchQuery(trpc.purchases.orders.queryOptions()),
       queryClient.prefetchQuery(trpc.membership.get.queryOptions()),
       queryClient.prefetchQuery(trpc.serviceOrders.mine.queryOptions()),
+      queryClient.prefetchQuery(trpc.gifts.mine.queryOptions()),
     ]),
   head: () => ({ meta: [{ title: 'My Account | SkillForge' }] }),
   component: AccountPage,
@@ -36,6 +38,7 @@ function AccountPage() {
         <ProfileSection />
         <ChangePasswordSection />
         <PurchasesSections />
+        <MyGifts />
       </Container>
     </main>
   )

@@ -111,7 +111,23 @@ function CoursePage() {
           </div>
           <PurchaseBox
             course={course}
-            cartAction={<CourseLearnAction courseId={course.id} priceMinor={course.priceMinor} />}
+            cartAction={
+              <>
+                <CourseLearnAction courseId={course.id} priceMinor={course.priceMinor} />
+                <Link
+                  to="/gifts/new"
+                  search={{ course: course.id }}
+                  className={css({
+                    textAlign: 'center',
+                    fontSize: 'sm',
+                    fontWeight: 'medium',
+                    textDecoration: 'underline',
+                  })}
+                >
+                  Buy as a gift
+                </Link>
+              </>
+            }
           />
         </Container>
       </section>

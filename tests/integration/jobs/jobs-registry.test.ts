@@ -53,10 +53,12 @@ describe('scheduled work', () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
+      { name: 'cart-reminders.send', cron: '2-59/5 * * * *' },
       { name: 'earnings.payouts', cron: '0 6 1 * *' },
       { name: 'earnings.premium-pool', cron: '0 5 1 * *' },
       { name: 'earnings.processor-fees', cron: '*/15 * * * *' },
       { name: 'earnings.release-holds', cron: '41 * * * *' },
+      { name: 'gifts.send', cron: '*/5 * * * *' },
       { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
       { name: 'privacy.exports', cron: '* * * * *' },

@@ -1,0 +1,106 @@
+import { useMutation } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { useEffect, useState } from 'react'
+import { css } from '#styled-system/css'
+import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { button } from '../components/ui/button.ts'
+import { FormAlert } from '../components/ui/form.tsx'
+import { LoadingState } from '../components/ui/states.tsx'
+import { GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
+import { useTokenFromAddress } from '../lib/native-form.ts'
+import { optionalText, searchParams } from '../lib/search-params.ts'
+import { useSession } from '../lib/session.ts'
+
+const routeSearch = searchParams({ token: optionalText })
+
+/** Kept in this tab while the recipient signs up or logs in, so the token never rides in a ?redirect= address. */
+const KEPT_TOKEN = 'gift-claim-token'
+const BAD_LINK = 'This gift link is not valid. Ask the sender to resend the gift.'
+
+export const Route = createFileRoute('/gifts/claim')({
+  validateSearch: routeSearch,
+  head: () => ({ meta: [{ title: 'Claim your gift | SkillForge' }] }),
+  component: ClaimGiftPage,
+})
+
+function useKeptToken(fromAddress: string | undefined): { token: string | undefined; ready: boolean } {
+  const [state, setState] = useState<{ token: string | undefined; ready: boolean }>({
+    token: fromAddress,
+    ready: false,
+  })
+  useEffect(() => {
+    if (fromAddress) {
+      window.sessionStorage.setItem(KEPT_TOKEN, fromAddress)
+      setState({ token: fromAddress, ready: true })
+    } else {
+      setState({ token: window.sessionStorage.getItem(KEPT_TOKEN) ?? undefined, ready: true })
+    }
+  }, [fromAddress])
+  return state
+}
+
+function ClaimGiftPage() {
+  const { trpc } = Route.useRouteContext()
+  // Taken out of the address bar (history, a copied address); the claim sends it in a POST body.
+  const fromAddress = useTokenFromAddress(Route.useSearch().token)
+  const { token, ready } = useKeptToken(fromAddress)
+  const { user, isLoading } = useSession()
+  const claim = useMutation(
+    trpc.gifts.claim.mutationOptions({
+      onSettled: () => window.sessionStorage.removeItem(KEPT_TOKEN),
+    }),
+  )
+
+  let body: React.ReactNode
+  if (!ready || isLoading) {
+    body = <LoadingState label="Loading your gift…" />
+  } else if (claim.isSuccess) {
+    body = (
+      <>
+        <FormAlert kind="success">{`“${claim.data.title}” is now yours. Enjoy the course!`}</FormAlert>
+        <Link to="/learn/$courseId" params={{ courseId: claim.data.courseId }} className={button({ size: 'lg' })}>
+          Start learning
+        </Link>
+      </>
+    )
+  } else if (!token) {
+    body = <FormAlert>{BAD_LINK}</FormAlert>
+  } else if (!user) {
+    body = (
+      <>
+        <p>Someone gave you a course. Sign up or log in to claim it; you will come back here afterwards.</p>
+        <Link to="/signup" search={{ redirect: '/gifts/claim' }} className={button({ size: 'lg' })}>
+          Sign up to claim
+        </Link>
+        <p className={css({ textAlign: 'center', fontSize: 'sm' })}>
+          Already have an account?{' '}
+          <Link to="/login" search={{ redirect: '/gifts/claim' }} className={authLink}>
+            Log in
+          </Link>
+        </p>
+      </>
+    )
+  } else {
+    body = (
+      <>
+        {claim.isError ? <FormAlert>{refusalMessage(claim.error, GENERIC_ERROR)}</FormAlert> : null}
+        <p>
+          Claim the gift for your account <strong>{user.email}</strong>.
+        </p>
+        <button
+          type="button"
+          className={button({ size: 'lg' })}
+          disabled={claim.isPending || claim.isError}
+          onClick={() => claim.mutate({ token })}
+        >
+          {claim.isPending ? 'Claiming…' : 'Claim gift'}
+        </button>
+      </>
+    )
+  }
+  return (
+    <AuthCard title="Claim your gift">
+      <div className={css({ display: 'grid', gap: '4' })}>{body}</div>
+    </AuthCard>
+  )
+}

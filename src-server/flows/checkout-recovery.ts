@@ -1,0 +1,75 @@
+// Checkout recovery (issue 32): a buyer who ticked the reminder at checkout gets one e-mail when that checkout is
+// left (a card session expired, a PayPal or bank order unpaid for 24 hours), unless they bought anything since or
+// were reminded in the last week; it links to a page that puts the order's lines back in the cart, and carries a
+// List-Unsubscribe address. The scheduled sweep (jobs/registry.ts 'cart-reminders.send') settles each opt-in once.
+import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { restoreItems } from '../cart/repository.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { ORDER_NOT_FOUND } from '../orders/pending.ts'
+import { findBuyerOrder, listOrderLines } from '../orders/repository.ts'
+import { isPaidStatus } from '../orders/transitions.ts'
+import type { StripeApi } from '../payments/stripe.ts'
+import { listDueReminders, remindedRecently, settle, unsubscribe } from '../promotions/cart-reminders.ts'
+import { cancelPendingOrder } from './abandoned-checkouts.ts'
+
+export const CART_REMINDER_MESSAGES = {
+  unsubscribed: 'You will get no more cart reminders for the checkouts you started.',
+  badUnsubscribeLink: 'This unsubscribe link is not valid.',
+  alreadyBought: 'That order was paid: there is nothing to restore.',
+  awaitingTransfer: 'That order is waiting for your bank transfer: see it in My Account.',
+} as const
+
+/** The sweep: each due opt-in is settled once (sent, bought since, or already reminded). Returns how many were sent. */
+export async function sendCartReminders(db: DB, publicUrl: string, now = clock.now()): Promise<number> {
+  const origin = publicUrl.replace(/\/$/, '')
+  let sent = 0
+  for (const due of await listDueReminders(db, now)) {
+    await db.transaction().execute(async (trx) => {
+      if (due.bought_since) {
+        await settle(trx, due.id, 'bought', now)
+        return
+      }
+      if (await remindedRecently(trx, due.user_id, now)) {
+        await settle(trx, due.id, 'duplicate', now)
+        return
+      }
+      const settled = await settle(trx, due.id, 'sent', now)
+      if (!settled?.unsubscribeToken) return // another sweep got it
+      const lines = await listOrderLines(trx, due.order_id)
+      const titles = lines.map((line) => `- ${line.title}`).join('\n')
+      const unsubscribeUrl = `${origin}/cart/reminders/unsubscribe?token=${settled.unsubscribeToken}`
+      await enqueueMail(trx, {
+        kind: 'cart_reminder',
+        to: due.email,
+        subject: 'You left something in your cart',
+        text: `Hi ${due.first_name || 'there'},\n\nYou asked us to remind you about your checkout. It was not completed:\n\n${titles}\n\nPick up where you left off (your cart is filled again): ${origin}/cart/restore?order=${due.order_id}\n\nThis is the only reminder we send about it. No more reminders: ${unsubscribeUrl}`,
+        listUnsubscribe: unsubscribeUrl,
+      })
+      sent++
+    })
+  }
+  return sent
+}
+
+/** The reminder's link: the order's lines back in the buyer's cart (a pending PayPal or bank order is cancelled). */
+export async function restoreCart(db: DB, stripe: StripeApi | null, userId: string, orderId: string) {
+  const order = await findBuyerOrder(db, orderId, userId)
+  if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
+  if (isPaidStatus(order.status)) throw new DomainError('conflict', CART_REMINDER_MESSAGES.alreadyBought)
+  if (order.status === 'awaiting_transfer') throw new DomainError('conflict', CART_REMINDER_MESSAGES.awaitingTransfer)
+  if (order.status === 'pending') {
+    if (order.method === 'card') throw new DomainError('conflict', PAYMENT_MESSAGES.checkoutInProgress)
+    await cancelPendingOrder(db, stripe, userId, orderId)
+    return { restored: true }
+  }
+  await restoreItems(db, userId, await listOrderLines(db, orderId))
+  return { restored: true }
+}
+
+export async function unsubscribeFromReminders(db: DB, token: string) {
+  if (!(await unsubscribe(db, token))) throw new DomainError('not_found', CART_REMINDER_MESSAGES.badUnsubscribeLink)
+  return { message: CART_REMINDER_MESSAGES.unsubscribed }
+}

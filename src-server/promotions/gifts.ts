@@ -1,0 +1,209 @@
+// Gifts (issue 32): who a gift order is for, when its e-mail goes out, and its single-use claim link. promotions/ is
+// the only writer of `gifts`. The claim token exists only in the e-mail: the row keeps its SHA-256, a resend replaces
+// it (the old link dies), and a claimed gift is never claimed again, so a link works once. Conditional updates make each step happen once
+// however many requests or sweeps race.
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+
+export const GIFT_MESSAGES = {
+  badLink: 'This gift link is not valid. Ask the sender to resend the gift.',
+  claimed: 'This gift has already been claimed.',
+  refunded: 'This gift was refunded, so it can no longer be claimed.',
+  notFound: 'Gift not found',
+  notResendable: 'Only a paid gift that has not been claimed can be resent.',
+  notClaimable: 'This gift cannot be claimed right now. Please contact support.',
+} as const
+
+const giftColumns = [
+  'id',
+  'order_id',
+  'order_item_id',
+  'buyer_id',
+  'recipient_email',
+  'message',
+  'send_at',
+  'link_origin',
+  'paid_at',
+  'mailed_at',
+  'mail_count',
+  'claimed_by',
+  'claimed_at',
+  'created_at',
+] as const
+
+export function hashClaimToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
+}
+
+function newToken(): string {
+  const bytes = new Uint8Array(25) // 200 bits: not guessable
+  crypto.getRandomValues(bytes)
+  return encodeBase32LowerCaseNoPadding(bytes)
+}
+
+export interface NewGift {
+  orderId: string
+  orderItemId: string
+  buyerId: string
+  recipientEmail: string
+  message: string
+  sendAt: Date
+  linkOrigin: string
+}
+
+export async function createGift(trx: DB, gift: NewGift): Promise<{ id: string }> {
+  return trx
+    .insertInto('gifts')
+    .values({
+      order_id: gift.orderId,
+      order_item_id: gift.orderItemId,
+      buyer_id: gift.buyerId,
+      recipient_email: gift.recipientEmail,
+      message: gift.message,
+      send_at: gift.sendAt,
+      link_origin: gift.linkOrigin.replace(/\/$/, ''),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+}
+
+/** The gift an order pays for (undefined: an ordinary order). */
+export function giftOfOrder(db: DB, orderId: string) {
+  return db.selectFrom('gifts').select(giftColumns).where('order_id', '=', orderId).executeTakeFirst()
+}
+
+export type Gift = NonNullable<Awaited<ReturnType<typeof giftOfOrder>>>
+
+/** The order was paid: the gift now waits for its send date. Once only (a replayed payment changes nothing). */
+export async function markGiftPaid(trx: DB, orderId: string, paidAt: Date): Promise<Gift | undefined> {
+  return trx
+    .updateTable('gifts')
+    .set({ paid_at: paidAt, updated_at: clock.now() })
+    .where('order_id', '=', orderId)
+    .where('paid_at', 'is', null)
+    .returning(giftColumns)
+    .executeTakeFirst()
+}
+
+/**
+ * A new claim link for the gift (its first e-mail, or a resend): the token comes back once, for the e-mail; any
+ * earlier link stops working. `onlyFirst`: only when no e-mail went out yet, so two sweeps at once send one e-mail.
+ * Null when the gift is not paid, already claimed, or (onlyFirst) already mailed.
+ */
+export async function issueClaimLink(
+  trx: DB,
+  giftId: string,
+  options: { onlyFirst: boolean; recipientEmail?: string },
+  now = clock.now(),
+): Promise<{ token: string; gift: Gift } | null> {
+  const token = newToken()
+  let query = trx
+    .updateTable('gifts')
+    .set((eb) => ({
+      token_hash: hashClaimToken(token),
+      mailed_at: now,
+      mail_count: eb('mail_count', '+', 1),
+      updated_at: now,
+      ...(options.recipientEmail ? { recipient_email: options.recipientEmail } : {}),
+    }))
+    .where('id', '=', giftId)
+    .where('paid_at', 'is not', null)
+    .where('claimed_at', 'is', null)
+  if (options.onlyFirst) query = query.where('mailed_at', 'is', null)
+  const gift = await query.returning(giftColumns).executeTakeFirst()
+  return gift ? { token, gift } : null
+}
+
+/** A corrected address for a gift whose e-mail has not gone out yet (it goes to the new address at its date). */
+export async function changeRecipient(trx: DB, giftId: string, recipientEmail: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('gifts')
+    .set({ recipient_email: recipientEmail, updated_at: clock.now() })
+    .where('id', '=', giftId)
+    .where('claimed_at', 'is', null)
+    .where('mailed_at', 'is', null)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** Paid gifts whose e-mail is due and has not gone out. */
+export function listDueGifts(db: DB, now = clock.now(), limit = 200) {
+  return db
+    .selectFrom('gifts')
+    .select(['id'])
+    .where('paid_at', 'is not', null)
+    .where('mailed_at', 'is', null)
+    .where('claimed_at', 'is', null)
+    .where('send_at', '<=', now)
+    .orderBy('send_at')
+    .limit(limit)
+    .execute()
+}
+
+/** The gift a claim link names, locked for the claim; undefined for an unknown, used or replaced link. */
+export function lockGiftByToken(trx: Transaction<Database>, token: string) {
+  return trx
+    .selectFrom('gifts')
+    .select(giftColumns)
+    .where('token_hash', '=', hashClaimToken(token))
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+/** The buyer's gift, locked (resend, refund). */
+export function lockBuyerGift(trx: Transaction<Database>, giftId: string, buyerId: string) {
+  return trx
+    .selectFrom('gifts')
+    .select(giftColumns)
+    .where('id', '=', giftId)
+    .where('buyer_id', '=', buyerId)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+/**
+ * The claim. The link's hash stays so that using it again is told "already claimed" (it can claim nothing: a claimed
+ * gift is never claimed again). False when it was claimed meanwhile.
+ */
+export async function markClaimed(trx: DB, giftId: string, userId: string, now = clock.now()): Promise<boolean> {
+  const result = await trx
+    .updateTable('gifts')
+    .set({ claimed_by: userId, claimed_at: now, updated_at: now })
+    .where('id', '=', giftId)
+    .where('claimed_at', 'is', null)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** The buyer's gifts with the order and course facts they need (newest first). */
+export function listBuyerGifts(db: DB, buyerId: string) {
+  return db
+    .selectFrom('gifts as g')
+    .innerJoin('orders as o', 'o.id', 'g.order_id')
+    .innerJoin('order_items as oi', 'oi.id', 'g.order_item_id')
+    .select([
+      'g.id',
+      'g.recipient_email',
+      'g.message',
+      'g.send_at',
+      'g.paid_at',
+      'g.mailed_at',
+      'g.claimed_at',
+      'g.created_at',
+      'o.reference',
+      'o.status as order_status',
+      'o.total_minor',
+      'o.currency',
+      'oi.title',
+      'oi.course_id',
+      'oi.refunded_at',
+    ])
+    .where('g.buyer_id', '=', buyerId)
+    .orderBy('g.created_at', 'desc')
+    .limit(200)
+    .execute()
+}

@@ -1,0 +1,19 @@
+// Gifts (issue 32): buy a course for someone, see and resend one's gifts, claim a gift with its link's token.
+import { claimGiftInput, giftCheckoutInput, resendGiftInput } from '../../src-shared/schemas/gifts.ts'
+import { claimGift } from '../flows/gift-delivery.ts'
+import { listMyGifts, resendGift, startGiftCheckout } from '../flows/gift-purchase.ts'
+import { authedProcedure, router } from '../trpc/init.ts'
+
+export const giftsRouter = router({
+  checkout: authedProcedure
+    .input(giftCheckoutInput)
+    .mutation(({ ctx, input }) => startGiftCheckout(ctx, ctx.user, input)),
+  mine: authedProcedure.query(({ ctx }) => listMyGifts(ctx.db, ctx.user.id)),
+  resend: authedProcedure
+    .input(resendGiftInput)
+    .mutation(({ ctx, input }) => resendGift(ctx.db, ctx.user.id, input.giftId, input.recipientEmail)),
+  /** A mutation (a POST): the token never rides in a URL the server logs. */
+  claim: authedProcedure
+    .input(claimGiftInput)
+    .mutation(({ ctx, input }) => claimGift(ctx.db, ctx.user.id, input.token)),
+})

@@ -1,0 +1,219 @@
+// Gifts (issue 32): the buyer is never enrolled (even for nothing); the recipient's e-mail goes out once, at its date;
+// a claim link works once and a guessed or replaced one is refused; a resend kills the old link; a refund of an
+// unclaimed gift stops its claim, and of a claimed one revokes the recipient's access.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { sendDueGifts } from '../../../src-server/flows/gift-delivery.ts'
+import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
+import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
+import { GIFT_MESSAGES } from '../../../src-server/promotions/gifts.ts'
+import { createUser, type TestUser } from '../../support/factories.ts'
+import type { FakeStripe } from '../../support/fake-stripe.ts'
+import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
+import { pricedCourses, shopCaller } from '../../support/shop.ts'
+
+let shop: PaymentsServer
+let fake: FakeStripe
+let payments: PaymentsConfig
+let admin: TestUser
+const db = () => shop.database.db
+
+beforeAll(async () => {
+  shop = await startPaymentsServer()
+  ;({ fake, payments } = shop)
+  admin = await createUser(db(), { role: 'admin' })
+})
+afterAll(() => shop.close())
+afterEach(() => resetClock())
+
+const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!
+const caller = (user: TestUser) => shopCaller(db(), user, payments)
+const owned = async (user: TestUser) => (await (await caller(user)).purchases.entitlements()).courseIds
+
+let recipients = 0
+const newRecipient = () => `friend-${++recipients}-${Date.now()}@example.com`
+
+async function giftMails(to: string) {
+  return db()
+    .selectFrom('mail_outbox')
+    .select(['subject', 'text_body'])
+    .where('to_address', '=', to)
+    .where('kind', '=', 'gift')
+    .orderBy('created_at')
+    .execute()
+}
+const tokenIn = (text: string) => /\/gifts\/claim\?token=([a-z2-7]+)/.exec(text)?.[1] as string
+
+/** A gift of the offset-th priced course, bought by card (webhook) or bank transfer (staff mark it paid). */
+async function buyGift(options: { offset?: number; method?: 'card' | 'bank_transfer'; sendOn?: string } = {}) {
+  const buyer = await createUser(db())
+  const [course] = await pricedCourses(db(), { offset: options.offset ?? 0 })
+  const recipientEmail = newRecipient()
+  const started = await (await caller(buyer)).gifts.checkout({
+    courseId: course!.id,
+    recipientEmail,
+    message: 'Happy birthday!',
+    sendOn: options.sendOn,
+    method: options.method ?? 'card',
+  })
+  if (started.method === 'card') {
+    await fake.deliver('checkout.session.completed', fake.completeSession(sessionIdOf(started.url)))
+  } else {
+    await (await caller(admin)).admin.orders.markPaid({ id: started.orderId })
+  }
+  return { buyer, course: course!, recipientEmail, orderId: started.orderId }
+}
+
+describe('buying a gift', () => {
+  it('does not enrol the buyer; the recipient gets one e-mail with a claim link that works once', async () => {
+    const { buyer, course, recipientEmail } = await buyGift()
+    expect(await owned(buyer)).not.toContain(course.id)
+    const mails = await giftMails(recipientEmail)
+    expect(mails).toHaveLength(1)
+    expect(mails[0]!.text_body).toContain('Happy birthday!')
+    expect(mails[0]!.subject).toContain(course.title)
+    const token = tokenIn(mails[0]!.text_body)
+    // Only the hash is stored.
+    const row = await db()
+      .selectFrom('gifts')
+      .select('token_hash')
+      .where('recipient_email', '=', recipientEmail)
+      .executeTakeFirstOrThrow()
+    expect(row.token_hash).not.toContain(token)
+
+    const recipient = await createUser(db())
+    expect(await (await caller(recipient)).gifts.claim({ token })).toEqual({ courseId: course.id, title: course.title })
+    expect(await owned(recipient)).toContain(course.id)
+    // Used again, by the same or another account: refused, and nobody else gets the course.
+    await expect((await caller(recipient)).gifts.claim({ token })).rejects.toThrow(GIFT_MESSAGES.claimed)
+    const other = await createUser(db())
+    await expect((await caller(other)).gifts.claim({ token })).rejects.toThrow(GIFT_MESSAGES.claimed)
+    expect(await owned(other)).not.toContain(course.id)
+    expect(await owned(buyer)).not.toContain(course.id)
+
+    const [gift] = await (await caller(buyer)).gifts.mine()
+    expect(gift).toMatchObject({ state: 'claimed', recipientEmail, title: course.title })
+  })
+
+  // Exactly one of ten simultaneous claims wins. Checked on PostgreSQL without the row lock (lockGiftByToken's FOR
+  // UPDATE) and the conditional update (markClaimed's `claimed_at is null`): several claims then passed and several
+  // accounts got the course.
+  it('ten claims of one link at once: exactly one account gets the course', async () => {
+    const { course, recipientEmail } = await buyGift({ offset: 5 })
+    const token = tokenIn((await giftMails(recipientEmail))[0]!.text_body)
+    const claimants = await Promise.all(Array.from({ length: 10 }, () => createUser(db())))
+    const callers = await Promise.all(claimants.map((user) => caller(user)))
+    const results = await Promise.allSettled(callers.map((api) => api.gifts.claim({ token })))
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
+    const refusals = results.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []))
+    expect(refusals.every((message) => message.includes(GIFT_MESSAGES.claimed))).toBe(true)
+    const owners = await db()
+      .selectFrom('access_grants')
+      .select('user_id')
+      .where('course_id', '=', course.id)
+      .where(
+        'user_id',
+        'in',
+        claimants.map((user) => user.id),
+      )
+      .execute()
+    expect(owners).toHaveLength(1)
+  })
+
+  it('refuses guessed and malformed links clearly', async () => {
+    const someone = await createUser(db())
+    const api = await caller(someone)
+    await expect(api.gifts.claim({ token: 'a'.repeat(40) })).rejects.toThrow(GIFT_MESSAGES.badLink)
+    await expect(api.gifts.claim({ token: 'not a token' })).rejects.toThrow(GIFT_MESSAGES.badLink)
+    await expect(api.gifts.claim({ token: `${'a'.repeat(39)}\u0000` })).rejects.toThrow('NUL')
+    await expect(api.gifts.claim({ token: 'a'.repeat(10_000) })).rejects.toThrow(GIFT_MESSAGES.badLink)
+  })
+
+  it('refuses hostile gift input: bad address, NUL in the message, a date too far or not a date, a price from the client', async () => {
+    const buyer = await createUser(db())
+    const api = await caller(buyer)
+    const [course] = await pricedCourses(db())
+    const base = { courseId: course!.id, recipientEmail: 'friend@example.com', message: '', method: 'card' as const }
+    await expect(api.gifts.checkout({ ...base, recipientEmail: 'nobody' })).rejects.toThrow('valid email')
+    await expect(api.gifts.checkout({ ...base, message: 'hi\u0000' })).rejects.toThrow('character')
+    await expect(api.gifts.checkout({ ...base, message: 'x'.repeat(1001) })).rejects.toThrow('1000')
+    await expect(api.gifts.checkout({ ...base, sendOn: '2026-02-31' })).rejects.toThrow('valid date')
+    await expect(api.gifts.checkout({ ...base, sendOn: '2099-01-01' })).rejects.toThrow('within the next year')
+    await expect(api.gifts.checkout({ ...base, priceMinor: 1 } as never)).rejects.toThrow()
+    await expect(api.gifts.checkout({ ...base, courseId: 'no-such-course' })).rejects.toThrow('Course not found')
+    expect(await api.gifts.mine()).toEqual([])
+  })
+
+  it('a free course given: nobody pays, the buyer is not enrolled, the recipient is mailed', async () => {
+    const [free] = await pricedCourses(db(), { free: true })
+    if (!free) return // the seed has no free course
+    const buyer = await createUser(db())
+    const recipientEmail = newRecipient()
+    const started = await (await caller(buyer)).gifts.checkout({
+      courseId: free.id,
+      recipientEmail,
+      message: '',
+      method: 'free',
+    })
+    expect(started.method).toBe('free')
+    expect(await owned(buyer)).not.toContain(free.id)
+    expect(await giftMails(recipientEmail)).toHaveLength(1)
+  })
+
+  it('waits for its send date, then the sweep sends it once even when it runs twice', async () => {
+    const day = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
+    const { recipientEmail, buyer } = await buyGift({ offset: 1, method: 'bank_transfer', sendOn: day })
+    expect(await giftMails(recipientEmail)).toHaveLength(0)
+    await sendDueGifts(db())
+    expect(await giftMails(recipientEmail)).toHaveLength(0)
+    expect((await (await caller(buyer)).gifts.mine())[0]).toMatchObject({ state: 'scheduled' })
+    await advanceClock(4 * 24 * 60 * 60)
+    await Promise.all([sendDueGifts(db()), sendDueGifts(db())])
+    await sendDueGifts(db())
+    expect(await giftMails(recipientEmail)).toHaveLength(1)
+  })
+})
+
+describe('resending and refunding', () => {
+  it('resends to a corrected address: a new link, the old one dead', async () => {
+    const { buyer, course, recipientEmail } = await buyGift({ offset: 2 })
+    const oldToken = tokenIn((await giftMails(recipientEmail))[0]!.text_body)
+    const [gift] = await (await caller(buyer)).gifts.mine()
+    const corrected = newRecipient()
+    expect(await (await caller(buyer)).gifts.resend({ giftId: gift!.id, recipientEmail: corrected })).toEqual({
+      id: gift!.id,
+      sent: true,
+    })
+    const newToken = tokenIn((await giftMails(corrected))[0]!.text_body)
+    expect(newToken).not.toBe(oldToken)
+    const recipient = await createUser(db())
+    await expect((await caller(recipient)).gifts.claim({ token: oldToken })).rejects.toThrow(GIFT_MESSAGES.badLink)
+    await (await caller(recipient)).gifts.claim({ token: newToken })
+    expect(await owned(recipient)).toContain(course.id)
+    // Claimed: no more resends; and only the buyer can resend at all.
+    await expect((await caller(buyer)).gifts.resend({ giftId: gift!.id, recipientEmail: corrected })).rejects.toThrow(
+      GIFT_MESSAGES.claimed,
+    )
+    await expect(
+      (await caller(recipient)).gifts.resend({ giftId: gift!.id, recipientEmail: corrected }),
+    ).rejects.toThrow(GIFT_MESSAGES.notFound)
+  })
+
+  it('an unclaimed gift refunded as a whole can no longer be claimed', async () => {
+    const { buyer, recipientEmail, orderId } = await buyGift({ offset: 3 })
+    const token = tokenIn((await giftMails(recipientEmail))[0]!.text_body)
+    await (await caller(admin)).admin.orders.refund({ orderId, reason: 'buyer changed their mind' })
+    const recipient = await createUser(db())
+    await expect((await caller(recipient)).gifts.claim({ token })).rejects.toThrow(GIFT_MESSAGES.refunded)
+    expect((await (await caller(buyer)).gifts.mine())[0]).toMatchObject({ state: 'refunded' })
+  })
+
+  it("a claimed gift's refund revokes the recipient's access", async () => {
+    const { course, recipientEmail, orderId } = await buyGift({ offset: 4, method: 'bank_transfer' })
+    const token = tokenIn((await giftMails(recipientEmail))[0]!.text_body)
+    const recipient = await createUser(db())
+    await (await caller(recipient)).gifts.claim({ token })
+    expect(await owned(recipient)).toContain(course.id)
+    await (await caller(admin)).admin.orders.refund({ orderId, reason: 'refund', reference: 'BANK-1' })
+    expect(await owned(recipient)).not.toContain(course.id)
+  })
+})
