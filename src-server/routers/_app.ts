@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from '../trpc/init.ts'
 import { adminRouter } from './admin/index.ts'
 import { authRouter } from './auth.ts'
+import { bundlesRouter } from './bundles.ts'
 import { cartRouter } from './cart.ts'
 import { catalogRouter } from './catalog.ts'
 import { contactRouter } from './contact.ts'
@@ -43,6 +44,7 @@ export const appRouter = router({
   creators: creatorsRouter,
   earnings: earningsRouter,
   admin: adminRouter,
+  bundles: bundlesRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -7,7 +7,12 @@ import { SafeImage } from '../ui/SafeImage.tsx'
 
 export type CartLine = NonNullable<RouterOutputs['cart']['list']>['items'][number]
 
-const KIND_LABEL: Record<CartLine['kind'], string> = { course: 'Course', service_package: 'Service', plan: 'Plan' }
+const KIND_LABEL: Record<CartLine['kind'], string> = {
+  course: 'Course',
+  service_package: 'Service',
+  plan: 'Plan',
+  bundle: 'Bundle',
+}
 
 // On a phone the line stacks: picture and title on top, price and Remove below; one row from 640 px up.
 const row = css({
