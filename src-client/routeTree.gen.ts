@@ -40,12 +40,14 @@ import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as BundlesSlugRouteImport } from './routes/bundles.$slug'
 import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
 import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
+import { Route as StudioBundlesRouteImport } from './routes/studio/bundles'
 import { Route as StudioEarningsRouteImport } from './routes/studio/earnings'
 import { Route as StudioPayoutsRouteImport } from './routes/studio/payouts'
 import { Route as StudioProfileRouteImport } from './routes/studio/profile'
@@ -59,6 +61,7 @@ import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
 import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
+import { Route as AdminStaffBundlesRouteImport } from './routes/admin/_staff/bundles'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
@@ -237,6 +240,11 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const BundlesSlugRoute = BundlesSlugRouteImport.update({
+  id: '/bundles/$slug',
+  path: '/bundles/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const CertificatesCertificateIdRoute =
   CertificatesCertificateIdRouteImport.update({
     id: '/certificates/$certificateId',
@@ -266,6 +274,11 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
 const StudioIndexRoute = StudioIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioBundlesRoute = StudioBundlesRouteImport.update({
+  id: '/bundles',
+  path: '/bundles',
   getParentRoute: () => StudioRouteRoute,
 } as any)
 const StudioEarningsRoute = StudioEarningsRouteImport.update({
@@ -331,6 +344,11 @@ const AdminStaffSplatRoute = AdminStaffSplatRouteImport.update({
 const AdminStaffAuditRoute = AdminStaffAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffBundlesRoute = AdminStaffBundlesRouteImport.update({
+  id: '/bundles',
+  path: '/bundles',
   getParentRoute: () => AdminStaffRoute,
 } as any)
 const AdminStaffCategoriesRoute = AdminStaffCategoriesRouteImport.update({
@@ -488,10 +506,12 @@ export interface FileRoutesByFullPath {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/bundles/$slug': typeof BundlesSlugRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/bundles': typeof StudioBundlesRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -506,6 +526,7 @@ export interface FileRoutesByFullPath {
   '/account/security': typeof AuthAccountSecurityRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
+  '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
@@ -560,10 +581,12 @@ export interface FileRoutesByTo {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/bundles/$slug': typeof BundlesSlugRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/bundles': typeof StudioBundlesRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -578,6 +601,7 @@ export interface FileRoutesByTo {
   '/account/security': typeof AuthAccountSecurityRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
+  '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
@@ -635,10 +659,12 @@ export interface FileRoutesById {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/bundles/$slug': typeof BundlesSlugRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/bundles': typeof StudioBundlesRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -653,6 +679,7 @@ export interface FileRoutesById {
   '/_auth/account_/security': typeof AuthAccountSecurityRoute
   '/admin/_staff/$': typeof AdminStaffSplatRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
+  '/admin/_staff/bundles': typeof AdminStaffBundlesRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
@@ -711,10 +738,12 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/bundles/$slug'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/bundles'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -729,6 +758,7 @@ export interface FileRouteTypes {
     | '/account/security'
     | '/admin/$'
     | '/admin/audit'
+    | '/admin/bundles'
     | '/admin/categories'
     | '/admin/course-reviews'
     | '/admin/courses'
@@ -783,10 +813,12 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/bundles/$slug'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/bundles'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -801,6 +833,7 @@ export interface FileRouteTypes {
     | '/account/security'
     | '/admin/$'
     | '/admin/audit'
+    | '/admin/bundles'
     | '/admin/categories'
     | '/admin/course-reviews'
     | '/admin/courses'
@@ -857,10 +890,12 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/bundles/$slug'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/bundles'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -875,6 +910,7 @@ export interface FileRouteTypes {
     | '/_auth/account_/security'
     | '/admin/_staff/$'
     | '/admin/_staff/audit'
+    | '/admin/_staff/bundles'
     | '/admin/_staff/categories'
     | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
@@ -931,6 +967,7 @@ export interface RootRouteChildren {
   AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
   AdminLoginRoute: typeof AdminLoginRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
+  BundlesSlugRoute: typeof BundlesSlugRoute
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
   InstructorsSlugRoute: typeof InstructorsSlugRoute
@@ -1163,6 +1200,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/bundles/$slug': {
+      id: '/bundles/$slug'
+      path: '/bundles/$slug'
+      fullPath: '/bundles/$slug'
+      preLoaderRoute: typeof BundlesSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/certificates/$certificateId': {
       id: '/certificates/$certificateId'
       path: '/certificates/$certificateId'
@@ -1203,6 +1247,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/studio/'
       preLoaderRoute: typeof StudioIndexRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/bundles': {
+      id: '/studio/bundles'
+      path: '/bundles'
+      fullPath: '/studio/bundles'
+      preLoaderRoute: typeof StudioBundlesRouteImport
       parentRoute: typeof StudioRouteRoute
     }
     '/studio/earnings': {
@@ -1294,6 +1345,13 @@ declare module '@tanstack/react-router' {
       path: '/audit'
       fullPath: '/admin/audit'
       preLoaderRoute: typeof AdminStaffAuditRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/bundles': {
+      id: '/admin/_staff/bundles'
+      path: '/bundles'
+      fullPath: '/admin/bundles'
+      preLoaderRoute: typeof AdminStaffBundlesRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/categories': {
@@ -1478,6 +1536,7 @@ const StudioCoursesCourseIdRouteWithChildren =
   )
 
 interface StudioRouteRouteChildren {
+  StudioBundlesRoute: typeof StudioBundlesRoute
   StudioEarningsRoute: typeof StudioEarningsRoute
   StudioPayoutsRoute: typeof StudioPayoutsRoute
   StudioProfileRoute: typeof StudioProfileRoute
@@ -1488,6 +1547,7 @@ interface StudioRouteRouteChildren {
 }
 
 const StudioRouteRouteChildren: StudioRouteRouteChildren = {
+  StudioBundlesRoute: StudioBundlesRoute,
   StudioEarningsRoute: StudioEarningsRoute,
   StudioPayoutsRoute: StudioPayoutsRoute,
   StudioProfileRoute: StudioProfileRoute,
@@ -1526,6 +1586,7 @@ const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 interface AdminStaffRouteChildren {
   AdminStaffSplatRoute: typeof AdminStaffSplatRoute
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
+  AdminStaffBundlesRoute: typeof AdminStaffBundlesRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
@@ -1545,6 +1606,7 @@ interface AdminStaffRouteChildren {
 const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffSplatRoute: AdminStaffSplatRoute,
   AdminStaffAuditRoute: AdminStaffAuditRoute,
+  AdminStaffBundlesRoute: AdminStaffBundlesRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
@@ -1595,6 +1657,7 @@ const rootRouteChildren: RootRouteChildren = {
   AdminAcceptInviteRoute: AdminAcceptInviteRoute,
   AdminLoginRoute: AdminLoginRoute,
   AuthCallbackRoute: AuthCallbackRoute,
+  BundlesSlugRoute: BundlesSlugRoute,
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,
   InstructorsSlugRoute: InstructorsSlugRoute,

@@ -277,3 +277,8 @@ export async function bundleCourseChoices(db: DB, ownerId?: string) {
   const rows = await query.execute()
   return rows.map((row) => ({ id: row.id, title: row.title, priceMinor: row.price_minor, currency: row.currency }))
 }
+
+/** Whether /bundles/{slug} shows a bundle (published, every course on sale): the page's HTTP status. */
+export async function bundleSlugExists(db: DB, slug: string): Promise<boolean> {
+  return (await publishedBundles(db, { slug })).length > 0
+}

@@ -2,6 +2,7 @@ import { forwardRef } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
+import { BundleOverlap } from '../bundles/BundleOverlap.tsx'
 import { button } from '../ui/button.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
@@ -52,6 +53,7 @@ export const CartItemRow = forwardRef<HTMLButtonElement, { line: CartLine; onRem
           </p>
           <h3 className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{line.title}</h3>
           {line.detail ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{line.detail}</p> : null}
+          <BundleOverlap overlap={line.bundleOverlap} />
         </div>
         <p className={css({ gridArea: 'price', fontWeight: 'bold', whiteSpace: 'nowrap' })}>
           {formatMoney(line.priceMinor, line.currency)}

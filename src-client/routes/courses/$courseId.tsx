@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound, useRouter } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
+import { CourseBundles } from '#client/components/bundles/BundleCard.tsx'
 import { CurriculumAccordion } from '#client/components/course/CurriculumAccordion.tsx'
 import { hoursOfContent, PurchaseBox } from '#client/components/course/PurchaseBox.tsx'
 import { CourseReviews } from '#client/components/course/reviews/CourseReviews.tsx'
@@ -138,6 +139,7 @@ function CoursePage() {
               <div className={markdownArticle} dangerouslySetInnerHTML={{ __html: course.descriptionHtml }} />
             </section>
           ) : null}
+          <CourseBundles courseId={course.id} className={card} />
           <section aria-labelledby="content">
             <h2 id="content" className={sectionTitle}>
               Course content

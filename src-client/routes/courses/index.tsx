@@ -1,5 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import type { FormEvent } from 'react'
+import { BundleShelf } from '#client/components/bundles/BundleCard.tsx'
 import { CATALOGUE_RESULTS_ID, Catalogue } from '#client/components/course/Catalogue.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { Icon } from '#client/components/ui/icons.tsx'
@@ -54,6 +55,7 @@ function CataloguePage() {
           />
         </Container>
       </section>
+      <BundleShelf />
       <Catalogue trpc={trpc} search={search} onChange={update} onClear={() => navigate({ search: {} })} />
     </main>
   )

@@ -1,0 +1,13 @@
+// /studio/bundles: the creator's bundles of their own published courses (a Pro feature; the server refuses Basic).
+import { createFileRoute } from '@tanstack/react-router'
+import { BundleManager } from '#client/components/bundles/BundleManager.tsx'
+
+export const Route = createFileRoute('/studio/bundles')({
+  head: () => ({ meta: [{ title: 'Bundles | Studio | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
+  component: () => (
+    <BundleManager
+      scope="studio"
+      intro="Sell two or more of your published courses at one price (Pro and Enterprise plans)."
+    />
+  ),
+})
