@@ -186,6 +186,11 @@ describe('buying a bundle', () => {
     // The invoice sums the stored lines.
     const [order] = await caller.purchases.orders()
     expect(order).toMatchObject({ totalMinor: 4000, status: 'paid' })
+    const invoice = await caller.purchases.document({ kind: 'invoice', id: order!.invoice!.id })
+    expect(invoice.lines.map((line) => [line.title, line.amountMinor])).toEqual(
+      expect.arrayContaining(courses.map((course, i) => [course.title, expected[i]])),
+    )
+    expect(invoice).toMatchObject({ totalMinor: 4000 })
   })
 
   it('refunds one course of the bundle by its stored share only, even after the bundle price changed', async () => {
