@@ -35,6 +35,8 @@ export const Route = createFileRoute('/courses/$courseId')({
         .ensureQueryData(trpc.reviews.list.queryOptions({ courseId: params.courseId, page: 1 }))
         .catch(() => null),
       queryClient.ensureQueryData(trpc.reviews.mine.queryOptions({ courseId: params.courseId })).catch(() => null),
+      // The bundles that include it ("Save N %") render with the page; a failure only leaves them out.
+      queryClient.prefetchQuery(trpc.bundles.forCourse.queryOptions({ courseId: params.courseId })),
       // Server rendering: a signed-in learner's page shows their own learning action (Continue, Start), not a
       // placeholder the browser fills in later.
       typeof window === 'undefined' ? prefetchLearning(context, params.courseId) : null,

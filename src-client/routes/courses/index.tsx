@@ -17,7 +17,13 @@ import { css } from '#styled-system/css'
 export const Route = createFileRoute('/courses/')({
   validateSearch: catalogueSearchSchema,
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps, cause }) => loadList(context.queryClient, catalogueQueryOptions(context.trpc, deps), cause),
+  loader: async ({ context, deps, cause }) => {
+    await Promise.all([
+      loadList(context.queryClient, catalogueQueryOptions(context.trpc, deps), cause),
+      // The bundle shelf renders with the page (no shift when it arrives); a failure only leaves it out.
+      cause === 'stay' ? null : context.queryClient.prefetchQuery(context.trpc.bundles.published.queryOptions()),
+    ])
+  },
   head: () =>
     seo({
       title: 'All Courses',
