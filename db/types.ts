@@ -293,7 +293,9 @@ export interface MailOutboxTable {
   list_unsubscribe: string | null
 }
 
-export type CartItemKind = 'course' | 'service_package' | 'plan'
+/** What an order line is; a bundle is a cart line only (an order holds its courses, see bundle_id). */
+export type OrderItemKind = 'course' | 'service_package' | 'plan'
+export type CartItemKind = OrderItemKind | 'bundle'
 export type BillingCycle = 'monthly' | 'annual'
 export type OrderStatus =
   | 'pending'
@@ -315,9 +317,31 @@ export interface CartItemsTable {
   service_package_id: string | null
   plan_id: string | null
   billing_cycle: BillingCycle | null
+  bundle_id: string | null
   /** Generated: kind:id. Unique per user, so a duplicate cannot be inserted even by concurrent requests. */
   item_key: GeneratedAlways<string>
   added_at: CreatedAt
+}
+
+/** Several courses sold at one price (promotions/bundles.ts). owner_id null: made by staff, any course. */
+export interface BundlesTable {
+  id: Generated<string>
+  slug: string
+  title: string
+  description: Generated<string>
+  owner_id: string | null
+  currency: 'USD' | 'GBP'
+  price_minor: number
+  published: Generated<boolean>
+  created_by: string | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+export interface BundleCoursesTable {
+  bundle_id: string
+  course_id: string
+  position: Generated<number>
 }
 
 export interface OrdersTable {
@@ -360,7 +384,7 @@ export interface OrdersTable {
 export interface OrderItemsTable {
   id: Generated<string>
   order_id: string
-  kind: CartItemKind
+  kind: OrderItemKind
   course_id: string | null
   service_package_id: string | null
   plan_id: string | null
@@ -370,6 +394,9 @@ export interface OrderItemsTable {
   title: string
   detail: Generated<string>
   unit_price_minor: number
+  /** A course bought in a bundle: the bundle, and its title as sold; unit_price_minor is the course's allocated share. */
+  bundle_id: string | null
+  bundle_title: string | null
   /** Set when the line was given back (the refund that did it). */
   refund_id: string | null
   refunded_at: Date | null
@@ -1182,6 +1209,8 @@ export interface Database {
   known_devices: KnownDevicesTable
   mail_outbox: MailOutboxTable
   cart_items: CartItemsTable
+  bundles: BundlesTable
+  bundle_courses: BundleCoursesTable
   orders: OrdersTable
   order_items: OrderItemsTable
   processed_stripe_events: ProcessedStripeEventsTable

@@ -40,6 +40,7 @@ import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as BundlesSlugRouteImport } from './routes/bundles.$slug'
 import { Route as CartRestoreRouteImport } from './routes/cart_.restore'
 import { Route as CertificatesCertificateIdRouteImport } from './routes/certificates/$certificateId'
 import { Route as CoursesIndexRouteImport } from './routes/courses/index'
@@ -49,6 +50,7 @@ import { Route as GiftsNewRouteImport } from './routes/gifts.new'
 import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
+import { Route as StudioBundlesRouteImport } from './routes/studio/bundles'
 import { Route as StudioEarningsRouteImport } from './routes/studio/earnings'
 import { Route as StudioPayoutsRouteImport } from './routes/studio/payouts'
 import { Route as StudioProfileRouteImport } from './routes/studio/profile'
@@ -62,6 +64,7 @@ import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
 import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
+import { Route as AdminStaffBundlesRouteImport } from './routes/admin/_staff/bundles'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
 import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
@@ -243,6 +246,11 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const BundlesSlugRoute = BundlesSlugRouteImport.update({
+  id: '/bundles/$slug',
+  path: '/bundles/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const CartRestoreRoute = CartRestoreRouteImport.update({
   id: '/cart_/restore',
   path: '/cart/restore',
@@ -287,6 +295,11 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
 const StudioIndexRoute = StudioIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioBundlesRoute = StudioBundlesRouteImport.update({
+  id: '/bundles',
+  path: '/bundles',
   getParentRoute: () => StudioRouteRoute,
 } as any)
 const StudioEarningsRoute = StudioEarningsRouteImport.update({
@@ -352,6 +365,11 @@ const AdminStaffSplatRoute = AdminStaffSplatRouteImport.update({
 const AdminStaffAuditRoute = AdminStaffAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffBundlesRoute = AdminStaffBundlesRouteImport.update({
+  id: '/bundles',
+  path: '/bundles',
   getParentRoute: () => AdminStaffRoute,
 } as any)
 const AdminStaffCategoriesRoute = AdminStaffCategoriesRouteImport.update({
@@ -527,6 +545,7 @@ export interface FileRoutesByFullPath {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/bundles/$slug': typeof BundlesSlugRoute
   '/cart/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
@@ -534,6 +553,7 @@ export interface FileRoutesByFullPath {
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/bundles': typeof StudioBundlesRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -548,6 +568,7 @@ export interface FileRoutesByFullPath {
   '/account/security': typeof AuthAccountSecurityRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
+  '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
@@ -605,6 +626,7 @@ export interface FileRoutesByTo {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/bundles/$slug': typeof BundlesSlugRoute
   '/cart/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
@@ -612,6 +634,7 @@ export interface FileRoutesByTo {
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/bundles': typeof StudioBundlesRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -626,6 +649,7 @@ export interface FileRoutesByTo {
   '/account/security': typeof AuthAccountSecurityRoute
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
+  '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
@@ -686,6 +710,7 @@ export interface FileRoutesById {
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/bundles/$slug': typeof BundlesSlugRoute
   '/cart_/restore': typeof CartRestoreRoute
   '/certificates/$certificateId': typeof CertificatesCertificateIdRoute
   '/courses/$courseId': typeof CoursesCourseIdRoute
@@ -693,6 +718,7 @@ export interface FileRoutesById {
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/bundles': typeof StudioBundlesRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -707,6 +733,7 @@ export interface FileRoutesById {
   '/_auth/account_/security': typeof AuthAccountSecurityRoute
   '/admin/_staff/$': typeof AdminStaffSplatRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
+  '/admin/_staff/bundles': typeof AdminStaffBundlesRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
   '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
@@ -768,6 +795,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/bundles/$slug'
     | '/cart/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
@@ -775,6 +803,7 @@ export interface FileRouteTypes {
     | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/bundles'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -789,6 +818,7 @@ export interface FileRouteTypes {
     | '/account/security'
     | '/admin/$'
     | '/admin/audit'
+    | '/admin/bundles'
     | '/admin/categories'
     | '/admin/course-reviews'
     | '/admin/courses'
@@ -846,6 +876,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/bundles/$slug'
     | '/cart/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
@@ -853,6 +884,7 @@ export interface FileRouteTypes {
     | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/bundles'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -867,6 +899,7 @@ export interface FileRouteTypes {
     | '/account/security'
     | '/admin/$'
     | '/admin/audit'
+    | '/admin/bundles'
     | '/admin/categories'
     | '/admin/course-reviews'
     | '/admin/courses'
@@ -926,6 +959,7 @@ export interface FileRouteTypes {
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
+    | '/bundles/$slug'
     | '/cart_/restore'
     | '/certificates/$certificateId'
     | '/courses/$courseId'
@@ -933,6 +967,7 @@ export interface FileRouteTypes {
     | '/gifts/new'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/bundles'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -947,6 +982,7 @@ export interface FileRouteTypes {
     | '/_auth/account_/security'
     | '/admin/_staff/$'
     | '/admin/_staff/audit'
+    | '/admin/_staff/bundles'
     | '/admin/_staff/categories'
     | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
@@ -1006,6 +1042,7 @@ export interface RootRouteChildren {
   AdminAcceptInviteRoute: typeof AdminAcceptInviteRoute
   AdminLoginRoute: typeof AdminLoginRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
+  BundlesSlugRoute: typeof BundlesSlugRoute
   CartRestoreRoute: typeof CartRestoreRoute
   CertificatesCertificateIdRoute: typeof CertificatesCertificateIdRoute
   CoursesCourseIdRoute: typeof CoursesCourseIdRoute
@@ -1242,6 +1279,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/bundles/$slug': {
+      id: '/bundles/$slug'
+      path: '/bundles/$slug'
+      fullPath: '/bundles/$slug'
+      preLoaderRoute: typeof BundlesSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/cart_/restore': {
       id: '/cart_/restore'
       path: '/cart/restore'
@@ -1303,6 +1347,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/studio/'
       preLoaderRoute: typeof StudioIndexRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/bundles': {
+      id: '/studio/bundles'
+      path: '/bundles'
+      fullPath: '/studio/bundles'
+      preLoaderRoute: typeof StudioBundlesRouteImport
       parentRoute: typeof StudioRouteRoute
     }
     '/studio/earnings': {
@@ -1394,6 +1445,13 @@ declare module '@tanstack/react-router' {
       path: '/audit'
       fullPath: '/admin/audit'
       preLoaderRoute: typeof AdminStaffAuditRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/bundles': {
+      id: '/admin/_staff/bundles'
+      path: '/bundles'
+      fullPath: '/admin/bundles'
+      preLoaderRoute: typeof AdminStaffBundlesRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/categories': {
@@ -1602,6 +1660,7 @@ const StudioCoursesCourseIdRouteWithChildren =
   )
 
 interface StudioRouteRouteChildren {
+  StudioBundlesRoute: typeof StudioBundlesRoute
   StudioEarningsRoute: typeof StudioEarningsRoute
   StudioPayoutsRoute: typeof StudioPayoutsRoute
   StudioProfileRoute: typeof StudioProfileRoute
@@ -1612,6 +1671,7 @@ interface StudioRouteRouteChildren {
 }
 
 const StudioRouteRouteChildren: StudioRouteRouteChildren = {
+  StudioBundlesRoute: StudioBundlesRoute,
   StudioEarningsRoute: StudioEarningsRoute,
   StudioPayoutsRoute: StudioPayoutsRoute,
   StudioProfileRoute: StudioProfileRoute,
@@ -1650,6 +1710,7 @@ const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 interface AdminStaffRouteChildren {
   AdminStaffSplatRoute: typeof AdminStaffSplatRoute
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
+  AdminStaffBundlesRoute: typeof AdminStaffBundlesRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
   AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
@@ -1670,6 +1731,7 @@ interface AdminStaffRouteChildren {
 const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffSplatRoute: AdminStaffSplatRoute,
   AdminStaffAuditRoute: AdminStaffAuditRoute,
+  AdminStaffBundlesRoute: AdminStaffBundlesRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
   AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
@@ -1722,6 +1784,7 @@ const rootRouteChildren: RootRouteChildren = {
   AdminAcceptInviteRoute: AdminAcceptInviteRoute,
   AdminLoginRoute: AdminLoginRoute,
   AuthCallbackRoute: AuthCallbackRoute,
+  BundlesSlugRoute: BundlesSlugRoute,
   CartRestoreRoute: CartRestoreRoute,
   CertificatesCertificateIdRoute: CertificatesCertificateIdRoute,
   CoursesCourseIdRoute: CoursesCourseIdRoute,

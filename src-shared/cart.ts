@@ -13,11 +13,13 @@ export type CartItemInput =
   | { kind: 'course'; courseId: string }
   | { kind: 'service_package'; packageId: string }
   | { kind: 'plan'; planId: string; billingCycle: BillingCycleValue }
+  | { kind: 'bundle'; bundleId: string }
 
 /** The key the server's unique index uses; the client uses it to tell whether an item is in the cart. */
 export function cartItemKey(item: CartItemInput): string {
   if (item.kind === 'course') return `course:${item.courseId}`
   if (item.kind === 'service_package') return `service_package:${item.packageId}`
+  if (item.kind === 'bundle') return `bundle:${item.bundleId}`
   return `plan:${item.planId}`
 }
 

@@ -4,6 +4,7 @@ import { useRef, useState } from 'react'
 import { CART_MESSAGES, PAYMENT_MESSAGES, type PaymentMethodValue } from '#shared/cart.ts'
 import { CURRENCIES, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
+import { BundleOverlap } from '../components/bundles/BundleOverlap.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { BankTransferDialog, type BankTransferOrder } from '../components/checkout/BankTransferDialog.tsx'
@@ -221,9 +222,13 @@ function Checkout() {
       <CartSummary total={group}>
         <ul className={css({ mt: '4', display: 'flex', flexDir: 'column', gap: '2', fontSize: 'sm' })}>
           {lines.map((line) => (
-            <li key={line.id} className={css({ display: 'flex', justifyContent: 'space-between', gap: '3' })}>
+            <li
+              key={line.id}
+              className={css({ display: 'flex', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap' })}
+            >
               <span>{line.title}</span>
               <span>{formatMoney(line.priceMinor, line.currency)}</span>
+              <BundleOverlap overlap={line.bundleOverlap} />
             </li>
           ))}
         </ul>

@@ -23,6 +23,7 @@ export interface AuditSubject {
     | 'instructor'
     | 'payout_settings'
     | 'user'
+    | 'bundle'
   id: string
   before?: unknown
   after?: unknown

@@ -1,5 +1,6 @@
 // The user's cart resolved against the catalogue: every price comes from the catalogue row, never the client.
 import type { BillingCycle, CartItemKind } from '../../db/types.ts'
+import { ownedCourseIds } from '../access/courses.ts'
 import type { DB } from '../kernel/db.ts'
 
 export interface CartLine {
@@ -18,6 +19,9 @@ export interface CartLine {
   serviceId: string | null
   packageId: string | null
   planId: string | null
+  bundleId?: string | null
+  /** Set on bundle lines only (other lines leave both out). A bundle's courses the buyer already holds, or also has in the cart on their own: told before paying. */
+  bundleOverlap?: { held: string[]; inCart: string[] } | null
   addedAt: string
 }
 
@@ -31,7 +35,12 @@ export async function listCartLines(db: DB, userId: string): Promise<CartLine[]>
     .leftJoin('service_packages as sp', 'sp.id', 'ci.service_package_id')
     .leftJoin('services as s', 's.id', 'sp.service_id')
     .leftJoin('plans as p', 'p.id', 'ci.plan_id')
+    .leftJoin('bundles as b', (join) => join.onRef('b.id', '=', 'ci.bundle_id').on('b.published', '=', true))
     .select([
+      'ci.bundle_id',
+      'b.title as bundle_title',
+      'b.price_minor as bundle_price',
+      'b.currency as bundle_currency',
       'ci.id',
       'ci.kind',
       'ci.item_key',
@@ -109,10 +118,55 @@ export async function listCartLines(db: DB, userId: string): Promise<CartLine[]>
         currency: row.plan_currency === 'GBP' ? 'GBP' : 'USD',
         recurringInterval: annual ? 'year' : 'month',
       })
+    } else if (row.kind === 'bundle' && row.bundle_title !== null && row.bundle_price !== null) {
+      lines.push({
+        ...base,
+        bundleId: row.bundle_id,
+        title: row.bundle_title,
+        detail: 'Bundle',
+        image: '/favicon.svg',
+        priceMinor: row.bundle_price,
+        currency: row.bundle_currency === 'GBP' ? 'GBP' : 'USD',
+        recurringInterval: null,
+      })
     }
     // A course no longer published is left out: it cannot be bought.
   }
-  return lines
+  return describeBundles(db, userId, lines)
+}
+
+/**
+ * Bundle lines (issue 32): a bundle with a course no longer on sale is left out like an unpublished course; the rest
+ * name their courses the buyer already holds or also has in the cart, so the cart and checkout can say so.
+ */
+async function describeBundles(db: DB, userId: string, lines: CartLine[]): Promise<CartLine[]> {
+  const bundleIds = lines.flatMap((line) => (line.bundleId ? [line.bundleId] : []))
+  if (bundleIds.length === 0) return lines
+  const rows = await db
+    .selectFrom('bundle_courses as bc')
+    .innerJoin('courses as c', 'c.id', 'bc.course_id')
+    .select(['bc.bundle_id', 'c.id', 'c.title', 'c.status'])
+    .where('bc.bundle_id', 'in', bundleIds)
+    .orderBy('bc.position')
+    .execute()
+  const held = new Set(await ownedCourseIds(db, userId))
+  const inCart = new Set(lines.flatMap((line) => (line.kind === 'course' && line.courseId ? [line.courseId] : [])))
+  return lines.flatMap((line) => {
+    if (!line.bundleId) return [line]
+    const courses = rows.filter((row) => row.bundle_id === line.bundleId)
+    if (courses.length < 2 || courses.some((course) => course.status !== 'published')) return []
+    const count = `${courses.length} courses`
+    return [
+      {
+        ...line,
+        detail: `Bundle of ${count}: ${courses.map((course) => course.title).join(', ')}`,
+        bundleOverlap: {
+          held: courses.filter((course) => held.has(course.id)).map((course) => course.title),
+          inCart: courses.filter((course) => inCart.has(course.id)).map((course) => course.title),
+        },
+      },
+    ]
+  })
 }
 
 export interface CurrencyTotal {

@@ -2,8 +2,9 @@
 
 import { sql } from 'kysely'
 import type { BillingCycle } from '../../db/types.ts'
+import { BUNDLE_MESSAGES } from '../../src-shared/schemas/bundles.ts'
 import { CART_MESSAGES, type CartItemInput, planWithCycle } from '../../src-shared/schemas/cart.ts'
-import { ownsCourse } from '../access/courses.ts'
+import { ownedCourseIds, ownsCourse } from '../access/courses.ts'
 import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
@@ -66,8 +67,27 @@ async function replacePlan(
   })
 }
 
+const NO_REFERENCE = { course_id: null, service_package_id: null, plan_id: null, billing_cycle: null, bundle_id: null }
+
+/** A published bundle (issue 32); one whose every course the buyer already holds is refused. */
+async function resolveBundle(db: DB, userId: string, bundleId: string) {
+  const bundle = await db
+    .selectFrom('bundles')
+    .select(['id', 'title'])
+    .where('id', '=', bundleId)
+    .where('published', '=', true)
+    .executeTakeFirst()
+  if (!bundle) throw new DomainError('not_found', BUNDLE_MESSAGES.notFound)
+  const courses = await db.selectFrom('bundle_courses').select('course_id').where('bundle_id', '=', bundle.id).execute()
+  const held = await ownedCourseIds(db, userId)
+  if (courses.length > 0 && courses.every((row) => held.includes(row.course_id))) {
+    throw new DomainError('conflict', BUNDLE_MESSAGES.allOwned)
+  }
+  return { title: bundle.title, values: { ...NO_REFERENCE, kind: 'bundle' as const, bundle_id: bundle.id } }
+}
+
 async function resolveItem(db: DB, userId: string, item: CartItemInput) {
-  const none = { course_id: null, service_package_id: null, plan_id: null, billing_cycle: null }
+  const none = NO_REFERENCE
   if (item.kind === 'course') {
     const course = await db
       .selectFrom('courses')
@@ -79,6 +99,7 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
     if (await ownsCourse(db, userId, course.id)) throw new DomainError('conflict', CART_MESSAGES.alreadyOwned)
     return { title: course.title, values: { ...none, kind: 'course' as const, course_id: course.id } }
   }
+  if (item.kind === 'bundle') return resolveBundle(db, userId, item.bundleId)
   if (item.kind === 'service_package') {
     const pkg = await db
       .selectFrom('service_packages as sp')
@@ -133,9 +154,22 @@ export async function restoreItems(
     service_package_id: string | null
     plan_id: string | null
     billing_cycle: 'monthly' | 'annual' | null
+    bundle_id?: string | null
   }[],
 ): Promise<void> {
+  const bundles = new Set<string>()
   for (const line of lines) {
+    // A bundle's courses go back as the one bundle line they were bought as (issue 32).
+    if (line.bundle_id) {
+      if (bundles.has(line.bundle_id)) continue
+      bundles.add(line.bundle_id)
+      await db
+        .insertInto('cart_items')
+        .values({ user_id: userId, kind: 'bundle', bundle_id: line.bundle_id })
+        .onConflict((oc) => oc.doNothing())
+        .execute()
+      continue
+    }
     if (line.kind === 'course' && line.course_id && (await ownsCourse(db, userId, line.course_id))) continue
     if (!line.course_id && !line.service_package_id && !line.plan_id) continue // deleted from the catalogue
     await db

@@ -4,9 +4,42 @@ import { removePurchasedItems, restoreItems } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import * as orders from '../orders/create.ts'
 import * as pending from '../orders/pending.ts'
+import { bundleOrderLines } from '../promotions/bundles.ts'
+
+/**
+ * The cart's lines as an order takes them: a bundle (one cart line) becomes one line per course, each with its share
+ * of the bundle price (allocated once, here, and stored on the order's lines), all keyed by the bundle's cart line.
+ */
+async function orderableLines(db: DB, userId: string): Promise<orders.OrderableLine[]> {
+  const lines: orders.OrderableLine[] = []
+  for (const line of await listCartLines(db, userId)) {
+    if (line.kind !== 'bundle' || !line.bundleId) {
+      lines.push(line)
+      continue
+    }
+    const expanded = await bundleOrderLines(db, line.bundleId)
+    for (const course of expanded.lines) {
+      lines.push({
+        kind: 'course',
+        key: line.key,
+        title: course.title,
+        detail: course.detail,
+        priceMinor: course.priceMinor,
+        currency: expanded.bundle.currency,
+        recurringInterval: null,
+        billingCycle: null,
+        courseId: course.courseId,
+        packageId: null,
+        planId: null,
+        bundle: { id: expanded.bundle.id, title: expanded.bundle.title },
+      })
+    }
+  }
+  return lines
+}
 
 const cart: orders.OrderCart & pending.PendingCart = {
-  lines: listCartLines,
+  lines: orderableLines,
   takeOut: removePurchasedItems,
   giveBack: restoreItems,
 }

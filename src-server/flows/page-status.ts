@@ -9,6 +9,7 @@ import { categorySlugExists, publishedCourseExists } from '../catalog/repository
 import { learnableCourseExists, learnableLessonExists } from '../catalog/repository-lessons.ts'
 import type { DB } from '../kernel/db.ts'
 import { certificateExists } from '../learning/repository.ts'
+import { bundleSlugExists } from '../promotions/bundles.ts'
 import { serviceExists } from '../services/repository.ts'
 
 export type PageStatus = 200 | 404
@@ -91,6 +92,9 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/studio/earnings',
     '/studio/payouts',
     '/admin/finance',
+    // Bundles (issue 32).
+    '/studio/bundles',
+    '/admin/bundles',
   ].map((path) => ({ path })),
   { path: '/courses/$courseId', exists: publishedCourseExists },
   { path: '/courses/category/$slug', exists: categorySlugExists },
@@ -100,6 +104,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
   { path: '/learn/$courseId/$lessonId', exists: learnableLessonExists },
   { path: '/certificates/$certificateId', exists: certificateExists },
   { path: '/instructors/$slug', exists: instructorSlugExists },
+  { path: '/bundles/$slug', exists: bundleSlugExists },
 ]
 
 /** Client routes that render the not-found page themselves: always 404. */

@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto'
 import type { Transaction } from 'kysely'
-import type { BillingCycle, CartItemKind, Database, PaymentMethod } from '../../db/types.ts'
+import type { BillingCycle, CartItemKind, Database, OrderItemKind, PaymentMethod } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import * as clock from '../kernel/clock.ts'
@@ -50,6 +50,8 @@ export interface OrderableLine {
   courseId: string | null
   packageId: string | null
   planId: string | null
+  /** A course of a bundle (its key is the bundle's cart key; its price the course's allocated share). */
+  bundle?: { id: string; title: string } | null
 }
 
 /** What an order needs of the cart, handed in by the flow (flows/cart-order.ts): orders never import cart/. */
@@ -158,7 +160,7 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
     .values(
       lines.map((line) => ({
         order_id: order.id,
-        kind: line.kind,
+        kind: orderItemKind(line.kind),
         course_id: line.courseId,
         service_package_id: line.packageId,
         plan_id: line.planId,
@@ -168,6 +170,8 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
         title: line.title,
         detail: line.detail,
         unit_price_minor: line.priceMinor,
+        bundle_id: line.bundle?.id ?? null,
+        bundle_title: line.bundle?.title ?? null,
         refund_id: null,
         refunded_at: null,
       })),
@@ -192,6 +196,12 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
   }
   await input.onCreated?.(trx, { ...created, stripeSessionId: null })
   return { kind: 'order', order: { ...created, stripeSessionId: null } }
+}
+
+/** A bundle is never an order line: the flow hands in its courses (flows/cart-order.ts). */
+function orderItemKind(kind: CartItemKind): OrderItemKind {
+  if (kind === 'bundle') throw new Error('A bundle line must be expanded into its courses before the order')
+  return kind
 }
 
 /** An order's lines as checkout sends them to the gateway (the price snapshot), with their cart keys. */

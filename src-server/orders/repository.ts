@@ -202,6 +202,7 @@ export function listOrderLines(db: DB, orderId: string) {
       'unit_price_minor',
       'refund_id',
       'recurring_interval',
+      'bundle_id',
     ])
     .where('order_id', '=', orderId)
     .orderBy('id')

@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from '../trpc/init.ts'
 import { adminRouter } from './admin/index.ts'
 import { authRouter } from './auth.ts'
+import { bundlesRouter } from './bundles.ts'
 import { cartRouter } from './cart.ts'
 import { cartRemindersRouter } from './cart-reminders.ts'
 import { catalogRouter } from './catalog.ts'
@@ -53,6 +54,7 @@ export const appRouter = router({
   privacy: privacyRouter,
   premiumPool: premiumPoolRouter,
   admin: adminRouter,
+  bundles: bundlesRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -25,6 +25,7 @@ export const cartItemInput = z.discriminatedUnion('kind', [
     planId: z.string().trim().min(1).max(40),
     billingCycle: z.enum(BILLING_CYCLES),
   }),
+  z.strictObject({ kind: z.literal('bundle'), bundleId: z.uuid() }),
 ]) satisfies z.ZodType<CartItemInput>
 
 export const cartItemIdInput = z.strictObject({ itemId: z.uuid() })

@@ -12,6 +12,7 @@ import { record } from '../../src-server/audit/repository.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
 import { listLessonIds } from '../../src-server/catalog/repository-lessons.ts'
 import { issueOrderInvoice } from '../../src-server/orders/invoices.ts'
+import { seedBundle } from '../support/bundles.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
 import { addQuizLesson } from '../support/quizzes.ts'
@@ -39,6 +40,8 @@ export interface Seeded {
   /** The creator's (for staff: a creator's) course with a quiz lesson, and that lesson. */
   quizCourseId?: string
   quizLessonId?: string
+  /** For the customer: a published bundle of two courses they do not hold. */
+  bundleSlug?: string
 }
 
 export interface RouteEntry {
@@ -132,15 +135,18 @@ export const ROUTES: RouteEntry[] = [
     as: 'customer',
   },
   { file: 'teach.apply.tsx', url: '/teach/apply', as: 'customer' },
+  { file: 'bundles.$slug.tsx', url: (seeded) => `/bundles/${seeded.bundleSlug}`, as: 'customer' },
   { file: 'teach.application.tsx', url: '/teach/application', as: 'customer' },
 
   { file: 'studio/profile.tsx', url: '/studio/profile', as: 'creator' },
   { file: 'studio/earnings.tsx', url: '/studio/earnings', as: 'creator' },
   { file: 'studio/payouts.tsx', url: '/studio/payouts', as: 'creator' },
+  { file: 'studio/bundles.tsx', url: '/studio/bundles', as: 'creator' },
 
   { file: 'admin/_staff/index.tsx', url: '/admin', as: 'staff' },
   { file: 'admin/_staff/courses.tsx', url: '/admin/courses', as: 'staff' },
   { file: 'admin/_staff/categories.tsx', url: '/admin/categories', as: 'staff' },
+  { file: 'admin/_staff/bundles.tsx', url: '/admin/bundles', as: 'staff' },
   { file: 'admin/_staff/users.tsx', url: '/admin/users', as: 'staff' },
   { file: 'admin/_staff/orders.tsx', url: '/admin/orders', as: 'staff' },
   { file: 'admin/_staff/audit.tsx', url: '/admin/audit', as: 'staff' },
@@ -293,6 +299,9 @@ export async function contextFor(
     seeded.certificateId = certificate.id
     await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
     await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+    seeded.bundleSlug = (
+      await seedBundle(db, { courseIds: ['nodejs-api-development', 'sql-for-analysts'], priceMinor: 9999 })
+    ).slug
   } else {
     const buyer = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' })
     seeded.serviceOrderId = await paidServiceOrder(db, buyer.id)

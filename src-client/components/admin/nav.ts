@@ -7,6 +7,7 @@ export const adminNav = [
   { to: '/admin/categories', label: 'Categories', minRole: 'viewer' },
   { to: '/admin/users', label: 'Team Members', minRole: 'viewer' },
   { to: '/admin/orders', label: 'Orders', minRole: 'viewer' },
+  { to: '/admin/bundles', label: 'Bundles', minRole: 'editor' },
   { to: '/admin/service-orders', label: 'Service orders', minRole: 'viewer' },
   { to: '/admin/outbox', label: 'Outbox', minRole: 'admin' },
   { to: '/admin/reviews', label: 'Reviews', minRole: 'viewer' },

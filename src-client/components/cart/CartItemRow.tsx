@@ -2,12 +2,18 @@ import { forwardRef } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
+import { BundleOverlap } from '../bundles/BundleOverlap.tsx'
 import { button } from '../ui/button.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
 export type CartLine = NonNullable<RouterOutputs['cart']['list']>['items'][number]
 
-const KIND_LABEL: Record<CartLine['kind'], string> = { course: 'Course', service_package: 'Service', plan: 'Plan' }
+const KIND_LABEL: Record<CartLine['kind'], string> = {
+  course: 'Course',
+  service_package: 'Service',
+  plan: 'Plan',
+  bundle: 'Bundle',
+}
 
 // On a phone the line stacks: picture and title on top, price and Remove below; one row from 640 px up.
 const row = css({
@@ -47,6 +53,7 @@ export const CartItemRow = forwardRef<HTMLButtonElement, { line: CartLine; onRem
           </p>
           <h3 className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{line.title}</h3>
           {line.detail ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{line.detail}</p> : null}
+          <BundleOverlap overlap={line.bundleOverlap} />
         </div>
         <p className={css({ gridArea: 'price', fontWeight: 'bold', whiteSpace: 'nowrap' })}>
           {formatMoney(line.priceMinor, line.currency)}

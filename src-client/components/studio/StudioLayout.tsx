@@ -36,6 +36,9 @@ export function StudioLayout() {
             >
               Courses
             </Link>
+            <Link to="/studio/bundles" className={navLink}>
+              Bundles
+            </Link>
             <Link to="/studio/uploads" className={navLink}>
               Uploads
             </Link>

@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound, useRouter } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
+import { CourseBundles } from '#client/components/bundles/BundleCard.tsx'
 import { CurriculumAccordion } from '#client/components/course/CurriculumAccordion.tsx'
 import { hoursOfContent, PurchaseBox } from '#client/components/course/PurchaseBox.tsx'
 import { CourseReviews } from '#client/components/course/reviews/CourseReviews.tsx'
@@ -34,6 +35,8 @@ export const Route = createFileRoute('/courses/$courseId')({
         .ensureQueryData(trpc.reviews.list.queryOptions({ courseId: params.courseId, page: 1 }))
         .catch(() => null),
       queryClient.ensureQueryData(trpc.reviews.mine.queryOptions({ courseId: params.courseId })).catch(() => null),
+      // The bundles that include it ("Save N %") render with the page; a failure only leaves them out.
+      queryClient.prefetchQuery(trpc.bundles.forCourse.queryOptions({ courseId: params.courseId })),
       // Server rendering: a signed-in learner's page shows their own learning action (Continue, Start), not a
       // placeholder the browser fills in later.
       typeof window === 'undefined' ? prefetchLearning(context, params.courseId) : null,
@@ -154,6 +157,7 @@ function CoursePage() {
               <div className={markdownArticle} dangerouslySetInnerHTML={{ __html: course.descriptionHtml }} />
             </section>
           ) : null}
+          <CourseBundles courseId={course.id} className={card} />
           <section aria-labelledby="content">
             <h2 id="content" className={sectionTitle}>
               Course content

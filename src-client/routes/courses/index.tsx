@@ -1,5 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import type { FormEvent } from 'react'
+import { BundleShelf } from '#client/components/bundles/BundleCard.tsx'
 import { CATALOGUE_RESULTS_ID, Catalogue } from '#client/components/course/Catalogue.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { Icon } from '#client/components/ui/icons.tsx'
@@ -16,7 +17,13 @@ import { css } from '#styled-system/css'
 export const Route = createFileRoute('/courses/')({
   validateSearch: catalogueSearchSchema,
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps, cause }) => loadList(context.queryClient, catalogueQueryOptions(context.trpc, deps), cause),
+  loader: async ({ context, deps, cause }) => {
+    await Promise.all([
+      loadList(context.queryClient, catalogueQueryOptions(context.trpc, deps), cause),
+      // The bundle shelf renders with the page (no shift when it arrives); a failure only leaves it out.
+      cause === 'stay' ? null : context.queryClient.prefetchQuery(context.trpc.bundles.published.queryOptions()),
+    ])
+  },
   head: () =>
     seo({
       title: 'All Courses',
@@ -54,6 +61,7 @@ function CataloguePage() {
           />
         </Container>
       </section>
+      <BundleShelf />
       <Catalogue trpc={trpc} search={search} onChange={update} onClear={() => navigate({ search: {} })} />
     </main>
   )

@@ -1,0 +1,242 @@
+// The bundle list and editor, shared by the studio (a creator's own bundles and courses) and the admin (every bundle,
+// any course). The server checks the plan, the ownership and the price on every save; this form only collects.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { errorMessage } from '#client/lib/errors.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { type Currency, formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
+import { button } from '../ui/button.ts'
+import { CheckboxField, FormAlert, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+import { notify } from '../ui/toaster.tsx'
+
+type Bundle = RouterOutputs['bundles']['studio']['list'][number]
+type Scope = 'studio' | 'admin'
+
+const panel = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })
+
+export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }) {
+  const trpc = useTRPC()
+  const api = scope === 'studio' ? trpc.bundles.studio : trpc.bundles.admin
+  const list = useQuery(api.list.queryOptions())
+  const courses = useQuery(api.courses.queryOptions())
+  const [editing, setEditing] = useState<Bundle | 'new' | null>(null)
+
+  if (list.isPending || courses.isPending) return <LoadingState label="Loading bundles…" />
+  if (list.isError)
+    return <ErrorState title="Could not load bundles" error={list.error} onRetry={() => list.refetch()} />
+  if (courses.isError)
+    return <ErrorState title="Could not load courses" error={courses.error} onRetry={() => courses.refetch()} />
+
+  return (
+    <div className={css({ display: 'grid', gap: '6' })}>
+      <div className={css({ display: 'flex', justifyContent: 'space-between', gap: '4', flexWrap: 'wrap' })}>
+        <div>
+          <h1 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>Bundles</h1>
+          {intro ? <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{intro}</p> : null}
+        </div>
+        {editing === null ? (
+          <button type="button" className={button()} onClick={() => setEditing('new')}>
+            New Bundle
+          </button>
+        ) : null}
+      </div>
+      {editing !== null ? (
+        <BundleForm
+          key={editing === 'new' ? 'new' : editing.id}
+          scope={scope}
+          bundle={editing === 'new' ? null : editing}
+          courses={courses.data}
+          onDone={() => setEditing(null)}
+        />
+      ) : null}
+      {list.data.length === 0 ? (
+        <EmptyState title="No bundles yet">
+          <p>Sell two or more courses together at one price.</p>
+        </EmptyState>
+      ) : (
+        <ul className={css({ display: 'grid', gap: '4' })}>
+          {list.data.map((bundle) => (
+            <li key={bundle.id} data-testid="bundle-row" className={panel}>
+              <div className={css({ display: 'flex', justifyContent: 'space-between', gap: '4', flexWrap: 'wrap' })}>
+                <div>
+                  <h2 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>{bundle.title}</h2>
+                  <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                    {bundle.published ? 'Published' : 'Unpublished'} · {bundle.courses.length} courses ·{' '}
+                    {formatMoney(bundle.price_minor, bundle.currency)} instead of{' '}
+                    {formatMoney(bundle.listTotalMinor, bundle.currency)} (save {bundle.savingPercent} %)
+                  </p>
+                  <p className={css({ fontSize: 'sm' })}>{bundle.courses.map((course) => course.title).join(', ')}</p>
+                </div>
+                <div className={css({ display: 'flex', gap: '2', alignItems: 'start', flexWrap: 'wrap' })}>
+                  {bundle.published && bundle.onSale ? (
+                    <Link
+                      to="/bundles/$slug"
+                      params={{ slug: bundle.slug }}
+                      className={button({ variant: 'ghost', size: 'sm' })}
+                    >
+                      View
+                    </Link>
+                  ) : null}
+                  <button
+                    type="button"
+                    className={button({ variant: 'outline', size: 'sm' })}
+                    aria-label={`Edit ${bundle.title}`}
+                    onClick={() => setEditing(bundle)}
+                  >
+                    Edit
+                  </button>
+                  <DeleteBundle scope={scope} bundle={bundle} />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+function DeleteBundle({ scope, bundle }: { scope: Scope; bundle: Bundle }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const api = scope === 'studio' ? trpc.bundles.studio : trpc.bundles.admin
+  const remove = useMutation(api.remove.mutationOptions())
+  return (
+    <button
+      type="button"
+      className={button({ variant: 'ghost', size: 'sm' })}
+      aria-label={`Delete ${bundle.title}`}
+      aria-disabled={remove.isPending}
+      onClick={async () => {
+        if (remove.isPending || !window.confirm(`Delete the bundle “${bundle.title}”? Past orders keep their lines.`))
+          return
+        try {
+          await remove.mutateAsync({ bundleId: bundle.id })
+          await queryClient.invalidateQueries({ queryKey: trpc.bundles.pathKey() })
+          notify('success', 'Bundle deleted')
+        } catch (error) {
+          notify('error', errorMessage(error, 'Bundle not deleted'))
+        }
+      }}
+    >
+      Delete
+    </button>
+  )
+}
+
+const toMajor = (minor: number) => (minor / 100).toFixed(2)
+
+function BundleForm({
+  scope,
+  bundle,
+  courses,
+  onDone,
+}: {
+  scope: Scope
+  bundle: Bundle | null
+  courses: RouterOutputs['bundles']['studio']['courses']
+  onDone: () => void
+}) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const api = scope === 'studio' ? trpc.bundles.studio : trpc.bundles.admin
+  const create = useMutation(api.create.mutationOptions())
+  const update = useMutation(api.update.mutationOptions())
+  const [chosen, setChosen] = useState<string[]>(bundle?.courses.map((course) => course.id) ?? [])
+  const [error, setError] = useState<string | null>(null)
+  const saving = create.isPending || update.isPending
+  const currency = (courses.find((course) => chosen.includes(course.id))?.currency ?? 'USD') as Currency
+  const listTotal = courses.filter((course) => chosen.includes(course.id)).reduce((sum, c) => sum + c.priceMinor, 0)
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (saving) return
+    const form = new FormData(event.currentTarget)
+    const input = {
+      title: String(form.get('title') ?? ''),
+      slug: String(form.get('slug') ?? ''),
+      description: String(form.get('description') ?? ''),
+      price: String(form.get('price') ?? ''),
+      currency: (String(form.get('currency') ?? currency) === 'GBP' ? 'GBP' : 'USD') as Currency,
+      published: form.get('published') === 'on',
+      courseIds: chosen,
+    }
+    setError(null)
+    try {
+      if (bundle) await update.mutateAsync({ ...input, bundleId: bundle.id })
+      else await create.mutateAsync(input)
+      await queryClient.invalidateQueries({ queryKey: trpc.bundles.pathKey() })
+      notify('success', bundle ? 'Bundle saved' : 'Bundle created')
+      onDone()
+    } catch (caught) {
+      setError(errorMessage(caught, 'The bundle was not saved'))
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className={`${panel} ${css({ display: 'grid', gap: '4' })}`} aria-label="Bundle">
+      <h2 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>
+        {bundle ? `Edit ${bundle.title}` : 'New bundle'}
+      </h2>
+      {error ? <FormAlert>{error}</FormAlert> : null}
+      <TextField label="Title" name="title" required maxLength={200} defaultValue={bundle?.title ?? ''} />
+      <TextField
+        label="Address"
+        name="slug"
+        required
+        maxLength={80}
+        pattern="[a-z0-9]+(-[a-z0-9]+)*"
+        hint="Lowercase letters, digits and dashes: /bundles/your-address"
+        defaultValue={bundle?.slug ?? ''}
+      />
+      <TextAreaField label="Description" name="description" maxLength={4000} defaultValue={bundle?.description ?? ''} />
+      <fieldset className={css({ display: 'grid', gap: '2' })}>
+        <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '2' })}>Courses (at least 2)</legend>
+        {courses.length === 0 ? (
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>No published courses to bundle yet.</p>
+        ) : (
+          courses.map((course) => (
+            <CheckboxField
+              key={course.id}
+              label={`${course.title} (${formatMoney(course.priceMinor, course.currency)})`}
+              checked={chosen.includes(course.id)}
+              onChange={(event) =>
+                setChosen((ids) => (event.target.checked ? [...ids, course.id] : ids.filter((id) => id !== course.id)))
+              }
+            />
+          ))
+        )}
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+          Bought one by one: {formatMoney(listTotal, currency)}
+        </p>
+      </fieldset>
+      <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' } })}>
+        <TextField
+          label="Bundle price"
+          name="price"
+          required
+          inputMode="decimal"
+          placeholder="49.99"
+          defaultValue={bundle ? toMajor(bundle.price_minor) : ''}
+        />
+        <SelectField label="Currency" name="currency" defaultValue={bundle?.currency ?? currency}>
+          <option value="USD">USD</option>
+          <option value="GBP">GBP</option>
+        </SelectField>
+      </div>
+      <CheckboxField label="Published (on sale)" name="published" defaultChecked={bundle?.published ?? false} />
+      <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+        <button type="submit" className={button()} aria-disabled={saving}>
+          {saving ? 'Saving…' : bundle ? 'Save Bundle' : 'Create Bundle'}
+        </button>
+        <button type="button" className={button({ variant: 'outline' })} onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}

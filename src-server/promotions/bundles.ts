@@ -1,0 +1,284 @@
+// Bundles (issue 32): several courses sold at one price. This leaf owns bundles and bundle_courses; it reads the
+// courses it bundles. The split of a bundle's price over its courses is made here once per order (largest
+// remainder, weighted by the courses' list prices) and stored on the order's lines by orders/.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import { allocate, type Currency } from '../../src-shared/money.ts'
+import { BUNDLE_MESSAGES } from '../../src-shared/schemas/bundles.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+
+const UNIQUE_VIOLATION = '23505'
+
+export interface BundleValues {
+  slug: string
+  title: string
+  description: string
+  currency: Currency
+  priceMinor: number
+  published: boolean
+  courseIds: readonly string[]
+}
+
+/** The courses named for a bundle, as the rules need them (order of the input kept). */
+export async function coursesForBundle(db: DB, courseIds: readonly string[]) {
+  if (courseIds.length === 0) return []
+  const rows = await db
+    .selectFrom('courses')
+    .select(['id', 'title', 'price_minor', 'currency', 'status', 'owner_id'])
+    .where('id', 'in', courseIds)
+    .execute()
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return courseIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
+}
+
+export function findBundleOwner(db: DB, bundleId: string) {
+  return db.selectFrom('bundles').select(['id', 'owner_id']).where('id', '=', bundleId).executeTakeFirst()
+}
+
+/** A new bundle; ownerId null for staff's. A taken slug is a conflict. */
+export async function insertBundle(
+  db: DB,
+  ownerId: string | null,
+  actorId: string,
+  values: BundleValues,
+): Promise<{ id: string }> {
+  return write(db, async (trx) => {
+    const row = await trx
+      .insertInto('bundles')
+      .values({ ...columns(values), owner_id: ownerId, created_by: actorId })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await setCourses(trx, row.id, values.courseIds)
+    return row
+  })
+}
+
+export async function updateBundle(db: DB, bundleId: string, values: BundleValues): Promise<void> {
+  await write(db, async (trx) => {
+    await trx
+      .updateTable('bundles')
+      .set({ ...columns(values), updated_at: clock.now() })
+      .where('id', '=', bundleId)
+      .execute()
+    await trx.deleteFrom('bundle_courses').where('bundle_id', '=', bundleId).execute()
+    await setCourses(trx, bundleId, values.courseIds)
+  })
+}
+
+export async function deleteBundle(db: DB, bundleId: string): Promise<void> {
+  await db.deleteFrom('bundles').where('id', '=', bundleId).execute()
+}
+
+function columns(values: BundleValues) {
+  return {
+    slug: values.slug,
+    title: values.title,
+    description: values.description,
+    currency: values.currency,
+    price_minor: values.priceMinor,
+    published: values.published,
+  }
+}
+
+async function setCourses(trx: DB, bundleId: string, courseIds: readonly string[]) {
+  await trx
+    .insertInto('bundle_courses')
+    .values(courseIds.map((courseId, position) => ({ bundle_id: bundleId, course_id: courseId, position })))
+    .execute()
+}
+
+async function write<T>(db: DB, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await (db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work))
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
+      throw new DomainError('conflict', BUNDLE_MESSAGES.slugTaken)
+    }
+    throw error
+  }
+}
+
+/** "Save 35 %": what the bundle saves on its courses' list prices, rounded down (never overstated). */
+export function savingPercent(priceMinor: number, listTotalMinor: number): number {
+  if (listTotalMinor <= 0 || priceMinor >= listTotalMinor) return 0
+  return Math.floor(((listTotalMinor - priceMinor) * 100) / listTotalMinor)
+}
+
+/** Bundles with their courses: one owner's (the studio), or every bundle (ownerId undefined: the admin). */
+export async function listBundles(db: DB, ownerId?: string) {
+  let query = db
+    .selectFrom('bundles as b')
+    .leftJoin('users as u', 'u.id', 'b.owner_id')
+    .select([
+      'b.id',
+      'b.slug',
+      'b.title',
+      'b.description',
+      'b.currency',
+      'b.price_minor',
+      'b.published',
+      'b.owner_id',
+      'u.first_name as owner_first_name',
+      'u.last_name as owner_last_name',
+    ])
+    .orderBy('b.created_at', 'desc')
+    .orderBy('b.id')
+  if (ownerId !== undefined) query = query.where('b.owner_id', '=', ownerId)
+  const bundles = await query.execute()
+  const courses = await bundleCourseRows(
+    db,
+    bundles.map((b) => b.id),
+  )
+  return bundles.map((bundle) => describe(bundle, courses.get(bundle.id) ?? []))
+}
+
+async function bundleCourseRows(db: DB, bundleIds: readonly string[]) {
+  const byBundle = new Map<string, Awaited<ReturnType<typeof courseRows>>>()
+  if (bundleIds.length === 0) return byBundle
+  for (const row of await courseRows(db, bundleIds)) {
+    const list = byBundle.get(row.bundle_id) ?? []
+    list.push(row)
+    byBundle.set(row.bundle_id, list)
+  }
+  return byBundle
+}
+
+function courseRows(db: DB, bundleIds: readonly string[]) {
+  return db
+    .selectFrom('bundle_courses as bc')
+    .innerJoin('courses as c', 'c.id', 'bc.course_id')
+    .select([
+      'bc.bundle_id',
+      'c.id',
+      'c.title',
+      'c.image_url',
+      'c.instructor_name',
+      'c.price_minor',
+      'c.currency',
+      'c.status',
+    ])
+    .where('bc.bundle_id', 'in', bundleIds)
+    .orderBy('bc.bundle_id')
+    .orderBy('bc.position')
+    .execute()
+}
+
+type BundleRow = { id: string; slug: string; title: string; currency: string; price_minor: number }
+type CourseRow = Awaited<ReturnType<typeof courseRows>>[number]
+
+function describe<B extends BundleRow>(bundle: B, courses: readonly CourseRow[]) {
+  const listTotalMinor = courses.reduce((sum, course) => sum + course.price_minor, 0)
+  return {
+    ...bundle,
+    /** Every course still on sale: only then can the bundle be bought. */
+    onSale: courses.length >= 2 && courses.every((course) => course.status === 'published'),
+    listTotalMinor,
+    savingPercent: savingPercent(bundle.price_minor, listTotalMinor),
+    courses: courses.map((course) => ({
+      id: course.id,
+      title: course.title,
+      imageUrl: course.image_url,
+      instructorName: course.instructor_name,
+      priceMinor: course.price_minor,
+      published: course.status === 'published',
+    })),
+  }
+}
+
+/** Published bundles whose courses are all on sale: by slug (the bundle page), or those holding a course. */
+export async function publishedBundles(db: DB, filter: { slug?: string; courseId?: string } = {}) {
+  let query = db
+    .selectFrom('bundles as b')
+    .select(['b.id', 'b.slug', 'b.title', 'b.description', 'b.currency', 'b.price_minor'])
+    .where('b.published', '=', true)
+    .orderBy('b.created_at', 'desc')
+    .orderBy('b.id')
+  if (filter.slug !== undefined) query = query.where('b.slug', '=', filter.slug)
+  if (filter.courseId !== undefined) {
+    const courseId = filter.courseId
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('bundle_courses as bc')
+          .select('bc.course_id')
+          .whereRef('bc.bundle_id', '=', 'b.id')
+          .where('bc.course_id', '=', courseId),
+      ),
+    )
+  }
+  const bundles = await query.limit(50).execute()
+  const courses = await bundleCourseRows(
+    db,
+    bundles.map((b) => b.id),
+  )
+  return bundles.map((bundle) => describe(bundle, courses.get(bundle.id) ?? [])).filter((bundle) => bundle.onSale)
+}
+
+/** The bundle page's bundle: published and every course on sale, else null (the page says not found). */
+export async function publicBundle(db: DB, slug: string) {
+  const [bundle] = await publishedBundles(db, { slug })
+  return bundle ?? null
+}
+
+/**
+ * What buying the bundle puts in an order: one line per course with its share of the bundle price, split by largest
+ * remainder in proportion to the courses' list prices (equal shares if all are free). The shares sum to the price.
+ * Refused when the bundle is unpublished or one of its courses is no longer on sale.
+ */
+export async function bundleOrderLines(db: DB, bundleId: string) {
+  const bundle = await db
+    .selectFrom('bundles')
+    .select(['id', 'slug', 'title', 'currency', 'price_minor'])
+    .where('id', '=', bundleId)
+    .where('published', '=', true)
+    .executeTakeFirst()
+  if (!bundle) throw new DomainError('not_found', BUNDLE_MESSAGES.notFound)
+  const described = describe(bundle, await courseRows(db, [bundle.id]))
+  if (!described.onSale) throw new DomainError('conflict', BUNDLE_MESSAGES.notFound)
+  const weights = described.courses.map((course) => course.priceMinor)
+  const shares = allocate(bundle.price_minor, weights.every((weight) => weight === 0) ? weights.map(() => 1) : weights)
+  return {
+    bundle: { id: bundle.id, title: bundle.title, currency: bundle.currency as Currency },
+    lines: described.courses.map((course, index) => ({
+      courseId: course.id,
+      title: course.title,
+      detail: `${course.instructorName} · in ${bundle.title}`,
+      priceMinor: shares[index] as number,
+    })),
+  }
+}
+
+/** The courses of each bundle (the cart's warning about courses already held). */
+export async function bundleCourseIds(db: DB, bundleIds: readonly string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>()
+  if (bundleIds.length === 0) return result
+  const rows = await db
+    .selectFrom('bundle_courses')
+    .select(['bundle_id', 'course_id'])
+    .where('bundle_id', 'in', bundleIds)
+    .orderBy('position')
+    .execute()
+  for (const row of rows) result.set(row.bundle_id, [...(result.get(row.bundle_id) ?? []), row.course_id])
+  return result
+}
+
+/** The courses an editor may bundle: a creator's own published courses, or (ownerId undefined) every published one. */
+export async function bundleCourseChoices(db: DB, ownerId?: string) {
+  let query = db
+    .selectFrom('courses')
+    .select(['id', 'title', 'price_minor', 'currency'])
+    .where('status', '=', 'published')
+    .orderBy('title')
+    .orderBy('id')
+    .limit(500)
+  if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId)
+  const rows = await query.execute()
+  return rows.map((row) => ({ id: row.id, title: row.title, priceMinor: row.price_minor, currency: row.currency }))
+}
+
+/** Whether /bundles/{slug} shows a bundle (published, every course on sale): the page's HTTP status. */
+export async function bundleSlugExists(db: DB, slug: string): Promise<boolean> {
+  return (await publishedBundles(db, { slug })).length > 0
+}

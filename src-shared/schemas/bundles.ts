@@ -1,0 +1,57 @@
+// Bundle inputs (issue 32), shared by the studio and admin editors and their procedures (the server enforces them).
+import { z } from 'zod'
+import { CURRENCIES } from '../money.ts'
+import { courseIdSchema } from './catalog.ts'
+
+export const BUNDLE_LIMITS = { title: 200, description: 4000, minCourses: 2, maxCourses: 20, maxPriceMinor: 999_999 }
+
+export const BUNDLE_MESSAGES = {
+  title: 'Please enter a title (at most 200 characters)',
+  slug: 'Use lowercase letters, digits and single dashes (at most 80 characters)',
+  slugTaken: 'Another bundle already uses this address',
+  price: 'Enter a price above 0 with at most two decimals, such as 49.99',
+  tooFewCourses: 'A bundle needs at least 2 different courses',
+  tooManyCourses: 'A bundle holds at most 20 courses',
+  notYourCourse: 'You can only bundle your own published courses',
+  unpublished: 'Only published courses can be bundled',
+  mixedCurrency: 'All courses of a bundle must be sold in the same currency',
+  currency: 'The bundle price must be in the courses’ currency',
+  notCheaper: 'The bundle price must be less than the courses’ total',
+  planNeeded: 'Bundles are a Pro feature: choose the Pro or Enterprise plan to sell bundles',
+  notFound: 'Bundle not found',
+  allOwned: 'You already own every course in this bundle',
+} as const
+
+export const bundleSlugSchema = z
+  .string()
+  .trim()
+  .min(1, BUNDLE_MESSAGES.slug)
+  .max(80, BUNDLE_MESSAGES.slug)
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, BUNDLE_MESSAGES.slug)
+
+/** A price in major units as typed ("49.99"); the server turns it into minor units. */
+export const bundlePriceSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}(\.\d{1,2})?$/, BUNDLE_MESSAGES.price)
+  .refine((value) => Number(value) > 0, BUNDLE_MESSAGES.price)
+
+export const bundleInput = z.strictObject({
+  title: z.string().trim().min(1, BUNDLE_MESSAGES.title).max(BUNDLE_LIMITS.title, BUNDLE_MESSAGES.title),
+  slug: bundleSlugSchema,
+  description: z.string().trim().max(BUNDLE_LIMITS.description).default(''),
+  courseIds: z
+    .array(courseIdSchema)
+    .min(BUNDLE_LIMITS.minCourses, BUNDLE_MESSAGES.tooFewCourses)
+    .max(BUNDLE_LIMITS.maxCourses, BUNDLE_MESSAGES.tooManyCourses)
+    .refine((ids) => new Set(ids).size === ids.length, BUNDLE_MESSAGES.tooFewCourses),
+  currency: z.enum(CURRENCIES),
+  price: bundlePriceSchema,
+  published: z.boolean().default(false),
+})
+export type BundleInput = z.output<typeof bundleInput>
+
+export const bundleIdInput = z.strictObject({ bundleId: z.uuid() })
+export const bundleUpdateInput = bundleInput.extend({ bundleId: z.uuid() })
+export const bundleSlugInput = z.strictObject({ slug: z.string().trim().min(1).max(80) })
+export const courseBundlesInput = z.strictObject({ courseId: courseIdSchema })

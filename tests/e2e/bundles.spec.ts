@@ -1,0 +1,89 @@
+// Bundles in the browser (issue 32): a Pro creator makes a bundle of two of their courses in the studio; a buyer
+// finds it on a course page ("Save 30 %"), adds it as one cart line and pays by bank transfer; staff mark it paid and
+// refund one course of it, which gives back that course's stored share only: it closes, the other stays open.
+import { createCreator } from '../support/creator-courses.ts'
+import { ownedCourse } from '../support/earnings.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test('a bundle is bought and one course of it refunded', async ({ page, db, baseURL }) => {
+  test.setTimeout(90_000)
+  const stamp = Date.now().toString(36)
+  const creator = await createCreator(db, { plan: 'pro' })
+  // $60.00 + $40.00 listed; the bundle at $70.00 splits 42.00 / 28.00 over them.
+  const big = await ownedCourse(db, creator.id, 6000, `Bundle Big ${stamp}`)
+  const small = await ownedCourse(db, creator.id, 4000, `Bundle Small ${stamp}`)
+  const slug = `duo-${stamp}`
+
+  // The creator makes the bundle in the studio.
+  await signInAs(page, baseURL!, db, creator)
+  await page.goto('/studio/bundles')
+  await page.getByRole('button', { name: 'New Bundle' }).click()
+  const form = page.getByRole('form', { name: 'Bundle' })
+  await form.getByLabel('Title').fill(`Duo ${stamp}`)
+  await form.getByLabel('Address').fill(slug)
+  await form.getByLabel(new RegExp(`^${big.title}`)).check()
+  await form.getByLabel(new RegExp(`^${small.title}`)).check()
+  await expect(form.getByText('Bought one by one: $100.00')).toBeVisible()
+  // A price that saves nothing is refused with the reason.
+  await form.getByLabel('Bundle price').fill('100.00')
+  await form.getByLabel('Published (on sale)').check()
+  await form.getByRole('button', { name: 'Create Bundle' }).click()
+  await expect(form.getByRole('alert')).toHaveText('The bundle price must be less than the courses’ total')
+  await form.getByLabel('Bundle price').fill('70.00')
+  await form.getByRole('button', { name: 'Create Bundle' }).click()
+  await expect(page.getByTestId('bundle-row').filter({ hasText: `Duo ${stamp}` })).toContainText('save 30 %')
+
+  // A buyer finds it on a course page and adds it: one cart line.
+  await page.context().clearCookies()
+  const buyer = await createUser(db)
+  await signInAs(page, baseURL!, db, buyer)
+  await page.goto(`/courses/${small.id}`)
+  const offer = page.getByRole('region', { name: 'Save with a bundle' })
+  await expect(offer.getByTestId('bundle-saving')).toHaveText('Save 30 %')
+  await offer.getByRole('link', { name: `Duo ${stamp}` }).click()
+  await expect(page).toHaveURL(new RegExp(`/bundles/${slug}$`))
+  await expect(page.getByTestId('bundle-course')).toHaveCount(2)
+  await expect(page.getByTestId('bundle-price')).toHaveText('$70.00')
+  await page.getByRole('button', { name: 'Add Bundle to Cart' }).click()
+  await expect(page.getByRole('button', { name: 'Added to cart' })).toBeVisible()
+  await page.goto('/cart')
+  await expect(page.getByTestId('cart-item')).toHaveCount(1)
+  await expect(page.getByTestId('cart-item')).toContainText(`Duo ${stamp}`)
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+  await page.getByRole('button', { name: 'Pay $70.00' }).click()
+  const bank = page.getByRole('dialog', { name: 'Bank Transfer Details' })
+  await bank.getByRole('button', { name: "I've Made the Transfer" }).click()
+  await expect(page.getByText(/^Bank details saved/)).toBeVisible()
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'reference', 'total_minor'])
+    .where('user_id', '=', buyer.id)
+    .executeTakeFirstOrThrow()
+  expect(order.total_minor).toBe(7000)
+
+  // Staff confirm the transfer, then refund the small course: its share, $28.00, and nothing more.
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/orders')
+  const row = page.getByTestId(`order-${order.reference}`)
+  await row.getByRole('button', { name: 'Mark paid' }).click()
+  await expect(row.getByText('Paid', { exact: true })).toBeVisible()
+  await row.getByRole('button', { name: 'Refund' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Refund order' })
+  await dialog.getByRole('checkbox', { name: new RegExp(big.title) }).uncheck()
+  await dialog.getByLabel('Refund reference (PayPal or bank)').fill(`BANK-BUNDLE-${stamp}`)
+  await dialog.getByRole('button', { name: 'Refund 1 line(s)' }).click()
+  await expect(page.getByText('Refunded $28.00')).toBeVisible()
+  await expect(row.getByText('Partially refunded')).toBeVisible()
+
+  // The buyer keeps the big course and no longer holds the small one.
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, buyer)
+  const purchase = page.getByRole('complementary', { name: 'Purchase' })
+  await page.goto(`/courses/${big.id}`)
+  await expect(purchase.getByRole('link', { name: 'Go to course' })).toBeVisible()
+  await page.goto(`/courses/${small.id}`)
+  await expect(purchase.getByRole('button', { name: 'Add to Cart' })).toBeVisible()
+})
