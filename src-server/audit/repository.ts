@@ -22,6 +22,7 @@ export interface AuditSubject {
     | 'creator_application'
     | 'instructor'
     | 'payout_settings'
+    | 'coupon'
   id: string
   before?: unknown
   after?: unknown

@@ -4,6 +4,7 @@ import { removePurchasedItems, restoreItems } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import * as orders from '../orders/create.ts'
 import * as pending from '../orders/pending.ts'
+import { orderCoupon } from './coupon-checkout.ts'
 
 const cart: orders.OrderCart & pending.PendingCart = {
   lines: listCartLines,
@@ -15,12 +16,12 @@ export type NewCartOrder = Omit<orders.NewOrder, 'cart'>
 
 /** The cart's pending order in that currency: reused when it holds the same lines, or the order in the way. */
 export function openCartOrder(db: DB, input: NewCartOrder) {
-  return orders.openCartOrder(db, { ...input, cart })
+  return orders.openCartOrder(db, { ...input, cart, coupon: orderCoupon })
 }
 
 /** Like openCartOrder, for callers that have no way to retire a pending order in the way. */
 export function createFromCart(db: DB, input: NewCartOrder) {
-  return orders.createFromCart(db, { ...input, cart })
+  return orders.createFromCart(db, { ...input, cart, coupon: orderCoupon })
 }
 
 /** 'I've Made the Transfer': the order awaits the money and its lines leave the cart. */

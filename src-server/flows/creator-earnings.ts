@@ -12,7 +12,14 @@ export interface PaidLines {
   orderId: string
   currency: Currency
   paidAt: Date
-  lines: readonly { id: string; kind: CartItemKind; course_id: string | null; unit_price_minor: number }[]
+  lines: readonly {
+    id: string
+    kind: CartItemKind
+    course_id: string | null
+    unit_price_minor: number
+    /** The line's stored share of the order's coupon: the creator's share is of what the buyer paid. */
+    discount_minor?: number
+  }[]
 }
 
 const DAY_MS = 86_400_000
@@ -20,7 +27,7 @@ const DAY_MS = 86_400_000
 /** Credits the owners of the paid course lines; idempotent per line. Returns how many lines were credited. */
 export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<number> {
   const courseLines = order.lines.filter(
-    (line) => line.kind === 'course' && line.course_id && line.unit_price_minor > 0,
+    (line) => line.kind === 'course' && line.course_id && line.unit_price_minor - (line.discount_minor ?? 0) > 0,
   )
   const owners = await courseOwners(
     trx,
@@ -42,7 +49,7 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
       courseId: line.course_id as string,
       creatorId,
       currency: order.currency,
-      netMinor: line.unit_price_minor,
+      netMinor: line.unit_price_minor - (line.discount_minor ?? 0),
       feeBasisPoints: platformFeeBasisPoints(planId),
       planId,
       paidAt: order.paidAt,
