@@ -415,7 +415,7 @@ describe('cart', () => {
     })
     expect(yearly?.totals).toEqual([
       { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, discountMinor: 0, totalMinor: 51_899 },
-      { currency: 'GBP', itemCount: 3, subtotalMinor: 49_250, taxMinor: 0, totalMinor: 49_250 },
+      { currency: 'GBP', itemCount: 3, subtotalMinor: 49_250, taxMinor: 0, discountMinor: 0, totalMinor: 49_250 },
     ])
   })
 
