@@ -46,6 +46,7 @@ import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
+import { Route as StudioCouponsRouteImport } from './routes/studio/coupons'
 import { Route as StudioEarningsRouteImport } from './routes/studio/earnings'
 import { Route as StudioPayoutsRouteImport } from './routes/studio/payouts'
 import { Route as StudioProfileRouteImport } from './routes/studio/profile'
@@ -60,6 +61,7 @@ import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index
 import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
+import { Route as AdminStaffCouponsRouteImport } from './routes/admin/_staff/coupons'
 import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffCreatorApplicationsRouteImport } from './routes/admin/_staff/creator-applications'
@@ -268,6 +270,11 @@ const StudioIndexRoute = StudioIndexRouteImport.update({
   path: '/',
   getParentRoute: () => StudioRouteRoute,
 } as any)
+const StudioCouponsRoute = StudioCouponsRouteImport.update({
+  id: '/coupons',
+  path: '/coupons',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const StudioEarningsRoute = StudioEarningsRouteImport.update({
   id: '/earnings',
   path: '/earnings',
@@ -336,6 +343,11 @@ const AdminStaffAuditRoute = AdminStaffAuditRouteImport.update({
 const AdminStaffCategoriesRoute = AdminStaffCategoriesRouteImport.update({
   id: '/categories',
   path: '/categories',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffCouponsRoute = AdminStaffCouponsRouteImport.update({
+  id: '/coupons',
+  path: '/coupons',
   getParentRoute: () => AdminStaffRoute,
 } as any)
 const AdminStaffCourseReviewsRoute = AdminStaffCourseReviewsRouteImport.update({
@@ -492,6 +504,7 @@ export interface FileRoutesByFullPath {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/coupons': typeof StudioCouponsRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -507,6 +520,7 @@ export interface FileRoutesByFullPath {
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/coupons': typeof AdminStaffCouponsRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
@@ -564,6 +578,7 @@ export interface FileRoutesByTo {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/coupons': typeof StudioCouponsRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -579,6 +594,7 @@ export interface FileRoutesByTo {
   '/admin/$': typeof AdminStaffSplatRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/coupons': typeof AdminStaffCouponsRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
@@ -639,6 +655,7 @@ export interface FileRoutesById {
   '/courses/$courseId': typeof CoursesCourseIdRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/coupons': typeof StudioCouponsRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -654,6 +671,7 @@ export interface FileRoutesById {
   '/admin/_staff/$': typeof AdminStaffSplatRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
+  '/admin/_staff/coupons': typeof AdminStaffCouponsRoute
   '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/creator-applications': typeof AdminStaffCreatorApplicationsRoute
@@ -715,6 +733,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/coupons'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -730,6 +749,7 @@ export interface FileRouteTypes {
     | '/admin/$'
     | '/admin/audit'
     | '/admin/categories'
+    | '/admin/coupons'
     | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/creator-applications'
@@ -787,6 +807,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/coupons'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -802,6 +823,7 @@ export interface FileRouteTypes {
     | '/admin/$'
     | '/admin/audit'
     | '/admin/categories'
+    | '/admin/coupons'
     | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/creator-applications'
@@ -861,6 +883,7 @@ export interface FileRouteTypes {
     | '/courses/$courseId'
     | '/instructors/$slug'
     | '/service/$serviceId'
+    | '/studio/coupons'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -876,6 +899,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/$'
     | '/admin/_staff/audit'
     | '/admin/_staff/categories'
+    | '/admin/_staff/coupons'
     | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
     | '/admin/_staff/creator-applications'
@@ -1205,6 +1229,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StudioIndexRouteImport
       parentRoute: typeof StudioRouteRoute
     }
+    '/studio/coupons': {
+      id: '/studio/coupons'
+      path: '/coupons'
+      fullPath: '/studio/coupons'
+      preLoaderRoute: typeof StudioCouponsRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/studio/earnings': {
       id: '/studio/earnings'
       path: '/earnings'
@@ -1301,6 +1332,13 @@ declare module '@tanstack/react-router' {
       path: '/categories'
       fullPath: '/admin/categories'
       preLoaderRoute: typeof AdminStaffCategoriesRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/coupons': {
+      id: '/admin/_staff/coupons'
+      path: '/coupons'
+      fullPath: '/admin/coupons'
+      preLoaderRoute: typeof AdminStaffCouponsRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/course-reviews': {
@@ -1478,6 +1516,7 @@ const StudioCoursesCourseIdRouteWithChildren =
   )
 
 interface StudioRouteRouteChildren {
+  StudioCouponsRoute: typeof StudioCouponsRoute
   StudioEarningsRoute: typeof StudioEarningsRoute
   StudioPayoutsRoute: typeof StudioPayoutsRoute
   StudioProfileRoute: typeof StudioProfileRoute
@@ -1488,6 +1527,7 @@ interface StudioRouteRouteChildren {
 }
 
 const StudioRouteRouteChildren: StudioRouteRouteChildren = {
+  StudioCouponsRoute: StudioCouponsRoute,
   StudioEarningsRoute: StudioEarningsRoute,
   StudioPayoutsRoute: StudioPayoutsRoute,
   StudioProfileRoute: StudioProfileRoute,
@@ -1527,6 +1567,7 @@ interface AdminStaffRouteChildren {
   AdminStaffSplatRoute: typeof AdminStaffSplatRoute
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
+  AdminStaffCouponsRoute: typeof AdminStaffCouponsRoute
   AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffCreatorApplicationsRoute: typeof AdminStaffCreatorApplicationsRoute
@@ -1546,6 +1587,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffSplatRoute: AdminStaffSplatRoute,
   AdminStaffAuditRoute: AdminStaffAuditRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
+  AdminStaffCouponsRoute: AdminStaffCouponsRoute,
   AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffCreatorApplicationsRoute: AdminStaffCreatorApplicationsRoute,

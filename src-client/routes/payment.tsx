@@ -213,7 +213,12 @@ function Checkout() {
           {lines.map((line) => (
             <li key={line.id} className={css({ display: 'flex', justifyContent: 'space-between', gap: '3' })}>
               <span>{line.title}</span>
-              <span>{formatMoney(line.priceMinor, line.currency)}</span>
+              <span>
+                {line.discountMinor > 0 ? (
+                  <s className={css({ color: 'fg.muted', mr: '2' })}>{formatMoney(line.priceMinor, line.currency)}</s>
+                ) : null}
+                {formatMoney(line.priceMinor - line.discountMinor, line.currency)}
+              </span>
             </li>
           ))}
         </ul>

@@ -6,7 +6,14 @@ import type { CouponInput } from '../../src-shared/schemas/promotions.ts'
 import { type Actor, record } from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { coursePrices, createCoupon, findCoupon, listCouponsWithUses, setCouponActive } from '../promotions/coupons.ts'
+import {
+  coursePrices,
+  coursesOwnedBy,
+  createCoupon,
+  findCoupon,
+  listCouponsWithUses,
+  setCouponActive,
+} from '../promotions/coupons.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 
 const COUPON_PLANS = new Set(['pro', 'enterprise'])
@@ -72,7 +79,11 @@ export async function createCreatorCoupon(db: DB, creatorId: string, input: Coup
 
 export async function listCreatorCoupons(db: DB, creatorId: string) {
   const plan = (await currentSubscription(db, creatorId))?.plan_id ?? null
-  return { allowed: plan !== null && COUPON_PLANS.has(plan), coupons: await listCouponsWithUses(db, creatorId) }
+  return {
+    allowed: plan !== null && COUPON_PLANS.has(plan),
+    coupons: await listCouponsWithUses(db, creatorId),
+    courses: await coursesOwnedBy(db, creatorId),
+  }
 }
 
 export async function setCreatorCouponActive(db: DB, creatorId: string, couponId: string, active: boolean) {

@@ -84,6 +84,9 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/studio/earnings',
     '/studio/payouts',
     '/admin/finance',
+    // Coupons (issue 32).
+    '/admin/coupons',
+    '/studio/coupons',
   ].map((path) => ({ path })),
   { path: '/courses/$courseId', exists: publishedCourseExists },
   { path: '/courses/category/$slug', exists: categorySlugExists },

@@ -361,6 +361,17 @@ export async function courseOwners(db: DB, courseIds: readonly string[]): Promis
   return new Map(rows.map((row) => [row.id, row.owner_id]))
 }
 
+/** A creator's own courses, to choose from in the studio's coupon editor. */
+export function coursesOwnedBy(db: DB, creatorId: string) {
+  return db
+    .selectFrom('courses')
+    .select(['id', 'title'])
+    .where('owner_id', '=', creatorId)
+    .orderBy('title')
+    .limit(500)
+    .execute()
+}
+
 /** The lowest price, per currency, of the given courses (a fixed coupon may not exceed it). */
 export async function coursePrices(db: DB, courseIds: readonly string[]) {
   if (courseIds.length === 0) return []
