@@ -73,7 +73,7 @@ export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
     )
   }
   return (
-    <form aria-label="Coupon code" method="post" className={box} onSubmit={(event) => void submit(event)} noValidate>
+    <form aria-label="Apply a coupon" method="post" className={box} onSubmit={(event) => void submit(event)} noValidate>
       <TextField
         name="code"
         label="Coupon code"
