@@ -375,6 +375,9 @@ export interface OrdersTable {
    * course bought for someone else (promotions/gifts.ts).
    */
   source: Generated<'cart' | 'renewal' | 'gift'>
+  /** The coupon's discount on the whole order (the sum of its lines' discount_minor), and its code. */
+  discount_minor: Generated<number>
+  coupon_code: Generated<string | null>
   /** The tax Stripe Tax computed, per jurisdiction (empty without STRIPE_TAX or without a breakdown). */
   tax_lines: GeneratedJson<TaxLine[]>
   created_at: CreatedAt
@@ -397,6 +400,9 @@ export interface OrderItemsTable {
   /** A course bought in a bundle: the bundle, and its title as sold; unit_price_minor is the course's allocated share. */
   bundle_id: string | null
   bundle_title: string | null
+  /** The line's share of the order's coupon discount (largest remainder), stored once: the line's price is
+   * unit_price_minor - discount_minor for the invoice, refunds, the gateways and the creator's share. */
+  discount_minor: Generated<number>
   /** Set when the line was given back (the refund that did it). */
   refund_id: string | null
   refunded_at: Date | null
@@ -964,6 +970,50 @@ export interface CreatorPayoutsTable {
   created_at: CreatedAt
 }
 
+export type CouponKind = 'percent' | 'fixed'
+export type CouponScope = 'everything' | 'courses' | 'creator' | 'service_packages'
+/** Minor units per currency ({"USD": 1000}). */
+export type AmountsByCurrency = Partial<Record<'USD' | 'GBP', number>>
+
+export interface CouponsTable {
+  id: Generated<string>
+  /** Upper-case: codes are case-insensitive and unique. */
+  code: string
+  kind: CouponKind
+  percent_off: number | null
+  amounts_off: GeneratedJson<AmountsByCurrency>
+  min_amounts: GeneratedJson<AmountsByCurrency>
+  applies_to: CouponScope
+  course_ids: GeneratedJson<string[]>
+  /** Set for a creator's coupon (their own courses only); null for a store-wide staff coupon. */
+  creator_id: string | null
+  starts_at: Date | null
+  ends_at: Date | null
+  max_uses: number | null
+  max_uses_per_customer: number | null
+  first_purchase_only: Generated<boolean>
+  active: Generated<boolean>
+  created_by: string
+  created_at: CreatedAt
+}
+
+export interface CouponApplicationsTable {
+  user_id: string
+  coupon_id: string
+  applied_at: Generated<Date>
+}
+
+export interface CouponRedemptionsTable {
+  id: Generated<string>
+  coupon_id: string
+  order_id: string
+  user_id: string
+  email_normalized: string
+  currency: 'USD' | 'GBP'
+  discount_minor: number
+  created_at: CreatedAt
+}
+
 export interface PayoutSettingsTable {
   id: number
   paused: Generated<boolean>
@@ -1186,6 +1236,9 @@ export interface Database {
   creator_payout_accounts: CreatorPayoutAccountsTable
   creator_payouts: CreatorPayoutsTable
   payout_settings: PayoutSettingsTable
+  coupons: CouponsTable
+  coupon_applications: CouponApplicationsTable
+  coupon_redemptions: CouponRedemptionsTable
   ledger_transactions: LedgerTransactionsTable
   ledger_entries: LedgerEntriesTable
   premium_watch_time: PremiumWatchTimeTable

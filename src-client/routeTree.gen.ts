@@ -51,6 +51,7 @@ import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
 import { Route as StudioBundlesRouteImport } from './routes/studio/bundles'
+import { Route as StudioCouponsRouteImport } from './routes/studio/coupons'
 import { Route as StudioEarningsRouteImport } from './routes/studio/earnings'
 import { Route as StudioPayoutsRouteImport } from './routes/studio/payouts'
 import { Route as StudioProfileRouteImport } from './routes/studio/profile'
@@ -66,6 +67,7 @@ import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffBundlesRouteImport } from './routes/admin/_staff/bundles'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
+import { Route as AdminStaffCouponsRouteImport } from './routes/admin/_staff/coupons'
 import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffCreatorApplicationsRouteImport } from './routes/admin/_staff/creator-applications'
@@ -302,6 +304,11 @@ const StudioBundlesRoute = StudioBundlesRouteImport.update({
   path: '/bundles',
   getParentRoute: () => StudioRouteRoute,
 } as any)
+const StudioCouponsRoute = StudioCouponsRouteImport.update({
+  id: '/coupons',
+  path: '/coupons',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const StudioEarningsRoute = StudioEarningsRouteImport.update({
   id: '/earnings',
   path: '/earnings',
@@ -375,6 +382,11 @@ const AdminStaffBundlesRoute = AdminStaffBundlesRouteImport.update({
 const AdminStaffCategoriesRoute = AdminStaffCategoriesRouteImport.update({
   id: '/categories',
   path: '/categories',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffCouponsRoute = AdminStaffCouponsRouteImport.update({
+  id: '/coupons',
+  path: '/coupons',
   getParentRoute: () => AdminStaffRoute,
 } as any)
 const AdminStaffCourseReviewsRoute = AdminStaffCourseReviewsRouteImport.update({
@@ -554,6 +566,7 @@ export interface FileRoutesByFullPath {
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/bundles': typeof StudioBundlesRoute
+  '/studio/coupons': typeof StudioCouponsRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -570,6 +583,7 @@ export interface FileRoutesByFullPath {
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/coupons': typeof AdminStaffCouponsRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
@@ -635,6 +649,7 @@ export interface FileRoutesByTo {
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/bundles': typeof StudioBundlesRoute
+  '/studio/coupons': typeof StudioCouponsRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -651,6 +666,7 @@ export interface FileRoutesByTo {
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/coupons': typeof AdminStaffCouponsRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
@@ -719,6 +735,7 @@ export interface FileRoutesById {
   '/instructors/$slug': typeof InstructorsSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/bundles': typeof StudioBundlesRoute
+  '/studio/coupons': typeof StudioCouponsRoute
   '/studio/earnings': typeof StudioEarningsRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
@@ -735,6 +752,7 @@ export interface FileRoutesById {
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/bundles': typeof AdminStaffBundlesRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
+  '/admin/_staff/coupons': typeof AdminStaffCouponsRoute
   '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/creator-applications': typeof AdminStaffCreatorApplicationsRoute
@@ -804,6 +822,7 @@ export interface FileRouteTypes {
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/bundles'
+    | '/studio/coupons'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -820,6 +839,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/bundles'
     | '/admin/categories'
+    | '/admin/coupons'
     | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/creator-applications'
@@ -885,6 +905,7 @@ export interface FileRouteTypes {
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/bundles'
+    | '/studio/coupons'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -901,6 +922,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/bundles'
     | '/admin/categories'
+    | '/admin/coupons'
     | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/creator-applications'
@@ -968,6 +990,7 @@ export interface FileRouteTypes {
     | '/instructors/$slug'
     | '/service/$serviceId'
     | '/studio/bundles'
+    | '/studio/coupons'
     | '/studio/earnings'
     | '/studio/payouts'
     | '/studio/profile'
@@ -984,6 +1007,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/audit'
     | '/admin/_staff/bundles'
     | '/admin/_staff/categories'
+    | '/admin/_staff/coupons'
     | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
     | '/admin/_staff/creator-applications'
@@ -1356,6 +1380,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StudioBundlesRouteImport
       parentRoute: typeof StudioRouteRoute
     }
+    '/studio/coupons': {
+      id: '/studio/coupons'
+      path: '/coupons'
+      fullPath: '/studio/coupons'
+      preLoaderRoute: typeof StudioCouponsRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/studio/earnings': {
       id: '/studio/earnings'
       path: '/earnings'
@@ -1459,6 +1490,13 @@ declare module '@tanstack/react-router' {
       path: '/categories'
       fullPath: '/admin/categories'
       preLoaderRoute: typeof AdminStaffCategoriesRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/coupons': {
+      id: '/admin/_staff/coupons'
+      path: '/coupons'
+      fullPath: '/admin/coupons'
+      preLoaderRoute: typeof AdminStaffCouponsRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/course-reviews': {
@@ -1661,6 +1699,7 @@ const StudioCoursesCourseIdRouteWithChildren =
 
 interface StudioRouteRouteChildren {
   StudioBundlesRoute: typeof StudioBundlesRoute
+  StudioCouponsRoute: typeof StudioCouponsRoute
   StudioEarningsRoute: typeof StudioEarningsRoute
   StudioPayoutsRoute: typeof StudioPayoutsRoute
   StudioProfileRoute: typeof StudioProfileRoute
@@ -1672,6 +1711,7 @@ interface StudioRouteRouteChildren {
 
 const StudioRouteRouteChildren: StudioRouteRouteChildren = {
   StudioBundlesRoute: StudioBundlesRoute,
+  StudioCouponsRoute: StudioCouponsRoute,
   StudioEarningsRoute: StudioEarningsRoute,
   StudioPayoutsRoute: StudioPayoutsRoute,
   StudioProfileRoute: StudioProfileRoute,
@@ -1712,6 +1752,7 @@ interface AdminStaffRouteChildren {
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
   AdminStaffBundlesRoute: typeof AdminStaffBundlesRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
+  AdminStaffCouponsRoute: typeof AdminStaffCouponsRoute
   AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffCreatorApplicationsRoute: typeof AdminStaffCreatorApplicationsRoute
@@ -1733,6 +1774,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffAuditRoute: AdminStaffAuditRoute,
   AdminStaffBundlesRoute: AdminStaffBundlesRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
+  AdminStaffCouponsRoute: AdminStaffCouponsRoute,
   AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffCreatorApplicationsRoute: AdminStaffCreatorApplicationsRoute,

@@ -34,6 +34,7 @@ import * as m290210 from './2026_11_29_0210_payouts.ts'
 import * as m290220 from './2026_11_29_0220_course_shares.ts'
 import * as m290230 from './2026_11_29_0230_premium_pool.ts'
 import * as m290250 from './2026_11_29_0250_processor_fees.ts'
+import * as m290300 from './2026_11_29_0300_coupons.ts'
 import * as m290320 from './2026_11_29_0320_bundles.ts'
 import * as m290340 from './2026_11_29_0340_gifts.ts'
 import * as m290350 from './2026_11_29_0350_cart_reminders.ts'
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0220_course_shares': m290220,
   '2026_11_29_0230_premium_pool': m290230,
   '2026_11_29_0250_processor_fees': m290250,
+  '2026_11_29_0300_coupons': m290300,
   '2026_11_29_0320_bundles': m290320,
   '2026_11_29_0340_gifts': m290340,
   '2026_11_29_0350_cart_reminders': m290350,

@@ -5,6 +5,7 @@ import { CART_MESSAGES } from '#shared/cart.ts'
 import { css } from '#styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
+import { CouponForm } from '../components/cart/CouponForm.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { PendingPaypalOrders } from '../components/cart/PendingPaypalOrders.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
@@ -155,6 +156,7 @@ function CartContent() {
             Your cart holds items in more than one currency. Each currency is checked out separately.
           </p>
         ) : null}
+        <CouponForm applied={cart.data.coupon} />
         {totals.map((total) => (
           <CartSummary key={total.currency} total={total}>
             <button

@@ -227,7 +227,12 @@ function Checkout() {
               className={css({ display: 'flex', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap' })}
             >
               <span>{line.title}</span>
-              <span>{formatMoney(line.priceMinor, line.currency)}</span>
+              <span>
+                {line.discountMinor > 0 ? (
+                  <s className={css({ color: 'fg.muted', mr: '2' })}>{formatMoney(line.priceMinor, line.currency)}</s>
+                ) : null}
+                {formatMoney(line.priceMinor - line.discountMinor, line.currency)}
+              </span>
               <BundleOverlap overlap={line.bundleOverlap} />
             </li>
           ))}

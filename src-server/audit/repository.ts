@@ -24,6 +24,7 @@ export interface AuditSubject {
     | 'payout_settings'
     | 'user'
     | 'bundle'
+    | 'coupon'
   id: string
   before?: unknown
   after?: unknown

@@ -5,6 +5,7 @@ import type { DB } from '../kernel/db.ts'
 import * as orders from '../orders/create.ts'
 import * as pending from '../orders/pending.ts'
 import { bundleOrderLines } from '../promotions/bundles.ts'
+import { orderCoupon } from './coupon-checkout.ts'
 
 /**
  * The cart's lines as an order takes them: a bundle (one cart line) becomes one line per course, each with its share
@@ -37,7 +38,6 @@ async function orderableLines(db: DB, userId: string): Promise<orders.OrderableL
   }
   return lines
 }
-
 const cart: orders.OrderCart & pending.PendingCart = {
   lines: orderableLines,
   takeOut: removePurchasedItems,
@@ -48,12 +48,12 @@ export type NewCartOrder = Omit<orders.NewOrder, 'cart'>
 
 /** The cart's pending order in that currency: reused when it holds the same lines, or the order in the way. */
 export function openCartOrder(db: DB, input: NewCartOrder) {
-  return orders.openCartOrder(db, { ...input, cart })
+  return orders.openCartOrder(db, { ...input, cart, coupon: orderCoupon })
 }
 
 /** Like openCartOrder, for callers that have no way to retire a pending order in the way. */
 export function createFromCart(db: DB, input: NewCartOrder) {
-  return orders.createFromCart(db, { ...input, cart })
+  return orders.createFromCart(db, { ...input, cart, coupon: orderCoupon })
 }
 
 /** 'I've Made the Transfer': the order awaits the money and its lines leave the cart. */

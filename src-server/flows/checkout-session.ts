@@ -39,7 +39,8 @@ export function checkoutSessionParams(
       quantity: 1,
       price_data: {
         currency: order.currency.toLowerCase(),
-        unit_amount: line.priceMinor,
+        // One-time lines are charged at their discounted price, the share of the coupon stored on the order line.
+        unit_amount: line.priceMinor - (line.discountMinor ?? 0),
         product_data: { name: line.title, ...(line.detail ? { description: line.detail } : {}) },
         ...(line.recurringInterval ? { recurring: { interval: line.recurringInterval } } : {}),
       },

@@ -15,7 +15,14 @@ export interface PaidLines {
   paidAt: Date
   /** Paid through Stripe: each line's part of Stripe's fee is taken once Stripe reports it (processor-fees.ts). */
   processorFeeDue?: boolean
-  lines: readonly { id: string; kind: CartItemKind; course_id: string | null; unit_price_minor: number }[]
+  lines: readonly {
+    id: string
+    kind: CartItemKind
+    course_id: string | null
+    unit_price_minor: number
+    /** The line's stored share of the order's coupon: the creator's share is of what the buyer paid. */
+    discount_minor?: number
+  }[]
 }
 
 const DAY_MS = 86_400_000
@@ -23,7 +30,7 @@ const DAY_MS = 86_400_000
 /** Credits the owners of the paid course lines; idempotent per line. Returns how many lines were credited. */
 export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<number> {
   const courseLines = order.lines.filter(
-    (line) => line.kind === 'course' && line.course_id && line.unit_price_minor > 0,
+    (line) => line.kind === 'course' && line.course_id && line.unit_price_minor - (line.discount_minor ?? 0) > 0,
   )
   const owners = await courseOwners(
     trx,
@@ -50,7 +57,7 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
       courseId: line.course_id as string,
       creatorId,
       currency: order.currency,
-      netMinor: line.unit_price_minor,
+      netMinor: line.unit_price_minor - (line.discount_minor ?? 0),
       feeBasisPoints: platformFeeBasisPoints(planId),
       planId,
       paidAt: order.paidAt,

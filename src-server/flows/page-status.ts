@@ -95,6 +95,9 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     // Bundles (issue 32).
     '/studio/bundles',
     '/admin/bundles',
+    // Coupons (issue 32).
+    '/admin/coupons',
+    '/studio/coupons',
   ].map((path) => ({ path })),
   { path: '/courses/$courseId', exists: publishedCourseExists },
   { path: '/courses/category/$slug', exists: categorySlugExists },

@@ -61,8 +61,25 @@ export interface OrderCart {
   takeOut(trx: DB, userId: string, keys: readonly string[]): Promise<void>
 }
 
+/** A coupon's discount on the lines of one currency group (promotions/ works it out; the flow hands it in). */
+export interface OrderDiscount {
+  couponId: string
+  code: string
+  /** Each line's share, in the order of the lines given to quote. */
+  perLine: number[]
+}
+
+/** The cart's coupon, handed in by the flow (flows/coupon-checkout.ts): orders never import promotions/. */
+export interface OrderCoupon {
+  /** The discount the cart's code gives these lines, null for none; throws the refusal when it cannot be used. */
+  quote(trx: DB, userId: string, currency: Currency, lines: readonly OrderableLine[]): Promise<OrderDiscount | null>
+  /** Holds one use for the new order in its transaction, or throws the refusal (used up, already used). */
+  reserve(trx: DB, use: { orderId: string; userId: string; currency: Currency; discount: OrderDiscount }): Promise<void>
+}
+
 export interface NewOrder {
   cart: OrderCart
+  coupon?: OrderCoupon
   userId: string
   currency: Currency
   method: PaymentMethod
@@ -92,7 +109,10 @@ const UNIQUE_VIOLATION = '23505'
 export type CheckoutLine = Pick<
   OrderableLine,
   'kind' | 'title' | 'detail' | 'priceMinor' | 'recurringInterval' | 'planId' | 'billingCycle'
->
+> & {
+  /** The line's stored share of the coupon (0 when absent): the gateway charges priceMinor - discountMinor. */
+  discountMinor?: number
+}
 
 export type CartOrder = { kind: 'order'; order: CreatedOrder } | { kind: 'in_the_way'; pending: PendingOrder }
 
@@ -123,11 +143,13 @@ export async function openCartOrder(db: DB, input: NewOrder): Promise<CartOrder>
 async function openInTransaction(trx: Transaction<Database>, input: NewOrder): Promise<CartOrder> {
   const { userId, currency, method } = input
   const lines = (await input.cart.lines(trx, userId)).filter((line) => line.currency === currency)
+  const discount = lines.length > 0 ? ((await input.coupon?.quote(trx, userId, currency, lines)) ?? null) : null
+  const priced = lines.map((line, index) => ({ ...line, discountMinor: discount?.perLine[index] ?? 0 }))
   const existing = await lockPendingOrder(trx, userId, currency)
   if (existing) {
     const held = await orderCheckoutLines(trx, existing.id)
     // A PayPal order already took its lines out of the cart: asking again gives the same order back.
-    const sameLines = (existing.method === 'paypal' && lines.length === 0) || sameContent(held, lines)
+    const sameLines = (existing.method === 'paypal' && lines.length === 0) || sameContent(held, priced)
     if (existing.method !== method || !sameLines) return { kind: 'in_the_way', pending: existing }
     await saveBilling(trx, existing.id, input.billing)
     const order: CreatedOrder = {
@@ -144,21 +166,25 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
   }
   if (lines.length === 0) throw new DomainError('invalid', CART_MESSAGES.empty)
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
-  if (method === 'free' && subtotal > 0) throw new DomainError('invalid', PAYMENT_MESSAGES.notFree)
+  const discountMinor = priced.reduce((sum, line) => sum + line.discountMinor, 0)
+  const total = subtotal - discountMinor
+  if (method === 'free' && total > 0) throw new DomainError('invalid', PAYMENT_MESSAGES.notFree)
   const reference = orderReference(input.referencePrefix)
   const order = await insertPendingOrder(trx, {
     userId,
     reference,
     currency,
     // Nothing to pay: no rail, whichever the buyer picked.
-    method: subtotal === 0 ? 'free' : method,
+    method: total === 0 ? 'free' : method,
     totalMinor: subtotal,
     billing: input.billing,
+    discount: discount && discountMinor > 0 ? { code: discount.code, minor: discountMinor } : undefined,
   })
+  if (discount && discountMinor > 0) await input.coupon!.reserve(trx, { orderId: order.id, userId, currency, discount })
   await trx
     .insertInto('order_items')
     .values(
-      lines.map((line) => ({
+      priced.map((line) => ({
         order_id: order.id,
         kind: orderItemKind(line.kind),
         course_id: line.courseId,
@@ -172,13 +198,14 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
         unit_price_minor: line.priceMinor,
         bundle_id: line.bundle?.id ?? null,
         bundle_title: line.bundle?.title ?? null,
+        discount_minor: line.discountMinor,
         refund_id: null,
         refunded_at: null,
       })),
     )
     .execute()
   // PayPal is paid away from the site: the cart empties now, and comes back if the order is cancelled.
-  if (subtotal > 0 && method === 'paypal') {
+  if (total > 0 && method === 'paypal') {
     await input.cart.takeOut(
       trx,
       userId,
@@ -189,9 +216,9 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
     id: order.id,
     reference,
     currency,
-    method: subtotal === 0 ? ('free' as const) : method,
-    totalMinor: subtotal,
-    lines,
+    method: total === 0 ? ('free' as const) : method,
+    totalMinor: total,
+    lines: priced,
     reused: false,
   }
   await input.onCreated?.(trx, { ...created, stripeSessionId: null })
@@ -209,7 +236,7 @@ export async function orderCheckoutLines(db: DB, orderId: string) {
   const rows = await db
     .selectFrom('order_items')
     .select(['item_key', 'kind', 'title', 'detail', 'unit_price_minor', 'recurring_interval', 'plan_id'])
-    .select('billing_cycle')
+    .select(['billing_cycle', 'discount_minor'])
     .where('order_id', '=', orderId)
     .orderBy('id')
     .execute()
@@ -221,12 +248,15 @@ export async function orderCheckoutLines(db: DB, orderId: string) {
     title: row.title,
     detail: row.detail,
     priceMinor: row.unit_price_minor,
+    discountMinor: row.discount_minor,
     recurringInterval: row.recurring_interval,
   }))
 }
 
-function sameContent(held: { key: string; priceMinor: number }[], lines: { key: string; priceMinor: number }[]) {
-  const keys = (list: { key: string; priceMinor: number }[]) => list.map((l) => `${l.key}@${l.priceMinor}`).sort()
+type HeldLine = { key: string; priceMinor: number; discountMinor?: number }
+/** Same lines at the same prices with the same discounts (a code applied or removed since makes a new order). */
+function sameContent(held: HeldLine[], lines: HeldLine[]) {
+  const keys = (list: HeldLine[]) => list.map((l) => `${l.key}@${l.priceMinor}-${l.discountMinor ?? 0}`).sort()
   const a = keys(held)
   const b = keys(lines)
   return a.length === b.length && a.every((value, index) => value === b[index])
@@ -262,9 +292,12 @@ export function insertPendingOrder(
     totalMinor: number
     billing?: Billing
     source?: 'cart' | 'renewal' | 'gift'
+    /** The coupon's discount on the whole order: the total is the subtotal less it. */
+    discount?: { code: string; minor: number }
   },
 ) {
   const billing = order.billing ?? {}
+  const discountMinor = order.discount?.minor ?? 0
   return db
     .insertInto('orders')
     .values({
@@ -275,7 +308,9 @@ export function insertPendingOrder(
       source: order.source ?? 'cart',
       subtotal_minor: order.totalMinor,
       tax_minor: 0,
-      total_minor: order.totalMinor,
+      total_minor: order.totalMinor - discountMinor,
+      discount_minor: discountMinor,
+      coupon_code: order.discount?.code ?? null,
       stripe_session_id: null,
       stripe_subscription_id: null,
       paid_at: null,

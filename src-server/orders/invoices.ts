@@ -2,6 +2,7 @@
 // year (numbering.ts), with the seller, the buyer, the lines, the tax lines and the totals snapshotted so an issued
 // document never changes. Subscription renewals paid through Stripe use the same series (recordSubscriptionInvoice).
 import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
+import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { buyerContact } from './buyer.ts'
 import { nextDocumentNumber } from './numbering.ts'
@@ -45,16 +46,25 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
   if (order.captured_minor <= 0) return null
   const items = await trx
     .selectFrom('order_items')
-    .select(['id', 'title', 'detail', 'unit_price_minor'])
+    .select(['id', 'title', 'detail', 'unit_price_minor', 'discount_minor'])
     .where('order_id', '=', orderId)
     .orderBy('id')
     .execute()
+  // A discounted line is invoiced at what was paid for it (its stored share of the coupon taken off), and says so.
   const lines: DocumentLine[] = items.map((item) => ({
     title: item.title,
-    detail: item.detail,
+    detail:
+      item.discount_minor > 0
+        ? [
+            item.detail,
+            `${formatMoney(item.unit_price_minor, order.currency)} less coupon ${formatMoney(item.discount_minor, order.currency)}`,
+          ]
+            .filter(Boolean)
+            .join(' · ')
+        : item.detail,
     quantity: 1,
-    unitMinor: item.unit_price_minor,
-    amountMinor: item.unit_price_minor,
+    unitMinor: item.unit_price_minor - item.discount_minor,
+    amountMinor: item.unit_price_minor - item.discount_minor,
     orderItemId: item.id,
   }))
   const subtotal = lines.reduce((sum, line) => sum + line.amountMinor, 0)

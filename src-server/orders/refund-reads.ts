@@ -16,7 +16,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
   const [lines, invoice, creditNotes, refunds, requests] = await Promise.all([
     db
       .selectFrom('order_items')
-      .select(['id', 'kind', 'title', 'detail', 'unit_price_minor', 'refunded_at'])
+      .select(['id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'refunded_at'])
       .where('order_id', '=', orderId)
       .orderBy('id')
       .execute(),
@@ -56,7 +56,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       kind: line.kind,
       title: line.title,
       detail: line.detail,
-      priceMinor: line.unit_price_minor,
+      priceMinor: line.unit_price_minor - line.discount_minor,
       refunded: Boolean(line.refunded_at),
     })),
     invoice: invoice ?? null,

@@ -85,7 +85,16 @@ function requestsWithLine(db: DB) {
 /** The requests waiting for staff, oldest first. */
 export async function listOpenRefundRequests(db: DB) {
   const rows = await requestsWithLine(db)
-    .select(['r.id', 'r.reason', 'r.created_at', 'i.title', 'i.unit_price_minor', 'o.id as order_id', 'o.reference'])
+    .select([
+      'r.id',
+      'r.reason',
+      'r.created_at',
+      'i.title',
+      'i.unit_price_minor',
+      'i.discount_minor',
+      'o.id as order_id',
+      'o.reference',
+    ])
     .select(['o.currency', 'o.method', 'u.email'])
     .where('r.status', '=', 'open')
     .orderBy('r.created_at')
@@ -97,7 +106,7 @@ export async function listOpenRefundRequests(db: DB) {
     reference: row.reference,
     customerEmail: row.email,
     title: row.title,
-    priceMinor: row.unit_price_minor,
+    priceMinor: row.unit_price_minor - row.discount_minor,
     currency: row.currency,
     method: row.method,
     reason: row.reason,

@@ -202,8 +202,9 @@ export async function stripeSubscriptionsEndedBy(trx: DB, orderId: string, lines
 function amountFor(order: LockedOrder, lines: OrderLine[], chosen: OrderLine[], open: OrderLine[]): number {
   const remaining = order.captured_minor - order.refunded_minor
   if (chosen.length === open.length) return remaining
-  const subtotal = lines.reduce((sum, line) => sum + line.unit_price_minor, 0)
-  const prices = chosen.reduce((sum, line) => sum + line.unit_price_minor, 0)
+  // Each line at what was paid for it (its price less its stored coupon share): a refund never returns more.
+  const subtotal = lines.reduce((sum, line) => sum + line.unit_price_minor - line.discount_minor, 0)
+  const prices = chosen.reduce((sum, line) => sum + line.unit_price_minor - line.discount_minor, 0)
   const withTax = subtotal > 0 ? Math.round((prices * order.captured_minor) / subtotal) : 0
   return Math.min(withTax, remaining)
 }
@@ -291,8 +292,8 @@ export async function applyRefund(
         title: line.title,
         detail: line.detail,
         quantity: 1,
-        unitMinor: line.unit_price_minor,
-        amountMinor: line.unit_price_minor,
+        unitMinor: line.unit_price_minor - line.discount_minor,
+        amountMinor: line.unit_price_minor - line.discount_minor,
         orderItemId: line.id,
       }))
     : [{ title: REFUND_LINE_TITLE[refund.method], quantity: 1, unitMinor: refund.amount, amountMinor: refund.amount }]

@@ -21,7 +21,8 @@ export async function listOrdersForUser(db: DB, userId: string) {
   const [items, invoices, creditNotes, requests, subscriptions, paidRenewals, renewalInvoices] = await Promise.all([
     db
       .selectFrom('order_items')
-      .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'course_id', 'refunded_at'])
+      .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'course_id'])
+      .select('refunded_at')
       .where('order_id', 'in', ids)
       .orderBy('id')
       .execute(),
@@ -78,7 +79,9 @@ export async function listOrdersForUser(db: DB, userId: string) {
             kind: item.kind,
             title: item.title,
             detail: item.detail,
-            priceMinor: item.unit_price_minor,
+            // What the buyer paid for the line: its price less its stored share of the coupon.
+            priceMinor: item.unit_price_minor - item.discount_minor,
+            discountMinor: item.discount_minor,
             courseId: item.course_id,
             refunded: Boolean(item.refunded_at),
             refundRequest: request ? { status: request.status, decisionReason: request.decision_reason } : null,
@@ -200,6 +203,7 @@ export function listOrderLines(db: DB, orderId: string) {
       'title',
       'detail',
       'unit_price_minor',
+      'discount_minor',
       'refund_id',
       'recurring_interval',
       'bundle_id',

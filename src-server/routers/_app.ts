@@ -25,6 +25,7 @@ import { securityRouter } from './security.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
 import { servicesRouter } from './services.ts'
 import { studioRouter } from './studio.ts'
+import { studioCouponsRouter } from './studio-coupons.ts'
 import { studioPublishingRouter } from './studio-publishing.ts'
 
 export const appRouter = router({
@@ -49,6 +50,7 @@ export const appRouter = router({
   creatorUploads: creatorUploadsRouter,
   studioPublishing: studioPublishingRouter,
   studio: studioRouter,
+  studioCoupons: studioCouponsRouter,
   creators: creatorsRouter,
   earnings: earningsRouter,
   privacy: privacyRouter,

@@ -1,14 +1,16 @@
 // The signed-in user's cart. Visitors get null from `list` (the page shows 'Please Log In') and 0 from `count`.
 import { TRPCError } from '@trpc/server'
 import { CART_MESSAGES, cartItemIdInput, cartItemInput } from '../../src-shared/schemas/cart.ts'
-import { listCartWithTotals } from '../cart/lines.ts'
-import { clearCart, countCartItems, removeCartItem } from '../cart/repository.ts'
+import { applyCouponInput } from '../../src-shared/schemas/promotions.ts'
+import { clearCart, countCartItems } from '../cart/repository.ts'
 import { addToCart } from '../flows/add-to-cart.ts'
+import { applyCoupon, cartWithCoupon, removeCoupon, removeLine } from '../flows/coupon-cart.ts'
 import { cheapestPackageIds } from '../services/repository.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const cartRouter = router({
-  list: publicProcedure.query(({ ctx }) => (ctx.user ? listCartWithTotals(ctx.db, ctx.user.id) : null)),
+  /** Lines with their coupon discount and the totals after it (flows/coupon-cart.ts). */
+  list: publicProcedure.query(({ ctx }) => (ctx.user ? cartWithCoupon(ctx.db, ctx.user.id) : null)),
 
   /** serviceId → its cheapest package id: what a service card's Add to Cart adds. */
   cheapestPackages: publicProcedure.query(({ ctx }) => cheapestPackageIds(ctx.db)),
@@ -21,11 +23,17 @@ export const cartRouter = router({
     return { kind: input.kind, title, replaced: replaced ?? null }
   }),
 
-  remove: authedProcedure.input(cartItemIdInput).mutation(async ({ ctx, input }) => {
-    const removed = await removeCartItem(ctx.db, ctx.user.id, input.itemId)
-    if (!removed) throw new TRPCError({ code: 'NOT_FOUND', message: 'Item not found in your cart' })
-    return { removed }
-  }),
+  /** Removing the line a code applied to removes the code too. */
+  remove: authedProcedure
+    .input(cartItemIdInput)
+    .mutation(({ ctx, input }) => removeLine(ctx.db, ctx.user.id, input.itemId)),
+
+  /** 'Apply code': one per cart; each refusal says why. */
+  applyCoupon: authedProcedure
+    .input(applyCouponInput)
+    .mutation(({ ctx, input }) => applyCoupon(ctx.db, ctx.user.id, input.code)),
+
+  removeCoupon: authedProcedure.mutation(({ ctx }) => removeCoupon(ctx.db, ctx.user.id)),
 
   clear: authedProcedure.mutation(async ({ ctx }) => ({ removed: await clearCart(ctx.db, ctx.user.id) })),
 })

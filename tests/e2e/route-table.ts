@@ -142,6 +142,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'studio/earnings.tsx', url: '/studio/earnings', as: 'creator' },
   { file: 'studio/payouts.tsx', url: '/studio/payouts', as: 'creator' },
   { file: 'studio/bundles.tsx', url: '/studio/bundles', as: 'creator' },
+  { file: 'studio/coupons.tsx', url: '/studio/coupons', as: 'creator' },
 
   { file: 'admin/_staff/index.tsx', url: '/admin', as: 'staff' },
   { file: 'admin/_staff/courses.tsx', url: '/admin/courses', as: 'staff' },
@@ -160,6 +161,7 @@ export const ROUTES: RouteEntry[] = [
   },
   { file: 'admin/_staff/creator-applications.tsx', url: '/admin/creator-applications', as: 'staff' },
   { file: 'admin/_staff/finance.tsx', url: '/admin/finance', as: 'staff' },
+  { file: 'admin/_staff/coupons.tsx', url: '/admin/coupons', as: 'staff' },
   {
     file: 'admin/_staff/creator-applications_.$id.tsx',
     url: (seeded) => `/admin/creator-applications/${seeded.applicationId}`,

@@ -14,5 +14,6 @@ export const adminNav = [
   { to: '/admin/course-reviews', label: 'Course reviews', minRole: 'viewer' },
   { to: '/admin/creator-applications', label: 'Creator applications', minRole: 'viewer' },
   { to: '/admin/finance', label: 'Finance', minRole: 'admin' },
+  { to: '/admin/coupons', label: 'Coupons', minRole: 'viewer' },
   { to: '/admin/audit', label: 'Audit log', minRole: 'admin' },
 ] as const satisfies readonly { to: string; label: string; minRole: StaffRole }[]

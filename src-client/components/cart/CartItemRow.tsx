@@ -55,8 +55,23 @@ export const CartItemRow = forwardRef<HTMLButtonElement, { line: CartLine; onRem
           {line.detail ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{line.detail}</p> : null}
           <BundleOverlap overlap={line.bundleOverlap} />
         </div>
-        <p className={css({ gridArea: 'price', fontWeight: 'bold', whiteSpace: 'nowrap' })}>
-          {formatMoney(line.priceMinor, line.currency)}
+        <p className={css({ gridArea: 'price', fontWeight: 'bold', whiteSpace: 'nowrap', textAlign: 'end' })}>
+          {line.discountMinor > 0 ? (
+            <>
+              <s className={css({ color: 'fg.muted', fontWeight: 'normal', mr: '2' })}>
+                <span className={css({ srOnly: true })}>Was </span>
+                {formatMoney(line.priceMinor, line.currency)}
+              </s>
+              <span data-testid="discounted-price">
+                {formatMoney(line.priceMinor - line.discountMinor, line.currency)}
+              </span>
+              <span className={css({ display: 'block', fontSize: 'xs', color: 'success', fontWeight: 'normal' })}>
+                Code −{formatMoney(line.discountMinor, line.currency)}
+              </span>
+            </>
+          ) : (
+            formatMoney(line.priceMinor, line.currency)
+          )}
           {line.recurringInterval ? ` / ${line.recurringInterval}` : ''}
         </p>
         <button

@@ -24,6 +24,12 @@ export function CartSummary({ total, children }: { total: CurrencyTotal; childre
         <span>Subtotal</span>
         <span>{formatMoney(total.subtotalMinor, total.currency)}</span>
       </div>
+      {total.discountMinor > 0 ? (
+        <div className={row} data-testid={`discount-${total.currency}`}>
+          <span>Discount</span>
+          <span>−{formatMoney(total.discountMinor, total.currency)}</span>
+        </div>
+      ) : null}
       <div className={row}>
         <span>Tax</span>
         <span>{formatMoney(total.taxMinor, total.currency)}</span>

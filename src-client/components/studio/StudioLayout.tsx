@@ -1,4 +1,4 @@
-// The studio's frame: its own navigation (Courses, Uploads, Profile, Earnings, Payouts) above the page.
+// The studio's frame: its own navigation (Courses, Uploads, Profile, Earnings, Payouts, Coupons) above the page.
 import { Link, Outlet, useRouterState } from '@tanstack/react-router'
 import { Container } from '#client/components/ui/layout.tsx'
 import { css, cx } from '#styled-system/css'
@@ -50,6 +50,9 @@ export function StudioLayout() {
             </Link>
             <Link to="/studio/payouts" className={navLink}>
               Payouts
+            </Link>
+            <Link to="/studio/coupons" className={navLink}>
+              Coupons
             </Link>
           </nav>
         </Container>

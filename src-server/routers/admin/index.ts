@@ -3,6 +3,7 @@
 import { router } from '../../trpc/init.ts'
 import { adminAuditRouter } from './audit.ts'
 import { adminCategoriesRouter } from './categories.ts'
+import { adminCouponsRouter } from './coupons.ts'
 import { adminCourseReviewsRouter } from './course-reviews.ts'
 import { adminCoursesRouter } from './courses.ts'
 import { adminCreatorApplicationsRouter } from './creator-applications.ts'
@@ -29,4 +30,5 @@ export const adminRouter = router({
   courseReviews: adminCourseReviewsRouter,
   creatorApplications: adminCreatorApplicationsRouter,
   finance: adminFinanceRouter,
+  coupons: adminCouponsRouter,
 })

@@ -97,8 +97,8 @@ describe('cart', () => {
     expect(cart?.count).toBe(4)
     const usd = 4_999 + audit.price_minor + 19_999
     expect(cart?.totals).toEqual([
-      { currency: 'USD', itemCount: 3, subtotalMinor: usd, taxMinor: 0, totalMinor: usd },
-      { currency: 'GBP', itemCount: 1, subtotalMinor: 30_000, taxMinor: 0, totalMinor: 30_000 },
+      { currency: 'USD', itemCount: 3, subtotalMinor: usd, taxMinor: 0, discountMinor: 0, totalMinor: usd },
+      { currency: 'GBP', itemCount: 1, subtotalMinor: 30_000, taxMinor: 0, discountMinor: 0, totalMinor: 30_000 },
     ])
     const plan = cart?.items.find((item) => item.kind === 'plan')
     expect(plan).toMatchObject({ priceMinor: 19_999, recurringInterval: 'year', billingCycle: 'annual' })
@@ -257,7 +257,7 @@ describe('cart', () => {
     expect(await caller.cart.remove({ itemId: first.id })).toEqual({ removed: true })
     expect(await cartRows(user.id)).toHaveLength(1)
     expect(await caller.cart.clear()).toEqual({ removed: 1 })
-    expect(await caller.cart.list()).toEqual({ items: [], totals: [], count: 0 })
+    expect(await caller.cart.list()).toEqual({ items: [], totals: [], count: 0, coupon: null })
   })
 
   it('names the cheapest package of each service (what a service card adds)', async () => {
@@ -322,7 +322,14 @@ describe('cart', () => {
       const row = rows.find((r) => r.item_key === key)!
       return { id: row.id, key, addedAt: row.added_at.toISOString() }
     }
-    const none = { courseId: null, serviceId: null, packageId: null, planId: null, billingCycle: null }
+    const none = {
+      courseId: null,
+      serviceId: null,
+      packageId: null,
+      planId: null,
+      billingCycle: null,
+      discountMinor: 0,
+    }
     const cart = await caller.cart.list()
     const byKey = (key: string) => cart?.items.find((item) => item.key === key)
     expect(byKey(`course:${pounds.id}`)).toEqual({
@@ -390,8 +397,8 @@ describe('cart', () => {
     })
     expect(cart?.count).toBe(5)
     expect(cart?.totals).toEqual([
-      { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, totalMinor: 51_899 },
-      { currency: 'GBP', itemCount: 3, subtotalMinor: 35_750, taxMinor: 0, totalMinor: 35_750 },
+      { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, discountMinor: 0, totalMinor: 51_899 },
+      { currency: 'GBP', itemCount: 3, subtotalMinor: 35_750, taxMinor: 0, discountMinor: 0, totalMinor: 35_750 },
     ])
 
     // The same plan billed yearly: its yearly price, billed every year.
@@ -407,8 +414,8 @@ describe('cart', () => {
       billingCycle: 'annual',
     })
     expect(yearly?.totals).toEqual([
-      { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, totalMinor: 51_899 },
-      { currency: 'GBP', itemCount: 3, subtotalMinor: 49_250, taxMinor: 0, totalMinor: 49_250 },
+      { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, discountMinor: 0, totalMinor: 51_899 },
+      { currency: 'GBP', itemCount: 3, subtotalMinor: 49_250, taxMinor: 0, discountMinor: 0, totalMinor: 49_250 },
     ])
   })
 

@@ -64,6 +64,7 @@ const heldLines = (lines: Awaited<ReturnType<typeof listCartLines>>) =>
     title: line.title,
     detail: line.detail,
     priceMinor: line.priceMinor,
+    discountMinor: 0,
     recurringInterval: line.recurringInterval,
   }))
 /** A pending order's lines as given back also carry their cart key (CheckoutLine does not name it). */
@@ -93,7 +94,8 @@ describe('a new pending order', () => {
       currency: 'USD',
       method: 'bank_transfer',
       totalMinor: total,
-      lines,
+      // No coupon: every line's stored share is 0.
+      lines: lines.map((line) => ({ ...line, discountMinor: 0 })),
       reused: false,
       stripeSessionId: null,
     }

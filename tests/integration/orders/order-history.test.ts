@@ -144,6 +144,7 @@ describe('the buyer’s order history', () => {
       title: line.title,
       detail: line.detail,
       priceMinor: line.unit_price_minor,
+      discountMinor: 0,
       courseId: line.course_id,
     })
 

@@ -398,6 +398,7 @@ describe('bank transfer and PayPal', () => {
         title: 'Enterprise Plan',
         detail: 'Billed monthly',
         priceMinor: 4999,
+        discountMinor: 0,
         courseId: null,
         refunded: false,
         refundRequest: null,

@@ -71,6 +71,10 @@ const EXPECTED: Record<string, Access> = {
   'admin.creatorApplications.decline': 'admin',
   'admin.finance.overview': 'admin',
   'admin.finance.setPaused': 'super_admin',
+  'admin.coupons.list': 'viewer',
+  'admin.coupons.create': 'editor',
+  'admin.coupons.disable': 'editor',
+  'admin.coupons.enable': 'editor',
 }
 
 const CALLERS = ['visitor', 'customer', 'viewer', 'editor', 'admin', 'super_admin'] as const

@@ -1,0 +1,97 @@
+// 'Apply code' on the cart: one code per cart. The server says whether it applies and, if not, why (unknown, not
+// started, expired, used up, already used by you, nothing in the cart qualifies, below the minimum); the message
+// sits under the field and is announced.
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
+import { errorMessage } from '#client/lib/errors.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { COUPON_MESSAGES } from '#shared/promotions.ts'
+import { css } from '#styled-system/css'
+import { button } from '../ui/button.ts'
+import { TextField } from '../ui/form.tsx'
+import { notify } from '../ui/toaster.tsx'
+import { useRefreshPurchases } from './hooks.ts'
+
+export interface AppliedCoupon {
+  code: string
+  applies: boolean
+  refusal: string | null
+}
+
+const box = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+
+export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
+  const trpc = useTRPC()
+  const refresh = useRefreshPurchases()
+  const apply = useMutation(trpc.cart.applyCoupon.mutationOptions())
+  const remove = useMutation(trpc.cart.removeCoupon.mutationOptions())
+  const [error, setError] = useState<string | undefined>()
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const code = String(new FormData(event.currentTarget).get('code') ?? '').trim()
+    if (!code) {
+      setError('Enter a code')
+      return
+    }
+    try {
+      await apply.mutateAsync({ code })
+      setError(undefined)
+      notify('success', COUPON_MESSAGES.applied)
+    } catch (failure) {
+      setError(errorMessage(failure, 'The code could not be applied'))
+    }
+    await refresh()
+  }
+
+  async function removeCode() {
+    await remove.mutateAsync()
+    notify('success', COUPON_MESSAGES.removed)
+    await refresh()
+  }
+
+  if (applied) {
+    return (
+      <section aria-label="Coupon code" className={box} data-testid="coupon-applied">
+        <p className={css({ fontSize: 'sm' })}>
+          Code <strong>{applied.code}</strong> {applied.applies ? 'applied' : 'does not apply'}
+        </p>
+        {applied.refusal ? (
+          <p role="alert" className={css({ color: 'danger', fontSize: 'sm', mt: '1' })}>
+            {applied.refusal}
+          </p>
+        ) : null}
+        <button
+          type="button"
+          className={`${button({ variant: 'outline', size: 'sm' })} ${css({ mt: '3' })}`}
+          onClick={() => void removeCode()}
+          disabled={remove.isPending}
+        >
+          Remove code
+        </button>
+      </section>
+    )
+  }
+  return (
+    <form aria-label="Apply a coupon" method="post" className={box} onSubmit={(event) => void submit(event)} noValidate>
+      <TextField
+        name="code"
+        label="Coupon code"
+        autoComplete="off"
+        maxLength={40}
+        error={error}
+        onChange={() => setError(undefined)}
+      />
+      <p aria-live="polite" className={css({ srOnly: true })}>
+        {error ?? ''}
+      </p>
+      <button
+        type="submit"
+        className={`${button({ variant: 'outline', size: 'sm' })} ${css({ mt: '3' })}`}
+        disabled={apply.isPending}
+      >
+        Apply code
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,192 @@
+// The coupon editor of /admin/coupons and /studio/coupons: code, percent or fixed amount, what it applies to, the
+// window, the limits and the minimum. The browser only reads the fields; the server checks everything (a negative or
+// > 100 % discount, a fixed amount above a course's price, an end before the start, a hostile code) and its message
+// goes under the field.
+import { type FormEvent, useState } from 'react'
+import { toMinorUnits } from '#shared/money.ts'
+import { COUPON_SCOPE_LABELS, type CouponScopeValue } from '#shared/promotions.ts'
+import { css } from '#styled-system/css'
+import { button } from '../ui/button.ts'
+import { useFieldErrors } from '../ui/field-errors.tsx'
+import { CheckboxField, FormAlert, SelectField, TextField } from '../ui/form.tsx'
+
+const FIELDS = [
+  'code',
+  'percentOff',
+  'amountsOff',
+  'minAmounts',
+  'appliesTo',
+  'courseIds',
+  'creatorId',
+  'startsAt',
+  'endsAt',
+  'maxUses',
+  'maxUsesPerCustomer',
+] as const
+type Field = (typeof FIELDS)[number]
+
+const grid = css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })
+
+/** A typed amount in minor units; NaN (refused by the server) when it is not a number. */
+function minorOf(text: string): number {
+  try {
+    return toMinorUnits(text)
+  } catch {
+    return Number.NaN
+  }
+}
+const intOrNull = (text: string) => (text.trim() === '' ? null : Number(text))
+const isoOrNull = (text: string) => (text ? new Date(text).toISOString() : null)
+
+export function CouponEditor({
+  scopes,
+  courses,
+  onCreate,
+}: {
+  scopes: readonly CouponScopeValue[]
+  /** The courses a creator may choose (the studio); staff type course ids. */
+  courses?: readonly { id: string; title: string }[]
+  onCreate: (input: Record<string, unknown>) => Promise<unknown>
+}) {
+  const errors = useFieldErrors<Field>()
+  const [kind, setKind] = useState<'percent' | 'fixed'>('percent')
+  const [scope, setScope] = useState<CouponScopeValue>(scopes[0]!)
+  const [saving, setSaving] = useState(false)
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = event.currentTarget
+    const data = new FormData(form)
+    const text = (name: string) => String(data.get(name) ?? '').trim()
+    const currency = text('currency') || 'USD'
+    const courseIds = courses
+      ? data.getAll('courseIds').map(String)
+      : text('courseIds')
+          .split(/[\s,]+/)
+          .filter(Boolean)
+    const input = {
+      code: text('code'),
+      kind,
+      percentOff: kind === 'percent' ? intOrNull(text('percentOff')) : null,
+      amountsOff: kind === 'fixed' ? { [currency]: minorOf(text('amountOff')) } : {},
+      minAmounts: text('minAmount') ? { [currency]: minorOf(text('minAmount')) } : {},
+      appliesTo: scope,
+      courseIds: scope === 'courses' ? courseIds : [],
+      creatorId: scope === 'creator' && !courses ? text('creatorId') || null : null,
+      startsAt: isoOrNull(text('startsAt')),
+      endsAt: isoOrNull(text('endsAt')),
+      maxUses: intOrNull(text('maxUses')),
+      maxUsesPerCustomer: intOrNull(text('maxUsesPerCustomer')),
+      firstPurchaseOnly: data.get('firstPurchaseOnly') === 'on',
+    }
+    errors.clear()
+    setSaving(true)
+    try {
+      await onCreate(input)
+      form.reset()
+    } catch (error) {
+      errors.fromError(error, FIELDS)
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const field = (name: Field) => ({ error: errors.errors[name] })
+  return (
+    <form
+      ref={errors.formRef}
+      method="post"
+      aria-label="New coupon"
+      className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
+      onSubmit={(event) => void submit(event)}
+      noValidate
+    >
+      {errors.formError ? <FormAlert>{errors.formError}</FormAlert> : null}
+      <div className={grid}>
+        <TextField
+          name="code"
+          label="Code"
+          required
+          maxLength={40}
+          autoComplete="off"
+          hint="Letters, digits, - and _; any case"
+          {...field('code')}
+        />
+        <SelectField
+          name="kind"
+          label="Discount"
+          value={kind}
+          onChange={(event) => setKind(event.target.value as 'percent' | 'fixed')}
+        >
+          <option value="percent">Percent off</option>
+          <option value="fixed">Fixed amount off</option>
+        </SelectField>
+        {kind === 'percent' ? (
+          <TextField name="percentOff" label="Percent off" inputMode="numeric" required {...field('percentOff')} />
+        ) : (
+          <TextField
+            name="amountOff"
+            label="Amount off (e.g. 10.00)"
+            inputMode="decimal"
+            required
+            {...field('amountsOff')}
+          />
+        )}
+        <SelectField name="currency" label="Currency (fixed amount and minimum)" defaultValue="USD">
+          <option value="USD">USD</option>
+          <option value="GBP">GBP</option>
+        </SelectField>
+        <SelectField
+          name="appliesTo"
+          label="Applies to"
+          value={scope}
+          onChange={(event) => setScope(event.target.value as CouponScopeValue)}
+          {...field('appliesTo')}
+        >
+          {scopes.map((value) => (
+            <option key={value} value={value}>
+              {COUPON_SCOPE_LABELS[value]}
+            </option>
+          ))}
+        </SelectField>
+        {scope === 'courses' && !courses ? (
+          <TextField name="courseIds" label="Course ids (comma-separated)" {...field('courseIds')} />
+        ) : null}
+        {scope === 'creator' && !courses ? (
+          <TextField name="creatorId" label="Creator's user id" {...field('creatorId')} />
+        ) : null}
+        <TextField name="startsAt" type="datetime-local" label="Starts (optional)" {...field('startsAt')} />
+        <TextField name="endsAt" type="datetime-local" label="Ends (optional)" {...field('endsAt')} />
+        <TextField name="maxUses" label="Total uses (optional)" inputMode="numeric" {...field('maxUses')} />
+        <TextField
+          name="maxUsesPerCustomer"
+          label="Uses per customer (optional)"
+          inputMode="numeric"
+          {...field('maxUsesPerCustomer')}
+        />
+        <TextField
+          name="minAmount"
+          label="Minimum cart amount (optional)"
+          inputMode="decimal"
+          {...field('minAmounts')}
+        />
+      </div>
+      {scope === 'courses' && courses ? (
+        <fieldset className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
+          <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '2' })}>Courses</legend>
+          {courses.length === 0 ? <p className={css({ fontSize: 'sm' })}>You have no courses yet.</p> : null}
+          {courses.map((course) => (
+            <CheckboxField key={course.id} name="courseIds" value={course.id} label={course.title} />
+          ))}
+          {errors.message('courseIds')}
+        </fieldset>
+      ) : null}
+      <CheckboxField name="firstPurchaseOnly" label="First purchase only" />
+      <div>
+        <button type="submit" className={button()} disabled={saving}>
+          {saving ? 'Creating…' : 'Create coupon'}
+        </button>
+      </div>
+    </form>
+  )
+}

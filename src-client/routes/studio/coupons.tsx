@@ -1,0 +1,73 @@
+// /studio/coupons: creators on Pro or Enterprise make coupons for their own courses and see each one's uses and
+// revenue; on Basic the page says coupons come with Pro.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { CouponEditor } from '#client/components/promotions/CouponEditor.tsx'
+import { CouponTable } from '#client/components/promotions/CouponTable.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { COUPON_MESSAGES } from '#shared/promotions.ts'
+import { css } from '#styled-system/css'
+
+export const Route = createFileRoute('/studio/coupons')({
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.studioCoupons.list.queryOptions()),
+  head: () => ({ meta: [{ title: 'Coupons | SkillForge Studio' }] }),
+  pendingComponent: () => <LoadingState label="Loading your coupons…" />,
+  errorComponent: routeError('Could not load your coupons'),
+  component: StudioCoupons,
+})
+
+const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+
+function StudioCoupons() {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const { data } = useSuspenseQuery(trpc.studioCoupons.list.queryOptions())
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.studioCoupons.pathKey() })
+  const create = useMutation(trpc.studioCoupons.create.mutationOptions())
+  const disable = useMutation(
+    trpc.studioCoupons.disable.mutationOptions({ onError: (error) => notifyError(error), onSuccess: refresh }),
+  )
+  return (
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
+      <PageIntro title="Coupons">Codes for your own courses, with their uses and revenue.</PageIntro>
+      {data.allowed ? (
+        <section aria-labelledby="new-coupon" className={card}>
+          <h2 id="new-coupon" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}>
+            New coupon for your courses
+          </h2>
+          <CouponEditor
+            scopes={['courses', 'creator']}
+            courses={data.courses}
+            onCreate={async (input) => {
+              await create.mutateAsync(input as never)
+              notify('success', 'Coupon created')
+              await refresh()
+            }}
+          />
+        </section>
+      ) : (
+        <EmptyState title={COUPON_MESSAGES.planRequired}>
+          <p className={css({ mt: '2' })}>
+            <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
+              See the plans
+            </Link>
+          </p>
+        </EmptyState>
+      )}
+      <section aria-label="Your coupons" className={card}>
+        {data.coupons.length === 0 ? (
+          <p>No coupons yet.</p>
+        ) : (
+          <CouponTable
+            coupons={data.coupons}
+            busy={disable.isPending}
+            onToggle={(coupon) => (coupon.active ? disable.mutate({ couponId: coupon.id }) : undefined)}
+          />
+        )}
+      </section>
+    </main>
+  )
+}

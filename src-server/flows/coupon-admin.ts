@@ -1,0 +1,92 @@
+// Making coupons: staff make store-wide ones (audited), creators on Pro or Enterprise make ones for their own
+// courses. A fixed amount above the price of a course it names is refused (the discount would be capped anyway,
+// and the editor would be misled).
+import { COUPON_MESSAGES } from '../../src-shared/promotions.ts'
+import type { CouponInput } from '../../src-shared/schemas/promotions.ts'
+import { type Actor, record } from '../audit/repository.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import {
+  coursePrices,
+  coursesOwnedBy,
+  createCoupon,
+  findCoupon,
+  listCouponsWithUses,
+  setCouponActive,
+} from '../promotions/coupons.ts'
+import { currentSubscription } from '../subscriptions/premium.ts'
+
+const COUPON_PLANS = new Set(['pro', 'enterprise'])
+
+async function refuseFixedAbovePrice(db: DB, input: CouponInput) {
+  if (input.kind !== 'fixed' || input.appliesTo !== 'courses') return
+  for (const course of await coursePrices(db, input.courseIds)) {
+    const off = input.amountsOff[course.currency as 'USD' | 'GBP']
+    if (off !== undefined && off > course.price_minor) {
+      throw new DomainError('invalid', COUPON_MESSAGES.fixedAbovePrice, { field: 'amountsOff' })
+    }
+  }
+}
+
+export async function createStoreCoupon(db: DB, input: CouponInput, actor: Actor) {
+  await refuseFixedAbovePrice(db, input)
+  return db.transaction().execute(async (trx) => {
+    const created = await createCoupon(trx, input, actor.id)
+    await record(trx, actor, 'coupon.create', { type: 'coupon', id: created.id, after: input })
+    return created
+  })
+}
+
+export async function setStoreCouponActive(db: DB, couponId: string, active: boolean, actor: Actor) {
+  return db.transaction().execute(async (trx) => {
+    const before = await findCoupon(trx, couponId)
+    if (!before) throw new DomainError('not_found', COUPON_MESSAGES.notFound)
+    await setCouponActive(trx, couponId, active)
+    await record(trx, actor, active ? 'coupon.enable' : 'coupon.disable', {
+      type: 'coupon',
+      id: couponId,
+      before: { active: before.active },
+      after: { active },
+    })
+    return { id: couponId, active }
+  })
+}
+
+export function listStoreCoupons(db: DB) {
+  return listCouponsWithUses(db)
+}
+
+async function assertCouponPlan(db: DB, creatorId: string) {
+  const plan = (await currentSubscription(db, creatorId))?.plan_id ?? null
+  if (!plan || !COUPON_PLANS.has(plan)) throw new DomainError('forbidden', COUPON_MESSAGES.planRequired)
+}
+
+/** A creator's coupon: their chosen courses, or all their courses; never anyone else's. */
+export async function createCreatorCoupon(db: DB, creatorId: string, input: CouponInput) {
+  await assertCouponPlan(db, creatorId)
+  if (input.appliesTo !== 'courses' && input.appliesTo !== 'creator') {
+    throw new DomainError('forbidden', COUPON_MESSAGES.notYourCourse, { field: 'appliesTo' })
+  }
+  if (input.appliesTo === 'courses') {
+    const courses = await coursePrices(db, input.courseIds)
+    if (courses.length !== new Set(input.courseIds).size || courses.some((c) => c.owner_id !== creatorId)) {
+      throw new DomainError('forbidden', COUPON_MESSAGES.notYourCourse, { field: 'courseIds' })
+    }
+  }
+  await refuseFixedAbovePrice(db, input)
+  return createCoupon(db, { ...input, creatorId }, creatorId)
+}
+
+export async function listCreatorCoupons(db: DB, creatorId: string) {
+  const plan = (await currentSubscription(db, creatorId))?.plan_id ?? null
+  return {
+    allowed: plan !== null && COUPON_PLANS.has(plan),
+    coupons: await listCouponsWithUses(db, creatorId),
+    courses: await coursesOwnedBy(db, creatorId),
+  }
+}
+
+export async function setCreatorCouponActive(db: DB, creatorId: string, couponId: string, active: boolean) {
+  await setCouponActive(db, couponId, active, creatorId)
+  return { id: couponId, active }
+}

@@ -1,0 +1,103 @@
+// Apply code, remove code, and the cart with its discount: the cart's lines (cart/) priced with the applied coupon
+// (promotions/). One code per cart; a code that no longer covers anything (its item removed) is dropped.
+
+import { COUPON_REFUSALS, type CouponRefusal } from '../../src-shared/promotions.ts'
+import type { CartLine, CurrencyTotal } from '../cart/lines.ts'
+import { listCartLines, totalsByCurrency } from '../cart/lines.ts'
+import { removeCartItem } from '../cart/repository.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import {
+  appliedCoupon,
+  applyToCart,
+  type Coupon,
+  findCouponByCode,
+  refusal,
+  removeFromCart,
+} from '../promotions/coupons.ts'
+import { quoteGroup } from './coupon-checkout.ts'
+
+type Group = { currency: CartLine['currency']; lines: CartLine[] }
+
+function groups(lines: readonly CartLine[]): Group[] {
+  const map = new Map<CartLine['currency'], CartLine[]>()
+  for (const line of lines) map.set(line.currency, [...(map.get(line.currency) ?? []), line])
+  return [...map].map(([currency, group]) => ({ currency, lines: group }))
+}
+
+/** Each line's discount under the coupon (by line id), or the refusal when no group gets one. */
+async function priceCart(db: DB, userId: string, coupon: Coupon, lines: readonly CartLine[]) {
+  const discounts = new Map<string, number>()
+  let reason: CouponRefusal = 'nothingApplies'
+  for (const group of groups(lines)) {
+    const quote = await quoteGroup(db, coupon, userId, group.currency, group.lines)
+    if (!quote.ok) {
+      if (quote.refusal !== 'nothingApplies') reason = quote.refusal
+      continue
+    }
+    group.lines.forEach((line, index) => {
+      if ((quote.perLine[index] ?? 0) > 0) discounts.set(line.id, quote.perLine[index]!)
+    })
+  }
+  return discounts.size > 0 ? { ok: true as const, discounts } : { ok: false as const, refusal: reason }
+}
+
+/** 'Apply code': the code goes on the cart only when it takes something off; otherwise the reason is thrown. */
+export async function applyCoupon(db: DB, userId: string, code: string) {
+  const coupon = await findCouponByCode(db, code)
+  if (!coupon) throw refusal('unknown')
+  const priced = await priceCart(db, userId, coupon, await listCartLines(db, userId))
+  if (!priced.ok) throw refusal(priced.refusal)
+  await applyToCart(db, userId, coupon.id)
+  return { code: coupon.code }
+}
+
+export async function removeCoupon(db: DB, userId: string) {
+  return { removed: await removeFromCart(db, userId) }
+}
+
+/** Removing a line: the code goes too when nothing left in the cart qualifies for it. */
+export async function removeLine(db: DB, userId: string, itemId: string) {
+  const removed = await removeCartItem(db, userId, itemId)
+  if (!removed) throw new DomainError('not_found', 'Item not found in your cart')
+  const coupon = await appliedCoupon(db, userId)
+  if (coupon) {
+    const priced = await priceCart(db, userId, coupon, await listCartLines(db, userId))
+    if (!priced.ok && priced.refusal === 'nothingApplies') await removeFromCart(db, userId)
+  }
+  return { removed }
+}
+
+export interface CouponCartView {
+  items: (CartLine & { discountMinor: number })[]
+  totals: (CurrencyTotal & { discountMinor: number })[]
+  count: number
+  coupon: { code: string; applies: boolean; refusal: string | null } | null
+}
+
+/** The cart page: lines with their discount, totals after it, and the applied code (with why it no longer works). */
+export async function cartWithCoupon(db: DB, userId: string): Promise<CouponCartView> {
+  const lines = await listCartLines(db, userId)
+  const coupon = await appliedCoupon(db, userId)
+  const priced = coupon ? await priceCart(db, userId, coupon, lines) : null
+  const discounts = priced?.ok ? priced.discounts : new Map<string, number>()
+  const items = lines.map((line) => ({ ...line, discountMinor: discounts.get(line.id) ?? 0 }))
+  const totals = totalsByCurrency(lines).map((total) => {
+    const discountMinor = items
+      .filter((item) => item.currency === total.currency)
+      .reduce((sum, item) => sum + item.discountMinor, 0)
+    return { ...total, discountMinor, totalMinor: total.totalMinor - discountMinor }
+  })
+  return {
+    items,
+    totals,
+    count: lines.length,
+    coupon: coupon
+      ? {
+          code: coupon.code,
+          applies: Boolean(priced?.ok),
+          refusal: priced && !priced.ok ? COUPON_REFUSALS[priced.refusal] : null,
+        }
+      : null,
+  }
+}

@@ -1,0 +1,68 @@
+// What a coupon takes off one currency group of a cart: pure arithmetic, no database. The discount is worked out on
+// the lines it applies to and split over them by largest remainder (money.ts `allocate`), so no cent is lost; the
+// split is stored on each order line and never computed again.
+import type { AmountsByCurrency, CouponKind, CouponScope } from '../../db/types.ts'
+import { allocate, type Currency } from '../../src-shared/money.ts'
+import type { CouponRefusal } from '../../src-shared/promotions.ts'
+
+export interface PricedCoupon {
+  kind: CouponKind
+  percentOff: number | null
+  amountsOff: AmountsByCurrency
+  minAmounts: AmountsByCurrency
+  appliesTo: CouponScope
+  courseIds: readonly string[]
+  /** A creator's coupon applies only to courses that creator owns. */
+  creatorId: string | null
+}
+
+export interface PricedLine {
+  kind: 'course' | 'service_package' | 'plan'
+  courseId: string | null
+  priceMinor: number
+  recurringInterval: 'month' | 'year' | null
+  /** The course's owner (creator), when the line is a course. */
+  ownerId: string | null
+}
+
+export type Quote = { ok: true; perLine: number[]; totalMinor: number } | { ok: false; refusal: CouponRefusal }
+
+/** Whether the coupon covers this line. Recurring lines (plans, monthly packages) are not discounted yet. */
+export function appliesToLine(coupon: PricedCoupon, line: PricedLine): boolean {
+  if (line.recurringInterval || line.kind === 'plan' || line.priceMinor <= 0) return false
+  if (coupon.creatorId && (line.kind !== 'course' || line.ownerId !== coupon.creatorId)) return false
+  switch (coupon.appliesTo) {
+    case 'everything':
+      return true
+    case 'courses':
+      return line.kind === 'course' && line.courseId !== null && coupon.courseIds.includes(line.courseId)
+    case 'creator':
+      return line.kind === 'course' && line.ownerId !== null && line.ownerId === coupon.creatorId
+    case 'service_packages':
+      return line.kind === 'service_package'
+  }
+}
+
+/** The discount of each line (in the lines' order; 0 where it does not apply), or why there is none. */
+export function quoteLines(coupon: PricedCoupon, currency: Currency, lines: readonly PricedLine[]): Quote {
+  const applies = lines.map((line) => appliesToLine(coupon, line))
+  const base = lines.reduce((sum, line, index) => sum + (applies[index] ? line.priceMinor : 0), 0)
+  if (base === 0) return { ok: false, refusal: 'nothingApplies' }
+  const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
+  const minimum = coupon.minAmounts[currency]
+  if (minimum !== undefined && subtotal < minimum) return { ok: false, refusal: 'belowMinimum' }
+  let total: number
+  if (coupon.kind === 'percent') {
+    // Rounded half up to the minor unit, in integers.
+    total = Math.floor((base * (coupon.percentOff ?? 0) + 50) / 100)
+  } else {
+    const off = coupon.amountsOff[currency]
+    if (off === undefined) return { ok: false, refusal: 'nothingApplies' }
+    total = Math.min(off, base)
+  }
+  const shares = allocate(
+    total,
+    lines.map((line, index) => (applies[index] ? line.priceMinor : 0)),
+  )
+  return { ok: true, perLine: shares, totalMinor: total }
+}

@@ -1,0 +1,41 @@
+// Coupon messages and constants without zod (the cart page reads these; its first load stays free of the schema
+// library). Each refusal says why, in the buyer's words.
+export const COUPON_SCOPES = ['everything', 'courses', 'creator', 'service_packages'] as const
+export type CouponScopeValue = (typeof COUPON_SCOPES)[number]
+export const COUPON_KINDS = ['percent', 'fixed'] as const
+export type CouponKindValue = (typeof COUPON_KINDS)[number]
+
+export const COUPON_SCOPE_LABELS: Record<CouponScopeValue, string> = {
+  everything: 'Everything (courses and service packages)',
+  courses: 'Chosen courses',
+  creator: "All of one creator's courses",
+  service_packages: 'Service packages',
+}
+
+export const COUPON_REFUSALS = {
+  unknown: 'This code does not exist',
+  notStarted: 'This code is not valid yet',
+  expired: 'This code has expired',
+  usedUp: 'This code has been used up',
+  alreadyUsed: 'You have already used this code',
+  nothingApplies: 'Nothing in your cart qualifies for this code',
+  belowMinimum: 'Your cart is below the minimum amount for this code',
+  firstPurchaseOnly: 'This code is only for your first purchase',
+} as const
+export type CouponRefusal = keyof typeof COUPON_REFUSALS
+
+export const COUPON_MESSAGES = {
+  applied: 'Code applied',
+  removed: 'Code removed',
+  oneCode: 'Only one code per cart: remove the current code first',
+  taken: 'A coupon with this code already exists',
+  notFound: 'Coupon not found',
+  planRequired: 'Coupons are part of the Pro and Enterprise creator plans',
+  notYourCourse: 'A creator coupon can only be for your own courses',
+  fixedAbovePrice: 'The fixed amount is more than the price of a course it applies to',
+} as const
+
+/** How codes are compared and stored: trimmed, upper-case. */
+export function normaliseCode(code: string): string {
+  return code.trim().toUpperCase()
+}

@@ -1,0 +1,71 @@
+// Coupons in the browser: staff create a 20 % code limited to 2 uses at /admin/coupons; two buyers apply it on the
+// cart (any case), see the discount per line and in the totals, and check out by bank transfer; a third is told the
+// code is used up. The expiry that gives a use back, the invoice, refund and earnings amounts are covered by
+// tests/integration/promotions/coupons.test.ts.
+import { randomBytes } from 'node:crypto'
+import { formatMoney } from '../../src-shared/money.ts'
+import { expect, test } from './fixtures.ts'
+
+test('a 20 % code limited to 2 uses: two buyers get it, the third is told it is used up', async ({
+  page,
+  login,
+  db,
+}) => {
+  test.setTimeout(90_000)
+  const code = `E2E${randomBytes(3).toString('hex').toUpperCase()}`
+  const course = await db
+    .selectFrom('courses')
+    .select(['id', 'title', 'price_minor'])
+    .where('status', '=', 'published')
+    .where('currency', '=', 'USD')
+    .where('price_minor', '>', 1_000)
+    .orderBy('id')
+    .executeTakeFirstOrThrow()
+  const discount = Math.floor((course.price_minor * 20 + 50) / 100)
+  const paid = course.price_minor - discount
+
+  await login({ role: 'editor' })
+  await page.goto('/admin/coupons')
+  const editor = page.getByRole('form', { name: 'New coupon' })
+  // Hostile input is refused with a reason under the field.
+  await editor.getByLabel('Code').fill(code)
+  await editor.getByLabel('Percent off').fill('150')
+  await editor.getByRole('button', { name: 'Create coupon' }).click()
+  await expect(editor.getByText('The percentage must be between 1 and 100')).toBeVisible()
+  await editor.getByLabel('Percent off').fill('20')
+  await editor.getByLabel('Total uses (optional)').fill('2')
+  await editor.getByRole('button', { name: 'Create coupon' }).click()
+  await expect(page.getByTestId('coupon-row').filter({ hasText: code })).toBeVisible()
+
+  for (const buyer of ['first', 'second']) {
+    await page.context().clearCookies()
+    const user = await login({ firstName: buyer })
+    await db.insertInto('cart_items').values({ user_id: user.id, kind: 'course', course_id: course.id }).execute()
+    await page.goto('/cart')
+    await page.getByRole('textbox', { name: 'Coupon code' }).fill(code.toLowerCase())
+    await page.getByRole('button', { name: 'Apply code' }).click()
+    await expect(page.getByTestId('coupon-applied')).toContainText(`Code ${code} applied`)
+    await expect(page.getByTestId('discounted-price')).toHaveText(formatMoney(paid, 'USD'))
+    await expect(page.getByTestId('discount-USD')).toContainText(formatMoney(discount, 'USD'))
+    await expect(page.getByTestId('total-USD')).toHaveText(formatMoney(paid, 'USD'))
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+    await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+    await page.getByRole('button', { name: `Pay ${formatMoney(paid, 'USD')}` }).click()
+    await expect(page.getByRole('dialog', { name: 'Bank Transfer Details' })).toBeVisible()
+    const order = await db
+      .selectFrom('orders')
+      .select(['total_minor', 'discount_minor', 'coupon_code'])
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    expect(order).toEqual({ total_minor: paid, discount_minor: discount, coupon_code: code })
+  }
+
+  await page.context().clearCookies()
+  const third = await login({ firstName: 'third' })
+  await db.insertInto('cart_items').values({ user_id: third.id, kind: 'course', course_id: course.id }).execute()
+  await page.goto('/cart')
+  await page.getByRole('textbox', { name: 'Coupon code' }).fill(code)
+  await page.getByRole('button', { name: 'Apply code' }).click()
+  await expect(page.getByText('This code has been used up').first()).toBeVisible()
+  await expect(page.getByTestId('total-USD')).toHaveText(formatMoney(course.price_minor, 'USD'))
+})

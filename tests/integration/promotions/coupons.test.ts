@@ -1,0 +1,264 @@
+// Coupons end to end on the money path: staff make a code (hostile input refused), buyers apply it (each refusal
+// says why), checkout stores each line's share (largest remainder), and the invoice, a line refund and the creator's
+// share all use the stored discounted amounts; an order that expires or is cancelled gives its use back.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { awaitTransfer, cancelByBuyer, createFromCart } from '../../../src-server/flows/cart-order.ts'
+import { markPaid } from '../../../src-server/flows/pay-order.ts'
+import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { expire } from '../../../src-server/orders/pending.ts'
+import { defaultPayments, type PaymentsConfig } from '../../../src-server/payments/config.ts'
+import { COUPON_REFUSALS } from '../../../src-shared/promotions.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { ownedCourse } from '../../support/earnings.ts'
+import { callerAs, createUser } from '../../support/factories.ts'
+import { shopCaller } from '../../support/shop.ts'
+
+let database: DatabaseHandle
+const db = () => database.db
+const payments: PaymentsConfig = { ...defaultPayments, paypalMeUrl: 'https://paypal.me/skillforge' }
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(() => database.close())
+afterEach(() => resetClock())
+
+let codeSeq = 0
+const newCode = (prefix = 'SAVE') => `${prefix}${Date.now().toString(36).toUpperCase()}${codeSeq++}`
+
+async function staff() {
+  return callerAs(db(), await createUser(db(), { role: 'editor' }))
+}
+
+async function shopper(email?: string) {
+  const user = await createUser(db(), email ? { email } : {})
+  return { user, caller: await shopCaller(db(), user, payments) }
+}
+
+async function refusalOf(promise: Promise<unknown>) {
+  return promise.then(
+    () => 'accepted',
+    (error: Error) => error.message,
+  )
+}
+
+describe('making coupons', () => {
+  it('refuses hostile input with a clear reason', async () => {
+    const editor = await staff()
+    const base = { kind: 'percent' as const, percentOff: 20, appliesTo: 'everything' as const }
+    const issues = async (input: Record<string, unknown>) =>
+      refusalOf(editor.admin.coupons.create({ ...base, code: newCode(), ...input } as never))
+    expect(await issues({ percentOff: -5 })).toContain('between 1 and 100')
+    expect(await issues({ percentOff: 150 })).toContain('between 1 and 100')
+    // NUL is refused for every input before the procedure runs, with its own message.
+    expect(await issues({ code: 'BAD\u0000CODE' })).toMatch(/NUL|letters, digits/)
+    expect(await issues({ code: 'X'.repeat(10_000) })).toContain('letters, digits')
+    expect(await issues({ startsAt: '2026-12-10T00:00:00.000Z', endsAt: '2026-12-01T00:00:00.000Z' })).toContain(
+      'The end must be after the start',
+    )
+    const creator = await createUser(db())
+    const course = await ownedCourse(db(), creator.id, 2_000)
+    expect(
+      await issues({
+        kind: 'fixed',
+        percentOff: null,
+        amountsOff: { USD: 2_500 },
+        appliesTo: 'courses',
+        courseIds: [course.id],
+      }),
+    ).toContain('more than the price')
+    // A viewer cannot make one; a code is unique whatever its case.
+    const viewer = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
+    expect(await refusalOf(viewer.admin.coupons.create({ ...base, code: newCode() } as never))).toContain('permission')
+    const code = newCode()
+    await editor.admin.coupons.create({ ...base, code } as never)
+    expect(await issues({ code: code.toLowerCase() })).toBe('A coupon with this code already exists')
+    const audit = await db().selectFrom('audit_log').select('action').where('entity_type', '=', 'coupon').execute()
+    expect(audit.map((row) => row.action)).toContain('coupon.create')
+  })
+})
+
+describe('applying a code', () => {
+  it('says why a code is refused', async () => {
+    const editor = await staff()
+    const creator = await createUser(db())
+    const course = await ownedCourse(db(), creator.id, 5_000)
+    const other = await ownedCourse(db(), creator.id, 3_000)
+    const { caller } = await shopper()
+    await caller.cart.add({ kind: 'course', courseId: course.id })
+    const apply = (code: string) => refusalOf(caller.cart.applyCoupon({ code }))
+
+    expect(await apply('NOSUCHCODE')).toBe(COUPON_REFUSALS.unknown)
+    const make = async (input: Record<string, unknown>) => {
+      const code = newCode()
+      await editor.admin.coupons.create({
+        kind: 'percent',
+        percentOff: 10,
+        appliesTo: 'everything',
+        code,
+        ...input,
+      } as never)
+      return code
+    }
+    const later = await make({ startsAt: new Date(Date.now() + 86_400_000).toISOString() })
+    expect(await apply(later)).toBe(COUPON_REFUSALS.notStarted)
+    const soon = await make({ endsAt: new Date(Date.now() + 3_600_000).toISOString() })
+    expect(await apply(soon.toLowerCase())).toBe('accepted')
+    await advanceClock(7_200)
+    expect(await apply(soon)).toBe(COUPON_REFUSALS.expired)
+    resetClock()
+    expect(await apply(await make({ appliesTo: 'courses', courseIds: [other.id] }))).toBe(
+      COUPON_REFUSALS.nothingApplies,
+    )
+    expect(await apply(await make({ minAmounts: { USD: 10_000 } }))).toBe(COUPON_REFUSALS.belowMinimum)
+    const sixty = await make({ appliesTo: 'courses', courseIds: [course.id] })
+    expect(await apply(sixty)).toBe('accepted')
+    // One code per cart: the last applied replaces the first.
+    expect((await caller.cart.list())?.coupon).toEqual({ code: sixty, applies: true, refusal: null })
+    expect((await caller.cart.list())?.totals[0]).toMatchObject({
+      subtotalMinor: 5_000,
+      discountMinor: 500,
+      totalMinor: 4_500,
+    })
+    // Removing the item it applied to removes the discount and the code.
+    const line = (await caller.cart.list())!.items[0]!
+    await caller.cart.remove({ itemId: line.id })
+    expect((await caller.cart.list())?.coupon).toBeNull()
+  })
+})
+
+describe('a code through checkout, payment and refund', () => {
+  it('stores each line’s share once; the invoice, refund and creator share use it; expiry gives the use back', async () => {
+    const editor = await staff()
+    const creator = await createUser(db())
+    const a = await ownedCourse(db(), creator.id, 1_000)
+    const b = await ownedCourse(db(), creator.id, 1_000)
+    const c = await ownedCourse(db(), creator.id, 1_001)
+    const code = newCode()
+    await editor.admin.coupons.create({
+      code,
+      kind: 'percent',
+      percentOff: 20,
+      appliesTo: 'creator',
+      creatorId: creator.id,
+      maxUses: 2,
+      maxUsesPerCustomer: 1,
+    } as never)
+
+    // Buyer 1: three courses, 20 % of 30.01 = 6.00 split 200 / 200 / 200 (no cent lost).
+    const one = await shopper()
+    for (const course of [a, b, c]) await one.caller.cart.add({ kind: 'course', courseId: course.id })
+    await one.caller.cart.applyCoupon({ code })
+    const order = await createFromCart(db(), {
+      userId: one.user.id,
+      currency: 'USD',
+      method: 'bank_transfer',
+      referencePrefix: 'SF',
+    })
+    expect(order.totalMinor).toBe(3_001 - 600)
+    const items = await db()
+      .selectFrom('order_items')
+      .select(['id', 'course_id', 'unit_price_minor', 'discount_minor'])
+      .where('order_id', '=', order.id)
+      .execute()
+    expect(items.reduce((sum, item) => sum + item.discount_minor, 0)).toBe(600)
+    const stored = await db()
+      .selectFrom('orders')
+      .select(['discount_minor', 'coupon_code', 'total_minor'])
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    expect(stored).toEqual({ discount_minor: 600, coupon_code: code, total_minor: 2_401 })
+
+    // Buyer 2 (same mailbox with a +tag is the same customer, but another account): takes the second use.
+    const two = await shopper()
+    await two.caller.cart.add({ kind: 'course', courseId: a.id })
+    await two.caller.cart.applyCoupon({ code })
+    const second = await createFromCart(db(), {
+      userId: two.user.id,
+      currency: 'USD',
+      method: 'bank_transfer',
+      referencePrefix: 'SF',
+    })
+    expect(second.totalMinor).toBe(800)
+
+    // Buyer 3 is refused: used up.
+    const three = await shopper()
+    await three.caller.cart.add({ kind: 'course', courseId: b.id })
+    expect(await refusalOf(three.caller.cart.applyCoupon({ code }))).toBe(COUPON_REFUSALS.usedUp)
+
+    // Buyer 2's order expires: the use comes back and buyer 3 may use it.
+    expect(await expire(db(), second.id)).toBe(true)
+    expect(await refusalOf(three.caller.cart.applyCoupon({ code }))).toBe('accepted')
+
+    // Buyer 1 pays: the invoice, a line refund and the creator's shares use the discounted prices.
+    await awaitTransfer(db(), one.user.id, order.id)
+    expect(await markPaid(db(), order.id, { source: 'staff' })).toBe('fulfilled')
+    const invoice = await db()
+      .selectFrom('invoices')
+      .select(['lines', 'subtotal_minor', 'total_minor'])
+      .where('order_id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    expect(invoice.total_minor).toBe(2_401)
+    const amounts = (invoice.lines as { amountMinor: number }[]).map((line) => line.amountMinor).sort()
+    expect(amounts).toEqual(items.map((item) => item.unit_price_minor - item.discount_minor).sort())
+    const shares = await db()
+      .selectFrom('earning_shares')
+      .select(['order_item_id', 'net_minor'])
+      .where('order_id', '=', order.id)
+      .execute()
+    for (const item of items) {
+      expect(shares.find((share) => share.order_item_id === item.id)?.net_minor).toBe(
+        item.unit_price_minor - item.discount_minor,
+      )
+    }
+    const admin = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+    const refunded = items.find((item) => item.course_id === c.id)!
+    await admin.admin.orders.refund({ orderId: order.id, lineIds: [refunded.id], reference: 'BANK-RF-1' })
+    const refund = await db()
+      .selectFrom('refunds')
+      .select('amount_minor')
+      .where('order_id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    expect(refund.amount_minor).toBe(refunded.unit_price_minor - refunded.discount_minor)
+
+    // The staff list shows the uses and revenue.
+    const listed = (await editor.admin.coupons.list()).find((row) => row.code === code)
+    expect(listed).toMatchObject({
+      uses: 1,
+      held: 0,
+      revenue: [{ currency: 'USD', amountMinor: 2_401 - refund.amount_minor }],
+    })
+  })
+
+  it('a cancelled order gives back its buyer’s per-customer use; the same mailbox counts as one customer', async () => {
+    const editor = await staff()
+    const creator = await createUser(db())
+    const course = await ownedCourse(db(), creator.id, 4_000)
+    const code = newCode()
+    await editor.admin.coupons.create({
+      code,
+      kind: 'fixed',
+      amountsOff: { USD: 1_000 },
+      appliesTo: 'everything',
+      maxUsesPerCustomer: 1,
+    } as never)
+    const mailbox = `buyer${codeSeq}@example.test`
+    const buyer = await shopper(mailbox)
+    await buyer.caller.cart.add({ kind: 'course', courseId: course.id })
+    await buyer.caller.cart.applyCoupon({ code })
+    const order = await createFromCart(db(), {
+      userId: buyer.user.id,
+      currency: 'USD',
+      method: 'bank_transfer',
+      referencePrefix: 'SF',
+    })
+    expect(order.totalMinor).toBe(3_000)
+    // Another account on the same mailbox (a +tag) is the same customer.
+    const twin = await shopper(mailbox.replace('@', '+again@'))
+    await twin.caller.cart.add({ kind: 'course', courseId: course.id })
+    expect(await refusalOf(twin.caller.cart.applyCoupon({ code }))).toBe(COUPON_REFUSALS.alreadyUsed)
+    await cancelByBuyer(db(), buyer.user.id, order.id)
+    expect(await refusalOf(twin.caller.cart.applyCoupon({ code }))).toBe('accepted')
+  })
+})
