@@ -989,6 +989,84 @@ export interface CourseReviewsTable {
   updated_at: UpdatedAt
 }
 
+/** A section's drip schedule (catalog/): absent, the section opens at once. */
+export interface SectionDripsTable {
+  section_id: string
+  course_id: string
+  /** Opens this many days after the learner's access began. */
+  after_days: number | null
+  /** Opens on this date (the later of both when both are set). */
+  opens_at: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+/** One "a section opened" mail per learner and section (learning/): the row is the claim. */
+export interface DripUnlockMailsTable {
+  user_id: string
+  section_id: string
+  unlocked_at: Date
+  sent_at: CreatedAt
+}
+
+export interface LessonQuestionsTable {
+  id: Generated<string>
+  course_id: string
+  lesson_id: string
+  author_id: string
+  title: string
+  body_markdown: string
+  upvotes: Generated<number>
+  answer_count: Generated<number>
+  answered_at: Date | null
+  /** When the asker was told it was answered (once). */
+  answered_mail_at: Date | null
+  hidden_at: Date | null
+  hidden_by: string | null
+  created_at: CreatedAt
+}
+
+export interface LessonAnswersTable {
+  id: Generated<string>
+  question_id: string
+  author_id: string
+  body_markdown: string
+  hidden_at: Date | null
+  hidden_by: string | null
+  created_at: CreatedAt
+}
+
+export interface LessonQuestionVotesTable {
+  question_id: string
+  user_id: string
+  created_at: CreatedAt
+}
+
+export interface LessonPostReportsTable {
+  id: Generated<string>
+  course_id: string
+  question_id: string
+  /** Null: the question itself is reported. */
+  answer_id: string | null
+  reporter_id: string
+  reason: string
+  created_at: CreatedAt
+}
+
+export interface QuestionDigestOptoutsTable {
+  course_id: string
+  user_id: string
+}
+
+export interface QuestionDigestsTable {
+  course_id: string
+  user_id: string
+  /** The UTC day (YYYY-MM-DD) the digest covers. */
+  day: string
+  questions: number
+  sent_at: CreatedAt
+}
+
 export interface Database {
   categories: CategoriesTable
   instructors: InstructorsTable
@@ -1055,4 +1133,12 @@ export interface Database {
   course_completions: CourseCompletionsTable
   certificates: CertificatesTable
   course_reviews: CourseReviewsTable
+  section_drips: SectionDripsTable
+  drip_unlock_mails: DripUnlockMailsTable
+  lesson_questions: LessonQuestionsTable
+  lesson_answers: LessonAnswersTable
+  lesson_question_votes: LessonQuestionVotesTable
+  lesson_post_reports: LessonPostReportsTable
+  question_digest_optouts: QuestionDigestOptoutsTable
+  question_digests: QuestionDigestsTable
 }

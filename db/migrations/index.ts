@@ -31,6 +31,8 @@ import * as m290110 from './2026_11_29_0110_instructor_courses.ts'
 import * as m290130 from './2026_11_29_0130_course_team_invites.ts'
 import * as m290200 from './2026_11_29_0200_earnings.ts'
 import * as m290210 from './2026_11_29_0210_payouts.ts'
+import * as m290420 from './2026_11_29_0420_section_drip.ts'
+import * as m290430 from './2026_11_29_0430_lesson_questions.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0130_course_team_invites': m290130,
   '2026_11_29_0200_earnings': m290200,
   '2026_11_29_0210_payouts': m290210,
+  '2026_11_29_0420_section_drip': m290420,
+  '2026_11_29_0430_lesson_questions': m290430,
 }

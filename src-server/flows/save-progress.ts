@@ -26,7 +26,7 @@ async function openLesson(db: DB, user: SessionLearner, courseId: string, lesson
   const lesson = await findLessonRow(db, courseId, lessonId)
   if (!lesson) throw new DomainError('not_found', 'Lesson not found')
   const course = courseOfLessonRow(lesson)
-  if (!(await canOpenLesson(db, user, course, { isPreview: lesson.is_preview }))) {
+  if (!(await canOpenLesson(db, user, course, { id: lesson.id, isPreview: lesson.is_preview }))) {
     throw new DomainError('forbidden', 'You do not have access to this lesson')
   }
   return { course, lesson }

@@ -5,6 +5,7 @@ import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
+import { sweepDripUnlocks } from '../flows/drip-unlocks.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -37,6 +38,8 @@ export type Jobs = {
   'earnings.release-holds': Record<string, never>
   /** The month's payouts to creators (flows/creator-payouts.ts runPayouts): safe on several workers at once. */
   'earnings.payouts': Record<string, never>
+  /** Mail learners whose dripped course sections opened (flows/drip-unlocks.ts), each once. */
+  'learning.drip-unlocks': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -62,6 +65,7 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'earnings.release-holds': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
   // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
+  'learning.drip-unlocks': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -74,6 +78,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
   // The 1st of each month at 06:00 UTC: the previous month's payouts (the studio shows this date).
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
+  // Hourly: a dripped section's mail goes out within the hour it opens.
+  { name: 'learning.drip-unlocks', cron: '37 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -131,6 +137,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       deps.log.info(run, 'ran creators’ payouts')
       // Failed transfers stay 'failed' for staff and are retried on the job's retry (same idempotency keys).
       if (run.failed > 0) throw new Error(`${run.failed} payout(s) failed; retrying`)
+    },
+    'learning.drip-unlocks': async () => {
+      const sent = await sweepDripUnlocks(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
+      if (sent) deps.log.info({ sent }, 'mailed learners whose dripped sections opened')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

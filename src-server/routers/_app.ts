@@ -7,6 +7,7 @@ import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
 import { creatorUploadsRouter } from './creator-uploads.ts'
 import { creatorsRouter } from './creators.ts'
+import { dripRouter } from './drip.ts'
 import { earningsRouter } from './earnings.ts'
 import { learningRouter } from './learning.ts'
 import { membershipRouter } from './membership.ts'
@@ -34,6 +35,7 @@ export const appRouter = router({
   purchases: purchasesRouter,
   membership: membershipRouter,
   learning: learningRouter,
+  drip: dripRouter,
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
   security: securityRouter,
