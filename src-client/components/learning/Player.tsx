@@ -10,6 +10,7 @@ import { button } from '../ui/button.ts'
 import { Icon } from '../ui/icons.tsx'
 import { Container } from '../ui/layout.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
+import { DrippedLesson, SectionOpensOn } from './DripDate.tsx'
 import { LessonContent } from './LessonContent.tsx'
 import { ProgressBar } from './ProgressBar.tsx'
 
@@ -57,7 +58,9 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
             </p>
           ) : null}
           <CompletionNotice course={course} />
-          {lesson.locked ? (
+          {lesson.locked && lesson.unlocksAt ? (
+            <DrippedLesson unlocksAt={lesson.unlocksAt} />
+          ) : lesson.locked ? (
             <LockedLesson courseId={course.course.id} signedIn={Boolean(user)} />
           ) : (
             <div className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })}>
@@ -202,6 +205,7 @@ function Curriculum({ course, currentId }: { course: Course; currentId: string }
           <h2 className={css({ fontSize: 'sm', fontWeight: 'semibold', px: '4', pt: '3', pb: '1' })}>
             {section.title}
           </h2>
+          <SectionOpensOn unlocksAt={section.unlocksAt} />
           <ol className={css({ pb: '2' })}>
             {section.lessons.map((lesson) => {
               const current = lesson.id === currentId

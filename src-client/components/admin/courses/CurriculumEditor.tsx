@@ -3,6 +3,7 @@ import { lazy, Suspense, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { CheckboxField, TextField } from '#client/components/ui/form.tsx'
 import { css, cx } from '#styled-system/css'
+import { SectionDrip } from '../../studio/SectionDrip.tsx'
 import { fieldBox } from '../styles.ts'
 import type { LessonState, SectionState } from './form-state.ts'
 
@@ -52,6 +53,9 @@ export function CurriculumEditor({
               Remove section
             </button>
           </div>
+          {courseId && section.id ? (
+            <SectionDrip courseId={courseId} sectionId={section.id} title={section.title} />
+          ) : null}
           {section.lessons.map((lesson, lessonIndex) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs; position is the identity of a row here
             <div key={lessonIndex} className={`${row} ${css({ ml: '4', mt: '2' })}`}>
