@@ -6,6 +6,7 @@ import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { sweepDripUnlocks } from '../flows/drip-unlocks.ts'
+import { sendQuestionDigests } from '../flows/lesson-questions-digest.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -40,6 +41,8 @@ export type Jobs = {
   'earnings.payouts': Record<string, never>
   /** Mail learners whose dripped course sections opened (flows/drip-unlocks.ts), each once. */
   'learning.drip-unlocks': Record<string, never>
+  /** Instructors' daily digest of the previous day's questions under lessons (flows/lesson-questions-digest.ts). */
+  'learning.question-digest': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -66,6 +69,7 @@ export const queues: { [N in JobName]: QueueOptions } = {
   // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
   'learning.drip-unlocks': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
+  'learning.question-digest': { retryLimit: 2, retryDelay: 600, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -80,6 +84,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
   // Hourly: a dripped section's mail goes out within the hour it opens.
   { name: 'learning.drip-unlocks', cron: '37 * * * *', data: {} },
+  // Daily at 07:00 UTC: the previous UTC day's new questions, once per instructor and course.
+  { name: 'learning.question-digest', cron: '0 7 * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -141,6 +147,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'learning.drip-unlocks': async () => {
       const sent = await sweepDripUnlocks(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
       if (sent) deps.log.info({ sent }, 'mailed learners whose dripped sections opened')
+    },
+    'learning.question-digest': async () => {
+      const sent = await sendQuestionDigests(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
+      if (sent) deps.log.info({ sent }, 'sent instructors’ question digests')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

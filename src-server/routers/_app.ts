@@ -15,6 +15,7 @@ import { paymentsRouter } from './payments.ts'
 import { plansRouter } from './plans.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
+import { questionsRouter } from './questions.ts'
 import { reviewsRouter } from './reviews.ts'
 import { securityRouter } from './security.ts'
 import { serviceOrdersRouter } from './service-orders.ts'
@@ -36,6 +37,7 @@ export const appRouter = router({
   membership: membershipRouter,
   learning: learningRouter,
   drip: dripRouter,
+  questions: questionsRouter,
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
   security: securityRouter,

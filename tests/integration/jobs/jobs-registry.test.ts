@@ -56,6 +56,7 @@ describe('scheduled work', () => {
       { name: 'earnings.payouts', cron: '0 6 1 * *' },
       { name: 'earnings.release-holds', cron: '41 * * * *' },
       { name: 'learning.drip-unlocks', cron: '37 * * * *' },
+      { name: 'learning.question-digest', cron: '0 7 * * *' },
       { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
       { name: 'service-orders.auto-complete', cron: '*/15 * * * *' },

@@ -1,9 +1,9 @@
 // Sections and their lessons (title, 'm:ss' duration, preview flag). Lessons and duration are counted from it.
 import { lazy, Suspense, useState } from 'react'
+import { SectionDrip } from '#client/components/studio/SectionDrip.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { CheckboxField, TextField } from '#client/components/ui/form.tsx'
 import { css, cx } from '#styled-system/css'
-import { SectionDrip } from '../../studio/SectionDrip.tsx'
 import { fieldBox } from '../styles.ts'
 import type { LessonState, SectionState } from './form-state.ts'
 
