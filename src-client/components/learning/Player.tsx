@@ -2,6 +2,7 @@
 // Mark as complete (→ Completed, undoable), "N of M lessons complete" with a bar, and the completion notice.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import { useSession } from '#client/lib/session.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -13,6 +14,8 @@ import { notify, notifyError } from '../ui/toaster.tsx'
 import { DrippedLesson, SectionOpensOn } from './DripDate.tsx'
 import { LessonContent } from './LessonContent.tsx'
 import { ProgressBar } from './ProgressBar.tsx'
+
+const LessonQuestions = lazy(() => import('./LessonQuestions.tsx'))
 
 type Course = RouterOutputs['learning']['course']
 type Lesson = RouterOutputs['learning']['lesson']
@@ -67,6 +70,11 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
               <LessonContent key={lesson.id} lesson={lesson} trackProgress={Boolean(user) && !course.editorPreview} />
             </div>
           )}
+          {user && course.hasAccess && !lesson.locked ? (
+            <Suspense fallback={null}>
+              <LessonQuestions courseId={course.course.id} lessonId={lesson.id} />
+            </Suspense>
+          ) : null}
           <nav
             aria-label="Lesson navigation"
             className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })}
