@@ -1207,6 +1207,18 @@ export interface GiftsTable {
   updated_at: UpdatedAt
 }
 
+/** A section's drip schedule (catalog/): absent, the section opens at once. */
+export interface SectionDripsTable {
+  section_id: string
+  course_id: string
+  /** Opens this many days after the learner's access began. */
+  after_days: number | null
+  /** Opens on this date (the later of both when both are set). */
+  opens_at: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
 /** A buyer's opt-in to one reminder about an order left unpaid (promotions/cart-reminders.ts is its only writer). */
 export interface CartRemindersTable {
   id: Generated<string>
@@ -1216,6 +1228,72 @@ export interface CartRemindersTable {
   settled_at: Date | null
   outcome: 'sent' | 'bought' | 'duplicate' | 'unsubscribed' | null
   unsubscribe_hash: string | null
+}
+
+/** One "a section opened" mail per learner and section (learning/): the row is the claim. */
+export interface DripUnlockMailsTable {
+  user_id: string
+  section_id: string
+  unlocked_at: Date
+  sent_at: CreatedAt
+}
+
+export interface LessonQuestionsTable {
+  id: Generated<string>
+  course_id: string
+  lesson_id: string
+  author_id: string
+  title: string
+  body_markdown: string
+  upvotes: Generated<number>
+  answer_count: Generated<number>
+  answered_at: Date | null
+  /** When the asker was told it was answered (once). */
+  answered_mail_at: Date | null
+  hidden_at: Date | null
+  hidden_by: string | null
+  created_at: CreatedAt
+}
+
+export interface LessonAnswersTable {
+  id: Generated<string>
+  question_id: string
+  author_id: string
+  body_markdown: string
+  hidden_at: Date | null
+  hidden_by: string | null
+  created_at: CreatedAt
+}
+
+export interface LessonQuestionVotesTable {
+  question_id: string
+  user_id: string
+  created_at: CreatedAt
+}
+
+export interface LessonPostReportsTable {
+  id: Generated<string>
+  course_id: string
+  question_id: string
+  /** Null: the question itself is reported. */
+  answer_id: string | null
+  reporter_id: string
+  reason: string
+  created_at: CreatedAt
+}
+
+export interface QuestionDigestOptoutsTable {
+  course_id: string
+  user_id: string
+}
+
+export interface QuestionDigestsTable {
+  course_id: string
+  user_id: string
+  /** The UTC day (YYYY-MM-DD) the digest covers. */
+  day: string
+  questions: number
+  sent_at: CreatedAt
 }
 
 export interface Database {
@@ -1298,4 +1376,12 @@ export interface Database {
   quizzes: QuizzesTable
   quiz_attempts: QuizAttemptsTable
   course_reviews: CourseReviewsTable
+  section_drips: SectionDripsTable
+  drip_unlock_mails: DripUnlockMailsTable
+  lesson_questions: LessonQuestionsTable
+  lesson_answers: LessonAnswersTable
+  lesson_question_votes: LessonQuestionVotesTable
+  lesson_post_reports: LessonPostReportsTable
+  question_digest_optouts: QuestionDigestOptoutsTable
+  question_digests: QuestionDigestsTable
 }

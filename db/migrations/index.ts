@@ -39,6 +39,8 @@ import * as m290320 from './2026_11_29_0320_bundles.ts'
 import * as m290340 from './2026_11_29_0340_gifts.ts'
 import * as m290350 from './2026_11_29_0350_cart_reminders.ts'
 import * as m290400 from './2026_11_29_0400_quizzes.ts'
+import * as m290420 from './2026_11_29_0420_section_drip.ts'
+import * as m290430 from './2026_11_29_0430_lesson_questions.ts'
 import * as m290500 from './2026_11_29_0500_data_exports.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -81,5 +83,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0340_gifts': m290340,
   '2026_11_29_0350_cart_reminders': m290350,
   '2026_11_29_0400_quizzes': m290400,
+  '2026_11_29_0420_section_drip': m290420,
+  '2026_11_29_0430_lesson_questions': m290430,
   '2026_11_29_0500_data_exports': m290500,
 }

@@ -74,3 +74,25 @@ export async function courseHasLearners(db: DB, courseId: string): Promise<boole
     .executeTakeFirst()
   return Boolean(row)
 }
+
+/**
+ * When the user's access to the course began (drip schedules count from it): the earliest start among their grants in
+ * force of that kind — the course's own grants for a holder, the Premium grant for a member. Undefined: no such grant.
+ */
+export async function accessBeganAt(
+  db: DB,
+  userId: string,
+  courseId: string,
+  through: 'course' | 'premium',
+  now = clock.now(),
+): Promise<Date | undefined> {
+  let query = db
+    .selectFrom('access_grants')
+    .select((eb) => eb.fn.min('starts_at').as('began'))
+    .where('user_id', '=', userId)
+    .where('kind', '=', through)
+    .where(isLive(now))
+  if (through === 'course') query = query.where('course_id', '=', courseId)
+  const row = await query.executeTakeFirst()
+  return row?.began ? new Date(row.began) : undefined
+}

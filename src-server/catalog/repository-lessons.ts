@@ -181,7 +181,16 @@ export function findAttachment(db: DB, attachmentId: string) {
   return db
     .selectFrom('lesson_attachments as a')
     .innerJoin('lessons as l', 'l.id', 'a.lesson_id')
-    .select(['a.id', 'a.file_name', 'a.content_type', 'a.size_bytes', 'a.storage_key', 'l.course_id', 'l.is_preview'])
+    .select([
+      'a.id',
+      'a.file_name',
+      'a.content_type',
+      'a.size_bytes',
+      'a.storage_key',
+      'l.course_id',
+      'l.id as lesson_id',
+      'l.is_preview',
+    ])
     .where('a.id', '=', attachmentId)
     .where('l.pending_review', '=', false)
     .executeTakeFirst()

@@ -10,6 +10,7 @@ import { courseRoleOf } from '../creators/course-team.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { isPremium } from '../subscriptions/premium.ts'
+import { lessonLockedUntil } from './drip-access.ts'
 
 export interface CourseForAccess {
   id: string
@@ -39,16 +40,19 @@ export async function courseAccessSource(
   return null
 }
 
-/** May the user open this lesson (body, video, attachments)? */
+/** May the user open this lesson (body, video, attachments)? A dripped lesson opens on its date (drip-access.ts). */
 export async function canOpenLesson(
   db: DB,
   user: AccessUser,
   course: CourseForAccess,
-  lesson: { isPreview: boolean },
+  lesson: { id: string; isPreview: boolean },
   now = clock.now(),
 ): Promise<boolean> {
   if (lesson.isPreview && course.status === 'published') return true
-  return (await courseAccessSource(db, user, course, now)) !== null
+  const source = await courseAccessSource(db, user, course, now)
+  if (source === null || user === null) return false
+  // Drip (issue 33): a learner's lesson in a section not yet open is refused like a lesson not held.
+  return (await lessonLockedUntil(db, user.id, course.id, lesson.id, source, now)) === null
 }
 
 /**
@@ -64,7 +68,7 @@ export async function canPreviewLesson(
   db: DB,
   user: AccessUser,
   course: CourseForAccess,
-  lesson: { isPreview: boolean },
+  lesson: { id: string; isPreview: boolean },
 ): Promise<boolean> {
   return (await canOpenLesson(db, user, course, lesson)) || (await isCourseEditor(db, user, course.id))
 }

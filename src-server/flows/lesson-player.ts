@@ -14,6 +14,7 @@ import {
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { findCompletion, lessonsAddedSince, progressOfCourse } from '../learning/repository.ts'
+import { lessonLockedUntil, sectionsLockedUntil } from './drip-access.ts'
 import type { AccessUser } from './lesson-access.ts'
 import { canPreviewLesson, courseAccessSource, isCourseEditor } from './lesson-access.ts'
 
@@ -41,15 +42,24 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
     user ? findCompletion(db, user.id, courseId) : Promise.resolve(undefined),
   ])
   const added = completion ? await lessonsAddedSince(db, courseId, completion.completed_at) : 0
+  // Drip: the learner's sections not yet open, with their dates (an editor previewing sees everything).
+  const dripped = user && source && !editor ? await sectionsLockedUntil(db, user.id, courseId, source) : new Map()
   const progress = new Map(progressRows.map((row) => [row.lesson_id, row]))
   const sections = curriculum.map((section) => ({
     id: section.id,
     title: section.title,
-    lessons: section.lessons.map((lesson) => ({
-      ...lesson,
-      locked: !(source || editor || (lesson.isPreview && course.status === 'published')),
-      completed: Boolean(progress.get(lesson.id)?.completed_at),
-    })),
+    unlocksAt: dripped.get(section.id)?.toISOString() ?? null,
+    lessons: section.lessons.map((lesson) => {
+      const preview = lesson.isPreview && course.status === 'published'
+      const dripUntil: Date | undefined = preview ? undefined : dripped.get(section.id)
+      return {
+        ...lesson,
+        locked: !(source || editor || preview) || dripUntil !== undefined,
+        /** Set while the lesson waits for its section's drip date. */
+        unlocksAt: dripUntil?.toISOString() ?? null,
+        completed: Boolean(progress.get(lesson.id)?.completed_at),
+      }
+    }),
   }))
   const lessons = sections.flatMap((section) => section.lessons)
   const completed = lessons.filter((lesson) => lesson.completed).length
@@ -98,8 +108,10 @@ export async function openLesson(db: DB, user: AccessUser, courseId: string, les
     durationSeconds: lesson.duration_seconds,
     isPreview: lesson.is_preview,
   }
-  if (!(await canPreviewLesson(db, user, course, { isPreview: lesson.is_preview }))) {
-    return { ...outline, locked: true as const, content: null, progress: null }
+  if (!(await canPreviewLesson(db, user, course, { id: lesson.id, isPreview: lesson.is_preview }))) {
+    const source = user ? await courseAccessSource(db, user, course) : null
+    const until = user && source ? await lessonLockedUntil(db, user.id, course.id, lesson.id, source) : null
+    return { ...outline, locked: true as const, unlocksAt: until?.toISOString() ?? null, content: null, progress: null }
   }
   // markdown-it loads with the first lesson opened, not at start-up.
   const [attachments, progressRows, { renderMarkdown }] = await Promise.all([
@@ -112,6 +124,7 @@ export async function openLesson(db: DB, user: AccessUser, courseId: string, les
   return {
     ...outline,
     locked: false as const,
+    unlocksAt: null,
     content: {
       html: renderMarkdown(lesson.body_markdown),
       video: lesson.video_key

@@ -43,7 +43,7 @@ async function quizLesson(db: DB, user: SessionLearner, ref: QuizRef) {
   if (!lesson || lesson.kind !== 'quiz') throw notAQuiz()
   const course = courseOfLessonRow(lesson)
   const quiz = await findQuiz(db, ref.courseId, ref.lessonId)
-  const learner = await canOpenLesson(db, user, course, { isPreview: lesson.is_preview })
+  const learner = await canOpenLesson(db, user, course, { id: lesson.id, isPreview: lesson.is_preview })
   const editor = !learner && (await isCourseEditor(db, user, course.id))
   if (!learner && !editor) throw new DomainError('forbidden', 'You do not have access to this lesson')
   return { lesson, course, quiz, editorPreview: editor }

@@ -54,11 +54,11 @@ async function mayOpen(
   request: FastifyRequest,
   reply: FastifyReply,
   courseId: string,
-  isPreview: boolean,
+  lesson: { id: string; isPreview: boolean },
 ) {
   const { user } = await deps.resolveSession(request, reply)
   const course = await findCourseForLearning(deps.db, courseId)
-  if (course && (await canPreviewLesson(deps.db, user, course, { isPreview }))) return true
+  if (course && (await canPreviewLesson(deps.db, user, course, lesson))) return true
   await reply
     .code(user ? 403 : 401)
     .send({ error: user ? 'Forbidden' : 'Unauthorized', message: 'You do not have access to this lesson' })
@@ -73,7 +73,7 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
     if (!UUID.test(lessonId)) return notFound(reply)
     const row = await findLessonRow(deps.db, null, lessonId)
     if (!row?.video_key) return notFound(reply)
-    if (!(await mayOpen(deps, request, reply, row.course_id, row.is_preview))) return reply
+    if (!(await mayOpen(deps, request, reply, row.course_id, { id: row.id, isPreview: row.is_preview }))) return reply
     const type = VIDEO_TYPES[path.extname(row.video_key).toLowerCase()] ?? 'application/octet-stream'
     return sendFile(request, reply, source(deps.storage, row.video_key), type)
   })
@@ -83,7 +83,8 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
     if (!UUID.test(attachmentId)) return notFound(reply)
     const file = await findAttachment(deps.db, attachmentId)
     if (!file) return notFound(reply)
-    if (!(await mayOpen(deps, request, reply, file.course_id, file.is_preview))) return reply
+    if (!(await mayOpen(deps, request, reply, file.course_id, { id: file.lesson_id, isPreview: file.is_preview })))
+      return reply
     const name = encodeURIComponent(file.file_name)
     return sendFile(
       request,

@@ -7,7 +7,9 @@ import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { buildPendingExports } from '../flows/data-export.ts'
+import { sweepDripUnlocks } from '../flows/drip-unlocks.ts'
 import { sendDueGifts } from '../flows/gift-delivery.ts'
+import { sendQuestionDigests } from '../flows/lesson-questions-digest.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
 import { settleDueProcessorFees } from '../flows/processor-fees.ts'
@@ -55,6 +57,10 @@ export type Jobs = {
   'gifts.send': Record<string, never>
   /** One reminder about a checkout left unpaid, for buyers who ticked it (flows/checkout-recovery.ts). */
   'cart-reminders.send': Record<string, never>
+  /** Mail learners whose dripped course sections opened (flows/drip-unlocks.ts), each once. */
+  'learning.drip-unlocks': Record<string, never>
+  /** Instructors' daily digest of the previous day's questions under lessons (flows/lesson-questions-digest.ts). */
+  'learning.question-digest': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -89,6 +95,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'earnings.processor-fees': { retryLimit: 0, expireInSeconds: 600 },
   'gifts.send': { retryLimit: 2, retryDelay: 120, expireInSeconds: 600 },
   'cart-reminders.send': { retryLimit: 2, retryDelay: 120, expireInSeconds: 600 },
+  'learning.drip-unlocks': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
+  'learning.question-digest': { retryLimit: 2, retryDelay: 600, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -113,6 +121,10 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'gifts.send', cron: '*/5 * * * *', data: {} },
   // Within minutes of a checkout expiring (after orders.expire, which runs at :00, :15, :30 and :45).
   { name: 'cart-reminders.send', cron: '2-59/5 * * * *', data: {} },
+  // Hourly: a dripped section's mail goes out within the hour it opens.
+  { name: 'learning.drip-unlocks', cron: '37 * * * *', data: {} },
+  // Daily at 07:00 UTC: the previous UTC day's new questions, once per instructor and course.
+  { name: 'learning.question-digest', cron: '0 7 * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -200,6 +212,14 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
       const sent = await sendCartReminders(deps.db, publicUrl, clock.now())
       if (sent) deps.log.info({ sent }, 'sent cart reminders')
+    },
+    'learning.drip-unlocks': async () => {
+      const sent = await sweepDripUnlocks(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
+      if (sent) deps.log.info({ sent }, 'mailed learners whose dripped sections opened')
+    },
+    'learning.question-digest': async () => {
+      const sent = await sendQuestionDigests(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
+      if (sent) deps.log.info({ sent }, 'sent instructors’ question digests')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

@@ -9,6 +9,7 @@ import { contactRouter } from './contact.ts'
 import { contentRouter } from './content.ts'
 import { creatorUploadsRouter } from './creator-uploads.ts'
 import { creatorsRouter } from './creators.ts'
+import { dripRouter } from './drip.ts'
 import { earningsRouter } from './earnings.ts'
 import { giftsRouter } from './gifts.ts'
 import { learningRouter } from './learning.ts'
@@ -19,6 +20,7 @@ import { premiumPoolRouter } from './premium-pool.ts'
 import { privacyRouter } from './privacy.ts'
 import { profileRouter } from './profile.ts'
 import { purchasesRouter } from './purchases.ts'
+import { questionsRouter } from './questions.ts'
 import { quizzesRouter } from './quizzes.ts'
 import { reviewsRouter } from './reviews.ts'
 import { securityRouter } from './security.ts'
@@ -44,6 +46,8 @@ export const appRouter = router({
   membership: membershipRouter,
   learning: learningRouter,
   quizzes: quizzesRouter,
+  drip: dripRouter,
+  questions: questionsRouter,
   serviceOrders: serviceOrdersRouter,
   reviews: reviewsRouter,
   security: securityRouter,

@@ -44,6 +44,10 @@ export const RATE_RULES = {
   contact: { max: 5, windowMs: 60 * 60_000 },
   /** Applications to teach per person and per client address (each stores a row for staff to read). */
   application: { max: 5, windowMs: 60 * 60_000 },
+  /** Questions and answers under lessons, per person (issue 33). */
+  lessonPosts: { max: 10, windowMs: 10 * 60_000 },
+  /** Reports of posts under lessons, per person. */
+  lessonReports: { max: 20, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
 
 /** The Fastify route config of upload routes: RATE_RULES.upload per client, refused in the uploads' wording. */

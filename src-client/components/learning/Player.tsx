@@ -12,10 +12,12 @@ import { Icon } from '../ui/icons.tsx'
 import { Container } from '../ui/layout.tsx'
 import { LoadingState } from '../ui/states.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
+import { DrippedLesson, SectionOpensOn } from './DripDate.tsx'
 import { LessonContent } from './LessonContent.tsx'
 import { ProgressBar } from './ProgressBar.tsx'
 
 const QuizPanel = lazy(() => import('../quiz/QuizPanel.tsx'))
+const LessonQuestions = lazy(() => import('./LessonQuestions.tsx'))
 
 type Course = RouterOutputs['learning']['course']
 type Lesson = RouterOutputs['learning']['lesson']
@@ -61,7 +63,9 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
             </p>
           ) : null}
           <CompletionNotice course={course} />
-          {lesson.locked ? (
+          {lesson.locked && lesson.unlocksAt ? (
+            <DrippedLesson unlocksAt={lesson.unlocksAt} />
+          ) : lesson.locked ? (
             <LockedLesson courseId={course.course.id} signedIn={Boolean(user)} />
           ) : (
             <div className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })}>
@@ -71,6 +75,11 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
               ) : null}
             </div>
           )}
+          {user && course.hasAccess && !lesson.locked ? (
+            <Suspense fallback={null}>
+              <LessonQuestions courseId={course.course.id} lessonId={lesson.id} />
+            </Suspense>
+          ) : null}
           <nav
             aria-label="Lesson navigation"
             className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })}
@@ -221,6 +230,7 @@ function Curriculum({ course, currentId }: { course: Course; currentId: string }
           <h2 className={css({ fontSize: 'sm', fontWeight: 'semibold', px: '4', pt: '3', pb: '1' })}>
             {section.title}
           </h2>
+          <SectionOpensOn unlocksAt={section.unlocksAt} />
           <ol className={css({ pb: '2' })}>
             {section.lessons.map((lesson) => {
               const current = lesson.id === currentId

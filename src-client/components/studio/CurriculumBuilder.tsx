@@ -14,6 +14,7 @@ import { css } from '#styled-system/css'
 import { canMoveLesson, dropLesson, findLesson, moveLesson, moveSection, toArrangement } from './arrangement.ts'
 import { AddForm, RenameForm } from './CurriculumForms.tsx'
 import { LessonRow } from './LessonRow.tsx'
+import { SectionDrip } from './SectionDrip.tsx'
 
 const LessonEditor = lazy(() => import('./LessonEditor.tsx'))
 
@@ -228,6 +229,7 @@ export function CurriculumBuilder({ course }: { course: Course }) {
                 </button>
               </div>
             )}
+            <SectionDrip courseId={courseId} sectionId={section.id} title={section.title} />
             {section.lessons.length === 0 ? (
               <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>No lessons in this section yet.</p>
             ) : (

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { CurriculumBuilder } from '#client/components/studio/CurriculumBuilder.tsx'
+import { QuestionDigestSwitch } from '#client/components/studio/QuestionDigestSwitch.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 
 export const Route = createFileRoute('/studio/courses/$courseId/curriculum')({
@@ -17,5 +18,10 @@ function Curriculum() {
   if (course.isError) {
     return <ErrorState title="Could not load the curriculum" error={course.error} onRetry={() => course.refetch()} />
   }
-  return <CurriculumBuilder course={course.data} />
+  return (
+    <>
+      <CurriculumBuilder course={course.data} />
+      <QuestionDigestSwitch courseId={courseId} />
+    </>
+  )
 }

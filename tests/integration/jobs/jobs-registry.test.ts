@@ -59,6 +59,8 @@ describe('scheduled work', () => {
       { name: 'earnings.processor-fees', cron: '*/15 * * * *' },
       { name: 'earnings.release-holds', cron: '41 * * * *' },
       { name: 'gifts.send', cron: '*/5 * * * *' },
+      { name: 'learning.drip-unlocks', cron: '37 * * * *' },
+      { name: 'learning.question-digest', cron: '0 7 * * *' },
       { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
       { name: 'privacy.exports', cron: '* * * * *' },

@@ -78,7 +78,7 @@ describe('learning.lesson and learning.course follow the rule', () => {
             db(),
             userOf(who),
             { id: courseId, status: 'published', includedInPremium: courseId === INCLUDED },
-            { isPreview: lesson.is_preview },
+            { id: lesson.id, isPreview: lesson.is_preview },
           )
           expect(canOpen).toBe(allowed)
         }
@@ -148,15 +148,15 @@ describe('a course taken off sale', () => {
         await expect(
           caller.learning.setCompleted({ courseId, lessonId: lesson.id, completed: true }),
         ).rejects.toMatchObject(NO_ACCESS)
-        expect(await canOpenLesson(db(), user, draft, { isPreview: lesson.is_preview })).toBe(false)
+        expect(await canOpenLesson(db(), user, draft, { id: lesson.id, isPreview: lesson.is_preview })).toBe(false)
       }
-      expect(await canOpenLesson(db(), null, draft, { isPreview: true })).toBe(false)
+      expect(await canOpenLesson(db(), null, draft, { id: locked.id, isPreview: true })).toBe(false)
       await expect(
         (await callerAs(db(), owner)).learning.lesson({ courseId, lessonId: locked.id }),
       ).rejects.toMatchObject({ code: 'NOT_FOUND' })
       const answer = await (await callerAs(db(), staff)).learning.lesson({ courseId, lessonId: locked.id })
       expect(answer.locked).toBe(false)
-      expect(await canOpenLesson(db(), staff, draft, { isPreview: false })).toBe(true)
+      expect(await canOpenLesson(db(), staff, draft, { id: locked.id, isPreview: false })).toBe(true)
     })
     const rows = await db()
       .selectFrom('lesson_progress')
@@ -190,9 +190,9 @@ describe('a course taken off sale', () => {
         (await callerAs(db(), stranger)).learning.setCompleted({ courseId, lessonId: preview.id, completed: true }),
       ).rejects.toMatchObject(NO_ACCESS)
       const archived = { id: courseId, status: 'archived', includedInPremium: true } as const
-      expect(await canOpenLesson(db(), premium, archived, { isPreview: false })).toBe(false)
-      expect(await canOpenLesson(db(), null, archived, { isPreview: true })).toBe(false)
-      expect(await canOpenLesson(db(), owner, archived, { isPreview: false })).toBe(true)
+      expect(await canOpenLesson(db(), premium, archived, { id: locked.id, isPreview: false })).toBe(false)
+      expect(await canOpenLesson(db(), null, archived, { id: preview.id, isPreview: true })).toBe(false)
+      expect(await canOpenLesson(db(), owner, archived, { id: locked.id, isPreview: false })).toBe(true)
     })
   })
 })

@@ -1,5 +1,6 @@
 // Sections and their lessons (title, 'm:ss' duration, preview flag). Lessons and duration are counted from it.
 import { lazy, Suspense, useState } from 'react'
+import { SectionDrip } from '#client/components/studio/SectionDrip.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { CheckboxField, TextField } from '#client/components/ui/form.tsx'
 import { css, cx } from '#styled-system/css'
@@ -52,6 +53,9 @@ export function CurriculumEditor({
               Remove section
             </button>
           </div>
+          {courseId && section.id ? (
+            <SectionDrip courseId={courseId} sectionId={section.id} title={section.title} />
+          ) : null}
           {section.lessons.map((lesson, lessonIndex) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs; position is the identity of a row here
             <div key={lessonIndex} className={`${row} ${css({ ml: '4', mt: '2' })}`}>

@@ -1,0 +1,304 @@
+// Questions under a lesson (issue 33): ask (Markdown), answer, upvote, sort (newest, most upvoted, unanswered),
+// search the whole course, "Load more" by keyset; instructors and staff mark answered and hide; anyone taking part
+// may report. Everything is checked on the server (flows/lesson-questions.ts); the HTML comes sanitised from it.
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRef, useState } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
+
+type Question = RouterOutputs['questions']['list']['items'][number]
+type Sort = 'newest' | 'votes' | 'unanswered'
+
+const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })
+const prose = css({ fontSize: 'sm', '& p': { mb: '2' }, '& pre': { overflowX: 'auto' }, overflowWrap: 'anywhere' })
+const meta = css({ fontSize: 'xs', color: 'fg.muted' })
+const actions = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })
+
+export default function LessonQuestions({ courseId, lessonId }: { courseId: string; lessonId: string }) {
+  const trpc = useTRPC()
+  const [sort, setSort] = useState<Sort>('newest')
+  const [search, setSearch] = useState('')
+  const input = { courseId, sort, ...(search ? { search } : { lessonId }) }
+  const list = useInfiniteQuery(
+    trpc.questions.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }),
+  )
+  const items = list.data?.pages.flatMap((page) => page.items) ?? []
+  const moderator = list.data?.pages[0]?.moderator ?? false
+  return (
+    <section aria-labelledby="questions-heading" className={card}>
+      <h2 id="questions-heading" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
+        Questions
+      </h2>
+      <AskForm courseId={courseId} lessonId={lessonId} />
+      <form
+        method="dialog"
+        aria-label="Search questions"
+        className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'flex-end', my: '4' })}
+        onSubmit={(event) => {
+          event.preventDefault()
+          setSearch(String(new FormData(event.currentTarget).get('q') ?? '').trim())
+        }}
+      >
+        <TextField
+          label="Search this course's questions"
+          name="q"
+          type="search"
+          className={css({ flex: '1 1 14rem' })}
+        />
+        <button type="submit" className={button({ variant: 'outline' })}>
+          Search
+        </button>
+        <SelectField label="Sort" value={sort} onChange={(event) => setSort(event.target.value as Sort)}>
+          <option value="newest">Newest</option>
+          <option value="votes">Most upvoted</option>
+          <option value="unanswered">Unanswered</option>
+        </SelectField>
+      </form>
+      {search ? (
+        <p className={meta}>
+          Results for “{search}” in the whole course.{' '}
+          <button type="button" className={css({ textDecoration: 'underline' })} onClick={() => setSearch('')}>
+            Back to this lesson
+          </button>
+        </p>
+      ) : null}
+      {list.isPending ? <p className={meta}>Loading questions…</p> : null}
+      {list.isError ? <p role="alert">Questions could not be loaded. Please try again.</p> : null}
+      {list.isSuccess && items.length === 0 ? (
+        <p className={meta}>{search ? 'No questions match.' : 'No questions yet. Ask the first one.'}</p>
+      ) : null}
+      <ol aria-label="Questions" className={css({ display: 'grid', gap: '3', mt: '3' })}>
+        {items.map((question) => (
+          <QuestionItem key={question.id} question={question} moderator={moderator} courseId={courseId} />
+        ))}
+      </ol>
+      {list.hasNextPage ? (
+        <button
+          type="button"
+          className={button({ variant: 'outline' })}
+          aria-busy={list.isFetchingNextPage}
+          onClick={() => void list.fetchNextPage()}
+        >
+          Load more questions
+        </button>
+      ) : null}
+    </section>
+  )
+}
+
+function useRefreshQuestions(courseId: string) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: trpc.questions.list.pathKey() }).then(() => courseId)
+}
+
+function AskForm({ courseId, lessonId }: { courseId: string; lessonId: string }) {
+  const trpc = useTRPC()
+  const refresh = useRefreshQuestions(courseId)
+  const form = useRef<HTMLFormElement>(null)
+  const [error, setError] = useState<string>()
+  const ask = useMutation(
+    trpc.questions.ask.mutationOptions({
+      onSuccess: async () => {
+        form.current?.reset()
+        await refresh()
+        notify('success', 'Question posted')
+      },
+      onError: (cause) => notifyError(cause, 'Could not post your question'),
+    }),
+  )
+  return (
+    <form
+      ref={form}
+      method="dialog"
+      noValidate
+      aria-label="Ask a question"
+      className={css({ display: 'grid', gap: '2' })}
+      onSubmit={(event) => {
+        event.preventDefault()
+        const data = new FormData(event.currentTarget)
+        const title = String(data.get('title') ?? '').trim()
+        if (!title) {
+          setError('Give your question a title')
+          return
+        }
+        setError(undefined)
+        ask.mutate({ courseId, lessonId, title, body: String(data.get('body') ?? '') })
+      }}
+    >
+      <TextField label="Your question" name="title" maxLength={200} error={error} />
+      <TextAreaField label="Details (Markdown)" name="body" rows={3} maxLength={10_000} />
+      <div>
+        <button type="submit" className={button()} aria-busy={ask.isPending}>
+          Post question
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function QuestionItem({ question, moderator, courseId }: { question: Question; moderator: boolean; courseId: string }) {
+  const trpc = useTRPC()
+  const refresh = useRefreshQuestions(courseId)
+  const [open, setOpen] = useState(false)
+  const done = (message: string) => ({
+    onSuccess: async () => {
+      await refresh()
+      notify('success', message)
+    },
+    onError: (cause: unknown) => notifyError(cause, 'That did not work'),
+  })
+  const vote = useMutation(trpc.questions.vote.mutationOptions(done(question.voted ? 'Upvote removed' : 'Upvoted')))
+  const mark = useMutation(trpc.questions.markAnswered.mutationOptions(done('Saved')))
+  const hide = useMutation(trpc.questions.hide.mutationOptions(done(question.hidden ? 'Shown again' : 'Hidden')))
+  const report = useMutation(trpc.questions.report.mutationOptions(done('Reported. Thank you.')))
+  return (
+    <li
+      data-testid="question"
+      className={css({
+        borderWidth: '1px',
+        borderColor: 'line',
+        borderRadius: 'control',
+        p: '3',
+        display: 'grid',
+        gap: '2',
+      })}
+    >
+      <h3 className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{question.title}</h3>
+      <p className={meta}>
+        {question.author} · {new Date(question.createdAt).toLocaleDateString()}
+        {question.lessonTitle ? ` · ${question.lessonTitle}` : ''}
+        {question.answered ? <strong className={css({ color: 'success', ml: '2' })}>Answered</strong> : null}
+        {question.hidden ? <strong className={css({ color: 'danger', ml: '2' })}>Hidden</strong> : null}
+      </p>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered from Markdown and sanitised on the server (learning/markdown.ts) */}
+      <div className={prose} dangerouslySetInnerHTML={{ __html: question.html }} />
+      <div className={actions}>
+        <button
+          type="button"
+          aria-pressed={question.voted}
+          aria-label={`Upvote: ${question.title} (${question.upvotes})`}
+          className={button({ variant: 'outline', size: 'sm' })}
+          onClick={() => vote.mutate({ questionId: question.id, up: !question.voted })}
+        >
+          ▲ {question.upvotes}
+        </button>
+        <button
+          type="button"
+          aria-expanded={open}
+          className={button({ variant: 'ghost', size: 'sm' })}
+          onClick={() => setOpen(!open)}
+        >
+          {question.answerCount} {question.answerCount === 1 ? 'answer' : 'answers'}
+        </button>
+        {moderator ? (
+          <>
+            <button
+              type="button"
+              className={button({ variant: 'outline', size: 'sm' })}
+              onClick={() => mark.mutate({ questionId: question.id, answered: !question.answered })}
+            >
+              {question.answered ? 'Mark unanswered' : 'Mark answered'}
+            </button>
+            <button
+              type="button"
+              className={button({ variant: 'ghost', size: 'sm' })}
+              onClick={() => hide.mutate({ questionId: question.id, hidden: !question.hidden })}
+            >
+              {question.hidden ? 'Unhide' : 'Hide'}
+            </button>
+          </>
+        ) : null}
+        {!question.mine ? (
+          <button
+            type="button"
+            className={button({ variant: 'ghost', size: 'sm' })}
+            onClick={() => report.mutate({ questionId: question.id, reason: 'Reported from the lesson page' })}
+          >
+            Report
+          </button>
+        ) : null}
+      </div>
+      {open ? <Answers questionId={question.id} courseId={courseId} moderator={moderator} /> : null}
+    </li>
+  )
+}
+
+function Answers({ questionId, courseId, moderator }: { questionId: string; courseId: string; moderator: boolean }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const refresh = useRefreshQuestions(courseId)
+  const answers = useQuery(trpc.questions.answers.queryOptions({ questionId }))
+  const form = useRef<HTMLFormElement>(null)
+  const reload = async () => {
+    await queryClient.invalidateQueries({ queryKey: trpc.questions.answers.queryKey({ questionId }) })
+    await refresh()
+  }
+  const answer = useMutation(
+    trpc.questions.answer.mutationOptions({
+      onSuccess: async () => {
+        form.current?.reset()
+        await reload()
+        notify('success', 'Answer posted')
+      },
+      onError: (cause) => notifyError(cause, 'Could not post your answer'),
+    }),
+  )
+  const hide = useMutation(
+    trpc.questions.hide.mutationOptions({
+      onSuccess: reload,
+      onError: (cause) => notifyError(cause, 'That did not work'),
+    }),
+  )
+  return (
+    <div className={css({ borderLeftWidth: '2px', borderColor: 'line', pl: '3', display: 'grid', gap: '2' })}>
+      {answers.isPending ? <p className={meta}>Loading answers…</p> : null}
+      {answers.isError ? <p role="alert">Answers could not be loaded.</p> : null}
+      {answers.data?.length === 0 ? <p className={meta}>No answers yet.</p> : null}
+      {answers.data?.map((item) => (
+        <article key={item.id} data-testid="answer" className={css({ display: 'grid', gap: '1' })}>
+          <p className={meta}>
+            {item.author} · {new Date(item.createdAt).toLocaleDateString()}
+            {item.hidden ? <strong className={css({ color: 'danger', ml: '2' })}>Hidden</strong> : null}
+          </p>
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered from Markdown and sanitised on the server (learning/markdown.ts) */}
+          <div className={prose} dangerouslySetInnerHTML={{ __html: item.html }} />
+          {moderator ? (
+            <div>
+              <button
+                type="button"
+                className={button({ variant: 'ghost', size: 'sm' })}
+                onClick={() => hide.mutate({ questionId, answerId: item.id, hidden: !item.hidden })}
+              >
+                {item.hidden ? 'Unhide answer' : 'Hide answer'}
+              </button>
+            </div>
+          ) : null}
+        </article>
+      ))}
+      <form
+        ref={form}
+        method="dialog"
+        noValidate
+        aria-label="Answer this question"
+        className={css({ display: 'grid', gap: '2' })}
+        onSubmit={(event) => {
+          event.preventDefault()
+          const body = String(new FormData(event.currentTarget).get('body') ?? '').trim()
+          if (body) answer.mutate({ questionId, body })
+        }}
+      >
+        <TextAreaField label="Your answer (Markdown)" name="body" rows={3} maxLength={10_000} />
+        <div>
+          <button type="submit" className={button({ size: 'sm' })} aria-busy={answer.isPending}>
+            Post answer
+          </button>
+        </div>
+      </form>
+    </div>
+  )
+}

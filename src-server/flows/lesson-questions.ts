@@ -1,0 +1,223 @@
+// Questions under lessons (issue 33). Who may do what:
+// - read and post (questions, answers, upvotes, reports): learners who hold the course now (a learner who lost it
+//   keeps their posts, shown to others, but can no longer post or read), the course's creator and co-instructors,
+//   and staff; a question is asked under a lesson the asker may open (a dripped lesson waits for its date);
+// - moderate (mark answered, hide and unhide, read reports): the course's creator and co-instructors, staff editors.
+// Posts are Markdown rendered and sanitised on the server (learning/markdown.ts, as lesson articles). Posting is rate
+// limited per person (security/rate-limit.ts RATE_RULES.lessonPosts).
+import type { z } from 'zod'
+import { hasRole, isStaff, type Role } from '../../src-shared/roles.ts'
+import type {
+  answerInput,
+  askQuestionInput,
+  hideInput,
+  markAnsweredInput,
+  questionListInput,
+  reportInput,
+  voteInput,
+} from '../../src-shared/schemas/questions.ts'
+import { findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
+import { courseRoleOf } from '../creators/course-team.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import {
+  digestOptedOut,
+  findQuestion,
+  insertAnswer,
+  insertQuestion,
+  insertReport,
+  listAnswers,
+  listQuestions,
+  listReports,
+  type QuestionRow,
+  setAnswered,
+  setDigestOptOut,
+  setHidden,
+  setVote,
+  type Viewer,
+} from '../learning/questions.ts'
+import { sendAnsweredMail } from '../learning/questions-mails.ts'
+import { reserveAttempt } from '../security/attempts.ts'
+import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
+import { canOpenLesson, courseAccessSource } from './lesson-access.ts'
+
+type Person = { id: string; role: Role }
+export const QUESTION_MESSAGES = {
+  noAccess: 'Only learners of this course, its instructors and staff can take part in its questions',
+  tooMany: 'You are posting too quickly. Please wait a few minutes.',
+  moderatorsOnly: 'Only the course’s instructors and staff can do that',
+} as const
+
+async function standing(db: DB, user: Person, courseId: string) {
+  const course = await findCourseForLearning(db, courseId)
+  if (!course) throw new DomainError('not_found', 'Course not found')
+  const instructor = (await courseRoleOf(db, user.id, courseId)) !== null
+  const moderator = instructor || hasRole(user.role, 'editor')
+  const member = moderator || isStaff(user.role) || (await courseAccessSource(db, user, course)) !== null
+  return { course, moderator, member }
+}
+
+async function memberOf(db: DB, user: Person, courseId: string) {
+  const found = await standing(db, user, courseId)
+  if (!found.member) throw new DomainError('forbidden', QUESTION_MESSAGES.noAccess)
+  return found
+}
+
+async function questionFor(db: DB, questionId: string) {
+  const question = await findQuestion(db, questionId)
+  if (!question) throw new DomainError('not_found', 'Question not found')
+  return question
+}
+
+const authorName = (first: string, last: string) => [first, last ? `${last[0]}.` : ''].filter(Boolean).join(' ')
+
+async function render() {
+  return (await import('../learning/markdown.ts')).renderMarkdown
+}
+
+function toView(row: QuestionRow, viewer: Viewer, html: (md: string) => string) {
+  return {
+    id: row.id,
+    lessonId: row.lesson_id,
+    lessonTitle: row.lesson_title,
+    title: row.title,
+    html: html(row.body_markdown),
+    author: authorName(row.first_name, row.last_name),
+    mine: row.author_id === viewer.id,
+    upvotes: row.upvotes,
+    voted: row.voted !== null,
+    answerCount: row.answer_count,
+    answered: row.answered_at !== null,
+    hidden: row.hidden_at !== null,
+    createdAt: row.created_at.toISOString(),
+  }
+}
+
+async function limitPosts(limiter: RateLimiter, userId: string) {
+  await reserveAttempt(
+    limiter,
+    [{ rule: RATE_RULES.lessonPosts, key: `lesson-posts:${userId}` }],
+    QUESTION_MESSAGES.tooMany,
+  )
+}
+
+export async function questionPage(db: DB, user: Person, input: z.output<typeof questionListInput>) {
+  const { moderator } = await memberOf(db, user, input.courseId)
+  const viewer = { id: user.id, moderator }
+  const [page, html] = await Promise.all([listQuestions(db, viewer, input), render()])
+  return { items: page.items.map((row) => toView(row, viewer, html)), nextCursor: page.nextCursor, moderator }
+}
+
+export async function questionThread(db: DB, user: Person, questionId: string) {
+  const question = await questionFor(db, questionId)
+  const { moderator } = await memberOf(db, user, question.course_id)
+  const viewer = { id: user.id, moderator }
+  if (question.hidden_at && !moderator && question.author_id !== user.id) {
+    throw new DomainError('not_found', 'Question not found')
+  }
+  const [answers, html] = await Promise.all([listAnswers(db, viewer, questionId), render()])
+  return answers.map((answer) => ({
+    id: answer.id,
+    html: html(answer.body_markdown),
+    author: authorName(answer.first_name, answer.last_name),
+    mine: answer.author_id === user.id,
+    hidden: answer.hidden_at !== null,
+    createdAt: answer.created_at.toISOString(),
+  }))
+}
+
+export async function askQuestion(
+  db: DB,
+  limiter: RateLimiter,
+  user: Person,
+  input: z.output<typeof askQuestionInput>,
+) {
+  const { course, moderator } = await memberOf(db, user, input.courseId)
+  const lesson = await findLessonRow(db, input.courseId, input.lessonId)
+  if (!lesson) throw new DomainError('not_found', 'Lesson not found')
+  if (
+    !moderator &&
+    !isStaff(user.role) &&
+    !(await canOpenLesson(db, user, course, { id: lesson.id, isPreview: false }))
+  ) {
+    throw new DomainError('forbidden', 'This lesson is not open to you yet')
+  }
+  await limitPosts(limiter, user.id)
+  return insertQuestion(db, { ...input, authorId: user.id })
+}
+
+export async function answerQuestion(db: DB, limiter: RateLimiter, user: Person, input: z.output<typeof answerInput>) {
+  const question = await questionFor(db, input.questionId)
+  const { moderator } = await memberOf(db, user, question.course_id)
+  if (question.hidden_at && !moderator) throw new DomainError('not_found', 'Question not found')
+  await limitPosts(limiter, user.id)
+  return db.transaction().execute((trx) => insertAnswer(trx, question.id, user.id, input.body))
+}
+
+async function moderatorOf(db: DB, user: Person, questionId: string) {
+  const question = await questionFor(db, questionId)
+  const { moderator } = await standing(db, user, question.course_id)
+  if (!moderator) throw new DomainError('forbidden', QUESTION_MESSAGES.moderatorsOnly)
+  return question
+}
+
+export async function markAnswered(db: DB, user: Person, input: z.output<typeof markAnsweredInput>, publicUrl: string) {
+  const question = await moderatorOf(db, user, input.questionId)
+  await db.transaction().execute(async (trx) => {
+    if (await setAnswered(trx, question.id, input.answered)) await sendAnsweredMail(trx, question.id, publicUrl)
+  })
+  return { answered: input.answered }
+}
+
+export async function voteQuestion(db: DB, user: Person, input: z.output<typeof voteInput>) {
+  const question = await questionFor(db, input.questionId)
+  await memberOf(db, user, question.course_id)
+  return db.transaction().execute((trx) => setVote(trx, question.id, user.id, input.up))
+}
+
+export async function hidePost(db: DB, user: Person, input: z.output<typeof hideInput>) {
+  const question = await moderatorOf(db, user, input.questionId)
+  await setHidden(db, question.id, input.answerId, user.id, input.hidden)
+  return { hidden: input.hidden }
+}
+
+export async function reportPost(db: DB, limiter: RateLimiter, user: Person, input: z.output<typeof reportInput>) {
+  const question = await questionFor(db, input.questionId)
+  await memberOf(db, user, question.course_id)
+  await reserveAttempt(
+    limiter,
+    [{ rule: RATE_RULES.lessonReports, key: `lesson-reports:${user.id}` }],
+    QUESTION_MESSAGES.tooMany,
+  )
+  await insertReport(db, { ...input, courseId: question.course_id, reporterId: user.id })
+  return { reported: true }
+}
+
+async function instructorOf(db: DB, user: Person, courseId: string) {
+  if ((await courseRoleOf(db, user.id, courseId)) === null) throw new DomainError('not_found', 'Course not found')
+}
+
+export async function courseReports(db: DB, user: Person, courseId: string) {
+  const { moderator } = await standing(db, user, courseId)
+  if (!moderator) throw new DomainError('forbidden', QUESTION_MESSAGES.moderatorsOnly)
+  const rows = await listReports(db, courseId)
+  return rows.map((row) => ({
+    questionId: row.question_id,
+    answerId: row.answer_id,
+    title: row.title,
+    reason: row.reason,
+    hidden: row.hidden_at !== null,
+    createdAt: row.created_at.toISOString(),
+  }))
+}
+
+export async function digestSetting(db: DB, user: Person, courseId: string) {
+  await instructorOf(db, user, courseId)
+  return { optedOut: await digestOptedOut(db, courseId, user.id) }
+}
+
+export async function setDigest(db: DB, user: Person, courseId: string, optOut: boolean) {
+  await instructorOf(db, user, courseId)
+  await setDigestOptOut(db, courseId, user.id, optOut)
+  return { optedOut: optOut }
+}

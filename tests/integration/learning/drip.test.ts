@@ -1,0 +1,156 @@
+// Drip schedules (issue 33) over HTTP: a section dripped 7 days after enrolment refuses its lesson's content, its
+// video (Range route included) and its progress writes until the clock reaches the date; the curriculum shows the
+// date; previews are never dripped; staff never wait; a changed schedule moves the date; the hourly sweep mails the
+// learner once, however often it runs.
+import { afterEach, describe, expect, it } from 'vitest'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { sweepDripUnlocks } from '../../../src-server/flows/drip-unlocks.ts'
+import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
+import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
+import { buyerOfCourse } from '../../support/learning.ts'
+import { serveForThisFile } from '../../support/test-server.ts'
+
+const site = serveForThisFile()
+const COURSE = 'modern-react-typescript'
+const DAY = 86_400
+const URL = 'http://localhost:3000'
+
+afterEach(() => resetClock())
+
+async function cookieOf(user: TestUser) {
+  const { token } = await createSessionToken(site.db, user.id)
+  return `${SESSION_COOKIE}=${token}`
+}
+const get = (url: string, headers: Record<string, string> = {}) => fetch(`${site.baseUrl}${url}`, { headers })
+
+/** A section holding a non-preview video lesson (and, when the seed has one there, a preview lesson). */
+async function dripTarget() {
+  const rows = await site.db
+    .selectFrom('lessons')
+    .select(['id', 'section_id', 'is_preview', 'kind'])
+    .where('course_id', '=', COURSE)
+    .where('pending_review', '=', false)
+    .execute()
+  const video = rows.find((row) => row.kind === 'video' && !row.is_preview)
+  if (!video) throw new Error('the seed should give this course a locked video lesson')
+  return { sectionId: video.section_id, lessonId: video.id }
+}
+
+async function setDrip(sectionId: string, afterDays: number | null, opensAt: string | null = null) {
+  const staff = await createUser(site.db, { role: 'editor' })
+  await (await callerAs(site.db, staff)).drip.setSection({ courseId: COURSE, sectionId, afterDays, opensAt })
+}
+
+const dripMails = (to: string) =>
+  site.db
+    .selectFrom('mail_outbox')
+    .select(['subject', 'text_body'])
+    .where('kind', '=', 'drip_unlocked')
+    .where('to_address', '=', to)
+    .execute()
+
+describe('a section dripped 7 days after enrolment', () => {
+  it('is refused over HTTP and the API until the date, then opens and is mailed once', async () => {
+    const { sectionId, lessonId } = await dripTarget()
+    await setDrip(sectionId, 7)
+    const { user } = await buyerOfCourse(site.db, COURSE)
+    const cookie = await cookieOf(user)
+    const learner = await callerAs(site.db, user)
+
+    // Locked: the video file (whole and by range), the lesson's content, progress writes.
+    expect((await get(`/api/learn/media/${lessonId}`, { cookie })).status).toBe(403)
+    expect((await get(`/api/learn/media/${lessonId}`, { cookie, range: 'bytes=0-9' })).status).toBe(403)
+    const closed = await learner.learning.lesson({ courseId: COURSE, lessonId })
+    expect(closed.locked).toBe(true)
+    expect(closed.content).toBeNull()
+    const expected = new Date(now().getTime() + 7 * DAY * 1000)
+    expect(Math.abs(new Date(closed.unlocksAt ?? 0).getTime() - expected.getTime())).toBeLessThan(60_000)
+    await expect(learner.learning.setCompleted({ courseId: COURSE, lessonId, completed: true })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    })
+    // Over tRPC's HTTP transport as well: no body in the answer.
+    const trpc = await get(
+      `/trpc/learning.lesson?input=${encodeURIComponent(JSON.stringify({ courseId: COURSE, lessonId }))}`,
+      { cookie },
+    )
+    expect(await trpc.text()).not.toContain('"html"')
+
+    // The curriculum shows the section's date on each of its non-preview lessons.
+    const player = await learner.learning.course({ courseId: COURSE })
+    const section = player.sections.find((s) => s.id === sectionId)
+    expect(section?.unlocksAt).toBe(closed.unlocksAt)
+    for (const lesson of section?.lessons ?? []) {
+      expect(lesson.locked).toBe(!lesson.isPreview)
+      expect(lesson.unlocksAt).toBe(lesson.isPreview ? null : closed.unlocksAt)
+    }
+
+    // Staff never wait.
+    const staff = await createUser(site.db, { role: 'viewer' })
+    expect(
+      (await get(`/api/learn/media/${lessonId}`, { cookie: await cookieOf(staff), range: 'bytes=0-9' })).status,
+    ).toBe(206)
+
+    // (The seed's own learners of the course enrolled earlier: their mails are theirs; this learner's are counted.)
+    await sweepDripUnlocks(site.db, URL)
+    await advanceClock(6 * DAY)
+    await sweepDripUnlocks(site.db, URL)
+    expect(await dripMails(user.email)).toHaveLength(0)
+    expect((await get(`/api/learn/media/${lessonId}`, { cookie: await cookieOf(user) })).status).toBe(403)
+
+    await advanceClock(DAY + 3600)
+    const later = await cookieOf(user)
+    expect((await get(`/api/learn/media/${lessonId}`, { cookie: later, range: 'bytes=0-9' })).status).toBe(206)
+    const open = await (await callerAs(site.db, user)).learning.lesson({ courseId: COURSE, lessonId })
+    expect([open.locked, open.unlocksAt]).toEqual([false, null])
+
+    // The sweep mails once, even when it runs again (or twice at once).
+    const [first, again] = await Promise.all([sweepDripUnlocks(site.db, URL), sweepDripUnlocks(site.db, URL)])
+    expect(first + again).toBeGreaterThanOrEqual(1)
+    expect(await sweepDripUnlocks(site.db, URL)).toBe(0)
+    const mails = await dripMails(user.email)
+    expect(mails).toHaveLength(1)
+    expect(mails[0]?.text_body).toContain(`/learn/${COURSE}`)
+    // Nobody got the same section's mail twice.
+    const sent = await site.db
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'subject'])
+      .where('kind', '=', 'drip_unlocked')
+      .execute()
+    expect(new Set(sent.map((m) => m.to_address)).size).toBe(sent.length)
+  })
+
+  it('moves pending unlocks when the schedule changes, takes the later of days and date, and can be removed', async () => {
+    const { sectionId, lessonId } = await dripTarget()
+    await setDrip(sectionId, 10)
+    const { user } = await buyerOfCourse(site.db, COURSE)
+    const learner = await callerAs(site.db, user)
+    const at = async () => (await learner.learning.lesson({ courseId: COURSE, lessonId })).unlocksAt
+    const inDays = (days: number) => now().getTime() + days * DAY * 1000
+    expect(Math.abs(new Date((await at()) ?? 0).getTime() - inDays(10))).toBeLessThan(60_000)
+
+    await setDrip(sectionId, 2)
+    expect(Math.abs(new Date((await at()) ?? 0).getTime() - inDays(2))).toBeLessThan(60_000)
+
+    const date = new Date(inDays(20)).toISOString()
+    await setDrip(sectionId, 2, date)
+    expect(await at()).toBe(date)
+
+    await setDrip(sectionId, null, null)
+    expect(await at()).toBeNull()
+    expect((await learner.learning.lesson({ courseId: COURSE, lessonId })).locked).toBe(false)
+  })
+
+  it('lets only the course editors and staff editors set a schedule; customers are refused', async () => {
+    const { sectionId } = await dripTarget()
+    const customer = await callerAs(site.db, await createUser(site.db))
+    await expect(
+      customer.drip.setSection({ courseId: COURSE, sectionId, afterDays: 3, opensAt: null }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(customer.drip.schedule({ courseId: COURSE })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const viewer = await callerAs(site.db, await createUser(site.db, { role: 'viewer' }))
+    await expect(
+      viewer.drip.setSection({ courseId: COURSE, sectionId, afterDays: 3, opensAt: null }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(Array.isArray(await viewer.drip.schedule({ courseId: COURSE }))).toBe(true)
+  })
+})
