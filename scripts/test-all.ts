@@ -3,7 +3,9 @@
 // on PostgreSQL, child processes and timers, Playwright on the browser and the server. Vitest runs at a lower CPU
 // priority (nice 10), so the browser and the end-to-end server, whose tests wait with timeouts, get the CPU first,
 // and Vitest's output is held back and printed whole when it ends, so neither log is interleaved with the other.
-// TEST_SEQUENTIAL=1 runs the phases one after the other (as `npm test` did before). Exits non-zero when any fails.
+// TEST_SEQUENTIAL=1 runs the phases one after the other (as `npm test` did before); TEST_UNIT_ARGS and TEST_E2E_ARGS
+// (split on spaces) are passed on to Vitest and Playwright, e.g. TEST_E2E_ARGS=--reporter=json. Exits non-zero when
+// any phase fails.
 import { spawn } from 'node:child_process'
 import { mkdirSync, openSync, readFileSync } from 'node:fs'
 import os from 'node:os'
@@ -12,6 +14,7 @@ import path from 'node:path'
 const root = path.resolve(import.meta.dirname, '..')
 const sequential = process.env.TEST_SEQUENTIAL === '1'
 const timings: string[] = []
+const EXTRA_ARGS: Record<string, string> = { 'test:unit': 'TEST_UNIT_ARGS', 'test:e2e': 'TEST_E2E_ARGS' }
 const started = Date.now()
 
 function seconds(since: number) {
@@ -22,7 +25,9 @@ function seconds(since: number) {
 function run(script: string, options: { logFile?: string; nice?: number } = {}): Promise<number> {
   const since = Date.now()
   const output = options.logFile ? openSync(options.logFile, 'w') : 'inherit'
-  const child = spawn('npm', ['run', script], { cwd: root, stdio: ['ignore', output, output] })
+  const extra = (process.env[EXTRA_ARGS[script] ?? ''] ?? '').split(' ').filter(Boolean)
+  const args = ['run', script, ...(extra.length > 0 ? ['--', ...extra] : [])]
+  const child = spawn('npm', args, { cwd: root, stdio: ['ignore', output, output] })
   if (options.nice && child.pid) {
     try {
       os.setPriority(child.pid, options.nice) // the workers it starts later inherit it
