@@ -8,7 +8,8 @@ const seed = Number(process.env.TEST_SEED ?? Math.floor(Math.random() * 1_000_00
 if (!process.env.VITEST_WORKER_ID) console.log(`test order: shuffled, seed ${seed} (TEST_SEED=${seed} repeats it)`)
 const common = {
   // Staff need no second factor in tests unless a test asks (tests/integration/two-factor*.test.ts).
-  env: { STAFF_2FA: 'optional' },
+  // TEST_SEED reaches the workers too: tests that sample a large matrix pick their part with it (tests/support/seeded.ts).
+  env: { STAFF_2FA: 'optional', TEST_SEED: String(seed) },
   testTimeout: 20_000,
   hookTimeout: 60_000,
   sequence: { shuffle: { files: true, tests: true }, seed },

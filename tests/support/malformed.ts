@@ -119,12 +119,24 @@ export function hostileWholeInputs(): unknown[] {
 
 /** Every input to try for a procedure: each valid base, each base with one hostile leaf, hostile wholes. */
 export function malformedInputs(schema: Schema | undefined, hugeLength: number): unknown[] {
+  const { bases, mutated, wholes } = malformedInputSets(schema, hugeLength)
+  return [undefined, ...bases, ...mutated, ...wholes]
+}
+
+/**
+ * The same inputs in three sets: the valid bases (does a caller get past the procedure's access check?), the bases
+ * with one hostile leaf each (every leaf path × every hostile leaf) and the hostile wholes.
+ */
+export function malformedInputSets(
+  schema: Schema | undefined,
+  hugeLength: number,
+): { bases: unknown[]; mutated: unknown[]; wholes: unknown[] } {
   const wholes = hostileWholeInputs()
-  if (!schema) return [undefined, ...wholes]
+  if (!schema) return { bases: [], mutated: [], wholes }
   const bases = validValues(schema).filter((value) => value !== undefined)
   const leaves = hostileLeaves(hugeLength)
   const mutated = bases.flatMap((base) =>
     leafPaths(base).flatMap((path) => leaves.map((leaf) => withLeaf(base, path, leaf))),
   )
-  return [undefined, ...bases, ...mutated, ...wholes]
+  return { bases, mutated, wholes }
 }
