@@ -1,5 +1,5 @@
 // `npm test`: lint, type-check and build, then the Vitest run (PGlite and, with TEST_DATABASE_URL, PostgreSQL) and
-// the Playwright run at the same time (decision 0047). Neither phase keeps both cores busy on its own: Vitest waits
+// the Playwright run at the same time (decision 0049). Neither phase keeps both cores busy on its own: Vitest waits
 // on PostgreSQL, child processes and timers, Playwright on the browser and the server. Vitest runs at a lower CPU
 // priority (nice 10), so the browser and the end-to-end server, whose tests wait with timeouts, get the CPU first,
 // and Vitest's output is held back and printed whole when it ends, so neither log is interleaved with the other.
