@@ -1,9 +1,11 @@
 // The bundle list and editor, shared by the studio (a creator's own bundles and courses) and the admin (every bundle,
 // any course). The server checks the plan, the ownership and the price on every save; this form only collects.
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { type Currency, formatMoney } from '#shared/money.ts'
@@ -178,7 +180,12 @@ function BundleForm({
   }
 
   return (
-    <form onSubmit={submit} className={`${panel} ${css({ display: 'grid', gap: '4' })}`} aria-label="Bundle">
+    <form
+      {...SCRIPT_ONLY_FORM}
+      onSubmit={submit}
+      className={`${panel} ${css({ display: 'grid', gap: '4' })}`}
+      aria-label="Bundle"
+    >
       <h2 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>
         {bundle ? `Edit ${bundle.title}` : 'New bundle'}
       </h2>

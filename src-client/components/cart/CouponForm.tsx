@@ -1,9 +1,11 @@
 // 'Apply code' on the cart: one code per cart. The server says whether it applies and, if not, why (unknown, not
 // started, expired, used up, already used by you, nothing in the cart qualifies, below the minimum); the message
 // sits under the field and is announced.
+
 import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { COUPON_MESSAGES } from '#shared/promotions.ts'
 import { css } from '#styled-system/css'
@@ -73,7 +75,13 @@ export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
     )
   }
   return (
-    <form aria-label="Apply a coupon" method="post" className={box} onSubmit={(event) => void submit(event)} noValidate>
+    <form
+      {...SCRIPT_ONLY_FORM}
+      aria-label="Apply a coupon"
+      className={box}
+      onSubmit={(event) => void submit(event)}
+      noValidate
+    >
       <TextField
         name="code"
         label="Coupon code"

@@ -2,7 +2,9 @@
 // window, the limits and the minimum. The browser only reads the fields; the server checks everything (a negative or
 // > 100 % discount, a fixed amount above a course's price, an end before the start, a hostile code) and its message
 // goes under the field.
+
 import { type FormEvent, useState } from 'react'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { toMinorUnits } from '#shared/money.ts'
 import { COUPON_SCOPE_LABELS, type CouponScopeValue } from '#shared/promotions.ts'
 import { css } from '#styled-system/css'
@@ -95,7 +97,7 @@ export function CouponEditor({
   return (
     <form
       ref={errors.formRef}
-      method="post"
+      {...SCRIPT_ONLY_FORM}
       aria-label="New coupon"
       className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
       onSubmit={(event) => void submit(event)}

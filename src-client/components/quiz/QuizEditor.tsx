@@ -1,6 +1,7 @@
 // A quiz lesson's editor (studio and staff): pass mark, attempts, wait, time limit, shuffling, whether completion
 // needs it; the questions (single or multiple choice, true/false, short answer) each with its explanation; and the
 // quiz's numbers so far. The server checks every rule again (schemas/quiz.ts) and is the only one that grades.
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
@@ -8,6 +9,7 @@ import { CheckboxField, FormAlert, SelectField, TextAreaField, TextField } from 
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { QUIZ_LIMITS, QUIZ_QUESTION_LABELS, QUIZ_QUESTION_TYPES, type QuizQuestionType } from '#shared/quiz.ts'
@@ -115,7 +117,12 @@ function QuizForm({ quiz }: { quiz: Editor }) {
     })
   }
   return (
-    <form onSubmit={onSubmit} className={css({ display: 'grid', gap: '6' })} aria-labelledby="quiz-settings-title">
+    <form
+      {...SCRIPT_ONLY_FORM}
+      onSubmit={onSubmit}
+      className={css({ display: 'grid', gap: '6' })}
+      aria-labelledby="quiz-settings-title"
+    >
       <section className={card}>
         <h2 id="quiz-settings-title" className={css({ fontWeight: 'semibold', fontSize: 'lg', mb: '3' })}>
           Settings

@@ -2,6 +2,7 @@
 // (their answers saved as they change, a countdown when timed, submitted at the limit), and after each attempt the
 // score, pass or fail, and which answers were wrong with the explanation. The server sends no answer key before a
 // submission and does all the grading; this only shows what it answers.
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
@@ -10,6 +11,7 @@ import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
 import { useDateFormat } from '#client/lib/local-date.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
@@ -201,6 +203,7 @@ function AttemptForm({
   useEffect(() => () => window.clearTimeout(saveTimer.current), [])
   return (
     <form
+      {...SCRIPT_ONLY_FORM}
       className={css({ display: 'grid', gap: '4' })}
       aria-label="Quiz attempt"
       onSubmit={(event) => {
