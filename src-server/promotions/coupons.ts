@@ -23,6 +23,7 @@ export const LIVE_ORDER_STATUSES = [
 ] as const
 const PAID_STATUSES = ['paid', 'partially_refunded', 'refunded', 'disputed'] as const
 const UNIQUE_VIOLATION = '23505'
+const FOREIGN_KEY_VIOLATION = '23503'
 
 export interface Coupon extends PricedCoupon {
   id: string
@@ -274,6 +275,10 @@ export async function createCoupon(db: DB, input: CouponInput, createdBy: string
   } catch (error) {
     if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
       throw new DomainError('conflict', COUPON_MESSAGES.taken, { field: 'code' })
+    }
+    // A creator id that names no account (the schema checks only its shape).
+    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) {
+      throw new DomainError('invalid', 'Choose an existing creator', { field: 'creatorId' })
     }
     throw error
   }

@@ -21,6 +21,12 @@ export const applyCouponInput = z.strictObject({ code: couponCode })
 const minor = (message: string) => z.number().int(message).min(1, message).max(100_000_000, message)
 const amounts = (message: string) => z.partialRecord(z.enum(CURRENCIES), minor(message))
 
+// A coupon's window is a real date this century or the next (the database's timestamps cannot hold year 0).
+const couponInstant = z.iso.datetime({ offset: true }).refine((value) => {
+  const year = new Date(value).getUTCFullYear()
+  return year >= 2000 && year <= 2199
+}, 'Choose a date between the years 2000 and 2199')
+
 export const couponInput = z
   .strictObject({
     code: couponCode,
@@ -37,8 +43,8 @@ export const couponInput = z
     appliesTo: z.enum(COUPON_SCOPES),
     courseIds: z.array(z.string().trim().min(1).max(120)).max(200).default([]),
     creatorId: z.uuid().nullable().default(null),
-    startsAt: z.iso.datetime({ offset: true }).nullable().default(null),
-    endsAt: z.iso.datetime({ offset: true }).nullable().default(null),
+    startsAt: couponInstant.nullable().default(null),
+    endsAt: couponInstant.nullable().default(null),
     maxUses: z.number().int().min(1, 'The limit must be at least 1').max(1_000_000).nullable().default(null),
     maxUsesPerCustomer: z
       .number()

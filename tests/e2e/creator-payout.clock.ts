@@ -1,12 +1,17 @@
 // Issue 31's whole month in the browser, with the server's clock moved (TEST_CLOCK): a Pro creator onboards on the
-// fake Stripe, two buyers buy the course, one is refunded inside the 30-day window; the clock moves 31 days, so the
-// other sale's hold ends and the month's payout job runs. The Earnings page, the statement, the fake Stripe's
-// transfers and staff finance then all show the same cents.
+// fake Stripe, two buyers buy the course — one with a 20 % coupon, through the cart and a bank transfer — and the other
+// is refunded inside the 30-day window; the clock moves 31 days, so the kept sale's hold ends and the month's payout
+// job runs. The Earnings page, the statement, the fake Stripe's transfers and staff finance then all show the same
+// cents: the creator's share of what the buyer paid after the coupon.
 import { readFile } from 'node:fs/promises'
+import { awaitTransfer, createFromCart } from '../../src-server/flows/cart-order.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { refundOrder } from '../../src-server/flows/refunds.ts'
+import { defaultPayments } from '../../src-server/payments/config.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse, sell } from '../support/earnings.ts'
-import { createUser } from '../support/factories.ts'
+import { callerAs, createUser } from '../support/factories.ts'
+import { shopCaller } from '../support/shop.ts'
 import { advanceServerClock, expect, signInAs, test } from './fixtures.ts'
 
 /** The fake Stripe's secret key, from the run's list of secrets (scripts/e2e-server.ts writes it there). */
@@ -27,11 +32,32 @@ test('after the hold and the month’s job the creator is paid exactly the kept 
   const base = baseURL as string
   const creator = await createCreator(db, { plan: 'pro' })
   const title = `Payout Course ${Date.now().toString(36)}`
-  // $79.99 on Pro (5 %): the platform keeps $4.00, the creator's share is $75.99 — above the $50.00 threshold.
+  // $79.99 less a 20 % coupon is $63.99; Pro's 5 % of it is $3.1995, allocated as $3.20, so the creator's share is
+  // $60.79 (the two add up to the net: largest remainder), above the $50.00 payout threshold.
   const course = await ownedCourse(db, creator.id, 7999, title)
-  const kept = await sell(db, [course])
-  const refunded = await sell(db, [course])
   const admin = await createUser(db, { role: 'admin' })
+  const code = `MONTH${Date.now().toString(36).toUpperCase()}`
+  await (await callerAs(db, admin)).admin.coupons.create({
+    code,
+    kind: 'percent',
+    percentOff: 20,
+    appliesTo: 'everything',
+  } as never)
+  const buyer = await createUser(db)
+  const shop = await shopCaller(db, buyer, { ...defaultPayments, paypalMeUrl: 'https://paypal.me/skillforge' })
+  await shop.cart.add({ kind: 'course', courseId: course.id })
+  await shop.cart.applyCoupon({ code })
+  const order = await createFromCart(db, {
+    userId: buyer.id,
+    currency: 'USD',
+    method: 'bank_transfer',
+    referencePrefix: 'SF',
+  })
+  expect(order.totalMinor).toBe(6399)
+  await awaitTransfer(db, buyer.id, order.id)
+  expect(await markPaid(db, order.id, { source: 'staff', actorId: admin.id })).toBe('fulfilled')
+  const kept = await db.selectFrom('orders').select('reference').where('id', '=', order.id).executeTakeFirstOrThrow()
+  const refunded = await sell(db, [course])
   await refundOrder(
     db,
     {
@@ -61,9 +87,9 @@ test('after the hold and the month’s job the creator is paid exactly the kept 
 
   await page.goto('/studio/earnings')
   const usd = page.getByLabel('Balances in USD')
-  // Two sales of $75.99 pending, one taken back by its refund.
+  // The coupon sale's $60.79 pending; the other sale's $75.99 taken back by its refund.
   await expect(usd.getByText('Pending (USD)')).toBeVisible()
-  await expect(usd).toContainText('$75.99')
+  await expect(usd.getByText('Pending (USD)').locator('..')).toContainText('$60.79')
   await expect(page.getByRole('region', { name: 'Ledger entries table' })).toContainText(
     `Refund of ${title} (order ${refunded.reference})`,
   )
@@ -77,23 +103,23 @@ test('after the hold and the month’s job the creator is paid exactly the kept 
 
   await page.goto('/studio/earnings')
   await expect(usd).toContainText('Paid out (USD)')
-  await expect(usd.getByText('Paid out (USD)').locator('..')).toContainText('$75.99')
+  await expect(usd.getByText('Paid out (USD)').locator('..')).toContainText('$60.79')
   await expect(usd.getByText('Pending (USD)').locator('..')).toContainText('$0.00')
   await expect(usd.getByText('Available (USD)').locator('..')).toContainText('$0.00')
 
-  // The fake Stripe holds exactly one transfer of 7599 cents to the creator's account.
+  // The fake Stripe holds exactly one transfer of 6079 cents to the creator's account.
   const transfers = await page.request.get(`${stripe}/v1/transfers?destination=${account.stripe_account_id}`, {
     headers: { authorization: `Bearer ${await fakeStripeKey()}` },
   })
   const listed = (await transfers.json()) as { data: { amount: number; currency: string }[] }
-  expect(listed.data.map((transfer) => [transfer.amount, transfer.currency])).toEqual([[7599, 'usd']])
+  expect(listed.data.map((transfer) => [transfer.amount, transfer.currency])).toEqual([[6079, 'usd']])
 
-  // The sale month's statement: the kept sale, the refunded one and its reversal, to the cent.
+  // The sale month's statement: the coupon sale at its discounted share, the refunded one and its reversal.
   const saleMonth = new Date(now.getTime() - 31 * 86_400_000).toISOString().slice(0, 7)
   const statement = await page.request.get(`/api/studio/statements/${saleMonth}.csv`)
   expect(statement.ok()).toBe(true)
   const csv = await statement.text()
-  expect(csv).toContain(`"Sale of ${title} (order ${kept.reference})","USD","75.99","0.00","0.00"`)
+  expect(csv).toContain(`"Sale of ${title} (order ${kept.reference})","USD","60.79","0.00","0.00"`)
   expect(csv).toContain(`"Refund of ${title} (order ${refunded.reference})","USD","-75.99","0.00","0.00"`)
 
   // Staff finance agrees: the payout is listed as paid, and nothing is owed to this creator any more.
@@ -102,7 +128,7 @@ test('after the hold and the month’s job the creator is paid exactly the kept 
   await signInAs(staff, base, db, admin, now)
   await staff.goto('/admin/finance')
   const payouts = staff.getByRole('region', { name: 'Payouts table' })
-  await expect(payouts.getByRole('row', { name: new RegExp(creator.email) })).toContainText('$75.99')
+  await expect(payouts.getByRole('row', { name: new RegExp(creator.email) })).toContainText('$60.79')
   await expect(payouts.getByRole('row', { name: new RegExp(creator.email) })).toContainText(/paid/i)
   await staffContext.close()
 })

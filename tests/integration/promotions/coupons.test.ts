@@ -57,6 +57,9 @@ describe('making coupons', () => {
     expect(await issues({ startsAt: '2026-12-10T00:00:00.000Z', endsAt: '2026-12-01T00:00:00.000Z' })).toContain(
       'The end must be after the start',
     )
+    // Found by the malformed-input fuzz: a date the database cannot hold, and a creator id naming no account.
+    expect(await issues({ startsAt: '0000-01-01T00:00:00Z' })).toContain('between the years 2000 and 2199')
+    expect(await issues({ creatorId: '00000000-0000-4000-8000-000000000000' })).toBe('Choose an existing creator')
     const creator = await createUser(db())
     const course = await ownedCourse(db(), creator.id, 2_000)
     expect(
