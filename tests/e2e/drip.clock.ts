@@ -4,7 +4,7 @@
 
 import { createUser } from '../support/factories.ts'
 import { studioCourseOf } from '../support/studio.ts'
-import { expect, signInAs, test } from './fixtures.ts'
+import { expect, serverNow, signInAs, test } from './fixtures.ts'
 
 const DAY = 86_400
 
@@ -42,9 +42,11 @@ test('a section dripped 7 days after enrolment opens when the clock moves 7 days
   await expect(week.getByTestId('drip-summary')).toHaveText('Opens 7 days after enrolment')
 
   const learner = await createUser(db, { firstName: 'Lena' })
+  // Access begins now on the server's clock (earlier clock specs may have moved it past the database's now()).
+  const began = await serverNow(page, baseURL as string)
   await db
     .insertInto('access_grants')
-    .values({ user_id: learner.id, kind: 'course', course_id: courseId, source: 'staff' })
+    .values({ user_id: learner.id, kind: 'course', course_id: courseId, source: 'staff', starts_at: began })
     .execute()
   await page.context().clearCookies()
   await signInAs(page, baseURL as string, db, learner)

@@ -89,13 +89,20 @@ export async function signInAs(
   baseURL: string,
   db: Kysely<Database>,
   user: { id: string },
-  /** The server's clock, in specs that moved it (tests/e2e/*.clock.ts): the session starts then. */
+  /** When the session starts: by default the server's own clock, which the clock specs move (TEST_CLOCK). */
   now?: Date,
 ) {
-  const { token } = await createSessionToken(db, user.id, true, now)
+  const { token } = await createSessionToken(db, user.id, true, now ?? (await serverNow(page, baseURL)))
   await page
     .context()
     .addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL, httpOnly: true, sameSite: 'Lax' }])
+}
+
+/** The server's clock (GET /api/test/clock, TEST_CLOCK=on), or this machine's when the route is not there. */
+export async function serverNow(page: Page, baseURL: string): Promise<Date | undefined> {
+  const response = await page.request.get(`${baseURL}/api/test/clock`).catch(() => null)
+  if (!response?.ok()) return undefined
+  return new Date(((await response.json()) as { now: string }).now)
 }
 
 /**
