@@ -5,7 +5,8 @@
 // platform, recorded with distributed 0.
 import { allocate, type Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
-import { post } from './ledger.ts'
+import { type LedgerEntry, post } from './ledger.ts'
+import { type Recipient, splitAmongCreators } from './shares.ts'
 
 /** The pool of a month: `basisPoints` of revenue less refunds, rounded down to the minor unit; never below 0. */
 export function poolOf(revenueMinor: number, refundedMinor: number, basisPoints: number): number {
@@ -20,6 +21,8 @@ export interface WatchedCourse {
   creatorId: string
   title: string
   seconds: number
+  /** Who shares the course's pool share (co-instructors, by the owner's percentages); absent: the creator alone. */
+  recipients?: readonly Recipient[]
 }
 
 export interface PoolShare extends WatchedCourse {
@@ -113,12 +116,18 @@ export async function recordPoolMonth(trx: DB, month: PoolMonth): Promise<PoolOu
       memo: `Premium pool ${month.month}: ${share.title} (${minutes(share.seconds)} min watched)`,
       entries: [
         { account: 'premium_pool', currency: month.currency, amountMinor: -share.shareMinor },
-        {
-          account: 'creator_available',
-          creatorId: share.creatorId,
-          currency: month.currency,
-          amountMinor: share.shareMinor,
-        },
+        // Split among the course's instructors as a sale is (largest remainder, no cent lost).
+        ...splitAmongCreators(
+          share.shareMinor,
+          share.recipients ?? [{ creatorId: share.creatorId, basisPoints: 10_000 }],
+        ).map(
+          (part): LedgerEntry => ({
+            account: 'creator_available',
+            creatorId: part.creatorId,
+            currency: month.currency,
+            amountMinor: part.creatorMinor,
+          }),
+        ),
       ],
     })
   }

@@ -71,7 +71,7 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
 }
 
 /** The course's instructors with a share; the owner alone when the course has no team rows (or none sums up). */
-function recipientsOf(shares: { userId: string; basisPoints: number }[] | undefined, ownerId: string) {
+export function recipientsOf(shares: { userId: string; basisPoints: number }[] | undefined, ownerId: string) {
   const paid = (shares ?? []).filter((share) => share.basisPoints > 0)
   if (paid.reduce((sum, share) => sum + share.basisPoints, 0) !== 10_000)
     return [{ creatorId: ownerId, basisPoints: 10_000 }]

@@ -4,11 +4,13 @@
 // split credited to creators (earnings/premium-pool.ts). One transaction per currency; running twice pays once.
 import { CURRENCIES, type Currency } from '../../src-shared/money.ts'
 import { premiumCourseFacts } from '../catalog/premium-courses.ts'
+import { courseShares } from '../creators/course-invites.ts'
 import { type PoolOutcome, recordPoolMonth, type WatchedCourse } from '../earnings/premium-pool.ts'
 import { monthBounds } from '../earnings/statements.ts'
 import type { DB } from '../kernel/db.ts'
 import { premiumWatchByCourse } from '../learning/watch-time.ts'
 import { premiumRevenueOfMonth } from '../orders/premium-revenue.ts'
+import { recipientsOf } from './creator-earnings.ts'
 
 /** The default share of Premium's net revenue pooled for creators: 30 % (PREMIUM_POOL_BASIS_POINTS). */
 export const DEFAULT_PREMIUM_POOL_BASIS_POINTS = 3000
@@ -26,14 +28,21 @@ export function poolMonthOf(now: Date): string {
  */
 async function watchedCreatorCourses(db: DB, month: string): Promise<WatchedCourse[]> {
   const watched = await premiumWatchByCourse(db, month)
-  const facts = await premiumCourseFacts(
-    db,
-    watched.map((row) => row.courseId),
-  )
+  const courseIds = watched.map((row) => row.courseId)
+  const [facts, instructors] = await Promise.all([premiumCourseFacts(db, courseIds), courseShares(db, courseIds)])
   return watched.flatMap((row) => {
     const course = facts.get(row.courseId)
     if (!course?.ownerId) return []
-    return [{ courseId: row.courseId, creatorId: course.ownerId, title: course.title, seconds: row.seconds }]
+    return [
+      {
+        courseId: row.courseId,
+        creatorId: course.ownerId,
+        title: course.title,
+        seconds: row.seconds,
+        // Co-instructors share the pool as they share sales: by the owner's percentages in force at the run.
+        recipients: recipientsOf(instructors.get(row.courseId), course.ownerId),
+      },
+    ]
   })
 }
 

@@ -2,11 +2,13 @@
 // stored per sale by largest remainder, released and reversed part by part, changed for future sales only; only the
 // owner sets them, for exactly the course's team, summing to 100 %.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addCoInstructor } from '../../../src-server/creators/course-invites.ts'
+import { addCoInstructor, courseShares } from '../../../src-server/creators/course-invites.ts'
 import { addCourseOwner } from '../../../src-server/creators/course-team.ts'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
+import { recordPoolMonth } from '../../../src-server/earnings/premium-pool.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { removeCourseCoInstructor, setCourseEarningShares } from '../../../src-server/flows/course-team-invites.ts'
+import { recipientsOf } from '../../../src-server/flows/creator-earnings.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { courseSharesInput } from '../../../src-shared/schemas/course-review.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
@@ -175,6 +177,47 @@ describe('co-instructors’ earnings shares', () => {
       .where('user_id', '=', owner.id)
       .executeTakeFirstOrThrow()
     expect(kept.share_basis_points).toBe(10_000)
+  })
+
+  it('splits a course’s Premium pool share among its instructors the same way, no cent lost', async () => {
+    const course = await teamCourse(1000)
+    await setCourseEarningShares(db(), owner.id, {
+      courseId: course.id,
+      shares: [
+        { userId: owner.id, percent: 50 },
+        { userId: co1.id, percent: 33.33 },
+        { userId: co2.id, percent: 16.67 },
+      ],
+    })
+    const before = await Promise.all([owner, co1, co2].map((person) => available(person.id)))
+    const instructors = (await courseShares(db(), [course.id])).get(course.id)
+    // A pool of 30 % of 10,001 = 3,000 cents, all to this course (the only one watched).
+    const outcome = await db()
+      .transaction()
+      .execute((trx) =>
+        recordPoolMonth(trx, {
+          month: '2031-01',
+          currency: 'USD',
+          revenueMinor: 10_001,
+          refundedMinor: 0,
+          basisPoints: 3000,
+          courses: [
+            {
+              courseId: course.id,
+              creatorId: owner.id,
+              title: course.title,
+              seconds: 600,
+              recipients: recipientsOf(instructors, owner.id),
+            },
+          ],
+        }),
+      )
+    expect(outcome.distributedMinor).toBe(3000)
+    const gained = await Promise.all(
+      [owner, co1, co2].map(async (person, index) => (await available(person.id)) - (before[index] ?? 0)),
+    )
+    expect(gained).toEqual([1500, 1000, 500])
+    for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
   })
 
   it('refuses out-of-bounds input at the edge', () => {
