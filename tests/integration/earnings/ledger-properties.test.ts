@@ -1,13 +1,14 @@
 // The earnings ledger under random histories (issue 31): sales (with the processor's fee at the sale, or taken later
 // as Stripe reports it), partial and full refunds, lost disputes and their chargeback fees, replays of any of them,
-// hold releases at random times and payouts of whatever is available, in any order. After every
-// history: the ledger sums to zero per currency; each creator's pending + available + paid out equals exactly the
-// shares of the lines they still keep less the chargeback fees charged (nothing created or lost); nobody is paid out more than that; and replaying
-// any fact changes nothing.
+// hold releases at random times, Premium pool months (and their replays) and payouts of whatever is available, in any
+// order. After every history: the ledger sums to zero per currency; each creator's pending + available + paid out
+// equals exactly the shares of the lines they still keep less the chargeback fees charged, plus their pool shares
+// (nothing created or lost); nobody is paid out more than that; and replaying any fact changes nothing.
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { post } from '../../../src-server/earnings/ledger.ts'
+import { poolOf, recordPoolMonth } from '../../../src-server/earnings/premium-pool.ts'
 import { takeChargebackFees, takeProcessorFees } from '../../../src-server/earnings/processor-fees.ts'
 import { recordSale, releaseDueHolds, reverseShares, splitLine } from '../../../src-server/earnings/shares.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
@@ -30,6 +31,7 @@ type Step =
   | { kind: 'refund' | 'dispute' | 'replaySale' | 'replayRefund' | 'fee' | 'chargeback'; line: number }
   | { kind: 'release'; days: number }
   | { kind: 'payout' }
+  | { kind: 'pool'; revenue: number; refunded: number; seconds: number; replay: boolean }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -56,6 +58,16 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), days: fc.integer({ min: 0, max: 45 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'payout' as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('pool' as const),
+      revenue: fc.integer({ min: 0, max: 500_000 }),
+      refunded: fc.integer({ min: 0, max: 600_000 }),
+      seconds: fc.integer({ min: 0, max: 3 }).map((n) => n * 600),
+      replay: fc.boolean(),
+    }),
+  },
 )
 
 let run = 0
@@ -79,6 +91,8 @@ it('balances, conserves every share and pays nobody more than they keep, whateve
       }[] = []
       let payouts = 0
       let chargebacks = 0
+      let pooled = 0
+      let poolMonths = 0
       for (const current of steps) {
         if (current.kind === 'sale') {
           const orderId = await placeOrder(db(), {
@@ -164,6 +178,28 @@ it('balances, conserves every share and pays nobody more than they keep, whateve
                 .execute((trx) => reverseShares(trx, [line.itemId], 'refund', 'replay')),
             ).toBe(0)
           }
+        } else if (current.kind === 'pool') {
+          // A month's pool, all of it this creator's course's when it was watched; a replay of the month pays nothing.
+          const index = poolMonths++
+          const month = {
+            month: `${2100 + run * 2 + Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`,
+            currency: 'USD' as const,
+            revenueMinor: current.revenue,
+            refundedMinor: current.refunded,
+            basisPoints: 3000,
+            courses: [{ courseId, creatorId: creator.id, title: 'Pool course', seconds: current.seconds }],
+          }
+          const first = await db()
+            .transaction()
+            .execute((trx) => recordPoolMonth(trx, month))
+          expect(first.distributedMinor).toBe(current.seconds > 0 ? poolOf(current.revenue, current.refunded, 3000) : 0)
+          pooled += first.distributedMinor
+          if (current.replay) {
+            const again = await db()
+              .transaction()
+              .execute((trx) => recordPoolMonth(trx, month))
+            expect(again.recorded).toBe(false)
+          }
         } else if (current.kind === 'release') {
           await releaseDueHolds(db(), new Date(start + current.days * DAY))
         } else if (current.kind === 'payout') {
@@ -202,8 +238,8 @@ it('balances, conserves every share and pays nobody more than they keep, whateve
         availableMinor: 0,
         paidOutMinor: 0,
       }
-      expect(balance.pendingMinor + balance.availableMinor + balance.paidOutMinor).toBe(kept - chargebacks)
-      expect(balance.paidOutMinor).toBeLessThanOrEqual(sold.reduce((sum, line) => sum + line.share, 0))
+      expect(balance.pendingMinor + balance.availableMinor + balance.paidOutMinor).toBe(kept - chargebacks + pooled)
+      expect(balance.paidOutMinor).toBeLessThanOrEqual(sold.reduce((sum, line) => sum + line.share, 0) + pooled)
       expect(balance.pendingMinor).toBeGreaterThanOrEqual(0)
     }),
     { numRuns: 25 },
