@@ -40,6 +40,24 @@ export async function courseAccessSource(
   return null
 }
 
+/**
+ * Whether the user may open this lesson, and through which hold on the course (null for a preview, which needs
+ * none): one lookup for callers that need both (a progress save credits Premium watching by it).
+ */
+export async function lessonAccess(
+  db: DB,
+  user: AccessUser,
+  course: CourseForAccess,
+  lesson: { id: string; isPreview: boolean },
+  now = clock.now(),
+): Promise<{ open: boolean; source: AccessSource | null }> {
+  if (lesson.isPreview && course.status === 'published') return { open: true, source: null }
+  const source = await courseAccessSource(db, user, course, now)
+  if (source === null || user === null) return { open: false, source }
+  // Drip (issue 33): a learner's lesson in a section not yet open is refused like a lesson not held.
+  return { open: (await lessonLockedUntil(db, user.id, course.id, lesson.id, source, now)) === null, source }
+}
+
 /** May the user open this lesson (body, video, attachments)? A dripped lesson opens on its date (drip-access.ts). */
 export async function canOpenLesson(
   db: DB,
@@ -48,11 +66,7 @@ export async function canOpenLesson(
   lesson: { id: string; isPreview: boolean },
   now = clock.now(),
 ): Promise<boolean> {
-  if (lesson.isPreview && course.status === 'published') return true
-  const source = await courseAccessSource(db, user, course, now)
-  if (source === null || user === null) return false
-  // Drip (issue 33): a learner's lesson in a section not yet open is refused like a lesson not held.
-  return (await lessonLockedUntil(db, user.id, course.id, lesson.id, source, now)) === null
+  return (await lessonAccess(db, user, course, lesson, now)).open
 }
 
 /**

@@ -12,7 +12,7 @@ import { completeCourseIfDone, type Learner } from '../learning/completion.ts'
 import { mergeRanges, watchedEnough, watchedSeconds } from '../learning/ranges.ts'
 import { ensureProgressRow, lockProgress } from '../learning/repository.ts'
 import { recordPremiumWatch } from '../learning/watch-time.ts'
-import { canOpenLesson, courseAccessSource } from './lesson-access.ts'
+import { courseAccessSource, lessonAccess } from './lesson-access.ts'
 
 type VideoProgress = z.output<typeof videoProgressInput>
 type LessonCompletion = z.output<typeof lessonCompletionInput>
@@ -27,14 +27,11 @@ async function openLesson(db: DB, user: SessionLearner, courseId: string, lesson
   const lesson = await findLessonRow(db, courseId, lessonId)
   if (!lesson) throw new DomainError('not_found', 'Lesson not found')
   const course = courseOfLessonRow(lesson)
-  // Drip, previews and the learner's hold on the course all decide here (flows/lesson-access.ts).
-  if (!(await canOpenLesson(db, user, course, { id: lesson.id, isPreview: lesson.is_preview }))) {
-    throw new DomainError('forbidden', 'You do not have access to this lesson')
-  }
-  // A preview earns nothing from the Premium pool; other watching is Premium's when the course is held through it.
-  const preview = lesson.is_preview && course.status === 'published'
-  const source = preview ? null : await courseAccessSource(db, user, course)
-  return { course, lesson, premium: source === 'premium' }
+  // Drip, previews and the learner's hold on the course all decide here, in one lookup (flows/lesson-access.ts). A
+  // preview earns nothing from the Premium pool; other watching is Premium's when the course is held through it.
+  const access = await lessonAccess(db, user, course, { id: lesson.id, isPreview: lesson.is_preview })
+  if (!access.open) throw new DomainError('forbidden', 'You do not have access to this lesson')
+  return { course, lesson, premium: access.source === 'premium' }
 }
 
 export interface ProgressResult {
