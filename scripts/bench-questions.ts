@@ -1,4 +1,4 @@
-// `npx tsx scripts/bench-questions.ts [questions]`: times the questions under lessons (issue 33) on an embedded
+// `npm run bench:questions -- [questions]`: times the questions under lessons (issue 33) on an embedded
 // database holding many questions in one course (default 10,000; 2,500 of them under the lesson read): the first page
 // and a deep page (keyset) in each sort, and a search within the course.
 import { sql } from 'kysely'
