@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // Unit and integration tests run against PGlite always, and the integration tests against PostgreSQL too
@@ -10,8 +11,10 @@ const common = {
   // Staff need no second factor in tests unless a test asks (tests/integration/two-factor*.test.ts).
   // TEST_SEED reaches the workers too: tests that sample a large matrix pick their part with it (tests/support/seeded.ts).
   env: { STAFF_2FA: 'optional', TEST_SEED: String(seed) },
-  testTimeout: 20_000,
-  hookTimeout: 60_000,
+  // Generous bounds, not speed checks (those are benchmarks): beside Playwright on a busy 2-core machine a test that
+  // takes 3 s alone has taken 20–40 s, and a file's set-up (a database and a whole server) over 60 s.
+  testTimeout: 45_000,
+  hookTimeout: 120_000,
   sequence: { shuffle: { files: true, tests: true }, seed },
 }
 const projects = [
@@ -35,4 +38,9 @@ if (process.env.TEST_DATABASE_URL) {
   })
 }
 
-export default defineConfig({ test: { projects, pool: 'forks' } })
+// At least two workers, also on a 2-core machine (Vitest's default there is one): the files wait on PostgreSQL, child
+// processes and timers, and `npm test` runs Vitest at a lower priority beside Playwright, so a second worker takes
+// only the CPU the browser leaves, and both cores once Playwright has ended (decision 0049).
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, os.availableParallelism() - 1))
+
+export default defineConfig({ test: { projects, pool: 'forks', maxWorkers } })

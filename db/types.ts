@@ -69,9 +69,13 @@ export interface CoursesTable {
   instructor_id: string | null
   instructor_name: string
   image_url: Generated<string>
+  /** The list price the catalogue filters and sorts by: the price in `currency` (0: free). Kept from the two below. */
   price_minor: number
   original_price_minor: number | null
   currency: Generated<string>
+  /** What a buyer pays in USD / GBP (null: not sold in that currency; both null: free or an older row's list price). */
+  price_usd_minor: Generated<number | null>
+  price_gbp_minor: Generated<number | null>
   rating: Generated<number>
   review_count: Generated<number>
   students_count: Generated<number>
@@ -84,6 +88,8 @@ export interface CoursesTable {
   requirements: Json<string[]>
   /** Whether an active Premium subscription opens this course (catalog owns it; admin course dialog). */
   included_in_premium: Generated<boolean>
+  /** Whether the course's buyers (not only Premium members) may save its lessons for offline. */
+  offline_for_buyers: Generated<boolean>
   status: Generated<CourseStatus>
   /** The creator who owns the course; null for a house course run by staff. */
   owner_id: string | null
@@ -206,6 +212,44 @@ export interface DataExportsTable {
   expires_at: Date | null
 }
 
+/** A person's request to delete their account (privacy/deletions.ts is its only writer). */
+export interface AccountDeletionsTable {
+  user_id: string
+  requested_by: string | null
+  requested_at: Date
+  /** The end of the cool-off: the deletion job erases the account after it. */
+  erase_after: Date
+  /** When the "deleted tomorrow" reminder was queued. */
+  reminded_at: Date | null
+  erased_at: Date | null
+  /** When every Stripe customer of the person was deleted at Stripe; null while one is still to go. */
+  stripe_deleted_at: Date | null
+}
+
+export interface UserPasskeysTable {
+  id: Generated<string>
+  user_id: string
+  /** base64url. */
+  credential_id: string
+  /** COSE public key. */
+  public_key: Uint8Array
+  /** The authenticator's signature counter last seen (0 when it keeps none). */
+  counter: ColumnType<string, number | string, number | string>
+  /** Comma-separated AuthenticatorTransport values. */
+  transports: string
+  name: string
+  created_at: Date
+  last_used_at: Date | null
+}
+
+export interface WebauthnChallengesTable {
+  /** base64url; the primary key, consumed by one DELETE. */
+  challenge: string
+  purpose: 'register' | 'sign_in'
+  user_id: string | null
+  expires_at: Date
+}
+
 export interface UsersTable {
   id: Generated<string>
   email: string
@@ -291,12 +335,19 @@ export interface MailOutboxTable {
   job_id: string | null
   /** A List-Unsubscribe address (a cart reminder's), sent as that header. */
   list_unsubscribe: string | null
+  /** A calendar invitation sent with the mail (a live session's .ics), and its METHOD (REQUEST or CANCEL). */
+  calendar_ics: string | null
+  calendar_method: string | null
+  /** The sender's display name (a white-label school's), with MAIL_FROM's address; null: MAIL_FROM as it is. */
+  from_name: string | null
 }
 
 /** What an order line is; a bundle is a cart line only (an order holds its courses, see bundle_id). */
 export type OrderItemKind = 'course' | 'service_package' | 'plan'
 export type CartItemKind = OrderItemKind | 'bundle'
 export type BillingCycle = 'monthly' | 'annual'
+/** How a buyer reached a course page: a catalogue search result, or browsing the catalogue (null: direct). */
+export type SalesChannel = 'search' | 'catalogue'
 export type OrderStatus =
   | 'pending'
   | 'awaiting_transfer'
@@ -318,6 +369,10 @@ export interface CartItemsTable {
   plan_id: string | null
   billing_cycle: BillingCycle | null
   bundle_id: string | null
+  /** A course line: the currency the buyer chose to pay in (null: the course's list currency). */
+  currency: Generated<'USD' | 'GBP' | null>
+  /** A course line: how the buyer reached the course page (null: direct). */
+  channel: Generated<SalesChannel | null>
   /** Generated: kind:id. Unique per user, so a duplicate cannot be inserted even by concurrent requests. */
   item_key: GeneratedAlways<string>
   added_at: CreatedAt
@@ -403,6 +458,8 @@ export interface OrderItemsTable {
   /** The line's share of the order's coupon discount (largest remainder), stored once: the line's price is
    * unit_price_minor - discount_minor for the invoice, refunds, the gateways and the creator's share. */
   discount_minor: Generated<number>
+  /** A course line: how the buyer reached the course page, copied from the cart line (null: direct). */
+  channel: Generated<SalesChannel | null>
   /** Set when the line was given back (the refund that did it). */
   refund_id: string | null
   refunded_at: Date | null
@@ -715,7 +772,8 @@ export interface AuthTokensTable {
   /** SHA-256 of the token (hex); the token itself is only in the e-mail. */
   token_hash: string
   user_id: string
-  purpose: 'verify_email' | 'reset_password'
+  /** confirm_action: an e-mailed code that stands in for the password of an account without one. */
+  purpose: 'verify_email' | 'reset_password' | 'confirm_action'
   expires_at: Date
   used_at: Date | null
   created_at: CreatedAt
@@ -866,6 +924,140 @@ export interface CourseInstructorInvitesTable {
   created_at: CreatedAt
 }
 
+/** A creator's school: its public page /s/{slug}; one per creator (the owner). */
+export interface SchoolsTable {
+  id: Generated<string>
+  owner_id: string
+  name: string
+  slug: string
+  created_at: CreatedAt
+  updated_at: Generated<Date>
+}
+
+export type SchoolMemberRole = 'instructor' | 'finance' | 'support'
+
+/** A school's own domain (decision 0063): served once a TXT record at _skillforge-verify.<host> holds the token. */
+export interface SchoolDomainsTable {
+  school_id: string
+  hostname: string
+  verification_token: string
+  verified_at: Date | null
+  checked_at: Date | null
+  created_at: CreatedAt
+}
+
+/** A school's white-label brand (decision 0063), shown while the owner's plan includes it. */
+export interface SchoolBrandsTable {
+  school_id: string
+  display_name: string
+  brand_color: string
+  logo_url: string | null
+  updated_at: Generated<Date>
+}
+
+/** A person the owner added to the school's team, with one role. */
+export interface SchoolMembersTable {
+  school_id: string
+  user_id: string
+  role: SchoolMemberRole
+  added_by: string | null
+  created_at: CreatedAt
+}
+
+/** An e-mailed invitation to a school's team (single use, 7 days). */
+export interface SchoolInvitesTable {
+  id: Generated<string>
+  school_id: string
+  email: string
+  role: SchoolMemberRole
+  /** SHA-256 of the e-mailed token. */
+  token_hash: Uint8Array
+  invited_by: string | null
+  expires_at: Date
+  accepted_at: Date | null
+  accepted_by: string | null
+  created_at: CreatedAt
+}
+
+/** A school's API key (decision 0060): only the SHA-256 of the key is stored; the prefix names it in lists. */
+export interface ApiKeysTable {
+  id: Generated<string>
+  school_id: string
+  name: string
+  prefix: string
+  secret_hash: Uint8Array
+  scopes: string[]
+  expires_at: Date | null
+  last_used_at: Date | null
+  revoked_at: Date | null
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+/** A school's OpenID Connect provider (decision 0062); the client secret sealed at rest, never sent to a client. */
+export interface SchoolSsoTable {
+  school_id: string
+  issuer: string
+  client_id: string
+  /** "gcm:<iv>:<sealed>" under TWO_FACTOR_KEY, or "raw:<base64>" when it is unset (as TOTP keys). */
+  client_secret_sealed: string
+  /** Lower-case domains whose addresses may sign in ("example.com"). */
+  allowed_domains: GeneratedJson<string[]>
+  enabled: Generated<boolean>
+  require_for_members: Generated<boolean>
+  created_at: CreatedAt
+  updated_at: Generated<Date>
+}
+
+/** A provider identity (issuer + subject) of a school's SSO linked to a local account by its verified e-mail. */
+export interface SchoolSsoLinksTable {
+  school_id: string
+  issuer: string
+  subject: string
+  user_id: string
+  created_at: CreatedAt
+  last_used_at: Generated<Date>
+}
+
+/** A school's outgoing webhook endpoint (decision 0061). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>
+  school_id: string
+  url: string
+  description: Generated<string>
+  event_types: ColumnType<string[], string[], string[]>
+  /** Standard Webhooks secret (whsec_…): kept as is, since every delivery is signed with it. */
+  secret: string
+  /** The secret before the last rotation, still signing until previous_secret_expires_at. */
+  previous_secret: string | null
+  previous_secret_expires_at: Date | null
+  enabled: Generated<boolean>
+  disabled_reason: string | null
+  /** The first failure since the last success: 3 days of failures disable the endpoint. */
+  failing_since: Date | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
+/** One event for one endpoint: its payload, its attempts and outcome. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>
+  endpoint_id: string
+  event_id: string
+  event_type: string
+  payload: Json<Record<string, unknown>>
+  attempts: Generated<number>
+  next_attempt_at: Date | null
+  job_id: string | null
+  last_status_code: number | null
+  last_error: string | null
+  last_attempt_at: Date | null
+  delivered_at: Date | null
+  failed_at: Date | null
+  replay_of: string | null
+  created_at: CreatedAt
+}
+
 export interface CourseDraftsTable {
   course_id: string
   fields: GeneratedJson<Record<string, unknown>>
@@ -917,6 +1109,82 @@ export type LedgerAccount =
   | 'platform_fees'
   | 'processor_fees'
   | 'premium_pool'
+
+/** Course-page views and add-to-cart per course and UTC day ('YYYY-MM-DD'), counted by the server in batches. */
+export interface CourseEventCountsTable {
+  course_id: string
+  day: ColumnType<string, string, string>
+  views: Generated<number>
+  cart_adds: Generated<number>
+}
+
+/** bigint sums: node-postgres reads them as strings; Number() them. */
+type BigSum = ColumnType<string | number, number | undefined, number>
+
+/** Sales of a course on one UTC day in one currency (analytics/rollup.ts); a refund on the day it was given. */
+export interface AnalyticsSalesDailyTable {
+  course_id: string
+  day: ColumnType<string, string, string>
+  currency: 'USD' | 'GBP'
+  gross_minor: BigSum
+  discount_minor: BigSum
+  refund_minor: BigSum
+  platform_fee_minor: BigSum
+  net_minor: BigSum
+  units: Generated<number>
+  units_direct: Generated<number>
+  units_coupon: Generated<number>
+  units_bundle: Generated<number>
+  units_gift: Generated<number>
+  units_search: Generated<number>
+  units_catalogue: Generated<number>
+  refunds: Generated<number>
+}
+
+/** Learners of a course by how far they got (cumulative), refreshed by the analytics job. */
+export interface AnalyticsCourseProgressTable {
+  course_id: string
+  started: number
+  p25: number
+  p50: number
+  p75: number
+  completed: number
+  refreshed_at: Date
+}
+
+/** Per lesson: learners who reached and completed it, video stop points in 10-second buckets, quiz passes. */
+export interface AnalyticsLessonStatsTable {
+  course_id: string
+  lesson_id: string
+  reached: number
+  completed: number
+  stop_buckets: ColumnType<number[], string, string>
+  quiz_takers: number
+  quiz_passers: number
+}
+
+/** Reviews given to a course on one UTC day (visible ones, as of the rollup) and their stars summed. */
+export interface AnalyticsRatingsDailyTable {
+  course_id: string
+  day: ColumnType<string, string, string>
+  reviews: number
+  stars: number
+}
+
+/** Course lines given back on one UTC day, per currency and reason (the buyer's request, else staff's note). */
+export interface AnalyticsRefundReasonsDailyTable {
+  course_id: string
+  day: ColumnType<string, string, string>
+  currency: 'USD' | 'GBP'
+  reason: string
+  refunds: number
+  refund_minor: BigSum
+}
+
+export interface AnalyticsRollupStateTable {
+  name: string
+  value: string
+}
 
 export interface LedgerTransactionsTable {
   id: Generated<string>
@@ -971,7 +1239,9 @@ export interface CreatorPayoutsTable {
 }
 
 export type CouponKind = 'percent' | 'fixed'
-export type CouponScope = 'everything' | 'courses' | 'creator' | 'service_packages'
+export type CouponScope = 'everything' | 'courses' | 'creator' | 'service_packages' | 'plans'
+/** How long a plan coupon discounts the plan (Stripe's coupon durations). */
+export type PlanCouponDuration = 'once' | 'repeating' | 'forever'
 /** Minor units per currency ({"USD": 1000}). */
 export type AmountsByCurrency = Partial<Record<'USD' | 'GBP', number>>
 
@@ -993,6 +1263,9 @@ export interface CouponsTable {
   max_uses_per_customer: number | null
   first_purchase_only: Generated<boolean>
   active: Generated<boolean>
+  /** Set exactly for a plan coupon (applies_to 'plans'); months only for 'repeating'. */
+  plan_duration: PlanCouponDuration | null
+  plan_duration_months: number | null
   created_by: string
   created_at: CreatedAt
 }
@@ -1069,7 +1342,24 @@ export interface CreatorUploadsTable {
   lesson_id: string | null
   created_at: CreatedAt
   finished_at: Date | null
+  /** HLS renditions (issue 37): null never asked; 'unavailable' no ffmpeg (plays as uploaded). */
+  transcode_status: TranscodeStatus | null
+  transcode_percent: Generated<number>
+  transcode_job_id: string | null
+  /** The renditions' storage prefix (ends with '/'): master.m3u8, <h>p/index.m3u8, <h>p/stream.mp4, poster.jpg. */
+  hls_prefix: string | null
+  /** The renditions' heights, "360,720". */
+  hls_heights: string | null
+  transcoded_at: Date | null
+  /** A lesson video uploaded by staff (/api/admin/lesson-video): no creator's plan counts it; released when unused. */
+  staff_upload: Generated<boolean>
+  /** 'application': the sample video of an application to teach (no plan counts it, never a lesson's). */
+  purpose: Generated<UploadPurpose>
 }
+
+export type UploadPurpose = 'lesson' | 'application'
+
+export type TranscodeStatus = 'queued' | 'processing' | 'ready' | 'failed' | 'unavailable'
 
 export interface LessonAttachmentsTable {
   id: Generated<string>
@@ -1203,6 +1493,8 @@ export interface GiftsTable {
   mail_count: Generated<number>
   claimed_by: string | null
   claimed_at: Date | null
+  /** A gifted plan: the prepaid term in months (1, 3 or 12); null for a gifted course. */
+  plan_months: number | null
   created_at: CreatedAt
   updated_at: UpdatedAt
 }
@@ -1280,11 +1572,70 @@ export interface LessonPostReportsTable {
   reporter_id: string
   reason: string
   created_at: CreatedAt
+  /** Set when a moderator dismissed the report (the post stays as it is). */
+  dismissed_at: Date | null
+  dismissed_by: string | null
+}
+
+/** An image uploaded for a question or answer under a lesson: private, served to those who may see the lesson. */
+export interface LessonPostImagesTable {
+  id: Generated<string>
+  course_id: string
+  lesson_id: string
+  uploader_id: string
+  storage_key: string
+  content_type: string
+  size_bytes: number
+  /** The question or answer whose body uses it, set when that post is saved; null until then (swept after a day). */
+  post_id: string | null
+  post_kind: 'question' | 'answer' | null
+  created_at: CreatedAt
 }
 
 export interface QuestionDigestOptoutsTable {
   course_id: string
   user_id: string
+}
+
+/** A live session (issue 34): for a course's learners (course_id) or all Premium members (course_id null). */
+export interface LiveSessionsTable {
+  id: Generated<string>
+  course_id: string | null
+  host_id: string
+  title: string
+  description: string
+  starts_at: Date
+  duration_minutes: number
+  /** IANA time zone the host scheduled it in (the invitation's TZID). */
+  time_zone: string
+  capacity: number
+  /** https only; shown to no one but the host: members go through /live/<id>/join. */
+  join_url: string
+  sequence: Generated<number>
+  cancelled_at: Date | null
+  recording_lesson_id: string | null
+  recording_url: string | null
+  created_at: CreatedAt
+  updated_at: Generated<Date>
+}
+
+export type LiveRegistrationStatus = 'registered' | 'waitlisted' | 'cancelled'
+
+export interface LiveRegistrationsTable {
+  session_id: string
+  user_id: string
+  status: LiveRegistrationStatus
+  requested_at: Generated<Date>
+  reminded_at: Date | null
+  cancelled_at: Date | null
+}
+
+export interface LiveAttendanceTable {
+  session_id: string
+  user_id: string
+  first_joined_at: Date
+  last_joined_at: Date
+  joins: Generated<number>
 }
 
 export interface QuestionDigestsTable {
@@ -1293,6 +1644,76 @@ export interface QuestionDigestsTable {
   /** The UTC day (YYYY-MM-DD) the digest covers. */
   day: string
   questions: number
+  sent_at: CreatedAt
+}
+
+/** One thread per member and course (issue 34): the member writes, the course's instructors answer. */
+export interface CourseMessageThreadsTable {
+  id: Generated<string>
+  course_id: string
+  member_id: string
+  subject: string
+  closed_at: Date | null
+  closed_by: string | null
+  last_message_at: ColumnType<Date, Date | string | undefined, Date>
+  created_at: CreatedAt
+}
+
+export interface CourseMessagesTable {
+  id: Generated<string>
+  thread_id: string
+  author_id: string
+  from_instructor: boolean
+  body: string
+  created_at: CreatedAt
+}
+
+export interface CourseMessageReadsTable {
+  thread_id: string
+  user_id: string
+  read_at: Date
+}
+
+export interface CourseMessageFilesTable {
+  id: Generated<string>
+  course_id: string
+  /** Null until the message that carries it is sent (with message_id). */
+  thread_id: string | null
+  /** Null until the message that carries it is sent. */
+  message_id: string | null
+  storage_key: string
+  file_name: string
+  content_type: string
+  size_bytes: number
+  uploaded_by: string
+  created_at: CreatedAt
+}
+
+export interface CourseMessageBlocksTable {
+  course_id: string
+  member_id: string
+  blocked_by: string
+  reason: string | null
+  created_at: CreatedAt
+}
+
+export interface CourseMessageReportsTable {
+  thread_id: string
+  reporter_id: string
+  reason: string
+  created_at: CreatedAt
+}
+
+export interface CourseMessageMailSettingsTable {
+  user_id: string
+  daily_digest: boolean
+}
+
+export interface CourseMessageDigestsTable {
+  user_id: string
+  /** The UTC day (YYYY-MM-DD) the digest covers. */
+  day: string
+  messages: number
   sent_at: CreatedAt
 }
 
@@ -1308,8 +1729,25 @@ export interface Database {
   course_submissions: CourseSubmissionsTable
   course_drafts: CourseDraftsTable
   course_instructor_invites: CourseInstructorInvitesTable
+  schools: SchoolsTable
+  school_members: SchoolMembersTable
+  school_sso: SchoolSsoTable
+  school_sso_links: SchoolSsoLinksTable
+  school_invites: SchoolInvitesTable
+  school_domains: SchoolDomainsTable
+  school_brands: SchoolBrandsTable
+  api_keys: ApiKeysTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
   creator_uploads: CreatorUploadsTable
   earning_shares: EarningSharesTable
+  course_event_counts: CourseEventCountsTable
+  analytics_sales_daily: AnalyticsSalesDailyTable
+  analytics_course_progress: AnalyticsCourseProgressTable
+  analytics_lesson_stats: AnalyticsLessonStatsTable
+  analytics_rollup_state: AnalyticsRollupStateTable
+  analytics_ratings_daily: AnalyticsRatingsDailyTable
+  analytics_refund_reasons_daily: AnalyticsRefundReasonsDailyTable
   earning_share_parts: EarningSharePartsTable
   creator_payout_accounts: CreatorPayoutAccountsTable
   creator_payouts: CreatorPayoutsTable
@@ -1333,6 +1771,9 @@ export interface Database {
   promo_videos: PromoVideosTable
   users: UsersTable
   data_exports: DataExportsTable
+  account_deletions: AccountDeletionsTable
+  user_passkeys: UserPasskeysTable
+  webauthn_challenges: WebauthnChallengesTable
   sessions: SessionsTable
   user_totp: UserTotpTable
   user_recovery_codes: UserRecoveryCodesTable
@@ -1382,6 +1823,18 @@ export interface Database {
   lesson_answers: LessonAnswersTable
   lesson_question_votes: LessonQuestionVotesTable
   lesson_post_reports: LessonPostReportsTable
+  lesson_post_images: LessonPostImagesTable
   question_digest_optouts: QuestionDigestOptoutsTable
   question_digests: QuestionDigestsTable
+  course_message_threads: CourseMessageThreadsTable
+  course_messages: CourseMessagesTable
+  course_message_reads: CourseMessageReadsTable
+  course_message_files: CourseMessageFilesTable
+  course_message_blocks: CourseMessageBlocksTable
+  course_message_reports: CourseMessageReportsTable
+  course_message_mail_settings: CourseMessageMailSettingsTable
+  course_message_digests: CourseMessageDigestsTable
+  live_sessions: LiveSessionsTable
+  live_registrations: LiveRegistrationsTable
+  live_attendance: LiveAttendanceTable
 }

@@ -48,6 +48,10 @@ const env: NodeJS.ProcessEnv = {
   STAFF_2FA: 'optional',
   // The clock specs (tests/e2e/*.clock.ts, run after every other spec) move the server's clock forward.
   TEST_CLOCK: 'on',
+  // The SSO spec's OpenID provider runs on http://127.0.0.1 (decision 0062).
+  SSO_HTTP_ISSUERS: 'loopback',
+  // The webhooks spec's receiver listens on 127.0.0.1, which production otherwise refuses (decision 0061).
+  WEBHOOKS_ALLOW_PRIVATE: 'on',
 }
 
 // A fresh log and list of secrets for each run.

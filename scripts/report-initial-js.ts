@@ -7,8 +7,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
-/** Issue 17: the home page's first load stays under this, gzipped. */
-export const INITIAL_JS_BUDGET_KB = 150
+/** Issue 17: the home page's first load stays under this, gzipped (150 kB until decision 0059: the route tree grew). */
+export const INITIAL_JS_BUDGET_KB = 154
 
 export function initialJs(clientDir = 'dist/client', routePrefix = 'routes') {
   const dir = path.join(clientDir, 'assets')

@@ -7,7 +7,7 @@
 // (split on spaces) are passed on to Vitest and Playwright, e.g. TEST_E2E_ARGS=--reporter=json. Exits non-zero when
 // any phase fails.
 import { spawn } from 'node:child_process'
-import { mkdirSync, openSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -43,7 +43,12 @@ function run(script: string, options: { logFile?: string; nice?: number } = {}):
   })
 }
 
+// Written by tests/support/flaky-reporter.ts: Playwright's failures, repeated at the very end of the log.
+const playwrightSummary = path.join(root, '.test-logs', 'playwright-summary.txt')
+rmSync(playwrightSummary, { force: true })
+
 function summary(failed: boolean) {
+  if (existsSync(playwrightSummary)) process.stdout.write(`\n${readFileSync(playwrightSummary, 'utf8')}`)
   console.log(`\nnpm test phases (${sequential ? 'one after the other' : 'unit ∥ e2e'}):`)
   for (const line of timings) console.log(`  ${line}`)
   console.log(`  total: ${seconds(started)}${failed ? ' (failed)' : ''}`)

@@ -36,6 +36,8 @@ import { Route as TwoFactorRouteImport } from './routes/two-factor'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AuthAccountRouteImport } from './routes/_auth/account'
 import { Route as AuthCourseInviteRouteImport } from './routes/_auth/course-invite'
+import { Route as AuthLiveRouteImport } from './routes/_auth/live'
+import { Route as AuthSchoolInviteRouteImport } from './routes/_auth/school-invite'
 import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
 import { Route as AdminAcceptInviteRouteImport } from './routes/admin/accept-invite'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
@@ -48,22 +50,35 @@ import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as GiftsClaimRouteImport } from './routes/gifts.claim'
 import { Route as GiftsNewRouteImport } from './routes/gifts.new'
 import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
+import { Route as SSlugRouteImport } from './routes/s.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
+import { Route as StudioAnalyticsRouteImport } from './routes/studio/analytics'
+import { Route as StudioApiRouteImport } from './routes/studio/api'
 import { Route as StudioBundlesRouteImport } from './routes/studio/bundles'
 import { Route as StudioCouponsRouteImport } from './routes/studio/coupons'
+import { Route as StudioDomainRouteImport } from './routes/studio/domain'
 import { Route as StudioEarningsRouteImport } from './routes/studio/earnings'
+import { Route as StudioLiveRouteImport } from './routes/studio/live'
 import { Route as StudioPayoutsRouteImport } from './routes/studio/payouts'
 import { Route as StudioProfileRouteImport } from './routes/studio/profile'
+import { Route as StudioReportedPostsRouteImport } from './routes/studio/reported-posts'
+import { Route as StudioSchoolRouteImport } from './routes/studio/school'
+import { Route as StudioSsoRouteImport } from './routes/studio/sso'
 import { Route as StudioUploadsRouteImport } from './routes/studio/uploads'
+import { Route as StudioWebhooksRouteImport } from './routes/studio/webhooks'
 import { Route as TeachIndexRouteImport } from './routes/teach.index'
 import { Route as TeachApplicationRouteImport } from './routes/teach.application'
 import { Route as TeachApplyRouteImport } from './routes/teach.apply'
 import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/account_.membership'
+import { Route as AuthAccountMessagesRouteImport } from './routes/_auth/account_.messages'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_.security'
+import { Route as AuthLiveManageRouteImport } from './routes/_auth/live_.manage'
+import { Route as AuthMemberSchoolIdRouteImport } from './routes/_auth/member.$schoolId'
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
 import { Route as AdminStaffSplatRouteImport } from './routes/admin/_staff/$'
+import { Route as AdminStaffAnalyticsRouteImport } from './routes/admin/_staff/analytics'
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffBundlesRouteImport } from './routes/admin/_staff/bundles'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
@@ -72,8 +87,10 @@ import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_sta
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffCreatorApplicationsRouteImport } from './routes/admin/_staff/creator-applications'
 import { Route as AdminStaffFinanceRouteImport } from './routes/admin/_staff/finance'
+import { Route as AdminStaffMessagesRouteImport } from './routes/admin/_staff/messages'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
 import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outbox'
+import { Route as AdminStaffReportedPostsRouteImport } from './routes/admin/_staff/reported-posts'
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
 import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
@@ -83,6 +100,9 @@ import { Route as LearnCourseIdIndexRouteImport } from './routes/learn/$courseId
 import { Route as LearnCourseIdLessonIdRouteImport } from './routes/learn/$courseId.$lessonId'
 import { Route as StudioCoursesCourseIdRouteImport } from './routes/studio/courses.$courseId'
 import { Route as StudioCoursesNewRouteImport } from './routes/studio/courses.new'
+import { Route as StudioMessagesIndexRouteImport } from './routes/studio/messages.index'
+import { Route as StudioMessagesThreadIdRouteImport } from './routes/studio/messages.$threadId'
+import { Route as AuthAccountMessagesCourseIdRouteImport } from './routes/_auth/account_.messages_.$courseId'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
 import { Route as AdminStaffCourseReviewsIdRouteImport } from './routes/admin/_staff/course-reviews_.$id'
@@ -228,6 +248,16 @@ const AuthCourseInviteRoute = AuthCourseInviteRouteImport.update({
   path: '/course-invite',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthLiveRoute = AuthLiveRouteImport.update({
+  id: '/live',
+  path: '/live',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthSchoolInviteRoute = AuthSchoolInviteRouteImport.update({
+  id: '/school-invite',
+  path: '/school-invite',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AdminStaffRoute = AdminStaffRouteImport.update({
   id: '/admin/_staff',
   path: '/admin',
@@ -289,6 +319,11 @@ const InstructorsSlugRoute = InstructorsSlugRouteImport.update({
   path: '/instructors/$slug',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SSlugRoute = SSlugRouteImport.update({
+  id: '/s/$slug',
+  path: '/s/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
   id: '/service/$serviceId',
   path: '/service/$serviceId',
@@ -297,6 +332,16 @@ const ServiceServiceIdRoute = ServiceServiceIdRouteImport.update({
 const StudioIndexRoute = StudioIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioAnalyticsRoute = StudioAnalyticsRouteImport.update({
+  id: '/analytics',
+  path: '/analytics',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioApiRoute = StudioApiRouteImport.update({
+  id: '/api',
+  path: '/api',
   getParentRoute: () => StudioRouteRoute,
 } as any)
 const StudioBundlesRoute = StudioBundlesRouteImport.update({
@@ -309,9 +354,19 @@ const StudioCouponsRoute = StudioCouponsRouteImport.update({
   path: '/coupons',
   getParentRoute: () => StudioRouteRoute,
 } as any)
+const StudioDomainRoute = StudioDomainRouteImport.update({
+  id: '/domain',
+  path: '/domain',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const StudioEarningsRoute = StudioEarningsRouteImport.update({
   id: '/earnings',
   path: '/earnings',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioLiveRoute = StudioLiveRouteImport.update({
+  id: '/live',
+  path: '/live',
   getParentRoute: () => StudioRouteRoute,
 } as any)
 const StudioPayoutsRoute = StudioPayoutsRouteImport.update({
@@ -324,9 +379,29 @@ const StudioProfileRoute = StudioProfileRouteImport.update({
   path: '/profile',
   getParentRoute: () => StudioRouteRoute,
 } as any)
+const StudioReportedPostsRoute = StudioReportedPostsRouteImport.update({
+  id: '/reported-posts',
+  path: '/reported-posts',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioSchoolRoute = StudioSchoolRouteImport.update({
+  id: '/school',
+  path: '/school',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioSsoRoute = StudioSsoRouteImport.update({
+  id: '/sso',
+  path: '/sso',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
 const StudioUploadsRoute = StudioUploadsRouteImport.update({
   id: '/uploads',
   path: '/uploads',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioWebhooksRoute = StudioWebhooksRouteImport.update({
+  id: '/webhooks',
+  path: '/webhooks',
   getParentRoute: () => StudioRouteRoute,
 } as any)
 const TeachIndexRoute = TeachIndexRouteImport.update({
@@ -349,6 +424,11 @@ const AuthAccountMembershipRoute = AuthAccountMembershipRouteImport.update({
   path: '/account/membership',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthAccountMessagesRoute = AuthAccountMessagesRouteImport.update({
+  id: '/account_/messages',
+  path: '/account/messages',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthAccountPremiumRoute = AuthAccountPremiumRouteImport.update({
   id: '/account_/premium',
   path: '/account/premium',
@@ -359,6 +439,16 @@ const AuthAccountSecurityRoute = AuthAccountSecurityRouteImport.update({
   path: '/account/security',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthLiveManageRoute = AuthLiveManageRouteImport.update({
+  id: '/live_/manage',
+  path: '/live/manage',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthMemberSchoolIdRoute = AuthMemberSchoolIdRouteImport.update({
+  id: '/member/$schoolId',
+  path: '/member/$schoolId',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AdminStaffIndexRoute = AdminStaffIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -367,6 +457,11 @@ const AdminStaffIndexRoute = AdminStaffIndexRouteImport.update({
 const AdminStaffSplatRoute = AdminStaffSplatRouteImport.update({
   id: '/$',
   path: '/$',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffAnalyticsRoute = AdminStaffAnalyticsRouteImport.update({
+  id: '/analytics',
+  path: '/analytics',
   getParentRoute: () => AdminStaffRoute,
 } as any)
 const AdminStaffAuditRoute = AdminStaffAuditRouteImport.update({
@@ -410,6 +505,11 @@ const AdminStaffFinanceRoute = AdminStaffFinanceRouteImport.update({
   path: '/finance',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffMessagesRoute = AdminStaffMessagesRouteImport.update({
+  id: '/messages',
+  path: '/messages',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
   id: '/orders',
   path: '/orders',
@@ -418,6 +518,11 @@ const AdminStaffOrdersRoute = AdminStaffOrdersRouteImport.update({
 const AdminStaffOutboxRoute = AdminStaffOutboxRouteImport.update({
   id: '/outbox',
   path: '/outbox',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
+const AdminStaffReportedPostsRoute = AdminStaffReportedPostsRouteImport.update({
+  id: '/reported-posts',
+  path: '/reported-posts',
   getParentRoute: () => AdminStaffRoute,
 } as any)
 const AdminStaffReviewsRoute = AdminStaffReviewsRouteImport.update({
@@ -466,6 +571,22 @@ const StudioCoursesNewRoute = StudioCoursesNewRouteImport.update({
   path: '/courses/new',
   getParentRoute: () => StudioRouteRoute,
 } as any)
+const StudioMessagesIndexRoute = StudioMessagesIndexRouteImport.update({
+  id: '/messages/',
+  path: '/messages/',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const StudioMessagesThreadIdRoute = StudioMessagesThreadIdRouteImport.update({
+  id: '/messages/$threadId',
+  path: '/messages/$threadId',
+  getParentRoute: () => StudioRouteRoute,
+} as any)
+const AuthAccountMessagesCourseIdRoute =
+  AuthAccountMessagesCourseIdRouteImport.update({
+    id: '/account_/messages_/$courseId',
+    path: '/account/messages/$courseId',
+    getParentRoute: () => AuthRoute,
+  } as any)
 const AuthAccountServicesIdRoute = AuthAccountServicesIdRouteImport.update({
   id: '/account_/services/$id',
   path: '/account/services/$id',
@@ -553,6 +674,8 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
   '/course-invite': typeof AuthCourseInviteRoute
+  '/live': typeof AuthLiveRoute
+  '/school-invite': typeof AuthSchoolInviteRoute
   '/admin': typeof AdminStaffRouteWithChildren
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
@@ -564,22 +687,35 @@ export interface FileRoutesByFullPath {
   '/gifts/claim': typeof GiftsClaimRoute
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
+  '/s/$slug': typeof SSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/analytics': typeof StudioAnalyticsRoute
+  '/studio/api': typeof StudioApiRoute
   '/studio/bundles': typeof StudioBundlesRoute
   '/studio/coupons': typeof StudioCouponsRoute
+  '/studio/domain': typeof StudioDomainRoute
   '/studio/earnings': typeof StudioEarningsRoute
+  '/studio/live': typeof StudioLiveRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
+  '/studio/reported-posts': typeof StudioReportedPostsRoute
+  '/studio/school': typeof StudioSchoolRoute
+  '/studio/sso': typeof StudioSsoRoute
   '/studio/uploads': typeof StudioUploadsRoute
+  '/studio/webhooks': typeof StudioWebhooksRoute
   '/teach/application': typeof TeachApplicationRoute
   '/teach/apply': typeof TeachApplyRoute
   '/courses/': typeof CoursesIndexRoute
   '/studio/': typeof StudioIndexRoute
   '/teach/': typeof TeachIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
+  '/account/messages': typeof AuthAccountMessagesRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
+  '/live/manage': typeof AuthLiveManageRoute
+  '/member/$schoolId': typeof AuthMemberSchoolIdRoute
   '/admin/$': typeof AdminStaffSplatRoute
+  '/admin/analytics': typeof AdminStaffAnalyticsRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
@@ -588,8 +724,10 @@ export interface FileRoutesByFullPath {
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/finance': typeof AdminStaffFinanceRoute
+  '/admin/messages': typeof AdminStaffMessagesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
+  '/admin/reported-posts': typeof AdminStaffReportedPostsRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
@@ -598,8 +736,11 @@ export interface FileRoutesByFullPath {
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
   '/studio/courses/new': typeof StudioCoursesNewRoute
+  '/studio/messages/$threadId': typeof StudioMessagesThreadIdRoute
   '/admin/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
+  '/studio/messages/': typeof StudioMessagesIndexRoute
+  '/account/messages/$courseId': typeof AuthAccountMessagesCourseIdRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
@@ -637,6 +778,8 @@ export interface FileRoutesByTo {
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
   '/course-invite': typeof AuthCourseInviteRoute
+  '/live': typeof AuthLiveRoute
+  '/school-invite': typeof AuthSchoolInviteRoute
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
   '/auth/callback': typeof AuthCallbackRoute
@@ -647,22 +790,35 @@ export interface FileRoutesByTo {
   '/gifts/claim': typeof GiftsClaimRoute
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
+  '/s/$slug': typeof SSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/analytics': typeof StudioAnalyticsRoute
+  '/studio/api': typeof StudioApiRoute
   '/studio/bundles': typeof StudioBundlesRoute
   '/studio/coupons': typeof StudioCouponsRoute
+  '/studio/domain': typeof StudioDomainRoute
   '/studio/earnings': typeof StudioEarningsRoute
+  '/studio/live': typeof StudioLiveRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
+  '/studio/reported-posts': typeof StudioReportedPostsRoute
+  '/studio/school': typeof StudioSchoolRoute
+  '/studio/sso': typeof StudioSsoRoute
   '/studio/uploads': typeof StudioUploadsRoute
+  '/studio/webhooks': typeof StudioWebhooksRoute
   '/teach/application': typeof TeachApplicationRoute
   '/teach/apply': typeof TeachApplyRoute
   '/courses': typeof CoursesIndexRoute
   '/studio': typeof StudioIndexRoute
   '/teach': typeof TeachIndexRoute
   '/account/membership': typeof AuthAccountMembershipRoute
+  '/account/messages': typeof AuthAccountMessagesRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
+  '/live/manage': typeof AuthLiveManageRoute
+  '/member/$schoolId': typeof AuthMemberSchoolIdRoute
   '/admin/$': typeof AdminStaffSplatRoute
+  '/admin/analytics': typeof AdminStaffAnalyticsRoute
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
@@ -671,8 +827,10 @@ export interface FileRoutesByTo {
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/finance': typeof AdminStaffFinanceRoute
+  '/admin/messages': typeof AdminStaffMessagesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
   '/admin/outbox': typeof AdminStaffOutboxRoute
+  '/admin/reported-posts': typeof AdminStaffReportedPostsRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/users': typeof AdminStaffUsersRoute
@@ -680,8 +838,11 @@ export interface FileRoutesByTo {
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/new': typeof StudioCoursesNewRoute
+  '/studio/messages/$threadId': typeof StudioMessagesThreadIdRoute
   '/admin': typeof AdminStaffIndexRoute
   '/learn/$courseId': typeof LearnCourseIdIndexRoute
+  '/studio/messages': typeof StudioMessagesIndexRoute
+  '/account/messages/$courseId': typeof AuthAccountMessagesCourseIdRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
@@ -722,6 +883,8 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute
   '/_auth/account': typeof AuthAccountRoute
   '/_auth/course-invite': typeof AuthCourseInviteRoute
+  '/_auth/live': typeof AuthLiveRoute
+  '/_auth/school-invite': typeof AuthSchoolInviteRoute
   '/admin/_staff': typeof AdminStaffRouteWithChildren
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
   '/admin/login': typeof AdminLoginRoute
@@ -733,22 +896,35 @@ export interface FileRoutesById {
   '/gifts/claim': typeof GiftsClaimRoute
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
+  '/s/$slug': typeof SSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
+  '/studio/analytics': typeof StudioAnalyticsRoute
+  '/studio/api': typeof StudioApiRoute
   '/studio/bundles': typeof StudioBundlesRoute
   '/studio/coupons': typeof StudioCouponsRoute
+  '/studio/domain': typeof StudioDomainRoute
   '/studio/earnings': typeof StudioEarningsRoute
+  '/studio/live': typeof StudioLiveRoute
   '/studio/payouts': typeof StudioPayoutsRoute
   '/studio/profile': typeof StudioProfileRoute
+  '/studio/reported-posts': typeof StudioReportedPostsRoute
+  '/studio/school': typeof StudioSchoolRoute
+  '/studio/sso': typeof StudioSsoRoute
   '/studio/uploads': typeof StudioUploadsRoute
+  '/studio/webhooks': typeof StudioWebhooksRoute
   '/teach/application': typeof TeachApplicationRoute
   '/teach/apply': typeof TeachApplyRoute
   '/courses/': typeof CoursesIndexRoute
   '/studio/': typeof StudioIndexRoute
   '/teach/': typeof TeachIndexRoute
   '/_auth/account_/membership': typeof AuthAccountMembershipRoute
+  '/_auth/account_/messages': typeof AuthAccountMessagesRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/_auth/account_/security': typeof AuthAccountSecurityRoute
+  '/_auth/live_/manage': typeof AuthLiveManageRoute
+  '/_auth/member/$schoolId': typeof AuthMemberSchoolIdRoute
   '/admin/_staff/$': typeof AdminStaffSplatRoute
+  '/admin/_staff/analytics': typeof AdminStaffAnalyticsRoute
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/bundles': typeof AdminStaffBundlesRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
@@ -757,8 +933,10 @@ export interface FileRoutesById {
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/creator-applications': typeof AdminStaffCreatorApplicationsRoute
   '/admin/_staff/finance': typeof AdminStaffFinanceRoute
+  '/admin/_staff/messages': typeof AdminStaffMessagesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
   '/admin/_staff/outbox': typeof AdminStaffOutboxRoute
+  '/admin/_staff/reported-posts': typeof AdminStaffReportedPostsRoute
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
   '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
@@ -767,8 +945,11 @@ export interface FileRoutesById {
   '/learn/$courseId/$lessonId': typeof LearnCourseIdLessonIdRoute
   '/studio/courses/$courseId': typeof StudioCoursesCourseIdRouteWithChildren
   '/studio/courses/new': typeof StudioCoursesNewRoute
+  '/studio/messages/$threadId': typeof StudioMessagesThreadIdRoute
   '/admin/_staff/': typeof AdminStaffIndexRoute
   '/learn/$courseId/': typeof LearnCourseIdIndexRoute
+  '/studio/messages/': typeof StudioMessagesIndexRoute
+  '/_auth/account_/messages_/$courseId': typeof AuthAccountMessagesCourseIdRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
   '/admin/_staff/course-reviews_/$id': typeof AdminStaffCourseReviewsIdRoute
@@ -809,6 +990,8 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/account'
     | '/course-invite'
+    | '/live'
+    | '/school-invite'
     | '/admin'
     | '/admin/accept-invite'
     | '/admin/login'
@@ -820,22 +1003,35 @@ export interface FileRouteTypes {
     | '/gifts/claim'
     | '/gifts/new'
     | '/instructors/$slug'
+    | '/s/$slug'
     | '/service/$serviceId'
+    | '/studio/analytics'
+    | '/studio/api'
     | '/studio/bundles'
     | '/studio/coupons'
+    | '/studio/domain'
     | '/studio/earnings'
+    | '/studio/live'
     | '/studio/payouts'
     | '/studio/profile'
+    | '/studio/reported-posts'
+    | '/studio/school'
+    | '/studio/sso'
     | '/studio/uploads'
+    | '/studio/webhooks'
     | '/teach/application'
     | '/teach/apply'
     | '/courses/'
     | '/studio/'
     | '/teach/'
     | '/account/membership'
+    | '/account/messages'
     | '/account/premium'
     | '/account/security'
+    | '/live/manage'
+    | '/member/$schoolId'
     | '/admin/$'
+    | '/admin/analytics'
     | '/admin/audit'
     | '/admin/bundles'
     | '/admin/categories'
@@ -844,8 +1040,10 @@ export interface FileRouteTypes {
     | '/admin/courses'
     | '/admin/creator-applications'
     | '/admin/finance'
+    | '/admin/messages'
     | '/admin/orders'
     | '/admin/outbox'
+    | '/admin/reported-posts'
     | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
@@ -854,8 +1052,11 @@ export interface FileRouteTypes {
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/$courseId'
     | '/studio/courses/new'
+    | '/studio/messages/$threadId'
     | '/admin/'
     | '/learn/$courseId/'
+    | '/studio/messages/'
+    | '/account/messages/$courseId'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
     | '/admin/course-reviews/$id'
@@ -893,6 +1094,8 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/account'
     | '/course-invite'
+    | '/live'
+    | '/school-invite'
     | '/admin/accept-invite'
     | '/admin/login'
     | '/auth/callback'
@@ -903,22 +1106,35 @@ export interface FileRouteTypes {
     | '/gifts/claim'
     | '/gifts/new'
     | '/instructors/$slug'
+    | '/s/$slug'
     | '/service/$serviceId'
+    | '/studio/analytics'
+    | '/studio/api'
     | '/studio/bundles'
     | '/studio/coupons'
+    | '/studio/domain'
     | '/studio/earnings'
+    | '/studio/live'
     | '/studio/payouts'
     | '/studio/profile'
+    | '/studio/reported-posts'
+    | '/studio/school'
+    | '/studio/sso'
     | '/studio/uploads'
+    | '/studio/webhooks'
     | '/teach/application'
     | '/teach/apply'
     | '/courses'
     | '/studio'
     | '/teach'
     | '/account/membership'
+    | '/account/messages'
     | '/account/premium'
     | '/account/security'
+    | '/live/manage'
+    | '/member/$schoolId'
     | '/admin/$'
+    | '/admin/analytics'
     | '/admin/audit'
     | '/admin/bundles'
     | '/admin/categories'
@@ -927,8 +1143,10 @@ export interface FileRouteTypes {
     | '/admin/courses'
     | '/admin/creator-applications'
     | '/admin/finance'
+    | '/admin/messages'
     | '/admin/orders'
     | '/admin/outbox'
+    | '/admin/reported-posts'
     | '/admin/reviews'
     | '/admin/service-orders'
     | '/admin/users'
@@ -936,8 +1154,11 @@ export interface FileRouteTypes {
     | '/courses/category/$slug'
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/new'
+    | '/studio/messages/$threadId'
     | '/admin'
     | '/learn/$courseId'
+    | '/studio/messages'
+    | '/account/messages/$courseId'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
     | '/admin/course-reviews/$id'
@@ -977,6 +1198,8 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/_auth/account'
     | '/_auth/course-invite'
+    | '/_auth/live'
+    | '/_auth/school-invite'
     | '/admin/_staff'
     | '/admin/accept-invite'
     | '/admin/login'
@@ -988,22 +1211,35 @@ export interface FileRouteTypes {
     | '/gifts/claim'
     | '/gifts/new'
     | '/instructors/$slug'
+    | '/s/$slug'
     | '/service/$serviceId'
+    | '/studio/analytics'
+    | '/studio/api'
     | '/studio/bundles'
     | '/studio/coupons'
+    | '/studio/domain'
     | '/studio/earnings'
+    | '/studio/live'
     | '/studio/payouts'
     | '/studio/profile'
+    | '/studio/reported-posts'
+    | '/studio/school'
+    | '/studio/sso'
     | '/studio/uploads'
+    | '/studio/webhooks'
     | '/teach/application'
     | '/teach/apply'
     | '/courses/'
     | '/studio/'
     | '/teach/'
     | '/_auth/account_/membership'
+    | '/_auth/account_/messages'
     | '/_auth/account_/premium'
     | '/_auth/account_/security'
+    | '/_auth/live_/manage'
+    | '/_auth/member/$schoolId'
     | '/admin/_staff/$'
+    | '/admin/_staff/analytics'
     | '/admin/_staff/audit'
     | '/admin/_staff/bundles'
     | '/admin/_staff/categories'
@@ -1012,8 +1248,10 @@ export interface FileRouteTypes {
     | '/admin/_staff/courses'
     | '/admin/_staff/creator-applications'
     | '/admin/_staff/finance'
+    | '/admin/_staff/messages'
     | '/admin/_staff/orders'
     | '/admin/_staff/outbox'
+    | '/admin/_staff/reported-posts'
     | '/admin/_staff/reviews'
     | '/admin/_staff/service-orders'
     | '/admin/_staff/users'
@@ -1022,8 +1260,11 @@ export interface FileRouteTypes {
     | '/learn/$courseId/$lessonId'
     | '/studio/courses/$courseId'
     | '/studio/courses/new'
+    | '/studio/messages/$threadId'
     | '/admin/_staff/'
     | '/learn/$courseId/'
+    | '/studio/messages/'
+    | '/_auth/account_/messages_/$courseId'
     | '/_auth/account_/services/$id'
     | '/_auth/documents/$kind/$documentId'
     | '/admin/_staff/course-reviews_/$id'
@@ -1073,6 +1314,7 @@ export interface RootRouteChildren {
   GiftsClaimRoute: typeof GiftsClaimRoute
   GiftsNewRoute: typeof GiftsNewRoute
   InstructorsSlugRoute: typeof InstructorsSlugRoute
+  SSlugRoute: typeof SSlugRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   TeachApplicationRoute: typeof TeachApplicationRoute
   TeachApplyRoute: typeof TeachApplyRoute
@@ -1275,6 +1517,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCourseInviteRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/live': {
+      id: '/_auth/live'
+      path: '/live'
+      fullPath: '/live'
+      preLoaderRoute: typeof AuthLiveRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/school-invite': {
+      id: '/_auth/school-invite'
+      path: '/school-invite'
+      fullPath: '/school-invite'
+      preLoaderRoute: typeof AuthSchoolInviteRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/_staff': {
       id: '/admin/_staff'
       path: '/admin'
@@ -1359,6 +1615,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof InstructorsSlugRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/s/$slug': {
+      id: '/s/$slug'
+      path: '/s/$slug'
+      fullPath: '/s/$slug'
+      preLoaderRoute: typeof SSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/service/$serviceId': {
       id: '/service/$serviceId'
       path: '/service/$serviceId'
@@ -1371,6 +1634,20 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/studio/'
       preLoaderRoute: typeof StudioIndexRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/analytics': {
+      id: '/studio/analytics'
+      path: '/analytics'
+      fullPath: '/studio/analytics'
+      preLoaderRoute: typeof StudioAnalyticsRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/api': {
+      id: '/studio/api'
+      path: '/api'
+      fullPath: '/studio/api'
+      preLoaderRoute: typeof StudioApiRouteImport
       parentRoute: typeof StudioRouteRoute
     }
     '/studio/bundles': {
@@ -1387,11 +1664,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StudioCouponsRouteImport
       parentRoute: typeof StudioRouteRoute
     }
+    '/studio/domain': {
+      id: '/studio/domain'
+      path: '/domain'
+      fullPath: '/studio/domain'
+      preLoaderRoute: typeof StudioDomainRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/studio/earnings': {
       id: '/studio/earnings'
       path: '/earnings'
       fullPath: '/studio/earnings'
       preLoaderRoute: typeof StudioEarningsRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/live': {
+      id: '/studio/live'
+      path: '/live'
+      fullPath: '/studio/live'
+      preLoaderRoute: typeof StudioLiveRouteImport
       parentRoute: typeof StudioRouteRoute
     }
     '/studio/payouts': {
@@ -1408,11 +1699,39 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StudioProfileRouteImport
       parentRoute: typeof StudioRouteRoute
     }
+    '/studio/reported-posts': {
+      id: '/studio/reported-posts'
+      path: '/reported-posts'
+      fullPath: '/studio/reported-posts'
+      preLoaderRoute: typeof StudioReportedPostsRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/school': {
+      id: '/studio/school'
+      path: '/school'
+      fullPath: '/studio/school'
+      preLoaderRoute: typeof StudioSchoolRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/sso': {
+      id: '/studio/sso'
+      path: '/sso'
+      fullPath: '/studio/sso'
+      preLoaderRoute: typeof StudioSsoRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
     '/studio/uploads': {
       id: '/studio/uploads'
       path: '/uploads'
       fullPath: '/studio/uploads'
       preLoaderRoute: typeof StudioUploadsRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/webhooks': {
+      id: '/studio/webhooks'
+      path: '/webhooks'
+      fullPath: '/studio/webhooks'
+      preLoaderRoute: typeof StudioWebhooksRouteImport
       parentRoute: typeof StudioRouteRoute
     }
     '/teach/': {
@@ -1443,6 +1762,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAccountMembershipRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/account_/messages': {
+      id: '/_auth/account_/messages'
+      path: '/account/messages'
+      fullPath: '/account/messages'
+      preLoaderRoute: typeof AuthAccountMessagesRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/account_/premium': {
       id: '/_auth/account_/premium'
       path: '/account/premium'
@@ -1457,6 +1783,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAccountSecurityRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/live_/manage': {
+      id: '/_auth/live_/manage'
+      path: '/live/manage'
+      fullPath: '/live/manage'
+      preLoaderRoute: typeof AuthLiveManageRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/member/$schoolId': {
+      id: '/_auth/member/$schoolId'
+      path: '/member/$schoolId'
+      fullPath: '/member/$schoolId'
+      preLoaderRoute: typeof AuthMemberSchoolIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/_staff/': {
       id: '/admin/_staff/'
       path: '/'
@@ -1469,6 +1809,13 @@ declare module '@tanstack/react-router' {
       path: '/$'
       fullPath: '/admin/$'
       preLoaderRoute: typeof AdminStaffSplatRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/analytics': {
+      id: '/admin/_staff/analytics'
+      path: '/analytics'
+      fullPath: '/admin/analytics'
+      preLoaderRoute: typeof AdminStaffAnalyticsRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/audit': {
@@ -1527,6 +1874,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffFinanceRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/messages': {
+      id: '/admin/_staff/messages'
+      path: '/messages'
+      fullPath: '/admin/messages'
+      preLoaderRoute: typeof AdminStaffMessagesRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/orders': {
       id: '/admin/_staff/orders'
       path: '/orders'
@@ -1539,6 +1893,13 @@ declare module '@tanstack/react-router' {
       path: '/outbox'
       fullPath: '/admin/outbox'
       preLoaderRoute: typeof AdminStaffOutboxRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
+    '/admin/_staff/reported-posts': {
+      id: '/admin/_staff/reported-posts'
+      path: '/reported-posts'
+      fullPath: '/admin/reported-posts'
+      preLoaderRoute: typeof AdminStaffReportedPostsRouteImport
       parentRoute: typeof AdminStaffRoute
     }
     '/admin/_staff/reviews': {
@@ -1603,6 +1964,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/studio/courses/new'
       preLoaderRoute: typeof StudioCoursesNewRouteImport
       parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/messages/': {
+      id: '/studio/messages/'
+      path: '/messages'
+      fullPath: '/studio/messages/'
+      preLoaderRoute: typeof StudioMessagesIndexRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/studio/messages/$threadId': {
+      id: '/studio/messages/$threadId'
+      path: '/messages/$threadId'
+      fullPath: '/studio/messages/$threadId'
+      preLoaderRoute: typeof StudioMessagesThreadIdRouteImport
+      parentRoute: typeof StudioRouteRoute
+    }
+    '/_auth/account_/messages_/$courseId': {
+      id: '/_auth/account_/messages_/$courseId'
+      path: '/account/messages/$courseId'
+      fullPath: '/account/messages/$courseId'
+      preLoaderRoute: typeof AuthAccountMessagesCourseIdRouteImport
+      parentRoute: typeof AuthRoute
     }
     '/_auth/account_/services/$id': {
       id: '/_auth/account_/services/$id'
@@ -1698,27 +2080,47 @@ const StudioCoursesCourseIdRouteWithChildren =
   )
 
 interface StudioRouteRouteChildren {
+  StudioAnalyticsRoute: typeof StudioAnalyticsRoute
+  StudioApiRoute: typeof StudioApiRoute
   StudioBundlesRoute: typeof StudioBundlesRoute
   StudioCouponsRoute: typeof StudioCouponsRoute
+  StudioDomainRoute: typeof StudioDomainRoute
   StudioEarningsRoute: typeof StudioEarningsRoute
+  StudioLiveRoute: typeof StudioLiveRoute
   StudioPayoutsRoute: typeof StudioPayoutsRoute
   StudioProfileRoute: typeof StudioProfileRoute
+  StudioReportedPostsRoute: typeof StudioReportedPostsRoute
+  StudioSchoolRoute: typeof StudioSchoolRoute
+  StudioSsoRoute: typeof StudioSsoRoute
   StudioUploadsRoute: typeof StudioUploadsRoute
+  StudioWebhooksRoute: typeof StudioWebhooksRoute
   StudioIndexRoute: typeof StudioIndexRoute
   StudioCoursesCourseIdRoute: typeof StudioCoursesCourseIdRouteWithChildren
   StudioCoursesNewRoute: typeof StudioCoursesNewRoute
+  StudioMessagesThreadIdRoute: typeof StudioMessagesThreadIdRoute
+  StudioMessagesIndexRoute: typeof StudioMessagesIndexRoute
 }
 
 const StudioRouteRouteChildren: StudioRouteRouteChildren = {
+  StudioAnalyticsRoute: StudioAnalyticsRoute,
+  StudioApiRoute: StudioApiRoute,
   StudioBundlesRoute: StudioBundlesRoute,
   StudioCouponsRoute: StudioCouponsRoute,
+  StudioDomainRoute: StudioDomainRoute,
   StudioEarningsRoute: StudioEarningsRoute,
+  StudioLiveRoute: StudioLiveRoute,
   StudioPayoutsRoute: StudioPayoutsRoute,
   StudioProfileRoute: StudioProfileRoute,
+  StudioReportedPostsRoute: StudioReportedPostsRoute,
+  StudioSchoolRoute: StudioSchoolRoute,
+  StudioSsoRoute: StudioSsoRoute,
   StudioUploadsRoute: StudioUploadsRoute,
+  StudioWebhooksRoute: StudioWebhooksRoute,
   StudioIndexRoute: StudioIndexRoute,
   StudioCoursesCourseIdRoute: StudioCoursesCourseIdRouteWithChildren,
   StudioCoursesNewRoute: StudioCoursesNewRoute,
+  StudioMessagesThreadIdRoute: StudioMessagesThreadIdRoute,
+  StudioMessagesIndexRoute: StudioMessagesIndexRoute,
 }
 
 const StudioRouteRouteWithChildren = StudioRouteRoute._addFileChildren(
@@ -1728,9 +2130,15 @@ const StudioRouteRouteWithChildren = StudioRouteRoute._addFileChildren(
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
   AuthCourseInviteRoute: typeof AuthCourseInviteRoute
+  AuthLiveRoute: typeof AuthLiveRoute
+  AuthSchoolInviteRoute: typeof AuthSchoolInviteRoute
   AuthAccountMembershipRoute: typeof AuthAccountMembershipRoute
+  AuthAccountMessagesRoute: typeof AuthAccountMessagesRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
   AuthAccountSecurityRoute: typeof AuthAccountSecurityRoute
+  AuthLiveManageRoute: typeof AuthLiveManageRoute
+  AuthMemberSchoolIdRoute: typeof AuthMemberSchoolIdRoute
+  AuthAccountMessagesCourseIdRoute: typeof AuthAccountMessagesCourseIdRoute
   AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
   AuthDocumentsKindDocumentIdRoute: typeof AuthDocumentsKindDocumentIdRoute
 }
@@ -1738,9 +2146,15 @@ interface AuthRouteChildren {
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
   AuthCourseInviteRoute: AuthCourseInviteRoute,
+  AuthLiveRoute: AuthLiveRoute,
+  AuthSchoolInviteRoute: AuthSchoolInviteRoute,
   AuthAccountMembershipRoute: AuthAccountMembershipRoute,
+  AuthAccountMessagesRoute: AuthAccountMessagesRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
   AuthAccountSecurityRoute: AuthAccountSecurityRoute,
+  AuthLiveManageRoute: AuthLiveManageRoute,
+  AuthMemberSchoolIdRoute: AuthMemberSchoolIdRoute,
+  AuthAccountMessagesCourseIdRoute: AuthAccountMessagesCourseIdRoute,
   AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
   AuthDocumentsKindDocumentIdRoute: AuthDocumentsKindDocumentIdRoute,
 }
@@ -1749,6 +2163,7 @@ const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 
 interface AdminStaffRouteChildren {
   AdminStaffSplatRoute: typeof AdminStaffSplatRoute
+  AdminStaffAnalyticsRoute: typeof AdminStaffAnalyticsRoute
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
   AdminStaffBundlesRoute: typeof AdminStaffBundlesRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
@@ -1757,8 +2172,10 @@ interface AdminStaffRouteChildren {
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffCreatorApplicationsRoute: typeof AdminStaffCreatorApplicationsRoute
   AdminStaffFinanceRoute: typeof AdminStaffFinanceRoute
+  AdminStaffMessagesRoute: typeof AdminStaffMessagesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
   AdminStaffOutboxRoute: typeof AdminStaffOutboxRoute
+  AdminStaffReportedPostsRoute: typeof AdminStaffReportedPostsRoute
   AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
   AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
@@ -1771,6 +2188,7 @@ interface AdminStaffRouteChildren {
 
 const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffSplatRoute: AdminStaffSplatRoute,
+  AdminStaffAnalyticsRoute: AdminStaffAnalyticsRoute,
   AdminStaffAuditRoute: AdminStaffAuditRoute,
   AdminStaffBundlesRoute: AdminStaffBundlesRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
@@ -1779,8 +2197,10 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffCreatorApplicationsRoute: AdminStaffCreatorApplicationsRoute,
   AdminStaffFinanceRoute: AdminStaffFinanceRoute,
+  AdminStaffMessagesRoute: AdminStaffMessagesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,
   AdminStaffOutboxRoute: AdminStaffOutboxRoute,
+  AdminStaffReportedPostsRoute: AdminStaffReportedPostsRoute,
   AdminStaffReviewsRoute: AdminStaffReviewsRoute,
   AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
@@ -1833,6 +2253,7 @@ const rootRouteChildren: RootRouteChildren = {
   GiftsClaimRoute: GiftsClaimRoute,
   GiftsNewRoute: GiftsNewRoute,
   InstructorsSlugRoute: InstructorsSlugRoute,
+  SSlugRoute: SSlugRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
   TeachApplicationRoute: TeachApplicationRoute,
   TeachApplyRoute: TeachApplyRoute,

@@ -16,20 +16,30 @@ import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
 import { makeResolveSession } from './auth/resolve.ts'
 import type { ResolveSession } from './auth/types.ts'
+import { createTxtLookup, parseDnsServers } from './creators/dns-verify.ts'
 import { statusForPath } from './flows/page-status.ts'
+import { registerAnalyticsCsvRoutes } from './http/analytics-csv.ts'
+import { API_V1_PREFIX, registerApiV1Routes } from './http/api-v1.ts'
 import { registerProfileRoutes } from './http/avatar.ts'
+import { registerBrandLogoRoutes } from './http/brand-logo.ts'
 import { registerClient } from './http/client.ts'
 import { registerAdminImageRoutes } from './http/course-image.ts'
 import { registerCreatorApplicationRoutes } from './http/creator-applications.ts'
 import { registerDataExportRoutes } from './http/data-exports.ts'
 import { registerEarningsDocumentRoutes } from './http/earnings-documents.ts'
 import { registerHealthRoutes } from './http/health.ts'
+import { registerInstructorMessageRoutes } from './http/instructor-message-files.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
 import { registerLessonUploadRoutes } from './http/lesson-uploads.ts'
+import { registerLiveJoinRoutes } from './http/live-join.ts'
+import { registerMailUnsubscribeRoutes } from './http/mail-unsubscribe.ts'
 import { registerNativeForms } from './http/native-forms.ts'
 import { registerOAuthRoutes } from './http/oauth.ts'
 import { registerDocumentRoutes } from './http/order-documents.ts'
+import { registerPostImageRoutes } from './http/post-images.ts'
 import { OneLineRequestLog } from './http/request-log.ts'
+import { isSchoolHost, registerSchoolHosts } from './http/school-hosts.ts'
+import { registerSchoolSsoRoutes } from './http/school-sso.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerServiceOrderRoutes } from './http/service-order-files.ts'
 import { registerStripeWebhookRoutes } from './http/stripe-webhook.ts'
@@ -41,6 +51,7 @@ import type { Env } from './kernel/env.ts'
 import { registerErrorHandler } from './kernel/error-mapping.ts'
 import { batchedStdout, redactingLogOptions } from './kernel/log.ts'
 import { type S3Env, s3OptionsFromEnv } from './kernel/s3-config.ts'
+import { ONE_CLICK_UNSUBSCRIBE_PATH } from './mail/unsubscribe.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { type AppRouter, appRouter, createCaller } from './routers/_app.ts'
 import { registerSecurityHeaders } from './security/headers.ts'
@@ -67,8 +78,11 @@ export interface ServerDeps {
         | 'LESSON_VIDEO_MAX_BYTES'
         | 'CREATOR_STORAGE_LIMIT_BYTES'
         | 'STAFF_2FA'
+        | 'WEBHOOKS_ALLOW_PRIVATE'
         | 'TWO_FACTOR_KEY'
+        | 'SSO_HTTP_ISSUERS'
         | 'TEST_CLOCK'
+        | 'DNS_SERVERS'
         | OAuthEnv
       >
     > &
@@ -153,7 +167,9 @@ function inProcessTrpcClient(
 }
 
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
-const CSRF_EXEMPT = ['/api/stripe/webhook']
+// The Stripe webhook proves itself by its signature; the one-click unsubscribe (RFC 8058) by its token, and mail
+// clients post it from their own servers with no Origin. The REST API authenticates by its key header, never a cookie.
+const CSRF_EXEMPT = ['/api/stripe/webhook', ONE_CLICK_UNSUBSCRIBE_PATH, `${API_V1_PREFIX}/`]
 
 export async function createServer(deps: ServerDeps): Promise<Server> {
   const { env, db } = deps
@@ -176,7 +192,10 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     mailDelivery: env.SMTP_URL ? 'smtp' : 'log',
     oauthProviders: (['google', 'facebook'] as const).filter((name) => oauth[name]),
     staffTwoFactor: env.STAFF_2FA ?? 'required',
+    webhooksAllowPrivate: env.NODE_ENV !== 'production' || env.WEBHOOKS_ALLOW_PRIVATE === 'on',
     twoFactorKey: env.TWO_FACTOR_KEY ? new Uint8Array(Buffer.from(env.TWO_FACTOR_KEY, 'base64')) : undefined,
+    txtLookup: createTxtLookup(parseDnsServers(env.DNS_SERVERS)),
+    ssoHttpIssuers: env.SSO_HTTP_ISSUERS === 'loopback' ? 'loopback' : undefined,
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })
@@ -198,7 +217,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
 
   registerErrorHandler(app)
-  registerCanonicalHost(app, env)
+  registerCanonicalHost(app, env, (host) => isSchoolHost(db, host))
+  registerSchoolHosts(app, db, env.PUBLIC_URL)
   registerSecurityHeaders(app, {
     secure: config.cookieSecure,
     // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
@@ -256,16 +276,24 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   await registerStripeWebhookRoutes(app, httpDeps)
   registerSeoRoutes(app, httpDeps)
   registerOAuthRoutes(app, httpDeps, oauth)
+  registerSchoolSsoRoutes(app, httpDeps)
   registerProfileRoutes(app, httpDeps)
+  registerBrandLogoRoutes(app, httpDeps)
   registerDocumentRoutes(app, httpDeps)
   registerAdminImageRoutes(app, httpDeps)
   registerLearningRoutes(app, httpDeps)
   registerLessonUploadRoutes(app, httpDeps)
+  registerPostImageRoutes(app, httpDeps)
   registerServiceOrderRoutes(app, httpDeps)
+  registerInstructorMessageRoutes(app, httpDeps)
   registerTusUploadRoutes(app, httpDeps, { tus: tusFiles, limiter })
   registerCreatorApplicationRoutes(app, httpDeps)
   registerEarningsDocumentRoutes(app, httpDeps)
   registerDataExportRoutes(app, httpDeps)
+  registerLiveJoinRoutes(app, httpDeps)
+  registerAnalyticsCsvRoutes(app, httpDeps)
+  registerApiV1Routes(app, httpDeps, { limiter })
+  await registerMailUnsubscribeRoutes(app, httpDeps)
   if (env.TEST_CLOCK === 'on') registerTestClockRoutes(app)
 
   const renderPage = await registerClient(

@@ -28,6 +28,8 @@ export const AUTH_MESSAGES = {
 
 /** Where a staff member without the second factor STAFF_2FA=required asks for is sent to set it up. */
 export const TWO_FACTOR_SETUP_PATH = '/account/security'
+/** Where a sign-in of an account in its deletion's cool-off lands, on every path: the page with Cancel deletion. */
+export const DELETION_CANCEL_PATH = '/account/security'
 
 const MAX_RETURN_PATH_LENGTH = 512
 

@@ -9,8 +9,13 @@ export type PaymentMethodValue = (typeof PAYMENT_METHODS)[number]
 export const CHECKOUT_METHODS = [...PAYMENT_METHODS, 'free'] as const
 export type CheckoutMethodValue = (typeof CHECKOUT_METHODS)[number]
 
+/** How the buyer reached a course page (`?from=` on its address): a catalogue search result, or browsing the
+ * catalogue or a category. Anything else is a direct sale. */
+export const COURSE_CHANNELS = ['search', 'catalogue'] as const
+export type CourseChannel = (typeof COURSE_CHANNELS)[number]
+
 export type CartItemInput =
-  | { kind: 'course'; courseId: string }
+  | { kind: 'course'; courseId: string; currency?: 'USD' | 'GBP'; from?: CourseChannel }
   | { kind: 'service_package'; packageId: string }
   | { kind: 'plan'; planId: string; billingCycle: BillingCycleValue }
   | { kind: 'bundle'; bundleId: string }

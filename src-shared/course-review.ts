@@ -67,5 +67,5 @@ export const COURSE_STATUS_LABELS: Record<string, string> = {
 }
 
 /** The fields of a published course whose edits wait in a draft revision for review (course_drafts.fields keys). */
-export const REVISION_FIELDS = ['title', 'priceMinor', 'currency', 'description'] as const
+export const REVISION_FIELDS = ['title', 'priceUsdMinor', 'priceGbpMinor', 'description'] as const
 export type RevisionField = (typeof REVISION_FIELDS)[number]

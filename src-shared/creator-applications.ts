@@ -8,3 +8,6 @@ export const APPLICATION_STATUS_LABELS: Record<ApplicationStatus, string> = {
   approved: 'Approved',
   declined: 'Declined',
 }
+
+/** A sample video attached to an application (sent over tus, as lesson videos are). */
+export const APPLICATION_VIDEO_MAX_BYTES = 500 * 1024 * 1024

@@ -41,3 +41,17 @@ export const EARNINGS_HOLD_DAYS = 30
 
 /** The largest single lesson video a creator may upload (4 GB). */
 export const CREATOR_VIDEO_MAX_BYTES = 4 * GB
+
+/** The enterprise promises of /pricing, by plan: Pro's custom domain; Enterprise's API, webhooks, SSO and white label. */
+export type CreatorPlanFeature = 'api' | 'webhooks' | 'sso' | 'customDomain' | 'whiteLabel'
+
+export const CREATOR_PLAN_FEATURES: Record<CreatorPlanId, readonly CreatorPlanFeature[]> = {
+  basic: [],
+  pro: ['customDomain'],
+  enterprise: ['api', 'webhooks', 'sso', 'customDomain', 'whiteLabel'],
+}
+
+/** Whether a creator's live plan (null: none) includes the feature. */
+export function planIncludes(planId: string | null | undefined, feature: CreatorPlanFeature): boolean {
+  return isCreatorPlanId(planId) && CREATOR_PLAN_FEATURES[planId].includes(feature)
+}

@@ -1,6 +1,6 @@
 // Coupon messages and constants without zod (the cart page reads these; its first load stays free of the schema
 // library). Each refusal says why, in the buyer's words.
-export const COUPON_SCOPES = ['everything', 'courses', 'creator', 'service_packages'] as const
+export const COUPON_SCOPES = ['everything', 'courses', 'creator', 'service_packages', 'plans'] as const
 export type CouponScopeValue = (typeof COUPON_SCOPES)[number]
 export const COUPON_KINDS = ['percent', 'fixed'] as const
 export type CouponKindValue = (typeof COUPON_KINDS)[number]
@@ -10,7 +10,18 @@ export const COUPON_SCOPE_LABELS: Record<CouponScopeValue, string> = {
   courses: 'Chosen courses',
   creator: "All of one creator's courses",
   service_packages: 'Service packages',
+  plans: 'Membership plans',
 }
+
+/** How long a plan coupon discounts the plan: Stripe's coupon durations. */
+export const PLAN_COUPON_DURATIONS = ['once', 'repeating', 'forever'] as const
+export type PlanCouponDurationValue = (typeof PLAN_COUPON_DURATIONS)[number]
+export const PLAN_COUPON_DURATION_LABELS: Record<PlanCouponDurationValue, string> = {
+  once: 'First payment only',
+  repeating: 'A number of months',
+  forever: 'Every renewal',
+}
+export const PLAN_COUPON_MAX_MONTHS = 36
 
 export const COUPON_REFUSALS = {
   unknown: 'This code does not exist',
@@ -33,6 +44,10 @@ export const COUPON_MESSAGES = {
   planRequired: 'Coupons are part of the Pro and Enterprise creator plans',
   notYourCourse: 'A creator coupon can only be for your own courses',
   fixedAbovePrice: 'The fixed amount is more than the price of a course it applies to',
+  fixedAbovePlanPrice: 'The fixed amount is more than the monthly price of a plan',
+  planDurationRequired: 'Say how long the code discounts the plan: first payment, a number of months, or every renewal',
+  planDurationMonths: 'The number of months must be a whole number from 1 to 36',
+  planDurationOnlyForPlans: 'Only a code for membership plans has a duration',
 } as const
 
 /** How codes are compared and stored: trimmed, upper-case. */

@@ -42,6 +42,28 @@ import * as m290400 from './2026_11_29_0400_quizzes.ts'
 import * as m290420 from './2026_11_29_0420_section_drip.ts'
 import * as m290430 from './2026_11_29_0430_lesson_questions.ts'
 import * as m290500 from './2026_11_29_0500_data_exports.ts'
+import * as m300100 from './2026_11_30_0100_plan_coupons_and_gifts.ts'
+import * as m300300 from './2026_11_30_0300_post_reports_images.ts'
+import * as m300400 from './2026_11_30_0400_account_deletion.ts'
+import * as m300500 from './2026_11_30_0500_instructor_messages.ts'
+import * as m300600 from './2026_11_30_0600_live_sessions.ts'
+import * as m300700 from './2026_11_30_0700_analytics.ts'
+import * as m300800 from './2026_11_30_0800_schools.ts'
+import * as m300900 from './2026_11_30_0900_offline_lessons.ts'
+import * as m010100 from './2026_12_01_0100_api_keys.ts'
+import * as m010200 from './2026_12_01_0200_webhooks.ts'
+import * as m010300 from './2026_12_01_0300_school_sso.ts'
+import * as m010400 from './2026_12_01_0400_school_domains.ts'
+import * as m010500 from './2026_12_01_0500_video_renditions.ts'
+import * as m010700 from './2026_12_01_0700_erasure_stripe_customers.ts'
+import * as m010710 from './2026_12_01_0710_passkeys.ts'
+import * as m010800 from './2026_12_01_0800_post_image_posts.ts'
+import * as m020100 from './2026_12_02_0100_mail_from_name.ts'
+import * as m020200 from './2026_12_02_0200_analytics_feedback.ts'
+import * as m020300 from './2026_12_02_0300_staff_lesson_uploads.ts'
+import * as m020400 from './2026_12_02_0400_course_prices_by_currency.ts'
+import * as m020500 from './2026_12_02_0500_sales_channels.ts'
+import * as m020600 from './2026_12_02_0600_application_video_uploads.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -86,4 +108,26 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0420_section_drip': m290420,
   '2026_11_29_0430_lesson_questions': m290430,
   '2026_11_29_0500_data_exports': m290500,
+  '2026_11_30_0100_plan_coupons_and_gifts': m300100,
+  '2026_11_30_0300_post_reports_images': m300300,
+  '2026_11_30_0400_account_deletion': m300400,
+  '2026_11_30_0500_instructor_messages': m300500,
+  '2026_11_30_0600_live_sessions': m300600,
+  '2026_11_30_0700_analytics': m300700,
+  '2026_11_30_0800_schools': m300800,
+  '2026_11_30_0900_offline_lessons': m300900,
+  '2026_12_01_0100_api_keys': m010100,
+  '2026_12_01_0200_webhooks': m010200,
+  '2026_12_01_0300_school_sso': m010300,
+  '2026_12_01_0400_school_domains': m010400,
+  '2026_12_01_0500_video_renditions': m010500,
+  '2026_12_01_0700_erasure_stripe_customers': m010700,
+  '2026_12_01_0710_passkeys': m010710,
+  '2026_12_01_0800_post_image_posts': m010800,
+  '2026_12_02_0100_mail_from_name': m020100,
+  '2026_12_02_0200_analytics_feedback': m020200,
+  '2026_12_02_0300_staff_lesson_uploads': m020300,
+  '2026_12_02_0400_course_prices_by_currency': m020400,
+  '2026_12_02_0500_sales_channels': m020500,
+  '2026_12_02_0600_application_video_uploads': m020600,
 }

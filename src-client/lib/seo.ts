@@ -6,15 +6,17 @@ export interface SeoInput {
   description: string
   image?: string
   type?: 'website' | 'article' | 'product'
+  /** A white-labelled school's own name instead of SkillForge's (decision 0063). */
+  siteName?: string
 }
 
-export function seo({ title, description, image, type = 'website' }: SeoInput) {
-  const fullTitle = title === SITE_NAME ? title : `${title} | ${SITE_NAME}`
+export function seo({ title, description, image, type = 'website', siteName = SITE_NAME }: SeoInput) {
+  const fullTitle = title === siteName ? title : `${title} | ${siteName}`
   return {
     meta: [
       { title: fullTitle },
       { name: 'description', content: description },
-      { property: 'og:site_name', content: SITE_NAME },
+      { property: 'og:site_name', content: siteName },
       { property: 'og:title', content: fullTitle },
       { property: 'og:description', content: description },
       { property: 'og:type', content: type },

@@ -7,6 +7,7 @@ import { Header } from '../components/layout/Header.tsx'
 import { NotFound } from '../components/layout/NotFound.tsx'
 import { SkipLink } from '../components/layout/SkipLink.tsx'
 import { AppToaster } from '../components/ui/toaster.tsx'
+import { brandQuery } from '../lib/brand.ts'
 import { sessionQuery } from '../lib/session.ts'
 import type { Trpc } from '../lib/trpc.ts'
 
@@ -33,6 +34,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       queryClient.prefetchQuery(sessionQuery(trpc)),
       queryClient.prefetchQuery(trpc.cart.count.queryOptions()),
       queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions()),
+      queryClient.prefetchQuery(brandQuery(trpc, location.pathname)),
     ])
     if (typeof window !== 'undefined') return
     await Promise.all([

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { css } from '#styled-system/css'
@@ -45,16 +45,33 @@ function ClaimGiftPage() {
   const fromAddress = useTokenFromAddress(Route.useSearch().token)
   const { token, ready } = useKeptToken(fromAddress)
   const { user, isLoading } = useSession()
+  const queryClient = useQueryClient()
   const claim = useMutation(
     trpc.gifts.claim.mutationOptions({
       onSettled: () => window.sessionStorage.removeItem(KEPT_TOKEN),
+      // What the gift gave (Premium, a course) shows at once on the pages it links to.
+      onSuccess: () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.purchases.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.membership.pathKey() }),
+        ]),
     }),
   )
 
   let body: React.ReactNode
   if (!ready || isLoading) {
     body = <LoadingState label="Loading your gift…" />
-  } else if (claim.isSuccess) {
+  } else if (claim.isSuccess && 'planId' in claim.data) {
+    const until = new Date(claim.data.endsAt).toLocaleDateString(undefined, { dateStyle: 'long' })
+    body = (
+      <>
+        <FormAlert kind="success">{`Premium is active: “${claim.data.title}”, until ${until}. Enjoy!`}</FormAlert>
+        <Link to="/account/membership" className={button({ size: 'lg' })}>
+          See your membership
+        </Link>
+      </>
+    )
+  } else if (claim.isSuccess && 'courseId' in claim.data) {
     body = (
       <>
         <FormAlert kind="success">{`“${claim.data.title}” is now yours. Enjoy the course!`}</FormAlert>
@@ -68,7 +85,7 @@ function ClaimGiftPage() {
   } else if (!user) {
     body = (
       <>
-        <p>Someone gave you a course. Sign up or log in to claim it; you will come back here afterwards.</p>
+        <p>Someone sent you a gift. Sign up or log in to claim it; you will come back here afterwards.</p>
         <Link to="/signup" search={{ redirect: '/gifts/claim' }} className={button({ size: 'lg' })}>
           Sign up to claim
         </Link>

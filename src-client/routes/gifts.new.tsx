@@ -8,7 +8,7 @@ import { BankTransferDialog, type BankTransferOrder } from '../components/checko
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
-import { FormAlert, TextAreaField, TextField } from '../components/ui/form.tsx'
+import { FormAlert, SelectField, TextAreaField, TextField } from '../components/ui/form.tsx'
 import { Container } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
@@ -19,15 +19,22 @@ import { searchParams, text } from '../lib/search-params.ts'
 import { requireUser } from '../lib/session.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
 
-const routeSearch = searchParams({ course: text(120) })
+const routeSearch = searchParams({ course: text(120), plan: text(60) })
+const PLAN_TERMS = [1, 3, 12] as const
 
 export const Route = createFileRoute('/gifts/new')({
   validateSearch: routeSearch,
   beforeLoad: async ({ context, location, preload }) => {
     await requireUser(context, location.href, { notice: 'Please log in to buy a gift', preload })
   },
-  loaderDeps: ({ search }) => ({ course: search.course }),
+  loaderDeps: ({ search }) => ({ course: search.course, plan: search.plan }),
   loader: async ({ context: { queryClient, trpc }, deps }) => {
+    if (deps.plan) {
+      const { plans } = await queryClient.ensureQueryData(trpc.plans.list.queryOptions())
+      if (!plans.some((plan) => plan.id === deps.plan)) throw notFound()
+      await queryClient.prefetchQuery(trpc.payments.options.queryOptions())
+      return
+    }
     if (!deps.course) throw notFound()
     const course = await queryClient.ensureQueryData(trpc.catalog.course.queryOptions({ id: deps.course }))
     if (!course) throw notFound()
@@ -42,10 +49,93 @@ export const Route = createFileRoute('/gifts/new')({
 const GIFT_MESSAGE_MAX = 1000
 
 function GiftPage() {
+  return Route.useSearch().plan ? <PlanGift /> : <CourseGift />
+}
+
+/** A plan given for a prepaid term: 1 or 3 months at the monthly price, 12 at the annual; it never renews. */
+function PlanGift() {
   const trpc = useTRPC()
-  const navigate = useNavigate()
+  const { plan: planId } = Route.useSearch()
+  const { data } = useSuspenseQuery(trpc.plans.list.queryOptions())
+  const plan = data.plans.find((p) => p.id === planId)
+  const [months, setMonths] = useState<(typeof PLAN_TERMS)[number]>(1)
+  if (!plan) return null
+  const priceOf = (term: number) => (term === 12 ? plan.annualPriceMinor : plan.monthlyPriceMinor * term)
+  return (
+    <GiftForm
+      title={`${plan.name} membership`}
+      priceText={formatMoney(priceOf(months), plan.currency)}
+      free={false}
+      explainer="We e-mail the recipient a link to claim the membership; it starts the day they claim it and ends after the term you choose (it never renews). You are not subscribed yourself."
+      item={{ planId: plan.id, planMonths: months }}
+      back={
+        <Link to="/pricing" className={button({ variant: 'outline', size: 'lg' })}>
+          Back to plans
+        </Link>
+      }
+      extraFields={
+        <SelectField
+          label="Length of the membership"
+          name="planMonths"
+          value={String(months)}
+          onChange={(event) => setMonths(Number(event.target.value) as (typeof PLAN_TERMS)[number])}
+        >
+          {PLAN_TERMS.map((term) => (
+            <option key={term} value={term}>
+              {`${term} ${term === 1 ? 'month' : 'months'} — ${formatMoney(priceOf(term), plan.currency)}`}
+            </option>
+          ))}
+        </SelectField>
+      }
+    />
+  )
+}
+
+function CourseGift() {
+  const trpc = useTRPC()
   const { course: courseId } = Route.useSearch()
   const { data: course } = useSuspenseQuery(trpc.catalog.course.queryOptions({ id: courseId! }))
+  if (!course) return null
+  const free = course.priceMinor === 0
+  return (
+    <GiftForm
+      title={course.title}
+      priceText={free ? 'Free' : formatMoney(course.priceMinor, course.currency)}
+      free={free}
+      explainer="We e-mail the recipient a link to claim the course; they sign up or log in to start learning. You are not enrolled yourself."
+      item={{ courseId: course.id }}
+      back={
+        <Link
+          to="/courses/$courseId"
+          params={{ courseId: course.id }}
+          className={button({ variant: 'outline', size: 'lg' })}
+        >
+          Back to course
+        </Link>
+      }
+    />
+  )
+}
+
+function GiftForm({
+  title,
+  priceText,
+  free,
+  explainer,
+  item,
+  back,
+  extraFields,
+}: {
+  title: string
+  priceText: string
+  free: boolean
+  explainer: string
+  item: { courseId: string } | { planId: string; planMonths: 1 | 3 | 12 }
+  back: React.ReactNode
+  extraFields?: React.ReactNode
+}) {
+  const trpc = useTRPC()
+  const navigate = useNavigate()
   const options = useQuery(trpc.payments.options.queryOptions())
   const checkout = useMutation(trpc.gifts.checkout.mutationOptions())
   const confirmTransfer = useMutation(trpc.payments.confirmBankTransfer.mutationOptions())
@@ -54,8 +144,6 @@ function GiftPage() {
   const [error, setError] = useState<string | null>(null)
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
   const submitRef = useRef<HTMLButtonElement>(null)
-  if (!course) return null
-  const free = course.priceMinor === 0
   const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -70,7 +158,7 @@ function GiftPage() {
     setFieldErrors({})
     try {
       const started = await checkout.mutateAsync({
-        courseId: course!.id,
+        ...item,
         recipientEmail: String(form.get('recipientEmail') ?? ''),
         message: String(form.get('message') ?? ''),
         sendOn: String(form.get('sendOn') ?? ''),
@@ -116,17 +204,12 @@ function GiftPage() {
       <PageIntro title="Buy as a gift" />
       <Container className={css({ py: '8', maxW: '2xl' })}>
         <p className={css({ mb: '6' })}>
-          <strong>{course.title}</strong>{' '}
-          <span className={css({ color: 'fg.muted' })}>
-            {free ? 'Free' : formatMoney(course.priceMinor, course.currency)}
-          </span>
+          <strong>{title}</strong> <span className={css({ color: 'fg.muted' })}>{priceText}</span>
         </p>
-        <p className={css({ mb: '6', fontSize: 'sm', color: 'fg.muted' })}>
-          We e-mail the recipient a link to claim the course; they sign up or log in to start learning. You are not
-          enrolled yourself.
-        </p>
+        <p className={css({ mb: '6', fontSize: 'sm', color: 'fg.muted' })}>{explainer}</p>
         <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} className={css({ display: 'grid', gap: '5' })} noValidate>
           {error ? <FormAlert>{error}</FormAlert> : null}
+          {extraFields}
           <TextField
             label="Recipient's email"
             name="recipientEmail"
@@ -161,13 +244,7 @@ function GiftPage() {
             <button ref={submitRef} type="submit" className={button({ size: 'lg' })} disabled={checkout.isPending}>
               {checkout.isPending ? 'Processing…' : free ? 'Send Gift' : 'Pay for Gift'}
             </button>
-            <Link
-              to="/courses/$courseId"
-              params={{ courseId: course.id }}
-              className={button({ variant: 'outline', size: 'lg' })}
-            >
-              Back to course
-            </Link>
+            {back}
           </div>
         </form>
       </Container>

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react'
 import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { PasskeySignIn } from '../components/auth/PasskeySignIn.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { button } from '../components/ui/button.ts'
@@ -13,7 +14,7 @@ import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { errorMessage, isClientError, isServiceUnavailable } from '../lib/errors.ts'
 import { useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
-import { sessionQuery, setSessionUser } from '../lib/session.ts'
+import { type SessionUser, sessionQuery, setSessionUser } from '../lib/session.ts'
 
 const routeSearch = searchParams({ redirect: optionalText })
 
@@ -46,6 +47,18 @@ function LoginPage() {
   )
   const login = useMutation(trpc.auth.login.mutationOptions())
 
+  /** After the password (no second factor) or a passkey: the session is set. */
+  async function signedIn(user: (SessionUser & { deletionScheduledFor?: Date | string | null }) | null) {
+    await setSessionUser(queryClient, trpc, user)
+    // An account waiting out its deletion's cool-off: the security page offers to cancel it.
+    if (user?.deletionScheduledFor) {
+      notify('info', 'Your account is scheduled for deletion', 'You can cancel the deletion on this page.')
+      return void (await navigate({ to: '/account/security' }))
+    }
+    notify('success', 'Login successful')
+    await navigate({ href: returnTo })
+  }
+
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
@@ -61,9 +74,7 @@ function LoginPage() {
       // The account has a second factor: its code comes next, and only then the session.
       if (user && 'twoFactor' in user)
         return void (await navigate({ to: '/two-factor', search: { redirect: returnTo } }))
-      await setSessionUser(queryClient, trpc, user)
-      notify('success', 'Login successful')
-      await navigate({ href: returnTo })
+      await signedIn(user)
     } catch (caught) {
       if (isClientError(caught)) {
         const message = caught.message || AUTH_MESSAGES.loginFailed
@@ -102,6 +113,7 @@ function LoginPage() {
           {login.isPending ? 'Logging in...' : 'Log In'}
         </button>
       </form>
+      <PasskeySignIn onSignedIn={signedIn} />
       <SocialButtons redirect={returnTo} />
       <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
         Don't have an account?{' '}

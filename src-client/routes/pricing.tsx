@@ -61,6 +61,18 @@ function PricingPage() {
   const current = entitlements?.plan ?? null
   const trialAvailable = entitlements?.trialAvailable ?? true
   const [cycle, setCycle] = useState<BillingCycle>('monthly')
+  const planAction = (planId: string) =>
+    !current ? (
+      <PlanCartButton key={cycle} planId={planId} billingCycle={cycle} />
+    ) : current.id === planId && current.billingCycle === cycle ? (
+      <button type="button" className={button({ variant: 'outline' })} disabled>
+        Your current plan
+      </button>
+    ) : (
+      <Link to="/account/membership" search={{ plan: planId, cycle }} className={button({ variant: 'outline' })}>
+        Change plan
+      </Link>
+    )
   const toggle = (value: BillingCycle, text: string) => (
     <button
       type="button"
@@ -118,21 +130,17 @@ function PricingPage() {
               plan={plan}
               cycle={cycle}
               cartAction={
-                !current ? (
-                  <PlanCartButton key={cycle} planId={plan.id} billingCycle={cycle} />
-                ) : current.id === plan.id && current.billingCycle === cycle ? (
-                  <button type="button" className={button({ variant: 'outline' })} disabled>
-                    Your current plan
-                  </button>
-                ) : (
+                <>
+                  {planAction(plan.id)}
                   <Link
-                    to="/account/membership"
-                    search={{ plan: plan.id, cycle }}
+                    to="/gifts/new"
+                    search={{ plan: plan.id }}
                     className={button({ variant: 'outline' })}
+                    aria-label={`Buy as a gift: ${plan.name}`}
                   >
-                    Change plan
+                    Buy as a gift
                   </Link>
-                )
+                </>
               }
             />
           ))}

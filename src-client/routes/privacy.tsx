@@ -1,4 +1,5 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { ACCOUNT_DELETION_COOL_OFF_DAYS, KEPT_RECORDS, PROCESSORS, RETENTION } from '#shared/retention.ts'
 import { HomeLink, InfoPage } from '../components/info/InfoPage.tsx'
 import { seo } from '../lib/seo.ts'
 
@@ -12,11 +13,21 @@ export const Route = createFileRoute('/privacy')({
   component: PrivacyPage,
 })
 
+const period = (days: number) =>
+  days === 0
+    ? 'as soon as they end'
+    : days % 365 === 0
+      ? `${days / 365} year${days === 365 ? '' : 's'}`
+      : `${days} days`
+
+/** The retention job's own periods (src-shared/retention.ts), so this page says what the job does. */
+const RETENTION_LINES = Object.values(RETENTION).map((rule) => `${rule.what}: ${period(rule.days)}`)
+
 function PrivacyPage() {
   return (
     <InfoPage
       title="Privacy Policy"
-      updated="22 November 2026"
+      updated="29 November 2026"
       intro="This policy explains what personal data SkillForge Ltd collects when you use our website, courses and services, why we collect it and the choices you have."
       numbered
       sections={[
@@ -74,8 +85,21 @@ function PrivacyPage() {
         {
           title: 'Data Retention',
           body: [
-            'We keep account data while your account is open and for up to two years after you close it. Order and invoice records are kept for six years to meet UK tax law. Contact messages are deleted after two years.',
+            'We keep account data while your account is open. A job deletes these records every day once they are older than:',
+            RETENTION_LINES,
+            'And these are kept whatever happens to your account, as the law or other people need them:',
+            [...KEPT_RECORDS],
           ],
+        },
+        {
+          title: 'Deleting Your Account',
+          body: [
+            `Choose Delete my account on Account → Security. Your account is deleted ${ACCOUNT_DELETION_COOL_OFF_DAYS} days later (we e-mail you when you ask and the day before; signing in meanwhile lets you cancel). We then erase your name, e-mail address, picture, sign-in methods, learning progress, certificates, carts and uploaded files; reviews, questions and messages others rely on stay, shown as “Deleted user”. You can also ask us by e-mail.`,
+          ],
+        },
+        {
+          title: 'Who Processes Your Data for Us',
+          body: [PROCESSORS.map((processor) => `${processor.name}: ${processor.purpose} (${processor.where})`)],
         },
         {
           title: 'Your Rights',

@@ -1,10 +1,13 @@
 // /teach/apply: the application to teach. A visitor is sent to sign up and comes back here; a creator goes to the
 // studio's door (/teach); someone with an open application sees its status instead of a second form. The server
-// checks everything again (one open application, 30 days after a decline, the file by its bytes).
+// checks everything again (one open application, 30 days after a decline, the file by its bytes). A CV goes by the
+// PDF route; a sample video is sent over tus as lesson videos are (progress, pause/resume, resumable), and the form
+// names it by its upload id.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { type UploadedVideo, VideoUpload } from '#client/components/studio/VideoUpload.tsx'
 import { ApplicationStatus } from '#client/components/teach/ApplicationStatus.tsx'
 import { button } from '#client/components/ui/button.ts'
 import {
@@ -70,7 +73,7 @@ function ApplyPage() {
   )
 }
 
-/** Sends the attached file first (the multipart route judges it by its bytes); its answer goes with the form. */
+/** Sends the attached CV first (the PDF route judges it by its bytes); its answer goes with the form. */
 async function uploadAttachment(file: File): Promise<{ key: string; name: string }> {
   const body = new FormData()
   body.append('file', file)
@@ -93,9 +96,11 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
   const [formError, setFormError] = useState<string | null>(null)
   const [proposalLength, setProposalLength] = useState(0)
   const [uploading, setUploading] = useState(false)
+  const [video, setVideo] = useState<UploadedVideo | null>(null)
+  const [videoBusy, setVideoBusy] = useState(false)
   const formRef = useFocusFirstInvalid(errors)
   const submit = useMutation(trpc.creators.submitApplication.mutationOptions())
-  const busy = uploading || submit.isPending
+  const busy = uploading || submit.isPending || videoBusy
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -122,13 +127,17 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
     }
     if (file instanceof File && file.size > 0) {
       const isPdf = file.type === 'application/pdf' || file.name.toLowerCase().endsWith('.pdf')
-      if (isPdf && file.size > APPLICATION_PDF_MAX_BYTES) shown.attachment = 'A PDF must be at most 10 MB.'
+      if (!isPdf) shown.attachment = 'Please choose a PDF (a sample video goes in the field below).'
+      else if (file.size > APPLICATION_PDF_MAX_BYTES) shown.attachment = 'A PDF must be at most 10 MB.'
+      else if (video) shown.attachment = 'Please attach either a CV or a sample video, not both.'
     }
     setErrors(shown)
     if (!parsed.success || Object.keys(shown).length > 0) return
     try {
-      let attachment: { key: string; name: string } | null = null
-      if (file instanceof File && file.size > 0) {
+      let attachment: { key: string; name: string } | { uploadId: string; name: string } | null = video
+        ? { uploadId: video.uploadId, name: video.fileName }
+        : null
+      if (!attachment && file instanceof File && file.size > 0) {
         setUploading(true)
         try {
           attachment = await uploadAttachment(file)
@@ -211,17 +220,36 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
           error={errors.youtube}
         />
       </fieldset>
-      <TextField
-        label="A CV or a sample video (optional)"
-        name="attachment"
-        type="file"
-        accept="application/pdf,video/mp4,video/webm,video/quicktime,.pdf,.mp4,.webm,.mov"
-        hint="A PDF up to 10 MB, or an MP4, MOV or WebM video."
-        error={errors.attachment}
-      />
+      <fieldset className={css({ display: 'flex', flexDir: 'column', gap: '3', minW: '0' })}>
+        <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '1' })}>
+          A CV or a sample video (optional, one of them)
+        </legend>
+        <TextField
+          label="Your CV (PDF)"
+          name="attachment"
+          type="file"
+          accept="application/pdf,.pdf"
+          hint="A PDF up to 10 MB."
+          error={errors.attachment}
+        />
+        <VideoUpload
+          purpose="application"
+          label="Or a sample video (MP4, MOV or WebM, up to 500 MB)"
+          onUploaded={setVideo}
+          onCleared={() => setVideo(null)}
+          onBusyChange={setVideoBusy}
+          disabled={uploading || submit.isPending}
+        />
+      </fieldset>
       <button type="submit" className={button({ size: 'lg' })} disabled={busy}>
-        {busy ? <Spinner label="Sending" /> : null}
-        {uploading ? 'Uploading your file…' : submit.isPending ? 'Sending…' : 'Send application'}
+        {uploading || submit.isPending ? <Spinner label="Sending" /> : null}
+        {videoBusy
+          ? 'Waiting for the video upload…'
+          : uploading
+            ? 'Uploading your file…'
+            : submit.isPending
+              ? 'Sending…'
+              : 'Send application'}
       </button>
     </form>
   )

@@ -44,6 +44,11 @@ function TwoFactorPage() {
       const user = await verify.mutateAsync(parsed.data)
       await queryClient.invalidateQueries()
       await setSessionUser(queryClient, trpc, user)
+      // An account waiting out its deletion's cool-off: the security page offers to cancel it.
+      if (user?.deletionScheduledFor) {
+        notify('info', 'Your account is scheduled for deletion', 'You can cancel the deletion on this page.')
+        return void (await navigate({ to: '/account/security' }))
+      }
       notify('success', 'Login successful')
       await navigate({ href: returnTo })
     } catch (caught) {

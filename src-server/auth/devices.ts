@@ -2,6 +2,7 @@
 // outside service), and the client address's network only ("203.0.113.0/24", IPv6 /48), never the address.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeHexLowerCase } from '@oslojs/encoding'
+import type { DB } from '../kernel/db.ts'
 
 const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\/\d+/, 'Edge'],
@@ -62,4 +63,10 @@ export function ipNetwork(address: string | undefined): string | null {
 export function deviceKey(userAgent: string | null | undefined, network: string | null): string {
   const { browser, system } = describeUserAgent(userAgent)
   return encodeHexLowerCase(sha256(new TextEncoder().encode(`${browser}|${system}|${network ?? ''}`)))
+}
+
+/** Forgets devices last used before `before` (the retention job): a sign-in from one again counts as new. */
+export async function purgeStaleDevices(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('known_devices').where('last_seen_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

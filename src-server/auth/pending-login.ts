@@ -79,3 +79,9 @@ export function clearPendingLoginCookie(reply: FastifyReply, secure: boolean) {
 export function pendingLoginToken(request: FastifyRequest | undefined): string | undefined {
   return request?.cookies[PENDING_LOGIN_COOKIE]
 }
+
+/** Removes half-finished log-ins that expired before `before` (the retention job). */
+export async function purgeExpiredPendingLogins(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('pending_logins').where('expires_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -123,3 +123,9 @@ export async function invalidateUserSessions(db: DB, userId: string, exceptSessi
   if (exceptSessionId) query = query.where('id', '!=', exceptSessionId)
   await query.execute()
 }
+
+/** Removes sessions that expired before `before` (the retention job; a visit would have removed each anyway). */
+export async function purgeExpiredSessions(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -6,11 +6,12 @@ import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/enco
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
-export type TokenPurpose = 'verify_email' | 'reset_password'
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'confirm_action'
 
 export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   verify_email: 24 * 60 * 60 * 1000,
   reset_password: 60 * 60 * 1000,
+  confirm_action: 15 * 60 * 1000,
 }
 
 export function hashToken(token: string): string {
@@ -18,8 +19,15 @@ export function hashToken(token: string): string {
 }
 
 /** Issues a new token; earlier unused tokens of the same purpose stop working. */
-export async function issueToken(db: DB, userId: string, purpose: TokenPurpose, now = clock.now()): Promise<string> {
-  const bytes = new Uint8Array(25) // 200 bits
+export async function issueToken(
+  db: DB,
+  userId: string,
+  purpose: TokenPurpose,
+  now = clock.now(),
+  /** 25 bytes (200 bits) for a link; a code typed by hand is shorter (and its checks rate-limited). */
+  byteLength = 25,
+): Promise<string> {
+  const bytes = new Uint8Array(byteLength)
   crypto.getRandomValues(bytes)
   const token = encodeBase32LowerCaseNoPadding(bytes)
   await db
@@ -57,4 +65,13 @@ export async function consumeToken(
     .returning('user_id')
     .executeTakeFirst()
   return row?.user_id ?? null
+}
+
+/** Removes tokens used or expired before `before` (the retention job): they can never be used again anyway. */
+export async function purgeSpentTokens(db: DB, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('auth_tokens')
+    .where((eb) => eb.or([eb('used_at', '<', before), eb('expires_at', '<', before)]))
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

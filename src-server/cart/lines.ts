@@ -1,5 +1,6 @@
 // The user's cart resolved against the catalogue: every price comes from the catalogue row, never the client.
-import type { BillingCycle, CartItemKind } from '../../db/types.ts'
+import type { BillingCycle, CartItemKind, SalesChannel } from '../../db/types.ts'
+import { priceFor } from '../../src-shared/course-prices.ts'
 import { ownedCourseIds } from '../access/courses.ts'
 import type { DB } from '../kernel/db.ts'
 
@@ -20,6 +21,8 @@ export interface CartLine {
   packageId: string | null
   planId: string | null
   bundleId?: string | null
+  /** Set on a course line the buyer reached from a catalogue search or browsing (else left out: direct). */
+  channel?: SalesChannel
   /** Set on bundle lines only (other lines leave both out). A bundle's courses the buyer already holds, or also has in the cart on their own: told before paying. */
   bundleOverlap?: { held: string[]; inCart: string[] } | null
   addedAt: string
@@ -54,6 +57,10 @@ export async function listCartLines(db: DB, userId: string): Promise<CartLine[]>
       'c.image_url as course_image',
       'c.price_minor as course_price',
       'c.currency as course_currency',
+      'c.price_usd_minor as course_price_usd',
+      'c.price_gbp_minor as course_price_gbp',
+      'ci.currency as chosen_currency',
+      'ci.channel',
       'sp.name as package_name',
       'sp.price_minor as package_price',
       'sp.currency as package_currency',
@@ -85,14 +92,25 @@ export async function listCartLines(db: DB, userId: string): Promise<CartLine[]>
       addedAt: row.added_at.toISOString(),
     }
     if (row.kind === 'course' && row.course_title !== null && row.course_price !== null) {
+      // The buyer's currency when the course is sold in it, else the one it is sold in (decision 0069).
+      const price = priceFor(
+        {
+          price_minor: row.course_price,
+          currency: row.course_currency ?? 'USD',
+          price_usd_minor: row.course_price_usd,
+          price_gbp_minor: row.course_price_gbp,
+        },
+        row.chosen_currency,
+      )
       lines.push({
         ...base,
         title: row.course_title,
         detail: row.instructor_name ?? '',
         image: row.course_image ?? '/placeholder.svg',
-        priceMinor: row.course_price,
-        currency: row.course_currency === 'GBP' ? 'GBP' : 'USD',
+        priceMinor: price.priceMinor,
+        currency: price.currency,
         recurringInterval: null,
+        ...(row.channel ? { channel: row.channel } : {}),
       })
     } else if (row.kind === 'service_package' && row.package_name !== null && row.package_price !== null) {
       lines.push({

@@ -67,7 +67,15 @@ async function replacePlan(
   })
 }
 
-const NO_REFERENCE = { course_id: null, service_package_id: null, plan_id: null, billing_cycle: null, bundle_id: null }
+const NO_REFERENCE = {
+  course_id: null,
+  service_package_id: null,
+  plan_id: null,
+  billing_cycle: null,
+  bundle_id: null,
+  currency: null,
+  channel: null,
+}
 
 /** A published bundle (issue 32); one whose every course the buyer already holds is refused. */
 async function resolveBundle(db: DB, userId: string, bundleId: string) {
@@ -97,7 +105,17 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
       .executeTakeFirst()
     if (!course) throw new DomainError('not_found', 'Course not found')
     if (await ownsCourse(db, userId, course.id)) throw new DomainError('conflict', CART_MESSAGES.alreadyOwned)
-    return { title: course.title, values: { ...none, kind: 'course' as const, course_id: course.id } }
+    return {
+      title: course.title,
+      values: {
+        ...none,
+        kind: 'course' as const,
+        course_id: course.id,
+        currency: item.currency ?? null,
+        // How the buyer reached the course page (analytics' channels); copied to the order line.
+        channel: item.from ?? null,
+      },
+    }
   }
   if (item.kind === 'bundle') return resolveBundle(db, userId, item.bundleId)
   if (item.kind === 'service_package') {
@@ -156,6 +174,8 @@ export async function restoreItems(
     billing_cycle: 'monthly' | 'annual' | null
     bundle_id?: string | null
   }[],
+  /** The order's currency: a course goes back with it as the buyer's choice. */
+  currency: 'USD' | 'GBP' | null = null,
 ): Promise<void> {
   const bundles = new Set<string>()
   for (const line of lines) {
@@ -181,6 +201,7 @@ export async function restoreItems(
         service_package_id: line.service_package_id,
         plan_id: line.plan_id,
         billing_cycle: line.billing_cycle,
+        currency: line.kind === 'course' ? currency : null,
       })
       // Any unique conflict: the same item already there, or another plan the buyer chose since (one plan a cart).
       .onConflict((oc) => oc.doNothing())
@@ -227,4 +248,10 @@ export async function countCartItems(db: DB, userId: string): Promise<number> {
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION
+}
+
+/** Removes cart lines added before `before` and never bought (the retention job). */
+export async function purgeStaleCartItems(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('cart_items').where('added_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

@@ -76,7 +76,7 @@ export async function updateCourse(db: DB, actor: audit.Actor, id: string, input
   const before = await loadCourse(db, id)
   assertCourseImage(input.imageUrl, images, before.imageUrl)
   await assertCategory(db, input.categoryId)
-  const values = toCourseValues(input)
+  const values = toCourseValues(input, before.currency)
   return db.transaction().execute(async (trx) => {
     const publishing = values.status === 'published' && before.status !== 'published'
     await trx

@@ -1,6 +1,7 @@
 // Between the admin course form (decimal text, 'm:ss' lesson durations) and the stored course row.
 
 import type { z } from 'zod'
+import { coursePrices, normalPrices, priceColumns } from '../../src-shared/course-prices.ts'
 import { formatLessonDuration, parseLessonDuration } from '../../src-shared/lesson-duration.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import type { courseInput } from '../../src-shared/schemas/admin.ts'
@@ -27,8 +28,11 @@ export function toSectionValues(input: ParsedCourse): SectionValues[] {
   }))
 }
 
-/** Stored columns for a validated form. Lessons and duration follow the curriculum whenever it lists lessons. */
-export function toCourseValues(input: ParsedCourse) {
+/**
+ * Stored columns for a validated form. Lessons and duration follow the curriculum whenever it lists lessons. The
+ * prices in USD and GBP give the list price too (`listCurrency`: the course's list currency now), decision 0069.
+ */
+export function toCourseValues(input: ParsedCourse, listCurrency = 'USD') {
   const lessons = toSectionValues(input).flatMap((section) => section.lessons)
   const fromCurriculum = lessons.length > 0
   const seconds = lessons.reduce((sum, lesson) => sum + lesson.durationSeconds, 0)
@@ -38,7 +42,10 @@ export function toCourseValues(input: ParsedCourse) {
     category_id: input.categoryId,
     instructor_name: input.instructorName || DEFAULT_INSTRUCTOR,
     image_url: input.imageUrl || PLACEHOLDER_IMAGE,
-    price_minor: toMinorUnits(input.price),
+    ...priceColumns(
+      normalPrices({ USD: toMinorUnits(input.price), GBP: input.priceGbp ? toMinorUnits(input.priceGbp) : null }),
+      listCurrency,
+    ),
     original_price_minor: input.originalPrice ? toMinorUnits(input.originalPrice) : null,
     level: input.level,
     status: input.status,
@@ -57,6 +64,7 @@ const decimal = (minor: number) => (minor / 100).toFixed(2)
 
 /** What the admin table and the edit form need, as plain JSON. */
 export function toAdminCourse(row: AdminCourseRow, curriculum: OutlineSection[]) {
+  const prices = coursePrices(row)
   return {
     id: row.id,
     title: row.title,
@@ -66,7 +74,10 @@ export function toAdminCourse(row: AdminCourseRow, curriculum: OutlineSection[])
     instructorName: row.instructor_name,
     imageUrl: row.image_url,
     priceMinor: row.price_minor,
-    price: decimal(row.price_minor),
+    prices,
+    /** The price in USD ('0.00': not sold in USD) and in GBP ('': not sold in GBP), as the form edits them. */
+    price: decimal(prices.USD ?? 0),
+    priceGbp: prices.GBP === null ? '' : decimal(prices.GBP),
     originalPrice: row.original_price_minor === null ? '' : decimal(row.original_price_minor),
     currency: row.currency,
     level: row.level,

@@ -2,7 +2,8 @@
 // submission with its course, curriculum, checklist and — for a revision — its edits beside the live values.
 
 import { sql } from 'kysely'
-import { REVISION_FIELDS } from '../../src-shared/course-review.ts'
+import { coursePrices, coursePricesLabel } from '../../src-shared/course-prices.ts'
+import type { RevisionField } from '../../src-shared/course-review.ts'
 import { REVIEW_QUEUE_PAGE_SIZE } from '../../src-shared/schemas/course-review.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -61,14 +62,38 @@ export async function reviewQueue(
   }
 }
 
-const liveValue = (course: NonNullable<Awaited<ReturnType<typeof findCourseForReview>>>, field: string) =>
+type ReviewedCourse = NonNullable<Awaited<ReturnType<typeof findCourseForReview>>>
+const liveValue = (course: ReviewedCourse, field: string) =>
   field === 'title'
     ? course.title
-    : field === 'priceMinor'
-      ? course.price_minor
-      : field === 'currency'
-        ? course.currency
+    : field === 'priceUsdMinor'
+      ? coursePrices(course).USD
+      : field === 'priceGbpMinor'
+        ? coursePrices(course).GBP
         : course.description
+
+/**
+ * The revision's changes: title and description as written, the two prices as one "price" change read the way a
+ * buyer sees them ("$49.99 or £39.99" → "$59.99 or £49.99"), so the reviewer checks the price in every currency.
+ */
+function revisionDiff(course: ReviewedCourse, draft: Partial<Record<RevisionField, unknown>>) {
+  const changed = (field: RevisionField) => field in draft && draft[field] !== liveValue(course, field)
+  const diff: { field: string; live: unknown; draft: unknown }[] = []
+  for (const field of ['title', 'description'] as const) {
+    if (changed(field)) diff.push({ field, live: liveValue(course, field), draft: draft[field] })
+  }
+  if (changed('priceUsdMinor') || changed('priceGbpMinor')) {
+    const live = coursePrices(course)
+    const asPrice = (value: unknown, fallback: number | null) =>
+      value === null ? null : typeof value === 'number' ? value : fallback
+    const next = {
+      USD: 'priceUsdMinor' in draft ? asPrice(draft.priceUsdMinor, live.USD) : live.USD,
+      GBP: 'priceGbpMinor' in draft ? asPrice(draft.priceGbpMinor, live.GBP) : live.GBP,
+    }
+    diff.push({ field: 'price', live: coursePricesLabel(live), draft: coursePricesLabel(next) })
+  }
+  return diff
+}
 
 export async function reviewDetail(db: DB, submissionId: string) {
   const submission = await findSubmission(db, submissionId)
@@ -113,11 +138,7 @@ export async function reviewDetail(db: DB, submissionId: string) {
     }
     section.lessons.push(lessonViews[index] as (typeof lessonViews)[number])
   }
-  const diff = REVISION_FIELDS.flatMap((field) =>
-    field in draft && draft[field] !== liveValue(course, field)
-      ? [{ field, live: liveValue(course, field), draft: draft[field] }]
-      : [],
-  )
+  const diff = revisionDiff(course, draft)
   return {
     submission: {
       id: submission.id,
@@ -134,6 +155,9 @@ export async function reviewDetail(db: DB, submissionId: string) {
       imageUrl: course.image_url,
       priceMinor: course.price_minor,
       currency: course.currency,
+      /** What a buyer pays in each currency (null: not sold in it), decision 0069. */
+      prices: coursePrices(course),
+      pricesLabel: coursePricesLabel(coursePrices(course)),
       status: course.status,
       level: course.level,
       language: course.language,

@@ -4,6 +4,7 @@
 
 import { sql } from 'kysely'
 import type { CourseStatus, ReviewComment } from '../../db/types.ts'
+import { coursePrices, priceColumns } from '../../src-shared/course-prices.ts'
 import {
   CHECKLIST_LABELS,
   type ChecklistItem,
@@ -31,6 +32,8 @@ export async function findCourseForReview(db: DB, courseId: string) {
       'c.image_url',
       'c.price_minor',
       'c.currency',
+      'c.price_usd_minor',
+      'c.price_gbp_minor',
       'c.status',
       'c.owner_id',
       'c.level',
@@ -94,11 +97,17 @@ export function courseChecklist(
   course: Pick<ReviewCourse, 'image_url' | 'description'>,
   draft: Partial<Record<RevisionField, unknown>>,
   lessons: ReviewLesson[],
+  /** Lessons whose uploaded video is still being transcoded (id → percent): not publishable yet (decision 0064). */
+  processing: ReadonlyMap<string, number> = new Map(),
 ): ChecklistItem[] {
   const description = (typeof draft.description === 'string' ? draft.description : course.description).trim()
   const image = course.image_url.trim()
   const previews = lessons.filter((lesson) => lesson.is_preview).length
-  const unprocessed = lessons.filter((lesson) => !videoProcessed(lesson)).map((lesson) => lesson.title)
+  const unprocessed = lessons
+    .filter((lesson) => !videoProcessed(lesson) || processing.has(lesson.id))
+    .map((lesson) =>
+      processing.has(lesson.id) ? `${lesson.title} (processing ${processing.get(lesson.id)} %)` : lesson.title,
+    )
   const item = (id: ChecklistItem['id'], done: boolean, detail: string): ChecklistItem => ({
     id,
     label: CHECKLIST_LABELS[id],
@@ -272,11 +281,24 @@ export async function moveCourseStatus(
  */
 export async function applyPendingChanges(db: DB, courseId: string, now = clock.now()) {
   const draft = await draftFields(db, courseId)
-  const set: { title?: string; price_minor?: number; currency?: string; description?: string } = {}
+  const set: Partial<ReturnType<typeof priceColumns>> & { title?: string; description?: string } = {}
   if (typeof draft.title === 'string' && draft.title.trim()) set.title = draft.title
-  if (typeof draft.priceMinor === 'number' && Number.isInteger(draft.priceMinor) && draft.priceMinor >= 0)
-    set.price_minor = draft.priceMinor
-  if (typeof draft.currency === 'string' && /^[A-Z]{3}$/.test(draft.currency)) set.currency = draft.currency
+  if ('priceUsdMinor' in draft || 'priceGbpMinor' in draft) {
+    // A price left out of the revision stays as it is; the list price follows (decision 0069).
+    const row = await db
+      .selectFrom('courses')
+      .select(['price_minor', 'currency', 'price_usd_minor', 'price_gbp_minor'])
+      .where('id', '=', courseId)
+      .executeTakeFirstOrThrow()
+    const live = coursePrices(row)
+    const draftPrice = (value: unknown, fallback: number | null) =>
+      value === null ? null : typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback
+    const prices = {
+      USD: 'priceUsdMinor' in draft ? draftPrice(draft.priceUsdMinor, live.USD) : live.USD,
+      GBP: 'priceGbpMinor' in draft ? draftPrice(draft.priceGbpMinor, live.GBP) : live.GBP,
+    }
+    Object.assign(set, priceColumns(prices, row.currency))
+  }
   if (typeof draft.description === 'string') set.description = draft.description
   const shown = await db
     .updateTable('lessons')

@@ -23,3 +23,27 @@ export async function courseOwners(db: DB, courseIds: readonly string[]): Promis
     .execute()
   return new Map(rows.map((row) => [row.id, row.owner_id as string]))
 }
+
+/** One page of the courses the owner owns (archived ones left out), by id after `after` (the REST API's cursor). */
+export async function ownerCoursesAfter(db: DB, ownerId: string, after: string | null, limit: number) {
+  let query = db
+    .selectFrom('courses')
+    .select([
+      'id',
+      'title',
+      'subtitle',
+      'status',
+      'price_minor',
+      'currency',
+      'price_usd_minor',
+      'price_gbp_minor',
+      'lessons_count',
+      'students_count',
+      'published_at',
+      'updated_at',
+    ])
+    .where('owner_id', '=', ownerId)
+    .where('status', '!=', 'archived')
+  if (after !== null) query = query.where('id', '>', after)
+  return query.orderBy('id').limit(limit).execute()
+}

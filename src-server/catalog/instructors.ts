@@ -70,3 +70,29 @@ export async function renameInstructorOnCourses(trx: DB, instructorId: string, n
 export async function instructorSlugExists(db: DB, slug: string): Promise<boolean> {
   return Boolean(await db.selectFrom('instructors').select('id').where('slug', '=', slug).executeTakeFirst())
 }
+
+/** Published courses among these ids as cards (newest first): a school's public page. */
+export function publishedCoursesByIds(db: DB, courseIds: readonly string[], limit = 200) {
+  if (courseIds.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('courses')
+    .innerJoin('categories', 'categories.id', 'courses.category_id')
+    .select([...courseCardColumns, 'courses.students_count'])
+    .where('courses.id', 'in', courseIds)
+    .where('courses.status', '=', 'published')
+    .orderBy('courses.published_at', 'desc')
+    .orderBy('courses.id')
+    .limit(limit)
+    .execute()
+}
+
+/** The instructor profiles of these users (a school's teachers), in the given order. */
+export async function instructorProfilesOf(db: DB, userIds: readonly string[]) {
+  if (userIds.length === 0) return []
+  const rows = await db
+    .selectFrom('instructors')
+    .select(['slug', 'name', 'title', 'image_url', 'user_id'])
+    .where('user_id', 'in', userIds)
+    .execute()
+  return userIds.flatMap((id) => rows.filter((row) => row.user_id === id))
+}

@@ -128,6 +128,7 @@ export function findLessonRow(db: DB, courseId: string | null, lessonId: string,
       'c.included_in_premium',
       'c.certificate',
       'c.instructor_name',
+      'c.offline_for_buyers',
     ])
     .where('l.id', '=', lessonId)
   if (courseId !== null) query = query.where('l.course_id', '=', courseId)
@@ -145,6 +146,7 @@ export function courseOfLessonRow(row: LessonRow): CourseForLearning {
     includedInPremium: row.included_in_premium,
     certificate: row.certificate,
     instructorName: row.instructor_name,
+    offlineForBuyers: row.offline_for_buyers,
   }
 }
 
@@ -161,7 +163,7 @@ export function listAttachments(db: DB, lessonId: string) {
 export async function findCourseForLearning(db: DB, courseId: string) {
   const row = await db
     .selectFrom('courses')
-    .select(['id', 'title', 'status', 'included_in_premium', 'certificate', 'instructor_name'])
+    .select(['id', 'title', 'status', 'included_in_premium', 'certificate', 'instructor_name', 'offline_for_buyers'])
     .where('id', '=', courseId)
     .executeTakeFirst()
   if (!row) return undefined
@@ -172,6 +174,7 @@ export async function findCourseForLearning(db: DB, courseId: string) {
     includedInPremium: row.included_in_premium,
     certificate: row.certificate,
     instructorName: row.instructor_name,
+    offlineForBuyers: row.offline_for_buyers,
   }
 }
 export type CourseForLearning = NonNullable<Awaited<ReturnType<typeof findCourseForLearning>>>

@@ -15,6 +15,8 @@ export const adminCourseColumns = [
   'courses.price_minor',
   'courses.original_price_minor',
   'courses.currency',
+  'courses.price_usd_minor',
+  'courses.price_gbp_minor',
   'courses.level',
   'courses.language',
   'courses.certificate',

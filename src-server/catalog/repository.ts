@@ -72,6 +72,8 @@ const publishedCourse = compiledOnce((db: DB, id: string) =>
       'courses.updated_at',
       'courses.subtitle',
       'courses.owner_id',
+      'courses.price_usd_minor',
+      'courses.price_gbp_minor',
     ])
     .where('courses.id', '=', id)
     .where('courses.status', '=', 'published'),

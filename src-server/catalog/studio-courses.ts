@@ -6,6 +6,7 @@
 
 import { sql } from 'kysely'
 import type { CourseStatus } from '../../db/types.ts'
+import { priceColumns } from '../../src-shared/course-prices.ts'
 import { STUDIO_PAGE_SIZE, type StudioState } from '../../src-shared/studio.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -14,11 +15,12 @@ import { DomainError } from '../kernel/errors.ts'
 /** The fields staff review again on a course that is on sale; the keys of course_drafts.fields. */
 export interface ReviewedFields {
   title: string
-  priceMinor: number
-  currency: string
+  /** The price in each currency (null: not sold in it; both null: free), decision 0069. */
+  priceUsdMinor: number | null
+  priceGbpMinor: number | null
   description: string
 }
-export const REVIEWED_KEYS = ['title', 'priceMinor', 'currency', 'description'] as const
+export const REVIEWED_KEYS = ['title', 'priceUsdMinor', 'priceGbpMinor', 'description'] as const
 
 /** Fields a creator changes at once, whatever the course's state. */
 export interface ImmediateFields {
@@ -106,6 +108,8 @@ export async function findStudioCourse(db: DB, courseId: string, forUpdate = fal
       'image_url',
       'price_minor',
       'currency',
+      'price_usd_minor',
+      'price_gbp_minor',
       'certificate',
       'status',
       'lessons_count',
@@ -126,8 +130,12 @@ export async function findCourseDraft(db: DB, courseId: string): Promise<Partial
   const fields = (row?.fields ?? {}) as Record<string, unknown>
   const draft: Partial<ReviewedFields> = {}
   if (typeof fields.title === 'string') draft.title = fields.title
-  if (typeof fields.priceMinor === 'number') draft.priceMinor = fields.priceMinor
-  if (typeof fields.currency === 'string') draft.currency = fields.currency
+  for (const key of ['priceUsdMinor', 'priceGbpMinor'] as const) {
+    const value = fields[key]
+    if (key in fields && (value === null || (typeof value === 'number' && Number.isInteger(value) && value > 0))) {
+      draft[key] = value
+    }
+  }
   if (typeof fields.description === 'string') draft.description = fields.description
   return draft
 }
@@ -182,7 +190,7 @@ export async function writeStudioCourse(
   trx: DB,
   courseId: string,
   fields: ImmediateFields,
-  reviewed: ReviewedFields | null,
+  reviewed: (ReviewedFields & { listCurrency: string }) | null,
 ): Promise<void> {
   await trx
     .updateTable('courses')
@@ -198,8 +206,7 @@ export async function writeStudioCourse(
       ...(reviewed
         ? {
             title: reviewed.title,
-            price_minor: reviewed.priceMinor,
-            currency: reviewed.currency,
+            ...priceColumns({ USD: reviewed.priceUsdMinor, GBP: reviewed.priceGbpMinor }, reviewed.listCurrency),
             description: reviewed.description,
           }
         : {}),

@@ -28,3 +28,9 @@ export async function submitContactMessage(db: DB, message: ContactMessage, to =
     return row.id
   })
 }
+
+/** Removes contact messages received before `before` (the retention job). */
+export async function purgeOldContactMessages(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('contact_messages').where('created_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -1,7 +1,8 @@
 // Applications to teach: one open application per person (a unique partial index), a declined person may apply
 // again REAPPLY_AFTER_DAYS after the decision, staff read the queue and decide. The attached file (a CV or a sample
-// video) was stored by the upload route under the applicant's own private prefix; it is checked here to belong to
-// the applicant and to exist before the application refers to it.
+// video) was stored under the applicant's own private prefix — a CV by the PDF route, a sample video by the tus
+// uploads (purpose "application", named by its upload id) — and is checked here to belong to the applicant and to
+// exist before the application refers to it.
 
 import { sql } from 'kysely'
 import type { CreatorApplicationAttachment, CreatorApplicationStatus, InstructorLinks } from '../../db/types.ts'
@@ -16,6 +17,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { type FileStorage, isSafeKey } from '../storage/storage.ts'
+import { storedApplicationUpload } from './upload-rows.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -55,20 +57,38 @@ async function categoryIdsOf(db: DB, slugs: string[]): Promise<string[]> {
 
 /** The attachment the applicant uploaded, described from storage (never from what the browser says). */
 async function attachmentOf(
+  db: DB,
   storage: FileStorage,
   userId: string,
   attachment: ApplicationInput['attachment'],
 ): Promise<CreatorApplicationAttachment | null> {
   if (!attachment) return null
+  const missing = () => new DomainError('invalid', APPLICATION_MESSAGES.attachmentMissing, { field: 'attachment' })
+  if ('uploadId' in attachment) return sampleVideoOf(db, storage, userId, attachment)
   const { key } = attachment
   const ext = /\.([a-z0-9]+)$/.exec(key)?.[1] ?? ''
   const contentType = ATTACHMENT_TYPES[ext]
-  const missing = () => new DomainError('invalid', APPLICATION_MESSAGES.attachmentMissing, { field: 'attachment' })
   if (!key.startsWith(applicationFilePrefix(userId)) || !isSafeKey(key) || !contentType) throw missing()
   const sizeBytes = await storage.size(key)
   if (sizeBytes === null) throw missing()
   const name = attachment.name.replace(/[^\w .()-]+/g, '_').slice(0, 120) || `attachment.${ext}`
   return { key, name, contentType, sizeBytes }
+}
+
+/** A sample video the applicant finished uploading over tus, by its upload id; anyone else's is not found. */
+async function sampleVideoOf(
+  db: DB,
+  storage: FileStorage,
+  userId: string,
+  attachment: { uploadId: string; name: string },
+): Promise<CreatorApplicationAttachment> {
+  const missing = () => new DomainError('invalid', APPLICATION_MESSAGES.attachmentMissing, { field: 'attachment' })
+  const upload = await storedApplicationUpload(db, userId, attachment.uploadId)
+  const key = upload?.storageKey
+  if (!upload || !key || !key.startsWith(applicationFilePrefix(userId)) || !upload.contentType) throw missing()
+  if ((await storage.size(key)) === null) throw missing()
+  const name = (attachment.name || upload.fileName).replace(/[^\w .()-]+/g, '_').slice(0, 120) || upload.fileName
+  return { key, name, contentType: upload.contentType, sizeBytes: upload.sizeBytes }
 }
 
 /** Refuses a new application while one is open, for a creator, or within 30 days of a decline. */
@@ -98,7 +118,7 @@ export async function submitApplication(
 ): Promise<{ id: string }> {
   await assertMayApply(db, userId, now)
   const categoryIds = await categoryIdsOf(db, input.categories)
-  const attachment = await attachmentOf(storage, userId, input.attachment)
+  const attachment = await attachmentOf(db, storage, userId, input.attachment)
   try {
     return await db
       .insertInto('creator_applications')

@@ -188,8 +188,8 @@ export function coInstructors(db: DB, courseId: string) {
 }
 
 /**
- * The owner's team: the distinct people (lower-case e-mail addresses) who co-instruct any of the owner's courses or
- * hold an open invitation to one. A plan's teamMembers limit counts these.
+ * The owner's team: the distinct people (lower-case e-mail addresses) who co-instruct any of the owner's courses,
+ * belong to the owner's school, or hold an open invitation to either. A plan's teamMembers limit counts these.
  */
 export async function ownerTeam(
   db: DB,
@@ -208,8 +208,16 @@ export async function ownerTeam(
     .select(sql<string>`lower(u.email)`.as('email'))
     .where('ci.role', '=', 'co')
     .where('ci.course_id', 'in', owned)
+  // School members (decision 0057) share the plan's team size with the co-instructors.
+  const school = db.selectFrom('schools').select('id').where('owner_id', '=', ownerId)
+  const schoolMembers = db
+    .selectFrom('school_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(sql<string>`lower(u.email)`.as('email'))
+    .where('m.school_id', 'in', school)
   const rows = options.invites
     ? await members
+        .union(schoolMembers)
         .union(
           db
             .selectFrom('course_instructor_invites')
@@ -218,8 +226,16 @@ export async function ownerTeam(
             .where('expires_at', '>', now)
             .where('course_id', 'in', owned),
         )
+        .union(
+          db
+            .selectFrom('school_invites')
+            .select(sql<string>`lower(email)`.as('email'))
+            .where('accepted_at', 'is', null)
+            .where('expires_at', '>', now)
+            .where('school_id', 'in', school),
+        )
         .execute()
-    : await members.execute()
+    : await members.union(schoolMembers).execute()
   return new Set(rows.map((row) => row.email))
 }
 

@@ -1,30 +1,37 @@
-// Who may edit a course: its owner and its co-instructors (course_instructors). Every studio procedure and route
+// Who may edit a course: its owner, its co-instructors (course_instructors) and its school's instructor members
+// (creators/school-access.ts decides every school role). Every studio procedure and route
 // asks here before it reads or writes a course; a course the user may not edit is answered as not found, so a
 // creator cannot even learn that another creator's course id exists.
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { assertCourseAction, courseStandingOf, roleAllows } from './school-access.ts'
 
 export type CourseRole = 'owner' | 'co'
 
+/**
+ * The user's editing role on the course: 'owner' or 'co' from course_instructors, and 'co' for an instructor member
+ * of the course's school (decision 0057: they edit the school's courses, never its price, sale or team). The
+ * school roles are decided in creators/school-access.ts.
+ */
 export async function courseRoleOf(db: DB, userId: string, courseId: string): Promise<CourseRole | null> {
-  const row = await db
-    .selectFrom('course_instructors')
-    .select('role')
-    .where('course_id', '=', courseId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  return row?.role ?? null
+  const standing = await courseStandingOf(db, userId, courseId)
+  if (!standing) return null
+  if (standing.kind === 'course') return standing.role
+  return roleAllows(standing.role, 'course.edit') ? 'co' : null
 }
 
-/** The user's role on the course, or a not-found refusal; `owner` also refuses co-instructors (price, unpublish). */
+/**
+ * The user's role on the course, or a refusal: no part in it → not found; a school member whose role may not edit
+ * (finance, support) → forbidden; `owner` also refuses co-instructors and instructor members (price, unpublish).
+ */
 export async function assertCourseRole(
   db: DB,
   userId: string,
   courseId: string,
   need: 'editor' | 'owner' = 'editor',
 ): Promise<CourseRole> {
-  const role = await courseRoleOf(db, userId, courseId)
-  if (!role) throw new DomainError('not_found', 'Course not found')
+  const standing = await assertCourseAction(db, userId, courseId, 'course.edit')
+  const role: CourseRole = standing.kind === 'course' ? standing.role : 'co'
   if (need === 'owner' && role !== 'owner') {
     throw new DomainError('forbidden', 'Only the course owner can do that')
   }
@@ -48,4 +55,10 @@ export async function countOwnedCourses(db: DB, userId: string): Promise<number>
     .where('role', '=', 'owner')
     .executeTakeFirstOrThrow()
   return Number(row.n)
+}
+
+/** The courses a user teaches (owner or co-instructor). */
+export async function taughtCourseIds(db: DB, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('course_instructors').select('course_id').where('user_id', '=', userId).execute()
+  return rows.map((row) => row.course_id)
 }

@@ -21,6 +21,10 @@ export async function storageUsedBytes(db: DB, userId: string): Promise<number> 
     .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('size_bytes'), eb.lit(0)).as('used'))
     .where('user_id', '=', userId)
     .where('status', '=', 'stored')
+    // A lesson video they uploaded as staff is the shop's, not their plan's.
+    .where('staff_upload', '=', false)
+    // Nor is the sample video of their application to teach.
+    .where('purpose', '=', 'lesson')
     .executeTakeFirstOrThrow()
   return Number(row.used)
 }

@@ -1,5 +1,8 @@
 // The rows of creators' video uploads (creator_uploads) as the tus routes and the studio read and change them:
-// one row per tus upload, owned by the creator who started it ('uploading' → 'stored' → 'released').
+// one row per tus upload, owned by the creator who started it ('uploading' → 'stored' → 'released'). An applicant's
+// sample video (purpose 'application') has a row too: no plan counts it and no lesson can use it.
+import { randomUUID } from 'node:crypto'
+import type { TranscodeStatus, UploadPurpose } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
@@ -15,6 +18,9 @@ export interface UploadRow {
   lessonId: string | null
   createdAt: Date
   finishedAt: Date | null
+  transcodeStatus: TranscodeStatus | null
+  transcodePercent: number
+  purpose: UploadPurpose
 }
 
 const COLUMNS = [
@@ -29,6 +35,9 @@ const COLUMNS = [
   'lesson_id',
   'created_at',
   'finished_at',
+  'transcode_status',
+  'transcode_percent',
+  'purpose',
 ] as const
 
 type Row = {
@@ -43,6 +52,9 @@ type Row = {
   lesson_id: string | null
   created_at: Date
   finished_at: Date | null
+  transcode_status: TranscodeStatus | null
+  transcode_percent: number
+  purpose: UploadPurpose
 }
 
 const toUpload = (row: Row): UploadRow => ({
@@ -57,6 +69,9 @@ const toUpload = (row: Row): UploadRow => ({
   lessonId: row.lesson_id,
   createdAt: row.created_at,
   finishedAt: row.finished_at,
+  transcodeStatus: row.transcode_status,
+  transcodePercent: row.transcode_percent,
+  purpose: row.purpose,
 })
 
 /** A file name as the creator sees it in lists: safe characters only, at most 120 of them. */
@@ -66,11 +81,17 @@ export function uploadFileName(name: string | null | undefined): string {
 
 export async function insertUpload(
   db: DB,
-  values: { id: string; userId: string; sizeBytes: number; fileName: string },
+  values: { id: string; userId: string; sizeBytes: number; fileName: string; purpose?: UploadPurpose },
 ): Promise<void> {
   await db
     .insertInto('creator_uploads')
-    .values({ id: values.id, user_id: values.userId, size_bytes: values.sizeBytes, file_name: values.fileName })
+    .values({
+      id: values.id,
+      user_id: values.userId,
+      size_bytes: values.sizeBytes,
+      file_name: values.fileName,
+      purpose: values.purpose ?? 'lesson',
+    })
     .execute()
 }
 
@@ -98,6 +119,7 @@ export async function listUploadsOf(db: DB, userId: string, limit = 200): Promis
     .select(COLUMNS)
     .where('user_id', '=', userId)
     .where('status', '!=', 'released')
+    .where('purpose', '=', 'lesson')
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .limit(limit)
@@ -119,12 +141,17 @@ export async function lockCreatorStorage(trx: DB, userId: string): Promise<boole
   return Boolean(row)
 }
 
-/** Marks an upload in progress as stored (it counts against the plan from now); false if it was not in progress. */
+/**
+ * Marks an upload in progress as stored (a lesson video counts against the plan from now, and its renditions are
+ * wanted; an application's sample video is neither); false if it was not in progress.
+ */
 export async function markUploadStored(
   db: DB,
   id: string,
   values: { storageKey: string; sizeBytes: number; durationSeconds: number | null; contentType: string },
+  options: { transcode?: boolean } = {},
 ): Promise<boolean> {
+  const transcode = options.transcode ?? true
   const result = await db
     .updateTable('creator_uploads')
     .set({
@@ -134,11 +161,53 @@ export async function markUploadStored(
       duration_seconds: values.durationSeconds,
       content_type: values.contentType,
       finished_at: clock.now(),
+      // Its renditions are wanted: the transcode relay puts it on the queue (decision 0064).
+      transcode_status: transcode ? 'queued' : null,
+      transcode_percent: 0,
     })
     .where('id', '=', id)
     .where('status', '=', 'uploading')
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
+}
+
+/**
+ * Records a lesson video staff stored through /api/admin/lesson-video as a stored upload whose renditions are wanted
+ * (decision 0064): the transcode relay puts it on the queue as it does a creator's. Marked as staff's, it counts
+ * against no creator's plan, and the storage sweep releases it once no lesson uses it. Returns its id.
+ */
+export async function insertStaffUpload(
+  db: DB,
+  values: {
+    userId: string
+    storageKey: string
+    sizeBytes: number
+    durationSeconds: number | null
+    contentType: string
+    fileName: string
+  },
+): Promise<string> {
+  const id = `staff-${randomUUID()}`
+  const now = clock.now()
+  await db
+    .insertInto('creator_uploads')
+    .values({
+      id,
+      user_id: values.userId,
+      size_bytes: values.sizeBytes,
+      status: 'stored',
+      storage_key: values.storageKey,
+      file_name: uploadFileName(values.fileName),
+      content_type: values.contentType,
+      duration_seconds: values.durationSeconds,
+      created_at: now,
+      finished_at: now,
+      transcode_status: 'queued',
+      transcode_percent: 0,
+      staff_upload: true,
+    })
+    .execute()
+  return id
 }
 
 /** Forgets an upload that never stored anything (refused at finish, cancelled, abandoned). */
@@ -172,4 +241,129 @@ export async function abandonedUploadIds(db: DB, olderThan: Date): Promise<strin
     .where('created_at', '<', olderThan)
     .execute()
   return rows.map((row) => row.id)
+}
+
+// Renditions (decision 0064): 'queued' (written with 'stored') → relayed onto the queue (transcode_job_id) →
+// 'processing' with a percentage → 'ready' (hls_prefix, hls_heights) or 'failed' / 'unavailable' (no ffmpeg).
+
+/** Stored uploads waiting for their transcode job, taken under lock (SKIP LOCKED) in the relay's transaction. */
+export async function takeQueuedTranscodes(trx: DB, limit: number): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('creator_uploads')
+    .select('id')
+    .where('transcode_status', '=', 'queued')
+    .where('transcode_job_id', 'is', null)
+    .where('status', '=', 'stored')
+    .orderBy('finished_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+export async function setTranscodeJob(trx: DB, id: string, jobId: string): Promise<void> {
+  await trx.updateTable('creator_uploads').set({ transcode_job_id: jobId }).where('id', '=', id).execute()
+}
+
+/** Marks a stored upload's transcode started; its original's key, or null when it is gone or already done. */
+export async function startTranscode(db: DB, id: string): Promise<string | null> {
+  const row = await db
+    .updateTable('creator_uploads')
+    .set({ transcode_status: 'processing', transcode_percent: 0 })
+    .where('id', '=', id)
+    .where('status', '=', 'stored')
+    .where('transcode_status', 'in', ['queued', 'processing', 'failed'])
+    .returning('storage_key')
+    .executeTakeFirst()
+  return row?.storage_key ?? null
+}
+
+export async function setTranscodePercent(db: DB, id: string, percent: number): Promise<void> {
+  await db
+    .updateTable('creator_uploads')
+    .set({ transcode_percent: Math.max(0, Math.min(100, Math.round(percent))) })
+    .where('id', '=', id)
+    .where('transcode_status', '=', 'processing')
+    .execute()
+}
+
+/** The renditions exist: the upload plays as HLS from now. False when the upload was released meanwhile. */
+export async function finishTranscode(db: DB, id: string, values: { prefix: string; heights: number[] }) {
+  const result = await db
+    .updateTable('creator_uploads')
+    .set({
+      transcode_status: 'ready',
+      transcode_percent: 100,
+      hls_prefix: values.prefix,
+      hls_heights: values.heights.join(','),
+      transcoded_at: clock.now(),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'stored')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+export async function endTranscode(db: DB, id: string, status: 'failed' | 'unavailable'): Promise<void> {
+  await db
+    .updateTable('creator_uploads')
+    .set({ transcode_status: status })
+    .where('id', '=', id)
+    .where('transcode_status', 'in', ['queued', 'processing'])
+    .execute()
+}
+
+export interface VideoRenditions {
+  uploadId: string
+  status: TranscodeStatus | null
+  percent: number
+  /** Set once ready. */
+  prefix: string | null
+  heights: number[]
+}
+
+/** The renditions of the stored upload whose original is at `storageKey` (a lesson's video_key), or null. */
+export async function renditionsOfKey(db: DB, storageKey: string): Promise<VideoRenditions | null> {
+  const row = await db
+    .selectFrom('creator_uploads')
+    .select(['id', 'transcode_status', 'transcode_percent', 'hls_prefix', 'hls_heights'])
+    .where('storage_key', '=', storageKey)
+    .where('status', '=', 'stored')
+    .executeTakeFirst()
+  if (!row) return null
+  const ready = row.transcode_status === 'ready' && row.hls_prefix !== null
+  return {
+    uploadId: row.id,
+    status: row.transcode_status,
+    percent: row.transcode_percent,
+    prefix: ready ? row.hls_prefix : null,
+    heights: ready ? (row.hls_heights ?? '').split(',').filter(Boolean).map(Number) : [],
+  }
+}
+
+/** Of these lessons, those whose uploaded video is still waiting for or in its transcode, with the percentage. */
+export async function lessonsWithVideoProcessing(db: DB, lessonIds: string[]): Promise<Map<string, number>> {
+  if (lessonIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('creator_uploads')
+    .select(['lesson_id', 'transcode_percent'])
+    .where('lesson_id', 'in', lessonIds)
+    .where('status', '=', 'stored')
+    .where('transcode_status', 'in', ['queued', 'processing'])
+    .execute()
+  return new Map(rows.flatMap((row) => (row.lesson_id ? [[row.lesson_id, row.transcode_percent] as const] : [])))
+}
+
+/** This applicant's stored sample video (an 'application' upload), or null: another person's, unfinished, a lesson's. */
+export async function storedApplicationUpload(db: DB, userId: string, id: string): Promise<UploadRow | null> {
+  const row = await db
+    .selectFrom('creator_uploads')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'application')
+    .where('status', '=', 'stored')
+    .executeTakeFirst()
+  return row ? toUpload(row) : null
 }

@@ -24,6 +24,8 @@ export async function claimUpload(db: DB, userId: string, uploadId: string, less
     .where('id', '=', uploadId)
     .where('user_id', '=', userId)
     .where('status', '=', 'stored')
+    // An application's sample video stays the application's.
+    .where('purpose', '=', 'lesson')
     // An upload already used by another lesson stays that lesson's (one file, one lesson).
     .where((eb) => eb.or([eb('lesson_id', 'is', null), eb('lesson_id', '=', lessonId)]))
     .returning(['id', 'storage_key', 'size_bytes', 'duration_seconds', 'content_type', 'file_name'])

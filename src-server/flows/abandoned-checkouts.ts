@@ -8,8 +8,13 @@ import type { Actor } from '../audit/repository.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { expire, ORDER_NOT_FOUND } from '../orders/pending.ts'
-import { findBuyerOrder, findOrderForStaff, listAbandonedCardOrders } from '../orders/repository.ts'
+import { expire, expireUnpaidTransfer, ORDER_NOT_FOUND } from '../orders/pending.ts'
+import {
+  findBuyerOrder,
+  findOrderForStaff,
+  listAbandonedCardOrders,
+  listUnpaidTransferOrders,
+} from '../orders/repository.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import { cancelByBuyer, replacePendingOrder } from './cart-order.ts'
 import { isSessionPaid, paidPaymentOf } from './checkout-session.ts'
@@ -17,6 +22,11 @@ import { markPaid } from './pay-order.ts'
 import { cancelByStaff } from './staff-order-actions.ts'
 
 export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000
+/**
+ * A PayPal or bank-transfer order unpaid for 7 days expires (decision 0051): a coupon use it holds is given back and a
+ * limited code is not blocked for ever by an order nobody pays. A transfer arriving later is refunded by staff.
+ */
+export const TRANSFER_ORDER_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000
 
 type SessionOutcome = 'closed' | 'paid'
 
@@ -102,8 +112,9 @@ export async function cancelOrderByStaff(db: DB, stripe: StripeApi | null, order
 }
 
 /**
- * The scheduled job: card orders pending for 24 hours expire (their sessions expired at Stripe first). An order
- * whose session cannot be reached now is left for the next run. Returns how many expired.
+ * The scheduled job: card orders pending for 24 hours expire (their sessions expired at Stripe first), and PayPal and
+ * bank-transfer orders unpaid for 7 days. An order whose session cannot be reached now is left for the next run.
+ * Returns how many expired.
  */
 export async function expireAbandonedCheckouts(
   deps: { db: DB; stripe: StripeApi | null; log?: { warn(obj: object, msg: string): void } },
@@ -118,6 +129,9 @@ export async function expireAbandonedCheckouts(
     } catch (error) {
       deps.log?.warn({ err: error, orderId: order.id }, 'could not expire an abandoned checkout; retried next run')
     }
+  }
+  for (const order of await listUnpaidTransferOrders(deps.db, new Date(now.getTime() - TRANSFER_ORDER_LIFETIME_MS))) {
+    if (await expireUnpaidTransfer(deps.db, order.id)) expired++
   }
   return expired
 }

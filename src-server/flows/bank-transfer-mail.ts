@@ -26,6 +26,6 @@ export async function sendBankDetails(
     kind: 'bank_transfer_details',
     to: user.email,
     subject: `Bank transfer details for order ${order.reference}`,
-    text: `Hi ${user.first_name || 'there'},\n\nPlease transfer ${formatMoney(order.totalMinor, order.currency)} to the account below and quote the payment reference so we can match your payment:\n\n${details}\n\nThe details stay on your order in My Account until we confirm the payment (usually within 24 hours of it arriving).`,
+    text: `Hi ${user.first_name || 'there'},\n\nPlease transfer ${formatMoney(order.totalMinor, order.currency)} to the account below and quote the payment reference so we can match your payment:\n\n${details}\n\nThe details stay on your order in My Account until we confirm the payment (usually within 24 hours of it arriving). An order not paid within 7 days expires.`,
   })
 }

@@ -5,6 +5,7 @@ import { ownsCourse } from '../access/courses.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { findCertificate } from '../learning/repository.ts'
+import { brandOfCourse } from './school-domain.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -13,10 +14,13 @@ export async function certificateView(db: DB, id: string, publicUrl: string) {
   if (!row) throw new DomainError('not_found', 'Certificate not found')
   const revoked = row.access_source === 'purchase' && !(await ownsCourse(db, row.user_id, row.course_id))
   const url = `${publicUrl}/certificates/${row.id}`
+  // A white-labelled school's certificates carry its name and colour instead of SkillForge's (decision 0063).
+  const brand = await brandOfCourse(db, row.course_id)
+  const issuer = brand ? { name: brand.displayName, color: brand.brandColor } : null
   const linkedIn = new URL('https://www.linkedin.com/profile/add')
   linkedIn.searchParams.set('startTask', 'CERTIFICATION_NAME')
   linkedIn.searchParams.set('name', row.course_title)
-  linkedIn.searchParams.set('organizationName', 'SkillForge')
+  linkedIn.searchParams.set('organizationName', issuer?.name ?? 'SkillForge')
   linkedIn.searchParams.set('issueYear', String(row.issued_at.getUTCFullYear()))
   linkedIn.searchParams.set('issueMonth', String(row.issued_at.getUTCMonth() + 1))
   linkedIn.searchParams.set('certUrl', url)
@@ -33,6 +37,7 @@ export async function certificateView(db: DB, id: string, publicUrl: string) {
     url,
     pdfUrl: `/api/certificates/${row.id}/pdf`,
     linkedInUrl: revoked ? null : linkedIn.toString(),
+    issuer,
   }
 }
 export type CertificateView = Awaited<ReturnType<typeof certificateView>>

@@ -8,11 +8,19 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { oneClickUnsubscribeUrl } from '../mail/unsubscribe.ts'
 import { ORDER_NOT_FOUND } from '../orders/pending.ts'
 import { findBuyerOrder, listOrderLines } from '../orders/repository.ts'
 import { isPaidStatus } from '../orders/transitions.ts'
 import type { StripeApi } from '../payments/stripe.ts'
-import { listDueReminders, remindedRecently, settle, unsubscribe } from '../promotions/cart-reminders.ts'
+import {
+  type DueReminder,
+  findDueReminder,
+  listDueReminders,
+  remindedRecently,
+  settle,
+  unsubscribe,
+} from '../promotions/cart-reminders.ts'
 import { cancelPendingOrder } from './abandoned-checkouts.ts'
 
 export const CART_REMINDER_MESSAGES = {
@@ -24,34 +32,47 @@ export const CART_REMINDER_MESSAGES = {
 
 /** The sweep: each due opt-in is settled once (sent, bought since, or already reminded). Returns how many were sent. */
 export async function sendCartReminders(db: DB, publicUrl: string, now = clock.now()): Promise<number> {
-  const origin = publicUrl.replace(/\/$/, '')
   let sent = 0
   for (const due of await listDueReminders(db, now)) {
-    await db.transaction().execute(async (trx) => {
-      if (due.bought_since) {
-        await settle(trx, due.id, 'bought', now)
-        return
-      }
-      if (await remindedRecently(trx, due.user_id, now)) {
-        await settle(trx, due.id, 'duplicate', now)
-        return
-      }
-      const settled = await settle(trx, due.id, 'sent', now)
-      if (!settled?.unsubscribeToken) return // another sweep got it
-      const lines = await listOrderLines(trx, due.order_id)
-      const titles = lines.map((line) => `- ${line.title}`).join('\n')
-      const unsubscribeUrl = `${origin}/cart/reminders/unsubscribe?token=${settled.unsubscribeToken}`
-      await enqueueMail(trx, {
-        kind: 'cart_reminder',
-        to: due.email,
-        subject: 'You left something in your cart',
-        text: `Hi ${due.first_name || 'there'},\n\nYou asked us to remind you about your checkout. It was not completed:\n\n${titles}\n\nPick up where you left off (your cart is filled again): ${origin}/cart/restore?order=${due.order_id}\n\nThis is the only reminder we send about it. No more reminders: ${unsubscribeUrl}`,
-        listUnsubscribe: unsubscribeUrl,
-      })
-      sent++
-    })
+    if (await db.transaction().execute((trx) => remind(trx, due, publicUrl, now))) sent++
   }
   return sent
+}
+
+/**
+ * Stripe's checkout.session.expired, in the event's transaction (apply-stripe-event.ts): the order's reminder, if the
+ * buyer ticked it and it is still unsettled, is settled now and its e-mail queued in the outbox (out within minutes,
+ * not at the next sweep). The event is recorded in the same transaction, so a redelivery changes nothing.
+ */
+export async function remindAboutLeftCheckout(db: DB, orderId: string, publicUrl: string, now = clock.now()) {
+  const due = await findDueReminder(db, orderId, now)
+  return due ? remind(db, due, publicUrl, now) : false
+}
+
+/** Settles one due opt-in once (a conditional update) and queues its e-mail when that is the outcome; true if sent. */
+async function remind(db: DB, due: DueReminder, publicUrl: string, now: Date): Promise<boolean> {
+  if (due.bought_since) {
+    await settle(db, due.id, 'bought', now)
+    return false
+  }
+  if (await remindedRecently(db, due.user_id, now)) {
+    await settle(db, due.id, 'duplicate', now)
+    return false
+  }
+  const settled = await settle(db, due.id, 'sent', now)
+  if (!settled?.unsubscribeToken) return false // another sweep or the event got it
+  const origin = publicUrl.replace(/\/$/, '')
+  const lines = await listOrderLines(db, due.order_id)
+  const titles = lines.map((line) => `- ${line.title}`).join('\n')
+  const unsubscribeUrl = oneClickUnsubscribeUrl(origin, settled.unsubscribeToken)
+  await enqueueMail(db, {
+    kind: 'cart_reminder',
+    to: due.email,
+    subject: 'You left something in your cart',
+    text: `Hi ${due.first_name || 'there'},\n\nYou asked us to remind you about your checkout. It was not completed:\n\n${titles}\n\nPick up where you left off (your cart is filled again): ${origin}/cart/restore?order=${due.order_id}\n\nThis is the only reminder we send about it. No more reminders: ${unsubscribeUrl}`,
+    listUnsubscribe: unsubscribeUrl,
+  })
+  return true
 }
 
 /** The reminder's link: the order's lines back in the buyer's cart (a pending PayPal or bank order is cancelled). */
@@ -65,7 +86,8 @@ export async function restoreCart(db: DB, stripe: StripeApi | null, userId: stri
     await cancelPendingOrder(db, stripe, userId, orderId)
     return { restored: true }
   }
-  await restoreItems(db, userId, await listOrderLines(db, orderId))
+  const currency = order.currency === 'GBP' || order.currency === 'USD' ? order.currency : null
+  await restoreItems(db, userId, await listOrderLines(db, orderId), currency)
   return { restored: true }
 }
 

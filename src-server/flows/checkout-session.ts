@@ -12,12 +12,20 @@ import type { CheckoutSessionParams } from '../payments/stripe.ts'
 import type { CheckoutSession } from '../payments/stripe-schemas.ts'
 import type { Payment } from './pay-order.ts'
 
-/** `trial`: the buyer has never had a subscription (one free trial per user); `automaticTax`: STRIPE_TAX. */
+/**
+ * `trial`: the buyer has never had a subscription (one free trial per user); `automaticTax`: STRIPE_TAX;
+ * `planCoupon`: the Stripe coupon carrying a plan's discount (its stored share, for the coupon's duration): the plan
+ * is then priced in full and the coupon takes its share off each invoice it covers.
+ */
 export function checkoutSessionParams(
   order: Pick<CreatedOrder, 'id' | 'reference' | 'currency' | 'lines'>,
   customerEmail: string,
   publicUrl: string,
-  { trial = true, automaticTax = false }: { trial?: boolean; automaticTax?: boolean } = {},
+  {
+    trial = true,
+    automaticTax = false,
+    planCoupon,
+  }: { trial?: boolean; automaticTax?: boolean; planCoupon?: string } = {},
 ): CheckoutSessionParams {
   const intervals = new Set(order.lines.map((line) => line.recurringInterval).filter(Boolean))
   if (intervals.size > 1) throw new DomainError('invalid', PAYMENT_MESSAGES.mixedIntervals)
@@ -28,6 +36,12 @@ export function checkoutSessionParams(
   const plan = order.lines.find((line) => line.kind === 'plan' && line.planId && line.billingCycle)
   const planMetadata: Record<string, string> = plan ? { planId: plan.planId!, billingCycle: plan.billingCycle! } : {}
   const buysPlan = order.lines.some((line) => line.kind === 'plan')
+  // A recurring line's discount must go to Stripe as a coupon with its duration: a discounted unit amount would
+  // discount every renewal.
+  const recurringDiscount = order.lines.some((line) => line.recurringInterval && (line.discountMinor ?? 0) > 0)
+  if (recurringDiscount && !planCoupon) throw new Error('a discounted plan needs its Stripe coupon')
+  const unitAmount = (line: CreatedOrder['lines'][number]) =>
+    line.recurringInterval && planCoupon ? line.priceMinor : line.priceMinor - (line.discountMinor ?? 0)
   return {
     mode: subscription ? 'subscription' : 'payment',
     customer_email: customerEmail,
@@ -40,13 +54,14 @@ export function checkoutSessionParams(
       price_data: {
         currency: order.currency.toLowerCase(),
         // One-time lines are charged at their discounted price, the share of the coupon stored on the order line.
-        unit_amount: line.priceMinor - (line.discountMinor ?? 0),
+        unit_amount: unitAmount(line),
         product_data: { name: line.title, ...(line.detail ? { description: line.detail } : {}) },
         ...(line.recurringInterval ? { recurring: { interval: line.recurringInterval } } : {}),
       },
     })),
     // Stripe Tax computes the tax from the buyer's address; the webhook records what it charged.
     ...(automaticTax ? { automatic_tax: { enabled: true } } : {}),
+    ...(subscription && planCoupon ? { discounts: [{ coupon: planCoupon }] } : {}),
     ...(subscription
       ? {
           subscription_data: {

@@ -14,11 +14,22 @@ import {
   listCouponsWithUses,
   setCouponActive,
 } from '../promotions/coupons.ts'
+import { listPlans } from '../subscriptions/plans.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 
 const COUPON_PLANS = new Set(['pro', 'enterprise'])
 
 async function refuseFixedAbovePrice(db: DB, input: CouponInput) {
+  if (input.kind === 'fixed' && input.appliesTo === 'plans') {
+    // A plan coupon takes its amount off each payment it covers: never more than a plan's monthly price.
+    for (const plan of await listPlans(db)) {
+      const off = input.amountsOff[plan.currency as 'USD' | 'GBP']
+      if (off !== undefined && off > plan.monthly_price_minor) {
+        throw new DomainError('invalid', COUPON_MESSAGES.fixedAbovePlanPrice, { field: 'amountsOff' })
+      }
+    }
+    return
+  }
   if (input.kind !== 'fixed' || input.appliesTo !== 'courses') return
   for (const course of await coursePrices(db, input.courseIds)) {
     const off = input.amountsOff[course.currency as 'USD' | 'GBP']

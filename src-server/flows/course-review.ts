@@ -19,6 +19,7 @@ import {
   reviewLessons,
 } from '../catalog/course-review.ts'
 import { assertCourseRole, type CourseRole } from '../creators/course-team.ts'
+import { lessonsWithVideoProcessing } from '../creators/upload-rows.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -86,8 +87,12 @@ async function judge(db: DB, courseId: string, overrides: CreatorLimitOverrides 
     creatorStanding(db, course.owner_id, overrides, now),
   ])
   const next = submitKindOf(course.status, pending)
-  const checklist = [...courseChecklist(course, draft, lessons), planItem(standing, next.kind)]
-  return { course, draft, lessons, pending, standing, next, checklist }
+  const processing = await lessonsWithVideoProcessing(
+    db,
+    lessons.map((lesson) => lesson.id),
+  )
+  const checklist = [...courseChecklist(course, draft, lessons, processing), planItem(standing, next.kind)]
+  return { course, draft, lessons, pending, standing, next, checklist, videosProcessing: processing.size > 0 }
 }
 
 /** The publish page: the course's state, the live checklist, the plan, and the latest submission's outcome. */
@@ -99,7 +104,7 @@ export async function publishPage(
   now = clock.now(),
 ) {
   const role: CourseRole = await assertCourseRole(db, userId, courseId)
-  const { course, pending, standing, next, checklist } = await judge(db, courseId, overrides, now)
+  const { course, pending, standing, next, checklist, videosProcessing } = await judge(db, courseId, overrides, now)
   const latest = await latestSubmission(db, courseId)
   return {
     course: { id: course.id, title: course.title, status: course.status, publishedAt: course.published_at },
@@ -109,6 +114,8 @@ export async function publishPage(
     submitKind: next.kind,
     canSubmit: next.kind !== null && checklist.every((item) => item.done),
     cannotSubmitReason: next.reason,
+    /** A lesson video is being transcoded: the page asks again until it is done (the checklist then ticks). */
+    videosProcessing,
     plan: {
       id: standing.planId,
       name: standing.planName,

@@ -7,6 +7,7 @@ import * as audit from '../audit/repository.ts'
 import { markDecided } from '../creators/applications.ts'
 import { mailApplicationApproved, mailApplicationDeclined } from '../creators/mails.ts'
 import { makeCreator } from '../creators/profiles.ts'
+import { ensureSchool } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
@@ -16,6 +17,8 @@ export async function approveApplication(db: DB, actor: audit.Actor, id: string,
   return db.transaction().execute(async (trx) => {
     const { userId, before } = await markDecided(trx, id, { status: 'approved', reason: null, decidedBy: actor.id })
     const profile = await makeCreator(trx, userId, actor.id)
+    // Every creator has a school (decision 0057), named and addressed after the new profile.
+    await ensureSchool(trx, userId)
     await audit.record(trx, actor, 'creator_application.approve', {
       type: 'creator_application',
       id,

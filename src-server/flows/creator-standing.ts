@@ -1,7 +1,12 @@
 // A creator's plan and what it allows against what they use: the studio's counts ("3 of 5 published courses") and
 // the server's checks before a course is submitted or a video upload starts.
 
-import type { CreatorLimitOverrides, CreatorLimits } from '../../src-shared/creator-plans.ts'
+import {
+  type CreatorLimitOverrides,
+  type CreatorLimits,
+  type CreatorPlanFeature,
+  planIncludes,
+} from '../../src-shared/creator-plans.ts'
 import { countPublishingSlotsUsed } from '../catalog/creator-courses.ts'
 import { limitsFor, storageUsedBytes } from '../creators/limits.ts'
 import * as clock from '../kernel/clock.ts'
@@ -66,5 +71,25 @@ export function assertStorageFor(standing: CreatorStanding, bytes: number): void
       'precondition',
       'This upload would pass your plan’s video storage: upgrade your plan or delete videos',
     )
+  }
+}
+
+const FEATURE_NAMES: Record<CreatorPlanFeature, string> = {
+  api: 'The API',
+  webhooks: 'Webhooks',
+  sso: 'Single sign-on',
+  customDomain: 'A custom domain',
+  whiteLabel: 'White-label branding',
+}
+
+/**
+ * Refuses an enterprise feature (API keys, webhooks, SSO, custom domain, white label) unless the school owner's live
+ * plan includes it. Pass the school's owner id: the owner's plan is the school's.
+ */
+export async function assertPlanIncludes(db: DB, ownerId: string, feature: CreatorPlanFeature, now = clock.now()) {
+  const subscription = await currentSubscription(db, ownerId, now)
+  if (!planIncludes(subscription?.plan_id, feature)) {
+    const plan = feature === 'customDomain' ? 'Pro or Enterprise' : 'Enterprise'
+    throw new DomainError('precondition', `${FEATURE_NAMES[feature]} comes with the ${plan} plan: see Pricing`)
   }
 }

@@ -6,9 +6,13 @@
 //           limit — checked against the plan again and marked 'stored': from then on they count
 //   release a stored upload no lesson uses gives its bytes back (the studio's "delete")
 //   sweep   uploads abandoned for a day are deleted with their bytes
+// An applicant's sample video (purpose "application") takes the same path with its own rules: any signed-in person,
+// up to 500 MB, judged the same way, stored under the applicant's private applications prefix, counted by no plan.
 
 import { randomBytes } from 'node:crypto'
 import { CREATOR_VIDEO_MAX_BYTES, type CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
+import { APPLICATION_VIDEO_MAX_BYTES } from '../../src-shared/schemas/creators.ts'
+import { applicationFilePrefix } from '../creators/applications.ts'
 import { isCreator } from '../creators/repository.ts'
 import {
   abandonedUploadIds,
@@ -40,6 +44,7 @@ export const VIDEO_UPLOAD_MESSAGES = {
   refused: 'Please select an MP4, MOV or WebM video',
   lengthUnknown: 'The video does not say how long it is: please export it again (MP4 or WebM)',
   notFound: 'Upload not found',
+  applicationTooLarge: 'A sample video can be up to 500 MB: please export a shorter or smaller one',
 } as const
 
 /** Refuses a length a creator may never upload (the plan's room is checked by startVideoUpload). */
@@ -94,16 +99,10 @@ async function judge(tus: TusFiles, uploadId: string, sizeBytes: number) {
 }
 
 /**
- * Stores a finished upload of this creator, or refuses it (the upload and its row are then gone, nothing counted):
- * not a video, a video that does not tell its length, or no room left in the plan by now.
+ * A finished upload judged by its content: a video whose length can be read, or refused with the upload and its
+ * row gone (lesson videos and applications' sample videos alike).
  */
-export async function finishVideoUpload(
-  deps: { db: DB; storage: FileStorage; tus: TusFiles },
-  input: { userId: string; uploadId: string; sizeBytes: number },
-  overrides?: CreatorLimitOverrides,
-): Promise<FinishedVideo> {
-  const { db, storage, tus } = deps
-  const { userId, uploadId, sizeBytes } = input
+async function judgedVideo(db: DB, tus: TusFiles, uploadId: string, sizeBytes: number) {
   const forget = async () => {
     await tus.remove(uploadId)
     await deleteUnstoredUpload(db, uploadId)
@@ -116,14 +115,25 @@ export async function finishVideoUpload(
     throw error
   }
   const { type, durationSeconds } = judged
-  if (!type) {
+  if (!type || durationSeconds === null) {
     await forget()
-    throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.refused)
+    throw new DomainError('invalid', type ? VIDEO_UPLOAD_MESSAGES.lengthUnknown : VIDEO_UPLOAD_MESSAGES.refused)
   }
-  if (durationSeconds === null) {
-    await forget()
-    throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.lengthUnknown)
-  }
+  return { type, durationSeconds }
+}
+
+/**
+ * Stores a finished upload of this creator, or refuses it (the upload and its row are then gone, nothing counted):
+ * not a video, a video that does not tell its length, or no room left in the plan by now.
+ */
+export async function finishVideoUpload(
+  deps: { db: DB; storage: FileStorage; tus: TusFiles },
+  input: { userId: string; uploadId: string; sizeBytes: number },
+  overrides?: CreatorLimitOverrides,
+): Promise<FinishedVideo> {
+  const { db, storage, tus } = deps
+  const { userId, uploadId, sizeBytes } = input
+  const { type, durationSeconds } = await judgedVideo(db, tus, uploadId, sizeBytes)
   const finished: FinishedVideo = {
     storageKey: `${LESSON_VIDEO_PREFIX}${clock.nowMs()}-${randomBytes(8).toString('hex')}.${type.ext}`,
     sizeBytes,
@@ -146,6 +156,52 @@ export async function finishVideoUpload(
     await storage.remove(finished.storageKey).catch(() => {})
     await deleteUnstoredUpload(db, uploadId)
     throw error
+  }
+  return finished
+}
+
+/** Records a new sample video upload of an applicant (any signed-in person), or refuses its length. */
+export async function startApplicationVideoUpload(
+  db: DB,
+  input: { userId: string; uploadId: string; sizeBytes: number; fileName: string | null | undefined },
+): Promise<void> {
+  if (!Number.isSafeInteger(input.sizeBytes) || input.sizeBytes < 0)
+    throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.noLength)
+  if (input.sizeBytes === 0) throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.empty)
+  if (input.sizeBytes > APPLICATION_VIDEO_MAX_BYTES)
+    throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.applicationTooLarge)
+  await insertUpload(db, {
+    id: input.uploadId,
+    userId: input.userId,
+    sizeBytes: input.sizeBytes,
+    fileName: uploadFileName(input.fileName),
+    purpose: 'application',
+  })
+}
+
+/**
+ * Stores a finished sample video under the applicant's private prefix (judged as a lesson video is), or refuses it
+ * (the upload and its row are then gone). It counts against no plan and is not transcoded; an application takes it
+ * by its upload id (creators/applications.ts).
+ */
+export async function finishApplicationVideoUpload(
+  deps: { db: DB; storage: FileStorage; tus: TusFiles },
+  input: { userId: string; uploadId: string; sizeBytes: number },
+): Promise<FinishedVideo> {
+  const { db, storage, tus } = deps
+  const { userId, uploadId, sizeBytes } = input
+  const { type, durationSeconds } = await judgedVideo(db, tus, uploadId, sizeBytes)
+  const finished: FinishedVideo = {
+    storageKey: `${applicationFilePrefix(userId)}${clock.nowMs()}-${randomBytes(8).toString('hex')}.${type.ext}`,
+    sizeBytes,
+    durationSeconds: Math.round(durationSeconds),
+    contentType: type.mime,
+  }
+  await tus.moveTo(storage, uploadId, sizeBytes, finished.storageKey, finished.contentType)
+  if (!(await markUploadStored(db, uploadId, finished, { transcode: false }))) {
+    await storage.remove(finished.storageKey).catch(() => {})
+    await deleteUnstoredUpload(db, uploadId)
+    throw new DomainError('not_found', VIDEO_UPLOAD_MESSAGES.notFound)
   }
   return finished
 }
@@ -191,6 +247,7 @@ export async function videoUploadsOf(db: DB, userId: string, overrides?: Creator
       attached: upload.lessonId !== null,
       createdAt: upload.createdAt,
       finishedAt: upload.finishedAt,
+      transcode: transcodeOf(upload),
     })),
     storage: {
       planName: standing.planName,
@@ -212,5 +269,19 @@ export async function videoUploadOf(db: DB, userId: string, uploadId: string) {
     fileName: upload.fileName,
     sizeBytes: upload.sizeBytes,
     durationSeconds: upload.durationSeconds,
+    transcode: transcodeOf(upload),
+  }
+}
+
+/**
+ * Where its HLS renditions are (decision 0064): 'processing' (queued or running, with the percent), 'ready',
+ * 'failed' or 'unavailable' (plays as uploaded), or null (uploading, or stored before renditions existed).
+ */
+function transcodeOf(upload: { status: string; transcodeStatus: string | null; transcodePercent: number }) {
+  if (upload.status !== 'stored' || !upload.transcodeStatus) return null
+  const state = upload.transcodeStatus === 'queued' ? 'processing' : upload.transcodeStatus
+  return {
+    state: state as 'processing' | 'ready' | 'failed' | 'unavailable',
+    percent: upload.transcodeStatus === 'ready' ? 100 : upload.transcodePercent,
   }
 }

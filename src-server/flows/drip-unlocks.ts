@@ -6,7 +6,7 @@
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { type DueUnlock, sendUnlockMail } from '../learning/drip-mails.ts'
+import { claimUnlockMail, type DueUnlock, sendUnlockMail, type UnlockClaim } from '../learning/drip-mails.ts'
 
 const BATCH = 500
 
@@ -54,14 +54,19 @@ function dueUnlocks(db: DB, now: Date) {
   )
 }
 
-/** Sends every due unlock mail once; the number sent. */
-export async function sweepDripUnlocks(db: DB, publicUrl: string, now = clock.now()): Promise<number> {
+/** Sends every due unlock mail once; the number sent. `claim` is replaced only by the race test's unguarded one. */
+export async function sweepDripUnlocks(
+  db: DB,
+  publicUrl: string,
+  now = clock.now(),
+  claim: UnlockClaim = claimUnlockMail,
+): Promise<number> {
   let sent = 0
   for (;;) {
     const due = await dueUnlocks(db, now)
     for (const row of due) {
       const unlock: DueUnlock = { ...row, unlockedAt: new Date(row.unlockedAt) }
-      if (await db.transaction().execute((trx) => sendUnlockMail(trx, unlock, publicUrl))) sent++
+      if (await db.transaction().execute((trx) => sendUnlockMail(trx, unlock, publicUrl, claim))) sent++
     }
     if (due.length < BATCH) return sent
   }

@@ -6,6 +6,7 @@ import { removePurchasedItems } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { inTransaction } from '../orders/lock.ts'
+import { emitCourseEvent } from './webhook-events.ts'
 
 export const FREE_ENROLMENT_MESSAGES = {
   notFound: 'Course not found',
@@ -28,6 +29,9 @@ export async function enrolForFree(db: DB, userId: string, courseId: string) {
       right: { kind: 'course', courseId: course.id },
       source: { kind: 'free_enrolment' },
     })
+    if (created) {
+      await emitCourseEvent(trx, course.id, 'enrolment.granted', { learnerId: userId, source: 'free_enrolment' })
+    }
     await removePurchasedItems(trx, userId, [`course:${course.id}`])
     return { courseId: course.id, title: course.title, created }
   })

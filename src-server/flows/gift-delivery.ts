@@ -20,19 +20,28 @@ import {
   markClaimed,
   markGiftPaid,
 } from '../promotions/gifts.ts'
+import { brandOfOrderLines } from './school-domain.ts'
+import { emitCourseEvent } from './webhook-events.ts'
 
 /** The e-mail with the claim link; the token is in its text only (the row keeps a hash). */
 export async function mailGift(trx: DB, gift: Gift, token: string): Promise<void> {
   const [line] = await listOrderLines(trx, gift.order_id)
+  // A gift of a white-label school's course comes under the school's name (decision 0063).
+  const brand = line ? await brandOfOrderLines(trx, [line]) : null
+  const site = brand?.displayName ?? 'SkillForge'
   const buyer = await buyerContact(trx, gift.buyer_id)
   const from = [buyer?.first_name, buyer?.last_name].filter(Boolean).join(' ') || 'Someone'
   const link = `${gift.link_origin}/gifts/claim?token=${token}`
   const message = gift.message ? `\n\nTheir message:\n${gift.message}\n` : '\n'
+  const plan = gift.plan_months !== null
+  const what = plan ? `a membership (${line?.title ?? 'Premium'})` : `the course "${line?.title ?? ''}"`
+  const starts = plan ? ' Your membership starts the day you claim it.' : ''
   await enqueueMail(trx, {
     kind: 'gift',
     to: gift.recipient_email,
-    subject: `${from} sent you a course: ${line?.title ?? 'a gift'}`,
-    text: `Hi,\n\n${from} has given you the course "${line?.title ?? ''}" on SkillForge.${message}\nClaim your gift (sign up or log in, then it is yours): ${link}\n\nThe link works once. If you were not expecting this, you can ignore this e-mail.`,
+    subject: `${from} sent you ${plan ? 'a membership' : 'a course'}: ${line?.title ?? 'a gift'}`,
+    text: `Hi,\n\n${from} has given you ${what} on ${site}.${message}\nClaim your gift (sign up or log in, then it is yours): ${link}${starts}\n\nThe link works once. If you were not expecting this, you can ignore this e-mail.`,
+    ...(brand ? { fromName: brand.displayName } : {}),
   })
 }
 
@@ -44,11 +53,28 @@ export async function fulfilGiftOrder(trx: DB, orderId: string, paidAt: Date): P
   const existing = await giftOfOrder(trx, orderId)
   if (!existing) return false
   const paid = await markGiftPaid(trx, orderId, paidAt)
+  if (paid) await emitGiftPurchased(trx, paid)
   if (paid && paid.send_at.getTime() <= paidAt.getTime()) {
     const link = await issueClaimLink(trx, paid.id, { onlyFirst: true }, paidAt)
     if (link) await mailGift(trx, link.gift, link.token)
   }
   return true
+}
+
+/** gift.purchased for the school of a gifted course (a gifted plan is no school's), once: when the gift is paid. */
+async function emitGiftPurchased(trx: DB, gift: Gift): Promise<void> {
+  const line = (await listOrderLines(trx, gift.order_id)).find((l) => l.id === gift.order_item_id)
+  if (!line?.course_id) return
+  const order = await trx.selectFrom('orders').select('currency').where('id', '=', gift.order_id).executeTakeFirst()
+  await emitCourseEvent(trx, line.course_id, 'gift.purchased', {
+    giftId: gift.id,
+    orderId: gift.order_id,
+    orderItemId: gift.order_item_id,
+    buyerId: gift.buyer_id,
+    amountMinor: line.unit_price_minor - line.discount_minor,
+    currency: order?.currency ?? null,
+    sendAt: gift.send_at.toISOString(),
+  })
 }
 
 /** The scheduled sweep: gifts whose send date came. Each is mailed once: the link is issued only if none was. */
@@ -65,6 +91,17 @@ export async function sendDueGifts(db: DB, now = clock.now()): Promise<number> {
   return sent
 }
 
+/** The same day `months` later (the month's last day when it has no such day), in UTC. */
+export function addMonths(from: Date, months: number): Date {
+  const date = new Date(from.getTime())
+  const day = date.getUTCDate()
+  date.setUTCDate(1)
+  date.setUTCMonth(date.getUTCMonth() + months)
+  const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate()
+  date.setUTCDate(Math.min(day, last))
+  return date
+}
+
 /** The recipient claims the gift with the link's token: the course is theirs, once. */
 export async function claimGift(db: DB, userId: string, token: string) {
   return inTransaction(db, async (trx) => {
@@ -74,17 +111,25 @@ export async function claimGift(db: DB, userId: string, token: string) {
     // The order under its lock: a refund racing this claim either comes first (refused here) or revokes after.
     const order = await lockOrder(trx, gift.order_id)
     const line = (await listOrderLines(trx, gift.order_id)).find((l) => l.id === gift.order_item_id)
-    if (!order || !line?.course_id) throw new DomainError('not_found', GIFT_MESSAGES.badLink)
+    if (!order || !line || !(line.course_id || (line.plan_id && gift.plan_months)))
+      throw new DomainError('not_found', GIFT_MESSAGES.badLink)
     if (line.refund_id || order.status === 'refunded') throw new DomainError('conflict', GIFT_MESSAGES.refunded)
     if (order.status !== 'paid') throw new DomainError('conflict', GIFT_MESSAGES.notClaimable)
     const now = clock.now()
     if (!(await markClaimed(trx, gift.id, userId, now))) throw new DomainError('conflict', GIFT_MESSAGES.claimed)
-    await grant(trx, {
-      userId,
-      right: { kind: 'course', courseId: line.course_id },
-      source: { kind: 'order_item', orderId: gift.order_id, orderItemId: gift.order_item_id },
-      startsAt: now,
-    })
-    return { courseId: line.course_id, title: line.title }
+    const source = { kind: 'order_item', orderId: gift.order_id, orderItemId: gift.order_item_id } as const
+    if (!line.course_id && line.plan_id && gift.plan_months) {
+      // A gifted plan: Premium from the claim for the prepaid term, then it ends (no renewal, nothing to cancel).
+      // Its source is the gift's order line, so a refund of the gift revokes it as any refund does.
+      const endsAt = addMonths(now, gift.plan_months)
+      await grant(trx, { userId, right: { kind: 'premium' }, source, startsAt: now, endsAt })
+      return { planId: line.plan_id, title: line.title, endsAt: endsAt.toISOString() }
+    }
+    const courseId = line.course_id!
+    const { created } = await grant(trx, { userId, right: { kind: 'course', courseId }, source, startsAt: now })
+    const common = { learnerId: userId, orderId: gift.order_id, orderItemId: gift.order_item_id }
+    await emitCourseEvent(trx, courseId, 'gift.claimed', { ...common, giftId: gift.id, buyerId: gift.buyer_id })
+    if (created) await emitCourseEvent(trx, courseId, 'enrolment.granted', { ...common, source: 'gift' })
+    return { courseId, title: line.title }
   })
 }

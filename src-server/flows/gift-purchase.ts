@@ -22,6 +22,7 @@ import {
   lockBuyerGift,
 } from '../promotions/gifts.ts'
 import { allowAttempt, type RateRule } from '../security/rate-limit.ts'
+import { findPlan } from '../subscriptions/plans.ts'
 import { sendBankDetails } from './bank-transfer-mail.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
 import { mailGift } from './gift-delivery.ts'
@@ -35,8 +36,38 @@ const LATEST_SEND_MS = 366 * 24 * 60 * 60 * 1000
 export const GIFT_PURCHASE_MESSAGES = {
   courseNotFound: 'Course not found',
   sendDateTooLate: 'Pick a send date within the next year',
-  plansNotGiftable: 'Only courses can be bought as gifts for now',
+  planNotFound: 'Plan not found',
 } as const
+
+/**
+ * What is given, at the catalogue's price now: a course, or a plan's prepaid term (decision 0050): 1 or 3 months at
+ * the monthly price each, 12 months at the annual price. Paid once; it never renews.
+ */
+async function giftedItem(db: DB, input: GiftCheckoutInput) {
+  if (input.planId && input.planMonths) {
+    const plan = await findPlan(db, input.planId)
+    if (!plan) throw new DomainError('not_found', GIFT_PURCHASE_MESSAGES.planNotFound)
+    const months = input.planMonths
+    return {
+      id: plan.id,
+      planId: plan.id,
+      title: `${plan.name} membership: ${months} ${months === 1 ? 'month' : 'months'}`,
+      detail: `Gift: ${months} ${months === 1 ? 'month' : 'months'} prepaid, no renewal`,
+      instructorName: null,
+      priceMinor: months === 12 ? plan.annual_price_minor : plan.monthly_price_minor * months,
+      currency: plan.currency === 'GBP' ? ('GBP' as const) : ('USD' as const),
+    }
+  }
+  const course = await findPublishedCourse(db, input.courseId ?? '')
+  if (!course) throw new DomainError('not_found', GIFT_PURCHASE_MESSAGES.courseNotFound)
+  return {
+    id: course.id,
+    title: course.title,
+    instructorName: course.instructor_name,
+    priceMinor: course.price_minor,
+    currency: course.currency === 'GBP' ? ('GBP' as const) : ('USD' as const),
+  }
+}
 
 /** The chosen day at 08:00 UTC, or now (no day, or a day already past that hour). */
 export function giftSendAt(sendOn: string | undefined, now = clock.now()): Date {
@@ -58,8 +89,8 @@ export async function startGiftCheckout(
     deps.log?.warn({ err: error }, 'rate limiter unavailable; gift checkout allowed'),
   )
   if (!allowed) throw new DomainError('rate_limited', PAYMENT_MESSAGES.tooManyCheckouts)
-  const course = await findPublishedCourse(db, input.courseId)
-  if (!course) throw new DomainError('not_found', GIFT_PURCHASE_MESSAGES.courseNotFound)
+  const item = await giftedItem(db, input)
+  const course = { price_minor: item.priceMinor }
   const free = course.price_minor === 0
   if (!free && input.method === 'card' && !payments.stripe) {
     throw new DomainError('precondition', PAYMENT_MESSAGES.cardNotConfigured)
@@ -72,13 +103,7 @@ export async function startGiftCheckout(
   const order = await inTransaction(db, async (trx) => {
     const created = await createGiftOrder(trx, {
       userId: buyer.id,
-      course: {
-        id: course.id,
-        title: course.title,
-        instructorName: course.instructor_name,
-        priceMinor: course.price_minor,
-        currency: course.currency === 'GBP' ? 'GBP' : 'USD',
-      },
+      course: item,
       method: input.method,
       referencePrefix: payments.referencePrefix,
       billing: input.billing,
@@ -91,6 +116,7 @@ export async function startGiftCheckout(
       message: input.message,
       sendAt,
       linkOrigin: deps.publicUrl,
+      planMonths: input.planMonths ?? null,
     })
     if (created.method === 'bank_transfer') {
       await sendBankDetails(trx, buyer.id, created, bankDetailsFor(payments.bank, created.currency))
@@ -163,6 +189,8 @@ export async function listMyGifts(db: DB, buyerId: string) {
       id: row.id,
       title: row.title,
       courseId: row.course_id,
+      planId: row.plan_id,
+      planMonths: row.plan_months,
       recipientEmail: row.recipient_email,
       sendAt: row.send_at.toISOString(),
       claimedAt: row.claimed_at?.toISOString() ?? null,

@@ -6,6 +6,7 @@ import { grant } from '../access/ledger.ts'
 import type { DB } from '../kernel/db.ts'
 import { startSubscription } from '../subscriptions/repository.ts'
 import { fulfilGiftOrder } from './gift-delivery.ts'
+import { emitCourseEvent } from './webhook-events.ts'
 
 export interface PaidOrder {
   userId: string
@@ -31,12 +32,20 @@ export async function grantForPaidOrder(trx: DB, order: PaidOrder): Promise<void
     ({ kind: 'order_item', orderId: order.orderId, orderItemId: line.id }) as const
   for (const line of order.lines) {
     if (line.kind === 'course' && line.course_id) {
-      await grant(trx, {
+      const { created } = await grant(trx, {
         userId: order.userId,
         right: { kind: 'course', courseId: line.course_id },
         source: fromItem(line),
         startsAt: order.paidAt,
       })
+      if (created) {
+        await emitCourseEvent(trx, line.course_id, 'enrolment.granted', {
+          learnerId: order.userId,
+          source: 'order',
+          orderId: order.orderId,
+          orderItemId: line.id,
+        })
+      }
     } else if (line.kind === 'service_package' && line.service_package_id) {
       await grant(trx, {
         userId: order.userId,

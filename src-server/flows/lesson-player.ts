@@ -11,6 +11,7 @@ import {
   listAttachments,
   readCurriculum,
 } from '../catalog/repository-lessons.ts'
+import { renditionsOfKey } from '../creators/upload-rows.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { findCompletion, lessonsAddedSince, progressOfCourse } from '../learning/repository.ts'
@@ -114,11 +115,13 @@ export async function openLesson(db: DB, user: AccessUser, courseId: string, les
     return { ...outline, locked: true as const, unlocksAt: until?.toISOString() ?? null, content: null, progress: null }
   }
   // markdown-it loads with the first lesson opened, not at start-up.
-  const [attachments, progressRows, { renderMarkdown }] = await Promise.all([
+  const [attachments, progressRows, { renderMarkdown }, renditions] = await Promise.all([
     listAttachments(db, lesson.id),
     user ? progressOfCourse(db, user.id, courseId) : Promise.resolve([]),
     import('../learning/markdown.ts'),
+    lesson.video_key ? renditionsOfKey(db, lesson.video_key) : Promise.resolve(null),
   ])
+  const hls = renditions?.prefix ? `/api/learn/hls/${lesson.id}/` : null
   const progress = progressRows.find((row) => row.lesson_id === lesson.id)
   const embed = lesson.video_url ? parseVideoUrl(lesson.video_url) : null
   return {
@@ -128,7 +131,13 @@ export async function openLesson(db: DB, user: AccessUser, courseId: string, les
     content: {
       html: renderMarkdown(lesson.body_markdown),
       video: lesson.video_key
-        ? { type: 'file' as const, src: `/api/learn/media/${lesson.id}` }
+        ? {
+            type: 'file' as const,
+            src: `/api/learn/media/${lesson.id}`,
+            /** The HLS master playlist once the renditions exist (decision 0064); until then the file plays. */
+            hls: hls ? `${hls}master.m3u8` : null,
+            poster: hls ? `${hls}poster.jpg` : null,
+          }
         : embed
           ? { type: 'embed' as const, src: embed.embedUrl, provider: embed.provider }
           : null,

@@ -10,24 +10,30 @@ import { hasRole, isStaff, type Role } from '../../src-shared/roles.ts'
 import type {
   answerInput,
   askQuestionInput,
+  dismissReportsInput,
   hideInput,
   markAnsweredInput,
   questionListInput,
   reportInput,
+  reportQueueInput,
   voteInput,
 } from '../../src-shared/schemas/questions.ts'
 import { findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
-import { courseRoleOf } from '../creators/course-team.ts'
+import { taughtCourseIds } from '../creators/course-team.ts'
+import { assertCourseAction, canOnCourse } from '../creators/school-access.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { attachPostImages, findPostImage } from '../learning/post-images.ts'
 import {
   digestOptedOut,
+  dismissReports,
   findQuestion,
   insertAnswer,
   insertQuestion,
   insertReport,
   listAnswers,
   listQuestions,
+  listReportQueue,
   listReports,
   type QuestionRow,
   setAnswered,
@@ -37,9 +43,11 @@ import {
   type Viewer,
 } from '../learning/questions.ts'
 import { sendAnsweredMail } from '../learning/questions-mails.ts'
+import { inTransaction } from '../orders/lock.ts'
 import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
-import { canOpenLesson, courseAccessSource } from './lesson-access.ts'
+import { canOpenLesson, canPreviewLesson, courseAccessSource } from './lesson-access.ts'
+import { emitCourseEvent } from './webhook-events.ts'
 
 type Person = { id: string; role: Role }
 export const QUESTION_MESSAGES = {
@@ -51,7 +59,7 @@ export const QUESTION_MESSAGES = {
 async function standing(db: DB, user: Person, courseId: string) {
   const course = await findCourseForLearning(db, courseId)
   if (!course) throw new DomainError('not_found', 'Course not found')
-  const instructor = (await courseRoleOf(db, user.id, courseId)) !== null
+  const instructor = await canOnCourse(db, user.id, courseId, 'questions.answer')
   const moderator = instructor || hasRole(user.role, 'editor')
   const member = moderator || isStaff(user.role) || (await courseAccessSource(db, user, course)) !== null
   return { course, moderator, member }
@@ -72,7 +80,7 @@ async function questionFor(db: DB, questionId: string) {
 const authorName = (first: string, last: string) => [first, last ? `${last[0]}.` : ''].filter(Boolean).join(' ')
 
 async function render() {
-  return (await import('../learning/markdown.ts')).renderMarkdown
+  return (await import('../learning/markdown.ts')).renderPostMarkdown
 }
 
 function toView(row: QuestionRow, viewer: Viewer, html: (md: string) => string) {
@@ -126,14 +134,10 @@ export async function questionThread(db: DB, user: Person, questionId: string) {
   }))
 }
 
-export async function askQuestion(
-  db: DB,
-  limiter: RateLimiter,
-  user: Person,
-  input: z.output<typeof askQuestionInput>,
-) {
-  const { course, moderator } = await memberOf(db, user, input.courseId)
-  const lesson = await findLessonRow(db, input.courseId, input.lessonId)
+/** Refuses unless the user may post under this lesson: a member of the course who may open the lesson. */
+export async function mayPostUnder(db: DB, user: Person, courseId: string, lessonId: string) {
+  const { course, moderator } = await memberOf(db, user, courseId)
+  const lesson = await findLessonRow(db, courseId, lessonId)
   if (!lesson) throw new DomainError('not_found', 'Lesson not found')
   if (
     !moderator &&
@@ -142,8 +146,50 @@ export async function askQuestion(
   ) {
     throw new DomainError('forbidden', 'This lesson is not open to you yet')
   }
+}
+
+/**
+ * An image of a post, for a viewer who may see its lesson (a learner it has opened for, the course's editors, staff)
+ * and take part in the course's questions; null for anyone else (answered as not found, so ids are not probed). The
+ * images of a hidden post are for the course's instructors and staff only.
+ */
+export async function postImageFor(db: DB, user: Person | null, imageId: string) {
+  const image = await findPostImage(db, imageId)
+  if (!image || !user) return null
+  const found = await standing(db, user, image.course_id).catch(() => null)
+  if (!found?.member) return null
+  // A hidden post's images go with it: only the course's instructors and staff still load them (restored: served again).
+  if (image.post_hidden && !found.moderator && !isStaff(user.role)) return null
+  const open = await canPreviewLesson(db, user, found.course, { id: image.lesson_id, isPreview: false })
+  return open ? image : null
+}
+
+export async function askQuestion(
+  db: DB,
+  limiter: RateLimiter,
+  user: Person,
+  input: z.output<typeof askQuestionInput>,
+) {
+  await mayPostUnder(db, user, input.courseId, input.lessonId)
   await limitPosts(limiter, user.id)
-  return insertQuestion(db, { ...input, authorId: user.id })
+  return inTransaction(db, async (trx) => {
+    const question = await insertQuestion(trx, { ...input, authorId: user.id })
+    await attachPostImages(trx, {
+      id: question.id,
+      kind: 'question',
+      courseId: input.courseId,
+      lessonId: input.lessonId,
+      authorId: user.id,
+      body: input.body,
+    })
+    await emitCourseEvent(trx, input.courseId, 'question.asked', {
+      learnerId: user.id,
+      lessonId: input.lessonId,
+      questionId: question.id,
+      title: input.title,
+    })
+    return question
+  })
 }
 
 export async function answerQuestion(db: DB, limiter: RateLimiter, user: Person, input: z.output<typeof answerInput>) {
@@ -151,7 +197,18 @@ export async function answerQuestion(db: DB, limiter: RateLimiter, user: Person,
   const { moderator } = await memberOf(db, user, question.course_id)
   if (question.hidden_at && !moderator) throw new DomainError('not_found', 'Question not found')
   await limitPosts(limiter, user.id)
-  return db.transaction().execute((trx) => insertAnswer(trx, question.id, user.id, input.body))
+  return db.transaction().execute(async (trx) => {
+    const answer = await insertAnswer(trx, question.id, user.id, input.body)
+    await attachPostImages(trx, {
+      id: answer.id,
+      kind: 'answer',
+      courseId: question.course_id,
+      lessonId: question.lesson_id,
+      authorId: user.id,
+      body: input.body,
+    })
+    return answer
+  })
 }
 
 async function moderatorOf(db: DB, user: Person, questionId: string) {
@@ -193,8 +250,43 @@ export async function reportPost(db: DB, limiter: RateLimiter, user: Person, inp
   return { reported: true }
 }
 
+/**
+ * The reported-posts queue: staff editors see every course's (or one course's), a course's instructors their own
+ * courses'; anyone else is refused. Each post once, with how many people reported it and their latest reasons.
+ */
+export async function reportQueue(db: DB, user: Person, input: z.output<typeof reportQueueInput>) {
+  let courseIds: string[] | null
+  if (hasRole(user.role, 'editor')) courseIds = input.courseId ? [input.courseId] : null
+  else {
+    const taught = await taughtCourseIds(db, user.id)
+    if (taught.length === 0) throw new DomainError('forbidden', QUESTION_MESSAGES.moderatorsOnly)
+    courseIds = input.courseId ? taught.filter((id) => id === input.courseId) : taught
+  }
+  const [rows, html] = await Promise.all([listReportQueue(db, courseIds), render()])
+  return rows.map((row) => ({
+    courseId: row.course_id,
+    courseTitle: row.course_title,
+    lessonTitle: row.lesson_title,
+    questionId: row.question_id,
+    answerId: row.answer_id,
+    questionTitle: row.title,
+    html: html(row.body_markdown),
+    author: authorName(row.first_name, row.last_name),
+    hidden: row.hidden_at !== null,
+    reporters: row.reporters,
+    reasons: row.reasons,
+    lastReportedAt: new Date(row.last_reported_at).toISOString(),
+  }))
+}
+
+/** Dismisses a post's open reports: the post stays as it is and leaves the queue. The course's moderators only. */
+export async function dismissPostReports(db: DB, user: Person, input: z.output<typeof dismissReportsInput>) {
+  const question = await moderatorOf(db, user, input.questionId)
+  return { dismissed: await dismissReports(db, question.id, input.answerId, user.id) }
+}
+
 async function instructorOf(db: DB, user: Person, courseId: string) {
-  if ((await courseRoleOf(db, user.id, courseId)) === null) throw new DomainError('not_found', 'Course not found')
+  await assertCourseAction(db, user.id, courseId, 'questions.answer')
 }
 
 export async function courseReports(db: DB, user: Person, courseId: string) {

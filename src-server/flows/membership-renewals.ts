@@ -1,14 +1,17 @@
 // The membership schedule (an hourly job on the queue, jobs/registry.ts). Each step picks what is due and acts once:
 // - a reminder 3 days before a trial ends (if Stripe's trial_will_end has not sent it already);
 // - a reminder 7 days before an annual card renewal;
-// - for a PayPal or bank-transfer member, 7 days before renews_at: a renewal order and a reminder with its reference;
+// - for a PayPal or bank-transfer member, 7 days before renews_at: a renewal order and a reminder with its reference
+//   (less a plan coupon's share while the coupon's duration covers it, as Stripe does for card renewals);
 // - 3 days after renews_at, such a member who has not paid lapses: Premium is revoked ('lapse') and told so.
 // "Once" is a mark on the subscription written in the same transaction as the mail (access/ claimReminder).
 
 import { PREMIUM_GRACE_DAYS } from '../../src-shared/constants.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { createRenewalOrder } from '../orders/renewal.ts'
+import { createRenewalOrder, firstPlanOrder } from '../orders/renewal.ts'
+import { planDurationOfOrder } from '../promotions/coupons.ts'
+import { planRenewalDiscount } from '../promotions/plan-coupon-renewals.ts'
 import { sendLapsedMail, sendRenewalReminderMail, sendTrialEndingMail } from '../subscriptions/mails.ts'
 import { findPlan } from '../subscriptions/plans.ts'
 import {
@@ -16,6 +19,7 @@ import {
   claimReminder,
   describeSubscription,
   endManualSubscription,
+  PERIOD_DAYS,
 } from '../subscriptions/repository.ts'
 
 const DAY_MS = 86_400_000
@@ -107,27 +111,51 @@ export async function runMembershipSchedule(deps: MembershipScheduleDeps, now = 
   return counts
 }
 
-/** One more period of the plan, at its price now, paid the way the member paid before. */
+/**
+ * One more period of the plan, at its price now, paid the way the member paid before; a plan coupon of the first order
+ * takes its stored share off while its duration covers this renewal, as Stripe does for a card membership.
+ */
 async function renewalOrderFor(
   trx: DB,
   sub: NonNullable<Awaited<ReturnType<typeof describeSubscription>>>,
   referencePrefix: string,
 ) {
-  const first = sub.order_id
-    ? await trx.selectFrom('orders').select(['method']).where('id', '=', sub.order_id).executeTakeFirst()
-    : undefined
+  const first = sub.order_id ? await firstPlanOrder(trx, sub.order_id) : undefined
   const plan = await findPlan(trx, sub.plan_id)
   if (!plan) throw new Error(`plan ${sub.plan_id} is gone`)
+  const priceMinor = sub.billing_cycle === 'annual' ? plan.annual_price_minor : plan.monthly_price_minor
+  const discount = await renewalDiscount(trx, sub, first, priceMinor)
   const order = await createRenewalOrder(trx, {
     userId: sub.user_id,
     planId: plan.id,
     planName: plan.name,
     billingCycle: sub.billing_cycle,
     method: first?.method === 'paypal' ? 'paypal' : 'bank_transfer',
-    priceMinor: sub.billing_cycle === 'annual' ? plan.annual_price_minor : plan.monthly_price_minor,
+    priceMinor,
     currency: plan.currency === 'GBP' ? 'GBP' : 'USD',
     referencePrefix,
+    discount,
   })
   await attachRenewalOrder(trx, sub.id, order.id)
   return order
+}
+
+/** The plan coupon's part of this renewal (undefined when the first order had none or its duration is over). */
+async function renewalDiscount(
+  trx: DB,
+  sub: NonNullable<Awaited<ReturnType<typeof describeSubscription>>>,
+  first: Awaited<ReturnType<typeof firstPlanOrder>>,
+  priceMinor: number,
+) {
+  if (!sub.order_id || !first?.paid_at || !sub.renews_at || !(first.plan_discount_minor ?? 0)) return undefined
+  const coupon = await planDurationOfOrder(trx, sub.order_id)
+  if (!coupon?.plan_duration) return undefined
+  // Manual periods run from the first payment back to back (subscriptions/repository.ts): the renewal's number.
+  const period = PERIOD_DAYS[sub.billing_cycle] * DAY_MS
+  const index = Math.round((sub.renews_at.getTime() - first.paid_at.getTime()) / period)
+  const minor = planRenewalDiscount(
+    { duration: coupon.plan_duration, months: coupon.plan_duration_months, shareMinor: first.plan_discount_minor ?? 0 },
+    { cycle: sub.billing_cycle, index, priceMinor },
+  )
+  return minor > 0 ? { code: coupon.code, minor } : undefined
 }

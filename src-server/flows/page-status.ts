@@ -7,6 +7,7 @@
 import { instructorSlugExists } from '../catalog/instructors.ts'
 import { categorySlugExists, publishedCourseExists } from '../catalog/repository.ts'
 import { learnableCourseExists, learnableLessonExists } from '../catalog/repository-lessons.ts'
+import { schoolSlugExists } from '../creators/schools.ts'
 import type { DB } from '../kernel/db.ts'
 import { certificateExists } from '../learning/repository.ts'
 import { bundleSlugExists } from '../promotions/bundles.ts'
@@ -92,12 +93,40 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/studio/earnings',
     '/studio/payouts',
     '/admin/finance',
+    // Analytics (issue 35).
+    '/studio/analytics',
+    '/admin/analytics',
     // Bundles (issue 32).
     '/studio/bundles',
     '/admin/bundles',
     // Coupons (issue 32).
     '/admin/coupons',
     '/studio/coupons',
+    // Reported posts under lessons (issue 33): staff every course's, instructors their own.
+    '/admin/reported-posts',
+    '/studio/reported-posts',
+    // Messages to instructors (issue 34): signed-in pages; the server answers a thread not theirs as not found.
+    '/account/messages',
+    '/account/messages/$courseId',
+    '/studio/messages',
+    '/studio/messages/$threadId',
+    '/admin/messages',
+    // Live sessions (issue 34).
+    '/live',
+    '/live/manage',
+    '/studio/live',
+    // A creator's school and team (issue 36): the owner's page, the invitation, a member's page.
+    '/studio/school',
+    // Outgoing webhooks (issue 36, decision 0061): the school owner's endpoints and delivery log.
+    '/studio/webhooks',
+    '/school-invite',
+    '/member/$schoolId',
+    // A school's own domain and brand (issue 36, decision 0063).
+    '/studio/domain',
+    // A school's API keys (issue 36, decision 0060).
+    '/studio/api',
+    // Single sign-on per school (issue 36, decision 0062): the owner's settings.
+    '/studio/sso',
   ].map((path) => ({ path })),
   { path: '/courses/$courseId', exists: publishedCourseExists },
   { path: '/courses/category/$slug', exists: categorySlugExists },
@@ -108,6 +137,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
   { path: '/certificates/$certificateId', exists: certificateExists },
   { path: '/instructors/$slug', exists: instructorSlugExists },
   { path: '/bundles/$slug', exists: bundleSlugExists },
+  { path: '/s/$slug', exists: schoolSlugExists },
 ]
 
 /** Client routes that render the not-found page themselves: always 404. */

@@ -15,6 +15,8 @@ import { canTransition, isPaidStatus, moveOrder } from '../orders/transitions.ts
 import { openServiceOrders } from '../service-orders/open.ts'
 import { creditCreatorSales } from './creator-earnings.ts'
 import { grantForPaidOrder } from './grant-paid-order.ts'
+import { brandOfOrderLines } from './school-domain.ts'
+import { emitBundlesPaid, emitCourseEvent } from './webhook-events.ts'
 
 export interface Payment {
   /**
@@ -76,8 +78,20 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
       order.user_id,
       lines.map((line) => line.item_key),
     )
+    for (const line of lines) {
+      if (line.kind !== 'course' || !line.course_id) continue
+      await emitCourseEvent(trx, line.course_id, 'order.paid', {
+        orderId: order.id,
+        orderItemId: line.id,
+        learnerId: order.user_id,
+        amountMinor: line.unit_price_minor - line.discount_minor,
+        currency: order.currency,
+      })
+    }
+    await emitBundlesPaid(trx, { id: order.id, userId: order.user_id, currency: order.currency })
     await issueOrderInvoice(trx, order.id, paidAt)
-    await sendReceipt(trx, { ...order, total_minor: tax > 0 ? captured : order.total_minor }, lines)
+    const brand = await brandOfOrderLines(trx, lines)
+    await sendReceipt(trx, { ...order, total_minor: tax > 0 ? captured : order.total_minor }, lines, brand)
     return 'fulfilled'
   })
 }

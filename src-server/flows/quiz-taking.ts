@@ -30,6 +30,7 @@ import {
 import { completeLessonRow } from '../learning/repository.ts'
 import { canOpenLesson, courseAccessSource, isCourseEditor } from './lesson-access.ts'
 import { afterLessonCompleted } from './save-progress.ts'
+import { emitCourseEvent } from './webhook-events.ts'
 
 type QuizRef = z.output<typeof quizRefInput>
 type AttemptAnswers = z.output<typeof attemptAnswersInput>
@@ -209,6 +210,12 @@ export async function submitQuizAttempt(db: DB, user: SessionLearner, input: Att
 async function afterGrade(trx: DB, user: SessionLearner, ref: QuizRef, attemptId: string, publicUrl: string) {
   const attempt = await findAttempt(trx, user.id, ref.lessonId, attemptId)
   if (!attempt?.passed || !attempt.submitted_at) return { courseCompleted: false, certificateId: null }
+  await emitCourseEvent(trx, ref.courseId, 'quiz.passed', {
+    learnerId: user.id,
+    lessonId: ref.lessonId,
+    attemptId: attempt.id,
+    scorePercent: attempt.score_percent ?? null,
+  })
   const lesson = await findLessonRow(trx, ref.courseId, ref.lessonId)
   if (!lesson) return { courseCompleted: false, certificateId: null }
   await completeLessonRow(trx, user.id, ref.courseId, ref.lessonId, attempt.submitted_at)

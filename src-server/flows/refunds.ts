@@ -8,8 +8,17 @@ import { assignRefundLines as assignLines } from '../orders/refund-assignment.ts
 import { decideRefundRequest as decideRequest, type RefundDecision } from '../orders/refund-requests.ts'
 import { type RefundEffects, type RefundGateway, refundOrder as refund, type StaffRefund } from '../orders/refunds.ts'
 import { endPlansOfOrder } from '../subscriptions/state.ts'
+import { emitLinesGivenBack } from './webhook-events.ts'
 
-export const refundEffects: RefundEffects = { endPlansOfOrder, reverseCreatorShares: reverseShares }
+export const refundEffects: RefundEffects = {
+  endPlansOfOrder,
+  // Creators give back their shares, and the courses' schools hear of it (order.refunded, enrolment.revoked).
+  async reverseCreatorShares(trx, orderItemIds, cause, source) {
+    const reversed = await reverseShares(trx, orderItemIds, cause, source)
+    await emitLinesGivenBack(trx, orderItemIds, cause)
+    return reversed
+  },
+}
 
 /** Staff refund of a whole order or chosen lines (through Stripe for a card order). */
 export function refundOrder(db: DB, request: StaffRefund, gateway: RefundGateway | null) {

@@ -13,6 +13,8 @@ import { mergeRanges, watchedEnough, watchedSeconds } from '../learning/ranges.t
 import { ensureProgressRow, lockProgress } from '../learning/repository.ts'
 import { recordPremiumWatch } from '../learning/watch-time.ts'
 import { courseAccessSource, lessonAccess } from './lesson-access.ts'
+import { brandOfCourse } from './school-domain.ts'
+import { emitCourseEvent } from './webhook-events.ts'
 
 type VideoProgress = z.output<typeof videoProgressInput>
 type LessonCompletion = z.output<typeof lessonCompletionInput>
@@ -130,6 +132,13 @@ export async function afterLessonCompleted(
   // nothing. Only a learner who holds the course completes it (a visitor's preview lessons do not).
   const source = await courseAccessSource(trx, user, course)
   if (!source) return { courseCompleted: false, certificateId: null }
-  const outcome = await completeCourseIfDone(trx, user, course, source, publicUrl)
+  const brand = await brandOfCourse(trx, course.id)
+  const outcome = await completeCourseIfDone(trx, user, { ...course, brandName: brand?.displayName }, source, publicUrl)
+  if (outcome.completed) {
+    await emitCourseEvent(trx, course.id, 'course.completed', {
+      learnerId: user.id,
+      certificateId: outcome.certificateId,
+    })
+  }
   return { courseCompleted: outcome.completed, certificateId: outcome.certificateId }
 }

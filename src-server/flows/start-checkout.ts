@@ -12,6 +12,7 @@ import { bankDetailsFor } from '../payments/bank-details.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
 import { paypalMeLink } from '../payments/paypal.ts'
 import { optIn as optInToReminder } from '../promotions/cart-reminders.ts'
+import { planDurationOfOrder } from '../promotions/coupons.ts'
 import { allowAttempt, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import { hasHadSubscription, liveSubscriptionOf } from '../subscriptions/repository.ts'
 import { openSessionUrl, retirePendingOrder } from './abandoned-checkouts.ts'
@@ -132,11 +133,44 @@ async function newStripeSession(
   url: string,
   trial: boolean,
 ) {
-  const params = checkoutSessionParams(order, email, url, { trial, automaticTax: payments.stripeTax })
+  const planCoupon = await stripePlanCoupon(db, payments, order)
+  // A plan code and the free trial do not stack (Stripe would count a code's months from the trial's start).
+  const params = checkoutSessionParams(order, email, url, {
+    trial: trial && !planCoupon,
+    automaticTax: payments.stripeTax,
+    planCoupon,
+  })
   const session = await payments.stripe!.createCheckoutSession(params, `order-${order.id}`).catch((error: unknown) => {
     throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
   })
   await attachStripeSession(db, order.id, session.id)
   if (!session.url) throw new DomainError('upstream', PAYMENT_MESSAGES.noCheckoutUrl)
   return session.url
+}
+
+/**
+ * The Stripe coupon of a plan checkout: the plan line's stored share of the code's discount, for the code's
+ * duration (first payment, N months, every renewal), made once per order (the idempotency key).
+ */
+async function stripePlanCoupon(db: DB, payments: PaymentsConfig, order: CreatedOrder) {
+  const plan = order.lines.find((line) => line.recurringInterval && (line.discountMinor ?? 0) > 0)
+  if (!plan) return undefined
+  const coupon = await planDurationOfOrder(db, order.id)
+  if (!coupon?.plan_duration) throw new DomainError('invalid', PAYMENT_MESSAGES.sessionFailed)
+  const created = await payments
+    .stripe!.createCoupon(
+      {
+        amountOffMinor: plan.discountMinor ?? 0,
+        currency: order.currency,
+        duration: coupon.plan_duration,
+        durationInMonths: coupon.plan_duration_months,
+        name: coupon.code,
+        metadata: { orderId: order.id, code: coupon.code },
+      },
+      `plan-coupon-${order.id}`,
+    )
+    .catch((error: unknown) => {
+      throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
+    })
+  return created.id
 }

@@ -5,9 +5,10 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { expire } from '../orders/pending.ts'
 import { reconcileStripeRefunds } from '../orders/refunds.ts'
-import { type Applied, type IgnoredReason, ignored, PROCESSED } from '../payments/event-outcome.ts'
+import { type Applied, type EventContext, type IgnoredReason, ignored, PROCESSED } from '../payments/event-outcome.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
 import type { StripeDispute } from '../payments/stripe-schemas.ts'
+import { remindAboutLeftCheckout } from './checkout-recovery.ts'
 import { orderOfSession } from './checkout-session.ts'
 import { closeDispute, type DisputeEvent, openDispute } from './disputes.ts'
 import { refundEffects } from './refunds.ts'
@@ -15,11 +16,19 @@ import { refundEffects } from './refunds.ts'
 const idOf = (value: string | { id: string } | null | undefined) =>
   value ? (typeof value === 'string' ? value : value.id) : null
 
-/** checkout.session.expired: the order of an unpaid session becomes Expired (a paid or closed order stays). */
-export async function sessionExpired(trx: Transaction<Database>, event: EventOf<'session'>): Promise<Applied> {
+/**
+ * checkout.session.expired: the order of an unpaid session becomes Expired (a paid or closed order stays), and the
+ * buyer's cart reminder, if they ticked it and bought nothing since, is queued now (checkout-recovery.ts).
+ */
+export async function sessionExpired(
+  trx: Transaction<Database>,
+  event: EventOf<'session'>,
+  context: EventContext,
+): Promise<Applied> {
   const order = await orderOfSession(trx, event.object)
   if (!order) return ignored('not_ours')
   await expire(trx, order.id)
+  await remindAboutLeftCheckout(trx, order.id, context.publicUrl)
   return PROCESSED
 }
 

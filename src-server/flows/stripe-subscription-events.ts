@@ -146,6 +146,7 @@ export async function invoicePaid(trx: Trx, { object: invoice }: EventOf<'invoic
   const paid = {
     stripeInvoiceId: invoice.id,
     amountMinor: invoice.amount_paid ?? 0,
+    discountMinor: (invoice.total_discount_amounts ?? []).reduce((sum, d) => sum + d.amount, 0),
     currency: (invoice.currency ?? 'usd').toUpperCase(),
     periodStart: period.start,
     periodEnd: period.end,

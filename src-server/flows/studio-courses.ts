@@ -2,6 +2,7 @@
 // course, and a save of its details. Every course is reached through assertCourseRole: a course the creator may not
 // edit is not found. Price changes need the owner; on a course on sale the reviewed fields become a draft revision.
 import type { z } from 'zod'
+import { coursePrices, normalPrices, samePrices } from '../../src-shared/course-prices.ts'
 import { CREATOR_PLAN_LIMITS, type CreatorLimitOverrides, type CreatorPlanId } from '../../src-shared/creator-plans.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import type { studioCourseInput, studioCreateInput, studioListInput } from '../../src-shared/schemas/studio.ts'
@@ -73,6 +74,8 @@ export async function studioCourse(db: DB, userId: string, courseId: string) {
     imageUrl: row.image_url,
     priceMinor: row.price_minor,
     currency: row.currency,
+    /** What a buyer pays in each currency (null: not sold in it). */
+    prices: coursePrices(row),
     certificate: row.certificate,
     lessons: row.lessons_count,
     durationMinutes: row.duration_minutes,
@@ -109,24 +112,24 @@ export async function saveStudioCourse(
 ) {
   await assertCourseRole(db, userId, input.courseId)
   await assertCategory(db, input.categoryId)
+  const prices = normalPrices({ USD: toMinorUnits(input.priceUsd), GBP: toMinorUnits(input.priceGbp) })
   const wanted: ReviewedFields = {
     title: input.title,
-    priceMinor: toMinorUnits(input.price),
-    currency: input.currency,
+    priceUsdMinor: prices.USD,
+    priceGbpMinor: prices.GBP,
     description: input.description,
   }
   await db.transaction().execute(async (trx) => {
     const row = await findStudioCourse(trx, input.courseId, true)
     assertCourseImage(input.imageUrl, images, row.image_url)
     const draft = await findCourseDraft(trx, input.courseId)
-    // The price the creator sees is the pending one when there is one: only a different price needs the owner.
-    const shownPrice = draft.priceMinor ?? row.price_minor
-    const shownCurrency = draft.currency ?? row.currency
-    if (wanted.priceMinor !== shownPrice || (wanted.priceMinor > 0 && wanted.currency !== shownCurrency)) {
-      await assertCourseRole(trx, userId, input.courseId, 'owner')
+    // The prices the creator sees are the pending ones when there are: only a different price needs the owner.
+    const livePrices = coursePrices(row)
+    const shown = {
+      USD: draft.priceUsdMinor !== undefined ? draft.priceUsdMinor : livePrices.USD,
+      GBP: draft.priceGbpMinor !== undefined ? draft.priceGbpMinor : livePrices.GBP,
     }
-    // A free course keeps its currency: only a priced one says which.
-    if (wanted.priceMinor === 0) wanted.currency = shownCurrency
+    if (!samePrices(prices, shown)) await assertCourseRole(trx, userId, input.courseId, 'owner')
     const immediate = {
       subtitle: input.subtitle,
       categoryId: input.categoryId,
@@ -138,13 +141,13 @@ export async function saveStudioCourse(
       certificate: input.certificate,
     }
     if (!isOnSale(row.status)) {
-      await writeStudioCourse(trx, input.courseId, immediate, wanted)
+      await writeStudioCourse(trx, input.courseId, immediate, { ...wanted, listCurrency: row.currency })
       return
     }
     const live: ReviewedFields = {
       title: row.title,
-      priceMinor: row.price_minor,
-      currency: row.currency,
+      priceUsdMinor: livePrices.USD,
+      priceGbpMinor: livePrices.GBP,
       description: row.description,
     }
     const revision: Partial<ReviewedFields> = {}

@@ -30,6 +30,7 @@ import {
   writeLesson,
 } from '../catalog/studio-curriculum.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
+import { renditionsOfKey } from '../creators/upload-rows.ts'
 import { claimUpload, releaseLessonUploads } from '../creators/uploads.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -117,6 +118,8 @@ const studioLessonType = (row: { kind: string; video_url: string | null }) =>
 export async function studioLesson(db: DB, userId: string, courseId: string, lessonId: string) {
   await assertCourseRole(db, userId, courseId)
   const row = await findStudioLesson(db, courseId, lessonId)
+  const renditions = row.video_key ? await renditionsOfKey(db, row.video_key) : null
+  const processing = renditions?.status === 'queued' || renditions?.status === 'processing'
   return {
     id: row.id,
     courseId,
@@ -128,6 +131,8 @@ export async function studioLesson(db: DB, userId: string, courseId: string, les
     videoUrl: row.video_url ?? '',
     hasVideoFile: row.video_key !== null,
     videoDurationSeconds: row.video_key ? row.video_duration_seconds : null,
+    /** The uploaded video's renditions being made (decision 0064): their percent, else null. */
+    videoProcessingPercent: processing ? (renditions?.percent ?? 0) : null,
     durationSeconds: row.duration_seconds,
   }
 }

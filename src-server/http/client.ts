@@ -68,9 +68,15 @@ export async function registerClient(
     preCompressed: true,
     setHeaders(reply, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
-      reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
+      // The service worker is checked for a new version at each visit of a page it controls.
+      const worker = filePath.endsWith(`${path.sep}sw.js`)
+      reply.header(
+        'Cache-Control',
+        hashed ? 'public, max-age=31536000, immutable' : worker ? 'no-cache' : 'public, max-age=3600',
+      )
     },
   })
+  registerSavedLessonsPage(app, root)
   const indexHtml = readFileSync(indexFile, 'utf8')
   const entry = trpcClientFor ? await loadSsrEntry(root) : null
   const template = splitTemplate(pageScripts(inlineStylesheets(indexHtml, root)))
@@ -83,6 +89,19 @@ export async function registerClient(
   if (!ssr) return null
   return (request, reply, status, formResult) =>
     sendRenderedPage(ssr.entry, ssr.template, request, reply, status, ssr.trpcClientFor, ssr.routeChunks, formResult)
+}
+
+/**
+ * The saved-lessons page (issue 34): a static page (public/saved.html) that the service worker keeps, so it opens and
+ * plays saved lessons without a connection and without the app's bundle.
+ */
+function registerSavedLessonsPage(app: FastifyInstance, root: string) {
+  const file = path.join(root, 'saved.html')
+  if (!existsSync(file)) return
+  const html = readFileSync(file)
+  app.get('/saved', (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html),
+  )
 }
 
 type Ssr = {

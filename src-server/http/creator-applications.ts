@@ -1,9 +1,10 @@
 // Plain routes of applying to teach and of a creator's profile photo:
-//   POST /api/creator-applications/attachment       the applicant's CV (PDF, up to 10 MB) or sample video (MP4, MOV
-//                                                   or WebM, up to the lesson video limit), judged by its bytes while
+//   POST /api/creator-applications/attachment       the applicant's CV (PDF, up to 10 MB), judged by its bytes while
 //                                                   it streams to a staging file (as lesson uploads), stored under
 //                                                   the applicant's private prefix; the answer's key goes with the
-//                                                   application (creators/applications.ts checks it is theirs)
+//                                                   application (creators/applications.ts checks it is theirs). A
+//                                                   sample video goes over tus instead, as lesson videos do
+//                                                   (http/tus-uploads.ts, purpose "application", up to 500 MB)
 //   GET  /api/creator-applications/:id/attachment   the stored file, for staff (viewer and up) or the applicant only
 //   POST /api/creator/profile-photo                 a creator's profile photo (the avatar rules: an image, 2 MB)
 import { randomBytes } from 'node:crypto'
@@ -19,37 +20,34 @@ import { findCreator } from '../creators/repository.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
-import { detectVideoType, type MediaType } from '../storage/media.ts'
+import type { MediaType } from '../storage/media.ts'
 import { discard, stageUpload } from '../storage/staged-upload.ts'
 import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
-import { DEFAULT_LESSON_VIDEO_MAX_BYTES } from './lesson-uploads.ts'
 
-export const ATTACHMENT_REFUSED = 'Please attach a PDF (your CV) or an MP4, MOV or WebM video'
+export const ATTACHMENT_REFUSED = 'Please attach your CV as a PDF (a sample video is uploaded on its own)'
 const PDF: MediaType = { mime: 'application/pdf', ext: 'pdf' }
 
-function detectApplicationFile(bytes: Uint8Array): MediaType | null {
-  const pdf = [0x25, 0x50, 0x44, 0x46, 0x2d].every((b, i) => bytes[i] === b)
-  return pdf ? PDF : detectVideoType(bytes)
+function detectPdf(bytes: Uint8Array): MediaType | null {
+  return [0x25, 0x50, 0x44, 0x46, 0x2d].every((b, i) => bytes[i] === b) ? PDF : null
 }
 
 const sizeText = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))}MB`
 const idParams = z.object({ id: z.uuid() })
 
 export function registerCreatorApplicationRoutes(app: FastifyInstance, deps: HttpDeps) {
-  const videoMax = deps.config.lessonVideoMaxBytes ?? DEFAULT_LESSON_VIDEO_MAX_BYTES
-  const maxBytes = Math.max(videoMax, APPLICATION_PDF_MAX_BYTES)
+  const maxBytes = APPLICATION_PDF_MAX_BYTES
 
   app.post('/api/creator-applications/attachment', { config: UPLOAD_ROUTE_LIMIT }, async (request, reply) => {
     const user = await requireUser(deps, request, reply)
     if (!user) return reply
     const refuse = (status: number, message: string) => reply.code(status).send({ error: 'Bad Request', message })
-    const tooLarge = `The file is too large: a PDF up to ${sizeText(APPLICATION_PDF_MAX_BYTES)}, a video up to ${sizeText(videoMax)}`
+    const tooLarge = `The file is too large: a PDF can be up to ${sizeText(APPLICATION_PDF_MAX_BYTES)}`
     const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1 } }).catch(() => undefined)
     if (!part) return refuse(400, 'Please choose a file')
     const staged = await stageUpload(part.file, {
       dir: deps.storage.stagingDir,
       maxBytes,
-      detect: detectApplicationFile,
+      detect: detectPdf,
     })
     if ('refusal' in staged) {
       part.file.resume()
@@ -57,8 +55,7 @@ export function registerCreatorApplicationRoutes(app: FastifyInstance, deps: Htt
     }
     const { file, type } = staged
     try {
-      const limit = type === PDF ? APPLICATION_PDF_MAX_BYTES : videoMax
-      if (part.file.truncated || file.size > limit) return refuse(413, tooLarge)
+      if (part.file.truncated || file.size > maxBytes) return refuse(413, tooLarge)
       const key = `${applicationFilePrefix(user.id)}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`
       await deps.storage.putFile(key, file, type.mime)
       const name = part.filename.replace(/[^\w .()-]/g, '_').slice(0, 120) || `attachment.${type.ext}`

@@ -1,5 +1,10 @@
 // Lesson media and files, each behind the session and the same access rule as the lesson itself:
-//   GET /api/learn/media/:lessonId           the lesson's video file, with HTTP Range (seeking, resuming)
+//   GET /api/learn/media/:lessonId           the lesson's video file, with HTTP Range (seeking, resuming); once its
+//                                            HLS renditions exist, the original only to the course's editors, a
+//                                            rendition's single MP4 (≤ 720p) to learners (saved offline too)
+//   GET /api/learn/hls/:lessonId/<file>      its HLS renditions: master.m3u8, <h>p/index.m3u8, <h>p/stream.mp4
+//                                            (segments are byte ranges of it), poster.jpg — the check on every request
+//   GET /api/uploads/videos/:uploadId/original  a creator's own uploaded original, as a download
 //   GET /api/learn/attachments/:attachmentId  a lesson's downloadable file
 //   GET /api/certificates/:id/pdf             a certificate as PDF (public, like its page)
 // Lesson files live under storage keys no public route serves (the /uploads static route refuses private/), so a
@@ -11,8 +16,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { findAttachment, findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
 import { certificateView } from '../flows/certificates.ts'
 import { canPreviewLesson } from '../flows/lesson-access.ts'
+import { editsCourse, lessonVideoRenditions, ownOriginal, type VideoRenditions } from '../flows/lesson-video-files.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { parseRange } from '../learning/byte-range.ts'
+import { HLS_CONTENT_TYPES, HLS_FILE } from '../storage/hls.ts'
 import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
 
 const DEMO_PREFIX = 'demo/'
@@ -30,6 +37,7 @@ async function sendFile(
   file: { storage: FileStorage; key: string },
   contentType: string,
   disposition?: string,
+  cacheControl = 'private, no-cache',
 ) {
   const size = await file.storage.size(file.key)
   if (size === null) return reply.code(404).send({ error: 'Not Found', message: 'File not found' })
@@ -37,7 +45,7 @@ async function sendFile(
   reply
     .header('Accept-Ranges', 'bytes')
     .header('Content-Type', contentType)
-    .header('Cache-Control', 'private, no-cache')
+    .header('Cache-Control', cacheControl)
     .header('X-Content-Type-Options', 'nosniff')
   if (disposition) reply.header('Content-Disposition', disposition)
   if (range === 'unsatisfiable') return reply.code(416).header('Content-Range', `bytes */${size}`).send()
@@ -58,11 +66,18 @@ async function mayOpen(
 ) {
   const { user } = await deps.resolveSession(request, reply)
   const course = await findCourseForLearning(deps.db, courseId)
-  if (course && (await canPreviewLesson(deps.db, user, course, lesson))) return true
+  if (course && (await canPreviewLesson(deps.db, user, course, lesson))) return { user }
   await reply
     .code(user ? 403 : 401)
     .send({ error: user ? 'Forbidden' : 'Unauthorized', message: 'You do not have access to this lesson' })
   return false
+}
+
+/** The rendition a learner's plain download gets: the tallest up to 720p (small enough to save on a phone). */
+function fileRendition(renditions: VideoRenditions): string | null {
+  if (!renditions.prefix) return null
+  const height = renditions.heights.filter((h) => h <= 720).at(-1) ?? renditions.heights[0]
+  return height ? `${renditions.prefix}${height}p/stream.mp4` : null
 }
 
 const notFound = (reply: FastifyReply) => reply.code(404).send({ error: 'Not Found', message: 'File not found' })
@@ -73,9 +88,60 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
     if (!UUID.test(lessonId)) return notFound(reply)
     const row = await findLessonRow(deps.db, null, lessonId)
     if (!row?.video_key) return notFound(reply)
-    if (!(await mayOpen(deps, request, reply, row.course_id, { id: row.id, isPreview: row.is_preview }))) return reply
+    const allowed = await mayOpen(deps, request, reply, row.course_id, { id: row.id, isPreview: row.is_preview })
+    if (!allowed) return reply
+    // With renditions, the original (the creator's master, often huge) is the course's editors' only.
+    const renditions = row.video_key.startsWith(DEMO_PREFIX)
+      ? null
+      : await lessonVideoRenditions(deps.db, row.video_key)
+    const rendition = renditions ? fileRendition(renditions) : null
+    if (rendition && !(allowed.user && (await editsCourse(deps.db, allowed.user.id, row.course_id)))) {
+      return sendFile(request, reply, { storage: deps.storage, key: rendition }, 'video/mp4')
+    }
     const type = VIDEO_TYPES[path.extname(row.video_key).toLowerCase()] ?? 'application/octet-stream'
     return sendFile(request, reply, source(deps.storage, row.video_key), type)
+  })
+
+  // Every playlist, segment (a byte range of <h>p/stream.mp4) and the poster pass the lesson's check, with the
+  // session cookie the page's own requests carry: no token in any URL (decision 0064).
+  app.get<{ Params: { lessonId: string; '*': string } }>('/api/learn/hls/:lessonId/*', async (request, reply) => {
+    const { lessonId } = request.params
+    const file = request.params['*']
+    const match = HLS_FILE.exec(file)
+    if (!UUID.test(lessonId) || !match) return notFound(reply)
+    const row = await findLessonRow(deps.db, null, lessonId)
+    if (!row?.video_key) return notFound(reply)
+    const renditions = await lessonVideoRenditions(deps.db, row.video_key)
+    if (!renditions?.prefix) return notFound(reply)
+    if (match[1] && !renditions.heights.includes(Number(match[1]))) return notFound(reply)
+    if (!(await mayOpen(deps, request, reply, row.course_id, { id: row.id, isPreview: row.is_preview }))) return reply
+    const type = HLS_CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream'
+    // Segments and the poster never change under their key; playlists are tiny.
+    const cache = file.endsWith('.m3u8') ? 'private, no-cache' : 'private, max-age=86400'
+    return sendFile(
+      request,
+      reply,
+      { storage: deps.storage, key: `${renditions.prefix}${file}` },
+      type,
+      undefined,
+      cache,
+    )
+  })
+
+  app.get<{ Params: { uploadId: string } }>('/api/uploads/videos/:uploadId/original', async (request, reply) => {
+    const { user } = await deps.resolveSession(request, reply)
+    if (!user) return reply.code(401).send({ error: 'Unauthorized', message: 'Please sign in' })
+    const { uploadId } = request.params
+    const upload = /^[A-Za-z0-9_-]{1,128}$/.test(uploadId) ? await ownOriginal(deps.db, user.id, uploadId) : null
+    if (!upload) return notFound(reply)
+    const name = encodeURIComponent(upload.fileName)
+    return sendFile(
+      request,
+      reply,
+      { storage: deps.storage, key: upload.storageKey },
+      upload.contentType ?? 'application/octet-stream',
+      `attachment; filename*=UTF-8''${name}`,
+    )
   })
 
   app.get<{ Params: { attachmentId: string } }>('/api/learn/attachments/:attachmentId', async (request, reply) => {

@@ -4,10 +4,12 @@
 //   POST /api/admin/lesson-attachment  a downloadable file (PDF, ZIP, image or text), up to 20 MB
 // The bytes are streamed to a staging file (size counted and content judged while they arrive, never buffered in
 // memory), then stored (a rename on local disk, a streamed PUT to S3). Each answers the storage key the lesson
-// editor then saves on the lesson (catalog/lesson-editing.ts).
+// editor then saves on the lesson (catalog/lesson-editing.ts). A video is also recorded as a stored upload whose HLS
+// renditions are wanted, so the transcode relay and job make them as they do for creators' (decision 0064).
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
+import { insertStaffUpload } from '../creators/upload-rows.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { LESSON_FILE_PREFIX, LESSON_VIDEO_PREFIX } from '../storage/keys.ts'
 import { detectAttachmentType, detectVideoType, type MediaType } from '../storage/media.ts'
@@ -30,6 +32,8 @@ async function handle(
     prefix: string
     /** Videos: their length is read from the file, and a file that does not say is refused. */
     probeDuration?: boolean
+    /** Videos: recorded as a stored upload whose HLS renditions the transcode job makes (decision 0064). */
+    transcode?: boolean
   },
 ) {
   const user = await requireUser(deps, request, reply, 'editor')
@@ -64,6 +68,17 @@ async function handle(
     const key = `${options.prefix}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`
     await deps.storage.putFile(key, file, type.mime)
     const name = part.filename.replace(/[^\w .()-]/g, '_').slice(0, 120) || 'file'
+    if (options.transcode) {
+      // Its renditions are wanted, as for a creator's upload (the relay queues the transcode job).
+      await insertStaffUpload(deps.db, {
+        userId: user.id,
+        storageKey: key,
+        sizeBytes: file.size,
+        durationSeconds,
+        contentType: type.mime,
+        fileName: name,
+      })
+    }
     return {
       key,
       name,
@@ -89,6 +104,7 @@ export function registerLessonUploadRoutes(app: FastifyInstance, deps: HttpDeps)
       detect: detectVideoType,
       prefix: LESSON_VIDEO_PREFIX,
       probeDuration: true,
+      transcode: true,
     }),
   )
   app.post('/api/admin/lesson-attachment', (request, reply) =>

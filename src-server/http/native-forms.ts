@@ -6,7 +6,7 @@ import { TRPCError } from '@trpc/server'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ZodError } from 'zod'
-import { AUTH_MESSAGES, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
+import { AUTH_MESSAGES, DELETION_CANCEL_PATH, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
 import { firstIssueByField, type NativeFormResult, SECRET_FIELDS } from '../../src-shared/native-form.ts'
 import { OUTAGE } from '../../src-shared/outage.ts'
 import { isDomainError } from '../kernel/errors.ts'
@@ -42,6 +42,8 @@ const FORMS: NativeForm[] = [
       })
       const back = safeReturnPath((request.query as { redirect?: unknown }).redirect)
       if (result && 'twoFactor' in result) return { redirect: `/two-factor?redirect=${encodeURIComponent(back)}` }
+      // An account waiting out its deletion's cool-off goes where the script's log-in sends it: Cancel deletion.
+      if (result?.deletionScheduledFor) return { redirect: DELETION_CANCEL_PATH }
       return { redirect: back }
     },
   },
@@ -49,7 +51,8 @@ const FORMS: NativeForm[] = [
     path: '/two-factor',
     fallbackError: AUTH_MESSAGES.loginError,
     async run(caller, fields, request) {
-      await caller.auth.verifyTwoFactor({ code: fields.code ?? '' })
+      const user = await caller.auth.verifyTwoFactor({ code: fields.code ?? '' })
+      if (user?.deletionScheduledFor) return { redirect: DELETION_CANCEL_PATH }
       return { redirect: safeReturnPath((request.query as { redirect?: unknown }).redirect) }
     },
   },

@@ -3,7 +3,7 @@
 // short-lived HttpOnly cookies. Failures never throw: they redirect with '{Provider} login failed: reason'.
 import { ArcticFetchError, generateCodeVerifier, generateState, OAuth2RequestError } from 'arctic'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
+import { DELETION_CANCEL_PATH, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
 import { isStaff, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import {
   fetchProfile,
@@ -16,6 +16,7 @@ import {
   PROVIDER_LABEL,
 } from '../auth/oauth.ts'
 import { finishFirstStep } from '../auth/sign-in.ts'
+import { scheduledDeletionOf } from '../flows/account-deletion.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 
 const STATE_COOKIE = 'oauth_state'
@@ -128,6 +129,10 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           if (mode === 'admin') {
             const mustEnrol = deps.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(user.role)
             return reply.redirect(mustEnrol ? TWO_FACTOR_SETUP_PATH : '/admin')
+          }
+          // An account waiting out its deletion's cool-off goes where the password log-in sends it: Cancel deletion.
+          if (await scheduledDeletionOf(deps.db, user.id)) {
+            return reply.redirect(`/auth/callback?deletion=1&redirect=${encodeURIComponent(DELETION_CANCEL_PATH)}`)
           }
           return reply.redirect(`/auth/callback?redirect=${encodeURIComponent(flow.redirect)}`)
         } catch (error) {

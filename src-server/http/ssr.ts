@@ -33,7 +33,20 @@ interface SsrEntry {
  * Pages left to the client: signed-in areas (account, admin, documents, the player), the OAuth callback and the
  * payment pages (they act on the visitor's order on arrival). Everything else a visitor can open is rendered here.
  */
-const CLIENT_ONLY = ['/admin', '/account', '/documents', '/learn', '/auth', '/payment', '/payment-success', '/studio']
+const CLIENT_ONLY = [
+  '/admin',
+  '/account',
+  '/documents',
+  '/learn',
+  '/auth',
+  '/payment',
+  '/payment-success',
+  '/studio',
+  // Invitations and a school member's page (signed in; a refused link shows the server's own words).
+  '/course-invite',
+  '/school-invite',
+  '/member',
+]
 
 /** Pages under those prefixes rendered here all the same: the staff log-in form works before its JavaScript too. */
 const RENDERED_ANYWAY = ['/admin/login']

@@ -4,17 +4,22 @@
 //   PATCH  /api/uploads/tus/<id>   the next bytes at Upload-Offset (another offset: 409); the last ones finish it
 //   DELETE /api/uploads/tus/<id>   cancels an upload in progress, or removes a stored video no lesson uses
 // Every request needs a creator's session; an upload id (no secret in it) belongs to the creator who started it, and
-// anyone else's id is answered 404. Refusals answer a plain-text sentence the browser shows (VideoUpload.tsx).
+// anyone else's id is answered 404. An upload whose Upload-Metadata says `purpose application` is an applicant's
+// sample video instead: any signed-in person, up to 500 MB, stored under their private applications prefix
+// (flows/creator-video-uploads.ts), attached to their application by its id. Refusals answer a plain-text sentence the browser shows (VideoUpload.tsx).
 // The body stream goes to tus untouched: this scope's only content-type parser leaves it unread, and the reply is
 // hijacked so tus writes to the raw response.
 import { Server as TusServer } from '@tus/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CREATOR_VIDEO_MAX_BYTES } from '../../src-shared/creator-plans.ts'
+import { APPLICATION_VIDEO_MAX_BYTES } from '../../src-shared/schemas/creators.ts'
 import { findUpload } from '../creators/upload-rows.ts'
 import {
   cancelVideoUpload,
+  finishApplicationVideoUpload,
   finishVideoUpload,
   releaseVideoUpload,
+  startApplicationVideoUpload,
   startVideoUpload,
   VIDEO_UPLOAD_MESSAGES,
 } from '../flows/creator-video-uploads.ts'
@@ -34,11 +39,13 @@ export const TUS_MESSAGES = {
   deferred: 'The upload must say its length (Upload-Length)',
   inUse: 'A lesson uses this video: remove it from the lesson first',
   failed: 'The upload failed: please try again',
+  purpose: 'Unknown upload purpose',
+  finished: 'This upload has finished',
 } as const
 
 /** The HTTP status of a refusal by the upload flow, as tus clients read it (4xx: do not retry). */
 export function tusStatusOf(kind: string, message: string): number {
-  if (message === VIDEO_UPLOAD_MESSAGES.tooLarge) return 413
+  if (message === VIDEO_UPLOAD_MESSAGES.tooLarge || message === VIDEO_UPLOAD_MESSAGES.applicationTooLarge) return 413
   if (message === VIDEO_UPLOAD_MESSAGES.refused || message === VIDEO_UPLOAD_MESSAGES.lengthUnknown) return 415
   switch (kind) {
     case 'unauthenticated':
@@ -63,6 +70,18 @@ export function tusStatusOf(kind: string, message: string): number {
 function tusRefusal(error: unknown): { status_code: number; body: string } {
   if (isDomainError(error)) return { status_code: tusStatusOf(error.kind, error.message), body: error.message }
   throw error
+}
+
+/** The purpose an Upload-Metadata header names ("purpose <base64>"): a lesson video unless it says otherwise. */
+export function purposeOf(metadata: unknown): 'lesson' | 'application' | null {
+  if (typeof metadata !== 'string') return 'lesson'
+  for (const pair of metadata.split(',')) {
+    const [key, value = ''] = pair.trim().split(' ')
+    if (key !== 'purpose') continue
+    const purpose = Buffer.from(value, 'base64').toString('utf8')
+    return purpose === 'lesson' || purpose === 'application' ? purpose : null
+  }
+  return 'lesson'
 }
 
 const uploadIdOf = (url: string) => {
@@ -96,6 +115,15 @@ export function registerTusUploadRoutes(
     allowedOrigins: () => false,
     async onUploadCreate(req, upload) {
       try {
+        if (upload.metadata?.purpose === 'application') {
+          await startApplicationVideoUpload(db, {
+            userId: userOf(req),
+            uploadId: upload.id,
+            sizeBytes: upload.size ?? -1,
+            fileName: upload.metadata?.filename,
+          })
+          return {}
+        }
         await startVideoUpload(
           db,
           {
@@ -113,11 +141,13 @@ export function registerTusUploadRoutes(
     },
     async onUploadFinish(req, upload) {
       try {
-        const finished = await finishVideoUpload(
-          { db, storage, tus },
-          { userId: userOf(req), uploadId: upload.id, sizeBytes: upload.size ?? upload.offset },
-          config.creatorLimits,
-        )
+        const input = { userId: userOf(req), uploadId: upload.id, sizeBytes: upload.size ?? upload.offset }
+        // What the upload is for was recorded when it started (its row), whatever the metadata says now.
+        const row = await findUpload(db, upload.id)
+        const finished =
+          row?.purpose === 'application'
+            ? await finishApplicationVideoUpload({ db, storage, tus }, input)
+            : await finishVideoUpload({ db, storage, tus }, input, config.creatorLimits)
         return { headers: { 'Upload-Duration-Seconds': finished.durationSeconds } }
       } catch (error) {
         throw tusRefusal(error)
@@ -155,6 +185,11 @@ export function registerTusUploadRoutes(
       if (typeof length !== 'string' || !/^\d{1,16}$/.test(length) || request.headers['upload-defer-length']) {
         return answer(reply, 400, TUS_MESSAGES.deferred)
       }
+      const purpose = purposeOf(request.headers['upload-metadata'])
+      if (!purpose) return answer(reply, 400, TUS_MESSAGES.purpose)
+      if (purpose === 'application' && Number(length) > APPLICATION_VIDEO_MAX_BYTES) {
+        return answer(reply, 413, VIDEO_UPLOAD_MESSAGES.applicationTooLarge)
+      }
       if (Number(length) > CREATOR_VIDEO_MAX_BYTES) return answer(reply, 413, VIDEO_UPLOAD_MESSAGES.tooLarge)
       const { count } = await limiter.hit(`tus-create:${user.id}`, TUS_CREATE_RULE.windowMs)
       if (count > TUS_CREATE_RULE.max) return answer(reply, 429, TUS_MESSAGES.tooMany)
@@ -171,11 +206,13 @@ export function registerTusUploadRoutes(
           return answer(reply, 200, '', { 'Upload-Offset': size, 'Upload-Length': size })
         }
         if (method === 'DELETE') {
+          // A finished sample video may already go with an application: it stays (unused ones are swept).
+          if (upload.purpose === 'application') return answer(reply, 409, TUS_MESSAGES.finished)
           if (upload.lessonId) return answer(reply, 409, TUS_MESSAGES.inUse)
           await releaseVideoUpload(db, storage, user.id, id)
           return answer(reply, 204, '')
         }
-        return answer(reply, 409, 'This upload has finished')
+        return answer(reply, 409, TUS_MESSAGES.finished)
       }
       if (method === 'DELETE') {
         await cancelVideoUpload(db, tus, id)

@@ -2,6 +2,8 @@
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
 
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
+import { runAccountDeletions } from '../flows/account-deletion.ts'
+import { runAnalyticsRollup } from '../flows/analytics-rollup.ts'
 import { sendCartReminders } from '../flows/checkout-recovery.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'
 import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../flows/creator-payouts.ts'
@@ -9,17 +11,23 @@ import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { buildPendingExports } from '../flows/data-export.ts'
 import { sweepDripUnlocks } from '../flows/drip-unlocks.ts'
 import { sendDueGifts } from '../flows/gift-delivery.ts'
+import { sendMessageDigests } from '../flows/instructor-messages-digest.ts'
 import { sendQuestionDigests } from '../flows/lesson-questions-digest.ts'
+import { sendLiveReminders } from '../flows/live-sessions.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
 import { settleDueProcessorFees } from '../flows/processor-fees.ts'
 import { closeExpiredQuizAttempts } from '../flows/quiz-taking.ts'
+import { runRetention } from '../flows/retention.ts'
+import { startTranscodeRelay, transcodeUpload } from '../flows/video-transcoding.ts'
+import { attemptWebhookDelivery, relayWebhookDeliveries } from '../flows/webhook-delivery.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import { autoCompleteDeliveries } from '../service-orders/delivery.ts'
+import type { Ffmpeg } from '../storage/ffmpeg.ts'
 import { sweepStaleStaging } from '../storage/staged-upload.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads, UPLOAD_SWEEP_MIN_AGE_MS } from '../storage/sweep.ts'
@@ -61,6 +69,20 @@ export type Jobs = {
   'learning.drip-unlocks': Record<string, never>
   /** Instructors' daily digest of the previous day's questions under lessons (flows/lesson-questions-digest.ts). */
   'learning.question-digest': Record<string, never>
+  /** Reminders of account deletions due tomorrow, and the erasure of accounts whose cool-off ended (decision 0053). */
+  'privacy.account-deletions': Record<string, never>
+  /** Purge what is past its retention period (src-shared/retention.ts, listed on the privacy page). */
+  'privacy.retention': Record<string, never>
+  /** The daily digest of unread messages to and from instructors, for those who chose it (issue 34). */
+  'messages.digest': Record<string, never>
+  /** Live sessions' reminders an hour before the start (flows/live-sessions.ts): each seat holder once. */
+  'live.reminders': Record<string, never>
+  /** Roll up finished days' sales and the changed courses' progress snapshots (analytics/rollup.ts); idempotent. */
+  'analytics.rollup': Record<string, never>
+  /** HLS renditions and a poster of one stored lesson video (flows/video-transcoding.ts, decision 0064). */
+  'video.transcode': { uploadId: string }
+  /** One attempt at one webhook delivery (flows/webhook-delivery.ts); its own back-off schedules the next. */
+  'webhooks.deliver': { deliveryId: string }
 }
 export type JobName = keyof Jobs
 
@@ -97,6 +119,17 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'cart-reminders.send': { retryLimit: 2, retryDelay: 120, expireInSeconds: 600 },
   'learning.drip-unlocks': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
   'learning.question-digest': { retryLimit: 2, retryDelay: 600, expireInSeconds: 1800 },
+  // Each run takes up what is still due (a failed erasure stays due): no retry of its own.
+  'privacy.account-deletions': { retryLimit: 0, expireInSeconds: 1800 },
+  'privacy.retention': { retryLimit: 2, retryDelay: 900, expireInSeconds: 1800 },
+  'messages.digest': { retryLimit: 2, retryDelay: 600, expireInSeconds: 1800 },
+  'live.reminders': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
+  // A rerun writes the same rows: a failed run is simply retried.
+  'analytics.rollup': { retryLimit: 2, retryDelay: 300, expireInSeconds: 3600 },
+  // A 4 GB 1080p source takes a while; a dead worker's job is handed on by its stopped heartbeat, not the expiry.
+  'video.transcode': { retryLimit: 2, retryDelay: 60, heartbeatSeconds: 30, expireInSeconds: 4 * 3600 },
+  // No queue retry: a failed attempt stores its next time (3 days of back-off) and the relay enqueues it then.
+  'webhooks.deliver': { retryLimit: 0, expireInSeconds: 60 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -125,6 +158,16 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'learning.drip-unlocks', cron: '37 * * * *', data: {} },
   // Daily at 07:00 UTC: the previous UTC day's new questions, once per instructor and course.
   { name: 'learning.question-digest', cron: '0 7 * * *', data: {} },
+  // Hourly: an account is erased within the hour its 14-day cool-off ends; the reminder a day before.
+  { name: 'privacy.account-deletions', cron: '11 * * * *', data: {} },
+  // Daily at 04:23 UTC: sessions, tokens, sent mail, carts… past their periods.
+  { name: 'privacy.retention', cron: '23 4 * * *', data: {} },
+  // Daily at 07:10 UTC: the previous UTC day's unread messages, once per person who chose the digest.
+  { name: 'messages.digest', cron: '10 7 * * *', data: {} },
+  // Every 5 minutes: a session's reminder goes out between 60 and 55 minutes before its start, once.
+  { name: 'live.reminders', cron: '*/5 * * * *', data: {} },
+  // Hourly: yesterday's sales are rolled up within the hour after midnight UTC, learners' progress within the hour.
+  { name: 'analytics.rollup', cron: '11 * * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -142,6 +185,10 @@ export type JobDeps = MailDeps & {
   payouts?: { thresholdMinor: number }
   /** PREMIUM_POOL_BASIS_POINTS: the share of Premium's net revenue pooled for creators (default 3000 = 30 %). */
   premiumPool?: { basisPoints: number }
+  /** ffmpeg and ffprobe as found at start (null: lesson videos play as uploaded). */
+  ffmpeg?: Ffmpeg | null
+  /** Webhook deliveries to loopback and private addresses allowed (not in production; decision 0061). */
+  webhooks?: { allowPrivate: boolean }
 }
 
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
@@ -155,13 +202,13 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       deps.log.info(counts, 'membership schedule ran')
     },
     'storage.sweep': async () => {
-      const { listed, deleted, failed } = await sweepUnreferencedUploads(deps)
+      const { listed, deleted, failed, unclaimedRows } = await sweepUnreferencedUploads(deps)
       const staged = await sweepStaleStaging(deps.storage.stagingDir, new Date(clock.nowMs() - UPLOAD_SWEEP_MIN_AGE_MS))
       const abandoned = deps.tusFiles
         ? await sweepAbandonedVideoUploads(deps.db, deps.tusFiles, new Date(clock.nowMs() - UPLOAD_SWEEP_MIN_AGE_MS))
         : 0
       deps.log.info(
-        { listed, deleted: deleted.length, failed: failed.length, staged, abandoned },
+        { listed, deleted: deleted.length, failed: failed.length, unclaimedRows, staged, abandoned },
         'swept unreferenced uploads and stale staged files',
       )
     },
@@ -221,6 +268,49 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const sent = await sendQuestionDigests(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
       if (sent) deps.log.info({ sent }, 'sent instructors’ question digests')
     },
+    'privacy.account-deletions': async () => {
+      const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
+      const run = await runAccountDeletions({
+        db: deps.db,
+        storage: deps.storage,
+        log: deps.log,
+        publicUrl,
+        stripe: deps.stripe ?? null,
+      })
+      if (Object.values(run).some(Boolean)) deps.log.info(run, 'ran account deletions')
+    },
+    'privacy.retention': async () => {
+      deps.log.info(await runRetention(deps.db, clock.now()), 'purged records past their retention periods')
+    },
+    'messages.digest': async () => {
+      const sent = await sendMessageDigests(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
+      if (sent) deps.log.info({ sent }, 'sent daily message digests')
+    },
+    'live.reminders': async () => {
+      const sent = await sendLiveReminders(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
+      if (sent) deps.log.info({ sent }, 'sent live-session reminders')
+    },
+    'analytics.rollup': async () => {
+      const run = await runAnalyticsRollup(deps.db, clock.now())
+      if (run.days.length || run.courses)
+        deps.log.info({ days: run.days.length, courses: run.courses }, 'rolled up analytics')
+    },
+    'video.transcode': async (job) => {
+      const attempt = attemptOf(job)
+      const transcodeDeps = { db: deps.db, storage: deps.storage, log: deps.log, ffmpeg: deps.ffmpeg ?? null }
+      await transcodeUpload(transcodeDeps, job.data.uploadId, attempt.number >= attempt.of)
+    },
+    'webhooks.deliver': async (job) => {
+      await attemptWebhookDelivery(
+        {
+          db: deps.db,
+          log: deps.log,
+          allowPrivate: deps.webhooks?.allowPrivate ?? false,
+          publicUrl: deps.membership?.publicUrl ?? 'http://localhost:3000',
+        },
+        job.data.deliveryId,
+      )
+    },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })
       if (expired) deps.log.info({ expired }, 'expired abandoned checkouts')
@@ -237,5 +327,34 @@ export function feeders(deps: JobDeps, queue: JobQueue<Jobs>, tuning: { relayInt
       log: deps.log,
       intervalMs: tuning.relayIntervalMs,
     }),
+    startTranscodeRelay({
+      db: deps.db,
+      enqueue: (uploadId, trx) => queue.enqueue('video.transcode', { uploadId }, { trx }),
+      log: deps.log,
+      intervalMs: tuning.relayIntervalMs,
+    }),
+    startWebhookRelay(deps, queue, tuning.relayIntervalMs),
   ]
+}
+
+/** Puts due webhook deliveries on the queue every interval (the moved test clock decides what is due). */
+function startWebhookRelay(deps: JobDeps, queue: JobQueue<Jobs>, intervalMs = 1000) {
+  let running: Promise<unknown> = Promise.resolve()
+  let busy = false
+  const timer = setInterval(() => {
+    if (busy) return
+    busy = true
+    running = relayWebhookDeliveries(deps.db, (deliveryId, trx) =>
+      queue.enqueue('webhooks.deliver', { deliveryId }, { trx }),
+    )
+      .catch((error) => deps.log.warn({ err: error }, 'webhook relay: will retry'))
+      .finally(() => {
+        busy = false
+      })
+  }, intervalMs)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
 }

@@ -8,6 +8,7 @@ import type { Env } from '../kernel/env.ts'
 import type { Log } from '../kernel/log.ts'
 import { createMailTransport } from '../mail/transport.ts'
 import type { StripeApi } from '../payments/stripe.ts'
+import { type Ffmpeg, findFfmpeg } from '../storage/ffmpeg.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
 import { type JobQueue, openJobQueue, type QueueOptions, workAll } from './queue.ts'
@@ -42,10 +43,15 @@ export interface StartJobsOptions {
         | 'PAYOUT_THRESHOLD_MINOR'
         | 'PREMIUM_POOL_BASIS_POINTS'
         | 'TEST_CLOCK'
+        | 'FFMPEG_PATH'
+        | 'NODE_ENV'
+        | 'WEBHOOKS_ALLOW_PRIVATE'
       >
     >
   log: Log
   tuning?: JobsTuning
+  /** Tests pass the tools (or null); else FFMPEG_PATH or PATH decides, reported in the log. */
+  ffmpeg?: Ffmpeg | null
 }
 
 export interface RunningJobs {
@@ -66,6 +72,9 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
   })
   const transport = createMailTransport(options.env.SMTP_URL, log)
   const { env } = options
+  const ffmpeg = options.ffmpeg !== undefined ? options.ffmpeg : findFfmpeg(env.FFMPEG_PATH)
+  if (ffmpeg) log.info({ ffmpeg: ffmpeg.ffmpeg, ffprobe: ffmpeg.ffprobe }, 'video transcoding: ffmpeg found')
+  else log.warn({}, 'video transcoding unavailable: no ffmpeg (FFMPEG_PATH or PATH); videos play as uploaded')
   const deps = {
     db,
     log,
@@ -84,8 +93,10 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
       referencePrefix: env.ORDER_REFERENCE_PREFIX ?? 'SF',
     },
     payouts: env.PAYOUT_THRESHOLD_MINOR === undefined ? undefined : { thresholdMinor: env.PAYOUT_THRESHOLD_MINOR },
+    webhooks: { allowPrivate: env.NODE_ENV !== 'production' || env.WEBHOOKS_ALLOW_PRIVATE === 'on' },
     premiumPool:
       env.PREMIUM_POOL_BASIS_POINTS === undefined ? undefined : { basisPoints: env.PREMIUM_POOL_BASIS_POINTS },
+    ffmpeg,
   }
   const work = handlers(deps)
   await workAll(queue, work)

@@ -26,6 +26,12 @@ export interface AppConfig {
   staffTwoFactor: 'required' | 'optional'
   /** TWO_FACTOR_KEY decoded: seals TOTP keys at rest (absent: stored as they are). */
   twoFactorKey?: Uint8Array
+  /** TXT lookups for schools' domain checks (DNS_SERVERS; decision 0063); the system's resolver when absent. */
+  txtLookup?: (name: string) => Promise<string[][]>
+  /** SSO_HTTP_ISSUERS=loopback (tests): a school's OpenID provider may be plain http on 127.0.0.1 (else https only). */
+  ssoHttpIssuers?: 'loopback'
+  /** Webhook endpoints on loopback and private addresses allowed (not in production; decision 0061). */
+  webhooksAllowPrivate?: boolean
 }
 
 export type OAuthProviderName = 'google' | 'facebook'

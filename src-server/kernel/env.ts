@@ -52,6 +52,8 @@ export const envSchema = z.object({
    * that only enqueues, for deployments that run `npm run worker` separately (PostgreSQL only).
    */
   WORKER: z.enum(['inline', 'off']).default('inline'),
+  /** ffmpeg for lesson videos' HLS renditions (ffprobe beside it); else found on PATH; absent: videos play as uploaded. */
+  FFMPEG_PATH: optionalText,
   /** Days after a delivery the buyer has not answered before the service order completes by itself. */
   SERVICE_ORDER_AUTO_COMPLETE_DAYS: z.coerce.number().int().min(1).max(90).default(3),
   /** Where contact-form messages and staff notices go. */
@@ -112,6 +114,8 @@ export const envSchema = z.object({
       )
       .optional(),
   ),
+  /** 'loopback' lets a school's OpenID provider be plain http on 127.0.0.1 (tests only; decision 0062). */
+  SSO_HTTP_ISSUERS: z.enum(['loopback', 'none']).default('none'),
   /** The first owner (super_admin), created at start-up when both are set and no such account exists. */
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8, 'must be at least 8 characters').optional()),
@@ -137,6 +141,15 @@ export const envSchema = z.object({
    * the scheduled work that fell due (kernel/clock.ts). Off by default, and the route does not exist when off.
    */
   TEST_CLOCK: z.enum(['on', 'off']).default('off'),
+  /**
+   * DNS servers for schools' domain checks (decision 0063), e.g. "1.1.1.1, 127.0.0.1:5353"; the system's when unset.
+   */
+  DNS_SERVERS: z.preprocess(emptyAsUndefined, z.string().max(500).optional()),
+  /**
+   * Outgoing webhooks to loopback and private addresses: always allowed outside production; 'on' allows them in
+   * production too (the end-to-end run's local receiver). Off by default: production refuses them (SSRF).
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['on', 'off']).default('off'),
   /** Stripe: card payments are offered only when a secret key is set. */
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),

@@ -23,6 +23,8 @@ export interface PrintedCertificate {
   url: string
   /** The final grade of a course with quizzes (issue 33), else null. */
   gradePercent: number | null
+  /** A white-labelled school's name and colour (decision 0063); SkillForge's when null. */
+  issuer?: { name: string; color: string } | null
 }
 
 export async function certificatePdf(view: PrintedCertificate): Promise<Buffer> {
@@ -32,7 +34,7 @@ export async function certificatePdf(view: PrintedCertificate): Promise<Buffer> 
     size: 'A4',
     layout: 'landscape',
     margin: 0,
-    info: { Title: `Certificate of Completion: ${view.courseTitle}`, Author: 'SkillForge' },
+    info: { Title: `Certificate of Completion: ${view.courseTitle}`, Author: view.issuer?.name ?? 'SkillForge' },
   })
   pdf.registerFont('regular', FONT_REGULAR)
   pdf.registerFont('bold', FONT_BOLD)
@@ -43,9 +45,10 @@ export async function certificatePdf(view: PrintedCertificate): Promise<Buffer> 
     pdf.on('error', reject)
   })
   const { width, height } = pdf.page
+  const accent = view.issuer?.color ?? ACCENT
   pdf
     .lineWidth(3)
-    .strokeColor(ACCENT)
+    .strokeColor(accent)
     .rect(24, 24, width - 48, height - 48)
     .stroke()
 
@@ -58,7 +61,7 @@ export async function certificatePdf(view: PrintedCertificate): Promise<Buffer> 
     const x = (width - pdf.widthOfString(line)) / 2
     pdf.fillColor(color).text(line, x, top, { lineBreak: false })
   }
-  centred('SkillForge', 70, 20, 'bold', ACCENT)
+  centred(view.issuer?.name ?? 'SkillForge', 70, 20, 'bold', accent)
   centred('Certificate of Completion', 120, 34, 'bold')
   centred('This certifies that', 185, 14, 'regular', MUTED)
   centred(view.learnerName, 220, 30, 'bold')
@@ -69,7 +72,7 @@ export async function certificatePdf(view: PrintedCertificate): Promise<Buffer> 
   centred(`Completed on ${date}`, 378, 13)
   if (view.gradePercent !== null) centred(`Final grade: ${view.gradePercent} %`, 401, 13, 'bold')
   const verified = view.status === 'verified'
-  centred(verified ? 'Verified' : 'Revoked', height - 125, 14, 'bold', verified ? ACCENT : REVOKED)
+  centred(verified ? 'Verified' : 'Revoked', height - 125, 14, 'bold', verified ? accent : REVOKED)
   centred(`Certificate ID: ${view.id}`, height - 98, 10, 'regular', MUTED)
   centred(view.url, height - 80, 10, 'regular', MUTED)
   pdf.end()

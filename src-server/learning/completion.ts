@@ -25,6 +25,8 @@ export interface CompletedCourse {
   title: string
   instructorName: string
   certificate: boolean
+  /** A white-labelled school's name (decision 0063): the mail is signed with it instead of SkillForge. */
+  brandName?: string | null
 }
 
 /**
@@ -86,6 +88,6 @@ function completionMail(
     kind: 'course_completed',
     to: learner.email,
     subject: `You completed ${course.title}`,
-    text: `${greeting}\n\nCongratulations: you completed every lesson of "${course.title}".\n\n${graded}${certificate}\n\nSkillForge`,
+    text: `${greeting}\n\nCongratulations: you completed every lesson of "${course.title}".\n\n${graded}${certificate}\n\n${course.brandName || 'SkillForge'}`,
   }
 }

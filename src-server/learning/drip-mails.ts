@@ -14,15 +14,32 @@ export interface DueUnlock {
   unlockedAt: Date
 }
 
-/** Claims and queues the mail; false when it was already sent. Call inside a transaction. */
-export async function sendUnlockMail(trx: DB, due: DueUnlock, publicUrl: string): Promise<boolean> {
+/** Claims one learner's mail for one section: true for the one caller that may send it. */
+export type UnlockClaim = (trx: DB, due: DueUnlock) => Promise<boolean>
+
+/**
+ * The claim: an insert that does nothing on the (user, section) key. A second worker's insert waits for the first's
+ * transaction and then finds the row, so exactly one of them claims, however they interleave
+ * (tests/integration/learning/drip-mail-race.test.ts shows a read-then-insert claim failing that race).
+ */
+export const claimUnlockMail: UnlockClaim = async (trx, due) => {
   const claimed = await trx
     .insertInto('drip_unlock_mails')
     .values({ user_id: due.userId, section_id: due.sectionId, unlocked_at: due.unlockedAt })
     .onConflict((oc) => oc.columns(['user_id', 'section_id']).doNothing())
     .returning('user_id')
     .executeTakeFirst()
-  if (!claimed) return false
+  return Boolean(claimed)
+}
+
+/** Claims and queues the mail; false when it was already sent. Call inside a transaction. */
+export async function sendUnlockMail(
+  trx: DB,
+  due: DueUnlock,
+  publicUrl: string,
+  claim: UnlockClaim = claimUnlockMail,
+): Promise<boolean> {
+  if (!(await claim(trx, due))) return false
   const link = `${publicUrl.replace(/\/$/, '')}/learn/${encodeURIComponent(due.courseId)}`
   await enqueueMail(trx, {
     kind: 'drip_unlocked',

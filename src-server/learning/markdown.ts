@@ -58,3 +58,23 @@ const SANITIZE: sanitizeHtml.IOptions = {
 export function renderMarkdown(source: string): string {
   return sanitizeHtml(markdown.render(source), SANITIZE)
 }
+
+/** Our own post images (/api/learn/post-images/<id>): the only images a question or answer may show. */
+const POST_IMAGE_SRC = /^\/api\/learn\/post-images\/[0-9a-f-]{36}$/i
+const POST_SANITIZE: sanitizeHtml.IOptions = {
+  ...SANITIZE,
+  // An image from anywhere else (a tracking pixel, a hot-linked file) is dropped, its alt text kept.
+  transformTags: {
+    ...SANITIZE.transformTags,
+    img: (tagName, attribs): sanitizeHtml.Tag =>
+      POST_IMAGE_SRC.test(attribs.src ?? '')
+        ? { tagName, attribs: { src: attribs.src ?? '', alt: attribs.alt ?? '', loading: 'lazy' } }
+        : { tagName: 'span', attribs: {}, text: attribs.alt ?? '' },
+  },
+  allowedAttributes: { ...SANITIZE.allowedAttributes, img: ['src', 'alt', 'loading'] },
+}
+
+/** Questions and answers under lessons: as lesson articles, but images only from the post-image route. */
+export function renderPostMarkdown(source: string): string {
+  return sanitizeHtml(markdown.render(source), POST_SANITIZE)
+}

@@ -229,16 +229,80 @@ export async function insertReport(
     on conflict do nothing`.execute(db)
 }
 
-/** Reported posts of a course, newest report first (the moderators' queue). */
+/** Open (not dismissed) reports of a course, newest first (the per-course list in the lesson view). */
 export function listReports(db: DB, courseId: string) {
   return db
     .selectFrom('lesson_post_reports as r')
     .innerJoin('lesson_questions as q', 'q.id', 'r.question_id')
     .select(['r.question_id', 'r.answer_id', 'r.reason', 'r.created_at', 'q.title', 'q.hidden_at'])
     .where('r.course_id', '=', courseId)
+    .where('r.dismissed_at', 'is', null)
     .orderBy('r.created_at', 'desc')
     .limit(100)
     .execute()
+}
+
+/**
+ * The moderators' queue: one row per reported post (a question, or an answer under it) with open reports, the number
+ * of people who reported it, their latest reasons and the post as it stands, latest report first. `courseIds`: the
+ * courses the moderator may see (null: every course, for staff).
+ */
+export async function listReportQueue(db: DB, courseIds: string[] | null, limit = 100) {
+  if (courseIds && courseIds.length === 0) return []
+  let q = db
+    .selectFrom('lesson_post_reports as r')
+    .innerJoin('lesson_questions as q', 'q.id', 'r.question_id')
+    .leftJoin('lesson_answers as a', 'a.id', 'r.answer_id')
+    .innerJoin('courses as c', 'c.id', 'r.course_id')
+    .innerJoin('lessons as l', 'l.id', 'q.lesson_id')
+    .innerJoin('users as u', (join) => join.on(sql<boolean>`u.id = coalesce(a.author_id, q.author_id)`))
+    .select([
+      'r.course_id',
+      'c.title as course_title',
+      'l.title as lesson_title',
+      'r.question_id',
+      'r.answer_id',
+      'q.title',
+      'u.first_name',
+      'u.last_name',
+    ])
+    .select(sql<string>`coalesce(a.body_markdown, q.body_markdown)`.as('body_markdown'))
+    .select(sql<Date | null>`case when r.answer_id is null then q.hidden_at else a.hidden_at end`.as('hidden_at'))
+    .select(sql<number>`count(distinct r.reporter_id)::int`.as('reporters'))
+    .select(sql<string[]>`(array_agg(r.reason order by r.created_at desc))[1:5]`.as('reasons'))
+    .select(sql<Date>`max(r.created_at)`.as('last_reported_at'))
+    .where('r.dismissed_at', 'is', null)
+  if (courseIds) q = q.where('r.course_id', 'in', courseIds)
+  return q
+    .groupBy([
+      'r.course_id',
+      'c.title',
+      'l.title',
+      'r.question_id',
+      'r.answer_id',
+      'q.title',
+      'q.body_markdown',
+      'q.hidden_at',
+      'a.body_markdown',
+      'a.hidden_at',
+      'u.first_name',
+      'u.last_name',
+    ])
+    .orderBy(sql`max(r.created_at)`, 'desc')
+    .limit(limit)
+    .execute()
+}
+
+/** Dismisses a post's open reports (the post stays as it is); the number dismissed. */
+export async function dismissReports(db: DB, questionId: string, answerId: string | undefined, by: string) {
+  let q = db
+    .updateTable('lesson_post_reports')
+    .set({ dismissed_at: clock.now(), dismissed_by: by })
+    .where('question_id', '=', questionId)
+    .where('dismissed_at', 'is', null)
+  q = answerId ? q.where('answer_id', '=', answerId) : q.where('answer_id', 'is', null)
+  const result = await q.executeTakeFirst()
+  return Number(result.numUpdatedRows)
 }
 
 export async function setDigestOptOut(db: DB, courseId: string, userId: string, optOut: boolean) {

@@ -5,6 +5,7 @@
 import type { DB } from '../kernel/db.ts'
 import type { Log } from '../kernel/log.ts'
 import type { MailTransport } from './transport.ts'
+import { listUnsubscribeHeaders } from './unsubscribe.ts'
 
 export interface MailDeps {
   db: DB
@@ -20,6 +21,13 @@ export interface DeliveryAttempt {
   nextTry?: { earliest: Date; latest: Date }
 }
 
+/** MAIL_FROM's address under another display name: `"Brandt Institute" <no-reply@example.com>`. */
+export function withDisplayName(from: string, name: string): string {
+  const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim()
+  const quoted = name.replace(/[\r\n]+/g, ' ').replace(/["\\]/g, (c) => `\\${c}`)
+  return `"${quoted}" <${address}>`
+}
+
 export async function deliverOutboxMail(deps: MailDeps, outboxId: string, attempt: DeliveryAttempt): Promise<void> {
   const { db, log, transport } = deps
   // Counting the attempt before sending keeps attempts that a crash cut short visible.
@@ -28,24 +36,41 @@ export async function deliverOutboxMail(deps: MailDeps, outboxId: string, attemp
     .set({ attempts: attempt.number })
     .where('id', '=', outboxId)
     .where('status', '=', 'pending')
-    .returning(['id', 'kind', 'to_address', 'reply_to', 'subject', 'text_body', 'html_body', 'list_unsubscribe'])
+    .returning([
+      'id',
+      'kind',
+      'to_address',
+      'reply_to',
+      'subject',
+      'text_body',
+      'html_body',
+      'list_unsubscribe',
+      'calendar_ics',
+      'calendar_method',
+      'from_name',
+    ])
     .executeTakeFirst()
   if (!mail) return // already sent (a retry after a crash past the send), failed or removed
 
   try {
     await transport.send({
-      from: deps.from,
+      from: mail.from_name ? withDisplayName(deps.from, mail.from_name) : deps.from,
       to: mail.to_address,
       replyTo: mail.reply_to ?? undefined,
-      ...(mail.list_unsubscribe
-        ? {
-            // The page behind it asks for no log-in (one-click POST, RFC 8058, is not offered yet).
-            headers: { 'List-Unsubscribe': `<${mail.list_unsubscribe}>` },
-          }
-        : {}),
+      // One-click (RFC 8058): the address takes a POST with no log-in and no page in between (unsubscribe.ts).
+      ...(mail.list_unsubscribe ? { headers: listUnsubscribeHeaders(mail.list_unsubscribe) } : {}),
       subject: mail.subject,
       text: mail.text_body,
       html: mail.html_body ?? undefined,
+      ...(mail.calendar_ics
+        ? {
+            icalEvent: {
+              method: mail.calendar_method ?? 'REQUEST',
+              filename: 'invite.ics',
+              content: mail.calendar_ics,
+            },
+          }
+        : {}),
     })
   } catch (error) {
     const next = attempt.nextTry

@@ -12,6 +12,10 @@ export interface OutgoingMail {
   replyTo?: string
   /** A List-Unsubscribe address (https), for mails a person opted into (a cart reminder). */
   listUnsubscribe?: string
+  /** The sender's display name instead of MAIL_FROM's (a white-label school's mails); the address stays. */
+  fromName?: string
+  /** A calendar invitation sent with the mail (a live session's .ics) and its METHOD. */
+  calendar?: { ics: string; method: 'REQUEST' | 'CANCEL' }
 }
 
 export async function enqueueMail(db: DB, mail: OutgoingMail): Promise<string> {
@@ -25,6 +29,8 @@ export async function enqueueMail(db: DB, mail: OutgoingMail): Promise<string> {
       html_body: mail.html ?? null,
       reply_to: mail.replyTo ?? null,
       ...(mail.listUnsubscribe ? { list_unsubscribe: mail.listUnsubscribe } : {}),
+      ...(mail.fromName ? { from_name: mail.fromName.slice(0, 100) } : {}),
+      ...(mail.calendar ? { calendar_ics: mail.calendar.ics, calendar_method: mail.calendar.method } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow()

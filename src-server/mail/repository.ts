@@ -69,3 +69,13 @@ export async function requeueFailed(db: DB, id: string, now = new Date()): Promi
     .executeTakeFirst()
   return row !== undefined
 }
+
+/** Removes messages settled (sent, logged or failed) before `before`, bodies and all (the retention job). */
+export async function purgeSettledMail(db: DB, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('mail_outbox')
+    .where('status', '!=', 'pending')
+    .where((eb) => eb(eb.fn.coalesce('sent_at', 'created_at'), '<', before))
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -13,6 +13,8 @@ export interface MailMessage {
   subject: string
   text: string
   html?: string
+  /** A calendar invitation (nodemailer's icalEvent: a text/calendar part with its METHOD, and an .ics file). */
+  icalEvent?: { method: string; filename: string; content: string }
 }
 
 export interface MailTransport {

@@ -4,7 +4,14 @@
 
 import { randomBytes } from 'node:crypto'
 import type { Transaction } from 'kysely'
-import type { BillingCycle, CartItemKind, Database, OrderItemKind, PaymentMethod } from '../../db/types.ts'
+import type {
+  BillingCycle,
+  CartItemKind,
+  Database,
+  OrderItemKind,
+  PaymentMethod,
+  SalesChannel,
+} from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import * as clock from '../kernel/clock.ts'
@@ -52,6 +59,8 @@ export interface OrderableLine {
   planId: string | null
   /** A course of a bundle (its key is the bundle's cart key; its price the course's allocated share). */
   bundle?: { id: string; title: string } | null
+  /** A course line reached from a catalogue search or browsing (analytics' channels); absent: direct. */
+  channel?: SalesChannel | null
 }
 
 /** What an order needs of the cart, handed in by the flow (flows/cart-order.ts): orders never import cart/. */
@@ -199,6 +208,7 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
         bundle_id: line.bundle?.id ?? null,
         bundle_title: line.bundle?.title ?? null,
         discount_minor: line.discountMinor,
+        channel: line.kind === 'course' ? (line.channel ?? null) : null,
         refund_id: null,
         refunded_at: null,
       })),

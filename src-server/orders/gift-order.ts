@@ -8,7 +8,16 @@ import { type Billing, type CreatedOrder, insertPendingOrder, orderReference } f
 
 export interface GiftOrderInput {
   userId: string
-  course: { id: string; title: string; instructorName: string | null; priceMinor: number; currency: Currency }
+  /** A course, or a plan's prepaid term (one payment, no renewal): `planId` with the term's price. */
+  course: {
+    id: string
+    title: string
+    instructorName: string | null
+    priceMinor: number
+    currency: Currency
+    planId?: string
+    detail?: string
+  }
   method: PaymentMethod
   referencePrefix: string
   billing?: Billing
@@ -28,25 +37,26 @@ export async function createGiftOrder(trx: DB, input: GiftOrderInput): Promise<C
     billing: input.billing,
     source: 'gift',
   })
+  const plan = course.planId ?? null
   const line = {
-    kind: 'course' as const,
+    kind: plan ? ('plan' as const) : ('course' as const),
     key: `gift:${order.id}`,
     title: course.title,
-    detail: 'Gift',
+    detail: course.detail ?? 'Gift',
     priceMinor: course.priceMinor,
     currency: course.currency,
     recurringInterval: null,
     billingCycle: null,
-    courseId: course.id,
+    courseId: plan ? null : course.id,
     packageId: null,
-    planId: null,
+    planId: plan,
   }
   const item = await trx
     .insertInto('order_items')
     .values({
       order_id: order.id,
-      kind: 'course',
-      course_id: course.id,
+      kind: line.kind,
+      course_id: line.courseId,
       item_key: line.key,
       title: line.title,
       detail: line.detail,
@@ -54,7 +64,7 @@ export async function createGiftOrder(trx: DB, input: GiftOrderInput): Promise<C
       billing_cycle: null,
       recurring_interval: null,
       service_package_id: null,
-      plan_id: null,
+      plan_id: plan,
       refund_id: null,
       refunded_at: null,
     })

@@ -13,13 +13,16 @@ import { isPaidStatus, moveOrder } from './transitions.ts'
 
 export const ORDER_NOT_FOUND = 'Order not found'
 
+const orderCurrency = (order: { currency: string }) =>
+  order.currency === 'GBP' || order.currency === 'USD' ? order.currency : null
+
 /** An order line as the cart takes it back (listOrderLines' rows). */
 export type ReturnedLine = Awaited<ReturnType<typeof listOrderLines>>[number]
 
 /** What leaving the pending state does to the cart, handed in by the flow (flows/cart-order.ts). */
 export interface PendingCart extends Pick<OrderCart, 'takeOut'> {
   /** Puts an order's lines back into the buyer's cart (a course held meanwhile is skipped). */
-  giveBack(trx: DB, userId: string, lines: readonly ReturnedLine[]): Promise<void>
+  giveBack(trx: DB, userId: string, lines: readonly ReturnedLine[], currency: 'USD' | 'GBP' | null): Promise<void>
 }
 
 /** 'I've Made the Transfer': the buyer's bank-transfer order now awaits the money and its lines leave the cart. */
@@ -62,13 +65,18 @@ export async function expire(db: DB, orderId: string): Promise<boolean> {
   return moveOrder(db, orderId, 'expire', { expired_at: clock.now() })
 }
 
+/** A PayPal or bank-transfer order left unpaid past its lifetime: true when it changed. */
+export async function expireUnpaidTransfer(db: DB, orderId: string): Promise<boolean> {
+  return moveOrder(db, orderId, 'expireUnpaidTransfer', { expired_at: clock.now() })
+}
+
 /** Checkout started again with another cart or rail: the old pending order gives way (its lines stay in the cart). */
 export async function replacePendingOrder(db: DB, orderId: string, cart: PendingCart): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId)
     if (order?.status !== 'pending') return false
     const moved = await moveOrder(trx, order.id, 'replace', { cancelled_at: clock.now() })
-    if (moved) await cart.giveBack(trx, order.user_id, await listOrderLines(trx, order.id))
+    if (moved) await cart.giveBack(trx, order.user_id, await listOrderLines(trx, order.id), orderCurrency(order))
     return moved
   })
 }
@@ -90,6 +98,6 @@ export async function cancelByBuyer(db: DB, userId: string, orderId: string, car
       .where('id', '=', order.id)
       .executeTakeFirstOrThrow()
     // A renewal order was never in the cart: nothing goes back.
-    if (source === 'cart') await cart.giveBack(trx, userId, await listOrderLines(trx, order.id))
+    if (source === 'cart') await cart.giveBack(trx, userId, await listOrderLines(trx, order.id), orderCurrency(order))
   })
 }

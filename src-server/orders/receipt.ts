@@ -1,5 +1,6 @@
 // The receipt e-mail of a paid order, queued in the outbox inside the payment's transaction. An order that started
-// a free trial took no money yet, and says so.
+// a free trial took no money yet, and says so. An order of one white-label school's courses only is sent under the
+// school's name and signed with it (the caller hands the brand in, decision 0063).
 import { trialStartedText } from '../../src-shared/membership.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
@@ -10,11 +11,13 @@ export async function sendReceipt(
   trx: DB,
   order: { id: string; user_id: string; reference: string; currency: string; total_minor: number },
   lines: readonly { title: string }[],
+  brand?: { displayName: string } | null,
 ) {
   const user = await buyerContact(trx, order.user_id)
   if (!user) return
   const total = formatMoney(order.total_minor, order.currency)
   const items = lines.map((line) => `- ${line.title}`).join('\n')
+  const signature = brand ? `\n\n${brand.displayName}` : ''
   const trial = await trx
     .selectFrom('subscriptions')
     .select(['trial_ends_at', 'amount_minor', 'currency'])
@@ -35,6 +38,7 @@ export async function sendReceipt(
     kind: 'order_paid',
     to: user.email,
     subject: `Payment received for order ${order.reference}`,
-    text: `Hi ${user.first_name || 'there'},\n\nWe have received your payment of ${total} for order ${order.reference}:\n${items}\n\nThank you!`,
+    text: `Hi ${user.first_name || 'there'},\n\nWe have received your payment of ${total} for order ${order.reference}:\n${items}\n\nThank you!${signature}`,
+    ...(brand ? { fromName: brand.displayName } : {}),
   })
 }

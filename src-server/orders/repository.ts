@@ -239,7 +239,7 @@ export async function courseHasOrderLines(db: DB, courseId: string): Promise<boo
 export function findBuyerOrder(db: DB, orderId: string, userId: string) {
   return db
     .selectFrom('orders')
-    .select(['id', 'status', 'method', 'reference', 'stripe_session_id'])
+    .select(['id', 'status', 'method', 'reference', 'stripe_session_id', 'currency'])
     .where('id', '=', orderId)
     .where('user_id', '=', userId)
     .executeTakeFirst()
@@ -261,6 +261,19 @@ export function listAbandonedCardOrders(db: DB, before: Date, limit = 100) {
     .select(['id', 'stripe_session_id'])
     .where('status', '=', 'pending')
     .where('method', '=', 'card')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute()
+}
+
+/** PayPal and bank-transfer orders made before `before` and still unpaid (pending or awaiting the transfer). */
+export function listUnpaidTransferOrders(db: DB, before: Date, limit = 100) {
+  return db
+    .selectFrom('orders')
+    .select(['id'])
+    .where('status', 'in', ['pending', 'awaiting_transfer'])
+    .where('method', 'in', ['paypal', 'bank_transfer'])
     .where('created_at', '<', before)
     .orderBy('created_at')
     .limit(limit)

@@ -2,6 +2,7 @@
 // is recorded, once per Stripe invoice, in the transaction of the webhook that reports it. The order history lists
 // them under the plan's order. A paid one after the first charge (which the checkout's order invoiced) also gets a
 // numbered tax invoice (invoices.ts, the orders' series).
+import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { recordSubscriptionInvoice } from './invoices.ts'
 
@@ -10,6 +11,8 @@ export interface PaidSubscriptionInvoice {
   userId: string
   stripeInvoiceId: string
   amountMinor: number
+  /** What a plan coupon took off this invoice (Stripe's total_discount_amounts); amountMinor is after it. */
+  discountMinor?: number
   currency: string
   periodStart: Date | null
   periodEnd: Date | null
@@ -45,6 +48,11 @@ export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscr
 const periodText = (start: Date | null, end: Date | null) =>
   start && end ? `${start.toISOString().slice(0, 10)} to ${end.toISOString().slice(0, 10)}` : ''
 
+const discountText = (invoice: PaidSubscriptionInvoice) =>
+  invoice.discountMinor && invoice.discountMinor > 0
+    ? `after a discount of ${formatMoney(invoice.discountMinor, invoice.currency === 'GBP' ? 'GBP' : 'USD')}`
+    : ''
+
 async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoice) {
   const plan = await trx
     .selectFrom('subscriptions as s')
@@ -59,7 +67,7 @@ async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoi
     lines: [
       {
         title: plan ? `${plan.name} (${plan.billing_cycle})` : 'Membership',
-        detail: periodText(invoice.periodStart, invoice.periodEnd),
+        detail: [periodText(invoice.periodStart, invoice.periodEnd), discountText(invoice)].filter(Boolean).join(' · '),
         amountMinor: invoice.amountMinor,
       },
     ],

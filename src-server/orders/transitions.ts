@@ -26,6 +26,11 @@ export const ORDER_TRANSITIONS = {
   replace: { from: ['pending'], to: 'cancelled' },
   /** A card checkout left unpaid for 24 hours, or Stripe expired its session. */
   expire: { from: ['pending'], to: 'expired' },
+  /**
+   * A PayPal or bank-transfer order still unpaid after its lifetime (flows/abandoned-checkouts.ts), whether or not the
+   * buyer said they made the transfer: its coupon use and the buyer's cart come free again.
+   */
+  expireUnpaidTransfer: { from: ['pending', 'awaiting_transfer'], to: 'expired' },
   /** Some lines (or part of the amount) given back. */
   refundPartly: { from: ['paid', 'partially_refunded'], to: 'partially_refunded' },
   /** Everything captured given back. */

@@ -76,6 +76,8 @@ export const invoiceSchema = z.object({
   status: z.string().nullish(),
   amount_paid: z.number().int().nonnegative().nullish(),
   amount_due: z.number().int().nonnegative().nullish(),
+  /** What each discount (a plan coupon) took off this invoice. */
+  total_discount_amounts: z.array(z.object({ amount: z.number().int().nonnegative() })).nullish(),
   currency: z.string().nullish(),
   billing_reason: z.string().nullish(),
   hosted_invoice_url: z.string().nullish(),

@@ -1,6 +1,6 @@
 // The only module that imports the Stripe SDK. The app asks Stripe to create, read back and expire a Checkout
 // Session, to read Stripe's fee on a payment, to refund a payment, to cancel, resume and change a subscription (with
-// the prorated amount previewed first), to open a customer portal session, to run creators' Connect accounts and pay them (transfers), and it
+// the prorated amount previewed first), to open a customer portal session, to delete a customer (account erasure), to run creators' Connect accounts and pay them (transfers), and it
 // verifies signed webhooks. They sit behind StripeApi, so a test
 // (or another gateway) can supply its own; everything Stripe answers is parsed by our zod schemas before the domain
 // sees it.
@@ -67,6 +67,16 @@ export interface StripeApi {
   cancelSubscription(subscriptionId: string): Promise<void>
   /** A customer-portal session (card, past invoices); returns its URL. */
   createPortalSession(customerId: string, returnUrl: string): Promise<string>
+  /**
+   * Deletes a customer (`DELETE /v1/customers/:id`: Stripe erases its name, e-mail, address and cards and cancels
+   * its subscriptions); one Stripe no longer knows (deleted before) answers 'gone', which counts as done.
+   */
+  deleteCustomer(customerId: string): Promise<'deleted' | 'gone'>
+  /**
+   * A Stripe coupon for one plan checkout: the amount our coupon takes off the plan (the share stored on the order
+   * line) for as long as our coupon says (Stripe's durations). The key makes a retry return the same coupon.
+   */
+  createCoupon(params: PlanCouponParams, idempotencyKey: string): Promise<{ id: string }>
   /** Stripe Connect: creators' Express accounts, their onboarding and dashboard links, and transfers to them. */
   connect: StripeConnectApi
 }
@@ -102,6 +112,15 @@ export interface ProcessorFee {
   /** The charge's currency, upper case (USD). */
   currency: string
   balanceTransactionId: string
+}
+
+export interface PlanCouponParams {
+  amountOffMinor: number
+  currency: string
+  duration: 'once' | 'repeating' | 'forever'
+  durationInMonths: number | null
+  name: string
+  metadata: Record<string, string>
 }
 
 export interface PriceChange {
@@ -248,6 +267,25 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
         return balanceSchema.parse(await stripe.balance.retrieve())
       },
     },
+    async createCoupon(params, idempotencyKey) {
+      const stripe = await connect()
+      const coupon = await stripe.coupons.create(
+        {
+          amount_off: params.amountOffMinor,
+          currency: params.currency.toLowerCase(),
+          duration: params.duration,
+          ...(params.duration === 'repeating' && params.durationInMonths
+            ? { duration_in_months: params.durationInMonths }
+            : {}),
+          // One checkout's coupon: Stripe refuses a second redemption.
+          max_redemptions: 1,
+          name: params.name.slice(0, 40),
+          metadata: params.metadata,
+        },
+        { idempotencyKey },
+      )
+      return { id: coupon.id }
+    },
     async createRefund({ paymentIntentId, amountMinor, metadata }, idempotencyKey) {
       const stripe = await connect()
       const refund = await stripe.refunds.create(
@@ -312,6 +350,17 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
       const stripe = await connect()
       const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl })
       return session.url
+    },
+    async deleteCustomer(customerId) {
+      const stripe = await connect()
+      try {
+        await stripe.customers.del(customerId)
+        return 'deleted'
+      } catch (error) {
+        const StripeSdk = await loadStripe()
+        if (error instanceof StripeSdk.errors.StripeInvalidRequestError && error.statusCode === 404) return 'gone'
+        throw error
+      }
     },
   }
 

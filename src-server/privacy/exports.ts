@@ -101,3 +101,13 @@ export async function expireExports(db: DB, now: Date): Promise<string[]> {
     .execute()
   return rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []))
 }
+
+/** Removes the records of exports asked for before `before` that are over (expired or failed; no file left). */
+export async function purgeFinishedExports(db: DB, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('data_exports')
+    .where('status', 'in', ['expired', 'failed'])
+    .where('created_at', '<', before)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -188,7 +188,7 @@ function describe<B extends BundleRow>(bundle: B, courses: readonly CourseRow[])
 }
 
 /** Published bundles whose courses are all on sale: by slug (the bundle page), or those holding a course. */
-export async function publishedBundles(db: DB, filter: { slug?: string; courseId?: string } = {}) {
+export async function publishedBundles(db: DB, filter: { slug?: string; courseId?: string; ownerId?: string } = {}) {
   let query = db
     .selectFrom('bundles as b')
     .select(['b.id', 'b.slug', 'b.title', 'b.description', 'b.currency', 'b.price_minor'])
@@ -196,6 +196,7 @@ export async function publishedBundles(db: DB, filter: { slug?: string; courseId
     .orderBy('b.created_at', 'desc')
     .orderBy('b.id')
   if (filter.slug !== undefined) query = query.where('b.slug', '=', filter.slug)
+  if (filter.ownerId !== undefined) query = query.where('b.owner_id', '=', filter.ownerId)
   if (filter.courseId !== undefined) {
     const courseId = filter.courseId
     query = query.where((eb) =>

@@ -31,6 +31,17 @@ export async function optIn(db: DB, orderId: string, userId: string, now = clock
  * a PayPal or bank order still unpaid after 24 hours. With whether the buyer paid any order since it was made.
  */
 export function listDueReminders(db: DB, now = clock.now(), limit = 200) {
+  return dueReminders(db, now).orderBy('r.opted_in_at').limit(limit).execute()
+}
+
+/** The order's opt-in when it is due now (its checkout was left and it is unsettled); undefined otherwise. */
+export function findDueReminder(db: DB, orderId: string, now = clock.now()) {
+  return dueReminders(db, now).where('r.order_id', '=', orderId).executeTakeFirst()
+}
+
+export type DueReminder = NonNullable<Awaited<ReturnType<typeof findDueReminder>>>
+
+function dueReminders(db: DB, now: Date) {
   const abandonedBefore = new Date(now.getTime() - ABANDONED_AFTER_MS)
   return db
     .selectFrom('cart_reminders as r')
@@ -52,7 +63,8 @@ export function listDueReminders(db: DB, now = clock.now(), limit = 200) {
     .where('r.settled_at', 'is', null)
     .where((eb) =>
       eb.or([
-        eb('o.status', 'in', ['expired', 'failed']),
+        // A card checkout that expired or failed (a PayPal or bank order expires only days after its reminder).
+        eb.and([eb('o.status', 'in', ['expired', 'failed']), eb('o.method', '=', 'card')]),
         eb.and([
           // A bank order whose buyer said "I've made the transfer" (awaiting_transfer) is not left: no reminder.
           eb('o.status', '=', 'pending'),
@@ -61,9 +73,6 @@ export function listDueReminders(db: DB, now = clock.now(), limit = 200) {
         ]),
       ]),
     )
-    .orderBy('r.opted_in_at')
-    .limit(limit)
-    .execute()
 }
 
 /** Whether the buyer was sent a reminder in the window before `now`. */

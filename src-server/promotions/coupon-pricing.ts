@@ -27,9 +27,16 @@ export interface PricedLine {
 
 export type Quote = { ok: true; perLine: number[]; totalMinor: number } | { ok: false; refusal: CouponRefusal }
 
-/** Whether the coupon covers this line. Recurring lines (plans, monthly packages) are not discounted yet. */
+/**
+ * Whether the coupon covers this line. A plan is covered only by a plan coupon (staff's, with a Stripe duration), and
+ * a plan coupon covers nothing else; monthly service packages are never discounted.
+ */
 export function appliesToLine(coupon: PricedCoupon, line: PricedLine): boolean {
-  if (line.recurringInterval || line.kind === 'plan' || line.priceMinor <= 0) return false
+  if (line.priceMinor <= 0) return false
+  if (coupon.appliesTo === 'plans' || line.kind === 'plan') {
+    return coupon.appliesTo === 'plans' && line.kind === 'plan' && coupon.creatorId === null
+  }
+  if (line.recurringInterval) return false
   if (coupon.creatorId && (line.kind !== 'course' || line.ownerId !== coupon.creatorId)) return false
   switch (coupon.appliesTo) {
     case 'everything':
@@ -40,6 +47,8 @@ export function appliesToLine(coupon: PricedCoupon, line: PricedLine): boolean {
       return line.kind === 'course' && line.ownerId !== null && line.ownerId === coupon.creatorId
     case 'service_packages':
       return line.kind === 'service_package'
+    default:
+      return false
   }
 }
 

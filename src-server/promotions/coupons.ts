@@ -2,7 +2,7 @@
 // owns coupons, coupon_applications and coupon_redemptions. A use is a redemption row whose order is live (pending,
 // awaiting a transfer, or paid): an order that expires, fails or is cancelled gives its use back by itself.
 import { sql } from 'kysely'
-import type { CouponScope } from '../../db/types.ts'
+import type { CouponScope, PlanCouponDuration } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import { COUPON_MESSAGES, COUPON_REFUSALS, type CouponRefusal } from '../../src-shared/promotions.ts'
 import type { CouponInput } from '../../src-shared/schemas/promotions.ts'
@@ -34,6 +34,9 @@ export interface Coupon extends PricedCoupon {
   maxUsesPerCustomer: number | null
   firstPurchaseOnly: boolean
   active: boolean
+  /** A plan coupon's duration (Stripe's): how many of the plan's payments it discounts. */
+  planDuration: PlanCouponDuration | null
+  planDurationMonths: number | null
 }
 
 const COLUMNS = [
@@ -52,6 +55,8 @@ const COLUMNS = [
   'max_uses_per_customer',
   'first_purchase_only',
   'active',
+  'plan_duration',
+  'plan_duration_months',
 ] as const
 
 type Row = {
@@ -70,6 +75,8 @@ type Row = {
   max_uses_per_customer: number | null
   first_purchase_only: boolean
   active: boolean
+  plan_duration: PlanCouponDuration | null
+  plan_duration_months: number | null
 }
 
 function toCoupon(row: Row): Coupon {
@@ -89,6 +96,8 @@ function toCoupon(row: Row): Coupon {
     maxUsesPerCustomer: row.max_uses_per_customer,
     firstPurchaseOnly: row.first_purchase_only,
     active: row.active,
+    planDuration: row.plan_duration,
+    planDurationMonths: row.plan_duration_months,
   }
 }
 
@@ -268,6 +277,8 @@ export async function createCoupon(db: DB, input: CouponInput, createdBy: string
         max_uses: input.maxUses,
         max_uses_per_customer: input.maxUsesPerCustomer,
         first_purchase_only: input.firstPurchaseOnly,
+        plan_duration: input.appliesTo === 'plans' ? input.planDuration : null,
+        plan_duration_months: input.appliesTo === 'plans' ? input.planDurationMonths : null,
         created_by: createdBy,
       })
       .returning('id')
@@ -313,6 +324,8 @@ export async function listCouponsWithUses(db: DB, madeBy?: string) {
       'c.max_uses',
       'c.max_uses_per_customer',
       'c.active',
+      'c.plan_duration',
+      'c.plan_duration_months',
       'c.creator_id',
       'c.created_at',
     ])
@@ -349,6 +362,8 @@ export async function listCouponsWithUses(db: DB, madeBy?: string) {
     maxUses: row.max_uses,
     maxUsesPerCustomer: row.max_uses_per_customer,
     active: row.active,
+    planDuration: row.plan_duration,
+    planDurationMonths: row.plan_duration_months,
     creatorId: row.creator_id,
     uses: Number(row.uses),
     held: Number(row.held),
@@ -375,6 +390,16 @@ export function coursesOwnedBy(db: DB, creatorId: string) {
     .orderBy('title')
     .limit(500)
     .execute()
+}
+
+/** A plan coupon's duration by the order that used it (the Stripe coupon of a plan checkout copies it). */
+export async function planDurationOfOrder(db: DB, orderId: string) {
+  return db
+    .selectFrom('coupon_redemptions as r')
+    .innerJoin('coupons as c', 'c.id', 'r.coupon_id')
+    .select(['c.code', 'c.plan_duration', 'c.plan_duration_months'])
+    .where('r.order_id', '=', orderId)
+    .executeTakeFirst()
 }
 
 /** The lowest price, per currency, of the given courses (a fixed coupon may not exceed it). */

@@ -32,6 +32,7 @@ const giftColumns = [
   'mail_count',
   'claimed_by',
   'claimed_at',
+  'plan_months',
   'created_at',
 ] as const
 
@@ -53,6 +54,8 @@ export interface NewGift {
   message: string
   sendAt: Date
   linkOrigin: string
+  /** A gifted plan's prepaid term in months. */
+  planMonths?: number | null
 }
 
 export async function createGift(trx: DB, gift: NewGift): Promise<{ id: string }> {
@@ -66,6 +69,7 @@ export async function createGift(trx: DB, gift: NewGift): Promise<{ id: string }
       message: gift.message,
       send_at: gift.sendAt,
       link_origin: gift.linkOrigin.replace(/\/$/, ''),
+      plan_months: gift.planMonths ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow()
@@ -200,6 +204,8 @@ export function listBuyerGifts(db: DB, buyerId: string) {
       'o.currency',
       'oi.title',
       'oi.course_id',
+      'oi.plan_id',
+      'g.plan_months',
       'oi.refunded_at',
     ])
     .where('g.buyer_id', '=', buyerId)

@@ -10,7 +10,7 @@ import {
   signupInput,
   tokenInput,
 } from '../../src-shared/schemas/auth.ts'
-import { twoFactorCodeInput } from '../../src-shared/schemas/security.ts'
+import { passkeySignInInput, twoFactorCodeInput } from '../../src-shared/schemas/security.ts'
 import {
   changePassword,
   requestPasswordReset,
@@ -22,10 +22,13 @@ import {
 import { clearSessionCookie } from '../auth/cookies.ts'
 import { authenticateWithPassword, startSession } from '../auth/login.ts'
 import { loadMe } from '../auth/me.ts'
+import { PASSKEY_MESSAGES, passkeySignInOptions, relyingParty, verifyPasskeySignIn } from '../auth/passkeys.ts'
 import { queuePasswordChangedNotice } from '../auth/security-mails.ts'
 import { invalidateSession } from '../auth/session.ts'
 import { completeTwoFactorSignIn, finishFirstStep } from '../auth/sign-in.ts'
 import { isCreator } from '../creators/repository.ts'
+import { scheduledDeletionOf } from '../flows/account-deletion.ts'
+import { assertPasswordSignInAllowed } from '../flows/school-sso.ts'
 import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
 import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
 import type { Context } from '../trpc/context.ts'
@@ -40,6 +43,12 @@ async function enforceLimit(ctx: Context, rule: RateRule, key: string) {
   }
 }
 
+/** The log-in's answer: the user, and the date their account is to be deleted (the page then offers to cancel). */
+async function signedIn(ctx: Context, userId: string) {
+  const me = await loadMe(ctx.db, userId)
+  return me ? { ...me, deletionScheduledFor: await scheduledDeletionOf(ctx.db, userId) } : null
+}
+
 export const authRouter = router({
   /** The signed-in user, or null for a visitor. */
   me: publicProcedure.query(async ({ ctx }) => {
@@ -52,7 +61,7 @@ export const authRouter = router({
   signup: publicProcedure.input(signupInput).mutation(async ({ ctx, input }) => {
     await enforceLimit(ctx, RATE_RULES.signup, `signup:${ctx.clientIp}`)
     try {
-      await signUp(ctx.db, input, ctx.config.publicUrl)
+      await signUp(ctx.db, input, ctx.publicUrl)
     } catch (error) {
       throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: AUTH_MESSAGES.signupFailed, cause: error })
     }
@@ -74,10 +83,12 @@ export const authRouter = router({
     if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: AUTH_MESSAGES.invalidCredentials })
     await attempt.release() // the password was right: not a failure from this address
     if (!user.emailVerified) throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.emailNotVerified })
+    // A member of a school that requires its single sign-on signs in there (decision 0062).
+    await assertPasswordSignInAllowed(ctx.db, user.id)
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     // An account with a second factor gets no session yet: the code step (verifyTwoFactor) gives it.
     if ((await finishFirstStep(ctx, user.id, input.remember)) === 'two-factor') return { twoFactor: true as const }
-    return loadMe(ctx.db, user.id)
+    return signedIn(ctx, user.id)
   }),
 
   /**
@@ -87,7 +98,30 @@ export const authRouter = router({
   verifyTwoFactor: publicProcedure.input(twoFactorCodeInput).mutation(async ({ ctx, input }) => {
     await enforceLimit(ctx, RATE_RULES.twoFactorPerAddress, `two-factor:${ctx.clientIp}`)
     const userId = await completeTwoFactorSignIn(ctx, input.code)
-    return loadMe(ctx.db, userId)
+    return signedIn(ctx, userId)
+  }),
+
+  /** Options for "Sign in with a passkey" (any of the site's passkeys; the challenge kept server-side). */
+  passkeyOptions: publicProcedure.mutation(async ({ ctx }) => {
+    await enforceLimit(ctx, RATE_RULES.login, `passkey-options:${ctx.clientIp}`)
+    return passkeySignInOptions(ctx.db, relyingParty(ctx.config.publicUrl, ctx.req?.headers.host))
+  }),
+
+  /**
+   * Sign-in with a passkey: unlocked on the device (user verification), it counts as both factors, so the session
+   * starts at once, as after the code step. The answer is the log-in's (with a scheduled deletion's date).
+   */
+  passkeySignIn: publicProcedure.input(passkeySignInInput).mutation(async ({ ctx, input }) => {
+    await enforceLimit(ctx, RATE_RULES.login, `passkey:${ctx.clientIp}`)
+    const rp = relyingParty(ctx.config.publicUrl, ctx.req?.headers.host)
+    const userId = await verifyPasskeySignIn(ctx.db, input.response as never, rp)
+    if (!userId) throw new TRPCError({ code: 'UNAUTHORIZED', message: PASSKEY_MESSAGES.failed })
+    if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
+    await startSession(ctx.db, ctx.res, ctx.config, userId, input.remember, {
+      userAgent: ctx.req?.headers['user-agent'],
+      clientIp: ctx.clientIp,
+    })
+    return signedIn(ctx, userId)
   }),
 
   logout: publicProcedure.mutation(async ({ ctx }) => {
@@ -111,14 +145,14 @@ export const authRouter = router({
     const email = input.email.toLowerCase()
     await enforceLimit(ctx, RATE_RULES.verificationResend, `verify-resend:${ctx.clientIp}`)
     await enforceLimit(ctx, RATE_RULES.verificationResendPerEmail, `verify-resend-email:${email}`)
-    await resendVerification(ctx.db, input.email, ctx.config.publicUrl)
+    await resendVerification(ctx.db, input.email, ctx.publicUrl)
     return { message: AUTH_MESSAGES.verificationResent }
   }),
 
   /** The same answer whether or not the address has an account. */
   requestPasswordReset: publicProcedure.input(emailOnlyInput).mutation(async ({ ctx, input }) => {
     await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
-    await requestPasswordReset(ctx.db, input.email, ctx.config.publicUrl)
+    await requestPasswordReset(ctx.db, input.email, ctx.publicUrl)
     return { message: AUTH_MESSAGES.resetRequested }
   }),
 
@@ -126,7 +160,7 @@ export const authRouter = router({
     await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
     const userId = await resetPassword(ctx.db, input.token, input.password)
     if (!userId) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badResetLink })
-    await queuePasswordChangedNotice(ctx.db, userId, ctx.config.publicUrl)
+    await queuePasswordChangedNotice(ctx.db, userId, ctx.publicUrl)
     if (ctx.res) clearSessionCookie(ctx.res, { secure: ctx.config.cookieSecure })
     return { message: AUTH_MESSAGES.resetDone }
   }),
@@ -141,7 +175,7 @@ export const authRouter = router({
       clientIp: ctx.clientIp,
       notify: false,
     })
-    await queuePasswordChangedNotice(ctx.db, ctx.user.id, ctx.config.publicUrl)
+    await queuePasswordChangedNotice(ctx.db, ctx.user.id, ctx.publicUrl)
     return { message: AUTH_MESSAGES.passwordChanged }
   }),
 })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { FALLBACK_FEATURED_COURSES } from '../../src-shared/constants.ts'
+import { coursePrices } from '../../src-shared/course-prices.ts'
 import {
   catalogueQuerySchema,
   catalogueSearchOutput,
@@ -12,6 +13,7 @@ import {
 import { searchCatalogue } from '../catalog/catalogue-page.ts'
 import { findPublishedCourseWithCurriculum } from '../catalog/course-page.ts'
 import { type CourseCardRow, listCategoriesWithCounts, listFeaturedCourses } from '../catalog/repository.ts'
+import { courseTakesMessages } from '../flows/instructor-messages.ts'
 import { renderMarkdown } from '../learning/markdown.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
@@ -81,6 +83,7 @@ export const catalogRouter = router({
       return {
         ...toCourseCard(row),
         subtitle: row.subtitle,
+        prices: coursePrices(row),
         descriptionHtml: row.owner_id ? renderMarkdown(row.description) : null,
         studentsCount: row.students_count,
         language: row.language,
@@ -98,6 +101,7 @@ export const catalogRouter = router({
           slug: row.instructor_slug ?? null,
         },
         lastUpdated: row.updated_at.toISOString(),
+        takesMessages: await courseTakesMessages(ctx.db, row.id),
       }
     }),
 })

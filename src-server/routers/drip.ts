@@ -2,13 +2,13 @@
 // checks the course role or the staff role.
 import { dripScheduleRef, sectionDripInput } from '../../src-shared/schemas/drip.ts'
 import { dripSchedule, setDripSchedule } from '../flows/drip-schedule.ts'
-import { authedProcedure, router } from '../trpc/init.ts'
+import { router, staffReachProcedure } from '../trpc/init.ts'
 
 export const dripRouter = router({
-  schedule: authedProcedure
+  schedule: staffReachProcedure
     .input(dripScheduleRef)
     .query(({ ctx, input }) => dripSchedule(ctx.db, ctx.user, input.courseId)),
-  setSection: authedProcedure
+  setSection: staffReachProcedure
     .input(sectionDripInput)
     .mutation(({ ctx, input }) => setDripSchedule(ctx.db, ctx.user, input)),
 })

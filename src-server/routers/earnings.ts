@@ -1,18 +1,31 @@
-// A creator's earnings and payouts (the studio's Earnings and Payouts pages): creators only, and every query reads
-// the caller's own ledger (ctx.user.id), never one named in the input.
+// A creator's earnings and payouts (the studio's Earnings and Payouts pages). The reads take an optional schoolId: a
+// school's finance member (or its owner) reads the owner's ledger after flows/school-team.ts actingFor has asked
+// creators/school-access.ts (decision 0057); without it the caller reads their own ledger (creators only). Setting
+// up payouts stays the owner's own.
 import { EARNINGS_PAGE_SIZE, earningsEntriesInput } from '../../src-shared/schemas/earnings.ts'
+import { actingSchoolInput } from '../../src-shared/schemas/schools.ts'
 import { earningsEntries, earningsMonthly, earningsOverview } from '../flows/creator-earnings-view.ts'
 import { payoutDashboardLink, payoutsNeedSecondFactor, setUpPayouts } from '../flows/creator-payouts.ts'
-import { creatorProcedure, router } from '../trpc/init.ts'
+import { actingFor } from '../flows/school-team.ts'
+import { authedProcedure, creatorProcedure, router } from '../trpc/init.ts'
+
+const ledgerOf = (ctx: { db: import('../kernel/db.ts').DB; user: { id: string } }, schoolId: string | undefined) =>
+  actingFor(ctx.db, ctx.user.id, schoolId, 'earnings.view').then((acting) => acting.ownerId)
 
 export const earningsRouter = router({
-  overview: creatorProcedure.query(({ ctx }) => earningsOverview(ctx.db, ctx.user.id)),
+  overview: authedProcedure
+    .input(actingSchoolInput.optional())
+    .query(async ({ ctx, input }) => earningsOverview(ctx.db, await ledgerOf(ctx, input?.schoolId))),
 
-  entries: creatorProcedure
-    .input(earningsEntriesInput)
-    .query(({ ctx, input }) => earningsEntries(ctx.db, ctx.user.id, input.page, EARNINGS_PAGE_SIZE)),
+  entries: authedProcedure
+    .input(earningsEntriesInput.extend(actingSchoolInput.shape))
+    .query(async ({ ctx, input }) =>
+      earningsEntries(ctx.db, await ledgerOf(ctx, input.schoolId), input.page, EARNINGS_PAGE_SIZE),
+    ),
 
-  monthly: creatorProcedure.query(({ ctx }) => earningsMonthly(ctx.db, ctx.user.id)),
+  monthly: authedProcedure
+    .input(actingSchoolInput.optional())
+    .query(async ({ ctx, input }) => earningsMonthly(ctx.db, await ledgerOf(ctx, input?.schoolId))),
 
   /** Whether the caller must turn on two-factor sign-in before setting up payouts (STAFF_2FA=required). */
   payoutGate: creatorProcedure.query(async ({ ctx }) => ({

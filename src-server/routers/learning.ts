@@ -11,6 +11,7 @@ import {
 import { certificateView } from '../flows/certificates.ts'
 import { openLesson, playerCourse } from '../flows/lesson-player.ts'
 import { myLearning } from '../flows/my-learning.ts'
+import { offlinePasses } from '../flows/offline-lessons.ts'
 import { saveVideoProgress, setLessonCompleted } from '../flows/save-progress.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
@@ -27,15 +28,20 @@ export const learningRouter = router({
 
   saveProgress: authedProcedure
     .input(videoProgressInput)
-    .mutation(({ ctx, input }) => saveVideoProgress(ctx.db, ctx.user, input, ctx.config.publicUrl)),
+    .mutation(({ ctx, input }) => saveVideoProgress(ctx.db, ctx.user, input, ctx.publicUrl)),
 
   setCompleted: authedProcedure
     .input(lessonCompletionInput)
-    .mutation(({ ctx, input }) => setLessonCompleted(ctx.db, ctx.user, input, ctx.config.publicUrl)),
+    .mutation(({ ctx, input }) => setLessonCompleted(ctx.db, ctx.user, input, ctx.publicUrl)),
+
+  /** Whether the learner may keep these courses' lessons offline, and until when (asked on saving and at each start). */
+  offlinePasses: authedProcedure
+    .input(z.object({ courseIds: z.array(courseIdSchema).min(1).max(200) }))
+    .query(({ ctx, input }) => offlinePasses(ctx.db, ctx.user, input.courseIds)),
 
   myCourses: authedProcedure.query(({ ctx }) => myLearning(ctx.db, ctx.user)),
 
   certificate: publicProcedure
     .input(certificateIdInput)
-    .query(({ ctx, input }) => certificateView(ctx.db, input.id, ctx.config.publicUrl)),
+    .query(({ ctx, input }) => certificateView(ctx.db, input.id, ctx.publicUrl)),
 })

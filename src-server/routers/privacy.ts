@@ -1,16 +1,84 @@
-// A person's own data (issue 28): ask for an export of everything we hold, and list one's exports. Staff (admin
-// and up) may ask for a person who wrote in (audited). Downloads go through /api/account/exports/<id>.zip.
-import { exportForPersonInput } from '../../src-shared/schemas/privacy.ts'
+// A person's own data (issue 28): ask for an export of everything we hold, and list one's exports; delete one's account
+// after a cool-off, or cancel that. Both the export and the deletion are confirmed with a fresh proof (the password, an
+// app code, or an e-mailed code for accounts without a password), so a stolen session alone cannot take the data. Staff (admin and up) may run both for a person who wrote in (audited). Downloads go through
+// /api/account/exports/<id>.zip.
+import { TRPCError } from '@trpc/server'
+import {
+  confirmationCodeInput,
+  deleteAccountInput,
+  deletionForPersonInput,
+  exportForPersonInput,
+  requestExportInput,
+} from '../../src-shared/schemas/privacy.ts'
+import { confirmAction, confirmationMethod, sendConfirmationCode } from '../auth/confirm-action.ts'
+import { twoFactorSettings } from '../auth/two-factor.ts'
+import { cancelAccountDeletion, deletionStatus, requestAccountDeletion } from '../flows/account-deletion.ts'
 import { dataExportsOf, requestDataExport } from '../flows/data-export.ts'
+import { allowAttempt, RATE_RULES } from '../security/rate-limit.ts'
+import type { Context } from '../trpc/context.ts'
 import { authedProcedure, router, staffProcedure } from '../trpc/init.ts'
 import { actorOf } from './admin/actor.ts'
+
+/** Password and code tries share the log-in's per-account pace (as on the rest of the security page). */
+async function limitPerUser(ctx: Context, userId: string) {
+  if (!(await allowAttempt(ctx.limiter, RATE_RULES.login, `security:${userId}`))) {
+    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Please try again later.' })
+  }
+}
 
 export const privacyRouter = router({
   exports: authedProcedure.query(({ ctx }) => dataExportsOf(ctx.db, ctx.user.id)),
 
-  requestExport: authedProcedure.mutation(({ ctx }) => requestDataExport(ctx.db, ctx.user.id)),
+  /** Queues the export once the person has confirmed it is them (checked before anything is queued). */
+  requestExport: authedProcedure.input(requestExportInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
+    return requestDataExport(ctx.db, ctx.user.id)
+  }),
 
   requestExportFor: staffProcedure('admin')
     .input(exportForPersonInput)
     .mutation(({ ctx, input }) => requestDataExport(ctx.db, input.userId, actorOf(ctx.user))),
+
+  /** The scheduled deletion (if any), what stands in its way, and how this account confirms. */
+  deletion: authedProcedure.query(async ({ ctx }) => ({
+    ...(await deletionStatus(ctx.db, ctx.user.id)),
+    confirm: await confirmationMethod(ctx.db, ctx.user.id),
+  })),
+
+  /** E-mails a single-use code to an account without a password (15 minutes), for a deletion or an export. */
+  sendConfirmationCode: authedProcedure.input(confirmationCodeInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    const action = input?.action === 'export-data' ? 'download a copy of your data' : 'delete your account'
+    await sendConfirmationCode(ctx.db, ctx.user.id, action)
+    return { ok: true }
+  }),
+
+  requestDeletion: authedProcedure.input(deleteAccountInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    return requestAccountDeletion({
+      db: ctx.db,
+      userId: ctx.user.id,
+      publicUrl: ctx.config.publicUrl,
+      proof: input,
+      settings: twoFactorSettings(ctx.config),
+    })
+  }),
+
+  cancelDeletion: authedProcedure.mutation(({ ctx }) => cancelAccountDeletion(ctx.db, ctx.user.id)),
+
+  requestDeletionFor: staffProcedure('admin')
+    .input(deletionForPersonInput)
+    .mutation(({ ctx, input }) =>
+      requestAccountDeletion({
+        db: ctx.db,
+        userId: input.userId,
+        publicUrl: ctx.config.publicUrl,
+        staff: actorOf(ctx.user),
+      }),
+    ),
+
+  cancelDeletionFor: staffProcedure('admin')
+    .input(deletionForPersonInput)
+    .mutation(({ ctx, input }) => cancelAccountDeletion(ctx.db, input.userId, actorOf(ctx.user))),
 })

@@ -2,7 +2,15 @@
 // others). TOTP keys go out only while setting up, recovery codes only once, in the answer that turns it on.
 import { TRPCError } from '@trpc/server'
 import { staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
-import { disableTwoFactorInput, sessionIdInput, twoFactorCodeInput } from '../../src-shared/schemas/security.ts'
+import {
+  addPasskeyInput,
+  disableTwoFactorInput,
+  removePasskeyInput,
+  sessionIdInput,
+  twoFactorCodeInput,
+} from '../../src-shared/schemas/security.ts'
+import { confirmAction, confirmationMethod, sendConfirmationCode } from '../auth/confirm-action.ts'
+import { addPasskey, listPasskeys, passkeyRegistrationOptions, relyingParty, removePasskey } from '../auth/passkeys.ts'
 import { endOtherSessions, endOwnSession, listSessions } from '../auth/session-list.ts'
 import {
   confirmTotpEnrolment,
@@ -29,7 +37,38 @@ export const securityRouter = router({
     /** True when this account must set up two-factor before using the staff area (STAFF_2FA=required). */
     staffMustEnrol: ctx.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(ctx.user.role),
     sessions: await listSessions(ctx.db, ctx.user.id, ctx.session.id),
+    passkeys: await listPasskeys(ctx.db, ctx.user.id),
+    /** How a removal is confirmed: the password (or an app code), or an e-mailed code. */
+    confirm: await confirmationMethod(ctx.db, ctx.user.id),
   })),
+
+  /** Options for the browser to make a passkey (the challenge is kept server-side, single use, 2 minutes). */
+  passkeyOptions: authedProcedure.mutation(async ({ ctx }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    return passkeyRegistrationOptions(ctx.db, ctx.user, relyingParty(ctx.config.publicUrl, ctx.req?.headers.host))
+  }),
+
+  addPasskey: authedProcedure.input(addPasskeyInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    const rp = relyingParty(ctx.config.publicUrl, ctx.req?.headers.host)
+    // The schema bounds the JSON; SimpleWebAuthn checks it (its own types are wider than zod's output).
+    return addPasskey(ctx.db, ctx.user.id, input.name, input.response as never, rp)
+  }),
+
+  /** Removing a passkey needs a fresh proof: the password, an app code, or (no password) an e-mailed code. */
+  removePasskey: authedProcedure.input(removePasskeyInput).mutation(async ({ ctx, input }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
+    await removePasskey(ctx.db, ctx.user.id, input.passkeyId)
+    return { ok: true }
+  }),
+
+  /** E-mails a single-use code to an account without a password, to confirm removing a passkey. */
+  sendRemovalCode: authedProcedure.mutation(async ({ ctx }) => {
+    await limitPerUser(ctx, ctx.user.id)
+    await sendConfirmationCode(ctx.db, ctx.user.id, 'remove a passkey')
+    return { ok: true }
+  }),
 
   /** A new key for the authenticator app (its otpauth:// address for the QR code, and the key to type by hand). */
   startTotp: authedProcedure.mutation(async ({ ctx }) => {

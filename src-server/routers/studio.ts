@@ -1,5 +1,7 @@
-// The creator studio: creators only (creatorProcedure), and every course reached through its editor check
-// (flows/studio-*.ts call creators/course-team.ts): another creator's course, section or lesson is not found.
+// The creator studio: creators only (creatorProcedure); a course's procedures also admit its co-instructors and school
+// members (courseEditorProcedure), and every course is reached through its editor check (flows/studio-*.ts call
+// creators/course-team.ts, which asks creators/school-access.ts): another creator's course is not found, and a
+// school member whose role may not edit (finance, support) is refused.
 import { z } from 'zod'
 import {
   addLessonInput,
@@ -33,19 +35,19 @@ import {
   setStudioLessonPreview,
   studioLesson,
 } from '../flows/studio-curriculum.ts'
-import { creatorProcedure, router } from '../trpc/init.ts'
+import { courseEditorProcedure, creatorProcedure, router } from '../trpc/init.ts'
 
 export const studioRouter = router({
   standing: creatorProcedure.query(({ ctx }) => studioStanding(ctx.db, ctx.user.id, ctx.config.creatorLimits)),
 
   /** The categories a course can be filed under. */
-  categories: creatorProcedure.query(({ ctx }) => listCategoryChoices(ctx.db)),
+  categories: courseEditorProcedure.query(({ ctx }) => listCategoryChoices(ctx.db)),
 
   myCourses: creatorProcedure
     .input(studioListInput)
     .query(({ ctx, input }) => studioCourses(ctx.db, ctx.user.id, input)),
 
-  course: creatorProcedure
+  course: courseEditorProcedure
     .input(courseRef)
     .query(({ ctx, input }) => studioCourse(ctx.db, ctx.user.id, input.courseId)),
 
@@ -53,44 +55,44 @@ export const studioRouter = router({
     .input(studioCreateInput)
     .mutation(({ ctx, input }) => createStudioCourse(ctx.db, ctx.creator, input)),
 
-  updateCourse: creatorProcedure
+  updateCourse: courseEditorProcedure
     .input(studioCourseInput)
     .mutation(({ ctx, input }) => saveStudioCourse(ctx.db, ctx.user.id, input, ctx.storage)),
 
-  addSection: creatorProcedure
+  addSection: courseEditorProcedure
     .input(addSectionInput)
     .mutation(({ ctx, input }) => addStudioSection(ctx.db, ctx.user.id, input)),
 
-  renameSection: creatorProcedure
+  renameSection: courseEditorProcedure
     .input(renameSectionInput)
     .mutation(({ ctx, input }) => renameStudioSection(ctx.db, ctx.user.id, input)),
 
-  deleteSection: creatorProcedure
+  deleteSection: courseEditorProcedure
     .input(sectionRef)
     .mutation(({ ctx, input }) => deleteStudioSection(ctx.db, ctx.user.id, input, ctx.storage)),
 
-  arrange: creatorProcedure
+  arrange: courseEditorProcedure
     .input(arrangeInput)
     .mutation(({ ctx, input }) => arrangeStudioCurriculum(ctx.db, ctx.user.id, input)),
 
-  addLesson: creatorProcedure
+  addLesson: courseEditorProcedure
     .input(addLessonInput)
     .mutation(({ ctx, input }) => addStudioLesson(ctx.db, ctx.user.id, input)),
 
-  lesson: creatorProcedure
+  lesson: courseEditorProcedure
     .input(lessonRef)
     .query(({ ctx, input }) => studioLesson(ctx.db, ctx.user.id, input.courseId, input.lessonId)),
 
-  updateLesson: creatorProcedure
+  updateLesson: courseEditorProcedure
     .input(updateLessonInput)
     .mutation(({ ctx, input }) => saveStudioLesson(ctx.db, ctx.user.id, input, ctx.storage)),
 
   /** The builder's preview switch: the lesson opens for everyone once the course is published. */
-  setPreview: creatorProcedure
+  setPreview: courseEditorProcedure
     .input(lessonRef.extend({ isPreview: z.boolean() }))
     .mutation(({ ctx, input }) => setStudioLessonPreview(ctx.db, ctx.user.id, input)),
 
-  deleteLesson: creatorProcedure
+  deleteLesson: courseEditorProcedure
     .input(lessonRef)
     .mutation(({ ctx, input }) => deleteStudioLesson(ctx.db, ctx.user.id, input, ctx.storage)),
 })

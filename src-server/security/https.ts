@@ -19,12 +19,15 @@ const PROBES = new Set(['/livez', '/readyz', '/healthz'])
 export function registerCanonicalHost(
   app: FastifyInstance,
   env: Pick<Env, 'NODE_ENV'> & Partial<Pick<Env, 'PUBLIC_URL'>>,
+  /** A school's verified own domain (decision 0063) is served as it is, not sent to PUBLIC_URL. */
+  isSchoolHost: (host: string) => Promise<boolean> = async () => false,
 ): void {
   if (!servedOverHttps(env) || !env.PUBLIC_URL) return
   const canonical = new URL(env.PUBLIC_URL)
   app.addHook('onRequest', async (request, reply) => {
     const host = request.host?.toLowerCase()
     if (!host || host === canonical.host || PROBES.has(request.url.split('?')[0] ?? '')) return
+    if (await isSchoolHost(host)) return
     const safe = request.method === 'GET' || request.method === 'HEAD'
     // Concatenated, never resolved: a path such as '//evil.example/' must stay a path on our origin.
     const target = `${canonical.origin}${request.url.startsWith('/') ? request.url : '/'}`

@@ -48,6 +48,8 @@ export const RATE_RULES = {
   lessonPosts: { max: 10, windowMs: 10 * 60_000 },
   /** Reports of posts under lessons, per person. */
   lessonReports: { max: 20, windowMs: 60 * 60_000 },
+  /** Messages between members and instructors, per sender (issue 34). */
+  instructorMessages: { max: 10, windowMs: 10 * 60_000 },
 } satisfies Record<string, RateRule>
 
 /** The Fastify route config of upload routes: RATE_RULES.upload per client, refused in the uploads' wording. */
@@ -59,6 +61,19 @@ export const UPLOAD_ROUTE_LIMIT = {
       statusCode: 429,
       error: 'Too Many Requests',
       message: 'Too many uploads. Please try again later.',
+    }),
+  },
+}
+
+/** The one-click unsubscribe address (a mail client posts once; a person follows it once or twice). */
+export const UNSUBSCRIBE_ROUTE_LIMIT = {
+  rateLimit: {
+    max: 30,
+    timeWindow: 60_000,
+    errorResponseBuilder: () => ({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too many requests. Please try again later.',
     }),
   },
 }

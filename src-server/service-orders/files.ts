@@ -6,46 +6,15 @@ import { hasRole } from '../../src-shared/roles.ts'
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { detectImageType } from '../storage/image.ts'
+import { cleanFileName, detectDocumentType } from '../storage/document-type.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { notFound, type Viewer, visibleOrder } from './access.ts'
 
 export type FilePurpose = 'brief' | 'message' | 'delivery'
 
-const OFFICE_TYPES: Record<string, string> = {
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-  ppt: 'application/vnd.ms-powerpoint',
-}
-
-/** The type of a file by its content; the name's extension only tells which office format a container is. */
-export function detectDocumentType(bytes: Buffer, fileName: string): { mime: string; ext: string } | null {
-  const image = detectImageType(bytes)
-  if (image) return image
-  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b)
-  if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return { mime: 'application/pdf', ext: 'pdf' }
-  const ext = /\.([a-z]{3,4})$/i.exec(fileName)?.[1]?.toLowerCase() ?? ''
-  // Office Open XML: a ZIP whose directory lists [Content_Types].xml.
-  if (starts(0x50, 0x4b, 0x03, 0x04) && bytes.includes('[Content_Types].xml') && ['docx', 'xlsx', 'pptx'].includes(ext))
-    return { mime: OFFICE_TYPES[ext] as string, ext }
-  // Legacy Office: an OLE compound file.
-  if (starts(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1) && ['doc', 'xls', 'ppt'].includes(ext))
-    return { mime: OFFICE_TYPES[ext] as string, ext }
-  return null
-}
-
-/** A name safe to show and to send in Content-Disposition: no path, no control or quote characters. */
-export function cleanFileName(name: string, ext: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '')
-    .replace(/[^\w .()-]+/g, '_')
-    .slice(0, 120)
-    .trim()
-  return base || `file.${ext}`
-}
+// Judged by the same rules as every private document upload (instructor messages too).
+export { cleanFileName, detectDocumentType }
 
 /** Who may add a file of this purpose, and when: the buyer while the brief is open and in messages; staff the rest. */
 function mayUpload(order: Awaited<ReturnType<typeof visibleOrder>>, purpose: FilePurpose, asStaff: boolean) {

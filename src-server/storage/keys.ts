@@ -5,12 +5,16 @@ import { PRIVATE_PREFIX } from './storage.ts'
 export const UPLOAD_PREFIXES = {
   courseImages: 'courses/',
   avatars: 'avatars/',
+  /** A school's white-label logo (decision 0063). */
+  brandLogos: 'brands/',
   /** Private (never public, see PRIVATE_PREFIX): brief, message and delivery files of service orders. */
   serviceOrderFiles: `${PRIVATE_PREFIX}service-orders/`,
   /** Private too: lesson videos and attachments, served only by the learning routes after the access check. */
   lessons: `${PRIVATE_PREFIX}lessons/`,
   /** Private too: files attached to applications to teach (a CV or a sample video), read by staff and the applicant. */
   applications: `${PRIVATE_PREFIX}applications/`,
+  /** Private too: attachments of messages between members and instructors, read by the thread's two sides. */
+  instructorMessages: `${PRIVATE_PREFIX}instructor-messages/`,
 } as const
 
 export const ALL_UPLOAD_PREFIXES: readonly string[] = Object.values(UPLOAD_PREFIXES)

@@ -1,7 +1,8 @@
 // Deletes uploads no row points at any more: course images replaced or left behind by deleted courses, avatars
 // whose old file could not be matched (S3_PUBLIC_URL changed since) or whose removal failed. Meant to run daily
 // (a scheduled job). Only files older than `olderThan` go, so an image uploaded for a form that is not saved yet
-// survives; only the upload prefixes are listed, never the rest of a bucket that may be shared.
+// survives; only the upload prefixes are listed, never the rest of a bucket that may be shared. Rows that wait to be
+// claimed (a post image no post used) are deleted first once as old, so their files go too.
 import { sql } from 'kysely'
 import type { DB } from '../kernel/db.ts'
 import { ALL_UPLOAD_PREFIXES } from './keys.ts'
@@ -11,6 +12,7 @@ import { type FileStorage, isSafeKey } from './storage.ts'
 export const UPLOAD_URL_COLUMNS = [
   { table: 'courses', column: 'image_url' },
   { table: 'users', column: 'avatar_url' },
+  { table: 'school_brands', column: 'logo_url' },
   { table: 'instructors', column: 'image_url' },
   { table: 'services', column: 'image_url' },
   { table: 'testimonials', column: 'image_url' },
@@ -20,11 +22,19 @@ export const UPLOAD_URL_COLUMNS = [
   { table: 'service_order_files', column: 'storage_key' },
   { table: 'lessons', column: 'video_key' },
   { table: 'lesson_attachments', column: 'storage_key' },
+  { table: 'lesson_post_images', column: 'storage_key' },
+  { table: 'course_message_files', column: 'storage_key' },
   // jsonb { key, ... }: an application's attached file.
   { table: 'creator_applications', column: 'attachment' },
 ] as const
 
 export const UPLOAD_SWEEP_MIN_AGE_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Rows for uploads that wait for something to take them: a post image no question or answer used (post_id still null)
+ * once it is older than the sweep's age. The sweep deletes those rows first, so their files go in the same run.
+ */
+export const UNCLAIMED_UPLOAD_ROWS = [{ table: 'lesson_post_images', claimedBy: 'post_id' }] as const
 
 export interface SweepOptions {
   db: DB
@@ -39,6 +49,10 @@ export interface SweepResult {
   listed: number
   /** Keys deleted. */
   deleted: string[]
+  /** Unclaimed rows removed (UNCLAIMED_UPLOAD_ROWS). */
+  unclaimedRows: number
+  /** Staff lesson-video uploads released because no lesson uses them any more. */
+  releasedStaffUploads: number
   /** Unreferenced candidates that could not be deleted (logged; the next run tries again). */
   failed: string[]
 }
@@ -72,12 +86,35 @@ async function referencedKeys(db: DB): Promise<Set<string>> {
       if (value) for (const key of keysReferencedBy(value)) keys.add(key)
     }
   }
-  // A creator's finished video no lesson uses yet still counts against their plan: kept until they release it.
+  // A creator's finished video no lesson uses yet still counts against their plan: kept until they release it. An
+  // applicant's sample video is kept by its application (above), like a CV; one no application took goes.
   const { rows: stored } = await sql<{ key: string }>`
-    select storage_key as key from creator_uploads where status = 'stored' and storage_key is not null
+    select storage_key as key from creator_uploads
+    where status = 'stored' and storage_key is not null and purpose = 'lesson'
   `.execute(db)
   for (const { key } of stored) keys.add(key)
   return keys
+}
+
+/** A stored upload's HLS renditions live under their own prefix beside it (decision 0064): kept with it. */
+async function renditionPrefixes(db: DB): Promise<string[]> {
+  const { rows } = await sql<{ prefix: string }>`
+    select hls_prefix as prefix from creator_uploads where status = 'stored' and hls_prefix is not null
+  `.execute(db)
+  return rows.map((row) => row.prefix)
+}
+
+/**
+ * A lesson video staff uploaded is kept (with its renditions) while a lesson uses it; once none does (replaced, or
+ * never saved) and it is older than the sweep's age, its row is released, so its file and renditions go too.
+ */
+async function releaseUnusedStaffUploads(db: DB, olderThan: Date): Promise<number> {
+  const { numAffectedRows } = await sql`
+    update creator_uploads u set status = 'released'
+    where u.staff_upload and u.status = 'stored' and u.created_at < ${olderThan}
+      and not exists (select 1 from lessons l where l.video_key = u.storage_key)
+  `.execute(db)
+  return Number(numAffectedRows ?? 0)
 }
 
 export async function sweepUnreferencedUploads(options: SweepOptions): Promise<SweepResult> {
@@ -92,11 +129,19 @@ export async function sweepUnreferencedUploads(options: SweepOptions): Promise<S
       if (file.lastModified < olderThan && isSafeKey(file.key)) candidates.push(file.key)
     }
   }
-  const result: SweepResult = { listed, deleted: [], failed: [] }
+  const result: SweepResult = { listed, deleted: [], failed: [], unclaimedRows: 0, releasedStaffUploads: 0 }
+  for (const { table, claimedBy } of UNCLAIMED_UPLOAD_ROWS) {
+    const { numAffectedRows } = await sql`
+      delete from ${sql.table(table)} where ${sql.ref(claimedBy)} is null and created_at < ${olderThan}
+    `.execute(db)
+    result.unclaimedRows += Number(numAffectedRows ?? 0)
+  }
+  result.releasedStaffUploads = await releaseUnusedStaffUploads(db, olderThan)
   if (!candidates.length) return result
   const referenced = await referencedKeys(db)
+  const renditions = await renditionPrefixes(db)
   for (const key of candidates) {
-    if (referenced.has(key)) continue
+    if (referenced.has(key) || renditions.some((prefix) => key.startsWith(prefix))) continue
     try {
       await storage.remove(key)
       result.deleted.push(key)

@@ -6,14 +6,29 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { hasHadSubscription } from './repository.ts'
 
-/** The live Premium grant with the subscription and plan behind it (none for a staff grant), or undefined. */
+/**
+ * The live Premium grant with the subscription and plan behind it (none for a staff grant or a gift), or undefined.
+ * A gifted plan (decision 0050) has no subscription: its grant's order line names the plan (gift_plan_name).
+ */
 export function currentSubscription(db: DB, userId: string, now = clock.now()) {
   return (
     db
       .selectFrom('access_grants')
       .leftJoin('subscriptions as s', 's.id', 'access_grants.subscription_id')
       .leftJoin('plans as p', 'p.id', 's.plan_id')
-      .select(['s.plan_id', 'p.name', 's.billing_cycle', 's.status', 's.renews_at', 'access_grants.ends_at'])
+      .leftJoin('order_items as gift_line', (join) =>
+        join.onRef('gift_line.id', '=', 'access_grants.order_item_id').on('access_grants.subscription_id', 'is', null),
+      )
+      .leftJoin('plans as gift_plan', 'gift_plan.id', 'gift_line.plan_id')
+      .select([
+        's.plan_id',
+        'p.name',
+        's.billing_cycle',
+        's.status',
+        's.renews_at',
+        'access_grants.ends_at',
+        'gift_plan.name as gift_plan_name',
+      ])
       .where('access_grants.user_id', '=', userId)
       .where('access_grants.kind', '=', 'premium')
       .where(isLive(now))
@@ -48,6 +63,11 @@ export async function entitlementsOf(db: DB, user: { id: string }, now = clock.n
           }
         : null,
     renewsAt: subscription?.renews_at?.toISOString() ?? null,
+    /** Premium given as a gift: the plan's name and the day it ends (it never renews). */
+    gift:
+      subscription && !subscription.plan_id && subscription.gift_plan_name
+        ? { planName: subscription.gift_plan_name, endsAt: subscription.ends_at?.toISOString() ?? null }
+        : null,
     courseIds,
     /** One free trial per user: pricing says when the next plan starts paid. */
     trialAvailable: !hadSubscription,
@@ -59,6 +79,7 @@ export const NO_ENTITLEMENTS = {
   isPremium: false,
   plan: null,
   renewsAt: null,
+  gift: null,
   courseIds: [] as string[],
   trialAvailable: true,
 }

@@ -246,3 +246,15 @@ export async function endManualSubscription(
   await settleSubscription(trx, subscriptionId)
   return true
 }
+
+/** The Stripe customers the person's plans were billed to (distinct ids; none for manual or PayPal plans). */
+export async function stripeCustomersOf(db: DB, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('stripe_customer_id')
+    .distinct()
+    .where('user_id', '=', userId)
+    .where('stripe_customer_id', 'is not', null)
+    .execute()
+  return rows.flatMap((row) => (row.stripe_customer_id ? [row.stripe_customer_id] : []))
+}

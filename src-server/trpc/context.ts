@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { ResolveSession, SessionInfo, SessionUser } from '../auth/types.ts'
 import { paymentsAdapter } from '../flows/payment-rails.ts'
+import { siteUrlForHost } from '../flows/school-domain.ts'
 import { type AppConfig, defaultAppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { createMemoryLimiter, type RateLimiter } from '../security/rate-limit.ts'
@@ -51,6 +52,11 @@ function withCaller(
 ) {
   return {
     ...deps,
+    /**
+     * The origin of links and return URLs for this request: the school's verified domain when the request came on
+     * it (decision 0063), else PUBLIC_URL. Staff and studio mails keep config.publicUrl.
+     */
+    publicUrl: deps.publicUrl,
     user: caller.user,
     session: caller.session,
     clientIp: caller.clientIp ?? 'local',
@@ -83,7 +89,9 @@ export function makeCreateContext(
     const caller = { clientIp: req.ip, log: req.log }
     try {
       const { user, session } = await resolveSession(req, res)
-      return { ...withCaller(deps, { ...caller, user, session }), req, res }
+      // On a school's verified domain, the links this request mails and Stripe's return pages stay on it.
+      const publicUrl = await siteUrlForHost(db, config.publicUrl, req.host)
+      return { ...withCaller(deps, { ...caller, user, session }), publicUrl, req, res }
     } catch (sessionError) {
       return { ...withCaller(deps, { ...caller, user: null, session: null }), req, res, sessionError }
     }

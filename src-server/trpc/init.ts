@@ -5,6 +5,7 @@ import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { hasRole, type Role, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import { coInstructsAny } from '../creators/course-invites.ts'
 import { findCreator } from '../creators/repository.ts'
+import { belongsToAnySchool } from '../creators/school-team.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import type { Context } from './context.ts'
 import { publicErrorShape } from './error-shape.ts'
@@ -52,6 +53,10 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, user: ctx.user, session: ctx.session } })
 })
 
+/** With STAFF_2FA=required: an admin or owner (by role) who has not set up a second factor. */
+const staffTwoFactorMissing = (ctx: { config: Context['config']; user: { role: Role; twoFactorEnabled?: boolean } }) =>
+  ctx.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(ctx.user.role) && !ctx.user.twoFactorEnabled
+
 /**
  * Staff with at least `minRole` (viewer < editor < admin < super_admin). Checked on the server, always. With
  * STAFF_2FA=required an admin or owner without a second factor is refused (PRECONDITION_FAILED) until they set one up.
@@ -61,16 +66,32 @@ export function staffProcedure(minRole: Exclude<Role, 'customer'>) {
     if (!hasRole(ctx.user.role, minRole)) {
       throw new TRPCError({ code: 'FORBIDDEN', message: 'You do not have permission to do that' })
     }
-    if (
-      ctx.config.staffTwoFactor === 'required' &&
-      staffRoleNeedsTwoFactor(ctx.user.role) &&
-      !ctx.user.twoFactorEnabled
-    ) {
+    if (staffTwoFactorMissing(ctx)) {
       throw new TRPCError({ code: 'PRECONDITION_FAILED', message: AUTH_MESSAGES.staffTwoFactorRequired })
     }
     return next()
   })
 }
+
+/**
+ * Signed-in users whose staff role may widen what a procedure lets them do (moderating any course's questions,
+ * editing any course's drip schedule), while course members and instructors use it too. The staff 2FA rule applies to
+ * that reach as it does to staffProcedure: with STAFF_2FA=required an admin or owner without a second factor acts as
+ * a customer (their own courses and enrolments still work), and a refusal only their staff role would have lifted
+ * answers PRECONDITION_FAILED with the same message as the staff area.
+ */
+export const staffReachProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  if (!staffTwoFactorMissing(ctx)) return next()
+  const result = await next({ ctx: { ...ctx, user: { ...ctx.user, role: 'customer' as Role } } })
+  if (!result.ok) {
+    const error = toPublicTRPCError(result.error)
+    if (error instanceof TRPCError && (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND')) {
+      throw new TRPCError({ code: 'PRECONDITION_FAILED', message: AUTH_MESSAGES.staffTwoFactorRequired })
+    }
+    throw error
+  }
+  return result
+})
 
 /**
  * Creators only (an approved application; a capability of a customer account, never implied by a staff role);
@@ -83,13 +104,13 @@ export const creatorProcedure = authedProcedure.use(async ({ ctx, next }) => {
 })
 
 /**
- * A course's editors: creators, and co-instructors who are not creators (decision 0038: an accepted invitation gives
- * studio access to that course only). ctx.creator is null for a co-instructor; every procedure still asks
+ * A course's editors: creators, co-instructors who are not creators (decision 0038: an accepted invitation gives
+ * studio access to that course only) and school members (decision 0057: their role decides, per course). ctx.creator is null for a co-instructor; every procedure still asks
  * creators/course-team.ts assertCourseRole for the course at hand (another's course answers NOT_FOUND).
  */
 export const courseEditorProcedure = authedProcedure.use(async ({ ctx, next }) => {
   const creator = await findCreator(ctx.db, ctx.user.id)
-  if (!creator && !(await coInstructsAny(ctx.db, ctx.user.id))) {
+  if (!creator && !(await coInstructsAny(ctx.db, ctx.user.id)) && !(await belongsToAnySchool(ctx.db, ctx.user.id))) {
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Only approved creators can use the studio' })
   }
   return next({ ctx: { ...ctx, creator } })

@@ -42,7 +42,11 @@ const listOfLines = z.array(z.string().trim().min(1).max(300)).max(50)
 export const courseInput = z.object({
   title: z.string().trim().min(1, REQUIRED_FIELDS).max(200),
   description: z.string().trim().min(1, REQUIRED_FIELDS).max(5000),
+  /** The price in USD ('0': not sold in USD); with priceGbp, both 0 or empty: free (decision 0069). */
   price: priceText,
+  /** The price in GBP ('' or '0': not sold in GBP). */
+  priceGbp: priceText.or(z.literal('')).default(''),
+  /** The struck-through price, in the course's list currency. */
   originalPrice: priceText.or(z.literal('')).default(''),
   categoryId: z.uuid('Please choose a category'),
   instructorName: z.string().trim().max(120).default(''),

@@ -1,6 +1,6 @@
 // Cart and checkout inputs. Items are referenced by id only: strict objects refuse any extra key (a price).
 import { z } from 'zod'
-import { BILLING_CYCLES, type CartItemInput, CHECKOUT_METHODS } from '../cart.ts'
+import { BILLING_CYCLES, type CartItemInput, CHECKOUT_METHODS, COURSE_CHANNELS } from '../cart.ts'
 import { CURRENCIES } from '../money.ts'
 
 export {
@@ -10,6 +10,8 @@ export {
   type CartItemInput,
   CHECKOUT_METHODS,
   type CheckoutMethodValue,
+  COURSE_CHANNELS,
+  type CourseChannel,
   cartItemKey,
   PAYMENT_MESSAGES,
   PAYMENT_METHODS,
@@ -18,7 +20,14 @@ export {
 } from '../cart.ts'
 
 export const cartItemInput = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('course'), courseId: z.string().trim().min(1).max(120) }),
+  z.strictObject({
+    kind: z.literal('course'),
+    courseId: z.string().trim().min(1).max(120),
+    /** The currency the buyer pays in; a course not sold in it is sold in the one it has (decision 0069). */
+    currency: z.enum(CURRENCIES).optional(),
+    /** How the buyer reached the course page (analytics' channels); any other value is a direct sale. */
+    from: z.enum(COURSE_CHANNELS).optional().catch(undefined),
+  }),
   z.strictObject({ kind: z.literal('service_package'), packageId: z.uuid() }),
   z.strictObject({
     kind: z.literal('plan'),

@@ -115,8 +115,12 @@ export const curriculumSectionSchema = z.object({
 
 /** A published course's page: the public `catalog.course` answer (null: the not-found variant). */
 export const courseDetailSchema = courseCardSchema.extend({
+  /** Someone answers the course's messages (false for a house course): the page offers "Message the instructor". */
+  takesMessages: z.boolean(),
   /** A creator's one-line pitch ('' for house courses): the hero shows it instead of the description. */
   subtitle: z.string(),
+  /** What a buyer pays in each currency, minor units (null: not sold in it; both null: free), decision 0069. */
+  prices: z.object({ USD: z.number().int().nullable(), GBP: z.number().int().nullable() }),
   /** A creator course's description, written in Markdown, rendered and sanitised on the server (null: house course). */
   descriptionHtml: z.string().nullable(),
   studentsCount: z.number().int(),

@@ -11,6 +11,7 @@ export const CATEGORIES_MAX = 5
 export const REAPPLY_AFTER_DAYS = 30
 /** A CV or other PDF attached to an application. */
 export const APPLICATION_PDF_MAX_BYTES = 10 * 1024 * 1024
+export { APPLICATION_VIDEO_MAX_BYTES } from '../creator-applications.ts'
 
 export const APPLICATION_MESSAGES = {
   submitted: 'Thank you! Your application was sent. We reply by e-mail, usually within a week.',
@@ -72,8 +73,16 @@ export const applicationInput = z.object({
     .min(PROPOSAL_MIN, `Proposal must be at least ${PROPOSAL_MIN} characters.`)
     .max(PROPOSAL_MAX, `Proposal must be at most ${PROPOSAL_MAX} characters.`),
   links: linksSchema,
-  /** The upload route's answer for an attached file: its key and name. */
-  attachment: z.object({ key: z.string().min(1).max(300), name: z.string().trim().max(200) }).nullish(),
+  /**
+   * The attached file: a CV by the PDF route's answer (its key and name), or a sample video by its tus upload id
+   * (one the applicant finished uploading with the purpose "application").
+   */
+  attachment: z
+    .union([
+      z.object({ key: z.string().min(1).max(300), name: z.string().trim().max(200) }),
+      z.object({ uploadId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/), name: z.string().trim().max(200) }),
+    ])
+    .nullish(),
 })
 export type ApplicationInput = z.infer<typeof applicationInput>
 

@@ -2,3 +2,25 @@
 import { z } from 'zod'
 
 export const exportForPersonInput = z.object({ userId: z.uuid('Choose a person') })
+
+/**
+ * A fresh proof for a sensitive action: the password, or a code (from the authenticator app, or e-mailed to an account
+ * without a password). The server decides which it accepts (auth/confirm-action.ts).
+ */
+export const actionProofInput = z.object({
+  password: z.string().max(128).optional(),
+  code: z.string().trim().max(32, 'That code is too long').optional(),
+})
+export type ActionProofInput = z.infer<typeof actionProofInput>
+
+/** "Delete my account" is confirmed with a fresh proof. */
+export const deleteAccountInput = actionProofInput
+export type DeleteAccountInput = ActionProofInput
+/** "Download my data" is confirmed with a fresh proof too: a copy of everything is worth as much as the account. */
+export const requestExportInput = actionProofInput
+
+/** Which action an e-mailed confirmation code is for (only the e-mail's wording differs). */
+export const confirmationCodeInput = z
+  .object({ action: z.enum(['delete-account', 'export-data']).default('delete-account') })
+  .optional()
+export const deletionForPersonInput = z.object({ userId: z.uuid('Choose a person') })

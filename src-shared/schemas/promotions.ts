@@ -2,7 +2,14 @@
 // discount, dates in the wrong order, a code with NUL or 10,000 characters) is refused here with a clear message.
 import { z } from 'zod'
 import { CURRENCIES } from '../money.ts'
-import { COUPON_KINDS, COUPON_SCOPES, normaliseCode } from '../promotions.ts'
+import {
+  COUPON_KINDS,
+  COUPON_MESSAGES,
+  COUPON_SCOPES,
+  normaliseCode,
+  PLAN_COUPON_DURATIONS,
+  PLAN_COUPON_MAX_MONTHS,
+} from '../promotions.ts'
 
 export * from '../promotions.ts'
 
@@ -54,6 +61,18 @@ export const couponInput = z
       .nullable()
       .default(null),
     firstPurchaseOnly: z.boolean().default(false),
+    /** A plan coupon's duration (Stripe's): the first payment, N months, or every renewal. */
+    planDuration: z
+      .enum(PLAN_COUPON_DURATIONS, { error: COUPON_MESSAGES.planDurationRequired })
+      .nullable()
+      .default(null),
+    planDurationMonths: z
+      .number(COUPON_MESSAGES.planDurationMonths)
+      .int(COUPON_MESSAGES.planDurationMonths)
+      .min(1, COUPON_MESSAGES.planDurationMonths)
+      .max(PLAN_COUPON_MAX_MONTHS, COUPON_MESSAGES.planDurationMonths)
+      .nullable()
+      .default(null),
   })
   .superRefine((input, ctx) => {
     if (input.kind === 'percent' && input.percentOff === null) {
@@ -67,6 +86,19 @@ export const couponInput = z
     }
     if (input.appliesTo === 'courses' && input.courseIds.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['courseIds'], message: 'Choose at least one course' })
+    }
+    if (input.appliesTo === 'plans') {
+      if (!input.planDuration) {
+        ctx.addIssue({ code: 'custom', path: ['planDuration'], message: COUPON_MESSAGES.planDurationRequired })
+      }
+      if (input.planDuration === 'repeating' && input.planDurationMonths === null) {
+        ctx.addIssue({ code: 'custom', path: ['planDurationMonths'], message: COUPON_MESSAGES.planDurationMonths })
+      }
+      if (input.planDuration !== 'repeating' && input.planDurationMonths !== null) {
+        ctx.addIssue({ code: 'custom', path: ['planDurationMonths'], message: COUPON_MESSAGES.planDurationMonths })
+      }
+    } else if (input.planDuration !== null || input.planDurationMonths !== null) {
+      ctx.addIssue({ code: 'custom', path: ['planDuration'], message: COUPON_MESSAGES.planDurationOnlyForPlans })
     }
     if (input.appliesTo === 'creator' && !input.creatorId) {
       ctx.addIssue({ code: 'custom', path: ['creatorId'], message: 'Choose the creator' })

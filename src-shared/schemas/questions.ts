@@ -34,3 +34,10 @@ export const reportInput = postRef.extend({ reason: z.string().trim().min(1, 'Sa
 export const hideInput = postRef.extend({ hidden: z.boolean() })
 export const digestInput = z.object({ courseId: courseIdSchema, optOut: z.boolean() })
 export const digestRef = z.object({ courseId: courseIdSchema })
+/** The moderators' queue of reported posts: staff editors see every course, instructors their own. */
+export const reportQueueInput = z.object({ courseId: courseIdSchema.optional() })
+export const dismissReportsInput = postRef
+/** Images in posts: at most this many bytes, judged by content (PNG, JPEG, GIF, WebP). */
+export const POST_IMAGE_MAX_BYTES = 5 * 1024 * 1024
+/** Where a post's image is served; the Markdown of a post refers to it by this path. */
+export const POST_IMAGE_PATH = '/api/learn/post-images/'

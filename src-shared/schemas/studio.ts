@@ -2,7 +2,6 @@
 import { z } from 'zod'
 import { COURSE_LEVELS } from '../constants.ts'
 import { LESSON_DURATION_MESSAGE, LESSON_DURATION_PATTERN } from '../lesson-duration.ts'
-import { CURRENCIES } from '../money.ts'
 import { STUDIO_LIMITS, STUDIO_MESSAGES, STUDIO_STATES } from '../studio.ts'
 import { parseVideoUrl, VIDEO_URL_MESSAGE } from '../video-url.ts'
 import { COURSE_IMAGE_REFUSED } from './admin.ts'
@@ -68,8 +67,9 @@ export const studioCourseInput = z.object({
     .trim()
     .max(500)
     .regex(/^(\/[\w./-]*|https?:\/\/\S+)?$/, COURSE_IMAGE_REFUSED),
-  price: studioPrice,
-  currency: z.enum(CURRENCIES),
+  /** The price in USD and in GBP ('' or 0: not sold in that currency; both: free), decision 0069. */
+  priceUsd: studioPrice,
+  priceGbp: studioPrice,
   certificate: z.boolean(),
 })
 export type StudioCourseInput = z.input<typeof studioCourseInput>

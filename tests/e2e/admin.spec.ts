@@ -91,6 +91,8 @@ test.describe('the owner manages a course', () => {
     db,
     request,
   }) => {
+    // A whole course's life in one journey (~90 steps): over 30 s on a busy 2-core machine.
+    test.setTimeout(90_000)
     await adminLogin(page, OWNER_EMAIL, OWNER_PASSWORD)
     await expect(page.getByText('Login Successful')).toBeVisible()
     await expect(page.getByText('Welcome to the admin dashboard!')).toBeVisible()
@@ -203,6 +205,8 @@ test.describe('the owner manages a course', () => {
 
 test.describe('team', () => {
   test('an invited editor joins from the e-mailed link and meets the role limits', async ({ page, db, browser }) => {
+    // Two browsers, an e-mail, a join, role limits and a removal: over 30 s on a busy 2-core machine.
+    test.setTimeout(90_000)
     await adminLogin(page, OWNER_EMAIL, OWNER_PASSWORD)
     await expect(page).toHaveURL(/\/admin$/)
     await page

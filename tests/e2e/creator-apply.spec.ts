@@ -1,13 +1,15 @@
 // Applying to teach as people do it: a visitor on /teach is sent to sign up and comes back to the form, applies
-// with a CV; another customer applies from a phone (390 px); staff filter the queue, decline the first with a reason
+// with a CV; another customer applies from a phone (390 px) with a sample video sent over tus; staff filter the queue, decline the first with a reason
 // and approve the second, who then finds the Studio link in the user menu. The course page's instructor card leads
 // to the instructor's profile and its courses.
+import path from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
 const PHONE = { width: 390, height: 844 }
+const SAMPLE_VIDEO = path.resolve('public/media/promo-1.mp4')
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 const PROPOSAL =
   'A practical course on writing SQL for analytics: joins, window functions, and query plans, for analysts who ' +
@@ -15,7 +17,7 @@ const PROPOSAL =
   'on a real public data set, and short quizzes along the way.'
 
 /** Fills and sends the application form on /teach/apply. */
-async function apply(page: Page, headline: string, categories: string[], attachment?: Buffer) {
+async function apply(page: Page, headline: string, categories: string[], attachment?: Buffer, video?: string) {
   await page.getByLabel('Headline / expertise').fill(headline)
   for (const name of categories) await page.getByRole('checkbox', { name }).check()
   const proposal = page.getByLabel('Your proposal: what course, for whom')
@@ -31,8 +33,13 @@ async function apply(page: Page, headline: string, categories: string[], attachm
   await page.getByLabel('YouTube').fill('https://www.youtube.com/@someone')
   if (attachment) {
     await page
-      .getByLabel('A CV or a sample video (optional)')
+      .getByLabel('Your CV (PDF)')
       .setInputFiles({ name: 'cv.pdf', mimeType: 'application/pdf', buffer: attachment })
+  }
+  if (video) {
+    // The lesson videos' uploader (tus): progress, then the server's check of the file.
+    await page.getByLabel('Or a sample video (MP4, MOV or WebM, up to 500 MB)').setInputFiles(video)
+    await expect(page.getByText(`${path.basename(video)} uploaded.`)).toBeVisible({ timeout: 20_000 })
   }
   await page.getByRole('button', { name: 'Send application' }).click()
   await expect(page).toHaveURL('/teach/application')
@@ -100,8 +107,13 @@ test('a visitor signs up to apply, staff decline one application and approve ano
   await second.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
   await expect(second.getByRole('button', { name: 'Send application' })).toBeVisible()
   expect(await noSideScroll(second)).toBeLessThanOrEqual(PHONE.width)
-  await apply(second, 'Photographer and editor', ['Design'])
+  await apply(second, 'Photographer and editor', ['Design'], undefined, SAMPLE_VIDEO)
   expect(await noSideScroll(second)).toBeLessThanOrEqual(PHONE.width)
+  const sample = await second.request.get(
+    (await second.getByRole('link', { name: 'promo-1.mp4' }).getAttribute('href'))!,
+  )
+  expect(sample.status()).toBe(200)
+  expect(sample.headers()['content-type']).toBe('video/mp4')
 
   // Staff: the queue, filtered; the first application is declined with a reason.
   const staff = await staffPage(browser, baseURL!, db)

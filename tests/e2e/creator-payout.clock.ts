@@ -4,6 +4,7 @@
 // job runs. The Earnings page, the statement, the fake Stripe's transfers and staff finance then all show the same
 // cents: the creator's share of what the buyer paid after the coupon.
 import { readFile } from 'node:fs/promises'
+import { sql } from 'kysely'
 import { awaitTransfer, createFromCart } from '../../src-server/flows/cart-order.ts'
 import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { refundOrder } from '../../src-server/flows/refunds.ts'
@@ -12,7 +13,10 @@ import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse, sell } from '../support/earnings.ts'
 import { callerAs, createUser } from '../support/factories.ts'
 import { shopCaller } from '../support/shop.ts'
-import { advanceServerClock, expect, signInAs, test } from './fixtures.ts'
+import { advanceServerClock, expect, followServerClock, signInAs, test } from './fixtures.ts'
+
+// The clock specs share one server whose clock the earlier ones moved on: this process follows it.
+test.beforeEach(({ page, baseURL }) => followServerClock(page, baseURL as string))
 
 /** The fake Stripe's secret key, from the run's list of secrets (scripts/e2e-server.ts writes it there). */
 async function fakeStripeKey(): Promise<string> {
@@ -117,7 +121,12 @@ test('after the hold and the month’s job the creator is paid exactly the kept 
   expect(listed.data.map((transfer) => [transfer.amount, transfer.currency])).toEqual([[6079, 'usd']])
 
   // The sale month's statement: the coupon sale at its discounted share, the refunded one and its reversal.
-  const saleMonth = new Date(now.getTime() - 31 * 86_400_000).toISOString().slice(0, 7)
+  // The ledger dates its transactions by the database's clock (created_at defaults to now()), which the server's moved
+  // clock does not move: the sale's statement is the database's current month.
+  const { rows: months } = await sql<{
+    month: string
+  }>`select to_char(now() at time zone 'UTC', 'YYYY-MM') as month`.execute(db)
+  const saleMonth = months[0]?.month as string
   const statement = await page.request.get(`/api/studio/statements/${saleMonth}.csv`)
   expect(statement.ok()).toBe(true)
   const csv = await statement.text()

@@ -1,11 +1,14 @@
 // "Download my data" in the browser (issue 28): a customer with a paid order asks for their data on Account →
-// Security; the export job runs (the server's clock moved a minute, TEST_CLOCK), the page offers the ZIP, and the ZIP
+// Security, confirming with their password (a wrong one is refused and nothing is queued); the export job runs (the server's clock moved a minute, TEST_CLOCK), the page offers the ZIP, and the ZIP
 // holds the order's invoice PDF and their learning progress.
 import { readFile } from 'node:fs/promises'
 import { strFromU8, unzipSync } from 'fflate'
 import { ownedCourse, sell } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
-import { advanceServerClock, expect, signInAs, test } from './fixtures.ts'
+import { advanceServerClock, expect, followServerClock, signInAs, test } from './fixtures.ts'
+
+// The clock specs share one server whose clock the earlier ones moved on: this process follows it.
+test.beforeEach(({ page, baseURL }) => followServerClock(page, baseURL as string))
 
 test('a customer downloads their data: the ZIP holds their invoice and their progress', async ({
   page,
@@ -24,6 +27,12 @@ test('a customer downloads their data: the ZIP holds their invoice and their pro
 
   await page.goto('/account/security')
   const section = page.getByRole('region', { name: 'Download my data' })
+  // A fresh proof first: a wrong password is refused, and nothing is prepared.
+  await section.getByLabel('Your password').fill('not-my-password')
+  await section.getByRole('button', { name: 'Download my data' }).click()
+  await expect(section.getByRole('alert')).toContainText('That password is not right.')
+  await expect(section.getByRole('list', { name: 'Your data exports' })).toHaveCount(0)
+  await section.getByLabel('Your password').fill(sale.buyer.password)
   await section.getByRole('button', { name: 'Download my data' }).click()
   await expect(page.getByText('We are preparing your data')).toBeVisible()
   await expect(section.getByRole('button', { name: 'Being prepared…' })).toBeDisabled()

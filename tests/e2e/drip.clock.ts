@@ -4,7 +4,10 @@
 
 import { createUser } from '../support/factories.ts'
 import { studioCourseOf } from '../support/studio.ts'
-import { expect, serverNow, signInAs, test } from './fixtures.ts'
+import { expect, followServerClock, serverNow, signInAs, test } from './fixtures.ts'
+
+// The clock specs share one server whose clock the earlier ones moved on: this process follows it.
+test.beforeEach(({ page, baseURL }) => followServerClock(page, baseURL as string))
 
 const DAY = 86_400
 

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/types.ts'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
+import * as clock from '../../src-server/kernel/clock.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import { createSessionToken, createUser, type TestUser } from '../support/factories.ts'
 import { recordSecrets, watchForSecrets } from './secrets.ts'
@@ -116,7 +117,22 @@ export async function advanceServerClock(page: Page, baseURL: string, seconds: n
   })
   if (!response.ok()) throw new Error(`The test clock refused: ${response.status()} ${await response.text()}`)
   const body = (await response.json()) as { now: string; ran: string[] }
+  // This process's clock keeps step, so what the spec writes afterwards (factories, orders) is dated as the server.
+  await followServerClock(page, baseURL)
   return { now: new Date(body.now), ran: body.ran }
+}
+
+/**
+ * Sets this test process's clock (src-server/kernel/clock.ts, used by the factories' server code) to the server's:
+ * the clock specs share one server whose clock earlier specs moved on, so a plan bought or a sale recorded by the
+ * spec itself must carry the server's time, not the wall clock's. Call it first in every clock spec.
+ */
+export async function followServerClock(page: Page, baseURL: string) {
+  const server = await serverNow(page, baseURL)
+  clock.resetClock()
+  if (!server) return
+  const ahead = Math.floor((server.getTime() - Date.now()) / 1000)
+  if (ahead > 0) await clock.advanceClock(ahead)
 }
 
 export { expect } from '@playwright/test'

@@ -11,6 +11,7 @@ import { grant } from '../../src-server/access/ledger.ts'
 import { record } from '../../src-server/audit/repository.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
 import { listLessonIds } from '../../src-server/catalog/repository-lessons.ts'
+import { ensureSchool } from '../../src-server/creators/schools.ts'
 import { issueOrderInvoice } from '../../src-server/orders/invoices.ts'
 import { seedBundle } from '../support/bundles.ts'
 import { createUser } from '../support/factories.ts'
@@ -42,6 +43,10 @@ export interface Seeded {
   quizLessonId?: string
   /** For the customer: a published bundle of two courses they do not hold. */
   bundleSlug?: string
+  /** The creator's school's public address (creator visitors). */
+  schoolSlug?: string
+  /** For the creator: a learner's conversation about their studio course (issue 34). */
+  messageThreadId?: string
 }
 
 export interface RouteEntry {
@@ -137,12 +142,27 @@ export const ROUTES: RouteEntry[] = [
   { file: 'teach.apply.tsx', url: '/teach/apply', as: 'customer' },
   { file: 'bundles.$slug.tsx', url: (seeded) => `/bundles/${seeded.bundleSlug}`, as: 'customer' },
   { file: 'teach.application.tsx', url: '/teach/application', as: 'customer' },
+  // Messages to instructors (issue 34): the seeded course has no instructor on the site, so the page says so.
+  { file: '_auth/account_.messages.tsx', url: '/account/messages', as: 'customer' },
+  { file: '_auth/account_.messages_.$courseId.tsx', url: `/account/messages/${OWNED_COURSE}`, as: 'customer' },
+  { file: 'studio/messages.index.tsx', url: '/studio/messages', as: 'creator' },
+  {
+    file: 'studio/messages.$threadId.tsx',
+    url: (seeded) => `/studio/messages/${seeded.messageThreadId}`,
+    as: 'creator',
+  },
+  { file: 'admin/_staff/messages.tsx', url: '/admin/messages', as: 'staff' },
 
   { file: 'studio/profile.tsx', url: '/studio/profile', as: 'creator' },
   { file: 'studio/earnings.tsx', url: '/studio/earnings', as: 'creator' },
+  { file: 'studio/analytics.tsx', url: '/studio/analytics', as: 'creator' },
   { file: 'studio/payouts.tsx', url: '/studio/payouts', as: 'creator' },
   { file: 'studio/bundles.tsx', url: '/studio/bundles', as: 'creator' },
   { file: 'studio/coupons.tsx', url: '/studio/coupons', as: 'creator' },
+  { file: 'studio/reported-posts.tsx', url: '/studio/reported-posts', as: 'creator' },
+  { file: 'studio/live.tsx', url: '/studio/live', as: 'creator' },
+  { file: '_auth/live.tsx', url: '/live', as: 'customer' },
+  { file: '_auth/live_.manage.tsx', url: '/live/manage', as: 'staff' },
 
   { file: 'admin/_staff/index.tsx', url: '/admin', as: 'staff' },
   { file: 'admin/_staff/courses.tsx', url: '/admin/courses', as: 'staff' },
@@ -153,6 +173,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'admin/_staff/audit.tsx', url: '/admin/audit', as: 'staff' },
   { file: 'admin/_staff/outbox.tsx', url: '/admin/outbox', as: 'staff' },
   { file: 'admin/_staff/reviews.tsx', url: '/admin/reviews', as: 'staff' },
+  { file: 'admin/_staff/reported-posts.tsx', url: '/admin/reported-posts', as: 'staff' },
   { file: 'admin/_staff/service-orders.tsx', url: '/admin/service-orders', as: 'staff' },
   {
     file: 'admin/_staff/service-orders_.$id.tsx',
@@ -161,6 +182,7 @@ export const ROUTES: RouteEntry[] = [
   },
   { file: 'admin/_staff/creator-applications.tsx', url: '/admin/creator-applications', as: 'staff' },
   { file: 'admin/_staff/finance.tsx', url: '/admin/finance', as: 'staff' },
+  { file: 'admin/_staff/analytics.tsx', url: '/admin/analytics', as: 'staff' },
   { file: 'admin/_staff/coupons.tsx', url: '/admin/coupons', as: 'staff' },
   {
     file: 'admin/_staff/creator-applications_.$id.tsx',
@@ -198,6 +220,17 @@ export const ROUTES: RouteEntry[] = [
   },
   // An invitation to co-teach with a token that matches none: the page says so.
   { file: '_auth/course-invite.tsx', url: '/course-invite?token=not-a-real-token', as: 'customer' },
+  // A creator's school and team (issue 36): the owner's page (the school made on first use), an invitation whose
+  // token matches none, a member's page of a school they are not on, and the creator's school's public page.
+  { file: 'studio/school.tsx', url: '/studio/school', as: 'creator' },
+  { file: 'studio/domain.tsx', url: '/studio/domain', as: 'creator' },
+  // A school's API keys (decision 0060): the page says when the plan has no API.
+  { file: 'studio/api.tsx', url: '/studio/api', as: 'creator' },
+  { file: 'studio/sso.tsx', url: '/studio/sso', as: 'creator' },
+  { file: 'studio/webhooks.tsx', url: '/studio/webhooks', as: 'creator' },
+  { file: '_auth/school-invite.tsx', url: '/school-invite?token=not-a-real-token', as: 'customer' },
+  { file: '_auth/member.$schoolId.tsx', url: '/member/00000000-0000-4000-8000-000000000000', as: 'customer' },
+  { file: 's.$slug.tsx', url: (seeded) => `/s/${seeded.schoolSlug}`, as: 'creator' },
   { file: 'admin/_staff/course-reviews.tsx', url: '/admin/course-reviews', as: 'staff' },
   {
     file: 'admin/_staff/course-reviews_.$id.tsx',
@@ -259,6 +292,19 @@ export async function contextFor(
     // An approved creator with their instructor profile, owning a draft course in the studio.
     seeded.studioCourseId = await studioCourseOf(db, user.id)
     seeded.quizLessonId = await addQuizLesson(db, seeded.studioCourseId)
+    const learner = await createUser(db, { firstName: 'Lena', lastName: 'Learner' })
+    const thread = await db
+      .insertInto('course_message_threads')
+      .values({ course_id: seeded.studioCourseId, member_id: learner.id, subject: 'A question about lesson 1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db
+      .insertInto('course_messages')
+      .values({ thread_id: thread.id, author_id: learner.id, from_instructor: false, body: 'How do I start?' })
+      .execute()
+    seeded.messageThreadId = thread.id
+    // The creator's school (decision 0057), for its public page.
+    seeded.schoolSlug = (await ensureSchool(db, user.id)).slug
   } else if (as === 'customer') {
     const stamp = Date.now().toString(36).toUpperCase()
     const orderId = await placeOrder(db, {

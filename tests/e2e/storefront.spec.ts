@@ -183,6 +183,34 @@ test.describe('course catalogue', () => {
     await expect(page.getByTestId('course-card').first()).toContainText('React')
   })
 
+  test('a search result opens the course page marked from search, and its cart line keeps it; browsing marks catalogue', async ({
+    page,
+    login,
+    db,
+  }) => {
+    const user = await login()
+    await page.goto('/courses?search=react')
+    // A priced course (a free one is enrolled in, not added to the cart).
+    const card = page
+      .getByTestId('course-card')
+      .filter({ hasNot: page.getByText('Free', { exact: true }) })
+      .first()
+    const title = (await card.getByRole('heading').textContent())!.trim()
+    await card.getByRole('heading').getByRole('link').click()
+    await expect(page).toHaveURL(/\/courses\/[^/?]+\?from=search$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+    await page.getByRole('main').getByRole('button', { name: 'Add to Cart' }).first().click()
+    await expect(page.getByRole('main').getByRole('button', { name: 'Added to Cart' }).first()).toBeVisible()
+    const lines = await db.selectFrom('cart_items').select(['kind', 'channel']).where('user_id', '=', user.id).execute()
+    expect(lines).toEqual([{ kind: 'course', channel: 'search' }])
+
+    // A category's listing (no search term) is browsing the catalogue.
+    await page.goto('/courses/category/development')
+    await page.getByTestId('course-card').first().getByRole('heading').getByRole('link').click()
+    await expect(page).toHaveURL(/\/courses\/[^/?]+\?from=catalogue$/)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  })
+
   test('pagination moves through pages; Previous is disabled on page 1', async ({ page, request }) => {
     const page2 = await trpc<SearchResult>(request, 'catalog.search', { page: 2 })
     await page.goto('/courses')
@@ -388,9 +416,10 @@ test.describe('contact page', () => {
 })
 
 test.describe('information pages', () => {
-  test('privacy and terms have nine sections; privacy links to cookies', async ({ page }) => {
+  test('privacy has eleven sections and terms nine; privacy links to cookies', async ({ page }) => {
     await page.goto('/privacy')
-    await expect(page.locator('main h2')).toHaveCount(9)
+    // Nine, and the deletion of one's account and the processors (decision 0053).
+    await expect(page.locator('main h2')).toHaveCount(11)
     await page.getByRole('link', { name: 'Cookie Policy' }).first().click()
     await expect(page).toHaveURL('/cookies')
     await page.goto('/terms')

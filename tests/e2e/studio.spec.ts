@@ -61,8 +61,7 @@ test.describe('creator studio', () => {
     await page.getByLabel('Subtitle').fill('Built on a phone')
     await page.getByLabel('Description').fill('# About\n\nA course built end to end in the studio.')
     await page.getByLabel("What you'll learn (one per line)").fill('Sections\nLessons')
-    await page.getByLabel('Amount (0 for free)').fill('19.99')
-    await page.getByLabel('Currency').selectOption('GBP')
+    await page.getByLabel('Price in GBP (£)').fill('19.99')
     await page.getByRole('button', { name: 'Save details' }).click()
     await expect(page.getByText('Course saved')).toBeVisible()
     const row = await db

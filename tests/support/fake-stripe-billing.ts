@@ -18,6 +18,41 @@ export interface FakePrice {
   product: string
 }
 
+/** Stripe's Coupon (API 2025-10-29.clover): an amount or a percentage off, for one invoice, N months, or always. */
+export interface FakeCoupon {
+  id: string
+  object: 'coupon'
+  amount_off: number | null
+  percent_off: number | null
+  currency: string | null
+  duration: 'once' | 'repeating' | 'forever'
+  duration_in_months: number | null
+  max_redemptions: number | null
+  times_redeemed: number
+  name: string | null
+  metadata: Record<string, string>
+  valid: boolean
+  created: number
+  livemode: false
+}
+
+/** Stripe's Discount: a coupon applied to a subscription, from `start` until `end` (null: no end). */
+export interface FakeDiscount {
+  id: string
+  object: 'discount'
+  coupon: FakeCoupon
+  customer: string
+  subscription: string
+  start: number
+  end: number | null
+}
+
+/** What a coupon takes off an amount (never more than the amount). */
+export function couponAmount(coupon: Pick<FakeCoupon, 'amount_off' | 'percent_off'>, amount: number): number {
+  if (coupon.amount_off !== null) return Math.min(coupon.amount_off, amount)
+  return Math.min(amount, Math.round((amount * (coupon.percent_off ?? 0)) / 100))
+}
+
 export interface FakeSubscription {
   id: string
   object: 'subscription'
@@ -34,6 +69,8 @@ export interface FakeSubscription {
   cancellation_details: { reason: string | null; comment: string | null }
   metadata: Record<string, string>
   latest_invoice: string | null
+  /** The ids of the discounts in force (Stripe's `discounts` since API 2025-03-31.basil). */
+  discounts: string[]
   items: {
     object: 'list'
     data: { id: string; quantity: 1; current_period_start: number; current_period_end: number; price: FakePrice }[]
@@ -47,7 +84,11 @@ export interface FakeInvoice {
   status: 'paid' | 'open'
   amount_due: number
   amount_paid: number
+  subtotal: number
   total: number
+  /** The discount each applied discount took off this invoice. */
+  total_discount_amounts: { amount: number; discount: string }[]
+  discounts: string[]
   currency: string
   billing_reason: string
   hosted_invoice_url: string
@@ -71,6 +112,8 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
   const invoices = new Map<string, FakeInvoice>()
   const products = new Map<string, { id: string; name: string }>()
   const portalSessions = new Map<string, { id: string; customer: string; return_url: string }>()
+  const coupons = new Map<string, FakeCoupon>()
+  const discounts = new Map<string, FakeDiscount>()
   const trialWarned = new Set<string>()
   const snapshot = (sub: FakeSubscription) => structuredClone(sub)
 
@@ -78,6 +121,12 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
     const date = new Date(from * 1000)
     if (interval === 'year') date.setUTCFullYear(date.getUTCFullYear() + 1)
     else date.setUTCMonth(date.getUTCMonth() + 1)
+    return Math.floor(date.getTime() / 1000)
+  }
+
+  const addMonths = (from: number, months: number) => {
+    const date = new Date(from * 1000)
+    date.setUTCMonth(date.getUTCMonth() + months)
     return Math.floor(date.getTime() / 1000)
   }
 
@@ -89,8 +138,33 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
     return customer
   }
 
-  function invoice(sub: FakeSubscription, amount: number, reason: string, period: { start: number; end: number }) {
+  /**
+   * The subscription's discounts that cover an invoice for a period starting at `start`: a `once` discount covers the
+   * first invoice with something to pay and is then removed; a `repeating` one each invoice until its end.
+   */
+  function discountFor(sub: FakeSubscription, amount: number, start: number) {
+    const applied: { amount: number; discount: string }[] = []
+    let left = amount
+    for (const discountId of [...sub.discounts]) {
+      const discount = discounts.get(discountId)
+      if (!discount) continue
+      if (discount.end !== null && start >= discount.end) {
+        sub.discounts = sub.discounts.filter((d) => d !== discountId)
+        continue
+      }
+      if (amount <= 0) continue
+      const off = couponAmount(discount.coupon, left)
+      left -= off
+      applied.push({ amount: off, discount: discountId })
+      if (discount.coupon.duration === 'once') sub.discounts = sub.discounts.filter((d) => d !== discountId)
+    }
+    return applied
+  }
+
+  function invoice(sub: FakeSubscription, subtotal: number, reason: string, period: { start: number; end: number }) {
     const customer = customers.get(sub.customer)!
+    const applied = discountFor(sub, subtotal, period.start)
+    const amount = subtotal - applied.reduce((sum, d) => sum + d.amount, 0)
     const paid = amount === 0 || !customer.failPayments
     const inv: FakeInvoice = {
       id: id('in'),
@@ -99,7 +173,10 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
       status: paid ? 'paid' : 'open',
       amount_due: amount,
       amount_paid: paid ? amount : 0,
+      subtotal,
       total: amount,
+      total_discount_amounts: applied,
+      discounts: applied.map((d) => d.discount),
       currency: sub.items.data[0]!.price.currency,
       billing_reason: reason,
       hosted_invoice_url: `${baseUrl()}/invoice/${sub.id}`,
@@ -110,7 +187,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
         type: 'subscription_details',
         subscription_details: { subscription: sub.id, metadata: { ...sub.metadata } },
       },
-      lines: { object: 'list', data: [{ amount, description: reason, period }] },
+      lines: { object: 'list', data: [{ amount: subtotal, description: reason, period }] },
       status_transitions: { paid_at: paid ? now : null },
     }
     invoices.set(inv.id, inv)
@@ -126,6 +203,53 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
     customers,
     subscriptions,
     invoices,
+    coupons,
+    discounts,
+    /** A customer for this e-mail (made if new), as Checkout makes one for a plan. */
+    customerFor,
+
+    /** DELETE /v1/customers/:id: Stripe cancels the customer's subscriptions at once; false for an unknown id. */
+    deleteCustomer(customerId: string): boolean {
+      if (!customers.has(customerId)) return false
+      for (const sub of [...subscriptions.values()].filter((s) => s.customer === customerId)) {
+        if (!['canceled', 'incomplete_expired'].includes(sub.status)) billing.cancelNow(sub.id)
+      }
+      customers.delete(customerId)
+      return true
+    },
+
+    /** POST /v1/coupons: an error message for what Stripe refuses. */
+    createCoupon(params: Record<string, Loose>): FakeCoupon | string {
+      const duration = params.duration ?? 'once'
+      if (!['once', 'repeating', 'forever'].includes(duration)) return `Invalid duration: ${duration}`
+      const amountOff = params.amount_off !== undefined ? Number(params.amount_off) : null
+      const percentOff = params.percent_off !== undefined ? Number(params.percent_off) : null
+      if ((amountOff === null) === (percentOff === null)) return 'Coupons require either amount_off or percent_off.'
+      if (amountOff !== null && (!Number.isInteger(amountOff) || amountOff <= 0 || !params.currency))
+        return 'amount_off must be a positive integer with a currency.'
+      if (percentOff !== null && !(percentOff > 0 && percentOff <= 100)) return 'percent_off must be in (0, 100].'
+      const months = params.duration_in_months !== undefined ? Number(params.duration_in_months) : null
+      if ((duration === 'repeating') !== (months !== null) || (months !== null && !(months >= 1)))
+        return 'duration_in_months is required for, and only for, a repeating coupon.'
+      const coupon: FakeCoupon = {
+        id: params.id ?? id('coupon'),
+        object: 'coupon',
+        amount_off: amountOff,
+        percent_off: percentOff,
+        currency: params.currency ?? null,
+        duration,
+        duration_in_months: months,
+        max_redemptions: params.max_redemptions ? Number(params.max_redemptions) : null,
+        times_redeemed: 0,
+        name: params.name ?? null,
+        metadata: params.metadata ?? {},
+        valid: true,
+        created: now,
+        livemode: false,
+      }
+      coupons.set(coupon.id, coupon)
+      return coupon
+    },
     get now() {
       return now
     },
@@ -158,6 +282,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
         cancellation_details: { reason: null, comment: null },
         metadata: { ...(params.subscription_data?.metadata ?? {}) },
         latest_invoice: null,
+        discounts: [],
         items: {
           object: 'list',
           data: [
@@ -178,6 +303,24 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
         },
       }
       subscriptions.set(sub.id, sub)
+      // The session's coupon becomes the subscription's discount (a repeating one ends N months after it starts).
+      const coupon = coupons.get(params.discounts?.[0]?.coupon ?? '')
+      if (coupon?.valid) {
+        coupon.times_redeemed++
+        if (coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions) coupon.valid = false
+        const end = coupon.duration === 'repeating' ? addMonths(start, coupon.duration_in_months ?? 1) : null
+        const discount: FakeDiscount = {
+          id: id('di'),
+          object: 'discount',
+          coupon: { ...coupon },
+          customer: customer.id,
+          subscription: sub.id,
+          start,
+          end,
+        }
+        discounts.set(discount.id, discount)
+        sub.discounts = [discount.id]
+      }
       const inv = invoice(sub, trialEnd ? 0 : amount, 'subscription_create', { start, end: periodEnd })
       emit('customer.subscription.created', snapshot(sub), now)
       emitInvoice(inv)

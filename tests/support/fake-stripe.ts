@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
-import { createBilling, type FakeBilling } from './fake-stripe-billing.ts'
+import { couponAmount, createBilling, type FakeBilling, type FakeCoupon } from './fake-stripe-billing.ts'
 import { createConnect, type FakeConnect } from './fake-stripe-connect.ts'
 
 export interface FakeStripeOptions {
@@ -97,6 +97,8 @@ export interface FakeStripe {
   failNextCreate(message?: string): void
   /** The next subscription cancel (DELETE /v1/subscriptions/:id) answers with this Stripe error; it runs on. */
   failNextCancel(message?: string): void
+  /** The next customer delete (DELETE /v1/customers/:id) answers 500, as in an outage; later ones run on. */
+  failNextCustomerDelete(): void
   /** Marks a session paid as Stripe does when the customer pays (a subscription gets an id). */
   completeSession(id: string, paymentStatus?: Session['payment_status']): Session
   /** `created` defaults to the next tick of the test clock: every event is later than the one before. */
@@ -143,6 +145,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const invoicePayments = new Map<string, string>()
   let failure: string | null = null
   let cancelFailure: string | null = null
+  let customerDeleteFailure = false
   let intentReadFailure = false
   let lastCreated = 0
   const tick = (at: number) => {
@@ -285,6 +288,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     failNextCancel(message = 'This subscription cannot be canceled right now.') {
       cancelFailure = message
     },
+    failNextCustomerDelete() {
+      customerDeleteFailure = true
+    },
     completeSession(sessionId, paymentStatus = 'paid') {
       const session = sessions.get(sessionId)
       if (!session) throw new Error(`No such session ${sessionId}`)
@@ -369,7 +375,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         return send(response, 400, stripeError(message, 'idempotency_error'))
       }
       const params = parseForm(body)
-      const session = createSession(params, fake.url, lineItems)
+      const session = createSession(params, fake.url, lineItems, (couponId) => fake.billing.coupons.get(couponId))
       sessions.set(session.id, session)
       createParams.set(session.id, params)
       sessionKeys.set(session.id, typeof key === 'string' ? key : null)
@@ -475,6 +481,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       cancelFailure = null
       return send(response, 400, stripeError(message))
     }
+    if (request.method === 'DELETE' && customerDeleteFailure && url.pathname.startsWith('/v1/customers/')) {
+      customerDeleteFailure = false
+      return send(response, 500, stripeError('An error occurred with our connection to Stripe.', 'api_error'))
+    }
     const idempotencyHeader = typeof idempotencyKey === 'string' ? idempotencyKey : undefined
     const connectAnswer = connected.handle(request.method ?? 'GET', url, parseForm(body), idempotencyHeader)
     if (connectAnswer) return send(response, connectAnswer.status, connectAnswer.body, connectAnswer.type)
@@ -507,16 +517,24 @@ export function parseForm(body: string): Record<string, Loose> {
   return root
 }
 
-function createSession(params: Record<string, Loose>, baseUrl: string, lineItems: Map<string, LineItem[]>): Session {
+function createSession(
+  params: Record<string, Loose>,
+  baseUrl: string,
+  lineItems: Map<string, LineItem[]>,
+  couponOf: (id: string) => FakeCoupon | undefined,
+): Session {
   const items: LineItem[] = (params.line_items ?? []).map((item: Loose) => ({
     name: item.price_data?.product_data?.name ?? 'Item',
     amount: Number(item.price_data?.unit_amount ?? 0) * Number(item.quantity ?? 1),
     interval: item.price_data?.recurring?.interval ?? null,
   }))
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0)
+  // A coupon (discounts[0][coupon]) takes its amount (or percentage) off the first payment.
+  const coupon = params.discounts?.[0]?.coupon ? couponOf(params.discounts[0].coupon) : undefined
+  const discount = coupon ? couponAmount(coupon, subtotal) : 0
   // Stripe Tax stand-in: 20% on top when automatic_tax is enabled.
-  const tax = params.automatic_tax?.enabled === 'true' ? Math.round(subtotal * 0.2) : 0
-  const total = subtotal + tax
+  const tax = params.automatic_tax?.enabled === 'true' ? Math.round((subtotal - discount) * 0.2) : 0
+  const total = subtotal - discount + tax
   const sessionId = id('cs')
   lineItems.set(sessionId, items)
   const now = Math.floor(Date.now() / 1000)
@@ -525,7 +543,7 @@ function createSession(params: Record<string, Loose>, baseUrl: string, lineItems
     object: 'checkout.session',
     amount_subtotal: subtotal,
     amount_total: total,
-    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: tax },
+    total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: tax },
     cancel_url: params.cancel_url ?? null,
     client_reference_id: params.client_reference_id ?? null,
     created: now,
@@ -597,6 +615,26 @@ async function handleBilling(
 ): Promise<{ status: number; body: unknown; type?: string } | undefined> {
   const { billing } = fake
   const params = parseForm(body)
+  const customerPath = /^\/v1\/customers\/([\w-]+)$/.exec(url.pathname)
+  if (customerPath && method === 'DELETE') {
+    // Stripe's answer for a deleted customer; deleting it again is a 404 like any unknown id.
+    const customerId = customerPath[1]!
+    if (!billing.deleteCustomer(customerId)) {
+      return {
+        status: 404,
+        body: {
+          error: {
+            message: `No such customer: '${customerId}'`,
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'id',
+          },
+        },
+      }
+    }
+    // The subscriptions' customer.subscription.deleted is queued: the next flush delivers it.
+    return { status: 200, body: { id: customerId, object: 'customer', deleted: true } }
+  }
   const subPath = /^\/v1\/subscriptions\/([\w-]+)$/.exec(url.pathname)
   if (subPath && method === 'DELETE') {
     // Its customer.subscription.deleted is queued: the next flush delivers it (not from inside a webhook's call).
@@ -624,6 +662,10 @@ async function handleBilling(
   if (method === 'GET' && url.pathname === '/v1/invoices') {
     const data = billing.invoicesOf(url.searchParams.get('customer') ?? '')
     return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/invoices' } }
+  }
+  if (method === 'POST' && url.pathname === '/v1/coupons') {
+    const coupon = billing.createCoupon(params)
+    return typeof coupon === 'string' ? { status: 400, body: stripeError(coupon) } : { status: 200, body: coupon }
   }
   if (method === 'POST' && url.pathname === '/v1/products') {
     const product = billing.createProduct(params)

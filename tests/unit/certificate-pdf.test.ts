@@ -17,6 +17,7 @@ const view = (overrides: Partial<CertificateView>): CertificateView => ({
   pdfUrl: '/api/certificates/0b6c1c0e-2f7e-4a57-9d1e-3c1f2b9a8e11/pdf',
   linkedInUrl: null,
   gradePercent: null,
+  issuer: null,
   ...overrides,
 })
 

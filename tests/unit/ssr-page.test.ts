@@ -33,7 +33,7 @@ describe('server-rendered page', () => {
     expect(isServerRendered('/admin/login')).toBe(true)
     for (const path of ['/admin', '/admin/orders', '/account', '/account/premium', '/documents/invoice/1'])
       expect(isServerRendered(path), path).toBe(false)
-    for (const path of ['/learn/c', '/auth/callback', '/payment', '/payment-success'])
+    for (const path of ['/learn/c', '/auth/callback', '/payment', '/payment-success', '/school-invite', '/member/s1'])
       expect(isServerRendered(path), path).toBe(false)
   })
 

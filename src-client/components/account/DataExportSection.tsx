@@ -1,18 +1,25 @@
-// "Download my data" (issue 28): ask for a copy of everything the shop holds about you; a job builds the ZIP within
-// a minute or two and e-mails you; it is listed here to download for 7 days. The server checks it is yours.
+// "Download my data" (issue 28): ask for a copy of everything the shop holds about you, confirmed with a fresh proof
+// (the password, an app code, or an e-mailed code for an account without a password: as for deleting the account);
+// a job builds the ZIP within a minute or two and e-mails you; it is listed here to download for 7 days. The server
+// checks the proof before queueing anything, and that the download is yours.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { requestExportInput } from '#shared/schemas/privacy.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { FormAlert } from '../ui/form.tsx'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify } from '../ui/toaster.tsx'
+import { type ConfirmMethod, emailedCodeToasts, ProofFields, proofFromForm } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' })
 const STATUS = { pending: 'Being prepared…', ready: 'Ready', failed: 'Failed: please ask again', expired: 'Expired' }
 
-export function DataExportSection() {
+export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const exports = useQuery({
@@ -20,25 +27,62 @@ export function DataExportSection() {
     // While one is being prepared, look again every few seconds.
     refetchInterval: (query) => (query.state.data?.some((row) => row.status === 'pending') ? 5000 : false),
   })
-  const ask = useMutation(
-    trpc.privacy.requestExport.mutationOptions({
-      onSuccess: async () => {
-        notify('success', 'We are preparing your data', 'We will e-mail you when it is ready to download.')
-        await queryClient.invalidateQueries({ queryKey: trpc.privacy.exports.queryKey() })
-      },
-      onError: (error) => notify('error', 'Could not ask for your data', errorMessage(error)),
-    }),
+  const [error, setError] = useState<string | null>(null)
+  const [codeSent, setCodeSent] = useState(false)
+  const ask = useMutation(trpc.privacy.requestExport.mutationOptions())
+  const sendCode = useMutation(
+    trpc.privacy.sendConfirmationCode.mutationOptions(emailedCodeToasts(() => setCodeSent(true))),
   )
   const pending = exports.data?.some((row) => row.status === 'pending') ?? false
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const formElement = event.currentTarget
+    const parsed = requestExportInput.safeParse(proofFromForm(new FormData(formElement)))
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please check the form')
+    if (!parsed.data.password && !parsed.data.code) {
+      return setError(confirm.hasPassword ? 'Enter your password to confirm it is you.' : 'Enter the code to confirm.')
+    }
+    setError(null)
+    try {
+      await ask.mutateAsync(parsed.data)
+      formElement.reset()
+      setCodeSent(false)
+      notify('success', 'We are preparing your data', 'We will e-mail you when it is ready to download.')
+      await queryClient.invalidateQueries({ queryKey: trpc.privacy.exports.queryKey() })
+    } catch (caught) {
+      setError(errorMessage(caught, 'An error occurred. Please try again.'))
+    }
+  }
 
   return (
     <SectionCard
       title="Download my data"
       description="A ZIP of everything we hold about you: profile, orders with their invoices, learning, reviews, service orders and, if you teach, your courses and earnings."
     >
-      <button type="button" className={button()} disabled={ask.isPending || pending} onClick={() => ask.mutate()}>
-        {pending ? 'Being prepared…' : 'Download my data'}
-      </button>
+      <form
+        {...SCRIPT_ONLY_FORM}
+        onSubmit={onSubmit}
+        noValidate
+        aria-label="Confirm and download my data"
+        className={css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })}
+      >
+        {error ? <FormAlert>{error}</FormAlert> : null}
+        {pending ? null : (
+          <ProofFields
+            confirm={confirm}
+            onSendCode={() => sendCode.mutate({ action: 'export-data' })}
+            sending={sendCode.isPending}
+            codeSent={codeSent}
+            explain="Your account has no password: we e-mail you a single-use code to confirm it is you."
+          />
+        )}
+        <div>
+          <button type="submit" className={button()} disabled={ask.isPending || pending}>
+            {pending ? 'Being prepared…' : ask.isPending ? 'Checking…' : 'Download my data'}
+          </button>
+        </div>
+      </form>
       {exports.isPending ? (
         <LoadingState label="Loading your exports…" />
       ) : exports.isError ? (

@@ -31,3 +31,16 @@ export function SectionCard({
     </section>
   )
 }
+
+/** One listed item on the security page (a signed-in session, a passkey): its text, then its action. */
+export const securityRow = css({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: '3',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'control',
+  p: '3',
+})

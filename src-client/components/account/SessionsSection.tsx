@@ -8,7 +8,7 @@ import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { EmptyState } from '../ui/states.tsx'
 import { notify } from '../ui/toaster.tsx'
-import { SectionCard } from './SectionCard.tsx'
+import { SectionCard, securityRow } from './SectionCard.tsx'
 
 type Session = RouterOutputs['security']['overview']['sessions'][number]
 
@@ -50,21 +50,7 @@ export function SessionsSection({ sessions }: { sessions: Session[] }) {
       ) : (
         <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })} aria-label="Signed-in sessions">
           {sessions.map((session) => (
-            <li
-              key={session.id}
-              data-testid="session-row"
-              className={css({
-                display: 'flex',
-                flexWrap: 'wrap',
-                gap: '3',
-                alignItems: 'center',
-                justifyContent: 'space-between',
-                borderWidth: '1px',
-                borderColor: 'line',
-                borderRadius: 'control',
-                p: '3',
-              })}
-            >
+            <li key={session.id} data-testid="session-row" className={securityRow}>
               <div className={css({ minW: '0' })}>
                 <p className={css({ fontWeight: 'semibold' })}>
                   {session.browser} on {session.system}

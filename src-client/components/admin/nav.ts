@@ -3,6 +3,7 @@ import type { StaffRole } from '#shared/roles.ts'
 /** The admin sidebar; each entry shows only to roles that may use it (the server enforces the same). */
 export const adminNav = [
   { to: '/admin', label: 'Dashboard', minRole: 'viewer' },
+  { to: '/admin/analytics', label: 'Analytics', minRole: 'viewer' },
   { to: '/admin/courses', label: 'Courses', minRole: 'viewer' },
   { to: '/admin/categories', label: 'Categories', minRole: 'viewer' },
   { to: '/admin/users', label: 'Team Members', minRole: 'viewer' },
@@ -12,6 +13,7 @@ export const adminNav = [
   { to: '/admin/outbox', label: 'Outbox', minRole: 'admin' },
   { to: '/admin/reviews', label: 'Reviews', minRole: 'viewer' },
   { to: '/admin/course-reviews', label: 'Course reviews', minRole: 'viewer' },
+  { to: '/admin/messages', label: 'Reported messages', minRole: 'editor' },
   { to: '/admin/creator-applications', label: 'Creator applications', minRole: 'viewer' },
   { to: '/admin/finance', label: 'Finance', minRole: 'admin' },
   { to: '/admin/coupons', label: 'Coupons', minRole: 'viewer' },

@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { errorCode } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import type { CourseChannel } from '#shared/cart.ts'
 import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { notify, notifyError } from '../ui/toaster.tsx'
@@ -15,14 +16,20 @@ type Size = 'sm' | 'md' | 'lg'
 export function CourseCartButton({
   courseId,
   priceMinor,
+  currency,
   size = 'md',
   fullWidth = false,
+  from,
 }: {
   courseId: string
   /** 0 makes it Enrol for free. */
   priceMinor?: number
+  /** The currency the buyer chose (a course priced in both); left out: the course's own. */
+  currency?: 'USD' | 'GBP'
   size?: Size
   fullWidth?: boolean
+  /** How the buyer reached the course (a catalogue search or browsing): kept on the cart line for analytics. */
+  from?: CourseChannel
 }) {
   const owned = useEntitlements().data?.courseIds.includes(courseId)
   const width = fullWidth ? css({ w: 'full' }) : undefined
@@ -34,7 +41,7 @@ export function CourseCartButton({
     )
   }
   if (priceMinor === 0) return <EnrolFreeButton courseId={courseId} size={size} className={width} />
-  return <AddCourseButton courseId={courseId} size={size} className={width} />
+  return <AddCourseButton courseId={courseId} currency={currency} from={from} size={size} className={width} />
 }
 
 function EnrolFreeButton({ courseId, size, className }: { courseId: string; size: Size; className?: string }) {
@@ -64,8 +71,25 @@ function EnrolFreeButton({ courseId, size, className }: { courseId: string; size
   )
 }
 
-function AddCourseButton({ courseId, size, className }: { courseId: string; size: Size; className?: string }) {
-  const { state, add } = useAddToCart({ kind: 'course', courseId })
+function AddCourseButton({
+  courseId,
+  currency,
+  from,
+  size,
+  className,
+}: {
+  courseId: string
+  currency?: 'USD' | 'GBP'
+  from?: CourseChannel
+  size: Size
+  className?: string
+}) {
+  const { state, add } = useAddToCart({
+    kind: 'course',
+    courseId,
+    ...(currency ? { currency } : {}),
+    ...(from ? { from } : {}),
+  })
   const width = className
   return (
     <button

@@ -36,6 +36,8 @@ export function Catalogue({
     return <ErrorState title="Failed to load courses" error={query.error} onRetry={() => query.refetch()} />
   const result = query.data
   const changeFilter: FilterChange = (patch) => onChange({ ...patch, page: undefined })
+  // A search term makes the results a search; otherwise the buyer is browsing (analytics' channels).
+  const from = search.search ? 'search' : 'catalogue'
   return (
     <Container className={css({ py: '10' })}>
       <div
@@ -91,7 +93,10 @@ export function Catalogue({
                   key={course.id}
                   course={course}
                   priority={index === 0}
-                  cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="sm" />}
+                  from={from}
+                  cartAction={
+                    <CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="sm" from={from} />
+                  }
                 />
               ))}
             </div>

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router'
 import { lazy, type ReactNode, Suspense, useRef, useState } from 'react'
 import { formatDuration } from '#client/lib/format.ts'
 import type { CourseCard as CourseCardData } from '#client/lib/types.ts'
+import type { CourseChannel } from '#shared/cart.ts'
 import { capitalise } from '#shared/constants.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
@@ -22,8 +23,11 @@ export function CourseCard({
   cartAction,
   previewCartAction,
   priority = false,
+  from,
 }: {
   course: CourseCardData
+  /** The catalogue's cards: the course page's address says how the buyer got there (`?from=`), for analytics. */
+  from?: CourseChannel
   preview?: boolean
   /** The first card above the fold: its image is the page's largest paint, fetched first and not lazily. */
   priority?: boolean
@@ -44,7 +48,13 @@ export function CourseCard({
         _hover: { transform: 'translateY(-2px)' },
       })}
     >
-      <Link to="/courses/$courseId" params={{ courseId: course.id }} tabIndex={-1} aria-hidden>
+      <Link
+        to="/courses/$courseId"
+        params={{ courseId: course.id }}
+        search={from ? { from } : {}}
+        tabIndex={-1}
+        aria-hidden
+      >
         <SafeImage
           src={course.image}
           alt={course.title}
@@ -70,6 +80,7 @@ export function CourseCard({
           <Link
             to="/courses/$courseId"
             params={{ courseId: course.id }}
+            search={from ? { from } : {}}
             className={css({ _hover: { color: 'accent' } })}
           >
             {course.title}

@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useId, useState } from 'react'
 import { useDateFormat } from '#client/lib/local-date.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { capitalise } from '#shared/constants.ts'
-import { formatMoney } from '#shared/money.ts'
+import { soldIn } from '#shared/course-prices.ts'
+import { type Currency, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
@@ -13,10 +14,30 @@ export function hoursOfContent(minutes: number): string {
   return `${hours} ${hours === 1 ? 'hour' : 'hours'}`
 }
 
-/** The course page's price and purchase box. `cartAction` is where the cart's Add to Cart button goes. */
-export function PurchaseBox({ course, cartAction }: { course: Course; cartAction?: ReactNode }) {
+/**
+ * The course page's price and purchase box. `cartAction` is where the cart's Add to Cart button goes, given the
+ * currency the buyer chose: a course priced in USD and GBP offers both ("Pay in"), and the server charges the price
+ * in the chosen one (decision 0069).
+ */
+export function PurchaseBox({
+  course,
+  cartAction,
+}: {
+  course: Course
+  cartAction?: ReactNode | ((currency: Currency) => ReactNode)
+}) {
   const formatDate = useDateFormat()
-  const discounted = course.originalPriceMinor !== null && course.originalPriceMinor > course.priceMinor
+  const currencies = soldIn(course.prices)
+  const [chosen, setChosen] = useState<Currency>(
+    currencies.includes(course.currency as Currency) ? (course.currency as Currency) : (currencies[0] ?? 'USD'),
+  )
+  const currencyField = useId()
+  const shownPrice = course.prices[chosen] ?? course.priceMinor
+  const shownCurrency = course.prices[chosen] === null ? course.currency : chosen
+  const discounted =
+    shownCurrency === course.currency &&
+    course.originalPriceMinor !== null &&
+    course.originalPriceMinor > course.priceMinor
   return (
     <aside
       aria-label="Purchase"
@@ -36,7 +57,7 @@ export function PurchaseBox({ course, cartAction }: { course: Course; cartAction
       <div className={css({ p: '6', display: 'grid', gap: '4' })}>
         <p className={css({ display: 'flex', alignItems: 'baseline', gap: '3' })}>
           <span className={css({ fontSize: '3xl', fontWeight: 'extrabold' })} data-testid="course-price">
-            {course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency)}
+            {shownPrice === 0 ? 'Free' : formatMoney(shownPrice, shownCurrency)}
           </span>
           {discounted && course.originalPriceMinor !== null ? (
             <>
@@ -48,7 +69,21 @@ export function PurchaseBox({ course, cartAction }: { course: Course; cartAction
             </>
           ) : null}
         </p>
-        {cartAction}
+        {currencies.length > 1 ? (
+          <div className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
+            <label htmlFor={currencyField}>Pay in</label>
+            <select
+              id={currencyField}
+              value={chosen}
+              onChange={(event) => setChosen(event.target.value === 'GBP' ? 'GBP' : 'USD')}
+              className={css({ borderWidth: '1px', borderRadius: 'control', px: '2', py: '1', bg: 'surface' })}
+            >
+              <option value="USD">US dollars ($)</option>
+              <option value="GBP">Pounds (£)</option>
+            </select>
+          </div>
+        ) : null}
+        {typeof cartAction === 'function' ? cartAction(chosen) : cartAction}
         <dl
           className={css({
             display: 'grid',

@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router'
+import { useBrand } from '#client/lib/brand.ts'
 import { css } from '#styled-system/css'
 import { containerClass } from '../ui/layout.tsx'
 
@@ -36,6 +37,21 @@ const columns = [
 
 export function Footer() {
   const year = new Date().getFullYear()
+  const brand = useBrand()
+  // A white-labelled school's pages (decision 0063): its name only, none of SkillForge's own pages or words.
+  if (brand) {
+    return (
+      <footer
+        data-surface="dark"
+        className={css({ bg: 'ink', color: 'gray.300', mt: 'auto', _print: { display: 'none' } })}
+        style={{ borderTop: `4px solid ${brand.brandColor}` }}
+      >
+        <p className={`${containerClass} ${css({ py: '5', fontSize: 'sm' })}`}>
+          © {year} {brand.displayName}. All rights reserved.
+        </p>
+      </footer>
+    )
+  }
   return (
     <footer
       data-surface="dark"

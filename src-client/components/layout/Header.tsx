@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import { lazy, useState } from 'react'
+import { useBrand } from '#client/lib/brand.ts'
 import { useSession, useSignOut } from '#client/lib/session.ts'
 import { css } from '#styled-system/css'
 import { UserMenu } from '../auth/UserMenu.tsx'
@@ -20,6 +21,7 @@ export function Header() {
   const closeMobile = () => setMobileOpen(false)
   const { user } = useSession()
   const signOut = useSignOut()
+  const brand = useBrand()
 
   return (
     <header
@@ -39,8 +41,19 @@ export function Header() {
           to="/"
           className={css({ display: 'flex', alignItems: 'center', gap: '2', fontWeight: 'bold', fontSize: 'lg' })}
         >
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>SkillForge</span>
+          {brand ? (
+            <>
+              {brand.logoUrl ? <img src={brand.logoUrl} alt="" width={28} height={28} /> : null}
+              <span data-testid="brand-name" style={{ color: brand.brandColor }}>
+                {brand.displayName}
+              </span>
+            </>
+          ) : (
+            <>
+              <img src="/favicon.svg" alt="" width={28} height={28} />
+              <span>SkillForge</span>
+            </>
+          )}
         </Link>
 
         <nav

@@ -2,7 +2,7 @@
 // the article (HTML the server rendered from Markdown and sanitised) and the attachments. Used by the player and
 // by the course page's preview dialog.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
@@ -25,7 +25,7 @@ export function LessonContent({ lesson, trackProgress }: { lesson: OpenLesson; t
   return (
     <div className={css({ display: 'grid', gap: '6' })}>
       {content.video?.type === 'file' ? (
-        <LessonVideo lesson={lesson} src={content.video.src} trackProgress={trackProgress} />
+        <LessonVideo lesson={lesson} video={content.video} trackProgress={trackProgress} />
       ) : null}
       {content.video?.type === 'embed' ? (
         <LessonEmbed
@@ -87,17 +87,74 @@ function progressOf(lesson: OpenLesson, trackProgress: boolean) {
   }
 }
 
-function LessonVideo({ lesson, src, trackProgress }: { lesson: OpenLesson; src: string; trackProgress: boolean }) {
+type FileVideo = Extract<NonNullable<OpenLesson['content']['video']>, { type: 'file' }>
+
+/**
+ * Plays the HLS renditions once they exist (decision 0064): natively where the browser plays HLS (Safari, iOS),
+ * else through hls.js, loaded only now (its own chunk, never in the first page's JavaScript). The uploaded file
+ * plays while the renditions are processing, and if hls.js cannot start.
+ */
+function useHls(video: RefObject<HTMLVideoElement | null>, file: FileVideo) {
+  const { src, hls } = file
+  useEffect(() => {
+    const element = video.current
+    if (!element || !hls) return
+    if (element.canPlayType('application/vnd.apple.mpegurl')) {
+      element.src = hls
+      return
+    }
+    let stopped = false
+    let player: { destroy(): void } | null = null
+    const fallBack = () => {
+      if (!stopped) element.src = src
+    }
+    import('hls.js')
+      .then(({ default: Hls }) => {
+        if (stopped) return
+        if (!Hls.isSupported()) return fallBack()
+        // No worker: the CSP allows no blob: scripts, and fMP4 segments need no transmuxing off the main thread. The
+        // first segment is the smallest rendition's (the quickest first frame); bandwidth decides from the next.
+        const instance = new Hls({ capLevelToPlayerSize: true, enableWorker: false, startLevel: 0 })
+        instance.on(Hls.Events.ERROR, (_event, data) => {
+          if (!data.fatal) return
+          instance.destroy()
+          player = null
+          fallBack()
+        })
+        instance.loadSource(hls)
+        instance.attachMedia(element)
+        player = instance
+      })
+      .catch(fallBack)
+    return () => {
+      stopped = true
+      player?.destroy()
+    }
+  }, [video, src, hls])
+}
+
+function LessonVideo({
+  lesson,
+  video: file,
+  trackProgress,
+}: {
+  lesson: OpenLesson
+  video: FileVideo
+  trackProgress: boolean
+}) {
   const video = useRef<HTMLVideoElement>(null)
   useVideoProgress(video, progressOf(lesson, trackProgress), useSaveProgress(lesson))
+  useHls(video, file)
   return (
     // biome-ignore lint/a11y/useMediaCaption: the demo and uploaded lesson videos have no caption tracks yet
     <video
       ref={video}
-      src={src}
+      src={file.hls ? undefined : file.src}
+      poster={file.poster ?? undefined}
       controls
       preload="metadata"
       data-testid="lesson-video"
+      data-hls={file.hls ? 'true' : 'false'}
       className={css({ w: 'full', aspectRatio: '16/9', bg: 'black', borderRadius: 'card' })}
     />
   )

@@ -1,13 +1,17 @@
 // Questions under a lesson (issue 33): ask (Markdown), answer, upvote, sort (newest, most upvoted, unanswered),
 // search the whole course, "Load more" by keyset; instructors and staff mark answered and hide; anyone taking part
 // may report. Everything is checked on the server (flows/lesson-questions.ts); the HTML comes sanitised from it.
+// "Attach image" uploads to /api/learn/post-images (checked again there by its bytes) and inserts the Markdown it
+// answers into the post's body at the cursor; saving the post ties the image to it.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { type RefObject, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { OUTAGE } from '#shared/outage.ts'
+import { POST_IMAGE_MAX_BYTES } from '#shared/schemas/questions.ts'
 import { css } from '#styled-system/css'
 
 type Question = RouterOutputs['questions']['list']['items'][number]
@@ -132,6 +136,7 @@ function AskForm({ courseId, lessonId }: { courseId: string; lessonId: string })
     >
       <TextField label="Your question" name="title" maxLength={200} error={error} />
       <TextAreaField label="Details (Markdown)" name="body" rows={3} maxLength={10_000} />
+      <AttachImage courseId={courseId} lessonId={lessonId} form={form} label="Attach image" />
       <div>
         <button type="submit" className={button()} aria-busy={ask.isPending}>
           Post question
@@ -223,12 +228,24 @@ function QuestionItem({ question, moderator, courseId }: { question: Question; m
           </button>
         ) : null}
       </div>
-      {open ? <Answers questionId={question.id} courseId={courseId} moderator={moderator} /> : null}
+      {open ? (
+        <Answers questionId={question.id} courseId={courseId} lessonId={question.lessonId} moderator={moderator} />
+      ) : null}
     </li>
   )
 }
 
-function Answers({ questionId, courseId, moderator }: { questionId: string; courseId: string; moderator: boolean }) {
+function Answers({
+  questionId,
+  courseId,
+  lessonId,
+  moderator,
+}: {
+  questionId: string
+  courseId: string
+  lessonId: string
+  moderator: boolean
+}) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const refresh = useRefreshQuestions(courseId)
@@ -293,12 +310,116 @@ function Answers({ questionId, courseId, moderator }: { questionId: string; cour
         }}
       >
         <TextAreaField label="Your answer (Markdown)" name="body" rows={3} maxLength={10_000} />
+        {lessonId ? (
+          <AttachImage courseId={courseId} lessonId={lessonId} form={form} label="Attach image to the answer" />
+        ) : null}
         <div>
           <button type="submit" className={button({ size: 'sm' })} aria-busy={answer.isPending}>
             Post answer
           </button>
         </div>
       </form>
+    </div>
+  )
+}
+
+type Uploaded = { markdown?: string; message?: string }
+
+/** Posts one image with upload progress; resolves to the Markdown to insert, or null after a toast saying why not. */
+function uploadPostImage(url: string, file: File, onProgress: (share: number) => void): Promise<string | null> {
+  const fail = (message: string, detail?: string) => {
+    notify('error', message, detail)
+    return null
+  }
+  if (!file.type.startsWith('image/')) return Promise.resolve(fail('Please select an image file'))
+  if (file.size > POST_IMAGE_MAX_BYTES) {
+    return Promise.resolve(fail(`Images in posts should be less than ${POST_IMAGE_MAX_BYTES / (1024 * 1024)}MB`))
+  }
+  return new Promise((resolve) => {
+    const request = new XMLHttpRequest()
+    request.open('POST', url)
+    request.withCredentials = true
+    request.responseType = 'json'
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total)
+    }
+    request.onerror = () => resolve(fail('The image could not be uploaded. Please try again.'))
+    request.onload = () => {
+      const answer = (request.response ?? {}) as Uploaded
+      if (request.status === 200 && answer.markdown) resolve(answer.markdown)
+      else if (request.status === 503) resolve(fail(OUTAGE.title, OUTAGE.message))
+      else
+        resolve(
+          fail(
+            request.status < 500 && answer.message
+              ? answer.message
+              : 'The image could not be uploaded. Please try again.',
+          ),
+        )
+    }
+    const body = new FormData()
+    body.append('file', file)
+    request.send(body)
+  })
+}
+
+/** A labelled file input: the chosen image is uploaded and its Markdown inserted into the form's `body` field. */
+function AttachImage({
+  courseId,
+  lessonId,
+  form,
+  label,
+}: {
+  courseId: string
+  lessonId: string
+  form: RefObject<HTMLFormElement | null>
+  label: string
+}) {
+  const [progress, setProgress] = useState<number | null>(null)
+  const statusId = useId()
+  const endpoint = `/api/learn/post-images?courseId=${encodeURIComponent(courseId)}&lessonId=${encodeURIComponent(lessonId)}`
+  return (
+    // A file input has a wide intrinsic size: held to the column so a 320 px screen does not scroll sideways.
+    <div
+      className={css({
+        display: 'grid',
+        gap: '1',
+        minW: 0,
+        '& input[type=file]': { w: 'full', maxW: 'full', minW: 0 },
+      })}
+    >
+      <TextField
+        label={label}
+        type="file"
+        accept="image/png,image/jpeg,image/gif,image/webp"
+        disabled={progress !== null}
+        hint="PNG, JPEG, GIF or WebP, up to 5 MB. Its Markdown is added to the text."
+        onChange={async (event) => {
+          const input = event.currentTarget
+          const file = input.files?.[0]
+          if (!file) return
+          setProgress(0)
+          const markdown = await uploadPostImage(endpoint, file, setProgress)
+          setProgress(null)
+          input.value = ''
+          const body = form.current?.elements.namedItem('body')
+          if (!markdown || !(body instanceof HTMLTextAreaElement)) return
+          const at = body.selectionEnd ?? body.value.length
+          const before = body.value.slice(0, at)
+          const gap = before && !before.endsWith('\n') ? '\n' : ''
+          body.value = `${before}${gap}${markdown}\n${body.value.slice(at)}`
+          body.focus()
+          notify('success', 'Image attached')
+        }}
+      />
+      <p id={statusId} aria-live="polite" className={meta}>
+        {progress !== null ? (
+          <>
+            Uploading image… {Math.round(progress * 100)}%{' '}
+            <progress max={1} value={progress} aria-label="Upload progress" />
+          </>
+        ) : null}
+      </p>
     </div>
   )
 }

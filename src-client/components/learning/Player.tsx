@@ -18,6 +18,7 @@ import { ProgressBar } from './ProgressBar.tsx'
 
 const QuizPanel = lazy(() => import('../quiz/QuizPanel.tsx'))
 const LessonQuestions = lazy(() => import('./LessonQuestions.tsx'))
+const SaveOffline = lazy(() => import('./SaveOffline.tsx'))
 
 type Course = RouterOutputs['learning']['course']
 type Lesson = RouterOutputs['learning']['lesson']
@@ -75,6 +76,11 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
               ) : null}
             </div>
           )}
+          {user && course.hasAccess && !lesson.locked && !course.editorPreview && lesson.kind !== 'quiz' ? (
+            <Suspense fallback={null}>
+              <SaveOffline course={course} lesson={lesson} />
+            </Suspense>
+          ) : null}
           {user && course.hasAccess && !lesson.locked ? (
             <Suspense fallback={null}>
               <LessonQuestions courseId={course.course.id} lessonId={lesson.id} />

@@ -33,6 +33,7 @@ export function useRefreshMembership() {
 export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
   const trpc = useTRPC()
   const membership = useQuery(trpc.membership.get.queryOptions())
+  const gift = useQuery(trpc.purchases.entitlements.queryOptions()).data?.gift ?? null
   const refresh = useRefreshMembership()
   const [dialog, setDialog] = useState<'cancel' | 'change' | null>(wanted ? 'change' : null)
   const resume = useMutation(trpc.membership.resume.mutationOptions())
@@ -49,6 +50,19 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
     )
   }
   const m = membership.data
+  if (!m && gift) {
+    // A plan received as a gift: no subscription to run, nothing to cancel; it ends on its own.
+    return (
+      <section className={card} aria-labelledby="membership-plan">
+        <h2 id="membership-plan" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
+          {gift.planName} plan, a gift
+        </h2>
+        <p data-testid="membership-status-text" className={css({ mt: '2', fontSize: 'lg' })}>
+          {gift.endsAt ? `Active until ${formatDay(gift.endsAt)}; it does not renew` : 'Active; it does not renew'}
+        </p>
+      </section>
+    )
+  }
   if (!m) {
     return (
       <EmptyState title="You have no membership yet">

@@ -6,7 +6,13 @@
 import { type FormEvent, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { toMinorUnits } from '#shared/money.ts'
-import { COUPON_SCOPE_LABELS, type CouponScopeValue } from '#shared/promotions.ts'
+import {
+  COUPON_SCOPE_LABELS,
+  type CouponScopeValue,
+  PLAN_COUPON_DURATION_LABELS,
+  PLAN_COUPON_DURATIONS,
+  type PlanCouponDurationValue,
+} from '#shared/promotions.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
@@ -24,6 +30,8 @@ const FIELDS = [
   'endsAt',
   'maxUses',
   'maxUsesPerCustomer',
+  'planDuration',
+  'planDurationMonths',
 ] as const
 type Field = (typeof FIELDS)[number]
 
@@ -53,6 +61,7 @@ export function CouponEditor({
   const errors = useFieldErrors<Field>()
   const [kind, setKind] = useState<'percent' | 'fixed'>('percent')
   const [scope, setScope] = useState<CouponScopeValue>(scopes[0]!)
+  const [duration, setDuration] = useState<PlanCouponDurationValue>('once')
   const [saving, setSaving] = useState(false)
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -80,6 +89,9 @@ export function CouponEditor({
       maxUses: intOrNull(text('maxUses')),
       maxUsesPerCustomer: intOrNull(text('maxUsesPerCustomer')),
       firstPurchaseOnly: data.get('firstPurchaseOnly') === 'on',
+      // A plan code's duration, as Stripe's coupons have: the first payment, N months, or every renewal.
+      planDuration: scope === 'plans' ? duration : null,
+      planDurationMonths: scope === 'plans' && duration === 'repeating' ? intOrNull(text('planDurationMonths')) : null,
     }
     errors.clear()
     setSaving(true)
@@ -153,6 +165,30 @@ export function CouponEditor({
         </SelectField>
         {scope === 'courses' && !courses ? (
           <TextField name="courseIds" label="Course ids (comma-separated)" {...field('courseIds')} />
+        ) : null}
+        {scope === 'plans' ? (
+          <SelectField
+            name="planDuration"
+            label="Discounts the plan for"
+            value={duration}
+            onChange={(event) => setDuration(event.target.value as PlanCouponDurationValue)}
+            {...field('planDuration')}
+          >
+            {PLAN_COUPON_DURATIONS.map((value) => (
+              <option key={value} value={value}>
+                {PLAN_COUPON_DURATION_LABELS[value]}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+        {scope === 'plans' && duration === 'repeating' ? (
+          <TextField
+            name="planDurationMonths"
+            label="Number of months (1 to 36)"
+            inputMode="numeric"
+            required
+            {...field('planDurationMonths')}
+          />
         ) : null}
         {scope === 'creator' && !courses ? (
           <TextField name="creatorId" label="Creator's user id" {...field('creatorId')} />

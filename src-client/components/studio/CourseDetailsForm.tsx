@@ -12,7 +12,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { COURSE_LEVELS, capitalise } from '#shared/constants.ts'
-import { CURRENCIES, formatMoney } from '#shared/money.ts'
+import { coursePricesLabel } from '#shared/course-prices.ts'
 import { STUDIO_LIMITS } from '#shared/studio.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -29,8 +29,8 @@ const FIELDS = [
   'whatYouWillLearn',
   'requirements',
   'imageUrl',
-  'price',
-  'currency',
+  'priceUsd',
+  'priceGbp',
 ] as const
 type Field = (typeof FIELDS)[number]
 
@@ -55,7 +55,7 @@ const lines = (value: FormDataEntryValue | null) =>
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
-const decimal = (minor: number) => (minor / 100).toFixed(2)
+const decimal = (minor: number | null) => (minor === null ? '' : (minor / 100).toFixed(2))
 
 export function CourseDetailsForm({ course, categories }: { course: Course; categories: Category[] }) {
   const trpc = useTRPC()
@@ -63,8 +63,12 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
   const fields = useFieldErrors<Field>()
   const [imageUrl, setImageUrl] = useState(course.imageUrl === '/placeholder.svg' ? '' : course.imageUrl)
   const { pending } = course
-  const shownPrice = pending.priceMinor ?? course.priceMinor
-  const shownCurrency = pending.currency ?? course.currency
+  // The prices the creator sees are the pending ones when there are (null: not sold in that currency).
+  const shownPrices = {
+    USD: pending.priceUsdMinor !== undefined ? pending.priceUsdMinor : course.prices.USD,
+    GBP: pending.priceGbpMinor !== undefined ? pending.priceGbpMinor : course.prices.GBP,
+  }
+  const pricePending = pending.priceUsdMinor !== undefined || pending.priceGbpMinor !== undefined
   const owner = course.role === 'owner'
   const save = useMutation(
     trpc.studio.updateCourse.mutationOptions({
@@ -101,8 +105,8 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
           whatYouWillLearn: lines(data.get('whatYouWillLearn')),
           requirements: lines(data.get('requirements')),
           imageUrl,
-          price: owner ? String(data.get('price') ?? '') : decimal(shownPrice),
-          currency: CURRENCIES.find((code) => code === (owner ? data.get('currency') : shownCurrency)) ?? 'USD',
+          priceUsd: owner ? String(data.get('priceUsd') ?? '') : decimal(shownPrices.USD),
+          priceGbp: owner ? String(data.get('priceGbp') ?? '') : decimal(shownPrices.GBP),
           certificate: data.get('certificate') === 'on',
         })
       }}
@@ -215,38 +219,33 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
       </div>
       <fieldset className={cx(wide, css({ borderWidth: 0, p: 0, m: 0, minW: 0 }))}>
         <legend className={css({ fontSize: 'sm', fontWeight: 'semibold', mb: '2' })}>Price</legend>
+        <p className={css({ fontSize: 'sm', color: 'fg.muted', mb: '2' })}>
+          Give a price in US dollars, in pounds, or both: buyers pay in their currency when the course has a price in
+          it, else in the one it has. Leave both empty (or 0) for a free course.
+        </p>
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '4', alignItems: 'flex-start' })}>
           <TextField
-            label="Amount (0 for free)"
-            name="price"
+            label="Price in USD ($)"
+            name="priceUsd"
             inputMode="decimal"
-            defaultValue={decimal(shownPrice)}
+            defaultValue={decimal(shownPrices.USD)}
             disabled={!owner}
-            error={fields.errors.price}
+            error={fields.errors.priceUsd}
             className={cx(column, css({ flex: '1 1 10rem' }))}
-            hint={
-              !owner
-                ? 'Only the course owner can change the price.'
-                : pending.priceMinor !== undefined || pending.currency !== undefined
-                  ? pendingHint(course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency))
-                  : undefined
-            }
+            hint={!owner ? 'Only the course owner can change the price.' : 'Empty: not sold in US dollars.'}
           />
-          <SelectField
-            label="Currency"
-            name="currency"
-            defaultValue={shownCurrency}
+          <TextField
+            label="Price in GBP (£)"
+            name="priceGbp"
+            inputMode="decimal"
+            defaultValue={decimal(shownPrices.GBP)}
             disabled={!owner}
-            error={fields.errors.currency}
-            className={cx(column, css({ flex: '0 1 8rem' }))}
-          >
-            {CURRENCIES.map((currency) => (
-              <option key={currency} value={currency}>
-                {currency}
-              </option>
-            ))}
-          </SelectField>
+            error={fields.errors.priceGbp}
+            className={cx(column, css({ flex: '1 1 10rem' }))}
+            hint={!owner ? 'Only the course owner can change the price.' : 'Empty: not sold in pounds.'}
+          />
         </div>
+        {pricePending ? <p className={css({ mt: '2' })}>{pendingHint(coursePricesLabel(course.prices))}</p> : null}
       </fieldset>
       <div className={cx(wide, css({ display: 'flex', gap: '3' }))}>
         <button type="submit" className={button()} disabled={save.isPending}>

@@ -38,7 +38,11 @@ export default function LessonEditor({
   onClose: () => void
 }) {
   const trpc = useTRPC()
-  const lesson = useQuery(trpc.studio.lesson.queryOptions({ courseId, lessonId }, { staleTime: 0 }))
+  const lesson = useQuery({
+    ...trpc.studio.lesson.queryOptions({ courseId, lessonId }, { staleTime: 0 }),
+    // While its video is processing, the percent moves: look again every 3 s.
+    refetchInterval: (query) => (query.state.data?.videoProcessingPercent != null ? 3000 : false),
+  })
   const fields = useFieldErrors<(typeof FIELDS)[number]>()
   return (
     <AdminDialog
@@ -186,7 +190,7 @@ function LessonForm({
             {upload
               ? `Ready: ${upload.fileName}. Save the lesson to use it.`
               : lesson.hasVideoFile
-                ? `A video is uploaded (${formatLessonDuration(lesson.videoDurationSeconds ?? lesson.durationSeconds)}). Upload another to replace it.`
+                ? `A video is uploaded (${formatLessonDuration(lesson.videoDurationSeconds ?? lesson.durationSeconds)}). ${lesson.videoProcessingPercent !== null ? `Processing ${lesson.videoProcessingPercent} %: the course can be submitted once it is ready. ` : ''}Upload another to replace it.`
                 : 'Upload the lesson’s video; its length is read from the file.'}
           </p>
           <VideoUpload onUploaded={(finished) => setUpload(finished)} disabled={save.isPending} />

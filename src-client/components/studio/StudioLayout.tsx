@@ -1,5 +1,5 @@
-// The studio's frame: its own navigation (Courses, Uploads, Profile, Earnings, Payouts, Coupons) above the page.
-import { Link, Outlet, useRouterState } from '@tanstack/react-router'
+// The studio's frame: its own navigation (Courses, Uploads, Profile, Earnings, Payouts, Coupons, Messages) above the page.
+import { Link, Outlet, useRouteContext, useRouterState } from '@tanstack/react-router'
 import { Container } from '#client/components/ui/layout.tsx'
 import { css, cx } from '#styled-system/css'
 
@@ -20,6 +20,8 @@ const navLink = css({
 export function StudioLayout() {
   // Courses is current on the list and on every course's pages, not on Uploads or Profile.
   const onCourses = useRouterState({ select: (state) => state.location.pathname.startsWith('/studio/courses') })
+  // A course's team member who is not a creator sees the inbox only (routes/studio/route.tsx).
+  const creator = useRouteContext({ from: '/studio', select: (context) => context.studioCreator })
   return (
     <div className={css({ display: 'flex', flexDir: 'column', flex: 1, bg: 'canvas' })}>
       <div className={css({ bg: 'surface', borderBottomWidth: '1px', borderColor: 'line' })}>
@@ -29,31 +31,61 @@ export function StudioLayout() {
             className={css({ display: 'flex', alignItems: 'center', gap: '1', flexWrap: 'wrap' })}
           >
             <span className={css({ fontWeight: 'bold', fontSize: 'lg', py: '2', mr: '3' })}>Studio</span>
-            <Link
-              to="/studio"
-              className={cx(navLink, onCourses && 'active')}
-              activeOptions={{ exact: true, includeSearch: false }}
-            >
-              Courses
+            {creator ? (
+              <>
+                <Link
+                  to="/studio"
+                  className={cx(navLink, onCourses && 'active')}
+                  activeOptions={{ exact: true, includeSearch: false }}
+                >
+                  Courses
+                </Link>
+                <Link to="/studio/bundles" className={navLink}>
+                  Bundles
+                </Link>
+                <Link to="/studio/uploads" className={navLink}>
+                  Uploads
+                </Link>
+                <Link to="/studio/school" className={navLink}>
+                  School
+                </Link>
+                <Link to="/studio/domain" className={navLink}>
+                  Domain and brand
+                </Link>
+                <Link to="/studio/webhooks" className={navLink}>
+                  Webhooks
+                </Link>
+                <Link to="/studio/sso" className={navLink}>
+                  SSO
+                </Link>
+                <Link to="/studio/api" className={navLink}>
+                  API
+                </Link>
+                <Link to="/studio/profile" className={navLink}>
+                  Profile
+                </Link>
+                <Link to="/studio/earnings" className={navLink}>
+                  Earnings
+                </Link>
+                <Link to="/studio/analytics" className={navLink}>
+                  Analytics
+                </Link>
+                <Link to="/studio/payouts" className={navLink}>
+                  Payouts
+                </Link>
+                <Link to="/studio/coupons" className={navLink}>
+                  Coupons
+                </Link>
+              </>
+            ) : null}
+            <Link to="/studio/messages" className={navLink}>
+              Messages
             </Link>
-            <Link to="/studio/bundles" className={navLink}>
-              Bundles
-            </Link>
-            <Link to="/studio/uploads" className={navLink}>
-              Uploads
-            </Link>
-            <Link to="/studio/profile" className={navLink}>
-              Profile
-            </Link>
-            <Link to="/studio/earnings" className={navLink}>
-              Earnings
-            </Link>
-            <Link to="/studio/payouts" className={navLink}>
-              Payouts
-            </Link>
-            <Link to="/studio/coupons" className={navLink}>
-              Coupons
-            </Link>
+            {creator ? (
+              <Link to="/studio/live" className={navLink}>
+                Live sessions
+              </Link>
+            ) : null}
           </nav>
         </Container>
       </div>

@@ -3,11 +3,13 @@
 // resuming after a page reload (tus-js-client keeps the upload's address in localStorage, keyed by the file: the
 // creator picks the same file again and it continues where it stopped). The server judges the file and answers
 // refusals in words, shown here. tus-js-client is loaded only when a file is chosen.
+// The application to teach uses it too for its sample video (purpose "application": any signed-in person, 500 MB).
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatBytes, formatSeconds } from '#shared/bytes.ts'
+import { APPLICATION_VIDEO_MAX_BYTES } from '#shared/creator-applications.ts'
 import { CREATOR_VIDEO_MAX_BYTES } from '#shared/creator-plans.ts'
 import { css } from '#styled-system/css'
 
@@ -21,7 +23,28 @@ export interface UploadedVideo {
 export interface VideoUploadProps {
   onUploaded: (upload: UploadedVideo) => void
   disabled?: boolean
+  /** What the video is for: a lesson (creators, 4 GB) or an application's sample video (anyone signed in, 500 MB). */
+  purpose?: 'lesson' | 'application'
+  /** The file field's label (a lesson video's by default). */
+  label?: string
+  /** While an upload is in progress, paused or being checked (the page may wait for it). */
+  onBusyChange?: (busy: boolean) => void
+  /** The uploaded video was set aside ("Upload another video"). */
+  onCleared?: () => void
 }
+
+const LIMITS = {
+  lesson: {
+    maxBytes: CREATOR_VIDEO_MAX_BYTES,
+    tooLarge: 'Videos can be up to 4 GB: please export a smaller file',
+    label: 'Lesson video (MP4, MOV or WebM, up to 4 GB)',
+  },
+  application: {
+    maxBytes: APPLICATION_VIDEO_MAX_BYTES,
+    tooLarge: 'A sample video can be up to 500 MB: please export a shorter or smaller one',
+    label: 'Sample video (MP4, MOV or WebM, up to 500 MB)',
+  },
+} as const
 
 type TusUpload = import('tus-js-client').Upload
 
@@ -63,7 +86,7 @@ interface Progress {
 }
 
 /** Unfinished uploads this browser remembers (tus-js-client's localStorage entries), for the "pick it again" hint. */
-function rememberedUploads(): { fileName: string; size: number }[] {
+function rememberedUploads(purpose: 'lesson' | 'application'): { fileName: string; size: number }[] {
   try {
     const found: { fileName: string; size: number }[] = []
     for (let i = 0; i < window.localStorage.length; i++) {
@@ -71,9 +94,10 @@ function rememberedUploads(): { fileName: string; size: number }[] {
       if (!key?.startsWith('tus::')) continue
       const entry = JSON.parse(window.localStorage.getItem(key) ?? 'null') as {
         size?: number
-        metadata?: { filename?: string }
+        metadata?: { filename?: string; purpose?: string }
         uploadUrl?: string
       } | null
+      if ((entry?.metadata?.purpose ?? 'lesson') !== purpose) continue
       if (entry?.uploadUrl?.includes(ENDPOINT) && entry.metadata?.filename) {
         found.push({ fileName: entry.metadata.filename, size: entry.size ?? 0 })
       }
@@ -84,7 +108,15 @@ function rememberedUploads(): { fileName: string; size: number }[] {
   }
 }
 
-export function VideoUpload({ onUploaded, disabled = false }: VideoUploadProps) {
+export function VideoUpload({
+  onUploaded,
+  disabled = false,
+  purpose = 'lesson',
+  label,
+  onBusyChange,
+  onCleared,
+}: VideoUploadProps) {
+  const limits = LIMITS[purpose]
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const inputId = useId()
@@ -99,15 +131,17 @@ export function VideoUpload({ onUploaded, disabled = false }: VideoUploadProps) 
   const inputRef = useRef<HTMLInputElement>(null)
   const onUploadedRef = useRef(onUploaded)
   onUploadedRef.current = onUploaded
+  const onBusyChangeRef = useRef(onBusyChange)
+  onBusyChangeRef.current = onBusyChange
 
   // The uploader works once the page's script runs; until then the control says it is getting ready.
   useEffect(() => {
     setReady(true)
-    setRemembered(rememberedUploads())
+    setRemembered(rememberedUploads(purpose))
     return () => {
       void uploadRef.current?.abort()
     }
-  }, [])
+  }, [purpose])
 
   // Back online after the connection dropped: continue from where the server says it stopped.
   useEffect(() => {
@@ -130,13 +164,20 @@ export function VideoUpload({ onUploaded, disabled = false }: VideoUploadProps) 
   async function finished(upload: TusUpload, chosen: File) {
     setPhase({ kind: 'finishing' })
     const uploadId = upload.url?.split('/').pop() ?? ''
+    if (purpose === 'application') {
+      // Stored under the applicant's own files; the application takes it by its id (the server checks it is theirs).
+      setPhase({ kind: 'done', fileName: chosen.name })
+      setRemembered(rememberedUploads(purpose))
+      onUploadedRef.current({ uploadId, fileName: chosen.name, sizeBytes: chosen.size, durationSeconds: null })
+      return
+    }
     try {
       const video = await queryClient.fetchQuery({
         ...trpc.creatorUploads.get.queryOptions({ uploadId }),
         staleTime: 0,
       })
       setPhase({ kind: 'done', fileName: video.fileName || chosen.name })
-      setRemembered(rememberedUploads())
+      setRemembered(rememberedUploads(purpose))
       onUploadedRef.current({
         uploadId: video.uploadId,
         fileName: video.fileName,
@@ -156,9 +197,7 @@ export function VideoUpload({ onUploaded, disabled = false }: VideoUploadProps) 
     samples.current = []
     setProgress({ sent: 0, total: chosen.size, speed: null })
     if (chosen.size === 0) return setPhase({ kind: 'failed', message: 'The video is empty' })
-    if (chosen.size > CREATOR_VIDEO_MAX_BYTES) {
-      return setPhase({ kind: 'failed', message: 'Videos can be up to 4 GB: please export a smaller file' })
-    }
+    if (chosen.size > limits.maxBytes) return setPhase({ kind: 'failed', message: limits.tooLarge })
     setPhase({ kind: 'uploading' })
     let tus: typeof import('tus-js-client')
     try {
@@ -173,7 +212,20 @@ export function VideoUpload({ onUploaded, disabled = false }: VideoUploadProps) 
       endpoint: ENDPOINT,
       chunkSize: CHUNK_BYTES,
       retryDelays: RETRY_DELAYS,
-      metadata: { filename: chosen.name, filetype: chosen.type || 'video/mp4' },
+      metadata: {
+        filename: chosen.name,
+        filetype: chosen.type || 'video/mp4',
+        ...(purpose === 'application' ? { purpose } : {}),
+      },
+      // A sample video resumes only as a sample video (the same file may also be a lesson's upload).
+      ...(purpose === 'application'
+        ? {
+            fingerprint: async (input: unknown) => {
+              const file = input as File
+              return ['tus-application', file.name, file.type, file.size, file.lastModified].join('-')
+            },
+          }
+        : {}),
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
       // Offline: stop retrying and wait for the connection (the effect above starts it again).
@@ -233,10 +285,14 @@ export function VideoUpload({ onUploaded, disabled = false }: VideoUploadProps) 
     setProgress(null)
     setPhase({ kind: 'idle' })
     if (inputRef.current) inputRef.current.value = ''
+    onCleared?.()
   }
 
   const busy =
     phase.kind === 'uploading' || phase.kind === 'paused' || phase.kind === 'offline' || phase.kind === 'finishing'
+  useEffect(() => {
+    onBusyChangeRef.current?.(busy)
+  }, [busy])
   const percent = progress && progress.total > 0 ? Math.floor((progress.sent / progress.total) * 100) : 0
   const timeLeft =
     progress?.speed && progress.speed > 0 ? formatSeconds((progress.total - progress.sent) / progress.speed) : null
@@ -245,7 +301,7 @@ export function VideoUpload({ onUploaded, disabled = false }: VideoUploadProps) 
     <div className={css({ display: 'flex', flexDir: 'column', gap: '3', maxW: 'full' })} data-testid="video-upload">
       <div className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
         <label htmlFor={inputId} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-          Lesson video (MP4, MOV or WebM, up to 4 GB)
+          {label ?? limits.label}
         </label>
         <input
           ref={inputRef}

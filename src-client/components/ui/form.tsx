@@ -69,8 +69,10 @@ type FieldOwn = {
 }
 
 /** The control's id and its aria attributes for the field's error and hint. */
-function useFieldControl(error: string | undefined, hint: ReactNode) {
-  const id = useId()
+function useFieldControl(error: string | undefined, hint: ReactNode, givenId?: string) {
+  const generated = useId()
+  // A field given an id (a page's anchors, tests) keeps it, and its label and messages follow it.
+  const id = givenId ?? generated
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ')
   return {
     id,
@@ -122,11 +124,12 @@ function useFieldParts<Control extends object>({
   labelHidden,
   ...own
 }: Control & FieldOwn) {
-  const control = useFieldControl(error, hint)
+  const givenId = 'id' in own && typeof own.id === 'string' ? own.id : undefined
+  const control = useFieldControl(error, hint, givenId)
   return {
     frame: { id: control.id, label, error, hint, className, labelHidden },
     controlClassName,
-    control: { ...control, ...own },
+    control: { ...control, ...own, id: control.id },
   }
 }
 

@@ -1,4 +1,5 @@
-// The premium account page. Premium, the plan and the renewal date come from the server's subscription.
+// The premium account page. Premium, the plan and the renewal date come from the server's subscription (or, for a
+// plan received as a gift, its plan and end date).
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
@@ -18,12 +19,13 @@ export const Route = createFileRoute('/_auth/account_/premium')({
   component: PremiumPage,
 })
 
-// A benefit not built yet is not claimed as given (issue 34): it says it is coming.
-const BENEFITS = [
+// A benefit not built yet is not claimed as given (issue 34): it says it is coming. Each one built links to itself.
+const BENEFITS: { name: string; available: boolean; href?: string; to?: '/account/messages' | '/live' }[] = [
   { name: 'Unlimited access to premium courses', available: true },
-  { name: 'Offline downloads', available: false },
-  { name: 'Monthly live webinars', available: false },
-  { name: 'Direct messaging with instructors', available: false },
+  // A static page kept by the service worker (public/saved.html), not a route of the app: a plain link.
+  { name: 'Offline downloads', available: true, href: '/saved' },
+  { name: 'Monthly live webinars', available: true, to: '/live' },
+  { name: 'Direct messaging with instructors', available: true, to: '/account/messages' },
 ]
 const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '6' })
 
@@ -49,6 +51,12 @@ function PremiumPage() {
                 </p>
                 {m.renewsAt ? <p>Renews on {new Date(m.renewsAt).toLocaleDateString()}</p> : null}
               </div>
+            ) : m.isPremium && m.gift ? (
+              <div data-testid="membership-status" className={css({ mt: '4' })}>
+                <p className={css({ fontWeight: 'bold', color: 'success' })}>Premium Plan</p>
+                <p>{m.gift.planName} plan, a gift: it does not renew</p>
+                {m.gift.endsAt ? <p>Until {new Date(m.gift.endsAt).toLocaleDateString()}</p> : null}
+              </div>
             ) : (
               <div data-testid="membership-status" className={css({ mt: '4' })}>
                 <p className={css({ fontWeight: 'bold' })}>Free account</p>
@@ -65,7 +73,17 @@ function PremiumPage() {
             <ul className={css({ listStyle: 'disc', pl: '5' })}>
               {BENEFITS.map((benefit) => (
                 <li key={benefit.name}>
-                  {benefit.name}
+                  {benefit.to ? (
+                    <Link to={benefit.to} className={css({ color: 'accent', textDecoration: 'underline' })}>
+                      {benefit.name}
+                    </Link>
+                  ) : benefit.href ? (
+                    <a href={benefit.href} className={css({ color: 'accent', textDecoration: 'underline' })}>
+                      {benefit.name}
+                    </a>
+                  ) : (
+                    benefit.name
+                  )}
                   {benefit.available ? null : (
                     <span className={css({ color: 'fg.muted', fontSize: 'sm' })}> (coming soon)</span>
                   )}

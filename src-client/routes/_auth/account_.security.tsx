@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { DataExportSection } from '#client/components/account/DataExportSection.tsx'
+import { DeleteAccountSection } from '#client/components/account/DeleteAccountSection.tsx'
+import { PasskeysSection } from '#client/components/account/PasskeysSection.tsx'
 import { SessionsSection } from '#client/components/account/SessionsSection.tsx'
 import { TwoFactorSection } from '#client/components/account/TwoFactorSection.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
@@ -21,7 +23,8 @@ function SecurityPage() {
     <main>
       <PageIntro title="Security">
         <p>
-          Two-factor authentication, the devices signed in to your account, and a copy of your data.{' '}
+          Two-factor authentication, passkeys, the devices signed in to your account, a copy of your data, and deleting
+          your account.{' '}
           <Link to="/account" className={css({ textDecoration: 'underline' })}>
             Back to My Account
           </Link>
@@ -39,8 +42,10 @@ function SecurityPage() {
         ) : (
           <>
             <TwoFactorSection overview={overview.data} />
+            <PasskeysSection overview={overview.data} />
             <SessionsSection sessions={overview.data.sessions} />
-            <DataExportSection />
+            <DataExportSection confirm={overview.data.confirm} />
+            <DeleteAccountSection />
           </>
         )}
       </Container>

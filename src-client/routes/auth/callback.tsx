@@ -7,7 +7,7 @@ import { optionalText, searchParams } from '#client/lib/search-params.ts'
 import { safeReturnPath } from '#shared/auth.ts'
 
 // Where Google and Facebook sign-in come back to (the server already set the session, or sent an error).
-const routeSearch = searchParams({ redirect: optionalText, error: optionalText })
+const routeSearch = searchParams({ redirect: optionalText, error: optionalText, deletion: optionalText })
 
 export const Route = createFileRoute('/auth/callback')({
   validateSearch: routeSearch,
@@ -21,7 +21,10 @@ export const Route = createFileRoute('/auth/callback')({
     }
     // Signed in: answers cached as a visitor are out of date. Then back to where the visitor started.
     await context.queryClient.invalidateQueries()
-    notify('success', 'Login successful')
+    // An account waiting out its deletion's cool-off: the server sent it to the security page, to cancel.
+    if (search.deletion)
+      notify('info', 'Your account is scheduled for deletion', 'You can cancel the deletion on this page.')
+    else notify('success', 'Login successful')
     throw redirect({ href: safeReturnPath(search.redirect), replace: true })
   },
   head: () => ({ meta: [{ title: 'Signing in | SkillForge' }] }),

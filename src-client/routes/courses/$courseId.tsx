@@ -1,6 +1,6 @@
-import { useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound, useRouter } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import { CourseBundles } from '#client/components/bundles/BundleCard.tsx'
 import { CurriculumAccordion } from '#client/components/course/CurriculumAccordion.tsx'
 import { hoursOfContent, PurchaseBox } from '#client/components/course/PurchaseBox.tsx'
@@ -17,14 +17,20 @@ import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { courseJsonLd } from '#client/lib/course-json-ld.ts'
 import { useDateFormat } from '#client/lib/local-date.ts'
+import { optionalEnum, searchParams } from '#client/lib/search-params.ts'
 import { productSeo } from '#client/lib/seo.ts'
-import { sessionQuery } from '#client/lib/session.ts'
+import { sessionQuery, useSession } from '#client/lib/session.ts'
+import { COURSE_CHANNELS } from '#shared/cart.ts'
 import { capitalise } from '#shared/constants.ts'
 import { groupDigits } from '#shared/numbers.ts'
 import { css } from '#styled-system/css'
 import type { RouterContext } from '../__root.tsx'
 
+/** `?from=search` or `?from=catalogue`: how the buyer got here (analytics' channels); anything else is direct. */
+const routeSearch = searchParams({ from: optionalEnum(COURSE_CHANNELS) })
+
 export const Route = createFileRoute('/courses/$courseId')({
+  validateSearch: routeSearch,
   loader: async ({ context, params }) => {
     const { queryClient, trpc } = context
     const [course] = await Promise.all([
@@ -64,11 +70,20 @@ const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '6
 
 function CoursePage() {
   const { courseId } = Route.useParams()
+  const { from } = Route.useSearch()
   const { trpc } = Route.useRouteContext()
   const { data: course } = useSuspenseQuery(trpc.catalog.course.queryOptions({ id: courseId }))
   // The server renderer knows the page's origin from the request; the browser from its location.
   const origin = useRouter().options.origin ?? window.location.origin
   const formatDate = useDateFormat()
+  // One view per page shown (not per hover preload): the server counts it unless the browser is a bot or asks not
+  // to be tracked (DNT, GPC). Nothing is stored in the browser.
+  const viewed = useMutation(trpc.analytics.courseViewed.mutationOptions())
+  const found = course !== null
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one beacon per course shown
+  useEffect(() => {
+    if (found) viewed.mutate({ courseId })
+  }, [courseId, found])
   if (!course) return <NotFound />
   return (
     <main>
@@ -111,12 +126,18 @@ function CoursePage() {
               <span>{groupDigits(course.studentsCount)} students</span>
             </div>
             <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
+            {course.takesMessages ? <MessageInstructorLink courseId={course.id} /> : null}
           </div>
           <PurchaseBox
             course={course}
-            cartAction={
+            cartAction={(currency) => (
               <>
-                <CourseLearnAction courseId={course.id} priceMinor={course.priceMinor} />
+                <CourseLearnAction
+                  courseId={course.id}
+                  priceMinor={course.priceMinor}
+                  currency={currency}
+                  from={from}
+                />
                 <Link
                   to="/gifts/new"
                   search={{ course: course.id }}
@@ -130,7 +151,7 @@ function CoursePage() {
                   Buy as a gift
                 </Link>
               </>
-            }
+            )}
           />
         </Container>
       </section>
@@ -230,6 +251,24 @@ function CoursePage() {
         </div>
       </Container>
     </main>
+  )
+}
+
+/**
+ * Signed-in learners write to the course's instructors (issue 34); the conversation page says who may (Premium
+ * members and the course's buyers) when the server refuses. Not offered where nobody answers (house courses).
+ */
+function MessageInstructorLink({ courseId }: { courseId: string }) {
+  const { user } = useSession()
+  if (!user) return null
+  return (
+    <Link
+      to="/account/messages/$courseId"
+      params={{ courseId }}
+      className={css({ fontSize: 'sm', textDecoration: 'underline', justifySelf: 'start' })}
+    >
+      Message the instructor
+    </Link>
   )
 }
 

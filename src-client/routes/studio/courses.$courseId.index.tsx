@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { CourseDetailsForm } from '#client/components/studio/CourseDetailsForm.tsx'
+import { OfflineSetting } from '#client/components/studio/OfflineSetting.tsx'
 import { PremiumInclusion } from '#client/components/studio/PremiumInclusion.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 
@@ -27,6 +28,7 @@ function CourseDetails() {
     <>
       <CourseDetailsForm key={course.data.id} course={course.data} categories={categories.data} />
       <PremiumInclusion courseId={course.data.id} />
+      <OfflineSetting courseId={course.data.id} />
     </>
   )
 }

@@ -7,6 +7,7 @@ import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { EarningsChart } from '#client/components/studio/EarningsChart.tsx'
 import { PremiumPoolSection } from '#client/components/studio/PremiumPoolSection.tsx'
 import { Pagination } from '#client/components/ui/Pagination.tsx'
+import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
@@ -34,16 +35,6 @@ export const Route = createFileRoute('/studio/earnings')({
   component: EarningsPage,
 })
 
-const card = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'lg',
-  p: { base: '4', md: '5' },
-  display: 'flex',
-  flexDir: 'column',
-  gap: '3',
-})
 const figures = css({
   display: 'grid',
   gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },

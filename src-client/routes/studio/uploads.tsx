@@ -55,8 +55,24 @@ function StorageLine({ storage }: { storage: Uploads['storage'] }) {
   )
 }
 
+/** The renditions' state as the creator reads it (decision 0064). */
+function transcodeLabel(transcode: Upload['transcode']): string | null {
+  if (!transcode) return null
+  switch (transcode.state) {
+    case 'processing':
+      return `Processing ${transcode.percent} %`
+    case 'ready':
+      return 'Ready'
+    case 'failed':
+      return 'Processing failed: plays as uploaded'
+    default:
+      return 'Transcoding unavailable: plays as uploaded'
+  }
+}
+
 function UploadRow({ upload, onRemove, removing }: { upload: Upload; onRemove: () => void; removing: boolean }) {
   const state = upload.status === 'uploading' ? 'Not finished' : upload.attached ? 'Used by a lesson' : 'Not used yet'
+  const transcode = transcodeLabel(upload.transcode)
   return (
     <li
       data-testid="upload-row"
@@ -77,8 +93,26 @@ function UploadRow({ upload, onRemove, removing }: { upload: Upload; onRemove: (
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
           {formatBytes(upload.sizeBytes)}
           {upload.durationSeconds !== null ? ` · ${formatSeconds(upload.durationSeconds)}` : ''} · {state}
+          {transcode ? (
+            <>
+              {' · '}
+              <span data-testid="upload-transcode" role="status">
+                {transcode}
+              </span>
+            </>
+          ) : null}
         </p>
       </div>
+      {upload.status === 'stored' ? (
+        <a
+          href={`/api/uploads/videos/${encodeURIComponent(upload.uploadId)}/original`}
+          download
+          className={button({ variant: 'ghost', size: 'sm' })}
+          aria-label={`Download the original of ${upload.fileName}`}
+        >
+          Download original
+        </a>
+      ) : null}
       {upload.attached ? null : (
         <button
           type="button"
@@ -97,7 +131,12 @@ function UploadRow({ upload, onRemove, removing }: { upload: Upload; onRemove: (
 function UploadsPage() {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
-  const list = useQuery(trpc.creatorUploads.list.queryOptions())
+  const list = useQuery({
+    ...trpc.creatorUploads.list.queryOptions(),
+    // While a video is processing, its percentage moves: look again every 2 s until none is.
+    refetchInterval: (query) =>
+      query.state.data?.uploads.some((upload) => upload.transcode?.state === 'processing') ? 2000 : false,
+  })
   const [removing, setRemoving] = useState<string | null>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.creatorUploads.list.queryKey() })
   const release = useMutation(trpc.creatorUploads.release.mutationOptions())

@@ -9,6 +9,7 @@ import { adminCoursesRouter } from './courses.ts'
 import { adminCreatorApplicationsRouter } from './creator-applications.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminFinanceRouter } from './finance.ts'
+import { adminInstructorMessagesRouter } from './instructor-messages.ts'
 import { adminOrdersRouter } from './orders.ts'
 import { adminOutboxRouter } from './outbox.ts'
 import { adminReviewsRouter } from './reviews.ts'
@@ -31,4 +32,5 @@ export const adminRouter = router({
   creatorApplications: adminCreatorApplicationsRouter,
   finance: adminFinanceRouter,
   coupons: adminCouponsRouter,
+  instructorMessages: adminInstructorMessagesRouter,
 })

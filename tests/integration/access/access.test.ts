@@ -121,6 +121,7 @@ describe('purchases.entitlements', () => {
       isPremium: false,
       plan: null,
       renewsAt: null,
+      gift: null,
       courseIds: [],
       trialAvailable: true,
     })
@@ -132,6 +133,7 @@ describe('purchases.entitlements', () => {
       isPremium: false,
       plan: null,
       renewsAt: null,
+      gift: null,
       courseIds: [],
       trialAvailable: true,
     })
@@ -140,6 +142,7 @@ describe('purchases.entitlements', () => {
       isPremium: false,
       plan: null,
       renewsAt: null,
+      gift: null,
       courseIds: [],
       trialAvailable: false,
     })
@@ -160,6 +163,7 @@ describe('purchases.entitlements', () => {
       isPremium: true,
       plan: { id: 'basic', name: 'Basic', billingCycle: 'monthly', status: 'active' },
       renewsAt: renews_at!.toISOString(),
+      gift: null,
       courseIds: [course.id],
       trialAvailable: false,
     })

@@ -195,6 +195,8 @@ describe('auth.login', () => {
       avatarUrl: null,
       role: 'customer',
       emailVerified: true,
+      // No deletion waiting out its cool-off (issue 28): nothing to offer to cancel.
+      deletionScheduledFor: null,
     })
     const sessions = await database.db
       .selectFrom('sessions')

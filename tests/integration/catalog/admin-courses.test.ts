@@ -59,7 +59,7 @@ beforeAll(async () => {
   categoryId = category.id
 })
 afterAll(async () => {
-  await database.close()
+  await database?.close() // undefined when the set-up itself failed
 })
 
 describe('admin.courses validation', () => {

@@ -110,7 +110,7 @@ describe('admin.courses.updateLessonContent', () => {
     const { user } = await buyerOfCourse(site.db, COURSE)
     const seen = await (await callerAs(site.db, user)).learning.lesson({ courseId: COURSE, lessonId: lesson.id })
     expect(seen.content?.html).toContain('<strong>practise</strong>')
-    expect(seen.content?.video).toEqual({ type: 'file', src: `/api/learn/media/${lesson.id}` })
+    expect(seen.content?.video).toEqual({ type: 'file', hls: null, poster: null, src: `/api/learn/media/${lesson.id}` })
     const media = await fetch(`${site.baseUrl}/api/learn/media/${lesson.id}`, {
       headers: { cookie: await cookieOf(user), range: 'bytes=0-3' },
     })

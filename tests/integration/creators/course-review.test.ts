@@ -328,7 +328,8 @@ describe('revisions of a published course', () => {
       .insertInto('course_drafts')
       .values({
         course_id: course.id,
-        fields: JSON.stringify({ title: 'New Title', priceMinor: 2500, currency: 'GBP' }),
+        // A GBP price beside the USD one (decision 0069); the USD price is left as it is.
+        fields: JSON.stringify({ title: 'New Title', priceGbpMinor: 2500 }),
       })
       .execute()
     await db()
@@ -350,9 +351,9 @@ describe('revisions of a published course', () => {
     const detail = await staff.admin.courseReviews.detail({ submissionId })
     expect(detail.diff).toEqual([
       { field: 'title', live: 'Old Title', draft: 'New Title' },
-      { field: 'priceMinor', live: 4900, draft: 2500 },
-      { field: 'currency', live: 'USD', draft: 'GBP' },
+      { field: 'price', live: '$49.00', draft: '$49.00 or £25.00' },
     ])
+    expect(detail.course.pricesLabel).toBe('$49.00')
     expect(detail.pendingLessons.map((l) => l.title)).toEqual(['Bonus lesson'])
 
     // Changes requested on a revision: the course stays on sale, as it was.
@@ -363,14 +364,25 @@ describe('revisions of a published course', () => {
 
     const row = await db()
       .selectFrom('courses')
-      .select(['status', 'title', 'price_minor', 'currency', 'lessons_count', 'duration_minutes'])
+      .select([
+        'status',
+        'title',
+        'price_minor',
+        'currency',
+        'price_usd_minor',
+        'price_gbp_minor',
+        'lessons_count',
+        'duration_minutes',
+      ])
       .where('id', '=', course.id)
       .executeTakeFirstOrThrow()
     expect(row).toEqual({
       status: 'published',
       title: 'New Title',
-      price_minor: 2500,
-      currency: 'GBP',
+      price_minor: 4900,
+      currency: 'USD',
+      price_usd_minor: 4900,
+      price_gbp_minor: 2500,
       lessons_count: 6,
       duration_minutes: 70,
     })

@@ -49,8 +49,8 @@ const details = (courseId: string, over: Partial<StudioCourseInput> = {}): Studi
   whatYouWillLearn: ['Ownership', 'Async Rust'],
   requirements: ['Some JavaScript'],
   imageUrl: '',
-  price: '49.99',
-  currency: 'USD',
+  priceUsd: '49.99',
+  priceGbp: '',
   certificate: true,
   ...over,
 })
@@ -77,19 +77,26 @@ describe('creating and editing a course', () => {
 
   it('saves every detail of a draft at once (price in minor units and its currency)', async () => {
     const { caller, id } = await newCourse(await makeCreator(db()))
-    const saved = await caller.studio.updateCourse(details(id, { price: '19.5', currency: 'GBP', certificate: false }))
+    const saved = await caller.studio.updateCourse(details(id, { priceUsd: '', priceGbp: '19.5', certificate: false }))
     expect(saved).toMatchObject({
       title: 'Rust for Web Developers',
       subtitle: 'Build a web service in Rust',
       priceMinor: 1950,
       currency: 'GBP',
+      prices: { USD: null, GBP: 1950 },
       level: 'intermediate',
       certificate: false,
       whatYouWillLearn: ['Ownership', 'Async Rust'],
       pending: {},
     })
     const row = await courseRow(id)
-    expect(row).toMatchObject({ price_minor: 1950, currency: 'GBP', description: '# Why Rust\n\nFast and safe.' })
+    expect(row).toMatchObject({
+      price_minor: 1950,
+      currency: 'GBP',
+      price_usd_minor: null,
+      price_gbp_minor: 1950,
+      description: '# Why Rust\n\nFast and safe.',
+    })
   })
 
   it('refuses a 10,000-character title, 21 learning points, a foreign image and a bad price, saving nothing', async () => {
@@ -113,9 +120,9 @@ describe('creating and editing a course', () => {
       { requirements: ['y'.repeat(201)] },
       { description: 'z'.repeat(20_001) },
       { imageUrl: 'https://evil.example/cover.png' },
-      { price: '-5' },
-      { price: '10000' },
-      { price: 'abc' },
+      { priceUsd: '-5' },
+      { priceUsd: '10000' },
+      { priceGbp: 'abc' },
     ]
     for (const over of bad) {
       expect(await codeOf(caller.studio.updateCourse(details(id, over))), JSON.stringify(over).slice(0, 60)).toBe(
@@ -134,9 +141,9 @@ describe('creating and editing a course', () => {
       .where('id', '=', id)
       .execute()
     const saved = await caller.studio.updateCourse(
-      details(id, { title: 'Rust, Renamed', price: '59.99', description: 'New text', subtitle: 'New subtitle' }),
+      details(id, { title: 'Rust, Renamed', priceUsd: '59.99', description: 'New text', subtitle: 'New subtitle' }),
     )
-    expect(saved.pending).toEqual({ title: 'Rust, Renamed', priceMinor: 5999, description: 'New text' })
+    expect(saved.pending).toEqual({ title: 'Rust, Renamed', priceUsdMinor: 5999, description: 'New text' })
     const row = await courseRow(id)
     expect(row).toMatchObject({
       title: 'Rust for Web Developers',
@@ -146,7 +153,7 @@ describe('creating and editing a course', () => {
       status: 'published',
     })
     const draft = await db().selectFrom('course_drafts').select('fields').where('course_id', '=', id).executeTakeFirst()
-    expect(draft?.fields).toEqual({ title: 'Rust, Renamed', priceMinor: 5999, description: 'New text' })
+    expect(draft?.fields).toEqual({ title: 'Rust, Renamed', priceUsdMinor: 5999, description: 'New text' })
     // Back to the values on sale: nothing is pending any more.
     const reverted = await caller.studio.updateCourse(details(id, { subtitle: 'New subtitle' }))
     expect(reverted.pending).toEqual({})
@@ -160,8 +167,8 @@ describe('creating and editing a course', () => {
     await caller.studio.updateCourse(details(id))
     await db().insertInto('course_instructors').values({ course_id: id, user_id: co.id, role: 'co' }).execute()
     const coCaller = await callerAs(db(), co)
-    expect(await codeOf(coCaller.studio.updateCourse(details(id, { price: '0' })))).toBe('FORBIDDEN')
-    expect(await codeOf(coCaller.studio.updateCourse(details(id, { currency: 'GBP' })))).toBe('FORBIDDEN')
+    expect(await codeOf(coCaller.studio.updateCourse(details(id, { priceUsd: '0' })))).toBe('FORBIDDEN')
+    expect(await codeOf(coCaller.studio.updateCourse(details(id, { priceGbp: '39.99' })))).toBe('FORBIDDEN')
     expect((await courseRow(id)).price_minor).toBe(4999)
     const saved = await coCaller.studio.updateCourse(details(id, { subtitle: 'Edited by the co-instructor' }))
     expect(saved).toMatchObject({ role: 'co', subtitle: 'Edited by the co-instructor', priceMinor: 4999 })

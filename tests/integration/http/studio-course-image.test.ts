@@ -59,8 +59,8 @@ describe('POST /api/studio/course-image', () => {
       whatYouWillLearn: [],
       requirements: [],
       imageUrl: stored.body.url!,
-      price: '0',
-      currency: 'USD',
+      priceUsd: '0',
+      priceGbp: '',
       certificate: true,
     })
     expect(saved.imageUrl).toBe(stored.body.url)

@@ -129,6 +129,8 @@ describe('tus video uploads', () => {
       fileName: 'My lesson _1_.mp4',
       sizeBytes: MP4.length,
       durationSeconds: MP4_SECONDS,
+      // Stored with its renditions queued, in the same transaction (decision 0064).
+      transcode: { state: 'processing', percent: 0 },
     })
     const list = await caller.creatorUploads.list()
     expect(list.uploads.map((upload) => upload.uploadId)).toEqual([id])

@@ -53,6 +53,7 @@ describe('scheduled work', () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
+      { name: 'analytics.rollup', cron: '11 * * * *' },
       { name: 'cart-reminders.send', cron: '2-59/5 * * * *' },
       { name: 'earnings.payouts', cron: '0 6 1 * *' },
       { name: 'earnings.premium-pool', cron: '0 5 1 * *' },
@@ -61,9 +62,13 @@ describe('scheduled work', () => {
       { name: 'gifts.send', cron: '*/5 * * * *' },
       { name: 'learning.drip-unlocks', cron: '37 * * * *' },
       { name: 'learning.question-digest', cron: '0 7 * * *' },
+      { name: 'live.reminders', cron: '*/5 * * * *' },
       { name: 'membership.schedule', cron: '23 * * * *' },
+      { name: 'messages.digest', cron: '10 7 * * *' },
       { name: 'orders.expire', cron: '*/15 * * * *' },
+      { name: 'privacy.account-deletions', cron: '11 * * * *' },
       { name: 'privacy.exports', cron: '* * * * *' },
+      { name: 'privacy.retention', cron: '23 4 * * *' },
       { name: 'quizzes.close-expired', cron: '*/15 * * * *' },
       { name: 'service-orders.auto-complete', cron: '*/15 * * * *' },
       { name: 'storage.sweep', cron: '17 3 * * *' },

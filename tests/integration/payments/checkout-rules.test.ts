@@ -485,7 +485,7 @@ describe('bank transfer details', () => {
     const started = await caller.payments.start({ currency: 'GBP', method: 'bank_transfer' })
     expect(await mailOf(user.email)).toEqual({
       subject: `Bank transfer details for order ${started.reference}`,
-      text_body: `Hi Ada,\n\nPlease transfer £300.00 to the account below and quote the payment reference so we can match your payment:\n\nBank Name: Barclays Bank PLC\nAccount Name: SkillForge Ltd\nAccount Number: 12345678\nSort Code: 20-00-00\nSWIFT Code: BARCGB22\nPayment Reference: ${started.reference}\n\nThe details stay on your order in My Account until we confirm the payment (usually within 24 hours of it arriving).`,
+      text_body: `Hi Ada,\n\nPlease transfer £300.00 to the account below and quote the payment reference so we can match your payment:\n\nBank Name: Barclays Bank PLC\nAccount Name: SkillForge Ltd\nAccount Number: 12345678\nSort Code: 20-00-00\nSWIFT Code: BARCGB22\nPayment Reference: ${started.reference}\n\nThe details stay on your order in My Account until we confirm the payment (usually within 24 hours of it arriving). An order not paid within 7 days expires.`,
     })
   })
 

@@ -1,11 +1,16 @@
 // "Download my data" (issue 28): a person's export is built by the job into a private ZIP holding their data as JSON
 // and their invoices as PDFs; only they can download it, for 7 days; asking twice makes one; staff (admin and up)
-// may ask for a person, audited; nobody else can.
+// may ask for a person, audited; nobody else can. The person's own request needs a fresh proof (password, app code,
+// or an e-mailed code for an account without a password) before anything is queued.
+import { decodeBase32IgnorePadding } from '@oslojs/encoding'
+import { generateHOTP } from '@oslojs/otp'
 import { strFromU8, unzipSync } from 'fflate'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { totpStep } from '../../../src-server/auth/totp.ts'
+import { confirmTotpEnrolment, startTotpEnrolment } from '../../../src-server/auth/two-factor.ts'
 import { buildPendingExports, EXPORT_READY_SUBJECT, requestDataExport } from '../../../src-server/flows/data-export.ts'
-import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
+import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
@@ -105,5 +110,60 @@ describe('download my data', () => {
     // The person's own list shows it; another person's list does not.
     expect((await (await callerAs(site.db, person)).privacy.exports()).map((e) => e.id)).toEqual([row.id])
     expect(await (await callerAs(site.db, editor)).privacy.exports()).toEqual([])
+  })
+
+  it('asks the person to confirm it is them before queueing their export', async () => {
+    const person = await createUser(site.db)
+    const caller = await callerAs(site.db, person)
+    const exportsOfPerson = () =>
+      site.db.selectFrom('data_exports').select('id').where('user_id', '=', person.id).execute()
+    // No proof, a wrong password, a made-up code: refused, and nothing is queued.
+    await expect(caller.privacy.requestExport({})).rejects.toThrow(/Enter your password/)
+    await expect(caller.privacy.requestExport({ password: 'not-the-password' })).rejects.toThrow(
+      /password is not right/,
+    )
+    await expect(caller.privacy.requestExport({ code: '123456' })).rejects.toThrow(/Enter your password/)
+    expect(await exportsOfPerson()).toEqual([])
+    // The password: queued.
+    const row = await caller.privacy.requestExport({ password: person.password })
+    expect(row.status).toBe('pending')
+    expect((await exportsOfPerson()).map((e) => e.id)).toEqual([row.id])
+
+    // With two-factor on, a code from the app confirms as well.
+    const other = await createUser(site.db)
+    const settings = { publicUrl: 'http://storefront.test' }
+    const { manualKey } = await startTotpEnrolment(site.db, other, settings)
+    const key = decodeBase32IgnorePadding(manualKey.replace(/ /g, ''))
+    await confirmTotpEnrolment(site.db, other.id, generateHOTP(key, BigInt(totpStep(now())), 6), settings)
+    await advanceClock(60) // the enrolment's code cannot be replayed: the next window's code
+    const otherCaller = await callerAs(site.db, other)
+    await expect(otherCaller.privacy.requestExport({ code: '000000' })).rejects.toThrow()
+    const byCode = await otherCaller.privacy.requestExport({
+      code: generateHOTP(key, BigInt(totpStep(now())), 6),
+    })
+    expect(byCode.status).toBe('pending')
+  })
+
+  it('an account without a password confirms its export with a single-use e-mailed code', async () => {
+    const person = await createUser(site.db)
+    await site.db.updateTable('users').set({ password_hash: null }).where('id', '=', person.id).execute()
+    const caller = await callerAs(site.db, person)
+    await expect(caller.privacy.requestExport({})).rejects.toThrow(/Enter the code we e-mailed you/)
+    await expect(caller.privacy.requestExport({ password: 'anything' })).rejects.toThrow(/Enter the code/)
+    await expect(caller.privacy.requestExport({ code: 'aaaaaaaaaaaaa' })).rejects.toThrow(/code is not right/)
+    await caller.privacy.sendConfirmationCode({ action: 'export-data' })
+    const mail = await site.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', person.email)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow()
+    expect(mail.text_body).toContain('download a copy of your data')
+    const code = /^ {2}([a-z2-7]{13})$/m.exec(mail.text_body)?.[1] as string
+    expect(code).toBeTruthy()
+    const row = await caller.privacy.requestExport({ code })
+    expect(row.status).toBe('pending')
+    // Used once: the same code does not confirm again.
+    await expect(caller.privacy.requestExport({ code })).rejects.toThrow(/code is not right/)
   })
 })

@@ -2,6 +2,7 @@
 // says why), checkout stores each line's share (largest remainder), and the invoice, a line refund and the creator's
 // share all use the stored discounted amounts; an order that expires or is cancelled gives its use back.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { expireAbandonedCheckouts } from '../../../src-server/flows/abandoned-checkouts.ts'
 import { awaitTransfer, cancelByBuyer, createFromCart } from '../../../src-server/flows/cart-order.ts'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
@@ -128,6 +129,56 @@ describe('applying a code', () => {
     const line = (await caller.cart.list())!.items[0]!
     await caller.cart.remove({ itemId: line.id })
     expect((await caller.cart.list())?.coupon).toBeNull()
+  })
+})
+
+describe('an unpaid bank or PayPal order gives its use back when it expires', () => {
+  it('the orders.expire job expires it after 7 days (awaiting the transfer or not), and the code is free again', async () => {
+    const editor = await staff()
+    const creator = await createUser(db())
+    const course = await ownedCourse(db(), creator.id, 2_000)
+    const code = newCode('LEFT')
+    await editor.admin.coupons.create({
+      code,
+      kind: 'percent',
+      percentOff: 20,
+      appliesTo: 'everything',
+      maxUses: 2,
+    } as never)
+    const orderOf = async (method: 'bank_transfer' | 'paypal', transferred: boolean) => {
+      const buyer = await shopper()
+      await buyer.caller.cart.add({ kind: 'course', courseId: course.id })
+      await buyer.caller.cart.applyCoupon({ code })
+      const order = await createFromCart(db(), {
+        userId: buyer.user.id,
+        currency: 'USD',
+        method,
+        referencePrefix: 'SF',
+      })
+      if (transferred) await awaitTransfer(db(), buyer.user.id, order.id)
+      return order.id
+    }
+    const bank = await orderOf('bank_transfer', true)
+    const paypal = await orderOf('paypal', false)
+    const third = await shopper()
+    await third.caller.cart.add({ kind: 'course', courseId: course.id })
+    expect(await refusalOf(third.caller.cart.applyCoupon({ code }))).toBe(COUPON_REFUSALS.usedUp)
+    const statusOf = async (id: string) =>
+      (await db().selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+
+    // Six days on, both still wait; the job leaves them.
+    await advanceClock(6 * 86_400)
+    await expireAbandonedCheckouts({ db: db(), stripe: null })
+    expect([await statusOf(bank), await statusOf(paypal)]).toEqual(['awaiting_transfer', 'pending'])
+    expect(await refusalOf(third.caller.cart.applyCoupon({ code }))).toBe(COUPON_REFUSALS.usedUp)
+
+    // Past 7 days: both expire, once, and the third buyer may use the code.
+    await advanceClock(86_400 + 60)
+    expect(await expireAbandonedCheckouts({ db: db(), stripe: null })).toBeGreaterThanOrEqual(2)
+    expect([await statusOf(bank), await statusOf(paypal)]).toEqual(['expired', 'expired'])
+    expect(await refusalOf(third.caller.cart.applyCoupon({ code }))).toBe('accepted')
+    // An expired order is not confirmed by staff afterwards (a late transfer is refunded instead).
+    expect(await markPaid(db(), bank, { source: 'staff' })).not.toBe('fulfilled')
   })
 })
 

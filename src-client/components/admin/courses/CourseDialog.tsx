@@ -30,6 +30,7 @@ const COURSE_FIELDS = [
   'title',
   'description',
   'price',
+  'priceGbp',
   'originalPrice',
   'categoryId',
   'instructorName',
@@ -124,7 +125,13 @@ export function CourseDialog({
         <TextField label="Title *" className={cx(fieldBox, wide)} {...fieldOf('title')} />
         <TextAreaField label="Description *" className={cx(fieldBox, wide)} {...fieldOf('description')} />
         <TextField label="Price ($)" {...fieldOf('price')} inputMode="decimal" />
-        <TextField label="Original price ($, optional)" {...fieldOf('originalPrice')} inputMode="decimal" />
+        <TextField label="Price (£, optional)" {...fieldOf('priceGbp')} inputMode="decimal" />
+        <TextField
+          label={`Original price (${course?.currency ?? 'USD'}, optional)`}
+          className={wide}
+          {...fieldOf('originalPrice')}
+          inputMode="decimal"
+        />
         <SelectField label="Category" {...fieldOf('categoryId')}>
           {(categories.data ?? []).map((category) => (
             <option key={category.id} value={category.id}>

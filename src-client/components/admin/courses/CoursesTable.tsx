@@ -1,11 +1,12 @@
 // The spec's course table: Course (image, title, truncated description, 'lessons • duration • level'),
 // Category, Price, Status, Featured, Actions.
+
 import { Link } from '@tanstack/react-router'
 import { button } from '#client/components/ui/button.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { formatDuration } from '#client/lib/format.ts'
 import { capitalise } from '#shared/constants.ts'
-import { formatMoney } from '#shared/money.ts'
+import { coursePricesLabel } from '#shared/course-prices.ts'
 import { css } from '#styled-system/css'
 import { AdminTable } from '../AdminTable.tsx'
 import { badge } from '../styles.ts'
@@ -54,7 +55,7 @@ export function CoursesTable({
             </div>
           </td>
           <td>{course.category}</td>
-          <td>{formatMoney(course.priceMinor, course.currency)}</td>
+          <td>{coursePricesLabel(course.prices)}</td>
           <td>
             <span className={badge({ tone: course.status === 'published' ? 'green' : 'yellow' })}>
               {capitalise(course.status)}

@@ -23,6 +23,7 @@ export interface CourseFormState {
   title: string
   description: string
   price: string
+  priceGbp: string
   originalPrice: string
   categoryId: string
   instructorName: string
@@ -46,6 +47,7 @@ export function emptyCourseForm(categoryId = ''): CourseFormState {
     title: '',
     description: '',
     price: '0',
+    priceGbp: '',
     originalPrice: '',
     categoryId,
     instructorName: '',
@@ -69,6 +71,7 @@ export function formFromCourse(course: AdminCourse): CourseFormState {
     title: course.title,
     description: course.description,
     price: course.price,
+    priceGbp: course.priceGbp,
     originalPrice: course.originalPrice,
     categoryId: course.categoryId,
     instructorName: course.instructorName,

@@ -19,7 +19,6 @@ import {
   reviewItemLabel,
   SUBMISSION_STATUS_LABELS,
 } from '#shared/course-review.ts'
-import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/course-reviews_/$id')({
@@ -37,8 +36,7 @@ const section = css({ p: '5', display: 'flex', flexDir: 'column', gap: '3' })
 const heading = css({ fontWeight: 'semibold', fontSize: 'lg' })
 const FIELD_LABELS: Record<string, string> = {
   title: 'Title',
-  priceMinor: 'Price',
-  currency: 'Currency',
+  price: 'Price',
   description: 'Description',
 }
 
@@ -92,7 +90,7 @@ function CourseReview() {
               <dt>Level</dt>
               <dd>{course.level}</dd>
               <dt>Price</dt>
-              <dd>{formatMoney(course.priceMinor, course.currency)}</dd>
+              <dd data-testid="review-price">{course.pricesLabel}</dd>
             </dl>
             <p className={css({ whiteSpace: 'pre-line', fontSize: 'sm' })}>{course.description}</p>
           </section>

@@ -50,7 +50,11 @@ function PublishPage() {
   const { courseId } = Route.useParams()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const { data: page } = useSuspenseQuery(trpc.studioPublishing.page.queryOptions({ courseId }))
+  const { data: page } = useSuspenseQuery({
+    ...trpc.studioPublishing.page.queryOptions({ courseId }),
+    // While a lesson's video is transcoding, ask again every 3 s: the checklist ticks itself when it is done.
+    refetchInterval: (query) => (query.state.data?.videosProcessing ? 3000 : false),
+  })
   const [confirm, setConfirm] = useState<Confirm>(null)
   // The course's state shows in the studio's course header too (studio.course) and in My courses.
   const refresh = () =>

@@ -1,0 +1,119 @@
+// `npm run bench:analytics -- [--courses N] [--days D] [--orders-per-day K] [--db postgres://…]`: loads a generated
+// sales history (one-line course orders spread over D days and N courses, 3 % of lines refunded on a later day,
+// views and progress rows), rolls it up, and prints the one-day rollup time and the median answer of the analytics
+// pages (shop-wide and one creator's, 30 days by day and 90 days by week). Embedded PGlite unless --db is given.
+import { sql } from 'kysely'
+import { migrateToLatest } from '../db/migrate.ts'
+import { insertUser } from '../db/seed/factories.ts'
+import { seedDatabase } from '../db/seed/index.ts'
+import { rollupSalesDay, runAnalyticsRollup } from '../src-server/analytics/rollup.ts'
+import { makeCreator } from '../src-server/creators/profiles.ts'
+import { openDatabase } from '../src-server/kernel/db.ts'
+import { createCaller } from '../src-server/routers/_app.ts'
+import { createContextInner } from '../src-server/trpc/context.ts'
+
+const arg = (name: string, fallback: string) => {
+  const index = process.argv.indexOf(`--${name}`)
+  return index > 0 ? (process.argv[index + 1] ?? fallback) : fallback
+}
+const COURSES = Number(arg('courses', '5000'))
+const DAYS = Number(arg('days', '60'))
+const PER_DAY = Number(arg('orders-per-day', '2000'))
+const databaseUrl = process.argv.includes('--db') ? arg('db', '') : undefined
+
+const handle = await openDatabase({ databaseUrl })
+const { db } = handle
+await migrateToLatest(db)
+await seedDatabase(db)
+const today = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()))
+const first = new Date(today.getTime() - DAYS * 86_400_000)
+const creator = await insertUser(db, { email: `bench-analytics-${Date.now()}@example.test` })
+const staff = await insertUser(db, { email: `bench-analytics-staff-${Date.now()}@example.test`, role: 'viewer' })
+const prefix = `ba${Date.now().toString(36)}`
+const loadAt = performance.now()
+const category = await db.selectFrom('categories').select('id').executeTakeFirstOrThrow()
+await sql`insert into courses (id, title, category_id, instructor_name, price_minor, what_you_will_learn, requirements, status)
+  select ${prefix} || '-' || g, 'Bench course ' || g, ${category.id}, 'Bench', 1000 + (g % 50) * 100, '[]', '[]', 'published'
+  from generate_series(1, ${COURSES}::int) g`.execute(db)
+// The creator teaches every 25th course (200 of 5,000).
+await sql`insert into course_instructors (course_id, user_id, role, share_basis_points)
+  select ${prefix} || '-' || g, ${creator.id}, 'owner', 10000 from generate_series(25, ${COURSES}::int, 25) g`.execute(
+  db,
+)
+const buyers = await sql<{ id: string }>`insert into users (email)
+  select ${prefix} || '-buyer-' || g || '@example.test' from generate_series(1, 1000) g returning id`.execute(db)
+const buyerIds = buyers.rows.map((row) => row.id)
+const total = DAYS * PER_DAY
+for (let start = 0; start < total; start += 50_000) {
+  const end = Math.min(total, start + 50_000)
+  await sql`with o as (
+      insert into orders (user_id, reference, currency, method, status, subtotal_minor, total_minor, paid_at, created_at)
+      select (${buyerIds}::uuid[])[1 + g % 1000], ${prefix} || '-' || g, case when g % 5 = 0 then 'GBP' else 'USD' end,
+        'bank_transfer', 'paid', 2900, 2900,
+        ${first}::timestamptz + ((g::float8 / ${PER_DAY}::int) * interval '1 day'),
+        ${first}::timestamptz + ((g::float8 / ${PER_DAY}::int) * interval '1 day')
+      from generate_series(${start}::int, ${end - 1}::int) g
+      returning id, reference, paid_at
+    )
+    insert into order_items (order_id, kind, course_id, item_key, title, unit_price_minor, discount_minor, refunded_at)
+    select o.id, 'course', ${prefix} || '-' || (1 + (split_part(o.reference, '-', 2)::int * 7919) % ${COURSES}::int),
+      'course:' || o.reference, 'Bench course', 2900,
+      case when split_part(o.reference, '-', 2)::int % 4 = 0 then 290 else 0 end,
+      case when split_part(o.reference, '-', 2)::int % 33 = 0 then o.paid_at + interval '9 days' end
+    from o`.execute(db)
+}
+await sql`insert into course_event_counts (course_id, day, views, cart_adds)
+  select ${prefix} || '-' || c, (${first}::date + d), 20 + (c % 30), 2 + (c % 5)
+  from generate_series(1, ${COURSES}::int, 5) c, generate_series(0, ${DAYS}::int) d`.execute(db)
+await sql`analyze`.execute(db)
+console.log(
+  `${handle.kind}: ${COURSES} courses, ${total} paid lines over ${DAYS} days (${PER_DAY}/day, 3 % refunded 9 days later), loaded in ${((performance.now() - loadAt) / 1000).toFixed(1)} s`,
+)
+
+const rollAt = performance.now()
+const run = await runAnalyticsRollup(db)
+console.log(`full rollup of ${run.days.length} days: ${((performance.now() - rollAt) / 1000).toFixed(1)} s`)
+const day = new Date(today.getTime() - 10 * 86_400_000).toISOString().slice(0, 10)
+const samples: number[] = []
+for (let i = 0; i < 5; i++) {
+  const at = performance.now()
+  await rollupSalesDay(db, day)
+  samples.push(performance.now() - at)
+}
+samples.sort((a, b) => a - b)
+console.log(`${'rollup of one day (median of 5)'.padEnd(48)} ${samples[2]?.toFixed(0)} ms`)
+
+const session = { id: 'bench', expiresAt: new Date(Date.now() + 3_600_000) }
+const callerFor = (user: { id: string; email: string; role: 'customer' | 'viewer' }) =>
+  createCaller(
+    createContextInner({
+      db,
+      user: { id: user.id, email: user.email, role: user.role, firstName: '', lastName: '', avatarUrl: null },
+      session,
+    }),
+  )
+const shop = callerFor({ id: staff.id, email: staff.email, role: 'viewer' })
+const mine = callerFor({ id: creator.id, email: creator.email, role: 'customer' })
+await makeCreator(db, creator.id, staff.id)
+
+async function time(label: string, run: () => Promise<unknown>, rounds = 20) {
+  await run()
+  const times: number[] = []
+  for (let i = 0; i < rounds; i++) {
+    const at = performance.now()
+    await run()
+    times.push(performance.now() - at)
+  }
+  times.sort((a, b) => a - b)
+  console.log(
+    `${label.padEnd(48)} p50 ${times[Math.floor(rounds / 2)]?.toFixed(1)} ms  p95 ${times[Math.floor(rounds * 0.95)]?.toFixed(1)} ms`,
+  )
+}
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+const last30 = { from: iso(today.getTime() - 29 * 86_400_000), to: iso(today.getTime()), granularity: 'day' as const }
+const last90 = { from: iso(today.getTime() - 89 * 86_400_000), to: iso(today.getTime()), granularity: 'week' as const }
+await time('analytics.shop (30 days by day)', () => shop.analytics.shop(last30))
+await time('analytics.shop (90 days by week)', () => shop.analytics.shop(last90))
+await time('analytics.creator (200 courses, 30 days)', () => mine.analytics.creator(last30))
+await time('analytics.creator (200 courses, 90 days)', () => mine.analytics.creator(last90))
+await handle.close()

@@ -1,0 +1,177 @@
+// Passkeys on /account/security (issue 28, decision 0066): the list (name, added, last used), Add a passkey (the
+// browser's own dialog, through @simplewebauthn/browser, loaded only on click) and Remove, which asks for the
+// password or a code. The server keeps the challenge and checks everything.
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
+import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
+import { button } from '../ui/button.ts'
+import { FormAlert, TextField } from '../ui/form.tsx'
+import { EmptyState } from '../ui/states.tsx'
+import { notify } from '../ui/toaster.tsx'
+import { emailedCodeToasts, ProofFields, proofFromForm } from './ProofFields.tsx'
+import { SectionCard, securityRow } from './SectionCard.tsx'
+
+type Overview = RouterOutputs['security']['overview']
+type Passkey = Overview['passkeys'][number]
+
+const dateText = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' })
+const stack = css({ display: 'flex', flexDir: 'column', gap: '3', maxW: 'md' })
+
+export function PasskeysSection({ overview }: { overview: Overview }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.security.overview.queryKey() })
+  const [removing, setRemoving] = useState<string | null>(null)
+  return (
+    <SectionCard
+      title="Passkeys"
+      description="Sign in with your fingerprint, face or device PIN instead of a password and code. A passkey counts as both."
+    >
+      <div className={css({ display: 'flex', flexDir: 'column', gap: '5' })}>
+        {overview.passkeys.length === 0 ? (
+          <EmptyState title="No passkeys yet" />
+        ) : (
+          <ul aria-label="Your passkeys" className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+            {overview.passkeys.map((passkey) => (
+              <li key={passkey.id} data-testid="passkey-row" className={securityRow}>
+                <div className={css({ minW: '0' })}>
+                  <p className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{passkey.name}</p>
+                  <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                    Added {dateText.format(new Date(passkey.createdAt))} · Last used{' '}
+                    {passkey.lastUsedAt ? dateText.format(new Date(passkey.lastUsedAt)) : 'never'}
+                  </p>
+                </div>
+                {removing === passkey.id ? null : (
+                  <button
+                    type="button"
+                    className={button({ variant: 'outline', size: 'sm' })}
+                    aria-label={`Remove passkey ${passkey.name}`}
+                    onClick={() => setRemoving(passkey.id)}
+                  >
+                    Remove
+                  </button>
+                )}
+                {removing === passkey.id ? (
+                  <RemoveForm
+                    passkey={passkey}
+                    confirm={overview.confirm}
+                    onDone={async () => {
+                      setRemoving(null)
+                      await refresh()
+                    }}
+                    onCancel={() => setRemoving(null)}
+                  />
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+        <AddForm onDone={refresh} />
+      </div>
+    </SectionCard>
+  )
+}
+
+function AddForm({ onDone }: { onDone: () => Promise<void> }) {
+  const trpc = useTRPC()
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const options = useMutation(trpc.security.passkeyOptions.mutationOptions())
+  const add = useMutation(trpc.security.addPasskey.mutationOptions())
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const formElement = event.currentTarget
+    const name = String(new FormData(formElement).get('name') ?? '').trim()
+    if (!name) return setError('Name this passkey (for example, the device it is on).')
+    setError(null)
+    setBusy(true)
+    try {
+      const optionsJSON = await options.mutateAsync()
+      const { startRegistration } = await import('@simplewebauthn/browser')
+      const response = await startRegistration({ optionsJSON: optionsJSON as never })
+      await add.mutateAsync({ name, response: response as never })
+      formElement.reset()
+      notify('success', 'Passkey added', `You can now sign in with "${name}".`)
+      await onDone()
+    } catch (caught) {
+      // The browser's dialog closed without a passkey (NotAllowedError) or the server refused it.
+      setError(
+        caught instanceof Error && caught.name === 'NotAllowedError'
+          ? 'No passkey was made (the dialog was closed or timed out).'
+          : errorMessage(caught, 'The passkey could not be added. Please try again.'),
+      )
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack} aria-label="Add a passkey">
+      {error ? <FormAlert>{error}</FormAlert> : null}
+      <TextField label="Passkey name" name="name" maxLength={60} placeholder="e.g. My laptop" autoComplete="off" />
+      <div>
+        <button type="submit" className={button()} disabled={busy}>
+          {busy ? 'Waiting for your device…' : 'Add a passkey'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function RemoveForm({
+  passkey,
+  confirm,
+  onDone,
+  onCancel,
+}: {
+  passkey: Passkey
+  confirm: Overview['confirm']
+  onDone: () => Promise<void>
+  onCancel: () => void
+}) {
+  const trpc = useTRPC()
+  const [error, setError] = useState<string | null>(null)
+  const remove = useMutation(trpc.security.removePasskey.mutationOptions())
+  const sendCode = useMutation(trpc.security.sendRemovalCode.mutationOptions(emailedCodeToasts()))
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const proof = proofFromForm(form)
+    if (!proof.password && !proof.code) return setError('Enter your password or a code to confirm.')
+    setError(null)
+    try {
+      await remove.mutateAsync({ passkeyId: passkey.id, ...proof })
+      notify('success', 'Passkey removed', `"${passkey.name}" can no longer sign in.`)
+      await onDone()
+    } catch (caught) {
+      setError(errorMessage(caught, 'An error occurred. Please try again.'))
+    }
+  }
+
+  return (
+    <form
+      {...SCRIPT_ONLY_FORM}
+      onSubmit={onSubmit}
+      noValidate
+      className={css({ w: 'full', display: 'flex', flexDir: 'column', gap: '3' })}
+      aria-label={`Remove passkey ${passkey.name}`}
+    >
+      {error ? <FormAlert>{error}</FormAlert> : null}
+      <ProofFields confirm={confirm} onSendCode={() => sendCode.mutate()} sending={sendCode.isPending} small />
+      <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+        <button type="submit" className={button({ variant: 'danger', size: 'sm' })} disabled={remove.isPending}>
+          {remove.isPending ? 'Removing…' : 'Remove passkey'}
+        </button>
+        <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={onCancel}>
+          Keep it
+        </button>
+      </div>
+    </form>
+  )
+}

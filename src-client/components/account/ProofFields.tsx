@@ -1,0 +1,78 @@
+// The fields that confirm a sensitive action on /account/security (deleting the account, downloading one's data,
+// removing a passkey): the password, or, for an account without one, a code we e-mail on request; a code from the
+// authenticator app is offered whenever two-factor is on. The server decides (auth/confirm-action.ts).
+import { errorMessage } from '#client/lib/errors.ts'
+import { css } from '#styled-system/css'
+import { button } from '../ui/button.ts'
+import { PasswordField, TextField } from '../ui/form.tsx'
+import { notify } from '../ui/toaster.tsx'
+
+export interface ConfirmMethod {
+  hasPassword: boolean
+  hasTwoFactor: boolean
+}
+
+export function ProofFields({
+  confirm,
+  onSendCode,
+  sending,
+  codeSent = false,
+  small = false,
+  explain,
+}: {
+  confirm: ConfirmMethod
+  onSendCode: () => void
+  sending: boolean
+  codeSent?: boolean
+  small?: boolean
+  /** A sentence shown above the "E-mail me a code" button (accounts without a password). */
+  explain?: string
+}) {
+  const codeLabel = confirm.hasPassword
+    ? 'Or a code from your authenticator app'
+    : confirm.hasTwoFactor
+      ? 'Code from the e-mail, or from your authenticator app'
+      : 'Code from the e-mail'
+  return (
+    <>
+      {confirm.hasPassword ? (
+        <PasswordField label="Your password" name="password" autoComplete="current-password" />
+      ) : (
+        <div className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+          {explain ? <p className={css({ fontSize: 'sm' })}>{explain}</p> : null}
+          <div>
+            <button
+              type="button"
+              className={button({ variant: 'outline', ...(small ? { size: 'sm' } : {}) })}
+              disabled={sending}
+              onClick={onSendCode}
+            >
+              {sending ? 'Sending…' : codeSent ? 'Send another code' : 'E-mail me a code'}
+            </button>
+          </div>
+        </div>
+      )}
+      {!confirm.hasPassword || confirm.hasTwoFactor ? (
+        <TextField label={codeLabel} name="code" autoComplete="one-time-code" maxLength={32} />
+      ) : null}
+    </>
+  )
+}
+
+/** The proof typed into ProofFields, read from the submitted form (empty fields left out). */
+export function proofFromForm(form: FormData): { password?: string; code?: string } {
+  const password = String(form.get('password') ?? '') || undefined
+  const code = String(form.get('code') ?? '').trim() || undefined
+  return { ...(password ? { password } : {}), ...(code ? { code } : {}) }
+}
+
+/** The toasts of the "E-mail me a code" button, for the mutation that sends the code. */
+export function emailedCodeToasts(onSent?: () => void) {
+  return {
+    onSuccess: () => {
+      onSent?.()
+      notify('success', 'Code sent', 'Check your e-mail: the code works once, for 15 minutes.')
+    },
+    onError: (caught: unknown) => notify('error', 'Could not send a code', errorMessage(caught)),
+  }
+}

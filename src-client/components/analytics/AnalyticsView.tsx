@@ -1,0 +1,384 @@
+// The analytics page body shared by the studio (a creator's courses) and the admin (the shop): a date range form,
+// per currency the revenue chart with its table and the change against the previous period, units by channel, the
+// course page's funnel, ratings over time, refunds by reason, courses and learners. Amounts are shown per currency, never summed across currencies.
+import type { ReactNode } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
+import { ScrollRegion, stickyFirstColumn } from '#client/components/ui/ScrollRegion.tsx'
+import { EmptyState } from '#client/components/ui/states.tsx'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css, cx } from '#styled-system/css'
+import { AnalyticsChart, tableStyle } from './AnalyticsChart.tsx'
+import { colorAt } from './AnalyticsChartDrawing.tsx'
+
+export type AnalyticsReport = RouterOutputs['analytics']['shop'] | RouterOutputs['analytics']['creator']
+export interface RangeValue {
+  from: string
+  to: string
+  granularity: 'day' | 'week' | 'month'
+}
+
+const field = css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })
+const control = css({ h: '11', px: '2', borderWidth: '1px', borderColor: 'line', borderRadius: 'md', bg: 'surface' })
+const figureGrid = css({
+  display: 'grid',
+  gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
+  gap: '3',
+  m: 0,
+})
+
+/** "+12 %" against the previous period, or "new" / "no change". */
+export function change(current: number, previous: number): string {
+  if (previous === 0) return current === 0 ? 'no change' : 'new'
+  const percent = Math.round(((current - previous) / Math.abs(previous)) * 100)
+  return `${percent > 0 ? '+' : ''}${percent} % vs previous period`
+}
+
+export function RangeForm({ value, onChange }: { value: RangeValue; onChange: (range: RangeValue) => void }) {
+  return (
+    <form
+      {...SCRIPT_ONLY_FORM}
+      aria-label="Date range"
+      className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'flex-end' })}
+      onSubmit={(event) => {
+        event.preventDefault()
+        const data = new FormData(event.currentTarget)
+        onChange({
+          from: String(data.get('from')),
+          to: String(data.get('to')),
+          granularity: String(data.get('granularity')) as RangeValue['granularity'],
+        })
+      }}
+    >
+      <label className={field}>
+        From
+        <input className={control} type="date" name="from" defaultValue={value.from} required />
+      </label>
+      <label className={field}>
+        To
+        <input className={control} type="date" name="to" defaultValue={value.to} required />
+      </label>
+      <label className={field}>
+        Group by
+        <select className={control} name="granularity" defaultValue={value.granularity}>
+          <option value="day">Day</option>
+          <option value="week">Week</option>
+          <option value="month">Month</option>
+        </select>
+      </label>
+      <button type="submit" className={button({ variant: 'primary' })}>
+        Show
+      </button>
+    </form>
+  )
+}
+
+export function AnalyticsView({
+  report,
+  csvHref,
+  footer,
+}: {
+  report: AnalyticsReport
+  csvHref: string
+  footer?: ReactNode
+}) {
+  const count = (value: number) => String(value)
+  return (
+    <div className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
+      <p>
+        <a className={button({ variant: 'outline', size: 'sm' })} href={csvHref} download>
+          Download CSV
+        </a>
+      </p>
+
+      <section aria-labelledby="revenue-heading" className={card}>
+        <h2 id="revenue-heading" className={heading}>
+          Revenue
+        </h2>
+        {report.revenue.length === 0 ? (
+          <EmptyState title="No sales in this period">Sales and refunds will show here per currency.</EmptyState>
+        ) : (
+          report.revenue.map((line) => {
+            const money = (minor: number) => formatMoney(minor, line.currency)
+            return (
+              <div key={line.currency} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+                <dl className={figureGrid} data-testid={`totals-${line.currency}`}>
+                  {(
+                    [
+                      ['Gross', line.totals.grossMinor, line.previous.grossMinor],
+                      ['Refunds', line.totals.refundMinor, line.previous.refundMinor],
+                      ['Net', line.totals.netMinor, line.previous.netMinor],
+                      ['Units sold', line.totals.units, line.previous.units],
+                    ] as const
+                  ).map(([label, value, previous]) => (
+                    <div key={label}>
+                      <dt className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                        {label} ({line.currency})
+                      </dt>
+                      <dd className={css({ fontSize: 'xl', fontWeight: 'bold', m: 0 })}>
+                        {label === 'Units sold' ? value : money(value)}
+                      </dd>
+                      <dd className={css({ fontSize: 'xs', color: 'fg.muted', m: 0 })}>{change(value, previous)}</dd>
+                    </div>
+                  ))}
+                </dl>
+                <AnalyticsChart
+                  title={`Revenue in ${line.currency}`}
+                  rows={line.points.map((point) => ({
+                    period: point.period,
+                    gross: point.grossMinor,
+                    discounts: point.discountMinor,
+                    refunds: point.refundMinor,
+                    fee: point.platformFeeMinor,
+                    net: point.netMinor,
+                  }))}
+                  series={[
+                    { key: 'gross', label: 'Gross', color: colorAt(0) },
+                    { key: 'discounts', label: 'Discounts', color: colorAt(3) },
+                    { key: 'refunds', label: 'Refunds', color: colorAt(1) },
+                    { key: 'fee', label: 'Platform fee', color: colorAt(4) },
+                    { key: 'net', label: 'Net', color: colorAt(2) },
+                  ]}
+                  format={money}
+                />
+                <AnalyticsChart
+                  title={`Units sold in ${line.currency}`}
+                  rows={line.points.map((point) => ({
+                    period: point.period,
+                    units: point.units,
+                    refunds: point.refunds,
+                  }))}
+                  series={[
+                    { key: 'units', label: 'Units sold', color: colorAt(0) },
+                    { key: 'refunds', label: 'Refunded', color: colorAt(1) },
+                  ]}
+                  format={count}
+                />
+              </div>
+            )
+          })
+        )}
+      </section>
+
+      {report.channels ? (
+        <section aria-labelledby="channels-heading" className={card}>
+          <h2 id="channels-heading" className={heading}>
+            Units by channel
+          </h2>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            A gift, a bundle or a coupon counts first; else the way the buyer reached the course page: a catalogue
+            search result, browsing the catalogue, or direct (anything else).
+          </p>
+          <ScrollRegion label="Units by channel, table">
+            <table className={tableStyle}>
+              <thead>
+                <tr>
+                  <th scope="col">Direct</th>
+                  <th scope="col">Search</th>
+                  <th scope="col">Catalogue</th>
+                  <th scope="col">Coupon</th>
+                  <th scope="col">Bundle</th>
+                  <th scope="col">Gift</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <td>{report.channels.direct}</td>
+                  <td>{report.channels.search}</td>
+                  <td>{report.channels.catalogue}</td>
+                  <td>{report.channels.coupon}</td>
+                  <td>{report.channels.bundle}</td>
+                  <td>{report.channels.gift}</td>
+                </tr>
+              </tbody>
+            </table>
+          </ScrollRegion>
+        </section>
+      ) : null}
+
+      {report.funnel ? (
+        <section aria-labelledby="funnel-heading" className={card}>
+          <h2 id="funnel-heading" className={heading}>
+            Course page conversion
+          </h2>
+          <p className={css({ fontSize: 'sm' })} data-testid="funnel-totals">
+            {report.funnel.totals.views} views → {report.funnel.totals.cartAdds} added to cart →{' '}
+            {report.funnel.totals.purchases} bought ({change(report.funnel.totals.views, report.funnel.previous.views)}{' '}
+            in views)
+          </p>
+          <AnalyticsChart
+            title="Views, added to cart, bought"
+            rows={report.funnel.points.map((point) => ({ ...point }))}
+            series={[
+              { key: 'views', label: 'Views', color: colorAt(0) },
+              { key: 'cartAdds', label: 'Added to cart', color: colorAt(3) },
+              { key: 'purchases', label: 'Bought', color: colorAt(2) },
+            ]}
+            format={count}
+          />
+        </section>
+      ) : null}
+
+      {report.ratings ? (
+        <section aria-labelledby="ratings-heading" className={card}>
+          <h2 id="ratings-heading" className={heading}>
+            Ratings over time
+          </h2>
+          <p className={css({ fontSize: 'sm' })} data-testid="ratings-totals">
+            {report.ratings.totals.reviews} reviews, average {report.ratings.totals.average} of 5 (
+            {change(report.ratings.totals.reviews, report.ratings.previous.reviews)} in reviews)
+          </p>
+          <AnalyticsChart
+            title="Reviews and average stars"
+            rows={report.ratings.points.map((point) => ({ ...point }))}
+            series={[
+              { key: 'reviews', label: 'Reviews', color: colorAt(0) },
+              { key: 'average', label: 'Average stars', color: colorAt(3) },
+            ]}
+            format={count}
+          />
+        </section>
+      ) : null}
+
+      {report.refundReasons ? (
+        <section aria-labelledby="refund-reasons-heading" className={card}>
+          <h2 id="refund-reasons-heading" className={heading}>
+            Refunds and their reasons
+          </h2>
+          <p className={css({ fontSize: 'sm' })} data-testid="refund-reasons-totals">
+            {report.refundReasons.refunds} refunded {report.refundReasons.refunds === 1 ? 'sale' : 'sales'} (
+            {change(report.refundReasons.refunds, report.refundReasons.previousRefunds)}). The buyer's reason when they
+            asked for the refund, else the note staff wrote.
+          </p>
+          {report.refundReasons.rows.length === 0 ? (
+            <EmptyState title="No refunds in this period" />
+          ) : (
+            <ScrollRegion label="Refunds by reason, table">
+              <table className={cx(tableStyle, stickyFirstColumn)} data-testid="refund-reasons-table">
+                <thead>
+                  <tr>
+                    <th scope="col" className={css({ textAlign: 'left!' })}>
+                      Reason
+                    </th>
+                    <th scope="col">Currency</th>
+                    <th scope="col">Refunds</th>
+                    <th scope="col">Amount</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.refundReasons.rows.map((row) => (
+                    <tr key={`${row.currency}-${row.reason}`}>
+                      <th
+                        scope="row"
+                        className={css({ textAlign: 'left!', fontWeight: 'normal', whiteSpace: 'normal!' })}
+                      >
+                        {row.reason || 'No reason given'}
+                      </th>
+                      <td>{row.currency}</td>
+                      <td>{row.refunds}</td>
+                      <td>{formatMoney(row.refundMinor, row.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
+          )}
+        </section>
+      ) : null}
+
+      <section aria-labelledby="courses-heading" className={card}>
+        <h2 id="courses-heading" className={heading}>
+          Courses sold
+        </h2>
+        {report.courses.length === 0 ? (
+          <EmptyState title="No course sold in this period" />
+        ) : (
+          <ScrollRegion label="Courses sold, table">
+            <table className={cx(tableStyle, stickyFirstColumn)} data-testid="courses-table">
+              <thead>
+                <tr>
+                  <th scope="col" className={css({ textAlign: 'left!' })}>
+                    Course
+                  </th>
+                  <th scope="col">Currency</th>
+                  <th scope="col">Units</th>
+                  <th scope="col">Gross</th>
+                  <th scope="col">Refunds</th>
+                  <th scope="col">Net</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.courses.map((course) => (
+                  <tr key={`${course.courseId}-${course.currency}`}>
+                    <th scope="row" className={css({ textAlign: 'left!', fontWeight: 'normal' })}>
+                      {course.title}
+                    </th>
+                    <td>{course.currency}</td>
+                    <td>{course.units}</td>
+                    <td>{formatMoney(course.grossMinor, course.currency)}</td>
+                    <td>{formatMoney(course.refundMinor, course.currency)}</td>
+                    <td>{formatMoney(course.netMinor, course.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        )}
+      </section>
+
+      <section aria-labelledby="learners-heading" className={card}>
+        <h2 id="learners-heading" className={heading}>
+          Learners
+        </h2>
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+          Learners who opened a lesson, and how far they got (share of lessons completed). Refreshed hourly.
+        </p>
+        {report.learners.length === 0 ? (
+          <EmptyState title="No learners yet" />
+        ) : (
+          <ScrollRegion label="Learners per course">
+            <table className={cx(tableStyle, stickyFirstColumn)} data-testid="learners-table">
+              <thead>
+                <tr>
+                  <th scope="col" className={css({ textAlign: 'left!' })}>
+                    Course
+                  </th>
+                  <th scope="col">Started</th>
+                  {report.full ? (
+                    <>
+                      <th scope="col">25 %</th>
+                      <th scope="col">50 %</th>
+                      <th scope="col">75 %</th>
+                      <th scope="col">Completed</th>
+                    </>
+                  ) : null}
+                </tr>
+              </thead>
+              <tbody>
+                {report.learners.map((row) => (
+                  <tr key={row.courseId}>
+                    <th scope="row" className={css({ textAlign: 'left!', fontWeight: 'normal' })}>
+                      {row.title}
+                    </th>
+                    <td>{row.started}</td>
+                    {report.full ? (
+                      <>
+                        <td>{row.p25}</td>
+                        <td>{row.p50}</td>
+                        <td>{row.p75}</td>
+                        <td>{row.completed}</td>
+                      </>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        )}
+      </section>
+      {footer}
+    </div>
+  )
+}

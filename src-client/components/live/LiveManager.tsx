@@ -1,0 +1,405 @@
+// Managing live sessions (issue 34): schedule (for a course, or all Premium members for staff), reschedule (members
+// get the calendar update), cancel, attach the recording afterwards, and read who opened the join link.
+import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
+import { button } from '../ui/button.ts'
+import { serverFieldErrors } from '../ui/field-errors.tsx'
+import { FormAlert, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
+
+const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const grid = css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })
+
+type Session = {
+  id: string
+  title: string
+  description: string
+  courseId: string | null
+  courseTitle: string | null
+  startsAt: string
+  localStart: string
+  durationMinutes: number
+  timeZone: string
+  capacity: number
+  joinUrl: string
+  cancelled: boolean
+  registered: number
+  waitlisted: number
+  past: boolean
+  recordingUrl: string | null
+  recordingLessonId: string | null
+}
+
+const zones = (() => {
+  try {
+    return Intl.supportedValuesOf('timeZone')
+  } catch {
+    return ['UTC']
+  }
+})()
+
+function browserZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+  } catch {
+    return 'UTC'
+  }
+}
+
+function SessionForm({
+  session,
+  courses,
+  canSchedulePremium,
+  onDone,
+}: {
+  session?: Session
+  courses: { id: string; title: string }[]
+  canSchedulePremium: boolean
+  onDone: () => void
+}) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const schedule = useMutation(trpc.live.schedule.mutationOptions())
+  const update = useMutation(trpc.live.update.mutationOptions())
+  const busy = schedule.isPending || update.isPending
+  const [zone] = useState(() => session?.timeZone ?? browserZone())
+  const zoneOptions = zones.includes(zone) ? zones : [zone, ...zones]
+  const prefix = session ? `edit-${session.id}` : 'new'
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const data = new FormData(event.currentTarget)
+    const text = (name: string) => String(data.get(name) ?? '')
+    const fields = {
+      title: text('title'),
+      description: text('description'),
+      localStart: text('localStart'),
+      timeZone: text('timeZone'),
+      durationMinutes: Number(text('durationMinutes')),
+      capacity: Number(text('capacity')),
+      joinUrl: text('joinUrl'),
+    }
+    setErrors({})
+    setFormError(null)
+    try {
+      if (session) {
+        const result = await update.mutateAsync({ sessionId: session.id, ...fields })
+        notify('success', result.moved ? 'Session rescheduled; members were sent the update' : 'Session saved')
+      } else {
+        const course = text('courseId')
+        await schedule.mutateAsync({ ...fields, courseId: course === '' ? undefined : course })
+        notify('success', 'Session scheduled')
+        event.currentTarget?.reset()
+      }
+      await queryClient.invalidateQueries({ queryKey: trpc.live.pathKey() })
+      onDone()
+    } catch (error) {
+      const fieldErrors = serverFieldErrors(error)
+      if (fieldErrors) setErrors(fieldErrors)
+      else setFormError(error instanceof Error ? error.message : 'Could not save the session')
+    }
+  }
+
+  return (
+    <form {...SCRIPT_ONLY_FORM} onSubmit={submit} aria-label={session ? `Edit ${session.title}` : 'Schedule a session'}>
+      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <div className={grid}>
+        {session ? null : (
+          <SelectField label="For" name="courseId" id={`${prefix}-course`} defaultValue={courses[0]?.id ?? ''}>
+            {courses.map((course) => (
+              <option key={course.id} value={course.id}>
+                {course.title}
+              </option>
+            ))}
+            {canSchedulePremium ? <option value="">All Premium members</option> : null}
+          </SelectField>
+        )}
+        <TextField
+          label="Title"
+          name="title"
+          id={`${prefix}-title`}
+          required
+          maxLength={200}
+          defaultValue={session?.title}
+          error={errors.title}
+        />
+        <TextField
+          label="Start (in the session's time zone)"
+          name="localStart"
+          id={`${prefix}-start`}
+          type="datetime-local"
+          required
+          defaultValue={session?.localStart}
+          error={errors.localStart}
+        />
+        <SelectField
+          label="Time zone"
+          name="timeZone"
+          id={`${prefix}-zone`}
+          defaultValue={zone}
+          error={errors.timeZone}
+        >
+          {zoneOptions.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Duration (minutes)"
+          name="durationMinutes"
+          id={`${prefix}-duration`}
+          type="number"
+          min={5}
+          max={600}
+          required
+          defaultValue={session?.durationMinutes ?? 60}
+          error={errors.durationMinutes}
+        />
+        <TextField
+          label="Capacity (seats)"
+          name="capacity"
+          id={`${prefix}-capacity`}
+          type="number"
+          min={1}
+          max={100000}
+          required
+          defaultValue={session?.capacity ?? 100}
+          error={errors.capacity}
+        />
+        <TextField
+          label="Join link (https)"
+          name="joinUrl"
+          id={`${prefix}-join`}
+          type="url"
+          required
+          placeholder="https://meet.example.com/…"
+          defaultValue={session?.joinUrl}
+          error={errors.joinUrl}
+          hint="Shown to registered members only, from 15 minutes before the start."
+        />
+      </div>
+      <TextAreaField
+        label="Description"
+        name="description"
+        id={`${prefix}-description`}
+        maxLength={5000}
+        defaultValue={session?.description}
+        error={errors.description}
+      />
+      <button type="submit" className={button({ variant: 'primary' })} disabled={busy}>
+        {busy ? 'Saving…' : session ? 'Save changes' : 'Schedule session'}
+      </button>
+    </form>
+  )
+}
+
+function Attendance({ sessionId }: { sessionId: string }) {
+  const trpc = useTRPC()
+  const { data, isPending, error } = useQuery(trpc.live.attendance.queryOptions({ sessionId }))
+  if (isPending) return <p>Loading attendance…</p>
+  if (error) return <FormAlert>Could not load the attendance</FormAlert>
+  if (data.length === 0) return <p>No one has opened the join link yet.</p>
+  return (
+    <ul aria-label="Attendance" className={css({ listStyle: 'disc', pl: '5' })}>
+      {data.map((row) => (
+        <li key={row.email}>
+          {row.name} ({row.email}), joined {new Date(row.firstJoinedAt).toLocaleString()}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function RecordingForm({ session }: { session: Session }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const lessons = useQuery({
+    ...trpc.live.lessons.queryOptions({ sessionId: session.id }),
+    enabled: Boolean(session.courseId),
+  })
+  const save = useMutation(
+    trpc.live.recording.mutationOptions({
+      onError: (error) => notifyError(error, 'Could not attach the recording'),
+      onSuccess: async () => {
+        notify('success', 'Recording attached')
+        await queryClient.invalidateQueries({ queryKey: trpc.live.pathKey() })
+      },
+    }),
+  )
+  return (
+    <form
+      {...SCRIPT_ONLY_FORM}
+      aria-label={`Recording of ${session.title}`}
+      onSubmit={(event) => {
+        event.preventDefault()
+        const data = new FormData(event.currentTarget)
+        const lessonId = String(data.get('lessonId') ?? '')
+        save.mutate({ sessionId: session.id, lessonId: lessonId || undefined, url: String(data.get('url') ?? '') })
+      }}
+      className={css({ display: 'flex', flexDir: 'column', gap: '3', mt: '3' })}
+    >
+      {session.courseId ? (
+        <SelectField
+          label="Recording as a lesson"
+          name="lessonId"
+          id={`rec-lesson-${session.id}`}
+          defaultValue={session.recordingLessonId ?? ''}
+        >
+          <option value="">No lesson</option>
+          {(lessons.data ?? []).map((lesson) => (
+            <option key={lesson.id} value={lesson.id}>
+              {lesson.title}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+      <TextField
+        label="Or a recording link (https)"
+        name="url"
+        id={`rec-url-${session.id}`}
+        type="url"
+        defaultValue={session.recordingUrl ?? ''}
+      />
+      <button type="submit" className={button({ variant: 'outline' })} disabled={save.isPending}>
+        Save recording
+      </button>
+    </form>
+  )
+}
+
+function SessionCard({
+  session,
+  courses,
+  canSchedulePremium,
+}: {
+  session: Session
+  courses: { id: string; title: string }[]
+  canSchedulePremium: boolean
+}) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [editing, setEditing] = useState(false)
+  const [showAttendance, setShowAttendance] = useState(false)
+  const cancel = useMutation(
+    trpc.live.cancelSession.mutationOptions({
+      onError: (error) => notifyError(error, 'Could not cancel the session'),
+      onSuccess: async () => {
+        notify('success', 'Session cancelled; members were told')
+        await queryClient.invalidateQueries({ queryKey: trpc.live.pathKey() })
+      },
+    }),
+  )
+  return (
+    <li className={card} aria-label={session.title}>
+      <h3 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>{session.title}</h3>
+      <p>
+        {new Date(session.startsAt).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' })} ·{' '}
+        {session.durationMinutes} min · {session.timeZone}
+      </p>
+      <p>
+        {session.courseTitle ?? 'All Premium members'} · {session.registered}/{session.capacity} seats
+        {session.waitlisted ? ` · ${session.waitlisted} waitlisted` : ''}
+        {session.cancelled ? ' · Cancelled' : ''}
+      </p>
+      <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', mt: '3' })}>
+        {!session.past && !session.cancelled ? (
+          <>
+            <button
+              type="button"
+              className={button({ variant: 'outline' })}
+              onClick={() => setEditing(!editing)}
+              aria-expanded={editing}
+            >
+              {editing ? 'Close' : 'Edit or reschedule'}
+            </button>
+            <button
+              type="button"
+              className={button({ variant: 'danger' })}
+              disabled={cancel.isPending}
+              onClick={() => {
+                if (window.confirm(`Cancel “${session.title}”? Registered members are told.`))
+                  cancel.mutate({ sessionId: session.id })
+              }}
+            >
+              Cancel session
+            </button>
+          </>
+        ) : null}
+        <button
+          type="button"
+          className={button({ variant: 'ghost' })}
+          onClick={() => setShowAttendance(!showAttendance)}
+          aria-expanded={showAttendance}
+        >
+          {showAttendance ? 'Hide attendance' : 'Attendance'}
+        </button>
+      </div>
+      {editing ? (
+        <SessionForm
+          session={session}
+          courses={courses}
+          canSchedulePremium={canSchedulePremium}
+          onDone={() => setEditing(false)}
+        />
+      ) : null}
+      {showAttendance ? <Attendance sessionId={session.id} /> : null}
+      {session.past && !session.cancelled ? <RecordingForm session={session} /> : null}
+    </li>
+  )
+}
+
+export function LiveManager() {
+  const trpc = useTRPC()
+  const { data } = useSuspenseQuery(trpc.live.studio.queryOptions())
+  const upcoming = data.sessions.filter((s) => !s.past)
+  const past = data.sessions.filter((s) => s.past)
+  const canSchedule = data.courses.length > 0 || data.canSchedulePremium
+  return (
+    <div className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
+      {canSchedule ? (
+        <section aria-labelledby="new-session" className={card}>
+          <h2 id="new-session" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}>
+            Schedule a live session
+          </h2>
+          <SessionForm courses={data.courses} canSchedulePremium={data.canSchedulePremium} onDone={() => {}} />
+        </section>
+      ) : (
+        <p>Live sessions are scheduled for a course you teach.</p>
+      )}
+      <section aria-labelledby="upcoming-sessions">
+        <h2 id="upcoming-sessions" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}>
+          Upcoming
+        </h2>
+        {upcoming.length === 0 ? (
+          <p>No upcoming sessions.</p>
+        ) : (
+          <ul className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+            {upcoming.map((s) => (
+              <SessionCard key={s.id} session={s} courses={data.courses} canSchedulePremium={data.canSchedulePremium} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="past-sessions">
+        <h2 id="past-sessions" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}>
+          Past
+        </h2>
+        {past.length === 0 ? (
+          <p>No past sessions.</p>
+        ) : (
+          <ul className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+            {past.map((s) => (
+              <SessionCard key={s.id} session={s} courses={data.courses} canSchedulePremium={data.canSchedulePremium} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  )
+}

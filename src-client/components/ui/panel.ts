@@ -1,0 +1,16 @@
+// A settings or figures panel as the studio, analytics and member pages draw them: a bordered surface with a heading.
+import { css } from '#styled-system/css'
+
+export const panel = css({
+  bg: 'surface',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'lg',
+  p: { base: '4', md: '5' },
+  display: 'flex',
+  flexDir: 'column',
+  gap: '4',
+  minW: 0,
+})
+
+export const panelHeading = css({ fontSize: 'lg', fontWeight: 'semibold', overflowWrap: 'anywhere' })

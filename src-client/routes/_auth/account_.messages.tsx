@@ -1,0 +1,90 @@
+// The member's conversations with instructors (issue 34): one per course, with unread counts, and the mail setting
+// (one e-mail per message, or a daily digest).
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { SectionCard } from '#client/components/account/SectionCard.tsx'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { CheckboxField } from '#client/components/ui/form.tsx'
+import { Container } from '#client/components/ui/layout.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { css } from '#styled-system/css'
+
+export const Route = createFileRoute('/_auth/account_/messages')({
+  loader: ({ context: { queryClient, trpc } }) =>
+    Promise.all([
+      queryClient.ensureQueryData(trpc.instructorMessages.mine.queryOptions()),
+      queryClient.ensureQueryData(trpc.instructorMessages.mailSetting.queryOptions()),
+    ]),
+  head: () => ({ meta: [{ title: 'Messages with instructors | SkillForge' }] }),
+  pendingComponent: () => <LoadingState label="Loading your messages…" />,
+  errorComponent: routeError('Could not load your messages'),
+  component: MessagesPage,
+})
+
+function DigestSetting() {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const { data } = useSuspenseQuery(trpc.instructorMessages.mailSetting.queryOptions())
+  const save = useMutation(
+    trpc.instructorMessages.setMailSetting.mutationOptions({
+      onSuccess: async (result) => {
+        notify('success', result.dailyDigest ? 'You will get one e-mail a day' : 'You will get an e-mail per message')
+        await queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.mailSetting.queryKey() })
+      },
+      onError: (e) => notifyError(e),
+    }),
+  )
+  return (
+    <CheckboxField
+      label="Send me one daily digest instead of an e-mail per message"
+      checked={data.dailyDigest}
+      disabled={save.isPending}
+      onChange={(event) => save.mutate({ dailyDigest: event.target.checked })}
+    />
+  )
+}
+
+function MessagesPage() {
+  const { trpc } = Route.useRouteContext()
+  const { data: threads } = useSuspenseQuery(trpc.instructorMessages.mine.queryOptions())
+  return (
+    <main>
+      <PageIntro title="Messages with instructors" />
+      <Container className={css({ py: '8', display: 'flex', flexDir: 'column', gap: '6' })}>
+        <SectionCard title="Conversations">
+          {threads.length === 0 ? (
+            <EmptyState title="No messages yet">
+              <p>Write to an instructor from a course page: look for “Message the instructor”.</p>
+            </EmptyState>
+          ) : (
+            <ul className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
+              {threads.map((thread) => (
+                <li key={thread.id} data-testid="conversation">
+                  <Link
+                    to="/account/messages/$courseId"
+                    params={{ courseId: thread.courseId }}
+                    className={css({ color: 'accent', fontWeight: 'semibold', textDecoration: 'underline' })}
+                  >
+                    {thread.courseTitle}: {thread.subject}
+                  </Link>{' '}
+                  {thread.unread > 0 ? (
+                    <span className={css({ fontSize: 'sm', fontWeight: 'bold' })}>({thread.unread} unread)</span>
+                  ) : null}
+                  {thread.closed ? <span className={css({ fontSize: 'sm', color: 'fg.muted' })}> · Closed</span> : null}
+                  <span className={css({ display: 'block', fontSize: 'xs', color: 'fg.muted' })}>
+                    Last message {new Date(thread.lastMessageAt).toLocaleString()}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </SectionCard>
+        <SectionCard title="E-mail">
+          <DigestSetting />
+        </SectionCard>
+      </Container>
+    </main>
+  )
+}

@@ -1,0 +1,216 @@
+// /live (issue 34): upcoming and past live sessions. Premium members see every session, buyers their courses'; register
+// (or join the waitlist), cancel, and from 15 minutes before the start the Join link (through /live/<id>/join, which
+// records attendance). Past sessions show their recording.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { FormAlert } from '#client/components/ui/form.tsx'
+import { Container } from '#client/components/ui/layout.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { css } from '#styled-system/css'
+
+const JOIN_REFUSALS: Record<string, string> = {
+  'not-yet': 'The join link opens 15 minutes before the start.',
+  'no-seat': 'Register for the session first: the join link is for registered members.',
+  ended: 'This session has ended.',
+  'not-found': 'That session does not exist or was cancelled.',
+}
+
+export const Route = createFileRoute('/_auth/live')({
+  // A plain check, not zod: the route's options load with the entry (the home page's JavaScript budget).
+  validateSearch: (search: Record<string, unknown>): { join?: string } =>
+    typeof search.join === 'string' && search.join in JOIN_REFUSALS ? { join: search.join } : {},
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.live.list.queryOptions()),
+  head: () => ({ meta: [{ title: 'Live sessions | SkillForge' }] }),
+  pendingComponent: () => <LoadingState label="Loading live sessions…" />,
+  errorComponent: routeError('Could not load live sessions'),
+  component: LivePage,
+})
+
+const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const list = css({ display: 'flex', flexDir: 'column', gap: '4' })
+
+type Item = {
+  id: string
+  title: string
+  description: string
+  courseTitle: string | null
+  startsAt: string
+  durationMinutes: number
+  timeZone: string
+  seatsLeft: number
+  waitlisted: number
+  cancelled: boolean
+  myStatus: 'registered' | 'waitlisted' | null
+  joinPath: string | null
+  joinOpensAt: string
+  recording: { url: string | null; lessonPath: string | null; lessonTitle: string | null } | null
+}
+
+function when(item: Item) {
+  const start = new Date(item.startsAt)
+  return `${start.toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' })} · ${item.durationMinutes} min`
+}
+
+function SessionItem({ item, past }: { item: Item; past: boolean }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.live.list.queryKey() })
+  const register = useMutation(
+    trpc.live.register.mutationOptions({
+      onError: (error) => notifyError(error, 'Could not register'),
+      onSuccess: async (result) => {
+        notify(
+          'success',
+          result.status === 'registered'
+            ? 'You are registered; the invitation is in your e-mail'
+            : 'You are on the waitlist',
+        )
+        await refresh()
+      },
+    }),
+  )
+  const cancel = useMutation(
+    trpc.live.cancel.mutationOptions({
+      onError: (error) => notifyError(error, 'Could not cancel'),
+      onSuccess: async () => {
+        notify('success', 'Your registration is cancelled')
+        await refresh()
+      },
+    }),
+  )
+  return (
+    <li className={card} aria-label={item.title} data-testid="live-session">
+      <h3 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>{item.title}</h3>
+      <p>{when(item)}</p>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+        {item.courseTitle ?? 'For all Premium members'} · scheduled in {item.timeZone}
+      </p>
+      {item.description ? <p className={css({ mt: '2', whiteSpace: 'pre-line' })}>{item.description}</p> : null}
+      {item.cancelled ? <p className={css({ mt: '2', fontWeight: 'semibold' })}>Cancelled</p> : null}
+      {past ? (
+        item.recording ? (
+          <p className={css({ mt: '2' })}>
+            Recording:{' '}
+            {item.recording.lessonPath ? (
+              <a href={item.recording.lessonPath} className={css({ textDecoration: 'underline' })}>
+                {item.recording.lessonTitle ?? 'Watch the lesson'}
+              </a>
+            ) : null}
+            {item.recording.url ? (
+              <a
+                href={item.recording.url}
+                rel="noopener noreferrer"
+                target="_blank"
+                className={css({ textDecoration: 'underline' })}
+              >
+                Watch the recording
+              </a>
+            ) : null}
+          </p>
+        ) : (
+          <p className={css({ mt: '2', color: 'fg.muted' })}>No recording yet.</p>
+        )
+      ) : item.cancelled ? null : (
+        <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center', mt: '3' })}>
+          {item.myStatus === 'registered' ? (
+            <span data-testid="live-status">You are registered</span>
+          ) : item.myStatus === 'waitlisted' ? (
+            <span data-testid="live-status">You are on the waitlist</span>
+          ) : (
+            <span>
+              {item.seatsLeft > 0 ? `${item.seatsLeft} seats left` : 'Full: registering puts you on the waitlist'}
+            </span>
+          )}
+          {item.joinPath ? (
+            <a href={item.joinPath} className={button({ variant: 'primary' })}>
+              Join now
+            </a>
+          ) : item.myStatus === 'registered' ? (
+            <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+              The join link opens{' '}
+              {new Date(item.joinOpensAt).toLocaleString(undefined, { timeStyle: 'short', dateStyle: 'medium' })}
+            </span>
+          ) : null}
+          {item.myStatus ? (
+            <button
+              type="button"
+              className={button({ variant: 'outline' })}
+              disabled={cancel.isPending}
+              onClick={() => cancel.mutate({ sessionId: item.id })}
+            >
+              Cancel registration
+            </button>
+          ) : (
+            <button
+              type="button"
+              className={button({ variant: 'primary' })}
+              disabled={register.isPending}
+              onClick={() => register.mutate({ sessionId: item.id })}
+            >
+              {item.seatsLeft > 0 ? 'Register' : 'Join the waitlist'}
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  )
+}
+
+function LivePage() {
+  const { trpc } = Route.useRouteContext()
+  const { join } = Route.useSearch()
+  const { data } = useSuspenseQuery(trpc.live.list.queryOptions())
+  return (
+    <main>
+      <PageIntro title="Live sessions">
+        {data.premium
+          ? 'Every live session is open to you as a Premium member.'
+          : 'Live sessions of the courses you hold.'}
+      </PageIntro>
+      <Container className={css({ py: '8', display: 'flex', flexDir: 'column', gap: '8' })}>
+        {join ? <FormAlert>{JOIN_REFUSALS[join]}</FormAlert> : null}
+        <section aria-labelledby="upcoming-title">
+          <h2 id="upcoming-title" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '3' })}>
+            Upcoming
+          </h2>
+          {data.upcoming.length === 0 ? (
+            <EmptyState title="No upcoming live sessions">
+              {data.premium ? null : (
+                <p className={css({ mt: '2' })}>
+                  Premium members join every session.{' '}
+                  <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
+                    See Premium
+                  </Link>
+                </p>
+              )}
+            </EmptyState>
+          ) : (
+            <ul className={list}>
+              {data.upcoming.map((item) => (
+                <SessionItem key={item.id} item={item} past={false} />
+              ))}
+            </ul>
+          )}
+        </section>
+        <section aria-labelledby="past-title">
+          <h2 id="past-title" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '3' })}>
+            Past
+          </h2>
+          {data.past.length === 0 ? (
+            <p>No past sessions yet.</p>
+          ) : (
+            <ul className={list}>
+              {data.past.map((item) => (
+                <SessionItem key={item.id} item={item} past />
+              ))}
+            </ul>
+          )}
+        </section>
+      </Container>
+    </main>
+  )
+}

@@ -1,0 +1,176 @@
+// /member/{schoolId}: what a school's team member (decision 0057) works on, by role — finance: the school's balances
+// and monthly statements; instructor and support: where their work is. The server checks the role on every call
+// (creators/school-access.ts); a school the person does not belong to says so.
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { Container } from '#client/components/ui/layout.tsx'
+import { panel as card } from '#client/components/ui/panel.ts'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
+
+export const Route = createFileRoute('/_auth/member/$schoolId')({
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.schools.memberships.queryOptions()),
+  head: () => ({ meta: [{ title: 'Your school team | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
+  errorComponent: routeError('Could not load this school'),
+  component: MemberPage,
+})
+
+const figures = css({
+  display: 'grid',
+  gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
+  gap: '3',
+  m: 0,
+})
+const figureLabel = css({ fontSize: 'sm', color: 'fg.muted' })
+const figureValue = css({ fontSize: 'xl', fontWeight: 'bold', m: 0 })
+
+function MemberPage() {
+  const { schoolId } = Route.useParams()
+  const { trpc } = Route.useRouteContext()
+  const { data: memberships } = useSuspenseQuery(trpc.schools.memberships.queryOptions())
+  const membership = memberships.find((m) => m.schoolId === schoolId)
+  if (!membership) {
+    return (
+      <Container className={css({ py: '10' })}>
+        <main>
+          <PageIntro title="School team" />
+          <EmptyState title="You are not on this school’s team">
+            <p>Ask the school’s owner for an invitation.</p>
+          </EmptyState>
+        </main>
+      </Container>
+    )
+  }
+  return (
+    <Container className={css({ py: '10' })}>
+      <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
+        <PageIntro title={membership.name}>
+          Your role: <strong data-testid="member-role">{membership.role}</strong>. The school’s public page is{' '}
+          <Link to="/s/$slug" params={{ slug: membership.slug }} className={css({ textDecoration: 'underline' })}>
+            /s/{membership.slug}
+          </Link>
+          .
+        </PageIntro>
+        {membership.role === 'finance' ? (
+          <SchoolEarnings schoolId={schoolId} />
+        ) : (
+          <section className={card} aria-labelledby="courses-heading">
+            <h2 id="courses-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+              Courses
+            </h2>
+            <p>
+              {membership.role === 'instructor'
+                ? 'You edit this school’s courses and answer its learners’ questions and messages.'
+                : 'You answer this school’s learners’ questions under each lesson and their messages.'}{' '}
+              <Link to="/studio/messages" className={css({ textDecoration: 'underline' })}>
+                Open the messages inbox
+              </Link>
+              .
+            </p>
+            <SchoolCourses schoolId={schoolId} />
+          </section>
+        )}
+      </main>
+    </Container>
+  )
+}
+
+function SchoolCourses({ schoolId }: { schoolId: string }) {
+  const { trpc } = Route.useRouteContext()
+  const courses = useQuery(trpc.schools.memberCourses.queryOptions({ schoolId }))
+  if (courses.isPending) return <LoadingState label="Loading the school’s courses…" />
+  if (courses.isError) return <ErrorState title="Could not load the school’s courses" />
+  if (courses.data.length === 0) return <p className={css({ color: 'fg.muted' })}>The school has no courses yet.</p>
+  return (
+    <ul className={css({ display: 'flex', flexDir: 'column', gap: '2', listStyle: 'none', p: 0, m: 0 })}>
+      {courses.data.map((course) => (
+        <li key={course.id} className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'baseline' })}>
+          {course.canEdit ? (
+            <Link
+              to="/studio/courses/$courseId"
+              params={{ courseId: course.id }}
+              className={css({ textDecoration: 'underline', overflowWrap: 'anywhere' })}
+            >
+              {course.title}
+            </Link>
+          ) : (
+            <span className={css({ overflowWrap: 'anywhere' })}>{course.title}</span>
+          )}
+          <span className={css({ fontSize: 'sm', color: 'fg.muted' })}>{course.status}</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function SchoolEarnings({ schoolId }: { schoolId: string }) {
+  const { trpc } = Route.useRouteContext()
+  const overview = useQuery(trpc.earnings.overview.queryOptions({ schoolId }))
+  const monthly = useQuery(trpc.earnings.monthly.queryOptions({ schoolId }))
+  if (overview.isPending || monthly.isPending) return <LoadingState label="Loading the school’s earnings…" />
+  if (overview.isError || monthly.isError) return <ErrorState title="Could not load the school’s earnings" />
+  return (
+    <>
+      <section aria-labelledby="balances-heading" className={card}>
+        <h2 id="balances-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+          Earnings
+        </h2>
+        {overview.data.balances.length === 0 ? (
+          <EmptyState title="No earnings yet">
+            <p>When someone buys one of the school’s courses, its share appears here.</p>
+          </EmptyState>
+        ) : (
+          overview.data.balances.map((balance) => (
+            <dl key={balance.currency} className={figures} aria-label={`Balances in ${balance.currency}`}>
+              <div>
+                <dt className={figureLabel}>Pending ({balance.currency})</dt>
+                <dd className={figureValue}>{formatMoney(balance.pendingMinor, balance.currency)}</dd>
+              </div>
+              <div>
+                <dt className={figureLabel}>Available ({balance.currency})</dt>
+                <dd className={figureValue}>{formatMoney(Math.max(0, balance.availableMinor), balance.currency)}</dd>
+              </div>
+              <div>
+                <dt className={figureLabel}>Paid out ({balance.currency})</dt>
+                <dd className={figureValue}>{formatMoney(balance.paidOutMinor, balance.currency)}</dd>
+              </div>
+              <div>
+                <dt className={figureLabel}>Owed from refunds ({balance.currency})</dt>
+                <dd className={figureValue}>{formatMoney(balance.owedMinor, balance.currency)}</dd>
+              </div>
+            </dl>
+          ))
+        )}
+        <p>
+          Payouts:{' '}
+          {overview.data.payoutAccount.state === 'ready' ? 'set up' : 'not set up yet (the owner sets them up)'}
+        </p>
+      </section>
+      <section aria-labelledby="statements-heading" className={card}>
+        <h2 id="statements-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+          Statements
+        </h2>
+        {monthly.data.statementMonths.length === 0 ? (
+          <p>No statements yet: a month with earnings gets one.</p>
+        ) : (
+          <ul className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
+            {monthly.data.statementMonths.map((month) => (
+              <li key={month} className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
+                <span className={css({ fontWeight: 'semibold', minW: '20' })}>{month}</span>
+                <a href={`/api/studio/statements/${month}.csv?school=${schoolId}`} download>
+                  Statement {month} (CSV)
+                </a>
+                <a href={`/api/studio/statements/${month}.pdf?school=${schoolId}`} download>
+                  Statement {month} (PDF)
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  )
+}

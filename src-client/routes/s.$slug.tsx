@@ -1,0 +1,159 @@
+// /s/{slug}: a creator's school (decision 0057) — its published courses, bundles and instructors, rendered on the
+// server like every public page; an unknown slug is the not-found page (404 from flows/page-status.ts).
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link, notFound } from '@tanstack/react-router'
+import { CourseCard } from '#client/components/course/CourseCard.tsx'
+import { NotFound } from '#client/components/layout/NotFound.tsx'
+import { Container } from '#client/components/ui/layout.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { EmptyState } from '#client/components/ui/states.tsx'
+import { brandQuery } from '#client/lib/brand.ts'
+import { SITE_NAME, seo } from '#client/lib/seo.ts'
+import { formatMoney } from '#shared/money.ts'
+import { css } from '#styled-system/css'
+
+export const Route = createFileRoute('/s/$slug')({
+  loader: async ({ context, params, location }) => {
+    const [page, brand] = await Promise.all([
+      context.queryClient.ensureQueryData(context.trpc.schools.page.queryOptions({ slug: params.slug })),
+      context.queryClient.ensureQueryData(brandQuery(context.trpc, location.pathname)).catch(() => null),
+      context.queryClient.ensureQueryData(context.trpc.schoolSso.forSchool.queryOptions({ slug: params.slug })),
+    ])
+    if (!page) throw notFound()
+    // A white-labelled school's page names the school, not SkillForge (decision 0063).
+    return { name: page.name, siteName: brand?.displayName ?? SITE_NAME }
+  },
+  head: ({ loaderData }) =>
+    seo({
+      title: loaderData?.name ?? 'Not found',
+      description: `${loaderData?.name}: courses, bundles and instructors on ${loaderData?.siteName ?? SITE_NAME}`,
+      siteName: loaderData?.siteName,
+    }),
+  errorComponent: routeError('Could not load this school'),
+  notFoundComponent: NotFound,
+  component: SchoolPage,
+})
+
+const grid = css({
+  display: 'grid',
+  gap: '6',
+  gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' },
+})
+const sectionHeading = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
+
+function SchoolPage() {
+  const { slug } = Route.useParams()
+  const { trpc } = Route.useRouteContext()
+  const { data: page } = useSuspenseQuery(trpc.schools.page.queryOptions({ slug }))
+  const { data: sso } = useSuspenseQuery(trpc.schoolSso.forSchool.queryOptions({ slug }))
+  if (!page) return <NotFound />
+  return (
+    <main>
+      <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
+        <Container className={css({ py: { base: '10', md: '14' } })}>
+          <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'bold', overflowWrap: 'anywhere' })}>
+            {page.name}
+          </h1>
+          <p className={css({ mt: '2', fontSize: 'lg', opacity: 0.9 })}>
+            {page.courses.length} {page.courses.length === 1 ? 'course' : 'courses'} · {page.instructors.length}{' '}
+            {page.instructors.length === 1 ? 'instructor' : 'instructors'}
+          </p>
+          {sso ? (
+            // A full page load: the server starts the OpenID Connect sign-in (decision 0062).
+            <a
+              href={`/auth/sso/${encodeURIComponent(sso.slug)}?redirect=${encodeURIComponent(`/s/${sso.slug}`)}`}
+              className={css({
+                display: 'inline-block',
+                mt: '4',
+                px: '4',
+                py: '2',
+                borderRadius: 'md',
+                bg: 'white',
+                color: 'ink',
+                fontWeight: 'semibold',
+              })}
+            >
+              Sign in with {sso.name}
+            </a>
+          ) : null}
+        </Container>
+      </section>
+      <Container className={css({ py: '10', display: 'grid', gap: '10' })}>
+        <section aria-labelledby="school-courses">
+          <h2 id="school-courses" className={sectionHeading}>
+            Courses
+          </h2>
+          {page.courses.length > 0 ? (
+            <div className={grid}>
+              {page.courses.map((course) => (
+                <CourseCard key={course.id} course={course} />
+              ))}
+            </div>
+          ) : (
+            <EmptyState title="No published courses yet" />
+          )}
+        </section>
+        {page.bundles.length > 0 ? (
+          <section aria-labelledby="school-bundles">
+            <h2 id="school-bundles" className={sectionHeading}>
+              Bundles
+            </h2>
+            <ul className={grid}>
+              {page.bundles.map((bundle) => (
+                <li
+                  key={bundle.slug}
+                  className={css({
+                    borderWidth: '1px',
+                    borderColor: 'line',
+                    borderRadius: 'lg',
+                    p: '4',
+                    bg: 'surface',
+                  })}
+                >
+                  <Link to="/bundles/$slug" params={{ slug: bundle.slug }} className={css({ fontWeight: 'semibold' })}>
+                    {bundle.title}
+                  </Link>
+                  <p className={css({ color: 'fg.muted', mt: '1' })}>
+                    {bundle.courseCount} courses · {formatMoney(bundle.priceMinor, bundle.currency)}
+                    {bundle.savingPercent > 0 ? ` · save ${bundle.savingPercent} %` : ''}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        <section aria-labelledby="school-instructors">
+          <h2 id="school-instructors" className={sectionHeading}>
+            Instructors
+          </h2>
+          <ul className={css({ display: 'flex', gap: '6', flexWrap: 'wrap' })}>
+            {page.instructors.map((instructor) => (
+              <li key={instructor.slug} className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+                <SafeImage
+                  src={instructor.image}
+                  alt=""
+                  width={56}
+                  height={56}
+                  className={css({ borderRadius: 'full', w: '14', h: '14', objectFit: 'cover' })}
+                />
+                <span>
+                  <Link
+                    to="/instructors/$slug"
+                    params={{ slug: instructor.slug }}
+                    className={css({ fontWeight: 'semibold', textDecoration: 'underline' })}
+                  >
+                    {instructor.name}
+                  </Link>
+                  <span className={css({ display: 'block', color: 'fg.muted', fontSize: 'sm' })}>
+                    {instructor.title}
+                  </span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </Container>
+    </main>
+  )
+}

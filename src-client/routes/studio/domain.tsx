@@ -1,0 +1,272 @@
+// /studio/domain: the owner's own domain and white-label brand (decision 0063). Add a hostname, create the TXT record
+// shown, press "Check now"; the brand (name and colour) replaces SkillForge's on the school's pages, mails and
+// certificates. The server checks the owner and the plan on every call; this page only shows the answers.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute } from '@tanstack/react-router'
+import { type ChangeEvent, type FormEvent, useState } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { FormAlert, TextField } from '#client/components/ui/form.tsx'
+import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { Spinner } from '#client/components/ui/states.tsx'
+import { notify } from '#client/components/ui/toaster.tsx'
+import { uploadImage } from '#client/components/ui/upload-image.ts'
+import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { addDomainInput, schoolBrandInput } from '#shared/schemas/domains.ts'
+import { css } from '#styled-system/css'
+
+export const Route = createFileRoute('/studio/domain')({
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.domains.mine.queryOptions()),
+  head: () => ({ meta: [{ title: 'Domain and brand | SkillForge Studio' }] }),
+  errorComponent: routeError('Could not load your domain'),
+  component: DomainPage,
+})
+
+const code = css({
+  fontFamily: 'mono',
+  fontSize: 'sm',
+  bg: 'gray.100',
+  px: '2',
+  py: '1',
+  borderRadius: 'sm',
+  overflowWrap: 'anywhere',
+  display: 'block',
+})
+
+function DomainPage() {
+  const { trpc } = Route.useRouteContext()
+  const { data: panel } = useSuspenseQuery(trpc.domains.mine.queryOptions())
+  return (
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
+      <header>
+        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Domain and brand</h1>
+        <p className={css({ mt: '2', color: 'fg.muted' })}>
+          Serve {panel.school.name} on your own domain and show your brand instead of ours.
+        </p>
+      </header>
+      <section aria-labelledby="domain-heading" className={card}>
+        <h2 id="domain-heading" className={heading}>
+          Your domain
+        </h2>
+        {panel.customDomainAllowed ? (
+          <>
+            {panel.domain ? <DomainState domain={panel.domain} /> : null}
+            <DomainForm current={panel.domain?.hostname ?? ''} />
+          </>
+        ) : (
+          <p>A custom domain comes with the Pro or Enterprise plan: see Pricing.</p>
+        )}
+      </section>
+      <section aria-labelledby="brand-heading" className={card}>
+        <h2 id="brand-heading" className={heading}>
+          Brand
+        </h2>
+        {panel.whiteLabelAllowed ? (
+          <>
+            <BrandForm brand={panel.brand} fallbackName={panel.school.name} />
+            {panel.brand ? <LogoField logoUrl={panel.brand.logoUrl} /> : null}
+          </>
+        ) : (
+          <p>White-label branding comes with the Enterprise plan: see Pricing.</p>
+        )}
+      </section>
+    </main>
+  )
+}
+
+type Domain = {
+  hostname: string
+  recordName: string
+  recordValue: string
+  verifiedAt: Date | string | null
+  checkedAt: Date | string | null
+}
+
+function DomainState({ domain }: { domain: Domain }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [message, setMessage] = useState<string | null>(null)
+  const check = useMutation(trpc.domains.check.mutationOptions())
+  async function onCheck() {
+    setMessage(null)
+    try {
+      const result = await check.mutateAsync()
+      await queryClient.invalidateQueries({ queryKey: trpc.domains.mine.queryKey() })
+      setMessage(result.verified ? 'Verified: your domain serves your school.' : 'The TXT record was not found yet.')
+    } catch (error) {
+      setMessage(errorMessage(error))
+    }
+  }
+  const verified = domain.verifiedAt !== null
+  return (
+    <div className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+      <p>
+        <strong className={css({ overflowWrap: 'anywhere' })}>{domain.hostname}</strong>:{' '}
+        <span data-testid="domain-state">{verified ? 'Verified' : 'Waiting for the TXT record'}</span>
+      </p>
+      {verified ? (
+        <p>
+          Point the domain (a CNAME or A record) at this site; certificates are issued automatically on the first visit.
+        </p>
+      ) : (
+        <div>
+          <p>Create this TXT record at your DNS provider, then check:</p>
+          <dl className={css({ display: 'grid', gap: '2', mt: '2' })}>
+            <dt>Name</dt>
+            <dd>
+              <code className={code}>{domain.recordName}</code>
+            </dd>
+            <dt>Value</dt>
+            <dd>
+              <code className={code}>{domain.recordValue}</code>
+            </dd>
+          </dl>
+        </div>
+      )}
+      <div role="status" aria-live="polite">
+        {message}
+      </div>
+      {verified ? null : (
+        <button type="button" className={button({ variant: 'outline' })} onClick={onCheck} disabled={check.isPending}>
+          {check.isPending ? <Spinner label="Checking" /> : null}
+          {check.isPending ? 'Checking…' : 'Check now'}
+        </button>
+      )}
+    </div>
+  )
+}
+
+function DomainForm({ current }: { current: string }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [error, setError] = useState<string | undefined>()
+  const [formError, setFormError] = useState<string | null>(null)
+  const add = useMutation(trpc.domains.add.mutationOptions())
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    setFormError(null)
+    const parsed = addDomainInput.safeParse({ hostname: new FormData(event.currentTarget).get('hostname') })
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message)
+      return
+    }
+    setError(undefined)
+    try {
+      await add.mutateAsync(parsed.data)
+      await queryClient.invalidateQueries({ queryKey: trpc.domains.mine.queryKey() })
+      notify('success', 'Domain added: create the TXT record shown')
+    } catch (caught) {
+      setFormError(errorMessage(caught))
+    }
+  }
+  return (
+    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={css({ display: 'grid', gap: '3' })}>
+      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <TextField
+        label="Domain"
+        name="hostname"
+        required
+        maxLength={253}
+        defaultValue={current}
+        hint="For example academy.example.com"
+        error={error}
+      />
+      <button type="submit" className={button({})} disabled={add.isPending}>
+        {add.isPending ? 'Saving…' : current ? 'Change domain' : 'Add domain'}
+      </button>
+    </form>
+  )
+}
+
+function BrandForm({
+  brand,
+  fallbackName,
+}: {
+  brand: { displayName: string; brandColor: string; logoUrl: string | null } | null
+  fallbackName: string
+}) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [errors, setErrors] = useState<{ displayName?: string; brandColor?: string }>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const save = useMutation(trpc.domains.saveBrand.mutationOptions())
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    setFormError(null)
+    const form = new FormData(event.currentTarget)
+    const parsed = schoolBrandInput.safeParse({
+      displayName: form.get('displayName'),
+      brandColor: form.get('brandColor'),
+    })
+    if (!parsed.success) {
+      const shown: { displayName?: string; brandColor?: string } = {}
+      for (const issue of parsed.error.issues) shown[issue.path[0] as 'displayName' | 'brandColor'] ??= issue.message
+      setErrors(shown)
+      return
+    }
+    setErrors({})
+    try {
+      await save.mutateAsync(parsed.data)
+      await queryClient.invalidateQueries({ queryKey: trpc.domains.pathKey() })
+      notify('success', 'Brand saved')
+    } catch (caught) {
+      setFormError(errorMessage(caught))
+    }
+  }
+  return (
+    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={css({ display: 'grid', gap: '3' })}>
+      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <TextField
+        label="Name shown"
+        name="displayName"
+        required
+        maxLength={80}
+        defaultValue={brand?.displayName ?? fallbackName}
+        error={errors.displayName}
+      />
+      <TextField
+        label="Brand colour"
+        name="brandColor"
+        required
+        maxLength={7}
+        defaultValue={brand?.brandColor ?? '#2663eb'}
+        hint="As #rrggbb"
+        error={errors.brandColor}
+      />
+      <button type="submit" className={button({})} disabled={save.isPending}>
+        {save.isPending ? 'Saving…' : 'Save brand'}
+      </button>
+    </form>
+  )
+}
+
+function LogoField({ logoUrl }: { logoUrl: string | null }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [uploading, setUploading] = useState(false)
+  async function onFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0]
+    event.target.value = ''
+    if (!file) return
+    setUploading(true)
+    try {
+      const stored = await uploadImage('/api/studio/brand-logo', file, 'url')
+      if (!stored) return
+      await queryClient.invalidateQueries({ queryKey: trpc.domains.pathKey() })
+      notify('success', 'Logo saved')
+    } finally {
+      setUploading(false)
+    }
+  }
+  return (
+    <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
+      {logoUrl ? <img src={logoUrl} alt="Your logo" width={40} height={40} /> : null}
+      <label className={css({ display: 'grid', gap: '1' })}>
+        <span>Logo (an image under 2 MB)</span>
+        <input type="file" accept="image/*" onChange={onFile} disabled={uploading} aria-busy={uploading} />
+      </label>
+      {uploading ? <Spinner label="Uploading" /> : null}
+    </div>
+  )
+}

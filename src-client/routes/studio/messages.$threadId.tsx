@@ -1,0 +1,89 @@
+// /studio/messages/$threadId: one conversation for the course's instructors (issue 34): answer, close or reopen,
+// block or unblock the sender, report it to staff. Another course's thread is "not found" on the server.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { Composer, MessageList, ReportForm } from '#client/components/instructor-messages/Conversation.tsx'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { button } from '#client/components/ui/button.ts'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { css, cx } from '#styled-system/css'
+
+export const Route = createFileRoute('/studio/messages/$threadId')({
+  loader: ({ context, params }) =>
+    context.queryClient.ensureQueryData(
+      context.trpc.instructorMessages.thread.queryOptions({ threadId: params.threadId }),
+    ),
+  head: () => ({ meta: [{ title: 'Conversation | SkillForge Studio' }] }),
+  pendingComponent: () => <LoadingState label="Loading the conversation…" />,
+  errorComponent: routeError('Could not load this conversation'),
+  component: StudioConversation,
+})
+
+const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+
+function StudioConversation() {
+  const { trpc } = Route.useRouteContext()
+  const { threadId } = Route.useParams()
+  const queryClient = useQueryClient()
+  const { data } = useSuspenseQuery(trpc.instructorMessages.thread.queryOptions({ threadId }))
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.pathKey() })
+  const done = (text: string) => ({
+    onSuccess: async () => {
+      notify('success', text)
+      await refresh()
+    },
+    onError: (e: unknown) => notifyError(e),
+  })
+  const reply = useMutation(trpc.instructorMessages.reply.mutationOptions(done('Answer sent')))
+  const close = useMutation(trpc.instructorMessages.close.mutationOptions(done('Conversation updated')))
+  const block = useMutation(trpc.instructorMessages.block.mutationOptions(done('Sender updated')))
+  const report = useMutation(
+    trpc.instructorMessages.report.mutationOptions(done('Reported. Our team will read this conversation.')),
+  )
+  return (
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '5', maxW: '3xl' })}>
+      <Link to="/studio/messages" className={css({ color: 'accent', fontSize: 'sm' })}>
+        ← Inbox
+      </Link>
+      <PageIntro title={data.subject}>
+        {data.member} · {data.courseTitle}
+        {data.closed ? ' · Closed' : ''}
+        {data.blocked ? ' · Sender blocked' : ''}
+      </PageIntro>
+      <section aria-label="Conversation" className={cx(card, css({ display: 'flex', flexDir: 'column', gap: '4' }))}>
+        <MessageList messages={data.messages} />
+        {data.closed ? (
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>Closed: reopen it to answer.</p>
+        ) : (
+          <Composer
+            courseId={data.courseId}
+            label="Answer"
+            sending={reply.isPending}
+            onSend={(message) => reply.mutateAsync({ threadId, body: message.body, fileIds: message.fileIds })}
+          />
+        )}
+      </section>
+      <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'start' })}>
+        <button
+          type="button"
+          className={button({ variant: 'outline', size: 'sm' })}
+          disabled={close.isPending}
+          onClick={() => close.mutate({ threadId, closed: !data.closed })}
+        >
+          {data.closed ? 'Reopen conversation' : 'Close conversation'}
+        </button>
+        <button
+          type="button"
+          className={button({ variant: data.blocked ? 'outline' : 'danger', size: 'sm' })}
+          disabled={block.isPending}
+          onClick={() => block.mutate({ threadId, blocked: !data.blocked })}
+        >
+          {data.blocked ? 'Unblock sender' : 'Block sender'}
+        </button>
+        <ReportForm busy={report.isPending} onReport={(reason) => report.mutateAsync({ threadId, reason })} />
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,97 @@
+// /studio/messages: the inbox of a course's instructors (issue 34): conversations of every course they teach, newest
+// first, with unread counts and filters; the daily digest setting. The server lists only their courses' threads.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { css } from '#styled-system/css'
+
+type Filter = 'all' | 'unread' | 'open' | 'closed'
+
+export const Route = createFileRoute('/studio/messages/')({
+  loader: ({ context }) =>
+    context.queryClient.ensureQueryData(context.trpc.instructorMessages.inbox.queryOptions({ filter: 'all' })),
+  head: () => ({ meta: [{ title: 'Messages | SkillForge Studio' }] }),
+  pendingComponent: () => <LoadingState label="Loading your messages…" />,
+  errorComponent: routeError('Could not load your messages'),
+  component: StudioMessages,
+})
+
+const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+
+function StudioMessages() {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [filter, setFilter] = useState<Filter>('all')
+  const inbox = useQuery({
+    ...trpc.instructorMessages.inbox.queryOptions({ filter }),
+    placeholderData: keepPreviousData,
+  })
+  const digest = useMutation(
+    trpc.instructorMessages.setMailSetting.mutationOptions({
+      onSuccess: async (result) => {
+        notify('success', result.dailyDigest ? 'You will get one e-mail a day' : 'You will get an e-mail per message')
+        await queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.inbox.pathKey() })
+      },
+      onError: (e) => notifyError(e),
+    }),
+  )
+  return (
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '5' })}>
+      <PageIntro title="Messages">Learners’ messages about your courses.</PageIntro>
+      <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'end' })}>
+        <SelectField label="Show" value={filter} onChange={(event) => setFilter(event.target.value as Filter)}>
+          <option value="all">All conversations</option>
+          <option value="unread">Unread</option>
+          <option value="open">Open</option>
+          <option value="closed">Closed</option>
+        </SelectField>
+        {inbox.data ? (
+          <CheckboxField
+            label="One daily digest instead of an e-mail per message"
+            checked={inbox.data.dailyDigest}
+            disabled={digest.isPending}
+            onChange={(event) => digest.mutate({ dailyDigest: event.target.checked })}
+          />
+        ) : null}
+      </div>
+      <section aria-label="Conversations" className={card}>
+        {inbox.isError ? (
+          <ErrorState title="Could not load your messages" />
+        ) : !inbox.data ? (
+          <LoadingState label="Loading…" />
+        ) : inbox.data.threads.length === 0 ? (
+          <EmptyState title="No conversations">
+            <p>Learners write to you from your course pages.</p>
+          </EmptyState>
+        ) : (
+          <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+            {inbox.data.threads.map((thread) => (
+              <li key={thread.id} data-testid="inbox-thread">
+                <Link
+                  to="/studio/messages/$threadId"
+                  params={{ threadId: thread.id }}
+                  className={css({ color: 'accent', fontWeight: 'semibold', textDecoration: 'underline' })}
+                >
+                  {thread.subject}
+                </Link>{' '}
+                {thread.unread > 0 ? (
+                  <span className={css({ fontSize: 'sm', fontWeight: 'bold' })}>({thread.unread} unread)</span>
+                ) : null}
+                <span className={css({ display: 'block', fontSize: 'sm', color: 'fg.muted' })}>
+                  {thread.member} · {thread.courseTitle} · {new Date(thread.lastMessageAt).toLocaleString()}
+                  {thread.closed ? ' · Closed' : ''}
+                  {thread.blocked ? ' · Sender blocked' : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  )
+}

@@ -1,0 +1,311 @@
+// /studio/school: the owner's school (decision 0057) — its name and address (/s/{slug}), its team with a role each
+// (change, remove), invitations by e-mail with a role, within the plan's team size. The server checks the owner and
+// the plan on every call; this page only shows the answers.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { FormAlert, SelectField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
+import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import {
+  inviteSchoolMemberInput,
+  SCHOOL_MEMBER_ROLES,
+  SCHOOL_ROLE_DESCRIPTIONS,
+  type SchoolMemberRoleId,
+  schoolSettingsInput,
+} from '#shared/schemas/schools.ts'
+import { css } from '#styled-system/css'
+
+export const Route = createFileRoute('/studio/school')({
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.schools.mine.queryOptions()),
+  head: () => ({ meta: [{ title: 'Your school | SkillForge Studio' }] }),
+  errorComponent: routeError('Could not load your school'),
+  component: SchoolPage,
+})
+
+const row = css({
+  display: 'flex',
+  gap: '3',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  py: '2',
+  borderBottomWidth: '1px',
+  borderColor: 'line',
+})
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' })
+const ROLE_NAMES: Record<SchoolMemberRoleId, string> = {
+  instructor: 'Instructor',
+  finance: 'Finance',
+  support: 'Support',
+}
+
+function SchoolPage() {
+  const { trpc } = Route.useRouteContext()
+  const { data: panel } = useSuspenseQuery(trpc.schools.mine.queryOptions())
+  const limit = panel.teamLimit === null ? 'unlimited' : String(panel.teamLimit)
+  return (
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
+      <header>
+        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Your school</h1>
+        <p className={css({ mt: '2', color: 'fg.muted', overflowWrap: 'anywhere' })}>
+          Learners see it at{' '}
+          <Link to="/s/$slug" params={{ slug: panel.school.slug }} className={css({ textDecoration: 'underline' })}>
+            /s/{panel.school.slug}
+          </Link>
+          .
+        </p>
+      </header>
+      <SettingsForm name={panel.school.name} slug={panel.school.slug} />
+      <section aria-labelledby="team-heading" className={card}>
+        <h2 id="team-heading" className={heading}>
+          Team
+        </h2>
+        <p className={css({ color: 'fg.muted' })}>
+          {panel.teamSize} of {limit} people on your {panel.planName ?? 'current'} plan (co-instructors of your courses
+          count too).
+        </p>
+        <Members members={panel.members} />
+        <Invites invites={panel.invites} />
+        <InviteForm disabled={panel.teamLimit === 0} />
+      </section>
+    </main>
+  )
+}
+
+function SettingsForm({ name, slug }: { name: string; slug: string }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [errors, setErrors] = useState<{ name?: string; slug?: string }>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const formRef = useFocusFirstInvalid(errors)
+  const save = useMutation(trpc.schools.saveSettings.mutationOptions())
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    setFormError(null)
+    const parsed = schoolSettingsInput.safeParse({ name: form.get('name'), slug: form.get('slug') })
+    if (!parsed.success) {
+      const shown: { name?: string; slug?: string } = {}
+      for (const issue of parsed.error.issues) shown[issue.path[0] as 'name' | 'slug'] ??= issue.message
+      setErrors(shown)
+      return
+    }
+    setErrors({})
+    try {
+      await save.mutateAsync(parsed.data)
+      await queryClient.invalidateQueries({ queryKey: trpc.schools.pathKey() })
+      notify('success', 'School saved')
+    } catch (error) {
+      setFormError(errorMessage(error))
+    }
+  }
+  return (
+    <form
+      ref={formRef}
+      {...SCRIPT_ONLY_FORM}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="settings-heading"
+      className={card}
+    >
+      <h2 id="settings-heading" className={heading}>
+        Name and address
+      </h2>
+      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <TextField label="School name" name="name" required maxLength={120} defaultValue={name} error={errors.name} />
+      <TextField
+        label="Address (/s/…)"
+        name="slug"
+        required
+        maxLength={60}
+        defaultValue={slug}
+        hint="Lower-case letters, digits and hyphens."
+        error={errors.slug}
+      />
+      <button type="submit" className={button({})} disabled={save.isPending}>
+        {save.isPending ? <Spinner label="Saving" /> : null}
+        {save.isPending ? 'Saving…' : 'Save school'}
+      </button>
+    </form>
+  )
+}
+
+type Member = { userId: string; email: string; name: string; role: SchoolMemberRoleId; since: Date | string }
+
+function Members({ members }: { members: Member[] }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
+  const setRole = useMutation(
+    trpc.schools.setRole.mutationOptions({
+      onSuccess: async () => {
+        await refresh()
+        notify('success', 'Role changed')
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
+  const remove = useMutation(
+    trpc.schools.remove.mutationOptions({
+      onSuccess: async () => {
+        await refresh()
+        notify('success', 'Removed from the team')
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
+  if (members.length === 0) {
+    return (
+      <EmptyState title="No team members yet">
+        <p>Invite someone below: they accept through the e-mailed link.</p>
+      </EmptyState>
+    )
+  }
+  return (
+    <ul aria-label="Team members">
+      {members.map((member) => (
+        <li key={member.userId} className={row}>
+          <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
+            <strong>{member.name || member.email}</strong> ({member.email}) · since{' '}
+            {dateFormat.format(new Date(member.since))}
+          </span>
+          <span className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
+            <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+              <span className={css({ srOnly: true })}>Role of {member.email}</span>
+              <select
+                value={member.role}
+                disabled={setRole.isPending}
+                onChange={(event) =>
+                  setRole.mutate({ userId: member.userId, role: event.currentTarget.value as SchoolMemberRoleId })
+                }
+                className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'md', px: '2', py: '1' })}
+              >
+                {SCHOOL_MEMBER_ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {ROLE_NAMES[role]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              className={button({ variant: 'outline', size: 'sm' })}
+              disabled={remove.isPending}
+              onClick={() => remove.mutate({ userId: member.userId })}
+            >
+              Remove {member.email}
+            </button>
+          </span>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function Invites({
+  invites,
+}: {
+  invites: { id: string; email: string; role: SchoolMemberRoleId; expiresAt: Date | string }[]
+}) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const cancel = useMutation(
+    trpc.schools.cancelInvite.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
+        notify('success', 'Invitation cancelled')
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
+  if (invites.length === 0) return null
+  return (
+    <div>
+      <h3 className={css({ fontWeight: 'semibold', mb: '2' })}>Open invitations</h3>
+      <ul aria-label="Open invitations">
+        {invites.map((invite) => (
+          <li key={invite.id} className={row}>
+            <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
+              {invite.email} · {ROLE_NAMES[invite.role]} · until {dateFormat.format(new Date(invite.expiresAt))}
+            </span>
+            <button
+              type="button"
+              className={button({ variant: 'outline', size: 'sm' })}
+              disabled={cancel.isPending}
+              onClick={() => cancel.mutate({ inviteId: invite.id })}
+            >
+              Cancel invitation to {invite.email}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+function InviteForm({ disabled }: { disabled: boolean }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [errors, setErrors] = useState<{ email?: string; role?: string }>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const formRef = useFocusFirstInvalid(errors)
+  const invite = useMutation(trpc.schools.invite.mutationOptions())
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const formElement = event.currentTarget
+    const form = new FormData(formElement)
+    setFormError(null)
+    const parsed = inviteSchoolMemberInput.safeParse({ email: form.get('email'), role: form.get('role') })
+    if (!parsed.success) {
+      const shown: { email?: string; role?: string } = {}
+      for (const issue of parsed.error.issues) shown[issue.path[0] as 'email' | 'role'] ??= issue.message
+      setErrors(shown)
+      return
+    }
+    setErrors({})
+    try {
+      const sent = await invite.mutateAsync(parsed.data)
+      await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
+      formElement.reset()
+      notify('success', `Invitation sent to ${sent.email}`)
+    } catch (error) {
+      setFormError(errorMessage(error))
+    }
+  }
+  return (
+    <form
+      ref={formRef}
+      {...SCRIPT_ONLY_FORM}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Invite a team member"
+      className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
+    >
+      <h3 className={css({ fontWeight: 'semibold' })}>Invite a team member</h3>
+      {disabled ? (
+        <FormAlert kind="success">
+          Your plan has no team members: <Link to="/pricing">upgrade to Pro</Link> to invite up to 3 people.
+        </FormAlert>
+      ) : null}
+      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <TextField label="E-mail address" name="email" type="email" required autoComplete="off" error={errors.email} />
+      <SelectField label="Role" name="role" defaultValue="instructor" error={errors.role}>
+        {SCHOOL_MEMBER_ROLES.map((role) => (
+          <option key={role} value={role}>
+            {SCHOOL_ROLE_DESCRIPTIONS[role]}
+          </option>
+        ))}
+      </SelectField>
+      <button type="submit" className={button({})} disabled={invite.isPending || disabled}>
+        {invite.isPending ? <Spinner label="Sending" /> : null}
+        {invite.isPending ? 'Sending…' : 'Send invitation'}
+      </button>
+    </form>
+  )
+}

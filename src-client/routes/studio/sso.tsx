@@ -1,0 +1,163 @@
+// /studio/sso: the owner's single sign-on with OpenID Connect (decision 0062) — the provider's issuer, client id and
+// secret (write-only: the server never sends it back), the e-mail domains it signs in, and whether the school's
+// members must use it. The server checks the owner and the Enterprise plan on every call; this page shows answers.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { serverFieldErrors } from '#client/components/ui/field-errors.tsx'
+import {
+  CheckboxField,
+  FormAlert,
+  TextAreaField,
+  TextField,
+  useFocusFirstInvalid,
+} from '#client/components/ui/form.tsx'
+import { panel as card } from '#client/components/ui/panel.ts'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { Spinner } from '#client/components/ui/states.tsx'
+import { notify } from '#client/components/ui/toaster.tsx'
+import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { css } from '#styled-system/css'
+
+export const Route = createFileRoute('/studio/sso')({
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.schoolSso.mine.queryOptions()),
+  head: () => ({ meta: [{ title: 'Single sign-on | SkillForge Studio' }] }),
+  errorComponent: routeError('Could not load your single sign-on settings'),
+  component: SsoPage,
+})
+
+type Field = 'issuer' | 'clientId' | 'clientSecret' | 'domains'
+
+function SsoPage() {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const { data: panel } = useSuspenseQuery(trpc.schoolSso.mine.queryOptions())
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const formRef = useFocusFirstInvalid(errors)
+  const save = useMutation(trpc.schoolSso.save.mutationOptions())
+  const settings = panel.settings
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    setFormError(null)
+    setErrors({})
+    try {
+      await save.mutateAsync({
+        issuer: String(form.get('issuer') ?? ''),
+        clientId: String(form.get('clientId') ?? ''),
+        clientSecret: String(form.get('clientSecret') ?? ''),
+        domains: String(form.get('domains') ?? ''),
+        enabled: form.get('enabled') === 'on',
+        requireForMembers: form.get('requireForMembers') === 'on',
+      })
+      await queryClient.invalidateQueries({ queryKey: trpc.schoolSso.pathKey() })
+      const secret = event.currentTarget?.elements.namedItem('clientSecret')
+      if (secret instanceof HTMLInputElement) secret.value = ''
+      notify('success', 'Single sign-on saved')
+    } catch (error) {
+      const fields = serverFieldErrors(error)
+      if (fields) setErrors(fields as Partial<Record<Field, string>>)
+      else setFormError(errorMessage(error))
+    }
+  }
+
+  return (
+    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
+      <header>
+        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Single sign-on</h1>
+        <p className={css({ mt: '2', color: 'fg.muted', overflowWrap: 'anywhere' })}>
+          Learners of {panel.school.name} sign in with their company identity (OpenID Connect) from{' '}
+          <Link to="/s/$slug" params={{ slug: panel.school.slug }} className={css({ textDecoration: 'underline' })}>
+            /s/{panel.school.slug}
+          </Link>
+          .
+        </p>
+      </header>
+      {panel.planIncludesSso ? null : (
+        <FormAlert>
+          Single sign-on comes with the Enterprise plan (yours: {panel.planName ?? 'none'}).{' '}
+          <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
+            See Pricing
+          </Link>
+        </FormAlert>
+      )}
+      <section aria-labelledby="register-heading" className={card}>
+        <h2 id="register-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+          At your identity provider
+        </h2>
+        <p>Register a web application (authorization code flow) with this redirect URI:</p>
+        <code data-testid="sso-redirect-uri" className={css({ overflowWrap: 'anywhere', fontSize: 'sm' })}>
+          {panel.redirectUri}
+        </code>
+      </section>
+      <form
+        ref={formRef}
+        {...SCRIPT_ONLY_FORM}
+        onSubmit={onSubmit}
+        noValidate
+        aria-labelledby="sso-heading"
+        className={card}
+      >
+        <h2 id="sso-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+          Your provider
+        </h2>
+        {formError ? <FormAlert>{formError}</FormAlert> : null}
+        <TextField
+          label="Issuer URL"
+          name="issuer"
+          type="url"
+          required
+          maxLength={300}
+          defaultValue={settings?.issuer ?? ''}
+          hint="For example https://login.example.com (its /.well-known/openid-configuration is read)."
+          error={errors.issuer}
+        />
+        <TextField
+          label="Client id"
+          name="clientId"
+          required
+          maxLength={300}
+          defaultValue={settings?.clientId ?? ''}
+          error={errors.clientId}
+        />
+        <TextField
+          label="Client secret"
+          name="clientSecret"
+          type="password"
+          autoComplete="off"
+          maxLength={500}
+          required={!settings?.hasClientSecret}
+          hint={settings?.hasClientSecret ? 'A secret is stored. Leave empty to keep it.' : undefined}
+          error={errors.clientSecret}
+        />
+        <TextAreaField
+          label="Allowed e-mail domains"
+          name="domains"
+          required
+          rows={2}
+          defaultValue={settings?.domains.join(', ') ?? ''}
+          hint="Comma-separated, such as example.com. Only verified addresses at these domains sign in."
+          error={errors.domains}
+        />
+        <CheckboxField
+          label="Offer “Sign in with your school”"
+          name="enabled"
+          defaultChecked={settings?.enabled ?? true}
+        />
+        <CheckboxField
+          label="Require single sign-on for the school’s team members (no password log-in)"
+          name="requireForMembers"
+          defaultChecked={settings?.requireForMembers ?? false}
+        />
+        <button type="submit" className={button({})} disabled={save.isPending || !panel.planIncludesSso}>
+          {save.isPending ? <Spinner label="Saving" /> : null}
+          {save.isPending ? 'Saving…' : 'Save single sign-on'}
+        </button>
+      </form>
+    </main>
+  )
+}

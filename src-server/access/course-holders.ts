@@ -1,0 +1,86 @@
+// Who holds the courses of one owner (the REST API's learners and enrolments, decision 0060): course grants on the
+// owner's courses, paged by a keyset (created_at, id) oldest first, so a client syncing with the cursor never misses
+// a row added while it reads. Reads only; the ledger's writes stay in ledger.ts.
+import { sql } from 'kysely'
+import * as clock from '../kernel/clock.ts'
+import { afterKeyset } from '../kernel/cursor.ts'
+import type { DB } from '../kernel/db.ts'
+import { isLive } from './ledger.ts'
+
+/** A grant's place in the keyset: its created_at as the database prints it (microseconds kept) and its id. */
+export interface HolderCursor {
+  at: string
+  id: string
+}
+
+/** Course grants (live or ended) on the owner's courses, optionally one course's. */
+export async function ownerCourseGrantsAfter(
+  db: DB,
+  ownerId: string,
+  options: { courseId?: string; after: HolderCursor | null; limit: number },
+  now = clock.now(),
+) {
+  let query = db
+    .selectFrom('access_grants')
+    .innerJoin('courses as c', 'c.id', 'access_grants.course_id')
+    .innerJoin('users as u', 'u.id', 'access_grants.user_id')
+    .select([
+      'access_grants.id',
+      'access_grants.user_id',
+      'u.email',
+      'access_grants.course_id',
+      'access_grants.source',
+      'access_grants.starts_at',
+      'access_grants.ends_at',
+      'access_grants.revoked_at',
+      'access_grants.created_at',
+      sql<string>`access_grants.created_at::text`.as('created_at_key'),
+    ])
+    .select(isLive(now).as('live'))
+    .where('access_grants.kind', '=', 'course')
+    .where('c.owner_id', '=', ownerId)
+  if (options.courseId) query = query.where('access_grants.course_id', '=', options.courseId)
+  const after = options.after
+  if (after) {
+    query = query.where(afterKeyset('access_grants.created_at', 'access_grants.id', after))
+  }
+  return query.orderBy('access_grants.created_at').orderBy('access_grants.id').limit(options.limit).execute()
+}
+
+/** People holding a live grant on one of the owner's courses, by user id after `after`. */
+export async function ownerLearnersAfter(
+  db: DB,
+  ownerId: string,
+  after: string | null,
+  limit: number,
+  now = clock.now(),
+) {
+  let query = db
+    .selectFrom('access_grants')
+    .innerJoin('courses as c', 'c.id', 'access_grants.course_id')
+    .innerJoin('users as u', 'u.id', 'access_grants.user_id')
+    .select([
+      'u.id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      sql<Date>`min(access_grants.starts_at)`.as('first_enrolled_at'),
+      sql<string>`count(distinct access_grants.course_id)`.as('courses'),
+    ])
+    .where('access_grants.kind', '=', 'course')
+    .where('c.owner_id', '=', ownerId)
+    .where(isLive(now))
+    .groupBy(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
+  if (after !== null) query = query.where('u.id', '>', after)
+  return query.orderBy('u.id').limit(limit).execute()
+}
+
+/** One course grant's course, holder and source (the REST API checks the course is the school's). */
+export async function courseGrant(db: DB, grantId: string) {
+  return db
+    .selectFrom('access_grants')
+    .select(['id', 'course_id', 'user_id', 'source'])
+    .where('id', '=', grantId)
+    .where('kind', '=', 'course')
+    .executeTakeFirst()
+}

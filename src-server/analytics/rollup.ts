@@ -1,0 +1,128 @@
+// The analytics job (jobs 'analytics.rollup'): rolls up each finished UTC day's sales into analytics_sales_daily and
+// refreshes the progress, lesson and quiz snapshots of the courses whose learners moved. Idempotent: a day is
+// replaced whole in one transaction, so a rerun writes the same rows; the last two rolled days are rolled again
+// each run so a line committed just after midnight still lands on its own day. Days after the watermark are read
+// live by the pages (today always).
+import { sql } from 'kysely'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { rollupFeedbackDay } from './feedback.ts'
+import { refreshCourseStats } from './progress.ts'
+import { salesRows } from './sales.ts'
+
+const DAY_MS = 86_400_000
+export const SALES_WATERMARK = 'sales_day'
+export const PROGRESS_WATERMARK = 'progress_at'
+const REROLL_DAYS = 2
+
+export const dayOf = (date: Date) => date.toISOString().slice(0, 10)
+export const addDays = (day: string, days: number) =>
+  dayOf(new Date(new Date(`${day}T00:00:00.000Z`).getTime() + days * DAY_MS))
+
+export async function readState(db: DB, name: string): Promise<string | null> {
+  const row = await db.selectFrom('analytics_rollup_state').select('value').where('name', '=', name).executeTakeFirst()
+  return row?.value ?? null
+}
+
+async function writeState(db: DB, name: string, value: string) {
+  await db
+    .insertInto('analytics_rollup_state')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+    .execute()
+}
+
+/** Replaces one day's sales rows (every course) with what the orders say now, and its ratings and refund reasons. */
+export async function rollupSalesDay(db: DB, day: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    // One roller per day at a time: two workers never interleave their delete and insert.
+    await sql`select pg_advisory_xact_lock(hashtext(${`analytics:${day}`}))`.execute(trx)
+    const rows = await salesRows(trx, day, day, { kind: 'shop' })
+    await trx.deleteFrom('analytics_sales_daily').where('day', '=', day).execute()
+    if (rows.length > 0) {
+      for (let index = 0; index < rows.length; index += 1000) {
+        await trx
+          .insertInto('analytics_sales_daily')
+          .values(
+            rows.slice(index, index + 1000).map((row) => ({
+              course_id: row.courseId,
+              day: row.day,
+              currency: row.currency,
+              gross_minor: row.grossMinor,
+              discount_minor: row.discountMinor,
+              refund_minor: row.refundMinor,
+              platform_fee_minor: row.platformFeeMinor,
+              net_minor: row.netMinor,
+              units: row.units,
+              units_direct: row.unitsDirect,
+              units_coupon: row.unitsCoupon,
+              units_bundle: row.unitsBundle,
+              units_gift: row.unitsGift,
+              units_search: row.unitsSearch,
+              units_catalogue: row.unitsCatalogue,
+              refunds: row.refunds,
+            })),
+          )
+          .execute()
+      }
+    }
+    // The day's ratings and refunds by reason, in the same transaction: a rerun replaces them whole too.
+    await rollupFeedbackDay(trx, day)
+    return rows.length
+  })
+}
+
+/** The first day anything was sold, or null. */
+async function firstSalesDay(db: DB): Promise<string | null> {
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.min('paid_at').as('first'))
+    .where('paid_at', 'is not', null)
+    .executeTakeFirst()
+  return row?.first ? dayOf(new Date(row.first as unknown as string)) : null
+}
+
+export interface RollupRun {
+  days: string[]
+  courses: number
+}
+
+/** Rolls up every finished day not rolled yet (and the last two again), then the changed courses' snapshots. */
+export async function runAnalyticsRollup(db: DB, now = clock.now()): Promise<RollupRun> {
+  const yesterday = addDays(dayOf(now), -1)
+  const watermark = await readState(db, SALES_WATERMARK)
+  const start = watermark ? addDays(watermark, 1 - REROLL_DAYS) : await firstSalesDay(db)
+  const days: string[] = []
+  if (start) {
+    for (let day = start; day <= yesterday; day = addDays(day, 1)) {
+      await rollupSalesDay(db, day)
+      days.push(day)
+    }
+    if (days.length > 0) await writeState(db, SALES_WATERMARK, yesterday)
+  }
+  const courses = await refreshChangedCourses(db)
+  return { days, courses }
+}
+
+/**
+ * Courses whose learners saved progress, finished a course or submitted a quiz since the watermark (the largest
+ * timestamp seen, from the database's own clock, less ten minutes for transactions that committed late).
+ */
+export async function refreshChangedCourses(db: DB): Promise<number> {
+  const since = await readState(db, PROGRESS_WATERMARK)
+  const after = since ? new Date(new Date(since).getTime() - 10 * 60_000) : new Date(0)
+  const { rows } = await sql<{ course_id: string; at: Date | string }>`
+    select course_id, max(at) as at from (
+      select course_id, max(updated_at) as at from lesson_progress where updated_at > ${after} group by course_id
+      union all
+      select course_id, max(submitted_at) from quiz_attempts where submitted_at > ${after} group by course_id
+      union all
+      select course_id, max(completed_at) from course_completions where completed_at > ${after} group by course_id
+    ) changed group by course_id`.execute(db)
+  if (rows.length === 0) return 0
+  const ids = rows.map((row) => row.course_id)
+  for (let index = 0; index < ids.length; index += 500) await refreshCourseStats(db, ids.slice(index, index + 500))
+  const latest = rows.reduce((max, row) => Math.max(max, new Date(row.at).getTime()), 0)
+  await writeState(db, PROGRESS_WATERMARK, new Date(latest).toISOString())
+  return ids.length
+}

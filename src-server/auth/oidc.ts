@@ -1,0 +1,163 @@
+// OpenID Connect with openid-client (decision 0062): a school's provider discovered from its issuer, the
+// authorization request (code flow with PKCE S256, state and nonce) and the callback's checks (state, PKCE, nonce,
+// the ID token's signature, issuer, audience and expiry: all openid-client's). No code, token or secret leaves here.
+// Every request to the provider (discovery, token, JWKS, userinfo) goes through kernel/private-targets.ts: a school's
+// issuer, or an endpoint its discovery document names, on a private or loopback address is refused (SSRF).
+import * as oidc from 'openid-client'
+import { guardedFetch, isPrivateLiteral, isPrivateTargetError } from '../kernel/private-targets.ts'
+
+export class SsoFailure extends Error {}
+
+/** The issuer, or an endpoint it names, is on a private or loopback address. */
+export const PRIVATE_ISSUER_MESSAGE = 'the identity provider is on a private or local network address'
+
+export interface OidcClientSettings {
+  issuer: string
+  clientId: string
+  clientSecret: string
+  redirectUri: string
+  /**
+   * Plain http issuers are refused unless this allows their host (tests: 'loopback'); 'loopback' also lets the
+   * requests reach loopback and private addresses (else refused, SSO_HTTP_ISSUERS).
+   */
+  allowHttp?: 'loopback'
+}
+
+/** Whether the provider's requests may reach loopback and private addresses (SSO_HTTP_ISSUERS=loopback, tests). */
+export const allowsPrivateIssuer = (allowHttp: 'loopback' | undefined) => allowHttp === 'loopback'
+
+/**
+ * Whether the issuer is written as a private or loopback address that the setting does not allow (a name is checked
+ * when it is looked up, at each request).
+ */
+export function issuerIsPrivateLiteral(issuer: string, allowHttp: 'loopback' | undefined): boolean {
+  if (allowsPrivateIssuer(allowHttp)) return false
+  try {
+    return isPrivateLiteral(new URL(issuer))
+  } catch {
+    return false
+  }
+}
+
+/** An SsoFailure naming a private address when that is why the request failed, else the given reason. */
+function failure(error: unknown, reason: string): SsoFailure {
+  return new SsoFailure(isPrivateTargetError(error) ? PRIVATE_ISSUER_MESSAGE : reason, { cause: error })
+}
+
+const TIMEOUT_S = 10
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+/** Whether the issuer URL may be used: https, or http on the loopback host when allowed. */
+export function issuerAllowed(issuer: string, allowHttp: 'loopback' | undefined): boolean {
+  let url: URL
+  try {
+    url = new URL(issuer)
+  } catch {
+    return false
+  }
+  if (url.username || url.password || url.search || url.hash) return false
+  if (url.protocol === 'https:') return true
+  return url.protocol === 'http:' && allowHttp === 'loopback' && LOOPBACK.has(url.hostname)
+}
+
+export async function discover(settings: OidcClientSettings): Promise<oidc.Configuration> {
+  if (!issuerAllowed(settings.issuer, settings.allowHttp)) throw new SsoFailure('the issuer must be an https address')
+  if (issuerIsPrivateLiteral(settings.issuer, settings.allowHttp)) throw new SsoFailure(PRIVATE_ISSUER_MESSAGE)
+  const insecure = new URL(settings.issuer).protocol === 'http:'
+  try {
+    return await oidc.discovery(
+      new URL(settings.issuer),
+      settings.clientId,
+      { client_secret: settings.clientSecret, redirect_uris: [settings.redirectUri] },
+      oidc.ClientSecretBasic(settings.clientSecret),
+      {
+        timeout: TIMEOUT_S,
+        execute: insecure ? [oidc.allowInsecureRequests] : [],
+        // Kept by the configuration for every later request (token, JWKS, userinfo).
+        [oidc.customFetch]: guardedFetch(allowsPrivateIssuer(settings.allowHttp)) as oidc.CustomFetch,
+      },
+    )
+  } catch (error) {
+    throw failure(error, 'the school’s identity provider could not be reached')
+  }
+}
+
+export interface AuthorizationStart {
+  url: URL
+  state: string
+  nonce: string
+  verifier: string
+}
+
+export async function authorizationRequest(
+  config: oidc.Configuration,
+  redirectUri: string,
+  loginHint?: string,
+): Promise<AuthorizationStart> {
+  const verifier = oidc.randomPKCECodeVerifier()
+  const state = oidc.randomState()
+  const nonce = oidc.randomNonce()
+  const parameters: Record<string, string> = {
+    redirect_uri: redirectUri,
+    scope: 'openid email profile',
+    response_type: 'code',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  }
+  if (loginHint) parameters.login_hint = loginHint
+  return { url: oidc.buildAuthorizationUrl(config, parameters), state, nonce, verifier }
+}
+
+export interface SsoIdentity {
+  issuer: string
+  subject: string
+  email: string | null
+  emailVerified: boolean
+  firstName: string
+  lastName: string
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim().slice(0, 80) : '')
+
+/**
+ * Exchanges the callback's code (checked against state, PKCE verifier and nonce) and reads the person from the ID
+ * token, completed by the userinfo endpoint when the token carries no e-mail.
+ */
+export async function completeAuthorization(
+  config: oidc.Configuration,
+  callbackUrl: URL,
+  checks: { state: string; nonce: string; verifier: string },
+): Promise<SsoIdentity> {
+  let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>
+  try {
+    tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      expectedState: checks.state,
+      expectedNonce: checks.nonce,
+      pkceCodeVerifier: checks.verifier,
+      idTokenExpected: true,
+    })
+  } catch (error) {
+    throw failure(error, 'the identity provider did not confirm the sign-in')
+  }
+  const claims = tokens.claims()
+  if (!claims) throw new SsoFailure('the identity provider sent no ID token')
+  let info: Record<string, unknown> = claims
+  if (typeof claims.email !== 'string') {
+    try {
+      info = { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims }
+    } catch (error) {
+      throw failure(error, 'the identity provider did not give the e-mail address')
+    }
+  }
+  const name = text(info.name)
+  return {
+    issuer: String(claims.iss),
+    subject: String(claims.sub),
+    email: typeof info.email === 'string' ? info.email.trim().toLowerCase().slice(0, 254) || null : null,
+    emailVerified: info.email_verified === true,
+    firstName: text(info.given_name) || name.split(' ')[0] || '',
+    lastName: text(info.family_name) || name.split(' ').slice(1).join(' '),
+  }
+}

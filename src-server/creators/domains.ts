@@ -1,0 +1,143 @@
+// A school's own domain and white-label brand (decision 0063). creators/ is the only writer of school_domains and
+// school_brands. One hostname per school; it serves the school's pages only once verified (a TXT record holding the
+// token, checked through an injectable lookup: creators/dns-verify.ts).
+import { randomBytes } from 'node:crypto'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+
+export interface SchoolDomain {
+  hostname: string
+  token: string
+  verifiedAt: Date | null
+  checkedAt: Date | null
+}
+
+export async function domainOfSchool(db: DB, schoolId: string): Promise<SchoolDomain | null> {
+  const row = await db
+    .selectFrom('school_domains')
+    .select(['hostname', 'verification_token', 'verified_at', 'checked_at'])
+    .where('school_id', '=', schoolId)
+    .executeTakeFirst()
+  return row
+    ? { hostname: row.hostname, token: row.verification_token, verifiedAt: row.verified_at, checkedAt: row.checked_at }
+    : null
+}
+
+/**
+ * Whether the school has proven by DNS that it controls an e-mail domain: its verified hostname is that domain or a
+ * name under it (a TXT record at _skillforge-verify.learn.acme.com is written by whoever runs acme.com's zone).
+ */
+export async function schoolProvesDomain(db: DB, schoolId: string, domain: string): Promise<boolean> {
+  const own = await domainOfSchool(db, schoolId)
+  if (!own?.verifiedAt) return false
+  return own.hostname === domain || own.hostname.endsWith(`.${domain}`)
+}
+
+/** Sets (or replaces) the school's hostname with a new token, unverified; a hostname another school holds is refused. */
+export async function claimDomain(db: DB, schoolId: string, hostname: string): Promise<void> {
+  const taken = await db
+    .selectFrom('school_domains')
+    .select('school_id')
+    .where('hostname', '=', hostname)
+    .executeTakeFirst()
+  if (taken && taken.school_id !== schoolId) {
+    throw new DomainError('conflict', 'Another school uses this domain', { field: 'hostname' })
+  }
+  if (taken) return
+  const token = `sf-${randomBytes(18).toString('base64url')}`
+  try {
+    await db
+      .insertInto('school_domains')
+      .values({ school_id: schoolId, hostname, verification_token: token })
+      .onConflict((oc) =>
+        oc.column('school_id').doUpdateSet({
+          hostname,
+          verification_token: token,
+          verified_at: null,
+          checked_at: null,
+        }),
+      )
+      .execute()
+  } catch (error) {
+    if (String((error as { code?: string }).code) === '23505') {
+      throw new DomainError('conflict', 'Another school uses this domain', { field: 'hostname' })
+    }
+    throw error
+  }
+}
+
+export async function recordDomainCheck(db: DB, schoolId: string, verified: boolean): Promise<void> {
+  const now = clock.now()
+  await db
+    .updateTable('school_domains')
+    .set(verified ? { checked_at: now, verified_at: now } : { checked_at: now })
+    .where('school_id', '=', schoolId)
+    .execute()
+}
+
+export async function removeDomain(db: DB, schoolId: string): Promise<void> {
+  await db.deleteFrom('school_domains').where('school_id', '=', schoolId).execute()
+}
+
+/** The school a verified hostname belongs to (with its slug and owner), or null. */
+export async function schoolOfVerifiedHost(
+  db: DB,
+  hostname: string,
+): Promise<{ schoolId: string; slug: string; ownerId: string } | null> {
+  const row = await db
+    .selectFrom('school_domains as d')
+    .innerJoin('schools as s', 's.id', 'd.school_id')
+    .select(['s.id', 's.slug', 's.owner_id'])
+    .where('d.hostname', '=', hostname)
+    .where('d.verified_at', 'is not', null)
+    .executeTakeFirst()
+  return row ? { schoolId: row.id, slug: row.slug, ownerId: row.owner_id } : null
+}
+
+export interface SchoolBrand {
+  displayName: string
+  brandColor: string
+  logoUrl: string | null
+}
+
+export async function brandOfSchool(db: DB, schoolId: string): Promise<SchoolBrand | null> {
+  const row = await db
+    .selectFrom('school_brands')
+    .select(['display_name', 'brand_color', 'logo_url'])
+    .where('school_id', '=', schoolId)
+    .executeTakeFirst()
+  return row ? { displayName: row.display_name, brandColor: row.brand_color, logoUrl: row.logo_url } : null
+}
+
+export async function saveBrand(
+  db: DB,
+  schoolId: string,
+  values: { displayName: string; brandColor: string },
+): Promise<void> {
+  await db
+    .insertInto('school_brands')
+    .values({ school_id: schoolId, display_name: values.displayName, brand_color: values.brandColor })
+    .onConflict((oc) =>
+      oc
+        .column('school_id')
+        .doUpdateSet({ display_name: values.displayName, brand_color: values.brandColor, updated_at: clock.now() }),
+    )
+    .execute()
+}
+
+/** Sets the logo of a saved brand; returns the previous logo's URL (the caller removes its file). */
+export async function setBrandLogo(db: DB, schoolId: string, logoUrl: string): Promise<string | null> {
+  const before = await db
+    .selectFrom('school_brands')
+    .select('logo_url')
+    .where('school_id', '=', schoolId)
+    .executeTakeFirst()
+  if (!before) throw new DomainError('precondition', 'Save the brand’s name and colour first')
+  await db
+    .updateTable('school_brands')
+    .set({ logo_url: logoUrl, updated_at: clock.now() })
+    .where('school_id', '=', schoolId)
+    .execute()
+  return before.logo_url
+}

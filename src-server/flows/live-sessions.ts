@@ -1,0 +1,349 @@
+// Live sessions (issue 34). Who may do what:
+// - schedule and manage (edit, reschedule, cancel, attach the recording, read attendance): the course's instructors for
+//   their course's sessions, the session's host, and staff editors (who alone schedule sessions for all Premium
+//   members);
+// - see and register: active Premium members (every session), buyers of a course (its sessions), staff;
+// - the join link: only through /live/<id>/join, for a member with a seat, from 15 minutes before the start to its
+//   end; each opening is recorded (attendance).
+import type { z } from 'zod'
+import { hasRole, isStaff, type Role } from '../../src-shared/roles.ts'
+import {
+  type createSessionInput,
+  JOIN_OPENS_MINUTES_BEFORE,
+  REMINDER_MINUTES_BEFORE,
+  type recordingInput,
+  type updateSessionInput,
+} from '../../src-shared/schemas/live.ts'
+import { ownedCourseIds } from '../access/courses.ts'
+import { findCourseForLearning } from '../catalog/repository-lessons.ts'
+import { courseRoleOf } from '../creators/course-team.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { sendInvitation, sendReminder, sendWaitlisted } from '../live/mails.ts'
+import {
+  attendanceOf,
+  cancelRegistration,
+  cancelSession,
+  claimDueReminders,
+  findSession,
+  insertSession,
+  listSessions,
+  myStatuses,
+  recordJoin,
+  register,
+  registeredMembers,
+  registrationOf,
+  type SessionFields,
+  type SessionRow,
+  seatCounts,
+  setRecording,
+  updateSession,
+} from '../live/sessions.ts'
+import { utcToLocalInput, zonedToUtc } from '../live/zoned-time.ts'
+import { isPremium } from '../subscriptions/premium.ts'
+
+/** The signed-in person; `staff` is false for an admin who still needs the second factor STAFF_2FA requires. */
+export type LiveActor = { id: string; role: Role; staff: boolean }
+
+export const LIVE_MESSAGES = {
+  notFound: 'Session not found',
+  cannotSchedule: 'Only the course’s instructors and staff can schedule its live sessions',
+  premiumStaffOnly: 'Only staff can schedule a session for all Premium members',
+  noAccess: 'Live sessions are for Premium members and the course’s learners',
+  notYet: 'The join link opens 15 minutes before the start',
+  ended: 'This session has ended',
+  noSeat: 'Register for the session first',
+} as const
+
+const MINUTE = 60_000
+const endsAt = (s: { starts_at: Date; duration_minutes: number }) =>
+  new Date(s.starts_at.getTime() + s.duration_minutes * MINUTE)
+
+async function canManage(db: DB, actor: LiveActor, session: { host_id: string; course_id: string | null }) {
+  if (actor.staff && hasRole(actor.role, 'editor')) return true
+  if (session.host_id === actor.id) return true
+  return session.course_id !== null && (await courseRoleOf(db, actor.id, session.course_id)) !== null
+}
+
+async function canSee(db: DB, actor: LiveActor, session: SessionRow) {
+  if (actor.staff && isStaff(actor.role)) return true
+  if (await canManage(db, actor, session)) return true
+  if (await isPremium(db, actor)) return true
+  return session.course_id !== null && (await ownedCourseIds(db, actor.id)).includes(session.course_id)
+}
+
+async function sessionFor(db: DB, id: string) {
+  const session = await findSession(db, id)
+  if (!session) throw new DomainError('not_found', LIVE_MESSAGES.notFound)
+  return session
+}
+
+async function managed(db: DB, actor: LiveActor, id: string) {
+  const session = await sessionFor(db, id)
+  // Someone else's session answers as not found: a creator cannot learn another's session ids.
+  if (!(await canManage(db, actor, session))) throw new DomainError('not_found', LIVE_MESSAGES.notFound)
+  return session
+}
+
+function fieldsOf(input: z.output<typeof createSessionInput>): SessionFields {
+  const startsAt = zonedToUtc(input.localStart, input.timeZone)
+  if (startsAt.getTime() <= clock.nowMs()) {
+    throw new DomainError('invalid', 'Choose a start in the future', { field: 'localStart' })
+  }
+  return {
+    title: input.title,
+    description: input.description,
+    startsAt,
+    durationMinutes: input.durationMinutes,
+    timeZone: input.timeZone,
+    capacity: input.capacity,
+    joinUrl: input.joinUrl,
+  }
+}
+
+export async function scheduleSession(db: DB, actor: LiveActor, input: z.output<typeof createSessionInput>) {
+  const courseId = input.courseId ?? null
+  if (courseId === null) {
+    if (!(actor.staff && hasRole(actor.role, 'editor')))
+      throw new DomainError('forbidden', LIVE_MESSAGES.premiumStaffOnly)
+  } else {
+    const instructor = (await courseRoleOf(db, actor.id, courseId)) !== null
+    if (!instructor && !(actor.staff && hasRole(actor.role, 'editor'))) {
+      throw new DomainError('forbidden', LIVE_MESSAGES.cannotSchedule)
+    }
+    if (!(await findCourseForLearning(db, courseId))) throw new DomainError('not_found', 'Course not found')
+  }
+  const id = await insertSession(db, actor.id, courseId, fieldsOf(input))
+  return { id }
+}
+
+/** New details; a moved session sends every seat holder the update (SEQUENCE raised), newly seated members their invitation. */
+export async function editSession(
+  db: DB,
+  actor: LiveActor,
+  input: z.output<typeof updateSessionInput>,
+  publicUrl: string,
+) {
+  await managed(db, actor, input.sessionId)
+  const fields = fieldsOf(input)
+  return db.transaction().execute(async (trx) => {
+    const { moved, promoted } = await updateSession(trx, input.sessionId, fields)
+    if (moved) {
+      for (const member of await registeredMembers(trx, input.sessionId)) {
+        if (promoted.includes(member.id)) continue
+        await sendInvitation(trx, input.sessionId, member.id, 'update', publicUrl)
+      }
+    }
+    for (const userId of promoted) await sendInvitation(trx, input.sessionId, userId, 'invitation', publicUrl)
+    return { moved, promoted: promoted.length }
+  })
+}
+
+export async function cancelWholeSession(db: DB, actor: LiveActor, sessionId: string, publicUrl: string) {
+  await managed(db, actor, sessionId)
+  return db.transaction().execute(async (trx) => {
+    const members = await registeredMembers(trx, sessionId)
+    if (!(await cancelSession(trx, sessionId))) return { cancelled: false }
+    for (const member of members) await sendInvitation(trx, sessionId, member.id, 'cancel', publicUrl)
+    return { cancelled: true }
+  })
+}
+
+export async function attachRecording(db: DB, actor: LiveActor, input: z.output<typeof recordingInput>) {
+  const session = await managed(db, actor, input.sessionId)
+  if (session.starts_at.getTime() > clock.nowMs()) {
+    throw new DomainError('conflict', 'Attach the recording after the session has started')
+  }
+  if (input.lessonId) {
+    const lesson = await db
+      .selectFrom('lessons')
+      .select('id')
+      .where('id', '=', input.lessonId)
+      .where('course_id', '=', session.course_id ?? '')
+      .executeTakeFirst()
+    if (!lesson) throw new DomainError('invalid', 'Choose a lesson of this session’s course', { field: 'lessonId' })
+  }
+  await setRecording(db, session.id, { lessonId: input.lessonId ?? null, url: input.url ?? null })
+  return { ok: true }
+}
+
+export async function registerForSession(db: DB, actor: LiveActor, sessionId: string, publicUrl: string) {
+  const session = await sessionFor(db, sessionId)
+  if (!(await canSee(db, actor, session))) throw new DomainError('not_found', LIVE_MESSAGES.notFound)
+  return db.transaction().execute(async (trx) => {
+    const before = await registrationOf(trx, sessionId, actor.id)
+    const status = await register(trx, sessionId, actor.id)
+    if (before?.status !== status) {
+      if (status === 'registered') await sendInvitation(trx, sessionId, actor.id, 'invitation', publicUrl)
+      else await sendWaitlisted(trx, sessionId, actor.id, publicUrl)
+    }
+    return { status }
+  })
+}
+
+export async function leaveSession(db: DB, actor: LiveActor, sessionId: string, publicUrl: string) {
+  await sessionFor(db, sessionId)
+  return db.transaction().execute(async (trx) => {
+    const { was, promoted } = await cancelRegistration(trx, sessionId, actor.id)
+    if (was === 'registered') await sendInvitation(trx, sessionId, actor.id, 'cancel', publicUrl)
+    for (const userId of promoted) await sendInvitation(trx, sessionId, userId, 'invitation', publicUrl)
+    return { cancelled: was !== null }
+  })
+}
+
+/** /live: upcoming and past sessions the person may see, with their seat and (from 15 minutes before) the join path. */
+export async function liveSessionsPage(db: DB, actor: LiveActor) {
+  const now = clock.now()
+  const everything = (actor.staff && isStaff(actor.role)) || (await isPremium(db, actor, now))
+  const taught = await db.selectFrom('course_instructors').select('course_id').where('user_id', '=', actor.id).execute()
+  const courseIds = everything
+    ? ('all' as const)
+    : [...new Set([...(await ownedCourseIds(db, actor.id, now)), ...taught.map((row) => row.course_id)])]
+  const [upcoming, past] = await Promise.all(
+    [false, true].map((pastOnes) => listSessions(db, { courseIds, premiumWide: everything, past: pastOnes, now })),
+  )
+  const all = [...(upcoming ?? []), ...(past ?? [])]
+  const ids = all.map((row) => row.id)
+  const [counts, mine] = await Promise.all([seatCounts(db, ids), myStatuses(db, actor.id, ids)])
+  const view = (row: (typeof all)[number]) => {
+    const status = mine.get(row.id) ?? null
+    const opens = row.starts_at.getTime() - JOIN_OPENS_MINUTES_BEFORE * MINUTE
+    const canJoin = status === 'registered' && !row.cancelled_at && now.getTime() >= opens && now < endsAt(row)
+    const seats = counts.get(row.id) ?? { registered: 0, waitlisted: 0 }
+    return {
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      courseId: row.course_id,
+      courseTitle: row.course_title,
+      startsAt: row.starts_at.toISOString(),
+      endsAt: endsAt(row).toISOString(),
+      durationMinutes: row.duration_minutes,
+      timeZone: row.time_zone,
+      capacity: row.capacity,
+      seatsLeft: Math.max(0, row.capacity - seats.registered),
+      waitlisted: seats.waitlisted,
+      cancelled: row.cancelled_at !== null,
+      myStatus: status === 'cancelled' ? null : status,
+      joinPath: canJoin ? `/live/${row.id}/join` : null,
+      joinOpensAt: new Date(opens).toISOString(),
+      recording:
+        row.recording_url || row.recording_lesson_id
+          ? {
+              url: row.recording_url,
+              lessonPath:
+                row.recording_lesson_id && row.course_id ? `/learn/${row.course_id}/${row.recording_lesson_id}` : null,
+              lessonTitle: row.recording_lesson_title,
+            }
+          : null,
+    }
+  }
+  return { upcoming: (upcoming ?? []).map(view), past: (past ?? []).map(view), premium: everything }
+}
+
+/** The studio's list: sessions the person hosts or teaches (staff editors: all), with the join link and seats. */
+export async function studioSessions(db: DB, actor: LiveActor) {
+  const now = clock.now()
+  const staffEditor = actor.staff && hasRole(actor.role, 'editor')
+  const taught = await db.selectFrom('course_instructors').select('course_id').where('user_id', '=', actor.id).execute()
+  const filter = staffEditor
+    ? { courseIds: 'all' as const, premiumWide: true }
+    : { courseIds: taught.map((row) => row.course_id), premiumWide: false, hostId: actor.id }
+  const [upcoming, past] = await Promise.all(
+    [false, true].map((pastOnes) => listSessions(db, { ...filter, past: pastOnes, now })),
+  )
+  const all = [...(upcoming ?? []), ...(past ?? [])]
+  const counts = await seatCounts(
+    db,
+    all.map((row) => row.id),
+  )
+  const courses = staffEditor
+    ? await db.selectFrom('courses').select(['id', 'title']).orderBy('title').limit(500).execute()
+    : await db
+        .selectFrom('course_instructors as ci')
+        .innerJoin('courses as c', 'c.id', 'ci.course_id')
+        .select(['c.id', 'c.title'])
+        .where('ci.user_id', '=', actor.id)
+        .orderBy('c.title')
+        .execute()
+  const view = (row: (typeof all)[number], isPast: boolean) => ({
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    courseId: row.course_id,
+    courseTitle: row.course_title,
+    startsAt: row.starts_at.toISOString(),
+    localStart: utcToLocalInput(row.starts_at, row.time_zone),
+    durationMinutes: row.duration_minutes,
+    timeZone: row.time_zone,
+    capacity: row.capacity,
+    joinUrl: row.join_url,
+    sequence: row.sequence,
+    cancelled: row.cancelled_at !== null,
+    registered: counts.get(row.id)?.registered ?? 0,
+    waitlisted: counts.get(row.id)?.waitlisted ?? 0,
+    past: isPast,
+    recordingUrl: row.recording_url,
+    recordingLessonId: row.recording_lesson_id,
+  })
+  return {
+    sessions: [...(upcoming ?? []).map((row) => view(row, false)), ...(past ?? []).map((row) => view(row, true))],
+    courses,
+    canSchedulePremium: staffEditor,
+  }
+}
+
+export async function sessionAttendance(db: DB, actor: LiveActor, sessionId: string) {
+  await managed(db, actor, sessionId)
+  const rows = await attendanceOf(db, sessionId)
+  return rows.map((row) => ({
+    name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email,
+    email: row.email,
+    firstJoinedAt: row.first_joined_at.toISOString(),
+    joins: row.joins,
+  }))
+}
+
+export async function courseLessons(db: DB, actor: LiveActor, sessionId: string) {
+  const session = await managed(db, actor, sessionId)
+  if (!session.course_id) return []
+  return db
+    .selectFrom('lessons')
+    .select(['id', 'title'])
+    .where('course_id', '=', session.course_id)
+    .orderBy('position')
+    .limit(500)
+    .execute()
+}
+
+/**
+ * /live/<id>/join: where the join link leads, for a seat holder in the window (or a manager, any time before the end);
+ * a member's opening is recorded. A refusal says why (the route turns it into a page).
+ */
+export async function joinSession(
+  db: DB,
+  actor: LiveActor,
+  sessionId: string,
+): Promise<{ url: string; refused: null } | { url: null; refused: string }> {
+  const session = await findSession(db, sessionId)
+  if (!session || session.cancelled_at) return { url: null, refused: LIVE_MESSAGES.notFound }
+  const now = clock.nowMs()
+  if (now >= endsAt(session).getTime()) return { url: null, refused: LIVE_MESSAGES.ended }
+  if (await canManage(db, actor, session)) return { url: session.join_url, refused: null }
+  const seat = await registrationOf(db, sessionId, actor.id)
+  if (seat?.status !== 'registered') return { url: null, refused: LIVE_MESSAGES.noSeat }
+  if (now < session.starts_at.getTime() - JOIN_OPENS_MINUTES_BEFORE * MINUTE)
+    return { url: null, refused: LIVE_MESSAGES.notYet }
+  await recordJoin(db, sessionId, actor.id)
+  return { url: session.join_url, refused: null }
+}
+
+/** The reminders an hour before (the 'live.reminders' job): each seat holder reminded once per start time. */
+export async function sendLiveReminders(db: DB, publicUrl: string, now = clock.now()) {
+  return db.transaction().execute(async (trx) => {
+    const due = await claimDueReminders(trx, now, REMINDER_MINUTES_BEFORE)
+    for (const row of due) await sendReminder(trx, row.session_id, row.user_id, publicUrl)
+    return due.length
+  })
+}

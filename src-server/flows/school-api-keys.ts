@@ -1,0 +1,157 @@
+// A school's API keys (decision 0060): the owner, and a finance member for orders and earnings (read), create (the
+// key shown once), list and revoke them, only while the owner's plan includes the API; a key dies with its holder's
+// place on the team; a request to /api/v1 is authenticated by its key's hash. Refusals name a code the REST
+// API sends back ({ error: { code, message } }); the key itself is never in a message or a log.
+import type { z } from 'zod'
+import { apiScopesForRole } from '../../src-shared/api-scopes.ts'
+import type { createApiKeyInput } from '../../src-shared/schemas/api-keys.ts'
+import {
+  findApiKeyByHash,
+  hashApiKey,
+  insertApiKey,
+  listApiKeys,
+  newApiKey,
+  revokeApiKey,
+  touchApiKey,
+} from '../creators/api-keys.ts'
+import { schoolRoleOf } from '../creators/school-access.ts'
+import { schoolById } from '../creators/schools.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { assertPlanIncludes } from './creator-standing.ts'
+import { ownSchool } from './school-team.ts'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * The school the caller holds keys for: the one a member names (schoolId), else their own (creators). The owner
+ * manages every key; a finance member only the keys they hold, with the scopes their role allows (apiScopesForRole);
+ * other roles hold none.
+ */
+async function keySchool(db: DB, userId: string, schoolId: string | undefined) {
+  const id = schoolId ?? (await ownSchool(db, userId)).id
+  const [role, school] = await Promise.all([schoolRoleOf(db, userId, id), schoolById(db, id)])
+  if (!role || !school) throw new DomainError('not_found', 'School not found')
+  const allowed = apiScopesForRole(role)
+  if (allowed.length === 0) {
+    throw new DomainError('forbidden', `Your role in this school (${role}) does not allow API keys`)
+  }
+  return { school, role, allowed, holderId: role === 'owner' ? undefined : userId }
+}
+
+/** The studio's API page: whether the plan includes the API, and the keys the caller may see (never their secrets). */
+export async function schoolApiKeys(db: DB, userId: string, schoolId?: string) {
+  const { school, role, allowed, holderId } = await keySchool(db, userId, schoolId)
+  try {
+    await assertPlanIncludes(db, school.ownerId, 'api')
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'precondition') {
+      return { available: false as const, message: error.message, keys: [], role, allowedScopes: [...allowed] }
+    }
+    throw error
+  }
+  const keys = await listApiKeys(db, school.id, holderId)
+  const now = clock.now()
+  return {
+    available: true as const,
+    message: null,
+    role,
+    allowedScopes: [...allowed],
+    keys: keys.map((key) => ({
+      ...key,
+      state: key.revokedAt
+        ? ('revoked' as const)
+        : key.expiresAt && key.expiresAt <= now
+          ? ('expired' as const)
+          : ('active' as const),
+    })),
+  }
+}
+
+/** Makes a key held by the caller; the only time its secret leaves the server is this answer. */
+export async function createSchoolApiKey(db: DB, userId: string, input: z.output<typeof createApiKeyInput>) {
+  const { school, role, allowed } = await keySchool(db, userId, input.schoolId)
+  await assertPlanIncludes(db, school.ownerId, 'api')
+  const beyond = input.scopes.find((scope) => !allowed.includes(scope))
+  if (beyond) {
+    throw new DomainError('forbidden', `Your role in this school (${role}) cannot give a key the scope ${beyond}`, {
+      field: 'scopes',
+    })
+  }
+  const { key, prefix } = newApiKey()
+  const expiresAt = input.expiresInDays === null ? null : new Date(clock.nowMs() + input.expiresInDays * DAY_MS)
+  const id = await insertApiKey(db, {
+    schoolId: school.id,
+    name: input.name,
+    prefix,
+    hash: hashApiKey(key),
+    scopes: [...new Set(input.scopes)],
+    expiresAt,
+    createdBy: userId,
+  })
+  return { id, name: input.name, prefix, key, expiresAt }
+}
+
+/** The owner revokes any of the school's keys; a member only their own. */
+export async function revokeSchoolApiKey(db: DB, userId: string, keyId: string, schoolId?: string) {
+  const { school, holderId } = await keySchool(db, userId, schoolId)
+  if (!(await revokeApiKey(db, school.id, keyId, holderId)))
+    throw new DomainError('not_found', 'Key not found or revoked already')
+  return { revoked: true }
+}
+
+export interface ApiCaller {
+  keyId: string
+  schoolId: string
+  ownerId: string
+  scopes: ReadonlySet<string>
+}
+
+const refuse = (kind: 'unauthenticated' | 'forbidden', code: string, message: string): never => {
+  throw new DomainError(kind, message, { cause: { code } })
+}
+
+/** The caller behind an `Authorization: Bearer <key>` header, or a 401 naming why not (403 without the plan). */
+export async function authenticateApiKey(db: DB, authorization: string | undefined): Promise<ApiCaller> {
+  const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i)
+  if (!match) return refuse('unauthenticated', 'missing_key', 'Send your API key as "Authorization: Bearer <key>"')
+  const token = match[1] as string
+  const stored = token.length <= 200 ? await findApiKeyByHash(db, hashApiKey(token)) : null
+  if (!stored) return refuse('unauthenticated', 'unknown_key', 'This API key is not known')
+  if (stored.revokedAt) return refuse('unauthenticated', 'key_revoked', 'This API key was revoked')
+  const now = clock.now()
+  if (stored.expiresAt && stored.expiresAt <= now) {
+    return refuse('unauthenticated', 'key_expired', `This API key expired on ${stored.expiresAt.toISOString()}`)
+  }
+  const school = await schoolById(db, stored.schoolId)
+  if (!school) return refuse('unauthenticated', 'unknown_key', 'This API key is not known')
+  try {
+    await assertPlanIncludes(db, school.ownerId, 'api', now)
+  } catch (error) {
+    if (error instanceof DomainError) return refuse('forbidden', 'plan_required', error.message)
+    throw error
+  }
+  // The key is its holder's: cut to what their role allows now, and dead once they left the team.
+  const holderRole = stored.holderId ? await schoolRoleOf(db, stored.holderId, school.id) : null
+  const allowed = new Set<string>(apiScopesForRole(holderRole))
+  if (allowed.size === 0) {
+    return refuse(
+      'unauthenticated',
+      'holder_left',
+      'The person who holds this API key is no longer on the school’s team',
+    )
+  }
+  await touchApiKey(db, stored.id, now)
+  return {
+    keyId: stored.id,
+    schoolId: stored.schoolId,
+    ownerId: school.ownerId,
+    scopes: new Set(stored.scopes.filter((scope) => allowed.has(scope))),
+  }
+}
+
+/** Refuses a key without the scope (a read-only key writing, say): 403 insufficient_scope. */
+export function assertScope(caller: ApiCaller, scope: string): void {
+  if (!caller.scopes.has(scope)) refuse('forbidden', 'insufficient_scope', `This API key lacks the scope ${scope}`)
+}

@@ -1,0 +1,274 @@
+// The REST API's use cases (/api/v1, decision 0060), for one school's key: its owner's courses and their lessons,
+// the learners and enrolments on them, the paid lines of their orders and the owner's earnings. Lists are paged by an
+// opaque cursor (a keyset where the owner's read has one; the earnings ledger's page number otherwise). Enrolments
+// are granted and revoked through the access ledger as staff grants are (source 'staff', granted_by the key's school
+// owner), only on the school's own courses; a bought enrolment is refunded, never revoked here.
+
+import type { z } from 'zod'
+import { coursePrices } from '../../src-shared/course-prices.ts'
+import type {
+  ApiCourse,
+  ApiEarning,
+  ApiEnrolment,
+  ApiLearner,
+  ApiLesson,
+  ApiOrderLine,
+  grantEnrolmentBody,
+} from '../../src-shared/schemas/api-v1.ts'
+import { courseGrant, ownerCourseGrantsAfter, ownerLearnersAfter } from '../access/course-holders.ts'
+import { grant, restore, revoke } from '../access/ledger.ts'
+import { courseOwners, ownerCoursesAfter } from '../catalog/creator-courses.ts'
+import { readCurriculum } from '../catalog/repository-lessons.ts'
+import { creatorEntries } from '../earnings/statements.ts'
+import * as clock from '../kernel/clock.ts'
+import { decodeCursor, encodeCursor } from '../kernel/cursor.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { ownerCourseSalesAfter } from '../orders/course-sales.ts'
+import { inTransaction } from '../orders/lock.ts'
+import { userEmailIs } from '../users/email.ts'
+import { type ApiCaller, assertScope } from './school-api-keys.ts'
+
+export interface Page<T> {
+  data: T[]
+  next_cursor: string | null
+}
+export interface PageRequest {
+  cursor?: string
+  limit: number
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString()
+
+/** Reads limit + 1 rows to know whether another page follows. */
+function paged<R, T>(rows: R[], limit: number, map: (row: R) => T, cursorOf: (row: R) => (string | number)[]): Page<T> {
+  const more = rows.length > limit
+  const shown = more ? rows.slice(0, limit) : rows
+  const last = shown.at(-1)
+  return { data: shown.map(map), next_cursor: more && last !== undefined ? encodeCursor(cursorOf(last)) : null }
+}
+
+async function assertSchoolCourse(db: DB, caller: ApiCaller, courseId: string) {
+  const owners = await courseOwners(db, [courseId])
+  if (owners.get(courseId) !== caller.ownerId) {
+    throw new DomainError('forbidden', 'This course is not one of your school’s courses', {
+      cause: { code: 'course_not_in_school' },
+    })
+  }
+}
+
+export async function apiCourses(db: DB, caller: ApiCaller, page: PageRequest): Promise<Page<ApiCourse>> {
+  assertScope(caller, 'courses:read')
+  const after = decodeCursor(page.cursor, ['string'])
+  const rows = await ownerCoursesAfter(db, caller.ownerId, (after?.[0] as string) ?? null, page.limit + 1)
+  return paged(
+    rows,
+    page.limit,
+    (row) => ({
+      id: row.id,
+      title: row.title,
+      subtitle: row.subtitle,
+      // A course sent back for changes is a draft to the outside.
+      status: row.status === 'changes_requested' || row.status === 'archived' ? 'draft' : row.status,
+      price_minor: row.price_minor,
+      currency: row.currency,
+      prices: coursePrices(row),
+      lessons_count: row.lessons_count,
+      students_count: row.students_count,
+      published_at: row.published_at ? iso(row.published_at) : null,
+      updated_at: iso(row.updated_at),
+    }),
+    (row) => [row.id],
+  )
+}
+
+export async function apiLessons(
+  db: DB,
+  caller: ApiCaller,
+  courseId: string,
+  page: PageRequest,
+): Promise<Page<ApiLesson>> {
+  assertScope(caller, 'lessons:read')
+  await assertSchoolCourse(db, caller, courseId)
+  const after = decodeCursor(page.cursor, ['number'])
+  const start = (after?.[0] as number | undefined) ?? 0
+  // A course's outline is small (hundreds of lessons at most): its one read, paged by position.
+  const lessons = (await readCurriculum(db, courseId)).flatMap((section) =>
+    section.lessons.map((lesson) => ({ section, lesson })),
+  )
+  const rows = lessons.map((entry, position) => ({ ...entry, position })).slice(start, start + page.limit + 1)
+  return paged(
+    rows,
+    page.limit,
+    ({ section, lesson, position }) => ({
+      id: lesson.id,
+      section_id: section.id,
+      section_title: section.title,
+      position,
+      title: lesson.title,
+      kind: lesson.kind,
+      duration_seconds: lesson.durationSeconds,
+      is_preview: lesson.isPreview,
+    }),
+    (row) => [row.position + 1],
+  )
+}
+
+export async function apiLearners(db: DB, caller: ApiCaller, page: PageRequest): Promise<Page<ApiLearner>> {
+  assertScope(caller, 'learners:read')
+  const after = decodeCursor(page.cursor, ['string'])
+  const rows = await ownerLearnersAfter(db, caller.ownerId, (after?.[0] as string) ?? null, page.limit + 1)
+  return paged(
+    rows,
+    page.limit,
+    (row) => ({
+      id: row.id,
+      email: row.email,
+      name: `${row.first_name} ${row.last_name}`.trim(),
+      first_enrolled_at: iso(row.first_enrolled_at),
+      courses: Number(row.courses),
+    }),
+    (row) => [row.id],
+  )
+}
+
+const SOURCES = {
+  order_item: 'purchase',
+  subscription: 'subscription',
+  staff: 'school',
+  free_enrolment: 'free',
+} as const
+
+type GrantRow = Awaited<ReturnType<typeof ownerCourseGrantsAfter>>[number]
+
+function toEnrolment(row: GrantRow): ApiEnrolment {
+  return {
+    id: row.id,
+    learner: { id: row.user_id, email: row.email },
+    course_id: row.course_id as string,
+    source: SOURCES[row.source],
+    status: row.revoked_at ? 'revoked' : row.live ? 'active' : 'ended',
+    starts_at: iso(row.starts_at),
+    ends_at: row.ends_at ? iso(row.ends_at) : null,
+    revoked_at: row.revoked_at ? iso(row.revoked_at) : null,
+  }
+}
+
+export async function apiEnrolments(
+  db: DB,
+  caller: ApiCaller,
+  page: PageRequest & { courseId?: string },
+): Promise<Page<ApiEnrolment>> {
+  assertScope(caller, 'enrolments:read')
+  if (page.courseId) await assertSchoolCourse(db, caller, page.courseId)
+  const after = decodeCursor(page.cursor, ['string', 'string'])
+  const rows = await ownerCourseGrantsAfter(db, caller.ownerId, {
+    courseId: page.courseId,
+    after: after ? { at: after[0] as string, id: after[1] as string } : null,
+    limit: page.limit + 1,
+  })
+  return paged(rows, page.limit, toEnrolment, (row) => [row.created_at_key, row.id])
+}
+
+async function enrolmentById(db: DB, caller: ApiCaller, grantId: string, courseId: string) {
+  const rows = await ownerCourseGrantsAfter(db, caller.ownerId, { courseId, after: null, limit: 1000 })
+  const row = rows.find((candidate) => candidate.id === grantId)
+  if (!row) throw new DomainError('not_found', 'Enrolment not found', { cause: { code: 'not_found' } })
+  return toEnrolment(row)
+}
+
+/** Grants the course to the learner as the school (idempotent; a revoked school grant is given back). */
+export async function apiGrantEnrolment(db: DB, caller: ApiCaller, body: z.output<typeof grantEnrolmentBody>) {
+  assertScope(caller, 'enrolments:write')
+  await assertSchoolCourse(db, caller, body.course_id)
+  let learner = db.selectFrom('users').select('id')
+  learner = body.email ? learner.where(userEmailIs(body.email)) : learner.where('id', '=', body.user_id as string)
+  const user = await learner.executeTakeFirst()
+  if (!user) {
+    throw new DomainError('not_found', 'No learner has an account with this e-mail or id: they sign up first', {
+      cause: { code: 'learner_not_found' },
+    })
+  }
+  const { id, created } = await inTransaction(db, async (trx) => {
+    const given = await grant(trx, {
+      userId: user.id,
+      right: { kind: 'course', courseId: body.course_id },
+      source: { kind: 'staff', staffId: caller.ownerId },
+    })
+    const restored = given.created ? 0 : await restore(trx, { grantId: given.id })
+    return { id: given.id, created: given.created || restored > 0 }
+  })
+  return { created, enrolment: await enrolmentById(db, caller, id, body.course_id) }
+}
+
+/** Revokes an enrolment the school granted; one bought, subscribed or free stays (a purchase is refunded instead). */
+export async function apiRevokeEnrolment(db: DB, caller: ApiCaller, grantId: string) {
+  assertScope(caller, 'enrolments:write')
+  const found = await courseGrant(db, grantId)
+  const owners = found?.course_id ? await courseOwners(db, [found.course_id]) : new Map<string, string>()
+  if (!found?.course_id || owners.get(found.course_id) !== caller.ownerId) {
+    throw new DomainError('forbidden', 'This enrolment is not on one of your school’s courses', {
+      cause: { code: 'enrolment_not_in_school' },
+    })
+  }
+  if (found.source !== 'staff') {
+    throw new DomainError('forbidden', 'Only enrolments your school granted can be revoked; a purchase is refunded', {
+      cause: { code: 'not_granted_by_school' },
+    })
+  }
+  await inTransaction(db, (trx) => revoke(trx, { grantId }, 'cancellation', clock.now()))
+  return enrolmentById(db, caller, grantId, found.course_id)
+}
+
+export async function apiOrders(db: DB, caller: ApiCaller, page: PageRequest): Promise<Page<ApiOrderLine>> {
+  assertScope(caller, 'orders:read')
+  const after = decodeCursor(page.cursor, ['string', 'string'])
+  const rows = await ownerCourseSalesAfter(
+    db,
+    caller.ownerId,
+    after ? { at: after[0] as string, id: after[1] as string } : null,
+    page.limit + 1,
+  )
+  return paged(
+    rows,
+    page.limit,
+    (row) => ({
+      id: row.line_id,
+      order_id: row.order_id,
+      reference: row.reference,
+      status: row.status,
+      currency: row.currency,
+      paid_at: iso(row.paid_at as Date),
+      course_id: row.course_id as string,
+      title: row.title,
+      amount_minor: row.unit_price_minor - row.discount_minor,
+      refunded_at: row.refunded_at ? iso(row.refunded_at) : null,
+    }),
+    (row) => [row.paid_at_key, row.line_id],
+  )
+}
+
+/** The owner's ledger postings, newest first (the studio's read; the cursor carries its page number). */
+export async function apiEarnings(db: DB, caller: ApiCaller, page: PageRequest): Promise<Page<ApiEarning>> {
+  assertScope(caller, 'earnings:read')
+  const after = decodeCursor(page.cursor, ['number', 'number'])
+  const pageSize = (after?.[1] as number | undefined) ?? page.limit
+  const number = (after?.[0] as number | undefined) ?? 1
+  if (!Number.isInteger(number) || number < 1 || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+    throw new DomainError('invalid', 'This cursor is not one this API gave', { cause: { code: 'invalid_request' } })
+  }
+  const { entries, total } = await creatorEntries(db, caller.ownerId, number, pageSize)
+  return {
+    data: entries.map((entry) => ({
+      id: entry.transactionId,
+      kind: entry.kind,
+      description: entry.description,
+      at: iso(entry.at),
+      currency: entry.currency,
+      pending_minor: entry.pendingMinor,
+      available_minor: entry.availableMinor,
+      paid_out_minor: entry.paidOutMinor,
+    })),
+    next_cursor: number * pageSize < total ? encodeCursor([number + 1, pageSize]) : null,
+  }
+}

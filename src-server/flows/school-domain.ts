@@ -1,0 +1,193 @@
+// A school's own domain and white-label brand (issue 36, decision 0063): the studio's /studio/domain page (owner
+// only; the plan must include 'customDomain' / 'whiteLabel'), the host routing's lookup of a verified hostname, and
+// the brand a school's pages, mails and certificates show instead of SkillForge's.
+import { planIncludes } from '../../src-shared/creator-plans.ts'
+import { DOMAIN_VERIFY_PREFIX, isClaimableHostname } from '../../src-shared/schemas/domains.ts'
+import { type TxtLookup, txtHoldsToken } from '../creators/dns-verify.ts'
+import {
+  brandOfSchool,
+  claimDomain,
+  domainOfSchool,
+  recordDomainCheck,
+  removeDomain,
+  type SchoolBrand,
+  saveBrand,
+  schoolOfVerifiedHost,
+  setBrandLogo,
+} from '../creators/domains.ts'
+import { schoolBySlug, schoolOfCourse } from '../creators/schools.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { currentSubscription } from '../subscriptions/premium.ts'
+import { assertPlanIncludes } from './creator-standing.ts'
+import { ownSchool } from './school-team.ts'
+
+/** The owner's school, refused to anyone else (members included: only the owner manages the domain and brand). */
+async function ownerSchool(db: DB, userId: string) {
+  const school = await ownSchool(db, userId)
+  if (school.ownerId !== userId) throw new DomainError('forbidden', 'Only the school’s owner manages its domain')
+  return school
+}
+
+export function verificationRecordName(hostname: string): string {
+  return `${DOMAIN_VERIFY_PREFIX}.${hostname}`
+}
+
+export async function domainPanel(db: DB, userId: string, now = clock.now()) {
+  const school = await ownerSchool(db, userId)
+  const [domain, brand, subscription] = await Promise.all([
+    domainOfSchool(db, school.id),
+    brandOfSchool(db, school.id),
+    currentSubscription(db, userId, now),
+  ])
+  return {
+    school: { name: school.name, slug: school.slug },
+    customDomainAllowed: planIncludes(subscription?.plan_id, 'customDomain'),
+    whiteLabelAllowed: planIncludes(subscription?.plan_id, 'whiteLabel'),
+    domain: domain
+      ? {
+          hostname: domain.hostname,
+          recordName: verificationRecordName(domain.hostname),
+          recordValue: domain.token,
+          verifiedAt: domain.verifiedAt,
+          checkedAt: domain.checkedAt,
+        }
+      : null,
+    brand,
+  }
+}
+
+/** Refuses the platform's own host and names under it (they are ours, not a school's). */
+function assertNotPlatformHost(hostname: string, publicUrl: string) {
+  const own = new URL(publicUrl).hostname.toLowerCase()
+  if (hostname === own || hostname.endsWith(`.${own}`)) {
+    throw new DomainError('invalid', 'Use a domain of your own, not one of this site’s', { field: 'hostname' })
+  }
+}
+
+export async function addSchoolDomain(db: DB, userId: string, hostname: string, publicUrl: string) {
+  const school = await ownerSchool(db, userId)
+  await assertPlanIncludes(db, userId, 'customDomain')
+  assertNotPlatformHost(hostname, publicUrl)
+  await claimDomain(db, school.id, hostname)
+  return { hostname }
+}
+
+/** Looks the TXT record up now; the domain is verified when it holds the token (once verified, it stays so). */
+export async function checkSchoolDomain(db: DB, userId: string, lookup: TxtLookup) {
+  const school = await ownerSchool(db, userId)
+  await assertPlanIncludes(db, userId, 'customDomain')
+  const domain = await domainOfSchool(db, school.id)
+  if (!domain) throw new DomainError('not_found', 'Add a domain first')
+  const verified = await txtHoldsToken(lookup, verificationRecordName(domain.hostname), domain.token)
+  await recordDomainCheck(db, school.id, verified)
+  hostCache.clear()
+  return { verified: verified || domain.verifiedAt !== null }
+}
+
+export async function removeSchoolDomain(db: DB, userId: string) {
+  const school = await ownerSchool(db, userId)
+  await removeDomain(db, school.id)
+  hostCache.clear()
+}
+
+export async function saveSchoolBrand(db: DB, userId: string, input: { displayName: string; brandColor: string }) {
+  const school = await ownerSchool(db, userId)
+  await assertPlanIncludes(db, userId, 'whiteLabel')
+  await saveBrand(db, school.id, input)
+}
+
+/** Sets the brand's logo (an image already checked and stored by the route); returns the old logo's URL. */
+export async function setSchoolBrandLogo(db: DB, userId: string, logoUrl: string) {
+  const school = await ownerSchool(db, userId)
+  await assertPlanIncludes(db, userId, 'whiteLabel')
+  return setBrandLogo(db, school.id, logoUrl)
+}
+
+/** The brand a school shows: its saved brand while the owner's plan includes white label, else null (SkillForge's). */
+export async function liveBrand(
+  db: DB,
+  school: { schoolId: string; ownerId: string },
+  now = clock.now(),
+): Promise<SchoolBrand | null> {
+  const brand = await brandOfSchool(db, school.schoolId)
+  if (!brand) return null
+  const subscription = await currentSubscription(db, school.ownerId, now)
+  return planIncludes(subscription?.plan_id, 'whiteLabel') ? brand : null
+}
+
+/** The brand of a course's school (its mails and certificates), or null. */
+export async function brandOfCourse(db: DB, courseId: string): Promise<SchoolBrand | null> {
+  const school = await schoolOfCourse(db, courseId)
+  return school ? liveBrand(db, { schoolId: school.id, ownerId: school.ownerId }) : null
+}
+
+/**
+ * The brand of an order whose every line is a course of one white-label school (its receipt and gift mails), else
+ * null: an order with a plan, a service or several schools' courses is SkillForge's.
+ */
+export async function brandOfOrderLines(
+  db: DB,
+  lines: readonly { kind: string; course_id: string | null }[],
+): Promise<SchoolBrand | null> {
+  if (lines.length === 0 || lines.some((line) => line.kind !== 'course' || !line.course_id)) return null
+  let only: { id: string; ownerId: string } | null = null
+  for (const courseId of new Set(lines.map((line) => line.course_id as string))) {
+    const school = await schoolOfCourse(db, courseId)
+    if (!school || (only && only.id !== school.id)) return null
+    only = school
+  }
+  return only ? liveBrand(db, { schoolId: only.id, ownerId: only.ownerId }) : null
+}
+
+export interface HostSchool {
+  schoolId: string
+  slug: string
+  ownerId: string
+}
+
+// Verified hosts (and misses) for a short while: host routing asks on every request under a foreign Host.
+const HOST_CACHE_MS = 30_000
+const HOST_CACHE_MAX = 1000
+const hostCache = new Map<string, { school: HostSchool | null; until: number }>()
+
+/** The school whose verified domain the hostname is (port and case ignored), or null. Cached 30 s. */
+export async function schoolForHost(db: DB, host: string): Promise<HostSchool | null> {
+  const hostname = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
+  // Addresses, localhost and the like are never a school's: no lookup.
+  if (!isClaimableHostname(hostname)) return null
+  const hit = hostCache.get(hostname)
+  const nowMs = Date.now()
+  if (hit && hit.until > nowMs) return hit.school
+  const school = await schoolOfVerifiedHost(db, hostname)
+  if (hostCache.size >= HOST_CACHE_MAX) hostCache.clear()
+  hostCache.set(hostname, { school, until: nowMs + HOST_CACHE_MS })
+  return school
+}
+
+/**
+ * The origin a request's links and return URLs use (mails it sends, Stripe's success and cancel pages, a gift's claim
+ * link): the school's verified domain when the request came on it, with PUBLIC_URL's scheme and port, else
+ * PUBLIC_URL. Only a verified hostname is ever used, so a forged Host cannot put its own name in a mailed link.
+ */
+export async function siteUrlForHost(db: DB, publicUrl: string, host: string | undefined): Promise<string> {
+  const hostname = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
+  const main = new URL(publicUrl)
+  if (!hostname || hostname === main.hostname.toLowerCase()) return publicUrl
+  const school = await schoolForHost(db, hostname)
+  return school ? `${main.protocol}//${hostname}${main.port ? `:${main.port}` : ''}` : publicUrl
+}
+
+/** The brand the header and footer show: the slug's school on /s/{slug}, else the request host's school. */
+export async function pageBrand(db: DB, input: { slug?: string; host?: string }) {
+  let school: { schoolId: string; ownerId: string; slug: string } | null = null
+  if (input.slug) {
+    const bySlug = await schoolBySlug(db, input.slug)
+    school = bySlug ? { schoolId: bySlug.id, ownerId: bySlug.ownerId, slug: bySlug.slug } : null
+  }
+  if (!school && input.host) school = await schoolForHost(db, input.host)
+  if (!school) return null
+  const brand = await liveBrand(db, school)
+  return brand ? { ...brand, slug: school.slug } : null
+}

@@ -1,0 +1,190 @@
+// Single sign-on per school with OpenID Connect (issue 36, decision 0062). The owner (only, on a plan with 'sso')
+// names the provider, the e-mail domains it may sign in and whether members must use it; learners sign in with their
+// company identity at /auth/sso/{slug}; accounts are linked by a verified e-mail only; members of a school that
+// requires SSO cannot sign in with a password.
+import type { SchoolSsoInput } from '../../src-shared/schemas/sso.ts'
+import {
+  discover,
+  issuerAllowed,
+  issuerIsPrivateLiteral,
+  PRIVATE_ISSUER_MESSAGE,
+  SsoFailure,
+  type SsoIdentity,
+} from '../auth/oidc.ts'
+import { linkOrCreateSsoUser } from '../auth/sso-links.ts'
+import { schoolProvesDomain } from '../creators/domains.ts'
+import { schoolRoleOf } from '../creators/school-access.ts'
+import {
+  domainClaimedElsewhere,
+  putSchoolSso,
+  type SchoolSsoSettings,
+  schoolSsoSettings,
+  schoolsRequiringSsoFor,
+  sealedSsoSecretOf,
+} from '../creators/school-sso.ts'
+import { schoolById, schoolBySlug } from '../creators/schools.ts'
+import type { AppConfig } from '../kernel/config.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { openText, sealText } from '../kernel/seal.ts'
+import { assertPlanIncludes, creatorStanding } from './creator-standing.ts'
+import { ownSchool } from './school-team.ts'
+
+export const SSO_CALLBACK_PATH = '/auth/sso/callback'
+
+const PRIVATE_ISSUER_REFUSAL =
+  'The issuer must be on the public internet: private, loopback and link-local addresses are refused'
+
+export const ssoRedirectUri = (config: AppConfig) => `${config.publicUrl}${SSO_CALLBACK_PATH}`
+
+/** The owner's SSO page: the settings without the secret (only whether one is stored) and what to register. */
+export async function ssoPanel(db: DB, userId: string, config: AppConfig) {
+  const school = await ownSchool(db, userId)
+  const [settings, standing] = await Promise.all([
+    schoolSsoSettings(db, school.id),
+    creatorStanding(db, userId, config.creatorLimits),
+  ])
+  let planIncludesSso = true
+  try {
+    await assertPlanIncludes(db, school.ownerId, 'sso')
+  } catch {
+    planIncludesSso = false
+  }
+  return {
+    school: { name: school.name, slug: school.slug },
+    planName: standing.planName,
+    planIncludesSso,
+    redirectUri: ssoRedirectUri(config),
+    settings: settings
+      ? {
+          issuer: settings.issuer,
+          clientId: settings.clientId,
+          hasClientSecret: true,
+          domains: settings.domains,
+          enabled: settings.enabled,
+          requireForMembers: settings.requireForMembers,
+        }
+      : null,
+  }
+}
+
+/** Saves the owner's SSO settings after checking the plan, the issuer (it must answer discovery) and the domains. */
+export async function saveSsoSettings(db: DB, userId: string, input: SchoolSsoInput, config: AppConfig) {
+  const school = await ownSchool(db, userId)
+  await assertPlanIncludes(db, school.ownerId, 'sso')
+  if (!issuerAllowed(input.issuer, config.ssoHttpIssuers)) {
+    throw new DomainError('invalid', 'The issuer must be an https address', { field: 'issuer' })
+  }
+  if (issuerIsPrivateLiteral(input.issuer, config.ssoHttpIssuers)) {
+    throw new DomainError('invalid', PRIVATE_ISSUER_REFUSAL, { field: 'issuer' })
+  }
+  const existing = await sealedSsoSecretOf(db, school.id)
+  if (!existing && !input.clientSecret) {
+    throw new DomainError('invalid', 'Enter the client secret', { field: 'clientSecret' })
+  }
+  const clash = await domainClaimedElsewhere(db, school.id, input.domains)
+  if (clash) {
+    throw new DomainError('conflict', `Another school signs in ${clash.domain} addresses`, { field: 'domains' })
+  }
+  const secret = input.clientSecret || openText(existing ?? '', config.twoFactorKey)
+  if (input.enabled) {
+    try {
+      await discover({
+        issuer: input.issuer,
+        clientId: input.clientId,
+        clientSecret: secret,
+        redirectUri: ssoRedirectUri(config),
+        allowHttp: config.ssoHttpIssuers,
+      })
+    } catch (error) {
+      if (error instanceof SsoFailure && error.message === PRIVATE_ISSUER_MESSAGE) {
+        throw new DomainError('invalid', PRIVATE_ISSUER_REFUSAL, { field: 'issuer' })
+      }
+      throw new DomainError('invalid', 'The issuer did not answer OpenID Connect discovery', { field: 'issuer' })
+    }
+  }
+  await putSchoolSso(db, {
+    schoolId: school.id,
+    issuer: input.issuer,
+    clientId: input.clientId,
+    domains: input.domains,
+    enabled: input.enabled,
+    requireForMembers: input.requireForMembers,
+    sealedSecret: input.clientSecret ? sealText(input.clientSecret, config.twoFactorKey) : null,
+  })
+  return ssoPanel(db, userId, config)
+}
+
+/** The sign-in button's look-up: the school's name when its SSO is on (and its plan still includes it). */
+export async function ssoForSlug(db: DB, slug: string) {
+  const school = await schoolBySlug(db, slug)
+  if (!school) return null
+  const settings = await schoolSsoSettings(db, school.id)
+  if (!settings?.enabled) return null
+  try {
+    await assertPlanIncludes(db, school.ownerId, 'sso')
+  } catch {
+    return null
+  }
+  return { name: school.name, slug: school.slug }
+}
+
+/** A school whose sign-in may start or finish now, with its provider's settings and secret. */
+export async function usableSso(db: DB, config: AppConfig, by: { slug: string } | { schoolId: string }) {
+  const school = 'slug' in by ? await schoolBySlug(db, by.slug) : await schoolById(db, by.schoolId)
+  const settings = school ? await schoolSsoSettings(db, school.id) : null
+  const sealed = school ? await sealedSsoSecretOf(db, school.id) : null
+  if (!school || !settings?.enabled || !sealed) throw new SsoFailure('this school does not offer single sign-on')
+  try {
+    await assertPlanIncludes(db, school.ownerId, 'sso')
+  } catch {
+    throw new SsoFailure('this school does not offer single sign-on')
+  }
+  return {
+    school,
+    settings,
+    client: {
+      issuer: settings.issuer,
+      clientId: settings.clientId,
+      clientSecret: openText(sealed, config.twoFactorKey),
+      redirectUri: ssoRedirectUri(config),
+      allowHttp: config.ssoHttpIssuers,
+    },
+  }
+}
+
+function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase()
+}
+
+/** The local account for a provider's identity: verified e-mail in an allowed domain, then linked or created. */
+export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings, identity: SsoIdentity) {
+  if (!identity.subject) throw new SsoFailure('the identity provider sent no account id')
+  if (!identity.email || identity.email.indexOf('@') < 1) {
+    throw new SsoFailure('the identity provider gave no e-mail address')
+  }
+  if (!identity.emailVerified) throw new SsoFailure('your e-mail address is not verified by the identity provider')
+  if (!settings.domains.includes(domainOf(identity.email))) {
+    throw new SsoFailure(`addresses at ${domainOf(identity.email)} cannot sign in through this school`)
+  }
+  // An existing account is linked only when the school proved the domain by DNS (its verified custom domain) or the
+  // person is already on the school's team: otherwise a school's own provider could claim anyone's account.
+  const proven = await schoolProvesDomain(db, settings.schoolId, domainOf(identity.email))
+  return linkOrCreateSsoUser(
+    db,
+    settings.schoolId,
+    { ...identity, email: identity.email },
+    { mayLinkExisting: async (trx, userId) => proven || (await schoolRoleOf(trx, userId, settings.schoolId)) !== null },
+  )
+}
+
+/** Refuses a password sign-in for a member of a school that requires its single sign-on. */
+export async function assertPasswordSignInAllowed(db: DB, userId: string): Promise<void> {
+  const [school] = await schoolsRequiringSsoFor(db, userId)
+  if (school) {
+    throw new DomainError(
+      'forbidden',
+      `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}” on /s/${school.slug}`,
+    )
+  }
+}

@@ -1,0 +1,291 @@
+// A creator's school and its team (decision 0057): the owner names the school and invites people by e-mail with a
+// role (instructor, finance, support); the invitee, signed in with that address, accepts through the mailed
+// single-use link. The team's size is the owner's plan's (Basic none, Pro 3 people, Enterprise unlimited), shared with
+// the course co-instructors and counted at the invitation and again at the acceptance. Who may do what in the school
+// is creators/school-access.ts's answer.
+import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
+import { isStaff, type Role } from '../../src-shared/roles.ts'
+import type { SchoolMemberRoleId } from '../../src-shared/schemas/schools.ts'
+import { ownerCoursesAfter } from '../catalog/creator-courses.ts'
+import { instructorProfilesOf, publishedCoursesByIds } from '../catalog/instructors.ts'
+import { revokeKeysHeldBy } from '../creators/api-keys.ts'
+import { hashInviteToken, newInviteToken, ownerTeam } from '../creators/course-invites.ts'
+import { findCreator } from '../creators/repository.ts'
+import { assertSchoolAction, roleAllows, SCHOOL_ROLE_LABELS, type SchoolAction } from '../creators/school-access.ts'
+import {
+  cancelSchoolInvite,
+  claimSchoolInvite,
+  createSchoolInvite,
+  findUsableSchoolInvite,
+  membershipsOf,
+  openSchoolInvites,
+  putSchoolMember,
+  removeSchoolMember,
+  SCHOOL_INVITE_TTL_MS,
+  schoolMembers,
+  setSchoolMemberRole,
+} from '../creators/school-team.ts'
+import {
+  ensureSchool,
+  type School,
+  schoolById,
+  schoolBySlug,
+  schoolCourseIds,
+  schoolInstructorUserIds,
+  updateSchool,
+} from '../creators/schools.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { publishedBundles } from '../promotions/bundles.ts'
+import { normaliseEmail } from '../users/email.ts'
+import { creatorStanding } from './creator-standing.ts'
+
+export const SCHOOL_INVITE_MAIL = 'school-team-invite'
+export const SCHOOL_INVITE_INVALID =
+  'This invitation link is invalid or has expired. Ask the school’s owner for a new one.'
+
+interface Person {
+  id: string
+  email: string
+  role: Role
+}
+
+/** The caller's own school (creators only), made on first use. */
+export async function ownSchool(db: DB, userId: string): Promise<School> {
+  if (!(await findCreator(db, userId))) throw new DomainError('forbidden', 'Only approved creators can use the studio')
+  return ensureSchool(db, userId)
+}
+
+/**
+ * The school the caller acts for and whose data an action reads: a member names it (schoolId), a creator without
+ * one acts for their own. Returns the owner's id (whose ledger, courses and questions are the school's).
+ */
+export async function actingFor(
+  db: DB,
+  userId: string,
+  schoolId: string | undefined,
+  action: SchoolAction,
+): Promise<{ schoolId: string; ownerId: string }> {
+  const id = schoolId ?? (await ownSchool(db, userId)).id
+  const { ownerId } = await assertSchoolAction(db, userId, id, action)
+  return { schoolId: id, ownerId }
+}
+
+async function teamLimit(db: DB, ownerId: string, overrides: CreatorLimitOverrides | undefined, now: Date) {
+  const standing = await creatorStanding(db, ownerId, overrides, now)
+  // Without a live plan there is no team (as on Basic): the refusal below names the plan that has one.
+  return { limit: standing.limits ? standing.limits.teamMembers : 0, planName: standing.planName }
+}
+
+/** The owner's school page: settings, members, open invitations and the plan's team size. */
+export async function schoolPanel(db: DB, userId: string, overrides?: CreatorLimitOverrides, now = clock.now()) {
+  const school = await ownSchool(db, userId)
+  const [members, invites, standing, team] = await Promise.all([
+    schoolMembers(db, school.id),
+    openSchoolInvites(db, school.id, now),
+    creatorStanding(db, userId, overrides, now),
+    ownerTeam(db, userId, now),
+  ])
+  return {
+    school: { id: school.id, name: school.name, slug: school.slug },
+    members: members.map((m) => ({
+      userId: m.id,
+      email: m.email,
+      name: `${m.first_name} ${m.last_name}`.trim(),
+      role: m.role,
+      since: m.created_at,
+    })),
+    invites: invites.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expires_at })),
+    teamLimit: standing.limits ? standing.limits.teamMembers : 0,
+    teamSize: team.size,
+    planName: standing.planName,
+  }
+}
+
+export async function saveSchoolSettings(db: DB, userId: string, input: { name: string; slug: string }) {
+  const school = await ownSchool(db, userId)
+  await assertSchoolAction(db, userId, school.id, 'school.manage')
+  await updateSchool(db, school.id, input)
+  return { slug: input.slug }
+}
+
+export async function inviteSchoolMember(
+  db: DB,
+  owner: Person,
+  input: { email: string; role: SchoolMemberRoleId },
+  options: { publicUrl: string; overrides?: CreatorLimitOverrides },
+  now = clock.now(),
+) {
+  const school = await ownSchool(db, owner.id)
+  await assertSchoolAction(db, owner.id, school.id, 'school.manage')
+  const email = normaliseEmail(input.email)
+  if (email === normaliseEmail(owner.email)) {
+    throw new DomainError('invalid', 'You own this school already', { field: 'email' })
+  }
+  const existing = await db
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .executeTakeFirst()
+  if (existing && isStaff(existing.role)) {
+    throw new DomainError('invalid', 'Staff accounts cannot join a school’s team', { field: 'email' })
+  }
+  const { limit, planName } = await teamLimit(db, owner.id, options.overrides, now)
+  if (limit === 0) {
+    throw new DomainError(
+      'precondition',
+      planName
+        ? `Your ${planName} plan has no team members: upgrade to Pro to invite up to 3 people`
+        : 'You hold no plan with team members: choose Pro (up to 3 people) or Enterprise (unlimited) under Pricing',
+    )
+  }
+  const team = await ownerTeam(db, owner.id, now)
+  if (limit !== null && !team.has(email) && team.size >= limit) {
+    throw new DomainError(
+      'precondition',
+      `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
+    )
+  }
+  const token = newInviteToken()
+  const link = `${options.publicUrl.replace(/\/$/, '')}/school-invite?token=${token}`
+  const expiresAt = new Date(now.getTime() + SCHOOL_INVITE_TTL_MS)
+  const roleLabel = SCHOOL_ROLE_LABELS[input.role]
+  await db.transaction().execute(async (trx) => {
+    await createSchoolInvite(trx, {
+      schoolId: school.id,
+      email,
+      role: input.role,
+      invitedBy: owner.id,
+      tokenHash: hashInviteToken(token),
+      expiresAt,
+    })
+    await enqueueMail(trx, {
+      kind: SCHOOL_INVITE_MAIL,
+      to: email,
+      subject: `You are invited to join “${school.name}” as ${roleLabel.toLowerCase()}`,
+      text: [
+        'Hello,',
+        '',
+        `${owner.email} invited you to join the team of “${school.name}” on SkillForge, with the role ${roleLabel}.`,
+        'Sign in (or sign up) with this address and accept here (the link works once and expires in 7 days):',
+        link,
+      ].join('\n'),
+    })
+  })
+  return { email, role: input.role, expiresAt: expiresAt.toISOString() }
+}
+
+/** What the acceptance page shows: the school, the role, who invited, and whether this account is the invitee. */
+export async function describeSchoolInvite(db: DB, user: Person, token: string, now = clock.now()) {
+  const invite = await findUsableSchoolInvite(db, token, now)
+  if (!invite) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
+  const [school, inviter] = await Promise.all([
+    schoolById(db, invite.school_id),
+    invite.invited_by
+      ? db.selectFrom('users').select(['email']).where('id', '=', invite.invited_by).executeTakeFirst()
+      : undefined,
+  ])
+  if (!school) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
+  return {
+    schoolName: school.name,
+    role: invite.role,
+    invitedBy: inviter?.email ?? null,
+    email: invite.email,
+    forThisAccount: normaliseEmail(user.email) === normaliseEmail(invite.email),
+  }
+}
+
+export async function acceptSchoolInvite(
+  db: DB,
+  user: Person,
+  token: string,
+  overrides?: CreatorLimitOverrides,
+  now = clock.now(),
+) {
+  const invite = await findUsableSchoolInvite(db, token, now)
+  if (!invite) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
+  if (normaliseEmail(user.email) !== normaliseEmail(invite.email)) {
+    throw new DomainError('forbidden', `This invitation was sent to ${invite.email}: sign in with that address`)
+  }
+  if (isStaff(user.role)) throw new DomainError('forbidden', 'Staff accounts cannot join a school’s team')
+  const school = await schoolById(db, invite.school_id)
+  if (!school) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
+  // The plan may have changed since the invitation: count the people already in the team.
+  const standing = await creatorStanding(db, school.ownerId, overrides, now)
+  const limit = standing.limits ? standing.limits.teamMembers : 0
+  const accepted = await ownerTeam(db, school.ownerId, now, { invites: false })
+  if (limit !== null && !accepted.has(normaliseEmail(user.email)) && accepted.size >= limit) {
+    throw new DomainError('precondition', 'The school’s plan has no room for another team member now')
+  }
+  await db.transaction().execute(async (trx) => {
+    const claimed = await claimSchoolInvite(trx, invite.id, user.id, now)
+    if (!claimed) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
+    await putSchoolMember(trx, {
+      schoolId: claimed.school_id,
+      userId: user.id,
+      role: claimed.role,
+      addedBy: invite.invited_by,
+    })
+  })
+  return { schoolId: school.id, role: invite.role }
+}
+
+export async function changeSchoolMemberRole(db: DB, ownerId: string, memberId: string, role: SchoolMemberRoleId) {
+  const school = await ownSchool(db, ownerId)
+  await assertSchoolAction(db, ownerId, school.id, 'school.manage')
+  if (!(await setSchoolMemberRole(db, school.id, memberId, role))) {
+    throw new DomainError('not_found', 'Team member not found')
+  }
+  return { role }
+}
+
+export async function removeFromSchool(db: DB, ownerId: string, memberId: string) {
+  const school = await ownSchool(db, ownerId)
+  await assertSchoolAction(db, ownerId, school.id, 'school.manage')
+  await db.transaction().execute(async (trx) => {
+    if (!(await removeSchoolMember(trx, school.id, memberId))) {
+      throw new DomainError('not_found', 'Team member not found')
+    }
+    // The keys they held die with their place on the team (decision 0060).
+    await revokeKeysHeldBy(trx, school.id, memberId)
+  })
+  return { removed: true }
+}
+
+export async function cancelSchoolInvitation(db: DB, ownerId: string, inviteId: string) {
+  const school = await ownSchool(db, ownerId)
+  await assertSchoolAction(db, ownerId, school.id, 'school.manage')
+  if (!(await cancelSchoolInvite(db, school.id, inviteId))) throw new DomainError('not_found', 'Invitation not found')
+  return { cancelled: true }
+}
+
+/** The schools the signed-in person works for as a member, with their role (their own school is not listed). */
+export async function mySchoolMemberships(db: DB, userId: string) {
+  const rows = await membershipsOf(db, userId)
+  return rows.map((row) => ({ schoolId: row.id, name: row.name, slug: row.slug, role: row.role }))
+}
+
+/**
+ * The courses of a school a member works on (instructor and support: `course.view`): id, title and state, and
+ * whether their role edits them. Anyone else is refused as school-access.ts says (not found / forbidden).
+ */
+export async function memberSchoolCourses(db: DB, userId: string, schoolId: string) {
+  const { role, ownerId } = await assertSchoolAction(db, userId, schoolId, 'course.view')
+  const courses = await ownerCoursesAfter(db, ownerId, null, 200)
+  const canEdit = roleAllows(role, 'course.edit')
+  return courses.map((course) => ({ id: course.id, title: course.title, status: course.status, canEdit }))
+}
+
+/** The public page /s/{slug}: the school, its published courses, its bundles and its instructors; null if unknown. */
+export async function publicSchoolPage(db: DB, slug: string) {
+  const school = await schoolBySlug(db, slug)
+  if (!school) return null
+  const [courses, bundles, instructors] = await Promise.all([
+    schoolCourseIds(db, school.ownerId).then((ids) => publishedCoursesByIds(db, ids)),
+    publishedBundles(db, { ownerId: school.ownerId }),
+    schoolInstructorUserIds(db, school).then((ids) => instructorProfilesOf(db, ids)),
+  ])
+  return { school, courses, bundles, instructors }
+}

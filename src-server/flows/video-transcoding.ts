@@ -1,0 +1,106 @@
+// Lesson videos into HLS renditions (issue 37, decision 0064):
+//   stored   finishVideoUpload marks the upload 'queued' in the transaction that stores it (an outbox: the web node
+//            holds no queue, decision 0030)
+//   relay    a worker's loop takes queued rows (SKIP LOCKED), enqueues one 'video.transcode' job each and records
+//            its id, in one transaction: every stored upload gets exactly one job
+//   job      'processing' with ffmpeg's percentage → 'ready' (renditions and poster stored beside the original), or
+//            'failed' after the last try, or 'unavailable' without ffmpeg; the original plays meanwhile
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+import {
+  endTranscode,
+  finishTranscode,
+  setTranscodeJob,
+  setTranscodePercent,
+  startTranscode,
+  takeQueuedTranscodes,
+} from '../creators/upload-rows.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import type { Log } from '../kernel/log.ts'
+import type { Ffmpeg } from '../storage/ffmpeg.ts'
+import { removeRenditions, transcodeStoredVideo } from '../storage/hls.ts'
+import type { FileStorage } from '../storage/storage.ts'
+
+export type EnqueueTranscode = (uploadId: string, trx: Transaction<Database>) => Promise<string>
+
+/** Puts queued uploads on the job queue; returns how many. */
+export async function relayTranscodes(db: DB, enqueue: EnqueueTranscode, batch = 20): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const ids = await takeQueuedTranscodes(trx, batch)
+    for (const id of ids) await setTranscodeJob(trx, id, await enqueue(id, trx))
+    return ids.length
+  })
+}
+
+/** Relays every interval until stopped; a failed pass is logged and tried again on the next. */
+export function startTranscodeRelay(options: { db: DB; enqueue: EnqueueTranscode; log: Log; intervalMs?: number }) {
+  let running: Promise<number | undefined> = Promise.resolve(undefined)
+  let busy = false
+  const timer = setInterval(() => {
+    if (busy) return
+    busy = true
+    running = relayTranscodes(options.db, options.enqueue)
+      .catch((error) => {
+        options.log.warn({ err: error }, 'transcode relay: will retry')
+        return undefined
+      })
+      .finally(() => {
+        busy = false
+      })
+  }, options.intervalMs ?? 1000)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
+}
+
+export interface TranscodeDeps {
+  db: DB
+  storage: FileStorage
+  log: Log
+  /** null: no ffmpeg on this machine (the upload keeps playing as uploaded). */
+  ffmpeg: Ffmpeg | null
+}
+
+/** Percentages are written at most this often (and always 100 at the end). */
+const PERCENT_EVERY_MS = 1000
+
+/**
+ * The 'video.transcode' job: renditions and poster of one stored upload. Throws to be retried; `lastTry` marks the
+ * upload 'failed' instead (it then plays as uploaded, and the creator may publish it).
+ */
+export async function transcodeUpload(deps: TranscodeDeps, uploadId: string, lastTry = true): Promise<string> {
+  const { db, storage, log } = deps
+  if (!deps.ffmpeg) {
+    await endTranscode(db, uploadId, 'unavailable')
+    return 'unavailable'
+  }
+  const key = await startTranscode(db, uploadId)
+  if (!key) return 'skipped'
+  const startedAt = clock.nowMs()
+  let writtenAt = 0
+  try {
+    const done = await transcodeStoredVideo(deps.ffmpeg, storage, key, async (percent) => {
+      const now = Date.now()
+      if (now - writtenAt < PERCENT_EVERY_MS) return
+      writtenAt = now
+      await setTranscodePercent(db, uploadId, percent)
+    })
+    if (!(await finishTranscode(db, uploadId, done))) {
+      // Released while it ran: its renditions have no owner.
+      await removeRenditions(storage, done.prefix).catch(() => 0)
+      return 'released'
+    }
+    log.info({ uploadId, heights: done.heights, ms: clock.nowMs() - startedAt }, 'video transcoded to HLS')
+    return 'ready'
+  } catch (error) {
+    log.warn({ err: error, uploadId, lastTry }, 'video transcode failed')
+    if (lastTry) {
+      await endTranscode(db, uploadId, 'failed')
+      return 'failed'
+    }
+    throw error
+  }
+}

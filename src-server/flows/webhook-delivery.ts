@@ -1,0 +1,112 @@
+// One attempt at a webhook delivery (the 'webhooks.deliver' job, decision 0061): signed per Standard Webhooks with
+// the endpoint's secret (and, for 24 hours after a rotation, the previous one too), POSTed with a 5-second limit.
+// A failure schedules the next attempt with back-off; a delivery gives up after 3 days, and an endpoint that has
+// failed for 3 days without a success is disabled and its school's owner e-mailed.
+
+import { schoolById } from '../creators/schools.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import type { Log } from '../kernel/log.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import {
+  abandonDelivery,
+  deliveryById,
+  RETRY_WINDOW_MS,
+  recordFailure,
+  recordSuccess,
+  relayDueDeliveries,
+} from '../webhooks/deliveries.ts'
+import {
+  disableEndpoint,
+  endpointById,
+  markEndpointFailing,
+  markEndpointHealthy,
+  signingSecrets,
+} from '../webhooks/endpoints.ts'
+import { signatureHeader } from '../webhooks/secrets.ts'
+import { postWebhook } from '../webhooks/send.ts'
+
+/** The relay's pass (jobs/registry.ts): due deliveries onto the queue. */
+export const relayWebhookDeliveries = relayDueDeliveries
+
+export const WEBHOOK_DISABLED_MAIL = 'webhook-endpoint-disabled'
+export const DISABLED_AFTER_FAILURES = 'Failed for 3 days without a successful delivery'
+
+export interface WebhookDeliveryDeps {
+  db: DB
+  log?: Log
+  /** Private and loopback targets allowed (outside production, or WEBHOOKS_ALLOW_PRIVATE=on). */
+  allowPrivate: boolean
+  publicUrl: string
+  timeoutMs?: number
+}
+
+export type AttemptResult = 'delivered' | 'retry' | 'gave_up' | 'skipped'
+
+export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, deliveryId: string): Promise<AttemptResult> {
+  const { db } = deps
+  const delivery = await deliveryById(db, deliveryId)
+  if (!delivery || delivery.delivered_at || delivery.failed_at) return 'skipped'
+  const endpoint = await endpointById(db, delivery.endpoint_id)
+  if (!endpoint?.enabled) {
+    await abandonDelivery(db, deliveryId, 'The endpoint is disabled', clock.now())
+    return 'skipped'
+  }
+  const body = JSON.stringify(delivery.payload)
+  // Receivers compare the timestamp with their own clock (5 minutes' tolerance): the machine's time, not the business's.
+  const sentAt = new Date()
+  const outcome = await postWebhook(
+    {
+      url: endpoint.url,
+      messageId: delivery.event_id,
+      timestamp: sentAt,
+      signature: signatureHeader(signingSecrets(endpoint, clock.now()), delivery.event_id, sentAt, body),
+      body,
+    },
+    { allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs },
+  )
+  const now = clock.now()
+  if (outcome.ok) {
+    await recordSuccess(db, deliveryId, outcome.status, now)
+    await markEndpointHealthy(db, endpoint.id)
+    return 'delivered'
+  }
+  const { gaveUp } = await recordFailure(db, delivery, outcome, now)
+  // Failing since the first undelivered event fell due (its creation), unless already failing.
+  const failingSince = await markEndpointFailing(db, endpoint.id, delivery.created_at)
+  deps.log?.warn(
+    { deliveryId, endpointId: endpoint.id, status: outcome.status, attempts: delivery.attempts + 1, gaveUp },
+    'webhook delivery failed',
+  )
+  if (now.getTime() - failingSince.getTime() >= RETRY_WINDOW_MS) {
+    await disableFailingEndpoint(deps, endpoint, now)
+  }
+  return gaveUp ? 'gave_up' : 'retry'
+}
+
+async function disableFailingEndpoint(
+  deps: WebhookDeliveryDeps,
+  endpoint: { id: string; school_id: string; url: string },
+  now: Date,
+) {
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await disableEndpoint(trx, endpoint.id, DISABLED_AFTER_FAILURES, now))) return
+    const school = await schoolById(trx, endpoint.school_id)
+    if (!school) return
+    const owner = await trx.selectFrom('users').select('email').where('id', '=', school.ownerId).executeTakeFirst()
+    if (!owner) return
+    const host = new URL(endpoint.url).host
+    await enqueueMail(trx, {
+      kind: WEBHOOK_DISABLED_MAIL,
+      to: owner.email,
+      subject: `Webhook endpoint disabled: ${host}`,
+      text: [
+        `Your school ${school.name}'s webhook endpoint at ${host} has failed for 3 days without a successful delivery, so we disabled it.`,
+        '',
+        'Fix the endpoint, then enable it again and replay the deliveries you need from the delivery log:',
+        `${deps.publicUrl}/studio/webhooks`,
+      ].join('\n'),
+    })
+  })
+  deps.log?.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after 3 days of failures')
+}

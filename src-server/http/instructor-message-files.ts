@@ -1,0 +1,62 @@
+// Plain routes for attachments of messages to instructors (issue 34):
+//   POST /api/instructor-messages/:courseId/files   one file (multipart) for the next message about the course
+//   GET  /api/instructor-messages/files/:fileId     a file, for its thread's member and instructors (staff: reported)
+// Both check the session; who may is the flow's (flows/instructor-messages.ts). Files never have a public URL.
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { courseIdSchema } from '../../src-shared/schemas/catalog.ts'
+import { MESSAGE_FILE_MAX_BYTES } from '../../src-shared/schemas/instructor-messages.ts'
+import { requireUser } from '../auth/require-user.ts'
+import { downloadMessageFile, uploadMessageFile } from '../flows/instructor-messages.ts'
+import { NOT_ALLOWED_FILE } from '../instructor-messages/files.ts'
+import type { HttpDeps } from '../kernel/config.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
+
+const TOO_LARGE = 'Files can be at most 10 MB'
+const courseParams = z.object({ courseId: courseIdSchema })
+const fileParams = z.object({ fileId: z.uuid() })
+
+export function registerInstructorMessageRoutes(app: FastifyInstance, deps: HttpDeps) {
+  app.post('/api/instructor-messages/:courseId/files', { config: UPLOAD_ROUTE_LIMIT }, async (request, reply) => {
+    const user = await requireUser(deps, request, reply)
+    if (!user) return reply
+    const params = courseParams.safeParse(request.params)
+    if (!params.success) throw new DomainError('not_found', 'Course not found')
+    let file: Awaited<ReturnType<typeof request.file>>
+    let data: Buffer
+    try {
+      file = await request.file({ limits: { fileSize: MESSAGE_FILE_MAX_BYTES, files: 1 } })
+      if (!file) throw new DomainError('invalid', NOT_ALLOWED_FILE)
+      data = await file.toBuffer()
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+        return reply.code(413).send({ error: 'Payload Too Large', message: TOO_LARGE })
+      }
+      if (error instanceof DomainError) throw error
+      request.log.warn({ err: error }, 'message attachment could not be read')
+      throw new DomainError('invalid', NOT_ALLOWED_FILE)
+    }
+    if (file.file.truncated) return reply.code(413).send({ error: 'Payload Too Large', message: TOO_LARGE })
+    return uploadMessageFile(deps.db, deps.storage, user, {
+      courseId: params.data.courseId,
+      fileName: file.filename,
+      data,
+    })
+  })
+
+  app.get('/api/instructor-messages/files/:fileId', async (request, reply) => {
+    const user = await requireUser(deps, request, reply)
+    if (!user) return reply
+    const params = fileParams.safeParse(request.params)
+    if (!params.success) throw new DomainError('not_found', 'File not found')
+    const file = await downloadMessageFile(deps.db, deps.storage, user, params.data.fileId)
+    return reply
+      .header('content-type', file.contentType)
+      .header('content-disposition', `attachment; filename="${file.fileName}"`)
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-length', String(file.size))
+      .send(file.stream)
+  })
+}

@@ -1,0 +1,49 @@
+// A school's own domain (decision 0063). Under a verified school hostname the site is the school's: its home (/) is
+// the school's page (/s/{slug}) and every other page (courses, checkout, learning, certificates) answers as on the
+// main host, with host-only cookies (the session cookie never names a Domain). Unknown hosts are left alone.
+// GET /internal/domain-allowed?domain= is Caddy's on-demand TLS `ask`: 200 for a verified school hostname, else 404,
+// so certificates are only ever requested for names a school has proved (docs/deploy/Caddyfile).
+import type { FastifyInstance } from 'fastify'
+import { isClaimableHostname } from '../../src-shared/schemas/domains.ts'
+import { schoolForHost } from '../flows/school-domain.ts'
+import type { DB } from '../kernel/db.ts'
+
+/** Hosts that are never a school's: the main host, loopback and addresses. */
+export function isPlatformHost(hostname: string, mainHost: string | null): boolean {
+  if (hostname === mainHost) return true
+  return !isClaimableHostname(hostname)
+}
+
+export function hostnameOf(host: string | undefined): string {
+  return (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
+}
+
+export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: string | undefined): void {
+  const mainHost = publicUrl ? new URL(publicUrl).hostname.toLowerCase() : null
+
+  app.get<{ Querystring: { domain?: string } }>('/internal/domain-allowed', async (request, reply) => {
+    const domain = hostnameOf(typeof request.query.domain === 'string' ? request.query.domain : '')
+    reply.header('Cache-Control', 'no-store')
+    if (!domain || isPlatformHost(domain, mainHost)) return reply.code(404).send({ allowed: false })
+    const school = await schoolForHost(db, domain)
+    return school ? reply.send({ allowed: true }) : reply.code(404).send({ allowed: false })
+  })
+
+  // The school's home: its page. Only the bare path; every other page is the same under any host.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return
+    const [pathname, query] = request.url.split('?', 2)
+    if (pathname !== '/') return
+    const hostname = hostnameOf(request.host)
+    if (isPlatformHost(hostname, mainHost)) return
+    const school = await schoolForHost(db, hostname)
+    if (!school) return
+    return reply.redirect(`/s/${encodeURIComponent(school.slug)}${query ? `?${query}` : ''}`, 302)
+  })
+}
+
+/** Whether the host is a verified school's (the canonical-host redirect lets those through). */
+export async function isSchoolHost(db: DB, host: string | undefined): Promise<boolean> {
+  const hostname = hostnameOf(host)
+  return isClaimableHostname(hostname) && (await schoolForHost(db, hostname)) !== null
+}

@@ -1,0 +1,43 @@
+// A school's own domain and white-label brand (decision 0063). The studio's procedures are the owner's alone and
+// check the plan in the flow; `brand` is public: the header and footer's brand for the page's school or Host.
+import { addDomainInput, brandQueryInput, schoolBrandInput } from '../../src-shared/schemas/domains.ts'
+import { createTxtLookup } from '../creators/dns-verify.ts'
+import {
+  addSchoolDomain,
+  checkSchoolDomain,
+  domainPanel,
+  pageBrand,
+  removeSchoolDomain,
+  saveSchoolBrand,
+} from '../flows/school-domain.ts'
+import { creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
+
+const systemLookup = createTxtLookup()
+
+export const domainsRouter = router({
+  /** The owner's domain (with the TXT record to create), brand and what the plan allows. */
+  mine: creatorProcedure.query(({ ctx }) => domainPanel(ctx.db, ctx.user.id)),
+
+  add: creatorProcedure
+    .input(addDomainInput)
+    .mutation(({ ctx, input }) => addSchoolDomain(ctx.db, ctx.user.id, input.hostname, ctx.config.publicUrl)),
+
+  check: creatorProcedure.mutation(({ ctx }) =>
+    checkSchoolDomain(ctx.db, ctx.user.id, ctx.config.txtLookup ?? systemLookup),
+  ),
+
+  remove: creatorProcedure.mutation(async ({ ctx }) => {
+    await removeSchoolDomain(ctx.db, ctx.user.id)
+    return { removed: true }
+  }),
+
+  saveBrand: creatorProcedure.input(schoolBrandInput).mutation(async ({ ctx, input }) => {
+    await saveSchoolBrand(ctx.db, ctx.user.id, input)
+    return { saved: true }
+  }),
+
+  /** The brand shown instead of SkillForge's on /s/{slug} or under the school's own Host; null for SkillForge's. */
+  brand: publicProcedure
+    .input(brandQueryInput)
+    .query(({ ctx, input }) => pageBrand(ctx.db, { slug: input.slug, host: ctx.req?.host })),
+})

@@ -1,0 +1,28 @@
+// "Delete my account" in the browser (issue 28): a customer confirms with their password, the page shows the date;
+// signing in again during the cool-off lands on Account → Security, which offers Cancel deletion, and cancelling
+// keeps the account.
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test('a customer asks to delete their account, signs in again and cancels', async ({ page, db, baseURL }) => {
+  const person = await createUser(db)
+  await signInAs(page, baseURL as string, db, person)
+  await page.goto('/account/security')
+  const section = page.getByRole('region', { name: 'Delete my account' })
+  await section.getByLabel('Your password').fill(person.password)
+  await section.getByRole('button', { name: 'Delete my account' }).click()
+  await expect(section.getByText(/Your account will be deleted on/)).toBeVisible()
+
+  await page.context().clearCookies()
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(person.email)
+  await page.getByLabel('Password', { exact: true }).fill(person.password)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).toHaveURL(/\/account\/security$/)
+  await expect(page.getByText('Your account is scheduled for deletion')).toBeVisible()
+  await section.getByRole('button', { name: 'Cancel deletion' }).click()
+  await expect(page.getByText('Deletion cancelled')).toBeVisible()
+  await expect(section.getByRole('button', { name: 'Delete my account' })).toBeVisible()
+  const row = await db.selectFrom('account_deletions').select('user_id').where('user_id', '=', person.id).execute()
+  expect(row).toEqual([])
+})

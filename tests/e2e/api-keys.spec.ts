@@ -1,0 +1,52 @@
+// API keys and the REST API (issue 36, decision 0060): an Enterprise school owner creates a key in the studio (shown
+// once), a script lists the school's enrolments with it (a curl-style request) and sees the learner; the owner
+// revokes the key and the same request is refused 401.
+import { grant } from '../../src-server/access/ledger.ts'
+import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+import { recordSecrets } from './secrets.ts'
+
+test('an Enterprise owner creates a key, lists enrolments with it, revokes it and the key stops working', async ({
+  page,
+  db,
+  baseURL,
+  request,
+}) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: 'Kilns and Glazes' })
+  const learner = await createUser(db, { email: `api-learner-${Date.now().toString(36)}@example.com` })
+  await grant(db, { userId: learner.id, right: { kind: 'course', courseId: course.id }, source: { kind: 'staff' } })
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/api')
+  await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible()
+  const form = page.getByRole('form', { name: 'Create a key' })
+  await form.getByLabel('Key name').fill('Enrolment sync')
+  await form.getByLabel('Expires').selectOption('30')
+  await form.getByRole('button', { name: 'Create key' }).click()
+  const shown = page.getByTestId('new-api-key')
+  await expect(shown).toHaveText(/^sfk_[a-z2-7]{40}$/)
+  const key = (await shown.textContent()) as string
+  recordSecrets(new Set([key]))
+  await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Enrolment sync')
+  await expect(page.getByRole('list', { name: 'API keys' })).toContainText(key.slice(0, 12))
+
+  // curl -H "Authorization: Bearer $KEY" /api/v1/enrolments
+  const listed = await request.get('/api/v1/enrolments', { headers: { authorization: `Bearer ${key}` } })
+  expect(listed.status()).toBe(200)
+  expect(listed.headers().ratelimit).toMatch(/r=\d+/)
+  const body = await listed.json()
+  expect(body.data).toEqual([
+    expect.objectContaining({ course_id: course.id, learner: { id: learner.id, email: learner.email } }),
+  ])
+
+  await page.getByRole('button', { name: 'I have copied it' }).click()
+  await expect(shown).toBeHidden()
+  await page.getByRole('button', { name: 'Revoke Enrolment sync' }).click()
+  await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Revoked')
+
+  const refused = await request.get('/api/v1/enrolments', { headers: { authorization: `Bearer ${key}` } })
+  expect(refused.status()).toBe(401)
+  expect(await refused.json()).toEqual({ error: { code: 'key_revoked', message: 'This API key was revoked' } })
+})

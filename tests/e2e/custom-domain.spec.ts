@@ -1,0 +1,61 @@
+// A school's own domain and brand (issue 36, decision 0063): the Enterprise owner adds a domain on /studio/domain and
+// sees the TXT record to create, saves a brand; once the domain is verified (the TXT check itself runs against a
+// local DNS server in tests/integration/creators/school-domain.test.ts), the school's pages answer on that Host with
+// its brand and no SkillForge in sight. Chromium maps the domain to this machine (--host-resolver-rules).
+import { randomBytes } from 'node:crypto'
+import { HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
+import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test.use({
+  launchOptions: {
+    // The project's own (playwright.config.ts), plus the school domains mapped to this machine.
+    executablePath:
+      process.env.CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_BUNDLED_CHROMIUM ? undefined : '/usr/bin/chromium'),
+    args: [
+      ...HEADLESS_CHROMIUM_ARGS,
+      '--host-resolver-rules=MAP academy.example.test 127.0.0.1, MAP *.example.test 127.0.0.1',
+    ],
+  },
+})
+
+test('the school’s pages answer on its own domain with its brand', async ({ page, db, baseURL, browser }) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const slug = `brand-${randomBytes(3).toString('hex')}`
+  const hostname = `${slug}.example.test`
+  await createCreatorCourse(db, owner, { status: 'published', title: 'Branding Basics' })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/school')
+  await page.getByLabel('School name').fill('Northwind Academy')
+  await page.getByLabel('Address (/s/…)').fill(slug)
+  await page.getByRole('button', { name: 'Save school' }).click()
+  await expect(page.getByText('School saved')).toBeVisible()
+
+  await page.goto('/studio/domain')
+  await expect(page.getByRole('heading', { name: 'Domain and brand', level: 1 })).toBeVisible()
+  await page.getByLabel('Domain', { exact: true }).fill(hostname)
+  await page.getByRole('button', { name: 'Add domain' }).click()
+  await expect(page.getByText(`_skillforge-verify.${hostname}`)).toBeVisible()
+  await expect(page.getByTestId('domain-state')).toHaveText('Waiting for the TXT record')
+  await page.getByLabel('Name shown').fill('Northwind Academy')
+  await page.getByLabel('Brand colour').fill('#0b6e4f')
+  await page.getByRole('button', { name: 'Save brand' }).click()
+  await expect(page.getByText('Brand saved')).toBeVisible()
+
+  // The record is checked by DNS in the integration test; here the domain is marked as the check would.
+  await db.updateTable('school_domains').set({ verified_at: new Date() }).where('hostname', '=', hostname).execute()
+  await page.reload()
+  await expect(page.getByTestId('domain-state')).toHaveText('Verified')
+
+  const port = new URL(baseURL as string).port
+  const visitor = await browser.newContext()
+  const tab = await visitor.newPage()
+  await tab.goto(`http://${hostname}:${port}/`)
+  await expect(tab).toHaveURL(`http://${hostname}:${port}/s/${slug}`)
+  await expect(tab.getByRole('heading', { name: 'Northwind Academy', level: 1 })).toBeVisible()
+  await expect(tab.getByTestId('brand-name')).toHaveText('Northwind Academy')
+  await expect(tab.getByRole('link', { name: 'Branding Basics' }).first()).toBeVisible()
+  await expect(tab).toHaveTitle('Northwind Academy')
+  expect(await tab.locator('body').innerText()).not.toMatch(/skillforge/i)
+  await visitor.close()
+})

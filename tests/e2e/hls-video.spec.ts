@@ -1,0 +1,76 @@
+// Adaptive video (issue 37, decision 0064): a creator uploads a small video at /studio/uploads, the studio shows it
+// processing and then "Ready"; once it is a course's lesson, a buyer's player streams its HLS renditions (hls.js in
+// Chromium, which plays no HLS natively) through the access-checked playlist route, and the video plays.
+import { execFileSync } from 'node:child_process'
+import { mkdtemp } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { createCreatorCourse } from '../support/creator-courses.ts'
+import { buyPlan, makeCreator } from '../support/creator-uploads.ts'
+import { createUser } from '../support/factories.ts'
+import { buyerOfCourse } from '../support/learning.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+async function tinyVideo(): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'e2e-hls-')), 'hls-lesson.mp4')
+  execFileSync(process.env.FFMPEG_PATH ?? 'ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=4'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=4', '-c:v', 'libx264', '-preset', 'ultrafast'],
+    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', file],
+  ])
+  return file
+}
+
+test('an uploaded video is processed into HLS and a buyer plays it', async ({ page, db, login, baseURL }) => {
+  test.setTimeout(60_000)
+  const creator = await login()
+  await makeCreator(db, creator)
+  await buyPlan(db, creator, 'basic')
+  const file = await tinyVideo()
+
+  await page.goto('/studio/uploads')
+  await page.getByLabel('Lesson video (MP4, MOV or WebM, up to 4 GB)').setInputFiles(file)
+  const row = page.getByTestId('upload-row').filter({ hasText: 'hls-lesson.mp4' })
+  await expect(row.getByTestId('upload-transcode')).toHaveText('Ready', { timeout: 30_000 })
+  await expect(row.getByRole('link', { name: 'Download the original of hls-lesson.mp4' })).toBeVisible()
+
+  // The upload becomes the second lesson of a published course of the creator (the studio's own steps are
+  // covered by studio.spec.ts), and a learner buys the course.
+  const upload = await db
+    .selectFrom('creator_uploads')
+    .select(['id', 'storage_key'])
+    .where('user_id', '=', creator.id)
+    .executeTakeFirstOrThrow()
+  const course = await createCreatorCourse(db, creator, { status: 'published' })
+  const courseId = course.id
+  const lessonId = course.lessonIds[1] as string
+  await db
+    .updateTable('lessons')
+    .set({ kind: 'video', video_key: upload.storage_key, video_duration_seconds: 4 })
+    .where('id', '=', lessonId)
+    .execute()
+  await db.updateTable('creator_uploads').set({ lesson_id: lessonId }).where('id', '=', upload.id).execute()
+  const learner = await createUser(db)
+  await buyerOfCourse(db, courseId, learner)
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, learner)
+
+  const playlists: string[] = []
+  page.on('response', (response) => {
+    if (response.url().includes('/api/learn/hls/')) playlists.push(`${response.status()} ${response.url()}`)
+  })
+  await page.goto(`/learn/${courseId}/${lessonId}`)
+  const video = page.getByTestId('lesson-video')
+  await expect(video).toHaveAttribute('data-hls', 'true')
+  await expect(video).toHaveAttribute('poster', `/api/learn/hls/${lessonId}/poster.jpg`)
+  await video.evaluate(async (element: HTMLVideoElement) => {
+    element.muted = true
+    await element.play()
+  })
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 })
+    .toBeGreaterThan(1)
+  // Chromium plays HLS natively (ranged requests: 206) where it can, else hls.js (200).
+  expect(playlists.some((entry) => /^20[06] .*\/master\.m3u8$/.test(entry))).toBe(true)
+  expect(playlists.some((entry) => /^20[06] .*\/360p\/stream\.mp4$/.test(entry))).toBe(true)
+})

@@ -1,0 +1,125 @@
+// Offline lessons in the browser (issue 34): a Premium member saves a video lesson, the network goes away, a page
+// not saved shows the offline page, the saved-lessons page opens from the service worker and the saved video plays;
+// the progress made offline waits in the browser and reaches the server when the network is back. When the
+// membership ends, the next start online removes the saved lesson.
+import { premiumMember } from '../support/learning.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+const COURSE = 'modern-react-typescript'
+
+test('a saved lesson plays offline and its progress reaches the server after reconnecting', async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const { user } = await premiumMember(db)
+  const video = await db
+    .selectFrom('lessons')
+    .select(['id', 'title'])
+    .where('course_id', '=', COURSE)
+    .where('kind', '=', 'video')
+    .where('video_key', 'is not', null)
+    .where('is_preview', '=', false)
+    .orderBy('position')
+    .executeTakeFirstOrThrow()
+  await signInAs(page, baseURL as string, db, user)
+
+  // Save it from the player.
+  await page.goto(`/learn/${COURSE}/${video.id}`)
+  await page.getByRole('button', { name: 'Save for offline' }).click()
+  await expect(page.getByText(/^Saved for offline \(/)).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText('Saved on this device.')).toBeVisible()
+
+  // The saved-lessons page lists it with its size; the service worker controls the page.
+  await page.goto('/saved')
+  const saved = page.getByTestId('saved-lesson')
+  await expect(saved).toHaveCount(1)
+  await expect(saved).toContainText(video.title)
+  await expect(saved).toContainText(/\d+(\.\d)? (kB|MB)/)
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+
+  // The network goes away: a page not saved says so; the saved lessons still open.
+  await context.setOffline(true)
+  await page.goto('/courses')
+  await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible()
+  await page.getByRole('link', { name: 'Open your saved lessons' }).click()
+  await expect(page.getByRole('status')).toContainText('Offline')
+  await page.getByRole('button', { name: `Play ${video.title}` }).click()
+  const player = page.getByTestId('saved-video')
+  await player.evaluate(async (element: HTMLVideoElement) => {
+    element.muted = true
+    await element.play()
+  })
+  await expect
+    .poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 })
+    .toBeGreaterThan(3)
+  await player.evaluate((element: HTMLVideoElement) => element.pause())
+  await expect(page.getByRole('status')).toContainText('1 progress update waiting to be sent')
+  const progressOf = async () =>
+    (
+      await db
+        .selectFrom('lesson_progress')
+        .select('watched_seconds')
+        .where('user_id', '=', user.id)
+        .where('lesson_id', '=', video.id)
+        .executeTakeFirst()
+    )?.watched_seconds ?? 0
+  expect(await progressOf()).toBe(0)
+
+  // Back online: the queued progress is sent, once.
+  await context.setOffline(false)
+  await expect(page.getByRole('status')).toContainText('Sent 1 progress update', { timeout: 15_000 })
+  await expect.poll(progressOf).toBeGreaterThan(2)
+
+  // The membership ends: at the next start online the lesson is removed and no longer listed.
+  await db
+    .updateTable('access_grants')
+    .set({ ends_at: new Date(Date.now() - 60_000) })
+    .where('user_id', '=', user.id)
+    .where('kind', '=', 'premium')
+    .execute()
+  await page.reload()
+  await expect(page.getByRole('status')).toContainText('Removed 1 lesson of courses you no longer hold')
+  await expect(page.getByTestId('saved-lesson')).toHaveCount(0)
+  await expect(page.getByText('No saved lessons yet.')).toBeVisible()
+})
+
+test('a lesson whose video is embedded from YouTube says that only its text is saved', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const { user } = await premiumMember(db)
+  const lesson = await db
+    .selectFrom('lessons')
+    .select(['id', 'video_key', 'video_url'])
+    .where('course_id', '=', COURSE)
+    .where('kind', '=', 'video')
+    .where('is_preview', '=', false)
+    .orderBy('position', 'desc')
+    .executeTakeFirstOrThrow()
+  // The course is shared with other specs: its lesson gets its own video back whatever happens here.
+  const restore = () =>
+    db
+      .updateTable('lessons')
+      .set({ video_key: lesson.video_key, video_url: lesson.video_url })
+      .where('id', '=', lesson.id)
+      .execute()
+  await db
+    .updateTable('lessons')
+    .set({ video_key: null, video_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' })
+    .where('id', '=', lesson.id)
+    .execute()
+  try {
+    await signInAs(page, baseURL as string, db, user)
+    await page.goto(`/learn/${COURSE}/${lesson.id}`)
+    const note = 'The embedded video plays from its own site and needs a connection: the text is saved.'
+    await expect(page.getByText(note, { exact: true })).toBeVisible()
+    await page.getByRole('button', { name: 'Save for offline' }).click()
+    await expect(page.getByText(/^Saved for offline \(.*the text is saved\.$/)).toBeVisible({ timeout: 30_000 })
+  } finally {
+    await restore()
+  }
+})

@@ -1,0 +1,75 @@
+// A creator's school and team (issue 36, decision 0057): the owner invites a finance member by e-mail from the
+// studio's School page; the member, signed in with that address, accepts through the mailed single-use link, sees the
+// school's earnings, and cannot edit a course — neither through the studio's pages nor by calling the server.
+import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
+import { sell } from '../support/earnings.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test('the owner invites a finance member who accepts, sees earnings and cannot edit a course', async ({
+  page,
+  db,
+  baseURL,
+  browser,
+}) => {
+  const owner = await createCreator(db, { plan: 'pro' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: 'Budgeting for Makers' })
+  await sell(db, [{ id: course.id, title: course.title, price_minor: 4900 }])
+  const email = `finance-${Date.now().toString(36)}@example.com`
+  const member = await createUser(db, { email, firstName: 'Fin', lastName: 'Ance' })
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/school')
+  await expect(page.getByRole('heading', { name: 'Your school', level: 1 })).toBeVisible()
+  const invite = page.getByRole('form', { name: 'Invite a team member' })
+  await invite.getByLabel('E-mail address').fill(email)
+  await invite.getByLabel('Role').selectOption('finance')
+  await invite.getByRole('button', { name: 'Send invitation' }).click()
+  await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Open invitations' })).toContainText(`${email} · Finance`)
+
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', email)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow()
+  const link = /http\S+\/school-invite\?token=[a-z0-9]+/.exec(mail.text_body)?.[0]
+  expect(link).toBeTruthy()
+
+  const memberContext = await browser.newContext({ baseURL })
+  const tab = await memberContext.newPage()
+  await signInAs(tab, baseURL as string, db, member)
+  await tab.goto(link as string)
+  await expect(tab.getByText('as finance')).toBeVisible()
+  await tab.getByRole('button', { name: 'Accept the invitation' }).click()
+  await expect(tab).toHaveURL(/\/member\/[0-9a-f-]{36}$/)
+  await expect(tab.getByTestId('member-role')).toHaveText('finance')
+  // The school's earnings: the sale's share is pending.
+  const balances = tab.getByRole('region', { name: 'Earnings' })
+  await expect(balances.getByText('Pending (USD)')).toBeVisible()
+  await expect(balances.getByRole('definition').first()).not.toHaveText('$0.00')
+
+  // The link works once.
+  await tab.goto(link as string)
+  await expect(tab.getByText('This invitation link is invalid or has expired')).toBeVisible()
+
+  // No course editing: the server refuses the studio's edit call for the finance role.
+  const refusal = await tab.evaluate(async (courseId) => {
+    const response = await fetch('/trpc/studio.addSection', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ courseId, title: 'Sneaky section' }),
+    })
+    return { status: response.status, body: await response.text() }
+  }, course.id)
+  expect(refusal.status).toBe(403)
+  expect(refusal.body).toContain('Your role in this school (finance) does not allow that')
+  const sections = await db.selectFrom('course_sections').select('title').where('course_id', '=', course.id).execute()
+  expect(sections.map((s) => s.title)).not.toContain('Sneaky section')
+
+  // The owner sees the member in the team.
+  await page.reload()
+  await expect(page.getByRole('list', { name: 'Team members' })).toContainText(email)
+  await memberContext.close()
+})

@@ -1,0 +1,124 @@
+// Issue 34: the studio inbox of a course's team, not only its owner. A learner writes to the instructor of a school's
+// course; the school's support member (a role that answers messages, decision 0057) and a co-instructor of that
+// course see it in /studio/messages, open it and answer; neither sees the conversation of a course they are not on,
+// and a finance member (no messages role) sees none. The learner reads the answer.
+import type { Page } from '@playwright/test'
+import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+
+async function switchTo(page: Page, baseURL: string, db: Parameters<typeof signInAs>[2], user: { id: string }) {
+  await page.context().clearCookies()
+  await signInAs(page, baseURL, db, user)
+}
+
+test('a school’s support member and a co-instructor answer a learner in the studio inbox, and see only their courses', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const tag = unique()
+  // A school (its owner a creator) with a published course; another creator's course beside it.
+  const owner = await createCreator(db, { plan: 'pro' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: `Glazing ${tag}` })
+  const schoolId = (
+    (await db.selectFrom('schools').select('id').where('owner_id', '=', owner.id).executeTakeFirst()) ??
+    (await db
+      .insertInto('schools')
+      .values({ owner_id: owner.id, name: `Glaze School ${tag}`, slug: `glaze-${tag}` })
+      .returning('id')
+      .executeTakeFirstOrThrow())
+  ).id
+  const support = await createUser(db, { firstName: 'Sam', lastName: 'Support' })
+  const finance = await createUser(db, { firstName: 'Fin', lastName: 'Ance' })
+  await db
+    .insertInto('school_members')
+    .values([
+      { school_id: schoolId, user_id: support.id, role: 'support' },
+      { school_id: schoolId, user_id: finance.id, role: 'finance' },
+    ])
+    .execute()
+  const coInstructor = await createUser(db, { firstName: 'Cody', lastName: 'Instructor' })
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: course.id, user_id: coInstructor.id, role: 'co' })
+    .execute()
+  const otherOwner = await createCreator(db)
+  const otherCourse = await createCreatorCourse(db, otherOwner, { status: 'published', title: `Weaving ${tag}` })
+
+  // A Premium learner: one conversation about the school's course (from its page), one about the other course.
+  const learner = await createUser(db, { firstName: 'Lea', lastName: 'Learner' })
+  await db
+    .insertInto('access_grants')
+    .values({ user_id: learner.id, kind: 'premium', source: 'staff', starts_at: new Date(Date.now() - 60_000) })
+    .execute()
+  await switchTo(page, baseURL as string, db, learner)
+  for (const [courseId, subject] of [
+    [otherCourse.id, `Loom question ${tag}`],
+    [course.id, `Kiln question ${tag}`],
+  ] as const) {
+    await page.goto(`/courses/${courseId}`)
+    await page.getByRole('link', { name: 'Message the instructor' }).click()
+    const composer = page.getByRole('form', { name: 'Write to the instructor' })
+    await composer.getByLabel('Subject').fill(subject)
+    await composer.getByLabel('Your message').fill(`${subject}: which temperature?`)
+    await composer.getByRole('button', { name: 'Send message' }).click()
+    await expect(page.getByText('Message sent')).toBeVisible()
+  }
+
+  // The support member: the school course's conversation, unread; not the other course's. They answer it.
+  await switchTo(page, baseURL as string, db, support)
+  await page.goto('/studio/messages')
+  const inbox = page.getByRole('region', { name: 'Conversations' })
+  const kiln = inbox.getByTestId('inbox-thread').filter({ hasText: `Kiln question ${tag}` })
+  await expect(kiln).toContainText('(1 unread)')
+  await expect(kiln).toContainText(`Lea L. · Glazing ${tag}`)
+  await expect(inbox.getByTestId('inbox-thread').filter({ hasText: tag })).toHaveCount(1)
+  await expect(inbox.getByText(`Loom question ${tag}`)).toHaveCount(0)
+  await kiln.getByRole('link', { name: `Kiln question ${tag}` }).click()
+  await expect(page.getByTestId('message')).toContainText(`Kiln question ${tag}: which temperature?`)
+  const answer = page.getByRole('form', { name: 'Answer' })
+  await answer.getByLabel('Your message').fill('Cone 6, about 1220 °C.')
+  await answer.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByText('Answer sent')).toBeVisible()
+  await expect(page.getByTestId('message')).toHaveCount(2)
+
+  // The co-instructor sees the same conversation (with the answer) and only it; they answer too.
+  await switchTo(page, baseURL as string, db, coInstructor)
+  await page.goto('/studio/messages')
+  await expect(inbox.getByTestId('inbox-thread').filter({ hasText: tag })).toHaveCount(1)
+  await inbox.getByRole('link', { name: `Kiln question ${tag}` }).click()
+  await expect(page.getByTestId('message')).toHaveCount(2)
+  await answer.getByLabel('Your message').fill('And let it cool overnight.')
+  await answer.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByText('Answer sent')).toBeVisible()
+  await expect(page.getByTestId('message')).toHaveCount(3)
+  // Another course's conversation by its address: not found for them.
+  const loom = await db
+    .selectFrom('course_message_threads')
+    .select('id')
+    .where('course_id', '=', otherCourse.id)
+    .where('member_id', '=', learner.id)
+    .executeTakeFirstOrThrow()
+  await page.goto(`/studio/messages/${loom.id}`)
+  await expect(page.getByText(/Conversation not found|Could not load this conversation/).first()).toBeVisible()
+  await expect(page.getByText(`Loom question ${tag}: which temperature?`)).toHaveCount(0)
+
+  // A finance member of the school has no messages role: nothing of this school's in their inbox.
+  await switchTo(page, baseURL as string, db, finance)
+  await page.goto('/studio/messages')
+  await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible()
+  await expect(page.getByText(`Kiln question ${tag}`)).toHaveCount(0)
+
+  // The learner reads both answers in their own conversation.
+  await switchTo(page, baseURL as string, db, learner)
+  await page.goto('/account/messages')
+  const conversation = page.getByTestId('conversation').filter({ hasText: `Kiln question ${tag}` })
+  await expect(conversation).toContainText('(2 unread)')
+  await conversation.getByRole('link').click()
+  await expect(page.getByTestId('message').nth(1)).toContainText('Cone 6, about 1220 °C.')
+  await expect(page.getByTestId('message').nth(2)).toContainText('And let it cool overnight.')
+})

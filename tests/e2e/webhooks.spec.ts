@@ -1,0 +1,65 @@
+// Outgoing webhooks in the browser (issue 36, decision 0061): an Enterprise creator adds an endpoint pointing at a
+// receiver this test starts on 127.0.0.1, reveals its secret and sends a test event; the server's job queue delivers
+// it, the receiver checks it with the reference library (standardwebhooks' Webhook.verify), and the delivery shows
+// as delivered in the page's log.
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Webhook } from 'standardwebhooks'
+import { createCreator } from '../support/creator-courses.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+import { recordSecrets } from './secrets.ts'
+
+test('an Enterprise creator adds an endpoint and a signed test event reaches it and the log', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const received: { headers: IncomingHttpHeaders; body: string }[] = []
+  const receiver = createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk) => {
+      body += chunk
+    })
+    req.on('end', () => {
+      received.push({ headers: req.headers, body })
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/skillforge`
+  try {
+    const owner = await createCreator(db, { plan: 'enterprise' })
+    await signInAs(page, baseURL as string, db, owner)
+    await page.goto('/studio/webhooks')
+    await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible()
+
+    const form = page.getByRole('form', { name: 'Add an endpoint' })
+    await form.getByLabel('Endpoint URL').fill(url)
+    await form.getByLabel('Description (optional)').fill('Our CRM')
+    await form.getByRole('checkbox', { name: /question\.asked/ }).uncheck()
+    await form.getByRole('button', { name: 'Add endpoint' }).click()
+
+    const endpoint = page.getByRole('region', { name: 'Endpoint Our CRM' })
+    await expect(endpoint.getByText(url)).toBeVisible()
+    await endpoint.getByRole('button', { name: 'Reveal secret' }).click()
+    await expect(endpoint.getByTestId('webhook-secret')).toHaveText(/^whsec_[A-Za-z0-9+/=]{40,}$/)
+    const secret = (await endpoint.getByTestId('webhook-secret').textContent()) ?? ''
+    // The log audit at the end of a full run checks the server never logged it.
+    recordSecrets(new Set([secret]))
+
+    await endpoint.getByRole('button', { name: 'Send test event' }).click()
+    await expect.poll(() => received.length, { timeout: 20_000 }).toBe(1)
+    const message = received[0] as { headers: IncomingHttpHeaders; body: string }
+    const verified = new Webhook(secret).verify(message.body, message.headers as Record<string, string>)
+    expect(verified).toMatchObject({ type: 'webhook.test' })
+
+    const log = endpoint.getByRole('list', { name: 'Delivery log' })
+    await expect(log.getByText('Delivered')).toBeVisible({ timeout: 15_000 })
+    await expect(log).toContainText('webhook.test')
+    await expect(log).toContainText('HTTP 204')
+  } finally {
+    receiver.closeAllConnections()
+    await new Promise((resolve) => receiver.close(resolve))
+  }
+})

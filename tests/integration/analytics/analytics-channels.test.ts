@@ -1,0 +1,139 @@
+// Analytics (issue 35): catalogue vs search as a sale's channel. The course page's `?from=` rides on cart.add, the
+// cart line keeps it, the order line copies it, and the daily rollup counts it (a rerun writes the same rows); a
+// coupon, bundle or gift still counts first, and any other marker is a direct sale.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runAnalyticsRollup } from '../../../src-server/analytics/rollup.ts'
+import { analyticsCsv } from '../../../src-server/flows/analytics-csv.ts'
+import { createFromCart } from '../../../src-server/flows/cart-order.ts'
+import { markPaid } from '../../../src-server/flows/pay-order.ts'
+import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
+import { createUser } from '../../support/factories.ts'
+import { shopCaller } from '../../support/shop.ts'
+
+let database: TestDatabase
+const db = () => database.db
+const DAY = '2026-10-20'
+const NOW = new Date('2026-11-29T12:00:00Z')
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(() => database.close())
+
+const rolledRows = () =>
+  db().selectFrom('analytics_sales_daily').selectAll().orderBy('day').orderBy('course_id').orderBy('currency').execute()
+
+/** A buyer adds the courses with the markers given, checks out by bank transfer, and staff mark it paid on DAY. */
+async function buy(adds: { courseId: string; from?: string }[]) {
+  const buyer = await createUser(db())
+  const caller = await shopCaller(db(), buyer)
+  for (const add of adds) {
+    // What a tampered address sends is not refused: it is a direct sale.
+    await caller.cart.add({
+      kind: 'course',
+      courseId: add.courseId,
+      ...(add.from ? { from: add.from as 'search' } : {}),
+    })
+  }
+  const order = await createFromCart(db(), {
+    userId: buyer.id,
+    currency: 'USD',
+    method: 'bank_transfer',
+    referencePrefix: 'SF',
+  })
+  expect(await markPaid(db(), order.id, { source: 'staff' })).toBe('fulfilled')
+  await db()
+    .updateTable('orders')
+    .set({ paid_at: new Date(`${DAY}T10:00:00Z`) })
+    .where('id', '=', order.id)
+    .execute()
+  return { buyer, orderId: order.id }
+}
+
+describe('sales by channel: catalogue vs search', () => {
+  it('counts a search-marked sale as search, a browsed one as catalogue, the rest direct; a rerun writes the same rows', async () => {
+    const creator = await createCreator(db(), { plan: 'pro' })
+    const courses = await Promise.all(
+      Array.from({ length: 5 }, () => createCreatorCourse(db(), creator, { status: 'published', lessons: 1 })),
+    )
+    const [searched, browsed, direct, tampered, discounted] = courses.map((course) => course!.id) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ]
+
+    const { orderId } = await buy([
+      { courseId: searched, from: 'search' },
+      { courseId: browsed, from: 'catalogue' },
+      { courseId: direct },
+      { courseId: tampered, from: 'newsletter' },
+    ])
+    // The order's lines copied the cart lines' channels (null: direct).
+    const lines = await db()
+      .selectFrom('order_items')
+      .select(['course_id', 'channel'])
+      .where('order_id', '=', orderId)
+      .execute()
+    expect(Object.fromEntries(lines.map((line) => [line.course_id, line.channel]))).toEqual({
+      [searched]: 'search',
+      [browsed]: 'catalogue',
+      [direct]: null,
+      [tampered]: null,
+    })
+
+    // A coupon counts before search: a discounted search-marked line is a coupon sale.
+    const second = await buy([{ courseId: discounted, from: 'search' }])
+    await db().updateTable('order_items').set({ discount_minor: 500 }).where('order_id', '=', second.orderId).execute()
+
+    const caller = await shopCaller(db(), creator)
+    const range = { from: DAY, to: DAY, granularity: 'day' as const }
+    const expected = { direct: 2, search: 1, catalogue: 1, coupon: 1, bundle: 0, gift: 0 }
+
+    // Read live (nothing rolled up yet), then from the rollup: the same channels.
+    const live = await caller.analytics.creator(range)
+    expect(live.channels).toEqual(expected)
+    await runAnalyticsRollup(db(), NOW)
+    const rolledRow = (await rolledRows()).find((row) => row.course_id === searched)
+    expect(rolledRow).toMatchObject({ units: 1, units_search: 1, units_catalogue: 0, units_direct: 0 })
+    const rolled = await caller.analytics.creator(range)
+    expect(rolled.channels).toEqual(expected)
+
+    // A rerun (from scratch, then incrementally) writes the same rows.
+    const before = await rolledRows()
+    await db().deleteFrom('analytics_rollup_state').execute()
+    await runAnalyticsRollup(db(), NOW)
+    expect(await rolledRows()).toEqual(before)
+    await runAnalyticsRollup(db(), NOW)
+    expect(await rolledRows()).toEqual(before)
+
+    // The CSV lists the same units by channel.
+    expect(analyticsCsv(rolled)).toContain(
+      '"Channel","Units sold"\r\n"Direct","2"\r\n"Search","1"\r\n"Catalogue","1"\r\n"Coupon","1"\r\n"Bundle","0"\r\n"Gift","0"',
+    )
+  }, 60_000)
+
+  it('keeps the channel a course was first added with, and only on course lines', async () => {
+    const creator = await createCreator(db(), { plan: 'pro' })
+    const course = await createCreatorCourse(db(), creator, { status: 'published', lessons: 1 })
+    const buyer = await createUser(db())
+    const caller = await shopCaller(db(), buyer)
+    await caller.cart.add({ kind: 'course', courseId: course!.id, from: 'catalogue' })
+    await expect(caller.cart.add({ kind: 'course', courseId: course!.id, from: 'search' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    })
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    const rows = await db()
+      .selectFrom('cart_items')
+      .select(['kind', 'channel'])
+      .where('user_id', '=', buyer.id)
+      .orderBy('kind')
+      .execute()
+    expect(rows).toEqual([
+      { kind: 'course', channel: 'catalogue' },
+      { kind: 'plan', channel: null },
+    ])
+  })
+})

@@ -1,0 +1,327 @@
+// A school's single sign-on through a real OpenID provider (oidc-provider on 127.0.0.1, decision 0062): the whole
+// authorization-code flow over HTTP (the app's start and callback routes, the provider's log-in page), the refusals
+// (an e-mail domain the school does not allow, an address the provider does not call verified), linking an existing
+// account by its verified e-mail only, the owner-only and plan-bound settings that never show the secret, and a
+// school that requires SSO refusing its members' passwords, and an issuer on a private address refused (SSRF).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { guardedFetch, PrivateTargetError } from '../../../src-server/kernel/private-targets.ts'
+import { createCaller } from '../../../src-server/routers/_app.ts'
+import { createContextInner } from '../../../src-server/trpc/context.ts'
+import { createCreator } from '../../support/creator-courses.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
+import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
+import { type LocalOidcProvider, startOidcProvider } from '../../support/oidc-provider.ts'
+
+const PUBLIC_URL = 'http://storefront.test'
+const config = { ...defaultAppConfig, publicUrl: PUBLIC_URL, ssoHttpIssuers: 'loopback' as const }
+
+let database: DatabaseHandle
+let server: TestServer
+let provider: LocalOidcProvider
+let owner: TestUser
+let slug: string
+const db = () => database.db
+
+async function ownerCaller(user: TestUser) {
+  const { session } = await createSessionToken(db(), user.id)
+  return createCaller(createContextInner({ db: db(), user, session, config }))
+}
+
+function settings(overrides: Partial<{ clientSecret: string; requireForMembers: boolean; domains: string }> = {}) {
+  return {
+    issuer: provider.issuer,
+    clientId: provider.clientId,
+    clientSecret: provider.clientSecret,
+    domains: 'acme.test, @Acme-Labs.test',
+    enabled: true,
+    requireForMembers: false,
+    ...overrides,
+  }
+}
+
+/** A browser's cookie jar for one site. */
+function jar() {
+  const cookies = new Map<string, string>()
+  return {
+    take(response: Response) {
+      for (const line of response.headers.getSetCookie()) {
+        const [pair = ''] = line.split(';')
+        const equals = pair.indexOf('=')
+        const value = pair.slice(equals + 1)
+        if (value && !/max-age=0|expires=thu, 01 jan 1970/i.test(line)) cookies.set(pair.slice(0, equals), value)
+        else cookies.delete(pair.slice(0, equals))
+      }
+    },
+    header: () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+  }
+}
+
+/**
+ * Clicks "Sign in with {school}", logs in at the provider as `login` and follows the redirects back to the app's
+ * callback; returns where the app sent the browser and the session cookie it set, if any.
+ */
+async function signInWithSso(login: string) {
+  const app = jar()
+  const idp = jar()
+  const start = await fetch(`${server.baseUrl}/auth/sso/${slug}?redirect=/account`, { redirect: 'manual' })
+  expect(start.status).toBe(302)
+  app.take(start)
+  let url = new URL(start.headers.get('location') ?? '')
+  expect(url.origin).toBe(provider.issuer)
+  expect(url.searchParams.get('code_challenge_method')).toBe('S256')
+  expect(url.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/auth/sso/callback`)
+  let init: RequestInit = {}
+  for (let step = 0; url.origin === provider.issuer; step++) {
+    if (step > 8) throw new Error('the provider kept redirecting')
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...init.headers, cookie: idp.header() },
+    })
+    idp.take(response)
+    if (response.status >= 300 && response.status < 400) {
+      url = new URL(response.headers.get('location') ?? '', url)
+      init = {}
+      continue
+    }
+    // The provider's log-in page: any password.
+    const action = /action="([^"]+)"/.exec(await response.text())?.[1]
+    if (!action) throw new Error(`no log-in form at ${url.pathname} (${response.status})`)
+    url = new URL(action.replaceAll('&amp;', '&'), url)
+    init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ prompt: 'login', login, password: 'anything' }).toString(),
+    }
+  }
+  expect(url.origin + url.pathname).toBe(`${PUBLIC_URL}/auth/sso/callback`)
+  const callback = await fetch(`${server.baseUrl}${url.pathname}${url.search}`, {
+    redirect: 'manual',
+    headers: { cookie: app.header() },
+  })
+  expect(callback.status).toBe(302)
+  const session = setCookieFor(callback, SESSION_COOKIE)
+  return {
+    location: decodeURIComponent(callback.headers.get('location') ?? ''),
+    session: session && !/max-age=0/i.test(session) ? session.split(';')[0] : undefined,
+  }
+}
+
+async function me(sessionCookie: string) {
+  const response = await fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie: sessionCookie } })
+  return ((await response.json()) as { result: { data: { id: string; email: string } | null } }).result.data
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  server = await startTestServer(db(), { env: { SSO_HTTP_ISSUERS: 'loopback' } })
+  provider = await startOidcProvider({
+    redirectUris: [`${PUBLIC_URL}/auth/sso/callback`],
+    accounts: {
+      ada: { email: 'ada@acme.test', emailVerified: true, givenName: 'Ada', familyName: 'Lovelace' },
+      bob: { email: 'Bob@Acme-Labs.test', emailVerified: true },
+      outsider: { email: 'out@elsewhere.test', emailVerified: true },
+      unproven: { email: 'carol@acme.test', emailVerified: false },
+      member: { email: 'member@acme.test', emailVerified: true },
+    },
+  })
+  owner = await createCreator(db(), { plan: 'enterprise' })
+  const panel = await (await ownerCaller(owner)).schoolSso.save(settings())
+  slug = panel.school.slug
+})
+afterAll(async () => {
+  await server?.stop()
+  await provider?.close()
+  await database?.close()
+})
+
+describe('the school’s SSO settings', () => {
+  it('are the owner’s, on a plan with SSO, and never show the client secret', async () => {
+    const panel = await (await ownerCaller(owner)).schoolSso.mine()
+    expect(panel.settings).toMatchObject({ issuer: provider.issuer, domains: ['acme.test', 'acme-labs.test'] })
+    expect(panel.settings?.hasClientSecret).toBe(true)
+    expect(JSON.stringify(panel)).not.toContain(provider.clientSecret)
+    const row = await db().selectFrom('school_sso').select('client_secret_sealed').executeTakeFirstOrThrow()
+    expect(row.client_secret_sealed).not.toContain(provider.clientSecret)
+    // Saving without a secret keeps the stored one.
+    await (await ownerCaller(owner)).schoolSso.save(settings({ clientSecret: '' }))
+    expect(
+      (await db().selectFrom('school_sso').select('client_secret_sealed').executeTakeFirstOrThrow())
+        .client_secret_sealed,
+    ).toBe(row.client_secret_sealed)
+
+    const pro = await createCreator(db(), { plan: 'pro' })
+    await expect((await ownerCaller(pro)).schoolSso.save(settings({ domains: 'pro.test' }))).rejects.toThrow(
+      /Single sign-on comes with the Enterprise plan/,
+    )
+    const learner = await createUser(db())
+    await expect((await ownerCaller(learner)).schoolSso.mine()).rejects.toThrow(/Only approved creators/)
+    const other = await createCreator(db(), { plan: 'enterprise' })
+    await expect((await ownerCaller(other)).schoolSso.save(settings())).rejects.toThrow(
+      /Another school signs in acme\.test addresses/,
+    )
+    await expect((await ownerCaller(other)).schoolSso.save(settings({ domains: 'gmail.com' }))).rejects.toThrow(
+      /public mail service/,
+    )
+  })
+})
+
+describe('signing in through the school’s provider', () => {
+  it('creates a verified account on first sign-in, starts a session, and finds the same account again', async () => {
+    const first = await signInWithSso('ada')
+    expect(first.location).toBe('/auth/callback?redirect=/account')
+    expect(first.session).toBeDefined()
+    const user = await me(first.session ?? '')
+    expect(user?.email).toBe('ada@acme.test')
+    const row = await db()
+      .selectFrom('users')
+      .select(['email_verified', 'first_name', 'password_hash'])
+      .where('id', '=', user?.id ?? '')
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ email_verified: true, first_name: 'Ada', password_hash: null })
+    const again = await signInWithSso('ada')
+    expect((await me(again.session ?? ''))?.id).toBe(user?.id)
+  })
+
+  it('links an existing account by its verified e-mail once the school has proven the domain by DNS', async () => {
+    const bob = await createUser(db(), { email: 'bob@acme-labs.test' })
+    // The school's provider alone cannot claim an existing account: refused, nothing linked, the password kept.
+    const refused = await signInWithSso('bob')
+    expect(refused.location).toContain('sign-in failed: an account with this address already exists')
+    expect(refused.session).toBeUndefined()
+    expect(await db().selectFrom('school_sso_links').select('user_id').where('user_id', '=', bob.id).execute()).toEqual(
+      [],
+    )
+    const kept = await db()
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', bob.id)
+      .executeTakeFirstOrThrow()
+    expect(kept.password_hash).not.toBeNull()
+    // A verified custom domain under acme-labs.test proves the school runs that zone.
+    const school = await db().selectFrom('schools').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
+    await db()
+      .insertInto('school_domains')
+      .values({
+        school_id: school.id,
+        hostname: 'learn.acme-labs.test',
+        verification_token: 'proof',
+        verified_at: new Date(),
+      })
+      .execute()
+    const result = await signInWithSso('bob')
+    expect((await me(result.session ?? ''))?.id).toBe(bob.id)
+    const link = await db()
+      .selectFrom('school_sso_links')
+      .select('user_id')
+      .where('subject', '=', 'bob')
+      .executeTakeFirst()
+    expect(link?.user_id).toBe(bob.id)
+  })
+
+  it('refuses an address the provider does not call verified, linking nothing', async () => {
+    const carol = await createUser(db(), { email: 'carol@acme.test' })
+    const result = await signInWithSso('unproven')
+    expect(result.location).toContain('sign-in failed: your e-mail address is not verified by the identity provider')
+    expect(result.session).toBeUndefined()
+    const links = await db().selectFrom('school_sso_links').select('user_id').where('user_id', '=', carol.id).execute()
+    expect(links).toEqual([])
+  })
+
+  it('refuses an e-mail domain the school does not allow, creating nothing', async () => {
+    const result = await signInWithSso('outsider')
+    expect(result.location).toContain('sign-in failed: addresses at elsewhere.test cannot sign in through this school')
+    expect(result.session).toBeUndefined()
+    const users = await db().selectFrom('users').select('id').where('email', '=', 'out@elsewhere.test').execute()
+    expect(users).toEqual([])
+  })
+
+  it('refuses a callback whose state does not match the browser’s flow', async () => {
+    const start = await fetch(`${server.baseUrl}/auth/sso/${slug}`, { redirect: 'manual' })
+    const cookie = (setCookieFor(start, 'sso_flow') ?? '').split(';')[0] ?? ''
+    const response = await fetch(`${server.baseUrl}/auth/sso/callback?code=forged&state=forged`, {
+      redirect: 'manual',
+      headers: { cookie },
+    })
+    expect(decodeURIComponent(response.headers.get('location') ?? '')).toContain('did not match')
+    expect(setCookieFor(response, SESSION_COOKIE)).toBeUndefined()
+  })
+})
+
+describe('a school that requires SSO for its members', () => {
+  it('refuses their password with a clear message, and not other people’s', async () => {
+    const school = await db()
+      .selectFrom('schools')
+      .select(['id', 'name'])
+      .where('slug', '=', slug)
+      .executeTakeFirstOrThrow()
+    const member = await createUser(db(), { email: 'member@acme.test' })
+    await db()
+      .insertInto('school_members')
+      .values({ school_id: school.id, user_id: member.id, role: 'support' })
+      .execute()
+    const stranger = await createUser(db())
+    const login = (user: TestUser) =>
+      trpcPost(server.baseUrl, 'auth.login', { email: user.email, password: user.password, remember: false })
+
+    expect((await login(member)).status).toBe(200)
+    await (await ownerCaller(owner)).schoolSso.save(settings({ clientSecret: '', requireForMembers: true }))
+    const refused = await login(member)
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toContain(`${school.name} requires its members to sign in with single sign-on`)
+    expect(setCookieFor(refused, SESSION_COOKIE)).toBeUndefined()
+    expect((await login(stranger)).status).toBe(200)
+    // The member still signs in through the school's provider.
+    expect((await me((await signInWithSso('member')).session ?? ''))?.id).toBe(member.id)
+    await (await ownerCaller(owner)).schoolSso.save(settings({ clientSecret: '' }))
+  })
+})
+
+describe('an issuer on a private address (server-side request forgery)', () => {
+  it('is refused with a clear error when SSO_HTTP_ISSUERS is not loopback, before any request reaches it', async () => {
+    const strict = { ...config, ssoHttpIssuers: undefined }
+    const creator = await createCreator(db(), { plan: 'enterprise' })
+    const { session } = await createSessionToken(db(), creator.id)
+    const caller = createCaller(createContextInner({ db: db(), user: creator, session, config: strict }))
+    const port = new URL(provider.issuer).port
+    const save = (issuer: string) => caller.schoolSso.save({ ...settings({ domains: 'private-net.test' }), issuer })
+    // Addresses written out, and a name (localhost) whose look-up answers 127.0.0.1: the provider listens there, so
+    // without the guard the last would reach it (and fail on TLS with another message).
+    for (const issuer of [
+      'https://10.0.0.1',
+      'https://169.254.169.254/',
+      'https://192.168.1.20/realms/acme',
+      'https://[::ffff:127.0.0.1]',
+      `https://localhost:${port}`,
+    ]) {
+      await expect(save(issuer), issuer).rejects.toThrow(
+        'The issuer must be on the public internet: private, loopback and link-local addresses are refused',
+      )
+    }
+    await expect(save('http://10.0.0.1')).rejects.toThrow(/must be an https address/)
+    const school = await db()
+      .selectFrom('schools')
+      .select('id')
+      .where('owner_id', '=', creator.id)
+      .executeTakeFirstOrThrow()
+    expect(
+      await db().selectFrom('school_sso').select('school_id').where('school_id', '=', school.id).execute(),
+    ).toEqual([])
+  })
+
+  it('the guarded fetch refuses a name resolving to loopback, and reaches it only when private targets are allowed', async () => {
+    const port = new URL(provider.issuer).port
+    const discovery = `http://localhost:${port}/.well-known/openid-configuration`
+    await expect(guardedFetch(false)(discovery)).rejects.toBeInstanceOf(PrivateTargetError)
+    await expect(guardedFetch(false)(`${provider.issuer}/.well-known/openid-configuration`)).rejects.toThrow(
+      /private address/,
+    )
+    const allowed = await guardedFetch(true)(discovery, { headers: { accept: 'application/json' } })
+    expect(allowed.status).toBe(200)
+    expect(((await allowed.json()) as { issuer: string }).issuer).toBe(provider.issuer)
+  })
+})

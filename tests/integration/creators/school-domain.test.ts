@@ -1,0 +1,324 @@
+// A school's own domain and brand (issue 36, decision 0063) against a real database and the real server: the TXT
+// check through a local DNS server (dns2 on 127.0.0.1, the server's DNS_SERVERS), Caddy's `ask` endpoint, host
+// routing under the school's Host (its home is its page; cookies stay host-only), the owner and plan checks, and the
+// white label: no "SkillForge" left on the school's mails (completion, receipt, gift) and certificate PDF.
+import { inflateSync } from 'node:zlib'
+import { TRPCError } from '@trpc/server'
+import dns2 from 'dns2'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { certificateView } from '../../../src-server/flows/certificates.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { certificatePdf } from '../../../src-server/learning/certificate-pdf.ts'
+import { deliverOutboxMail } from '../../../src-server/mail/delivery.ts'
+import { printedMail } from '../../../src-server/mail/printed.ts'
+import type { MailMessage } from '../../../src-server/mail/transport.ts'
+import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { sell } from '../../support/earnings.ts'
+import { callerAs, createUser } from '../../support/factories.ts'
+import { startTestServer, type TestServer } from '../../support/http.ts'
+import { captureLog } from '../../support/jobs.ts'
+import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
+
+const { Packet } = dns2
+const records = new Map<string, string>()
+let dnsServer: ReturnType<typeof dns2.createServer>
+let dnsPort = 0
+
+beforeAll(async () => {
+  dnsServer = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = Packet.createResponseFromRequest(request)
+      const question = request.questions[0]
+      const value = question ? records.get(question.name.toLowerCase()) : undefined
+      if (question && value !== undefined) {
+        response.answers.push({
+          name: question.name,
+          type: Packet.TYPE.TXT,
+          class: Packet.CLASS.IN,
+          ttl: 1,
+          data: value,
+        } as unknown as (typeof response.answers)[number])
+      }
+      send(response)
+    },
+  })
+  const addresses = await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } })
+  dnsPort = (addresses.udp as { port: number }).port
+})
+afterAll(async () => {
+  await dnsServer?.close()
+})
+
+let database: DatabaseHandle
+let server: TestServer
+beforeAll(async () => {
+  database = await createTestDatabase()
+  server = await startTestServer(database.db, { env: { DNS_SERVERS: `127.0.0.1:${dnsPort}` } })
+})
+afterAll(async () => {
+  await server?.stop()
+  await database?.close()
+})
+const db = () => database.db
+const app = () => server.server.app
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof TRPCError) return `${error.code}: ${error.message}`
+    throw error
+  }
+  return 'OK'
+}
+
+/** The real server's tRPC over HTTP, as the owner, under a Host. */
+async function trpc(path: string, input: unknown, cookie: string, host = '127.0.0.1') {
+  const response = await app().inject({
+    method: 'POST',
+    url: `/trpc/${path}`,
+    headers: { host, origin: `http://${host}`, cookie, 'content-type': 'application/json' },
+    payload: JSON.stringify(input ?? {}),
+  })
+  return { status: response.statusCode, body: response.json() as { result?: { data: unknown } } }
+}
+
+describe('a school’s own domain', () => {
+  it('verifies by TXT record through the configured DNS server, then serves the school under its Host', async () => {
+    expect(dnsPort).toBeGreaterThan(0)
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const asOwner = await callerAs(db(), owner)
+    await asOwner.schools.saveSettings({ name: 'Cora Academy', slug: 'cora-academy' })
+    // The HTTP path: the server's own lookup (DNS_SERVERS = the local dns2 server).
+    const login = await app().inject({
+      method: 'POST',
+      url: '/trpc/auth.login',
+      headers: {
+        host: 'academy.example.test',
+        origin: 'http://academy.example.test',
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({ email: owner.email, password: owner.password }),
+    })
+    expect(login.statusCode).toBe(200)
+    const setCookie = String(login.headers['set-cookie'] ?? '')
+    // Host-only: no Domain attribute, so the session belongs to the host it was set on.
+    expect(setCookie).not.toMatch(/domain=/i)
+    const cookie = setCookie.split(';')[0] ?? ''
+
+    expect((await trpc('domains.add', { hostname: 'https://academy.example.test' }, cookie)).status).toBe(400)
+    expect((await trpc('domains.add', { hostname: 'Academy.Example.test' }, cookie)).status).toBe(200)
+    const panel = await asOwner.domains.mine()
+    expect(panel.domain?.recordName).toBe('_skillforge-verify.academy.example.test')
+    const token = panel.domain?.recordValue ?? ''
+    expect(token).toMatch(/^sf-/)
+
+    // Not yet served, and Caddy is told no.
+    const allowed = (domain: string) => app().inject({ url: `/internal/domain-allowed?domain=${domain}` })
+    expect((await allowed('academy.example.test')).statusCode).toBe(404)
+    expect((await app().inject({ url: '/', headers: { host: 'academy.example.test' } })).statusCode).not.toBe(302)
+
+    // A missing record, then a wrong token: not verified.
+    const check = async () => (await trpc('domains.check', undefined, cookie)).body.result?.data
+    expect(await check()).toEqual({ verified: false })
+    records.set('_skillforge-verify.academy.example.test', 'sf-not-the-token')
+    expect(await check()).toEqual({ verified: false })
+    expect((await allowed('academy.example.test')).statusCode).toBe(404)
+    // The right token: verified.
+    records.set('_skillforge-verify.academy.example.test', token)
+    expect(await check()).toEqual({ verified: true })
+    expect((await asOwner.domains.mine()).domain?.verifiedAt).not.toBeNull()
+
+    expect((await allowed('academy.example.test')).statusCode).toBe(200)
+    expect((await allowed('ACADEMY.example.test.')).statusCode).toBe(200)
+    expect((await allowed('other.example.test')).statusCode).toBe(404)
+    expect((await allowed('')).statusCode).toBe(404)
+
+    // Host routing: the school's home is its page; other hosts keep the site's home.
+    const home = await app().inject({ url: '/?ref=x', headers: { host: 'academy.example.test:4414' } })
+    expect(home.statusCode).toBe(302)
+    expect(home.headers.location).toBe('/s/cora-academy?ref=x')
+    expect((await app().inject({ url: '/', headers: { host: 'unknown.example.test' } })).statusCode).not.toBe(302)
+    expect((await app().inject({ url: '/', headers: { host: '127.0.0.1' } })).statusCode).not.toBe(302)
+    // The API answers under the school's host with the school's session cookie.
+    const me = await app().inject({ url: '/trpc/auth.me', headers: { host: 'academy.example.test', cookie } })
+    expect(me.statusCode).toBe(200)
+    expect(me.body).toContain(owner.email)
+
+    // Another school cannot claim the same hostname.
+    const other = await callerAs(db(), await createCreator(db(), { plan: 'enterprise' }))
+    expect(await failure(other.domains.add({ hostname: 'academy.example.test' }))).toBe(
+      'CONFLICT: Another school uses this domain',
+    )
+  })
+
+  it('is the owner’s, on a plan that includes it; the platform’s own host is refused', async () => {
+    const basic = await callerAs(db(), await createCreator(db(), { plan: 'basic' }))
+    expect(await failure(basic.domains.add({ hostname: 'basic.example.test' }))).toBe(
+      'PRECONDITION_FAILED: A custom domain comes with the Pro or Enterprise plan: see Pricing',
+    )
+    expect(await failure(basic.domains.saveBrand({ displayName: 'Mine', brandColor: '#112233' }))).toMatch(
+      /White-label branding comes with the Enterprise plan/,
+    )
+    const pro = await callerAs(db(), await createCreator(db(), { plan: 'pro' }))
+    expect(await failure(pro.domains.saveBrand({ displayName: 'Mine', brandColor: '#112233' }))).toMatch(
+      /White-label branding comes with the Enterprise plan/,
+    )
+    expect(await failure(pro.domains.add({ hostname: 'shop.localhost.test' }))).toBe('OK')
+    expect(await failure(pro.domains.add({ hostname: 'shop.localhost' }))).toMatch(
+      /^BAD_REQUEST: Use a domain of your own/,
+    )
+    const learner = await callerAs(db(), await createUser(db()))
+    expect(await failure(learner.domains.mine())).toMatch(/^FORBIDDEN/)
+    expect(await failure((await callerAs(db(), null)).domains.mine())).toMatch(/^UNAUTHORIZED/)
+  })
+})
+
+/** Every text the PDF draws, decoded through its fonts' ToUnicode maps, plus its Info strings. */
+function pdfText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1')
+  const streams: string[] = []
+  for (const match of raw.matchAll(/stream\r?\n/g)) {
+    const start = (match.index ?? 0) + match[0].length
+    const bytes = pdf.subarray(start, raw.indexOf('endstream', start))
+    try {
+      streams.push(inflateSync(bytes).toString('latin1'))
+    } catch {
+      streams.push(bytes.toString('latin1'))
+    }
+  }
+  const glyphs = new Map<string, string>()
+  for (const cmap of streams.filter((s) => s.includes('begincmap'))) {
+    for (const [, glyph, unicode] of cmap.matchAll(/<([0-9a-fA-F]{4})>\s*<([0-9a-fA-F]{4,})>/g)) {
+      const units = (unicode ?? '').match(/.{4}/g)?.map((unit) => Number.parseInt(unit, 16)) ?? []
+      glyphs.set((glyph ?? '').toLowerCase(), String.fromCharCode(...units))
+    }
+  }
+  const drawn = streams
+    .filter((s) => s.includes('TJ'))
+    .flatMap((s) => [...s.matchAll(/<([0-9a-fA-F]+)>/g)].map((m) => m[1] ?? ''))
+    .map((hex) => (hex.toLowerCase().match(/.{4}/g) ?? []).map((unit) => glyphs.get(unit) ?? '?').join(''))
+    .join(' ')
+  return `${drawn}\n${raw}`
+}
+
+describe('white label', () => {
+  it('shows the school’s brand on its page, mail and certificate, with no SkillForge left on them', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const asOwner = await callerAs(db(), owner)
+    await asOwner.schools.saveSettings({ name: 'Brandt Institute', slug: 'brandt-institute' })
+    await asOwner.domains.saveBrand({ displayName: 'Brandt Institute', brandColor: '#AA3300' })
+    const visitor = await callerAs(db(), null)
+    expect(await visitor.domains.brand({ slug: 'brandt-institute' })).toEqual({
+      displayName: 'Brandt Institute',
+      brandColor: '#aa3300',
+      logoUrl: null,
+      slug: 'brandt-institute',
+    })
+    // Another school's page without a brand keeps SkillForge's.
+    const plain = await createCreator(db(), { plan: 'pro' })
+    await (await callerAs(db(), plain)).schools.saveSettings({ name: 'Plain', slug: 'plain-school' })
+    expect(await visitor.domains.brand({ slug: 'plain-school' })).toBeNull()
+
+    const course = await createCreatorCourse(db(), owner, { status: 'published', lessons: 2 })
+    const { user: learner } = await buyerOfCourse(db(), course.id)
+    const asLearner = await callerAs(db(), learner)
+    for (const lesson of await lessonsOf(db(), course.id)) {
+      await asLearner.learning.setCompleted({ courseId: course.id, lessonId: lesson.id, completed: true })
+    }
+    const mail = await db()
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('to_address', '=', learner.email)
+      .where('kind', '=', 'course_completed')
+      .executeTakeFirstOrThrow()
+    expect(mail.text_body).toContain('Brandt Institute')
+    expect(`${mail.subject}\n${mail.text_body}`).not.toMatch(/skillforge/i)
+
+    const certificate = await db()
+      .selectFrom('certificates')
+      .select('id')
+      .where('user_id', '=', learner.id)
+      .executeTakeFirstOrThrow()
+    const view = await certificateView(db(), certificate.id, 'https://academy.example.test')
+    expect(view.issuer).toEqual({ name: 'Brandt Institute', color: '#aa3300' })
+    expect(view.linkedInUrl).not.toMatch(/skillforge/i)
+    const text = pdfText(await certificatePdf(view))
+    expect(text).toContain('Brandt Institute')
+    expect(text).not.toMatch(/skillforge/i)
+    // The same certificate without the brand would say SkillForge: the search above can find it.
+    expect(pdfText(await certificatePdf({ ...view, issuer: null }))).toContain('SkillForge')
+  })
+})
+
+describe('white-label order mails', () => {
+  /** The order mail as it leaves (From, headers, subject and body), through the real delivery with MAIL_FROM set. */
+  async function rendered(to: string, kind: string) {
+    const row = await db()
+      .selectFrom('mail_outbox')
+      .select(['id', 'from_name'])
+      .where('to_address', '=', to)
+      .where('kind', '=', kind)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow()
+    const sent: MailMessage[] = []
+    await deliverOutboxMail(
+      {
+        db: db(),
+        log: captureLog().log,
+        transport: { kind: 'smtp', send: async (message) => void sent.push(message) },
+        from: 'SkillForge <no-reply@mail.example>',
+      },
+      row.id,
+      { number: 1, of: 1 },
+    )
+    const message = sent[0]
+    if (!message) throw new Error('nothing was sent')
+    return { fromName: row.from_name, text: `From: ${message.from}\n${printedMail(message)}` }
+  }
+
+  it('a receipt for one white-label school’s courses is sent and signed under its name, with no SkillForge', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const asOwner = await callerAs(db(), owner)
+    await asOwner.schools.saveSettings({ name: 'Receipt Academy', slug: 'receipt-academy' })
+    await asOwner.domains.saveBrand({ displayName: 'Receipt Academy', brandColor: '#225588' })
+    const courses = await Promise.all([
+      createCreatorCourse(db(), owner, { status: 'published' }),
+      createCreatorCourse(db(), owner, { status: 'published' }),
+    ])
+    const sale = await sell(
+      db(),
+      courses.map((course) => ({ ...course, price_minor: 4900 })),
+    )
+    const receipt = await rendered(sale.buyer.email, 'order_paid')
+    expect(receipt.fromName).toBe('Receipt Academy')
+    expect(receipt.text).toContain('From: "Receipt Academy" <no-reply@mail.example>')
+    expect(receipt.text).toContain(`order ${sale.reference}`)
+    expect(receipt.text).toMatch(/Thank you!\n\nReceipt Academy/)
+    expect(receipt.text).not.toMatch(/skillforge/i)
+
+    // With another school's course in the same order it is the platform's receipt: MAIL_FROM as it is.
+    const other = await createCreator(db(), { plan: 'pro' })
+    const othersCourse = await createCreatorCourse(db(), other, { status: 'published' })
+    const mixed = await sell(db(), [
+      { ...courses[0]!, price_minor: 4900 },
+      { ...othersCourse, price_minor: 4900 },
+    ])
+    const platform = await rendered(mixed.buyer.email, 'order_paid')
+    expect(platform.fromName).toBeNull()
+    expect(platform.text).toContain('From: SkillForge <no-reply@mail.example>')
+    expect(platform.text).not.toContain('Receipt Academy')
+
+    // Once the plan no longer includes white label, the school's receipts are the platform's again.
+    await db()
+      .updateTable('access_grants')
+      .set({ ends_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', owner.id)
+      .where('kind', '=', 'premium')
+      .execute()
+    const lapsed = await sell(db(), [{ ...courses[1]!, price_minor: 4900 }])
+    expect((await rendered(lapsed.buyer.email, 'order_paid')).fromName).toBeNull()
+  })
+})

@@ -1,0 +1,276 @@
+// The REST API over real HTTP (issue 36, decision 0060): school keys stored as hashes only and shown once, refused
+// with 401/403 and a { error: { code, message } } body when missing, unknown, revoked, expired, of another school or
+// read-only; last use recorded; cursor pages; an enrolment granted then revoked through the access ledger; the key's
+// rate limit in RateLimit headers; and the OpenAPI 3.1 document listing every path, whose schemas the answers match.
+import { createHash } from 'node:crypto'
+import type { TRPCError } from '@trpc/server'
+import Ajv2020 from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { describe, expect, it } from 'vitest'
+import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
+import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { ownedCourse, sell } from '../../support/earnings.ts'
+import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
+import { serveForThisFile } from '../../support/test-server.ts'
+
+const limiter = createMemoryLimiter()
+const site = serveForThisFile({ limiter })
+
+type Scope =
+  | 'courses:read'
+  | 'lessons:read'
+  | 'learners:read'
+  | 'enrolments:read'
+  | 'enrolments:write'
+  | 'orders:read'
+  | 'earnings:read'
+const ALL: Scope[] = [
+  'courses:read',
+  'lessons:read',
+  'learners:read',
+  'enrolments:read',
+  'enrolments:write',
+  'orders:read',
+  'earnings:read',
+]
+
+async function keyFor(owner: TestUser, scopes: Scope[] = ALL, name = 'Sync job') {
+  return (await callerAs(site.db, owner)).apiKeys.create({ name, scopes, expiresInDays: 30 })
+}
+
+async function api(path: string, key: string | null, init: { method?: string; body?: unknown } = {}) {
+  const response = await fetch(`${site.baseUrl}/api/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  })
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads whatever JSON the API answers
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any }
+}
+
+describe('API keys', () => {
+  it('are stored as a SHA-256 only, listed by prefix, made by the owner on Enterprise only; last use recorded', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const made = await keyFor(owner)
+    expect(made.key).toMatch(/^sfk_[a-z2-7]{40}$/)
+    const row = await site.db.selectFrom('api_keys').selectAll().where('id', '=', made.id).executeTakeFirstOrThrow()
+    expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(made.key).digest())).toBe(true)
+    expect(JSON.stringify(row)).not.toContain(made.key.slice(12))
+    expect(row.prefix).toBe(made.key.slice(0, 12))
+    const listed = await (await callerAs(site.db, owner)).apiKeys.list()
+    expect(listed.keys.map((k) => [k.prefix, k.state, k.lastUsedAt])).toEqual([[row.prefix, 'active', null]])
+    expect(JSON.stringify(listed)).not.toContain(made.key)
+
+    expect((await api('/courses', made.key)).status).toBe(200)
+    const used = await site.db
+      .selectFrom('api_keys')
+      .select('last_used_at')
+      .where('id', '=', made.id)
+      .executeTakeFirst()
+    expect(used?.last_used_at).toBeInstanceOf(Date)
+
+    const pro = await createCreator(site.db, { plan: 'pro' })
+    const refused = await keyFor(pro).catch((error: TRPCError) => `${error.code}: ${error.message}`)
+    expect(refused).toBe('PRECONDITION_FAILED: The API comes with the Enterprise plan: see Pricing')
+    expect((await (await callerAs(site.db, pro)).apiKeys.list()).available).toBe(false)
+  })
+})
+
+describe('refusals', () => {
+  it('answers 401 for a missing, unknown, revoked or expired key and 403 for another school or a missing scope', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const other = await createCreator(site.db, { plan: 'enterprise' })
+    const theirs = await createCreatorCourse(site.db, other, { status: 'published' })
+    const mine = await createCreatorCourse(site.db, owner, { status: 'published' })
+    const full = await keyFor(owner)
+    const readOnly = await keyFor(owner, ['courses:read', 'enrolments:read'], 'Read only')
+    const revoked = await keyFor(owner, ALL, 'Old')
+    await (await callerAs(site.db, owner)).apiKeys.revoke({ keyId: revoked.id })
+    const expired = await keyFor(owner, ALL, 'Expired')
+    await site.db
+      .updateTable('api_keys')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expired.id)
+      .execute()
+    const learner = await createUser(site.db)
+
+    const cases: [string, Awaited<ReturnType<typeof api>>, number, string][] = [
+      ['missing', await api('/courses', null), 401, 'missing_key'],
+      ['unknown', await api('/courses', `sfk_${'a'.repeat(40)}`), 401, 'unknown_key'],
+      ['revoked', await api('/courses', revoked.key), 401, 'key_revoked'],
+      ['expired', await api('/courses', expired.key), 401, 'key_expired'],
+      ['another school’s course', await api(`/courses/${theirs.id}/lessons`, full.key), 403, 'course_not_in_school'],
+      [
+        'granting on another school’s course',
+        await api('/enrolments', full.key, { method: 'POST', body: { course_id: theirs.id, email: learner.email } }),
+        403,
+        'course_not_in_school',
+      ],
+      [
+        'a read-only key writing',
+        await api('/enrolments', readOnly.key, { method: 'POST', body: { course_id: mine.id, email: learner.email } }),
+        403,
+        'insufficient_scope',
+      ],
+      ['a read-only key reading orders', await api('/orders', readOnly.key), 403, 'insufficient_scope'],
+    ]
+    for (const [name, answer, status, code] of cases) {
+      expect([name, answer.status, answer.body.error?.code], name).toEqual([name, status, code])
+      expect(answer.body.error.message.length, name).toBeGreaterThan(10)
+    }
+    expect(cases[2]?.[1].body.error.message).toBe('This API key was revoked')
+    // The refusals never echo the key.
+    expect(JSON.stringify(cases.map((c) => c[1].body))).not.toContain(revoked.key)
+    // The other school's key is refused the course in the same words (its existence is not revealed otherwise).
+    expect((await api('/courses/no-such-course/lessons', full.key)).body.error.code).toBe('course_not_in_school')
+  })
+})
+
+describe('lists', () => {
+  it('pages courses and lessons by cursor without overlap; orders and earnings read the owner’s sales', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const made = await Promise.all([1, 2, 3].map(() => createCreatorCourse(site.db, owner, { lessons: 3 })))
+    const { key } = await keyFor(owner)
+    const first = await api('/courses?limit=2', key)
+    expect(first.status).toBe(200)
+    expect(first.body.data).toHaveLength(2)
+    expect(first.body.next_cursor).toEqual(expect.any(String))
+    const second = await api(`/courses?limit=2&cursor=${first.body.next_cursor}`, key)
+    expect(second.body.next_cursor).toBeNull()
+    const ids = [...first.body.data, ...second.body.data].map((c: { id: string }) => c.id)
+    expect(ids.sort()).toEqual(made.map((c) => c.id).sort())
+
+    const lessons1 = await api(`/courses/${made[0]?.id}/lessons?limit=2`, key)
+    const lessons2 = await api(`/courses/${made[0]?.id}/lessons?limit=2&cursor=${lessons1.body.next_cursor}`, key)
+    expect([...lessons1.body.data, ...lessons2.body.data].map((l: { position: number }) => l.position)).toEqual([
+      0, 1, 2,
+    ])
+    expect(lessons2.body.next_cursor).toBeNull()
+    expect((await api('/courses?cursor=not-ours', key)).body.error.code).toBe('invalid_request')
+    expect((await api('/courses?limit=1000', key)).status).toBe(400)
+
+    const course = await ownedCourse(site.db, owner.id, 2500, 'Sold through the API')
+    const sale = await sell(site.db, [course])
+    const orders = await api('/orders', key)
+    expect(
+      orders.body.data.map((o: { reference: string; amount_minor: number }) => [o.reference, o.amount_minor]),
+    ).toEqual([[sale.reference, 2500]])
+    const earnings = await api('/earnings?limit=1', key)
+    expect(earnings.status).toBe(200)
+    expect(earnings.body.data[0]?.description).toContain('Sold through the API')
+  })
+})
+
+describe('enrolments', () => {
+  it('grants a learner the school’s course, lists them, revokes it; a purchase cannot be revoked here', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { status: 'published' })
+    const learner = await createUser(site.db, { email: `api-learner-${Date.now()}@example.test` })
+    const { key } = await keyFor(owner)
+
+    const granted = await api('/enrolments', key, {
+      method: 'POST',
+      body: { course_id: course.id, email: learner.email.toUpperCase() },
+    })
+    expect(granted.status).toBe(201)
+    expect(granted.body).toMatchObject({
+      course_id: course.id,
+      source: 'school',
+      status: 'active',
+      learner: { id: learner.id },
+    })
+    expect(
+      (await api('/enrolments', key, { method: 'POST', body: { course_id: course.id, user_id: learner.id } })).status,
+    ).toBe(200)
+    const listed = await api(`/enrolments?course_id=${course.id}`, key)
+    expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([granted.body.id])
+    expect((await api('/learners', key)).body.data.map((l: { email: string }) => l.email)).toEqual([learner.email])
+
+    const revoked = await api(`/enrolments/${granted.body.id}`, key, { method: 'DELETE' })
+    expect(revoked.body).toMatchObject({ id: granted.body.id, status: 'revoked' })
+    expect((await api('/learners', key)).body.data).toEqual([])
+    // Granting again gives the same enrolment back.
+    const again = await api('/enrolments', key, {
+      method: 'POST',
+      body: { course_id: course.id, email: learner.email },
+    })
+    expect([again.status, again.body.id, again.body.status]).toEqual([201, granted.body.id, 'active'])
+
+    const sold = await ownedCourse(site.db, owner.id, 1000)
+    const sale = await sell(site.db, [sold])
+    const bought = await api(`/enrolments?course_id=${sold.id}`, key)
+    expect(bought.body.data[0]).toMatchObject({ source: 'purchase', learner: { id: sale.buyer.id } })
+    const refused = await api(`/enrolments/${bought.body.data[0].id}`, key, { method: 'DELETE' })
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'not_granted_by_school'])
+    const nobody = await api('/enrolments', key, {
+      method: 'POST',
+      body: { course_id: course.id, email: 'nobody@example.test' },
+    })
+    expect([nobody.status, nobody.body.error.code]).toEqual([404, 'learner_not_found'])
+  })
+})
+
+describe('rate limit', () => {
+  it('sends RateLimit and RateLimit-Policy per key and answers 429 with Retry-After over the limit', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const made = await keyFor(owner)
+    const first = await api('/courses', made.key)
+    expect(first.headers.get('ratelimit-policy')).toBe('"per-key";q=120;w=60')
+    expect(first.headers.get('ratelimit')).toMatch(/^"per-key";r=119;t=\d+$/)
+    for (let i = 0; i < 119; i++) await limiter.hit(`api-key:${made.id}`, 60_000)
+    const over = await api('/courses', made.key)
+    expect([over.status, over.body.error.code]).toEqual([429, 'rate_limited'])
+    expect(over.headers.get('ratelimit')).toMatch(/^"per-key";r=0;t=\d+$/)
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Another key of the same school has its own count.
+    expect((await api('/courses', (await keyFor(owner)).key)).status).toBe(200)
+  })
+})
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 listing every operation, its schemas compile as JSON Schema 2020-12 and describe the answers', async () => {
+    const response = await fetch(`${site.baseUrl}/api/v1/openapi.json`)
+    expect(response.status).toBe(200)
+    const doc = await response.json()
+    expect(doc.openapi).toBe('3.1.0')
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    expect(operations.sort()).toEqual(
+      [
+        'GET /courses',
+        'GET /courses/{id}/lessons',
+        'GET /learners',
+        'GET /enrolments',
+        'POST /enrolments',
+        'DELETE /enrolments/{id}',
+        'GET /orders',
+        'GET /earnings',
+      ].sort(),
+    )
+    const ajv = new Ajv2020({ strict: false })
+    addFormats(ajv)
+    ajv.addSchema({ $id: 'doc', components: doc.components })
+    const validator = (name: string) => ajv.compile({ $ref: `doc#/components/schemas/${name}` })
+    for (const name of Object.keys(doc.components.schemas)) expect(() => validator(name), name).not.toThrow()
+    // The live answers match the schemas the document gives them.
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    await createCreatorCourse(site.db, owner)
+    const { key } = await keyFor(owner)
+    const checks: [string, string][] = [
+      ['/courses', 'CoursePage'],
+      ['/enrolments', 'EnrolmentPage'],
+      ['/earnings', 'EarningPage'],
+    ]
+    for (const [path, schema] of checks) {
+      const validate = validator(schema)
+      expect(validate((await api(path, key)).body), `${path} ${JSON.stringify(validate.errors)}`).toBe(true)
+    }
+    expect(validator('Error')((await api('/courses', null)).body)).toBe(true)
+    const page = await (await fetch(`${site.baseUrl}/developers/api`)).text()
+    for (const op of operations) expect(page).toContain(`/api/v1${op.split(' ')[1]}`)
+  })
+})

@@ -1,0 +1,58 @@
+// Registrations at the last seats take turns (issue 34): register locks the session's row (FOR UPDATE) before it
+// counts the seats taken, so 3 members registering at once for the last seat give 1 seat and 2 waitlist places (3 racers:
+// the test pool has 5 connections, one holds the row, one watches the waiters). Without the lock every racer counts
+// the seats as they were and all 3 are seated (docs/concurrency-proofs.md). PostgreSQL only.
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
+import { registerForSession, scheduleSession } from '../../../src-server/flows/live-sessions.ts'
+import { now } from '../../../src-server/kernel/clock.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { createUser } from '../../support/factories.ts'
+import { premiumMember } from '../../support/learning.ts'
+import { raceIt, whileHeld } from '../../support/race.ts'
+
+let database: DatabaseHandle
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database?.close()
+})
+
+describe('registering at capacity', () => {
+  raceIt('3 members registering at once for the last seat: 1 seated, 2 waitlisted', async () => {
+    const db = database.db
+    const editor = await createUser(db, { role: 'editor' })
+    const day = new Date(now().getTime() + 5 * 86_400_000).toISOString().slice(0, 10)
+    const { id } = await scheduleSession(
+      db,
+      { id: editor.id, role: 'editor', staff: true },
+      {
+        title: 'Premium Q&A',
+        description: '',
+        localStart: `${day}T18:00`,
+        timeZone: 'UTC',
+        durationMinutes: 60,
+        capacity: 1,
+        joinUrl: 'https://meet.example.com/race',
+      },
+    )
+    const members = await Promise.all(Array.from({ length: 3 }, () => premiumMember(db)))
+    const results = await whileHeld(
+      db,
+      (trx) => sql`select 1 from live_sessions where id = ${id} for update`.execute(trx),
+      () =>
+        Promise.allSettled(
+          members.map(({ user }) =>
+            registerForSession(db, { id: user.id, role: 'customer', staff: true }, id, 'http://localhost:3000'),
+          ),
+        ),
+      { waiters: 3 },
+    )
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([])
+    const rows = await db.selectFrom('live_registrations').select(['status']).where('session_id', '=', id).execute()
+    expect(rows.filter((r) => r.status === 'registered')).toHaveLength(1)
+    expect(rows.filter((r) => r.status === 'waitlisted')).toHaveLength(2)
+  })
+})

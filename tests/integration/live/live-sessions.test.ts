@@ -1,0 +1,243 @@
+// Live sessions (issue 34): who sees which sessions, who schedules them; seats, the waitlist and its promotion; the
+// .ics invitation (right UTC start in its zone, SEQUENCE raised and an update mailed on reschedule, CANCEL); the join
+// link only through /live/<id>/join in its window, recording attendance; the reminder an hour before, sent once.
+import ICAL from 'ical.js'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
+import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
+import { utcToLocalInput } from '../../../src-server/live/zoned-time.ts'
+import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
+import { buyerOfCourse, premiumMember } from '../../support/learning.ts'
+import { serveForThisFile } from '../../support/test-server.ts'
+
+const site = serveForThisFile()
+const COURSE = 'modern-react-typescript'
+const OTHER = 'nodejs-api-development'
+let instructor: TestUser
+let buyer: TestUser
+let premium: TestUser
+let stranger: TestUser
+let editor: TestUser
+
+afterEach(() => resetClock())
+
+beforeAll(async () => {
+  buyer = (await buyerOfCourse(site.db, COURSE)).user
+  premium = (await premiumMember(site.db)).user
+  stranger = await createUser(site.db, { firstName: 'Stan' })
+  editor = await createUser(site.db, { role: 'editor', firstName: 'Edna' })
+  instructor = await createUser(site.db, { firstName: 'Ina', lastName: 'Structor' })
+  await site.db
+    .insertInto('course_instructors')
+    .values({ course_id: COURSE, user_id: instructor.id, role: 'co' })
+    .execute()
+})
+
+const as = (user: TestUser | null) => callerAs(site.db, user)
+const mails = (to: string, kind: string) =>
+  site.db
+    .selectFrom('mail_outbox')
+    .select(['subject', 'text_body', 'calendar_ics', 'calendar_method'])
+    .where('to_address', '=', to)
+    .where('kind', '=', kind)
+    .orderBy('created_at')
+    .execute()
+
+/** A start `days` ahead at 18:00 in Europe/Paris, as the form sends it. */
+function parisStart(days: number, hour = 18) {
+  const day = new Date(now().getTime() + days * 86_400_000)
+  return `${day.toISOString().slice(0, 10)}T${String(hour).padStart(2, '0')}:00`
+}
+
+async function schedule(by: TestUser, options: { courseId?: string; capacity?: number; localStart?: string } = {}) {
+  return (await as(by)).live.schedule({
+    courseId: options.courseId,
+    title: 'Office hours',
+    description: 'Bring your questions',
+    localStart: options.localStart ?? parisStart(10),
+    timeZone: 'Europe/Paris',
+    durationMinutes: 60,
+    capacity: options.capacity ?? 50,
+    joinUrl: 'https://meet.example.com/abc-defg',
+  })
+}
+
+function parse(ics: string) {
+  const calendar = new ICAL.Component(ICAL.parse(ics))
+  for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(zone)
+  const event = new ICAL.Event(calendar.getFirstSubcomponent('vevent') as ICAL.Component)
+  return { method: calendar.getFirstPropertyValue('method'), event }
+}
+
+describe('scheduling and seeing', () => {
+  it('instructors schedule for their course; staff for all Premium members; others are refused', async () => {
+    const { id } = await schedule(instructor, { courseId: COURSE })
+    expect(id).toBeTruthy()
+    await expect(schedule(instructor, { courseId: OTHER })).rejects.toThrow(/instructors and staff/)
+    await expect(schedule(instructor)).rejects.toThrow(/Only staff/)
+    await expect(schedule(buyer, { courseId: COURSE })).rejects.toThrow(/instructors and staff/)
+    const wide = await schedule(editor)
+    expect(wide.id).toBeTruthy()
+    await expect(
+      (await as(instructor)).live.schedule({
+        courseId: COURSE,
+        title: 'x',
+        description: '',
+        localStart: parisStart(3),
+        timeZone: 'Europe/Paris',
+        durationMinutes: 60,
+        capacity: 5,
+        joinUrl: 'http://meet.example.com/insecure',
+      }),
+    ).rejects.toThrow(/https/)
+  })
+
+  it('Premium sees every session, a buyer their course’s, a stranger none; the join link is shown to no member', async () => {
+    const course = await schedule(instructor, { courseId: COURSE })
+    const wide = await schedule(editor)
+    const other = await schedule(editor, { courseId: OTHER })
+    const ids = async (user: TestUser) => (await (await as(user)).live.list()).upcoming.map((s) => s.id)
+    expect(await ids(premium)).toEqual(expect.arrayContaining([course.id, wide.id, other.id]))
+    const buyers = await ids(buyer)
+    expect(buyers).toContain(course.id)
+    expect(buyers).not.toContain(wide.id)
+    expect(buyers).not.toContain(other.id)
+    expect(await ids(stranger)).toEqual([])
+    const page = await (await as(premium)).live.list()
+    expect(JSON.stringify(page)).not.toContain('meet.example.com')
+    await expect((await as(stranger)).live.register({ sessionId: course.id })).rejects.toThrow(/not found/)
+    await expect((await as(buyer)).live.register({ sessionId: wide.id })).rejects.toThrow(/not found/)
+    await expect((await as(buyer)).live.attendance({ sessionId: course.id })).rejects.toThrow(/not found/)
+  })
+})
+
+describe('seats and the waitlist', () => {
+  it('fills to capacity, waitlists the next, and seats them when someone cancels (with their invitation)', async () => {
+    const { id } = await schedule(instructor, { courseId: COURSE, capacity: 1 })
+    expect((await (await as(buyer)).live.register({ sessionId: id })).status).toBe('registered')
+    expect((await (await as(premium)).live.register({ sessionId: id })).status).toBe('waitlisted')
+    expect(await mails(premium.email, 'live_waitlisted')).toHaveLength(1)
+    const seen = (await (await as(premium)).live.list()).upcoming.find((s) => s.id === id)
+    expect(seen).toMatchObject({ seatsLeft: 0, waitlisted: 1, myStatus: 'waitlisted' })
+
+    await (await as(buyer)).live.cancel({ sessionId: id })
+    const cancel = (await mails(buyer.email, 'live_cancel')).at(-1)
+    expect(cancel?.calendar_method).toBe('CANCEL')
+    expect(parse(cancel?.calendar_ics ?? '').method).toBe('CANCEL')
+    const after = (await (await as(premium)).live.list()).upcoming.find((s) => s.id === id)
+    expect(after?.myStatus).toBe('registered')
+    const invitation = (await mails(premium.email, 'live_invitation')).at(-1)
+    expect(invitation?.calendar_method).toBe('REQUEST')
+  })
+})
+
+describe('the invitation', () => {
+  it('carries the start in Europe/Paris with its VTIMEZONE (right UTC); a reschedule raises SEQUENCE and mails the update', async () => {
+    const member = await createUser(site.db, { firstName: 'Ivy' })
+    await buyerOfCourse(site.db, COURSE, member)
+    const localStart = parisStart(20, 18)
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart })
+    await (await as(member)).live.register({ sessionId: id })
+    const [first] = await mails(member.email, 'live_invitation')
+    const parsed = parse(first?.calendar_ics ?? '')
+    expect(parsed.method).toBe('REQUEST')
+    expect(first?.calendar_ics).toContain('DTSTART;TZID=Europe/Paris:')
+    expect(first?.calendar_ics).toContain('BEGIN:VTIMEZONE')
+    const utc = parsed.event.startDate.toJSDate()
+    expect(utcToLocalInput(utc, 'Europe/Paris')).toBe(localStart)
+    // Paris is UTC+1 or +2: the UTC hour is 16 or 17.
+    expect([16, 17]).toContain(utc.getUTCHours())
+    expect(parsed.event.sequence).toBe(0)
+
+    const moved = parisStart(21, 19)
+    const teacher = await as(instructor)
+    const studio = await teacher.live.studio()
+    const mine = studio.sessions.find((s) => s.id === id)
+    await teacher.live.update({
+      sessionId: id,
+      title: mine?.title ?? '',
+      description: mine?.description ?? '',
+      localStart: moved,
+      timeZone: 'Europe/Paris',
+      durationMinutes: 90,
+      capacity: 50,
+      joinUrl: 'https://meet.example.com/abc-defg',
+    })
+    const updates = await mails(member.email, 'live_update')
+    expect(updates).toHaveLength(1)
+    const update = parse(updates[0]?.calendar_ics ?? '')
+    expect(update.event.sequence).toBe(1)
+    expect(update.event.uid).toBe(parsed.event.uid)
+    expect(utcToLocalInput(update.event.startDate.toJSDate(), 'Europe/Paris')).toBe(moved)
+    expect(update.event.duration.toSeconds()).toBe(90 * 60)
+  })
+})
+
+describe('joining, attendance and the reminder', () => {
+  it('the join link opens 15 minutes before, records attendance for the host; the reminder goes once', async () => {
+    const member = await createUser(site.db, { firstName: 'Jo' })
+    await buyerOfCourse(site.db, COURSE, member)
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(2) })
+    await (await as(member)).live.register({ sessionId: id })
+    const session = await site.db
+      .selectFrom('live_sessions')
+      .select('starts_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    const untilStart = () => session.starts_at.getTime() - now().getTime()
+
+    expect(await sendLiveReminders(site.db, 'http://localhost:3000')).toBe(0)
+    await advanceClock((untilStart() - 61 * 60_000) / 1000)
+    await sendLiveReminders(site.db, 'http://localhost:3000')
+    expect(await mails(member.email, 'live_reminder')).toHaveLength(0)
+    await advanceClock(2 * 60)
+    await sendLiveReminders(site.db, 'http://localhost:3000')
+    await sendLiveReminders(site.db, 'http://localhost:3000')
+    expect(await mails(member.email, 'live_reminder')).toHaveLength(1)
+
+    const { joinSession } = await import('../../../src-server/flows/live-sessions.ts')
+    const actor = { id: member.id, role: member.role, staff: true }
+    expect((await joinSession(site.db, actor, id)).refused).toMatch(/15 minutes/)
+    const page = (await (await as(member)).live.list()).upcoming.find((s) => s.id === id)
+    expect(page?.joinPath).toBeNull()
+    await advanceClock((untilStart() - 10 * 60_000) / 1000)
+    expect((await (await as(member)).live.list()).upcoming.find((s) => s.id === id)?.joinPath).toBe(`/live/${id}/join`)
+    expect((await joinSession(site.db, actor, id)).url).toBe('https://meet.example.com/abc-defg')
+    const strangerJoin = await joinSession(site.db, { id: stranger.id, role: 'customer', staff: true }, id)
+    expect(strangerJoin.refused).toMatch(/Register/)
+    const attendance = await (await as(instructor)).live.attendance({ sessionId: id })
+    expect(attendance.map((a) => a.email)).toEqual([member.email])
+
+    await advanceClock((untilStart() + 2 * 3600_000) / 1000)
+    const teacher = await as(instructor)
+    await teacher.live.recording({ sessionId: id, url: 'https://video.example.com/rec/1' })
+    const past = (await (await as(member)).live.list()).past.find((s) => s.id === id)
+    expect(past?.recording?.url).toBe('https://video.example.com/rec/1')
+  })
+
+  it('a rescheduled session reminds again for its new start', async () => {
+    const member = await createUser(site.db, { firstName: 'Rex' })
+    await buyerOfCourse(site.db, COURSE, member)
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(1, 12) })
+    await (await as(member)).live.register({ sessionId: id })
+    const start = async () =>
+      (await site.db.selectFrom('live_sessions').select('starts_at').where('id', '=', id).executeTakeFirstOrThrow())
+        .starts_at
+    await advanceClock(((await start()).getTime() - now().getTime() - 30 * 60_000) / 1000)
+    await sendLiveReminders(site.db, 'http://localhost:3000')
+    expect(await mails(member.email, 'live_reminder')).toHaveLength(1)
+    await (await as(instructor)).live.update({
+      sessionId: id,
+      title: 'Office hours',
+      description: '',
+      localStart: parisStart(3, 12),
+      timeZone: 'Europe/Paris',
+      durationMinutes: 60,
+      capacity: 50,
+      joinUrl: 'https://meet.example.com/abc-defg',
+    })
+    await advanceClock(((await start()).getTime() - now().getTime() - 30 * 60_000) / 1000)
+    await sendLiveReminders(site.db, 'http://localhost:3000')
+    expect(await mails(member.email, 'live_reminder')).toHaveLength(2)
+  })
+})

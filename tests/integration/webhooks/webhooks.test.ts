@@ -1,0 +1,329 @@
+// Outgoing webhooks against a real database and a real receiver on 127.0.0.1 (decision 0061): the receiver checks
+// every delivery with the reference library (standardwebhooks' Webhook.verify); events are written in the
+// transaction of the change (a paid order, a refund); failures back off for 3 days, then the endpoint is disabled
+// and its owner e-mailed; replay re-sends the same message; a rotated secret and the previous one both verify for
+// 24 hours; only an Enterprise school's owner manages endpoints.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { TRPCError } from '@trpc/server'
+import { Webhook } from 'standardwebhooks'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { refundOrder } from '../../../src-server/flows/refunds.ts'
+import { attemptWebhookDelivery, WEBHOOK_DISABLED_MAIL } from '../../../src-server/flows/webhook-delivery.ts'
+import * as clock from '../../../src-server/kernel/clock.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { isPrivateAddress } from '../../../src-server/kernel/private-targets.ts'
+import { latestMailTo } from '../../../src-server/mail/outbox.ts'
+import { relayDueDeliveries, retryDelaySeconds } from '../../../src-server/webhooks/deliveries.ts'
+import { postWebhook } from '../../../src-server/webhooks/send.ts'
+import { assertEndpointUrl } from '../../../src-server/webhooks/targets.ts'
+import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { sell } from '../../support/earnings.ts'
+import { callerAs, createUser } from '../../support/factories.ts'
+
+let database: DatabaseHandle
+const db = () => database.db
+
+interface Received {
+  headers: IncomingHttpHeaders
+  body: string
+}
+let receiver: Server
+let receiverUrl: string
+const received: Received[] = []
+/** The status the receiver answers with next. */
+let answer = 204
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  receiver = createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk) => {
+      body += chunk
+    })
+    req.on('end', () => {
+      received.push({ headers: req.headers, body })
+      res.writeHead(answer).end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+})
+afterAll(async () => {
+  await new Promise((resolve) => receiver?.close(resolve))
+  await database?.close()
+})
+afterEach(() => {
+  clock.resetClock()
+  answer = 204
+})
+
+// A generous answer limit: a busy test machine must not turn a slow local answer into a failed attempt.
+const deps = () => ({ db: db(), allowPrivate: true, publicUrl: 'http://localhost:3000', timeoutMs: 15_000 })
+
+function verifies(secret: string, message: Received) {
+  return new Webhook(secret).verify(message.body, message.headers as Record<string, string>)
+}
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof TRPCError) return `${error.code}: ${error.message}`
+    throw error
+  }
+  return 'OK'
+}
+
+/** An Enterprise creator with an endpoint at the receiver for the given events. */
+async function enterpriseEndpoint(eventTypes: string[] = ['order.paid', 'enrolment.granted']) {
+  const owner = await createCreator(db(), { plan: 'enterprise' })
+  const caller = await callerAs(db(), owner)
+  const { id, secret } = await caller.webhooks.create({ url: receiverUrl, description: 'CRM', eventTypes } as never)
+  return { owner, caller, endpointId: id, secret }
+}
+
+async function pendingDeliveries(endpointId: string) {
+  return db()
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'event_id', 'event_type', 'payload', 'attempts', 'next_attempt_at', 'delivered_at', 'failed_at'])
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('created_at')
+    .execute()
+}
+
+describe('signed deliveries', { timeout: 90_000 }, () => {
+  it('a paid order and its refund reach the receiver signed, and verify with the reference library', async () => {
+    const { owner, caller, endpointId, secret } = await enterpriseEndpoint([
+      'order.paid',
+      'enrolment.granted',
+      'order.refunded',
+      'enrolment.revoked',
+    ])
+    const created = await createCreatorCourse(db(), owner, { status: 'published' })
+    const course = { id: created.id, title: created.title, price_minor: 4900 }
+    const sale = await sell(db(), [course])
+    const paid = await pendingDeliveries(endpointId)
+    expect(paid.map((row) => row.event_type).sort()).toEqual(['enrolment.granted', 'order.paid'])
+    expect(paid.find((row) => row.event_type === 'order.paid')?.payload).toMatchObject({
+      type: 'order.paid',
+      data: { courseId: course.id, orderId: sale.orderId, amountMinor: 4900, learnerId: sale.buyer.id },
+    })
+
+    received.length = 0
+    for (const row of paid) expect(await attemptWebhookDelivery(deps(), row.id)).toBe('delivered')
+    expect(received).toHaveLength(2)
+    for (const message of received) {
+      expect(message.headers['webhook-id']).toMatch(/^msg_/)
+      expect(verifies(secret, message)).toMatchObject({ data: { courseId: course.id } })
+      // A wrong secret does not verify.
+      expect(() => verifies('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', message)).toThrow()
+    }
+
+    const admin = await createUser(db(), { role: 'super_admin' })
+    await refundOrder(
+      db(),
+      { orderId: sale.orderId, reference: 'BANK-RF-1', actor: { id: admin.id, email: admin.email } },
+      null,
+    )
+    const after = await pendingDeliveries(endpointId)
+    const refundEvents = after.filter((row) => !row.delivered_at).map((row) => row.event_type)
+    expect(refundEvents.sort()).toEqual(['enrolment.revoked', 'order.refunded'])
+
+    const log = await caller.webhooks.deliveries({ endpointId })
+    expect(log.filter((row) => row.status === 'delivered')).toHaveLength(2)
+    expect(log.filter((row) => row.status === 'pending')).toHaveLength(2)
+  })
+
+  it('an endpoint not subscribed to an event gets none; a school without endpoints costs nothing', async () => {
+    const { owner, endpointId } = await enterpriseEndpoint(['question.asked'])
+    const created = await createCreatorCourse(db(), owner, { status: 'published' })
+    await sell(db(), [{ id: created.id, title: created.title, price_minor: 1000 }])
+    expect(await pendingDeliveries(endpointId)).toEqual([])
+  })
+
+  it('the relay puts only due deliveries of enabled endpoints on the queue, once', async () => {
+    const { caller, endpointId } = await enterpriseEndpoint()
+    const { deliveryId } = await caller.webhooks.sendTest({ endpointId })
+    const queued: string[] = []
+    const enqueue = async (id: string) => {
+      queued.push(id)
+      return `job-${id}`
+    }
+    await relayDueDeliveries(db(), enqueue)
+    await relayDueDeliveries(db(), enqueue)
+    expect(queued.filter((id) => id === deliveryId)).toHaveLength(1)
+  })
+})
+
+describe('retries', { timeout: 90_000 }, () => {
+  it('back off exponentially for 3 days, then the endpoint is disabled and its owner e-mailed', async () => {
+    const { owner, caller, endpointId } = await enterpriseEndpoint()
+    const { deliveryId } = await caller.webhooks.sendTest({ endpointId })
+    answer = 500
+    const waits: number[] = []
+    let result = await attemptWebhookDelivery(deps(), deliveryId)
+    while (result === 'retry') {
+      const [row] = (await pendingDeliveries(endpointId)).filter((r) => r.id === deliveryId)
+      if (!row?.next_attempt_at) throw new Error('no next attempt')
+      const wait = (row.next_attempt_at.getTime() - clock.nowMs()) / 1000
+      waits.push(Math.round(wait))
+      await clock.advanceClock(wait)
+      result = await attemptWebhookDelivery(deps(), deliveryId)
+    }
+    expect(result).toBe('gave_up')
+    expect(waits.slice(0, 6)).toEqual([15, 60, 240, 960, 3840, 15360])
+    expect(Math.max(...waits)).toBe(12 * 3600)
+    // The last attempt falls at the end of the 3 days.
+    expect(Math.abs(waits.reduce((sum, wait) => sum + wait, 0) - 3 * 24 * 3600)).toBeLessThan(5)
+    expect(retryDelaySeconds(1)).toBe(15)
+
+    const panel = await caller.webhooks.panel()
+    const endpoint = panel.endpoints.find((e) => e.id === endpointId)
+    expect(endpoint).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/3 days/) })
+    const mail = await latestMailTo(db(), owner.email, WEBHOOK_DISABLED_MAIL)
+    expect(mail?.text_body).toContain('/studio/webhooks')
+    const log = await caller.webhooks.deliveries({ endpointId })
+    expect(log[0]).toMatchObject({ status: 'failed', lastStatusCode: 500 })
+  })
+
+  it('a success in between starts the failure window again', async () => {
+    const { caller, endpointId } = await enterpriseEndpoint()
+    answer = 500
+    const first = await caller.webhooks.sendTest({ endpointId })
+    expect(await attemptWebhookDelivery(deps(), first.deliveryId)).toBe('retry')
+    await clock.advanceClock(2 * 24 * 3600)
+    answer = 200
+    const second = await caller.webhooks.sendTest({ endpointId })
+    expect(await attemptWebhookDelivery(deps(), second.deliveryId)).toBe('delivered')
+    answer = 500
+    await clock.advanceClock(1.5 * 24 * 3600)
+    const third = await caller.webhooks.sendTest({ endpointId })
+    expect(await attemptWebhookDelivery(deps(), third.deliveryId)).toBe('retry')
+    expect((await caller.webhooks.panel()).endpoints[0]?.enabled).toBe(true)
+  })
+})
+
+describe('replay and rotation', { timeout: 90_000 }, () => {
+  it('replay sends the same message (id and body) again as a new delivery', async () => {
+    const { caller, endpointId, secret } = await enterpriseEndpoint()
+    const { deliveryId } = await caller.webhooks.sendTest({ endpointId })
+    received.length = 0
+    expect(await attemptWebhookDelivery(deps(), deliveryId)).toBe('delivered')
+    expect(received).toHaveLength(1)
+    const replay = await caller.webhooks.replay({ deliveryId })
+    expect(replay.deliveryId).not.toBe(deliveryId)
+    expect(await attemptWebhookDelivery(deps(), replay.deliveryId)).toBe('delivered')
+    expect(received).toHaveLength(2)
+    expect(received[1]?.headers['webhook-id']).toBe(received[0]?.headers['webhook-id'])
+    expect(received[1]?.body).toBe(received[0]?.body)
+    expect(verifies(secret, received[1] as Received)).toMatchObject({ type: 'webhook.test' })
+    const log = await caller.webhooks.deliveries({ endpointId })
+    expect(log.map((row) => row.isReplay)).toEqual([true, false])
+  })
+
+  it('after a rotation both secrets verify for 24 hours, then only the new one', async () => {
+    const { caller, endpointId, secret: old } = await enterpriseEndpoint()
+    const { secret: rotated } = await caller.webhooks.rotateSecret({ endpointId })
+    expect(rotated).toMatch(/^whsec_/)
+    expect(rotated).not.toBe(old)
+    expect((await caller.webhooks.revealSecret({ endpointId })).secret).toBe(rotated)
+
+    received.length = 0
+    await attemptWebhookDelivery(deps(), (await caller.webhooks.sendTest({ endpointId })).deliveryId)
+    const during = received[0] as Received
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2)
+    expect(verifies(old, during)).toBeTruthy()
+    expect(verifies(rotated, during)).toBeTruthy()
+
+    await clock.advanceClock(24 * 3600 + 60)
+    await attemptWebhookDelivery(deps(), (await caller.webhooks.sendTest({ endpointId })).deliveryId)
+    const later = received[1] as Received
+    expect(verifies(rotated, later)).toBeTruthy()
+    expect(() => verifies(old, later)).toThrow()
+  })
+})
+
+describe('who may manage webhooks', { timeout: 90_000 }, () => {
+  it('only an Enterprise school owner; a member is refused; another school sees nothing', async () => {
+    const pro = await createCreator(db(), { plan: 'pro' })
+    const asPro = await callerAs(db(), pro)
+    expect(await failure(asPro.webhooks.create({ url: receiverUrl, eventTypes: ['order.paid'] } as never))).toMatch(
+      /^PRECONDITION_FAILED: Webhooks comes with the Enterprise plan/,
+    )
+    expect((await asPro.webhooks.panel()).included).toBe(false)
+
+    const { owner, endpointId } = await enterpriseEndpoint()
+    const school = await db()
+      .selectFrom('schools')
+      .select('id')
+      .where('owner_id', '=', owner.id)
+      .executeTakeFirstOrThrow()
+    const member = await createUser(db())
+    await db()
+      .insertInto('school_members')
+      .values({ school_id: school.id, user_id: member.id, role: 'finance' })
+      .execute()
+    const asMember = await callerAs(db(), member)
+    expect(await failure(asMember.webhooks.panel({ schoolId: school.id }))).toMatch(/^FORBIDDEN/)
+
+    const other = await createCreator(db(), { plan: 'enterprise' })
+    const asOther = await callerAs(db(), other)
+    expect(await failure(asOther.webhooks.sendTest({ endpointId }))).toMatch(/^NOT_FOUND/)
+    expect(await failure(asOther.webhooks.revealSecret({ endpointId }))).toMatch(/^NOT_FOUND/)
+    expect(await failure(asOther.webhooks.deliveries({ endpointId }))).toMatch(/^NOT_FOUND/)
+    expect(await failure(callerAs(db(), null).then((c) => c.webhooks.panel()))).toMatch(/^UNAUTHORIZED/)
+  })
+})
+
+describe('targets (SSRF)', { timeout: 90_000 }, () => {
+  it('production refuses http, loopback and private addresses, at creation and at send time', async () => {
+    expect(() => assertEndpointUrl('http://example.com/hook', false)).toThrow(/https/)
+    expect(() => assertEndpointUrl('http://127.0.0.1:9/hook', false)).toThrow(/https/)
+    expect(() => assertEndpointUrl('https://10.1.2.3/hook', false)).toThrow(/public/)
+    expect(() => assertEndpointUrl('https://localhost/hook', false)).toThrow(/public/)
+    expect(() => assertEndpointUrl('https://user:pw@example.com/hook', false)).toThrow(/passwords/)
+    expect(assertEndpointUrl('https://hooks.example.com/x', false).hostname).toBe('hooks.example.com')
+    // Outside production: http on loopback only.
+    expect(assertEndpointUrl('http://127.0.0.1:9/hook', true).port).toBe('9')
+    expect(() => assertEndpointUrl('http://example.com/hook', true)).toThrow(/https/)
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fd00::1',
+      '::ffff:10.0.0.1',
+    ])
+      expect(isPrivateAddress(address)).toBe(true)
+    expect(isPrivateAddress('93.184.216.34')).toBe(false)
+
+    received.length = 0
+    const request = { messageId: 'msg_x', timestamp: new Date(), signature: 'v1,x', body: '{}' }
+    expect(await postWebhook({ ...request, url: receiverUrl }, { allowPrivate: false })).toMatchObject({
+      ok: false,
+      error: 'Refused: the address is private',
+    })
+    // A name resolving to loopback is refused too (the connection goes only to a checked address).
+    expect(
+      await postWebhook({ ...request, url: receiverUrl.replace('127.0.0.1', 'localhost') }, { allowPrivate: false }),
+    ).toMatchObject({ ok: false, error: 'Refused: the address is private' })
+    expect(received).toHaveLength(0)
+  })
+
+  it('gives up on an endpoint that does not answer within the limit', async () => {
+    const silent = createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`
+    const outcome = await postWebhook(
+      { url, messageId: 'msg_y', timestamp: new Date(), signature: 'v1,x', body: '{}' },
+      { allowPrivate: true, timeoutMs: 200 },
+    )
+    expect(outcome).toMatchObject({ ok: false, status: null, error: 'No answer within 0.2 s' })
+    silent.closeAllConnections()
+    await new Promise((resolve) => silent.close(resolve))
+  })
+})
