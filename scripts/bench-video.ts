@@ -59,7 +59,8 @@ window.bench = async function (kind, src) {
   const video = document.getElementById('v')
   const start = performance.now()
   const frame = new Promise((resolve) => video.requestVideoFrameCallback(() => resolve(performance.now() - start)))
-  if (kind === 'hls' && !video.canPlayType('application/vnd.apple.mpegurl')) {
+  // As the lesson player does: hls.js wherever MSE exists, the browser's own HLS only without it.
+  if (kind === 'hls' && typeof MediaSource !== 'undefined') {
     const hls = new Hls({ capLevelToPlayerSize: true, enableWorker: false, startLevel: 0 })
     hls.loadSource(src)
     hls.attachMedia(video)

@@ -1,5 +1,5 @@
 // A stored video transcoded into HLS (decision 0064): renditions of 360p, 720p and 1080p (each only when the source is
-// at least that tall), 4-second segments as byte ranges of one fragmented MP4 per rendition, a master playlist and a
+// at least that tall), 2-second segments as byte ranges of one fragmented MP4 per rendition, a master playlist and a
 // poster JPEG, stored beside the original under `<original key without extension>-hls/`:
 //   master.m3u8 · 360p/index.m3u8 · 360p/stream.mp4 · 720p/… · poster.jpg
 // One ffmpeg run makes every rendition (the source is decoded once); its `-progress` output against ffprobe's
@@ -15,7 +15,7 @@ import type { FileStorage } from './storage.ts'
 
 export const HLS_HEIGHTS = [360, 720, 1080] as const
 const VIDEO_KBPS: Record<number, number> = { 360: 600, 720: 2500, 1080: 4500 }
-export const SEGMENT_SECONDS = 4
+export const SEGMENT_SECONDS = 2
 
 /** The files a rendition folder may hold, and the folder's own: what the serving route accepts, nothing else. */
 export const HLS_FILE = /^(?:master\.m3u8|poster\.jpg|(\d{3,4})p\/(?:index\.m3u8|stream\.mp4))$/
@@ -58,7 +58,8 @@ function ffmpegArgs(input: string, heights: number[], hasAudio: boolean): string
   })
   if (hasAudio) for (const _ of heights) args.push('-map', '0:a:0')
   args.push('-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-profile:v', 'main')
-  // A keyframe every 4 s exactly, so every segment starts with one (and renditions switch at the same instants).
+  // A keyframe every segment's length exactly (2 s: a small first segment is a quick first frame on a slow phone,
+  // `npm run bench:video`), so every segment starts with one (and renditions switch at the same instants).
   args.push('-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`)
   if (hasAudio) args.push('-c:a', 'aac', '-b:a', '96k', '-ac', '2')
   const streams = heights.map((height, i) => `v:${i}${hasAudio ? `,a:${i}` : ''},name:${height}p`)

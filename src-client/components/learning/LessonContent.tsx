@@ -90,16 +90,18 @@ function progressOf(lesson: OpenLesson, trackProgress: boolean) {
 type FileVideo = Extract<NonNullable<OpenLesson['content']['video']>, { type: 'file' }>
 
 /**
- * Plays the HLS renditions once they exist (decision 0064): natively where the browser plays HLS (Safari, iOS),
- * else through hls.js, loaded only now (its own chunk, never in the first page's JavaScript). The uploaded file
- * plays while the renditions are processing, and if hls.js cannot start.
+ * Plays the HLS renditions once they exist (decision 0064): through hls.js wherever Media Source Extensions exist,
+ * loaded only now (its own chunk, never in the first page's JavaScript); natively only where there is no MSE (iPhone
+ * Safari). Chromium's own HLS player fetches the renditions' single file from byte 0 rather than segment by segment,
+ * so its first frame waited for far more than the first segment (4.7 s against hls.js's, `npm run bench:video`).
+ * The uploaded file plays while the renditions are processing, and if hls.js cannot start.
  */
 function useHls(video: RefObject<HTMLVideoElement | null>, file: FileVideo) {
   const { src, hls } = file
   useEffect(() => {
     const element = video.current
     if (!element || !hls) return
-    if (element.canPlayType('application/vnd.apple.mpegurl')) {
+    if (typeof window.MediaSource === 'undefined' && element.canPlayType('application/vnd.apple.mpegurl')) {
       element.src = hls
       return
     }
