@@ -105,6 +105,7 @@ import { Route as StudioMessagesThreadIdRouteImport } from './routes/studio/mess
 import { Route as AuthAccountMessagesCourseIdRouteImport } from './routes/_auth/account_.messages_.$courseId'
 import { Route as AuthAccountServicesIdRouteImport } from './routes/_auth/account_.services.$id'
 import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/documents.$kind.$documentId'
+import { Route as AuthMemberSchoolIdApiRouteImport } from './routes/_auth/member.$schoolId_.api'
 import { Route as AdminStaffCourseReviewsIdRouteImport } from './routes/admin/_staff/course-reviews_.$id'
 import { Route as AdminStaffCreatorApplicationsIdRouteImport } from './routes/admin/_staff/creator-applications_.$id'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
@@ -598,6 +599,11 @@ const AuthDocumentsKindDocumentIdRoute =
     path: '/documents/$kind/$documentId',
     getParentRoute: () => AuthRoute,
   } as any)
+const AuthMemberSchoolIdApiRoute = AuthMemberSchoolIdApiRouteImport.update({
+  id: '/member/$schoolId_/api',
+  path: '/member/$schoolId/api',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AdminStaffCourseReviewsIdRoute =
   AdminStaffCourseReviewsIdRouteImport.update({
     id: '/course-reviews_/$id',
@@ -743,6 +749,7 @@ export interface FileRoutesByFullPath {
   '/account/messages/$courseId': typeof AuthAccountMessagesCourseIdRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/member/$schoolId/api': typeof AuthMemberSchoolIdApiRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/creator-applications/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
@@ -845,6 +852,7 @@ export interface FileRoutesByTo {
   '/account/messages/$courseId': typeof AuthAccountMessagesCourseIdRoute
   '/account/services/$id': typeof AuthAccountServicesIdRoute
   '/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/member/$schoolId/api': typeof AuthMemberSchoolIdApiRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/creator-applications/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
@@ -952,6 +960,7 @@ export interface FileRoutesById {
   '/_auth/account_/messages_/$courseId': typeof AuthAccountMessagesCourseIdRoute
   '/_auth/account_/services/$id': typeof AuthAccountServicesIdRoute
   '/_auth/documents/$kind/$documentId': typeof AuthDocumentsKindDocumentIdRoute
+  '/_auth/member/$schoolId_/api': typeof AuthMemberSchoolIdApiRoute
   '/admin/_staff/course-reviews_/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/_staff/creator-applications_/$id': typeof AdminStaffCreatorApplicationsIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
@@ -1059,6 +1068,7 @@ export interface FileRouteTypes {
     | '/account/messages/$courseId'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
+    | '/member/$schoolId/api'
     | '/admin/course-reviews/$id'
     | '/admin/creator-applications/$id'
     | '/admin/service-orders/$id'
@@ -1161,6 +1171,7 @@ export interface FileRouteTypes {
     | '/account/messages/$courseId'
     | '/account/services/$id'
     | '/documents/$kind/$documentId'
+    | '/member/$schoolId/api'
     | '/admin/course-reviews/$id'
     | '/admin/creator-applications/$id'
     | '/admin/service-orders/$id'
@@ -1267,6 +1278,7 @@ export interface FileRouteTypes {
     | '/_auth/account_/messages_/$courseId'
     | '/_auth/account_/services/$id'
     | '/_auth/documents/$kind/$documentId'
+    | '/_auth/member/$schoolId_/api'
     | '/admin/_staff/course-reviews_/$id'
     | '/admin/_staff/creator-applications_/$id'
     | '/admin/_staff/service-orders_/$id'
@@ -2000,6 +2012,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthDocumentsKindDocumentIdRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/member/$schoolId_/api': {
+      id: '/_auth/member/$schoolId_/api'
+      path: '/member/$schoolId/api'
+      fullPath: '/member/$schoolId/api'
+      preLoaderRoute: typeof AuthMemberSchoolIdApiRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/_staff/course-reviews_/$id': {
       id: '/admin/_staff/course-reviews_/$id'
       path: '/course-reviews/$id'
@@ -2141,6 +2160,7 @@ interface AuthRouteChildren {
   AuthAccountMessagesCourseIdRoute: typeof AuthAccountMessagesCourseIdRoute
   AuthAccountServicesIdRoute: typeof AuthAccountServicesIdRoute
   AuthDocumentsKindDocumentIdRoute: typeof AuthDocumentsKindDocumentIdRoute
+  AuthMemberSchoolIdApiRoute: typeof AuthMemberSchoolIdApiRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
@@ -2157,6 +2177,7 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountMessagesCourseIdRoute: AuthAccountMessagesCourseIdRoute,
   AuthAccountServicesIdRoute: AuthAccountServicesIdRoute,
   AuthDocumentsKindDocumentIdRoute: AuthDocumentsKindDocumentIdRoute,
+  AuthMemberSchoolIdApiRoute: AuthMemberSchoolIdApiRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)

@@ -7,6 +7,7 @@ import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { claimUnlockMail, type DueUnlock, sendUnlockMail, type UnlockClaim } from '../learning/drip-mails.ts'
+import { courseSiteUrls } from './school-domain.ts'
 
 const BATCH = 500
 
@@ -62,11 +63,14 @@ export async function sweepDripUnlocks(
   claim: UnlockClaim = claimUnlockMail,
 ): Promise<number> {
   let sent = 0
+  // Each course's mail links to its school's own domain when it has a verified one (decision 0063).
+  const siteUrlOf = courseSiteUrls(db, publicUrl)
   for (;;) {
     const due = await dueUnlocks(db, now)
     for (const row of due) {
       const unlock: DueUnlock = { ...row, unlockedAt: new Date(row.unlockedAt) }
-      if (await db.transaction().execute((trx) => sendUnlockMail(trx, unlock, publicUrl, claim))) sent++
+      const siteUrl = await siteUrlOf(unlock.courseId)
+      if (await db.transaction().execute((trx) => sendUnlockMail(trx, unlock, siteUrl, claim))) sent++
     }
     if (due.length < BATCH) return sent
   }

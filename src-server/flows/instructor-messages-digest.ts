@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import { mailDigest, memberThreadLink, studioThreadLink } from '../instructor-messages/mails.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { courseSiteUrls } from './school-domain.ts'
 
 const DAY_MS = 86_400_000
 
@@ -48,12 +49,19 @@ export async function sendMessageDigests(db: DB, publicUrl: string, now = clock.
   const byUser = new Map<string, DigestRow[]>()
   for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
   let sent = 0
+  // A learner's conversation links to the course's school's own domain when it has a verified one (decision 0063);
+  // the studio's stay on the platform's host, where the team signs in.
+  const siteUrlOf = courseSiteUrls(db, publicUrl)
   for (const [userId, list] of byUser) {
     const first = list[0] as DigestRow
-    const lines = list.map((row) => ({
-      text: `${row.n} unread in ${row.course_title}`,
-      link: row.as_member ? memberThreadLink(publicUrl, row.course_id) : studioThreadLink(publicUrl, row.thread_id),
-    }))
+    const lines = await Promise.all(
+      list.map(async (row) => ({
+        text: `${row.n} unread in ${row.course_title}`,
+        link: row.as_member
+          ? memberThreadLink(await siteUrlOf(row.course_id), row.course_id)
+          : studioThreadLink(publicUrl, row.thread_id),
+      })),
+    )
     const digest = { userId, email: first.email, firstName: first.first_name, day, lines }
     if (await db.transaction().execute((trx) => mailDigest(trx, digest))) sent++
   }

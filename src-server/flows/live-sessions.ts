@@ -42,6 +42,7 @@ import {
 } from '../live/sessions.ts'
 import { utcToLocalInput, zonedToUtc } from '../live/zoned-time.ts'
 import { isPremium } from '../subscriptions/premium.ts'
+import { courseSiteUrls } from './school-domain.ts'
 
 /** The signed-in person; `staff` is false for an admin who still needs the second factor STAFF_2FA requires. */
 export type LiveActor = { id: string; role: Role; staff: boolean }
@@ -343,7 +344,12 @@ export async function joinSession(
 export async function sendLiveReminders(db: DB, publicUrl: string, now = clock.now()) {
   return db.transaction().execute(async (trx) => {
     const due = await claimDueReminders(trx, now, REMINDER_MINUTES_BEFORE)
-    for (const row of due) await sendReminder(trx, row.session_id, row.user_id, publicUrl)
+    // A course's session links to its school's own domain when it has a verified one (decision 0063).
+    const siteUrlOf = courseSiteUrls(trx, publicUrl)
+    for (const row of due) {
+      const session = await findSession(trx, row.session_id)
+      await sendReminder(trx, row.session_id, row.user_id, await siteUrlOf(session?.course_id ?? null))
+    }
     return due.length
   })
 }

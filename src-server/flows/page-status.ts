@@ -121,6 +121,8 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/studio/webhooks',
     '/school-invite',
     '/member/$schoolId',
+    // A finance member's own API keys for the school (issue 36, decision 0060).
+    '/member/$schoolId/api',
     // A school's own domain and brand (issue 36, decision 0063).
     '/studio/domain',
     // A school's API keys (issue 36, decision 0060).

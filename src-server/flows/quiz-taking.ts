@@ -30,6 +30,7 @@ import {
 import { completeLessonRow } from '../learning/repository.ts'
 import { canOpenLesson, courseAccessSource, isCourseEditor } from './lesson-access.ts'
 import { afterLessonCompleted } from './save-progress.ts'
+import { courseSiteUrls } from './school-domain.ts'
 import { emitCourseEvent } from './webhook-events.ts'
 
 type QuizRef = z.output<typeof quizRefInput>
@@ -231,6 +232,8 @@ async function afterGrade(trx: DB, user: SessionLearner, ref: QuizRef, attemptId
 export async function closeExpiredQuizAttempts(db: DB, publicUrl: string): Promise<number> {
   const now = clock.now()
   const due = await expiredOpenAttempts(db, new Date(now.getTime() - QUIZ_LIMITS.graceSeconds * 1000))
+  // The completion mail's certificate link is on the course's school's own domain when it has a verified one.
+  const siteUrlOf = courseSiteUrls(db, publicUrl)
   let closed = 0
   for (const row of due) {
     const user = await db
@@ -248,12 +251,13 @@ export async function closeExpiredQuizAttempts(db: DB, publicUrl: string): Promi
     }
     const ref = { courseId: row.course_id, lessonId: row.lesson_id }
     const quiz = await findQuiz(db, ref.courseId, ref.lessonId)
+    const siteUrl = await siteUrlOf(ref.courseId)
     await db.transaction().execute(async (trx) => {
       await lockLearnerQuiz(trx, learner.id, ref.lessonId)
       const attempt = await findAttempt(trx, learner.id, ref.lessonId, row.id)
       if (!attempt || !(await closeExpired(trx, quiz, attempt, now))) return
       closed += 1
-      await afterGrade(trx, learner, ref, attempt.id, publicUrl)
+      await afterGrade(trx, learner, ref, attempt.id, siteUrl)
     })
   }
   return closed

@@ -1,17 +1,21 @@
 // Refunds across domains: orders/ gives the money back and revokes the lines' access; a refunded plan's
-// subscriptions end and creators give back their shares in the same transaction, handed to orders/ as its
-// RefundEffects.
+// subscriptions end, creators give back their shares and the buyer's mail takes a white-label school's brand, in the
+// same transaction, handed to orders/ as its RefundEffects.
 import type { Actor } from '../audit/repository.ts'
 import { reverseShares } from '../earnings/shares.ts'
 import type { DB } from '../kernel/db.ts'
 import { assignRefundLines as assignLines } from '../orders/refund-assignment.ts'
 import { decideRefundRequest as decideRequest, type RefundDecision } from '../orders/refund-requests.ts'
 import { type RefundEffects, type RefundGateway, refundOrder as refund, type StaffRefund } from '../orders/refunds.ts'
+import { listOrderLines } from '../orders/repository.ts'
 import { endPlansOfOrder } from '../subscriptions/state.ts'
+import { brandOfOrderLines } from './school-domain.ts'
 import { emitLinesGivenBack } from './webhook-events.ts'
 
 export const refundEffects: RefundEffects = {
   endPlansOfOrder,
+  // The refund mail of a white-label school's order comes under its name, as its receipt did (decision 0063).
+  brandOfOrder: async (trx, orderId) => brandOfOrderLines(trx, await listOrderLines(trx, orderId)),
   // Creators give back their shares, and the courses' schools hear of it (order.refunded, enrolment.revoked).
   async reverseCreatorShares(trx, orderItemIds, cause, source) {
     const reversed = await reverseShares(trx, orderItemIds, cause, source)

@@ -176,7 +176,46 @@ export async function siteUrlForHost(db: DB, publicUrl: string, host: string | u
   const main = new URL(publicUrl)
   if (!hostname || hostname === main.hostname.toLowerCase()) return publicUrl
   const school = await schoolForHost(db, hostname)
-  return school ? `${main.protocol}//${hostname}${main.port ? `:${main.port}` : ''}` : publicUrl
+  return school ? originOn(publicUrl, hostname) : publicUrl
+}
+
+/** The hostname with PUBLIC_URL's scheme and port (what a school's domain is served with behind the same proxy). */
+function originOn(publicUrl: string, hostname: string): string {
+  const main = new URL(publicUrl)
+  return `${main.protocol}//${hostname}${main.port ? `:${main.port}` : ''}`
+}
+
+/**
+ * The origin a school's links use when no request names a host (mails the job queue sends later): the school's
+ * verified domain, with PUBLIC_URL's scheme and port, else PUBLIC_URL. The same hostnames host routing serves
+ * (verified ones), so a link never names a domain the school has not proved.
+ */
+export async function siteUrlForSchool(db: DB, publicUrl: string, schoolId: string): Promise<string> {
+  const domain = await domainOfSchool(db, schoolId)
+  return domain?.verifiedAt ? originOn(publicUrl, domain.hostname) : publicUrl
+}
+
+/** The origin of a course's links (its school's verified domain, else PUBLIC_URL); null: not a course's, PUBLIC_URL. */
+export async function siteUrlForCourse(db: DB, publicUrl: string, courseId: string | null): Promise<string> {
+  const school = courseId ? await schoolOfCourse(db, courseId) : null
+  return school ? siteUrlForSchool(db, publicUrl, school.id) : publicUrl
+}
+
+/**
+ * siteUrlForCourse remembered for one run of a job (a sweep mails many learners of the same courses): each course's
+ * school and domain is looked up once per run, and a domain verified or removed meanwhile is seen by the next run.
+ */
+export function courseSiteUrls(db: DB, publicUrl: string): (courseId: string | null) => Promise<string> {
+  const known = new Map<string, Promise<string>>()
+  return (courseId) => {
+    if (!courseId) return Promise.resolve(publicUrl)
+    let origin = known.get(courseId)
+    if (!origin) {
+      origin = siteUrlForCourse(db, publicUrl, courseId)
+      known.set(courseId, origin)
+    }
+    return origin
+  }
 }
 
 /** The brand the header and footer show: the slug's school on /s/{slug}, else the request host's school. */

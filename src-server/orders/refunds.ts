@@ -57,6 +57,11 @@ export interface RefundGateway {
 /** What other owners do when order lines are given back, in the same transaction (flows/refunds.ts wires them). */
 export interface RefundEffects {
   endPlansOfOrder(trx: DB, orderId: string, at: Date): Promise<void>
+  /**
+   * The brand the buyer's refund e-mail comes under: a white-label school's when every line of the order is one of
+   * its courses (as the receipt), else null (the platform's). orders/ cannot ask a school's brand itself.
+   */
+  brandOfOrder(trx: DB, orderId: string): Promise<{ displayName: string } | null>
   /** Takes back the creators' shares of the lines (exactly what their sale credited). */
   reverseCreatorShares(
     trx: DB,
@@ -305,7 +310,8 @@ export async function applyRefund(
     at: now,
   })
   if (!dispute) {
-    await sendRefundMail(trx, order, { amountMinor: refund.amount, lines: refund.lines, creditNoteNumber })
+    const brand = await effects.brandOfOrder(trx, order.id)
+    await sendRefundMail(trx, order, { amountMinor: refund.amount, lines: refund.lines, creditNoteNumber }, brand)
   }
   return {
     refundId: row.id,

@@ -230,6 +230,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'studio/webhooks.tsx', url: '/studio/webhooks', as: 'creator' },
   { file: '_auth/school-invite.tsx', url: '/school-invite?token=not-a-real-token', as: 'customer' },
   { file: '_auth/member.$schoolId.tsx', url: '/member/00000000-0000-4000-8000-000000000000', as: 'customer' },
+  { file: '_auth/member.$schoolId_.api.tsx', url: '/member/00000000-0000-4000-8000-000000000000/api', as: 'customer' },
   { file: 's.$slug.tsx', url: (seeded) => `/s/${seeded.schoolSlug}`, as: 'creator' },
   { file: 'admin/_staff/course-reviews.tsx', url: '/admin/course-reviews', as: 'staff' },
   {

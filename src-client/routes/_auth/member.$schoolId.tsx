@@ -1,5 +1,5 @@
 // /member/{schoolId}: what a school's team member (decision 0057) works on, by role — finance: the school's balances
-// and monthly statements; instructor and support: where their work is. The server checks the role on every call
+// and monthly statements, and a link to their own API keys (/member/{schoolId}/api); instructor and support: where their work is. The server checks the role on every call
 // (creators/school-access.ts); a school the person does not belong to says so.
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
@@ -55,7 +55,20 @@ function MemberPage() {
           .
         </PageIntro>
         {membership.role === 'finance' ? (
-          <SchoolEarnings schoolId={schoolId} />
+          <>
+            <SchoolEarnings schoolId={schoolId} />
+            <section className={card} aria-labelledby="api-heading">
+              <h2 id="api-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+                API keys
+              </h2>
+              <p>
+                Your own keys read the school’s orders and earnings from your accounting systems.{' '}
+                <Link to="/member/$schoolId/api" params={{ schoolId }} className={css({ textDecoration: 'underline' })}>
+                  Manage your API keys
+                </Link>
+              </p>
+            </section>
+          </>
         ) : (
           <section className={card} aria-labelledby="courses-heading">
             <h2 id="courses-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>

@@ -7,6 +7,7 @@ import { TRPCError } from '@trpc/server'
 import dns2 from 'dns2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { certificateView } from '../../../src-server/flows/certificates.ts'
+import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { certificatePdf } from '../../../src-server/learning/certificate-pdf.ts'
 import { deliverOutboxMail } from '../../../src-server/mail/delivery.ts'
@@ -320,5 +321,37 @@ describe('white-label order mails', () => {
       .execute()
     const lapsed = await sell(db(), [{ ...courses[1]!, price_minor: 4900 }])
     expect((await rendered(lapsed.buyer.email, 'order_paid')).fromName).toBeNull()
+  })
+
+  it('a refund of one white-label school’s courses is sent and signed under its name, with no SkillForge', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const asOwner = await callerAs(db(), owner)
+    await asOwner.schools.saveSettings({ name: 'Refund Academy', slug: 'refund-academy' })
+    await asOwner.domains.saveBrand({ displayName: 'Refund Academy', brandColor: '#336655' })
+    const course = await createCreatorCourse(db(), owner, { status: 'published', title: 'Clay Basics' })
+    const staff = await createUser(db(), { role: 'admin' })
+    const actor = { id: staff.id, email: staff.email }
+    const sale = await sell(db(), [{ ...course, price_minor: 4900 }])
+    await refundOrder(db(), { orderId: sale.orderId, reference: 'BANK-REF', actor }, null)
+    const refund = await rendered(sale.buyer.email, 'order_refunded')
+    expect(refund.fromName).toBe('Refund Academy')
+    expect(refund.text).toContain('From: "Refund Academy" <no-reply@mail.example>')
+    expect(refund.text).toContain(`order ${sale.reference}`)
+    expect(refund.text).toContain('- Clay Basics')
+    expect(refund.text).toMatch(/business days\.\n\nRefund Academy/)
+    expect(refund.text).not.toMatch(/skillforge/i)
+
+    // With another school's course in the order, the refund mail is the platform's: MAIL_FROM as it is.
+    const other = await createCreator(db(), { plan: 'pro' })
+    const othersCourse = await createCreatorCourse(db(), other, { status: 'published' })
+    const mixed = await sell(db(), [
+      { ...course, price_minor: 4900 },
+      { ...othersCourse, price_minor: 4900 },
+    ])
+    await refundOrder(db(), { orderId: mixed.orderId, reference: 'BANK-REF-2', actor }, null)
+    const platform = await rendered(mixed.buyer.email, 'order_refunded')
+    expect(platform.fromName).toBeNull()
+    expect(platform.text).toContain('From: SkillForge <no-reply@mail.example>')
+    expect(platform.text).not.toContain('Refund Academy')
   })
 })

@@ -1,0 +1,237 @@
+// A school's API keys (decision 0060), shared by the owner's /studio/api and a finance member's
+// /member/{schoolId}/api: create one (name, the scopes the caller's role allows, expiry; its secret shown once with
+// Copy), list the keys the caller may see (the owner every key of the school, a member only their own: name, prefix,
+// scopes, last used, expiry, state) and revoke them. The server checks the role, the key's holder and the owner's plan
+// on every call (flows/school-api-keys.ts); this panel shows its answers.
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { FormAlert, SelectField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
+import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
+import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { useCopy } from '#client/components/ui/use-copy.ts'
+import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { API_KEY_EXPIRY_DAYS, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '#shared/api-scopes.ts'
+import { createApiKeyInput } from '#shared/schemas/api-keys.ts'
+import { css } from '#styled-system/css'
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
+const when = (value: Date | string | null, none: string) => (value ? `${dateFormat.format(new Date(value))} UTC` : none)
+
+/** The keys' panels under the page's own heading; `schoolId`: a member's school (absent: the owner's own). */
+export function ApiKeysPanel({ schoolId }: { schoolId?: string }) {
+  const trpc = useTRPC()
+  const { data } = useSuspenseQuery(trpc.apiKeys.list.queryOptions(schoolId ? { schoolId } : undefined))
+  const [created, setCreated] = useState<{ name: string; key: string } | null>(null)
+  if (!data.available) {
+    return (
+      <FormAlert kind="success">
+        {data.message}{' '}
+        {data.role === 'owner' ? <Link to="/pricing">Compare plans</Link> : 'The school’s owner chooses its plan.'}
+      </FormAlert>
+    )
+  }
+  return (
+    <>
+      {created ? <NewKey name={created.name} secret={created.key} onDone={() => setCreated(null)} /> : null}
+      <CreateKeyForm schoolId={schoolId} allowedScopes={data.allowedScopes} onCreated={setCreated} />
+      <KeyList schoolId={schoolId} keys={data.keys} />
+    </>
+  )
+}
+
+function NewKey({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
+  const { copied, copy } = useCopy()
+  return (
+    <section aria-labelledby="new-key-heading" className={card}>
+      <h2 id="new-key-heading" className={heading}>
+        Your new key “{name}”
+      </h2>
+      <p>Copy it now: it is shown only once. We keep only a fingerprint of it.</p>
+      <code
+        data-testid="new-api-key"
+        className={css({ p: '3', bg: 'canvas', borderRadius: 'md', overflowWrap: 'anywhere', fontSize: 'sm' })}
+      >
+        {secret}
+      </code>
+      <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+        <button type="button" className={button({ variant: 'outline' })} onClick={() => void copy(secret)}>
+          {copied ? 'Copied' : 'Copy key'}
+        </button>
+        <button type="button" className={button()} onClick={onDone}>
+          I have copied it
+        </button>
+      </div>
+    </section>
+  )
+}
+
+function CreateKeyForm({
+  schoolId,
+  allowedScopes,
+  onCreated,
+}: {
+  schoolId?: string
+  allowedScopes: readonly string[]
+  onCreated: (key: { name: string; key: string }) => void
+}) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [errors, setErrors] = useState<{ name?: string; scopes?: string; expiresInDays?: string }>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const formRef = useFocusFirstInvalid(errors)
+  const create = useMutation(trpc.apiKeys.create.mutationOptions())
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const formElement = event.currentTarget
+    const form = new FormData(formElement)
+    setFormError(null)
+    const expiry = String(form.get('expiry') ?? '')
+    const parsed = createApiKeyInput.safeParse({
+      ...(schoolId ? { schoolId } : {}),
+      name: form.get('name'),
+      scopes: form.getAll('scopes'),
+      expiresInDays: expiry === 'never' ? null : Number(expiry),
+    })
+    if (!parsed.success) {
+      const shown: typeof errors = {}
+      for (const issue of parsed.error.issues) shown[issue.path[0] as keyof typeof errors] ??= issue.message
+      setErrors(shown)
+      return
+    }
+    setErrors({})
+    try {
+      const made = await create.mutateAsync(parsed.data)
+      await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() })
+      formElement.reset()
+      onCreated({ name: made.name, key: made.key })
+    } catch (error) {
+      setFormError(errorMessage(error))
+    }
+  }
+  return (
+    <form
+      ref={formRef}
+      {...SCRIPT_ONLY_FORM}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="create-key-heading"
+      className={card}
+    >
+      <h2 id="create-key-heading" className={heading}>
+        Create a key
+      </h2>
+      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <TextField
+        label="Key name"
+        name="name"
+        required
+        maxLength={80}
+        hint="Say where it is used."
+        error={errors.name}
+      />
+      <fieldset aria-describedby={errors.scopes ? 'scopes-error' : undefined} aria-invalid={Boolean(errors.scopes)}>
+        <legend className={css({ fontWeight: 'medium', fontSize: 'sm', mb: '2' })}>Scopes</legend>
+        <div className={css({ display: 'grid', gap: '2', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' } })}>
+          {API_SCOPES.filter((scope) => allowedScopes.includes(scope)).map((scope: ApiScope) => (
+            <label key={scope} className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
+              <input
+                type="checkbox"
+                name="scopes"
+                value={scope}
+                defaultChecked={scope.endsWith(':read')}
+                className={css({ w: '4', h: '4', accentColor: 'accent' })}
+              />
+              {API_SCOPE_LABELS[scope]}
+            </label>
+          ))}
+        </div>
+        {errors.scopes ? (
+          <p id="scopes-error" className={css({ color: 'danger', fontSize: 'sm', mt: '1' })}>
+            {errors.scopes}
+          </p>
+        ) : null}
+      </fieldset>
+      <SelectField label="Expires" name="expiry" defaultValue="90" error={errors.expiresInDays}>
+        {API_KEY_EXPIRY_DAYS.map((days) => (
+          <option key={String(days)} value={days === null ? 'never' : String(days)}>
+            {days === null ? 'Never' : `In ${days} days`}
+          </option>
+        ))}
+      </SelectField>
+      <button type="submit" className={button({})} disabled={create.isPending}>
+        {create.isPending ? <Spinner label="Creating" /> : null}
+        {create.isPending ? 'Creating…' : 'Create key'}
+      </button>
+    </form>
+  )
+}
+
+type KeyRow = {
+  id: string
+  name: string
+  prefix: string
+  scopes: string[]
+  expiresAt: Date | string | null
+  lastUsedAt: Date | string | null
+  state: 'active' | 'revoked' | 'expired'
+}
+
+const STATE_LABELS: Record<KeyRow['state'], string> = { active: 'Active', revoked: 'Revoked', expired: 'Expired' }
+
+function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const revoke = useMutation(
+    trpc.apiKeys.revoke.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() })
+        notify('success', 'Key revoked')
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
+  return (
+    <section aria-labelledby="keys-heading" className={card}>
+      <h2 id="keys-heading" className={heading}>
+        Your keys
+      </h2>
+      {keys.length === 0 ? (
+        <EmptyState title="No keys yet">
+          <p>Create one above.</p>
+        </EmptyState>
+      ) : (
+        <ul aria-label="API keys" className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+          {keys.map((key) => (
+            <li
+              key={key.id}
+              className={css({ borderTopWidth: '1px', borderColor: 'line', pt: '3', overflowWrap: 'anywhere' })}
+            >
+              <p>
+                <strong>{key.name}</strong> · <code>{key.prefix}…</code> · {STATE_LABELS[key.state]}
+              </p>
+              <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                {key.scopes.join(', ')} · last used {when(key.lastUsedAt, 'never')} · expires{' '}
+                {when(key.expiresAt, 'never')}
+              </p>
+              {key.state === 'active' ? (
+                <button
+                  type="button"
+                  className={button({ variant: 'outline', size: 'sm' })}
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate({ keyId: key.id, ...(schoolId ? { schoolId } : {}) })}
+                >
+                  Revoke {key.name}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
