@@ -7,6 +7,7 @@ import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { rollupFeedbackDay } from './feedback.ts'
+import { insertInChunks } from './insert-chunks.ts'
 import { refreshCourseStats } from './progress.ts'
 import { salesRows } from './sales.ts'
 
@@ -39,33 +40,28 @@ export async function rollupSalesDay(db: DB, day: string): Promise<number> {
     await sql`select pg_advisory_xact_lock(hashtext(${`analytics:${day}`}))`.execute(trx)
     const rows = await salesRows(trx, day, day, { kind: 'shop' })
     await trx.deleteFrom('analytics_sales_daily').where('day', '=', day).execute()
-    if (rows.length > 0) {
-      for (let index = 0; index < rows.length; index += 1000) {
-        await trx
-          .insertInto('analytics_sales_daily')
-          .values(
-            rows.slice(index, index + 1000).map((row) => ({
-              course_id: row.courseId,
-              day: row.day,
-              currency: row.currency,
-              gross_minor: row.grossMinor,
-              discount_minor: row.discountMinor,
-              refund_minor: row.refundMinor,
-              platform_fee_minor: row.platformFeeMinor,
-              net_minor: row.netMinor,
-              units: row.units,
-              units_direct: row.unitsDirect,
-              units_coupon: row.unitsCoupon,
-              units_bundle: row.unitsBundle,
-              units_gift: row.unitsGift,
-              units_search: row.unitsSearch,
-              units_catalogue: row.unitsCatalogue,
-              refunds: row.refunds,
-            })),
-          )
-          .execute()
-      }
-    }
+    await insertInChunks(
+      trx,
+      'analytics_sales_daily',
+      rows.map((row) => ({
+        course_id: row.courseId,
+        day: row.day,
+        currency: row.currency,
+        gross_minor: row.grossMinor,
+        discount_minor: row.discountMinor,
+        refund_minor: row.refundMinor,
+        platform_fee_minor: row.platformFeeMinor,
+        net_minor: row.netMinor,
+        units: row.units,
+        units_direct: row.unitsDirect,
+        units_coupon: row.unitsCoupon,
+        units_bundle: row.unitsBundle,
+        units_gift: row.unitsGift,
+        units_search: row.unitsSearch,
+        units_catalogue: row.unitsCatalogue,
+        refunds: row.refunds,
+      })),
+    )
     // The day's ratings and refunds by reason, in the same transaction: a rerun replaces them whole too.
     await rollupFeedbackDay(trx, day)
     return rows.length
