@@ -1115,6 +1115,9 @@ export interface CourseEventCountsTable {
   course_id: string
   day: ColumnType<string, string, string>
   views: Generated<number>
+  /** Of views: from a catalogue search result, from browsing the catalogue (the rest direct). */
+  views_search: Generated<number>
+  views_catalogue: Generated<number>
   cart_adds: Generated<number>
 }
 

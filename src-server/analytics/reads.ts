@@ -209,7 +209,10 @@ export async function salesReport(db: DB, scope: Scope, range: Range) {
   }
 }
 
-/** Course-page views and add-to-cart per period (counters), with purchases (units sold) beside them. */
+/**
+ * Course-page views and add-to-cart per period (counters), with purchases (units sold) beside them, and the views by
+ * the way the visitor came (a search result, browsing the catalogue, else direct) per period and over the range.
+ */
 export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPeriod: Map<string, number>) {
   await flushCourseEvents(db)
   const previous = previousRange(range.from, range.to)
@@ -218,6 +221,8 @@ export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPe
     .select([
       sql<string>`day::text`.as('day'),
       sql<string>`sum(views)`.as('views'),
+      sql<string>`sum(views_search)`.as('views_search'),
+      sql<string>`sum(views_catalogue)`.as('views_catalogue'),
       sql<string>`sum(cart_adds)`.as('cart_adds'),
     ])
     .where('day', '>=', previous.from)
@@ -227,6 +232,7 @@ export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPe
     .execute()
   const periods = periodsOf(range.from, range.to, range.granularity)
   const points = new Map(periods.map((period) => [period, { period, views: 0, cartAdds: 0, purchases: 0 }]))
+  const byChannel = new Map(periods.map((period) => [period, { period, direct: 0, search: 0, catalogue: 0 }]))
   const previousTotals = { views: 0, cartAdds: 0 }
   for (const row of rows) {
     if (row.day < range.from) {
@@ -234,10 +240,15 @@ export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPe
       previousTotals.cartAdds += Number(row.cart_adds)
       continue
     }
-    const point = points.get(periodOf(row.day, range.granularity))
-    if (!point) continue
+    const period = periodOf(row.day, range.granularity)
+    const point = points.get(period)
+    const channels = byChannel.get(period)
+    if (!point || !channels) continue
     point.views += Number(row.views)
     point.cartAdds += Number(row.cart_adds)
+    channels.search += Number(row.views_search)
+    channels.catalogue += Number(row.views_catalogue)
+    channels.direct += Number(row.views) - Number(row.views_search) - Number(row.views_catalogue)
   }
   for (const [period, units] of unitsByPeriod) {
     const point = points.get(period)
@@ -252,7 +263,16 @@ export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPe
     }),
     { views: 0, cartAdds: 0, purchases: 0 },
   )
-  return { points: list, totals, previous: previousTotals }
+  const channelPoints = [...byChannel.values()]
+  const channels = channelPoints.reduce(
+    (sum, point) => ({
+      direct: sum.direct + point.direct,
+      search: sum.search + point.search,
+      catalogue: sum.catalogue + point.catalogue,
+    }),
+    { direct: 0, search: 0, catalogue: 0 },
+  )
+  return { points: list, totals, previous: previousTotals, views: { points: channelPoints, totals: channels } }
 }
 
 /** Learners per course by how far they got (the job's snapshot), the courses with most learners first. */

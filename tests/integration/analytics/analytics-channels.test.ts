@@ -2,10 +2,14 @@
 // cart line keeps it, the order line copies it, and the daily rollup counts it (a rerun writes the same rows); a
 // coupon, bundle or gift still counts first, and any other marker is a direct sale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { flushCourseEvents } from '../../../src-server/analytics/counters.ts'
 import { runAnalyticsRollup } from '../../../src-server/analytics/rollup.ts'
 import { analyticsCsv } from '../../../src-server/flows/analytics-csv.ts'
 import { createFromCart } from '../../../src-server/flows/cart-order.ts'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
+import * as clock from '../../../src-server/kernel/clock.ts'
+import { createCaller } from '../../../src-server/routers/_app.ts'
+import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { createUser } from '../../support/factories.ts'
@@ -135,5 +139,64 @@ describe('sales by channel: catalogue vs search', () => {
       { kind: 'course', channel: 'catalogue' },
       { kind: 'plan', channel: null },
     ])
+  })
+
+  it('counts course-page views by channel; the page, its CSV and a rollup rerun agree', async () => {
+    const creator = await createCreator(db(), { plan: 'pro' })
+    const course = await createCreatorCourse(db(), creator, { status: 'published', lessons: 1 })
+    const other = await createCreatorCourse(db(), creator, { status: 'published', lessons: 1 })
+    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36'
+    const visit = (courseId: string, from?: string, headers: Record<string, string> = { 'user-agent': browser }) =>
+      createCaller({
+        ...createContextInner({ db: db(), user: null, session: null }),
+        req: { headers } as never,
+      }).analytics.courseViewed({ courseId, ...(from ? { from: from as 'search' } : {}) })
+    await visit(course.id, 'search')
+    await visit(course.id, 'search')
+    await visit(course.id, 'catalogue')
+    await visit(course.id)
+    // An unknown marker is a direct view, not refused; a bot's view counts nowhere.
+    expect(await visit(other.id, 'newsletter')).toEqual({ counted: true })
+    expect(await visit(course.id, 'search', { 'user-agent': 'Googlebot/2.1' })).toEqual({ counted: false })
+    await flushCourseEvents(db())
+
+    const counted = () =>
+      db()
+        .selectFrom('course_event_counts')
+        .select(['course_id', 'views', 'views_search', 'views_catalogue', 'cart_adds'])
+        .where('course_id', 'in', [course.id, other.id])
+        .orderBy('course_id')
+        .execute()
+    expect((await counted()).find((row) => row.course_id === course.id)).toEqual({
+      course_id: course.id,
+      views: 4,
+      views_search: 2,
+      views_catalogue: 1,
+      cart_adds: 0,
+    })
+
+    const today = clock.now().toISOString().slice(0, 10)
+    const range = { from: today, to: today, granularity: 'day' as const }
+    const caller = await shopCaller(db(), creator)
+    const live = await caller.analytics.creator(range)
+    expect(live.funnel?.views.totals).toEqual({ direct: 2, search: 2, catalogue: 1 })
+    expect(live.funnel?.views.points).toEqual([{ period: today, direct: 2, search: 2, catalogue: 1 }])
+    expect(live.funnel?.totals.views).toBe(5)
+    // Staff see the same views in the shop-wide report (with other tests' courses: at least these).
+    const staff = await shopCaller(db(), await createUser(db(), { role: 'viewer' }))
+    const shop = await staff.analytics.shop(range)
+    expect(shop.funnel?.views.totals.search).toBeGreaterThanOrEqual(2)
+
+    // The views are the counters' per-day rows: the rollup (run twice) neither moves nor doubles them.
+    const before = await counted()
+    await runAnalyticsRollup(db(), new Date(clock.now().getTime() + 86_400_000))
+    await runAnalyticsRollup(db(), new Date(clock.now().getTime() + 86_400_000))
+    expect(await counted()).toEqual(before)
+    const rolled = await caller.analytics.creator(range)
+    expect(rolled.funnel?.views).toEqual(live.funnel?.views)
+
+    expect(analyticsCsv(rolled)).toContain(
+      `"Course page views by channel","Direct","Search","Catalogue"\r\n"${today}","2","2","1"`,
+    )
   })
 })
