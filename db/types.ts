@@ -1144,6 +1144,18 @@ export interface AnalyticsSalesDailyTable {
   refunds: Generated<number>
 }
 
+/** The shop's sales per UTC day and currency (the sum of analytics_sales_daily's rows of the day), rolled by the job. */
+export type AnalyticsShopSalesDailyTable = Omit<AnalyticsSalesDailyTable, 'course_id'>
+
+/** The shop's course-page views and add-to-cart per UTC day (the counters' day summed), rolled by the job. */
+export interface AnalyticsShopViewsDailyTable {
+  day: ColumnType<string, string, string>
+  views: BigSum
+  views_search: BigSum
+  views_catalogue: BigSum
+  cart_adds: BigSum
+}
+
 /** Learners of a course by how far they got (cumulative), refreshed by the analytics job. */
 export interface AnalyticsCourseProgressTable {
   course_id: string
@@ -1746,6 +1758,8 @@ export interface Database {
   earning_shares: EarningSharesTable
   course_event_counts: CourseEventCountsTable
   analytics_sales_daily: AnalyticsSalesDailyTable
+  analytics_shop_sales_daily: AnalyticsShopSalesDailyTable
+  analytics_shop_views_daily: AnalyticsShopViewsDailyTable
   analytics_course_progress: AnalyticsCourseProgressTable
   analytics_lesson_stats: AnalyticsLessonStatsTable
   analytics_rollup_state: AnalyticsRollupStateTable

@@ -113,8 +113,13 @@ async function rangeSales(db: DB, scope: Scope, from: string, to: string, course
       .where('day', '>=', from)
       .where('day', '<=', rolledTo)
       .where(scopeFilter(sql.ref('course_id'), scope) as never)
+    // The shop's days from its daily totals (one row per day and currency), not from every course's rows.
+    const perDay =
+      scope.kind === 'shop'
+        ? db.selectFrom('analytics_shop_sales_daily').where('day', '>=', from).where('day', '<=', rolledTo)
+        : base
     const [days, perCourse] = await Promise.all([
-      base
+      perDay
         .select([sql<string>`day::text`.as('day'), 'currency', ...SUMS])
         .groupBy(['day', 'currency'])
         .execute(),
@@ -216,20 +221,40 @@ export async function salesReport(db: DB, scope: Scope, range: Range) {
 export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPeriod: Map<string, number>) {
   await flushCourseEvents(db)
   const previous = previousRange(range.from, range.to)
-  const rows = await db
-    .selectFrom('course_event_counts')
-    .select([
-      sql<string>`day::text`.as('day'),
-      sql<string>`sum(views)`.as('views'),
-      sql<string>`sum(views_search)`.as('views_search'),
-      sql<string>`sum(views_catalogue)`.as('views_catalogue'),
-      sql<string>`sum(cart_adds)`.as('cart_adds'),
-    ])
-    .where('day', '>=', previous.from)
-    .where('day', '<=', range.to)
-    .where(scopeFilter(sql.ref('course_id'), scope) as never)
-    .groupBy('day')
-    .execute()
+  // The shop's rolled days from its daily totals; the days after the watermark (and a creator's courses) from the
+  // counters.
+  const watermark = scope.kind === 'shop' ? await readState(db, SALES_WATERMARK) : null
+  const rolledTo = watermark && watermark < range.to ? watermark : range.to
+  const countsFrom = watermark && watermark >= previous.from ? addDays(watermark, 1) : previous.from
+  const columns = [
+    sql<string>`day::text`.as('day'),
+    sql<string>`sum(views)`.as('views'),
+    sql<string>`sum(views_search)`.as('views_search'),
+    sql<string>`sum(views_catalogue)`.as('views_catalogue'),
+    sql<string>`sum(cart_adds)`.as('cart_adds'),
+  ]
+  const [rolled, counted] = await Promise.all([
+    watermark && previous.from <= rolledTo
+      ? db
+          .selectFrom('analytics_shop_views_daily')
+          .select(columns)
+          .where('day', '>=', previous.from)
+          .where('day', '<=', rolledTo)
+          .groupBy('day')
+          .execute()
+      : [],
+    countsFrom <= range.to
+      ? db
+          .selectFrom('course_event_counts')
+          .select(columns)
+          .where('day', '>=', countsFrom)
+          .where('day', '<=', range.to)
+          .where(scopeFilter(sql.ref('course_id'), scope) as never)
+          .groupBy('day')
+          .execute()
+      : [],
+  ])
+  const rows = [...rolled, ...counted]
   const periods = periodsOf(range.from, range.to, range.granularity)
   const points = new Map(periods.map((period) => [period, { period, views: 0, cartAdds: 0, purchases: 0 }]))
   const byChannel = new Map(periods.map((period) => [period, { period, direct: 0, search: 0, catalogue: 0 }]))

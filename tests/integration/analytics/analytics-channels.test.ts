@@ -28,6 +28,9 @@ afterAll(() => database.close())
 const rolledRows = () =>
   db().selectFrom('analytics_sales_daily').selectAll().orderBy('day').orderBy('course_id').orderBy('currency').execute()
 
+const shopRows = () =>
+  db().selectFrom('analytics_shop_sales_daily').selectAll().orderBy('day').orderBy('currency').execute()
+
 /** A buyer adds the courses with the markers given, checks out by bank transfer, and staff mark it paid on DAY. */
 async function buy(adds: { courseId: string; from?: string }[]) {
   const buyer = await createUser(db())
@@ -96,10 +99,20 @@ describe('sales by channel: catalogue vs search', () => {
     const range = { from: DAY, to: DAY, granularity: 'day' as const }
     const expected = { direct: 2, search: 1, catalogue: 1, coupon: 1, bundle: 0, gift: 0 }
 
-    // Read live (nothing rolled up yet), then from the rollup: the same channels.
+    // Read live (nothing rolled up yet), then from the rollup: the same channels, for the creator and shop-wide
+    // (staff read the shop's daily totals).
     const live = await caller.analytics.creator(range)
     expect(live.channels).toEqual(expected)
+    const staff = await shopCaller(db(), await createUser(db(), { role: 'viewer' }))
+    const shopLive = await staff.analytics.shop(range)
+    expect(shopLive.channels).toEqual(expected)
     await runAnalyticsRollup(db(), NOW)
+    const shopRolled = await staff.analytics.shop(range)
+    expect(shopRolled.channels).toEqual(expected)
+    expect(shopRolled.revenue).toEqual(shopLive.revenue)
+    expect(await shopRows()).toEqual([
+      expect.objectContaining({ day: expect.anything(), currency: 'USD', units: 5, units_search: 1, units_direct: 2 }),
+    ])
     const rolledRow = (await rolledRows()).find((row) => row.course_id === searched)
     expect(rolledRow).toMatchObject({ units: 1, units_search: 1, units_catalogue: 0, units_direct: 0 })
     const rolled = await caller.analytics.creator(range)
@@ -107,11 +120,14 @@ describe('sales by channel: catalogue vs search', () => {
 
     // A rerun (from scratch, then incrementally) writes the same rows.
     const before = await rolledRows()
+    const shopBefore = await shopRows()
     await db().deleteFrom('analytics_rollup_state').execute()
     await runAnalyticsRollup(db(), NOW)
     expect(await rolledRows()).toEqual(before)
+    expect(await shopRows()).toEqual(shopBefore)
     await runAnalyticsRollup(db(), NOW)
     expect(await rolledRows()).toEqual(before)
+    expect(await shopRows()).toEqual(shopBefore)
 
     // The CSV lists the same units by channel.
     expect(analyticsCsv(rolled)).toContain(
@@ -187,13 +203,22 @@ describe('sales by channel: catalogue vs search', () => {
     const shop = await staff.analytics.shop(range)
     expect(shop.funnel?.views.totals.search).toBeGreaterThanOrEqual(2)
 
-    // The views are the counters' per-day rows: the rollup (run twice) neither moves nor doubles them.
+    // The rollup (run twice) leaves the counters as they are and writes the shop's day once: staff then read the
+    // rolled day, and see what they saw live.
     const before = await counted()
+    const shopDay = () =>
+      db().selectFrom('analytics_shop_views_daily').selectAll().where('day', '=', today).executeTakeFirstOrThrow()
     await runAnalyticsRollup(db(), new Date(clock.now().getTime() + 86_400_000))
+    const rolledDay = await shopDay()
     await runAnalyticsRollup(db(), new Date(clock.now().getTime() + 86_400_000))
     expect(await counted()).toEqual(before)
+    expect(await shopDay()).toEqual(rolledDay)
+    expect(Number(rolledDay.views_search)).toBe(shop.funnel?.views.totals.search)
+    expect((await staff.analytics.shop(range)).funnel?.views).toEqual(shop.funnel?.views)
     const rolled = await caller.analytics.creator(range)
     expect(rolled.funnel?.views).toEqual(live.funnel?.views)
+    // The other tests roll their own days from scratch.
+    await db().deleteFrom('analytics_rollup_state').execute()
 
     expect(analyticsCsv(rolled)).toContain(
       `"Course page views by channel","Direct","Search","Catalogue"\r\n"${today}","2","2","1"`,
