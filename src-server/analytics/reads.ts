@@ -114,15 +114,19 @@ async function rangeSales(db: DB, scope: Scope, from: string, to: string, course
       .where('day', '<=', rolledTo)
       .where(scopeFilter(sql.ref('course_id'), scope) as never)
     // The shop's days from its daily totals (one row per day and currency), not from every course's rows.
-    const perDay =
-      scope.kind === 'shop'
-        ? db.selectFrom('analytics_shop_sales_daily').where('day', '>=', from).where('day', '<=', rolledTo)
-        : base
     const [days, perCourse] = await Promise.all([
-      perDay
-        .select([sql<string>`day::text`.as('day'), 'currency', ...SUMS])
-        .groupBy(['day', 'currency'])
-        .execute(),
+      scope.kind === 'shop'
+        ? db
+            .selectFrom('analytics_shop_sales_daily')
+            .where('day', '>=', from)
+            .where('day', '<=', rolledTo)
+            .select([sql<string>`day::text`.as('day'), 'currency', ...SUMS])
+            .groupBy(['day', 'currency'])
+            .execute()
+        : base
+            .select([sql<string>`day::text`.as('day'), 'currency', ...SUMS])
+            .groupBy(['day', 'currency'])
+            .execute(),
       // The best sellers first (course and currency by units, a narrow aggregate), then their sums: summing every
       // column of every course of a year spilled to disk and took a second at 100k courses.
       courses
