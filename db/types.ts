@@ -1115,6 +1115,9 @@ export interface CourseEventCountsTable {
   course_id: string
   day: ColumnType<string, string, string>
   views: Generated<number>
+  /** Of views: from a catalogue search result, from browsing the catalogue (the rest direct). */
+  views_search: Generated<number>
+  views_catalogue: Generated<number>
   cart_adds: Generated<number>
 }
 
@@ -1139,6 +1142,18 @@ export interface AnalyticsSalesDailyTable {
   units_search: Generated<number>
   units_catalogue: Generated<number>
   refunds: Generated<number>
+}
+
+/** The shop's sales per UTC day and currency (the sum of analytics_sales_daily's rows of the day), rolled by the job. */
+export type AnalyticsShopSalesDailyTable = Omit<AnalyticsSalesDailyTable, 'course_id'>
+
+/** The shop's course-page views and add-to-cart per UTC day (the counters' day summed), rolled by the job. */
+export interface AnalyticsShopViewsDailyTable {
+  day: ColumnType<string, string, string>
+  views: BigSum
+  views_search: BigSum
+  views_catalogue: BigSum
+  cart_adds: BigSum
 }
 
 /** Learners of a course by how far they got (cumulative), refreshed by the analytics job. */
@@ -1743,6 +1758,8 @@ export interface Database {
   earning_shares: EarningSharesTable
   course_event_counts: CourseEventCountsTable
   analytics_sales_daily: AnalyticsSalesDailyTable
+  analytics_shop_sales_daily: AnalyticsShopSalesDailyTable
+  analytics_shop_views_daily: AnalyticsShopViewsDailyTable
   analytics_course_progress: AnalyticsCourseProgressTable
   analytics_lesson_stats: AnalyticsLessonStatsTable
   analytics_rollup_state: AnalyticsRollupStateTable

@@ -1,11 +1,14 @@
-// `npm run db:generate -- --courses 1000000 [--database-url postgres://…]`: migrates and seeds the database (the
-// configured one: DATABASE_URL, else PGlite under DATA_DIR), then adds a large generated catalogue for benchmarks
-// (db/seed/generate.ts). A second run replaces the generated rows. PostgreSQL is the target for 1M; PGlite is
-// fine up to ~100k.
+// `npm run db:generate -- --courses 1000000 [--days 365 --orders-per-day 2000 --viewed-per-day 20000]
+// [--database-url postgres://…]`: migrates and seeds the database (the configured one: DATABASE_URL, else PGlite under
+// DATA_DIR), then adds a large generated catalogue for benchmarks (db/seed/generate.ts) and, with --days, an analytics
+// history over it: orders, refunds, course-page views by channel and a creator of 200 of the courses
+// (db/seed/generate-history.ts). A second run replaces the generated rows; --courses 0 keeps the catalogue and only
+// (re)generates the history. PostgreSQL is the target for 1M; PGlite is fine up to ~100k.
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { generateCatalogue } from '../db/seed/generate.ts'
+import { generateHistory } from '../db/seed/generate-history.ts'
 import { seedDatabase } from '../db/seed/index.ts'
 import { openDatabase } from '../src-server/kernel/db.ts'
 import { readEnv } from '../src-server/kernel/env.ts'
@@ -13,12 +16,21 @@ import { readEnv } from '../src-server/kernel/env.ts'
 const { values } = parseArgs({
   options: {
     courses: { type: 'string', default: '100000' },
+    days: { type: 'string', default: '0' },
+    'orders-per-day': { type: 'string', default: '2000' },
+    'viewed-per-day': { type: 'string', default: '20000' },
     'database-url': { type: 'string' },
   },
 })
 const count = Number(values.courses)
-if (!Number.isInteger(count) || count < 1) {
-  console.error('usage: npm run db:generate -- --courses N [--database-url postgres://…]')
+const days = Number(values.days)
+const ordersPerDay = Number(values['orders-per-day'])
+const viewedPerDay = Number(values['viewed-per-day'])
+const counts = [count, days, ordersPerDay, viewedPerDay]
+if (!counts.every((n) => Number.isInteger(n) && n >= 0) || (count === 0 && days === 0)) {
+  console.error(
+    'usage: npm run db:generate -- --courses N [--days D --orders-per-day K --viewed-per-day V] [--database-url postgres://…]',
+  )
   process.exit(2)
 }
 
@@ -29,13 +41,29 @@ try {
   await seedDatabase(handle.db)
   const started = performance.now()
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1)
-  await generateCatalogue(handle.db, {
-    courses: count,
-    onProgress: (done) => console.log(`  ${done.toLocaleString('en-US')} courses (${seconds()} s)`),
-  })
-  await sql`vacuum analyze courses`.execute(handle.db)
-  await sql`vacuum analyze instructors`.execute(handle.db)
-  console.log(`${handle.kind}: generated ${count.toLocaleString('en-US')} courses in ${seconds()} s`)
+  if (count > 0) {
+    await generateCatalogue(handle.db, {
+      courses: count,
+      onProgress: (done) => console.log(`  ${done.toLocaleString('en-US')} courses (${seconds()} s)`),
+    })
+    await sql`vacuum analyze courses`.execute(handle.db)
+    await sql`vacuum analyze instructors`.execute(handle.db)
+    console.log(`${handle.kind}: generated ${count.toLocaleString('en-US')} courses in ${seconds()} s`)
+  }
+  if (days > 0) {
+    await generateHistory(handle.db, {
+      days,
+      ordersPerDay,
+      viewedCoursesPerDay: viewedPerDay,
+      onProgress: (message) => console.log(`  ${message} (${seconds()} s)`),
+    })
+    for (const table of ['orders', 'order_items', 'course_event_counts', 'course_instructors']) {
+      await sql.raw(`vacuum analyze ${table}`).execute(handle.db)
+    }
+    console.log(
+      `${handle.kind}: generated ${days} days of history (${(days * ordersPerDay).toLocaleString('en-US')} orders) in ${seconds()} s`,
+    )
+  }
 } finally {
   await handle.close()
 }

@@ -64,6 +64,8 @@ import * as m020300 from './2026_12_02_0300_staff_lesson_uploads.ts'
 import * as m020400 from './2026_12_02_0400_course_prices_by_currency.ts'
 import * as m020500 from './2026_12_02_0500_sales_channels.ts'
 import * as m020600 from './2026_12_02_0600_application_video_uploads.ts'
+import * as m030200 from './2026_12_03_0200_course_view_channels.ts'
+import * as m030300 from './2026_12_03_0300_analytics_shop_daily.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -130,4 +132,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_0400_course_prices_by_currency': m020400,
   '2026_12_02_0500_sales_channels': m020500,
   '2026_12_02_0600_application_video_uploads': m020600,
+  '2026_12_03_0200_course_view_channels': m030200,
+  '2026_12_03_0300_analytics_shop_daily': m030300,
 }

@@ -5,6 +5,7 @@
 // (feedback-reads.ts).
 import { sql } from 'kysely'
 import type { DB } from '../kernel/db.ts'
+import { insertInChunks } from './insert-chunks.ts'
 import { type Scope, scopeFilter } from './sales.ts'
 
 /** A reason longer than this is cut (a free-text request); the table groups by the text. */
@@ -87,29 +88,21 @@ export async function rollupFeedbackDay(trx: DB, day: string): Promise<void> {
   ])
   await trx.deleteFrom('analytics_ratings_daily').where('day', '=', day).execute()
   await trx.deleteFrom('analytics_refund_reasons_daily').where('day', '=', day).execute()
-  for (let index = 0; index < ratings.length; index += 1000) {
-    await trx
-      .insertInto('analytics_ratings_daily')
-      .values(
-        ratings
-          .slice(index, index + 1000)
-          .map((row) => ({ course_id: row.courseId, day: row.day, reviews: row.reviews, stars: row.stars })),
-      )
-      .execute()
-  }
-  for (let index = 0; index < reasons.length; index += 1000) {
-    await trx
-      .insertInto('analytics_refund_reasons_daily')
-      .values(
-        reasons.slice(index, index + 1000).map((row) => ({
-          course_id: row.courseId,
-          day: row.day,
-          currency: row.currency,
-          reason: row.reason,
-          refunds: row.refunds,
-          refund_minor: row.refundMinor,
-        })),
-      )
-      .execute()
-  }
+  await insertInChunks(
+    trx,
+    'analytics_ratings_daily',
+    ratings.map((row) => ({ course_id: row.courseId, day: row.day, reviews: row.reviews, stars: row.stars })),
+  )
+  await insertInChunks(
+    trx,
+    'analytics_refund_reasons_daily',
+    reasons.map((row) => ({
+      course_id: row.courseId,
+      day: row.day,
+      currency: row.currency,
+      reason: row.reason,
+      refunds: row.refunds,
+      refund_minor: row.refundMinor,
+    })),
+  )
 }

@@ -5,6 +5,7 @@
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { insertInChunks } from './insert-chunks.ts'
 
 export const STOP_BUCKET_SECONDS = 10
 
@@ -63,12 +64,11 @@ export async function refreshCourseStats(db: DB, courseIds: readonly string[]): 
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('analytics_course_progress').where('course_id', 'in', ids).execute()
     await trx.deleteFrom('analytics_lesson_stats').where('course_id', 'in', ids).execute()
-    if (progress.rows.length > 0) {
-      await trx
-        .insertInto('analytics_course_progress')
-        .values(progress.rows.map((row) => ({ ...row, refreshed_at: now })))
-        .execute()
-    }
+    await insertInChunks(
+      trx,
+      'analytics_course_progress',
+      progress.rows.map((row) => ({ ...row, refreshed_at: now })),
+    )
     const values = [...lessonRows.values()].map((row) => ({
       course_id: row.course_id,
       lesson_id: row.lesson_id,
@@ -78,11 +78,6 @@ export async function refreshCourseStats(db: DB, courseIds: readonly string[]): 
       quiz_takers: quizRows.get(row.lesson_id)?.takers ?? 0,
       quiz_passers: quizRows.get(row.lesson_id)?.passers ?? 0,
     }))
-    for (let index = 0; index < values.length; index += 1000) {
-      await trx
-        .insertInto('analytics_lesson_stats')
-        .values(values.slice(index, index + 1000))
-        .execute()
-    }
+    await insertInChunks(trx, 'analytics_lesson_stats', values)
   })
 }

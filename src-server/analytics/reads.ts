@@ -113,18 +113,39 @@ async function rangeSales(db: DB, scope: Scope, from: string, to: string, course
       .where('day', '>=', from)
       .where('day', '<=', rolledTo)
       .where(scopeFilter(sql.ref('course_id'), scope) as never)
+    // The shop's days from its daily totals (one row per day and currency), not from every course's rows.
     const [days, perCourse] = await Promise.all([
-      base
-        .select([sql<string>`day::text`.as('day'), 'currency', ...SUMS])
-        .groupBy(['day', 'currency'])
-        .execute(),
+      scope.kind === 'shop'
+        ? db
+            .selectFrom('analytics_shop_sales_daily')
+            .where('day', '>=', from)
+            .where('day', '<=', rolledTo)
+            .select([sql<string>`day::text`.as('day'), 'currency', ...SUMS])
+            .groupBy(['day', 'currency'])
+            .execute()
+        : base
+            .select([sql<string>`day::text`.as('day'), 'currency', ...SUMS])
+            .groupBy(['day', 'currency'])
+            .execute(),
+      // The best sellers first (course and currency by units, a narrow aggregate), then their sums: summing every
+      // column of every course of a year spilled to disk and took a second at 100k courses.
       courses
-        ? base
-            .select(['course_id', 'currency', ...SUMS])
-            .groupBy(['course_id', 'currency'])
-            .orderBy(sql`sum(units)`, 'desc')
-            .orderBy('course_id')
-            .limit(TOP_COURSES * 4)
+        ? db
+            .selectFrom('analytics_sales_daily as s')
+            .innerJoin(
+              base
+                .select(['course_id', 'currency'])
+                .groupBy(['course_id', 'currency'])
+                .orderBy(sql`sum(units)`, 'desc')
+                .orderBy('course_id')
+                .limit(TOP_COURSES * 4)
+                .as('top'),
+              (join) => join.onRef('top.course_id', '=', 's.course_id').onRef('top.currency', '=', 's.currency'),
+            )
+            .where('s.day', '>=', from)
+            .where('s.day', '<=', rolledTo)
+            .select(['s.course_id', 's.currency', ...SUMS])
+            .groupBy(['s.course_id', 's.currency'])
             .execute()
         : [],
     ])
@@ -209,24 +230,50 @@ export async function salesReport(db: DB, scope: Scope, range: Range) {
   }
 }
 
-/** Course-page views and add-to-cart per period (counters), with purchases (units sold) beside them. */
+/**
+ * Course-page views and add-to-cart per period (counters), with purchases (units sold) beside them, and the views by
+ * the way the visitor came (a search result, browsing the catalogue, else direct) per period and over the range.
+ */
 export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPeriod: Map<string, number>) {
   await flushCourseEvents(db)
   const previous = previousRange(range.from, range.to)
-  const rows = await db
-    .selectFrom('course_event_counts')
-    .select([
-      sql<string>`day::text`.as('day'),
-      sql<string>`sum(views)`.as('views'),
-      sql<string>`sum(cart_adds)`.as('cart_adds'),
-    ])
-    .where('day', '>=', previous.from)
-    .where('day', '<=', range.to)
-    .where(scopeFilter(sql.ref('course_id'), scope) as never)
-    .groupBy('day')
-    .execute()
+  // The shop's rolled days from its daily totals; the days after the watermark (and a creator's courses) from the
+  // counters.
+  const watermark = scope.kind === 'shop' ? await readState(db, SALES_WATERMARK) : null
+  const rolledTo = watermark && watermark < range.to ? watermark : range.to
+  const countsFrom = watermark && watermark >= previous.from ? addDays(watermark, 1) : previous.from
+  const columns = [
+    sql<string>`day::text`.as('day'),
+    sql<string>`sum(views)`.as('views'),
+    sql<string>`sum(views_search)`.as('views_search'),
+    sql<string>`sum(views_catalogue)`.as('views_catalogue'),
+    sql<string>`sum(cart_adds)`.as('cart_adds'),
+  ]
+  const [rolled, counted] = await Promise.all([
+    watermark && previous.from <= rolledTo
+      ? db
+          .selectFrom('analytics_shop_views_daily')
+          .select(columns)
+          .where('day', '>=', previous.from)
+          .where('day', '<=', rolledTo)
+          .groupBy('day')
+          .execute()
+      : [],
+    countsFrom <= range.to
+      ? db
+          .selectFrom('course_event_counts')
+          .select(columns)
+          .where('day', '>=', countsFrom)
+          .where('day', '<=', range.to)
+          .where(scopeFilter(sql.ref('course_id'), scope) as never)
+          .groupBy('day')
+          .execute()
+      : [],
+  ])
+  const rows = [...rolled, ...counted]
   const periods = periodsOf(range.from, range.to, range.granularity)
   const points = new Map(periods.map((period) => [period, { period, views: 0, cartAdds: 0, purchases: 0 }]))
+  const byChannel = new Map(periods.map((period) => [period, { period, direct: 0, search: 0, catalogue: 0 }]))
   const previousTotals = { views: 0, cartAdds: 0 }
   for (const row of rows) {
     if (row.day < range.from) {
@@ -234,10 +281,15 @@ export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPe
       previousTotals.cartAdds += Number(row.cart_adds)
       continue
     }
-    const point = points.get(periodOf(row.day, range.granularity))
-    if (!point) continue
+    const period = periodOf(row.day, range.granularity)
+    const point = points.get(period)
+    const channels = byChannel.get(period)
+    if (!point || !channels) continue
     point.views += Number(row.views)
     point.cartAdds += Number(row.cart_adds)
+    channels.search += Number(row.views_search)
+    channels.catalogue += Number(row.views_catalogue)
+    channels.direct += Number(row.views) - Number(row.views_search) - Number(row.views_catalogue)
   }
   for (const [period, units] of unitsByPeriod) {
     const point = points.get(period)
@@ -252,7 +304,16 @@ export async function funnelReport(db: DB, scope: Scope, range: Range, unitsByPe
     }),
     { views: 0, cartAdds: 0, purchases: 0 },
   )
-  return { points: list, totals, previous: previousTotals }
+  const channelPoints = [...byChannel.values()]
+  const channels = channelPoints.reduce(
+    (sum, point) => ({
+      direct: sum.direct + point.direct,
+      search: sum.search + point.search,
+      catalogue: sum.catalogue + point.catalogue,
+    }),
+    { direct: 0, search: 0, catalogue: 0 },
+  )
+  return { points: list, totals, previous: previousTotals, views: { points: channelPoints, totals: channels } }
 }
 
 /** Learners per course by how far they got (the job's snapshot), the courses with most learners first. */

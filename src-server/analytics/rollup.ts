@@ -1,4 +1,5 @@
-// The analytics job (jobs 'analytics.rollup'): rolls up each finished UTC day's sales into analytics_sales_daily and
+// The analytics job (jobs 'analytics.rollup'): rolls up each finished UTC day's sales into analytics_sales_daily (and
+// the shop's totals of the day, sales and course-page views, into analytics_shop_sales_daily and _views_daily) and
 // refreshes the progress, lesson and quiz snapshots of the courses whose learners moved. Idempotent: a day is
 // replaced whole in one transaction, so a rerun writes the same rows; the last two rolled days are rolled again
 // each run so a line committed just after midnight still lands on its own day. Days after the watermark are read
@@ -7,6 +8,7 @@ import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { rollupFeedbackDay } from './feedback.ts'
+import { insertInChunks } from './insert-chunks.ts'
 import { refreshCourseStats } from './progress.ts'
 import { salesRows } from './sales.ts'
 
@@ -39,47 +41,80 @@ export async function rollupSalesDay(db: DB, day: string): Promise<number> {
     await sql`select pg_advisory_xact_lock(hashtext(${`analytics:${day}`}))`.execute(trx)
     const rows = await salesRows(trx, day, day, { kind: 'shop' })
     await trx.deleteFrom('analytics_sales_daily').where('day', '=', day).execute()
-    if (rows.length > 0) {
-      for (let index = 0; index < rows.length; index += 1000) {
-        await trx
-          .insertInto('analytics_sales_daily')
-          .values(
-            rows.slice(index, index + 1000).map((row) => ({
-              course_id: row.courseId,
-              day: row.day,
-              currency: row.currency,
-              gross_minor: row.grossMinor,
-              discount_minor: row.discountMinor,
-              refund_minor: row.refundMinor,
-              platform_fee_minor: row.platformFeeMinor,
-              net_minor: row.netMinor,
-              units: row.units,
-              units_direct: row.unitsDirect,
-              units_coupon: row.unitsCoupon,
-              units_bundle: row.unitsBundle,
-              units_gift: row.unitsGift,
-              units_search: row.unitsSearch,
-              units_catalogue: row.unitsCatalogue,
-              refunds: row.refunds,
-            })),
-          )
-          .execute()
-      }
-    }
+    await insertInChunks(
+      trx,
+      'analytics_sales_daily',
+      rows.map((row) => ({
+        course_id: row.courseId,
+        day: row.day,
+        currency: row.currency,
+        gross_minor: row.grossMinor,
+        discount_minor: row.discountMinor,
+        refund_minor: row.refundMinor,
+        platform_fee_minor: row.platformFeeMinor,
+        net_minor: row.netMinor,
+        units: row.units,
+        units_direct: row.unitsDirect,
+        units_coupon: row.unitsCoupon,
+        units_bundle: row.unitsBundle,
+        units_gift: row.unitsGift,
+        units_search: row.unitsSearch,
+        units_catalogue: row.unitsCatalogue,
+        refunds: row.refunds,
+      })),
+    )
+    await rollupShopDay(trx, day)
     // The day's ratings and refunds by reason, in the same transaction: a rerun replaces them whole too.
     await rollupFeedbackDay(trx, day)
     return rows.length
   })
 }
 
-/** The first day anything was sold, or null. */
+/**
+ * The shop's totals of the day, which the staff page reads instead of every course's rows: sales per currency (the
+ * day's course rows just written, summed) and course-page views (the counters of the day, summed).
+ */
+async function rollupShopDay(trx: DB, day: string): Promise<void> {
+  await trx.deleteFrom('analytics_shop_sales_daily').where('day', '=', day).execute()
+  await trx.deleteFrom('analytics_shop_views_daily').where('day', '=', day).execute()
+  await sql`insert into analytics_shop_sales_daily (day, currency, ${sql.raw(SUMMED.join(', '))})
+    select day, currency, ${sql.raw(SUMMED.map((column) => `sum(${column})`).join(', '))}
+    from analytics_sales_daily where day = ${day} group by day, currency`.execute(trx)
+  await sql`insert into analytics_shop_views_daily (day, views, views_search, views_catalogue, cart_adds)
+    select day, sum(views), sum(views_search), sum(views_catalogue), sum(cart_adds)
+    from course_event_counts where day = ${day} group by day`.execute(trx)
+}
+
+const SUMMED = [
+  'gross_minor',
+  'discount_minor',
+  'refund_minor',
+  'platform_fee_minor',
+  'net_minor',
+  'units',
+  'units_direct',
+  'units_coupon',
+  'units_bundle',
+  'units_gift',
+  'units_search',
+  'units_catalogue',
+  'refunds',
+]
+
+/** The first day anything was sold or a course page viewed, or null. */
 async function firstSalesDay(db: DB): Promise<string | null> {
-  const row = await db
-    .selectFrom('orders')
-    .select((eb) => eb.fn.min('paid_at').as('first'))
-    .where('paid_at', 'is not', null)
-    .executeTakeFirst()
-  return row?.first ? dayOf(new Date(row.first as unknown as string)) : null
+  const [sold, viewed] = await Promise.all([
+    db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.min('paid_at').as('first'))
+      .where('paid_at', 'is not', null)
+      .executeTakeFirst(),
+    db.selectFrom('course_event_counts').select(sql<string | null>`min(day)::text`.as('first')).executeTakeFirst(),
+  ])
+  const days = [sold?.first ? dayOf(new Date(sold.first as unknown as string)) : null, viewed?.first ?? null].filter(
+    (day): day is string => day !== null,
+  )
+  return days.length > 0 ? days.sort()[0]! : null
 }
 
 export interface RollupRun {

@@ -36,6 +36,9 @@ export function analyticsCsv(report: AnalyticsReport, staff?: StaffPanels): stri
   if (report.funnel) {
     rows.push([], ['Course page', 'Views', 'Added to cart', 'Bought'])
     for (const point of report.funnel.points) rows.push([point.period, point.views, point.cartAdds, point.purchases])
+    rows.push([], ['Course page views by channel', 'Direct', 'Search', 'Catalogue'])
+    for (const point of report.funnel.views.points)
+      rows.push([point.period, point.direct, point.search, point.catalogue])
   }
   if (report.ratings) {
     rows.push([], ['Ratings', 'Reviews', 'Average stars'])

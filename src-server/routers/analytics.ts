@@ -26,7 +26,7 @@ export const analyticsRouter = router({
   /** One course-page view; answers at once (the count is written in a batch). */
   courseViewed: publicProcedure.input(courseViewedSchema).mutation(({ ctx, input }) => {
     const counted = isCountableVisitor(ctx.req?.headers ?? {})
-    if (counted) countCourseEvent(ctx.db, input.courseId, 'views')
+    if (counted) countCourseEvent(ctx.db, input.courseId, 'views', input.from)
     return { counted }
   }),
 })

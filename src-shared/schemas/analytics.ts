@@ -1,6 +1,7 @@
 // The analytics pages' inputs: a range of UTC days (at most a year and a day) grouped by day, week or month.
 import { z } from 'zod'
 import { ANALYTICS_GRANULARITIES, ANALYTICS_MAX_DAYS, DAY_PATTERN, dayMs } from '../analytics-range.ts'
+import { COURSE_CHANNELS } from '../cart.ts'
 
 export { ANALYTICS_MAX_DAYS, type AnalyticsGranularity, lastThirtyDays } from '../analytics-range.ts'
 
@@ -18,4 +19,8 @@ export const analyticsRangeSchema = z
   })
 export type AnalyticsRange = z.infer<typeof analyticsRangeSchema>
 
-export const courseViewedSchema = z.object({ courseId: z.string().trim().min(1).max(120) })
+/** A course-page view and how the visitor got there (an unknown marker counts as direct, not refused). */
+export const courseViewedSchema = z.object({
+  courseId: z.string().trim().min(1).max(120),
+  from: z.enum(COURSE_CHANNELS).optional().catch(undefined),
+})

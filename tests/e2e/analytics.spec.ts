@@ -75,6 +75,18 @@ test("a creator's numbers after sales, a refund and progress equal the expected 
   // The hourly job's refresh of the course's learner snapshot.
   await refreshCourseStats(db, [course.id])
 
+  // A visitor (a browser, not a headless one's agent) reaches the course page from a search result: a view counted
+  // under search.
+  const visitor = await browser.newContext({
+    baseURL,
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36',
+  })
+  const visit = await visitor.newPage()
+  const beacon = visit.waitForResponse((response) => response.url().includes('analytics.courseViewed'))
+  await visit.goto(`/courses/${course.id}?from=search`)
+  expect((await beacon).ok()).toBe(true)
+  await visitor.close()
+
   const today = new Date().toISOString().slice(0, 10)
   const range = `from=${today}&to=${today}&granularity=day`
   await signInAs(page, baseURL as string, db, creator)
@@ -89,6 +101,10 @@ test("a creator's numbers after sales, a refund and progress equal the expected 
   ])
   const units = page.getByRole('region', { name: 'Units sold in USD: table' })
   await expect(units.getByRole('row').nth(1)).toHaveText([today, '3', '1'].join(''))
+  // Views by channel, beside units by channel: the one view came from search.
+  const views = page.getByRole('region', { name: 'Views by channel: table' })
+  await expect(views.getByRole('row')).toHaveText([['Period', 'Direct', 'Search', 'Catalogue'].join(''), `${today}010`])
+  await expect(page.getByTestId('views-channels-totals')).toHaveText('0 direct, 1 from search, 0 from the catalogue')
   const totals = page.getByTestId('totals-USD')
   await expect(totals).toContainText('Net (USD)$93.10')
   await expect(page.getByTestId('courses-table').getByRole('row', { name: title })).toHaveText(

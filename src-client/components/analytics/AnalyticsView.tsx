@@ -3,7 +3,6 @@
 // course page's funnel, ratings over time, refunds by reason, courses and learners. Amounts are shown per currency, never summed across currencies.
 import type { ReactNode } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { ScrollRegion, stickyFirstColumn } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
@@ -12,6 +11,7 @@ import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { AnalyticsChart, tableStyle } from './AnalyticsChart.tsx'
 import { colorAt } from './AnalyticsChartDrawing.tsx'
+import { AnalyticsSection } from './AnalyticsSection.tsx'
 
 export type AnalyticsReport = RouterOutputs['analytics']['shop'] | RouterOutputs['analytics']['creator']
 export interface RangeValue {
@@ -93,10 +93,7 @@ export function AnalyticsView({
         </a>
       </p>
 
-      <section aria-labelledby="revenue-heading" className={card}>
-        <h2 id="revenue-heading" className={heading}>
-          Revenue
-        </h2>
+      <AnalyticsSection id="revenue" title="Revenue">
         {report.revenue.length === 0 ? (
           <EmptyState title="No sales in this period">Sales and refunds will show here per currency.</EmptyState>
         ) : (
@@ -160,17 +157,14 @@ export function AnalyticsView({
             )
           })
         )}
-      </section>
+      </AnalyticsSection>
 
       {report.channels ? (
-        <section aria-labelledby="channels-heading" className={card}>
-          <h2 id="channels-heading" className={heading}>
-            Units by channel
-          </h2>
-          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-            A gift, a bundle or a coupon counts first; else the way the buyer reached the course page: a catalogue
-            search result, browsing the catalogue, or direct (anything else).
-          </p>
+        <AnalyticsSection
+          id="channels"
+          title="Units by channel"
+          note="A gift, a bundle or a coupon counts first; else the way the buyer reached the course page: a catalogue search result, browsing the catalogue, or direct (anything else)."
+        >
           <ScrollRegion label="Units by channel, table">
             <table className={tableStyle}>
               <thead>
@@ -195,19 +189,43 @@ export function AnalyticsView({
               </tbody>
             </table>
           </ScrollRegion>
-        </section>
+        </AnalyticsSection>
       ) : null}
 
       {report.funnel ? (
-        <section aria-labelledby="funnel-heading" className={card}>
-          <h2 id="funnel-heading" className={heading}>
-            Course page conversion
-          </h2>
-          <p className={css({ fontSize: 'sm' })} data-testid="funnel-totals">
-            {report.funnel.totals.views} views → {report.funnel.totals.cartAdds} added to cart →{' '}
-            {report.funnel.totals.purchases} bought ({change(report.funnel.totals.views, report.funnel.previous.views)}{' '}
-            in views)
-          </p>
+        <AnalyticsSection
+          id="views-channels"
+          title="Course page views by channel"
+          note="How visitors reached the course page: a catalogue search result, browsing the catalogue, or direct (anything else)."
+          summary={`${report.funnel.views.totals.direct} direct, ${report.funnel.views.totals.search} from search, ${report.funnel.views.totals.catalogue} from the catalogue`}
+          summaryTestId="views-channels-totals"
+        >
+          <AnalyticsChart
+            title="Views by channel"
+            rows={report.funnel.views.points.map((point) => ({ ...point }))}
+            series={[
+              { key: 'direct', label: 'Direct', color: colorAt(0) },
+              { key: 'search', label: 'Search', color: colorAt(3) },
+              { key: 'catalogue', label: 'Catalogue', color: colorAt(2) },
+            ]}
+            format={count}
+          />
+        </AnalyticsSection>
+      ) : null}
+
+      {report.funnel ? (
+        <AnalyticsSection
+          id="funnel"
+          title="Course page conversion"
+          summaryTestId="funnel-totals"
+          summary={
+            <>
+              {report.funnel.totals.views} views → {report.funnel.totals.cartAdds} added to cart →{' '}
+              {report.funnel.totals.purchases} bought (
+              {change(report.funnel.totals.views, report.funnel.previous.views)} in views)
+            </>
+          }
+        >
           <AnalyticsChart
             title="Views, added to cart, bought"
             rows={report.funnel.points.map((point) => ({ ...point }))}
@@ -218,18 +236,21 @@ export function AnalyticsView({
             ]}
             format={count}
           />
-        </section>
+        </AnalyticsSection>
       ) : null}
 
       {report.ratings ? (
-        <section aria-labelledby="ratings-heading" className={card}>
-          <h2 id="ratings-heading" className={heading}>
-            Ratings over time
-          </h2>
-          <p className={css({ fontSize: 'sm' })} data-testid="ratings-totals">
-            {report.ratings.totals.reviews} reviews, average {report.ratings.totals.average} of 5 (
-            {change(report.ratings.totals.reviews, report.ratings.previous.reviews)} in reviews)
-          </p>
+        <AnalyticsSection
+          id="ratings"
+          title="Ratings over time"
+          summaryTestId="ratings-totals"
+          summary={
+            <>
+              {report.ratings.totals.reviews} reviews, average {report.ratings.totals.average} of 5 (
+              {change(report.ratings.totals.reviews, report.ratings.previous.reviews)} in reviews)
+            </>
+          }
+        >
           <AnalyticsChart
             title="Reviews and average stars"
             rows={report.ratings.points.map((point) => ({ ...point }))}
@@ -239,19 +260,22 @@ export function AnalyticsView({
             ]}
             format={count}
           />
-        </section>
+        </AnalyticsSection>
       ) : null}
 
       {report.refundReasons ? (
-        <section aria-labelledby="refund-reasons-heading" className={card}>
-          <h2 id="refund-reasons-heading" className={heading}>
-            Refunds and their reasons
-          </h2>
-          <p className={css({ fontSize: 'sm' })} data-testid="refund-reasons-totals">
-            {report.refundReasons.refunds} refunded {report.refundReasons.refunds === 1 ? 'sale' : 'sales'} (
-            {change(report.refundReasons.refunds, report.refundReasons.previousRefunds)}). The buyer's reason when they
-            asked for the refund, else the note staff wrote.
-          </p>
+        <AnalyticsSection
+          id="refund-reasons"
+          title="Refunds and their reasons"
+          summaryTestId="refund-reasons-totals"
+          summary={
+            <>
+              {report.refundReasons.refunds} refunded {report.refundReasons.refunds === 1 ? 'sale' : 'sales'} (
+              {change(report.refundReasons.refunds, report.refundReasons.previousRefunds)}). The buyer's reason when
+              they asked for the refund, else the note staff wrote.
+            </>
+          }
+        >
           {report.refundReasons.rows.length === 0 ? (
             <EmptyState title="No refunds in this period" />
           ) : (
@@ -285,13 +309,10 @@ export function AnalyticsView({
               </table>
             </ScrollRegion>
           )}
-        </section>
+        </AnalyticsSection>
       ) : null}
 
-      <section aria-labelledby="courses-heading" className={card}>
-        <h2 id="courses-heading" className={heading}>
-          Courses sold
-        </h2>
+      <AnalyticsSection id="courses" title="Courses sold">
         {report.courses.length === 0 ? (
           <EmptyState title="No course sold in this period" />
         ) : (
@@ -326,15 +347,13 @@ export function AnalyticsView({
             </table>
           </ScrollRegion>
         )}
-      </section>
+      </AnalyticsSection>
 
-      <section aria-labelledby="learners-heading" className={card}>
-        <h2 id="learners-heading" className={heading}>
-          Learners
-        </h2>
-        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-          Learners who opened a lesson, and how far they got (share of lessons completed). Refreshed hourly.
-        </p>
+      <AnalyticsSection
+        id="learners"
+        title="Learners"
+        note="Learners who opened a lesson, and how far they got (share of lessons completed). Refreshed hourly."
+      >
         {report.learners.length === 0 ? (
           <EmptyState title="No learners yet" />
         ) : (
@@ -377,7 +396,7 @@ export function AnalyticsView({
             </table>
           </ScrollRegion>
         )}
-      </section>
+      </AnalyticsSection>
       {footer}
     </div>
   )

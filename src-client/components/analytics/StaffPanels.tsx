@@ -1,7 +1,6 @@
 // The staff-only panels of /admin/analytics: plans (MRR per currency, new, churned, trials converted), services
 // (orders, median time to delivery, overdue) and creators (top by net earnings, new creators, payouts). Each has its
 // figures against the previous period and a chart with the table behind it; amounts stay in their own currency.
-import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { ScrollRegion, stickyFirstColumn } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -9,6 +8,7 @@ import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { AnalyticsChart, tableStyle } from './AnalyticsChart.tsx'
 import { colorAt } from './AnalyticsChartDrawing.tsx'
+import { AnalyticsSection } from './AnalyticsSection.tsx'
 import { change } from './AnalyticsView.tsx'
 
 type Staff = RouterOutputs['analytics']['shop']['staff']
@@ -41,13 +41,11 @@ export function StaffPanels({ staff }: { staff: Staff }) {
   const { plans, services, creators } = staff
   return (
     <>
-      <section aria-labelledby="plans-heading" className={card}>
-        <h2 id="plans-heading" className={heading}>
-          Plans
-        </h2>
-        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-          MRR at the end of the range: subscriptions out of their trial, an annual one at a twelfth of its price.
-        </p>
+      <AnalyticsSection
+        id="plans"
+        title="Plans"
+        note="MRR at the end of the range: subscriptions out of their trial, an annual one at a twelfth of its price."
+      >
         <Figures
           testId="plans-figures"
           items={[
@@ -82,16 +80,13 @@ export function StaffPanels({ staff }: { staff: Staff }) {
           ]}
           format={count}
         />
-      </section>
+      </AnalyticsSection>
 
-      <section aria-labelledby="services-heading" className={card}>
-        <h2 id="services-heading" className={heading}>
-          Services
-        </h2>
-        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-          Time to delivery runs from the brief (or the order) to the delivery. Overdue: due in the period, not delivered
-          by then, not cancelled.
-        </p>
+      <AnalyticsSection
+        id="services"
+        title="Services"
+        note="Time to delivery runs from the brief (or the order) to the delivery. Overdue: due in the period, not delivered by then, not cancelled."
+      >
         <Figures
           testId="services-figures"
           items={[
@@ -125,12 +120,9 @@ export function StaffPanels({ staff }: { staff: Staff }) {
           series={[{ key: 'medianHours', label: 'Median hours', color: colorAt(3) }]}
           format={count}
         />
-      </section>
+      </AnalyticsSection>
 
-      <section aria-labelledby="creators-heading" className={card}>
-        <h2 id="creators-heading" className={heading}>
-          Creators
-        </h2>
+      <AnalyticsSection id="creators" title="Creators">
         <Figures
           testId="creators-figures"
           items={[
@@ -195,7 +187,7 @@ export function StaffPanels({ staff }: { staff: Staff }) {
             </table>
           </ScrollRegion>
         )}
-      </section>
+      </AnalyticsSection>
     </>
   )
 }

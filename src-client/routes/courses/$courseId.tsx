@@ -80,9 +80,9 @@ function CoursePage() {
   // to be tracked (DNT, GPC). Nothing is stored in the browser.
   const viewed = useMutation(trpc.analytics.courseViewed.mutationOptions())
   const found = course !== null
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one beacon per course shown
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one beacon per course shown (with the way in)
   useEffect(() => {
-    if (found) viewed.mutate({ courseId })
+    if (found) viewed.mutate(from ? { courseId, from } : { courseId })
   }, [courseId, found])
   if (!course) return <NotFound />
   return (
