@@ -11,6 +11,7 @@ import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/format.ts'
 import { formatMoney } from '#shared/money.ts'
 import { EARNINGS_PAGE_SIZE } from '#shared/schemas/earnings.ts'
 import { css } from '#styled-system/css'
@@ -43,8 +44,6 @@ const figures = css({
 })
 const figureLabel = css({ fontSize: 'sm', color: 'fg.muted' })
 const figureValue = css({ fontSize: 'xl', fontWeight: 'bold', m: 0 })
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
 
 function EarningsPage() {
   const { trpc } = Route.useRouteContext()
@@ -64,7 +63,7 @@ function EarningsPage() {
           Balances
         </h2>
         <p>
-          Next payout: <strong>{dateFormat.format(new Date(overview.nextPayoutAt))}</strong> (06:00 UTC)
+          Next payout: <strong>{formatDate(overview.nextPayoutAt)}</strong> (06:00 UTC)
           {overview.payoutAccount.state !== 'ready' ? (
             <>
               {' '}
@@ -187,7 +186,7 @@ function EntriesSection() {
               <tbody>
                 {entries.data.entries.map((entry) => (
                   <tr key={`${entry.transactionId}-${entry.currency}`}>
-                    <td className={css({ whiteSpace: 'nowrap' })}>{timeFormat.format(new Date(entry.at))}</td>
+                    <td className={css({ whiteSpace: 'nowrap' })}>{formatDate(entry.at, 'longTime')}</td>
                     <td>{entry.description}</td>
                     <td className="amount">
                       {entry.pendingMinor ? formatMoney(entry.pendingMinor, entry.currency) : '–'}

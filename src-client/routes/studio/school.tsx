@@ -11,6 +11,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
+import { formatDate } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
   inviteSchoolMemberInput,
@@ -38,7 +39,6 @@ const row = css({
   borderBottomWidth: '1px',
   borderColor: 'line',
 })
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' })
 const ROLE_NAMES: Record<SchoolMemberRoleId, string> = {
   instructor: 'Instructor',
   finance: 'Finance',
@@ -172,8 +172,7 @@ function Members({ members }: { members: Member[] }) {
       {members.map((member) => (
         <li key={member.userId} className={row}>
           <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
-            <strong>{member.name || member.email}</strong> ({member.email}) · since{' '}
-            {dateFormat.format(new Date(member.since))}
+            <strong>{member.name || member.email}</strong> ({member.email}) · since {formatDate(member.since, 'medium')}
           </span>
           <span className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
             <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
@@ -232,7 +231,7 @@ function Invites({
         {invites.map((invite) => (
           <li key={invite.id} className={row}>
             <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
-              {invite.email} · {ROLE_NAMES[invite.role]} · until {dateFormat.format(new Date(invite.expiresAt))}
+              {invite.email} · {ROLE_NAMES[invite.role]} · until {formatDate(invite.expiresAt, 'medium')}
             </span>
             <button
               type="button"

@@ -11,6 +11,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
+import { formatDate } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { WEBHOOK_EVENT_DESCRIPTIONS, type WebhookEventType } from '#shared/schemas/webhooks.ts'
 import { css } from '#styled-system/css'
@@ -24,7 +25,6 @@ export const Route = createFileRoute('/studio/webhooks')({
 
 const actions = css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' })
 const mono = css({ fontFamily: 'mono', fontSize: 'sm', overflowWrap: 'anywhere' })
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' })
 
 function WebhooksPage() {
   const { trpc } = Route.useRouteContext()
@@ -275,7 +275,7 @@ function Secret({
       </p>
       {previousSecretUntil ? (
         <p className={css({ color: 'fg.muted' })}>
-          The previous secret also signs until {timeFormat.format(new Date(previousSecretUntil))}.
+          The previous secret also signs until {formatDate(previousSecretUntil, 'localTime')}.
         </p>
       ) : null}
       <div className={actions}>
@@ -363,9 +363,9 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
             {row.isReplay ? ' · replay' : ''}
             <br />
             <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-              {timeFormat.format(new Date(row.createdAt))}
+              {formatDate(row.createdAt, 'localTime')}
               {row.lastError ? ` · ${row.lastError}` : ''}
-              {row.nextAttemptAt ? ` · next try ${timeFormat.format(new Date(row.nextAttemptAt))}` : ''}
+              {row.nextAttemptAt ? ` · next try ${formatDate(row.nextAttemptAt, 'localTime')}` : ''}
             </span>
           </span>
           <button
