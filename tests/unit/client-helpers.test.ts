@@ -1,7 +1,7 @@
 // Small client helpers shared by several screens: page numbers of the one Pagination, avatar initials, studio dates.
 import { describe, expect, it } from 'vitest'
 import { pageNumbers } from '../../src-client/components/ui/Pagination.tsx'
-import { formatDate } from '../../src-client/lib/format.ts'
+import { formatDate } from '../../src-client/lib/dates.ts'
 import { initials } from '../../src-client/lib/initials.ts'
 
 describe('pageNumbers', () => {

@@ -8,7 +8,7 @@ import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/format.ts'
+import { formatDate } from '#client/lib/dates.ts'
 import { css } from '#styled-system/css'
 
 type Filter = 'all' | 'unread' | 'open' | 'closed'

@@ -10,8 +10,8 @@ import { panel as card, panelHeading as heading } from '#client/components/ui/pa
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
-import { formatDate } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
   inviteSchoolMemberInput,
