@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-qu
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { EarningsChart } from '#client/components/studio/EarningsChart.tsx'
+import { BalanceFigures, StatementList } from '#client/components/studio/EarningsPanels.tsx'
 import { PremiumPoolSection } from '#client/components/studio/PremiumPoolSection.tsx'
 import { Pagination } from '#client/components/ui/Pagination.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
@@ -36,15 +37,6 @@ export const Route = createFileRoute('/studio/earnings')({
   component: EarningsPage,
 })
 
-const figures = css({
-  display: 'grid',
-  gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
-  gap: '3',
-  m: 0,
-})
-const figureLabel = css({ fontSize: 'sm', color: 'fg.muted' })
-const figureValue = css({ fontSize: 'xl', fontWeight: 'bold', m: 0 })
-
 function EarningsPage() {
   const { trpc } = Route.useRouteContext()
   const { data: overview } = useSuspenseQuery(trpc.earnings.overview.queryOptions())
@@ -72,32 +64,10 @@ function EarningsPage() {
           ) : null}
           {overview.payoutsPaused ? ' — payouts are paused by the platform for now' : null}
         </p>
-        {overview.balances.length === 0 ? (
-          <EmptyState title="No earnings yet">
-            <p>When someone buys one of your courses, your share appears here.</p>
-          </EmptyState>
-        ) : (
-          overview.balances.map((balance) => (
-            <dl key={balance.currency} className={figures} aria-label={`Balances in ${balance.currency}`}>
-              <div>
-                <dt className={figureLabel}>Pending ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.pendingMinor, balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Available ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(Math.max(0, balance.availableMinor), balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Paid out ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.paidOutMinor, balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Owed from refunds ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.owedMinor, balance.currency)}</dd>
-              </div>
-            </dl>
-          ))
-        )}
+        <BalanceFigures
+          balances={overview.balances}
+          empty={<p>When someone buys one of your courses, your share appears here.</p>}
+        />
       </section>
 
       {monthly.series.length > 0 ? (
@@ -119,23 +89,7 @@ function EarningsPage() {
         <h2 id="statements-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Statements
         </h2>
-        {monthly.statementMonths.length === 0 ? (
-          <p>No statements yet: a month with earnings gets one.</p>
-        ) : (
-          <ul className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
-            {monthly.statementMonths.map((month) => (
-              <li key={month} className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })}>
-                <span className={css({ fontWeight: 'semibold', minW: '20' })}>{month}</span>
-                <a href={`/api/studio/statements/${month}.csv`} download>
-                  Statement {month} (CSV)
-                </a>
-                <a href={`/api/studio/statements/${month}.pdf`} download>
-                  Statement {month} (PDF)
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <StatementList months={monthly.statementMonths} />
       </section>
     </main>
   )
