@@ -9,7 +9,6 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
-import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/member/$schoolId')({
