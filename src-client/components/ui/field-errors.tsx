@@ -36,10 +36,10 @@ export function useFieldErrors<Field extends string>() {
     setFormError(null)
   }, [])
 
-  /** A check made in the browser before sending: these fields' messages, no form alert. */
-  const show = useCallback((shown: Partial<Record<Field, string>>) => {
+  /** A check made in the browser before sending: these fields' messages, and a form alert only if given. */
+  const show = useCallback((shown: Partial<Record<Field, string>>, alert: string | null = null) => {
     setErrors(shown)
-    setFormError(null)
+    setFormError(alert)
   }, [])
 
   /** Spreads onto the field's input, select or textarea. */
@@ -98,48 +98,46 @@ interface FormSchema<Input> {
 }
 
 /**
- * A native form's submit, one way for every form: read the values (`read`), check them with the shared zod schema
- * (its first message for each field goes under that field, and nothing is sent), send them (`send`), then say so
- * (`done`, a toast); a refusal goes under its fields or, about no field, into the form's alert. Spread `ref` (the
- * focus on the first invalid field) and `onSubmit` onto the form; `pending` while sending.
+ * A native form's submit, one way for every form: read the values (`read`); check them with the shared zod schema
+ * (`schema`, where its output is what the call takes: a schema that reshapes, such as lines into a list, is left to
+ * the server) — its first message for each field goes under that field and nothing is sent; send them (`send`), then
+ * say so (`done`, a toast). A refusal goes under its fields or, about no field, into the form's alert. Spread `ref`
+ * (the focus on the first invalid field) and `onSubmit` onto the form.
  */
-export function useSubmitForm<Field extends string, Input>(options: {
+export function useSubmitForm<Field extends string, Read, Input = Read>(options: {
   fields: readonly Field[]
-  schema: FormSchema<Input>
-  read: (form: FormData) => unknown
+  schema?: FormSchema<Input>
+  read: (form: FormData) => Read
   send: (input: Input, form: HTMLFormElement) => Promise<unknown>
   done?: string
 }) {
   const fields = useFieldErrors<Field>()
-  const [pending, setPending] = useState(false)
   const { schema, read, send, done } = options
   const names = options.fields
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = event.currentTarget
-    const parsed = schema.safeParse(read(new FormData(form)))
+    const values = read(new FormData(form))
+    const parsed = schema ? schema.safeParse(values) : { success: true as const, data: values as unknown as Input }
     if (!parsed.success) {
       const shown: Partial<Record<Field, string>> = {}
       for (const issue of parsed.error.issues) {
         const field = issue.path[0]
         if (typeof field === 'string' && names.includes(field as Field)) shown[field as Field] ??= issue.message
       }
-      if (Object.keys(shown).length > 0) fields.show(shown)
-      else fields.fromError(new Error(parsed.error.issues[0]?.message ?? 'Check the form'), names)
+      // A message about no field this form shows goes into its alert.
+      fields.show(shown, Object.keys(shown).length > 0 ? null : (parsed.error.issues[0]?.message ?? null))
       return
     }
     fields.clear()
-    setPending(true)
     try {
       await send(parsed.data, form)
       if (done) notify('success', done)
     } catch (error) {
       fields.fromError(error, names)
-    } finally {
-      setPending(false)
     }
   }
 
-  return { ...fields, onSubmit, pending }
+  return { ...fields, onSubmit }
 }
