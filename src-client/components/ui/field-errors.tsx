@@ -6,6 +6,7 @@
 import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useCallback, useId, useMemo, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 import { useFocusFirstInvalid } from './form.tsx'
 import { notify } from './toaster.tsx'
@@ -101,8 +102,9 @@ interface FormSchema<Input> {
  * A native form's submit, one way for every form: read the values (`read`); check them with the shared zod schema
  * (`schema`, where its output is what the call takes: a schema that reshapes, such as lines into a list, is left to
  * the server) — its first message for each field goes under that field and nothing is sent; send them (`send`), then
- * say so (`done`, a toast). A refusal goes under its fields or, about no field, into the form's alert. Spread `ref`
- * (the focus on the first invalid field) and `onSubmit` onto the form.
+ * say so (`done`, a toast). A refusal goes under its fields or, about no field, into the form's alert. Spread
+ * `formProps` onto the form: only its script sends it (SCRIPT_ONLY_FORM), the schema's messages replace the
+ * browser's, and the first invalid field takes the focus.
  */
 export function useSubmitForm<Field extends string, Read, Input = Read>(options: {
   fields: readonly Field[]
@@ -139,5 +141,6 @@ export function useSubmitForm<Field extends string, Read, Input = Read>(options:
     }
   }
 
-  return { ...fields, onSubmit }
+  const formProps = { ...SCRIPT_ONLY_FORM, ref: fields.formRef, onSubmit, noValidate: true }
+  return { ...fields, formProps }
 }

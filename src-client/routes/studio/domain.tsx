@@ -201,13 +201,7 @@ function BrandForm({
     done: 'Brand saved',
   })
   return (
-    <form
-      {...SCRIPT_ONLY_FORM}
-      ref={form.formRef}
-      onSubmit={form.onSubmit}
-      noValidate
-      className={css({ display: 'grid', gap: '3' })}
-    >
+    <form {...form.formProps} className={css({ display: 'grid', gap: '3' })}>
       {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
       <TextField
         label="Name shown"

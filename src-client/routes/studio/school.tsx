@@ -94,14 +94,7 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
     done: 'School saved',
   })
   return (
-    <form
-      ref={form.formRef}
-      {...SCRIPT_ONLY_FORM}
-      onSubmit={form.onSubmit}
-      noValidate
-      aria-labelledby="settings-heading"
-      className={card}
-    >
+    <form {...form.formProps} aria-labelledby="settings-heading" className={card}>
       <h2 id="settings-heading" className={heading}>
         Name and address
       </h2>

@@ -9,7 +9,6 @@ import { CheckboxField, FormAlert, TextAreaField, TextField } from '#client/comp
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
-import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/sso')({
@@ -76,14 +75,7 @@ function SsoPage() {
           {panel.redirectUri}
         </code>
       </section>
-      <form
-        ref={form.formRef}
-        {...SCRIPT_ONLY_FORM}
-        onSubmit={form.onSubmit}
-        noValidate
-        aria-labelledby="sso-heading"
-        className={card}
-      >
+      <form {...form.formProps} aria-labelledby="sso-heading" className={card}>
         <h2 id="sso-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Your provider
         </h2>
