@@ -6,7 +6,6 @@
 import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useCallback, useId, useMemo, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
-import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 import { useFocusFirstInvalid } from './form.tsx'
 import { notify } from './toaster.tsx'
@@ -103,8 +102,8 @@ interface FormSchema<Input> {
  * (`schema`, where its output is what the call takes: a schema that reshapes, such as lines into a list, is left to
  * the server) — its first message for each field goes under that field and nothing is sent; send them (`send`), then
  * say so (`done`, a toast). A refusal goes under its fields or, about no field, into the form's alert. Spread
- * `formProps` onto the form: only its script sends it (SCRIPT_ONLY_FORM), the schema's messages replace the
- * browser's, and the first invalid field takes the focus.
+ * `formProps` onto the form, after {...SCRIPT_ONLY_FORM} (tests/unit/form-methods.test.ts reads it in the tag): the
+ * schema's messages replace the browser's, and the first invalid field takes the focus.
  */
 export function useSubmitForm<Field extends string, Read, Input = Read>(options: {
   fields: readonly Field[]
@@ -141,6 +140,6 @@ export function useSubmitForm<Field extends string, Read, Input = Read>(options:
     }
   }
 
-  const formProps = { ...SCRIPT_ONLY_FORM, ref: fields.formRef, onSubmit, noValidate: true }
+  const formProps = { ref: fields.formRef, onSubmit, noValidate: true }
   return { ...fields, formProps }
 }

@@ -201,7 +201,7 @@ function BrandForm({
     done: 'Brand saved',
   })
   return (
-    <form {...form.formProps} className={css({ display: 'grid', gap: '3' })}>
+    <form {...SCRIPT_ONLY_FORM} {...form.formProps} className={css({ display: 'grid', gap: '3' })}>
       {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
       <TextField
         label="Name shown"

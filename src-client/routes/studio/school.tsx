@@ -94,7 +94,7 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
     done: 'School saved',
   })
   return (
-    <form {...form.formProps} aria-labelledby="settings-heading" className={card}>
+    <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="settings-heading" className={card}>
       <h2 id="settings-heading" className={heading}>
         Name and address
       </h2>

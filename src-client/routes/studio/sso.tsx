@@ -9,6 +9,7 @@ import { CheckboxField, FormAlert, TextAreaField, TextField } from '#client/comp
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/sso')({
@@ -75,7 +76,7 @@ function SsoPage() {
           {panel.redirectUri}
         </code>
       </section>
-      <form {...form.formProps} aria-labelledby="sso-heading" className={card}>
+      <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="sso-heading" className={card}>
         <h2 id="sso-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Your provider
         </h2>

@@ -13,6 +13,7 @@ import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
   createWebhookEndpointInput,
   WEBHOOK_EVENT_DESCRIPTIONS,
@@ -108,7 +109,7 @@ function AddEndpoint({ eventTypes, allowHttpLoopback }: { eventTypes: string[]; 
     done: 'Endpoint added',
   })
   return (
-    <form {...form.formProps} aria-labelledby="add-heading" className={card}>
+    <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="add-heading" className={card}>
       <h2 id="add-heading" className={heading}>
         Add an endpoint
       </h2>
