@@ -4,40 +4,40 @@
 // Enterprise unlimited — counted at the invitation and again at the acceptance (the plan may have changed).
 
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
-import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { findCourseForReview } from '../catalog/course-review.ts'
 import {
   addCoInstructor,
-  COURSE_INVITE_TTL_MS,
-  cancelInvite,
-  claimInvite,
   coInstructors,
   courseShares,
-  createInvite,
-  findUsableInvite,
-  hashInviteToken,
-  newInviteToken,
-  openInvites,
   ownerTeam,
   removeCoInstructor,
   setCourseShares,
-} from '../creators/course-invites.ts'
+} from '../creators/course-instructors.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
+import { cancelInvite, openInvites } from '../creators/invites.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { enqueueMail } from '../mail/outbox.ts'
 import { normaliseEmail } from '../users/email.ts'
 import { type CreatorStanding, creatorStanding, NO_PLAN_MESSAGE } from './creator-standing.ts'
+import {
+  acceptInvite,
+  assertTeamRoom,
+  describeInvite,
+  type InviteWords,
+  inviteeAccount,
+  type Person,
+  sendInvite,
+} from './team-invites.ts'
 
 export const COURSE_INVITE_MAIL = 'course-co-instructor-invite'
 export const COURSE_INVITE_INVALID =
   'This invitation link is invalid or has expired. Ask the course owner for a new one.'
 
-interface Person {
-  id: string
-  email: string
-  role: Role
+const WORDS: InviteWords = {
+  invalid: COURSE_INVITE_INVALID,
+  staff: 'Staff accounts cannot be co-instructors',
+  full: 'The course owner’s plan has no room for another co-instructor now',
 }
 
 function teamLimitOf(standing: CreatorStanding): number | null {
@@ -60,7 +60,7 @@ export async function teamPanel(db: DB, userId: string, courseId: string, overri
   await assertCourseRole(db, userId, courseId, 'owner')
   const [members, invites, standing, team] = await Promise.all([
     coInstructors(db, courseId),
-    openInvites(db, courseId),
+    openInvites(db, { scope: 'course', id: courseId }),
     creatorStanding(db, userId, overrides),
     ownerTeam(db, userId),
   ])
@@ -96,75 +96,40 @@ export async function inviteCoInstructor(
   if (email === normaliseEmail(owner.email)) {
     throw new DomainError('invalid', 'You already own this course', { field: 'email' })
   }
-  const existing = await db
-    .selectFrom('users')
-    .select(['id', 'role'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-    .executeTakeFirst()
-  if (existing && isStaff(existing.role)) {
-    throw new DomainError('invalid', 'Staff accounts cannot be co-instructors', { field: 'email' })
-  }
+  const existing = await inviteeAccount(db, email, WORDS)
   if (existing) {
     const already = await db
       .selectFrom('course_instructors')
       .select('role')
       .where('course_id', '=', input.courseId)
-      .where('user_id', '=', existing.id)
+      .where('user_id', '=', existing)
       .executeTakeFirst()
     if (already) throw new DomainError('conflict', 'This person already teaches this course', { field: 'email' })
   }
   const limit = teamLimitOf(await creatorStanding(db, owner.id, options.overrides, now))
-  const team = await ownerTeam(db, owner.id, now)
-  if (limit !== null && !team.has(email) && team.size >= limit) {
-    throw new DomainError(
-      'precondition',
-      `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
-    )
-  }
+  await assertTeamRoom(db, owner.id, email, limit, now)
   const course = await findCourseForReview(db, input.courseId)
-  const token = newInviteToken()
-  const link = `${options.publicUrl.replace(/\/$/, '')}/course-invite?token=${token}`
-  const expiresAt = new Date(now.getTime() + COURSE_INVITE_TTL_MS)
-  await db.transaction().execute(async (trx) => {
-    await createInvite(trx, {
-      courseId: input.courseId,
-      email,
-      invitedBy: owner.id,
-      tokenHash: hashInviteToken(token),
-      expiresAt,
-    })
-    await enqueueMail(trx, {
+  const title = course?.title ?? input.courseId
+  const expiresAt = await sendInvite(
+    db,
+    { scope: 'course', id: input.courseId },
+    { email, invitedBy: owner.id },
+    {
+      publicUrl: options.publicUrl,
       kind: COURSE_INVITE_MAIL,
-      to: email,
-      subject: `You are invited to co-teach “${course?.title ?? input.courseId}”`,
-      text: [
-        'Hello,',
-        '',
-        `${owner.email} invited you to co-teach “${course?.title ?? input.courseId}” on SkillForge.`,
-        'Sign in (or sign up) with this address and accept here (the link works once and expires in 7 days):',
-        link,
-      ].join('\n'),
-    })
-  })
+      subject: `You are invited to co-teach “${title}”`,
+      invitation: `${owner.email} invited you to co-teach “${title}” on SkillForge.`,
+    },
+    now,
+  )
   return { email, expiresAt: expiresAt.toISOString() }
 }
 
 /** What the acceptance page shows: the course, who invited, and whether the signed-in account is the invitee. */
 export async function describeCourseInvite(db: DB, user: Person, token: string, now = clock.now()) {
-  const invite = await findUsableInvite(db, token, now)
-  if (!invite) throw new DomainError('not_found', COURSE_INVITE_INVALID)
-  const [course, inviter] = await Promise.all([
-    findCourseForReview(db, invite.course_id),
-    invite.invited_by
-      ? db.selectFrom('users').select(['email']).where('id', '=', invite.invited_by).executeTakeFirst()
-      : undefined,
-  ])
-  return {
-    courseTitle: course?.title ?? '',
-    invitedBy: inviter?.email ?? null,
-    email: invite.email,
-    forThisAccount: normaliseEmail(user.email) === normaliseEmail(invite.email),
-  }
+  const { invite, invitedBy, forThisAccount } = await describeInvite(db, 'course', user, token, WORDS, now)
+  const course = await findCourseForReview(db, invite.scope_id)
+  return { courseTitle: course?.title ?? '', invitedBy, email: invite.email, forThisAccount }
 }
 
 export async function acceptCourseInvite(
@@ -174,31 +139,22 @@ export async function acceptCourseInvite(
   overrides?: CreatorLimitOverrides,
   now = clock.now(),
 ) {
-  const invite = await findUsableInvite(db, token, now)
-  if (!invite) throw new DomainError('not_found', COURSE_INVITE_INVALID)
-  if (normaliseEmail(user.email) !== normaliseEmail(invite.email)) {
-    throw new DomainError('forbidden', `This invitation was sent to ${invite.email}: sign in with that address`)
-  }
-  if (isStaff(user.role)) throw new DomainError('forbidden', 'Staff accounts cannot be co-instructors')
-  const ownerRow = await db
-    .selectFrom('course_instructors')
-    .select('user_id')
-    .where('course_id', '=', invite.course_id)
-    .where('role', '=', 'owner')
-    .executeTakeFirst()
-  if (!ownerRow) throw new DomainError('not_found', COURSE_INVITE_INVALID)
-  // The plan may have changed since the invitation: count the people who already accepted.
-  const standing = await creatorStanding(db, ownerRow.user_id, overrides, now)
-  const limit = standing.limits ? standing.limits.teamMembers : 0
-  const accepted = await ownerTeam(db, ownerRow.user_id, now, { invites: false })
-  if (limit !== null && !accepted.has(normaliseEmail(user.email)) && accepted.size >= limit) {
-    throw new DomainError('precondition', 'The course owner’s plan has no room for another co-instructor now')
-  }
-  await db.transaction().execute(async (trx) => {
-    if (!(await claimInvite(trx, invite.id, user.id, now))) throw new DomainError('not_found', COURSE_INVITE_INVALID)
-    await addCoInstructor(trx, invite.course_id, user.id)
+  const invite = await acceptInvite(db, 'course', user, token, {
+    words: WORDS,
+    overrides,
+    now,
+    ownerOf: async (found) => {
+      const owner = await db
+        .selectFrom('course_instructors')
+        .select('user_id')
+        .where('course_id', '=', found.scope_id)
+        .where('role', '=', 'owner')
+        .executeTakeFirst()
+      return owner?.user_id
+    },
+    join: (trx, found) => addCoInstructor(trx, found.scope_id, user.id),
   })
-  return { courseId: invite.course_id }
+  return { courseId: invite.scope_id }
 }
 
 export async function removeCourseCoInstructor(db: DB, ownerId: string, courseId: string, userId: string) {
@@ -227,6 +183,7 @@ export async function setCourseEarningShares(
 
 export async function cancelCourseInvite(db: DB, ownerId: string, courseId: string, inviteId: string) {
   await assertCourseRole(db, ownerId, courseId, 'owner')
-  if (!(await cancelInvite(db, courseId, inviteId))) throw new DomainError('not_found', 'Invitation not found')
+  if (!(await cancelInvite(db, { scope: 'course', id: courseId }, inviteId)))
+    throw new DomainError('not_found', 'Invitation not found')
   return { cancelled: true }
 }

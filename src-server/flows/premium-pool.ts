@@ -4,7 +4,7 @@
 // split credited to creators (earnings/premium-pool.ts). One transaction per currency; running twice pays once.
 import { CURRENCIES, type Currency } from '../../src-shared/money.ts'
 import { premiumCourseFacts } from '../catalog/premium-courses.ts'
-import { courseShares } from '../creators/course-invites.ts'
+import { courseShares } from '../creators/course-instructors.ts'
 import { type PoolOutcome, recordPoolMonth, type WatchedCourse } from '../earnings/premium-pool.ts'
 import { monthBounds } from '../earnings/statements.ts'
 import type { DB } from '../kernel/db.ts'

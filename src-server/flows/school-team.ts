@@ -4,24 +4,18 @@
 // the course co-instructors and counted at the invitation and again at the acceptance. Who may do what in the school
 // is creators/school-access.ts's answer.
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
-import { isStaff, type Role } from '../../src-shared/roles.ts'
 import type { SchoolMemberRoleId } from '../../src-shared/schemas/schools.ts'
 import { ownerCoursesAfter } from '../catalog/creator-courses.ts'
 import { instructorProfilesOf, publishedCoursesByIds } from '../catalog/instructors.ts'
 import { revokeKeysHeldBy } from '../creators/api-keys.ts'
-import { hashInviteToken, newInviteToken, ownerTeam } from '../creators/course-invites.ts'
+import { ownerTeam } from '../creators/course-instructors.ts'
+import { cancelInvite, openInvites } from '../creators/invites.ts'
 import { findCreator } from '../creators/repository.ts'
 import { assertSchoolAction, roleAllows, SCHOOL_ROLE_LABELS, type SchoolAction } from '../creators/school-access.ts'
 import {
-  cancelSchoolInvite,
-  claimSchoolInvite,
-  createSchoolInvite,
-  findUsableSchoolInvite,
   membershipsOf,
-  openSchoolInvites,
   putSchoolMember,
   removeSchoolMember,
-  SCHOOL_INVITE_TTL_MS,
   schoolMembers,
   setSchoolMemberRole,
 } from '../creators/school-team.ts'
@@ -37,19 +31,27 @@ import {
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { enqueueMail } from '../mail/outbox.ts'
 import { publishedBundles } from '../promotions/bundles.ts'
 import { normaliseEmail } from '../users/email.ts'
 import { creatorStanding } from './creator-standing.ts'
+import {
+  acceptInvite,
+  assertTeamRoom,
+  describeInvite,
+  type InviteWords,
+  inviteeAccount,
+  type Person,
+  sendInvite,
+} from './team-invites.ts'
 
 export const SCHOOL_INVITE_MAIL = 'school-team-invite'
 export const SCHOOL_INVITE_INVALID =
   'This invitation link is invalid or has expired. Ask the school’s owner for a new one.'
 
-interface Person {
-  id: string
-  email: string
-  role: Role
+const WORDS: InviteWords = {
+  invalid: SCHOOL_INVITE_INVALID,
+  staff: 'Staff accounts cannot join a school’s team',
+  full: 'The school’s plan has no room for another team member now',
 }
 
 /** The caller's own school (creators only), made on first use. */
@@ -84,7 +86,7 @@ export async function schoolPanel(db: DB, userId: string, overrides?: CreatorLim
   const school = await ownSchool(db, userId)
   const [members, invites, standing, team] = await Promise.all([
     schoolMembers(db, school.id),
-    openSchoolInvites(db, school.id, now),
+    openInvites(db, { scope: 'school', id: school.id }, now),
     creatorStanding(db, userId, overrides, now),
     ownerTeam(db, userId, now),
   ])
@@ -124,14 +126,7 @@ export async function inviteSchoolMember(
   if (email === normaliseEmail(owner.email)) {
     throw new DomainError('invalid', 'You own this school already', { field: 'email' })
   }
-  const existing = await db
-    .selectFrom('users')
-    .select(['id', 'role'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-    .executeTakeFirst()
-  if (existing && isStaff(existing.role)) {
-    throw new DomainError('invalid', 'Staff accounts cannot join a school’s team', { field: 'email' })
-  }
+  await inviteeAccount(db, email, WORDS)
   const { limit, planName } = await teamLimit(db, owner.id, options.overrides, now)
   if (limit === 0) {
     throw new DomainError(
@@ -141,60 +136,29 @@ export async function inviteSchoolMember(
         : 'You hold no plan with team members: choose Pro (up to 3 people) or Enterprise (unlimited) under Pricing',
     )
   }
-  const team = await ownerTeam(db, owner.id, now)
-  if (limit !== null && !team.has(email) && team.size >= limit) {
-    throw new DomainError(
-      'precondition',
-      `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
-    )
-  }
-  const token = newInviteToken()
-  const link = `${options.publicUrl.replace(/\/$/, '')}/school-invite?token=${token}`
-  const expiresAt = new Date(now.getTime() + SCHOOL_INVITE_TTL_MS)
+  await assertTeamRoom(db, owner.id, email, limit, now)
   const roleLabel = SCHOOL_ROLE_LABELS[input.role]
-  await db.transaction().execute(async (trx) => {
-    await createSchoolInvite(trx, {
-      schoolId: school.id,
-      email,
-      role: input.role,
-      invitedBy: owner.id,
-      tokenHash: hashInviteToken(token),
-      expiresAt,
-    })
-    await enqueueMail(trx, {
+  const expiresAt = await sendInvite(
+    db,
+    { scope: 'school', id: school.id },
+    { email, invitedBy: owner.id, role: input.role },
+    {
+      publicUrl: options.publicUrl,
       kind: SCHOOL_INVITE_MAIL,
-      to: email,
       subject: `You are invited to join “${school.name}” as ${roleLabel.toLowerCase()}`,
-      text: [
-        'Hello,',
-        '',
-        `${owner.email} invited you to join the team of “${school.name}” on SkillForge, with the role ${roleLabel}.`,
-        'Sign in (or sign up) with this address and accept here (the link works once and expires in 7 days):',
-        link,
-      ].join('\n'),
-    })
-  })
+      invitation: `${owner.email} invited you to join the team of “${school.name}” on SkillForge, with the role ${roleLabel}.`,
+    },
+    now,
+  )
   return { email, role: input.role, expiresAt: expiresAt.toISOString() }
 }
 
 /** What the acceptance page shows: the school, the role, who invited, and whether this account is the invitee. */
 export async function describeSchoolInvite(db: DB, user: Person, token: string, now = clock.now()) {
-  const invite = await findUsableSchoolInvite(db, token, now)
-  if (!invite) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
-  const [school, inviter] = await Promise.all([
-    schoolById(db, invite.school_id),
-    invite.invited_by
-      ? db.selectFrom('users').select(['email']).where('id', '=', invite.invited_by).executeTakeFirst()
-      : undefined,
-  ])
+  const { invite, invitedBy, forThisAccount } = await describeInvite(db, 'school', user, token, WORDS, now)
+  const school = await schoolById(db, invite.scope_id)
   if (!school) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
-  return {
-    schoolName: school.name,
-    role: invite.role,
-    invitedBy: inviter?.email ?? null,
-    email: invite.email,
-    forThisAccount: normaliseEmail(user.email) === normaliseEmail(invite.email),
-  }
+  return { schoolName: school.name, role: invite.role, invitedBy, email: invite.email, forThisAccount }
 }
 
 export async function acceptSchoolInvite(
@@ -204,32 +168,15 @@ export async function acceptSchoolInvite(
   overrides?: CreatorLimitOverrides,
   now = clock.now(),
 ) {
-  const invite = await findUsableSchoolInvite(db, token, now)
-  if (!invite) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
-  if (normaliseEmail(user.email) !== normaliseEmail(invite.email)) {
-    throw new DomainError('forbidden', `This invitation was sent to ${invite.email}: sign in with that address`)
-  }
-  if (isStaff(user.role)) throw new DomainError('forbidden', 'Staff accounts cannot join a school’s team')
-  const school = await schoolById(db, invite.school_id)
-  if (!school) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
-  // The plan may have changed since the invitation: count the people already in the team.
-  const standing = await creatorStanding(db, school.ownerId, overrides, now)
-  const limit = standing.limits ? standing.limits.teamMembers : 0
-  const accepted = await ownerTeam(db, school.ownerId, now, { invites: false })
-  if (limit !== null && !accepted.has(normaliseEmail(user.email)) && accepted.size >= limit) {
-    throw new DomainError('precondition', 'The school’s plan has no room for another team member now')
-  }
-  await db.transaction().execute(async (trx) => {
-    const claimed = await claimSchoolInvite(trx, invite.id, user.id, now)
-    if (!claimed) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
-    await putSchoolMember(trx, {
-      schoolId: claimed.school_id,
-      userId: user.id,
-      role: claimed.role,
-      addedBy: invite.invited_by,
-    })
+  const invite = await acceptInvite(db, 'school', user, token, {
+    words: WORDS,
+    overrides,
+    now,
+    ownerOf: (found) => schoolById(db, found.scope_id).then((school) => school?.ownerId),
+    join: (trx, found) =>
+      putSchoolMember(trx, { schoolId: found.scope_id, userId: user.id, role: found.role, addedBy: found.invited_by }),
   })
-  return { schoolId: school.id, role: invite.role }
+  return { schoolId: invite.scope_id, role: invite.role }
 }
 
 export async function changeSchoolMemberRole(db: DB, ownerId: string, memberId: string, role: SchoolMemberRoleId) {
@@ -257,7 +204,8 @@ export async function removeFromSchool(db: DB, ownerId: string, memberId: string
 export async function cancelSchoolInvitation(db: DB, ownerId: string, inviteId: string) {
   const school = await ownSchool(db, ownerId)
   await assertSchoolAction(db, ownerId, school.id, 'school.manage')
-  if (!(await cancelSchoolInvite(db, school.id, inviteId))) throw new DomainError('not_found', 'Invitation not found')
+  if (!(await cancelInvite(db, { scope: 'school', id: school.id }, inviteId)))
+    throw new DomainError('not_found', 'Invitation not found')
   return { cancelled: true }
 }
 

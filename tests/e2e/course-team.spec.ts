@@ -1,7 +1,7 @@
 // The owner's team panel on the publish page (issues 30 and 31): invite a co-instructor by e-mail, and set how the
 // course's earnings are split between the owner and a co-instructor who accepted; a table that does not add up to
 // 100 % cannot be saved.
-import { addCoInstructor } from '../../src-server/creators/course-invites.ts'
+import { addCoInstructor } from '../../src-server/creators/course-instructors.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'

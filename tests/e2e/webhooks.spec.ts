@@ -35,6 +35,11 @@ test('an Enterprise creator adds an endpoint and a signed test event reaches it 
     await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible()
 
     const form = page.getByRole('form', { name: 'Add an endpoint' })
+    // The shared schema checks the address before anything is sent: its message under the field, which takes focus.
+    await form.getByLabel('Endpoint URL').fill('crm.example.com/hook')
+    await form.getByRole('button', { name: 'Add endpoint' }).click()
+    await expect(form.getByText('Enter a full URL, starting with https://')).toBeVisible()
+    await expect(form.getByLabel('Endpoint URL')).toBeFocused()
     await form.getByLabel('Endpoint URL').fill(url)
     await form.getByLabel('Description (optional)').fill('Our CRM')
     await form.getByRole('checkbox', { name: /question\.asked/ }).uncheck()

@@ -1,6 +1,7 @@
-// Small client helpers shared by several screens: page numbers of the one Pagination, and avatar initials.
+// Small client helpers shared by several screens: page numbers of the one Pagination, avatar initials, studio dates.
 import { describe, expect, it } from 'vitest'
 import { pageNumbers } from '../../src-client/components/ui/Pagination.tsx'
+import { formatDate } from '../../src-client/lib/dates.ts'
 import { initials } from '../../src-client/lib/initials.ts'
 
 describe('pageNumbers', () => {
@@ -22,5 +23,20 @@ describe('initials', () => {
   it("falls back to the e-mail's first letter when there is no name", () => {
     expect(initials(' ', 'zed@example.test')).toBe('Z')
     expect(initials('')).toBe('')
+  })
+})
+
+describe('formatDate', () => {
+  // 23:30 UTC: the day after in a time zone east of UTC, so a UTC style must not follow the machine's zone.
+  const late = '2026-11-29T23:30:00.000Z'
+  it('writes the money dates in UTC, in the studio styles', () => {
+    expect(formatDate(late)).toBe('29 November 2026')
+    expect(formatDate(new Date(late), 'medium')).toBe('29 Nov 2026')
+    expect(formatDate(late, 'longTime')).toBe('29 November 2026 at 23:30')
+  })
+  it("writes a local time in the reader's zone", () => {
+    const local = new Date(late)
+    expect(formatDate(late, 'localTime')).toContain(String(local.getMinutes()).padStart(2, '0'))
+    expect(formatDate(late, 'localTime')).toMatch(/\d{2}:\d{2}:\d{2}$/)
   })
 })

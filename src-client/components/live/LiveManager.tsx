@@ -6,12 +6,24 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { serverFieldErrors } from '../ui/field-errors.tsx'
+import { useFieldErrors } from '../ui/field-errors.tsx'
 import { FormAlert, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
 const grid = css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })
+
+const FIELDS = ['title', 'description', 'localStart', 'timeZone', 'durationMinutes', 'capacity', 'joinUrl'] as const
+
+type SessionFields = {
+  title: string
+  description: string
+  localStart: string
+  timeZone: string
+  durationMinutes: number
+  capacity: number
+  joinUrl: string
+}
 
 type Session = {
   id: string
@@ -62,20 +74,25 @@ function SessionForm({
 }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
-  const [errors, setErrors] = useState<Record<string, string>>({})
-  const [formError, setFormError] = useState<string | null>(null)
+  const fieldErrors = useFieldErrors<(typeof FIELDS)[number]>()
   const schedule = useMutation(trpc.live.schedule.mutationOptions())
   const update = useMutation(trpc.live.update.mutationOptions())
   const busy = schedule.isPending || update.isPending
   const [zone] = useState(() => session?.timeZone ?? browserZone())
   const zoneOptions = zones.includes(zone) ? zones : [zone, ...zones]
   const prefix = session ? `edit-${session.id}` : 'new'
+  /** A field's name, its id (unique per form on the page) and the server's message for it. */
+  const field = (name: keyof SessionFields, id: string) => ({
+    name,
+    id: `${prefix}-${id}`,
+    error: fieldErrors.errors[name],
+  })
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const data = new FormData(event.currentTarget)
     const text = (name: string) => String(data.get(name) ?? '')
-    const fields = {
+    const fields: SessionFields = {
       title: text('title'),
       description: text('description'),
       localStart: text('localStart'),
@@ -84,8 +101,7 @@ function SessionForm({
       capacity: Number(text('capacity')),
       joinUrl: text('joinUrl'),
     }
-    setErrors({})
-    setFormError(null)
+    fieldErrors.clear()
     try {
       if (session) {
         const result = await update.mutateAsync({ sessionId: session.id, ...fields })
@@ -99,15 +115,18 @@ function SessionForm({
       await queryClient.invalidateQueries({ queryKey: trpc.live.pathKey() })
       onDone()
     } catch (error) {
-      const fieldErrors = serverFieldErrors(error)
-      if (fieldErrors) setErrors(fieldErrors)
-      else setFormError(error instanceof Error ? error.message : 'Could not save the session')
+      fieldErrors.fromError(error, FIELDS)
     }
   }
 
   return (
-    <form {...SCRIPT_ONLY_FORM} onSubmit={submit} aria-label={session ? `Edit ${session.title}` : 'Schedule a session'}>
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+    <form
+      {...SCRIPT_ONLY_FORM}
+      ref={fieldErrors.formRef}
+      onSubmit={submit}
+      aria-label={session ? `Edit ${session.title}` : 'Schedule a session'}
+    >
+      {fieldErrors.formError ? <FormAlert>{fieldErrors.formError}</FormAlert> : null}
       <div className={grid}>
         {session ? null : (
           <SelectField label="For" name="courseId" id={`${prefix}-course`} defaultValue={courses[0]?.id ?? ''}>
@@ -119,31 +138,15 @@ function SessionForm({
             {canSchedulePremium ? <option value="">All Premium members</option> : null}
           </SelectField>
         )}
-        <TextField
-          label="Title"
-          name="title"
-          id={`${prefix}-title`}
-          required
-          maxLength={200}
-          defaultValue={session?.title}
-          error={errors.title}
-        />
+        <TextField label="Title" {...field('title', 'title')} required maxLength={200} defaultValue={session?.title} />
         <TextField
           label="Start (in the session's time zone)"
-          name="localStart"
-          id={`${prefix}-start`}
+          {...field('localStart', 'start')}
           type="datetime-local"
           required
           defaultValue={session?.localStart}
-          error={errors.localStart}
         />
-        <SelectField
-          label="Time zone"
-          name="timeZone"
-          id={`${prefix}-zone`}
-          defaultValue={zone}
-          error={errors.timeZone}
-        >
+        <SelectField label="Time zone" {...field('timeZone', 'zone')} defaultValue={zone}>
           {zoneOptions.map((name) => (
             <option key={name} value={name}>
               {name}
@@ -152,45 +155,37 @@ function SessionForm({
         </SelectField>
         <TextField
           label="Duration (minutes)"
-          name="durationMinutes"
-          id={`${prefix}-duration`}
+          {...field('durationMinutes', 'duration')}
           type="number"
           min={5}
           max={600}
           required
           defaultValue={session?.durationMinutes ?? 60}
-          error={errors.durationMinutes}
         />
         <TextField
           label="Capacity (seats)"
-          name="capacity"
-          id={`${prefix}-capacity`}
+          {...field('capacity', 'capacity')}
           type="number"
           min={1}
           max={100000}
           required
           defaultValue={session?.capacity ?? 100}
-          error={errors.capacity}
         />
         <TextField
           label="Join link (https)"
-          name="joinUrl"
-          id={`${prefix}-join`}
+          {...field('joinUrl', 'join')}
           type="url"
           required
           placeholder="https://meet.example.com/…"
           defaultValue={session?.joinUrl}
-          error={errors.joinUrl}
           hint="Shown to registered members only, from 15 minutes before the start."
         />
       </div>
       <TextAreaField
         label="Description"
-        name="description"
-        id={`${prefix}-description`}
+        {...field('description', 'description')}
         maxLength={5000}
         defaultValue={session?.description}
-        error={errors.description}
       />
       <button type="submit" className={button({ variant: 'primary' })} disabled={busy}>
         {busy ? 'Saving…' : session ? 'Save changes' : 'Schedule session'}
@@ -372,34 +367,45 @@ export function LiveManager() {
       ) : (
         <p>Live sessions are scheduled for a course you teach.</p>
       )}
-      <section aria-labelledby="upcoming-sessions">
-        <h2 id="upcoming-sessions" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}>
-          Upcoming
-        </h2>
-        {upcoming.length === 0 ? (
-          <p>No upcoming sessions.</p>
-        ) : (
-          <ul className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-            {upcoming.map((s) => (
-              <SessionCard key={s.id} session={s} courses={data.courses} canSchedulePremium={data.canSchedulePremium} />
-            ))}
-          </ul>
-        )}
-      </section>
-      <section aria-labelledby="past-sessions">
-        <h2 id="past-sessions" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}>
-          Past
-        </h2>
-        {past.length === 0 ? (
-          <p>No past sessions.</p>
-        ) : (
-          <ul className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-            {past.map((s) => (
-              <SessionCard key={s.id} session={s} courses={data.courses} canSchedulePremium={data.canSchedulePremium} />
-            ))}
-          </ul>
-        )}
-      </section>
+      <SessionList
+        id="upcoming-sessions"
+        title="Upcoming"
+        sessions={upcoming}
+        none="No upcoming sessions."
+        data={data}
+      />
+      <SessionList id="past-sessions" title="Past" sessions={past} none="No past sessions." data={data} />
     </div>
+  )
+}
+
+function SessionList({
+  id,
+  title,
+  sessions,
+  none,
+  data,
+}: {
+  id: string
+  title: string
+  sessions: Session[]
+  none: string
+  data: { courses: { id: string; title: string }[]; canSchedulePremium: boolean }
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}>
+        {title}
+      </h2>
+      {sessions.length === 0 ? (
+        <p>{none}</p>
+      ) : (
+        <ul className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+          {sessions.map((s) => (
+            <SessionCard key={s.id} session={s} courses={data.courses} canSchedulePremium={data.canSchedulePremium} />
+          ))}
+        </ul>
+      )}
+    </section>
   )
 }

@@ -7,6 +7,7 @@ import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { EmailField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 import { EarningSharesForm } from './EarningSharesForm.tsx'
@@ -97,7 +98,7 @@ export function TeamPanel({ courseId }: { courseId: string }) {
               <span>
                 {pending.email}{' '}
                 <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-                  invited, expires {new Date(pending.expiresAt).toLocaleDateString()}
+                  invited, expires {formatDate(pending.expiresAt, 'medium')}
                 </span>
               </span>
               <button

@@ -1,12 +1,14 @@
 // A form's field errors from the server, tied to their fields: the server sends zod's flattened `fieldErrors` (also
 // for a domain refusal about one field, such as a taken name; see src-server/trpc/init.ts). Each field gets
 // aria-invalid, aria-describedby to a message under it, and the first invalid field takes focus. An error about no
-// field (forbidden, an outage) stays a form-level alert.
+// field (forbidden, an outage) stays a form-level alert. useSubmitForm is a native form's whole submit: the shared
+// schema's check, the call, the toast.
 import { TRPCClientError } from '@trpc/client'
-import { useCallback, useId, useMemo, useState } from 'react'
+import { type FormEvent, useCallback, useId, useMemo, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { css } from '#styled-system/css'
 import { useFocusFirstInvalid } from './form.tsx'
+import { notify } from './toaster.tsx'
 
 /** The server's first message for each field, or null when the error is about no field. */
 export function serverFieldErrors(error: unknown): Record<string, string> | null {
@@ -34,10 +36,10 @@ export function useFieldErrors<Field extends string>() {
     setFormError(null)
   }, [])
 
-  /** A check made in the browser before sending: these fields' messages, no form alert. */
-  const show = useCallback((shown: Partial<Record<Field, string>>) => {
+  /** A check made in the browser before sending: these fields' messages, and a form alert only if given. */
+  const show = useCallback((shown: Partial<Record<Field, string>>, alert: string | null = null) => {
     setErrors(shown)
-    setFormError(null)
+    setFormError(alert)
   }, [])
 
   /** Spreads onto the field's input, select or textarea. */
@@ -84,4 +86,60 @@ export function useFieldErrors<Field extends string>() {
     () => ({ errors, formError, formRef, formId, control, message, fromError, show, clear }),
     [errors, formError, formRef, formId, control, message, fromError, show, clear],
   )
+}
+
+/** What useSubmitForm needs of a shared zod schema (src-shared/schemas): its safeParse. */
+interface FormSchema<Input> {
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: Input }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } }
+}
+
+/**
+ * A native form's submit, one way for every form: read the values (`read`); check them with the shared zod schema
+ * (`schema`, where its output is what the call takes: a schema that reshapes, such as lines into a list, is left to
+ * the server) — its first message for each field goes under that field and nothing is sent; send them (`send`), then
+ * say so (`done`, a toast). A refusal goes under its fields or, about no field, into the form's alert. Spread
+ * `formProps` onto the form, after {...SCRIPT_ONLY_FORM} (tests/unit/form-methods.test.ts reads it in the tag): the
+ * schema's messages replace the browser's, and the first invalid field takes the focus.
+ */
+export function useSubmitForm<Field extends string, Read, Input = Read>(options: {
+  fields: readonly Field[]
+  schema?: FormSchema<Input>
+  read: (form: FormData) => Read
+  send: (input: Input, form: HTMLFormElement) => Promise<unknown>
+  done?: string
+}) {
+  const fields = useFieldErrors<Field>()
+  const { schema, read, send, done } = options
+  const names = options.fields
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = event.currentTarget
+    const values = read(new FormData(form))
+    const parsed = schema ? schema.safeParse(values) : { success: true as const, data: values as unknown as Input }
+    if (!parsed.success) {
+      const shown: Partial<Record<Field, string>> = {}
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0]
+        if (typeof field === 'string' && names.includes(field as Field)) shown[field as Field] ??= issue.message
+      }
+      // A message about no field this form shows goes into its alert.
+      fields.show(shown, Object.keys(shown).length > 0 ? null : (parsed.error.issues[0]?.message ?? null))
+      return
+    }
+    fields.clear()
+    try {
+      await send(parsed.data, form)
+      if (done) notify('success', done)
+    } catch (error) {
+      fields.fromError(error, names)
+    }
+  }
+
+  const formProps = { ref: fields.formRef, onSubmit, noValidate: true }
+  return { ...fields, formProps }
 }

@@ -4,11 +4,11 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { BalanceFigures, StatementList } from '#client/components/studio/EarningsPanels.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
-import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/member/$schoolId')({
@@ -17,15 +17,6 @@ export const Route = createFileRoute('/_auth/member/$schoolId')({
   errorComponent: routeError('Could not load this school'),
   component: MemberPage,
 })
-
-const figures = css({
-  display: 'grid',
-  gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
-  gap: '3',
-  m: 0,
-})
-const figureLabel = css({ fontSize: 'sm', color: 'fg.muted' })
-const figureValue = css({ fontSize: 'xl', fontWeight: 'bold', m: 0 })
 
 function MemberPage() {
   const { schoolId } = Route.useParams()
@@ -131,32 +122,10 @@ function SchoolEarnings({ schoolId }: { schoolId: string }) {
         <h2 id="balances-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Earnings
         </h2>
-        {overview.data.balances.length === 0 ? (
-          <EmptyState title="No earnings yet">
-            <p>When someone buys one of the school’s courses, its share appears here.</p>
-          </EmptyState>
-        ) : (
-          overview.data.balances.map((balance) => (
-            <dl key={balance.currency} className={figures} aria-label={`Balances in ${balance.currency}`}>
-              <div>
-                <dt className={figureLabel}>Pending ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.pendingMinor, balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Available ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(Math.max(0, balance.availableMinor), balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Paid out ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.paidOutMinor, balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Owed from refunds ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.owedMinor, balance.currency)}</dd>
-              </div>
-            </dl>
-          ))
-        )}
+        <BalanceFigures
+          balances={overview.data.balances}
+          empty={<p>When someone buys one of the school’s courses, its share appears here.</p>}
+        />
         <p>
           Payouts:{' '}
           {overview.data.payoutAccount.state === 'ready' ? 'set up' : 'not set up yet (the owner sets them up)'}
@@ -166,23 +135,7 @@ function SchoolEarnings({ schoolId }: { schoolId: string }) {
         <h2 id="statements-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Statements
         </h2>
-        {monthly.data.statementMonths.length === 0 ? (
-          <p>No statements yet: a month with earnings gets one.</p>
-        ) : (
-          <ul className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
-            {monthly.data.statementMonths.map((month) => (
-              <li key={month} className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
-                <span className={css({ fontWeight: 'semibold', minW: '20' })}>{month}</span>
-                <a href={`/api/studio/statements/${month}.csv?school=${schoolId}`} download>
-                  Statement {month} (CSV)
-                </a>
-                <a href={`/api/studio/statements/${month}.pdf?school=${schoolId}`} download>
-                  Statement {month} (PDF)
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <StatementList months={monthly.data.statementMonths} schoolId={schoolId} />
       </section>
     </>
   )

@@ -2,14 +2,12 @@
 // The token is taken out of the address bar as soon as the page runs (history, a copied address) and never logged.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
 import { optionalText, searchParams } from '#client/components/admin/search.ts'
-import { button } from '#client/components/ui/button.ts'
+import { AcceptInvite, IncompleteInviteLink } from '#client/components/team/InviteAcceptance.tsx'
+import { InviteCard } from '#client/components/team/InviteCard.tsx'
 import { RouteError } from '#client/components/ui/RouteError.tsx'
-import { ErrorState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { useTokenFromAddress } from '#client/lib/native-form.ts'
-import { css } from '#styled-system/css'
 
 const ROLE_NAMES = { instructor: 'instructor', finance: 'finance', support: 'support' } as const
 
@@ -29,29 +27,18 @@ export const Route = createFileRoute('/_auth/school-invite')({
   head: () => ({ meta: [{ title: 'Join a school’s team | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
   // Under the page's heading: a link whose invitation was used, cancelled or never existed still says where it is.
   errorComponent: ({ error }) => (
-    <InviteCard>
+    <InviteCard title="Join a school’s team">
       <RouteError error={error} title="Invitation unavailable" />
     </InviteCard>
   ),
   component: SchoolInvitePage,
 })
 
-function InviteCard({ children }: { children: ReactNode }) {
-  return (
-    <main className={css({ display: 'grid', placeItems: 'center', py: '12', px: '4' })}>
-      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
-        <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>Join a school’s team</h1>
-        {children}
-      </div>
-    </main>
-  )
-}
-
 function SchoolInvitePage() {
   const token = useTokenFromAddress(Route.useSearch().token) ?? ''
   return (
-    <InviteCard>
-      {isPlausibleToken(token) ? <Accept token={token} /> : <ErrorState title="This invitation link is incomplete" />}
+    <InviteCard title="Join a school’s team">
+      {isPlausibleToken(token) ? <Accept token={token} /> : <IncompleteInviteLink />}
     </InviteCard>
   )
 }
@@ -72,25 +59,9 @@ function Accept({ token }: { token: string }) {
     }),
   )
   return (
-    <>
-      <p className={css({ mb: '6' })}>
-        {invite.invitedBy ?? 'A creator'} invited {invite.email} to join <strong>{invite.schoolName}</strong> as{' '}
-        <strong>{ROLE_NAMES[invite.role]}</strong>.
-      </p>
-      {invite.forThisAccount ? (
-        <button
-          type="button"
-          className={button({ size: 'lg' })}
-          disabled={accept.isPending}
-          onClick={() => accept.mutate({ token })}
-        >
-          {accept.isPending ? 'Accepting…' : 'Accept the invitation'}
-        </button>
-      ) : (
-        <p role="alert" className={css({ color: 'danger' })}>
-          This invitation was sent to {invite.email}: sign in with that address to accept it.
-        </p>
-      )}
-    </>
+    <AcceptInvite invite={invite} pending={accept.isPending} onAccept={() => accept.mutate({ token })}>
+      {invite.invitedBy ?? 'A creator'} invited {invite.email} to join <strong>{invite.schoolName}</strong> as{' '}
+      <strong>{ROLE_NAMES[invite.role]}</strong>.
+    </AcceptInvite>
   )
 }

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { createFileRoute } from '@tanstack/react-router'
 import { type ChangeEvent, type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
+import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -188,42 +189,27 @@ function BrandForm({
 }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const [errors, setErrors] = useState<{ displayName?: string; brandColor?: string }>({})
-  const [formError, setFormError] = useState<string | null>(null)
   const save = useMutation(trpc.domains.saveBrand.mutationOptions())
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    setFormError(null)
-    const form = new FormData(event.currentTarget)
-    const parsed = schoolBrandInput.safeParse({
-      displayName: form.get('displayName'),
-      brandColor: form.get('brandColor'),
-    })
-    if (!parsed.success) {
-      const shown: { displayName?: string; brandColor?: string } = {}
-      for (const issue of parsed.error.issues) shown[issue.path[0] as 'displayName' | 'brandColor'] ??= issue.message
-      setErrors(shown)
-      return
-    }
-    setErrors({})
-    try {
-      await save.mutateAsync(parsed.data)
+  const form = useSubmitForm({
+    fields: ['displayName', 'brandColor'],
+    schema: schoolBrandInput,
+    read: (data) => ({ displayName: data.get('displayName'), brandColor: data.get('brandColor') }),
+    send: async (input) => {
+      await save.mutateAsync(input)
       await queryClient.invalidateQueries({ queryKey: trpc.domains.pathKey() })
-      notify('success', 'Brand saved')
-    } catch (caught) {
-      setFormError(errorMessage(caught))
-    }
-  }
+    },
+    done: 'Brand saved',
+  })
   return (
-    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={css({ display: 'grid', gap: '3' })}>
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+    <form {...SCRIPT_ONLY_FORM} {...form.formProps} className={css({ display: 'grid', gap: '3' })}>
+      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
       <TextField
         label="Name shown"
         name="displayName"
         required
         maxLength={80}
         defaultValue={brand?.displayName ?? fallbackName}
-        error={errors.displayName}
+        error={form.errors.displayName}
       />
       <TextField
         label="Brand colour"
@@ -232,7 +218,7 @@ function BrandForm({
         maxLength={7}
         defaultValue={brand?.brandColor ?? '#2663eb'}
         hint="As #rrggbb"
-        error={errors.brandColor}
+        error={form.errors.brandColor}
       />
       <button type="submit" className={button({})} disabled={save.isPending}>
         {save.isPending ? 'Saving…' : 'Save brand'}

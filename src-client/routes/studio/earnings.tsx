@@ -5,12 +5,14 @@ import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-qu
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { EarningsChart } from '#client/components/studio/EarningsChart.tsx'
+import { BalanceFigures, StatementList } from '#client/components/studio/EarningsPanels.tsx'
 import { PremiumPoolSection } from '#client/components/studio/PremiumPoolSection.tsx'
 import { Pagination } from '#client/components/ui/Pagination.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { EARNINGS_PAGE_SIZE } from '#shared/schemas/earnings.ts'
 import { css } from '#styled-system/css'
@@ -35,17 +37,6 @@ export const Route = createFileRoute('/studio/earnings')({
   component: EarningsPage,
 })
 
-const figures = css({
-  display: 'grid',
-  gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
-  gap: '3',
-  m: 0,
-})
-const figureLabel = css({ fontSize: 'sm', color: 'fg.muted' })
-const figureValue = css({ fontSize: 'xl', fontWeight: 'bold', m: 0 })
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
-
 function EarningsPage() {
   const { trpc } = Route.useRouteContext()
   const { data: overview } = useSuspenseQuery(trpc.earnings.overview.queryOptions())
@@ -64,7 +55,7 @@ function EarningsPage() {
           Balances
         </h2>
         <p>
-          Next payout: <strong>{dateFormat.format(new Date(overview.nextPayoutAt))}</strong> (06:00 UTC)
+          Next payout: <strong>{formatDate(overview.nextPayoutAt)}</strong> (06:00 UTC)
           {overview.payoutAccount.state !== 'ready' ? (
             <>
               {' '}
@@ -73,32 +64,10 @@ function EarningsPage() {
           ) : null}
           {overview.payoutsPaused ? ' — payouts are paused by the platform for now' : null}
         </p>
-        {overview.balances.length === 0 ? (
-          <EmptyState title="No earnings yet">
-            <p>When someone buys one of your courses, your share appears here.</p>
-          </EmptyState>
-        ) : (
-          overview.balances.map((balance) => (
-            <dl key={balance.currency} className={figures} aria-label={`Balances in ${balance.currency}`}>
-              <div>
-                <dt className={figureLabel}>Pending ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.pendingMinor, balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Available ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(Math.max(0, balance.availableMinor), balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Paid out ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.paidOutMinor, balance.currency)}</dd>
-              </div>
-              <div>
-                <dt className={figureLabel}>Owed from refunds ({balance.currency})</dt>
-                <dd className={figureValue}>{formatMoney(balance.owedMinor, balance.currency)}</dd>
-              </div>
-            </dl>
-          ))
-        )}
+        <BalanceFigures
+          balances={overview.balances}
+          empty={<p>When someone buys one of your courses, your share appears here.</p>}
+        />
       </section>
 
       {monthly.series.length > 0 ? (
@@ -120,23 +89,7 @@ function EarningsPage() {
         <h2 id="statements-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Statements
         </h2>
-        {monthly.statementMonths.length === 0 ? (
-          <p>No statements yet: a month with earnings gets one.</p>
-        ) : (
-          <ul className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
-            {monthly.statementMonths.map((month) => (
-              <li key={month} className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })}>
-                <span className={css({ fontWeight: 'semibold', minW: '20' })}>{month}</span>
-                <a href={`/api/studio/statements/${month}.csv`} download>
-                  Statement {month} (CSV)
-                </a>
-                <a href={`/api/studio/statements/${month}.pdf`} download>
-                  Statement {month} (PDF)
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <StatementList months={monthly.statementMonths} />
       </section>
     </main>
   )
@@ -187,7 +140,7 @@ function EntriesSection() {
               <tbody>
                 {entries.data.entries.map((entry) => (
                   <tr key={`${entry.transactionId}-${entry.currency}`}>
-                    <td className={css({ whiteSpace: 'nowrap' })}>{timeFormat.format(new Date(entry.at))}</td>
+                    <td className={css({ whiteSpace: 'nowrap' })}>{formatDate(entry.at, 'longTime')}</td>
                     <td>{entry.description}</td>
                     <td className="amount">
                       {entry.pendingMinor ? formatMoney(entry.pendingMinor, entry.currency) : '–'}

@@ -8,6 +8,7 @@ import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { css } from '#styled-system/css'
 
 type Filter = 'all' | 'unread' | 'open' | 'closed'
@@ -83,7 +84,7 @@ function StudioMessages() {
                   <span className={css({ fontSize: 'sm', fontWeight: 'bold' })}>({thread.unread} unread)</span>
                 ) : null}
                 <span className={css({ display: 'block', fontSize: 'sm', color: 'fg.muted' })}>
-                  {thread.member} · {thread.courseTitle} · {new Date(thread.lastMessageAt).toLocaleString()}
+                  {thread.member} · {thread.courseTitle} · {formatDate(thread.lastMessageAt, 'localTime')}
                   {thread.closed ? ' · Closed' : ''}
                   {thread.blocked ? ' · Sender blocked' : ''}
                 </span>

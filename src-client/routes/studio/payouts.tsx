@@ -10,6 +10,7 @@ import { button } from '#client/components/ui/button.ts'
 import { FormAlert } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
@@ -43,7 +44,6 @@ const card = css({
   gap: '3',
   alignItems: 'flex-start',
 })
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
 
 /** Stripe's requirement names made readable ("individual.dob.day" → "individual dob day"). */
 const readable = (field: string) => field.replace(/[._]/g, ' ')
@@ -109,7 +109,7 @@ function PayoutsPage() {
           <>
             <p role="status">
               <strong>Stripe needs more information</strong> before it can pay you
-              {account.deadline ? <> (by {dateFormat.format(new Date(account.deadline))})</> : null}.
+              {account.deadline ? <> (by {formatDate(account.deadline)})</> : null}.
             </p>
             {account.requirementsDue.length > 0 ? (
               <>

@@ -5,11 +5,13 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
+import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, SelectField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
@@ -38,7 +40,6 @@ const row = css({
   borderBottomWidth: '1px',
   borderColor: 'line',
 })
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' })
 const ROLE_NAMES: Record<SchoolMemberRoleId, string> = {
   instructor: 'Instructor',
   finance: 'Finance',
@@ -81,44 +82,31 @@ function SchoolPage() {
 function SettingsForm({ name, slug }: { name: string; slug: string }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const [errors, setErrors] = useState<{ name?: string; slug?: string }>({})
-  const [formError, setFormError] = useState<string | null>(null)
-  const formRef = useFocusFirstInvalid(errors)
   const save = useMutation(trpc.schools.saveSettings.mutationOptions())
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = new FormData(event.currentTarget)
-    setFormError(null)
-    const parsed = schoolSettingsInput.safeParse({ name: form.get('name'), slug: form.get('slug') })
-    if (!parsed.success) {
-      const shown: { name?: string; slug?: string } = {}
-      for (const issue of parsed.error.issues) shown[issue.path[0] as 'name' | 'slug'] ??= issue.message
-      setErrors(shown)
-      return
-    }
-    setErrors({})
-    try {
-      await save.mutateAsync(parsed.data)
+  const form = useSubmitForm({
+    fields: ['name', 'slug'],
+    schema: schoolSettingsInput,
+    read: (data) => ({ name: data.get('name'), slug: data.get('slug') }),
+    send: async (input) => {
+      await save.mutateAsync(input)
       await queryClient.invalidateQueries({ queryKey: trpc.schools.pathKey() })
-      notify('success', 'School saved')
-    } catch (error) {
-      setFormError(errorMessage(error))
-    }
-  }
+    },
+    done: 'School saved',
+  })
   return (
-    <form
-      ref={formRef}
-      {...SCRIPT_ONLY_FORM}
-      onSubmit={onSubmit}
-      noValidate
-      aria-labelledby="settings-heading"
-      className={card}
-    >
+    <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="settings-heading" className={card}>
       <h2 id="settings-heading" className={heading}>
         Name and address
       </h2>
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
-      <TextField label="School name" name="name" required maxLength={120} defaultValue={name} error={errors.name} />
+      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <TextField
+        label="School name"
+        name="name"
+        required
+        maxLength={120}
+        defaultValue={name}
+        error={form.errors.name}
+      />
       <TextField
         label="Address (/s/…)"
         name="slug"
@@ -126,7 +114,7 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
         maxLength={60}
         defaultValue={slug}
         hint="Lower-case letters, digits and hyphens."
-        error={errors.slug}
+        error={form.errors.slug}
       />
       <button type="submit" className={button({})} disabled={save.isPending}>
         {save.isPending ? <Spinner label="Saving" /> : null}
@@ -172,8 +160,7 @@ function Members({ members }: { members: Member[] }) {
       {members.map((member) => (
         <li key={member.userId} className={row}>
           <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
-            <strong>{member.name || member.email}</strong> ({member.email}) · since{' '}
-            {dateFormat.format(new Date(member.since))}
+            <strong>{member.name || member.email}</strong> ({member.email}) · since {formatDate(member.since, 'medium')}
           </span>
           <span className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
             <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
@@ -232,7 +219,7 @@ function Invites({
         {invites.map((invite) => (
           <li key={invite.id} className={row}>
             <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
-              {invite.email} · {ROLE_NAMES[invite.role]} · until {dateFormat.format(new Date(invite.expiresAt))}
+              {invite.email} · {ROLE_NAMES[invite.role]} · until {formatDate(invite.expiresAt, 'medium')}
             </span>
             <button
               type="button"

@@ -3,21 +3,12 @@
 // members must use it. The server checks the owner and the Enterprise plan on every call; this page shows answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { serverFieldErrors } from '#client/components/ui/field-errors.tsx'
-import {
-  CheckboxField,
-  FormAlert,
-  TextAreaField,
-  TextField,
-  useFocusFirstInvalid,
-} from '#client/components/ui/form.tsx'
+import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
+import { CheckboxField, FormAlert, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
-import { notify } from '#client/components/ui/toaster.tsx'
-import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 
@@ -28,42 +19,33 @@ export const Route = createFileRoute('/studio/sso')({
   component: SsoPage,
 })
 
-type Field = 'issuer' | 'clientId' | 'clientSecret' | 'domains'
+const FIELDS = ['issuer', 'clientId', 'clientSecret', 'domains'] as const
 
 function SsoPage() {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const { data: panel } = useSuspenseQuery(trpc.schoolSso.mine.queryOptions())
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
-  const [formError, setFormError] = useState<string | null>(null)
-  const formRef = useFocusFirstInvalid(errors)
   const save = useMutation(trpc.schoolSso.save.mutationOptions())
   const settings = panel.settings
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = new FormData(event.currentTarget)
-    setFormError(null)
-    setErrors({})
-    try {
-      await save.mutateAsync({
-        issuer: String(form.get('issuer') ?? ''),
-        clientId: String(form.get('clientId') ?? ''),
-        clientSecret: String(form.get('clientSecret') ?? ''),
-        domains: String(form.get('domains') ?? ''),
-        enabled: form.get('enabled') === 'on',
-        requireForMembers: form.get('requireForMembers') === 'on',
-      })
+  const form = useSubmitForm({
+    fields: FIELDS,
+    read: (data) => ({
+      issuer: String(data.get('issuer') ?? ''),
+      clientId: String(data.get('clientId') ?? ''),
+      clientSecret: String(data.get('clientSecret') ?? ''),
+      domains: String(data.get('domains') ?? ''),
+      enabled: data.get('enabled') === 'on',
+      requireForMembers: data.get('requireForMembers') === 'on',
+    }),
+    send: async (input, element) => {
+      await save.mutateAsync(input)
       await queryClient.invalidateQueries({ queryKey: trpc.schoolSso.pathKey() })
-      const secret = event.currentTarget?.elements.namedItem('clientSecret')
+      // The secret is write-only: the field empties once it is saved.
+      const secret = element.elements.namedItem('clientSecret')
       if (secret instanceof HTMLInputElement) secret.value = ''
-      notify('success', 'Single sign-on saved')
-    } catch (error) {
-      const fields = serverFieldErrors(error)
-      if (fields) setErrors(fields as Partial<Record<Field, string>>)
-      else setFormError(errorMessage(error))
-    }
-  }
+    },
+    done: 'Single sign-on saved',
+  })
 
   return (
     <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
@@ -94,18 +76,11 @@ function SsoPage() {
           {panel.redirectUri}
         </code>
       </section>
-      <form
-        ref={formRef}
-        {...SCRIPT_ONLY_FORM}
-        onSubmit={onSubmit}
-        noValidate
-        aria-labelledby="sso-heading"
-        className={card}
-      >
+      <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="sso-heading" className={card}>
         <h2 id="sso-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Your provider
         </h2>
-        {formError ? <FormAlert>{formError}</FormAlert> : null}
+        {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
         <TextField
           label="Issuer URL"
           name="issuer"
@@ -114,7 +89,7 @@ function SsoPage() {
           maxLength={300}
           defaultValue={settings?.issuer ?? ''}
           hint="For example https://login.example.com (its /.well-known/openid-configuration is read)."
-          error={errors.issuer}
+          error={form.errors.issuer}
         />
         <TextField
           label="Client id"
@@ -122,7 +97,7 @@ function SsoPage() {
           required
           maxLength={300}
           defaultValue={settings?.clientId ?? ''}
-          error={errors.clientId}
+          error={form.errors.clientId}
         />
         <TextField
           label="Client secret"
@@ -132,7 +107,7 @@ function SsoPage() {
           maxLength={500}
           required={!settings?.hasClientSecret}
           hint={settings?.hasClientSecret ? 'A secret is stored. Leave empty to keep it.' : undefined}
-          error={errors.clientSecret}
+          error={form.errors.clientSecret}
         />
         <TextAreaField
           label="Allowed e-mail domains"
@@ -141,7 +116,7 @@ function SsoPage() {
           rows={2}
           defaultValue={settings?.domains.join(', ') ?? ''}
           hint="Comma-separated, such as example.com. Only verified addresses at these domains sign in."
-          error={errors.domains}
+          error={form.errors.domains}
         />
         <CheckboxField
           label="Offer “Sign in with your school”"

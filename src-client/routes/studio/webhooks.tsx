@@ -3,16 +3,22 @@
 // The server checks the owner and the Enterprise plan on every call; this page only shows the answers.
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
+import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { WEBHOOK_EVENT_DESCRIPTIONS, type WebhookEventType } from '#shared/schemas/webhooks.ts'
+import {
+  createWebhookEndpointInput,
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  type WebhookEventType,
+} from '#shared/schemas/webhooks.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/webhooks')({
@@ -24,7 +30,6 @@ export const Route = createFileRoute('/studio/webhooks')({
 
 const actions = css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' })
 const mono = css({ fontFamily: 'mono', fontSize: 'sm', overflowWrap: 'anywhere' })
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' })
 
 function WebhooksPage() {
   const { trpc } = Route.useRouteContext()
@@ -87,45 +92,42 @@ function EventChoices({ eventTypes, chosen }: { eventTypes: string[]; chosen?: s
 function AddEndpoint({ eventTypes, allowHttpLoopback }: { eventTypes: string[]; allowHttpLoopback: boolean }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const [formError, setFormError] = useState<string | null>(null)
   const create = useMutation(trpc.webhooks.create.mutationOptions())
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const formElement = event.currentTarget
-    const form = new FormData(formElement)
-    setFormError(null)
-    try {
-      await create.mutateAsync({
-        url: String(form.get('url') ?? ''),
-        description: String(form.get('description') ?? ''),
-        eventTypes: form.getAll('eventTypes').map(String) as WebhookEventType[],
-      })
-      formElement.reset()
+  const form = useSubmitForm({
+    fields: ['url', 'description'],
+    schema: createWebhookEndpointInput,
+    read: (data) => ({
+      url: String(data.get('url') ?? ''),
+      description: String(data.get('description') ?? ''),
+      eventTypes: data.getAll('eventTypes').map(String),
+    }),
+    send: async (input, element) => {
+      await create.mutateAsync(input)
+      element.reset()
       await queryClient.invalidateQueries({ queryKey: trpc.webhooks.panel.queryKey() })
-      notify('success', 'Endpoint added')
-    } catch (error) {
-      setFormError(errorMessage(error))
-    }
-  }
+    },
+    done: 'Endpoint added',
+  })
   return (
-    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate aria-labelledby="add-heading" className={card}>
+    <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="add-heading" className={card}>
       <h2 id="add-heading" className={heading}>
         Add an endpoint
       </h2>
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
       <TextField
         label="Endpoint URL"
         name="url"
         type="url"
         required
         maxLength={2000}
+        error={form.errors.url}
         hint={
           allowHttpLoopback
             ? 'https://…, or http:// on this machine (127.0.0.1) while testing.'
             : 'Starts with https://'
         }
       />
-      <TextField label="Description (optional)" name="description" maxLength={200} />
+      <TextField label="Description (optional)" name="description" maxLength={200} error={form.errors.description} />
       <EventChoices eventTypes={eventTypes} />
       <button type="submit" className={button({})} disabled={create.isPending}>
         {create.isPending ? <Spinner label="Adding" /> : null}
@@ -275,7 +277,7 @@ function Secret({
       </p>
       {previousSecretUntil ? (
         <p className={css({ color: 'fg.muted' })}>
-          The previous secret also signs until {timeFormat.format(new Date(previousSecretUntil))}.
+          The previous secret also signs until {formatDate(previousSecretUntil, 'localTime')}.
         </p>
       ) : null}
       <div className={actions}>
@@ -363,9 +365,9 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
             {row.isReplay ? ' · replay' : ''}
             <br />
             <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-              {timeFormat.format(new Date(row.createdAt))}
+              {formatDate(row.createdAt, 'localTime')}
               {row.lastError ? ` · ${row.lastError}` : ''}
-              {row.nextAttemptAt ? ` · next try ${timeFormat.format(new Date(row.nextAttemptAt))}` : ''}
+              {row.nextAttemptAt ? ` · next try ${formatDate(row.nextAttemptAt, 'localTime')}` : ''}
             </span>
           </span>
           <button

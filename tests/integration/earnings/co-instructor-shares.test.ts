@@ -2,7 +2,7 @@
 // stored per sale by largest remainder, released and reversed part by part, changed for future sales only; only the
 // owner sets them, for exactly the course's team, summing to 100 %.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addCoInstructor, courseShares } from '../../../src-server/creators/course-invites.ts'
+import { addCoInstructor, courseShares } from '../../../src-server/creators/course-instructors.ts'
 import { addCourseOwner } from '../../../src-server/creators/course-team.ts'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { recordPoolMonth } from '../../../src-server/earnings/premium-pool.ts'

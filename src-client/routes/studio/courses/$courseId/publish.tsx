@@ -11,6 +11,7 @@ import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { requireUser } from '#client/lib/session.ts'
 import { SUBMISSION_STATUS_LABELS } from '#shared/course-review.ts'
 import { css } from '#styled-system/css'
@@ -170,10 +171,9 @@ function PublishPage() {
         {latest ? (
           <div data-testid="latest-submission">
             <p>
-              {latest.kind === 'revision' ? 'Changes' : 'Course'} submitted{' '}
-              {new Date(latest.createdAt).toLocaleDateString()}:{' '}
+              {latest.kind === 'revision' ? 'Changes' : 'Course'} submitted {formatDate(latest.createdAt, 'medium')}:{' '}
               <strong>{SUBMISSION_STATUS_LABELS[latest.status]}</strong>
-              {latest.decidedAt ? ` (${new Date(latest.decidedAt).toLocaleDateString()})` : ''}
+              {latest.decidedAt ? ` (${formatDate(latest.decidedAt, 'medium')})` : ''}
             </p>
             {latest.status === 'changes_requested' ? <ReviewComments comments={latest.comments} /> : null}
           </div>

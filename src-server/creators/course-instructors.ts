@@ -1,94 +1,10 @@
-// Co-instructors: a course owner's e-mailed invitations (a random token stored only as its SHA-256 hash, valid 7
-// days, single use) and the people who accepted them (course_instructors rows with role 'co'). creators/ owns both.
-
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+// Co-instructors (decision 0038): the people who accepted a course owner's invitation (course_instructors rows with
+// role 'co'), their shares of the course's earnings, and the owner's team across courses and school. The
+// invitations themselves are creators/invites.ts's (scope 'course').
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { normaliseEmail } from '../users/email.ts'
-
-export const COURSE_INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000
-
-export const hashInviteToken = (token: string) => sha256(new TextEncoder().encode(token))
-
-export function newInviteToken(): string {
-  const bytes = new Uint8Array(32)
-  crypto.getRandomValues(bytes)
-  return encodeBase32LowerCaseNoPadding(bytes)
-}
-
-/** Records an invitation (replacing an open one to the same address for the course); returns its id. */
-export async function createInvite(
-  db: DB,
-  values: { courseId: string; email: string; invitedBy: string; tokenHash: Uint8Array; expiresAt: Date },
-): Promise<string> {
-  const email = normaliseEmail(values.email)
-  await db
-    .deleteFrom('course_instructor_invites')
-    .where('course_id', '=', values.courseId)
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-    .where('accepted_at', 'is', null)
-    .execute()
-  const row = await db
-    .insertInto('course_instructor_invites')
-    .values({
-      course_id: values.courseId,
-      email,
-      token_hash: values.tokenHash,
-      invited_by: values.invitedBy,
-      expires_at: values.expiresAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
-}
-
-/** Open invitations of a course (not accepted, not expired), newest first. */
-export function openInvites(db: DB, courseId: string, now = clock.now()) {
-  return db
-    .selectFrom('course_instructor_invites')
-    .select(['id', 'email', 'expires_at', 'created_at'])
-    .where('course_id', '=', courseId)
-    .where('accepted_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .execute()
-}
-
-export async function cancelInvite(db: DB, courseId: string, inviteId: string): Promise<boolean> {
-  const row = await db
-    .deleteFrom('course_instructor_invites')
-    .where('id', '=', inviteId)
-    .where('course_id', '=', courseId)
-    .where('accepted_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst()
-  return Boolean(row)
-}
-
-/** The usable invitation with this token (not accepted, not expired), or undefined. */
-export function findUsableInvite(db: DB, token: string, now = clock.now()) {
-  return db
-    .selectFrom('course_instructor_invites')
-    .select(['id', 'course_id', 'email', 'invited_by', 'expires_at'])
-    .where('token_hash', '=', hashInviteToken(token))
-    .where('accepted_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst()
-}
-
-/** Single use: of two concurrent accepts one claims the invitation and the other gets undefined. */
-export function claimInvite(db: DB, inviteId: string, userId: string, now = clock.now()) {
-  return db
-    .updateTable('course_instructor_invites')
-    .set({ accepted_at: now, accepted_by: userId })
-    .where('id', '=', inviteId)
-    .where('accepted_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning(['id', 'course_id', 'email'])
-    .executeTakeFirst()
-}
+import { openInviteEmails } from './invites.ts'
 
 export async function addCoInstructor(db: DB, courseId: string, userId: string): Promise<void> {
   await db
@@ -218,22 +134,8 @@ export async function ownerTeam(
   const rows = options.invites
     ? await members
         .union(schoolMembers)
-        .union(
-          db
-            .selectFrom('course_instructor_invites')
-            .select(sql<string>`lower(email)`.as('email'))
-            .where('accepted_at', 'is', null)
-            .where('expires_at', '>', now)
-            .where('course_id', 'in', owned),
-        )
-        .union(
-          db
-            .selectFrom('school_invites')
-            .select(sql<string>`lower(email)`.as('email'))
-            .where('accepted_at', 'is', null)
-            .where('expires_at', '>', now)
-            .where('school_id', 'in', school),
-        )
+        .union(openInviteEmails(db, 'course', owned, now))
+        .union(openInviteEmails(db, 'school', school, now))
         .execute()
     : await members.union(schoolMembers).execute()
   return new Set(rows.map((row) => row.email))

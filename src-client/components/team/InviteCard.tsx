@@ -1,0 +1,15 @@
+// The card under an invitation page's heading (course co-instructors, school team). Its own module: the routes'
+// error screens use it too, and those load with the app, unlike the acceptance (InviteAcceptance.tsx).
+import type { ReactNode } from 'react'
+import { css } from '#styled-system/css'
+
+export function InviteCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <main className={css({ display: 'grid', placeItems: 'center', py: '12', px: '4' })}>
+      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
+        <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>{title}</h1>
+        {children}
+      </div>
+    </main>
+  )
+}

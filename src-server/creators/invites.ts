@@ -1,0 +1,145 @@
+// Team invitations, one machinery for both scopes: a course's co-instructors (course_instructor_invites, decision
+// 0038) and a school's team (school_invites, decision 0057). An invitation is a random token e-mailed once and stored
+// only as its SHA-256 hash, valid 7 days, single use; a new invitation to the same address for the same course or
+// school replaces the open one. creators/ owns both tables; the flows add the people and the mail.
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { type AliasedRawBuilder, type SelectQueryBuilder, sql } from 'kysely'
+import type { Database, SchoolMemberRole } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { normaliseEmail } from '../users/email.ts'
+
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+/** Each scope's table and the column naming the course or school the invitation is to. */
+const SCOPES = {
+  course: { table: 'course_instructor_invites', column: 'course_id' },
+  school: { table: 'school_invites', column: 'school_id' },
+} as const
+export type InviteScope = keyof typeof SCOPES
+
+/** What an invitation is to: a course (co-instructors) or a school (its team). */
+export interface InviteTarget<S extends InviteScope = InviteScope> {
+  scope: S
+  id: string
+}
+/** Only a school invitation carries a role (the member's); a course invitation's is null. */
+export type InviteRole<S extends InviteScope> = S extends 'school' ? SchoolMemberRole : null
+
+export const hashInviteToken = (token: string) => sha256(new TextEncoder().encode(token))
+
+export function newInviteToken(): string {
+  const bytes = new Uint8Array(32)
+  crypto.getRandomValues(bytes)
+  return encodeBase32LowerCaseNoPadding(bytes)
+}
+
+const scopeId = (scope: InviteScope) => sql<string>`${sql.ref(SCOPES[scope].column)}`.as('scope_id')
+const roleOf = <S extends InviteScope>(scope: S) =>
+  (scope === 'school' ? sql`role` : sql`null`).as('role') as AliasedRawBuilder<InviteRole<S>, 'role'>
+const inScope = (target: InviteTarget) => sql<boolean>`${sql.ref(SCOPES[target.scope].column)} = ${target.id}`
+
+/**
+ * Records an invitation (replacing an open one to the same address for the same course or school) and returns the
+ * token to mail: it is stored only as its hash and returned nowhere else.
+ */
+export async function createInvite(
+  db: DB,
+  target: InviteTarget,
+  values: { email: string; invitedBy: string; role?: SchoolMemberRole },
+  now = clock.now(),
+): Promise<{ id: string; token: string; expiresAt: Date }> {
+  const { table } = SCOPES[target.scope]
+  const email = normaliseEmail(values.email)
+  const token = newInviteToken()
+  const expiresAt = new Date(now.getTime() + INVITE_TTL_MS)
+  await db
+    .deleteFrom(table)
+    .where(inScope(target))
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .where('accepted_at', 'is', null)
+    .execute()
+  if (target.scope === 'school' && !values.role) throw new Error('A school invitation names the member’s role')
+  const common = { email, token_hash: hashInviteToken(token), invited_by: values.invitedBy, expires_at: expiresAt }
+  const row =
+    target.scope === 'school'
+      ? await db
+          .insertInto('school_invites')
+          .values({ ...common, school_id: target.id, role: values.role as SchoolMemberRole })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      : await db
+          .insertInto('course_instructor_invites')
+          .values({ ...common, course_id: target.id })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+  return { id: row.id, token, expiresAt }
+}
+
+/** Open invitations (not accepted, not expired), newest first. */
+export function openInvites<S extends InviteScope>(db: DB, target: InviteTarget<S>, now = clock.now()) {
+  return db
+    .selectFrom(SCOPES[target.scope].table)
+    .select(['id', 'email', roleOf(target.scope), 'expires_at', 'created_at'])
+    .where(inScope(target))
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .execute()
+}
+
+/** The lower-case addresses of the open invitations to the courses or schools the query lists (team counts). */
+export function openInviteEmails(
+  db: DB,
+  scope: InviteScope,
+  ids: SelectQueryBuilder<Database, keyof Database, { id: string } | { course_id: string }>,
+  now = clock.now(),
+) {
+  return db
+    .selectFrom(SCOPES[scope].table)
+    .select(sql<string>`lower(email)`.as('email'))
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where(sql.ref(SCOPES[scope].column), 'in', ids)
+}
+
+export async function cancelInvite(db: DB, target: InviteTarget, inviteId: string): Promise<boolean> {
+  const row = await db
+    .deleteFrom(SCOPES[target.scope].table)
+    .where('id', '=', inviteId)
+    .where(inScope(target))
+    .where('accepted_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
+/** The usable invitation with this token (not accepted, not expired), or undefined. */
+export function findUsableInvite<S extends InviteScope>(db: DB, scope: S, token: string, now = clock.now()) {
+  return db
+    .selectFrom(SCOPES[scope].table)
+    .select(['id', scopeId(scope), 'email', roleOf(scope), 'invited_by', 'expires_at'])
+    .where('token_hash', '=', hashInviteToken(token))
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+}
+
+/** Single use: of two concurrent accepts one claims the invitation (row lock on update) and the other gets undefined. */
+export function claimInvite<S extends InviteScope>(
+  db: DB,
+  scope: S,
+  inviteId: string,
+  userId: string,
+  now = clock.now(),
+) {
+  return db
+    .updateTable(SCOPES[scope].table)
+    .set({ accepted_at: now, accepted_by: userId })
+    .where('id', '=', inviteId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['id', scopeId(scope), roleOf(scope)])
+    .executeTakeFirst()
+}

@@ -1,0 +1,152 @@
+// The steps every team invitation takes, whichever its scope (a course's co-instructors, decision 0038, or a
+// school's team, decision 0057): the invitee may not be staff; the owner's plan must have room (one team across the
+// owner's courses and school, counted at the invitation and again at the acceptance); the token goes out only in the
+// mailed link, queued in the transaction that records the invitation; the acceptance is single use and for the
+// invited address only. creators/invites.ts keeps the invitations.
+import type { SchoolMemberRole } from '../../db/types.ts'
+import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
+import { isStaff, type Role } from '../../src-shared/roles.ts'
+import { ownerTeam } from '../creators/course-instructors.ts'
+import {
+  claimInvite,
+  createInvite,
+  findUsableInvite,
+  type InviteScope,
+  type InviteTarget,
+} from '../creators/invites.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { normaliseEmail } from '../users/email.ts'
+import { creatorStanding } from './creator-standing.ts'
+
+export interface Person {
+  id: string
+  email: string
+  role: Role
+}
+
+/** What a scope's refusals say. */
+export interface InviteWords {
+  /** The link is unknown, used or expired. */
+  invalid: string
+  /** A staff account is invited or accepts. */
+  staff: string
+  /** The owner's plan has no room left at the acceptance. */
+  full: string
+}
+
+type UsableInvite<S extends InviteScope> = NonNullable<Awaited<ReturnType<typeof findUsableInvite<S>>>>
+
+/** Refuses a staff account as the invitee; returns the invitee's account id when they have one. */
+export async function inviteeAccount(db: DB, email: string, words: InviteWords): Promise<string | undefined> {
+  const existing = await db
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .executeTakeFirst()
+  if (existing && isStaff(existing.role)) throw new DomainError('invalid', words.staff, { field: 'email' })
+  return existing?.id
+}
+
+/** Refuses a new address when the owner's team (members and open invitations, both scopes) is at the plan's size. */
+export async function assertTeamRoom(db: DB, ownerId: string, email: string, limit: number | null, now: Date) {
+  const team = await ownerTeam(db, ownerId, now)
+  if (limit !== null && !team.has(email) && team.size >= limit) {
+    throw new DomainError(
+      'precondition',
+      `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
+    )
+  }
+}
+
+/**
+ * Records the invitation and queues its mail in one transaction. The mail's link (/{scope}-invite?token=…) is the
+ * only place the token goes; the database keeps its hash.
+ */
+export async function sendInvite(
+  db: DB,
+  target: InviteTarget,
+  values: { email: string; invitedBy: string; role?: SchoolMemberRole },
+  mail: { publicUrl: string; kind: string; subject: string; invitation: string },
+  now: Date,
+): Promise<Date> {
+  return db.transaction().execute(async (trx) => {
+    const { token, expiresAt } = await createInvite(trx, target, values, now)
+    await enqueueMail(trx, {
+      kind: mail.kind,
+      to: values.email,
+      subject: mail.subject,
+      text: [
+        'Hello,',
+        '',
+        mail.invitation,
+        'Sign in (or sign up) with this address and accept here (the link works once and expires in 7 days):',
+        `${mail.publicUrl.replace(/\/$/, '')}/${target.scope}-invite?token=${token}`,
+      ].join('\n'),
+    })
+    return expiresAt
+  })
+}
+
+/** The acceptance page's view of a usable invitation: who invited, and whether the signed-in account is the invitee. */
+export async function describeInvite<S extends InviteScope>(
+  db: DB,
+  scope: S,
+  user: Person,
+  token: string,
+  words: InviteWords,
+  now = clock.now(),
+) {
+  const invite = await findUsableInvite(db, scope, token, now)
+  if (!invite) throw new DomainError('not_found', words.invalid)
+  const inviter = invite.invited_by
+    ? await db.selectFrom('users').select(['email']).where('id', '=', invite.invited_by).executeTakeFirst()
+    : undefined
+  return {
+    invite,
+    invitedBy: inviter?.email ?? null,
+    forThisAccount: normaliseEmail(user.email) === normaliseEmail(invite.email),
+  }
+}
+
+/**
+ * Accepts an invitation for the signed-in invitee: the invited address only, never staff, while the owner's plan
+ * (read now: it may have changed since the invitation) has room; the claim and `join` run in one transaction, and
+ * of two concurrent accepts only one claims. `ownerOf` names the course's or school's owner (undefined: gone).
+ */
+export async function acceptInvite<S extends InviteScope>(
+  db: DB,
+  scope: S,
+  user: Person,
+  token: string,
+  options: {
+    words: InviteWords
+    ownerOf: (invite: UsableInvite<S>) => Promise<string | undefined>
+    join: (trx: DB, invite: UsableInvite<S>) => Promise<void>
+    overrides?: CreatorLimitOverrides
+    now?: Date
+  },
+): Promise<UsableInvite<S>> {
+  const { words, now = clock.now() } = options
+  const invite = await findUsableInvite(db, scope, token, now)
+  if (!invite) throw new DomainError('not_found', words.invalid)
+  if (normaliseEmail(user.email) !== normaliseEmail(invite.email)) {
+    throw new DomainError('forbidden', `This invitation was sent to ${invite.email}: sign in with that address`)
+  }
+  if (isStaff(user.role)) throw new DomainError('forbidden', words.staff)
+  const ownerId = await options.ownerOf(invite)
+  if (!ownerId) throw new DomainError('not_found', words.invalid)
+  const standing = await creatorStanding(db, ownerId, options.overrides, now)
+  const limit = standing.limits ? standing.limits.teamMembers : 0
+  const accepted = await ownerTeam(db, ownerId, now, { invites: false })
+  if (limit !== null && !accepted.has(normaliseEmail(user.email)) && accepted.size >= limit) {
+    throw new DomainError('precondition', words.full)
+  }
+  await db.transaction().execute(async (trx) => {
+    if (!(await claimInvite(trx, scope, invite.id, user.id, now))) throw new DomainError('not_found', words.invalid)
+    await options.join(trx, invite)
+  })
+  return invite
+}
