@@ -76,8 +76,14 @@ test('an uploaded video is processed into HLS and a buyer plays it', async ({ pa
     .toBeGreaterThan(1)
   // hls.js plays it (Chromium has MSE): it asks for the segments' byte ranges, where the browser's own HLS player
   // would ask for the whole file from byte 0 (a slow first frame, decision 0064).
-  expect(playlists.some((entry) => /^20[06] .*\/master\.m3u8$/.test(entry)), playlists.join("\n")).toBe(true)
+  expect(
+    playlists.some((entry) => /^20[06] .*\/master\.m3u8$/.test(entry)),
+    playlists.join('\n'),
+  ).toBe(true)
   expect(playlists.some((entry) => /^206 .*\/360p\/stream\.mp4$/.test(entry))).toBe(true)
   expect(segmentRanges.length).toBeGreaterThan(1)
-  expect(segmentRanges.every((range) => /^bytes=\d+-\d+$/.test(range)), segmentRanges.join(", ")).toBe(true)
+  expect(
+    segmentRanges.every((range) => /^bytes=\d+-\d+$/.test(range)),
+    segmentRanges.join(', '),
+  ).toBe(true)
 })
