@@ -7,12 +7,19 @@ import { isSecretName } from '../../src-server/kernel/redact.ts'
 
 const SECRETS_FILE = process.env.E2E_SECRETS_FILE as string
 
+/**
+ * A UUID is a row's id, never a secret here (tokens, keys and session tokens are random base32 or prefixed strings:
+ * auth/tokens.ts, auth/session.ts), though its field may be named like one: a live session's `sessionId` is also in
+ * its join page's address (/live/<id>/join), by design.
+ */
+const ROW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** The values of secret-named fields of a parsed JSON value, at any depth. */
 export function secretsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(secretsIn)
   if (value === null || typeof value !== 'object') return []
   return Object.entries(value).flatMap(([key, inner]) =>
-    isSecretName(key) && typeof inner === 'string' ? [inner] : secretsIn(inner),
+    isSecretName(key) && typeof inner === 'string' ? (ROW_ID.test(inner) ? [] : [inner]) : secretsIn(inner),
   )
 }
 
