@@ -194,16 +194,19 @@ export default defineConfig(({ isSsrBuild }) => ({
                     return chunkOf(id, plan) === 'app' ? 'app' : null
                   },
                 },
+                // Before `ark`: a group takes in the modules its own import (rolldown's includeDependenciesRecursively),
+                // so with `ark` first the plain modules an Ark dialog shares with other pages (CopyField, use-copy,
+                // dialog styles) went to `ark`, and every page loading `shared` then loaded `ark` too (27 kB).
                 {
                   name: (id, ctx) => {
                     plan ??= chunkPlan(ctx)
-                    return chunkOf(id, plan) === 'ark' ? 'ark' : null
+                    return chunkOf(id, plan) === 'shared' ? 'shared' : null
                   },
                 },
                 {
                   name: (id, ctx) => {
                     plan ??= chunkPlan(ctx)
-                    return chunkOf(id, plan) === 'shared' ? 'shared' : null
+                    return chunkOf(id, plan) === 'ark' ? 'ark' : null
                   },
                 },
               ],

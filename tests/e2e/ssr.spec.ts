@@ -3,7 +3,8 @@
 // loaders already had, and without a hydration mismatch.
 import type { APIRequestContext, Page } from '@playwright/test'
 import { formatMoney } from '../../src-shared/money.ts'
-import { expect, test } from './fixtures.ts'
+import { buyerOfCourse, lessonsOf } from '../support/learning.ts'
+import { expect, signInAs, test } from './fixtures.ts'
 import { ROUTES, routeUrl } from './route-table.ts'
 
 async function trpc<T>(request: APIRequestContext, path: string, input?: unknown): Promise<T> {
@@ -13,7 +14,7 @@ async function trpc<T>(request: APIRequestContext, path: string, input?: unknown
 }
 
 /** Public pages the server renders: the visitor rows of the route table outside the client-only areas. */
-const CLIENT_ONLY = /^\/(admin|account|documents|learn|auth|payment|payment-success)(\/|$|\?)/
+const CLIENT_ONLY = /^\/(admin|account|documents|auth|payment|payment-success)(\/|$|\?)/
 const PUBLIC = ROUTES.filter((route) => route.as === 'visitor' && !CLIENT_ONLY.test(routeUrl(route, {})))
 
 test('pages and the shell are sent gzipped to browsers that accept it, plain to those that do not', async ({
@@ -55,6 +56,18 @@ test.describe('without JavaScript', () => {
       // The header is the visitor's (signed out), not a loading placeholder.
       await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' }), url).toBeVisible()
     }
+  })
+
+  test('a signed-in learner’s lesson arrives with the page, no script needed', async ({ page, baseURL, db }) => {
+    const { user } = await buyerOfCourse(db, 'javascript-fundamentals')
+    const lesson = (await lessonsOf(db, 'javascript-fundamentals')).find((row) => !row.is_preview)
+    if (!lesson) throw new Error('the seeded course has no paid lesson')
+    await signInAs(page, baseURL!, db, user)
+    const response = await page.goto(`/learn/javascript-fundamentals/${lesson.id}`)
+    expect(response?.status()).toBe(200)
+    expect(await page.title()).toContain(lesson.title)
+    await expect(page.getByRole('heading', { name: lesson.title }).first()).toBeVisible()
+    await expect(page.getByText('Loading lesson…')).toHaveCount(0)
   })
 
   test('the home page shows featured courses with prices, categories with counts', async ({ page, request }) => {

@@ -29,11 +29,13 @@ describe('server-rendered page', () => {
   it('renders public pages and leaves signed-in areas and the payment pages to the client', () => {
     for (const path of ['/', '/courses', '/courses/x', '/pricing', '/cart', '/login', '/certificates/c1', '/accounts'])
       expect(isServerRendered(path), path).toBe(true)
+    // The player too: the lesson comes with the page (its loaders run with the learner's session).
+    expect(isServerRendered('/learn/c/l1')).toBe(true)
     // The staff log-in form works before its JavaScript arrives, like the shop's.
     expect(isServerRendered('/admin/login')).toBe(true)
     for (const path of ['/admin', '/admin/orders', '/account', '/account/premium', '/documents/invoice/1'])
       expect(isServerRendered(path), path).toBe(false)
-    for (const path of ['/learn/c', '/auth/callback', '/payment', '/payment-success', '/school-invite', '/member/s1'])
+    for (const path of ['/auth/callback', '/payment', '/payment-success', '/school-invite', '/member/s1'])
       expect(isServerRendered(path), path).toBe(false)
   })
 
