@@ -130,7 +130,10 @@ export function contenders(
   return result
 }
 
-/** The blocks' lists of [from, to] (every day rolled), or null when a block has not been listed yet. */
+/**
+ * The blocks' lists of [from, to] (every day rolled), or null when a block has not been listed yet (a block before the
+ * first rolled day is empty).
+ */
 export async function readTopBlocks(
   db: DB,
   from: string,
@@ -138,7 +141,8 @@ export async function readTopBlocks(
 ): Promise<{ restMax: (number | null)[]; listed: ListedUnits[] } | null> {
   const blocks = blocksOf(from, to)
   const pairs = sql.join(blocks.map((block) => sql`(${block.level}::smallint, ${block.firstDay}::date)`))
-  const [stored, listed] = await Promise.all([
+  const [first, stored, listed] = await Promise.all([
+    sql<{ day: string | null }>`select min(day)::text as day from analytics_sales_daily`.execute(db),
     sql<{ level: number; first_day: string; rest_max_units: number | null }>`
       select level, first_day::text as first_day, rest_max_units from analytics_sales_top_blocks
       where (level, first_day) in (${pairs})`.execute(db),
@@ -149,6 +153,11 @@ export async function readTopBlocks(
   const index = new Map(blocks.map((block, at) => [`${block.level}|${block.firstDay}`, at]))
   const restMax: (number | null | undefined)[] = blocks.map(() => undefined)
   for (const row of stored.rows) restMax[index.get(`${row.level}|${row.first_day}`)!] = row.rest_max_units
+  // A block before the first rolled day has no rows: nothing left out.
+  const firstDay = first.rows[0]?.day
+  blocks.forEach((block, at) => {
+    if (restMax[at] === undefined && (!firstDay || block.lastDay < firstDay)) restMax[at] = null
+  })
   if (restMax.some((max) => max === undefined)) return null
   return {
     restMax: restMax as (number | null)[],
