@@ -18,7 +18,7 @@ describe('blocksOf', () => {
     ] as const) {
       const to = addDays(from, length - 1)
       const blocks = blocksOf(from, to)
-      let next = from
+      let next: string = from
       for (const block of blocks) {
         expect(block.firstDay).toBe(next)
         const size = 2 ** block.level
