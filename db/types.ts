@@ -1147,6 +1147,23 @@ export interface AnalyticsSalesDailyTable {
 /** The shop's sales per UTC day and currency (the sum of analytics_sales_daily's rows of the day), rolled by the job. */
 export type AnalyticsShopSalesDailyTable = Omit<AnalyticsSalesDailyTable, 'course_id'>
 
+/** A block of 2^level UTC days from first_day (aligned on 1970-01-01) whose best sellers the job listed. */
+export interface AnalyticsSalesTopBlocksTable {
+  level: number
+  first_day: ColumnType<string, string, string>
+  /** The most units of a course-currency group of the block left out of its list; null when all are listed. */
+  rest_max_units: number | null
+}
+
+/** A block's most-sold course-currency groups (units over the block), rolled by the job. */
+export interface AnalyticsSalesTopTable {
+  level: number
+  first_day: ColumnType<string, string, string>
+  course_id: string
+  currency: string
+  units: number
+}
+
 /** The shop's course-page views and add-to-cart per UTC day (the counters' day summed), rolled by the job. */
 export interface AnalyticsShopViewsDailyTable {
   day: ColumnType<string, string, string>
@@ -1760,6 +1777,8 @@ export interface Database {
   analytics_sales_daily: AnalyticsSalesDailyTable
   analytics_shop_sales_daily: AnalyticsShopSalesDailyTable
   analytics_shop_views_daily: AnalyticsShopViewsDailyTable
+  analytics_sales_top_blocks: AnalyticsSalesTopBlocksTable
+  analytics_sales_top: AnalyticsSalesTopTable
   analytics_course_progress: AnalyticsCourseProgressTable
   analytics_lesson_stats: AnalyticsLessonStatsTable
   analytics_rollup_state: AnalyticsRollupStateTable

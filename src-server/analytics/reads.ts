@@ -6,6 +6,7 @@ import { flushCourseEvents } from './counters.ts'
 import { type Granularity, periodOf, periodsOf, previousRange } from './periods.ts'
 import { addDays, readState, SALES_WATERMARK } from './rollup.ts'
 import { type SalesRow, type Scope, salesRows, scopeFilter } from './sales.ts'
+import { contenders, readTopBlocks } from './top.ts'
 
 export interface Range {
   from: string
@@ -105,6 +106,8 @@ interface RangeSales {
 async function rangeSales(db: DB, scope: Scope, from: string, to: string, courses: boolean): Promise<RangeSales> {
   const watermark = await readState(db, SALES_WATERMARK)
   const rolledTo = watermark && watermark < to ? watermark : to
+  const liveFrom = watermark && watermark >= from ? addDays(watermark, 1) : from
+  const livePromise = liveFrom <= to ? salesRows(db, liveFrom, to, scope) : Promise.resolve([])
   const byDay: SalesRow[] = []
   const byCourse: SalesRow[] = []
   if (watermark && from <= rolledTo) {
@@ -127,38 +130,59 @@ async function rangeSales(db: DB, scope: Scope, from: string, to: string, course
             .select([sql<string>`day::text`.as('day'), 'currency', ...SUMS])
             .groupBy(['day', 'currency'])
             .execute(),
-      // The best sellers first (course and currency by units, a narrow aggregate), then their sums: summing every
-      // column of every course of a year spilled to disk and took a second at 100k courses.
-      courses
-        ? db
-            .selectFrom('analytics_sales_daily as s')
-            .innerJoin(
-              base
-                .select(['course_id', 'currency'])
-                .groupBy(['course_id', 'currency'])
-                .orderBy(sql`sum(units)`, 'desc')
-                .orderBy('course_id')
-                .limit(TOP_COURSES * 4)
-                .as('top'),
-              (join) => join.onRef('top.course_id', '=', 's.course_id').onRef('top.currency', '=', 's.currency'),
-            )
-            .where('s.day', '>=', from)
-            .where('s.day', '<=', rolledTo)
-            .select(['s.course_id', 's.currency', ...SUMS])
-            .groupBy(['s.course_id', 's.currency'])
-            .execute()
-        : [],
+      courses ? livePromise.then((live) => rolledCourses(db, scope, from, rolledTo, live)) : [],
     ])
     for (const row of days) byDay.push(toRow('', row.day, row.currency, row as unknown as Summed))
     for (const row of perCourse) byCourse.push(toRow(row.course_id, '', row.currency, row as unknown as Summed))
   }
-  const liveFrom = watermark && watermark >= from ? addDays(watermark, 1) : from
-  if (liveFrom <= to) {
-    const live = await salesRows(db, liveFrom, to, scope)
-    byDay.push(...live)
-    byCourse.push(...live)
-  }
+  const live = await livePromise
+  byDay.push(...live)
+  byCourse.push(...live)
   return { byDay, byCourse }
+}
+
+/**
+ * The rolled days' sums of the courses that can be among the best sellers. The shop's from the job's lists of the
+ * blocks of days making up the range (top.ts): only the course-currency groups that can still reach the
+ * TOP_COURSES-th best, summed exactly. Else (a creator's courses, or lists that cannot settle it) the best sellers
+ * first (course and currency by units, a narrow aggregate), then their sums: summing every column of every course of
+ * a year spilled to disk and took a second at 100k courses.
+ */
+async function rolledCourses(db: DB, scope: Scope, from: string, rolledTo: string, live: SalesRow[]) {
+  const base = db
+    .selectFrom('analytics_sales_daily')
+    .where('day', '>=', from)
+    .where('day', '<=', rolledTo)
+    .where(scopeFilter(sql.ref('course_id'), scope) as never)
+  if (scope.kind === 'shop') {
+    const lists = await readTopBlocks(db, from, rolledTo)
+    const candidates = lists && contenders(lists.restMax, lists.listed, live, TOP_COURSES)
+    if (candidates) {
+      if (candidates.length === 0) return []
+      return base
+        .where('course_id', 'in', [...new Set(candidates.map((candidate) => candidate.courseId))])
+        .select(['course_id', 'currency', ...SUMS])
+        .groupBy(['course_id', 'currency'])
+        .execute()
+    }
+  }
+  return db
+    .selectFrom('analytics_sales_daily as s')
+    .innerJoin(
+      base
+        .select(['course_id', 'currency'])
+        .groupBy(['course_id', 'currency'])
+        .orderBy(sql`sum(units)`, 'desc')
+        .orderBy('course_id')
+        .limit(TOP_COURSES * 4)
+        .as('top'),
+      (join) => join.onRef('top.course_id', '=', 's.course_id').onRef('top.currency', '=', 's.currency'),
+    )
+    .where('s.day', '>=', from)
+    .where('s.day', '<=', rolledTo)
+    .select(['s.course_id', 's.currency', ...SUMS])
+    .groupBy(['s.course_id', 's.currency'])
+    .execute()
 }
 
 async function courseTitles(db: DB, ids: string[]): Promise<Map<string, string>> {

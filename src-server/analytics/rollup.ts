@@ -11,6 +11,7 @@ import { rollupFeedbackDay } from './feedback.ts'
 import { insertInChunks } from './insert-chunks.ts'
 import { refreshCourseStats } from './progress.ts'
 import { salesRows } from './sales.ts'
+import { blocksHolding, fillTopBlocks, rollupTopBlock } from './top.ts'
 
 const DAY_MS = 86_400_000
 export const SALES_WATERMARK = 'sales_day'
@@ -64,6 +65,11 @@ export async function rollupSalesDay(db: DB, day: string): Promise<number> {
       })),
     )
     await rollupShopDay(trx, day)
+    // The best sellers of the finished blocks of days holding this one, in the same transaction (one writer at a time).
+    const watermark = await readState(trx, SALES_WATERMARK)
+    const finished = watermark && watermark > day ? watermark : day
+    await sql`select pg_advisory_xact_lock(hashtext('analytics:top'))`.execute(trx)
+    for (const block of blocksHolding(day)) if (block.lastDay <= finished) await rollupTopBlock(trx, block)
     // The day's ratings and refunds by reason, in the same transaction: a rerun replaces them whole too.
     await rollupFeedbackDay(trx, day)
     return rows.length
@@ -134,6 +140,13 @@ export async function runAnalyticsRollup(db: DB, now = clock.now()): Promise<Rol
       days.push(day)
     }
     if (days.length > 0) await writeState(db, SALES_WATERMARK, yesterday)
+    // Blocks of days rolled before the best-seller lists existed.
+    const first = await db
+      .selectFrom('analytics_sales_daily')
+      .select(sql<string | null>`min(day)::text`.as('day'))
+      .executeTakeFirst()
+    const last = await readState(db, SALES_WATERMARK)
+    if (first?.day && last) await fillTopBlocks(db, first.day, last)
   }
   const courses = await refreshChangedCourses(db)
   return { days, courses }
