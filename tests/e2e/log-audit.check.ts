@@ -37,7 +37,8 @@ test('the server log holds no password or token the run used', async ({ db }) =>
       leaked.push(code)
   }
   expect(leaked).toEqual([])
-  // Not vacuous: the run mailed token links, opened them, and their tokens were redacted in the log.
-  expect(mailed.length).toBeGreaterThan(0)
+  // Not vacuous: the run opened token links and their tokens were redacted in the log. (The links mailed before the
+  // clock specs were recorded by mail-snapshot.check.ts, which checks there were some: by now retention may have
+  // deleted those mails.)
   expect(log.includes('[redacted]'), 'the log has a [redacted] value').toBe(true)
 })
