@@ -406,9 +406,12 @@ describe('a generated catalogue', () => {
 
 /** A second Kysely on the same database that records every query it runs. */
 function withQueryLog(handle: TestDatabase, logged: { sql: string; parameters: readonly unknown[] }[]) {
-  const dialect = handle.pglite
-    ? new PGliteDialect({ pglite: handle.pglite })
-    : new PostgresDialect({ pool: new pg.Pool({ connectionString: handle.url, max: 2 }) })
+  const pool = handle.pglite ? null : new pg.Pool({ connectionString: handle.url, max: 2 })
+  // As the app's own pool (kernel/db.ts): a client the database ends (the scratch database is dropped WITH (FORCE)
+  // after the file) emits 'error', which with no listener was an uncaught exception that failed a whole Vitest run.
+  pool?.on('error', () => {})
+  pool?.on('connect', (client) => client.on('error', () => {}))
+  const dialect = pool ? new PostgresDialect({ pool }) : new PGliteDialect({ pglite: handle.pglite! })
   const db = new Kysely<Database>({
     dialect,
     log: (event) => {
