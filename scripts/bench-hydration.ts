@@ -21,6 +21,10 @@ import { type BuiltServer, startBuiltServer } from './built-server.ts'
 const BOUND_MS = 2500
 const RUNS = Number(process.env.HYDRATION_RUNS ?? 5)
 const port = Number(process.env.HYDRATION_PORT ?? 4399)
+/** Only the pages whose name starts with this (e.g. HYDRATION_ONLY=course). */
+const ONLY = process.env.HYDRATION_ONLY
+/** HYDRATION_TRACE=1 prints each page's first run as a waterfall: every request's start and end, ms after navigation. */
+const TRACE = process.env.HYDRATION_TRACE === '1'
 
 /**
  * Chrome DevTools' "Fast 3G" preset, as its network panel applies it (devtools-frontend,
@@ -91,6 +95,30 @@ interface Run {
   jsBytes: number
 }
 
+/** The requests of a run, for HYDRATION_TRACE: url, start and end (ms after the first request), bytes on the wire. */
+function traceRequests(cdp: CDPSession) {
+  const requests = new Map<string, { url: string; start: number; end?: number; bytes?: number }>()
+  let origin: number | undefined
+  cdp.on('Network.requestWillBeSent', (event) => {
+    origin ??= event.timestamp
+    requests.set(event.requestId, { url: event.request.url, start: (event.timestamp - origin) * 1000 })
+  })
+  cdp.on('Network.loadingFinished', (event) => {
+    const request = requests.get(event.requestId)
+    if (request && origin !== undefined) {
+      request.end = (event.timestamp - origin) * 1000
+      request.bytes = event.encodedDataLength
+    }
+  })
+  return () =>
+    [...requests.values()]
+      .map(
+        (request) =>
+          `  ${request.start.toFixed(0).padStart(6)} → ${(request.end?.toFixed(0) ?? '…').padStart(6)} ms ${((request.bytes ?? 0) / 1024).toFixed(1).padStart(6)} kB  ${request.url.replace(/^https?:\/\/[^/]+/, '')}`,
+      )
+      .join('\n')
+}
+
 function countScriptBytes(cdp: CDPSession) {
   const scripts = new Set<string>()
   let bytes = 0
@@ -103,7 +131,7 @@ function countScriptBytes(cdp: CDPSession) {
   return () => bytes
 }
 
-async function measure(browser: Browser, url: string, token?: string): Promise<Run> {
+async function measure(browser: Browser, url: string, token?: string, trace = false): Promise<Run> {
   const context = await browser.newContext(PHONE)
   try {
     if (token) {
@@ -116,6 +144,7 @@ async function measure(browser: Browser, url: string, token?: string): Promise<R
     await cdp.send('Network.emulateNetworkConditions', FAST_3G)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
     const scriptBytes = countScriptBytes(cdp)
+    const waterfall = trace ? traceRequests(cdp) : undefined
     await page.goto(url, { waitUntil: 'commit', timeout: 60_000 })
     const hydratedMs = await page
       .waitForFunction(() => (window as unknown as { __hydratedAt?: number }).__hydratedAt, undefined, {
@@ -124,6 +153,7 @@ async function measure(browser: Browser, url: string, token?: string): Promise<R
       })
       .then((handle) => handle.jsonValue() as Promise<number>)
     const jsBytes = scriptBytes()
+    if (waterfall) console.log(`${url} (hydrated at ${hydratedMs.toFixed(0)} ms)\n${waterfall()}`)
     const fcpMs = await page.evaluate(
       () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
     )
@@ -158,12 +188,14 @@ try {
     { name: 'cart, signed in', path: '/cart', signedIn: true },
     { name: 'lesson, signed in', path: `/learn/${OWNED_COURSE}/…`, signedIn: true },
   ]
-  for (const entry of pages) {
+  for (const entry of pages.filter((page) => !ONLY || page.name.startsWith(ONLY))) {
     const url = `${server.base}${entry.path.replace('…', lessonId)}`
     // One unmeasured request first, so the server's first render of the page (cold code, cold caches) is not timed.
     await fetch(url, { headers: entry.signedIn ? { Cookie: `${SESSION_COOKIE}=${token}` } : {} })
     const runs: Run[] = []
-    for (let run = 0; run < RUNS; run++) runs.push(await measure(browser, url, entry.signedIn ? token : undefined))
+    for (let run = 0; run < RUNS; run++) {
+      runs.push(await measure(browser, url, entry.signedIn ? token : undefined, TRACE && run === 0))
+    }
     rows.push({ page: `${entry.name} (${entry.path})`, runs })
   }
 } finally {

@@ -70,6 +70,14 @@ test.describe('without JavaScript', () => {
     await expect(page.getByText('Loading lesson…')).toHaveCount(0)
   })
 
+  test('a course page’s curriculum sections open and close with no script', async ({ page }) => {
+    await page.goto('/courses/modern-react-typescript')
+    await expect(page.getByText('Welcome and course overview')).toBeVisible()
+    await expect(page.getByText('useState and event handling')).toBeHidden()
+    await page.locator('summary', { hasText: 'Hooks and State Management' }).click()
+    await expect(page.getByText('useState and event handling')).toBeVisible()
+  })
+
   test('the home page shows featured courses with prices, categories with counts', async ({ page, request }) => {
     const featured = await trpc<{ title: string; priceMinor: number }[]>(request, 'catalog.featuredCourses')
     const categories = await trpc<{ name: string; count: number }[]>(request, 'catalog.categories')

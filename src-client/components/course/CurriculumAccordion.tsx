@@ -1,4 +1,3 @@
-import { Accordion } from '@ark-ui/react/accordion'
 import { lazy, Suspense, useRef, useState } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { css } from '#styled-system/css'
@@ -24,84 +23,82 @@ export function CurriculumAccordion({ courseId, sections }: { courseId: string; 
       <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '3' })} data-testid="total-lessons">
         {sections.length} sections • {totalLessons} lessons
       </p>
-      <Accordion.Root
-        multiple
-        defaultValue={sections.length ? ['section-0'] : []}
-        className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'control', bg: 'surface' })}
-      >
+      {/* Native disclosure elements: they open and close before the page's scripts arrive, and the course page needs
+          no UI library for them (Ark's accordion added 25 kB to its first load; issue 27). */}
+      <div className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'control', bg: 'surface' })}>
         {sections.map((section, index) => (
-          <Accordion.Item
+          <details
             key={section.title}
-            // Ark derives element ids from the value: no spaces (aria-controls takes a list of ids).
-            value={`section-${index}`}
+            open={index === 0}
             className={css({ borderBottomWidth: '1px', borderColor: 'line', _last: { borderBottomWidth: 0 } })}
           >
-            <h3>
-              <Accordion.ItemTrigger
+            <summary
+              className={css({
+                display: 'flex',
+                gap: '3',
+                alignItems: 'center',
+                p: '4',
+                fontWeight: 'semibold',
+                cursor: 'pointer',
+                bg: 'canvas',
+                listStyle: 'none',
+                '&::-webkit-details-marker': { display: 'none' },
+              })}
+            >
+              <span
+                aria-hidden="true"
                 className={css({
-                  w: 'full',
                   display: 'flex',
-                  gap: '3',
-                  alignItems: 'center',
-                  p: '4',
-                  textAlign: 'left',
-                  fontWeight: 'semibold',
-                  cursor: 'pointer',
-                  bg: 'canvas',
+                  transition: 'transform .2s',
+                  'details[open] &': { transform: 'rotate(180deg)' },
                 })}
               >
-                <Accordion.ItemIndicator
-                  className={css({ transition: 'transform .2s', _open: { transform: 'rotate(180deg)' } })}
+                <Icon name="chevronDown" size={16} />
+              </span>
+              <h3 className={css({ flex: 1, fontSize: 'inherit', fontWeight: 'inherit' })}>{section.title}</h3>
+              <span className={css({ fontWeight: 'normal', fontSize: 'sm', color: 'fg.muted' })}>
+                {section.lessons.length} lessons
+              </span>
+            </summary>
+            <ul className={css({ px: '4', py: '2' })}>
+              {section.lessons.map((lesson) => (
+                <li
+                  key={lesson.id}
+                  className={css({ display: 'flex', gap: '3', alignItems: 'center', py: '2', fontSize: 'sm' })}
                 >
-                  <Icon name="chevronDown" size={16} />
-                </Accordion.ItemIndicator>
-                <span className={css({ flex: 1 })}>{section.title}</span>
-                <span className={css({ fontWeight: 'normal', fontSize: 'sm', color: 'fg.muted' })}>
-                  {section.lessons.length} lessons
-                </span>
-              </Accordion.ItemTrigger>
-            </h3>
-            <Accordion.ItemContent>
-              <ul className={css({ px: '4', py: '2' })}>
-                {section.lessons.map((lesson) => (
-                  <li
-                    key={lesson.id}
-                    className={css({ display: 'flex', gap: '3', alignItems: 'center', py: '2', fontSize: 'sm' })}
-                  >
-                    <Icon
-                      name={lesson.isPreview ? 'play' : 'lock'}
-                      size={14}
-                      label={lesson.isPreview ? 'Preview lesson' : 'Locked lesson'}
-                    />
-                    <span className={css({ flex: 1 })}>{lesson.title}</span>
-                    {lesson.isPreview ? (
-                      <button
-                        type="button"
-                        aria-label={`Preview: ${lesson.title}`}
-                        className={css({
-                          color: 'accent',
-                          fontWeight: 'semibold',
-                          cursor: 'pointer',
-                          textDecoration: 'underline',
-                        })}
-                        onClick={(event) => {
-                          opener.current = event.currentTarget
-                          setPreviewing(lesson)
-                        }}
-                      >
-                        Preview
-                      </button>
-                    ) : null}
-                    <span className={css({ color: 'fg.muted', fontVariantNumeric: 'tabular-nums' })}>
-                      {formatLessonDuration(lesson.durationSeconds)}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </Accordion.ItemContent>
-          </Accordion.Item>
+                  <Icon
+                    name={lesson.isPreview ? 'play' : 'lock'}
+                    size={14}
+                    label={lesson.isPreview ? 'Preview lesson' : 'Locked lesson'}
+                  />
+                  <span className={css({ flex: 1 })}>{lesson.title}</span>
+                  {lesson.isPreview ? (
+                    <button
+                      type="button"
+                      aria-label={`Preview: ${lesson.title}`}
+                      className={css({
+                        color: 'accent',
+                        fontWeight: 'semibold',
+                        cursor: 'pointer',
+                        textDecoration: 'underline',
+                      })}
+                      onClick={(event) => {
+                        opener.current = event.currentTarget
+                        setPreviewing(lesson)
+                      }}
+                    >
+                      Preview
+                    </button>
+                  ) : null}
+                  <span className={css({ color: 'fg.muted', fontVariantNumeric: 'tabular-nums' })}>
+                    {formatLessonDuration(lesson.durationSeconds)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </details>
         ))}
-      </Accordion.Root>
+      </div>
       {previewing ? (
         <Suspense fallback={null}>
           <LessonPreviewDialog
