@@ -16,6 +16,7 @@ import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
 import { makeResolveSession } from './auth/resolve.ts'
 import type { ResolveSession } from './auth/types.ts'
+import { catalogueAnswerSlot } from './catalog/answer-cache.ts'
 import { createTxtLookup, parseDnsServers } from './creators/dns-verify.ts'
 import { statusForPath } from './flows/page-status.ts'
 import { registerAnalyticsCsvRoutes } from './http/analytics-csv.ts'
@@ -233,23 +234,29 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   const resolveSession = deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure })
   const httpDeps: HttpDeps = { db, storage, config, resolveSession }
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (CSRF_EXEMPT.some((prefix) => request.url.startsWith(prefix))) return
-    if (!isSameOriginRequest(request, allowedOrigins)) {
-      return reply.code(403).send({ error: 'Forbidden', message: 'Cross-site request refused' })
+  // Synchronous hooks (a done callback) on every request: an async one costs a promise and a turn (issue 37).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (CSRF_EXEMPT.some((prefix) => request.url.startsWith(prefix)) || isSameOriginRequest(request, allowedOrigins)) {
+      return done()
     }
+    reply.code(403).send({ error: 'Forbidden', message: 'Cross-site request refused' })
   })
 
   registerHealthRoutes(app, db)
 
   // One context builder for /trpc and the server renderer's in-process calls.
   const createContext = makeCreateContext(db, config, resolveSession, limiter, storage)
-  await registerTrpc(app, '/trpc', {
-    router: appRouter,
-    createContext,
-    maxBatchSize: TRPC_MAX_BATCH_SIZE,
-    ...trpcErrorHooks,
-  } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'])
+  await registerTrpc(
+    app,
+    '/trpc',
+    {
+      router: appRouter,
+      createContext,
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
+      ...trpcErrorHooks,
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    catalogueAnswerSlot,
+  )
 
   // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
   // never served here, only by routes that check the session (http/service-order-files.ts, http/lesson-media.ts);

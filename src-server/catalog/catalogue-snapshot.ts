@@ -12,6 +12,8 @@ export interface CatalogueSnapshot {
   groups: Group[]
   /** Results computed from this snapshot alone (facet summaries per filter set), dropped with it. */
   memo: Map<string, unknown>
+  /** Whole serialised answers of the public catalogue reads, by call (catalog/answer-cache.ts), dropped with it. */
+  answers: Map<string, string>
 }
 
 const readVersion = compiledOnce((db: DB) => db.selectFrom('catalog_version').select('version'))
@@ -30,7 +32,7 @@ const held = new WeakMap<DB, { version: string; snapshot: CatalogueSnapshot }>()
 
 async function load(db: DB): Promise<CatalogueSnapshot> {
   const [categories, groups] = await Promise.all([readCategories(db), readGroups(db)])
-  return { categories, groups, memo: new Map() }
+  return { categories, groups, memo: new Map(), answers: new Map() }
 }
 
 export async function catalogueSnapshot(db: DB): Promise<CatalogueSnapshot> {

@@ -8,6 +8,7 @@
 // - staff (editor and up): read reported threads only, and see every block.
 // Sending is rate limited per sender (RATE_RULES.instructorMessages). Mail goes through the outbox with a link to the
 // thread, or once a day for people who chose the digest (instructor-messages-digest.ts).
+
 import type { z } from 'zod'
 import { hasRole, type Role } from '../../src-shared/roles.ts'
 import type {
@@ -50,6 +51,7 @@ import {
   type ThreadRow,
 } from '../instructor-messages/threads.ts'
 import * as clock from '../kernel/clock.ts'
+import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { reserveAttempt } from '../security/attempts.ts'
@@ -63,14 +65,13 @@ const NOBODY_TO_ANSWER = 'This course’s instructor does not take messages yet.
  * Whether anyone answers the course's messages: a house course (no owner, no co-instructor) has nobody, so its page
  * offers no "Message the instructor" (issue 34) and a message to it is refused.
  */
+// Read on every course page: compiled once (issue 37).
+const anInstructor = compiledOnce((db: DB, courseId: string) =>
+  db.selectFrom('course_instructors').select('user_id').where('course_id', '=', courseId).limit(1),
+)
+
 export async function courseTakesMessages(db: DB, courseId: string): Promise<boolean> {
-  const instructor = await db
-    .selectFrom('course_instructors')
-    .select('user_id')
-    .where('course_id', '=', courseId)
-    .limit(1)
-    .executeTakeFirst()
-  return instructor !== undefined
+  return (await anInstructor(db, courseId)).length > 0
 }
 
 /** School roles that answer learners' messages (creators/school-access.ts). */

@@ -30,15 +30,20 @@ export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: str
   })
 
   // The school's home: its page. Only the bare path; every other page is the same under any host.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return
+  // Every other request passes synchronously (no promise, no turn: issue 37).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return done()
     const [pathname, query] = request.url.split('?', 2)
-    if (pathname !== '/') return
+    if (pathname !== '/') return done()
     const hostname = hostnameOf(request.host)
-    if (isPlatformHost(hostname, mainHost)) return
-    const school = await schoolForHost(db, hostname)
-    if (!school) return
-    return reply.redirect(`/s/${encodeURIComponent(school.slug)}${query ? `?${query}` : ''}`, 302)
+    if (isPlatformHost(hostname, mainHost)) return done()
+    schoolForHost(db, hostname).then(
+      (school) => {
+        if (!school) return done()
+        reply.redirect(`/s/${encodeURIComponent(school.slug)}${query ? `?${query}` : ''}`, 302)
+      },
+      (error: Error) => done(error),
+    )
   })
 }
 

@@ -17,8 +17,9 @@ export function sendServiceUnavailable(request: FastifyRequest, reply: FastifyRe
 }
 
 export function registerErrorHandler(app: FastifyInstance) {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    done()
   })
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDomainError(error)) {

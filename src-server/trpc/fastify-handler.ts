@@ -47,7 +47,23 @@ function isStream(response: Response): boolean {
 }
 
 type Options<TRouter extends AnyRouter> = FastifyTRPCPluginOptions<TRouter>['trpcOptions']
+
+/**
+ * Where the fast path finds the serialised answer of a call it has answered before (catalog/answer-cache.ts): the
+ * body, or a place to keep it; null when the call is not one whose answers are kept.
+ */
+export type CachedAnswers = (
+  ctx: never,
+  path: string,
+  input: unknown,
+) => Promise<{ body: string | undefined; store(body: string): void } | null>
 type Resolved = { status: number; headers: [string, string][]; body: string }
+
+/** The headers tRPC sets on a successful query's answer. */
+const ANSWER_HEADERS: readonly [string, string][] = [
+  ['vary', 'trpc-accept, accept'],
+  ['content-type', 'application/json'],
+]
 
 /**
  * The hot path (decision 0030): a GET of one query in a batch of one, which is what the client's httpBatchLink sends
@@ -60,6 +76,7 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
   request: FastifyRequest<{ Params: { path: string } }>,
   reply: FastifyReply,
   options: Options<TRouter>,
+  cachedAnswers?: CachedAnswers,
 ): Promise<Resolved | { error: unknown } | null> {
   const query = request.query as { batch?: string; input?: string }
   const path = request.params.path
@@ -79,6 +96,8 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
   const info = { isBatchCall: true, accept: null, type: 'query', calls: [], connectionParams: null, url: null }
   try {
     const ctx = await options.createContext?.({ req: request, res: reply, info } as never)
+    const slot = cachedAnswers ? await cachedAnswers(ctx as never, path, input) : null
+    if (slot?.body !== undefined) return { status: 200, headers: [...ANSWER_HEADERS], body: slot.body }
     const data = await procedure({
       path,
       getRawInput: async () => input,
@@ -89,10 +108,7 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
     })
     if (isObject(data) && Object.values(data).some((value) => isPromise(value) || isAsyncIterable(value))) return null
     const json = [{ result: { data } }]
-    const headers: [string, string][] = [
-      ['vary', 'trpc-accept, accept'],
-      ['content-type', 'application/json'],
-    ]
+    const headers: [string, string][] = [...ANSWER_HEADERS]
     const meta = options.responseMeta?.({
       ctx,
       info,
@@ -105,7 +121,11 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
     for (const [name, value] of Object.entries(meta?.headers ?? {})) {
       if (typeof value === 'string') headers.push([name, value])
     }
-    return { status: meta?.status ?? 200, headers, body: JSON.stringify(transformTRPCResponse(config, json)) }
+    const status = meta?.status ?? 200
+    const body = JSON.stringify(transformTRPCResponse(config, json))
+    // Only a plain success is kept: what a hit sends is then exactly this answer.
+    if (status === 200 && headers.length === ANSWER_HEADERS.length) slot?.store(body)
+    return { status, headers, body }
   } catch (cause) {
     return { error: getTRPCErrorFromUnknown(cause) }
   }
@@ -115,6 +135,7 @@ export async function registerTrpc<TRouter extends AnyRouter>(
   app: FastifyInstance,
   prefix: string,
   trpcOptions: Options<TRouter>,
+  cachedAnswers?: CachedAnswers,
 ) {
   await app.register(
     async (scope) => {
@@ -125,7 +146,7 @@ export async function registerTrpc<TRouter extends AnyRouter>(
       scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body))
 
       scope.all('/:path', async (request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply) => {
-        const fast = await answerSingleQuery(request, reply, trpcOptions)
+        const fast = await answerSingleQuery(request, reply, trpcOptions, cachedAnswers)
         if (fast && 'body' in fast) {
           reply.code(fast.status)
           for (const [name, value] of fast.headers) reply.header(name, value)
