@@ -910,10 +910,9 @@ export interface CourseSubmissionsTable {
   created_at: CreatedAt
 }
 
-/** An owner's invitation of a co-instructor to one course (the token itself is never stored). */
-export interface CourseInstructorInvitesTable {
+/** The columns of a creator's e-mailed, single-use invitation to a team (the token itself is never stored). */
+interface CreatorInviteColumns {
   id: Generated<string>
-  course_id: string
   email: string
   /** SHA-256 of the e-mailed token. */
   token_hash: Uint8Array
@@ -922,6 +921,11 @@ export interface CourseInstructorInvitesTable {
   accepted_at: Date | null
   accepted_by: string | null
   created_at: CreatedAt
+}
+
+/** An owner's invitation of a co-instructor to one course. */
+export interface CourseInstructorInvitesTable extends CreatorInviteColumns {
+  course_id: string
 }
 
 /** A creator's school: its public page /s/{slug}; one per creator (the owner). */
@@ -965,18 +969,9 @@ export interface SchoolMembersTable {
 }
 
 /** An e-mailed invitation to a school's team (single use, 7 days). */
-export interface SchoolInvitesTable {
-  id: Generated<string>
+export interface SchoolInvitesTable extends CreatorInviteColumns {
   school_id: string
-  email: string
   role: SchoolMemberRole
-  /** SHA-256 of the e-mailed token. */
-  token_hash: Uint8Array
-  invited_by: string | null
-  expires_at: Date
-  accepted_at: Date | null
-  accepted_by: string | null
-  created_at: CreatedAt
 }
 
 /** A school's API key (decision 0060): only the SHA-256 of the key is stored; the prefix names it in lists. */

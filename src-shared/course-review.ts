@@ -57,15 +57,6 @@ export const SUBMISSION_STATUS_LABELS: Record<SubmissionStatus, string> = {
   withdrawn: 'Withdrawn',
 }
 
-export const COURSE_STATUS_LABELS: Record<string, string> = {
-  draft: 'Draft',
-  in_review: 'In review',
-  changes_requested: 'Changes requested',
-  published: 'Published',
-  unpublished: 'Unpublished',
-  archived: 'Archived',
-}
-
 /** The fields of a published course whose edits wait in a draft revision for review (course_drafts.fields keys). */
 export const REVISION_FIELDS = ['title', 'priceUsdMinor', 'priceGbpMinor', 'description'] as const
 export type RevisionField = (typeof REVISION_FIELDS)[number]

@@ -3,10 +3,8 @@
 // e-mail, else a new verified account).
 
 import { Facebook, Google } from 'arctic'
-import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { userEmailIs } from '../users/email.ts'
-import { invalidateUserSessions } from './session.ts'
+import { accountWithEmail, trustProvenOwner } from './proven-email.ts'
 
 export const OAUTH_PROVIDERS = ['google', 'facebook'] as const
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number]
@@ -103,22 +101,9 @@ export async function linkOrCreateUser(
       throw new OAuthFailure(`your ${PROVIDER_LABEL[provider]} account has no verified email address`)
     }
     const email = profile.email
-    let user = await trx
-      .selectFrom('users')
-      .select(['id', 'role', 'email_verified'])
-      .where(userEmailIs(email))
-      .executeTakeFirst()
+    let user = await accountWithEmail(trx, email)
     if (!user && !options.create) throw new OAuthFailure(options.refusal ?? 'no account uses this email address')
-    if (user && !user.email_verified) {
-      // Someone may have registered this address without owning it: the provider proves the owner, so the
-      // unproven password and its sessions go.
-      await trx
-        .updateTable('users')
-        .set({ email_verified: true, password_hash: null, updated_at: clock.now() })
-        .where('id', '=', user.id)
-        .execute()
-      await invalidateUserSessions(trx, user.id)
-    }
+    if (user) await trustProvenOwner(trx, user)
     user ??= await trx
       .insertInto('users')
       .values({ email, email_verified: true, first_name: profile.firstName, last_name: profile.lastName })

@@ -4,9 +4,8 @@
 import { isStaff } from '../../src-shared/roles.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { userEmailIs } from '../users/email.ts'
 import { SsoFailure, type SsoIdentity } from './oidc.ts'
-import { invalidateUserSessions } from './session.ts'
+import { accountWithEmail, trustProvenOwner } from './proven-email.ts'
 
 export const SSO_STAFF_REFUSED = 'staff accounts sign in on the staff log-in page, not through a school'
 export const SSO_EXISTING_REFUSED =
@@ -47,23 +46,10 @@ export async function linkOrCreateSsoUser(
         .execute()
       return { id: linked.id, created: false }
     }
-    let user = await trx
-      .selectFrom('users')
-      .select(['id', 'role', 'email_verified'])
-      .where(userEmailIs(identity.email))
-      .executeTakeFirst()
+    let user = await accountWithEmail(trx, identity.email)
     if (user && isStaff(user.role)) throw new SsoFailure(SSO_STAFF_REFUSED)
     if (user && !(await rules.mayLinkExisting(trx, user.id))) throw new SsoFailure(SSO_EXISTING_REFUSED)
-    if (user && !user.email_verified) {
-      // Someone may have registered the address without owning it: the provider proves the owner, so the unproven
-      // password and its sessions go (as with Google and Facebook, auth/oauth.ts).
-      await trx
-        .updateTable('users')
-        .set({ email_verified: true, password_hash: null, updated_at: clock.now() })
-        .where('id', '=', user.id)
-        .execute()
-      await invalidateUserSessions(trx, user.id)
-    }
+    if (user) await trustProvenOwner(trx, user)
     const created = !user
     user ??= await trx
       .insertInto('users')

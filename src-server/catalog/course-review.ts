@@ -108,45 +108,38 @@ export function courseChecklist(
     .map((lesson) =>
       processing.has(lesson.id) ? `${lesson.title} (processing ${processing.get(lesson.id)} %)` : lesson.title,
     )
-  const item = (id: ChecklistItem['id'], done: boolean, detail: string): ChecklistItem => ({
+  /** An item: done with the first detail, else to do with the second. */
+  const item = (id: ChecklistItem['id'], done: boolean, doneDetail: string, todoDetail: string): ChecklistItem => ({
     id,
     label: CHECKLIST_LABELS[id],
     done,
-    detail,
+    detail: done ? doneDetail : todoDetail,
   })
   return [
-    item(
-      'image',
-      image !== '' && image !== PLACEHOLDER_IMAGE,
-      image !== '' && image !== PLACEHOLDER_IMAGE ? 'Image added' : 'Add a course image',
-    ),
+    item('image', image !== '' && image !== PLACEHOLDER_IMAGE, 'Image added', 'Add a course image'),
     item(
       'description',
       description.length >= REVIEW_DESCRIPTION_MIN,
-      description.length >= REVIEW_DESCRIPTION_MIN
-        ? `${description.length} characters`
-        : `The description needs at least ${REVIEW_DESCRIPTION_MIN} characters (it has ${description.length})`,
+      `${description.length} characters`,
+      `The description needs at least ${REVIEW_DESCRIPTION_MIN} characters (it has ${description.length})`,
     ),
     item(
       'lessons',
       lessons.length >= REVIEW_LESSONS_MIN,
-      lessons.length >= REVIEW_LESSONS_MIN
-        ? `${lessons.length} lessons`
-        : `The course needs at least ${REVIEW_LESSONS_MIN} lessons (it has ${lessons.length})`,
+      `${lessons.length} lessons`,
+      `The course needs at least ${REVIEW_LESSONS_MIN} lessons (it has ${lessons.length})`,
     ),
     item(
       'preview',
       previews > 0,
-      previews > 0
-        ? `${previews} preview ${previews === 1 ? 'lesson' : 'lessons'}`
-        : 'Mark at least one lesson as a free preview',
+      `${previews} preview ${previews === 1 ? 'lesson' : 'lessons'}`,
+      'Mark at least one lesson as a free preview',
     ),
     item(
       'videos',
       unprocessed.length === 0,
-      unprocessed.length === 0
-        ? 'All videos processed'
-        : `These video lessons have no processed video yet: ${unprocessed.slice(0, 5).join(', ')}${unprocessed.length > 5 ? '…' : ''}`,
+      'All videos processed',
+      `These video lessons have no processed video yet: ${unprocessed.slice(0, 5).join(', ')}${unprocessed.length > 5 ? '…' : ''}`,
     ),
   ]
 }

@@ -26,11 +26,10 @@ export function slugFromName(name: string): string {
   return base || 'instructor'
 }
 
-/** A slug no profile uses yet: the name's, else the name's with -2, -3, … */
-async function freeSlug(trx: DB, name: string): Promise<string> {
-  const base = slugFromName(name)
-  const taken = await trx
-    .selectFrom('instructors')
+/** `base` if no row of `table` has it as its slug yet, else the first of `base`-2, -3, … that none has. */
+export async function unusedSlug(db: DB, table: 'instructors' | 'schools', base: string): Promise<string> {
+  const taken = await db
+    .selectFrom(table)
     .select('slug')
     .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
     .execute()
@@ -61,7 +60,7 @@ export async function makeCreator(
     .where('id', '=', userId)
     .executeTakeFirstOrThrow()
   const name = `${user.first_name} ${user.last_name}`.trim() || (user.email.split('@')[0] ?? 'Instructor')
-  const slug = await freeSlug(trx, name)
+  const slug = await unusedSlug(trx, 'instructors', slugFromName(name))
   const instructor = await trx
     .insertInto('instructors')
     .values({

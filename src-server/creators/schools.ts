@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { slugFromName } from './profiles.ts'
+import { slugFromName, unusedSlug } from './profiles.ts'
 
 export interface School {
   id: string
@@ -36,16 +36,8 @@ export async function schoolBySlug(db: DB, slug: string): Promise<School | null>
 }
 
 /** A slug no school uses yet: the base, else the base with -2, -3, … */
-async function freeSchoolSlug(db: DB, name: string): Promise<string> {
-  const base = slugFromName(name).slice(0, 55).replace(/-+$/g, '') || 'school'
-  const taken = await db
-    .selectFrom('schools')
-    .select('slug')
-    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
-    .execute()
-  const used = new Set(taken.map((row) => row.slug))
-  if (!used.has(base)) return base
-  for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`
+function freeSchoolSlug(db: DB, name: string): Promise<string> {
+  return unusedSlug(db, 'schools', slugFromName(name).slice(0, 55).replace(/-+$/g, '') || 'school')
 }
 
 /**

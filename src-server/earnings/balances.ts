@@ -10,6 +10,11 @@ export interface CreatorBalance {
   paidOutMinor: number
 }
 
+/** A currency's balance before any entry: nothing pending, available or paid out. */
+export function zeroBalance(currency: Currency): CreatorBalance {
+  return { currency, pendingMinor: 0, availableMinor: 0, paidOutMinor: 0 }
+}
+
 export async function creatorBalances(db: DB, creatorId: string): Promise<CreatorBalance[]> {
   const rows = await db
     .selectFrom('ledger_entries')
@@ -19,12 +24,7 @@ export async function creatorBalances(db: DB, creatorId: string): Promise<Creato
     .execute()
   const byCurrency = new Map<Currency, CreatorBalance>()
   for (const row of rows) {
-    const balance = byCurrency.get(row.currency) ?? {
-      currency: row.currency,
-      pendingMinor: 0,
-      availableMinor: 0,
-      paidOutMinor: 0,
-    }
+    const balance = byCurrency.get(row.currency) ?? zeroBalance(row.currency)
     const total = Number(row.total)
     if (row.account === 'creator_pending') balance.pendingMinor = total
     else if (row.account === 'creator_available') balance.availableMinor = total

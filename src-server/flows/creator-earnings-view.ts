@@ -4,7 +4,7 @@
 
 import { platformFeeBasisPoints } from '../../src-shared/creator-plans.ts'
 import type { Currency } from '../../src-shared/money.ts'
-import { creatorBalances } from '../earnings/balances.ts'
+import { creatorBalances, zeroBalance } from '../earnings/balances.ts'
 import { payoutAccountOf } from '../earnings/payout-accounts.ts'
 import { payoutsPaused } from '../earnings/payouts.ts'
 import {
@@ -97,12 +97,7 @@ export async function creatorStatement(db: DB, creatorId: string, month: string)
   const entries = await creatorEntriesOfMonth(db, creatorId, month)
   const totals = new Map<Currency, Statement['totals'][number]>()
   for (const entry of entries) {
-    const total = totals.get(entry.currency) ?? {
-      currency: entry.currency,
-      pendingMinor: 0,
-      availableMinor: 0,
-      paidOutMinor: 0,
-    }
+    const total = totals.get(entry.currency) ?? zeroBalance(entry.currency)
     total.pendingMinor += entry.pendingMinor
     total.availableMinor += entry.availableMinor
     total.paidOutMinor += entry.paidOutMinor

@@ -161,6 +161,23 @@ export async function memberInbox(db: DB, user: Person) {
   }))
 }
 
+/** Writes one message into the thread with the files uploaded for it, in the caller's transaction. */
+async function postMessage(
+  trx: DB,
+  where: { courseId: string; threadId: string; authorId: string },
+  content: { body: string; fileIds: string[] },
+  fromInstructor: boolean,
+) {
+  const message = await insertMessage(trx, {
+    threadId: where.threadId,
+    authorId: where.authorId,
+    fromInstructor,
+    body: content.body,
+  })
+  await attachMessageFiles(trx, { ...where, messageId: message.id, fileIds: content.fileIds })
+  return message
+}
+
 export async function sendToInstructor(
   db: DB,
   limiter: RateLimiter,
@@ -180,19 +197,8 @@ export async function sendToInstructor(
   return db.transaction().execute(async (trx) => {
     const subject = existing?.subject ?? (input.subject || `About ${course.title}`).slice(0, 200)
     const thread = existing ?? (await openThread(trx, course.id, user.id, subject))
-    const message = await insertMessage(trx, {
-      threadId: thread.id,
-      authorId: user.id,
-      fromInstructor: false,
-      body: input.body,
-    })
-    await attachMessageFiles(trx, {
-      courseId: course.id,
-      authorId: user.id,
-      threadId: thread.id,
-      messageId: message.id,
-      fileIds: input.fileIds,
-    })
+    const where = { courseId: course.id, threadId: thread.id, authorId: user.id }
+    const message = await postMessage(trx, where, input, false)
     const memberName = displayName(sender.first_name, sender.last_name) || 'A learner'
     await mailInstructors(
       trx,
@@ -273,19 +279,8 @@ export async function replyToMember(
     db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', user.id).executeTakeFirstOrThrow(),
   ])
   return db.transaction().execute(async (trx) => {
-    const message = await insertMessage(trx, {
-      threadId: thread.id,
-      authorId: user.id,
-      fromInstructor: true,
-      body: input.body,
-    })
-    await attachMessageFiles(trx, {
-      courseId: thread.course_id,
-      authorId: user.id,
-      threadId: thread.id,
-      messageId: message.id,
-      fileIds: input.fileIds,
-    })
+    const where = { courseId: thread.course_id, threadId: thread.id, authorId: user.id }
+    const message = await postMessage(trx, where, input, true)
     await mailMember(
       trx,
       {

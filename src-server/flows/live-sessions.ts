@@ -213,16 +213,8 @@ export async function liveSessionsPage(db: DB, actor: LiveActor) {
     const canJoin = status === 'registered' && !row.cancelled_at && now.getTime() >= opens && now < endsAt(row)
     const seats = counts.get(row.id) ?? { registered: 0, waitlisted: 0 }
     return {
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      courseId: row.course_id,
-      courseTitle: row.course_title,
-      startsAt: row.starts_at.toISOString(),
+      ...sessionFacts(row),
       endsAt: endsAt(row).toISOString(),
-      durationMinutes: row.duration_minutes,
-      timeZone: row.time_zone,
-      capacity: row.capacity,
       seatsLeft: Math.max(0, row.capacity - seats.registered),
       waitlisted: seats.waitlisted,
       cancelled: row.cancelled_at !== null,
@@ -241,6 +233,21 @@ export async function liveSessionsPage(db: DB, actor: LiveActor) {
     }
   }
   return { upcoming: (upcoming ?? []).map(view), past: (past ?? []).map(view), premium: everything }
+}
+
+/** What every list says of a session: its words, course, start (UTC), length, time zone and seats. */
+function sessionFacts(row: Awaited<ReturnType<typeof listSessions>>[number]) {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    courseId: row.course_id,
+    courseTitle: row.course_title,
+    startsAt: row.starts_at.toISOString(),
+    durationMinutes: row.duration_minutes,
+    timeZone: row.time_zone,
+    capacity: row.capacity,
+  }
 }
 
 /** The studio's list: sessions the person hosts or teaches (staff editors: all), with the join link and seats. */
@@ -269,16 +276,8 @@ export async function studioSessions(db: DB, actor: LiveActor) {
         .orderBy('c.title')
         .execute()
   const view = (row: (typeof all)[number], isPast: boolean) => ({
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    courseId: row.course_id,
-    courseTitle: row.course_title,
-    startsAt: row.starts_at.toISOString(),
+    ...sessionFacts(row),
     localStart: utcToLocalInput(row.starts_at, row.time_zone),
-    durationMinutes: row.duration_minutes,
-    timeZone: row.time_zone,
-    capacity: row.capacity,
     joinUrl: row.join_url,
     sequence: row.sequence,
     cancelled: row.cancelled_at !== null,

@@ -18,6 +18,7 @@ import {
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import type { Log } from '../kernel/log.ts'
+import { repeatEvery } from '../kernel/repeat.ts'
 import type { Ffmpeg } from '../storage/ffmpeg.ts'
 import { removeRenditions, transcodeStoredVideo } from '../storage/hls.ts'
 import type { FileStorage } from '../storage/storage.ts'
@@ -35,25 +36,7 @@ export async function relayTranscodes(db: DB, enqueue: EnqueueTranscode, batch =
 
 /** Relays every interval until stopped; a failed pass is logged and tried again on the next. */
 export function startTranscodeRelay(options: { db: DB; enqueue: EnqueueTranscode; log: Log; intervalMs?: number }) {
-  let running: Promise<number | undefined> = Promise.resolve(undefined)
-  let busy = false
-  const timer = setInterval(() => {
-    if (busy) return
-    busy = true
-    running = relayTranscodes(options.db, options.enqueue)
-      .catch((error) => {
-        options.log.warn({ err: error }, 'transcode relay: will retry')
-        return undefined
-      })
-      .finally(() => {
-        busy = false
-      })
-  }, options.intervalMs ?? 1000)
-  timer.unref()
-  return async () => {
-    clearInterval(timer)
-    await running
-  }
+  return repeatEvery(() => relayTranscodes(options.db, options.enqueue), { ...options, what: 'transcode relay' })
 }
 
 export interface TranscodeDeps {

@@ -23,6 +23,7 @@ import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
 import type { MediaType } from '../storage/media.ts'
 import { discard, stageUpload } from '../storage/staged-upload.ts'
 import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
+import { sendPrivateFile } from './private-files.ts'
 
 export const ATTACHMENT_REFUSED = 'Please attach your CV as a PDF (a sample video is uploaded on its own)'
 const PDF: MediaType = { mime: 'application/pdf', ext: 'pdf' }
@@ -76,13 +77,8 @@ export function registerCreatorApplicationRoutes(app: FastifyInstance, deps: Htt
       params.data.id,
     )
     const stream = await deps.storage.read(file.key)
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="${file.name.replace(/"/g, '')}"`)
-      .header('cache-control', 'private, no-store')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-length', String(file.sizeBytes))
-      .send(stream)
+    const fileName = file.name.replace(/"/g, '')
+    return sendPrivateFile(reply, { contentType: file.contentType, fileName, size: file.sizeBytes, stream })
   })
 
   app.post('/api/creator/profile-photo', { config: UPLOAD_ROUTE_LIMIT }, async (request, reply) => {

@@ -12,6 +12,7 @@ import { NOT_ALLOWED_FILE } from '../instructor-messages/files.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
+import { readOneFile, sendPrivateFile } from './private-files.ts'
 
 const TOO_LARGE = 'Files can be at most 10 MB'
 const courseParams = z.object({ courseId: courseIdSchema })
@@ -23,26 +24,14 @@ export function registerInstructorMessageRoutes(app: FastifyInstance, deps: Http
     if (!user) return reply
     const params = courseParams.safeParse(request.params)
     if (!params.success) throw new DomainError('not_found', 'Course not found')
-    let file: Awaited<ReturnType<typeof request.file>>
-    let data: Buffer
-    try {
-      file = await request.file({ limits: { fileSize: MESSAGE_FILE_MAX_BYTES, files: 1 } })
-      if (!file) throw new DomainError('invalid', NOT_ALLOWED_FILE)
-      data = await file.toBuffer()
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        return reply.code(413).send({ error: 'Payload Too Large', message: TOO_LARGE })
-      }
-      if (error instanceof DomainError) throw error
-      request.log.warn({ err: error }, 'message attachment could not be read')
-      throw new DomainError('invalid', NOT_ALLOWED_FILE)
-    }
-    if (file.file.truncated) return reply.code(413).send({ error: 'Payload Too Large', message: TOO_LARGE })
-    return uploadMessageFile(deps.db, deps.storage, user, {
-      courseId: params.data.courseId,
-      fileName: file.filename,
-      data,
+    const file = await readOneFile(request, reply, {
+      maxBytes: MESSAGE_FILE_MAX_BYTES,
+      tooLarge: TOO_LARGE,
+      notAllowed: NOT_ALLOWED_FILE,
+      what: 'message attachment',
     })
+    if (!file) return reply
+    return uploadMessageFile(deps.db, deps.storage, user, { courseId: params.data.courseId, ...file })
   })
 
   app.get('/api/instructor-messages/files/:fileId', async (request, reply) => {
@@ -51,12 +40,6 @@ export function registerInstructorMessageRoutes(app: FastifyInstance, deps: Http
     const params = fileParams.safeParse(request.params)
     if (!params.success) throw new DomainError('not_found', 'File not found')
     const file = await downloadMessageFile(deps.db, deps.storage, user, params.data.fileId)
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="${file.fileName}"`)
-      .header('cache-control', 'private, no-store')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-length', String(file.size))
-      .send(file.stream)
+    return sendPrivateFile(reply, file)
   })
 }

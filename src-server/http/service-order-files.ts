@@ -9,6 +9,7 @@ import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
 import { notFound } from '../service-orders/access.ts'
 import { readFileFor, storeFile } from '../service-orders/files.ts'
+import { readOneFile, sendPrivateFile } from './private-files.ts'
 
 const orderParams = z.object({ id: z.uuid() })
 const fileParams = z.object({ id: z.uuid(), fileId: z.uuid() })
@@ -22,28 +23,14 @@ export function registerServiceOrderRoutes(app: FastifyInstance, deps: HttpDeps)
     if (!params.success) throw notFound()
     const query = uploadQuery.safeParse(request.query)
     if (!query.success) throw new DomainError('invalid', 'Unknown kind of file')
-    let file: Awaited<ReturnType<typeof request.file>>
-    let data: Buffer
-    try {
-      file = await request.file({ limits: { fileSize: SERVICE_FILE_MAX_BYTES, files: 1 } })
-      if (!file) throw new DomainError('invalid', SERVICE_ORDER_MESSAGES.notAllowedFile)
-      data = await file.toBuffer()
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        return reply.code(413).send({ error: 'Payload Too Large', message: SERVICE_ORDER_MESSAGES.fileTooLarge })
-      }
-      if (error instanceof DomainError) throw error
-      request.log.warn({ err: error }, 'service-order file could not be read')
-      throw new DomainError('invalid', SERVICE_ORDER_MESSAGES.notAllowedFile)
-    }
-    if (file.file.truncated) {
-      return reply.code(413).send({ error: 'Payload Too Large', message: SERVICE_ORDER_MESSAGES.fileTooLarge })
-    }
-    return storeFile(deps.db, deps.storage, user, params.data.id, {
-      purpose: query.data.purpose,
-      fileName: file.filename,
-      data,
+    const file = await readOneFile(request, reply, {
+      maxBytes: SERVICE_FILE_MAX_BYTES,
+      tooLarge: SERVICE_ORDER_MESSAGES.fileTooLarge,
+      notAllowed: SERVICE_ORDER_MESSAGES.notAllowedFile,
+      what: 'service-order file',
     })
+    if (!file) return reply
+    return storeFile(deps.db, deps.storage, user, params.data.id, { purpose: query.data.purpose, ...file })
   })
 
   app.get('/api/service-orders/:id/files/:fileId', async (request, reply) => {
@@ -52,12 +39,6 @@ export function registerServiceOrderRoutes(app: FastifyInstance, deps: HttpDeps)
     const params = fileParams.safeParse(request.params)
     if (!params.success) throw notFound()
     const file = await readFileFor(deps.db, deps.storage, user, params.data.id, params.data.fileId)
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="${file.fileName}"`)
-      .header('cache-control', 'private, no-store')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-length', String(file.size))
-      .send(file.stream)
+    return sendPrivateFile(reply, file)
   })
 }

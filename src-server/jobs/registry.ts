@@ -23,6 +23,7 @@ import { startTranscodeRelay, transcodeUpload } from '../flows/video-transcoding
 import { attemptWebhookDelivery, relayWebhookDeliveries } from '../flows/webhook-delivery.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { repeatEvery } from '../kernel/repeat.ts'
 import { deliverOutboxMail, type MailDeps, markUndeliverable } from '../mail/delivery.ts'
 import { startOutboxRelay } from '../mail/relay.ts'
 import type { StripeApi } from '../payments/stripe.ts'
@@ -339,22 +340,7 @@ export function feeders(deps: JobDeps, queue: JobQueue<Jobs>, tuning: { relayInt
 
 /** Puts due webhook deliveries on the queue every interval (the moved test clock decides what is due). */
 function startWebhookRelay(deps: JobDeps, queue: JobQueue<Jobs>, intervalMs = 1000) {
-  let running: Promise<unknown> = Promise.resolve()
-  let busy = false
-  const timer = setInterval(() => {
-    if (busy) return
-    busy = true
-    running = relayWebhookDeliveries(deps.db, (deliveryId, trx) =>
-      queue.enqueue('webhooks.deliver', { deliveryId }, { trx }),
-    )
-      .catch((error) => deps.log.warn({ err: error }, 'webhook relay: will retry'))
-      .finally(() => {
-        busy = false
-      })
-  }, intervalMs)
-  timer.unref()
-  return async () => {
-    clearInterval(timer)
-    await running
-  }
+  const relay = () =>
+    relayWebhookDeliveries(deps.db, (deliveryId, trx) => queue.enqueue('webhooks.deliver', { deliveryId }, { trx }))
+  return repeatEvery(relay, { log: deps.log, what: 'webhook relay', intervalMs })
 }

@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import type { DB } from '../kernel/db.ts'
 import type { Log } from '../kernel/log.ts'
+import { repeatEvery } from '../kernel/repeat.ts'
 
 /** Enqueues the delivery of one outbox row inside the relay's transaction; resolves to the job's id. */
 export type EnqueueDelivery = (outboxId: string, trx: Transaction<Database>) => Promise<string>
@@ -33,20 +34,5 @@ export async function relayOutbox(db: DB, enqueue: EnqueueDelivery): Promise<num
 
 /** Relays every interval until stopped; a failed pass (database outage) is logged and retried on the next. */
 export function startOutboxRelay(options: { db: DB; enqueue: EnqueueDelivery; log: Log; intervalMs?: number }) {
-  let running: Promise<unknown> = Promise.resolve()
-  let busy = false
-  const timer = setInterval(() => {
-    if (busy) return
-    busy = true
-    running = relayOutbox(options.db, options.enqueue)
-      .catch((error) => options.log.warn({ err: error }, 'mail relay: will retry'))
-      .finally(() => {
-        busy = false
-      })
-  }, options.intervalMs ?? 1000)
-  timer.unref()
-  return async () => {
-    clearInterval(timer)
-    await running
-  }
+  return repeatEvery(() => relayOutbox(options.db, options.enqueue), { ...options, what: 'mail relay' })
 }
