@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../db/types.ts'
+import { freePort } from '../tests/support/free-port.ts'
 import { startTestServer } from '../tests/support/http.ts'
 import { sampleCourseId, trpcBatchUrl } from './bench/catalog-requests.ts'
 import { runLoad, summarise } from './bench/load.ts'
@@ -55,8 +56,9 @@ const plan = await recordPlan()
 const planFile = path.join(work, 'plan.json')
 writeFileSync(planFile, JSON.stringify(plan))
 
-const APP_PORT = 4517
-const BARE_PORT = 4518
+// Free ports, not fixed ones: two sessions' runs on one machine would otherwise load each other's servers.
+const APP_PORT = await freePort()
+const BARE_PORT = await freePort()
 // The app runs as `npm run serve` runs it: with the same Node flags (the young generation's size: decision 0029).
 const serveScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts
   .serve

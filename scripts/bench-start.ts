@@ -9,10 +9,10 @@
 // `node scripts/bench-start.ts --keep-data /tmp/sf-100k --runs 1 --memory 5`.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { freePort } from '../tests/support/free-port.ts'
 import { catalogueRequests, trpcBatchUrl } from './bench/catalog-requests.ts'
 import { runLoad, summarise } from './bench/load.ts'
 
@@ -22,15 +22,6 @@ const { values } = parseArgs({
 const runs = Number(values.runs)
 const root = path.resolve(import.meta.dirname, '..')
 const dataDir = values['keep-data'] ?? mkdtempSync(path.join(os.tmpdir(), 'bench-start-'))
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 /**
  * CPU time (user + system, all threads) the process has used: on a busy machine the wall-clock figure mostly
