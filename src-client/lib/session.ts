@@ -2,7 +2,7 @@
 // this only decides what to show and where to send people. Reuse these helpers instead of calling auth.me.
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { redirect, useNavigate } from '@tanstack/react-router'
-import { AUTH_MESSAGES } from '#shared/auth.ts'
+import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import type { Trpc } from './trpc.ts'
 import type { RouterOutputs } from './types.ts'
@@ -23,6 +23,24 @@ export function useSession() {
   const query = useQuery(sessionQuery(trpc))
   return { user: query.data, isLoading: query.isPending }
 }
+
+/** For `beforeLoad` of the log-in and sign-up pages: a signed-in visitor goes straight back to where they came from
+ * (`redirect`, spec §4). */
+export async function leaveIfSignedIn({
+  context,
+  search,
+}: {
+  context: { queryClient: QueryClient; trpc: Trpc }
+  search: { redirect?: string }
+}) {
+  const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)
+  if (user) throw redirect({ href: safeReturnPath(search.redirect) })
+}
+
+/** For `loader` of the log-in and sign-up pages: which sign-in buttons to show comes with the page (never a button
+ * that appears late, or fails). */
+export const loadSignInProviders = ({ context }: { context: { queryClient: QueryClient; trpc: Trpc } }) =>
+  context.queryClient.ensureQueryData(context.trpc.auth.providers.queryOptions()).catch(() => null)
 
 /**
  * For `beforeLoad` of pages that need a signed-in user: a visitor goes to /login, which brings them back to

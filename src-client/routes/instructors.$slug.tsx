@@ -4,6 +4,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, notFound } from '@tanstack/react-router'
 import { CourseCard } from '#client/components/course/CourseCard.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
+import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorLinks.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { markdownArticle } from '#client/components/ui/markdown-article.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -32,16 +33,12 @@ export const Route = createFileRoute('/instructors/$slug')({
   component: InstructorPage,
 })
 
-const LINK_LABELS = { website: 'Website', linkedin: 'LinkedIn', youtube: 'YouTube' } as const
-
 function InstructorPage() {
   const { slug } = Route.useParams()
   const { trpc } = Route.useRouteContext()
   const { data: profile } = useSuspenseQuery(trpc.creators.instructor.queryOptions({ slug }))
   if (!profile) return <NotFound />
-  const links = (Object.keys(LINK_LABELS) as (keyof typeof LINK_LABELS)[]).flatMap((key) =>
-    profile.links[key] ? [{ key, href: profile.links[key] as string }] : [],
-  )
+  const links = creatorLinks(profile.links)
   return (
     <main>
       <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
@@ -110,20 +107,7 @@ function InstructorPage() {
             {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
             <div className={markdownArticle} dangerouslySetInnerHTML={{ __html: profile.bioHtml }} />
             {links.length > 0 ? (
-              <ul className={css({ display: 'flex', gap: '4', flexWrap: 'wrap' })}>
-                {links.map((link) => (
-                  <li key={link.key}>
-                    <a
-                      href={link.href}
-                      rel="noopener noreferrer nofollow"
-                      target="_blank"
-                      className={css({ color: 'accent', textDecoration: 'underline' })}
-                    >
-                      {LINK_LABELS[link.key]}
-                    </a>
-                  </li>
-                ))}
-              </ul>
+              <CreatorLinkList links={links} linkClass={css({ color: 'accent', textDecoration: 'underline' })} />
             ) : null}
           </section>
         ) : null}

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
+import { useMutation } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { css } from '#styled-system/css'
@@ -7,27 +7,21 @@ import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { PasskeySignIn } from '../components/auth/PasskeySignIn.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
+import { loginFailure, useSignedIn } from '../components/auth/sign-in.ts'
 import { button } from '../components/ui/button.ts'
 import { CheckboxField, EmailField, FormAlert, PasswordField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
-import { notify, notifyError } from '../components/ui/toaster.tsx'
-import { errorMessage, isClientError, isServiceUnavailable } from '../lib/errors.ts'
+import { isClientError } from '../lib/errors.ts'
 import { useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
-import { type SessionUser, sessionQuery, setSessionUser } from '../lib/session.ts'
+import { leaveIfSignedIn, loadSignInProviders } from '../lib/session.ts'
 
 const routeSearch = searchParams({ redirect: optionalText })
 
 export const Route = createFileRoute('/login')({
   validateSearch: routeSearch,
-  // A signed-in visitor goes straight back to where they came from (spec §4).
-  beforeLoad: async ({ context, search }) => {
-    const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)
-    if (user) throw redirect({ href: safeReturnPath(search.redirect) })
-  },
-  // Which sign-in buttons to show comes with the page (never a button that appears late, or fails).
-  loader: ({ context }) =>
-    context.queryClient.ensureQueryData(context.trpc.auth.providers.queryOptions()).catch(() => null),
+  beforeLoad: leaveIfSignedIn,
+  loader: loadSignInProviders,
   head: () => ({ meta: [{ title: 'Log in | SkillForge' }] }),
   component: LoginPage,
 })
@@ -37,7 +31,6 @@ function LoginPage() {
   const search = Route.useSearch()
   const returnTo = safeReturnPath(search.redirect)
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
   const posted = useNativeFormResult('/login')
   const [error, setError] = useState<string | null>(posted?.formError ?? null)
@@ -48,16 +41,7 @@ function LoginPage() {
   const login = useMutation(trpc.auth.login.mutationOptions())
 
   /** After the password (no second factor) or a passkey: the session is set. */
-  async function signedIn(user: (SessionUser & { deletionScheduledFor?: Date | string | null }) | null) {
-    await setSessionUser(queryClient, trpc, user)
-    // An account waiting out its deletion's cool-off: the security page offers to cancel it.
-    if (user?.deletionScheduledFor) {
-      notify('info', 'Your account is scheduled for deletion', 'You can cancel the deletion on this page.')
-      return void (await navigate({ to: '/account/security' }))
-    }
-    notify('success', 'Login successful')
-    await navigate({ href: returnTo })
-  }
+  const signedIn = useSignedIn(returnTo)
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -76,18 +60,9 @@ function LoginPage() {
         return void (await navigate({ to: '/two-factor', search: { redirect: returnTo } }))
       await signedIn(user)
     } catch (caught) {
-      if (isClientError(caught)) {
-        const message = caught.message || AUTH_MESSAGES.loginFailed
-        setError(message)
-        if (message === AUTH_MESSAGES.emailNotVerified) setUnverified(email)
-        notify('error', 'Login failed', message)
-      } else if (isServiceUnavailable(caught)) {
-        setError(errorMessage(caught))
-        notifyError(caught)
-      } else {
-        setError(AUTH_MESSAGES.loginError)
-        notify('error', 'Login error', AUTH_MESSAGES.loginError)
-      }
+      const message = loginFailure(caught)
+      setError(message)
+      if (isClientError(caught) && message === AUTH_MESSAGES.emailNotVerified) setUnverified(email)
     }
   }
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useState } from 'react'
 import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { SIGNUP_REDIRECT_MS } from '#shared/constants.ts'
@@ -21,19 +21,15 @@ import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { refusalMessage } from '../lib/errors.ts'
 import { useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
-import { sessionQuery } from '../lib/session.ts'
+import { leaveIfSignedIn, loadSignInProviders } from '../lib/session.ts'
 
 // `redirect`: where to go once signed in (e.g. /teach/apply); it travels on to the log-in page.
 const routeSearch = searchParams({ redirect: optionalText })
 
 export const Route = createFileRoute('/signup')({
   validateSearch: routeSearch,
-  beforeLoad: async ({ context, search }) => {
-    const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc)).catch(() => null)
-    if (user) throw redirect({ href: safeReturnPath(search.redirect) })
-  },
-  loader: ({ context }) =>
-    context.queryClient.ensureQueryData(context.trpc.auth.providers.queryOptions()).catch(() => null),
+  beforeLoad: leaveIfSignedIn,
+  loader: loadSignInProviders,
   head: () => ({ meta: [{ title: 'Create your account | SkillForge' }] }),
   component: SignupPage,
 })

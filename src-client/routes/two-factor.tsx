@@ -2,20 +2,19 @@
 // one of the recovery codes. The password step (or the OAuth provider) left a pending log-in in an HttpOnly cookie;
 // this page's answer turns it into the session. Works before JavaScript too: the form posts to /two-factor.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
+import { safeReturnPath } from '#shared/auth.ts'
 import { twoFactorCodeInput } from '#shared/schemas/security.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { loginFailure, useSignedIn } from '../components/auth/sign-in.ts'
 import { button } from '../components/ui/button.ts'
 import { FormAlert, TextField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
-import { notify, notifyError } from '../components/ui/toaster.tsx'
-import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '../lib/errors.ts'
+import { errorCode, isClientError } from '../lib/errors.ts'
 import { useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
-import { setSessionUser } from '../lib/session.ts'
 
 export const Route = createFileRoute('/two-factor')({
   validateSearch: searchParams({ redirect: optionalText }),
@@ -27,8 +26,8 @@ function TwoFactorPage() {
   const { trpc } = Route.useRouteContext()
   const search = Route.useSearch()
   const returnTo = safeReturnPath(search.redirect)
-  const navigate = useNavigate()
   const queryClient = useQueryClient()
+  const signedIn = useSignedIn(returnTo)
   const posted = useNativeFormResult('/two-factor')
   const [error, setError] = useState<string | null>(posted?.formError ?? posted?.fieldErrors.code ?? null)
   const [expired, setExpired] = useState(false)
@@ -43,28 +42,11 @@ function TwoFactorPage() {
     try {
       const user = await verify.mutateAsync(parsed.data)
       await queryClient.invalidateQueries()
-      await setSessionUser(queryClient, trpc, user)
-      // An account waiting out its deletion's cool-off: the security page offers to cancel it.
-      if (user?.deletionScheduledFor) {
-        notify('info', 'Your account is scheduled for deletion', 'You can cancel the deletion on this page.')
-        return void (await navigate({ to: '/account/security' }))
-      }
-      notify('success', 'Login successful')
-      await navigate({ href: returnTo })
+      await signedIn(user)
     } catch (caught) {
       formElement.reset()
-      if (isClientError(caught)) {
-        const message = caught.message || AUTH_MESSAGES.loginFailed
-        setError(message)
-        setExpired(errorCode(caught) === 'UNAUTHORIZED')
-        notify('error', 'Login failed', message)
-      } else if (isServiceUnavailable(caught)) {
-        setError(errorMessage(caught))
-        notifyError(caught)
-      } else {
-        setError(AUTH_MESSAGES.loginError)
-        notify('error', 'Login error', AUTH_MESSAGES.loginError)
-      }
+      setError(loginFailure(caught))
+      if (isClientError(caught)) setExpired(errorCode(caught) === 'UNAUTHORIZED')
     }
   }
 

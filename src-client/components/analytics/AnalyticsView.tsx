@@ -1,17 +1,18 @@
 // The analytics page body shared by the studio (a creator's courses) and the admin (the shop): a date range form,
 // per currency the revenue chart with its table and the change against the previous period, units by channel, the
 // course page's funnel, ratings over time, refunds by reason, courses and learners. Amounts are shown per currency, never summed across currencies.
-import type { ReactNode } from 'react'
+import type { ComponentProps, ReactNode } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { ScrollRegion, stickyFirstColumn } from '#client/components/ui/ScrollRegion.tsx'
+import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css, cx } from '#styled-system/css'
+import { css } from '#styled-system/css'
 import { AnalyticsChart, tableStyle } from './AnalyticsChart.tsx'
-import { colorAt } from './AnalyticsChartDrawing.tsx'
+import { type ChartSeries, colorAt } from './AnalyticsChartDrawing.tsx'
 import { AnalyticsSection } from './AnalyticsSection.tsx'
+import { ReportTable } from './ReportTable.tsx'
 
 export type AnalyticsReport = RouterOutputs['analytics']['shop'] | RouterOutputs['analytics']['creator']
 export interface RangeValue {
@@ -75,6 +76,26 @@ export function RangeForm({ value, onChange }: { value: RangeValue; onChange: (r
   )
 }
 
+const count = (value: number) => String(value)
+
+/** A section whose one chart counts things per period (views, sales, reviews): its figures, then the chart. */
+function CountsChartSection({
+  chartTitle,
+  points,
+  series,
+  ...section
+}: Omit<ComponentProps<typeof AnalyticsSection>, 'children'> & {
+  chartTitle: string
+  points: readonly ({ period: string } & Record<string, string | number>)[]
+  series: ChartSeries[]
+}) {
+  return (
+    <AnalyticsSection {...section}>
+      <AnalyticsChart title={chartTitle} rows={points.map((point) => ({ ...point }))} series={series} format={count} />
+    </AnalyticsSection>
+  )
+}
+
 export function AnalyticsView({
   report,
   csvHref,
@@ -84,7 +105,6 @@ export function AnalyticsView({
   csvHref: string
   footer?: ReactNode
 }) {
-  const count = (value: number) => String(value)
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <p>
@@ -193,28 +213,24 @@ export function AnalyticsView({
       ) : null}
 
       {report.funnel ? (
-        <AnalyticsSection
+        <CountsChartSection
           id="views-channels"
           title="Course page views by channel"
           note="How visitors reached the course page: a catalogue search result, browsing the catalogue, or direct (anything else)."
           summary={`${report.funnel.views.totals.direct} direct, ${report.funnel.views.totals.search} from search, ${report.funnel.views.totals.catalogue} from the catalogue`}
           summaryTestId="views-channels-totals"
-        >
-          <AnalyticsChart
-            title="Views by channel"
-            rows={report.funnel.views.points.map((point) => ({ ...point }))}
-            series={[
-              { key: 'direct', label: 'Direct', color: colorAt(0) },
-              { key: 'search', label: 'Search', color: colorAt(3) },
-              { key: 'catalogue', label: 'Catalogue', color: colorAt(2) },
-            ]}
-            format={count}
-          />
-        </AnalyticsSection>
+          chartTitle="Views by channel"
+          points={report.funnel.views.points}
+          series={[
+            { key: 'direct', label: 'Direct', color: colorAt(0) },
+            { key: 'search', label: 'Search', color: colorAt(3) },
+            { key: 'catalogue', label: 'Catalogue', color: colorAt(2) },
+          ]}
+        />
       ) : null}
 
       {report.funnel ? (
-        <AnalyticsSection
+        <CountsChartSection
           id="funnel"
           title="Course page conversion"
           summaryTestId="funnel-totals"
@@ -225,22 +241,18 @@ export function AnalyticsView({
               {change(report.funnel.totals.views, report.funnel.previous.views)} in views)
             </>
           }
-        >
-          <AnalyticsChart
-            title="Views, added to cart, bought"
-            rows={report.funnel.points.map((point) => ({ ...point }))}
-            series={[
-              { key: 'views', label: 'Views', color: colorAt(0) },
-              { key: 'cartAdds', label: 'Added to cart', color: colorAt(3) },
-              { key: 'purchases', label: 'Bought', color: colorAt(2) },
-            ]}
-            format={count}
-          />
-        </AnalyticsSection>
+          chartTitle="Views, added to cart, bought"
+          points={report.funnel.points}
+          series={[
+            { key: 'views', label: 'Views', color: colorAt(0) },
+            { key: 'cartAdds', label: 'Added to cart', color: colorAt(3) },
+            { key: 'purchases', label: 'Bought', color: colorAt(2) },
+          ]}
+        />
       ) : null}
 
       {report.ratings ? (
-        <AnalyticsSection
+        <CountsChartSection
           id="ratings"
           title="Ratings over time"
           summaryTestId="ratings-totals"
@@ -250,17 +262,13 @@ export function AnalyticsView({
               {change(report.ratings.totals.reviews, report.ratings.previous.reviews)} in reviews)
             </>
           }
-        >
-          <AnalyticsChart
-            title="Reviews and average stars"
-            rows={report.ratings.points.map((point) => ({ ...point }))}
-            series={[
-              { key: 'reviews', label: 'Reviews', color: colorAt(0) },
-              { key: 'average', label: 'Average stars', color: colorAt(3) },
-            ]}
-            format={count}
-          />
-        </AnalyticsSection>
+          chartTitle="Reviews and average stars"
+          points={report.ratings.points}
+          series={[
+            { key: 'reviews', label: 'Reviews', color: colorAt(0) },
+            { key: 'average', label: 'Average stars', color: colorAt(3) },
+          ]}
+        />
       ) : null}
 
       {report.refundReasons ? (
@@ -276,77 +284,37 @@ export function AnalyticsView({
             </>
           }
         >
-          {report.refundReasons.rows.length === 0 ? (
-            <EmptyState title="No refunds in this period" />
-          ) : (
-            <ScrollRegion label="Refunds by reason, table">
-              <table className={cx(tableStyle, stickyFirstColumn)} data-testid="refund-reasons-table">
-                <thead>
-                  <tr>
-                    <th scope="col" className={css({ textAlign: 'left!' })}>
-                      Reason
-                    </th>
-                    <th scope="col">Currency</th>
-                    <th scope="col">Refunds</th>
-                    <th scope="col">Amount</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.refundReasons.rows.map((row) => (
-                    <tr key={`${row.currency}-${row.reason}`}>
-                      <th
-                        scope="row"
-                        className={css({ textAlign: 'left!', fontWeight: 'normal', whiteSpace: 'normal!' })}
-                      >
-                        {row.reason || 'No reason given'}
-                      </th>
-                      <td>{row.currency}</td>
-                      <td>{row.refunds}</td>
-                      <td>{formatMoney(row.refundMinor, row.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
-          )}
+          <ReportTable
+            rows={report.refundReasons.rows}
+            empty="No refunds in this period"
+            label="Refunds by reason, table"
+            testId="refund-reasons-table"
+            head={['Reason', 'Currency', 'Refunds', 'Amount']}
+            rowKey={(row) => `${row.currency}-${row.reason}`}
+            rowHead={(row) => row.reason || 'No reason given'}
+            wrapRowHead
+            cells={(row) => [row.currency, row.refunds, formatMoney(row.refundMinor, row.currency)]}
+          />
         </AnalyticsSection>
       ) : null}
 
       <AnalyticsSection id="courses" title="Courses sold">
-        {report.courses.length === 0 ? (
-          <EmptyState title="No course sold in this period" />
-        ) : (
-          <ScrollRegion label="Courses sold, table">
-            <table className={cx(tableStyle, stickyFirstColumn)} data-testid="courses-table">
-              <thead>
-                <tr>
-                  <th scope="col" className={css({ textAlign: 'left!' })}>
-                    Course
-                  </th>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Units</th>
-                  <th scope="col">Gross</th>
-                  <th scope="col">Refunds</th>
-                  <th scope="col">Net</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.courses.map((course) => (
-                  <tr key={`${course.courseId}-${course.currency}`}>
-                    <th scope="row" className={css({ textAlign: 'left!', fontWeight: 'normal' })}>
-                      {course.title}
-                    </th>
-                    <td>{course.currency}</td>
-                    <td>{course.units}</td>
-                    <td>{formatMoney(course.grossMinor, course.currency)}</td>
-                    <td>{formatMoney(course.refundMinor, course.currency)}</td>
-                    <td>{formatMoney(course.netMinor, course.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <ReportTable
+          rows={report.courses}
+          empty="No course sold in this period"
+          label="Courses sold, table"
+          testId="courses-table"
+          head={['Course', 'Currency', 'Units', 'Gross', 'Refunds', 'Net']}
+          rowKey={(course) => `${course.courseId}-${course.currency}`}
+          rowHead={(course) => course.title}
+          cells={(course) => [
+            course.currency,
+            course.units,
+            formatMoney(course.grossMinor, course.currency),
+            formatMoney(course.refundMinor, course.currency),
+            formatMoney(course.netMinor, course.currency),
+          ]}
+        />
       </AnalyticsSection>
 
       <AnalyticsSection
@@ -354,48 +322,16 @@ export function AnalyticsView({
         title="Learners"
         note="Learners who opened a lesson, and how far they got (share of lessons completed). Refreshed hourly."
       >
-        {report.learners.length === 0 ? (
-          <EmptyState title="No learners yet" />
-        ) : (
-          <ScrollRegion label="Learners per course">
-            <table className={cx(tableStyle, stickyFirstColumn)} data-testid="learners-table">
-              <thead>
-                <tr>
-                  <th scope="col" className={css({ textAlign: 'left!' })}>
-                    Course
-                  </th>
-                  <th scope="col">Started</th>
-                  {report.full ? (
-                    <>
-                      <th scope="col">25 %</th>
-                      <th scope="col">50 %</th>
-                      <th scope="col">75 %</th>
-                      <th scope="col">Completed</th>
-                    </>
-                  ) : null}
-                </tr>
-              </thead>
-              <tbody>
-                {report.learners.map((row) => (
-                  <tr key={row.courseId}>
-                    <th scope="row" className={css({ textAlign: 'left!', fontWeight: 'normal' })}>
-                      {row.title}
-                    </th>
-                    <td>{row.started}</td>
-                    {report.full ? (
-                      <>
-                        <td>{row.p25}</td>
-                        <td>{row.p50}</td>
-                        <td>{row.p75}</td>
-                        <td>{row.completed}</td>
-                      </>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <ReportTable
+          rows={report.learners}
+          empty="No learners yet"
+          label="Learners per course"
+          testId="learners-table"
+          head={['Course', 'Started', ...(report.full ? ['25 %', '50 %', '75 %', 'Completed'] : [])]}
+          rowKey={(row) => row.courseId}
+          rowHead={(row) => row.title}
+          cells={(row) => [row.started, ...(report.full ? [row.p25, row.p50, row.p75, row.completed] : [])]}
+        />
       </AnalyticsSection>
       {footer}
     </div>

@@ -1,53 +1,84 @@
 // One course's lessons: the share of its learners who reached each, completions, quiz pass rate, and for videos
 // where viewers stopped (10-second buckets of the end of what they watched), as a chart with its table.
-
-import { ScrollRegion, stickyFirstColumn } from '#client/components/ui/ScrollRegion.tsx'
+// LessonsPanel is the analytics pages' Lessons section around it (studio and staff): the course picker, then the stats.
+import type { UseQueryResult } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
-import { css, cx } from '#styled-system/css'
-import { AnalyticsChart, tableStyle } from './AnalyticsChart.tsx'
+import { css } from '#styled-system/css'
+import { AnalyticsChart } from './AnalyticsChart.tsx'
 import { colorAt } from './AnalyticsChartDrawing.tsx'
+import { CoursePicker } from './CoursePicker.tsx'
+import { ReportTable } from './ReportTable.tsx'
 
 type Lessons = RouterOutputs['analytics']['shopLessons']
 
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)} %` : '0 %')
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
 
+/**
+ * The Lessons section: pick one of `courses` (`courseId`, changed through `onCourse`), then its lessons' stats from
+ * `lessons`, the query of the picked course. With no course, `noCourse` stands in its place (no section without it).
+ */
+export function LessonsPanel({
+  className,
+  courses,
+  courseId,
+  onCourse,
+  lessons,
+  noCourse,
+}: {
+  className: string
+  courses: { courseId: string; title: string }[]
+  courseId: string | undefined
+  onCourse: (courseId: string) => void
+  lessons: UseQueryResult<Lessons, unknown>
+  noCourse?: ReactNode
+}) {
+  if (courses.length === 0 && !noCourse) return null
+  return (
+    <section aria-labelledby="lessons-heading" className={className}>
+      <h2 id="lessons-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+        Lessons
+      </h2>
+      {courses.length === 0 ? (
+        noCourse
+      ) : (
+        <>
+          <CoursePicker courses={courses} value={courseId} onChange={onCourse} />
+          {lessons.isError ? (
+            <ErrorState title="Could not load the lessons" onRetry={() => void lessons.refetch()} />
+          ) : lessons.data ? (
+            <LessonStats data={lessons.data} />
+          ) : (
+            <LoadingState label="Loading lessons…" />
+          )}
+        </>
+      )}
+    </section>
+  )
+}
+
 export function LessonStats({ data }: { data: Lessons }) {
   const videos = data.lessons.filter((lesson) => lesson.stopBuckets.length > 0)
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-      <ScrollRegion label="Lessons: reach and quiz pass rate">
-        <table className={cx(tableStyle, stickyFirstColumn)} data-testid="lessons-table">
-          <thead>
-            <tr>
-              <th scope="col" className={css({ textAlign: 'left!' })}>
-                Lesson
-              </th>
-              <th scope="col">Reached</th>
-              <th scope="col">Share of learners</th>
-              <th scope="col">Completed</th>
-              <th scope="col">Quiz passed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.lessons.map((lesson) => (
-              <tr key={lesson.lessonId}>
-                <th scope="row" className={css({ textAlign: 'left!', fontWeight: 'normal' })}>
-                  {lesson.title}
-                </th>
-                <td>{lesson.reached}</td>
-                <td>{percent(lesson.reached, data.learners)}</td>
-                <td>{lesson.completed}</td>
-                <td>
-                  {lesson.quizTakers > 0
-                    ? `${lesson.quizPassers} of ${lesson.quizTakers} (${percent(lesson.quizPassers, lesson.quizTakers)})`
-                    : '—'}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+      <ReportTable
+        rows={data.lessons}
+        label="Lessons: reach and quiz pass rate"
+        testId="lessons-table"
+        head={['Lesson', 'Reached', 'Share of learners', 'Completed', 'Quiz passed']}
+        rowKey={(lesson) => lesson.lessonId}
+        rowHead={(lesson) => lesson.title}
+        cells={(lesson) => [
+          lesson.reached,
+          percent(lesson.reached, data.learners),
+          lesson.completed,
+          lesson.quizTakers > 0
+            ? `${lesson.quizPassers} of ${lesson.quizTakers} (${percent(lesson.quizPassers, lesson.quizTakers)})`
+            : '—',
+        ]}
+      />
       {videos.map((lesson) => (
         <AnalyticsChart
           key={lesson.lessonId}

@@ -1,15 +1,11 @@
-// The staff-only panels of /admin/analytics: plans (MRR per currency, new, churned, trials converted), services
-// (orders, median time to delivery, overdue) and creators (top by net earnings, new creators, payouts). Each has its
-// figures against the previous period and a chart with the table behind it; amounts stay in their own currency.
-import { ScrollRegion, stickyFirstColumn } from '#client/components/ui/ScrollRegion.tsx'
-import { EmptyState } from '#client/components/ui/states.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css, cx } from '#styled-system/css'
-import { AnalyticsChart, tableStyle } from './AnalyticsChart.tsx'
+import { css } from '#styled-system/css'
+import { AnalyticsChart } from './AnalyticsChart.tsx'
 import { colorAt } from './AnalyticsChartDrawing.tsx'
 import { AnalyticsSection } from './AnalyticsSection.tsx'
 import { change } from './AnalyticsView.tsx'
+import { ReportTable } from './ReportTable.tsx'
 
 type Staff = RouterOutputs['analytics']['shop']['staff']
 
@@ -157,36 +153,16 @@ export function StaffPanels({ staff }: { staff: Staff }) {
           />
         ))}
         <h3 className={css({ fontWeight: 'semibold' })}>Top creators by net earnings</h3>
-        {creators.top.length === 0 ? (
-          <EmptyState title="No creator sales in this period" />
-        ) : (
-          <ScrollRegion label="Top creators, table">
-            <table className={cx(tableStyle, stickyFirstColumn)} data-testid="top-creators-table">
-              <thead>
-                <tr>
-                  <th scope="col" className={css({ textAlign: 'left!' })}>
-                    Creator
-                  </th>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Sales</th>
-                  <th scope="col">Net earnings</th>
-                </tr>
-              </thead>
-              <tbody>
-                {creators.top.map((row) => (
-                  <tr key={`${row.creatorId}-${row.currency}`}>
-                    <th scope="row" className={css({ textAlign: 'left!', fontWeight: 'normal' })}>
-                      {row.name}
-                    </th>
-                    <td>{row.currency}</td>
-                    <td>{row.sales}</td>
-                    <td>{formatMoney(row.netMinor, row.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <ReportTable
+          rows={creators.top}
+          empty="No creator sales in this period"
+          label="Top creators, table"
+          testId="top-creators-table"
+          head={['Creator', 'Currency', 'Sales', 'Net earnings']}
+          rowKey={(row) => `${row.creatorId}-${row.currency}`}
+          rowHead={(row) => row.name}
+          cells={(row) => [row.currency, row.sales, formatMoney(row.netMinor, row.currency)]}
+        />
       </AnalyticsSection>
     </>
   )

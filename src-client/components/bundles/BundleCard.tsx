@@ -73,16 +73,12 @@ export function BundleShelf() {
   if (!query.data || query.data.length === 0) return null
   return (
     <Container className={css({ pt: '10' })}>
-      <section aria-labelledby="bundles-heading">
-        <h2 id="bundles-heading" className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '4' })}>
-          Bundles
-        </h2>
-        <div className={grid}>
-          {query.data.map((bundle) => (
-            <BundleCard key={bundle.id} bundle={bundle} />
-          ))}
-        </div>
-      </section>
+      <BundleSection
+        id="bundles-heading"
+        title="Bundles"
+        headingClass={css({ fontSize: '2xl', fontWeight: 'bold', mb: '4' })}
+        bundles={query.data}
+      />
     </Container>
   )
 }
@@ -93,12 +89,37 @@ export function CourseBundles({ courseId, className }: { courseId: string; class
   const query = useQuery(trpc.bundles.forCourse.queryOptions({ courseId }))
   if (!query.data || query.data.length === 0) return null
   return (
-    <section aria-labelledby="course-bundles" className={className}>
-      <h2 id="course-bundles" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
-        Save with a bundle
+    <BundleSection
+      id="course-bundles"
+      title="Save with a bundle"
+      headingClass={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}
+      bundles={query.data}
+      className={className}
+    />
+  )
+}
+
+/** A titled grid of bundle cards (its heading names the section). */
+function BundleSection({
+  id,
+  title,
+  headingClass,
+  bundles,
+  className,
+}: {
+  id: string
+  title: string
+  headingClass: string
+  bundles: readonly PublicBundle[]
+  className?: string
+}) {
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className={headingClass}>
+        {title}
       </h2>
       <div className={grid}>
-        {query.data.map((bundle) => (
+        {bundles.map((bundle) => (
           <BundleCard key={bundle.id} bundle={bundle} />
         ))}
       </div>

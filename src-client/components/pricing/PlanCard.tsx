@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
-import { Icon } from '../ui/icons.tsx'
+import { CheckList } from '../ui/CheckList.tsx'
 import { PopularBadge } from '../ui/PopularBadge.tsx'
 
 export type Plan = RouterOutputs['plans']['list']['plans'][number]
@@ -39,13 +39,7 @@ export function PlanCard({ plan, cycle, cartAction }: { plan: Plan; cycle: Billi
         </span>
         <span className={css({ color: 'fg.muted' })}>{cycle === 'annual' ? '/year' : '/month'}</span>
       </p>
-      <ul className={css({ display: 'grid', gap: '2', fontSize: 'sm', flex: 1 })}>
-        {plan.features.map((feature) => (
-          <li key={feature} className={css({ display: 'flex', gap: '2' })}>
-            <Icon name="check" size={16} className={css({ color: 'success', flexShrink: 0, mt: '0.5' })} /> {feature}
-          </li>
-        ))}
-      </ul>
+      <CheckList items={plan.features} />
       {cartAction}
     </article>
   )

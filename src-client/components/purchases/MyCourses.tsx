@@ -2,37 +2,44 @@
 // Continue learning button into the player.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 import { ProgressBar } from '../learning/ProgressBar.tsx'
 import { progressLabel } from '../learning/progress-label.ts'
 import { button } from '../ui/button.ts'
+import { QueryList } from '../ui/QueryList.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
-import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+
+type MyCourse = RouterOutputs['learning']['myCourses'][number]
 
 export function MyCourses() {
   const trpc = useTRPC()
   const courses = useQuery(trpc.learning.myCourses.queryOptions())
-  if (courses.isPending) return <LoadingState label="Loading your courses…" />
-  if (courses.isError)
-    return (
-      <ErrorState title="Failed to load your courses" error={courses.error} onRetry={() => void courses.refetch()} />
-    )
-  if (courses.data.length === 0) {
-    return (
-      <EmptyState title="You have not enrolled in any course yet">
+  return (
+    <QueryList
+      query={courses}
+      loading="Loading your courses…"
+      failed="Failed to load your courses"
+      empty="You have not enrolled in any course yet"
+      emptyAction={
         <Link to="/courses" className={`${button()} ${css({ mt: '4' })}`}>
           Browse Courses
         </Link>
-      </EmptyState>
-    )
-  }
+      }
+    >
+      {(list) => <CourseList courses={list} />}
+    </QueryList>
+  )
+}
+
+function CourseList({ courses }: { courses: MyCourse[] }) {
   return (
     <ul
       data-testid="my-courses"
       className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' } })}
     >
-      {courses.data.map((course) => (
+      {courses.map((course) => (
         <li
           key={course.id}
           className={css({

@@ -2,23 +2,30 @@
 // still be done with it (OrderActions.tsx).
 import { useQuery } from '@tanstack/react-query'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDay } from '#shared/membership.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+import { QueryList } from '../ui/QueryList.tsx'
 import { BankDetails, LineRefund, OrderDocuments, PendingOrderActions } from './OrderActions.tsx'
+
+type Order = RouterOutputs['purchases']['orders'][number]
 
 export function OrderHistory() {
   const trpc = useTRPC()
   const orders = useQuery(trpc.purchases.orders.queryOptions())
-  if (orders.isPending) return <LoadingState label="Loading your orders…" />
-  if (orders.isError)
-    return <ErrorState title="Failed to load your orders" error={orders.error} onRetry={() => void orders.refetch()} />
-  if (orders.data.length === 0) return <EmptyState title="No orders yet" />
+  return (
+    <QueryList query={orders} loading="Loading your orders…" failed="Failed to load your orders" empty="No orders yet">
+      {(list) => <OrderList orders={list} />}
+    </QueryList>
+  )
+}
+
+function OrderList({ orders }: { orders: Order[] }) {
   return (
     <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })} data-testid="order-history">
-      {orders.data.map((order) => (
+      {orders.map((order) => (
         <li
           key={order.id}
           data-testid={`buyer-order-${order.reference}`}

@@ -3,7 +3,7 @@
 // and refuses anyone else (questions.reportQueue); this list only shows what it answers.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { button } from '#client/components/ui/button.ts'
-import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
@@ -34,56 +34,57 @@ export function ReportedPosts() {
       onError: (error) => notifyError(error),
     }),
   )
-  if (queue.isPending) return <LoadingState label="Loading reported posts…" />
-  if (queue.isError)
-    return <ErrorState title="Could not load reported posts" error={queue.error} onRetry={() => void queue.refetch()} />
-  if (queue.data.length === 0)
-    return (
-      <EmptyState title="No reported posts">
-        <p>Nothing waits for a decision.</p>
-      </EmptyState>
-    )
   const busy = hide.isPending || dismiss.isPending
   return (
-    <ul className={css({ display: 'grid', gap: '3', listStyle: 'none', p: 0 })}>
-      {queue.data.map((post) => {
-        const what = post.answerId ? `the answer by ${post.author}` : `the question “${post.questionTitle}”`
-        const ref = { questionId: post.questionId, answerId: post.answerId ?? undefined }
-        return (
-          <li key={`${post.questionId}-${post.answerId ?? ''}`} className={card} data-testid="reported-post">
-            <p className={css({ fontSize: 'sm', color: 'muted' })}>
-              {post.courseTitle} · {post.lessonTitle} · {post.answerId ? 'Answer' : 'Question'} by {post.author}
-              {post.hidden ? ' · Hidden' : ''}
-            </p>
-            <h2 className={css({ fontWeight: 'semibold', mt: '1' })}>{post.questionTitle}</h2>
-            {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered from Markdown and sanitised on the server (learning/markdown.ts renderPostMarkdown) */}
-            <div className={body} dangerouslySetInnerHTML={{ __html: post.html }} />
-            <p className={css({ mt: '2', fontSize: 'sm' })} data-testid="reporters">
-              Reported by {post.reporters} {post.reporters === 1 ? 'person' : 'people'}: {post.reasons.join('; ')}
-            </p>
-            <div className={css({ display: 'flex', gap: '2', mt: '3', flexWrap: 'wrap' })}>
-              <button
-                type="button"
-                className={button({ variant: 'outline', size: 'sm' })}
-                disabled={busy}
-                aria-label={`${post.hidden ? 'Restore' : 'Hide'} ${what}`}
-                onClick={() => hide.mutate({ ...ref, hidden: !post.hidden })}
-              >
-                {post.hidden ? 'Restore' : 'Hide'}
-              </button>
-              <button
-                type="button"
-                className={button({ variant: 'ghost', size: 'sm' })}
-                disabled={busy}
-                aria-label={`Dismiss the reports of ${what}`}
-                onClick={() => dismiss.mutate(ref)}
-              >
-                Dismiss
-              </button>
-            </div>
-          </li>
-        )
-      })}
-    </ul>
+    <QueryList
+      query={queue}
+      loading="Loading reported posts…"
+      failed="Could not load reported posts"
+      empty="No reported posts"
+      emptyAction={<p>Nothing waits for a decision.</p>}
+    >
+      {(posts) => (
+        <ul className={css({ display: 'grid', gap: '3', listStyle: 'none', p: 0 })}>
+          {posts.map((post) => {
+            const what = post.answerId ? `the answer by ${post.author}` : `the question “${post.questionTitle}”`
+            const ref = { questionId: post.questionId, answerId: post.answerId ?? undefined }
+            return (
+              <li key={`${post.questionId}-${post.answerId ?? ''}`} className={card} data-testid="reported-post">
+                <p className={css({ fontSize: 'sm', color: 'muted' })}>
+                  {post.courseTitle} · {post.lessonTitle} · {post.answerId ? 'Answer' : 'Question'} by {post.author}
+                  {post.hidden ? ' · Hidden' : ''}
+                </p>
+                <h2 className={css({ fontWeight: 'semibold', mt: '1' })}>{post.questionTitle}</h2>
+                {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered from Markdown and sanitised on the server (learning/markdown.ts renderPostMarkdown) */}
+                <div className={body} dangerouslySetInnerHTML={{ __html: post.html }} />
+                <p className={css({ mt: '2', fontSize: 'sm' })} data-testid="reporters">
+                  Reported by {post.reporters} {post.reporters === 1 ? 'person' : 'people'}: {post.reasons.join('; ')}
+                </p>
+                <div className={css({ display: 'flex', gap: '2', mt: '3', flexWrap: 'wrap' })}>
+                  <button
+                    type="button"
+                    className={button({ variant: 'outline', size: 'sm' })}
+                    disabled={busy}
+                    aria-label={`${post.hidden ? 'Restore' : 'Hide'} ${what}`}
+                    onClick={() => hide.mutate({ ...ref, hidden: !post.hidden })}
+                  >
+                    {post.hidden ? 'Restore' : 'Hide'}
+                  </button>
+                  <button
+                    type="button"
+                    className={button({ variant: 'ghost', size: 'sm' })}
+                    disabled={busy}
+                    aria-label={`Dismiss the reports of ${what}`}
+                    onClick={() => dismiss.mutate(ref)}
+                  >
+                    Dismiss
+                  </button>
+                </div>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </QueryList>
   )
 }

@@ -1,24 +1,34 @@
 // /account → My services: each bought service with its status, due date, unread messages and what to do next.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
+import { QueryList } from '../ui/QueryList.tsx'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from './status.tsx'
+
+type MyService = RouterOutputs['serviceOrders']['mine'][number]
 
 export function MyServices() {
   const trpc = useTRPC()
   const orders = useQuery(trpc.serviceOrders.mine.queryOptions())
-  if (orders.isPending) return <LoadingState label="Loading your services…" />
-  if (orders.isError)
-    return (
-      <ErrorState title="Failed to load your services" error={orders.error} onRetry={() => void orders.refetch()} />
-    )
-  if (orders.data.length === 0) return <EmptyState title="No services yet" />
+  return (
+    <QueryList
+      query={orders}
+      loading="Loading your services…"
+      failed="Failed to load your services"
+      empty="No services yet"
+    >
+      {(list) => <ServiceList orders={list} />}
+    </QueryList>
+  )
+}
+
+function ServiceList({ orders }: { orders: MyService[] }) {
   return (
     <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })} data-testid="my-services">
-      {orders.data.map((order) => (
+      {orders.map((order) => (
         <li
           key={order.id}
           data-testid="my-service"

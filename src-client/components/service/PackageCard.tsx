@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
+import { CheckList } from '../ui/CheckList.tsx'
 import { Icon } from '../ui/icons.tsx'
 import { PopularBadge } from '../ui/PopularBadge.tsx'
 
@@ -45,13 +46,7 @@ export function PackageCard({
         {pkg.billingInterval === 'month' ? <span className={css({ color: 'fg.muted' })}>/month</span> : null}
       </p>
       <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{pkg.description}</p>
-      <ul className={css({ display: 'grid', gap: '2', fontSize: 'sm', flex: 1 })}>
-        {pkg.features.map((feature) => (
-          <li key={feature} className={css({ display: 'flex', gap: '2' })}>
-            <Icon name="check" size={16} className={css({ color: 'success', flexShrink: 0, mt: '0.5' })} /> {feature}
-          </li>
-        ))}
-      </ul>
+      <CheckList items={pkg.features} />
       <p className={css({ fontSize: 'sm', display: 'flex', gap: '2', alignItems: 'center', color: 'fg.muted' })}>
         <Icon name="clock" size={16} /> Processing time: {pkg.processingTime}
       </p>

@@ -55,6 +55,11 @@ const lines = (value: FormDataEntryValue | null) =>
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
+/** A price field per currency the course can be sold in; an empty one: not sold in it. */
+const PRICE_FIELDS = [
+  { currency: 'USD', name: 'priceUsd', label: 'Price in USD ($)', unsold: 'Empty: not sold in US dollars.' },
+  { currency: 'GBP', name: 'priceGbp', label: 'Price in GBP (£)', unsold: 'Empty: not sold in pounds.' },
+] as const
 const decimal = (minor: number | null) => (minor === null ? '' : (minor / 100).toFixed(2))
 
 export function CourseDetailsForm({ course, categories }: { course: Course; categories: Category[] }) {
@@ -224,26 +229,19 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
           it, else in the one it has. Leave both empty (or 0) for a free course.
         </p>
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '4', alignItems: 'flex-start' })}>
-          <TextField
-            label="Price in USD ($)"
-            name="priceUsd"
-            inputMode="decimal"
-            defaultValue={decimal(shownPrices.USD)}
-            disabled={!owner}
-            error={fields.errors.priceUsd}
-            className={cx(column, css({ flex: '1 1 10rem' }))}
-            hint={!owner ? 'Only the course owner can change the price.' : 'Empty: not sold in US dollars.'}
-          />
-          <TextField
-            label="Price in GBP (£)"
-            name="priceGbp"
-            inputMode="decimal"
-            defaultValue={decimal(shownPrices.GBP)}
-            disabled={!owner}
-            error={fields.errors.priceGbp}
-            className={cx(column, css({ flex: '1 1 10rem' }))}
-            hint={!owner ? 'Only the course owner can change the price.' : 'Empty: not sold in pounds.'}
-          />
+          {PRICE_FIELDS.map((price) => (
+            <TextField
+              key={price.name}
+              label={price.label}
+              name={price.name}
+              inputMode="decimal"
+              defaultValue={decimal(shownPrices[price.currency])}
+              disabled={!owner}
+              error={fields.errors[price.name]}
+              className={cx(column, css({ flex: '1 1 10rem' }))}
+              hint={!owner ? 'Only the course owner can change the price.' : price.unsold}
+            />
+          ))}
         </div>
         {pricePending ? <p className={css({ mt: '2' })}>{pendingHint(coursePricesLabel(course.prices))}</p> : null}
       </fieldset>

@@ -6,19 +6,13 @@ import { type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { EmailField } from '#client/components/ui/form.tsx'
+import { studioCard as card } from '#client/components/ui/panel.ts'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 import { EarningSharesForm } from './EarningSharesForm.tsx'
 
-const card = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'card',
-  p: { base: '4', md: '6' },
-})
 const row = css({
   display: 'flex',
   flexWrap: 'wrap',

@@ -1,13 +1,50 @@
 // The pages where an invitee accepts a team invitation (a course's co-instructors, a school's team): the accept
 // button for the invited address only (the server checks it again). The card around them is InviteCard.tsx.
+import { useQueryClient } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { ErrorState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { useTokenFromAddress } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
+import { InviteCard, isPlausibleInviteToken } from './InviteCard.tsx'
 
-/** A token too short to be one of ours is not sent to the server; the page says the link is incomplete. */
-export function IncompleteInviteLink() {
+/** The page for a token too short to be one of ours: the link is incomplete. */
+function IncompleteInviteLink() {
   return <ErrorState title="This invitation link is incomplete" />
+}
+
+/**
+ * The page under its heading: the token is taken out of the address bar (`searchToken`, the route's search) as soon as
+ * the page runs; a plausible one gets the invitation (`accept`), else the page says the link is incomplete.
+ */
+export function InvitePage({
+  title,
+  searchToken,
+  accept,
+}: {
+  title: string
+  searchToken: string | undefined
+  accept: (token: string) => ReactNode
+}) {
+  const token = useTokenFromAddress(searchToken) ?? ''
+  return (
+    <InviteCard title={title}>{isPlausibleInviteToken(token) ? accept(token) : <IncompleteInviteLink />}</InviteCard>
+  )
+}
+
+/** The accept call's outcome: once accepted, every query is fetched again, the toast says so, then `next` (where the
+ * new member goes); a refusal is a toast. */
+export function useAcceptedInvitation<Result>(done: string, next: (result: Result) => Promise<unknown>) {
+  const queryClient = useQueryClient()
+  return {
+    onSuccess: async (result: Result) => {
+      await queryClient.invalidateQueries()
+      notify('success', done)
+      await next(result)
+    },
+    onError: (error: unknown) => notifyError(error),
+  }
 }
 
 /** What the invitation is (children), then the accept button, or why this account cannot accept. */

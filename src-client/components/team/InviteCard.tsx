@@ -3,6 +3,9 @@
 import type { ReactNode } from 'react'
 import { css } from '#styled-system/css'
 
+/** A token too short to be one of ours is not sent to the server (the loaders and the page check it). */
+export const isPlausibleInviteToken = (token: string) => token.length >= 10
+
 export function InviteCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main className={css({ display: 'grid', placeItems: 'center', py: '12', px: '4' })}>

@@ -1,11 +1,15 @@
 // The loading → error → empty → list ladder of a list screen (the admin's orders, courses, reviews, service orders,
-// outbox and audit log): one place for its states, so each screen draws only its table.
+// outbox and audit log; the account's courses, orders and services; reported posts): one place for its states, so
+// each screen draws only its list. The query's answer is a page of `items`, or the list itself.
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { EmptyState, ErrorState, LoadingState } from './states.tsx'
 
-export interface QueryListProps<Data extends { items: readonly unknown[] }> {
-  /** The list's query: a page of `items` and whatever else the screen shows with them. */
+/** A page of `items` (with whatever else the screen shows with them), or the whole list. */
+type ListData = { items: readonly unknown[] } | readonly unknown[]
+
+export interface QueryListProps<Data extends ListData> {
+  /** The list's query. */
   query: UseQueryResult<Data, unknown>
   /** The loading note, e.g. "Loading orders…". */
   loading: string
@@ -19,7 +23,7 @@ export interface QueryListProps<Data extends { items: readonly unknown[] }> {
   children: (data: Data) => ReactNode
 }
 
-export function QueryList<Data extends { items: readonly unknown[] }>({
+export function QueryList<Data extends ListData>({
   query,
   loading,
   failed,
@@ -29,6 +33,7 @@ export function QueryList<Data extends { items: readonly unknown[] }>({
 }: QueryListProps<Data>) {
   if (query.isPending) return <LoadingState label={loading} />
   if (query.isError) return <ErrorState title={failed} error={query.error} onRetry={() => void query.refetch()} />
-  if (query.data.items.length === 0) return <EmptyState title={empty}>{emptyAction}</EmptyState>
+  const items = Array.isArray(query.data) ? query.data : (query.data as { items: readonly unknown[] }).items
+  if (items.length === 0) return <EmptyState title={empty}>{emptyAction}</EmptyState>
   return children(query.data)
 }

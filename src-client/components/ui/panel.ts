@@ -14,3 +14,13 @@ export const panel = css({
 })
 
 export const panelHeading = css({ fontSize: 'lg', fontWeight: 'semibold', overflowWrap: 'anywhere' })
+
+/** A studio page's card (publishing, team, uploads): a bordered surface, roomier on wide screens; what is inside lays
+ * itself out. */
+export const studioCard = css({
+  bg: 'surface',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'card',
+  p: { base: '4', md: '6' },
+})

@@ -4,13 +4,12 @@
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { AnalyticsView, RangeForm } from '#client/components/analytics/AnalyticsView.tsx'
-import { CoursePicker } from '#client/components/analytics/CoursePicker.tsx'
-import { LessonStats } from '#client/components/analytics/LessonStats.tsx'
+import { LessonsPanel } from '#client/components/analytics/LessonStats.tsx'
 import { csvQuery, rangeOf, validateRangeSearch } from '#client/components/analytics/range-search.ts'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/analytics')({
@@ -71,28 +70,13 @@ function CourseLessons({
     placeholderData: keepPreviousData,
   })
   return (
-    <section aria-labelledby="lessons-heading" className={card}>
-      <h2 id="lessons-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-        Lessons
-      </h2>
-      {courses.length === 0 ? (
-        <p>Lesson reach shows once learners open your courses.</p>
-      ) : (
-        <>
-          <CoursePicker
-            courses={courses}
-            value={courseId}
-            onChange={(course) => void navigate({ search: (previous) => ({ ...previous, course }) })}
-          />
-          {lessons.isError ? (
-            <ErrorState title="Could not load the lessons" onRetry={() => void lessons.refetch()} />
-          ) : lessons.data ? (
-            <LessonStats data={lessons.data} />
-          ) : (
-            <LoadingState label="Loading lessons…" />
-          )}
-        </>
-      )}
-    </section>
+    <LessonsPanel
+      className={card}
+      courses={courses}
+      courseId={courseId}
+      onCourse={(course) => void navigate({ search: (previous) => ({ ...previous, course }) })}
+      lessons={lessons}
+      noCourse={<p>Lesson reach shows once learners open your courses.</p>}
+    />
   )
 }

@@ -1,7 +1,6 @@
 // My courses: each with its state, the plan's counts, search and pages; "Create your first course" when empty.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
 import { StandingSummary } from '#client/components/studio/StandingSummary.tsx'
 import { StudioCourseList } from '#client/components/studio/StudioCourseList.tsx'
 import { button } from '#client/components/ui/button.ts'
@@ -12,6 +11,7 @@ import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/stat
 import { loadList } from '#client/lib/list-loader.ts'
 import { optionalEnum, optionalPage, optionalText, type SearchOf, searchParams } from '#client/lib/search-params.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { useSearchText } from '#client/lib/use-search-text.ts'
 import { STUDIO_PAGE_SIZE, STUDIO_STATE_LABELS, STUDIO_STATES } from '#shared/studio.ts'
 import { css } from '#styled-system/css'
 
@@ -39,16 +39,11 @@ function MyCourses() {
   const navigate = useNavigate({ from: Route.fullPath })
   const standing = useQuery(trpc.studio.standing.queryOptions())
   const list = useQuery({ ...coursesQuery(trpc, search), placeholderData: keepPreviousData })
-  const [searchText, setSearchText] = useState(search.search ?? '')
-
   // Typing searches on the server after a short pause, from page 1.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if ((search.search ?? '') !== searchText.trim())
-        void navigate({ search: (prev) => ({ ...prev, search: searchText.trim() || undefined, page: undefined }) })
-    }, 300)
-    return () => clearTimeout(timer)
-  }, [searchText, search.search, navigate])
+  const [searchText, setSearchText] = useSearchText(
+    search.search,
+    (text) => void navigate({ search: (prev) => ({ ...prev, search: text, page: undefined }) }),
+  )
 
   const filtered = Boolean(search.search || search.state)
   const page = search.page ?? 1

@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
+import { LINK_KEYS, LINK_LABELS } from '#client/components/teach/CreatorLinks.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { FormAlert, TextAreaField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -157,27 +158,16 @@ function ProfilePage() {
           hint={`${bioLength} of ${BIO_MAX} characters. **bold**, _italic_, lists and links work.`}
           error={errors.bio}
         />
-        <TextField
-          label="Website"
-          name="website"
-          type="url"
-          defaultValue={profile.links.website ?? ''}
-          error={errors.website}
-        />
-        <TextField
-          label="LinkedIn"
-          name="linkedin"
-          type="url"
-          defaultValue={profile.links.linkedin ?? ''}
-          error={errors.linkedin}
-        />
-        <TextField
-          label="YouTube"
-          name="youtube"
-          type="url"
-          defaultValue={profile.links.youtube ?? ''}
-          error={errors.youtube}
-        />
+        {LINK_KEYS.map((key) => (
+          <TextField
+            key={key}
+            label={LINK_LABELS[key]}
+            name={key}
+            type="url"
+            defaultValue={profile.links[key] ?? ''}
+            error={errors[key]}
+          />
+        ))}
         <button type="submit" className={button({ size: 'lg' })} disabled={save.isPending}>
           {save.isPending ? <Spinner label="Saving" /> : null}
           {save.isPending ? 'Saving…' : 'Save profile'}

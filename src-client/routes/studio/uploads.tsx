@@ -6,6 +6,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { VideoUpload } from '#client/components/studio/VideoUpload.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { studioCard as card } from '#client/components/ui/panel.ts'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorCode } from '#client/lib/errors.ts'
@@ -25,14 +26,6 @@ export const Route = createFileRoute('/studio/uploads')({
 
 type Uploads = RouterOutputs['creatorUploads']['list']
 type Upload = Uploads['uploads'][number]
-
-const card = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'card',
-  p: { base: '4', md: '6' },
-})
 
 function StorageLine({ storage }: { storage: Uploads['storage'] }) {
   if (!storage.hasPlan) {

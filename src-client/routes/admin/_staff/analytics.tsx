@@ -4,12 +4,11 @@ import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-qu
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { AnalyticsView, RangeForm } from '#client/components/analytics/AnalyticsView.tsx'
-import { CoursePicker } from '#client/components/analytics/CoursePicker.tsx'
-import { LessonStats } from '#client/components/analytics/LessonStats.tsx'
+import { LessonsPanel } from '#client/components/analytics/LessonStats.tsx'
 import { csvQuery, rangeOf, validateRangeSearch } from '#client/components/analytics/range-search.ts'
 import { StaffPanels } from '#client/components/analytics/StaffPanels.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/analytics')({
@@ -61,24 +60,13 @@ function ShopLessons({ courses, selected }: { courses: { courseId: string; title
     enabled: Boolean(courseId),
     placeholderData: keepPreviousData,
   })
-  if (courses.length === 0) return null
   return (
-    <section aria-labelledby="lessons-heading" className={panel}>
-      <h2 id="lessons-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-        Lessons
-      </h2>
-      <CoursePicker
-        courses={courses}
-        value={courseId}
-        onChange={(course) => void navigate({ search: (previous) => ({ ...previous, course }) })}
-      />
-      {lessons.isError ? (
-        <ErrorState title="Could not load the lessons" onRetry={() => void lessons.refetch()} />
-      ) : lessons.data ? (
-        <LessonStats data={lessons.data} />
-      ) : (
-        <LoadingState label="Loading lessons…" />
-      )}
-    </section>
+    <LessonsPanel
+      className={panel}
+      courses={courses}
+      courseId={courseId}
+      onCourse={(course) => void navigate({ search: (previous) => ({ ...previous, course }) })}
+      lessons={lessons}
+    />
   )
 }

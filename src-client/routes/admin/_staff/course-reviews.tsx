@@ -3,9 +3,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, searchParams, wholeNumber } from '#client/components/admin/search.ts'
-import { badge, inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
-import { SelectField } from '#client/components/ui/form.tsx'
+import { badge, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
@@ -39,49 +39,31 @@ function CourseReviews() {
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const queue = useQuery({ ...queueQuery(trpc, search), placeholderData: keepPreviousData })
+  const setFilter = (patch: Partial<QueueSearch>) =>
+    void navigate({ search: (prev) => ({ ...prev, ...patch, page: undefined }) })
   return (
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Course reviews</h1>
         <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
-          <SelectField
-            label="Kind"
-            labelHidden
-            controlClassName={inputClass}
-            value={search.kind ?? 'all'}
-            onChange={(event) =>
-              void navigate({
-                search: (prev) => ({
-                  ...prev,
-                  page: undefined,
-                  kind: event.target.value === 'all' ? undefined : (event.target.value as Kind),
-                }),
-              })
-            }
-          >
+          <FilterSelect label="Kind" value={search.kind} onChange={(kind) => setFilter({ kind })}>
             {KINDS.map((kind) => (
-              <option key={kind} value={kind}>
+              <option key={kind} value={kind === 'all' ? '' : kind}>
                 {KIND_LABELS[kind]}
               </option>
             ))}
-          </SelectField>
-          <SelectField
+          </FilterSelect>
+          <FilterSelect
             label="Age"
-            labelHidden
-            controlClassName={inputClass}
-            value={String(search.age ?? 0)}
-            onChange={(event) =>
-              void navigate({
-                search: (prev) => ({ ...prev, page: undefined, age: Number(event.target.value) || undefined }),
-              })
-            }
+            value={search.age?.toString()}
+            onChange={(age) => setFilter({ age: Number(age) || undefined })}
           >
             {AGES.map((age) => (
-              <option key={age} value={age}>
+              <option key={age} value={age || ''}>
                 {AGE_LABELS[age]}
               </option>
             ))}
-          </SelectField>
+          </FilterSelect>
         </div>
       </div>
       <PagedList

@@ -1,7 +1,7 @@
 // Manage Courses: filter with counts, server-side search and pagination, add/edit dialogs, featured switch, delete.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { CourseDialog } from '#client/components/admin/courses/CourseDialog.tsx'
@@ -25,6 +25,7 @@ import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { useSearchText } from '#client/lib/use-search-text.ts'
 import { COURSE_FILTERS, type CourseFilter } from '#shared/admin.ts'
 import { css } from '#styled-system/css'
 
@@ -73,19 +74,14 @@ function ManageCourses() {
   const queryClient = useQueryClient()
   const { can } = useStaff()
   const filter = search.filter ?? 'all'
-  const [searchText, setSearchText] = useState(search.search ?? '')
+  // Typing searches on the server after a short pause, from page 1.
+  const [searchText, setSearchText] = useSearchText(
+    search.search,
+    (text) => void navigate({ search: (prev) => ({ ...prev, search: text, page: undefined }) }),
+  )
   const [editing, setEditing] = useState<AdminCourse | null>(null)
   const [dialogOpen, setDialogOpen] = useState(Boolean(search.new) && can('editor'))
   const [deleting, setDeleting] = useState<AdminCourse | null>(null)
-
-  // Typing searches on the server after a short pause, from page 1.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if ((search.search ?? '') !== searchText.trim())
-        void navigate({ search: (prev) => ({ ...prev, search: searchText.trim() || undefined, page: undefined }) })
-    }, 300)
-    return () => clearTimeout(timer)
-  }, [searchText, search.search, navigate])
 
   const list = useQuery({ ...coursesQuery(trpc, search), placeholderData: keepPreviousData })
   const remove = useMutation(

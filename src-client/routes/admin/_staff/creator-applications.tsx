@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import {
   atPage,
   optionalEnum,
@@ -11,8 +12,7 @@ import {
   searchParams,
   wholeNumber,
 } from '#client/components/admin/search.ts'
-import { badge, inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
-import { SelectField } from '#client/components/ui/form.tsx'
+import { badge, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
@@ -67,40 +67,26 @@ function CreatorApplications() {
       <div className={pageHead}>
         <h1 className={pageTitle}>Creator applications</h1>
         <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-          <SelectField
-            label="Status"
-            labelHidden
-            controlClassName={inputClass}
-            value={search.status ?? ''}
-            onChange={(event) => setFilter({ status: (event.target.value || undefined) as Status | undefined })}
-          >
+          <FilterSelect label="Status" value={search.status} onChange={(status) => setFilter({ status })}>
             <option value="">All statuses</option>
             {APPLICATION_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {APPLICATION_STATUS_LABELS[status]}
               </option>
             ))}
-          </SelectField>
-          <SelectField
-            label="Category"
-            labelHidden
-            controlClassName={inputClass}
-            value={search.category ?? ''}
-            onChange={(event) => setFilter({ category: event.target.value || undefined })}
-          >
+          </FilterSelect>
+          <FilterSelect label="Category" value={search.category} onChange={(category) => setFilter({ category })}>
             <option value="">All categories</option>
             {(categories.data ?? []).map((category) => (
               <option key={category.slug} value={category.slug}>
                 {category.name}
               </option>
             ))}
-          </SelectField>
-          <SelectField
+          </FilterSelect>
+          <FilterSelect
             label="Age"
-            labelHidden
-            controlClassName={inputClass}
-            value={search.age ?? ''}
-            onChange={(event) => setFilter({ age: event.target.value ? Number(event.target.value) : undefined })}
+            value={search.age?.toString()}
+            onChange={(age) => setFilter({ age: age ? Number(age) : undefined })}
           >
             <option value="">Any age</option>
             {AGES.map((days) => (
@@ -108,7 +94,7 @@ function CreatorApplications() {
                 Older than {days} days
               </option>
             ))}
-          </SelectField>
+          </FilterSelect>
         </div>
       </div>
       <PagedList

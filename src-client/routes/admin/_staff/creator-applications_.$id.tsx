@@ -6,6 +6,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { badge, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
+import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorLinks.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { TextAreaField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -26,7 +27,6 @@ export const Route = createFileRoute('/admin/_staff/creator-applications_/$id')(
 
 const STATUS_TONES = { submitted: 'blue', approved: 'green', declined: 'red' } as const
 const section = css({ p: '5', display: 'flex', flexDir: 'column', gap: '3' })
-const LINK_LABELS = { website: 'Website', linkedin: 'LinkedIn', youtube: 'YouTube' } as const
 
 function ApplicationDetail() {
   const { trpc } = Route.useRouteContext()
@@ -67,9 +67,7 @@ function ApplicationDetail() {
     decline.mutate(parsed.data)
   }
 
-  const links = (Object.keys(LINK_LABELS) as (keyof typeof LINK_LABELS)[]).flatMap((key) =>
-    application.links[key] ? [{ key, href: application.links[key] as string }] : [],
-  )
+  const links = creatorLinks(application.links)
   return (
     <>
       <p className={css({ mb: '2', fontSize: 'sm' })}>
@@ -94,20 +92,7 @@ function ApplicationDetail() {
           </p>
           <p className={css({ whiteSpace: 'pre-line' })}>{application.proposal}</p>
           {links.length > 0 ? (
-            <ul className={css({ display: 'flex', gap: '4', flexWrap: 'wrap' })}>
-              {links.map((link) => (
-                <li key={link.key}>
-                  <a
-                    href={link.href}
-                    rel="noopener noreferrer nofollow"
-                    target="_blank"
-                    className={css({ color: 'accent' })}
-                  >
-                    {LINK_LABELS[link.key]}: {link.href}
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <CreatorLinkList links={links} linkClass={css({ color: 'accent' })} withAddress />
           ) : (
             <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>No links given.</p>
           )}

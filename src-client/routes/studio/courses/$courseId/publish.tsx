@@ -8,6 +8,7 @@ import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { ReviewComments } from '#client/components/studio/ReviewComments.tsx'
 import { TeamPanel } from '#client/components/studio/TeamPanel.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { studioCard as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -34,13 +35,6 @@ export const Route = createFileRoute('/studio/courses/$courseId/publish')({
   component: PublishPage,
 })
 
-const card = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'card',
-  p: { base: '4', md: '6' },
-})
 const heading = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })
 const actions = css({ display: 'flex', flexWrap: 'wrap', gap: '3', mt: '4' })
 
