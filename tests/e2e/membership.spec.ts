@@ -12,6 +12,8 @@ test('a failed first charge: Past due, and Premium stops once the grace days are
   await page.goto('/pricing')
   const card = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
   await card.getByRole('button', { name: 'Add to Cart' }).click()
+  // The cart is read once the plan is in it: going there while the add is in flight found an empty cart.
+  await expect(card.getByRole('button', { name: 'Added to cart' })).toBeDisabled()
   await page.goto('/cart')
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
   await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
