@@ -46,7 +46,7 @@ async function freeSlug(trx: DB, name: string): Promise<string> {
 export async function makeCreator(
   trx: DB,
   userId: string,
-  approvedBy: string,
+  approvedBy: string | null,
 ): Promise<{ instructorId: string; slug: string }> {
   const existing = await trx
     .selectFrom('creators')
