@@ -12,7 +12,7 @@ import { type Kysely, sql } from 'kysely'
 import { makeCreator } from '../../src-server/creators/profiles.ts'
 import type { Database } from '../types.ts'
 import { GENERATED_ID_PREFIX } from './generate.ts'
-import { generateLearning, type LearningTotals } from './generate-learning.ts'
+import { clearLearning, generateLearning, type LearningTotals } from './generate-learning.ts'
 
 export const GENERATED_CREATOR_EMAIL = 'generated-creator@example.test'
 const BUYER_EMAIL = (n: string) => `generated-buyer-${n}@example.test`
@@ -74,7 +74,9 @@ export async function generateHistory(db: Kysely<Database>, options: HistoryOpti
   const now = options.now ?? new Date()
   const first = firstDay(now, options.days)
 
-  // The earlier history goes with its buyers (their orders and lines cascade) and the generated counters.
+  // The earlier history goes with its buyers (their orders and lines cascade) and the generated counters; the
+  // learning rows first, set-wise (a buyer's would be looked for table by table).
+  await clearLearning(db)
   await sql`delete from users where email like ${BUYER_EMAIL('%')}`.execute(db)
   await sql`delete from course_event_counts where course_id like ${`${GENERATED_ID_PREFIX}%`}`.execute(db)
   // Its creator profile first (the creator row holds the instructor row).

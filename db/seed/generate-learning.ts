@@ -60,10 +60,10 @@ const h = (expr: RawBuilder<unknown>, salt: number) =>
   sql`(hashint8((${expr})::bigint * 1000003 + ${sql.lit(salt)}) & 2147483647)`
 const u = (expr: RawBuilder<unknown>, salt: number) => sql`(${h(expr, salt)}::float8 / 2147483648.0)`
 const learnerId = (index: RawBuilder<unknown>) => sql`md5('generated-learner-' || (${index})::text)::uuid`
-const sectionId = (slot: RawBuilder<unknown>, section: RawBuilder<unknown>) =>
-  sql`md5('generated-section-' || (${slot})::text || '-' || (${section})::text)::uuid`
-const lessonId = (slot: RawBuilder<unknown>, position: RawBuilder<unknown>) =>
-  sql`md5('generated-lesson-' || (${slot})::text || '-' || (${position})::text)::uuid`
+const sectionId = (course: RawBuilder<unknown>, section: RawBuilder<unknown>) =>
+  sql`md5('generated-section-' || (${course}) || '-' || (${section})::text)::uuid`
+const lessonId = (course: RawBuilder<unknown>, position: RawBuilder<unknown>) =>
+  sql`md5('generated-lesson-' || (${course}) || '-' || (${position})::text)::uuid`
 const isVideo = (position: RawBuilder<unknown>) => sql`(${position}) in (${sql.join(VIDEO_POSITIONS.map(sql.lit))})`
 /** A video's length in seconds: 4 to 19 minutes. */
 const videoSeconds = (slot: RawBuilder<unknown>, position: RawBuilder<unknown>) =>
@@ -84,27 +84,30 @@ const ANSWERS = Array.from({ length: QUIZ_QUESTIONS + 1 }, (_, right) =>
   JSON.stringify(Object.fromEntries(Array.from({ length: QUIZ_QUESTIONS }, (_, i) => [`q${i + 1}`, i < right]))),
 )
 
-/** The courses, sections, lessons and quizzes; returns nothing (the slots are arithmetic). */
+/** The courses' sections, lessons and quizzes (kept from an earlier run: their ids are the same). */
 async function insertCurricula(db: Kysely<Database>, options: LearningOptions): Promise<void> {
   const slot = sql`s`
   const course = sql`${GENERATED_ID_PREFIX} || lpad((${options.creatorCourseIndexes(slot)})::text, 7, '0')`
   const last = sql.lit(options.learningCourses - 1)
   await sql`insert into course_sections (id, course_id, position, title)
-    select ${sectionId(slot, sql`p`)}, ${course}, p, case when p = 1 then 'Getting started' else 'In practice' end
-    from generate_series(0, ${last}::int) s, generate_series(1, 2) p`.execute(db)
+    select ${sectionId(course, sql`p`)}, ${course}, p, case when p = 1 then 'Getting started' else 'In practice' end
+    from generate_series(0, ${last}::int) s, generate_series(1, 2) p
+    on conflict do nothing`.execute(db)
   const titles = sql`(${sql.val(LESSON_TITLES)}::text[])`
   await sql`insert into lessons (id, course_id, section_id, position, title, duration_seconds, kind,
       video_duration_seconds, body_markdown)
-    select ${lessonId(slot, sql`p`)}, ${course}, ${sectionId(slot, sql`1 + (p - 1) / 4`)}, 1 + (p - 1) % 4,
+    select ${lessonId(course, sql`p`)}, ${course}, ${sectionId(course, sql`1 + (p - 1) / 4`)}, 1 + (p - 1) % 4,
       ${titles}[p],
       case when ${isVideo(sql`p`)} then ${videoSeconds(slot, sql`p`)} else 300 end,
       case when ${isVideo(sql`p`)} then 'video' else 'article' end,
       case when ${isVideo(sql`p`)} then ${videoSeconds(slot, sql`p`)} end,
       'Generated lesson.'
-    from generate_series(0, ${last}::int) s, generate_series(1, ${sql.lit(LESSONS_PER_COURSE)}) p`.execute(db)
+    from generate_series(0, ${last}::int) s, generate_series(1, ${sql.lit(LESSONS_PER_COURSE)}) p
+    on conflict do nothing`.execute(db)
   await sql`insert into quizzes (lesson_id, course_id, pass_percent, questions)
-    select ${lessonId(slot, sql`p`)}, ${course}, ${sql.lit(QUIZ_PASS_PERCENT)}, ${QUESTIONS}::jsonb
-    from generate_series(0, ${last}::int) s, unnest(${sql.val(QUIZ_POSITIONS)}::int[]) p`.execute(db)
+    select ${lessonId(course, sql`p`)}, ${course}, ${sql.lit(QUIZ_PASS_PERCENT)}, ${QUESTIONS}::jsonb
+    from generate_series(0, ${last}::int) s, unnest(${sql.val(QUIZ_POSITIONS)}::int[]) p
+    on conflict do nothing`.execute(db)
 }
 
 /**
@@ -130,7 +133,7 @@ async function insertLearning(db: Kysely<Database>, options: LearningOptions, en
   await sql`${reached}
     insert into lesson_progress (user_id, course_id, lesson_id, position_seconds, watched_ranges, watched_seconds,
       completed_at, updated_at)
-    select user_id, course_id, ${lessonId(sql`slot`, sql`p`)}, coalesce(stop, 0),
+    select user_id, course_id, ${lessonId(sql`course_id`, sql`p`)}, coalesce(stop, 0),
       case when stop is null then '[]'::jsonb else jsonb_build_array(jsonb_build_array(0, stop)) end,
       coalesce(stop, 0), case when done then at end, at
     from (
@@ -158,7 +161,7 @@ async function insertLearning(db: Kysely<Database>, options: LearningOptions, en
     )
     insert into quiz_attempts (lesson_id, course_id, user_id, started_at, submitted_at, layout, answers, results,
       question_count, correct_count, score_percent, passed)
-    select ${lessonId(sql`slot`, sql`q`)}, course_id, user_id,
+    select ${lessonId(sql`course_id`, sql`q`)}, course_id, user_id,
       ${at(sql`q`)} - interval '20 minutes' + a * interval '5 minutes',
       ${at(sql`q`)} - interval '16 minutes' + a * interval '5 minutes',
       ${LAYOUT}::jsonb, ${answer}, ${answer},
@@ -174,7 +177,19 @@ async function insertLearning(db: Kysely<Database>, options: LearningOptions, en
     from x where reach >= 3 and ${h(n, 16)} % 4 = 0`.execute(db)
 }
 
-/** Replaces the generated learning (its learners and lessons go first, and with them their rows). */
+/**
+ * Deletes the learning rows in the generated courses, one statement (a scan) per table. The learners and lessons
+ * stay for the next run (same ids): deleting them row by row would check every table referring to a user or a
+ * lesson, some without an index on that column (a scan of millions of rows per learner or lesson).
+ */
+export async function clearLearning(db: Kysely<Database>): Promise<void> {
+  const tables = ['lesson_progress', 'quiz_attempts', 'course_completions', 'course_reviews']
+  for (const table of [...tables, 'analytics_course_progress', 'analytics_lesson_stats']) {
+    await sql`delete from ${sql.table(table)} where course_id like ${`${GENERATED_ID_PREFIX}%`}`.execute(db)
+  }
+}
+
+/** Replaces the generated learning (the rows of an earlier run go first; its learners and lessons are reused). */
 export async function generateLearning(db: Kysely<Database>, options: LearningOptions): Promise<LearningTotals> {
   const batch = options.batch ?? 100_000
   const courses = options.learningCourses
@@ -183,22 +198,20 @@ export async function generateLearning(db: Kysely<Database>, options: LearningOp
   // A learner takes a course once: enrolment n is on slot n % courses, by learner (n / courses + slot * 7919) % pool.
   const learners = Math.max(1000, Math.min(200_000, enrolments), Math.ceil(enrolments / Math.max(1, courses)))
 
-  await sql`delete from users where email like ${LEARNER_EMAIL('%')}`.execute(db)
-  await sql`delete from course_sections where course_id like ${`${GENERATED_ID_PREFIX}%`}`.execute(db)
-  for (const table of ['analytics_course_progress', 'analytics_lesson_stats']) {
-    await sql`delete from ${sql.table(table)} where course_id like ${`${GENERATED_ID_PREFIX}%`}`.execute(db)
-  }
+  await clearLearning(db)
   if (courses === 0) return { learners: 0, enrolments: 0, courses: 0 }
 
   await insertCurricula(db, options)
   options.onProgress?.(`${courses.toLocaleString('en-US')} courses with ${LESSONS_PER_COURSE} lessons`)
   await sql`insert into users (id, email, first_name, last_name)
     select ${learnerId(sql`g`)}, 'generated-learner-' || g || '@example.test', 'Learner', g::text
-    from generate_series(0, ${sql.lit(learners - 1)}::int) g`.execute(db)
+    from generate_series(0, ${sql.lit(learners - 1)}::int) g
+    on conflict do nothing`.execute(db)
   // Premium members: a staff grant from the first day.
   await sql`insert into access_grants (user_id, kind, source, starts_at)
     select ${learnerId(sql`g`)}, 'premium', 'staff', ${options.first}::timestamptz
-    from generate_series(0, ${sql.lit(learners - 1)}::int) g`.execute(db)
+    from generate_series(0, ${sql.lit(learners - 1)}::int) g
+    on conflict do nothing`.execute(db)
 
   const g = sql`g`
   for (let start = 0; start < enrolments; start += batch) {
