@@ -3,12 +3,17 @@
 // views rows), rolls it up, and prints the one-day rollup time and the median answer of the analytics pages
 // (shop-wide and one creator's, 30 days by day and 90 days by week). Embedded PGlite unless --db is given. With --db
 // and no --courses, a database that `npm run db:generate -- --courses N --days D` filled is measured as it is (its
-// generated creator and history; nothing loaded).
+// generated creator and history; nothing loaded), and also each Pro section of the creator's page on its own (sales,
+// funnel, learners, ratings and refund reasons, one course's lessons) and the progress part of a day's rollup (the
+// snapshots of the courses whose learners moved that day).
 import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { insertUser } from '../db/seed/factories.ts'
 import { GENERATED_CREATOR_EMAIL } from '../db/seed/generate-history.ts'
 import { seedDatabase } from '../db/seed/index.ts'
+import { feedbackReport } from '../src-server/analytics/feedback-reads.ts'
+import { refreshCourseStats } from '../src-server/analytics/progress.ts'
+import { funnelReport, learnersReport, lessonsReport, salesReport } from '../src-server/analytics/reads.ts'
 import { rollupSalesDay, runAnalyticsRollup } from '../src-server/analytics/rollup.ts'
 import { makeCreator } from '../src-server/creators/profiles.ts'
 import { openDatabase } from '../src-server/kernel/db.ts'
@@ -48,12 +53,15 @@ const creatorCourses = Number(
   ).n,
 )
 if (generated) {
-  const sizes = await sql<{ courses: string; lines: string; views: string }>`select
+  const sizes = await sql<Record<string, string>>`select
     (select count(*) from courses) as courses, (select count(*) from order_items) as lines,
-    (select count(*) from course_event_counts) as views`.execute(db)
-  const size = sizes.rows[0]
+    (select count(*) from course_event_counts) as views, (select count(*) from lesson_progress) as progress,
+    (select count(*) from quiz_attempts) as attempts, (select count(*) from course_completions) as completions,
+    (select count(*) from course_reviews) as reviews`.execute(db)
+  const size = sizes.rows[0] ?? {}
+  const n = (key: string) => Number(size[key]).toLocaleString('en-US')
   console.log(
-    `${handle.kind}: the generated database as it is: ${size?.courses} courses, ${size?.lines} order lines, ${size?.views} course-day view rows`,
+    `${handle.kind}: the generated database as it is: ${n('courses')} courses, ${n('lines')} order lines, ${n('views')} course-day view rows, ${n('progress')} lesson progress rows, ${n('attempts')} quiz attempts, ${n('completions')} completions, ${n('reviews')} reviews`,
   )
 }
 
@@ -107,7 +115,9 @@ async function loadHistory() {
 
 const rollAt = performance.now()
 const run = await runAnalyticsRollup(db)
-console.log(`full rollup of ${run.days.length} days: ${((performance.now() - rollAt) / 1000).toFixed(1)} s`)
+console.log(
+  `full rollup of ${run.days.length} days and ${run.courses.toLocaleString('en-US')} courses' progress snapshots: ${((performance.now() - rollAt) / 1000).toFixed(1)} s`,
+)
 // What autovacuum's analyze does on its own after such a load: the pages' plans need the rolled tables' statistics.
 await sql`analyze analytics_sales_daily, analytics_shop_sales_daily, analytics_shop_views_daily`.execute(db)
 const day = new Date(today.getTime() - 10 * 86_400_000).toISOString().slice(0, 10)
@@ -153,4 +163,38 @@ await time('analytics.shop (30 days by day)', () => shop.analytics.shop(last30))
 await time('analytics.shop (90 days by week)', () => shop.analytics.shop(last90))
 await time(`analytics.creator (${creatorCourses} courses, 30 days)`, () => mine.analytics.creator(last30))
 await time(`analytics.creator (${creatorCourses} courses, 90 days)`, () => mine.analytics.creator(last90))
+
+if (generated) {
+  // The Pro sections one by one (what analytics.creator runs for a Pro plan, and the lessons page of a course).
+  const scope = { kind: 'instructor' as const, userId: creator.id }
+  const sales = await salesReport(db, scope, last30)
+  await time('  sales: revenue, channels, top courses (30 d)', () => salesReport(db, scope, last30))
+  await time('  funnel: views, cart, purchases (30 d)', () => funnelReport(db, scope, last30, sales.unitsByPeriod))
+  await time('  learners: started/25/50/75/completed', () => learnersReport(db, scope))
+  await time('  ratings over time, refund reasons (30 d)', () => feedbackReport(db, scope, last30))
+  await time('  ratings over time, refund reasons (90 d)', () => feedbackReport(db, scope, last90))
+  const busiest = await db
+    .selectFrom('analytics_course_progress as p')
+    .innerJoin('course_instructors as ci', 'ci.course_id', 'p.course_id')
+    .select(['p.course_id', 'p.started'])
+    .where('ci.user_id', '=', creator.id)
+    .orderBy('p.started', 'desc')
+    .executeTakeFirst()
+  if (busiest) {
+    await time(`analytics.creatorLessons (${busiest.started} learners)`, () =>
+      mine.analytics.creatorLessons({ courseId: busiest.course_id }),
+    )
+    await time('  lessons: reach, video stops, quiz pass rate', () => lessonsReport(db, busiest.course_id))
+  }
+  // A day's progress rollup: the snapshots of the courses whose learners saved progress that day.
+  const dayStart = new Date(`${day}T00:00:00.000Z`)
+  const moved = await sql<{ course_id: string }>`select distinct course_id from lesson_progress
+    where updated_at >= ${dayStart} and updated_at < ${new Date(dayStart.getTime() + 86_400_000)}`.execute(db)
+  const ids = moved.rows.map((row) => row.course_id)
+  const refreshAt = performance.now()
+  for (let index = 0; index < ids.length; index += 500) await refreshCourseStats(db, ids.slice(index, index + 500))
+  console.log(
+    `${`progress rollup of one day (${ids.length.toLocaleString('en-US')} courses)`.padEnd(48)} ${(performance.now() - refreshAt).toFixed(0)} ms`,
+  )
+}
 await handle.close()

@@ -45,7 +45,7 @@ export async function unusedSlug(db: DB, table: 'instructors' | 'schools', base:
 export async function makeCreator(
   trx: DB,
   userId: string,
-  approvedBy: string,
+  approvedBy: string | null,
 ): Promise<{ instructorId: string; slug: string }> {
   const existing = await trx
     .selectFrom('creators')
