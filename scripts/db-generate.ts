@@ -17,6 +17,7 @@ import {
   generateLearningHistory,
 } from '../db/seed/generate-history.ts'
 import { seedDatabase } from '../db/seed/index.ts'
+import { makeCreator } from '../src-server/creators/profiles.ts'
 import { openDatabase } from '../src-server/kernel/db.ts'
 import { readEnv } from '../src-server/kernel/env.ts'
 
@@ -73,6 +74,7 @@ try {
           learningCourses,
           progressPerDay,
           onProgress,
+          makeCreator,
         })
     const tables = ['orders', 'order_items', 'course_event_counts', 'course_instructors', 'access_grants']
     tables.push('refund_requests', 'lessons', 'quizzes', 'lesson_progress', 'course_completions', 'quiz_attempts')

@@ -9,7 +9,6 @@
 // progress, completions, quiz attempts, reviews). Set-based SQL in batches, deterministic for the same options; a
 // second run replaces it. The pages read rolled days: run the analytics rollup after (npm run bench:analytics does).
 import { type Kysely, sql } from 'kysely'
-import { makeCreator } from '../../src-server/creators/profiles.ts'
 import type { Database } from '../types.ts'
 import { GENERATED_ID_PREFIX } from './generate.ts'
 import { clearLearning, generateLearning, type LearningTotals } from './generate-learning.ts'
@@ -43,6 +42,11 @@ export interface HistoryOptions {
   /** The generator's clock (tests pin it). */
   now?: Date
   onProgress?: (message: string) => void
+  /**
+   * Makes a user an approved creator (the server's own `makeCreator`, src-server/creators/profiles.ts), passed in by
+   * the caller: db/ stays below the server (tests/unit/architecture.test.ts).
+   */
+  makeCreator: (db: Kysely<Database>, userId: string, approvedBy: null) => Promise<unknown>
 }
 
 const h = (expr: ReturnType<typeof sql>, salt: number) =>
@@ -94,7 +98,7 @@ export async function generateHistory(db: Kysely<Database>, options: HistoryOpti
     values (${GENERATED_CREATOR_EMAIL}, 'Generated', 'Creator') returning id`.execute(db)
   const creatorId = creator.rows[0]!.id
   // An approved creator on the Pro plan (a live monthly subscription and its grant) since the history began.
-  await makeCreator(db, creatorId, null)
+  await options.makeCreator(db, creatorId, null)
   const subscription = await sql<{ id: string }>`insert into subscriptions (user_id, plan_id, billing_cycle, status,
       renews_at, paid_through, amount_minor, currency, created_at, updated_at)
     select ${creatorId}, id, 'monthly', 'active', ${now}::timestamptz + interval '30 days',

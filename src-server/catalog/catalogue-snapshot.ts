@@ -12,7 +12,7 @@ export interface CatalogueSnapshot {
   groups: Group[]
   /** Results computed from this snapshot alone (facet summaries per filter set), dropped with it. */
   memo: Map<string, unknown>
-  /** Whole serialised answers of the public catalogue reads, by call (catalog/answer-cache.ts), dropped with it. */
+  /** Whole serialised answers of the public catalogue reads, by call (trpc/answer-cache.ts), dropped with it. */
   answers: Map<string, string>
 }
 

@@ -49,7 +49,7 @@ function isStream(response: Response): boolean {
 type Options<TRouter extends AnyRouter> = FastifyTRPCPluginOptions<TRouter>['trpcOptions']
 
 /**
- * Where the fast path finds the serialised answer of a call it has answered before (catalog/answer-cache.ts): the
+ * Where the fast path finds the serialised answer of a call it has answered before (trpc/answer-cache.ts): the
  * body, or a place to keep it; null when the call is not one whose answers are kept.
  */
 export type CachedAnswers = (

@@ -10,6 +10,7 @@ import { GENERATED_CREATOR_EMAIL, generateHistory } from '../../../db/seed/gener
 import { LESSONS_PER_COURSE, QUIZ_POSITIONS } from '../../../db/seed/generate-learning.ts'
 import { STOP_BUCKET_SECONDS } from '../../../src-server/analytics/progress.ts'
 import { runAnalyticsRollup } from '../../../src-server/analytics/rollup.ts'
+import { makeCreator } from '../../../src-server/creators/profiles.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { shopCaller } from '../../support/shop.ts'
 
@@ -26,6 +27,7 @@ const generate = async () => {
     learningCourses: 210,
     progressPerDay: 300,
     now: NOW,
+    makeCreator,
   })
   await runAnalyticsRollup(db(), NOW)
 }

@@ -7,9 +7,9 @@
 // two spellings of one query share an answer. Anything unusual (a refused input, a failed version read) gives null
 // and the call goes tRPC's whole way, with its errors and hooks.
 import { catalogueQuerySchema } from '../../src-shared/schemas/catalog.ts'
+import { catalogueSnapshot } from '../catalog/catalogue-snapshot.ts'
 import type { DB } from '../kernel/db.ts'
-import { findNulPath } from '../trpc/nul-input.ts'
-import { catalogueSnapshot } from './catalogue-snapshot.ts'
+import { findNulPath } from './nul-input.ts'
 
 /** Distinct inputs kept per snapshot (a page of cards is ~7 kB): first come, kept; later ones are computed each time. */
 export const MAX_CACHED_ANSWERS = 2000
