@@ -1190,6 +1190,32 @@ export interface AnalyticsLessonStatsTable {
   quiz_passers: number
 }
 
+/** What the analytics job counted of one learner's lesson (folded in again, by difference, when the learner moves). */
+export interface AnalyticsLearnerLessonsTable {
+  user_id: string
+  course_id: string
+  lesson_id: string
+  reached: boolean
+  completed: boolean
+  stop_bucket: number | null
+  quiz_taken: boolean
+  quiz_passed: boolean
+}
+
+/** The lessons the analytics job counted as done by one learner of a course. */
+export interface AnalyticsLearnerCoursesTable {
+  user_id: string
+  course_id: string
+  done: number
+}
+
+/** How many of a course's learners have done how many lessons (the 25 / 50 / 75 % counts are read from it). */
+export interface AnalyticsCourseDoneCountsTable {
+  course_id: string
+  done: number
+  learners: number
+}
+
 /** Reviews given to a course on one UTC day (visible ones, as of the rollup) and their stars summed. */
 export interface AnalyticsRatingsDailyTable {
   course_id: string
@@ -1408,6 +1434,8 @@ export interface LessonProgressTable {
   watched_seconds: Generated<number>
   completed_at: Date | null
   updated_at: UpdatedAt
+  /** When the row last changed, by the database's clock (a trigger sets it); null on rows from before it existed. */
+  changed_at: Generated<Date | null>
 }
 
 export type AccessSource = 'purchase' | 'premium' | 'staff'
@@ -1776,6 +1804,9 @@ export interface Database {
   analytics_sales_top: AnalyticsSalesTopTable
   analytics_course_progress: AnalyticsCourseProgressTable
   analytics_lesson_stats: AnalyticsLessonStatsTable
+  analytics_learner_lessons: AnalyticsLearnerLessonsTable
+  analytics_learner_courses: AnalyticsLearnerCoursesTable
+  analytics_course_done_counts: AnalyticsCourseDoneCountsTable
   analytics_rollup_state: AnalyticsRollupStateTable
   analytics_ratings_daily: AnalyticsRatingsDailyTable
   analytics_refund_reasons_daily: AnalyticsRefundReasonsDailyTable

@@ -5,16 +5,20 @@
 // and no --courses, a database that `npm run db:generate -- --courses N --days D` filled is measured as it is (its
 // generated creator and history; nothing loaded), and also each Pro section of the creator's page on its own (sales,
 // funnel, learners, ratings and refund reasons, one course's lessons) and the progress part of a day's rollup (the
-// snapshots of the courses whose learners moved that day).
+// learners who moved that day folded in, and their courses' snapshots).
 import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { insertUser } from '../db/seed/factories.ts'
 import { GENERATED_CREATOR_EMAIL } from '../db/seed/generate-history.ts'
 import { seedDatabase } from '../db/seed/index.ts'
 import { feedbackReport } from '../src-server/analytics/feedback-reads.ts'
-import { refreshCourseStats } from '../src-server/analytics/progress.ts'
 import { funnelReport, learnersReport, lessonsReport, salesReport } from '../src-server/analytics/reads.ts'
-import { rollupSalesDay, runAnalyticsRollup } from '../src-server/analytics/rollup.ts'
+import {
+  PROGRESS_WATERMARK,
+  refreshChangedCourses,
+  rollupSalesDay,
+  runAnalyticsRollup,
+} from '../src-server/analytics/rollup.ts'
 import { makeCreator } from '../src-server/creators/profiles.ts'
 import { openDatabase } from '../src-server/kernel/db.ts'
 import { createCaller } from '../src-server/routers/_app.ts'
@@ -186,15 +190,32 @@ if (generated) {
     )
     await time('  lessons: reach, video stops, quiz pass rate', () => lessonsReport(db, busiest.course_id))
   }
-  // A day's progress rollup: the snapshots of the courses whose learners saved progress that day.
+  // A day's progress rollup as the job runs it: the learners who moved that day folded in by difference, then
+  // their courses' snapshots (the watermark set to the day's start; the job's ten minutes of overlap included).
   const dayStart = new Date(`${day}T00:00:00.000Z`)
-  const moved = await sql<{ course_id: string }>`select distinct course_id from lesson_progress
-    where updated_at >= ${dayStart} and updated_at < ${new Date(dayStart.getTime() + 86_400_000)}`.execute(db)
-  const ids = moved.rows.map((row) => row.course_id)
-  const refreshAt = performance.now()
-  for (let index = 0; index < ids.length; index += 500) await refreshCourseStats(db, ids.slice(index, index + 500))
+  const dayEnd = new Date(dayStart.getTime() + 86_400_000)
+  const since = new Date(dayStart.getTime() - 10 * 60_000)
+  const moved = await sql<{ learners: string; courses: string }>`
+    select count(*) as learners, count(distinct course_id) as courses from (
+      select user_id, course_id from lesson_progress
+      where coalesce(changed_at, updated_at) > ${since} and coalesce(changed_at, updated_at) <= ${dayEnd}
+      union
+      select user_id, course_id from quiz_attempts where submitted_at > ${since} and submitted_at <= ${dayEnd}) moved`.execute(
+    db,
+  )
+  const foldTimes: number[] = []
+  for (let i = 0; i < 3; i++) {
+    await sql`update analytics_rollup_state set value = ${new Date(dayStart.getTime() + 10 * 60_000).toISOString()}
+      where name = ${PROGRESS_WATERMARK}`.execute(db)
+    const refreshAt = performance.now()
+    await refreshChangedCourses(db, dayEnd)
+    foldTimes.push(performance.now() - refreshAt)
+  }
+  foldTimes.sort((a, b) => a - b)
+  const learners = Number(moved.rows[0]?.learners ?? 0).toLocaleString('en-US')
+  const courses = Number(moved.rows[0]?.courses ?? 0).toLocaleString('en-US')
   console.log(
-    `${`progress rollup of one day (${ids.length.toLocaleString('en-US')} courses)`.padEnd(48)} ${(performance.now() - refreshAt).toFixed(0)} ms`,
+    `${`progress rollup of one day (${learners} learners in ${courses} courses, median of 3)`.padEnd(48)} ${foldTimes[1]?.toFixed(0)} ms`,
   )
 }
 await handle.close()

@@ -132,10 +132,10 @@ async function insertLearning(db: Kysely<Database>, options: LearningOptions, en
   const at = (position: RawBuilder<unknown>) => sql`started + (${position} - 1) * ${hours} * interval '1 hour'`
   await sql`${reached}
     insert into lesson_progress (user_id, course_id, lesson_id, position_seconds, watched_ranges, watched_seconds,
-      completed_at, updated_at)
+      completed_at, updated_at, changed_at)
     select user_id, course_id, ${lessonId(sql`course_id`, sql`p`)}, coalesce(stop, 0),
       case when stop is null then '[]'::jsonb else jsonb_build_array(jsonb_build_array(0, stop)) end,
-      coalesce(stop, 0), case when done then at end, at
+      coalesce(stop, 0), case when done then at end, at, at
     from (
       select x.*, p, p < reach or finished as done, ${at(sql`p`)} as at,
         case when ${isVideo(sql`p`)} then
@@ -184,9 +184,12 @@ async function insertLearning(db: Kysely<Database>, options: LearningOptions, en
  */
 export async function clearLearning(db: Kysely<Database>): Promise<void> {
   const tables = ['lesson_progress', 'quiz_attempts', 'course_completions', 'course_reviews']
-  for (const table of [...tables, 'analytics_course_progress', 'analytics_lesson_stats']) {
+  const counts = ['analytics_learner_lessons', 'analytics_learner_courses', 'analytics_course_done_counts']
+  for (const table of [...tables, 'analytics_course_progress', 'analytics_lesson_stats', ...counts]) {
     await sql`delete from ${sql.table(table)} where course_id like ${`${GENERATED_ID_PREFIX}%`}`.execute(db)
   }
+  // The analytics job's next run rebuilds the learner counts from the new rows.
+  await sql`delete from analytics_rollup_state where name = 'progress_at'`.execute(db)
 }
 
 /** Replaces the generated learning (the rows of an earlier run go first; its learners and lessons are reused). */

@@ -9,7 +9,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { rollupFeedbackDay } from './feedback.ts'
 import { insertInChunks } from './insert-chunks.ts'
-import { refreshCourseStats } from './progress.ts'
+import { clearProgressCounts, foldLearners, refreshCourseProgress, refreshCourseStats } from './progress.ts'
 import { salesRows } from './sales.ts'
 import { blocksHolding, fillTopBlocks, rollupTopBlock } from './top.ts'
 
@@ -152,25 +152,59 @@ export async function runAnalyticsRollup(db: DB, now = clock.now()): Promise<Rol
   return { days, courses }
 }
 
+const FOLD_LEARNERS = 10_000
+const REBUILD_COURSES = 500
+const SNAPSHOT_COURSES = 2_000
+
 /**
- * Courses whose learners saved progress, finished a course or submitted a quiz since the watermark (the largest
- * timestamp seen, from the database's own clock, less ten minutes for transactions that committed late).
+ * Folds in the learners who saved progress or submitted a quiz since the watermark (the largest timestamp seen, from
+ * the database's own clock, less ten minutes for transactions that committed late; up to `until`), then rewrites
+ * the snapshots of their courses and of those with a new completion. Without a watermark (the first run, or after
+ * a migration asks for it), every count is rebuilt from every learner, a batch of courses at a time.
  */
-export async function refreshChangedCourses(db: DB): Promise<number> {
+export async function refreshChangedCourses(db: DB, until?: Date): Promise<number> {
   const since = await readState(db, PROGRESS_WATERMARK)
-  const after = since ? new Date(new Date(since).getTime() - 10 * 60_000) : new Date(0)
-  const { rows } = await sql<{ course_id: string; at: Date | string }>`
-    select course_id, max(at) as at from (
-      select course_id, max(updated_at) as at from lesson_progress where updated_at > ${after} group by course_id
-      union all
-      select course_id, max(submitted_at) from quiz_attempts where submitted_at > ${after} group by course_id
-      union all
-      select course_id, max(completed_at) from course_completions where completed_at > ${after} group by course_id
-    ) changed group by course_id`.execute(db)
-  if (rows.length === 0) return 0
+  if (!since) return rebuildProgressCounts(db)
+  const after = new Date(new Date(since).getTime() - 10 * 60_000)
+  const upTo = until ?? new Date('9999-12-31T00:00:00.000Z')
+  const [moved, completions] = await Promise.all([
+    sql<{ user_id: string; course_id: string; at: Date | string }>`
+      select user_id, course_id, max(at) as at from (
+        select user_id, course_id, coalesce(changed_at, updated_at) as at from lesson_progress
+        where coalesce(changed_at, updated_at) > ${after} and coalesce(changed_at, updated_at) <= ${upTo}
+        union all
+        select user_id, course_id, submitted_at from quiz_attempts
+        where submitted_at is not null and submitted_at > ${after} and submitted_at <= ${upTo}
+      ) changed group by user_id, course_id`.execute(db),
+    sql<{ course_id: string; at: Date | string }>`
+      select course_id, max(completed_at) as at from course_completions
+      where completed_at > ${after} and completed_at <= ${upTo} group by course_id`.execute(db),
+  ])
+  const learners = moved.rows.map((row) => ({ userId: row.user_id, courseId: row.course_id }))
+  for (let index = 0; index < learners.length; index += FOLD_LEARNERS) {
+    await foldLearners(db, learners.slice(index, index + FOLD_LEARNERS))
+  }
+  const ids = [...new Set([...moved.rows, ...completions.rows].map((row) => row.course_id))]
+  for (let index = 0; index < ids.length; index += SNAPSHOT_COURSES) {
+    await refreshCourseProgress(db, ids.slice(index, index + SNAPSHOT_COURSES))
+  }
+  const latest = [...moved.rows, ...completions.rows].reduce((max, row) => Math.max(max, new Date(row.at).getTime()), 0)
+  if (latest > new Date(since).getTime()) await writeState(db, PROGRESS_WATERMARK, new Date(latest).toISOString())
+  return ids.length
+}
+
+/** Every count from nothing: all courses with learners, 500 at a time; the watermark is where it started. */
+async function rebuildProgressCounts(db: DB): Promise<number> {
+  const started = await sql<{ now: Date | string }>`select now() as now`.execute(db)
+  await clearProgressCounts(db)
+  const { rows } = await sql<{ course_id: string }>`
+    select course_id from lesson_progress
+    union select course_id from quiz_attempts where submitted_at is not null
+    union select course_id from course_completions`.execute(db)
   const ids = rows.map((row) => row.course_id)
-  for (let index = 0; index < ids.length; index += 500) await refreshCourseStats(db, ids.slice(index, index + 500))
-  const latest = rows.reduce((max, row) => Math.max(max, new Date(row.at).getTime()), 0)
-  await writeState(db, PROGRESS_WATERMARK, new Date(latest).toISOString())
+  for (let index = 0; index < ids.length; index += REBUILD_COURSES) {
+    await refreshCourseStats(db, ids.slice(index, index + REBUILD_COURSES))
+  }
+  await writeState(db, PROGRESS_WATERMARK, new Date(started.rows[0]!.now).toISOString())
   return ids.length
 }
