@@ -10,6 +10,7 @@
 // each fold replaces the learners' kept rows and adds their difference in one transaction, one fold at a time, so a
 // rerun (or a second worker) finds nothing to add.
 import { sql } from 'kysely'
+import type { AnalyticsCourseProgressTable } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { insertInChunks } from './insert-chunks.ts'
@@ -209,14 +210,7 @@ export async function refreshCourseProgress(db: DB, courseIds: readonly string[]
   const now = clock.now()
   await db.transaction().execute(async (trx) => {
     await PROGRESS_LOCK.execute(trx)
-    const { rows } = await sql<{
-      course_id: string
-      started: number
-      p25: number
-      p50: number
-      p75: number
-      completed: number
-    }>`
+    const { rows } = await sql<Omit<AnalyticsCourseProgressTable, 'refreshed_at'>>`
       with sized as (
         select course_id, count(*)::int as n from lessons
         where course_id = any(${ids}) and not pending_review group by course_id
