@@ -20,11 +20,17 @@ export const NATIVE_FORM_KEY = ['native-form-result'] as const
 /** Form fields whose values are never sent back into a page. */
 export const SECRET_FIELDS = ['password', 'confirm', 'currentPassword', 'newPassword', 'token', 'code'] as const
 
-/** The first message of each field in a list of zod-style issues. */
-export function firstIssueByField(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
+/**
+ * The first message of each field in a list of zod-style issues. `nested`: an object of fields that the form shows
+ * as fields of their own (`links.website` answers as `website`).
+ */
+export function firstIssueByField(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  nested?: string,
+) {
   const errors: Record<string, string> = {}
   for (const issue of issues) {
-    const field = String(issue.path[0] ?? '')
+    const field = String((nested !== undefined && issue.path[0] === nested ? issue.path[1] : issue.path[0]) ?? '')
     errors[field] ??= issue.message
   }
   return errors

@@ -10,13 +10,8 @@ import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { type UploadedVideo, VideoUpload } from '#client/components/studio/VideoUpload.tsx'
 import { ApplicationStatus } from '#client/components/teach/ApplicationStatus.tsx'
 import { button } from '#client/components/ui/button.ts'
-import {
-  CheckboxField,
-  FormAlert,
-  TextAreaField,
-  TextField,
-  useFocusFirstInvalid,
-} from '#client/components/ui/form.tsx'
+import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
+import { CheckboxField, FormAlert, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
@@ -24,6 +19,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { sessionQuery } from '#client/lib/session.ts'
+import { firstIssueByField } from '#shared/native-form.ts'
 import {
   APPLICATION_PDF_MAX_BYTES,
   applicationInput,
@@ -92,20 +88,17 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
-  const [formError, setFormError] = useState<string | null>(null)
+  const { errors, formError, formRef, show } = useFieldErrors<Field>()
   const [proposalLength, setProposalLength] = useState(0)
   const [uploading, setUploading] = useState(false)
   const [video, setVideo] = useState<UploadedVideo | null>(null)
   const [videoBusy, setVideoBusy] = useState(false)
-  const formRef = useFocusFirstInvalid(errors)
   const submit = useMutation(trpc.creators.submitApplication.mutationOptions())
   const busy = uploading || submit.isPending || videoBusy
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
-    setFormError(null)
     const values = {
       headline: String(form.get('headline') ?? ''),
       categories: form.getAll('categories').map(String),
@@ -118,20 +111,14 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
     }
     const parsed = applicationInput.safeParse(values)
     const file = form.get('attachment')
-    const shown: Partial<Record<Field, string>> = {}
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = (issue.path[0] === 'links' ? issue.path[1] : issue.path[0]) as Field
-        shown[field] ??= issue.message
-      }
-    }
+    const shown: Partial<Record<Field, string>> = parsed.success ? {} : firstIssueByField(parsed.error.issues, 'links')
     if (file instanceof File && file.size > 0) {
       const isPdf = file.type === 'application/pdf' || file.name.toLowerCase().endsWith('.pdf')
       if (!isPdf) shown.attachment = 'Please choose a PDF (a sample video goes in the field below).'
       else if (file.size > APPLICATION_PDF_MAX_BYTES) shown.attachment = 'A PDF must be at most 10 MB.'
       else if (video) shown.attachment = 'Please attach either a CV or a sample video, not both.'
     }
-    setErrors(shown)
+    show(shown)
     if (!parsed.success || Object.keys(shown).length > 0) return
     try {
       let attachment: { key: string; name: string } | { uploadId: string; name: string } | null = video
@@ -142,7 +129,7 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
         try {
           attachment = await uploadAttachment(file)
         } catch (error) {
-          setErrors({ attachment: (error as Error).message })
+          show({ attachment: (error as Error).message })
           return
         } finally {
           setUploading(false)
@@ -153,7 +140,7 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
       await queryClient.invalidateQueries({ queryKey: trpc.creators.pathKey() })
       await navigate({ to: '/teach/application' })
     } catch (error) {
-      setFormError(errorMessage(error))
+      show({}, errorMessage(error))
     }
   }
 

@@ -13,6 +13,16 @@ export interface HolderCursor {
   id: string
 }
 
+/** Course grants on the owner's courses, joined to the course (c) and the holder (u): both reads below start here. */
+function ownerCourseGrants(db: DB, ownerId: string) {
+  return db
+    .selectFrom('access_grants')
+    .innerJoin('courses as c', 'c.id', 'access_grants.course_id')
+    .innerJoin('users as u', 'u.id', 'access_grants.user_id')
+    .where('access_grants.kind', '=', 'course')
+    .where('c.owner_id', '=', ownerId)
+}
+
 /** Course grants (live or ended) on the owner's courses, optionally one course's. */
 export async function ownerCourseGrantsAfter(
   db: DB,
@@ -20,10 +30,7 @@ export async function ownerCourseGrantsAfter(
   options: { courseId?: string; after: HolderCursor | null; limit: number },
   now = clock.now(),
 ) {
-  let query = db
-    .selectFrom('access_grants')
-    .innerJoin('courses as c', 'c.id', 'access_grants.course_id')
-    .innerJoin('users as u', 'u.id', 'access_grants.user_id')
+  let query = ownerCourseGrants(db, ownerId)
     .select([
       'access_grants.id',
       'access_grants.user_id',
@@ -37,8 +44,6 @@ export async function ownerCourseGrantsAfter(
       sql<string>`access_grants.created_at::text`.as('created_at_key'),
     ])
     .select(isLive(now).as('live'))
-    .where('access_grants.kind', '=', 'course')
-    .where('c.owner_id', '=', ownerId)
   if (options.courseId) query = query.where('access_grants.course_id', '=', options.courseId)
   const after = options.after
   if (after) {
@@ -55,10 +60,7 @@ export async function ownerLearnersAfter(
   limit: number,
   now = clock.now(),
 ) {
-  let query = db
-    .selectFrom('access_grants')
-    .innerJoin('courses as c', 'c.id', 'access_grants.course_id')
-    .innerJoin('users as u', 'u.id', 'access_grants.user_id')
+  let query = ownerCourseGrants(db, ownerId)
     .select([
       'u.id',
       'u.email',
@@ -67,8 +69,6 @@ export async function ownerLearnersAfter(
       sql<Date>`min(access_grants.starts_at)`.as('first_enrolled_at'),
       sql<string>`count(distinct access_grants.course_id)`.as('courses'),
     ])
-    .where('access_grants.kind', '=', 'course')
-    .where('c.owner_id', '=', ownerId)
     .where(isLive(now))
     .groupBy(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
   if (after !== null) query = query.where('u.id', '>', after)

@@ -148,12 +148,19 @@ export async function sectionLessonIds(trx: DB, courseId: string, sectionId: str
 
 export async function deleteSection(trx: DB, courseId: string, sectionId: string) {
   await trx.deleteFrom('lessons').where('section_id', '=', sectionId).where('course_id', '=', courseId).execute()
-  const result = await trx
-    .deleteFrom('course_sections')
-    .where('id', '=', sectionId)
-    .where('course_id', '=', courseId)
-    .executeTakeFirst()
-  if (result.numDeletedRows === 0n) throw sectionNotFound()
+  await deleteOfCourse(trx, 'course_sections', courseId, sectionId, sectionNotFound)
+}
+
+/** Deletes a section or lesson of this course (another course's id is not found), then recounts what is on sale. */
+async function deleteOfCourse(
+  trx: DB,
+  table: 'course_sections' | 'lessons',
+  courseId: string,
+  id: string,
+  notFound: () => DomainError,
+) {
+  const result = await trx.deleteFrom(table).where('id', '=', id).where('course_id', '=', courseId).executeTakeFirst()
+  if (result.numDeletedRows === 0n) throw notFound()
   await refreshLiveCounts(trx, courseId)
 }
 
@@ -257,13 +264,7 @@ export async function setLessonPreview(trx: DB, courseId: string, lessonId: stri
 }
 
 export async function deleteLesson(trx: DB, courseId: string, lessonId: string) {
-  const result = await trx
-    .deleteFrom('lessons')
-    .where('id', '=', lessonId)
-    .where('course_id', '=', courseId)
-    .executeTakeFirst()
-  if (result.numDeletedRows === 0n) throw lessonNotFound()
-  await refreshLiveCounts(trx, courseId)
+  await deleteOfCourse(trx, 'lessons', courseId, lessonId, lessonNotFound)
 }
 
 /** The course's lessons_count and duration_minutes from its live lessons (pending ones are not on sale yet). */

@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import type { DB } from '../kernel/db.ts'
 import type { Log } from '../kernel/log.ts'
+import { enqueueRows } from '../kernel/relay.ts'
 import { repeatEvery } from '../kernel/repeat.ts'
 
 /** Enqueues the delivery of one outbox row inside the relay's transaction; resolves to the job's id. */
@@ -24,11 +25,7 @@ export async function relayOutbox(db: DB, enqueue: EnqueueDelivery): Promise<num
       .forUpdate()
       .skipLocked()
       .execute()
-    for (const row of rows) {
-      const jobId = await enqueue(row.id, trx)
-      await trx.updateTable('mail_outbox').set({ job_id: jobId }).where('id', '=', row.id).execute()
-    }
-    return rows.length
+    return enqueueRows(trx, 'mail_outbox', rows, enqueue)
   })
 }
 

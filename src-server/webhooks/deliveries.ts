@@ -8,6 +8,7 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { enqueueRows } from '../kernel/relay.ts'
 
 /** How long a delivery is retried, and how long an endpoint may fail before it is disabled. */
 export const RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000
@@ -173,11 +174,7 @@ export async function relayDueDeliveries(db: DB, enqueue: EnqueueWebhookDelivery
       .forUpdate()
       .skipLocked()
       .execute()
-    for (const row of rows) {
-      const jobId = await enqueue(row.id, trx)
-      await trx.updateTable('webhook_deliveries').set({ job_id: jobId }).where('id', '=', row.id).execute()
-    }
-    return rows.length
+    return enqueueRows(trx, 'webhook_deliveries', rows, enqueue)
   })
 }
 

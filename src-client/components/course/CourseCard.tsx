@@ -5,8 +5,9 @@ import type { CourseCard as CourseCardData } from '#client/lib/types.ts'
 import type { CourseChannel } from '#shared/cart.ts'
 import { capitalise } from '#shared/constants.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { listingCard } from '../ui/card.ts'
 import { Icon } from '../ui/icons.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 import { Stars } from '../ui/Stars.tsx'
@@ -37,16 +38,7 @@ export function CourseCard({
   return (
     <article
       data-testid="course-card"
-      className={css({
-        bg: 'surface',
-        borderRadius: 'card',
-        boxShadow: 'card',
-        overflow: 'hidden',
-        display: 'flex',
-        flexDir: 'column',
-        transition: 'transform .15s',
-        _hover: { transform: 'translateY(-2px)' },
-      })}
+      className={cx(listingCard, css({ transition: 'transform .15s', _hover: { transform: 'translateY(-2px)' } }))}
     >
       <Link
         to="/courses/$courseId"

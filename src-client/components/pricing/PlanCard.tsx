@@ -3,6 +3,7 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { CheckList } from '../ui/CheckList.tsx'
+import { offerCard } from '../ui/card.ts'
 import { PopularBadge } from '../ui/PopularBadge.tsx'
 
 export type Plan = RouterOutputs['plans']['list']['plans'][number]
@@ -15,18 +16,8 @@ export function PlanCard({ plan, cycle, cartAction }: { plan: Plan; cycle: Billi
     <article
       data-testid="plan-card"
       className={cx(
-        css({
-          bg: 'surface',
-          borderRadius: 'card',
-          boxShadow: 'card',
-          p: '6',
-          display: 'flex',
-          flexDir: 'column',
-          gap: '4',
-          position: 'relative',
-          borderWidth: '2px',
-          borderColor: 'transparent',
-        }),
+        offerCard,
+        css({ gap: '4', borderColor: 'transparent' }),
         plan.isPopular ? css({ borderColor: 'accent', boxShadow: 'raised' }) : undefined,
       )}
     >

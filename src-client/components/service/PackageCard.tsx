@@ -3,6 +3,7 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { CheckList } from '../ui/CheckList.tsx'
+import { offerCard } from '../ui/card.ts'
 import { Icon } from '../ui/icons.tsx'
 import { PopularBadge } from '../ui/PopularBadge.tsx'
 
@@ -22,18 +23,8 @@ export function PackageCard({
     <article
       data-testid="package-card"
       className={cx(
-        css({
-          bg: 'surface',
-          borderRadius: 'card',
-          boxShadow: 'card',
-          p: '6',
-          display: 'flex',
-          flexDir: 'column',
-          gap: '3',
-          position: 'relative',
-          borderWidth: '2px',
-          borderColor: 'transparent',
-        }),
+        offerCard,
+        css({ gap: '3', borderColor: 'transparent' }),
         popular ? css({ borderColor: 'accent' }) : undefined,
       )}
     >

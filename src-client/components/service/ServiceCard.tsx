@@ -4,6 +4,7 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { listingCard } from '../ui/card.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
 export type ServiceCardData = RouterOutputs['services']['list'][number]
@@ -11,17 +12,7 @@ export type ServiceCardData = RouterOutputs['services']['list'][number]
 /** A service with its 'From' price (lowest package). `cartAction` is where the cart's button goes. */
 export function ServiceCard({ service, cartAction }: { service: ServiceCardData; cartAction?: ReactNode }) {
   return (
-    <article
-      data-testid="service-card"
-      className={css({
-        bg: 'surface',
-        borderRadius: 'card',
-        boxShadow: 'card',
-        overflow: 'hidden',
-        display: 'flex',
-        flexDir: 'column',
-      })}
-    >
+    <article data-testid="service-card" className={listingCard}>
       <SafeImage
         src={service.image}
         alt={service.title}

@@ -7,7 +7,8 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { FormAlert, SelectField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
+import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
+import { FormAlert, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -16,6 +17,7 @@ import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { API_KEY_EXPIRY_DAYS, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '#shared/api-scopes.ts'
+import { firstIssueByField } from '#shared/native-form.ts'
 import { createApiKeyInput } from '#shared/schemas/api-keys.ts'
 import { css } from '#styled-system/css'
 
@@ -81,15 +83,12 @@ function CreateKeyForm({
 }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
-  const [errors, setErrors] = useState<{ name?: string; scopes?: string; expiresInDays?: string }>({})
-  const [formError, setFormError] = useState<string | null>(null)
-  const formRef = useFocusFirstInvalid(errors)
+  const { errors, formError, formRef, show } = useFieldErrors<'name' | 'scopes' | 'expiresInDays'>()
   const create = useMutation(trpc.apiKeys.create.mutationOptions())
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const formElement = event.currentTarget
     const form = new FormData(formElement)
-    setFormError(null)
     const expiry = String(form.get('expiry') ?? '')
     const parsed = createApiKeyInput.safeParse({
       ...(schoolId ? { schoolId } : {}),
@@ -98,19 +97,17 @@ function CreateKeyForm({
       expiresInDays: expiry === 'never' ? null : Number(expiry),
     })
     if (!parsed.success) {
-      const shown: typeof errors = {}
-      for (const issue of parsed.error.issues) shown[issue.path[0] as keyof typeof errors] ??= issue.message
-      setErrors(shown)
+      show(firstIssueByField(parsed.error.issues))
       return
     }
-    setErrors({})
+    show({})
     try {
       const made = await create.mutateAsync(parsed.data)
       await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() })
       formElement.reset()
       onCreated({ name: made.name, key: made.key })
     } catch (error) {
-      setFormError(errorMessage(error))
+      show({}, errorMessage(error))
     }
   }
   return (

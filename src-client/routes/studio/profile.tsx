@@ -6,7 +6,8 @@ import { createFileRoute, Link, redirect } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { LINK_KEYS, LINK_LABELS } from '#client/components/teach/CreatorLinks.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { FormAlert, TextAreaField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
+import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
+import { FormAlert, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
@@ -15,6 +16,7 @@ import { uploadImage } from '#client/components/ui/upload-image.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { requireUser } from '#client/lib/session.ts'
+import { firstIssueByField } from '#shared/native-form.ts'
 import { BIO_MAX, profileInput } from '#shared/schemas/creators.ts'
 import { css } from '#styled-system/css'
 
@@ -36,11 +38,9 @@ function ProfilePage() {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const { data: profile } = useSuspenseQuery(trpc.creators.profile.queryOptions())
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
-  const [formError, setFormError] = useState<string | null>(null)
+  const { errors, formError, formRef, show } = useFieldErrors<Field>()
   const [bioLength, setBioLength] = useState(profile.bio.length)
   const [photoBusy, setPhotoBusy] = useState(false)
-  const formRef = useFocusFirstInvalid(errors)
   const save = useMutation(
     trpc.creators.updateProfile.mutationOptions({
       onSuccess: async (saved) => {
@@ -54,7 +54,6 @@ function ProfilePage() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
-    setFormError(null)
     const parsed = profileInput.safeParse({
       name: form.get('name'),
       title: form.get('title'),
@@ -62,19 +61,14 @@ function ProfilePage() {
       links: { website: form.get('website'), linkedin: form.get('linkedin'), youtube: form.get('youtube') },
     })
     if (!parsed.success) {
-      const shown: Partial<Record<Field, string>> = {}
-      for (const issue of parsed.error.issues) {
-        const field = (issue.path[0] === 'links' ? issue.path[1] : issue.path[0]) as Field
-        shown[field] ??= issue.message
-      }
-      setErrors(shown)
+      show(firstIssueByField(parsed.error.issues, 'links'))
       return
     }
-    setErrors({})
+    show({})
     try {
       await save.mutateAsync(parsed.data)
     } catch (error) {
-      setFormError(errorMessage(error))
+      show({}, errorMessage(error))
     }
   }
 

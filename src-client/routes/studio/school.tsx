@@ -3,10 +3,10 @@
 // the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
+import type { FormEvent } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, SelectField, TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
+import { useFieldErrors, useSubmitForm } from '#client/components/ui/field-errors.tsx'
+import { FormAlert, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
@@ -14,6 +14,7 @@ import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { firstIssueByField } from '#shared/native-form.ts'
 import {
   inviteSchoolMemberInput,
   SCHOOL_MEMBER_ROLES,
@@ -239,30 +240,25 @@ function Invites({
 function InviteForm({ disabled }: { disabled: boolean }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const [errors, setErrors] = useState<{ email?: string; role?: string }>({})
-  const [formError, setFormError] = useState<string | null>(null)
-  const formRef = useFocusFirstInvalid(errors)
+  const { errors, formError, formRef, show } = useFieldErrors<'email' | 'role'>()
   const invite = useMutation(trpc.schools.invite.mutationOptions())
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const formElement = event.currentTarget
     const form = new FormData(formElement)
-    setFormError(null)
     const parsed = inviteSchoolMemberInput.safeParse({ email: form.get('email'), role: form.get('role') })
     if (!parsed.success) {
-      const shown: { email?: string; role?: string } = {}
-      for (const issue of parsed.error.issues) shown[issue.path[0] as 'email' | 'role'] ??= issue.message
-      setErrors(shown)
+      show(firstIssueByField(parsed.error.issues))
       return
     }
-    setErrors({})
+    show({})
     try {
       const sent = await invite.mutateAsync(parsed.data)
       await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
       formElement.reset()
       notify('success', `Invitation sent to ${sent.email}`)
     } catch (error) {
-      setFormError(errorMessage(error))
+      show({}, errorMessage(error))
     }
   }
   return (

@@ -1,0 +1,22 @@
+// The second half of a relay onto the job queue (mail/relay.ts, webhooks/deliveries.ts): the rows a pass took with
+// SKIP LOCKED each get a job, and the job's id is stored on the row in the same transaction, so a row is either
+// queued and marked or neither.
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
+
+/** The tables whose rows a relay hands to the queue: they keep the job's id. */
+type QueuedTable = 'mail_outbox' | 'webhook_deliveries'
+
+/** Enqueues one job per row and stores its id on the row; resolves to how many rows were relayed. */
+export async function enqueueRows(
+  trx: Transaction<Database>,
+  table: QueuedTable,
+  rows: readonly { id: string }[],
+  enqueue: (id: string, trx: Transaction<Database>) => Promise<string>,
+): Promise<number> {
+  for (const row of rows) {
+    const jobId = await enqueue(row.id, trx)
+    await trx.updateTable(table).set({ job_id: jobId }).where('id', '=', row.id).execute()
+  }
+  return rows.length
+}
