@@ -56,7 +56,7 @@ export type CachedAnswers = (
   ctx: never,
   path: string,
   input: unknown,
-) => Promise<{ body: string | undefined; store(body: string): void } | null>
+) => Promise<{ body: string | undefined; store(body: string, data: unknown): void } | null>
 type Resolved = { status: number; headers: [string, string][]; body: string }
 
 /** The headers tRPC sets on a successful query's answer. */
@@ -124,7 +124,7 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
     const status = meta?.status ?? 200
     const body = JSON.stringify(transformTRPCResponse(config, json))
     // Only a plain success is kept: what a hit sends is then exactly this answer.
-    if (status === 200 && headers.length === ANSWER_HEADERS.length) slot?.store(body)
+    if (status === 200 && headers.length === ANSWER_HEADERS.length) slot?.store(body, data)
     return { status, headers, body }
   } catch (cause) {
     return { error: getTRPCErrorFromUnknown(cause) }
