@@ -69,6 +69,7 @@ import * as m030300 from './2026_12_03_0300_analytics_shop_daily.ts'
 import * as m030400 from './2026_12_03_0400_analytics_sales_top.ts'
 import * as m041000 from './2026_12_04_1000_analytics_progress_indexes.ts'
 import * as m050000 from './2026_12_05_0000_analytics_learner_state.ts'
+import * as m050100 from './2026_12_05_0100_catalog_version_course_pages.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -140,4 +141,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_03_0400_analytics_sales_top': m030400,
   '2026_12_04_1000_analytics_progress_indexes': m041000,
   '2026_12_05_0000_analytics_learner_state': m050000,
+  '2026_12_05_0100_catalog_version_course_pages': m050100,
 }

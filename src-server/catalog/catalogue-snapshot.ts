@@ -1,6 +1,7 @@
 // The catalogue's unsearched state (the categories and the facet groups a trigger keeps), read once per change of
 // the catalogue instead of on every request (decision 0030). catalog_version moves with every statement that
-// changes courses or categories (migrations 2026_11_22_1700 and 2026_11_27_0100), so one tiny read tells whether
+// changes courses or categories (migrations 2026_11_22_1700 and 2026_11_27_0100) or what a course page shows besides
+// (instructors, course_sections, lessons, course_instructors: 2026_12_05_0100), so one tiny read tells whether
 // what this node holds is current, whichever node or psql session made the change.
 import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
@@ -14,6 +15,11 @@ export interface CatalogueSnapshot {
   memo: Map<string, unknown>
   /** Whole serialised answers of the public catalogue reads, by call (trpc/answer-cache.ts), dropped with it. */
   answers: Map<string, string>
+  /**
+   * Whole serialised course pages, by call (trpc/answer-cache.ts), dropped with it: catalog_version also moves with
+   * the instructors, sections, lessons and course teams a page shows (migration 2026_12_05_0100, decision 0072).
+   */
+  coursePages: Map<string, string>
 }
 
 const readVersion = compiledOnce((db: DB) => db.selectFrom('catalog_version').select('version'))
@@ -32,7 +38,7 @@ const held = new WeakMap<DB, { version: string; snapshot: CatalogueSnapshot }>()
 
 async function load(db: DB): Promise<CatalogueSnapshot> {
   const [categories, groups] = await Promise.all([readCategories(db), readGroups(db)])
-  return { categories, groups, memo: new Map(), answers: new Map() }
+  return { categories, groups, memo: new Map(), answers: new Map(), coursePages: new Map() }
 }
 
 export async function catalogueSnapshot(db: DB): Promise<CatalogueSnapshot> {

@@ -173,10 +173,20 @@ export async function schoolForHost(db: DB, host: string): Promise<HostSchool | 
  */
 export async function siteUrlForHost(db: DB, publicUrl: string, host: string | undefined): Promise<string> {
   const hostname = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
-  const main = new URL(publicUrl)
-  if (!hostname || hostname === main.hostname.toLowerCase()) return publicUrl
+  if (!hostname || hostname === mainHostname(publicUrl)) return publicUrl
   const school = await schoolForHost(db, hostname)
   return school ? originOn(publicUrl, hostname) : publicUrl
+}
+
+// PUBLIC_URL's hostname, parsed once: every tRPC request's context asks (issue 37).
+const mainHostnames = new Map<string, string>()
+function mainHostname(publicUrl: string): string {
+  let hostname = mainHostnames.get(publicUrl)
+  if (hostname === undefined) {
+    hostname = new URL(publicUrl).hostname.toLowerCase()
+    if (mainHostnames.size < 16) mainHostnames.set(publicUrl, hostname)
+  }
+  return hostname
 }
 
 /** The hostname with PUBLIC_URL's scheme and port (what a school's domain is served with behind the same proxy). */

@@ -39,7 +39,16 @@ export const redactingLogOptions = {
   },
   hooks: {
     logMethod(this: pino.Logger, args: unknown[], write: pino.LogFn) {
-      const redacted = args.map((arg) => (typeof arg === 'string' ? redactUrlsIn(arg) : arg))
+      // Copied only when a text holds a query string to redact (the access log's message never does: issue 37).
+      let redacted = args
+      for (let index = 0; index < args.length; index++) {
+        const arg = args[index]
+        if (typeof arg !== 'string') continue
+        const clean = redactUrlsIn(arg)
+        if (clean === arg) continue
+        if (redacted === args) redacted = [...args]
+        redacted[index] = clean
+      }
       return write.apply(this, redacted as Parameters<pino.LogFn>)
     },
   },

@@ -6,8 +6,8 @@ import {
   catalogueSearchOutput,
   categoryCountSchema,
   courseCardSchema,
+  courseDetailInput,
   courseDetailSchema,
-  courseIdSchema,
   featuredCoursesInput,
 } from '../../src-shared/schemas/catalog.ts'
 import { searchCatalogue } from '../catalog/catalogue-page.ts'
@@ -74,7 +74,7 @@ export const catalogRouter = router({
 
   /** A published course, or null (the page shows the course not-found variant). */
   course: publicProcedure
-    .input(z.object({ id: courseIdSchema }))
+    .input(courseDetailInput)
     .output(courseDetailSchema.nullable())
     .query(async ({ ctx, input }) => {
       const found = await findPublishedCourseWithCurriculum(ctx.db, input.id)

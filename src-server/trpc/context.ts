@@ -91,7 +91,12 @@ export function makeCreateContext(
       const { user, session } = await resolveSession(req, res)
       // On a school's verified domain, the links this request mails and Stripe's return pages stay on it.
       const publicUrl = await siteUrlForHost(db, config.publicUrl, req.host)
-      return { ...withCaller(deps, { ...caller, user, session }), publicUrl, req, res }
+      // One object per request (no intermediate copy of the dependencies: issue 37).
+      const context: Context = withCaller(deps, { clientIp: caller.clientIp, log: caller.log, user, session })
+      context.publicUrl = publicUrl
+      context.req = req
+      context.res = res
+      return context
     } catch (sessionError) {
       return { ...withCaller(deps, { ...caller, user: null, session: null }), req, res, sessionError }
     }

@@ -56,7 +56,7 @@ export type CachedAnswers = (
   ctx: never,
   path: string,
   input: unknown,
-) => Promise<{ body: string | undefined; store(body: string): void } | null>
+) => Promise<{ body: string | undefined; store(body: string, data: unknown): void } | null>
 type Resolved = { status: number; headers: [string, string][]; body: string }
 
 /** The headers tRPC sets on a successful query's answer. */
@@ -64,6 +64,23 @@ const ANSWER_HEADERS: readonly [string, string][] = [
   ['vary', 'trpc-accept, accept'],
   ['content-type', 'application/json'],
 ]
+
+type Procedure = NonNullable<Awaited<ReturnType<typeof getProcedureAtPath>>>
+// The queries found by path, per router: a hit costs no promise (getProcedureAtPath is async for lazy routers).
+const queries = new WeakMap<AnyRouter, Map<string, Procedure>>()
+
+function queryAtPath(router: AnyRouter, path: string): Procedure | undefined {
+  return queries.get(router)?.get(path)
+}
+
+async function findQuery(router: AnyRouter, path: string): Promise<Procedure | null> {
+  const procedure = await getProcedureAtPath(router, path)
+  if (procedure?._def.type !== 'query') return null
+  const known = queries.get(router) ?? new Map<string, Procedure>()
+  queries.set(router, known)
+  known.set(path, procedure)
+  return procedure
+}
 
 /**
  * The hot path (decision 0030): a GET of one query in a batch of one, which is what the client's httpBatchLink sends
@@ -82,8 +99,8 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
   const path = request.params.path
   if (request.method !== 'GET' || query.batch !== '1' || !/^[\w.]+$/.test(path) || wantsStream(request)) return null
   if (request.headers.accept?.includes('application/jsonl')) return null
-  const procedure = await getProcedureAtPath(options.router, path)
-  if (procedure?._def.type !== 'query') return null
+  const procedure = queryAtPath(options.router, path) ?? (await findQuery(options.router, path))
+  if (!procedure) return null
   let inputs: unknown
   try {
     inputs = query.input === undefined ? {} : JSON.parse(query.input)
@@ -124,7 +141,7 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
     const status = meta?.status ?? 200
     const body = JSON.stringify(transformTRPCResponse(config, json))
     // Only a plain success is kept: what a hit sends is then exactly this answer.
-    if (status === 200 && headers.length === ANSWER_HEADERS.length) slot?.store(body)
+    if (status === 200 && headers.length === ANSWER_HEADERS.length) slot?.store(body, data)
     return { status, headers, body }
   } catch (cause) {
     return { error: getTRPCErrorFromUnknown(cause) }
@@ -145,7 +162,7 @@ export async function registerTrpc<TRouter extends AnyRouter>(
       scope.removeContentTypeParser('multipart/form-data')
       scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body))
 
-      scope.all('/:path', async (request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply) => {
+      const handler = async (request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply) => {
         const fast = await answerSingleQuery(request, reply, trpcOptions, cachedAnswers)
         if (fast && 'body' in fast) {
           reply.code(fast.status)
@@ -171,7 +188,11 @@ export async function registerTrpc<TRouter extends AnyRouter>(
         reply.code(response.status)
         for (const [name, value] of response.headers) reply.header(name, value)
         return reply.send(await response.text())
-      })
+      }
+      // Every method as `all` registers them, but a GET has no body: no request-decompression hook on its way
+      // (issue 37). The others first, so HEAD keeps this handler rather than one derived from the GET route.
+      scope.route({ method: scope.supportedMethods.filter((method) => method !== 'GET'), url: '/:path', handler })
+      scope.get('/:path', { decompress: false }, handler)
     },
     { prefix },
   )

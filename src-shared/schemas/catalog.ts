@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { CATALOGUE_PAGE_SIZE, DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../constants.ts'
 
 export const courseIdSchema = z.string().trim().min(1).max(120)
+/** `catalog.course`'s input (one published course by id). */
+export const courseDetailInput = z.object({ id: courseIdSchema })
 export const categorySlugSchema = z
   .string()
   .trim()
