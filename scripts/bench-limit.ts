@@ -1,14 +1,16 @@
 // `npm run bench:limit -- --db postgres://…/sf_bench_100k [--seconds 5 --rounds 3 --warmup 3 --connections 10 --profile
-//   --only catalogue|course --bare-prepared --app-flags='…']`
+//   --only catalogue|course --bare-prepared --alloc --app-flags='…']`
 // Framework overhead: the built app (`npm run build` first; production mode, WORKER=off, its usual logging to
 // /dev/null) against a bare Fastify + pg server (scripts/bench/bare-server.ts) that runs the same statements for the
 // same URLs and answers the same JSON. Both are loaded in turn, round after round, on loopback by a closed loop of
 // keep-alive connections; prints req/s, p50, p99, the ratio, each server's CPU time per request (the steadier figure
 // on a shared machine) and peak RSS. --profile writes a V8 CPU profile of each server (--cpu-prof) and prints its top
 // frames by self time and its time by owner (package). --bare-prepared has the bare server send its statements by
-// name too, as the app sends its hot queries (decision 0030).
+// name too, as the app sends its hot queries (decision 0030). --alloc also prints the bytes each server's JavaScript
+// heap allocated per request under the load and its collections (scripts/bench/alloc-probe.mjs): unlike time, a
+// figure the machine's other work does not move.
 import { type ChildProcess, fork, spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -37,6 +39,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     /** the bare server prepares its statements too (by name, once per connection), as the app does its hot ones */
     'bare-prepared': { type: 'boolean', default: false },
+    /** count each server's heap allocation per request (v8.GCProfiler in the server, started and stopped by SIGUSR2) */
+    alloc: { type: 'boolean', default: false },
   },
 })
 const databaseUrl = values.db ?? process.env.DATABASE_URL
@@ -64,12 +68,17 @@ const serveScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scrip
   .serve
 const serveFlags =
   values['app-flags']?.split(/\s+/).filter(Boolean) ?? serveScript?.match(/(?<=\s)--[\w-]+(=\S+)?/g) ?? []
+const PROBE = path.resolve('scripts/bench/alloc-probe.mjs')
+const probeFlags = values.alloc ? ['--import', PROBE] : []
+/** The servers whose allocation probe is counting. */
+const probing = new Set<ChildProcess>()
 const app = spawn(
   process.execPath,
-  [...serveFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN],
+  [...serveFlags, ...probeFlags, ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`] : []), MAIN],
   {
     env: {
       ...process.env,
+      ALLOC_PROBE_OUT: path.join(work, 'alloc-app.json'),
       DATABASE_URL: databaseUrl,
       PORT: String(APP_PORT),
       HOST: '127.0.0.1',
@@ -82,10 +91,16 @@ const app = spawn(
 )
 const bareProfileDir = path.join(work, 'bare')
 const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
-  execArgv: ['--import', 'tsx', ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${bareProfileDir}`] : [])],
+  execArgv: [
+    '--import',
+    'tsx',
+    ...probeFlags,
+    ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${bareProfileDir}`] : []),
+  ],
   env: {
     ...process.env,
     DATABASE_URL: databaseUrl,
+    ALLOC_PROBE_OUT: path.join(work, 'alloc-bare.json'),
     PORT: String(BARE_PORT),
     BARE_PLAN: planFile,
     BARE_PREPARED: values['bare-prepared'] ? '1' : '0',
@@ -119,6 +134,7 @@ try {
     const name = url.startsWith('/trpc/catalog.search') ? 'catalogue first page' : 'course detail'
     if (values.only && !name.startsWith(values.only)) continue
     const cpu = { app: 0, bare: 0 }
+    const heap = { app: emptyAlloc(), bare: emptyAlloc() }
     const results = {
       app: [] as Awaited<ReturnType<typeof runLoad>>[],
       bare: [] as Awaited<ReturnType<typeof runLoad>>[],
@@ -133,9 +149,11 @@ try {
         const sampler = setInterval(() => {
           peak[which] = Math.max(peak[which], rssMiB(child))
         }, 100)
+        if (values.alloc) await probe(child, which)
         const cpuBefore = cpuMs(child)
         const result = await runLoad(`http://127.0.0.1:${port}${url}`, connections, seconds)
         cpu[which] += cpuMs(child) - cpuBefore
+        if (values.alloc) addAlloc(heap[which], await probe(child, which), result.requests + result.errors)
         results[which].push(result)
         clearInterval(sampler)
       }
@@ -159,6 +177,18 @@ try {
       )
     row('app', a, (a.rps / b.rps).toFixed(2), (perRequest('bare', b) / perRequest('app', a)).toFixed(2))
     row('bare', b)
+    if (values.alloc) {
+      for (const which of ['app', 'bare'] as const) {
+        const h = heap[which]
+        console.log(
+          `  ${which} heap: ${(h.allocated / h.requests / 1024).toFixed(1)} kB allocated per request, ` +
+            `${h.scavenges} scavenges (${(h.pauseUs / Math.max(1, h.collections) / 1000).toFixed(2)} ms each, ` +
+            `${((h.pauseUs * 1000) / h.requests / 1000).toFixed(1)} µs per request), ` +
+            `${(h.promoted / Math.max(1, h.scavenges) / 1024).toFixed(0)} kB promoted per scavenge, ` +
+            `${h.collections - h.scavenges} other collections`,
+        )
+      }
+    }
   }
   console.log(`peak RSS under load: app ${peak.app.toFixed(0)} MiB, bare ${peak.bare.toFixed(0)} MiB`)
 } finally {
@@ -177,6 +207,31 @@ if (values.profile) {
     console.log(`${which} by owner (a Node internal counts for the package that called it):`)
     for (const line of timeByOwner(path.join(dir, file), 15)) console.log(`  ${line}`)
   }
+}
+
+type Alloc = { allocated: number; collections: number; scavenges: number; pauseUs: number; promoted: number }
+function emptyAlloc() {
+  return { allocated: 0, collections: 0, scavenges: 0, pauseUs: 0, promoted: 0, requests: 0 }
+}
+function addAlloc(total: ReturnType<typeof emptyAlloc>, sample: Alloc | undefined, requests: number) {
+  if (!sample) return
+  for (const key of ['allocated', 'collections', 'scavenges', 'pauseUs', 'promoted'] as const) total[key] += sample[key]
+  total.requests += requests
+}
+
+/** Starts (first call) or stops (second call, resolving to what it counted) a server's allocation probe. */
+async function probe(child: ChildProcess, which: 'app' | 'bare'): Promise<Alloc | undefined> {
+  const file = path.join(work, `alloc-${which}.json`)
+  const stopping = probing.has(child)
+  if (stopping) probing.delete(child)
+  else probing.add(child)
+  rmSync(file, { force: true })
+  child.kill('SIGUSR2')
+  if (!stopping) return undefined
+  for (let attempt = 0; attempt < 100 && !existsSync(file); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Alloc) : undefined
 }
 
 /** The statements the app runs for each URL and its answer, recorded from an in-process server on the same data. */

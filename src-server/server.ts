@@ -229,8 +229,6 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   // Only routes that opt in (config.rateLimit) are limited; counts live in the same limiter as the procedures'.
   await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(limiter) })
   await app.register(fastifyCookie)
-  // Uploads are images of a few MB at most; routes set their own lower limits.
-  await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } })
   const resolveSession = deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure })
   const httpDeps: HttpDeps = { db, storage, config, resolveSession }
 
@@ -279,29 +277,35 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     })
   })
 
-  // Plain HTTP routes of each domain register here.
-  await registerStripeWebhookRoutes(app, httpDeps)
-  registerSeoRoutes(app, httpDeps)
-  registerOAuthRoutes(app, httpDeps, oauth)
-  registerSchoolSsoRoutes(app, httpDeps)
-  registerProfileRoutes(app, httpDeps)
-  registerBrandLogoRoutes(app, httpDeps)
-  registerDocumentRoutes(app, httpDeps)
-  registerAdminImageRoutes(app, httpDeps)
-  registerLearningRoutes(app, httpDeps)
-  registerLessonUploadRoutes(app, httpDeps)
-  registerPostImageRoutes(app, httpDeps)
-  registerServiceOrderRoutes(app, httpDeps)
-  registerInstructorMessageRoutes(app, httpDeps)
-  registerTusUploadRoutes(app, httpDeps, { tus: tusFiles, limiter })
-  registerCreatorApplicationRoutes(app, httpDeps)
-  registerEarningsDocumentRoutes(app, httpDeps)
-  registerDataExportRoutes(app, httpDeps)
-  registerLiveJoinRoutes(app, httpDeps)
-  registerAnalyticsCsvRoutes(app, httpDeps)
-  registerApiV1Routes(app, httpDeps, { limiter })
-  await registerMailUnsubscribeRoutes(app, httpDeps)
-  if (env.TEST_CLOCK === 'on') registerTestClockRoutes(app)
+  // Plain HTTP routes of each domain register here, in one scope with the multipart parser: its two asynchronous
+  // hooks (a listener on every response's close, a clean-up after every response) run for these routes only, not
+  // for /trpc, the pages and the static files (issue 37).
+  await app.register(async (routes) => {
+    // Uploads are images of a few MB at most; routes set their own lower limits.
+    await routes.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } })
+    await registerStripeWebhookRoutes(routes, httpDeps)
+    registerSeoRoutes(routes, httpDeps)
+    registerOAuthRoutes(routes, httpDeps, oauth)
+    registerSchoolSsoRoutes(routes, httpDeps)
+    registerProfileRoutes(routes, httpDeps)
+    registerBrandLogoRoutes(routes, httpDeps)
+    registerDocumentRoutes(routes, httpDeps)
+    registerAdminImageRoutes(routes, httpDeps)
+    registerLearningRoutes(routes, httpDeps)
+    registerLessonUploadRoutes(routes, httpDeps)
+    registerPostImageRoutes(routes, httpDeps)
+    registerServiceOrderRoutes(routes, httpDeps)
+    registerInstructorMessageRoutes(routes, httpDeps)
+    registerTusUploadRoutes(routes, httpDeps, { tus: tusFiles, limiter })
+    registerCreatorApplicationRoutes(routes, httpDeps)
+    registerEarningsDocumentRoutes(routes, httpDeps)
+    registerDataExportRoutes(routes, httpDeps)
+    registerLiveJoinRoutes(routes, httpDeps)
+    registerAnalyticsCsvRoutes(routes, httpDeps)
+    registerApiV1Routes(routes, httpDeps, { limiter })
+    await registerMailUnsubscribeRoutes(routes, httpDeps)
+    if (env.TEST_CLOCK === 'on') registerTestClockRoutes(routes)
+  })
 
   const renderPage = await registerClient(
     app,

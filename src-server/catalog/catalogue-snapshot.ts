@@ -14,12 +14,12 @@ export interface CatalogueSnapshot {
   /** Results computed from this snapshot alone (facet summaries per filter set), dropped with it. */
   memo: Map<string, unknown>
   /** Whole serialised answers of the public catalogue reads, by call (trpc/answer-cache.ts), dropped with it. */
-  answers: Map<string, string>
+  answers: Map<string, Buffer>
   /**
    * Whole serialised course pages, by call (trpc/answer-cache.ts), dropped with it: catalog_version also moves with
    * the instructors, sections, lessons and course teams a page shows (migration 2026_12_05_0100, decision 0072).
    */
-  coursePages: Map<string, string>
+  coursePages: Map<string, Buffer>
 }
 
 const readVersion = compiledOnce((db: DB) => db.selectFrom('catalog_version').select('version'))

@@ -2,13 +2,13 @@
 // rebuilt by Kysely on every request: the first call compiles the query with marker values standing for the
 // arguments and remembers where each one lands among the parameters; later calls only fill them in.
 import { type Compilable, CompiledQuery } from 'kysely'
-import type { DB } from './db.ts'
-import { prepareStatement } from './prepared-statements.ts'
+import { type DB, poolOf } from './db.ts'
+import { prepareStatement, statementName } from './prepared-statements.ts'
 
 type Slot = { arg: number } | { value: unknown }
 
 export function compiledOnce<A extends unknown[], R>(build: (db: DB, ...args: A) => Compilable<R>) {
-  let template: { sql: string; slots: Slot[] } | undefined
+  let template: { sql: string; slots: Slot[]; name: string | undefined } | undefined
   return async (db: DB, ...args: A): Promise<R[]> => {
     if (!template) {
       const markers = args.map((_, index) => `\u0000compiled-once-argument-${index}`) as A
@@ -19,10 +19,22 @@ export function compiledOnce<A extends unknown[], R>(build: (db: DB, ...args: A)
       })
       const used = new Set(slots.flatMap((slot) => ('arg' in slot ? [slot.arg] : [])))
       if (used.size !== args.length) throw new Error('compiledOnce: every argument must be a query parameter')
-      template = { sql: compiled.sql, slots }
       prepareStatement(compiled.sql)
+      template = { sql: compiled.sql, slots, name: statementName(compiled.sql) }
     }
     const parameters = template.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value))
+    // On a PostgreSQL pool opened by kernel/db.ts, straight to node-postgres (its pool takes a connection, sends the
+    // statement by name and gives it back): the rows are the same, without Kysely's connection provider, abort
+    // wrapper and result transform, a good part of a cached catalogue answer's allocations (issue 37). Transactions,
+    // PGlite and other Kysely instances (the tests' and the bench's, with their query logs) go through Kysely.
+    const pool = poolOf(db)
+    if (pool) {
+      const { sql, name } = template
+      const result = name
+        ? await pool.query<R & object>({ name, text: sql, values: parameters })
+        : await pool.query<R & object>(sql, parameters)
+      return result.rows
+    }
     const result = await db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters))
     return result.rows
   }

@@ -54,7 +54,18 @@ function openPostgres(connectionString: string, max: number): DatabaseHandle {
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  pools.set(db, pool)
   return { db, kind: 'postgres', close: () => db.destroy() }
+}
+
+const pools = new WeakMap<DB, pg.Pool>()
+
+/**
+ * The node-postgres pool under a database opened here (never a transaction's, PGlite's or one built elsewhere): the
+ * hottest fixed statements go to it directly, without Kysely's per-query connection path (compiled-query.ts).
+ */
+export function poolOf(db: DB): pg.Pool | undefined {
+  return pools.get(db)
 }
 
 export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {

@@ -13,7 +13,51 @@ export interface Log {
  * (and on exit), instead of one synchronous write per line, which cost ~5 % of a small request's CPU (decision 0030).
  */
 export function batchedStdout() {
-  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 })
+  return gatheringLines(pino.destination({ dest: 1, sync: false, minLength: BATCH, periodicFlush: 1000 }), BATCH)
+}
+const BATCH = 4096
+
+type Destination = ReturnType<typeof pino.destination>
+
+/**
+ * Lines gathered in a list and handed to sonic-boom joined, once a batch is full (and before each flush and the end).
+ * sonic-boom appends each line to its pending text and then measures that whole text in bytes, which flattens it: with
+ * a 4 KB batch every ~300-byte access-log line copied the text gathered so far, ~2 kB of garbage per request (issue 37).
+ */
+export function gatheringLines(stream: Destination, batch: number): Destination {
+  const lines: string[] = []
+  let length = 0
+  const write = stream.write.bind(stream)
+  const handOver = () => {
+    if (lines.length === 0) return
+    const text = lines.length === 1 ? (lines[0] as string) : lines.join('')
+    lines.length = 0
+    length = 0
+    write(text)
+  }
+  stream.write = (line: string) => {
+    lines.push(line)
+    length += line.length
+    if (length >= batch) handOver()
+    return true
+  }
+  // The periodic flush, pino's flush on exit and the end go through these (sonic-boom calls them on the instance).
+  const flush = stream.flush.bind(stream)
+  const flushSync = stream.flushSync.bind(stream)
+  const end = stream.end.bind(stream)
+  stream.flush = (callback?: (error?: Error) => void) => {
+    handOver()
+    flush(callback)
+  }
+  stream.flushSync = () => {
+    handOver()
+    flushSync()
+  }
+  stream.end = () => {
+    handOver()
+    end()
+  }
+  return stream
 }
 
 type SerializedError = ReturnType<typeof pino.stdSerializers.err>

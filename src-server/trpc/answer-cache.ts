@@ -24,7 +24,7 @@ export const MAX_CACHED_COURSE_PAGES = 2000
 
 interface Policy {
   input: ZodType
-  answers: (snapshot: CatalogueSnapshot) => Map<string, string>
+  answers: (snapshot: CatalogueSnapshot) => Map<string, Buffer>
   limit: number
   /** When full: keep what is held (false) or drop the oldest for the new answer (true). */
   replaceOldest: boolean
@@ -48,11 +48,29 @@ const CACHED: Record<string, Policy> = {
   },
 }
 
-export interface AnswerSlot {
-  /** The answer's body as sent before for this call, if any. */
-  body: string | undefined
+/**
+ * The cache slot of one call. The body is kept as the bytes sent (UTF-8): a hit is written to the socket as it is, with
+ * no encoding and no copy joining it to the headers (issue 37).
+ */
+export class AnswerSlot {
+  constructor(
+    /** The answer's body as sent before for this call, if any. */
+    readonly body: Buffer | undefined,
+    private readonly answers: Map<string, Buffer>,
+    private readonly key: string,
+    private readonly policy: Policy,
+  ) {}
+
   /** Keeps a successful answer's body (and its data, before serialisation) for the same call until the catalogue changes. */
-  store(body: string, data: unknown): void
+  store(body: Buffer, data: unknown): void {
+    const { answers, policy } = this
+    if (!policy.keeps(data)) return
+    if (answers.size >= policy.limit) {
+      if (!policy.replaceOldest) return
+      answers.delete(answers.keys().next().value as string)
+    }
+    answers.set(this.key, body)
+  }
 }
 
 /** Whether answers of this procedure may come from the cache (the tRPC handler asks before building anything). */
@@ -70,22 +88,12 @@ export async function catalogueAnswerSlot(
   const policy = CACHED[path]!
   const parsed = policy.input.safeParse(input)
   if (!parsed.success) return null
-  let answers: Map<string, string>
+  let answers: Map<string, Buffer>
   try {
     answers = policy.answers(await catalogueSnapshot(ctx.db))
   } catch {
     return null // the procedure reads again and reports the failure its own way
   }
   const key = `${path} ${JSON.stringify(parsed.data)}`
-  return {
-    body: answers.get(key),
-    store(body, data) {
-      if (!policy.keeps(data)) return
-      if (answers.size >= policy.limit) {
-        if (!policy.replaceOldest) return
-        answers.delete(answers.keys().next().value as string)
-      }
-      answers.set(key, body)
-    },
-  }
+  return new AnswerSlot(answers.get(key), answers, key, policy)
 }

@@ -56,13 +56,18 @@ export type CachedAnswers = (
   ctx: never,
   path: string,
   input: unknown,
-) => Promise<{ body: string | undefined; store(body: string, data: unknown): void } | null>
-type Resolved = { status: number; headers: [string, string][]; body: string }
+) => Promise<{ body: Buffer | undefined; store(body: Buffer, data: unknown): void } | null>
+type Resolved = { status: number; headers: readonly (readonly [string, string])[]; body: string | Buffer }
 
 /** The headers tRPC sets on a successful query's answer. */
 const ANSWER_HEADERS: readonly [string, string][] = [
   ['vary', 'trpc-accept, accept'],
   ['content-type', 'application/json'],
+]
+/** The same for an answer sent as bytes: Fastify adds the charset to a JSON string's type, not to a Buffer's. */
+const KEPT_ANSWER_HEADERS: readonly [string, string][] = [
+  ['vary', 'trpc-accept, accept'],
+  ['content-type', 'application/json; charset=utf-8'],
 ]
 
 type Procedure = NonNullable<Awaited<ReturnType<typeof getProcedureAtPath>>>
@@ -114,7 +119,7 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
   try {
     const ctx = await options.createContext?.({ req: request, res: reply, info } as never)
     const slot = cachedAnswers ? await cachedAnswers(ctx as never, path, input) : null
-    if (slot?.body !== undefined) return { status: 200, headers: [...ANSWER_HEADERS], body: slot.body }
+    if (slot?.body !== undefined) return { status: 200, headers: KEPT_ANSWER_HEADERS, body: slot.body }
     const data = await procedure({
       path,
       getRawInput: async () => input,
@@ -140,8 +145,12 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
     }
     const status = meta?.status ?? 200
     const body = JSON.stringify(transformTRPCResponse(config, json))
-    // Only a plain success is kept: what a hit sends is then exactly this answer.
-    if (status === 200 && headers.length === ANSWER_HEADERS.length) slot?.store(body, data)
+    // Only a plain success is kept: what a hit sends is then exactly this answer (its UTF-8 bytes).
+    if (slot && status === 200 && headers.length === ANSWER_HEADERS.length) {
+      const bytes = Buffer.from(body)
+      slot.store(bytes, data)
+      return { status, headers: KEPT_ANSWER_HEADERS, body: bytes }
+    }
     return { status, headers, body }
   } catch (cause) {
     return { error: getTRPCErrorFromUnknown(cause) }
