@@ -4,10 +4,11 @@ import { clearSessionCookie, setSessionCookie } from './cookies.ts'
 import { SESSION_COOKIE, validateSessionToken } from './session.ts'
 import type { ResolveSession } from './types.ts'
 
+/** A request without a session cookie: one answer for all of them, no promise made per request (issue 37). */
+const NO_SESSION: ReturnType<ResolveSession> = Promise.resolve(Object.freeze({ user: null, session: null }))
+
 export function makeResolveSession(db: DB, options: { secure: boolean }): ResolveSession {
-  return async (req, res) => {
-    const token = req.cookies[SESSION_COOKIE]
-    if (!token) return { user: null, session: null }
+  const withToken = async (token: string, res: Parameters<ResolveSession>[1]) => {
     const result = await validateSessionToken(db, token)
     if (!result) {
       clearSessionCookie(res, options)
@@ -15,5 +16,9 @@ export function makeResolveSession(db: DB, options: { secure: boolean }): Resolv
     }
     if (result.refreshed && result.session.remember) setSessionCookie(res, token, result.session, options)
     return { user: result.user, session: result.session }
+  }
+  return (req, res) => {
+    const token = req.cookies[SESSION_COOKIE]
+    return token ? withToken(token, res) : NO_SESSION
   }
 }

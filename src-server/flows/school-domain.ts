@@ -178,6 +178,29 @@ export async function siteUrlForHost(db: DB, publicUrl: string, host: string | u
   return school ? originOn(publicUrl, hostname) : publicUrl
 }
 
+/**
+ * PUBLIC_URL when the request's Host can never be a school's domain (the main host, an address, localhost): what
+ * siteUrlForHost answers for it, without a lookup or a promise; undefined when it has to ask. Remembered per Host
+ * header (every tRPC request's context asks: issue 37).
+ */
+export function platformSiteUrl(publicUrl: string, host: string | undefined): string | undefined {
+  let known = platformHosts.get(publicUrl)
+  if (!known) {
+    known = new Map()
+    if (platformHosts.size < 16) platformHosts.set(publicUrl, known)
+  }
+  const key = host ?? ''
+  let platform = known.get(key)
+  if (platform === undefined) {
+    const hostname = key.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
+    platform = !hostname || hostname === mainHostname(publicUrl) || !isClaimableHostname(hostname)
+    if (known.size >= 256) known.clear()
+    known.set(key, platform)
+  }
+  return platform ? publicUrl : undefined
+}
+const platformHosts = new Map<string, Map<string, boolean>>()
+
 // PUBLIC_URL's hostname, parsed once: every tRPC request's context asks (issue 37).
 const mainHostnames = new Map<string, string>()
 function mainHostname(publicUrl: string): string {

@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify'
 import type { ResolveSession, SessionInfo, SessionUser } from '../auth/types.ts'
 import { paymentsAdapter } from '../flows/payment-rails.ts'
-import { siteUrlForHost } from '../flows/school-domain.ts'
+import { platformSiteUrl, siteUrlForHost } from '../flows/school-domain.ts'
 import { type AppConfig, defaultAppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { createMemoryLimiter, type RateLimiter } from '../security/rate-limit.ts'
@@ -86,19 +86,26 @@ export function makeCreateContext(
   // Never throws: a context that failed to build would leave the error formatter without the request (and its
   // id), so a failure is carried on the context and thrown by the base procedure instead.
   return async ({ req, res }: CreateFastifyContextOptions): Promise<Context> => {
-    const caller = { clientIp: req.ip, log: req.log }
     try {
       const { user, session } = await resolveSession(req, res)
-      // On a school's verified domain, the links this request mails and Stripe's return pages stay on it.
-      const publicUrl = await siteUrlForHost(db, config.publicUrl, req.host)
+      // On a school's verified domain, the links this request mails and Stripe's return pages stay on it. Any
+      // other host (the main one, an address) needs no lookup and no promise.
+      const host = req.host
+      const publicUrl = platformSiteUrl(config.publicUrl, host) ?? (await siteUrlForHost(db, config.publicUrl, host))
       // One object per request (no intermediate copy of the dependencies: issue 37).
-      const context: Context = withCaller(deps, { clientIp: caller.clientIp, log: caller.log, user, session })
-      context.publicUrl = publicUrl
-      context.req = req
-      context.res = res
-      return context
+      return {
+        ...deps,
+        publicUrl,
+        user,
+        session,
+        clientIp: req.ip ?? 'local',
+        log: req.log ?? silent,
+        req,
+        res,
+      } satisfies Context
     } catch (sessionError) {
-      return { ...withCaller(deps, { ...caller, user: null, session: null }), req, res, sessionError }
+      const caller = { clientIp: req.ip, log: req.log, user: null, session: null }
+      return { ...withCaller(deps, caller), req, res, sessionError }
     }
   }
 }

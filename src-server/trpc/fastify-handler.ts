@@ -87,6 +87,12 @@ async function findQuery(router: AnyRouter, path: string): Promise<Procedure | n
   return procedure
 }
 
+/** Whether a batch's inputs hold nothing but call 0's (no array of keys made: issue 37). */
+function onlyFirstCall(inputs: Record<string, unknown>): boolean {
+  for (const key in inputs) if (key !== '0') return false
+  return true
+}
+
 /**
  * The hot path (decision 0030): a GET of one query in a batch of one, which is what the client's httpBatchLink sends
  * for a page's single call, answered without tRPC's fetch machinery (Request, Headers, URL, AbortControllers,
@@ -112,7 +118,7 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
   } catch {
     return null
   }
-  if (!isObject(inputs) || Object.keys(inputs).some((key) => key !== '0')) return null
+  if (!isObject(inputs) || !onlyFirstCall(inputs)) return null
   const config = options.router._def._config
   const input = inputs[0] === undefined ? undefined : config.transformer.input.deserialize(inputs[0])
   const info = { isBatchCall: true, accept: null, type: 'query', calls: [], connectionParams: null, url: null }
