@@ -5,6 +5,7 @@ import { brotliCompress, gzip, constants as zlib } from 'node:zlib'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import { pageChunkName } from './src-shared/page-chunks.ts'
 
 const serverPort = Number(process.env.PORT ?? 3000)
 const FRAMEWORK =
@@ -108,7 +109,21 @@ function chunkOf(id: string, plan: ChunkPlan): 'app' | 'ark' | 'shared' | null {
   // A first page's module that other routes import too: left to the default it gets a chunk of its own.
   if (first === 0 || all < 2) return null
   if (plan.usesArk(id)) return 'ark'
-  return plan.home.has(id) ? 'app' : 'shared'
+  if (plan.home.has(id)) return 'app'
+  // One first page's module that only later pages share: in that page's own chunk (pageGroup), not in `shared`,
+  // which every first page loads (the sign-up page loaded the studio's video uploader, the course page the cart's).
+  return first > 1 ? 'shared' : null
+}
+
+/**
+ * The chunk of a first page's component: named after its route, so a group takes in the modules only it of the first
+ * pages imports (with the later routes that share them, which then load this chunk). Left to the default, each such
+ * module got a chunk of its own, and a page over HTTP/1.1's six connections queued behind them (the cart: three).
+ */
+function pageGroup(id: string): string | null {
+  if (!FIRST_LOAD_ROUTE.test(id)) return null
+  const route = /routes[\\/](.+)\.tsx\?/.exec(id)?.[1]
+  return route ? pageChunkName(route) : null
 }
 let plan: ChunkPlan | undefined
 
@@ -209,6 +224,11 @@ export default defineConfig(({ isSsrBuild }) => ({
                     return chunkOf(id, plan) === 'ark' ? 'ark' : null
                   },
                 },
+                // zod in a chunk of its own, which the forms import on demand (not in the page that imports it first).
+                { name: 'zod', test: ZOD },
+                // Last: a first page's component and what it alone of the first pages imports (the groups above
+                // took the rest).
+                { name: (id) => pageGroup(id) },
               ],
             },
           },

@@ -9,6 +9,7 @@ import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { NativeFormResult } from '../../src-shared/native-form.ts'
+import { routeOfPageChunk } from '../../src-shared/page-chunks.ts'
 import { compressedPage } from './compress-page.ts'
 import { HOLD_EARLY_CLICKS_SCRIPT } from './early-clicks.ts'
 
@@ -165,7 +166,7 @@ export function routeChunkPreloads(clientDir: string): Map<string, string[]> {
   if (!existsSync(file)) return byRoute
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<
     string,
-    { file: string; isEntry?: boolean; imports?: string[] }
+    { file: string; name?: string; isEntry?: boolean; imports?: string[] }
   >
   const entryChunks = new Set<string>()
   const collect = (key: string, into: Set<string>) => {
@@ -176,7 +177,10 @@ export function routeChunkPreloads(clientDir: string): Map<string, string[]> {
   }
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) collect(key, entryChunks)
   for (const key of Object.keys(manifest)) {
-    const route = /^routes\/(.+)\.tsx\?tsr-split=component$/.exec(key)?.[1]
+    // A first page's component is in a chunk named after its route (vite.config.ts pageGroup), the others are keyed
+    // by their module.
+    const route =
+      routeOfPageChunk(manifest[key]?.name ?? '') ?? /^routes\/(.+)\.tsx\?tsr-split=component$/.exec(key)?.[1]
     if (!route) continue
     const chunks = new Set<string>()
     collect(key, chunks)

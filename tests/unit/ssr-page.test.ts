@@ -1,5 +1,6 @@
 // The server renderer's page assembly (src-server/http/ssr.ts): which pages it renders, where the rendered app and
 // its hoisted head tags go in the built index.html, and the CSP that lets only its own inline scripts run.
+
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -16,6 +17,7 @@ import {
   splitTemplate,
   withScriptNonce,
 } from '../../src-server/http/ssr.ts'
+import { pageChunkName, routeOfPageChunk } from '../../src-shared/page-chunks.ts'
 
 const INDEX = [
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" />',
@@ -170,11 +172,22 @@ describe('inlined stylesheets', () => {
           imports: ['_card.js', 'index.html'],
         },
         'routes/courses/index.tsx?tsr-split=errorComponent': { file: 'assets/courses-9.js' },
+        // A first page's component, in the chunk named after its route (vite.config.ts pageGroup).
+        [`_${pageChunkName('learn/$courseId.$lessonId')}-4.js`]: {
+          file: `assets/${pageChunkName('learn/$courseId.$lessonId')}-4.js`,
+          name: pageChunkName('learn/$courseId.$lessonId'),
+          imports: ['_card.js', '_framework.js'],
+        },
       }
       await writeFile(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest))
       expect(Object.fromEntries(routeChunkPreloads(dir))).toEqual({
         '/courses/': ['/assets/courses-2.js', '/assets/card-3.js'],
+        '/learn/$courseId/$lessonId': ['/assets/page~learn~~-courseId.~-lessonId-4.js', '/assets/card-3.js'],
       })
+      for (const route of ['index', 'courses/$courseId', 'cart_.restore', '_auth/account_.premium', 'learn/$a.$b'])
+        expect(routeOfPageChunk(pageChunkName(route))).toBe(route)
+      expect(pageChunkName('courses/$courseId')).toMatch(/^[\w.~-]+$/)
+      expect(routeOfPageChunk('shared')).toBeNull()
       expect(routeChunkPreloads(path.join(dir, 'missing')).size).toBe(0)
     } finally {
       await rm(dir, { recursive: true, force: true })
