@@ -37,12 +37,14 @@ test.describe('creator studio', () => {
     await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('choose a plan')
     await expect(page.getByRole('link', { name: 'See plans and pricing' })).toHaveAttribute('href', '/pricing')
 
-    // Create the course; a slow answer shows the loading state first.
+    // Create the course; a slow answer shows the loading state first. The loader's request may start when the
+    // pointer reaches the link (preload on intent), and the router shows the loading state 1 s after the click: the
+    // answer waits 3 s, so a click the busy machine delays still sees it.
     const categories = (url: URL) => url.pathname.includes('studio.categories')
     await page.route(
       categories,
       async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500))
+        await new Promise((resolve) => setTimeout(resolve, 3000))
         await route.continue()
       },
       { times: 1 },
