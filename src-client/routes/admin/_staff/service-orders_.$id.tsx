@@ -17,7 +17,7 @@ import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, messageArea, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { SERVICE_ORDER_STATUS_LABELS } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
@@ -44,13 +44,7 @@ function ServiceOrderDetail() {
   const queryClient = useQueryClient()
   const { data: order } = useSuspenseQuery(trpc.admin.serviceOrders.detail.queryOptions({ id }))
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-  const done = (message: string) => ({
-    onSuccess: async () => {
-      notify('success', message)
-      await refresh()
-    },
-    onError: (error: unknown) => notifyError(error),
-  })
+  const done = (message: string) => toastOutcome(message, refresh)
   const start = useMutation(trpc.admin.serviceOrders.start.mutationOptions(done('Work started')))
   const reopen = useMutation(
     trpc.admin.serviceOrders.reopenBrief.mutationOptions(done('Brief reopened for the customer')),
@@ -245,15 +239,11 @@ function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise
   const { trpc } = Route.useRouteContext()
   const [note, setNote] = useState('')
   const [files, setFiles] = useState<OrderFile[]>([])
-  const settle = {
-    onSuccess: async () => {
-      notify('success', report ? `Report for month ${report} delivered` : 'Delivered to the customer')
-      setNote('')
-      setFiles([])
-      await onDone()
-    },
-    onError: (e: unknown) => notifyError(e),
-  }
+  const settle = toastOutcome(report ? `Report for month ${report} delivered` : 'Delivered to the customer', () => {
+    setNote('')
+    setFiles([])
+    return onDone()
+  })
   const single = useMutation(trpc.admin.serviceOrders.deliver.mutationOptions(settle))
   const monthly = useMutation(trpc.admin.serviceOrders.deliverReport.mutationOptions(settle))
   const deliver = report ? monthly : single
