@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
-import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
+import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { BriefView } from '#client/components/service-orders/BriefForm.tsx'
@@ -330,30 +330,21 @@ function CancelDialog({
   )
   const needsReference = refund && manual && !reference.trim()
   return (
-    <AdminDialog
+    <ConfirmDialog
       open
-      onOpenChange={(next) => (next ? undefined : onClose())}
       title="Cancel this service order?"
       description={
         recurring
           ? 'The customer is told by e-mail and the monthly subscription ends now. Months already paid are not refunded here.'
           : 'The customer is told by e-mail.'
       }
-      footer={
-        <>
-          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
-            Keep order
-          </button>
-          <button
-            type="button"
-            className={button({ variant: 'danger' })}
-            disabled={cancel.isPending || needsReference}
-            onClick={() => cancel.mutate({ id, refund, reference: reference.trim() || undefined })}
-          >
-            Cancel order
-          </button>
-        </>
-      }
+      cancelLabel="Keep order"
+      confirmLabel="Cancel order"
+      pendingLabel="Cancelling…"
+      pending={cancel.isPending}
+      disabled={needsReference}
+      onConfirm={() => cancel.mutate({ id, refund, reference: reference.trim() || undefined })}
+      onCancel={onClose}
     >
       {recurring ? null : (
         <form
@@ -380,6 +371,6 @@ function CancelDialog({
           ) : null}
         </form>
       )}
-    </AdminDialog>
+    </ConfirmDialog>
   )
 }
