@@ -5,7 +5,7 @@ import type { DB } from '../kernel/db.ts'
 import { flushCourseEvents } from './counters.ts'
 import { type Granularity, periodOf, periodsOf, previousRange } from './periods.ts'
 import { addDays, readState, SALES_WATERMARK } from './rollup.ts'
-import { type SalesRow, type Scope, salesRows, scopeFilter } from './sales.ts'
+import { type Money, type SalesRow, type Scope, salesRows, scopeFilter } from './sales.ts'
 import { contenders, readTopBlocks } from './top.ts'
 
 export interface Range {
@@ -14,15 +14,6 @@ export interface Range {
   granularity: Granularity
 }
 
-export interface Money {
-  grossMinor: number
-  discountMinor: number
-  refundMinor: number
-  platformFeeMinor: number
-  netMinor: number
-  units: number
-  refunds: number
-}
 const zeroMoney = (): Money => ({
   grossMinor: 0,
   discountMinor: 0,

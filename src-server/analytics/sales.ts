@@ -10,23 +10,27 @@ import type { DB } from '../kernel/db.ts'
 /** Whose courses: every course, or the courses a user owns or co-teaches. */
 export type Scope = { kind: 'shop' } | { kind: 'instructor'; userId: string }
 
-export interface SalesRow {
-  courseId: string
-  day: string
-  currency: 'USD' | 'GBP'
+/** A sum of sales: what was taken, given off and back, kept as the platform's fee, and the units sold and refunded. */
+export interface Money {
   grossMinor: number
   discountMinor: number
   refundMinor: number
   platformFeeMinor: number
   netMinor: number
   units: number
+  refunds: number
+}
+
+export interface SalesRow extends Money {
+  courseId: string
+  day: string
+  currency: 'USD' | 'GBP'
   unitsDirect: number
   unitsCoupon: number
   unitsBundle: number
   unitsGift: number
   unitsSearch: number
   unitsCatalogue: number
-  refunds: number
 }
 
 export function scopeFilter(column: RawBuilder<unknown>, scope: Scope): RawBuilder<unknown> {

@@ -59,14 +59,8 @@ export async function lessonAccess(
 }
 
 /** May the user open this lesson (body, video, attachments)? A dripped lesson opens on its date (drip-access.ts). */
-export async function canOpenLesson(
-  db: DB,
-  user: AccessUser,
-  course: CourseForAccess,
-  lesson: { id: string; isPreview: boolean },
-  now = clock.now(),
-): Promise<boolean> {
-  return (await lessonAccess(db, user, course, lesson, now)).open
+export async function canOpenLesson(...args: Parameters<typeof lessonAccess>): Promise<boolean> {
+  return (await lessonAccess(...args)).open
 }
 
 /**

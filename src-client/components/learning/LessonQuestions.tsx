@@ -94,6 +94,24 @@ export default function LessonQuestions({ courseId, lessonId }: { courseId: stri
   )
 }
 
+/** A question's or answer's mutation: once it succeeded, the `form` it came from emptied, `reload` (the lists it
+ * changed), then `message`; a failure says `failure`. */
+function reloadThenSay(
+  reload: () => Promise<unknown>,
+  message: string,
+  failure = 'That did not work',
+  form?: RefObject<HTMLFormElement | null>,
+) {
+  return {
+    onSuccess: async () => {
+      form?.current?.reset()
+      await reload()
+      notify('success', message)
+    },
+    onError: (cause: unknown) => notifyError(cause, failure),
+  }
+}
+
 function useRefreshQuestions(courseId: string) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
@@ -106,14 +124,7 @@ function AskForm({ courseId, lessonId }: { courseId: string; lessonId: string })
   const form = useRef<HTMLFormElement>(null)
   const [error, setError] = useState<string>()
   const ask = useMutation(
-    trpc.questions.ask.mutationOptions({
-      onSuccess: async () => {
-        form.current?.reset()
-        await refresh()
-        notify('success', 'Question posted')
-      },
-      onError: (cause) => notifyError(cause, 'Could not post your question'),
-    }),
+    trpc.questions.ask.mutationOptions(reloadThenSay(refresh, 'Question posted', 'Could not post your question', form)),
   )
   return (
     <form
@@ -150,13 +161,7 @@ function QuestionItem({ question, moderator, courseId }: { question: Question; m
   const trpc = useTRPC()
   const refresh = useRefreshQuestions(courseId)
   const [open, setOpen] = useState(false)
-  const done = (message: string) => ({
-    onSuccess: async () => {
-      await refresh()
-      notify('success', message)
-    },
-    onError: (cause: unknown) => notifyError(cause, 'That did not work'),
-  })
+  const done = (message: string) => reloadThenSay(refresh, message)
   const vote = useMutation(trpc.questions.vote.mutationOptions(done(question.voted ? 'Upvote removed' : 'Upvoted')))
   const mark = useMutation(trpc.questions.markAnswered.mutationOptions(done('Saved')))
   const hide = useMutation(trpc.questions.hide.mutationOptions(done(question.hidden ? 'Shown again' : 'Hidden')))
@@ -256,14 +261,7 @@ function Answers({
     await refresh()
   }
   const answer = useMutation(
-    trpc.questions.answer.mutationOptions({
-      onSuccess: async () => {
-        form.current?.reset()
-        await reload()
-        notify('success', 'Answer posted')
-      },
-      onError: (cause) => notifyError(cause, 'Could not post your answer'),
-    }),
+    trpc.questions.answer.mutationOptions(reloadThenSay(reload, 'Answer posted', 'Could not post your answer', form)),
   )
   const hide = useMutation(
     trpc.questions.hide.mutationOptions({

@@ -5,8 +5,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDay } from '#shared/membership.ts'
 import { CANCEL_REASON_MAX } from '#shared/schemas/membership.ts'
 import { css } from '#styled-system/css'
-import { AdminDialog as Dialog } from '../admin/AdminDialog.tsx'
-import { button } from '../ui/button.ts'
+import { ConfirmDialog } from '../admin/ConfirmDialog.tsx'
 import { inputClass, TextAreaField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
@@ -38,30 +37,20 @@ export function CancelMembershipDialog({
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={open}
-      onOpenChange={(next) => (next ? undefined : onClose())}
       title="Cancel membership?"
       description={
         until
           ? `Premium stays until ${until}; you will not be charged again. You can resume before then.`
           : 'You will not be charged again.'
       }
-      footer={
-        <>
-          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
-            Keep membership
-          </button>
-          <button
-            type="button"
-            className={button({ variant: 'danger' })}
-            disabled={cancel.isPending}
-            onClick={() => void onConfirm()}
-          >
-            {cancel.isPending ? 'Cancelling…' : 'Cancel membership'}
-          </button>
-        </>
-      }
+      cancelLabel="Keep membership"
+      confirmLabel="Cancel membership"
+      pendingLabel="Cancelling…"
+      pending={cancel.isPending}
+      onConfirm={() => void onConfirm()}
+      onCancel={onClose}
     >
       <TextAreaField
         label="Reason (optional)"
@@ -71,6 +60,6 @@ export function CancelMembershipDialog({
         value={reason}
         onChange={(event) => setReason(event.target.value)}
       />
-    </Dialog>
+    </ConfirmDialog>
   )
 }

@@ -17,7 +17,7 @@ import { SERVICE_ORDER_MESSAGES } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
-import { notify, notifyError } from '../ui/toaster.tsx'
+import { notify, notifyError, toastOutcome } from '../ui/toaster.tsx'
 import { FileLinks, FilePicker, type OrderFile } from './files.tsx'
 
 type Person = Record<string, string | boolean | string[]>
@@ -180,13 +180,7 @@ export function BriefForm({
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.serviceOrders.pathKey() })
   const save = useMutation(trpc.serviceOrders.saveDraft.mutationOptions({ onError: (e) => notifyError(e) }))
   const submit = useMutation(
-    trpc.serviceOrders.submitBrief.mutationOptions({
-      onSuccess: async () => {
-        notify('success', SERVICE_ORDER_MESSAGES.briefSubmitted)
-        await refresh()
-      },
-      onError: (e) => notifyError(e),
-    }),
+    trpc.serviceOrders.submitBrief.mutationOptions(toastOutcome(SERVICE_ORDER_MESSAGES.briefSubmitted, refresh)),
   )
   const removeFile = useMutation(
     trpc.serviceOrders.removeBriefFile.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),

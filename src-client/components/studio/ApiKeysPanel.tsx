@@ -5,19 +5,17 @@
 // on every call (flows/school-api-keys.ts); this panel shows its answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
+import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { useCopy } from '#client/components/ui/use-copy.ts'
-import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { API_KEY_EXPIRY_DAYS, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '#shared/api-scopes.ts'
-import { firstIssueByField } from '#shared/native-form.ts'
 import { createApiKeyInput } from '#shared/schemas/api-keys.ts'
 import { css } from '#styled-system/css'
 
@@ -83,42 +81,28 @@ function CreateKeyForm({
 }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
-  const { errors, formError, formRef, show } = useFieldErrors<'name' | 'scopes' | 'expiresInDays'>()
   const create = useMutation(trpc.apiKeys.create.mutationOptions())
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const formElement = event.currentTarget
-    const form = new FormData(formElement)
-    const expiry = String(form.get('expiry') ?? '')
-    const parsed = createApiKeyInput.safeParse({
-      ...(schoolId ? { schoolId } : {}),
-      name: form.get('name'),
-      scopes: form.getAll('scopes'),
-      expiresInDays: expiry === 'never' ? null : Number(expiry),
-    })
-    if (!parsed.success) {
-      show(firstIssueByField(parsed.error.issues))
-      return
-    }
-    show({})
-    try {
-      const made = await create.mutateAsync(parsed.data)
+  const { errors, formError, formProps } = useSubmitForm({
+    fields: ['name', 'scopes', 'expiresInDays'],
+    schema: createApiKeyInput,
+    read: (form) => {
+      const expiry = String(form.get('expiry') ?? '')
+      return {
+        ...(schoolId ? { schoolId } : {}),
+        name: form.get('name'),
+        scopes: form.getAll('scopes'),
+        expiresInDays: expiry === 'never' ? null : Number(expiry),
+      }
+    },
+    send: async (input, form) => {
+      const made = await create.mutateAsync(input)
       await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() })
-      formElement.reset()
+      form.reset()
       onCreated({ name: made.name, key: made.key })
-    } catch (error) {
-      show({}, errorMessage(error))
-    }
-  }
+    },
+  })
   return (
-    <form
-      ref={formRef}
-      {...SCRIPT_ONLY_FORM}
-      onSubmit={onSubmit}
-      noValidate
-      aria-labelledby="create-key-heading"
-      className={card}
-    >
+    <form {...SCRIPT_ONLY_FORM} {...formProps} aria-labelledby="create-key-heading" className={card}>
       <h2 id="create-key-heading" className={heading}>
         Create a key
       </h2>

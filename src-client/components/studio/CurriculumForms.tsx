@@ -1,5 +1,5 @@
 // The builder's small forms: add a section or a lesson by its title, and rename a section in place.
-import { useState } from 'react'
+import { type ComponentProps, type KeyboardEvent, type ReactNode, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
@@ -11,6 +11,49 @@ const grow = css({ display: 'flex', flexDir: 'column', gap: '1', flex: '1 1 14re
 
 function titleOf(form: HTMLFormElement): string {
   return String(new FormData(form).get('title') ?? '').trim()
+}
+
+const titleInput = (form: HTMLFormElement) => form.querySelector<HTMLInputElement>('input[name="title"]')
+
+/**
+ * A one-line form of a title: an empty title is refused under the field, which takes the focus; any other goes to
+ * `onTitle` with its form. `field`: the title field's label and what else it shows; `children`: the buttons.
+ */
+function TitleForm({
+  field,
+  onTitle,
+  onKeyDown,
+  children,
+}: {
+  field: Omit<ComponentProps<typeof TextField>, 'name' | 'maxLength' | 'error' | 'className'>
+  onTitle: (title: string, form: HTMLFormElement) => void
+  onKeyDown?: (event: KeyboardEvent<HTMLFormElement>) => void
+  children: ReactNode
+}) {
+  const [error, setError] = useState<string>()
+  return (
+    <form
+      {...SCRIPT_ONLY_FORM}
+      noValidate
+      className={formRow}
+      onSubmit={(event) => {
+        event.preventDefault()
+        const form = event.currentTarget
+        const title = titleOf(form)
+        if (!title) {
+          setError(STUDIO_MESSAGES.titleRequired)
+          titleInput(form)?.focus()
+          return
+        }
+        setError(undefined)
+        onTitle(title, form)
+      }}
+      onKeyDown={onKeyDown}
+    >
+      <TextField {...field} name="title" maxLength={STUDIO_LIMITS.title} error={error} className={grow} />
+      {children}
+    </form>
+  )
 }
 
 export function AddForm({
@@ -26,42 +69,20 @@ export function AddForm({
   disabled?: boolean
   onAdd: (title: string, reset: () => void) => void
 }) {
-  const [error, setError] = useState<string>()
   return (
-    <form
-      {...SCRIPT_ONLY_FORM}
-      noValidate
-      className={formRow}
-      onSubmit={(event) => {
-        event.preventDefault()
-        const form = event.currentTarget
-        const input = () => form.querySelector<HTMLInputElement>('input[name="title"]')
-        const title = titleOf(form)
-        if (!title) {
-          setError(STUDIO_MESSAGES.titleRequired)
-          input()?.focus()
-          return
-        }
-        setError(undefined)
+    <TitleForm
+      field={{ label, disabled, hint: disabled ? 'This course has reached its limit.' : undefined }}
+      onTitle={(title, form) =>
         onAdd(title, () => {
           form.reset()
-          input()?.focus()
+          titleInput(form)?.focus()
         })
-      }}
+      }
     >
-      <TextField
-        label={label}
-        name="title"
-        maxLength={STUDIO_LIMITS.title}
-        error={error}
-        disabled={disabled}
-        hint={disabled ? 'This course has reached its limit.' : undefined}
-        className={grow}
-      />
       <button type="submit" className={button({ variant: 'outline' })} disabled={pending || disabled}>
         {pending ? 'Adding…' : action}
       </button>
-    </form>
+    </TitleForm>
   )
 }
 
@@ -78,38 +99,21 @@ export function RenameForm({
   onSave: (title: string) => void
   onCancel: () => void
 }) {
-  const [error, setError] = useState<string>()
   return (
-    <form
-      {...SCRIPT_ONLY_FORM}
-      noValidate
-      className={formRow}
-      onSubmit={(event) => {
-        event.preventDefault()
-        const title = titleOf(event.currentTarget)
-        if (!title) return setError(STUDIO_MESSAGES.titleRequired)
-        onSave(title)
-      }}
+    <TitleForm
+      // The Rename button was pressed to edit this very field.
+      field={{ label, autoFocus: true, defaultValue: value }}
+      onTitle={(title) => onSave(title)}
       onKeyDown={(event) => {
         if (event.key === 'Escape') onCancel()
       }}
     >
-      <TextField
-        label={label}
-        name="title"
-        // The Rename button was pressed to edit this very field.
-        autoFocus
-        defaultValue={value}
-        maxLength={STUDIO_LIMITS.title}
-        error={error}
-        className={grow}
-      />
       <button type="submit" className={button({ size: 'sm' })} disabled={pending}>
         {pending ? 'Saving…' : 'Save'}
       </button>
       <button type="button" className={button({ variant: 'ghost', size: 'sm' })} onClick={onCancel}>
         Cancel
       </button>
-    </form>
+    </TitleForm>
   )
 }

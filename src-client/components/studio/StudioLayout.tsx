@@ -2,20 +2,7 @@
 import { Link, Outlet, useRouteContext, useRouterState } from '@tanstack/react-router'
 import { Container } from '#client/components/ui/layout.tsx'
 import { css, cx } from '#styled-system/css'
-
-const navLink = css({
-  display: 'inline-flex',
-  alignItems: 'center',
-  minH: '11',
-  px: '3',
-  fontWeight: 'semibold',
-  fontSize: 'sm',
-  borderBottomWidth: '2px',
-  borderColor: 'transparent',
-  color: 'fg.muted',
-  _hover: { color: 'fg' },
-  '&[aria-current=page], &.active': { color: 'fg', borderColor: 'accent' },
-})
+import { studioTab } from './tab.ts'
 
 export function StudioLayout() {
   // Courses is current on the list and on every course's pages, not on Uploads or Profile.
@@ -35,54 +22,54 @@ export function StudioLayout() {
               <>
                 <Link
                   to="/studio"
-                  className={cx(navLink, onCourses && 'active')}
+                  className={cx(studioTab, onCourses && 'active')}
                   activeOptions={{ exact: true, includeSearch: false }}
                 >
                   Courses
                 </Link>
-                <Link to="/studio/bundles" className={navLink}>
+                <Link to="/studio/bundles" className={studioTab}>
                   Bundles
                 </Link>
-                <Link to="/studio/uploads" className={navLink}>
+                <Link to="/studio/uploads" className={studioTab}>
                   Uploads
                 </Link>
-                <Link to="/studio/school" className={navLink}>
+                <Link to="/studio/school" className={studioTab}>
                   School
                 </Link>
-                <Link to="/studio/domain" className={navLink}>
+                <Link to="/studio/domain" className={studioTab}>
                   Domain and brand
                 </Link>
-                <Link to="/studio/webhooks" className={navLink}>
+                <Link to="/studio/webhooks" className={studioTab}>
                   Webhooks
                 </Link>
-                <Link to="/studio/sso" className={navLink}>
+                <Link to="/studio/sso" className={studioTab}>
                   SSO
                 </Link>
-                <Link to="/studio/api" className={navLink}>
+                <Link to="/studio/api" className={studioTab}>
                   API
                 </Link>
-                <Link to="/studio/profile" className={navLink}>
+                <Link to="/studio/profile" className={studioTab}>
                   Profile
                 </Link>
-                <Link to="/studio/earnings" className={navLink}>
+                <Link to="/studio/earnings" className={studioTab}>
                   Earnings
                 </Link>
-                <Link to="/studio/analytics" className={navLink}>
+                <Link to="/studio/analytics" className={studioTab}>
                   Analytics
                 </Link>
-                <Link to="/studio/payouts" className={navLink}>
+                <Link to="/studio/payouts" className={studioTab}>
                   Payouts
                 </Link>
-                <Link to="/studio/coupons" className={navLink}>
+                <Link to="/studio/coupons" className={studioTab}>
                   Coupons
                 </Link>
               </>
             ) : null}
-            <Link to="/studio/messages" className={navLink}>
+            <Link to="/studio/messages" className={studioTab}>
               Messages
             </Link>
             {creator ? (
-              <Link to="/studio/live" className={navLink}>
+              <Link to="/studio/live" className={studioTab}>
                 Live sessions
               </Link>
             ) : null}

@@ -7,7 +7,7 @@ import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { EmailField } from '#client/components/ui/form.tsx'
 import { studioCard as card } from '#client/components/ui/panel.ts'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
@@ -43,13 +43,7 @@ export function TeamPanel({ courseId }: { courseId: string }) {
     trpc.studioPublishing.cancelInvite.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),
   )
   const remove = useMutation(
-    trpc.studioPublishing.removeCoInstructor.mutationOptions({
-      onSuccess: async () => {
-        notify('success', 'Co-instructor removed')
-        await refresh()
-      },
-      onError: (e) => notifyError(e),
-    }),
+    trpc.studioPublishing.removeCoInstructor.mutationOptions(toastOutcome('Co-instructor removed', refresh)),
   )
   function send(event: FormEvent) {
     event.preventDefault()

@@ -1,12 +1,11 @@
 // The drawer's panel (Ark UI Dialog): traps focus, closes on Escape or a tap outside, and gives focus back to the
 // button that opened it. Loaded on first open (Drawer.tsx), so the dialog code stays out of the first page's JavaScript.
 import { Dialog } from '@ark-ui/react/dialog'
-import { Portal } from '@ark-ui/react/portal'
 import type { ReactNode } from 'react'
 import { css } from '#styled-system/css'
 import { button } from './button.ts'
-import { dialogBackdrop } from './dialog.ts'
 import { Icon } from './icons.tsx'
+import { ModalFrame } from './modal-frame.tsx'
 
 export default function DrawerPanel({
   open,
@@ -26,48 +25,39 @@ export default function DrawerPanel({
   children: ReactNode
 }) {
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(details) => onOpenChange(details.open)}
-      finalFocusEl={returnFocusTo}
-      lazyMount
-      unmountOnExit
-    >
-      <Portal>
-        <Dialog.Backdrop className={dialogBackdrop} />
-        <Dialog.Positioner
+    <ModalFrame open={open} onOpenChange={onOpenChange} returnFocusTo={returnFocusTo}>
+      <Dialog.Positioner
+        className={css({
+          position: 'fixed',
+          inset: 0,
+          zIndex: 50,
+          display: 'flex',
+          justifyContent: side === 'left' ? 'flex-start' : 'flex-end',
+        })}
+      >
+        <Dialog.Content
           className={css({
-            position: 'fixed',
-            inset: 0,
-            zIndex: 50,
+            bg: 'surface',
+            w: '80',
+            maxW: '100vw',
+            h: '100dvh',
+            overflowY: 'auto',
+            p: '4',
+            boxShadow: 'raised',
             display: 'flex',
-            justifyContent: side === 'left' ? 'flex-start' : 'flex-end',
+            flexDir: 'column',
+            gap: '2',
           })}
         >
-          <Dialog.Content
-            className={css({
-              bg: 'surface',
-              w: '80',
-              maxW: '100vw',
-              h: '100dvh',
-              overflowY: 'auto',
-              p: '4',
-              boxShadow: 'raised',
-              display: 'flex',
-              flexDir: 'column',
-              gap: '2',
-            })}
-          >
-            <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
-              <Dialog.Title className={css({ fontWeight: 'bold', fontSize: 'lg', px: '3' })}>{title}</Dialog.Title>
-              <Dialog.CloseTrigger aria-label={closeLabel} className={button({ variant: 'ghost', size: 'sm' })}>
-                <Icon name="close" size={22} />
-              </Dialog.CloseTrigger>
-            </div>
-            {children}
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+          <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
+            <Dialog.Title className={css({ fontWeight: 'bold', fontSize: 'lg', px: '3' })}>{title}</Dialog.Title>
+            <Dialog.CloseTrigger aria-label={closeLabel} className={button({ variant: 'ghost', size: 'sm' })}>
+              <Icon name="close" size={22} />
+            </Dialog.CloseTrigger>
+          </div>
+          {children}
+        </Dialog.Content>
+      </Dialog.Positioner>
+    </ModalFrame>
   )
 }

@@ -6,6 +6,7 @@
 import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useCallback, useId, useMemo, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { firstIssueByField } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
 import { useFocusFirstInvalid } from './form.tsx'
 import { notify } from './toaster.tsx'
@@ -19,6 +20,13 @@ export function serverFieldErrors(error: unknown): Record<string, string> | null
     messages?.[0] ? [[field, messages[0]]] : [],
   )
   return first.length ? Object.fromEntries(first) : null
+}
+
+/** The messages of the fields a form shows (`fields`), out of messages by field name. */
+function onlyFields<Field extends string>(byField: Record<string, string>, fields: readonly Field[]) {
+  return Object.fromEntries(Object.entries(byField).filter(([field]) => fields.includes(field as Field))) as Partial<
+    Record<Field, string>
+  >
 }
 
 const messageClass = css({ color: 'danger', fontSize: 'sm', fontWeight: 'normal' })
@@ -68,9 +76,7 @@ export function useFieldErrors<Field extends string>() {
    */
   const fromError = useCallback((error: unknown, fields: readonly Field[]) => {
     const byField = serverFieldErrors(error) ?? {}
-    const shown = Object.fromEntries(
-      Object.entries(byField).filter(([field]) => fields.includes(field as Field)),
-    ) as Partial<Record<Field, string>>
+    const shown = onlyFields(byField, fields)
     const other = Object.entries(byField).find(([field]) => !fields.includes(field as Field))?.[1]
     setErrors(shown)
     const hasField = Object.keys(shown).length > 0
@@ -111,9 +117,11 @@ export function useSubmitForm<Field extends string, Read, Input = Read>(options:
   read: (form: FormData) => Read
   send: (input: Input, form: HTMLFormElement) => Promise<unknown>
   done?: string
+  /** An object of the schema's whose fields the form shows as fields of their own (firstIssueByField). */
+  nested?: string
 }) {
   const fields = useFieldErrors<Field>()
-  const { schema, read, send, done } = options
+  const { schema, read, send, done, nested } = options
   const names = options.fields
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -122,11 +130,7 @@ export function useSubmitForm<Field extends string, Read, Input = Read>(options:
     const values = read(new FormData(form))
     const parsed = schema ? schema.safeParse(values) : { success: true as const, data: values as unknown as Input }
     if (!parsed.success) {
-      const shown: Partial<Record<Field, string>> = {}
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0]
-        if (typeof field === 'string' && names.includes(field as Field)) shown[field as Field] ??= issue.message
-      }
+      const shown = onlyFields(firstIssueByField(parsed.error.issues, nested), names)
       // A message about no field this form shows goes into its alert.
       fields.show(shown, Object.keys(shown).length > 0 ? null : (parsed.error.issues[0]?.message ?? null))
       return

@@ -32,6 +32,20 @@ export function notifyError(error: unknown, title?: string, description?: string
   else notify('error', errorMessage(error))
 }
 
+/**
+ * A mutation's outcome as toasts (spread into its mutationOptions): `message` once it succeeded, then `then` (a
+ * refresh of what it changed) is awaited; a failure is the error toast.
+ */
+export function toastOutcome(message: string, then: () => unknown) {
+  return {
+    onSuccess: async () => {
+      notify('success', message)
+      await then()
+    },
+    onError: (error: unknown) => notifyError(error),
+  }
+}
+
 export function AppToaster() {
   return (
     <Suspense fallback={null}>

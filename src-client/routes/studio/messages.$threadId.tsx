@@ -7,7 +7,7 @@ import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { toastOutcome } from '#client/components/ui/toaster.tsx'
 import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/messages/$threadId')({
@@ -29,13 +29,7 @@ function StudioConversation() {
   const queryClient = useQueryClient()
   const { data } = useSuspenseQuery(trpc.instructorMessages.thread.queryOptions({ threadId }))
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.pathKey() })
-  const done = (text: string) => ({
-    onSuccess: async () => {
-      notify('success', text)
-      await refresh()
-    },
-    onError: (e: unknown) => notifyError(e),
-  })
+  const done = (text: string) => toastOutcome(text, refresh)
   const reply = useMutation(trpc.instructorMessages.reply.mutationOptions(done('Answer sent')))
   const close = useMutation(trpc.instructorMessages.close.mutationOptions(done('Conversation updated')))
   const block = useMutation(trpc.instructorMessages.block.mutationOptions(done('Sender updated')))

@@ -3,20 +3,18 @@
 // is sent to /teach.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { LINK_KEYS, LINK_LABELS } from '#client/components/teach/CreatorLinks.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
+import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { uploadImage } from '#client/components/ui/upload-image.ts'
-import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { requireUser } from '#client/lib/session.ts'
-import { firstIssueByField } from '#shared/native-form.ts'
 import { BIO_MAX, profileInput } from '#shared/schemas/creators.ts'
 import { css } from '#styled-system/css'
 
@@ -32,13 +30,12 @@ export const Route = createFileRoute('/studio/profile')({
   component: ProfilePage,
 })
 
-type Field = 'name' | 'title' | 'bio' | 'website' | 'linkedin' | 'youtube'
+const FIELDS = ['name', 'title', 'bio', 'website', 'linkedin', 'youtube'] as const
 
 function ProfilePage() {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const { data: profile } = useSuspenseQuery(trpc.creators.profile.queryOptions())
-  const { errors, formError, formRef, show } = useFieldErrors<Field>()
   const [bioLength, setBioLength] = useState(profile.bio.length)
   const [photoBusy, setPhotoBusy] = useState(false)
   const save = useMutation(
@@ -51,26 +48,18 @@ function ProfilePage() {
     }),
   )
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = new FormData(event.currentTarget)
-    const parsed = profileInput.safeParse({
+  const { errors, formError, formProps } = useSubmitForm({
+    fields: FIELDS,
+    schema: profileInput,
+    nested: 'links',
+    read: (form) => ({
       name: form.get('name'),
       title: form.get('title'),
       bio: form.get('bio'),
       links: { website: form.get('website'), linkedin: form.get('linkedin'), youtube: form.get('youtube') },
-    })
-    if (!parsed.success) {
-      show(firstIssueByField(parsed.error.issues, 'links'))
-      return
-    }
-    show({})
-    try {
-      await save.mutateAsync(parsed.data)
-    } catch (error) {
-      show({}, errorMessage(error))
-    }
-  }
+    }),
+    send: (input) => save.mutateAsync(input),
+  })
 
   async function onPhoto(file: File | undefined) {
     if (!file) return
@@ -118,10 +107,8 @@ function ProfilePage() {
         </label>
       </div>
       <form
-        ref={formRef}
         {...SCRIPT_ONLY_FORM}
-        onSubmit={onSubmit}
-        noValidate
+        {...formProps}
         aria-label="Instructor profile"
         className={css({ display: 'flex', flexDir: 'column', gap: '5' })}
       >

@@ -3,18 +3,15 @@
 // the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import type { FormEvent } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { useFieldErrors, useSubmitForm } from '#client/components/ui/field-errors.tsx'
+import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
-import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { firstIssueByField } from '#shared/native-form.ts'
 import {
   inviteSchoolMemberInput,
   SCHOOL_MEMBER_ROLES,
@@ -240,33 +237,22 @@ function Invites({
 function InviteForm({ disabled }: { disabled: boolean }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const { errors, formError, formRef, show } = useFieldErrors<'email' | 'role'>()
   const invite = useMutation(trpc.schools.invite.mutationOptions())
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const formElement = event.currentTarget
-    const form = new FormData(formElement)
-    const parsed = inviteSchoolMemberInput.safeParse({ email: form.get('email'), role: form.get('role') })
-    if (!parsed.success) {
-      show(firstIssueByField(parsed.error.issues))
-      return
-    }
-    show({})
-    try {
-      const sent = await invite.mutateAsync(parsed.data)
+  const { errors, formError, formProps } = useSubmitForm({
+    fields: ['email', 'role'],
+    schema: inviteSchoolMemberInput,
+    read: (form) => ({ email: form.get('email'), role: form.get('role') }),
+    send: async (input, form) => {
+      const sent = await invite.mutateAsync(input)
       await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
-      formElement.reset()
+      form.reset()
       notify('success', `Invitation sent to ${sent.email}`)
-    } catch (error) {
-      show({}, errorMessage(error))
-    }
-  }
+    },
+  })
   return (
     <form
-      ref={formRef}
       {...SCRIPT_ONLY_FORM}
-      onSubmit={onSubmit}
-      noValidate
+      {...formProps}
       aria-label="Invite a team member"
       className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
     >

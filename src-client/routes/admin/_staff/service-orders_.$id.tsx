@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
-import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
+import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { BriefView } from '#client/components/service-orders/BriefForm.tsx'
@@ -17,7 +17,7 @@ import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, messageArea, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { SERVICE_ORDER_STATUS_LABELS } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
@@ -44,13 +44,7 @@ function ServiceOrderDetail() {
   const queryClient = useQueryClient()
   const { data: order } = useSuspenseQuery(trpc.admin.serviceOrders.detail.queryOptions({ id }))
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-  const done = (message: string) => ({
-    onSuccess: async () => {
-      notify('success', message)
-      await refresh()
-    },
-    onError: (error: unknown) => notifyError(error),
-  })
+  const done = (message: string) => toastOutcome(message, refresh)
   const start = useMutation(trpc.admin.serviceOrders.start.mutationOptions(done('Work started')))
   const reopen = useMutation(
     trpc.admin.serviceOrders.reopenBrief.mutationOptions(done('Brief reopened for the customer')),
@@ -245,15 +239,11 @@ function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise
   const { trpc } = Route.useRouteContext()
   const [note, setNote] = useState('')
   const [files, setFiles] = useState<OrderFile[]>([])
-  const settle = {
-    onSuccess: async () => {
-      notify('success', report ? `Report for month ${report} delivered` : 'Delivered to the customer')
-      setNote('')
-      setFiles([])
-      await onDone()
-    },
-    onError: (e: unknown) => notifyError(e),
-  }
+  const settle = toastOutcome(report ? `Report for month ${report} delivered` : 'Delivered to the customer', () => {
+    setNote('')
+    setFiles([])
+    return onDone()
+  })
   const single = useMutation(trpc.admin.serviceOrders.deliver.mutationOptions(settle))
   const monthly = useMutation(trpc.admin.serviceOrders.deliverReport.mutationOptions(settle))
   const deliver = report ? monthly : single
@@ -340,30 +330,21 @@ function CancelDialog({
   )
   const needsReference = refund && manual && !reference.trim()
   return (
-    <AdminDialog
+    <ConfirmDialog
       open
-      onOpenChange={(next) => (next ? undefined : onClose())}
       title="Cancel this service order?"
       description={
         recurring
           ? 'The customer is told by e-mail and the monthly subscription ends now. Months already paid are not refunded here.'
           : 'The customer is told by e-mail.'
       }
-      footer={
-        <>
-          <button type="button" className={button({ variant: 'outline' })} onClick={onClose}>
-            Keep order
-          </button>
-          <button
-            type="button"
-            className={button({ variant: 'danger' })}
-            disabled={cancel.isPending || needsReference}
-            onClick={() => cancel.mutate({ id, refund, reference: reference.trim() || undefined })}
-          >
-            Cancel order
-          </button>
-        </>
-      }
+      cancelLabel="Keep order"
+      confirmLabel="Cancel order"
+      pendingLabel="Cancelling…"
+      pending={cancel.isPending}
+      disabled={needsReference}
+      onConfirm={() => cancel.mutate({ id, refund, reference: reference.trim() || undefined })}
+      onCancel={onClose}
     >
       {recurring ? null : (
         <form
@@ -390,6 +371,6 @@ function CancelDialog({
           ) : null}
         </form>
       )}
-    </AdminDialog>
+    </ConfirmDialog>
   )
 }

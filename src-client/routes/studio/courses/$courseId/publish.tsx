@@ -11,7 +11,7 @@ import { button } from '#client/components/ui/button.ts'
 import { studioCard as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { requireUser } from '#client/lib/session.ts'
 import { SUBMISSION_STATUS_LABELS } from '#shared/course-review.ts'
@@ -57,14 +57,11 @@ function PublishPage() {
       queryClient.invalidateQueries({ queryKey: trpc.studioPublishing.pathKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.studio.pathKey() }),
     ])
-  const done = (message: string) => ({
-    onSuccess: async () => {
+  const done = (message: string) =>
+    toastOutcome(message, () => {
       setConfirm(null)
-      notify('success', message)
-      await refresh()
-    },
-    onError: (error: unknown) => notifyError(error),
-  })
+      return refresh()
+    })
   const submit = useMutation(trpc.studioPublishing.submit.mutationOptions(done('Submitted for review')))
   const withdraw = useMutation(trpc.studioPublishing.withdraw.mutationOptions(done('Submission withdrawn')))
   const unpublish = useMutation(trpc.studioPublishing.unpublish.mutationOptions(done('Course unpublished')))
