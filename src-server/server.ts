@@ -29,6 +29,7 @@ import { registerDataExportRoutes } from './http/data-exports.ts'
 import { registerEarningsDocumentRoutes } from './http/earnings-documents.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerInstructorMessageRoutes } from './http/instructor-message-files.ts'
+import { KEPT_ANSWER_SYNC_THRESHOLD, keptAnswerZlib } from './http/kept-compression.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
 import { registerLessonUploadRoutes } from './http/lesson-uploads.ts'
 import { registerLiveJoinRoutes } from './http/live-join.ts'
@@ -170,6 +171,9 @@ function inProcessTrpcClient(
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
 // The Stripe webhook proves itself by its signature; the one-click unsubscribe (RFC 8058) by its token, and mail
 // clients post it from their own servers with no Origin. The REST API authenticates by its key header, never a cookie.
+/** Answers smaller than this are sent uncompressed. */
+const COMPRESS_THRESHOLD = 1024
+
 const CSRF_EXEMPT = ['/api/stripe/webhook', ONE_CLICK_UNSUBSCRIBE_PATH, `${API_V1_PREFIX}/`]
 
 export async function createServer(deps: ServerDeps): Promise<Server> {
@@ -225,7 +229,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
     extraImageOrigins: storage.publicOrigin ? [storage.publicOrigin] : [],
   })
-  await app.register(fastifyCompress, { threshold: 1024 })
+  await app.register(fastifyCompress, { threshold: COMPRESS_THRESHOLD })
   // Only routes that opt in (config.rateLimit) are limited; counts live in the same limiter as the procedures'.
   await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(limiter) })
   await app.register(fastifyCookie)
@@ -254,6 +258,9 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
       ...trpcErrorHooks,
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
     catalogueAnswerSlot,
+    // tRPC's GETs: the kept answers (trpc/answer-cache.ts) are compressed once per encoding, not on every hit, and
+    // always on the synchronous path (which that needs), not only below the plugin's per-host threshold (issue 37).
+    { threshold: COMPRESS_THRESHOLD, syncThreshold: KEPT_ANSWER_SYNC_THRESHOLD, zlib: keptAnswerZlib() },
   )
 
   // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are
