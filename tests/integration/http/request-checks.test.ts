@@ -12,16 +12,20 @@ const site = serveForThisFile()
 
 function call(base: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}) {
   return new Promise<{ status: number; names: string[]; headers: Record<string, unknown> }>((resolve, reject) => {
-    const sent = request(`${base}${path}`, { method: options.method ?? 'GET', headers: options.headers }, (response) => {
-      response.resume()
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          names: response.rawHeaders.filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase()),
-          headers: response.headers,
-        }),
-      )
-    })
+    const sent = request(
+      `${base}${path}`,
+      { method: options.method ?? 'GET', headers: options.headers },
+      (response) => {
+        response.resume()
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            names: response.rawHeaders.filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase()),
+            headers: response.headers,
+          }),
+        )
+      },
+    )
     sent.on('error', reject)
     sent.end()
   })
@@ -35,7 +39,10 @@ describe('the first hook', () => {
     for (const attempt of [1, 2]) {
       const answer = await call(site.baseUrl, searchPath)
       expect(answer.status, `attempt ${attempt}`).toBe(200)
-      expect(answer.names.slice(0, 1 + Object.keys(security).length)).toEqual(['x-request-id', ...Object.keys(security)])
+      expect(answer.names.slice(0, 1 + Object.keys(security).length)).toEqual([
+        'x-request-id',
+        ...Object.keys(security),
+      ])
       expect(answer.headers).toMatchObject(security)
       expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
     }
