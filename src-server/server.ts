@@ -29,6 +29,7 @@ import { registerDataExportRoutes } from './http/data-exports.ts'
 import { registerEarningsDocumentRoutes } from './http/earnings-documents.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerInstructorMessageRoutes } from './http/instructor-message-files.ts'
+import { KEPT_ANSWER_SYNC_THRESHOLD, keptAnswerZlib } from './http/kept-compression.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
 import { registerLessonUploadRoutes } from './http/lesson-uploads.ts'
 import { registerLiveJoinRoutes } from './http/live-join.ts'
@@ -37,6 +38,7 @@ import { registerNativeForms } from './http/native-forms.ts'
 import { registerOAuthRoutes } from './http/oauth.ts'
 import { registerDocumentRoutes } from './http/order-documents.ts'
 import { registerPostImageRoutes } from './http/post-images.ts'
+import { registerRequestChecks } from './http/request-checks.ts'
 import { OneLineRequestLog } from './http/request-log.ts'
 import { isSchoolHost, registerSchoolHosts } from './http/school-hosts.ts'
 import { registerSchoolSsoRoutes } from './http/school-sso.ts'
@@ -54,8 +56,8 @@ import { type S3Env, s3OptionsFromEnv } from './kernel/s3-config.ts'
 import { ONE_CLICK_UNSUBSCRIBE_PATH } from './mail/unsubscribe.ts'
 import type { PaymentsConfig } from './payments/config.ts'
 import { type AppRouter, appRouter, createCaller } from './routers/_app.ts'
-import { registerSecurityHeaders } from './security/headers.ts'
-import { registerCanonicalHost, servedOverHttps } from './security/https.ts'
+import { responseHeaders } from './security/headers.ts'
+import { canonicalHostCheck, servedOverHttps } from './security/https.ts'
 import { createRateLimiter, type RateLimiter } from './security/rate-limit.ts'
 import { rateLimitStore } from './security/rate-limit-store.ts'
 import { createS3Storage } from './storage/s3.ts'
@@ -170,6 +172,9 @@ function inProcessTrpcClient(
 /** Paths that verify their callers another way (Stripe signs its webhooks). */
 // The Stripe webhook proves itself by its signature; the one-click unsubscribe (RFC 8058) by its token, and mail
 // clients post it from their own servers with no Origin. The REST API authenticates by its key header, never a cookie.
+/** Answers smaller than this are sent uncompressed. */
+const COMPRESS_THRESHOLD = 1024
+
 const CSRF_EXEMPT = ['/api/stripe/webhook', ONE_CLICK_UNSUBSCRIBE_PATH, `${API_V1_PREFIX}/`]
 
 export async function createServer(deps: ServerDeps): Promise<Server> {
@@ -217,28 +222,26 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     logController: new OneLineRequestLog(),
   })
 
-  registerErrorHandler(app)
-  registerCanonicalHost(app, env, (host) => isSchoolHost(db, host))
-  registerSchoolHosts(app, db, env.PUBLIC_URL)
-  registerSecurityHeaders(app, {
-    secure: config.cookieSecure,
-    // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
-    extraImageOrigins: storage.publicOrigin ? [storage.publicOrigin] : [],
+  registerErrorHandler(app, { requestIdHook: false })
+  // One hook for what every request passes: X-Request-Id, the canonical host, a school's home, the security headers,
+  // the cross-site check (http/request-checks.ts; issue 37).
+  registerRequestChecks(app, {
+    canonicalHost: canonicalHostCheck(env, (host) => isSchoolHost(db, host)),
+    schoolHome: registerSchoolHosts(app, db, env.PUBLIC_URL),
+    setHeaders: responseHeaders({
+      secure: config.cookieSecure,
+      // Images come from wherever the storage serves uploads: the bucket's or the CDN's origin ('self' when local).
+      extraImageOrigins: storage.publicOrigin ? [storage.publicOrigin] : [],
+    }),
+    allowed: (request) =>
+      isSameOriginRequest(request, allowedOrigins) || CSRF_EXEMPT.some((prefix) => request.url.startsWith(prefix)),
   })
-  await app.register(fastifyCompress, { threshold: 1024 })
+  await app.register(fastifyCompress, { threshold: COMPRESS_THRESHOLD })
   // Only routes that opt in (config.rateLimit) are limited; counts live in the same limiter as the procedures'.
   await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(limiter) })
   await app.register(fastifyCookie)
   const resolveSession = deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure })
   const httpDeps: HttpDeps = { db, storage, config, resolveSession }
-
-  // Synchronous hooks (a done callback) on every request: an async one costs a promise and a turn (issue 37).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (CSRF_EXEMPT.some((prefix) => request.url.startsWith(prefix)) || isSameOriginRequest(request, allowedOrigins)) {
-      return done()
-    }
-    reply.code(403).send({ error: 'Forbidden', message: 'Cross-site request refused' })
-  })
 
   registerHealthRoutes(app, db)
 
@@ -254,6 +257,9 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
       ...trpcErrorHooks,
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
     catalogueAnswerSlot,
+    // tRPC's GETs: the kept answers (trpc/answer-cache.ts) are compressed once per encoding, not on every hit, and
+    // always on the synchronous path (which that needs), not only below the plugin's per-host threshold (issue 37).
+    { threshold: COMPRESS_THRESHOLD, syncThreshold: KEPT_ANSWER_SYNC_THRESHOLD, zlib: keptAnswerZlib() },
   )
 
   // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are

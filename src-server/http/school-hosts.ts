@@ -3,10 +3,11 @@
 // main host, with host-only cookies (the session cookie never names a Domain). Unknown hosts are left alone.
 // GET /internal/domain-allowed?domain= is Caddy's on-demand TLS `ask`: 200 for a verified school hostname, else 404,
 // so certificates are only ever requested for names a school has proved (docs/deploy/Caddyfile).
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { isClaimableHostname } from '../../src-shared/schemas/domains.ts'
 import { schoolForHost } from '../flows/school-domain.ts'
 import type { DB } from '../kernel/db.ts'
+import type { Redirect } from '../security/https.ts'
 
 /** Hosts that are never a school's: the main host, loopback and addresses. */
 export function isPlatformHost(hostname: string, mainHost: string | null): boolean {
@@ -18,7 +19,15 @@ export function hostnameOf(host: string | undefined): string {
   return (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
 }
 
-export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: string | undefined): void {
+/**
+ * Registers Caddy's `ask` route and gives the check of a school's home (its redirect to the school's page, or null at
+ * once for every other request), which the first hook runs (http/request-checks.ts).
+ */
+export function registerSchoolHosts(
+  app: FastifyInstance,
+  db: DB,
+  publicUrl: string | undefined,
+): (request: FastifyRequest) => Promise<Redirect | null> | null {
   const mainHost = publicUrl ? new URL(publicUrl).hostname.toLowerCase() : null
 
   app.get<{ Querystring: { domain?: string } }>('/internal/domain-allowed', async (request, reply) => {
@@ -30,21 +39,18 @@ export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: str
   })
 
   // The school's home: its page. Only the bare path; every other page is the same under any host.
-  // Every other request passes synchronously (no promise, no turn: issue 37).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return done()
-    const [pathname, query] = request.url.split('?', 2)
-    if (pathname !== '/') return done()
+  // Every other request passes at once (no promise, no turn: issue 37), in the first hook (http/request-checks.ts).
+  return (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null
+    const url = request.url
+    if (url !== '/' && !url.startsWith('/?')) return null // not the bare path (no array made for the others)
+    const [, query] = url.split('?', 2)
     const hostname = hostnameOf(request.host)
-    if (isPlatformHost(hostname, mainHost)) return done()
-    schoolForHost(db, hostname).then(
-      (school) => {
-        if (!school) return done()
-        reply.redirect(`/s/${encodeURIComponent(school.slug)}${query ? `?${query}` : ''}`, 302)
-      },
-      (error: Error) => done(error),
+    if (isPlatformHost(hostname, mainHost)) return null
+    return schoolForHost(db, hostname).then((school) =>
+      school ? { url: `/s/${encodeURIComponent(school.slug)}${query ? `?${query}` : ''}`, status: 302 } : null,
     )
-  })
+  }
 }
 
 /** Whether the host is a verified school's (the canonical-host redirect lets those through). */

@@ -16,11 +16,17 @@ export function sendServiceUnavailable(request: FastifyRequest, reply: FastifyRe
     .send({ error: 'Service Unavailable', message: SERVICE_UNAVAILABLE_MESSAGE, requestId: request.id })
 }
 
-export function registerErrorHandler(app: FastifyInstance) {
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id)
-    done()
-  })
+/**
+ * The error handler, and (unless `requestIdHook` is false: the server's first hook sets it with the security headers,
+ * http/request-checks.ts) a hook that sets X-Request-Id on every answer.
+ */
+export function registerErrorHandler(app: FastifyInstance, { requestIdHook = true } = {}) {
+  if (requestIdHook) {
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', request.id)
+      done()
+    })
+  }
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDomainError(error)) {
       if (error.kind === 'unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS))

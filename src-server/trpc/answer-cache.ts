@@ -10,6 +10,7 @@
 import type { ZodType } from 'zod'
 import { catalogueQuerySchema, courseDetailInput } from '../../src-shared/schemas/catalog.ts'
 import { type CatalogueSnapshot, catalogueSnapshot } from '../catalog/catalogue-snapshot.ts'
+import { keepCompressedCopies } from '../http/kept-compression.ts'
 import type { DB } from '../kernel/db.ts'
 import { findNulPath } from './nul-input.ts'
 
@@ -70,6 +71,7 @@ export class AnswerSlot {
       answers.delete(answers.keys().next().value as string)
     }
     answers.set(this.key, body)
+    keepCompressedCopies(body) // a browser's gzip or br copy is then made once, not on every hit
   }
 }
 

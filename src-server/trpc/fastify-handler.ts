@@ -4,6 +4,7 @@
 // answer of httpBatchLink, is read here and sent whole with its Content-Length, like any other route; only a real
 // stream (httpBatchStreamLink's JSON lines, subscriptions' server-sent events) still goes through as a stream.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyCompressOptions } from '@fastify/compress'
 import type { AnyRouter } from '@trpc/server'
 import type { FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
 import { incomingMessageToRequest } from '@trpc/server/adapters/node-http'
@@ -168,6 +169,8 @@ export async function registerTrpc<TRouter extends AnyRouter>(
   prefix: string,
   trpcOptions: Options<TRouter>,
   cachedAnswers?: CachedAnswers,
+  /** @fastify/compress's options for the GET route (the kept answers' compression: http/kept-compression.ts). */
+  getCompression?: FastifyCompressOptions,
 ) {
   await app.register(
     async (scope) => {
@@ -207,7 +210,7 @@ export async function registerTrpc<TRouter extends AnyRouter>(
       // Every method as `all` registers them, but a GET has no body: no request-decompression hook on its way
       // (issue 37). The others first, so HEAD keeps this handler rather than one derived from the GET route.
       scope.route({ method: scope.supportedMethods.filter((method) => method !== 'GET'), url: '/:path', handler })
-      scope.get('/:path', { decompress: false }, handler)
+      scope.get('/:path', { decompress: false, ...(getCompression && { compress: getCompression }) }, handler)
     },
     { prefix },
   )
