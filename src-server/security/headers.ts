@@ -21,36 +21,13 @@ export const CSP_SOURCES = {
  * each reply by the first hook (http/request-checks.ts). (@fastify/helmet built helmet's middleware again, parsing
  * every CSP directive, on each request: decision 0030.) Server-rendered pages add their script nonce to the policy
  * set here (http/ssr.ts).
- *
- * The reply's header block starts as a copy of one prebuilt object (X-Request-Id, then the security headers, in the
- * order they were always set) instead of fourteen `reply.header` calls (issue 37). That object is Fastify's own
- * (its `fastify.reply.headers` symbol), taken only while it is still empty; otherwise, or if a Fastify version has no
- * such field, the headers are set one by one, with the same result.
  */
 export function responseHeaders(options: { secure: boolean; extraImageOrigins?: string[] }) {
   const security = securityHeaders(options)
-  const template: Record<string, string> = { 'x-request-id': '', ...security }
-  let headersField: symbol | null | undefined
   return (reply: FastifyReply, requestId: string): void => {
-    if (headersField === undefined) {
-      headersField =
-        Object.getOwnPropertySymbols(reply).find((symbol) => symbol.description === 'fastify.reply.headers') ?? null
-    }
-    const held = headersField === null ? undefined : (reply as unknown as Record<symbol, unknown>)[headersField]
-    if (held !== null && typeof held === 'object' && isEmpty(held)) {
-      const headers = { ...template }
-      headers['x-request-id'] = requestId
-      ;(reply as unknown as Record<symbol, unknown>)[headersField as symbol] = headers
-      return
-    }
     reply.header('x-request-id', requestId)
     reply.headers(security)
   }
-}
-
-function isEmpty(object: object): boolean {
-  for (const _ in object) return false
-  return true
 }
 
 /** The headers helmet sets with our options (its middleware run once against a response that records them). */
