@@ -29,7 +29,6 @@ import { registerDataExportRoutes } from './http/data-exports.ts'
 import { registerEarningsDocumentRoutes } from './http/earnings-documents.ts'
 import { registerHealthRoutes } from './http/health.ts'
 import { registerInstructorMessageRoutes } from './http/instructor-message-files.ts'
-import { KEPT_ANSWER_SYNC_THRESHOLD, keptAnswerZlib } from './http/kept-compression.ts'
 import { registerLearningRoutes } from './http/lesson-media.ts'
 import { registerLessonUploadRoutes } from './http/lesson-uploads.ts'
 import { registerLiveJoinRoutes } from './http/live-join.ts'
@@ -67,6 +66,7 @@ import { catalogueAnswerSlot } from './trpc/answer-cache.ts'
 import { type Context, makeCreateContext } from './trpc/context.ts'
 import { registerTrpc } from './trpc/fastify-handler.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
+import { KEPT_ANSWER_SYNC_THRESHOLD, keptAnswerZlib } from './trpc/kept-compression.ts'
 
 export interface ServerDeps {
   env: Pick<Env, 'NODE_ENV' | 'PORT' | 'HOST' | 'CLIENT_DIR' | 'LOG_LEVEL'> &

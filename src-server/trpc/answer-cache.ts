@@ -10,8 +10,8 @@
 import type { ZodType } from 'zod'
 import { catalogueQuerySchema, courseDetailInput } from '../../src-shared/schemas/catalog.ts'
 import { type CatalogueSnapshot, catalogueSnapshot } from '../catalog/catalogue-snapshot.ts'
-import { keepCompressedCopies } from '../http/kept-compression.ts'
 import type { DB } from '../kernel/db.ts'
+import { keepCompressedCopies } from './kept-compression.ts'
 import { findNulPath } from './nul-input.ts'
 
 /** Distinct inputs kept per snapshot (a page of cards is ~7 kB): first come, kept; later ones are computed each time. */

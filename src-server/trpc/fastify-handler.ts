@@ -169,7 +169,7 @@ export async function registerTrpc<TRouter extends AnyRouter>(
   prefix: string,
   trpcOptions: Options<TRouter>,
   cachedAnswers?: CachedAnswers,
-  /** @fastify/compress's options for the GET route (the kept answers' compression: http/kept-compression.ts). */
+  /** @fastify/compress's options for the GET route (the kept answers' compression: trpc/kept-compression.ts). */
   getCompression?: FastifyCompressOptions,
 ) {
   await app.register(

@@ -4,7 +4,7 @@
 import { request } from 'node:http'
 import zlib from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { keepCompressedCopies, keptAnswerZlib } from '../../../src-server/http/kept-compression.ts'
+import { keepCompressedCopies, keptAnswerZlib } from '../../../src-server/trpc/kept-compression.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
