@@ -9,15 +9,13 @@
 // the database. @fastify/cookie's parsing hook now runs after the cross-site check rather than before it: the check
 // reads no cookie, and a refused request's answer sets none.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import type { Redirect } from '../security/https.ts'
-
-type Check = (request: FastifyRequest) => Promise<Redirect | null> | null
+import type { RequestCheck } from '../security/https.ts'
 
 export interface RequestChecks {
   /** 2: the canonical host's redirect, if the server has one. */
-  canonicalHost: Check | null
+  canonicalHost: RequestCheck | null
   /** 3: a school's home. */
-  schoolHome: Check
+  schoolHome: RequestCheck
   /** 1 and 4: sets X-Request-Id and the security headers (security/headers.ts, responseHeaders). */
   setHeaders: (reply: FastifyReply, requestId: string) => void
   /** 5: whether the request may go on (same origin, a safe method, or an exempt path). */

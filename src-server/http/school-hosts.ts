@@ -3,11 +3,11 @@
 // main host, with host-only cookies (the session cookie never names a Domain). Unknown hosts are left alone.
 // GET /internal/domain-allowed?domain= is Caddy's on-demand TLS `ask`: 200 for a verified school hostname, else 404,
 // so certificates are only ever requested for names a school has proved (docs/deploy/Caddyfile).
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { isClaimableHostname } from '../../src-shared/schemas/domains.ts'
 import { schoolForHost } from '../flows/school-domain.ts'
 import type { DB } from '../kernel/db.ts'
-import type { Redirect } from '../security/https.ts'
+import type { RequestCheck } from '../security/https.ts'
 
 /** Hosts that are never a school's: the main host, loopback and addresses. */
 export function isPlatformHost(hostname: string, mainHost: string | null): boolean {
@@ -23,11 +23,7 @@ export function hostnameOf(host: string | undefined): string {
  * Registers Caddy's `ask` route and gives the check of a school's home (its redirect to the school's page, or null at
  * once for every other request), which the first hook runs (http/request-checks.ts).
  */
-export function registerSchoolHosts(
-  app: FastifyInstance,
-  db: DB,
-  publicUrl: string | undefined,
-): (request: FastifyRequest) => Promise<Redirect | null> | null {
+export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: string | undefined): RequestCheck {
   const mainHost = publicUrl ? new URL(publicUrl).hostname.toLowerCase() : null
 
   app.get<{ Querystring: { domain?: string } }>('/internal/domain-allowed', async (request, reply) => {

@@ -17,6 +17,10 @@ export interface Redirect {
   status: 301 | 302 | 308
 }
 
+/** A check of the server's first hook (http/request-checks.ts): null at once when the request goes on, else a promise
+ * of where it is sent instead (null: it goes on after all). */
+export type RequestCheck = (request: FastifyRequest) => Promise<Redirect | null> | null
+
 /**
  * In production over https, a request for another host name (an address, an old domain) is sent to the same path
  * on PUBLIC_URL: cookies and links only work on that one origin. Behind a proxy the proxy must pass the original
@@ -28,7 +32,7 @@ export function canonicalHostCheck(
   env: Pick<Env, 'NODE_ENV'> & Partial<Pick<Env, 'PUBLIC_URL'>>,
   /** A school's verified own domain (decision 0063) is served as it is, not sent to PUBLIC_URL. */
   isSchoolHost: (host: string) => Promise<boolean> = async () => false,
-): ((request: FastifyRequest) => Promise<Redirect | null> | null) | null {
+): RequestCheck | null {
   if (!servedOverHttps(env) || !env.PUBLIC_URL) return null
   const canonical = new URL(env.PUBLIC_URL)
   return (request) => {
