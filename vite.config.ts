@@ -1,10 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { brotliCompress, gzip, constants as zlib } from 'node:zlib'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import { staticCssCalls } from './scripts/vite/static-css-calls.ts'
 import { pageChunkName } from './src-shared/page-chunks.ts'
 
 const serverPort = Number(process.env.PORT ?? 3000)
@@ -173,6 +175,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       generatedRouteTree: './routeTree.gen.ts',
     }),
     react(),
+    // In the browser's bundle and the server renderer's alike, so both write the same class names.
+    staticCssCalls(pathToFileURL(path.resolve(import.meta.dirname, 'styled-system', 'css', 'index.mjs')).href),
     ...(isSsrBuild ? [] : [precompressAssets()]),
   ],
   build: isSsrBuild
