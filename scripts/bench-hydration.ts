@@ -8,13 +8,13 @@
 // a MutationObserver the page is given before any of its own scripts. Prints each page's runs, median, first
 // contentful paint and JavaScript bytes on the wire, and PASS/FAIL against BOUND_MS; exits non-zero when a median is
 // over it. Pages the server leaves to the client (the lesson) are measured the same way.
-import { type Browser, type CDPSession, chromium } from '@playwright/test'
 import { grant } from '../src-server/access/ledger.ts'
 import { SESSION_COOKIE } from '../src-server/auth/session.ts'
 import { addCartItem } from '../src-server/cart/repository.ts'
 import { listLessonIds } from '../src-server/catalog/repository-lessons.ts'
 import { HEADLESS_CHROMIUM_ARGS } from '../tests/support/chromium.ts'
 import { createSessionToken, createUser } from '../tests/support/factories.ts'
+import { launchChromiumPipe, type PipeBrowser, type PipePage } from './bench/chromium-pipe.ts'
 import { type BuiltServer, startBuiltServer } from './built-server.ts'
 
 /** Issue 27: each page is interactive within this of navigation, median of RUNS. */
@@ -43,7 +43,7 @@ const FAST_3G = {
 }
 const CPU_SLOWDOWN = 4
 /** Lighthouse's mobile screen (a Moto G Power, core/config/constants.js), so the page loads the phone's images. */
-const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true }
+const PHONE = { width: 412, height: 823, deviceScaleFactor: 1.75, mobile: true }
 
 const OWNED_COURSE = 'javascript-fundamentals'
 
@@ -96,11 +96,11 @@ interface Run {
 }
 
 /** The requests of a run, for HYDRATION_TRACE: url, start and end (ms after the first request), bytes on the wire. */
-function traceRequests(cdp: CDPSession) {
+function traceRequests(cdp: PipePage) {
   const requests = new Map<string, { url: string; start: number; end?: number; bytes?: number }>()
   let origin: number | undefined
   cdp.on('Network.requestWillBeSent', (event) => {
-    origin ??= event.timestamp
+    origin ??= event.timestamp as number
     requests.set(event.requestId, { url: event.request.url, start: (event.timestamp - origin) * 1000 })
   })
   cdp.on('Network.loadingFinished', (event) => {
@@ -119,7 +119,7 @@ function traceRequests(cdp: CDPSession) {
       .join('\n')
 }
 
-function countScriptBytes(cdp: CDPSession) {
+function countScriptBytes(cdp: PipePage) {
   const scripts = new Set<string>()
   let bytes = 0
   cdp.on('Network.responseReceived', (event) => {
@@ -131,35 +131,46 @@ function countScriptBytes(cdp: CDPSession) {
   return () => bytes
 }
 
-async function measure(browser: Browser, url: string, token?: string, trace = false): Promise<Run> {
-  const context = await browser.newContext(PHONE)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Evaluates an expression in the page, or undefined while it has no document to evaluate in (mid-navigation). */
+async function evaluate(page: PipePage, expression: string): Promise<unknown> {
+  const answer = await page.send('Runtime.evaluate', { expression, returnByValue: true }).catch(() => undefined)
+  return answer?.result?.value
+}
+
+async function measure(browser: PipeBrowser, url: string, token?: string, trace = false): Promise<Run> {
+  const page = await browser.newPage()
   try {
+    await page.send('Network.enable')
+    await page.send('Network.emulateNetworkConditions', FAST_3G)
+    await page.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    await page.send('Emulation.setDeviceMetricsOverride', PHONE)
+    await page.send('Emulation.setTouchEmulationEnabled', { enabled: true })
     if (token) {
-      await context.addCookies([{ name: SESSION_COOKIE, value: token, url, httpOnly: true, sameSite: 'Lax' }])
+      await page.send('Network.setCookie', { name: SESSION_COOKIE, value: token, url, httpOnly: true, sameSite: 'Lax' })
     }
-    await context.addInitScript(WATCH_HYDRATION)
-    const page = await context.newPage()
-    const cdp = await context.newCDPSession(page)
-    await cdp.send('Network.enable')
-    await cdp.send('Network.emulateNetworkConditions', FAST_3G)
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-    const scriptBytes = countScriptBytes(cdp)
-    const waterfall = trace ? traceRequests(cdp) : undefined
-    await page.goto(url, { waitUntil: 'commit', timeout: 60_000 })
-    const hydratedMs = await page
-      .waitForFunction(() => (window as unknown as { __hydratedAt?: number }).__hydratedAt, undefined, {
-        timeout: 60_000,
-        polling: 100,
-      })
-      .then((handle) => handle.jsonValue() as Promise<number>)
+    await page.send('Page.enable')
+    await page.send('Page.addScriptToEvaluateOnNewDocument', { source: WATCH_HYDRATION })
+    const scriptBytes = countScriptBytes(page)
+    const waterfall = trace ? traceRequests(page) : undefined
+    await page.send('Page.navigate', { url })
+    // Polled as Playwright's waitForFunction polled it before (every 100 ms), for up to a minute.
+    let hydratedMs: number | undefined
+    for (let waited = 0; hydratedMs === undefined; waited += 100) {
+      if (waited > 60_000) throw new Error(`${url} did not hydrate within a minute`)
+      await sleep(100)
+      hydratedMs = (await evaluate(page, 'window.__hydratedAt')) as number | undefined
+    }
     const jsBytes = scriptBytes()
     if (waterfall) console.log(`${url} (hydrated at ${hydratedMs.toFixed(0)} ms)\n${waterfall()}`)
-    const fcpMs = await page.evaluate(
-      () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
-    )
-    return { hydratedMs, fcpMs, jsBytes }
+    const fcpMs = (await evaluate(
+      page,
+      "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN",
+    )) as number
+    return { hydratedMs, fcpMs: fcpMs ?? Number.NaN, jsBytes }
   } finally {
-    await context.close()
+    await page.close()
   }
 }
 
@@ -172,10 +183,7 @@ const median = (values: number[]) => {
 }
 
 const server = await startBuiltServer(port, 'sf_hydration')
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: HEADLESS_CHROMIUM_ARGS,
-})
+const browser = await launchChromiumPipe(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', HEADLESS_CHROMIUM_ARGS)
 const rows: { page: string; runs: Run[] }[] = []
 try {
   const { token, lessonId } = await learner(server)
@@ -199,7 +207,7 @@ try {
     rows.push({ page: `${entry.name} (${entry.path})`, runs })
   }
 } finally {
-  await browser.close()
+  browser.close()
   server.stop()
 }
 
