@@ -16,8 +16,8 @@ export interface RequestChecks {
   canonicalHost: RequestCheck | null
   /** 3: a school's home. */
   schoolHome: RequestCheck
-  /** 1 and 4: sets X-Request-Id and the security headers (security/headers.ts, responseHeaders). */
-  setHeaders: (reply: FastifyReply, requestId: string) => void
+  /** 1 and 4: sets X-Request-Id and the security headers for the address (security/headers.ts, responseHeaders). */
+  setHeaders: (reply: FastifyReply, requestId: string, url: string) => void
   /** 5: whether the request may go on (same origin, a safe method, or an exempt path). */
   allowed: (request: FastifyRequest) => boolean
 }
@@ -27,7 +27,7 @@ export function registerRequestChecks(app: FastifyInstance, checks: RequestCheck
 
   /** 1 (again, the same value, when it was set alone before waiting for 2 or 3), 4 and 5. */
   const finish = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    setHeaders(reply, request.id)
+    setHeaders(reply, request.id, request.url)
     if (allowed(request)) return done()
     reply.code(403).send({ error: 'Forbidden', message: 'Cross-site request refused' })
   }
