@@ -3,7 +3,8 @@
 // HYDRATION_PORT (4399), signs in a learner who holds a course and has a course and a plan in the cart, then opens
 // each page RUNS times, each in a fresh browser context (empty cache, no cookies but the learner's where signed in),
 // in the headless Chromium at CHROMIUM_PATH (/usr/bin/chromium) with the CPU slowed 4× and DevTools' "Fast 3G"
-// network. Measured: from navigation start to the moment the app marks itself hydrated
+// network, driven over its DevTools pipe with nothing of a test driver's in the page (scripts/bench/chromium-pipe.ts,
+// decision 0078). Measured: from navigation start to the moment the app marks itself hydrated
 // (`document.documentElement.dataset.hydrated = 'true'`, set in a useEffect of src-client/routes/__root.tsx), read by
 // a MutationObserver the page is given before any of its own scripts. Prints each page's runs, median, first
 // contentful paint and JavaScript bytes on the wire, and PASS/FAIL against BOUND_MS; exits non-zero when a median is
