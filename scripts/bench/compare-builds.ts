@@ -12,6 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { freePort } from '../../tests/support/free-port.ts'
+import { measuredServerEnv, SERVE_ARGS } from './measured-server.ts'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -66,23 +67,11 @@ function cpuMs(child: ChildProcess) {
 const servers: { dir: string; port: number; child: ChildProcess }[] = []
 for (const dir of positionals) {
   const port = await freePort()
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=16', '--heap-growing-percent=50', path.join(dir, 'dist/server/src-server/main.js')],
-    {
-      cwd: dir,
-      env: {
-        ...process.env,
-        DATABASE_URL: values.db,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        NODE_ENV: 'production',
-        WORKER: 'off',
-        SEED_ON_EMPTY: 'false',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  )
+  const child = spawn(process.execPath, SERVE_ARGS, {
+    cwd: dir,
+    env: measuredServerEnv(values.db as string, port),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   servers.push({ dir, port, child })
 }
 try {

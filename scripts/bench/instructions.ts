@@ -12,6 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { freePort } from '../../tests/support/free-port.ts'
+import { measuredServerEnv, SERVE_ARGS } from './measured-server.ts'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -66,21 +67,13 @@ async function measure(target: string) {
   const cwd = bare ? process.cwd() : target
   // vgdb names its pipes after USER, LOGNAME and HOST: callgrind_control must see the values the server saw.
   const env = {
-    ...process.env,
+    ...measuredServerEnv(values.db as string, port),
     USER: process.env.USER ?? 'root',
     LOGNAME: process.env.LOGNAME ?? 'root',
-    DATABASE_URL: values.db,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    WORKER: 'off',
-    SEED_ON_EMPTY: 'false',
     BARE_PLAN: values.plan ?? '',
     BARE_PREPARED: '1',
   }
-  const node = bare
-    ? ['--import', 'tsx', 'scripts/bench/bare-server.ts']
-    : ['--max-semi-space-size=16', '--heap-growing-percent=50', 'dist/server/src-server/main.js']
+  const node = bare ? ['--import', 'tsx', 'scripts/bench/bare-server.ts'] : SERVE_ARGS
   const child: ChildProcess = spawn(
     'valgrind',
     [
