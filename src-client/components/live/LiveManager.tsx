@@ -7,7 +7,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
-import { FormAlert, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
+import { FormAlert, Options, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
@@ -130,11 +130,7 @@ function SessionForm({
       <div className={grid}>
         {session ? null : (
           <SelectField label="For" name="courseId" id={`${prefix}-course`} defaultValue={courses[0]?.id ?? ''}>
-            {courses.map((course) => (
-              <option key={course.id} value={course.id}>
-                {course.title}
-              </option>
-            ))}
+            <Options items={courses} value={(course) => course.id} label={(course) => course.title} />
             {canSchedulePremium ? <option value="">All Premium members</option> : null}
           </SelectField>
         )}
@@ -147,11 +143,7 @@ function SessionForm({
           defaultValue={session?.localStart}
         />
         <SelectField label="Time zone" {...field('timeZone', 'zone')} defaultValue={zone}>
-          {zoneOptions.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <Options items={zoneOptions} />
         </SelectField>
         <TextField
           label="Duration (minutes)"
@@ -247,11 +239,7 @@ function RecordingForm({ session }: { session: Session }) {
           defaultValue={session.recordingLessonId ?? ''}
         >
           <option value="">No lesson</option>
-          {(lessons.data ?? []).map((lesson) => (
-            <option key={lesson.id} value={lesson.id}>
-              {lesson.title}
-            </option>
-          ))}
+          <Options items={lessons.data} value={(lesson) => lesson.id} label={(lesson) => lesson.title} />
         </SelectField>
       ) : null}
       <TextField

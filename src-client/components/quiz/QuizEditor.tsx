@@ -5,7 +5,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { CheckboxField, FormAlert, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import {
+  CheckboxField,
+  FormAlert,
+  Options,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from '#client/components/ui/form.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
@@ -251,11 +258,7 @@ function QuestionFields({
         value={question.type}
         onChange={(e) => onChange(retype(question, e.target.value as QuizQuestionType))}
       >
-        {QUIZ_QUESTION_TYPES.map((type) => (
-          <option key={type} value={type}>
-            {QUIZ_QUESTION_LABELS[type]}
-          </option>
-        ))}
+        <Options items={QUIZ_QUESTION_TYPES} label={(type) => QUIZ_QUESTION_LABELS[type]} />
       </SelectField>
       <TextAreaField
         label={`Question ${number}`}

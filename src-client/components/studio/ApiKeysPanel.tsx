@@ -8,7 +8,7 @@ import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -138,11 +138,11 @@ function CreateKeyForm({
         ) : null}
       </fieldset>
       <SelectField label="Expires" name="expiry" defaultValue="90" error={errors.expiresInDays}>
-        {API_KEY_EXPIRY_DAYS.map((days) => (
-          <option key={String(days)} value={days === null ? 'never' : String(days)}>
-            {days === null ? 'Never' : `In ${days} days`}
-          </option>
-        ))}
+        <Options
+          items={API_KEY_EXPIRY_DAYS}
+          value={(days) => (days === null ? 'never' : String(days))}
+          label={(days) => (days === null ? 'Never' : `In ${days} days`)}
+        />
       </SelectField>
       <button type="submit" className={button({})} disabled={create.isPending}>
         {create.isPending ? <Spinner label="Creating" /> : null}

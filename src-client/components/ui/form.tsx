@@ -177,6 +177,29 @@ export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & Fie
   )
 }
 
+/**
+ * A select's options, one for each of `items`: its value (the item itself, as text, unless `value` says) and its label
+ * (the item itself unless `label` says). A missing list (still loading) gives none.
+ */
+export function Options<Item>({
+  items,
+  value = String,
+  label = String,
+}: {
+  items: readonly Item[] | undefined
+  value?: (item: Item) => string
+  label?: (item: Item) => ReactNode
+}) {
+  return (items ?? []).map((item) => {
+    const text = value(item)
+    return (
+      <option key={text} value={text}>
+        {label(item)}
+      </option>
+    )
+  })
+}
+
 export function CheckboxField({
   label,
   error,

@@ -5,7 +5,7 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
@@ -171,11 +171,7 @@ function Members({ members }: { members: Member[] }) {
                 }
                 className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'md', px: '2', py: '1' })}
               >
-                {SCHOOL_MEMBER_ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {ROLE_NAMES[role]}
-                  </option>
-                ))}
+                <Options items={SCHOOL_MEMBER_ROLES} label={(role) => ROLE_NAMES[role]} />
               </select>
             </label>
             <button
@@ -265,11 +261,7 @@ function InviteForm({ disabled }: { disabled: boolean }) {
       {formError ? <FormAlert>{formError}</FormAlert> : null}
       <TextField label="E-mail address" name="email" type="email" required autoComplete="off" error={errors.email} />
       <SelectField label="Role" name="role" defaultValue="instructor" error={errors.role}>
-        {SCHOOL_MEMBER_ROLES.map((role) => (
-          <option key={role} value={role}>
-            {SCHOOL_ROLE_DESCRIPTIONS[role]}
-          </option>
-        ))}
+        <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_DESCRIPTIONS[role]} />
       </SelectField>
       <button type="submit" className={button({})} disabled={invite.isPending || disabled}>
         {invite.isPending ? <Spinner label="Sending" /> : null}
