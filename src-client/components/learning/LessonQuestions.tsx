@@ -13,11 +13,11 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { OUTAGE } from '#shared/outage.ts'
 import { POST_IMAGE_MAX_BYTES } from '#shared/schemas/questions.ts'
 import { css } from '#styled-system/css'
+import { contentCard as card } from '../ui/card.ts'
 
 type Question = RouterOutputs['questions']['list']['items'][number]
 type Sort = 'newest' | 'votes' | 'unanswered'
 
-const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })
 const prose = css({ fontSize: 'sm', '& p': { mb: '2' }, '& pre': { overflowX: 'auto' }, overflowWrap: 'anywhere' })
 const meta = css({ fontSize: 'xs', color: 'fg.muted' })
 const actions = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })

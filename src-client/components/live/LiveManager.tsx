@@ -4,13 +4,14 @@ import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tansta
 import { type FormEvent, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { borderedCard } from '../ui/card.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const card = cx(borderedCard, css({ p: '5' }))
 const grid = css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })
 
 const FIELDS = ['title', 'description', 'localStart', 'timeZone', 'durationMinutes', 'capacity', 'joinUrl'] as const

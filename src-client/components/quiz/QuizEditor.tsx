@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
+import { contentCard as card } from '#client/components/ui/card.ts'
 import {
   CheckboxField,
   FormAlert,
@@ -27,7 +28,6 @@ type Editor = RouterOutputs['quizzes']['editor']
 type Question = Editor['questions'][number]
 type Settings = Editor['settings']
 
-const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })
 const stack = css({ display: 'flex', flexDir: 'column', gap: '3' })
 const grid = css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: 'repeat(2, 1fr)' } })
 

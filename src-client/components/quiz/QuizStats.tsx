@@ -2,6 +2,7 @@
 // per question the share of answers that were correct.
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { css } from '#styled-system/css'
+import { contentCard } from '../ui/card.ts'
 
 type Stats = RouterOutputs['quizzes']['editor']['stats']
 
@@ -9,11 +10,7 @@ const cell = css({ textAlign: 'left', px: '2', py: '2', borderBottomWidth: '1px'
 
 export function QuizStats({ stats }: { stats: Stats }) {
   return (
-    <section
-      aria-labelledby="quiz-stats-title"
-      className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })}
-      data-testid="quiz-stats"
-    >
+    <section aria-labelledby="quiz-stats-title" className={contentCard} data-testid="quiz-stats">
       <h2 id="quiz-stats-title" className={css({ fontWeight: 'semibold', fontSize: 'lg', mb: '3' })}>
         Results so far
       </h2>
