@@ -209,7 +209,7 @@ function GiftForm({
         </p>
         <p className={css({ mb: '6', fontSize: 'sm', color: 'fg.muted' })}>{explainer}</p>
         <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} className={css({ display: 'grid', gap: '5' })} noValidate>
-          {error ? <FormAlert>{error}</FormAlert> : null}
+          <FormAlert>{error}</FormAlert>
           {extraFields}
           <TextField
             label="Recipient's email"

@@ -188,7 +188,7 @@ function BundleForm({
       <h2 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>
         {bundle ? `Edit ${bundle.title}` : 'New bundle'}
       </h2>
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
       <TextField label="Title" name="title" required maxLength={200} defaultValue={bundle?.title ?? ''} />
       <TextField
         label="Address"

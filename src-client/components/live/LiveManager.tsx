@@ -127,7 +127,7 @@ function SessionForm({
       onSubmit={submit}
       aria-label={session ? `Edit ${session.title}` : 'Schedule a session'}
     >
-      {fieldErrors.formError ? <FormAlert>{fieldErrors.formError}</FormAlert> : null}
+      <FormAlert>{fieldErrors.formError}</FormAlert>
       <div className={grid}>
         {session ? null : (
           <SelectField label="For" name="courseId" id={`${prefix}-course`} defaultValue={courses[0]?.id ?? ''}>

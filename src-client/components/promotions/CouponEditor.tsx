@@ -115,7 +115,7 @@ export function CouponEditor({
       onSubmit={(event) => void submit(event)}
       noValidate
     >
-      {errors.formError ? <FormAlert>{errors.formError}</FormAlert> : null}
+      <FormAlert>{errors.formError}</FormAlert>
       <div className={grid}>
         <TextField
           name="code"

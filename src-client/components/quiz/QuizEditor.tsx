@@ -224,7 +224,7 @@ function QuizForm({ quiz }: { quiz: Editor }) {
           ))}
         </div>
       </section>
-      {problem ? <FormAlert>{problem}</FormAlert> : null}
+      <FormAlert>{problem}</FormAlert>
       <div>
         <button type="submit" className={button()} aria-busy={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save quiz'}

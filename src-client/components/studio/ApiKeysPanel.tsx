@@ -106,7 +106,7 @@ function CreateKeyForm({
       <h2 id="create-key-heading" className={heading}>
         Create a key
       </h2>
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <FormAlert>{formError}</FormAlert>
       <TextField
         label="Key name"
         name="name"

@@ -228,8 +228,9 @@ const alertBase = css({ p: '3', borderRadius: 'control', fontSize: 'sm', borderW
 const alertError = css({ bg: 'red.50', borderColor: 'red.200', color: 'danger' })
 const alertSuccess = css({ bg: 'green.50', borderColor: 'green.200', color: 'success' })
 
-/** A form-level message (role=alert so screen readers announce it). */
+/** A form-level message (role=alert so screen readers announce it); nothing while there is no message. */
 export function FormAlert({ children, kind = 'error' }: { children: ReactNode; kind?: 'error' | 'success' }) {
+  if (children == null || children === false || children === '') return null
   return (
     <div
       role={kind === 'error' ? 'alert' : 'status'}

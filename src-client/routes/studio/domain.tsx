@@ -163,7 +163,7 @@ function DomainForm({ current }: { current: string }) {
   }
   return (
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={css({ display: 'grid', gap: '3' })}>
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <FormAlert>{formError}</FormAlert>
       <TextField
         label="Domain"
         name="hostname"
@@ -202,7 +202,7 @@ function BrandForm({
   })
   return (
     <form {...SCRIPT_ONLY_FORM} {...form.formProps} className={css({ display: 'grid', gap: '3' })}>
-      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <FormAlert>{form.formError}</FormAlert>
       <TextField
         label="Name shown"
         name="displayName"

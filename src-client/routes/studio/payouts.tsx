@@ -80,7 +80,7 @@ function PayoutsPage() {
           That Stripe link expired: continue on Stripe to pick up where you left off.
         </FormAlert>
       ) : null}
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
 
       <section aria-labelledby="account-heading" className={card}>
         <h2 id="account-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>

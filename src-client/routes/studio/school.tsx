@@ -96,7 +96,7 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
       <h2 id="settings-heading" className={heading}>
         Name and address
       </h2>
-      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <FormAlert>{form.formError}</FormAlert>
       <TextField
         label="School name"
         name="name"
@@ -258,7 +258,7 @@ function InviteForm({ disabled }: { disabled: boolean }) {
           Your plan has no team members: <Link to="/pricing">upgrade to Pro</Link> to invite up to 3 people.
         </FormAlert>
       ) : null}
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <FormAlert>{formError}</FormAlert>
       <TextField label="E-mail address" name="email" type="email" required autoComplete="off" error={errors.email} />
       <SelectField label="Role" name="role" defaultValue="instructor" error={errors.role}>
         <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_DESCRIPTIONS[role]} />

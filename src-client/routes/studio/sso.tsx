@@ -80,7 +80,7 @@ function SsoPage() {
         <h2 id="sso-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Your provider
         </h2>
-        {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+        <FormAlert>{form.formError}</FormAlert>
         <TextField
           label="Issuer URL"
           name="issuer"
