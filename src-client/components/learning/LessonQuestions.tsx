@@ -7,6 +7,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { type RefObject, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -33,10 +34,12 @@ export default function LessonQuestions({ courseId, lessonId }: { courseId: stri
   const items = list.data?.pages.flatMap((page) => page.items) ?? []
   const moderator = list.data?.pages[0]?.moderator ?? false
   return (
-    <section aria-labelledby="questions-heading" className={card}>
-      <h2 id="questions-heading" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
-        Questions
-      </h2>
+    <TitledSection
+      id="questions-heading"
+      title="Questions"
+      className={card}
+      titleClassName={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}
+    >
       <AskForm courseId={courseId} lessonId={lessonId} />
       <form
         method="dialog"
@@ -90,7 +93,7 @@ export default function LessonQuestions({ courseId, lessonId }: { courseId: stri
           Load more questions
         </button>
       ) : null}
-    </section>
+    </TitledSection>
   )
 }
 

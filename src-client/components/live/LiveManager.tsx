@@ -2,6 +2,7 @@
 // get the calendar update), cancel, attach the recording afterwards, and read who opened the join link.
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css, cx } from '#styled-system/css'
@@ -347,12 +348,14 @@ export function LiveManager() {
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       {canSchedule ? (
-        <section aria-labelledby="new-session" className={card}>
-          <h2 id="new-session" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}>
-            Schedule a live session
-          </h2>
+        <TitledSection
+          id="new-session"
+          title="Schedule a live session"
+          className={card}
+          titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}
+        >
           <SessionForm courses={data.courses} canSchedulePremium={data.canSchedulePremium} onDone={() => {}} />
-        </section>
+        </TitledSection>
       ) : (
         <p>Live sessions are scheduled for a course you teach.</p>
       )}

@@ -9,6 +9,7 @@ import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -177,10 +178,7 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
     }),
   )
   return (
-    <section aria-labelledby="keys-heading" className={card}>
-      <h2 id="keys-heading" className={heading}>
-        Your keys
-      </h2>
+    <TitledSection id="keys-heading" title="Your keys" className={card} titleClassName={heading}>
       {keys.length === 0 ? (
         <EmptyState title="No keys yet">
           <p>Create one above.</p>
@@ -213,6 +211,6 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
           ))}
         </ul>
       )}
-    </section>
+    </TitledSection>
   )
 }

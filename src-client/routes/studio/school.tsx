@@ -6,6 +6,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
@@ -61,10 +62,7 @@ function SchoolPage() {
         </p>
       </header>
       <SettingsForm name={panel.school.name} slug={panel.school.slug} />
-      <section aria-labelledby="team-heading" className={card}>
-        <h2 id="team-heading" className={heading}>
-          Team
-        </h2>
+      <TitledSection id="team-heading" title="Team" className={card} titleClassName={heading}>
         <p className={css({ color: 'fg.muted' })}>
           {panel.teamSize} of {limit} people on your {panel.planName ?? 'current'} plan (co-instructors of your courses
           count too).
@@ -72,7 +70,7 @@ function SchoolPage() {
         <Members members={panel.members} />
         <Invites invites={panel.invites} />
         <InviteForm disabled={panel.teamLimit === 0} />
-      </section>
+      </TitledSection>
     </main>
   )
 }
