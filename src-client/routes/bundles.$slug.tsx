@@ -6,13 +6,14 @@ import { BundleCartButton } from '#client/components/bundles/BundleCartButton.ts
 import { BundleOverlap } from '#client/components/bundles/BundleOverlap.tsx'
 import { useEntitlements } from '#client/components/cart/hooks.ts'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
+import { raisedCard } from '#client/components/ui/card.ts'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { seo } from '#client/lib/seo.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/bundles/$slug')({
   loader: async ({ context, params }) => {
@@ -105,17 +106,7 @@ function BundlePage() {
               ))}
             </ul>
           </section>
-          <aside
-            aria-label="Buy this bundle"
-            className={css({
-              bg: 'surface',
-              borderRadius: 'card',
-              boxShadow: 'card',
-              p: '6',
-              display: 'grid',
-              gap: '3',
-            })}
-          >
+          <aside aria-label="Buy this bundle" className={cx(raisedCard, css({ p: '6', display: 'grid', gap: '3' }))}>
             <p className={css({ display: 'flex', gap: '3', alignItems: 'baseline', flexWrap: 'wrap' })}>
               <span data-testid="bundle-price" className={css({ fontSize: '3xl', fontWeight: 'extrabold' })}>
                 {formatMoney(bundle.price_minor, bundle.currency)}

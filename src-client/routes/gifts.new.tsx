@@ -8,7 +8,7 @@ import { BankTransferDialog, type BankTransferOrder } from '../components/checko
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
-import { FormAlert, SelectField, TextAreaField, TextField } from '../components/ui/form.tsx'
+import { FormAlert, Options, SelectField, TextAreaField, TextField } from '../components/ui/form.tsx'
 import { Container } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
@@ -80,11 +80,12 @@ function PlanGift() {
           value={String(months)}
           onChange={(event) => setMonths(Number(event.target.value) as (typeof PLAN_TERMS)[number])}
         >
-          {PLAN_TERMS.map((term) => (
-            <option key={term} value={term}>
-              {`${term} ${term === 1 ? 'month' : 'months'} — ${formatMoney(priceOf(term), plan.currency)}`}
-            </option>
-          ))}
+          <Options
+            items={PLAN_TERMS}
+            label={(term) =>
+              `${term} ${term === 1 ? 'month' : 'months'} — ${formatMoney(priceOf(term), plan.currency)}`
+            }
+          />
         </SelectField>
       }
     />
@@ -208,7 +209,7 @@ function GiftForm({
         </p>
         <p className={css({ mb: '6', fontSize: 'sm', color: 'fg.muted' })}>{explainer}</p>
         <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} className={css({ display: 'grid', gap: '5' })} noValidate>
-          {error ? <FormAlert>{error}</FormAlert> : null}
+          <FormAlert>{error}</FormAlert>
           {extraFields}
           <TextField
             label="Recipient's email"

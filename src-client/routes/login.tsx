@@ -69,7 +69,7 @@ function LoginPage() {
   return (
     <AuthCard title="Welcome back" subtitle="Log in to your account to continue">
       <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-        {error ? <FormAlert>{error}</FormAlert> : null}
+        <FormAlert>{error}</FormAlert>
         {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
         <EmailField defaultValue={posted?.values.email} />
         <PasswordField label="Password" name="password" autoComplete="current-password" required />

@@ -17,7 +17,7 @@ import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PaypalHostedButton } from '../components/checkout/PaypalHostedButtons.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
-import { CheckboxField } from '../components/ui/form.tsx'
+import { CheckboxField, Options } from '../components/ui/form.tsx'
 import { Container } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '../components/ui/states.tsx'
@@ -177,11 +177,11 @@ function Checkout() {
                 bg: 'surface',
               })}
             >
-              {totals.map((total) => (
-                <option key={total.currency} value={total.currency}>
-                  {total.currency} items ({formatMoney(total.totalMinor, total.currency)})
-                </option>
-              ))}
+              <Options
+                items={totals}
+                value={(total) => total.currency}
+                label={(total) => `${total.currency} items (${formatMoney(total.totalMinor, total.currency)})`}
+              />
             </select>
           </label>
         ) : null}

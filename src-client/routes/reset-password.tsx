@@ -73,7 +73,7 @@ function ResetPasswordPage() {
   return (
     <AuthCard title="Reset your password" subtitle="Choose a new password for your account.">
       <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-        {error ? <FormAlert>{error}</FormAlert> : null}
+        <FormAlert>{error}</FormAlert>
         {/* Posted with the form when it is sent before the page's JavaScript has arrived. */}
         <input type="hidden" name="token" value={token} />
         <PasswordField label="New password" name="password" autoComplete="new-password" required />

@@ -116,7 +116,7 @@ function SignupPage() {
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
       >
-        {formError ? <FormAlert>{formError}</FormAlert> : null}
+        <FormAlert>{formError}</FormAlert>
         <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
           <TextField
             label="First name"

@@ -5,7 +5,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { ApplicationStatus } from '#client/components/teach/ApplicationStatus.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { Container } from '#client/components/ui/layout.tsx'
+import { Container, TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { requireUser } from '#client/lib/session.ts'
@@ -30,10 +30,12 @@ function ApplicationPage() {
         {application ? (
           <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
             <ApplicationStatus application={application} />
-            <section aria-labelledby="sent" className={css({ borderTopWidth: '1px', borderColor: 'line', pt: '4' })}>
-              <h2 id="sent" className={css({ fontWeight: 'bold', mb: '2' })}>
-                What you sent
-              </h2>
+            <TitledSection
+              id="sent"
+              title="What you sent"
+              className={css({ borderTopWidth: '1px', borderColor: 'line', pt: '4' })}
+              titleClassName={css({ fontWeight: 'bold', mb: '2' })}
+            >
               <p className={css({ fontWeight: 'semibold' })}>{application.headline}</p>
               <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
                 {application.categories.map((c) => c.name).join(', ')}
@@ -49,7 +51,7 @@ function ApplicationPage() {
                   </a>
                 </p>
               ) : null}
-            </section>
+            </TitledSection>
           </div>
         ) : (
           <EmptyState title="You have not applied yet">

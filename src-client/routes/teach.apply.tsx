@@ -153,7 +153,7 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
       aria-label="Application to teach"
       className={css({ display: 'flex', flexDir: 'column', gap: '5' })}
     >
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <FormAlert>{formError}</FormAlert>
       <TextField
         label="Headline / expertise"
         name="headline"

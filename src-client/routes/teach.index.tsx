@@ -15,7 +15,8 @@ import {
   EARNINGS_HOLD_DAYS,
   PLATFORM_FEE_BASIS_POINTS,
 } from '#shared/creator-plans.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
+import { raisedCard } from '../components/ui/card.ts'
 
 export const Route = createFileRoute('/teach/')({
   loader: async ({ context }) => {
@@ -41,7 +42,7 @@ const steps = [
   { title: 'Submit for review', text: 'Staff check every new course before it goes on sale, and may ask for changes.' },
   { title: 'Publish', text: 'Approved courses appear in the catalogue and search at once.' },
 ]
-const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '6' })
+const card = cx(raisedCard, css({ p: '6' }))
 
 function TeachPage() {
   const { user, isLoading } = useSession()

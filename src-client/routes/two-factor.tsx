@@ -54,7 +54,7 @@ function TwoFactorPage() {
   return (
     <AuthCard title="Two-factor authentication" subtitle="Enter the 6-digit code from your authenticator app.">
       <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-        {error ? <FormAlert>{error}</FormAlert> : null}
+        <FormAlert>{error}</FormAlert>
         <TextField
           label="Authentication code"
           name="code"

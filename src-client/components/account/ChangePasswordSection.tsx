@@ -43,7 +43,7 @@ export function ChangePasswordSection() {
         noValidate
         className={css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })}
       >
-        {error ? <FormAlert>{error}</FormAlert> : null}
+        <FormAlert>{error}</FormAlert>
         <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" />
         <PasswordField label="New password" name="newPassword" autoComplete="new-password" />
         <div>

@@ -67,7 +67,7 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
         aria-label="Confirm and download my data"
         className={css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })}
       >
-        {error ? <FormAlert>{error}</FormAlert> : null}
+        <FormAlert>{error}</FormAlert>
         {pending ? null : (
           <ProofFields
             confirm={confirm}

@@ -99,7 +99,7 @@ function DeleteForm({ confirm, onDone }: { confirm: ConfirmMethod; onDone: () =>
 
   return (
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack} aria-label="Delete my account">
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
       <ProofFields
         confirm={confirm}
         onSendCode={() => sendCode.mutate({ action: 'delete-account' })}

@@ -112,7 +112,7 @@ function AddForm({ onDone }: { onDone: () => Promise<void> }) {
 
   return (
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack} aria-label="Add a passkey">
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
       <TextField label="Passkey name" name="name" maxLength={60} placeholder="e.g. My laptop" autoComplete="off" />
       <div>
         <button type="submit" className={button()} disabled={busy}>
@@ -162,7 +162,7 @@ function RemoveForm({
       className={css({ w: 'full', display: 'flex', flexDir: 'column', gap: '3' })}
       aria-label={`Remove passkey ${passkey.name}`}
     >
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
       <ProofFields confirm={confirm} onSendCode={() => sendCode.mutate()} sending={sendCode.isPending} small />
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
         <button type="submit" className={button({ variant: 'danger', size: 'sm' })} disabled={remove.isPending}>

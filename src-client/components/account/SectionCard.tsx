@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
+import { borderedCard } from '../ui/card.ts'
 
 /** One titled card on the account page. */
 export function SectionCard({
@@ -13,16 +14,7 @@ export function SectionCard({
 }) {
   const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
   return (
-    <section
-      aria-labelledby={id}
-      className={css({
-        bg: 'surface',
-        borderWidth: '1px',
-        borderColor: 'line',
-        borderRadius: 'card',
-        p: { base: '5', md: '6' },
-      })}
-    >
+    <section aria-labelledby={id} className={cx(borderedCard, css({ p: { base: '5', md: '6' } }))}>
       <h2 id={id} className={css({ fontSize: 'lg', fontWeight: 'bold' })}>
         {title}
       </h2>

@@ -169,7 +169,7 @@ function EnrolForm({
         </p>
       </div>
       <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack}>
-        {error ? <FormAlert>{error}</FormAlert> : null}
+        <FormAlert>{error}</FormAlert>
         <TextField
           label="Code from the app"
           name="code"
@@ -259,7 +259,7 @@ function PasswordAndCodeForm({
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack} aria-label={title}>
       <h3 className={css({ fontWeight: 'semibold', mt: '2' })}>{title}</h3>
       {note ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{note}</p> : null}
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
       <TextField label="Current password" name="password" type="password" autoComplete="current-password" />
       <TextField
         label="Code from the app or a recovery code"

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react'
 import { capitalise, TEAM_ROLES } from '#shared/constants.ts'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
-import { SelectField, TextField } from '../ui/form.tsx'
+import { Options, SelectField, TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useCopy } from '../ui/use-copy.ts'
 import { AdminDialog } from './AdminDialog.tsx'
@@ -83,11 +83,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
           value={role}
           onChange={(event) => setRole(event.target.value as TeamRole)}
         >
-          {TEAM_ROLES.map((option) => (
-            <option key={option} value={option}>
-              {capitalise(option)}
-            </option>
-          ))}
+          <Options items={TEAM_ROLES} label={capitalise} />
         </SelectField>
       </DialogForm>
     </AdminDialog>

@@ -1,5 +1,6 @@
 // Invitations sent but not yet accepted; an admin can withdraw one (its link stops working at once).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { capitalise } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -25,10 +26,12 @@ export function PendingInvitations() {
   if (pending.isError) return <ErrorState title="Could not load invitations" error={pending.error} />
   if (!pending.data?.length) return null
   return (
-    <section aria-labelledby="pending-title" className={css({ mt: '8' })}>
-      <h2 id="pending-title" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}>
-        Pending invitations
-      </h2>
+    <TitledSection
+      id="pending-title"
+      title="Pending invitations"
+      className={css({ mt: '8' })}
+      titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}
+    >
       <div className={panel}>
         <AdminTable scrollLabel="Pending invitations" columns={['Name', 'Email', 'Role', 'Expires', 'Actions']}>
           {pending.data.map((invite) => (
@@ -52,6 +55,6 @@ export function PendingInvitations() {
           ))}
         </AdminTable>
       </div>
-    </section>
+    </TitledSection>
   )
 }

@@ -1,5 +1,6 @@
 // Orders and revenue of the last 30 days, one chart per currency.
 
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
@@ -10,10 +11,12 @@ type Sales = RouterOutputs['admin']['dashboard']['summary']['sales']
 
 export function SalesPanel({ sales }: { sales: Sales }) {
   return (
-    <section aria-labelledby="sales-title" className={`${panel} ${css({ mt: '6', p: '5' })}`}>
-      <h2 id="sales-title" className={css({ fontWeight: 'semibold' })}>
-        Last 30 days
-      </h2>
+    <TitledSection
+      id="sales-title"
+      title="Last 30 days"
+      className={`${panel} ${css({ mt: '6', p: '5' })}`}
+      titleClassName={css({ fontWeight: 'semibold' })}
+    >
       <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '4' })}>
         <span data-testid="orders-placed">{sales.ordersPlaced}</span> orders placed
       </p>
@@ -32,6 +35,6 @@ export function SalesPanel({ sales }: { sales: Sales }) {
           ))}
         </div>
       )}
-    </section>
+    </TitledSection>
   )
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { SelectField } from '../ui/form.tsx'
+import { Options, SelectField } from '../ui/form.tsx'
 import { inputClass } from './styles.ts'
 
 /** A select that narrows a list: its label for screen readers only, and the empty option (all) as undefined. */
@@ -44,11 +44,7 @@ export function StatusFilter<S extends string>({
   return (
     <FilterSelect label="Filter by status" value={value} onChange={onChange}>
       <option value="">{allLabel}</option>
-      {statuses.map((status) => (
-        <option key={status} value={status}>
-          {labels[status]}
-        </option>
-      ))}
+      <Options items={statuses} label={(status) => labels[status]} />
     </FilterSelect>
   )
 }

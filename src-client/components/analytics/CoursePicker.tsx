@@ -1,5 +1,6 @@
 // The analytics pages' course picker for the lessons section (studio and staff): it fits a 320 px screen whatever
 // the courses' titles.
+import { Options } from '#client/components/ui/form.tsx'
 import { css } from '#styled-system/css'
 
 export function CoursePicker({
@@ -27,11 +28,7 @@ export function CoursePicker({
         value={value}
         onChange={(event) => onChange(event.target.value)}
       >
-        {courses.map((course) => (
-          <option key={course.courseId} value={course.courseId}>
-            {course.title}
-          </option>
-        ))}
+        <Options items={courses} value={(course) => course.courseId} label={(course) => course.title} />
       </select>
     </label>
   )

@@ -3,6 +3,7 @@
 // LessonsPanel is the analytics pages' Lessons section around it (studio and staff): the course picker, then the stats.
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { css } from '#styled-system/css'
@@ -37,10 +38,7 @@ export function LessonsPanel({
 }) {
   if (courses.length === 0 && !noCourse) return null
   return (
-    <section aria-labelledby="lessons-heading" className={className}>
-      <h2 id="lessons-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-        Lessons
-      </h2>
+    <TitledSection id="lessons-heading" title="Lessons" className={className}>
       {courses.length === 0 ? (
         noCourse
       ) : (
@@ -55,7 +53,7 @@ export function LessonsPanel({
           )}
         </>
       )}
-    </section>
+    </TitledSection>
   )
 }
 

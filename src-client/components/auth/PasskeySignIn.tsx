@@ -43,7 +43,7 @@ export function PasskeySignIn({ onSignedIn }: { onSignedIn: (user: SignedIn) => 
 
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
       <button type="button" className={button({ variant: 'outline', size: 'lg' })} onClick={start} disabled={busy}>
         {busy ? 'Waiting for your device…' : 'Sign in with a passkey'}
       </button>

@@ -5,7 +5,8 @@ import { Link } from '@tanstack/react-router'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
+import { raisedCard } from '../ui/card.ts'
 import { Container } from '../ui/layout.tsx'
 
 export type PublicBundle = RouterOutputs['bundles']['published'][number]
@@ -14,17 +15,17 @@ export function BundleCard({ bundle }: { bundle: PublicBundle }) {
   return (
     <article
       data-testid="bundle-card"
-      className={css({
-        bg: 'surface',
-        borderRadius: 'card',
-        boxShadow: 'card',
-        p: '5',
-        display: 'flex',
-        flexDir: 'column',
-        gap: '2',
-        borderTopWidth: '4px',
-        borderColor: 'brand.600',
-      })}
+      className={cx(
+        raisedCard,
+        css({
+          p: '5',
+          display: 'flex',
+          flexDir: 'column',
+          gap: '2',
+          borderTopWidth: '4px',
+          borderColor: 'brand.600',
+        }),
+      )}
     >
       <p className={css({ fontSize: 'xs', fontWeight: 'semibold', color: 'accent', textTransform: 'uppercase' })}>
         Bundle · {bundle.courses.length} courses

@@ -11,14 +11,13 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { type Currency, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { contentCard as panel } from '../ui/card.ts'
 import { CheckboxField, FormAlert, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify } from '../ui/toaster.tsx'
 
 type Bundle = RouterOutputs['bundles']['studio']['list'][number]
 type Scope = 'studio' | 'admin'
-
-const panel = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })
 
 export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }) {
   const trpc = useTRPC()
@@ -189,7 +188,7 @@ function BundleForm({
       <h2 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>
         {bundle ? `Edit ${bundle.title}` : 'New bundle'}
       </h2>
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
       <TextField label="Title" name="title" required maxLength={200} defaultValue={bundle?.title ?? ''} />
       <TextField
         label="Address"

@@ -1,9 +1,10 @@
 import { forwardRef } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { BundleOverlap } from '../bundles/BundleOverlap.tsx'
 import { button } from '../ui/button.ts'
+import { borderedCard } from '../ui/card.ts'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
 export type CartLine = NonNullable<RouterOutputs['cart']['list']>['items'][number]
@@ -16,19 +17,18 @@ const KIND_LABEL: Record<CartLine['kind'], string> = {
 }
 
 // On a phone the line stacks: picture and title on top, price and Remove below; one row from 640 px up.
-const row = css({
-  display: 'grid',
-  gridTemplateColumns: { base: 'auto 1fr auto', sm: 'auto 1fr auto auto' },
-  gridTemplateAreas: { base: '"image info info" "image price remove"', sm: '"image info price remove"' },
-  columnGap: '4',
-  rowGap: '2',
-  alignItems: 'center',
-  p: '4',
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'card',
-})
+const row = cx(
+  borderedCard,
+  css({
+    display: 'grid',
+    gridTemplateColumns: { base: 'auto 1fr auto', sm: 'auto 1fr auto auto' },
+    gridTemplateAreas: { base: '"image info info" "image price remove"', sm: '"image info price remove"' },
+    columnGap: '4',
+    rowGap: '2',
+    alignItems: 'center',
+    p: '4',
+  }),
+)
 
 /** One cart line. The ref is its Remove button, which takes focus when the line above it is removed. */
 export const CartItemRow = forwardRef<HTMLButtonElement, { line: CartLine; onRemove: () => void; removing: boolean }>(

@@ -2,7 +2,8 @@
 import type { ReactNode } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
+import { borderedCard } from '../ui/card.ts'
 
 export type CurrencyTotal = NonNullable<RouterOutputs['cart']['list']>['totals'][number]
 
@@ -13,7 +14,7 @@ export function CartSummary({ total, children }: { total: CurrencyTotal; childre
     <section
       aria-label={`Order summary (${total.currency})`}
       data-testid={`summary-${total.currency}`}
-      className={css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })}
+      className={cx(borderedCard, css({ p: '5' }))}
     >
       <h2 className={css({ fontWeight: 'bold', mb: '3' })}>Order Summary ({total.currency})</h2>
       <div className={row}>

@@ -8,8 +8,9 @@ import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { COUPON_MESSAGES } from '#shared/promotions.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { borderedCard } from '../ui/card.ts'
 import { TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useRefreshPurchases } from './hooks.ts'
@@ -20,7 +21,7 @@ export interface AppliedCoupon {
   refusal: string | null
 }
 
-const box = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const box = cx(borderedCard, css({ p: '5' }))
 
 export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
   const trpc = useTRPC()

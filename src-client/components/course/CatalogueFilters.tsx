@@ -5,7 +5,7 @@ import type { CatalogueSearch } from '#client/lib/catalogue-search.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '#shared/constants.ts'
 import { css, cx } from '#styled-system/css'
-import { controlBox, SelectField } from '../ui/form.tsx'
+import { controlBox, Options, SelectField } from '../ui/form.tsx'
 
 type Facets = RouterOutputs['catalog']['search']['facets']
 export type FilterChange = (patch: Partial<CatalogueSearch>) => void
@@ -39,11 +39,7 @@ export function FilterBar({
           onChange={(e) => onChange({ category: e.target.value || undefined })}
         >
           <option value="">All Categories{countSuffix(facets.allCategories)}</option>
-          {facets.categories.map((c) => (
-            <option key={c.slug} value={c.slug}>
-              {`${c.name}${countSuffix(c.count)}`}
-            </option>
-          ))}
+          <Options items={facets.categories} value={(c) => c.slug} label={(c) => `${c.name}${countSuffix(c.count)}`} />
         </SelectField>
       ) : null}
       <SelectField
@@ -55,11 +51,7 @@ export function FilterBar({
           onChange({ sort: e.target.value === 'popular' ? undefined : (e.target.value as CatalogueSearch['sort']) })
         }
       >
-        {Object.entries(SORT_OPTIONS).map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
+        <Options items={Object.entries(SORT_OPTIONS)} value={([value]) => value} label={([, text]) => text} />
       </SelectField>
       <SelectField
         label="Price"
@@ -69,11 +61,11 @@ export function FilterBar({
         onChange={(e) => onChange({ price: (e.target.value || undefined) as CatalogueSearch['price'] })}
       >
         <option value="">All Prices</option>
-        {Object.entries(PRICE_BANDS).map(([value, band]) => (
-          <option key={value} value={value}>
-            {`${band.label}${countSuffix(facets.price[value as keyof typeof PRICE_BANDS])}`}
-          </option>
-        ))}
+        <Options
+          items={Object.entries(PRICE_BANDS)}
+          value={([value]) => value}
+          label={([value, band]) => `${band.label}${countSuffix(facets.price[value as keyof typeof PRICE_BANDS])}`}
+        />
       </SelectField>
     </div>
   )

@@ -106,7 +106,7 @@ function ResendForm({ gift, onDone }: { gift: Gift; onDone: () => void }) {
 
   return (
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} className={css({ display: 'grid', gap: '3' })} noValidate>
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
       <TextField
         label="Corrected email"
         name="recipientEmail"

@@ -2,12 +2,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { Trpc } from '#client/lib/trpc.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { ServiceCardCartButton } from '../cart/ServicePackageCartButton.tsx'
 import { CourseCard } from '../course/CourseCard.tsx'
 import { ServiceCard } from '../service/ServiceCard.tsx'
 import { button } from '../ui/button.ts'
+import { raisedCard } from '../ui/card.ts'
 import { Icon, isIconName } from '../ui/icons.tsx'
 import { Section } from '../ui/layout.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
@@ -111,16 +112,16 @@ export function CategoryCards({ trpc }: { trpc: Trpc }) {
                 to="/courses/category/$slug"
                 params={{ slug: category.slug }}
                 data-testid="category-card"
-                className={css({
-                  display: 'flex',
-                  gap: '3',
-                  alignItems: 'center',
-                  bg: 'surface',
-                  p: '5',
-                  borderRadius: 'card',
-                  boxShadow: 'card',
-                  _hover: { color: 'accent' },
-                })}
+                className={cx(
+                  raisedCard,
+                  css({
+                    display: 'flex',
+                    gap: '3',
+                    alignItems: 'center',
+                    p: '5',
+                    _hover: { color: 'accent' },
+                  }),
+                )}
               >
                 <span className={css({ color: 'accent', bg: 'brand.50', p: '3', borderRadius: 'full' })}>
                   <Icon name={isIconName(category.icon) ? category.icon : 'book'} />
@@ -154,15 +155,7 @@ export function Testimonials({ trpc }: { trpc: Trpc }) {
           {query.data.map((t) => (
             <figure
               key={t.id}
-              className={css({
-                bg: 'surface',
-                p: '6',
-                borderRadius: 'card',
-                boxShadow: 'card',
-                display: 'flex',
-                flexDir: 'column',
-                gap: '4',
-              })}
+              className={cx(raisedCard, css({ p: '6', display: 'flex', flexDir: 'column', gap: '4' }))}
             >
               <blockquote className={css({ color: 'fg.muted', flex: 1 })}>“{t.content}”</blockquote>
               <figcaption className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>

@@ -1,5 +1,7 @@
 // Drip (issue 33): the date a section or lesson opens for this learner, in their locale.
-import { css } from '#styled-system/css'
+import type { ReactNode } from 'react'
+import { css, cx } from '#styled-system/css'
+import { raisedCard } from '../ui/card.ts'
 import { Icon } from '../ui/icons.tsx'
 
 export const opensOn = (iso: string) =>
@@ -15,20 +17,39 @@ export function SectionOpensOn({ unlocksAt }: { unlocksAt: string | null }) {
   )
 }
 
+/** In place of a lesson's content the learner cannot open (yet): a lock, why, what to do; then an action, if any. */
+export function LessonLock({
+  testId,
+  title,
+  note,
+  children,
+}: {
+  testId: string
+  title: ReactNode
+  note: ReactNode
+  children?: ReactNode
+}) {
+  return (
+    <div className={cx(raisedCard, css({ p: '8', textAlign: 'center' }))} data-testid={testId}>
+      <Icon name="lock" size={32} className={css({ mx: 'auto', color: 'fg.muted' })} />
+      <p className={css({ fontWeight: 'semibold', mt: '3' })}>{title}</p>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm', mt: '1' })}>{note}</p>
+      {children}
+    </div>
+  )
+}
+
 /** In place of a dripped lesson's content. */
 export function DrippedLesson({ unlocksAt }: { unlocksAt: string }) {
   return (
-    <div
-      className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8', textAlign: 'center' })}
-      data-testid="dripped-lesson"
-    >
-      <Icon name="lock" size={32} className={css({ mx: 'auto', color: 'fg.muted' })} />
-      <p className={css({ fontWeight: 'semibold', mt: '3' })}>
-        This lesson opens on <time dateTime={unlocksAt}>{opensOn(unlocksAt)}</time>
-      </p>
-      <p className={css({ color: 'fg.muted', fontSize: 'sm', mt: '1' })}>
-        Its section is released on a schedule. We will e-mail you when it opens.
-      </p>
-    </div>
+    <LessonLock
+      testId="dripped-lesson"
+      title={
+        <>
+          This lesson opens on <time dateTime={unlocksAt}>{opensOn(unlocksAt)}</time>
+        </>
+      }
+      note="Its section is released on a schedule. We will e-mail you when it opens."
+    />
   )
 }

@@ -7,17 +7,18 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { type RefObject, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { OUTAGE } from '#shared/outage.ts'
 import { POST_IMAGE_MAX_BYTES } from '#shared/schemas/questions.ts'
 import { css } from '#styled-system/css'
+import { contentCard as card } from '../ui/card.ts'
 
 type Question = RouterOutputs['questions']['list']['items'][number]
 type Sort = 'newest' | 'votes' | 'unanswered'
 
-const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })
 const prose = css({ fontSize: 'sm', '& p': { mb: '2' }, '& pre': { overflowX: 'auto' }, overflowWrap: 'anywhere' })
 const meta = css({ fontSize: 'xs', color: 'fg.muted' })
 const actions = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })
@@ -33,10 +34,12 @@ export default function LessonQuestions({ courseId, lessonId }: { courseId: stri
   const items = list.data?.pages.flatMap((page) => page.items) ?? []
   const moderator = list.data?.pages[0]?.moderator ?? false
   return (
-    <section aria-labelledby="questions-heading" className={card}>
-      <h2 id="questions-heading" className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}>
-        Questions
-      </h2>
+    <TitledSection
+      id="questions-heading"
+      title="Questions"
+      className={card}
+      titleClassName={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}
+    >
       <AskForm courseId={courseId} lessonId={lessonId} />
       <form
         method="dialog"
@@ -90,7 +93,7 @@ export default function LessonQuestions({ courseId, lessonId }: { courseId: stri
           Load more questions
         </button>
       ) : null}
-    </section>
+    </TitledSection>
   )
 }
 

@@ -8,11 +8,12 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { contentCard, raisedCard } from '../ui/card.ts'
 import { Icon } from '../ui/icons.tsx'
 import { Container } from '../ui/layout.tsx'
 import { LoadingState } from '../ui/states.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
-import { DrippedLesson, SectionOpensOn } from './DripDate.tsx'
+import { DrippedLesson, LessonLock, SectionOpensOn } from './DripDate.tsx'
 import { LessonContent } from './LessonContent.tsx'
 import { ProgressBar } from './ProgressBar.tsx'
 
@@ -69,7 +70,7 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
           ) : lesson.locked ? (
             <LockedLesson courseId={course.course.id} signedIn={Boolean(user)} />
           ) : (
-            <div className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })}>
+            <div className={contentCard}>
               <LessonContent key={lesson.id} lesson={lesson} trackProgress={Boolean(user) && !course.editorPreview} />
               {lesson.kind === 'quiz' ? (
                 <QuizSlot courseId={course.course.id} lessonId={lesson.id} signedIn={Boolean(user)} />
@@ -133,7 +134,7 @@ function QuizSlot({ courseId, lessonId, signedIn }: { courseId: string; lessonId
 function CourseProgress({ course }: { course: Course }) {
   const { completed, total, percent } = course.progress
   return (
-    <div className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '4', mb: '4' })}>
+    <div className={cx(raisedCard, css({ p: '4', mb: '4' }))}>
       <p className={css({ fontWeight: 'semibold', fontSize: 'sm' })} data-testid="course-progress">
         {completed} of {total} lessons complete
       </p>
@@ -174,19 +175,15 @@ function CompletionNotice({ course }: { course: Course }) {
 
 function LockedLesson({ courseId, signedIn }: { courseId: string; signedIn: boolean }) {
   return (
-    <div
-      className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8', textAlign: 'center' })}
-      data-testid="locked-lesson"
+    <LessonLock
+      testId="locked-lesson"
+      title="This lesson is locked"
+      note={`Enrol in the course${signedIn ? '' : ' (or sign in)'} to open every lesson.`}
     >
-      <Icon name="lock" size={32} className={css({ mx: 'auto', color: 'fg.muted' })} />
-      <p className={css({ fontWeight: 'semibold', mt: '3' })}>This lesson is locked</p>
-      <p className={css({ color: 'fg.muted', fontSize: 'sm', mt: '1' })}>
-        Enrol in the course{signedIn ? '' : ' (or sign in)'} to open every lesson.
-      </p>
       <Link to="/courses/$courseId" params={{ courseId }} className={cx(button(), css({ mt: '4' }))}>
         View course
       </Link>
-    </div>
+    </LessonLock>
   )
 }
 
@@ -227,7 +224,7 @@ function CompleteButton({ courseId, lessonId, completed }: { courseId: string; l
 
 function Curriculum({ course, currentId }: { course: Course; currentId: string }) {
   return (
-    <nav aria-label="Course curriculum" className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card' })}>
+    <nav aria-label="Course curriculum" className={raisedCard}>
       {course.sections.map((section) => (
         <section
           key={section.id}

@@ -2,15 +2,17 @@
 // get the calendar update), cancel, attach the recording afterwards, and read who opened the join link.
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { borderedCard } from '../ui/card.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
-import { FormAlert, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
+import { FormAlert, Options, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const card = cx(borderedCard, css({ p: '5' }))
 const grid = css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })
 
 const FIELDS = ['title', 'description', 'localStart', 'timeZone', 'durationMinutes', 'capacity', 'joinUrl'] as const
@@ -126,15 +128,11 @@ function SessionForm({
       onSubmit={submit}
       aria-label={session ? `Edit ${session.title}` : 'Schedule a session'}
     >
-      {fieldErrors.formError ? <FormAlert>{fieldErrors.formError}</FormAlert> : null}
+      <FormAlert>{fieldErrors.formError}</FormAlert>
       <div className={grid}>
         {session ? null : (
           <SelectField label="For" name="courseId" id={`${prefix}-course`} defaultValue={courses[0]?.id ?? ''}>
-            {courses.map((course) => (
-              <option key={course.id} value={course.id}>
-                {course.title}
-              </option>
-            ))}
+            <Options items={courses} value={(course) => course.id} label={(course) => course.title} />
             {canSchedulePremium ? <option value="">All Premium members</option> : null}
           </SelectField>
         )}
@@ -147,11 +145,7 @@ function SessionForm({
           defaultValue={session?.localStart}
         />
         <SelectField label="Time zone" {...field('timeZone', 'zone')} defaultValue={zone}>
-          {zoneOptions.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <Options items={zoneOptions} />
         </SelectField>
         <TextField
           label="Duration (minutes)"
@@ -247,11 +241,7 @@ function RecordingForm({ session }: { session: Session }) {
           defaultValue={session.recordingLessonId ?? ''}
         >
           <option value="">No lesson</option>
-          {(lessons.data ?? []).map((lesson) => (
-            <option key={lesson.id} value={lesson.id}>
-              {lesson.title}
-            </option>
-          ))}
+          <Options items={lessons.data} value={(lesson) => lesson.id} label={(lesson) => lesson.title} />
         </SelectField>
       ) : null}
       <TextField
@@ -358,12 +348,14 @@ export function LiveManager() {
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       {canSchedule ? (
-        <section aria-labelledby="new-session" className={card}>
-          <h2 id="new-session" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}>
-            Schedule a live session
-          </h2>
+        <TitledSection
+          id="new-session"
+          title="Schedule a live session"
+          className={card}
+          titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}
+        >
           <SessionForm courses={data.courses} canSchedulePremium={data.canSchedulePremium} onDone={() => {}} />
-        </section>
+        </TitledSection>
       ) : (
         <p>Live sessions are scheduled for a course you teach.</p>
       )}

@@ -7,7 +7,7 @@ import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { AdminDialog as Dialog } from '../admin/AdminDialog.tsx'
 import { button } from '../ui/button.ts'
-import { SelectField } from '../ui/form.tsx'
+import { Options, SelectField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 import type { PlanChoice } from './MembershipPanel.tsx'
 
@@ -91,22 +91,14 @@ export function ChangePlanDialog({
           value={choice.planId}
           onChange={(event) => choose({ ...choice, planId: event.target.value })}
         >
-          {(plans.data?.plans ?? []).map((plan) => (
-            <option key={plan.id} value={plan.id}>
-              {plan.name}
-            </option>
-          ))}
+          <Options items={plans.data?.plans} value={(plan) => plan.id} label={(plan) => plan.name} />
         </SelectField>
         <SelectField
           label="Billing"
           value={choice.billingCycle}
           onChange={(event) => choose({ ...choice, billingCycle: event.target.value as BillingCycleValue })}
         >
-          {BILLING_CYCLES.map((cycle) => (
-            <option key={cycle} value={cycle}>
-              {cycle === 'annual' ? 'Annual' : 'Monthly'}
-            </option>
-          ))}
+          <Options items={BILLING_CYCLES} label={(cycle) => (cycle === 'annual' ? 'Annual' : 'Monthly')} />
         </SelectField>
       </div>
       {same ? <p className={css({ mt: '3', color: 'fg.muted' })}>This is your current plan.</p> : null}

@@ -7,9 +7,10 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import type { BillingCycleValue } from '#shared/cart.ts'
 import { formatDay } from '#shared/membership.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { DocumentLinks } from '../purchases/OrderActions.tsx'
 import { button } from '../ui/button.ts'
+import { borderedCard } from '../ui/card.ts'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 import { CancelMembershipDialog } from './CancelMembershipDialog.tsx'
@@ -17,7 +18,7 @@ import { ChangePlanDialog } from './ChangePlanDialog.tsx'
 
 export type PlanChoice = { planId: string; billingCycle: BillingCycleValue }
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '6' })
+const card = cx(borderedCard, css({ p: '6' }))
 
 /** Every membership change refreshes what depends on it (this page, entitlements, order history). */
 export function useRefreshMembership() {

@@ -1,5 +1,6 @@
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { css, cx } from '#styled-system/css'
+import { raisedCard } from '../ui/card.ts'
 import { Icon } from '../ui/icons.tsx'
 import { ScrollRegion, stickyFirstColumn } from '../ui/ScrollRegion.tsx'
 
@@ -16,7 +17,7 @@ function Cell({ value }: { value: boolean | string }) {
 export function ComparisonTable({ rows }: { rows: Row[] }) {
   const th = css({ p: '3', textAlign: 'center', fontWeight: 'semibold' })
   return (
-    <ScrollRegion label="Plan comparison" className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card' })}>
+    <ScrollRegion label="Plan comparison" className={raisedCard}>
       <table className={cx(stickyFirstColumn, css({ w: 'full', borderCollapse: 'collapse', fontSize: 'sm' }))}>
         <caption className={css({ srOnly: true })}>Plan comparison</caption>
         <thead className={css({ bg: 'brand.50' })}>

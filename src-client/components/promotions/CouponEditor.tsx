@@ -16,7 +16,7 @@ import {
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
-import { CheckboxField, FormAlert, SelectField, TextField } from '../ui/form.tsx'
+import { CheckboxField, FormAlert, Options, SelectField, TextField } from '../ui/form.tsx'
 
 const FIELDS = [
   'code',
@@ -115,7 +115,7 @@ export function CouponEditor({
       onSubmit={(event) => void submit(event)}
       noValidate
     >
-      {errors.formError ? <FormAlert>{errors.formError}</FormAlert> : null}
+      <FormAlert>{errors.formError}</FormAlert>
       <div className={grid}>
         <TextField
           name="code"
@@ -157,11 +157,7 @@ export function CouponEditor({
           onChange={(event) => setScope(event.target.value as CouponScopeValue)}
           {...field('appliesTo')}
         >
-          {scopes.map((value) => (
-            <option key={value} value={value}>
-              {COUPON_SCOPE_LABELS[value]}
-            </option>
-          ))}
+          <Options items={scopes} label={(value) => COUPON_SCOPE_LABELS[value]} />
         </SelectField>
         {scope === 'courses' && !courses ? (
           <TextField name="courseIds" label="Course ids (comma-separated)" {...field('courseIds')} />
@@ -174,11 +170,7 @@ export function CouponEditor({
             onChange={(event) => setDuration(event.target.value as PlanCouponDurationValue)}
             {...field('planDuration')}
           >
-            {PLAN_COUPON_DURATIONS.map((value) => (
-              <option key={value} value={value}>
-                {PLAN_COUPON_DURATION_LABELS[value]}
-              </option>
-            ))}
+            <Options items={PLAN_COUPON_DURATIONS} label={(value) => PLAN_COUPON_DURATION_LABELS[value]} />
           </SelectField>
         ) : null}
         {scope === 'plans' && duration === 'repeating' ? (

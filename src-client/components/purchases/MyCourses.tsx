@@ -4,10 +4,11 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { ProgressBar } from '../learning/ProgressBar.tsx'
 import { progressLabel } from '../learning/progress-label.ts'
 import { button } from '../ui/button.ts'
+import { borderedCard } from '../ui/card.ts'
 import { QueryList } from '../ui/QueryList.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
@@ -40,16 +41,7 @@ function CourseList({ courses }: { courses: MyCourse[] }) {
       className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' } })}
     >
       {courses.map((course) => (
-        <li
-          key={course.id}
-          className={css({
-            bg: 'surface',
-            borderWidth: '1px',
-            borderColor: 'line',
-            borderRadius: 'card',
-            overflow: 'hidden',
-          })}
-        >
+        <li key={course.id} className={cx(borderedCard, css({ overflow: 'hidden' }))}>
           <SafeImage src={course.image} alt="" className={css({ w: 'full', h: '32', objectFit: 'cover' })} />
           <div className={css({ p: '4' })}>
             <h3 className={css({ fontWeight: 'semibold' })}>

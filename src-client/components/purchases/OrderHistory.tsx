@@ -6,7 +6,8 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDay } from '#shared/membership.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
+import { borderedCard } from '../ui/card.ts'
 import { QueryList } from '../ui/QueryList.tsx'
 import { BankDetails, LineRefund, OrderDocuments, PendingOrderActions } from './OrderActions.tsx'
 
@@ -26,11 +27,7 @@ function OrderList({ orders }: { orders: Order[] }) {
   return (
     <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })} data-testid="order-history">
       {orders.map((order) => (
-        <li
-          key={order.id}
-          data-testid={`buyer-order-${order.reference}`}
-          className={css({ p: '4', bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card' })}
-        >
+        <li key={order.id} data-testid={`buyer-order-${order.reference}`} className={cx(borderedCard, css({ p: '4' }))}>
           <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', justifyContent: 'space-between' })}>
             <span className={css({ fontWeight: 'semibold' })}>Order {order.reference}</span>
             <span data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</span>

@@ -6,10 +6,11 @@ import { button } from '#client/components/ui/button.ts'
 import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
+import { borderedCard } from '../ui/card.ts'
 
 const body = css({ mt: '2', overflowWrap: 'anywhere' })
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '4' })
+const card = cx(borderedCard, css({ p: '4' }))
 
 export function ReportedPosts() {
   const trpc = useTRPC()

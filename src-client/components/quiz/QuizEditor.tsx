@@ -5,7 +5,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { CheckboxField, FormAlert, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { contentCard as card } from '#client/components/ui/card.ts'
+import {
+  CheckboxField,
+  FormAlert,
+  Options,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from '#client/components/ui/form.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
@@ -20,7 +28,6 @@ type Editor = RouterOutputs['quizzes']['editor']
 type Question = Editor['questions'][number]
 type Settings = Editor['settings']
 
-const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })
 const stack = css({ display: 'flex', flexDir: 'column', gap: '3' })
 const grid = css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: 'repeat(2, 1fr)' } })
 
@@ -217,7 +224,7 @@ function QuizForm({ quiz }: { quiz: Editor }) {
           ))}
         </div>
       </section>
-      {problem ? <FormAlert>{problem}</FormAlert> : null}
+      <FormAlert>{problem}</FormAlert>
       <div>
         <button type="submit" className={button()} aria-busy={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save quiz'}
@@ -251,11 +258,7 @@ function QuestionFields({
         value={question.type}
         onChange={(e) => onChange(retype(question, e.target.value as QuizQuestionType))}
       >
-        {QUIZ_QUESTION_TYPES.map((type) => (
-          <option key={type} value={type}>
-            {QUIZ_QUESTION_LABELS[type]}
-          </option>
-        ))}
+        <Options items={QUIZ_QUESTION_TYPES} label={(type) => QUIZ_QUESTION_LABELS[type]} />
       </SelectField>
       <TextAreaField
         label={`Question ${number}`}

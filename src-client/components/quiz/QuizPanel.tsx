@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { FormAlert, inputClass } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
@@ -34,10 +35,7 @@ export default function QuizPanel({ courseId, lessonId }: { courseId: string; le
     return <ErrorState title="Could not load the quiz" error={quiz.error} onRetry={() => quiz.refetch()} />
   const data = quiz.data
   return (
-    <section aria-labelledby="quiz-heading" className={css({ display: 'grid', gap: '5' })} data-testid="quiz">
-      <h2 id="quiz-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-        Quiz
-      </h2>
+    <TitledSection id="quiz-heading" title="Quiz" className={css({ display: 'grid', gap: '5' })} data-testid="quiz">
       <QuizFacts quiz={data} />
       {data.open ? (
         <AttemptForm
@@ -55,7 +53,7 @@ export default function QuizPanel({ courseId, lessonId }: { courseId: string; le
           <StartAttempt quiz={data} onStarted={() => setJustSubmitted(null)} />
         </>
       )}
-    </section>
+    </TitledSection>
   )
 }
 

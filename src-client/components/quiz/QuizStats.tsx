@@ -1,7 +1,10 @@
 // A quiz's numbers for its creator: submitted attempts, learners and how many passed, the pass rate of attempts, and
 // per question the share of answers that were correct.
+
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { css } from '#styled-system/css'
+import { contentCard } from '../ui/card.ts'
 
 type Stats = RouterOutputs['quizzes']['editor']['stats']
 
@@ -9,14 +12,13 @@ const cell = css({ textAlign: 'left', px: '2', py: '2', borderBottomWidth: '1px'
 
 export function QuizStats({ stats }: { stats: Stats }) {
   return (
-    <section
-      aria-labelledby="quiz-stats-title"
-      className={css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: { base: '4', md: '6' } })}
+    <TitledSection
+      id="quiz-stats-title"
+      title="Results so far"
+      className={contentCard}
+      titleClassName={css({ fontWeight: 'semibold', fontSize: 'lg', mb: '3' })}
       data-testid="quiz-stats"
     >
-      <h2 id="quiz-stats-title" className={css({ fontWeight: 'semibold', fontSize: 'lg', mb: '3' })}>
-        Results so far
-      </h2>
       {stats.attempts === 0 ? (
         <p className={css({ color: 'fg.muted' })}>No attempts yet.</p>
       ) : (
@@ -66,6 +68,6 @@ export function QuizStats({ stats }: { stats: Stats }) {
           </div>
         </>
       )}
-    </section>
+    </TitledSection>
   )
 }

@@ -16,7 +16,7 @@ import {
 import { SERVICE_ORDER_MESSAGES } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
+import { CheckboxField, Options, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify, notifyError, toastOutcome } from '../ui/toaster.tsx'
 import { FileLinks, FilePicker, type OrderFile } from './files.tsx'
 
@@ -66,11 +66,7 @@ function FieldInput({
         onChange={(e) => onChange(e.target.value)}
       >
         <option value="">Choose…</option>
-        {field.options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
+        <Options items={field.options} />
       </SelectField>
     )
   }

@@ -8,7 +8,8 @@ import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -106,7 +107,7 @@ function CreateKeyForm({
       <h2 id="create-key-heading" className={heading}>
         Create a key
       </h2>
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <FormAlert>{formError}</FormAlert>
       <TextField
         label="Key name"
         name="name"
@@ -138,11 +139,11 @@ function CreateKeyForm({
         ) : null}
       </fieldset>
       <SelectField label="Expires" name="expiry" defaultValue="90" error={errors.expiresInDays}>
-        {API_KEY_EXPIRY_DAYS.map((days) => (
-          <option key={String(days)} value={days === null ? 'never' : String(days)}>
-            {days === null ? 'Never' : `In ${days} days`}
-          </option>
-        ))}
+        <Options
+          items={API_KEY_EXPIRY_DAYS}
+          value={(days) => (days === null ? 'never' : String(days))}
+          label={(days) => (days === null ? 'Never' : `In ${days} days`)}
+        />
       </SelectField>
       <button type="submit" className={button({})} disabled={create.isPending}>
         {create.isPending ? <Spinner label="Creating" /> : null}
@@ -177,10 +178,7 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
     }),
   )
   return (
-    <section aria-labelledby="keys-heading" className={card}>
-      <h2 id="keys-heading" className={heading}>
-        Your keys
-      </h2>
+    <TitledSection id="keys-heading" title="Your keys" className={card} titleClassName={heading}>
       {keys.length === 0 ? (
         <EmptyState title="No keys yet">
           <p>Create one above.</p>
@@ -213,6 +211,6 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
           ))}
         </ul>
       )}
-    </section>
+    </TitledSection>
   )
 }

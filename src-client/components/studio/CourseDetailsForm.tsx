@@ -7,7 +7,7 @@ import { ImageField } from '#client/components/admin/courses/ImageField.tsx'
 import { DialogForm } from '#client/components/admin/DialogForm.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
-import { CheckboxField, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { CheckboxField, Options, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -147,11 +147,7 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
         error={fields.errors.categoryId}
         className={column}
       >
-        {categories.map((category) => (
-          <option key={category.id} value={category.id}>
-            {category.name}
-          </option>
-        ))}
+        <Options items={categories} value={(category) => category.id} label={(category) => category.name} />
       </SelectField>
       <SelectField
         label="Level"
@@ -160,11 +156,7 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
         error={fields.errors.level}
         className={column}
       >
-        {COURSE_LEVELS.map((level) => (
-          <option key={level} value={level}>
-            {capitalise(level)}
-          </option>
-        ))}
+        <Options items={COURSE_LEVELS} label={capitalise} />
       </SelectField>
       <TextField
         label="Language"

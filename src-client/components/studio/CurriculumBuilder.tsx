@@ -6,11 +6,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { borderedCard } from '#client/components/ui/card.ts'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { STUDIO_LIMITS } from '#shared/studio.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { canMoveLesson, dropLesson, findLesson, moveLesson, moveSection, toArrangement } from './arrangement.ts'
 import { AddForm, RenameForm } from './CurriculumForms.tsx'
 import { LessonRow } from './LessonRow.tsx'
@@ -23,16 +24,15 @@ export type Section = Course['curriculum'][number]
 export type Lesson = Section['lessons'][number]
 type Focus = { id: string; control: 'up' | 'down' }
 
-const sectionBox = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'card',
-  p: { base: '3', md: '4' },
-  display: 'flex',
-  flexDir: 'column',
-  gap: '3',
-})
+const sectionBox = cx(
+  borderedCard,
+  css({
+    p: { base: '3', md: '4' },
+    display: 'flex',
+    flexDir: 'column',
+    gap: '3',
+  }),
+)
 const toolRow = css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })
 const srOnly = css({ srOnly: true })
 

@@ -2,6 +2,7 @@
 // for each month computed, every course's minutes and its share of the pool (credited as available on the 1st).
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -20,10 +21,7 @@ export function PremiumPoolSection({ className }: { className: string }) {
   const trpc = useTRPC()
   const pool = useQuery(trpc.premiumPool.mine.queryOptions())
   return (
-    <section aria-labelledby="pool-heading" className={className}>
-      <h2 id="pool-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-        Premium pool
-      </h2>
+    <TitledSection id="pool-heading" title="Premium pool" className={className}>
       <p>
         Each month a share of Premium revenue (after refunds) is split among the courses in Premium by the minutes
         Premium members watched them. Your part is added to your available balance on the 1st of the next month.
@@ -84,6 +82,6 @@ export function PremiumPoolSection({ className }: { className: string }) {
           )}
         </>
       )}
-    </section>
+    </TitledSection>
   )
 }

@@ -1,24 +1,24 @@
 // The creator's courses as cards: image, title, state, price, lessons, and the links to edit each part.
 import { Link } from '@tanstack/react-router'
+import { borderedCard } from '#client/components/ui/card.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { StateBadge } from './StateBadge.tsx'
 
 type StudioCourse = RouterOutputs['studio']['myCourses']['items'][number]
 
-const card = css({
-  display: 'grid',
-  gridTemplateColumns: { base: '4.5rem 1fr', md: '7rem 1fr auto' },
-  gap: { base: '3', md: '4' },
-  alignItems: 'center',
-  p: '3',
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'card',
-})
+const card = cx(
+  borderedCard,
+  css({
+    display: 'grid',
+    gridTemplateColumns: { base: '4.5rem 1fr', md: '7rem 1fr auto' },
+    gap: { base: '3', md: '4' },
+    alignItems: 'center',
+    p: '3',
+  }),
+)
 const actions = css({
   display: 'flex',
   gap: '3',

@@ -1,7 +1,8 @@
 // The card under an invitation page's heading (course co-instructors, school team). Its own module: the routes'
 // error screens use it too, and those load with the app, unlike the acceptance (InviteAcceptance.tsx).
 import type { ReactNode } from 'react'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
+import { raisedCard } from '../ui/card.ts'
 
 /** A token too short to be one of ours is not sent to the server (the loaders and the page check it). */
 export const isPlausibleInviteToken = (token: string) => token.length >= 10
@@ -9,7 +10,7 @@ export const isPlausibleInviteToken = (token: string) => token.length >= 10
 export function InviteCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main className={css({ display: 'grid', placeItems: 'center', py: '12', px: '4' })}>
-      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
+      <div className={cx(raisedCard, css({ w: 'full', maxW: 'md', p: '8' }))}>
         <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>{title}</h1>
         {children}
       </div>

@@ -177,6 +177,29 @@ export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & Fie
   )
 }
 
+/**
+ * A select's options, one for each of `items`: its value (the item itself, as text, unless `value` says) and its label
+ * (the item itself unless `label` says). A missing list (still loading) gives none.
+ */
+export function Options<Item>({
+  items,
+  value = String,
+  label = String,
+}: {
+  items: readonly Item[] | undefined
+  value?: (item: Item) => string
+  label?: (item: Item) => ReactNode
+}) {
+  return (items ?? []).map((item) => {
+    const text = value(item)
+    return (
+      <option key={text} value={text}>
+        {label(item)}
+      </option>
+    )
+  })
+}
+
 export function CheckboxField({
   label,
   error,
@@ -205,8 +228,9 @@ const alertBase = css({ p: '3', borderRadius: 'control', fontSize: 'sm', borderW
 const alertError = css({ bg: 'red.50', borderColor: 'red.200', color: 'danger' })
 const alertSuccess = css({ bg: 'green.50', borderColor: 'green.200', color: 'success' })
 
-/** A form-level message (role=alert so screen readers announce it). */
+/** A form-level message (role=alert so screen readers announce it); nothing while there is no message. */
 export function FormAlert({ children, kind = 'error' }: { children: ReactNode; kind?: 'error' | 'success' }) {
+  if (children == null || children === false || children === '') return null
   return (
     <div
       role={kind === 'error' ? 'alert' : 'status'}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { HTMLAttributes, ReactNode } from 'react'
 import { css, cx } from '#styled-system/css'
 
 export const containerClass = css({ maxW: 'content', mx: 'auto', px: { base: '4', md: '6' } })
@@ -21,6 +21,32 @@ export function Section({ title, children, id }: { title?: ReactNode; children: 
         ) : null}
         {children}
       </Container>
+    </section>
+  )
+}
+
+const sectionHeading = css({ fontSize: 'lg', fontWeight: 'semibold' })
+
+/**
+ * A section named by its heading (aria-labelledby): an h2 with the given id (a panel's heading unless
+ * `titleClassName` says), then what the section holds.
+ */
+export function TitledSection({
+  id,
+  title,
+  titleClassName = sectionHeading,
+  children,
+  ...section
+}: { id: string; title: ReactNode; titleClassName?: string; children: ReactNode } & Omit<
+  HTMLAttributes<HTMLElement>,
+  'id' | 'title'
+>) {
+  return (
+    <section aria-labelledby={id} {...section}>
+      <h2 id={id} className={titleClassName}>
+        {title}
+      </h2>
+      {children}
     </section>
   )
 }

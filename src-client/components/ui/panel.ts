@@ -1,5 +1,6 @@
 // A settings or figures panel as the studio, analytics and member pages draw them: a bordered surface with a heading.
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
+import { borderedCard } from './card.ts'
 
 export const panel = css({
   bg: 'surface',
@@ -17,10 +18,4 @@ export const panelHeading = css({ fontSize: 'lg', fontWeight: 'semibold', overfl
 
 /** A studio page's card (publishing, team, uploads): a bordered surface, roomier on wide screens; what is inside lays
  * itself out. */
-export const studioCard = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'card',
-  p: { base: '4', md: '6' },
-})
+export const studioCard = cx(borderedCard, css({ p: { base: '4', md: '6' } }))

@@ -5,8 +5,9 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { MyCourses } from '#client/components/purchases/MyCourses.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { borderedCard } from '#client/components/ui/card.ts'
 import { Container } from '#client/components/ui/layout.tsx'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/premium')({
   // Membership is the page; My courses shows its own error if it fails.
@@ -27,7 +28,7 @@ const BENEFITS: { name: string; available: boolean; href?: string; to?: '/accoun
   { name: 'Monthly live webinars', available: true, to: '/live' },
   { name: 'Direct messaging with instructors', available: true, to: '/account/messages' },
 ]
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '6' })
+const card = cx(borderedCard, css({ p: '6' }))
 
 function PremiumPage() {
   const { trpc } = Route.useRouteContext()

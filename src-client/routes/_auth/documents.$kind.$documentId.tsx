@@ -2,12 +2,13 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, notFound } from '@tanstack/react-router'
 import { button } from '#client/components/ui/button.ts'
+import { borderedCard } from '#client/components/ui/card.ts'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { partyLines } from '#shared/documents.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 const TITLES = { invoice: 'Invoice', credit_note: 'Credit note' } as const
 type Kind = keyof typeof TITLES
@@ -66,15 +67,14 @@ function DocumentPage() {
         </div>
         <article
           aria-labelledby="document-title"
-          className={css({
-            bg: 'surface',
-            p: { base: '4', sm: '8' },
-            borderWidth: '1px',
-            borderColor: 'line',
-            borderRadius: 'card',
-            // Long e-mail addresses and VAT numbers wrap rather than widen the page on a phone.
-            overflowWrap: 'anywhere',
-          })}
+          className={cx(
+            borderedCard,
+            css({
+              p: { base: '4', sm: '8' },
+              // Long e-mail addresses and VAT numbers wrap rather than widen the page on a phone.
+              overflowWrap: 'anywhere',
+            }),
+          )}
         >
           <h1 id="document-title" className={css({ fontSize: '2xl', fontWeight: 'bold' })}>
             {TITLES[kind]} {doc.number}

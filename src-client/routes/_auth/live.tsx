@@ -5,12 +5,13 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { borderedCard } from '#client/components/ui/card.ts'
 import { FormAlert } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 const JOIN_REFUSALS: Record<string, string> = {
   'not-yet': 'The join link opens 15 minutes before the start.',
@@ -30,7 +31,7 @@ export const Route = createFileRoute('/_auth/live')({
   component: LivePage,
 })
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const card = cx(borderedCard, css({ p: '5' }))
 const list = css({ display: 'flex', flexDir: 'column', gap: '4' })
 
 type Item = {

@@ -5,7 +5,7 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { BalanceFigures, StatementList } from '#client/components/studio/EarningsPanels.tsx'
-import { Container } from '#client/components/ui/layout.tsx'
+import { Container, TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
@@ -118,10 +118,7 @@ function SchoolEarnings({ schoolId }: { schoolId: string }) {
   if (overview.isError || monthly.isError) return <ErrorState title="Could not load the school’s earnings" />
   return (
     <>
-      <section aria-labelledby="balances-heading" className={card}>
-        <h2 id="balances-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-          Earnings
-        </h2>
+      <TitledSection id="balances-heading" title="Earnings" className={card}>
         <BalanceFigures
           balances={overview.data.balances}
           empty={<p>When someone buys one of the school’s courses, its share appears here.</p>}
@@ -130,13 +127,10 @@ function SchoolEarnings({ schoolId }: { schoolId: string }) {
           Payouts:{' '}
           {overview.data.payoutAccount.state === 'ready' ? 'set up' : 'not set up yet (the owner sets them up)'}
         </p>
-      </section>
-      <section aria-labelledby="statements-heading" className={card}>
-        <h2 id="statements-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-          Statements
-        </h2>
+      </TitledSection>
+      <TitledSection id="statements-heading" title="Statements" className={card}>
         <StatementList months={monthly.data.statementMonths} schoolId={schoolId} />
-      </section>
+      </TitledSection>
     </>
   )
 }

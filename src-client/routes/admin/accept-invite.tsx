@@ -5,6 +5,7 @@ import { type FormEvent, type ReactNode, useState } from 'react'
 import { optionalText, searchParams } from '#client/components/admin/search.ts'
 import { errorText } from '#client/components/admin/styles.ts'
 import { button } from '#client/components/ui/button.ts'
+import { raisedCard } from '#client/components/ui/card.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { PasswordField } from '#client/components/ui/form.tsx'
 import { RouteError } from '#client/components/ui/RouteError.tsx'
@@ -12,7 +13,7 @@ import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM, useTokenFromAddress } from '#client/lib/native-form.ts'
 import { PASSWORD_MIN_LENGTH } from '#shared/constants.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 // Shorter than any token we issue: not worth asking the server about.
 const isPlausibleToken = (token: string) => token.length >= 10
@@ -43,7 +44,7 @@ export const Route = createFileRoute('/admin/accept-invite')({
 function InviteCard({ children }: { children: ReactNode }) {
   return (
     <main className={css({ minH: '100vh', display: 'grid', placeItems: 'center', bg: 'canvas', p: '4' })}>
-      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
+      <div className={cx(raisedCard, css({ w: 'full', maxW: 'md', p: '8' }))}>
         <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>Join the admin team</h1>
         {children}
       </div>

@@ -6,12 +6,13 @@ import { optionalText, searchParams } from '#client/components/admin/search.ts'
 import { errorText } from '#client/components/admin/styles.ts'
 import { SocialButtons } from '#client/components/auth/SocialButtons.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { raisedCard } from '#client/components/ui/card.ts'
 import { EmailField, PasswordField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '#client/lib/errors.ts'
 import { useNativeFormResult } from '#client/lib/native-form.ts'
 import { TWO_FACTOR_SETUP_PATH } from '#shared/auth.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 const searchSchema = searchParams({ error: optionalText, redirect: optionalText })
 
@@ -89,7 +90,7 @@ function AdminLoginPage() {
 
   return (
     <main className={css({ minH: '100vh', display: 'grid', placeItems: 'center', bg: 'canvas', p: '4' })}>
-      <div className={css({ w: 'full', maxW: 'md', bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '8' })}>
+      <div className={cx(raisedCard, css({ w: 'full', maxW: 'md', p: '8' }))}>
         <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', textAlign: 'center' })}>Admin Login</h1>
         <p className={css({ color: 'fg.muted', textAlign: 'center', mt: '1', mb: '6', fontSize: 'sm' })}>
           Sign in to manage courses, categories and your team.

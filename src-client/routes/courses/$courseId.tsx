@@ -8,9 +8,10 @@ import { CourseReviews } from '#client/components/course/reviews/CourseReviews.t
 import { reviewCountLabel } from '#client/components/course/reviews/RatingSummary.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { CourseLearnAction } from '#client/components/learning/CourseLearnAction.tsx'
+import { raisedCard } from '#client/components/ui/card.ts'
 import { Icon } from '#client/components/ui/icons.tsx'
 import { JsonLd } from '#client/components/ui/JsonLd.tsx'
-import { Container } from '#client/components/ui/layout.tsx'
+import { Container, TitledSection } from '#client/components/ui/layout.tsx'
 import { markdownArticle } from '#client/components/ui/markdown-article.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
@@ -23,7 +24,7 @@ import { sessionQuery, useSession } from '#client/lib/session.ts'
 import { COURSE_CHANNELS } from '#shared/cart.ts'
 import { capitalise } from '#shared/constants.ts'
 import { groupDigits } from '#shared/numbers.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import type { RouterContext } from '../__root.tsx'
 
 /** `?from=search` or `?from=catalogue`: how the buyer got here (analytics' channels); anything else is direct. */
@@ -66,7 +67,7 @@ async function prefetchLearning({ queryClient, trpc }: RouterContext, courseId: 
 }
 
 const sectionTitle = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
-const card = css({ bg: 'surface', borderRadius: 'card', boxShadow: 'card', p: '6' })
+const card = cx(raisedCard, css({ p: '6' }))
 
 function CoursePage() {
   const { courseId } = Route.useParams()
@@ -157,10 +158,7 @@ function CoursePage() {
       </section>
       <Container className={css({ py: '10' })}>
         <div className={css({ display: 'grid', gap: '10', maxW: '4xl' })}>
-          <section aria-labelledby="learn" className={card}>
-            <h2 id="learn" className={sectionTitle}>
-              What you'll learn
-            </h2>
+          <TitledSection id="learn" title="What you'll learn" className={card} titleClassName={sectionTitle}>
             <ul className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
               {course.whatYouWillLearn.map((item) => (
                 <li key={item} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
@@ -168,15 +166,12 @@ function CoursePage() {
                 </li>
               ))}
             </ul>
-          </section>
+          </TitledSection>
           {course.descriptionHtml ? (
-            <section aria-labelledby="about" className={card}>
-              <h2 id="about" className={sectionTitle}>
-                About this course
-              </h2>
+            <TitledSection id="about" title="About this course" className={card} titleClassName={sectionTitle}>
               {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
               <div className={markdownArticle} dangerouslySetInnerHTML={{ __html: course.descriptionHtml }} />
-            </section>
+            </TitledSection>
           ) : null}
           <CourseBundles courseId={course.id} className={card} />
           <section aria-labelledby="content">
@@ -195,10 +190,7 @@ function CoursePage() {
               ))}
             </ul>
           </section>
-          <section aria-labelledby="instructor" className={card}>
-            <h2 id="instructor" className={sectionTitle}>
-              Instructor
-            </h2>
+          <TitledSection id="instructor" title="Instructor" className={card} titleClassName={sectionTitle}>
             <div className={css({ display: 'flex', gap: '4', alignItems: 'start' })}>
               <SafeImage
                 src={course.instructorProfile.image}
@@ -225,11 +217,8 @@ function CoursePage() {
                 <p className={css({ mt: '2', color: 'fg.muted', fontSize: 'sm' })}>{course.instructorProfile.bio}</p>
               </div>
             </div>
-          </section>
-          <section aria-labelledby="stats" className={card}>
-            <h2 id="stats" className={sectionTitle}>
-              Course Statistics
-            </h2>
+          </TitledSection>
+          <TitledSection id="stats" title="Course Statistics" className={card} titleClassName={sectionTitle}>
             <dl
               className={css({
                 display: 'grid',
@@ -246,7 +235,7 @@ function CoursePage() {
             <p className={css({ mt: '4', fontSize: 'sm', color: 'fg.muted' })}>
               {course.lessons} lessons • {hoursOfContent(course.durationMinutes)} of content
             </p>
-          </section>
+          </TitledSection>
           <CourseReviews key={course.id} courseId={course.id} className={card} />
         </div>
       </Container>

@@ -5,11 +5,13 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { CouponEditor } from '#client/components/promotions/CouponEditor.tsx'
 import { CouponTable } from '#client/components/promotions/CouponTable.tsx'
+import { borderedCard } from '#client/components/ui/card.ts'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { COUPON_MESSAGES } from '#shared/promotions.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/coupons')({
   loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.studioCoupons.list.queryOptions()),
@@ -19,7 +21,7 @@ export const Route = createFileRoute('/studio/coupons')({
   component: StudioCoupons,
 })
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const card = cx(borderedCard, css({ p: '5' }))
 
 function StudioCoupons() {
   const { trpc } = Route.useRouteContext()
@@ -34,10 +36,12 @@ function StudioCoupons() {
     <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <PageIntro title="Coupons">Codes for your own courses, with their uses and revenue.</PageIntro>
       {data.allowed ? (
-        <section aria-labelledby="new-coupon" className={card}>
-          <h2 id="new-coupon" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}>
-            New coupon for your courses
-          </h2>
+        <TitledSection
+          id="new-coupon"
+          title="New coupon for your courses"
+          className={card}
+          titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}
+        >
           <CouponEditor
             scopes={['courses', 'creator']}
             courses={data.courses}
@@ -47,7 +51,7 @@ function StudioCoupons() {
               await refresh()
             }}
           />
-        </section>
+        </TitledSection>
       ) : (
         <EmptyState title={COUPON_MESSAGES.planRequired}>
           <p className={css({ mt: '2' })}>

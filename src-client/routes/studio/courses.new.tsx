@@ -4,7 +4,7 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { DialogForm } from '#client/components/admin/DialogForm.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
-import { SelectField, TextField } from '#client/components/ui/form.tsx'
+import { Options, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
@@ -56,11 +56,7 @@ function NewCourse() {
           hint={`Up to ${STUDIO_LIMITS.title} characters; you can change it later.`}
         />
         <SelectField label="Category" name="categoryId" required error={fields.errors.categoryId}>
-          {(categories.data ?? []).map((category) => (
-            <option key={category.id} value={category.id}>
-              {category.name}
-            </option>
-          ))}
+          <Options items={categories.data} value={(category) => category.id} label={(category) => category.name} />
         </SelectField>
         <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
           <button type="submit" className={button()} disabled={create.isPending}>

@@ -7,6 +7,7 @@ import { type ChangeEvent, type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
@@ -46,10 +47,7 @@ function DomainPage() {
           Serve {panel.school.name} on your own domain and show your brand instead of ours.
         </p>
       </header>
-      <section aria-labelledby="domain-heading" className={card}>
-        <h2 id="domain-heading" className={heading}>
-          Your domain
-        </h2>
+      <TitledSection id="domain-heading" title="Your domain" className={card} titleClassName={heading}>
         {panel.customDomainAllowed ? (
           <>
             {panel.domain ? <DomainState domain={panel.domain} /> : null}
@@ -58,11 +56,8 @@ function DomainPage() {
         ) : (
           <p>A custom domain comes with the Pro or Enterprise plan: see Pricing.</p>
         )}
-      </section>
-      <section aria-labelledby="brand-heading" className={card}>
-        <h2 id="brand-heading" className={heading}>
-          Brand
-        </h2>
+      </TitledSection>
+      <TitledSection id="brand-heading" title="Brand" className={card} titleClassName={heading}>
         {panel.whiteLabelAllowed ? (
           <>
             <BrandForm brand={panel.brand} fallbackName={panel.school.name} />
@@ -71,7 +66,7 @@ function DomainPage() {
         ) : (
           <p>White-label branding comes with the Enterprise plan: see Pricing.</p>
         )}
-      </section>
+      </TitledSection>
     </main>
   )
 }
@@ -163,7 +158,7 @@ function DomainForm({ current }: { current: string }) {
   }
   return (
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={css({ display: 'grid', gap: '3' })}>
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <FormAlert>{formError}</FormAlert>
       <TextField
         label="Domain"
         name="hostname"
@@ -202,7 +197,7 @@ function BrandForm({
   })
   return (
     <form {...SCRIPT_ONLY_FORM} {...form.formProps} className={css({ display: 'grid', gap: '3' })}>
-      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <FormAlert>{form.formError}</FormAlert>
       <TextField
         label="Name shown"
         name="displayName"

@@ -7,6 +7,7 @@ import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { EarningsChart } from '#client/components/studio/EarningsChart.tsx'
 import { BalanceFigures, StatementList } from '#client/components/studio/EarningsPanels.tsx'
 import { PremiumPoolSection } from '#client/components/studio/PremiumPoolSection.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { Pagination } from '#client/components/ui/Pagination.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -50,10 +51,7 @@ function EarningsPage() {
         processing fee comes off each sale's share too, shown as its own entry.
       </PageIntro>
 
-      <section aria-labelledby="balances-heading" className={card}>
-        <h2 id="balances-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-          Balances
-        </h2>
+      <TitledSection id="balances-heading" title="Balances" className={card}>
         <p>
           Next payout: <strong>{formatDate(overview.nextPayoutAt)}</strong> (06:00 UTC)
           {overview.payoutAccount.state !== 'ready' ? (
@@ -68,29 +66,23 @@ function EarningsPage() {
           balances={overview.balances}
           empty={<p>When someone buys one of your courses, your share appears here.</p>}
         />
-      </section>
+      </TitledSection>
 
       {monthly.series.length > 0 ? (
-        <section aria-labelledby="chart-heading" className={card}>
-          <h2 id="chart-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-            Last 12 months
-          </h2>
+        <TitledSection id="chart-heading" title="Last 12 months" className={card}>
           {monthly.series.map((series) => (
             <EarningsChart key={series.currency} currency={series.currency} months={series.months} />
           ))}
-        </section>
+        </TitledSection>
       ) : null}
 
       <PremiumPoolSection className={card} />
 
       <EntriesSection />
 
-      <section aria-labelledby="statements-heading" className={card}>
-        <h2 id="statements-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-          Statements
-        </h2>
+      <TitledSection id="statements-heading" title="Statements" className={card}>
         <StatementList months={monthly.statementMonths} />
-      </section>
+      </TitledSection>
     </main>
   )
 }
@@ -101,10 +93,7 @@ function EntriesSection() {
   const navigate = useNavigate({ from: Route.fullPath })
   const entries = useQuery({ ...trpc.earnings.entries.queryOptions({ page }), placeholderData: keepPreviousData })
   return (
-    <section aria-labelledby="entries-heading" className={card}>
-      <h2 id="entries-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-        Ledger entries
-      </h2>
+    <TitledSection id="entries-heading" title="Ledger entries" className={card}>
       {entries.isPending ? (
         <LoadingState label="Loading entries…" />
       ) : entries.isError ? (
@@ -163,6 +152,6 @@ function EntriesSection() {
           />
         </>
       )}
-    </section>
+    </TitledSection>
   )
 }

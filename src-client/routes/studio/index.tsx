@@ -4,7 +4,7 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { StandingSummary } from '#client/components/studio/StandingSummary.tsx'
 import { StudioCourseList } from '#client/components/studio/StudioCourseList.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { SelectField, TextField } from '#client/components/ui/form.tsx'
+import { Options, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { Pagination } from '#client/components/ui/Pagination.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
@@ -74,11 +74,7 @@ function MyCourses() {
           className={css({ display: 'flex', flexDir: 'column', gap: '1', flex: '0 1 12rem' })}
         >
           <option value="">All states</option>
-          {STUDIO_STATES.map((state) => (
-            <option key={state} value={state}>
-              {STUDIO_STATE_LABELS[state]}
-            </option>
-          ))}
+          <Options items={STUDIO_STATES} label={(state) => STUDIO_STATE_LABELS[state]} />
         </SelectField>
       </search>
       {list.isPending ? (

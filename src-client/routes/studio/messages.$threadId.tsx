@@ -5,6 +5,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { Composer, MessageList, ReportForm } from '#client/components/instructor-messages/Conversation.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { borderedCard } from '#client/components/ui/card.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { toastOutcome } from '#client/components/ui/toaster.tsx'
@@ -21,7 +22,7 @@ export const Route = createFileRoute('/studio/messages/$threadId')({
   component: StudioConversation,
 })
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const card = cx(borderedCard, css({ p: '5' }))
 
 function StudioConversation() {
   const { trpc } = Route.useRouteContext()

@@ -4,12 +4,13 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
+import { borderedCard } from '#client/components/ui/card.ts'
 import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 type Filter = 'all' | 'unread' | 'open' | 'closed'
 
@@ -22,7 +23,7 @@ export const Route = createFileRoute('/studio/messages/')({
   component: StudioMessages,
 })
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const card = cx(borderedCard, css({ p: '5' }))
 
 function StudioMessages() {
   const { trpc } = Route.useRouteContext()

@@ -8,6 +8,7 @@ import { type FormEvent, useState } from 'react'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { FormAlert } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
 import { formatDate } from '#client/lib/dates.ts'
@@ -80,12 +81,9 @@ function PayoutsPage() {
           That Stripe link expired: continue on Stripe to pick up where you left off.
         </FormAlert>
       ) : null}
-      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormAlert>{error}</FormAlert>
 
-      <section aria-labelledby="account-heading" className={card}>
-        <h2 id="account-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-          Your payout account
-        </h2>
+      <TitledSection id="account-heading" title="Your payout account" className={card}>
         {account.state === 'not_set_up' && gate.needsSecondFactor ? (
           <>
             <p role="status">
@@ -151,7 +149,7 @@ function PayoutsPage() {
             Back from Stripe: it may take a moment for Stripe to confirm your details. Reload to check.
           </p>
         ) : null}
-      </section>
+      </TitledSection>
 
       <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>
         Tax details (a W-9 or W-8 form, or your country’s equivalent) are collected by Stripe during setup, not by us.

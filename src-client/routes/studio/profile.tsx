@@ -112,7 +112,7 @@ function ProfilePage() {
         aria-label="Instructor profile"
         className={css({ display: 'flex', flexDir: 'column', gap: '5' })}
       >
-        {formError ? <FormAlert>{formError}</FormAlert> : null}
+        <FormAlert>{formError}</FormAlert>
         <TextField
           label="Name shown"
           name="name"

@@ -5,7 +5,8 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
@@ -61,10 +62,7 @@ function SchoolPage() {
         </p>
       </header>
       <SettingsForm name={panel.school.name} slug={panel.school.slug} />
-      <section aria-labelledby="team-heading" className={card}>
-        <h2 id="team-heading" className={heading}>
-          Team
-        </h2>
+      <TitledSection id="team-heading" title="Team" className={card} titleClassName={heading}>
         <p className={css({ color: 'fg.muted' })}>
           {panel.teamSize} of {limit} people on your {panel.planName ?? 'current'} plan (co-instructors of your courses
           count too).
@@ -72,7 +70,7 @@ function SchoolPage() {
         <Members members={panel.members} />
         <Invites invites={panel.invites} />
         <InviteForm disabled={panel.teamLimit === 0} />
-      </section>
+      </TitledSection>
     </main>
   )
 }
@@ -96,7 +94,7 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
       <h2 id="settings-heading" className={heading}>
         Name and address
       </h2>
-      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <FormAlert>{form.formError}</FormAlert>
       <TextField
         label="School name"
         name="name"
@@ -171,11 +169,7 @@ function Members({ members }: { members: Member[] }) {
                 }
                 className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'md', px: '2', py: '1' })}
               >
-                {SCHOOL_MEMBER_ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {ROLE_NAMES[role]}
-                  </option>
-                ))}
+                <Options items={SCHOOL_MEMBER_ROLES} label={(role) => ROLE_NAMES[role]} />
               </select>
             </label>
             <button
@@ -262,14 +256,10 @@ function InviteForm({ disabled }: { disabled: boolean }) {
           Your plan has no team members: <Link to="/pricing">upgrade to Pro</Link> to invite up to 3 people.
         </FormAlert>
       ) : null}
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <FormAlert>{formError}</FormAlert>
       <TextField label="E-mail address" name="email" type="email" required autoComplete="off" error={errors.email} />
       <SelectField label="Role" name="role" defaultValue="instructor" error={errors.role}>
-        {SCHOOL_MEMBER_ROLES.map((role) => (
-          <option key={role} value={role}>
-            {SCHOOL_ROLE_DESCRIPTIONS[role]}
-          </option>
-        ))}
+        <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_DESCRIPTIONS[role]} />
       </SelectField>
       <button type="submit" className={button({})} disabled={invite.isPending || disabled}>
         {invite.isPending ? <Spinner label="Sending" /> : null}

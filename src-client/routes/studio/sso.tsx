@@ -6,6 +6,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, FormAlert, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
@@ -67,20 +68,17 @@ function SsoPage() {
           </Link>
         </FormAlert>
       )}
-      <section aria-labelledby="register-heading" className={card}>
-        <h2 id="register-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-          At your identity provider
-        </h2>
+      <TitledSection id="register-heading" title="At your identity provider" className={card}>
         <p>Register a web application (authorization code flow) with this redirect URI:</p>
         <code data-testid="sso-redirect-uri" className={css({ overflowWrap: 'anywhere', fontSize: 'sm' })}>
           {panel.redirectUri}
         </code>
-      </section>
+      </TitledSection>
       <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="sso-heading" className={card}>
         <h2 id="sso-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Your provider
         </h2>
-        {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+        <FormAlert>{form.formError}</FormAlert>
         <TextField
           label="Issuer URL"
           name="issuer"

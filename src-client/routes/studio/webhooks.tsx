@@ -113,7 +113,7 @@ function AddEndpoint({ eventTypes, allowHttpLoopback }: { eventTypes: string[]; 
       <h2 id="add-heading" className={heading}>
         Add an endpoint
       </h2>
-      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <FormAlert>{form.formError}</FormAlert>
       <TextField
         label="Endpoint URL"
         name="url"

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ChangeEvent, useEffect, useState } from 'react'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
-import { CheckboxField, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { CheckboxField, Options, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { COURSE_LEVELS, capitalise } from '#shared/constants.ts'
 import { css, cx } from '#styled-system/css'
@@ -133,19 +133,11 @@ export function CourseDialog({
           inputMode="decimal"
         />
         <SelectField label="Category" {...fieldOf('categoryId')}>
-          {(categories.data ?? []).map((category) => (
-            <option key={category.id} value={category.id}>
-              {category.name}
-            </option>
-          ))}
+          <Options items={categories.data} value={(category) => category.id} label={(category) => category.name} />
         </SelectField>
         <TextField label="Instructor" {...fieldOf('instructorName')} />
         <SelectField label="Level" {...fieldOf('level')}>
-          {COURSE_LEVELS.map((level) => (
-            <option key={level} value={level}>
-              {capitalise(level)}
-            </option>
-          ))}
+          <Options items={COURSE_LEVELS} label={capitalise} />
         </SelectField>
         <SelectField label="Status" {...fieldOf('status')}>
           <option value="draft">Draft</option>

@@ -74,7 +74,7 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
         Order {order.reference} · {order.customerEmail} · paid {formatMoney(order.capturedMinor, order.currency)}
         {order.refundedMinor ? ` · refunded ${formatMoney(order.refundedMinor, order.currency)}` : ''}
       </p>
-      {fields.formError ? <FormAlert>{fields.formError}</FormAlert> : null}
+      <FormAlert>{fields.formError}</FormAlert>
       <fieldset className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
         <legend className={css({ fontWeight: 'semibold', mb: '1' })}>Lines to refund</legend>
         {order.lines.map((line) => (

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -16,16 +17,18 @@ export function RefundRequests({ canDecide }: { canDecide: boolean }) {
   const requests = useQuery(trpc.admin.orders.requests.queryOptions())
   if (!requests.data?.length) return null
   return (
-    <section aria-labelledby="refund-requests" className={`${panel} ${css({ mb: '6', p: '4' })}`}>
-      <h2 id="refund-requests" className={css({ fontWeight: 'bold', fontSize: 'lg', mb: '3' })}>
-        Refund requests
-      </h2>
+    <TitledSection
+      id="refund-requests"
+      title="Refund requests"
+      className={`${panel} ${css({ mb: '6', p: '4' })}`}
+      titleClassName={css({ fontWeight: 'bold', fontSize: 'lg', mb: '3' })}
+    >
       <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
         {requests.data.map((request) => (
           <RequestRow key={request.id} request={request} canDecide={canDecide} />
         ))}
       </ul>
-    </section>
+    </TitledSection>
   )
 }
 

@@ -6,6 +6,7 @@ import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { CouponEditor } from '#client/components/promotions/CouponEditor.tsx'
 import { CouponTable } from '#client/components/promotions/CouponTable.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -41,10 +42,12 @@ function Coupons() {
         <h1 className={pageTitle}>Coupons</h1>
       </div>
       {editor ? (
-        <section aria-labelledby="new-coupon" className={`${panel} ${css({ p: '5', mb: '6' })}`}>
-          <h2 id="new-coupon" className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}>
-            New coupon
-          </h2>
+        <TitledSection
+          id="new-coupon"
+          title="New coupon"
+          className={`${panel} ${css({ p: '5', mb: '6' })}`}
+          titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}
+        >
           <CouponEditor
             scopes={COUPON_SCOPES}
             onCreate={async (input) => {
@@ -53,7 +56,7 @@ function Coupons() {
               await refresh()
             }}
           />
-        </section>
+        </TitledSection>
       ) : null}
       <section aria-label="Coupons" className={panel}>
         {data.length === 0 ? (

@@ -6,6 +6,7 @@ import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, searchParams, wholeNumber } from '#client/components/admin/search.ts'
 import { badge, pageHead, pageTitle } from '#client/components/admin/styles.ts'
+import { Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
@@ -47,22 +48,14 @@ function CourseReviews() {
         <h1 className={pageTitle}>Course reviews</h1>
         <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
           <FilterSelect label="Kind" value={search.kind} onChange={(kind) => setFilter({ kind })}>
-            {KINDS.map((kind) => (
-              <option key={kind} value={kind === 'all' ? '' : kind}>
-                {KIND_LABELS[kind]}
-              </option>
-            ))}
+            <Options items={KINDS} value={(kind) => (kind === 'all' ? '' : kind)} label={(kind) => KIND_LABELS[kind]} />
           </FilterSelect>
           <FilterSelect
             label="Age"
             value={search.age?.toString()}
             onChange={(age) => setFilter({ age: Number(age) || undefined })}
           >
-            {AGES.map((age) => (
-              <option key={age} value={age || ''}>
-                {AGE_LABELS[age]}
-              </option>
-            ))}
+            <Options items={AGES} value={(age) => String(age || '')} label={(age) => AGE_LABELS[age]} />
           </FilterSelect>
         </div>
       </div>

@@ -8,7 +8,7 @@ import { badge, inputClass, pageHead, pageTitle, panel } from '#client/component
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { ReviewComments } from '#client/components/studio/ReviewComments.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { SelectField, TextAreaField } from '#client/components/ui/form.tsx'
+import { Options, SelectField, TextAreaField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -244,11 +244,7 @@ function RequestChanges({
             value={row.item}
             onChange={(event) => update(index, { item: event.target.value })}
           >
-            {items.map((item) => (
-              <option key={item} value={item}>
-                {reviewItemLabel(item)}
-              </option>
-            ))}
+            <Options items={items} label={(item) => reviewItemLabel(item)} />
           </SelectField>
           <TextAreaField
             label={`What should change (comment ${index + 1})`}

@@ -13,6 +13,7 @@ import {
   wholeNumber,
 } from '#client/components/admin/search.ts'
 import { badge, pageHead, pageTitle } from '#client/components/admin/styles.ts'
+import { Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
@@ -69,19 +70,11 @@ function CreatorApplications() {
         <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
           <FilterSelect label="Status" value={search.status} onChange={(status) => setFilter({ status })}>
             <option value="">All statuses</option>
-            {APPLICATION_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {APPLICATION_STATUS_LABELS[status]}
-              </option>
-            ))}
+            <Options items={APPLICATION_STATUSES} label={(status) => APPLICATION_STATUS_LABELS[status]} />
           </FilterSelect>
           <FilterSelect label="Category" value={search.category} onChange={(category) => setFilter({ category })}>
             <option value="">All categories</option>
-            {(categories.data ?? []).map((category) => (
-              <option key={category.slug} value={category.slug}>
-                {category.name}
-              </option>
-            ))}
+            <Options items={categories.data} value={(category) => category.slug} label={(category) => category.name} />
           </FilterSelect>
           <FilterSelect
             label="Age"
@@ -89,11 +82,7 @@ function CreatorApplications() {
             onChange={(age) => setFilter({ age: age ? Number(age) : undefined })}
           >
             <option value="">Any age</option>
-            {AGES.map((days) => (
-              <option key={days} value={days}>
-                Older than {days} days
-              </option>
-            ))}
+            <Options items={AGES} label={(days) => `Older than ${days} days`} />
           </FilterSelect>
         </div>
       </div>

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { badge, errorText, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
@@ -58,10 +59,7 @@ function Finance() {
         </a>
       </div>
 
-      <section aria-labelledby="owed-heading" className={section}>
-        <h2 id="owed-heading" className={heading}>
-          Owed to creators
-        </h2>
+      <TitledSection id="owed-heading" title="Owed to creators" className={section} titleClassName={heading}>
         {data.stripeBalance.state === 'unavailable' ? (
           <p role="status">Stripe balance unavailable: {data.stripeBalance.reason}</p>
         ) : null}
@@ -93,7 +91,7 @@ function Finance() {
             </AdminTable>
           )}
         </div>
-      </section>
+      </TitledSection>
 
       <section aria-labelledby="payouts-heading" className={section}>
         <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
@@ -139,10 +137,7 @@ function Finance() {
         </div>
       </section>
 
-      <section aria-labelledby="negative-heading" className={section}>
-        <h2 id="negative-heading" className={heading}>
-          Negative balances
-        </h2>
+      <TitledSection id="negative-heading" title="Negative balances" className={section} titleClassName={heading}>
         <div className={panel}>
           {data.negativeBalances.length === 0 ? (
             <EmptyState title="No creator owes money back" />
@@ -165,7 +160,7 @@ function Finance() {
             </AdminTable>
           )}
         </div>
-      </section>
+      </TitledSection>
 
       <ConfirmDialog
         open={confirming}

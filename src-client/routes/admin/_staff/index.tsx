@@ -5,7 +5,9 @@ import { SalesPanel } from '#client/components/admin/SalesPanel.tsx'
 import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
-import { css } from '#styled-system/css'
+import { borderedCard } from '#client/components/ui/card.ts'
+import { TitledSection } from '#client/components/ui/layout.tsx'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/')({
   head: () => ({ meta: [{ title: 'Dashboard | SkillForge Admin' }] }),
@@ -13,7 +15,7 @@ export const Route = createFileRoute('/admin/_staff/')({
   component: Dashboard,
 })
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '5' })
+const card = cx(borderedCard, css({ p: '5' }))
 
 function Dashboard() {
   const { trpc } = Route.useRouteContext()
@@ -55,10 +57,12 @@ function Dashboard() {
         ))}
       </section>
       <SalesPanel sales={data.sales} />
-      <section aria-labelledby="quick-actions" className={`${panel} ${css({ mt: '6', p: '5' })}`}>
-        <h2 id="quick-actions" className={css({ fontWeight: 'semibold', mb: '3' })}>
-          Quick actions
-        </h2>
+      <TitledSection
+        id="quick-actions"
+        title="Quick actions"
+        className={`${panel} ${css({ mt: '6', p: '5' })}`}
+        titleClassName={css({ fontWeight: 'semibold', mb: '3' })}
+      >
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3' })}>
           <Link to="/admin/courses" className={button({ variant: 'outline' })}>
             Manage Courses
@@ -78,7 +82,7 @@ function Dashboard() {
             View public site
           </a>
         </div>
-      </section>
+      </TitledSection>
     </>
   )
 }

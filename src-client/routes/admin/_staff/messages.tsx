@@ -6,9 +6,11 @@ import { useState } from 'react'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { MessageList } from '#client/components/instructor-messages/Conversation.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { borderedCard } from '#client/components/ui/card.ts'
+import { TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/messages')({
   head: () => ({ meta: [{ title: 'Reported messages | SkillForge Admin' }] }),
@@ -19,7 +21,8 @@ export const Route = createFileRoute('/admin/_staff/messages')({
   component: ReportedMessages,
 })
 
-const card = css({ bg: 'surface', borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '4' })
+const card = cx(borderedCard, css({ p: '4' }))
+const column = css({ display: 'flex', flexDir: 'column', gap: '3' })
 
 function ReportedThread({ threadId }: { threadId: string }) {
   const { trpc } = Route.useRouteContext()
@@ -38,14 +41,11 @@ function ReportedMessages() {
       <div className={pageHead}>
         <h1 className={pageTitle}>Reported messages</h1>
       </div>
-      <section aria-labelledby="reports-title" className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
-        <h2 id="reports-title" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-          Reports
-        </h2>
+      <TitledSection id="reports-title" title="Reports" className={column}>
         {data.reports.length === 0 ? (
           <EmptyState title="No reported conversations" />
         ) : (
-          <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
+          <ul className={column}>
             {data.reports.map((report) => (
               <li key={`${report.threadId}-${report.reporter}`} className={card} data-testid="reported-thread">
                 <p className={css({ fontWeight: 'semibold' })}>
@@ -72,11 +72,8 @@ function ReportedMessages() {
             ))}
           </ul>
         )}
-      </section>
-      <section aria-labelledby="blocks-title" className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
-        <h2 id="blocks-title" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-          Blocked senders
-        </h2>
+      </TitledSection>
+      <TitledSection id="blocks-title" title="Blocked senders" className={column}>
         {data.blocks.length === 0 ? (
           <EmptyState title="No blocked senders" />
         ) : (
@@ -90,7 +87,7 @@ function ReportedMessages() {
             ))}
           </ul>
         )}
-      </section>
+      </TitledSection>
     </div>
   )
 }

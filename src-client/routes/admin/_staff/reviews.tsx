@@ -6,7 +6,7 @@ import { atPage, optionalEnum, optionalPage, optionalText, searchParams } from '
 import { badge, inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
-import { SelectField } from '#client/components/ui/form.tsx'
+import { Options, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
@@ -79,11 +79,7 @@ function Reviews() {
             })
           }
         >
-          {REVIEW_VISIBILITY.map((value) => (
-            <option key={value} value={value}>
-              {VISIBILITY_LABELS[value]}
-            </option>
-          ))}
+          <Options items={REVIEW_VISIBILITY} label={(value) => VISIBILITY_LABELS[value]} />
         </SelectField>
       </div>
       {search.course ? (

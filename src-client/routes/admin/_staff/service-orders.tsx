@@ -13,7 +13,7 @@ import {
 } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
-import { CheckboxField } from '#client/components/ui/form.tsx'
+import { CheckboxField, Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import type { Trpc } from '#client/lib/trpc.ts'
@@ -96,11 +96,7 @@ function ServiceOrdersQueue() {
         />
         <FilterSelect label="Filter by service" value={search.service} onChange={(service) => setSearch({ service })}>
           <option value="">All services</option>
-          {services.data?.map((service) => (
-            <option key={service.id} value={service.id}>
-              {service.title}
-            </option>
-          ))}
+          <Options items={services.data} value={(service) => service.id} label={(service) => service.title} />
         </FilterSelect>
         <FilterSelect
           label="Filter by assignee"
@@ -109,11 +105,7 @@ function ServiceOrdersQueue() {
         >
           <option value="">Anyone</option>
           <option value="none">Unassigned</option>
-          {team.data?.map((member) => (
-            <option key={member.id} value={member.id}>
-              {member.name}
-            </option>
-          ))}
+          <Options items={team.data} value={(member) => member.id} label={(member) => member.name} />
         </FilterSelect>
         <CheckboxField
           label={`Overdue only (${counts?.overdue ?? 0})`}

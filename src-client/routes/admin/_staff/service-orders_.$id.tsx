@@ -14,7 +14,7 @@ import { formatDue, Periods, ServiceOrderStatusBadge } from '#client/components/
 import { Thread } from '#client/components/service-orders/Thread.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
-import { CheckboxField, messageArea, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import { CheckboxField, messageArea, Options, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
@@ -222,13 +222,11 @@ function AssigneePicker({
         onChange={(e) => assign.mutate({ id, assigneeId: e.target.value || null })}
       >
         <option value="">Unassigned</option>
-        {team
-          .filter((member) => member.role !== 'viewer')
-          .map((member) => (
-            <option key={member.id} value={member.id}>
-              {member.name}
-            </option>
-          ))}
+        <Options
+          items={team.filter((member) => member.role !== 'viewer')}
+          value={(member) => member.id}
+          label={(member) => member.name}
+        />
       </select>
     </section>
   )

@@ -11,7 +11,7 @@ import { badge, inputClass, pageHead, pageTitle, panel } from '#client/component
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { Avatar } from '#client/components/auth/Avatar.tsx'
 import { button } from '#client/components/ui/button.ts'
-import { SelectField } from '#client/components/ui/form.tsx'
+import { Options, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -111,11 +111,7 @@ function TeamMembers() {
                           })
                         }
                       >
-                        {TEAM_ROLES.map((role) => (
-                          <option key={role} value={role}>
-                            {capitalise(role)}
-                          </option>
-                        ))}
+                        <Options items={TEAM_ROLES} label={capitalise} />
                       </SelectField>
                     ) : (
                       <span className={badge({ tone: ROLE_TONE[member.role] })}>
