@@ -11,18 +11,20 @@ export async function findInstructorBySlug(db: DB, slug: string) {
     .executeTakeFirst()
 }
 
-/** The instructor's published courses as cards (newest first), with their learners. */
-export function publishedCoursesOf(db: DB, instructorId: string, limit = 200) {
-  return db
+/** Published courses as cards with their learners, newest first; the caller narrows which. */
+const publishedCards = (db: DB, limit: number) =>
+  db
     .selectFrom('courses')
     .innerJoin('categories', 'categories.id', 'courses.category_id')
     .select([...courseCardColumns, 'courses.students_count'])
-    .where('courses.instructor_id', '=', instructorId)
     .where('courses.status', '=', 'published')
     .orderBy('courses.published_at', 'desc')
     .orderBy('courses.id')
     .limit(limit)
-    .execute()
+
+/** The instructor's published courses as cards (newest first), with their learners. */
+export function publishedCoursesOf(db: DB, instructorId: string, limit = 200) {
+  return publishedCards(db, limit).where('courses.instructor_id', '=', instructorId).execute()
 }
 
 /** Profiles with at least one published course: the sitemap's instructor pages (an empty profile is left out). */
@@ -74,16 +76,7 @@ export async function instructorSlugExists(db: DB, slug: string): Promise<boolea
 /** Published courses among these ids as cards (newest first): a school's public page. */
 export function publishedCoursesByIds(db: DB, courseIds: readonly string[], limit = 200) {
   if (courseIds.length === 0) return Promise.resolve([])
-  return db
-    .selectFrom('courses')
-    .innerJoin('categories', 'categories.id', 'courses.category_id')
-    .select([...courseCardColumns, 'courses.students_count'])
-    .where('courses.id', 'in', courseIds)
-    .where('courses.status', '=', 'published')
-    .orderBy('courses.published_at', 'desc')
-    .orderBy('courses.id')
-    .limit(limit)
-    .execute()
+  return publishedCards(db, limit).where('courses.id', 'in', courseIds).execute()
 }
 
 /** The instructor profiles of these users (a school's teachers), in the given order. */

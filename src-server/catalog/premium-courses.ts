@@ -1,7 +1,6 @@
 // Courses in Premium, as the catalogue knows them: whether a course is included (it then opens to Premium members,
-// flows/lesson-access.ts) and who owns it. The studio's owner switches it (flows/premium-pool-studio.ts); staff
+// flows/lesson-access.ts) and who owns it. The studio's owner switches it (course-switches.ts); staff
 // switch it in the admin course dialog.
-import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 /** Each of these courses' owner (null: a house course) and whether it is in Premium now. */
@@ -18,17 +17,6 @@ export async function premiumCourseFacts(
   return new Map(
     rows.map((row) => [row.id, { ownerId: row.owner_id, title: row.title, included: row.included_in_premium }]),
   )
-}
-
-/** Includes the course in Premium or takes it out; true when that changed something. */
-export async function setIncludedInPremium(db: DB, courseId: string, included: boolean): Promise<boolean> {
-  const result = await db
-    .updateTable('courses')
-    .set({ included_in_premium: included, updated_at: clock.now() })
-    .where('id', '=', courseId)
-    .where('included_in_premium', '=', !included)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) > 0
 }
 
 /** The creator's own courses in Premium now (title order). */

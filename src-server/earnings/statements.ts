@@ -41,6 +41,13 @@ interface EntryRow {
  */
 const LINE_KINDS = ['sale', 'refund', 'dispute', 'hold_release', 'processor_fee'] as const
 
+/** The sum of the selected ledger entries (`e`) on one of a creator's accounts. */
+const accountSum = (account: 'creator_pending' | 'creator_available' | 'creator_paid_out') =>
+  sql<string>`sum(case when e.account = ${sql.lit(account)} then e.amount_minor else 0 end)`
+const PENDING = accountSum('creator_pending').as('pending')
+const AVAILABLE = accountSum('creator_available').as('available')
+const PAID_OUT = accountSum('creator_paid_out').as('paid_out')
+
 function entriesQuery(db: DB, creatorId: string) {
   return db
     .selectFrom('ledger_entries as e')
@@ -58,9 +65,9 @@ function entriesQuery(db: DB, creatorId: string) {
       't.source',
       't.created_at',
       'e.currency',
-      sql<string>`sum(case when e.account = 'creator_pending' then e.amount_minor else 0 end)`.as('pending'),
-      sql<string>`sum(case when e.account = 'creator_available' then e.amount_minor else 0 end)`.as('available'),
-      sql<string>`sum(case when e.account = 'creator_paid_out' then e.amount_minor else 0 end)`.as('paid_out'),
+      PENDING,
+      AVAILABLE,
+      PAID_OUT,
       'c.title as course_title',
       'o.reference as order_reference',
     ])
@@ -227,15 +234,11 @@ export async function creatorStatementMonths(db: DB, creatorId: string): Promise
 /** Staff: what is owed to creators per currency (pending + available over every creator) and who is negative. */
 export async function owedToCreators(db: DB) {
   const totals = await db
-    .selectFrom('ledger_entries')
-    .where('account', 'in', ['creator_pending', 'creator_available'])
-    .select([
-      'currency',
-      sql<string>`sum(case when account = 'creator_pending' then amount_minor else 0 end)`.as('pending'),
-      sql<string>`sum(case when account = 'creator_available' then amount_minor else 0 end)`.as('available'),
-    ])
-    .groupBy('currency')
-    .orderBy('currency')
+    .selectFrom('ledger_entries as e')
+    .where('e.account', 'in', ['creator_pending', 'creator_available'])
+    .select(['e.currency', PENDING, AVAILABLE])
+    .groupBy('e.currency')
+    .orderBy('e.currency')
     .execute()
   return totals.map((row) => ({
     currency: row.currency,
@@ -251,16 +254,7 @@ export async function allCreatorBalances(db: DB) {
     .selectFrom('ledger_entries as e')
     .innerJoin('users as u', 'u.id', 'e.creator_id')
     .where('e.creator_id', 'is not', null)
-    .select([
-      'e.creator_id',
-      'u.email',
-      'u.first_name',
-      'u.last_name',
-      'e.currency',
-      sql<string>`sum(case when e.account = 'creator_pending' then e.amount_minor else 0 end)`.as('pending'),
-      sql<string>`sum(case when e.account = 'creator_available' then e.amount_minor else 0 end)`.as('available'),
-      sql<string>`sum(case when e.account = 'creator_paid_out' then e.amount_minor else 0 end)`.as('paid_out'),
-    ])
+    .select(['e.creator_id', 'u.email', 'u.first_name', 'u.last_name', 'e.currency', PENDING, AVAILABLE, PAID_OUT])
     .groupBy(['e.creator_id', 'u.email', 'u.first_name', 'u.last_name', 'e.currency'])
     .orderBy('u.email')
     .orderBy('e.currency')

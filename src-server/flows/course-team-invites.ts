@@ -18,26 +18,42 @@ import { cancelInvite, openInvites } from '../creators/invites.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { normaliseEmail } from '../users/email.ts'
 import { type CreatorStanding, creatorStanding, NO_PLAN_MESSAGE } from './creator-standing.ts'
 import {
   acceptInvite,
   assertTeamRoom,
   describeInvite,
-  type InviteWords,
+  type InviteKind,
+  type InviteSettings,
   inviteeAccount,
+  inviteeEmail,
   type Person,
   sendInvite,
+  teamFigures,
 } from './team-invites.ts'
 
 export const COURSE_INVITE_MAIL = 'course-co-instructor-invite'
 export const COURSE_INVITE_INVALID =
   'This invitation link is invalid or has expired. Ask the course owner for a new one.'
 
-const WORDS: InviteWords = {
-  invalid: COURSE_INVITE_INVALID,
-  staff: 'Staff accounts cannot be co-instructors',
-  full: 'The course owner’s plan has no room for another co-instructor now',
+const COURSE_INVITES: InviteKind<'course'> = {
+  scope: 'course',
+  mail: COURSE_INVITE_MAIL,
+  words: {
+    invalid: COURSE_INVITE_INVALID,
+    staff: 'Staff accounts cannot be co-instructors',
+    full: 'The course owner’s plan has no room for another co-instructor now',
+  },
+  ownerOf: async (db, invite) => {
+    const owner = await db
+      .selectFrom('course_instructors')
+      .select('user_id')
+      .where('course_id', '=', invite.scope_id)
+      .where('role', '=', 'owner')
+      .executeTakeFirst()
+    return owner?.user_id
+  },
+  join: (trx, invite, userId) => addCoInstructor(trx, invite.scope_id, userId),
 }
 
 function teamLimitOf(standing: CreatorStanding): number | null {
@@ -78,9 +94,7 @@ export async function teamPanel(db: DB, userId: string, courseId: string, overri
       percent: percentOf(m.id),
     })),
     invites: invites.map((i) => ({ id: i.id, email: i.email, expiresAt: i.expires_at })),
-    teamLimit: standing.limits ? standing.limits.teamMembers : 0,
-    teamSize: team.size,
-    planName: standing.planName,
+    ...teamFigures(standing, team),
   }
 }
 
@@ -88,15 +102,12 @@ export async function inviteCoInstructor(
   db: DB,
   owner: Person,
   input: { courseId: string; email: string },
-  options: { publicUrl: string; overrides?: CreatorLimitOverrides },
+  settings: InviteSettings,
   now = clock.now(),
 ) {
   await assertCourseRole(db, owner.id, input.courseId, 'owner')
-  const email = normaliseEmail(input.email)
-  if (email === normaliseEmail(owner.email)) {
-    throw new DomainError('invalid', 'You already own this course', { field: 'email' })
-  }
-  const existing = await inviteeAccount(db, email, WORDS)
+  const email = inviteeEmail(owner, input.email, 'You already own this course')
+  const existing = await inviteeAccount(db, email, COURSE_INVITES.words)
   if (existing) {
     const already = await db
       .selectFrom('course_instructors')
@@ -106,17 +117,17 @@ export async function inviteCoInstructor(
       .executeTakeFirst()
     if (already) throw new DomainError('conflict', 'This person already teaches this course', { field: 'email' })
   }
-  const limit = teamLimitOf(await creatorStanding(db, owner.id, options.overrides, now))
+  const limit = teamLimitOf(await creatorStanding(db, owner.id, settings.creatorLimits, now))
   await assertTeamRoom(db, owner.id, email, limit, now)
   const course = await findCourseForReview(db, input.courseId)
   const title = course?.title ?? input.courseId
   const expiresAt = await sendInvite(
     db,
-    { scope: 'course', id: input.courseId },
+    COURSE_INVITES,
+    input.courseId,
     { email, invitedBy: owner.id },
     {
-      publicUrl: options.publicUrl,
-      kind: COURSE_INVITE_MAIL,
+      publicUrl: settings.publicUrl,
       subject: `You are invited to co-teach “${title}”`,
       invitation: `${owner.email} invited you to co-teach “${title}” on SkillForge.`,
     },
@@ -127,7 +138,7 @@ export async function inviteCoInstructor(
 
 /** What the acceptance page shows: the course, who invited, and whether the signed-in account is the invitee. */
 export async function describeCourseInvite(db: DB, user: Person, token: string, now = clock.now()) {
-  const { invite, invitedBy, forThisAccount } = await describeInvite(db, 'course', user, token, WORDS, now)
+  const { invite, invitedBy, forThisAccount } = await describeInvite(db, COURSE_INVITES, user, token, now)
   const course = await findCourseForReview(db, invite.scope_id)
   return { courseTitle: course?.title ?? '', invitedBy, email: invite.email, forThisAccount }
 }
@@ -139,21 +150,7 @@ export async function acceptCourseInvite(
   overrides?: CreatorLimitOverrides,
   now = clock.now(),
 ) {
-  const invite = await acceptInvite(db, 'course', user, token, {
-    words: WORDS,
-    overrides,
-    now,
-    ownerOf: async (found) => {
-      const owner = await db
-        .selectFrom('course_instructors')
-        .select('user_id')
-        .where('course_id', '=', found.scope_id)
-        .where('role', '=', 'owner')
-        .executeTakeFirst()
-      return owner?.user_id
-    },
-    join: (trx, found) => addCoInstructor(trx, found.scope_id, user.id),
-  })
+  const invite = await acceptInvite(db, COURSE_INVITES, user, token, overrides, now)
   return { courseId: invite.scope_id }
 }
 

@@ -3,13 +3,14 @@
 // The browser keeps a saved lesson only until `validUntil` and asks again at its next start online, so a member whose
 // Premium or purchase ended loses the copies (public/offline/store.js).
 
-import { type Actor, record } from '../audit/repository.ts'
-import { offlineForBuyersOf, setOfflineForBuyers } from '../catalog/offline-setting.ts'
+import type { Actor } from '../audit/repository.ts'
+import { offlineForBuyersOf } from '../catalog/course-switches.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
+import { flipCourseSwitch } from './course-switches.ts'
 import { type AccessUser, courseAccessSource } from './lesson-access.ts'
 
 /** How long a saved copy plays without the browser coming back online to ask again. */
@@ -64,16 +65,6 @@ export async function offlineSetting(db: DB, userId: string, courseId: string) {
 
 /** The owner lets the course's buyers save its lessons for offline, or stops it (audited with the change). */
 export async function changeOfflineSetting(db: DB, actor: Actor, courseId: string, allowed: boolean) {
-  await assertCourseRole(db, actor.id, courseId, 'owner')
-  await db.transaction().execute(async (trx) => {
-    if (await setOfflineForBuyers(trx, courseId, allowed)) {
-      await record(trx, actor, allowed ? 'course.offline_allowed' : 'course.offline_stopped', {
-        type: 'course',
-        id: courseId,
-        before: { offlineForBuyers: !allowed },
-        after: { offlineForBuyers: allowed },
-      })
-    }
-  })
+  await flipCourseSwitch(db, actor, courseId, 'offline_for_buyers', allowed)
   return { allowed }
 }

@@ -3,13 +3,13 @@
 // page shows each course's minutes watched by Premium members and pool share per month, and this month's minutes
 // so far. Only the creator's own courses and shares.
 import type { Actor } from '../audit/repository.ts'
-import { record } from '../audit/repository.ts'
-import { ownedPremiumCourses, premiumCourseFacts, setIncludedInPremium } from '../catalog/premium-courses.ts'
+import { ownedPremiumCourses, premiumCourseFacts } from '../catalog/premium-courses.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
 import { creatorPoolShares } from '../earnings/premium-pool.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { premiumWatchOfCourses, watchMonthOf } from '../learning/watch-time.ts'
+import { flipCourseSwitch } from './course-switches.ts'
 
 /** Whether the course is in Premium, and whether this editor may change it (its owner only). */
 export async function premiumInclusion(db: DB, userId: string, courseId: string) {
@@ -20,17 +20,7 @@ export async function premiumInclusion(db: DB, userId: string, courseId: string)
 
 /** The owner includes the course in Premium or takes it out (audited with the change). */
 export async function setPremiumInclusion(db: DB, actor: Actor, courseId: string, included: boolean) {
-  await assertCourseRole(db, actor.id, courseId, 'owner')
-  await db.transaction().execute(async (trx) => {
-    if (await setIncludedInPremium(trx, courseId, included)) {
-      await record(trx, actor, included ? 'course.premium_included' : 'course.premium_excluded', {
-        type: 'course',
-        id: courseId,
-        before: { includedInPremium: !included },
-        after: { includedInPremium: included },
-      })
-    }
-  })
+  await flipCourseSwitch(db, actor, courseId, 'included_in_premium', included)
   return { included }
 }
 

@@ -32,26 +32,35 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { publishedBundles } from '../promotions/bundles.ts'
-import { normaliseEmail } from '../users/email.ts'
 import { creatorStanding } from './creator-standing.ts'
 import {
   acceptInvite,
   assertTeamRoom,
   describeInvite,
-  type InviteWords,
+  type InviteKind,
+  type InviteSettings,
   inviteeAccount,
+  inviteeEmail,
   type Person,
   sendInvite,
+  teamFigures,
 } from './team-invites.ts'
 
 export const SCHOOL_INVITE_MAIL = 'school-team-invite'
 export const SCHOOL_INVITE_INVALID =
   'This invitation link is invalid or has expired. Ask the school’s owner for a new one.'
 
-const WORDS: InviteWords = {
-  invalid: SCHOOL_INVITE_INVALID,
-  staff: 'Staff accounts cannot join a school’s team',
-  full: 'The school’s plan has no room for another team member now',
+const SCHOOL_INVITES: InviteKind<'school'> = {
+  scope: 'school',
+  mail: SCHOOL_INVITE_MAIL,
+  words: {
+    invalid: SCHOOL_INVITE_INVALID,
+    staff: 'Staff accounts cannot join a school’s team',
+    full: 'The school’s plan has no room for another team member now',
+  },
+  ownerOf: (db, invite) => schoolById(db, invite.scope_id).then((school) => school?.ownerId),
+  join: (trx, invite, userId) =>
+    putSchoolMember(trx, { schoolId: invite.scope_id, userId, role: invite.role, addedBy: invite.invited_by }),
 }
 
 /** The caller's own school (creators only), made on first use. */
@@ -100,9 +109,7 @@ export async function schoolPanel(db: DB, userId: string, overrides?: CreatorLim
       since: m.created_at,
     })),
     invites: invites.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expires_at })),
-    teamLimit: standing.limits ? standing.limits.teamMembers : 0,
-    teamSize: team.size,
-    planName: standing.planName,
+    ...teamFigures(standing, team),
   }
 }
 
@@ -117,17 +124,14 @@ export async function inviteSchoolMember(
   db: DB,
   owner: Person,
   input: { email: string; role: SchoolMemberRoleId },
-  options: { publicUrl: string; overrides?: CreatorLimitOverrides },
+  settings: InviteSettings,
   now = clock.now(),
 ) {
   const school = await ownSchool(db, owner.id)
   await assertSchoolAction(db, owner.id, school.id, 'school.manage')
-  const email = normaliseEmail(input.email)
-  if (email === normaliseEmail(owner.email)) {
-    throw new DomainError('invalid', 'You own this school already', { field: 'email' })
-  }
-  await inviteeAccount(db, email, WORDS)
-  const { limit, planName } = await teamLimit(db, owner.id, options.overrides, now)
+  const email = inviteeEmail(owner, input.email, 'You own this school already')
+  await inviteeAccount(db, email, SCHOOL_INVITES.words)
+  const { limit, planName } = await teamLimit(db, owner.id, settings.creatorLimits, now)
   if (limit === 0) {
     throw new DomainError(
       'precondition',
@@ -140,11 +144,11 @@ export async function inviteSchoolMember(
   const roleLabel = SCHOOL_ROLE_LABELS[input.role]
   const expiresAt = await sendInvite(
     db,
-    { scope: 'school', id: school.id },
+    SCHOOL_INVITES,
+    school.id,
     { email, invitedBy: owner.id, role: input.role },
     {
-      publicUrl: options.publicUrl,
-      kind: SCHOOL_INVITE_MAIL,
+      publicUrl: settings.publicUrl,
       subject: `You are invited to join “${school.name}” as ${roleLabel.toLowerCase()}`,
       invitation: `${owner.email} invited you to join the team of “${school.name}” on SkillForge, with the role ${roleLabel}.`,
     },
@@ -155,7 +159,7 @@ export async function inviteSchoolMember(
 
 /** What the acceptance page shows: the school, the role, who invited, and whether this account is the invitee. */
 export async function describeSchoolInvite(db: DB, user: Person, token: string, now = clock.now()) {
-  const { invite, invitedBy, forThisAccount } = await describeInvite(db, 'school', user, token, WORDS, now)
+  const { invite, invitedBy, forThisAccount } = await describeInvite(db, SCHOOL_INVITES, user, token, now)
   const school = await schoolById(db, invite.scope_id)
   if (!school) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
   return { schoolName: school.name, role: invite.role, invitedBy, email: invite.email, forThisAccount }
@@ -168,14 +172,7 @@ export async function acceptSchoolInvite(
   overrides?: CreatorLimitOverrides,
   now = clock.now(),
 ) {
-  const invite = await acceptInvite(db, 'school', user, token, {
-    words: WORDS,
-    overrides,
-    now,
-    ownerOf: (found) => schoolById(db, found.scope_id).then((school) => school?.ownerId),
-    join: (trx, found) =>
-      putSchoolMember(trx, { schoolId: found.scope_id, userId: user.id, role: found.role, addedBy: found.invited_by }),
-  })
+  const invite = await acceptInvite(db, SCHOOL_INVITES, user, token, overrides, now)
   return { schoolId: invite.scope_id, role: invite.role }
 }
 

@@ -7,19 +7,14 @@ import type { SchoolMemberRole } from '../../db/types.ts'
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { ownerTeam } from '../creators/course-instructors.ts'
-import {
-  claimInvite,
-  createInvite,
-  findUsableInvite,
-  type InviteScope,
-  type InviteTarget,
-} from '../creators/invites.ts'
+import { claimInvite, createInvite, findUsableInvite, type InviteScope } from '../creators/invites.ts'
 import * as clock from '../kernel/clock.ts'
+import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { normaliseEmail } from '../users/email.ts'
-import { creatorStanding } from './creator-standing.ts'
+import { type CreatorStanding, creatorStanding } from './creator-standing.ts'
 
 export interface Person {
   id: string
@@ -38,6 +33,37 @@ export interface InviteWords {
 }
 
 type UsableInvite<S extends InviteScope> = NonNullable<Awaited<ReturnType<typeof findUsableInvite<S>>>>
+
+/**
+ * One scope's invitations: the mail they go out as, what its refusals say, who owns the course or school
+ * (undefined: gone) and how the accepting invitee joins it.
+ */
+export interface InviteKind<S extends InviteScope> {
+  scope: S
+  mail: string
+  words: InviteWords
+  ownerOf: (db: DB, invite: UsableInvite<S>) => Promise<string | undefined>
+  join: (trx: DB, invite: UsableInvite<S>, userId: string) => Promise<void>
+}
+
+/** The settings an invitation reads: the address its link starts with and the plan limits' overrides. */
+export type InviteSettings = Pick<AppConfig, 'publicUrl' | 'creatorLimits'>
+
+/** The invitee's address, normalised; the owner cannot invite themselves (`own` says so). */
+export function inviteeEmail(owner: Person, email: string, own: string): string {
+  const normalised = normaliseEmail(email)
+  if (normalised === normaliseEmail(owner.email)) throw new DomainError('invalid', own, { field: 'email' })
+  return normalised
+}
+
+/** A team panel's figures: the plan's team size (0 without a plan), the people counted in it and the plan's name. */
+export function teamFigures(standing: CreatorStanding, team: ReadonlySet<string>) {
+  return {
+    teamLimit: standing.limits ? standing.limits.teamMembers : 0,
+    teamSize: team.size,
+    planName: standing.planName,
+  }
+}
 
 /** Refuses a staff account as the invitee; returns the invitee's account id when they have one. */
 export async function inviteeAccount(db: DB, email: string, words: InviteWords): Promise<string | undefined> {
@@ -65,17 +91,18 @@ export async function assertTeamRoom(db: DB, ownerId: string, email: string, lim
  * Records the invitation and queues its mail in one transaction. The mail's link (/{scope}-invite?token=…) is the
  * only place the token goes; the database keeps its hash.
  */
-export async function sendInvite(
+export async function sendInvite<S extends InviteScope>(
   db: DB,
-  target: InviteTarget,
+  kind: InviteKind<S>,
+  targetId: string,
   values: { email: string; invitedBy: string; role?: SchoolMemberRole },
-  mail: { publicUrl: string; kind: string; subject: string; invitation: string },
+  mail: { publicUrl: string; subject: string; invitation: string },
   now: Date,
 ): Promise<Date> {
   return db.transaction().execute(async (trx) => {
-    const { token, expiresAt } = await createInvite(trx, target, values, now)
+    const { token, expiresAt } = await createInvite(trx, { scope: kind.scope, id: targetId }, values, now)
     await enqueueMail(trx, {
-      kind: mail.kind,
+      kind: kind.mail,
       to: values.email,
       subject: mail.subject,
       text: [
@@ -83,7 +110,7 @@ export async function sendInvite(
         '',
         mail.invitation,
         'Sign in (or sign up) with this address and accept here (the link works once and expires in 7 days):',
-        `${mail.publicUrl.replace(/\/$/, '')}/${target.scope}-invite?token=${token}`,
+        `${mail.publicUrl.replace(/\/$/, '')}/${kind.scope}-invite?token=${token}`,
       ].join('\n'),
     })
     return expiresAt
@@ -93,14 +120,13 @@ export async function sendInvite(
 /** The acceptance page's view of a usable invitation: who invited, and whether the signed-in account is the invitee. */
 export async function describeInvite<S extends InviteScope>(
   db: DB,
-  scope: S,
+  kind: InviteKind<S>,
   user: Person,
   token: string,
-  words: InviteWords,
   now = clock.now(),
 ) {
-  const invite = await findUsableInvite(db, scope, token, now)
-  if (!invite) throw new DomainError('not_found', words.invalid)
+  const invite = await findUsableInvite(db, kind.scope, token, now)
+  if (!invite) throw new DomainError('not_found', kind.words.invalid)
   const inviter = invite.invited_by
     ? await db.selectFrom('users').select(['email']).where('id', '=', invite.invited_by).executeTakeFirst()
     : undefined
@@ -114,31 +140,26 @@ export async function describeInvite<S extends InviteScope>(
 /**
  * Accepts an invitation for the signed-in invitee: the invited address only, never staff, while the owner's plan
  * (read now: it may have changed since the invitation) has room; the claim and `join` run in one transaction, and
- * of two concurrent accepts only one claims. `ownerOf` names the course's or school's owner (undefined: gone).
+ * of two concurrent accepts only one claims.
  */
 export async function acceptInvite<S extends InviteScope>(
   db: DB,
-  scope: S,
+  kind: InviteKind<S>,
   user: Person,
   token: string,
-  options: {
-    words: InviteWords
-    ownerOf: (invite: UsableInvite<S>) => Promise<string | undefined>
-    join: (trx: DB, invite: UsableInvite<S>) => Promise<void>
-    overrides?: CreatorLimitOverrides
-    now?: Date
-  },
+  overrides?: CreatorLimitOverrides,
+  now = clock.now(),
 ): Promise<UsableInvite<S>> {
-  const { words, now = clock.now() } = options
+  const { scope, words } = kind
   const invite = await findUsableInvite(db, scope, token, now)
   if (!invite) throw new DomainError('not_found', words.invalid)
   if (normaliseEmail(user.email) !== normaliseEmail(invite.email)) {
     throw new DomainError('forbidden', `This invitation was sent to ${invite.email}: sign in with that address`)
   }
   if (isStaff(user.role)) throw new DomainError('forbidden', words.staff)
-  const ownerId = await options.ownerOf(invite)
+  const ownerId = await kind.ownerOf(db, invite)
   if (!ownerId) throw new DomainError('not_found', words.invalid)
-  const standing = await creatorStanding(db, ownerId, options.overrides, now)
+  const standing = await creatorStanding(db, ownerId, overrides, now)
   const limit = standing.limits ? standing.limits.teamMembers : 0
   const accepted = await ownerTeam(db, ownerId, now, { invites: false })
   if (limit !== null && !accepted.has(normaliseEmail(user.email)) && accepted.size >= limit) {
@@ -146,7 +167,7 @@ export async function acceptInvite<S extends InviteScope>(
   }
   await db.transaction().execute(async (trx) => {
     if (!(await claimInvite(trx, scope, invite.id, user.id, now))) throw new DomainError('not_found', words.invalid)
-    await options.join(trx, invite)
+    await kind.join(trx, invite, user.id)
   })
   return invite
 }

@@ -192,13 +192,26 @@ export type JobDeps = MailDeps & {
   webhooks?: { allowPrivate: boolean }
 }
 
+/** The origin of links in the jobs' e-mails when none is configured (development and tests). */
+const DEFAULT_PUBLIC_URL = 'http://localhost:3000'
+
 export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> } {
+  const publicUrl = () => deps.membership?.publicUrl ?? DEFAULT_PUBLIC_URL
+  /** What the privacy jobs (exports and erasures) work with: the database, the files, the log and the links' origin. */
+  const privacyDeps = () => ({ db: deps.db, storage: deps.storage, log: deps.log, publicUrl: publicUrl() })
+  /** A job that mails (or grades) whatever is due and logs how many when there were any. */
+  const countedRun =
+    (run: (db: DB, publicUrl: string) => Promise<number>, message: string, key = 'sent') =>
+    async () => {
+      const count = await run(deps.db, publicUrl())
+      if (count) deps.log.info({ [key]: count }, message)
+    }
   return {
     'mail.send': (job) => deliverOutboxMail(deps, job.data.outboxId, attemptOf(job)),
     // The failed job's id: a message resent since then (a new job) is not this dead letter's to settle.
     'mail.undeliverable': (job) => markUndeliverable(deps, job.data.outboxId, job.sourceRootId ?? job.sourceId),
     'membership.schedule': async () => {
-      const settings = deps.membership ?? { publicUrl: 'http://localhost:3000', referencePrefix: 'SF' }
+      const settings = deps.membership ?? { publicUrl: DEFAULT_PUBLIC_URL, referencePrefix: 'SF' }
       const counts = await runMembershipSchedule({ db: deps.db, ...settings })
       deps.log.info(counts, 'membership schedule ran')
     },
@@ -214,7 +227,7 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       )
     },
     'service-orders.auto-complete': async () => {
-      const settings = deps.serviceOrders ?? { autoCompleteDays: 3, publicUrl: 'http://localhost:3000' }
+      const settings = deps.serviceOrders ?? { autoCompleteDays: 3, publicUrl: DEFAULT_PUBLIC_URL }
       const completed = await autoCompleteDeliveries(deps.db, settings.autoCompleteDays, settings)
       if (completed > 0) deps.log.info({ completed }, 'completed unanswered service-order deliveries')
     },
@@ -234,8 +247,7 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       if (run.failed > 0) throw new Error(`${run.failed} payout(s) failed; retrying`)
     },
     'privacy.exports': async () => {
-      const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
-      const run = await buildPendingExports({ db: deps.db, storage: deps.storage, log: deps.log, publicUrl })
+      const run = await buildPendingExports(privacyDeps())
       if (run.built || run.failed || run.expired) deps.log.info(run, 'built data exports')
     },
     'earnings.premium-pool': async () => {
@@ -244,10 +256,11 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const outcomes = await runPremiumPool(deps.db, { month, basisPoints })
       deps.log.info({ month, outcomes: outcomes.map(({ shares: _, ...outcome }) => outcome) }, 'ran the Premium pool')
     },
-    'quizzes.close-expired': async () => {
-      const closed = await closeExpiredQuizAttempts(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
-      if (closed) deps.log.info({ closed }, 'graded timed quiz attempts at their limit')
-    },
+    'quizzes.close-expired': countedRun(
+      closeExpiredQuizAttempts,
+      'graded timed quiz attempts at their limit',
+      'closed',
+    ),
     'earnings.processor-fees': async () => {
       const counts = await settleDueProcessorFees(deps.db, deps.stripe ?? null, clock.now(), deps.log)
       if (counts.taken || counts.failed) deps.log.info(counts, 'took Stripe’s fees from creators’ shares')
@@ -256,41 +269,18 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       const sent = await sendDueGifts(deps.db, clock.now())
       if (sent) deps.log.info({ sent }, 'sent gift e-mails that fell due')
     },
-    'cart-reminders.send': async () => {
-      const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
-      const sent = await sendCartReminders(deps.db, publicUrl, clock.now())
-      if (sent) deps.log.info({ sent }, 'sent cart reminders')
-    },
-    'learning.drip-unlocks': async () => {
-      const sent = await sweepDripUnlocks(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
-      if (sent) deps.log.info({ sent }, 'mailed learners whose dripped sections opened')
-    },
-    'learning.question-digest': async () => {
-      const sent = await sendQuestionDigests(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
-      if (sent) deps.log.info({ sent }, 'sent instructors’ question digests')
-    },
+    'cart-reminders.send': countedRun(sendCartReminders, 'sent cart reminders'),
+    'learning.drip-unlocks': countedRun(sweepDripUnlocks, 'mailed learners whose dripped sections opened'),
+    'learning.question-digest': countedRun(sendQuestionDigests, 'sent instructors’ question digests'),
     'privacy.account-deletions': async () => {
-      const publicUrl = deps.membership?.publicUrl ?? 'http://localhost:3000'
-      const run = await runAccountDeletions({
-        db: deps.db,
-        storage: deps.storage,
-        log: deps.log,
-        publicUrl,
-        stripe: deps.stripe ?? null,
-      })
+      const run = await runAccountDeletions({ ...privacyDeps(), stripe: deps.stripe ?? null })
       if (Object.values(run).some(Boolean)) deps.log.info(run, 'ran account deletions')
     },
     'privacy.retention': async () => {
       deps.log.info(await runRetention(deps.db, clock.now()), 'purged records past their retention periods')
     },
-    'messages.digest': async () => {
-      const sent = await sendMessageDigests(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
-      if (sent) deps.log.info({ sent }, 'sent daily message digests')
-    },
-    'live.reminders': async () => {
-      const sent = await sendLiveReminders(deps.db, deps.membership?.publicUrl ?? 'http://localhost:3000')
-      if (sent) deps.log.info({ sent }, 'sent live-session reminders')
-    },
+    'messages.digest': countedRun(sendMessageDigests, 'sent daily message digests'),
+    'live.reminders': countedRun(sendLiveReminders, 'sent live-session reminders'),
     'analytics.rollup': async () => {
       const run = await runAnalyticsRollup(deps.db, clock.now())
       if (run.days.length || run.courses)
@@ -307,7 +297,7 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
           db: deps.db,
           log: deps.log,
           allowPrivate: deps.webhooks?.allowPrivate ?? false,
-          publicUrl: deps.membership?.publicUrl ?? 'http://localhost:3000',
+          publicUrl: publicUrl(),
         },
         job.data.deliveryId,
       )

@@ -13,18 +13,23 @@ export interface MonthRevenue {
   refundedMinor: number
 }
 
+/** The price of plan lines (of orders that took money) per currency whose `at` falls in [start, end). */
+function planLineTotals(db: DB, at: 'o.paid_at' | 'i.refunded_at', start: Date, end: Date) {
+  return db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .select(['o.currency', sql<string>`sum(i.unit_price_minor)`.as('total')])
+    .where('i.kind', '=', 'plan')
+    .where(at, '>=', start)
+    .where(at, '<', end)
+    .where('o.captured_minor', '>', 0)
+    .groupBy('o.currency')
+    .execute()
+}
+
 export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Promise<MonthRevenue[]> {
   const [lines, renewals, refunds] = await Promise.all([
-    db
-      .selectFrom('order_items as i')
-      .innerJoin('orders as o', 'o.id', 'i.order_id')
-      .select(['o.currency', sql<string>`sum(i.unit_price_minor)`.as('total')])
-      .where('i.kind', '=', 'plan')
-      .where('o.paid_at', '>=', start)
-      .where('o.paid_at', '<', end)
-      .where('o.captured_minor', '>', 0)
-      .groupBy('o.currency')
-      .execute(),
+    planLineTotals(db, 'o.paid_at', start, end),
     db
       .selectFrom('subscription_invoices')
       .select(['currency', sql<string>`sum(amount_minor)`.as('total')])
@@ -34,16 +39,7 @@ export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Pro
       .where((eb) => eb.or([eb('billing_reason', 'is', null), eb('billing_reason', '!=', 'subscription_create')]))
       .groupBy('currency')
       .execute(),
-    db
-      .selectFrom('order_items as i')
-      .innerJoin('orders as o', 'o.id', 'i.order_id')
-      .select(['o.currency', sql<string>`sum(i.unit_price_minor)`.as('total')])
-      .where('i.kind', '=', 'plan')
-      .where('i.refunded_at', '>=', start)
-      .where('i.refunded_at', '<', end)
-      .where('o.captured_minor', '>', 0)
-      .groupBy('o.currency')
-      .execute(),
+    planLineTotals(db, 'i.refunded_at', start, end),
   ])
   const byCurrency = new Map<Currency, MonthRevenue>()
   const entry = (currency: string) => {

@@ -35,12 +35,9 @@ export const schoolsRouter = router({
     .input(schoolSettingsInput)
     .mutation(({ ctx, input }) => saveSchoolSettings(ctx.db, ctx.user.id, input)),
 
-  invite: creatorProcedure.input(inviteSchoolMemberInput).mutation(({ ctx, input }) =>
-    inviteSchoolMember(ctx.db, ctx.user, input, {
-      publicUrl: ctx.config.publicUrl,
-      overrides: ctx.config.creatorLimits,
-    }),
-  ),
+  invite: creatorProcedure
+    .input(inviteSchoolMemberInput)
+    .mutation(({ ctx, input }) => inviteSchoolMember(ctx.db, ctx.user, input, ctx.config)),
 
   cancelInvite: creatorProcedure
     .input(schoolInviteRefInput)

@@ -51,12 +51,9 @@ export const studioPublishingRouter = router({
     .input(courseRefInput)
     .query(({ ctx, input }) => teamPanel(ctx.db, ctx.user.id, input.courseId, ctx.config.creatorLimits)),
 
-  invite: creatorProcedure.input(inviteCoInstructorInput).mutation(({ ctx, input }) =>
-    inviteCoInstructor(ctx.db, ctx.user, input, {
-      publicUrl: ctx.config.publicUrl,
-      overrides: ctx.config.creatorLimits,
-    }),
-  ),
+  invite: creatorProcedure
+    .input(inviteCoInstructorInput)
+    .mutation(({ ctx, input }) => inviteCoInstructor(ctx.db, ctx.user, input, ctx.config)),
 
   cancelInvite: creatorProcedure
     .input(inviteRefInput)

@@ -1,5 +1,6 @@
-// The buyer's answer to a delivery: accept it (completed) or request a revision (within the package's allowance);
-// and the scheduled completion of deliveries nobody answered within N days.
+// A delivery's record (a note and files, for the whole order or one month's report); the buyer's answer to it:
+// accept it (completed) or request a revision (within the package's allowance); and the scheduled completion of
+// deliveries nobody answered within N days.
 
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
 import * as clock from '../kernel/clock.ts'
@@ -7,8 +8,33 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type Viewer, visibleOrder } from './access.ts'
 import { addBusinessDays } from './due.ts'
+import { attachFiles } from './files.ts'
 import { type MailLinks, mailNewMessage, mailStatusToBuyer, mailStatusToStaff } from './mails.ts'
 import { moveServiceOrder } from './transitions.ts'
+
+/** What staff hand over: a note and files uploaded beforehand. */
+export interface Delivery {
+  note: string
+  fileIds: string[]
+}
+
+/** Refuses a delivery with neither a note nor a file. */
+export function assertDeliverable(delivery: Delivery): void {
+  if (!delivery.note.trim() && delivery.fileIds.length === 0) {
+    throw new DomainError('invalid', 'Add a note or a file to deliver')
+  }
+}
+
+/** Records the delivery and attaches its files to it, in the caller's transaction; returns its id. */
+export async function recordDelivery(trx: DB, orderId: string, actorId: string, delivery: Delivery): Promise<string> {
+  const row = await trx
+    .insertInto('service_order_deliveries')
+    .values({ service_order_id: orderId, note: delivery.note.trim(), delivered_by: actorId })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await attachFiles(trx, orderId, actorId, delivery.fileIds, { delivery_id: row.id }, 'delivery')
+  return row.id
+}
 
 const notDelivered = () => new DomainError('conflict', 'There is no delivery waiting for your answer')
 

@@ -9,7 +9,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, notFound, type Viewer, visibleOrder } from './access.ts'
-import { attachFiles } from './files.ts'
+import { assertDeliverable, type Delivery, recordDelivery } from './delivery.ts'
 import { type MailLinks, mailStatusToBuyer, mailToBuyer } from './mails.ts'
 import { moveServiceOrder } from './transitions.ts'
 
@@ -130,14 +130,12 @@ export async function deliverReport(
   db: DB,
   actor: Viewer,
   id: string,
-  delivery: { note: string; fileIds: string[] },
+  delivery: Delivery,
   links: MailLinks,
   now = clock.now(),
 ) {
   await visibleOrder(db, id, actor, 'staff')
-  if (!delivery.note.trim() && delivery.fileIds.length === 0) {
-    throw new DomainError('invalid', 'Add a note or a file to deliver')
-  }
+  assertDeliverable(delivery)
   return db.transaction().execute(async (trx) => {
     const order = await trx
       .selectFrom('service_orders')
@@ -158,15 +156,10 @@ export async function deliverReport(
       .limit(1)
       .executeTakeFirst()
     if (!period) throw new DomainError('conflict', 'Every paid month already has its report')
-    const row = await trx
-      .insertInto('service_order_deliveries')
-      .values({ service_order_id: id, note: delivery.note.trim(), delivered_by: actor.id })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await attachFiles(trx, id, actor.id, delivery.fileIds, { delivery_id: row.id }, 'delivery')
+    const deliveryId = await recordDelivery(trx, id, actor.id, delivery)
     await trx
       .updateTable('service_order_periods')
-      .set({ delivery_id: row.id, delivered_at: now })
+      .set({ delivery_id: deliveryId, delivered_at: now })
       .where('id', '=', period.id)
       .execute()
     await trx.updateTable('service_orders').set({ delivered_at: now, updated_at: now }).where('id', '=', id).execute()

@@ -8,7 +8,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
-import { attachFiles } from './files.ts'
+import { assertDeliverable, type Delivery, recordDelivery } from './delivery.ts'
 import { type MailLinks, mailStatusToBuyer } from './mails.ts'
 import { moveServiceOrder, SERVICE_ORDER_TRANSITIONS, type ServiceOrderTransition } from './transitions.ts'
 
@@ -153,27 +153,13 @@ async function refundableLine(trx: DB, id: string) {
 }
 
 /** The deliverables: a note and files uploaded beforehand; the order waits for the buyer's answer. */
-export function deliver(
-  db: DB,
-  actor: Viewer,
-  id: string,
-  delivery: { note: string; fileIds: string[] },
-  links: MailLinks,
-  now = clock.now(),
-) {
-  if (!delivery.note.trim() && delivery.fileIds.length === 0) {
-    throw new DomainError('invalid', 'Add a note or a file to deliver')
-  }
+export function deliver(db: DB, actor: Viewer, id: string, delivery: Delivery, links: MailLinks, now = clock.now()) {
+  assertDeliverable(delivery)
   return staffMove(db, actor, id, 'deliver', links, async (trx) => {
     // A recurring order is delivered month by month (recurring.ts: deliverReport), never as a whole.
     const order = await trx.selectFrom('service_orders').select('recurring').where('id', '=', id).executeTakeFirst()
     if (order?.recurring) throw wrongStatus()
-    const row = await trx
-      .insertInto('service_order_deliveries')
-      .values({ service_order_id: id, note: delivery.note.trim(), delivered_by: actor.id })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await attachFiles(trx, id, actor.id, delivery.fileIds, { delivery_id: row.id }, 'delivery')
+    await recordDelivery(trx, id, actor.id, delivery)
     return { delivered_at: now }
   })
 }
