@@ -3,19 +3,18 @@
 // HYDRATION_PORT (4399), signs in a learner who holds a course and has a course and a plan in the cart, then opens
 // each page RUNS times, each in a fresh browser context (empty cache, no cookies but the learner's where signed in),
 // in the headless Chromium at CHROMIUM_PATH (/usr/bin/chromium) with the CPU slowed 4× and DevTools' "Fast 3G"
-// network, driven over its DevTools pipe with nothing of a test driver's in the page (scripts/bench/chromium-pipe.ts,
-// decision 0078). Measured: from navigation start to the moment the app marks itself hydrated
+// network. Measured: from navigation start to the moment the app marks itself hydrated
 // (`document.documentElement.dataset.hydrated = 'true'`, set in a useEffect of src-client/routes/__root.tsx), read by
 // a MutationObserver the page is given before any of its own scripts. Prints each page's runs, median, first
 // contentful paint and JavaScript bytes on the wire, and PASS/FAIL against BOUND_MS; exits non-zero when a median is
 // over it. Pages the server leaves to the client (the lesson) are measured the same way.
+import { type Browser, type CDPSession, chromium } from '@playwright/test'
 import { grant } from '../src-server/access/ledger.ts'
 import { SESSION_COOKIE } from '../src-server/auth/session.ts'
 import { addCartItem } from '../src-server/cart/repository.ts'
 import { listLessonIds } from '../src-server/catalog/repository-lessons.ts'
 import { HEADLESS_CHROMIUM_ARGS } from '../tests/support/chromium.ts'
 import { createSessionToken, createUser } from '../tests/support/factories.ts'
-import { launchChromiumPipe, type PipeBrowser, type PipePage } from './bench/chromium-pipe.ts'
 import { type BuiltServer, startBuiltServer } from './built-server.ts'
 
 /** Issue 27: each page is interactive within this of navigation, median of RUNS. */
@@ -44,7 +43,7 @@ const FAST_3G = {
 }
 const CPU_SLOWDOWN = 4
 /** Lighthouse's mobile screen (a Moto G Power, core/config/constants.js), so the page loads the phone's images. */
-const PHONE = { width: 412, height: 823, deviceScaleFactor: 1.75, mobile: true }
+const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true }
 
 const OWNED_COURSE = 'javascript-fundamentals'
 
@@ -97,11 +96,11 @@ interface Run {
 }
 
 /** The requests of a run, for HYDRATION_TRACE: url, start and end (ms after the first request), bytes on the wire. */
-function traceRequests(cdp: PipePage) {
+function traceRequests(cdp: CDPSession) {
   const requests = new Map<string, { url: string; start: number; end?: number; bytes?: number }>()
   let origin: number | undefined
   cdp.on('Network.requestWillBeSent', (event) => {
-    origin ??= event.timestamp as number
+    origin ??= event.timestamp
     requests.set(event.requestId, { url: event.request.url, start: (event.timestamp - origin) * 1000 })
   })
   cdp.on('Network.loadingFinished', (event) => {
@@ -120,7 +119,7 @@ function traceRequests(cdp: PipePage) {
       .join('\n')
 }
 
-function countScriptBytes(cdp: PipePage) {
+function countScriptBytes(cdp: CDPSession) {
   const scripts = new Set<string>()
   let bytes = 0
   cdp.on('Network.responseReceived', (event) => {
@@ -132,46 +131,35 @@ function countScriptBytes(cdp: PipePage) {
   return () => bytes
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Evaluates an expression in the page, or undefined while it has no document to evaluate in (mid-navigation). */
-async function evaluate(page: PipePage, expression: string): Promise<unknown> {
-  const answer = await page.send('Runtime.evaluate', { expression, returnByValue: true }).catch(() => undefined)
-  return answer?.result?.value
-}
-
-async function measure(browser: PipeBrowser, url: string, token?: string, trace = false): Promise<Run> {
-  const page = await browser.newPage()
+async function measure(browser: Browser, url: string, token?: string, trace = false): Promise<Run> {
+  const context = await browser.newContext(PHONE)
   try {
-    await page.send('Network.enable')
-    await page.send('Network.emulateNetworkConditions', FAST_3G)
-    await page.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-    await page.send('Emulation.setDeviceMetricsOverride', PHONE)
-    await page.send('Emulation.setTouchEmulationEnabled', { enabled: true })
     if (token) {
-      await page.send('Network.setCookie', { name: SESSION_COOKIE, value: token, url, httpOnly: true, sameSite: 'Lax' })
+      await context.addCookies([{ name: SESSION_COOKIE, value: token, url, httpOnly: true, sameSite: 'Lax' }])
     }
-    await page.send('Page.enable')
-    await page.send('Page.addScriptToEvaluateOnNewDocument', { source: WATCH_HYDRATION })
-    const scriptBytes = countScriptBytes(page)
-    const waterfall = trace ? traceRequests(page) : undefined
-    await page.send('Page.navigate', { url })
-    // Polled as Playwright's waitForFunction polled it before (every 100 ms), for up to a minute.
-    let hydratedMs: number | undefined
-    for (let waited = 0; hydratedMs === undefined; waited += 100) {
-      if (waited > 60_000) throw new Error(`${url} did not hydrate within a minute`)
-      await sleep(100)
-      hydratedMs = (await evaluate(page, 'window.__hydratedAt')) as number | undefined
-    }
+    await context.addInitScript(WATCH_HYDRATION)
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', FAST_3G)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+    const scriptBytes = countScriptBytes(cdp)
+    const waterfall = trace ? traceRequests(cdp) : undefined
+    await page.goto(url, { waitUntil: 'commit', timeout: 60_000 })
+    const hydratedMs = await page
+      .waitForFunction(() => (window as unknown as { __hydratedAt?: number }).__hydratedAt, undefined, {
+        timeout: 60_000,
+        polling: 100,
+      })
+      .then((handle) => handle.jsonValue() as Promise<number>)
     const jsBytes = scriptBytes()
     if (waterfall) console.log(`${url} (hydrated at ${hydratedMs.toFixed(0)} ms)\n${waterfall()}`)
-    const fcpMs = (await evaluate(
-      page,
-      "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN",
-    )) as number
-    return { hydratedMs, fcpMs: fcpMs ?? Number.NaN, jsBytes }
+    const fcpMs = await page.evaluate(
+      () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+    )
+    return { hydratedMs, fcpMs, jsBytes }
   } finally {
-    await page.close()
+    await context.close()
   }
 }
 
@@ -184,7 +172,10 @@ const median = (values: number[]) => {
 }
 
 const server = await startBuiltServer(port, 'sf_hydration')
-const browser = await launchChromiumPipe(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', HEADLESS_CHROMIUM_ARGS)
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: HEADLESS_CHROMIUM_ARGS,
+})
 const rows: { page: string; runs: Run[] }[] = []
 try {
   const { token, lessonId } = await learner(server)
@@ -208,7 +199,7 @@ try {
     rows.push({ page: `${entry.name} (${entry.path})`, runs })
   }
 } finally {
-  browser.close()
+  await browser.close()
   server.stop()
 }
 
