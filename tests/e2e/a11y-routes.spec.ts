@@ -34,6 +34,9 @@ for (const as of ['visitor', 'customer', 'staff', 'creator'] satisfies Visitor[]
     for (const route of ROUTES.filter((entry) => entry.as === as)) {
       // Named by the route file: a seeded id in the URL differs from run to run.
       test(`${route.file} fits a phone and is axe-clean`, async () => {
+        // Two axe passes over the page: on the largest (the analytics pages' charts and tables) each took 10–20 s on a
+        // loaded 2-core machine, past the default 30 s with the page's own load.
+        test.setTimeout(90_000)
         await page.setViewportSize({ width: 390, height: 844 })
         await visit(page, routeUrl(route, seeded))
         expect(await pageWidth(page), 'page width at 390 px').toBeLessThanOrEqual(390)
