@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import { coursePrices, coursePricesLabel } from '../../src-shared/course-prices.ts'
 import type { RevisionField } from '../../src-shared/course-review.ts'
+import { fullName } from '../../src-shared/names.ts'
 import { REVIEW_QUEUE_PAGE_SIZE } from '../../src-shared/schemas/course-review.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -165,7 +166,7 @@ export async function reviewDetail(db: DB, submissionId: string) {
       lessonsCount: lessons.length,
     },
     owner: owner
-      ? { email: owner.email, name: `${owner.first_name} ${owner.last_name}`.trim() }
+      ? { email: owner.email, name: fullName(owner.first_name, owner.last_name) }
       : { email: null, name: 'House course' },
     checklist: courseChecklist(course, draft, lessons),
     sections,

@@ -6,6 +6,7 @@
 
 import { sql } from 'kysely'
 import type { CreatorApplicationAttachment, CreatorApplicationStatus, InstructorLinks } from '../../db/types.ts'
+import { fullName } from '../../src-shared/names.ts'
 import {
   APPLICATION_MESSAGES,
   type ApplicationInput,
@@ -249,7 +250,7 @@ export async function listApplications(
   return {
     items: rows.map((row) => ({
       ...toApplication(row, names),
-      applicant: { email: row.email, name: `${row.first_name} ${row.last_name}`.trim() },
+      applicant: { email: row.email, name: fullName(row.first_name, row.last_name) },
     })),
     total: Number(count.n),
   }
@@ -266,7 +267,7 @@ export async function applicationForStaff(db: DB, id: string) {
   if (!row) throw new DomainError('not_found', 'Application not found')
   return {
     ...toApplication(row, await categoryNames(db, row.category_ids)),
-    applicant: { email: row.email, name: `${row.first_name} ${row.last_name}`.trim() },
+    applicant: { email: row.email, name: fullName(row.first_name, row.last_name) },
   }
 }
 

@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { ownedCourses } from './course-team.ts'
 import { openInviteEmails } from './invites.ts'
 
 export async function addCoInstructor(db: DB, courseId: string, userId: string): Promise<void> {
@@ -113,11 +114,7 @@ export async function ownerTeam(
   now = clock.now(),
   options: { invites: boolean } = { invites: true },
 ): Promise<Set<string>> {
-  const owned = db
-    .selectFrom('course_instructors')
-    .select('course_id')
-    .where('user_id', '=', ownerId)
-    .where('role', '=', 'owner')
+  const owned = ownedCourses(db, ownerId)
   const members = db
     .selectFrom('course_instructors as ci')
     .innerJoin('users as u', 'u.id', 'ci.user_id')

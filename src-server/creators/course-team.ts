@@ -38,6 +38,28 @@ export async function assertCourseRole(
   return role
 }
 
+/** The course's owner (its course_instructors row with role 'owner'), if it has one. */
+export async function courseOwnerId(db: DB, courseId: string): Promise<string | undefined> {
+  const owner = await db
+    .selectFrom('course_instructors')
+    .select('user_id')
+    .where('course_id', '=', courseId)
+    .where('role', '=', 'owner')
+    .executeTakeFirst()
+  return owner?.user_id
+}
+
+/** Whether the user is on the course's own team (owner or co-instructor; a school's members are not rows here). */
+export async function teachesCourse(db: DB, userId: string, courseId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('course_instructors')
+    .select('role')
+    .where('course_id', '=', courseId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 /** Records the creator who made a course as its owner (in the caller's transaction, with the course row). */
 export async function addCourseOwner(db: DB, courseId: string, userId: string): Promise<void> {
   await db
@@ -55,6 +77,15 @@ export async function countOwnedCourses(db: DB, userId: string): Promise<number>
     .where('role', '=', 'owner')
     .executeTakeFirstOrThrow()
   return Number(row.n)
+}
+
+/** The ids of the courses the user owns, as a subquery (a school's courses are its owner's). */
+export function ownedCourses(db: DB, ownerId: string) {
+  return db
+    .selectFrom('course_instructors')
+    .select('course_id')
+    .where('user_id', '=', ownerId)
+    .where('role', '=', 'owner')
 }
 
 /** The courses a user teaches (owner or co-instructor). */

@@ -3,6 +3,7 @@
 // the seed's house instructors (no user_id) stay run by staff. The catalogue only reads instructors.
 
 import type { InstructorLinks } from '../../db/types.ts'
+import { fullName } from '../../src-shared/names.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -59,7 +60,7 @@ export async function makeCreator(
     .select(['first_name', 'last_name', 'email', 'avatar_url'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow()
-  const name = `${user.first_name} ${user.last_name}`.trim() || (user.email.split('@')[0] ?? 'Instructor')
+  const name = fullName(user.first_name, user.last_name) || (user.email.split('@')[0] ?? 'Instructor')
   const slug = await unusedSlug(trx, 'instructors', slugFromName(name))
   const instructor = await trx
     .insertInto('instructors')

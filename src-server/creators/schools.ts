@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { ownedCourses } from './course-team.ts'
 import { slugFromName, unusedSlug } from './profiles.ts'
 
 export interface School {
@@ -102,22 +103,13 @@ export async function schoolOfCourse(db: DB, courseId: string): Promise<School |
 
 /** The published courses' ids of the school (its owner's courses), for the public page. */
 export async function schoolCourseIds(db: DB, ownerId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('course_instructors')
-    .select('course_id')
-    .where('user_id', '=', ownerId)
-    .where('role', '=', 'owner')
-    .execute()
+  const rows = await ownedCourses(db, ownerId).execute()
   return rows.map((row) => row.course_id)
 }
 
 /** Everyone who teaches in the school: the owner's instructor profile, then co-instructors and instructor members. */
 export async function schoolInstructorUserIds(db: DB, school: School): Promise<string[]> {
-  const owned = db
-    .selectFrom('course_instructors')
-    .select('course_id')
-    .where('user_id', '=', school.ownerId)
-    .where('role', '=', 'owner')
+  const owned = ownedCourses(db, school.ownerId)
   const rows = await db
     .selectFrom('course_instructors')
     .select(['user_id', sql<number>`min(created_at)::text`.as('first')])

@@ -5,6 +5,7 @@
 import { sql } from 'kysely'
 import type { LedgerKind } from '../../db/types.ts'
 import type { Currency } from '../../src-shared/money.ts'
+import { fullName } from '../../src-shared/names.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
@@ -262,7 +263,7 @@ export async function allCreatorBalances(db: DB) {
   return rows.map((row) => ({
     creatorId: row.creator_id as string,
     email: row.email,
-    name: `${row.first_name} ${row.last_name}`.trim() || row.email,
+    name: fullName(row.first_name, row.last_name) || row.email,
     currency: row.currency,
     pendingMinor: Number(row.pending),
     availableMinor: Number(row.available),
@@ -298,7 +299,7 @@ export async function listPayouts(db: DB, limit = 100) {
   return rows.map((row) => ({
     id: row.id,
     creatorId: row.creator_id,
-    creator: `${row.first_name} ${row.last_name}`.trim() || row.email,
+    creator: fullName(row.first_name, row.last_name) || row.email,
     email: row.email,
     month: row.month,
     currency: row.currency,

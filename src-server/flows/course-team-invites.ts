@@ -4,6 +4,7 @@
 // Enterprise unlimited — counted at the invitation and again at the acceptance (the plan may have changed).
 
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
+import { fullName } from '../../src-shared/names.ts'
 import { findCourseForReview } from '../catalog/course-review.ts'
 import {
   addCoInstructor,
@@ -13,7 +14,7 @@ import {
   removeCoInstructor,
   setCourseShares,
 } from '../creators/course-instructors.ts'
-import { assertCourseRole } from '../creators/course-team.ts'
+import { assertCourseRole, courseOwnerId, teachesCourse } from '../creators/course-team.ts'
 import { cancelInvite, openInvites } from '../creators/invites.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -44,15 +45,7 @@ const COURSE_INVITES: InviteKind<'course'> = {
     staff: 'Staff accounts cannot be co-instructors',
     full: 'The course owner’s plan has no room for another co-instructor now',
   },
-  ownerOf: async (db, invite) => {
-    const owner = await db
-      .selectFrom('course_instructors')
-      .select('user_id')
-      .where('course_id', '=', invite.scope_id)
-      .where('role', '=', 'owner')
-      .executeTakeFirst()
-    return owner?.user_id
-  },
+  ownerOf: (db, invite) => courseOwnerId(db, invite.scope_id),
   join: (trx, invite, userId) => addCoInstructor(trx, invite.scope_id, userId),
 }
 
@@ -89,7 +82,7 @@ export async function teamPanel(db: DB, userId: string, courseId: string, overri
     members: members.map((m) => ({
       userId: m.id,
       email: m.email,
-      name: `${m.first_name} ${m.last_name}`.trim(),
+      name: fullName(m.first_name, m.last_name),
       since: m.created_at,
       percent: percentOf(m.id),
     })),
@@ -108,14 +101,8 @@ export async function inviteCoInstructor(
   await assertCourseRole(db, owner.id, input.courseId, 'owner')
   const email = inviteeEmail(owner, input.email, 'You already own this course')
   const existing = await inviteeAccount(db, email, COURSE_INVITES.words)
-  if (existing) {
-    const already = await db
-      .selectFrom('course_instructors')
-      .select('role')
-      .where('course_id', '=', input.courseId)
-      .where('user_id', '=', existing)
-      .executeTakeFirst()
-    if (already) throw new DomainError('conflict', 'This person already teaches this course', { field: 'email' })
+  if (existing && (await teachesCourse(db, existing, input.courseId))) {
+    throw new DomainError('conflict', 'This person already teaches this course', { field: 'email' })
   }
   const limit = teamLimitOf(await creatorStanding(db, owner.id, settings.creatorLimits, now))
   await assertTeamRoom(db, owner.id, email, limit, now)

@@ -6,6 +6,7 @@
 
 import type { z } from 'zod'
 import { coursePrices } from '../../src-shared/course-prices.ts'
+import { fullName } from '../../src-shared/names.ts'
 import type {
   ApiCourse,
   ApiEarning,
@@ -124,7 +125,7 @@ export async function apiLearners(db: DB, caller: ApiCaller, page: PageRequest):
     (row) => ({
       id: row.id,
       email: row.email,
-      name: `${row.first_name} ${row.last_name}`.trim(),
+      name: fullName(row.first_name, row.last_name),
       first_enrolled_at: iso(row.first_enrolled_at),
       courses: Number(row.courses),
     }),

@@ -4,6 +4,7 @@
 // the course co-instructors and counted at the invitation and again at the acceptance. Who may do what in the school
 // is creators/school-access.ts's answer.
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
+import { fullName } from '../../src-shared/names.ts'
 import type { SchoolMemberRoleId } from '../../src-shared/schemas/schools.ts'
 import { ownerCoursesAfter } from '../catalog/creator-courses.ts'
 import { instructorProfilesOf, publishedCoursesByIds } from '../catalog/instructors.ts'
@@ -104,7 +105,7 @@ export async function schoolPanel(db: DB, userId: string, overrides?: CreatorLim
     members: members.map((m) => ({
       userId: m.id,
       email: m.email,
-      name: `${m.first_name} ${m.last_name}`.trim(),
+      name: fullName(m.first_name, m.last_name),
       role: m.role,
       since: m.created_at,
     })),

@@ -3,6 +3,7 @@
 // concurrent writes are serialised by a transaction-scoped advisory lock, so two transactions that each complete
 // one of the last two lessons cannot both miss the other's (write skew).
 import type { AccessSource } from '../../db/types.ts'
+import { fullName } from '../../src-shared/names.ts'
 import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { courseGrade } from './quiz-repository.ts'
@@ -59,7 +60,7 @@ export async function completeCourseIfDone(
       .values({
         user_id: learner.id,
         course_id: course.id,
-        learner_name: `${learner.firstName} ${learner.lastName}`.trim() || learner.email,
+        learner_name: fullName(learner.firstName, learner.lastName) || learner.email,
         course_title: course.title,
         instructor_name: course.instructorName,
         grade_percent: grade,

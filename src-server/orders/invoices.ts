@@ -3,6 +3,7 @@
 // document never changes. Subscription renewals paid through Stripe use the same series (recordSubscriptionInvoice).
 import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
 import { formatMoney } from '../../src-shared/money.ts'
+import { fullName } from '../../src-shared/names.ts'
 import type { DB } from '../kernel/db.ts'
 import { buyerContact } from './buyer.ts'
 import { nextDocumentNumber } from './numbering.ts'
@@ -69,7 +70,7 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
   }))
   const subtotal = lines.reduce((sum, line) => sum + line.amountMinor, 0)
   const buyer: DocumentParty = {
-    name: order.billing_name || `${order.first_name} ${order.last_name}`.trim() || order.email,
+    name: order.billing_name || fullName(order.first_name, order.last_name) || order.email,
     email: order.billing_email || order.email,
     company: order.billing_company,
     address: order.billing_address,
@@ -136,7 +137,7 @@ export async function recordSubscriptionInvoice(trx: DB, paid: PaidSubscriptionI
       stripe_invoice_id: paid.stripeInvoiceId,
       currency: paid.currency.toUpperCase(),
       seller: json(sellerParty()),
-      buyer: json({ name: `${user.first_name} ${user.last_name}`.trim() || user.email, email: user.email }),
+      buyer: json({ name: fullName(user.first_name, user.last_name) || user.email, email: user.email }),
       lines: json(lines),
       tax_lines: json(taxLinesOf(tax)),
       subtotal_minor: subtotal,

@@ -1,5 +1,6 @@
 // What the signed-in user has bought: entitlements (premium, owned courses), order history and courses.
 
+import { fullName } from '../../src-shared/names.ts'
 import { documentInput, freeEnrolmentInput, refundRequestInput } from '../../src-shared/schemas/orders.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { enrolForFree } from '../flows/free-enrolment.ts'
@@ -14,7 +15,7 @@ export const purchasesRouter = router({
   entitlements: publicProcedure.query(({ ctx }) => (ctx.user ? entitlementsOf(ctx.db, ctx.user) : NO_ENTITLEMENTS)),
   /** The premium account page: who, and what the subscription says. */
   membership: authedProcedure.query(async ({ ctx }) => ({
-    name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim(),
+    name: fullName(ctx.user.firstName, ctx.user.lastName),
     email: ctx.user.email,
     ...(await entitlementsOf(ctx.db, ctx.user)),
   })),

@@ -3,6 +3,7 @@
 
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { fullName } from '../../src-shared/names.ts'
 import * as audit from '../audit/repository.ts'
 import { hashPassword } from '../auth/password.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
@@ -98,7 +99,7 @@ async function findUsableInvitation(db: DB, token: string, now: Date) {
 export async function describeInvitation(db: DB, token: string, now = clock.now()) {
   const row = await findUsableInvitation(db, token, now)
   if (!row) throw new DomainError('not_found', INVITATION_INVALID)
-  return { email: row.email, role: row.role, name: `${row.first_name} ${row.last_name}`.trim() }
+  return { email: row.email, role: row.role, name: fullName(row.first_name, row.last_name) }
 }
 
 /** Accepts once: creates (or promotes) the account with the chosen password. Returns the user id. */
@@ -169,7 +170,7 @@ export async function listPendingInvitations(db: DB, now = clock.now()) {
   return rows.map((row) => ({
     id: row.id,
     email: row.email,
-    name: `${row.first_name} ${row.last_name}`.trim(),
+    name: fullName(row.first_name, row.last_name),
     role: row.role,
     expiresAt: row.expires_at.toISOString(),
   }))

@@ -2,6 +2,7 @@
 // removing a member takes the staff role away and ends their sessions at once.
 
 import { sql } from 'kysely'
+import { fullName } from '../../src-shared/names.ts'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
@@ -22,7 +23,7 @@ export async function listTeam(db: DB) {
     .execute()
   return rows.map((row) => ({
     id: row.id,
-    name: `${row.first_name} ${row.last_name}`.trim() || row.email,
+    name: fullName(row.first_name, row.last_name) || row.email,
     email: row.email,
     avatarUrl: row.avatar_url,
     role: row.role,

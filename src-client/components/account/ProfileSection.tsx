@@ -1,4 +1,5 @@
 import { useSession } from '#client/lib/session.ts'
+import { fullName } from '#shared/names.ts'
 import { css } from '#styled-system/css'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
 import { AvatarCard } from './AvatarCard.tsx'
@@ -16,7 +17,7 @@ export function ProfileSection() {
       <SectionCard title="Profile" description="Your name as it appears on your account.">
         <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2', fontSize: 'sm', mb: '5' })}>
           <dt className={css({ color: 'fg.muted' })}>Name</dt>
-          <dd data-testid="profile-name">{`${user.firstName} ${user.lastName}`.trim() || '—'}</dd>
+          <dd data-testid="profile-name">{fullName(user.firstName, user.lastName) || '—'}</dd>
           <dt className={css({ color: 'fg.muted' })}>Email</dt>
           <dd data-testid="profile-email">
             {user.email}

@@ -2,6 +2,7 @@
 // first use (user-menu-view.tsx); the avatar shows at once.
 import { type ButtonHTMLAttributes, forwardRef, lazy } from 'react'
 import type { SessionUser } from '#client/lib/session.ts'
+import { fullName } from '#shared/names.ts'
 import { css } from '#styled-system/css'
 import { DeferredMenu } from '../ui/DeferredMenu.tsx'
 import { Avatar } from './Avatar.tsx'
@@ -9,7 +10,7 @@ import { Avatar } from './Avatar.tsx'
 const loadMenu = () => import('./user-menu-view.tsx')
 const UserMenuView = lazy(loadMenu)
 
-export const displayName = (user: SessionUser) => `${user.firstName} ${user.lastName}`.trim() || user.email
+export const displayName = (user: SessionUser) => fullName(user.firstName, user.lastName) || user.email
 
 /** The avatar button: the menu's trigger, and its stand-in until the menu is loaded. */
 export const AvatarTrigger = forwardRef<

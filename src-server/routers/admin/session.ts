@@ -1,6 +1,7 @@
 // Admin log-in and log-out through the shop's session system. Only staff with a verified address get a session
 // here; anyone else gets the same answer as a wrong password, so the form does not reveal which accounts exist.
 import { TRPCError } from '@trpc/server'
+import { fullName } from '../../../src-shared/names.ts'
 import { isStaff, staffRoleNeedsTwoFactor } from '../../../src-shared/roles.ts'
 import { ADMIN_LOGIN_FAILED, adminLoginInput } from '../../../src-shared/schemas/admin.ts'
 import { clearSessionCookie } from '../../auth/cookies.ts'
@@ -64,7 +65,7 @@ export const adminSessionRouter = router({
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     const step = await finishFirstStep(ctx, user.id, true)
     return {
-      name: `${user.firstName} ${user.lastName}`.trim() || user.email,
+      name: fullName(user.firstName, user.lastName) || user.email,
       role: user.role,
       /** The code step comes next (auth.verifyTwoFactor); there is no session yet. */
       twoFactor: step === 'two-factor',
@@ -84,7 +85,7 @@ export const adminSessionRouter = router({
   me: staffProcedure('viewer').query(({ ctx }) => ({
     id: ctx.user.id,
     email: ctx.user.email,
-    name: `${ctx.user.firstName} ${ctx.user.lastName}`.trim() || ctx.user.email,
+    name: fullName(ctx.user.firstName, ctx.user.lastName) || ctx.user.email,
     role: ctx.user.role,
   })),
 })
