@@ -82,14 +82,14 @@ export async function checkSchoolDomain(db: DB, userId: string, lookup: TxtLooku
   if (!domain) throw new DomainError('not_found', 'Add a domain first')
   const verified = await txtHoldsToken(lookup, verificationRecordName(domain.hostname), domain.token)
   await recordDomainCheck(db, school.id, verified)
-  hostCache.clear()
+  hostCaches.delete(db)
   return { verified: verified || domain.verifiedAt !== null }
 }
 
 export async function removeSchoolDomain(db: DB, userId: string) {
   const school = await ownerSchool(db, userId)
   await removeDomain(db, school.id)
-  hostCache.clear()
+  hostCaches.delete(db)
 }
 
 export async function saveSchoolBrand(db: DB, userId: string, input: { displayName: string; brandColor: string }) {
@@ -150,13 +150,19 @@ export interface HostSchool {
 // Verified hosts (and misses) for a short while: host routing asks on every request under a foreign Host.
 const HOST_CACHE_MS = 30_000
 const HOST_CACHE_MAX = 1000
-const hostCache = new Map<string, { school: HostSchool | null; until: number }>()
+// Per database, as catalogue-snapshot.ts keeps its snapshot: a host is a school's in one database only.
+const hostCaches = new WeakMap<DB, Map<string, { school: HostSchool | null; until: number }>>()
 
 /** The school whose verified domain the hostname is (port and case ignored), or null. Cached 30 s. */
 export async function schoolForHost(db: DB, host: string): Promise<HostSchool | null> {
   const hostname = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
   // Addresses, localhost and the like are never a school's: no lookup.
   if (!isClaimableHostname(hostname)) return null
+  let hostCache = hostCaches.get(db)
+  if (!hostCache) {
+    hostCache = new Map()
+    hostCaches.set(db, hostCache)
+  }
   const hit = hostCache.get(hostname)
   const nowMs = Date.now()
   if (hit && hit.until > nowMs) return hit.school

@@ -21,6 +21,11 @@ export function configureSeller(details: SellerDetails): void {
   seller = { ...details }
 }
 
+/** Back to the demo seller (tests that configured one, in their clean-up). */
+export function resetSeller(): void {
+  seller = DEMO_SELLER
+}
+
 export function sellerFromEnv(env: {
   SELLER_NAME: string
   SELLER_ADDRESS: string

@@ -20,9 +20,9 @@ export function databaseUrlFor(baseUrl: string, database: string): string {
   return url.toString()
 }
 
-/** True while the process that owns a template (named sf_test_tpl_<pid>) is still running. */
+/** True while the process that owns a template (named sf_test_tpl_<pid>_<project>) is still running. */
 function templateOwnerAlive(datname: string): boolean {
-  const pid = Number(datname.match(/^sf_test_tpl_(\d+)$/)?.[1])
+  const pid = Number(datname.match(/^sf_test_tpl_(\d+)(?:_\w+)?$/)?.[1])
   if (!pid) return false
   try {
     process.kill(pid, 0)

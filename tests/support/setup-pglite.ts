@@ -14,7 +14,10 @@ export default async function setup(project: TestProject) {
   await seedDatabase(handle.db)
   const dump = await handle.pglite!.dumpDataDir('none')
   await handle.close()
-  const templateDumpPath = path.join(os.tmpdir(), `storefront-pglite-template-${process.pid}.tar`)
+  const templateDumpPath = path.join(
+    os.tmpdir(),
+    `storefront-pglite-template-${process.pid}-${project.name.replace(/\W/g, '_')}.tar`,
+  )
   await writeFile(templateDumpPath, Buffer.from(await dump.arrayBuffer()))
   project.provide('testDb', { kind: 'pglite', templateDumpPath })
   return () => rm(templateDumpPath, { force: true })

@@ -11,7 +11,8 @@ import './provided.ts'
 export default async function setup(project: TestProject) {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set')
-  const templateName = `${TEST_DB_PREFIX}tpl_${process.pid}`
+  // One a project (vitest.config.ts has two on PostgreSQL): each project's set-up and tear-down handle its own.
+  const templateName = `${TEST_DB_PREFIX}tpl_${process.pid}_${project.name.replace(/\W/g, '_')}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
   try {
