@@ -81,11 +81,14 @@ async function learner(server: BuiltServer): Promise<Learner> {
  * Runs in the page before its own scripts: records when the app marks itself hydrated (performance.now(), from
  * navigation start). A string, not a function: tsx would wrap a function's named locals in a helper the page lacks.
  */
-const WATCH_HYDRATION = `new MutationObserver(function () {
-  if (window.__hydratedAt === undefined && document.documentElement.dataset.hydrated === 'true') {
-    window.__hydratedAt = performance.now()
-  }
-}).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-hydrated'] })`
+const WATCH_HYDRATION = `window.__hydration = new Promise(function (resolve) {
+  new MutationObserver(function (_, observer) {
+    if (document.documentElement.dataset.hydrated === 'true') {
+      observer.disconnect()
+      resolve(performance.now())
+    }
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-hydrated'] })
+})`
 
 interface Run {
   hydratedMs: number
@@ -146,12 +149,13 @@ async function measure(browser: Browser, url: string, token?: string, trace = fa
     const scriptBytes = countScriptBytes(cdp)
     const waterfall = trace ? traceRequests(cdp) : undefined
     await page.goto(url, { waitUntil: 'commit', timeout: 60_000 })
-    const hydratedMs = await page
-      .waitForFunction(() => (window as unknown as { __hydratedAt?: number }).__hydratedAt, undefined, {
-        timeout: 60_000,
-        polling: 100,
-      })
-      .then((handle) => handle.jsonValue() as Promise<number>)
+    // Awaited in the page, not polled: a polling loop would run on the slowed renderer while it hydrates.
+    const hydratedMs = await Promise.race([
+      page.evaluate(() => (window as unknown as { __hydration: Promise<number> }).__hydration),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`${url} did not hydrate within 60 s`)), 60_000).unref(),
+      ),
+    ])
     const jsBytes = scriptBytes()
     if (waterfall) console.log(`${url} (hydrated at ${hydratedMs.toFixed(0)} ms)\n${waterfall()}`)
     const fcpMs = await page.evaluate(
