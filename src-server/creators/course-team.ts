@@ -49,17 +49,6 @@ export async function courseOwnerId(db: DB, courseId: string): Promise<string | 
   return owner?.user_id
 }
 
-/** Whether the user is on the course's own team (owner or co-instructor; a school's members are not rows here). */
-export async function teachesCourse(db: DB, userId: string, courseId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('course_instructors')
-    .select('role')
-    .where('course_id', '=', courseId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  return row !== undefined
-}
-
 /** Records the creator who made a course as its owner (in the caller's transaction, with the course row). */
 export async function addCourseOwner(db: DB, courseId: string, userId: string): Promise<void> {
   await db

@@ -66,6 +66,21 @@ export async function assertSchoolAction(
   return { role, ownerId: school.owner_id }
 }
 
+/** The user's row on the course's own team (course_instructors), if any: a school's members are not rows here. */
+export async function courseInstructorRole(
+  db: DB,
+  userId: string,
+  courseId: string,
+): Promise<'owner' | 'co' | undefined> {
+  const row = await db
+    .selectFrom('course_instructors')
+    .select('role')
+    .where('course_id', '=', courseId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return row?.role
+}
+
 /**
  * The user's standing on a course: 'owner' and 'co' from course_instructors, else their school role through the
  * course owner's school; null when none.
@@ -75,13 +90,8 @@ export async function courseStandingOf(
   userId: string,
   courseId: string,
 ): Promise<{ kind: 'course'; role: 'owner' | 'co' } | { kind: 'school'; role: SchoolMemberRole } | null> {
-  const direct = await db
-    .selectFrom('course_instructors')
-    .select('role')
-    .where('course_id', '=', courseId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  if (direct) return { kind: 'course', role: direct.role }
+  const direct = await courseInstructorRole(db, userId, courseId)
+  if (direct) return { kind: 'course', role: direct }
   const member = await db
     .selectFrom('course_instructors as ci')
     .innerJoin('schools as s', 's.owner_id', 'ci.user_id')

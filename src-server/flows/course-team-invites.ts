@@ -14,8 +14,9 @@ import {
   removeCoInstructor,
   setCourseShares,
 } from '../creators/course-instructors.ts'
-import { assertCourseRole, courseOwnerId, teachesCourse } from '../creators/course-team.ts'
+import { assertCourseRole, courseOwnerId } from '../creators/course-team.ts'
 import { cancelInvite, openInvites } from '../creators/invites.ts'
+import { courseInstructorRole } from '../creators/school-access.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -101,7 +102,7 @@ export async function inviteCoInstructor(
   await assertCourseRole(db, owner.id, input.courseId, 'owner')
   const email = inviteeEmail(owner, input.email, 'You already own this course')
   const existing = await inviteeAccount(db, email, COURSE_INVITES.words)
-  if (existing && (await teachesCourse(db, existing, input.courseId))) {
+  if (existing && (await courseInstructorRole(db, existing, input.courseId))) {
     throw new DomainError('conflict', 'This person already teaches this course', { field: 'email' })
   }
   const limit = teamLimitOf(await creatorStanding(db, owner.id, settings.creatorLimits, now))
