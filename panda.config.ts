@@ -6,6 +6,9 @@ export default defineConfig({
   exclude: ['./src-client/routeTree.gen.ts'],
   outdir: 'styled-system',
   jsxFramework: 'react',
+  // Styles are css() calls only: a JSX prop that happens to share a CSS property's name (a table's `columns`) is
+  // not a style.
+  jsxStyleProps: 'none',
   theme: {
     extend: {
       tokens: {

@@ -1,0 +1,4 @@
+import type { PluginCreator } from 'postcss'
+
+declare const pruneUnusedTokens: PluginCreator<void>
+export = pruneUnusedTokens
