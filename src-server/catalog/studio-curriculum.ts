@@ -18,6 +18,19 @@ export type LessonContentType = 'text' | 'embed' | 'upload' | 'quiz'
 const contentTypeOf = (row: { kind: LessonKind; video_key: string | null; video_url: string | null }) =>
   row.kind === 'article' ? 'text' : row.kind === 'quiz' ? 'quiz' : row.video_url ? 'embed' : 'upload'
 
+/** What the outline shows of a lesson; the lesson editor reads these and the lesson's content. */
+const outlineLessonColumns = [
+  'id',
+  'section_id',
+  'title',
+  'kind',
+  'video_key',
+  'video_url',
+  'duration_seconds',
+  'is_preview',
+  'pending_review',
+] as const
+
 /** The outline the builder shows: every section and lesson, pending ones included and marked. */
 export async function readStudioCurriculum(db: DB, courseId: string) {
   const [sections, lessons] = await Promise.all([
@@ -30,17 +43,7 @@ export async function readStudioCurriculum(db: DB, courseId: string) {
       .execute(),
     db
       .selectFrom('lessons')
-      .select([
-        'id',
-        'section_id',
-        'title',
-        'kind',
-        'video_key',
-        'video_url',
-        'duration_seconds',
-        'is_preview',
-        'pending_review',
-      ])
+      .select(outlineLessonColumns)
       .where('course_id', '=', courseId)
       .orderBy('position')
       .orderBy('created_at')
@@ -67,19 +70,7 @@ export async function readStudioCurriculum(db: DB, courseId: string) {
 export async function findStudioLesson(db: DB, courseId: string, lessonId: string) {
   const row = await db
     .selectFrom('lessons')
-    .select([
-      'id',
-      'section_id',
-      'title',
-      'kind',
-      'body_markdown',
-      'video_key',
-      'video_url',
-      'video_duration_seconds',
-      'duration_seconds',
-      'is_preview',
-      'pending_review',
-    ])
+    .select([...outlineLessonColumns, 'body_markdown', 'video_duration_seconds'])
     .where('course_id', '=', courseId)
     .where('id', '=', lessonId)
     .executeTakeFirst()
