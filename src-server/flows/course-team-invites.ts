@@ -10,7 +10,6 @@ import {
   addCoInstructor,
   coInstructors,
   courseShares,
-  ownerTeam,
   removeCoInstructor,
   setCourseShares,
 } from '../creators/course-instructors.ts'
@@ -68,11 +67,10 @@ function teamLimitOf(standing: CreatorStanding): number | null {
 /** The owner's team panel for one course: its co-instructors, its open invitations and the plan's team size. */
 export async function teamPanel(db: DB, userId: string, courseId: string, overrides?: CreatorLimitOverrides) {
   await assertCourseRole(db, userId, courseId, 'owner')
-  const [members, invites, standing, team] = await Promise.all([
+  const [members, invites, figures] = await Promise.all([
     coInstructors(db, courseId),
     openInvites(db, { scope: 'course', id: courseId }),
-    creatorStanding(db, userId, overrides),
-    ownerTeam(db, userId),
+    teamFigures(db, userId, overrides),
   ])
   const shares = (await courseShares(db, [courseId])).get(courseId) ?? []
   const percentOf = (id: string) => (shares.find((share) => share.userId === id)?.basisPoints ?? 0) / 100
@@ -88,7 +86,7 @@ export async function teamPanel(db: DB, userId: string, courseId: string, overri
       percent: percentOf(m.id),
     })),
     invites: invites.map((i) => ({ id: i.id, email: i.email, expiresAt: i.expires_at })),
-    ...teamFigures(standing, team),
+    ...figures,
   }
 }
 

@@ -9,7 +9,6 @@ import type { SchoolMemberRoleId } from '../../src-shared/schemas/schools.ts'
 import { ownerCoursesAfter } from '../catalog/creator-courses.ts'
 import { instructorProfilesOf, publishedCoursesByIds } from '../catalog/instructors.ts'
 import { revokeKeysHeldBy } from '../creators/api-keys.ts'
-import { ownerTeam } from '../creators/course-instructors.ts'
 import { cancelInvite, openInvites } from '../creators/invites.ts'
 import { findCreator } from '../creators/repository.ts'
 import { assertSchoolAction, roleAllows, SCHOOL_ROLE_LABELS, type SchoolAction } from '../creators/school-access.ts'
@@ -94,11 +93,10 @@ async function teamLimit(db: DB, ownerId: string, overrides: CreatorLimitOverrid
 /** The owner's school page: settings, members, open invitations and the plan's team size. */
 export async function schoolPanel(db: DB, userId: string, overrides?: CreatorLimitOverrides, now = clock.now()) {
   const school = await ownSchool(db, userId)
-  const [members, invites, standing, team] = await Promise.all([
+  const [members, invites, figures] = await Promise.all([
     schoolMembers(db, school.id),
     openInvites(db, { scope: 'school', id: school.id }, now),
-    creatorStanding(db, userId, overrides, now),
-    ownerTeam(db, userId, now),
+    teamFigures(db, userId, overrides, now),
   ])
   return {
     school: { id: school.id, name: school.name, slug: school.slug },
@@ -110,7 +108,7 @@ export async function schoolPanel(db: DB, userId: string, overrides?: CreatorLim
       since: m.created_at,
     })),
     invites: invites.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expires_at })),
-    ...teamFigures(standing, team),
+    ...figures,
   }
 }
 

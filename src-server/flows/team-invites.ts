@@ -14,7 +14,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { normaliseEmail } from '../users/email.ts'
-import { type CreatorStanding, creatorStanding } from './creator-standing.ts'
+import { creatorStanding } from './creator-standing.ts'
 
 export interface Person {
   id: string
@@ -57,7 +57,11 @@ export function inviteeEmail(owner: Person, email: string, own: string): string 
 }
 
 /** A team panel's figures: the plan's team size (0 without a plan), the people counted in it and the plan's name. */
-export function teamFigures(standing: CreatorStanding, team: ReadonlySet<string>) {
+export async function teamFigures(db: DB, ownerId: string, overrides?: CreatorLimitOverrides, now = clock.now()) {
+  const [standing, team] = await Promise.all([
+    creatorStanding(db, ownerId, overrides, now),
+    ownerTeam(db, ownerId, now),
+  ])
   return {
     teamLimit: standing.limits ? standing.limits.teamMembers : 0,
     teamSize: team.size,
