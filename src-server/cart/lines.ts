@@ -1,6 +1,7 @@
 // The user's cart resolved against the catalogue: every price comes from the catalogue row, never the client.
 import type { BillingCycle, CartItemKind, SalesChannel } from '../../db/types.ts'
 import { priceFor } from '../../src-shared/course-prices.ts'
+import { bundleOnSale } from '../../src-shared/schemas/bundles.ts'
 import { ownedCourseIds } from '../access/courses.ts'
 import type { DB } from '../kernel/db.ts'
 
@@ -172,7 +173,7 @@ async function describeBundles(db: DB, userId: string, lines: CartLine[]): Promi
   return lines.flatMap((line) => {
     if (!line.bundleId) return [line]
     const courses = rows.filter((row) => row.bundle_id === line.bundleId)
-    if (courses.length < 2 || courses.some((course) => course.status !== 'published')) return []
+    if (!bundleOnSale(courses)) return []
     const count = `${courses.length} courses`
     return [
       {

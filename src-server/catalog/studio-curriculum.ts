@@ -15,7 +15,8 @@ const sectionNotFound = () => new DomainError('not_found', 'Section not found')
 const lessonNotFound = () => new DomainError('not_found', 'Lesson not found')
 
 export type LessonContentType = 'text' | 'embed' | 'upload' | 'quiz'
-const contentTypeOf = (row: { kind: LessonKind; video_key: string | null; video_url: string | null }) =>
+/** How the studio names a lesson's content: its kind, and for a video whether it is a link or an upload. */
+export const lessonContentType = (row: { kind: string; video_url: string | null }): LessonContentType =>
   row.kind === 'article' ? 'text' : row.kind === 'quiz' ? 'quiz' : row.video_url ? 'embed' : 'upload'
 
 /** What the outline shows of a lesson; the lesson editor reads these and the lesson's content. */
@@ -57,7 +58,7 @@ export async function readStudioCurriculum(db: DB, courseId: string) {
       .map((lesson) => ({
         id: lesson.id,
         title: lesson.title,
-        type: contentTypeOf(lesson) as LessonContentType,
+        type: lessonContentType(lesson),
         durationSeconds: lesson.duration_seconds,
         isPreview: lesson.is_preview,
         pendingReview: lesson.pending_review,

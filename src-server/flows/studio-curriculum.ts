@@ -22,6 +22,7 @@ import {
   deleteSection,
   findStudioLesson,
   type LessonWrite,
+  lessonContentType,
   lockCurriculum,
   readStudioCurriculum,
   renameSection,
@@ -105,15 +106,6 @@ export async function deleteStudioLesson(
   return { curriculum }
 }
 
-const studioLessonType = (row: { kind: string; video_url: string | null }) =>
-  row.kind === 'article'
-    ? ('text' as const)
-    : row.kind === 'quiz'
-      ? ('quiz' as const)
-      : row.video_url
-        ? ('embed' as const)
-        : ('upload' as const)
-
 /** One lesson with its content, for the lesson editor. */
 export async function studioLesson(db: DB, userId: string, courseId: string, lessonId: string) {
   await assertCourseRole(db, userId, courseId)
@@ -126,7 +118,7 @@ export async function studioLesson(db: DB, userId: string, courseId: string, les
     title: row.title,
     isPreview: row.is_preview,
     pendingReview: row.pending_review,
-    type: studioLessonType(row),
+    type: lessonContentType(row),
     bodyMarkdown: row.body_markdown,
     videoUrl: row.video_url ?? '',
     hasVideoFile: row.video_key !== null,

@@ -4,7 +4,7 @@
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { allocate, type Currency } from '../../src-shared/money.ts'
-import { BUNDLE_MESSAGES } from '../../src-shared/schemas/bundles.ts'
+import { BUNDLE_MESSAGES, bundleOnSale } from '../../src-shared/schemas/bundles.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -173,7 +173,7 @@ function describe<B extends BundleRow>(bundle: B, courses: readonly CourseRow[])
   return {
     ...bundle,
     /** Every course still on sale: only then can the bundle be bought. */
-    onSale: courses.length >= 2 && courses.every((course) => course.status === 'published'),
+    onSale: bundleOnSale(courses),
     listTotalMinor,
     savingPercent: savingPercent(bundle.price_minor, listTotalMinor),
     courses: courses.map((course) => ({

@@ -5,6 +5,11 @@ import { courseIdSchema } from './catalog.ts'
 
 export const BUNDLE_LIMITS = { title: 200, description: 4000, minCourses: 2, maxCourses: 20, maxPriceMinor: 999_999 }
 
+/** A bundle can be bought only while it holds at least two courses and every one of them is still on sale. */
+export function bundleOnSale(courses: readonly { status: string }[]): boolean {
+  return courses.length >= BUNDLE_LIMITS.minCourses && courses.every((course) => course.status === 'published')
+}
+
 export const BUNDLE_MESSAGES = {
   title: 'Please enter a title (at most 200 characters)',
   slug: 'Use lowercase letters, digits and single dashes (at most 80 characters)',
