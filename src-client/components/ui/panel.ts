@@ -2,17 +2,16 @@
 import { css, cx } from '#styled-system/css'
 import { borderedCard } from './card.ts'
 
-export const panel = css({
+/** The panel's bordered, padded surface alone, for a panel that lays out its content its own way. */
+export const panelSurface = css({
   bg: 'surface',
   borderWidth: '1px',
   borderColor: 'line',
   borderRadius: 'lg',
   p: { base: '4', md: '5' },
-  display: 'flex',
-  flexDir: 'column',
-  gap: '4',
-  minW: 0,
 })
+
+export const panel = cx(panelSurface, css({ display: 'flex', flexDir: 'column', gap: '4', minW: 0 }))
 
 export const panelHeading = css({ fontSize: 'lg', fontWeight: 'semibold', overflowWrap: 'anywhere' })
 

@@ -9,12 +9,13 @@ import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { FormAlert } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
+import { panelSurface } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 type Search = { return?: 1; refresh?: 1 }
 
@@ -34,17 +35,7 @@ export const Route = createFileRoute('/studio/payouts')({
   component: PayoutsPage,
 })
 
-const card = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'lg',
-  p: { base: '4', md: '5' },
-  display: 'flex',
-  flexDir: 'column',
-  gap: '3',
-  alignItems: 'flex-start',
-})
+const card = cx(panelSurface, css({ display: 'flex', flexDir: 'column', gap: '3', alignItems: 'flex-start' }))
 
 /** Stripe's requirement names made readable ("individual.dob.day" → "individual dob day"). */
 const readable = (field: string) => field.replace(/[._]/g, ' ')
