@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { TRPCClientError } from '@trpc/client'
 import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { useNativeFormResult } from '#client/lib/native-form.ts'
@@ -9,6 +8,7 @@ import { firstIssueByField } from '#shared/native-form.ts'
 import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '#shared/schemas/contact.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { serverFieldErrors } from '../ui/field-errors.tsx'
 import { FormAlert, TextAreaField, TextField, useFocusFirstInvalid } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
@@ -48,11 +48,8 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
         setErrors({})
       },
       onError: (error) => {
-        const fieldErrors =
-          error instanceof TRPCClientError
-            ? (error.data?.zodError?.fieldErrors as Record<Field, string[]> | undefined)
-            : undefined
-        if (fieldErrors) setErrors(Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, v[0]])) as Errors)
+        const fieldErrors = serverFieldErrors(error)
+        if (fieldErrors) setErrors(fieldErrors as Errors)
         notifyError(error, 'Failed to send message', errorMessage(error))
       },
     }),
