@@ -5,6 +5,7 @@ import { createFileRoute, Link, notFound } from '@tanstack/react-router'
 import { BundleCartButton } from '#client/components/bundles/BundleCartButton.tsx'
 import { BundleOverlap } from '#client/components/bundles/BundleOverlap.tsx'
 import { useEntitlements } from '#client/components/cart/hooks.ts'
+import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { raisedCard } from '#client/components/ui/card.ts'
 import { Container } from '#client/components/ui/layout.tsx'
@@ -43,17 +44,15 @@ function BundlePage() {
   const held = bundle.courses.filter((course) => owned.has(course.id)).map((course) => course.title)
   return (
     <main>
-      <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
-        <Container className={css({ py: { base: '10', md: '14' }, display: 'grid', gap: '3' })}>
-          <p className={css({ fontSize: 'sm', textTransform: 'uppercase', letterSpacing: 'wide' })}>
-            Bundle · {bundle.courses.length} courses
-          </p>
-          <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold', lineHeight: 'tight' })}>
-            {bundle.title}
-          </h1>
-          {bundle.description ? <p className={css({ color: 'gray.300', maxW: '3xl' })}>{bundle.description}</p> : null}
-        </Container>
-      </section>
+      <DarkHero className={css({ display: 'grid', gap: '3' })}>
+        <p className={css({ fontSize: 'sm', textTransform: 'uppercase', letterSpacing: 'wide' })}>
+          Bundle · {bundle.courses.length} courses
+        </p>
+        <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold', lineHeight: 'tight' })}>
+          {bundle.title}
+        </h1>
+        {bundle.description ? <p className={css({ color: 'gray.300', maxW: '3xl' })}>{bundle.description}</p> : null}
+      </DarkHero>
       <Container className={css({ py: '10' })}>
         <div
           className={css({

@@ -3,6 +3,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, notFound } from '@tanstack/react-router'
 import { CourseCard } from '#client/components/course/CourseCard.tsx'
+import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorLinks.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
@@ -41,63 +42,60 @@ function InstructorPage() {
   const links = creatorLinks(profile.links)
   return (
     <main>
-      <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
-        <Container
-          className={css({
-            py: { base: '10', md: '14' },
-            display: 'flex',
-            gap: '6',
-            alignItems: 'center',
-            flexDir: { base: 'column', sm: 'row' },
-            textAlign: { base: 'center', sm: 'left' },
-          })}
-        >
-          <SafeImage
-            src={profile.image}
-            alt={profile.name}
-            width={128}
-            height={128}
-            className={css({ borderRadius: 'full', w: '32', h: '32', flexShrink: 0, objectFit: 'cover' })}
-          />
-          <div>
-            <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'bold' })}>{profile.name}</h1>
-            <p className={css({ mt: '1', fontSize: 'lg', opacity: 0.9 })}>{profile.title}</p>
-            <dl
-              className={css({
-                mt: '4',
-                display: 'flex',
-                gap: '6',
-                flexWrap: 'wrap',
-                justifyContent: { base: 'center', sm: 'start' },
-              })}
-            >
-              <div>
-                <dt className={css({ fontSize: 'sm', opacity: 0.8 })}>Learners</dt>
-                <dd data-testid="instructor-learners" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
-                  {groupDigits(profile.totalLearners)}
-                </dd>
-              </div>
-              <div>
-                <dt className={css({ fontSize: 'sm', opacity: 0.8 })}>Courses</dt>
-                <dd className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{profile.courses.length}</dd>
-              </div>
-              <div>
-                <dt className={css({ fontSize: 'sm', opacity: 0.8 })}>Average rating</dt>
-                <dd data-testid="instructor-rating" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
-                  {profile.rating.count > 0 ? (
-                    <span className={css({ display: 'inline-flex', gap: '2', alignItems: 'center' })}>
-                      <Stars rating={profile.rating.average} showValue={false} />
-                      {profile.rating.average.toFixed(1)} ({groupDigits(profile.rating.count)} reviews)
-                    </span>
-                  ) : (
-                    'No reviews yet'
-                  )}
-                </dd>
-              </div>
-            </dl>
-          </div>
-        </Container>
-      </section>
+      <DarkHero
+        className={css({
+          display: 'flex',
+          gap: '6',
+          alignItems: 'center',
+          flexDir: { base: 'column', sm: 'row' },
+          textAlign: { base: 'center', sm: 'left' },
+        })}
+      >
+        <SafeImage
+          src={profile.image}
+          alt={profile.name}
+          width={128}
+          height={128}
+          className={css({ borderRadius: 'full', w: '32', h: '32', flexShrink: 0, objectFit: 'cover' })}
+        />
+        <div>
+          <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'bold' })}>{profile.name}</h1>
+          <p className={css({ mt: '1', fontSize: 'lg', opacity: 0.9 })}>{profile.title}</p>
+          <dl
+            className={css({
+              mt: '4',
+              display: 'flex',
+              gap: '6',
+              flexWrap: 'wrap',
+              justifyContent: { base: 'center', sm: 'start' },
+            })}
+          >
+            <div>
+              <dt className={css({ fontSize: 'sm', opacity: 0.8 })}>Learners</dt>
+              <dd data-testid="instructor-learners" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
+                {groupDigits(profile.totalLearners)}
+              </dd>
+            </div>
+            <div>
+              <dt className={css({ fontSize: 'sm', opacity: 0.8 })}>Courses</dt>
+              <dd className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{profile.courses.length}</dd>
+            </div>
+            <div>
+              <dt className={css({ fontSize: 'sm', opacity: 0.8 })}>Average rating</dt>
+              <dd data-testid="instructor-rating" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
+                {profile.rating.count > 0 ? (
+                  <span className={css({ display: 'inline-flex', gap: '2', alignItems: 'center' })}>
+                    <Stars rating={profile.rating.average} showValue={false} />
+                    {profile.rating.average.toFixed(1)} ({groupDigits(profile.rating.count)} reviews)
+                  </span>
+                ) : (
+                  'No reviews yet'
+                )}
+              </dd>
+            </div>
+          </dl>
+        </div>
+      </DarkHero>
       <Container className={css({ py: '10', display: 'grid', gap: '10' })}>
         {profile.bioHtml || links.length > 0 ? (
           <section aria-labelledby="about">

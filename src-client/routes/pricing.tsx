@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { css, cx } from '#styled-system/css'
 import { useEntitlements } from '../components/cart/hooks.ts'
 import { PlanCartButton } from '../components/cart/PlanCartButton.tsx'
+import { ClosingBand } from '../components/layout/bands.tsx'
 import { ComparisonTable } from '../components/pricing/ComparisonTable.tsx'
 import { type BillingCycle, PlanCard } from '../components/pricing/PlanCard.tsx'
 import { button } from '../components/ui/button.ts'
@@ -156,22 +157,16 @@ function PricingPage() {
         </h2>
         <Faq items={faqs} />
       </Section>
-      <section data-surface="dark" className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
-        <Container className={css({ py: '14' })}>
-          <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>Start teaching today</h2>
-          <p className={css({ mt: '2', color: 'brand.100' })}>
-            Try any plan free for 7 days. No commitment, cancel anytime.
-          </p>
-          <div className={css({ mt: '6', display: 'flex', gap: '3', justifyContent: 'center', flexWrap: 'wrap' })}>
-            <Link to="/signup" className={button({ variant: 'light', size: 'lg' })}>
-              Start Free Trial
-            </Link>
-            <Link to="/contact" className={button({ variant: 'outline', size: 'lg' })}>
-              Talk to Sales
-            </Link>
-          </div>
-        </Container>
-      </section>
+      <ClosingBand title="Start teaching today" text="Try any plan free for 7 days. No commitment, cancel anytime.">
+        <div className={css({ mt: '6', display: 'flex', gap: '3', justifyContent: 'center', flexWrap: 'wrap' })}>
+          <Link to="/signup" className={button({ variant: 'light', size: 'lg' })}>
+            Start Free Trial
+          </Link>
+          <Link to="/contact" className={button({ variant: 'outline', size: 'lg' })}>
+            Talk to Sales
+          </Link>
+        </div>
+      </ClosingBand>
     </main>
   )
 }

@@ -3,6 +3,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound } from '@tanstack/react-router'
 import { CourseCard } from '#client/components/course/CourseCard.tsx'
+import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -50,35 +51,33 @@ function SchoolPage() {
   if (!page) return <NotFound />
   return (
     <main>
-      <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
-        <Container className={css({ py: { base: '10', md: '14' } })}>
-          <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'bold', overflowWrap: 'anywhere' })}>
-            {page.name}
-          </h1>
-          <p className={css({ mt: '2', fontSize: 'lg', opacity: 0.9 })}>
-            {page.courses.length} {page.courses.length === 1 ? 'course' : 'courses'} · {page.instructors.length}{' '}
-            {page.instructors.length === 1 ? 'instructor' : 'instructors'}
-          </p>
-          {sso ? (
-            // A full page load: the server starts the OpenID Connect sign-in (decision 0062).
-            <a
-              href={`/auth/sso/${encodeURIComponent(sso.slug)}?redirect=${encodeURIComponent(`/s/${sso.slug}`)}`}
-              className={css({
-                display: 'inline-block',
-                mt: '4',
-                px: '4',
-                py: '2',
-                borderRadius: 'md',
-                bg: 'white',
-                color: 'ink',
-                fontWeight: 'semibold',
-              })}
-            >
-              Sign in with {sso.name}
-            </a>
-          ) : null}
-        </Container>
-      </section>
+      <DarkHero>
+        <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'bold', overflowWrap: 'anywhere' })}>
+          {page.name}
+        </h1>
+        <p className={css({ mt: '2', fontSize: 'lg', opacity: 0.9 })}>
+          {page.courses.length} {page.courses.length === 1 ? 'course' : 'courses'} · {page.instructors.length}{' '}
+          {page.instructors.length === 1 ? 'instructor' : 'instructors'}
+        </p>
+        {sso ? (
+          // A full page load: the server starts the OpenID Connect sign-in (decision 0062).
+          <a
+            href={`/auth/sso/${encodeURIComponent(sso.slug)}?redirect=${encodeURIComponent(`/s/${sso.slug}`)}`}
+            className={css({
+              display: 'inline-block',
+              mt: '4',
+              px: '4',
+              py: '2',
+              borderRadius: 'md',
+              bg: 'white',
+              color: 'ink',
+              fontWeight: 'semibold',
+            })}
+          >
+            Sign in with {sso.name}
+          </a>
+        ) : null}
+      </DarkHero>
       <Container className={css({ py: '10', display: 'grid', gap: '10' })}>
         <section aria-labelledby="school-courses">
           <h2 id="school-courses" className={sectionHeading}>

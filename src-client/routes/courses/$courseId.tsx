@@ -6,6 +6,7 @@ import { CurriculumAccordion } from '#client/components/course/CurriculumAccordi
 import { hoursOfContent, PurchaseBox } from '#client/components/course/PurchaseBox.tsx'
 import { CourseReviews } from '#client/components/course/reviews/CourseReviews.tsx'
 import { reviewCountLabel } from '#client/components/course/reviews/RatingSummary.tsx'
+import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { CourseLearnAction } from '#client/components/learning/CourseLearnAction.tsx'
 import { raisedCard } from '#client/components/ui/card.ts'
@@ -89,73 +90,65 @@ function CoursePage() {
   return (
     <main>
       <JsonLd data={courseJsonLd(course, origin)} />
-      <section data-surface="dark" className={css({ bg: 'ink', color: 'white' })}>
-        <Container
-          className={css({
-            py: { base: '10', md: '14' },
-            display: 'grid',
-            gap: '8',
-            gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' },
-            alignItems: 'start',
-          })}
-        >
-          <div className={css({ display: 'grid', gap: '4' })}>
-            <Link
-              to="/courses"
-              search={{ category: course.categorySlug }}
-              className={css({
-                justifySelf: 'start',
-                bg: 'brand.600',
-                px: '3',
-                py: '1',
-                borderRadius: 'full',
-                fontSize: 'xs',
-                fontWeight: 'semibold',
-              })}
-            >
-              {course.category}
-            </Link>
-            <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold', lineHeight: 'tight' })}>
-              {course.title}
-            </h1>
-            <p className={css({ color: 'gray.300' })}>{course.subtitle || course.description}</p>
-            <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'center', fontSize: 'sm' })}>
-              {course.reviewCount > 0 ? <Stars rating={course.rating} tone="dark" /> : null}
-              <a href="#reviews" className={css({ textDecoration: 'underline' })}>
-                ({reviewCountLabel(course.reviewCount)})
-              </a>
-              <span>{groupDigits(course.studentsCount)} students</span>
-            </div>
-            <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
-            {course.takesMessages ? <MessageInstructorLink courseId={course.id} /> : null}
+      <DarkHero
+        className={css({
+          display: 'grid',
+          gap: '8',
+          gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' },
+          alignItems: 'start',
+        })}
+      >
+        <div className={css({ display: 'grid', gap: '4' })}>
+          <Link
+            to="/courses"
+            search={{ category: course.categorySlug }}
+            className={css({
+              justifySelf: 'start',
+              bg: 'brand.600',
+              px: '3',
+              py: '1',
+              borderRadius: 'full',
+              fontSize: 'xs',
+              fontWeight: 'semibold',
+            })}
+          >
+            {course.category}
+          </Link>
+          <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold', lineHeight: 'tight' })}>
+            {course.title}
+          </h1>
+          <p className={css({ color: 'gray.300' })}>{course.subtitle || course.description}</p>
+          <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap', alignItems: 'center', fontSize: 'sm' })}>
+            {course.reviewCount > 0 ? <Stars rating={course.rating} tone="dark" /> : null}
+            <a href="#reviews" className={css({ textDecoration: 'underline' })}>
+              ({reviewCountLabel(course.reviewCount)})
+            </a>
+            <span>{groupDigits(course.studentsCount)} students</span>
           </div>
-          <PurchaseBox
-            course={course}
-            cartAction={(currency) => (
-              <>
-                <CourseLearnAction
-                  courseId={course.id}
-                  priceMinor={course.priceMinor}
-                  currency={currency}
-                  from={from}
-                />
-                <Link
-                  to="/gifts/new"
-                  search={{ course: course.id }}
-                  className={css({
-                    textAlign: 'center',
-                    fontSize: 'sm',
-                    fontWeight: 'medium',
-                    textDecoration: 'underline',
-                  })}
-                >
-                  Buy as a gift
-                </Link>
-              </>
-            )}
-          />
-        </Container>
-      </section>
+          <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
+          {course.takesMessages ? <MessageInstructorLink courseId={course.id} /> : null}
+        </div>
+        <PurchaseBox
+          course={course}
+          cartAction={(currency) => (
+            <>
+              <CourseLearnAction courseId={course.id} priceMinor={course.priceMinor} currency={currency} from={from} />
+              <Link
+                to="/gifts/new"
+                search={{ course: course.id }}
+                className={css({
+                  textAlign: 'center',
+                  fontSize: 'sm',
+                  fontWeight: 'medium',
+                  textDecoration: 'underline',
+                })}
+              >
+                Buy as a gift
+              </Link>
+            </>
+          )}
+        />
+      </DarkHero>
       <Container className={css({ py: '10' })}>
         <div className={css({ display: 'grid', gap: '10', maxW: '4xl' })}>
           <TitledSection id="learn" title="What you'll learn" className={card} titleClassName={sectionTitle}>

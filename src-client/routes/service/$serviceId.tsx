@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { ServicePackageCartButton } from '#client/components/cart/ServicePackageCartButton.tsx'
+import { ClosingBand } from '#client/components/layout/bands.tsx'
 import { PackageCard } from '#client/components/service/PackageCard.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { Faq } from '#client/components/ui/Faq.tsx'
@@ -156,17 +157,11 @@ function ServicePage() {
           <Faq items={service.faqs} />
         </Section>
       ) : null}
-      <section data-surface="dark" className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
-        <Container className={css({ py: '14' })}>
-          <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>Ready to Get Started?</h2>
-          <p className={css({ mt: '2', color: 'brand.100' })}>
-            Choose a package above, or talk to us about what you need.
-          </p>
-          <Link to="/contact" className={`${button({ variant: 'light', size: 'lg' })} ${css({ mt: '6' })}`}>
-            Contact Us
-          </Link>
-        </Container>
-      </section>
+      <ClosingBand title="Ready to Get Started?" text="Choose a package above, or talk to us about what you need.">
+        <Link to="/contact" className={`${button({ variant: 'light', size: 'lg' })} ${css({ mt: '6' })}`}>
+          Contact Us
+        </Link>
+      </ClosingBand>
     </main>
   )
 }
