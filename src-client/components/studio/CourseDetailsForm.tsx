@@ -50,6 +50,11 @@ const pendingNote = css({
   borderRadius: 'control',
 })
 
+/** The course's lists, typed one item a line. */
+const LIST_FIELDS = [
+  { name: 'whatYouWillLearn', label: "What you'll learn (one per line)" },
+  { name: 'requirements', label: 'Requirements (one per line)' },
+] as const
 const lines = (value: FormDataEntryValue | null) =>
   String(value ?? '')
     .split('\n')
@@ -187,24 +192,18 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
         }
         className={cx(column, wide)}
       />
-      <TextAreaField
-        label="What you'll learn (one per line)"
-        name="whatYouWillLearn"
-        rows={5}
-        defaultValue={course.whatYouWillLearn.join('\n')}
-        error={fields.errors.whatYouWillLearn}
-        hint={`Up to ${STUDIO_LIMITS.listItems} lines of ${STUDIO_LIMITS.listItemLength} characters.`}
-        className={column}
-      />
-      <TextAreaField
-        label="Requirements (one per line)"
-        name="requirements"
-        rows={5}
-        defaultValue={course.requirements.join('\n')}
-        error={fields.errors.requirements}
-        hint={`Up to ${STUDIO_LIMITS.listItems} lines of ${STUDIO_LIMITS.listItemLength} characters.`}
-        className={column}
-      />
+      {LIST_FIELDS.map((list) => (
+        <TextAreaField
+          key={list.name}
+          label={list.label}
+          name={list.name}
+          rows={5}
+          defaultValue={course[list.name].join('\n')}
+          error={fields.errors[list.name]}
+          hint={`Up to ${STUDIO_LIMITS.listItems} lines of ${STUDIO_LIMITS.listItemLength} characters.`}
+          className={column}
+        />
+      ))}
       <div className={wide}>
         <ImageField
           endpoint="/api/studio/course-image"
