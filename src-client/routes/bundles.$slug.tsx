@@ -8,7 +8,7 @@ import { useEntitlements } from '#client/components/cart/hooks.ts'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { raisedCard } from '#client/components/ui/card.ts'
-import { Container } from '#client/components/ui/layout.tsx'
+import { Container, withAside } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
@@ -54,14 +54,7 @@ function BundlePage() {
         {bundle.description ? <p className={css({ color: 'gray.300', maxW: '3xl' })}>{bundle.description}</p> : null}
       </DarkHero>
       <Container className={css({ py: '10' })}>
-        <div
-          className={css({
-            display: 'grid',
-            gap: '8',
-            gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' },
-            alignItems: 'start',
-          })}
-        >
+        <div className={withAside}>
           <section aria-labelledby="bundle-courses">
             <h2 id="bundle-courses" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
               What's included

@@ -3,6 +3,14 @@ import { css, cx } from '#styled-system/css'
 
 export const containerClass = css({ maxW: 'content', mx: 'auto', px: { base: '4', md: '6' } })
 
+/** A page's main column with a narrower one beside it from large screens (the course's and the bundle's buy box). */
+export const withAside = css({
+  display: 'grid',
+  gap: '8',
+  gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' },
+  alignItems: 'start',
+})
+
 export function Container({ children, className }: { children: ReactNode; className?: string }) {
   return <div className={cx(containerClass, className)}>{children}</div>
 }

@@ -12,7 +12,7 @@ import { CourseLearnAction } from '#client/components/learning/CourseLearnAction
 import { raisedCard } from '#client/components/ui/card.ts'
 import { Icon } from '#client/components/ui/icons.tsx'
 import { JsonLd } from '#client/components/ui/JsonLd.tsx'
-import { Container, TitledSection } from '#client/components/ui/layout.tsx'
+import { Container, TitledSection, withAside } from '#client/components/ui/layout.tsx'
 import { markdownArticle } from '#client/components/ui/markdown-article.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
@@ -90,14 +90,7 @@ function CoursePage() {
   return (
     <main>
       <JsonLd data={courseJsonLd(course, origin)} />
-      <DarkHero
-        className={css({
-          display: 'grid',
-          gap: '8',
-          gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' },
-          alignItems: 'start',
-        })}
-      >
+      <DarkHero className={withAside}>
         <div className={css({ display: 'grid', gap: '4' })}>
           <Link
             to="/courses"
