@@ -8,6 +8,7 @@ import { BankTransferDialog, type BankTransferOrder } from '../components/checko
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
+import { serverFieldErrors } from '../components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextAreaField, TextField } from '../components/ui/form.tsx'
 import { Container } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
@@ -179,10 +180,7 @@ function GiftForm({
         setBankOrder(started)
       }
     } catch (caught) {
-      const flat = (caught as { data?: { zodError?: { fieldErrors?: Record<string, string[]> } } }).data?.zodError
-      const fields = Object.fromEntries(
-        Object.entries(flat?.fieldErrors ?? {}).map(([key, messages]) => [key, messages?.[0] ?? '']),
-      )
+      const fields = serverFieldErrors(caught) ?? {}
       setFieldErrors(fields)
       setError(Object.keys(fields).length ? 'Please correct the fields below.' : errorMessage(caught))
     }
