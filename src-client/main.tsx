@@ -4,6 +4,7 @@ import { RouterClient } from '@tanstack/react-router/ssr/client'
 import { StrictMode, startTransition } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import './index.css'
+import { loadWholeStylesheet } from './lib/page-styles.ts'
 import { createAppRouter } from './router.tsx'
 
 const router = createAppRouter()
@@ -16,6 +17,7 @@ if (!root) throw new Error('Missing #root element')
 // and take input between them, where a default-priority hydration is one task (on a phone at 4× CPU slowdown,
 // 200–300 ms during which a tap waits: Lighthouse's total blocking time; issue 27). Next.js hydrates the same way.
 if ((window as { $_TSR?: unknown }).$_TSR) {
+  loadWholeStylesheet()
   startTransition(() => {
     hydrateRoot(
       root,

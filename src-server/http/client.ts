@@ -13,6 +13,7 @@ import {
   inlineStylesheets,
   isServerRendered,
   loadSsrEntry,
+  type PageTemplate,
   pageScripts,
   routeChunkPreloads,
   sendRenderedPage,
@@ -79,7 +80,9 @@ export async function registerClient(
   registerSavedLessonsPage(app, root)
   const indexHtml = readFileSync(indexFile, 'utf8')
   const entry = trpcClientFor ? await loadSsrEntry(root) : null
-  const template = splitTemplate(pageScripts(inlineStylesheets(indexHtml, root)))
+  const { html, stylesheet } = inlineStylesheets(indexHtml, root)
+  const split = splitTemplate(pageScripts(html))
+  const template = split && { ...split, stylesheet }
   const ssr =
     entry && template && trpcClientFor
       ? { entry, template, trpcClientFor, routeChunks: routeChunkPreloads(root) }
@@ -106,7 +109,7 @@ function registerSavedLessonsPage(app: FastifyInstance, root: string) {
 
 type Ssr = {
   entry: NonNullable<Awaited<ReturnType<typeof loadSsrEntry>>>
-  template: NonNullable<ReturnType<typeof splitTemplate>>
+  template: PageTemplate
   trpcClientFor: TrpcClientFor
   routeChunks: Map<string, string[]>
 } | null

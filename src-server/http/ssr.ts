@@ -10,8 +10,10 @@ import { pathToFileURL } from 'node:url'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { NativeFormResult } from '../../src-shared/native-form.ts'
 import { routeOfPageChunk } from '../../src-shared/page-chunks.ts'
+import { WHOLE_STYLESHEET_META } from '../../src-shared/page-styles.ts'
 import { compressedPage } from './compress-page.ts'
 import { HOLD_EARLY_CLICKS_SCRIPT } from './early-clicks.ts'
+import { type PageStylesheet, pageStylesheet } from './page-styles.ts'
 
 /**
  * A tRPC client for one page request, calling the procedures in-process with that request's context (the
@@ -70,6 +72,8 @@ export interface PageTemplate {
   head: string
   body: string
   tail: string
+  /** The stylesheet whose rules fill STYLES_SLOT, page by page (inlineStylesheets). */
+  stylesheet?: PageStylesheet | null
 }
 
 const ROOT = '<div id="root"></div>'
@@ -85,17 +89,42 @@ export function splitTemplate(indexHtml: string): PageTemplate | null {
 /** Stylesheets up to this size are inlined in rendered pages; bigger ones stay links. */
 const INLINE_CSS_MAX_BYTES = 64 * 1024
 
+/** Where a rendered page's styles go (pageStyles), in place of the built stylesheet's link. */
+export const STYLES_SLOT = '<!--%SSR_STYLES%-->'
+
 /**
- * The built stylesheets (Panda's atomic CSS, ~11 kB gzipped) inlined in the head of rendered pages: the first paint
- * then waits for no request but the page's own (the shell the client renders keeps its link; no url() inside).
+ * The built stylesheet (Panda's atomic CSS) in the head of rendered pages: the first paint then waits for no request
+ * but the page's own. Its link becomes STYLES_SLOT, filled per page with the rules the page uses (page-styles.ts).
+ * A stylesheet too big to inline, or with `</` inside, stays a link; a second one is inlined whole.
  */
-export function inlineStylesheets(indexHtml: string, clientDir: string): string {
-  return indexHtml.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (link, file: string) => {
-    const full = path.join(clientDir, file)
-    if (!existsSync(full) || statSync(full).size > INLINE_CSS_MAX_BYTES) return link
-    const css = readFileSync(full, 'utf8')
-    return css.includes('</') ? link : `<style>${css}</style>`
-  })
+export function inlineStylesheets(
+  indexHtml: string,
+  clientDir: string,
+): { html: string; stylesheet: PageStylesheet | null } {
+  let stylesheet: PageStylesheet | null = null
+  const html = indexHtml.replace(
+    /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g,
+    (link, file: string) => {
+      const full = path.join(clientDir, file)
+      if (!existsSync(full) || statSync(full).size > INLINE_CSS_MAX_BYTES) return link
+      const css = readFileSync(full, 'utf8').trimEnd()
+      if (css.includes('</')) return link
+      if (stylesheet) return `<style>${css}</style>`
+      stylesheet = pageStylesheet(css, `/${file}`)
+      return STYLES_SLOT
+    },
+  )
+  return { html, stylesheet }
+}
+
+/**
+ * What fills STYLES_SLOT: the rules the page's markup uses and the whole stylesheet's address, which the client
+ * fetches once its scripts have arrived (src-client/lib/page-styles.ts); the whole stylesheet when the markup is not
+ * known (the page's stream had not ended when its head was sent).
+ */
+export function pageStyles(stylesheet: PageStylesheet, markup: string | null): string {
+  if (markup === null) return `<style>${stylesheet.whole}</style>`
+  return `<style>${stylesheet.rulesFor(markup)}</style><meta name="${WHOLE_STYLESHEET_META}" content="${stylesheet.href}">`
 }
 
 /** Where a rendered page's nonce goes in its inline scripts (the early-click guard; see pageScripts). */
@@ -215,6 +244,47 @@ export function withScriptNonce(csp: string, nonce: string): string {
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding'])
 
 /**
+ * How long the rest of a page's stream may take, after its first chunk, before the head is sent without waiting for
+ * it (and so with the whole stylesheet). A page whose loaders have run renders in a few milliseconds.
+ */
+const PAGE_END_WAIT_MS = 250
+
+interface PageStart {
+  /** The markup read so far: the whole page unless `pending` is set. */
+  text: string
+  /** The read still under way when the wait ran out; null when the stream has ended. */
+  pending: Promise<ReadableStreamReadResult<Uint8Array>> | null
+}
+
+/** The page's stream read to its end, or for PAGE_END_WAIT_MS after its first chunk. */
+async function readPageStart(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  decoder: TextDecoder,
+): Promise<PageStart> {
+  let text = ''
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), PAGE_END_WAIT_MS).unref()
+  })
+  try {
+    for (let first = true; ; first = false) {
+      const read = reader.read()
+      // The first chunk is awaited whatever it takes: it carries the page's title and meta (liftHeadTags).
+      const result = first ? await read : await Promise.race([read, expired])
+      if (result === 'expired') {
+        // Awaited by the page's stream later; a failure is logged there, not thrown here unheard.
+        read.catch(() => {})
+        return { text, pending: read }
+      }
+      if (result.done) return { text: text + decoder.decode(), pending: null }
+      text += decoder.decode(result.value, { stream: true })
+    }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
  * Renders the page into the template and sends it (streamed). Resolves false when it sent nothing (the caller sends
  * the client-only shell): the route redirected, or rendering failed before the first byte.
  */
@@ -262,8 +332,14 @@ export async function sendRenderedPage(
   if (typeof csp === 'string') reply.header('content-security-policy', withScriptNonce(csp, nonce))
   const reader = response.body.getReader()
   const decoder = new TextDecoder()
-  const first = await reader.read()
-  const lifted = liftHeadTags(template, first.done ? '' : decoder.decode(first.value, { stream: true }))
+  let start: PageStart
+  try {
+    start = await readPageStart(reader, decoder)
+  } catch (error) {
+    request.log.error({ err: error }, 'server rendering failed; sending the client-rendered page')
+    return false
+  }
+  const lifted = liftHeadTags(template, start.text)
   const chunks = new Set(
     (response.headers.get(ROUTE_IDS_HEADER) ?? '').split(' ').flatMap((id) => routeChunks.get(id) ?? []),
   )
@@ -273,11 +349,14 @@ export async function sendRenderedPage(
       ROUTE_CHUNKS_SLOT,
       [...chunks].map((chunk) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${chunk}">`).join(''),
     )
+    .replace(STYLES_SLOT, () =>
+      template.stylesheet ? pageStyles(template.stylesheet, start.pending ? null : start.text) : '',
+    )
   const rest = lifted.rest
   async function* page() {
     yield before + rest
-    for (;;) {
-      const { done, value } = await reader.read()
+    for (let read = start.pending; read; read = reader.read()) {
+      const { done, value } = await read
       if (done) break
       yield decoder.decode(value, { stream: true })
     }

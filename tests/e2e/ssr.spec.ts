@@ -192,6 +192,30 @@ test.describe('hydration', () => {
   }
 })
 
+test('a page carries only the rules its markup uses; the whole stylesheet follows for the next page', async ({
+  page,
+}) => {
+  await page.goto('/login')
+  const head = await page.evaluate(() => ({
+    inline: document.querySelector('head style')?.textContent ?? '',
+    whole: document.querySelector('meta[name="whole-stylesheet"]')?.getAttribute('content') ?? '',
+  }))
+  expect(head.whole).toMatch(/^\/assets\/.+\.css$/)
+  // The pricing table's sticky first column is not on the log-in page: its rule is not in the page's own styles.
+  expect(head.inline).toContain('.fw_extrabold{')
+  expect(head.inline).not.toContain('first-child\\]\\:pos_sticky')
+  // Once the scripts have run, the whole stylesheet is loaded, and the next page, rendered in the browser, has it.
+  await expect
+    .poll(() =>
+      page.evaluate((href) => [...document.styleSheets].some((sheet) => sheet.href?.endsWith(href)), head.whole),
+    )
+    .toBe(true)
+  await page.getByRole('banner').getByRole('link', { name: 'Pricing' }).click()
+  await expect(page).toHaveURL('/pricing')
+  const firstHeader = page.getByRole('table').first().locator('th').first()
+  await expect(firstHeader).toHaveCSS('position', 'sticky')
+})
+
 test('a signed-in page hydrates with its own header and no mismatch', async ({ page, login }) => {
   await login({ firstName: 'Hydra' })
   const seen = watch(page)

@@ -5,19 +5,23 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { pageStylesheet } from '../../src-server/http/page-styles.ts'
 import {
   inlineStylesheets,
   isServerRendered,
   liftHeadTags,
   NONCE_SLOT,
   pageScripts,
+  pageStyles,
   ROUTE_CHUNKS_SLOT,
   routeChunkPreloads,
   routeIdOfFile,
+  STYLES_SLOT,
   splitTemplate,
   withScriptNonce,
 } from '../../src-server/http/ssr.ts'
 import { pageChunkName, routeOfPageChunk } from '../../src-shared/page-chunks.ts'
+import { WHOLE_STYLESHEET_META } from '../../src-shared/page-styles.ts'
 
 const INDEX = [
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" />',
@@ -85,22 +89,30 @@ describe('server-rendered page', () => {
 })
 
 describe('inlined stylesheets', () => {
-  it('inlines a small built stylesheet and keeps links to missing files', async () => {
-    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises')
-    const os = await import('node:os')
-    const path = await import('node:path')
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'ssr-css-'))
+  it('puts a slot for the page’s own rules in place of a small built stylesheet and keeps links to missing files', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ssr-css-'))
     try {
       await mkdir(path.join(dir, 'assets'))
-      await writeFile(path.join(dir, 'assets', 'index-abc.css'), '.a{color:red}')
-      const html = inlineStylesheets(INDEX, dir)
-      expect(html).toContain('<style>.a{color:red}</style>')
+      await writeFile(path.join(dir, 'assets', 'index-abc.css'), '.a{color:red}.b{color:blue}\n')
+      const { html, stylesheet } = inlineStylesheets(INDEX, dir)
+      expect(html).toContain(STYLES_SLOT)
       expect(html).not.toContain('rel="stylesheet"')
+      expect(stylesheet?.href).toBe('/assets/index-abc.css')
+      expect(stylesheet?.whole).toBe('.a{color:red}.b{color:blue}')
       const missing = '<link rel="stylesheet" crossorigin href="/assets/gone.css">'
-      expect(inlineStylesheets(missing, dir)).toBe(missing)
+      expect(inlineStylesheets(missing, dir)).toEqual({ html: missing, stylesheet: null })
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  it('fills the slot with the rules the markup uses and the whole stylesheet’s address, or the whole stylesheet', () => {
+    const stylesheet = pageStylesheet('@layer utilities{.a{color:red}.b{color:blue}}', '/assets/app-1.css')
+    expect(pageStyles(stylesheet, '<p class="b">x</p>')).toBe(
+      `<style>@layer utilities{.b{color:blue}}</style><meta name="${WHOLE_STYLESHEET_META}" content="/assets/app-1.css">`,
+    )
+    // The page's stream had not ended when its head went out: its markup is not known.
+    expect(pageStyles(stylesheet, null)).toBe('<style>@layer utilities{.a{color:red}.b{color:blue}}</style>')
   })
 
   it('preloads the entry and its imports from the head and starts the entry once the document is parsed', () => {
