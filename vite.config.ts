@@ -176,7 +176,10 @@ export default defineConfig(({ isSsrBuild }) => ({
     }),
     react(),
     // In the browser's bundle and the server renderer's alike, so both write the same class names.
-    staticCssCalls(pathToFileURL(path.resolve(import.meta.dirname, 'styled-system', 'css', 'index.mjs')).href),
+    staticCssCalls(
+      pathToFileURL(path.resolve(import.meta.dirname, 'styled-system', 'css', 'index.mjs')).href,
+      path.resolve(import.meta.dirname, 'src-client', 'lib', 'static-recipe.ts'),
+    ),
     ...(isSsrBuild ? [] : [precompressAssets()]),
   ],
   build: isSsrBuild
@@ -189,6 +192,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         // can ask for its own route's chunks with the entry's (src-server/http/ssr.ts routeChunks).
         manifest: true,
         rolldownOptions: {
+          // Panda's generated runtime (styled-system/) sets itself up when imported: marked free of side effects, it is
+          // left out of the bundle when no call to it remains after static-css-calls (issue 27).
+          treeshake: { moduleSideEffects: (id: string) => !/[\\/]styled-system[\\/]/.test(id) },
           output: {
             // What every page runs (React, the router, TanStack Query, the tRPC client, Panda's css()) in one chunk:
             // left to the default, it came in a dozen small shared chunks, each compressed on its own (about 11 kB

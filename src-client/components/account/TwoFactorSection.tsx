@@ -20,8 +20,7 @@ type Enrolment = RouterOutputs['security']['startTotp']
 
 const stack = css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })
 const row = css({ display: 'flex', flexWrap: 'wrap', gap: '3' })
-/** A long label may take two lines on a 320 px screen rather than push the page sideways. */
-const wrappingButton = css(button.raw(), { whiteSpace: 'normal', h: 'auto', minH: '11', py: '2', textAlign: 'center' })
+const wrappingButton = button({ wrap: true })
 const mono = css({ fontFamily: 'mono', fontSize: 'md', letterSpacing: 'wide', wordBreak: 'break-all' })
 
 export function TwoFactorSection({ overview }: { overview: Overview }) {

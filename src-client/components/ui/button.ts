@@ -29,6 +29,8 @@ export const button = cva({
       md: { h: { base: '11', md: '10' }, px: '4', fontSize: 'sm' },
       lg: { h: '12', px: '6', fontSize: 'md' },
     },
+    // A long label may take two lines on a 320 px screen rather than push the page sideways.
+    wrap: { true: { whiteSpace: 'normal', h: 'auto', minH: '11', py: '2', textAlign: 'center' } },
   },
   // A small primary action (Add to Cart on a card, Mark paid) is still a 44 px touch target on a phone.
   compoundVariants: [{ variant: 'primary', size: 'sm', css: { h: { base: '11', md: '8' } } }],
