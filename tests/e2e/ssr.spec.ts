@@ -58,6 +58,51 @@ test.describe('without JavaScript', () => {
     }
   })
 
+  test('a page’s own style rules style it as the whole stylesheet does (phone and desktop widths)', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000)
+    // What the browser computes for every element, over the properties the layout and look depend on.
+    const computed = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('body *')].map((element) => {
+          const style = getComputedStyle(element)
+          return [
+            style.display,
+            style.position,
+            style.color,
+            style.backgroundColor,
+            style.padding,
+            style.margin,
+            style.fontSize,
+            style.fontWeight,
+            style.width,
+            style.height,
+            style.gridTemplateColumns,
+            style.borderWidth,
+            style.gap,
+          ].join('|')
+        }),
+      )
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      for (const url of ['/', '/courses', '/courses/modern-react-typescript', '/pricing', '/login', '/contact']) {
+        await page.goto(url)
+        const href = await page.locator('meta[name="whole-stylesheet"]').getAttribute('content')
+        expect(href, url).toMatch(/^\/assets\/.+\.css$/)
+        const own = await computed()
+        const whole = await (await request.get(href ?? '')).text()
+        await page.evaluate((css) => {
+          const style = document.createElement('style')
+          style.textContent = css
+          document.head.append(style)
+        }, whole)
+        expect(await computed(), `${url} at ${width} px`).toEqual(own)
+      }
+    }
+  })
+
   test('a signed-in learner’s lesson arrives with the page, no script needed', async ({ page, baseURL, db }) => {
     const { user } = await buyerOfCourse(db, 'javascript-fundamentals')
     const lesson = (await lessonsOf(db, 'javascript-fundamentals')).find((row) => !row.is_preview)
