@@ -1,4 +1,4 @@
-import { WHOLE_STYLESHEET_META } from '../../src-shared/page-styles.ts'
+import { WHOLE_STYLESHEET_META } from '#shared/page-styles.ts'
 
 /**
  * A server-rendered page carries only the rules its own markup uses (src-server/http/page-styles.ts): the whole
