@@ -80,13 +80,19 @@ function parse(css: string, inUtilities: boolean): CssNode[] {
   return nodes
 }
 
+/** Whether any of `names` is in `used` (no array made: this runs for every utility of every rendered page). */
+function namesAny(names: ReadonlySet<string>, used: ReadonlySet<string>): boolean {
+  for (const name of names) if (used.has(name)) return true
+  return false
+}
+
 function serialize(nodes: readonly CssNode[], used: ReadonlySet<string>): string {
   let out = ''
   for (const node of nodes) {
     if (node.kind === 'statement') out += node.text
     else if (node.kind === 'rule') {
       // A utility stays when any class it names is used (`.group:hover .group-hover\:x` names two).
-      if (!node.classes || [...node.classes].some((name) => used.has(name))) out += node.text
+      if (!node.classes || namesAny(node.classes, used)) out += node.text
     } else {
       const inner = serialize(node.children, used)
       if (inner) out += `${node.prelude}{${inner}}`
