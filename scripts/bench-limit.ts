@@ -1,12 +1,14 @@
 // `npm run bench:limit -- --db postgres://…/sf_bench_100k [--seconds 5 --rounds 3 --warmup 3 --connections 10 --profile
-//   --only catalogue|course --bare-prepared --alloc --app-flags='…']`
+//   --only catalogue|course --bare-prepared --bare-shared --alloc --app-flags='…']`
 // Framework overhead: the built app (`npm run build` first; production mode, WORKER=off, its usual logging to
 // /dev/null) against a bare Fastify + pg server (scripts/bench/bare-server.ts) that runs the same statements for the
 // same URLs and answers the same JSON. Both are loaded in turn, round after round, on loopback by a closed loop of
 // keep-alive connections; prints req/s, p50, p99, the ratio, each server's CPU time per request (the steadier figure
 // on a shared machine) and peak RSS. --profile writes a V8 CPU profile of each server (--cpu-prof) and prints its top
 // frames by self time and its time by owner (package). --bare-prepared has the bare server send its statements by
-// name too, as the app sends its hot queries (decision 0030). --alloc also prints the bytes each server's JavaScript
+// name too, as the app sends its hot queries (decision 0030). --bare-shared has it share the catalogue version read
+// among the requests of one event-loop turn, as the app does (decision 0082): the baseline without the saving of round
+// trips that the app makes, so the ratio is the framework's alone. --alloc also prints the bytes each server's JavaScript
 // heap allocated per request under the load and its collections (scripts/bench/alloc-probe.mjs): unlike time, a
 // figure the machine's other work does not move.
 import { type ChildProcess, fork, spawn } from 'node:child_process'
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     /** the bare server prepares its statements too (by name, once per connection), as the app does its hot ones */
     'bare-prepared': { type: 'boolean', default: false },
+    'bare-shared': { type: 'boolean', default: false },
     /** count each server's heap allocation per request (v8.GCProfiler in the server, started and stopped by SIGUSR2) */
     alloc: { type: 'boolean', default: false },
   },
@@ -104,6 +107,7 @@ const bare = fork(path.resolve('scripts/bench/bare-server.ts'), {
     PORT: String(BARE_PORT),
     BARE_PLAN: planFile,
     BARE_PREPARED: values['bare-prepared'] ? '1' : '0',
+    BARE_SHARED: values['bare-shared'] ? '1' : '0',
   },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 })
@@ -111,7 +115,9 @@ try {
   await Promise.all([ready(APP_PORT), ready(BARE_PORT)])
   console.log(`app: node ${serveFlags.join(' ')} ${path.relative('.', MAIN)}`)
   console.log(
-    `bare: Fastify + pg, statements ${values['bare-prepared'] ? 'prepared by name' : 'unnamed (parsed each time)'}`,
+    `bare: Fastify + pg, statements ${values['bare-prepared'] ? 'prepared by name' : 'unnamed (parsed each time)'}${
+      values['bare-shared'] ? ', the version read shared per turn' : ''
+    }`,
   )
   console.log(
     `load: ${os

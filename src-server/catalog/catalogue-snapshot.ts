@@ -5,6 +5,7 @@
 // what this node holds is current, whichever node or psql session made the change.
 import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
+import { turnSharedRead } from '../kernel/turn-shared-read.ts'
 import type { CategoryRef, Group } from './facets.ts'
 
 export interface CatalogueSnapshot {
@@ -41,11 +42,14 @@ async function load(db: DB): Promise<CatalogueSnapshot> {
   return { categories, groups, memo: new Map(), answers: new Map(), coursePages: new Map() }
 }
 
+// Requests of one event-loop turn share the version read (kernel/turn-shared-read.ts, issue 37).
+const currentVersion = turnSharedRead(async (db: DB) => String((await readVersion(db))[0]?.version ?? ''))
+
 export async function catalogueSnapshot(db: DB): Promise<CatalogueSnapshot> {
   // A transaction sees its own uncommitted changes: it reads them, and nothing is held for it (it is its own Kysely
   // instance, so a held snapshot would never be shared anyway).
   if (db.isTransaction) return load(db)
-  const version = String((await readVersion(db))[0]?.version ?? '')
+  const version = await currentVersion(db)
   const current = held.get(db)
   if (current?.version === version) return current.snapshot
   // Read after the version: a change committed in between is in the snapshot already, and its newer version makes

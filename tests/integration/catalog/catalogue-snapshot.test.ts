@@ -1,14 +1,17 @@
 // The catalogue page holds the categories and facet groups per node until catalog_version moves (decision 0030):
 // a change made anywhere (another node, psql) shows on the next request, and a transaction's own uncommitted
 // changes are never held for others.
-import { sql } from 'kysely'
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../../../db/types.ts'
 import { searchCatalogue } from '../../../src-server/catalog/catalogue-page.ts'
+import { catalogueSnapshot } from '../../../src-server/catalog/catalogue-snapshot.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { catalogueQuerySchema } from '../../../src-shared/schemas/catalog.ts'
-import { createTestDatabase } from '../../support/db.ts'
+import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 
-let database: DatabaseHandle
+let database: TestDatabase
 const firstPage = catalogueQuerySchema.parse({})
 const countOf = (result: Awaited<ReturnType<typeof searchCatalogue>>, slug: string) =>
   result.facets.categories.find((c) => c.slug === slug)?.count
@@ -71,5 +74,33 @@ describe('catalogue snapshot', () => {
     await sql`update courses set featured = featured where id = 'no-such-course'`.execute(database.db)
     const after = await searchCatalogue(database.db, firstPage)
     expect(after.total).toBe(before.total)
+  })
+
+  it('lets requests that arrive together share one version read, and shows a change to the requests after it', async () => {
+    // The same database through a Kysely that logs its statements (its own instance: nothing held is shared with the
+    // other tests').
+    const versionReads: string[] = []
+    const log = (event: { level: string; query: { sql: string } }) => {
+      if (event.level === 'query' && event.query.sql.includes('catalog_version')) versionReads.push(event.query.sql)
+    }
+    const pool = database.url ? new pg.Pool({ connectionString: database.url, max: 4 }) : undefined
+    const logged = new Kysely<Database>({
+      dialect: pool ? new PostgresDialect({ pool }) : new PGliteDialect({ pglite: database.pglite! }),
+      log,
+    })
+    try {
+      await catalogueSnapshot(logged)
+      versionReads.length = 0
+      const together = await Promise.all(Array.from({ length: 8 }, () => catalogueSnapshot(logged)))
+      expect(versionReads).toHaveLength(1)
+      expect(new Set(together).size).toBe(1)
+
+      const before = await searchCatalogue(logged, firstPage)
+      await addPublishedCourse(database.db, 'snapshot-probe-shared-read')
+      const after = await Promise.all(Array.from({ length: 4 }, () => searchCatalogue(logged, firstPage)))
+      expect(after.map((result) => result.total)).toEqual(Array(4).fill(before.total + 1))
+    } finally {
+      if (pool) await pool.end()
+    }
   })
 })
