@@ -66,3 +66,20 @@ export function memoised<T>(snapshot: CatalogueSnapshot, key: string, compute: (
   snapshot.memo.set(key, value)
   return value
 }
+
+/**
+ * A read that depends on the catalogue alone (what catalog_version covers), kept with the snapshot until the catalogue
+ * changes; a failed read is not kept, so the next request reads again. The rows are shared by every caller: map them,
+ * never change them.
+ */
+export async function keptRead<T>(db: DB, key: string, read: () => Promise<T>): Promise<T> {
+  const snapshot = await catalogueSnapshot(db)
+  const kept = snapshot.memo.get(key) as Promise<T> | undefined
+  if (kept) return kept
+  const reading = read()
+  snapshot.memo.set(key, reading)
+  reading.catch(() => {
+    if (snapshot.memo.get(key) === reading) snapshot.memo.delete(key)
+  })
+  return reading
+}

@@ -2,6 +2,7 @@
 import type { CourseStatus } from '../../db/types.ts'
 import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
+import { keptRead } from './catalogue-snapshot.ts'
 
 export const courseCardColumns = [
   'courses.id',
@@ -44,11 +45,16 @@ const firstCourses = compiledOnce((db: DB, limit: number) =>
     .limit(limit),
 )
 
-/** Featured published courses (their partial index); when none is flagged, the first ones (spec §4: first 4). */
-export async function listFeaturedCourses(db: DB, limit: number, fallbackCount: number) {
-  const featured = await featuredCourses(db, limit)
-  if (featured.length > 0) return featured
-  return firstCourses(db, fallbackCount)
+/**
+ * Featured published courses (their partial index); when none is flagged, the first ones (spec §4: first 4). Kept
+ * with the catalogue snapshot: the home page asks on every visit (issue 37).
+ */
+export function listFeaturedCourses(db: DB, limit: number, fallbackCount: number) {
+  return keptRead(db, `featured ${limit} ${fallbackCount}`, async () => {
+    const featured = await featuredCourses(db, limit)
+    if (featured.length > 0) return featured
+    return firstCourses(db, fallbackCount)
+  })
 }
 
 const publishedCourse = compiledOnce((db: DB, id: string) =>
@@ -89,7 +95,7 @@ export async function findPublishedCourse(db: DB, id: string) {
  * Categories with how many published courses each holds (home page cards, category pages), from the counts a
  * trigger keeps per filter group (decision 0022): no scan of the courses.
  */
-export const listCategoriesWithCounts = compiledOnce((db: DB) =>
+const categoriesWithCounts = compiledOnce((db: DB) =>
   db
     .selectFrom('categories')
     .select((eb) => [
@@ -105,6 +111,11 @@ export const listCategoriesWithCounts = compiledOnce((db: DB) =>
     ])
     .orderBy('categories.position'),
 )
+
+/** The categories with their published-course counts, kept with the catalogue snapshot (the home page's, issue 37). */
+export function listCategoriesWithCounts(db: DB) {
+  return keptRead(db, 'categories with counts', () => categoriesWithCounts(db))
+}
 
 /** Published course ids with their last change, by id, a slice at a time (a sitemap file). */
 export function listPublishedCourseIds(db: DB, slice: { offset: number; limit: number }) {

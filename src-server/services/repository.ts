@@ -1,4 +1,5 @@
 // Services and their packages. Public queries select explicit columns.
+import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
 
 const serviceColumns = [
@@ -11,8 +12,8 @@ const serviceColumns = [
 ] as const
 
 /** Services in display order with their cheapest package ('From' price), in one query. */
-export function listServices(db: DB, options: { featuredOnly?: boolean; limit?: number } = {}) {
-  let query = db
+function servicesInOrder(db: DB) {
+  return db
     .selectFrom('services')
     .innerJoin('categories', 'categories.id', 'services.category_id')
     .select(serviceColumns)
@@ -33,10 +34,13 @@ export function listServices(db: DB, options: { featuredOnly?: boolean; limit?: 
         .as('from_currency'),
     ])
     .orderBy('services.position')
-  if (options.featuredOnly) query = query.where('services.featured', '=', true)
-  if (options.limit) query = query.limit(options.limit)
-  return query.execute()
 }
+
+// Compiled once: the home page asks for the featured ones on every visit (issue 37).
+export const listServices = compiledOnce((db: DB) => servicesInOrder(db))
+export const listFeaturedServices = compiledOnce((db: DB, limit: number) =>
+  servicesInOrder(db).where('services.featured', '=', true).limit(limit),
+)
 
 export function findService(db: DB, id: string) {
   return db

@@ -6,7 +6,8 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../../db/types.ts'
 import { searchCatalogue } from '../../../src-server/catalog/catalogue-page.ts'
-import { catalogueSnapshot } from '../../../src-server/catalog/catalogue-snapshot.ts'
+import { catalogueSnapshot, keptRead } from '../../../src-server/catalog/catalogue-snapshot.ts'
+import { listCategoriesWithCounts, listFeaturedCourses } from '../../../src-server/catalog/repository.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { catalogueQuerySchema } from '../../../src-shared/schemas/catalog.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
@@ -102,5 +103,30 @@ describe('catalogue snapshot', () => {
     } finally {
       if (pool) await pool.end()
     }
+  })
+
+  it('keeps the home page featured courses and category counts until the catalogue changes, wherever it changes', async () => {
+    const featuredBefore = await listFeaturedCourses(database.db, 50, 4)
+    expect(await listFeaturedCourses(database.db, 50, 4)).toBe(featuredBefore) // kept: the same rows, not read again
+    const categoriesBefore = await listCategoriesWithCounts(database.db)
+    expect(await listCategoriesWithCounts(database.db)).toBe(categoriesBefore)
+
+    await addPublishedCourse(database.db, 'snapshot-probe-featured')
+    await sql`update courses set featured = true, created_at = '2000-01-01' where id = 'snapshot-probe-featured'`.execute(
+      database.db,
+    )
+    const featuredAfter = await listFeaturedCourses(database.db, 50, 4)
+    expect(featuredAfter[0]?.id).toBe('snapshot-probe-featured')
+    expect(featuredAfter).toHaveLength(Math.min(50, featuredBefore.length + 1))
+    const total = (rows: typeof categoriesBefore) => rows.reduce((sum, row) => sum + Number(row.course_count), 0)
+    expect(total(await listCategoriesWithCounts(database.db))).toBe(total(categoriesBefore) + 1)
+  })
+
+  it('does not keep a failed read: the next request reads again', async () => {
+    await expect(
+      keptRead(database.db, 'probe read', () => Promise.reject(new Error('connection lost'))),
+    ).rejects.toThrow('connection lost')
+    expect(await keptRead(database.db, 'probe read', async () => 'read again')).toBe('read again')
+    expect(await keptRead(database.db, 'probe read', async () => 'not asked')).toBe('read again')
   })
 })
