@@ -1,7 +1,8 @@
 // The catalogue's unsearched state (the categories and the facet groups a trigger keeps), read once per change of
 // the catalogue instead of on every request (decision 0030). catalog_version moves with every statement that
 // changes courses or categories (migrations 2026_11_22_1700 and 2026_11_27_0100) or what a course page shows besides
-// (instructors, course_sections, lessons, course_instructors: 2026_12_05_0100), so one tiny read tells whether
+// (instructors, course_sections, lessons, course_instructors: 2026_12_05_0100) and the rest of what the home page
+// shows (services, service_packages, testimonials, promo_videos: 2026_12_06_0000), so one tiny read tells whether
 // what this node holds is current, whichever node or psql session made the change.
 import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
@@ -68,7 +69,7 @@ export function memoised<T>(snapshot: CatalogueSnapshot, key: string, compute: (
 }
 
 /**
- * A read that depends on the catalogue alone (what catalog_version covers), kept with the snapshot until the catalogue
+ * A read that depends only on what catalog_version covers, kept with the snapshot until the catalogue
  * changes; a failed read is not kept, so the next request reads again. The rows are shared by every caller: map them,
  * never change them.
  */

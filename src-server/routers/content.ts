@@ -1,10 +1,10 @@
 import { PROMO_VIDEO_COUNT } from '../../src-shared/constants.ts'
-import { listPromoVideos, listTestimonials } from '../content/repository.ts'
+import { promoVideos, testimonials } from '../flows/home-content.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export const contentRouter = router({
   testimonials: publicProcedure.query(async ({ ctx }) =>
-    (await listTestimonials(ctx.db)).map((t) => ({
+    (await testimonials(ctx.db)).map((t) => ({
       id: t.id,
       content: t.content,
       author: t.author,
@@ -14,7 +14,7 @@ export const contentRouter = router({
   ),
 
   promoVideos: publicProcedure.query(async ({ ctx }) =>
-    (await listPromoVideos(ctx.db)).slice(0, PROMO_VIDEO_COUNT).map((v) => ({
+    (await promoVideos(ctx.db)).slice(0, PROMO_VIDEO_COUNT).map((v) => ({
       id: v.id,
       title: v.title,
       description: v.description,

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { FEATURED_SERVICES_LIMIT } from '../../src-shared/constants.ts'
 import { serviceCardSchema, serviceDetailSchema, serviceIdSchema } from '../../src-shared/schemas/services.ts'
-import { findService, listFeaturedServices, listPackages, listServices } from '../services/repository.ts'
+import { featuredServices } from '../flows/home-content.ts'
+import { findService, listPackages, listServices } from '../services/repository.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 type ServiceRow = Awaited<ReturnType<typeof listServices>>[number]
@@ -34,7 +35,7 @@ export const servicesRouter = router({
   /** At most three featured services (spec §9); the home section hides itself when this is empty. */
   featured: publicProcedure
     .output(z.array(serviceCardSchema))
-    .query(async ({ ctx }) => (await listFeaturedServices(ctx.db, FEATURED_SERVICES_LIMIT)).map(toServiceCard)),
+    .query(async ({ ctx }) => (await featuredServices(ctx.db, FEATURED_SERVICES_LIMIT)).map(toServiceCard)),
 
   /** A service with its packages in order, or null (the page shows 'Service Not Found'). */
   byId: publicProcedure

@@ -8,6 +8,7 @@ import type { Database } from '../../../db/types.ts'
 import { searchCatalogue } from '../../../src-server/catalog/catalogue-page.ts'
 import { catalogueSnapshot, keptRead } from '../../../src-server/catalog/catalogue-snapshot.ts'
 import { listCategoriesWithCounts, listFeaturedCourses } from '../../../src-server/catalog/repository.ts'
+import { featuredServices, promoVideos, testimonials } from '../../../src-server/flows/home-content.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { catalogueQuerySchema } from '../../../src-shared/schemas/catalog.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
@@ -128,5 +129,26 @@ describe('catalogue snapshot', () => {
     ).rejects.toThrow('connection lost')
     expect(await keptRead(database.db, 'probe read', async () => 'read again')).toBe('read again')
     expect(await keptRead(database.db, 'probe read', async () => 'not asked')).toBe('read again')
+  })
+
+  it('keeps the home page services, promo videos and testimonials until any of them changes outside the app', async () => {
+    const servicesBefore = await featuredServices(database.db, 3)
+    const videosBefore = await promoVideos(database.db)
+    const quotesBefore = await testimonials(database.db)
+    expect(await featuredServices(database.db, 3)).toBe(servicesBefore)
+    expect(await promoVideos(database.db)).toBe(videosBefore)
+    expect(await testimonials(database.db)).toBe(quotesBefore)
+
+    const service = servicesBefore[0]!
+    await sql`update service_packages set price_minor = 1 where service_id = ${service.id}`.execute(database.db)
+    expect((await featuredServices(database.db, 3))[0]).toMatchObject({ id: service.id, from_price_minor: 1 })
+
+    const quote = quotesBefore[0]!
+    await sql`update testimonials set content = 'Changed behind the back' where id = ${quote.id}`.execute(database.db)
+    expect((await testimonials(database.db))[0]).toMatchObject({ id: quote.id, content: 'Changed behind the back' })
+
+    const video = videosBefore[0]!
+    await sql`update promo_videos set title = 'Retitled behind the back' where id = ${video.id}`.execute(database.db)
+    expect((await promoVideos(database.db))[0]).toMatchObject({ id: video.id, title: 'Retitled behind the back' })
   })
 })
