@@ -76,10 +76,7 @@ export function memoised<T>(snapshot: CatalogueSnapshot, key: string, compute: (
 export async function keptRead<T>(db: DB, key: string, read: () => Promise<T>): Promise<T> {
   if (db.isTransaction) return read() // sees its own changes; nothing is kept for it (as catalogueSnapshot)
   const snapshot = await catalogueSnapshot(db)
-  const kept = snapshot.memo.get(key) as Promise<T> | undefined
-  if (kept) return kept
-  const reading = read()
-  snapshot.memo.set(key, reading)
+  const reading = memoised(snapshot, key, read)
   reading.catch(() => {
     if (snapshot.memo.get(key) === reading) snapshot.memo.delete(key)
   })
