@@ -14,7 +14,7 @@ import type { DestinationStream } from 'pino'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
-import { makeResolveSession } from './auth/resolve.ts'
+import { carriesSession, makeResolveSession } from './auth/resolve.ts'
 import type { ResolveSession } from './auth/types.ts'
 import { createTxtLookup, parseDnsServers } from './creators/dns-verify.ts'
 import { statusForPath } from './flows/page-status.ts'
@@ -62,7 +62,7 @@ import { rateLimitStore } from './security/rate-limit-store.ts'
 import { createS3Storage } from './storage/s3.ts'
 import { createLocalStorage, type FileStorage, PRIVATE_PREFIX } from './storage/storage.ts'
 import { createLocalTusFiles, createS3TusFiles, type TusFiles } from './storage/tus-store.ts'
-import { catalogueAnswerSlot } from './trpc/answer-cache.ts'
+import { catalogueAnswerSlot, keptCatalogueAnswer } from './trpc/answer-cache.ts'
 import { type Context, makeCreateContext } from './trpc/context.ts'
 import { registerTrpc } from './trpc/fastify-handler.ts'
 import { trpcErrorHooks } from './trpc/http.ts'
@@ -260,6 +260,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     // tRPC's GETs: the kept answers (trpc/answer-cache.ts) are compressed once per encoding, not on every hit, and
     // always on the synchronous path (which that needs), not only below the plugin's per-host threshold (issue 37).
     { threshold: COMPRESS_THRESHOLD, syncThreshold: KEPT_ANSWER_SYNC_THRESHOLD, zlib: keptAnswerZlib() },
+    // A caller without a session gets a kept answer before any context is built (issue 37).
+    (request, path, rawInput) => (carriesSession(request) ? undefined : keptCatalogueAnswer(db, path, rawInput)),
   )
 
   // User uploads from local storage: public images checked by content. Private files (under PRIVATE_PREFIX) are

@@ -3,7 +3,7 @@
 // as for compare-builds.ts), or `bare` (bench:limit's bare server, replaying a plan file that bench:limit wrote), is
 // started under callgrind with counting off, warmed, and counted over a fixed number of requests.
 //   node --import tsx scripts/bench/instructions.ts --db postgres://…/sf_bench_1m --url '/trpc/…' [--warmup 4000
-//     --requests 1500 --plan /tmp/bench-limit-…/plan.json] /path/to/build [bare]
+//     --requests 1500 --plan /tmp/bench-limit-…/plan.json --bare-shared] /path/to/build [bare]
 // Needs valgrind (apt-get install valgrind). Slow: a server starts in about a minute and answers ~100 requests a second.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
@@ -22,6 +22,8 @@ const { values, positionals } = parseArgs({
     warmup: { type: 'string', default: '4000' },
     requests: { type: 'string', default: '1500' },
     plan: { type: 'string' },
+    /** the bare server shares its version read per event-loop turn, as the app does (bench:limit's --bare-shared) */
+    'bare-shared': { type: 'boolean', default: false },
   },
 })
 if (!values.db || !values.url || positionals.length === 0) {
@@ -72,6 +74,7 @@ async function measure(target: string) {
     LOGNAME: process.env.LOGNAME ?? 'root',
     BARE_PLAN: values.plan ?? '',
     BARE_PREPARED: '1',
+    BARE_SHARED: values['bare-shared'] ? '1' : '0',
   }
   const node = bare ? ['--import', 'tsx', 'scripts/bench/bare-server.ts'] : SERVE_ARGS
   const child: ChildProcess = spawn(

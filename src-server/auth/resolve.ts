@@ -7,6 +7,11 @@ import type { ResolveSession } from './types.ts'
 /** A request without a session cookie: one answer for all of them, no promise made per request (issue 37). */
 const NO_SESSION: ReturnType<ResolveSession> = Promise.resolve(Object.freeze({ user: null, session: null }))
 
+/** Whether a request carries a session cookie: without one there is no session to resolve, refresh or clear. */
+export function carriesSession(req: { cookies: Record<string, string | undefined> }): boolean {
+  return req.cookies[SESSION_COOKIE] !== undefined
+}
+
 export function makeResolveSession(db: DB, options: { secure: boolean }): ResolveSession {
   const withToken = async (token: string, res: Parameters<ResolveSession>[1]) => {
     const result = await validateSessionToken(db, token)

@@ -80,22 +80,90 @@ export function isCachedProcedure(path: string): boolean {
   return Object.hasOwn(CACHED, path)
 }
 
+/** The key of a kept answer: the path and the input as its procedure parsed it; null for an input it refuses. */
+function answerKey(path: string, policy: Policy, input: unknown): string | null {
+  if (findNulPath(input) !== null) return null
+  const parsed = policy.input.safeParse(input)
+  return parsed.success ? `${path} ${JSON.stringify(parsed.data)}` : null
+}
+
 /** The cache slot of one call, or null: not a cached procedure, an input its procedure refuses, a failed read. */
 export async function catalogueAnswerSlot(
   ctx: { db: DB; sessionError?: unknown },
   path: string,
   input: unknown,
 ): Promise<AnswerSlot | null> {
-  if (!isCachedProcedure(path) || ctx.sessionError !== undefined || findNulPath(input) !== null) return null
+  if (!isCachedProcedure(path) || ctx.sessionError !== undefined) return null
   const policy = CACHED[path]!
-  const parsed = policy.input.safeParse(input)
-  if (!parsed.success) return null
+  const key = answerKey(path, policy, input)
+  if (key === null) return null
   let answers: Map<string, Buffer>
   try {
     answers = policy.answers(await catalogueSnapshot(ctx.db))
   } catch {
     return null // the procedure reads again and reports the failure its own way
   }
-  const key = `${path} ${JSON.stringify(parsed.data)}`
   return new AnswerSlot(answers.get(key), answers, key, policy)
+}
+
+/** Raw inputs up to this long have their key remembered (a catalogue query's input is a few dozen characters). */
+const REMEMBERED_INPUT_LENGTH = 512
+const REMEMBERED_INPUTS = 2000
+/** Per procedure, its `input` query parameters as sent → the answer's key, or null for one that takes no kept path. */
+const keysOfRawInputs = new Map<string, Map<string, string | null>>(
+  Object.keys(CACHED).map((path) => [path, new Map()]),
+)
+
+/**
+ * The key of a batch-of-one call's kept answer from its raw `input` query parameter, or null when the call cannot take
+ * the kept path (not one call 0, not JSON, an input its procedure refuses). The same text always parses and checks to
+ * the same result, so the result is remembered per text: a repeated call skips the JSON parse, the NUL check, the zod
+ * check and the key's serialisation (issue 37), and every distinct text is still checked once.
+ */
+function keyOfRawInput(path: string, policy: Policy, rawInput: string | undefined): string | null {
+  const known = keysOfRawInputs.get(path)
+  if (known === undefined || rawInput === undefined || rawInput.length > REMEMBERED_INPUT_LENGTH) {
+    return rawKey(path, policy, rawInput)
+  }
+  let key = known.get(rawInput)
+  if (key === undefined) {
+    key = rawKey(path, policy, rawInput)
+    if (known.size >= REMEMBERED_INPUTS) known.clear()
+    known.set(rawInput, key)
+  }
+  return key
+}
+
+function rawKey(path: string, policy: Policy, rawInput: string | undefined): string | null {
+  let inputs: unknown
+  try {
+    inputs = rawInput === undefined ? {} : JSON.parse(rawInput)
+  } catch {
+    return null
+  }
+  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return null
+  for (const name in inputs) if (name !== '0') return null
+  return answerKey(path, policy, (inputs as { 0?: unknown })[0])
+}
+
+/**
+ * The kept answer of a batch-of-one GET for a caller without a session (no context needed: the answer is the same
+ * whoever asks, and such a caller has no session to resolve or refresh): undefined at once when the call is not one
+ * whose answers are kept, else a promise of the bytes, undefined when none are kept yet or the version read failed. The
+ * tRPC handler then takes its usual way, which keeps the answer or reports the failure.
+ */
+export function keptCatalogueAnswer(
+  db: DB,
+  path: string,
+  rawInput: string | undefined,
+): Promise<Buffer | undefined> | undefined {
+  // A repeated `input` parameter comes as a list: the usual way answers it.
+  if (!isCachedProcedure(path) || (rawInput !== undefined && typeof rawInput !== 'string')) return undefined
+  const policy = CACHED[path]!
+  const key = keyOfRawInput(path, policy, rawInput)
+  if (key === null) return undefined
+  return catalogueSnapshot(db).then(
+    (snapshot) => policy.answers(snapshot).get(key),
+    () => undefined, // the procedure reads again and reports the failure its own way
+  )
 }

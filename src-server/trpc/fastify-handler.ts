@@ -58,6 +58,16 @@ export type CachedAnswers = (
   path: string,
   input: unknown,
 ) => Promise<{ body: Buffer | undefined; store(body: Buffer, data: unknown): void } | null>
+/**
+ * The kept answer of a batch-of-one GET found from the request alone, before any context is built
+ * (trpc/answer-cache.ts, keptCatalogueAnswer): undefined at once when the call cannot have one, else a promise of its
+ * bytes (undefined when none are kept yet).
+ */
+export type KeptAnswer = (
+  request: FastifyRequest,
+  path: string,
+  rawInput: string | undefined,
+) => Promise<Buffer | undefined> | undefined
 type Resolved = { status: number; headers: readonly (readonly [string, string])[]; body: string | Buffer }
 
 /** The headers tRPC sets on a successful query's answer. */
@@ -94,6 +104,17 @@ function onlyFirstCall(inputs: Record<string, unknown>): boolean {
   return true
 }
 
+/** A GET of one call in a batch of one, answered whole (not streamed): the only calls the fast paths answer. */
+function isSingleQueryGet(request: FastifyRequest<{ Params: { path: string } }>): boolean {
+  return (
+    request.method === 'GET' &&
+    (request.query as { batch?: string }).batch === '1' &&
+    /^[\w.]+$/.test(request.params.path) &&
+    !wantsStream(request) &&
+    !request.headers.accept?.includes('application/jsonl')
+  )
+}
+
 /**
  * The hot path (decision 0030): a GET of one query in a batch of one, which is what the client's httpBatchLink sends
  * for a page's single call, answered without tRPC's fetch machinery (Request, Headers, URL, AbortControllers,
@@ -109,8 +130,7 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
 ): Promise<Resolved | { error: unknown } | null> {
   const query = request.query as { batch?: string; input?: string }
   const path = request.params.path
-  if (request.method !== 'GET' || query.batch !== '1' || !/^[\w.]+$/.test(path) || wantsStream(request)) return null
-  if (request.headers.accept?.includes('application/jsonl')) return null
+  if (!isSingleQueryGet(request)) return null
   const procedure = queryAtPath(options.router, path) ?? (await findQuery(options.router, path))
   if (!procedure) return null
   let inputs: unknown
@@ -171,6 +191,7 @@ export async function registerTrpc<TRouter extends AnyRouter>(
   cachedAnswers?: CachedAnswers,
   /** @fastify/compress's options for the GET route (the kept answers' compression: trpc/kept-compression.ts). */
   getCompression?: FastifyCompressOptions,
+  keptAnswer?: KeptAnswer,
 ) {
   await app.register(
     async (scope) => {
@@ -181,6 +202,15 @@ export async function registerTrpc<TRouter extends AnyRouter>(
       scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body))
 
       const handler = async (request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply) => {
+        const kept =
+          keptAnswer && isSingleQueryGet(request)
+            ? keptAnswer(request, request.params.path, (request.query as { input?: string }).input)
+            : undefined
+        const keptBody = kept && (await kept)
+        if (keptBody) {
+          for (const [name, value] of KEPT_ANSWER_HEADERS) reply.header(name, value)
+          return reply.send(keptBody)
+        }
         const fast = await answerSingleQuery(request, reply, trpcOptions, cachedAnswers)
         if (fast && 'body' in fast) {
           reply.code(fast.status)

@@ -4,16 +4,23 @@
 // its team (whether it takes messages). Each check fails if a table's trigger on catalog_version is missing.
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { catalogueAnswerSlot } from '../../../src-server/trpc/answer-cache.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { setCookieFor } from '../../support/http.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
 
-async function coursePage(id: string) {
+async function coursePage(id: string, headers: Record<string, string> = {}) {
   const query = `batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { id } }))}`
-  const response = await fetch(`${site.baseUrl}/trpc/catalog.course?${query}`)
-  return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() }
+  const response = await fetch(`${site.baseUrl}/trpc/catalog.course?${query}`, { headers })
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    body: await response.text(),
+    sessionCookie: setCookieFor(response, SESSION_COOKIE),
+  }
 }
 
 interface Page {
@@ -104,6 +111,21 @@ describe('the course page answer cache', () => {
     expect(refused.status).toBe(400)
     expect(JSON.parse(refused.body)[0].error.data.code).toBe('BAD_REQUEST')
     expect((await coursePage('de\u0000sign')).status).toBe(400)
+    // Asked again, the same texts are refused again: what is remembered of a text is that it takes no kept answer.
+    const again = await coursePage('')
+    expect(again.status).toBe(400)
+    expect(JSON.parse(again.body)[0].error.data.zodError).toEqual(JSON.parse(refused.body)[0].error.data.zodError)
+    expect((await coursePage('de\u0000sign')).status).toBe(400)
+  })
+
+  it('still resolves the session of a caller with a cookie: a kept answer clears a stale session cookie', async () => {
+    const course = await publishedCourse()
+    const kept = await coursePage(course.id)
+    expect(await coursePage(course.id)).toEqual(kept) // kept now, for callers without a session
+    const stale = await coursePage(course.id, { cookie: `${SESSION_COOKIE}=no-such-session.token` })
+    expect(stale.body).toBe(kept.body)
+    // Without the session's resolution (an answer sent before the context is built) the cookie would stay.
+    expect(stale.sessionCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=;.*Max-Age=0`, 'i'))
   })
 
   it('never keeps a not-found answer (made-up ids cannot push real pages out)', async () => {
