@@ -4,7 +4,7 @@
 // /dev/null) against a bare Fastify + pg server (scripts/bench/bare-server.ts) that runs the same statements for the
 // same URLs and answers the same JSON. Both are loaded in turn, round after round, on loopback by a closed loop of
 // keep-alive connections; prints req/s, p50, p99, the ratio, each server's CPU time per request (the steadier figure
-// on a shared machine) and peak RSS. --profile writes a V8 CPU profile of each server (--cpu-prof) and prints its top
+// on a shared machine) with the kernel's share of it, and peak RSS. --profile writes a V8 CPU profile of each server (--cpu-prof) and prints its top
 // frames by self time and its time by owner (package). --bare-prepared has the bare server send its statements by
 // name too, as the app sends its hot queries (decision 0030). --bare-shared has it share the catalogue version read
 // among the requests of one event-loop turn, as the app does (decision 0082): the baseline without the saving of round
