@@ -9,7 +9,7 @@ import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { BriefView } from '#client/components/service-orders/BriefForm.tsx'
-import { FileLinks, FilePicker, type OrderFile } from '#client/components/service-orders/files.tsx'
+import { AttachedFiles, FileLinks, type OrderFile } from '#client/components/service-orders/files.tsx'
 import { formatDue, Periods, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
 import { Thread } from '#client/components/service-orders/Thread.tsx'
 import { button } from '#client/components/ui/button.ts'
@@ -268,13 +268,7 @@ function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise
         value={note}
         onChange={(e) => setNote(e.target.value)}
       />
-      <FileLinks files={files} onRemove={(file) => setFiles(files.filter((f) => f.id !== file.id))} />
-      <FilePicker
-        orderId={id}
-        purpose="delivery"
-        label="Attach deliverables"
-        onUploaded={(file) => setFiles((current) => [...current, file])}
-      />
+      <AttachedFiles orderId={id} purpose="delivery" label="Attach deliverables" files={files} setFiles={setFiles} />
       <div>
         <button type="submit" className={button()} disabled={deliver.isPending || (!note.trim() && files.length === 0)}>
           {report ? 'Deliver report' : 'Deliver'}
