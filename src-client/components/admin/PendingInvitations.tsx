@@ -5,7 +5,7 @@ import { capitalise } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { ErrorState } from '../ui/states.tsx'
-import { notify, notifyError } from '../ui/toaster.tsx'
+import { reloadThenToast } from '../ui/toaster.tsx'
 import { AdminTable } from './AdminTable.tsx'
 import { panel } from './styles.ts'
 import { useTRPC } from './use-staff.ts'
@@ -15,13 +15,9 @@ export function PendingInvitations() {
   const queryClient = useQueryClient()
   const pending = useQuery(trpc.admin.team.pendingInvitations.queryOptions())
   const revoke = useMutation(
-    trpc.admin.team.revokeInvitation.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-        notify('success', 'Invitation withdrawn')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.team.revokeInvitation.mutationOptions(
+      reloadThenToast(() => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() }), 'Invitation withdrawn'),
+    ),
   )
   if (pending.isError) return <ErrorState title="Could not load invitations" error={pending.error} />
   if (!pending.data?.length) return null

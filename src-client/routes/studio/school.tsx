@@ -10,7 +10,7 @@ import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
@@ -126,24 +126,8 @@ function Members({ members }: { members: Member[] }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
-  const setRole = useMutation(
-    trpc.schools.setRole.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Role changed')
-      },
-      onError: (error) => notifyError(error),
-    }),
-  )
-  const remove = useMutation(
-    trpc.schools.remove.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Removed from the team')
-      },
-      onError: (error) => notifyError(error),
-    }),
-  )
+  const setRole = useMutation(trpc.schools.setRole.mutationOptions(reloadThenToast(refresh, 'Role changed')))
+  const remove = useMutation(trpc.schools.remove.mutationOptions(reloadThenToast(refresh, 'Removed from the team')))
   if (members.length === 0) {
     return (
       <EmptyState title="No team members yet">
@@ -195,13 +179,12 @@ function Invites({
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const cancel = useMutation(
-    trpc.schools.cancelInvite.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
-        notify('success', 'Invitation cancelled')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.schools.cancelInvite.mutationOptions(
+      reloadThenToast(
+        () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() }),
+        'Invitation cancelled',
+      ),
+    ),
   )
   if (invites.length === 0) return null
   return (

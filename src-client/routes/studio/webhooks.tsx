@@ -10,7 +10,7 @@ import { FormAlert, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
@@ -164,15 +164,7 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
     }),
   )
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: refresh, onError }))
-  const remove = useMutation(
-    trpc.webhooks.remove.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Endpoint removed')
-      },
-      onError,
-    }),
-  )
+  const remove = useMutation(trpc.webhooks.remove.mutationOptions(reloadThenToast(refresh, 'Endpoint removed')))
   const label = endpoint.description || endpoint.url
   return (
     <section aria-label={`Endpoint ${label}`} className={card}>
@@ -332,13 +324,12 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
       query.state.data?.some((row) => row.status === 'pending' || row.status === 'retrying') ? 2000 : false,
   })
   const replay = useMutation(
-    trpc.webhooks.replay.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey({ endpointId }) })
-        notify('success', 'Replay queued')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.webhooks.replay.mutationOptions(
+      reloadThenToast(
+        () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey({ endpointId }) }),
+        'Replay queued',
+      ),
+    ),
   )
   if (log.isPending) return <Spinner label="Loading deliveries" />
   if (log.isError) return <FormAlert>{errorMessage(log.error)}</FormAlert>

@@ -14,7 +14,7 @@ import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
@@ -59,25 +59,11 @@ function Orders() {
   const orders = useQuery({ ...ordersQuery(trpc, search), placeholderData: keepPreviousData })
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
   const markPaid = useMutation(
-    trpc.admin.orders.markPaid.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Order marked as paid')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.orders.markPaid.mutationOptions(reloadThenToast(refresh, 'Order marked as paid')),
   )
   const [refunding, setRefunding] = useState<string | null>(null)
   const [assigning, setAssigning] = useState<string | null>(null)
-  const cancel = useMutation(
-    trpc.admin.orders.cancel.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Order cancelled')
-      },
-      onError: (error) => notifyError(error),
-    }),
-  )
+  const cancel = useMutation(trpc.admin.orders.cancel.mutationOptions(reloadThenToast(refresh, 'Order cancelled')))
 
   return (
     <>

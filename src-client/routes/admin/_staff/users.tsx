@@ -14,7 +14,7 @@ import { button } from '#client/components/ui/button.ts'
 import { Options, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { capitalise, TEAM_ROLES } from '#shared/constants.ts'
 import { hasRole } from '#shared/roles.ts'
@@ -45,13 +45,7 @@ function TeamMembers() {
   const [removing, setRemoving] = useState<Member | null>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
   const changeRole = useMutation(
-    trpc.admin.team.changeRole.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Role updated successfully!')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.team.changeRole.mutationOptions(reloadThenToast(refresh, 'Role updated successfully!')),
   )
   const remove = useMutation(
     trpc.admin.team.remove.mutationOptions({
