@@ -5,9 +5,8 @@ import type { ReactNode } from 'react'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { css, cx } from '#styled-system/css'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
-import { ServiceCardCartButton } from '../cart/ServicePackageCartButton.tsx'
 import { CourseCard } from '../course/CourseCard.tsx'
-import { ServiceCard } from '../service/ServiceCard.tsx'
+import { ServiceCardGrid } from '../service/ServiceCardGrid.tsx'
 import { button } from '../ui/button.ts'
 import { raisedCard } from '../ui/card.ts'
 import { Icon, isIconName } from '../ui/icons.tsx'
@@ -99,15 +98,7 @@ export function FeaturedServices({ trpc }: { trpc: Trpc }) {
     <QuerySection title="Featured Services" id="featured-services" query={query} noun="services">
       {(services) => (
         <>
-          <div className={grid}>
-            {services.map((service) => (
-              <ServiceCard
-                key={service.id}
-                service={service}
-                cartAction={<ServiceCardCartButton serviceId={service.id} />}
-              />
-            ))}
-          </div>
+          <ServiceCardGrid services={services} className={grid} />
           <ViewAll to="/services">View All Services</ViewAll>
         </>
       )}
