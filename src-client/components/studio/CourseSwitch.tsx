@@ -24,6 +24,7 @@ export function CourseSwitch({
   label,
   setting,
   on,
+  saving,
   onChange,
   children,
 }: {
@@ -32,6 +33,8 @@ export function CourseSwitch({
   label: string
   setting: UseQueryResult<{ canChange: boolean }, unknown>
   on: boolean
+  /** While a save runs, another flip is ignored. */
+  saving: boolean
   onChange: (on: boolean) => void
   /** What the setting does, under the switch. */
   children: ReactNode
@@ -52,7 +55,14 @@ export function CourseSwitch({
         />
       ) : (
         <>
-          <ToggleSwitch checked={on} disabled={!setting.data.canChange} onChange={onChange} label={label} />
+          <ToggleSwitch
+            checked={on}
+            disabled={!setting.data.canChange}
+            onChange={(next) => {
+              if (!saving) onChange(next)
+            }}
+            label={label}
+          />
           <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
             {children} {setting.data.canChange ? null : 'Only the course owner can change this.'}
           </p>

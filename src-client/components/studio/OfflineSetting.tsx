@@ -18,9 +18,8 @@ export function OfflineSetting({ courseId }: { courseId: string }) {
       label="Let buyers save lessons for offline"
       setting={setting}
       on={setting.data?.allowed ?? false}
-      onChange={(allowed) => {
-        if (!toggle.isPending) toggle.mutate({ courseId, allowed })
-      }}
+      saving={toggle.isPending}
+      onChange={(allowed) => toggle.mutate({ courseId, allowed })}
     >
       Buyers can then keep this course's lessons in their browser and watch them without a connection, for 30 days at a
       time. Premium members can always save the Premium courses they take.

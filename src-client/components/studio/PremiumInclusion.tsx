@@ -18,9 +18,8 @@ export function PremiumInclusion({ courseId }: { courseId: string }) {
       label="Include this course in Premium"
       setting={inclusion}
       on={inclusion.data?.included ?? false}
-      onChange={(included) => {
-        if (!toggle.isPending) toggle.mutate({ courseId, included })
-      }}
+      saving={toggle.isPending}
+      onChange={(included) => toggle.mutate({ courseId, included })}
     >
       Premium members can then take the whole course. Each month a share of Premium revenue is split among the courses
       in Premium by the minutes members watched, and your course's part is added to your available balance on the 1st.
