@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
-import { AdminTable } from '#client/components/admin/AdminTable.tsx'
+import { AdminTable, RowAction } from '#client/components/admin/AdminTable.tsx'
 import { CategoryDialog, type CategoryDraft } from '#client/components/admin/CategoryDialog.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
@@ -69,22 +69,12 @@ function ManageCategories() {
                 <td>
                   {can('editor') ? (
                     <div className={css({ display: 'flex', gap: '1' })}>
-                      <button
-                        type="button"
-                        className={button({ variant: 'ghost', size: 'sm' })}
-                        aria-label={`Edit ${category.name}`}
+                      <RowAction
+                        action="Edit"
+                        row={category.name}
                         onClick={() => setDialog({ open: true, category })}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className={button({ variant: 'ghost', size: 'sm' })}
-                        aria-label={`Delete ${category.name}`}
-                        onClick={() => setDeleting(category)}
-                      >
-                        Delete
-                      </button>
+                      />
+                      <RowAction action="Delete" row={category.name} onClick={() => setDeleting(category)} />
                     </div>
                   ) : (
                     <span className={css({ color: 'fg.muted' })}>View only</span>

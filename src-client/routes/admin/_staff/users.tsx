@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
-import { AdminTable } from '#client/components/admin/AdminTable.tsx'
+import { AdminTable, RowAction } from '#client/components/admin/AdminTable.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { lastActive } from '#client/components/admin/format.ts'
 import { InviteDialog } from '#client/components/admin/InviteDialog.tsx'
@@ -116,14 +116,7 @@ function TeamMembers() {
                   <td>{lastActive(member.lastActive)}</td>
                   <td>
                     {editable ? (
-                      <button
-                        type="button"
-                        className={button({ variant: 'ghost', size: 'sm' })}
-                        aria-label={`Remove ${member.name}`}
-                        onClick={() => setRemoving(member)}
-                      >
-                        Remove
-                      </button>
+                      <RowAction action="Remove" row={member.name} onClick={() => setRemoving(member)} />
                     ) : null}
                   </td>
                 </tr>
