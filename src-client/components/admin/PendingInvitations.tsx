@@ -1,5 +1,5 @@
 // Invitations sent but not yet accepted; an admin can withdraw one (its link stops working at once).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { capitalise } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
@@ -8,16 +8,14 @@ import { ErrorState } from '../ui/states.tsx'
 import { reloadThenToast } from '../ui/toaster.tsx'
 import { AdminTable } from './AdminTable.tsx'
 import { panel } from './styles.ts'
-import { useTRPC } from './use-staff.ts'
+import { useRefreshAdmin, useTRPC } from './use-staff.ts'
 
 export function PendingInvitations() {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshAdmin()
   const pending = useQuery(trpc.admin.team.pendingInvitations.queryOptions())
   const revoke = useMutation(
-    trpc.admin.team.revokeInvitation.mutationOptions(
-      reloadThenToast(() => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() }), 'Invitation withdrawn'),
-    ),
+    trpc.admin.team.revokeInvitation.mutationOptions(reloadThenToast(refresh, 'Invitation withdrawn')),
   )
   if (pending.isError) return <ErrorState title="Could not load invitations" error={pending.error} />
   if (!pending.data?.length) return null

@@ -1,6 +1,6 @@
 // The frame of the admin's dialogs about one order's lines (Refund, Assign refunded lines): open while an order is
 // chosen, the order loaded once here, and after a save the admin's lists refreshed before the dialog closes.
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import type { ComponentType, ReactNode } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
@@ -8,6 +8,7 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 import { AdminDialog } from '../AdminDialog.tsx'
+import { useRefreshAdmin } from '../use-staff.ts'
 
 export type AdminOrder = RouterOutputs['admin']['orders']['detail']
 
@@ -55,12 +56,12 @@ function LoadedOrder({
   form: ComponentType<OrderFormProps>
 }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshAdmin()
   const detail = useQuery(trpc.admin.orders.detail.queryOptions({ id: orderId }))
   if (detail.isPending) return <LoadingState label="Loading order…" />
   if (detail.isError) return <ErrorState title="Could not load the order" error={detail.error} />
   const onSaved = async () => {
-    await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+    await refresh()
     onClose()
   }
   return <Form order={detail.data} onCancel={onClose} onSaved={onSaved} />

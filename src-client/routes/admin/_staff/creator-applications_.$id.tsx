@@ -1,11 +1,11 @@
 // One application to teach: the applicant, headline, categories, proposal, links and the attached file (through
 // the staff-only download route). Admins and up approve it or decline it with a reason; the server checks the role
 // again, audits the decision and e-mails the applicant.
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { badge, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorLinks.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { TextAreaField } from '#client/components/ui/form.tsx'
@@ -32,10 +32,9 @@ function ApplicationDetail() {
   const { trpc } = Route.useRouteContext()
   const { id } = Route.useParams()
   const { can } = useStaff()
-  const queryClient = useQueryClient()
   const { data: application } = useSuspenseQuery(trpc.admin.creatorApplications.detail.queryOptions({ id }))
   const [reasonError, setReasonError] = useState<string | undefined>()
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const refresh = useRefreshAdmin()
   const approve = useMutation(
     trpc.admin.creatorApplications.approve.mutationOptions({
       onSuccess: async () => {

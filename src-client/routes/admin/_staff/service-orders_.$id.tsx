@@ -2,12 +2,12 @@
 // history, the assignee picker (admins) and the actions its status allows (start, deliver, reopen, cancel with a
 // refund of its line). A recurring order lists its paid months and is delivered a monthly report at a time.
 // The server checks every role and status again.
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { BriefView } from '#client/components/service-orders/BriefForm.tsx'
 import { AttachedFiles, FileLinks, type OrderFile } from '#client/components/service-orders/files.tsx'
 import { formatDue, Periods, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
@@ -41,9 +41,8 @@ function ServiceOrderDetail() {
   const { trpc } = Route.useRouteContext()
   const { id } = Route.useParams()
   const { can } = useStaff()
-  const queryClient = useQueryClient()
   const { data: order } = useSuspenseQuery(trpc.admin.serviceOrders.detail.queryOptions({ id }))
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const refresh = useRefreshAdmin()
   const done = (message: string) => toastOutcome(message, refresh)
   const start = useMutation(trpc.admin.serviceOrders.start.mutationOptions(done('Work started')))
   const reopen = useMutation(

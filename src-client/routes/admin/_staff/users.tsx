@@ -1,5 +1,5 @@
 // Team Members: Name (with initials), Email, Role (inline change for admins), Last Active, Actions.
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminTable, RowAction } from '#client/components/admin/AdminTable.tsx'
@@ -8,7 +8,7 @@ import { lastActive } from '#client/components/admin/format.ts'
 import { InviteDialog } from '#client/components/admin/InviteDialog.tsx'
 import { PendingInvitations } from '#client/components/admin/PendingInvitations.tsx'
 import { badge, inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { Avatar } from '#client/components/auth/Avatar.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { Options, SelectField } from '#client/components/ui/form.tsx'
@@ -38,12 +38,11 @@ const ROLE_TONE = { super_admin: 'red', admin: 'red', editor: 'blue', viewer: 'g
 
 function TeamMembers() {
   const { trpc } = Route.useRouteContext()
-  const queryClient = useQueryClient()
   const { me, can } = useStaff()
   const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
   const [inviting, setInviting] = useState(false)
   const [removing, setRemoving] = useState<Member | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const refresh = useRefreshAdmin()
   const changeRole = useMutation(
     trpc.admin.team.changeRole.mutationOptions(reloadThenToast(refresh, 'Role updated successfully!')),
   )
