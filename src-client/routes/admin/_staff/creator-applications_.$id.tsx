@@ -11,7 +11,7 @@ import { button } from '#client/components/ui/button.ts'
 import { TextAreaField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { toastOutcome } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { APPLICATION_MESSAGES, APPLICATION_STATUS_LABELS, declineInput } from '#shared/schemas/creators.ts'
 import { css } from '#styled-system/css'
@@ -36,22 +36,10 @@ function ApplicationDetail() {
   const [reasonError, setReasonError] = useState<string | undefined>()
   const refresh = useRefreshAdmin()
   const approve = useMutation(
-    trpc.admin.creatorApplications.approve.mutationOptions({
-      onSuccess: async () => {
-        notify('success', APPLICATION_MESSAGES.approved)
-        await refresh()
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.creatorApplications.approve.mutationOptions(toastOutcome(APPLICATION_MESSAGES.approved, refresh)),
   )
   const decline = useMutation(
-    trpc.admin.creatorApplications.decline.mutationOptions({
-      onSuccess: async () => {
-        notify('success', APPLICATION_MESSAGES.declined)
-        await refresh()
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.creatorApplications.decline.mutationOptions(toastOutcome(APPLICATION_MESSAGES.declined, refresh)),
   )
   const busy = approve.isPending || decline.isPending
 

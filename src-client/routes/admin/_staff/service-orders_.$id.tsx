@@ -199,15 +199,7 @@ function AssigneePicker({
   const { trpc } = Route.useRouteContext()
   const fieldId = useId()
   const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
-  const assign = useMutation(
-    trpc.admin.serviceOrders.assign.mutationOptions({
-      onSuccess: async () => {
-        notify('success', 'Assignee updated')
-        await onDone()
-      },
-      onError: (e) => notifyError(e),
-    }),
-  )
+  const assign = useMutation(trpc.admin.serviceOrders.assign.mutationOptions(toastOutcome('Assignee updated', onDone)))
   return (
     <section className={`${panel} ${section}`}>
       <label htmlFor={fieldId} className={heading}>
