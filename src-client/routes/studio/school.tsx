@@ -3,6 +3,7 @@
 // the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
@@ -50,17 +51,19 @@ function SchoolPage() {
   const { data: panel } = useSuspenseQuery(trpc.schools.mine.queryOptions())
   const limit = panel.teamLimit === null ? 'unlimited' : String(panel.teamLimit)
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
-      <header>
-        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Your school</h1>
-        <p className={css({ mt: '2', color: 'fg.muted', overflowWrap: 'anywhere' })}>
+    <StudioPage
+      title="Your school"
+      intro={
+        <>
           Learners see it at{' '}
           <Link to="/s/$slug" params={{ slug: panel.school.slug }} className={css({ textDecoration: 'underline' })}>
             /s/{panel.school.slug}
           </Link>
           .
-        </p>
-      </header>
+        </>
+      }
+      introNamesAddress
+    >
       <SettingsForm name={panel.school.name} slug={panel.school.slug} />
       <TitledSection id="team-heading" title="Team" className={card} titleClassName={heading}>
         <p className={css({ color: 'fg.muted' })}>
@@ -71,7 +74,7 @@ function SchoolPage() {
         <Invites invites={panel.invites} />
         <InviteForm disabled={panel.teamLimit === 0} />
       </TitledSection>
-    </main>
+    </StudioPage>
   )
 }
 

@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
+import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextField } from '#client/components/ui/form.tsx'
@@ -35,14 +36,15 @@ function WebhooksPage() {
   const { trpc } = Route.useRouteContext()
   const { data: panel } = useSuspenseQuery(trpc.webhooks.panel.queryOptions())
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
-      <header>
-        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Webhooks</h1>
-        <p className={css({ mt: '2', color: 'fg.muted' })}>
+    <StudioPage
+      title="Webhooks"
+      intro={
+        <>
           Your systems hear of orders, enrolments, completions, quizzes and questions in your school's courses as they
           happen, signed per the Standard Webhooks specification.
-        </p>
-      </header>
+        </>
+      }
+    >
       {panel.included ? (
         <>
           <AddEndpoint eventTypes={panel.eventTypes} allowHttpLoopback={panel.allowHttpLoopback} />
@@ -64,7 +66,7 @@ function WebhooksPage() {
           </p>
         </EmptyState>
       )}
-    </main>
+    </StudioPage>
   )
 }
 
