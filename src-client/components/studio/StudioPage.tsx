@@ -1,5 +1,6 @@
 // A studio settings page (school, domain and brand, single sign-on, webhooks, API keys, instructor profile): its
-// heading and intro over its sections, in one column of readable width.
+// heading and intro over its sections, in one column of readable width; and the link to a school's public page.
+import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { css, cx } from '#styled-system/css'
 
@@ -26,5 +27,14 @@ export function StudioPage({
       </header>
       {children}
     </main>
+  )
+}
+
+/** A school's public page, named by its address (/s/slug), as the school's settings and team pages show it. */
+export function SchoolAddress({ slug }: { slug: string }) {
+  return (
+    <Link to="/s/$slug" params={{ slug }} className={css({ textDecoration: 'underline' })}>
+      /s/{slug}
+    </Link>
   )
 }

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { BalanceFigures, StatementList } from '#client/components/studio/EarningsPanels.tsx'
+import { SchoolAddress } from '#client/components/studio/StudioPage.tsx'
 import { NotOnTeam, useSchoolMembership } from '#client/components/team/school-membership.tsx'
 import { Container, TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
@@ -37,10 +38,7 @@ function MemberPage() {
       <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
         <PageIntro title={membership.name}>
           Your role: <strong data-testid="member-role">{membership.role}</strong>. The school’s public page is{' '}
-          <Link to="/s/$slug" params={{ slug: membership.slug }} className={css({ textDecoration: 'underline' })}>
-            /s/{membership.slug}
-          </Link>
-          .
+          <SchoolAddress slug={membership.slug} />.
         </PageIntro>
         {membership.role === 'finance' ? (
           <>

@@ -3,7 +3,7 @@
 // the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { StudioPage } from '#client/components/studio/StudioPage.tsx'
+import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
@@ -55,11 +55,7 @@ function SchoolPage() {
       title="Your school"
       intro={
         <>
-          Learners see it at{' '}
-          <Link to="/s/$slug" params={{ slug: panel.school.slug }} className={css({ textDecoration: 'underline' })}>
-            /s/{panel.school.slug}
-          </Link>
-          .
+          Learners see it at <SchoolAddress slug={panel.school.slug} />.
         </>
       }
       introNamesAddress

@@ -3,7 +3,7 @@
 // members must use it. The server checks the owner and the Enterprise plan on every call; this page shows answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { StudioPage } from '#client/components/studio/StudioPage.tsx'
+import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, FormAlert, TextAreaField, TextField } from '#client/components/ui/form.tsx'
@@ -55,10 +55,7 @@ function SsoPage() {
       intro={
         <>
           Learners of {panel.school.name} sign in with their company identity (OpenID Connect) from{' '}
-          <Link to="/s/$slug" params={{ slug: panel.school.slug }} className={css({ textDecoration: 'underline' })}>
-            /s/{panel.school.slug}
-          </Link>
-          .
+          <SchoolAddress slug={panel.school.slug} />.
         </>
       }
       introNamesAddress
