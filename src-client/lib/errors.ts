@@ -37,6 +37,14 @@ export function errorMessage(error: unknown, fallback = 'Something went wrong. P
   return fallback
 }
 
+/**
+ * A passkey's failure (adding one, signing in with one): the browser's own dialog closed or timed out without a
+ * passkey (NotAllowedError) says `closed`; otherwise the server's refusal, or `fallback`.
+ */
+export function passkeyFailure(caught: unknown, closed: string, fallback: string): string {
+  return caught instanceof Error && caught.name === 'NotAllowedError' ? closed : errorMessage(caught, fallback)
+}
+
 /** The server's message when it refused on purpose or is briefly down; otherwise the caller's fallback. */
 export function refusalMessage(error: unknown, fallback: string): string {
   return isClientError(error) || isServiceUnavailable(error) ? errorMessage(error, fallback) : fallback

@@ -1,11 +1,12 @@
-import { useMutation, useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useRef, useState } from 'react'
-import { PAYMENT_MESSAGES, type PaymentMethodValue } from '#shared/cart.ts'
+import { PAYMENT_MESSAGES } from '#shared/cart.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { BankTransferDialog, type BankTransferOrder } from '../components/checkout/BankTransferDialog.tsx'
+import { BankTransferDialog } from '../components/checkout/BankTransferDialog.tsx'
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
+import { usePaymentChoice } from '../components/checkout/use-payment-choice.ts'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
 import { serverFieldErrors } from '../components/ui/field-errors.tsx'
@@ -138,11 +139,9 @@ function GiftForm({
 }) {
   const trpc = useTRPC()
   const navigate = useNavigate()
-  const options = useQuery(trpc.payments.options.queryOptions())
+  const payment = usePaymentChoice()
+  const { method, bankOrder } = payment
   const checkout = useMutation(trpc.gifts.checkout.mutationOptions())
-  const confirmTransfer = useMutation(trpc.payments.confirmBankTransfer.mutationOptions())
-  const [method, setMethod] = useState<PaymentMethodValue | null>(null)
-  const [bankOrder, setBankOrder] = useState<BankTransferOrder | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
   const submitRef = useRef<HTMLButtonElement>(null)
@@ -177,7 +176,7 @@ function GiftForm({
         notify('info', `Your gift order ${started.reference} is pending until we confirm your PayPal payment.`)
         await navigate({ to: '/account', hash: 'my-gifts' })
       } else {
-        setBankOrder(started)
+        payment.showBankOrder(started)
       }
     } catch (caught) {
       const fields = serverFieldErrors(caught) ?? {}
@@ -189,9 +188,9 @@ function GiftForm({
   async function confirmBank() {
     if (!bankOrder) return
     try {
-      await confirmTransfer.mutateAsync({ orderId: bankOrder.orderId })
+      await payment.confirmTransfer(bankOrder)
       notify('success', 'Thanks: the gift goes out once we confirm your transfer.')
-      setBankOrder(null)
+      payment.showBankOrder(null)
       await navigate({ to: '/account', hash: 'my-gifts' })
     } catch (caught) {
       setError(errorMessage(caught))
@@ -232,13 +231,7 @@ function GiftForm({
             hint="Leave empty to send it as soon as the payment is confirmed. A chosen day's e-mail goes out at 08:00 UTC."
             error={fieldErrors.sendOn}
           />
-          {free ? null : (
-            <PaymentMethods
-              value={method}
-              onChange={setMethod}
-              available={{ card: options.data?.card ?? false, paypal: options.data?.paypal ?? false }}
-            />
-          )}
+          {free ? null : <PaymentMethods {...payment.methods} />}
           <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
             <button ref={submitRef} type="submit" className={button({ size: 'lg' })} disabled={checkout.isPending}>
               {checkout.isPending ? 'Processing…' : free ? 'Send Gift' : 'Pay for Gift'}
@@ -248,10 +241,8 @@ function GiftForm({
         </form>
       </Container>
       <BankTransferDialog
-        order={bankOrder}
-        onClose={() => setBankOrder(null)}
+        {...payment.bankDialog}
         onConfirm={() => void confirmBank()}
-        confirming={confirmTransfer.isPending}
         returnFocusTo={() => submitRef.current}
       />
     </main>

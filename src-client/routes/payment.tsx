@@ -1,13 +1,13 @@
-import { useMutation, useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect, useLocation, useNavigate } from '@tanstack/react-router'
 import { useRef, useState } from 'react'
-import { CART_MESSAGES, PAYMENT_MESSAGES, type PaymentMethodValue } from '#shared/cart.ts'
+import { CART_MESSAGES, PAYMENT_MESSAGES } from '#shared/cart.ts'
 import { CURRENCIES, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { BundleOverlap } from '../components/bundles/BundleOverlap.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
-import { BankTransferDialog, type BankTransferOrder } from '../components/checkout/BankTransferDialog.tsx'
+import { BankTransferDialog } from '../components/checkout/BankTransferDialog.tsx'
 import {
   BillingDetailsFields,
   type BillingDetailsValue,
@@ -15,6 +15,7 @@ import {
 } from '../components/checkout/BillingDetailsFields.tsx'
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PaypalHostedButton } from '../components/checkout/PaypalHostedButtons.tsx'
+import { usePaymentChoice } from '../components/checkout/use-payment-choice.ts'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
 import { CheckboxField, Options } from '../components/ui/form.tsx'
@@ -78,11 +79,9 @@ function Checkout() {
   const location = useLocation()
   const navigate = useNavigate()
   const refresh = useRefreshPurchases()
-  const options = useQuery(trpc.payments.options.queryOptions())
+  const payment = usePaymentChoice()
+  const { method, bankOrder } = payment
   const start = useMutation(trpc.payments.start.mutationOptions())
-  const confirmTransfer = useMutation(trpc.payments.confirmBankTransfer.mutationOptions())
-  const [method, setMethod] = useState<PaymentMethodValue | null>(null)
-  const [bankOrder, setBankOrder] = useState<BankTransferOrder | null>(null)
   const [billing, setBilling] = useState<BillingDetailsValue>(EMPTY_BILLING)
   // Checkout recovery (issue 32): offered, never pre-ticked.
   const [remindMe, setRemindMe] = useState(false)
@@ -133,7 +132,7 @@ function Checkout() {
         await refresh()
         await navigate({ to: '/cart' })
       } else {
-        setBankOrder(started)
+        payment.showBankOrder(started)
       }
     } catch (error) {
       if (errorCode(error) === 'UNAUTHORIZED') {
@@ -148,7 +147,7 @@ function Checkout() {
   async function transferMade() {
     if (!bankOrder) return
     try {
-      await confirmTransfer.mutateAsync({ orderId: bankOrder.orderId })
+      await payment.confirmTransfer(bankOrder)
       notify('success', PAYMENT_MESSAGES.bankSaved)
       await refresh()
       await navigate({ to: '/' })
@@ -157,7 +156,7 @@ function Checkout() {
     }
   }
 
-  const busy = start.isPending || confirmTransfer.isPending
+  const busy = start.isPending || payment.bankDialog.confirming
   return (
     <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', lg: '3fr 2fr' } })}>
       <section aria-label="Payment" className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
@@ -188,14 +187,10 @@ function Checkout() {
         {free ? (
           <p className={css({ color: 'fg.muted' })}>Everything in this order is free: no payment is needed.</p>
         ) : (
-          <PaymentMethods
-            value={method}
-            onChange={setMethod}
-            available={{ card: options.data?.card ?? false, paypal: options.data?.paypal ?? false }}
-          />
+          <PaymentMethods {...payment.methods} />
         )}
-        {!free && method === 'paypal' && options.data?.paypalButtons.length
-          ? options.data.paypalButtons.map((item) => <PaypalHostedButton key={item.serviceId} {...item} />)
+        {!free && method === 'paypal' && payment.options?.paypalButtons.length
+          ? payment.options.paypalButtons.map((item) => <PaypalHostedButton key={item.serviceId} {...item} />)
           : null}
         {free ? null : <BillingDetailsFields value={billing} onChange={setBilling} />}
         {free ? null : (
@@ -239,11 +234,9 @@ function Checkout() {
         </ul>
       </CartSummary>
       <BankTransferDialog
-        order={bankOrder}
-        onClose={() => setBankOrder(null)}
+        {...payment.bankDialog}
         returnFocusTo={() => payButton.current}
         onConfirm={() => void transferMade()}
-        confirming={confirmTransfer.isPending}
       />
     </div>
   )

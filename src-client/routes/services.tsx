@@ -1,8 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { css } from '#styled-system/css'
-import { ServiceCardCartButton } from '../components/cart/ServicePackageCartButton.tsx'
-import { ServiceCard } from '../components/service/ServiceCard.tsx'
+import { ServiceCardGrid } from '../components/service/ServiceCardGrid.tsx'
 import { button } from '../components/ui/button.ts'
 import { Container, Section } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
@@ -47,17 +46,10 @@ function ServicesPage() {
         {services.length === 0 ? (
           <EmptyState title="No services available at the moment." />
         ) : (
-          <div
+          <ServiceCardGrid
+            services={services}
             className={css({ display: 'grid', gap: '6', gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' })}
-          >
-            {services.map((service) => (
-              <ServiceCard
-                key={service.id}
-                service={service}
-                cartAction={<ServiceCardCartButton serviceId={service.id} />}
-              />
-            ))}
-          </div>
+          />
         )}
       </Section>
       <section className={css({ bg: 'brand.50', textAlign: 'center' })}>

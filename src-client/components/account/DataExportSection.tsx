@@ -13,7 +13,7 @@ import { button } from '../ui/button.ts'
 import { FormAlert } from '../ui/form.tsx'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify } from '../ui/toaster.tsx'
-import { type ConfirmMethod, emailedCodeToasts, ProofFields, proofFromForm } from './ProofFields.tsx'
+import { type ConfirmMethod, ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' })
@@ -28,11 +28,8 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
     refetchInterval: (query) => (query.state.data?.some((row) => row.status === 'pending') ? 5000 : false),
   })
   const [error, setError] = useState<string | null>(null)
-  const [codeSent, setCodeSent] = useState(false)
+  const code = usePrivacyCode('export-data')
   const ask = useMutation(trpc.privacy.requestExport.mutationOptions())
-  const sendCode = useMutation(
-    trpc.privacy.sendConfirmationCode.mutationOptions(emailedCodeToasts(() => setCodeSent(true))),
-  )
   const pending = exports.data?.some((row) => row.status === 'pending') ?? false
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -47,7 +44,7 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
     try {
       await ask.mutateAsync(parsed.data)
       formElement.reset()
-      setCodeSent(false)
+      code.reset()
       notify('success', 'We are preparing your data', 'We will e-mail you when it is ready to download.')
       await queryClient.invalidateQueries({ queryKey: trpc.privacy.exports.queryKey() })
     } catch (caught) {
@@ -68,15 +65,7 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
         className={css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })}
       >
         <FormAlert>{error}</FormAlert>
-        {pending ? null : (
-          <ProofFields
-            confirm={confirm}
-            onSendCode={() => sendCode.mutate({ action: 'export-data' })}
-            sending={sendCode.isPending}
-            codeSent={codeSent}
-            explain="Your account has no password: we e-mail you a single-use code to confirm it is you."
-          />
-        )}
+        {pending ? null : <ProofFields confirm={confirm} {...code.fields} />}
         <div>
           <button type="submit" className={button()} disabled={ask.isPending || pending}>
             {pending ? 'Being prepared…' : ask.isPending ? 'Checking…' : 'Download my data'}

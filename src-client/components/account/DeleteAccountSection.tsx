@@ -13,7 +13,7 @@ import { button } from '../ui/button.ts'
 import { FormAlert } from '../ui/form.tsx'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify } from '../ui/toaster.tsx'
-import { type ConfirmMethod, emailedCodeToasts, ProofFields, proofFromForm } from './ProofFields.tsx'
+import { type ConfirmMethod, ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
 const dateText = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' })
@@ -72,11 +72,8 @@ export function DeleteAccountSection() {
 function DeleteForm({ confirm, onDone }: { confirm: ConfirmMethod; onDone: () => Promise<void> }) {
   const trpc = useTRPC()
   const [error, setError] = useState<string | null>(null)
-  const [codeSent, setCodeSent] = useState(false)
+  const code = usePrivacyCode('delete-account')
   const request = useMutation(trpc.privacy.requestDeletion.mutationOptions())
-  const sendCode = useMutation(
-    trpc.privacy.sendConfirmationCode.mutationOptions(emailedCodeToasts(() => setCodeSent(true))),
-  )
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -100,13 +97,7 @@ function DeleteForm({ confirm, onDone }: { confirm: ConfirmMethod; onDone: () =>
   return (
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack} aria-label="Delete my account">
       <FormAlert>{error}</FormAlert>
-      <ProofFields
-        confirm={confirm}
-        onSendCode={() => sendCode.mutate({ action: 'delete-account' })}
-        sending={sendCode.isPending}
-        codeSent={codeSent}
-        explain="Your account has no password: we e-mail you a single-use code to confirm it is you."
-      />
+      <ProofFields confirm={confirm} {...code.fields} />
       <div>
         <button type="submit" className={button({ variant: 'danger' })} disabled={request.isPending}>
           {request.isPending ? 'Scheduling…' : 'Delete my account'}

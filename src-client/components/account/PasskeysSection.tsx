@@ -3,7 +3,7 @@
 // password or a code. The server keeps the challenge and checks everything.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { errorMessage } from '#client/lib/errors.ts'
+import { errorMessage, passkeyFailure } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -99,11 +99,12 @@ function AddForm({ onDone }: { onDone: () => Promise<void> }) {
       notify('success', 'Passkey added', `You can now sign in with "${name}".`)
       await onDone()
     } catch (caught) {
-      // The browser's dialog closed without a passkey (NotAllowedError) or the server refused it.
       setError(
-        caught instanceof Error && caught.name === 'NotAllowedError'
-          ? 'No passkey was made (the dialog was closed or timed out).'
-          : errorMessage(caught, 'The passkey could not be added. Please try again.'),
+        passkeyFailure(
+          caught,
+          'No passkey was made (the dialog was closed or timed out).',
+          'The passkey could not be added. Please try again.',
+        ),
       )
     } finally {
       setBusy(false)

@@ -1,7 +1,10 @@
 // The fields that confirm a sensitive action on /account/security (deleting the account, downloading one's data,
 // removing a passkey): the password, or, for an account without one, a code we e-mail on request; a code from the
 // authenticator app is offered whenever two-factor is on. The server decides (auth/confirm-action.ts).
+import { useMutation } from '@tanstack/react-query'
+import { useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { PasswordField, TextField } from '../ui/form.tsx'
@@ -74,5 +77,27 @@ export function emailedCodeToasts(onSent?: () => void) {
       notify('success', 'Code sent', 'Check your e-mail: the code works once, for 15 minutes.')
     },
     onError: (caught: unknown) => notify('error', 'Could not send a code', errorMessage(caught)),
+  }
+}
+
+/**
+ * The e-mailed code of a privacy action (deleting the account, downloading one's data) for an account without a
+ * password: `fields` spreads onto ProofFields (its button sends the code, then offers another); `reset` once the
+ * action went through.
+ */
+export function usePrivacyCode(action: 'delete-account' | 'export-data') {
+  const trpc = useTRPC()
+  const [codeSent, setCodeSent] = useState(false)
+  const sendCode = useMutation(
+    trpc.privacy.sendConfirmationCode.mutationOptions(emailedCodeToasts(() => setCodeSent(true))),
+  )
+  return {
+    fields: {
+      onSendCode: () => sendCode.mutate({ action }),
+      sending: sendCode.isPending,
+      codeSent,
+      explain: 'Your account has no password: we e-mail you a single-use code to confirm it is you.',
+    },
+    reset: () => setCodeSent(false),
   }
 }

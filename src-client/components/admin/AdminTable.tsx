@@ -1,6 +1,7 @@
 // The admin's tables: a header row of column names over the rows a screen draws, and the paged list of a screen
-// (its panel, the loading → error → empty ladder, the table and the pages under it).
+// (its panel, the loading → error → empty ladder, the table and the pages under it), and a row's action button.
 import type { ReactNode } from 'react'
+import { button } from '../ui/button.ts'
 import { Pagination } from '../ui/Pagination.tsx'
 import { QueryList, type QueryListProps } from '../ui/QueryList.tsx'
 import { ScrollRegion } from '../ui/ScrollRegion.tsx'
@@ -31,6 +32,20 @@ export function AdminTable({
     </table>
   )
   return scrollLabel ? <ScrollRegion label={scrollLabel}>{drawn}</ScrollRegion> : drawn
+}
+
+/** A row's action (Edit, Delete, Remove): a small ghost button whose name also says the row ("Delete Maths"). */
+export function RowAction({ action, row, onClick }: { action: string; row: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className={button({ variant: 'ghost', size: 'sm' })}
+      aria-label={`${action} ${row}`}
+      onClick={onClick}
+    >
+      {action}
+    </button>
+  )
 }
 
 interface Page {

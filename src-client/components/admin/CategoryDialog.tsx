@@ -1,12 +1,11 @@
 // 'Add New Category' and edit dialog; the server validates (name required, unique).
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { TextAreaField, TextField } from '../ui/form.tsx'
-import { notify } from '../ui/toaster.tsx'
 import { AdminDialog } from './AdminDialog.tsx'
 import { CancelSubmitFooter, DialogForm } from './DialogForm.tsx'
-import { useTRPC } from './use-staff.ts'
+import { useSavedThenClose, useTRPC } from './use-staff.ts'
 
 export interface CategoryDraft {
   id: string
@@ -24,7 +23,6 @@ export function CategoryDialog({
   onClose: () => void
 }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
   const [name, setName] = useState('')
   const [description, setDescription] = useState('')
   const fields = useFieldErrors<'name' | 'description'>()
@@ -36,11 +34,7 @@ export function CategoryDialog({
     clear()
   }, [open, category, clear])
 
-  const done = (message: string) => async () => {
-    await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-    notify('success', message)
-    onClose()
-  }
+  const done = useSavedThenClose(onClose)
   // Validation (a missing or taken name) is the server's: its message goes under the field, which takes focus.
   const onError = (failure: unknown) => fields.fromError(failure, ['name', 'description'])
   const create = useMutation(

@@ -1,6 +1,6 @@
 // 'Add Team Member': creates an invitation with a single-use link, e-mailed through the outbox. Afterwards the
 // dialog shows the link with Copy link: without SMTP nothing leaves the server, so the admin hands it over.
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { capitalise, TEAM_ROLES } from '#shared/constants.ts'
 import { button } from '../ui/button.ts'
@@ -10,13 +10,13 @@ import { notify } from '../ui/toaster.tsx'
 import { useCopy } from '../ui/use-copy.ts'
 import { AdminDialog } from './AdminDialog.tsx'
 import { CancelSubmitFooter, DialogForm } from './DialogForm.tsx'
-import { useTRPC } from './use-staff.ts'
+import { useRefreshAdmin, useTRPC } from './use-staff.ts'
 
 type TeamRole = (typeof TEAM_ROLES)[number]
 
 export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshAdmin()
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [role, setRole] = useState<TeamRole>('viewer')
@@ -35,7 +35,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
   const invite = useMutation(
     trpc.admin.team.invite.mutationOptions({
       onSuccess: async (result) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+        await refresh()
         if (result.mailed) notify('success', 'Invitation sent', `An invitation was e-mailed to ${result.email}.`)
         else notify('success', 'Invitation created', `No mail server is set up: copy the link and send it yourself.`)
         setInvited(result)

@@ -1,27 +1,21 @@
 // Invitations sent but not yet accepted; an admin can withdraw one (its link stops working at once).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { capitalise } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { ErrorState } from '../ui/states.tsx'
-import { notify, notifyError } from '../ui/toaster.tsx'
+import { reloadThenToast } from '../ui/toaster.tsx'
 import { AdminTable } from './AdminTable.tsx'
 import { panel } from './styles.ts'
-import { useTRPC } from './use-staff.ts'
+import { useRefreshAdmin, useTRPC } from './use-staff.ts'
 
 export function PendingInvitations() {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshAdmin()
   const pending = useQuery(trpc.admin.team.pendingInvitations.queryOptions())
   const revoke = useMutation(
-    trpc.admin.team.revokeInvitation.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-        notify('success', 'Invitation withdrawn')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.team.revokeInvitation.mutationOptions(reloadThenToast(refresh, 'Invitation withdrawn')),
   )
   if (pending.isError) return <ErrorState title="Could not load invitations" error={pending.error} />
   if (!pending.data?.length) return null

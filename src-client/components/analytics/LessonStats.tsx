@@ -1,7 +1,13 @@
 // One course's lessons: the share of its learners who reached each, completions, quiz pass rate, and for videos
 // where viewers stopped (10-second buckets of the end of what they watched), as a chart with its table.
 // LessonsPanel is the analytics pages' Lessons section around it (studio and staff): the course picker, then the stats.
-import type { UseQueryResult } from '@tanstack/react-query'
+import {
+  keepPreviousData,
+  type QueryKey,
+  type UseQueryOptions,
+  type UseQueryResult,
+  useQuery,
+} from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
@@ -16,6 +22,24 @@ type Lessons = RouterOutputs['analytics']['shopLessons']
 
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)} %` : '0 %')
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+
+/**
+ * The course whose lessons show (the one in the address, else the first) and its lessons from `lessonsOf` (the shop's
+ * or the creator's query); the last course's stay on screen while another one's load.
+ */
+export function useCourseLessons<Failure, Key extends QueryKey>(
+  courses: { courseId: string }[],
+  selected: string | undefined,
+  lessonsOf: (courseId: string) => UseQueryOptions<Lessons, Failure, Lessons, Key>,
+) {
+  const courseId = selected ?? courses[0]?.courseId
+  const lessons = useQuery({
+    ...lessonsOf(courseId ?? ''),
+    enabled: Boolean(courseId),
+    placeholderData: keepPreviousData,
+  })
+  return { courseId, lessons }
+}
 
 /**
  * The Lessons section: pick one of `courses` (`courseId`, changed through `onCourse`), then its lessons' stats from

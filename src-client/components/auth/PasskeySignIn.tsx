@@ -3,7 +3,7 @@
 // as both factors. Shown only where the browser supports passkeys.
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { errorMessage } from '#client/lib/errors.ts'
+import { passkeyFailure } from '#client/lib/errors.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
@@ -32,9 +32,11 @@ export function PasskeySignIn({ onSignedIn }: { onSignedIn: (user: SignedIn) => 
       await onSignedIn(await signIn.mutateAsync({ response: response as never, remember: true }))
     } catch (caught) {
       setError(
-        caught instanceof Error && caught.name === 'NotAllowedError'
-          ? 'No passkey was used (the dialog was closed or timed out).'
-          : errorMessage(caught, 'That passkey could not be used. Please try again.'),
+        passkeyFailure(
+          caught,
+          'No passkey was used (the dialog was closed or timed out).',
+          'That passkey could not be used. Please try again.',
+        ),
       )
     } finally {
       setBusy(false)

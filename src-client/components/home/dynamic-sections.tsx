@@ -1,12 +1,12 @@
 // Home sections read from the database: featured courses, featured services, categories, testimonials.
-import { useQuery } from '@tanstack/react-query'
+import { type UseQueryResult, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { css, cx } from '#styled-system/css'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
-import { ServiceCardCartButton } from '../cart/ServicePackageCartButton.tsx'
 import { CourseCard } from '../course/CourseCard.tsx'
-import { ServiceCard } from '../service/ServiceCard.tsx'
+import { ServiceCardGrid } from '../service/ServiceCardGrid.tsx'
 import { button } from '../ui/button.ts'
 import { raisedCard } from '../ui/card.ts'
 import { Icon, isIconName } from '../ui/icons.tsx'
@@ -20,41 +20,73 @@ const centre = css({ textAlign: 'center', mt: '8' })
 /** The slugs the spec's home category cards show, in its order. */
 export const HOME_CATEGORY_SLUGS = ['development', 'business', 'company-formation', 'consultancy']
 
+/** A home section over one query: "Loading {noun}…", then "Failed to load {noun}" with Try Again, then `children`. */
+function QuerySection<Data>({
+  title,
+  id,
+  query,
+  noun,
+  children,
+}: {
+  title: string
+  id: string
+  query: UseQueryResult<Data, unknown>
+  noun: string
+  children: (data: Data) => ReactNode
+}) {
+  return (
+    <Section title={title} id={id}>
+      {query.isPending ? (
+        <LoadingState label={`Loading ${noun}…`} />
+      ) : query.isError ? (
+        <ErrorState title={`Failed to load ${noun}`} error={query.error} onRetry={() => query.refetch()} />
+      ) : (
+        children(query.data)
+      )}
+    </Section>
+  )
+}
+
+/** The link under a section's cards to the whole list. */
+function ViewAll({ to, children }: { to: '/courses' | '/services'; children: ReactNode }) {
+  return (
+    <div className={centre}>
+      <Link to={to} className={button({ variant: 'outline' })}>
+        {children}
+      </Link>
+    </div>
+  )
+}
+
 export function FeaturedCourses({ trpc }: { trpc: Trpc }) {
   const query = useQuery(trpc.catalog.featuredCourses.queryOptions())
   return (
-    <Section title="Featured Courses" id="featured-courses">
-      {query.isPending ? (
-        <LoadingState label="Loading courses…" />
-      ) : query.isError ? (
-        <ErrorState title="Failed to load courses" error={query.error} onRetry={() => query.refetch()} />
-      ) : query.data.length === 0 ? (
-        <EmptyState title="No courses available at the moment. Check back soon!">
-          <Link to="/courses" className={`${button()} ${css({ mt: '4' })}`}>
-            Browse All Courses
-          </Link>
-        </EmptyState>
-      ) : (
-        <>
-          <div className={grid}>
-            {query.data.map((course) => (
-              <CourseCard
-                key={course.id}
-                course={course}
-                preview
-                cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="sm" />}
-                previewCartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} />}
-              />
-            ))}
-          </div>
-          <div className={centre}>
-            <Link to="/courses" className={button({ variant: 'outline' })}>
-              View All Courses
+    <QuerySection title="Featured Courses" id="featured-courses" query={query} noun="courses">
+      {(courses) =>
+        courses.length === 0 ? (
+          <EmptyState title="No courses available at the moment. Check back soon!">
+            <Link to="/courses" className={`${button()} ${css({ mt: '4' })}`}>
+              Browse All Courses
             </Link>
-          </div>
-        </>
-      )}
-    </Section>
+          </EmptyState>
+        ) : (
+          <>
+            <div className={grid}>
+              {courses.map((course) => (
+                <CourseCard
+                  key={course.id}
+                  course={course}
+                  preview
+                  cartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} size="sm" />}
+                  previewCartAction={<CourseCartButton courseId={course.id} priceMinor={course.priceMinor} />}
+                />
+              ))}
+            </div>
+            <ViewAll to="/courses">View All Courses</ViewAll>
+          </>
+        )
+      }
+    </QuerySection>
   )
 }
 
@@ -63,42 +95,22 @@ export function FeaturedServices({ trpc }: { trpc: Trpc }) {
   const query = useQuery(trpc.services.featured.queryOptions())
   if (query.isSuccess && query.data.length === 0) return null
   return (
-    <Section title="Featured Services" id="featured-services">
-      {query.isPending ? (
-        <LoadingState label="Loading services…" />
-      ) : query.isError ? (
-        <ErrorState title="Failed to load services" error={query.error} onRetry={() => query.refetch()} />
-      ) : (
+    <QuerySection title="Featured Services" id="featured-services" query={query} noun="services">
+      {(services) => (
         <>
-          <div className={grid}>
-            {query.data.map((service) => (
-              <ServiceCard
-                key={service.id}
-                service={service}
-                cartAction={<ServiceCardCartButton serviceId={service.id} />}
-              />
-            ))}
-          </div>
-          <div className={centre}>
-            <Link to="/services" className={button({ variant: 'outline' })}>
-              View All Services
-            </Link>
-          </div>
+          <ServiceCardGrid services={services} className={grid} />
+          <ViewAll to="/services">View All Services</ViewAll>
         </>
       )}
-    </Section>
+    </QuerySection>
   )
 }
 
 export function CategoryCards({ trpc }: { trpc: Trpc }) {
   const query = useQuery(trpc.catalog.categories.queryOptions())
   return (
-    <Section title="Browse Categories" id="categories">
-      {query.isPending ? (
-        <LoadingState label="Loading categories…" />
-      ) : query.isError ? (
-        <ErrorState title="Failed to load categories" error={query.error} onRetry={() => query.refetch()} />
-      ) : (
+    <QuerySection title="Browse Categories" id="categories" query={query} noun="categories">
+      {(categories) => (
         <ul
           className={css({
             display: 'grid',
@@ -106,7 +118,7 @@ export function CategoryCards({ trpc }: { trpc: Trpc }) {
             gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' },
           })}
         >
-          {HOME_CATEGORY_SLUGS.flatMap((slug) => query.data.filter((c) => c.slug === slug)).map((category) => (
+          {HOME_CATEGORY_SLUGS.flatMap((slug) => categories.filter((c) => c.slug === slug)).map((category) => (
             <li key={category.slug}>
               <Link
                 to="/courses/category/$slug"
@@ -137,7 +149,7 @@ export function CategoryCards({ trpc }: { trpc: Trpc }) {
           ))}
         </ul>
       )}
-    </Section>
+    </QuerySection>
   )
 }
 
@@ -145,14 +157,10 @@ export function Testimonials({ trpc }: { trpc: Trpc }) {
   const query = useQuery(trpc.content.testimonials.queryOptions())
   if (query.isSuccess && query.data.length === 0) return null
   return (
-    <Section title="What Our Creators Say" id="testimonials">
-      {query.isPending ? (
-        <LoadingState label="Loading testimonials…" />
-      ) : query.isError ? (
-        <ErrorState title="Failed to load testimonials" error={query.error} onRetry={() => query.refetch()} />
-      ) : (
+    <QuerySection title="What Our Creators Say" id="testimonials" query={query} noun="testimonials">
+      {(testimonials) => (
         <div className={css({ display: 'grid', gap: '6', gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' } })}>
-          {query.data.map((t) => (
+          {testimonials.map((t) => (
             <figure
               key={t.id}
               className={cx(raisedCard, css({ p: '6', display: 'flex', flexDir: 'column', gap: '4' }))}
@@ -175,6 +183,6 @@ export function Testimonials({ trpc }: { trpc: Trpc }) {
           ))}
         </div>
       )}
-    </Section>
+    </QuerySection>
   )
 }

@@ -4,11 +4,12 @@
 // "Attach image" uploads to /api/learn/post-images (checked again there by its bytes) and inserts the Markdown it
 // answers into the post's body at the cursor; saving the post ties the image to it.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type RefObject, useId, useRef, useState } from 'react'
+import { type ReactNode, type RefObject, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { OUTAGE } from '#shared/outage.ts'
@@ -121,6 +122,38 @@ function useRefreshQuestions(courseId: string) {
   return () => queryClient.invalidateQueries({ queryKey: trpc.questions.list.pathKey() }).then(() => courseId)
 }
 
+/**
+ * A post's form (a question, an answer), sent by its script only. `form` is its ref: an attached image inserts its
+ * Markdown into the form's body, and a post that went through clears the form (reloadThenSay).
+ */
+function PostForm({
+  form,
+  label,
+  onPost,
+  children,
+}: {
+  form: RefObject<HTMLFormElement | null>
+  label: string
+  onPost: (data: FormData) => void
+  children: ReactNode
+}) {
+  return (
+    <form
+      {...SCRIPT_ONLY_FORM}
+      ref={form}
+      noValidate
+      aria-label={label}
+      className={css({ display: 'grid', gap: '2' })}
+      onSubmit={(event) => {
+        event.preventDefault()
+        onPost(new FormData(event.currentTarget))
+      }}
+    >
+      {children}
+    </form>
+  )
+}
+
 function AskForm({ courseId, lessonId }: { courseId: string; lessonId: string }) {
   const trpc = useTRPC()
   const refresh = useRefreshQuestions(courseId)
@@ -130,15 +163,10 @@ function AskForm({ courseId, lessonId }: { courseId: string; lessonId: string })
     trpc.questions.ask.mutationOptions(reloadThenSay(refresh, 'Question posted', 'Could not post your question', form)),
   )
   return (
-    <form
-      ref={form}
-      method="dialog"
-      noValidate
-      aria-label="Ask a question"
-      className={css({ display: 'grid', gap: '2' })}
-      onSubmit={(event) => {
-        event.preventDefault()
-        const data = new FormData(event.currentTarget)
+    <PostForm
+      form={form}
+      label="Ask a question"
+      onPost={(data) => {
         const title = String(data.get('title') ?? '').trim()
         if (!title) {
           setError('Give your question a title')
@@ -156,7 +184,7 @@ function AskForm({ courseId, lessonId }: { courseId: string; lessonId: string })
           Post question
         </button>
       </div>
-    </form>
+    </PostForm>
   )
 }
 
@@ -298,15 +326,11 @@ function Answers({
           ) : null}
         </article>
       ))}
-      <form
-        ref={form}
-        method="dialog"
-        noValidate
-        aria-label="Answer this question"
-        className={css({ display: 'grid', gap: '2' })}
-        onSubmit={(event) => {
-          event.preventDefault()
-          const body = String(new FormData(event.currentTarget).get('body') ?? '').trim()
+      <PostForm
+        form={form}
+        label="Answer this question"
+        onPost={(data) => {
+          const body = String(data.get('body') ?? '').trim()
           if (body) answer.mutate({ questionId, body })
         }}
       >
@@ -319,7 +343,7 @@ function Answers({
             Post answer
           </button>
         </div>
-      </form>
+      </PostForm>
     </div>
   )
 }

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { button } from '#client/components/ui/button.ts'
 import { QueryList } from '#client/components/ui/QueryList.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css, cx } from '#styled-system/css'
 import { borderedCard } from '../ui/card.ts'
@@ -27,13 +27,7 @@ export function ReportedPosts() {
     }),
   )
   const dismiss = useMutation(
-    trpc.questions.dismissReports.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Reports dismissed')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.questions.dismissReports.mutationOptions(reloadThenToast(refresh, 'Reports dismissed')),
   )
   const busy = hide.isPending || dismiss.isPending
   return (

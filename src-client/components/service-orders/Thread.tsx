@@ -5,7 +5,7 @@ import { MESSAGE_MAX_LENGTH } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { CheckboxField, messageArea, TextAreaField } from '../ui/form.tsx'
-import { FileLinks, FilePicker, type OrderFile } from './files.tsx'
+import { AttachedFiles, FileLinks, type OrderFile } from './files.tsx'
 
 export interface ThreadMessage {
   id: string
@@ -92,13 +92,7 @@ export function Thread({
             maxLength={MESSAGE_MAX_LENGTH}
             onChange={(event) => setBody(event.target.value)}
           />
-          <FileLinks files={files} onRemove={(file) => setFiles(files.filter((f) => f.id !== file.id))} />
-          <FilePicker
-            orderId={orderId}
-            purpose="message"
-            label="Attach a file"
-            onUploaded={(file) => setFiles((current) => [...current, file])}
-          />
+          <AttachedFiles orderId={orderId} purpose="message" label="Attach a file" files={files} setFiles={setFiles} />
           {viewer === 'staff' ? (
             <CheckboxField
               label="Internal note (staff only)"

@@ -1,6 +1,6 @@
 // Files of a service order: the upload (checked in the browser for a quick answer, then by the server by its
 // bytes) and the list of links, which go through the server's session-checked download route.
-import { useState } from 'react'
+import { type Dispatch, type SetStateAction, useState } from 'react'
 import { OUTAGE } from '#shared/outage.ts'
 import { SERVICE_FILE_ACCEPT, SERVICE_FILE_MAX_BYTES, SERVICE_ORDER_MESSAGES } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
@@ -102,5 +102,35 @@ export function FilePicker({
         if (stored) onUploaded(stored)
       }}
     />
+  )
+}
+
+/**
+ * The files a message or a delivery is about to send: their links, each with Remove, and the picker that adds one.
+ * `setFiles` is the form's own state setter, so two uploads finishing together both stay.
+ */
+export function AttachedFiles({
+  orderId,
+  purpose,
+  label,
+  files,
+  setFiles,
+}: {
+  orderId: string
+  purpose: 'message' | 'delivery'
+  label: string
+  files: OrderFile[]
+  setFiles: Dispatch<SetStateAction<OrderFile[]>>
+}) {
+  return (
+    <>
+      <FileLinks files={files} onRemove={(file) => setFiles(files.filter((f) => f.id !== file.id))} />
+      <FilePicker
+        orderId={orderId}
+        purpose={purpose}
+        label={label}
+        onUploaded={(file) => setFiles((current) => [...current, file])}
+      />
+    </>
   )
 }

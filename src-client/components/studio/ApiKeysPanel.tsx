@@ -12,7 +12,7 @@ import { FormAlert, Options, SelectField, TextField } from '#client/components/u
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { useCopy } from '#client/components/ui/use-copy.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -169,13 +169,9 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const revoke = useMutation(
-    trpc.apiKeys.revoke.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() })
-        notify('success', 'Key revoked')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.apiKeys.revoke.mutationOptions(
+      reloadThenToast(() => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() }), 'Key revoked'),
+    ),
   )
   return (
     <TitledSection id="keys-heading" title="Your keys" className={card} titleClassName={heading}>

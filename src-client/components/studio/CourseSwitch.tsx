@@ -1,9 +1,10 @@
 // A course setting the owner switches on or off in the studio (Details tab): Premium inclusion, offline saving.
 // Co-instructors see the state only.
-import type { UseQueryResult } from '@tanstack/react-query'
+import { type QueryKey, type UseQueryResult, useQueryClient } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { ToggleSwitch } from '#client/components/ui/ToggleSwitch.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { css } from '#styled-system/css'
 
 const box = css({
@@ -23,6 +24,7 @@ export function CourseSwitch({
   label,
   setting,
   on,
+  saving,
   onChange,
   children,
 }: {
@@ -31,6 +33,8 @@ export function CourseSwitch({
   label: string
   setting: UseQueryResult<{ canChange: boolean }, unknown>
   on: boolean
+  /** While a save runs, another flip is ignored. */
+  saving: boolean
   onChange: (on: boolean) => void
   /** What the setting does, under the switch. */
   children: ReactNode
@@ -51,7 +55,14 @@ export function CourseSwitch({
         />
       ) : (
         <>
-          <ToggleSwitch checked={on} disabled={!setting.data.canChange} onChange={onChange} label={label} />
+          <ToggleSwitch
+            checked={on}
+            disabled={!setting.data.canChange}
+            onChange={(next) => {
+              if (!saving) onChange(next)
+            }}
+            label={label}
+          />
           <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
             {children} {setting.data.canChange ? null : 'Only the course owner can change this.'}
           </p>
@@ -59,4 +70,19 @@ export function CourseSwitch({
       )}
     </section>
   )
+}
+
+/**
+ * The callbacks of a switch's save (spread into its mutation's options): the setting's queries (`refresh`) loaded
+ * again, then a toast of what the setting is now (`said`); a refusal is a toast too.
+ */
+export function useSwitchSaved<Result>(refresh: QueryKey, said: (result: Result) => string) {
+  const queryClient = useQueryClient()
+  return {
+    onSuccess: async (result: Result) => {
+      await queryClient.invalidateQueries({ queryKey: refresh })
+      notify('success', said(result))
+    },
+    onError: (error: unknown) => notifyError(error),
+  }
 }

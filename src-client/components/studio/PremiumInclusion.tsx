@@ -1,26 +1,16 @@
 // The course's Premium switch (Details tab): the owner includes the course in Premium — it then opens to Premium
 // members and earns a share of the monthly Premium pool by the minutes they watch — or takes it out.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { CourseSwitch } from './CourseSwitch.tsx'
+import { CourseSwitch, useSwitchSaved } from './CourseSwitch.tsx'
 
 export function PremiumInclusion({ courseId }: { courseId: string }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
   const inclusion = useQuery(trpc.premiumPool.inclusion.queryOptions({ courseId }))
-  const toggle = useMutation(
-    trpc.premiumPool.setInclusion.mutationOptions({
-      onSuccess: async (result) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.premiumPool.pathKey() })
-        notify(
-          'success',
-          result.included ? 'Your course is now included in Premium.' : 'Your course is no longer in Premium.',
-        )
-      },
-      onError: (error) => notifyError(error),
-    }),
+  const saved = useSwitchSaved(trpc.premiumPool.pathKey(), (result: { included: boolean }) =>
+    result.included ? 'Your course is now included in Premium.' : 'Your course is no longer in Premium.',
   )
+  const toggle = useMutation(trpc.premiumPool.setInclusion.mutationOptions(saved))
   return (
     <CourseSwitch
       id="premium"
@@ -28,9 +18,8 @@ export function PremiumInclusion({ courseId }: { courseId: string }) {
       label="Include this course in Premium"
       setting={inclusion}
       on={inclusion.data?.included ?? false}
-      onChange={(included) => {
-        if (!toggle.isPending) toggle.mutate({ courseId, included })
-      }}
+      saving={toggle.isPending}
+      onChange={(included) => toggle.mutate({ courseId, included })}
     >
       Premium members can then take the whole course. Each month a share of Premium revenue is split among the courses
       in Premium by the minutes members watched, and your course's part is added to your available balance on the 1st.

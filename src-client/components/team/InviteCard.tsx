@@ -1,8 +1,10 @@
 // The card under an invitation page's heading (course co-instructors, school team). Its own module: the routes'
-// error screens use it too, and those load with the app, unlike the acceptance (InviteAcceptance.tsx).
+// error screens (inviteRouteError) use it too, and those load with the app, unlike the acceptance (InviteAcceptance.tsx).
+import type { ErrorComponentProps } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { css, cx } from '#styled-system/css'
 import { raisedCard } from '../ui/card.ts'
+import { RouteError } from '../ui/RouteError.tsx'
 
 /** A token too short to be one of ours is not sent to the server (the loaders and the page check it). */
 export const isPlausibleInviteToken = (token: string) => token.length >= 10
@@ -15,5 +17,14 @@ export function InviteCard({ title, children }: { title: string; children: React
         {children}
       </div>
     </main>
+  )
+}
+
+/** An invitation route's error screen: the refusal ("Invitation unavailable") under the page's own heading. */
+export function inviteRouteError(title: string) {
+  return ({ error }: Pick<ErrorComponentProps, 'error'>) => (
+    <InviteCard title={title}>
+      <RouteError error={error} title="Invitation unavailable" />
+    </InviteCard>
   )
 }

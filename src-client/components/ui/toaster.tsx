@@ -46,6 +46,20 @@ export function toastOutcome(message: string, then: () => unknown) {
   }
 }
 
+/**
+ * The other order (spread into mutationOptions): what it changed is loaded again (`reload`, awaited) and only then
+ * `message` is toasted, so the toast comes with the list already showing the change; a failure is the error toast.
+ */
+export function reloadThenToast(reload: () => Promise<unknown>, message: string) {
+  return {
+    onSuccess: async () => {
+      await reload()
+      notify('success', message)
+    },
+    onError: (error: unknown) => notifyError(error),
+  }
+}
+
 export function AppToaster() {
   return (
     <Suspense fallback={null}>

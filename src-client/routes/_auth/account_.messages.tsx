@@ -1,14 +1,14 @@
 // The member's conversations with instructors (issue 34): one per course, with unread counts, and the mail setting
 // (one e-mail per message, or a daily digest).
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { SectionCard } from '#client/components/account/SectionCard.tsx'
+import { useSaveMailSetting } from '#client/components/instructor-messages/mail-setting.ts'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { CheckboxField } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/messages')({
@@ -25,17 +25,8 @@ export const Route = createFileRoute('/_auth/account_/messages')({
 
 function DigestSetting() {
   const { trpc } = Route.useRouteContext()
-  const queryClient = useQueryClient()
   const { data } = useSuspenseQuery(trpc.instructorMessages.mailSetting.queryOptions())
-  const save = useMutation(
-    trpc.instructorMessages.setMailSetting.mutationOptions({
-      onSuccess: async (result) => {
-        notify('success', result.dailyDigest ? 'You will get one e-mail a day' : 'You will get an e-mail per message')
-        await queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.mailSetting.queryKey() })
-      },
-      onError: (e) => notifyError(e),
-    }),
-  )
+  const save = useSaveMailSetting(trpc.instructorMessages.mailSetting.queryKey())
   return (
     <CheckboxField
       label="Send me one daily digest instead of an e-mail per message"

@@ -15,7 +15,7 @@ import { messageArea, TextAreaField } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 
@@ -38,13 +38,7 @@ function ServiceOrderPage() {
     trpc.serviceOrders.sendMessage.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),
   )
   const accept = useMutation(
-    trpc.serviceOrders.acceptDelivery.mutationOptions({
-      onSuccess: async () => {
-        notify('success', 'Delivery accepted')
-        await refresh()
-      },
-      onError: (e) => notifyError(e),
-    }),
+    trpc.serviceOrders.acceptDelivery.mutationOptions(toastOutcome('Delivery accepted', refresh)),
   )
   const revisionsLeft = order.revisionsAllowed - order.revisionsUsed
   const [confirmStop, setConfirmStop] = useState(false)

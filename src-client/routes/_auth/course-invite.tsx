@@ -4,8 +4,7 @@ import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { optionalText, searchParams } from '#client/components/admin/search.ts'
 import { AcceptInvite, InvitePage, useAcceptedInvitation } from '#client/components/team/InviteAcceptance.tsx'
-import { InviteCard, isPlausibleInviteToken } from '#client/components/team/InviteCard.tsx'
-import { RouteError } from '#client/components/ui/RouteError.tsx'
+import { InviteCard, inviteRouteError, isPlausibleInviteToken } from '#client/components/team/InviteCard.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 
 const routeSearch = searchParams({ token: optionalText })
@@ -23,11 +22,7 @@ export const Route = createFileRoute('/_auth/course-invite')({
       <LoadingState label="Checking your invitation…" />
     </InviteCard>
   ),
-  errorComponent: ({ error }) => (
-    <InviteCard title="Co-teach a course">
-      <RouteError error={error} title="Invitation unavailable" />
-    </InviteCard>
-  ),
+  errorComponent: inviteRouteError('Co-teach a course'),
   component: CourseInvitePage,
 })
 

@@ -1,14 +1,16 @@
 // /member/{schoolId}: what a school's team member (decision 0057) works on, by role — finance: the school's balances
 // and monthly statements, and a link to their own API keys (/member/{schoolId}/api); instructor and support: where their work is. The server checks the role on every call
 // (creators/school-access.ts); a school the person does not belong to says so.
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { BalanceFigures, StatementList } from '#client/components/studio/EarningsPanels.tsx'
+import { SchoolAddress } from '#client/components/studio/StudioPage.tsx'
+import { NotOnTeam, useSchoolMembership } from '#client/components/team/school-membership.tsx'
 import { Container, TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/member/$schoolId')({
@@ -20,17 +22,13 @@ export const Route = createFileRoute('/_auth/member/$schoolId')({
 
 function MemberPage() {
   const { schoolId } = Route.useParams()
-  const { trpc } = Route.useRouteContext()
-  const { data: memberships } = useSuspenseQuery(trpc.schools.memberships.queryOptions())
-  const membership = memberships.find((m) => m.schoolId === schoolId)
+  const membership = useSchoolMembership(schoolId)
   if (!membership) {
     return (
       <Container className={css({ py: '10' })}>
         <main>
           <PageIntro title="School team" />
-          <EmptyState title="You are not on this school’s team">
-            <p>Ask the school’s owner for an invitation.</p>
-          </EmptyState>
+          <NotOnTeam />
         </main>
       </Container>
     )
@@ -40,10 +38,7 @@ function MemberPage() {
       <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
         <PageIntro title={membership.name}>
           Your role: <strong data-testid="member-role">{membership.role}</strong>. The school’s public page is{' '}
-          <Link to="/s/$slug" params={{ slug: membership.slug }} className={css({ textDecoration: 'underline' })}>
-            /s/{membership.slug}
-          </Link>
-          .
+          <SchoolAddress slug={membership.slug} />.
         </PageIntro>
         {membership.role === 'finance' ? (
           <>

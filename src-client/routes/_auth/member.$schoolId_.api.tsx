@@ -2,10 +2,10 @@
 // keys for the school's orders and earnings (read), shown once at creation, listed (their own only) and revoked. The
 // server checks the member's role in the school and the key's holder on every call (flows/school-api-keys.ts); other
 // roles are told they hold no keys, and a school the person is not on says so.
-import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { ApiKeysPanel } from '#client/components/studio/ApiKeysPanel.tsx'
+import { NotOnTeam, useSchoolMembership } from '#client/components/team/school-membership.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
@@ -27,9 +27,7 @@ export const Route = createFileRoute('/_auth/member/$schoolId_/api')({
 
 function MemberApiKeysPage() {
   const { schoolId } = Route.useParams()
-  const { trpc } = Route.useRouteContext()
-  const { data: memberships } = useSuspenseQuery(trpc.schools.memberships.queryOptions())
-  const membership = memberships.find((m) => m.schoolId === schoolId)
+  const membership = useSchoolMembership(schoolId)
   return (
     <Container className={css({ py: '10' })}>
       <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
@@ -46,9 +44,7 @@ function MemberApiKeysPage() {
           ) : null}
         </PageIntro>
         {!membership ? (
-          <EmptyState title="You are not on this school’s team">
-            <p>Ask the school’s owner for an invitation.</p>
-          </EmptyState>
+          <NotOnTeam />
         ) : membership.role === 'finance' ? (
           <ApiKeysPanel schoolId={schoolId} />
         ) : (

@@ -4,8 +4,7 @@ import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { optionalText, searchParams } from '#client/components/admin/search.ts'
 import { AcceptInvite, InvitePage, useAcceptedInvitation } from '#client/components/team/InviteAcceptance.tsx'
-import { InviteCard, isPlausibleInviteToken } from '#client/components/team/InviteCard.tsx'
-import { RouteError } from '#client/components/ui/RouteError.tsx'
+import { inviteRouteError, isPlausibleInviteToken } from '#client/components/team/InviteCard.tsx'
 
 const ROLE_NAMES = { instructor: 'instructor', finance: 'finance', support: 'support' } as const
 
@@ -22,11 +21,7 @@ export const Route = createFileRoute('/_auth/school-invite')({
       : null,
   head: () => ({ meta: [{ title: 'Join a school’s team | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
   // Under the page's heading: a link whose invitation was used, cancelled or never existed still says where it is.
-  errorComponent: ({ error }) => (
-    <InviteCard title="Join a school’s team">
-      <RouteError error={error} title="Invitation unavailable" />
-    </InviteCard>
-  ),
+  errorComponent: inviteRouteError('Join a school’s team'),
   component: SchoolInvitePage,
 })
 

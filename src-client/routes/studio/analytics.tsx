@@ -1,10 +1,10 @@
 // /studio/analytics: a creator's numbers for their own courses (the server picks the courses from the session):
 // revenue per currency, units, and on Pro and Enterprise the channels, the course page's conversion, learners'
 // progress and per-lesson reach and video drop-off. A date range, the previous period, tables and a CSV.
-import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { AnalyticsView, RangeForm } from '#client/components/analytics/AnalyticsView.tsx'
-import { LessonsPanel } from '#client/components/analytics/LessonStats.tsx'
+import { LessonsPanel, useCourseLessons } from '#client/components/analytics/LessonStats.tsx'
 import { csvQuery, rangeOf, validateRangeSearch } from '#client/components/analytics/range-search.ts'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
@@ -63,12 +63,9 @@ function CourseLessons({
 }) {
   const { trpc } = Route.useRouteContext()
   const navigate = useNavigate({ from: Route.fullPath })
-  const courseId = selected ?? courses[0]?.courseId
-  const lessons = useQuery({
-    ...trpc.analytics.creatorLessons.queryOptions({ courseId: courseId ?? '' }),
-    enabled: Boolean(courseId),
-    placeholderData: keepPreviousData,
-  })
+  const { courseId, lessons } = useCourseLessons(courses, selected, (id) =>
+    trpc.analytics.creatorLessons.queryOptions({ courseId: id }),
+  )
   return (
     <LessonsPanel
       className={card}

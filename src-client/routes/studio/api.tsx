@@ -3,8 +3,8 @@
 // every call and this page shows its answers; a finance member manages their own keys at /member/{schoolId}/api.
 import { createFileRoute } from '@tanstack/react-router'
 import { ApiKeysPanel } from '#client/components/studio/ApiKeysPanel.tsx'
+import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/api')({
   loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.apiKeys.list.queryOptions()),
@@ -15,15 +15,16 @@ export const Route = createFileRoute('/studio/api')({
 
 function ApiKeysPage() {
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
-      <header>
-        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>API keys</h1>
-        <p className={css({ mt: '2', color: 'fg.muted' })}>
+    <StudioPage
+      title="API keys"
+      intro={
+        <>
           Keys let your own systems read your school’s courses, learners, enrolments, orders and earnings, and enrol
           learners, through the <a href="/developers/api">REST API</a>.
-        </p>
-      </header>
+        </>
+      }
+    >
       <ApiKeysPanel />
-    </main>
+    </StudioPage>
   )
 }

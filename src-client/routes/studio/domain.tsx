@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { type ChangeEvent, type FormEvent, useState } from 'react'
+import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextField } from '#client/components/ui/form.tsx'
@@ -40,13 +41,10 @@ function DomainPage() {
   const { trpc } = Route.useRouteContext()
   const { data: panel } = useSuspenseQuery(trpc.domains.mine.queryOptions())
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
-      <header>
-        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Domain and brand</h1>
-        <p className={css({ mt: '2', color: 'fg.muted' })}>
-          Serve {panel.school.name} on your own domain and show your brand instead of ours.
-        </p>
-      </header>
+    <StudioPage
+      title="Domain and brand"
+      intro={<>Serve {panel.school.name} on your own domain and show your brand instead of ours.</>}
+    >
       <TitledSection id="domain-heading" title="Your domain" className={card} titleClassName={heading}>
         {panel.customDomainAllowed ? (
           <>
@@ -67,7 +65,7 @@ function DomainPage() {
           <p>White-label branding comes with the Enterprise plan: see Pricing.</p>
         )}
       </TitledSection>
-    </main>
+    </StudioPage>
   )
 }
 

@@ -1,14 +1,14 @@
 // /studio/messages: the inbox of a course's instructors (issue 34): conversations of every course they teach, newest
 // first, with unread counts and filters; the daily digest setting. The server lists only their courses' threads.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
+import { useSaveMailSetting } from '#client/components/instructor-messages/mail-setting.ts'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -27,21 +27,12 @@ const card = cx(borderedCard, css({ p: '5' }))
 
 function StudioMessages() {
   const { trpc } = Route.useRouteContext()
-  const queryClient = useQueryClient()
   const [filter, setFilter] = useState<Filter>('all')
   const inbox = useQuery({
     ...trpc.instructorMessages.inbox.queryOptions({ filter }),
     placeholderData: keepPreviousData,
   })
-  const digest = useMutation(
-    trpc.instructorMessages.setMailSetting.mutationOptions({
-      onSuccess: async (result) => {
-        notify('success', result.dailyDigest ? 'You will get one e-mail a day' : 'You will get an e-mail per message')
-        await queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.inbox.pathKey() })
-      },
-      onError: (e) => notifyError(e),
-    }),
-  )
+  const digest = useSaveMailSetting(trpc.instructorMessages.inbox.pathKey())
   return (
     <main className={css({ display: 'flex', flexDir: 'column', gap: '5' })}>
       <PageIntro title="Messages">Learners’ messages about your courses.</PageIntro>

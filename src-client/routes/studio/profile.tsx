@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect } from '@tanstack/react-router'
 import { useState } from 'react'
+import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { LINK_KEYS, LINK_LABELS } from '#client/components/teach/CreatorLinks.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
@@ -71,10 +72,10 @@ function ProfilePage() {
   }
 
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
-      <header>
-        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Your instructor profile</h1>
-        <p className={css({ mt: '2', color: 'fg.muted', overflowWrap: 'anywhere' })}>
+    <StudioPage
+      title="Your instructor profile"
+      intro={
+        <>
           Learners see it at{' '}
           <Link
             to="/instructors/$slug"
@@ -84,8 +85,10 @@ function ProfilePage() {
             /instructors/{profile.slug}
           </Link>
           .
-        </p>
-      </header>
+        </>
+      }
+      introNamesAddress
+    >
       <div className={css({ display: 'flex', gap: '4', alignItems: 'center', flexWrap: 'wrap' })}>
         <SafeImage
           src={profile.imageUrl}
@@ -154,6 +157,6 @@ function ProfilePage() {
           {save.isPending ? 'Saving…' : 'Save profile'}
         </button>
       </form>
-    </main>
+    </StudioPage>
   )
 }

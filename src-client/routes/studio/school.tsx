@@ -3,6 +3,7 @@
 // the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
@@ -10,7 +11,7 @@ import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
@@ -50,17 +51,15 @@ function SchoolPage() {
   const { data: panel } = useSuspenseQuery(trpc.schools.mine.queryOptions())
   const limit = panel.teamLimit === null ? 'unlimited' : String(panel.teamLimit)
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
-      <header>
-        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Your school</h1>
-        <p className={css({ mt: '2', color: 'fg.muted', overflowWrap: 'anywhere' })}>
-          Learners see it at{' '}
-          <Link to="/s/$slug" params={{ slug: panel.school.slug }} className={css({ textDecoration: 'underline' })}>
-            /s/{panel.school.slug}
-          </Link>
-          .
-        </p>
-      </header>
+    <StudioPage
+      title="Your school"
+      intro={
+        <>
+          Learners see it at <SchoolAddress slug={panel.school.slug} />.
+        </>
+      }
+      introNamesAddress
+    >
       <SettingsForm name={panel.school.name} slug={panel.school.slug} />
       <TitledSection id="team-heading" title="Team" className={card} titleClassName={heading}>
         <p className={css({ color: 'fg.muted' })}>
@@ -71,7 +70,7 @@ function SchoolPage() {
         <Invites invites={panel.invites} />
         <InviteForm disabled={panel.teamLimit === 0} />
       </TitledSection>
-    </main>
+    </StudioPage>
   )
 }
 
@@ -126,24 +125,8 @@ function Members({ members }: { members: Member[] }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
-  const setRole = useMutation(
-    trpc.schools.setRole.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Role changed')
-      },
-      onError: (error) => notifyError(error),
-    }),
-  )
-  const remove = useMutation(
-    trpc.schools.remove.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Removed from the team')
-      },
-      onError: (error) => notifyError(error),
-    }),
-  )
+  const setRole = useMutation(trpc.schools.setRole.mutationOptions(reloadThenToast(refresh, 'Role changed')))
+  const remove = useMutation(trpc.schools.remove.mutationOptions(reloadThenToast(refresh, 'Removed from the team')))
   if (members.length === 0) {
     return (
       <EmptyState title="No team members yet">
@@ -195,13 +178,12 @@ function Invites({
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const cancel = useMutation(
-    trpc.schools.cancelInvite.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
-        notify('success', 'Invitation cancelled')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.schools.cancelInvite.mutationOptions(
+      reloadThenToast(
+        () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() }),
+        'Invitation cancelled',
+      ),
+    ),
   )
   if (invites.length === 0) return null
   return (

@@ -3,6 +3,7 @@
 // members must use it. The server checks the owner and the Enterprise plan on every call; this page shows answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, FormAlert, TextAreaField, TextField } from '#client/components/ui/form.tsx'
@@ -49,17 +50,16 @@ function SsoPage() {
   })
 
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
-      <header>
-        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Single sign-on</h1>
-        <p className={css({ mt: '2', color: 'fg.muted', overflowWrap: 'anywhere' })}>
+    <StudioPage
+      title="Single sign-on"
+      intro={
+        <>
           Learners of {panel.school.name} sign in with their company identity (OpenID Connect) from{' '}
-          <Link to="/s/$slug" params={{ slug: panel.school.slug }} className={css({ textDecoration: 'underline' })}>
-            /s/{panel.school.slug}
-          </Link>
-          .
-        </p>
-      </header>
+          <SchoolAddress slug={panel.school.slug} />.
+        </>
+      }
+      introNamesAddress
+    >
       {panel.planIncludesSso ? null : (
         <FormAlert>
           Single sign-on comes with the Enterprise plan (yours: {panel.planName ?? 'none'}).{' '}
@@ -131,6 +131,6 @@ function SsoPage() {
           {save.isPending ? 'Saving…' : 'Save single sign-on'}
         </button>
       </form>
-    </main>
+    </StudioPage>
   )
 }

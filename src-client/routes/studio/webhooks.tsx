@@ -4,13 +4,14 @@
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
+import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
@@ -35,14 +36,15 @@ function WebhooksPage() {
   const { trpc } = Route.useRouteContext()
   const { data: panel } = useSuspenseQuery(trpc.webhooks.panel.queryOptions())
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '6', maxW: '3xl', minW: 0 })}>
-      <header>
-        <h1 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'bold' })}>Webhooks</h1>
-        <p className={css({ mt: '2', color: 'fg.muted' })}>
+    <StudioPage
+      title="Webhooks"
+      intro={
+        <>
           Your systems hear of orders, enrolments, completions, quizzes and questions in your school's courses as they
           happen, signed per the Standard Webhooks specification.
-        </p>
-      </header>
+        </>
+      }
+    >
       {panel.included ? (
         <>
           <AddEndpoint eventTypes={panel.eventTypes} allowHttpLoopback={panel.allowHttpLoopback} />
@@ -64,7 +66,7 @@ function WebhooksPage() {
           </p>
         </EmptyState>
       )}
-    </main>
+    </StudioPage>
   )
 }
 
@@ -164,15 +166,7 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
     }),
   )
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: refresh, onError }))
-  const remove = useMutation(
-    trpc.webhooks.remove.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Endpoint removed')
-      },
-      onError,
-    }),
-  )
+  const remove = useMutation(trpc.webhooks.remove.mutationOptions(reloadThenToast(refresh, 'Endpoint removed')))
   const label = endpoint.description || endpoint.url
   return (
     <section aria-label={`Endpoint ${label}`} className={card}>
@@ -332,13 +326,12 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
       query.state.data?.some((row) => row.status === 'pending' || row.status === 'retrying') ? 2000 : false,
   })
   const replay = useMutation(
-    trpc.webhooks.replay.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey({ endpointId }) })
-        notify('success', 'Replay queued')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.webhooks.replay.mutationOptions(
+      reloadThenToast(
+        () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey({ endpointId }) }),
+        'Replay queued',
+      ),
+    ),
   )
   if (log.isPending) return <Spinner label="Loading deliveries" />
   if (log.isError) return <FormAlert>{errorMessage(log.error)}</FormAlert>

@@ -1,16 +1,15 @@
 // Add ('Add New Course') and edit ('Edit Course') dialogs. Validation is the server's: each message goes under its
 // field (aria-invalid, aria-describedby) and the first invalid field takes focus.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { type ChangeEvent, useEffect, useState } from 'react'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, Options, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
-import { notify } from '#client/components/ui/toaster.tsx'
 import { COURSE_LEVELS, capitalise } from '#shared/constants.ts'
 import { css, cx } from '#styled-system/css'
 import { AdminDialog } from '../AdminDialog.tsx'
 import { CancelSubmitFooter, DialogForm } from '../DialogForm.tsx'
 import { fieldBox } from '../styles.ts'
-import { useTRPC } from '../use-staff.ts'
+import { useSavedThenClose, useTRPC } from '../use-staff.ts'
 import { CurriculumEditor } from './CurriculumEditor.tsx'
 import {
   type AdminCourse,
@@ -61,7 +60,6 @@ export function CourseDialog({
   onClose: () => void
 }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
   const categories = useQuery(trpc.admin.categories.list.queryOptions())
   const [form, setForm] = useState<CourseFormState>(emptyCourseForm())
   const set = <K extends keyof CourseFormState>(key: K, value: CourseFormState[K]) =>
@@ -84,11 +82,7 @@ export function CourseDialog({
     clear()
   }, [open, course, categories.data, clear])
 
-  const done = (message: string) => async () => {
-    await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-    notify('success', message)
-    onClose()
-  }
+  const done = useSavedThenClose(onClose)
   const onError = (error: unknown) => fields.fromError(error, COURSE_FIELDS)
   const create = useMutation(
     trpc.admin.courses.create.mutationOptions({ onSuccess: done('Course added successfully!'), onError }),

@@ -8,7 +8,7 @@ import { formatDuration } from '#client/lib/format.ts'
 import { capitalise } from '#shared/constants.ts'
 import { coursePricesLabel } from '#shared/course-prices.ts'
 import { css } from '#styled-system/css'
-import { AdminTable } from '../AdminTable.tsx'
+import { AdminTable, RowAction } from '../AdminTable.tsx'
 import { badge } from '../styles.ts'
 import { FeaturedSwitch } from './FeaturedSwitch.tsx'
 import type { AdminCourse } from './form-state.ts'
@@ -86,22 +86,8 @@ export function CoursesTable({
               </Link>
               {canEdit ? (
                 <>
-                  <button
-                    type="button"
-                    className={button({ variant: 'ghost', size: 'sm' })}
-                    aria-label={`Edit ${course.title}`}
-                    onClick={() => onEdit(course)}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className={button({ variant: 'ghost', size: 'sm' })}
-                    aria-label={`Delete ${course.title}`}
-                    onClick={() => onDelete(course)}
-                  >
-                    Delete
-                  </button>
+                  <RowAction action="Edit" row={course.title} onClick={() => onEdit(course)} />
+                  <RowAction action="Delete" row={course.title} onClick={() => onDelete(course)} />
                 </>
               ) : null}
             </div>

@@ -1,8 +1,8 @@
 // The table's Featured switch (Ark UI Switch): flips on the server and toasts the spec's message.
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { ToggleSwitch } from '#client/components/ui/ToggleSwitch.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { useTRPC } from '../use-staff.ts'
+import { useRefreshAdmin, useTRPC } from '../use-staff.ts'
 
 export function FeaturedSwitch({
   id,
@@ -16,11 +16,11 @@ export function FeaturedSwitch({
   disabled: boolean
 }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshAdmin()
   const toggle = useMutation(
     trpc.admin.courses.setFeatured.mutationOptions({
       onSuccess: async (result) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+        await refresh()
         notify('success', result.featured ? 'Course featured successfully!' : 'Course unfeatured successfully!')
       },
       onError: (error) => notifyError(error),

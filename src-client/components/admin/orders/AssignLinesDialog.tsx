@@ -1,42 +1,33 @@
 // A partial refund made in the Stripe dashboard names no lines (decision 0026): the admin ticks the lines it gave
 // back (they lose access at once) or saves with none ticked to keep the buyer's access. Either way the order's
 // "Needs line assignment" flag is cleared.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { CheckboxField } from '#client/components/ui/form.tsx'
-import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { AdminDialog } from '../AdminDialog.tsx'
+import { OrderDialog, OrderFormActions, type OrderFormProps, withLine } from './OrderDialog.tsx'
 
 export function AssignLinesDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
   return (
-    <AdminDialog
-      open={orderId !== null}
-      onOpenChange={(open) => (open ? undefined : onClose())}
+    <OrderDialog
+      orderId={orderId}
+      onClose={onClose}
       title="Assign refunded lines"
       description="A refund made in the Stripe dashboard did not say which lines it gave back. Ticked lines lose their access; leave all unticked to keep access."
-      footer={null}
-      wide
-    >
-      {orderId ? <AssignForm orderId={orderId} onDone={onClose} /> : null}
-    </AdminDialog>
+      form={AssignForm}
+    />
   )
 }
 
-function AssignForm({ orderId, onDone }: { orderId: string; onDone: () => void }) {
+function AssignForm({ order, onCancel, onSaved }: OrderFormProps) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const detail = useQuery(trpc.admin.orders.detail.queryOptions({ id: orderId }))
   const assign = useMutation(trpc.admin.orders.assignRefundLines.mutationOptions())
   const [ticked, setTicked] = useState<Set<string>>(new Set())
-  if (detail.isPending) return <LoadingState label="Loading order…" />
-  if (detail.isError) return <ErrorState title="Could not load the order" error={detail.error} />
-  const order = detail.data
   const refund = order.refunds.find((row) => row.needsLineAssignment)
   if (!refund) return <p>Nothing is waiting for a line assignment on this order.</p>
   const open = order.lines.filter((line) => !line.refunded)
@@ -50,8 +41,7 @@ function AssignForm({ orderId, onDone }: { orderId: string; onDone: () => void }
         try {
           const done = await assign.mutateAsync({ refundId: refund.id, lineIds: [...ticked] })
           notify('success', done.lines.length ? `${done.lines.length} line(s) marked refunded` : 'Access kept')
-          await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-          onDone()
+          await onSaved()
         } catch (error) {
           notifyError(error)
         }
@@ -68,19 +58,11 @@ function AssignForm({ orderId, onDone }: { orderId: string; onDone: () => void }
             key={line.id}
             label={`${line.title} (${formatMoney(line.priceMinor, order.currency)})`}
             checked={ticked.has(line.id)}
-            onChange={(event) => {
-              const next = new Set(ticked)
-              if (event.target.checked) next.add(line.id)
-              else next.delete(line.id)
-              setTicked(next)
-            }}
+            onChange={(event) => setTicked(withLine(ticked, line.id, event.target.checked))}
           />
         ))}
       </fieldset>
-      <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2' })}>
-        <button type="button" className={button({ variant: 'outline' })} onClick={onDone}>
-          Cancel
-        </button>
+      <OrderFormActions onCancel={onCancel}>
         <button
           type="submit"
           className={button({ variant: ticked.size ? 'danger' : 'primary' })}
@@ -88,7 +70,7 @@ function AssignForm({ orderId, onDone }: { orderId: string; onDone: () => void }
         >
           {assign.isPending ? 'Saving…' : ticked.size ? `Revoke ${ticked.size} line(s)` : 'Keep access'}
         </button>
-      </div>
+      </OrderFormActions>
     </form>
   )
 }

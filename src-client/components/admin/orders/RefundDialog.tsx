@@ -1,45 +1,36 @@
 // The admin's Refund dialog: the order's lines not refunded yet (all ticked: the whole order), the reference of a
 // manual PayPal or bank refund, and a note. Card orders are refunded through Stripe by the server.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, FormAlert, TextField } from '#client/components/ui/form.tsx'
-import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { AdminDialog } from '../AdminDialog.tsx'
+import { OrderDialog, OrderFormActions, type OrderFormProps, withLine } from './OrderDialog.tsx'
 
 export function RefundDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
   return (
-    <AdminDialog
-      open={orderId !== null}
-      onOpenChange={(open) => (open ? undefined : onClose())}
+    <OrderDialog
+      orderId={orderId}
+      onClose={onClose}
       title="Refund order"
       description="Choose the lines to give back. Each refunded line loses its access at once."
-      footer={null}
-      wide
-    >
-      {orderId ? <RefundForm orderId={orderId} onDone={onClose} /> : null}
-    </AdminDialog>
+      form={RefundForm}
+    />
   )
 }
 
-function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }) {
+function RefundForm({ order, onCancel, onSaved }: OrderFormProps) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const detail = useQuery(trpc.admin.orders.detail.queryOptions({ id: orderId }))
   const refund = useMutation(trpc.admin.orders.refund.mutationOptions())
   const [unticked, setUnticked] = useState<Set<string>>(new Set())
   const [reference, setReference] = useState('')
   const [reason, setReason] = useState('')
   const fields = useFieldErrors<'reference' | 'reason' | 'lineIds'>()
-  if (detail.isPending) return <LoadingState label="Loading order…" />
-  if (detail.isError) return <ErrorState title="Could not load the order" error={detail.error} />
-  const order = detail.data
   const open = order.lines.filter((line) => !line.refunded)
   const chosen = open.filter((line) => !unticked.has(line.id))
   const manual = order.method !== 'card'
@@ -56,14 +47,13 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
         fields.clear()
         try {
           const done = await refund.mutateAsync({
-            orderId,
+            orderId: order.id,
             lineIds: whole ? undefined : chosen.map((line) => line.id),
             reference: reference || undefined,
             reason: reason || undefined,
           })
           notify('success', `Refunded ${formatMoney(done.amountMinor, order.currency)}`)
-          await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
-          onDone()
+          await onSaved()
         } catch (error) {
           // A missing reference goes under its field; a refusal about the order (nothing left to refund) above.
           fields.fromError(error, ['reference', 'reason'])
@@ -83,12 +73,7 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
             label={`${line.title} (${formatMoney(line.priceMinor, order.currency)})${line.refunded ? ' — refunded' : ''}`}
             checked={!line.refunded && !unticked.has(line.id)}
             disabled={line.refunded}
-            onChange={(event) => {
-              const next = new Set(unticked)
-              if (event.target.checked) next.delete(line.id)
-              else next.add(line.id)
-              setUnticked(next)
-            }}
+            onChange={(event) => setUnticked(withLine(unticked, line.id, !event.target.checked))}
           />
         ))}
       </fieldset>
@@ -109,14 +94,11 @@ function RefundForm({ orderId, onDone }: { orderId: string; onDone: () => void }
         error={fields.errors.reason}
         onChange={(event) => setReason(event.target.value)}
       />
-      <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2' })}>
-        <button type="button" className={button({ variant: 'outline' })} onClick={onDone}>
-          Cancel
-        </button>
+      <OrderFormActions onCancel={onCancel}>
         <button type="submit" className={button({ variant: 'danger' })} disabled={refund.isPending || !chosen.length}>
           {refund.isPending ? 'Refunding...' : whole ? 'Refund whole order' : `Refund ${chosen.length} line(s)`}
         </button>
-      </div>
+      </OrderFormActions>
     </form>
   )
 }

@@ -1,5 +1,5 @@
 // Refund requests waiting for staff: the buyer's reason, Approve (refunded like any refund) or Decline with a reason.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
@@ -11,6 +11,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { panel } from '../styles.ts'
+import { useRefreshAdmin } from '../use-staff.ts'
 
 export function RefundRequests({ canDecide }: { canDecide: boolean }) {
   const trpc = useTRPC()
@@ -36,7 +37,7 @@ type Request = RouterOutputs['admin']['orders']['requests'][number]
 
 function RequestRow({ request, canDecide }: { request: Request; canDecide: boolean }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshAdmin()
   const decide = useMutation(trpc.admin.orders.decideRequest.mutationOptions())
   const [mode, setMode] = useState<'idle' | 'decline' | 'approve'>('idle')
   const [text, setText] = useState('')
@@ -49,7 +50,7 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
           : { requestId: request.id, decision, reason: text },
       )
       notify('success', decision === 'approve' ? 'Refund approved' : 'Refund request declined')
-      await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+      await refresh()
     } catch (error) {
       notifyError(error)
     }

@@ -1,10 +1,10 @@
 // /admin/analytics (viewer and up): the shop's sales per currency, channels, the course pages' conversion, learners
 // per course, plans, services and creators, and one course's lessons, with a date range, the previous period, tables and a CSV.
-import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { AnalyticsView, RangeForm } from '#client/components/analytics/AnalyticsView.tsx'
-import { LessonsPanel } from '#client/components/analytics/LessonStats.tsx'
+import { LessonsPanel, useCourseLessons } from '#client/components/analytics/LessonStats.tsx'
 import { csvQuery, rangeOf, validateRangeSearch } from '#client/components/analytics/range-search.ts'
 import { StaffPanels } from '#client/components/analytics/StaffPanels.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -54,12 +54,9 @@ function AdminAnalytics() {
 function ShopLessons({ courses, selected }: { courses: { courseId: string; title: string }[]; selected?: string }) {
   const { trpc } = Route.useRouteContext()
   const navigate = useNavigate({ from: Route.fullPath })
-  const courseId = selected ?? courses[0]?.courseId
-  const lessons = useQuery({
-    ...trpc.analytics.shopLessons.queryOptions({ courseId: courseId ?? '' }),
-    enabled: Boolean(courseId),
-    placeholderData: keepPreviousData,
-  })
+  const { courseId, lessons } = useCourseLessons(courses, selected, (id) =>
+    trpc.analytics.shopLessons.queryOptions({ courseId: id }),
+  )
   return (
     <LessonsPanel
       className={panel}

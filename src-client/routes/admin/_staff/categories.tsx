@@ -1,12 +1,12 @@
 // Manage Categories: Name, Description, Courses (real count), Actions.
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
-import { AdminTable } from '#client/components/admin/AdminTable.tsx'
+import { AdminTable, RowAction } from '#client/components/admin/AdminTable.tsx'
 import { CategoryDialog, type CategoryDraft } from '#client/components/admin/CategoryDialog.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
@@ -24,7 +24,7 @@ export const Route = createFileRoute('/admin/_staff/categories')({
 
 function ManageCategories() {
   const { trpc } = Route.useRouteContext()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshAdmin()
   const { can } = useStaff()
   const { data: categories } = useSuspenseQuery(trpc.admin.categories.list.queryOptions())
   const [dialog, setDialog] = useState<{ open: boolean; category: CategoryDraft | null }>({
@@ -35,7 +35,7 @@ function ManageCategories() {
   const remove = useMutation(
     trpc.admin.categories.delete.mutationOptions({
       onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+        await refresh()
         notify('success', 'Category deleted successfully!')
         setDeleting(null)
       },
@@ -69,22 +69,12 @@ function ManageCategories() {
                 <td>
                   {can('editor') ? (
                     <div className={css({ display: 'flex', gap: '1' })}>
-                      <button
-                        type="button"
-                        className={button({ variant: 'ghost', size: 'sm' })}
-                        aria-label={`Edit ${category.name}`}
+                      <RowAction
+                        action="Edit"
+                        row={category.name}
                         onClick={() => setDialog({ open: true, category })}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className={button({ variant: 'ghost', size: 'sm' })}
-                        aria-label={`Delete ${category.name}`}
-                        onClick={() => setDeleting(category)}
-                      >
-                        Delete
-                      </button>
+                      />
+                      <RowAction action="Delete" row={category.name} onClick={() => setDeleting(category)} />
                     </div>
                   ) : (
                     <span className={css({ color: 'fg.muted' })}>View only</span>

@@ -1,5 +1,5 @@
 // Manage Courses: filter with counts, server-side search and pagination, add/edit dialogs, featured switch, delete.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { PagedList } from '#client/components/admin/AdminTable.tsx'
@@ -17,7 +17,7 @@ import {
   searchParams,
 } from '#client/components/admin/search.ts'
 import { inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -71,7 +71,7 @@ function ManageCourses() {
   const { trpc } = Route.useRouteContext()
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
-  const queryClient = useQueryClient()
+  const refresh = useRefreshAdmin()
   const { can } = useStaff()
   const filter = search.filter ?? 'all'
   // Typing searches on the server after a short pause, from page 1.
@@ -88,7 +88,7 @@ function ManageCourses() {
     trpc.admin.courses.delete.mutationOptions({
       onSuccess: async (result) => {
         setDeleting(null)
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+        await refresh()
         notify(
           'success',
           'Course deleted successfully!',

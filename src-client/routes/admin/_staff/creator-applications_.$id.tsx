@@ -1,17 +1,17 @@
 // One application to teach: the applicant, headline, categories, proposal, links and the attached file (through
 // the staff-only download route). Admins and up approve it or decline it with a reason; the server checks the role
 // again, audits the decision and e-mails the applicant.
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { badge, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorLinks.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { TextAreaField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { toastOutcome } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { APPLICATION_MESSAGES, APPLICATION_STATUS_LABELS, declineInput } from '#shared/schemas/creators.ts'
 import { css } from '#styled-system/css'
@@ -32,27 +32,14 @@ function ApplicationDetail() {
   const { trpc } = Route.useRouteContext()
   const { id } = Route.useParams()
   const { can } = useStaff()
-  const queryClient = useQueryClient()
   const { data: application } = useSuspenseQuery(trpc.admin.creatorApplications.detail.queryOptions({ id }))
   const [reasonError, setReasonError] = useState<string | undefined>()
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const refresh = useRefreshAdmin()
   const approve = useMutation(
-    trpc.admin.creatorApplications.approve.mutationOptions({
-      onSuccess: async () => {
-        notify('success', APPLICATION_MESSAGES.approved)
-        await refresh()
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.creatorApplications.approve.mutationOptions(toastOutcome(APPLICATION_MESSAGES.approved, refresh)),
   )
   const decline = useMutation(
-    trpc.admin.creatorApplications.decline.mutationOptions({
-      onSuccess: async () => {
-        notify('success', APPLICATION_MESSAGES.declined)
-        await refresh()
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.creatorApplications.decline.mutationOptions(toastOutcome(APPLICATION_MESSAGES.declined, refresh)),
   )
   const busy = approve.isPending || decline.isPending
 

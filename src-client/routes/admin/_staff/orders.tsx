@@ -1,6 +1,6 @@
 // Orders: list by status; admins mark PayPal and bank-transfer orders paid, cancel unpaid ones, refund paid ones
 // (whole or chosen lines) and decide buyers' refund requests (counted in the badge); invoices open from each row.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
@@ -10,11 +10,11 @@ import { RefundRequests } from '#client/components/admin/orders/RefundRequests.t
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
 import { badge, pageHead, pageTitle } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
@@ -54,30 +54,15 @@ function Orders() {
   const { trpc } = Route.useRouteContext()
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
-  const queryClient = useQueryClient()
   const { can } = useStaff()
   const orders = useQuery({ ...ordersQuery(trpc, search), placeholderData: keepPreviousData })
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const refresh = useRefreshAdmin()
   const markPaid = useMutation(
-    trpc.admin.orders.markPaid.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Order marked as paid')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.orders.markPaid.mutationOptions(reloadThenToast(refresh, 'Order marked as paid')),
   )
   const [refunding, setRefunding] = useState<string | null>(null)
   const [assigning, setAssigning] = useState<string | null>(null)
-  const cancel = useMutation(
-    trpc.admin.orders.cancel.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Order cancelled')
-      },
-      onError: (error) => notifyError(error),
-    }),
-  )
+  const cancel = useMutation(trpc.admin.orders.cancel.mutationOptions(reloadThenToast(refresh, 'Order cancelled')))
 
   return (
     <>

@@ -12,7 +12,7 @@ import { badge, errorText, pageHead, pageTitle } from '#client/components/admin/
 import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
@@ -46,13 +46,12 @@ function Outbox() {
   const [viewing, setViewing] = useState<string | null>(null)
   const outbox = useQuery({ ...outboxQuery(trpc, search), placeholderData: keepPreviousData })
   const resend = useMutation(
-    trpc.admin.outbox.resend.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.outbox.pathKey() })
-        notify('success', 'Message queued again')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.outbox.resend.mutationOptions(
+      reloadThenToast(
+        () => queryClient.invalidateQueries({ queryKey: trpc.admin.outbox.pathKey() }),
+        'Message queued again',
+      ),
+    ),
   )
 
   return (

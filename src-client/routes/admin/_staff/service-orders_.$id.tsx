@@ -2,14 +2,14 @@
 // history, the assignee picker (admins) and the actions its status allows (start, deliver, reopen, cancel with a
 // refund of its line). A recurring order lists its paid months and is delivered a monthly report at a time.
 // The server checks every role and status again.
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { BriefView } from '#client/components/service-orders/BriefForm.tsx'
-import { FileLinks, FilePicker, type OrderFile } from '#client/components/service-orders/files.tsx'
+import { AttachedFiles, FileLinks, type OrderFile } from '#client/components/service-orders/files.tsx'
 import { formatDue, Periods, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
 import { Thread } from '#client/components/service-orders/Thread.tsx'
 import { button } from '#client/components/ui/button.ts'
@@ -41,9 +41,8 @@ function ServiceOrderDetail() {
   const { trpc } = Route.useRouteContext()
   const { id } = Route.useParams()
   const { can } = useStaff()
-  const queryClient = useQueryClient()
   const { data: order } = useSuspenseQuery(trpc.admin.serviceOrders.detail.queryOptions({ id }))
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const refresh = useRefreshAdmin()
   const done = (message: string) => toastOutcome(message, refresh)
   const start = useMutation(trpc.admin.serviceOrders.start.mutationOptions(done('Work started')))
   const reopen = useMutation(
@@ -200,15 +199,7 @@ function AssigneePicker({
   const { trpc } = Route.useRouteContext()
   const fieldId = useId()
   const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
-  const assign = useMutation(
-    trpc.admin.serviceOrders.assign.mutationOptions({
-      onSuccess: async () => {
-        notify('success', 'Assignee updated')
-        await onDone()
-      },
-      onError: (e) => notifyError(e),
-    }),
-  )
+  const assign = useMutation(trpc.admin.serviceOrders.assign.mutationOptions(toastOutcome('Assignee updated', onDone)))
   return (
     <section className={`${panel} ${section}`}>
       <label htmlFor={fieldId} className={heading}>
@@ -268,13 +259,7 @@ function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise
         value={note}
         onChange={(e) => setNote(e.target.value)}
       />
-      <FileLinks files={files} onRemove={(file) => setFiles(files.filter((f) => f.id !== file.id))} />
-      <FilePicker
-        orderId={id}
-        purpose="delivery"
-        label="Attach deliverables"
-        onUploaded={(file) => setFiles((current) => [...current, file])}
-      />
+      <AttachedFiles orderId={id} purpose="delivery" label="Attach deliverables" files={files} setFiles={setFiles} />
       <div>
         <button type="submit" className={button()} disabled={deliver.isPending || (!note.trim() && files.length === 0)}>
           {report ? 'Deliver report' : 'Deliver'}

@@ -1,20 +1,20 @@
 // Team Members: Name (with initials), Email, Role (inline change for admins), Last Active, Actions.
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useState } from 'react'
-import { AdminTable } from '#client/components/admin/AdminTable.tsx'
+import { AdminTable, RowAction } from '#client/components/admin/AdminTable.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { lastActive } from '#client/components/admin/format.ts'
 import { InviteDialog } from '#client/components/admin/InviteDialog.tsx'
 import { PendingInvitations } from '#client/components/admin/PendingInvitations.tsx'
 import { badge, inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
-import { useStaff } from '#client/components/admin/use-staff.ts'
+import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { Avatar } from '#client/components/auth/Avatar.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { Options, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { capitalise, TEAM_ROLES } from '#shared/constants.ts'
 import { hasRole } from '#shared/roles.ts'
@@ -38,20 +38,13 @@ const ROLE_TONE = { super_admin: 'red', admin: 'red', editor: 'blue', viewer: 'g
 
 function TeamMembers() {
   const { trpc } = Route.useRouteContext()
-  const queryClient = useQueryClient()
   const { me, can } = useStaff()
   const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
   const [inviting, setInviting] = useState(false)
   const [removing, setRemoving] = useState<Member | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
+  const refresh = useRefreshAdmin()
   const changeRole = useMutation(
-    trpc.admin.team.changeRole.mutationOptions({
-      onSuccess: async () => {
-        await refresh()
-        notify('success', 'Role updated successfully!')
-      },
-      onError: (error) => notifyError(error),
-    }),
+    trpc.admin.team.changeRole.mutationOptions(reloadThenToast(refresh, 'Role updated successfully!')),
   )
   const remove = useMutation(
     trpc.admin.team.remove.mutationOptions({
@@ -122,14 +115,7 @@ function TeamMembers() {
                   <td>{lastActive(member.lastActive)}</td>
                   <td>
                     {editable ? (
-                      <button
-                        type="button"
-                        className={button({ variant: 'ghost', size: 'sm' })}
-                        aria-label={`Remove ${member.name}`}
-                        onClick={() => setRemoving(member)}
-                      >
-                        Remove
-                      </button>
+                      <RowAction action="Remove" row={member.name} onClick={() => setRemoving(member)} />
                     ) : null}
                   </td>
                 </tr>

@@ -1,0 +1,88 @@
+// The frame of the admin's dialogs about one order's lines (Refund, Assign refunded lines): open while an order is
+// chosen, the order loaded once here, and after a save the admin's lists refreshed before the dialog closes.
+import { useQuery } from '@tanstack/react-query'
+import type { ComponentType, ReactNode } from 'react'
+import { button } from '#client/components/ui/button.ts'
+import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
+import { css } from '#styled-system/css'
+import { AdminDialog } from '../AdminDialog.tsx'
+import { useRefreshAdmin } from '../use-staff.ts'
+
+export type AdminOrder = RouterOutputs['admin']['orders']['detail']
+
+/** What the dialog's form is given: the loaded order, Cancel, and `onSaved` (refresh the lists, then close). */
+export interface OrderFormProps {
+  order: AdminOrder
+  onCancel: () => void
+  onSaved: () => Promise<void>
+}
+
+export function OrderDialog({
+  orderId,
+  onClose,
+  title,
+  description,
+  form,
+}: {
+  orderId: string | null
+  onClose: () => void
+  title: string
+  description: string
+  form: ComponentType<OrderFormProps>
+}) {
+  return (
+    <AdminDialog
+      open={orderId !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={title}
+      description={description}
+      footer={null}
+      wide
+    >
+      {orderId ? <LoadedOrder orderId={orderId} onClose={onClose} form={form} /> : null}
+    </AdminDialog>
+  )
+}
+
+function LoadedOrder({
+  orderId,
+  onClose,
+  form: Form,
+}: {
+  orderId: string
+  onClose: () => void
+  form: ComponentType<OrderFormProps>
+}) {
+  const trpc = useTRPC()
+  const refresh = useRefreshAdmin()
+  const detail = useQuery(trpc.admin.orders.detail.queryOptions({ id: orderId }))
+  if (detail.isPending) return <LoadingState label="Loading order…" />
+  if (detail.isError) return <ErrorState title="Could not load the order" error={detail.error} />
+  const onSaved = async () => {
+    await refresh()
+    onClose()
+  }
+  return <Form order={detail.data} onCancel={onClose} onSaved={onSaved} />
+}
+
+/** The form's last row: Cancel, then its submit button (`children`). */
+export function OrderFormActions({ onCancel, children }: { onCancel: () => void; children: ReactNode }) {
+  return (
+    <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2' })}>
+      <button type="button" className={button({ variant: 'outline' })} onClick={onCancel}>
+        Cancel
+      </button>
+      {children}
+    </div>
+  )
+}
+
+/** A copy of a set of line ids with `id` in it or not (a ticked or unticked line's checkbox). */
+export function withLine(lines: ReadonlySet<string>, id: string, present: boolean): Set<string> {
+  const next = new Set(lines)
+  if (present) next.add(id)
+  else next.delete(id)
+  return next
+}
