@@ -193,6 +193,9 @@ test('a YouTube lesson saves its position through the embed and resumes there', 
     )
     const { user } = await buyerOfCourse(db, course)
     await signInAs(page, baseURL!, db, user)
+    // The lesson is server-rendered (the renderer has no window to fail on); its frame comes with the scripts.
+    const html = await (await page.request.get(`/learn/${course}/${lesson.id}`)).text()
+    expect(html).toContain('data-testid="lesson-embed-pending"')
     await page.goto(`/learn/${course}/${lesson.id}`)
     const embed = page.getByTestId('lesson-embed')
     await expect(embed).toHaveAttribute('src', /youtube-nocookie\.com\/embed\/dQw4w9WgXcQ\?enablejsapi=1&origin=/)

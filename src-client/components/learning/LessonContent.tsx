@@ -2,6 +2,7 @@
 // the article (HTML the server rendered from Markdown and sanitised) and the attachments. Used by the player and
 // by the course page's preview dialog.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useHydrated, useRouter } from '@tanstack/react-router'
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -176,10 +177,16 @@ function LessonEmbed({
 }) {
   const frame = useRef<HTMLIFrameElement>(null)
   const [media, setMedia] = useState<EmbedMedia | null>(null)
-  const apiSrc = useMemo(() => embedApiSrc(src, provider, window.location.origin), [src, provider])
+  // The server renderer knows the page's origin from the request (there is no window there); the browser its location.
+  const origin = useRouter().options.origin ?? window.location.origin
+  const apiSrc = useMemo(() => embedApiSrc(src, provider, origin), [src, provider, origin])
   useEffect(() => () => media?.destroy(), [media])
   const mediaRef = useMemo(() => ({ current: media as PlaybackMedia | null }), [media])
   useVideoProgress(mediaRef, progressOf(lesson, trackProgress), useSaveProgress(lesson))
+  // The frame comes with the page's scripts, not in the server's HTML: a frame that loaded before hydration would have
+  // fired its load event unheard, and the player would never be told to report playback (or where to resume).
+  const hydrated = useHydrated()
+  if (!hydrated) return <div data-testid="lesson-embed-pending" className={embedBox} />
   return (
     <iframe
       ref={frame}
@@ -191,7 +198,9 @@ function LessonEmbed({
       onLoad={() => {
         if (frame.current && trackProgress) setMedia(new EmbedMedia(provider, frameChannel(frame.current)))
       }}
-      className={css({ w: 'full', aspectRatio: '16/9', borderRadius: 'card', borderWidth: 0 })}
+      className={embedBox}
     />
   )
 }
+
+const embedBox = css({ w: 'full', aspectRatio: '16/9', borderRadius: 'card', borderWidth: 0, bg: 'black' })
