@@ -11,6 +11,7 @@ import type { ZodType } from 'zod'
 import { catalogueQuerySchema, courseDetailInput } from '../../src-shared/schemas/catalog.ts'
 import { type CatalogueSnapshot, catalogueSnapshot } from '../catalog/catalogue-snapshot.ts'
 import type { DB } from '../kernel/db.ts'
+import { firstCallInput } from './batch-input.ts'
 import { keepCompressedCopies } from './kept-compression.ts'
 import { findNulPath } from './nul-input.ts'
 
@@ -135,15 +136,8 @@ function keyOfRawInput(path: string, policy: Policy, rawInput: string | undefine
 }
 
 function rawKey(path: string, policy: Policy, rawInput: string | undefined): string | null {
-  let inputs: unknown
-  try {
-    inputs = rawInput === undefined ? {} : JSON.parse(rawInput)
-  } catch {
-    return null
-  }
-  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) return null
-  for (const name in inputs) if (name !== '0') return null
-  return answerKey(path, policy, (inputs as { 0?: unknown })[0])
+  const call = firstCallInput(rawInput)
+  return call ? answerKey(path, policy, call.input) : null
 }
 
 /**

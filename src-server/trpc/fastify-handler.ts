@@ -18,6 +18,7 @@ import {
   transformTRPCResponse,
 } from '@trpc/server/unstable-core-do-not-import'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { firstCallInput } from './batch-input.ts'
 
 /**
  * A GET as resolveResponse reads it (its URL, method, `headers.get`/`has` and abort signal), without a fetch Request:
@@ -98,12 +99,6 @@ async function findQuery(router: AnyRouter, path: string): Promise<Procedure | n
   return procedure
 }
 
-/** Whether a batch's inputs hold nothing but call 0's (no array of keys made: issue 37). */
-function onlyFirstCall(inputs: Record<string, unknown>): boolean {
-  for (const key in inputs) if (key !== '0') return false
-  return true
-}
-
 /** A GET of one call in a batch of one, answered whole (not streamed): the only calls the fast paths answer. */
 function isSingleQueryGet(request: FastifyRequest<{ Params: { path: string } }>): boolean {
   return (
@@ -116,7 +111,7 @@ function isSingleQueryGet(request: FastifyRequest<{ Params: { path: string } }>)
 }
 
 /**
- * The hot path (decision 0030): a GET of one query in a batch of one, which is what the client's httpBatchLink sends
+ * The hot path (decision 0030), for a GET of one query in a batch of one (isSingleQueryGet), which is what the client's httpBatchLink sends
  * for a page's single call, answered without tRPC's fetch machinery (Request, Headers, URL, AbortControllers,
  * Response and reading its body back): the procedure is called as resolveResponse calls it and the answer is the
  * same bytes, status and headers (tests/integration/http/trpc-fast-path.test.ts compares them). Anything else gives null
@@ -128,20 +123,13 @@ async function answerSingleQuery<TRouter extends AnyRouter>(
   options: Options<TRouter>,
   cachedAnswers?: CachedAnswers,
 ): Promise<Resolved | { error: unknown } | null> {
-  const query = request.query as { batch?: string; input?: string }
   const path = request.params.path
-  if (!isSingleQueryGet(request)) return null
   const procedure = queryAtPath(options.router, path) ?? (await findQuery(options.router, path))
   if (!procedure) return null
-  let inputs: unknown
-  try {
-    inputs = query.input === undefined ? {} : JSON.parse(query.input)
-  } catch {
-    return null
-  }
-  if (!isObject(inputs) || !onlyFirstCall(inputs)) return null
+  const call = firstCallInput((request.query as { input?: string }).input)
+  if (!call) return null
   const config = options.router._def._config
-  const input = inputs[0] === undefined ? undefined : config.transformer.input.deserialize(inputs[0])
+  const input = call.input === undefined ? undefined : config.transformer.input.deserialize(call.input)
   const info = { isBatchCall: true, accept: null, type: 'query', calls: [], connectionParams: null, url: null }
   try {
     const ctx = await options.createContext?.({ req: request, res: reply, info } as never)
@@ -202,16 +190,16 @@ export async function registerTrpc<TRouter extends AnyRouter>(
       scope.addContentTypeParser('multipart/form-data', {}, (_request, body, done) => done(null, body))
 
       const handler = async (request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply) => {
-        const kept =
-          keptAnswer && isSingleQueryGet(request)
-            ? keptAnswer(request, request.params.path, (request.query as { input?: string }).input)
-            : undefined
+        const single = isSingleQueryGet(request)
+        const kept = single
+          ? keptAnswer?.(request, request.params.path, (request.query as { input?: string }).input)
+          : undefined
         const keptBody = kept && (await kept)
         if (keptBody) {
           for (const [name, value] of KEPT_ANSWER_HEADERS) reply.header(name, value)
           return reply.send(keptBody)
         }
-        const fast = await answerSingleQuery(request, reply, trpcOptions, cachedAnswers)
+        const fast = single ? await answerSingleQuery(request, reply, trpcOptions, cachedAnswers) : null
         if (fast && 'body' in fast) {
           reply.code(fast.status)
           for (const [name, value] of fast.headers) reply.header(name, value)
