@@ -10,7 +10,7 @@ import type { DB } from '../kernel/db.ts'
 import { rollupFeedbackDay } from './feedback.ts'
 import { insertInChunks } from './insert-chunks.ts'
 import { clearProgressCounts, foldLearners, refreshCourseProgress, refreshCourseStats } from './progress.ts'
-import { salesRows } from './sales.ts'
+import { type SalesRow, salesRows } from './sales.ts'
 import { blocksHolding, fillTopBlocks, rollupTopBlock } from './top.ts'
 
 const DAY_MS = 86_400_000
@@ -49,19 +49,7 @@ export async function rollupSalesDay(db: DB, day: string): Promise<number> {
         course_id: row.courseId,
         day: row.day,
         currency: row.currency,
-        gross_minor: row.grossMinor,
-        discount_minor: row.discountMinor,
-        refund_minor: row.refundMinor,
-        platform_fee_minor: row.platformFeeMinor,
-        net_minor: row.netMinor,
-        units: row.units,
-        units_direct: row.unitsDirect,
-        units_coupon: row.unitsCoupon,
-        units_bundle: row.unitsBundle,
-        units_gift: row.unitsGift,
-        units_search: row.unitsSearch,
-        units_catalogue: row.unitsCatalogue,
-        refunds: row.refunds,
+        ...(Object.fromEntries(SUMMED.map(([column, field]) => [column, row[field]])) as Record<SummedColumn, number>),
       })),
     )
     await rollupShopDay(trx, day)
@@ -83,29 +71,32 @@ export async function rollupSalesDay(db: DB, day: string): Promise<number> {
 async function rollupShopDay(trx: DB, day: string): Promise<void> {
   await trx.deleteFrom('analytics_shop_sales_daily').where('day', '=', day).execute()
   await trx.deleteFrom('analytics_shop_views_daily').where('day', '=', day).execute()
-  await sql`insert into analytics_shop_sales_daily (day, currency, ${sql.raw(SUMMED.join(', '))})
-    select day, currency, ${sql.raw(SUMMED.map((column) => `sum(${column})`).join(', '))}
+  await sql`insert into analytics_shop_sales_daily (day, currency, ${sql.raw(SUMMED_COLUMNS.join(', '))})
+    select day, currency, ${sql.raw(SUMMED_COLUMNS.map((column) => `sum(${column})`).join(', '))}
     from analytics_sales_daily where day = ${day} group by day, currency`.execute(trx)
   await sql`insert into analytics_shop_views_daily (day, views, views_search, views_catalogue, cart_adds)
     select day, sum(views), sum(views_search), sum(views_catalogue), sum(cart_adds)
     from course_event_counts where day = ${day} group by day`.execute(trx)
 }
 
+/** The day's sums, in analytics_sales_daily and analytics_shop_sales_daily alike, and the sales row's field of each. */
 const SUMMED = [
-  'gross_minor',
-  'discount_minor',
-  'refund_minor',
-  'platform_fee_minor',
-  'net_minor',
-  'units',
-  'units_direct',
-  'units_coupon',
-  'units_bundle',
-  'units_gift',
-  'units_search',
-  'units_catalogue',
-  'refunds',
-]
+  ['gross_minor', 'grossMinor'],
+  ['discount_minor', 'discountMinor'],
+  ['refund_minor', 'refundMinor'],
+  ['platform_fee_minor', 'platformFeeMinor'],
+  ['net_minor', 'netMinor'],
+  ['units', 'units'],
+  ['units_direct', 'unitsDirect'],
+  ['units_coupon', 'unitsCoupon'],
+  ['units_bundle', 'unitsBundle'],
+  ['units_gift', 'unitsGift'],
+  ['units_search', 'unitsSearch'],
+  ['units_catalogue', 'unitsCatalogue'],
+  ['refunds', 'refunds'],
+] as const satisfies readonly (readonly [string, keyof SalesRow])[]
+type SummedColumn = (typeof SUMMED)[number][0]
+const SUMMED_COLUMNS = SUMMED.map(([column]) => column)
 
 /** The first day anything was sold or a course page viewed, or null. */
 async function firstSalesDay(db: DB): Promise<string | null> {

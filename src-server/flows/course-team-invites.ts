@@ -19,49 +19,41 @@ import { courseInstructorRole } from '../creators/school-access.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { type CreatorStanding, creatorStanding, NO_PLAN_MESSAGE } from './creator-standing.ts'
+import { NO_PLAN_MESSAGE } from './creator-standing.ts'
 import {
   acceptInvite,
-  assertTeamRoom,
   describeInvite,
   type InviteKind,
   type InviteSettings,
-  inviteeAccount,
-  inviteeEmail,
+  inviteToTeam,
   type Person,
-  sendInvite,
   teamFigures,
 } from './team-invites.ts'
 
 export const COURSE_INVITE_MAIL = 'course-co-instructor-invite'
-export const COURSE_INVITE_INVALID =
-  'This invitation link is invalid or has expired. Ask the course owner for a new one.'
 
 const COURSE_INVITES: InviteKind<'course'> = {
   scope: 'course',
   mail: COURSE_INVITE_MAIL,
   words: {
-    invalid: COURSE_INVITE_INVALID,
+    invalid: 'This invitation link is invalid or has expired. Ask the course owner for a new one.',
     staff: 'Staff accounts cannot be co-instructors',
     full: 'The course owner’s plan has no room for another co-instructor now',
+    own: 'You already own this course',
+    noTeam: (standing) =>
+      standing.limits
+        ? `Your ${standing.planName ?? ''} plan has no co-instructors: upgrade to Pro to invite up to 3 people`.replace(
+            /\s+/g,
+            ' ',
+          )
+        : NO_PLAN_MESSAGE,
   },
   ownerOf: (db, invite) => courseOwnerId(db, invite.scope_id),
   join: (trx, invite, userId) => addCoInstructor(trx, invite.scope_id, userId),
-}
-
-function teamLimitOf(standing: CreatorStanding): number | null {
-  if (!standing.limits) throw new DomainError('precondition', NO_PLAN_MESSAGE)
-  const max = standing.limits.teamMembers
-  if (max === 0) {
-    throw new DomainError(
-      'precondition',
-      `Your ${standing.planName ?? ''} plan has no co-instructors: upgrade to Pro to invite up to 3 people`.replace(
-        /\s+/g,
-        ' ',
-      ),
-    )
-  }
-  return max
+  onTeam: {
+    has: async (db, courseId, userId) => Boolean(await courseInstructorRole(db, userId, courseId)),
+    refusal: 'This person already teaches this course',
+  },
 }
 
 /** The owner's team panel for one course: its co-instructors, its open invitations and the plan's team size. */
@@ -98,28 +90,19 @@ export async function inviteCoInstructor(
   now = clock.now(),
 ) {
   await assertCourseRole(db, owner.id, input.courseId, 'owner')
-  const email = inviteeEmail(owner, input.email, 'You already own this course')
-  const existing = await inviteeAccount(db, email, COURSE_INVITES.words)
-  if (existing && (await courseInstructorRole(db, existing, input.courseId))) {
-    throw new DomainError('conflict', 'This person already teaches this course', { field: 'email' })
-  }
-  const limit = teamLimitOf(await creatorStanding(db, owner.id, settings.creatorLimits, now))
-  await assertTeamRoom(db, owner.id, email, limit, now)
-  const course = await findCourseForReview(db, input.courseId)
-  const title = course?.title ?? input.courseId
-  const expiresAt = await sendInvite(
+  const title = (await findCourseForReview(db, input.courseId))?.title ?? input.courseId
+  return inviteToTeam(
     db,
     COURSE_INVITES,
-    input.courseId,
-    { email, invitedBy: owner.id },
+    owner,
+    { id: input.courseId, email: input.email },
+    settings,
     {
-      publicUrl: settings.publicUrl,
       subject: `You are invited to co-teach “${title}”`,
       invitation: `${owner.email} invited you to co-teach “${title}” on SkillForge.`,
     },
     now,
   )
-  return { email, expiresAt: expiresAt.toISOString() }
 }
 
 /** What the acceptance page shows: the course, who invited, and whether the signed-in account is the invitee. */

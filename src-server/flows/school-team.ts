@@ -32,31 +32,30 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { publishedBundles } from '../promotions/bundles.ts'
-import { creatorStanding } from './creator-standing.ts'
 import {
   acceptInvite,
-  assertTeamRoom,
   describeInvite,
   type InviteKind,
   type InviteSettings,
-  inviteeAccount,
-  inviteeEmail,
+  inviteToTeam,
   type Person,
-  sendInvite,
   teamFigures,
 } from './team-invites.ts'
 
 export const SCHOOL_INVITE_MAIL = 'school-team-invite'
-export const SCHOOL_INVITE_INVALID =
-  'This invitation link is invalid or has expired. Ask the school’s owner for a new one.'
 
 const SCHOOL_INVITES: InviteKind<'school'> = {
   scope: 'school',
   mail: SCHOOL_INVITE_MAIL,
   words: {
-    invalid: SCHOOL_INVITE_INVALID,
+    invalid: 'This invitation link is invalid or has expired. Ask the school’s owner for a new one.',
     staff: 'Staff accounts cannot join a school’s team',
     full: 'The school’s plan has no room for another team member now',
+    own: 'You own this school already',
+    noTeam: ({ planName }) =>
+      planName
+        ? `Your ${planName} plan has no team members: upgrade to Pro to invite up to 3 people`
+        : 'You hold no plan with team members: choose Pro (up to 3 people) or Enterprise (unlimited) under Pricing',
   },
   ownerOf: (db, invite) => schoolById(db, invite.scope_id).then((school) => school?.ownerId),
   join: (trx, invite, userId) =>
@@ -82,12 +81,6 @@ export async function actingFor(
   const id = schoolId ?? (await ownSchool(db, userId)).id
   const { ownerId } = await assertSchoolAction(db, userId, id, action)
   return { schoolId: id, ownerId }
-}
-
-async function teamLimit(db: DB, ownerId: string, overrides: CreatorLimitOverrides | undefined, now: Date) {
-  const standing = await creatorStanding(db, ownerId, overrides, now)
-  // Without a live plan there is no team (as on Basic): the refusal below names the plan that has one.
-  return { limit: standing.limits ? standing.limits.teamMembers : 0, planName: standing.planName }
 }
 
 /** The owner's school page: settings, members, open invitations and the plan's team size. */
@@ -128,39 +121,27 @@ export async function inviteSchoolMember(
 ) {
   const school = await ownSchool(db, owner.id)
   await assertSchoolAction(db, owner.id, school.id, 'school.manage')
-  const email = inviteeEmail(owner, input.email, 'You own this school already')
-  await inviteeAccount(db, email, SCHOOL_INVITES.words)
-  const { limit, planName } = await teamLimit(db, owner.id, settings.creatorLimits, now)
-  if (limit === 0) {
-    throw new DomainError(
-      'precondition',
-      planName
-        ? `Your ${planName} plan has no team members: upgrade to Pro to invite up to 3 people`
-        : 'You hold no plan with team members: choose Pro (up to 3 people) or Enterprise (unlimited) under Pricing',
-    )
-  }
-  await assertTeamRoom(db, owner.id, email, limit, now)
   const roleLabel = SCHOOL_ROLE_LABELS[input.role]
-  const expiresAt = await sendInvite(
+  const { email, expiresAt } = await inviteToTeam(
     db,
     SCHOOL_INVITES,
-    school.id,
-    { email, invitedBy: owner.id, role: input.role },
+    owner,
+    { id: school.id, email: input.email, role: input.role },
+    settings,
     {
-      publicUrl: settings.publicUrl,
       subject: `You are invited to join “${school.name}” as ${roleLabel.toLowerCase()}`,
       invitation: `${owner.email} invited you to join the team of “${school.name}” on SkillForge, with the role ${roleLabel}.`,
     },
     now,
   )
-  return { email, role: input.role, expiresAt: expiresAt.toISOString() }
+  return { email, role: input.role, expiresAt }
 }
 
 /** What the acceptance page shows: the school, the role, who invited, and whether this account is the invitee. */
 export async function describeSchoolInvite(db: DB, user: Person, token: string, now = clock.now()) {
   const { invite, invitedBy, forThisAccount } = await describeInvite(db, SCHOOL_INVITES, user, token, now)
   const school = await schoolById(db, invite.scope_id)
-  if (!school) throw new DomainError('not_found', SCHOOL_INVITE_INVALID)
+  if (!school) throw new DomainError('not_found', SCHOOL_INVITES.words.invalid)
   return { schoolName: school.name, role: invite.role, invitedBy, email: invite.email, forThisAccount }
 }
 

@@ -14,7 +14,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { normaliseEmail } from '../users/email.ts'
-import { creatorStanding } from './creator-standing.ts'
+import { type CreatorStanding, creatorStanding } from './creator-standing.ts'
 
 export interface Person {
   id: string
@@ -30,6 +30,10 @@ export interface InviteWords {
   staff: string
   /** The owner's plan has no room left at the acceptance. */
   full: string
+  /** The owner invites their own address. */
+  own: string
+  /** The owner's plan (or the lack of one) has no team at all. */
+  noTeam: (standing: CreatorStanding) => string
 }
 
 type UsableInvite<S extends InviteScope> = NonNullable<Awaited<ReturnType<typeof findUsableInvite<S>>>>
@@ -44,17 +48,12 @@ export interface InviteKind<S extends InviteScope> {
   words: InviteWords
   ownerOf: (db: DB, invite: UsableInvite<S>) => Promise<string | undefined>
   join: (trx: DB, invite: UsableInvite<S>, userId: string) => Promise<void>
+  /** Where an account already on the team is refused at the invitation (courses; a school re-invites to a new role). */
+  onTeam?: { has: (db: DB, targetId: string, userId: string) => Promise<boolean>; refusal: string }
 }
 
 /** The settings an invitation reads: the address its link starts with and the plan limits' overrides. */
 export type InviteSettings = Pick<AppConfig, 'publicUrl' | 'creatorLimits'>
-
-/** The invitee's address, normalised; the owner cannot invite themselves (`own` says so). */
-export function inviteeEmail(owner: Person, email: string, own: string): string {
-  const normalised = normaliseEmail(email)
-  if (normalised === normaliseEmail(owner.email)) throw new DomainError('invalid', own, { field: 'email' })
-  return normalised
-}
 
 /** A team panel's figures: the plan's team size (0 without a plan), the people counted in it and the plan's name. */
 export async function teamFigures(db: DB, ownerId: string, overrides?: CreatorLimitOverrides, now = clock.now()) {
@@ -63,62 +62,73 @@ export async function teamFigures(db: DB, ownerId: string, overrides?: CreatorLi
     ownerTeam(db, ownerId, now),
   ])
   return {
-    teamLimit: standing.limits ? standing.limits.teamMembers : 0,
+    teamLimit: teamSizeOf(standing),
     teamSize: team.size,
     planName: standing.planName,
   }
 }
 
-/** Refuses a staff account as the invitee; returns the invitee's account id when they have one. */
-export async function inviteeAccount(db: DB, email: string, words: InviteWords): Promise<string | undefined> {
+/** The plan's team size: 0 without a live plan, null for no limit. */
+function teamSizeOf(standing: CreatorStanding): number | null {
+  return standing.limits ? standing.limits.teamMembers : 0
+}
+
+/**
+ * Invites `target.email` to the course's or school's team: the address is normalised and may not be the owner's
+ * or a staff account's (nor, where the scope says so, someone already on the team); the owner's plan must have a
+ * team, and room for a new address (members and open invitations of both scopes count). Then records the
+ * invitation and queues its mail in one transaction. The mail's link (/{scope}-invite?token=…) is the only place
+ * the token goes; the database keeps its hash.
+ */
+export async function inviteToTeam<S extends InviteScope>(
+  db: DB,
+  kind: InviteKind<S>,
+  owner: Person,
+  target: { id: string; email: string; role?: SchoolMemberRole },
+  settings: InviteSettings,
+  mail: { subject: string; invitation: string },
+  now: Date,
+): Promise<{ email: string; expiresAt: string }> {
+  const { words } = kind
+  const email = normaliseEmail(target.email)
+  if (email === normaliseEmail(owner.email)) throw new DomainError('invalid', words.own, { field: 'email' })
   const existing = await db
     .selectFrom('users')
     .select(['id', 'role'])
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
     .executeTakeFirst()
   if (existing && isStaff(existing.role)) throw new DomainError('invalid', words.staff, { field: 'email' })
-  return existing?.id
-}
-
-/** Refuses a new address when the owner's team (members and open invitations, both scopes) is at the plan's size. */
-export async function assertTeamRoom(db: DB, ownerId: string, email: string, limit: number | null, now: Date) {
-  const team = await ownerTeam(db, ownerId, now)
+  if (existing && kind.onTeam && (await kind.onTeam.has(db, target.id, existing.id))) {
+    throw new DomainError('conflict', kind.onTeam.refusal, { field: 'email' })
+  }
+  const standing = await creatorStanding(db, owner.id, settings.creatorLimits, now)
+  const limit = teamSizeOf(standing)
+  if (limit === 0) throw new DomainError('precondition', words.noTeam(standing))
+  const team = await ownerTeam(db, owner.id, now)
   if (limit !== null && !team.has(email) && team.size >= limit) {
     throw new DomainError(
       'precondition',
       `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
     )
   }
-}
-
-/**
- * Records the invitation and queues its mail in one transaction. The mail's link (/{scope}-invite?token=…) is the
- * only place the token goes; the database keeps its hash.
- */
-export async function sendInvite<S extends InviteScope>(
-  db: DB,
-  kind: InviteKind<S>,
-  targetId: string,
-  values: { email: string; invitedBy: string; role?: SchoolMemberRole },
-  mail: { publicUrl: string; subject: string; invitation: string },
-  now: Date,
-): Promise<Date> {
-  return db.transaction().execute(async (trx) => {
-    const { token, expiresAt } = await createInvite(trx, { scope: kind.scope, id: targetId }, values, now)
+  const expiresAt = await db.transaction().execute(async (trx) => {
+    const invite = { email, invitedBy: owner.id, role: target.role }
+    const { token, expiresAt } = await createInvite(trx, { scope: kind.scope, id: target.id }, invite, now)
     await enqueueMail(trx, {
       kind: kind.mail,
-      to: values.email,
+      to: email,
       subject: mail.subject,
       text: [
         'Hello,',
         '',
         mail.invitation,
         'Sign in (or sign up) with this address and accept here (the link works once and expires in 7 days):',
-        `${mail.publicUrl.replace(/\/$/, '')}/${kind.scope}-invite?token=${token}`,
+        `${settings.publicUrl.replace(/\/$/, '')}/${kind.scope}-invite?token=${token}`,
       ].join('\n'),
     })
     return expiresAt
   })
+  return { email, expiresAt: expiresAt.toISOString() }
 }
 
 /** The acceptance page's view of a usable invitation: who invited, and whether the signed-in account is the invitee. */
@@ -163,8 +173,7 @@ export async function acceptInvite<S extends InviteScope>(
   if (isStaff(user.role)) throw new DomainError('forbidden', words.staff)
   const ownerId = await kind.ownerOf(db, invite)
   if (!ownerId) throw new DomainError('not_found', words.invalid)
-  const standing = await creatorStanding(db, ownerId, overrides, now)
-  const limit = standing.limits ? standing.limits.teamMembers : 0
+  const limit = teamSizeOf(await creatorStanding(db, ownerId, overrides, now))
   const accepted = await ownerTeam(db, ownerId, now, { invites: false })
   if (limit !== null && !accepted.has(normaliseEmail(user.email)) && accepted.size >= limit) {
     throw new DomainError('precondition', words.full)
