@@ -160,22 +160,20 @@ export function listAttachments(db: DB, lessonId: string) {
 }
 
 /** What the player and the access rule need of a course (any status: the caller decides who sees drafts). */
-export async function findCourseForLearning(db: DB, courseId: string) {
-  const row = await db
+export function findCourseForLearning(db: DB, courseId: string) {
+  return db
     .selectFrom('courses')
-    .select(['id', 'title', 'status', 'included_in_premium', 'certificate', 'instructor_name', 'offline_for_buyers'])
+    .select([
+      'id',
+      'title',
+      'status',
+      'included_in_premium as includedInPremium',
+      'certificate',
+      'instructor_name as instructorName',
+      'offline_for_buyers as offlineForBuyers',
+    ])
     .where('id', '=', courseId)
     .executeTakeFirst()
-  if (!row) return undefined
-  return {
-    id: row.id,
-    title: row.title,
-    status: row.status,
-    includedInPremium: row.included_in_premium,
-    certificate: row.certificate,
-    instructorName: row.instructor_name,
-    offlineForBuyers: row.offline_for_buyers,
-  }
 }
 export type CourseForLearning = NonNullable<Awaited<ReturnType<typeof findCourseForLearning>>>
 
