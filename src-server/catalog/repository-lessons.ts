@@ -89,17 +89,19 @@ function toCurricula(courseIds: string[], rows: CurriculumRow[]): Map<string, Ou
   return curricula
 }
 
-/** The ids of a course's lessons in curriculum order (section, then lesson). */
-export async function listLessonIds(db: DB, courseId: string): Promise<string[]> {
-  const rows = await db
+/** A course's lessons in curriculum order (section, then lesson), pending ones included; the caller selects. */
+export function lessonsInOrder(db: DB, courseId: string) {
+  return db
     .selectFrom('lessons as l')
     .innerJoin('course_sections as s', 's.id', 'l.section_id')
-    .select('l.id')
     .where('l.course_id', '=', courseId)
-    .where('l.pending_review', '=', false)
     .orderBy('s.position')
     .orderBy('l.position')
-    .execute()
+}
+
+/** The ids of a course's live lessons in curriculum order. */
+export async function listLessonIds(db: DB, courseId: string): Promise<string[]> {
+  const rows = await lessonsInOrder(db, courseId).select('l.id').where('l.pending_review', '=', false).execute()
   return rows.map((row) => row.id)
 }
 
