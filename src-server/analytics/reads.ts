@@ -375,11 +375,9 @@ export async function lessonsReport(db: DB, courseId: string) {
     .executeTakeFirst()
   return {
     learners: started?.started ?? 0,
+    // A lesson nobody has reached yet has no stats row: zeros.
     lessons: rows.map((row) => ({
-      lessonId: row.lessonId,
-      title: row.title,
-      kind: row.kind,
-      durationSeconds: row.durationSeconds,
+      ...row,
       reached: row.reached ?? 0,
       completed: row.completed ?? 0,
       stopBuckets: row.stopBuckets ?? [],

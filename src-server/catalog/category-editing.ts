@@ -23,13 +23,7 @@ export async function listAdminCategories(db: DB) {
     .orderBy('categories.position')
     .orderBy('categories.name')
     .execute()
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
-    description: row.description,
-    coursesCount: Number(row.courses_count),
-  }))
+  return rows.map(({ courses_count, ...category }) => ({ ...category, coursesCount: Number(courses_count) }))
 }
 
 async function assertNameFree(db: DB, name: string, exceptId?: string) {

@@ -17,6 +17,7 @@ import { parseVideoUrl } from '../../src-shared/video-url.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { lessonsInOrder } from './repository-lessons.ts'
 
 const PLACEHOLDER_IMAGE = '/placeholder.svg'
 
@@ -52,9 +53,7 @@ export type ReviewCourse = NonNullable<Awaited<ReturnType<typeof findCourseForRe
 
 /** The course's curriculum in order, pending lessons included, with what the checklist and reviewers need. */
 export async function reviewLessons(db: DB, courseId: string) {
-  return db
-    .selectFrom('lessons as l')
-    .innerJoin('course_sections as s', 's.id', 'l.section_id')
+  return lessonsInOrder(db, courseId)
     .select([
       'l.id',
       'l.title',
@@ -68,9 +67,6 @@ export async function reviewLessons(db: DB, courseId: string) {
       's.id as section_id',
       's.title as section_title',
     ])
-    .where('l.course_id', '=', courseId)
-    .orderBy('s.position')
-    .orderBy('l.position')
     .execute()
 }
 export type ReviewLesson = Awaited<ReturnType<typeof reviewLessons>>[number]

@@ -89,17 +89,19 @@ function toCurricula(courseIds: string[], rows: CurriculumRow[]): Map<string, Ou
   return curricula
 }
 
-/** The ids of a course's lessons in curriculum order (section, then lesson). */
-export async function listLessonIds(db: DB, courseId: string): Promise<string[]> {
-  const rows = await db
+/** A course's lessons in curriculum order (section, then lesson), pending ones included; the caller selects. */
+export function lessonsInOrder(db: DB, courseId: string) {
+  return db
     .selectFrom('lessons as l')
     .innerJoin('course_sections as s', 's.id', 'l.section_id')
-    .select('l.id')
     .where('l.course_id', '=', courseId)
-    .where('l.pending_review', '=', false)
     .orderBy('s.position')
     .orderBy('l.position')
-    .execute()
+}
+
+/** The ids of a course's live lessons in curriculum order. */
+export async function listLessonIds(db: DB, courseId: string): Promise<string[]> {
+  const rows = await lessonsInOrder(db, courseId).select('l.id').where('l.pending_review', '=', false).execute()
   return rows.map((row) => row.id)
 }
 
@@ -160,22 +162,20 @@ export function listAttachments(db: DB, lessonId: string) {
 }
 
 /** What the player and the access rule need of a course (any status: the caller decides who sees drafts). */
-export async function findCourseForLearning(db: DB, courseId: string) {
-  const row = await db
+export function findCourseForLearning(db: DB, courseId: string) {
+  return db
     .selectFrom('courses')
-    .select(['id', 'title', 'status', 'included_in_premium', 'certificate', 'instructor_name', 'offline_for_buyers'])
+    .select([
+      'id',
+      'title',
+      'status',
+      'included_in_premium as includedInPremium',
+      'certificate',
+      'instructor_name as instructorName',
+      'offline_for_buyers as offlineForBuyers',
+    ])
     .where('id', '=', courseId)
     .executeTakeFirst()
-  if (!row) return undefined
-  return {
-    id: row.id,
-    title: row.title,
-    status: row.status,
-    includedInPremium: row.included_in_premium,
-    certificate: row.certificate,
-    instructorName: row.instructor_name,
-    offlineForBuyers: row.offline_for_buyers,
-  }
 }
 export type CourseForLearning = NonNullable<Awaited<ReturnType<typeof findCourseForLearning>>>
 

@@ -151,10 +151,10 @@ export async function listOrdersForStaff(
       'o.currency',
       'o.method',
       'o.status',
-      'o.total_minor',
+      'o.total_minor as totalMinor',
       'o.created_at',
       'o.paid_at',
-      'u.email',
+      'u.email as customerEmail',
     ])
     .select((eb) =>
       eb
@@ -172,19 +172,13 @@ export async function listOrdersForStaff(
     .offset(options.offset ?? 0)
   if (options.status) query = query.where('o.status', '=', options.status)
   const rows = await query.execute()
-  return rows.map((row) => ({
-    id: row.id,
-    reference: row.reference,
-    customerEmail: row.email,
-    currency: row.currency,
-    method: row.method,
-    status: row.status,
-    totalMinor: row.total_minor,
-    createdAt: row.created_at.toISOString(),
-    paidAt: row.paid_at?.toISOString() ?? null,
-    invoice: row.invoice_id && row.invoice_number ? { id: row.invoice_id, number: row.invoice_number } : null,
+  return rows.map(({ created_at, paid_at, invoice_id, invoice_number, needs_line_assignment, ...order }) => ({
+    ...order,
+    createdAt: created_at.toISOString(),
+    paidAt: paid_at?.toISOString() ?? null,
+    invoice: invoice_id && invoice_number ? { id: invoice_id, number: invoice_number } : null,
     /** A partial Stripe-dashboard refund waits for staff to say which lines it gave back (decision 0026). */
-    needsLineAssignment: Boolean(row.needs_line_assignment),
+    needsLineAssignment: Boolean(needs_line_assignment),
   }))
 }
 

@@ -316,18 +316,17 @@ export async function listCouponsWithUses(db: DB, madeBy?: string) {
       'c.id',
       'c.code',
       'c.kind',
-      'c.percent_off',
-      'c.amounts_off',
-      'c.applies_to',
+      'c.percent_off as percentOff',
+      'c.amounts_off as amountsOff',
+      'c.applies_to as appliesTo',
       'c.starts_at',
       'c.ends_at',
-      'c.max_uses',
-      'c.max_uses_per_customer',
+      'c.max_uses as maxUses',
+      'c.max_uses_per_customer as maxUsesPerCustomer',
       'c.active',
-      'c.plan_duration',
-      'c.plan_duration_months',
-      'c.creator_id',
-      'c.created_at',
+      'c.plan_duration as planDuration',
+      'c.plan_duration_months as planDurationMonths',
+      'c.creator_id as creatorId',
     ])
     .select([
       sql<string>`count(o.id) filter (where o.status in ('paid','partially_refunded','refunded','disputed'))`.as(
@@ -350,26 +349,15 @@ export async function listCouponsWithUses(db: DB, madeBy?: string) {
     .limit(500)
   if (madeBy) query = query.where('c.created_by', '=', madeBy).where('c.creator_id', '=', madeBy)
   const rows = await query.execute()
-  return rows.map((row) => ({
-    id: row.id,
-    code: row.code,
-    kind: row.kind,
-    percentOff: row.percent_off,
-    amountsOff: row.amounts_off,
-    appliesTo: row.applies_to,
-    startsAt: row.starts_at?.toISOString() ?? null,
-    endsAt: row.ends_at?.toISOString() ?? null,
-    maxUses: row.max_uses,
-    maxUsesPerCustomer: row.max_uses_per_customer,
-    active: row.active,
-    planDuration: row.plan_duration,
-    planDurationMonths: row.plan_duration_months,
-    creatorId: row.creator_id,
-    uses: Number(row.uses),
-    held: Number(row.held),
+  return rows.map(({ starts_at, ends_at, uses, held, revenue_usd, revenue_gbp, ...coupon }) => ({
+    ...coupon,
+    startsAt: starts_at?.toISOString() ?? null,
+    endsAt: ends_at?.toISOString() ?? null,
+    uses: Number(uses),
+    held: Number(held),
     revenue: [
-      ...(row.revenue_usd !== null ? [{ currency: 'USD' as const, amountMinor: Number(row.revenue_usd) }] : []),
-      ...(row.revenue_gbp !== null ? [{ currency: 'GBP' as const, amountMinor: Number(row.revenue_gbp) }] : []),
+      ...(revenue_usd !== null ? [{ currency: 'USD' as const, amountMinor: Number(revenue_usd) }] : []),
+      ...(revenue_gbp !== null ? [{ currency: 'GBP' as const, amountMinor: Number(revenue_gbp) }] : []),
     ],
   }))
 }
