@@ -86,6 +86,13 @@ function SignupPage() {
     }
   }
 
+  /** A text field the page fills again after a native post: its name, what was typed, its message. */
+  const postedField = (name: 'firstName' | 'lastName' | 'email') => ({
+    name,
+    error: errors[name],
+    defaultValue: posted?.values[name],
+  })
+
   if (doneMessage) {
     return (
       <AuthCard title="Check your email">
@@ -112,24 +119,10 @@ function SignupPage() {
       >
         <FormAlert>{formError}</FormAlert>
         <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
-          <TextField
-            label="First name"
-            name="firstName"
-            autoComplete="given-name"
-            required
-            error={errors.firstName}
-            defaultValue={posted?.values.firstName}
-          />
-          <TextField
-            label="Last name"
-            name="lastName"
-            autoComplete="family-name"
-            required
-            error={errors.lastName}
-            defaultValue={posted?.values.lastName}
-          />
+          <TextField label="First name" autoComplete="given-name" required {...postedField('firstName')} />
+          <TextField label="Last name" autoComplete="family-name" required {...postedField('lastName')} />
         </div>
-        <EmailField error={errors.email} defaultValue={posted?.values.email} />
+        <EmailField {...postedField('email')} />
         <PasswordField
           label="Password"
           name="password"
