@@ -17,6 +17,28 @@ export interface NativeFormResult {
 
 export const NATIVE_FORM_KEY = ['native-form-result'] as const
 
+/** A form's posted fields by name: the page's FormData, or the urlencoded body the server is sent. */
+export type PostedFields = Record<string, string>
+
+/** A posted checkbox: 'on' when ticked, absent when not. */
+export const checked = (value: string | undefined) => value === 'on'
+
+/** The named text fields as posted, a missing one as empty text (the procedure's schema says what is wrong). */
+export function texts<const Name extends string>(fields: PostedFields, names: readonly Name[]): Record<Name, string> {
+  return Object.fromEntries(names.map((name) => [name, fields[name] ?? ''])) as Record<Name, string>
+}
+
+// The sign-up and contact forms' fields as their procedure's input, read one way by the page and by the server. A
+// box that must be ticked is typed as the procedure takes it; its schema refuses it unticked.
+export const signupFields = (fields: PostedFields) => ({
+  ...texts(fields, ['firstName', 'lastName', 'email', 'password']),
+  acceptTerms: checked(fields.acceptTerms) as true,
+})
+export const contactFields = (fields: PostedFields) => ({
+  ...texts(fields, ['name', 'email', 'subject', 'message']),
+  agreement: checked(fields.agreement) as true,
+})
+
 /** Form fields whose values are never sent back into a page. */
 export const SECRET_FIELDS = ['password', 'confirm', 'currentPassword', 'newPassword', 'token', 'code'] as const
 

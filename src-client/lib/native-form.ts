@@ -3,7 +3,7 @@
 // result (src-server/http/native-forms.ts). Once hydrated, the same form is sent through tRPC instead.
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { NATIVE_FORM_KEY, type NativeFormResult } from '#shared/native-form.ts'
+import { NATIVE_FORM_KEY, type NativeFormResult, type PostedFields } from '#shared/native-form.ts'
 
 /**
  * The result of this page's form when the server rendered it after a native post, read once as the page's first
@@ -19,6 +19,13 @@ export function useNativeFormResult(form: string): NativeFormResult | undefined 
     queryClient.removeQueries({ queryKey: NATIVE_FORM_KEY })
   }, [queryClient])
   return result
+}
+
+/** A form's fields as the browser would post them, to read as the server reads a native post (text fields only). */
+export function postedFields(form: HTMLFormElement): PostedFields {
+  return Object.fromEntries(
+    [...new FormData(form)].flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
+  )
 }
 
 /**

@@ -3,7 +3,7 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useState } from 'react'
 import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { SIGNUP_REDIRECT_MS } from '#shared/constants.ts'
-import { firstIssueByField } from '#shared/native-form.ts'
+import { firstIssueByField, signupFields } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
@@ -19,7 +19,7 @@ import {
 import { Spinner } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { refusalMessage } from '../lib/errors.ts'
-import { useNativeFormResult } from '../lib/native-form.ts'
+import { postedFields, useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 import { leaveIfSignedIn, loadSignInProviders } from '../lib/session.ts'
 
@@ -67,16 +67,10 @@ function SignupPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const form = new FormData(event.currentTarget)
+    const fields = postedFields(event.currentTarget)
     setFormError(null)
     const signupInput = await loadSignupSchema()
-    const parsed = signupInput.safeParse({
-      firstName: form.get('firstName'),
-      lastName: form.get('lastName'),
-      email: form.get('email'),
-      password: form.get('password'),
-      acceptTerms: form.get('acceptTerms') === 'on',
-    })
+    const parsed = signupInput.safeParse(signupFields(fields))
     if (!parsed.success) {
       setErrors(firstIssueByField(parsed.error.issues) as FieldErrors)
       return
@@ -91,6 +85,13 @@ function SignupPage() {
       notifyError(caught, 'Signup failed', message)
     }
   }
+
+  /** A text field the page fills again after a native post: its name, what was typed, its message. */
+  const postedField = (name: 'firstName' | 'lastName' | 'email') => ({
+    name,
+    error: errors[name],
+    defaultValue: posted?.values[name],
+  })
 
   if (doneMessage) {
     return (
@@ -118,24 +119,10 @@ function SignupPage() {
       >
         <FormAlert>{formError}</FormAlert>
         <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
-          <TextField
-            label="First name"
-            name="firstName"
-            autoComplete="given-name"
-            required
-            error={errors.firstName}
-            defaultValue={posted?.values.firstName}
-          />
-          <TextField
-            label="Last name"
-            name="lastName"
-            autoComplete="family-name"
-            required
-            error={errors.lastName}
-            defaultValue={posted?.values.lastName}
-          />
+          <TextField label="First name" autoComplete="given-name" required {...postedField('firstName')} />
+          <TextField label="Last name" autoComplete="family-name" required {...postedField('lastName')} />
         </div>
-        <EmailField error={errors.email} defaultValue={posted?.values.email} />
+        <EmailField {...postedField('email')} />
         <PasswordField
           label="Password"
           name="password"

@@ -10,7 +10,7 @@ import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { loginFailure, useSignedIn } from '../components/auth/sign-in.ts'
 import { button } from '../components/ui/button.ts'
-import { FormAlert, TextField } from '../components/ui/form.tsx'
+import { CodeField, FormAlert } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
 import { errorCode, isClientError } from '../lib/errors.ts'
 import { useNativeFormResult } from '../lib/native-form.ts'
@@ -55,14 +55,9 @@ function TwoFactorPage() {
     <AuthCard title="Two-factor authentication" subtitle="Enter the 6-digit code from your authenticator app.">
       <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
         <FormAlert>{error}</FormAlert>
-        <TextField
+        <CodeField
           label="Authentication code"
-          name="code"
           inputMode="text"
-          autoComplete="one-time-code"
-          autoCapitalize="off"
-          spellCheck={false}
-          maxLength={32}
           required
           hint="Lost your phone? Enter one of your recovery codes instead (each works once)."
         />

@@ -7,14 +7,22 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ZodError } from 'zod'
 import { AUTH_MESSAGES, DELETION_CANCEL_PATH, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
-import { firstIssueByField, type NativeFormResult, SECRET_FIELDS } from '../../src-shared/native-form.ts'
+import {
+  checked,
+  contactFields,
+  type PostedFields as Fields,
+  firstIssueByField,
+  type NativeFormResult,
+  SECRET_FIELDS,
+  signupFields,
+  texts,
+} from '../../src-shared/native-form.ts'
 import { OUTAGE } from '../../src-shared/outage.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import type { createCaller } from '../routers/_app.ts'
 import type { RenderPostedPage } from './client.ts'
 
 type Caller = ReturnType<typeof createCaller>
-type Fields = Record<string, string>
 type Outcome = { redirect: string } | { done: string }
 
 interface NativeForm {
@@ -25,11 +33,6 @@ interface NativeForm {
 }
 
 const GENERIC_ERROR = 'An error occurred. Please try again.'
-const checked = (value: string | undefined) => value === 'on'
-/** The named text fields as posted, a missing one as empty text (the procedure's schema says what is wrong). */
-function texts<const Name extends string>(fields: Fields, names: readonly Name[]): Record<Name, string> {
-  return Object.fromEntries(names.map((name) => [name, fields[name] ?? ''])) as Record<Name, string>
-}
 
 const FORMS: NativeForm[] = [
   {
@@ -72,10 +75,7 @@ const FORMS: NativeForm[] = [
     path: '/signup',
     fallbackError: AUTH_MESSAGES.signupFailed,
     async run(caller, fields) {
-      const { message } = await caller.auth.signup({
-        ...texts(fields, ['firstName', 'lastName', 'email', 'password']),
-        acceptTerms: checked(fields.acceptTerms) as true,
-      })
+      const { message } = await caller.auth.signup(signupFields(fields))
       return { done: message }
     },
   },
@@ -101,10 +101,7 @@ const FORMS: NativeForm[] = [
     path: '/contact',
     fallbackError: GENERIC_ERROR,
     async run(caller, fields) {
-      const { message } = await caller.contact.send({
-        ...texts(fields, ['name', 'email', 'subject', 'message']),
-        agreement: checked(fields.agreement) as true,
-      })
+      const { message } = await caller.contact.send(contactFields(fields))
       return { done: message }
     },
   },

@@ -7,7 +7,7 @@ import { errorMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { PasswordField, TextField } from '../ui/form.tsx'
+import { CodeField, PasswordField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 
 export interface ConfirmMethod {
@@ -55,9 +55,7 @@ export function ProofFields({
           </div>
         </div>
       )}
-      {!confirm.hasPassword || confirm.hasTwoFactor ? (
-        <TextField label={codeLabel} name="code" autoComplete="one-time-code" maxLength={32} />
-      ) : null}
+      {!confirm.hasPassword || confirm.hasTwoFactor ? <CodeField label={codeLabel} /> : null}
     </>
   )
 }

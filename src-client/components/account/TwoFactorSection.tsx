@@ -10,7 +10,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { disableTwoFactorInput, twoFactorCodeInput } from '#shared/schemas/security.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { FormAlert, TextField } from '../ui/form.tsx'
+import { CodeField, FormAlert, TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useCopy } from '../ui/use-copy.ts'
 import { SectionCard } from './SectionCard.tsx'
@@ -169,14 +169,7 @@ function EnrolForm({
       </div>
       <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack}>
         <FormAlert>{error}</FormAlert>
-        <TextField
-          label="Code from the app"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={32}
-          required
-        />
+        <CodeField label="Code from the app" inputMode="numeric" required />
         <div className={row}>
           <button type="submit" className={button()} disabled={confirm.isPending}>
             {confirm.isPending ? 'Checking...' : 'Turn on'}
@@ -260,14 +253,7 @@ function PasswordAndCodeForm({
       {note ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{note}</p> : null}
       <FormAlert>{error}</FormAlert>
       <TextField label="Current password" name="password" type="password" autoComplete="current-password" />
-      <TextField
-        label="Code from the app or a recovery code"
-        name="code"
-        autoComplete="one-time-code"
-        autoCapitalize="off"
-        spellCheck={false}
-        maxLength={32}
-      />
+      <CodeField label="Code from the app or a recovery code" />
       <div>
         <button type="submit" className={button({ variant: danger ? 'danger' : 'outline' })} disabled={busy}>
           {busy ? pending : submit}

@@ -3,8 +3,7 @@ import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { useFieldErrors } from '../ui/field-errors.tsx'
 import { TextAreaField, TextField } from '../ui/form.tsx'
-import { AdminDialog } from './AdminDialog.tsx'
-import { CancelSubmitFooter, DialogForm } from './DialogForm.tsx'
+import { AddEditDialog } from './DialogForm.tsx'
 import { useSavedThenClose, useTRPC } from './use-staff.ts'
 
 export interface CategoryDraft {
@@ -48,34 +47,28 @@ export function CategoryDialog({
     category ? update.mutate({ id: category.id, name, description }) : create.mutate({ name, description })
 
   return (
-    <AdminDialog
+    <AddEditDialog
       open={open}
-      onOpenChange={(next) => (next ? undefined : onClose())}
-      title={category ? 'Edit Category' : 'Add New Category'}
-      description={category ? 'Update category information.' : 'Create a new category for organizing courses.'}
-      footer={
-        <CancelSubmitFooter
-          formId={fields.formId}
-          label={category ? 'Update Category' : 'Save Category'}
-          pending={pending}
-          onCancel={onClose}
-        />
-      }
+      onClose={onClose}
+      noun="Category"
+      editing={category !== null}
+      addDescription="Create a new category for organizing courses."
+      fields={fields}
+      pending={pending}
+      onSubmit={save}
     >
-      <DialogForm fields={fields} onSubmit={save}>
-        <TextField
-          label="Name *"
-          error={fields.errors.name}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-        />
-        <TextAreaField
-          label="Description"
-          error={fields.errors.description}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-        />
-      </DialogForm>
-    </AdminDialog>
+      <TextField
+        label="Name *"
+        error={fields.errors.name}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <TextAreaField
+        label="Description"
+        error={fields.errors.description}
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+      />
+    </AddEditDialog>
   )
 }

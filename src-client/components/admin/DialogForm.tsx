@@ -1,10 +1,11 @@
 // The form inside an admin dialog and the dialog's Cancel / Save footer. The Save button sits in the footer, outside
 // the form, and names it with `form=`, so it submits the form and Enter in a field submits too; the server's error
-// about no field shows above the fields.
+// about no field shows above the fields. AddEditDialog is the whole dialog that adds a record or edits one.
 import type { FormEvent, ReactNode, RefObject } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { AdminDialog } from './AdminDialog.tsx'
 import { errorText } from './styles.ts'
 
 /** What the form needs of useFieldErrors (ui/field-errors.tsx). */
@@ -77,5 +78,61 @@ export function CancelSubmitFooter({
         {pending ? pendingLabel : label}
       </button>
     </>
+  )
+}
+
+/**
+ * The dialog that adds a new record or edits one (`editing`), named by its `noun` ('Category'): its title,
+ * description and Save button say which ('Add New Category', 'Edit Category'); the form (`children`, sent by
+ * `onSubmit`) is laid out by `className`.
+ */
+export function AddEditDialog({
+  open,
+  onClose,
+  noun,
+  editing,
+  addDescription,
+  wide,
+  fields,
+  pending,
+  className,
+  alertClassName,
+  onSubmit,
+  children,
+}: {
+  open: boolean
+  onClose: () => void
+  noun: string
+  editing: boolean
+  /** The description while adding; editing says 'Update category information.' */
+  addDescription: string
+  wide?: boolean
+  fields: FormFields
+  pending: boolean
+  className?: string
+  alertClassName?: string
+  onSubmit: () => void
+  children: ReactNode
+}) {
+  return (
+    <AdminDialog
+      open={open}
+      onOpenChange={(next) => (next ? undefined : onClose())}
+      wide={wide}
+      title={editing ? `Edit ${noun}` : `Add New ${noun}`}
+      description={editing ? `Update ${noun.toLowerCase()} information.` : addDescription}
+      footer={
+        <CancelSubmitFooter
+          formId={fields.formId}
+          label={editing ? `Update ${noun}` : `Save ${noun}`}
+          pending={pending}
+          onCancel={onClose}
+        />
+      }
+    >
+      <DialogForm fields={fields} className={className} alertClassName={alertClassName} onSubmit={onSubmit}>
+        {children}
+      </DialogForm>
+    </AdminDialog>
   )
 }

@@ -2,9 +2,9 @@ import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
-import { useNativeFormResult } from '#client/lib/native-form.ts'
+import { postedFields, useNativeFormResult } from '#client/lib/native-form.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
-import { firstIssueByField } from '#shared/native-form.ts'
+import { contactFields, firstIssueByField } from '#shared/native-form.ts'
 import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '#shared/schemas/contact.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -57,15 +57,8 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    const form = new FormData(event.currentTarget)
     setShowPosted(false)
-    const parsed = contactMessageSchema.safeParse({
-      name: form.get('name'),
-      email: form.get('email'),
-      subject: form.get('subject'),
-      message: form.get('message'),
-      agreement: form.get('agreement') === 'on',
-    })
+    const parsed = contactMessageSchema.safeParse(contactFields(postedFields(event.currentTarget)))
     if (!parsed.success) {
       setErrors(firstIssueByField(parsed.error.issues) as Errors)
       return

@@ -3,7 +3,7 @@
 // quiz's numbers so far. The server checks every rule again (schemas/quiz.ts) and is the only one that grades.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useId, useState } from 'react'
+import { type ChangeEvent, type FormEvent, useId, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { contentCard as card } from '#client/components/ui/card.ts'
 import {
@@ -87,6 +87,24 @@ function QuizForm({ quiz }: { quiz: Editor }) {
     timeLimit: quiz.settings.timeLimitMinutes?.toString() ?? '',
   })
   const [problem, setProblem] = useState<string | null>(null)
+  /** A number setting's field: its value, and a change kept as that number. */
+  const numberSetting = (key: 'passPercent' | 'waitMinutes') => ({
+    type: 'number',
+    value: settings[key],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => setSettings({ ...settings, [key]: Number(event.target.value) }),
+  })
+  /** An on/off setting's checkbox: whether it is on, and its change. */
+  const switchSetting = (key: 'shuffleQuestions' | 'shuffleOptions' | 'required') => ({
+    checked: settings[key],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => setSettings({ ...settings, [key]: event.target.checked }),
+  })
+  /** A limit's field: a whole number from 1, or empty for none (read with numberOrNull on save). */
+  const limitField = (key: keyof typeof limits) => ({
+    type: 'number',
+    min: 1,
+    value: limits[key],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => setLimits({ ...limits, [key]: event.target.value }),
+  })
   const ref = { courseId: quiz.courseId, lessonId: quiz.lessonId }
   const save = useMutation(
     trpc.quizzes.save.mutationOptions({
@@ -135,58 +153,30 @@ function QuizForm({ quiz }: { quiz: Editor }) {
           Settings
         </h2>
         <div className={grid}>
-          <TextField
-            label="Pass mark (%)"
-            type="number"
-            min={1}
-            max={100}
-            required
-            value={settings.passPercent}
-            onChange={(e) => setSettings({ ...settings, passPercent: Number(e.target.value) })}
-          />
+          <TextField label="Pass mark (%)" min={1} max={100} required {...numberSetting('passPercent')} />
           <TextField
             label="Attempts allowed"
             hint="Leave empty for unlimited attempts."
-            type="number"
-            min={1}
             max={100}
-            value={limits.attempts}
-            onChange={(e) => setLimits({ ...limits, attempts: e.target.value })}
+            {...limitField('attempts')}
           />
           <TextField
             label="Wait between attempts (minutes)"
-            type="number"
             min={0}
             max={QUIZ_LIMITS.maxWaitHours * 60}
-            value={settings.waitMinutes}
-            onChange={(e) => setSettings({ ...settings, waitMinutes: Number(e.target.value) })}
+            {...numberSetting('waitMinutes')}
           />
           <TextField
             label="Time limit (minutes)"
             hint="Leave empty for no time limit. An attempt is graded as submitted when time runs out."
-            type="number"
-            min={1}
             max={QUIZ_LIMITS.maxTimeLimitMinutes}
-            value={limits.timeLimit}
-            onChange={(e) => setLimits({ ...limits, timeLimit: e.target.value })}
+            {...limitField('timeLimit')}
           />
         </div>
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '4', mt: '4' })}>
-          <CheckboxField
-            label="Shuffle questions"
-            checked={settings.shuffleQuestions}
-            onChange={(e) => setSettings({ ...settings, shuffleQuestions: e.target.checked })}
-          />
-          <CheckboxField
-            label="Shuffle options"
-            checked={settings.shuffleOptions}
-            onChange={(e) => setSettings({ ...settings, shuffleOptions: e.target.checked })}
-          />
-          <CheckboxField
-            label="Required to complete the course"
-            checked={settings.required}
-            onChange={(e) => setSettings({ ...settings, required: e.target.checked })}
-          />
+          <CheckboxField label="Shuffle questions" {...switchSetting('shuffleQuestions')} />
+          <CheckboxField label="Shuffle options" {...switchSetting('shuffleOptions')} />
+          <CheckboxField label="Required to complete the course" {...switchSetting('required')} />
         </div>
       </section>
       <section className={stack} aria-labelledby="quiz-questions-title">

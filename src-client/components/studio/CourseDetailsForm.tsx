@@ -93,6 +93,12 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
     }),
   )
 
+  /** A field that shows the course's own value (none waits for review): its name, that value, the server's message. */
+  const courseField = (name: 'subtitle' | 'categoryId' | 'level' | 'language') => ({
+    name,
+    defaultValue: course[name],
+    error: fields.errors[name],
+  })
   const pendingHint = (live: string) => (
     <span className={pendingNote}>Pending review. Learners see “{live}” until staff approve it.</span>
   )
@@ -139,37 +145,17 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
       />
       <TextField
         label="Subtitle"
-        name="subtitle"
         maxLength={STUDIO_LIMITS.subtitle}
-        defaultValue={course.subtitle}
-        error={fields.errors.subtitle}
+        {...courseField('subtitle')}
         className={cx(column, wide)}
       />
-      <SelectField
-        label="Category"
-        name="categoryId"
-        defaultValue={course.categoryId}
-        error={fields.errors.categoryId}
-        className={column}
-      >
+      <SelectField label="Category" {...courseField('categoryId')} className={column}>
         <Options items={categories} value={(category) => category.id} label={(category) => category.name} />
       </SelectField>
-      <SelectField
-        label="Level"
-        name="level"
-        defaultValue={course.level}
-        error={fields.errors.level}
-        className={column}
-      >
+      <SelectField label="Level" {...courseField('level')} className={column}>
         <Options items={COURSE_LEVELS} label={capitalise} />
       </SelectField>
-      <TextField
-        label="Language"
-        name="language"
-        defaultValue={course.language}
-        error={fields.errors.language}
-        className={column}
-      />
+      <TextField label="Language" {...courseField('language')} className={column} />
       <CheckboxField
         label="Certificate of completion"
         name="certificate"

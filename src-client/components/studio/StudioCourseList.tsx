@@ -28,6 +28,12 @@ const actions = css({
   '& a': { color: 'accent', textDecoration: 'underline', minH: '11', display: 'inline-flex', alignItems: 'center' },
 })
 
+/** The parts of a course its card links to; each link's name also says its course ('Details of …'). */
+const PARTS = [
+  { label: 'Details', to: '/studio/courses/$courseId' },
+  { label: 'Curriculum', to: '/studio/courses/$courseId/curriculum' },
+] as const
+
 export function StudioCourseList({ courses }: { courses: StudioCourse[] }) {
   return (
     <ul aria-label="Your courses" className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
@@ -53,20 +59,16 @@ export function StudioCourseList({ courses }: { courses: StudioCourse[] }) {
             </p>
           </div>
           <div className={actions}>
-            <Link
-              to="/studio/courses/$courseId"
-              params={{ courseId: course.id }}
-              aria-label={`Details of ${course.title}`}
-            >
-              Details
-            </Link>
-            <Link
-              to="/studio/courses/$courseId/curriculum"
-              params={{ courseId: course.id }}
-              aria-label={`Curriculum of ${course.title}`}
-            >
-              Curriculum
-            </Link>
+            {PARTS.map((part) => (
+              <Link
+                key={part.to}
+                to={part.to}
+                params={{ courseId: course.id }}
+                aria-label={`${part.label} of ${course.title}`}
+              >
+                {part.label}
+              </Link>
+            ))}
           </div>
         </li>
       ))}

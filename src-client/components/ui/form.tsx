@@ -158,6 +158,23 @@ export function PasswordField({
   return <TextField type="password" autoComplete={autoComplete} {...props} />
 }
 
+/**
+ * A one-time code: an authenticator app's, an e-mailed one or a recovery code. The browser may fill it in; it is
+ * taken as typed, never capitalised or spell-checked.
+ */
+export function CodeField(props: Omit<TextFieldProps, 'name' | 'autoComplete'>) {
+  return (
+    <TextField
+      name="code"
+      autoComplete="one-time-code"
+      autoCapitalize="off"
+      spellCheck={false}
+      maxLength={32}
+      {...props}
+    />
+  )
+}
+
 export function TextAreaField(props: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldOwn) {
   const { frame, controlClassName, control } = useFieldParts(props)
   return (

@@ -1,9 +1,9 @@
 // Where an invited team member sets a password and joins with the role chosen for them.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { type FormEvent, type ReactNode, useState } from 'react'
+import type { FormEvent, ReactNode } from 'react'
+import { DialogForm } from '#client/components/admin/DialogForm.tsx'
 import { optionalText, searchParams } from '#client/components/admin/search.ts'
-import { errorText } from '#client/components/admin/styles.ts'
 import { button } from '#client/components/ui/button.ts'
 import { raisedCard } from '#client/components/ui/card.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
@@ -11,7 +11,7 @@ import { PasswordField } from '#client/components/ui/form.tsx'
 import { RouteError } from '#client/components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
-import { SCRIPT_ONLY_FORM, useTokenFromAddress } from '#client/lib/native-form.ts'
+import { postedFields, useTokenFromAddress } from '#client/lib/native-form.ts'
 import { PASSWORD_MIN_LENGTH } from '#shared/constants.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -71,8 +71,6 @@ function AcceptForm({ token }: { token: string }) {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const { data: invitation } = useSuspenseQuery(trpc.admin.team.invitation.queryOptions({ token }))
-  const [password, setPassword] = useState('')
-  const [confirm, setConfirm] = useState('')
   const fields = useFieldErrors<'password' | 'confirm'>()
   const accept = useMutation(
     trpc.admin.team.acceptInvitation.mutationOptions({
@@ -85,8 +83,8 @@ function AcceptForm({ token }: { token: string }) {
     }),
   )
 
-  function submit(event: FormEvent) {
-    event.preventDefault()
+  function submit(event: FormEvent<HTMLFormElement>) {
+    const { password = '', confirm } = postedFields(event.currentTarget)
     if (password.length < PASSWORD_MIN_LENGTH)
       return fields.show({ password: 'Password must be at least 8 characters' })
     if (password !== confirm) return fields.show({ confirm: 'The passwords do not match' })
@@ -99,36 +97,18 @@ function AcceptForm({ token }: { token: string }) {
       <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '6' })}>
         {invitation.email} is invited to join as <strong>{invitation.role}</strong>. Choose a password.
       </p>
-      {fields.formError ? (
-        <p role="alert" className={`${errorText} ${css({ mb: '4' })}`}>
-          {fields.formError}
-        </p>
-      ) : null}
-      <form
-        {...SCRIPT_ONLY_FORM}
-        ref={fields.formRef}
-        onSubmit={submit}
-        noValidate
-        className={css({ display: 'flex', flexDir: 'column', gap: '4' })}
-      >
-        <PasswordField
-          label="Password"
-          error={fields.errors.password}
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
+      <DialogForm fields={fields} onSubmit={submit}>
+        <PasswordField label="Password" name="password" autoComplete="new-password" error={fields.errors.password} />
         <PasswordField
           label="Confirm password"
-          error={fields.errors.confirm}
+          name="confirm"
           autoComplete="new-password"
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
+          error={fields.errors.confirm}
         />
         <button type="submit" className={button({ size: 'lg' })} disabled={accept.isPending}>
           {accept.isPending ? 'Joining...' : 'Join the team'}
         </button>
-      </form>
+      </DialogForm>
     </>
   )
 }

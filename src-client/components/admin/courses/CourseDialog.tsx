@@ -6,8 +6,7 @@ import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { CheckboxField, Options, SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { COURSE_LEVELS, capitalise } from '#shared/constants.ts'
 import { css, cx } from '#styled-system/css'
-import { AdminDialog } from '../AdminDialog.tsx'
-import { CancelSubmitFooter, DialogForm } from '../DialogForm.tsx'
+import { AddEditDialog } from '../DialogForm.tsx'
 import { fieldBox } from '../styles.ts'
 import { useSavedThenClose, useTRPC } from '../use-staff.ts'
 import { CurriculumEditor } from './CurriculumEditor.tsx'
@@ -100,96 +99,92 @@ export function CourseDialog({
   }
 
   return (
-    <AdminDialog
+    <AddEditDialog
       open={open}
-      onOpenChange={(next) => (next ? undefined : onClose())}
+      onClose={onClose}
+      noun="Course"
+      editing={course !== null}
+      addDescription="Create a new course for your platform."
       wide
-      title={course ? 'Edit Course' : 'Add New Course'}
-      description={course ? 'Update course information.' : 'Create a new course for your platform.'}
-      footer={
-        <CancelSubmitFooter
-          formId={fields.formId}
-          label={course ? 'Update Course' : 'Save Course'}
-          pending={pending}
-          onCancel={onClose}
-        />
-      }
+      fields={fields}
+      pending={pending}
+      className={grid}
+      alertClassName={wide}
+      onSubmit={save}
     >
-      <DialogForm fields={fields} className={grid} alertClassName={wide} onSubmit={save}>
-        <TextField label="Title *" className={cx(fieldBox, wide)} {...fieldOf('title')} />
-        <TextAreaField label="Description *" className={cx(fieldBox, wide)} {...fieldOf('description')} />
-        <TextField label="Price ($)" {...fieldOf('price')} inputMode="decimal" />
-        <TextField label="Price (£, optional)" {...fieldOf('priceGbp')} inputMode="decimal" />
-        <TextField
-          label={`Original price (${course?.currency ?? 'USD'}, optional)`}
-          className={wide}
-          {...fieldOf('originalPrice')}
-          inputMode="decimal"
+      <TextField label="Title *" className={cx(fieldBox, wide)} {...fieldOf('title')} />
+      <TextAreaField label="Description *" className={cx(fieldBox, wide)} {...fieldOf('description')} />
+      <TextField label="Price ($)" {...fieldOf('price')} inputMode="decimal" />
+      <TextField label="Price (£, optional)" {...fieldOf('priceGbp')} inputMode="decimal" />
+      <TextField
+        label={`Original price (${course?.currency ?? 'USD'}, optional)`}
+        className={wide}
+        {...fieldOf('originalPrice')}
+        inputMode="decimal"
+      />
+      <SelectField label="Category" {...fieldOf('categoryId')}>
+        <Options items={categories.data} value={(category) => category.id} label={(category) => category.name} />
+      </SelectField>
+      <TextField label="Instructor" {...fieldOf('instructorName')} />
+      <SelectField label="Level" {...fieldOf('level')}>
+        <Options items={COURSE_LEVELS} label={capitalise} />
+      </SelectField>
+      <SelectField label="Status" {...fieldOf('status')}>
+        <option value="draft">Draft</option>
+        <option value="published">Published</option>
+      </SelectField>
+      <TextField
+        label="Lessons"
+        {...fieldOf('lessons')}
+        inputMode="numeric"
+        disabled={fromCurriculum}
+        value={fromCurriculum ? String(curriculumLessonCount(form.curriculum)) : form.lessons}
+      />
+      <TextField
+        label="Duration (minutes)"
+        {...fieldOf('durationMinutes')}
+        inputMode="numeric"
+        disabled={fromCurriculum}
+        value={fromCurriculum ? 'From the curriculum' : form.durationMinutes}
+      />
+      <TextField label="Language" {...fieldOf('language')} />
+      <div className={css({ display: 'flex', gap: '6', alignItems: 'center', fontSize: 'sm' })}>
+        <CheckboxField label="Featured" checked={form.featured} onChange={(e) => set('featured', e.target.checked)} />
+        <CheckboxField
+          label="Certificate of completion"
+          checked={form.certificate}
+          onChange={(e) => set('certificate', e.target.checked)}
         />
-        <SelectField label="Category" {...fieldOf('categoryId')}>
-          <Options items={categories.data} value={(category) => category.id} label={(category) => category.name} />
-        </SelectField>
-        <TextField label="Instructor" {...fieldOf('instructorName')} />
-        <SelectField label="Level" {...fieldOf('level')}>
-          <Options items={COURSE_LEVELS} label={capitalise} />
-        </SelectField>
-        <SelectField label="Status" {...fieldOf('status')}>
-          <option value="draft">Draft</option>
-          <option value="published">Published</option>
-        </SelectField>
-        <TextField
-          label="Lessons"
-          {...fieldOf('lessons')}
-          inputMode="numeric"
-          disabled={fromCurriculum}
-          value={fromCurriculum ? String(curriculumLessonCount(form.curriculum)) : form.lessons}
+        <CheckboxField
+          label="Included in Premium"
+          checked={form.includedInPremium}
+          onChange={(e) => set('includedInPremium', e.target.checked)}
         />
-        <TextField
-          label="Duration (minutes)"
-          {...fieldOf('durationMinutes')}
-          inputMode="numeric"
-          disabled={fromCurriculum}
-          value={fromCurriculum ? 'From the curriculum' : form.durationMinutes}
+      </div>
+      <div className={wide}>
+        <ImageField
+          value={form.imageUrl}
+          replacing={Boolean(course && form.imageUrl)}
+          onChange={(url) => set('imageUrl', url)}
+          error={fields.errors.imageUrl}
         />
-        <TextField label="Language" {...fieldOf('language')} />
-        <div className={css({ display: 'flex', gap: '6', alignItems: 'center', fontSize: 'sm' })}>
-          <CheckboxField label="Featured" checked={form.featured} onChange={(e) => set('featured', e.target.checked)} />
-          <CheckboxField
-            label="Certificate of completion"
-            checked={form.certificate}
-            onChange={(e) => set('certificate', e.target.checked)}
-          />
-          <CheckboxField
-            label="Included in Premium"
-            checked={form.includedInPremium}
-            onChange={(e) => set('includedInPremium', e.target.checked)}
-          />
-        </div>
-        <div className={wide}>
-          <ImageField
-            value={form.imageUrl}
-            replacing={Boolean(course && form.imageUrl)}
-            onChange={(url) => set('imageUrl', url)}
-            error={fields.errors.imageUrl}
-          />
-        </div>
-        <TextAreaField label="What you'll learn (one per line)" {...fieldOf('whatYouWillLearn')} />
-        <TextAreaField label="Requirements (one per line)" {...fieldOf('requirements')} />
-        {/* A curriculum error (a lesson without a title) is about the whole list: the group carries it. */}
-        <fieldset
-          className={cx(fieldBox, wide, bareFieldset)}
-          aria-label="Curriculum"
-          tabIndex={-1}
-          {...fields.control('curriculum')}
-        >
-          {fields.message('curriculum')}
-          <CurriculumEditor
-            courseId={course?.id}
-            sections={form.curriculum}
-            onChange={(sections) => set('curriculum', sections)}
-          />
-        </fieldset>
-      </DialogForm>
-    </AdminDialog>
+      </div>
+      <TextAreaField label="What you'll learn (one per line)" {...fieldOf('whatYouWillLearn')} />
+      <TextAreaField label="Requirements (one per line)" {...fieldOf('requirements')} />
+      {/* A curriculum error (a lesson without a title) is about the whole list: the group carries it. */}
+      <fieldset
+        className={cx(fieldBox, wide, bareFieldset)}
+        aria-label="Curriculum"
+        tabIndex={-1}
+        {...fields.control('curriculum')}
+      >
+        {fields.message('curriculum')}
+        <CurriculumEditor
+          courseId={course?.id}
+          sections={form.curriculum}
+          onChange={(sections) => set('curriculum', sections)}
+        />
+      </fieldset>
+    </AddEditDialog>
   )
 }

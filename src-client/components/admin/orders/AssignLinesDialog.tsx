@@ -2,7 +2,6 @@
 // back (they lose access at once) or saves with none ticked to keep the buyer's access. Either way the order's
 // "Needs line assignment" flag is cleared.
 import { useMutation } from '@tanstack/react-query'
-import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { CheckboxField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -10,24 +9,19 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { OrderDialog, OrderFormActions, type OrderFormProps, withLine } from './OrderDialog.tsx'
+import { OrderFormActions, type OrderFormProps, orderDialog, useLineIds } from './OrderDialog.tsx'
 
-export function AssignLinesDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
-  return (
-    <OrderDialog
-      orderId={orderId}
-      onClose={onClose}
-      title="Assign refunded lines"
-      description="A refund made in the Stripe dashboard did not say which lines it gave back. Ticked lines lose their access; leave all unticked to keep access."
-      form={AssignForm}
-    />
-  )
-}
+export const AssignLinesDialog = orderDialog({
+  title: 'Assign refunded lines',
+  description:
+    'A refund made in the Stripe dashboard did not say which lines it gave back. Ticked lines lose their access; leave all unticked to keep access.',
+  form: AssignForm,
+})
 
 function AssignForm({ order, onCancel, onSaved }: OrderFormProps) {
   const trpc = useTRPC()
   const assign = useMutation(trpc.admin.orders.assignRefundLines.mutationOptions())
-  const [ticked, setTicked] = useState<Set<string>>(new Set())
+  const [ticked, setTicked] = useLineIds()
   const refund = order.refunds.find((row) => row.needsLineAssignment)
   if (!refund) return <p>Nothing is waiting for a line assignment on this order.</p>
   const open = order.lines.filter((line) => !line.refunded)
@@ -58,7 +52,7 @@ function AssignForm({ order, onCancel, onSaved }: OrderFormProps) {
             key={line.id}
             label={`${line.title} (${formatMoney(line.priceMinor, order.currency)})`}
             checked={ticked.has(line.id)}
-            onChange={(event) => setTicked(withLine(ticked, line.id, event.target.checked))}
+            onChange={(event) => setTicked(line.id, event.target.checked)}
           />
         ))}
       </fieldset>

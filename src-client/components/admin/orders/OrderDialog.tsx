@@ -1,7 +1,7 @@
 // The frame of the admin's dialogs about one order's lines (Refund, Assign refunded lines): open while an order is
 // chosen, the order loaded once here, and after a save the admin's lists refreshed before the dialog closes.
 import { useQuery } from '@tanstack/react-query'
-import type { ComponentType, ReactNode } from 'react'
+import { type ComponentType, type ReactNode, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -19,31 +19,33 @@ export interface OrderFormProps {
   onSaved: () => Promise<void>
 }
 
-export function OrderDialog({
-  orderId,
-  onClose,
+/**
+ * A dialog about one order (`title`, `description`) whose body is `form`, given the loaded order: open while its
+ * `orderId` names an order, closed through `onClose`.
+ */
+export function orderDialog({
   title,
   description,
   form,
 }: {
-  orderId: string | null
-  onClose: () => void
   title: string
   description: string
   form: ComponentType<OrderFormProps>
 }) {
-  return (
-    <AdminDialog
-      open={orderId !== null}
-      onOpenChange={(open) => (open ? undefined : onClose())}
-      title={title}
-      description={description}
-      footer={null}
-      wide
-    >
-      {orderId ? <LoadedOrder orderId={orderId} onClose={onClose} form={form} /> : null}
-    </AdminDialog>
-  )
+  return function OrderDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
+    return (
+      <AdminDialog
+        open={orderId !== null}
+        onOpenChange={(open) => (open ? undefined : onClose())}
+        title={title}
+        description={description}
+        footer={null}
+        wide
+      >
+        {orderId ? <LoadedOrder orderId={orderId} onClose={onClose} form={form} /> : null}
+      </AdminDialog>
+    )
+  }
 }
 
 function LoadedOrder({
@@ -79,10 +81,15 @@ export function OrderFormActions({ onCancel, children }: { onCancel: () => void;
   )
 }
 
-/** A copy of a set of line ids with `id` in it or not (a ticked or unticked line's checkbox). */
-export function withLine(lines: ReadonlySet<string>, id: string, present: boolean): Set<string> {
-  const next = new Set(lines)
-  if (present) next.add(id)
-  else next.delete(id)
-  return next
+/** A set of line ids (the ticked or the unticked lines) and its setter for one line: in the set (`present`) or not. */
+export function useLineIds() {
+  const [lines, setLines] = useState<ReadonlySet<string>>(new Set())
+  const setLine = (id: string, present: boolean) =>
+    setLines((before) => {
+      const next = new Set(before)
+      if (present) next.add(id)
+      else next.delete(id)
+      return next
+    })
+  return [lines, setLine] as const
 }

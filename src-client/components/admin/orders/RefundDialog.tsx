@@ -10,24 +10,18 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { OrderDialog, OrderFormActions, type OrderFormProps, withLine } from './OrderDialog.tsx'
+import { OrderFormActions, type OrderFormProps, orderDialog, useLineIds } from './OrderDialog.tsx'
 
-export function RefundDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
-  return (
-    <OrderDialog
-      orderId={orderId}
-      onClose={onClose}
-      title="Refund order"
-      description="Choose the lines to give back. Each refunded line loses its access at once."
-      form={RefundForm}
-    />
-  )
-}
+export const RefundDialog = orderDialog({
+  title: 'Refund order',
+  description: 'Choose the lines to give back. Each refunded line loses its access at once.',
+  form: RefundForm,
+})
 
 function RefundForm({ order, onCancel, onSaved }: OrderFormProps) {
   const trpc = useTRPC()
   const refund = useMutation(trpc.admin.orders.refund.mutationOptions())
-  const [unticked, setUnticked] = useState<Set<string>>(new Set())
+  const [unticked, setUnticked] = useLineIds()
   const [reference, setReference] = useState('')
   const [reason, setReason] = useState('')
   const fields = useFieldErrors<'reference' | 'reason' | 'lineIds'>()
@@ -73,7 +67,7 @@ function RefundForm({ order, onCancel, onSaved }: OrderFormProps) {
             label={`${line.title} (${formatMoney(line.priceMinor, order.currency)})${line.refunded ? ' — refunded' : ''}`}
             checked={!line.refunded && !unticked.has(line.id)}
             disabled={line.refunded}
-            onChange={(event) => setUnticked(withLine(unticked, line.id, !event.target.checked))}
+            onChange={(event) => setUnticked(line.id, !event.target.checked)}
           />
         ))}
       </fieldset>
