@@ -51,7 +51,7 @@ export async function record(trx: DB, actor: Actor, action: string, subject: Aud
 }
 
 export async function listAudit(db: DB, page: number, pageSize: number) {
-  const { rows, total } = await pageOf(
+  const { rows, ...paging } = await pageOf(
     db
       .selectFrom('audit_log')
       .select([
@@ -69,5 +69,5 @@ export async function listAudit(db: DB, page: number, pageSize: number) {
     page,
     pageSize,
   )
-  return { items: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), total }
+  return { items: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), ...paging }
 }

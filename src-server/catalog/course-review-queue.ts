@@ -27,7 +27,7 @@ export async function reviewQueue(
   if (filter.kind !== 'all') query = query.where('s.kind', '=', filter.kind)
   if (filter.minAgeDays > 0)
     query = query.where('s.created_at', '<=', new Date(now.getTime() - filter.minAgeDays * DAY_MS))
-  const { rows, total } = await pageOf(
+  const { rows, ...paging } = await pageOf(
     query
       .select([
         's.id',
@@ -56,9 +56,7 @@ export async function reviewQueue(
       ownerEmail: row.owner_email,
       ownerName: row.owner_name,
     })),
-    total,
-    page: filter.page,
-    pageCount: Math.max(1, Math.ceil(total / REVIEW_QUEUE_PAGE_SIZE)),
+    ...paging,
   }
 }
 

@@ -48,7 +48,7 @@ export async function listAdminCourses(db: DB, filter: CourseFilter, search: str
       eb.or([eb('courses.title', 'ilike', pattern), eb('courses.instructor_name', 'ilike', pattern)]),
     )
   }
-  const [{ rows, total }, counts] = await Promise.all([
+  const [courses, counts] = await Promise.all([
     pageOf(
       query.select(adminCourseColumns).orderBy('courses.created_at', 'desc').orderBy('courses.id'),
       page,
@@ -56,7 +56,7 @@ export async function listAdminCourses(db: DB, filter: CourseFilter, search: str
     ),
     courseCounts(db),
   ])
-  return { rows, total, counts }
+  return { ...courses, counts }
 }
 
 /** The counts beside each filter (All, Published, Draft, Featured). */

@@ -234,10 +234,10 @@ export async function listApplications(
       .select('id')
       .where('slug', '=', filters.category)
       .executeTakeFirst()
-    if (!category) return { items: [], total: 0 }
+    if (!category) return { items: [], total: 0, page, pageCount: 1 }
     query = query.where(sql<boolean>`creator_applications.category_ids @> ${JSON.stringify([category.id])}::jsonb`)
   }
-  const { rows, total } = await pageOf(
+  const { rows, ...paging } = await pageOf(
     query
       .select([...applicationColumns, 'users.email', 'users.first_name', 'users.last_name'])
       .orderBy('creator_applications.created_at', filters.status === 'submitted' ? 'asc' : 'desc')
@@ -251,7 +251,7 @@ export async function listApplications(
       ...toApplication(row, names),
       applicant: { email: row.email, name: fullName(row.first_name, row.last_name) },
     })),
-    total,
+    ...paging,
   }
 }
 

@@ -2,14 +2,15 @@
 import { type SelectQueryBuilder, sql } from 'kysely'
 
 /**
- * Page `page` (from 1) of `query`, which selects the rows in their order, and the count of all its rows: the same
- * query without its columns and order. Not for a query with `group by` or `distinct`: it counts rows, not groups.
+ * Page `page` (from 1) of `query`, which selects the rows in their order; the count of all its rows (the same query
+ * without its columns and order) and the pages they fill, at least one. Not for a query with `group by` or
+ * `distinct`: it counts rows, not groups.
  */
 export async function pageOf<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   page: number,
   pageSize: number,
-): Promise<{ rows: O[]; total: number }> {
+): Promise<{ rows: O[]; total: number; page: number; pageCount: number }> {
   const [rows, count] = await Promise.all([
     query
       .limit(pageSize)
@@ -23,5 +24,6 @@ export async function pageOf<DB, TB extends keyof DB, O>(
       .$castTo<{ n: string }>()
       .executeTakeFirstOrThrow(),
   ])
-  return { rows, total: Number(count.n) }
+  const total = Number(count.n)
+  return { rows, total, page, pageCount: Math.max(1, Math.ceil(total / pageSize)) }
 }

@@ -20,7 +20,7 @@ const outboxColumns = [
 export async function listOutbox(db: DB, options: { page: number; pageSize: number; status?: OutboxStatus }) {
   let filtered = db.selectFrom('mail_outbox')
   if (options.status) filtered = filtered.where('status', '=', options.status)
-  const { rows, total } = await pageOf(
+  const { rows, ...paging } = await pageOf(
     filtered
       .select([...outboxColumns, 'created_at as createdAt', 'sent_at as sentAt'])
       .orderBy('created_at', 'desc')
@@ -34,7 +34,7 @@ export async function listOutbox(db: DB, options: { page: number; pageSize: numb
       createdAt: row.createdAt.toISOString(),
       sentAt: row.sentAt?.toISOString() ?? null,
     })),
-    total,
+    ...paging,
   }
 }
 

@@ -136,7 +136,7 @@ export async function listForStaff(
   else if (filters.assignee) query = query.where('service_orders.assignee_id', '=', filters.assignee)
   if (filters.overdue) query = query.where(overdueCondition(now))
   const page = Math.max(1, filters.page ?? 1)
-  const { rows, total } = await pageOf(
+  const { rows, ...paging } = await pageOf(
     query
       .select(listColumns)
       .select([
@@ -175,7 +175,7 @@ export async function listForStaff(
     recurring: row.recurring,
     period: periodView(row.period),
   }))
-  return { items, total, page, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)) }
+  return { items, ...paging, pageSize }
 }
 
 /** Counts for the queue's filter tabs and the dashboard: per status, overdue, and buyer messages `staffId` has not read. */
