@@ -1,6 +1,7 @@
 // The audit log: who changed what, before and after, when. Always written with the change's own transaction,
 // so a change and its record commit (or roll back) together.
 import type { DB } from '../kernel/db.ts'
+import { pageOf } from '../kernel/paging.ts'
 import { redactSecrets } from '../kernel/redact.ts'
 
 export interface Actor {
@@ -50,31 +51,23 @@ export async function record(trx: DB, actor: Actor, action: string, subject: Aud
 }
 
 export async function listAudit(db: DB, page: number, pageSize: number) {
-  const [rows, total] = await Promise.all([
+  const { rows, ...paging } = await pageOf(
     db
       .selectFrom('audit_log')
-      .select(['id', 'actor_email', 'action', 'entity_type', 'entity_id', 'before', 'after', 'created_at'])
+      .select([
+        'id',
+        'actor_email as actorEmail',
+        'action',
+        'entity_type as entityType',
+        'entity_id as entityId',
+        'before',
+        'after',
+        'created_at as createdAt',
+      ])
       .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    db
-      .selectFrom('audit_log')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return {
-    items: rows.map((row) => ({
-      id: row.id,
-      actorEmail: row.actor_email,
-      action: row.action,
-      entityType: row.entity_type,
-      entityId: row.entity_id,
-      before: row.before,
-      after: row.after,
-      createdAt: row.created_at.toISOString(),
-    })),
-    total: Number(total.n),
-  }
+      .orderBy('id'),
+    page,
+    pageSize,
+  )
+  return { items: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), ...paging }
 }

@@ -45,12 +45,12 @@ async function loadCourse(db: DB, id: string) {
 
 /** One page of Manage Courses, each course with its curriculum (read in one query for the page). */
 export async function adminCoursePage(db: DB, filter: CourseFilter, search: string, page: number) {
-  const { rows, total, counts } = await listAdminCourses(db, filter, search, page)
+  const { rows, counts, ...paging } = await listAdminCourses(db, filter, search, page)
   const curricula = await readCurricula(
     db,
     rows.map((row) => row.id),
   )
-  return { items: rows.map((row) => toAdminCourse(row, curricula.get(row.id) ?? [])), total, counts }
+  return { items: rows.map((row) => toAdminCourse(row, curricula.get(row.id) ?? [])), counts, ...paging }
 }
 
 type ImageUrls = Pick<FileStorage, 'keyFromUrl'>

@@ -9,6 +9,7 @@ import { REVIEW_QUEUE_PAGE_SIZE } from '../../src-shared/schemas/course-review.t
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { pageOf } from '../kernel/paging.ts'
 import { courseChecklist, draftFields, findCourseForReview, findSubmission, reviewLessons } from './course-review.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -26,7 +27,7 @@ export async function reviewQueue(
   if (filter.kind !== 'all') query = query.where('s.kind', '=', filter.kind)
   if (filter.minAgeDays > 0)
     query = query.where('s.created_at', '<=', new Date(now.getTime() - filter.minAgeDays * DAY_MS))
-  const [rows, total] = await Promise.all([
+  const { rows, ...paging } = await pageOf(
     query
       .select([
         's.id',
@@ -39,12 +40,10 @@ export async function reviewQueue(
         sql<string>`trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, ''))`.as('owner_name'),
       ])
       .orderBy('s.created_at')
-      .orderBy('s.id')
-      .limit(REVIEW_QUEUE_PAGE_SIZE)
-      .offset((filter.page - 1) * REVIEW_QUEUE_PAGE_SIZE)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow(),
-  ])
+      .orderBy('s.id'),
+    filter.page,
+    REVIEW_QUEUE_PAGE_SIZE,
+  )
   return {
     items: rows.map((row) => ({
       id: row.id,
@@ -57,9 +56,7 @@ export async function reviewQueue(
       ownerEmail: row.owner_email,
       ownerName: row.owner_name,
     })),
-    total: Number(total.n),
-    page: filter.page,
-    pageCount: Math.max(1, Math.ceil(Number(total.n) / REVIEW_QUEUE_PAGE_SIZE)),
+    ...paging,
   }
 }
 

@@ -3,6 +3,7 @@
 import { sql } from 'kysely'
 import { ADMIN_PAGE_SIZE, type CourseFilter } from '../../src-shared/schemas/admin.ts'
 import type { DB } from '../kernel/db.ts'
+import { pageOf } from '../kernel/paging.ts'
 
 export const adminCourseColumns = [
   'courses.id',
@@ -47,18 +48,15 @@ export async function listAdminCourses(db: DB, filter: CourseFilter, search: str
       eb.or([eb('courses.title', 'ilike', pattern), eb('courses.instructor_name', 'ilike', pattern)]),
     )
   }
-  const [rows, total, counts] = await Promise.all([
-    query
-      .select(adminCourseColumns)
-      .orderBy('courses.created_at', 'desc')
-      .orderBy('courses.id')
-      .limit(ADMIN_PAGE_SIZE)
-      .offset((page - 1) * ADMIN_PAGE_SIZE)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  const [courses, counts] = await Promise.all([
+    pageOf(
+      query.select(adminCourseColumns).orderBy('courses.created_at', 'desc').orderBy('courses.id'),
+      page,
+      ADMIN_PAGE_SIZE,
+    ),
     courseCounts(db),
   ])
-  return { rows, total: Number(total.n), counts }
+  return { ...courses, counts }
 }
 
 /** The counts beside each filter (All, Published, Draft, Featured). */

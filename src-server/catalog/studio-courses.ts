@@ -11,6 +11,7 @@ import { STUDIO_PAGE_SIZE, type StudioState } from '../../src-shared/studio.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { pageOf } from '../kernel/paging.ts'
 
 /** The fields staff review again on a course that is on sale; the keys of course_drafts.fields. */
 export interface ReviewedFields {
@@ -51,44 +52,27 @@ export async function listStudioCourses(
     .where('c.status', '!=', 'archived')
   if (filter.search) query = query.where('c.title', 'ilike', `%${escapeLike(filter.search)}%`)
   if (filter.state) query = query.where('c.status', '=', filter.state)
-  const [rows, total] = await Promise.all([
+  const { rows, total } = await pageOf(
     query
       .select([
         'c.id',
         'c.title',
         'c.subtitle',
         'c.status',
-        'c.image_url',
-        'c.price_minor',
+        'c.image_url as imageUrl',
+        'c.price_minor as priceMinor',
         'c.currency',
-        'c.lessons_count',
-        'c.updated_at',
+        'c.lessons_count as lessons',
+        'c.updated_at as updatedAt',
         'ci.role',
       ])
-      .select(sql<boolean>`exists (select 1 from course_drafts d where d.course_id = c.id)`.as('has_draft'))
+      .select(sql<boolean>`exists (select 1 from course_drafts d where d.course_id = c.id)`.as('hasPendingChanges'))
       .orderBy('c.updated_at', 'desc')
-      .orderBy('c.id')
-      .limit(STUDIO_PAGE_SIZE)
-      .offset((filter.page - 1) * STUDIO_PAGE_SIZE)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ])
-  return {
-    items: rows.map((row) => ({
-      id: row.id,
-      title: row.title,
-      subtitle: row.subtitle,
-      status: row.status,
-      imageUrl: row.image_url,
-      priceMinor: row.price_minor,
-      currency: row.currency,
-      lessons: row.lessons_count,
-      updatedAt: row.updated_at.toISOString(),
-      role: row.role,
-      hasPendingChanges: row.has_draft,
-    })),
-    total: Number(total.n),
-  }
+      .orderBy('c.id'),
+    filter.page,
+    STUDIO_PAGE_SIZE,
+  )
+  return { items: rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() })), total }
 }
 
 /** The course row (any status) for the studio, locked for the rest of the transaction when `forUpdate`. */

@@ -16,6 +16,7 @@ import {
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { pageOf } from '../kernel/paging.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { type FileStorage, isSafeKey } from '../storage/storage.ts'
 import { storedApplicationUpload } from './upload-rows.ts'
@@ -233,26 +234,24 @@ export async function listApplications(
       .select('id')
       .where('slug', '=', filters.category)
       .executeTakeFirst()
-    if (!category) return { items: [], total: 0 }
+    if (!category) return { items: [], total: 0, page, pageCount: 1 }
     query = query.where(sql<boolean>`creator_applications.category_ids @> ${JSON.stringify([category.id])}::jsonb`)
   }
-  const [rows, count] = await Promise.all([
+  const { rows, ...paging } = await pageOf(
     query
       .select([...applicationColumns, 'users.email', 'users.first_name', 'users.last_name'])
       .orderBy('creator_applications.created_at', filters.status === 'submitted' ? 'asc' : 'desc')
-      .orderBy('creator_applications.id')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow(),
-  ])
+      .orderBy('creator_applications.id'),
+    page,
+    pageSize,
+  )
   const names = await categoryNames(db, [...new Set(rows.flatMap((row) => row.category_ids))])
   return {
     items: rows.map((row) => ({
       ...toApplication(row, names),
       applicant: { email: row.email, name: fullName(row.first_name, row.last_name) },
     })),
-    total: Number(count.n),
+    ...paging,
   }
 }
 

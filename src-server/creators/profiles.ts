@@ -96,26 +96,18 @@ export async function ownProfile(db: DB, userId: string): Promise<CreatorProfile
     .selectFrom('creators')
     .innerJoin('instructors', 'instructors.id', 'creators.instructor_id')
     .select([
-      'instructors.id',
+      'instructors.id as instructorId',
       'instructors.slug',
       'instructors.name',
       'instructors.title',
       'instructors.bio',
-      'instructors.image_url',
+      'instructors.image_url as imageUrl',
       'instructors.links',
     ])
     .where('creators.user_id', '=', userId)
     .executeTakeFirst()
   if (!row) throw new DomainError('not_found', 'Profile not found')
-  return {
-    instructorId: row.id,
-    slug: row.slug,
-    name: row.name,
-    title: row.title,
-    bio: row.bio,
-    imageUrl: row.image_url,
-    links: row.links,
-  }
+  return row
 }
 
 /** Saves the creator's profile (in the caller's transaction); the slug stays, so links to it keep working. */

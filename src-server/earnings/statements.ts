@@ -278,38 +278,27 @@ export async function listPayouts(db: DB, limit = 100) {
     .innerJoin('users as u', 'u.id', 'p.creator_id')
     .select([
       'p.id',
-      'p.creator_id',
+      'p.creator_id as creatorId',
       'u.email',
       'u.first_name',
       'u.last_name',
       'p.month',
       'p.currency',
-      'p.amount_minor',
+      'p.amount_minor as amountMinor',
       'p.status',
       'p.attempts',
-      'p.last_error',
-      'p.stripe_transfer_id',
-      'p.created_at',
-      'p.paid_at',
+      'p.last_error as lastError',
+      'p.stripe_transfer_id as transferId',
+      'p.created_at as createdAt',
+      'p.paid_at as paidAt',
     ])
     .orderBy(sql`case when p.status = 'failed' then 0 else 1 end`)
     .orderBy('p.created_at', 'desc')
     .limit(limit)
     .execute()
-  return rows.map((row) => ({
-    id: row.id,
-    creatorId: row.creator_id,
-    creator: fullName(row.first_name, row.last_name) || row.email,
-    email: row.email,
-    month: row.month,
-    currency: row.currency,
-    amountMinor: row.amount_minor,
-    status: row.status,
-    attempts: row.attempts,
-    lastError: row.last_error,
-    transferId: row.stripe_transfer_id,
-    createdAt: row.created_at,
-    paidAt: row.paid_at,
+  return rows.map(({ first_name, last_name, ...payout }) => ({
+    ...payout,
+    creator: fullName(first_name, last_name) || payout.email,
   }))
 }
 

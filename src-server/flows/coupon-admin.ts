@@ -24,7 +24,7 @@ async function refuseFixedAbovePrice(db: DB, input: CouponInput) {
     // A plan coupon takes its amount off each payment it covers: never more than a plan's monthly price.
     for (const plan of await listPlans(db)) {
       const off = input.amountsOff[plan.currency as 'USD' | 'GBP']
-      if (off !== undefined && off > plan.monthly_price_minor) {
+      if (off !== undefined && off > plan.monthlyPriceMinor) {
         throw new DomainError('invalid', COUPON_MESSAGES.fixedAbovePlanPrice, { field: 'amountsOff' })
       }
     }

@@ -23,6 +23,7 @@ import {
   lockCreatorStorage,
   markUploadStored,
   releaseUnattachedUpload,
+  type UploadRow,
   uploadFileName,
 } from '../creators/upload-rows.ts'
 import * as clock from '../kernel/clock.ts'
@@ -239,15 +240,10 @@ export async function videoUploadsOf(db: DB, userId: string, overrides?: Creator
   const [uploads, standing] = await Promise.all([listUploadsOf(db, userId), creatorStanding(db, userId, overrides)])
   return {
     uploads: uploads.map((upload) => ({
-      uploadId: upload.id,
-      status: upload.status,
-      fileName: upload.fileName,
-      sizeBytes: upload.sizeBytes,
-      durationSeconds: upload.durationSeconds,
+      ...uploadView(upload),
       attached: upload.lessonId !== null,
       createdAt: upload.createdAt,
       finishedAt: upload.finishedAt,
-      transcode: transcodeOf(upload),
     })),
     storage: {
       planName: standing.planName,
@@ -263,15 +259,18 @@ export async function videoUploadsOf(db: DB, userId: string, overrides?: Creator
 export async function videoUploadOf(db: DB, userId: string, uploadId: string) {
   const upload = await findUploadOf(db, userId, uploadId)
   if (!upload || upload.status === 'released') throw new DomainError('not_found', VIDEO_UPLOAD_MESSAGES.notFound)
-  return {
-    uploadId: upload.id,
-    status: upload.status,
-    fileName: upload.fileName,
-    sizeBytes: upload.sizeBytes,
-    durationSeconds: upload.durationSeconds,
-    transcode: transcodeOf(upload),
-  }
+  return uploadView(upload)
 }
+
+/** An upload as the studio shows it, in the list and alone. */
+const uploadView = (upload: UploadRow) => ({
+  uploadId: upload.id,
+  status: upload.status,
+  fileName: upload.fileName,
+  sizeBytes: upload.sizeBytes,
+  durationSeconds: upload.durationSeconds,
+  transcode: transcodeOf(upload),
+})
 
 /**
  * Where its HLS renditions are (decision 0064): 'processing' (queued or running, with the percent), 'ready',

@@ -6,6 +6,7 @@ import { sql } from 'kysely'
 import type { RatingSummary } from '../../src-shared/reviews.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { pageOf } from '../kernel/paging.ts'
 
 /** 'Jane D.': the learner's first name and last initial (never the full name or e-mail). */
 export function reviewerName(firstName: string, lastName: string): string {
@@ -77,17 +78,7 @@ export async function listVisibleReviews(db: DB, courseId: string, page: number,
     .where('r.course_id', '=', courseId)
     .where('r.hidden_at', 'is', null)
     .where('r.access_revoked', '=', false)
-  const [rows, total] = await Promise.all([
-    visible
-      .select(reviewColumns)
-      .orderBy('r.created_at', 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    visible.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: Number(total.n) }
+  return pageOf(visible.select(reviewColumns).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc'), page, pageSize)
 }
 
 /** The aggregate of a course's visible reviews, computed from the rows: average to one decimal, count, per star. */
@@ -160,17 +151,14 @@ export async function listReviewsForStaff(
   if (filter.courseId) query = query.where('r.course_id', '=', filter.courseId)
   if (filter.visibility === 'visible') query = query.where('r.hidden_at', 'is', null)
   if (filter.visibility === 'hidden') query = query.where('r.hidden_at', 'is not', null)
-  const [rows, total] = await Promise.all([
+  return pageOf(
     query
       .select([...reviewColumns, 'c.title as course_title'])
       .orderBy('r.created_at', 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ])
-  return { rows, total: Number(total.n) }
+      .orderBy('r.id', 'desc'),
+    page,
+    pageSize,
+  )
 }
 
 /** The average of the visible reviews of several courses together (each review counts once), and their count. */

@@ -2,57 +2,49 @@
 // Resend for a failed one. Resending puts the row back to 'pending' without a job: the relay (relay.ts) hands it
 // to the job queue again, with a fresh set of attempts and the same back-off as a new message.
 import type { DB } from '../kernel/db.ts'
+import { pageOf } from '../kernel/paging.ts'
 
 export type OutboxStatus = 'pending' | 'sent' | 'logged' | 'failed'
+
+// The columns the list and the message view share, under the names the admin screens read.
+const outboxColumns = [
+  'id',
+  'kind',
+  'to_address as to',
+  'subject',
+  'status',
+  'attempts',
+  'last_error as lastError',
+] as const
 
 export async function listOutbox(db: DB, options: { page: number; pageSize: number; status?: OutboxStatus }) {
   let filtered = db.selectFrom('mail_outbox')
   if (options.status) filtered = filtered.where('status', '=', options.status)
-  const [rows, total] = await Promise.all([
+  const { rows, ...paging } = await pageOf(
     filtered
-      .select(['id', 'kind', 'to_address', 'subject', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
+      .select([...outboxColumns, 'created_at as createdAt', 'sent_at as sentAt'])
       .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(options.pageSize)
-      .offset((options.page - 1) * options.pageSize)
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ])
+      .orderBy('id'),
+    options.page,
+    options.pageSize,
+  )
   return {
     items: rows.map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      to: row.to_address,
-      subject: row.subject,
-      status: row.status,
-      attempts: row.attempts,
-      lastError: row.last_error,
-      createdAt: row.created_at.toISOString(),
-      sentAt: row.sent_at?.toISOString() ?? null,
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      sentAt: row.sentAt?.toISOString() ?? null,
     })),
-    total: Number(total.n),
+    ...paging,
   }
 }
 
 /** One message in full (the body view), or undefined. */
-export async function findOutboxMessage(db: DB, id: string) {
-  const row = await db
+export function findOutboxMessage(db: DB, id: string) {
+  return db
     .selectFrom('mail_outbox')
-    .select(['id', 'kind', 'to_address', 'reply_to', 'subject', 'text_body', 'status', 'attempts', 'last_error'])
+    .select([...outboxColumns, 'reply_to as replyTo', 'text_body as text'])
     .where('id', '=', id)
     .executeTakeFirst()
-  if (!row) return undefined
-  return {
-    id: row.id,
-    kind: row.kind,
-    to: row.to_address,
-    replyTo: row.reply_to,
-    subject: row.subject,
-    text: row.text_body,
-    status: row.status,
-    attempts: row.attempts,
-    lastError: row.last_error,
-  }
 }
 
 /**

@@ -68,7 +68,6 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
     amountMinor: item.unit_price_minor - item.discount_minor,
     orderItemId: item.id,
   }))
-  const subtotal = lines.reduce((sum, line) => sum + line.amountMinor, 0)
   const buyer: DocumentParty = {
     name: order.billing_name || fullName(order.first_name, order.last_name) || order.email,
     email: order.billing_email || order.email,
@@ -76,26 +75,17 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
     address: order.billing_address,
     vatNumber: order.billing_vat_number,
   }
-  const number = await nextDocumentNumber(trx, 'INV', paidAt)
-  await trx
-    .insertInto('invoices')
-    .values({
-      number,
-      user_id: order.user_id,
-      order_id: order.id,
-      stripe_invoice_id: null,
-      currency: order.currency,
-      seller: json(sellerParty()),
-      buyer: json(buyer),
-      lines: json(lines),
-      tax_lines: json(taxLinesOf(order.tax_minor, order.tax_lines)),
-      subtotal_minor: subtotal,
-      tax_minor: order.tax_minor,
-      total_minor: subtotal + order.tax_minor,
-      issued_at: paidAt,
-    })
-    .execute()
-  return number
+  return insertInvoice(trx, {
+    userId: order.user_id,
+    orderId: order.id,
+    stripeInvoiceId: null,
+    currency: order.currency,
+    buyer,
+    lines,
+    taxMinor: order.tax_minor,
+    taxLines: taxLinesOf(order.tax_minor, order.tax_lines),
+    issuedAt: paidAt,
+  })
 }
 
 export interface PaidSubscriptionInvoice {
@@ -125,25 +115,53 @@ export async function recordSubscriptionInvoice(trx: DB, paid: PaidSubscriptionI
     unitMinor: line.amountMinor,
     amountMinor: line.amountMinor,
   }))
-  const subtotal = lines.reduce((sum, line) => sum + line.amountMinor, 0)
   const tax = paid.taxMinor ?? 0
-  const number = await nextDocumentNumber(trx, 'INV', paid.paidAt)
+  return insertInvoice(trx, {
+    userId: paid.userId,
+    orderId: null,
+    stripeInvoiceId: paid.stripeInvoiceId,
+    currency: paid.currency.toUpperCase(),
+    buyer: { name: fullName(user.first_name, user.last_name) || user.email, email: user.email },
+    lines,
+    taxMinor: tax,
+    taxLines: taxLinesOf(tax),
+    issuedAt: paid.paidAt,
+  })
+}
+
+/** Numbers and stores an invoice of an order or a renewal, with the seller of today and the totals of its lines. */
+async function insertInvoice(
+  trx: DB,
+  invoice: {
+    userId: string
+    orderId: string | null
+    stripeInvoiceId: string | null
+    currency: string
+    buyer: DocumentParty
+    lines: DocumentLine[]
+    taxMinor: number
+    taxLines: TaxLine[]
+    issuedAt: Date
+  },
+): Promise<string> {
+  const subtotal = invoice.lines.reduce((sum, line) => sum + line.amountMinor, 0)
+  const number = await nextDocumentNumber(trx, 'INV', invoice.issuedAt)
   await trx
     .insertInto('invoices')
     .values({
       number,
-      user_id: paid.userId,
-      order_id: null,
-      stripe_invoice_id: paid.stripeInvoiceId,
-      currency: paid.currency.toUpperCase(),
+      user_id: invoice.userId,
+      order_id: invoice.orderId,
+      stripe_invoice_id: invoice.stripeInvoiceId,
+      currency: invoice.currency,
       seller: json(sellerParty()),
-      buyer: json({ name: fullName(user.first_name, user.last_name) || user.email, email: user.email }),
-      lines: json(lines),
-      tax_lines: json(taxLinesOf(tax)),
+      buyer: json(invoice.buyer),
+      lines: json(invoice.lines),
+      tax_lines: json(invoice.taxLines),
       subtotal_minor: subtotal,
-      tax_minor: tax,
-      total_minor: subtotal + tax,
-      issued_at: paid.paidAt,
+      tax_minor: invoice.taxMinor,
+      total_minor: subtotal + invoice.taxMinor,
+      issued_at: invoice.issuedAt,
     })
     .execute()
   return number

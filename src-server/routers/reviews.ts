@@ -16,13 +16,8 @@ import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 export const reviewsRouter = router({
   /** Visible reviews, newest first, one page at a time. */
   list: publicProcedure.input(courseReviewsInput).query(async ({ ctx, input }) => {
-    const { rows, total } = await listVisibleReviews(ctx.db, input.courseId, input.page, REVIEWS_PAGE_SIZE)
-    return {
-      items: rows.map(toReview),
-      total,
-      page: input.page,
-      pageCount: Math.max(1, Math.ceil(total / REVIEWS_PAGE_SIZE)),
-    }
+    const { rows, ...paging } = await listVisibleReviews(ctx.db, input.courseId, input.page, REVIEWS_PAGE_SIZE)
+    return { items: rows.map(toReview), ...paging }
   }),
 
   /** Average to one decimal, count and reviews per star, from the visible reviews. */

@@ -7,6 +7,7 @@ import { GENERIC_INTAKE_FORM, type IntakeForm, intakeFormShape } from '../../src
 import { SERVICE_ORDER_OPEN_STATUSES } from '../../src-shared/service-orders.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { pageOf } from '../kernel/paging.ts'
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null)
 
@@ -135,7 +136,7 @@ export async function listForStaff(
   else if (filters.assignee) query = query.where('service_orders.assignee_id', '=', filters.assignee)
   if (filters.overdue) query = query.where(overdueCondition(now))
   const page = Math.max(1, filters.page ?? 1)
-  const [rows, total] = await Promise.all([
+  const { rows, ...paging } = await pageOf(
     query
       .select(listColumns)
       .select([
@@ -153,12 +154,10 @@ export async function listForStaff(
       ])
       .orderBy(sql`service_orders.due_at asc nulls last`)
       .orderBy('service_orders.created_at')
-      .orderBy('service_orders.id')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ])
+      .orderBy('service_orders.id'),
+    page,
+    pageSize,
+  )
   const items = rows.map((row) => ({
     id: row.id,
     title: row.title,
@@ -176,8 +175,7 @@ export async function listForStaff(
     recurring: row.recurring,
     period: periodView(row.period),
   }))
-  const count = Number(total.n)
-  return { items, total: count, page, pageSize, pageCount: Math.max(1, Math.ceil(count / pageSize)) }
+  return { items, ...paging, pageSize }
 }
 
 /** Counts for the queue's filter tabs and the dashboard: per status, overdue, and buyer messages `staffId` has not read. */

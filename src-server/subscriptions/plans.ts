@@ -1,5 +1,6 @@
 import type { DB } from '../kernel/db.ts'
 
+/** The plans in display order, under the names the pricing page reads. */
 export function listPlans(db: DB) {
   return db
     .selectFrom('plans')
@@ -7,11 +8,11 @@ export function listPlans(db: DB) {
       'id',
       'name',
       'description',
-      'monthly_price_minor',
-      'annual_price_minor',
+      'monthly_price_minor as monthlyPriceMinor',
+      'annual_price_minor as annualPriceMinor',
       'currency',
       'features',
-      'is_popular',
+      'is_popular as isPopular',
       'badge',
     ])
     .orderBy('position')

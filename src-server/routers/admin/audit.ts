@@ -8,8 +8,5 @@ const AUDIT_PAGE_SIZE = ADMIN_PAGE_SIZE * 2
 export const adminAuditRouter = router({
   list: staffProcedure('admin')
     .input(auditListInput)
-    .query(async ({ ctx, input }) => {
-      const { items, total } = await listAudit(ctx.db, input.page, AUDIT_PAGE_SIZE)
-      return { items, total, page: input.page, pageCount: Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE)) }
-    }),
+    .query(({ ctx, input }) => listAudit(ctx.db, input.page, AUDIT_PAGE_SIZE)),
 })

@@ -2,7 +2,6 @@
 
 import { z } from 'zod'
 import {
-  ADMIN_PAGE_SIZE,
   courseInput,
   courseListInput,
   courseUpdateInput,
@@ -18,16 +17,7 @@ import { actorOf } from './actor.ts'
 export const adminCoursesRouter = router({
   list: staffProcedure('viewer')
     .input(courseListInput)
-    .query(async ({ ctx, input }) => {
-      const { items, total, counts } = await adminCoursePage(ctx.db, input.filter, input.search, input.page)
-      return {
-        items,
-        total,
-        counts,
-        page: input.page,
-        pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)),
-      }
-    }),
+    .query(({ ctx, input }) => adminCoursePage(ctx.db, input.filter, input.search, input.page)),
 
   create: staffProcedure('editor')
     .input(courseInput)

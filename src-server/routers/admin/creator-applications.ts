@@ -10,10 +10,7 @@ import { actorOf } from './actor.ts'
 export const adminCreatorApplicationsRouter = router({
   list: staffProcedure('viewer')
     .input(staffApplicationsInput)
-    .query(async ({ ctx, input }) => {
-      const { items, total } = await listApplications(ctx.db, input, input.page, ADMIN_PAGE_SIZE)
-      return { items, total, page: input.page, pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
-    }),
+    .query(({ ctx, input }) => listApplications(ctx.db, input, input.page, ADMIN_PAGE_SIZE)),
 
   detail: staffProcedure('viewer')
     .input(applicationIdInput)

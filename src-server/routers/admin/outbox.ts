@@ -14,10 +14,7 @@ const idInput = z.object({ id: z.uuid() })
 export const adminOutboxRouter = router({
   list: staffProcedure('admin')
     .input(outboxListInput)
-    .query(async ({ ctx, input }) => {
-      const { items, total } = await listOutbox(ctx.db, { ...input, pageSize: OUTBOX_PAGE_SIZE })
-      return { items, total, page: input.page, pageCount: Math.max(1, Math.ceil(total / OUTBOX_PAGE_SIZE)) }
-    }),
+    .query(({ ctx, input }) => listOutbox(ctx.db, { ...input, pageSize: OUTBOX_PAGE_SIZE })),
 
   message: staffProcedure('admin')
     .input(idInput)

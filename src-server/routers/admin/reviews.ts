@@ -12,12 +12,10 @@ export const adminReviewsRouter = router({
   list: staffProcedure('viewer')
     .input(staffReviewsInput)
     .query(async ({ ctx, input }) => {
-      const { rows, total } = await listReviewsForStaff(ctx.db, input, input.page, ADMIN_PAGE_SIZE)
+      const { rows, ...paging } = await listReviewsForStaff(ctx.db, input, input.page, ADMIN_PAGE_SIZE)
       return {
         items: rows.map((row) => ({ ...toReview(row), courseId: row.course_id, courseTitle: row.course_title })),
-        total,
-        page: input.page,
-        pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)),
+        ...paging,
       }
     }),
 
