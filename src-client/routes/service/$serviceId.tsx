@@ -157,11 +157,11 @@ function ServicePage() {
           <Faq items={service.faqs} />
         </Section>
       ) : null}
-      <ClosingBand title="Ready to Get Started?" text="Choose a package above, or talk to us about what you need.">
-        <Link to="/contact" className={`${button({ variant: 'light', size: 'lg' })} ${css({ mt: '6' })}`}>
-          Contact Us
-        </Link>
-      </ClosingBand>
+      <ClosingBand
+        title="Ready to Get Started?"
+        text="Choose a package above, or talk to us about what you need."
+        action={{ to: '/contact', label: 'Contact Us' }}
+      />
     </main>
   )
 }
