@@ -42,6 +42,8 @@ export const table = cx(
   }),
 )
 export { badge } from '../ui/badge.ts'
+/** A queue's row link to the item's own screen (the order, the course under review, the application). */
+export const rowLink = css({ color: 'accent', fontWeight: 'medium' })
 /** A field's column (label, control, message), for a field box given more layout (ui/form.tsx draws the fields). */
 export const fieldBox = css({ display: 'flex', flexDir: 'column', gap: '1' })
 export const inputClass = cx(controlBox, css({ fontWeight: 'normal' }), controlStates)
