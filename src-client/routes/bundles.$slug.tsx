@@ -64,15 +64,7 @@ function BundlePage() {
                 <li
                   key={course.id}
                   data-testid="bundle-course"
-                  className={css({
-                    display: 'flex',
-                    gap: '4',
-                    alignItems: 'center',
-                    bg: 'surface',
-                    borderRadius: 'card',
-                    boxShadow: 'card',
-                    p: '4',
-                  })}
+                  className={cx(raisedCard, css({ display: 'flex', gap: '4', alignItems: 'center', p: '4' }))}
                 >
                   <SafeImage
                     src={course.imageUrl ?? '/placeholder.svg'}

@@ -5,6 +5,7 @@ import { createFileRoute, Link, notFound } from '@tanstack/react-router'
 import { CourseCard } from '#client/components/course/CourseCard.tsx'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
+import { borderedCard } from '#client/components/ui/card.ts'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
@@ -12,7 +13,7 @@ import { EmptyState } from '#client/components/ui/states.tsx'
 import { brandQuery } from '#client/lib/brand.ts'
 import { SITE_NAME, seo } from '#client/lib/seo.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/s/$slug')({
   loader: async ({ context, params, location }) => {
@@ -100,16 +101,7 @@ function SchoolPage() {
             </h2>
             <ul className={grid}>
               {page.bundles.map((bundle) => (
-                <li
-                  key={bundle.slug}
-                  className={css({
-                    borderWidth: '1px',
-                    borderColor: 'line',
-                    borderRadius: 'lg',
-                    p: '4',
-                    bg: 'surface',
-                  })}
-                >
+                <li key={bundle.slug} className={cx(borderedCard, css({ p: '4' }))}>
                   <Link to="/bundles/$slug" params={{ slug: bundle.slug }} className={css({ fontWeight: 'semibold' })}>
                     {bundle.title}
                   </Link>
