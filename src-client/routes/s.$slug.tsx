@@ -6,7 +6,7 @@ import { CourseCard } from '#client/components/course/CourseCard.tsx'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { borderedCard } from '#client/components/ui/card.ts'
-import { Container } from '#client/components/ui/layout.tsx'
+import { Container, contentHeading } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
@@ -42,7 +42,6 @@ const grid = css({
   gap: '6',
   gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' },
 })
-const sectionHeading = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
 
 function SchoolPage() {
   const { slug } = Route.useParams()
@@ -81,7 +80,7 @@ function SchoolPage() {
       </DarkHero>
       <Container className={css({ py: '10', display: 'grid', gap: '10' })}>
         <section aria-labelledby="school-courses">
-          <h2 id="school-courses" className={sectionHeading}>
+          <h2 id="school-courses" className={contentHeading}>
             Courses
           </h2>
           {page.courses.length > 0 ? (
@@ -96,7 +95,7 @@ function SchoolPage() {
         </section>
         {page.bundles.length > 0 ? (
           <section aria-labelledby="school-bundles">
-            <h2 id="school-bundles" className={sectionHeading}>
+            <h2 id="school-bundles" className={contentHeading}>
               Bundles
             </h2>
             <ul className={grid}>
@@ -115,7 +114,7 @@ function SchoolPage() {
           </section>
         ) : null}
         <section aria-labelledby="school-instructors">
-          <h2 id="school-instructors" className={sectionHeading}>
+          <h2 id="school-instructors" className={contentHeading}>
             Instructors
           </h2>
           <ul className={css({ display: 'flex', gap: '6', flexWrap: 'wrap' })}>

@@ -33,6 +33,9 @@ export function Section({ title, children, id }: { title?: ReactNode; children: 
   )
 }
 
+/** The heading of a public page's content section (a course's, a bundle's, a school's, a service's, Contact). */
+export const contentHeading = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
+
 const sectionHeading = css({ fontSize: 'lg', fontWeight: 'semibold' })
 
 /**
