@@ -9,7 +9,7 @@ import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorL
 import { Container, contentHeading } from '#client/components/ui/layout.tsx'
 import { markdownArticle } from '#client/components/ui/markdown-article.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { seo } from '#client/lib/seo.ts'
@@ -51,13 +51,7 @@ function InstructorPage() {
           textAlign: { base: 'center', sm: 'left' },
         })}
       >
-        <SafeImage
-          src={profile.image}
-          alt={profile.name}
-          width={128}
-          height={128}
-          className={css({ borderRadius: 'full', w: '32', h: '32', flexShrink: 0, objectFit: 'cover' })}
-        />
+        <ProfilePhoto src={profile.image} alt={profile.name} size={128} />
         <div>
           <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'bold' })}>{profile.name}</h1>
           <p className={css({ mt: '1', fontSize: 'lg', opacity: 0.9 })}>{profile.title}</p>

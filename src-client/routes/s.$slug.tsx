@@ -8,7 +8,7 @@ import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { Container, contentHeading } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
 import { brandQuery } from '#client/lib/brand.ts'
 import { SITE_NAME, seo } from '#client/lib/seo.ts'
@@ -120,13 +120,7 @@ function SchoolPage() {
           <ul className={css({ display: 'flex', gap: '6', flexWrap: 'wrap' })}>
             {page.instructors.map((instructor) => (
               <li key={instructor.slug} className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-                <SafeImage
-                  src={instructor.image}
-                  alt=""
-                  width={56}
-                  height={56}
-                  className={css({ borderRadius: 'full', w: '14', h: '14', objectFit: 'cover' })}
-                />
+                <ProfilePhoto src={instructor.image} alt="" size={56} />
                 <span>
                   <Link
                     to="/instructors/$slug"

@@ -14,7 +14,7 @@ import { Icon } from '#client/components/ui/icons.tsx'
 import { JsonLd } from '#client/components/ui/JsonLd.tsx'
 import { Container, contentHeading, TitledSection, withAside } from '#client/components/ui/layout.tsx'
 import { markdownArticle } from '#client/components/ui/markdown-article.ts'
-import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { courseJsonLd } from '#client/lib/course-json-ld.ts'
@@ -177,13 +177,7 @@ function CoursePage() {
           </section>
           <TitledSection id="instructor" title="Instructor" className={card} titleClassName={contentHeading}>
             <div className={css({ display: 'flex', gap: '4', alignItems: 'start' })}>
-              <SafeImage
-                src={course.instructorProfile.image}
-                alt={course.instructorProfile.name}
-                width={80}
-                height={80}
-                className={css({ borderRadius: 'full', w: '20', h: '20', flexShrink: 0 })}
-              />
+              <ProfilePhoto src={course.instructorProfile.image} alt={course.instructorProfile.name} size={80} />
               <div>
                 <p className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
                   {course.instructorProfile.slug ? (
