@@ -8,7 +8,7 @@ import { useEntitlements } from '#client/components/cart/hooks.ts'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { raisedCard } from '#client/components/ui/card.ts'
-import { Container, withAside } from '#client/components/ui/layout.tsx'
+import { Container, contentHeading, withAside } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
@@ -56,7 +56,7 @@ function BundlePage() {
       <Container className={css({ py: '10' })}>
         <div className={withAside}>
           <section aria-labelledby="bundle-courses">
-            <h2 id="bundle-courses" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
+            <h2 id="bundle-courses" className={contentHeading}>
               What's included
             </h2>
             <ul className={css({ display: 'grid', gap: '4' })}>
@@ -64,15 +64,7 @@ function BundlePage() {
                 <li
                   key={course.id}
                   data-testid="bundle-course"
-                  className={css({
-                    display: 'flex',
-                    gap: '4',
-                    alignItems: 'center',
-                    bg: 'surface',
-                    borderRadius: 'card',
-                    boxShadow: 'card',
-                    p: '4',
-                  })}
+                  className={cx(raisedCard, css({ display: 'flex', gap: '4', alignItems: 'center', p: '4' }))}
                 >
                   <SafeImage
                     src={course.imageUrl ?? '/placeholder.svg'}

@@ -4,7 +4,7 @@ import { ContactForm } from '../components/contact/ContactForm.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { Faq } from '../components/ui/Faq.tsx'
 import { Icon, type IconName } from '../components/ui/icons.tsx'
-import { Section } from '../components/ui/layout.tsx'
+import { contentHeading, Section } from '../components/ui/layout.tsx'
 import { seo } from '../lib/seo.ts'
 
 export const Route = createFileRoute('/contact')({
@@ -72,7 +72,7 @@ function ContactPage() {
             aria-labelledby="details-title"
             className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card', alignSelf: 'start' })}
           >
-            <h2 id="details-title" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
+            <h2 id="details-title" className={contentHeading}>
               Contact Information
             </h2>
             <ul className={css({ display: 'grid', gap: '5' })}>
@@ -97,7 +97,7 @@ function ContactPage() {
             aria-labelledby="form-title"
             className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card' })}
           >
-            <h2 id="form-title" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
+            <h2 id="form-title" className={contentHeading}>
               Send us a Message
             </h2>
             <ContactForm trpc={trpc} />

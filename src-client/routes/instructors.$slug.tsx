@@ -6,10 +6,10 @@ import { CourseCard } from '#client/components/course/CourseCard.tsx'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorLinks.tsx'
-import { Container } from '#client/components/ui/layout.tsx'
+import { Container, contentHeading } from '#client/components/ui/layout.tsx'
 import { markdownArticle } from '#client/components/ui/markdown-article.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { seo } from '#client/lib/seo.ts'
@@ -51,13 +51,7 @@ function InstructorPage() {
           textAlign: { base: 'center', sm: 'left' },
         })}
       >
-        <SafeImage
-          src={profile.image}
-          alt={profile.name}
-          width={128}
-          height={128}
-          className={css({ borderRadius: 'full', w: '32', h: '32', flexShrink: 0, objectFit: 'cover' })}
-        />
+        <ProfilePhoto src={profile.image} alt={profile.name} size={128} />
         <div>
           <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'bold' })}>{profile.name}</h1>
           <p className={css({ mt: '1', fontSize: 'lg', opacity: 0.9 })}>{profile.title}</p>
@@ -99,7 +93,7 @@ function InstructorPage() {
       <Container className={css({ py: '10', display: 'grid', gap: '10' })}>
         {profile.bioHtml || links.length > 0 ? (
           <section aria-labelledby="about">
-            <h2 id="about" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
+            <h2 id="about" className={contentHeading}>
               About
             </h2>
             {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
@@ -110,7 +104,7 @@ function InstructorPage() {
           </section>
         ) : null}
         <section aria-labelledby="courses">
-          <h2 id="courses" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>
+          <h2 id="courses" className={contentHeading}>
             Courses by {profile.name}
           </h2>
           {profile.courses.length > 0 ? (

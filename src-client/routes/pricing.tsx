@@ -157,16 +157,12 @@ function PricingPage() {
         </h2>
         <Faq items={faqs} />
       </Section>
-      <ClosingBand title="Start teaching today" text="Try any plan free for 7 days. No commitment, cancel anytime.">
-        <div className={css({ mt: '6', display: 'flex', gap: '3', justifyContent: 'center', flexWrap: 'wrap' })}>
-          <Link to="/signup" className={button({ variant: 'light', size: 'lg' })}>
-            Start Free Trial
-          </Link>
-          <Link to="/contact" className={button({ variant: 'outline', size: 'lg' })}>
-            Talk to Sales
-          </Link>
-        </div>
-      </ClosingBand>
+      <ClosingBand
+        title="Start teaching today"
+        text="Try any plan free for 7 days. No commitment, cancel anytime."
+        action={{ to: '/signup', label: 'Start Free Trial' }}
+        secondary={{ to: '/contact', label: 'Talk to Sales' }}
+      />
     </main>
   )
 }

@@ -5,14 +5,15 @@ import { createFileRoute, Link, notFound } from '@tanstack/react-router'
 import { CourseCard } from '#client/components/course/CourseCard.tsx'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
-import { Container } from '#client/components/ui/layout.tsx'
+import { borderedCard } from '#client/components/ui/card.ts'
+import { Container, contentHeading } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
 import { brandQuery } from '#client/lib/brand.ts'
 import { SITE_NAME, seo } from '#client/lib/seo.ts'
 import { formatMoney } from '#shared/money.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/s/$slug')({
   loader: async ({ context, params, location }) => {
@@ -41,7 +42,6 @@ const grid = css({
   gap: '6',
   gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' },
 })
-const sectionHeading = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
 
 function SchoolPage() {
   const { slug } = Route.useParams()
@@ -80,7 +80,7 @@ function SchoolPage() {
       </DarkHero>
       <Container className={css({ py: '10', display: 'grid', gap: '10' })}>
         <section aria-labelledby="school-courses">
-          <h2 id="school-courses" className={sectionHeading}>
+          <h2 id="school-courses" className={contentHeading}>
             Courses
           </h2>
           {page.courses.length > 0 ? (
@@ -95,21 +95,12 @@ function SchoolPage() {
         </section>
         {page.bundles.length > 0 ? (
           <section aria-labelledby="school-bundles">
-            <h2 id="school-bundles" className={sectionHeading}>
+            <h2 id="school-bundles" className={contentHeading}>
               Bundles
             </h2>
             <ul className={grid}>
               {page.bundles.map((bundle) => (
-                <li
-                  key={bundle.slug}
-                  className={css({
-                    borderWidth: '1px',
-                    borderColor: 'line',
-                    borderRadius: 'lg',
-                    p: '4',
-                    bg: 'surface',
-                  })}
-                >
+                <li key={bundle.slug} className={cx(borderedCard, css({ p: '4' }))}>
                   <Link to="/bundles/$slug" params={{ slug: bundle.slug }} className={css({ fontWeight: 'semibold' })}>
                     {bundle.title}
                   </Link>
@@ -123,19 +114,13 @@ function SchoolPage() {
           </section>
         ) : null}
         <section aria-labelledby="school-instructors">
-          <h2 id="school-instructors" className={sectionHeading}>
+          <h2 id="school-instructors" className={contentHeading}>
             Instructors
           </h2>
           <ul className={css({ display: 'flex', gap: '6', flexWrap: 'wrap' })}>
             {page.instructors.map((instructor) => (
               <li key={instructor.slug} className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-                <SafeImage
-                  src={instructor.image}
-                  alt=""
-                  width={56}
-                  height={56}
-                  className={css({ borderRadius: 'full', w: '14', h: '14', objectFit: 'cover' })}
-                />
+                <ProfilePhoto src={instructor.image} alt="" size={56} />
                 <span>
                   <Link
                     to="/instructors/$slug"

@@ -1,6 +1,6 @@
 // Invitations sent but not yet accepted; an admin can withdraw one (its link stops working at once).
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { TitledSection } from '#client/components/ui/layout.tsx'
+import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { capitalise } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -24,7 +24,7 @@ export function PendingInvitations() {
       id="pending-title"
       title="Pending invitations"
       className={css({ mt: '8' })}
-      titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })}
+      titleClassName={boxHeading}
     >
       <div className={panel}>
         <AdminTable scrollLabel="Pending invitations" columns={['Name', 'Email', 'Role', 'Expires', 'Actions']}>

@@ -1,5 +1,5 @@
 // Shared looks of the admin screens (tables, badges, form fields), so each screen stays short.
-import { css, cva, cx } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { controlBox, controlStates } from '../ui/form.tsx'
 import { stickyFirstColumn } from '../ui/ScrollRegion.tsx'
 
@@ -41,19 +41,9 @@ export const table = cx(
     '& tr:last-child td': { borderBottomWidth: 0 },
   }),
 )
-export const badge = cva({
-  base: { display: 'inline-flex', px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold' },
-  variants: {
-    tone: {
-      green: { bg: '#dcfce7', color: '#166534' },
-      yellow: { bg: '#fef9c3', color: '#854d0e' },
-      red: { bg: '#fee2e2', color: '#991b1b' },
-      blue: { bg: 'brand.100', color: 'brand.700' },
-      grey: { bg: '#f1f5f9', color: '#334155' },
-    },
-  },
-  defaultVariants: { tone: 'grey' },
-})
+export { badge } from '../ui/badge.ts'
+/** A queue's row link to the item's own screen (the order, the course under review, the application). */
+export const rowLink = css({ color: 'accent', fontWeight: 'medium' })
 /** A field's column (label, control, message), for a field box given more layout (ui/form.tsx draws the fields). */
 export const fieldBox = css({ display: 'flex', flexDir: 'column', gap: '1' })
 export const inputClass = cx(controlBox, css({ fontWeight: 'normal' }), controlStates)

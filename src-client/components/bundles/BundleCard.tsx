@@ -7,7 +7,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { raisedCard } from '../ui/card.ts'
-import { Container } from '../ui/layout.tsx'
+import { Container, contentHeading } from '../ui/layout.tsx'
 
 export type PublicBundle = RouterOutputs['bundles']['published'][number]
 
@@ -93,7 +93,7 @@ export function CourseBundles({ courseId, className }: { courseId: string; class
     <BundleSection
       id="course-bundles"
       title="Save with a bundle"
-      headingClass={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}
+      headingClass={contentHeading}
       bundles={query.data}
       className={className}
     />

@@ -1,8 +1,8 @@
 // Header pieces fed by the server: the live cart count and the Premium badge (from the subscription state).
 import { useQuery } from '@tanstack/react-query'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { css } from '#styled-system/css'
 import { CartLink } from '../layout/CartLink.tsx'
+import { badge } from '../ui/badge.ts'
 import { useEntitlements } from './hooks.ts'
 
 export function HeaderCartLink() {
@@ -15,18 +15,7 @@ export function PremiumBadge() {
   const { data } = useEntitlements()
   if (!data?.isPremium) return null
   return (
-    <span
-      data-testid="premium-badge"
-      className={css({
-        px: '2',
-        py: '0.5',
-        borderRadius: 'full',
-        bg: 'amber.100',
-        color: 'amber.800',
-        fontSize: 'xs',
-        fontWeight: 'bold',
-      })}
-    >
+    <span data-testid="premium-badge" className={badge({ tone: 'yellow' })}>
       Premium
     </span>
   )

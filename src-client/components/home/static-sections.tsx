@@ -1,6 +1,7 @@
 // The home page's fixed sections: hero, statistics band (static text, spec §2), feature list, closing call to action.
 import { Link } from '@tanstack/react-router'
 import { css } from '#styled-system/css'
+import { ClosingBand } from '../layout/bands.tsx'
 import { button } from '../ui/button.ts'
 import { Icon, type IconName } from '../ui/icons.tsx'
 import { Container, Section } from '../ui/layout.tsx'
@@ -131,23 +132,11 @@ export function FeatureList() {
 
 export function ClosingCta() {
   return (
-    <section data-surface="dark" className={css({ bg: 'brand.700', color: 'white', textAlign: 'center' })}>
-      <Container className={css({ py: '16' })}>
-        <h2 className={css({ fontSize: { base: '2xl', md: '3xl' }, fontWeight: 'extrabold' })}>
-          Ready to share your knowledge with the world?
-        </h2>
-        <p className={css({ mt: '3', color: 'brand.100', maxW: '2xl', mx: 'auto' })}>
-          Join thousands of creators who teach, sell and grow their business with SkillForge.
-        </p>
-        <div className={css({ mt: '8', display: 'flex', gap: '3', justifyContent: 'center', flexWrap: 'wrap' })}>
-          <Link to="/signup" className={button({ variant: 'light', size: 'lg' })}>
-            Start Creating Today
-          </Link>
-          <Link to="/teach" className={button({ variant: 'outline', size: 'lg' })}>
-            Apply as Teacher
-          </Link>
-        </div>
-      </Container>
-    </section>
+    <ClosingBand
+      title="Ready to share your knowledge with the world?"
+      text="Join thousands of creators who teach, sell and grow their business with SkillForge."
+      action={{ to: '/signup', label: 'Start Creating Today' }}
+      secondary={{ to: '/teach', label: 'Apply as Teacher' }}
+    />
   )
 }

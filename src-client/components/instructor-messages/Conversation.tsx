@@ -7,6 +7,7 @@ import { OUTAGE } from '#shared/outage.ts'
 import { MESSAGE_FILE_ACCEPT, MESSAGE_FILE_MAX_BYTES, MESSAGE_MAX_FILES } from '#shared/schemas/instructor-messages.ts'
 import { css } from '#styled-system/css'
 import { FileLinks } from '../service-orders/files.tsx'
+import { MessageItem } from '../service-orders/MessageItem.tsx'
 import { button } from '../ui/button.ts'
 import { messageArea, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
@@ -56,24 +57,20 @@ export function MessageList({ messages }: { messages: ConversationMessage[] }) {
   return (
     <ol className={css({ display: 'flex', flexDir: 'column', gap: '3' })} aria-label="Messages">
       {messages.map((message) => (
-        <li
+        <MessageItem
           key={message.id}
-          data-testid="message"
-          className={css({
-            p: '3',
-            borderRadius: 'card',
-            borderWidth: '1px',
-            borderColor: 'line',
-            bg: message.mine ? 'brand.50' : 'surface',
-          })}
-        >
-          <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
-            {message.author || (message.fromInstructor ? 'Instructor' : 'Learner')}
-            {message.fromInstructor ? ' (instructor)' : ''} · {new Date(message.createdAt).toLocaleString()}
-          </p>
-          <p className={css({ whiteSpace: 'pre-wrap', mt: '1', overflowWrap: 'anywhere' })}>{message.body}</p>
-          <FileLinks files={message.files} />
-        </li>
+          testId="message"
+          from={message.mine ? 'mine' : 'other'}
+          sender={
+            <>
+              {message.author || (message.fromInstructor ? 'Instructor' : 'Learner')}
+              {message.fromInstructor ? ' (instructor)' : ''}
+            </>
+          }
+          createdAt={message.createdAt}
+          body={message.body}
+          files={message.files}
+        />
       ))}
     </ol>
   )

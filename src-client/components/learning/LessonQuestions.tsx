@@ -7,7 +7,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { type ReactNode, type RefObject, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
-import { TitledSection } from '#client/components/ui/layout.tsx'
+import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -35,12 +35,7 @@ export default function LessonQuestions({ courseId, lessonId }: { courseId: stri
   const items = list.data?.pages.flatMap((page) => page.items) ?? []
   const moderator = list.data?.pages[0]?.moderator ?? false
   return (
-    <TitledSection
-      id="questions-heading"
-      title="Questions"
-      className={card}
-      titleClassName={css({ fontSize: 'lg', fontWeight: 'bold', mb: '3' })}
-    >
+    <TitledSection id="questions-heading" title="Questions" className={card} titleClassName={boxHeading}>
       <AskForm courseId={courseId} lessonId={lessonId} />
       <form
         method="dialog"

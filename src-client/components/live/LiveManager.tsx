@@ -2,7 +2,7 @@
 // get the calendar update), cancel, attach the recording afterwards, and read who opened the join link.
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { TitledSection } from '#client/components/ui/layout.tsx'
+import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css, cx } from '#styled-system/css'
@@ -348,12 +348,7 @@ export function LiveManager() {
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       {canSchedule ? (
-        <TitledSection
-          id="new-session"
-          title="Schedule a live session"
-          className={card}
-          titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}
-        >
+        <TitledSection id="new-session" title="Schedule a live session" className={card} titleClassName={boxHeading}>
           <SessionForm courses={data.courses} canSchedulePremium={data.canSchedulePremium} onDone={() => {}} />
         </TitledSection>
       ) : (

@@ -2,7 +2,7 @@
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { AdminTable } from '../admin/AdminTable.tsx'
-import { badge } from '../admin/styles.ts'
+import { badge } from '../ui/badge.ts'
 import { button } from '../ui/button.ts'
 
 type Coupon = RouterOutputs['admin']['coupons']['list'][number]

@@ -1,7 +1,7 @@
 // A quiz's numbers for its creator: submitted attempts, learners and how many passed, the pass rate of attempts, and
 // per question the share of answers that were correct.
 
-import { TitledSection } from '#client/components/ui/layout.tsx'
+import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { css } from '#styled-system/css'
 import { contentCard } from '../ui/card.ts'
@@ -16,7 +16,7 @@ export function QuizStats({ stats }: { stats: Stats }) {
       id="quiz-stats-title"
       title="Results so far"
       className={contentCard}
-      titleClassName={css({ fontWeight: 'semibold', fontSize: 'lg', mb: '3' })}
+      titleClassName={boxHeading}
       data-testid="quiz-stats"
     >
       {stats.attempts === 0 ? (

@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
+import { borderedCard } from '../ui/card.ts'
 import { QueryList } from '../ui/QueryList.tsx'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from './status.tsx'
 
@@ -32,17 +33,17 @@ function ServiceList({ orders }: { orders: MyService[] }) {
         <li
           key={order.id}
           data-testid="my-service"
-          className={css({
-            p: '4',
-            borderWidth: '1px',
-            borderColor: 'line',
-            borderRadius: 'card',
-            display: 'flex',
-            flexWrap: 'wrap',
-            gap: '3',
-            alignItems: 'center',
-            justifyContent: 'space-between',
-          })}
+          className={cx(
+            borderedCard,
+            css({
+              p: '4',
+              display: 'flex',
+              flexWrap: 'wrap',
+              gap: '3',
+              alignItems: 'center',
+              justifyContent: 'space-between',
+            }),
+          )}
         >
           <div>
             <p className={css({ fontWeight: 'semibold' })}>{order.title}</p>

@@ -5,7 +5,8 @@ import { MESSAGE_MAX_LENGTH } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { CheckboxField, messageArea, TextAreaField } from '../ui/form.tsx'
-import { AttachedFiles, FileLinks, type OrderFile } from './files.tsx'
+import { AttachedFiles, type OrderFile } from './files.tsx'
+import { MessageItem } from './MessageItem.tsx'
 
 export interface ThreadMessage {
   id: string
@@ -49,25 +50,20 @@ export function Thread({
       ) : (
         <ol className={css({ display: 'flex', flexDir: 'column', gap: '3' })} data-testid="thread">
           {messages.map((message) => (
-            <li
+            <MessageItem
               key={message.id}
-              data-testid={message.internal ? 'internal-note' : 'message'}
-              className={css({
-                p: '3',
-                borderRadius: 'card',
-                borderWidth: '1px',
-                borderColor: message.internal ? '#fde68a' : 'line',
-                bg: message.internal ? '#fffbeb' : mine(message) ? 'brand.50' : 'surface',
-              })}
-            >
-              <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
-                {message.internal ? 'Internal note · ' : ''}
-                {message.author || (message.fromStaff ? 'SkillForge team' : 'Customer')} ·{' '}
-                {new Date(message.createdAt).toLocaleString()}
-              </p>
-              <p className={css({ whiteSpace: 'pre-wrap', mt: '1' })}>{message.body}</p>
-              <FileLinks files={message.files} />
-            </li>
+              testId={message.internal ? 'internal-note' : 'message'}
+              from={message.internal ? 'internal' : mine(message) ? 'mine' : 'other'}
+              sender={
+                <>
+                  {message.internal ? 'Internal note · ' : ''}
+                  {message.author || (message.fromStaff ? 'SkillForge team' : 'Customer')}
+                </>
+              }
+              createdAt={message.createdAt}
+              body={message.body}
+              files={message.files}
+            />
           ))}
         </ol>
       )}

@@ -1,7 +1,7 @@
 // A service order's status in words (the one label map in src-shared) with a colour, and its due date.
 import { SERVICE_ORDER_STATUS_LABELS, type ServiceOrderStatus } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
-import { badge } from '../admin/styles.ts'
+import { badge } from '../ui/badge.ts'
 
 const TONE: Record<ServiceOrderStatus, 'green' | 'yellow' | 'red' | 'blue' | 'grey'> = {
   brief_needed: 'yellow',

@@ -1,7 +1,7 @@
 // One lesson in the builder: drag handle, title, kind, preview switch, pending-review note, and its buttons.
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { badge } from '#client/components/admin/styles.ts'
+import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { formatLessonDuration } from '#shared/lesson-duration.ts'
 import { css, cx } from '#styled-system/css'

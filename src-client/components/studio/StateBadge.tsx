@@ -1,5 +1,5 @@
 // A course's state in the studio: Draft, In review, Changes requested, Published, Unpublished.
-import { badge } from '#client/components/admin/styles.ts'
+import { badge } from '#client/components/ui/badge.ts'
 import { STUDIO_STATE_LABELS, type StudioState } from '#shared/studio.ts'
 
 const TONES = {

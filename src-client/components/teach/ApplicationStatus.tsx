@@ -1,7 +1,7 @@
 // An application's status as its applicant sees it: Submitted, Approved or Declined (with the reason and the date
 // they may apply again).
 import { Link } from '@tanstack/react-router'
-import { badge } from '#client/components/admin/styles.ts'
+import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { longDateUtc } from '#shared/numbers.ts'

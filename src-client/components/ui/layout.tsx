@@ -33,7 +33,14 @@ export function Section({ title, children, id }: { title?: ReactNode; children: 
   )
 }
 
+/** The heading of a public page's content section (a course's, a bundle's, a school's, a service's, Contact). */
+export const contentHeading = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
+
 const sectionHeading = css({ fontSize: 'lg', fontWeight: 'semibold' })
+
+/** A boxed section's heading with room below it, for a box that does not space what it holds (a lesson's questions,
+ * a quiz's results, a coupon or live-session form, the admin's pending invitations and refund requests). */
+export const boxHeading = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })
 
 /**
  * A section named by its heading (aria-labelledby): an h2 with the given id (a panel's heading unless

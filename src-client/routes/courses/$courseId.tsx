@@ -12,9 +12,9 @@ import { CourseLearnAction } from '#client/components/learning/CourseLearnAction
 import { raisedCard } from '#client/components/ui/card.ts'
 import { Icon } from '#client/components/ui/icons.tsx'
 import { JsonLd } from '#client/components/ui/JsonLd.tsx'
-import { Container, TitledSection, withAside } from '#client/components/ui/layout.tsx'
+import { Container, contentHeading, TitledSection, withAside } from '#client/components/ui/layout.tsx'
 import { markdownArticle } from '#client/components/ui/markdown-article.ts'
-import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { courseJsonLd } from '#client/lib/course-json-ld.ts'
@@ -67,7 +67,6 @@ async function prefetchLearning({ queryClient, trpc }: RouterContext, courseId: 
   if (user) await queryClient.prefetchQuery(trpc.learning.course.queryOptions({ courseId }))
 }
 
-const sectionTitle = css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })
 const card = cx(raisedCard, css({ p: '6' }))
 
 function CoursePage() {
@@ -144,7 +143,7 @@ function CoursePage() {
       </DarkHero>
       <Container className={css({ py: '10' })}>
         <div className={css({ display: 'grid', gap: '10', maxW: '4xl' })}>
-          <TitledSection id="learn" title="What you'll learn" className={card} titleClassName={sectionTitle}>
+          <TitledSection id="learn" title="What you'll learn" className={card} titleClassName={contentHeading}>
             <ul className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
               {course.whatYouWillLearn.map((item) => (
                 <li key={item} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
@@ -154,20 +153,20 @@ function CoursePage() {
             </ul>
           </TitledSection>
           {course.descriptionHtml ? (
-            <TitledSection id="about" title="About this course" className={card} titleClassName={sectionTitle}>
+            <TitledSection id="about" title="About this course" className={card} titleClassName={contentHeading}>
               {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
               <div className={markdownArticle} dangerouslySetInnerHTML={{ __html: course.descriptionHtml }} />
             </TitledSection>
           ) : null}
           <CourseBundles courseId={course.id} className={card} />
           <section aria-labelledby="content">
-            <h2 id="content" className={sectionTitle}>
+            <h2 id="content" className={contentHeading}>
               Course content
             </h2>
             <CurriculumAccordion courseId={course.id} sections={course.curriculum} />
           </section>
           <section aria-labelledby="requirements">
-            <h2 id="requirements" className={sectionTitle}>
+            <h2 id="requirements" className={contentHeading}>
               Requirements
             </h2>
             <ul className={css({ listStyle: 'disc', pl: '6', display: 'grid', gap: '2' })}>
@@ -176,15 +175,9 @@ function CoursePage() {
               ))}
             </ul>
           </section>
-          <TitledSection id="instructor" title="Instructor" className={card} titleClassName={sectionTitle}>
+          <TitledSection id="instructor" title="Instructor" className={card} titleClassName={contentHeading}>
             <div className={css({ display: 'flex', gap: '4', alignItems: 'start' })}>
-              <SafeImage
-                src={course.instructorProfile.image}
-                alt={course.instructorProfile.name}
-                width={80}
-                height={80}
-                className={css({ borderRadius: 'full', w: '20', h: '20', flexShrink: 0 })}
-              />
+              <ProfilePhoto src={course.instructorProfile.image} alt={course.instructorProfile.name} size={80} />
               <div>
                 <p className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
                   {course.instructorProfile.slug ? (
@@ -204,7 +197,7 @@ function CoursePage() {
               </div>
             </div>
           </TitledSection>
-          <TitledSection id="stats" title="Course Statistics" className={card} titleClassName={sectionTitle}>
+          <TitledSection id="stats" title="Course Statistics" className={card} titleClassName={contentHeading}>
             <dl
               className={css({
                 display: 'grid',

@@ -7,7 +7,7 @@ import { button } from '#client/components/ui/button.ts'
 import { Faq } from '#client/components/ui/Faq.tsx'
 import { Icon } from '#client/components/ui/icons.tsx'
 import { JsonLd, offerPrice } from '#client/components/ui/JsonLd.tsx'
-import { Container, Section } from '#client/components/ui/layout.tsx'
+import { Container, contentHeading, Section } from '#client/components/ui/layout.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { productSeo } from '#client/lib/seo.ts'
 import { css } from '#styled-system/css'
@@ -107,7 +107,7 @@ function ServicePage() {
       <Section>
         <div className={css({ display: 'grid', gap: '10', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
           <div>
-            <h2 className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>What You Get</h2>
+            <h2 className={contentHeading}>What You Get</h2>
             <ul className={css({ display: 'grid', gap: '3' })}>
               {service.whatYouGet.map((item) => (
                 <li key={item} className={css({ display: 'flex', gap: '2' })}>
@@ -117,7 +117,7 @@ function ServicePage() {
             </ul>
           </div>
           <div>
-            <h2 className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>Requirements</h2>
+            <h2 className={contentHeading}>Requirements</h2>
             <ol className={css({ listStyle: 'decimal', pl: '6', display: 'grid', gap: '3' })}>
               {service.requirements.map((item) => (
                 <li key={item}>{item}</li>
@@ -157,11 +157,11 @@ function ServicePage() {
           <Faq items={service.faqs} />
         </Section>
       ) : null}
-      <ClosingBand title="Ready to Get Started?" text="Choose a package above, or talk to us about what you need.">
-        <Link to="/contact" className={`${button({ variant: 'light', size: 'lg' })} ${css({ mt: '6' })}`}>
-          Contact Us
-        </Link>
-      </ClosingBand>
+      <ClosingBand
+        title="Ready to Get Started?"
+        text="Choose a package above, or talk to us about what you need."
+        action={{ to: '/contact', label: 'Contact Us' }}
+      />
     </main>
   )
 }

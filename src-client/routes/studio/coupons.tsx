@@ -6,7 +6,7 @@ import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { CouponEditor } from '#client/components/promotions/CouponEditor.tsx'
 import { CouponTable } from '#client/components/promotions/CouponTable.tsx'
 import { borderedCard } from '#client/components/ui/card.ts'
-import { TitledSection } from '#client/components/ui/layout.tsx'
+import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -36,12 +36,7 @@ function StudioCoupons() {
     <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <PageIntro title="Coupons">Codes for your own courses, with their uses and revenue.</PageIntro>
       {data.allowed ? (
-        <TitledSection
-          id="new-coupon"
-          title="New coupon for your courses"
-          className={card}
-          titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}
-        >
+        <TitledSection id="new-coupon" title="New coupon for your courses" className={card} titleClassName={boxHeading}>
           <CouponEditor
             scopes={['courses', 'creator']}
             courses={data.courses}

@@ -3,7 +3,7 @@
 // certificates. The server checks the owner and the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { type ChangeEvent, type FormEvent, useState } from 'react'
+import { type ChangeEvent, useState } from 'react'
 import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
@@ -134,29 +134,20 @@ function DomainState({ domain }: { domain: Domain }) {
 function DomainForm({ current }: { current: string }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const [error, setError] = useState<string | undefined>()
-  const [formError, setFormError] = useState<string | null>(null)
   const add = useMutation(trpc.domains.add.mutationOptions())
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    setFormError(null)
-    const parsed = addDomainInput.safeParse({ hostname: new FormData(event.currentTarget).get('hostname') })
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message)
-      return
-    }
-    setError(undefined)
-    try {
-      await add.mutateAsync(parsed.data)
+  const form = useSubmitForm({
+    fields: ['hostname'],
+    schema: addDomainInput,
+    read: (data) => ({ hostname: data.get('hostname') }),
+    send: async (input) => {
+      await add.mutateAsync(input)
       await queryClient.invalidateQueries({ queryKey: trpc.domains.mine.queryKey() })
-      notify('success', 'Domain added: create the TXT record shown')
-    } catch (caught) {
-      setFormError(errorMessage(caught))
-    }
-  }
+    },
+    done: 'Domain added: create the TXT record shown',
+  })
   return (
-    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={css({ display: 'grid', gap: '3' })}>
-      <FormAlert>{formError}</FormAlert>
+    <form {...SCRIPT_ONLY_FORM} {...form.formProps} className={css({ display: 'grid', gap: '3' })}>
+      <FormAlert>{form.formError}</FormAlert>
       <TextField
         label="Domain"
         name="hostname"
@@ -164,7 +155,7 @@ function DomainForm({ current }: { current: string }) {
         maxLength={253}
         defaultValue={current}
         hint="For example academy.example.com"
-        error={error}
+        error={form.errors.hostname}
       />
       <button type="submit" className={button({})} disabled={add.isPending}>
         {add.isPending ? 'Saving…' : current ? 'Change domain' : 'Add domain'}

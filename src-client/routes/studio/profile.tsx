@@ -10,7 +10,7 @@ import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { uploadImage } from '#client/components/ui/upload-image.ts'
@@ -90,13 +90,7 @@ function ProfilePage() {
       introNamesAddress
     >
       <div className={css({ display: 'flex', gap: '4', alignItems: 'center', flexWrap: 'wrap' })}>
-        <SafeImage
-          src={profile.imageUrl}
-          alt="Your profile photo"
-          width={96}
-          height={96}
-          className={css({ borderRadius: 'full', w: '24', h: '24', objectFit: 'cover' })}
-        />
+        <ProfilePhoto src={profile.imageUrl} alt="Your profile photo" size={96} />
         <label className={button({ variant: 'outline' })}>
           {photoBusy ? <Spinner label="Uploading" /> : null}
           {photoBusy ? 'Uploading…' : 'Change photo'}

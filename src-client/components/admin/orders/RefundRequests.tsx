@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
-import { TitledSection } from '#client/components/ui/layout.tsx'
+import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -22,7 +22,7 @@ export function RefundRequests({ canDecide }: { canDecide: boolean }) {
       id="refund-requests"
       title="Refund requests"
       className={`${panel} ${css({ mb: '6', p: '4' })}`}
-      titleClassName={css({ fontWeight: 'bold', fontSize: 'lg', mb: '3' })}
+      titleClassName={boxHeading}
     >
       <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
         {requests.data.map((request) => (

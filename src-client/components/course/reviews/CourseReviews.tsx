@@ -2,7 +2,7 @@
 // reviews, newest first, a page at a time. Loaded after the page itself (below the fold), with their own states.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { TitledSection } from '#client/components/ui/layout.tsx'
+import { contentHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { Pagination } from '#client/components/ui/Pagination.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -18,12 +18,7 @@ export function CourseReviews({ courseId, className }: { courseId: string; class
   const list = useQuery({ ...trpc.reviews.list.queryOptions({ courseId, page }), placeholderData: keepPreviousData })
 
   return (
-    <TitledSection
-      id="reviews"
-      title="Student reviews"
-      className={className}
-      titleClassName={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}
-    >
+    <TitledSection id="reviews" title="Student reviews" className={className} titleClassName={contentHeading}>
       <div className={css({ display: 'grid', gap: '6' })}>
         {summary.isPending ? (
           <LoadingState label="Loading ratings…" />

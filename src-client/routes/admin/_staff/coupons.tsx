@@ -6,7 +6,7 @@ import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { CouponEditor } from '#client/components/promotions/CouponEditor.tsx'
 import { CouponTable } from '#client/components/promotions/CouponTable.tsx'
-import { TitledSection } from '#client/components/ui/layout.tsx'
+import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
@@ -46,7 +46,7 @@ function Coupons() {
           id="new-coupon"
           title="New coupon"
           className={`${panel} ${css({ p: '5', mb: '6' })}`}
-          titleClassName={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '4' })}
+          titleClassName={boxHeading}
         >
           <CouponEditor
             scopes={COUPON_SCOPES}

@@ -5,7 +5,7 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, searchParams, wholeNumber } from '#client/components/admin/search.ts'
-import { badge, pageHead, pageTitle } from '#client/components/admin/styles.ts'
+import { badge, pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
 import { Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
@@ -71,11 +71,7 @@ function CourseReviews() {
             {data.items.map((item) => (
               <tr key={item.id} data-testid="course-review-row">
                 <td>
-                  <Link
-                    to="/admin/course-reviews/$id"
-                    params={{ id: item.id }}
-                    className={css({ color: 'accent', fontWeight: 'medium' })}
-                  >
+                  <Link to="/admin/course-reviews/$id" params={{ id: item.id }} className={rowLink}>
                     {item.courseTitle}
                   </Link>
                 </td>

@@ -12,7 +12,7 @@ import {
   searchParams,
   wholeNumber,
 } from '#client/components/admin/search.ts'
-import { badge, pageHead, pageTitle } from '#client/components/admin/styles.ts'
+import { badge, pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
 import { Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
@@ -98,11 +98,7 @@ function CreatorApplications() {
             {data.items.map((application) => (
               <tr key={application.id} data-testid="creator-application">
                 <td>
-                  <Link
-                    to="/admin/creator-applications/$id"
-                    params={{ id: application.id }}
-                    className={css({ color: 'accent', fontWeight: 'medium' })}
-                  >
+                  <Link to="/admin/creator-applications/$id" params={{ id: application.id }} className={rowLink}>
                     {application.applicant.name || application.applicant.email}
                   </Link>
                   <div className={css({ fontSize: 'xs', color: 'fg.muted' })}>{application.applicant.email}</div>

@@ -11,7 +11,7 @@ import {
   optionalText,
   searchParams,
 } from '#client/components/admin/search.ts'
-import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
+import { pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
 import { CheckboxField, Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -130,11 +130,7 @@ function ServiceOrdersQueue() {
               {data.items.map((order) => (
                 <tr key={order.id} data-testid="service-order-row">
                   <td>
-                    <Link
-                      to="/admin/service-orders/$id"
-                      params={{ id: order.id }}
-                      className={css({ color: 'accent', fontWeight: 'semibold' })}
-                    >
+                    <Link to="/admin/service-orders/$id" params={{ id: order.id }} className={rowLink}>
                       {order.title}
                     </Link>
                   </td>
