@@ -10,7 +10,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { disableTwoFactorInput, twoFactorCodeInput } from '#shared/schemas/security.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { CodeField, FormAlert, TextField } from '../ui/form.tsx'
+import { CodeField, FormAlert, PasswordField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useCopy } from '../ui/use-copy.ts'
 import { SectionCard } from './SectionCard.tsx'
@@ -252,7 +252,7 @@ function PasswordAndCodeForm({
       <h3 className={css({ fontWeight: 'semibold', mt: '2' })}>{title}</h3>
       {note ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{note}</p> : null}
       <FormAlert>{error}</FormAlert>
-      <TextField label="Current password" name="password" type="password" autoComplete="current-password" />
+      <PasswordField label="Current password" name="password" autoComplete="current-password" />
       <CodeField label="Code from the app or a recovery code" />
       <div>
         <button type="submit" className={button({ variant: danger ? 'danger' : 'outline' })} disabled={busy}>
