@@ -28,8 +28,12 @@ export function texts<const Name extends string>(fields: PostedFields, names: re
   return Object.fromEntries(names.map((name) => [name, fields[name] ?? ''])) as Record<Name, string>
 }
 
-// The sign-up and contact forms' fields as their procedure's input, read one way by the page and by the server. A
-// box that must be ticked is typed as the procedure takes it; its schema refuses it unticked.
+// The log-in, sign-up and contact forms' fields as their procedure's input, read one way by the page and by the
+// server. A box that must be ticked is typed as the procedure takes it; its schema refuses it unticked.
+export const loginFields = (fields: PostedFields) => ({
+  ...texts(fields, ['email', 'password']),
+  remember: checked(fields.remember),
+})
 export const signupFields = (fields: PostedFields) => ({
   ...texts(fields, ['firstName', 'lastName', 'email', 'password']),
   acceptTerms: checked(fields.acceptTerms) as true,

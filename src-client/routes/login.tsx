@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
+import { loginFields } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { PasskeySignIn } from '../components/auth/PasskeySignIn.tsx'
@@ -12,7 +13,7 @@ import { button } from '../components/ui/button.ts'
 import { CheckboxField, EmailField, FormAlert, PasswordField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
 import { isClientError } from '../lib/errors.ts'
-import { useNativeFormResult } from '../lib/native-form.ts'
+import { postedFields, useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 import { leaveIfSignedIn, loadSignInProviders } from '../lib/session.ts'
 
@@ -45,16 +46,11 @@ function LoginPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const form = new FormData(event.currentTarget)
-    const email = String(form.get('email'))
+    const input = loginFields(postedFields(event.currentTarget))
     setError(null)
     setUnverified(null)
     try {
-      const user = await login.mutateAsync({
-        email,
-        password: String(form.get('password')),
-        remember: form.get('remember') === 'on',
-      })
+      const user = await login.mutateAsync(input)
       // The account has a second factor: its code comes next, and only then the session.
       if (user && 'twoFactor' in user)
         return void (await navigate({ to: '/two-factor', search: { redirect: returnTo } }))
@@ -62,7 +58,7 @@ function LoginPage() {
     } catch (caught) {
       const message = loginFailure(caught)
       setError(message)
-      if (isClientError(caught) && message === AUTH_MESSAGES.emailNotVerified) setUnverified(email)
+      if (isClientError(caught) && message === AUTH_MESSAGES.emailNotVerified) setUnverified(input.email)
     }
   }
 

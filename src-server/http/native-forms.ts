@@ -8,10 +8,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ZodError } from 'zod'
 import { AUTH_MESSAGES, DELETION_CANCEL_PATH, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
 import {
-  checked,
   contactFields,
   type PostedFields as Fields,
   firstIssueByField,
+  loginFields,
   type NativeFormResult,
   SECRET_FIELDS,
   signupFields,
@@ -39,10 +39,7 @@ const FORMS: NativeForm[] = [
     path: '/login',
     fallbackError: AUTH_MESSAGES.loginError,
     async run(caller, fields, request) {
-      const result = await caller.auth.login({
-        ...texts(fields, ['email', 'password']),
-        remember: checked(fields.remember),
-      })
+      const result = await caller.auth.login(loginFields(fields))
       const back = safeReturnPath((request.query as { redirect?: unknown }).redirect)
       if (result && 'twoFactor' in result) return { redirect: `/two-factor?redirect=${encodeURIComponent(back)}` }
       // An account waiting out its deletion's cool-off goes where the script's log-in sends it: Cancel deletion.
