@@ -87,7 +87,7 @@ function SignupPage() {
   }
 
   /** A text field the page fills again after a native post: its name, what was typed, its message. */
-  const postedField = (name: 'firstName' | 'lastName' | 'email') => ({
+  const refilledField = (name: 'firstName' | 'lastName' | 'email') => ({
     name,
     error: errors[name],
     defaultValue: posted?.values[name],
@@ -119,10 +119,10 @@ function SignupPage() {
       >
         <FormAlert>{formError}</FormAlert>
         <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
-          <TextField label="First name" autoComplete="given-name" required {...postedField('firstName')} />
-          <TextField label="Last name" autoComplete="family-name" required {...postedField('lastName')} />
+          <TextField label="First name" autoComplete="given-name" required {...refilledField('firstName')} />
+          <TextField label="Last name" autoComplete="family-name" required {...refilledField('lastName')} />
         </div>
-        <EmailField {...postedField('email')} />
+        <EmailField {...refilledField('email')} />
         <PasswordField
           label="Password"
           name="password"

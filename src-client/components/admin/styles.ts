@@ -1,4 +1,5 @@
-// Shared looks of the admin screens (tables, badges, form fields), so each screen stays short.
+// Shared looks of the admin screens (tables, row links, form fields), so each screen stays short. The app's pill,
+// which the admin screens use most, is ui/badge.ts.
 import { css, cx } from '#styled-system/css'
 import { controlBox, controlStates } from '../ui/form.tsx'
 import { stickyFirstColumn } from '../ui/ScrollRegion.tsx'
@@ -41,7 +42,6 @@ export const table = cx(
     '& tr:last-child td': { borderBottomWidth: 0 },
   }),
 )
-export { badge } from '../ui/badge.ts'
 /** A queue's row link to the item's own screen (the order, the course under review, the application). */
 export const rowLink = css({ color: 'accent', fontWeight: 'medium' })
 /** A field's column (label, control, message), for a field box given more layout (ui/form.tsx draws the fields). */

@@ -40,7 +40,7 @@ const sectionHeading = css({ fontSize: 'lg', fontWeight: 'semibold' })
 
 /** A boxed section's heading with room below it, for a box that does not space what it holds (a lesson's questions,
  * a quiz's results, a coupon or live-session form, the admin's pending invitations and refund requests). */
-export const boxHeading = css({ fontSize: 'lg', fontWeight: 'semibold', mb: '3' })
+export const boxHeading = cx(sectionHeading, css({ mb: '3' }))
 
 /**
  * A section named by its heading (aria-labelledby): an h2 with the given id (a panel's heading unless

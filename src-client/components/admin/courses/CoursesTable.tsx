@@ -2,6 +2,7 @@
 // Category, Price, Status, Featured, Actions.
 
 import { Link } from '@tanstack/react-router'
+import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { formatDuration } from '#client/lib/format.ts'
@@ -9,7 +10,6 @@ import { capitalise } from '#shared/constants.ts'
 import { coursePricesLabel } from '#shared/course-prices.ts'
 import { css } from '#styled-system/css'
 import { AdminTable, RowAction } from '../AdminTable.tsx'
-import { badge } from '../styles.ts'
 import { FeaturedSwitch } from './FeaturedSwitch.tsx'
 import type { AdminCourse } from './form-state.ts'
 

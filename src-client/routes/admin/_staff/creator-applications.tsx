@@ -12,7 +12,8 @@ import {
   searchParams,
   wholeNumber,
 } from '#client/components/admin/search.ts'
-import { badge, pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
+import { pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
+import { badge } from '#client/components/ui/badge.ts'
 import { Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
