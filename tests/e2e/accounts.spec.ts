@@ -141,6 +141,8 @@ test.describe('password reset', () => {
     await page.goto('/login')
     await page.getByRole('link', { name: 'Forgot password?' }).click()
     await expect(page).toHaveURL('/forgot-password')
+    // The address changes before the page's code has come; until then the log-in form, with its own Email, shows.
+    await expect(page.getByRole('heading', { name: 'Forgot your password?', level: 1 })).toBeVisible()
     await page.getByLabel('Email').fill(user.email)
     await page.getByRole('button', { name: 'Send Reset Link' }).click()
     await expect(page.getByText('If an account exists for that email')).toBeVisible()

@@ -78,6 +78,8 @@ test('a visitor signs up to apply, staff decline one application and approve ano
   await page.getByLabel('I agree to the').check()
   await page.getByRole('button', { name: 'Create Account' }).click()
   await expect(page).toHaveURL('/login?redirect=%2Fteach%2Fapply', { timeout: 8000 })
+  // The sign-up form, with its own Email and Password, shows until the log-in page's code has come.
+  await expect(page.getByRole('heading', { name: 'Welcome back', level: 1 })).toBeVisible()
   // The e-mail is verified from the mailed link in accounts.spec.ts; here straight in the database.
   await db.updateTable('users').set({ email_verified: true }).where('email', '=', email).execute()
   await page.getByLabel('Email', { exact: true }).fill(email)

@@ -58,6 +58,30 @@ test.describe('header navigation', () => {
     await menu.getByRole('menuitem', { name: 'Development' }).click()
     await expect(page).toHaveURL('/courses?category=development')
   })
+
+  test('a press on Browse that its menu code arrives during still opens the menu', async ({ page }) => {
+    // The menu's code starts loading when the pointer comes over the button (DeferredMenu). Here it arrives between
+    // the press and the release, as on a slow line or in a tap: the click must not fall between two buttons.
+    let letThrough = () => {}
+    const pressed = new Promise<void>((resolve) => {
+      letThrough = resolve
+    })
+    await page.route(/\/assets\/browse-menu-view-[^/]+\.js$/, async (route) => {
+      await pressed
+      await route.continue()
+    })
+    await page.goto('/')
+    const box = (await page.getByRole('button', { name: 'Browse' }).boundingBox())!
+    const arrived = page.waitForResponse(/\/assets\/browse-menu-view-[^/]+\.js$/)
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.mouse.down()
+    letThrough()
+    await arrived
+    // Time for the arrived code to run and render before the finger lifts.
+    await page.waitForTimeout(300)
+    await page.mouse.up()
+    await expect(page.getByRole('menu').getByRole('menuitem', { name: 'Development' })).toBeVisible()
+  })
 })
 
 test.describe('not-found page', () => {

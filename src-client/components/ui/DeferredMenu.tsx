@@ -18,7 +18,7 @@ export interface DeferredMenuProps {
 
 export type StandInProps = Pick<
   ButtonHTMLAttributes<HTMLButtonElement>,
-  'aria-haspopup' | 'aria-expanded' | 'onClick' | 'onKeyDown' | 'onFocus' | 'onPointerEnter'
+  'aria-haspopup' | 'aria-expanded' | 'onClick' | 'onKeyDown' | 'onFocus' | 'onPointerEnter' | 'onPointerDown'
 > & { ref: Ref<HTMLButtonElement> }
 
 export function DeferredMenu<P extends object>({
@@ -36,6 +36,7 @@ export function DeferredMenu<P extends object>({
 }) {
   const [woken, setWoken] = useState<DeferredMenuProps | null>(null)
   const ref = useRef<HTMLButtonElement>(null)
+  const pressed = useRef(false)
   const open = () => setWoken({ defaultOpen: true, focusTrigger: false })
   const props: StandInProps = {
     ref,
@@ -43,11 +44,17 @@ export function DeferredMenu<P extends object>({
     'aria-expanded': false,
     // Focus only fetches the code: swapping the focused button would lose a key pressed meanwhile.
     onFocus: () => void load(),
-    // A pointer over it swaps in the real menu, closed, so the click lands on the real trigger.
+    // A pointer over it swaps in the real menu, closed, so the click lands on the real trigger. Not once a press has
+    // begun on the stand-in (a tap, or a quick click while the code arrives): a swap between the press and the release
+    // would send the click to neither button, and the stand-in's own click opens the menu.
     onPointerEnter: () =>
-      void load().then(() =>
-        setWoken((current) => current ?? { defaultOpen: false, focusTrigger: document.activeElement === ref.current }),
-      ),
+      void load().then(() => {
+        if (pressed.current) return
+        setWoken((current) => current ?? { defaultOpen: false, focusTrigger: document.activeElement === ref.current })
+      }),
+    onPointerDown: () => {
+      pressed.current = true
+    },
     onClick: open,
     onKeyDown: (event) => {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
