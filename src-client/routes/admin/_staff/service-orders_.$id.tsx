@@ -14,7 +14,14 @@ import { formatDue, Periods, ServiceOrderStatusBadge } from '#client/components/
 import { Thread } from '#client/components/service-orders/Thread.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
-import { CheckboxField, messageArea, Options, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import {
+  CheckboxField,
+  messageArea,
+  Options,
+  TextAreaField,
+  TextField,
+  useActOnChoice,
+} from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
@@ -200,18 +207,13 @@ function AssigneePicker({
   const fieldId = useId()
   const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
   const assign = useMutation(trpc.admin.serviceOrders.assign.mutationOptions(toastOutcome('Assignee updated', onDone)))
+  const choice = useActOnChoice(assigneeId ?? '', (chosen) => assign.mutate({ id, assigneeId: chosen || null }))
   return (
     <section className={`${panel} ${section}`}>
       <label htmlFor={fieldId} className={heading}>
         Assignee
       </label>
-      <select
-        id={fieldId}
-        className={inputClass}
-        value={assigneeId ?? ''}
-        disabled={!editable || assign.isPending}
-        onChange={(e) => assign.mutate({ id, assigneeId: e.target.value || null })}
-      >
+      <select id={fieldId} className={inputClass} disabled={!editable || assign.isPending} {...choice}>
         <option value="">Unassigned</option>
         <Options
           items={team.filter((member) => member.role !== 'viewer')}
