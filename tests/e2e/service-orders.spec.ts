@@ -4,6 +4,7 @@
 // of each step in the outbox.
 import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
+import { paidServiceOrder } from '../support/service-orders.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
@@ -175,6 +176,19 @@ test('a UK formation goes from brief to an accepted delivery', async ({ page, lo
     'service-order-message',
     'service-order-completed',
   ])
+})
+
+test('another buyer’s order and a mangled order address are the not-found page', async ({ page, login, db }) => {
+  await login()
+  const other = await createUser(db)
+  const theirs = await paidServiceOrder(db, other.id)
+  for (const path of [`/account/services/${theirs}`, '/account/services/1234-abcd']) {
+    await page.goto(path)
+    await expect(
+      page.getByRole('heading', { name: "Oops! We couldn't find the page you're looking for." }),
+    ).toBeVisible()
+    await expect(page.getByText('Invalid UUID')).toHaveCount(0)
+  }
 })
 
 test('monthly SEO management: a report per paid month, and it ends with the cancelled subscription', async ({
