@@ -191,6 +191,25 @@ test('another buyer’s order and a mangled order address are the not-found page
   }
 })
 
+test('cancelling an order bought with a 100% coupon asks for no refund reference', async ({ page, login, db }) => {
+  await login({ role: 'admin' })
+  const buyer = await createUser(db)
+  const id = await paidServiceOrder(db, buyer.id)
+  const { order_id } = await db
+    .selectFrom('service_orders')
+    .select('order_id')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  await db.updateTable('orders').set({ method: 'free', total_minor: 0 }).where('id', '=', order_id).execute()
+  await page.goto(`/admin/service-orders/${id}`)
+  await page.getByRole('button', { name: 'Cancel order' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Cancel this service order?' })
+  await expect(dialog.getByLabel(/Refund reference/)).toHaveCount(0)
+  await dialog.getByRole('button', { name: 'Cancel order' }).click()
+  await expect(page.getByText('Service order cancelled, nothing refunded')).toBeVisible()
+  await expect(page.getByTestId('service-order-status').first()).toHaveText('Cancelled')
+})
+
 test('monthly SEO management: a report per paid month, and it ends with the cancelled subscription', async ({
   page,
   login,

@@ -103,7 +103,8 @@ function ServiceOrderDetail() {
         <CancelDialog
           id={id}
           recurring={order.recurring}
-          manual={order.paymentMethod !== null && order.paymentMethod !== 'card'}
+          manual={order.paymentMethod === 'paypal' || order.paymentMethod === 'bank_transfer'}
+          free={order.paymentMethod === 'free'}
           onClose={() => setConfirmCancel(false)}
           onDone={refresh}
         />
@@ -279,17 +280,21 @@ function CancelDialog({
   id,
   recurring,
   manual,
+  free,
   onClose,
   onDone,
 }: {
   id: string
   recurring: boolean
+  /** Paid by PayPal or bank transfer: the refund needs its reference. */
   manual: boolean
+  /** Nothing was paid (a 100% coupon): nothing to refund, so no refund to choose. */
+  free: boolean
   onClose: () => void
   onDone: () => Promise<void>
 }) {
   const { trpc } = Route.useRouteContext()
-  const [refund, setRefund] = useState(!recurring)
+  const [refund, setRefund] = useState(!recurring && !free)
   const [reference, setReference] = useState('')
   const fields = useFieldErrors<'reference'>()
   const cancel = useMutation(
@@ -331,7 +336,7 @@ function CancelDialog({
       onConfirm={() => cancel.mutate({ id, refund, reference: reference.trim() || undefined })}
       onCancel={onClose}
     >
-      {recurring ? null : (
+      {recurring || free ? null : (
         <form
           {...SCRIPT_ONLY_FORM}
           ref={fields.formRef}
