@@ -87,3 +87,34 @@ test('a list page past the end (an old link, its last rows worked off) offers th
   await page.getByRole('button', { name: 'Go to page 1' }).click()
   await expect(page.getByTestId('service-order-row').filter({ hasText: buyer.email })).toBeVisible()
 })
+
+test('an order paid with nothing (a 100% coupon) offers no Refund, which could only answer nothing to refund', async ({
+  page,
+  login,
+  db,
+}) => {
+  await login({ role: 'admin' })
+  const buyer = await createUser(db)
+  const course = await db.selectFrom('courses').select('id').where('status', '=', 'published').executeTakeFirstOrThrow()
+  const stamp = Date.now().toString(36).toUpperCase()
+  const [free, paid] = [`SF-E2E-${stamp}-F`, `SF-E2E-${stamp}-P`]
+  await placeOrder(db, {
+    userId: buyer.id,
+    courseId: course.id,
+    reference: free,
+    method: 'free',
+    status: 'paid',
+    totalMinor: 0,
+  })
+  await placeOrder(db, {
+    userId: buyer.id,
+    courseId: course.id,
+    reference: paid,
+    method: 'bank_transfer',
+    status: 'paid',
+  })
+  await page.goto('/admin/orders?status=paid')
+  await expect(page.getByTestId(`order-${paid}`).getByRole('button', { name: 'Refund' })).toBeVisible()
+  await expect(page.getByTestId(`order-${free}`)).toBeVisible()
+  await expect(page.getByTestId(`order-${free}`).getByRole('button', { name: 'Refund' })).toHaveCount(0)
+})
