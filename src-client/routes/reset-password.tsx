@@ -3,6 +3,7 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { AUTH_MESSAGES } from '#shared/auth.ts'
 import { PASSWORD_MIN_LENGTH } from '#shared/constants.ts'
+import { resetPasswordInput } from '#shared/schemas/auth.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
@@ -22,8 +23,10 @@ export const Route = createFileRoute('/reset-password')({
 
 function ResetPasswordPage() {
   const { trpc } = Route.useRouteContext()
-  // The token is kept for the form and taken out of the address bar (history, copied links).
-  const token = useTokenFromAddress(Route.useSearch().token)
+  // The token is kept for the form and taken out of the address bar (history, copied links). One no link of ours could
+  // hold (a cut-off link) is a bad link at once, not a length rule shown after a new password was typed twice.
+  const given = useTokenFromAddress(Route.useSearch().token)
+  const token = given && resetPasswordInput.shape.token.safeParse(given).success ? given : undefined
   const navigate = useNavigate()
   // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
   const posted = useNativeFormResult('/reset-password')

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { AUTH_MESSAGES } from '#shared/auth.ts'
+import { tokenInput } from '#shared/schemas/auth.ts'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { button } from '../components/ui/button.ts'
@@ -21,8 +22,10 @@ export const Route = createFileRoute('/verify-email')({
 
 function VerifyEmailPage() {
   const { trpc } = Route.useRouteContext()
-  // Kept for the check, and taken out of the address bar (history, a copied address).
-  const token = useTokenFromAddress(Route.useSearch().token)
+  // Kept for the check, and taken out of the address bar (history, a copied address). A token no link of ours could
+  // hold (a cut-off link) is a bad link, not worth asking the server about (which would answer with its length rule).
+  const given = useTokenFromAddress(Route.useSearch().token)
+  const token = given && tokenInput.safeParse({ token: given }).success ? given : undefined
   const verify = useMutation(trpc.auth.verifyEmail.mutationOptions())
   const started = useRef(false)
 

@@ -186,3 +186,25 @@ export async function assign(db: DB, actor: Viewer, id: string, assigneeId: stri
     })
   })
 }
+
+/**
+ * A team member removed or made a viewer can no longer work orders: their orders not finished go back to the
+ * queue's Unassigned (and the buyer's mail to the team's inbox), each change audited. Pass the caller's transaction.
+ */
+export async function releaseAssignments(trx: DB, actor: audit.Actor, memberId: string) {
+  const released = await trx
+    .updateTable('service_orders')
+    .set({ assignee_id: null, updated_at: clock.now() })
+    .where('assignee_id', '=', memberId)
+    .where('status', 'not in', ['completed', 'cancelled'])
+    .returning('id')
+    .execute()
+  for (const order of released) {
+    await audit.record(trx, actor, 'service_order.assign', {
+      type: 'service_order',
+      id: order.id,
+      before: { assigneeId: memberId },
+      after: { assigneeId: null },
+    })
+  }
+}

@@ -1,5 +1,6 @@
 // Team members are users with a staff role. The owner (super_admin) can never be changed or removed;
-// removing a member takes the staff role away and ends their sessions at once.
+// removing a member takes the staff role away and ends their sessions at once. Both run in the caller's transaction
+// when given one (flows/team-members.ts also takes the member off the service orders they can no longer work).
 
 import { sql } from 'kysely'
 import { fullName } from '../../src-shared/names.ts'
@@ -49,9 +50,13 @@ async function findMember(db: DB, actor: audit.Actor, userId: string) {
   return member
 }
 
+/** `work` in the caller's transaction when `db` is one, else in a new one. */
+const inTransaction = <T>(db: DB, work: (trx: DB) => Promise<T>) =>
+  db.isTransaction ? work(db) : db.transaction().execute(work)
+
 export async function changeRole(db: DB, actor: audit.Actor, userId: string, role: 'admin' | 'editor' | 'viewer') {
   const member = await findMember(db, actor, userId)
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.updateTable('users').set({ role, updated_at: clock.now() }).where('id', '=', userId).execute()
     await audit.record(trx, actor, 'team.role', {
       type: 'team_member',
@@ -65,7 +70,7 @@ export async function changeRole(db: DB, actor: audit.Actor, userId: string, rol
 
 export async function removeMember(db: DB, actor: audit.Actor, userId: string) {
   const member = await findMember(db, actor, userId)
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.updateTable('users').set({ role: 'customer', updated_at: clock.now() }).where('id', '=', userId).execute()
     await invalidateUserSessions(trx, userId)
     await audit.record(trx, actor, 'team.remove', {

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
+import { paidServiceOrder } from '../support/service-orders.ts'
 import { expect, test } from './fixtures.ts'
 
 function placeBankOrder(db: Kysely<Database>, userId: string, reference: string, courseId: string, totalMinor: number) {
@@ -71,4 +72,49 @@ test('the owner marks a bank-transfer order paid and cancels another; the dashbo
   const pounds = (Number(paid.sum) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })
   await expect(page.getByTestId('sales-GBP').getByText(`£${pounds}`, { exact: true })).toBeVisible()
   await expect(page.getByTestId('sales-GBP').getByRole('img')).toBeVisible()
+})
+
+test('a list page past the end (an old link, its last rows worked off) offers the way back to the last page', async ({
+  page,
+  login,
+  db,
+}) => {
+  await login({ role: 'viewer' })
+  const buyer = await createUser(db)
+  await paidServiceOrder(db, buyer.id)
+  await page.goto('/admin/service-orders?page=3')
+  await expect(page.getByText('No service orders found')).toBeVisible()
+  await page.getByRole('button', { name: 'Go to page 1' }).click()
+  await expect(page.getByTestId('service-order-row').filter({ hasText: buyer.email })).toBeVisible()
+})
+
+test('an order paid with nothing (a 100% coupon) offers no Refund, which could only answer nothing to refund', async ({
+  page,
+  login,
+  db,
+}) => {
+  await login({ role: 'admin' })
+  const buyer = await createUser(db)
+  const course = await db.selectFrom('courses').select('id').where('status', '=', 'published').executeTakeFirstOrThrow()
+  const stamp = Date.now().toString(36).toUpperCase()
+  const [free, paid] = [`SF-E2E-${stamp}-F`, `SF-E2E-${stamp}-P`]
+  await placeOrder(db, {
+    userId: buyer.id,
+    courseId: course.id,
+    reference: free,
+    method: 'free',
+    status: 'paid',
+    totalMinor: 0,
+  })
+  await placeOrder(db, {
+    userId: buyer.id,
+    courseId: course.id,
+    reference: paid,
+    method: 'bank_transfer',
+    status: 'paid',
+  })
+  await page.goto('/admin/orders?status=paid')
+  await expect(page.getByTestId(`order-${paid}`).getByRole('button', { name: 'Refund' })).toBeVisible()
+  await expect(page.getByTestId(`order-${free}`)).toBeVisible()
+  await expect(page.getByTestId(`order-${free}`).getByRole('button', { name: 'Refund' })).toHaveCount(0)
 })

@@ -4,6 +4,7 @@
 import type { Locator, Page } from '@playwright/test'
 import { insertCourse } from '../../db/seed/factories.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
+import { createUser } from '../support/factories.ts'
 import { expect, test } from './fixtures.ts'
 
 /** Presses Tab (or Shift+Tab) until the target has focus; fails if focus ever falls to <body> on the way. */
@@ -224,6 +225,33 @@ test('an admin edits a course and features it with the keyboard only', async ({ 
   await expect(page.getByText('Course featured successfully!')).toBeVisible()
   await expect(featured).toBeChecked()
   await expect(featured).toBeFocused()
+})
+
+test('an admin arrows through a team member’s roles and only the one chosen with Enter is saved', async ({
+  page,
+  login,
+  db,
+}) => {
+  await login({ role: 'admin' })
+  const member = await createUser(db, { role: 'editor', firstName: 'Arrow', lastName: 'Keys' })
+  await page.goto('/admin/users')
+  const role = page.getByLabel('Role of Arrow Keys')
+  await tabTo(page, role)
+  // On a closed select an arrow key changes the value at once (Chromium on Linux and Windows): each option passed
+  // is only shown; Enter saves the one showing.
+  await page.keyboard.press('ArrowUp')
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
+  await expect(role).toHaveValue('viewer')
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Role updated successfully!')).toBeVisible()
+  const changes = await db
+    .selectFrom('audit_log')
+    .select('after')
+    .where('action', '=', 'team.role')
+    .where('entity_id', '=', member.id)
+    .execute()
+  expect(changes.map((change) => (change.after as { role: string }).role)).toEqual(['viewer'])
 })
 
 test('focus rings: dark blue on light pages, white on the blue hero (at least 3:1 on each)', async ({ page }) => {

@@ -4,6 +4,7 @@
 // of each step in the outbox.
 import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
+import { paidServiceOrder } from '../support/service-orders.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
@@ -175,6 +176,38 @@ test('a UK formation goes from brief to an accepted delivery', async ({ page, lo
     'service-order-message',
     'service-order-completed',
   ])
+})
+
+test('another buyer’s order and a mangled order address are the not-found page', async ({ page, login, db }) => {
+  await login()
+  const other = await createUser(db)
+  const theirs = await paidServiceOrder(db, other.id)
+  for (const path of [`/account/services/${theirs}`, '/account/services/1234-abcd']) {
+    await page.goto(path)
+    await expect(
+      page.getByRole('heading', { name: "Oops! We couldn't find the page you're looking for." }),
+    ).toBeVisible()
+    await expect(page.getByText('Invalid UUID')).toHaveCount(0)
+  }
+})
+
+test('cancelling an order bought with a 100% coupon asks for no refund reference', async ({ page, login, db }) => {
+  await login({ role: 'admin' })
+  const buyer = await createUser(db)
+  const id = await paidServiceOrder(db, buyer.id)
+  const { order_id } = await db
+    .selectFrom('service_orders')
+    .select('order_id')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  await db.updateTable('orders').set({ method: 'free', total_minor: 0 }).where('id', '=', order_id).execute()
+  await page.goto(`/admin/service-orders/${id}`)
+  await page.getByRole('button', { name: 'Cancel order' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Cancel this service order?' })
+  await expect(dialog.getByLabel(/Refund reference/)).toHaveCount(0)
+  await dialog.getByRole('button', { name: 'Cancel order' }).click()
+  await expect(page.getByText('Service order cancelled, nothing refunded')).toBeVisible()
+  await expect(page.getByTestId('service-order-status').first()).toHaveText('Cancelled')
 })
 
 test('monthly SEO management: a report per paid month, and it ends with the cancelled subscription', async ({

@@ -65,9 +65,25 @@ export function PagedList<Data extends Page>({
   /** Goes to another page (the page is in the URL). */
   onPage: (page: number) => void
 }) {
+  // A page past the end (an old link, or the last rows of the last page worked off the list): the list's empty
+  // state, with the way back to its last page.
+  const data = states.query.data
+  const last = data?.pageCount ?? 1
+  const pastTheEnd = data !== undefined && data.items.length === 0 && data.page > 1
   return (
     <div className={panel}>
-      <QueryList {...states}>
+      <QueryList
+        {...states}
+        emptyAction={
+          pastTheEnd ? (
+            <button type="button" className={button({ variant: 'outline' })} onClick={() => onPage(last)}>
+              Go to page {last}
+            </button>
+          ) : (
+            states.emptyAction
+          )
+        }
+      >
         {(data) => (
           <>
             {children(data)}

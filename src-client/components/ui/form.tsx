@@ -3,13 +3,16 @@
 // form. Fields pass their other attributes to the control, so a native form's uncontrolled `defaultValue` and `name`
 // stay as they are (a server-rendered page keeps what was typed before hydration).
 import {
+  type ChangeEvent,
   type InputHTMLAttributes,
+  type KeyboardEvent,
   type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
   useEffect,
   useId,
   useRef,
+  useState,
 } from 'react'
 import { css, cx } from '#styled-system/css'
 
@@ -270,4 +273,59 @@ export function useFocusFirstInvalid(errors: object) {
     form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
   }, [errors])
   return form
+}
+
+/** Keys that change a closed select's value without opening its list (Chromium on Linux and Windows). */
+const SELECT_STEP_KEYS = new Set([
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+])
+
+/**
+ * Props for a select that acts as soon as a value is chosen (a team member's role, an order's assignee). A pick with
+ * the mouse, or from the opened list, acts at once. An arrow key or a letter on the closed select also changes its
+ * value at once, so a keyboard user looking through the options would act on every one passed: such a change is
+ * only shown, and Enter or leaving the field acts on it (Escape goes back).
+ */
+export function useActOnChoice(value: string, act: (value: string) => void) {
+  const [shown, setShown] = useState<string | null>(null)
+  const stepping = useRef(false)
+  const settle = () => {
+    if (shown !== null && shown !== value) act(shown)
+    setShown(null)
+  }
+  return {
+    value: shown ?? value,
+    onKeyDown: (event: KeyboardEvent<HTMLSelectElement>) => {
+      if (event.key === 'Enter' && shown !== null) {
+        event.preventDefault()
+        settle()
+      } else if (event.key === 'Escape' && shown !== null) {
+        event.preventDefault()
+        setShown(null)
+      }
+      const letter = event.key.length === 1 && event.key !== ' '
+      stepping.current = !event.altKey && !event.metaKey && (SELECT_STEP_KEYS.has(event.key) || letter)
+    },
+    onMouseDown: () => {
+      stepping.current = false
+    },
+    onChange: (event: ChangeEvent<HTMLSelectElement>) => {
+      const next = event.target.value
+      if (stepping.current) {
+        stepping.current = false
+        setShown(next)
+        return
+      }
+      setShown(null)
+      if (next !== value) act(next)
+    },
+    onBlur: settle,
+  }
 }

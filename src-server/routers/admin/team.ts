@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { acceptInviteInput, inviteInput, teamRoleSchema } from '../../../src-shared/schemas/admin.ts'
 import { startSession } from '../../auth/login.ts'
+import { changeTeamRole, removeTeamMember } from '../../flows/team-members.ts'
 import {
   acceptInvitation,
   describeInvitation,
@@ -10,7 +11,7 @@ import {
   listPendingInvitations,
   revokeInvitation,
 } from '../../team/invitations.ts'
-import { changeRole, listTeam, removeMember } from '../../team/members.ts'
+import { listTeam } from '../../team/members.ts'
 import { publicProcedure, router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -29,12 +30,12 @@ export const adminTeamRouter = router({
 
   changeRole: staffProcedure('admin')
     .input(z.object({ userId: z.uuid(), role: teamRoleSchema }))
-    .mutation(({ ctx, input }) => changeRole(ctx.db, actorOf(ctx.user), input.userId, input.role)),
+    .mutation(({ ctx, input }) => changeTeamRole(ctx.db, actorOf(ctx.user), input.userId, input.role)),
 
   remove: staffProcedure('admin')
     .input(z.object({ userId: z.uuid() }))
     .mutation(async ({ ctx, input }) => {
-      await removeMember(ctx.db, actorOf(ctx.user), input.userId)
+      await removeTeamMember(ctx.db, actorOf(ctx.user), input.userId)
       return { userId: input.userId }
     }),
 

@@ -361,6 +361,47 @@ describe('who may do what', () => {
   })
 })
 
+describe('an assignee who leaves the team', () => {
+  it('is taken off their open orders when removed or made a viewer, so the mail goes to the team', async () => {
+    const { id, buyer, shopper, staff } = await scene()
+    const leaver = await staff('editor')
+    const demoted = await staff('editor')
+    const admin = await staff('admin')
+    const second = await paidServiceOrder(db(), buyer.id)
+    const done = await paidServiceOrder(db(), buyer.id)
+    await admin.caller.admin.serviceOrders.assign({ id, assigneeId: leaver.user.id })
+    await admin.caller.admin.serviceOrders.assign({ id: done, assigneeId: leaver.user.id })
+    await admin.caller.admin.serviceOrders.assign({ id: second, assigneeId: demoted.user.id })
+    await admin.caller.admin.serviceOrders.cancel({ id: done, refund: false })
+
+    await admin.caller.admin.team.remove({ userId: leaver.user.id })
+    await admin.caller.admin.team.changeRole({ userId: demoted.user.id, role: 'viewer' })
+
+    // Open orders go back to the queue's Unassigned; a finished one keeps who worked it.
+    expect((await admin.caller.admin.serviceOrders.detail({ id })).assigneeId).toBeNull()
+    expect((await admin.caller.admin.serviceOrders.detail({ id: second })).assigneeId).toBeNull()
+    expect((await admin.caller.admin.serviceOrders.detail({ id: done })).assigneeId).toBe(leaver.user.id)
+    const unassigned = (await admin.caller.admin.serviceOrders.list({ assignee: 'none' })).items.map((o) => o.id)
+    expect(unassigned).toEqual(expect.arrayContaining([id, second]))
+
+    // The buyer's next message is no longer e-mailed to someone who left the team.
+    await shopper.serviceOrders.sendMessage({ id, body: 'Is anyone on this?' })
+    await shopper.serviceOrders.sendMessage({ id: second, body: 'And this one?' })
+    expect(await mails(leaver.user.email, 'service-order-message')).toEqual([])
+    expect(await mails(demoted.user.email, 'service-order-message')).toEqual([])
+
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select(['action', 'entity_id'])
+      .where('action', '=', 'service_order.assign')
+      .where('actor_id', '=', admin.user.id)
+      .where('entity_id', 'in', [id, second])
+      .orderBy('created_at')
+      .execute()
+    expect(audit.map((row) => row.entity_id)).toEqual([id, second, id, second])
+  })
+})
+
 describe('the thread', () => {
   it('e-mails the other side, counts unread messages and keeps internal notes from the buyer', async () => {
     const { id, buyer, shopper, staff } = await scene()

@@ -103,7 +103,9 @@ function Orders() {
               const open =
                 order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
               const manual = order.method !== 'card'
-              const refundable = order.status === 'paid' || order.status === 'partially_refunded'
+              // An order paid with nothing (a 100% coupon) has no money to give back: the refund could only refuse.
+              const refundable =
+                (order.status === 'paid' || order.status === 'partially_refunded') && order.method !== 'free'
               return (
                 <tr key={order.id} data-testid={`order-${order.reference}`}>
                   <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>

@@ -14,7 +14,14 @@ import { formatDue, Periods, ServiceOrderStatusBadge } from '#client/components/
 import { Thread } from '#client/components/service-orders/Thread.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
-import { CheckboxField, messageArea, Options, TextAreaField, TextField } from '#client/components/ui/form.tsx'
+import {
+  CheckboxField,
+  messageArea,
+  Options,
+  TextAreaField,
+  TextField,
+  useActOnChoice,
+} from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
@@ -96,7 +103,8 @@ function ServiceOrderDetail() {
         <CancelDialog
           id={id}
           recurring={order.recurring}
-          manual={order.paymentMethod !== null && order.paymentMethod !== 'card'}
+          manual={order.paymentMethod === 'paypal' || order.paymentMethod === 'bank_transfer'}
+          free={order.paymentMethod === 'free'}
           onClose={() => setConfirmCancel(false)}
           onDone={refresh}
         />
@@ -200,18 +208,13 @@ function AssigneePicker({
   const fieldId = useId()
   const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
   const assign = useMutation(trpc.admin.serviceOrders.assign.mutationOptions(toastOutcome('Assignee updated', onDone)))
+  const choice = useActOnChoice(assigneeId ?? '', (chosen) => assign.mutate({ id, assigneeId: chosen || null }))
   return (
     <section className={`${panel} ${section}`}>
       <label htmlFor={fieldId} className={heading}>
         Assignee
       </label>
-      <select
-        id={fieldId}
-        className={inputClass}
-        value={assigneeId ?? ''}
-        disabled={!editable || assign.isPending}
-        onChange={(e) => assign.mutate({ id, assigneeId: e.target.value || null })}
-      >
+      <select id={fieldId} className={inputClass} disabled={!editable || assign.isPending} {...choice}>
         <option value="">Unassigned</option>
         <Options
           items={team.filter((member) => member.role !== 'viewer')}
@@ -277,17 +280,21 @@ function CancelDialog({
   id,
   recurring,
   manual,
+  free,
   onClose,
   onDone,
 }: {
   id: string
   recurring: boolean
+  /** Paid by PayPal or bank transfer: the refund needs its reference. */
   manual: boolean
+  /** Nothing was paid (a 100% coupon): nothing to refund, so no refund to choose. */
+  free: boolean
   onClose: () => void
   onDone: () => Promise<void>
 }) {
   const { trpc } = Route.useRouteContext()
-  const [refund, setRefund] = useState(!recurring)
+  const [refund, setRefund] = useState(!recurring && !free)
   const [reference, setReference] = useState('')
   const fields = useFieldErrors<'reference'>()
   const cancel = useMutation(
@@ -329,7 +336,7 @@ function CancelDialog({
       onConfirm={() => cancel.mutate({ id, refund, reference: reference.trim() || undefined })}
       onCancel={onClose}
     >
-      {recurring ? null : (
+      {recurring || free ? null : (
         <form
           {...SCRIPT_ONLY_FORM}
           ref={fields.formRef}

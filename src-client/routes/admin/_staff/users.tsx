@@ -12,7 +12,7 @@ import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts
 import { Avatar } from '#client/components/auth/Avatar.tsx'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
-import { Options, SelectField } from '#client/components/ui/form.tsx'
+import { Options, SelectField, useActOnChoice } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
@@ -92,21 +92,11 @@ function TeamMembers() {
                   <td>{member.email}</td>
                   <td>
                     {editable ? (
-                      <SelectField
-                        label={`Role of ${member.name}`}
-                        labelHidden
-                        controlClassName={inputClass}
-                        value={member.role}
+                      <RoleSelect
+                        member={member}
                         disabled={changeRole.isPending}
-                        onChange={(event) =>
-                          changeRole.mutate({
-                            userId: member.id,
-                            role: event.target.value as (typeof TEAM_ROLES)[number],
-                          })
-                        }
-                      >
-                        <Options items={TEAM_ROLES} label={capitalise} />
-                      </SelectField>
+                        onChoose={(role) => changeRole.mutate({ userId: member.id, role })}
+                      />
                     ) : (
                       <span className={badge({ tone: ROLE_TONE[member.role] })}>
                         {member.isOwner ? 'Owner' : capitalise(member.role)}
@@ -137,5 +127,29 @@ function TeamMembers() {
         onConfirm={() => removing && remove.mutate({ userId: removing.id })}
       />
     </>
+  )
+}
+
+/** A member's role, changed when chosen (with the keyboard: on Enter or on leaving the field). */
+function RoleSelect({
+  member,
+  disabled,
+  onChoose,
+}: {
+  member: Member
+  disabled: boolean
+  onChoose: (role: (typeof TEAM_ROLES)[number]) => void
+}) {
+  const choice = useActOnChoice(member.role, (role) => onChoose(role as (typeof TEAM_ROLES)[number]))
+  return (
+    <SelectField
+      label={`Role of ${member.name}`}
+      labelHidden
+      controlClassName={inputClass}
+      disabled={disabled}
+      {...choice}
+    >
+      <Options items={TEAM_ROLES} label={capitalise} />
+    </SelectField>
   )
 }
