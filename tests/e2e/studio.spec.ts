@@ -228,4 +228,21 @@ test.describe('creator studio', () => {
     const booked = await db.selectFrom('live_sessions').select('title').where('course_id', '=', courseId).execute()
     expect(booked).toEqual([{ title: 'Office hours' }])
   })
+
+  test('a page of My courses past the end says so and leads back, not to Create your first course', async ({
+    page,
+    db,
+    baseURL,
+  }) => {
+    const creator = await createUser(db)
+    await studioCourseOf(db, creator.id)
+    await signInAs(page, baseURL!, db, creator)
+    await page.goto('/studio?page=5')
+    await expect(page.getByRole('heading', { name: 'No courses on this page' })).toBeVisible()
+    await expect(page.getByText('You have 1 course.')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Create your first course' })).toHaveCount(0)
+    await page.getByRole('link', { name: 'Back to the first page' }).click()
+    await expect(page).toHaveURL(/\/studio$/)
+    await expect(page.getByRole('list', { name: 'Your courses' }).getByRole('listitem')).toHaveCount(1)
+  })
 })
