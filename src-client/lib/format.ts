@@ -7,3 +7,8 @@ export function formatDuration(minutes: number): string {
   if (hours === 0) return `${rest}m`
   return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`
 }
+
+/** 1 → '1 lesson', 4 → '4 lessons' (an English count; `plural` when it is not the singular plus s). */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`
+}

@@ -111,6 +111,27 @@ test('a buyer requests a refund and staff approve it', async ({ page, db, baseUR
   await expect(order.getByText('Refunded', { exact: true }).first()).toBeVisible()
 })
 
+test('the refund request form by keyboard: opening it focuses the reason, Cancel gives focus back', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const buyer = await createUser(db)
+  const [course] = await paidCourses(db, 1, 3)
+  const reference = await paidOrder(db, buyer.id, [course!])
+  await signInAs(page, baseURL!, db, buyer)
+  await page.goto('/account')
+  const order = page.getByTestId(`buyer-order-${reference}`)
+  await order.getByRole('button', { name: 'Request a refund' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(order.getByLabel(`Why would you like a refund of ${course!.title}?`)).toBeFocused()
+  await page.keyboard.press('Tab')
+  await page.keyboard.press('Tab')
+  await expect(order.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(order.getByRole('button', { name: 'Request a refund' })).toBeFocused()
+})
+
 test('an abandoned card checkout is resumed from My Account and paid', async ({ page, login, db }) => {
   const user = await login()
   const [course] = await paidCourses(db, 1, 3)

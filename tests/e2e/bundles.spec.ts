@@ -87,3 +87,49 @@ test('a bundle is bought and one course of it refunded', async ({ page, db, base
   await page.goto(`/courses/${small.id}`)
   await expect(purchase.getByRole('button', { name: 'Add to Cart' })).toBeVisible()
 })
+
+test('a bundle of courses sold in pounds is priced in pounds without changing the currency by hand', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now().toString(36)
+  const creator = await createCreator(db, { plan: 'pro' })
+  const one = await ownedCourse(db, creator.id, 6000, `Pound One ${stamp}`)
+  const two = await ownedCourse(db, creator.id, 4000, `Pound Two ${stamp}`)
+  await db.updateTable('courses').set({ currency: 'GBP' }).where('id', 'in', [one.id, two.id]).execute()
+
+  await signInAs(page, baseURL!, db, creator)
+  await page.goto('/studio/bundles')
+  await page.getByRole('button', { name: 'New Bundle' }).click()
+  const form = page.getByRole('form', { name: 'Bundle' })
+  await form.getByLabel('Title').fill(`Pounds ${stamp}`)
+  await form.getByLabel('Address').fill(`pounds-${stamp}`)
+  await form.getByLabel(new RegExp(`^${one.title}`)).check()
+  await form.getByLabel(new RegExp(`^${two.title}`)).check()
+  await expect(form.getByText('Bought one by one: £100.00')).toBeVisible()
+  await expect(form.getByLabel('Currency')).toHaveValue('GBP')
+  await form.getByLabel('Bundle price').fill('70.00')
+  await form.getByRole('button', { name: 'Create Bundle' }).click()
+  await expect(page.getByTestId('bundle-row').filter({ hasText: `Pounds ${stamp}` })).toContainText(
+    '£70.00 instead of £100.00',
+  )
+})
+
+test('the bundle form by keyboard: it opens on its Title, and Cancel gives focus back to the button that opened it', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'pro' })
+  await signInAs(page, baseURL!, db, creator)
+  await page.goto('/studio/bundles')
+  await page.getByRole('button', { name: 'New Bundle' }).focus()
+  await page.keyboard.press('Enter')
+  const form = page.getByRole('form', { name: 'Bundle' })
+  await expect(form.getByLabel('Title')).toBeFocused()
+  await form.getByRole('button', { name: 'Cancel' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(form).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'New Bundle' })).toBeFocused()
+})

@@ -279,3 +279,24 @@ test('the certificate page prints on one A4 landscape sheet without the site’s
   expect(Math.round(Number(box?.[1]))).toBe(842)
   expect(Math.round(Number(box?.[2]))).toBe(595)
 })
+
+test('on a phone, the lesson comes before the course outline for keyboards and screen readers too', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const course = 'modern-react-typescript'
+  const { user } = await buyerOfCourse(db, course)
+  const lesson = await lockedArticle(db, course)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signInAs(page, baseURL!, db, user)
+  await page.goto(`/learn/${course}/${lesson.id}`)
+  await expect(page.getByRole('heading', { level: 1, name: lesson.title })).toBeVisible()
+  // Shown first on the phone (above the outline), so reached first: Skip to content, then the lesson's own header.
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('article').getByRole('link').first()).toBeFocused()
+  await expect(page.getByRole('navigation', { name: 'Course curriculum' }).getByRole('link').first()).not.toBeFocused()
+})

@@ -76,3 +76,19 @@ test.describe('/payment decides before it renders', () => {
     expect((await watch.seen()).headings).not.toContain('Checkout')
   })
 })
+
+test.describe('a link the server refuses for good', () => {
+  test('a malformed or unknown id says so, without a Try Again that cannot help', async ({ page, login }) => {
+    await login()
+    await page.goto('/account/services/not-an-order')
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load this service' })
+    await expect(alert).toContainText('This link is not valid. Check the address, or go back to where you found it.')
+    await expect(alert).not.toContainText('Invalid UUID')
+    await expect(alert.getByRole('button', { name: 'Try Again' })).toHaveCount(0)
+
+    await page.goto('/account/messages/no-such-course')
+    const missing = page.getByRole('alert').filter({ hasText: 'Could not load this conversation' })
+    await expect(missing).toContainText('Course not found')
+    await expect(missing.getByRole('button', { name: 'Try Again' })).toHaveCount(0)
+  })
+})

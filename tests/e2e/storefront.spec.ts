@@ -1,4 +1,6 @@
 import type { APIRequestContext } from '@playwright/test'
+import { createUser } from '../support/factories.ts'
+import { studioCourseOf } from '../support/studio.ts'
 import { expect, test } from './fixtures.ts'
 
 async function trpc<T>(request: APIRequestContext, path: string, input?: unknown): Promise<T> {
@@ -283,6 +285,16 @@ test.describe('course detail', () => {
       price: (course.priceMinor / 100).toFixed(2),
       priceCurrency: 'USD',
     })
+  })
+
+  test('a course of one section and one lesson counts them in the singular', async ({ page, db }) => {
+    const id = await studioCourseOf(db, (await createUser(db)).id)
+    await db.updateTable('courses').set({ status: 'published', lessons_count: 1 }).where('id', '=', id).execute()
+    await page.goto(`/courses/${id}`)
+    await expect(page.getByTestId('total-lessons')).toHaveText('1 section • 1 lesson')
+    await expect(page.locator('summary').filter({ hasText: 'Getting started' })).toContainText('1 lesson')
+    await expect(page.locator('summary').filter({ hasText: 'Getting started' })).not.toContainText('1 lessons')
+    await expect(page.getByText(/^1 lesson • /)).toBeVisible()
   })
 
   test('an unknown course id shows the course 404 variant, answered 404, leading to the catalogue', async ({

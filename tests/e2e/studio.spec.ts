@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { createUser } from '../support/factories.ts'
-import { makeCreator } from '../support/studio.ts'
+import { makeCreator, studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test.use({ viewport: { width: 390, height: 844 } })
@@ -205,5 +205,44 @@ test.describe('creator studio', () => {
     await signInAs(page, baseURL!, db, other)
     await page.goto(`/studio/courses/${foreignId}`)
     await expect(page.getByRole('heading', { name: 'Course not found' })).toBeVisible()
+  })
+
+  test('scheduling a live session empties the form, so a second press does not book it twice', async ({
+    page,
+    db,
+    baseURL,
+  }) => {
+    const creator = await createUser(db)
+    const courseId = await studioCourseOf(db, creator.id)
+    await signInAs(page, baseURL!, db, creator)
+    await page.goto('/studio/live')
+    const form = page.getByRole('form', { name: 'Schedule a session' })
+    await form.getByLabel('Title').fill('Office hours')
+    await form.getByLabel("Start (in the session's time zone)").fill('2030-01-07T10:00')
+    await form.getByLabel('Join link (https)').fill('https://meet.example.com/office-hours')
+    await form.getByRole('button', { name: 'Schedule session' }).click()
+    await expect(page.getByText('Session scheduled')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Edit or reschedule' })).toHaveCount(1)
+    await expect(form.getByLabel('Title')).toHaveValue('')
+    await expect(form.getByLabel('Join link (https)')).toHaveValue('')
+    const booked = await db.selectFrom('live_sessions').select('title').where('course_id', '=', courseId).execute()
+    expect(booked).toEqual([{ title: 'Office hours' }])
+  })
+
+  test('a page of My courses past the end says so and leads back, not to Create your first course', async ({
+    page,
+    db,
+    baseURL,
+  }) => {
+    const creator = await createUser(db)
+    await studioCourseOf(db, creator.id)
+    await signInAs(page, baseURL!, db, creator)
+    await page.goto('/studio?page=5')
+    await expect(page.getByRole('heading', { name: 'No courses on this page' })).toBeVisible()
+    await expect(page.getByText('You have 1 course.')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Create your first course' })).toHaveCount(0)
+    await page.getByRole('link', { name: 'Back to the first page' }).click()
+    await expect(page).toHaveURL(/\/studio$/)
+    await expect(page.getByRole('list', { name: 'Your courses' }).getByRole('listitem')).toHaveCount(1)
   })
 })

@@ -3,7 +3,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -25,6 +25,24 @@ export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }
   const list = useQuery(api.list.queryOptions())
   const courses = useQuery(api.courses.queryOptions())
   const [editing, setEditing] = useState<Bundle | 'new' | null>(null)
+  // The form opens with its Title focused; when it closes, focus goes back to the button that opened it (New Bundle
+  // is put back in its place), not to the top of the page.
+  const opener = useRef<HTMLElement | null>(null)
+  const newButton = useRef<HTMLButtonElement>(null)
+  const closed = useRef(false)
+  useEffect(() => {
+    if (editing !== null || !closed.current) return
+    closed.current = false
+    ;(opener.current?.isConnected ? opener.current : newButton.current)?.focus()
+  }, [editing])
+  const open = (value: Bundle | 'new') => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    setEditing(value)
+  }
+  const close = () => {
+    closed.current = true
+    setEditing(null)
+  }
 
   if (list.isPending || courses.isPending) return <LoadingState label="Loading bundles…" />
   if (list.isError)
@@ -40,7 +58,7 @@ export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }
           {intro ? <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{intro}</p> : null}
         </div>
         {editing === null ? (
-          <button type="button" className={button()} onClick={() => setEditing('new')}>
+          <button ref={newButton} type="button" className={button()} onClick={() => open('new')}>
             New Bundle
           </button>
         ) : null}
@@ -51,7 +69,7 @@ export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }
           scope={scope}
           bundle={editing === 'new' ? null : editing}
           courses={courses.data}
-          onDone={() => setEditing(null)}
+          onDone={close}
         />
       ) : null}
       {list.data.length === 0 ? (
@@ -86,7 +104,7 @@ export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }
                     type="button"
                     className={button({ variant: 'outline', size: 'sm' })}
                     aria-label={`Edit ${bundle.title}`}
-                    onClick={() => setEditing(bundle)}
+                    onClick={() => open(bundle)}
                   >
                     Edit
                   </button>
@@ -151,6 +169,8 @@ function BundleForm({
   const [error, setError] = useState<string | null>(null)
   const saving = create.isPending || update.isPending
   const currency = (courses.find((course) => chosen.includes(course.id))?.currency ?? 'USD') as Currency
+  // The price's currency follows the chosen courses' until the creator picks one (a course may sell in both).
+  const [pickedCurrency, setPickedCurrency] = useState<Currency | null>(bundle?.currency ?? null)
   const listTotal = courses.filter((course) => chosen.includes(course.id)).reduce((sum, c) => sum + c.priceMinor, 0)
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -189,7 +209,15 @@ function BundleForm({
         {bundle ? `Edit ${bundle.title}` : 'New bundle'}
       </h2>
       <FormAlert>{error}</FormAlert>
-      <TextField label="Title" name="title" required maxLength={200} defaultValue={bundle?.title ?? ''} />
+      <TextField
+        label="Title"
+        name="title"
+        required
+        maxLength={200}
+        defaultValue={bundle?.title ?? ''}
+        // New Bundle or Edit was pressed to fill this very form.
+        autoFocus
+      />
       <TextField
         label="Address"
         name="slug"
@@ -229,7 +257,12 @@ function BundleForm({
           placeholder="49.99"
           defaultValue={bundle ? toMajor(bundle.price_minor) : ''}
         />
-        <SelectField label="Currency" name="currency" defaultValue={bundle?.currency ?? currency}>
+        <SelectField
+          label="Currency"
+          name="currency"
+          value={pickedCurrency ?? currency}
+          onChange={(event) => setPickedCurrency(event.target.value === 'GBP' ? 'GBP' : 'USD')}
+        >
           <option value="USD">USD</option>
           <option value="GBP">GBP</option>
         </SelectField>

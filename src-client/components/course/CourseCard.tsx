@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import { lazy, type ReactNode, Suspense, useRef, useState } from 'react'
-import { formatDuration } from '#client/lib/format.ts'
+import { countOf, formatDuration } from '#client/lib/format.ts'
 import type { CourseCard as CourseCardData } from '#client/lib/types.ts'
 import type { CourseChannel } from '#shared/cart.ts'
 import { capitalise } from '#shared/constants.ts'
@@ -87,7 +87,7 @@ export function CourseCard({
           )}
         </div>
         <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
-          {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}
+          {countOf(course.lessons, 'lesson')} • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}
         </p>
         <div className={css({ mt: 'auto', pt: '2', display: 'flex', alignItems: 'baseline', gap: '2' })}>
           <span className={css({ fontWeight: 'bold', fontSize: 'lg' })}>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useRef, useState } from 'react'
+import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { css } from '#styled-system/css'
 import { Icon } from '../ui/icons.tsx'
@@ -21,7 +22,7 @@ export function CurriculumAccordion({ courseId, sections }: { courseId: string; 
   return (
     <div>
       <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '3' })} data-testid="total-lessons">
-        {sections.length} sections • {totalLessons} lessons
+        {countOf(sections.length, 'section')} • {countOf(totalLessons, 'lesson')}
       </p>
       {/* Native disclosure elements: they open and close before the page's scripts arrive, and the course page needs
           no UI library for them (Ark's accordion added 25 kB to its first load; issue 27). */}
@@ -57,7 +58,7 @@ export function CurriculumAccordion({ courseId, sections }: { courseId: string; 
               </span>
               <h3 className={css({ flex: 1, fontSize: 'inherit', fontWeight: 'inherit' })}>{section.title}</h3>
               <span className={css({ fontWeight: 'normal', fontSize: 'sm', color: 'fg.muted' })}>
-                {section.lessons.length} lessons
+                {countOf(section.lessons.length, 'lesson')}
               </span>
             </summary>
             <ul className={css({ px: '4', py: '2' })}>

@@ -42,11 +42,9 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
           alignItems: 'start',
         })}
       >
-        <aside className={css({ order: { base: 2, lg: 1 } })}>
-          <CourseProgress course={course} />
-          <Curriculum course={course} currentId={lesson.id} />
-        </aside>
-        <article className={css({ order: { base: 1, lg: 2 }, display: 'grid', gap: '5', minW: 0 })}>
+        {/* The lesson comes first in the page, as a phone shows it (above the outline), so Tab and a screen reader
+            reach it first too; from lg the outline is placed in the left column. */}
+        <article className={css({ order: { lg: 2 }, display: 'grid', gap: '5', minW: 0 })}>
           <header>
             <Link
               to="/courses/$courseId"
@@ -114,6 +112,10 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
             ) : null}
           </nav>
         </article>
+        <aside className={css({ order: { lg: 1 } })}>
+          <CourseProgress course={course} />
+          <Curriculum course={course} currentId={lesson.id} />
+        </aside>
       </Container>
     </main>
   )

@@ -92,7 +92,9 @@ function SessionForm({
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const data = new FormData(event.currentTarget)
+    // Kept: React lets go of the event's currentTarget once the handler returns, before the answer comes.
+    const form = event.currentTarget
+    const data = new FormData(form)
     const text = (name: string) => String(data.get(name) ?? '')
     const fields: SessionFields = {
       title: text('title'),
@@ -112,7 +114,7 @@ function SessionForm({
         const course = text('courseId')
         await schedule.mutateAsync({ ...fields, courseId: course === '' ? undefined : course })
         notify('success', 'Session scheduled')
-        event.currentTarget?.reset()
+        form.reset()
       }
       await queryClient.invalidateQueries({ queryKey: trpc.live.pathKey() })
       onDone()

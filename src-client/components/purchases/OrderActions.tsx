@@ -2,7 +2,7 @@
 // details of a transfer (shown until paid), open the invoice and credit notes, and request a refund of a course.
 import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -168,9 +168,21 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
   const request = useMutation(trpc.purchases.requestRefund.mutationOptions())
   const [open, setOpen] = useState(false)
   const [reason, setReason] = useState('')
+  // The button and the form take each other's place: focus follows, so a keyboard user is not sent back to the top.
+  const opener = useRef<HTMLButtonElement>(null)
+  const cancelled = useRef(false)
+  useEffect(() => {
+    if (!open && cancelled.current) opener.current?.focus()
+    cancelled.current = false
+  }, [open])
   if (!open) {
     return (
-      <button type="button" className={button({ size: 'sm', variant: 'outline' })} onClick={() => setOpen(true)}>
+      <button
+        ref={opener}
+        type="button"
+        className={button({ size: 'sm', variant: 'outline' })}
+        onClick={() => setOpen(true)}
+      >
         Request a refund
       </button>
     )
@@ -200,6 +212,8 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
         controlClassName={`${inputClass} ${css({ h: '20', py: '2' })}`}
         required
         maxLength={1000}
+        // Request a refund was pressed to write this very reason.
+        autoFocus
         value={reason}
         onChange={(event) => setReason(event.target.value)}
       />
@@ -207,7 +221,14 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
         <button type="submit" className={button({ size: 'sm' })} disabled={request.isPending}>
           {request.isPending ? 'Sending...' : 'Send refund request'}
         </button>
-        <button type="button" className={button({ size: 'sm', variant: 'outline' })} onClick={() => setOpen(false)}>
+        <button
+          type="button"
+          className={button({ size: 'sm', variant: 'outline' })}
+          onClick={() => {
+            cancelled.current = true
+            setOpen(false)
+          }}
+        >
           Cancel
         </button>
       </div>

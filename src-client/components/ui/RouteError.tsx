@@ -1,12 +1,18 @@
 // The error screen of a route whose loader (or suspended query) failed: the server's message, the outage
-// wording during an outage, and Try Again, which runs the route's loaders again.
+// wording during an outage, and Try Again, which runs the route's loaders again. A link the server refuses for good
+// (a malformed id, a page that is not there, one the user may not open) gets no Try Again, which could not help, and a
+// malformed id is called a link that is not valid rather than the schema's "Invalid UUID".
 import { useQueryErrorResetBoundary } from '@tanstack/react-query'
 import { type ErrorComponentProps, Link, useRouter, useRouterState } from '@tanstack/react-router'
+import { TRPCClientError } from '@trpc/client'
 import { useEffect } from 'react'
 import { errorCode } from '#client/lib/errors.ts'
 import { css } from '#styled-system/css'
 import { button } from './button.ts'
 import { EmptyState, ErrorState } from './states.tsx'
+
+/** What a route says when its address holds an id the server cannot read (a cut or mistyped link). */
+export const INVALID_LINK = 'This link is not valid. Check the address, or go back to where you found it.'
 
 export function RouteError({ error, title }: Pick<ErrorComponentProps, 'error'> & { title?: string }) {
   const router = useRouter()
@@ -29,6 +35,11 @@ export function RouteError({ error, title }: Pick<ErrorComponentProps, 'error'> 
         </Link>
       </EmptyState>
     )
+  }
+  const code = errorCode(error)
+  if (code === 'BAD_REQUEST' || code === 'NOT_FOUND' || code === 'FORBIDDEN') {
+    const malformed = code === 'BAD_REQUEST' && error instanceof TRPCClientError && Boolean(error.data?.zodError)
+    return <ErrorState title={title} error={error} message={malformed ? INVALID_LINK : undefined} />
   }
   return <ErrorState title={title} error={error} onRetry={() => void router.invalidate()} />
 }

@@ -39,17 +39,20 @@ export function LoadingState({ label = 'Loading…' }: { label?: string }) {
 export function ErrorState({
   title = 'Something went wrong',
   error,
+  message,
   onRetry,
 }: {
   title?: string
   error?: unknown
+  /** Said instead of the error's own message. */
+  message?: string
   onRetry?: () => void
 }) {
   const outage = isServiceUnavailable(error)
   return (
     <div role="alert" className={centred} data-outage={outage || undefined}>
       <h2 className={css({ fontSize: 'lg', fontWeight: 'semibold', color: 'fg' })}>{outage ? OUTAGE.title : title}</h2>
-      {error ? <p className={css({ mt: '1' })}>{errorMessage(error)}</p> : null}
+      {message || error ? <p className={css({ mt: '1' })}>{message ?? errorMessage(error)}</p> : null}
       {onRetry ? (
         <button
           type="button"

@@ -18,6 +18,7 @@ import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { courseJsonLd } from '#client/lib/course-json-ld.ts'
+import { countOf } from '#client/lib/format.ts'
 import { useDateFormat } from '#client/lib/local-date.ts'
 import { optionalEnum, searchParams } from '#client/lib/search-params.ts'
 import { productSeo } from '#client/lib/seo.ts'
@@ -212,7 +213,7 @@ function CoursePage() {
               <Stat label="Level" value={capitalise(course.level)} />
             </dl>
             <p className={css({ mt: '4', fontSize: 'sm', color: 'fg.muted' })}>
-              {course.lessons} lessons • {hoursOfContent(course.durationMinutes)} of content
+              {countOf(course.lessons, 'lesson')} • {hoursOfContent(course.durationMinutes)} of content
             </p>
           </TitledSection>
           <CourseReviews key={course.id} courseId={course.id} className={card} />

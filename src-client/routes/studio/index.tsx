@@ -81,6 +81,17 @@ function MyCourses() {
         <LoadingState label="Loading your courses…" />
       ) : list.isError ? (
         <ErrorState title="Could not load your courses" error={list.error} onRetry={() => list.refetch()} />
+      ) : list.data.items.length === 0 && list.data.total > 0 ? (
+        // A page past the end (an old link, or its last course deleted): the courses are still there.
+        <EmptyState title="No courses on this page">
+          <p className={css({ mb: '4' })}>
+            {list.data.total === 1 ? 'You have 1 course' : `You have ${list.data.total} courses`}
+            {filtered ? ' matching this search.' : '.'}
+          </p>
+          <Link to="/studio" search={{ ...search, page: undefined }} className={button()}>
+            Back to the first page
+          </Link>
+        </EmptyState>
       ) : list.data.items.length === 0 ? (
         filtered ? (
           <EmptyState title="No courses match">
