@@ -80,8 +80,8 @@ test.describe('/payment decides before it renders', () => {
 test.describe('a link the server refuses for good', () => {
   test('a malformed or unknown id says so, without a Try Again that cannot help', async ({ page, login }) => {
     await login()
-    await page.goto('/account/services/not-an-order')
-    const alert = page.getByRole('alert').filter({ hasText: 'Could not load this service' })
+    await page.goto('/documents/invoice/not-a-document')
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load this document' })
     await expect(alert).toContainText('This link is not valid. Check the address, or go back to where you found it.')
     await expect(alert).not.toContainText('Invalid UUID')
     await expect(alert.getByRole('button', { name: 'Try Again' })).toHaveCount(0)
