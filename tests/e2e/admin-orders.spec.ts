@@ -118,3 +118,13 @@ test('an order paid with nothing (a 100% coupon) offers no Refund, which could o
   await expect(page.getByTestId(`order-${free}`)).toBeVisible()
   await expect(page.getByTestId(`order-${free}`).getByRole('button', { name: 'Refund' })).toHaveCount(0)
 })
+
+test('a mangled or unknown service-order address is the admin not-found page', async ({ page, login }) => {
+  await login({ role: 'viewer' })
+  for (const path of ['/admin/service-orders/1234-abcd', `/admin/service-orders/${crypto.randomUUID()}`]) {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+    await expect(page.getByText('Invalid UUID')).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCount(0)
+  }
+})
