@@ -128,3 +128,12 @@ test('a mangled or unknown service-order address is the admin not-found page', a
     await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCount(0)
   }
 })
+
+test('a service-order queue link with an unknown assignee shows the unfiltered queue', async ({ page, login, db }) => {
+  await login({ role: 'viewer' })
+  const buyer = await createUser(db)
+  await paidServiceOrder(db, buyer.id)
+  await page.goto('/admin/service-orders?assignee=foo')
+  await expect(page.getByTestId('service-order-row').filter({ hasText: buyer.email })).toBeVisible()
+  await expect(page.getByLabel('Filter by assignee')).toHaveValue('')
+})
