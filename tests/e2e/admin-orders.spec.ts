@@ -137,3 +137,19 @@ test('a service-order queue link with an unknown assignee shows the unfiltered q
   await expect(page.getByTestId('service-order-row').filter({ hasText: buyer.email })).toBeVisible()
   await expect(page.getByLabel('Filter by assignee')).toHaveValue('')
 })
+
+test('refund requests that fail to load say so, with Try Again', async ({ page, login }) => {
+  await login({ role: 'admin' })
+  let failing = true
+  await page.route('**/trpc/**', (route) =>
+    failing && route.request().url().includes('admin.orders.requests')
+      ? route.abort('connectionfailed')
+      : route.fallback(),
+  )
+  await page.goto('/admin/orders')
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not load refund requests' })
+  await expect(alert).toBeVisible()
+  failing = false
+  await alert.getByRole('button', { name: 'Try Again' }).click()
+  await expect(alert).toHaveCount(0)
+})
