@@ -1,5 +1,6 @@
 // How the client reads a failed call: a refusal (4xx) carries a message meant for the user; an outage (503)
 // is worth trying again; anything else gets the caller's own wording.
+import { notFound } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
 import { OUTAGE } from '#shared/outage.ts'
 
@@ -24,6 +25,15 @@ export function isServiceUnavailable(error: unknown): boolean {
 /** The tRPC error code (UNAUTHORIZED, CONFLICT…) when the server sent one. */
 export function errorCode(error: unknown): string | undefined {
   return error instanceof TRPCClientError ? (error.data?.code as string | undefined) : undefined
+}
+
+/**
+ * A route loader's catch: a record the server does not know (NOT_FOUND) or an id it cannot read (BAD_REQUEST, a
+ * mangled link) is the router's not-found page, not an error with Try Again; anything else stays an error.
+ */
+export function notFoundIfMissing(error: unknown): never {
+  if (errorCode(error) === 'NOT_FOUND' || errorCode(error) === 'BAD_REQUEST') throw notFound()
+  throw error
 }
 
 /** The first field message of a zod error sent by the server, else the error's own message. */

@@ -118,3 +118,38 @@ test('an order paid with nothing (a 100% coupon) offers no Refund, which could o
   await expect(page.getByTestId(`order-${free}`)).toBeVisible()
   await expect(page.getByTestId(`order-${free}`).getByRole('button', { name: 'Refund' })).toHaveCount(0)
 })
+
+test('a mangled or unknown service-order address is the admin not-found page', async ({ page, login }) => {
+  await login({ role: 'viewer' })
+  for (const path of ['/admin/service-orders/1234-abcd', `/admin/service-orders/${crypto.randomUUID()}`]) {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+    await expect(page.getByText('Invalid UUID')).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCount(0)
+  }
+})
+
+test('a service-order queue link with an unknown assignee shows the unfiltered queue', async ({ page, login, db }) => {
+  await login({ role: 'viewer' })
+  const buyer = await createUser(db)
+  await paidServiceOrder(db, buyer.id)
+  await page.goto('/admin/service-orders?assignee=foo')
+  await expect(page.getByTestId('service-order-row').filter({ hasText: buyer.email })).toBeVisible()
+  await expect(page.getByLabel('Filter by assignee')).toHaveValue('')
+})
+
+test('refund requests that fail to load say so, with Try Again', async ({ page, login }) => {
+  await login({ role: 'admin' })
+  let failing = true
+  await page.route('**/trpc/**', (route) =>
+    failing && route.request().url().includes('admin.orders.requests')
+      ? route.abort('connectionfailed')
+      : route.fallback(),
+  )
+  await page.goto('/admin/orders')
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not load refund requests' })
+  await expect(alert).toBeVisible()
+  failing = false
+  await alert.getByRole('button', { name: 'Try Again' }).click()
+  await expect(alert).toHaveCount(0)
+})

@@ -1,7 +1,7 @@
 // One bought service for its buyer: status and due date, the brief (a form until submitted), deliveries with
 // Accept delivery / Request a revision, and the message thread with the team.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute, Link, notFound } from '@tanstack/react-router'
+import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { SectionCard } from '#client/components/account/SectionCard.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
@@ -17,7 +17,7 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
-import { errorCode } from '#client/lib/errors.ts'
+import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 
@@ -25,10 +25,7 @@ export const Route = createFileRoute('/_auth/account_/services/$id')({
   // Another buyer's order, or an address that names no order (a mangled link), is the not-found page (404), not an
   // error with Try Again and the id's format rule.
   loader: ({ context: { queryClient, trpc }, params }) =>
-    queryClient.ensureQueryData(trpc.serviceOrders.detail.queryOptions({ id: params.id })).catch((error: unknown) => {
-      if (errorCode(error) === 'NOT_FOUND' || errorCode(error) === 'BAD_REQUEST') throw notFound()
-      throw error
-    }),
+    queryClient.ensureQueryData(trpc.serviceOrders.detail.queryOptions({ id: params.id })).catch(notFoundIfMissing),
   head: () => ({ meta: [{ title: 'My service | SkillForge' }] }),
   pendingComponent: () => <LoadingState label="Loading your service…" />,
   errorComponent: routeError('Could not load this service'),

@@ -1,12 +1,12 @@
 // /certificates/{id}: the public Certificate of Completion (no sign-in), printable on one A4 landscape page, with
 // its PDF download and LinkedIn's "Add to profile". An unknown id is the not-found page.
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute, notFound } from '@tanstack/react-router'
+import { createFileRoute } from '@tanstack/react-router'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { Container } from '#client/components/ui/layout.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { errorCode } from '#client/lib/errors.ts'
+import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { useDateFormat } from '#client/lib/local-date.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -14,10 +14,7 @@ export const Route = createFileRoute('/certificates/$certificateId')({
   loader: async ({ context, params }) => {
     const certificate = await context.queryClient
       .ensureQueryData(context.trpc.learning.certificate.queryOptions({ id: params.certificateId }))
-      .catch((error: unknown) => {
-        if (errorCode(error) === 'NOT_FOUND' || errorCode(error) === 'BAD_REQUEST') throw notFound()
-        throw error
-      })
+      .catch(notFoundIfMissing)
     return { title: `${certificate.learnerName}: ${certificate.courseTitle}` }
   },
   head: ({ loaderData }) => ({

@@ -2,11 +2,11 @@
 // course progress. Its code is split from the rest of the app by the router (autoCodeSplitting), so none of it is
 // in the home page's bundle.
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute, notFound } from '@tanstack/react-router'
+import { createFileRoute } from '@tanstack/react-router'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { Player } from '#client/components/learning/Player.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { errorCode } from '#client/lib/errors.ts'
+import { notFoundIfMissing } from '#client/lib/errors.ts'
 
 export const Route = createFileRoute('/learn/$courseId/$lessonId')({
   loader: async ({ context, params }) => {
@@ -18,8 +18,7 @@ export const Route = createFileRoute('/learn/$courseId/$lessonId')({
       ])
       return { title: `${lesson.title} | ${course.course.title}` }
     } catch (error) {
-      if (errorCode(error) === 'NOT_FOUND' || errorCode(error) === 'BAD_REQUEST') throw notFound()
-      throw error
+      notFoundIfMissing(error)
     }
   },
   head: ({ loaderData }) => ({ meta: [{ title: `${loaderData?.title ?? 'Lesson'} | SkillForge` }] }),

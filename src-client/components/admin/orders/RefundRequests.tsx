@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
+import { ErrorState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -16,6 +17,18 @@ import { useRefreshAdmin } from '../use-staff.ts'
 export function RefundRequests({ canDecide }: { canDecide: boolean }) {
   const trpc = useTRPC()
   const requests = useQuery(trpc.admin.orders.requests.queryOptions())
+  // A failed load says so (with Try Again) rather than looking like no requests.
+  if (requests.isError) {
+    return (
+      <div className={`${panel} ${css({ mb: '6', p: '4' })}`}>
+        <ErrorState
+          title="Could not load refund requests"
+          error={requests.error}
+          onRetry={() => void requests.refetch()}
+        />
+      </div>
+    )
+  }
   if (!requests.data?.length) return null
   return (
     <TitledSection

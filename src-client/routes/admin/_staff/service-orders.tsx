@@ -10,6 +10,7 @@ import {
   optionalPage,
   optionalText,
   searchParams,
+  text,
 } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
 import { formatDue, periodLine, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
@@ -37,10 +38,16 @@ const queueQuery = (trpc: Trpc, search: QueueSearch) =>
     page: search.page ?? 1,
   })
 
+// A staff member's id or 'none' (Unassigned), as the server accepts (its z.uuid()); anything else, such as a mangled
+// link, is no filter rather than an error page.
+const UUID =
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/
+const optionalAssignee = text(36, (value) => (value === 'none' || UUID.test(value) ? value : undefined))
+
 const routeSearch = searchParams({
   status: optionalEnum(STATUSES),
   service: optionalText,
-  assignee: optionalText,
+  assignee: optionalAssignee,
   overdue: optionalFlag,
   page: optionalPage,
 })

@@ -5,6 +5,7 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
+import { AdminNotFound } from '#client/components/admin/AdminNotFound.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
@@ -25,19 +26,25 @@ import {
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
+import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { SERVICE_ORDER_STATUS_LABELS } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/service-orders_/$id')({
   head: () => ({ meta: [{ title: 'Service order | SkillForge Admin' }] }),
+  // An address that names no order (a mangled link, an unknown id) is the admin not-found page, not an error with
+  // Try Again and the id's format rule.
   loader: ({ context, params }) =>
     Promise.all([
-      context.queryClient.ensureQueryData(context.trpc.admin.serviceOrders.detail.queryOptions({ id: params.id })),
+      context.queryClient
+        .ensureQueryData(context.trpc.admin.serviceOrders.detail.queryOptions({ id: params.id }))
+        .catch(notFoundIfMissing),
       context.queryClient.prefetchQuery(context.trpc.admin.team.list.queryOptions()),
     ]),
   pendingComponent: () => <LoadingState label="Loading the service order…" />,
   errorComponent: routeError('Could not load this service order'),
+  notFoundComponent: AdminNotFound,
   component: ServiceOrderDetail,
 })
 
