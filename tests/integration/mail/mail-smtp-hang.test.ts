@@ -14,7 +14,9 @@ describe.runIf(testDb.kind === 'pglite')('the store while SMTP hangs (embedded d
     console.info('catalog.search while SMTP hangs (ms):', result)
     expect(result.smtpHungThroughout).toBe(true)
     expect(result.requests).toBe(200)
-    // Normally tens of milliseconds; a transaction held open across the SMTP conversation makes it many seconds.
-    expect(result.p99).toBeLessThan(1500)
+    // Normally tens of milliseconds, a few hundred with the end-to-end suite running beside it on two cores. A
+    // transaction held open across the SMTP conversation holds every request for as long as the server stays silent
+    // (the whole measurement): tens of seconds.
+    expect(result.p99).toBeLessThan(3000)
   })
 })
