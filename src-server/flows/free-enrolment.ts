@@ -3,9 +3,8 @@
 // leaves the cart if it was there.
 import { grant } from '../access/ledger.ts'
 import { removePurchasedItems } from '../cart/repository.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { inTransaction } from '../orders/lock.ts'
 import { emitCourseEvent } from './webhook-events.ts'
 
 export const FREE_ENROLMENT_MESSAGES = {

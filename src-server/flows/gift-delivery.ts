@@ -4,11 +4,11 @@
 // gift's order line, so refunding that line revokes the recipient's access like any refund does.
 import { grant } from '../access/ledger.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { buyerContact } from '../orders/buyer.ts'
-import { inTransaction, lockOrder } from '../orders/lock.ts'
+import { lockOrder } from '../orders/lock.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import {
   GIFT_MESSAGES,

@@ -21,7 +21,7 @@ import type {
 import { findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
 import { taughtCourseIds } from '../creators/course-team.ts'
 import { assertCourseAction, canOnCourse } from '../creators/school-access.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { attachPostImages, findPostImage } from '../learning/post-images.ts'
 import {
@@ -43,7 +43,6 @@ import {
   type Viewer,
 } from '../learning/questions.ts'
 import { sendAnsweredMail } from '../learning/questions-mails.ts'
-import { inTransaction } from '../orders/lock.ts'
 import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import { canOpenLesson, canPreviewLesson, courseAccessSource } from './lesson-access.ts'

@@ -1,9 +1,9 @@
 // The admin Orders page's two actions (the staff role is checked by the router's staffProcedure): confirm a PayPal
 // or bank-transfer payment, or cancel an unpaid order. The change and its audit record commit together.
 import * as audit from '../audit/repository.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { inTransaction, type LockedOrder, lockOrder } from '../orders/lock.ts'
+import { type LockedOrder, lockOrder } from '../orders/lock.ts'
 import { cancel, ORDER_NOT_FOUND } from '../orders/pending.ts'
 import { markPaid, type PayResult } from './pay-order.ts'
 

@@ -2,13 +2,19 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
+import { Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/types.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
 /** The database or a transaction on it (a Transaction is a Kysely): every repository function takes one. */
 export type DB = Kysely<Database>
+
+/** Joins the caller's transaction when given one (so it commits with the caller's work), else opens its own. */
+export function inTransaction<T>(db: DB, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db as Transaction<Database>)
+  return db.transaction().execute(work)
+}
 
 /**
  * Runs the caller's transactions that name the same key one at a time, until each one ends: a lock on something that

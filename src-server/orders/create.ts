@@ -15,9 +15,8 @@ import type {
 import type { Currency } from '../../src-shared/money.ts'
 import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { inTransaction } from './lock.ts'
 
 export interface CreatedOrder {
   id: string

@@ -2,13 +2,6 @@
 // webhook, its retries, the success page and staff can race on one order and it changes once.
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import type { DB } from '../kernel/db.ts'
-
-/** Joins the caller's transaction when given one (so it commits with the caller's work), else opens its own. */
-export function inTransaction<T>(db: DB, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return work(db as Transaction<Database>)
-  return db.transaction().execute(work)
-}
 
 /** The order, locked until the end of the transaction; `userId` limits it to that buyer's orders. */
 export function lockOrder(trx: Transaction<Database>, orderId: string, userId?: string) {

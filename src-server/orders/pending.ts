@@ -4,10 +4,10 @@
 
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { OrderCart } from './create.ts'
-import { inTransaction, lockOrder } from './lock.ts'
+import { lockOrder } from './lock.ts'
 import { listOrderLines } from './repository.ts'
 import { isPaidStatus, moveOrder } from './transitions.ts'
 

@@ -5,11 +5,10 @@
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import type * as audit from '../audit/repository.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { adminEmails } from '../team/members.ts'
-import { inTransaction } from './lock.ts'
 import { type RefundEffects, type RefundGateway, type RefundResult, refundOrder } from './refunds.ts'
 
 export const REFUND_WINDOW_DAYS = 30

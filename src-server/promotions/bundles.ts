@@ -6,7 +6,7 @@ import type { Database } from '../../db/types.ts'
 import { allocate, type Currency } from '../../src-shared/money.ts'
 import { BUNDLE_MESSAGES, bundleOnSale } from '../../src-shared/schemas/bundles.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
 const UNIQUE_VIOLATION = '23505'
@@ -91,7 +91,7 @@ async function setCourses(trx: DB, bundleId: string, courseIds: readonly string[
 
 async function write<T>(db: DB, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   try {
-    return await (db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work))
+    return await inTransaction(db, work)
   } catch (error) {
     if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
       throw new DomainError('conflict', BUNDLE_MESSAGES.slugTaken)

@@ -9,7 +9,7 @@ import * as audit from '../audit/repository.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import { SESSION_USER_COLUMNS } from '../auth/session-user.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 
 export async function listTeam(db: DB) {
@@ -49,10 +49,6 @@ async function findMember(db: DB, actor: audit.Actor, userId: string) {
   }
   return member
 }
-
-/** `work` in the caller's transaction when `db` is one, else in a new one. */
-const inTransaction = <T>(db: DB, work: (trx: DB) => Promise<T>) =>
-  db.isTransaction ? work(db) : db.transaction().execute(work)
 
 export async function changeRole(db: DB, actor: audit.Actor, userId: string, role: 'admin' | 'editor' | 'viewer') {
   const member = await findMember(db, actor, userId)

@@ -39,7 +39,8 @@ const queueQuery = (trpc: Trpc, search: QueueSearch) =>
   })
 
 // A staff member's id or 'none' (Unassigned), as the server accepts (its z.uuid()); anything else, such as a mangled
-// link, is no filter rather than an error page.
+// link, is no filter rather than an error page. zod's own rule, copied: the route's search checks are in the first
+// page's JavaScript, which does not carry zod.
 const UUID =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/
 const optionalAssignee = text(36, (value) => (value === 'none' || UUID.test(value) ? value : undefined))
