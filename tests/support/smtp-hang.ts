@@ -61,7 +61,12 @@ export async function measureStoreWhileSmtpHangs(options: HangOptions = {}): Pro
     )
     const baseUrl = child.output().match(/"url":"(http:\/\/[^"]+)"/)?.[1]
     if (!baseUrl) throw new Error(`no URL in the server's output:\n${child.output()}`)
-    if (options.smtp !== 'none') await smtp.waitFor(() => smtp.stats.open > 0, 30_000)
+    if (options.smtp !== 'none') {
+      // The worker starts after "ready" and polls once a second; on a loaded 2-core run it has taken over 30 s.
+      await smtp.waitFor(() => smtp.stats.open > 0, 90_000).catch((error) => {
+        throw new Error(`${error.message}; the server printed:\n${child?.output().slice(-4000)}`)
+      })
+    }
     const hungBefore = smtp.stats.open > 0 && smtp.stats.connections === 1
 
     // No warm-up: every request made while the mail is stuck counts, the first ones included.
