@@ -150,7 +150,7 @@ test.describe('the owner manages a course', () => {
     const row = page.getByTestId(`course-row-${created.id}`)
     await expect(row).toBeVisible()
     await expect(page.locator('tbody tr')).toHaveCount(1)
-    await expect(row.getByText('1 lessons • 13m • Beginner')).toBeVisible()
+    await expect(row.getByText('1 lesson • 13m • Beginner')).toBeVisible()
     await expect(row.getByText('$49.50')).toBeVisible()
     await expect(row.getByText('Draft')).toBeVisible()
     await row.getByRole('button', { name: `Edit ${title}` }).click()

@@ -63,9 +63,11 @@ export async function measureStoreWhileSmtpHangs(options: HangOptions = {}): Pro
     if (!baseUrl) throw new Error(`no URL in the server's output:\n${child.output()}`)
     if (options.smtp !== 'none') {
       // The worker starts after "ready" and polls once a second; on a loaded 2-core run it has taken over 30 s.
-      await smtp.waitFor(() => smtp.stats.open > 0, 90_000).catch((error) => {
-        throw new Error(`${error.message}; the server printed:\n${child?.output().slice(-4000)}`)
-      })
+      await smtp
+        .waitFor(() => smtp.stats.open > 0, 90_000)
+        .catch((error) => {
+          throw new Error(`${error.message}; the server printed:\n${child?.output().slice(-4000)}`)
+        })
     }
     const hungBefore = smtp.stats.open > 0 && smtp.stats.connections === 1
 

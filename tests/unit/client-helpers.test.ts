@@ -1,7 +1,11 @@
-// Small client helpers shared by several screens: page numbers of the one Pagination, avatar initials, studio dates.
+// Small client helpers shared by several screens: page numbers of the one Pagination, avatar initials, studio dates,
+// counts and course lengths in words.
 import { describe, expect, it } from 'vitest'
+import { lastActive } from '../../src-client/components/admin/format.ts'
+import { hoursOfContent } from '../../src-client/components/course/PurchaseBox.tsx'
 import { pageNumbers } from '../../src-client/components/ui/Pagination.tsx'
 import { formatDate } from '../../src-client/lib/dates.ts'
+import { countOf } from '../../src-client/lib/format.ts'
 import { initials } from '../../src-client/lib/initials.ts'
 
 describe('pageNumbers', () => {
@@ -38,5 +42,33 @@ describe('formatDate', () => {
     const local = new Date(late)
     expect(formatDate(late, 'localTime')).toContain(String(local.getMinutes()).padStart(2, '0'))
     expect(formatDate(late, 'localTime')).toMatch(/\d{2}:\d{2}:\d{2}$/)
+  })
+})
+
+describe('counts and durations in words', () => {
+  it('says one lesson and two lessons', () => {
+    expect(countOf(1, 'lesson')).toBe('1 lesson')
+    expect(countOf(2, 'lesson')).toBe('2 lessons')
+    expect(countOf(0, 'person', 'people')).toBe('0 people')
+  })
+  it('gives a course under an hour in minutes and a longer one in hours to a tenth', () => {
+    expect(hoursOfContent(13)).toBe('13 minutes')
+    expect(hoursOfContent(1)).toBe('1 minute')
+    expect(hoursOfContent(60)).toBe('1 hour')
+    expect(hoursOfContent(90)).toBe('1.5 hours')
+    expect(hoursOfContent(754)).toBe('12.6 hours')
+  })
+})
+
+describe('lastActive', () => {
+  const now = Date.parse('2026-12-01T12:00:00Z')
+  const ago = (minutes: number) => new Date(now - minutes * 60_000).toISOString()
+  it('says just now, then minutes, hours and days, each in the singular when one', () => {
+    expect(lastActive(ago(2), now)).toBe('Just now')
+    expect(lastActive(ago(7), now)).toBe('7 minutes ago')
+    expect(lastActive(ago(60), now)).toBe('1 hour ago')
+    expect(lastActive(ago(150), now)).toBe('2 hours ago')
+    expect(lastActive(ago(24 * 60), now)).toBe('1 day ago')
+    expect(lastActive(null, now)).toBe('Never')
   })
 })

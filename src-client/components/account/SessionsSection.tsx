@@ -2,6 +2,7 @@
 // place), when it was last active; Sign out per session and Sign out everywhere else. The server checks ownership.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { errorMessage } from '#client/lib/errors.ts'
+import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
@@ -33,7 +34,7 @@ export function SessionsSection({ sessions }: { sessions: Session[] }) {
   async function endOthers() {
     try {
       const { ended } = await signOutOthers.mutateAsync()
-      notify('success', 'Signed out everywhere else', `${ended} other session${ended === 1 ? '' : 's'} ended.`)
+      notify('success', 'Signed out everywhere else', `${countOf(ended, 'other session')} ended.`)
     } catch (caught) {
       notify('error', 'Could not sign out the other sessions', errorMessage(caught))
     }

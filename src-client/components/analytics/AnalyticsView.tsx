@@ -5,6 +5,7 @@ import type { ComponentProps, ReactNode } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
+import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
@@ -258,7 +259,7 @@ export function AnalyticsView({
           summaryTestId="ratings-totals"
           summary={
             <>
-              {report.ratings.totals.reviews} reviews, average {report.ratings.totals.average} of 5 (
+              {countOf(report.ratings.totals.reviews, 'review')}, average {report.ratings.totals.average} of 5 (
               {change(report.ratings.totals.reviews, report.ratings.previous.reviews)} in reviews)
             </>
           }
@@ -278,7 +279,7 @@ export function AnalyticsView({
           summaryTestId="refund-reasons-totals"
           summary={
             <>
-              {report.refundReasons.refunds} refunded {report.refundReasons.refunds === 1 ? 'sale' : 'sales'} (
+              {countOf(report.refundReasons.refunds, 'refunded sale')} (
               {change(report.refundReasons.refunds, report.refundReasons.previousRefunds)}). The buyer's reason when
               they asked for the refund, else the note staff wrote.
             </>

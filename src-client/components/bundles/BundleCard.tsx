@@ -2,6 +2,7 @@
 // server computed ("Save 33 %"). The bundle page is one click away.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
@@ -28,7 +29,7 @@ export function BundleCard({ bundle }: { bundle: PublicBundle }) {
       )}
     >
       <p className={css({ fontSize: 'xs', fontWeight: 'semibold', color: 'accent', textTransform: 'uppercase' })}>
-        Bundle · {bundle.courses.length} courses
+        Bundle · {countOf(bundle.courses.length, 'course')}
       </p>
       <h3 className={css({ fontWeight: 'semibold', lineHeight: 'snug' })}>
         <Link

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -84,7 +85,7 @@ export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }
                 <div>
                   <h2 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>{bundle.title}</h2>
                   <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-                    {bundle.published ? 'Published' : 'Unpublished'} · {bundle.courses.length} courses ·{' '}
+                    {bundle.published ? 'Published' : 'Unpublished'} · {countOf(bundle.courses.length, 'course')} ·{' '}
                     {formatMoney(bundle.price_minor, bundle.currency)} instead of{' '}
                     {formatMoney(bundle.listTotalMinor, bundle.currency)} (save {bundle.savingPercent} %)
                   </p>

@@ -1,4 +1,5 @@
 import { type ReactNode, useId, useState } from 'react'
+import { countOf } from '#client/lib/format.ts'
 import { useDateFormat } from '#client/lib/local-date.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { capitalise } from '#shared/constants.ts'
@@ -9,9 +10,10 @@ import { SafeImage } from '../ui/SafeImage.tsx'
 
 type Course = NonNullable<RouterOutputs['catalog']['course']>
 
+/** 13 → '13 minutes', 90 → '1.5 hours' (the spec's "duration in hours"; under an hour, a tenth of an hour reads oddly). */
 export function hoursOfContent(minutes: number): string {
-  const hours = Math.round((minutes / 60) * 10) / 10
-  return `${hours} ${hours === 1 ? 'hour' : 'hours'}`
+  if (minutes < 60) return countOf(minutes, 'minute')
+  return countOf(Math.round((minutes / 60) * 10) / 10, 'hour')
 }
 
 /**

@@ -9,6 +9,7 @@ import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -229,7 +230,7 @@ function QuestionItem({ question, moderator, courseId }: { question: Question; m
           className={button({ variant: 'ghost', size: 'sm' })}
           onClick={() => setOpen(!open)}
         >
-          {question.answerCount} {question.answerCount === 1 ? 'answer' : 'answers'}
+          {countOf(question.answerCount, 'answer')}
         </button>
         {moderator ? (
           <>

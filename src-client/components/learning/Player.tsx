@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
+import { countOf } from '#client/lib/format.ts'
 import { useSession } from '#client/lib/session.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -166,11 +167,7 @@ function CompletionNotice({ course }: { course: Course }) {
           View your certificate
         </Link>
       ) : null}
-      {added > 0 ? (
-        <p>
-          {added} {added === 1 ? 'lesson' : 'lessons'} added since you completed
-        </p>
-      ) : null}
+      {added > 0 ? <p>{countOf(added, 'lesson')} added since you completed</p> : null}
     </div>
   )
 }

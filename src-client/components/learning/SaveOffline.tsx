@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { notify } from '#client/components/ui/toaster.tsx'
+import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
@@ -113,7 +114,7 @@ export default function SaveOffline({ course, lesson }: { course: Course; lesson
         count += 1
       }
       setSaved(true)
-      return `Saved ${count} lesson${count === 1 ? '' : 's'} for offline.`
+      return `Saved ${countOf(count, 'lesson')} for offline.`
     })
 
   const remove = () =>

@@ -11,6 +11,7 @@ import { TitledSection } from '#client/components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
+import { countOf } from '#client/lib/format.ts'
 import { useDateFormat } from '#client/lib/local-date.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -61,9 +62,7 @@ function QuizFacts({ quiz }: { quiz: Quiz }) {
   const { settings } = quiz
   return (
     <ul className={css({ display: 'flex', flexWrap: 'wrap', gap: '2', fontSize: 'sm' })} data-testid="quiz-facts">
-      <li className={fact}>
-        {settings.questionCount} {settings.questionCount === 1 ? 'question' : 'questions'}
-      </li>
+      <li className={fact}>{countOf(settings.questionCount, 'question')}</li>
       <li className={fact}>Pass mark {settings.passPercent} %</li>
       <li className={fact}>
         {settings.maxAttempts === null

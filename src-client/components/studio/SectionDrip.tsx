@@ -5,6 +5,7 @@ import { useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { countOf } from '#client/lib/format.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
 
@@ -45,7 +46,7 @@ export function SectionDrip({ courseId, sectionId, title }: { courseId: string; 
     setError(undefined)
     save.mutate({ courseId, sectionId, afterDays, opensAt: day ? new Date(`${day}T00:00:00Z`).toISOString() : null })
   }
-  const days = rule?.afterDays ? `${rule.afterDays} days after enrolment` : null
+  const days = rule?.afterDays ? `${countOf(rule.afterDays, 'day')} after enrolment` : null
   const date = rule?.opensAt ? `on ${dayOf(rule.opensAt)}` : null
   const summary =
     days && date

@@ -2,6 +2,7 @@
 import { Link } from '@tanstack/react-router'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
+import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
@@ -54,7 +55,7 @@ export function StudioCourseList({ courses }: { courses: StudioCourse[] }) {
               <StateBadge status={course.status} />
               {course.hasPendingChanges ? <span>Changes pending review</span> : null}
               <span>{course.priceMinor === 0 ? 'Free' : formatMoney(course.priceMinor, course.currency)}</span>
-              <span>{course.lessons === 1 ? '1 lesson' : `${course.lessons} lessons`}</span>
+              <span>{countOf(course.lessons, 'lesson')}</span>
               {course.role === 'co' ? <span>Co-instructor</span> : null}
             </p>
           </div>

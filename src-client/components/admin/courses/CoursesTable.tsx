@@ -5,7 +5,7 @@ import { Link } from '@tanstack/react-router'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
-import { formatDuration } from '#client/lib/format.ts'
+import { countOf, formatDuration } from '#client/lib/format.ts'
 import { capitalise } from '#shared/constants.ts'
 import { coursePricesLabel } from '#shared/course-prices.ts'
 import { css } from '#styled-system/css'
@@ -49,7 +49,8 @@ export function CoursesTable({
                   {course.description}
                 </p>
                 <p className={css({ color: 'fg.muted', fontSize: 'xs' })}>
-                  {course.lessons} lessons • {formatDuration(course.durationMinutes)} • {capitalise(course.level)}
+                  {countOf(course.lessons, 'lesson')} • {formatDuration(course.durationMinutes)} •{' '}
+                  {capitalise(course.level)}
                 </p>
               </div>
             </div>
