@@ -85,10 +85,25 @@ test.describe('a link the server refuses for good', () => {
     await expect(alert).toContainText('This link is not valid. Check the address, or go back to where you found it.')
     await expect(alert).not.toContainText('Invalid UUID')
     await expect(alert.getByRole('button', { name: 'Try Again' })).toHaveCount(0)
+    // The error stands in the page's one main landmark (where Skip to content goes).
+    await expect(page.getByRole('main')).toHaveCount(1)
+    await expect(page.getByRole('main').getByRole('alert')).toContainText('This link is not valid')
 
     await page.goto('/account/messages/no-such-course')
     const missing = page.getByRole('alert').filter({ hasText: 'Could not load this conversation' })
     await expect(missing).toContainText('Course not found')
     await expect(missing.getByRole('button', { name: 'Try Again' })).toHaveCount(0)
+  })
+
+  test("in the admin area the error stands in the layout's main landmark, not a second one", async ({
+    page,
+    login,
+  }) => {
+    await login({ role: 'admin' })
+    await page.goto('/admin/creator-applications/not-an-application')
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load this application' })
+    await expect(alert).toContainText('This link is not valid')
+    await expect(page.getByRole('main')).toHaveCount(1)
+    await expect(page.getByRole('main').getByRole('alert')).toContainText('Could not load this application')
   })
 })

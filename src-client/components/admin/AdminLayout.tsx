@@ -1,6 +1,7 @@
 // The admin area's frame: sidebar (only the screens the role may use) and a header with the name and Logout.
 import { Link, Outlet } from '@tanstack/react-router'
 import { useState } from 'react'
+import { MainAround } from '#client/components/layout/MainLandmark.tsx'
 import { useSignOut } from '#client/lib/session.ts'
 import { hasRole } from '#shared/roles.ts'
 import { css, cx } from '#styled-system/css'
@@ -79,9 +80,9 @@ export function AdminLayout({ me }: { me: StaffMe }) {
             </button>
           </div>
         </header>
-        <main id="admin-main" className={css({ flex: 1, p: { base: '4', md: '8' } })}>
+        <MainAround id="admin-main" className={css({ flex: 1, p: { base: '4', md: '8' } })}>
           <Outlet />
-        </main>
+        </MainAround>
       </div>
     </div>
   )

@@ -6,6 +6,7 @@ import { useQueryErrorResetBoundary } from '@tanstack/react-query'
 import { type ErrorComponentProps, Link, useRouter, useRouterState } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
 import { useEffect } from 'react'
+import { OwnMain } from '#client/components/layout/MainLandmark.tsx'
 import { errorCode } from '#client/lib/errors.ts'
 import { css } from '#styled-system/css'
 import { button } from './button.ts'
@@ -14,7 +15,15 @@ import { EmptyState, ErrorState } from './states.tsx'
 /** What a route says when its address holds an id the server cannot read (a cut or mistyped link). */
 export const INVALID_LINK = 'This link is not valid. Check the address, or go back to where you found it.'
 
-export function RouteError({ error, title }: Pick<ErrorComponentProps, 'error'> & { title?: string }) {
+export function RouteError(props: Pick<ErrorComponentProps, 'error'> & { title?: string }) {
+  return (
+    <OwnMain>
+      <RouteErrorState {...props} />
+    </OwnMain>
+  )
+}
+
+function RouteErrorState({ error, title }: Pick<ErrorComponentProps, 'error'> & { title?: string }) {
   const router = useRouter()
   const resetQueryErrors = useQueryErrorResetBoundary().reset
   const href = useRouterState({ select: (state) => state.location.href })

@@ -2,6 +2,7 @@
 // A course the creator may not edit is answered as not found by the server, and shown so here.
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router'
+import { MainAround } from '#client/components/layout/MainLandmark.tsx'
 import { CourseTabs } from '#client/components/studio/CourseTabs.tsx'
 import { StateBadge } from '#client/components/studio/StateBadge.tsx'
 import { button } from '#client/components/ui/button.ts'
@@ -41,7 +42,7 @@ function StudioCourse() {
   const course = useQuery(trpc.studio.course.queryOptions({ courseId }))
   if (!course.data) return <LoadingState label="Loading the course…" />
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '5', minW: 0 })}>
+    <MainAround className={css({ display: 'flex', flexDir: 'column', gap: '5', minW: 0 })}>
       <div className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
         <Link to="/studio" className={css({ fontSize: 'sm', color: 'fg.muted', textDecoration: 'underline' })}>
           ← My courses
@@ -55,6 +56,6 @@ function StudioCourse() {
       </div>
       <CourseTabs courseId={courseId} />
       <Outlet />
-    </main>
+    </MainAround>
   )
 }
