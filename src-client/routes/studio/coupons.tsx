@@ -32,6 +32,9 @@ function StudioCoupons() {
   const disable = useMutation(
     trpc.studioCoupons.disable.mutationOptions({ onError: (error) => notifyError(error), onSuccess: refresh }),
   )
+  const enable = useMutation(
+    trpc.studioCoupons.enable.mutationOptions({ onError: (error) => notifyError(error), onSuccess: refresh }),
+  )
   return (
     <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <PageIntro title="Coupons">Codes for your own courses, with their uses and revenue.</PageIntro>
@@ -62,8 +65,8 @@ function StudioCoupons() {
         ) : (
           <CouponTable
             coupons={data.coupons}
-            busy={disable.isPending}
-            onToggle={(coupon) => (coupon.active ? disable.mutate({ couponId: coupon.id }) : undefined)}
+            busy={disable.isPending || enable.isPending}
+            onToggle={(coupon) => (coupon.active ? disable : enable).mutate({ couponId: coupon.id })}
           />
         )}
       </section>
