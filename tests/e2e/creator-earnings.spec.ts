@@ -82,3 +82,18 @@ test('the earnings chart, hidden from screen readers beside its table, takes no 
   await expect(page.locator('[aria-hidden="true"] [tabindex]:not([tabindex="-1"])')).toHaveCount(0)
   expect(await axeViolations(page)).toEqual([])
 })
+
+test('a creator without a live plan is told the fee they pay, not that they are on Basic', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: null })
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto('/studio/earnings')
+  const intro = page.getByRole('main').getByText(/Platform fee/)
+  await expect(intro).toContainText(
+    'of the month. Platform fee without a creator plan: 10 % (as on Basic). A card payment',
+  )
+  await expect(intro).not.toContainText('your Basic plan')
+})
