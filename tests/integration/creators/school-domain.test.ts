@@ -14,7 +14,7 @@ import { certificatePdf } from '../../../src-server/learning/certificate-pdf.ts'
 import { deliverOutboxMail } from '../../../src-server/mail/delivery.ts'
 import { printedMail } from '../../../src-server/mail/printed.ts'
 import type { MailMessage } from '../../../src-server/mail/transport.ts'
-import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -174,6 +174,23 @@ describe('a school’s own domain', () => {
     expect(await failure(third.domains.add({ hostname: 'learn.claimed.example.test' }))).toBe(
       'CONFLICT: Another school uses this domain',
     )
+  })
+
+  it('a verified domain serves the school only while the owner’s plan includes it', async () => {
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const asOwner = await callerAs(db(), owner)
+    await asOwner.domains.add({ hostname: 'lapse.example.test' })
+    const token = (await asOwner.domains.mine()).domain?.recordValue ?? ''
+    const lookup = async (name: string) =>
+      name === '_skillforge-verify.lapse.example.test' ? [[token]] : ([] as string[][])
+    expect(await checkSchoolDomain(db(), owner.id, lookup)).toEqual({ verified: true })
+    const allowed = async () =>
+      (await app().inject({ url: '/internal/domain-allowed?domain=lapse.example.test' })).statusCode
+    // (Served while the plan holds: the first test.) The plan lapses before anyone asks: the studio says a domain
+    // needs Pro, and the site no longer answers under it.
+    await lapsePlan(db(), owner.id)
+    expect(await allowed()).toBe(404)
+    expect((await app().inject({ url: '/', headers: { host: 'lapse.example.test' } })).statusCode).not.toBe(302)
   })
 
   it('is the owner’s, on a plan that includes it; the platform’s own host is refused', async () => {
