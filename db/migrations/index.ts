@@ -71,6 +71,7 @@ import * as m041000 from './2026_12_04_1000_analytics_progress_indexes.ts'
 import * as m050000 from './2026_12_05_0000_analytics_learner_state.ts'
 import * as m050100 from './2026_12_05_0100_catalog_version_course_pages.ts'
 import * as m060000 from './2026_12_06_0000_catalog_version_home_content.ts'
+import * as m070000 from './2026_12_07_0000_school_domain_claims.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -144,4 +145,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_0000_analytics_learner_state': m050000,
   '2026_12_05_0100_catalog_version_course_pages': m050100,
   '2026_12_06_0000_catalog_version_home_content': m060000,
+  '2026_12_07_0000_school_domain_claims': m070000,
 }

@@ -34,46 +34,52 @@ export async function schoolProvesDomain(db: DB, schoolId: string, domain: strin
   return own.hostname === domain || own.hostname.endsWith(`.${domain}`)
 }
 
-/** Sets (or replaces) the school's hostname with a new token, unverified; a hostname another school holds is refused. */
+/**
+ * Sets (or replaces) the school's hostname with a new token, unverified. A hostname another school has verified is
+ * refused; one another school only typed in is not (its real owner proves it by the TXT record, the squatter cannot).
+ */
 export async function claimDomain(db: DB, schoolId: string, hostname: string): Promise<void> {
-  const taken = await db
+  const holders = await db
     .selectFrom('school_domains')
-    .select('school_id')
+    .select(['school_id', 'verified_at'])
     .where('hostname', '=', hostname)
-    .executeTakeFirst()
-  if (taken && taken.school_id !== schoolId) {
-    throw new DomainError('conflict', 'Another school uses this domain', { field: 'hostname' })
+    .execute()
+  if (holders.some((holder) => holder.school_id !== schoolId && holder.verified_at !== null)) {
+    throw new DomainError('conflict', ANOTHER_SCHOOL, { field: 'hostname' })
   }
-  if (taken) return
+  if (holders.some((holder) => holder.school_id === schoolId)) return
   const token = `sf-${randomBytes(18).toString('base64url')}`
-  try {
-    await db
-      .insertInto('school_domains')
-      .values({ school_id: schoolId, hostname, verification_token: token })
-      .onConflict((oc) =>
-        oc.column('school_id').doUpdateSet({
-          hostname,
-          verification_token: token,
-          verified_at: null,
-          checked_at: null,
-        }),
-      )
-      .execute()
-  } catch (error) {
-    if (String((error as { code?: string }).code) === '23505') {
-      throw new DomainError('conflict', 'Another school uses this domain', { field: 'hostname' })
-    }
-    throw error
-  }
+  await db
+    .insertInto('school_domains')
+    .values({ school_id: schoolId, hostname, verification_token: token })
+    .onConflict((oc) =>
+      oc.column('school_id').doUpdateSet({
+        hostname,
+        verification_token: token,
+        verified_at: null,
+        checked_at: null,
+      }),
+    )
+    .execute()
 }
+
+const ANOTHER_SCHOOL = 'Another school uses this domain'
 
 export async function recordDomainCheck(db: DB, schoolId: string, verified: boolean): Promise<void> {
   const now = clock.now()
-  await db
-    .updateTable('school_domains')
-    .set(verified ? { checked_at: now, verified_at: now } : { checked_at: now })
-    .where('school_id', '=', schoolId)
-    .execute()
+  try {
+    await db
+      .updateTable('school_domains')
+      .set(verified ? { checked_at: now, verified_at: now } : { checked_at: now })
+      .where('school_id', '=', schoolId)
+      .execute()
+  } catch (error) {
+    // Verified hostnames are unique: another school proved this one first.
+    if (String((error as { code?: string }).code) === '23505') {
+      throw new DomainError('conflict', ANOTHER_SCHOOL, { field: 'hostname' })
+    }
+    throw error
+  }
 }
 
 export async function removeDomain(db: DB, schoolId: string): Promise<void> {

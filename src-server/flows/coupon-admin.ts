@@ -98,6 +98,8 @@ export async function listCreatorCoupons(db: DB, creatorId: string) {
 }
 
 export async function setCreatorCouponActive(db: DB, creatorId: string, couponId: string, active: boolean) {
+  // Turning a code back on is making it usable again: only on a plan with coupons, as creating one is.
+  if (active) await assertCouponPlan(db, creatorId)
   await setCouponActive(db, couponId, active, creatorId)
   return { id: couponId, active }
 }

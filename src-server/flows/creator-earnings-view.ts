@@ -106,6 +106,16 @@ export async function creatorStatement(db: DB, creatorId: string, month: string)
   return { month, entries, totals: [...totals.values()] }
 }
 
+/** Whom a statement is of (its PDF's heading): the ledger's owner, also when a school's finance member downloads it. */
+export async function statementHolder(db: DB, creatorId: string) {
+  const user = await db
+    .selectFrom('users')
+    .select(['email', 'first_name', 'last_name'])
+    .where('id', '=', creatorId)
+    .executeTakeFirstOrThrow()
+  return { name: `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim() || user.email, email: user.email }
+}
+
 const csvCell = (value: string | number) => {
   const text = String(value)
   // Quote always; a leading formula character (not a plain amount) is neutralised so a spreadsheet never runs it.

@@ -136,10 +136,13 @@ export async function authenticateApiKey(db: DB, authorization: string | undefin
   const holderRole = stored.holderId ? await schoolRoleOf(db, stored.holderId, school.id) : null
   const allowed = new Set<string>(apiScopesForRole(holderRole))
   if (allowed.size === 0) {
+    // Still on the team in a role without keys is not "left": say which, so the owner knows what to change.
     return refuse(
       'unauthenticated',
       'holder_left',
-      'The person who holds this API key is no longer on the school’s team',
+      holderRole === null
+        ? 'The person who holds this API key is no longer on the school’s team'
+        : `The person who holds this API key is now in the school’s ${holderRole} role, which holds no API keys`,
     )
   }
   await touchApiKey(db, stored.id, now)

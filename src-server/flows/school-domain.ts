@@ -153,7 +153,7 @@ const HOST_CACHE_MAX = 1000
 // Per database, as catalogue-snapshot.ts keeps its snapshot: a host is a school's in one database only.
 const hostCaches = new WeakMap<DB, Map<string, { school: HostSchool | null; until: number }>>()
 
-/** The school whose verified domain the hostname is (port and case ignored), or null. Cached 30 s. */
+/** The school whose verified domain the hostname is (port and case ignored) on a plan with one, or null. Cached 30 s. */
 export async function schoolForHost(db: DB, host: string): Promise<HostSchool | null> {
   const hostname = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
   // Addresses, localhost and the like are never a school's: no lookup.
@@ -166,7 +166,11 @@ export async function schoolForHost(db: DB, host: string): Promise<HostSchool | 
   const hit = hostCache.get(hostname)
   const nowMs = Date.now()
   if (hit && hit.until > nowMs) return hit.school
-  const school = await schoolOfVerifiedHost(db, hostname)
+  const verified = await schoolOfVerifiedHost(db, hostname)
+  // A domain is a plan's promise (Pro and up): once the owner's plan no longer includes it, as the studio then says,
+  // the site stops answering under it (Caddy's ask included) until the plan does again.
+  const plan = verified ? await currentSubscription(db, verified.ownerId) : null
+  const school = verified && planIncludes(plan?.plan_id, 'customDomain') ? verified : null
   if (hostCache.size >= HOST_CACHE_MAX) hostCache.clear()
   hostCache.set(hostname, { school, until: nowMs + HOST_CACHE_MS })
   return school

@@ -1,10 +1,12 @@
 // The one helper the flows call when something a school's webhooks report happens (decision 0061): in the caller's
 // transaction it writes a delivery per subscribed endpoint of the course's school, so the event is sent if and only
 // if the change commits. A course without a school, or a school without endpoints, costs one or two reads.
+import { planIncludes } from '../../src-shared/creator-plans.ts'
 import type { WebhookEventType } from '../../src-shared/schemas/webhooks.ts'
-import { schoolOfCourse } from '../creators/schools.ts'
+import { schoolById, schoolOfCourse } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { currentSubscription } from '../subscriptions/premium.ts'
 import { newEventId, recordEvent } from '../webhooks/deliveries.ts'
 
 export async function emitCourseEvent(
@@ -25,7 +27,15 @@ async function emitSchoolEvent(
   type: WebhookEventType,
   data: Record<string, unknown>,
 ): Promise<void> {
-  await recordEvent(trx, schoolId, { id: newEventId(), type, timestamp: clock.now(), data })
+  const timestamp = clock.now()
+  // Webhooks are Enterprise's: a school whose owner's plan lapsed or went down sends none, as its page then hides the
+  // endpoints and its API keys are refused.
+  const planHasWebhooks = async () => {
+    const school = await schoolById(trx, schoolId)
+    const plan = school ? await currentSubscription(trx, school.ownerId, timestamp) : null
+    return planIncludes(plan?.plan_id, 'webhooks')
+  }
+  await recordEvent(trx, schoolId, { id: newEventId(), type, timestamp, data }, planHasWebhooks)
 }
 
 /**

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
 import { findCreator } from '../creators/repository.ts'
 import { renderStatementPdf } from '../earnings/statement-pdf.ts'
-import { creatorStatement, statementCsv } from '../flows/creator-earnings-view.ts'
+import { creatorStatement, statementCsv, statementHolder } from '../flows/creator-earnings-view.ts'
 import { creatorBalancesCsv } from '../flows/creator-finance.ts'
 import { actingFor } from '../flows/school-team.ts'
 import type { HttpDeps } from '../kernel/config.ts'
@@ -47,11 +47,8 @@ export function registerEarningsDocumentRoutes(app: FastifyInstance, deps: HttpD
         .header('content-disposition', `attachment; filename="${filename}"`)
         .header('cache-control', 'private, no-store')
       if (format === 'csv') return reply.header('content-type', 'text/csv; charset=utf-8').send(statementCsv(statement))
-      const pdf = await renderStatementPdf({
-        ...statement,
-        creatorName: `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() || user.email,
-        creatorEmail: user.email,
-      })
+      const holder = await statementHolder(deps.db, ledgerOwner)
+      const pdf = await renderStatementPdf({ ...statement, creatorName: holder.name, creatorEmail: holder.email })
       return reply.header('content-type', 'application/pdf').send(pdf)
     },
   )

@@ -11,4 +11,8 @@ export const studioCouponsRouter = router({
   disable: creatorProcedure
     .input(couponIdInput)
     .mutation(({ ctx, input }) => setCreatorCouponActive(ctx.db, ctx.user.id, input.couponId, false)),
+  /** Turns one of their disabled codes back on (the table offers Enable, as staff's does). */
+  enable: creatorProcedure
+    .input(couponIdInput)
+    .mutation(({ ctx, input }) => setCreatorCouponActive(ctx.db, ctx.user.id, input.couponId, true)),
 })

@@ -38,7 +38,13 @@ export function eventPayload(event: WebhookEvent) {
 }
 
 /** One delivery per enabled endpoint of the school subscribed to the event's type; the number written. */
-export async function recordEvent(db: DB, schoolId: string, event: WebhookEvent): Promise<number> {
+export async function recordEvent(
+  db: DB,
+  schoolId: string,
+  event: WebhookEvent,
+  /** Asked only when an endpoint would get the event (the plan check costs reads a school without endpoints skips). */
+  mayDeliver: () => Promise<boolean> = async () => true,
+): Promise<number> {
   const endpoints = await db
     .selectFrom('webhook_endpoints')
     .select('id')
@@ -46,7 +52,7 @@ export async function recordEvent(db: DB, schoolId: string, event: WebhookEvent)
     .where('enabled', '=', true)
     .where(sql<boolean>`${event.type} = any(event_types)`)
     .execute()
-  if (endpoints.length === 0) return 0
+  if (endpoints.length === 0 || !(await mayDeliver())) return 0
   const payload = JSON.stringify(eventPayload(event))
   await db
     .insertInto('webhook_deliveries')

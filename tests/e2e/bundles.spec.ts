@@ -133,3 +133,20 @@ test('the bundle form by keyboard: it opens on its Title, and Cancel gives focus
   await expect(form).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'New Bundle' })).toBeFocused()
 })
+
+test('a Basic creator is told bundles come with Pro, not handed a form the server refuses', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'basic' })
+  await ownedCourse(db, creator.id, 3000)
+  await ownedCourse(db, creator.id, 4000)
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto('/studio/bundles')
+  await expect(
+    page.getByText('Bundles are a Pro feature: choose the Pro or Enterprise plan to sell bundles'),
+  ).toBeVisible()
+  await expect(page.getByRole('link', { name: 'See the plans' })).toHaveAttribute('href', '/pricing')
+  await expect(page.getByRole('button', { name: 'New Bundle' })).toHaveCount(0)
+})

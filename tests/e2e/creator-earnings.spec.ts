@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse, sell } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
+import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test('a creator onboards on Stripe, sees a sale on Earnings and downloads the statement; staff see finance', async ({
@@ -65,4 +66,34 @@ test('a creator onboards on Stripe, sees a sale on Earnings and downloads the st
   await expect(staff.getByRole('heading', { name: 'Owed to creators' })).toBeVisible()
   await expect(staff.getByRole('region', { name: 'Owed to creators table' })).toContainText('USD')
   await staffContext.close()
+})
+
+test('the earnings chart, hidden from screen readers beside its table, takes no keyboard focus', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'pro' })
+  await sell(db, [await ownedCourse(db, creator.id, 2500)])
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto('/studio/earnings')
+  await expect(page.locator('.recharts-wrapper')).toBeVisible()
+  // Nothing inside the hidden drawing is reachable by Tab (a keyboard user would land on nothing that is announced).
+  await expect(page.locator('[aria-hidden="true"] [tabindex]:not([tabindex="-1"])')).toHaveCount(0)
+  expect(await axeViolations(page)).toEqual([])
+})
+
+test('a creator without a live plan is told the fee they pay, not that they are on Basic', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: null })
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto('/studio/earnings')
+  const intro = page.getByRole('main').getByText(/Platform fee/)
+  await expect(intro).toContainText(
+    'of the month. Platform fee without a creator plan: 10 % (as on Basic). A card payment',
+  )
+  await expect(intro).not.toContainText('your Basic plan')
 })

@@ -20,7 +20,16 @@ import { notify } from '../ui/toaster.tsx'
 type Bundle = RouterOutputs['bundles']['studio']['list'][number]
 type Scope = 'studio' | 'admin'
 
-export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }) {
+export function BundleManager({
+  scope,
+  intro,
+  planNeeded,
+}: {
+  scope: Scope
+  intro?: string
+  /** The studio's creator has no plan with bundles: say so (and where to get one) instead of offering a new one. */
+  planNeeded?: string
+}) {
   const trpc = useTRPC()
   const api = scope === 'studio' ? trpc.bundles.studio : trpc.bundles.admin
   const list = useQuery(api.list.queryOptions())
@@ -58,12 +67,21 @@ export function BundleManager({ scope, intro }: { scope: Scope; intro?: string }
           <h1 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>Bundles</h1>
           {intro ? <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{intro}</p> : null}
         </div>
-        {editing === null ? (
+        {editing === null && !planNeeded ? (
           <button ref={newButton} type="button" className={button()} onClick={() => open('new')}>
             New Bundle
           </button>
         ) : null}
       </div>
+      {planNeeded ? (
+        <EmptyState title={planNeeded}>
+          <p className={css({ mt: '2' })}>
+            <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
+              See the plans
+            </Link>
+          </p>
+        </EmptyState>
+      ) : null}
       {editing !== null ? (
         <BundleForm
           key={editing === 'new' ? 'new' : editing.id}

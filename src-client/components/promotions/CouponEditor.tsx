@@ -157,7 +157,11 @@ export function CouponEditor({
           onChange={(event) => setScope(event.target.value as CouponScopeValue)}
           {...field('appliesTo')}
         >
-          <Options items={scopes} label={(value) => COUPON_SCOPE_LABELS[value]} />
+          {/* In the studio (its own courses listed) the one creator is the signed-in one. */}
+          <Options
+            items={scopes}
+            label={(value) => (courses && value === 'creator' ? 'All your courses' : COUPON_SCOPE_LABELS[value])}
+          />
         </SelectField>
         {scope === 'courses' && !courses ? (
           <TextField name="courseIds" label="Course ids (comma-separated)" {...field('courseIds')} />

@@ -10,6 +10,7 @@ import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { useSession } from '#client/lib/session.ts'
 import { COUPON_MESSAGES } from '#shared/promotions.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -27,10 +28,14 @@ function StudioCoupons() {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const { data } = useSuspenseQuery(trpc.studioCoupons.list.queryOptions())
+  const { user } = useSession()
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.studioCoupons.pathKey() })
   const create = useMutation(trpc.studioCoupons.create.mutationOptions())
   const disable = useMutation(
     trpc.studioCoupons.disable.mutationOptions({ onError: (error) => notifyError(error), onSuccess: refresh }),
+  )
+  const enable = useMutation(
+    trpc.studioCoupons.enable.mutationOptions({ onError: (error) => notifyError(error), onSuccess: refresh }),
   )
   return (
     <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
@@ -41,7 +46,10 @@ function StudioCoupons() {
             scopes={['courses', 'creator']}
             courses={data.courses}
             onCreate={async (input) => {
-              await create.mutateAsync(input as never)
+              // An all-courses code names its creator (the schema asks); here that is the signed-in creator, whom the
+              // server sets regardless. Without it the code was refused under a creator field the studio has not.
+              const creatorId = input.appliesTo === 'creator' ? (user?.id ?? null) : null
+              await create.mutateAsync({ ...input, creatorId } as never)
               notify('success', 'Coupon created')
               await refresh()
             }}
@@ -62,8 +70,8 @@ function StudioCoupons() {
         ) : (
           <CouponTable
             coupons={data.coupons}
-            busy={disable.isPending}
-            onToggle={(coupon) => (coupon.active ? disable.mutate({ couponId: coupon.id }) : undefined)}
+            busy={disable.isPending || enable.isPending}
+            onToggle={(coupon) => (coupon.active ? disable : enable).mutate({ couponId: coupon.id })}
           />
         )}
       </section>

@@ -47,8 +47,11 @@ function EarningsPage() {
     <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <PageIntro title="Earnings">
         Your share of each sale is held for 30 days (the refund window), then becomes available and is paid on the 1st
-        of the month. Platform fee on your {overview.planName ?? 'Basic'} plan: {feePercent} %. A card payment's
-        processing fee comes off each sale's share too, shown as its own entry.
+        of the month. {/* A lapsed plan is no plan: such sales pay Basic's fee, but the creator is not on Basic. */}
+        {overview.planName
+          ? `Platform fee on your ${overview.planName} plan: ${feePercent} %.`
+          : `Platform fee without a creator plan: ${feePercent} % (as on Basic).`}{' '}
+        A card payment's processing fee comes off each sale's share too, shown as its own entry.
       </PageIntro>
 
       <TitledSection id="balances-heading" title="Balances" className={card}>

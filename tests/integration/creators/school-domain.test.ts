@@ -8,12 +8,13 @@ import dns2 from 'dns2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { certificateView } from '../../../src-server/flows/certificates.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
+import { checkSchoolDomain } from '../../../src-server/flows/school-domain.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { certificatePdf } from '../../../src-server/learning/certificate-pdf.ts'
 import { deliverOutboxMail } from '../../../src-server/mail/delivery.ts'
 import { printedMail } from '../../../src-server/mail/printed.ts'
 import type { MailMessage } from '../../../src-server/mail/transport.ts'
-import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -153,6 +154,43 @@ describe('a school’s own domain', () => {
     expect(await failure(other.domains.add({ hostname: 'academy.example.test' }))).toBe(
       'CONFLICT: Another school uses this domain',
     )
+  })
+
+  it('an unproven claim does not hold a hostname: its real owner adds and verifies it; then no one else can', async () => {
+    const squatter = await createCreator(db(), { plan: 'pro' })
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const asSquatter = await callerAs(db(), squatter)
+    const asOwner = await callerAs(db(), owner)
+    // Anyone may type a hostname; before its TXT record proves it, it must not lock out the domain's owner.
+    await asSquatter.domains.add({ hostname: 'learn.claimed.example.test' })
+    expect(await failure(asOwner.domains.add({ hostname: 'learn.claimed.example.test' }))).toBe('OK')
+    const token = (await asOwner.domains.mine()).domain?.recordValue ?? ''
+    const lookup = async (name: string) =>
+      name === '_skillforge-verify.learn.claimed.example.test' ? [[token]] : ([] as string[][])
+    expect(await checkSchoolDomain(db(), owner.id, lookup)).toEqual({ verified: true })
+    // The squatter's token is not in DNS, and a verified hostname is no one else's to add.
+    expect(await checkSchoolDomain(db(), squatter.id, lookup)).toEqual({ verified: false })
+    const third = await callerAs(db(), await createCreator(db(), { plan: 'pro' }))
+    expect(await failure(third.domains.add({ hostname: 'learn.claimed.example.test' }))).toBe(
+      'CONFLICT: Another school uses this domain',
+    )
+  })
+
+  it('a verified domain serves the school only while the owner’s plan includes it', async () => {
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const asOwner = await callerAs(db(), owner)
+    await asOwner.domains.add({ hostname: 'lapse.example.test' })
+    const token = (await asOwner.domains.mine()).domain?.recordValue ?? ''
+    const lookup = async (name: string) =>
+      name === '_skillforge-verify.lapse.example.test' ? [[token]] : ([] as string[][])
+    expect(await checkSchoolDomain(db(), owner.id, lookup)).toEqual({ verified: true })
+    const allowed = async () =>
+      (await app().inject({ url: '/internal/domain-allowed?domain=lapse.example.test' })).statusCode
+    // (Served while the plan holds: the first test.) The plan lapses before anyone asks: the studio says a domain
+    // needs Pro, and the site no longer answers under it.
+    await lapsePlan(db(), owner.id)
+    expect(await allowed()).toBe(404)
+    expect((await app().inject({ url: '/', headers: { host: 'lapse.example.test' } })).statusCode).not.toBe(302)
   })
 
   it('is the owner’s, on a plan that includes it; the platform’s own host is refused', async () => {

@@ -216,6 +216,22 @@ describe('statements', () => {
     expect(other).not.toContain(courseTitle)
   })
 
+  it('PDF of a school’s finance member: headed with the school owner, whose earnings it holds', async () => {
+    const school = await (await caller(creatorA)).schools.mine()
+    const member = await createUser(db(), { firstName: 'Fin', lastName: 'Member' })
+    await db()
+      .insertInto('school_members')
+      .values({ school_id: school.school.id, user_id: member.id, role: 'finance', added_by: creatorA.id })
+      .execute()
+    const response = await download(member, `/api/studio/statements/${month()}.pdf?school=${school.school.id}`)
+    expect(response.status).toBe(200)
+    const text = pdfText(Buffer.from(await response.arrayBuffer()))
+    expect(text).toContain(`Sale of ${courseTitle}`)
+    expect(text).toContain(creatorA.email)
+    expect(text).not.toContain(member.email)
+    expect(text).not.toContain('Fin Member')
+  })
+
   it('refuses visitors, non-creators and malformed months', async () => {
     expect((await download(null, `/api/studio/statements/${month()}.csv`)).status).toBe(401)
     expect((await download(admin, `/api/studio/statements/${month()}.csv`)).status).toBe(403)

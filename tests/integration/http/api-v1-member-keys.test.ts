@@ -115,6 +115,10 @@ describe('keys held by school members', { timeout: 60_000 }, () => {
     const moved = await api('/earnings', made.key)
     expect(moved.status).toBe(401)
     expect(moved.body.error.code).toBe('holder_left')
+    // Still on the team: the refusal says the role, not that they left.
+    expect(moved.body.error.message).toBe(
+      'The person who holds this API key is now in the school’s support role, which holds no API keys',
+    )
     await site.db.updateTable('school_members').set({ role: 'finance' }).where('user_id', '=', member.id).execute()
     expect((await api('/earnings', made.key)).status).toBe(200)
 

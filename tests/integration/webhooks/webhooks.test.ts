@@ -17,7 +17,7 @@ import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { relayDueDeliveries, retryDelaySeconds } from '../../../src-server/webhooks/deliveries.ts'
 import { postWebhook } from '../../../src-server/webhooks/send.ts'
 import { assertEndpointUrl } from '../../../src-server/webhooks/targets.ts'
-import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -152,6 +152,23 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
     const created = await createCreatorCourse(db(), owner, { status: 'published' })
     await sell(db(), [{ id: created.id, title: created.title, price_minor: 1000 }])
     expect(await pendingDeliveries(endpointId)).toEqual([])
+  })
+
+  it('a school whose plan no longer includes webhooks sends none (its page hides the endpoints, as the API refuses keys)', async () => {
+    const { owner, endpointId } = await enterpriseEndpoint(['order.paid'])
+    const created = await createCreatorCourse(db(), owner, { status: 'published' })
+    await lapsePlan(db(), owner.id)
+    await sell(db(), [{ id: created.id, title: created.title, price_minor: 1000 }])
+    expect(await pendingDeliveries(endpointId)).toEqual([])
+    // Back on Enterprise, the next sale is reported again.
+    await db()
+      .updateTable('access_grants')
+      .set({ ends_at: null })
+      .where('user_id', '=', owner.id)
+      .where('kind', '=', 'premium')
+      .execute()
+    await sell(db(), [{ id: created.id, title: created.title, price_minor: 1000 }])
+    expect((await pendingDeliveries(endpointId)).map((row) => row.event_type)).toEqual(['order.paid'])
   })
 
   it('the relay puts only due deliveries of enabled endpoints on the queue, once', async () => {
