@@ -83,12 +83,17 @@ const FEATURE_NAMES: Record<CreatorPlanFeature, string> = {
 }
 
 /**
- * Refuses an enterprise feature (API keys, webhooks, SSO, custom domain, white label) unless the school owner's live
- * plan includes it. Pass the school's owner id: the owner's plan is the school's.
+ * Whether the school owner's live plan includes an enterprise feature (API keys, webhooks, SSO, custom domain, white
+ * label). Pass the school's owner id: the owner's plan is the school's, and a lapsed one includes none.
  */
-export async function assertPlanIncludes(db: DB, ownerId: string, feature: CreatorPlanFeature, now = clock.now()) {
+export async function ownerPlanIncludes(db: DB, ownerId: string, feature: CreatorPlanFeature, now = clock.now()) {
   const subscription = await currentSubscription(db, ownerId, now)
-  if (!planIncludes(subscription?.plan_id, feature)) {
+  return planIncludes(subscription?.plan_id, feature)
+}
+
+/** Refuses an enterprise feature unless the school owner's live plan includes it (ownerPlanIncludes). */
+export async function assertPlanIncludes(db: DB, ownerId: string, feature: CreatorPlanFeature, now = clock.now()) {
+  if (!(await ownerPlanIncludes(db, ownerId, feature, now))) {
     const plan = feature === 'customDomain' ? 'Pro or Enterprise' : 'Enterprise'
     throw new DomainError('precondition', `${FEATURE_NAMES[feature]} comes with the ${plan} plan: see Pricing`)
   }

@@ -20,7 +20,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
-import { assertPlanIncludes } from './creator-standing.ts'
+import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
 import { ownSchool } from './school-team.ts'
 
 /** The owner's school, refused to anyone else (members included: only the owner manages the domain and brand). */
@@ -113,8 +113,7 @@ export async function liveBrand(
 ): Promise<SchoolBrand | null> {
   const brand = await brandOfSchool(db, school.schoolId)
   if (!brand) return null
-  const subscription = await currentSubscription(db, school.ownerId, now)
-  return planIncludes(subscription?.plan_id, 'whiteLabel') ? brand : null
+  return (await ownerPlanIncludes(db, school.ownerId, 'whiteLabel', now)) ? brand : null
 }
 
 /** The brand of a course's school (its mails and certificates), or null. */
@@ -169,8 +168,7 @@ export async function schoolForHost(db: DB, host: string): Promise<HostSchool | 
   const verified = await schoolOfVerifiedHost(db, hostname)
   // A domain is a plan's promise (Pro and up): once the owner's plan no longer includes it, as the studio then says,
   // the site stops answering under it (Caddy's ask included) until the plan does again.
-  const plan = verified ? await currentSubscription(db, verified.ownerId) : null
-  const school = verified && planIncludes(plan?.plan_id, 'customDomain') ? verified : null
+  const school = verified && (await ownerPlanIncludes(db, verified.ownerId, 'customDomain')) ? verified : null
   if (hostCache.size >= HOST_CACHE_MAX) hostCache.clear()
   hostCache.set(hostname, { school, until: nowMs + HOST_CACHE_MS })
   return school

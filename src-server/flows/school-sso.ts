@@ -1,8 +1,3 @@
-// Single sign-on per school with OpenID Connect (issue 36, decision 0062). The owner (only, on a plan with 'sso')
-// names the provider, the e-mail domains it may sign in and whether members must use it; learners sign in with their
-// company identity at /auth/sso/{slug}; accounts are linked by a verified e-mail only; members of a school that
-// requires SSO cannot sign in with a password.
-import { planIncludes } from '../../src-shared/creator-plans.ts'
 import type { SchoolSsoInput } from '../../src-shared/schemas/sso.ts'
 import {
   discover,
@@ -28,8 +23,7 @@ import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { openText, sealText } from '../kernel/seal.ts'
-import { currentSubscription } from '../subscriptions/premium.ts'
-import { assertPlanIncludes, creatorStanding } from './creator-standing.ts'
+import { assertPlanIncludes, creatorStanding, ownerPlanIncludes } from './creator-standing.ts'
 import { ownSchool } from './school-team.ts'
 
 export const SSO_CALLBACK_PATH = '/auth/sso/callback'
@@ -185,8 +179,7 @@ export async function assertPasswordSignInAllowed(db: DB, userId: string): Promi
   for (const school of await schoolsRequiringSsoFor(db, userId)) {
     // Once the owner's plan no longer includes SSO the school's sign-in is gone (ssoForSlug, usableSso): holding its
     // members to it would lock them out.
-    const plan = await currentSubscription(db, school.ownerId)
-    if (!planIncludes(plan?.plan_id, 'sso')) continue
+    if (!(await ownerPlanIncludes(db, school.ownerId, 'sso'))) continue
     throw new DomainError(
       'forbidden',
       `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}” on /s/${school.slug}`,

@@ -1,13 +1,12 @@
 // The one helper the flows call when something a school's webhooks report happens (decision 0061): in the caller's
 // transaction it writes a delivery per subscribed endpoint of the course's school, so the event is sent if and only
 // if the change commits. A course without a school, or a school without endpoints, costs one or two reads.
-import { planIncludes } from '../../src-shared/creator-plans.ts'
 import type { WebhookEventType } from '../../src-shared/schemas/webhooks.ts'
 import { schoolById, schoolOfCourse } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { currentSubscription } from '../subscriptions/premium.ts'
 import { newEventId, recordEvent } from '../webhooks/deliveries.ts'
+import { ownerPlanIncludes } from './creator-standing.ts'
 
 export async function emitCourseEvent(
   trx: DB,
@@ -32,8 +31,7 @@ async function emitSchoolEvent(
   // endpoints and its API keys are refused.
   const planHasWebhooks = async () => {
     const school = await schoolById(trx, schoolId)
-    const plan = school ? await currentSubscription(trx, school.ownerId, timestamp) : null
-    return planIncludes(plan?.plan_id, 'webhooks')
+    return school ? ownerPlanIncludes(trx, school.ownerId, 'webhooks', timestamp) : false
   }
   await recordEvent(trx, schoolId, { id: newEventId(), type, timestamp, data }, planHasWebhooks)
 }

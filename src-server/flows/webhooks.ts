@@ -1,12 +1,7 @@
-// The studio's webhooks page (issue 36, decision 0061): only the school's owner manages its endpoints, and only
-// while their plan includes webhooks (Enterprise). A member, or another school's owner, is refused by
-// creators/school-access.ts; an endpoint or delivery of another school is not found.
-import { planIncludes } from '../../src-shared/creator-plans.ts'
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../../src-shared/schemas/webhooks.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { currentSubscription } from '../subscriptions/premium.ts'
 import { deliveryById, listDeliveries, newEventId, recordDelivery, replayDelivery } from '../webhooks/deliveries.ts'
 import {
   createEndpoint,
@@ -17,7 +12,7 @@ import {
   updateEndpoint,
 } from '../webhooks/endpoints.ts'
 import { assertEndpointUrl } from '../webhooks/targets.ts'
-import { assertPlanIncludes } from './creator-standing.ts'
+import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
 import { actingFor } from './school-team.ts'
 
 export interface WebhookSettings {
@@ -52,8 +47,7 @@ function endpointView(row: Awaited<ReturnType<typeof listEndpoints>>[number], no
 
 export async function webhooksPanel(db: DB, userId: string, settings: WebhookSettings, schoolId?: string) {
   const acting = await actingFor(db, userId, schoolId, 'school.manage')
-  const subscription = await currentSubscription(db, acting.ownerId)
-  if (!planIncludes(subscription?.plan_id, 'webhooks')) {
+  if (!(await ownerPlanIncludes(db, acting.ownerId, 'webhooks'))) {
     return { included: false as const, endpoints: [], eventTypes: [...WEBHOOK_EVENT_TYPES], allowHttpLoopback: false }
   }
   const now = clock.now()
