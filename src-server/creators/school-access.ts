@@ -22,12 +22,6 @@ export const SCHOOL_PERMISSIONS: Record<SchoolMemberRole, readonly SchoolAction[
   support: ['questions.answer', 'course.view'],
 }
 
-export const SCHOOL_ROLE_LABELS: Record<SchoolMemberRole, string> = {
-  instructor: 'Instructor',
-  finance: 'Finance',
-  support: 'Support',
-}
-
 export function roleAllows(role: SchoolRole, action: SchoolAction): boolean {
   return role === 'owner' || SCHOOL_PERMISSIONS[role].includes(action)
 }

@@ -5,13 +5,13 @@
 // is creators/school-access.ts's answer.
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import { fullName } from '../../src-shared/names.ts'
-import type { SchoolMemberRoleId } from '../../src-shared/schemas/schools.ts'
+import { SCHOOL_ROLE_LABELS, type SchoolMemberRoleId } from '../../src-shared/schemas/schools.ts'
 import { ownerCoursesAfter } from '../catalog/creator-courses.ts'
 import { instructorProfilesOf, publishedCoursesByIds } from '../catalog/instructors.ts'
 import { revokeKeysHeldBy } from '../creators/api-keys.ts'
 import { cancelInvite, openInvites } from '../creators/invites.ts'
 import { findCreator } from '../creators/repository.ts'
-import { assertSchoolAction, roleAllows, SCHOOL_ROLE_LABELS, type SchoolAction } from '../creators/school-access.ts'
+import { assertSchoolAction, roleAllows, type SchoolAction } from '../creators/school-access.ts'
 import {
   membershipsOf,
   putSchoolMember,

@@ -5,6 +5,13 @@ import { z } from 'zod'
 export const SCHOOL_MEMBER_ROLES = ['instructor', 'finance', 'support'] as const
 export type SchoolMemberRoleId = (typeof SCHOOL_MEMBER_ROLES)[number]
 
+/** A role's name on screens and in mails (the studio's team, the member's own page, the role-change mail). */
+export const SCHOOL_ROLE_LABELS: Record<SchoolMemberRoleId, string> = {
+  instructor: 'Instructor',
+  finance: 'Finance',
+  support: 'Support',
+}
+
 export const SCHOOL_ROLE_DESCRIPTIONS: Record<SchoolMemberRoleId, string> = {
   instructor: 'Instructor — edits the school’s courses and answers questions',
   finance: 'Finance — sees earnings, statements and payouts',

@@ -26,7 +26,7 @@ test('an instructor on a school’s team edits its course from their member page
 
   await signInAs(page, baseURL as string, db, instructor)
   await page.goto(`/member/${schoolId}`)
-  await expect(page.getByTestId('member-role')).toHaveText('instructor')
+  await expect(page.getByTestId('member-role')).toHaveText('Instructor')
   await page.getByRole('link', { name: 'Pottery for Beginners' }).click()
   await expect(page.getByRole('heading', { name: 'Pottery for Beginners', level: 1 })).toBeVisible()
   await page.getByLabel('Title', { exact: true }).fill('Pottery for Curious Beginners')

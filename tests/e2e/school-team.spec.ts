@@ -44,7 +44,7 @@ test('the owner invites a finance member who accepts, sees earnings and cannot e
   await expect(tab.getByText('as finance')).toBeVisible()
   await tab.getByRole('button', { name: 'Accept the invitation' }).click()
   await expect(tab).toHaveURL(/\/member\/[0-9a-f-]{36}$/)
-  await expect(tab.getByTestId('member-role')).toHaveText('finance')
+  await expect(tab.getByTestId('member-role')).toHaveText('Finance')
   // The school's earnings: the sale's share is pending.
   const balances = tab.getByRole('region', { name: 'Earnings' })
   await expect(balances.getByText('Pending (USD)')).toBeVisible()

@@ -11,6 +11,7 @@ import { Container, TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { SCHOOL_ROLE_LABELS } from '#shared/schemas/schools.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/member/$schoolId')({
@@ -37,8 +38,8 @@ function MemberPage() {
     <Container className={css({ py: '10' })}>
       <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
         <PageIntro title={membership.name}>
-          Your role: <strong data-testid="member-role">{membership.role}</strong>. The school’s public page is{' '}
-          <SchoolAddress slug={membership.slug} />.
+          Your role: <strong data-testid="member-role">{SCHOOL_ROLE_LABELS[membership.role]}</strong>. The school’s
+          public page is <SchoolAddress slug={membership.slug} />.
         </PageIntro>
         {membership.role === 'finance' ? (
           <>

@@ -18,6 +18,7 @@ import {
   inviteSchoolMemberInput,
   SCHOOL_MEMBER_ROLES,
   SCHOOL_ROLE_DESCRIPTIONS,
+  SCHOOL_ROLE_LABELS,
   type SchoolMemberRoleId,
   schoolSettingsInput,
 } from '#shared/schemas/schools.ts'
@@ -40,11 +41,6 @@ const row = css({
   borderBottomWidth: '1px',
   borderColor: 'line',
 })
-const ROLE_NAMES: Record<SchoolMemberRoleId, string> = {
-  instructor: 'Instructor',
-  finance: 'Finance',
-  support: 'Support',
-}
 
 function SchoolPage() {
   const { trpc } = Route.useRouteContext()
@@ -152,7 +148,7 @@ function Members({ members }: { members: Member[] }) {
                 }
                 className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'md', px: '2', py: '1' })}
               >
-                <Options items={SCHOOL_MEMBER_ROLES} label={(role) => ROLE_NAMES[role]} />
+                <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_LABELS[role]} />
               </select>
             </label>
             <button
@@ -193,7 +189,7 @@ function Invites({
         {invites.map((invite) => (
           <li key={invite.id} className={row}>
             <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
-              {invite.email} · {ROLE_NAMES[invite.role]} · until {formatDate(invite.expiresAt, 'medium')}
+              {invite.email} · {SCHOOL_ROLE_LABELS[invite.role]} · until {formatDate(invite.expiresAt, 'medium')}
             </span>
             <button
               type="button"
