@@ -24,31 +24,40 @@ const BUNDLE_PLANS = new Set(['pro', 'enterprise'])
 /** Who is editing: a creator (their own courses, their own bundles) or staff (any). */
 export type BundleEditor = { kind: 'creator'; userId: string } | { kind: 'staff'; actor: Actor }
 
+// A refusal names its field, so the editor shows it under the courses or the price (as zod's own messages are).
+const COURSES = { field: 'courseIds' }
+const PRICE = { field: 'price' }
+
 async function checkedValues(db: DB, editor: BundleEditor, input: BundleInput): Promise<BundleValues> {
   const ids = [...new Set(input.courseIds)]
-  if (ids.length < 2) throw new DomainError('invalid', BUNDLE_MESSAGES.tooFewCourses)
+  if (ids.length < 2) throw new DomainError('invalid', BUNDLE_MESSAGES.tooFewCourses, COURSES)
   const courses = await coursesForBundle(db, ids)
   if (courses.length !== ids.length) {
-    throw new DomainError('invalid', editor.kind === 'creator' ? BUNDLE_MESSAGES.notYourCourse : 'Course not found')
+    throw new DomainError(
+      'invalid',
+      editor.kind === 'creator' ? BUNDLE_MESSAGES.notYourCourse : 'Course not found',
+      COURSES,
+    )
   }
   if (editor.kind === 'creator' && courses.some((course) => course.owner_id !== editor.userId)) {
-    throw new DomainError('forbidden', BUNDLE_MESSAGES.notYourCourse)
+    throw new DomainError('forbidden', BUNDLE_MESSAGES.notYourCourse, COURSES)
   }
   if (courses.some((course) => course.status !== 'published')) {
-    throw new DomainError('invalid', BUNDLE_MESSAGES.unpublished)
+    throw new DomainError('invalid', BUNDLE_MESSAGES.unpublished, COURSES)
   }
   const currencies = new Set(courses.map((course) => course.currency))
-  if (currencies.size !== 1) throw new DomainError('invalid', BUNDLE_MESSAGES.mixedCurrency)
-  if (!currencies.has(input.currency)) throw new DomainError('invalid', BUNDLE_MESSAGES.currency)
+  if (currencies.size !== 1) throw new DomainError('invalid', BUNDLE_MESSAGES.mixedCurrency, COURSES)
+  if (!currencies.has(input.currency)) throw new DomainError('invalid', BUNDLE_MESSAGES.currency, { field: 'currency' })
   let priceMinor: number
   try {
     priceMinor = toMinorUnits(input.price)
   } catch {
-    throw new DomainError('invalid', BUNDLE_MESSAGES.price)
+    throw new DomainError('invalid', BUNDLE_MESSAGES.price, PRICE)
   }
-  if (!Number.isSafeInteger(priceMinor) || priceMinor <= 0) throw new DomainError('invalid', BUNDLE_MESSAGES.price)
+  if (!Number.isSafeInteger(priceMinor) || priceMinor <= 0)
+    throw new DomainError('invalid', BUNDLE_MESSAGES.price, PRICE)
   const listTotal = courses.reduce((sum, course) => sum + course.price_minor, 0)
-  if (priceMinor >= listTotal) throw new DomainError('invalid', BUNDLE_MESSAGES.notCheaper)
+  if (priceMinor >= listTotal) throw new DomainError('invalid', BUNDLE_MESSAGES.notCheaper, PRICE)
   return {
     slug: input.slug,
     title: input.title,

@@ -94,7 +94,7 @@ async function write<T>(db: DB, work: (trx: Transaction<Database>) => Promise<T>
     return await inTransaction(db, work)
   } catch (error) {
     if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
-      throw new DomainError('conflict', BUNDLE_MESSAGES.slugTaken)
+      throw new DomainError('conflict', BUNDLE_MESSAGES.slugTaken, { field: 'slug' })
     }
     throw error
   }

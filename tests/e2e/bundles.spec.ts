@@ -20,6 +20,11 @@ test('a bundle is bought and one course of it refunded', async ({ page, db, base
   await page.goto('/studio/bundles')
   await page.getByRole('button', { name: 'New Bundle' }).click()
   const form = page.getByRole('form', { name: 'Bundle' })
+  // An empty form is refused field by field, under the fields (not the browser's bubbles), the first one focused.
+  await form.getByRole('button', { name: 'Create Bundle' }).click()
+  await expect(form.getByLabel('Title')).toHaveAccessibleDescription(/Please enter a title/)
+  await expect(form.getByLabel('Title')).toBeFocused()
+  await expect(form.getByLabel(new RegExp(`^${big.title}`))).toHaveAccessibleDescription(/at least 2 different courses/)
   await form.getByLabel('Title').fill(`Duo ${stamp}`)
   await form.getByLabel('Address').fill(slug)
   await form.getByLabel(new RegExp(`^${big.title}`)).check()
@@ -29,7 +34,11 @@ test('a bundle is bought and one course of it refunded', async ({ page, db, base
   await form.getByLabel('Bundle price').fill('100.00')
   await form.getByLabel('Published (on sale)').check()
   await form.getByRole('button', { name: 'Create Bundle' }).click()
-  await expect(form.getByRole('alert')).toHaveText('The bundle price must be less than the courses’ total')
+  // The server's refusal goes under the price, which takes the focus.
+  await expect(form.getByLabel('Bundle price')).toHaveAccessibleDescription(
+    'The bundle price must be less than the courses’ total',
+  )
+  await expect(form.getByLabel('Bundle price')).toBeFocused()
   await form.getByLabel('Bundle price').fill('70.00')
   await form.getByRole('button', { name: 'Create Bundle' }).click()
   await expect(page.getByTestId('bundle-row').filter({ hasText: `Duo ${stamp}` })).toContainText('save 30 %')

@@ -3,21 +3,24 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { type Currency, formatMoney } from '#shared/money.ts'
+import { bundleInput } from '#shared/schemas/bundles.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { contentCard as panel } from '../ui/card.ts'
+import { useSubmitForm } from '../ui/field-errors.tsx'
 import { CheckboxField, FormAlert, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify } from '../ui/toaster.tsx'
 
 type Bundle = RouterOutputs['bundles']['studio']['list'][number]
+const BUNDLE_FIELDS = ['title', 'slug', 'description', 'courseIds', 'price', 'currency'] as const
 type Scope = 'studio' | 'admin'
 
 export function BundleManager({
@@ -185,54 +188,50 @@ function BundleForm({
   const create = useMutation(api.create.mutationOptions())
   const update = useMutation(api.update.mutationOptions())
   const [chosen, setChosen] = useState<string[]>(bundle?.courses.map((course) => course.id) ?? [])
-  const [error, setError] = useState<string | null>(null)
-  const saving = create.isPending || update.isPending
   const currency = (courses.find((course) => chosen.includes(course.id))?.currency ?? 'USD') as Currency
   // The price's currency follows the chosen courses' until the creator picks one (a course may sell in both).
   const [pickedCurrency, setPickedCurrency] = useState<Currency | null>(bundle?.currency ?? null)
   const listTotal = courses.filter((course) => chosen.includes(course.id)).reduce((sum, c) => sum + c.priceMinor, 0)
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (saving) return
-    const form = new FormData(event.currentTarget)
-    const input = {
-      title: String(form.get('title') ?? ''),
-      slug: String(form.get('slug') ?? ''),
-      description: String(form.get('description') ?? ''),
-      price: String(form.get('price') ?? ''),
-      currency: (String(form.get('currency') ?? currency) === 'GBP' ? 'GBP' : 'USD') as Currency,
-      published: form.get('published') === 'on',
+  // The shared schema's messages, and the server's refusals about a field (price, courses, address), go under it.
+  const form = useSubmitForm({
+    fields: BUNDLE_FIELDS,
+    schema: bundleInput,
+    read: (data) => ({
+      title: String(data.get('title') ?? ''),
+      slug: String(data.get('slug') ?? ''),
+      description: String(data.get('description') ?? ''),
+      price: String(data.get('price') ?? ''),
+      currency: String(data.get('currency') ?? currency) === 'GBP' ? 'GBP' : 'USD',
+      published: data.get('published') === 'on',
       courseIds: chosen,
-    }
-    setError(null)
-    try {
+    }),
+    send: async (input) => {
       if (bundle) await update.mutateAsync({ ...input, bundleId: bundle.id })
       else await create.mutateAsync(input)
       await queryClient.invalidateQueries({ queryKey: trpc.bundles.pathKey() })
       notify('success', bundle ? 'Bundle saved' : 'Bundle created')
       onDone()
-    } catch (caught) {
-      setError(errorMessage(caught, 'The bundle was not saved'))
-    }
-  }
+    },
+  })
+  const saving = create.isPending || update.isPending
 
   return (
     <form
       {...SCRIPT_ONLY_FORM}
-      onSubmit={submit}
+      {...form.formProps}
       className={`${panel} ${css({ display: 'grid', gap: '4' })}`}
       aria-label="Bundle"
     >
       <h2 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>
         {bundle ? `Edit ${bundle.title}` : 'New bundle'}
       </h2>
-      <FormAlert>{error}</FormAlert>
+      <FormAlert>{form.formError}</FormAlert>
       <TextField
         label="Title"
         name="title"
         required
         maxLength={200}
+        error={form.errors.title}
         defaultValue={bundle?.title ?? ''}
         // New Bundle or Edit was pressed to fill this very form.
         autoFocus
@@ -244,9 +243,16 @@ function BundleForm({
         maxLength={80}
         pattern="[a-z0-9]+(-[a-z0-9]+)*"
         hint="Lowercase letters, digits and dashes: /bundles/your-address"
+        error={form.errors.slug}
         defaultValue={bundle?.slug ?? ''}
       />
-      <TextAreaField label="Description" name="description" maxLength={4000} defaultValue={bundle?.description ?? ''} />
+      <TextAreaField
+        label="Description"
+        name="description"
+        maxLength={4000}
+        error={form.errors.description}
+        defaultValue={bundle?.description ?? ''}
+      />
       <fieldset className={css({ display: 'grid', gap: '2' })}>
         <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '2' })}>Courses (at least 2)</legend>
         {courses.length === 0 ? (
@@ -257,6 +263,8 @@ function BundleForm({
               key={course.id}
               label={`${course.title} (${formatMoney(course.priceMinor, course.currency)})`}
               checked={chosen.includes(course.id)}
+              // The courses' one message (below the list) names every box, and the first takes the focus.
+              {...form.control('courseIds')}
               onChange={(event) =>
                 setChosen((ids) => (event.target.checked ? [...ids, course.id] : ids.filter((id) => id !== course.id)))
               }
@@ -266,6 +274,7 @@ function BundleForm({
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
           Bought one by one: {formatMoney(listTotal, currency)}
         </p>
+        {form.message('courseIds')}
       </fieldset>
       <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' } })}>
         <TextField
@@ -274,12 +283,14 @@ function BundleForm({
           required
           inputMode="decimal"
           placeholder="49.99"
+          error={form.errors.price}
           defaultValue={bundle ? toMajor(bundle.price_minor) : ''}
         />
         <SelectField
           label="Currency"
           name="currency"
           value={pickedCurrency ?? currency}
+          error={form.errors.currency}
           onChange={(event) => setPickedCurrency(event.target.value === 'GBP' ? 'GBP' : 'USD')}
         >
           <option value="USD">USD</option>
