@@ -16,6 +16,7 @@ import { css, cx } from '#styled-system/css'
 const JOIN_REFUSALS: Record<string, string> = {
   'not-yet': 'The join link opens 15 minutes before the start.',
   'no-seat': 'Register for the session first: the join link is for registered members.',
+  'no-access': 'This session is for Premium members and the course’s learners.',
   ended: 'This session has ended.',
   'not-found': 'That session does not exist or was cancelled.',
 }
