@@ -11,6 +11,7 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { errorMessage } from '#client/lib/errors.ts'
 import { css, cx } from '#styled-system/css'
 
 const JOIN_REFUSALS: Record<string, string> = {
@@ -63,7 +64,11 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.live.list.queryKey() })
   const register = useMutation(
     trpc.live.register.mutationOptions({
-      onError: (error) => notifyError(error, 'Could not register'),
+      // The server's reason (cancelled or ended since the page loaded), and the list as it is now.
+      onError: async (error) => {
+        notifyError(error, 'Could not register', errorMessage(error))
+        await refresh()
+      },
       onSuccess: async (result) => {
         notify(
           'success',
@@ -77,7 +82,7 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
   )
   const cancel = useMutation(
     trpc.live.cancel.mutationOptions({
-      onError: (error) => notifyError(error, 'Could not cancel'),
+      onError: (error) => notifyError(error, 'Could not cancel', errorMessage(error)),
       onSuccess: async () => {
         notify('success', 'Your registration is cancelled')
         await refresh()
