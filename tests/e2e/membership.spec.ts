@@ -138,3 +138,19 @@ test('a cancelled membership’s Premium page says when it ends, not that it ren
   await expect(page.getByTestId('membership-status')).toContainText(`Cancels on ${ends}`)
   await expect(page.getByTestId('membership-status')).not.toContainText('Renews')
 })
+
+test('a cancelled bank-transfer membership no longer promises a renewal order', async ({ page, db, baseURL }) => {
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto('/account/membership')
+  const renewalOrder = page.getByText('we send a renewal order 7 days before each renewal', { exact: false })
+  await expect(renewalOrder).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel membership' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel membership' }).click()
+  await expect(page.getByTestId('membership-status-text')).toHaveText(/^Cancels on \w+ \d+, \d{4}$/)
+  await expect(renewalOrder).toHaveCount(0)
+  // Resumed, it renews by a renewal order again.
+  await page.getByRole('button', { name: 'Resume' }).click()
+  await expect(page.getByTestId('membership-status-text')).toHaveText(/^Active — renews on /)
+  await expect(renewalOrder).toBeVisible()
+})
