@@ -349,7 +349,11 @@ export async function sendLiveReminders(db: DB, publicUrl: string, now = clock.n
     const siteUrlOf = courseSiteUrls(trx, publicUrl)
     for (const row of due) {
       const session = await findSession(trx, row.session_id)
-      await sendReminder(trx, row.session_id, row.user_id, await siteUrlOf(session?.course_id ?? null))
+      if (!session) continue
+      // A seat whose holder no longer holds Premium or the course is not reminded: its join link would refuse them.
+      const person = await trx.selectFrom('users').select('role').where('id', '=', row.user_id).executeTakeFirst()
+      if (!person || !(await canSee(trx, { id: row.user_id, role: person.role, staff: true }, session))) continue
+      await sendReminder(trx, row.session_id, row.user_id, await siteUrlOf(session.course_id))
     }
     return due.length
   })

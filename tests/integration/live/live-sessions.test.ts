@@ -241,6 +241,26 @@ describe('joining, attendance and the reminder', () => {
     expect(await (await as(instructor)).live.attendance({ sessionId: id })).toEqual([])
   })
 
+  it('a seat holder whose hold on the course ended is not reminded; one who holds it is', async () => {
+    const gone = await createUser(site.db, { firstName: 'Gus' })
+    const kept = await createUser(site.db, { firstName: 'Kay' })
+    const { orderId } = await buyerOfCourse(site.db, COURSE, gone)
+    await buyerOfCourse(site.db, COURSE, kept)
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(3) })
+    await (await as(gone)).live.register({ sessionId: id })
+    await (await as(kept)).live.register({ sessionId: id })
+    await revoke(site.db, { orderId }, 'refund')
+    const session = await site.db
+      .selectFrom('live_sessions')
+      .select('starts_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    await advanceClock((session.starts_at.getTime() - now().getTime() - 30 * 60_000) / 1000)
+    await sendLiveReminders(site.db, 'http://localhost:3000')
+    expect(await mails(kept.email, 'live_reminder')).toHaveLength(1)
+    expect(await mails(gone.email, 'live_reminder')).toHaveLength(0)
+  })
+
   it('a rescheduled session reminds again for its new start', async () => {
     const member = await createUser(site.db, { firstName: 'Rex' })
     await buyerOfCourse(site.db, COURSE, member)
