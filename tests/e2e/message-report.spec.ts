@@ -1,8 +1,9 @@
-// Reporting a conversation with an instructor (issue 34): a report the server refused keeps the form open with the
-// reason written, so the member can send it again later.
+// A member's conversations with instructors (issue 34): a report the server refused keeps the form open with the
+// reason written, so the member can send it again later; a long subject wraps in the list on a phone.
 import { INSTRUCTOR_MESSAGE_WORDS } from '../../src-shared/schemas/instructor-messages.ts'
 import { createUser } from '../support/factories.ts'
 import { premiumMember } from '../support/learning.ts'
+import { pageWidth } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const COURSE = 'sql-for-analysts'
@@ -42,4 +43,25 @@ test('a refused report keeps its reason for another try', async ({ page, db, bas
   await expect(page.getByText(INSTRUCTOR_MESSAGE_WORDS.tooMany)).toBeVisible()
   await expect(form.getByLabel('What is wrong?')).toHaveValue('The replies are abusive')
   await expect(form.getByRole('button', { name: 'Send report' })).toBeEnabled()
+})
+
+test('a long subject wraps in the member’s list of conversations on a 390 px phone', async ({ page, db, baseURL }) => {
+  await page.setViewportSize({ width: 390, height: 800 })
+  const instructor = await createUser(db)
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: COURSE, user_id: instructor.id, role: 'co' })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto(`/account/messages/${COURSE}`)
+  const composer = page.getByRole('form', { name: 'Write to the instructor' })
+  await composer.getByLabel('Subject').fill('Window_functions_over_partitions_with_running_totals_and_ranks_explained')
+  await composer.getByLabel('Your message').fill('Hello')
+  await composer.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByTestId('message')).toContainText('Hello')
+  await page.goto('/account/messages')
+  await expect(page.getByTestId('conversation')).toContainText('Window_functions_over_partitions')
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390)
 })
