@@ -12,6 +12,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
+import { countOf } from '#client/lib/format.ts'
 import { css, cx } from '#styled-system/css'
 
 const JOIN_REFUSALS: Record<string, string> = {
@@ -129,7 +130,9 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
             <span data-testid="live-status">You are on the waitlist</span>
           ) : (
             <span>
-              {item.seatsLeft > 0 ? `${item.seatsLeft} seats left` : 'Full: registering puts you on the waitlist'}
+              {item.seatsLeft > 0
+                ? `${countOf(item.seatsLeft, 'seat')} left`
+                : 'Full: registering puts you on the waitlist'}
             </span>
           )}
           {item.joinPath ? (
