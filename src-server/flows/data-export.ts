@@ -43,11 +43,15 @@ profile.json            your account: name, e-mail address, role, when you joine
 orders.json             your orders with their lines, payments and refunds
 invoices/*.pdf          every invoice issued to you, exactly as issued
 credit-notes/*.pdf      every credit note issued to you, exactly as issued
-learning.json           your lesson progress, completed courses, certificates and course access
+learning.json           your lesson progress, completed courses, certificates, course access and quiz attempts
 reviews.json            the course reviews you wrote
 service-orders.json     your service orders with their briefs, messages and delivery records
 creator.json            if you teach: your creator profile, your courses and your earnings ledger entries
 contact-messages.json   messages you sent through the contact form with this e-mail address
+memberships.json        your memberships (plan, billing cycle, status, renewal and cancellation)
+messages.json           your conversations with instructors (every message in them) and the replies you wrote
+questions.json          the questions and answers you wrote under lessons, and the questions you upvoted
+live-sessions.json      the live sessions you registered for and when you joined them
 
 Dates are ISO 8601 (UTC). Amounts are in minor units (cents or pence) with their currency.
 Passwords, second-factor keys and sign-in tokens are never exported: we keep only their hashes.
@@ -146,6 +150,52 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       .execute(),
     db.selectFrom('contact_messages').selectAll().where('email', '=', person.email).execute(),
   ])
+  const [memberships, quizAttempts, threads, threadMessages, questions, answers, votes, registrations, attendance] =
+    await Promise.all([
+      db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('created_at').execute(),
+      db.selectFrom('quiz_attempts').selectAll().where('user_id', '=', userId).orderBy('started_at').execute(),
+      db
+        .selectFrom('course_message_threads')
+        .select(['id', 'course_id', 'subject', 'closed_at', 'created_at'])
+        .where('member_id', '=', userId)
+        .execute(),
+      // Every message of the person's own threads (the instructors' answers are part of their conversation), and
+      // the messages they wrote as an instructor.
+      db
+        .selectFrom('course_messages as m')
+        .innerJoin('course_message_threads as t', 't.id', 'm.thread_id')
+        .select(['m.id', 'm.thread_id', 't.course_id', 'm.from_instructor', 'm.body', 'm.created_at', 't.member_id'])
+        .where((eb) => eb.or([eb('t.member_id', '=', userId), eb('m.author_id', '=', userId)]))
+        .orderBy('m.created_at')
+        .execute(),
+      db
+        .selectFrom('lesson_questions')
+        .select(['id', 'course_id', 'lesson_id', 'title', 'body_markdown', 'answered_at', 'hidden_at', 'created_at'])
+        .where('author_id', '=', userId)
+        .execute(),
+      db
+        .selectFrom('lesson_answers as a')
+        .innerJoin('lesson_questions as q', 'q.id', 'a.question_id')
+        .select([
+          'a.id',
+          'a.question_id',
+          'q.course_id',
+          'q.lesson_id',
+          'a.body_markdown',
+          'a.hidden_at',
+          'a.created_at',
+        ])
+        .where('a.author_id', '=', userId)
+        .execute(),
+      db.selectFrom('lesson_question_votes').selectAll().where('user_id', '=', userId).execute(),
+      db
+        .selectFrom('live_registrations as r')
+        .innerJoin('live_sessions as s', 's.id', 'r.session_id')
+        .select(['r.session_id', 's.title', 's.starts_at', 'r.status', 'r.requested_at', 'r.cancelled_at'])
+        .where('r.user_id', '=', userId)
+        .execute(),
+      db.selectFrom('live_attendance').selectAll().where('user_id', '=', userId).execute(),
+    ])
 
   const files: Record<string, Uint8Array> = {
     'README.txt': strToU8(README),
@@ -157,7 +207,7 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
         refunds: refunds.filter((refund) => refund.order_id === order.id),
       })),
     ),
-    'learning.json': json({ progress, completions, certificates, access: grants }),
+    'learning.json': json({ progress, completions, certificates, access: grants, quizAttempts }),
     'reviews.json': json(reviews),
     'service-orders.json': json(
       serviceOrders.map((order) => ({
@@ -168,6 +218,20 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     ),
     'creator.json': json(creator ? { profile: creator, courses: ownedCourses, earnings: ledger } : null),
     'contact-messages.json': json(contact),
+    'memberships.json': json(memberships),
+    'messages.json': json({
+      conversations: threads.map((thread) => ({
+        ...thread,
+        messages: threadMessages
+          .filter((message) => message.thread_id === thread.id)
+          .map(({ member_id: _member, ...message }) => message),
+      })),
+      repliesAsInstructor: threadMessages
+        .filter((message) => message.member_id !== userId)
+        .map(({ member_id: _member, ...message }) => message),
+    }),
+    'questions.json': json({ questions, answers, upvoted: votes }),
+    'live-sessions.json': json({ registrations, attendance }),
   }
   const viewer = { id: userId, role: 'customer' as const }
   for (const invoice of invoices) {

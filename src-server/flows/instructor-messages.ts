@@ -10,7 +10,7 @@
 // thread, or once a day for people who chose the digest (instructor-messages-digest.ts).
 
 import type { z } from 'zod'
-import { hasRole, type Role } from '../../src-shared/roles.ts'
+import { hasRole, isStaff, type Role } from '../../src-shared/roles.ts'
 import type {
   blockSenderInput,
   closeThreadInput,
@@ -58,6 +58,7 @@ import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { isPremium } from '../subscriptions/premium.ts'
+import { neverOnSale } from './lesson-access.ts'
 
 const NOBODY_TO_ANSWER = 'This course’s instructor does not take messages yet.'
 
@@ -139,6 +140,10 @@ async function threadView(db: DB, thread: ThreadRow, viewerId: string) {
 export async function memberConversation(db: DB, user: Person, courseId: string) {
   const thread = await findThreadOf(db, courseId, user.id)
   const { course, refusal } = await sendRefusal(db, user, courseId, thread)
+  // A course not yet on sale is unknown to members, as in the player (its instructors and staff aside).
+  if (!thread && neverOnSale(course.status) && refusal !== WORDS.ownCourse && !isStaff(user.role)) {
+    throw new DomainError('not_found', 'Course not found')
+  }
   if (thread) await markRead(db, thread.id, user.id)
   return {
     course: { id: course.id, title: course.title, instructorName: course.instructorName },

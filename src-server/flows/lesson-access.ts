@@ -21,6 +21,11 @@ export type AccessUser = { id: string; role: Role } | null
 
 const NEVER_ON_SALE = new Set<CourseStatus>(['draft', 'in_review', 'changes_requested'])
 
+/** A course not yet put on sale (draft, in review, changes requested): only staff and its editors know of it. */
+export function neverOnSale(status: CourseStatus): boolean {
+  return NEVER_ON_SALE.has(status)
+}
+
 /**
  * How the user holds the whole course: 'staff', 'purchase' (enrolled), 'premium', or null. A course never put on sale
  * (draft, in review, changes requested) opens only for staff; an archived or unpublished course keeps opening for
@@ -34,7 +39,7 @@ export async function courseAccessSource(
 ): Promise<AccessSource | null> {
   if (!user) return null
   if (isStaff(user.role)) return 'staff'
-  if (NEVER_ON_SALE.has(course.status)) return null
+  if (neverOnSale(course.status)) return null
   if (await ownsCourse(db, user.id, course.id)) return 'purchase'
   if (course.status === 'published' && course.includedInPremium && (await isPremium(db, user, now))) return 'premium'
   return null

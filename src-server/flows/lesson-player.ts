@@ -17,13 +17,14 @@ import { DomainError } from '../kernel/errors.ts'
 import { findCompletion, lessonsAddedSince, progressOfCourse } from '../learning/repository.ts'
 import { lessonLockedUntil, sectionsLockedUntil } from './drip-access.ts'
 import type { AccessUser } from './lesson-access.ts'
-import { canPreviewLesson, courseAccessSource, isCourseEditor } from './lesson-access.ts'
+import { canPreviewLesson, courseAccessSource, isCourseEditor, neverOnSale } from './lesson-access.ts'
 
 async function courseOrNotFound(db: DB, user: AccessUser, courseId: string): Promise<CourseForLearning> {
   const course = await findCourseForLearning(db, courseId)
   const staff = user && user.role !== 'customer'
   if (!course) throw new DomainError('not_found', 'Course not found')
-  if (course.status === 'draft' && !staff && !(await isCourseEditor(db, user, courseId))) {
+  // In review or sent back for changes, it is hidden like a draft: not even its outline shows.
+  if (neverOnSale(course.status) && !staff && !(await isCourseEditor(db, user, courseId))) {
     throw new DomainError('not_found', 'Course not found')
   }
   return course

@@ -3,8 +3,8 @@
 //   their course's sessions, the session's host, and staff editors (who alone schedule sessions for all Premium
 //   members);
 // - see and register: active Premium members (every session), buyers of a course (its sessions), staff;
-// - the join link: only through /live/<id>/join, for a member with a seat, from 15 minutes before the start to its
-//   end; each opening is recorded (attendance).
+// - the join link: only through /live/<id>/join, for a member with a seat who may still see the session, from 15
+//   minutes before the start to its end; each opening is recorded (attendance).
 import type { z } from 'zod'
 import { hasRole, isStaff, type Role } from '../../src-shared/roles.ts'
 import {
@@ -333,6 +333,8 @@ export async function joinSession(
   if (await canManage(db, actor, session)) return { url: session.join_url, refused: null }
   const seat = await registrationOf(db, sessionId, actor.id)
   if (seat?.status !== 'registered') return { url: null, refused: LIVE_MESSAGES.noSeat }
+  // A seat taken while a member held Premium or the course does not outlast that hold (refund, membership ended).
+  if (!(await canSee(db, actor, session))) return { url: null, refused: LIVE_MESSAGES.noAccess }
   if (now < session.starts_at.getTime() - JOIN_OPENS_MINUTES_BEFORE * MINUTE)
     return { url: null, refused: LIVE_MESSAGES.notYet }
   await recordJoin(db, sessionId, actor.id)
@@ -347,7 +349,11 @@ export async function sendLiveReminders(db: DB, publicUrl: string, now = clock.n
     const siteUrlOf = courseSiteUrls(trx, publicUrl)
     for (const row of due) {
       const session = await findSession(trx, row.session_id)
-      await sendReminder(trx, row.session_id, row.user_id, await siteUrlOf(session?.course_id ?? null))
+      if (!session) continue
+      // A seat whose holder no longer holds Premium or the course is not reminded: its join link would refuse them.
+      const person = await trx.selectFrom('users').select('role').where('id', '=', row.user_id).executeTakeFirst()
+      if (!person || !(await canSee(trx, { id: row.user_id, role: person.role, staff: true }, session))) continue
+      await sendReminder(trx, row.session_id, row.user_id, await siteUrlOf(session.course_id))
     }
     return due.length
   })

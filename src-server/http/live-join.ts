@@ -11,6 +11,7 @@ const REASONS: Record<string, string> = {
   [LIVE_MESSAGES.ended]: 'ended',
   [LIVE_MESSAGES.noSeat]: 'no-seat',
   [LIVE_MESSAGES.notYet]: 'not-yet',
+  [LIVE_MESSAGES.noAccess]: 'no-access',
 }
 
 export function registerLiveJoinRoutes(app: FastifyInstance, deps: HttpDeps) {

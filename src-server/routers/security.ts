@@ -5,6 +5,7 @@ import { staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import {
   addPasskeyInput,
   disableTwoFactorInput,
+  passkeyOptionsInput,
   removePasskeyInput,
   sessionIdInput,
   twoFactorCodeInput,
@@ -42,9 +43,13 @@ export const securityRouter = router({
     confirm: await confirmationMethod(ctx.db, ctx.user.id),
   })),
 
-  /** Options for the browser to make a passkey (the challenge is kept server-side, single use, 2 minutes). */
-  passkeyOptions: authedProcedure.mutation(async ({ ctx }) => {
+  /**
+   * Options for the browser to make a passkey (the challenge is kept server-side, single use, 2 minutes), after a fresh
+   * proof as for removing one: a passkey signs in alone, so a stolen session must not be able to add its own.
+   */
+  passkeyOptions: authedProcedure.input(passkeyOptionsInput).mutation(async ({ ctx, input }) => {
     await limitPerUser(ctx, ctx.user.id)
+    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
     return passkeyRegistrationOptions(ctx.db, ctx.user, relyingParty(ctx.config.publicUrl, ctx.req?.headers.host))
   }),
 
@@ -63,10 +68,10 @@ export const securityRouter = router({
     return { ok: true }
   }),
 
-  /** E-mails a single-use code to an account without a password, to confirm removing a passkey. */
+  /** E-mails a single-use code to an account without a password, to confirm adding or removing a passkey. */
   sendRemovalCode: authedProcedure.mutation(async ({ ctx }) => {
     await limitPerUser(ctx, ctx.user.id)
-    await sendConfirmationCode(ctx.db, ctx.user.id, 'remove a passkey')
+    await sendConfirmationCode(ctx.db, ctx.user.id, 'add or remove a passkey')
     return { ok: true }
   }),
 

@@ -26,6 +26,7 @@ export function currentSubscription(db: DB, userId: string, now = clock.now()) {
         's.billing_cycle',
         's.status',
         's.renews_at',
+        's.cancel_at_period_end',
         'access_grants.ends_at',
         'gift_plan.name as gift_plan_name',
       ])
@@ -60,6 +61,8 @@ export async function entitlementsOf(db: DB, user: { id: string }, now = clock.n
             name: subscription.name,
             billingCycle: subscription.billing_cycle,
             status: subscription.status,
+            /** Cancelled at the period's end: renewsAt is then the day Premium ends. */
+            cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
           }
         : null,
     renewsAt: subscription?.renews_at?.toISOString() ?? null,

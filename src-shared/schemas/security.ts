@@ -51,8 +51,9 @@ export const passkeyAssertion = z.object({
 export const passkeyName = z.string().trim().min(1, 'Name this passkey').max(60, 'At most 60 characters')
 export const addPasskeyInput = z.object({ name: passkeyName, response: passkeyRegistration })
 export const passkeySignInInput = z.object({ response: passkeyAssertion, remember: z.boolean().default(true) })
-export const removePasskeyInput = z.object({
-  passkeyId: z.uuid(),
+/** The fresh proof that adds a passkey: a passkey signs in alone, so a stolen session must not be able to add one. */
+export const passkeyOptionsInput = z.object({
   password: z.string().max(128).optional(),
   code: z.string().trim().max(32).optional(),
 })
+export const removePasskeyInput = passkeyOptionsInput.extend({ passkeyId: z.uuid() })

@@ -1,7 +1,7 @@
 // Questions under lessons (issue 33), end to end: the learner asks under a lesson, the instructor answers and marks
 // it answered, and the learner is e-mailed (the outbox holds it once).
 import { createUser } from '../support/factories.ts'
-import { buyerOfCourse, lessonsOf } from '../support/learning.ts'
+import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const COURSE = 'modern-react-typescript'
@@ -50,4 +50,27 @@ test('a learner asks, the instructor answers and marks it answered, the learner 
         ).length,
     )
     .toBe(1)
+})
+
+test('a question refused for posting too quickly says why and keeps its text', async ({ page, db, baseURL }) => {
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  const lesson = (await lessonsOf(db, COURSE)).find((l) => !l.is_preview)
+  // Ten posts in the last minutes (the limit), made the way the page makes them.
+  for (let i = 0; i < 10; i++) {
+    const response = await page.request.post(`${baseURL}/trpc/questions.ask`, {
+      data: { courseId: COURSE, lessonId: lesson?.id, title: `Earlier question ${i}`, body: 'Some details' },
+      headers: { origin: baseURL as string },
+    })
+    expect(response.ok()).toBe(true)
+  }
+  await page.goto(`/learn/${COURSE}/${lesson?.id}`)
+  const questions = page.getByRole('region', { name: 'Questions' })
+  await questions.getByLabel('Your question').fill('One more question')
+  await questions.getByLabel('Details (Markdown)').fill('Written with care')
+  await questions.getByRole('button', { name: 'Post question' }).click()
+  await expect(page.getByText('Could not post your question')).toBeVisible()
+  await expect(page.getByText('You are posting too quickly. Please wait a few minutes.')).toBeVisible()
+  await expect(questions.getByLabel('Your question')).toHaveValue('One more question')
+  await expect(questions.getByLabel('Details (Markdown)')).toHaveValue('Written with care')
 })

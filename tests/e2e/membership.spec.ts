@@ -2,7 +2,8 @@
 // the fake Stripe's test clock brings the first charge into order history, Basic → Pro with the prorated amount
 // shown first, cancel (Cancels on DATE) and resume, a failed renewal shows Past due, and the billing portal's new
 // card makes it active again.
-import { expect, test } from './fixtures.ts'
+import { premiumMember } from '../support/learning.ts'
+import { expect, signInAs, test } from './fixtures.ts'
 
 test('a failed first charge: Past due, and Premium stops once the grace days are over', async ({ page, login }) => {
   const user = await login()
@@ -120,4 +121,36 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
   await expect(card('Pro').getByRole('button', { name: 'Your current plan' })).toBeDisabled()
   await expect(card('Basic').getByRole('link', { name: 'Change plan' })).toBeVisible()
   await expect(page.getByTestId('trial-used')).toBeVisible()
+})
+
+test('a cancelled membership’s Premium page says when it ends, not that it renews', async ({ page, db, baseURL }) => {
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto('/account/premium')
+  await expect(page.getByTestId('membership-status')).toContainText(/Renews on \w+ \d+, \d{4}/)
+  await page.goto('/account/membership')
+  await page.getByRole('button', { name: 'Cancel membership' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel membership' }).click()
+  const status = page.getByTestId('membership-status-text')
+  await expect(status).toHaveText(/^Cancels on \w+ \d+, \d{4}$/)
+  const ends = (await status.textContent())?.replace('Cancels on ', '') as string
+  await page.goto('/account/premium')
+  await expect(page.getByTestId('membership-status')).toContainText(`Cancels on ${ends}`)
+  await expect(page.getByTestId('membership-status')).not.toContainText('Renews')
+})
+
+test('a cancelled bank-transfer membership no longer promises a renewal order', async ({ page, db, baseURL }) => {
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto('/account/membership')
+  const renewalOrder = page.getByText('we send a renewal order 7 days before each renewal', { exact: false })
+  await expect(renewalOrder).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel membership' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel membership' }).click()
+  await expect(page.getByTestId('membership-status-text')).toHaveText(/^Cancels on \w+ \d+, \d{4}$/)
+  await expect(renewalOrder).toHaveCount(0)
+  // Resumed, it renews by a renewal order again.
+  await page.getByRole('button', { name: 'Resume' }).click()
+  await expect(page.getByTestId('membership-status-text')).toHaveText(/^Active — renews on /)
+  await expect(renewalOrder).toBeVisible()
 })

@@ -24,6 +24,10 @@ test('a customer adds a passkey, signs out and signs in with it', async ({ page,
   const passkeys = page.getByRole('region', { name: 'Passkeys' })
   await expect(passkeys.getByText('No passkeys yet')).toBeVisible()
   await passkeys.getByLabel('Passkey name').fill('Test laptop')
+  // A passkey signs in alone: adding one asks for the password first, as removing one does.
+  await passkeys.getByRole('button', { name: 'Add a passkey' }).click()
+  await expect(passkeys.getByText('Enter your password or a code to confirm.')).toBeVisible()
+  await passkeys.getByRole('form', { name: 'Add a passkey' }).getByLabel('Your password').fill(user.password)
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click()
   const row = passkeys.getByTestId('passkey-row')
   await expect(row).toContainText('Test laptop')

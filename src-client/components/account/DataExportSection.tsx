@@ -55,7 +55,7 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
   return (
     <SectionCard
       title="Download my data"
-      description="A ZIP of everything we hold about you: profile, orders with their invoices, learning, reviews, service orders and, if you teach, your courses and earnings."
+      description="A ZIP of everything we hold about you: profile, orders with their invoices, membership, learning and quizzes, reviews, questions, messages to instructors, live sessions, service orders and, if you teach, your courses and earnings."
     >
       <form
         {...SCRIPT_ONLY_FORM}

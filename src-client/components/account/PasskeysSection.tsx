@@ -1,6 +1,6 @@
 // Passkeys on /account/security (issue 28, decision 0066): the list (name, added, last used), Add a passkey (the
-// browser's own dialog, through @simplewebauthn/browser, loaded only on click) and Remove, which asks for the
-// password or a code. The server keeps the challenge and checks everything.
+// password or a code first, then the browser's own dialog, through @simplewebauthn/browser, loaded only on click) and
+// Remove, which asks for the password or a code too. The server keeps the challenge and checks everything.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { errorMessage, passkeyFailure } from '#client/lib/errors.ts'
@@ -70,28 +70,32 @@ export function PasskeysSection({ overview }: { overview: Overview }) {
             ))}
           </ul>
         )}
-        <AddForm onDone={refresh} />
+        <AddForm confirm={overview.confirm} onDone={refresh} />
       </div>
     </SectionCard>
   )
 }
 
-function AddForm({ onDone }: { onDone: () => Promise<void> }) {
+function AddForm({ confirm, onDone }: { confirm: Overview['confirm']; onDone: () => Promise<void> }) {
   const trpc = useTRPC()
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const options = useMutation(trpc.security.passkeyOptions.mutationOptions())
   const add = useMutation(trpc.security.addPasskey.mutationOptions())
+  const sendCode = useMutation(trpc.security.sendRemovalCode.mutationOptions(emailedCodeToasts()))
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const formElement = event.currentTarget
-    const name = String(new FormData(formElement).get('name') ?? '').trim()
+    const form = new FormData(formElement)
+    const name = String(form.get('name') ?? '').trim()
     if (!name) return setError('Name this passkey (for example, the device it is on).')
+    const proof = proofFromForm(form)
+    if (!proof.password && !proof.code) return setError('Enter your password or a code to confirm.')
     setError(null)
     setBusy(true)
     try {
-      const optionsJSON = await options.mutateAsync()
+      const optionsJSON = await options.mutateAsync(proof)
       const { startRegistration } = await import('@simplewebauthn/browser')
       const response = await startRegistration({ optionsJSON: optionsJSON as never })
       await add.mutateAsync({ name, response: response as never })
@@ -115,6 +119,7 @@ function AddForm({ onDone }: { onDone: () => Promise<void> }) {
     <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} noValidate className={stack} aria-label="Add a passkey">
       <FormAlert>{error}</FormAlert>
       <TextField label="Passkey name" name="name" maxLength={60} placeholder="e.g. My laptop" autoComplete="off" />
+      <ProofFields confirm={confirm} onSendCode={() => sendCode.mutate()} sending={sendCode.isPending} />
       <div>
         <button type="submit" className={button()} disabled={busy}>
           {busy ? 'Waiting for your device…' : 'Add a passkey'}

@@ -175,7 +175,11 @@ export function ReportForm({ onReport, busy }: { onReport: (reason: string) => P
       onSubmit={async (event) => {
         event.preventDefault()
         if (!reason.trim()) return
-        await onReport(reason.trim()).catch(() => {})
+        try {
+          await onReport(reason.trim())
+        } catch {
+          return // The mutation's own error toast says why; the reason stays for another try.
+        }
         setOpen(false)
         setReason('')
       }}

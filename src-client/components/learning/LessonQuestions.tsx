@@ -9,6 +9,7 @@ import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -95,7 +96,7 @@ export default function LessonQuestions({ courseId, lessonId }: { courseId: stri
 }
 
 /** A question's or answer's mutation: once it succeeded, the `form` it came from emptied, `reload` (the lists it
- * changed), then `message`; a failure says `failure`. */
+ * changed), then `message`; a failure says `failure` and the server's reason (posting too quickly, no access). */
 function reloadThenSay(
   reload: () => Promise<unknown>,
   message: string,
@@ -108,7 +109,7 @@ function reloadThenSay(
       await reload()
       notify('success', message)
     },
-    onError: (cause: unknown) => notifyError(cause, failure),
+    onError: (cause: unknown) => notifyError(cause, failure, errorMessage(cause)),
   }
 }
 
@@ -293,7 +294,7 @@ function Answers({
   const hide = useMutation(
     trpc.questions.hide.mutationOptions({
       onSuccess: reload,
-      onError: (cause) => notifyError(cause, 'That did not work'),
+      onError: (cause) => notifyError(cause, 'That did not work', errorMessage(cause)),
     }),
   )
   return (

@@ -101,7 +101,8 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
       <p data-testid="membership-status-text" className={css({ mt: '2', fontSize: 'lg' })}>
         {m.statusText}
       </p>
-      {m.paidBy === 'manual' ? (
+      {/* Only a plan that will renew gets a renewal order: not one cancelled, ended or set to cancel. */}
+      {m.paidBy === 'manual' && m.canCancel ? (
         <p className={css({ mt: '1', color: 'fg.muted', fontSize: 'sm' })}>
           Paid by PayPal or bank transfer: we send a renewal order 7 days before each renewal.
         </p>

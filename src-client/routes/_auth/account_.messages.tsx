@@ -56,7 +56,12 @@ function MessagesPage() {
                   <Link
                     to="/account/messages/$courseId"
                     params={{ courseId: thread.courseId }}
-                    className={css({ color: 'accent', fontWeight: 'semibold', textDecoration: 'underline' })}
+                    className={css({
+                      color: 'accent',
+                      fontWeight: 'semibold',
+                      textDecoration: 'underline',
+                      overflowWrap: 'anywhere',
+                    })}
                   >
                     {thread.courseTitle}: {thread.subject}
                   </Link>{' '}

@@ -1,5 +1,5 @@
-// The premium account page. Premium, the plan and the renewal date come from the server's subscription (or, for a
-// plan received as a gift, its plan and end date).
+// The premium account page. Premium, the plan and the renewal date (or, once cancelled, the day it ends) come from the
+// server's subscription (or, for a plan received as a gift, its plan and end date), in the membership page's words.
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
@@ -7,6 +7,7 @@ import { MyCourses } from '#client/components/purchases/MyCourses.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { Container } from '#client/components/ui/layout.tsx'
+import { formatDay } from '#shared/membership.ts'
 import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/premium')({
@@ -50,13 +51,17 @@ function PremiumPage() {
                   {m.plan.name} plan, billed {m.plan.billingCycle === 'annual' ? 'annually' : 'monthly'}
                   {m.plan.status === 'trialing' ? ' (free trial)' : ''}
                 </p>
-                {m.renewsAt ? <p>Renews on {new Date(m.renewsAt).toLocaleDateString()}</p> : null}
+                {m.renewsAt ? (
+                  <p>
+                    {m.plan.cancelAtPeriodEnd ? 'Cancels on' : 'Renews on'} {formatDay(m.renewsAt)}
+                  </p>
+                ) : null}
               </div>
             ) : m.isPremium && m.gift ? (
               <div data-testid="membership-status" className={css({ mt: '4' })}>
                 <p className={css({ fontWeight: 'bold', color: 'success' })}>Premium Plan</p>
                 <p>{m.gift.planName} plan, a gift: it does not renew</p>
-                {m.gift.endsAt ? <p>Until {new Date(m.gift.endsAt).toLocaleDateString()}</p> : null}
+                {m.gift.endsAt ? <p>Until {formatDay(m.gift.endsAt)}</p> : null}
               </div>
             ) : (
               <div data-testid="membership-status" className={css({ mt: '4' })}>

@@ -11,11 +11,14 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { errorMessage } from '#client/lib/errors.ts'
+import { countOf } from '#client/lib/format.ts'
 import { css, cx } from '#styled-system/css'
 
 const JOIN_REFUSALS: Record<string, string> = {
   'not-yet': 'The join link opens 15 minutes before the start.',
   'no-seat': 'Register for the session first: the join link is for registered members.',
+  'no-access': 'This session is for Premium members and the course’s learners.',
   ended: 'This session has ended.',
   'not-found': 'That session does not exist or was cancelled.',
 }
@@ -62,7 +65,11 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.live.list.queryKey() })
   const register = useMutation(
     trpc.live.register.mutationOptions({
-      onError: (error) => notifyError(error, 'Could not register'),
+      // The server's reason (cancelled or ended since the page loaded), and the list as it is now.
+      onError: async (error) => {
+        notifyError(error, 'Could not register', errorMessage(error))
+        await refresh()
+      },
       onSuccess: async (result) => {
         notify(
           'success',
@@ -76,7 +83,7 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
   )
   const cancel = useMutation(
     trpc.live.cancel.mutationOptions({
-      onError: (error) => notifyError(error, 'Could not cancel'),
+      onError: (error) => notifyError(error, 'Could not cancel', errorMessage(error)),
       onSuccess: async () => {
         notify('success', 'Your registration is cancelled')
         await refresh()
@@ -123,7 +130,9 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
             <span data-testid="live-status">You are on the waitlist</span>
           ) : (
             <span>
-              {item.seatsLeft > 0 ? `${item.seatsLeft} seats left` : 'Full: registering puts you on the waitlist'}
+              {item.seatsLeft > 0
+                ? `${countOf(item.seatsLeft, 'seat')} left`
+                : 'Full: registering puts you on the waitlist'}
             </span>
           )}
           {item.joinPath ? (

@@ -68,7 +68,12 @@ function StudioMessages() {
                 <Link
                   to="/studio/messages/$threadId"
                   params={{ threadId: thread.id }}
-                  className={css({ color: 'accent', fontWeight: 'semibold', textDecoration: 'underline' })}
+                  className={css({
+                    color: 'accent',
+                    fontWeight: 'semibold',
+                    textDecoration: 'underline',
+                    overflowWrap: 'anywhere',
+                  })}
                 >
                   {thread.subject}
                 </Link>{' '}

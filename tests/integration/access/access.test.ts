@@ -161,7 +161,7 @@ describe('purchases.entitlements', () => {
       .executeTakeFirstOrThrow()
     expect(await caller.purchases.entitlements()).toEqual({
       isPremium: true,
-      plan: { id: 'basic', name: 'Basic', billingCycle: 'monthly', status: 'active' },
+      plan: { id: 'basic', name: 'Basic', billingCycle: 'monthly', status: 'active', cancelAtPeriodEnd: false },
       renewsAt: renews_at!.toISOString(),
       gift: null,
       courseIds: [course.id],

@@ -29,7 +29,7 @@ async function withPasskey(user?: TestUser) {
   const person = user ?? (await createUser(db()))
   const caller = await callerAs(db(), person)
   const authenticator = softAuthenticator()
-  const options = await caller.security.passkeyOptions()
+  const options = await caller.security.passkeyOptions({ password: person.password })
   const added = await caller.security.addPasskey({
     name: 'My laptop',
     response: authenticator.register(options, ORIGIN) as never,
@@ -45,11 +45,27 @@ async function signIn(authenticator: ReturnType<typeof softAuthenticator>, count
 }
 
 describe('passkeys', () => {
+  it('adding a passkey needs a fresh proof: a session alone (a stolen cookie) gets no challenge', async () => {
+    const person = await createUser(db())
+    const caller = await callerAs(db(), person)
+    await expect(caller.security.passkeyOptions({})).rejects.toThrow(/Enter your password/)
+    await expect(caller.security.passkeyOptions({ password: 'not-the-password' })).rejects.toThrow(
+      /password is not right/,
+    )
+    const challenges = await db()
+      .selectFrom('webauthn_challenges')
+      .select('user_id')
+      .where('user_id', '=', person.id)
+      .execute()
+    expect(challenges).toEqual([])
+    expect((await caller.security.passkeyOptions({ password: person.password })).rp.id).toBe('localhost')
+  })
+
   it('adds a passkey with a single-use challenge and lists it without key material', async () => {
     const person = await createUser(db())
     const caller = await callerAs(db(), person)
     const authenticator = softAuthenticator()
-    const options = await caller.security.passkeyOptions()
+    const options = await caller.security.passkeyOptions({ password: person.password })
     expect(options.rp.id).toBe('localhost')
     expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' })
     // Another site's origin is refused (and that try used the challenge up).
@@ -63,13 +79,13 @@ describe('passkeys', () => {
       caller.security.addPasskey({ name: 'Replay', response: authenticator.register(options, ORIGIN) as never }),
     ).rejects.toThrow(PASSKEY_MESSAGES.failed)
     // Another account cannot use this account's challenge.
-    const fresh = await caller.security.passkeyOptions()
+    const fresh = await caller.security.passkeyOptions({ password: person.password })
     const other = await callerAs(db(), await createUser(db()))
     await expect(
       other.security.addPasskey({ name: 'Stolen', response: authenticator.register(fresh, ORIGIN) as never }),
     ).rejects.toThrow(PASSKEY_MESSAGES.failed)
 
-    const options2 = await caller.security.passkeyOptions()
+    const options2 = await caller.security.passkeyOptions({ password: person.password })
     await caller.security.addPasskey({ name: 'My laptop', response: authenticator.register(options2, ORIGIN) as never })
     const { passkeys } = await caller.security.overview()
     expect(passkeys).toEqual([

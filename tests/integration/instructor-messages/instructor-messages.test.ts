@@ -122,6 +122,24 @@ describe('writing to the instructor', () => {
     })
   })
 
+  it('a course not yet on sale is not found to members, its title and instructor included', async () => {
+    const member = await as((await premiumMember(site.db)).user)
+    for (const status of ['draft', 'in_review', 'changes_requested'] as const) {
+      await site.db.updateTable('courses').set({ status }).where('id', '=', OTHER).execute()
+      try {
+        await expect(member.instructorMessages.conversation({ courseId: OTHER })).rejects.toMatchObject({
+          code: 'NOT_FOUND',
+        })
+        // Its instructor still reads the course's side.
+        expect((await (await as(otherInstructor)).instructorMessages.conversation({ courseId: OTHER })).course.id).toBe(
+          OTHER,
+        )
+      } finally {
+        await site.db.updateTable('courses').set({ status: 'published' }).where('id', '=', OTHER).execute()
+      }
+    }
+  })
+
   it('rate limits messages per sender', async () => {
     const me = await as((await buyerOfCourse(site.db, COURSE)).user)
     for (let i = 0; i < 10; i++) await me.instructorMessages.send({ courseId: COURSE, body: `m${i}` })

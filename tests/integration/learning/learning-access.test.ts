@@ -104,6 +104,27 @@ describe('learning.lesson and learning.course follow the rule', () => {
     }
   })
 
+  it('a course in review or sent back for changes is not found in the player either, its outline included', async () => {
+    const lesson = (await lessonsOf(db(), EXCLUDED)).find((l) => !l.is_preview)
+    if (!lesson) throw new Error('no locked lesson')
+    for (const status of ['in_review', 'changes_requested'] as const) {
+      await db().updateTable('courses').set({ status }).where('id', '=', EXCLUDED).execute()
+      try {
+        for (const who of ['visitor', 'stranger', 'premium'] as const) {
+          const caller = await callerAs(db(), userOf(who))
+          await expect(caller.learning.course({ courseId: EXCLUDED })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+          await expect(caller.learning.lesson({ courseId: EXCLUDED, lessonId: lesson.id })).rejects.toMatchObject({
+            code: 'NOT_FOUND',
+          })
+        }
+        const answer = await (await callerAs(db(), staff)).learning.course({ courseId: EXCLUDED })
+        expect(answer.hasAccess).toBe(true)
+      } finally {
+        await db().updateTable('courses').set({ status: 'published' }).where('id', '=', EXCLUDED).execute()
+      }
+    }
+  })
+
   it('a lesson id of another course is not found', async () => {
     const [lesson] = await lessonsOf(db(), EXCLUDED)
     const caller = await callerAs(db(), staff)

@@ -3,10 +3,12 @@
 // link only through /live/<id>/join in its window, recording attendance; the reminder an hour before, sent once.
 import ICAL from 'ical.js'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { revoke } from '../../../src-server/access/ledger.ts'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { utcToLocalInput } from '../../../src-server/live/zoned-time.ts'
-import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
+import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse, premiumMember } from '../../support/learning.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
@@ -213,6 +215,50 @@ describe('joining, attendance and the reminder', () => {
     await teacher.live.recording({ sessionId: id, url: 'https://video.example.com/rec/1' })
     const past = (await (await as(member)).live.list()).past.find((s) => s.id === id)
     expect(past?.recording?.url).toBe('https://video.example.com/rec/1')
+  })
+
+  it('a member whose hold on the course ended keeps no way in through the join link', async () => {
+    const member = await createUser(site.db, { firstName: 'Reba' })
+    const { orderId } = await buyerOfCourse(site.db, COURSE, member)
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(2) })
+    await (await as(member)).live.register({ sessionId: id })
+    await revoke(site.db, { orderId }, 'refund')
+    const session = await site.db
+      .selectFrom('live_sessions')
+      .select('starts_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    await advanceClock((session.starts_at.getTime() - now().getTime() - 5 * 60_000) / 1000)
+    // The seat is still in the table, but the session is no longer theirs to see or join.
+    expect((await (await as(member)).live.list()).upcoming.map((s) => s.id)).not.toContain(id)
+    const { token } = await createSessionToken(site.db, member.id)
+    const response = await fetch(`${site.baseUrl}/live/${id}/join`, {
+      headers: { cookie: `${SESSION_COOKIE}=${token}` },
+      redirect: 'manual',
+    })
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('/live?join=no-access')
+    expect(await (await as(instructor)).live.attendance({ sessionId: id })).toEqual([])
+  })
+
+  it('a seat holder whose hold on the course ended is not reminded; one who holds it is', async () => {
+    const gone = await createUser(site.db, { firstName: 'Gus' })
+    const kept = await createUser(site.db, { firstName: 'Kay' })
+    const { orderId } = await buyerOfCourse(site.db, COURSE, gone)
+    await buyerOfCourse(site.db, COURSE, kept)
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(3) })
+    await (await as(gone)).live.register({ sessionId: id })
+    await (await as(kept)).live.register({ sessionId: id })
+    await revoke(site.db, { orderId }, 'refund')
+    const session = await site.db
+      .selectFrom('live_sessions')
+      .select('starts_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    await advanceClock((session.starts_at.getTime() - now().getTime() - 30 * 60_000) / 1000)
+    await sendLiveReminders(site.db, 'http://localhost:3000')
+    expect(await mails(kept.email, 'live_reminder')).toHaveLength(1)
+    expect(await mails(gone.email, 'live_reminder')).toHaveLength(0)
   })
 
   it('a rescheduled session reminds again for its new start', async () => {

@@ -14,6 +14,8 @@ import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
+import { premiumMember } from '../../support/learning.ts'
+import { addQuizLesson } from '../../support/quizzes.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
@@ -88,6 +90,55 @@ describe('download my data', () => {
     await advanceClock(8 * 24 * 3600)
     expect((await build()).expired).toBeGreaterThanOrEqual(1)
     expect((await download(first.id, buyer.id)).status).toBe(404)
+  })
+
+  it('holds a Premium member’s membership, messages, questions, quiz attempts and live sessions', async () => {
+    const COURSE = 'modern-react-typescript'
+    const instructor = await createUser(site.db)
+    await site.db
+      .insertInto('course_instructors')
+      .values({ course_id: COURSE, user_id: instructor.id, role: 'co' })
+      .execute()
+    const lessonId = await addQuizLesson(site.db, COURSE, 'Exported quiz')
+    const { user } = await premiumMember(site.db)
+    const me = await callerAs(site.db, user)
+    const { threadId } = await me.instructorMessages.send({
+      courseId: COURSE,
+      subject: 'Hooks',
+      body: 'My question to you',
+    })
+    await (await callerAs(site.db, instructor)).instructorMessages.reply({ threadId, body: 'The instructor’s answer' })
+    await me.questions.ask({ courseId: COURSE, lessonId, title: 'My lesson question', body: 'Why so?' })
+    const attempt = await me.quizzes.start({ courseId: COURSE, lessonId })
+    await me.quizzes.submit({ courseId: COURSE, lessonId, attemptId: attempt.id, answers: {} })
+    const staff = await callerAs(site.db, await createUser(site.db, { role: 'editor' }))
+    const day = new Date(now().getTime() + 5 * 86_400_000).toISOString().slice(0, 10)
+    const session = await staff.live.schedule({
+      title: 'Exported webinar',
+      description: '',
+      localStart: `${day}T18:00`,
+      timeZone: 'Europe/Paris',
+      durationMinutes: 60,
+      capacity: 10,
+      joinUrl: 'https://meet.example.com/abc-defg',
+    })
+    await me.live.register({ sessionId: session.id })
+
+    const row = await requestDataExport(site.db, user.id)
+    await build()
+    const files = unzipSync(new Uint8Array(await (await download(row.id, user.id)).arrayBuffer()))
+    const all = Object.entries(files)
+      .filter(([name]) => name.endsWith('.json'))
+      .map(([, file]) => strFromU8(file))
+      .join('\n')
+    for (const words of ['My question to you', 'The instructor’s answer', 'My lesson question', 'Exported webinar']) {
+      expect(all).toContain(words)
+    }
+    const learning = JSON.parse(strFromU8(files['learning.json'] as Uint8Array))
+    expect(learning.quizAttempts).toEqual([expect.objectContaining({ id: attempt.id, lesson_id: lessonId })])
+    const memberships = JSON.parse(strFromU8(files['memberships.json'] as Uint8Array))
+    expect(memberships).toEqual([expect.objectContaining({ plan_id: 'pro', billing_cycle: 'monthly' })])
+    expect(files['README.txt'] && strFromU8(files['README.txt'])).toContain('messages.json')
   })
 
   it('lets an admin ask for a person who wrote in (audited), and nobody below admin', async () => {

@@ -1,0 +1,58 @@
+// The member's /live page (issue 34): registering for a session the host cancelled while the page was open says why,
+// not only "Could not register"; the seats left are counted in words (1 seat, 2 seats).
+import { createUser } from '../support/factories.ts'
+import { premiumMember } from '../support/learning.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test('a registration refused because the session was just cancelled says so', async ({ page, db, baseURL }) => {
+  const host = await createUser(db, { role: 'editor' })
+  const session = await db
+    .insertInto('live_sessions')
+    .values({
+      host_id: host.id,
+      course_id: null,
+      title: 'Cancelled meanwhile',
+      description: '',
+      starts_at: new Date(Date.now() + 3 * 86_400_000),
+      duration_minutes: 60,
+      time_zone: 'Europe/London',
+      capacity: 20,
+      join_url: 'https://meet.example.com/abc-defg',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto('/live')
+  const item = page.getByTestId('live-session').filter({ hasText: 'Cancelled meanwhile' })
+  await expect(item.getByRole('button', { name: /Register|waitlist/ })).toBeVisible()
+  await db.updateTable('live_sessions').set({ cancelled_at: new Date() }).where('id', '=', session.id).execute()
+  await item.getByRole('button', { name: /Register|waitlist/ }).click()
+  await expect(page.getByText('Could not register')).toBeVisible()
+  await expect(page.getByText('This session was cancelled')).toBeVisible()
+  await expect(item.getByText('Cancelled', { exact: true })).toBeVisible()
+})
+
+test('the last seat of a session is told as one seat', async ({ page, db, baseURL }) => {
+  const host = await createUser(db, { role: 'editor' })
+  await db
+    .insertInto('live_sessions')
+    .values({
+      host_id: host.id,
+      course_id: null,
+      title: 'One seat only',
+      description: '',
+      starts_at: new Date(Date.now() + 3 * 86_400_000),
+      duration_minutes: 60,
+      time_zone: 'Europe/London',
+      capacity: 1,
+      join_url: 'https://meet.example.com/abc-defg',
+    })
+    .execute()
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto('/live')
+  const item = page.getByTestId('live-session').filter({ hasText: 'One seat only' })
+  await expect(item).toContainText('1 seat left')
+  await expect(item).not.toContainText('1 seats left')
+})

@@ -1,0 +1,67 @@
+// A member's conversations with instructors (issue 34): a report the server refused keeps the form open with the
+// reason written, so the member can send it again later; a long subject wraps in the list on a phone.
+import { INSTRUCTOR_MESSAGE_WORDS } from '../../src-shared/schemas/instructor-messages.ts'
+import { createUser } from '../support/factories.ts'
+import { premiumMember } from '../support/learning.ts'
+import { pageWidth } from './a11y.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+const COURSE = 'sql-for-analysts'
+
+test('a refused report keeps its reason for another try', async ({ page, db, baseURL }) => {
+  const instructor = await createUser(db)
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: COURSE, user_id: instructor.id, role: 'co' })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto(`/account/messages/${COURSE}`)
+  const composer = page.getByRole('form', { name: 'Write to the instructor' })
+  await composer.getByLabel('Your message').fill('Hello there')
+  await composer.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByTestId('message')).toContainText('Hello there')
+
+  await page.getByRole('button', { name: 'Report this conversation' }).click()
+  const form = page.getByRole('form', { name: 'Report this conversation' })
+  await form.getByLabel('What is wrong?').fill('The replies are abusive')
+  // Twenty reports this hour already (the limit): the one from the form is refused.
+  const thread = await db
+    .selectFrom('course_message_threads')
+    .select('id')
+    .where('member_id', '=', user.id)
+    .executeTakeFirstOrThrow()
+  for (let i = 0; i < 20; i++) {
+    const response = await page.request.post(`${baseURL}/trpc/instructorMessages.report`, {
+      data: { threadId: thread.id, reason: `Earlier report ${i}` },
+      headers: { origin: baseURL as string },
+    })
+    expect(response.ok()).toBe(true)
+  }
+  await form.getByRole('button', { name: 'Send report' }).click()
+  await expect(page.getByText(INSTRUCTOR_MESSAGE_WORDS.tooMany)).toBeVisible()
+  await expect(form.getByLabel('What is wrong?')).toHaveValue('The replies are abusive')
+  await expect(form.getByRole('button', { name: 'Send report' })).toBeEnabled()
+})
+
+test('a long subject wraps in the member’s list of conversations on a 390 px phone', async ({ page, db, baseURL }) => {
+  await page.setViewportSize({ width: 390, height: 800 })
+  const instructor = await createUser(db)
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: COURSE, user_id: instructor.id, role: 'co' })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto(`/account/messages/${COURSE}`)
+  const composer = page.getByRole('form', { name: 'Write to the instructor' })
+  await composer.getByLabel('Subject').fill('Window_functions_over_partitions_with_running_totals_and_ranks_explained')
+  await composer.getByLabel('Your message').fill('Hello')
+  await composer.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByTestId('message')).toContainText('Hello')
+  await page.goto('/account/messages')
+  await expect(page.getByTestId('conversation')).toContainText('Window_functions_over_partitions')
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390)
+})
