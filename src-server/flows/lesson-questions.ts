@@ -109,6 +109,8 @@ async function limitPosts(limiter: RateLimiter, userId: string) {
 }
 
 export async function questionPage(db: DB, user: Person, input: z.output<typeof questionListInput>) {
+  // A lesson's questions are read where it may be opened: not under a dripped lesson before its date.
+  if (input.lessonId) await mayPostUnder(db, user, input.courseId, input.lessonId)
   const { moderator } = await memberOf(db, user, input.courseId)
   const viewer = { id: user.id, moderator }
   const [page, html] = await Promise.all([listQuestions(db, viewer, input), render()])
@@ -133,7 +135,7 @@ export async function questionThread(db: DB, user: Person, questionId: string) {
   }))
 }
 
-/** Refuses unless the user may post under this lesson: a member of the course who may open the lesson. */
+/** Refuses unless the user may read and post under this lesson: a member of the course who may open the lesson. */
 export async function mayPostUnder(db: DB, user: Person, courseId: string, lessonId: string) {
   const { course, moderator } = await memberOf(db, user, courseId)
   const lesson = await findLessonRow(db, courseId, lessonId)

@@ -154,3 +154,21 @@ describe('a section dripped 7 days after enrolment', () => {
     expect(Array.isArray(await viewer.drip.schedule({ courseId: COURSE }))).toBe(true)
   })
 })
+
+describe('the questions of a dripped lesson', () => {
+  it('are neither listed nor asked before the lesson opens, and are after', async () => {
+    const { sectionId, lessonId } = await dripTarget()
+    await setDrip(sectionId, 7)
+    const { user } = await buyerOfCourse(site.db, COURSE)
+    const learner = await callerAs(site.db, user)
+    const ask = { courseId: COURSE, lessonId, title: 'Before it opens', body: 'Can I see this?' }
+    await expect(learner.questions.list({ courseId: COURSE, lessonId })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await expect(learner.questions.ask(ask)).rejects.toMatchObject({ code: 'FORBIDDEN' })
+
+    await advanceClock(7 * DAY + 60)
+    const { id } = await learner.questions.ask(ask)
+    const page = await learner.questions.list({ courseId: COURSE, lessonId })
+    expect(page.items.map((item) => item.id)).toContain(id)
+  })
+})
+
