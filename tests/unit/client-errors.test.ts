@@ -1,6 +1,7 @@
 // How the client reads a failed call: outage (503) vs refusal (4xx) vs anything else, and which it retries.
 import { TRPCClientError } from '@trpc/client'
 import { describe, expect, it } from 'vitest'
+import { errorToast } from '../../src-client/components/ui/toaster.tsx'
 import {
   errorMessage,
   isClientError,
@@ -39,6 +40,26 @@ describe('reading errors', () => {
       fieldErrors: { email: ['Please enter a valid email'] },
     })
     expect(errorMessage(invalid)).toBe('Please enter a valid email')
+  })
+})
+
+describe('the toast of a failed action', () => {
+  it("puts a refusal's reason under the caller's title, and nothing of a crash's", () => {
+    const cancelled = trpcError('CONFLICT', 409, 'This session was cancelled')
+    expect(errorToast(cancelled, 'Could not register')).toEqual({
+      title: 'Could not register',
+      description: 'This session was cancelled',
+    })
+    expect(errorToast(crash, 'Could not register')).toEqual({ title: 'Could not register' })
+    expect(errorToast(network, 'Could not register')).toEqual({ title: 'Could not register' })
+    expect(errorToast(cancelled, 'Could not register', 'Try another date')).toEqual({
+      title: 'Could not register',
+      description: 'Try another date',
+    })
+  })
+  it("gives the server's message alone without a title, and the outage wording in an outage", () => {
+    expect(errorToast(refusal)).toEqual({ title: 'No such invitation' })
+    expect(errorToast(outage, 'Could not register')).toEqual({ title: OUTAGE.title, description: OUTAGE.message })
   })
 })
 

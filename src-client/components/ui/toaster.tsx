@@ -1,7 +1,7 @@
 // Toasts for the whole app. The Ark UI toaster loads in its own chunk right after the first render (it is
 // not needed before the first action), keeping it out of the first page's JavaScript.
 import { lazy, Suspense } from 'react'
-import { errorMessage, isServiceUnavailable } from '#client/lib/errors.ts'
+import { errorMessage, isClientError, isServiceUnavailable } from '#client/lib/errors.ts'
 import { OUTAGE } from '#shared/outage.ts'
 
 const loadToaster = () => import('./toaster-view.tsx')
@@ -23,13 +23,25 @@ export function notify(kind: ToastKind, title: string, description?: string): vo
 }
 
 /**
- * The toast of a failed action: the caller's title (and description), or the server's message when there is
- * no title. During an outage every action says the same: the service is briefly down, try again.
+ * The toast of a failed action: the caller's title, with the server's reason under it when the server refused on
+ * purpose ("This session was cancelled", "You are posting too quickly") and the caller gave no description; the
+ * server's message alone when there is no title. During an outage every action says the same: the service is briefly
+ * down, try again.
  */
+export function errorToast(
+  error: unknown,
+  title?: string,
+  description?: string,
+): { title: string; description?: string } {
+  if (isServiceUnavailable(error)) return { title: OUTAGE.title, description: OUTAGE.message }
+  if (!title) return { title: errorMessage(error) }
+  const reason = description ?? (isClientError(error) ? errorMessage(error) : undefined)
+  return reason && reason !== title ? { title, description: reason } : { title }
+}
+
 export function notifyError(error: unknown, title?: string, description?: string): void {
-  if (isServiceUnavailable(error)) notify('error', OUTAGE.title, OUTAGE.message)
-  else if (title) notify('error', title, description)
-  else notify('error', errorMessage(error))
+  const toast = errorToast(error, title, description)
+  notify('error', toast.title, toast.description)
 }
 
 /**
