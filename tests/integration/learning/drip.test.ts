@@ -171,4 +171,3 @@ describe('the questions of a dripped lesson', () => {
     expect(page.items.map((item) => item.id)).toContain(id)
   })
 })
-
