@@ -173,6 +173,9 @@ export async function registerForSession(db: DB, actor: LiveActor, sessionId: st
   const session = await sessionFor(db, sessionId)
   if (!(await canSee(db, actor, session))) throw new DomainError('not_found', LIVE_MESSAGES.notFound)
   return db.transaction().execute(async (trx) => {
+    // A full session first frees the seats of holders whose Premium or course has ended since they registered.
+    const seats = (await seatCounts(trx, [sessionId])).get(sessionId)
+    if ((seats?.registered ?? 0) >= session.capacity) await releaseLapsedSeats(trx, session, publicUrl)
     const before = await registrationOf(trx, sessionId, actor.id)
     const status = await register(trx, sessionId, actor.id)
     if (before?.status !== status) {
@@ -186,11 +189,28 @@ export async function registerForSession(db: DB, actor: LiveActor, sessionId: st
 export async function leaveSession(db: DB, actor: LiveActor, sessionId: string, publicUrl: string) {
   await sessionFor(db, sessionId)
   return db.transaction().execute(async (trx) => {
-    const { was, promoted } = await cancelRegistration(trx, sessionId, actor.id)
-    if (was === 'registered') await sendInvitation(trx, sessionId, actor.id, 'cancel', publicUrl)
-    for (const userId of promoted) await sendInvitation(trx, sessionId, userId, 'invitation', publicUrl)
+    const was = await giveUpSeat(trx, sessionId, actor.id, publicUrl)
     return { cancelled: was !== null }
   })
+}
+
+/** Cancels a seat or waitlist place: the holder's calendar gets the cancellation, a freed seat's new holder the invitation. */
+async function giveUpSeat(trx: DB, sessionId: string, userId: string, publicUrl: string) {
+  const { was, promoted } = await cancelRegistration(trx, sessionId, userId)
+  if (was === 'registered') await sendInvitation(trx, sessionId, userId, 'cancel', publicUrl)
+  for (const promotedId of promoted) await sendInvitation(trx, sessionId, promotedId, 'invitation', publicUrl)
+  return was
+}
+
+/**
+ * Frees the seats of holders who may no longer see the session (their Premium or course purchase ended since they
+ * registered, and /live no longer shows it to them to give it up), so the waitlist moves up.
+ */
+async function releaseLapsedSeats(trx: DB, session: SessionRow, publicUrl: string) {
+  for (const member of await registeredMembers(trx, session.id)) {
+    if (await canSee(trx, { id: member.id, role: member.role, staff: true }, session)) continue
+    await giveUpSeat(trx, session.id, member.id, publicUrl)
+  }
 }
 
 /** /live: upcoming and past sessions the person may see, with their seat and (from 15 minutes before) the join path. */
@@ -350,9 +370,13 @@ export async function sendLiveReminders(db: DB, publicUrl: string, now = clock.n
     for (const row of due) {
       const session = await findSession(trx, row.session_id)
       if (!session) continue
-      // A seat whose holder no longer holds Premium or the course is not reminded: its join link would refuse them.
+      // A seat whose holder no longer holds Premium or the course is not reminded (its join link would refuse them):
+      // it goes to the waitlist's first.
       const person = await trx.selectFrom('users').select('role').where('id', '=', row.user_id).executeTakeFirst()
-      if (!person || !(await canSee(trx, { id: row.user_id, role: person.role, staff: true }, session))) continue
+      if (!person || !(await canSee(trx, { id: row.user_id, role: person.role, staff: true }, session))) {
+        await giveUpSeat(trx, row.session_id, row.user_id, publicUrl)
+        continue
+      }
       await sendReminder(trx, row.session_id, row.user_id, await siteUrlOf(session.course_id))
     }
     return due.length

@@ -292,7 +292,7 @@ export function registeredMembers(db: DB, id: string) {
   return db
     .selectFrom('live_registrations as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
-    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'r.status'])
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.role', 'r.status'])
     .where('r.session_id', '=', id)
     .where('r.status', '=', 'registered')
     .execute()

@@ -131,6 +131,20 @@ describe('seats and the waitlist', () => {
     const invitation = (await mails(premium.email, 'live_invitation')).at(-1)
     expect(invitation?.calendar_method).toBe('REQUEST')
   })
+
+  it('a full session frees the seat of a holder whose hold on the course ended, for the next to register', async () => {
+    const gone = await createUser(site.db, { firstName: 'Gail' })
+    const { orderId } = await buyerOfCourse(site.db, COURSE, gone)
+    const { id } = await schedule(instructor, { courseId: COURSE, capacity: 1 })
+    expect((await (await as(gone)).live.register({ sessionId: id })).status).toBe('registered')
+    await revoke(site.db, { orderId }, 'refund')
+
+    // The session no longer shows on their /live, so they cannot give the seat up: it is freed for the next one.
+    expect((await (await as(premium)).live.register({ sessionId: id })).status).toBe('registered')
+    expect((await mails(gone.email, 'live_cancel')).at(-1)?.calendar_method).toBe('CANCEL')
+    const seen = (await (await as(premium)).live.list()).upcoming.find((s) => s.id === id)
+    expect(seen).toMatchObject({ seatsLeft: 0, waitlisted: 0, myStatus: 'registered' })
+  })
 })
 
 describe('the invitation', () => {
@@ -259,6 +273,15 @@ describe('joining, attendance and the reminder', () => {
     await sendLiveReminders(site.db, 'http://localhost:3000')
     expect(await mails(kept.email, 'live_reminder')).toHaveLength(1)
     expect(await mails(gone.email, 'live_reminder')).toHaveLength(0)
+    // Their seat is given up (their calendar told), so the waitlist's first would take it.
+    expect((await mails(gone.email, 'live_cancel')).at(-1)?.calendar_method).toBe('CANCEL')
+    const seat = await site.db
+      .selectFrom('live_registrations')
+      .select('status')
+      .where('session_id', '=', id)
+      .where('user_id', '=', gone.id)
+      .executeTakeFirstOrThrow()
+    expect(seat.status).toBe('cancelled')
   })
 
   it('a rescheduled session reminds again for its new start', async () => {
