@@ -19,7 +19,7 @@ import { schoolById } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { assertPlanIncludes } from './creator-standing.ts'
+import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
 import { ownSchool } from './school-team.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -43,13 +43,10 @@ async function keySchool(db: DB, userId: string, schoolId: string | undefined) {
 /** The studio's API page: whether the plan includes the API, and the keys the caller may see (never their secrets). */
 export async function schoolApiKeys(db: DB, userId: string, schoolId?: string) {
   const { school, role, allowed, holderId } = await keySchool(db, userId, schoolId)
-  try {
-    await assertPlanIncludes(db, school.ownerId, 'api')
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === 'precondition') {
-      return { available: false as const, message: error.message, keys: [], role, allowedScopes: [...allowed] }
-    }
-    throw error
+  if (!(await ownerPlanIncludes(db, school.ownerId, 'api'))) {
+    // The page adds where to go: Compare plans for the owner, "the owner chooses" for a member.
+    const message = 'The API comes with the Enterprise plan.'
+    return { available: false as const, message, keys: [], role, allowedScopes: [...allowed] }
   }
   const keys = await listApiKeys(db, school.id, holderId)
   const now = clock.now()

@@ -75,7 +75,10 @@ describe('API keys', () => {
     const pro = await createCreator(site.db, { plan: 'pro' })
     const refused = await keyFor(pro).catch((error: TRPCError) => `${error.code}: ${error.message}`)
     expect(refused).toBe('PRECONDITION_FAILED: The API comes with the Enterprise plan: see Pricing')
-    expect((await (await callerAs(site.db, pro)).apiKeys.list()).available).toBe(false)
+    expect(await (await callerAs(site.db, pro)).apiKeys.list()).toMatchObject({
+      available: false,
+      message: 'The API comes with the Enterprise plan.',
+    })
   })
 })
 
