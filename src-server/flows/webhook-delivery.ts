@@ -25,6 +25,7 @@ import {
 } from '../webhooks/endpoints.ts'
 import { signatureHeader } from '../webhooks/secrets.ts'
 import { postWebhook } from '../webhooks/send.ts'
+import { ownerPlanIncludes } from './creator-standing.ts'
 
 /** The relay's pass (jobs/registry.ts): due deliveries onto the queue. */
 export const relayWebhookDeliveries = relayDueDeliveries
@@ -50,6 +51,12 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, delivery
   const endpoint = await endpointById(db, delivery.endpoint_id)
   if (!endpoint?.enabled) {
     await abandonDelivery(db, deliveryId, 'The endpoint is disabled', clock.now())
+    return 'skipped'
+  }
+  // Webhooks hold while the owner's plan includes them (as their recording does, flows/webhook-events.ts).
+  const school = await schoolById(db, endpoint.school_id)
+  if (!school || !(await ownerPlanIncludes(db, school.ownerId, 'webhooks'))) {
+    await abandonDelivery(db, deliveryId, 'The school’s plan no longer includes webhooks', clock.now())
     return 'skipped'
   }
   const body = JSON.stringify(delivery.payload)

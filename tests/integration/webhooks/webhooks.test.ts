@@ -168,7 +168,16 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
       .where('kind', '=', 'premium')
       .execute()
     await sell(db(), [{ id: created.id, title: created.title, price_minor: 1000 }])
-    expect((await pendingDeliveries(endpointId)).map((row) => row.event_type)).toEqual(['order.paid'])
+    const [owed] = await pendingDeliveries(endpointId)
+    expect(owed?.event_type).toBe('order.paid')
+
+    // A delivery still waiting when the plan lapses is given up rather than sent.
+    await lapsePlan(db(), owner.id)
+    received.length = 0
+    expect(await attemptWebhookDelivery(deps(), owed!.id)).toBe('skipped')
+    expect(received).toHaveLength(0)
+    const [row] = await pendingDeliveries(endpointId)
+    expect(row?.failed_at).not.toBeNull()
   })
 
   it('the relay puts only due deliveries of enabled endpoints on the queue, once', async () => {
