@@ -3,6 +3,7 @@
 import type { ErrorComponentProps } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { css, cx } from '#styled-system/css'
+import { MainAround } from '../layout/MainLandmark.tsx'
 import { raisedCard } from '../ui/card.ts'
 import { RouteError } from '../ui/RouteError.tsx'
 
@@ -11,12 +12,12 @@ export const isPlausibleInviteToken = (token: string) => token.length >= 10
 
 export function InviteCard({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <main className={css({ display: 'grid', placeItems: 'center', py: '12', px: '4' })}>
+    <MainAround className={css({ display: 'grid', placeItems: 'center', py: '12', px: '4' })}>
       <div className={cx(raisedCard, css({ w: 'full', maxW: 'md', p: '8' }))}>
         <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>{title}</h1>
         {children}
       </div>
-    </main>
+    </MainAround>
   )
 }
 

@@ -4,6 +4,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import type { FormEvent, ReactNode } from 'react'
 import { DialogForm } from '#client/components/admin/DialogForm.tsx'
 import { optionalText, searchParams } from '#client/components/admin/search.ts'
+import { MainAround } from '#client/components/layout/MainLandmark.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { raisedCard } from '#client/components/ui/card.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
@@ -43,12 +44,12 @@ export const Route = createFileRoute('/admin/accept-invite')({
 
 function InviteCard({ children }: { children: ReactNode }) {
   return (
-    <main className={css({ minH: '100vh', display: 'grid', placeItems: 'center', bg: 'canvas', p: '4' })}>
+    <MainAround className={css({ minH: '100vh', display: 'grid', placeItems: 'center', bg: 'canvas', p: '4' })}>
       <div className={cx(raisedCard, css({ w: 'full', maxW: 'md', p: '8' }))}>
         <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>Join the admin team</h1>
         {children}
       </div>
-    </main>
+    </MainAround>
   )
 }
 

@@ -2,7 +2,7 @@
 // A course the creator may not edit is answered as not found by the server, and shown so here.
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router'
-import { MainAround } from '#client/components/layout/MainLandmark.tsx'
+import { MainAround, OwnMain } from '#client/components/layout/MainLandmark.tsx'
 import { CourseTabs } from '#client/components/studio/CourseTabs.tsx'
 import { StateBadge } from '#client/components/studio/StateBadge.tsx'
 import { button } from '#client/components/ui/button.ts'
@@ -18,7 +18,9 @@ export const Route = createFileRoute('/studio/courses/$courseId')({
   pendingComponent: () => <LoadingState label="Loading the course…" />,
   errorComponent: ({ error }) =>
     errorCode(error) === 'NOT_FOUND' ? (
-      <CourseNotFound />
+      <OwnMain>
+        <CourseNotFound />
+      </OwnMain>
     ) : (
       <RouteError error={error} title="Could not load the course" />
     ),
