@@ -1,5 +1,8 @@
 // A member's conversations with instructors (issue 34): a report the server refused keeps the form open with the
 // reason written, so the member can send it again later; a long subject wraps in the list on a phone.
+import type { Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import { INSTRUCTOR_MESSAGE_WORDS } from '../../src-shared/schemas/instructor-messages.ts'
 import { createUser } from '../support/factories.ts'
 import { premiumMember } from '../support/learning.ts'
@@ -8,7 +11,8 @@ import { expect, signInAs, test } from './fixtures.ts'
 
 const COURSE = 'sql-for-analysts'
 
-test('a refused report keeps its reason for another try', async ({ page, db, baseURL }) => {
+/** A Premium member signed in on the course's conversation page (the course has an instructor to write to). */
+async function openConversationAsMember(page: Page, db: Kysely<Database>, baseURL: string) {
   const instructor = await createUser(db)
   await db
     .insertInto('course_instructors')
@@ -16,8 +20,13 @@ test('a refused report keeps its reason for another try', async ({ page, db, bas
     .onConflict((oc) => oc.doNothing())
     .execute()
   const { user } = await premiumMember(db)
-  await signInAs(page, baseURL as string, db, user)
+  await signInAs(page, baseURL, db, user)
   await page.goto(`/account/messages/${COURSE}`)
+  return user
+}
+
+test('a refused report keeps its reason for another try', async ({ page, db, baseURL }) => {
+  const user = await openConversationAsMember(page, db, baseURL as string)
   const composer = page.getByRole('form', { name: 'Write to the instructor' })
   await composer.getByLabel('Your message').fill('Hello there')
   await composer.getByRole('button', { name: 'Send message' }).click()
@@ -47,15 +56,7 @@ test('a refused report keeps its reason for another try', async ({ page, db, bas
 
 test('a long subject wraps in the member’s list of conversations on a 390 px phone', async ({ page, db, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 800 })
-  const instructor = await createUser(db)
-  await db
-    .insertInto('course_instructors')
-    .values({ course_id: COURSE, user_id: instructor.id, role: 'co' })
-    .onConflict((oc) => oc.doNothing())
-    .execute()
-  const { user } = await premiumMember(db)
-  await signInAs(page, baseURL as string, db, user)
-  await page.goto(`/account/messages/${COURSE}`)
+  await openConversationAsMember(page, db, baseURL as string)
   const composer = page.getByRole('form', { name: 'Write to the instructor' })
   await composer.getByLabel('Subject').fill('Window_functions_over_partitions_with_running_totals_and_ranks_explained')
   await composer.getByLabel('Your message').fill('Hello')

@@ -35,6 +35,16 @@ export async function lapsePlan(db: DB, userId: string) {
     .execute()
 }
 
+/** Undoes lapsePlan: the creator's plan runs on with no end. */
+export async function restorePlan(db: DB, userId: string) {
+  await db
+    .updateTable('access_grants')
+    .set({ ends_at: null })
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'premium')
+    .execute()
+}
+
 export async function createCreator(
   db: DB,
   options: { plan?: PlanId | null; email?: string; firstName?: string } = {},

@@ -12,6 +12,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { type Currency, formatMoney } from '#shared/money.ts'
 import { bundleInput } from '#shared/schemas/bundles.ts'
 import { css } from '#styled-system/css'
+import { PlanNeeded } from '../studio/PlanNeeded.tsx'
 import { button } from '../ui/button.ts'
 import { contentCard as panel } from '../ui/card.ts'
 import { useSubmitForm } from '../ui/field-errors.tsx'
@@ -76,15 +77,7 @@ export function BundleManager({
           </button>
         ) : null}
       </div>
-      {planNeeded ? (
-        <EmptyState title={planNeeded}>
-          <p className={css({ mt: '2' })}>
-            <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
-              See the plans
-            </Link>
-          </p>
-        </EmptyState>
-      ) : null}
+      {planNeeded ? <PlanNeeded title={planNeeded} /> : null}
       {editing !== null ? (
         <BundleForm
           key={editing === 'new' ? 'new' : editing.id}

@@ -1,14 +1,15 @@
 // /studio/coupons: creators on Pro or Enterprise make coupons for their own courses and see each one's uses and
 // revenue; on Basic the page says coupons come with Pro.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute, Link } from '@tanstack/react-router'
+import { createFileRoute } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { CouponEditor } from '#client/components/promotions/CouponEditor.tsx'
 import { CouponTable } from '#client/components/promotions/CouponTable.tsx'
+import { PlanNeeded } from '#client/components/studio/PlanNeeded.tsx'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { useSession } from '#client/lib/session.ts'
 import { COUPON_MESSAGES } from '#shared/promotions.ts'
@@ -56,13 +57,7 @@ function StudioCoupons() {
           />
         </TitledSection>
       ) : (
-        <EmptyState title={COUPON_MESSAGES.planRequired}>
-          <p className={css({ mt: '2' })}>
-            <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
-              See the plans
-            </Link>
-          </p>
-        </EmptyState>
+        <PlanNeeded title={COUPON_MESSAGES.planRequired} />
       )}
       <section aria-label="Your coupons" className={card}>
         {data.coupons.length === 0 ? (

@@ -10,7 +10,7 @@ import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { guardedFetch, PrivateTargetError } from '../../../src-server/kernel/private-targets.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
-import { createCreator, lapsePlan } from '../../support/creator-courses.ts'
+import { createCreator, lapsePlan, restorePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
@@ -282,12 +282,7 @@ describe('a school that requires SSO for its members', () => {
     await lapsePlan(db(), owner.id)
     expect(await (await ownerCaller(stranger)).schoolSso.forSchool({ slug })).toBeNull()
     expect((await login(member)).status).toBe(200)
-    await db()
-      .updateTable('access_grants')
-      .set({ ends_at: null })
-      .where('user_id', '=', owner.id)
-      .where('kind', '=', 'premium')
-      .execute()
+    await restorePlan(db(), owner.id)
     expect((await login(member)).status).toBe(403)
     await (await ownerCaller(owner)).schoolSso.save(settings({ clientSecret: '' }))
   })

@@ -64,6 +64,16 @@ async function schedule(by: TestUser, options: { courseId?: string; capacity?: n
   })
 }
 
+/** Moves the clock to `minutes` before the session starts (negative: after). */
+async function clockToMinutesBefore(sessionId: string, minutes: number) {
+  const session = await site.db
+    .selectFrom('live_sessions')
+    .select('starts_at')
+    .where('id', '=', sessionId)
+    .executeTakeFirstOrThrow()
+  await advanceClock((session.starts_at.getTime() - now().getTime() - minutes * 60_000) / 1000)
+}
+
 function parse(ics: string) {
   const calendar = new ICAL.Component(ICAL.parse(ics))
   for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(zone)
@@ -195,15 +205,8 @@ describe('joining, attendance and the reminder', () => {
     await buyerOfCourse(site.db, COURSE, member)
     const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(2) })
     await (await as(member)).live.register({ sessionId: id })
-    const session = await site.db
-      .selectFrom('live_sessions')
-      .select('starts_at')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-    const untilStart = () => session.starts_at.getTime() - now().getTime()
-
     expect(await sendLiveReminders(site.db, 'http://localhost:3000')).toBe(0)
-    await advanceClock((untilStart() - 61 * 60_000) / 1000)
+    await clockToMinutesBefore(id, 61)
     await sendLiveReminders(site.db, 'http://localhost:3000')
     expect(await mails(member.email, 'live_reminder')).toHaveLength(0)
     await advanceClock(2 * 60)
@@ -216,7 +219,7 @@ describe('joining, attendance and the reminder', () => {
     expect((await joinSession(site.db, actor, id)).refused).toMatch(/15 minutes/)
     const page = (await (await as(member)).live.list()).upcoming.find((s) => s.id === id)
     expect(page?.joinPath).toBeNull()
-    await advanceClock((untilStart() - 10 * 60_000) / 1000)
+    await clockToMinutesBefore(id, 10)
     expect((await (await as(member)).live.list()).upcoming.find((s) => s.id === id)?.joinPath).toBe(`/live/${id}/join`)
     expect((await joinSession(site.db, actor, id)).url).toBe('https://meet.example.com/abc-defg')
     const strangerJoin = await joinSession(site.db, { id: stranger.id, role: 'customer', staff: true }, id)
@@ -224,7 +227,7 @@ describe('joining, attendance and the reminder', () => {
     const attendance = await (await as(instructor)).live.attendance({ sessionId: id })
     expect(attendance.map((a) => a.email)).toEqual([member.email])
 
-    await advanceClock((untilStart() + 2 * 3600_000) / 1000)
+    await clockToMinutesBefore(id, -120)
     const teacher = await as(instructor)
     await teacher.live.recording({ sessionId: id, url: 'https://video.example.com/rec/1' })
     const past = (await (await as(member)).live.list()).past.find((s) => s.id === id)
@@ -237,12 +240,7 @@ describe('joining, attendance and the reminder', () => {
     const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(2) })
     await (await as(member)).live.register({ sessionId: id })
     await revoke(site.db, { orderId }, 'refund')
-    const session = await site.db
-      .selectFrom('live_sessions')
-      .select('starts_at')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-    await advanceClock((session.starts_at.getTime() - now().getTime() - 5 * 60_000) / 1000)
+    await clockToMinutesBefore(id, 5)
     // The seat is still in the table, but the session is no longer theirs to see or join.
     expect((await (await as(member)).live.list()).upcoming.map((s) => s.id)).not.toContain(id)
     const { token } = await createSessionToken(site.db, member.id)
@@ -264,12 +262,7 @@ describe('joining, attendance and the reminder', () => {
     await (await as(gone)).live.register({ sessionId: id })
     await (await as(kept)).live.register({ sessionId: id })
     await revoke(site.db, { orderId }, 'refund')
-    const session = await site.db
-      .selectFrom('live_sessions')
-      .select('starts_at')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-    await advanceClock((session.starts_at.getTime() - now().getTime() - 30 * 60_000) / 1000)
+    await clockToMinutesBefore(id, 30)
     await sendLiveReminders(site.db, 'http://localhost:3000')
     expect(await mails(kept.email, 'live_reminder')).toHaveLength(1)
     expect(await mails(gone.email, 'live_reminder')).toHaveLength(0)
@@ -289,10 +282,7 @@ describe('joining, attendance and the reminder', () => {
     await buyerOfCourse(site.db, COURSE, member)
     const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(1, 12) })
     await (await as(member)).live.register({ sessionId: id })
-    const start = async () =>
-      (await site.db.selectFrom('live_sessions').select('starts_at').where('id', '=', id).executeTakeFirstOrThrow())
-        .starts_at
-    await advanceClock(((await start()).getTime() - now().getTime() - 30 * 60_000) / 1000)
+    await clockToMinutesBefore(id, 30)
     await sendLiveReminders(site.db, 'http://localhost:3000')
     expect(await mails(member.email, 'live_reminder')).toHaveLength(1)
     await (await as(instructor)).live.update({
@@ -305,7 +295,7 @@ describe('joining, attendance and the reminder', () => {
       capacity: 50,
       joinUrl: 'https://meet.example.com/abc-defg',
     })
-    await advanceClock(((await start()).getTime() - now().getTime() - 30 * 60_000) / 1000)
+    await clockToMinutesBefore(id, 30)
     await sendLiveReminders(site.db, 'http://localhost:3000')
     expect(await mails(member.email, 'live_reminder')).toHaveLength(2)
   })

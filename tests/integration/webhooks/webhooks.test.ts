@@ -17,7 +17,7 @@ import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { relayDueDeliveries, retryDelaySeconds } from '../../../src-server/webhooks/deliveries.ts'
 import { postWebhook } from '../../../src-server/webhooks/send.ts'
 import { assertEndpointUrl } from '../../../src-server/webhooks/targets.ts'
-import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
+import { createCreator, createCreatorCourse, lapsePlan, restorePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -161,12 +161,7 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
     await sell(db(), [{ id: created.id, title: created.title, price_minor: 1000 }])
     expect(await pendingDeliveries(endpointId)).toEqual([])
     // Back on Enterprise, the next sale is reported again.
-    await db()
-      .updateTable('access_grants')
-      .set({ ends_at: null })
-      .where('user_id', '=', owner.id)
-      .where('kind', '=', 'premium')
-      .execute()
+    await restorePlan(db(), owner.id)
     await sell(db(), [{ id: created.id, title: created.title, price_minor: 1000 }])
     const [owed] = await pendingDeliveries(endpointId)
     expect(owed?.event_type).toBe('order.paid')

@@ -1,0 +1,16 @@
+// A studio feature the creator's plan does not include (bundles, coupons): what it needs, and where the plans are.
+import { Link } from '@tanstack/react-router'
+import { css } from '#styled-system/css'
+import { EmptyState } from '../ui/states.tsx'
+
+export function PlanNeeded({ title }: { title: string }) {
+  return (
+    <EmptyState title={title}>
+      <p className={css({ mt: '2' })}>
+        <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
+          See the plans
+        </Link>
+      </p>
+    </EmptyState>
+  )
+}
