@@ -44,19 +44,26 @@ export function findSession(db: DB, id: string) {
 }
 export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>
 
+/** The columns the scheduling form sets, on creation and on edit. */
+function formColumns(fields: SessionFields) {
+  return {
+    title: fields.title,
+    description: fields.description,
+    starts_at: fields.startsAt,
+    duration_minutes: fields.durationMinutes,
+    time_zone: fields.timeZone,
+    capacity: fields.capacity,
+    join_url: fields.joinUrl,
+  }
+}
+
 export async function insertSession(db: DB, hostId: string, courseId: string | null, fields: SessionFields) {
   const row = await db
     .insertInto('live_sessions')
     .values({
       course_id: courseId,
       host_id: hostId,
-      title: fields.title,
-      description: fields.description,
-      starts_at: fields.startsAt,
-      duration_minutes: fields.durationMinutes,
-      time_zone: fields.timeZone,
-      capacity: fields.capacity,
-      join_url: fields.joinUrl,
+      ...formColumns(fields),
       created_at: clock.now(),
       updated_at: clock.now(),
     })
@@ -85,13 +92,7 @@ export async function updateSession(trx: DB, id: string, fields: SessionFields) 
   await trx
     .updateTable('live_sessions')
     .set({
-      title: fields.title,
-      description: fields.description,
-      starts_at: fields.startsAt,
-      duration_minutes: fields.durationMinutes,
-      time_zone: fields.timeZone,
-      capacity: fields.capacity,
-      join_url: fields.joinUrl,
+      ...formColumns(fields),
       updated_at: clock.now(),
       ...(moved ? { sequence: sql<number>`sequence + 1` } : {}),
     })

@@ -4,6 +4,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { SectionCard } from '#client/components/account/SectionCard.tsx'
 import { useSaveMailSetting } from '#client/components/instructor-messages/mail-setting.ts'
+import { threadLink } from '#client/components/instructor-messages/thread-link.ts'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { CheckboxField } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
@@ -53,16 +54,7 @@ function MessagesPage() {
             <ul className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
               {threads.map((thread) => (
                 <li key={thread.id} data-testid="conversation">
-                  <Link
-                    to="/account/messages/$courseId"
-                    params={{ courseId: thread.courseId }}
-                    className={css({
-                      color: 'accent',
-                      fontWeight: 'semibold',
-                      textDecoration: 'underline',
-                      overflowWrap: 'anywhere',
-                    })}
-                  >
+                  <Link to="/account/messages/$courseId" params={{ courseId: thread.courseId }} className={threadLink}>
                     {thread.courseTitle}: {thread.subject}
                   </Link>{' '}
                   {thread.unread > 0 ? (

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useSaveMailSetting } from '#client/components/instructor-messages/mail-setting.ts'
+import { threadLink } from '#client/components/instructor-messages/thread-link.ts'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
@@ -65,16 +66,7 @@ function StudioMessages() {
           <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
             {inbox.data.threads.map((thread) => (
               <li key={thread.id} data-testid="inbox-thread">
-                <Link
-                  to="/studio/messages/$threadId"
-                  params={{ threadId: thread.id }}
-                  className={css({
-                    color: 'accent',
-                    fontWeight: 'semibold',
-                    textDecoration: 'underline',
-                    overflowWrap: 'anywhere',
-                  })}
-                >
+                <Link to="/studio/messages/$threadId" params={{ threadId: thread.id }} className={threadLink}>
                   {thread.subject}
                 </Link>{' '}
                 {thread.unread > 0 ? (
