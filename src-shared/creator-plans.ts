@@ -51,6 +51,11 @@ export const CREATOR_PLAN_FEATURES: Record<CreatorPlanId, readonly CreatorPlanFe
   enterprise: ['api', 'webhooks', 'sso', 'customDomain', 'whiteLabel'],
 }
 
+/** Whether a creator's live plan (null: none) promises "Coupons, bundles and drip content": Pro and Enterprise. */
+export function planIncludesPromotions(planId: string | null | undefined): boolean {
+  return planId === 'pro' || planId === 'enterprise'
+}
+
 /** Whether a creator's live plan (null: none) includes the feature. */
 export function planIncludes(planId: string | null | undefined, feature: CreatorPlanFeature): boolean {
   return isCreatorPlanId(planId) && CREATOR_PLAN_FEATURES[planId].includes(feature)

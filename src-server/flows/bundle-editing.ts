@@ -1,6 +1,7 @@
 // Making and changing bundles (issue 32): a creator on Pro or Enterprise bundles their own published courses; staff
 // (editor and up) bundle any published courses. The price is checked here, in minor units: above zero, in the
 // courses' one currency, and below their list total (a bundle that saves nothing is refused).
+import { planIncludesPromotions } from '../../src-shared/creator-plans.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import { BUNDLE_MESSAGES, type BundleInput } from '../../src-shared/schemas/bundles.ts'
 import { type Actor, record } from '../audit/repository.ts'
@@ -17,9 +18,6 @@ import {
   updateBundle,
 } from '../promotions/bundles.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
-
-/** The creator plans whose promise includes "Coupons, bundles and drip content" (src-shared/creator-plans.ts). */
-const BUNDLE_PLANS = new Set(['pro', 'enterprise'])
 
 /** Who is editing: a creator (their own courses, their own bundles) or staff (any). */
 export type BundleEditor = { kind: 'creator'; userId: string } | { kind: 'staff'; actor: Actor }
@@ -72,7 +70,7 @@ async function checkedValues(db: DB, editor: BundleEditor, input: BundleInput): 
 async function assertPlanAllowsBundles(db: DB, editor: BundleEditor) {
   if (editor.kind !== 'creator') return
   const subscription = await currentSubscription(db, editor.userId, clock.now())
-  if (!BUNDLE_PLANS.has(subscription?.plan_id ?? '')) throw new DomainError('precondition', BUNDLE_MESSAGES.planNeeded)
+  if (!planIncludesPromotions(subscription?.plan_id)) throw new DomainError('precondition', BUNDLE_MESSAGES.planNeeded)
 }
 
 /** The bundle, if this editor may change it (another creator's bundle is not found). */

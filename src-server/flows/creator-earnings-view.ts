@@ -4,6 +4,7 @@
 
 import { platformFeeBasisPoints } from '../../src-shared/creator-plans.ts'
 import type { Currency } from '../../src-shared/money.ts'
+import { fullName } from '../../src-shared/names.ts'
 import { creatorBalances, zeroBalance } from '../earnings/balances.ts'
 import { payoutAccountOf } from '../earnings/payout-accounts.ts'
 import { payoutsPaused } from '../earnings/payouts.ts'
@@ -113,7 +114,7 @@ export async function statementHolder(db: DB, creatorId: string) {
     .select(['email', 'first_name', 'last_name'])
     .where('id', '=', creatorId)
     .executeTakeFirstOrThrow()
-  return { name: `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim() || user.email, email: user.email }
+  return { name: fullName(user.first_name, user.last_name) || user.email, email: user.email }
 }
 
 const csvCell = (value: string | number) => {

@@ -1,3 +1,7 @@
+// Single sign-on per school with OpenID Connect (issue 36, decision 0062). The owner (only, on a plan with 'sso')
+// names the provider, the e-mail domains it may sign in and whether members must use it; learners sign in with their
+// company identity at /auth/sso/{slug}; accounts are linked by a verified e-mail only; members of a school that
+// requires SSO cannot sign in with a password.
 import type { SchoolSsoInput } from '../../src-shared/schemas/sso.ts'
 import {
   discover,

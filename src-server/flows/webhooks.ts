@@ -1,3 +1,6 @@
+// The studio's webhooks page (issue 36, decision 0061): only the school's owner manages its endpoints, and only
+// while their plan includes webhooks (Enterprise). A member, or another school's owner, is refused by
+// creators/school-access.ts; an endpoint or delivery of another school is not found.
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../../src-shared/schemas/webhooks.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'

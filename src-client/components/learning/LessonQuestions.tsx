@@ -9,7 +9,6 @@ import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -109,7 +108,7 @@ function reloadThenSay(
       await reload()
       notify('success', message)
     },
-    onError: (cause: unknown) => notifyError(cause, failure, errorMessage(cause)),
+    onError: (cause: unknown) => notifyError(cause, failure),
   }
 }
 
@@ -294,7 +293,7 @@ function Answers({
   const hide = useMutation(
     trpc.questions.hide.mutationOptions({
       onSuccess: reload,
-      onError: (cause) => notifyError(cause, 'That did not work', errorMessage(cause)),
+      onError: (cause) => notifyError(cause, 'That did not work'),
     }),
   )
   return (

@@ -11,7 +11,6 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -67,7 +66,7 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
     trpc.live.register.mutationOptions({
       // The server's reason (cancelled or ended since the page loaded), and the list as it is now.
       onError: async (error) => {
-        notifyError(error, 'Could not register', errorMessage(error))
+        notifyError(error, 'Could not register')
         await refresh()
       },
       onSuccess: async (result) => {
@@ -83,7 +82,7 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
   )
   const cancel = useMutation(
     trpc.live.cancel.mutationOptions({
-      onError: (error) => notifyError(error, 'Could not cancel', errorMessage(error)),
+      onError: (error) => notifyError(error, 'Could not cancel'),
       onSuccess: async () => {
         notify('success', 'Your registration is cancelled')
         await refresh()

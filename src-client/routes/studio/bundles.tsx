@@ -3,11 +3,9 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { BundleManager } from '#client/components/bundles/BundleManager.tsx'
+import { planIncludesPromotions } from '#shared/creator-plans.ts'
 import { BUNDLE_MESSAGES } from '#shared/schemas/bundles.ts'
 import { css } from '#styled-system/css'
-
-/** The plans whose promise includes bundles (flows/bundle-editing.ts BUNDLE_PLANS). */
-const BUNDLE_PLANS: readonly (string | null)[] = ['pro', 'enterprise']
 
 export const Route = createFileRoute('/studio/bundles')({
   head: () => ({ meta: [{ title: 'Bundles | Studio | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
@@ -23,7 +21,7 @@ function StudioBundles() {
       <BundleManager
         scope="studio"
         intro="Sell two or more of your published courses at one price (Pro and Enterprise plans)."
-        planNeeded={BUNDLE_PLANS.includes(standing.planId) ? undefined : BUNDLE_MESSAGES.planNeeded}
+        planNeeded={planIncludesPromotions(standing.planId) ? undefined : BUNDLE_MESSAGES.planNeeded}
       />
     </main>
   )
