@@ -1,6 +1,7 @@
 // Images in lesson posts follow the post (issue 33, decision 0052): a learner attaches an image to a question with
 // the file input and posts it; a second learner sees it and reports it; staff hide it at /admin/reported-posts; the
-// second learner then sees neither the post nor its image (its URL answers 404).
+// second learner then sees neither the post nor its image (its URL answers 404). A file picked before the questions' script
+// has arrived is attached once it does.
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse, lessonsOf } from '../support/learning.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -63,4 +64,30 @@ test('an image attached to a question is hidden with it once staff hide the repo
   await expect(list.getByText('Loading questions…')).toHaveCount(0)
   await expect(list.getByTestId('question').filter({ hasText: title })).toHaveCount(0)
   expect((await page.request.get(src)).status()).toBe(404)
+})
+
+test('an image picked before the questions’ code has arrived is attached once it does', async ({ page, db, login }) => {
+  // The questions are on the server-rendered page before their script runs; a file picked then had no handler.
+  let letThrough = () => {}
+  const picked = new Promise<void>((resolve) => {
+    letThrough = resolve
+  })
+  await page.route(/\/assets\/LessonQuestions-[^/]+\.js$/, async (route) => {
+    await picked
+    await route.continue()
+  })
+  const learner = await login({ firstName: 'Eli', lastName: 'Early' })
+  await buyerOfCourse(db, COURSE, learner)
+  const lesson = (await lessonsOf(db, COURSE)).find((l) => !l.is_preview)
+  await page.goto(`/learn/${COURSE}/${lesson?.id}`)
+  const questions = page.getByRole('region', { name: 'Questions' })
+  await questions.getByLabel('Attach image', { exact: true }).setInputFiles({
+    name: 'early.png',
+    mimeType: 'image/png',
+    buffer: PNG,
+  })
+  letThrough()
+  await expect(questions.getByLabel('Details (Markdown)')).toHaveValue(
+    /^!\[image\]\(\/api\/learn\/post-images\/[0-9a-f-]{36}\)\n$/,
+  )
 })

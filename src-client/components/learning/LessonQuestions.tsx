@@ -4,7 +4,7 @@
 // "Attach image" uploads to /api/learn/post-images (checked again there by its bytes) and inserts the Markdown it
 // answers into the post's body at the cursor; saving the post ties the image to it.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type ReactNode, type RefObject, useId, useRef, useState } from 'react'
+import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
@@ -398,10 +398,34 @@ function AttachImage({
 }) {
   const [progress, setProgress] = useState<number | null>(null)
   const statusId = useId()
+  const box = useRef<HTMLDivElement>(null)
   const endpoint = `/api/learn/post-images?courseId=${encodeURIComponent(courseId)}&lessonId=${encodeURIComponent(lessonId)}`
+  async function attach(input: HTMLInputElement) {
+    const file = input.files?.[0]
+    if (!file) return
+    setProgress(0)
+    const markdown = await uploadPostImage(endpoint, file, setProgress)
+    setProgress(null)
+    input.value = ''
+    const body = form.current?.elements.namedItem('body')
+    if (!markdown || !(body instanceof HTMLTextAreaElement)) return
+    const at = body.selectionEnd ?? body.value.length
+    const before = body.value.slice(0, at)
+    const gap = before && !before.endsWith('\n') ? '\n' : ''
+    body.value = `${before}${gap}${markdown}\n${body.value.slice(at)}`
+    body.focus()
+    notify('success', 'Image attached')
+  }
+  // A file picked on the server-rendered page before this code arrived had no handler: attach it now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the picker comes to life
+  useEffect(() => {
+    const input = box.current?.querySelector<HTMLInputElement>('input[type=file]')
+    if (input?.files?.length) void attach(input)
+  }, [])
   return (
     // A file input has a wide intrinsic size: held to the column so a 320 px screen does not scroll sideways.
     <div
+      ref={box}
       className={css({
         display: 'grid',
         gap: '1',
@@ -415,23 +439,7 @@ function AttachImage({
         accept="image/png,image/jpeg,image/gif,image/webp"
         disabled={progress !== null}
         hint="PNG, JPEG, GIF or WebP, up to 5 MB. Its Markdown is added to the text."
-        onChange={async (event) => {
-          const input = event.currentTarget
-          const file = input.files?.[0]
-          if (!file) return
-          setProgress(0)
-          const markdown = await uploadPostImage(endpoint, file, setProgress)
-          setProgress(null)
-          input.value = ''
-          const body = form.current?.elements.namedItem('body')
-          if (!markdown || !(body instanceof HTMLTextAreaElement)) return
-          const at = body.selectionEnd ?? body.value.length
-          const before = body.value.slice(0, at)
-          const gap = before && !before.endsWith('\n') ? '\n' : ''
-          body.value = `${before}${gap}${markdown}\n${body.value.slice(at)}`
-          body.focus()
-          notify('success', 'Image attached')
-        }}
+        onChange={(event) => void attach(event.currentTarget)}
       />
       <p id={statusId} aria-live="polite" className={meta}>
         {progress !== null ? (
