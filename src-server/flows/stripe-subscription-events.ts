@@ -26,8 +26,11 @@ const seconds = (value: number | null | undefined) => (value ? new Date(value * 
 const idOf = (ref: string | { id: string } | null | undefined) => (!ref ? null : typeof ref === 'string' ? ref : ref.id)
 
 /**
- * Our subscription row for a Stripe subscription id; when there is none yet but the metadata names an order of
- * ours that Stripe's checkout created it for, that order is paid first (which starts the subscription).
+ * Our subscription row for a Stripe subscription id, locked; when there is none yet but the metadata names an order
+ * of ours that Stripe's checkout created it for, that order is paid first (which starts the subscription).
+ * The lock comes first so one subscription's events take turns from the start: an invoice's row in
+ * subscription_invoices holds a KEY SHARE lock on the subscription and its number holds the invoice counter, so two
+ * events that took those before locking the subscription deadlocked each other (bench:webhook saw 500s).
  */
 async function ourSubscription(trx: Trx, stripeId: string, metadata: Record<string, string> | null | undefined) {
   const find = () =>
@@ -37,6 +40,7 @@ async function ourSubscription(trx: Trx, stripeId: string, metadata: Record<stri
       .where('stripe_subscription_id', '=', stripeId)
       .orderBy('created_at')
       .limit(1)
+      .forUpdate()
       .executeTakeFirst()
   const found = await find()
   if (found || !metadata?.orderId) return found

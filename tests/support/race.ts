@@ -36,7 +36,15 @@ export type Hold = number | { waiters: number; maxMs?: number }
  */
 export function whileRowHeld<T>(
   db: Kysely<Database>,
-  table: 'orders' | 'service_orders' | 'courses' | 'users' | 'lesson_progress' | 'cart_items' | 'earning_shares',
+  table:
+    | 'orders'
+    | 'service_orders'
+    | 'courses'
+    | 'users'
+    | 'lesson_progress'
+    | 'cart_items'
+    | 'earning_shares'
+    | 'subscriptions',
   key: string | Record<string, string>,
   racers: () => Promise<T>,
   hold: Hold = 500,
