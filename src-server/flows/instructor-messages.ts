@@ -90,10 +90,13 @@ async function courseOf(db: DB, courseId: string) {
   return course
 }
 
-/** Whether the member may write about the course now, and if not, the sentence that says why. */
+/** Whether the member may write about the course now, and if not, the sentence that says why. `teaches`: the member
+ * is one of its instructors (who answer from the studio inbox instead). */
 async function sendRefusal(db: DB, user: Person, courseId: string, thread: ThreadRow | undefined, now = clock.now()) {
   const course = await courseOf(db, courseId)
-  if (await canOnCourse(db, user.id, courseId, 'questions.answer')) return { course, refusal: WORDS.ownCourse }
+  if (await canOnCourse(db, user.id, courseId, 'questions.answer')) {
+    return { course, refusal: WORDS.ownCourse, teaches: true }
+  }
   const premium = course.status === 'published' && (await isPremium(db, user, now))
   if (!premium && !(await ownsCourse(db, user.id, courseId, now))) return { course, refusal: WORDS.notHolder }
   if (await isBlocked(db, courseId, user.id)) return { course, refusal: WORDS.blocked }
@@ -139,9 +142,9 @@ async function threadView(db: DB, thread: ThreadRow, viewerId: string) {
 /** The member's conversation about a course (null before the first message), and whether they may write now. */
 export async function memberConversation(db: DB, user: Person, courseId: string) {
   const thread = await findThreadOf(db, courseId, user.id)
-  const { course, refusal } = await sendRefusal(db, user, courseId, thread)
+  const { course, refusal, teaches } = await sendRefusal(db, user, courseId, thread)
   // A course not yet on sale is unknown to members, as in the player (its instructors and staff aside).
-  if (!thread && neverOnSale(course.status) && refusal !== WORDS.ownCourse && !isStaff(user.role)) {
+  if (!thread && neverOnSale(course.status) && !teaches && !isStaff(user.role)) {
     throw new DomainError('not_found', 'Course not found')
   }
   if (thread) await markRead(db, thread.id, user.id)
