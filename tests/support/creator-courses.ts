@@ -2,6 +2,7 @@
 // (creators + instructors rows), optionally holding a plan bought as the shop sells it, and a course they own made
 // in the database, ready for review (an image, a 250-character description, 5 lessons, one a preview) or not.
 import { randomBytes } from 'node:crypto'
+import { addCourseOwner } from '../../src-server/creators/course-team.ts'
 import { createFromCart } from '../../src-server/flows/cart-order.ts'
 import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DB } from '../../src-server/kernel/db.ts'
@@ -96,10 +97,7 @@ export async function createCreatorCourse(
       owner_id: owner.id,
     })
     .execute()
-  await db
-    .insertInto('course_instructors')
-    .values({ course_id: id, user_id: owner.id, role: 'owner', share_basis_points: 10_000 })
-    .execute()
+  await addCourseOwner(db, id, owner.id)
   const section = await db
     .insertInto('course_sections')
     .values({ course_id: id, position: 0, title: 'Getting started' })

@@ -1,6 +1,7 @@
 // Creators' sales for the earnings tests (integration and e2e): a published course owned by a creator, sold to a new
 // buyer through an order paid by staff (markPaid, the money path every rail ends in), and the line's share.
 import { randomBytes } from 'node:crypto'
+import { addCourseOwner } from '../../src-server/creators/course-team.ts'
 import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DB } from '../../src-server/kernel/db.ts'
 import { createUser } from './factories.ts'
@@ -31,6 +32,8 @@ export async function ownedCourse(db: DB, ownerId: string, priceMinor: number, t
       owner_id: ownerId,
     })
     .execute()
+  // As the studio makes it: the owner is also the course's instructor with the whole share.
+  await addCourseOwner(db, id, ownerId)
   return { id, title: name, price_minor: priceMinor }
 }
 

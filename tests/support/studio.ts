@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import { addCourseOwner } from '../../src-server/creators/course-team.ts'
 import { createUser, type TestUser } from './factories.ts'
 
 export async function makeCreator(db: Kysely<Database>, name = 'Casey Creator', email?: string): Promise<TestUser> {
@@ -43,10 +44,7 @@ export async function studioCourseOf(db: Kysely<Database>, userId: string): Prom
       requirements: JSON.stringify([]),
     })
     .execute()
-  await db
-    .insertInto('course_instructors')
-    .values({ course_id: id, user_id: userId, role: 'owner', share_basis_points: 10_000 })
-    .execute()
+  await addCourseOwner(db, id, userId)
   const section = await db
     .insertInto('course_sections')
     .values({ course_id: id, position: 0, title: 'Getting started' })

@@ -3,7 +3,6 @@
 // owner sets them, for exactly the course's team, summing to 100 %.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addCoInstructor, courseShares } from '../../../src-server/creators/course-instructors.ts'
-import { addCourseOwner } from '../../../src-server/creators/course-team.ts'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { recordPoolMonth } from '../../../src-server/earnings/premium-pool.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
@@ -35,7 +34,6 @@ afterAll(() => database.close())
 
 async function teamCourse(priceMinor: number) {
   const course = await ownedCourse(db(), owner.id, priceMinor)
-  await addCourseOwner(db(), course.id, owner.id)
   await addCoInstructor(db(), course.id, co1.id)
   await addCoInstructor(db(), course.id, co2.id)
   return course
