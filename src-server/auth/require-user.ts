@@ -32,3 +32,16 @@ export async function requireUser(
   }
   return user
 }
+
+/**
+ * The user as a reach beyond their own goes (any course's lessons, a reported conversation's files): with
+ * STAFF_2FA=required an admin or owner without a second factor acts as a customer there (decision 0052), as
+ * staffReachProcedure does for tRPC; anyone else is unchanged.
+ */
+export function withStaffReach<U extends { role: Role; twoFactorEnabled?: boolean }>(
+  config: Pick<AppConfig, 'staffTwoFactor'> | undefined,
+  user: U,
+): U {
+  const missing = config?.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(user.role) && !user.twoFactorEnabled
+  return missing ? { ...user, role: 'customer' } : user
+}

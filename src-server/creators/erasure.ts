@@ -1,5 +1,7 @@
 // An erased account's creator side (decision 0053): the public instructor profile stays for the courses' learners,
-// anonymised and run by the house; applications are deleted. Returns the attachments' storage keys to remove.
+// anonymised and run by the house; applications are deleted. Returns the attachments' storage keys to remove. Their
+// places on schools' teams end, and every API key they hold, or that their own school holds, is revoked.
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
 export async function anonymiseCreator(db: DB, userId: string): Promise<string[]> {
@@ -14,4 +16,23 @@ export async function anonymiseCreator(db: DB, userId: string): Promise<string[]
     .returning('attachment')
     .execute()
   return applications.flatMap((row) => (row.attachment ? [row.attachment.key] : []))
+}
+
+/**
+ * Ends the person's places on schools' teams and revokes the API keys they hold and those of the school they own
+ * (decision 0060: a key dies with its holder's place on the team; an erased account keeps neither).
+ */
+export async function endTeamPlaces(db: DB, userId: string): Promise<void> {
+  await db.deleteFrom('school_members').where('user_id', '=', userId).execute()
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: clock.now() })
+    .where('revoked_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('created_by', '=', userId),
+        eb('school_id', 'in', eb.selectFrom('schools').select('id').where('owner_id', '=', userId)),
+      ]),
+    )
+    .execute()
 }

@@ -7,7 +7,7 @@ import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../src-shared/retention.ts'
 import { record } from '../audit/repository.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
 import type { TwoFactorSettings } from '../auth/two-factor.ts'
-import { anonymiseCreator } from '../creators/erasure.ts'
+import { anonymiseCreator, endTeamPlaces } from '../creators/erasure.ts'
 import { creatorBalances } from '../earnings/balances.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -269,6 +269,7 @@ async function eraseRows(trx: DB, userId: string, email: string): Promise<string
     'oauth_accounts',
     'user_passkeys',
     'webauthn_challenges',
+    'school_sso_links',
   ] as const) {
     await trx.deleteFrom(table).where('user_id', '=', userId).execute()
   }
@@ -299,6 +300,8 @@ async function eraseRows(trx: DB, userId: string, email: string): Promise<string
   await eraseBillingDetails(trx, userId)
   // A creator's public profile stays (their courses stay published), anonymised and run by the house.
   const attachmentKeys = await anonymiseCreator(trx, userId)
+  // Their places on schools' teams, and the API keys they or their school hold: none outlives the account.
+  await endTeamPlaces(trx, userId)
   // Mail to them, and what they sent through the contact form with this address.
   await trx.deleteFrom('mail_outbox').where('to_address', '=', email).execute()
   await trx.deleteFrom('contact_messages').where('email', '=', email).execute()

@@ -1,7 +1,7 @@
 // Live sessions (issue 34). Who may do what:
 // - schedule and manage (edit, reschedule, cancel, attach the recording, read attendance): the course's instructors for
-//   their course's sessions, the session's host, and staff editors (who alone schedule sessions for all Premium
-//   members);
+//   their course's sessions (its host only while they teach the course), and staff editors (who alone schedule
+//   sessions for all Premium members);
 // - see and register: active Premium members (every session), buyers of a course (its sessions), staff;
 // - the join link: only through /live/<id>/join, for a member with a seat who may still see the session, from 15
 //   minutes before the start to its end; each opening is recorded (attendance).
@@ -61,9 +61,12 @@ const MINUTE = 60_000
 const endsAt = (s: { starts_at: Date; duration_minutes: number }) =>
   new Date(s.starts_at.getTime() + s.duration_minutes * MINUTE)
 
-async function canManage(db: DB, actor: LiveActor, session: { host_id: string; course_id: string | null }) {
+/**
+ * Staff editors manage every session; a course's session is its instructors' now (its host too while they teach it:
+ * a host removed from the course's team, or from its school, no longer manages it nor reads its attendance).
+ */
+async function canManage(db: DB, actor: LiveActor, session: { course_id: string | null }) {
   if (actor.staff && hasRole(actor.role, 'editor')) return true
-  if (session.host_id === actor.id) return true
   return session.course_id !== null && (await courseRoleOf(db, actor.id, session.course_id)) !== null
 }
 
@@ -270,7 +273,7 @@ function sessionFacts(row: Awaited<ReturnType<typeof listSessions>>[number]) {
   }
 }
 
-/** The studio's list: sessions the person hosts or teaches (staff editors: all), with the join link and seats. */
+/** The studio's list: sessions of the courses the person teaches (staff editors: all), with the join link and seats. */
 export async function studioSessions(db: DB, actor: LiveActor) {
   const now = clock.now()
   const staffEditor = actor.staff && hasRole(actor.role, 'editor')
@@ -281,7 +284,13 @@ export async function studioSessions(db: DB, actor: LiveActor) {
   const [upcoming, past] = await Promise.all(
     [false, true].map((pastOnes) => listSessions(db, { ...filter, past: pastOnes, now })),
   )
-  const all = [...(upcoming ?? []), ...(past ?? [])]
+  // Sessions the person hosts on a course they no longer teach (removed from its team or school) are not theirs.
+  const managedOnly = async (rows: NonNullable<typeof upcoming>) => {
+    const kept = await Promise.all(rows.map((row) => canManage(db, actor, row)))
+    return rows.filter((_, index) => kept[index])
+  }
+  const [upcomingRows, pastRows] = await Promise.all([managedOnly(upcoming ?? []), managedOnly(past ?? [])])
+  const all = [...upcomingRows, ...pastRows]
   const counts = await seatCounts(
     db,
     all.map((row) => row.id),
@@ -308,7 +317,7 @@ export async function studioSessions(db: DB, actor: LiveActor) {
     recordingLessonId: row.recording_lesson_id,
   })
   return {
-    sessions: [...(upcoming ?? []).map((row) => view(row, false)), ...(past ?? []).map((row) => view(row, true))],
+    sessions: [...upcomingRows.map((row) => view(row, false)), ...pastRows.map((row) => view(row, true))],
     courses,
     canSchedulePremium: staffEditor,
   }

@@ -13,7 +13,7 @@ import { z } from 'zod'
 import { AVATAR_MAX_BYTES } from '../../src-shared/constants.ts'
 import { hasRole } from '../../src-shared/roles.ts'
 import { APPLICATION_PDF_MAX_BYTES } from '../../src-shared/schemas/creators.ts'
-import { requireUser } from '../auth/require-user.ts'
+import { requireUser, withStaffReach } from '../auth/require-user.ts'
 import { applicationFileFor, applicationFilePrefix } from '../creators/applications.ts'
 import { replaceProfilePhoto } from '../creators/profiles.ts'
 import { findCreator } from '../creators/repository.ts'
@@ -73,7 +73,8 @@ export function registerCreatorApplicationRoutes(app: FastifyInstance, deps: Htt
     if (!params.success) throw new DomainError('not_found', 'File not found')
     const file = await applicationFileFor(
       deps.db,
-      { id: user.id, isStaff: hasRole(user.role, 'viewer') },
+      // Staff read it only with the second factor STAFF_2FA requires (decision 0052).
+      { id: user.id, isStaff: hasRole(withStaffReach(deps.config, user).role, 'viewer') },
       params.data.id,
     )
     const stream = await deps.storage.read(file.key)

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { courseIdSchema } from '../../src-shared/schemas/catalog.ts'
 import { MESSAGE_FILE_MAX_BYTES } from '../../src-shared/schemas/instructor-messages.ts'
-import { requireUser } from '../auth/require-user.ts'
+import { requireUser, withStaffReach } from '../auth/require-user.ts'
 import { downloadMessageFile, uploadMessageFile } from '../flows/instructor-messages.ts'
 import { NOT_ALLOWED_FILE } from '../instructor-messages/files.ts'
 import type { HttpDeps } from '../kernel/config.ts'
@@ -39,7 +39,8 @@ export function registerInstructorMessageRoutes(app: FastifyInstance, deps: Http
     if (!user) return reply
     const params = fileParams.safeParse(request.params)
     if (!params.success) throw new DomainError('not_found', 'File not found')
-    const file = await downloadMessageFile(deps.db, deps.storage, user, params.data.fileId)
+    // Staff read a reported thread's files only with the second factor STAFF_2FA requires (decision 0052).
+    const file = await downloadMessageFile(deps.db, deps.storage, withStaffReach(deps.config, user), params.data.fileId)
     return sendPrivateFile(reply, file)
   })
 }

@@ -13,6 +13,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { withStaffReach } from '../auth/require-user.ts'
 import { findAttachment, findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
 import { certificateView } from '../flows/certificates.ts'
 import { canPreviewLesson } from '../flows/lesson-access.ts'
@@ -64,7 +65,9 @@ async function mayOpen(
   courseId: string,
   lesson: { id: string; isPreview: boolean },
 ) {
-  const { user } = await deps.resolveSession(request, reply)
+  const session = await deps.resolveSession(request, reply)
+  // An admin or owner without the second factor STAFF_2FA requires has no staff reach into courses (decision 0052).
+  const user = session.user && withStaffReach(deps.config, session.user)
   const course = await findCourseForLearning(deps.db, courseId)
   if (course && (await canPreviewLesson(deps.db, user, course, lesson))) return { user }
   await reply

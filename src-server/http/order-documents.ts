@@ -1,7 +1,7 @@
 // GET /api/documents/invoice/:id.pdf and /api/documents/credit_note/:id.pdf: the PDF download of an invoice or
 // credit note, for the buyer it names or staff. Served as an attachment named after the document number.
 import type { FastifyInstance } from 'fastify'
-import { requireUser } from '../auth/require-user.ts'
+import { requireUser, withStaffReach } from '../auth/require-user.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import { type DocumentKind, readDocument } from '../orders/documents.ts'
@@ -18,7 +18,8 @@ export function registerDocumentRoutes(app: FastifyInstance, deps: HttpDeps) {
     const user = await requireUser(deps, request, reply)
     if (!user) return reply
     try {
-      const document = await readDocument(deps.db, user, kind as DocumentKind, id)
+      // Staff read anyone's document only with the second factor STAFF_2FA requires (decision 0052).
+      const document = await readDocument(deps.db, withStaffReach(deps.config, user), kind as DocumentKind, id)
       // Loaded on the first download: the PDF library is a good part of the server's start-up otherwise.
       const { renderDocumentPdf } = await import('../orders/document-pdf.ts')
       const pdf = await renderDocumentPdf(document)

@@ -6,9 +6,8 @@
 // a second factor (STAFF_2FA=required) has no staff reach here, as in the questions procedures.
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { type Role, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import { POST_IMAGE_MAX_BYTES, POST_IMAGE_PATH } from '../../src-shared/schemas/questions.ts'
-import type { SessionUser } from '../auth/types.ts'
+import { withStaffReach } from '../auth/require-user.ts'
 import { mayPostUnder, postImageFor } from '../flows/lesson-questions.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { isDomainError } from '../kernel/errors.ts'
@@ -22,12 +21,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const COURSE_ID = /^[a-z0-9][a-z0-9-]{0,199}$/i
 const TOO_LARGE = `Images in posts should be less than ${POST_IMAGE_MAX_BYTES / (1024 * 1024)}MB`
 
-function acting(deps: HttpDeps, user: SessionUser): { id: string; role: Role } {
-  const noReach =
-    deps.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(user.role) && !user.twoFactorEnabled
-  return { id: user.id, role: noReach ? 'customer' : user.role }
-}
-
 export function registerPostImageRoutes(app: FastifyInstance, deps: HttpDeps) {
   app.post<{ Querystring: { courseId?: string; lessonId?: string } }>(
     '/api/learn/post-images',
@@ -39,7 +32,7 @@ export function registerPostImageRoutes(app: FastifyInstance, deps: HttpDeps) {
       if (!COURSE_ID.test(courseId) || !UUID.test(lessonId)) {
         return reply.code(404).send({ error: 'Not Found', message: 'Lesson not found' })
       }
-      const person = acting(deps, user)
+      const person = withStaffReach(deps.config, user)
       try {
         await mayPostUnder(deps.db, person, courseId, lessonId)
       } catch (error) {
@@ -72,7 +65,7 @@ export function registerPostImageRoutes(app: FastifyInstance, deps: HttpDeps) {
     const notFound = () => reply.code(404).send({ error: 'Not Found', message: 'File not found' })
     if (!UUID.test(request.params.id)) return notFound()
     const { user } = await deps.resolveSession(request, reply)
-    const image = await postImageFor(deps.db, user ? acting(deps, user) : null, request.params.id)
+    const image = await postImageFor(deps.db, user ? withStaffReach(deps.config, user) : null, request.params.id)
     if (!image) return notFound()
     const size = await deps.storage.size(image.storage_key)
     if (size === null) return notFound()

@@ -1,9 +1,10 @@
 // Plain routes for service-order files: upload one (multipart, ?purpose=brief|message|delivery) and download one.
-// Both check the session and that the caller is the order's buyer or staff; files are never at a public URL.
+// Both check the session and that the caller is the order's buyer or staff (an admin or owner only with the second
+// factor STAFF_2FA requires, decision 0052); files are never at a public URL.
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { SERVICE_FILE_MAX_BYTES, SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
-import { requireUser } from '../auth/require-user.ts'
+import { requireUser, withStaffReach } from '../auth/require-user.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
@@ -30,7 +31,10 @@ export function registerServiceOrderRoutes(app: FastifyInstance, deps: HttpDeps)
       what: 'service-order file',
     })
     if (!file) return reply
-    return storeFile(deps.db, deps.storage, user, params.data.id, { purpose: query.data.purpose, ...file })
+    return storeFile(deps.db, deps.storage, withStaffReach(deps.config, user), params.data.id, {
+      purpose: query.data.purpose,
+      ...file,
+    })
   })
 
   app.get('/api/service-orders/:id/files/:fileId', async (request, reply) => {
@@ -38,7 +42,13 @@ export function registerServiceOrderRoutes(app: FastifyInstance, deps: HttpDeps)
     if (!user) return reply
     const params = fileParams.safeParse(request.params)
     if (!params.success) throw notFound()
-    const file = await readFileFor(deps.db, deps.storage, user, params.data.id, params.data.fileId)
+    const file = await readFileFor(
+      deps.db,
+      deps.storage,
+      withStaffReach(deps.config, user),
+      params.data.id,
+      params.data.fileId,
+    )
     return sendPrivateFile(reply, file)
   })
 }

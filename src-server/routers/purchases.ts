@@ -8,7 +8,7 @@ import { orderHistory } from '../flows/order-history.ts'
 import { readDocument } from '../orders/documents.ts'
 import { requestRefund } from '../orders/refund-requests.ts'
 import { entitlementsOf, NO_ENTITLEMENTS } from '../subscriptions/premium.ts'
-import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
+import { authedProcedure, publicProcedure, router, staffReachProcedure } from '../trpc/init.ts'
 
 export const purchasesRouter = router({
   /** Visitors get the empty entitlement, so the header and course buttons can ask without an error. */
@@ -21,8 +21,8 @@ export const purchasesRouter = router({
   })),
   /** Order history; unpaid bank-transfer and PayPal orders carry how to pay them (shown until paid). */
   orders: authedProcedure.query(({ ctx }) => orderHistory(ctx.db, ctx.payments, ctx.user.id)),
-  /** An invoice or credit note for its print page: the buyer it names, or staff. */
-  document: authedProcedure
+  /** An invoice or credit note for its print page: the buyer it names, or staff (admins with their second factor). */
+  document: staffReachProcedure
     .input(documentInput)
     .query(({ ctx, input }) => readDocument(ctx.db, ctx.user, input.kind, input.id)),
   /** Enrol for free: a course priced 0, at once, without cart or checkout. */

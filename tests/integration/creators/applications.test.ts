@@ -14,7 +14,7 @@ import { callerAs, createSessionToken, createUser, type TestUser } from '../../s
 import { trpcPost } from '../../support/http.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
-const site = serveForThisFile()
+const site = serveForThisFile({ env: { STAFF_2FA: 'required' } })
 
 const PROPOSAL = 'A practical course on SQL window functions for analysts who know SELECT and GROUP BY. '.repeat(4)
 const application = (overrides: Record<string, unknown> = {}) => ({
@@ -314,6 +314,8 @@ describe('the attached file', () => {
     expect(Buffer.from(await own.arrayBuffer()).equals(pdfBytes)).toBe(true)
     const viewer = await createUser(site.db, { role: 'viewer' })
     expect((await download(await cookieOf(viewer))).status).toBe(200)
+    // An admin without the second factor STAFF_2FA requires has no staff reach here.
+    expect((await download(await cookieOf(await createUser(site.db, { role: 'admin' })))).status).toBe(404)
     expect((await download(intruderCookie)).status).toBe(404)
     expect((await download('')).status).toBe(401)
 

@@ -12,7 +12,7 @@ import { callerAs, createSessionToken, createUser, type TestUser } from '../../s
 import { buyerOfCourse, premiumMember } from '../../support/learning.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
-const site = serveForThisFile({ env: { TRUST_PROXY: true } })
+const site = serveForThisFile({ env: { TRUST_PROXY: true, STAFF_2FA: 'required' } })
 const COURSE = 'modern-react-typescript'
 const OTHER = 'sql-for-analysts'
 let instructor: TestUser
@@ -250,6 +250,10 @@ describe('attachments', () => {
     expect((await get(await cookieOf(instructor))).status).toBe(200)
     expect((await get(await cookieOf(otherInstructor))).status).toBe(404)
     expect((await get(stranger)).status).toBe(404)
+    // Staff read a reported thread's files; an admin without the second factor STAFF_2FA requires does not.
+    await me.instructorMessages.report({ threadId: view.thread?.id ?? '', reason: 'Spam' })
+    expect((await get(await cookieOf(await createUser(site.db, { role: 'editor' })))).status).toBe(200)
+    expect((await get(await cookieOf(await createUser(site.db, { role: 'admin' })))).status).toBe(404)
     // A file already sent cannot be attached again.
     await expect(
       me.instructorMessages.send({ courseId: COURSE, body: 'Again', fileIds: [body.id] }),

@@ -1,8 +1,10 @@
 // The staff 2FA rule (STAFF_2FA=required) on the drip and lesson-question procedures (issue 33): an admin or owner
 // without a second factor cannot use their staff reach (set any course's drip schedule, moderate any course's
 // questions, read its reports) and is told to set one up, as in the staff area; with one they can; an editor needs
-// none; the course's own instructor is not affected; and with STAFF_2FA=optional the admin goes through.
+// none; the course's own instructor is not affected; and with STAFF_2FA=optional the admin goes through. The same
+// holds for reading any course's paid lessons through the staff role: the player's lesson and the media route.
 import { beforeAll, describe, expect, it } from 'vitest'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { type AppConfig, defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
@@ -11,7 +13,7 @@ import { createSessionToken, createUser, type TestUser } from '../../support/fac
 import { buyerOfCourse } from '../../support/learning.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
-const site = serveForThisFile()
+const site = serveForThisFile({ env: { STAFF_2FA: 'required' } })
 const COURSE = 'modern-react-typescript'
 const required: AppConfig = { ...defaultAppConfig, staffTwoFactor: 'required' }
 let questionId: string
@@ -77,5 +79,31 @@ describe('STAFF_2FA=required on drip and question moderation', () => {
     const other = await createUser(site.db, { role: 'admin' })
     const optional = await callerFor(other, false, { ...defaultAppConfig, staffTwoFactor: 'optional' })
     expect(await optional.questions.hide({ questionId, hidden: false })).toEqual({ hidden: false })
+  })
+})
+
+describe('STAFF_2FA=required on reading paid lessons', () => {
+  it('an admin or owner without a second factor opens no lesson of a course they do not hold, nor its video', async () => {
+    const lesson = await site.db
+      .selectFrom('lessons')
+      .select('id')
+      .where('course_id', '=', COURSE)
+      .where('is_preview', '=', false)
+      .where('video_key', 'is not', null)
+      .executeTakeFirstOrThrow()
+    const ref = { courseId: COURSE, lessonId: lesson.id }
+    for (const role of ['admin', 'super_admin'] as const) {
+      const user = await createUser(site.db, { role })
+      expect(await (await callerFor(user, false)).learning.lesson(ref)).toMatchObject({ locked: true, content: null })
+      const { token } = await createSessionToken(site.db, user.id)
+      const media = await fetch(`${site.baseUrl}/api/learn/media/${lesson.id}`, {
+        headers: { cookie: `${SESSION_COOKIE}=${token}` },
+      })
+      expect(media.status).toBe(403)
+    }
+    const admin = await callerFor(await createUser(site.db, { role: 'admin' }), true)
+    expect(await admin.learning.lesson(ref)).toMatchObject({ locked: false })
+    const editor = await callerFor(await createUser(site.db, { role: 'editor' }), false)
+    expect(await editor.learning.lesson(ref)).toMatchObject({ locked: false })
   })
 })

@@ -5,6 +5,7 @@ import ICAL from 'ical.js'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { revoke } from '../../../src-server/access/ledger.ts'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { removeCoInstructor } from '../../../src-server/creators/course-instructors.ts'
 import { sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { utcToLocalInput } from '../../../src-server/live/zoned-time.ts'
@@ -120,6 +121,42 @@ describe('scheduling and seeing', () => {
     await expect((await as(stranger)).live.register({ sessionId: course.id })).rejects.toThrow(/not found/)
     await expect((await as(buyer)).live.register({ sessionId: wide.id })).rejects.toThrow(/not found/)
     await expect((await as(buyer)).live.attendance({ sessionId: course.id })).rejects.toThrow(/not found/)
+  })
+})
+
+describe('a host who left the course’s team', () => {
+  it('no longer manages the session, reads its attendance or sees its join link', async () => {
+    const former = await createUser(site.db, { firstName: 'Fred' })
+    await site.db
+      .insertInto('course_instructors')
+      .values({ course_id: COURSE, user_id: former.id, role: 'co' })
+      .execute()
+    const { id } = await schedule(former, { courseId: COURSE })
+    await (await as(buyer)).live.register({ sessionId: id })
+    expect((await (await as(former)).live.attendance({ sessionId: id })).map((a) => a.email)).toEqual([])
+    await removeCoInstructor(site.db, COURSE, former.id)
+
+    const gone = await as(former)
+    await expect(gone.live.attendance({ sessionId: id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(gone.live.lessons({ sessionId: id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(gone.live.cancelSession({ sessionId: id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(
+      gone.live.update({
+        sessionId: id,
+        title: 'Moved by someone gone',
+        description: '',
+        localStart: parisStart(12),
+        timeZone: 'Europe/Paris',
+        durationMinutes: 60,
+        capacity: 50,
+        joinUrl: 'https://evil.example.com/phish',
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const studio = await gone.live.studio()
+    expect(studio.sessions.map((s) => s.id)).not.toContain(id)
+    expect(JSON.stringify(studio)).not.toContain('meet.example.com')
+    // The course's remaining instructors still manage it.
+    expect(await (await as(instructor)).live.attendance({ sessionId: id })).toEqual([])
   })
 })
 

@@ -1,7 +1,8 @@
 // GET /api/documents/:kind/:id.pdf (http/order-documents.ts): an invoice's or credit note's PDF, for the buyer it
-// names and staff only, as a private, uncached attachment named after the document's number. Anyone signed in who
-// may not read it, and any address that is not an existing document of that kind, gets the same 404; no session
-// is a 401 (only for a well-formed address); a document that cannot be drawn is a 500, never a 404.
+// names and staff only (an admin or owner with the second factor STAFF_2FA requires), as a private, uncached
+// attachment named after the document's number. Anyone signed in who may not read it, and any address that is not
+// an existing document of that kind, gets the same 404; no session is a 401 (only for a well-formed address); a
+// document that cannot be drawn is a 500, never a 404.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
@@ -25,7 +26,7 @@ const NOT_FOUND = { error: 'Not Found', message: 'Document not found' }
 const { lines: logLines, stream: logStream } = captureJsonLogs<{ level: number; reqId?: string; msg: string }>()
 
 beforeAll(async () => {
-  shop = await startPaymentsServer({ logStream })
+  shop = await startPaymentsServer({ logStream, staffTwoFactor: 'required' })
   const admin = await createUser(db(), { role: 'admin' })
   buyer = await createUser(db(), { firstName: 'Ada', lastName: 'Lovelace' })
   const caller = await shopCaller(db(), buyer, shop.payments)
@@ -125,6 +126,7 @@ describe('who may download a document', () => {
   it('staff of any role may; another customer is told it does not exist; no session is a 401', async () => {
     const viewer = await createUser(db(), { role: 'viewer' })
     const stranger = await createUser(db())
+    const admin = await createUser(db(), { role: 'admin' })
     const anonymousIds: string[] = []
     for (const [kind, id] of [
       ['invoice', invoice.id],
@@ -133,6 +135,9 @@ describe('who may download a document', () => {
       expect((await download(`${kind}/${id}.pdf`, viewer)).status).toBe(200)
       const refused = await download(`${kind}/${id}.pdf`, stranger)
       expect([refused.status, refused.json()]).toEqual([404, NOT_FOUND])
+      // An admin without the second factor STAFF_2FA requires has no staff reach: as another customer.
+      const unfactored = await download(`${kind}/${id}.pdf`, admin)
+      expect([unfactored.status, unfactored.json()]).toEqual([404, NOT_FOUND])
       const anonymous = await download(`${kind}/${id}.pdf`)
       expect([anonymous.status, anonymous.json()]).toEqual([
         401,

@@ -7,7 +7,9 @@
 // Documents dated in a far year (2031–2042) are each test's own series, so their numbers are exact.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSession } from '../../../src-server/auth/session.ts'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
+import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import { issueCreditNote, issueOrderInvoice, recordSubscriptionInvoice } from '../../../src-server/orders/invoices.ts'
 import { formatDocumentNumber, nextDocumentNumber } from '../../../src-server/orders/numbering.ts'
 import { configureSeller } from '../../../src-server/orders/seller.ts'
@@ -17,6 +19,8 @@ import {
   recordServiceRenewalInvoice,
 } from '../../../src-server/orders/subscription-invoices.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
+import { createCaller } from '../../../src-server/routers/_app.ts'
+import { createContextInner } from '../../../src-server/trpc/context.ts'
 import type { Role } from '../../../src-shared/roles.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
@@ -449,6 +453,14 @@ describe('who may read a document', () => {
       const staff = await callerOf(await createUser(db(), { role }))
       expect(await staff.purchases.document(invoice)).toMatchObject({ id: invoice.id, number: order.invoice!.number })
       expect(await staff.purchases.document(note)).toMatchObject({ id: note.id, number: order.creditNotes[0]!.number })
+    }
+    // With STAFF_2FA=required an admin or owner without the second factor reads no one else's document.
+    for (const role of ['admin', 'super_admin'] as Role[]) {
+      const user = await createUser(db(), { role })
+      const { session } = await createSession(db(), user.id)
+      const config = { ...defaultAppConfig, payments, staffTwoFactor: 'required' as const }
+      const unfactored = createCaller(createContextInner({ db: db(), user, session, config }))
+      await expect(unfactored.purchases.document(invoice)).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' })
     }
     const stranger = await callerOf(await createUser(db()))
     await expect(stranger.purchases.document(invoice)).rejects.toMatchObject(NOT_FOUND)

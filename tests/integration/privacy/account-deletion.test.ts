@@ -9,9 +9,11 @@ import {
   DELETION_MESSAGES,
   runAccountDeletions,
 } from '../../../src-server/flows/account-deletion.ts'
+import { authenticateApiKey } from '../../../src-server/flows/school-api-keys.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
 import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../../src-shared/retention.ts'
+import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -128,6 +130,51 @@ describe('delete my account', () => {
 
     // Rerun: nothing more to do.
     expect(await job()).toMatchObject({ erased: 0, failed: 0 })
+  })
+
+  it('ends a school member’s place on the team, their API keys and their school sign-in link with the account', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    await (await callerAs(db(), owner)).apiKeys.list()
+    const school = await db()
+      .selectFrom('schools')
+      .select('id')
+      .where('owner_id', '=', owner.id)
+      .executeTakeFirstOrThrow()
+    const member = await createUser(db())
+    await db()
+      .insertInto('school_members')
+      .values({ school_id: school.id, user_id: member.id, role: 'finance' })
+      .execute()
+    await db()
+      .insertInto('school_sso_links')
+      .values({ school_id: school.id, issuer: 'https://login.school.test', subject: 'm-1', user_id: member.id })
+      .execute()
+    const caller = await callerAs(db(), member)
+    const made = await caller.apiKeys.create({
+      schoolId: school.id,
+      name: 'Accounting sync',
+      scopes: ['orders:read'],
+      expiresInDays: 365,
+    })
+    expect((await authenticateApiKey(db(), `Bearer ${made.key}`)).schoolId).toBe(school.id)
+
+    await caller.privacy.requestDeletion({ password: member.password })
+    await advanceClock(15 * DAY)
+    await job()
+    // The key in their sync script dies with the account, as it does when the owner removes them from the team.
+    await expect(authenticateApiKey(db(), `Bearer ${made.key}`)).rejects.toMatchObject({ kind: 'unauthenticated' })
+    const key = await db()
+      .selectFrom('api_keys')
+      .select('revoked_at')
+      .where('id', '=', made.id)
+      .executeTakeFirstOrThrow()
+    expect(key.revoked_at).not.toBeNull()
+    expect(await db().selectFrom('school_members').select('role').where('user_id', '=', member.id).execute()).toEqual(
+      [],
+    )
+    expect(
+      await db().selectFrom('school_sso_links').select('subject').where('user_id', '=', member.id).execute(),
+    ).toEqual([])
   })
 
   it('tells a creator with unpaid earnings and the owner what to do first', async () => {

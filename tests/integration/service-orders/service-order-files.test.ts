@@ -10,7 +10,7 @@ import { paidServiceOrder, ukBrief } from '../../support/service-orders.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 // Behind a proxy, so a test can upload from its own client address (uploads are rate limited per client).
-const site = serveForThisFile({ env: { TRUST_PROXY: true } })
+const site = serveForThisFile({ env: { TRUST_PROXY: true, STAFF_2FA: 'required' } })
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
 const PNG = Buffer.from(
@@ -18,8 +18,15 @@ const PNG = Buffer.from(
   'base64',
 )
 
-async function person(role: Role = 'customer') {
+/** A signed-in person; staff have a second factor, as STAFF_2FA=required asks of admins (`secondFactor: false`: none). */
+async function person(role: Role = 'customer', secondFactor = role !== 'customer') {
   const user = await createUser(site.db, { role })
+  if (secondFactor) {
+    await site.db
+      .insertInto('user_totp')
+      .values({ user_id: user.id, secret: 'test', confirmed_at: new Date() })
+      .execute()
+  }
   const { token } = await createSessionToken(site.db, user.id)
   return { user, cookie: `${SESSION_COOKIE}=${token}`, caller: await callerAs(site.db, user) }
 }
@@ -53,6 +60,10 @@ describe('service-order files', () => {
 
     const viewer = await person('viewer')
     expect((await download(viewer.cookie, stored.body.url)).status).toBe(200)
+    // An admin without the second factor STAFF_2FA requires has no staff reach: not found, as for a stranger.
+    const admin = await person('admin', false)
+    expect((await download(admin.cookie, stored.body.url)).status).toBe(404)
+    expect((await upload(admin.cookie, id, 'delivery', PDF, 'x.pdf', '198.51.100.7')).status).toBe(404)
     const stranger = await person()
     expect((await download(stranger.cookie, stored.body.url)).status).toBe(404)
     expect((await download('', stored.body.url)).status).toBe(401)
