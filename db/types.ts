@@ -276,6 +276,8 @@ export interface SessionsTable {
   user_agent: string | null
   /** The client address's network ("203.0.113.0/24", IPv6 /48), never the address itself. */
   ip_network: string | null
+  /** The school domain it was made on (accepted there only); null for the platform's host. */
+  site_host: string | null
 }
 
 export interface UserTotpTable {

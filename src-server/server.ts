@@ -240,7 +240,8 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   // Only routes that opt in (config.rateLimit) are limited; counts live in the same limiter as the procedures'.
   await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(limiter) })
   await app.register(fastifyCookie)
-  const resolveSession = deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure })
+  const resolveSession =
+    deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure, publicUrl: config.publicUrl })
   const httpDeps: HttpDeps = { db, storage, config, resolveSession }
 
   registerHealthRoutes(app, db)

@@ -5,6 +5,7 @@ import type { Role } from '../../src-shared/roles.ts'
 import * as clock from '../kernel/clock.ts'
 import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
+import { sessionSiteOf } from '../kernel/hosts.ts'
 import { userEmailIs } from '../users/email.ts'
 import { setSessionCookie } from './cookies.ts'
 import { deviceKey, deviceText, ipNetwork } from './devices.ts'
@@ -69,7 +70,13 @@ export async function startSession(
 ) {
   const network = ipNetwork(origin.clientIp)
   const now = clock.now()
-  const created = await createSession(db, userId, remember, now, { userAgent: origin.userAgent, ipNetwork: network })
+  // Made on a school's domain, the session is that site's alone (auth/session.ts validateSessionToken).
+  const siteHost = reply ? sessionSiteOf(reply.request.host, config.publicUrl) : null
+  const created = await createSession(db, userId, remember, now, {
+    userAgent: origin.userAgent,
+    ipNetwork: network,
+    siteHost,
+  })
   if (reply) setSessionCookie(reply, created.token, created.session, { secure: config.cookieSecure })
   if (await isNewDevice(db, userId, deviceKey(origin.userAgent, network), now)) {
     if (origin.notify !== false) {

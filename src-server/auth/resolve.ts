@@ -1,5 +1,6 @@
 // Reads the session cookie of a request, validates it, and re-sends the cookie when the expiry slid forward.
 import type { DB } from '../kernel/db.ts'
+import { sessionSiteOf } from '../kernel/hosts.ts'
 import { clearSessionCookie, setSessionCookie } from './cookies.ts'
 import { SESSION_COOKIE, validateSessionToken } from './session.ts'
 import type { ResolveSession } from './types.ts'
@@ -12,9 +13,9 @@ export function carriesSession(req: { cookies: Record<string, string | undefined
   return req.cookies[SESSION_COOKIE] !== undefined
 }
 
-export function makeResolveSession(db: DB, options: { secure: boolean }): ResolveSession {
-  const withToken = async (token: string, res: Parameters<ResolveSession>[1]) => {
-    const result = await validateSessionToken(db, token)
+export function makeResolveSession(db: DB, options: { secure: boolean; publicUrl: string }): ResolveSession {
+  const withToken = async (token: string, req: Parameters<ResolveSession>[0], res: Parameters<ResolveSession>[1]) => {
+    const result = await validateSessionToken(db, token, undefined, sessionSiteOf(req.host, options.publicUrl))
     if (!result) {
       clearSessionCookie(res, options)
       return { user: null, session: null }
@@ -24,6 +25,6 @@ export function makeResolveSession(db: DB, options: { secure: boolean }): Resolv
   }
   return (req, res) => {
     const token = req.cookies[SESSION_COOKIE]
-    return token ? withToken(token, res) : NO_SESSION
+    return token ? withToken(token, req, res) : NO_SESSION
   }
 }

@@ -35,6 +35,8 @@ export interface CreatedSession {
 export interface SessionOrigin {
   userAgent?: string | null
   ipNetwork?: string | null
+  /** The school domain it is made on (kernel/hosts.ts sessionSiteOf); none for the platform's host. */
+  siteHost?: string | null
 }
 
 export async function createSession(
@@ -58,6 +60,7 @@ export async function createSession(
       last_seen_at: now,
       user_agent: origin.userAgent?.slice(0, 512) ?? null,
       ip_network: origin.ipNetwork ?? null,
+      site_host: origin.siteHost ?? null,
     })
     .execute()
   return { token: `${id}.${secret}`, session: { id, expiresAt, remember } }
@@ -70,7 +73,17 @@ export interface ValidatedSession {
   refreshed: boolean
 }
 
-export async function validateSessionToken(db: DB, token: string, now = clock.now()): Promise<ValidatedSession | null> {
+/**
+ * The session of a token presented on `site` (kernel/hosts.ts sessionSiteOf: null for the platform's host). A session
+ * made on a school's domain is accepted there only: the domain's owner controls where its name points, so a token
+ * that passed through it must not open the account on the platform or on another school's domain.
+ */
+export async function validateSessionToken(
+  db: DB,
+  token: string,
+  now = clock.now(),
+  site: string | null = null,
+): Promise<ValidatedSession | null> {
   const [id, secret, extra] = token.split('.')
   if (!id || !secret || extra !== undefined || !TOKEN_PART.test(id) || !TOKEN_PART.test(secret)) return null
 
@@ -88,11 +101,13 @@ export async function validateSessionToken(db: DB, token: string, now = clock.no
       'sessions.remember',
       'sessions.expires_at',
       'sessions.last_seen_at',
+      'sessions.site_host',
     ])
     .where('sessions.id', '=', id)
     .executeTakeFirst()
   if (!row) return null
   if (!constantTimeEqual(hashSecret(secret), new Uint8Array(row.secret_hash))) return null
+  if (row.site_host !== site) return null
   if (row.expires_at.getTime() <= now.getTime()) {
     await invalidateSession(db, id)
     return null

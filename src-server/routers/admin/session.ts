@@ -15,6 +15,7 @@ import type { Context } from '../../trpc/context.ts'
 import { publicProcedure, router, staffProcedure } from '../../trpc/init.ts'
 
 export const TOO_MANY_ATTEMPTS = 'Too many login attempts. Please try again in 15 minutes.'
+export const STAFF_SIGN_IN_ELSEWHERE = 'Staff sign in on the platform’s own address, not on a school’s domain.'
 
 /**
  * Password guessing on the staff log-in: failures are counted on the shared limiter (Redis when configured, so
@@ -50,6 +51,10 @@ async function noticeLockout(ctx: Context, email: string, failures: number) {
 
 export const adminSessionRouter = router({
   login: publicProcedure.input(adminLoginInput).mutation(async ({ ctx, input }) => {
+    // Under a school's own domain (its pages send /admin to the platform's host): no staff password is taken there.
+    if (ctx.publicUrl !== ctx.config.publicUrl) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: STAFF_SIGN_IN_ELSEWHERE })
+    }
     const email = input.email.trim().toLowerCase()
     const { guards, perAccount } = adminLoginGuards(ctx.clientIp, email)
     const log = (error: unknown) => ctx.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')

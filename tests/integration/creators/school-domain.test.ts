@@ -94,21 +94,21 @@ describe('a school’s own domain', () => {
     const asOwner = await callerAs(db(), owner)
     await asOwner.schools.saveSettings({ name: 'Cora Academy', slug: 'cora-academy' })
     // The HTTP path: the server's own lookup (DNS_SERVERS = the local dns2 server).
-    const login = await app().inject({
-      method: 'POST',
-      url: '/trpc/auth.login',
-      headers: {
-        host: 'academy.example.test',
-        origin: 'http://academy.example.test',
-        'content-type': 'application/json',
-      },
-      payload: JSON.stringify({ email: owner.email, password: owner.password }),
-    })
-    expect(login.statusCode).toBe(200)
-    const setCookie = String(login.headers['set-cookie'] ?? '')
-    // Host-only: no Domain attribute, so the session belongs to the host it was set on.
-    expect(setCookie).not.toMatch(/domain=/i)
-    const cookie = setCookie.split(';')[0] ?? ''
+    const loginOn = async (host: string) => {
+      const login = await app().inject({
+        method: 'POST',
+        url: '/trpc/auth.login',
+        headers: { host, origin: `http://${host}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: owner.email, password: owner.password }),
+      })
+      expect(login.statusCode).toBe(200)
+      const setCookie = String(login.headers['set-cookie'] ?? '')
+      // Host-only: no Domain attribute, so the session belongs to the host it was set on.
+      expect(setCookie).not.toMatch(/domain=/i)
+      return setCookie.split(';')[0] ?? ''
+    }
+    const schoolCookie = await loginOn('academy.example.test')
+    const cookie = await loginOn('127.0.0.1')
 
     expect((await trpc('domains.add', { hostname: 'https://academy.example.test' }, cookie)).status).toBe(400)
     expect((await trpc('domains.add', { hostname: 'Academy.Example.test' }, cookie)).status).toBe(200)
@@ -144,10 +144,36 @@ describe('a school’s own domain', () => {
     expect(home.headers.location).toBe('/s/cora-academy?ref=x')
     expect((await app().inject({ url: '/', headers: { host: 'unknown.example.test' } })).statusCode).not.toBe(302)
     expect((await app().inject({ url: '/', headers: { host: '127.0.0.1' } })).statusCode).not.toBe(302)
-    // The API answers under the school's host with the school's session cookie.
-    const me = await app().inject({ url: '/trpc/auth.me', headers: { host: 'academy.example.test', cookie } })
-    expect(me.statusCode).toBe(200)
-    expect(me.body).toContain(owner.email)
+    // The API answers under the school's host with the session made there, and that session is the school domain's
+    // alone: its owner controls where the name points, so a token seen there must not open the account on the
+    // platform (nor a platform token on the school's domain).
+    const me = async (host: string, sessionCookie: string) =>
+      (await app().inject({ url: '/trpc/auth.me', headers: { host, cookie: sessionCookie } })).body
+    expect(await me('academy.example.test', schoolCookie)).toContain(owner.email)
+    expect(await me('127.0.0.1', schoolCookie)).not.toContain(owner.email)
+    expect(await me('other.example.test', schoolCookie)).not.toContain(owner.email)
+    expect(await me('academy.example.test', cookie)).not.toContain(owner.email)
+    expect(await me('127.0.0.1', cookie)).toContain(owner.email)
+    // The staff area and the studio live on the platform's host: a school's domain sends them there, and takes no
+    // staff password itself.
+    for (const path of ['/admin/login', '/admin', '/studio/courses?page=2']) {
+      const away = await app().inject({ url: path, headers: { host: 'academy.example.test' } })
+      expect([path, away.statusCode, away.headers.location]).toEqual([path, 302, `http://storefront.test${path}`])
+    }
+    expect((await app().inject({ url: '/admin/login', headers: { host: '127.0.0.1' } })).statusCode).not.toBe(302)
+    expect((await app().inject({ url: '/administer', headers: { host: 'academy.example.test' } })).statusCode).not.toBe(
+      302,
+    )
+    const staffLogin = await trpc(
+      'admin.session.login',
+      { email: owner.email, password: 'x' },
+      '',
+      'academy.example.test',
+    )
+    expect([staffLogin.status, JSON.stringify(staffLogin.body)]).toEqual([
+      403,
+      expect.stringContaining('Staff sign in'),
+    ])
 
     // Another school cannot claim the same hostname.
     const other = await callerAs(db(), await createCreator(db(), { plan: 'enterprise' }))
