@@ -133,11 +133,25 @@ const RELEASE_SCRIPT = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 if c > 0 then redis.call('DECR', KEYS[1]) end
 return 0`
 
+/**
+ * How long one Redis command may take before it counts as failed (and the attempt is let through). A healthy Redis
+ * answers in a millisecond; without a bound, a Redis that accepts connections and never answers (a stuck process, a
+ * firewall dropping packets) held every log-in forever, and one refusing connections held each for 7 to 30 s while
+ * ioredis reconnected.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 1000
+
 export function createRedisLimiter(url: string, prefix = 'rl:'): RateLimiter {
   // Fail fast: a limiter that waits for a dead Redis would hang every log-in.
   // ioredis is loaded here, only when REDIS_URL asks for it: it is slow to load for a server that has no Redis.
   const connecting: Promise<Redis> = import('ioredis').then(({ Redis }) => {
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
+    const redis = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      enableOfflineQueue: true,
+      // Also bounds a command waiting in the offline queue while ioredis reconnects.
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    })
     redis.on('error', () => {}) // reported through the failing commands; without a listener Node would crash
     return redis
   })
