@@ -180,6 +180,24 @@ export function createRateLimiter(redisUrl: string | undefined): RateLimiter {
 }
 
 /**
+ * Counts one hit under `key`, or null when the limiter cannot be reached (said through `onError`): the caller then
+ * lets the request through, as every limit here does (decision 0003), rather than failing it.
+ */
+export async function hitUnlessDown(
+  limiter: RateLimiter,
+  key: string,
+  windowMs: number,
+  onError: (error: unknown) => void,
+): Promise<{ count: number; ttlMs: number } | null> {
+  try {
+    return await limiter.hit(key, windowMs)
+  } catch (error) {
+    onError(error)
+    return null
+  }
+}
+
+/**
  * True when this attempt is still within the rule. A limiter that cannot be reached lets the attempt
  * through (and says so in the log): an outage of Redis must not lock every customer out.
  */
@@ -189,11 +207,6 @@ export async function allowAttempt(
   key: string,
   onError: (error: unknown) => void = () => {},
 ): Promise<boolean> {
-  try {
-    const { count } = await limiter.hit(key, rule.windowMs)
-    return count <= rule.max
-  } catch (error) {
-    onError(error)
-    return true
-  }
+  const hit = await hitUnlessDown(limiter, key, rule.windowMs, onError)
+  return hit === null || hit.count <= rule.max
 }

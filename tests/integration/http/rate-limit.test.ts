@@ -14,8 +14,10 @@ import {
   REDIS_COMMAND_TIMEOUT_MS,
 } from '../../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
+import { createCreator } from '../../support/creator-courses.ts'
+import { creatorWithPlan, tusClient } from '../../support/creator-uploads.ts'
 import { createTestDatabase } from '../../support/db.ts'
-import { createUser } from '../../support/factories.ts'
+import { callerAs, createUser } from '../../support/factories.ts'
 import { startTestServer, trpcPost } from '../../support/http.ts'
 import { startSilentServer } from '../../support/silent-server.ts'
 
@@ -151,6 +153,38 @@ describe('the server with a Redis limiter', () => {
       await server.stop()
       await limiter.close()
       await silent.close()
+    }
+  }, 30_000)
+
+  it('Redis refusing connections: the unsubscribe link, an upload, a tus upload and the API are let through', async () => {
+    const limiter = createRedisLimiter('redis://127.0.0.1:1')
+    const server = await startTestServer(database.db, { limiter })
+    try {
+      // Each answered as without a limiter; before, every one of them answered 500 "Something went wrong".
+      const unsubscribe = await fetch(`${server.baseUrl}/api/mail/unsubscribe?token=${'a'.repeat(43)}`, {
+        redirect: 'manual',
+      })
+      expect(unsubscribe.status).toBe(303)
+      const avatar = await fetch(`${server.baseUrl}/api/profile/avatar`, {
+        method: 'POST',
+        headers: { origin: 'http://storefront.test' },
+      })
+      expect(avatar.status).toBe(401)
+      const { cookie } = await creatorWithPlan(database.db, 'pro')
+      expect((await tusClient(server.baseUrl, cookie).create(1000)).status).toBe(201)
+      const owner = await createCreator(database.db, { plan: 'enterprise' })
+      const { key } = await (await callerAs(database.db, owner)).apiKeys.create({
+        name: 'Sync job',
+        scopes: ['courses:read'],
+        expiresInDays: 30,
+      })
+      const api = await fetch(`${server.baseUrl}/api/v1/courses`, { headers: { authorization: `Bearer ${key}` } })
+      expect(api.status).toBe(200)
+      // No RateLimit headers: the count is unknown.
+      expect(api.headers.get('ratelimit')).toBeNull()
+    } finally {
+      await server.stop()
+      await limiter.close()
     }
   }, 30_000)
 
