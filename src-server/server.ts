@@ -238,7 +238,15 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   })
   await app.register(fastifyCompress, { threshold: COMPRESS_THRESHOLD })
   // Only routes that opt in (config.rateLimit) are limited; counts live in the same limiter as the procedures'.
-  await app.register(fastifyRateLimit, { global: false, store: rateLimitStore(limiter) })
+  // A limiter that cannot be reached lets the request through (decision 0003): an unsubscribe link or an upload
+  // answered 500 while Redis was down.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    skipOnError: true,
+    store: rateLimitStore(limiter, (error) =>
+      app.log.warn({ err: error }, 'rate limiter unavailable; request allowed'),
+    ),
+  })
   await app.register(fastifyCookie)
   const resolveSession =
     deps.resolveSession ?? makeResolveSession(db, { secure: config.cookieSecure, publicUrl: config.publicUrl })

@@ -48,6 +48,13 @@ function stateOf(account: StripeConnectedAccount): AccountState {
   }
 }
 
+/** Stripe failing or not answering (its 10 s timeout) while a creator opens onboarding or the Express dashboard. */
+export const PAYOUTS_STRIPE_FAILED = 'Stripe did not answer, so nothing changed. Please try again in a moment.'
+
+const upstream = (error: unknown): never => {
+  throw new DomainError('upstream', PAYOUTS_STRIPE_FAILED, { cause: error })
+}
+
 function stripeOf(stripe: StripeApi | null): StripeApi {
   if (!stripe) throw new DomainError('precondition', 'Payouts need Stripe: card payments are not configured')
   return stripe
@@ -81,20 +88,23 @@ export async function setUpPayouts(
   const api = stripeOf(stripe).connect
   let accountId = (await payoutAccountOf(db, creator.id))?.stripe_account_id
   if (!accountId) {
-    const account = await api.createExpressAccount(
-      { email: creator.email, metadata: { creator_id: creator.id } },
-      `connect-account:${creator.id}`,
-    )
+    const account = await api
+      .createExpressAccount(
+        { email: creator.email, metadata: { creator_id: creator.id } },
+        `connect-account:${creator.id}`,
+      )
+      .catch(upstream)
     accountId = await recordPayoutAccount(db, creator.id, stateOf(account), null)
   }
-  return api.createOnboardingLink(accountId, urls)
+  // The account is kept when only the link fails: a retry asks for a link again, with the same account.
+  return api.createOnboardingLink(accountId, urls).catch(upstream)
 }
 
 /** The Express dashboard for a creator whose onboarding is done. */
 export async function payoutDashboardLink(db: DB, stripe: StripeApi | null, creatorId: string): Promise<string> {
   const account = await payoutAccountOf(db, creatorId)
   if (!account?.details_submitted) throw new DomainError('precondition', 'Finish setting up payouts first')
-  return stripeOf(stripe).connect.createLoginLink(account.stripe_account_id)
+  return stripeOf(stripe).connect.createLoginLink(account.stripe_account_id).catch(upstream)
 }
 
 /** account.updated: what Stripe now says of a creator's account (an account not ours is ignored). */

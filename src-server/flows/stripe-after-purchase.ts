@@ -4,7 +4,7 @@
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { expire } from '../orders/pending.ts'
-import { reconcileStripeRefunds } from '../orders/refunds.ts'
+import { reconcileStripeRefunds, refundLineIdsOf } from '../orders/refunds.ts'
 import { type Applied, type EventContext, type IgnoredReason, ignored, PROCESSED } from '../payments/event-outcome.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
 import type { StripeDispute } from '../payments/stripe-schemas.ts'
@@ -37,7 +37,11 @@ export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<
   const charge = event.object
   const paymentIntentId = idOf(charge.payment_intent)
   if (!paymentIntentId) return ignored('not_ours')
-  const refunds = (charge.refunds?.data ?? []).map((refund) => ({ id: refund.id, amount: refund.amount }))
+  const refunds = (charge.refunds?.data ?? []).map((refund) => ({
+    id: refund.id,
+    amount: refund.amount,
+    lineIds: refundLineIdsOf(refund.metadata),
+  }))
   // Oldest first, so the last one (if it completes the refund) takes the remaining lines.
   const ours = await reconcileStripeRefunds(trx, { paymentIntentId, refunds: refunds.reverse() }, refundEffects)
   if (!ours) return ignored('not_ours')

@@ -5,7 +5,7 @@ import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { Actor } from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import type { RefundGateway } from '../orders/refunds.ts'
+import { type RefundGateway, refundLinesMetadata } from '../orders/refunds.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import { refundOrder } from './refunds.ts'
 
@@ -15,8 +15,8 @@ export function stripeRefundGateway(stripe: StripeApi | null): RefundGateway | n
     throw new DomainError('upstream', PAYMENT_MESSAGES.refundFailed, { cause: error })
   }
   return {
-    async refund(order, amountMinor, idempotencyKey) {
-      const metadata = { orderId: order.id, reference: order.reference }
+    async refund(order, amountMinor, idempotencyKey, lineIds) {
+      const metadata = { orderId: order.id, reference: order.reference, ...refundLinesMetadata(lineIds) }
       const refund = await stripe
         .createRefund({ paymentIntentId: order.stripe_payment_intent_id!, amountMinor, metadata }, idempotencyKey)
         .catch(upstream)

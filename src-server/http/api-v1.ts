@@ -28,7 +28,7 @@ import type { HttpDeps } from '../kernel/config.ts'
 import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
 import { sendServiceUnavailable } from '../kernel/error-mapping.ts'
 import { HTTP_STATUS_BY_KIND, isDomainError } from '../kernel/errors.ts'
-import type { RateLimiter, RateRule } from '../security/rate-limit.ts'
+import { hitUnlessDown, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import { apiReferencePage, openApiDocument } from './api-v1-openapi.ts'
 
 export const API_V1_PREFIX = '/api/v1'
@@ -83,13 +83,23 @@ export function registerApiV1Routes(app: FastifyInstance, deps: HttpDeps, option
     reply.header('cache-control', 'no-store')
     try {
       const caller = await authenticateApiKey(db, request.headers.authorization)
-      const { count, ttlMs } = await options.limiter.hit(`api-key:${caller.keyId}`, rule.windowMs)
-      const resetSeconds = Math.max(0, Math.ceil(ttlMs / 1000))
-      reply.header('ratelimit-policy', `"per-key";q=${rule.max};w=${rule.windowMs / 1000}`)
-      reply.header('ratelimit', `"per-key";r=${Math.max(0, rule.max - count)};t=${resetSeconds}`)
-      if (count > rule.max) {
-        reply.header('retry-after', String(resetSeconds))
-        return sendError(reply, 429, 'rate_limited', `Too many requests with this key: try again in ${resetSeconds} s`)
+      // A limiter that cannot be reached lets the request through, without RateLimit headers it cannot know.
+      const hit = await hitUnlessDown(options.limiter, `api-key:${caller.keyId}`, rule.windowMs, (error) =>
+        request.log.warn({ err: error }, 'rate limiter unavailable; request allowed'),
+      )
+      if (hit) {
+        const resetSeconds = Math.max(0, Math.ceil(hit.ttlMs / 1000))
+        reply.header('ratelimit-policy', `"per-key";q=${rule.max};w=${rule.windowMs / 1000}`)
+        reply.header('ratelimit', `"per-key";r=${Math.max(0, rule.max - hit.count)};t=${resetSeconds}`)
+        if (hit.count > rule.max) {
+          reply.header('retry-after', String(resetSeconds))
+          return sendError(
+            reply,
+            429,
+            'rate_limited',
+            `Too many requests with this key: try again in ${resetSeconds} s`,
+          )
+        }
       }
       const answer = await handler(caller, request)
       return reply.code(answer.status).send(answer.body)

@@ -25,7 +25,7 @@ import {
 } from '../flows/creator-video-uploads.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { isDomainError } from '../kernel/errors.ts'
-import type { RateLimiter, RateRule } from '../security/rate-limit.ts'
+import { hitUnlessDown, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
 
 export const TUS_PATH = '/api/uploads/tus'
@@ -191,8 +191,10 @@ export function registerTusUploadRoutes(
         return answer(reply, 413, VIDEO_UPLOAD_MESSAGES.applicationTooLarge)
       }
       if (Number(length) > CREATOR_VIDEO_MAX_BYTES) return answer(reply, 413, VIDEO_UPLOAD_MESSAGES.tooLarge)
-      const { count } = await limiter.hit(`tus-create:${user.id}`, TUS_CREATE_RULE.windowMs)
-      if (count > TUS_CREATE_RULE.max) return answer(reply, 429, TUS_MESSAGES.tooMany)
+      const hit = await hitUnlessDown(limiter, `tus-create:${user.id}`, TUS_CREATE_RULE.windowMs, (error) =>
+        request.log.warn({ err: error }, 'rate limiter unavailable; upload allowed'),
+      )
+      if (hit && hit.count > TUS_CREATE_RULE.max) return answer(reply, 429, TUS_MESSAGES.tooMany)
     } else {
       const id = uploadIdOf(request.url)
       const upload = id ? await findUpload(db, id) : null

@@ -35,6 +35,25 @@ export function refundKey(order: { id: string; refunded_minor: number }, lines: 
   return `refund-${order.id}-${order.refunded_minor}-${hashToken(ids)}`
 }
 
+/** Stripe's limit on a metadata value. */
+const STRIPE_METADATA_VALUE_LIMIT = 500
+
+/**
+ * The lines a refund made here gives back, as its Stripe metadata (`lines`: ids, comma-separated): if Stripe's answer
+ * is lost, its charge.refunded still says which lines it was for. Past ~13 lines they do not fit and are left out
+ * (the refund is then flagged for staff like a dashboard one).
+ */
+export function refundLinesMetadata(lineIds: readonly string[]): Record<string, string> {
+  const lines = lineIds.join(',')
+  return lines && lines.length <= STRIPE_METADATA_VALUE_LIMIT ? { lines } : {}
+}
+
+/** The line ids a refund's metadata names (refundLinesMetadata), if any. */
+export function refundLineIdsOf(metadata: Record<string, string> | null | undefined): string[] | undefined {
+  const lines = metadata?.lines
+  return lines ? lines.split(',') : undefined
+}
+
 const REFUNDABLE = ['paid', 'partially_refunded']
 
 /**
@@ -43,7 +62,13 @@ const REFUNDABLE = ['paid', 'partially_refunded']
  * session names no payment intent).
  */
 export interface RefundGateway {
-  refund(order: LockedOrder, amountMinor: number, idempotencyKey: string): Promise<{ stripeRefundId: string }>
+  /** `lineIds` go with the refund (its metadata), so its charge.refunded can say which lines it gave back. */
+  refund(
+    order: LockedOrder,
+    amountMinor: number,
+    idempotencyKey: string,
+    lineIds: readonly string[],
+  ): Promise<{ stripeRefundId: string }>
   /** Ends the subscription now; one that has already ended counts as done. */
   cancelSubscription(stripeSubscriptionId: string): Promise<void>
   /** The payment intent that paid the order's checkout session, or null. */
@@ -144,7 +169,8 @@ export async function refundOrder(
         await gateway.cancelSubscription(id)
       }
       const key = refundKey(order, chosen)
-      stripeRefundId = (await gateway.refund(paid, amount, key)).stripeRefundId
+      const lineIds = chosen.map((line) => line.id)
+      stripeRefundId = (await gateway.refund(paid, amount, key, lineIds)).stripeRefundId
     } else if (!request.reference) {
       throw new DomainError('invalid', REFUND_MESSAGES.referenceRequired, { field: 'reference' })
     }
@@ -345,7 +371,7 @@ export async function lockOrderOfPaymentIntent(trx: Transaction<Database>, payme
  */
 export async function reconcileStripeRefunds(
   trx: Transaction<Database>,
-  charge: { paymentIntentId: string; refunds: readonly { id: string; amount: number }[] },
+  charge: { paymentIntentId: string; refunds: readonly { id: string; amount: number; lineIds?: readonly string[] }[] },
   effects: RefundEffects,
 ): Promise<{ endedStripeSubscriptions: string[] } | null> {
   const order = await lockOrderOfPaymentIntent(trx, charge.paymentIntentId)
@@ -357,30 +383,38 @@ export async function reconcileStripeRefunds(
     .where('stripe_refund_id', 'is not', null)
     .execute()
   const seen = new Set(known.map((row) => row.stripe_refund_id))
-  const ended: string[] = []
+  const endedSubscriptions: string[] = []
   let current = order
   for (const refund of charge.refunds) {
     const left = current.captured_minor - current.refunded_minor
     if (seen.has(refund.id) || refund.amount <= 0 || left <= 0) continue
     const open = (await listOrderLines(trx, order.id)).filter((line) => !line.refund_id)
     const last = refund.amount >= left
-    if (last) ended.push(...(await stripeSubscriptionsEndedBy(trx, order.id, open)))
+    // Made here, but Stripe's answer never came (a timeout): its metadata names the open lines it gave back, so
+    // staff trying again find them refunded instead of paying them twice.
+    const named = open.filter((line) => refund.lineIds?.includes(line.id))
+    const ownLines = !last && named.length > 0 && named.length === refund.lineIds?.length
+    const lines = last ? open : ownLines ? named : []
+    const ended = await stripeSubscriptionsEndedBy(trx, order.id, lines)
+    endedSubscriptions.push(...ended)
     await applyRefund(
       trx,
       current,
       {
         amount: Math.min(refund.amount, left),
-        lines: last ? open : [],
+        lines,
         method: 'stripe',
         reference: refund.id,
         stripeRefundId: refund.id,
-        reason: 'Refunded in the Stripe dashboard',
+        reason: ownLines
+          ? 'Refunded here; confirmed by Stripe after its answer was lost'
+          : 'Refunded in the Stripe dashboard',
         actorId: null,
-        needsLineAssignment: !last && open.length > 0,
+        needsLineAssignment: lines.length === 0 && open.length > 0,
       },
       effects,
     )
     current = (await lockOrder(trx, order.id))!
   }
-  return { endedStripeSubscriptions: ended }
+  return { endedStripeSubscriptions: endedSubscriptions }
 }

@@ -106,6 +106,7 @@ export const refundSchema = z.object({
   amount: z.number().int().nonnegative(),
   status: z.string().nullish(),
   payment_intent: z.union([id, z.object({ id })]).nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
 })
 export type StripeRefund = z.infer<typeof refundSchema>
 

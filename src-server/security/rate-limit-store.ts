@@ -1,9 +1,10 @@
 // Lets @fastify/rate-limit count in our RateLimiter, so plain routes and tRPC procedures share one store
-// (memory, or Redis when REDIS_URL is set).
+// (memory, or Redis when REDIS_URL is set). A limiter that cannot be reached is reported to `onError` and the plugin,
+// registered with skipOnError, lets the request through (decision 0003), as the procedures' limits do.
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { RateLimiter } from './rate-limit.ts'
 
-export function rateLimitStore(limiter: RateLimiter): FastifyRateLimitStoreCtor {
+export function rateLimitStore(limiter: RateLimiter, onError: (error: unknown) => void): FastifyRateLimitStoreCtor {
   class LimiterStore {
     constructor(
       _options: unknown,
@@ -17,7 +18,10 @@ export function rateLimitStore(limiter: RateLimiter): FastifyRateLimitStoreCtor 
     ) {
       limiter.hit(`${this.prefix}${key}`, timeWindow).then(
         ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
-        (error: Error) => callback(error),
+        (error: Error) => {
+          onError(error)
+          callback(error)
+        },
       )
     }
 

@@ -133,11 +133,25 @@ const RELEASE_SCRIPT = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 if c > 0 then redis.call('DECR', KEYS[1]) end
 return 0`
 
+/**
+ * How long one Redis command may take before it counts as failed (and the attempt is let through). A healthy Redis
+ * answers in a millisecond; without a bound, a Redis that accepts connections and never answers (a stuck process, a
+ * firewall dropping packets) held every log-in forever, and one refusing connections held each for 7 to 30 s while
+ * ioredis reconnected.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 1000
+
 export function createRedisLimiter(url: string, prefix = 'rl:'): RateLimiter {
   // Fail fast: a limiter that waits for a dead Redis would hang every log-in.
   // ioredis is loaded here, only when REDIS_URL asks for it: it is slow to load for a server that has no Redis.
   const connecting: Promise<Redis> = import('ioredis').then(({ Redis }) => {
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
+    const redis = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      enableOfflineQueue: true,
+      // Also bounds a command waiting in the offline queue while ioredis reconnects.
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    })
     redis.on('error', () => {}) // reported through the failing commands; without a listener Node would crash
     return redis
   })
@@ -166,6 +180,24 @@ export function createRateLimiter(redisUrl: string | undefined): RateLimiter {
 }
 
 /**
+ * Counts one hit under `key`, or null when the limiter cannot be reached (said through `onError`): the caller then
+ * lets the request through, as every limit here does (decision 0003), rather than failing it.
+ */
+export async function hitUnlessDown(
+  limiter: RateLimiter,
+  key: string,
+  windowMs: number,
+  onError: (error: unknown) => void,
+): Promise<{ count: number; ttlMs: number } | null> {
+  try {
+    return await limiter.hit(key, windowMs)
+  } catch (error) {
+    onError(error)
+    return null
+  }
+}
+
+/**
  * True when this attempt is still within the rule. A limiter that cannot be reached lets the attempt
  * through (and says so in the log): an outage of Redis must not lock every customer out.
  */
@@ -175,11 +207,6 @@ export async function allowAttempt(
   key: string,
   onError: (error: unknown) => void = () => {},
 ): Promise<boolean> {
-  try {
-    const { count } = await limiter.hit(key, rule.windowMs)
-    return count <= rule.max
-  } catch (error) {
-    onError(error)
-    return true
-  }
+  const hit = await hitUnlessDown(limiter, key, rule.windowMs, onError)
+  return hit === null || hit.count <= rule.max
 }

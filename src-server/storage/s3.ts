@@ -124,9 +124,16 @@ export function createS3Storage(options: S3Options): FileStorage {
       assertSafeKey(key)
       // Private objects (service-order files) are read with the app's credentials and streamed by its own routes.
       const headers: Record<string, string> = range ? { range: `bytes=${range.start}-${range.end}` } : {}
-      const response = await client.fetch(new URL(`${bucketUrl}/${key}`), {
-        headers: { ...headers, 'x-amz-content-sha256': sha256Hex(new Uint8Array()) },
-      })
+      // Bounded until the answer starts (a silent bucket held the download forever); the body then takes as long as
+      // the viewer's connection needs, so the timer stops there.
+      const waiting = new AbortController()
+      const timer = setTimeout(() => waiting.abort(new Error(`S3 GET ${key} timed out`)), options.timeoutMs ?? 15_000)
+      const response = await client
+        .fetch(new URL(`${bucketUrl}/${key}`), {
+          headers: { ...headers, 'x-amz-content-sha256': sha256Hex(new Uint8Array()) },
+          signal: waiting.signal,
+        })
+        .finally(() => clearTimeout(timer))
       if (!response.ok || !response.body) throw new Error(`S3 GET ${key} failed: ${await describeFailure(response)}`)
       return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>)
     },

@@ -83,6 +83,10 @@ class LessonS3Store extends S3Store {
 }
 
 export function createS3TusFiles(options: S3Options): TusFiles {
+  // The AWS SDK waits forever by default: a bucket that accepts the connection and never answers held a creator's
+  // upload (and its request) open for good. Connecting and each silence on the socket are bounded; a part still
+  // being sent is not silence.
+  const timeoutMs = options.timeoutMs ?? 15_000
   const datastore = new LessonS3Store({
     // 8 MB parts: the browser sends chunks of this size too (VideoUpload.tsx), each a short request.
     partSize: 8 * 1024 * 1024,
@@ -92,6 +96,7 @@ export function createS3TusFiles(options: S3Options): TusFiles {
       region: options.region,
       endpoint: options.endpoint,
       forcePathStyle: Boolean(options.endpoint),
+      requestHandler: { connectionTimeout: timeoutMs, socketTimeout: timeoutMs },
       credentials: {
         accessKeyId: options.accessKeyId,
         secretAccessKey: options.secretAccessKey,

@@ -66,11 +66,19 @@ export async function startTestServer(db: DB, options: TestServerOptions = {}): 
 }
 
 /** A POST to a tRPC mutation as the browser sends it from the site itself. */
-export function trpcPost(baseUrl: string, procedure: string, input: unknown, headers: Record<string, string> = {}) {
+export function trpcPost(
+  baseUrl: string,
+  procedure: string,
+  input: unknown,
+  headers: Record<string, string> = {},
+  /** Gives up (a request that would hang fails the test, not its timeout). */
+  signal?: AbortSignal,
+) {
   return fetch(`${baseUrl}/trpc/${procedure}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: 'http://storefront.test', ...headers },
     body: JSON.stringify(input),
+    signal,
   })
 }
 

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { nextPayoutDate } from '../../../src-server/flows/creator-earnings-view.ts'
-import { runPayouts } from '../../../src-server/flows/creator-payouts.ts'
+import { PAYOUTS_STRIPE_FAILED, runPayouts } from '../../../src-server/flows/creator-payouts.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
+import { createStripeApi } from '../../../src-server/payments/stripe.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
+import { freePort } from '../../support/free-port.ts'
 import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
 import { pdfText } from '../../support/pdf.ts'
 import { shopCaller } from '../../support/shop.ts'
@@ -153,6 +155,31 @@ describe('earnings router', () => {
     expect(account.stripe_account_id).toMatch(/^acct_/)
     // Creator B has no account: B's dashboard link is refused, never A's.
     expect(await codeOf((await caller(creatorB)).earnings.dashboardLink())).toBe('PRECONDITION_FAILED')
+  })
+
+  it('Stripe unreachable: setting up payouts and the dashboard answer 502 saying so (not 500), and work once it is back', async () => {
+    const creator = await createCreator(db(), { plan: 'pro' })
+    // The real SDK against a port nothing listens on (connection refused), as when api.stripe.com cannot be reached.
+    const down = createStripeApi({ secretKey: 'sk_test_down', apiUrl: `http://127.0.0.1:${await freePort()}` })
+    const unreachable = await shopCaller(db(), creator, { ...shop.payments, stripe: down })
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'OK',
+        (error: TRPCError) => `${error.code}: ${error.message}`,
+      )
+    expect(await failure(unreachable.earnings.setUpPayouts())).toBe(`BAD_GATEWAY: ${PAYOUTS_STRIPE_FAILED}`)
+    const accountOf = () =>
+      db().selectFrom('creator_payout_accounts').selectAll().where('creator_id', '=', creator.id).executeTakeFirst()
+    expect(await accountOf()).toBeUndefined()
+
+    // Stripe is back: the same click opens onboarding.
+    const { url } = await (await caller(creator)).earnings.setUpPayouts()
+    expect(await (await fetch(url)).text()).toContain('Set up payouts')
+    // Onboarding finished on Stripe's page (account.updated delivered): the dashboard is next.
+    await fetch(url, { method: 'POST', redirect: 'manual' })
+    expect(await shop.fake.flush()).toEqual([200])
+    expect(await failure(unreachable.earnings.dashboardLink())).toBe(`BAD_GATEWAY: ${PAYOUTS_STRIPE_FAILED}`)
+    expect((await (await caller(creator)).earnings.dashboardLink()).url).toContain('/connect/express/')
   })
 
   it('a refund after the payout leaves available negative: shown as owed', async () => {

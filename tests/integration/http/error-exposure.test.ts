@@ -7,15 +7,22 @@ import path from 'node:path'
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { PAYOUTS_STRIPE_FAILED } from '../../../src-server/flows/creator-payouts.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { defaultPayments } from '../../../src-server/payments/config.ts'
+import { createStripeApi } from '../../../src-server/payments/stripe.ts'
 import { appRouter } from '../../../src-server/routers/_app.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
 import { type Context, createContextInner } from '../../../src-server/trpc/context.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../../../src-shared/errors.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../../../src-shared/trpc-limits.ts'
+import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser } from '../../support/factories.ts'
+import { freePort } from '../../support/free-port.ts'
 import { type FullServer, startFullServer, TEST_ORIGIN } from '../../support/full-server.ts'
+import { startTestServer, trpcPost } from '../../support/http.ts'
+import { captureJsonLogs } from '../../support/json-logs.ts'
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -143,6 +150,43 @@ describe('plain routes in production', () => {
 // over the limit) or when building it threw, with no context at all, and a context from createContextInner (the
 // in-process callers' and the tests') has no request and no hideErrorDetails. Then process.env.NODE_ENV decides,
 // and the body has no request id.
+describe('an outside service failing', () => {
+  it("answers 502 with our message and logs what Stripe answered under the request's id, without the key", async () => {
+    const secretKey = 'sk_test_key_that_must_not_be_logged'
+    const { lines, stream } = captureJsonLogs<{
+      msg: string
+      reqId?: string
+      path?: string
+      err?: { message?: string }
+    }>()
+    // Stripe cannot be reached (connection refused): the creator's Set up payouts click.
+    const down = createStripeApi({ secretKey, apiUrl: `http://127.0.0.1:${await freePort()}` })
+    const server = await startTestServer(database.db, {
+      payments: { ...defaultPayments, stripe: down },
+      logStream: stream,
+    })
+    try {
+      const creator = await createCreator(database.db, { plan: 'pro' })
+      const cookie = `session=${(await createSessionToken(database.db, creator.id)).token}`
+      const response = await trpcPost(server.baseUrl, 'earnings.setUpPayouts', null, { cookie })
+      const body = (await response.json()) as ErrorBody
+      expect([response.status, body.error.message]).toEqual([502, PAYOUTS_STRIPE_FAILED])
+      // Before, a 502 left only its access line: nothing said whether Stripe refused the key or could not be reached.
+      await expect
+        .poll(() => lines.find((line) => line.msg === 'outside service failed'))
+        .toMatchObject({
+          reqId: body.error.data.requestId,
+          path: 'earnings.setUpPayouts',
+          // Our message, then its cause's: the SDK's connection error.
+          err: { message: `${PAYOUTS_STRIPE_FAILED}: An error occurred with our connection to Stripe.` },
+        })
+      expect(JSON.stringify(lines)).not.toContain(secretKey)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
 describe('tRPC errors formatted without a request', () => {
   afterEach(() => {
     vi.unstubAllEnvs()

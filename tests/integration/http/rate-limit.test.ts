@@ -11,11 +11,15 @@ import {
   createRedisLimiter,
   RATE_RULES,
   type RateLimiter,
+  REDIS_COMMAND_TIMEOUT_MS,
 } from '../../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
+import { createCreator } from '../../support/creator-courses.ts'
+import { creatorWithPlan, tusClient } from '../../support/creator-uploads.ts'
 import { createTestDatabase } from '../../support/db.ts'
-import { createUser } from '../../support/factories.ts'
+import { callerAs, createUser } from '../../support/factories.ts'
 import { startTestServer, trpcPost } from '../../support/http.ts'
+import { startSilentServer } from '../../support/silent-server.ts'
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 // A short window the tests wait out, long enough that a few Redis round trips on a loaded CI machine (beside
@@ -125,6 +129,64 @@ describe('the server with a Redis limiter', () => {
       await limiter.close()
     }
   })
+
+  it('a Redis that accepts connections and never answers: log-in answers within seconds, the attempt let through', async () => {
+    const silent = await startSilentServer()
+    const limiter = createRedisLimiter(`redis://127.0.0.1:${silent.port}`)
+    const server = await startTestServer(database.db, { limiter })
+    try {
+      const user = await createUser(database.db)
+      const started = performance.now()
+      // Before the command timeout this never answered: 20 s is far beyond the bound, and far below "never".
+      const response = await trpcPost(
+        server.baseUrl,
+        'auth.login',
+        { email: user.email, password: user.password },
+        {},
+        AbortSignal.timeout(20_000),
+      )
+      expect(response.status).toBe(200)
+      expect(silent.accepted).toBeGreaterThan(0)
+      // Each of the log-in's counts waits at most the command timeout (they run a few at once, in a few steps).
+      expect(performance.now() - started).toBeLessThan(10 * REDIS_COMMAND_TIMEOUT_MS)
+    } finally {
+      await server.stop()
+      await limiter.close()
+      await silent.close()
+    }
+  }, 30_000)
+
+  it('Redis refusing connections: the unsubscribe link, an upload, a tus upload and the API are let through', async () => {
+    const limiter = createRedisLimiter('redis://127.0.0.1:1')
+    const server = await startTestServer(database.db, { limiter })
+    try {
+      // Each answered as without a limiter; before, every one of them answered 500 "Something went wrong".
+      const unsubscribe = await fetch(`${server.baseUrl}/api/mail/unsubscribe?token=${'a'.repeat(43)}`, {
+        redirect: 'manual',
+      })
+      expect(unsubscribe.status).toBe(303)
+      const avatar = await fetch(`${server.baseUrl}/api/profile/avatar`, {
+        method: 'POST',
+        headers: { origin: 'http://storefront.test' },
+      })
+      expect(avatar.status).toBe(401)
+      const { cookie } = await creatorWithPlan(database.db, 'pro')
+      expect((await tusClient(server.baseUrl, cookie).create(1000)).status).toBe(201)
+      const owner = await createCreator(database.db, { plan: 'enterprise' })
+      const { key } = await (await callerAs(database.db, owner)).apiKeys.create({
+        name: 'Sync job',
+        scopes: ['courses:read'],
+        expiresInDays: 30,
+      })
+      const api = await fetch(`${server.baseUrl}/api/v1/courses`, { headers: { authorization: `Bearer ${key}` } })
+      expect(api.status).toBe(200)
+      // No RateLimit headers: the count is unknown.
+      expect(api.headers.get('ratelimit')).toBeNull()
+    } finally {
+      await server.stop()
+      await limiter.close()
+    }
+  }, 30_000)
 
   it('lets attempts through when Redis cannot be reached, rather than locking everyone out', async () => {
     const dead = createRedisLimiter('redis://127.0.0.1:1')

@@ -12,6 +12,7 @@ import { refundByStaff } from '../../../src-server/flows/stripe-refunds.ts'
 import { refundKey } from '../../../src-server/orders/refunds.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
+import { REFUND_MESSAGES } from '../../../src-shared/schemas/orders.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
 import { type PaymentsServer, payCartByCard, sessionIdOf, startPaymentsServer } from '../../support/payments-server.ts'
@@ -114,11 +115,12 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: 3604 })
     expect(await owned(caller)).toEqual([])
 
-    const metadata = { orderId, reference: before.reference }
+    // The lines ride along, so a refund whose answer is lost is still known by its charge.refunded.
+    const metadata = (line: string) => ({ orderId, reference: before.reference, lines: line })
     expect(atStripe(paymentIntent)).toEqual([
-      { amount: 1201, metadata, key: `refund-${orderId}-0-${l1}` },
-      { amount: 1201, metadata, key: `refund-${orderId}-1201-${l2}` },
-      { amount: 1202, metadata, key: `refund-${orderId}-2402-${l3}` },
+      { amount: 1201, metadata: metadata(l1!), key: `refund-${orderId}-0-${l1}` },
+      { amount: 1201, metadata: metadata(l2!), key: `refund-${orderId}-1201-${l2}` },
+      { amount: 1202, metadata: metadata(l3!), key: `refund-${orderId}-2402-${l3}` },
     ])
     const stripeIds = [...fake.refunds.values()].filter((r) => r.payment_intent === paymentIntent).map((r) => r.id)
     expect(await refundRows(orderId)).toEqual(
@@ -334,6 +336,40 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     })
     expect(await orderRow(orderId)).toMatchObject({ status: 'paid', refunded_minor: 0 })
     expect(await refundRows(orderId)).toEqual([])
+  })
+
+  it("Stripe made the refund but its answer was lost, and its charge.refunded came first: staff's retry pays nothing twice", async () => {
+    const { caller, courses, lines, orderId, paymentIntent } = await paidCourses([1500, 1500], 20)
+    const [first, second] = lines.map((line) => line!.id)
+    // The refund reaches Stripe and is made; the answer never comes back (the SDK's timeout).
+    const lost: PaymentsConfig['stripe'] = {
+      ...payments.stripe!,
+      async createRefund(params, key) {
+        await payments.stripe!.createRefund(params, key)
+        throw new Error('Request was retried but timed out')
+      },
+    }
+    const actor = { id: admin.id, email: admin.email }
+    await expect(refundByStaff(db(), lost, { orderId, lineIds: [first!] }, actor)).rejects.toMatchObject({
+      kind: 'upstream',
+    })
+    // Stripe's event for that refund names the line (the refund's metadata): it is recorded for that line.
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 1800 })
+    expect((await refundRows(orderId)).map((row) => row.needs_line_assignment)).toEqual([false])
+    expect(await owned(caller)).toEqual([courses[1]!.id])
+
+    // Staff click Refund again on the same line: already refunded, and Stripe is not asked again.
+    await expect((await staff()).admin.orders.refund({ orderId, lineIds: [first!] })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: REFUND_MESSAGES.lineRefunded,
+    })
+    expect(atStripe(paymentIntent).map((refund) => refund.amount)).toEqual([1800])
+    expect(await (await staff()).admin.orders.refund({ orderId, lineIds: [second!] })).toMatchObject({
+      amountMinor: 1800,
+      status: 'refunded',
+    })
+    expect(atStripe(paymentIntent).map((refund) => refund.amount)).toEqual([1800, 1800])
   })
 
   it('when Stripe refuses the refund, nothing is recorded and the buyer keeps the course', async () => {
