@@ -68,6 +68,8 @@ export const PAYMENT_MESSAGES = {
   notFree: 'This cart is not free: please choose a payment method',
   freeCompleted: 'You are enrolled. Enjoy your courses!',
   refundFailed: 'Stripe could not make the refund. Nothing was refunded; please try again.',
+  refundUnconfirmed:
+    'Stripe did not answer, so the refund is not confirmed. If Stripe made it, the order shows it shortly; trying again never refunds twice.',
   alreadyPaid: 'This order has already been paid',
   checkoutExpired: 'This checkout has expired. Please start again from your cart.',
   notResumable: 'Only a pending card payment can be resumed',

@@ -6,7 +6,7 @@ import type { Actor } from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type RefundGateway, refundLinesMetadata } from '../orders/refunds.ts'
-import type { StripeApi } from '../payments/stripe.ts'
+import { type StripeApi, stripeAnswered } from '../payments/stripe.ts'
 import { refundOrder } from './refunds.ts'
 
 export function stripeRefundGateway(stripe: StripeApi | null): RefundGateway | null {
@@ -14,12 +14,18 @@ export function stripeRefundGateway(stripe: StripeApi | null): RefundGateway | n
   const upstream = (error: unknown) => {
     throw new DomainError('upstream', PAYMENT_MESSAGES.refundFailed, { cause: error })
   }
+  // No answer is not a refusal: Stripe may have made the refund (its charge.refunded then records it, and the same
+  // idempotency key or the refunded line stops a second one), so the message must not say nothing was refunded.
+  const unconfirmed = (error: unknown) => {
+    if (stripeAnswered(error)) upstream(error)
+    throw new DomainError('upstream', PAYMENT_MESSAGES.refundUnconfirmed, { cause: error })
+  }
   return {
     async refund(order, amountMinor, idempotencyKey, lineIds) {
       const metadata = { orderId: order.id, reference: order.reference, ...refundLinesMetadata(lineIds) }
       const refund = await stripe
         .createRefund({ paymentIntentId: order.stripe_payment_intent_id!, amountMinor, metadata }, idempotencyKey)
-        .catch(upstream)
+        .catch(unconfirmed)
       return { stripeRefundId: refund.id }
     },
     cancelSubscription: (subscriptionId) => stripe.cancelSubscription(subscriptionId).catch(upstream),

@@ -150,6 +150,14 @@ const STRIPE_TIMEOUT_MS = 10_000
 let sdk: Promise<typeof Stripe> | undefined
 const loadStripe = () => (sdk ??= import('stripe').then((module) => module.default))
 
+/**
+ * Whether a failed Stripe call got Stripe's answer (an error with its HTTP status: Stripe refused, nothing was made)
+ * rather than none (a refused connection, a timeout: Stripe may have done it).
+ */
+export function stripeAnswered(error: unknown): boolean {
+  return typeof (error as { statusCode?: unknown } | null)?.statusCode === 'number'
+}
+
 export function createStripeApi(settings: StripeSettings): StripeApi {
   const base = settings.apiUrl ? new URL(settings.apiUrl) : null
   let client: Promise<Stripe> | undefined

@@ -12,6 +12,7 @@ import { refundByStaff } from '../../../src-server/flows/stripe-refunds.ts'
 import { refundKey } from '../../../src-server/orders/refunds.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
+import { PAYMENT_MESSAGES } from '../../../src-shared/schemas/cart.ts'
 import { REFUND_MESSAGES } from '../../../src-shared/schemas/orders.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
@@ -350,8 +351,10 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
       },
     }
     const actor = { id: admin.id, email: admin.email }
+    // Stripe did not answer: the message does not claim that nothing was refunded.
     await expect(refundByStaff(db(), lost, { orderId, lineIds: [first!] }, actor)).rejects.toMatchObject({
       kind: 'upstream',
+      message: PAYMENT_MESSAGES.refundUnconfirmed,
     })
     // Stripe's event for that refund names the line (the refund's metadata): it is recorded for that line.
     expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
