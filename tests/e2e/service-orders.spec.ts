@@ -178,6 +178,31 @@ test('a UK formation goes from brief to an accepted delivery', async ({ page, lo
   ])
 })
 
+test('a brief sent too early with the keyboard takes focus to its first wrong answer', async ({ page, login, db }) => {
+  const buyer = await login()
+  const id = await paidServiceOrder(db, buyer.id)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto(`/account/services/${id}`)
+  const submit = page.getByRole('button', { name: 'Submit brief' })
+  await submit.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Please correct the highlighted fields').first()).toBeVisible()
+  const name = page.getByRole('textbox', { name: 'Proposed company name' })
+  await expect(name).toBeFocused()
+  await expect(name).toHaveAttribute('aria-invalid', 'true')
+  await expect(name).toHaveAccessibleDescription('This field is required')
+  await expect(name).toBeInViewport()
+
+  // Typing the answer keeps the focus there; corrected up to the second wrong answer, the next submit goes there.
+  await page.keyboard.type('Analytical Engines Ltd')
+  await expect(name).toBeFocused()
+  await expect(name).toHaveValue('Analytical Engines Ltd')
+  await page.getByLabel('Company type').selectOption('Private limited by shares')
+  await submit.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('textbox', { name: 'Registered office address' })).toBeFocused()
+})
+
 test('another buyer’s order and a mangled order address are the not-found page', async ({ page, login, db }) => {
   await login()
   const other = await createUser(db)
