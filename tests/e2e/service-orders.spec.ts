@@ -203,6 +203,25 @@ test('a brief sent too early with the keyboard takes focus to its first wrong an
   await expect(page.getByRole('textbox', { name: 'Registered office address' })).toBeFocused()
 })
 
+test('a message sent with the keyboard leaves focus in the emptied message box, ready for the next', async ({
+  page,
+  login,
+  db,
+}) => {
+  const buyer = await login()
+  const id = await paidServiceOrder(db, buyer.id)
+  await page.goto(`/account/services/${id}`)
+  const box = page.getByRole('textbox', { name: 'Message', exact: true })
+  await box.fill('Can the company be registered at my home address?')
+  await page.getByRole('button', { name: 'Send message' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('message').filter({ hasText: 'registered at my home address' })).toBeVisible()
+  await expect(box).toHaveValue('')
+  await expect(box).toBeFocused()
+  await page.keyboard.type('And a second question.')
+  await expect(box).toHaveValue('And a second question.')
+})
+
 test('another buyer’s order and a mangled order address are the not-found page', async ({ page, login, db }) => {
   await login()
   const other = await createUser(db)
