@@ -201,6 +201,16 @@ test('a brief sent too early with the keyboard takes focus to its first wrong an
   await submit.focus()
   await page.keyboard.press('Enter')
   await expect(page.getByRole('textbox', { name: 'Registered office address' })).toBeFocused()
+
+  // Only the list of people left: its Add button takes focus, described by the list's message.
+  await page.getByLabel('Registered office address').fill('20 Wenlock Road, London, N1 7GU')
+  await page.getByLabel('SIC code(s)').fill('62012')
+  await page.getByLabel('Share capital').fill('100')
+  await submit.focus()
+  await page.keyboard.press('Enter')
+  const addPerson = page.getByRole('button', { name: 'Add person' })
+  await expect(addPerson).toBeFocused()
+  await expect(addPerson).toHaveAccessibleDescription('This field is required')
 })
 
 test('a message sent with the keyboard leaves focus in the emptied message box, ready for the next', async ({

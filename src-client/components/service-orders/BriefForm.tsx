@@ -2,7 +2,7 @@
 // schema the server uses. Save draft keeps whatever is typed; Submit checks it first and, when a field is wrong,
 // shows that field's message, keeps every answer, saves them as a draft and takes focus to the first wrong answer.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import {
@@ -109,6 +109,7 @@ function PeopleInput({
   onChange: (people: Person[]) => void
 }) {
   const listError = errors[field.name]
+  const listErrorId = useId()
   return (
     <fieldset className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '4' })}>
       <legend className={css({ px: '1', fontWeight: 'semibold', fontSize: 'sm' })}>
@@ -148,11 +149,17 @@ function PeopleInput({
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}
+          data-invalid={listError ? true : undefined}
+          aria-describedby={listError ? listErrorId : undefined}
           onClick={() => onChange([...people, {}])}
         >
           Add {field.itemLabel.toLowerCase()}
         </button>
-        {listError ? <p className={errorText}>{listError}</p> : null}
+        {listError ? (
+          <p id={listErrorId} className={errorText}>
+            {listError}
+          </p>
+        ) : null}
       </div>
     </fieldset>
   )
