@@ -5,6 +5,7 @@ import { CART_MESSAGES, PAYMENT_MESSAGES } from '#shared/cart.ts'
 import { CURRENCIES, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { BundleOverlap } from '../components/bundles/BundleOverlap.tsx'
+import { perInterval } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { BankTransferDialog } from '../components/checkout/BankTransferDialog.tsx'
@@ -227,6 +228,7 @@ function Checkout() {
                   <s className={css({ color: 'fg.muted', mr: '2' })}>{formatMoney(line.priceMinor, line.currency)}</s>
                 ) : null}
                 {formatMoney(line.priceMinor - line.discountMinor, line.currency)}
+                {perInterval(line)}
               </span>
               <BundleOverlap overlap={line.bundleOverlap} />
             </li>

@@ -1,15 +1,16 @@
 import { useMutation } from '@tanstack/react-query'
-import { createFileRoute, Link } from '@tanstack/react-router'
+import { createFileRoute, Link, useHydrated } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { AUTH_MESSAGES } from '#shared/auth.ts'
 import { tokenInput } from '#shared/schemas/auth.ts'
+import { css } from '#styled-system/css'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { button } from '../components/ui/button.ts'
 import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
 import { GENERIC_ERROR, isClientError, refusalMessage } from '../lib/errors.ts'
-import { useTokenFromAddress } from '../lib/native-form.ts'
+import { useNativeFormResult, useTokenFromAddress } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 
 const routeSearch = searchParams({ token: optionalText })
@@ -28,17 +29,31 @@ function VerifyEmailPage() {
   const token = given && tokenInput.safeParse({ token: given }).success ? given : undefined
   const verify = useMutation(trpc.auth.verifyEmail.mutationOptions())
   const started = useRef(false)
+  // Until the page's script runs (or without JavaScript) the link is checked by a button posting its token; the
+  // server renders this page again with the answer.
+  const hydrated = useHydrated()
+  const posted = useNativeFormResult('/verify-email')
 
   // Tokens are single-use: send it once, even when React runs effects twice in development.
   useEffect(() => {
-    if (!token || started.current) return
+    if (!token || posted || started.current) return
     started.current = true
     verify.mutate({ token })
-  }, [token, verify])
+  }, [token, posted, verify])
 
+  const verified = verify.isSuccess || Boolean(posted?.done)
   return (
     <AuthCard title="Verify your email">
-      {!token ? (
+      {posted ? (
+        posted.done ? (
+          <FormAlert kind="success">{posted.done}</FormAlert>
+        ) : (
+          <>
+            <FormAlert>{posted.formError ?? AUTH_MESSAGES.badVerifyLink}</FormAlert>
+            <ResendVerification />
+          </>
+        )
+      ) : !token ? (
         <>
           <FormAlert>{AUTH_MESSAGES.badVerifyLink}</FormAlert>
           <ResendVerification />
@@ -51,10 +66,18 @@ function VerifyEmailPage() {
           {/* An expired or used link is no dead end: a new one is a click away. */}
           {isClientError(verify.error) ? <ResendVerification /> : null}
         </>
-      ) : (
+      ) : hydrated ? (
         <LoadingState label="Verifying your email…" />
+      ) : (
+        // Posted to the bare address: the token travels in the body only.
+        <form method="post" action="/verify-email" className={css({ display: 'flex', flexDir: 'column' })}>
+          <input type="hidden" name="token" value={token} />
+          <button type="submit" className={button({ size: 'lg' })}>
+            Verify my email
+          </button>
+        </form>
       )}
-      <Link to="/login" className={button({ variant: verify.isSuccess ? 'primary' : 'outline' })}>
+      <Link to="/login" className={button({ variant: verified ? 'primary' : 'outline' })}>
         Continue to sign-in
       </Link>
     </AuthCard>

@@ -1,5 +1,6 @@
 // Forms the browser sends itself, before the page's JavaScript has arrived or without it (issue 27): sign-up, log-in
-// (shop and admin) and its code step, the two password pages and the contact form post to their page's own address. Each runs the very procedure the
+// (shop and admin) and its code step, the two password pages, the e-mail verification link's page and the contact
+// form post to their page's own address. Each runs the very procedure the
 // hydrated page calls through tRPC, in-process with the request's context (its session, address and limits), then
 // redirects (303) or renders the page again with the answer (src-shared/native-form.ts). No rule lives here.
 import { TRPCError } from '@trpc/server'
@@ -92,6 +93,14 @@ const FORMS: NativeForm[] = [
         throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.passwordMismatch })
       }
       return { done: (await caller.auth.resetPassword({ token: fields.token ?? '', password })).message }
+    },
+  },
+  {
+    // Without JavaScript the verification link's page cannot check its token itself: its button posts it here.
+    path: '/verify-email',
+    fallbackError: GENERIC_ERROR,
+    async run(caller, fields) {
+      return { done: (await caller.auth.verifyEmail({ token: fields.token ?? '' })).message }
     },
   },
   {

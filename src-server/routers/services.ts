@@ -23,6 +23,7 @@ function toServiceCard(row: ServiceRow) {
     ...toServiceSummary(row),
     featured: row.featured,
     fromPriceMinor: row.from_price_minor,
+    fromBillingInterval: row.from_billing_interval ?? null,
     currency: row.from_currency ?? 'USD',
   }
 }

@@ -32,6 +32,14 @@ function servicesInOrder(db: DB) {
         .orderBy('price_minor')
         .limit(1)
         .as('from_currency'),
+      // A monthly package's card price is per month (its card says so).
+      eb
+        .selectFrom('service_packages')
+        .select(['billing_interval'])
+        .whereRef('service_packages.service_id', '=', 'services.id')
+        .orderBy('price_minor')
+        .limit(1)
+        .as('from_billing_interval'),
     ])
     .orderBy('services.position')
 }

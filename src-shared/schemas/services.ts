@@ -11,6 +11,8 @@ export const serviceCardSchema = z.object({
   image: z.string(),
   featured: z.boolean(),
   fromPriceMinor: z.number().int().nullable(),
+  /** The cheapest package's billing interval: null for a one-off price. */
+  fromBillingInterval: z.enum(['month', 'year']).nullable(),
   currency: z.string(),
 })
 

@@ -89,6 +89,35 @@ test.describe('with JavaScript off', () => {
     expect(urls.filter((url) => url.includes(PASSWORD) || url.includes('wrong-password'))).toEqual([])
   })
 
+  test('the e-mailed verification link verifies the address with a button, and the account then logs in', async ({
+    page,
+    db,
+  }) => {
+    const urls = recordUrls(page)
+    const user = await createUser(db, { password: PASSWORD, emailVerified: false })
+    const token = await issueToken(db, user.id, 'verify_email')
+    await page.goto(`/verify-email?token=${token}`)
+    await page.getByRole('button', { name: 'Verify my email' }).click()
+    await expect(page.getByText('Your email has been verified. You can now log in.')).toBeVisible()
+    expect(urls.filter((url) => url.includes(token)).length, 'the token only in the mailed link').toBe(1)
+    const row = await db.selectFrom('users').select('email_verified').where('id', '=', user.id).executeTakeFirst()
+    expect(row?.email_verified).toBe(true)
+
+    // The link again: already used, and said so.
+    await page.goto(`/verify-email?token=${token}`)
+    await page.getByRole('button', { name: 'Verify my email' }).click()
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'This verification link is invalid or has expired.' }),
+    ).toBeVisible()
+
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Log In' }).click()
+    await expect(page).toHaveURL(/\/$/)
+    expect((await page.context().cookies()).some((cookie) => cookie.name === 'session')).toBe(true)
+  })
+
   test('forgot password answers the same whether or not the address has an account', async ({ page }) => {
     await page.goto('/forgot-password')
     await page.getByLabel('Email').fill(`nobody-${unique()}@example.com`)

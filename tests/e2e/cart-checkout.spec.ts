@@ -1,4 +1,5 @@
 // A shopper fills the cart, pays by card through the local fake Stripe, and by bank transfer.
+import { addCartItem } from '../../src-server/cart/repository.ts'
 import { expect, test } from './fixtures.ts'
 
 test.describe('cart and checkout', () => {
@@ -162,6 +163,36 @@ test.describe('cart and checkout', () => {
       currency: 'GBP',
     })
     await expect(page.getByTestId('premium-badge')).toHaveCount(0)
+  })
+
+  test('checkout says a plan or a monthly service is billed per month or year, as the cart does', async ({
+    page,
+    login,
+    db,
+  }) => {
+    const user = await login()
+    const seo = await db
+      .selectFrom('service_packages')
+      .select('id')
+      .where('service_id', '=', 'seo-management')
+      .orderBy('price_minor')
+      .executeTakeFirstOrThrow()
+    await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'annual' })
+    await addCartItem(db, user.id, { kind: 'service_package', packageId: seo.id })
+    await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
+
+    await page.goto('/cart')
+    const inCart = page.getByTestId('cart-item')
+    await expect(inCart.filter({ hasText: 'Pro Plan' })).toContainText('$199.99 / year')
+    await expect(inCart.filter({ hasText: 'Starter SEO Monthly' })).toContainText('$499.00 / month')
+
+    await page.goto('/payment')
+    const summary = page.getByRole('region', { name: 'Order summary (USD)' }).getByRole('listitem')
+    await expect(summary.filter({ hasText: 'Pro Plan' })).toContainText('$199.99 / year')
+    await expect(summary.filter({ hasText: 'Starter SEO Monthly' })).toContainText('$499.00 / month')
+    const course = summary.filter({ hasNotText: /Pro Plan|Starter SEO/ })
+    await expect(course).toHaveCount(1)
+    await expect(course).not.toContainText('/')
   })
 
   test('the Course Preview dialog adds to cart and the card follows', async ({ page, login }) => {

@@ -178,6 +178,60 @@ test('a UK formation goes from brief to an accepted delivery', async ({ page, lo
   ])
 })
 
+test('a brief sent too early with the keyboard takes focus to its first wrong answer', async ({ page, login, db }) => {
+  const buyer = await login()
+  const id = await paidServiceOrder(db, buyer.id)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto(`/account/services/${id}`)
+  const submit = page.getByRole('button', { name: 'Submit brief' })
+  await submit.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Please correct the highlighted fields').first()).toBeVisible()
+  const name = page.getByRole('textbox', { name: 'Proposed company name' })
+  await expect(name).toBeFocused()
+  await expect(name).toHaveAttribute('aria-invalid', 'true')
+  await expect(name).toHaveAccessibleDescription('This field is required')
+  await expect(name).toBeInViewport()
+
+  // Typing the answer keeps the focus there; corrected up to the second wrong answer, the next submit goes there.
+  await page.keyboard.type('Analytical Engines Ltd')
+  await expect(name).toBeFocused()
+  await expect(name).toHaveValue('Analytical Engines Ltd')
+  await page.getByLabel('Company type').selectOption('Private limited by shares')
+  await submit.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('textbox', { name: 'Registered office address' })).toBeFocused()
+
+  // Only the list of people left: its Add button takes focus, described by the list's message.
+  await page.getByLabel('Registered office address').fill('20 Wenlock Road, London, N1 7GU')
+  await page.getByLabel('SIC code(s)').fill('62012')
+  await page.getByLabel('Share capital').fill('100')
+  await submit.focus()
+  await page.keyboard.press('Enter')
+  const addPerson = page.getByRole('button', { name: 'Add person' })
+  await expect(addPerson).toBeFocused()
+  await expect(addPerson).toHaveAccessibleDescription('This field is required')
+})
+
+test('a message sent with the keyboard leaves focus in the emptied message box, ready for the next', async ({
+  page,
+  login,
+  db,
+}) => {
+  const buyer = await login()
+  const id = await paidServiceOrder(db, buyer.id)
+  await page.goto(`/account/services/${id}`)
+  const box = page.getByRole('textbox', { name: 'Message', exact: true })
+  await box.fill('Can the company be registered at my home address?')
+  await page.getByRole('button', { name: 'Send message' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('message').filter({ hasText: 'registered at my home address' })).toBeVisible()
+  await expect(box).toHaveValue('')
+  await expect(box).toBeFocused()
+  await page.keyboard.type('And a second question.')
+  await expect(box).toHaveValue('And a second question.')
+})
+
 test('another buyer’s order and a mangled order address are the not-found page', async ({ page, login, db }) => {
   await login()
   const other = await createUser(db)

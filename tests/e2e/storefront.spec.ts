@@ -316,7 +316,11 @@ test.describe('services', () => {
     await expect(page.getByTestId('service-card').filter({ hasText: 'UK Company Formation' })).toContainText(
       'From £300.00',
     )
-    await expect(page.getByTestId('service-card').filter({ hasText: 'SEO Management' })).toContainText('From $499.00')
+    // Billed monthly: the card says so, as its page, the cart and the checkout do; a one-off price does not.
+    await expect(page.getByTestId('service-card').filter({ hasText: 'SEO Management' })).toContainText(
+      'From $499.00/month',
+    )
+    await expect(page.getByTestId('service-card').filter({ hasText: 'SEO Audit' })).not.toContainText('/month')
     await expect(page.getByRole('heading', { name: 'Need a Custom Solution?' })).toBeVisible()
     await page.getByRole('link', { name: 'Contact Us' }).click()
     await expect(page).toHaveURL('/contact')

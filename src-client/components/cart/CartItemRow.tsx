@@ -9,6 +9,10 @@ import { SafeImage } from '../ui/SafeImage.tsx'
 
 export type CartLine = NonNullable<RouterOutputs['cart']['list']>['items'][number]
 
+/** After a recurring line's price, what it is billed per (' / month'), on the cart and the checkout alike. */
+export const perInterval = (line: Pick<CartLine, 'recurringInterval'>) =>
+  line.recurringInterval ? ` / ${line.recurringInterval}` : ''
+
 const KIND_LABEL: Record<CartLine['kind'], string> = {
   course: 'Course',
   service_package: 'Service',
@@ -72,7 +76,7 @@ export const CartItemRow = forwardRef<HTMLButtonElement, { line: CartLine; onRem
           ) : (
             formatMoney(line.priceMinor, line.currency)
           )}
-          {line.recurringInterval ? ` / ${line.recurringInterval}` : ''}
+          {perInterval(line)}
         </p>
         <button
           ref={removeRef}

@@ -1,8 +1,8 @@
 // The buyer's brief, drawn from the service's intake form (data from the server) and checked with the same zod
 // schema the server uses. Save draft keeps whatever is typed; Submit checks it first and, when a field is wrong,
-// shows that field's message, keeps every answer and saves them as a draft.
+// shows that field's message, keeps every answer, saves them as a draft and takes focus to the first wrong answer.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import {
@@ -16,7 +16,7 @@ import {
 import { SERVICE_ORDER_MESSAGES } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { CheckboxField, Options, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
+import { CheckboxField, Options, SelectField, TextAreaField, TextField, useFocusFirstInvalid } from '../ui/form.tsx'
 import { notify, notifyError, toastOutcome } from '../ui/toaster.tsx'
 import { FileLinks, FilePicker, type OrderFile } from './files.tsx'
 
@@ -109,6 +109,7 @@ function PeopleInput({
   onChange: (people: Person[]) => void
 }) {
   const listError = errors[field.name]
+  const listErrorId = useId()
   return (
     <fieldset className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'card', p: '4' })}>
       <legend className={css({ px: '1', fontWeight: 'semibold', fontSize: 'sm' })}>
@@ -148,11 +149,17 @@ function PeopleInput({
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}
+          data-invalid={listError ? true : undefined}
+          aria-describedby={listError ? listErrorId : undefined}
           onClick={() => onChange([...people, {}])}
         >
           Add {field.itemLabel.toLowerCase()}
         </button>
-        {listError ? <p className={errorText}>{listError}</p> : null}
+        {listError ? (
+          <p id={listErrorId} className={errorText}>
+            {listError}
+          </p>
+        ) : null}
       </div>
     </fieldset>
   )
@@ -173,6 +180,9 @@ export function BriefForm({
   const queryClient = useQueryClient()
   const [brief, setBrief] = useState<Brief>(initial as Brief)
   const [errors, setErrors] = useState<Record<string, string>>({})
+  // The messages of the last refused submit: focus goes to the first once, not again as each answer is corrected.
+  const [refused, setRefused] = useState<Record<string, string>>({})
+  const formRef = useFocusFirstInvalid(refused)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.serviceOrders.pathKey() })
   const save = useMutation(trpc.serviceOrders.saveDraft.mutationOptions({ onError: (e) => notifyError(e) }))
   const submit = useMutation(
@@ -193,7 +203,9 @@ export function BriefForm({
     event.preventDefault()
     const checked = briefSchema(form, 'submit').safeParse(brief)
     if (!checked.success) {
-      setErrors(briefErrors(checked.error))
+      const found = briefErrors(checked.error)
+      setErrors(found)
+      setRefused(found)
       notify('error', SERVICE_ORDER_MESSAGES.fixFields)
       save.mutate({ id: orderId, brief })
       return
@@ -205,6 +217,7 @@ export function BriefForm({
   return (
     <form
       {...SCRIPT_ONLY_FORM}
+      ref={formRef}
       onSubmit={onSubmit}
       noValidate
       className={css({ display: 'flex', flexDir: 'column', gap: '4' })}

@@ -74,10 +74,17 @@ export function Thread({
           onSubmit={async (event) => {
             event.preventDefault()
             if (!body.trim()) return
-            await onSend({ body, fileIds: files.map((f) => f.id), internal })
-            setBody('')
-            setFiles([])
-            setInternal(false)
+            // Send is disabled while sending and once the box is emptied, which drops its focus to the page: the
+            // message box takes it back, sent or refused (the text is then kept), ready for the next message.
+            const box = event.currentTarget.querySelector('textarea')
+            try {
+              await onSend({ body, fileIds: files.map((f) => f.id), internal })
+              setBody('')
+              setFiles([])
+              setInternal(false)
+            } finally {
+              box?.focus()
+            }
           }}
         >
           <TextAreaField

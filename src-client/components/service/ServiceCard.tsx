@@ -40,6 +40,9 @@ export function ServiceCard({ service, cartAction }: { service: ServiceCardData;
             <span className={css({ fontWeight: 'bold', fontSize: 'xl' })}>
               {formatMoney(service.fromPriceMinor, service.currency)}
             </span>
+            {service.fromBillingInterval ? (
+              <span className={css({ color: 'fg.muted' })}>/{service.fromBillingInterval}</span>
+            ) : null}
           </p>
         ) : null}
         <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', pt: '2' })}>

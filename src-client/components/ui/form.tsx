@@ -264,13 +264,14 @@ export function FormAlert({ children, kind = 'error' }: { children: ReactNode; k
 /**
  * After a submit that found field errors, focus the first invalid field: a screen reader then reads its label and
  * its error (aria-describedby), and a sighted keyboard user is at the field to fix. Pass the errors object, which
- * each failed submit replaces; returns the form's ref.
+ * each failed submit replaces; returns the form's ref. A list with no value of its own to mark invalid (a brief's
+ * people) marks the button that adds to it with data-invalid="true" and describes it by the list's message.
  */
 export function useFocusFirstInvalid(errors: object) {
   const form = useRef<HTMLFormElement>(null)
   useEffect(() => {
     if (!Object.values(errors).some(Boolean)) return
-    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+    form.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid="true"]')?.focus()
   }, [errors])
   return form
 }

@@ -53,7 +53,11 @@ describe('services router', () => {
       fromPriceMinor: 35000,
       currency: 'USD',
     })
-    expect(services.find((s) => s.id === 'seo-management')?.fromPriceMinor).toBe(49900)
+    expect(services.find((s) => s.id === 'seo-management')).toMatchObject({
+      fromPriceMinor: 49900,
+      fromBillingInterval: 'month',
+    })
+    expect(uk?.fromBillingInterval).toBeNull()
   })
 
   it('the From price follows the packages in the database', async () => {
