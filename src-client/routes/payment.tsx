@@ -16,6 +16,7 @@ import {
 } from '../components/checkout/BillingDetailsFields.tsx'
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PaypalHostedButton } from '../components/checkout/PaypalHostedButtons.tsx'
+import { TrialNote } from '../components/checkout/TrialNote.tsx'
 import { usePaymentChoice } from '../components/checkout/use-payment-choice.ts'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
@@ -201,6 +202,7 @@ function Checkout() {
             onChange={(event) => setRemindMe(event.currentTarget.checked)}
           />
         )}
+        {free ? null : <TrialNote lines={lines} method={method} />}
         <button
           ref={payButton}
           type="button"

@@ -195,6 +195,27 @@ test.describe('cart and checkout', () => {
     await expect(course).not.toContainText('/')
   })
 
+  test('checkout says what the 7-day free trial is: a card defers the plan’s price, PayPal and bank transfer do not', async ({
+    page,
+    login,
+    db,
+  }) => {
+    const user = await login()
+    await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+    await page.goto('/payment')
+    const note = page.getByTestId('trial-note')
+    await expect(page.getByRole('button', { name: 'Pay $19.99' })).toBeVisible()
+    await expect(note).toHaveCount(0) // nothing to say before a method is chosen
+    await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+    await expect(note).toHaveText(
+      'Pro Plan starts with a 7-day free trial: its $19.99 is charged when the trial ends, unless you cancel before.',
+    )
+    await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+    await expect(note).toHaveText(
+      'The 7-day free trial needs a card: with a bank transfer, Pro Plan starts when your payment arrives.',
+    )
+  })
+
   test('the Course Preview dialog adds to cart and the card follows', async ({ page, login }) => {
     await login()
     await page.goto('/')
