@@ -82,7 +82,7 @@ export async function schoolsRequiringSsoFor(db: DB, userId: string) {
     .selectFrom('school_members as m')
     .innerJoin('school_sso as sso', 'sso.school_id', 'm.school_id')
     .innerJoin('schools as s', 's.id', 'm.school_id')
-    .select(['s.name', 's.slug', 's.owner_id as ownerId'])
+    .select(['s.id', 's.name', 's.slug', 's.owner_id as ownerId'])
     .where('m.user_id', '=', userId)
     .where('sso.enabled', '=', true)
     .where('sso.require_for_members', '=', true)

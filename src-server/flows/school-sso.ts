@@ -13,7 +13,6 @@ import {
 } from '../auth/oidc.ts'
 import { linkOrCreateSsoUser } from '../auth/sso-links.ts'
 import { schoolProvesDomain } from '../creators/domains.ts'
-import { schoolRoleOf } from '../creators/school-access.ts'
 import {
   domainClaimedElsewhere,
   putSchoolSso,
@@ -167,22 +166,28 @@ export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings,
   if (!settings.domains.includes(domainOf(identity.email))) {
     throw new SsoFailure(`addresses at ${domainOf(identity.email)} cannot sign in through this school`)
   }
-  // An existing account is linked only when the school proved the domain by DNS (its verified custom domain) or the
-  // person is already on the school's team: otherwise a school's own provider could claim anyone's account.
+  // An existing account is linked only when the school proved the domain by DNS (its verified custom domain):
+  // otherwise a school's own provider could claim anyone's account — its team members' included (a member's whole
+  // account, their own courses and school, is not the school's to hand out).
   const proven = await schoolProvesDomain(db, settings.schoolId, domainOf(identity.email))
   return linkOrCreateSsoUser(
     db,
     settings.schoolId,
     { ...identity, email: identity.email },
-    { mayLinkExisting: async (trx, userId) => proven || (await schoolRoleOf(trx, userId, settings.schoolId)) !== null },
+    { mayLinkExisting: async () => proven },
   )
 }
 
-/** Refuses a password sign-in for a member of a school that requires its single sign-on. */
-export async function assertPasswordSignInAllowed(db: DB, userId: string): Promise<void> {
+/**
+ * Refuses a password sign-in for a member of a school that requires its single sign-on, when the member's address is
+ * in a domain the school proved by DNS: a school governs the accounts of its own domain, not a member's personal one
+ * (which its provider may not sign in either).
+ */
+export async function assertPasswordSignInAllowed(db: DB, userId: string, email: string): Promise<void> {
   for (const school of await schoolsRequiringSsoFor(db, userId)) {
     // Once the owner's plan no longer includes SSO the school's sign-in is gone (ssoForSlug, usableSso): holding its
     // members to it would lock them out.
+    if (!(await schoolProvesDomain(db, school.id, domainOf(email)))) continue
     if (!(await ownerPlanIncludes(db, school.ownerId, 'sso'))) continue
     throw new DomainError(
       'forbidden',

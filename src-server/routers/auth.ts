@@ -84,7 +84,7 @@ export const authRouter = router({
     await attempt.release() // the password was right: not a failure from this address
     if (!user.emailVerified) throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.emailNotVerified })
     // A member of a school that requires its single sign-on signs in there (decision 0062).
-    await assertPasswordSignInAllowed(ctx.db, user.id)
+    await assertPasswordSignInAllowed(ctx.db, user.id, user.email)
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     // An account with a second factor gets no session yet: the code step (verifyTwoFactor) gives it.
     if ((await finishFirstStep(ctx, user.id, input.remember)) === 'two-factor') return { twoFactor: true as const }

@@ -253,12 +253,19 @@ describe('signing in through the school’s provider', () => {
 })
 
 describe('a school that requires SSO for its members', () => {
-  it('refuses their password with a clear message, and not other people’s', async () => {
+  it('holds to it members whose address is in a domain it proved by DNS, and never hands its provider a member’s account', async () => {
     const school = await db()
       .selectFrom('schools')
       .select(['id', 'name'])
       .where('slug', '=', slug)
       .executeTakeFirstOrThrow()
+    const proveDomain = (hostname: string) =>
+      db()
+        .insertInto('school_domains')
+        .values({ school_id: school.id, hostname, verification_token: 'proof', verified_at: new Date() })
+        .onConflict((oc) => oc.column('school_id').doUpdateSet({ hostname, verified_at: new Date() }))
+        .execute()
+    await proveDomain('learn.acme-labs.test')
     const member = await createUser(db(), { email: 'member@acme.test' })
     await db()
       .insertInto('school_members')
@@ -270,12 +277,21 @@ describe('a school that requires SSO for its members', () => {
 
     expect((await login(member)).status).toBe(200)
     await (await ownerCaller(owner)).schoolSso.save(settings({ clientSecret: '', requireForMembers: true }))
+    // acme.test is not a domain this school proved: its own provider asserting the member's address must not sign
+    // in as them (their whole account, not only their place on the team), and the school cannot take their
+    // password away either.
+    const claimed = await signInWithSso('member')
+    expect(claimed.location).toContain('sign-in failed: an account with this address already exists')
+    expect(claimed.session).toBeUndefined()
+    expect((await login(member)).status).toBe(200)
+
+    // Once the school proves acme.test by DNS, its members there sign in through it only.
+    await proveDomain('learn.acme.test')
     const refused = await login(member)
     expect(refused.status).toBe(403)
     expect(await refused.text()).toContain(`${school.name} requires its members to sign in with single sign-on`)
     expect(setCookieFor(refused, SESSION_COOKIE)).toBeUndefined()
     expect((await login(stranger)).status).toBe(200)
-    // The member still signs in through the school's provider.
     expect((await me((await signInWithSso('member')).session ?? ''))?.id).toBe(member.id)
 
     // The owner's plan lapses: the school's sign-in button is gone, so its members must not be held to it.
