@@ -94,7 +94,14 @@ describe('STAFF_2FA=required on reading paid lessons', () => {
     const ref = { courseId: COURSE, lessonId: lesson.id }
     for (const role of ['admin', 'super_admin'] as const) {
       const user = await createUser(site.db, { role })
-      expect(await (await callerFor(user, false)).learning.lesson(ref)).toMatchObject({ locked: true, content: null })
+      const unfactored = await callerFor(user, false)
+      expect(await unfactored.learning.lesson(ref)).toMatchObject({ locked: true, content: null })
+      // Nor does the staff role save progress in it, complete it, or keep it offline.
+      const progress = { ...ref, positionSeconds: 5, ranges: [[0, 5]] as [number, number][], sentAt: Date.now() }
+      const noAccess = { code: 'FORBIDDEN', message: 'You do not have access to this lesson' }
+      await expect(unfactored.learning.saveProgress(progress)).rejects.toMatchObject(noAccess)
+      await expect(unfactored.learning.setCompleted({ ...ref, completed: true })).rejects.toMatchObject(noAccess)
+      expect(await unfactored.learning.offlinePasses({ courseIds: [COURSE] })).toMatchObject([{ allowed: false }])
       const { token } = await createSessionToken(site.db, user.id)
       const media = await fetch(`${site.baseUrl}/api/learn/media/${lesson.id}`, {
         headers: { cookie: `${SESSION_COOKIE}=${token}` },
