@@ -39,19 +39,34 @@ export interface DatabaseOptions {
   /** PGlite data to start from (a dump made by dumpDataDir), used by tests. */
   loadDataDir?: Blob | File
   poolSize?: number
+  /** PostgreSQL: how long a query may wait for its answer before it fails and its connection is dropped. */
+  queryTimeoutMs?: number
 }
 
+/**
+ * How long a PostgreSQL query may wait for its answer. Not a limit on slow queries (the slowest, a day's analytics
+ * rollup, takes about a second): a bound on a database that stopped answering without closing the connection (a
+ * network partition, a frozen host), which otherwise held the request, and its pooled connection, for good.
+ */
+export const DB_QUERY_TIMEOUT_MS = 60_000
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10)
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.queryTimeoutMs ?? DB_QUERY_TIMEOUT_MS)
+  }
   return openPglite(options)
 }
 
-function openPostgres(connectionString: string, max: number): DatabaseHandle {
+function openPostgres(connectionString: string, max: number, queryTimeoutMs: number): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString,
     max,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
+    // An answer that never comes fails the query and drops its connection (PreparingClient); keep-alive lets the
+    // system notice a dead peer on idle connections too.
+    query_timeout: queryTimeoutMs,
+    keepAlive: true,
     Client: PreparingClient,
   })
   // A client losing its connection emits 'error': on the pool while idle, on the client itself while checked out

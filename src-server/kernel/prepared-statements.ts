@@ -18,12 +18,28 @@ export function statementName(text: string): string | undefined {
   return names.get(text)
 }
 
-/** A pg client that sends registered statements by name (Kysely calls `query(text, values)`). */
+/** node-postgres's error when a query's answer did not come within `query_timeout`. */
+const READ_TIMEOUT = 'Query read timeout'
+
+/**
+ * A pg client that sends registered statements by name (Kysely calls `query(text, values)`), and that gives up its
+ * connection when an answer never came (`query_timeout`): node-postgres fails the query but keeps the connection,
+ * whose unanswered query then holds every later one, so the pool would hand out a client that never answers again
+ * (a database frozen behind a network partition). Ended, it leaves the pool and a new connection replaces it.
+ */
 export class PreparingClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query overloads (config, callbacks, cursors) pass through as they are
   override query(first: any, ...rest: any[]): any {
     const name = typeof first === 'string' && Array.isArray(rest[0]) ? names.get(first) : undefined
-    if (name) return super.query({ name, text: first, values: rest[0] }, ...rest.slice(1))
-    return super.query(first, ...rest)
+    const result = name
+      ? super.query({ name, text: first, values: rest[0] }, ...rest.slice(1))
+      : super.query(first, ...rest)
+    if (!(result instanceof Promise)) return result
+    return result.catch((error: unknown) => {
+      // end() marks the client as ending at once (the pool then drops it on release) and, with its query still
+      // unanswered, destroys the socket.
+      if (error instanceof Error && error.message === READ_TIMEOUT) this.end().catch(() => {})
+      throw error
+    })
   }
 }
