@@ -97,6 +97,9 @@ export function createS3TusFiles(options: S3Options): TusFiles {
       endpoint: options.endpoint,
       forcePathStyle: Boolean(options.endpoint),
       requestHandler: { connectionTimeout: timeoutMs, socketTimeout: timeoutMs },
+      // One retry, not the SDK's two: a silent bucket cost a tus step three timeouts (~50 s) before its error, and
+      // the browser's upload retries the step itself.
+      maxAttempts: 2,
       credentials: {
         accessKeyId: options.accessKeyId,
         secretAccessKey: options.secretAccessKey,
