@@ -8,6 +8,7 @@ import { record } from '../audit/repository.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
 import type { TwoFactorSettings } from '../auth/two-factor.ts'
 import { anonymiseCreator, endTeamPlaces } from '../creators/erasure.ts'
+import { schoolOfOwner } from '../creators/schools.ts'
 import { creatorBalances } from '../earnings/balances.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -29,6 +30,7 @@ import {
 } from '../privacy/deletions.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { stripeCustomersOf } from '../subscriptions/repository.ts'
+import { disableSchoolEndpoints } from '../webhooks/endpoints.ts'
 
 export const DELETION_MAIL_KINDS = {
   requested: 'account-deletion-requested',
@@ -302,6 +304,9 @@ async function eraseRows(trx: DB, userId: string, email: string): Promise<string
   const attachmentKeys = await anonymiseCreator(trx, userId)
   // Their places on schools' teams, and the API keys they or their school hold: none outlives the account.
   await endTeamPlaces(trx, userId)
+  // Nor do their school's webhooks: no event about it goes on to the endpoints they set up.
+  const school = await schoolOfOwner(trx, userId)
+  if (school) await disableSchoolEndpoints(trx, school.id, 'The school owner’s account was deleted', clock.now())
   // Mail to them, and what they sent through the contact form with this address.
   await trx.deleteFrom('mail_outbox').where('to_address', '=', email).execute()
   await trx.deleteFrom('contact_messages').where('email', '=', email).execute()

@@ -145,3 +145,13 @@ export async function disableEndpoint(db: DB, endpointId: string, reason: string
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0
 }
+
+/** Disables every enabled endpoint of the school with a reason (its owner's account erased). */
+export async function disableSchoolEndpoints(db: DB, schoolId: string, reason: string, now: Date): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_reason: reason, updated_at: now })
+    .where('school_id', '=', schoolId)
+    .where('enabled', '=', true)
+    .execute()
+}

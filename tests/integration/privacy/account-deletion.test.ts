@@ -177,6 +177,39 @@ describe('delete my account', () => {
     ).toEqual([])
   })
 
+  it('disables the webhooks of a school whose owner’s account is erased', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    await (await callerAs(db(), owner)).apiKeys.list() // opens the owner's school
+    const school = await db()
+      .selectFrom('schools')
+      .select('id')
+      .where('owner_id', '=', owner.id)
+      .executeTakeFirstOrThrow()
+    const endpoint = await db()
+      .insertInto('webhook_endpoints')
+      .values({
+        school_id: school.id,
+        url: 'https://hooks.school.test/in',
+        event_types: ['order.paid'],
+        secret: 'whsec_x',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    // The plan is cancelled at its period's end, which the erasure comes before: until then it includes webhooks.
+    const asOwner = await callerAs(db(), owner)
+    await asOwner.membership.cancel({})
+    await asOwner.privacy.requestDeletion({ password: owner.password })
+    await advanceClock(15 * DAY)
+    await job()
+    expect(
+      await db()
+        .selectFrom('webhook_endpoints')
+        .select(['enabled', 'disabled_reason'])
+        .where('id', '=', endpoint.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ enabled: false, disabled_reason: 'The school owner’s account was deleted' })
+  })
+
   it('tells a creator with unpaid earnings and the owner what to do first', async () => {
     const creator = await createUser(db())
     const course = await ownedCourse(db(), creator.id, 4000, 'Earning Course')
