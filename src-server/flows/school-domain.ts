@@ -19,6 +19,7 @@ import { schoolBySlug, schoolOfCourse } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { hostnameOf, mainHostOf } from '../kernel/hosts.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
 import { ownSchool } from './school-team.ts'
@@ -154,7 +155,7 @@ const hostCaches = new WeakMap<DB, Map<string, { school: HostSchool | null; unti
 
 /** The school whose verified domain the hostname is (port and case ignored) on a plan with one, or null. Cached 30 s. */
 export async function schoolForHost(db: DB, host: string): Promise<HostSchool | null> {
-  const hostname = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
+  const hostname = hostnameOf(host)
   // Addresses, localhost and the like are never a school's: no lookup.
   if (!isClaimableHostname(hostname)) return null
   let hostCache = hostCaches.get(db)
@@ -180,8 +181,8 @@ export async function schoolForHost(db: DB, host: string): Promise<HostSchool | 
  * PUBLIC_URL. Only a verified hostname is ever used, so a forged Host cannot put its own name in a mailed link.
  */
 export async function siteUrlForHost(db: DB, publicUrl: string, host: string | undefined): Promise<string> {
-  const hostname = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
-  if (!hostname || hostname === mainHostname(publicUrl)) return publicUrl
+  const hostname = hostnameOf(host)
+  if (!hostname || hostname === mainHostOf(publicUrl)) return publicUrl
   const school = await schoolForHost(db, hostname)
   return school ? originOn(publicUrl, hostname) : publicUrl
 }
@@ -200,25 +201,14 @@ export function platformSiteUrl(publicUrl: string, host: string | undefined): st
   const key = host ?? ''
   let platform = known.get(key)
   if (platform === undefined) {
-    const hostname = key.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
-    platform = !hostname || hostname === mainHostname(publicUrl) || !isClaimableHostname(hostname)
+    const hostname = hostnameOf(key)
+    platform = !hostname || hostname === mainHostOf(publicUrl) || !isClaimableHostname(hostname)
     if (known.size >= 256) known.clear()
     known.set(key, platform)
   }
   return platform ? publicUrl : undefined
 }
 const platformHosts = new Map<string, Map<string, boolean>>()
-
-// PUBLIC_URL's hostname, parsed once: every tRPC request's context asks (issue 37).
-const mainHostnames = new Map<string, string>()
-function mainHostname(publicUrl: string): string {
-  let hostname = mainHostnames.get(publicUrl)
-  if (hostname === undefined) {
-    hostname = new URL(publicUrl).hostname.toLowerCase()
-    if (mainHostnames.size < 16) mainHostnames.set(publicUrl, hostname)
-  }
-  return hostname
-}
 
 /** The hostname with PUBLIC_URL's scheme and port (what a school's domain is served with behind the same proxy). */
 function originOn(publicUrl: string, hostname: string): string {

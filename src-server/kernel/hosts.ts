@@ -22,8 +22,9 @@ export function sessionSiteOf(host: string | undefined, publicUrl: string): stri
   return isPlatformHost(hostname, mainHostOf(publicUrl)) ? null : hostname
 }
 
+// PUBLIC_URL's hostname, parsed once: every tRPC request's context asks (issue 37).
 const mainHosts = new Map<string, string>()
-function mainHostOf(publicUrl: string): string {
+export function mainHostOf(publicUrl: string): string {
   let host = mainHosts.get(publicUrl)
   if (host === undefined) {
     host = new URL(publicUrl).hostname.toLowerCase()
