@@ -44,7 +44,8 @@ async function startWorker(env: NodeJS.ProcessEnv): Promise<Child> {
 }
 
 describe('a worker killed in the middle of a mail job', () => {
-  it('loses no job: after a restart the message is sent, once', { timeout: 120_000 }, async () => {
+  // Two worker start-ups on a data directory take ~30 s alone; a loaded CI machine has taken over 120 s.
+  it('loses no job: after a restart the message is sent, once', { timeout: 300_000 }, async () => {
     const smtp: FakeSmtp = await startFakeSmtp('hold')
     cleanup.push(() => smtp.close())
     const database = await prepareDatabase()
@@ -59,7 +60,7 @@ describe('a worker killed in the middle of a mail job', () => {
     const env = { ...database.env, SMTP_URL: smtp.url }
 
     const first = await startWorker(env)
-    await smtp.waitFor(() => smtp.stats.held === 1, 60_000)
+    await smtp.waitFor(() => smtp.stats.held === 1, 120_000)
     first.process.kill('SIGKILL')
     expect(await first.exited).toBe('SIGKILL')
     expect(smtp.deliveries).toHaveLength(0)
@@ -67,7 +68,7 @@ describe('a worker killed in the middle of a mail job', () => {
     smtp.mode = 'accept'
     const second = await startWorker(env)
     await smtp
-      .waitFor(() => smtp.deliveries.length === 1, 60_000)
+      .waitFor(() => smtp.deliveries.length === 1, 120_000)
       .catch((error) => {
         throw new Error(`${error}\nworker output:\n${second.output()}`)
       })
