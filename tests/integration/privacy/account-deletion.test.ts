@@ -3,6 +3,7 @@
 // nowhere else; creators with unpaid earnings and the owner are told what to do first; the job can run again.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { authenticateWithPassword } from '../../../src-server/auth/login.ts'
+import { schoolOfOwner } from '../../../src-server/creators/schools.ts'
 import {
   DELETED_USER_NAME,
   DELETION_MAIL_KINDS,
@@ -135,11 +136,7 @@ describe('delete my account', () => {
   it('ends a school member’s place on the team, their API keys and their school sign-in link with the account', async () => {
     const owner = await createCreator(db(), { plan: 'enterprise' })
     await (await callerAs(db(), owner)).apiKeys.list()
-    const school = await db()
-      .selectFrom('schools')
-      .select('id')
-      .where('owner_id', '=', owner.id)
-      .executeTakeFirstOrThrow()
+    const school = (await schoolOfOwner(db(), owner.id))!
     const member = await createUser(db())
     await db()
       .insertInto('school_members')
@@ -180,11 +177,7 @@ describe('delete my account', () => {
   it('disables the webhooks of a school whose owner’s account is erased', async () => {
     const owner = await createCreator(db(), { plan: 'enterprise' })
     await (await callerAs(db(), owner)).apiKeys.list() // opens the owner's school
-    const school = await db()
-      .selectFrom('schools')
-      .select('id')
-      .where('owner_id', '=', owner.id)
-      .executeTakeFirstOrThrow()
+    const school = (await schoolOfOwner(db(), owner.id))!
     const endpoint = await db()
       .insertInto('webhook_endpoints')
       .values({
