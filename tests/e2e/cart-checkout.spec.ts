@@ -14,6 +14,9 @@ test.describe('cart and checkout', () => {
     await page.goto('/pricing')
     await page.getByTestId('plan-card').first().getByRole('button', { name: 'Add to Cart' }).click()
     await expect(page.getByText('Please log in to add items to cart')).toBeVisible()
+    // The toast's Log in link comes back to the page the visitor was on.
+    await page.getByRole('link', { name: 'Log in', exact: true }).click()
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fpricing$/)
   })
 
   test('pays a course, a service package and a plan by card and gets them', async ({ page, login, db }) => {

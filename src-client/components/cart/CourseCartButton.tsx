@@ -8,7 +8,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import type { CourseChannel } from '#shared/cart.ts'
 import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
-import { notify, notifyError } from '../ui/toaster.tsx'
+import { notify, notifyError, notifyLoginNeeded } from '../ui/toaster.tsx'
 import { useAddToCart, useEntitlements, useRefreshPurchases } from './hooks.ts'
 
 type Size = 'sm' | 'md' | 'lg'
@@ -61,7 +61,7 @@ function EnrolFreeButton({ courseId, size, className }: { courseId: string; size
           notify('success', `You are enrolled in ${enrolled.title}`)
           await refresh()
         } catch (error) {
-          if (errorCode(error) === 'UNAUTHORIZED') notify('error', 'Please log in to enrol')
+          if (errorCode(error) === 'UNAUTHORIZED') notifyLoginNeeded('Please log in to enrol')
           else notifyError(error)
         }
       }}

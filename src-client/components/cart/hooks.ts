@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { errorCode, errorMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { CART_MESSAGES, type CartItemInput, cartItemKey } from '#shared/cart.ts'
-import { notify, notifyError } from '../ui/toaster.tsx'
+import { notify, notifyError, notifyLoginNeeded } from '../ui/toaster.tsx'
 
 /** null for a visitor; undefined while loading. */
 export function useCart() {
@@ -47,7 +47,7 @@ export function useAddToCart(item: CartItemInput) {
   async function add() {
     if (state !== 'idle') return
     if (cart.data === null) {
-      notify('error', CART_MESSAGES.loginToAdd)
+      notifyLoginNeeded(CART_MESSAGES.loginToAdd)
       return
     }
     try {
@@ -58,7 +58,7 @@ export function useAddToCart(item: CartItemInput) {
     } catch (error) {
       const code = errorCode(error)
       if (code === 'CONFLICT') notify('info', errorMessage(error, CART_MESSAGES.duplicate))
-      else if (code === 'UNAUTHORIZED') notify('error', CART_MESSAGES.loginToAdd)
+      else if (code === 'UNAUTHORIZED') notifyLoginNeeded(CART_MESSAGES.loginToAdd)
       else notifyError(error, CART_MESSAGES.addFailed)
     }
     await refresh()

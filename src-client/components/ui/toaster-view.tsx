@@ -3,6 +3,7 @@
 import { createToaster, Toast, Toaster } from '@ark-ui/react/toast'
 import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
+import type { ToastLink } from './toaster.tsx'
 
 export const toaster = createToaster({
   placement: 'bottom-end',
@@ -47,6 +48,7 @@ export default function ToasterView() {
               {toast.description}
             </Toast.Description>
           ) : null}
+          {toast.meta?.link ? <ToastLinkView link={toast.meta.link as ToastLink} /> : null}
           <Toast.CloseTrigger
             aria-label="Dismiss notification"
             className={css({ position: 'absolute', top: '2', right: '2', cursor: 'pointer', color: 'fg.muted' })}
@@ -56,5 +58,24 @@ export default function ToasterView() {
         </Toast.Root>
       )}
     </Toaster>
+  )
+}
+
+/** A plain link (a full page load to a route the app serves), so it works wherever the toast shows. */
+function ToastLinkView({ link }: { link: ToastLink }) {
+  return (
+    <a
+      href={link.href}
+      className={css({
+        display: 'inline-block',
+        mt: '1',
+        fontSize: 'sm',
+        fontWeight: 'semibold',
+        color: 'accent',
+        textDecoration: 'underline',
+      })}
+    >
+      {link.label}
+    </a>
   )
 }

@@ -13,13 +13,28 @@ export type ToastKind = 'success' | 'error' | 'info'
  * Shows a toast. A success means the visitor got past whatever failed before ("Login failed", then a log-in that
  * worked): the error toasts still on screen are stale, so they go.
  */
-export function notify(kind: ToastKind, title: string, description?: string): void {
+export function notify(kind: ToastKind, title: string, description?: string, link?: ToastLink): void {
   void loadToaster().then(({ toaster }) => {
     if (kind === 'success') {
       for (const toast of toaster.getVisibleToasts()) if (toast.type === 'error' && toast.id) toaster.dismiss(toast.id)
     }
-    toaster.create({ type: kind, title, description })
+    toaster.create({ type: kind, title, description, meta: link ? { link } : undefined })
   })
+}
+
+/** A link a toast offers as the way on ("Log in"). */
+export interface ToastLink {
+  label: string
+  href: string
+}
+
+/**
+ * "Please log in to …" with a Log in link that comes back to this page: a visitor who tried to add a course to the
+ * cart or enrol is one click from doing it.
+ */
+export function notifyLoginNeeded(title: string): void {
+  const here = `${window.location.pathname}${window.location.search}`
+  notify('error', title, undefined, { label: 'Log in', href: `/login?redirect=${encodeURIComponent(here)}` })
 }
 
 /**
