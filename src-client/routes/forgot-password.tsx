@@ -32,7 +32,9 @@ function ForgotPasswordPage() {
   return (
     <AuthCard title="Forgot your password?" subtitle="Enter your email and we'll send you a link to reset it.">
       {request.isSuccess || posted?.done ? (
-        <FormAlert kind="success">{request.data?.message ?? posted?.done}</FormAlert>
+        <FormAlert kind="success" takeFocus>
+          {request.data?.message ?? posted?.done}
+        </FormAlert>
       ) : (
         <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
           {request.isError ? (

@@ -54,7 +54,9 @@ function ResetPasswordPage() {
   if (posted?.done) {
     return (
       <AuthCard title="Reset your password">
-        <FormAlert kind="success">{posted.done}</FormAlert>
+        <FormAlert kind="success" takeFocus>
+          {posted.done}
+        </FormAlert>
         <Link to="/login" className={button({ size: 'lg' })}>
           Continue to sign-in
         </Link>

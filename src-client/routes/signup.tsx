@@ -96,7 +96,9 @@ function SignupPage() {
   if (doneMessage) {
     return (
       <AuthCard title="Check your email">
-        <FormAlert kind="success">{doneMessage}</FormAlert>
+        <FormAlert kind="success" takeFocus>
+          {doneMessage}
+        </FormAlert>
         <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
           Taking you to the{' '}
           <Link to="/login" search={loginSearch} className={authLink}>

@@ -65,6 +65,8 @@ test.describe('sign-up', () => {
     await expect(page.getByText('Account created successfully! Please check your email for verification.')).toHaveCount(
       2,
     )
+    // The button that had focus is gone with the form: focus is on the message, not lost to the page.
+    await expect(page.getByRole('main').getByRole('status')).toBeFocused()
     await expect(page).toHaveURL('/login', { timeout: 6000 })
 
     // Not verified yet: log-in explains why.
@@ -146,6 +148,7 @@ test.describe('password reset', () => {
     await page.getByLabel('Email').fill(user.email)
     await page.getByRole('button', { name: 'Send Reset Link' }).click()
     await expect(page.getByText('If an account exists for that email')).toBeVisible()
+    await expect(page.getByRole('main').getByRole('status')).toBeFocused()
 
     const link = await mailedLink(db, user.email, '/reset-password')
     await page.goto(link)

@@ -249,10 +249,30 @@ const alertError = css({ bg: 'red.50', borderColor: 'red.200', color: 'danger' }
 const alertSuccess = css({ bg: 'green.50', borderColor: 'green.200', color: 'success' })
 
 /** A form-level message (role=alert so screen readers announce it); nothing while there is no message. */
-export function FormAlert({ children, kind = 'error' }: { children: ReactNode; kind?: 'error' | 'success' }) {
-  if (children == null || children === false || children === '') return null
+/**
+ * `takeFocus`: the message replaces the form that had focus (a sign-up or reset link sent): focus, which fell to the
+ * page with the removed button, goes to the message, so a keyboard or screen-reader user is where the page went on.
+ */
+export function FormAlert({
+  children,
+  kind = 'error',
+  takeFocus = false,
+}: {
+  children: ReactNode
+  kind?: 'error' | 'success'
+  takeFocus?: boolean
+}) {
+  const alert = useRef<HTMLDivElement>(null)
+  const shown = !(children == null || children === false || children === '')
+  useEffect(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body
+    if (takeFocus && shown && lost) alert.current?.focus()
+  }, [takeFocus, shown])
+  if (!shown) return null
   return (
     <div
+      ref={alert}
+      tabIndex={takeFocus ? -1 : undefined}
       role={kind === 'error' ? 'alert' : 'status'}
       className={cx(alertBase, kind === 'error' ? alertError : alertSuccess)}
     >
