@@ -43,6 +43,9 @@ export const contactFields = (fields: PostedFields) => ({
   agreement: checked(fields.agreement) as true,
 })
 
+/** The /verify-email post that asks for a new link (its field `intent`), not one that checks a token. */
+export const RESEND_VERIFICATION_INTENT = 'resend'
+
 /** Form fields whose values are never sent back into a page. */
 export const SECRET_FIELDS = ['password', 'confirm', 'currentPassword', 'newPassword', 'token', 'code'] as const
 

@@ -64,9 +64,10 @@ function LoginPage() {
 
   return (
     <AuthCard title="Welcome back" subtitle="Log in to your account to continue">
+      {/* Above the log-in form, not in it: the resend button submits a form of its own (forms do not nest). */}
+      <FormAlert>{error}</FormAlert>
+      {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
       <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-        <FormAlert>{error}</FormAlert>
-        {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
         <EmailField defaultValue={posted?.values.email} />
         <PasswordField label="Password" name="password" autoComplete="current-password" required />
         <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center' })}>

@@ -14,6 +14,7 @@ import {
   firstIssueByField,
   loginFields,
   type NativeFormResult,
+  RESEND_VERIFICATION_INTENT,
   SECRET_FIELDS,
   signupFields,
   texts,
@@ -96,10 +97,14 @@ const FORMS: NativeForm[] = [
     },
   },
   {
-    // Without JavaScript the verification link's page cannot check its token itself: its button posts it here.
+    // Without JavaScript the verification link's page cannot check its token itself: its button posts it here. The
+    // 'Resend verification e-mail' form (this page's and the log-in page's) posts here too, marked intent=resend.
     path: '/verify-email',
     fallbackError: GENERIC_ERROR,
     async run(caller, fields) {
+      if (fields.intent === RESEND_VERIFICATION_INTENT) {
+        return { done: (await caller.auth.resendVerification({ email: fields.email ?? '' })).message }
+      }
       return { done: (await caller.auth.verifyEmail({ token: fields.token ?? '' })).message }
     },
   },

@@ -4,7 +4,9 @@
 // token pages take the token out of the address bar.
 import type { Page, Request } from '@playwright/test'
 import { issueToken } from '../../src-server/auth/tokens.ts'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { createUser } from '../support/factories.ts'
+import { mailsTo } from '../support/outbox.ts'
 import { expect, test } from './fixtures.ts'
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
@@ -116,6 +118,31 @@ test.describe('with JavaScript off', () => {
     await page.getByRole('button', { name: 'Log In' }).click()
     await expect(page).toHaveURL(/\/$/)
     expect((await page.context().cookies()).some((cookie) => cookie.name === 'session')).toBe(true)
+  })
+
+  test('an unverified account asks for a new link from the log-in refusal and from a used link’s page', async ({
+    page,
+    db,
+  }) => {
+    const urls = recordUrls(page)
+    const user = await createUser(db, { password: PASSWORD, emailVerified: false })
+    const sent = async () => (await mailsTo(db, user.email)).filter((mail) => mail.kind === 'verify_email').length
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Log In' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Please verify your email' })).toBeVisible()
+    await page.getByRole('button', { name: 'Resend verification e-mail' }).click()
+    await expect(page.getByRole('status').filter({ hasText: AUTH_MESSAGES.verificationResent })).toBeVisible()
+    expect(await sent()).toBe(1)
+
+    // A used or expired link's page asks for the address.
+    await page.goto('/verify-email')
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByRole('button', { name: 'Resend verification e-mail' }).click()
+    await expect(page.getByRole('status').filter({ hasText: AUTH_MESSAGES.verificationResent })).toBeVisible()
+    expect(await sent()).toBe(2)
+    expect(urls.filter((url) => url.includes(encodeURIComponent(user.email)) || url.includes(PASSWORD))).toEqual([])
   })
 
   test('forgot password answers the same whether or not the address has an account', async ({ page }) => {

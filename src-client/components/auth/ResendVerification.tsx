@@ -1,11 +1,11 @@
 // 'Resend verification e-mail': on the log-in refusal of an unverified address (the typed address is known) and
-// on the verify page when a link is expired or used (the visitor types it). The server answers the same whether or
-// not the address has an account, and limits how often.
+// on the verify page when a link is expired or used (the visitor types it). A form of its own, with or without
+// JavaScript. The server answers the same whether or not the address has an account, and limits how often.
 import { useMutation } from '@tanstack/react-query'
 import type { FormEvent } from 'react'
 import { GENERIC_ERROR, refusalMessage } from '#client/lib/errors.ts'
-import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { RESEND_VERIFICATION_INTENT } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { EmailField, FormAlert } from '../ui/form.tsx'
@@ -22,31 +22,23 @@ export function ResendVerification({ email }: { email?: string }) {
   )
   if (resend.isSuccess) return <FormAlert kind="success">{resend.data.message}</FormAlert>
 
-  const failure = resend.isError ? <FormAlert>{refusalMessage(resend.error, GENERIC_ERROR)}</FormAlert> : null
-  if (email) {
-    return (
-      <>
-        {failure}
-        <button
-          type="button"
-          className={button({ variant: 'outline' })}
-          disabled={resend.isPending}
-          onClick={() => resend.mutate({ email })}
-        >
-          {resend.isPending ? 'Sending...' : LABEL}
-        </button>
-      </>
-    )
-  }
-
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     resend.mutate({ email: String(new FormData(event.currentTarget).get('email')) })
   }
+  // Before the page's script has arrived (or without it) the browser posts the form to the verify page, which the
+  // server renders again with the answer (src-server/http/native-forms.ts).
   return (
-    <form {...SCRIPT_ONLY_FORM} onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
-      {failure}
-      <EmailField />
+    <form
+      method="post"
+      action="/verify-email"
+      onSubmit={onSubmit}
+      className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
+    >
+      <input type="hidden" name="intent" value={RESEND_VERIFICATION_INTENT} />
+      {resend.isError ? <FormAlert>{refusalMessage(resend.error, GENERIC_ERROR)}</FormAlert> : null}
+      {/* The log-in page knows the address it refused; the verify page asks for it. */}
+      {email ? <input type="hidden" name="email" value={email} /> : <EmailField />}
       <button type="submit" className={button({ variant: 'outline' })} disabled={resend.isPending}>
         {resend.isPending ? 'Sending...' : LABEL}
       </button>
