@@ -32,6 +32,8 @@ export const COUPON_REFUSALS = {
   nothingApplies: 'Nothing in your cart qualifies for this code',
   belowMinimum: 'Your cart is below the minimum amount for this code',
   firstPurchaseOnly: 'This code is only for your first purchase',
+  // A creator's own code whose plan no longer includes coupons (the Pro and Enterprise plans do).
+  withdrawn: 'This code is no longer offered',
 } as const
 export type CouponRefusal = keyof typeof COUPON_REFUSALS
 

@@ -1,11 +1,13 @@
 // The cart's coupon as orders/ sees it when checkout creates an order: the discount of each line (promotions/ works
 // it out once, orders/ stores it on the lines) and the reservation of one use in the order's transaction.
 
+import { planIncludesPromotions } from '../../src-shared/creator-plans.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import type { OrderableLine, OrderCoupon } from '../orders/create.ts'
 import { type PricedLine, quoteLines } from '../promotions/coupon-pricing.ts'
 import { appliedCoupon, type Coupon, courseOwners, refusal, refusalFor, reserveUse } from '../promotions/coupons.ts'
+import { currentSubscription } from '../subscriptions/premium.ts'
 
 /**
  * The lines as the pricing needs them: each course with its owner (a creator's coupon covers only theirs). A bundle
@@ -48,8 +50,19 @@ export async function quoteGroup(
 ) {
   const quote = quoteLines(coupon, currency, await pricedLines(db, lines))
   if (!quote.ok) return quote
-  const reason = await refusalFor(db, coupon, await buyerOf(db, userId))
+  const reason =
+    (await refusalFor(db, coupon, await buyerOf(db, userId))) ??
+    ((await stillOffered(db, coupon)) ? null : ('withdrawn' as const))
   return reason ? { ok: false as const, refusal: reason } : quote
+}
+
+/**
+ * A creator's own code is offered while their plan includes coupons, as making one is: after the plan lapses (or
+ * moves to Basic) it stops applying, and starts again with a plan that has them. Staff codes always are.
+ */
+async function stillOffered(db: DB, coupon: Coupon): Promise<boolean> {
+  if (!coupon.madeByCreator || !coupon.creatorId) return true
+  return planIncludesPromotions((await currentSubscription(db, coupon.creatorId))?.plan_id)
 }
 
 export const orderCoupon: OrderCoupon = {

@@ -37,6 +37,8 @@ export interface Coupon extends PricedCoupon {
   /** A plan coupon's duration (Stripe's): how many of the plan's payments it discounts. */
   planDuration: PlanCouponDuration | null
   planDurationMonths: number | null
+  /** Made by the creator whose courses it covers (a studio coupon), not by staff: offered while their plan has coupons. */
+  madeByCreator: boolean
 }
 
 const COLUMNS = [
@@ -57,6 +59,7 @@ const COLUMNS = [
   'active',
   'plan_duration',
   'plan_duration_months',
+  'created_by',
 ] as const
 
 type Row = {
@@ -77,6 +80,7 @@ type Row = {
   active: boolean
   plan_duration: PlanCouponDuration | null
   plan_duration_months: number | null
+  created_by: string
 }
 
 function toCoupon(row: Row): Coupon {
@@ -98,6 +102,7 @@ function toCoupon(row: Row): Coupon {
     active: row.active,
     planDuration: row.plan_duration,
     planDurationMonths: row.plan_duration_months,
+    madeByCreator: row.creator_id !== null && row.created_by === row.creator_id,
   }
 }
 

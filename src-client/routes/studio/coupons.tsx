@@ -57,7 +57,11 @@ function StudioCoupons() {
           />
         </TitledSection>
       ) : (
-        <PlanNeeded title={COUPON_MESSAGES.planRequired} />
+        <PlanNeeded title={COUPON_MESSAGES.planRequired}>
+          {data.coupons.some((coupon) => coupon.active)
+            ? 'Your codes below are paused: buyers are told they are no longer offered until your plan includes coupons again.'
+            : null}
+        </PlanNeeded>
       )}
       <section aria-label="Your coupons" className={card}>
         {data.coupons.length === 0 ? (

@@ -1,8 +1,11 @@
 // A creator turns their own codes off and on again in the studio (studioCoupons.disable / enable): only their own
 // (another creator's code is not found, for either), on again only on a plan with coupons, and never by a learner.
+// A creator's code is offered while their plan includes coupons: it stops applying when the plan lapses.
 import { describe, expect, it } from 'vitest'
-import { COUPON_MESSAGES } from '../../../src-shared/promotions.ts'
-import { createCreator, lapsePlan } from '../../support/creator-courses.ts'
+import { createFromCart } from '../../../src-server/flows/cart-order.ts'
+import { COUPON_MESSAGES, COUPON_REFUSALS } from '../../../src-shared/promotions.ts'
+import { createCreator, lapsePlan, restorePlan } from '../../support/creator-courses.ts'
+import { ownedCourse } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
@@ -22,7 +25,7 @@ async function creatorWithCode() {
   })
   const coupon = (await studio.studioCoupons.list()).coupons.find((c) => c.code === code)
   if (!coupon) throw new Error('the new code should be listed')
-  return { owner, studio, couponId: coupon.id }
+  return { owner, studio, couponId: coupon.id, code }
 }
 
 const activeOf = async (couponId: string) =>
@@ -54,5 +57,34 @@ describe('turning a studio code off and on', () => {
     await studio.studioCoupons.disable({ couponId })
     await expect(studio.studioCoupons.enable({ couponId })).rejects.toThrow(COUPON_MESSAGES.planRequired)
     expect(await activeOf(couponId)).toBe(false)
+  })
+})
+
+describe('a creator’s code after their plan lapses', () => {
+  it('stops applying (cart, Apply code, checkout) and applies again with a plan that has coupons', async () => {
+    const { owner, code } = await creatorWithCode()
+    const course = await ownedCourse(site.db, owner.id, 2_000)
+    const buyer = await createUser(site.db)
+    const shop = await callerAs(site.db, buyer)
+    await shop.cart.add({ kind: 'course', courseId: course.id })
+    await shop.cart.applyCoupon({ code })
+    expect((await shop.cart.list())?.totals[0]?.discountMinor).toBe(200)
+
+    await lapsePlan(site.db, owner.id)
+    const cart = await shop.cart.list()
+    expect(cart?.coupon).toMatchObject({ code, applies: false, refusal: COUPON_REFUSALS.withdrawn })
+    expect(cart?.totals[0]?.discountMinor).toBe(0)
+    await expect(shop.cart.applyCoupon({ code })).rejects.toThrow(COUPON_REFUSALS.withdrawn)
+    const checkout = {
+      userId: buyer.id,
+      currency: 'USD' as const,
+      method: 'bank_transfer' as const,
+      referencePrefix: 'SF',
+    }
+    await expect(createFromCart(site.db, checkout)).rejects.toThrow(COUPON_REFUSALS.withdrawn)
+
+    await restorePlan(site.db, owner.id)
+    expect((await shop.cart.list())?.coupon).toMatchObject({ applies: true, refusal: null })
+    expect((await createFromCart(site.db, checkout)).totalMinor).toBe(1_800)
   })
 })
