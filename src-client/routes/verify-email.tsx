@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, useHydrated } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { AUTH_MESSAGES } from '#shared/auth.ts'
+import { RESEND_VERIFICATION_INTENT } from '#shared/native-form.ts'
 import { tokenInput } from '#shared/schemas/auth.ts'
 import { css } from '#styled-system/css'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
@@ -41,6 +42,7 @@ function VerifyEmailPage() {
     verify.mutate({ token })
   }, [token, posted, verify])
 
+  const resendPosted = posted?.values.intent === RESEND_VERIFICATION_INTENT
   const verified = verify.isSuccess || Boolean(posted?.done)
   return (
     <AuthCard title="Verify your email">
@@ -49,8 +51,9 @@ function VerifyEmailPage() {
           <FormAlert kind="success">{posted.done}</FormAlert>
         ) : (
           <>
-            <FormAlert>{posted.formError ?? AUTH_MESSAGES.badVerifyLink}</FormAlert>
-            <ResendVerification />
+            {/* A refused resend says its own reason (a bad address under its field, a limit above); else the link was bad. */}
+            <FormAlert>{posted.formError ?? (resendPosted ? null : AUTH_MESSAGES.badVerifyLink)}</FormAlert>
+            <ResendVerification posted={resendPosted ? posted : undefined} />
           </>
         )
       ) : !token ? (

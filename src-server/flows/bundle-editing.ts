@@ -1,11 +1,9 @@
 // Making and changing bundles (issue 32): a creator on Pro or Enterprise bundles their own published courses; staff
 // (editor and up) bundle any published courses. The price is checked here, in minor units: above zero, in the
 // courses' one currency, and below their list total (a bundle that saves nothing is refused).
-import { planIncludesPromotions } from '../../src-shared/creator-plans.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
 import { BUNDLE_MESSAGES, type BundleInput } from '../../src-shared/schemas/bundles.ts'
 import { type Actor, record } from '../audit/repository.ts'
-import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import {
@@ -17,7 +15,7 @@ import {
   listBundles,
   updateBundle,
 } from '../promotions/bundles.ts'
-import { currentSubscription } from '../subscriptions/premium.ts'
+import { ownerPlanIncludesPromotions } from './creator-standing.ts'
 
 /** Who is editing: a creator (their own courses, their own bundles) or staff (any). */
 export type BundleEditor = { kind: 'creator'; userId: string } | { kind: 'staff'; actor: Actor }
@@ -69,8 +67,8 @@ async function checkedValues(db: DB, editor: BundleEditor, input: BundleInput): 
 
 async function assertPlanAllowsBundles(db: DB, editor: BundleEditor) {
   if (editor.kind !== 'creator') return
-  const subscription = await currentSubscription(db, editor.userId, clock.now())
-  if (!planIncludesPromotions(subscription?.plan_id)) throw new DomainError('precondition', BUNDLE_MESSAGES.planNeeded)
+  if (!(await ownerPlanIncludesPromotions(db, editor.userId)))
+    throw new DomainError('precondition', BUNDLE_MESSAGES.planNeeded)
 }
 
 /** The bundle, if this editor may change it (another creator's bundle is not found). */

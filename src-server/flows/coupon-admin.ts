@@ -1,7 +1,6 @@
 // Making coupons: staff make store-wide ones (audited), creators on Pro or Enterprise make ones for their own
 // courses. A fixed amount above the price of a course it names is refused (the discount would be capped anyway,
 // and the editor would be misled).
-import { planIncludesPromotions } from '../../src-shared/creator-plans.ts'
 import { COUPON_MESSAGES } from '../../src-shared/promotions.ts'
 import type { CouponInput } from '../../src-shared/schemas/promotions.ts'
 import { type Actor, record } from '../audit/repository.ts'
@@ -16,7 +15,7 @@ import {
   setCouponActive,
 } from '../promotions/coupons.ts'
 import { listPlans } from '../subscriptions/plans.ts'
-import { currentSubscription } from '../subscriptions/premium.ts'
+import { ownerPlanIncludesPromotions } from './creator-standing.ts'
 
 async function refuseFixedAbovePrice(db: DB, input: CouponInput) {
   if (input.kind === 'fixed' && input.appliesTo === 'plans') {
@@ -67,8 +66,8 @@ export function listStoreCoupons(db: DB) {
 }
 
 async function assertCouponPlan(db: DB, creatorId: string) {
-  const plan = (await currentSubscription(db, creatorId))?.plan_id ?? null
-  if (!planIncludesPromotions(plan)) throw new DomainError('forbidden', COUPON_MESSAGES.planRequired)
+  if (!(await ownerPlanIncludesPromotions(db, creatorId)))
+    throw new DomainError('forbidden', COUPON_MESSAGES.planRequired)
 }
 
 /** A creator's coupon: their chosen courses, or all their courses; never anyone else's. */
@@ -88,9 +87,8 @@ export async function createCreatorCoupon(db: DB, creatorId: string, input: Coup
 }
 
 export async function listCreatorCoupons(db: DB, creatorId: string) {
-  const plan = (await currentSubscription(db, creatorId))?.plan_id ?? null
   return {
-    allowed: planIncludesPromotions(plan),
+    allowed: await ownerPlanIncludesPromotions(db, creatorId),
     coupons: await listCouponsWithUses(db, creatorId),
     courses: await coursesOwnedBy(db, creatorId),
   }

@@ -1,13 +1,12 @@
 // The cart's coupon as orders/ sees it when checkout creates an order: the discount of each line (promotions/ works
 // it out once, orders/ stores it on the lines) and the reservation of one use in the order's transaction.
 
-import { planIncludesPromotions } from '../../src-shared/creator-plans.ts'
 import type { Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import type { OrderableLine, OrderCoupon } from '../orders/create.ts'
 import { type PricedLine, quoteLines } from '../promotions/coupon-pricing.ts'
 import { appliedCoupon, type Coupon, courseOwners, refusal, refusalFor, reserveUse } from '../promotions/coupons.ts'
-import { currentSubscription } from '../subscriptions/premium.ts'
+import { ownerPlanIncludesPromotions } from './creator-standing.ts'
 
 /**
  * The lines as the pricing needs them: each course with its owner (a creator's coupon covers only theirs). A bundle
@@ -62,7 +61,7 @@ export async function quoteGroup(
  */
 async function stillOffered(db: DB, coupon: Coupon): Promise<boolean> {
   if (!coupon.madeByCreator || !coupon.creatorId) return true
-  return planIncludesPromotions((await currentSubscription(db, coupon.creatorId))?.plan_id)
+  return ownerPlanIncludesPromotions(db, coupon.creatorId)
 }
 
 export const orderCoupon: OrderCoupon = {

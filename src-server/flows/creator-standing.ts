@@ -6,6 +6,7 @@ import {
   type CreatorLimits,
   type CreatorPlanFeature,
   planIncludes,
+  planIncludesPromotions,
 } from '../../src-shared/creator-plans.ts'
 import { countPublishingSlotsUsed } from '../catalog/creator-courses.ts'
 import { limitsFor, storageUsedBytes } from '../creators/limits.ts'
@@ -89,6 +90,11 @@ const FEATURE_NAMES: Record<CreatorPlanFeature, string> = {
 export async function ownerPlanIncludes(db: DB, ownerId: string, feature: CreatorPlanFeature, now = clock.now()) {
   const subscription = await currentSubscription(db, ownerId, now)
   return planIncludes(subscription?.plan_id, feature)
+}
+
+/** Whether the creator's live plan includes coupons and bundles (Pro and Enterprise); a lapsed one does not. */
+export async function ownerPlanIncludesPromotions(db: DB, ownerId: string, now = clock.now()) {
+  return planIncludesPromotions((await currentSubscription(db, ownerId, now))?.plan_id)
 }
 
 /** Refuses an enterprise feature unless the school owner's live plan includes it (ownerPlanIncludes). */

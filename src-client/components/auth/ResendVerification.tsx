@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query'
 import type { FormEvent } from 'react'
 import { GENERIC_ERROR, refusalMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { RESEND_VERIFICATION_INTENT } from '#shared/native-form.ts'
+import { type NativeFormResult, RESEND_VERIFICATION_INTENT } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { EmailField, FormAlert } from '../ui/form.tsx'
@@ -13,7 +13,8 @@ import { notify } from '../ui/toaster.tsx'
 
 const LABEL = 'Resend verification e-mail'
 
-export function ResendVerification({ email }: { email?: string }) {
+/** `posted`: this form's refused post, sent before the page's script ran: the address typed and its message. */
+export function ResendVerification({ email, posted }: { email?: string; posted?: NativeFormResult }) {
   const trpc = useTRPC()
   const resend = useMutation(
     trpc.auth.resendVerification.mutationOptions({
@@ -38,7 +39,11 @@ export function ResendVerification({ email }: { email?: string }) {
       <input type="hidden" name="intent" value={RESEND_VERIFICATION_INTENT} />
       {resend.isError ? <FormAlert>{refusalMessage(resend.error, GENERIC_ERROR)}</FormAlert> : null}
       {/* The log-in page knows the address it refused; the verify page asks for it. */}
-      {email ? <input type="hidden" name="email" value={email} /> : <EmailField />}
+      {email ? (
+        <input type="hidden" name="email" value={email} />
+      ) : (
+        <EmailField defaultValue={posted?.values.email} error={posted?.fieldErrors.email} />
+      )}
       <button type="submit" className={button({ variant: 'outline' })} disabled={resend.isPending}>
         {resend.isPending ? 'Sending...' : LABEL}
       </button>

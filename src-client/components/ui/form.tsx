@@ -248,9 +248,9 @@ const alertBase = css({ p: '3', borderRadius: 'control', fontSize: 'sm', borderW
 const alertError = css({ bg: 'red.50', borderColor: 'red.200', color: 'danger' })
 const alertSuccess = css({ bg: 'green.50', borderColor: 'green.200', color: 'success' })
 
-/** A form-level message (role=alert so screen readers announce it); nothing while there is no message. */
 /**
- * `takeFocus`: the message replaces the form that had focus (a sign-up or reset link sent): focus, which fell to the
+ * A form-level message (role=alert so screen readers announce it); nothing while there is no message. `takeFocus`:
+ * the message replaces the form that had focus (a sign-up or reset link sent): focus, which fell to the
  * page with the removed button, goes to the message, so a keyboard or screen-reader user is where the page went on.
  */
 export function FormAlert({
