@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
-import { HEADLESS_CHROMIUM_ARGS } from './tests/support/chromium.ts'
+import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from './tests/support/chromium.ts'
 
 // The built server is started by the test run on a fresh PostgreSQL database (scripts/e2e-server.ts), which
 // the tests' fixtures also reach directly. TEST_DATABASE_URL names the server; the local one by default.
@@ -16,8 +16,6 @@ process.env.E2E_SECRETS_FILE = path.resolve(`.e2e-data/secrets-${port}.txt`)
 // The owner account the server creates at start (ADMIN_EMAIL/ADMIN_PASSWORD); the admin tests log in with it.
 process.env.E2E_ADMIN_EMAIL ??= 'owner@e2e.test'
 process.env.E2E_ADMIN_PASSWORD ??= 'e2e-owner-password'
-const chromiumPath =
-  process.env.CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_BUNDLED_CHROMIUM ? undefined : '/usr/bin/chromium')
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -33,7 +31,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {
-      executablePath: chromiumPath,
+      executablePath: e2eChromiumPath(),
       args: HEADLESS_CHROMIUM_ARGS,
     },
   },

@@ -14,6 +14,19 @@ test('the route table names every route file', () => {
   expect(stale, `entries in tests/e2e/route-table.ts whose route file is gone: ${stale.join(', ')}`).toEqual([])
 })
 
+// The check itself: axe runs inside the page (a11y.ts), so this shows it still sees faults, on the page and in a dialog.
+test('the axe check finds missing names, alt text and low contrast, and looks inside a dialog alone', async ({
+  page,
+}) => {
+  await page.setContent(
+    '<html lang="en"><title>t</title><main><h1>Faults</h1><img src="a.png"><button></button>' +
+      '<p style="color:#ccc;background:#fff">faint</p><div role="dialog"><input></div></main></html>',
+  )
+  const rules = (lines: string[]) => lines.map((line) => line.split(' ')[0])
+  expect(rules(await axeViolations(page))).toEqual(['button-name', 'color-contrast', 'image-alt', 'label'])
+  expect(rules(await axeViolations(page, '[role="dialog"]'))).toEqual(['label'])
+})
+
 for (const as of ['visitor', 'customer', 'staff', 'creator'] satisfies Visitor[]) {
   test.describe(`every ${as} route`, () => {
     let db: Kysely<Database>

@@ -3,15 +3,14 @@
 // local DNS server in tests/integration/creators/school-domain.test.ts), the school's pages answer on that Host with
 // its brand and no SkillForge in sight. Chromium maps the domain to this machine (--host-resolver-rules).
 import { randomBytes } from 'node:crypto'
-import { HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
+import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test.use({
   launchOptions: {
     // The project's own (playwright.config.ts), plus the school domains mapped to this machine.
-    executablePath:
-      process.env.CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_BUNDLED_CHROMIUM ? undefined : '/usr/bin/chromium'),
+    executablePath: e2eChromiumPath(),
     args: [
       ...HEADLESS_CHROMIUM_ARGS,
       '--host-resolver-rules=MAP academy.example.test 127.0.0.1, MAP *.example.test 127.0.0.1',
