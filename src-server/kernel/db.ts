@@ -32,12 +32,21 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
+export interface PgliteTuning {
+  /** `shared_buffers`; PostgreSQL's default is 128MB. */
+  sharedBuffers?: string
+  /** The WAL segment size given to initdb (a new data directory only); PostgreSQL's default is 16 MB. */
+  walSegmentMb?: number
+}
+
 export interface DatabaseOptions {
   databaseUrl?: string
   /** PGlite data directory; omitted means in memory. */
   dataDir?: string
   /** PGlite data to start from (a dump made by dumpDataDir), used by tests. */
   loadDataDir?: Blob | File
+  /** PGlite tuning for tests, which open a copy of one template per file (tests/support/test-pglite.ts). */
+  pgliteTuning?: PgliteTuning
   poolSize?: number
   /** PostgreSQL: how long a query may wait for its answer before it fails and its connection is dropped. */
   queryTimeoutMs?: number
@@ -89,6 +98,13 @@ export function poolOf(db: DB): pg.Pool | undefined {
   return pools.get(db)
 }
 
+function pgliteTuningOptions(tuning: PgliteTuning = {}) {
+  return {
+    ...(tuning.sharedBuffers ? { postgresqlconf: `shared_buffers = ${tuning.sharedBuffers}` } : {}),
+    ...(tuning.walSegmentMb ? { initDbStartParams: [`--wal-segsize=${tuning.walSegmentMb}`] } : {}),
+  }
+}
+
 export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let dataDir: string | undefined
   if (options.dataDir) {
@@ -101,7 +117,12 @@ export async function openPglite(options: DatabaseOptions): Promise<DatabaseHand
     import('@electric-sql/pglite/contrib/pg_trgm'),
   ])
   // The options object form is required: `new PGlite(undefined, opts)` silently drops the extensions.
-  const pglite = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } })
+  const pglite = await PGlite.create({
+    dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: { pg_trgm },
+    ...pgliteTuningOptions(options.pgliteTuning),
+  })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   return {
     db,

@@ -216,7 +216,9 @@ test('an admin edits a course and features it with the keyboard only', async ({ 
 
   // The Featured switch: Space flips it, and its control shows a focus ring while its input has focus.
   const featured = row.getByRole('checkbox', { name: `Featured: ${name}, Edited` })
-  await tabTo(page, featured)
+  // Back from Edit, past the row's links: the switch's cell comes before the actions (forward, Tab would leave the page
+  // past the last control, which a headless browser does not wrap around).
+  await tabTo(page, featured, { back: true })
   const ring = await row
     .locator('[data-part="control"]')
     .evaluate((control) => `${getComputedStyle(control).outlineStyle} ${getComputedStyle(control).outlineWidth}`)

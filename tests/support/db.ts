@@ -2,9 +2,10 @@
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { inject } from 'vitest'
-import { type DatabaseHandle, openDatabase, openPglite } from '../../src-server/kernel/db.ts'
+import { type DatabaseHandle, openDatabase } from '../../src-server/kernel/db.ts'
 import { adminQuery, databaseUrlFor, TEST_DB_PREFIX } from './postgres-admin.ts'
 import './provided.ts'
+import { openTestPglite } from './test-pglite.ts'
 
 /** A test file's database; `url` is set on PostgreSQL (for a second client such as the job queue). */
 export type TestDatabase = DatabaseHandle & { url?: string }
@@ -13,7 +14,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const config = inject('testDb')
   if (config.kind === 'pglite') {
     const dump = await readFile(config.templateDumpPath)
-    return openPglite({ loadDataDir: new Blob([dump]) })
+    return openTestPglite({ loadDataDir: new Blob([dump]) })
   }
   const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`
   await adminQuery(config.adminUrl, `create database ${name} template ${config.templateName}`)

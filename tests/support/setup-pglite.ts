@@ -5,11 +5,11 @@ import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { migrateToLatest } from '../../db/migrate.ts'
 import { seedDatabase } from '../../db/seed/index.ts'
-import { openPglite } from '../../src-server/kernel/db.ts'
+import { openTestPglite } from './test-pglite.ts'
 import './provided.ts'
 
 export default async function setup(project: TestProject) {
-  const handle = await openPglite({})
+  const handle = await openTestPglite()
   await migrateToLatest(handle.db)
   await seedDatabase(handle.db)
   const dump = await handle.pglite!.dumpDataDir('none')

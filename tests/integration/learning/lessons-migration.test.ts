@@ -4,7 +4,8 @@ import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrations } from '../../../db/migrations/index.ts'
-import { type DatabaseHandle, openPglite } from '../../../src-server/kernel/db.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { openTestPglite } from '../../support/test-pglite.ts'
 
 const LESSONS_MIGRATION = '2026_11_24_1200_lessons'
 const before = Object.keys(migrations).filter((name) => name < LESSONS_MIGRATION)
@@ -26,7 +27,7 @@ const db = () => handle.db as any
 const migrator = () => new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } })
 
 beforeAll(async () => {
-  handle = await openPglite({})
+  handle = await openTestPglite()
   const result = await migrator().migrateTo(before.at(-1) as string)
   expect(result.error).toBeUndefined()
   const category = await sql<{

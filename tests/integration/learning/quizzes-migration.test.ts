@@ -5,7 +5,8 @@ import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrations } from '../../../db/migrations/index.ts'
-import { type DatabaseHandle, openPglite } from '../../../src-server/kernel/db.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { openTestPglite } from '../../support/test-pglite.ts'
 
 const QUIZZES = '2026_11_29_0400_quizzes'
 const before = Object.keys(migrations).filter((name) => name < QUIZZES)
@@ -19,7 +20,7 @@ const addLesson = (kind: string) =>
     values ('quiz-migration', ${sectionId}, 0, 'A lesson', ${kind}) returning id`.execute(handle.db)
 
 beforeAll(async () => {
-  handle = await openPglite({})
+  handle = await openTestPglite()
   expect((await migrator().migrateTo(before.at(-1) as string)).error).toBeUndefined()
   const category = await sql<{
     id: string

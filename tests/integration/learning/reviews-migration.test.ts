@@ -4,7 +4,8 @@ import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrations } from '../../../db/migrations/index.ts'
-import { type DatabaseHandle, openPglite } from '../../../src-server/kernel/db.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { openTestPglite } from '../../support/test-pglite.ts'
 
 const REVIEWS_MIGRATION = '2026_11_24_1700_course_reviews'
 const before = Object.keys(migrations).filter((name) => name < REVIEWS_MIGRATION)
@@ -13,7 +14,7 @@ let handle: DatabaseHandle
 const migrator = () => new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } })
 
 beforeAll(async () => {
-  handle = await openPglite({})
+  handle = await openTestPglite()
   expect((await migrator().migrateTo(before.at(-1) as string)).error).toBeUndefined()
   const category = await sql<{
     id: string
