@@ -45,6 +45,9 @@ const sessionFields = {
   joinUrl: httpsUrl('The join link'),
 }
 
+/** A session's own fields, as the studio's form checks them before sending. */
+export const sessionFieldsInput = z.object(sessionFields)
+
 export const createSessionInput = z.object({
   /** Absent: a session for all Premium members (staff only). */
   courseId: courseIdSchema.optional(),

@@ -35,6 +35,18 @@ test('a session booked: its invitation starts at the right UTC time, the reminde
 
   await page.goto('/studio/live')
   const form = page.getByRole('form', { name: 'Schedule a session' })
+  // Sent with no title, no start and a plain http link: the shared schema's messages under the fields (no browser
+  // bubbles), focus on the first, nothing saved.
+  await form.getByLabel('Join link (https)').fill('http://meet.example.com/live-e2e')
+  await form.getByRole('button', { name: 'Schedule session' }).click()
+  await expect(form.getByLabel('Title')).toBeFocused()
+  await expect(form.getByLabel('Title')).toHaveAccessibleDescription('Give the session a title')
+  await expect(form.getByLabel("Start (in the session's time zone)")).toHaveAccessibleDescription(
+    'Give the start as a date and a time',
+  )
+  await expect(form.getByLabel('Join link (https)')).toHaveAccessibleDescription(/The join link must be an https/)
+  expect(await db.selectFrom('live_sessions').select('id').where('course_id', '=', courseId).execute()).toEqual([])
+
   await form.getByLabel('Title').fill(title)
   await form.getByLabel("Start (in the session's time zone)").fill(localStart)
   await form.getByLabel('Time zone', { exact: true }).selectOption(ZONE)

@@ -5,6 +5,8 @@ import { type FormEvent, useState } from 'react'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { firstIssueByField } from '#shared/native-form.ts'
+import { sessionFieldsInput } from '#shared/schemas/live.ts'
 import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { borderedCard } from '../ui/card.ts'
@@ -105,6 +107,12 @@ function SessionForm({
       capacity: Number(text('capacity')),
       joinUrl: text('joinUrl'),
     }
+    // The shared schema's check first: its messages under the fields (not the browser's bubbles), nothing sent.
+    const checked = sessionFieldsInput.safeParse(fields)
+    if (!checked.success) {
+      fieldErrors.show(firstIssueByField(checked.error.issues))
+      return
+    }
     fieldErrors.clear()
     try {
       if (session) {
@@ -129,6 +137,7 @@ function SessionForm({
       ref={fieldErrors.formRef}
       onSubmit={submit}
       aria-label={session ? `Edit ${session.title}` : 'Schedule a session'}
+      noValidate
     >
       <FormAlert>{fieldErrors.formError}</FormAlert>
       <div className={grid}>
