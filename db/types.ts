@@ -1016,6 +1016,21 @@ export interface SchoolSsoLinksTable {
   last_used_at: Generated<Date>
 }
 
+/** A school sign-in waiting for the account's consent, held for the browser session that met it (decision 0062). */
+export interface SchoolSsoPendingLinksTable {
+  session_id: string
+  user_id: string
+  school_id: string
+  issuer: string
+  subject: string
+  /** The address the provider asserted (shown on the consent page). */
+  email: string
+  /** Where the sign-in was headed (a path on this site). */
+  redirect: Generated<string>
+  expires_at: Date
+  created_at: CreatedAt
+}
+
 /** A school's outgoing webhook endpoint (decision 0061). */
 export interface WebhookEndpointsTable {
   id: Generated<string>
@@ -1790,6 +1805,7 @@ export interface Database {
   school_members: SchoolMembersTable
   school_sso: SchoolSsoTable
   school_sso_links: SchoolSsoLinksTable
+  school_sso_pending_links: SchoolSsoPendingLinksTable
   school_invites: SchoolInvitesTable
   school_domains: SchoolDomainsTable
   school_brands: SchoolBrandsTable

@@ -74,6 +74,7 @@ import { Route as AuthAccountMembershipRouteImport } from './routes/_auth/accoun
 import { Route as AuthAccountMessagesRouteImport } from './routes/_auth/account_.messages'
 import { Route as AuthAccountPremiumRouteImport } from './routes/_auth/account_.premium'
 import { Route as AuthAccountSecurityRouteImport } from './routes/_auth/account_.security'
+import { Route as AuthAccountSsoLinkRouteImport } from './routes/_auth/account_.sso-link'
 import { Route as AuthLiveManageRouteImport } from './routes/_auth/live_.manage'
 import { Route as AuthMemberSchoolIdRouteImport } from './routes/_auth/member.$schoolId'
 import { Route as AdminStaffIndexRouteImport } from './routes/admin/_staff/index'
@@ -440,6 +441,11 @@ const AuthAccountSecurityRoute = AuthAccountSecurityRouteImport.update({
   path: '/account/security',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthAccountSsoLinkRoute = AuthAccountSsoLinkRouteImport.update({
+  id: '/account_/sso-link',
+  path: '/account/sso-link',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthLiveManageRoute = AuthLiveManageRouteImport.update({
   id: '/live_/manage',
   path: '/live/manage',
@@ -718,6 +724,7 @@ export interface FileRoutesByFullPath {
   '/account/messages': typeof AuthAccountMessagesRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
+  '/account/sso-link': typeof AuthAccountSsoLinkRoute
   '/live/manage': typeof AuthLiveManageRoute
   '/member/$schoolId': typeof AuthMemberSchoolIdRoute
   '/admin/$': typeof AdminStaffSplatRoute
@@ -822,6 +829,7 @@ export interface FileRoutesByTo {
   '/account/messages': typeof AuthAccountMessagesRoute
   '/account/premium': typeof AuthAccountPremiumRoute
   '/account/security': typeof AuthAccountSecurityRoute
+  '/account/sso-link': typeof AuthAccountSsoLinkRoute
   '/live/manage': typeof AuthLiveManageRoute
   '/member/$schoolId': typeof AuthMemberSchoolIdRoute
   '/admin/$': typeof AdminStaffSplatRoute
@@ -929,6 +937,7 @@ export interface FileRoutesById {
   '/_auth/account_/messages': typeof AuthAccountMessagesRoute
   '/_auth/account_/premium': typeof AuthAccountPremiumRoute
   '/_auth/account_/security': typeof AuthAccountSecurityRoute
+  '/_auth/account_/sso-link': typeof AuthAccountSsoLinkRoute
   '/_auth/live_/manage': typeof AuthLiveManageRoute
   '/_auth/member/$schoolId': typeof AuthMemberSchoolIdRoute
   '/admin/_staff/$': typeof AdminStaffSplatRoute
@@ -1037,6 +1046,7 @@ export interface FileRouteTypes {
     | '/account/messages'
     | '/account/premium'
     | '/account/security'
+    | '/account/sso-link'
     | '/live/manage'
     | '/member/$schoolId'
     | '/admin/$'
@@ -1141,6 +1151,7 @@ export interface FileRouteTypes {
     | '/account/messages'
     | '/account/premium'
     | '/account/security'
+    | '/account/sso-link'
     | '/live/manage'
     | '/member/$schoolId'
     | '/admin/$'
@@ -1247,6 +1258,7 @@ export interface FileRouteTypes {
     | '/_auth/account_/messages'
     | '/_auth/account_/premium'
     | '/_auth/account_/security'
+    | '/_auth/account_/sso-link'
     | '/_auth/live_/manage'
     | '/_auth/member/$schoolId'
     | '/admin/_staff/$'
@@ -1795,6 +1807,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAccountSecurityRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/account_/sso-link': {
+      id: '/_auth/account_/sso-link'
+      path: '/account/sso-link'
+      fullPath: '/account/sso-link'
+      preLoaderRoute: typeof AuthAccountSsoLinkRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/live_/manage': {
       id: '/_auth/live_/manage'
       path: '/live/manage'
@@ -2155,6 +2174,7 @@ interface AuthRouteChildren {
   AuthAccountMessagesRoute: typeof AuthAccountMessagesRoute
   AuthAccountPremiumRoute: typeof AuthAccountPremiumRoute
   AuthAccountSecurityRoute: typeof AuthAccountSecurityRoute
+  AuthAccountSsoLinkRoute: typeof AuthAccountSsoLinkRoute
   AuthLiveManageRoute: typeof AuthLiveManageRoute
   AuthMemberSchoolIdRoute: typeof AuthMemberSchoolIdRoute
   AuthAccountMessagesCourseIdRoute: typeof AuthAccountMessagesCourseIdRoute
@@ -2172,6 +2192,7 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountMessagesRoute: AuthAccountMessagesRoute,
   AuthAccountPremiumRoute: AuthAccountPremiumRoute,
   AuthAccountSecurityRoute: AuthAccountSecurityRoute,
+  AuthAccountSsoLinkRoute: AuthAccountSsoLinkRoute,
   AuthLiveManageRoute: AuthLiveManageRoute,
   AuthMemberSchoolIdRoute: AuthMemberSchoolIdRoute,
   AuthAccountMessagesCourseIdRoute: AuthAccountMessagesCourseIdRoute,

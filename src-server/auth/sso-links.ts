@@ -1,6 +1,8 @@
 // How a school's SSO identity becomes a local account (decision 0062): its earlier link (issuer + subject), else the
 // account with the same e-mail — the provider must say the address is verified — else a new verified account. Staff
 // accounts are never reached through a school's provider: a school owner runs that provider, not us.
+// An existing account the school may not claim on its provider's word is linked only on its owner's consent: the
+// identity is held for the signed-in browser session that met it (school_sso_pending_links) until the owner confirms.
 import { isStaff } from '../../src-shared/roles.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -9,7 +11,17 @@ import { accountWithEmail, trustProvenOwner } from './proven-email.ts'
 
 export const SSO_STAFF_REFUSED = 'staff accounts sign in on the staff log-in page, not through a school'
 export const SSO_EXISTING_REFUSED =
-  'an account with this address already exists: sign in with its password (this school cannot link it)'
+  'an account with this address already exists: sign in with its password first, then use this sign-in again to link the two'
+export const SSO_LINKED_ELSEWHERE = 'this sign-in is linked to another account'
+/** How long a sign-in waits for its account's consent. */
+export const PENDING_LINK_TTL_MS = 10 * 60 * 1000
+
+/** The identity belongs to an account that exists already, which only its owner may link (signed in, on consent). */
+export class SsoConsentNeeded extends SsoFailure {
+  constructor(readonly userId: string) {
+    super(SSO_EXISTING_REFUSED)
+  }
+}
 
 export interface LinkRules {
   /**
@@ -48,7 +60,7 @@ export async function linkOrCreateSsoUser(
     }
     let user = await accountWithEmail(trx, identity.email)
     if (user && isStaff(user.role)) throw new SsoFailure(SSO_STAFF_REFUSED)
-    if (user && !(await rules.mayLinkExisting(trx, user.id))) throw new SsoFailure(SSO_EXISTING_REFUSED)
+    if (user && !(await rules.mayLinkExisting(trx, user.id))) throw new SsoConsentNeeded(user.id)
     if (user) await trustProvenOwner(trx, user)
     const created = !user
     user ??= await trx
@@ -67,4 +79,106 @@ export async function linkOrCreateSsoUser(
       .execute()
     return { id: user.id, created }
   })
+}
+
+export interface PendingIdentity {
+  schoolId: string
+  issuer: string
+  subject: string
+  email: string
+  redirect: string
+}
+
+/** Holds the identity for this session's consent (one at a time per session); drops the account's expired ones. */
+export async function holdPendingLink(db: DB, sessionId: string, userId: string, identity: PendingIdentity) {
+  const now = clock.now()
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('school_sso_pending_links')
+      .where((eb) => eb.or([eb('session_id', '=', sessionId), eb('expires_at', '<=', now)]))
+      .execute()
+    await trx
+      .insertInto('school_sso_pending_links')
+      .values({
+        session_id: sessionId,
+        user_id: userId,
+        school_id: identity.schoolId,
+        issuer: identity.issuer,
+        subject: identity.subject,
+        email: identity.email,
+        redirect: identity.redirect,
+        expires_at: new Date(now.getTime() + PENDING_LINK_TTL_MS),
+      })
+      .execute()
+  })
+}
+
+/** The identity waiting for this session's consent, if it has not expired. */
+export function pendingLinkOf(db: DB, sessionId: string, userId: string) {
+  return db
+    .selectFrom('school_sso_pending_links')
+    .select(['school_id', 'issuer', 'subject', 'email', 'redirect'])
+    .where('session_id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', clock.now())
+    .executeTakeFirst()
+}
+
+export async function dropPendingLink(db: DB, sessionId: string) {
+  await db.deleteFrom('school_sso_pending_links').where('session_id', '=', sessionId).execute()
+}
+
+/**
+ * Links the session's waiting identity to its account, once: the pending row is taken in the same transaction, so
+ * two confirmations cannot both link. Null when nothing (or nothing unexpired) waits.
+ */
+export async function linkPendingIdentity(db: DB, sessionId: string, userId: string) {
+  return db.transaction().execute(async (trx) => {
+    const pending = await trx
+      .deleteFrom('school_sso_pending_links')
+      .where('session_id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .returning(['school_id', 'issuer', 'subject', 'redirect', 'expires_at'])
+      .executeTakeFirst()
+    if (!pending || pending.expires_at <= clock.now()) return null
+    const user = await trx.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirstOrThrow()
+    if (isStaff(user.role)) throw new SsoFailure(SSO_STAFF_REFUSED)
+    const inserted = await trx
+      .insertInto('school_sso_links')
+      .values({ school_id: pending.school_id, issuer: pending.issuer, subject: pending.subject, user_id: userId })
+      .onConflict((oc) => oc.columns(['school_id', 'issuer', 'subject']).doNothing())
+      .returning('user_id')
+      .executeTakeFirst()
+    if (!inserted) {
+      const existing = await trx
+        .selectFrom('school_sso_links')
+        .select('user_id')
+        .where('school_id', '=', pending.school_id)
+        .where('issuer', '=', pending.issuer)
+        .where('subject', '=', pending.subject)
+        .executeTakeFirst()
+      if (existing?.user_id !== userId) throw new SsoFailure(SSO_LINKED_ELSEWHERE)
+    }
+    return { schoolId: pending.school_id, redirect: pending.redirect }
+  })
+}
+
+/** The schools whose sign-in is linked to the account, for the security page. */
+export function linkedSchoolIds(db: DB, userId: string) {
+  return db
+    .selectFrom('school_sso_links')
+    .select(['school_id', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute()
+}
+
+/** Ends the link between the account and a school's sign-in; true when there was one. */
+export async function unlinkSchool(db: DB, userId: string, schoolId: string): Promise<boolean> {
+  const removed = await db
+    .deleteFrom('school_sso_links')
+    .where('user_id', '=', userId)
+    .where('school_id', '=', schoolId)
+    .executeTakeFirst()
+  return Number(removed.numDeletedRows) > 0
 }

@@ -262,6 +262,7 @@ export async function eraseAccount(deps: Pick<DeletionJobDeps, 'db' | 'storage'>
 async function eraseRows(trx: DB, userId: string, email: string): Promise<string[]> {
   // Signing in, in every form.
   for (const table of [
+    'school_sso_pending_links',
     'sessions',
     'pending_logins',
     'user_totp',

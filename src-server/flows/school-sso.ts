@@ -1,8 +1,10 @@
 // Single sign-on per school with OpenID Connect (issue 36, decision 0062). The owner (only, on a plan with 'sso')
 // names the provider, the e-mail domains it may sign in and whether members must use it; learners sign in with their
 // company identity at /auth/sso/{slug}; accounts are linked by a verified e-mail only; members of a school that
-// requires SSO cannot sign in with a password.
+// requires SSO cannot sign in with a password. An account that exists already and that the school may not claim is
+// linked on its owner's consent only: signed in, with a fresh proof (the consent page, /account/sso-link).
 import type { SchoolSsoInput } from '../../src-shared/schemas/sso.ts'
+import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
 import {
   discover,
   issuerAllowed,
@@ -11,7 +13,15 @@ import {
   SsoFailure,
   type SsoIdentity,
 } from '../auth/oidc.ts'
-import { linkOrCreateSsoUser } from '../auth/sso-links.ts'
+import { accountWithEmail } from '../auth/proven-email.ts'
+import {
+  linkedSchoolIds,
+  linkOrCreateSsoUser,
+  linkPendingIdentity,
+  pendingLinkOf,
+  unlinkSchool,
+} from '../auth/sso-links.ts'
+import { twoFactorSettings } from '../auth/two-factor.ts'
 import { schoolProvesDomain } from '../creators/domains.ts'
 import {
   domainClaimedElsewhere,
@@ -26,6 +36,7 @@ import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { openText, sealText } from '../kernel/seal.ts'
+import { enqueueMail } from '../mail/outbox.ts'
 import { assertPlanIncludes, creatorStanding, ownerPlanIncludes } from './creator-standing.ts'
 import { ownSchool } from './school-team.ts'
 
@@ -194,4 +205,99 @@ export async function assertPasswordSignInAllowed(db: DB, userId: string, email:
       `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}” on /s/${school.slug}`,
     )
   }
+}
+
+export const SSO_LINK_MAIL_KIND = 'sso-linked'
+export const SSO_LINK_MESSAGES = {
+  nothingWaiting: 'No school sign-in is waiting to be linked: it may have expired. Sign in with the school again.',
+  addressChanged: 'Your e-mail address is no longer the one the school’s sign-in gave: nothing was linked.',
+  notLinked: 'That school’s sign-in is not linked to your account.',
+} as const
+
+/** The sign-in waiting for this session's consent: the school's name and the address its provider gave. */
+export async function pendingSsoLink(db: DB, sessionId: string, userId: string) {
+  const pending = await pendingLinkOf(db, sessionId, userId)
+  const school = pending ? await schoolById(db, pending.school_id) : null
+  if (!pending || !school) return null
+  return { schoolName: school.name, email: pending.email }
+}
+
+/**
+ * Links the waiting sign-in after a fresh proof (the password, an app code, or an e-mailed code): from then on the
+ * school's administrators, who run its provider, can sign in as this account, so a stolen session alone must not be
+ * able to grant that. The account is told by e-mail.
+ */
+export async function confirmSsoLink(
+  db: DB,
+  config: AppConfig,
+  who: { sessionId: string; userId: string },
+  proof: ActionProof,
+) {
+  const pending = await pendingLinkOf(db, who.sessionId, who.userId)
+  if (!pending) throw new DomainError('precondition', SSO_LINK_MESSAGES.nothingWaiting)
+  await confirmAction(db, who.userId, proof, twoFactorSettings(config))
+  // The provider vouched for this address: the account must still use it.
+  if ((await accountWithEmail(db, pending.email))?.id !== who.userId) {
+    throw new DomainError('precondition', SSO_LINK_MESSAGES.addressChanged)
+  }
+  // Still a sign-in the school offers, for an address it allows.
+  let school: Awaited<ReturnType<typeof usableSso>>
+  try {
+    school = await usableSso(db, config, { schoolId: pending.school_id })
+  } catch (error) {
+    if (error instanceof SsoFailure) throw new DomainError('precondition', `Nothing was linked: ${error.message}.`)
+    throw error
+  }
+  if (!school.settings.domains.includes(domainOf(pending.email))) {
+    throw new DomainError(
+      'precondition',
+      `Nothing was linked: ${domainOf(pending.email)} addresses cannot sign in there.`,
+    )
+  }
+  let linked: Awaited<ReturnType<typeof linkPendingIdentity>>
+  try {
+    linked = await linkPendingIdentity(db, who.sessionId, who.userId)
+  } catch (error) {
+    if (error instanceof SsoFailure) throw new DomainError('conflict', `Nothing was linked: ${error.message}.`)
+    throw error
+  }
+  if (!linked) throw new DomainError('precondition', SSO_LINK_MESSAGES.nothingWaiting)
+  await enqueueMail(db, {
+    kind: SSO_LINK_MAIL_KIND,
+    to: pending.email,
+    subject: `Your SkillForge account is linked to ${school.school.name}’s sign-in`,
+    text: [
+      `Your SkillForge account is now linked to ${school.school.name}’s single sign-on: you can sign in with it.`,
+      '',
+      `${school.school.name}’s administrators run that sign-in, so they can sign in to your account too.`,
+      `If you did not do this, unlink it and change your password: ${config.publicUrl}/account/security`,
+      '',
+    ].join('\n'),
+  })
+  return { schoolName: school.school.name, redirect: linked.redirect }
+}
+
+/** The schools whose sign-in is linked to the account (the security page's list). */
+export async function schoolSignIns(db: DB, userId: string) {
+  const links = await linkedSchoolIds(db, userId)
+  const seen = new Set<string>()
+  const rows: { schoolId: string; schoolName: string; linkedAt: Date; lastUsedAt: Date }[] = []
+  for (const link of links) {
+    if (seen.has(link.school_id)) continue
+    seen.add(link.school_id)
+    const school = await schoolById(db, link.school_id)
+    if (!school) continue
+    rows.push({
+      schoolId: school.id,
+      schoolName: school.name,
+      linkedAt: link.created_at,
+      lastUsedAt: link.last_used_at,
+    })
+  }
+  return rows
+}
+
+/** Ends the account's link to a school's sign-in; the password (or a reset) still signs in. */
+export async function unlinkSchoolSignIn(db: DB, userId: string, schoolId: string) {
+  if (!(await unlinkSchool(db, userId, schoolId))) throw new DomainError('not_found', SSO_LINK_MESSAGES.notLinked)
 }

@@ -2,14 +2,20 @@
 // nonce); the provider returns to /auth/sso/callback. The flow's checks and where to go afterwards live in one
 // short-lived HttpOnly cookie, as Google's and Facebook's do (http/oauth.ts). Failures redirect with
 // '{School} sign-in failed: reason'; no code, token or secret is logged (the request log redacts code and state).
+// An identity whose address belongs to an existing account the school may not claim (decision 0062) waits for that
+// account's consent when its owner is the one signed in here: the callback holds it for this session and sends the
+// browser to the consent page, /account/sso-link.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { safeReturnPath } from '../../src-shared/auth.ts'
 import { authorizationRequest, completeAuthorization, discover, SsoFailure } from '../auth/oidc.ts'
 import { finishFirstStep } from '../auth/sign-in.ts'
+import { holdPendingLink, SsoConsentNeeded } from '../auth/sso-links.ts'
 import { accountForSsoIdentity, SSO_CALLBACK_PATH, usableSso } from '../flows/school-sso.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 
 const FLOW_COOKIE = 'sso_flow'
+/** The page where a signed-in account's owner agrees (or not) to link a school's sign-in. */
+const SSO_CONSENT_PATH = '/account/sso-link'
 const COOKIE_MAX_AGE_S = 10 * 60
 
 interface Flow {
@@ -64,7 +70,22 @@ export function registerSchoolSsoRoutes(app: FastifyInstance, deps: HttpDeps) {
       const sso = await usableSso(deps.db, deps.config, { schoolId: flow.schoolId })
       const config = await discover(sso.client)
       const identity = await completeAuthorization(config, new URL(request.url, deps.config.publicUrl), flow)
-      const user = await accountForSsoIdentity(deps.db, sso.settings, identity)
+      let user: Awaited<ReturnType<typeof accountForSsoIdentity>>
+      try {
+        user = await accountForSsoIdentity(deps.db, sso.settings, identity)
+      } catch (error) {
+        if (!(error instanceof SsoConsentNeeded)) throw error
+        const signedIn = await deps.resolveSession(request, reply)
+        if (signedIn.user?.id !== error.userId || !signedIn.session) throw error
+        await holdPendingLink(deps.db, signedIn.session.id, error.userId, {
+          schoolId: sso.school.id,
+          issuer: identity.issuer,
+          subject: identity.subject,
+          email: identity.email ?? '',
+          redirect: flow.redirect,
+        })
+        return reply.redirect(SSO_CONSENT_PATH)
+      }
       const signIn = { db: deps.db, config: deps.config, req: request, res: reply, clientIp: request.ip }
       if ((await finishFirstStep(signIn, user.id, false)) === 'two-factor') {
         return reply.redirect(`/two-factor?redirect=${encodeURIComponent(flow.redirect)}`)

@@ -2,8 +2,8 @@
 // after a cool-off, or cancel that. Both the export and the deletion are confirmed with a fresh proof (the password, an
 // app code, or an e-mailed code for accounts without a password), so a stolen session alone cannot take the data. Staff (admin and up) may run both for a person who wrote in (audited). Downloads go through
 // /api/account/exports/<id>.zip.
-import { TRPCError } from '@trpc/server'
 import {
+  type ConfirmedAction,
   confirmationCodeInput,
   deleteAccountInput,
   deletionForPersonInput,
@@ -14,16 +14,15 @@ import { confirmAction, confirmationMethod, sendConfirmationCode } from '../auth
 import { twoFactorSettings } from '../auth/two-factor.ts'
 import { cancelAccountDeletion, deletionStatus, requestAccountDeletion } from '../flows/account-deletion.ts'
 import { dataExportsOf, requestDataExport } from '../flows/data-export.ts'
-import { allowAttempt, RATE_RULES } from '../security/rate-limit.ts'
-import type { Context } from '../trpc/context.ts'
 import { authedProcedure, router, staffProcedure } from '../trpc/init.ts'
+import { paceSecurityTries } from '../trpc/security-pace.ts'
 import { actorOf } from './admin/actor.ts'
 
-/** Password and code tries share the log-in's per-account pace (as on the rest of the security page). */
-async function limitPerUser(ctx: Context, userId: string) {
-  if (!(await allowAttempt(ctx.limiter, RATE_RULES.login, `security:${userId}`))) {
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Please try again later.' })
-  }
+/** What the e-mailed code's mail says it confirms. */
+const CONFIRMED_ACTION_TEXT: Record<ConfirmedAction, string> = {
+  'delete-account': 'delete your account',
+  'export-data': 'download a copy of your data',
+  'link-school-sign-in': 'link a school’s sign-in to your account',
 }
 
 export const privacyRouter = router({
@@ -31,7 +30,7 @@ export const privacyRouter = router({
 
   /** Queues the export once the person has confirmed it is them (checked before anything is queued). */
   requestExport: authedProcedure.input(requestExportInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
     return requestDataExport(ctx.db, ctx.user.id)
   }),
@@ -46,16 +45,15 @@ export const privacyRouter = router({
     confirm: await confirmationMethod(ctx.db, ctx.user.id),
   })),
 
-  /** E-mails a single-use code to an account without a password (15 minutes), for a deletion or an export. */
+  /** E-mails a single-use code to an account without a password (15 minutes), for an action that needs a proof. */
   sendConfirmationCode: authedProcedure.input(confirmationCodeInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
-    const action = input?.action === 'export-data' ? 'download a copy of your data' : 'delete your account'
-    await sendConfirmationCode(ctx.db, ctx.user.id, action)
+    await paceSecurityTries(ctx, ctx.user.id)
+    await sendConfirmationCode(ctx.db, ctx.user.id, CONFIRMED_ACTION_TEXT[input?.action ?? 'delete-account'])
     return { ok: true }
   }),
 
   requestDeletion: authedProcedure.input(deleteAccountInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     return requestAccountDeletion({
       db: ctx.db,
       userId: ctx.user.id,

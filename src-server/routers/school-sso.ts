@@ -1,8 +1,21 @@
 // A school's single sign-on (decision 0062): the owner's settings (their own school only; saving needs a plan with
-// 'sso'), and the public look-up behind the "Sign in with {school}" button.
-import { schoolSsoInput, ssoSchoolInput } from '../../src-shared/schemas/sso.ts'
-import { saveSsoSettings, ssoForSlug, ssoPanel } from '../flows/school-sso.ts'
-import { creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
+// 'sso'), the public look-up behind the "Sign in with {school}" button, and an account's own links: the consent that
+// links a waiting sign-in (this session's only, with a fresh proof), the list and unlinking on the security page.
+import { actionProofInput } from '../../src-shared/schemas/privacy.ts'
+import { schoolSsoInput, ssoSchoolInput, unlinkSchoolSignInInput } from '../../src-shared/schemas/sso.ts'
+import { confirmationMethod } from '../auth/confirm-action.ts'
+import { dropPendingLink } from '../auth/sso-links.ts'
+import {
+  confirmSsoLink,
+  pendingSsoLink,
+  saveSsoSettings,
+  schoolSignIns,
+  ssoForSlug,
+  ssoPanel,
+  unlinkSchoolSignIn,
+} from '../flows/school-sso.ts'
+import { authedProcedure, creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
+import { paceSecurityTries } from '../trpc/security-pace.ts'
 
 export const schoolSsoRouter = router({
   /** The owner's settings without the client secret (only whether one is stored), and the redirect URI to register. */
@@ -14,4 +27,30 @@ export const schoolSsoRouter = router({
 
   /** The school's name and slug when it offers single sign-on, else null. */
   forSchool: publicProcedure.input(ssoSchoolInput).query(({ ctx, input }) => ssoForSlug(ctx.db, input.slug)),
+
+  /** The sign-in waiting for this session's consent (school name, the provider's address) and how to confirm. */
+  pendingLink: authedProcedure.query(async ({ ctx }) => {
+    const pending = await pendingSsoLink(ctx.db, ctx.session.id, ctx.user.id)
+    return pending ? { ...pending, confirm: await confirmationMethod(ctx.db, ctx.user.id) } : null
+  }),
+
+  /** Links the waiting sign-in to this account after a fresh proof; mails the account. */
+  confirmLink: authedProcedure.input(actionProofInput).mutation(async ({ ctx, input }) => {
+    await paceSecurityTries(ctx, ctx.user.id)
+    return confirmSsoLink(ctx.db, ctx.config, { sessionId: ctx.session.id, userId: ctx.user.id }, input)
+  }),
+
+  /** "Don't link": the waiting sign-in is dropped. */
+  cancelLink: authedProcedure.mutation(async ({ ctx }) => {
+    await dropPendingLink(ctx.db, ctx.session.id)
+    return { ok: true }
+  }),
+
+  /** The schools whose sign-in is linked to this account. */
+  linked: authedProcedure.query(({ ctx }) => schoolSignIns(ctx.db, ctx.user.id)),
+
+  unlink: authedProcedure.input(unlinkSchoolSignInInput).mutation(async ({ ctx, input }) => {
+    await unlinkSchoolSignIn(ctx.db, ctx.user.id, input.schoolId)
+    return { ok: true }
+  }),
 })

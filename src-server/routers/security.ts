@@ -21,16 +21,8 @@ import {
   twoFactorSettings,
   twoFactorStatus,
 } from '../auth/two-factor.ts'
-import { allowAttempt, RATE_RULES } from '../security/rate-limit.ts'
-import type { Context } from '../trpc/context.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
-
-/** Password and code tries on this page share the log-in's per-account pace. */
-async function limitPerUser(ctx: Context, userId: string) {
-  if (!(await allowAttempt(ctx.limiter, RATE_RULES.login, `security:${userId}`))) {
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Please try again later.' })
-  }
-}
+import { paceSecurityTries } from '../trpc/security-pace.ts'
 
 export const securityRouter = router({
   overview: authedProcedure.query(async ({ ctx }) => ({
@@ -48,13 +40,13 @@ export const securityRouter = router({
    * proof as for removing one: a passkey signs in alone, so a stolen session must not be able to add its own.
    */
   passkeyOptions: authedProcedure.input(passkeyOptionsInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
     return passkeyRegistrationOptions(ctx.db, ctx.user, relyingParty(ctx.config.publicUrl, ctx.req?.headers.host))
   }),
 
   addPasskey: authedProcedure.input(addPasskeyInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     const rp = relyingParty(ctx.config.publicUrl, ctx.req?.headers.host)
     // The schema bounds the JSON; SimpleWebAuthn checks it (its own types are wider than zod's output).
     return addPasskey(ctx.db, ctx.user.id, input.name, input.response as never, rp)
@@ -62,7 +54,7 @@ export const securityRouter = router({
 
   /** Removing a passkey needs a fresh proof: the password, an app code, or (no password) an e-mailed code. */
   removePasskey: authedProcedure.input(removePasskeyInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
     await removePasskey(ctx.db, ctx.user.id, input.passkeyId)
     return { ok: true }
@@ -70,33 +62,33 @@ export const securityRouter = router({
 
   /** E-mails a single-use code to an account without a password, to confirm adding or removing a passkey. */
   sendRemovalCode: authedProcedure.mutation(async ({ ctx }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     await sendConfirmationCode(ctx.db, ctx.user.id, 'add or remove a passkey')
     return { ok: true }
   }),
 
   /** A new key for the authenticator app (its otpauth:// address for the QR code, and the key to type by hand). */
   startTotp: authedProcedure.mutation(async ({ ctx }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     return startTotpEnrolment(ctx.db, ctx.user, twoFactorSettings(ctx.config))
   }),
 
   /** Turns two-factor on with the app's first code; the only answer that holds the recovery codes. */
   confirmTotp: authedProcedure.input(twoFactorCodeInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     const recoveryCodes = await confirmTotpEnrolment(ctx.db, ctx.user.id, input.code, twoFactorSettings(ctx.config))
     return { recoveryCodes }
   }),
 
   /** Ten new recovery codes (the old ones stop working), after the password and a code; shown once. */
   newRecoveryCodes: authedProcedure.input(disableTwoFactorInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     const recoveryCodes = await regenerateRecoveryCodes(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
     return { recoveryCodes }
   }),
 
   disableTotp: authedProcedure.input(disableTwoFactorInput).mutation(async ({ ctx, input }) => {
-    await limitPerUser(ctx, ctx.user.id)
+    await paceSecurityTries(ctx, ctx.user.id)
     await disableTwoFactor(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
     return { ok: true }
   }),

@@ -20,7 +20,10 @@ export type DeleteAccountInput = ActionProofInput
 export const requestExportInput = actionProofInput
 
 /** Which action an e-mailed confirmation code is for (only the e-mail's wording differs). */
+/** What an e-mailed confirmation code confirms: deleting the account, a data export, linking a school's sign-in. */
+export const CONFIRMED_ACTIONS = ['delete-account', 'export-data', 'link-school-sign-in'] as const
+export type ConfirmedAction = (typeof CONFIRMED_ACTIONS)[number]
 export const confirmationCodeInput = z
-  .object({ action: z.enum(['delete-account', 'export-data']).default('delete-account') })
+  .object({ action: z.enum(CONFIRMED_ACTIONS).default('delete-account') })
   .optional()
 export const deletionForPersonInput = z.object({ userId: z.uuid('Choose a person') })

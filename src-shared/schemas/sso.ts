@@ -58,3 +58,6 @@ export const schoolSsoInput = z.object({
 export type SchoolSsoInput = z.output<typeof schoolSsoInput>
 
 export const ssoSchoolInput = z.object({ slug: z.string().trim().toLowerCase().min(1).max(60) })
+
+/** "Unlink" on the security page: the school whose sign-in is linked to the account. */
+export const unlinkSchoolSignInInput = z.object({ schoolId: z.uuid('Choose a school') })

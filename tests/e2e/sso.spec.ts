@@ -1,9 +1,13 @@
 // Single sign-on per school (issue 36, decision 0062): an Enterprise creator points the school at its company's
 // OpenID provider (a real oidc-provider on 127.0.0.1) from /studio/sso; a learner clicks "Sign in with {school}" on
-// the school's page, logs in at the provider's own page and lands back on the school's page, signed in.
+// the school's page, logs in at the provider's own page and lands back on the school's page, signed in. A learner
+// whose password account has the address the provider gives links it on the consent page, with the password, and
+// unlinks it again on the security page.
 import { randomBytes } from 'node:crypto'
 import { createCreator } from '../support/creator-courses.ts'
+import { createUser } from '../support/factories.ts'
 import { startOidcProvider } from '../support/oidc-provider.ts'
+import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test('an Enterprise school configures SSO and a learner signs in through its provider', async ({
@@ -16,7 +20,10 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
   const email = `learner@${domain}`
   const provider = await startOidcProvider({
     redirectUris: [`${baseURL}/auth/sso/callback`],
-    accounts: { 'lee.learner': { email, emailVerified: true, givenName: 'Lee', familyName: 'Learner' } },
+    accounts: {
+      'lee.learner': { email, emailVerified: true, givenName: 'Lee', familyName: 'Learner' },
+      'mia.member': { email: `mia@${domain}`, emailVerified: true },
+    },
   })
   try {
     const owner = await createCreator(db, { plan: 'enterprise' })
@@ -58,6 +65,40 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     const sessions = await db.selectFrom('sessions').select('id').where('user_id', '=', learner.id).execute()
     expect(sessions).toHaveLength(1)
     await learnerContext.close()
+
+    // Mia already has a password account with that address: signed in, she is asked whether to link it.
+    const mia = await createUser(db, { email: `mia@${domain}` })
+    const miaContext = await browser.newContext({ baseURL })
+    const miaTab = await miaContext.newPage()
+    await signInAs(miaTab, baseURL as string, db, mia)
+    await miaTab.goto(`/s/${school.slug}`)
+    await miaTab.getByRole('link', { name: `Sign in with ${school.name}` }).click()
+    await miaTab.locator('input[name="login"]').fill('mia.member')
+    await miaTab.locator('input[name="password"]').fill('provider-password')
+    await miaTab.getByRole('button', { name: 'Sign-in' }).click()
+    await expect(miaTab).toHaveURL(/\/account\/sso-link$/)
+    const consent = miaTab.getByRole('region', { name: `Link ${school.name}’s sign-in to your account?` })
+    await expect(consent).toContainText(`mia@${domain}`)
+    await expect(consent).toContainText('administrators run that sign-in')
+    expect(await axeViolations(miaTab)).toEqual([])
+    await consent.getByLabel('Your password').fill('not-her-password')
+    await consent.getByRole('button', { name: 'Link my account' }).click()
+    await expect(consent.getByRole('alert')).toHaveText('That password is not right.')
+    await consent.getByLabel('Your password').fill(mia.password)
+    await consent.getByRole('button', { name: 'Link my account' }).click()
+    await expect(miaTab.getByText(`Linked to ${school.name}’s sign-in`)).toBeVisible()
+    await expect(miaTab).toHaveURL(new RegExp(`/s/${school.slug}$`))
+    const links = () => db.selectFrom('school_sso_links').select('user_id').where('user_id', '=', mia.id).execute()
+    expect(await links()).toHaveLength(1)
+
+    // The security page lists the link; Unlink ends it.
+    await miaTab.goto('/account/security')
+    const schoolSignIns = miaTab.getByRole('region', { name: 'School sign-ins' })
+    await schoolSignIns.getByRole('button', { name: `Unlink ${school.name}’s sign-in` }).click()
+    await expect(miaTab.getByText(`${school.name}’s sign-in no longer signs in to your account.`)).toBeVisible()
+    await expect(schoolSignIns).toHaveCount(0)
+    expect(await links()).toHaveLength(0)
+    await miaContext.close()
   } finally {
     await provider.close()
   }

@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import type { ConfirmedAction } from '#shared/schemas/privacy.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { CodeField, PasswordField } from '../ui/form.tsx'
@@ -83,7 +84,7 @@ export function emailedCodeToasts(onSent?: () => void) {
  * password: `fields` spreads onto ProofFields (its button sends the code, then offers another); `reset` once the
  * action went through.
  */
-export function usePrivacyCode(action: 'delete-account' | 'export-data') {
+export function usePrivacyCode(action: ConfirmedAction) {
   const trpc = useTRPC()
   const [codeSent, setCodeSent] = useState(false)
   const sendCode = useMutation(

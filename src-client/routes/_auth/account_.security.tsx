@@ -3,6 +3,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { DataExportSection } from '#client/components/account/DataExportSection.tsx'
 import { DeleteAccountSection } from '#client/components/account/DeleteAccountSection.tsx'
 import { PasskeysSection } from '#client/components/account/PasskeysSection.tsx'
+import { SchoolSignInsSection } from '#client/components/account/SchoolSignInsSection.tsx'
 import { SessionsSection } from '#client/components/account/SessionsSection.tsx'
 import { TwoFactorSection } from '#client/components/account/TwoFactorSection.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
@@ -11,7 +12,11 @@ import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/security')({
-  loader: ({ context: { queryClient, trpc } }) => queryClient.prefetchQuery(trpc.security.overview.queryOptions()),
+  loader: ({ context: { queryClient, trpc } }) =>
+    Promise.all([
+      queryClient.prefetchQuery(trpc.security.overview.queryOptions()),
+      queryClient.prefetchQuery(trpc.schoolSso.linked.queryOptions()),
+    ]),
   head: () => ({ meta: [{ title: 'Security | SkillForge' }] }),
   component: SecurityPage,
 })
@@ -44,6 +49,7 @@ function SecurityPage() {
             <TwoFactorSection overview={overview.data} />
             <PasskeysSection overview={overview.data} />
             <SessionsSection sessions={overview.data.sessions} />
+            <SchoolSignInsSection />
             <DataExportSection confirm={overview.data.confirm} />
             <DeleteAccountSection />
           </>

@@ -2,7 +2,8 @@
 // authorization-code flow over HTTP (the app's start and callback routes, the provider's log-in page), the refusals
 // (an e-mail domain the school does not allow, an address the provider does not call verified), linking an existing
 // account by its verified e-mail only, the owner-only and plan-bound settings that never show the secret, and a
-// school that requires SSO refusing its members' passwords, and an issuer on a private address refused (SSRF).
+// school that requires SSO refusing its members' passwords, an issuer on a private address refused (SSRF), and an
+// existing account the school may not claim linked on its owner's consent only (signed in, with a fresh proof).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
@@ -64,9 +65,10 @@ function jar() {
  * Clicks "Sign in with {school}", logs in at the provider as `login` and follows the redirects back to the app's
  * callback; returns where the app sent the browser and the session cookie it set, if any.
  */
-async function signInWithSso(login: string) {
+async function signInWithSso(login: string, signedIn?: { token: string }) {
   const app = jar()
   const idp = jar()
+  const signedInCookie = signedIn ? `${SESSION_COOKIE}=${signedIn.token}; ` : ''
   const start = await fetch(`${server.baseUrl}/auth/sso/${slug}?redirect=/account`, { redirect: 'manual' })
   expect(start.status).toBe(302)
   app.take(start)
@@ -101,7 +103,7 @@ async function signInWithSso(login: string) {
   expect(url.origin + url.pathname).toBe(`${PUBLIC_URL}/auth/sso/callback`)
   const callback = await fetch(`${server.baseUrl}${url.pathname}${url.search}`, {
     redirect: 'manual',
-    headers: { cookie: app.header() },
+    headers: { cookie: signedInCookie + app.header() },
   })
   expect(callback.status).toBe(302)
   const session = setCookieFor(callback, SESSION_COOKIE)
@@ -127,6 +129,8 @@ beforeAll(async () => {
       outsider: { email: 'out@elsewhere.test', emailVerified: true },
       unproven: { email: 'carol@acme.test', emailVerified: false },
       member: { email: 'member@acme.test', emailVerified: true },
+      dana: { email: 'dana@acme.test', emailVerified: true },
+      finn: { email: 'finn@acme.test', emailVerified: true },
     },
   })
   owner = await createCreator(db(), { plan: 'enterprise' })
@@ -249,6 +253,115 @@ describe('signing in through the school’s provider', () => {
     })
     expect(decodeURIComponent(response.headers.get('location') ?? '')).toContain('did not match')
     expect(setCookieFor(response, SESSION_COOKIE)).toBeUndefined()
+  })
+})
+
+describe('linking an existing account on its owner’s consent', () => {
+  it('holds the sign-in for the signed-in owner, links it after a fresh proof only, and unlinks it', async () => {
+    const school = await db()
+      .selectFrom('schools')
+      .select(['id', 'name'])
+      .where('slug', '=', slug)
+      .executeTakeFirstOrThrow()
+    // The school has proven no domain: its provider's word alone cannot claim dana@acme.test.
+    await db().deleteFrom('school_domains').where('school_id', '=', school.id).execute()
+    const dana = await createUser(db(), { email: 'dana@acme.test' })
+    const links = () => db().selectFrom('school_sso_links').select('user_id').where('subject', '=', 'dana').execute()
+    const pending = () =>
+      db().selectFrom('school_sso_pending_links').select('session_id').where('user_id', '=', dana.id).execute()
+
+    // Signed out: refused as before, told how to link, nothing held.
+    const signedOut = await signInWithSso('dana')
+    expect(signedOut.location).toContain(
+      'sign-in failed: an account with this address already exists: sign in with its password first',
+    )
+    expect(signedOut.session).toBeUndefined()
+    expect(await pending()).toEqual([])
+
+    // Someone else signed in: their session does not make dana's address theirs.
+    const eve = await createUser(db())
+    const eveSession = await createSessionToken(db(), eve.id)
+    const asEve = await signInWithSso('dana', eveSession)
+    expect(asEve.location).toContain('an account with this address already exists')
+    expect(await db().selectFrom('school_sso_pending_links').select('user_id').execute()).toEqual([])
+
+    // Dana signed in: the sign-in waits for her consent on /account/sso-link; no new session, nothing linked yet.
+    const danaSession = await createSessionToken(db(), dana.id)
+    const held = await signInWithSso('dana', danaSession)
+    expect(held.location).toBe('/account/sso-link')
+    expect(held.session).toBeUndefined()
+    expect(await links()).toEqual([])
+    const danaCaller = createCaller(createContextInner({ db: db(), user: dana, session: danaSession.session, config }))
+    expect(await danaCaller.schoolSso.pendingLink()).toEqual({
+      schoolName: school.name,
+      email: 'dana@acme.test',
+      confirm: { hasPassword: true, hasTwoFactor: false },
+    })
+    // Held for that browser session only.
+    const otherTab = await ownerCaller(dana)
+    expect(await otherTab.schoolSso.pendingLink()).toBeNull()
+    await expect(otherTab.schoolSso.confirmLink({ password: dana.password })).rejects.toThrow(
+      'No school sign-in is waiting',
+    )
+
+    // The session alone is not enough: the password is asked for, and a wrong one links nothing.
+    await expect(danaCaller.schoolSso.confirmLink({})).rejects.toThrow('Enter your password')
+    await expect(danaCaller.schoolSso.confirmLink({ password: 'not-her-password' })).rejects.toThrow(
+      'That password is not right.',
+    )
+    expect(await links()).toEqual([])
+    expect(await danaCaller.schoolSso.confirmLink({ password: dana.password })).toEqual({
+      schoolName: school.name,
+      redirect: '/account',
+    })
+    expect(await links()).toEqual([{ user_id: dana.id }])
+    expect(await pending()).toEqual([])
+    const notice = await db()
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('to_address', '=', 'dana@acme.test')
+      .where('kind', '=', 'sso-linked')
+      .executeTakeFirstOrThrow()
+    expect(notice.subject).toContain(`linked to ${school.name}`)
+    expect(notice.text_body).toContain('/account/security')
+    // Once only.
+    await expect(danaCaller.schoolSso.confirmLink({ password: dana.password })).rejects.toThrow(
+      'No school sign-in is waiting',
+    )
+
+    // Linked: the school's sign-in now signs in as dana.
+    expect((await me((await signInWithSso('dana')).session ?? ''))?.id).toBe(dana.id)
+    expect(await danaCaller.schoolSso.linked()).toMatchObject([{ schoolId: school.id, schoolName: school.name }])
+
+    // Unlinked: refused again; her password still signs in.
+    await danaCaller.schoolSso.unlink({ schoolId: school.id })
+    expect(await links()).toEqual([])
+    expect((await signInWithSso('dana')).location).toContain('an account with this address already exists')
+    await expect(danaCaller.schoolSso.unlink({ schoolId: school.id })).rejects.toThrow('not linked')
+    const login = await trpcPost(server.baseUrl, 'auth.login', {
+      email: dana.email,
+      password: dana.password,
+      remember: false,
+    })
+    expect(login.status).toBe(200)
+  })
+
+  it('drops a waiting sign-in on “Don’t link”, and after 10 minutes', async () => {
+    const finn = await createUser(db(), { email: 'finn@acme.test' })
+    const finnSession = await createSessionToken(db(), finn.id)
+    const caller = createCaller(createContextInner({ db: db(), user: finn, session: finnSession.session, config }))
+    expect((await signInWithSso('finn', finnSession)).location).toBe('/account/sso-link')
+    await caller.schoolSso.cancelLink()
+    expect(await caller.schoolSso.pendingLink()).toBeNull()
+
+    expect((await signInWithSso('finn', finnSession)).location).toBe('/account/sso-link')
+    await db()
+      .updateTable('school_sso_pending_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('session_id', '=', finnSession.session.id)
+      .execute()
+    expect(await caller.schoolSso.pendingLink()).toBeNull()
+    await expect(caller.schoolSso.confirmLink({ code: '123456' })).rejects.toThrow('No school sign-in is waiting')
   })
 })
 
