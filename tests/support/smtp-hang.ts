@@ -95,10 +95,12 @@ export async function measureStoreWhileSmtpHangs(options: HangOptions = {}): Pro
     // loaded machine may take a moment to get there).
     const stuckAtEnd =
       options.smtp !== 'none' &&
-      (await smtp.waitFor(() => smtp.stats.open > 0, 10_000).then(
-        () => true,
-        () => false,
-      ))
+      (await smtp
+        .waitFor(() => smtp.stats.open > 0, 10_000)
+        .then(
+          () => true,
+          () => false,
+        ))
     const hungThroughout = stuckAtStart && stuckAtEnd && smtp.deliveries.length === 0
     timings.sort((a, b) => a - b)
     const at = (p: number) => round(timings[Math.min(timings.length - 1, Math.ceil((p / 100) * timings.length) - 1)]!)
