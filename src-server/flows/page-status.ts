@@ -53,6 +53,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/account/membership',
     '/account/premium',
     '/account/security',
+    '/account/sso-link',
     '/auth/callback',
     '/courses',
     '/admin',
