@@ -297,6 +297,13 @@ describe('linking an existing account on its owner’s consent', () => {
       email: 'dana@acme.test',
       confirm: { hasPassword: true, hasTwoFactor: false },
     })
+    // A visitor reaches none of it.
+    const visitor = createCaller(createContextInner({ db: db(), user: null, session: null, config }))
+    await expect(visitor.schoolSso.pendingLink()).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await expect(visitor.schoolSso.confirmLink({ password: dana.password })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    })
+    await expect(visitor.schoolSso.unlink({ schoolId: school.id })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     // Held for that browser session only.
     const otherTab = await ownerCaller(dana)
     expect(await otherTab.schoolSso.pendingLink()).toBeNull()
