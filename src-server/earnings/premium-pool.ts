@@ -5,8 +5,8 @@
 // platform, recorded with distributed 0.
 import { allocate, type Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
-import { type LedgerEntry, post } from './ledger.ts'
-import { type Recipient, splitAmongCreators } from './shares.ts'
+import { post } from './ledger.ts'
+import { creditParts, type Recipient, splitAmongCreators } from './shares.ts'
 
 /** The pool of a month: `basisPoints` of revenue less refunds, rounded down to the minor unit; never below 0. */
 export function poolOf(revenueMinor: number, refundedMinor: number, basisPoints: number): number {
@@ -117,17 +117,7 @@ export async function recordPoolMonth(trx: DB, month: PoolMonth): Promise<PoolOu
       entries: [
         { account: 'premium_pool', currency: month.currency, amountMinor: -share.shareMinor },
         // Split among the course's instructors as a sale is (largest remainder, no cent lost).
-        ...splitAmongCreators(
-          share.shareMinor,
-          share.recipients ?? [{ creatorId: share.creatorId, basisPoints: 10_000 }],
-        ).map(
-          (part): LedgerEntry => ({
-            account: 'creator_available',
-            creatorId: part.creatorId,
-            currency: month.currency,
-            amountMinor: part.creatorMinor,
-          }),
-        ),
+        ...creditParts(splitAmongCreators(share.shareMinor, share), 'creator_available', month.currency),
       ],
     })
   }

@@ -35,8 +35,15 @@ export interface Recipient {
   basisPoints: number
 }
 
-/** The creators' part of a sale split among its recipients by largest remainder (no cent lost, none made up). */
-export function splitAmongCreators(creatorMinor: number, recipients: readonly Recipient[]): Part[] {
+/** Whom a creators' part (of a sale or a Premium pool share) is paid to: the recipients named, else the creator alone. */
+interface Payee {
+  creatorId: string
+  recipients?: readonly Recipient[]
+}
+
+/** The creators' part split among the payee's recipients by largest remainder (no cent lost, none made up). */
+export function splitAmongCreators(creatorMinor: number, payee: Payee): Part[] {
+  const recipients = payee.recipients ?? [{ creatorId: payee.creatorId, basisPoints: 10_000 }]
   const paid = recipients.filter((recipient) => recipient.basisPoints > 0)
   const total = paid.reduce((sum, recipient) => sum + recipient.basisPoints, 0)
   if (total !== 10_000) throw new Error(`earnings: instructors' shares sum to ${total} basis points, not 10000`)
@@ -53,6 +60,11 @@ export function splitAmongCreators(creatorMinor: number, recipients: readonly Re
 
 interface Part extends Recipient {
   creatorMinor: number
+}
+
+/** The ledger entries crediting each creator's part to `account`. */
+export function creditParts(parts: readonly Part[], account: LedgerAccount, currency: Currency): LedgerEntry[] {
+  return parts.map((part) => ({ account, creatorId: part.creatorId, currency, amountMinor: part.creatorMinor }))
 }
 
 export interface Split {
@@ -100,10 +112,7 @@ export async function recordSale(trx: DB, sale: Sale): Promise<boolean> {
     .returning('order_item_id')
     .executeTakeFirst()
   if (!inserted) return false
-  const parts = splitAmongCreators(
-    split.creatorMinor,
-    sale.recipients ?? [{ creatorId: sale.creatorId, basisPoints: 10_000 }],
-  )
+  const parts = splitAmongCreators(split.creatorMinor, sale)
   await trx
     .insertInto('earning_share_parts')
     .values(
@@ -124,14 +133,7 @@ export async function recordSale(trx: DB, sale: Sale): Promise<boolean> {
       { account: 'customer_payments', currency, amountMinor: -sale.netMinor },
       { account: 'platform_fees', currency, amountMinor: split.platformFeeMinor },
       { account: 'processor_fees', currency, amountMinor: split.processorFeeMinor },
-      ...parts.map(
-        (part): LedgerEntry => ({
-          account: 'creator_pending',
-          creatorId: part.creatorId,
-          currency,
-          amountMinor: part.creatorMinor,
-        }),
-      ),
+      ...creditParts(parts, 'creator_pending', currency),
     ],
   })
 }
