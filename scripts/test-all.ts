@@ -5,6 +5,8 @@
 // and timers, Playwright on the browser and the server. The type-check and Vitest run at a lower CPU priority
 // (nice 10), so the build, the browser and the end-to-end server, whose tests wait with timeouts, get the CPU first,
 // and Vitest's output is held back and printed whole when it ends, so neither log is interleaved with the other.
+// The build's server compile (`build:compile`) only emits (`tsc --noCheck`, 3 s instead of 24 s): the type-check
+// beside it covers the server, as `npm run build` checks it before compiling (decision 0088).
 // The codegen runs once, before the two readers of its output; the route tree the build's router plugin checks is
 // rewritten only when a route file changed, which the type-check would then fail on anyway.
 // TEST_SEQUENTIAL=1 runs the phases one after the other; TEST_UNIT_ARGS and TEST_E2E_ARGS (split on spaces) are passed
