@@ -7,6 +7,7 @@ import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { PasskeySignIn } from '../components/auth/PasskeySignIn.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
+import { SchoolSignIn } from '../components/auth/SchoolSignIn.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { loginFailure, useSignedIn } from '../components/auth/sign-in.ts'
 import { button } from '../components/ui/button.ts'
@@ -17,12 +18,22 @@ import { postedFields, useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 import { leaveIfSignedIn, loadSignInProviders } from '../lib/session.ts'
 
-const routeSearch = searchParams({ redirect: optionalText })
+// `school`: a school's slug, whose single sign-on the page then offers (decision 0062).
+const routeSearch = searchParams({ redirect: optionalText, school: optionalText })
 
 export const Route = createFileRoute('/login')({
   validateSearch: routeSearch,
   beforeLoad: leaveIfSignedIn,
-  loader: loadSignInProviders,
+  loaderDeps: ({ search }) => ({ school: search.school }),
+  loader: ({ context, deps }) =>
+    Promise.all([
+      loadSignInProviders({ context }),
+      deps.school
+        ? context.queryClient
+            .ensureQueryData(context.trpc.schoolSso.forSchool.queryOptions({ slug: deps.school }))
+            .catch(() => null)
+        : null,
+    ]),
   head: () => ({ meta: [{ title: 'Log in | SkillForge' }] }),
   component: LoginPage,
 })
@@ -67,6 +78,7 @@ function LoginPage() {
       {/* Above the log-in form, not in it: the resend button submits a form of its own (forms do not nest). */}
       <FormAlert>{error}</FormAlert>
       {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
+      <SchoolSignIn slug={search.school} redirect={returnTo} />
       <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
         <EmailField defaultValue={posted?.values.email} />
         <PasswordField label="Password" name="password" autoComplete="current-password" required />

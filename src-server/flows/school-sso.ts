@@ -38,6 +38,7 @@ import { DomainError } from '../kernel/errors.ts'
 import { openText, sealText } from '../kernel/seal.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { assertPlanIncludes, creatorStanding, ownerPlanIncludes } from './creator-standing.ts'
+import { schoolForHost, siteUrlForHost, siteUrlForSchool } from './school-domain.ts'
 import { ownSchool } from './school-team.ts'
 
 export const SSO_CALLBACK_PATH = '/auth/sso/callback'
@@ -46,6 +47,23 @@ const PRIVATE_ISSUER_REFUSAL =
   'The issuer must be on the public internet: private, loopback and link-local addresses are refused'
 
 export const ssoRedirectUri = (config: AppConfig) => `${config.publicUrl}${SSO_CALLBACK_PATH}`
+
+/**
+ * The origin a school's sign-in runs on when it starts (or returns) under `host`: the school's own verified domain when
+ * the request came on it, so the flow's cookie, the provider's return and the session all stay on that site (sessions
+ * are their site's alone); PUBLIC_URL on the platform's host; null under another school's domain, which sends the
+ * browser to the platform's host first.
+ */
+export async function ssoSiteUrl(
+  db: DB,
+  config: AppConfig,
+  schoolId: string,
+  host: string | undefined,
+): Promise<string | null> {
+  const site = await siteUrlForHost(db, config.publicUrl, host)
+  if (site === config.publicUrl) return site
+  return (await schoolForHost(db, host ?? ''))?.schoolId === schoolId ? site : null
+}
 
 /** The owner's SSO page: the settings without the secret (only whether one is stored) and what to register. */
 export async function ssoPanel(db: DB, userId: string, config: AppConfig) {
@@ -60,11 +78,14 @@ export async function ssoPanel(db: DB, userId: string, config: AppConfig) {
   } catch {
     planIncludesSso = false
   }
+  const site = await siteUrlForSchool(db, config.publicUrl, school.id)
   return {
     school: { name: school.name, slug: school.slug },
     planName: standing.planName,
     planIncludesSso,
     redirectUri: ssoRedirectUri(config),
+    /** The school's own domain's return address, registered too when the school signs in there (null: no domain). */
+    domainRedirectUri: site === config.publicUrl ? null : `${site}${SSO_CALLBACK_PATH}`,
     settings: settings
       ? {
           issuer: settings.issuer,
@@ -137,6 +158,13 @@ export async function ssoForSlug(db: DB, slug: string) {
     return null
   }
   return { name: school.name, slug: school.slug }
+}
+
+/** The single sign-on of the school whose own domain the request came on (its log-in page offers it), else null. */
+export async function ssoForHost(db: DB, config: AppConfig, host: string | undefined) {
+  if ((await siteUrlForHost(db, config.publicUrl, host)) === config.publicUrl) return null
+  const school = await schoolForHost(db, host ?? '')
+  return school ? ssoForSlug(db, school.slug) : null
 }
 
 /** A school whose sign-in may start or finish now, with its provider's settings and secret. */

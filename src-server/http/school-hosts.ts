@@ -1,7 +1,8 @@
 // A school's own domain (decision 0063). Under a verified school hostname the site is the school's: its home (/) is
 // the school's page (/s/{slug}), the staff area and the studio go to the platform's host, and every other page
 // (courses, checkout, learning, certificates) answers as on the main host, with host-only cookies (the session
-// cookie never names a Domain). Unknown hosts are left alone.
+// cookie never names a Domain). Google's and Facebook's sign-in start on the platform's host too: they return there.
+// Unknown hosts are left alone.
 // GET /internal/domain-allowed?domain= is Caddy's on-demand TLS `ask`: 200 for a verified school hostname, else 404,
 // so certificates are only ever requested for names a school has proved (docs/deploy/Caddyfile).
 import type { FastifyInstance } from 'fastify'
@@ -34,7 +35,8 @@ export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: str
     if (request.method !== 'GET' && request.method !== 'HEAD') return null
     const url = request.url
     const home = url === '/' || url.startsWith('/?')
-    const platformOnly = publicUrl !== undefined && /^\/(admin|studio)(\/|\?|$)/.test(url)
+    // Google's and Facebook's sign-in returns to the platform's host (their registered address): it starts there too.
+    const platformOnly = publicUrl !== undefined && /^\/(admin|studio|auth\/google|auth\/facebook)(\/|\?|$)/.test(url)
     if (!home && !platformOnly) return null // (no array made for the others)
     const hostname = hostnameOf(request.host)
     if (isPlatformHost(hostname, mainHost)) return null

@@ -5,12 +5,16 @@
 // An identity whose address belongs to an existing account the school may not claim (decision 0062) waits for that
 // account's consent when its owner is the one signed in here: the callback holds it for this session and sends the
 // browser to the consent page, /account/sso-link.
+// On a school's own domain the whole flow runs on that domain (its return address is the domain's, which the owner
+// registers too): the flow's cookie is host-only and a session belongs to the site it is made on, so a flow started
+// there and returning to the platform's host would find neither. Started under another school's domain, the browser
+// is sent to the platform's host first.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { safeReturnPath } from '../../src-shared/auth.ts'
 import { authorizationRequest, completeAuthorization, discover, SsoFailure } from '../auth/oidc.ts'
 import { finishFirstStep } from '../auth/sign-in.ts'
 import { holdPendingLink, SsoConsentNeeded } from '../auth/sso-links.ts'
-import { accountForSsoIdentity, SSO_CALLBACK_PATH, usableSso } from '../flows/school-sso.ts'
+import { accountForSsoIdentity, SSO_CALLBACK_PATH, ssoSiteUrl, usableSso } from '../flows/school-sso.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 
 const FLOW_COOKIE = 'sso_flow'
@@ -68,8 +72,11 @@ export function registerSchoolSsoRoutes(app: FastifyInstance, deps: HttpDeps) {
     }
     try {
       const sso = await usableSso(deps.db, deps.config, { schoolId: flow.schoolId })
+      const site = await ssoSiteUrl(deps.db, deps.config, sso.school.id, request.host)
+      if (!site) return fail('the sign-in request expired or did not match. Please try again')
       const config = await discover(sso.client)
-      const identity = await completeAuthorization(config, new URL(request.url, deps.config.publicUrl), flow)
+      // The return address the flow was started with: this site's (the token request must name the same one).
+      const identity = await completeAuthorization(config, new URL(request.url, site), flow)
       let user: Awaited<ReturnType<typeof accountForSsoIdentity>>
       try {
         user = await accountForSsoIdentity(deps.db, sso.settings, identity)
@@ -103,8 +110,13 @@ export function registerSchoolSsoRoutes(app: FastifyInstance, deps: HttpDeps) {
       const redirect = safeReturnPath(request.query.redirect)
       try {
         const sso = await usableSso(deps.db, deps.config, { slug: String(request.params.slug).toLowerCase() })
+        const site = await ssoSiteUrl(deps.db, deps.config, sso.school.id, request.host)
+        if (!site) {
+          const path = `/auth/sso/${encodeURIComponent(sso.school.slug)}?redirect=${encodeURIComponent(redirect)}`
+          return reply.redirect(`${deps.config.publicUrl}${path}`)
+        }
         const config = await discover(sso.client)
-        const { url, ...checks } = await authorizationRequest(config, sso.client.redirectUri)
+        const { url, ...checks } = await authorizationRequest(config, `${site}${SSO_CALLBACK_PATH}`)
         const flow: Flow = { schoolId: sso.school.id, name: sso.school.name, ...checks, redirect }
         reply.setCookie(FLOW_COOKIE, JSON.stringify(flow), cookieOptions)
         return reply.redirect(url.toString())

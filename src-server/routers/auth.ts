@@ -28,7 +28,7 @@ import { invalidateSession } from '../auth/session.ts'
 import { completeTwoFactorSignIn, finishFirstStep } from '../auth/sign-in.ts'
 import { isCreator } from '../creators/repository.ts'
 import { scheduledDeletionOf } from '../flows/account-deletion.ts'
-import { assertPasswordSignInAllowed } from '../flows/school-sso.ts'
+import { assertPasswordSignInAllowed, ssoForHost } from '../flows/school-sso.ts'
 import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
 import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
 import type { Context } from '../trpc/context.ts'
@@ -137,8 +137,18 @@ export const authRouter = router({
     return { message: AUTH_MESSAGES.emailVerified }
   }),
 
-  /** What the sign-in forms may offer: only the OAuth providers this server is configured for. */
-  providers: publicProcedure.query(({ ctx }) => ({ oauth: ctx.config.oauthProviders })),
+  /**
+   * What the sign-in forms may offer: the OAuth providers this server is configured for, on the platform's host only
+   * (their return addresses are the platform's, and a session belongs to the site it is made on); on a school's own
+   * domain, the school's single sign-on when it offers one.
+   */
+  providers: publicProcedure.query(async ({ ctx }) => {
+    if (ctx.publicUrl === ctx.config.publicUrl) return { oauth: ctx.config.oauthProviders, school: null }
+    return {
+      oauth: [] as typeof ctx.config.oauthProviders,
+      school: await ssoForHost(ctx.db, ctx.config, ctx.req?.host),
+    }
+  }),
 
   /** A new verification link for an unverified account; the same answer whether or not there is one. */
   resendVerification: publicProcedure.input(emailOnlyInput).mutation(async ({ ctx, input }) => {

@@ -2,13 +2,23 @@
 // OpenID provider (a real oidc-provider on 127.0.0.1) from /studio/sso; a learner clicks "Sign in with {school}" on
 // the school's page, logs in at the provider's own page and lands back on the school's page, signed in. A learner
 // whose password account has the address the provider gives links it on the consent page, with the password, and
-// unlinks it again on the security page.
+// unlinks it again on the security page. On the school's own domain the log-in page offers the school's sign-in,
+// and the whole flow stays on that domain (decision 0062).
 import { randomBytes } from 'node:crypto'
+import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { startOidcProvider } from '../support/oidc-provider.ts'
 import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+
+test.use({
+  launchOptions: {
+    // The project's own (playwright.config.ts), plus the schools' domains mapped to this machine.
+    executablePath: e2eChromiumPath(),
+    args: [...HEADLESS_CHROMIUM_ARGS, '--host-resolver-rules=MAP *.example.test 127.0.0.1'],
+  },
+})
 
 test('an Enterprise school configures SSO and a learner signs in through its provider', async ({
   page,
@@ -99,6 +109,78 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     await expect(schoolSignIns).toHaveCount(0)
     expect(await links()).toHaveLength(0)
     await miaContext.close()
+  } finally {
+    await provider.close()
+  }
+})
+
+test('on the school’s own domain, a learner signs in with the school from the log-in page and stays there', async ({
+  page,
+  db,
+  baseURL,
+  browser,
+}) => {
+  const tag = randomBytes(3).toString('hex')
+  const domain = `corp-${tag}.test`
+  const port = new URL(baseURL as string).port
+  const hostname = `sso-${tag}.example.test`
+  const site = `http://${hostname}:${port}`
+  const provider = await startOidcProvider({
+    redirectUris: [`${baseURL}/auth/sso/callback`, `${site}/auth/sso/callback`],
+    accounts: { 'ida.learner': { email: `ida@${domain}`, emailVerified: true, givenName: 'Ida' } },
+  })
+  try {
+    const owner = await createCreator(db, { plan: 'enterprise' })
+    await signInAs(page, baseURL as string, db, owner)
+    await page.goto('/studio/sso')
+    const form = page.getByRole('form', { name: 'Your provider' })
+    await form.getByLabel('Issuer URL').fill(provider.issuer)
+    await form.getByLabel('Client id').fill(provider.clientId)
+    await form.getByLabel('Client secret').fill(provider.clientSecret)
+    await form.getByLabel('Allowed e-mail domains').fill(domain)
+    await form.getByRole('button', { name: 'Save single sign-on' }).click()
+    await expect(page.getByText('Single sign-on saved')).toBeVisible()
+    const school = await db
+      .selectFrom('schools')
+      .select(['id', 'name', 'slug'])
+      .where('owner_id', '=', owner.id)
+      .executeTakeFirstOrThrow()
+    // The domain as its DNS check leaves it (tests/e2e/custom-domain.spec.ts adds one through the studio).
+    await db
+      .insertInto('school_domains')
+      .values({ school_id: school.id, hostname, verification_token: 'proof', verified_at: new Date() })
+      .execute()
+    await page.reload()
+    await expect(page.getByTestId('sso-domain-redirect-uri')).toHaveText(`${site}/auth/sso/callback`)
+
+    // On the platform's host, /login?school= names the school's sign-in.
+    const visitor = await browser.newContext({ baseURL })
+    const platformTab = await visitor.newPage()
+    await platformTab.goto(`/login?school=${school.slug}`)
+    await expect(platformTab.getByRole('link', { name: `Sign in with ${school.name}` })).toHaveAttribute(
+      'href',
+      `/auth/sso/${school.slug}?redirect=%2F`,
+    )
+    await visitor.close()
+
+    const learnerContext = await browser.newContext()
+    const tab = await learnerContext.newPage()
+    await tab.goto(`${site}/login?redirect=/courses`)
+    await tab.getByRole('link', { name: `Sign in with ${school.name}` }).click()
+    await expect(tab).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`))
+    await tab.locator('input[name="login"]').fill('ida.learner')
+    await tab.locator('input[name="password"]').fill('provider-password')
+    await tab.getByRole('button', { name: 'Sign-in' }).click()
+    await expect(tab).toHaveURL(`${site}/courses`)
+    await expect(tab.getByRole('link', { name: 'Log In' })).toHaveCount(0)
+    const session = await db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select('sessions.site_host')
+      .where('users.email', '=', `ida@${domain}`)
+      .executeTakeFirstOrThrow()
+    expect(session.site_host).toBe(hostname)
+    await learnerContext.close()
   } finally {
     await provider.close()
   }

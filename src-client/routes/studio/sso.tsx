@@ -73,6 +73,14 @@ function SsoPage() {
         <code data-testid="sso-redirect-uri" className={css({ overflowWrap: 'anywhere', fontSize: 'sm' })}>
           {panel.redirectUri}
         </code>
+        {panel.domainRedirectUri ? (
+          <>
+            <p>and, for learners who sign in on your own domain, this one too:</p>
+            <code data-testid="sso-domain-redirect-uri" className={css({ overflowWrap: 'anywhere', fontSize: 'sm' })}>
+              {panel.domainRedirectUri}
+            </code>
+          </>
+        ) : null}
       </TitledSection>
       <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="sso-heading" className={card}>
         <h2 id="sso-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>

@@ -133,9 +133,10 @@ describe('inviting without a mail transport', () => {
 
 describe('auth.providers', () => {
   it('lists only the OAuth providers the server is configured for', async () => {
-    expect(await visitor().auth.providers()).toEqual({ oauth: [] })
+    expect(await visitor().auth.providers()).toEqual({ oauth: [], school: null })
     expect(await visitor({ config: { ...config, oauthProviders: ['google'] } }).auth.providers()).toEqual({
       oauth: ['google'],
+      school: null,
     })
   })
 })

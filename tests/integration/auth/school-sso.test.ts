@@ -19,6 +19,8 @@ import { type LocalOidcProvider, startOidcProvider } from '../../support/oidc-pr
 
 const PUBLIC_URL = 'http://storefront.test'
 const config = { ...defaultAppConfig, publicUrl: PUBLIC_URL, ssoHttpIssuers: 'loopback' as const }
+/** The school's own domain (decision 0063), where its learners may sign in too. */
+const SCHOOL_HOST = 'learn.acme-labs.test'
 
 let database: DatabaseHandle
 let server: TestServer
@@ -62,20 +64,37 @@ function jar() {
 }
 
 /**
+ * A GET as the browser sends it on `host` (a school's own domain; none: the server's own address), not following
+ * redirects. fetch cannot set Host, so a named host goes through the server's inject, answered as a Response.
+ */
+async function getOn(host: string | undefined, path: string, headers: Record<string, string> = {}) {
+  if (!host) return fetch(`${server.baseUrl}${path}`, { redirect: 'manual', headers })
+  const answer = await server.server.app.inject({ method: 'GET', url: path, headers: { ...headers, host } })
+  const answerHeaders = new Headers()
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : [value])
+      if (one !== undefined) answerHeaders.append(name, String(one))
+  }
+  return new Response(answer.body, { status: answer.statusCode, headers: answerHeaders })
+}
+
+/**
  * Clicks "Sign in with {school}", logs in at the provider as `login` and follows the redirects back to the app's
  * callback; returns where the app sent the browser and the session cookie it set, if any.
  */
-async function signInWithSso(login: string, signedIn?: { token: string }) {
+async function signInWithSso(login: string, signedIn?: { token: string }, host?: string) {
   const app = jar()
   const idp = jar()
   const signedInCookie = signedIn ? `${SESSION_COOKIE}=${signedIn.token}; ` : ''
-  const start = await fetch(`${server.baseUrl}/auth/sso/${slug}?redirect=/account`, { redirect: 'manual' })
+  // The site the browser is on: the platform's (PUBLIC_URL) or a school's own domain, named by the Host header.
+  const site = host ? `http://${host}` : PUBLIC_URL
+  const start = await getOn(host, `/auth/sso/${slug}?redirect=/account`)
   expect(start.status).toBe(302)
   app.take(start)
   let url = new URL(start.headers.get('location') ?? '')
   expect(url.origin).toBe(provider.issuer)
   expect(url.searchParams.get('code_challenge_method')).toBe('S256')
-  expect(url.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/auth/sso/callback`)
+  expect(url.searchParams.get('redirect_uri')).toBe(`${site}/auth/sso/callback`)
   let init: RequestInit = {}
   for (let step = 0; url.origin === provider.issuer; step++) {
     if (step > 8) throw new Error('the provider kept redirecting')
@@ -100,11 +119,8 @@ async function signInWithSso(login: string, signedIn?: { token: string }) {
       body: new URLSearchParams({ prompt: 'login', login, password: 'anything' }).toString(),
     }
   }
-  expect(url.origin + url.pathname).toBe(`${PUBLIC_URL}/auth/sso/callback`)
-  const callback = await fetch(`${server.baseUrl}${url.pathname}${url.search}`, {
-    redirect: 'manual',
-    headers: { cookie: signedInCookie + app.header() },
-  })
+  expect(url.origin + url.pathname).toBe(`${site}/auth/sso/callback`)
+  const callback = await getOn(host, `${url.pathname}${url.search}`, { cookie: signedInCookie + app.header() })
   expect(callback.status).toBe(302)
   const session = setCookieFor(callback, SESSION_COOKIE)
   return {
@@ -113,8 +129,8 @@ async function signInWithSso(login: string, signedIn?: { token: string }) {
   }
 }
 
-async function me(sessionCookie: string) {
-  const response = await fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie: sessionCookie } })
+async function me(sessionCookie: string, host?: string) {
+  const response = await getOn(host, '/trpc/auth.me', { cookie: sessionCookie })
   return ((await response.json()) as { result: { data: { id: string; email: string } | null } }).result.data
 }
 
@@ -122,7 +138,7 @@ beforeAll(async () => {
   database = await createTestDatabase()
   server = await startTestServer(db(), { env: { SSO_HTTP_ISSUERS: 'loopback' } })
   provider = await startOidcProvider({
-    redirectUris: [`${PUBLIC_URL}/auth/sso/callback`],
+    redirectUris: [`${PUBLIC_URL}/auth/sso/callback`, `http://${SCHOOL_HOST}/auth/sso/callback`],
     accounts: {
       ada: { email: 'ada@acme.test', emailVerified: true, givenName: 'Ada', familyName: 'Lovelace' },
       bob: { email: 'Bob@Acme-Labs.test', emailVerified: true },
@@ -131,6 +147,7 @@ beforeAll(async () => {
       member: { email: 'member@acme.test', emailVerified: true },
       dana: { email: 'dana@acme.test', emailVerified: true },
       finn: { email: 'finn@acme.test', emailVerified: true },
+      gail: { email: 'gail@acme-labs.test', emailVerified: true },
     },
   })
   owner = await createCreator(db(), { plan: 'enterprise' })
@@ -212,7 +229,7 @@ describe('signing in through the school’s provider', () => {
       .insertInto('school_domains')
       .values({
         school_id: school.id,
-        hostname: 'learn.acme-labs.test',
+        hostname: SCHOOL_HOST,
         verification_token: 'proof',
         verified_at: new Date(),
       })
@@ -466,5 +483,68 @@ describe('an issuer on a private address (server-side request forgery)', () => {
     const allowed = await guardedFetch(true)(discovery, { headers: { accept: 'application/json' } })
     expect(allowed.status).toBe(200)
     expect(((await allowed.json()) as { issuer: string }).issuer).toBe(provider.issuer)
+  })
+})
+
+describe('signing in on the school’s own domain', () => {
+  async function verifiedDomain(hostname: string, schoolSlug = slug) {
+    const school = await db()
+      .selectFrom('schools')
+      .select('id')
+      .where('slug', '=', schoolSlug)
+      .executeTakeFirstOrThrow()
+    await db().deleteFrom('school_domains').where('school_id', '=', school.id).execute()
+    await db()
+      .insertInto('school_domains')
+      .values({ school_id: school.id, hostname, verification_token: 'proof', verified_at: new Date() })
+      .execute()
+  }
+  const trpcGet = (path: string, host: string, input?: unknown) =>
+    getOn(host, `/trpc/${path}${input ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`).then(
+      async (response) => ((await response.json()) as { result: { data: unknown } }).result.data,
+    )
+
+  it('runs the whole flow on that domain, and the session is that site’s', async () => {
+    await verifiedDomain(SCHOOL_HOST)
+    await (await ownerCaller(owner)).schoolSso.save(settings())
+    // The owner registers the domain's return address too: the SSO page shows both.
+    const panel = await (await ownerCaller(owner)).schoolSso.mine()
+    expect(panel.redirectUri).toBe(`${PUBLIC_URL}/auth/sso/callback`)
+    expect(panel.domainRedirectUri).toBe(`http://${SCHOOL_HOST}/auth/sso/callback`)
+
+    const result = await signInWithSso('gail', undefined, SCHOOL_HOST)
+    expect(result.location).toBe('/auth/callback?redirect=/account')
+    expect((await me(result.session ?? '', SCHOOL_HOST))?.email).toBe('gail@acme-labs.test')
+    // Made on the school's domain, the session opens nothing on the platform's host.
+    expect(await me(result.session ?? '')).toBeNull()
+    const row = await db()
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select('sessions.site_host')
+      .where('users.email', '=', 'gail@acme-labs.test')
+      .executeTakeFirstOrThrow()
+    expect(row.site_host).toBe(SCHOOL_HOST)
+  })
+
+  it('offers the school’s sign-in on its domain’s log-in page, and Google and Facebook only on the platform’s', async () => {
+    await verifiedDomain(SCHOOL_HOST)
+    const school = await db().selectFrom('schools').select('name').where('slug', '=', slug).executeTakeFirstOrThrow()
+    expect(await trpcGet('auth.providers', SCHOOL_HOST)).toEqual({ oauth: [], school: { name: school.name, slug } })
+    expect(await trpcGet('auth.providers', 'storefront.test')).toMatchObject({ school: null })
+    expect(await trpcGet('schoolSso.forSchool', 'storefront.test', { slug })).toEqual({ name: school.name, slug })
+    // Their flows return to the platform's address, where they start too (no cookie would be found otherwise).
+    const google = await getOn(SCHOOL_HOST, '/auth/google?redirect=/account')
+    expect(google.status).toBe(302)
+    expect(google.headers.get('location')).toBe(`${PUBLIC_URL}/auth/google?redirect=/account`)
+  })
+
+  it('started under another school’s domain, goes to the platform’s host first', async () => {
+    const other = await createCreator(db(), { plan: 'enterprise' })
+    await (await ownerCaller(other)).schools.saveSettings({ name: 'Other Academy', slug: 'other-academy-sso' })
+    await verifiedDomain('learn.other-academy.test', 'other-academy-sso')
+    const start = await getOn('learn.other-academy.test', `/auth/sso/${slug}?redirect=/account`)
+    expect(start.status).toBe(302)
+    expect(start.headers.get('location')).toBe(`${PUBLIC_URL}/auth/sso/${slug}?redirect=%2Faccount`)
+    expect(setCookieFor(start, 'sso_flow')).toBeUndefined()
   })
 })
