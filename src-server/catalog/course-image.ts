@@ -9,10 +9,14 @@ import { type FileStorage, isSafeKey } from '../storage/storage.ts'
 
 const STATIC_IMAGE = /^\/(placeholder\.svg|images(\/[\w-]+)*\/[\w-]+\.(svg|png|jpe?g|webp|gif))$/
 
-export function isAcceptedCourseImage(url: string, storage: Pick<FileStorage, 'keyFromUrl'>, current?: string) {
+export function isAcceptedCourseImage(
+  url: string,
+  storage: Pick<FileStorage, 'keyFromUrl'>,
+  current?: string,
+): boolean {
   if (url === '' || url === current || STATIC_IMAGE.test(url)) return true
   const key = storage.keyFromUrl(url)
-  return key !== null && key.startsWith(UPLOAD_PREFIXES.courseImages) && isSafeKey(key)
+  return key?.startsWith(UPLOAD_PREFIXES.courseImages) === true && isSafeKey(key)
 }
 
 export function assertCourseImage(url: string, storage: Pick<FileStorage, 'keyFromUrl'>, current?: string) {

@@ -87,7 +87,7 @@ async function sampleVideoOf(
   const missing = () => new DomainError('invalid', APPLICATION_MESSAGES.attachmentMissing, { field: 'attachment' })
   const upload = await storedApplicationUpload(db, userId, attachment.uploadId)
   const key = upload?.storageKey
-  if (!upload || !key || !key.startsWith(applicationFilePrefix(userId)) || !upload.contentType) throw missing()
+  if (!upload || !key?.startsWith(applicationFilePrefix(userId)) || !upload.contentType) throw missing()
   if ((await storage.size(key)) === null) throw missing()
   const name = (attachment.name || upload.fileName).replace(/[^\w .()-]+/g, '_').slice(0, 120) || upload.fileName
   return { key, name, contentType: upload.contentType, sizeBytes: upload.sizeBytes }

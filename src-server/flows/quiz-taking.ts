@@ -42,7 +42,7 @@ const notAQuiz = () => new DomainError('not_found', 'Quiz not found')
 /** The lesson, its course and its quiz, for a user who may open the lesson (or edits the course). */
 async function quizLesson(db: DB, user: SessionLearner, ref: QuizRef) {
   const lesson = await findLessonRow(db, ref.courseId, ref.lessonId)
-  if (!lesson || lesson.kind !== 'quiz') throw notAQuiz()
+  if (lesson?.kind !== 'quiz') throw notAQuiz()
   const course = courseOfLessonRow(lesson)
   const quiz = await findQuiz(db, ref.courseId, ref.lessonId)
   const learner = await canOpenLesson(db, user, course, { id: lesson.id, isPreview: lesson.is_preview })

@@ -35,7 +35,7 @@ const httpsUrl = (label: string, hosts?: readonly string[]) =>
     .refine(
       (value) => {
         const url = URL.parse(value)
-        if (!url || url.protocol !== 'https:') return false
+        if (url?.protocol !== 'https:') return false
         if (!hosts) return true
         const host = url.hostname.toLowerCase()
         return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`))
