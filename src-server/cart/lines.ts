@@ -164,7 +164,16 @@ async function describeBundles(db: DB, userId: string, lines: CartLine[]): Promi
   const rows = await db
     .selectFrom('bundle_courses as bc')
     .innerJoin('courses as c', 'c.id', 'bc.course_id')
-    .select(['bc.bundle_id', 'c.id', 'c.title', 'c.status'])
+    .select([
+      'bc.bundle_id',
+      'c.id',
+      'c.title',
+      'c.status',
+      'c.price_minor',
+      'c.currency',
+      'c.price_usd_minor',
+      'c.price_gbp_minor',
+    ])
     .where('bc.bundle_id', 'in', bundleIds)
     .orderBy('bc.position')
     .execute()
@@ -173,7 +182,7 @@ async function describeBundles(db: DB, userId: string, lines: CartLine[]): Promi
   return lines.flatMap((line) => {
     if (!line.bundleId) return [line]
     const courses = rows.filter((row) => row.bundle_id === line.bundleId)
-    if (!bundleOnSale(courses)) return []
+    if (!bundleOnSale(courses, line.currency)) return []
     const count = `${courses.length} courses`
     return [
       {

@@ -16,8 +16,18 @@ export interface PayoutCandidate {
   stripeAccountId: string
 }
 
-/** Creators with a ready account whose available balance per currency is at least the threshold. */
-export async function payoutCandidates(db: DB, thresholdMinor: number): Promise<PayoutCandidate[]> {
+/**
+ * Creators with a ready account whose available balance per currency, less what their earlier payouts not yet sent
+ * already claim (pending, sending, or failed and still to be retried: the ledger moves only when Stripe confirms),
+ * is at least the threshold. Without that, a payout failed one month and retried in the next month's run would be
+ * paid twice: once as itself and once inside the new month's payout of the whole balance. One statement, so the
+ * balance and the claims are read at the same moment.
+ */
+export async function payoutCandidates(
+  db: DB,
+  thresholdMinor: number,
+  maxAttempts: number,
+): Promise<PayoutCandidate[]> {
   const rows = await db
     .selectFrom('ledger_entries as e')
     .innerJoin('creator_payout_accounts as a', 'a.creator_id', 'e.creator_id')
@@ -26,6 +36,19 @@ export async function payoutCandidates(db: DB, thresholdMinor: number): Promise<
       'e.currency',
       'a.stripe_account_id',
       (eb) => eb.fn.sum<string | number>('e.amount_minor').as('available'),
+      (eb) =>
+        eb
+          .selectFrom('creator_payouts as p')
+          .select((inner) => inner.fn.coalesce(inner.fn.sum<string | number>('p.amount_minor'), inner.lit(0)).as('n'))
+          .whereRef('p.creator_id', '=', 'e.creator_id')
+          .whereRef('p.currency', '=', 'e.currency')
+          .where((inner) =>
+            inner.or([
+              inner('p.status', 'in', ['pending', 'sending']),
+              inner.and([inner('p.status', '=', 'failed'), inner('p.attempts', '<', maxAttempts)]),
+            ]),
+          )
+          .as('claimed'),
     ])
     .where('e.account', '=', 'creator_available')
     .where('a.payouts_enabled', '=', true)
@@ -35,10 +58,10 @@ export async function payoutCandidates(db: DB, thresholdMinor: number): Promise<
     .map((row) => ({
       creatorId: row.creator_id as string,
       currency: row.currency,
-      availableMinor: Number(row.available),
+      availableMinor: Number(row.available) - Number(row.claimed ?? 0),
       stripeAccountId: row.stripe_account_id,
     }))
-    .filter((row) => row.availableMinor >= thresholdMinor)
+    .filter((row) => row.availableMinor > 0 && row.availableMinor >= thresholdMinor)
 }
 
 /** The month's payout row for the candidate, made once with the balance of that moment. */

@@ -146,7 +146,11 @@ export async function runPayouts(
   const now = options.now ?? clock.now()
   if (await payoutsPaused(db)) return { opened: 0, paid: 0, failed: 0, paused: true }
   const api = stripeOf(stripe).connect
-  const candidates = await payoutCandidates(db, options.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR)
+  const candidates = await payoutCandidates(
+    db,
+    options.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR,
+    PAYOUT_MAX_ATTEMPTS,
+  )
   for (const candidate of candidates) await openPayout(db, candidate, options.month)
   let paid = 0
   let failed = 0

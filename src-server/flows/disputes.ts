@@ -108,7 +108,7 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
   if (whole && dispute.feeMinor && dispute.feeMinor > 0) {
     const parts = allocateByNet(
       dispute.feeMinor,
-      open.map((line) => ({ id: line.id, netMinor: line.unit_price_minor })),
+      open.map((line) => ({ id: line.id, netMinor: line.unit_price_minor - line.discount_minor })),
     )
     await takeChargebackFees(trx, dispute.disputeId, parts)
   }

@@ -28,7 +28,8 @@ export async function settleProcessorFees(db: DB, stripe: StripeApi, orderId: st
   const lines = await listOrderLines(db, orderId)
   const parts = allocateByNet(
     fee.feeMinor,
-    lines.map((line) => ({ id: line.id, netMinor: line.unit_price_minor })),
+    // By net: what each line was paid after its stored coupon share, as its creators' share is credited on.
+    lines.map((line) => ({ id: line.id, netMinor: line.unit_price_minor - line.discount_minor })),
   )
   const taken = await db
     .transaction()

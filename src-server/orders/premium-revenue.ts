@@ -1,8 +1,9 @@
 // Premium's revenue of a month, per currency, for the Premium pool (flows/premium-pool.ts): what plan subscriptions
-// took in the month and what was given back in it. Taken: the plan lines of orders paid in the month (checkout's
-// first charge, PayPal and bank-transfer renewals; a free trial took nothing and counts nothing) and Stripe's paid
-// renewal invoices (the first invoice is the checkout's order, counted once). Given back: plan lines refunded or
-// lost to a dispute in the month, at the line's price (the month of the refund, whenever the money was taken).
+// took in the month and what was given back in it. Taken: the plan lines of orders paid in the month, less their
+// coupon share (checkout's first charge, PayPal and bank-transfer renewals; a free trial took nothing and counts
+// nothing) and Stripe's paid renewal invoices (the first invoice is the checkout's order, counted once). Given back:
+// plan lines refunded or lost to a dispute in the month, at what the line was paid (the month of the refund, whenever
+// the money was taken).
 import { sql } from 'kysely'
 import type { Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
@@ -13,12 +14,15 @@ export interface MonthRevenue {
   refundedMinor: number
 }
 
-/** The price of plan lines (of orders that took money) per currency whose `at` falls in [start, end). */
+/**
+ * What plan lines (of orders that took money) were paid, per currency, whose `at` falls in [start, end): the price less
+ * the line's stored coupon share, as its invoice and refund have it.
+ */
 function planLineTotals(db: DB, at: 'o.paid_at' | 'i.refunded_at', start: Date, end: Date) {
   return db
     .selectFrom('order_items as i')
     .innerJoin('orders as o', 'o.id', 'i.order_id')
-    .select(['o.currency', sql<string>`sum(i.unit_price_minor)`.as('total')])
+    .select(['o.currency', sql<string>`sum(i.unit_price_minor - i.discount_minor)`.as('total')])
     .where('i.kind', '=', 'plan')
     .where(at, '>=', start)
     .where(at, '<', end)

@@ -1,10 +1,10 @@
 // Bundles (issue 32): several courses sold at one price. This leaf owns bundles and bundle_courses; it reads the
 // courses it bundles. The split of a bundle's price over its courses is made here once per order (largest
-// remainder, weighted by the courses' list prices) and stored on the order's lines by orders/.
+// remainder, weighted by the courses' prices in the bundle's currency) and stored on the order's lines by orders/.
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { allocate, type Currency } from '../../src-shared/money.ts'
-import { BUNDLE_MESSAGES, bundleOnSale } from '../../src-shared/schemas/bundles.ts'
+import { BUNDLE_MESSAGES, bundleOnSale, priceInBundleCurrency } from '../../src-shared/schemas/bundles.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -157,6 +157,8 @@ function courseRows(db: DB, bundleIds: readonly string[]) {
       'c.instructor_name',
       'c.price_minor',
       'c.currency',
+      'c.price_usd_minor',
+      'c.price_gbp_minor',
       'c.status',
     ])
     .where('bc.bundle_id', 'in', bundleIds)
@@ -169,19 +171,20 @@ type BundleRow = { id: string; slug: string; title: string; currency: string; pr
 type CourseRow = Awaited<ReturnType<typeof courseRows>>[number]
 
 function describe<B extends BundleRow>(bundle: B, courses: readonly CourseRow[]) {
-  const listTotalMinor = courses.reduce((sum, course) => sum + course.price_minor, 0)
+  const priced = courses.map((course) => ({ course, priceMinor: priceInBundleCurrency(course, bundle.currency) }))
+  const listTotalMinor = priced.reduce((sum, { priceMinor }) => sum + (priceMinor ?? 0), 0)
   return {
     ...bundle,
-    /** Every course still on sale: only then can the bundle be bought. */
-    onSale: bundleOnSale(courses),
+    /** Every course still on sale, in the bundle's currency: only then can the bundle be bought. */
+    onSale: bundleOnSale(courses, bundle.currency),
     listTotalMinor,
     savingPercent: savingPercent(bundle.price_minor, listTotalMinor),
-    courses: courses.map((course) => ({
+    courses: priced.map(({ course, priceMinor }) => ({
       id: course.id,
       title: course.title,
       imageUrl: course.image_url,
       instructorName: course.instructor_name,
-      priceMinor: course.price_minor,
+      priceMinor: priceMinor ?? 0,
       published: course.status === 'published',
     })),
   }
@@ -225,8 +228,9 @@ export async function publicBundle(db: DB, slug: string) {
 
 /**
  * What buying the bundle puts in an order: one line per course with its share of the bundle price, split by largest
- * remainder in proportion to the courses' list prices (equal shares if all are free). The shares sum to the price.
- * Refused when the bundle is unpublished or one of its courses is no longer on sale.
+ * remainder in proportion to the courses' prices in the bundle's currency (equal shares if all are free). The shares
+ * sum to the price. Refused when the bundle is unpublished or one of its courses is no longer on sale (or no longer sold
+ * in the bundle's currency).
  */
 export async function bundleOrderLines(db: DB, bundleId: string) {
   const bundle = await db

@@ -1,13 +1,30 @@
 // Bundle inputs (issue 32), shared by the studio and admin editors and their procedures (the server enforces them).
 import { z } from 'zod'
+import { type CoursePriceRow, coursePrices } from '../course-prices.ts'
 import { CURRENCIES } from '../money.ts'
 import { courseIdSchema } from './catalog.ts'
 
 export const BUNDLE_LIMITS = { title: 200, description: 4000, minCourses: 2, maxCourses: 20, maxPriceMinor: 999_999 }
 
-/** A bundle can be bought only while it holds at least two courses and every one of them is still on sale. */
-export function bundleOnSale(courses: readonly { status: string }[]): boolean {
-  return courses.length >= BUNDLE_LIMITS.minCourses && courses.every((course) => course.status === 'published')
+/**
+ * A course's price in a bundle's currency (decision 0069: a course may be sold in both currencies and list either):
+ * what the bundle's saving and its split weigh. 0 for a free course; null when the course is not sold in that currency.
+ */
+export function priceInBundleCurrency(course: CoursePriceRow, currency: string): number | null {
+  const prices = coursePrices(course)
+  if (prices.USD === null && prices.GBP === null) return 0
+  return currency === 'GBP' || currency === 'USD' ? prices[currency] : null
+}
+
+/**
+ * A bundle can be bought only while it holds at least two courses and every one of them is still on sale, in the
+ * bundle's currency.
+ */
+export function bundleOnSale(courses: readonly (CoursePriceRow & { status: string })[], currency: string): boolean {
+  return (
+    courses.length >= BUNDLE_LIMITS.minCourses &&
+    courses.every((course) => course.status === 'published' && priceInBundleCurrency(course, currency) !== null)
+  )
 }
 
 export const BUNDLE_MESSAGES = {
