@@ -648,6 +648,8 @@ export interface SubscriptionInvoicesTable {
   stripe_invoice_id: string | null
   order_id: string | null
   amount_minor: number
+  /** The part of amount_minor that is tax (Stripe Tax). */
+  tax_minor: Generated<number>
   currency: string
   period_start: Date | null
   period_end: Date | null

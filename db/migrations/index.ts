@@ -74,6 +74,7 @@ import * as m060000 from './2026_12_06_0000_catalog_version_home_content.ts'
 import * as m070000 from './2026_12_07_0000_school_domain_claims.ts'
 import * as m080100 from './2026_12_08_0100_session_site.ts'
 import * as m090000 from './2026_12_09_0000_school_sso_pending_links.ts'
+import * as m100200 from './2026_12_10_0200_subscription_invoice_tax.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -150,4 +151,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0000_school_domain_claims': m070000,
   '2026_12_08_0100_session_site': m080100,
   '2026_12_09_0000_school_sso_pending_links': m090000,
+  '2026_12_10_0200_subscription_invoice_tax': m100200,
 }

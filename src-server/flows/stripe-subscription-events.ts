@@ -151,6 +151,7 @@ export async function invoicePaid(trx: Trx, { object: invoice }: EventOf<'invoic
     stripeInvoiceId: invoice.id,
     amountMinor: invoice.amount_paid ?? 0,
     discountMinor: (invoice.total_discount_amounts ?? []).reduce((sum, d) => sum + d.amount, 0),
+    taxMinor: invoice.total_taxes ? invoice.total_taxes.reduce((sum, t) => sum + t.amount, 0) : (invoice.tax ?? 0),
     currency: (invoice.currency ?? 'usd').toUpperCase(),
     periodStart: period.start,
     periodEnd: period.end,

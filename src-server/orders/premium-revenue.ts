@@ -1,7 +1,8 @@
 // Premium's revenue of a month, per currency, for the Premium pool (flows/premium-pool.ts): what plan subscriptions
 // took in the month and what was given back in it. Taken: the plan lines of orders paid in the month, less their
 // coupon share (checkout's first charge, PayPal and bank-transfer renewals; a free trial took nothing and counts
-// nothing) and Stripe's paid renewal invoices (the first invoice is the checkout's order, counted once). Given back:
+// nothing) and Stripe's paid renewal invoices less their tax (the first invoice is the checkout's order, counted
+// once). Given back:
 // plan lines refunded or lost to a dispute in the month, at what the line was paid (the month of the refund, whenever
 // the money was taken).
 import { sql } from 'kysely'
@@ -36,7 +37,7 @@ export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Pro
     planLineTotals(db, 'o.paid_at', start, end),
     db
       .selectFrom('subscription_invoices')
-      .select(['currency', sql<string>`sum(amount_minor)`.as('total')])
+      .select(['currency', sql<string>`sum(amount_minor - tax_minor)`.as('total')])
       .where('paid_at', '>=', start)
       .where('paid_at', '<', end)
       .where('amount_minor', '>', 0)

@@ -13,6 +13,8 @@ export interface PaidSubscriptionInvoice {
   amountMinor: number
   /** What a plan coupon took off this invoice (Stripe's total_discount_amounts); amountMinor is after it. */
   discountMinor?: number
+  /** The part of amountMinor that is tax (Stripe Tax's total_taxes): its invoice shows it, the Premium pool leaves it. */
+  taxMinor?: number
   currency: string
   periodStart: Date | null
   periodEnd: Date | null
@@ -29,6 +31,7 @@ export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscr
       user_id: invoice.userId,
       stripe_invoice_id: invoice.stripeInvoiceId,
       amount_minor: invoice.amountMinor,
+      tax_minor: taxOf(invoice),
       currency: invoice.currency,
       period_start: invoice.periodStart,
       period_end: invoice.periodEnd,
@@ -44,6 +47,10 @@ export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscr
   if (inserted && needsInvoice) await numberSubscriptionInvoice(trx, invoice)
   return Boolean(inserted)
 }
+
+/** The invoice's tax, never more than what was paid. */
+const taxOf = (invoice: Pick<PaidSubscriptionInvoice, 'amountMinor' | 'taxMinor'>) =>
+  Math.min(invoice.taxMinor ?? 0, invoice.amountMinor)
 
 const periodText = (start: Date | null, end: Date | null) =>
   start && end ? `${start.toISOString().slice(0, 10)} to ${end.toISOString().slice(0, 10)}` : ''
@@ -68,9 +75,10 @@ async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoi
       {
         title: plan ? `${plan.name} (${plan.billing_cycle})` : 'Membership',
         detail: [periodText(invoice.periodStart, invoice.periodEnd), discountText(invoice)].filter(Boolean).join(' · '),
-        amountMinor: invoice.amountMinor,
+        amountMinor: invoice.amountMinor - taxOf(invoice),
       },
     ],
+    taxMinor: taxOf(invoice),
     paidAt: invoice.paidAt,
   })
 }
@@ -101,9 +109,10 @@ export async function recordServiceRenewalInvoice(
       {
         title: `${order.title} (monthly)`,
         detail: periodText(renewal.periodStart, renewal.periodEnd),
-        amountMinor: renewal.amountMinor,
+        amountMinor: renewal.amountMinor - taxOf(renewal),
       },
     ],
+    taxMinor: taxOf(renewal),
     paidAt: renewal.paidAt,
   })
   return true

@@ -78,6 +78,10 @@ export const invoiceSchema = z.object({
   amount_due: z.number().int().nonnegative().nullish(),
   /** What each discount (a plan coupon) took off this invoice. */
   total_discount_amounts: z.array(z.object({ amount: z.number().int().nonnegative() })).nullish(),
+  /** The taxes in the total (Stripe Tax), since API 2025-03-31.basil. */
+  total_taxes: z.array(z.object({ amount: z.number().int().nonnegative() })).nullish(),
+  /** The tax in the total, in older API versions. */
+  tax: z.number().int().nonnegative().nullish(),
   currency: z.string().nullish(),
   billing_reason: z.string().nullish(),
   hosted_invoice_url: z.string().nullish(),

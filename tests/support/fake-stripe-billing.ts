@@ -71,6 +71,8 @@ export interface FakeSubscription {
   latest_invoice: string | null
   /** The ids of the discounts in force (Stripe's `discounts` since API 2025-03-31.basil). */
   discounts: string[]
+  /** Stripe Tax, as the Checkout Session that made it asked (automatic_tax): its invoices add tax. */
+  automatic_tax: { enabled: boolean }
   items: {
     object: 'list'
     data: { id: string; quantity: 1; current_period_start: number; current_period_end: number; price: FakePrice }[]
@@ -89,6 +91,8 @@ export interface FakeInvoice {
   /** The discount each applied discount took off this invoice. */
   total_discount_amounts: { amount: number; discount: string }[]
   discounts: string[]
+  /** The taxes in the total (since API 2025-03-31.basil): the fake's Stripe Tax, 20 % on top. */
+  total_taxes: { amount: number; tax_behavior: 'exclusive'; taxable_amount: number; type: 'tax_rate_details' }[]
   currency: string
   billing_reason: string
   hosted_invoice_url: string
@@ -164,7 +168,10 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
   function invoice(sub: FakeSubscription, subtotal: number, reason: string, period: { start: number; end: number }) {
     const customer = customers.get(sub.customer)!
     const applied = discountFor(sub, subtotal, period.start)
-    const amount = subtotal - applied.reduce((sum, d) => sum + d.amount, 0)
+    const taxable = subtotal - applied.reduce((sum, d) => sum + d.amount, 0)
+    // Stripe Tax stand-in, as the Checkout Session's (fake-stripe.ts): 20 % on top when the subscription has it.
+    const tax = sub.automatic_tax.enabled ? Math.round(taxable * 0.2) : 0
+    const amount = taxable + tax
     const paid = amount === 0 || !customer.failPayments
     const inv: FakeInvoice = {
       id: id('in'),
@@ -177,6 +184,9 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
       total: amount,
       total_discount_amounts: applied,
       discounts: applied.map((d) => d.discount),
+      total_taxes: tax
+        ? [{ amount: tax, tax_behavior: 'exclusive', taxable_amount: taxable, type: 'tax_rate_details' }]
+        : [],
       currency: sub.items.data[0]!.price.currency,
       billing_reason: reason,
       hosted_invoice_url: `${baseUrl()}/invoice/${sub.id}`,
@@ -283,6 +293,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
         metadata: { ...(params.subscription_data?.metadata ?? {}) },
         latest_invoice: null,
         discounts: [],
+        automatic_tax: { enabled: params.automatic_tax?.enabled === 'true' || params.automatic_tax?.enabled === true },
         items: {
           object: 'list',
           data: [

@@ -12,6 +12,7 @@ import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import { issueCreditNote, issueOrderInvoice, recordSubscriptionInvoice } from '../../../src-server/orders/invoices.ts'
 import { formatDocumentNumber, nextDocumentNumber } from '../../../src-server/orders/numbering.ts'
+import { premiumRevenueOfMonth } from '../../../src-server/orders/premium-revenue.ts'
 import { configureSeller } from '../../../src-server/orders/seller.ts'
 import {
   listPaidInvoicesByOrder,
@@ -142,12 +143,15 @@ function paidInvoice(
     period?: [string, string]
     end?: string
     paidAt: string
+    /** Stripe Tax's part of the amount, as API 2025-03-31.basil names it (total_taxes). */
+    tax?: number
   },
 ) {
   return {
     id,
     subscription,
     amount_paid: fields.amount,
+    ...(fields.tax ? { total_taxes: [{ amount: fields.tax, tax_behavior: 'exclusive', taxable_amount: 0 }] } : {}),
     currency: fields.currency ?? 'usd',
     billing_reason: fields.reason ?? 'subscription_cycle',
     ...(fields.end ? { period_end: seconds(fields.end) } : {}),
@@ -632,6 +636,47 @@ describe('paid subscription invoices from Stripe (invoice.paid)', () => {
       invoice: null,
       renewalInvoices: [{ id: invoice.id, number: 'INV-2036-000001' }],
       subscription: { payments: [{ amountMinor: 999, currency: 'USD', paidAt: '2036-03-01T06:00:00.000Z' }] },
+    })
+  })
+
+  it('a paid renewal with Stripe Tax: its line is the plan’s price and the tax its own line; the pool leaves the tax', async () => {
+    const { user, caller, stripeId } = await trialMember()
+    const id = `in_taxed_${user.id}`
+    const event = paidInvoice(id, stripeId, {
+      amount: 1199,
+      tax: 200,
+      period: ['2043-05-01T00:00:00Z', '2043-06-01T00:00:00Z'],
+      paidAt: '2043-05-01T06:00:00Z',
+    })
+    expect(await fake.deliver('invoice.paid', event)).toBe(200)
+    const invoice = await invoiceOfStripe(id)
+    expect(await caller.purchases.document({ kind: 'invoice', id: invoice.id })).toMatchObject({
+      number: 'INV-2043-000001',
+      lines: [
+        { title: 'Basic (monthly)', detail: '2043-05-01 to 2043-06-01', quantity: 1, unitMinor: 999, amountMinor: 999 },
+      ],
+      taxLines: [{ name: 'Tax', amountMinor: 200 }],
+      subtotalMinor: 999,
+      taxMinor: 200,
+      totalMinor: 1199,
+    })
+    // Premium's revenue of the month is what the plan earned, not the tax collected for the state.
+    expect(
+      await premiumRevenueOfMonth(db(), new Date('2043-05-01T00:00:00Z'), new Date('2043-06-01T00:00:00Z')),
+    ).toEqual([{ currency: 'USD', revenueMinor: 999, refundedMinor: 0 }])
+
+    // Older API versions name it `tax`.
+    const older = `in_taxed_older_${user.id}`
+    const untaxed = paidInvoice(older, stripeId, {
+      amount: 1199,
+      period: ['2043-06-01T00:00:00Z', '2043-07-01T00:00:00Z'],
+      paidAt: '2043-06-01T06:00:00Z',
+    })
+    expect(await fake.deliver('invoice.paid', { ...untaxed, tax: 200 })).toBe(200)
+    expect(await caller.purchases.document({ kind: 'invoice', id: (await invoiceOfStripe(older)).id })).toMatchObject({
+      subtotalMinor: 999,
+      taxMinor: 200,
+      totalMinor: 1199,
     })
   })
 

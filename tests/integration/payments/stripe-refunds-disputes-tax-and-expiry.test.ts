@@ -321,6 +321,29 @@ describe('Stripe Tax (STRIPE_TAX=true)', () => {
     ).stripe_session_id!
     expect(fake.createParams.get(sessionId)?.automatic_tax).toEqual({ enabled: 'true' })
   })
+
+  it('a plan’s renewal carries Stripe Tax too: its invoice shows the tax apart from the plan’s price', async () => {
+    const { caller, stripeSubscriptionId } = await paidPlan()
+    const sub = fake.billing.subscriptions.get(stripeSubscriptionId)!
+    expect(sub.automatic_tax).toEqual({ enabled: true })
+    const price = sub.items.data[0]!.price.unit_amount
+    await fake.advance(sub.items.data[0]!.current_period_end - fake.billing.now + DAY)
+    const renewal = await db()
+      .selectFrom('subscription_invoices as si')
+      .innerJoin('invoices as i', 'i.stripe_invoice_id', 'si.stripe_invoice_id')
+      .select(['i.id', 'si.amount_minor', 'si.tax_minor'])
+      .where('si.billing_reason', '=', 'subscription_cycle')
+      .where('si.user_id', '=', (await caller.auth.me())!.id)
+      .executeTakeFirstOrThrow()
+    const tax = Math.round(price * 0.2)
+    expect(renewal).toMatchObject({ amount_minor: price + tax, tax_minor: tax })
+    expect(await caller.purchases.document({ kind: 'invoice', id: renewal.id })).toMatchObject({
+      lines: [{ amountMinor: price }],
+      subtotalMinor: price,
+      taxMinor: tax,
+      totalMinor: price + tax,
+    })
+  })
 })
 
 describe('the refund request e-mails', () => {
