@@ -155,17 +155,27 @@ export async function runPayouts(
   let paid = 0
   let failed = 0
   for (const payout of await claimPayouts(db, now, PAYOUT_MAX_ATTEMPTS)) {
+    const transferGroup = `payout-${payout.month}`
     try {
-      const transfer = await api.createTransfer(
-        {
-          accountId: payout.stripeAccountId,
-          amountMinor: payout.amountMinor,
-          currency: payout.currency,
-          transferGroup: `payout-${payout.month}`,
-          metadata: { creator_id: payout.creatorId, month: payout.month, payout_id: payout.id },
-        },
-        payoutKey(payout),
-      )
+      // A retry (a failed try, or a 'sending' row a crashed worker left) first looks for the transfer an earlier try
+      // may have made without hearing back: the idempotency key alone covers only the 24 hours Stripe keeps it, and a
+      // failed payout is retried by next month's run too.
+      const earlier =
+        payout.attempts > 1
+          ? await api.findPayoutTransfer({ accountId: payout.stripeAccountId, transferGroup, payoutId: payout.id })
+          : null
+      const transfer =
+        earlier ??
+        (await api.createTransfer(
+          {
+            accountId: payout.stripeAccountId,
+            amountMinor: payout.amountMinor,
+            currency: payout.currency,
+            transferGroup,
+            metadata: { creator_id: payout.creatorId, month: payout.month, payout_id: payout.id },
+          },
+          payoutKey(payout),
+        ))
       await markPayoutPaid(db, payout, transfer.id, now)
       paid++
     } catch (error) {

@@ -103,6 +103,15 @@ export interface StripeConnectApi {
     },
     idempotencyKey: string,
   ): Promise<StripeTransfer>
+  /**
+   * The transfer already made for one of our payouts (its metadata's payout_id), if any: a retry asks first, since
+   * Stripe forgets an idempotency key after 24 hours and a transfer whose answer was lost may have been made.
+   */
+  findPayoutTransfer(params: {
+    accountId: string
+    transferGroup: string
+    payoutId: string
+  }): Promise<StripeTransfer | null>
   /** The platform's own balance (what transfers draw on), per currency. */
   retrieveBalance(): Promise<StripeBalance>
 }
@@ -269,6 +278,13 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
           { idempotencyKey },
         )
         return transferSchema.parse(transfer)
+      },
+      async findPayoutTransfer({ accountId, transferGroup, payoutId }) {
+        const stripe = await connect()
+        // One payout's group and destination hold a handful of transfers (one per currency and retry at most).
+        const list = await stripe.transfers.list({ destination: accountId, transfer_group: transferGroup, limit: 100 })
+        const found = list.data.find((transfer) => transfer.metadata?.payout_id === payoutId)
+        return found ? transferSchema.parse(found) : null
       },
       async retrieveBalance() {
         const stripe = await connect()

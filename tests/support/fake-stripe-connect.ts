@@ -108,6 +108,10 @@ export interface FakeConnect {
   requireMore(accountId: string, fields: string[], deadline?: number): FakeAccount
   /** The next transfer create answers with this Stripe error (an outage, say); later ones run on. */
   failNextTransfer(message?: string, status?: number): void
+  /** The next transfer is made, but its answer is lost (the connection dropped): the caller sees an error. */
+  loseNextTransferAnswer(): void
+  /** Stripe removes idempotency keys once they are 24 hours old: a later retry with one makes a new object. */
+  expireIdempotencyKeys(): void
   /** Stripe's fee on a card charge of `amount`: 2.9 % + 30 minor units, rounded half up. */
   feeFor(amount: number): number
   /** A charge's balance transaction (amount, Stripe's fee, net), as charge.balance_transaction expands to. */
@@ -130,6 +134,7 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
   const links = new Map<string, { account: string; refresh_url: string; return_url: string; expires_at: number }>()
   const byKey = new Map<string, { params: string; answer: unknown }>()
   let transferFailure: { message: string; status: number } | null = null
+  let loseTransferAnswer = false
 
   function balanceTransaction(
     type: FakeBalanceTransaction['type'],
@@ -200,6 +205,12 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
     },
     failNextTransfer(message = 'An error occurred with our connection to Stripe.', status = 500) {
       transferFailure = { message, status }
+    },
+    loseNextTransferAnswer() {
+      loseTransferAnswer = true
+    },
+    expireIdempotencyKeys() {
+      byKey.clear()
     },
     feeFor(amount) {
       return Math.floor((amount * 29 + 500) / 1000) + 30
@@ -407,7 +418,10 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
       }
     }
     if (method === 'POST' && path === '/v1/transfers') {
-      return idempotent(idempotencyKey, params, () => createTransfer(params))
+      const answer = idempotent(idempotencyKey, params, () => createTransfer(params))
+      if (!loseTransferAnswer) return answer
+      loseTransferAnswer = false
+      return error(500, 'An error occurred with our connection to Stripe.', 'api_error')
     }
     if (transferPath && method === 'GET') {
       const transfer = transfers.get(transferPath[1]!)
@@ -428,10 +442,13 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
         : error(404, `No such balance transaction: '${btPath[1]}'`, 'invalid_request_error', 'resource_missing')
     }
     if (method === 'GET' && path === '/v1/transfers') {
-      // Newest first, optionally to one connected account (Stripe's `destination` filter).
+      // Newest first, optionally to one connected account and of one group (Stripe's `destination` and
+      // `transfer_group` filters).
       const destination = url.searchParams.get('destination')
+      const group = url.searchParams.get('transfer_group')
       const data = [...transfers.values()]
         .filter((transfer) => !destination || transfer.destination === destination)
+        .filter((transfer) => !group || transfer.transfer_group === group)
         .reverse()
       return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/transfers' } }
     }

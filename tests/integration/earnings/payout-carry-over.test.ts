@@ -93,3 +93,36 @@ describe('a failed payout carried into the next month', () => {
     expect((await creatorBalances(db(), creator.id))[0]).toMatchObject({ availableMinor: 0, paidOutMinor: 7600 })
   })
 })
+
+describe('a payout whose answer was lost, retried after Stripe forgot its idempotency key', () => {
+  it('finds the transfer the first try made and is not paid again', async () => {
+    const { creator, accountId } = await onboardedCreator()
+    await sell(db(), [await ownedCourse(db(), creator.id, 8000)])
+    await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
+
+    // Stripe makes January's transfer, but the answer never arrives: the row stays failed, to be retried.
+    shop.fake.connect.loseNextTransferAnswer()
+    expect(await runPayouts(db(), shop.payments.stripe, { month: '2031-01', thresholdMinor: 1 })).toMatchObject({
+      paid: 0,
+      failed: 1,
+    })
+    expect(transferredTo(accountId)).toBe(7600)
+
+    // February's run, a month later: the key is long gone, so only asking Stripe what it made avoids a second 76.00.
+    shop.fake.connect.expireIdempotencyKeys()
+    await runPayouts(db(), shop.payments.stripe, { month: '2031-02', thresholdMinor: 1 })
+    expect(transferredTo(accountId)).toBe(7600)
+    const [transfer] = [...shop.fake.connect.transfers.values()].filter((t) => t.destination === accountId)
+    expect(
+      await db()
+        .selectFrom('creator_payouts')
+        .select(['month', 'status', 'stripe_transfer_id'])
+        .where('creator_id', '=', creator.id)
+        .execute(),
+    ).toEqual([{ month: '2031-01', status: 'paid', stripe_transfer_id: transfer?.id }])
+    expect(await creatorBalances(db(), creator.id)).toEqual([
+      { currency: 'USD', pendingMinor: 0, availableMinor: 0, paidOutMinor: 7600 },
+    ])
+    for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
+  })
+})
