@@ -73,7 +73,7 @@ export async function lessonAccess(
   const source = await courseAccessSource(db, user, course, now)
   if (source === null || user === null) return { open: false, source }
   // Drip (issue 33): a learner's lesson in a section not yet open is refused like a lesson not held.
-  return { open: (await lessonLockedUntil(db, user.id, course.id, lesson.id, source, now)) === null, source }
+  return { open: (await lessonLockedUntil(db, user.id, course, lesson.id, source, now)) === null, source }
 }
 
 /** May the user open this lesson (body, video, attachments)? A dripped lesson opens on its date (drip-access.ts). */
