@@ -17,6 +17,7 @@ import { type LockedOrder, lockOrder } from '../orders/lock.ts'
 import { applyRefund, lockOrderOfPaymentIntent, stripeSubscriptionsEndedBy } from '../orders/refunds.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import { moveOrder } from '../orders/transitions.ts'
+import { settleSubscription } from '../subscriptions/state.ts'
 import { adminEmails } from '../team/members.ts'
 import { refundEffects } from './refunds.ts'
 
@@ -66,7 +67,12 @@ export async function closeDispute(
     .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: clock.now() }))
     .execute()
   if (dispute.status === 'won' && order.status === 'disputed') {
-    for (const selector of await grantsOfOrder(trx, order.id)) await restore(trx, selector, { reason: 'dispute' })
+    for (const selector of await grantsOfOrder(trx, order.id)) {
+      await restore(trx, selector, { reason: 'dispute' })
+      // A plan that ended while the dispute was open stays ended: settling it revokes again, for the end's own
+      // reason, the Premium just given back (its end found the grant revoked already and changed nothing).
+      if ('subscriptionId' in selector) await settleSubscription(trx, selector.subscriptionId)
+    }
     const current = (await lockOrder(trx, order.id))!
     await moveOrder(trx, order.id, current.refunded_minor > 0 ? 'winDisputeAfterRefund' : 'winDispute')
   }

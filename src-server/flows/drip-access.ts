@@ -1,21 +1,36 @@
 // When a dripped lesson opens for one learner (issue 33): the section's rule (catalog/drip.ts) applied to the day the
 // learner's access began (access/). Staff never wait; editors preview everything (lesson-access.ts); previews are
 // never dripped. Computed on every ask, so a changed schedule moves every pending unlock with it.
-import type { AccessSource } from '../../db/types.ts'
+import type { AccessSource, CourseStatus } from '../../db/types.ts'
 import { accessBeganAt } from '../access/courses.ts'
 import { type DripRule, dripOfLesson, readDripSchedule, unlockDate } from '../catalog/drip.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
-async function beganFor(db: DB, userId: string, courseId: string, source: AccessSource, now: Date) {
-  return (await accessBeganAt(db, userId, courseId, source === 'premium' ? 'premium' : 'course', now)) ?? now
+/** What the drip needs of the course: whether Premium opens it too (courseAccessSource's rule). */
+export interface DrippedCourse {
+  id: string
+  status: CourseStatus
+  includedInPremium: boolean
+}
+
+async function beganFor(db: DB, userId: string, course: DrippedCourse, source: AccessSource, now: Date) {
+  const began = await accessBeganAt(db, userId, course.id, source === 'premium' ? 'premium' : 'course', now)
+  // A buyer who is also a member of a course in Premium holds it both ways: the earlier hold counts, so buying a
+  // course never closes again a section Premium had opened (a Premium grant in force means an active member).
+  const member =
+    source === 'purchase' && course.status === 'published' && course.includedInPremium
+      ? await accessBeganAt(db, userId, course.id, 'premium', now)
+      : undefined
+  if (began && member) return began < member ? began : member
+  return began ?? member ?? now
 }
 
 /** When the lesson opens for this learner, if that is still ahead; null: it is open. */
 export async function lessonLockedUntil(
   db: DB,
   userId: string,
-  courseId: string,
+  course: DrippedCourse,
   lessonId: string,
   source: AccessSource,
   now = clock.now(),
@@ -23,7 +38,7 @@ export async function lessonLockedUntil(
   if (source === 'staff') return null
   const rule = await dripOfLesson(db, lessonId)
   if (!rule) return null
-  const opens = unlockDate(rule, await beganFor(db, userId, courseId, source, now))
+  const opens = unlockDate(rule, await beganFor(db, userId, course, source, now))
   return opens > now ? opens : null
 }
 
@@ -31,14 +46,14 @@ export async function lessonLockedUntil(
 export async function sectionsLockedUntil(
   db: DB,
   userId: string,
-  courseId: string,
+  course: DrippedCourse,
   source: AccessSource,
   now = clock.now(),
 ): Promise<Map<string, Date>> {
   if (source === 'staff') return new Map()
-  const schedule: Map<string, DripRule> = await readDripSchedule(db, courseId)
+  const schedule: Map<string, DripRule> = await readDripSchedule(db, course.id)
   if (schedule.size === 0) return new Map()
-  const began = await beganFor(db, userId, courseId, source, now)
+  const began = await beganFor(db, userId, course, source, now)
   const locked = new Map<string, Date>()
   for (const [sectionId, rule] of schedule) {
     const opens = unlockDate(rule, began)

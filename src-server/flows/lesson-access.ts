@@ -41,8 +41,21 @@ export async function courseAccessSource(
   if (isStaff(user.role)) return 'staff'
   if (neverOnSale(course.status)) return null
   if (await ownsCourse(db, user.id, course.id)) return 'purchase'
-  if (course.status === 'published' && course.includedInPremium && (await isPremium(db, user, now))) return 'premium'
+  if (await opensThroughPremium(db, user, course, now)) return 'premium'
   return null
+}
+
+/**
+ * Whether Premium opens the course for the user now (a published course included in Premium, an active member),
+ * whether or not they also bought it: a member's benefits must not end because the course is theirs as well.
+ */
+export async function opensThroughPremium(
+  db: DB,
+  user: { id: string },
+  course: CourseForAccess,
+  now = clock.now(),
+): Promise<boolean> {
+  return course.status === 'published' && course.includedInPremium && (await isPremium(db, user, now))
 }
 
 /**
@@ -60,7 +73,7 @@ export async function lessonAccess(
   const source = await courseAccessSource(db, user, course, now)
   if (source === null || user === null) return { open: false, source }
   // Drip (issue 33): a learner's lesson in a section not yet open is refused like a lesson not held.
-  return { open: (await lessonLockedUntil(db, user.id, course.id, lesson.id, source, now)) === null, source }
+  return { open: (await lessonLockedUntil(db, user.id, course, lesson.id, source, now)) === null, source }
 }
 
 /** May the user open this lesson (body, video, attachments)? A dripped lesson opens on its date (drip-access.ts). */

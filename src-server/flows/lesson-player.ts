@@ -45,7 +45,7 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
   ])
   const added = completion ? await lessonsAddedSince(db, courseId, completion.completed_at) : 0
   // Drip: the learner's sections not yet open, with their dates (an editor previewing sees everything).
-  const dripped = user && source && !editor ? await sectionsLockedUntil(db, user.id, courseId, source) : new Map()
+  const dripped = user && source && !editor ? await sectionsLockedUntil(db, user.id, course, source) : new Map()
   const progress = new Map(progressRows.map((row) => [row.lesson_id, row]))
   const sections = curriculum.map((section) => ({
     id: section.id,
@@ -112,7 +112,7 @@ export async function openLesson(db: DB, user: AccessUser, courseId: string, les
   }
   if (!(await canPreviewLesson(db, user, course, { id: lesson.id, isPreview: lesson.is_preview }))) {
     const source = user ? await courseAccessSource(db, user, course) : null
-    const until = user && source ? await lessonLockedUntil(db, user.id, course.id, lesson.id, source) : null
+    const until = user && source ? await lessonLockedUntil(db, user.id, course, lesson.id, source) : null
     return { ...outline, locked: true as const, unlocksAt: until?.toISOString() ?? null, content: null, progress: null }
   }
   // markdown-it loads with the first lesson opened, not at start-up.

@@ -11,7 +11,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 import { flipCourseSwitch } from './course-switches.ts'
-import { type AccessUser, courseAccessSource } from './lesson-access.ts'
+import { type AccessUser, courseAccessSource, opensThroughPremium } from './lesson-access.ts'
 
 /** How long a saved copy plays without the browser coming back online to ask again. */
 export const OFFLINE_PASS_DAYS = 30
@@ -37,7 +37,11 @@ export async function offlinePassFor(db: DB, user: AccessUser, courseId: string)
   const source = await courseAccessSource(db, user, course, now)
   const horizon = now.getTime() + OFFLINE_PASS_DAYS * DAY_MS
   if (source === 'staff') return { courseId, allowed: true, validUntil: new Date(horizon).toISOString(), reason: null }
-  if (source === 'premium') {
+  // A buyer who is also a member of a Premium course keeps the member's pass when buyers may not save it.
+  const member =
+    source === 'premium' ||
+    (source === 'purchase' && !course.offlineForBuyers && (await opensThroughPremium(db, user, course, now)))
+  if (member) {
     // A cancelled membership's grant ends at its period's end: the copies stop playing then.
     const grant = await currentSubscription(db, user.id, now)
     const ends = grant?.ends_at ? Math.min(grant.ends_at.getTime(), horizon) : horizon

@@ -41,6 +41,11 @@ export async function createReview(db: DB, user: Author, courseId: string, conte
   const blocker = await reviewBlocker(db, user, courseId)
   if (blocker) throw new DomainError('forbidden', REVIEW_MESSAGES[blocker])
   const id = await changeCourseReviews(db, courseId, async (trx) => {
+    // Asked again under the course's lock, which a refund or dispute also takes while it revokes the grant and flags
+    // the author's reviews (access/holder-effects.ts): a revocation that committed meanwhile refuses the review here
+    // instead of letting it count for an author who no longer holds the course.
+    const blockedNow = await reviewBlocker(trx, user, courseId)
+    if (blockedNow) throw new DomainError('forbidden', REVIEW_MESSAGES[blockedNow])
     // The unique key (course, user) decides between two concurrent first reviews: the second inserts nothing.
     const inserted = await insertReview(trx, { courseId, userId: user.id, ...content })
     if (!inserted) throw new DomainError('conflict', REVIEW_MESSAGES.duplicate)

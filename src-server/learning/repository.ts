@@ -58,13 +58,30 @@ export function findCompletion(db: DB, userId: string, courseId: string) {
 
 /**
  * Completed lessons of the course that still exist, and how many lessons completion needs: every lesson but an
- * optional quiz (a quiz lesson is complete once passed).
+ * optional quiz (a quiz lesson is complete once passed: a "complete" it kept from before it was made a quiz, the
+ * editors keeping its id, counts only with a passed attempt).
  */
 export async function courseProgressCounts(db: DB, userId: string, courseId: string) {
   const row = await db
     .selectFrom('lessons as l')
     .leftJoin('lesson_progress as p', (join) =>
-      join.onRef('p.lesson_id', '=', 'l.id').on('p.user_id', '=', userId).on('p.completed_at', 'is not', null),
+      join
+        .onRef('p.lesson_id', '=', 'l.id')
+        .on('p.user_id', '=', userId)
+        .on('p.completed_at', 'is not', null)
+        .on((eb) =>
+          eb.or([
+            eb('l.kind', '!=', 'quiz'),
+            eb.exists(
+              eb
+                .selectFrom('quiz_attempts as a')
+                .select('a.id')
+                .whereRef('a.lesson_id', '=', 'l.id')
+                .where('a.user_id', '=', userId)
+                .where('a.passed', '=', true),
+            ),
+          ]),
+        ),
     )
     .leftJoin('quizzes as q', (join) => join.onRef('q.lesson_id', '=', 'l.id').on('l.kind', '=', 'quiz'))
     .select((eb) => [eb.fn.countAll<string>().as('total'), eb.fn.count<string>('p.lesson_id').as('completed')])
