@@ -18,7 +18,7 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { API_KEY_EXPIRY_DAYS, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '#shared/api-scopes.ts'
 import { createApiKeyInput } from '#shared/schemas/api-keys.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
 const when = (value: Date | string | null, none: string) => (value ? `${dateFormat.format(new Date(value))} UTC` : none)
@@ -196,7 +196,8 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
               {key.state === 'active' ? (
                 <button
                   type="button"
-                  className={button({ variant: 'outline', size: 'sm' })}
+                  // A long key name wraps rather than push a phone's page sideways.
+                  className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), css({ maxW: 'full' }))}
                   disabled={revoke.isPending}
                   onClick={() => revoke.mutate({ keyId: key.id, ...(schoolId ? { schoolId } : {}) })}
                 >
