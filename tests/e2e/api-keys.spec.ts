@@ -50,3 +50,50 @@ test('an Enterprise owner creates a key, lists enrolments with it, revokes it an
   expect(refused.status()).toBe(401)
   expect(await refused.json()).toEqual({ error: { code: 'key_revoked', message: 'This API key was revoked' } })
 })
+
+test('on a phone, a key with a long name is listed with its Revoke button inside the page', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/api')
+  const form = page.getByRole('form', { name: 'Create a key' })
+  await form.getByLabel('Key name').fill('Zapier integration for the accounting team')
+  await form.getByRole('button', { name: 'Create key' }).click()
+  const shown = page.getByTestId('new-api-key')
+  await expect(shown).toBeVisible()
+  recordSecrets(new Set([(await shown.textContent()) as string]))
+  await expect(page.getByRole('button', { name: 'Revoke Zapier integration for the accounting team' })).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+})
+
+test('with the keyboard, focus follows the new key, then the list, and stays in the list when a key is revoked', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/api')
+  const form = page.getByRole('form', { name: 'Create a key' })
+  await form.getByLabel('Key name').fill('Nightly export')
+  await form.getByRole('button', { name: 'Create key' }).focus()
+  await page.keyboard.press('Enter')
+  const shown = page.getByTestId('new-api-key')
+  await expect(shown).toBeVisible()
+  recordSecrets(new Set([(await shown.textContent()) as string]))
+  await expect(page.getByRole('heading', { name: 'Your new key “Nightly export”' })).toBeFocused()
+
+  await page.getByRole('button', { name: 'I have copied it' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(shown).toBeHidden()
+  await expect(page.getByRole('heading', { name: 'Your keys' })).toBeFocused()
+
+  await page.getByRole('button', { name: 'Revoke Nightly export' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Revoked')
+  await expect(page.getByRole('heading', { name: 'Your keys' })).toBeFocused()
+})

@@ -66,3 +66,36 @@ test('a long subject wraps in the member’s list of conversations on a 390 px p
   await expect(page.getByTestId('conversation')).toContainText('Window_functions_over_partitions')
   expect(await pageWidth(page)).toBeLessThanOrEqual(390)
 })
+
+test('back in the list from a conversation just read, it is no longer counted unread', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const user = await openConversationAsMember(page, db, baseURL as string)
+  const composer = page.getByRole('form', { name: 'Write to the instructor' })
+  await composer.getByLabel('Subject').fill('Joins or subqueries?')
+  await composer.getByLabel('Your message').fill('Which is faster?')
+  await composer.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByTestId('message')).toContainText('Which is faster?')
+  // The instructor answers.
+  const thread = await db
+    .selectFrom('course_message_threads')
+    .select('id')
+    .where('member_id', '=', user.id)
+    .executeTakeFirstOrThrow()
+  const instructor = await createUser(db)
+  await db
+    .insertInto('course_messages')
+    .values({ thread_id: thread.id, author_id: instructor.id, from_instructor: true, body: 'It depends on the plan.' })
+    .execute()
+
+  await page.goto('/account/messages')
+  const conversation = page.getByTestId('conversation').filter({ hasText: 'Joins or subqueries?' })
+  await expect(conversation).toContainText('(1 unread)')
+  await conversation.getByRole('link').click()
+  await expect(page.getByTestId('message').filter({ hasText: 'It depends on the plan.' })).toBeVisible()
+  await page.getByRole('link', { name: '← All conversations' }).click()
+  await expect(conversation).toBeVisible()
+  await expect(conversation).not.toContainText('unread')
+})

@@ -4,6 +4,7 @@
 // shows the final grade; before any submission no answer key reached the browser; the creator sees the numbers.
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse } from '../support/learning.ts'
+import { addQuizLesson } from '../support/quizzes.ts'
 import { studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -158,4 +159,45 @@ test('a creator adds a quiz; a learner fails, reads the explanations, retries, p
   await expect(stats).toContainText('Pass rate50 %')
   await expect(stats.getByRole('row', { name: /Which are prime\?/ })).toContainText('50 %')
   await expect(stats.getByRole('row', { name: /Which planet is largest\?/ })).toContainText('100 %')
+})
+
+test('in the quiz editor, removing or moving with the keyboard leaves focus where the change happened', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createUser(db, { firstName: 'Quiz', lastName: 'Keys' })
+  const courseId = await studioCourseOf(db, creator.id)
+  const lessonId = await addQuizLesson(db, courseId)
+  await signInAs(page, baseURL!, db, creator)
+  await page.goto(`/studio/courses/${courseId}/quizzes/${lessonId}`)
+  const press = async (name: string) => {
+    await page.getByRole('button', { name, exact: true }).first().focus()
+    await page.keyboard.press('Enter')
+  }
+
+  // An option: the one that took its place takes the focus.
+  await press('Remove option 1 of question 1')
+  await expect(page.getByLabel('Question 1, option 1', { exact: true })).toBeFocused()
+  await expect(page.getByLabel('Question 1, option 1', { exact: true })).toHaveValue('Jupiter')
+
+  // A question moved down keeps the focus on its Move down, now under its new number.
+  await press('Move down')
+  await expect(page.getByLabel('Question 2', { exact: true })).toHaveValue('Which planet is largest?')
+  const focused = page.locator(':focus')
+  await expect(focused).toHaveText('Move down')
+  await expect(page.locator('li', { has: focused }).getByLabel('Question 2', { exact: true })).toBeVisible()
+
+  // Moved to the bottom, it has no Move down: its Move up takes the focus.
+  const fourth = page.locator('li', { has: page.getByLabel('Question 4', { exact: true }) })
+  await fourth.getByRole('button', { name: 'Move down' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByLabel('Question 5', { exact: true })).toHaveValue('Capital of the state of New York?')
+  await expect(focused).toHaveText('Move up')
+
+  // The last question removed: the one before it takes the focus.
+  await press('Remove question 5')
+  await expect(page.getByLabel('Question 4: type')).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(page.getByLabel('Question 4', { exact: true })).toBeFocused()
 })

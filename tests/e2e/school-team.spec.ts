@@ -1,6 +1,9 @@
 // A creator's school and team (issue 36, decision 0057): the owner invites a finance member by e-mail from the
 // studio's School page; the member, signed in with that address, accepts through the mailed single-use link, sees the
 // school's earnings, and cannot edit a course — neither through the studio's pages nor by calling the server.
+
+import { putSchoolMember } from '../../src-server/creators/school-team.ts'
+import { ensureSchool } from '../../src-server/creators/schools.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { sell } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
@@ -72,4 +75,27 @@ test('the owner invites a finance member who accepts, sees earnings and cannot e
   await page.reload()
   await expect(page.getByRole('list', { name: 'Team members' })).toContainText(email)
   await memberContext.close()
+})
+
+test('on a phone, the team’s buttons naming a long e-mail address wrap inside the page', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const stamp = Date.now().toString(36)
+  const member = await createUser(db, { email: `maximilian.featherstonehaugh-${stamp}@example.com` })
+  const school = await ensureSchool(db, owner.id)
+  await putSchoolMember(db, { schoolId: school.id, userId: member.id, role: 'instructor', addedBy: owner.id })
+  const invited = `bartholomew.wolstenholme-${stamp}@example.com`
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/school')
+  const invite = page.getByRole('form', { name: 'Invite a team member' })
+  await invite.getByLabel('E-mail address').fill(invited)
+  await invite.getByRole('button', { name: 'Send invitation' }).click()
+  await expect(page.getByRole('button', { name: `Cancel invitation to ${invited}` })).toBeVisible()
+  await expect(page.getByRole('button', { name: `Remove ${member.email}` })).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
 })

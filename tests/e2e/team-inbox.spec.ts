@@ -122,3 +122,64 @@ test('a school’s support member and a co-instructor answer a learner in the st
   await expect(page.getByTestId('message').nth(1)).toContainText('Cone 6, about 1220 °C.')
   await expect(page.getByTestId('message').nth(2)).toContainText('And let it cool overnight.')
 })
+
+test('an answer sent with the keyboard leaves focus in the emptied message box, ready for the next', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'pro' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: `Kilns ${unique()}` })
+  const learner = await createUser(db, { firstName: 'Lena', lastName: 'Learner' })
+  const thread = await db
+    .insertInto('course_message_threads')
+    .values({ course_id: course.id, member_id: learner.id, subject: 'Which clay first?' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('course_messages')
+    .values({ thread_id: thread.id, author_id: learner.id, from_instructor: false, body: 'Stoneware or porcelain?' })
+    .execute()
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto(`/studio/messages/${thread.id}`)
+  const box = page.getByRole('form', { name: 'Answer' }).getByLabel('Your message')
+  await box.fill('Stoneware: it forgives more.')
+  await page.getByRole('button', { name: 'Send message' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('message').filter({ hasText: 'Stoneware: it forgives more.' })).toBeVisible()
+  await expect(box).toHaveValue('')
+  await expect(box).toBeFocused()
+  await page.keyboard.type('And wedge it well.')
+  await expect(box).toHaveValue('And wedge it well.')
+})
+
+test('back in the inbox from a conversation just read, it is no longer counted unread', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'pro' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: `Wheels ${unique()}` })
+  const learner = await createUser(db, { firstName: 'Lena', lastName: 'Learner' })
+  const thread = await db
+    .insertInto('course_message_threads')
+    .values({ course_id: course.id, member_id: learner.id, subject: 'Centering the clay' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('course_messages')
+    .values({ thread_id: thread.id, author_id: learner.id, from_instructor: false, body: 'It keeps wobbling.' })
+    .execute()
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/messages')
+  const conversation = page.getByTestId('inbox-thread').filter({ hasText: 'Centering the clay' })
+  await expect(conversation).toContainText('(1 unread)')
+  await conversation.getByRole('link', { name: 'Centering the clay' }).click()
+  await expect(page.getByRole('heading', { name: 'Centering the clay', level: 1 })).toBeVisible()
+  await page.getByRole('link', { name: '← Inbox' }).click()
+  await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible()
+  await expect(conversation).toBeVisible()
+  await expect(conversation).not.toContainText('unread')
+})

@@ -1,4 +1,5 @@
 // Revenue per day for one currency over the last 30 days: a small bar chart in plain SVG (no chart library).
+import { countOf } from '#client/lib/format.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 
@@ -37,7 +38,7 @@ export function SalesChart({ currency, points }: { currency: string; points: Poi
               rx={2}
               fill="#2553e0"
             >
-              <title>{`${point.day}: ${point.orders} orders, ${formatMoney(point.revenueMinor, currency)}`}</title>
+              <title>{`${point.day}: ${countOf(point.orders, 'order')}, ${formatMoney(point.revenueMinor, currency)}`}</title>
             </rect>
           )
         })}

@@ -1,6 +1,7 @@
 // Orders and revenue of the last 30 days, one chart per currency.
 
 import { TitledSection } from '#client/components/ui/layout.tsx'
+import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
@@ -18,7 +19,8 @@ export function SalesPanel({ sales }: { sales: Sales }) {
       titleClassName={css({ fontWeight: 'semibold' })}
     >
       <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '4' })}>
-        <span data-testid="orders-placed">{sales.ordersPlaced}</span> orders placed
+        <span data-testid="orders-placed">{sales.ordersPlaced}</span> {sales.ordersPlaced === 1 ? 'order' : 'orders'}{' '}
+        placed
       </p>
       {sales.series.length === 0 ? (
         <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>No paid orders in the last 30 days.</p>
@@ -28,7 +30,7 @@ export function SalesPanel({ sales }: { sales: Sales }) {
             <div key={line.currency} data-testid={`sales-${line.currency}`}>
               <p className={css({ fontSize: 'sm', mb: '2' })}>
                 <strong>{formatMoney(line.revenueMinor, line.currency)}</strong> revenue ({line.currency}) from{' '}
-                {line.orders} paid orders
+                {countOf(line.orders, 'paid order')}
               </p>
               <SalesChart currency={line.currency} points={line.points} />
             </div>

@@ -101,6 +101,9 @@ export function Composer({
       onSubmit={async (event) => {
         event.preventDefault()
         if (!body.trim()) return
+        // Send is disabled while sending and once the box is emptied, which drops its focus to the page: the message
+        // box takes it back, sent or refused, ready for the next message.
+        const box = event.currentTarget.querySelector('textarea')
         try {
           await onSend({ subject: subject.trim() || undefined, body, fileIds: files.map((f) => f.id) })
           setBody('')
@@ -108,6 +111,8 @@ export function Composer({
           setFiles([])
         } catch {
           // The mutation's own error toast says why; the text stays for another try.
+        } finally {
+          box?.focus()
         }
       }}
     >

@@ -3,7 +3,7 @@
 // quiz's numbers so far. The server checks every rule again (schemas/quiz.ts) and is the only one that grades.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type ChangeEvent, type FormEvent, useId, useState } from 'react'
+import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { contentCard as card } from '#client/components/ui/card.ts'
 import {
@@ -17,6 +17,7 @@ import {
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
+import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -116,15 +117,56 @@ function QuizForm({ quiz }: { quiz: Editor }) {
       onError: (error) => setProblem(errorMessage(error)),
     }),
   )
+  // Removing or moving a question or an option unmounts (or moves) the button that was pressed, which drops the
+  // keyboard's focus to the page: once the list is drawn again, focus goes where the change happened.
+  const listRef = useRef<HTMLOListElement>(null)
+  const focusAfter = useRef<((list: HTMLOListElement) => void) | null>(null)
+  useEffect(() => {
+    const focus = focusAfter.current
+    focusAfter.current = null
+    if (focus && listRef.current) focus(listRef.current)
+  })
   const update = (index: number, next: Question) =>
     setQuestions((list) => list.map((question, i) => (i === index ? next : question)))
-  const move = (index: number, by: number) =>
+  const move = (index: number, by: number, id: string) => {
+    const control = by < 0 ? 'up' : 'down'
+    focusAfter.current = (ol) => {
+      const moved = ol.querySelector(`[data-question="${id}"]`)
+      // At the top (or the bottom) the pressed button is gone: the other one takes the focus.
+      focusElement(
+        moved?.querySelector<HTMLElement>(`[data-move="${control}"]`) ??
+          moved?.querySelector<HTMLElement>('[data-move]'),
+      )
+    }
     setQuestions((list) => {
       const copy = [...list]
       const [item] = copy.splice(index, 1)
       if (item) copy.splice(index + by, 0, item)
       return copy
     })
+  }
+  const remove = (index: number) => {
+    focusAfter.current = (ol) => {
+      // The question that took its place (or the one before it, when the last was removed), else the heading.
+      const questions = ol.querySelectorAll<HTMLElement>('[data-question]')
+      const next = questions[Math.min(index, questions.length - 1)]
+      if (!focusElement(next?.querySelector<HTMLElement>('select'))) {
+        focusElement(document.getElementById('quiz-questions-title'))
+      }
+    }
+    setQuestions((list) => list.filter((_, i) => i !== index))
+  }
+  const removeOption = (index: number, question: Question, option: number) => {
+    if (question.type !== 'single' && question.type !== 'multiple') return
+    focusAfter.current = (ol) => {
+      // The option that took its place (or the one before it, when the last was removed).
+      const options = ol.querySelectorAll<HTMLElement>(
+        `[data-question="${question.id}"] [data-option] input:not([type="radio"]):not([type="checkbox"])`,
+      )
+      focusElement(options[Math.min(option, options.length - 1)])
+    }
+    update(index, { ...question, options: question.options.filter((_, i) => i !== option) })
+  }
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
     save.mutate({
@@ -186,16 +228,17 @@ function QuizForm({ quiz }: { quiz: Editor }) {
         {questions.length === 0 ? (
           <p className={css({ color: 'fg.muted' })}>No questions yet. Add the first one below.</p>
         ) : null}
-        <ol className={stack}>
+        <ol ref={listRef} className={stack}>
           {questions.map((question, index) => (
-            <li key={question.id} className={card}>
+            <li key={question.id} className={card} data-question={question.id}>
               <QuestionFields
                 question={question}
                 number={index + 1}
                 onChange={(next) => update(index, next)}
-                onRemove={() => setQuestions((list) => list.filter((_, i) => i !== index))}
-                onUp={index > 0 ? () => move(index, -1) : undefined}
-                onDown={index < questions.length - 1 ? () => move(index, 1) : undefined}
+                onRemove={() => remove(index)}
+                onRemoveOption={(option) => removeOption(index, question, option)}
+                onUp={index > 0 ? () => move(index, -1, question.id) : undefined}
+                onDown={index < questions.length - 1 ? () => move(index, 1, question.id) : undefined}
               />
             </li>
           ))}
@@ -229,6 +272,7 @@ function QuestionFields({
   number,
   onChange,
   onRemove,
+  onRemoveOption,
   onUp,
   onDown,
 }: {
@@ -236,6 +280,7 @@ function QuestionFields({
   number: number
   onChange: (question: Question) => void
   onRemove: () => void
+  onRemoveOption: (index: number) => void
   onUp?: () => void
   onDown?: () => void
 }) {
@@ -264,7 +309,11 @@ function QuestionFields({
             Options ({question.type === 'single' ? 'mark the one correct option' : 'mark every correct option'})
           </legend>
           {question.options.map((option, index) => (
-            <div key={option.id} className={css({ display: 'flex', gap: '2', alignItems: 'end', flexWrap: 'wrap' })}>
+            <div
+              key={option.id}
+              data-option
+              className={css({ display: 'flex', gap: '2', alignItems: 'end', flexWrap: 'wrap' })}
+            >
               <label
                 className={css({ display: 'inline-flex', gap: '1', alignItems: 'center', minH: '10', fontSize: 'sm' })}
               >
@@ -307,7 +356,7 @@ function QuestionFields({
                 className={button({ variant: 'ghost', size: 'sm' })}
                 disabled={question.options.length <= 2}
                 aria-label={`Remove option ${index + 1} of question ${number}`}
-                onClick={() => onChange({ ...question, options: question.options.filter((_, i) => i !== index) })}
+                onClick={() => onRemoveOption(index)}
               >
                 Remove
               </button>
@@ -356,12 +405,17 @@ function QuestionFields({
       />
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
         {onUp ? (
-          <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={onUp}>
+          <button type="button" className={button({ variant: 'outline', size: 'sm' })} data-move="up" onClick={onUp}>
             Move up
           </button>
         ) : null}
         {onDown ? (
-          <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={onDown}>
+          <button
+            type="button"
+            className={button({ variant: 'outline', size: 'sm' })}
+            data-move="down"
+            onClick={onDown}
+          >
             Move down
           </button>
         ) : null}

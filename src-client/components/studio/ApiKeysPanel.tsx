@@ -5,7 +5,7 @@
 // on every call (flows/school-api-keys.ts); this panel shows its answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
@@ -14,11 +14,12 @@ import { panel as card, panelHeading as heading } from '#client/components/ui/pa
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { useCopy } from '#client/components/ui/use-copy.ts'
+import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { API_KEY_EXPIRY_DAYS, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '#shared/api-scopes.ts'
 import { createApiKeyInput } from '#shared/schemas/api-keys.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
 const when = (value: Date | string | null, none: string) => (value ? `${dateFormat.format(new Date(value))} UTC` : none)
@@ -38,7 +39,18 @@ export function ApiKeysPanel({ schoolId }: { schoolId?: string }) {
   }
   return (
     <>
-      {created ? <NewKey name={created.name} secret={created.key} onDone={() => setCreated(null)} /> : null}
+      {created ? (
+        <NewKey
+          key={created.key}
+          name={created.name}
+          secret={created.key}
+          onDone={() => {
+            setCreated(null)
+            // The panel (and the button pressed) goes: focus moves to the keys, where the new one is listed.
+            focusElement(document.getElementById('keys-heading'))
+          }}
+        />
+      ) : null}
       <CreateKeyForm schoolId={schoolId} allowedScopes={data.allowedScopes} onCreated={setCreated} />
       <KeyList schoolId={schoolId} keys={data.keys} />
     </>
@@ -47,6 +59,10 @@ export function ApiKeysPanel({ schoolId }: { schoolId?: string }) {
 
 function NewKey({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
   const { copied, copy } = useCopy()
+  // The key appears above the form whose button made it: focus (and a screen reader) goes to it.
+  useEffect(() => {
+    focusElement(document.getElementById('new-key-heading'))
+  }, [])
   return (
     <section aria-labelledby="new-key-heading" className={card}>
       <h2 id="new-key-heading" className={heading}>
@@ -170,7 +186,11 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
   const queryClient = useQueryClient()
   const revoke = useMutation(
     trpc.apiKeys.revoke.mutationOptions(
-      reloadThenToast(() => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() }), 'Key revoked'),
+      reloadThenToast(async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() })
+        // A revoked key has no Revoke button: focus stays in the list rather than drop to the page.
+        focusElement(document.getElementById('keys-heading'))
+      }, 'Key revoked'),
     ),
   )
   return (
@@ -196,7 +216,8 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
               {key.state === 'active' ? (
                 <button
                   type="button"
-                  className={button({ variant: 'outline', size: 'sm' })}
+                  // A long key name wraps rather than push a phone's page sideways.
+                  className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), css({ maxW: 'full' }))}
                   disabled={revoke.isPending}
                   onClick={() => revoke.mutate({ keyId: key.id, ...(schoolId ? { schoolId } : {}) })}
                 >

@@ -2,6 +2,7 @@
 // member may write (Premium or holding the course, not blocked, not closed), else the server's reason.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { useEffect } from 'react'
 import { SectionCard } from '#client/components/account/SectionCard.tsx'
 import { Composer, MessageList, ReportForm } from '#client/components/instructor-messages/Conversation.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
@@ -26,6 +27,11 @@ function ConversationPage() {
   const { courseId } = Route.useParams()
   const queryClient = useQueryClient()
   const { data } = useSuspenseQuery(trpc.instructorMessages.conversation.queryOptions({ courseId }))
+  // Loading the conversation marked it read on the server: the list's cached counts are out of date, so the list (not
+  // on screen now) loads afresh when the member goes back to it.
+  useEffect(() => {
+    queryClient.removeQueries({ queryKey: trpc.instructorMessages.mine.pathKey() })
+  }, [queryClient, trpc])
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.pathKey() })
   const send = useMutation(
     trpc.instructorMessages.send.mutationOptions({

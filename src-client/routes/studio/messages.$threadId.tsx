@@ -2,6 +2,7 @@
 // block or unblock the sender, report it to staff. Another course's thread is "not found" on the server.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { useEffect } from 'react'
 import { Composer, MessageList, ReportForm } from '#client/components/instructor-messages/Conversation.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
@@ -29,6 +30,11 @@ function StudioConversation() {
   const { threadId } = Route.useParams()
   const queryClient = useQueryClient()
   const { data } = useSuspenseQuery(trpc.instructorMessages.thread.queryOptions({ threadId }))
+  // Loading the conversation marked it read on the server: the inbox's cached counts are out of date, so the inbox
+  // (not on screen now) loads afresh when the instructor goes back to it.
+  useEffect(() => {
+    queryClient.removeQueries({ queryKey: trpc.instructorMessages.inbox.pathKey() })
+  }, [queryClient, trpc])
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.pathKey() })
   const done = (text: string) => toastOutcome(text, refresh)
   const reply = useMutation(trpc.instructorMessages.reply.mutationOptions(done('Answer sent')))

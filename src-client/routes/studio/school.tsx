@@ -22,7 +22,7 @@ import {
   type SchoolMemberRoleId,
   schoolSettingsInput,
 } from '#shared/schemas/schools.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/school')({
   loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.schools.mine.queryOptions()),
@@ -30,6 +30,10 @@ export const Route = createFileRoute('/studio/school')({
   errorComponent: routeError('Could not load your school'),
   component: SchoolPage,
 })
+
+// A button naming a long e-mail address wraps, breaking inside the address if it must, rather than push a phone's page
+// sideways.
+const longLabel = css({ overflowWrap: 'anywhere', maxW: 'full' })
 
 const row = css({
   display: 'flex',
@@ -153,7 +157,7 @@ function Members({ members }: { members: Member[] }) {
             </label>
             <button
               type="button"
-              className={button({ variant: 'outline', size: 'sm' })}
+              className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
               disabled={remove.isPending}
               onClick={() => remove.mutate({ userId: member.userId })}
             >
@@ -193,7 +197,7 @@ function Invites({
             </span>
             <button
               type="button"
-              className={button({ variant: 'outline', size: 'sm' })}
+              className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
               disabled={cancel.isPending}
               onClick={() => cancel.mutate({ inviteId: invite.id })}
             >
