@@ -99,3 +99,32 @@ test('on a phone, the team’s buttons naming a long e-mail address wrap inside 
   await expect(page.getByRole('button', { name: `Remove ${member.email}` })).toBeVisible()
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
 })
+
+test('with the keyboard, cancelling an invitation or removing a member leaves focus on the team’s heading', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const member = await createUser(db)
+  const school = await ensureSchool(db, owner.id)
+  await putSchoolMember(db, { schoolId: school.id, userId: member.id, role: 'instructor', addedBy: owner.id })
+  const invited = `invitee-${Date.now().toString(36)}@example.com`
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/school')
+  const invite = page.getByRole('form', { name: 'Invite a team member' })
+  await invite.getByLabel('E-mail address').fill(invited)
+  await invite.getByRole('button', { name: 'Send invitation' }).click()
+  const team = page.getByRole('heading', { name: 'Team', level: 2, exact: true })
+
+  await page.getByRole('button', { name: `Cancel invitation to ${invited}` }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('button', { name: `Cancel invitation to ${invited}` })).toHaveCount(0)
+  await expect(team).toBeFocused()
+
+  await page.getByRole('button', { name: `Remove ${member.email}` }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('list', { name: 'Team members' })).toHaveCount(0)
+  await expect(team).toBeFocused()
+})

@@ -21,8 +21,11 @@ test('a creator disables their coupon and enables it again', async ({ page, db, 
   const row = page.getByTestId('coupon-row').filter({ hasText: code })
   await expect(row).toContainText('Active')
 
-  await row.getByRole('button', { name: `Disable ${code}` }).click()
+  // With the keyboard: the button keeps focus while it turns into Enable (it never drops to the page).
+  await row.getByRole('button', { name: `Disable ${code}` }).focus()
+  await page.keyboard.press('Enter')
   await expect(row).toContainText('Off')
+  await expect(row.getByRole('button', { name: `Enable ${code}` })).toBeFocused()
   await row.getByRole('button', { name: `Enable ${code}` }).click()
   await expect(row).toContainText('Active')
   const stored = await db.selectFrom('coupons').select('active').where('code', '=', code).executeTakeFirstOrThrow()

@@ -63,6 +63,12 @@ test('an Enterprise creator adds an endpoint and a signed test event reaches it 
     await expect(log.getByText('Delivered')).toBeVisible({ timeout: 15_000 })
     await expect(log).toContainText('webhook.test')
     await expect(log).toContainText('HTTP 204')
+
+    // With the keyboard, Disable keeps focus while it turns into Enable (it never drops to the page).
+    await endpoint.getByRole('button', { name: 'Disable' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(endpoint).toContainText('Status: Disabled')
+    await expect(endpoint.getByRole('button', { name: 'Enable' })).toBeFocused()
   } finally {
     receiver.closeAllConnections()
     await new Promise((resolve) => receiver.close(resolve))

@@ -61,8 +61,9 @@ export function CouponTable({
               <button
                 type="button"
                 className={button({ variant: 'outline', size: 'sm' })}
-                onClick={() => onToggle(coupon)}
-                disabled={busy}
+                // aria-disabled, not disabled: the button keeps focus while it changes to Enable/Disable (WCAG 2.4.3)
+                onClick={() => (busy ? undefined : onToggle(coupon))}
+                aria-disabled={busy}
                 aria-label={`${coupon.active ? 'Disable' : 'Enable'} ${coupon.code}`}
               >
                 {coupon.active ? 'Disable' : 'Enable'}

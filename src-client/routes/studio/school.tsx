@@ -13,6 +13,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
+import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
   inviteSchoolMemberInput,
@@ -126,7 +127,15 @@ function Members({ members }: { members: Member[] }) {
   const queryClient = useQueryClient()
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
   const setRole = useMutation(trpc.schools.setRole.mutationOptions(reloadThenToast(refresh, 'Role changed')))
-  const remove = useMutation(trpc.schools.remove.mutationOptions(reloadThenToast(refresh, 'Removed from the team')))
+  const remove = useMutation(
+    trpc.schools.remove.mutationOptions(
+      reloadThenToast(async () => {
+        await refresh()
+        // The row (and the button pressed) goes: focus moves to the team's heading, not back to the page.
+        focusElement(document.getElementById('team-heading'))
+      }, 'Removed from the team'),
+    ),
+  )
   if (members.length === 0) {
     return (
       <EmptyState title="No team members yet">
@@ -158,8 +167,8 @@ function Members({ members }: { members: Member[] }) {
             <button
               type="button"
               className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
-              disabled={remove.isPending}
-              onClick={() => remove.mutate({ userId: member.userId })}
+              aria-disabled={remove.isPending}
+              onClick={() => (remove.isPending ? undefined : remove.mutate({ userId: member.userId }))}
             >
               Remove {member.email}
             </button>
@@ -179,10 +188,11 @@ function Invites({
   const queryClient = useQueryClient()
   const cancel = useMutation(
     trpc.schools.cancelInvite.mutationOptions(
-      reloadThenToast(
-        () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() }),
-        'Invitation cancelled',
-      ),
+      reloadThenToast(async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
+        // The row (and the button pressed) goes: focus moves to the team's heading, not back to the page.
+        focusElement(document.getElementById('team-heading'))
+      }, 'Invitation cancelled'),
     ),
   )
   if (invites.length === 0) return null
@@ -198,8 +208,8 @@ function Invites({
             <button
               type="button"
               className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
-              disabled={cancel.isPending}
-              onClick={() => cancel.mutate({ inviteId: invite.id })}
+              aria-disabled={cancel.isPending}
+              onClick={() => (cancel.isPending ? undefined : cancel.mutate({ inviteId: invite.id }))}
             >
               Cancel invitation to {invite.email}
             </button>

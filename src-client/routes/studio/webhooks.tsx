@@ -190,14 +190,17 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}
-          disabled={update.isPending}
+          // aria-disabled, not disabled: the button keeps focus while it changes to Enable/Disable (WCAG 2.4.3)
+          aria-disabled={update.isPending}
           onClick={() =>
-            update.mutate({
-              endpointId: endpoint.id,
-              description: endpoint.description,
-              eventTypes: endpoint.eventTypes as WebhookEventType[],
-              enabled: !endpoint.enabled,
-            })
+            update.isPending
+              ? undefined
+              : update.mutate({
+                  endpointId: endpoint.id,
+                  description: endpoint.description,
+                  eventTypes: endpoint.eventTypes as WebhookEventType[],
+                  enabled: !endpoint.enabled,
+                })
           }
         >
           {endpoint.enabled ? 'Disable' : 'Enable'}
