@@ -5,10 +5,11 @@
 // unlinks it again on the security page. On the school's own domain the log-in page offers the school's sign-in,
 // and the whole flow stays on that domain (decision 0062).
 import { randomBytes } from 'node:crypto'
+import type { Page } from '@playwright/test'
 import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
-import { startOidcProvider } from '../support/oidc-provider.ts'
+import { type LocalOidcProvider, startOidcProvider } from '../support/oidc-provider.ts'
 import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -19,6 +20,18 @@ test.use({
     args: [...HEADLESS_CHROMIUM_ARGS, '--host-resolver-rules=MAP *.example.test 127.0.0.1'],
   },
 })
+
+/** The owner's /studio/sso form filled with the provider's client and the allowed domain, and saved. */
+async function saveProvider(page: Page, provider: LocalOidcProvider, domain: string) {
+  const form = page.getByRole('form', { name: 'Your provider' })
+  await form.getByLabel('Issuer URL').fill(provider.issuer)
+  await form.getByLabel('Client id').fill(provider.clientId)
+  await form.getByLabel('Client secret').fill(provider.clientSecret)
+  await form.getByLabel('Allowed e-mail domains').fill(domain)
+  await form.getByRole('button', { name: 'Save single sign-on' }).click()
+  await expect(page.getByText('Single sign-on saved')).toBeVisible()
+  return form
+}
 
 test('an Enterprise school configures SSO and a learner signs in through its provider', async ({
   page,
@@ -41,13 +54,7 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     await page.goto('/studio/sso')
     await expect(page.getByRole('heading', { name: 'Single sign-on', level: 1 })).toBeVisible()
     await expect(page.getByTestId('sso-redirect-uri')).toHaveText(`${baseURL}/auth/sso/callback`)
-    const form = page.getByRole('form', { name: 'Your provider' })
-    await form.getByLabel('Issuer URL').fill(provider.issuer)
-    await form.getByLabel('Client id').fill(provider.clientId)
-    await form.getByLabel('Client secret').fill(provider.clientSecret)
-    await form.getByLabel('Allowed e-mail domains').fill(domain)
-    await form.getByRole('button', { name: 'Save single sign-on' }).click()
-    await expect(page.getByText('Single sign-on saved')).toBeVisible()
+    const form = await saveProvider(page, provider, domain)
     await expect(form.getByText('A secret is stored. Leave empty to keep it.')).toBeVisible()
     const school = await db
       .selectFrom('schools')
@@ -133,13 +140,7 @@ test('on the school’s own domain, a learner signs in with the school from the 
     const owner = await createCreator(db, { plan: 'enterprise' })
     await signInAs(page, baseURL as string, db, owner)
     await page.goto('/studio/sso')
-    const form = page.getByRole('form', { name: 'Your provider' })
-    await form.getByLabel('Issuer URL').fill(provider.issuer)
-    await form.getByLabel('Client id').fill(provider.clientId)
-    await form.getByLabel('Client secret').fill(provider.clientSecret)
-    await form.getByLabel('Allowed e-mail domains').fill(domain)
-    await form.getByRole('button', { name: 'Save single sign-on' }).click()
-    await expect(page.getByText('Single sign-on saved')).toBeVisible()
+    await saveProvider(page, provider, domain)
     const school = await db
       .selectFrom('schools')
       .select(['id', 'name', 'slug'])

@@ -293,7 +293,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
         metadata: { ...(params.subscription_data?.metadata ?? {}) },
         latest_invoice: null,
         discounts: [],
-        automatic_tax: { enabled: params.automatic_tax?.enabled === 'true' || params.automatic_tax?.enabled === true },
+        automatic_tax: { enabled: params.automatic_tax?.enabled === 'true' },
         items: {
           object: 'list',
           data: [

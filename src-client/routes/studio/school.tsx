@@ -120,6 +120,9 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
   )
 }
 
+/** After a member's or an invitation's row (and the button pressed) goes: focus moves to the team's heading. */
+const focusTeamHeading = () => focusElement(document.getElementById('team-heading'))
+
 type Member = { userId: string; email: string; name: string; role: SchoolMemberRoleId; since: Date | string }
 
 function Members({ members }: { members: Member[] }) {
@@ -131,8 +134,7 @@ function Members({ members }: { members: Member[] }) {
     trpc.schools.remove.mutationOptions(
       reloadThenToast(async () => {
         await refresh()
-        // The row (and the button pressed) goes: focus moves to the team's heading, not back to the page.
-        focusElement(document.getElementById('team-heading'))
+        focusTeamHeading()
       }, 'Removed from the team'),
     ),
   )
@@ -190,8 +192,7 @@ function Invites({
     trpc.schools.cancelInvite.mutationOptions(
       reloadThenToast(async () => {
         await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
-        // The row (and the button pressed) goes: focus moves to the team's heading, not back to the page.
-        focusElement(document.getElementById('team-heading'))
+        focusTeamHeading()
       }, 'Invitation cancelled'),
     ),
   )
