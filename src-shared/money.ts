@@ -24,6 +24,14 @@ export function formatMoney(amountMinor: number, currency: string = 'USD'): stri
   return `${sign}${currencySymbol(currency)}${digits}`
 }
 
+/**
+ * What an order line was sold for: its unit price less the discount stored on it at checkout (a coupon's or a
+ * bundle's share, allocated once). Refunds, invoices, fees, shares and reports all start from this one figure.
+ */
+export function lineNetMinor(line: { unit_price_minor: number; discount_minor?: number | null }): number {
+  return line.unit_price_minor - (line.discount_minor ?? 0)
+}
+
 /** Parses a decimal string such as "99.99" into minor units without floating-point drift. */
 export function toMinorUnits(decimal: string | number): number {
   const text = typeof decimal === 'number' ? decimal.toFixed(2) : decimal.trim()

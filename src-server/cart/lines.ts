@@ -1,8 +1,6 @@
 // The user's cart resolved against the catalogue: every price comes from the catalogue row, never the client.
 import type { BillingCycle, CartItemKind, SalesChannel } from '../../db/types.ts'
 import { priceFor } from '../../src-shared/course-prices.ts'
-import { bundleOnSale } from '../../src-shared/schemas/bundles.ts'
-import { ownedCourseIds } from '../access/courses.ts'
 import type { DB } from '../kernel/db.ts'
 
 export interface CartLine {
@@ -31,8 +29,11 @@ export interface CartLine {
 
 const BILLING_LABEL: Record<BillingCycle, string> = { monthly: 'Billed monthly', annual: 'Billed annually' }
 
-/** One query with left joins (no N+1); newest first, as the spec's cart read orders by added_at. */
-export async function listCartLines(db: DB, userId: string): Promise<CartLine[]> {
+/**
+ * The cart's lines priced from the catalogue: one query with left joins (no N+1), newest first as the spec's cart
+ * read orders by added_at. A bundle's courses are described by flows/cart-lines.ts, which every reader goes through.
+ */
+export async function catalogueCartLines(db: DB, userId: string): Promise<CartLine[]> {
   const rows = await db
     .selectFrom('cart_items as ci')
     .leftJoin('courses as c', (join) => join.onRef('c.id', '=', 'ci.course_id').on('c.status', '=', 'published'))
@@ -151,50 +152,7 @@ export async function listCartLines(db: DB, userId: string): Promise<CartLine[]>
     }
     // A course no longer published is left out: it cannot be bought.
   }
-  return describeBundles(db, userId, lines)
-}
-
-/**
- * Bundle lines (issue 32): a bundle with a course no longer on sale is left out like an unpublished course; the rest
- * name their courses the buyer already holds or also has in the cart, so the cart and checkout can say so.
- */
-async function describeBundles(db: DB, userId: string, lines: CartLine[]): Promise<CartLine[]> {
-  const bundleIds = lines.flatMap((line) => (line.bundleId ? [line.bundleId] : []))
-  if (bundleIds.length === 0) return lines
-  const rows = await db
-    .selectFrom('bundle_courses as bc')
-    .innerJoin('courses as c', 'c.id', 'bc.course_id')
-    .select([
-      'bc.bundle_id',
-      'c.id',
-      'c.title',
-      'c.status',
-      'c.price_minor',
-      'c.currency',
-      'c.price_usd_minor',
-      'c.price_gbp_minor',
-    ])
-    .where('bc.bundle_id', 'in', bundleIds)
-    .orderBy('bc.position')
-    .execute()
-  const held = new Set(await ownedCourseIds(db, userId))
-  const inCart = new Set(lines.flatMap((line) => (line.kind === 'course' && line.courseId ? [line.courseId] : [])))
-  return lines.flatMap((line) => {
-    if (!line.bundleId) return [line]
-    const courses = rows.filter((row) => row.bundle_id === line.bundleId)
-    if (!bundleOnSale(courses, line.currency)) return []
-    const count = `${courses.length} courses`
-    return [
-      {
-        ...line,
-        detail: `Bundle of ${count}: ${courses.map((course) => course.title).join(', ')}`,
-        bundleOverlap: {
-          held: courses.filter((course) => held.has(course.id)).map((course) => course.title),
-          inCart: courses.filter((course) => inCart.has(course.id)).map((course) => course.title),
-        },
-      },
-    ]
-  })
+  return lines
 }
 
 export interface CurrencyTotal {
@@ -222,10 +180,4 @@ export function totalsByCurrency(lines: readonly CartLine[]): CurrencyTotal[] {
     totals.set(line.currency, total)
   }
   return [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)).reverse()
-}
-
-/** The cart page: its lines, the totals per currency and the count. */
-export async function listCartWithTotals(db: DB, userId: string) {
-  const items = await listCartLines(db, userId)
-  return { items, totals: totalsByCurrency(items), count: items.length }
 }

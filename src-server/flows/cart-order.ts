@@ -1,10 +1,11 @@
 // A cart's pending order: orders/ snapshots the lines the cart hands it (and, for PayPal, the cart lets them go).
-import { listCartLines } from '../cart/lines.ts'
+
 import { removePurchasedItems, restoreItems } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import * as orders from '../orders/create.ts'
 import * as pending from '../orders/pending.ts'
 import { bundleOrderLines } from '../promotions/bundles.ts'
+import { listCartLines } from './cart-lines.ts'
 import { orderCoupon } from './coupon-checkout.ts'
 
 /**

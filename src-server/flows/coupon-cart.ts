@@ -3,7 +3,7 @@
 
 import { COUPON_REFUSALS, type CouponRefusal } from '../../src-shared/promotions.ts'
 import type { CartLine, CurrencyTotal } from '../cart/lines.ts'
-import { listCartLines, totalsByCurrency } from '../cart/lines.ts'
+import { totalsByCurrency } from '../cart/lines.ts'
 import { removeCartItem } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -15,6 +15,7 @@ import {
   refusal,
   removeFromCart,
 } from '../promotions/coupons.ts'
+import { listCartLines } from './cart-lines.ts'
 import { quoteGroup } from './coupon-checkout.ts'
 
 type Group = { currency: CartLine['currency']; lines: CartLine[] }

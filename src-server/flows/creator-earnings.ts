@@ -2,7 +2,7 @@
 // transaction), and lines given back (refund, lost dispute) take back exactly the share they credited.
 import type { CartItemKind } from '../../db/types.ts'
 import { EARNINGS_HOLD_DAYS, platformFeeBasisPoints } from '../../src-shared/creator-plans.ts'
-import type { Currency } from '../../src-shared/money.ts'
+import { type Currency, lineNetMinor } from '../../src-shared/money.ts'
 import { courseOwners } from '../catalog/creator-courses.ts'
 import { courseShares } from '../creators/course-instructors.ts'
 import { recordSale, releaseDueHolds } from '../earnings/shares.ts'
@@ -29,9 +29,7 @@ const DAY_MS = 86_400_000
 
 /** Credits the owners of the paid course lines; idempotent per line. Returns how many lines were credited. */
 export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<number> {
-  const courseLines = order.lines.filter(
-    (line) => line.kind === 'course' && line.course_id && line.unit_price_minor - (line.discount_minor ?? 0) > 0,
-  )
+  const courseLines = order.lines.filter((line) => line.kind === 'course' && line.course_id && lineNetMinor(line) > 0)
   const owners = await courseOwners(
     trx,
     courseLines.map((line) => line.course_id as string),
@@ -57,7 +55,7 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
       courseId: line.course_id as string,
       creatorId,
       currency: order.currency,
-      netMinor: line.unit_price_minor - (line.discount_minor ?? 0),
+      netMinor: lineNetMinor(line),
       feeBasisPoints: platformFeeBasisPoints(planId),
       planId,
       paidAt: order.paidAt,

@@ -8,6 +8,7 @@
 
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import { lineNetMinor } from '../../src-shared/money.ts'
 import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
 import { allocateByNet, takeChargebackFees } from '../earnings/processor-fees.ts'
 import * as clock from '../kernel/clock.ts'
@@ -114,7 +115,7 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
   if (whole && dispute.feeMinor && dispute.feeMinor > 0) {
     const parts = allocateByNet(
       dispute.feeMinor,
-      open.map((line) => ({ id: line.id, netMinor: line.unit_price_minor - line.discount_minor })),
+      open.map((line) => ({ id: line.id, netMinor: lineNetMinor(line) })),
     )
     await takeChargebackFees(trx, dispute.disputeId, parts)
   }

@@ -2,6 +2,8 @@
 // e-mail with a single-use claim link goes out through the outbox (at payment when it is already due, else from the
 // scheduled sweep: once even if the sweep runs twice). Claiming grants the course to the claiming account, from the
 // gift's order line, so refunding that line revokes the recipient's access like any refund does.
+
+import { lineNetMinor } from '../../src-shared/money.ts'
 import { grant } from '../access/ledger.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
@@ -71,7 +73,7 @@ async function emitGiftPurchased(trx: DB, gift: Gift): Promise<void> {
     orderId: gift.order_id,
     orderItemId: gift.order_item_id,
     buyerId: gift.buyer_id,
-    amountMinor: line.unit_price_minor - line.discount_minor,
+    amountMinor: lineNetMinor(line),
     currency: order?.currency ?? null,
     sendAt: gift.send_at.toISOString(),
   })

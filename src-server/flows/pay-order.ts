@@ -4,6 +4,7 @@
 // not at all.
 
 import type { TaxLine } from '../../db/types.ts'
+import { lineNetMinor } from '../../src-shared/money.ts'
 import { removePurchasedItems } from '../cart/repository.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
@@ -84,7 +85,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
         orderId: order.id,
         orderItemId: line.id,
         learnerId: order.user_id,
-        amountMinor: line.unit_price_minor - line.discount_minor,
+        amountMinor: lineNetMinor(line),
         currency: order.currency,
       })
     }

@@ -3,6 +3,8 @@
 // pro rata by net, and each creator line's part is posted once (earnings/processor-fees.ts). It runs right after the
 // paid session's webhook committed, and the `earnings.processor-fees` sweep retries what Stripe could not answer
 // then (an outage, a charge not settled yet): the sale itself was never held up by it.
+
+import { lineNetMinor } from '../../src-shared/money.ts'
 import { allocateByNet, hasFeeDue, ordersWithFeeDue, takeProcessorFees } from '../earnings/processor-fees.ts'
 import type { DB } from '../kernel/db.ts'
 import { stripeRefsOfOrder } from '../orders/payment-refs.ts'
@@ -29,7 +31,7 @@ export async function settleProcessorFees(db: DB, stripe: StripeApi, orderId: st
   const parts = allocateByNet(
     fee.feeMinor,
     // By net: what each line was paid after its stored coupon share, as its creators' share is credited on.
-    lines.map((line) => ({ id: line.id, netMinor: line.unit_price_minor - line.discount_minor })),
+    lines.map((line) => ({ id: line.id, netMinor: lineNetMinor(line) })),
   )
   const taken = await db
     .transaction()

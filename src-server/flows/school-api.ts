@@ -6,6 +6,7 @@
 
 import type { z } from 'zod'
 import { coursePrices } from '../../src-shared/course-prices.ts'
+import { lineNetMinor } from '../../src-shared/money.ts'
 import { fullName } from '../../src-shared/names.ts'
 import type {
   ApiCourse,
@@ -241,7 +242,7 @@ export async function apiOrders(db: DB, caller: ApiCaller, page: PageRequest): P
       paid_at: iso(row.paid_at as Date),
       course_id: row.course_id as string,
       title: row.title,
-      amount_minor: row.unit_price_minor - row.discount_minor,
+      amount_minor: lineNetMinor(row),
       refunded_at: row.refunded_at ? iso(row.refunded_at) : null,
     }),
     (row) => [row.paid_at_key, row.line_id],

@@ -3,7 +3,6 @@
 // next step. A pending order of another rail or an older cart is retired first (its Stripe session expired).
 import type { Currency } from '../../src-shared/money.ts'
 import { type BillingDetails, type CheckoutMethodValue, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
-import { listCartLines } from '../cart/lines.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { attachStripeSession, type CreatedOrder } from '../orders/create.ts'
@@ -17,6 +16,7 @@ import { allowAttempt, type RateLimiter, type RateRule } from '../security/rate-
 import { hasHadSubscription, liveSubscriptionOf } from '../subscriptions/repository.ts'
 import { openSessionUrl, retirePendingOrder } from './abandoned-checkouts.ts'
 import { sendBankDetails } from './bank-transfer-mail.ts'
+import { listCartLines } from './cart-lines.ts'
 import { openCartOrder } from './cart-order.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
 import { markPaid } from './pay-order.ts'

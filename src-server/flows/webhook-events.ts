@@ -1,6 +1,8 @@
 // The one helper the flows call when something a school's webhooks report happens (decision 0061): in the caller's
 // transaction it writes a delivery per subscribed endpoint of the course's school, so the event is sent if and only
 // if the change commits. A course without a school, or a school without endpoints, costs one or two reads.
+
+import { lineNetMinor } from '../../src-shared/money.ts'
 import type { WebhookEventType } from '../../src-shared/schemas/webhooks.ts'
 import { schoolById, schoolOfCourse } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
@@ -74,7 +76,7 @@ export async function emitBundlesPaid(trx: DB, order: { id: string; userId: stri
       learnerId: order.userId,
       courseIds: group.lines.map((line) => line.course_id),
       orderItemIds: group.lines.map((line) => line.id),
-      amountMinor: group.lines.reduce((sum, line) => sum + line.unit_price_minor - line.discount_minor, 0),
+      amountMinor: group.lines.reduce((sum, line) => sum + lineNetMinor(line), 0),
       currency: order.currency,
     })
   }
@@ -107,7 +109,7 @@ export async function emitLinesGivenBack(
     const common = { orderId: line.order_id, orderItemId: line.id, learnerId: line.user_id }
     await emitCourseEvent(trx, line.course_id, 'order.refunded', {
       ...common,
-      amountMinor: line.unit_price_minor - line.discount_minor,
+      amountMinor: lineNetMinor(line),
       currency: line.currency,
       cause,
     })

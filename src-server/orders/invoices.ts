@@ -2,7 +2,7 @@
 // year (numbering.ts), with the seller, the buyer, the lines, the tax lines and the totals snapshotted so an issued
 // document never changes. Subscription renewals paid through Stripe use the same series (recordSubscriptionInvoice).
 import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
-import { formatMoney } from '../../src-shared/money.ts'
+import { formatMoney, lineNetMinor } from '../../src-shared/money.ts'
 import { fullName } from '../../src-shared/names.ts'
 import type { DB } from '../kernel/db.ts'
 import { buyerContact } from './buyer.ts'
@@ -64,8 +64,8 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
             .join(' · ')
         : item.detail,
     quantity: 1,
-    unitMinor: item.unit_price_minor - item.discount_minor,
-    amountMinor: item.unit_price_minor - item.discount_minor,
+    unitMinor: lineNetMinor(item),
+    amountMinor: lineNetMinor(item),
     orderItemId: item.id,
   }))
   const buyer: DocumentParty = {

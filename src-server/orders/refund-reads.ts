@@ -1,5 +1,6 @@
 // Read side of refunds for staff: one order with its lines (refunded or not), documents, refunds and the buyer's
 // refund requests; and how many requests wait for a decision (the Orders badge).
+import { lineNetMinor } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
@@ -56,7 +57,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       kind: line.kind,
       title: line.title,
       detail: line.detail,
-      priceMinor: line.unit_price_minor - line.discount_minor,
+      priceMinor: lineNetMinor(line),
       refunded: Boolean(line.refunded_at),
     })),
     invoice: invoice ?? null,

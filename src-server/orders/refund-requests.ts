@@ -2,6 +2,7 @@
 // within 30 days of payment, not for a line already refunded); staff approve it (refunded as any staff refund) or
 // decline it with a reason. Both sides are told by e-mail.
 
+import { lineNetMinor } from '../../src-shared/money.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import type * as audit from '../audit/repository.ts'
 import * as clock from '../kernel/clock.ts'
@@ -105,7 +106,7 @@ export async function listOpenRefundRequests(db: DB) {
     reference: row.reference,
     customerEmail: row.email,
     title: row.title,
-    priceMinor: row.unit_price_minor - row.discount_minor,
+    priceMinor: lineNetMinor(row),
     currency: row.currency,
     method: row.method,
     reason: row.reason,

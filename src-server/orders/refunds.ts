@@ -6,6 +6,7 @@
 
 import type { Transaction } from 'kysely'
 import type { Database, DocumentLine } from '../../db/types.ts'
+import { lineNetMinor } from '../../src-shared/money.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
 import * as audit from '../audit/repository.ts'
@@ -234,8 +235,8 @@ function amountFor(order: LockedOrder, lines: OrderLine[], chosen: OrderLine[], 
   const remaining = order.captured_minor - order.refunded_minor
   if (chosen.length === open.length) return remaining
   // Each line at what was paid for it (its price less its stored coupon share): a refund never returns more.
-  const subtotal = lines.reduce((sum, line) => sum + line.unit_price_minor - line.discount_minor, 0)
-  const prices = chosen.reduce((sum, line) => sum + line.unit_price_minor - line.discount_minor, 0)
+  const subtotal = lines.reduce((sum, line) => sum + lineNetMinor(line), 0)
+  const prices = chosen.reduce((sum, line) => sum + lineNetMinor(line), 0)
   const withTax = subtotal > 0 ? Math.round((prices * order.captured_minor) / subtotal) : 0
   return Math.min(withTax, remaining)
 }
@@ -323,8 +324,8 @@ export async function applyRefund(
         title: line.title,
         detail: line.detail,
         quantity: 1,
-        unitMinor: line.unit_price_minor - line.discount_minor,
-        amountMinor: line.unit_price_minor - line.discount_minor,
+        unitMinor: lineNetMinor(line),
+        amountMinor: lineNetMinor(line),
         orderItemId: line.id,
       }))
     : [{ title: REFUND_LINE_TITLE[refund.method], quantity: 1, unitMinor: refund.amount, amountMinor: refund.amount }]

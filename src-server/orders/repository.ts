@@ -1,6 +1,7 @@
 // Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
 import type { OrderStatus } from '../../db/types.ts'
 import { trialStartedText } from '../../src-shared/membership.ts'
+import { lineNetMinor } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
 
@@ -80,7 +81,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
             title: item.title,
             detail: item.detail,
             // What the buyer paid for the line: its price less its stored share of the coupon.
-            priceMinor: item.unit_price_minor - item.discount_minor,
+            priceMinor: lineNetMinor(item),
             discountMinor: item.discount_minor,
             courseId: item.course_id,
             refunded: Boolean(item.refunded_at),

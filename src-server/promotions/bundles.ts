@@ -134,7 +134,8 @@ export async function listBundles(db: DB, ownerId?: string) {
   return bundles.map((bundle) => describe(bundle, courses.get(bundle.id) ?? []))
 }
 
-async function bundleCourseRows(db: DB, bundleIds: readonly string[]) {
+/** Each bundle's courses in their order, with what the bundle's price and sale depend on. */
+export async function bundleCourseRows(db: DB, bundleIds: readonly string[]) {
   const byBundle = new Map<string, Awaited<ReturnType<typeof courseRows>>>()
   if (bundleIds.length === 0) return byBundle
   for (const row of await courseRows(db, bundleIds)) {

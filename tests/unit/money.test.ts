@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMoney, toMinorUnits } from '../../src-shared/money.ts'
+import { formatMoney, lineNetMinor, toMinorUnits } from '../../src-shared/money.ts'
 
 describe('formatMoney', () => {
   it('uses £ for GBP and $ for everything else, with two decimals', () => {
@@ -25,6 +25,14 @@ describe('toMinorUnits', () => {
     expect(() => toMinorUnits('abc')).toThrow(RangeError)
     expect(() => toMinorUnits('1.999')).toThrow(RangeError)
     expect(() => toMinorUnits('')).toThrow(RangeError)
+  })
+})
+
+describe('lineNetMinor', () => {
+  it('is what a line sold for: its unit price less its stored discount (none when the line has no discount)', () => {
+    expect(lineNetMinor({ unit_price_minor: 4999, discount_minor: 1250 })).toBe(3749)
+    expect(lineNetMinor({ unit_price_minor: 4999, discount_minor: 0 })).toBe(4999)
+    expect(lineNetMinor({ unit_price_minor: 4999 })).toBe(4999)
   })
 })
 

@@ -4,7 +4,7 @@
 // emptied the cart is given back on a second click; a free cart is a free order whatever the rail; and a unique
 // violation (two checkouts of one cart racing past the read) is retried once, outside a caller's transaction only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listCartLines } from '../../../src-server/cart/lines.ts'
+import { listCartLines } from '../../../src-server/flows/cart-lines.ts'
 import { createFromCart, openCartOrder } from '../../../src-server/flows/cart-order.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import type { Billing, CreatedOrder } from '../../../src-server/orders/create.ts'
