@@ -1033,6 +1033,20 @@ export interface SchoolSsoPendingLinksTable {
   created_at: CreatedAt
 }
 
+/** A sign-in handed from the platform's host to a school's domain (decision 0063): a one-time code's hash. */
+export interface SignInHandoffsTable {
+  code_hash: string
+  user_id: string
+  /** The school domain the session is for. */
+  site_host: string
+  /** SHA-256 (base64url) of the secret the domain's browser holds: binds the code to the browser that asked. */
+  challenge: string
+  remember: Generated<boolean>
+  expires_at: Date
+  used_at: Date | null
+  created_at: CreatedAt
+}
+
 /** A school's outgoing webhook endpoint (decision 0061). */
 export interface WebhookEndpointsTable {
   id: Generated<string>
@@ -1808,6 +1822,7 @@ export interface Database {
   school_sso: SchoolSsoTable
   school_sso_links: SchoolSsoLinksTable
   school_sso_pending_links: SchoolSsoPendingLinksTable
+  sign_in_handoffs: SignInHandoffsTable
   school_invites: SchoolInvitesTable
   school_domains: SchoolDomainsTable
   school_brands: SchoolBrandsTable

@@ -36,6 +36,7 @@ import { Route as TwoFactorRouteImport } from './routes/two-factor'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AuthAccountRouteImport } from './routes/_auth/account'
 import { Route as AuthCourseInviteRouteImport } from './routes/_auth/course-invite'
+import { Route as AuthHandoffRouteImport } from './routes/_auth/handoff'
 import { Route as AuthLiveRouteImport } from './routes/_auth/live'
 import { Route as AuthSchoolInviteRouteImport } from './routes/_auth/school-invite'
 import { Route as AdminStaffRouteImport } from './routes/admin/_staff'
@@ -248,6 +249,11 @@ const AuthAccountRoute = AuthAccountRouteImport.update({
 const AuthCourseInviteRoute = AuthCourseInviteRouteImport.update({
   id: '/course-invite',
   path: '/course-invite',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthHandoffRoute = AuthHandoffRouteImport.update({
+  id: '/handoff',
+  path: '/handoff',
   getParentRoute: () => AuthRoute,
 } as any)
 const AuthLiveRoute = AuthLiveRouteImport.update({
@@ -686,6 +692,7 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
   '/course-invite': typeof AuthCourseInviteRoute
+  '/handoff': typeof AuthHandoffRoute
   '/live': typeof AuthLiveRoute
   '/school-invite': typeof AuthSchoolInviteRoute
   '/admin': typeof AdminStaffRouteWithChildren
@@ -792,6 +799,7 @@ export interface FileRoutesByTo {
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
   '/course-invite': typeof AuthCourseInviteRoute
+  '/handoff': typeof AuthHandoffRoute
   '/live': typeof AuthLiveRoute
   '/school-invite': typeof AuthSchoolInviteRoute
   '/admin/accept-invite': typeof AdminAcceptInviteRoute
@@ -899,6 +907,7 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute
   '/_auth/account': typeof AuthAccountRoute
   '/_auth/course-invite': typeof AuthCourseInviteRoute
+  '/_auth/handoff': typeof AuthHandoffRoute
   '/_auth/live': typeof AuthLiveRoute
   '/_auth/school-invite': typeof AuthSchoolInviteRoute
   '/admin/_staff': typeof AdminStaffRouteWithChildren
@@ -1008,6 +1017,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/account'
     | '/course-invite'
+    | '/handoff'
     | '/live'
     | '/school-invite'
     | '/admin'
@@ -1114,6 +1124,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/account'
     | '/course-invite'
+    | '/handoff'
     | '/live'
     | '/school-invite'
     | '/admin/accept-invite'
@@ -1220,6 +1231,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/_auth/account'
     | '/_auth/course-invite'
+    | '/_auth/handoff'
     | '/_auth/live'
     | '/_auth/school-invite'
     | '/admin/_staff'
@@ -1539,6 +1551,13 @@ declare module '@tanstack/react-router' {
       path: '/course-invite'
       fullPath: '/course-invite'
       preLoaderRoute: typeof AuthCourseInviteRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/handoff': {
+      id: '/_auth/handoff'
+      path: '/handoff'
+      fullPath: '/handoff'
+      preLoaderRoute: typeof AuthHandoffRouteImport
       parentRoute: typeof AuthRoute
     }
     '/_auth/live': {
@@ -2168,6 +2187,7 @@ const StudioRouteRouteWithChildren = StudioRouteRoute._addFileChildren(
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
   AuthCourseInviteRoute: typeof AuthCourseInviteRoute
+  AuthHandoffRoute: typeof AuthHandoffRoute
   AuthLiveRoute: typeof AuthLiveRoute
   AuthSchoolInviteRoute: typeof AuthSchoolInviteRoute
   AuthAccountMembershipRoute: typeof AuthAccountMembershipRoute
@@ -2186,6 +2206,7 @@ interface AuthRouteChildren {
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
   AuthCourseInviteRoute: AuthCourseInviteRoute,
+  AuthHandoffRoute: AuthHandoffRoute,
   AuthLiveRoute: AuthLiveRoute,
   AuthSchoolInviteRoute: AuthSchoolInviteRoute,
   AuthAccountMembershipRoute: AuthAccountMembershipRoute,

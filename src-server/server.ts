@@ -43,6 +43,7 @@ import { isSchoolHost, registerSchoolHosts } from './http/school-hosts.ts'
 import { registerSchoolSsoRoutes } from './http/school-sso.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerServiceOrderRoutes } from './http/service-order-files.ts'
+import { HANDOFF_COMPLETE_PATH, registerSignInHandoffRoutes } from './http/sign-in-handoff.ts'
 import { registerStripeWebhookRoutes } from './http/stripe-webhook.ts'
 import { registerTestClockRoutes } from './http/test-clock.ts'
 import { registerTusUploadRoutes } from './http/tus-uploads.ts'
@@ -175,7 +176,8 @@ function inProcessTrpcClient(
 /** Answers smaller than this are sent uncompressed. */
 const COMPRESS_THRESHOLD = 1024
 
-const CSRF_EXEMPT = ['/api/stripe/webhook', ONE_CLICK_UNSUBSCRIBE_PATH, `${API_V1_PREFIX}/`]
+// The hand-off's cross-site step only posts its code on to the domain itself, where the same-origin check applies.
+const CSRF_EXEMPT = ['/api/stripe/webhook', ONE_CLICK_UNSUBSCRIBE_PATH, `${API_V1_PREFIX}/`, HANDOFF_COMPLETE_PATH]
 
 export async function createServer(deps: ServerDeps): Promise<Server> {
   const { env, db } = deps
@@ -304,6 +306,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     registerSeoRoutes(routes, httpDeps)
     registerOAuthRoutes(routes, httpDeps, oauth)
     registerSchoolSsoRoutes(routes, httpDeps)
+    await registerSignInHandoffRoutes(routes, httpDeps)
     registerProfileRoutes(routes, httpDeps)
     registerBrandLogoRoutes(routes, httpDeps)
     registerDocumentRoutes(routes, httpDeps)

@@ -1,6 +1,9 @@
 // Account wording (spec §5 and §8) and the return-URL rule, shared by client and server (no zod here: the
 // header imports it, and it should not pull zod into the main bundle).
 export const AUTH_MESSAGES = {
+  /** On a school's own domain (decision 0063): passwords are typed on the platform's sign-in page only. */
+  passwordOnPlatform: 'Passwords are entered only on our secure sign-in page: use “Continue to sign in”.',
+  handoffFailed: 'The sign-in did not complete (it may have expired). Please try again.',
   terms: 'You must agree to the terms and conditions',
   passwordLength: 'Password must be at least 8 characters',
   passwordMismatch: 'Passwords do not match',

@@ -5,6 +5,7 @@ import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { loginFields } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { HandedSignIn, usePasswordsHandedOff } from '../components/auth/HandedSignIn.tsx'
 import { PasskeySignIn } from '../components/auth/PasskeySignIn.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { SchoolSignIn } from '../components/auth/SchoolSignIn.tsx'
@@ -19,7 +20,8 @@ import { optionalText, searchParams } from '../lib/search-params.ts'
 import { leaveIfSignedIn, loadSignInProviders } from '../lib/session.ts'
 
 // `school`: a school's slug, whose single sign-on the page then offers (decision 0062).
-const routeSearch = searchParams({ redirect: optionalText, school: optionalText })
+// `handoff=failed`: a sign-in handed to the platform's page did not complete (src-server/http/sign-in-handoff.ts).
+const routeSearch = searchParams({ redirect: optionalText, school: optionalText, handoff: optionalText })
 
 export const Route = createFileRoute('/login')({
   validateSearch: routeSearch,
@@ -45,7 +47,10 @@ function LoginPage() {
   const navigate = useNavigate()
   // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
   const posted = useNativeFormResult('/login')
-  const [error, setError] = useState<string | null>(posted?.formError ?? null)
+  const [error, setError] = useState<string | null>(
+    posted?.formError ?? (search.handoff === 'failed' ? AUTH_MESSAGES.handoffFailed : null),
+  )
+  const handedOff = usePasswordsHandedOff()
   /** The address refused as not verified yet: the alert then offers a new link. */
   const [unverified, setUnverified] = useState<string | null>(
     posted?.formError === AUTH_MESSAGES.emailNotVerified ? (posted.values.email ?? null) : null,
@@ -79,25 +84,17 @@ function LoginPage() {
       <FormAlert>{error}</FormAlert>
       {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
       <SchoolSignIn slug={search.school} redirect={returnTo} />
-      <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-        <EmailField defaultValue={posted?.values.email} />
-        <PasswordField label="Password" name="password" autoComplete="current-password" required />
-        <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center' })}>
-          <CheckboxField
-            label="Remember me"
-            name="remember"
-            defaultChecked={posted ? posted.values.remember === 'on' : undefined}
-          />
-          <Link to="/forgot-password" className={authLink}>
-            Forgot password?
-          </Link>
-        </div>
-        <button type="submit" className={button({ size: 'lg' })} disabled={login.isPending}>
-          {login.isPending ? <Spinner label="Logging in" /> : null}
-          {login.isPending ? 'Logging in...' : 'Log In'}
-        </button>
-      </form>
-      <PasskeySignIn onSignedIn={signedIn} />
+      {handedOff ? (
+        <HandedSignIn redirect={returnTo} />
+      ) : (
+        <PasswordSignIn
+          onSubmit={onSubmit}
+          pending={login.isPending}
+          email={posted?.values.email}
+          remember={posted ? posted.values.remember === 'on' : undefined}
+        />
+      )}
+      {handedOff ? null : <PasskeySignIn onSignedIn={signedIn} />}
       <SocialButtons redirect={returnTo} />
       <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
         Don't have an account?{' '}
@@ -106,5 +103,31 @@ function LoginPage() {
         </Link>
       </p>
     </AuthCard>
+  )
+}
+
+/** The e-mail and password form (the platform's host only). */
+function PasswordSignIn(props: {
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void
+  pending: boolean
+  email?: string
+  remember?: boolean
+}) {
+  const { onSubmit, pending } = props
+  return (
+    <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+      <EmailField defaultValue={props.email} />
+      <PasswordField label="Password" name="password" autoComplete="current-password" required />
+      <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center' })}>
+        <CheckboxField label="Remember me" name="remember" defaultChecked={props.remember} />
+        <Link to="/forgot-password" className={authLink}>
+          Forgot password?
+        </Link>
+      </div>
+      <button type="submit" className={button({ size: 'lg' })} disabled={pending}>
+        {pending ? <Spinner label="Logging in" /> : null}
+        {pending ? 'Logging in...' : 'Log In'}
+      </button>
+    </form>
   )
 }

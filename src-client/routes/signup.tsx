@@ -6,6 +6,7 @@ import { SIGNUP_REDIRECT_MS } from '#shared/constants.ts'
 import { firstIssueByField, signupFields } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
+import { HandedSignIn, usePasswordsHandedOff } from '../components/auth/HandedSignIn.tsx'
 import { SocialButtons } from '../components/auth/SocialButtons.tsx'
 import { button } from '../components/ui/button.ts'
 import {
@@ -53,6 +54,7 @@ function SignupPage() {
   const [formError, setFormError] = useState<string | null>(posted?.formError ?? null)
   const signup = useMutation(trpc.auth.signup.mutationOptions())
   const doneMessage = signup.isSuccess ? signup.data.message : posted?.done
+  const handedOff = usePasswordsHandedOff()
 
   useEffect(() => {
     void loadSignupSchema()
@@ -110,6 +112,25 @@ function SignupPage() {
     )
   }
 
+  const signIn = (
+    <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
+      Already have an account?{' '}
+      <Link to="/login" search={loginSearch} className={authLink}>
+        Sign in
+      </Link>
+    </p>
+  )
+
+  // A school's own domain: the account is made on the platform's page, and the learner comes back here signed in.
+  if (handedOff) {
+    return (
+      <AuthCard title="Create your account">
+        <HandedSignIn redirect={returnTo ?? '/'} signup />
+        {signIn}
+      </AuthCard>
+    )
+  }
+
   return (
     <AuthCard title="Create your account" subtitle="Join SkillForge to learn, create and sell courses">
       <form
@@ -152,12 +173,7 @@ function SignupPage() {
         </button>
       </form>
       <SocialButtons />
-      <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
-        Already have an account?{' '}
-        <Link to="/login" search={loginSearch} className={authLink}>
-          Sign in
-        </Link>
-      </p>
+      {signIn}
     </AuthCard>
   )
 }

@@ -54,6 +54,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/account/premium',
     '/account/security',
     '/account/sso-link',
+    '/handoff',
     '/auth/callback',
     '/courses',
     '/admin',

@@ -2,6 +2,7 @@
 // only; the plan must include 'customDomain' / 'whiteLabel'), the host routing's lookup of a verified hostname, and
 // the brand a school's pages, mails and certificates show instead of SkillForge's.
 import { planIncludes } from '../../src-shared/creator-plans.ts'
+import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { DOMAIN_VERIFY_PREFIX, isClaimableHostname } from '../../src-shared/schemas/domains.ts'
 import { type TxtLookup, txtHoldsToken } from '../creators/dns-verify.ts'
 import {
@@ -15,7 +16,7 @@ import {
   schoolOfVerifiedHost,
   setBrandLogo,
 } from '../creators/domains.ts'
-import { schoolBySlug, schoolOfCourse } from '../creators/schools.ts'
+import { schoolById, schoolBySlug, schoolOfCourse } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -260,4 +261,23 @@ export async function pageBrand(db: DB, input: { slug?: string; host?: string })
   if (!school) return null
   const brand = await liveBrand(db, school)
   return brand ? { ...brand, slug: school.slug } : null
+}
+
+export const HANDOFF_MESSAGES = {
+  notASchool: 'This address is not a school’s site: there is nothing to sign in to.',
+  staff: 'Staff accounts are not signed in on a school’s domain.',
+} as const
+
+/**
+ * The school a learner's sign-in is handed to (http/sign-in-handoff.ts, decision 0063): its verified hostname and the
+ * name its learners know it by (its brand's while white label is live). Staff are not handed: they sign in on the
+ * platform's host only.
+ */
+export async function handoffTarget(db: DB, user: { role: Role }, host: string) {
+  if (isStaff(user.role)) throw new DomainError('forbidden', HANDOFF_MESSAGES.staff)
+  const school = await schoolForHost(db, host)
+  if (!school) throw new DomainError('not_found', HANDOFF_MESSAGES.notASchool)
+  const brand = await liveBrand(db, school)
+  const name = brand?.displayName ?? (await schoolById(db, school.schoolId))?.name ?? school.slug
+  return { site: hostnameOf(host), name }
 }

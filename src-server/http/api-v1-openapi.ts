@@ -18,6 +18,7 @@ import {
   orderPage,
   pageQuery,
 } from '../../src-shared/schemas/api-v1.ts'
+import { escapeHtml } from '../kernel/html.ts'
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } })
 
@@ -165,12 +166,6 @@ export function openApiDocument() {
   })
   return built
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  )
 
 /** A plain page listing every operation with its scope, linking the machine-readable document. */
 export function apiReferencePage(): string {

@@ -43,6 +43,16 @@ async function enforceLimit(ctx: Context, rule: RateRule, key: string) {
   }
 }
 
+/**
+ * Under a school's own domain no password is typed (decision 0063): its owner controls where the name points. Log-in
+ * and sign-up are handed to the platform's host (http/sign-in-handoff.ts); password changes and resets happen there.
+ */
+function refusePasswordsOnSchoolDomain(ctx: Context) {
+  if (ctx.publicUrl !== ctx.config.publicUrl) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.passwordOnPlatform })
+  }
+}
+
 /** The log-in's answer: the user, and the date their account is to be deleted (the page then offers to cancel). */
 async function signedIn(ctx: Context, userId: string) {
   const me = await loadMe(ctx.db, userId)
@@ -59,6 +69,7 @@ export const authRouter = router({
   }),
 
   signup: publicProcedure.input(signupInput).mutation(async ({ ctx, input }) => {
+    refusePasswordsOnSchoolDomain(ctx)
     await enforceLimit(ctx, RATE_RULES.signup, `signup:${ctx.clientIp}`)
     try {
       await signUp(ctx.db, input, ctx.publicUrl)
@@ -69,6 +80,7 @@ export const authRouter = router({
   }),
 
   login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
+    refusePasswordsOnSchoolDomain(ctx)
     const email = input.email.toLowerCase()
     await enforceLimit(ctx, RATE_RULES.login, `login:${ctx.clientIp}:${email}`)
     await enforceLimit(ctx, RATE_RULES.loginPerEmail, `login-email:${email}`)
@@ -143,10 +155,14 @@ export const authRouter = router({
    * domain, the school's single sign-on when it offers one.
    */
   providers: publicProcedure.query(async ({ ctx }) => {
-    if (ctx.publicUrl === ctx.config.publicUrl) return { oauth: ctx.config.oauthProviders, school: null }
+    if (ctx.publicUrl === ctx.config.publicUrl) {
+      return { oauth: ctx.config.oauthProviders, school: null, passwordsHandedOff: false }
+    }
     return {
       oauth: [] as typeof ctx.config.oauthProviders,
       school: await ssoForHost(ctx.db, ctx.config, ctx.req?.host),
+      /** Log-in and sign-up go through the platform's page (http/sign-in-handoff.ts): no password form here. */
+      passwordsHandedOff: true,
     }
   }),
 
@@ -162,11 +178,13 @@ export const authRouter = router({
   /** The same answer whether or not the address has an account. */
   requestPasswordReset: publicProcedure.input(emailOnlyInput).mutation(async ({ ctx, input }) => {
     await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
-    await requestPasswordReset(ctx.db, input.email, ctx.publicUrl)
+    // The new password is typed on the platform's host, never under a school's domain.
+    await requestPasswordReset(ctx.db, input.email, ctx.config.publicUrl)
     return { message: AUTH_MESSAGES.resetRequested }
   }),
 
   resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ ctx, input }) => {
+    refusePasswordsOnSchoolDomain(ctx)
     await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
     const userId = await resetPassword(ctx.db, input.token, input.password)
     if (!userId) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badResetLink })
@@ -177,6 +195,7 @@ export const authRouter = router({
 
   /** Ends every session of the user, then signs this device in again with a fresh session. */
   changePassword: authedProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+    refusePasswordsOnSchoolDomain(ctx)
     await enforceLimit(ctx, RATE_RULES.login, `change-password:${ctx.user.id}`)
     const changed = await changePassword(ctx.db, ctx.user.id, input.currentPassword, input.newPassword)
     if (!changed) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.wrongCurrentPassword })

@@ -1,16 +1,22 @@
 // A school's own domain and white-label brand (decision 0063). The studio's procedures are the owner's alone and
 // check the plan in the flow; `brand` is public: the header and footer's brand for the page's school or Host.
-import { addDomainInput, brandQueryInput, schoolBrandInput } from '../../src-shared/schemas/domains.ts'
+import {
+  addDomainInput,
+  brandQueryInput,
+  handoffTargetInput,
+  schoolBrandInput,
+} from '../../src-shared/schemas/domains.ts'
 import { createTxtLookup } from '../creators/dns-verify.ts'
 import {
   addSchoolDomain,
   checkSchoolDomain,
   domainPanel,
+  handoffTarget,
   pageBrand,
   removeSchoolDomain,
   saveSchoolBrand,
 } from '../flows/school-domain.ts'
-import { creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
+import { authedProcedure, creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 const systemLookup = createTxtLookup()
 
@@ -40,4 +46,9 @@ export const domainsRouter = router({
   brand: publicProcedure
     .input(brandQueryInput)
     .query(({ ctx, input }) => pageBrand(ctx.db, { slug: input.slug, host: ctx.req?.host })),
+
+  /** The platform's /handoff page: the school a signed-in learner continues to (the name shown on the button). */
+  handoffTarget: authedProcedure
+    .input(handoffTargetInput)
+    .query(({ ctx, input }) => handoffTarget(ctx.db, ctx.user, input.site)),
 })

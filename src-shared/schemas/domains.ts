@@ -31,3 +31,6 @@ export const schoolBrandInput = z.object({
 })
 
 export const brandQueryInput = z.object({ slug: z.string().trim().toLowerCase().max(60).optional() })
+
+/** The platform's /handoff page: the school domain a sign-in is handed to. */
+export const handoffTargetInput = z.object({ site: z.string().trim().toLowerCase().min(1).max(253) })

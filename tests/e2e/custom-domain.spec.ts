@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
+import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test.use({
@@ -67,5 +68,27 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
   await expect(tab.getByRole('link', { name: 'Branding Basics' }).first()).toBeVisible()
   await expect(tab).toHaveTitle('Northwind Academy')
   expect(await tab.locator('body').innerText()).not.toMatch(/skillforge/i)
+
+  // Signing in there (decision 0063): no password form under the school's name. The log-in is handed to the
+  // platform's page, and the learner comes back to the domain signed in, with a session of that domain's own.
+  const learner = await createUser(db)
+  await tab.goto(`http://${hostname}:${port}/login?redirect=/courses`)
+  await expect(tab.getByLabel('Password')).toHaveCount(0)
+  await tab.getByRole('link', { name: 'Continue to sign in' }).click()
+  await expect(tab).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/login\?redirect=%2Fhandoff/)
+  await tab.getByLabel('Email').fill(learner.email)
+  await tab.getByLabel('Password').fill(learner.password)
+  await tab.getByRole('button', { name: 'Log In' }).click()
+  await expect(tab.getByRole('heading', { name: 'Continue to Northwind Academy', level: 1 })).toBeVisible()
+  await tab.getByRole('button', { name: 'Continue to Northwind Academy' }).click()
+  await expect(tab).toHaveURL(`http://${hostname}:${port}/courses`)
+  const session = await db
+    .selectFrom('sessions')
+    .select('site_host')
+    .where('user_id', '=', learner.id)
+    .where('site_host', '=', hostname)
+    .executeTakeFirst()
+  expect(session?.site_host).toBe(hostname)
+  await expect(tab.getByTestId('user-menu')).toBeVisible()
   await visitor.close()
 })

@@ -122,6 +122,8 @@ export const ROUTES: RouteEntry[] = [
   { file: '_auth/account_.security.tsx', url: '/account/security', as: 'customer' },
   // Nothing waits to be linked: the empty state (tests/e2e/sso.spec.ts shows the consent itself).
   { file: '_auth/account_.sso-link.tsx', url: '/account/sso-link', as: 'customer' },
+  // No school named: the incomplete-link state (tests/e2e/custom-domain.spec.ts walks the hand-off itself).
+  { file: '_auth/handoff.tsx', url: '/handoff', as: 'customer' },
   // A customer who is not a creator: the page explains that only approved creators upload videos.
   { file: 'studio/uploads.tsx', url: '/studio/uploads', as: 'customer' },
   { file: 'learn/$courseId.index.tsx', url: `/learn/${OWNED_COURSE}`, as: 'customer' },

@@ -529,7 +529,12 @@ describe('signing in on the school’s own domain', () => {
   it('offers the school’s sign-in on its domain’s log-in page, and Google and Facebook only on the platform’s', async () => {
     await verifiedDomain(SCHOOL_HOST)
     const school = await db().selectFrom('schools').select('name').where('slug', '=', slug).executeTakeFirstOrThrow()
-    expect(await trpcGet('auth.providers', SCHOOL_HOST)).toEqual({ oauth: [], school: { name: school.name, slug } })
+    // Its passwords are typed on the platform's page (decision 0063: tests/integration/auth/sign-in-handoff.test.ts).
+    expect(await trpcGet('auth.providers', SCHOOL_HOST)).toEqual({
+      oauth: [],
+      school: { name: school.name, slug },
+      passwordsHandedOff: true,
+    })
     expect(await trpcGet('auth.providers', 'storefront.test')).toMatchObject({ school: null })
     expect(await trpcGet('schoolSso.forSchool', 'storefront.test', { slug })).toEqual({ name: school.name, slug })
     // Their flows return to the platform's address, where they start too (no cookie would be found otherwise).
