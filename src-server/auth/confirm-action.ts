@@ -24,20 +24,26 @@ export interface ActionProof {
   code?: string | undefined
 }
 
+/**
+ * Whether a password may be typed on the site the request came to: false under a school's own domain, where the
+ * account confirms as one without a password does, with an e-mailed code (decision 0063).
+ */
+export type PasswordHere = boolean
+
 /** How this account confirms: with its password (and/or app code), or with an e-mailed code. */
-export async function confirmationMethod(db: DB, userId: string) {
+export async function confirmationMethod(db: DB, userId: string, passwordHere: PasswordHere = true) {
   const user = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst()
-  return { hasPassword: Boolean(user?.password_hash), hasTwoFactor: await hasTwoFactor(db, userId) }
+  return { hasPassword: Boolean(user?.password_hash) && passwordHere, hasTwoFactor: await hasTwoFactor(db, userId) }
 }
 
 /** E-mails a single-use code (for accounts without a password only); an earlier unused code stops working. */
-export async function sendConfirmationCode(db: DB, userId: string, action: string) {
+export async function sendConfirmationCode(db: DB, userId: string, action: string, passwordHere: PasswordHere = true) {
   const user = await db
     .selectFrom('users')
     .select(['email', 'password_hash'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow()
-  if (user.password_hash) throw new DomainError('precondition', CONFIRM_MESSAGES.hasPassword)
+  if (user.password_hash && passwordHere) throw new DomainError('precondition', CONFIRM_MESSAGES.hasPassword)
   // 8 bytes: a 13-character code, typed or pasted; tries are rate-limited per account by the caller.
   const code = await issueToken(db, userId, 'confirm_action', clock.now(), 8)
   const minutes = TOKEN_TTL_MS.confirm_action / 60_000
@@ -57,16 +63,24 @@ export async function sendConfirmationCode(db: DB, userId: string, action: strin
 }
 
 /** Throws unless the proof is fresh and right for this account (see the file's comment). */
-export async function confirmAction(db: DB, userId: string, proof: ActionProof, settings: TwoFactorSettings) {
+export async function confirmAction(
+  db: DB,
+  userId: string,
+  proof: ActionProof,
+  settings: TwoFactorSettings,
+  passwordHere: PasswordHere = true,
+) {
   const user = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow()
-  if (user.password_hash && proof.password) {
-    if (!(await verifyPassword(user.password_hash, proof.password))) {
+  // Where no password is typed, the account confirms as one without a password: with the e-mailed code.
+  const password = passwordHere ? user.password_hash : null
+  if (password && proof.password) {
+    if (!(await verifyPassword(password, proof.password))) {
       throw new DomainError('invalid', CONFIRM_MESSAGES.wrongPassword, { field: 'password' })
     }
     return
   }
   const code = proof.code?.trim()
-  if (!user.password_hash && code && /^[a-z2-7]{13}$/i.test(code)) {
+  if (!password && code && /^[a-z2-7]{13}$/i.test(code)) {
     if ((await consumeToken(db, code.toLowerCase(), 'confirm_action')) === userId) return
     throw new DomainError('invalid', CONFIRM_MESSAGES.wrongCode, { field: 'code' })
   }
@@ -76,7 +90,7 @@ export async function confirmAction(db: DB, userId: string, proof: ActionProof, 
   }
   throw new DomainError(
     'invalid',
-    user.password_hash ? CONFIRM_MESSAGES.needProof : CONFIRM_MESSAGES.needCode,
-    user.password_hash ? { field: 'password' } : { field: 'code' },
+    password ? CONFIRM_MESSAGES.needProof : CONFIRM_MESSAGES.needCode,
+    password ? { field: 'password' } : { field: 'code' },
   )
 }

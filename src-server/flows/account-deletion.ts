@@ -103,6 +103,8 @@ export interface DeletionRequest {
   /** The person's own proof; absent when staff ask for a person who wrote in (then `staff` is set). */
   proof?: ActionProof
   settings?: TwoFactorSettings
+  /** False under a school's own domain: the proof is the e-mailed code, not the password (decision 0063). */
+  passwordHere?: boolean
   staff?: { id: string; email: string }
 }
 
@@ -111,7 +113,7 @@ export async function requestAccountDeletion(request: DeletionRequest) {
   const { db, userId, staff } = request
   if (!staff) {
     if (!request.proof || !request.settings) throw new DomainError('invalid', 'Confirm with your password or a code.')
-    await confirmAction(db, userId, request.proof, request.settings)
+    await confirmAction(db, userId, request.proof, request.settings, request.passwordHere)
   }
   const blockers = await deletionBlockers(db, userId)
   if (blockers.length > 0) throw new DomainError('precondition', blockers.join(' '))

@@ -260,10 +260,11 @@ export async function confirmSsoLink(
   config: AppConfig,
   who: { sessionId: string; userId: string },
   proof: ActionProof,
+  passwordHere = true,
 ) {
   const pending = await pendingLinkOf(db, who.sessionId, who.userId)
   if (!pending) throw new DomainError('precondition', SSO_LINK_MESSAGES.nothingWaiting)
-  await confirmAction(db, who.userId, proof, twoFactorSettings(config))
+  await confirmAction(db, who.userId, proof, twoFactorSettings(config), passwordHere)
   // The provider vouched for this address: the account must still use it.
   if ((await accountWithEmail(db, pending.email))?.id !== who.userId) {
     throw new DomainError('precondition', SSO_LINK_MESSAGES.addressChanged)

@@ -31,7 +31,7 @@ import { scheduledDeletionOf } from '../flows/account-deletion.ts'
 import { assertPasswordSignInAllowed, ssoForHost } from '../flows/school-sso.ts'
 import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
 import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
-import type { Context } from '../trpc/context.ts'
+import { type Context, passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 const limiterDown = (ctx: Context) => (error: unknown) =>
@@ -48,7 +48,7 @@ async function enforceLimit(ctx: Context, rule: RateRule, key: string) {
  * and sign-up are handed to the platform's host (http/sign-in-handoff.ts); password changes and resets happen there.
  */
 function refusePasswordsOnSchoolDomain(ctx: Context) {
-  if (ctx.publicUrl !== ctx.config.publicUrl) {
+  if (!passwordsTypedHere(ctx)) {
     throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.passwordOnPlatform })
   }
 }
@@ -155,14 +155,16 @@ export const authRouter = router({
    * domain, the school's single sign-on when it offers one.
    */
   providers: publicProcedure.query(async ({ ctx }) => {
-    if (ctx.publicUrl === ctx.config.publicUrl) {
-      return { oauth: ctx.config.oauthProviders, school: null, passwordsHandedOff: false }
+    if (passwordsTypedHere(ctx)) {
+      return { oauth: ctx.config.oauthProviders, school: null, passwordsHandedOff: false, platformUrl: null }
     }
     return {
       oauth: [] as typeof ctx.config.oauthProviders,
       school: await ssoForHost(ctx.db, ctx.config, ctx.req?.host),
       /** Log-in and sign-up go through the platform's page (http/sign-in-handoff.ts): no password form here. */
       passwordsHandedOff: true,
+      /** Where passwords are typed (the security page links there to change one). */
+      platformUrl: ctx.config.publicUrl,
     }
   }),
 

@@ -14,6 +14,7 @@ import { confirmAction, confirmationMethod, sendConfirmationCode } from '../auth
 import { twoFactorSettings } from '../auth/two-factor.ts'
 import { cancelAccountDeletion, deletionStatus, requestAccountDeletion } from '../flows/account-deletion.ts'
 import { dataExportsOf, requestDataExport } from '../flows/data-export.ts'
+import { passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, router, staffProcedure } from '../trpc/init.ts'
 import { paceSecurityTries } from '../trpc/security-pace.ts'
 import { actorOf } from './admin/actor.ts'
@@ -31,7 +32,7 @@ export const privacyRouter = router({
   /** Queues the export once the person has confirmed it is them (checked before anything is queued). */
   requestExport: authedProcedure.input(requestExportInput).mutation(async ({ ctx, input }) => {
     await paceSecurityTries(ctx, ctx.user.id)
-    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
+    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config), passwordsTypedHere(ctx))
     return requestDataExport(ctx.db, ctx.user.id)
   }),
 
@@ -42,13 +43,18 @@ export const privacyRouter = router({
   /** The scheduled deletion (if any), what stands in its way, and how this account confirms. */
   deletion: authedProcedure.query(async ({ ctx }) => ({
     ...(await deletionStatus(ctx.db, ctx.user.id)),
-    confirm: await confirmationMethod(ctx.db, ctx.user.id),
+    confirm: await confirmationMethod(ctx.db, ctx.user.id, passwordsTypedHere(ctx)),
   })),
 
   /** E-mails a single-use code to an account without a password (15 minutes), for an action that needs a proof. */
   sendConfirmationCode: authedProcedure.input(confirmationCodeInput).mutation(async ({ ctx, input }) => {
     await paceSecurityTries(ctx, ctx.user.id)
-    await sendConfirmationCode(ctx.db, ctx.user.id, CONFIRMED_ACTION_TEXT[input?.action ?? 'delete-account'])
+    await sendConfirmationCode(
+      ctx.db,
+      ctx.user.id,
+      CONFIRMED_ACTION_TEXT[input?.action ?? 'delete-account'],
+      passwordsTypedHere(ctx),
+    )
     return { ok: true }
   }),
 
@@ -60,6 +66,7 @@ export const privacyRouter = router({
       publicUrl: ctx.config.publicUrl,
       proof: input,
       settings: twoFactorSettings(ctx.config),
+      passwordHere: passwordsTypedHere(ctx),
     })
   }),
 

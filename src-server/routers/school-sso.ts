@@ -14,6 +14,7 @@ import {
   ssoPanel,
   unlinkSchoolSignIn,
 } from '../flows/school-sso.ts'
+import { passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
 import { paceSecurityTries } from '../trpc/security-pace.ts'
 
@@ -31,13 +32,16 @@ export const schoolSsoRouter = router({
   /** The sign-in waiting for this session's consent (school name, the provider's address) and how to confirm. */
   pendingLink: authedProcedure.query(async ({ ctx }) => {
     const pending = await pendingSsoLink(ctx.db, ctx.session.id, ctx.user.id)
-    return pending ? { ...pending, confirm: await confirmationMethod(ctx.db, ctx.user.id) } : null
+    return pending
+      ? { ...pending, confirm: await confirmationMethod(ctx.db, ctx.user.id, passwordsTypedHere(ctx)) }
+      : null
   }),
 
   /** Links the waiting sign-in to this account after a fresh proof; mails the account. */
   confirmLink: authedProcedure.input(actionProofInput).mutation(async ({ ctx, input }) => {
     await paceSecurityTries(ctx, ctx.user.id)
-    return confirmSsoLink(ctx.db, ctx.config, { sessionId: ctx.session.id, userId: ctx.user.id }, input)
+    const who = { sessionId: ctx.session.id, userId: ctx.user.id }
+    return confirmSsoLink(ctx.db, ctx.config, who, input, passwordsTypedHere(ctx))
   }),
 
   /** "Don't link": the waiting sign-in is dropped. */

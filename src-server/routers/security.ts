@@ -21,6 +21,7 @@ import {
   twoFactorSettings,
   twoFactorStatus,
 } from '../auth/two-factor.ts'
+import { passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 import { paceSecurityTries } from '../trpc/security-pace.ts'
 
@@ -32,7 +33,7 @@ export const securityRouter = router({
     sessions: await listSessions(ctx.db, ctx.user.id, ctx.session.id),
     passkeys: await listPasskeys(ctx.db, ctx.user.id),
     /** How a removal is confirmed: the password (or an app code), or an e-mailed code. */
-    confirm: await confirmationMethod(ctx.db, ctx.user.id),
+    confirm: await confirmationMethod(ctx.db, ctx.user.id, passwordsTypedHere(ctx)),
   })),
 
   /**
@@ -41,7 +42,7 @@ export const securityRouter = router({
    */
   passkeyOptions: authedProcedure.input(passkeyOptionsInput).mutation(async ({ ctx, input }) => {
     await paceSecurityTries(ctx, ctx.user.id)
-    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
+    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config), passwordsTypedHere(ctx))
     return passkeyRegistrationOptions(ctx.db, ctx.user, relyingParty(ctx.config.publicUrl, ctx.req?.headers.host))
   }),
 
@@ -55,7 +56,7 @@ export const securityRouter = router({
   /** Removing a passkey needs a fresh proof: the password, an app code, or (no password) an e-mailed code. */
   removePasskey: authedProcedure.input(removePasskeyInput).mutation(async ({ ctx, input }) => {
     await paceSecurityTries(ctx, ctx.user.id)
-    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config))
+    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config), passwordsTypedHere(ctx))
     await removePasskey(ctx.db, ctx.user.id, input.passkeyId)
     return { ok: true }
   }),
@@ -63,7 +64,7 @@ export const securityRouter = router({
   /** E-mails a single-use code to an account without a password, to confirm adding or removing a passkey. */
   sendRemovalCode: authedProcedure.mutation(async ({ ctx }) => {
     await paceSecurityTries(ctx, ctx.user.id)
-    await sendConfirmationCode(ctx.db, ctx.user.id, 'add or remove a passkey')
+    await sendConfirmationCode(ctx.db, ctx.user.id, 'add or remove a passkey', passwordsTypedHere(ctx))
     return { ok: true }
   }),
 

@@ -75,6 +75,14 @@ export type Context = ReturnType<typeof createContextInner> & {
   sessionError?: unknown
 }
 
+/**
+ * Whether a password may be typed on the site this request came to: not under a school's own domain, whose owner
+ * controls where the name points (decision 0063); there the sign-in is handed to the platform's host.
+ */
+export function passwordsTypedHere(ctx: { publicUrl: string; config: { publicUrl: string } }): boolean {
+  return ctx.publicUrl === ctx.config.publicUrl
+}
+
 export function makeCreateContext(
   db: DB,
   config: AppConfig,

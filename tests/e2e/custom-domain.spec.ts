@@ -90,5 +90,12 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
     .executeTakeFirst()
   expect(session?.site_host).toBe(hostname)
   await expect(tab.getByTestId('user-menu')).toBeVisible()
+  // Changing the password happens on the platform's page too.
+  await tab.goto(`http://${hostname}:${port}/account`)
+  await expect(tab.getByLabel('Current password')).toHaveCount(0)
+  await expect(tab.getByRole('link', { name: 'Change your password there' })).toHaveAttribute(
+    'href',
+    `${baseURL}/account/security`,
+  )
   await visitor.close()
 })

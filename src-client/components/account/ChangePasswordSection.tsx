@@ -5,6 +5,7 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { changePasswordInput } from '#shared/schemas/auth.ts'
 import { css } from '#styled-system/css'
+import { usePasswordSite } from '../auth/HandedSignIn.tsx'
 import { button } from '../ui/button.ts'
 import { FormAlert, PasswordField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
@@ -12,6 +13,21 @@ import { SectionCard } from './SectionCard.tsx'
 
 /** Password change; the server ends every other session of the account. */
 export function ChangePasswordSection() {
+  const passwordSite = usePasswordSite()
+  // On a school's own domain no password is typed (decision 0063): it is changed on the platform's security page.
+  if (passwordSite) {
+    return (
+      <SectionCard title="Password" description="Your password is changed on our secure sign-in site.">
+        <a href={`${passwordSite}/account/security`} className={button({ variant: 'outline' })}>
+          Change your password there
+        </a>
+      </SectionCard>
+    )
+  }
+  return <PasswordForm />
+}
+
+function PasswordForm() {
   const trpc = useTRPC()
   const [error, setError] = useState<string | null>(null)
   const change = useMutation(trpc.auth.changePassword.mutationOptions())

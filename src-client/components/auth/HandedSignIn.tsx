@@ -8,9 +8,14 @@ import { button } from '../ui/button.ts'
 
 /** Whether this site hands its sign-in to the platform's page (a school's own domain). */
 export function usePasswordsHandedOff(): boolean {
+  return usePasswordSite() !== null
+}
+
+/** The platform's address when passwords are typed there rather than on this site (a school's own domain), else null. */
+export function usePasswordSite(): string | null {
   const trpc = useTRPC()
   const providers = useQuery({ ...trpc.auth.providers.queryOptions(), staleTime: Number.POSITIVE_INFINITY })
-  return providers.data?.passwordsHandedOff ?? false
+  return providers.data?.passwordsHandedOff ? providers.data.platformUrl : null
 }
 
 export function HandedSignIn({ redirect, signup = false }: { redirect: string; signup?: boolean }) {

@@ -133,10 +133,11 @@ describe('inviting without a mail transport', () => {
 
 describe('auth.providers', () => {
   it('lists only the OAuth providers the server is configured for', async () => {
-    expect(await visitor().auth.providers()).toEqual({ oauth: [], school: null })
+    const onPlatform = { school: null, passwordsHandedOff: false, platformUrl: null }
+    expect(await visitor().auth.providers()).toEqual({ oauth: [], ...onPlatform })
     expect(await visitor({ config: { ...config, oauthProviders: ['google'] } }).auth.providers()).toEqual({
       oauth: ['google'],
-      school: null,
+      ...onPlatform,
     })
   })
 })

@@ -534,6 +534,7 @@ describe('signing in on the school’s own domain', () => {
       oauth: [],
       school: { name: school.name, slug },
       passwordsHandedOff: true,
+      platformUrl: PUBLIC_URL,
     })
     expect(await trpcGet('auth.providers', 'storefront.test')).toMatchObject({ school: null })
     expect(await trpcGet('schoolSso.forSchool', 'storefront.test', { slug })).toEqual({ name: school.name, slug })

@@ -4,7 +4,7 @@
 // once, for its domain, within a minute, and staff are never handed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDOFF_TTL_MS } from '../../../src-server/auth/handoffs.ts'
-import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { createSession, SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { ensureSchool } from '../../../src-server/creators/schools.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { createCreator } from '../../support/creator-courses.ts'
@@ -243,5 +243,40 @@ describe('signing in on a school’s domain through the platform’s page', () =
       headers: { host: PLATFORM },
     })
     expect(JSON.parse(onPlatform.body).result.data.passwordsHandedOff).toBe(false)
+  })
+
+  it('confirms sensitive actions there with an e-mailed code, never the password', async () => {
+    const { token } = await createSession(db(), learner.id, true, undefined, { siteHost: SCHOOL_HOST })
+    const call = async (
+      procedure: string,
+      input?: unknown,
+      host = SCHOOL_HOST,
+      cookie = `${SESSION_COOKIE}=${token}`,
+    ) => {
+      const answer = await server.server.app.inject({
+        method: input === undefined ? 'GET' : 'POST',
+        url: `/trpc/${procedure}`,
+        headers: { host, origin: `http://${host}`, cookie, 'content-type': 'application/json' },
+        payload: input === undefined ? undefined : JSON.stringify(input),
+      })
+      return { status: answer.statusCode, body: answer.body }
+    }
+    const deletion = await call('privacy.deletion')
+    expect(JSON.parse(deletion.body).result.data.confirm).toMatchObject({ hasPassword: false })
+    const withPassword = await call('privacy.requestExport', { password: learner.password })
+    expect(withPassword.status).toBe(400)
+    expect(await call('privacy.sendConfirmationCode', { action: 'export-data' })).toMatchObject({ status: 200 })
+    const mail = await db()
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', learner.email)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow()
+    const code = /^\s+([a-z2-7]{13})$/m.exec(mail.text_body)?.[1] ?? ''
+    expect((await call('privacy.requestExport', { code })).status).toBe(200)
+    // On the platform's host the same account confirms with its password, as before.
+    const platform = await createSessionToken(db(), learner.id)
+    const there = await call('privacy.deletion', undefined, PLATFORM, `${SESSION_COOKIE}=${platform.token}`)
+    expect(JSON.parse(there.body).result.data.confirm).toMatchObject({ hasPassword: true })
   })
 })
