@@ -155,6 +155,7 @@ export function findCertificate(db: DB, id: string) {
       'c.issued_at',
       'c.grade_percent',
       'cc.access_source',
+      'cc.completed_at',
     ])
     .where('c.id', '=', id)
     .executeTakeFirst()
