@@ -96,3 +96,21 @@ export async function accessBeganAt(
   const row = await query.executeTakeFirst()
   return row?.began ? new Date(row.began) : undefined
 }
+
+/**
+ * Whether the Premium the user held at `at` (when they completed a course through it) has all been taken back
+ * since: every Premium grant in force then is now revoked for a refund or a dispute. A Premium that simply ended
+ * (expiry, lapse, cancellation) was theirs: false. False too when no Premium grant was in force then.
+ */
+export async function premiumHeldAtTakenBack(db: DB, userId: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .selectFrom('access_grants')
+    .select('revoked_reason')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'premium')
+    .where('starts_at', '<=', at)
+    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', at)]))
+    .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', at)]))
+    .execute()
+  return rows.length > 0 && rows.every((row) => row.revoked_reason === 'refund' || row.revoked_reason === 'dispute')
+}

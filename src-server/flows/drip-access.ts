@@ -14,7 +14,17 @@ export interface DrippedCourse {
   includedInPremium: boolean
 }
 
-async function beganFor(db: DB, userId: string, course: DrippedCourse, source: AccessSource, now: Date) {
+/**
+ * The day this learner's drip counts from, for a hold of the given source: the access check's rule, which the
+ * "section open" mail (drip-unlocks.ts) reuses so it never announces a section on another date than the lesson opened.
+ */
+export async function dripCountsFrom(
+  db: DB,
+  userId: string,
+  course: DrippedCourse,
+  source: AccessSource,
+  now = clock.now(),
+): Promise<Date> {
   const began = await accessBeganAt(db, userId, course.id, source === 'premium' ? 'premium' : 'course', now)
   // A buyer who is also a member of a course in Premium holds it both ways: the earlier hold counts, so buying a
   // course never closes again a section Premium had opened (a Premium grant in force means an active member).
@@ -38,7 +48,7 @@ export async function lessonLockedUntil(
   if (source === 'staff') return null
   const rule = await dripOfLesson(db, lessonId)
   if (!rule) return null
-  const opens = unlockDate(rule, await beganFor(db, userId, course, source, now))
+  const opens = unlockDate(rule, await dripCountsFrom(db, userId, course, source, now))
   return opens > now ? opens : null
 }
 
@@ -53,7 +63,7 @@ export async function sectionsLockedUntil(
   if (source === 'staff') return new Map()
   const schedule: Map<string, DripRule> = await readDripSchedule(db, course.id)
   if (schedule.size === 0) return new Map()
-  const began = await beganFor(db, userId, course, source, now)
+  const began = await dripCountsFrom(db, userId, course, source, now)
   const locked = new Map<string, Date>()
   for (const [sectionId, rule] of schedule) {
     const opens = unlockDate(rule, began)

@@ -14,7 +14,7 @@ import {
 import { renditionsOfKey } from '../creators/upload-rows.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { findCompletion, lessonsAddedSince, progressOfCourse } from '../learning/repository.ts'
+import { completedLessonIds, findCompletion, lessonsAddedSince, progressOfCourse } from '../learning/repository.ts'
 import { lessonLockedUntil, sectionsLockedUntil } from './drip-access.ts'
 import type { AccessUser } from './lesson-access.ts'
 import { canPreviewLesson, courseAccessSource, isCourseEditor, neverOnSale } from './lesson-access.ts'
@@ -36,17 +36,18 @@ export function progressSummary(completed: number, total: number) {
 
 export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
   const course = await courseOrNotFound(db, user, courseId)
-  const [source, editor, curriculum, progressRows, completion] = await Promise.all([
+  const [source, editor, curriculum, progressRows, done, completion] = await Promise.all([
     courseAccessSource(db, user, course),
     isCourseEditor(db, user, courseId),
     readCurriculum(db, courseId),
     user ? progressOfCourse(db, user.id, courseId) : Promise.resolve([]),
+    // Complete as the course's completion counts it: a lesson made a quiz only once the quiz is passed.
+    user ? completedLessonIds(db, user.id, courseId) : Promise.resolve(new Set<string>()),
     user ? findCompletion(db, user.id, courseId) : Promise.resolve(undefined),
   ])
   const added = completion ? await lessonsAddedSince(db, courseId, completion.completed_at) : 0
   // Drip: the learner's sections not yet open, with their dates (an editor previewing sees everything).
   const dripped = user && source && !editor ? await sectionsLockedUntil(db, user.id, course, source) : new Map()
-  const progress = new Map(progressRows.map((row) => [row.lesson_id, row]))
   const sections = curriculum.map((section) => ({
     id: section.id,
     title: section.title,
@@ -59,7 +60,7 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
         locked: !(source || editor || preview) || dripUntil !== undefined,
         /** Set while the lesson waits for its section's drip date. */
         unlocksAt: dripUntil?.toISOString() ?? null,
-        completed: Boolean(progress.get(lesson.id)?.completed_at),
+        completed: done.has(lesson.id),
       }
     }),
   }))

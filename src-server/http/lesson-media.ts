@@ -1,4 +1,5 @@
-// Lesson media and files, each behind the session and the same access rule as the lesson itself:
+// Lesson media and files, each behind the session and the same access rule as the lesson itself (checked before a
+// missing video or rendition answers 404, so the answer tells nothing about a lesson the caller cannot open):
 //   GET /api/learn/media/:lessonId           the lesson's video file, with HTTP Range (seeking, resuming); once its
 //                                            HLS renditions exist, the original only to the course's editors, a
 //                                            rendition's single MP4 (≤ 720p) to learners (saved offline too)
@@ -90,9 +91,11 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
     const { lessonId } = request.params
     if (!UUID.test(lessonId)) return notFound(reply)
     const row = await findLessonRow(deps.db, null, lessonId)
-    if (!row?.video_key) return notFound(reply)
+    if (!row) return notFound(reply)
+    // The check before the video's absence: a 404 would tell anyone whether a lesson they cannot open has a video.
     const allowed = await mayOpen(deps, request, reply, row.course_id, { id: row.id, isPreview: row.is_preview })
     if (!allowed) return reply
+    if (!row.video_key) return notFound(reply)
     // With renditions, the original (the creator's master, often huge) is the course's editors' only.
     const renditions = row.video_key.startsWith(DEMO_PREFIX)
       ? null
@@ -113,11 +116,13 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
     const match = HLS_FILE.exec(file)
     if (!UUID.test(lessonId) || !match) return notFound(reply)
     const row = await findLessonRow(deps.db, null, lessonId)
-    if (!row?.video_key) return notFound(reply)
+    if (!row) return notFound(reply)
+    // The check first: which lessons have a video, renditions and which heights is for those who may open it.
+    if (!(await mayOpen(deps, request, reply, row.course_id, { id: row.id, isPreview: row.is_preview }))) return reply
+    if (!row.video_key) return notFound(reply)
     const renditions = await lessonVideoRenditions(deps.db, row.video_key)
     if (!renditions?.prefix) return notFound(reply)
     if (match[1] && !renditions.heights.includes(Number(match[1]))) return notFound(reply)
-    if (!(await mayOpen(deps, request, reply, row.course_id, { id: row.id, isPreview: row.is_preview }))) return reply
     const type = HLS_CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream'
     // Segments and the poster never change under their key; playlists are tiny.
     const cache = file.endsWith('.m3u8') ? 'private, no-cache' : 'private, max-age=86400'

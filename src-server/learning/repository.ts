@@ -57,34 +57,54 @@ export function findCompletion(db: DB, userId: string, courseId: string) {
 }
 
 /**
- * Completed lessons of the course that still exist, and how many lessons completion needs: every lesson but an
- * optional quiz (a quiz lesson is complete once passed: a "complete" it kept from before it was made a quiz, the
- * editors keeping its id, counts only with a passed attempt).
+ * The learner's lessons of the course that count as complete: marked complete, and a quiz lesson only once passed (a
+ * "complete" it kept from before it was made a quiz, the editors keeping its id, counts only with a passed attempt).
+ * The one rule of a complete lesson: the course's completion and the player's checks and "N of M" both read it.
+ */
+function completedLessons(db: DB, userId: string, courseId: string) {
+  return db
+    .selectFrom('lesson_progress as p')
+    .innerJoin('lessons as l', 'l.id', 'p.lesson_id')
+    .select('p.lesson_id')
+    .where('p.user_id', '=', userId)
+    .where('p.course_id', '=', courseId)
+    .where('p.completed_at', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('l.kind', '!=', 'quiz'),
+        eb.exists(
+          eb
+            .selectFrom('quiz_attempts as a')
+            .select('a.id')
+            .whereRef('a.lesson_id', '=', 'l.id')
+            .where('a.user_id', '=', userId)
+            .where('a.passed', '=', true),
+        ),
+      ]),
+    )
+}
+
+/** The ids of the learner's lessons of the course that count as complete (completedLessons' rule). */
+export async function completedLessonIds(db: DB, userId: string, courseId: string): Promise<Set<string>> {
+  const rows = await completedLessons(db, userId, courseId).execute()
+  return new Set(rows.map((row) => row.lesson_id))
+}
+
+/**
+ * Completed lessons of the course that still exist (completedLessons' rule), and how many lessons completion needs:
+ * every lesson but an optional quiz.
  */
 export async function courseProgressCounts(db: DB, userId: string, courseId: string) {
   const row = await db
     .selectFrom('lessons as l')
-    .leftJoin('lesson_progress as p', (join) =>
-      join
-        .onRef('p.lesson_id', '=', 'l.id')
-        .on('p.user_id', '=', userId)
-        .on('p.completed_at', 'is not', null)
-        .on((eb) =>
-          eb.or([
-            eb('l.kind', '!=', 'quiz'),
-            eb.exists(
-              eb
-                .selectFrom('quiz_attempts as a')
-                .select('a.id')
-                .whereRef('a.lesson_id', '=', 'l.id')
-                .where('a.user_id', '=', userId)
-                .where('a.passed', '=', true),
-            ),
-          ]),
-        ),
-    )
     .leftJoin('quizzes as q', (join) => join.onRef('q.lesson_id', '=', 'l.id').on('l.kind', '=', 'quiz'))
-    .select((eb) => [eb.fn.countAll<string>().as('total'), eb.fn.count<string>('p.lesson_id').as('completed')])
+    .select((eb) => [
+      eb.fn.countAll<string>().as('total'),
+      eb.fn
+        .countAll<string>()
+        .filterWhere('l.id', 'in', completedLessons(db, userId, courseId))
+        .as('completed'),
+    ])
     .where('l.course_id', '=', courseId)
     .where('l.pending_review', '=', false)
     .where((eb) => eb.or([eb('q.required', 'is', null), eb('q.required', '=', true)]))
@@ -155,6 +175,7 @@ export function findCertificate(db: DB, id: string) {
       'c.issued_at',
       'c.grade_percent',
       'cc.access_source',
+      'cc.completed_at',
     ])
     .where('c.id', '=', id)
     .executeTakeFirst()

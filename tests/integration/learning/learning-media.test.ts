@@ -61,6 +61,32 @@ describe('GET /api/learn/media/:lessonId', () => {
   })
 })
 
+describe('a lesson without a video, or a video without renditions', () => {
+  it('answers like any lesson the caller cannot open (401, 403) before its 404, on /media and /hls', async () => {
+    const lessons = await lessonsOf(site.db, COURSE)
+    const article = lessons.find((l) => l.kind !== 'video' && !l.is_preview)
+    if (!article) throw new Error('the seed should give this course a locked lesson without a video')
+    // The seed's demo videos have no HLS renditions.
+    const { locked: videoOnly } = await videoLessons()
+    const stranger = await cookieOf(await createUser(site.db))
+    const buyer = await cookieOf((await buyerOfCourse(site.db, COURSE)).user)
+    const urls = [
+      `/api/learn/media/${article.id}`,
+      `/api/learn/hls/${article.id}/master.m3u8`,
+      `/api/learn/hls/${videoOnly.id}/master.m3u8`,
+      `/api/learn/hls/${videoOnly.id}/360p/index.m3u8`,
+    ]
+    for (const url of urls) {
+      const statuses = [
+        (await get(url)).status,
+        (await get(url, { cookie: stranger })).status,
+        (await get(url, { cookie: buyer })).status,
+      ]
+      expect({ url, statuses }).toEqual({ url, statuses: [401, 403, 404] })
+    }
+  })
+})
+
 describe('lesson files in storage', () => {
   it('an attachment downloads only for those who may open its lesson; /uploads never serves lesson files', async () => {
     const { locked } = await videoLessons()

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { insertCourse } from '../../../db/seed/factories.ts'
-import { restore, revoke } from '../../../src-server/access/ledger.ts'
+import { grant, restore, revoke } from '../../../src-server/access/ledger.ts'
 import { writeCurriculum } from '../../../src-server/catalog/curriculum-editing.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { createTestDatabase } from '../../support/db.ts'
@@ -502,6 +502,48 @@ describe('course completion', () => {
     expect(certificate.linkedInUrl).toBeNull()
   })
 
+  /** A Premium member (a paid bank-transfer order) who completed the course through Premium, and the certificate. */
+  async function premiumCertificate() {
+    const course = await smallCourse()
+    const { user, orderId } = await premiumMember(db())
+    const certificateId = (await completeAll(await callerAs(db(), user), course))[3]?.certificateId ?? ''
+    expect(await completionOf(user.id, course.id)).toEqual([
+      { lesson_count: 4, access_source: 'premium', certificate_id: certificateId },
+    ])
+    const status = async () => (await (await callerAs(db(), null)).learning.certificate({ id: certificateId })).status
+    expect(await status()).toBe('verified')
+    const refundPremium = async () => {
+      const admin = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+      await admin.admin.orders.refund({ orderId, reference: 'BANK-RET-PREMIUM' })
+    }
+    return { course, user, certificateId, status, refundPremium }
+  }
+
+  it('shows a certificate earned through Premium as revoked once that Premium order is refunded', async () => {
+    const { certificateId, refundPremium } = await premiumCertificate()
+    await refundPremium()
+    const certificate = await (await callerAs(db(), null)).learning.certificate({ id: certificateId })
+    expect(certificate.status).toBe('revoked')
+    expect(certificate.linkedInUrl).toBeNull()
+  })
+
+  it('keeps a Premium certificate verified when the membership ends, or when the learner still holds the course', async () => {
+    // The membership ends (lapses): the course was theirs when they completed it.
+    const ended = await premiumCertificate()
+    await revoke(db(), { subscriptionId: await subscriptionOf(ended.user.id) }, 'lapse')
+    expect(await ended.status()).toBe('verified')
+    // Refunded, but the learner bought the course: they hold it.
+    const buyer = await premiumCertificate()
+    await buyerOfCourse(db(), buyer.course.id, buyer.user)
+    await buyer.refundPremium()
+    expect(await buyer.status()).toBe('verified')
+    // Refunded, but another Premium (given by staff) opens the course.
+    const member = await premiumCertificate()
+    await grant(db(), { userId: member.user.id, right: { kind: 'premium' }, source: { kind: 'staff' } })
+    await member.refundPremium()
+    expect(await member.status()).toBe('verified')
+  })
+
   it('an unknown certificate id is not found', async () => {
     const visitor = await callerAs(db(), null)
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
@@ -601,6 +643,8 @@ describe('course completion', () => {
     return { course, user, caller, premiumGrantId: premium.id }
   }
 
+  const subscriptionOf = async (userId: string) =>
+    (await db().selectFrom('subscriptions').select('id').where('user_id', '=', userId).executeTakeFirstOrThrow()).id
   const completionOf = (userId: string, courseId: string) =>
     db()
       .selectFrom('course_completions as cc')

@@ -2,6 +2,7 @@
 // already gave them (their offline pass, the dripped sections Premium had opened). The purchase comes first in
 // courseAccessSource, so each rule that reads the source has to give the member's benefit too.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { sweepDripUnlocks } from '../../../src-server/flows/drip-unlocks.ts'
 import { OFFLINE_PASS_DAYS } from '../../../src-server/flows/offline-lessons.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
@@ -74,5 +75,43 @@ describe('a Premium member who buys a Premium course with a dripped section', ()
     )
     expect(section?.unlocksAt).toBeNull()
     await expect(learner.learning.setCompleted({ ...ref, completed: true })).resolves.toMatchObject({ completed: true })
+  })
+})
+
+describe('the "section open" mail of a Premium member who buys a Premium course', () => {
+  const dripMails = (to: string) =>
+    db()
+      .selectFrom('mail_outbox')
+      .select('subject')
+      .where('kind', '=', 'drip_unlocked')
+      .where('to_address', '=', to)
+      .execute()
+  const sweep = () => sweepDripUnlocks(db(), 'http://localhost:3000')
+
+  it('is not sent for a section Premium had opened before the purchase, then or when the purchase alone would open it', async () => {
+    await drippedLesson(INCLUDED, 7)
+    const { user: member } = await premiumMember(db())
+    await clock.advanceClock(10 * 86_400)
+    await buyerOfCourse(db(), INCLUDED, member)
+    await sweep()
+    await clock.advanceClock(8 * 86_400)
+    await sweep()
+    expect(await dripMails(member.email)).toHaveLength(0)
+  })
+
+  it('is sent once when the section opens by the Premium count, not days later by the purchase date', async () => {
+    await drippedLesson(INCLUDED, 7)
+    const { user: member } = await premiumMember(db())
+    await clock.advanceClock(3 * 86_400)
+    await buyerOfCourse(db(), INCLUDED, member)
+    await sweep()
+    expect(await dripMails(member.email)).toHaveLength(0)
+    await clock.advanceClock(4 * 86_400 + 3600)
+    await sweep()
+    await sweep()
+    expect(await dripMails(member.email)).toHaveLength(1)
+    await clock.advanceClock(4 * 86_400)
+    await sweep()
+    expect(await dripMails(member.email)).toHaveLength(1)
   })
 })

@@ -30,7 +30,7 @@ const outline = (checkKind: 'article' | 'quiz') => [
 ]
 
 describe('a lesson completed as an article, then made a required quiz', () => {
-  it('does not count as passed: the course completes, with its certificate, only after the quiz is passed', async () => {
+  it('does not count as passed: the course completes, with its certificate, and the player counts it, only after the quiz is passed', async () => {
     const category = await db().selectFrom('categories').select('id').limit(1).executeTakeFirstOrThrow()
     const courseId = 'converted-quiz-course'
     await insertCourse(db(), {
@@ -69,11 +69,20 @@ describe('a lesson completed as an article, then made a required quiz', () => {
     const lastDone = await learner.learning.setCompleted({ courseId, lessonId: last.id, completed: true })
     expect(lastDone).toMatchObject({ courseCompleted: false, certificateId: null })
     expect(await db().selectFrom('certificates').select('id').where('user_id', '=', user.id).execute()).toEqual([])
+    // The player agrees: the quiz has no check and is not counted in "N of M" until it is passed.
+    const checkOf = (player: Awaited<ReturnType<typeof learner.learning.course>>) =>
+      player.sections.flatMap((section) => section.lessons).find((lesson) => lesson.id === check.id)?.completed
+    const before = await learner.learning.course({ courseId })
+    expect(before.progress).toEqual({ completed: 2, total: 3, percent: 67 })
+    expect(checkOf(before)).toBe(false)
 
     const ref = { courseId, lessonId: check.id }
     const attempt = await learner.quizzes.start(ref)
     const passed = await learner.quizzes.submit({ ...ref, attemptId: attempt.id, answers: ALL_RIGHT })
     expect(passed).toMatchObject({ passed: true, courseCompleted: true })
+    const after = await learner.learning.course({ courseId })
+    expect(after.progress).toEqual({ completed: 3, total: 3, percent: 100 })
+    expect(checkOf(after)).toBe(true)
     const certificate = await learner.learning.certificate({ id: passed.certificateId ?? '' })
     expect(certificate.gradePercent).toBe(100)
   })
