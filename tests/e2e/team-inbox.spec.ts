@@ -207,3 +207,41 @@ test('a conversation only hovered in the inbox stays unread; back from reading i
   await expect(conversation).toBeVisible()
   await expect(conversation).not.toContainText('unread')
 })
+
+test('with the keyboard, closing a conversation, blocking its sender and the digest setting keep focus on the control', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'pro' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: `Glazes ${unique()}` })
+  const learner = await createUser(db, { firstName: 'Lena', lastName: 'Learner' })
+  const thread = await db
+    .insertInto('course_message_threads')
+    .values({ course_id: course.id, member_id: learner.id, subject: 'Crawling glaze' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('course_messages')
+    .values({ thread_id: thread.id, author_id: learner.id, from_instructor: false, body: 'It pulls away.' })
+    .execute()
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto(`/studio/messages/${thread.id}`)
+  // Each button changes its label once done: it stays focused meanwhile (aria-disabled, not disabled).
+  for (const [press, then] of [
+    ['Close conversation', 'Reopen conversation'],
+    ['Block sender', 'Unblock sender'],
+  ] as const) {
+    await page.getByRole('button', { name: press }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('button', { name: then })).toBeFocused()
+  }
+  await page.getByRole('link', { name: '← Inbox' }).click()
+  const digest = page.getByLabel('One daily digest instead of an e-mail per message')
+  await digest.focus()
+  await page.keyboard.press('Space')
+  await expect(page.getByText('You will get one e-mail a day')).toBeVisible()
+  await expect(digest).toBeChecked()
+  await expect(digest).toBeFocused()
+})

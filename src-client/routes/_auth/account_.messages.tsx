@@ -33,8 +33,9 @@ function DigestSetting() {
     <CheckboxField
       label="Send me one daily digest instead of an e-mail per message"
       checked={data.dailyDigest}
-      disabled={save.isPending}
-      onChange={(event) => save.mutate({ dailyDigest: event.target.checked })}
+      // aria-disabled while saving, not disabled, which would drop the keyboard's focus to the page.
+      aria-disabled={save.isPending || undefined}
+      onChange={(event) => (save.isPending ? undefined : save.mutate({ dailyDigest: event.target.checked }))}
     />
   )
 }

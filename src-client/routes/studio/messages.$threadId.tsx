@@ -63,20 +63,21 @@ function StudioConversation() {
           />
         )}
       </section>
+      {/* aria-disabled while saving, not disabled: each button keeps focus while its label turns (WCAG 2.4.3). */}
       <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'start' })}>
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}
-          disabled={close.isPending}
-          onClick={() => close.mutate({ threadId, closed: !data.closed })}
+          aria-disabled={close.isPending || undefined}
+          onClick={() => (close.isPending ? undefined : close.mutate({ threadId, closed: !data.closed }))}
         >
           {data.closed ? 'Reopen conversation' : 'Close conversation'}
         </button>
         <button
           type="button"
           className={button({ variant: data.blocked ? 'outline' : 'danger', size: 'sm' })}
-          disabled={block.isPending}
-          onClick={() => block.mutate({ threadId, blocked: !data.blocked })}
+          aria-disabled={block.isPending || undefined}
+          onClick={() => (block.isPending ? undefined : block.mutate({ threadId, blocked: !data.blocked }))}
         >
           {data.blocked ? 'Unblock sender' : 'Block sender'}
         </button>
