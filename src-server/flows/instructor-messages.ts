@@ -4,6 +4,7 @@
 //   instructors (they answer from the studio). One thread per member and course.
 // - read a thread: its member, always (a member whose Premium or purchase ended keeps reading, and is refused only
 //   new messages); the course's instructors (owner and co-instructors) — anyone else is answered "not found".
+//   Reading never marks it read: the page marks it (markThreadRead) once the conversation is on screen.
 // - answer, close, block: the course's instructors. Report: the thread's member or its instructors.
 // - staff (editor and up): read reported threads only, and see every block.
 // Sending is rate limited per sender (RATE_RULES.instructorMessages). Mail goes through the outbox with a link to the
@@ -147,7 +148,6 @@ export async function memberConversation(db: DB, user: Person, courseId: string)
   if (!thread && neverOnSale(course.status) && !teaches && !isStaff(user.role)) {
     throw new DomainError('not_found', 'Course not found')
   }
-  if (thread) await markRead(db, thread.id, user.id)
   return {
     course: { id: course.id, title: course.title, instructorName: course.instructorName },
     thread: thread ? await threadView(db, thread, user.id) : null,
@@ -254,7 +254,6 @@ export async function studioInbox(
 
 export async function studioConversation(db: DB, user: Person, threadId: string) {
   const thread = await instructorThread(db, user, threadId)
-  await markRead(db, thread.id, user.id)
   const [course, member, blocked] = await Promise.all([
     courseOf(db, thread.course_id),
     db
@@ -334,6 +333,20 @@ export async function reportThread(
   await reserveAttempt(limiter, [{ rule: RATE_RULES.lessonReports, key: `message-reports:${user.id}` }], WORDS.tooMany)
   await insertReport(db, thread.id, user.id, input.reason)
   return { reported: true }
+}
+
+/**
+ * The thread's messages read by its member or one of its instructors (anyone else: not found). Asked by the page once
+ * it shows the conversation, never by reading it: the router loads a conversation when a link is only hovered.
+ */
+export async function markThreadRead(db: DB, user: Person, threadId: string) {
+  const thread = await findThread(db, threadId)
+  if (!thread) throw notFound()
+  if (thread.member_id !== user.id && !(await canOnCourse(db, user.id, thread.course_id, 'questions.answer'))) {
+    throw notFound()
+  }
+  await markRead(db, thread.id, user.id)
+  return { read: true }
 }
 
 export async function setMessageMail(db: DB, user: Person, dailyDigest: boolean) {

@@ -14,6 +14,7 @@ import {
 import {
   blockSender,
   closeThread,
+  markThreadRead,
   memberConversation,
   memberInbox,
   messageMail,
@@ -35,6 +36,10 @@ export const instructorMessagesRouter = router({
   send: authedProcedure
     .input(sendToInstructorInput)
     .mutation(({ ctx, input }) => sendToInstructor(ctx.db, ctx.limiter, ctx.user, input, ctx.config.publicUrl)),
+  /** Marks the thread read for its member or instructor: the page asks it once the conversation is on screen. */
+  markRead: authedProcedure
+    .input(threadRef)
+    .mutation(({ ctx, input }) => markThreadRead(ctx.db, ctx.user, input.threadId)),
   inbox: authedProcedure.input(inboxInput).query(({ ctx, input }) => studioInbox(ctx.db, ctx.user, input)),
   thread: authedProcedure
     .input(threadRef)

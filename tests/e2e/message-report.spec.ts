@@ -67,7 +67,7 @@ test('a long subject wraps in the member’s list of conversations on a 390 px p
   expect(await pageWidth(page)).toBeLessThanOrEqual(390)
 })
 
-test('back in the list from a conversation just read, it is no longer counted unread', async ({
+test('a conversation only hovered in the list stays unread; back from reading it, it is no longer counted unread', async ({
   page,
   db,
   baseURL,
@@ -84,17 +84,37 @@ test('back in the list from a conversation just read, it is no longer counted un
     .select('id')
     .where('member_id', '=', user.id)
     .executeTakeFirstOrThrow()
-  const instructor = await createUser(db)
-  await db
+  const instructor = await createUser(db, { firstName: 'Ida', lastName: 'Instructor' })
+  const answer = await db
     .insertInto('course_messages')
     .values({ thread_id: thread.id, author_id: instructor.id, from_instructor: true, body: 'It depends on the plan.' })
+    .returning('created_at')
+    .executeTakeFirstOrThrow()
+  await db
+    .updateTable('course_message_threads')
+    .set({ last_message_at: answer.created_at })
+    .where('id', '=', thread.id)
     .execute()
 
   await page.goto('/account/messages')
   const conversation = page.getByTestId('conversation').filter({ hasText: 'Joins or subqueries?' })
   await expect(conversation).toContainText('(1 unread)')
+  // Hovering the link loads the conversation ahead ("intent" preload): that is not reading it.
+  const preloaded = page.waitForResponse((response) => response.url().includes('instructorMessages.conversation'))
+  await conversation.getByRole('link').hover()
+  expect((await preloaded).ok()).toBe(true)
+  await page.reload()
+  await expect(conversation).toContainText('(1 unread)')
+  // The list and the conversation write the answer's time the same way, as the studio does (lib/dates.ts).
+  const answeredAt = await page.evaluate(
+    (iso) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)),
+    answer.created_at.toISOString(),
+  )
+  await expect(conversation).toContainText(`Last message ${answeredAt}`)
   await conversation.getByRole('link').click()
-  await expect(page.getByTestId('message').filter({ hasText: 'It depends on the plan.' })).toBeVisible()
+  await expect(page.getByTestId('message').filter({ hasText: 'It depends on the plan.' })).toContainText(
+    `Ida I. (instructor) · ${answeredAt}`,
+  )
   await page.getByRole('link', { name: '← All conversations' }).click()
   await expect(conversation).toBeVisible()
   await expect(conversation).not.toContainText('unread')

@@ -181,19 +181,23 @@ test('in the quiz editor, removing or moving with the keyboard leaves focus wher
   await expect(page.getByLabel('Question 1, option 1', { exact: true })).toBeFocused()
   await expect(page.getByLabel('Question 1, option 1', { exact: true })).toHaveValue('Jupiter')
 
-  // A question moved down keeps the focus on its Move down, now under its new number.
-  await press('Move down')
+  // Each move button says which question it moves (a screen reader's list of buttons is not five "Move up"s); a
+  // question moved down keeps the focus on its Move down, now named by its new number.
+  const moves = page.locator('[data-move]')
+  const names = await moves.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? b.textContent))
+  expect(new Set(names).size).toBe(names.length)
+  await press('Move down: question 1')
   await expect(page.getByLabel('Question 2', { exact: true })).toHaveValue('Which planet is largest?')
   const focused = page.locator(':focus')
   await expect(focused).toHaveText('Move down')
+  await expect(focused).toHaveAccessibleName('Move down: question 2')
   await expect(page.locator('li', { has: focused }).getByLabel('Question 2', { exact: true })).toBeVisible()
 
   // Moved to the bottom, it has no Move down: its Move up takes the focus.
-  const fourth = page.locator('li', { has: page.getByLabel('Question 4', { exact: true }) })
-  await fourth.getByRole('button', { name: 'Move down' }).focus()
-  await page.keyboard.press('Enter')
+  await press('Move down: question 4')
   await expect(page.getByLabel('Question 5', { exact: true })).toHaveValue('Capital of the state of New York?')
   await expect(focused).toHaveText('Move up')
+  await expect(focused).toHaveAccessibleName('Move up: question 5')
 
   // The last question removed: the one before it takes the focus.
   await press('Remove question 5')

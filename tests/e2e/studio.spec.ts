@@ -10,6 +10,11 @@ import { expect, signInAs, test } from './fixtures.ts'
 
 test.use({ viewport: { width: 390, height: 844 } })
 
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+)
+
 async function lessonTitles(db: Kysely<Database>, courseId: string) {
   const rows = await db
     .selectFrom('lessons as l')
@@ -227,6 +232,29 @@ test.describe('creator studio', () => {
     await expect(form.getByLabel('Join link (https)')).toHaveValue('')
     const booked = await db.selectFrom('live_sessions').select('title').where('course_id', '=', courseId).execute()
     expect(booked).toEqual([{ title: 'Office hours' }])
+  })
+
+  test('with the keyboard, Change photo on the profile shows the focus ring and keeps focus through the upload', async ({
+    page,
+    db,
+    baseURL,
+  }) => {
+    const creator = await createUser(db)
+    await studioCourseOf(db, creator.id)
+    await signInAs(page, baseURL!, db, creator)
+    await page.goto('/studio/profile')
+    // The file input is visually hidden inside its button-like label: the label draws the ring.
+    await page.getByRole('link', { name: /^\/instructors\// }).focus()
+    await page.keyboard.press('Tab')
+    const photo = page.getByLabel('Change photo')
+    await expect(photo).toBeFocused()
+    const label = page.locator('label', { has: photo })
+    await expect(label).toHaveCSS('outline-style', 'solid')
+    await expect(label).toHaveCSS('outline-color', 'rgb(29, 65, 184)')
+    // Uploading relabels it "Uploading…"; focus stays on it rather than dropping to the page.
+    await photo.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
+    await expect(page.getByText('Photo updated')).toBeVisible()
+    await expect(photo).toBeFocused()
   })
 
   test('a page of My courses past the end says so and leads back, not to Create your first course', async ({

@@ -7,6 +7,14 @@ import { createCreator, createCreatorCourse } from '../support/creator-courses.t
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
+/** A message's time as the studio writes it in the reader's zone ('29 Nov 2026, 18:05:09'), read in the page. */
+const SENT_AT = new Date('2026-11-29T18:05:09Z')
+const localTime = (page: Page, at: Date) =>
+  page.evaluate(
+    (iso) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)),
+    at.toISOString(),
+  )
+
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 
 async function switchTo(page: Page, baseURL: string, db: Parameters<typeof signInAs>[2], user: { id: string }) {
@@ -154,7 +162,7 @@ test('an answer sent with the keyboard leaves focus in the emptied message box, 
   await expect(box).toHaveValue('And wedge it well.')
 })
 
-test('back in the inbox from a conversation just read, it is no longer counted unread', async ({
+test('a conversation only hovered in the inbox stays unread; back from reading it, it is no longer counted unread', async ({
   page,
   db,
   baseURL,
@@ -164,22 +172,76 @@ test('back in the inbox from a conversation just read, it is no longer counted u
   const learner = await createUser(db, { firstName: 'Lena', lastName: 'Learner' })
   const thread = await db
     .insertInto('course_message_threads')
-    .values({ course_id: course.id, member_id: learner.id, subject: 'Centering the clay' })
+    .values({ course_id: course.id, member_id: learner.id, subject: 'Centering the clay', last_message_at: SENT_AT })
     .returning('id')
     .executeTakeFirstOrThrow()
   await db
     .insertInto('course_messages')
-    .values({ thread_id: thread.id, author_id: learner.id, from_instructor: false, body: 'It keeps wobbling.' })
+    .values({
+      thread_id: thread.id,
+      author_id: learner.id,
+      from_instructor: false,
+      body: 'It keeps wobbling.',
+      created_at: SENT_AT,
+    })
     .execute()
 
   await signInAs(page, baseURL as string, db, owner)
   await page.goto('/studio/messages')
   const conversation = page.getByTestId('inbox-thread').filter({ hasText: 'Centering the clay' })
   await expect(conversation).toContainText('(1 unread)')
+  // Hovering the link loads the conversation ahead ("intent" preload): that is not reading it.
+  const preloaded = page.waitForResponse((response) => response.url().includes('instructorMessages.thread'))
+  await conversation.getByRole('link', { name: 'Centering the clay' }).hover()
+  expect((await preloaded).ok()).toBe(true)
+  await page.reload()
+  await expect(conversation).toContainText('(1 unread)')
+  // The inbox and the conversation write the message's time the same way (the studio's dates, lib/dates.ts).
+  const sentAt = await localTime(page, SENT_AT)
+  await expect(conversation).toContainText(sentAt)
   await conversation.getByRole('link', { name: 'Centering the clay' }).click()
   await expect(page.getByRole('heading', { name: 'Centering the clay', level: 1 })).toBeVisible()
+  await expect(page.getByTestId('message')).toContainText(`Lena L. · ${sentAt}`)
   await page.getByRole('link', { name: '← Inbox' }).click()
   await expect(page.getByRole('heading', { name: 'Messages', level: 1 })).toBeVisible()
   await expect(conversation).toBeVisible()
   await expect(conversation).not.toContainText('unread')
+})
+
+test('with the keyboard, closing a conversation, blocking its sender and the digest setting keep focus on the control', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'pro' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: `Glazes ${unique()}` })
+  const learner = await createUser(db, { firstName: 'Lena', lastName: 'Learner' })
+  const thread = await db
+    .insertInto('course_message_threads')
+    .values({ course_id: course.id, member_id: learner.id, subject: 'Crawling glaze' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('course_messages')
+    .values({ thread_id: thread.id, author_id: learner.id, from_instructor: false, body: 'It pulls away.' })
+    .execute()
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto(`/studio/messages/${thread.id}`)
+  // Each button changes its label once done: it stays focused meanwhile (aria-disabled, not disabled).
+  for (const [press, then] of [
+    ['Close conversation', 'Reopen conversation'],
+    ['Block sender', 'Unblock sender'],
+  ] as const) {
+    await page.getByRole('button', { name: press }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('button', { name: then })).toBeFocused()
+  }
+  await page.getByRole('link', { name: '← Inbox' }).click()
+  const digest = page.getByLabel('One daily digest instead of an e-mail per message')
+  await digest.focus()
+  await page.keyboard.press('Space')
+  await expect(page.getByText('You will get one e-mail a day')).toBeVisible()
+  await expect(digest).toBeChecked()
+  await expect(digest).toBeFocused()
 })

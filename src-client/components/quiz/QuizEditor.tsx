@@ -405,7 +405,13 @@ function QuestionFields({
       />
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
         {onUp ? (
-          <button type="button" className={button({ variant: 'outline', size: 'sm' })} data-move="up" onClick={onUp}>
+          <button
+            type="button"
+            className={button({ variant: 'outline', size: 'sm' })}
+            data-move="up"
+            aria-label={`Move up: question ${number}`}
+            onClick={onUp}
+          >
             Move up
           </button>
         ) : null}
@@ -414,6 +420,7 @@ function QuestionFields({
             type="button"
             className={button({ variant: 'outline', size: 'sm' })}
             data-move="down"
+            aria-label={`Move down: question ${number}`}
             onClick={onDown}
           >
             Move down

@@ -1,6 +1,7 @@
 // One message of a thread, as a service order's thread and a course's conversation with its instructors both draw
 // it: who sent it and when, the text as written, then its files.
 import type { ReactNode } from 'react'
+import { formatDate } from '#client/lib/dates.ts'
 import { css, cva } from '#styled-system/css'
 import { FileLinks, type OrderFile } from './files.tsx'
 
@@ -32,7 +33,7 @@ export function MessageItem({
   return (
     <li data-testid={testId} className={bubble({ from })}>
       <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
-        {sender} · {new Date(createdAt).toLocaleString()}
+        {sender} · {formatDate(createdAt, 'localTime')}
       </p>
       <p className={css({ whiteSpace: 'pre-wrap', mt: '1', overflowWrap: 'anywhere' })}>{body}</p>
       <FileLinks files={files} />

@@ -10,6 +10,7 @@ import { CheckboxField } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/messages')({
@@ -32,8 +33,9 @@ function DigestSetting() {
     <CheckboxField
       label="Send me one daily digest instead of an e-mail per message"
       checked={data.dailyDigest}
-      disabled={save.isPending}
-      onChange={(event) => save.mutate({ dailyDigest: event.target.checked })}
+      // aria-disabled while saving, not disabled, which would drop the keyboard's focus to the page.
+      aria-disabled={save.isPending || undefined}
+      onChange={(event) => (save.isPending ? undefined : save.mutate({ dailyDigest: event.target.checked }))}
     />
   )
 }
@@ -62,7 +64,7 @@ function MessagesPage() {
                   ) : null}
                   {thread.closed ? <span className={css({ fontSize: 'sm', color: 'fg.muted' })}> · Closed</span> : null}
                   <span className={css({ display: 'block', fontSize: 'xs', color: 'fg.muted' })}>
-                    Last message {new Date(thread.lastMessageAt).toLocaleString()}
+                    Last message {formatDate(thread.lastMessageAt, 'localTime')}
                   </span>
                 </li>
               ))}

@@ -2,9 +2,9 @@
 // member may write (Premium or holding the course, not blocked, not closed), else the server's reason.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { useEffect } from 'react'
 import { SectionCard } from '#client/components/account/SectionCard.tsx'
 import { Composer, MessageList, ReportForm } from '#client/components/instructor-messages/Conversation.tsx'
+import { useMarkRead } from '#client/components/instructor-messages/mark-read.ts'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { FormAlert } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
@@ -27,11 +27,8 @@ function ConversationPage() {
   const { courseId } = Route.useParams()
   const queryClient = useQueryClient()
   const { data } = useSuspenseQuery(trpc.instructorMessages.conversation.queryOptions({ courseId }))
-  // Loading the conversation marked it read on the server: the list's cached counts are out of date, so the list (not
-  // on screen now) loads afresh when the member goes back to it.
-  useEffect(() => {
-    queryClient.removeQueries({ queryKey: trpc.instructorMessages.mine.pathKey() })
-  }, [queryClient, trpc])
+  // Shown, so read: the list's unread counts follow (a hovered link, which loads this page's data, marks nothing).
+  useMarkRead(data.thread?.id, data.thread?.messages ?? [], trpc.instructorMessages.mine.pathKey())
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.instructorMessages.pathKey() })
   const send = useMutation(
     trpc.instructorMessages.send.mutationOptions({

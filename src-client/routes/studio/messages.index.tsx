@@ -48,8 +48,9 @@ function StudioMessages() {
           <CheckboxField
             label="One daily digest instead of an e-mail per message"
             checked={inbox.data.dailyDigest}
-            disabled={digest.isPending}
-            onChange={(event) => digest.mutate({ dailyDigest: event.target.checked })}
+            // aria-disabled while saving, not disabled, which would drop the keyboard's focus to the page.
+            aria-disabled={digest.isPending || undefined}
+            onChange={(event) => (digest.isPending ? undefined : digest.mutate({ dailyDigest: event.target.checked }))}
           />
         ) : null}
       </div>

@@ -17,7 +17,7 @@ import { uploadImage } from '#client/components/ui/upload-image.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { requireUser } from '#client/lib/session.ts'
 import { BIO_MAX, profileInput } from '#shared/schemas/creators.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/profile')({
   beforeLoad: async ({ context, location, preload }) => {
@@ -30,6 +30,9 @@ export const Route = createFileRoute('/studio/profile')({
   errorComponent: routeError('Could not load your profile'),
   component: ProfilePage,
 })
+
+/** The ring of the global `:focus-visible` rule, on the label whose hidden file input has the keyboard's focus. */
+const photoPicker = css({ '&:has(:focus-visible)': { outline: '2px solid var(--focus-ring)', outlineOffset: '2px' } })
 
 const FIELDS = ['name', 'title', 'bio', 'website', 'linkedin', 'youtube'] as const
 
@@ -91,14 +94,19 @@ function ProfilePage() {
     >
       <div className={css({ display: 'flex', gap: '4', alignItems: 'center', flexWrap: 'wrap' })}>
         <ProfilePhoto src={profile.imageUrl} alt="Your profile photo" size={96} />
-        <label className={button({ variant: 'outline' })}>
+        {/* The file input is visually hidden in a button-like label: the label draws the keyboard's focus ring. While
+            uploading it is aria-disabled (no new pick), not disabled, which would drop the focus to the page. */}
+        <label className={cx(button({ variant: 'outline' }), photoPicker)}>
           {photoBusy ? <Spinner label="Uploading" /> : null}
           {photoBusy ? 'Uploading…' : 'Change photo'}
           <input
             type="file"
             accept="image/*"
             className={css({ srOnly: true })}
-            disabled={photoBusy}
+            aria-disabled={photoBusy || undefined}
+            onClick={(event) => {
+              if (photoBusy) event.preventDefault()
+            }}
             onChange={(event) => void onPhoto(event.currentTarget.files?.[0])}
           />
         </label>

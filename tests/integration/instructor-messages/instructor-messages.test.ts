@@ -58,6 +58,9 @@ describe('writing to the instructor', () => {
     expect(inbox.threads.find((t) => t.id === threadId)).toMatchObject({ subject: 'Generics', unread: 1 })
     const thread = await teacher.instructorMessages.thread({ threadId })
     expect(thread.messages.map((m) => m.body)).toEqual(['How?'])
+    // Loading the thread is not reading it (the router loads it when its link is only hovered): the page marks it.
+    expect((await teacher.instructorMessages.inbox({ filter: 'unread' })).threads.map((t) => t.id)).toContain(threadId)
+    await teacher.instructorMessages.markRead({ threadId })
     expect((await teacher.instructorMessages.inbox({ filter: 'unread' })).threads.map((t) => t.id)).not.toContain(
       threadId,
     )
@@ -71,6 +74,8 @@ describe('writing to the instructor', () => {
       ['How?', false],
       ['Like this.', true],
     ])
+    expect((await me.instructorMessages.mine()).find((t) => t.id === threadId)?.unread).toBe(1)
+    await me.instructorMessages.markRead({ threadId })
     expect((await me.instructorMessages.mine()).find((t) => t.id === threadId)?.unread).toBe(0)
     // One thread per member and course: a second message joins it.
     const again = await me.instructorMessages.send({ courseId: COURSE, body: 'Thanks!' })
@@ -151,7 +156,7 @@ describe('writing to the instructor', () => {
 })
 
 describe('the instructors’ side', () => {
-  it('an instructor cannot read, answer, close or block another course’s threads', async () => {
+  it('an instructor cannot read, mark read, answer, close or block another course’s threads', async () => {
     const { user } = await buyerOfCourse(site.db, COURSE)
     const { threadId } = await (await as(user)).instructorMessages.send({ courseId: COURSE, body: 'Private' })
     const other = await as(otherInstructor)
@@ -164,9 +169,11 @@ describe('the instructors’ side', () => {
     await expect(other.instructorMessages.block({ threadId, blocked: true })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     })
+    await expect(other.instructorMessages.markRead({ threadId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
     // Another learner neither.
     const nosy = await as((await buyerOfCourse(site.db, COURSE)).user)
     await expect(nosy.instructorMessages.thread({ threadId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(nosy.instructorMessages.markRead({ threadId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 
   it('a closed thread and a blocked sender are refused; staff see the block', async () => {

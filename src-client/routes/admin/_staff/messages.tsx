@@ -10,6 +10,7 @@ import { borderedCard } from '#client/components/ui/card.ts'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/messages')({
@@ -53,7 +54,7 @@ function ReportedMessages() {
                 </p>
                 <p className={css({ fontSize: 'sm' })}>
                   Reported by {report.reporter} ({report.byMember ? 'the member' : 'an instructor'}) on{' '}
-                  {new Date(report.createdAt).toLocaleString()}: {report.reason}
+                  {formatDate(report.createdAt, 'localTime')}: {report.reason}
                 </p>
                 <button
                   type="button"
@@ -81,7 +82,7 @@ function ReportedMessages() {
             {data.blocks.map((block) => (
               <li key={`${block.courseId}-${block.member}`} className={card} data-testid="message-block">
                 {block.member} in {block.courseTitle}, blocked by {block.blockedBy} on{' '}
-                {new Date(block.createdAt).toLocaleDateString()}
+                {formatDate(block.createdAt, 'localTime')}
                 {block.reason ? `: ${block.reason}` : ''}
               </li>
             ))}
