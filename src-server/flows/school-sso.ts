@@ -3,7 +3,7 @@
 // company identity at /auth/sso/{slug}; accounts are linked by a verified e-mail only; members of a school that
 // requires SSO cannot sign in with a password. An account that exists already and that the school may not claim is
 // linked on its owner's consent only: signed in, with a fresh proof (the consent page, /account/sso-link).
-import type { SchoolSsoInput } from '../../src-shared/schemas/sso.ts'
+import { type SchoolSsoInput, ssoDomainProofRecordName } from '../../src-shared/schemas/sso.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
 import {
   discover,
@@ -22,7 +22,7 @@ import {
   unlinkSchool,
 } from '../auth/sso-links.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
-import { schoolProvesDomain } from '../creators/domains.ts'
+import { checkTxtToken, type TxtLookup } from '../creators/dns-verify.ts'
 import {
   domainClaimedElsewhere,
   putSchoolSso,
@@ -32,6 +32,14 @@ import {
   sealedSsoSecretOf,
 } from '../creators/school-sso.ts'
 import { schoolById, schoolBySlug } from '../creators/schools.ts'
+import {
+  recordSsoDomainCheck,
+  type SsoDomainProof,
+  schoolProvesEmailDomain,
+  ssoDomainProof,
+  ssoDomainProofs,
+  syncSsoDomainProofs,
+} from '../creators/sso-domain-proofs.ts'
 import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -134,14 +142,18 @@ export async function saveSsoSettings(db: DB, userId: string, input: SchoolSsoIn
       throw new DomainError('invalid', 'The issuer did not answer OpenID Connect discovery', { field: 'issuer' })
     }
   }
-  await putSchoolSso(db, {
-    schoolId: school.id,
-    issuer: input.issuer,
-    clientId: input.clientId,
-    domains: input.domains,
-    enabled: input.enabled,
-    requireForMembers: input.requireForMembers,
-    sealedSecret: input.clientSecret ? sealText(input.clientSecret, config.twoFactorKey) : null,
+  await db.transaction().execute(async (trx) => {
+    await putSchoolSso(trx, {
+      schoolId: school.id,
+      issuer: input.issuer,
+      clientId: input.clientId,
+      domains: input.domains,
+      enabled: input.enabled,
+      requireForMembers: input.requireForMembers,
+      sealedSecret: input.clientSecret ? sealText(input.clientSecret, config.twoFactorKey) : null,
+    })
+    // Each allowed domain gets its own DNS proof (a new one a new token; one still listed keeps its proof).
+    await syncSsoDomainProofs(trx, school.id, input.domains)
   })
   return ssoPanel(db, userId, config)
 }
@@ -205,10 +217,11 @@ export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings,
   if (!settings.domains.includes(domainOf(identity.email))) {
     throw new SsoFailure(`addresses at ${domainOf(identity.email)} cannot sign in through this school`)
   }
-  // An existing account is linked only when the school proved the domain by DNS (its verified custom domain):
-  // otherwise a school's own provider could claim anyone's account — its team members' included (a member's whole
-  // account, their own courses and school, is not the school's to hand out).
-  const proven = await schoolProvesDomain(db, settings.schoolId, domainOf(identity.email))
+  // An existing account is linked only when the school proved this exact domain by DNS (its TXT proof): otherwise a
+  // school's own provider could claim anyone's account — its team members' included (a member's whole account, their
+  // own courses and school, is not the school's to hand out). A verified name under the domain (a custom domain such
+  // as learn.acme.com) proves nothing about acme.com's mailboxes: that sub-zone may be delegated to someone else.
+  const proven = await schoolProvesEmailDomain(db, settings.schoolId, domainOf(identity.email))
   return linkOrCreateSsoUser(
     db,
     settings.schoolId,
@@ -226,13 +239,61 @@ export async function assertPasswordSignInAllowed(db: DB, userId: string, email:
   for (const school of await schoolsRequiringSsoFor(db, userId)) {
     // Once the owner's plan no longer includes SSO the school's sign-in is gone (ssoForSlug, usableSso): holding its
     // members to it would lock them out.
-    if (!(await schoolProvesDomain(db, school.id, domainOf(email)))) continue
+    if (!(await schoolProvesEmailDomain(db, school.id, domainOf(email)))) continue
     if (!(await ownerPlanIncludes(db, school.ownerId, 'sso'))) continue
     throw new DomainError(
       'forbidden',
       `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}” on /s/${school.slug}`,
     )
   }
+}
+
+export type SsoDomainStatus = 'verified' | 'unchecked' | 'missing' | 'mismatch' | 'failed'
+
+/** One allowed domain's proof as the SSO page shows it: the record to publish, its status and why. */
+function proofView(proof: SsoDomainProof) {
+  const recordName = ssoDomainProofRecordName(proof.domain)
+  const status: SsoDomainStatus = proof.verifiedAt ? 'verified' : (proof.lastOutcome ?? 'unchecked')
+  const messages: Record<SsoDomainStatus, string> = {
+    verified: `Verified: existing accounts at ${proof.domain} can be linked to your sign-in.`,
+    unchecked: 'Not verified yet: publish the TXT record, then check.',
+    missing: `Not verified yet: no TXT record was found at ${recordName}. DNS changes can take a while to show.`,
+    mismatch: `Not verified yet: ${recordName} has TXT records, but none holds this value.`,
+    failed: `Check failed: the DNS lookup for ${recordName} did not complete (time-out or server failure). Try again in a few minutes.`,
+  }
+  return {
+    domain: proof.domain,
+    recordName,
+    recordValue: proof.token,
+    status,
+    message: messages[status],
+    verifiedAt: proof.verifiedAt,
+    checkedAt: proof.checkedAt,
+  }
+}
+
+/** The DNS proof of each allowed e-mail domain (the owner's own school). */
+export async function ssoDomainProofList(db: DB, userId: string) {
+  const school = await ownSchool(db, userId)
+  return (await ssoDomainProofs(db, school.id)).map(proofView)
+}
+
+/**
+ * "Check" on one allowed domain: looks its TXT record up now and records the outcome (verified once a record is the
+ * token; a verified domain stays so). A missing record, a wrong value or a DNS failure is an answer, never an error.
+ */
+export async function checkSsoDomain(db: DB, userId: string, domain: string, lookup: TxtLookup) {
+  const school = await ownSchool(db, userId)
+  await assertPlanIncludes(db, school.ownerId, 'sso')
+  const proof = await ssoDomainProof(db, school.id, domain)
+  if (!proof) {
+    throw new DomainError('not_found', `${domain} is not one of your allowed e-mail domains: add it and save first`, {
+      field: 'domain',
+    })
+  }
+  const check = await checkTxtToken(lookup, ssoDomainProofRecordName(proof.domain), proof.token)
+  await recordSsoDomainCheck(db, school.id, proof.domain, check.outcome)
+  return proofView((await ssoDomainProof(db, school.id, proof.domain)) ?? proof)
 }
 
 export const SSO_LINK_MAIL_KIND = 'sso-linked'
