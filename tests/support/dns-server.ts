@@ -1,6 +1,7 @@
 // A local DNS server for the TXT checks (decisions 0062, 0063): dns2 on 127.0.0.1 (a free UDP port), answering TXT
 // records from a map the test fills; a name in `failing` answers SERVFAIL (the resolver's ESERVFAIL). Point the server
-// at it with DNS_SERVERS = `127.0.0.1:${port}`, or a caller's config with `lookup`.
+// at it with DNS_SERVERS = `127.0.0.1:${port}`, or a caller's config with `lookup`. The end-to-end server looks TXT
+// records up on e2eDnsPort.
 import dns2 from 'dns2'
 import { createTxtLookup, type TxtLookup } from '../../src-server/creators/dns-verify.ts'
 
@@ -18,7 +19,13 @@ export interface LocalDnsServer {
   close(): Promise<void>
 }
 
-export async function startDnsServer(): Promise<LocalDnsServer> {
+/**
+ * The UDP port the end-to-end server's DNS_SERVERS names (scripts/e2e-server.ts): the HTTP port + 1. Nothing listens
+ * there unless a spec starts this server on it (tests/e2e/sso.spec.ts); until then a look-up fails at once.
+ */
+export const e2eDnsPort = (httpPort: string | number) => Number(httpPort) + 1
+
+export async function startDnsServer(options: { port?: number } = {}): Promise<LocalDnsServer> {
   const records = new Map<string, string>()
   const failing = new Set<string>()
   const server = dns2.createServer({
@@ -45,7 +52,7 @@ export async function startDnsServer(): Promise<LocalDnsServer> {
       send(response)
     },
   })
-  const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } })
+  const addresses = await server.listen({ udp: { port: options.port ?? 0, address: '127.0.0.1' } })
   const port = (addresses.udp as { port: number }).port
   return {
     port,
