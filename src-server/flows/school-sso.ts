@@ -3,7 +3,7 @@
 // company identity at /auth/sso/{slug}; accounts are linked by a verified e-mail only; members of a school that
 // requires SSO cannot sign in with a password. An account that exists already and that the school may not claim is
 // linked on its owner's consent only: signed in, with a fresh proof (the consent page, /account/sso-link).
-import { type SchoolSsoInput, ssoDomainProofRecordName } from '../../src-shared/schemas/sso.ts'
+import type { SchoolSsoInput } from '../../src-shared/schemas/sso.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
 import {
   discover,
@@ -22,7 +22,6 @@ import {
   unlinkSchool,
 } from '../auth/sso-links.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
-import { checkTxtToken, type TxtLookup } from '../creators/dns-verify.ts'
 import {
   domainClaimedElsewhere,
   putSchoolSso,
@@ -32,14 +31,7 @@ import {
   sealedSsoSecretOf,
 } from '../creators/school-sso.ts'
 import { schoolById, schoolBySlug } from '../creators/schools.ts'
-import {
-  recordSsoDomainCheck,
-  type SsoDomainProof,
-  schoolProvesEmailDomain,
-  ssoDomainProof,
-  ssoDomainProofs,
-  syncSsoDomainProofs,
-} from '../creators/sso-domain-proofs.ts'
+import { schoolProvesEmailDomain, syncSsoDomainProofs } from '../creators/sso-domain-proofs.ts'
 import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -246,54 +238,6 @@ export async function assertPasswordSignInAllowed(db: DB, userId: string, email:
       `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}” on /s/${school.slug}`,
     )
   }
-}
-
-export type SsoDomainStatus = 'verified' | 'unchecked' | 'missing' | 'mismatch' | 'failed'
-
-/** One allowed domain's proof as the SSO page shows it: the record to publish, its status and why. */
-function proofView(proof: SsoDomainProof) {
-  const recordName = ssoDomainProofRecordName(proof.domain)
-  const status: SsoDomainStatus = proof.verifiedAt ? 'verified' : (proof.lastOutcome ?? 'unchecked')
-  const messages: Record<SsoDomainStatus, string> = {
-    verified: `Verified: existing accounts at ${proof.domain} can be linked to your sign-in.`,
-    unchecked: 'Not verified yet: publish the TXT record, then check.',
-    missing: `Not verified yet: no TXT record was found at ${recordName}. DNS changes can take a while to show.`,
-    mismatch: `Not verified yet: ${recordName} has TXT records, but none holds this value.`,
-    failed: `Check failed: the DNS lookup for ${recordName} did not complete (time-out or server failure). Try again in a few minutes.`,
-  }
-  return {
-    domain: proof.domain,
-    recordName,
-    recordValue: proof.token,
-    status,
-    message: messages[status],
-    verifiedAt: proof.verifiedAt,
-    checkedAt: proof.checkedAt,
-  }
-}
-
-/** The DNS proof of each allowed e-mail domain (the owner's own school). */
-export async function ssoDomainProofList(db: DB, userId: string) {
-  const school = await ownSchool(db, userId)
-  return (await ssoDomainProofs(db, school.id)).map(proofView)
-}
-
-/**
- * "Check" on one allowed domain: looks its TXT record up now and records the outcome (verified once a record is the
- * token; a verified domain stays so). A missing record, a wrong value or a DNS failure is an answer, never an error.
- */
-export async function checkSsoDomain(db: DB, userId: string, domain: string, lookup: TxtLookup) {
-  const school = await ownSchool(db, userId)
-  await assertPlanIncludes(db, school.ownerId, 'sso')
-  const proof = await ssoDomainProof(db, school.id, domain)
-  if (!proof) {
-    throw new DomainError('not_found', `${domain} is not one of your allowed e-mail domains: add it and save first`, {
-      field: 'domain',
-    })
-  }
-  const check = await checkTxtToken(lookup, ssoDomainProofRecordName(proof.domain), proof.token)
-  await recordSsoDomainCheck(db, school.id, proof.domain, check.outcome)
-  return proofView((await ssoDomainProof(db, school.id, proof.domain)) ?? proof)
 }
 
 export const SSO_LINK_MAIL_KIND = 'sso-linked'

@@ -12,16 +12,15 @@ import { confirmationMethod } from '../auth/confirm-action.ts'
 import { dropPendingLink } from '../auth/sso-links.ts'
 import { createTxtLookup } from '../creators/dns-verify.ts'
 import {
-  checkSsoDomain,
   confirmSsoLink,
   pendingSsoLink,
   saveSsoSettings,
   schoolSignIns,
-  ssoDomainProofList,
   ssoForSlug,
   ssoPanel,
   unlinkSchoolSignIn,
 } from '../flows/school-sso.ts'
+import { checkSsoDomain, ssoDomainProofList } from '../flows/sso-domain-proofs.ts'
 import { authedProcedure, creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
 import { paceSecurityTries } from '../trpc/security-pace.ts'
 
