@@ -2,6 +2,7 @@
 // school_sso_domain_proofs. Each listed domain has its own token, published as a TXT record at _skillforge-sso.<domain>;
 // an existing account is linked only when its address's exact domain is verified here (no parent-domain inheritance:
 // whoever runs a delegated sub-zone such as learn.acme.com proves nothing about acme.com's mailboxes).
+import { sql } from 'kysely'
 import type { SsoDomainCheckOutcome } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -86,11 +87,12 @@ export async function recordSsoDomainCheck(
   const now = clock.now()
   await db
     .updateTable('school_sso_domain_proofs')
-    .set(
-      outcome === 'verified'
-        ? { checked_at: now, last_outcome: outcome, verified_at: now }
-        : { checked_at: now, last_outcome: outcome },
-    )
+    .set({
+      checked_at: now,
+      last_outcome: outcome,
+      // The first verification's time is kept.
+      ...(outcome === 'verified' ? { verified_at: sql<Date>`coalesce(verified_at, ${now})` } : {}),
+    })
     .where('school_id', '=', schoolId)
     .where('domain', '=', domain)
     .execute()
