@@ -1008,6 +1008,23 @@ export interface SchoolSsoTable {
   updated_at: Generated<Date>
 }
 
+/** How the last DNS check of an SSO e-mail domain's proof ended. */
+export type SsoDomainCheckOutcome = 'verified' | 'missing' | 'mismatch' | 'failed'
+
+/**
+ * One e-mail domain a school's SSO allows, with its own DNS proof (decision 0062): the token the owner publishes as a
+ * TXT record at _skillforge-sso.<domain>. An existing account is linked only when its exact domain is verified here.
+ */
+export interface SchoolSsoDomainProofsTable {
+  school_id: string
+  domain: string
+  token: string
+  verified_at: Date | null
+  checked_at: Date | null
+  last_outcome: SsoDomainCheckOutcome | null
+  created_at: CreatedAt
+}
+
 /** A provider identity (issuer + subject) of a school's SSO linked to a local account by its verified e-mail. */
 export interface SchoolSsoLinksTable {
   school_id: string
@@ -1820,6 +1837,7 @@ export interface Database {
   schools: SchoolsTable
   school_members: SchoolMembersTable
   school_sso: SchoolSsoTable
+  school_sso_domain_proofs: SchoolSsoDomainProofsTable
   school_sso_links: SchoolSsoLinksTable
   school_sso_pending_links: SchoolSsoPendingLinksTable
   sign_in_handoffs: SignInHandoffsTable

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
+import { e2eDnsPort } from '../tests/support/dns-server.ts'
 import { startFakeStripe } from '../tests/support/fake-stripe.ts'
 
 const databaseUrl = process.env.E2E_DATABASE_URL
@@ -50,6 +51,8 @@ const env: NodeJS.ProcessEnv = {
   TEST_CLOCK: 'on',
   // The SSO spec's OpenID provider runs on http://127.0.0.1 (decision 0062).
   SSO_HTTP_ISSUERS: 'loopback',
+  // TXT checks (decisions 0062, 0063) ask a local DNS server that the SSO spec starts on this port; none otherwise.
+  DNS_SERVERS: `127.0.0.1:${e2eDnsPort(port)}`,
   // The webhooks spec's receiver listens on 127.0.0.1, which production otherwise refuses (decision 0061).
   WEBHOOKS_ALLOW_PRIVATE: 'on',
 }

@@ -1,5 +1,6 @@
 // The TXT lookup behind a school's domain check (decision 0063): node:dns/promises' Resolver on the configured
 // servers (DNS_SERVERS, e.g. "127.0.0.1:5353" in tests), else the system's. Injectable: the check takes any TxtLookup.
+import { randomBytes } from 'node:crypto'
 import { Resolver } from 'node:dns/promises'
 
 /** The TXT records at a name, each as its strings (one record may be split in 255-byte strings). */
@@ -21,16 +22,40 @@ export function parseDnsServers(value: string | undefined): string[] {
     .filter(Boolean)
 }
 
-const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN', 'ESERVFAIL', 'EREFUSED', 'ETIMEOUT', 'ECONNREFUSED'])
+/** No such name or no TXT record there: the record is not published (yet). */
+const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN'])
+
+/**
+ * How a TXT check ended: `verified` (a record is exactly the token), `missing` (no TXT record at the name),
+ * `mismatch` (records, none the token) or `failed` (the lookup itself failed: time-out, server failure, refused —
+ * its code kept for the message).
+ */
+export type TxtCheck =
+  | { outcome: 'verified' }
+  | { outcome: 'missing' }
+  | { outcome: 'mismatch' }
+  | { outcome: 'failed'; code: string }
+
+/** Looks the name's TXT records up and compares them with the token; a DNS failure is an outcome, never thrown. */
+export async function checkTxtToken(lookup: TxtLookup, name: string, token: string): Promise<TxtCheck> {
+  try {
+    const records = await lookup(name)
+    if (records.length === 0) return { outcome: 'missing' }
+    return records.some((parts) => parts.join('').trim() === token) ? { outcome: 'verified' } : { outcome: 'mismatch' }
+  } catch (error) {
+    const code = String((error as { code?: string }).code ?? '')
+    if (NO_RECORD.has(code)) return { outcome: 'missing' }
+    if (code.startsWith('E')) return { outcome: 'failed', code }
+    throw error
+  }
+}
 
 /** Whether one of the name's TXT records is exactly the token; a missing record or a DNS failure is false. */
 export async function txtHoldsToken(lookup: TxtLookup, name: string, token: string): Promise<boolean> {
-  try {
-    const records = await lookup(name)
-    return records.some((parts) => parts.join('').trim() === token)
-  } catch (error) {
-    const code = String((error as { code?: string }).code ?? '')
-    if (NO_RECORD.has(code) || code.startsWith('E')) return false
-    throw error
-  }
+  return (await checkTxtToken(lookup, name, token)).outcome === 'verified'
+}
+
+/** A fresh verification token: what the owner publishes in a TXT record. */
+export function newVerificationToken(): string {
+  return `sf-${randomBytes(18).toString('base64url')}`
 }

@@ -1,10 +1,10 @@
 // A school's own domain and white-label brand (decision 0063). creators/ is the only writer of school_domains and
 // school_brands. One hostname per school; it serves the school's pages only once verified (a TXT record holding the
 // token, checked through an injectable lookup: creators/dns-verify.ts).
-import { randomBytes } from 'node:crypto'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { newVerificationToken } from './dns-verify.ts'
 
 export interface SchoolDomain {
   hostname: string
@@ -25,16 +25,6 @@ export async function domainOfSchool(db: DB, schoolId: string): Promise<SchoolDo
 }
 
 /**
- * Whether the school has proven by DNS that it controls an e-mail domain: its verified hostname is that domain or a
- * name under it (a TXT record at _skillforge-verify.learn.acme.com is written by whoever runs acme.com's zone).
- */
-export async function schoolProvesDomain(db: DB, schoolId: string, domain: string): Promise<boolean> {
-  const own = await domainOfSchool(db, schoolId)
-  if (!own?.verifiedAt) return false
-  return own.hostname === domain || own.hostname.endsWith(`.${domain}`)
-}
-
-/**
  * Sets (or replaces) the school's hostname with a new token, unverified. A hostname another school has verified is
  * refused; one another school only typed in is not (its real owner proves it by the TXT record, the squatter cannot).
  */
@@ -48,7 +38,7 @@ export async function claimDomain(db: DB, schoolId: string, hostname: string): P
     throw new DomainError('conflict', ANOTHER_SCHOOL, { field: 'hostname' })
   }
   if (holders.some((holder) => holder.school_id === schoolId)) return
-  const token = `sf-${randomBytes(18).toString('base64url')}`
+  const token = newVerificationToken()
   await db
     .insertInto('school_domains')
     .values({ school_id: schoolId, hostname, verification_token: token })

@@ -22,7 +22,6 @@ import {
   unlinkSchool,
 } from '../auth/sso-links.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
-import { schoolProvesDomain } from '../creators/domains.ts'
 import {
   domainClaimedElsewhere,
   putSchoolSso,
@@ -32,6 +31,7 @@ import {
   sealedSsoSecretOf,
 } from '../creators/school-sso.ts'
 import { schoolById, schoolBySlug } from '../creators/schools.ts'
+import { schoolProvesEmailDomain, syncSsoDomainProofs } from '../creators/sso-domain-proofs.ts'
 import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -134,14 +134,18 @@ export async function saveSsoSettings(db: DB, userId: string, input: SchoolSsoIn
       throw new DomainError('invalid', 'The issuer did not answer OpenID Connect discovery', { field: 'issuer' })
     }
   }
-  await putSchoolSso(db, {
-    schoolId: school.id,
-    issuer: input.issuer,
-    clientId: input.clientId,
-    domains: input.domains,
-    enabled: input.enabled,
-    requireForMembers: input.requireForMembers,
-    sealedSecret: input.clientSecret ? sealText(input.clientSecret, config.twoFactorKey) : null,
+  await db.transaction().execute(async (trx) => {
+    await putSchoolSso(trx, {
+      schoolId: school.id,
+      issuer: input.issuer,
+      clientId: input.clientId,
+      domains: input.domains,
+      enabled: input.enabled,
+      requireForMembers: input.requireForMembers,
+      sealedSecret: input.clientSecret ? sealText(input.clientSecret, config.twoFactorKey) : null,
+    })
+    // Each allowed domain gets its own DNS proof (a new one a new token; one still listed keeps its proof).
+    await syncSsoDomainProofs(trx, school.id, input.domains)
   })
   return ssoPanel(db, userId, config)
 }
@@ -205,10 +209,11 @@ export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings,
   if (!settings.domains.includes(domainOf(identity.email))) {
     throw new SsoFailure(`addresses at ${domainOf(identity.email)} cannot sign in through this school`)
   }
-  // An existing account is linked only when the school proved the domain by DNS (its verified custom domain):
-  // otherwise a school's own provider could claim anyone's account — its team members' included (a member's whole
-  // account, their own courses and school, is not the school's to hand out).
-  const proven = await schoolProvesDomain(db, settings.schoolId, domainOf(identity.email))
+  // An existing account is linked only when the school proved this exact domain by DNS (its TXT proof): otherwise a
+  // school's own provider could claim anyone's account — its team members' included (a member's whole account, their
+  // own courses and school, is not the school's to hand out). A verified name under the domain (a custom domain such
+  // as learn.acme.com) proves nothing about acme.com's mailboxes: that sub-zone may be delegated to someone else.
+  const proven = await schoolProvesEmailDomain(db, settings.schoolId, domainOf(identity.email))
   return linkOrCreateSsoUser(
     db,
     settings.schoolId,
@@ -226,7 +231,7 @@ export async function assertPasswordSignInAllowed(db: DB, userId: string, email:
   for (const school of await schoolsRequiringSsoFor(db, userId)) {
     // Once the owner's plan no longer includes SSO the school's sign-in is gone (ssoForSlug, usableSso): holding its
     // members to it would lock them out.
-    if (!(await schoolProvesDomain(db, school.id, domainOf(email)))) continue
+    if (!(await schoolProvesEmailDomain(db, school.id, domainOf(email)))) continue
     if (!(await ownerPlanIncludes(db, school.ownerId, 'sso'))) continue
     throw new DomainError(
       'forbidden',

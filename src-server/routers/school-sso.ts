@@ -2,9 +2,15 @@
 // 'sso'), the public look-up behind the "Sign in with {school}" button, and an account's own links: the consent that
 // links a waiting sign-in (this session's only, with a fresh proof), the list and unlinking on the security page.
 import { actionProofInput } from '../../src-shared/schemas/privacy.ts'
-import { schoolSsoInput, ssoSchoolInput, unlinkSchoolSignInInput } from '../../src-shared/schemas/sso.ts'
+import {
+  checkSsoDomainInput,
+  schoolSsoInput,
+  ssoSchoolInput,
+  unlinkSchoolSignInInput,
+} from '../../src-shared/schemas/sso.ts'
 import { confirmationMethod } from '../auth/confirm-action.ts'
 import { dropPendingLink } from '../auth/sso-links.ts'
+import { createTxtLookup } from '../creators/dns-verify.ts'
 import {
   confirmSsoLink,
   pendingSsoLink,
@@ -14,9 +20,12 @@ import {
   ssoPanel,
   unlinkSchoolSignIn,
 } from '../flows/school-sso.ts'
+import { checkSsoDomain, ssoDomainProofList } from '../flows/sso-domain-proofs.ts'
 import { passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
 import { paceSecurityTries } from '../trpc/security-pace.ts'
+
+const systemLookup = createTxtLookup()
 
 export const schoolSsoRouter = router({
   /** The owner's settings without the client secret (only whether one is stored), and the redirect URI to register. */
@@ -25,6 +34,16 @@ export const schoolSsoRouter = router({
   save: creatorProcedure
     .input(schoolSsoInput)
     .mutation(({ ctx, input }) => saveSsoSettings(ctx.db, ctx.user.id, input, ctx.config)),
+
+  /** Each allowed e-mail domain's DNS proof: the TXT record to publish, its status and why. */
+  domainProofs: creatorProcedure.query(({ ctx }) => ssoDomainProofList(ctx.db, ctx.user.id)),
+
+  /** Looks one allowed domain's TXT record up now (the owner's own school, on a plan with SSO). */
+  checkDomain: creatorProcedure
+    .input(checkSsoDomainInput)
+    .mutation(({ ctx, input }) =>
+      checkSsoDomain(ctx.db, ctx.user.id, input.domain, ctx.config.txtLookup ?? systemLookup),
+    ),
 
   /** The school's name and slug when it offers single sign-on, else null. */
   forSchool: publicProcedure.input(ssoSchoolInput).query(({ ctx, input }) => ssoForSlug(ctx.db, input.slug)),

@@ -22,6 +22,11 @@ export const PUBLIC_MAIL_DOMAINS = [
   'yandex.com',
 ]
 
+/** Where a school publishes the proof of an e-mail domain: a TXT record at this name under the domain. */
+export const SSO_DOMAIN_PROOF_PREFIX = '_skillforge-sso'
+
+export const ssoDomainProofRecordName = (domain: string) => `${SSO_DOMAIN_PROOF_PREFIX}.${domain}`
+
 export const ssoDomainsSchema = z
   .string()
   .max(2000, 'Keep the list under 2,000 characters')
@@ -56,6 +61,17 @@ export const schoolSsoInput = z.object({
   requireForMembers: z.boolean(),
 })
 export type SchoolSsoInput = z.output<typeof schoolSsoInput>
+
+/** "Check" on one allowed e-mail domain's DNS proof. */
+export const checkSsoDomainInput = z.object({
+  domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(253)
+    .transform((domain) => domain.replace(/^@/, ''))
+    .pipe(z.string().regex(DOMAIN, 'Enter a domain such as example.com')),
+})
 
 export const ssoSchoolInput = z.object({ slug: z.string().trim().toLowerCase().min(1).max(60) })
 

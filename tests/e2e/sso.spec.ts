@@ -2,12 +2,15 @@
 // OpenID provider (a real oidc-provider on 127.0.0.1) from /studio/sso; a learner clicks "Sign in with {school}" on
 // the school's page, logs in at the provider's own page and lands back on the school's page, signed in. A learner
 // whose password account has the address the provider gives links it on the consent page, with the password, and
-// unlinks it again on the security page. On the school's own domain the log-in page offers the school's sign-in,
+// unlinks it again on the security page. The owner then proves the e-mail domain by its TXT record on /studio/sso (at
+// a phone's width, by keyboard, against a local DNS server), after which her account is linked straight away. On the
+// school's own domain the log-in page offers the school's sign-in,
 // and the whole flow stays on that domain (decision 0062).
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator } from '../support/creator-courses.ts'
+import { e2eDnsPort, startDnsServer } from '../support/dns-server.ts'
 import { createUser } from '../support/factories.ts'
 import { type LocalOidcProvider, startOidcProvider } from '../support/oidc-provider.ts'
 import { axeViolations } from './a11y.ts'
@@ -116,6 +119,55 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     await expect(schoolSignIns).toHaveCount(0)
     expect(await links()).toHaveLength(0)
     await miaContext.close()
+
+    // The owner proves the e-mail domain by its own TXT record, at a phone's width and by keyboard.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/studio/sso')
+    const proofs = page.getByRole('region', { name: 'Prove your e-mail domains' })
+    const proof = proofs.getByRole('listitem').filter({ hasText: domain })
+    const status = proof.getByTestId('sso-domain-status')
+    const message = proof.getByTestId('sso-domain-message')
+    await expect(status).toHaveText('Not yet verified')
+    await expect(proof.getByTestId('sso-domain-record-name')).toHaveText(`_skillforge-sso.${domain}`)
+    const token = (await proof.getByTestId('sso-domain-record-value').textContent()) ?? ''
+    expect(token).toMatch(/^sf-/)
+    const check = proof.getByRole('button', { name: `Check ${domain}` })
+    await check.focus()
+    // No DNS server answers yet: the check fails and says why; the button keeps the focus.
+    await page.keyboard.press('Enter')
+    await expect(status).toHaveText('Check failed', { timeout: 15_000 })
+    await expect(message).toContainText('did not complete')
+    await expect(check).toBeFocused()
+    const dns = await startDnsServer({ port: e2eDnsPort(new URL(baseURL as string).port) })
+    try {
+      dns.records.set(`_skillforge-sso.${domain}`, 'sf-not-the-token')
+      await page.keyboard.press('Enter')
+      await expect(message).toContainText('none holds this value')
+      await expect(status).toHaveText('Not yet verified')
+      dns.records.set(`_skillforge-sso.${domain}`, token)
+      await page.keyboard.press('Enter')
+      await expect(status).toHaveText('Verified')
+      await expect(message).toContainText(`existing accounts at ${domain} can be linked`)
+      await expect(check).toBeFocused()
+    } finally {
+      await dns.close()
+    }
+    const box = await proofs.boundingBox()
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390)
+    expect(await axeViolations(page)).toEqual([])
+
+    // Signed out, Mia's school sign-in now reaches her account at once: the school proved her address's domain.
+    const provenContext = await browser.newContext({ baseURL })
+    const provenTab = await provenContext.newPage()
+    await provenTab.goto(`/s/${school.slug}`)
+    await provenTab.getByRole('link', { name: `Sign in with ${school.name}` }).click()
+    await provenTab.locator('input[name="login"]').fill('mia.member')
+    await provenTab.locator('input[name="password"]').fill('provider-password')
+    await provenTab.getByRole('button', { name: 'Sign-in' }).click()
+    await expect(provenTab).toHaveURL(new RegExp(`/s/${school.slug}$`))
+    await expect(provenTab.getByRole('link', { name: 'Log In' })).toHaveCount(0)
+    expect(await links()).toHaveLength(1)
+    await provenContext.close()
   } finally {
     await provider.close()
   }

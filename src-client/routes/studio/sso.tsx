@@ -3,6 +3,7 @@
 // members must use it. The server checks the owner and the Enterprise plan on every call; this page shows answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { SsoDomainProofs } from '#client/components/studio/SsoDomainProofs.tsx'
 import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
@@ -15,7 +16,12 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/sso')({
-  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.schoolSso.mine.queryOptions()),
+  loader: async ({ context }) => {
+    await Promise.all([
+      context.queryClient.ensureQueryData(context.trpc.schoolSso.mine.queryOptions()),
+      context.queryClient.prefetchQuery(context.trpc.schoolSso.domainProofs.queryOptions()),
+    ])
+  },
   head: () => ({ meta: [{ title: 'Single sign-on | SkillForge Studio' }] }),
   errorComponent: routeError('Could not load your single sign-on settings'),
   component: SsoPage,
@@ -121,7 +127,7 @@ function SsoPage() {
           required
           rows={2}
           defaultValue={settings?.domains.join(', ') ?? ''}
-          hint="Comma-separated, such as example.com. Only verified addresses at these domains sign in."
+          hint="Comma-separated, such as example.com. Only verified addresses at these domains sign in; an existing account is linked only once its domain is proven below."
           error={form.errors.domains}
         />
         <CheckboxField
@@ -139,6 +145,14 @@ function SsoPage() {
           {save.isPending ? 'Saving…' : 'Save single sign-on'}
         </button>
       </form>
+      <TitledSection id="sso-domains-heading" title="Prove your e-mail domains" className={card}>
+        <p>
+          Someone who already has an account here is linked to your sign-in only when you prove you run their address’s
+          domain. Publish each TXT record at your DNS provider, then check it. Each domain is proven on its own: a
+          verified domain proves nothing for the domains above or below it.
+        </p>
+        <SsoDomainProofs canCheck={panel.planIncludesSso} />
+      </TitledSection>
     </StudioPage>
   )
 }

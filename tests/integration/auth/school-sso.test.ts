@@ -3,7 +3,9 @@
 // (an e-mail domain the school does not allow, an address the provider does not call verified), linking an existing
 // account by its verified e-mail only, the owner-only and plan-bound settings that never show the secret, and a
 // school that requires SSO refusing its members' passwords, an issuer on a private address refused (SSRF), and an
-// existing account the school may not claim linked on its owner's consent only (signed in, with a fresh proof).
+// existing account the school may not claim linked on its owner's consent only (signed in, with a fresh proof), and
+// each allowed e-mail domain's own DNS proof (a TXT record at _skillforge-sso.<domain>, checked through a local DNS
+// server): only the exact domain's proof lets an existing account be linked, never a verified name under it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
@@ -13,12 +15,20 @@ import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createCreator, lapsePlan, restorePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
+import { type LocalDnsServer, startDnsServer } from '../../support/dns-server.ts'
 import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
 import { type LocalOidcProvider, startOidcProvider } from '../../support/oidc-provider.ts'
 
 const PUBLIC_URL = 'http://storefront.test'
-const config = { ...defaultAppConfig, publicUrl: PUBLIC_URL, ssoHttpIssuers: 'loopback' as const }
+let dns: LocalDnsServer
+const config = {
+  ...defaultAppConfig,
+  publicUrl: PUBLIC_URL,
+  ssoHttpIssuers: 'loopback' as const,
+  /** The local DNS server (started below), as the server's DNS_SERVERS is. */
+  txtLookup: (name: string) => dns.lookup(name),
+}
 /** The school's own domain (decision 0063), where its learners may sign in too. */
 const SCHOOL_HOST = 'learn.acme-labs.test'
 
@@ -136,7 +146,10 @@ async function me(sessionCookie: string, host?: string) {
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  server = await startTestServer(db(), { env: { SSO_HTTP_ISSUERS: 'loopback' } })
+  dns = await startDnsServer()
+  server = await startTestServer(db(), {
+    env: { SSO_HTTP_ISSUERS: 'loopback', DNS_SERVERS: `127.0.0.1:${dns.port}` },
+  })
   provider = await startOidcProvider({
     redirectUris: [`${PUBLIC_URL}/auth/sso/callback`, `http://${SCHOOL_HOST}/auth/sso/callback`],
     accounts: {
@@ -157,8 +170,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop()
   await provider?.close()
+  await dns?.close()
   await database?.close()
 })
+
+/**
+ * Tests run in a shuffled order: each one that signs in an existing account starts from a school that has proven no
+ * e-mail domain (and publishes no record).
+ */
+async function unproveEmailDomains() {
+  const school = await db().selectFrom('schools').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
+  await db()
+    .updateTable('school_sso_domain_proofs')
+    .set({ verified_at: null, checked_at: null, last_outcome: null })
+    .where('school_id', '=', school.id)
+    .execute()
+  dns.records.clear()
+  dns.failing.clear()
+}
+
+/**
+ * Publishes the school's TXT record for an allowed e-mail domain (its own token, or `value`) and presses "Check" as
+ * the owner; returns the check's answer.
+ */
+async function proveEmailDomain(domain: string, value?: string) {
+  const caller = await ownerCaller(owner)
+  const proof = (await caller.schoolSso.domainProofs()).find((row) => row.domain === domain)
+  if (!proof) throw new Error(`${domain} is not an allowed domain`)
+  dns.records.set(proof.recordName, value ?? proof.recordValue)
+  return caller.schoolSso.checkDomain({ domain })
+}
 
 describe('the school’s SSO settings', () => {
   it('are the owner’s, on a plan with SSO, and never show the client secret', async () => {
@@ -191,6 +232,57 @@ describe('the school’s SSO settings', () => {
   })
 })
 
+describe('the DNS proof of each allowed e-mail domain', () => {
+  it('gives each listed domain its own TXT record, listed and checked by the school’s owner only', async () => {
+    await unproveEmailDomains()
+    const caller = await ownerCaller(owner)
+    const proofs = await caller.schoolSso.domainProofs()
+    expect(proofs.map((row) => [row.domain, row.recordName, row.status])).toEqual([
+      ['acme-labs.test', '_skillforge-sso.acme-labs.test', 'unchecked'],
+      ['acme.test', '_skillforge-sso.acme.test', 'unchecked'],
+    ])
+    const tokenOf = (rows: typeof proofs, domain: string) => rows.find((row) => row.domain === domain)?.recordValue
+
+    // Saving keeps a listed domain's token; a domain taken off loses its proof and, listed again, gets a new one.
+    await caller.schoolSso.save(settings({ clientSecret: '', domains: 'acme.test' }))
+    const fewer = await caller.schoolSso.domainProofs()
+    expect(fewer.map((row) => row.domain)).toEqual(['acme.test'])
+    expect(tokenOf(fewer, 'acme.test')).toBe(tokenOf(proofs, 'acme.test'))
+    await caller.schoolSso.save(settings({ clientSecret: '' }))
+    const again = await caller.schoolSso.domainProofs()
+    expect(tokenOf(again, 'acme-labs.test')).not.toBe(tokenOf(proofs, 'acme-labs.test'))
+
+    // Zod at the edge; only a domain the school lists; another creator checks their own school's only.
+    await expect(caller.schoolSso.checkDomain({ domain: 'not a domain' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
+    await expect(caller.schoolSso.checkDomain({ domain: 'elsewhere.test' })).rejects.toThrow(
+      'elsewhere.test is not one of your allowed e-mail domains',
+    )
+    const other = await createCreator(db(), { plan: 'enterprise' })
+    const asOther = await ownerCaller(other)
+    expect(await asOther.schoolSso.domainProofs()).toEqual([])
+    dns.records.set('_skillforge-sso.acme.test', tokenOf(again, 'acme.test') ?? '')
+    await expect(asOther.schoolSso.checkDomain({ domain: 'acme.test' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const pro = await createCreator(db(), { plan: 'pro' })
+    await expect((await ownerCaller(pro)).schoolSso.checkDomain({ domain: 'acme.test' })).rejects.toThrow(
+      /Single sign-on comes with the Enterprise plan/,
+    )
+    const learner = await createUser(db())
+    await expect((await ownerCaller(learner)).schoolSso.domainProofs()).rejects.toThrow(/Only approved creators/)
+    await expect((await ownerCaller(learner)).schoolSso.checkDomain({ domain: 'acme.test' })).rejects.toThrow(
+      /Only approved creators/,
+    )
+    const visitor = createCaller(createContextInner({ db: db(), user: null, session: null, config }))
+    await expect(visitor.schoolSso.checkDomain({ domain: 'acme.test' })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    })
+    dns.records.delete('_skillforge-sso.acme.test')
+    // None of that verified anything.
+    expect((await caller.schoolSso.domainProofs()).map((row) => row.status)).toEqual(['unchecked', 'unchecked'])
+  })
+})
+
 describe('signing in through the school’s provider', () => {
   it('creates a verified account on first sign-in, starts a session, and finds the same account again', async () => {
     const first = await signInWithSso('ada')
@@ -208,40 +300,67 @@ describe('signing in through the school’s provider', () => {
     expect((await me(again.session ?? ''))?.id).toBe(user?.id)
   })
 
-  it('links an existing account by its verified e-mail once the school has proven the domain by DNS', async () => {
+  it('links an existing account only once the school has proven its exact e-mail domain by a TXT record', async () => {
+    await unproveEmailDomains()
     const bob = await createUser(db(), { email: 'bob@acme-labs.test' })
+    const links = () => db().selectFrom('school_sso_links').select('user_id').where('subject', '=', 'bob').execute()
+    const refusedAndUntouched = async () => {
+      const refused = await signInWithSso('bob')
+      expect(refused.location).toContain('sign-in failed: an account with this address already exists')
+      expect(refused.session).toBeUndefined()
+      expect(await links()).toEqual([])
+      const kept = await db()
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', bob.id)
+        .executeTakeFirstOrThrow()
+      expect(kept.password_hash).not.toBeNull()
+    }
     // The school's provider alone cannot claim an existing account: refused, nothing linked, the password kept.
-    const refused = await signInWithSso('bob')
-    expect(refused.location).toContain('sign-in failed: an account with this address already exists')
-    expect(refused.session).toBeUndefined()
-    expect(await db().selectFrom('school_sso_links').select('user_id').where('user_id', '=', bob.id).execute()).toEqual(
-      [],
-    )
-    const kept = await db()
-      .selectFrom('users')
-      .select('password_hash')
-      .where('id', '=', bob.id)
-      .executeTakeFirstOrThrow()
-    expect(kept.password_hash).not.toBeNull()
-    // A verified custom domain under acme-labs.test proves the school runs that zone.
+    await refusedAndUntouched()
+
+    // A verified custom domain under acme-labs.test (learn.acme-labs.test) proves nothing about acme-labs.test's
+    // mailboxes: that name may be a sub-zone delegated to whoever runs the school. It used to count.
     const school = await db().selectFrom('schools').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
+    await db().deleteFrom('school_domains').where('school_id', '=', school.id).execute()
     await db()
       .insertInto('school_domains')
-      .values({
-        school_id: school.id,
-        hostname: SCHOOL_HOST,
-        verification_token: 'proof',
-        verified_at: new Date(),
-      })
+      .values({ school_id: school.id, hostname: SCHOOL_HOST, verification_token: 'proof', verified_at: new Date() })
       .execute()
+    // The sub-zone's runner can also publish a custom-domain record there: still nothing for the parent.
+    dns.records.set(`_skillforge-verify.${SCHOOL_HOST}`, 'proof')
+    await refusedAndUntouched()
+
+    // The TXT record to publish is the domain's own: not yet published, then a wrong value, then a DNS failure.
+    const proofs = await (await ownerCaller(owner)).schoolSso.domainProofs()
+    const proof = proofs.find((row) => row.domain === 'acme-labs.test')
+    expect(proof).toMatchObject({ recordName: '_skillforge-sso.acme-labs.test', status: 'unchecked' })
+    expect(proof?.recordValue).toMatch(/^sf-/)
+    expect(proof?.recordValue).not.toBe(proofs.find((row) => row.domain === 'acme.test')?.recordValue)
+    const check = () => ownerCaller(owner).then((caller) => caller.schoolSso.checkDomain({ domain: 'acme-labs.test' }))
+    expect(await check()).toMatchObject({ status: 'missing', message: expect.stringContaining('no TXT record') })
+    // A sub-zone's record (its runner's token) is not the parent's.
+    dns.records.set('_skillforge-sso.learn.acme-labs.test', proof?.recordValue ?? '')
+    expect(await check()).toMatchObject({ status: 'missing' })
+    expect(await proveEmailDomain('acme-labs.test', 'sf-not-the-token')).toMatchObject({
+      status: 'mismatch',
+      message: expect.stringContaining('none holds this value'),
+    })
+    await refusedAndUntouched()
+    dns.failing.add('_skillforge-sso.acme-labs.test')
+    expect(await check()).toMatchObject({ status: 'failed', message: expect.stringContaining('Check failed') })
+    dns.failing.delete('_skillforge-sso.acme-labs.test')
+    await refusedAndUntouched()
+
+    // The exact domain's TXT record holds its token: verified, and bob's account is linked on his next sign-in.
+    expect(await proveEmailDomain('acme-labs.test')).toMatchObject({ domain: 'acme-labs.test', status: 'verified' })
     const result = await signInWithSso('bob')
     expect((await me(result.session ?? ''))?.id).toBe(bob.id)
-    const link = await db()
-      .selectFrom('school_sso_links')
-      .select('user_id')
-      .where('subject', '=', 'bob')
-      .executeTakeFirst()
-    expect(link?.user_id).toBe(bob.id)
+    expect(await links()).toEqual([{ user_id: bob.id }])
+    // acme.test is a domain of its own: not proven by acme-labs.test's record.
+    expect(
+      (await (await ownerCaller(owner)).schoolSso.domainProofs()).find((row) => row.domain === 'acme.test')?.status,
+    ).toBe('unchecked')
   })
 
   it('refuses an address the provider does not call verified, linking nothing', async () => {
@@ -282,6 +401,7 @@ describe('linking an existing account on its owner’s consent', () => {
       .executeTakeFirstOrThrow()
     // The school has proven no domain: its provider's word alone cannot claim dana@acme.test.
     await db().deleteFrom('school_domains').where('school_id', '=', school.id).execute()
+    await unproveEmailDomains()
     const dana = await createUser(db(), { email: 'dana@acme.test' })
     const links = () => db().selectFrom('school_sso_links').select('user_id').where('subject', '=', 'dana').execute()
     const pending = () =>
@@ -371,6 +491,7 @@ describe('linking an existing account on its owner’s consent', () => {
   })
 
   it('drops a waiting sign-in on “Don’t link”, and after 10 minutes', async () => {
+    await unproveEmailDomains()
     const finn = await createUser(db(), { email: 'finn@acme.test' })
     const finnSession = await createSessionToken(db(), finn.id)
     const caller = createCaller(createContextInner({ db: db(), user: finn, session: finnSession.session, config }))
@@ -396,13 +517,14 @@ describe('a school that requires SSO for its members', () => {
       .select(['id', 'name'])
       .where('slug', '=', slug)
       .executeTakeFirstOrThrow()
-    const proveDomain = (hostname: string) =>
+    const verifiedCustomDomain = (hostname: string) =>
       db()
         .insertInto('school_domains')
         .values({ school_id: school.id, hostname, verification_token: 'proof', verified_at: new Date() })
         .onConflict((oc) => oc.column('school_id').doUpdateSet({ hostname, verified_at: new Date() }))
         .execute()
-    await proveDomain('learn.acme-labs.test')
+    await unproveEmailDomains()
+    await verifiedCustomDomain('learn.acme-labs.test')
     const member = await createUser(db(), { email: 'member@acme.test' })
     await db()
       .insertInto('school_members')
@@ -422,8 +544,12 @@ describe('a school that requires SSO for its members', () => {
     expect(claimed.session).toBeUndefined()
     expect((await login(member)).status).toBe(200)
 
-    // Once the school proves acme.test by DNS, its members there sign in through it only.
-    await proveDomain('learn.acme.test')
+    // A verified custom domain under acme.test proves nothing about acme.test's mailboxes: not held to it either.
+    await verifiedCustomDomain('learn.acme.test')
+    expect((await login(member)).status).toBe(200)
+
+    // Once the school proves acme.test itself by its TXT record, its members there sign in through it only.
+    expect(await proveEmailDomain('acme.test')).toMatchObject({ status: 'verified' })
     const refused = await login(member)
     expect(refused.status).toBe(403)
     expect(await refused.text()).toContain(`${school.name} requires its members to sign in with single sign-on`)

@@ -4,7 +4,6 @@
 // white label: no "SkillForge" left on the school's mails (completion, receipt, gift) and certificate PDF.
 import { inflateSync } from 'node:zlib'
 import { TRPCError } from '@trpc/server'
-import dns2 from 'dns2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { certificateView } from '../../../src-server/flows/certificates.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
@@ -16,41 +15,24 @@ import { printedMail } from '../../../src-server/mail/printed.ts'
 import type { MailMessage } from '../../../src-server/mail/transport.ts'
 import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
+import { type LocalDnsServer, startDnsServer } from '../../support/dns-server.ts'
 import { sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
 import { captureLog } from '../../support/jobs.ts'
 import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
 
-const { Packet } = dns2
-const records = new Map<string, string>()
-let dnsServer: ReturnType<typeof dns2.createServer>
+let dns: LocalDnsServer
+let records: Map<string, string>
 let dnsPort = 0
 
 beforeAll(async () => {
-  dnsServer = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = Packet.createResponseFromRequest(request)
-      const question = request.questions[0]
-      const value = question ? records.get(question.name.toLowerCase()) : undefined
-      if (question && value !== undefined) {
-        response.answers.push({
-          name: question.name,
-          type: Packet.TYPE.TXT,
-          class: Packet.CLASS.IN,
-          ttl: 1,
-          data: value,
-        } as unknown as (typeof response.answers)[number])
-      }
-      send(response)
-    },
-  })
-  const addresses = await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } })
-  dnsPort = (addresses.udp as { port: number }).port
+  dns = await startDnsServer()
+  records = dns.records
+  dnsPort = dns.port
 })
 afterAll(async () => {
-  await dnsServer?.close()
+  await dns?.close()
 })
 
 let database: DatabaseHandle
