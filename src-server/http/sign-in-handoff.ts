@@ -19,7 +19,8 @@ import { hostnameOf } from '../kernel/hosts.ts'
 import { escapeHtml } from '../kernel/html.ts'
 
 export const HANDOFF_START_PATH = '/auth/handoff/start'
-const HANDOFF_ISSUE_PATH = '/auth/handoff'
+/** The platform's Continue form posts here (src-client/routes/_auth/handoff.tsx). */
+export const HANDOFF_ISSUE_PATH = '/auth/handoff'
 export const HANDOFF_COMPLETE_PATH = '/auth/handoff/complete'
 const HANDOFF_FINISH_PATH = '/auth/handoff/finish'
 /** The platform's page where the signed-in learner continues to the domain (src-client/routes/handoff.tsx). */
