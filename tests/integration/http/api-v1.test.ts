@@ -245,6 +245,44 @@ describe('enrolments', () => {
   })
 })
 
+describe('malformed requests', () => {
+  it('answer 4xx in the API’s error shape: broken JSON, a body too large, a NUL in a course id', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { status: 'published' })
+    const { key } = await keyFor(owner)
+    const post = (body: string) =>
+      fetch(`${site.baseUrl}/api/v1/enrolments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body,
+      })
+    const answers: [string, Response][] = [
+      ['broken JSON', await post('{"course_id": ')],
+      ['a body too large', await post(JSON.stringify({ course_id: course.id, pad: 'x'.repeat(2_000_000) }))],
+      ['a NUL in the body’s course id', await post(JSON.stringify({ course_id: 'a\u0000b', email: 'a@example.test' }))],
+      [
+        'a NUL in the enrolments’ course filter',
+        await fetch(`${site.baseUrl}/api/v1/enrolments?course_id=a%00b`, {
+          headers: { authorization: `Bearer ${key}` },
+        }),
+      ],
+      [
+        'a NUL in the lessons’ course id',
+        await fetch(`${site.baseUrl}/api/v1/courses/a%00b/lessons`, { headers: { authorization: `Bearer ${key}` } }),
+      ],
+    ]
+    for (const [name, response] of answers) {
+      const body = await response.json()
+      expect([name, response.status < 500, body.error?.code, typeof body.error?.message], name).toEqual([
+        name,
+        true,
+        'invalid_request',
+        'string',
+      ])
+    }
+  })
+})
+
 describe('enrolments on a large course', () => {
   it('answers the new enrolment (201) on a course that already has more than a thousand', async () => {
     const owner = await createCreator(site.db, { plan: 'enterprise' })

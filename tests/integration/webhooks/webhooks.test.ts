@@ -244,7 +244,7 @@ describe('enabling again', { timeout: 90_000 }, () => {
     const left = await caller.webhooks.sendTest({ endpointId })
     expect(await attemptWebhookDelivery(deps(), left.deliveryId)).toBe('retry')
     // The owner disables the failing endpoint, fixes their receiver over a few days, and enables it again.
-    const edit = { endpointId, description: 'CRM', eventTypes: ['order.paid'] }
+    const edit = { endpointId, description: 'CRM', eventTypes: ['order.paid' as const] }
     await caller.webhooks.update({ ...edit, enabled: false })
     await clock.advanceClock(4 * 24 * 3600)
     await caller.webhooks.update({ ...edit, enabled: true })
