@@ -23,11 +23,11 @@ function ownerCourseGrants(db: DB, ownerId: string) {
     .where('c.owner_id', '=', ownerId)
 }
 
-/** Course grants (live or ended) on the owner's courses, optionally one course's. */
+/** Course grants (live or ended) on the owner's courses, optionally one course's, or the one grant `grantId`. */
 export async function ownerCourseGrantsAfter(
   db: DB,
   ownerId: string,
-  options: { courseId?: string; after: HolderCursor | null; limit: number },
+  options: { courseId?: string; grantId?: string; after: HolderCursor | null; limit: number },
   now = clock.now(),
 ) {
   let query = ownerCourseGrants(db, ownerId)
@@ -45,6 +45,7 @@ export async function ownerCourseGrantsAfter(
     ])
     .select(isLive(now).as('live'))
   if (options.courseId) query = query.where('access_grants.course_id', '=', options.courseId)
+  if (options.grantId) query = query.where('access_grants.id', '=', options.grantId)
   const after = options.after
   if (after) {
     query = query.where(afterKeyset('access_grants.created_at', 'access_grants.id', after))

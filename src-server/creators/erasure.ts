@@ -36,3 +36,13 @@ export async function endTeamPlaces(db: DB, userId: string): Promise<void> {
     )
     .execute()
 }
+
+/** Forgets the school and course invitations the person accepted or that name their address (their account erased). */
+export async function forgetInvitesOf(db: DB, userId: string, email: string): Promise<void> {
+  for (const table of ['school_invites', 'course_instructor_invites'] as const) {
+    await db
+      .deleteFrom(table)
+      .where((eb) => eb.or([eb('accepted_by', '=', userId), eb(eb.fn('lower', ['email']), '=', email.toLowerCase())]))
+      .execute()
+  }
+}

@@ -7,7 +7,7 @@ import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../src-shared/retention.ts'
 import { record } from '../audit/repository.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
 import type { TwoFactorSettings } from '../auth/two-factor.ts'
-import { anonymiseCreator, endTeamPlaces } from '../creators/erasure.ts'
+import { anonymiseCreator, endTeamPlaces, forgetInvitesOf } from '../creators/erasure.ts'
 import { schoolOfOwner } from '../creators/schools.ts'
 import { creatorBalances } from '../earnings/balances.ts'
 import * as clock from '../kernel/clock.ts'
@@ -30,6 +30,7 @@ import {
 } from '../privacy/deletions.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { stripeCustomersOf } from '../subscriptions/repository.ts'
+import { forgetInvitationsTo } from '../team/invitations.ts'
 import { disableSchoolEndpoints } from '../webhooks/endpoints.ts'
 
 export const DELETION_MAIL_KINDS = {
@@ -307,6 +308,9 @@ async function eraseRows(trx: DB, userId: string, email: string): Promise<string
   const attachmentKeys = await anonymiseCreator(trx, userId)
   // Their places on schools' teams, and the API keys they or their school hold: none outlives the account.
   await endTeamPlaces(trx, userId)
+  // The invitations they joined the staff, a school's team or a course with (their name and address).
+  await forgetInvitationsTo(trx, email)
+  await forgetInvitesOf(trx, userId, email)
   // Nor do their school's webhooks: no event about it goes on to the endpoints they set up.
   const school = await schoolOfOwner(trx, userId)
   if (school) await disableSchoolEndpoints(trx, school.id, 'The school owner’s account was deleted', clock.now())

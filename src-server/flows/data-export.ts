@@ -39,14 +39,15 @@ const README = `Your SkillForge data
 This archive holds everything SkillForge keeps about your account, as of the date it was made.
 
 profile.json            your account: name, e-mail address, role, when you joined, your sessions (device,
-                        browser, approximate network, last active) and sign-in methods (not their secrets)
-orders.json             your orders with their lines, payments and refunds
+                        browser, approximate network, last active), sign-in methods and passkeys (not their secrets)
+orders.json             your orders with their lines, payments, refunds, refund requests and the gifts in them
 invoices/*.pdf          every invoice issued to you, exactly as issued
 credit-notes/*.pdf      every credit note issued to you, exactly as issued
 learning.json           your lesson progress, completed courses, certificates, course access and quiz attempts
 reviews.json            the course reviews you wrote
 service-orders.json     your service orders with their briefs, messages and delivery records
-creator.json            if you teach: your creator profile, your courses and your earnings ledger entries
+creator.json            if you teach or applied to: your applications, creator profile, courses, earnings ledger
+                        entries, payouts and the school teams you are on
 contact-messages.json   messages you sent through the contact form with this e-mail address
 memberships.json        your memberships (plan, billing cycle, status, renewal and cancellation)
 messages.json           your conversations with instructors (every message in them) and the replies you wrote
@@ -197,14 +198,83 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       db.selectFrom('live_attendance').selectAll().where('user_id', '=', userId).execute(),
     ])
 
+  const [refundRequests, giftsBought, passkeys, applications, payouts, teams] = await Promise.all([
+    db
+      .selectFrom('refund_requests')
+      .select(['id', 'order_id', 'order_item_id', 'reason', 'status', 'decision_reason', 'decided_at', 'created_at'])
+      .where('user_id', '=', userId)
+      .execute(),
+    // The gifts they bought: the recipient's address and the message are what they gave at checkout.
+    db
+      .selectFrom('gifts')
+      .select([
+        'id',
+        'order_id',
+        'order_item_id',
+        'recipient_email',
+        'message',
+        'send_at',
+        'plan_months',
+        'paid_at',
+        'mailed_at',
+        'claimed_at',
+        'created_at',
+      ])
+      .where('buyer_id', '=', userId)
+      .execute(),
+    db
+      .selectFrom('user_passkeys')
+      .select(['name', 'transports', 'created_at', 'last_used_at'])
+      .where('user_id', '=', userId)
+      .execute(),
+    db
+      .selectFrom('creator_applications')
+      .select([
+        'id',
+        'headline',
+        'category_ids',
+        'proposal',
+        'links',
+        'attachment',
+        'status',
+        'decision_reason',
+        'decided_at',
+        'created_at',
+      ])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute(),
+    db
+      .selectFrom('creator_payouts')
+      .select(['id', 'month', 'currency', 'amount_minor', 'status', 'paid_at', 'created_at'])
+      .where('creator_id', '=', userId)
+      .orderBy('created_at')
+      .execute(),
+    db
+      .selectFrom('school_members as m')
+      .innerJoin('schools as s', 's.id', 'm.school_id')
+      .select(['s.name as school', 'm.role', 'm.created_at'])
+      .where('m.user_id', '=', userId)
+      .execute(),
+  ])
+  // An application's file is named, not its storage key.
+  const applicationsOut = applications.map(({ attachment, ...application }) => ({
+    ...application,
+    attachment: attachment ? { name: attachment.name, contentType: attachment.contentType } : null,
+  }))
+  const teaches =
+    creator || ownedCourses.length || ledger.length || payouts.length || applications.length || teams.length
+
   const files: Record<string, Uint8Array> = {
     'README.txt': strToU8(README),
-    'profile.json': json({ ...person, sessions, signInMethods: oauth }),
+    'profile.json': json({ ...person, sessions, signInMethods: oauth, passkeys }),
     'orders.json': json(
       orders.map((order) => ({
         ...order,
         lines: items.filter((item) => item.order_id === order.id),
         refunds: refunds.filter((refund) => refund.order_id === order.id),
+        refundRequests: refundRequests.filter((request) => request.order_id === order.id),
+        gifts: giftsBought.filter((gift) => gift.order_id === order.id),
       })),
     ),
     'learning.json': json({ progress, completions, certificates, access: grants, quizAttempts }),
@@ -216,7 +286,18 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
         deliveries: deliveries.filter((delivery) => delivery.service_order_id === order.id),
       })),
     ),
-    'creator.json': json(creator ? { profile: creator, courses: ownedCourses, earnings: ledger } : null),
+    'creator.json': json(
+      teaches
+        ? {
+            profile: creator ?? null,
+            applications: applicationsOut,
+            courses: ownedCourses,
+            earnings: ledger,
+            payouts,
+            schoolTeams: teams,
+          }
+        : null,
+    ),
     'contact-messages.json': json(contact),
     'memberships.json': json(memberships),
     'messages.json': json({

@@ -117,7 +117,7 @@ export async function apiLessons(
 
 export async function apiLearners(db: DB, caller: ApiCaller, page: PageRequest): Promise<Page<ApiLearner>> {
   assertScope(caller, 'learners:read')
-  const after = decodeCursor(page.cursor, ['string'])
+  const after = decodeCursor(page.cursor, ['uuid'])
   const rows = await ownerLearnersAfter(db, caller.ownerId, (after?.[0] as string) ?? null, page.limit + 1)
   return paged(
     rows,
@@ -162,7 +162,7 @@ export async function apiEnrolments(
 ): Promise<Page<ApiEnrolment>> {
   assertScope(caller, 'enrolments:read')
   if (page.courseId) await assertSchoolCourse(db, caller, page.courseId)
-  const after = decodeCursor(page.cursor, ['string', 'string'])
+  const after = decodeCursor(page.cursor, ['time', 'uuid'])
   const rows = await ownerCourseGrantsAfter(db, caller.ownerId, {
     courseId: page.courseId,
     after: after ? { at: after[0] as string, id: after[1] as string } : null,
@@ -172,8 +172,7 @@ export async function apiEnrolments(
 }
 
 async function enrolmentById(db: DB, caller: ApiCaller, grantId: string, courseId: string) {
-  const rows = await ownerCourseGrantsAfter(db, caller.ownerId, { courseId, after: null, limit: 1000 })
-  const row = rows.find((candidate) => candidate.id === grantId)
+  const [row] = await ownerCourseGrantsAfter(db, caller.ownerId, { courseId, grantId, after: null, limit: 1 })
   if (!row) throw new DomainError('not_found', 'Enrolment not found', { cause: { code: 'not_found' } })
   return toEnrolment(row)
 }
@@ -223,7 +222,7 @@ export async function apiRevokeEnrolment(db: DB, caller: ApiCaller, grantId: str
 
 export async function apiOrders(db: DB, caller: ApiCaller, page: PageRequest): Promise<Page<ApiOrderLine>> {
   assertScope(caller, 'orders:read')
-  const after = decodeCursor(page.cursor, ['string', 'string'])
+  const after = decodeCursor(page.cursor, ['time', 'uuid'])
   const rows = await ownerCourseSalesAfter(
     db,
     caller.ownerId,

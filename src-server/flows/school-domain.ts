@@ -219,18 +219,25 @@ function originOn(publicUrl: string, hostname: string): string {
 
 /**
  * The origin a school's links use when no request names a host (mails the job queue sends later): the school's
- * verified domain, with PUBLIC_URL's scheme and port, else PUBLIC_URL. The same hostnames host routing serves
- * (verified ones), so a link never names a domain the school has not proved.
+ * verified domain, with PUBLIC_URL's scheme and port, while the owner's plan includes it, else PUBLIC_URL. The same
+ * hostnames host routing serves (schoolForHost), so a link never names a domain the school has not proved, nor one
+ * that no longer serves it (nor gets a certificate: Caddy's ask) since the plan lapsed.
  */
 export async function siteUrlForSchool(db: DB, publicUrl: string, schoolId: string): Promise<string> {
-  const domain = await domainOfSchool(db, schoolId)
-  return domain?.verifiedAt ? originOn(publicUrl, domain.hostname) : publicUrl
+  const school = await schoolById(db, schoolId)
+  return school ? siteUrlOf(db, publicUrl, school) : publicUrl
+}
+
+async function siteUrlOf(db: DB, publicUrl: string, school: { id: string; ownerId: string }): Promise<string> {
+  const domain = await domainOfSchool(db, school.id)
+  if (!domain?.verifiedAt || !(await ownerPlanIncludes(db, school.ownerId, 'customDomain'))) return publicUrl
+  return originOn(publicUrl, domain.hostname)
 }
 
 /** The origin of a course's links (its school's verified domain, else PUBLIC_URL); null: not a course's, PUBLIC_URL. */
 export async function siteUrlForCourse(db: DB, publicUrl: string, courseId: string | null): Promise<string> {
   const school = courseId ? await schoolOfCourse(db, courseId) : null
-  return school ? siteUrlForSchool(db, publicUrl, school.id) : publicUrl
+  return school ? siteUrlOf(db, publicUrl, school) : publicUrl
 }
 
 /**

@@ -79,8 +79,10 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, delivery
     return 'delivered'
   }
   const { gaveUp } = await recordFailure(db, delivery, outcome, now)
-  // Failing since the first undelivered event fell due (its creation), unless already failing.
-  const failingSince = await markEndpointFailing(db, endpoint.id, delivery.created_at)
+  // Failing since the first undelivered event fell due (its creation), unless already failing; never before the
+  // endpoint was last saved: enabling it again starts a fresh window, whatever deliveries were left from before.
+  const since = new Date(Math.max(delivery.created_at.getTime(), endpoint.updated_at.getTime()))
+  const failingSince = await markEndpointFailing(db, endpoint.id, since)
   deps.log?.warn(
     { deliveryId, endpointId: endpoint.id, status: outcome.status, attempts: delivery.attempts + 1, gaveUp },
     'webhook delivery failed',

@@ -3,7 +3,7 @@
 // zod schema the OpenAPI document is generated from and calling flows/school-api.ts. Every answer of an authenticated
 // request carries the key's rate limit (RateLimit / RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers); every
 // refusal is { error: { code, message } }. Keys never reach a log: the request log prints no headers.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import {
   type ApiErrorCode,
@@ -56,6 +56,19 @@ function sendFailure(request: FastifyRequest, reply: FastifyReply, error: unknow
   if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
   request.log.error({ err: error }, 'api request failed')
   return sendError(reply, 500, 'internal', `Something went wrong on our side (request ${request.id})`)
+}
+
+/**
+ * The API's routes' own error handler: a body Fastify refuses before the handler (broken JSON, too large, a type it
+ * does not read) answers in the API's shape too, as invalid_request with Fastify's status.
+ */
+function apiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('cache-control', 'no-store')
+  const status = error.statusCode ?? 500
+  if (!isDomainError(error) && status >= 400 && status < 500) {
+    return sendError(reply, status, 'invalid_request', error.message)
+  }
+  return sendFailure(request, reply, error)
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -111,20 +124,25 @@ export function registerApiV1Routes(app: FastifyInstance, deps: HttpDeps, option
   }
 
   const p = API_V1_PREFIX
+  const api = { errorHandler: apiErrorHandler }
   app.get(
     `${p}/courses`,
+    api,
     withKey(async (c, r) => ok(await apiCourses(db, c, parse(pageQuery, r.query)))),
   )
   app.get(
     `${p}/courses/:id/lessons`,
+    api,
     withKey(async (c, r) => ok(await apiLessons(db, c, parse(courseIdParam, r.params).id, parse(pageQuery, r.query)))),
   )
   app.get(
     `${p}/learners`,
+    api,
     withKey(async (c, r) => ok(await apiLearners(db, c, parse(pageQuery, r.query)))),
   )
   app.get(
     `${p}/enrolments`,
+    api,
     withKey(async (c, r) => {
       const query = parse(enrolmentListQuery, r.query)
       return ok(await apiEnrolments(db, c, { ...query, courseId: query.course_id }))
@@ -132,6 +150,7 @@ export function registerApiV1Routes(app: FastifyInstance, deps: HttpDeps, option
   )
   app.post(
     `${p}/enrolments`,
+    api,
     withKey(async (c, r) => {
       const result = await apiGrantEnrolment(db, c, parse(grantEnrolmentBody, r.body ?? {}))
       return { status: result.created ? 201 : 200, body: result.enrolment }
@@ -139,14 +158,17 @@ export function registerApiV1Routes(app: FastifyInstance, deps: HttpDeps, option
   )
   app.delete(
     `${p}/enrolments/:id`,
+    api,
     withKey(async (c, r) => ok(await apiRevokeEnrolment(db, c, parse(enrolmentIdParam, r.params).id))),
   )
   app.get(
     `${p}/orders`,
+    api,
     withKey(async (c, r) => ok(await apiOrders(db, c, parse(pageQuery, r.query)))),
   )
   app.get(
     `${p}/earnings`,
+    api,
     withKey(async (c, r) => ok(await apiEarnings(db, c, parse(pageQuery, r.query)))),
   )
 
@@ -164,6 +186,7 @@ export function registerApiV1Routes(app: FastifyInstance, deps: HttpDeps, option
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: `${p}/*`,
+    errorHandler: apiErrorHandler,
     handler: async (_request, reply) => sendError(reply, 404, 'not_found', 'No such API operation'),
   })
 }

@@ -7,12 +7,52 @@ export function encodeCursor(parts: (string | number)[]): string {
   return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url')
 }
 
-/** The cursor's parts, each of the given type; null without a cursor; a 400 invalid_request for anything else. */
-export function decodeCursor(cursor: string | undefined, shape: ('string' | 'number')[]): (string | number)[] | null {
+/**
+ * What a cursor part may be: a number (a page or a position: a non-negative safe integer), a string (an id without
+ * NUL, which PostgreSQL's text refuses), a uuid, or a time as the database prints it (`column::text`).
+ */
+export type CursorPart = 'string' | 'number' | 'uuid' | 'time'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const DB_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-](\d{2})(:[0-5]\d){0,2}$/
+
+/** A time the database could have printed: every field in range, so casting it back never fails. */
+function isDbTime(value: string): boolean {
+  const match = DB_TIME.exec(value)
+  if (!match) return false
+  const [year, month, day, hour, minute, second, , offset] = match.slice(1).map(Number) as number[]
+  const daysInMonth = new Date(Date.UTC(year as number, month as number, 0)).getUTCDate()
+  return (
+    (year as number) >= 1 &&
+    (month as number) >= 1 &&
+    (month as number) <= 12 &&
+    (day as number) >= 1 &&
+    (day as number) <= daysInMonth &&
+    (hour as number) <= 23 &&
+    (minute as number) <= 59 &&
+    (second as number) <= 59 &&
+    (offset as number) <= 15
+  )
+}
+
+function isPart(value: unknown, shape: CursorPart): boolean {
+  if (shape === 'number') return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+  if (typeof value !== 'string') return false
+  if (shape === 'uuid') return UUID.test(value)
+  if (shape === 'time') return isDbTime(value)
+  return !value.includes('\u0000')
+}
+
+/** The cursor's parts, each of the given shape; null without a cursor; a 400 invalid_request for anything else. */
+export function decodeCursor(cursor: string | undefined, shape: CursorPart[]): (string | number)[] | null {
   if (!cursor) return null
   try {
     const parts: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-    if (Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => typeof p === shape[i])) {
+    if (
+      Array.isArray(parts) &&
+      parts.length === shape.length &&
+      parts.every((p, i) => isPart(p, shape[i] as CursorPart))
+    ) {
       return parts
     }
   } catch {}

@@ -189,3 +189,11 @@ export async function revokeInvitation(db: DB, actor: audit.Actor, id: string) {
     await audit.record(trx, actor, 'team.revoke', { type: 'invitation', id, before: row })
   })
 }
+
+/** Forgets every invitation to the address (its account was erased, decision 0053): their name and address go too. */
+export async function forgetInvitationsTo(db: DB, email: string): Promise<void> {
+  await db
+    .deleteFrom('team_invitations')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .execute()
+}

@@ -20,6 +20,7 @@ const COLUMNS = [
   'disabled_reason',
   'failing_since',
   'created_at',
+  'updated_at',
 ] as const
 
 export async function listEndpoints(db: DB, schoolId: string) {

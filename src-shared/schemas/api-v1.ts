@@ -4,6 +4,12 @@
 import { z } from 'zod'
 
 const time = z.iso.datetime({ offset: true })
+/** A course id as a client sends it: PostgreSQL's text cannot hold NUL, so one is refused here (400), not by a 500. */
+const courseId = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((value) => !value.includes('\u0000'), 'A course id has no NUL character')
 
 export const pageQuery = z.object({
   cursor: z.string().max(400).optional().meta({ description: 'The next_cursor of the previous page' }),
@@ -11,15 +17,15 @@ export const pageQuery = z.object({
 })
 
 export const enrolmentListQuery = pageQuery.extend({
-  course_id: z.string().min(1).max(200).optional().meta({ description: 'Only this course’s enrolments' }),
+  course_id: courseId.optional().meta({ description: 'Only this course’s enrolments' }),
 })
 
-export const courseIdParam = z.object({ id: z.string().min(1).max(200).meta({ description: 'The course id' }) })
+export const courseIdParam = z.object({ id: courseId.meta({ description: 'The course id' }) })
 export const enrolmentIdParam = z.object({ id: z.uuid().meta({ description: 'The enrolment id' }) })
 
 export const grantEnrolmentBody = z
   .object({
-    course_id: z.string().min(1).max(200),
+    course_id: courseId,
     email: z.email().max(254).optional().meta({ description: 'The learner’s account e-mail' }),
     user_id: z.uuid().optional().meta({ description: 'Or the learner’s user id' }),
   })

@@ -6,10 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ensureSchool } from '../../../src-server/creators/schools.ts'
 import { sweepDripUnlocks } from '../../../src-server/flows/drip-unlocks.ts'
 import { sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
-import { courseSiteUrls, siteUrlForCourse } from '../../../src-server/flows/school-domain.ts'
+import { courseSiteUrls, schoolForHost, siteUrlForCourse } from '../../../src-server/flows/school-domain.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
-import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse } from '../../support/learning.ts'
@@ -67,6 +67,16 @@ describe('links in queued course mails', { timeout: 120_000 }, () => {
     const origins = courseSiteUrls(db(), PUBLIC_URL)
     expect(await origins(null)).toBe(PUBLIC_URL)
     expect(await origins(verified.courseId)).toBe('https://learn.resolver.test:8443')
+  })
+
+  it('a school whose plan no longer includes a domain links to PUBLIC_URL, as its domain no longer serves it', async () => {
+    const lapsed = await schoolCourse({ hostname: 'learn.lapsed.test', verified: true })
+    expect(await siteUrlForCourse(db(), PUBLIC_URL, lapsed.courseId)).toBe('https://learn.lapsed.test:8443')
+    await lapsePlan(db(), lapsed.owner.id)
+    // Host routing (and Caddy's certificate ask) no longer answer for the name: a link there would not open.
+    expect(await schoolForHost(db(), 'learn.lapsed.test')).toBeNull()
+    expect(await siteUrlForCourse(db(), PUBLIC_URL, lapsed.courseId)).toBe(PUBLIC_URL)
+    expect(await courseSiteUrls(db(), PUBLIC_URL)(lapsed.courseId)).toBe(PUBLIC_URL)
   })
 
   it('the drip sweep’s mail links to the school’s verified domain; another school’s to PUBLIC_URL', async () => {

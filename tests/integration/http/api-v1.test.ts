@@ -167,6 +167,35 @@ describe('lists', () => {
   })
 })
 
+describe('tampered cursors', () => {
+  it('are refused with 400 invalid_request on every list, never a 500, whatever values they carry', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { lessons: 3 })
+    const { key } = await keyFor(owner)
+    const cursor = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url')
+    const tampered = [
+      `/enrolments?cursor=${cursor(['yesterday', 'x'])}`,
+      `/enrolments?cursor=${cursor(['2026-02-30 10:00:00+00', '00000000-0000-4000-8000-000000000000'])}`,
+      `/enrolments?cursor=${cursor(['2026-01-01 00:00:00+00', 'not-a-uuid'])}`,
+      `/orders?cursor=${cursor(['yesterday', 'x'])}`,
+      `/orders?cursor=${cursor(['2026-01-01 00:00:00+00', 'not-a-uuid'])}`,
+      `/learners?cursor=${cursor(['zzz'])}`,
+      `/courses?cursor=${cursor(['\u0000'])}`,
+      `/courses/${course.id}/lessons?cursor=${cursor([-1])}`,
+      `/courses/${course.id}/lessons?cursor=${cursor([1.5])}`,
+      `/earnings?cursor=${cursor([1e300, 100])}`,
+    ]
+    for (const path of tampered) {
+      const answer = await api(path, key)
+      expect([path, answer.status, answer.body.error?.code]).toEqual([path, 400, 'invalid_request'])
+    }
+    // The cursors the API gives still work (microseconds and an offset in the time included).
+    const at = cursor(['2026-01-01 00:00:00.123456+05:30', '00000000-0000-4000-8000-000000000000'])
+    expect((await api(`/enrolments?cursor=${at}`, key)).status).toBe(200)
+    expect((await api(`/orders?cursor=${at}`, key)).status).toBe(200)
+  })
+})
+
 describe('enrolments', () => {
   it('grants a learner the school’s course, lists them, revokes it; a purchase cannot be revoked here', async () => {
     const owner = await createCreator(site.db, { plan: 'enterprise' })
@@ -213,6 +242,78 @@ describe('enrolments', () => {
       body: { course_id: course.id, email: 'nobody@example.test' },
     })
     expect([nobody.status, nobody.body.error.code]).toEqual([404, 'learner_not_found'])
+  })
+})
+
+describe('malformed requests', () => {
+  it('answer 4xx in the API’s error shape: broken JSON, a body too large, a NUL in a course id', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { status: 'published' })
+    const { key } = await keyFor(owner)
+    const post = (body: string) =>
+      fetch(`${site.baseUrl}/api/v1/enrolments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body,
+      })
+    const answers: [string, Response][] = [
+      ['broken JSON', await post('{"course_id": ')],
+      ['a body too large', await post(JSON.stringify({ course_id: course.id, pad: 'x'.repeat(2_000_000) }))],
+      ['a NUL in the body’s course id', await post(JSON.stringify({ course_id: 'a\u0000b', email: 'a@example.test' }))],
+      [
+        'a NUL in the enrolments’ course filter',
+        await fetch(`${site.baseUrl}/api/v1/enrolments?course_id=a%00b`, {
+          headers: { authorization: `Bearer ${key}` },
+        }),
+      ],
+      [
+        'a NUL in the lessons’ course id',
+        await fetch(`${site.baseUrl}/api/v1/courses/a%00b/lessons`, { headers: { authorization: `Bearer ${key}` } }),
+      ],
+    ]
+    for (const [name, response] of answers) {
+      const body = await response.json()
+      expect([name, response.status < 500, body.error?.code, typeof body.error?.message], name).toEqual([
+        name,
+        true,
+        'invalid_request',
+        'string',
+      ])
+    }
+  })
+})
+
+describe('enrolments on a large course', () => {
+  it('answers the new enrolment (201) on a course that already has more than a thousand', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { status: 'published' })
+    const { key } = await keyFor(owner)
+    const stamp = Date.now()
+    const holders = await site.db
+      .insertInto('users')
+      .values(Array.from({ length: 1001 }, (_, i) => ({ email: `holder-${i}-${stamp}@example.test` })))
+      .returning('id')
+      .execute()
+    await site.db
+      .insertInto('access_grants')
+      .values(
+        holders.map((holder) => ({
+          user_id: holder.id,
+          kind: 'course' as const,
+          course_id: course.id,
+          source: 'staff' as const,
+          granted_by: owner.id,
+        })),
+      )
+      .execute()
+    const learner = await createUser(site.db)
+    const granted = await api('/enrolments', key, {
+      method: 'POST',
+      body: { course_id: course.id, email: learner.email },
+    })
+    expect([granted.status, granted.body.learner?.id, granted.body.status]).toEqual([201, learner.id, 'active'])
+    const revoked = await api(`/enrolments/${granted.body.id}`, key, { method: 'DELETE' })
+    expect([revoked.status, revoked.body.status]).toEqual([200, 'revoked'])
   })
 })
 

@@ -174,6 +174,66 @@ describe('delete my account', () => {
     ).toEqual([])
   })
 
+  it('leaves a former staff or team member’s name and address in none of the invitations they accepted', async () => {
+    const person = await createUser(db(), { role: 'editor', email: `ottoline.vexby.${Date.now()}@example.test` })
+    await db()
+      .updateTable('users')
+      .set({ first_name: 'Ottoline', last_name: 'Vexby' })
+      .where('id', '=', person.id)
+      .execute()
+    // The staff invitation they joined the team with, and a school's and a course's they accepted.
+    await db()
+      .insertInto('team_invitations')
+      .values({
+        email: person.email,
+        first_name: 'Ottoline',
+        last_name: 'Vexby',
+        role: 'editor',
+        token_hash: new Uint8Array([1]),
+        expires_at: now(),
+        accepted_at: now(),
+      })
+      .execute()
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    await (await callerAs(db(), owner)).apiKeys.list()
+    const school = (await schoolOfOwner(db(), owner.id))!
+    const accepted = {
+      email: person.email.toUpperCase(),
+      token_hash: new Uint8Array([2]),
+      invited_by: owner.id,
+      expires_at: now(),
+      accepted_at: now(),
+      accepted_by: person.id,
+    }
+    await db()
+      .insertInto('school_invites')
+      .values({ ...accepted, school_id: school.id, role: 'support' })
+      .execute()
+    const course = await ownedCourse(db(), owner.id, 1000, 'Invited Course')
+    await db()
+      .insertInto('course_instructor_invites')
+      .values({ ...accepted, course_id: course.id })
+      .execute()
+
+    await (await callerAs(db(), person)).privacy.requestDeletion({ password: person.password })
+    await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * DAY + 3600)
+    expect(await job()).toMatchObject({ erased: 1, failed: 0 })
+    const { sql } = await import('kysely')
+    const { rows } = await sql<{ table_name: string }>`
+      select table_name from information_schema.columns
+      where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json')
+      group by table_name`.execute(db())
+    const found: string[] = []
+    for (const { table_name } of rows) {
+      const hit = await sql<{ n: number }>`
+        select count(*)::int as n from ${sql.table(table_name)} t
+        where t::text ilike '%ottoline%' or t::text ilike '%vexby%'`.execute(db())
+      if ((hit.rows[0]?.n ?? 0) > 0) found.push(table_name)
+    }
+    // Only the last, nameless notice to the address that asked (sent mail is purged after 90 days).
+    expect(found).toEqual(['mail_outbox'])
+  })
+
   it('disables the webhooks of a school whose owner’s account is erased', async () => {
     const owner = await createCreator(db(), { plan: 'enterprise' })
     await (await callerAs(db(), owner)).apiKeys.list() // opens the owner's school

@@ -141,6 +141,79 @@ describe('download my data', () => {
     expect(files['README.txt'] && strFromU8(files['README.txt'])).toContain('messages.json')
   })
 
+  it('holds what the person wrote or set up elsewhere: refund requests, gifts, passkeys, applications, payouts', async () => {
+    const seller = await createUser(site.db)
+    const sale = await sell(site.db, [await ownedCourse(site.db, seller.id, 1900, 'Gifted Course')])
+    const buyer = sale.buyer
+    const [lineId] = sale.lineIds as [string]
+    await site.db
+      .insertInto('refund_requests')
+      .values({ order_item_id: lineId, order_id: sale.orderId, user_id: buyer.id, reason: 'The audio is out of sync' })
+      .execute()
+    await site.db
+      .insertInto('gifts')
+      .values({
+        order_id: sale.orderId,
+        order_item_id: lineId,
+        buyer_id: buyer.id,
+        recipient_email: 'sam.friend@example.test',
+        message: 'Happy birthday, Sam',
+        send_at: now(),
+        link_origin: 'http://storefront.test',
+        token_hash: 'not-exported-token-hash',
+      })
+      .execute()
+    await site.db
+      .insertInto('user_passkeys')
+      .values({
+        user_id: buyer.id,
+        credential_id: 'cred-not-exported',
+        public_key: new Uint8Array([1, 2, 3]),
+        counter: 0,
+        transports: 'internal',
+        name: 'My laptop passkey',
+        created_at: now(),
+      })
+      .execute()
+    await site.db
+      .insertInto('creator_applications')
+      .values({ user_id: buyer.id, headline: 'Woodwork for beginners', proposal: 'My proposal to teach woodwork' })
+      .execute()
+    await site.db
+      .insertInto('creator_payouts')
+      .values({
+        creator_id: buyer.id,
+        month: '2026-11',
+        currency: 'USD',
+        amount_minor: 4321,
+        stripe_account_id: 'acct_x',
+      })
+      .execute()
+
+    const row = await requestDataExport(site.db, buyer.id)
+    await build()
+    const files = unzipSync(new Uint8Array(await (await download(row.id, buyer.id)).arrayBuffer()))
+    const all = Object.entries(files)
+      .filter(([name]) => name.endsWith('.json'))
+      .map(([, file]) => strFromU8(file))
+      .join('\n')
+    for (const words of [
+      'The audio is out of sync',
+      'Happy birthday, Sam',
+      'sam.friend@example.test',
+      'My laptop passkey',
+      'My proposal to teach woodwork',
+    ]) {
+      expect(all, words).toContain(words)
+    }
+    const creator = JSON.parse(strFromU8(files['creator.json'] as Uint8Array))
+    expect(creator.payouts).toEqual([expect.objectContaining({ month: '2026-11', amount_minor: 4321 })])
+    // Secrets and keys stay out.
+    expect(all).not.toContain('not-exported-token-hash')
+    expect(all).not.toContain('cred-not-exported')
+    expect(all).not.toContain('public_key')
+  })
+
   it('lets an admin ask for a person who wrote in (audited), and nobody below admin', async () => {
     const person = await createUser(site.db)
     const editor = await createUser(site.db, { role: 'editor' })

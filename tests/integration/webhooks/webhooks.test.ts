@@ -237,6 +237,30 @@ describe('retries', { timeout: 90_000 }, () => {
   })
 })
 
+describe('enabling again', { timeout: 90_000 }, () => {
+  it('starts a fresh failure window: a delivery left from before fails once without disabling the endpoint again', async () => {
+    const { owner, caller, endpointId } = await enterpriseEndpoint()
+    answer = 500
+    const left = await caller.webhooks.sendTest({ endpointId })
+    expect(await attemptWebhookDelivery(deps(), left.deliveryId)).toBe('retry')
+    // The owner disables the failing endpoint, fixes their receiver over a few days, and enables it again.
+    const edit = { endpointId, description: 'CRM', eventTypes: ['order.paid' as const] }
+    await caller.webhooks.update({ ...edit, enabled: false })
+    await clock.advanceClock(4 * 24 * 3600)
+    await caller.webhooks.update({ ...edit, enabled: true })
+    // The delivery left from before is tried again and fails once more (the receiver is still starting).
+    expect(await attemptWebhookDelivery(deps(), left.deliveryId)).toBe('gave_up')
+    const endpoint = (await caller.webhooks.panel()).endpoints.find((e) => e.id === endpointId)
+    expect(endpoint).toMatchObject({ enabled: true, disabledReason: null })
+    expect(await latestMailTo(db(), owner.email, WEBHOOK_DISABLED_MAIL)).toBeUndefined()
+    // Its window counts from the enabling: 3 days of failures after it disable the endpoint.
+    await clock.advanceClock(3 * 24 * 3600)
+    const later = await caller.webhooks.sendTest({ endpointId })
+    expect(await attemptWebhookDelivery(deps(), later.deliveryId)).toBe('retry')
+    expect((await caller.webhooks.panel()).endpoints.find((e) => e.id === endpointId)?.enabled).toBe(false)
+  })
+})
+
 describe('replay and rotation', { timeout: 90_000 }, () => {
   it('replay sends the same message (id and body) again as a new delivery', async () => {
     const { caller, endpointId, secret } = await enterpriseEndpoint()
