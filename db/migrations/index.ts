@@ -76,6 +76,7 @@ import * as m080100 from './2026_12_08_0100_session_site.ts'
 import * as m090000 from './2026_12_09_0000_school_sso_pending_links.ts'
 import * as m100200 from './2026_12_10_0200_subscription_invoice_tax.ts'
 import * as m110200 from './2026_12_11_0200_sign_in_handoffs.ts'
+import * as m110300 from './2026_12_11_0300_renewal_refunds_and_trial_lines.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -154,4 +155,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_0000_school_sso_pending_links': m090000,
   '2026_12_10_0200_subscription_invoice_tax': m100200,
   '2026_12_11_0200_sign_in_handoffs': m110200,
+  '2026_12_11_0300_renewal_refunds_and_trial_lines': m110300,
 }
