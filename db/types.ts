@@ -465,6 +465,8 @@ export interface OrderItemsTable {
   /** Set when the line was given back (the refund that did it). */
   refund_id: string | null
   refunded_at: Date | null
+  /** A recurring line of a checkout that started a free trial: Stripe charged nothing for it (it paid 0). */
+  free_trial: Generated<boolean>
 }
 
 export interface RefundsTable {
@@ -531,7 +533,9 @@ export interface CreditNotesTable {
   id: Generated<string>
   number: string
   invoice_id: string
-  refund_id: string
+  /** The order's refund it gives back, or (exactly one of the two) a subscription invoice's refund. */
+  refund_id: string | null
+  subscription_refund_id: string | null
   user_id: string
   currency: string
   lines: Json<DocumentLine[]>
@@ -655,6 +659,22 @@ export interface SubscriptionInvoicesTable {
   period_end: Date | null
   billing_reason: string | null
   paid_at: Date
+  created_at: CreatedAt
+  /** The payment that paid it (Stripe's payment intent, or its charge when there is no intent): its refunds find it. */
+  stripe_payment_intent_id: string | null
+  stripe_charge_id: string | null
+}
+
+/** A refund of a paid subscription invoice (charge.refunded of its payment), once per Stripe refund. */
+export interface SubscriptionInvoiceRefundsTable {
+  id: Generated<string>
+  subscription_invoice_id: string
+  stripe_refund_id: string
+  amount_minor: number
+  /** The part of amount_minor that was tax: the invoice's tax in proportion (largest remainder), stored once. */
+  tax_minor: number
+  currency: string
+  refunded_at: Date
   created_at: CreatedAt
 }
 
@@ -1904,6 +1924,7 @@ export interface Database {
   access_grants: AccessGrantsTable
   subscriptions: SubscriptionsTable
   subscription_invoices: SubscriptionInvoicesTable
+  subscription_invoice_refunds: SubscriptionInvoiceRefundsTable
   service_orders: ServiceOrdersTable
   service_order_events: ServiceOrderEventsTable
   service_order_deliveries: ServiceOrderDeliveriesTable

@@ -77,6 +77,7 @@ import * as m090000 from './2026_12_09_0000_school_sso_pending_links.ts'
 import * as m100200 from './2026_12_10_0200_subscription_invoice_tax.ts'
 import * as m110200 from './2026_12_11_0200_sign_in_handoffs.ts'
 import * as m110300 from './2026_12_11_0300_school_sso_domain_proofs.ts'
+import * as m110400 from './2026_12_11_0400_renewal_refunds_and_trial_lines.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -156,4 +157,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_0200_subscription_invoice_tax': m100200,
   '2026_12_11_0200_sign_in_handoffs': m110200,
   '2026_12_11_0300_school_sso_domain_proofs': m110300,
+  '2026_12_11_0400_renewal_refunds_and_trial_lines': m110400,
 }

@@ -8,13 +8,13 @@
 
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { lineNetMinor } from '../../src-shared/money.ts'
 import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
 import { allocateByNet, takeChargebackFees } from '../earnings/processor-fees.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { type LockedOrder, lockOrder } from '../orders/lock.ts'
+import { paidOfLine } from '../orders/paid-line.ts'
 import { applyRefund, lockOrderOfPaymentIntent, stripeSubscriptionsEndedBy } from '../orders/refunds.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import { moveOrder } from '../orders/transitions.ts'
@@ -115,7 +115,7 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
   if (whole && dispute.feeMinor && dispute.feeMinor > 0) {
     const parts = allocateByNet(
       dispute.feeMinor,
-      open.map((line) => ({ id: line.id, netMinor: lineNetMinor(line) })),
+      open.map((line) => ({ id: line.id, netMinor: paidOfLine(line) })),
     )
     await takeChargebackFees(trx, dispute.disputeId, parts)
   }

@@ -4,9 +4,9 @@
 // paid session's webhook committed, and the `earnings.processor-fees` sweep retries what Stripe could not answer
 // then (an outage, a charge not settled yet): the sale itself was never held up by it.
 
-import { lineNetMinor } from '../../src-shared/money.ts'
 import { allocateByNet, hasFeeDue, ordersWithFeeDue, takeProcessorFees } from '../earnings/processor-fees.ts'
 import type { DB } from '../kernel/db.ts'
+import { paidOfLine } from '../orders/paid-line.ts'
 import { stripeRefsOfOrder } from '../orders/payment-refs.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import type { StripeApi } from '../payments/stripe.ts'
@@ -31,7 +31,7 @@ export async function settleProcessorFees(db: DB, stripe: StripeApi, orderId: st
   const parts = allocateByNet(
     fee.feeMinor,
     // By net: what each line was paid after its stored coupon share, as its creators' share is credited on.
-    lines.map((line) => ({ id: line.id, netMinor: lineNetMinor(line) })),
+    lines.map((line) => ({ id: line.id, netMinor: paidOfLine(line) })),
   )
   const taken = await db
     .transaction()

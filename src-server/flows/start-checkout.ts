@@ -5,7 +5,7 @@ import type { Currency } from '../../src-shared/money.ts'
 import { type BillingDetails, type CheckoutMethodValue, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { attachStripeSession, type CreatedOrder } from '../orders/create.ts'
+import { attachStripeSession, type CreatedOrder, setFreeTrialLines } from '../orders/create.ts'
 import { markFailed } from '../orders/pending.ts'
 import { bankDetailsFor } from '../payments/bank-details.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
@@ -140,6 +140,9 @@ async function newStripeSession(
     automaticTax: payments.stripeTax,
     planCoupon,
   })
+  // Stripe charges a subscription's recurring lines nothing at a checkout that starts its free trial: those lines paid 0
+  // (the order's invoice, its refunds and Premium's revenue say so).
+  await setFreeTrialLines(db, order.id, Boolean(params.subscription_data?.trial_period_days))
   const session = await payments.stripe!.createCheckoutSession(params, `order-${order.id}`).catch((error: unknown) => {
     throw new DomainError('upstream', PAYMENT_MESSAGES.sessionFailed, { cause: error })
   })

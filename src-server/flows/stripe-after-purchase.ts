@@ -3,8 +3,10 @@
 // state under its row lock (orders/ does); what is not ours is acknowledged and ignored.
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import * as clock from '../kernel/clock.ts'
 import { expire } from '../orders/pending.ts'
 import { reconcileStripeRefunds, refundLineIdsOf } from '../orders/refunds.ts'
+import { reconcileSubscriptionInvoiceRefunds } from '../orders/subscription-refunds.ts'
 import { type Applied, type EventContext, type IgnoredReason, ignored, PROCESSED } from '../payments/event-outcome.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
 import type { StripeDispute } from '../payments/stripe-schemas.ts'
@@ -32,20 +34,31 @@ export async function sessionExpired(
   return PROCESSED
 }
 
-/** charge.refunded: every refund of the payment recorded once (ours already are; the dashboard's get recorded). */
+/**
+ * charge.refunded: every refund of the payment recorded once (ours already are; the dashboard's get recorded), against
+ * the order it paid, or else the subscription invoice (a renewal) it paid.
+ */
 export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<'charge'>): Promise<Applied> {
   const charge = event.object
   const paymentIntentId = idOf(charge.payment_intent)
-  if (!paymentIntentId) return ignored('not_ours')
   const refunds = (charge.refunds?.data ?? []).map((refund) => ({
     id: refund.id,
     amount: refund.amount,
     lineIds: refundLineIdsOf(refund.metadata),
   }))
   // Oldest first, so the last one (if it completes the refund) takes the remaining lines.
-  const ours = await reconcileStripeRefunds(trx, { paymentIntentId, refunds: refunds.reverse() }, refundEffects)
-  if (!ours) return ignored('not_ours')
-  return afterCommit(ours.endedStripeSubscriptions)
+  refunds.reverse()
+  const ours = paymentIntentId ? await reconcileStripeRefunds(trx, { paymentIntentId, refunds }, refundEffects) : null
+  if (ours) return afterCommit(ours.endedStripeSubscriptions)
+  // No order's payment: a subscription's later invoice (a renewal) may have been paid by it.
+  const renewal = await reconcileSubscriptionInvoiceRefunds(trx, {
+    paymentIntentId,
+    chargeId: charge.id,
+    stripeInvoiceId: idOf(charge.invoice),
+    refunds,
+    at: clock.now(),
+  })
+  return renewal ? PROCESSED : ignored('not_ours')
 }
 
 /** A plan whose payment was taken back: its subscription is cancelled at Stripe once the event has committed. */

@@ -13,7 +13,7 @@ import { BILLING_CYCLES } from '../../src-shared/cart.ts'
 import { recordPaidSubscriptionInvoice, recordServiceRenewalInvoice } from '../orders/subscription-invoices.ts'
 import { type Applied, type EventContext, ignored, PROCESSED } from '../payments/event-outcome.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
-import type { StripeInvoice, StripeSubscription } from '../payments/stripe-schemas.ts'
+import { paymentOfInvoice, type StripeInvoice, type StripeSubscription } from '../payments/stripe-schemas.ts'
 import { periodsForPaidInvoice, subscriptionChanged } from '../service-orders/recurring.ts'
 import { sendPaymentProblemMail, sendTrialEndingMail } from '../subscriptions/mails.ts'
 import { applyInvoiceOutcome, applyStripeSnapshot } from '../subscriptions/state.ts'
@@ -157,6 +157,7 @@ export async function invoicePaid(trx: Trx, { object: invoice }: EventOf<'invoic
     periodEnd: period.end,
     billingReason: invoice.billing_reason ?? null,
     paidAt: seconds(invoice.status_transitions?.paid_at) ?? context.createdAt,
+    payment: paymentOfInvoice(invoice),
   }
   if (!ours) {
     if (!services) return ignored('not_ours')

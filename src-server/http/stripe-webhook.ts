@@ -9,8 +9,10 @@ import type { HttpDeps } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
 import { sendServiceUnavailable } from '../kernel/error-mapping.ts'
+import { isKnownPayment } from '../orders/subscription-refunds.ts'
 import { paymentsOf } from '../payments/config.ts'
 import type { FollowUp } from '../payments/event-outcome.ts'
+import { withInvoicePayment, withRefundedInvoice } from '../payments/invoice-payment.ts'
 import { withSessionPayment } from '../payments/session-payment.ts'
 import { type StripeApi, verifyStripeWebhook } from '../payments/stripe.ts'
 import { readStripeEvent } from '../payments/stripe-event.ts'
@@ -42,10 +44,15 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
       // The one parse: from here on the event is a typed value (or an ignored one, recorded as such).
       const received = readStripeEvent(request.body)
       try {
-        const event = await withSessionPayment(
-          await withTaxBreakdown(received, stripe, request.log),
+        const event = await withRefundedInvoice(
+          await withInvoicePayment(
+            await withSessionPayment(await withTaxBreakdown(received, stripe, request.log), stripe, request.log),
+            stripe,
+            request.log,
+          ),
           stripe,
           request.log,
+          (payment) => isKnownPayment(deps.db, payment),
         )
         const result = await processStripeEvent(deps.db, event, deps.config.publicUrl)
         if (result.outcome === 'ignored') {

@@ -345,3 +345,17 @@ export async function attachStripeSession(db: DB, orderId: string, sessionId: st
     .where('id', '=', orderId)
     .execute()
 }
+
+/**
+ * The recurring lines of a pending card order whose Checkout Session starts a free trial (or no longer does): Stripe
+ * charges them nothing at checkout.
+ */
+export async function setFreeTrialLines(db: DB, orderId: string, freeTrial: boolean): Promise<void> {
+  await db
+    .updateTable('order_items')
+    .set({ free_trial: freeTrial })
+    .where('order_id', '=', orderId)
+    .where('recurring_interval', 'is not', null)
+    .where('free_trial', '!=', freeTrial)
+    .execute()
+}

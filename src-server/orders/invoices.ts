@@ -2,11 +2,12 @@
 // year (numbering.ts), with the seller, the buyer, the lines, the tax lines and the totals snapshotted so an issued
 // document never changes. Subscription renewals paid through Stripe use the same series (recordSubscriptionInvoice).
 import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
-import { formatMoney, lineNetMinor } from '../../src-shared/money.ts'
+import { formatMoney } from '../../src-shared/money.ts'
 import { fullName } from '../../src-shared/names.ts'
 import type { DB } from '../kernel/db.ts'
 import { buyerContact } from './buyer.ts'
 import { nextDocumentNumber } from './numbering.ts'
+import { paidOfLine } from './paid-line.ts'
 import { sellerParty } from './seller.ts'
 
 const json = (value: unknown) => JSON.stringify(value)
@@ -47,15 +48,17 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
   if (order.captured_minor <= 0) return null
   const items = await trx
     .selectFrom('order_items')
-    .select(['id', 'title', 'detail', 'unit_price_minor', 'discount_minor'])
+    .select(['id', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'free_trial'])
     .where('order_id', '=', orderId)
     .orderBy('id')
     .execute()
-  // A discounted line is invoiced at what was paid for it (its stored share of the coupon taken off), and says so.
+  // A discounted line is invoiced at what was paid for it (its stored share of the coupon taken off), and says so; a
+  // line in its free trial at 0 (its first charge gets the subscription invoice's own number when the trial ends).
   const lines: DocumentLine[] = items.map((item) => ({
     title: item.title,
-    detail:
-      item.discount_minor > 0
+    detail: item.free_trial
+      ? [item.detail, 'Free trial'].filter(Boolean).join(' · ')
+      : item.discount_minor > 0
         ? [
             item.detail,
             `${formatMoney(item.unit_price_minor, order.currency)} less coupon ${formatMoney(item.discount_minor, order.currency)}`,
@@ -64,8 +67,8 @@ export async function issueOrderInvoice(trx: DB, orderId: string, paidAt: Date):
             .join(' · ')
         : item.detail,
     quantity: 1,
-    unitMinor: lineNetMinor(item),
-    amountMinor: lineNetMinor(item),
+    unitMinor: paidOfLine(item),
+    amountMinor: paidOfLine(item),
     orderItemId: item.id,
   }))
   const buyer: DocumentParty = {
@@ -178,13 +181,39 @@ export async function issueCreditNote(
     .where('order_id', '=', refund.orderId)
     .executeTakeFirst()
   if (!invoice) return null
+  return insertCreditNote(trx, invoice, { refund_id: refund.id }, refund)
+}
+
+/**
+ * The credit note of a refund of a paid subscription invoice (a renewal), referencing the renewal's numbered invoice;
+ * null when it was never numbered (nothing was taken).
+ */
+export async function issueSubscriptionCreditNote(
+  trx: DB,
+  refund: { id: string; stripeInvoiceId: string; amountMinor: number; lines: DocumentLine[]; at: Date },
+): Promise<string | null> {
+  const invoice = await trx
+    .selectFrom('invoices')
+    .select(['id', 'user_id', 'currency'])
+    .where('stripe_invoice_id', '=', refund.stripeInvoiceId)
+    .executeTakeFirst()
+  if (!invoice) return null
+  return insertCreditNote(trx, invoice, { subscription_refund_id: refund.id }, refund)
+}
+
+async function insertCreditNote(
+  trx: DB,
+  invoice: { id: string; user_id: string; currency: string },
+  source: { refund_id: string } | { subscription_refund_id: string },
+  refund: { amountMinor: number; lines: DocumentLine[]; at: Date },
+): Promise<string> {
   const number = await nextDocumentNumber(trx, 'CN', refund.at)
   await trx
     .insertInto('credit_notes')
     .values({
       number,
       invoice_id: invoice.id,
-      refund_id: refund.id,
+      ...source,
       user_id: invoice.user_id,
       currency: invoice.currency,
       lines: json(refund.lines),

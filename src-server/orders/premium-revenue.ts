@@ -20,11 +20,13 @@ export interface MonthRevenue {
  * the line's stored coupon share, as its invoice and refund have it.
  */
 function planLineTotals(db: DB, at: 'o.paid_at' | 'i.refunded_at', start: Date, end: Date) {
+  // A plan line in its free trial took nothing: its first charge is the subscription's next invoice, counted there.
   return db
     .selectFrom('order_items as i')
     .innerJoin('orders as o', 'o.id', 'i.order_id')
     .select(['o.currency', sql<string>`sum(i.unit_price_minor - i.discount_minor)`.as('total')])
     .where('i.kind', '=', 'plan')
+    .where('i.free_trial', '=', false)
     .where(at, '>=', start)
     .where(at, '<', end)
     .where('o.captured_minor', '>', 0)
@@ -33,7 +35,7 @@ function planLineTotals(db: DB, at: 'o.paid_at' | 'i.refunded_at', start: Date, 
 }
 
 export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Promise<MonthRevenue[]> {
-  const [lines, renewals, refunds] = await Promise.all([
+  const [lines, renewals, refunds, renewalRefunds] = await Promise.all([
     planLineTotals(db, 'o.paid_at', start, end),
     db
       .selectFrom('subscription_invoices')
@@ -45,6 +47,16 @@ export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Pro
       .groupBy('currency')
       .execute(),
     planLineTotals(db, 'i.refunded_at', start, end),
+    // Refunds of the renewals counted above (charge.refunded of their payment), less the tax they gave back.
+    db
+      .selectFrom('subscription_invoice_refunds as r')
+      .innerJoin('subscription_invoices as si', 'si.id', 'r.subscription_invoice_id')
+      .select(['r.currency', sql<string>`sum(r.amount_minor - r.tax_minor)`.as('total')])
+      .where('r.refunded_at', '>=', start)
+      .where('r.refunded_at', '<', end)
+      .where((eb) => eb.or([eb('si.billing_reason', 'is', null), eb('si.billing_reason', '!=', 'subscription_create')]))
+      .groupBy('r.currency')
+      .execute(),
   ])
   const byCurrency = new Map<Currency, MonthRevenue>()
   const entry = (currency: string) => {
@@ -56,6 +68,7 @@ export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Pro
   for (const row of lines) entry(row.currency).revenueMinor += Number(row.total)
   for (const row of renewals) entry(row.currency).revenueMinor += Number(row.total)
   for (const row of refunds) entry(row.currency).refundedMinor += Number(row.total)
+  for (const row of renewalRefunds) entry(row.currency).refundedMinor += Number(row.total)
   return [...byCurrency.values()]
     .filter((row) => row.currency === 'USD' || row.currency === 'GBP')
     .sort((a, b) => a.currency.localeCompare(b.currency))

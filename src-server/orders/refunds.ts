@@ -6,7 +6,6 @@
 
 import type { Transaction } from 'kysely'
 import type { Database, DocumentLine } from '../../db/types.ts'
-import { lineNetMinor } from '../../src-shared/money.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
 import * as audit from '../audit/repository.ts'
@@ -16,6 +15,7 @@ import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { issueCreditNote } from './invoices.ts'
 import { type LockedOrder, lockOrder } from './lock.ts'
+import { paidOfLine } from './paid-line.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
 import { sendRefundMail } from './refund-mail.ts'
 import { listOrderLines, type OrderLine } from './repository.ts'
@@ -154,6 +154,9 @@ export async function refundOrder(
     if (chosen.some((line) => line.refund_id)) throw new DomainError('conflict', REFUND_MESSAGES.lineRefunded)
     if (chosen.length === 0) throw new DomainError('conflict', REFUND_MESSAGES.nothingToRefund)
     const amount = amountFor(order, lines, chosen, open)
+    if (amount <= 0 && chosen.length < open.length && chosen.every((line) => line.free_trial)) {
+      throw new DomainError('conflict', REFUND_MESSAGES.paidNothing)
+    }
     if (amount <= 0) throw new DomainError('conflict', REFUND_MESSAGES.nothingToRefund)
 
     let stripeRefundId: string | null = null
@@ -234,9 +237,10 @@ export async function stripeSubscriptionsEndedBy(trx: DB, orderId: string, lines
 function amountFor(order: LockedOrder, lines: OrderLine[], chosen: OrderLine[], open: OrderLine[]): number {
   const remaining = order.captured_minor - order.refunded_minor
   if (chosen.length === open.length) return remaining
-  // Each line at what was paid for it (its price less its stored coupon share): a refund never returns more.
-  const subtotal = lines.reduce((sum, line) => sum + lineNetMinor(line), 0)
-  const prices = chosen.reduce((sum, line) => sum + lineNetMinor(line), 0)
+  // Each line at what was paid for it (its price less its stored coupon share; a free trial's line nothing): a refund
+  // never returns more, nor another line's money.
+  const subtotal = lines.reduce((sum, line) => sum + paidOfLine(line), 0)
+  const prices = chosen.reduce((sum, line) => sum + paidOfLine(line), 0)
   const withTax = subtotal > 0 ? Math.round((prices * order.captured_minor) / subtotal) : 0
   return Math.min(withTax, remaining)
 }
@@ -299,8 +303,11 @@ export async function applyRefund(
   await trx.updateTable('orders').set({ refunded_minor: refunded }).where('id', '=', order.id).execute()
   const dispute = refund.method === 'dispute'
   if (full) {
-    // Everything given back: every line loses its access, whichever refund named it. Nothing is left to assign.
-    const all = await listOrderLines(trx, order.id)
+    // Everything given back: every line loses its access, whichever refund named it. Nothing is left to assign. A line
+    // in its free trial took none of the money: it stays unless this refund names it.
+    const all = (await listOrderLines(trx, order.id)).filter(
+      (line) => !line.free_trial || lineIds.includes(line.id) || line.refund_id,
+    )
     await revoke(trx, { orderItemIds: all.map((line) => line.id) }, dispute ? 'dispute' : 'refund', now)
     await settleGivenBackLines(
       trx,
@@ -324,8 +331,8 @@ export async function applyRefund(
         title: line.title,
         detail: line.detail,
         quantity: 1,
-        unitMinor: lineNetMinor(line),
-        amountMinor: lineNetMinor(line),
+        unitMinor: paidOfLine(line),
+        amountMinor: paidOfLine(line),
         orderItemId: line.id,
       }))
     : [{ title: REFUND_LINE_TITLE[refund.method], quantity: 1, unitMinor: refund.amount, amountMinor: refund.amount }]
@@ -395,7 +402,12 @@ export async function reconcileStripeRefunds(
     // staff trying again find them refunded instead of paying them twice.
     const named = open.filter((line) => refund.lineIds?.includes(line.id))
     const ownLines = !last && named.length > 0 && named.length === refund.lineIds?.length
-    const lines = last ? open : ownLines ? named : []
+    // The last of the money takes the lines it paid for: a line in its free trial was paid nothing (its plan runs on).
+    const lines = last
+      ? open.filter((line) => !line.free_trial || refund.lineIds?.includes(line.id))
+      : ownLines
+        ? named
+        : []
     const ended = await stripeSubscriptionsEndedBy(trx, order.id, lines)
     endedSubscriptions.push(...ended)
     await applyRefund(
@@ -411,7 +423,7 @@ export async function reconcileStripeRefunds(
           ? 'Refunded here; confirmed by Stripe after its answer was lost'
           : 'Refunded in the Stripe dashboard',
         actorId: null,
-        needsLineAssignment: lines.length === 0 && open.length > 0,
+        needsLineAssignment: lines.length === 0 && open.some((line) => !line.free_trial),
       },
       effects,
     )

@@ -28,13 +28,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
       .orderBy('id')
       .execute(),
     db.selectFrom('invoices').select(['id', 'order_id', 'number']).where('order_id', 'in', ids).execute(),
-    db
-      .selectFrom('credit_notes as cn')
-      .innerJoin('invoices as i', 'i.id', 'cn.invoice_id')
-      .select(['cn.id', 'cn.number', 'cn.total_minor', 'i.order_id'])
-      .where('i.order_id', 'in', ids)
-      .orderBy('cn.number')
-      .execute(),
+    creditNotesOf(db, userId),
     db
       .selectFrom('refund_requests')
       .select(['order_item_id', 'status', 'decision_reason'])
@@ -96,6 +90,23 @@ export async function listOrdersForUser(db: DB, userId: string) {
   })
 }
 export type BuyerOrder = Awaited<ReturnType<typeof listOrdersForUser>>[number]
+
+/**
+ * A user's credit notes with the order each belongs to: an order's refund under its order, a refunded renewal under
+ * the order whose subscription it renewed.
+ */
+function creditNotesOf(db: DB, userId: string) {
+  return db
+    .selectFrom('credit_notes as cn')
+    .innerJoin('invoices as i', 'i.id', 'cn.invoice_id')
+    .leftJoin('subscription_invoices as si', 'si.stripe_invoice_id', 'i.stripe_invoice_id')
+    .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
+    .select(['cn.id', 'cn.number', 'cn.total_minor'])
+    .select((eb) => eb.fn.coalesce('i.order_id', 's.order_id').as('order_id'))
+    .where('i.user_id', '=', userId)
+    .orderBy('cn.number')
+    .execute()
+}
 
 /** A user's invoices for subscription payments after the first, with the order whose subscription billed each. */
 function renewalInvoicesOf(db: DB, userId: string) {
@@ -202,6 +213,7 @@ export function listOrderLines(db: DB, orderId: string) {
       'refund_id',
       'recurring_interval',
       'bundle_id',
+      'free_trial',
     ])
     .where('order_id', '=', orderId)
     .orderBy('id')

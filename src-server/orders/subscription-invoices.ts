@@ -20,6 +20,8 @@ export interface PaidSubscriptionInvoice {
   periodEnd: Date | null
   billingReason: string | null
   paidAt: Date
+  /** The payment that paid it (invoice-payment.ts): a refund of it (charge.refunded) finds the invoice by it. */
+  payment?: { paymentIntentId: string | null; chargeId: string | null } | null
 }
 
 /** True the first time this invoice is recorded, false on a repeat. */
@@ -37,15 +39,34 @@ export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscr
       period_end: invoice.periodEnd,
       billing_reason: invoice.billingReason,
       paid_at: invoice.paidAt,
+      stripe_payment_intent_id: invoice.payment?.paymentIntentId ?? null,
+      stripe_charge_id: invoice.payment?.chargeId ?? null,
     })
     .onConflict((oc) => oc.column('stripe_invoice_id').doNothing())
     .returning('id')
     .executeTakeFirst()
+  // Recorded before without its payment (Stripe could not say which, or another event got here first): kept now.
+  if (!inserted && invoice.payment) await keepPaymentOf(trx, invoice.stripeInvoiceId, invoice.payment)
   // Money taken: a numbered tax invoice in the same series as orders' (invoices.ts), in the same transaction. The
   // first charge (subscription_create) was taken by the checkout, whose order's invoice already covers it.
   const needsInvoice = invoice.amountMinor > 0 && invoice.billingReason !== 'subscription_create'
   if (inserted && needsInvoice) await numberSubscriptionInvoice(trx, invoice)
   return Boolean(inserted)
+}
+
+/** Keeps the payment of an invoice recorded without one (a known payment is never replaced). */
+export async function keepPaymentOf(
+  trx: DB,
+  stripeInvoiceId: string,
+  payment: { paymentIntentId: string | null; chargeId: string | null },
+) {
+  await trx
+    .updateTable('subscription_invoices')
+    .set({ stripe_payment_intent_id: payment.paymentIntentId, stripe_charge_id: payment.chargeId })
+    .where('stripe_invoice_id', '=', stripeInvoiceId)
+    .where('stripe_payment_intent_id', 'is', null)
+    .where('stripe_charge_id', 'is', null)
+    .execute()
 }
 
 /** The invoice's tax, never more than what was paid. */

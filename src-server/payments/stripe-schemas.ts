@@ -102,8 +102,50 @@ export const invoiceSchema = z.object({
     .object({ data: z.array(z.object({ period: z.object({ start: unixSeconds, end: unixSeconds }).nullish() })) })
     .nullish(),
   status_transitions: z.object({ paid_at: unixSeconds.nullish() }).nullish(),
+  /**
+   * The payments of the invoice (since API 2025-03-31.basil): includable, so an event carries them only when Stripe
+   * chose to; the webhook reads them before the event is applied (invoice-payment.ts) when it does not.
+   */
+  payments: z
+    .object({
+      data: z.array(
+        z.object({
+          status: z.string().nullish(),
+          payment: z
+            .object({
+              type: z.string().nullish(),
+              payment_intent: z.union([id, z.object({ id })]).nullish(),
+              charge: z.union([id, z.object({ id })]).nullish(),
+            })
+            .nullish(),
+        }),
+      ),
+    })
+    .nullish(),
+  /** The payment, in API versions before 2025-03-31.basil. */
+  payment_intent: z.union([id, z.object({ id })]).nullish(),
+  charge: z.union([id, z.object({ id })]).nullish(),
 })
 export type StripeInvoice = z.infer<typeof invoiceSchema>
+
+/** The payment that paid an invoice: its payment intent, or its charge when Stripe made no intent. */
+export interface InvoicePaymentRef {
+  paymentIntentId: string | null
+  chargeId: string | null
+}
+
+const refId = (ref: string | { id: string } | null | undefined) =>
+  !ref ? null : typeof ref === 'string' ? ref : ref.id
+
+/** The paid payment an invoice names (its `payments` when carried, or the older fields); null when it names none. */
+export function paymentOfInvoice(invoice: StripeInvoice): InvoicePaymentRef | null {
+  const paid = (invoice.payments?.data ?? []).find(
+    (entry) => entry.status === 'paid' && (entry.payment?.payment_intent || entry.payment?.charge),
+  )
+  const paymentIntentId = refId(paid?.payment?.payment_intent ?? invoice.payment_intent)
+  const chargeId = refId(paid?.payment?.charge ?? invoice.charge)
+  return paymentIntentId || chargeId ? { paymentIntentId, chargeId } : null
+}
 
 export const refundSchema = z.object({
   id,
@@ -121,6 +163,11 @@ export const chargeSchema = z.object({
   amount: z.number().int().nonnegative(),
   amount_refunded: z.number().int().nonnegative(),
   refunds: z.object({ data: z.array(refundSchema) }).nullish(),
+  /**
+   * The invoice the charge paid: in API versions before 2025-03-31.basil; since then the webhook looks it up (the
+   * invoice payment of its payment intent, invoice-payment.ts) when the payment is no order's or kept renewal's.
+   */
+  invoice: z.union([id, z.object({ id })]).nullish(),
 })
 export type StripeCharge = z.infer<typeof chargeSchema>
 

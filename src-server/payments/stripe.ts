@@ -12,6 +12,7 @@ import {
   checkoutSessionSchema,
   connectedAccountSchema,
   hostedLinkSchema,
+  type InvoicePaymentRef,
   paymentIntentFeeSchema,
   refundSchema,
   type StripeBalance,
@@ -42,6 +43,10 @@ export interface StripeApi {
    * no charge or balance transaction for it yet.
    */
   processorFeeOfPayment(paymentIntentId: string): Promise<ProcessorFee | null>
+  /** The payment that paid an invoice (Stripe's invoice payments, since API 2025-03-31.basil); null when none is paid. */
+  paymentOfInvoice(invoiceId: string): Promise<InvoicePaymentRef | null>
+  /** The invoice a payment intent paid (its paid invoice payment), or null when it paid none. */
+  invoiceOfPayment(paymentIntentId: string): Promise<string | null>
   /** Closes an open session so it can no longer be paid; a session no longer open is read back as it is. */
   expireCheckoutSession(sessionId: string): Promise<CheckoutSession>
   /** Gives back part or all of a payment; the key makes a retry return the same refund. */
@@ -204,6 +209,24 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
       const payments = await stripe.invoicePayments.list({ invoice, limit: 10 })
       const paid = payments.data.find((payment) => payment.status === 'paid' && payment.payment.payment_intent)
       return idOf(paid?.payment.payment_intent)
+    },
+    async paymentOfInvoice(invoiceId) {
+      const stripe = await connect()
+      const payments = await stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid', limit: 10 })
+      const paid = payments.data.find(
+        (payment) => payment.status === 'paid' && (payment.payment.payment_intent || payment.payment.charge),
+      )
+      if (!paid) return null
+      return { paymentIntentId: idOf(paid.payment.payment_intent), chargeId: idOf(paid.payment.charge) }
+    },
+    async invoiceOfPayment(paymentIntentId) {
+      const stripe = await connect()
+      const payments = await stripe.invoicePayments.list({
+        payment: { type: 'payment_intent', payment_intent: paymentIntentId },
+        status: 'paid',
+        limit: 1,
+      })
+      return idOf(payments.data.find((payment) => payment.status === 'paid')?.invoice)
     },
     async processorFeeOfPayment(paymentIntentId) {
       const stripe = await connect()

@@ -12,6 +12,7 @@ export const REFUND_MESSAGES = {
   referenceRequired: 'Please enter the reference of the PayPal or bank refund',
   chooseLines: 'Please choose at least one line to refund',
   nothingToRefund: 'Nothing left to refund on this order',
+  paidNothing: 'Nothing was paid for this line (a free trial): there is nothing to refund',
   notRefundable: 'Only a paid order can be refunded',
   exceedsCaptured: 'The refund would exceed what was paid',
   lineRefunded: 'This line has already been refunded',

@@ -108,8 +108,14 @@ export interface FakeInvoice {
 }
 
 type Emit = (type: string, object: unknown, created: number) => void
+/** Takes an invoice's money through a payment intent of its own (Stripe's invoice payment), as a card payment. */
+type Pay = (invoice: FakeInvoice) => void
 
-export function createBilling(baseUrl: () => string, emit: Emit) {
+/**
+ * `pay` takes the money of each paid invoice after the first (renewals, prorations, an open invoice paid later): the
+ * first invoice's is the Checkout Session's payment (fake-stripe.ts).
+ */
+export function createBilling(baseUrl: () => string, emit: Emit, pay: Pay = () => {}) {
   let now = Math.floor(Date.now() / 1000)
   const customers = new Map<string, { id: string; email: string | null; failPayments: boolean; backdate: number }>()
   const subscriptions = new Map<string, FakeSubscription>()
@@ -202,6 +208,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
     }
     invoices.set(inv.id, inv)
     sub.latest_invoice = inv.id
+    if (paid && amount > 0 && reason !== 'subscription_create') pay(inv)
     return inv
   }
 
@@ -359,6 +366,7 @@ export function createBilling(baseUrl: () => string, emit: Emit) {
         inv.status = 'paid'
         inv.amount_paid = inv.amount_due
         inv.status_transitions.paid_at = now
+        if (inv.amount_paid > 0 && inv.billing_reason !== 'subscription_create') pay(inv)
         const sub = subscriptions.get(inv.parent.subscription_details.subscription)!
         sub.status = 'active'
         emitInvoice(inv)

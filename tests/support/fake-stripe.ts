@@ -71,7 +71,10 @@ export interface FakeStripe {
   /** The Idempotency-Key each API refund was created with (a repeated key answers with the first refund). */
   refundKeys: Map<string, string | null>
   captured: Map<string, { amount: number; currency: string }>
-  /** Subscription-mode payments: the payment intent each paid invoice went through (GET /v1/invoice_payments). */
+  /**
+   * Subscription-mode payments: the payment intent each paid invoice went through (GET /v1/invoice_payments): the
+   * first invoice's is the session's payment, a renewal's its own.
+   */
   invoicePayments: Map<string, string>
   /** Sessions expired through the API (POST /v1/checkout/sessions/:id/expire), in order. */
   expiredThroughApi: string[]
@@ -156,6 +159,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const billing = createBilling(
     () => fake.url,
     (type, object, created) => queued.push({ type, object, created: tick(created) }),
+    // A renewal is charged through a payment intent of its own, listed as the invoice's payment (invoice_payments).
+    (invoice) => {
+      const intent = id('pi')
+      invoicePayments.set(invoice.id, intent)
+      capture(intent, invoice.amount_paid, invoice.currency)
+    },
   )
   const connected = createConnect(
     () => fake.url,
@@ -446,7 +455,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       })
     }
     if (request.method === 'GET' && url.pathname === '/v1/invoice_payments') {
-      const invoice = url.searchParams.get('invoice') ?? ''
+      // By invoice, or by the payment that paid it (payment[type]=payment_intent&payment[payment_intent]=pi_…).
+      const byPayment = url.searchParams.get('payment[payment_intent]')
+      const invoice = byPayment
+        ? ([...invoicePayments].find(([, intent]) => intent === byPayment)?.[0] ?? '')
+        : (url.searchParams.get('invoice') ?? '')
       const intent = invoicePayments.get(invoice)
       const data = intent
         ? [
@@ -528,7 +541,10 @@ function createSession(
     amount: Number(item.price_data?.unit_amount ?? 0) * Number(item.quantity ?? 1),
     interval: item.price_data?.recurring?.interval ?? null,
   }))
-  const subtotal = items.reduce((sum, item) => sum + item.amount, 0)
+  // A subscription's free trial: Stripe charges its recurring prices nothing now (the first invoice bills only the
+  // one-time lines); they are first charged when the trial ends.
+  const trial = params.mode === 'subscription' && Number(params.subscription_data?.trial_period_days ?? 0) > 0
+  const subtotal = items.reduce((sum, item) => sum + (trial && item.interval ? 0 : item.amount), 0)
   // A coupon (discounts[0][coupon]) takes its amount (or percentage) off the first payment.
   const coupon = params.discounts?.[0]?.coupon ? couponOf(params.discounts[0].coupon) : undefined
   const discount = coupon ? couponAmount(coupon, subtotal) : 0

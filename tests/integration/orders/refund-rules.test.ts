@@ -498,6 +498,77 @@ describe('refunding a plan bought with a course', () => {
   })
 })
 
+describe('refunding the plan of a checkout that started a free trial, bought with a course', () => {
+  /** A first-time member (a free trial) who checked out the Basic plan and one course by card in one checkout. */
+  async function trialPlanAndCourse(offset: number) {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, payments)
+    const [course] = await pricedCourses(db(), { count: 1, offset })
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    await caller.cart.add({ kind: 'course', courseId: course!.id })
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected card')
+    const session = fake.completeSession(sessionIdOf(started.url))
+    expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
+    expect(new Set(await fake.flush())).toEqual(new Set([200]))
+    const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
+    const courseLine = detail.lines.find((line) => line.title === course!.title)!
+    const planLine = detail.lines.find((line) => line.id !== courseLine.id)!
+    return { user, caller, course: course!, orderId: started.orderId, courseLine, planLine, session }
+  }
+
+  const subscriptionOf = (orderId: string) =>
+    db()
+      .selectFrom('subscriptions')
+      .select(['status', 'ended_at'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+
+  it('Stripe took only the course: the plan line gives back nothing of it; the course line gives back all of it', async () => {
+    const { user, caller, course, orderId, courseLine, planLine, session } = await trialPlanAndCourse(24)
+    // As Stripe does: the trial's plan is charged nothing at checkout, the course with its 20% tax.
+    const coursePaid = course.price_minor + Math.round(course.price_minor * 0.2)
+    expect(session.amount_total).toBe(coursePaid)
+    const order = await orderRow(orderId)
+    expect(order).toMatchObject({ status: 'paid', captured_minor: coursePaid })
+    const intent = order.stripe_payment_intent_id!
+
+    // The order's invoice shows what was taken: the plan in its free trial at 0, the course at its price.
+    const invoice = await db()
+      .selectFrom('invoices')
+      .select(['id', 'subtotal_minor', 'total_minor'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(invoice).toMatchObject({ subtotal_minor: course.price_minor, total_minor: coursePaid })
+    const document = await caller.purchases.document({ kind: 'invoice', id: invoice.id })
+    expect(document.lines.find((line) => line.title === planLine.title)).toMatchObject({
+      detail: expect.stringContaining('Free trial'),
+      amountMinor: 0,
+    })
+
+    // The plan line paid nothing: refunding it alone is refused, and nothing of the course's money leaves.
+    await expect((await staff()).admin.orders.refund({ orderId, lineIds: [planLine.id] })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: REFUND_MESSAGES.paidNothing,
+    })
+    expect(atStripe(intent)).toEqual([])
+    expect(await orderRow(orderId)).toMatchObject({ status: 'paid', refunded_minor: 0 })
+    expect(await refundRows(orderId)).toEqual([])
+    expect(await owned(caller)).toEqual([course.id])
+
+    // The course line is what was paid: refunding it gives back everything taken, tax included.
+    const refund = await (await staff()).admin.orders.refund({ orderId, lineIds: [courseLine.id] })
+    expect(refund.amountMinor).toBe(coursePaid)
+    expect(atStripe(intent).map((row) => row.amount)).toEqual([coursePaid])
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: coursePaid })
+    expect(await owned(caller)).toEqual([])
+    // All the money is back, but the free trial cost none of it: the plan runs on, here and at Stripe.
+    expect(await subscriptionOf(orderId)).toMatchObject({ status: 'trialing', ended_at: null })
+    expect(fake.billing.subscriptions.get(session.subscription!)?.status).toBe('trialing')
+    expect(await isPremium(db(), user)).toBe(true)
+  })
+})
+
 describe('charge.refunded: refunds made in the Stripe dashboard', () => {
   /** The charge Stripe sends for `paymentIntent`, listing one more refund that the fake does not hold. */
   function chargeWithExtraRefund(paymentIntent: string, extra: { id: string; amount: number }) {

@@ -193,7 +193,9 @@ describe('card checkout', () => {
       (item: { price_data: { recurring?: { interval: string } } }) => item.price_data.recurring?.interval ?? null,
     )
     expect(intervals.sort()).toEqual(['month', 'month', null].sort())
-    expect(session.amount_total).toBe(course.price_minor + 1999 + seo.price_minor)
+    // As Stripe does: the trial is the whole subscription's, so its recurring prices (the plan and the monthly
+    // package) are charged nothing now; the course is (decision 0089).
+    expect(session.amount_total).toBe(course.price_minor)
     expect(await fake.deliver('checkout.session.completed', fake.completeSession(sessionId))).toBe(200)
 
     const entitlements = await caller.purchases.entitlements()
