@@ -7,6 +7,7 @@ import { useState } from 'react'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { borderedCard } from '#client/components/ui/card.ts'
+import { codeBlock } from '#client/components/ui/code.ts'
 import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
@@ -22,17 +23,6 @@ const STATUS: Record<Status, { label: string; tone: 'green' | 'grey' | 'yellow' 
   mismatch: { label: 'Not yet verified', tone: 'yellow' },
   failed: { label: 'Check failed', tone: 'red' },
 }
-
-const code = css({
-  fontFamily: 'mono',
-  fontSize: 'sm',
-  bg: 'gray.100',
-  px: '2',
-  py: '1',
-  borderRadius: 'sm',
-  overflowWrap: 'anywhere',
-  display: 'block',
-})
 
 export interface SsoDomainProofRow {
   domain: string
@@ -102,13 +92,13 @@ function ProofItem({ row, canCheck }: { row: SsoDomainProofRow; canCheck: boolea
         <dl className={css({ display: 'grid', gap: '1' })}>
           <dt className={css({ fontSize: 'sm', color: 'fg.muted' })}>TXT record name</dt>
           <dd>
-            <code className={code} data-testid="sso-domain-record-name">
+            <code className={codeBlock} data-testid="sso-domain-record-name">
               {row.recordName}
             </code>
           </dd>
           <dt className={css({ fontSize: 'sm', color: 'fg.muted', mt: '1' })}>TXT record value</dt>
           <dd>
-            <code className={code} data-testid="sso-domain-record-value">
+            <code className={codeBlock} data-testid="sso-domain-record-value">
               {row.recordValue}
             </code>
           </dd>

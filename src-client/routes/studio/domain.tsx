@@ -6,6 +6,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { type ChangeEvent, useState } from 'react'
 import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
+import { codeBlock } from '#client/components/ui/code.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, TextField } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
@@ -24,17 +25,6 @@ export const Route = createFileRoute('/studio/domain')({
   head: () => ({ meta: [{ title: 'Domain and brand | SkillForge Studio' }] }),
   errorComponent: routeError('Could not load your domain'),
   component: DomainPage,
-})
-
-const code = css({
-  fontFamily: 'mono',
-  fontSize: 'sm',
-  bg: 'gray.100',
-  px: '2',
-  py: '1',
-  borderRadius: 'sm',
-  overflowWrap: 'anywhere',
-  display: 'block',
 })
 
 function DomainPage() {
@@ -109,11 +99,11 @@ function DomainState({ domain }: { domain: Domain }) {
           <dl className={css({ display: 'grid', gap: '2', mt: '2' })}>
             <dt>Name</dt>
             <dd>
-              <code className={code}>{domain.recordName}</code>
+              <code className={codeBlock}>{domain.recordName}</code>
             </dd>
             <dt>Value</dt>
             <dd>
-              <code className={code}>{domain.recordValue}</code>
+              <code className={codeBlock}>{domain.recordValue}</code>
             </dd>
           </dl>
         </div>
