@@ -3,6 +3,7 @@
 // with Subscribe again and the plan's invoices still listed, and staff read the same words beside the order.
 import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
+import { giveEndedPlan } from '../support/shop.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const DATE = String.raw`\w+ \d{1,2}, \d{4}`
@@ -29,14 +30,16 @@ async function buyBasicByCard(page: Page, card?: { email: string; fail?: boolean
   return stripe
 }
 
-async function expectEnded(page: Page, words: RegExp) {
+/** `charged`: money was taken (the order's invoice is listed); a free trial whose first charge failed has none. */
+async function expectEnded(page: Page, words: RegExp, { charged = true } = {}) {
   await page.goto('/account/membership')
   await expect(page.getByRole('heading', { name: 'Basic plan, billed monthly' })).toBeVisible()
   await expect(page.getByTestId('membership-status-text')).toHaveText(words)
   await expect(page.getByRole('link', { name: 'Subscribe again' })).toHaveAttribute('href', '/pricing')
   await expect(page.getByRole('button', { name: 'Cancel membership' })).toHaveCount(0)
   const invoices = page.getByRole('region', { name: 'Invoices' })
-  await expect(invoices.getByRole('link', { name: /^View invoice INV-/ })).not.toHaveCount(0)
+  if (charged) await expect(invoices.getByRole('link', { name: /^View invoice INV-/ })).not.toHaveCount(0)
+  else await expect(invoices).toHaveCount(0)
   await page.goto('/account')
   await expect(page.getByText(new RegExp(`^Basic plan — ${words.source.slice(1, -1)}$`))).toBeVisible()
   await expect(page.getByText('Free account')).toHaveCount(0)
@@ -58,10 +61,12 @@ async function expectEnded(page: Page, words: RegExp) {
 
 test('a plan cancelled in Stripe’s portal: Cancelled on DATE, Subscribe again, its invoice still listed', async ({
   page,
+  db,
   login,
 }) => {
   test.setTimeout(60_000)
-  await login()
+  // A member before: no free trial, so the plan's first month is charged and invoiced.
+  await giveEndedPlan(db, (await login()).id)
   await buyBasicByCard(page)
   await page.goto('/account/membership')
   await page.getByRole('button', { name: 'Manage billing' }).click()
@@ -81,7 +86,8 @@ test('a plan lapsed after its payments failed: Ended on DATE — payment failed'
   await expect(page.getByTestId('membership-status-text')).toHaveText('Past due — update your card')
   // Still unpaid when the period ends: Stripe ends the subscription for non-payment.
   expect((await page.request.post(`${stripe}/fake/clock/advance?days=30`)).ok()).toBe(true)
-  await expectEnded(page, new RegExp(`^Ended on ${DATE} — payment failed$`))
+  // Nothing was ever charged (the trial was free, its first charge failed): no invoice to list.
+  await expectEnded(page, new RegExp(`^Ended on ${DATE} — payment failed$`), { charged: false })
   expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
 })
 
@@ -93,6 +99,7 @@ test('a plan refunded by staff: Refunded on DATE for the member and beside the o
 }) => {
   test.setTimeout(60_000)
   const member = await login()
+  await giveEndedPlan(db, member.id)
   await buyBasicByCard(page)
   const { reference } = await db
     .selectFrom('orders')
@@ -105,7 +112,7 @@ test('a plan refunded by staff: Refunded on DATE for the member and beside the o
   await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
   await page.goto('/admin/orders')
   const row = page.getByTestId(`order-${reference}`)
-  await expect(row.getByText(/^Basic plan — Free trial until/)).toBeVisible()
+  await expect(row.getByText(/^Basic plan — Active — renews on/)).toBeVisible()
   await row.getByRole('button', { name: 'Refund' }).click()
   const dialog = page.getByRole('dialog', { name: 'Refund order' })
   await dialog.getByRole('button', { name: 'Refund whole order' }).click()

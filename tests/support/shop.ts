@@ -56,11 +56,16 @@ export function pricedCourses(db: Kysely<Database>, options: { count?: number; o
 /** A buyer who had a plan before (now cancelled): the one free trial per user is used up. */
 export async function buyerWhoHadAPlan(db: Kysely<Database>) {
   const user = await createUser(db)
+  await giveEndedPlan(db, user.id)
+  return user
+}
+
+/** An ended Basic plan for the user: a plan bought now has no free trial, so its first period is charged. */
+export async function giveEndedPlan(db: Kysely<Database>, userId: string) {
   await db
     .insertInto('subscriptions')
-    .values({ user_id: user.id, plan_id: 'basic', billing_cycle: 'monthly', status: 'cancelled', ended_at: new Date() })
+    .values({ user_id: userId, plan_id: 'basic', billing_cycle: 'monthly', status: 'cancelled', ended_at: new Date() })
     .execute()
-  return user
 }
 
 /** A plan priced in pounds (the seed's plans are all in dollars): £15.00 a month, £150.00 a year. */
