@@ -1,5 +1,10 @@
 // Account wording (spec §5 and §8) and the return-URL rule, shared by client and server (no zod here: the
 // header imports it, and it should not pull zod into the main bundle).
+/** The sign-in hand-off of a school's own domain (decision 0063): where the domain's link starts it, and where the
+ * platform's Continue form posts (src-server/http/sign-in-handoff.ts). */
+export const HANDOFF_START_PATH = '/auth/handoff/start'
+export const HANDOFF_ISSUE_PATH = '/auth/handoff'
+
 export const AUTH_MESSAGES = {
   /** On a school's own domain (decision 0063): passwords are typed on the platform's sign-in page only. */
   passwordOnPlatform: 'Passwords are entered only on our secure sign-in page: use “Continue to sign in”.',

@@ -10,7 +10,7 @@
 //      this domain's alone, is set.
 // The staff never sign in under a school's domain (decision 0063), so their accounts are not handed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { safeReturnPath } from '../../src-shared/auth.ts'
+import { HANDOFF_ISSUE_PATH, HANDOFF_START_PATH, safeReturnPath } from '../../src-shared/auth.ts'
 import { HANDOFF_CHALLENGE, issueHandoff, newHandoffVerifier, redeemHandoff } from '../auth/handoffs.ts'
 import { startSession } from '../auth/login.ts'
 import { handoffTarget, schoolForHost, siteUrlForHost } from '../flows/school-domain.ts'
@@ -18,9 +18,6 @@ import type { HttpDeps } from '../kernel/config.ts'
 import { hostnameOf } from '../kernel/hosts.ts'
 import { escapeHtml } from '../kernel/html.ts'
 
-export const HANDOFF_START_PATH = '/auth/handoff/start'
-/** The platform's Continue form posts here (src-client/routes/_auth/handoff.tsx). */
-export const HANDOFF_ISSUE_PATH = '/auth/handoff'
 export const HANDOFF_COMPLETE_PATH = '/auth/handoff/complete'
 const HANDOFF_FINISH_PATH = '/auth/handoff/finish'
 /** The platform's page where the signed-in learner continues to the domain (src-client/routes/handoff.tsx). */
@@ -33,7 +30,7 @@ const FAILED = '/login?handoff=failed'
 type Fields = Record<string, string | undefined>
 
 /** The platform's /handoff page for this domain, challenge and return path. */
-export function handoffPagePath(site: string, challenge: string, next: string): string {
+function handoffPagePath(site: string, challenge: string, next: string): string {
   const query = new URLSearchParams({ site, challenge, next })
   return `${HANDOFF_PAGE}?${query}`
 }

@@ -3,6 +3,7 @@
 // link, so it works before the page's JavaScript arrives.
 import { useQuery } from '@tanstack/react-query'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { HANDOFF_START_PATH } from '#shared/auth.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 
@@ -22,7 +23,7 @@ export function HandedSignIn({ redirect, signup = false }: { redirect: string; s
   const query = new URLSearchParams({ next: redirect, ...(signup ? { signup: '1' } : {}) })
   return (
     <>
-      <a href={`/auth/handoff/start?${query}`} className={button({ size: 'lg' })} data-testid="handed-sign-in">
+      <a href={`${HANDOFF_START_PATH}?${query}`} className={button({ size: 'lg' })} data-testid="handed-sign-in">
         {signup ? 'Continue to create your account' : 'Continue to sign in'}
       </a>
       <p className={css({ fontSize: 'sm', color: 'fg.muted', textAlign: 'center' })}>

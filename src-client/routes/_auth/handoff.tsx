@@ -10,7 +10,7 @@ import { CheckboxField } from '#client/components/ui/form.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { optionalText, searchParams } from '#client/lib/search-params.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { safeReturnPath } from '#shared/auth.ts'
+import { HANDOFF_ISSUE_PATH, safeReturnPath } from '#shared/auth.ts'
 import { css } from '#styled-system/css'
 
 const routeSearch = searchParams({ site: optionalText, challenge: optionalText, next: optionalText })
@@ -58,7 +58,7 @@ function ContinueCard({ site, challenge, next }: { site: string; challenge: stri
   const { name } = target.data
   return (
     <AuthCard title={`Continue to ${name}`} subtitle={`You are signed in. Continue to sign in on ${site}.`}>
-      <form method="post" action="/auth/handoff" className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
+      <form method="post" action={HANDOFF_ISSUE_PATH} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
         <input type="hidden" name="site" value={site} />
         <input type="hidden" name="challenge" value={challenge} />
         <input type="hidden" name="next" value={next} />

@@ -395,23 +395,27 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
   })
 })
 
+/** The user checks out a monthly plan and one course by card in one checkout, paid on the fake Stripe. */
+async function planAndCourseByCard(user: TestUser, planId: string, offset: number) {
+  const caller = await shopCaller(db(), user, payments)
+  const [course] = await pricedCourses(db(), { count: 1, offset })
+  await caller.cart.add({ kind: 'plan', planId, billingCycle: 'monthly' })
+  await caller.cart.add({ kind: 'course', courseId: course!.id })
+  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
+  if (started.method !== 'card') throw new Error('expected card')
+  const session = fake.completeSession(sessionIdOf(started.url))
+  expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
+  expect(new Set(await fake.flush())).toEqual(new Set([200]))
+  const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
+  const courseLine = detail.lines.find((line) => line.title === course!.title)!
+  const planLine = detail.lines.find((line) => line.id !== courseLine.id)!
+  return { user, caller, course: course!, orderId: started.orderId, courseLine, planLine, session }
+}
+
 describe('refunding a plan bought with a course', () => {
   /** A member who had a plan before (no trial) and paid the Pro plan and one course by card in one checkout. */
   async function paidPlanAndCourse(offset: number) {
-    const user = await buyerWhoHadAPlan(db())
-    const caller = await shopCaller(db(), user, payments)
-    const [course] = await pricedCourses(db(), { count: 1, offset })
-    await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
-    await caller.cart.add({ kind: 'course', courseId: course!.id })
-    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
-    if (started.method !== 'card') throw new Error('expected card')
-    const session = fake.completeSession(sessionIdOf(started.url))
-    expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
-    expect(new Set(await fake.flush())).toEqual(new Set([200]))
-    const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
-    const courseLine = detail.lines.find((line) => line.title === course!.title)!
-    const planLine = detail.lines.find((line) => line.id !== courseLine.id)!
-    return { user, caller, course: course!, orderId: started.orderId, courseLine, planLine, session }
+    return planAndCourseByCard(await buyerWhoHadAPlan(db()), 'pro', offset)
   }
   const subscriptionOf = (orderId: string) =>
     db()
@@ -501,20 +505,7 @@ describe('refunding a plan bought with a course', () => {
 describe('refunding the plan of a checkout that started a free trial, bought with a course', () => {
   /** A first-time member (a free trial) who checked out the Basic plan and one course by card in one checkout. */
   async function trialPlanAndCourse(offset: number) {
-    const user = await createUser(db())
-    const caller = await shopCaller(db(), user, payments)
-    const [course] = await pricedCourses(db(), { count: 1, offset })
-    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-    await caller.cart.add({ kind: 'course', courseId: course!.id })
-    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
-    if (started.method !== 'card') throw new Error('expected card')
-    const session = fake.completeSession(sessionIdOf(started.url))
-    expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
-    expect(new Set(await fake.flush())).toEqual(new Set([200]))
-    const detail = await (await staff()).admin.orders.detail({ id: started.orderId })
-    const courseLine = detail.lines.find((line) => line.title === course!.title)!
-    const planLine = detail.lines.find((line) => line.id !== courseLine.id)!
-    return { user, caller, course: course!, orderId: started.orderId, courseLine, planLine, session }
+    return planAndCourseByCard(await createUser(db()), 'basic', offset)
   }
 
   const subscriptionOf = (orderId: string) =>
