@@ -4,6 +4,7 @@
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { removeCoInstructor } from './course-instructors.ts'
+import { coursesTaughtAs } from './course-team.ts'
 
 export async function anonymiseCreator(db: DB, userId: string): Promise<string[]> {
   await db
@@ -26,12 +27,7 @@ export async function anonymiseCreator(db: DB, userId: string): Promise<string[]
  */
 export async function endTeamPlaces(db: DB, userId: string): Promise<void> {
   await db.deleteFrom('school_members').where('user_id', '=', userId).execute()
-  const coTaught = await db
-    .selectFrom('course_instructors')
-    .select('course_id')
-    .where('user_id', '=', userId)
-    .where('role', '=', 'co')
-    .execute()
+  const coTaught = await coursesTaughtAs(db, userId, 'co').execute()
   for (const { course_id: courseId } of coTaught) await removeCoInstructor(db, courseId, userId)
   await db
     .updateTable('api_keys')
