@@ -56,7 +56,9 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
       paid_at: paidAt,
       status_changed_by: payment.actorId ?? null,
       captured_minor: captured,
-      ...(tax > 0 ? { tax_minor: tax, total_minor: captured } : {}),
+      // Once paid, the order's total is what was taken: tax included, and nothing for a plan in its free trial.
+      total_minor: captured,
+      ...(tax > 0 ? { tax_minor: tax } : {}),
       ...(tax > 0 && payment.taxLines?.length ? { tax_lines: JSON.stringify(payment.taxLines) } : {}),
       ...(subscriptionId ? { stripe_subscription_id: subscriptionId } : {}),
       ...(payment.stripePaymentIntentId ? { stripe_payment_intent_id: payment.stripePaymentIntentId } : {}),
@@ -92,7 +94,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     await emitBundlesPaid(trx, { id: order.id, userId: order.user_id, currency: order.currency })
     await issueOrderInvoice(trx, order.id, paidAt)
     const brand = await brandOfOrderLines(trx, lines)
-    await sendReceipt(trx, { ...order, total_minor: tax > 0 ? captured : order.total_minor }, lines, brand)
+    await sendReceipt(trx, { ...order, total_minor: captured }, lines, brand)
     return 'fulfilled'
   })
 }

@@ -1,8 +1,8 @@
 // Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
 import type { OrderStatus } from '../../db/types.ts'
 import { trialStartedText } from '../../src-shared/membership.ts'
-import { lineNetMinor } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
+import { paidOfLine } from './paid-line.ts'
 import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
 
 const HISTORY_LIMIT = 50
@@ -23,7 +23,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
     db
       .selectFrom('order_items')
       .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'course_id'])
-      .select('refunded_at')
+      .select(['refunded_at', 'free_trial'])
       .where('order_id', 'in', ids)
       .orderBy('id')
       .execute(),
@@ -74,9 +74,10 @@ export async function listOrdersForUser(db: DB, userId: string) {
             kind: item.kind,
             title: item.title,
             detail: item.detail,
-            // What the buyer paid for the line: its price less its stored share of the coupon.
-            priceMinor: lineNetMinor(item),
+            // What the buyer paid for the line: its price less its stored share of the coupon; nothing in a free trial.
+            priceMinor: paidOfLine(item),
             discountMinor: item.discount_minor,
+            freeTrial: item.free_trial,
             courseId: item.course_id,
             refunded: Boolean(item.refunded_at),
             refundRequest: request ? { status: request.status, decisionReason: request.decision_reason } : null,

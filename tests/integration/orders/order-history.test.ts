@@ -145,6 +145,7 @@ describe('the buyer’s order history', () => {
       detail: line.detail,
       priceMinor: line.unit_price_minor,
       discountMinor: 0,
+      freeTrial: false,
       courseId: line.course_id,
     })
 
