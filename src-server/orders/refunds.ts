@@ -19,7 +19,7 @@ import { paidOfLine } from './paid-line.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
 import { sendRefundMail } from './refund-mail.ts'
 import { listOrderLines, type OrderLine } from './repository.ts'
-import { moveOrder } from './transitions.ts'
+import { moveOrder, REFUNDABLE_STATUSES } from './transitions.ts'
 
 /** Stripe refuses an idempotency key longer than this. */
 const STRIPE_KEY_LIMIT = 255
@@ -54,8 +54,6 @@ export function refundLineIdsOf(metadata: Record<string, string> | null | undefi
   const lines = metadata?.lines
   return lines ? lines.split(',') : undefined
 }
-
-const REFUNDABLE = ['paid', 'partially_refunded']
 
 /**
  * The card rail (Stripe), as orders/ needs it: give money back, end a plan's subscription so it never renews, and
@@ -144,7 +142,7 @@ export async function refundOrder(
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, request.orderId)
     if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
-    if (!REFUNDABLE.includes(order.status)) throw new DomainError('invalid', REFUND_MESSAGES.notRefundable)
+    if (!REFUNDABLE_STATUSES.includes(order.status)) throw new DomainError('invalid', REFUND_MESSAGES.notRefundable)
     const lines = await listOrderLines(trx, order.id)
     const open = lines.filter((line) => !line.refund_id)
     const chosen = request.lineIds ? lines.filter((line) => request.lineIds!.includes(line.id)) : open

@@ -4,6 +4,7 @@ import { trialStartedText } from '../../src-shared/membership.ts'
 import type { DB } from '../kernel/db.ts'
 import { paidOfLine } from './paid-line.ts'
 import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
+import { REFUNDABLE_STATUSES } from './transitions.ts'
 
 const HISTORY_LIMIT = 50
 
@@ -179,6 +180,13 @@ export async function listOrdersForStaff(
             .where('r.needs_line_assignment', '=', true),
         )
         .as('needs_line_assignment'),
+    )
+    // Staff are offered Refund only where money is left to give back: not for an order paid with nothing (a 100%
+    // coupon), nor for a free trial that took nothing (ending a trial is a cancellation, decision 0089).
+    .select((eb) =>
+      eb
+        .and([eb('o.status', 'in', REFUNDABLE_STATUSES), eb('o.captured_minor', '>', eb.ref('o.refunded_minor'))])
+        .as('refundable'),
     )
     .orderBy('o.created_at', 'desc')
     .limit(Math.min(options.limit ?? 50, 200))

@@ -316,6 +316,8 @@ describe('the staff Orders list', () => {
         paidAt: order.paid_at?.toISOString() ?? null,
         invoice,
         needsLineAssignment: flaggedLines,
+        // Money is left to give back on the paid ones.
+        refundable: status === 'paid',
       }
     }
     const expected = [

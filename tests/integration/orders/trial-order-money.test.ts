@@ -78,7 +78,11 @@ describe('a trial’s plan line reads as what it took', () => {
       ]),
     )
     const { items: listed } = await (await staff()).admin.orders.list({})
-    expect(listed.find((row) => row.id === orderId)).toMatchObject({ totalMinor: course!.price_minor })
+    // The course's money can be given back: staff are offered Refund.
+    expect(listed.find((row) => row.id === orderId)).toMatchObject({
+      totalMinor: course!.price_minor,
+      refundable: true,
+    })
   })
 
   it('a trial of the plan alone took nothing: its total is 0 and a whole-order refund is refused, the plan runs on', async () => {
@@ -87,6 +91,9 @@ describe('a trial’s plan line reads as what it took', () => {
     expect(order).toMatchObject({ id: orderId, status: 'paid', totalMinor: 0 })
     expect(order!.items).toEqual([expect.objectContaining({ kind: 'plan', priceMinor: 0, freeTrial: true })])
 
+    // Staff are not offered Refund, which could only refuse; asked anyway, the refusal says what to do instead.
+    const { items: listed } = await (await staff()).admin.orders.list({})
+    expect(listed.find((row) => row.id === orderId)).toMatchObject({ totalMinor: 0, refundable: false })
     const before = fake.calls.length
     await expect((await staff()).admin.orders.refund({ orderId })).rejects.toMatchObject({
       code: 'CONFLICT',
@@ -119,7 +126,7 @@ describe('a trial order whose course was refunded', () => {
       ]),
     )
     const { items: listed } = await (await staff()).admin.orders.list({})
-    expect(listed.find((row) => row.id === orderId)).toMatchObject({ status: 'partially_refunded' })
+    expect(listed.find((row) => row.id === orderId)).toMatchObject({ status: 'partially_refunded', refundable: false })
 
     // Refund whole order now names only the trial's plan line, which took nothing: refused, the plan runs on.
     await expect((await staff()).admin.orders.refund({ orderId })).rejects.toMatchObject({
