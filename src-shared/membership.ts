@@ -45,6 +45,16 @@ export function membershipStatusText(facts: MembershipFacts): string {
   return facts.renewsAt ? `Active — renews on ${formatDay(facts.renewsAt)} for ${price(facts)}` : 'Active'
 }
 
+/**
+ * What the success page and the receipt of an order that started a free trial say of the money: what the order's
+ * other lines took today (a course bought with the plan), or that nothing was charged.
+ */
+export function trialChargeText(paidMinor: number, currency: string): string {
+  return paidMinor > 0
+    ? `${formatMoney(paidMinor, currency)} was charged today for the rest of your order. The plan is not charged until then; cancel before that date from your account and it will not be`
+    : 'Nothing has been charged yet; cancel before then from your account and you will not be charged'
+}
+
 /** What the success page, the receipt and order history say of an order that started a free trial. */
 export function trialStartedText(amountMinor: number, currency: string, firstChargeAt: string | Date): string {
   return `Free trial started — first charge of ${formatMoney(amountMinor, currency)} on ${formatDay(firstChargeAt)}`

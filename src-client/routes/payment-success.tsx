@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { PAYMENT_MESSAGES } from '#shared/cart.ts'
+import { trialChargeText } from '#shared/membership.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
@@ -47,10 +48,10 @@ function PaymentSuccessPage() {
       <div className={panel}>
         <h1 className={css({ fontSize: '3xl', fontWeight: 'extrabold', color: 'success' })}>Payment Successful!</h1>
         {confirm.data.trialText ? (
-          // A trial took no money yet: say when the first charge is, and how much.
+          // A trial's plan took no money yet: say when its first charge is, and what the rest of the order took.
           <p className={css({ mt: '3', color: 'fg.muted' })} data-testid="trial-started">
-            Thank you! Order {confirm.data.reference}: {confirm.data.trialText}. Nothing has been charged yet; cancel
-            before then from your account and you will not be charged.
+            Thank you! Order {confirm.data.reference}: {confirm.data.trialText}.{' '}
+            {trialChargeText(confirm.data.totalMinor, confirm.data.currency)}.
           </p>
         ) : (
           <p className={css({ mt: '3', color: 'fg.muted' })}>

@@ -1,7 +1,7 @@
 // The receipt e-mail of a paid order, queued in the outbox inside the payment's transaction. An order that started
-// a free trial took no money yet, and says so. An order of one white-label school's courses only is sent under the
-// school's name and signed with it (the caller hands the brand in, decision 0063).
-import { trialStartedText } from '../../src-shared/membership.ts'
+// a free trial says what it took now (its other lines, or nothing) and when the plan is first charged. An order of one
+// white-label school's courses only is sent under the school's name and signed with it (decision 0063).
+import { trialChargeText, trialStartedText } from '../../src-shared/membership.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -30,7 +30,7 @@ export async function sendReceipt(
       kind: 'order_paid',
       to: user.email,
       subject: `Free trial started for order ${order.reference}`,
-      text: `Hi ${user.first_name || 'there'},\n\n${told}.\n${items}\n\nNothing has been charged yet; cancel before then from your account and you will not be charged.\n\nThank you!`,
+      text: `Hi ${user.first_name || 'there'},\n\n${told}.\n${items}\n\n${trialChargeText(order.total_minor, order.currency)}.\n\nThank you!`,
     })
     return
   }

@@ -66,6 +66,8 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
   await expect(page.getByTestId('trial-started')).toContainText(
     /Free trial started — first charge of \$9\.99 on \w+ \d+, \d{4}/,
   )
+  // A plan alone took nothing today (with a course, the page says what the course took).
+  await expect(page.getByTestId('trial-started')).toContainText('Nothing has been charged yet')
 
   await page.goto('/account/membership')
   const status = page.getByTestId('membership-status-text')

@@ -117,6 +117,24 @@ describe('the receipt of a paid order', () => {
   })
 })
 
+describe('a free trial bought with a course', () => {
+  it('says what the course took today and that the plan is charged only after its trial', async () => {
+    const user = await createUser(db(), { firstName: 'Lin' })
+    const caller = await shopCaller(db(), user, payments)
+    const [course] = await pricedCourses(db(), { offset: 3 })
+    await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+    await caller.cart.add({ kind: 'course', courseId: course!.id })
+    const orderId = await payCartByCard(fake, caller)
+    const { reference } = await orderFacts(orderId)
+    const [mail] = await mailsTo(user.email)
+    expect(mail?.subject).toBe(`Free trial started for order ${reference}`)
+    expect(mail?.text_body).toContain(
+      `${formatMoney(course!.price_minor, 'USD')} was charged today for the rest of your order. The plan is not charged until then;`,
+    )
+    expect(mail?.text_body).not.toContain('Nothing has been charged')
+  })
+})
+
 describe('sendReceipt on its own', () => {
   it('prices a trial row without an amount or currency (older rows) at 0 in the order’s currency, greets "there"', async () => {
     const user = await createUser(db(), { firstName: '' })
