@@ -27,6 +27,8 @@ export interface DisputeEvent {
   paymentIntentId: string
   /** The disputed charge (a renewal's payment may be kept by its charge). */
   chargeId?: string | null
+  /** The Stripe invoice the payment paid, when the webhook asked Stripe (a renewal recorded without its payment). */
+  stripeInvoiceId?: string | null
   status: string
   reason?: string | null
   /** The disputed amount (what a lost dispute takes back). */

@@ -16,7 +16,11 @@ import { endRefundedSubscription, settleSubscription } from '../subscriptions/st
 import { alertStaffOfDispute, type DisputeEvent, type DisputeOutcome, findDispute } from './disputes.ts'
 
 const renewalOf = (trx: DB, dispute: DisputeEvent) =>
-  lockRenewalOfPayment(trx, { paymentIntentId: dispute.paymentIntentId, chargeId: dispute.chargeId ?? null })
+  lockRenewalOfPayment(trx, {
+    paymentIntentId: dispute.paymentIntentId,
+    chargeId: dispute.chargeId ?? null,
+    stripeInvoiceId: dispute.stripeInvoiceId,
+  })
 
 export async function openRenewalDispute(trx: Transaction<Database>, dispute: DisputeEvent): Promise<DisputeOutcome> {
   const renewal = await renewalOf(trx, dispute)

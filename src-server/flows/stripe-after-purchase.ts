@@ -76,6 +76,7 @@ function disputeOf(dispute: StripeDispute): DisputeEvent | IgnoredReason {
     disputeId: dispute.id,
     paymentIntentId,
     chargeId: idOf(dispute.charge),
+    stripeInvoiceId: idOf(dispute.invoice),
     status: dispute.status,
     reason: dispute.reason,
     amountMinor: dispute.amount ?? null,

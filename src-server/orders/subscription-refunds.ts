@@ -80,7 +80,10 @@ export async function lockRenewalOfPayment(trx: DB, charge: RenewalPaymentRef) {
 }
 
 /** Whether a payment is one an order or a renewal of ours keeps (else the webhook asks Stripe which invoice it paid). */
-export async function isKnownPayment(db: DB, payment: { paymentIntentId: string; chargeId: string }): Promise<boolean> {
+export async function isKnownPayment(
+  db: DB,
+  payment: { paymentIntentId: string; chargeId: string | null },
+): Promise<boolean> {
   const order = await db
     .selectFrom('orders')
     .select('id')
@@ -93,7 +96,7 @@ export async function isKnownPayment(db: DB, payment: { paymentIntentId: string;
     .where((eb) =>
       eb.or([
         eb('stripe_payment_intent_id', '=', payment.paymentIntentId),
-        eb('stripe_charge_id', '=', payment.chargeId),
+        ...(payment.chargeId ? [eb('stripe_charge_id', '=', payment.chargeId)] : []),
       ]),
     )
     .executeTakeFirst()

@@ -156,4 +156,32 @@ describe('a dispute of a Stripe renewal’s payment', () => {
     expect(await outcomeOf('charge.dispute.closed', { ...dispute, status: 'lost' })).toBe('processed')
     expect(await refundedThisMonth()).toBe(pooledBefore + invoice.amount_minor - tax)
   })
+
+  it('of a renewal recorded without its payment is found through Stripe’s invoice payments, and keeps it', async () => {
+    const { user, renewal, paymentIntent } = await renewedMember(shop)
+    // As a renewal recorded before its payment was kept (or while Stripe could not say which it was).
+    await db()
+      .updateTable('subscription_invoices')
+      .set({ stripe_payment_intent_id: null })
+      .where('stripe_invoice_id', '=', renewal.id)
+      .execute()
+    const invoice = await renewalRow(renewal.id)
+    const dispute = fake.disputeOf(paymentIntent, 'needs_response', invoice.amount_minor)
+    const before = fake.calls.length
+    expect(await outcomeOf('charge.dispute.created', dispute)).toBe('processed')
+    expect(fake.calls.slice(before)).toEqual(['GET /v1/invoice_payments'])
+    expect(await disputeRow(dispute.id as string)).toMatchObject({ subscription_invoice_id: invoice.id })
+    expect(await isPremium(db(), user)).toBe(false)
+    const kept = await db()
+      .selectFrom('subscription_invoices')
+      .select('stripe_payment_intent_id')
+      .where('id', '=', invoice.id)
+      .executeTakeFirstOrThrow()
+    expect(kept.stripe_payment_intent_id).toBe(paymentIntent)
+    // Kept: its 'closed' asks Stripe nothing.
+    const next = fake.calls.length
+    expect(await outcomeOf('charge.dispute.closed', { ...dispute, status: 'won' })).toBe('processed')
+    expect(fake.calls.slice(next)).toEqual([])
+    expect(await isPremium(db(), user)).toBe(true)
+  })
 })
