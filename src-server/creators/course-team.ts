@@ -70,11 +70,12 @@ export async function countOwnedCourses(db: DB, userId: string): Promise<number>
 
 /** The ids of the courses the user owns, as a subquery (a school's courses are its owner's). */
 export function ownedCourses(db: DB, ownerId: string) {
-  return db
-    .selectFrom('course_instructors')
-    .select('course_id')
-    .where('user_id', '=', ownerId)
-    .where('role', '=', 'owner')
+  return coursesTaughtAs(db, ownerId, 'owner')
+}
+
+/** The ids of the courses the user teaches in this role, as a subquery. */
+export function coursesTaughtAs(db: DB, userId: string, role: 'owner' | 'co') {
+  return db.selectFrom('course_instructors').select('course_id').where('user_id', '=', userId).where('role', '=', role)
 }
 
 /** The courses a user teaches (owner or co-instructor). */

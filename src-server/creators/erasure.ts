@@ -1,8 +1,10 @@
 // An erased account's creator side (decision 0053): the public instructor profile stays for the courses' learners,
 // anonymised and run by the house; applications are deleted. Returns the attachments' storage keys to remove. Their
-// places on schools' teams end, and every API key they hold, or that their own school holds, is revoked.
+// places on schools' and courses' teams end, and every API key they hold, or that their own school holds, is revoked.
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { removeCoInstructor } from './course-instructors.ts'
+import { coursesTaughtAs } from './course-team.ts'
 
 export async function anonymiseCreator(db: DB, userId: string): Promise<string[]> {
   await db
@@ -19,11 +21,14 @@ export async function anonymiseCreator(db: DB, userId: string): Promise<string[]
 }
 
 /**
- * Ends the person's places on schools' teams and revokes the API keys they hold and those of the school they own
- * (decision 0060: a key dies with its holder's place on the team; an erased account keeps neither).
+ * Ends the person's places on schools' and courses' teams (a co-instructor's percentage goes back to the course's
+ * owner, so later sales pay the people still teaching) and revokes the API keys they hold and those of the school they
+ * own (decision 0060: a key dies with its holder's place on the team; an erased account keeps neither).
  */
 export async function endTeamPlaces(db: DB, userId: string): Promise<void> {
   await db.deleteFrom('school_members').where('user_id', '=', userId).execute()
+  const coTaught = await coursesTaughtAs(db, userId, 'co').execute()
+  for (const { course_id: courseId } of coTaught) await removeCoInstructor(db, courseId, userId)
   await db
     .updateTable('api_keys')
     .set({ revoked_at: clock.now() })

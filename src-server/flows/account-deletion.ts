@@ -32,6 +32,7 @@ import type { FileStorage } from '../storage/storage.ts'
 import { stripeCustomersOf } from '../subscriptions/repository.ts'
 import { forgetInvitationsTo } from '../team/invitations.ts'
 import { disableSchoolEndpoints } from '../webhooks/endpoints.ts'
+import { retireOwnedCourses } from './course-publishing.ts'
 
 export const DELETION_MAIL_KINDS = {
   requested: 'account-deletion-requested',
@@ -84,11 +85,40 @@ export async function deletionBlockers(db: DB, userId: string): Promise<string[]
   return blockers
 }
 
-/** What the security page shows: the scheduled date (if any) and what stands in the way. */
+/** What the erasure will do to the person's teaching, each a sentence the form shows before they confirm. */
+export async function deletionConsequences(db: DB, userId: string): Promise<string[]> {
+  const taught = await db
+    .selectFrom('course_instructors as i')
+    .innerJoin('courses as c', 'c.id', 'i.course_id')
+    .select(['i.role', 'c.status', 'c.included_in_premium'])
+    .where('i.user_id', '=', userId)
+    .execute()
+  const onSale = taught.filter((course) => course.role === 'owner' && course.status === 'published')
+  const consequences: string[] = []
+  if (onSale.length > 0) consequences.push(DELETION_CONSEQUENCES.offSale(onSale.length))
+  if (onSale.some((course) => course.included_in_premium)) consequences.push(DELETION_CONSEQUENCES.premium)
+  if (taught.some((course) => course.role === 'co')) consequences.push(DELETION_CONSEQUENCES.coTeaching)
+  return consequences
+}
+
+export const DELETION_CONSEQUENCES = {
+  offSale: (count: number) =>
+    count === 1
+      ? 'Your course is taken off sale. Learners who hold it keep it.'
+      : `Your ${count} courses are taken off sale. Learners who hold them keep them.`,
+  premium: 'Minutes Premium members watch this month earn you no share of the Premium pool.',
+  coTeaching: 'You leave the courses you co-teach; your percentage goes back to each course’s owner.',
+} as const
+
+/** What the security page shows: the scheduled date (if any), what stands in the way, and what the erasure does. */
 export async function deletionStatus(db: DB, userId: string) {
   const row = await deletionOf(db, userId)
   const scheduled = row && !row.erased_at ? { requestedAt: row.requested_at, eraseAfter: row.erase_after } : null
-  return { scheduled, blockers: scheduled ? [] : await deletionBlockers(db, userId) }
+  return {
+    scheduled,
+    blockers: scheduled ? [] : await deletionBlockers(db, userId),
+    consequences: await deletionConsequences(db, userId),
+  }
 }
 
 /** The date the account's erasure is scheduled for, or null (the log-in answer carries it, to offer cancelling). */
@@ -229,7 +259,7 @@ export async function eraseAccount(deps: Pick<DeletionJobDeps, 'db' | 'storage'>
       .select(['email', 'avatar_url'])
       .where('id', '=', userId)
       .executeTakeFirstOrThrow()
-    const keys = await eraseRows(trx, userId, person.email)
+    const keys = await eraseRows(trx, userId, person.email, now)
     await trx
       .updateTable('users')
       .set({
@@ -262,7 +292,7 @@ export async function eraseAccount(deps: Pick<DeletionJobDeps, 'db' | 'storage'>
 }
 
 /** Deletes or anonymises every row about the person; returns the storage keys of their files to remove. */
-async function eraseRows(trx: DB, userId: string, email: string): Promise<string[]> {
+async function eraseRows(trx: DB, userId: string, email: string, now: Date): Promise<string[]> {
   // Signing in, in every form.
   for (const table of [
     'school_sso_pending_links',
@@ -304,9 +334,11 @@ async function eraseRows(trx: DB, userId: string, email: string): Promise<string
   await trx.updateTable('service_orders').set({ brief: '{}' }).where('user_id', '=', userId).execute()
   // Orders keep their totals for the accounts; the billing details live on in the invoices as issued.
   await eraseBillingDetails(trx, userId)
-  // A creator's public profile stays (their courses stay published), anonymised and run by the house.
+  // A creator's public profile stays for their courses' buyers, anonymised and run by the house; the courses leave
+  // the shop, since nobody can be paid for a sale any more.
   const attachmentKeys = await anonymiseCreator(trx, userId)
-  // Their places on schools' teams, and the API keys they or their school hold: none outlives the account.
+  await retireOwnedCourses(trx, userId, now)
+  // Their places on schools' and courses' teams, and the API keys they or their school hold: none outlives the account.
   await endTeamPlaces(trx, userId)
   // The invitations they joined the staff, a school's team or a course with (their name and address).
   await forgetInvitationsTo(trx, email)

@@ -21,9 +21,12 @@ export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: 
   })
   if (orderIdOf(session) !== order.id) throw new DomainError('not_found', PAYMENT_MESSAGES.noSession)
   let status = order.status
+  let totalMinor = order.total_minor
   if (isSessionPaid(session)) {
     await markPaid(db, order.id, paidPaymentOf(session))
     status = 'paid'
+    // Paid, the order's total is what Stripe took (tax included; nothing for a plan in its free trial).
+    totalMinor = (await findOrderByStripeSession(db, sessionId, userId))?.total_minor ?? totalMinor
   }
   const trial = status === 'paid' ? await trialOfOrder(db, order.id) : undefined
   return {
@@ -34,7 +37,7 @@ export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: 
     trialText: trial?.trial_ends_at
       ? trialStartedText(trial.amount_minor ?? 0, trial.currency ?? order.currency, trial.trial_ends_at)
       : null,
-    totalMinor: order.total_minor,
+    totalMinor,
     currency: order.currency,
   }
 }

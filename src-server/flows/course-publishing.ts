@@ -3,14 +3,8 @@
 // nobody holds it; its lessons' video bytes go back to the plan).
 
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
-import {
-  closeSubmission,
-  deleteCourseRow,
-  hasPendingChanges,
-  moveCourseStatus,
-  pendingSubmission,
-} from '../catalog/course-review.ts'
-import { assertCourseRole } from '../creators/course-team.ts'
+import { deleteCourseRow, hasPendingChanges, moveCourseStatus, pendingSubmission } from '../catalog/course-review.ts'
+import { assertCourseRole, ownedCourses } from '../creators/course-team.ts'
 import { releaseLessonUploads } from '../creators/uploads.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -20,6 +14,7 @@ type Log = { warn: (details: object, message: string) => void }
 
 import type { FileStorage } from '../storage/storage.ts'
 import { courseHasPurchases } from './course-purchases.ts'
+import { closePendingSubmission } from './course-review.ts'
 import { assertPublishingSlot, creatorStanding } from './creator-standing.ts'
 
 export const HELD_COURSE_MESSAGE = 'Learners hold this course, so it cannot be deleted: unpublish it instead'
@@ -31,10 +26,26 @@ export async function unpublishCourse(db: DB, userId: string, courseId: string, 
       throw new DomainError('conflict', 'Only a published course can be unpublished')
     }
     // A revision waiting for review goes with it: republishing with edits is a new review.
-    const pending = await pendingSubmission(trx, courseId)
-    if (pending) await closeSubmission(trx, pending.id, 'withdrawn', userId, [], now)
+    await withdrawPending(trx, courseId, userId, now)
   })
   return { status: 'unpublished' as const }
+}
+
+async function withdrawPending(trx: DB, courseId: string, by: string, now: Date) {
+  const pending = await pendingSubmission(trx, courseId)
+  if (pending) await closePendingSubmission(trx, pending.id, courseId, by, now)
+}
+
+/**
+ * Takes every course the person owns off sale, their account being erased (decision 0053): a published course is
+ * unpublished (its buyers keep it; nobody can buy it any more, as the house cannot pay an erased account) and a
+ * submission waiting for review is withdrawn, so staff never publish it.
+ */
+export async function retireOwnedCourses(trx: DB, ownerId: string, now: Date) {
+  for (const { course_id: courseId } of await ownedCourses(trx, ownerId).execute()) {
+    await moveCourseStatus(trx, courseId, ['published'], 'unpublished', now)
+    await withdrawPending(trx, courseId, ownerId, now)
+  }
 }
 
 export async function republishCourse(

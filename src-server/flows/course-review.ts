@@ -181,13 +181,21 @@ export async function withdrawSubmission(db: DB, userId: string, courseId: strin
   const pending = await pendingSubmission(db, courseId)
   if (!pending) throw new DomainError('conflict', 'There is no submission waiting for review')
   await db.transaction().execute(async (trx) => {
-    const closed = await closeSubmission(trx, pending.id, 'withdrawn', userId, [], now)
-    if (!closed) throw new DomainError('conflict', 'Staff decided on this submission meanwhile: reload the page')
-    if (closed.kind === 'first') {
-      const from = (closed.changes as { fromStatus?: CourseStatus }).fromStatus
-      const back: CourseStatus = from && FIRST_FROM.includes(from) ? from : 'draft'
-      await moveCourseStatus(trx, courseId, ['in_review'], back, now)
+    if (!(await closePendingSubmission(trx, pending.id, courseId, userId, now))) {
+      throw new DomainError('conflict', 'Staff decided on this submission meanwhile: reload the page')
     }
   })
   return { withdrawn: true }
+}
+
+/** Closes a pending submission as withdrawn (false if it was decided meanwhile); a first review's course goes back. */
+export async function closePendingSubmission(trx: DB, submissionId: string, courseId: string, by: string, now: Date) {
+  const closed = await closeSubmission(trx, submissionId, 'withdrawn', by, [], now)
+  if (!closed) return false
+  if (closed.kind === 'first') {
+    const from = (closed.changes as { fromStatus?: CourseStatus }).fromStatus
+    const back: CourseStatus = from && FIRST_FROM.includes(from) ? from : 'draft'
+    await moveCourseStatus(trx, courseId, ['in_review'], back, now)
+  }
+  return true
 }

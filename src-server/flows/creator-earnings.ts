@@ -7,6 +7,7 @@ import { courseOwners } from '../catalog/creator-courses.ts'
 import { courseShares } from '../creators/course-instructors.ts'
 import { recordSale, releaseDueHolds } from '../earnings/shares.ts'
 import type { DB } from '../kernel/db.ts'
+import { erasedAmong } from '../privacy/deletions.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 
 export interface PaidLines {
@@ -39,11 +40,13 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
     trx,
     courseLines.map((line) => line.course_id as string),
   )
+  // An order paid after its course's owner was erased (a bank transfer arriving late): the course is the house's now.
+  const erased = await erasedAmong(trx, [...new Set(owners.values())])
   let credited = 0
   const planOf = new Map<string, string | null>()
   for (const line of courseLines) {
     const creatorId = owners.get(line.course_id as string)
-    if (!creatorId) continue
+    if (!creatorId || erased.has(creatorId)) continue
     // The fee of the plan the creator holds at the moment of sale.
     if (!planOf.has(creatorId)) {
       planOf.set(creatorId, (await currentSubscription(trx, creatorId, order.paidAt))?.plan_id ?? null)

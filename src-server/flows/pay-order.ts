@@ -52,16 +52,20 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const subscriptionId = payment.stripeSubscriptionId ?? null
     const captured = payment.capturedMinor ?? order.total_minor
     const tax = payment.taxMinor ?? 0
+    const lines = await listOrderLines(trx, order.id)
+    // The order's total becomes what was taken when Stripe added tax, or when a plan line in its free trial took
+    // nothing (decision 0089); an untaxed order otherwise keeps its own total.
+    const total = tax > 0 || lines.some((line) => line.free_trial) ? captured : order.total_minor
     await moveOrder(trx, order.id, transition, {
       paid_at: paidAt,
       status_changed_by: payment.actorId ?? null,
       captured_minor: captured,
-      ...(tax > 0 ? { tax_minor: tax, total_minor: captured } : {}),
+      total_minor: total,
+      ...(tax > 0 ? { tax_minor: tax } : {}),
       ...(tax > 0 && payment.taxLines?.length ? { tax_lines: JSON.stringify(payment.taxLines) } : {}),
       ...(subscriptionId ? { stripe_subscription_id: subscriptionId } : {}),
       ...(payment.stripePaymentIntentId ? { stripe_payment_intent_id: payment.stripePaymentIntentId } : {}),
     })
-    const lines = await listOrderLines(trx, order.id)
     const purchase = { userId: order.user_id, orderId: order.id, lines }
     await grantForPaidOrder(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
     await openServiceOrders(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
@@ -92,7 +96,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     await emitBundlesPaid(trx, { id: order.id, userId: order.user_id, currency: order.currency })
     await issueOrderInvoice(trx, order.id, paidAt)
     const brand = await brandOfOrderLines(trx, lines)
-    await sendReceipt(trx, { ...order, total_minor: tax > 0 ? captured : order.total_minor }, lines, brand)
+    await sendReceipt(trx, { ...order, total_minor: total }, lines, brand)
     return 'fulfilled'
   })
 }

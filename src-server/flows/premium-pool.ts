@@ -10,6 +10,7 @@ import { monthBounds } from '../earnings/statements.ts'
 import type { DB } from '../kernel/db.ts'
 import { premiumWatchByCourse } from '../learning/watch-time.ts'
 import { premiumRevenueOfMonth } from '../orders/premium-revenue.ts'
+import { erasedAmong } from '../privacy/deletions.ts'
 import { recipientsOf } from './creator-earnings.ts'
 
 /** The default share of Premium's net revenue pooled for creators: 30 % (PREMIUM_POOL_BASIS_POINTS). */
@@ -24,15 +25,18 @@ export function poolMonthOf(now: Date): string {
 /**
  * The creator-owned courses Premium members watched in the month, with their seconds. Minutes are recorded only
  * while a course is in Premium (a member opens it through Premium only then), so a course never included has none;
- * a house course (no owner) is left out of the split.
+ * a house course (no owner, or an owner whose account was erased) is left out of the split.
  */
 async function watchedCreatorCourses(db: DB, month: string): Promise<WatchedCourse[]> {
   const watched = await premiumWatchByCourse(db, month)
   const courseIds = watched.map((row) => row.courseId)
   const [facts, instructors] = await Promise.all([premiumCourseFacts(db, courseIds), courseShares(db, courseIds)])
+  const owners = [...facts.values()].flatMap((course) => (course.ownerId ? [course.ownerId] : []))
+  // A course whose owner's account was erased is the house's, like a course with no owner.
+  const erased = await erasedAmong(db, [...new Set(owners)])
   return watched.flatMap((row) => {
     const course = facts.get(row.courseId)
-    if (!course?.ownerId) return []
+    if (!course?.ownerId || erased.has(course.ownerId)) return []
     return [
       {
         courseId: row.courseId,

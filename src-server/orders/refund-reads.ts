@@ -1,8 +1,8 @@
 // Read side of refunds for staff: one order with its lines (refunded or not), documents, refunds and the buyer's
 // refund requests; and how many requests wait for a decision (the Orders badge).
-import { lineNetMinor } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { paidOfLine } from './paid-line.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
 
 export async function orderDetailForStaff(db: DB, orderId: string) {
@@ -17,7 +17,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
   const [lines, invoice, creditNotes, refunds, requests] = await Promise.all([
     db
       .selectFrom('order_items')
-      .select(['id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'refunded_at'])
+      .select(['id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'refunded_at', 'free_trial'])
       .where('order_id', '=', orderId)
       .orderBy('id')
       .execute(),
@@ -57,7 +57,9 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       kind: line.kind,
       title: line.title,
       detail: line.detail,
-      priceMinor: lineNetMinor(line),
+      // What the line took: a plan line in its free trial took nothing (decision 0089).
+      priceMinor: paidOfLine(line),
+      freeTrial: line.free_trial,
       refunded: Boolean(line.refunded_at),
     })),
     invoice: invoice ?? null,

@@ -19,7 +19,7 @@ import { paidOfLine } from './paid-line.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
 import { sendRefundMail } from './refund-mail.ts'
 import { listOrderLines, type OrderLine } from './repository.ts'
-import { moveOrder } from './transitions.ts'
+import { moveOrder, REFUNDABLE_STATUSES } from './transitions.ts'
 
 /** Stripe refuses an idempotency key longer than this. */
 const STRIPE_KEY_LIMIT = 255
@@ -54,8 +54,6 @@ export function refundLineIdsOf(metadata: Record<string, string> | null | undefi
   const lines = metadata?.lines
   return lines ? lines.split(',') : undefined
 }
-
-const REFUNDABLE = ['paid', 'partially_refunded']
 
 /**
  * The card rail (Stripe), as orders/ needs it: give money back, end a plan's subscription so it never renews, and
@@ -144,7 +142,7 @@ export async function refundOrder(
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, request.orderId)
     if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
-    if (!REFUNDABLE.includes(order.status)) throw new DomainError('invalid', REFUND_MESSAGES.notRefundable)
+    if (!REFUNDABLE_STATUSES.includes(order.status)) throw new DomainError('invalid', REFUND_MESSAGES.notRefundable)
     const lines = await listOrderLines(trx, order.id)
     const open = lines.filter((line) => !line.refund_id)
     const chosen = request.lineIds ? lines.filter((line) => request.lineIds!.includes(line.id)) : open
@@ -154,8 +152,13 @@ export async function refundOrder(
     if (chosen.some((line) => line.refund_id)) throw new DomainError('conflict', REFUND_MESSAGES.lineRefunded)
     if (chosen.length === 0) throw new DomainError('conflict', REFUND_MESSAGES.nothingToRefund)
     const amount = amountFor(order, lines, chosen, open)
-    if (amount <= 0 && chosen.length < open.length && chosen.every((line) => line.free_trial)) {
-      throw new DomainError('conflict', REFUND_MESSAGES.paidNothing)
+    // A line in its free trial took no money, so there is none to give back (Stripe holds no payment for it): ending
+    // the trial is a cancellation, not a refund. Refused rather than ending the plan under a refund of nothing.
+    if (amount <= 0 && chosen.every((line) => line.free_trial)) {
+      throw new DomainError(
+        'conflict',
+        chosen.length < open.length ? REFUND_MESSAGES.paidNothing : REFUND_MESSAGES.trialPaidNothing,
+      )
     }
     if (amount <= 0) throw new DomainError('conflict', REFUND_MESSAGES.nothingToRefund)
 
@@ -302,12 +305,15 @@ export async function applyRefund(
   const full = refunded >= order.captured_minor
   await trx.updateTable('orders').set({ refunded_minor: refunded }).where('id', '=', order.id).execute()
   const dispute = refund.method === 'dispute'
+  // A line in its free trial took none of the money: all of it given back leaves that line (and its plan) running
+  // unless this refund names it, and the order then reads Partially refunded, not Refunded.
+  const trialRunsOn = (line: OrderLine) => line.free_trial && !line.refund_id && !lineIds.includes(line.id)
+  let wholeOrder = full
   if (full) {
-    // Everything given back: every line loses its access, whichever refund named it. Nothing is left to assign. A line
-    // in its free trial took none of the money: it stays unless this refund names it.
-    const all = (await listOrderLines(trx, order.id)).filter(
-      (line) => !line.free_trial || lineIds.includes(line.id) || line.refund_id,
-    )
+    // Everything given back: every line loses its access, whichever refund named it. Nothing is left to assign.
+    const orderLines = await listOrderLines(trx, order.id)
+    const all = orderLines.filter((line) => !trialRunsOn(line))
+    wholeOrder = all.length === orderLines.length
     await revoke(trx, { orderItemIds: all.map((line) => line.id) }, dispute ? 'dispute' : 'refund', now)
     await settleGivenBackLines(
       trx,
@@ -324,7 +330,7 @@ export async function applyRefund(
       .execute()
   }
   if (!dispute) {
-    await moveOrder(trx, order.id, full ? 'refundFully' : 'refundPartly', { status_changed_by: refund.actorId })
+    await moveOrder(trx, order.id, wholeOrder ? 'refundFully' : 'refundPartly', { status_changed_by: refund.actorId })
   }
   const documentLines: DocumentLine[] = refund.lines.length
     ? refund.lines.map((line) => ({
@@ -350,7 +356,7 @@ export async function applyRefund(
   return {
     refundId: row.id,
     amountMinor: refund.amount,
-    status: full ? 'refunded' : 'partially_refunded',
+    status: wholeOrder ? 'refunded' : 'partially_refunded',
     creditNoteNumber,
   }
 }

@@ -1,9 +1,10 @@
 // Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
 import type { OrderStatus } from '../../db/types.ts'
 import { trialStartedText } from '../../src-shared/membership.ts'
-import { lineNetMinor } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
+import { paidOfLine } from './paid-line.ts'
 import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
+import { REFUNDABLE_STATUSES } from './transitions.ts'
 
 const HISTORY_LIMIT = 50
 
@@ -23,7 +24,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
     db
       .selectFrom('order_items')
       .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'course_id'])
-      .select('refunded_at')
+      .select(['refunded_at', 'free_trial'])
       .where('order_id', 'in', ids)
       .orderBy('id')
       .execute(),
@@ -74,9 +75,10 @@ export async function listOrdersForUser(db: DB, userId: string) {
             kind: item.kind,
             title: item.title,
             detail: item.detail,
-            // What the buyer paid for the line: its price less its stored share of the coupon.
-            priceMinor: lineNetMinor(item),
+            // What the buyer paid for the line: its price less its stored share of the coupon; nothing in a free trial.
+            priceMinor: paidOfLine(item),
             discountMinor: item.discount_minor,
+            freeTrial: item.free_trial,
             courseId: item.course_id,
             refunded: Boolean(item.refunded_at),
             refundRequest: request ? { status: request.status, decisionReason: request.decision_reason } : null,
@@ -178,6 +180,13 @@ export async function listOrdersForStaff(
             .where('r.needs_line_assignment', '=', true),
         )
         .as('needs_line_assignment'),
+    )
+    // Staff are offered Refund only where money is left to give back: not for an order paid with nothing (a 100%
+    // coupon), nor for a free trial that took nothing (ending a trial is a cancellation, decision 0089).
+    .select((eb) =>
+      eb
+        .and([eb('o.status', 'in', REFUNDABLE_STATUSES), eb('o.captured_minor', '>', eb.ref('o.refunded_minor'))])
+        .as('refundable'),
     )
     .orderBy('o.created_at', 'desc')
     .limit(Math.min(options.limit ?? 50, 200))

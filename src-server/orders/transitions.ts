@@ -48,6 +48,9 @@ export type OrderTransition = keyof typeof ORDER_TRANSITIONS
 /** Money was taken for these (whatever happened after). */
 export const PAID_STATUSES: readonly OrderStatus[] = ['paid', 'partially_refunded', 'refunded', 'disputed']
 
+/** Staff may give money back from these (a disputed order waits for the dispute; a refunded one has nothing left). */
+export const REFUNDABLE_STATUSES: readonly OrderStatus[] = ['paid', 'partially_refunded']
+
 export function isPaidStatus(status: OrderStatus): boolean {
   return PAID_STATUSES.includes(status)
 }

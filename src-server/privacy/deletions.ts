@@ -90,6 +90,18 @@ export function lockDueDeletion(db: DB, userId: string, now: Date) {
     .executeTakeFirst()
 }
 
+/** Which of these accounts were erased: their courses are the house's, so no money is credited to them. */
+export async function erasedAmong(db: DB, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('account_deletions')
+    .select('user_id')
+    .where('user_id', 'in', userIds)
+    .where('erased_at', 'is not', null)
+    .execute()
+  return new Set(rows.map((row) => row.user_id))
+}
+
 export async function markErased(db: DB, userId: string, now: Date) {
   await db.updateTable('account_deletions').set({ erased_at: now }).where('user_id', '=', userId).execute()
 }

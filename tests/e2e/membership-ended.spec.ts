@@ -123,6 +123,39 @@ test('a plan refunded by staff: Refunded on DATE for the member and beside the o
   await expectEnded(page, new RegExp(`^Refunded on ${DATE}$`))
 })
 
+test('a free trial took nothing: its order shows the plan at $0.00 (Free trial), and staff are offered no Refund', async ({
+  page,
+  db,
+  baseURL,
+  login,
+}) => {
+  test.setTimeout(60_000)
+  // A first-time member: the plan starts with its free trial, and Stripe charges nothing at checkout.
+  const member = await login()
+  await buyBasicByCard(page)
+  const { reference } = await db
+    .selectFrom('orders')
+    .select('reference')
+    .where('user_id', '=', member.id)
+    .where('status', '=', 'paid')
+    .executeTakeFirstOrThrow()
+
+  await page.goto('/account')
+  const order = page.getByTestId(`buyer-order-${reference}`)
+  await expect(order.getByText('Free trial', { exact: true })).toBeVisible()
+  await expect(order.getByTestId('line-amount')).toHaveText('$0.00')
+  await expect(order.getByText('Total $0.00')).toBeVisible()
+
+  // Staff: nothing was paid, so nothing to refund (ending a trial is a cancellation).
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/orders')
+  const row = page.getByTestId(`order-${reference}`)
+  await expect(row.getByText(/^Basic plan — Free trial until/)).toBeVisible()
+  await expect(row.getByText('$0.00')).toBeVisible()
+  await expect(row.getByRole('button', { name: 'Refund' })).toHaveCount(0)
+})
+
 test('a plan whose current renewal was refunded in Stripe’s dashboard: Refunded on DATE, for staff too', async ({
   page,
   db,

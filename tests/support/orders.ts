@@ -2,6 +2,7 @@
 // staff and the catalogue do with existing orders. Shared by integration and end-to-end tests.
 import type { Kysely } from 'kysely'
 import type { Database, OrderStatus, PaymentMethod } from '../../db/types.ts'
+import { isPaidStatus } from '../../src-server/orders/transitions.ts'
 
 export interface PlacedOrder {
   userId: string
@@ -31,6 +32,8 @@ export async function placeOrder(db: Kysely<Database>, order: PlacedOrder): Prom
       status: order.status ?? 'pending',
       subtotal_minor: total,
       total_minor: total,
+      // A paid order took its total, as the paying transaction records it.
+      ...(isPaidStatus(order.status ?? 'pending') ? { captured_minor: total } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow()

@@ -63,7 +63,16 @@ export function DeleteAccountSection() {
           </ul>
         </div>
       ) : (
-        <DeleteForm confirm={status.data.confirm} onDone={refresh} />
+        <div className={stack}>
+          {status.data.consequences.length > 0 ? (
+            <ul aria-label="What happens to your teaching" className={list}>
+              {status.data.consequences.map((consequence) => (
+                <li key={consequence}>{consequence}</li>
+              ))}
+            </ul>
+          ) : null}
+          <DeleteForm confirm={status.data.confirm} onDone={refresh} />
+        </div>
       )}
     </SectionCard>
   )

@@ -51,7 +51,9 @@ function OrderList({ orders }: { orders: Order[] }) {
                 <span>{item.title}</span>
                 <span className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
                   <LineRefund order={order} line={item} />
-                  {formatMoney(item.priceMinor, order.currency)}
+                  {/* The server says what the line took: a plan in its free trial, nothing (decision 0089). */}
+                  {item.freeTrial ? <span className={css({ color: 'fg.muted' })}>Free trial</span> : null}
+                  <span data-testid="line-amount">{formatMoney(item.priceMinor, order.currency)}</span>
                 </span>
               </li>
             ))}

@@ -235,6 +235,24 @@ describe('the Premium pool', () => {
     expect(await poolPostings(month)).toEqual([])
     expect(await poolMonths(db(), month)).toMatchObject([{ distributedMinor: 0 }])
   })
+
+  it('gives an erased creator’s minutes no share: the course is the house’s, the others split the pool', async () => {
+    const month = await toNextMonth()
+    const [leaver, stayer] = [await createCreator(db()), await createCreator(db())]
+    const [left, kept] = [await creatorCourse(leaver.id, true), await creatorCourse(stayer.id, true)]
+    const { user: member } = await premiumMember(db())
+    await watch(member, left.id, left.lessonIds[0]!, 30)
+    await watch(member, kept.id, kept.lessonIds[0]!, 30)
+    // The leaver's account is erased before the month is computed.
+    await db()
+      .insertInto('account_deletions')
+      .values({ user_id: leaver.id, requested_at: clock.now(), erase_after: clock.now(), erased_at: clock.now() })
+      .execute()
+    const [usd] = await runPremiumPool(db(), { month, basisPoints: BASIS_POINTS })
+    expect(usd?.shares.map((share) => share.courseId)).toEqual([kept.id])
+    expect(usd?.distributedMinor).toBe(usd?.poolMinor)
+    expect(await available(leaver.id)).toBe(0)
+  })
 })
 
 describe('Premium revenue of a month', () => {

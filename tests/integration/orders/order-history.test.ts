@@ -145,6 +145,7 @@ describe('the buyer’s order history', () => {
       detail: line.detail,
       priceMinor: line.unit_price_minor,
       discountMinor: 0,
+      freeTrial: false,
       courseId: line.course_id,
     })
 
@@ -315,6 +316,8 @@ describe('the staff Orders list', () => {
         paidAt: order.paid_at?.toISOString() ?? null,
         invoice,
         needsLineAssignment: flaggedLines,
+        // Money is left to give back on the paid ones.
+        refundable: status === 'paid',
       }
     }
     const expected = [

@@ -659,6 +659,7 @@ describe('refund requests', () => {
       title: lines[0]!.title,
       detail: lines[0]!.detail,
       priceMinor: lines[0]!.priceMinor,
+      freeTrial: false,
       refunded: true,
     })
     expect(detail.lines.find((line) => line.id === lines[1]!.id)?.refunded).toBe(false)

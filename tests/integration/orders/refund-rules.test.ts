@@ -551,7 +551,9 @@ describe('refunding the plan of a checkout that started a free trial, bought wit
     const refund = await (await staff()).admin.orders.refund({ orderId, lineIds: [courseLine.id] })
     expect(refund.amountMinor).toBe(coursePaid)
     expect(atStripe(intent).map((row) => row.amount)).toEqual([coursePaid])
-    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: coursePaid })
+    // Not Refunded: the plan line in its trial was not given back (it runs on).
+    expect(refund.status).toBe('partially_refunded')
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: coursePaid })
     expect(await owned(caller)).toEqual([])
     // All the money is back, but the free trial cost none of it: the plan runs on, here and at Stripe.
     expect(await subscriptionOf(orderId)).toMatchObject({ status: 'trialing', ended_at: null })

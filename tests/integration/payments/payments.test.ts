@@ -401,6 +401,7 @@ describe('bank transfer and PayPal', () => {
         detail: 'Billed monthly',
         priceMinor: 4999,
         discountMinor: 0,
+        freeTrial: false,
         courseId: null,
         refunded: false,
         refundRequest: null,

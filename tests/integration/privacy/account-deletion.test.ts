@@ -2,14 +2,20 @@
 // request and the day before, then one erasure per person that keeps the invoice as issued and leaves the name
 // nowhere else; creators with unpaid earnings and the owner are told what to do first; the job can run again.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { grant } from '../../../src-server/access/ledger.ts'
 import { authenticateWithPassword } from '../../../src-server/auth/login.ts'
+import { insertSubmission } from '../../../src-server/catalog/course-review.ts'
+import { addCoInstructor } from '../../../src-server/creators/course-instructors.ts'
 import { schoolOfOwner } from '../../../src-server/creators/schools.ts'
 import {
   DELETED_USER_NAME,
+  DELETION_CONSEQUENCES,
   DELETION_MAIL_KINDS,
   DELETION_MESSAGES,
   runAccountDeletions,
 } from '../../../src-server/flows/account-deletion.ts'
+import { courseAccessSource } from '../../../src-server/flows/lesson-access.ts'
+import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import { authenticateApiKey } from '../../../src-server/flows/school-api-keys.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
@@ -18,6 +24,7 @@ import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
+import { placeOrder } from '../../support/orders.ts'
 
 let database: TestDatabase
 const db = () => database.db
@@ -36,6 +43,16 @@ const job = () =>
     log: silent,
     publicUrl: 'http://storefront.test',
   })
+/** How the learner holds the course now ('purchase', 'premium', …, or null). */
+const holds = async (userId: string, courseId: string) => {
+  const course = await db()
+    .selectFrom('courses')
+    .select(['status'])
+    .where('id', '=', courseId)
+    .executeTakeFirstOrThrow()
+  const facts = { id: courseId, status: course.status, includedInPremium: false }
+  return courseAccessSource(db(), { id: userId, role: 'customer' }, facts)
+}
 const mailsTo = (address: string) =>
   db().selectFrom('mail_outbox').select(['kind', 'text_body']).where('to_address', '=', address).execute()
 
@@ -232,6 +249,94 @@ describe('delete my account', () => {
     }
     // Only the last, nameless notice to the address that asked (sent mail is purged after 90 days).
     expect(found).toEqual(['mail_outbox'])
+  })
+
+  it('takes an erased creator’s courses off sale, keeps them for their buyers and credits the account nothing more', async () => {
+    const creator = await createUser(db())
+    const selling = await ownedCourse(db(), creator.id, 3000, 'Retired Course')
+    // A learner who holds it from before (granted by staff here: a sale's share would hold the deletion back).
+    const early = await createUser(db())
+    await grant(db(), { userId: early.id, right: { kind: 'course', courseId: selling.id }, source: { kind: 'staff' } })
+    const waiting = await ownedCourse(db(), creator.id, 2000, 'Waiting Course')
+    await db().updateTable('courses').set({ status: 'in_review' }).where('id', '=', waiting.id).execute()
+    const submission = await insertSubmission(db(), {
+      courseId: waiting.id,
+      kind: 'first',
+      submittedBy: creator.id,
+      changes: { fromStatus: 'draft' },
+    })
+    // They co-teach another creator's course for 30 %.
+    const partner = await createUser(db())
+    const shared = await ownedCourse(db(), partner.id, 5000, 'Shared Course')
+    await addCoInstructor(db(), shared.id, creator.id)
+    await db()
+      .updateTable('course_instructors')
+      .set((eb) => ({ share_basis_points: eb.case().when('role', '=', 'co').then(3000).else(7000).end() }))
+      .where('course_id', '=', shared.id)
+      .execute()
+    // A bank transfer for the course, placed before the erasure and paid after it.
+    const lateBuyer = await createUser(db())
+    const lateOrder = await placeOrder(db(), {
+      userId: lateBuyer.id,
+      courses: [selling],
+      reference: 'LATE-TRANSFER',
+      method: 'bank_transfer',
+    })
+
+    // The form says what will happen to their teaching before they confirm.
+    const asCreator = await callerAs(db(), creator)
+    expect((await asCreator.privacy.deletion()).consequences).toEqual([
+      DELETION_CONSEQUENCES.offSale(1),
+      DELETION_CONSEQUENCES.premium,
+      DELETION_CONSEQUENCES.coTeaching,
+    ])
+    await asCreator.privacy.requestDeletion({ password: creator.password })
+    await advanceClock(15 * DAY)
+    expect(await job()).toMatchObject({ erased: 1, failed: 0 })
+
+    const status = async (id: string) =>
+      (await db().selectFrom('courses').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+    expect(await status(selling.id)).toBe('unpublished')
+    // The submission is withdrawn (staff never publish it) and the course is back where it was.
+    expect(await status(waiting.id)).toBe('draft')
+    expect(
+      (
+        await db()
+          .selectFrom('course_submissions')
+          .select('status')
+          .where('id', '=', submission.id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('withdrawn')
+    // Nobody can buy it now; its buyer still learns from it.
+    await expect(
+      (await callerAs(db(), await createUser(db()))).cart.add({ kind: 'course', courseId: selling.id }),
+    ).rejects.toThrow()
+    expect(await holds(early.id, selling.id)).toBe('purchase')
+    // The late transfer's buyer gets the course; the house keeps the money.
+    expect(await markPaid(db(), lateOrder, { source: 'staff' })).toBe('fulfilled')
+    expect(await holds(lateBuyer.id, selling.id)).toBe('purchase')
+    expect(
+      await db().selectFrom('earning_shares').select('order_item_id').where('order_id', '=', lateOrder).execute(),
+    ).toEqual([])
+    // The co-taught course goes on; its owner now earns the whole creators' part.
+    expect(
+      await db()
+        .selectFrom('course_instructors')
+        .select(['user_id', 'share_basis_points'])
+        .where('course_id', '=', shared.id)
+        .execute(),
+    ).toEqual([{ user_id: partner.id, share_basis_points: 10_000 }])
+    const sharedSale = await sell(db(), [shared])
+    const parts = await db()
+      .selectFrom('earning_share_parts')
+      .select('creator_id')
+      .where('order_item_id', 'in', sharedSale.lineIds)
+      .execute()
+    expect(parts).toEqual([{ creator_id: partner.id }])
+    expect(await db().selectFrom('ledger_entries').select('id').where('creator_id', '=', creator.id).execute()).toEqual(
+      [],
+    )
   })
 
   it('disables the webhooks of a school whose owner’s account is erased', async () => {

@@ -9,7 +9,7 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { OrderFormActions, type OrderFormProps, orderDialog, useLineIds } from './OrderDialog.tsx'
+import { lineLabel, OrderFormActions, type OrderFormProps, orderDialog, useLineIds } from './OrderDialog.tsx'
 
 export const AssignLinesDialog = orderDialog({
   title: 'Assign refunded lines',
@@ -50,7 +50,7 @@ function AssignForm({ order, onCancel, onSaved }: OrderFormProps) {
         {open.map((line) => (
           <CheckboxField
             key={line.id}
-            label={`${line.title} (${formatMoney(line.priceMinor, order.currency)})`}
+            label={lineLabel(line, order.currency)}
             checked={ticked.has(line.id)}
             onChange={(event) => setTicked(line.id, event.target.checked)}
           />

@@ -6,6 +6,7 @@ import { button } from '#client/components/ui/button.ts'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { AdminDialog } from '../AdminDialog.tsx'
 import { useRefreshAdmin } from '../use-staff.ts'
@@ -92,4 +93,9 @@ export function useLineIds() {
       return next
     })
   return [lines, setLine] as const
+}
+
+/** A line as the dialogs list it: its title and what it took ("Basic plan (Free trial, $0.00)" for a trial's plan). */
+export function lineLabel(line: AdminOrder['lines'][number], currency: string): string {
+  return `${line.title} (${line.freeTrial ? 'Free trial, ' : ''}${formatMoney(line.priceMinor, currency)})`
 }

@@ -10,7 +10,7 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { OrderFormActions, type OrderFormProps, orderDialog, useLineIds } from './OrderDialog.tsx'
+import { lineLabel, OrderFormActions, type OrderFormProps, orderDialog, useLineIds } from './OrderDialog.tsx'
 
 export const RefundDialog = orderDialog({
   title: 'Refund order',
@@ -64,7 +64,7 @@ function RefundForm({ order, onCancel, onSaved }: OrderFormProps) {
         {order.lines.map((line) => (
           <CheckboxField
             key={line.id}
-            label={`${line.title} (${formatMoney(line.priceMinor, order.currency)})${line.refunded ? ' — refunded' : ''}`}
+            label={`${lineLabel(line, order.currency)}${line.refunded ? ' — refunded' : ''}`}
             checked={!line.refunded && !unticked.has(line.id)}
             disabled={line.refunded}
             onChange={(event) => setUnticked(line.id, !event.target.checked)}

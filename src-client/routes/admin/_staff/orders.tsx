@@ -103,9 +103,6 @@ function Orders() {
               const open =
                 order.status === 'pending' || order.status === 'awaiting_transfer' || order.status === 'failed'
               const manual = order.method !== 'card'
-              // An order paid with nothing (a 100% coupon) has no money to give back: the refund could only refuse.
-              const refundable =
-                (order.status === 'paid' || order.status === 'partially_refunded') && order.method !== 'free'
               return (
                 <tr key={order.id} data-testid={`order-${order.reference}`}>
                   <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
@@ -152,7 +149,8 @@ function Orders() {
                         Assign lines
                       </button>
                     ) : null}
-                    {can('admin') && refundable ? (
+                    {/* The server says where money is left to give back: not a 100% coupon's order, nor a free trial's. */}
+                    {can('admin') && order.refundable ? (
                       <button
                         type="button"
                         className={button({ variant: 'outline', size: 'sm' })}
