@@ -546,7 +546,9 @@ export interface CreditNotesTable {
 export interface OrderDisputesTable {
   /** Stripe's dispute id (dp_…). */
   id: string
-  order_id: string
+  /** The order whose payment is disputed; null for a renewal's (subscription_invoice_id): exactly one is set. */
+  order_id: string | null
+  subscription_invoice_id: string | null
   /** Stripe's dispute status as last heard of (needs_response, won, lost…). */
   status: string
   closed: Generated<boolean>
@@ -669,7 +671,9 @@ export interface SubscriptionInvoicesTable {
 export interface SubscriptionInvoiceRefundsTable {
   id: Generated<string>
   subscription_invoice_id: string
-  stripe_refund_id: string
+  /** The Stripe refund it records, or (dispute_id) the lost dispute that took the money back: exactly one is set. */
+  stripe_refund_id: string | null
+  dispute_id: string | null
   amount_minor: number
   /** The part of amount_minor that was tax: the invoice's tax in proportion (largest remainder), stored once. */
   tax_minor: number

@@ -25,6 +25,10 @@ import { refundEffects } from './refunds.ts'
 export interface DisputeEvent {
   disputeId: string
   paymentIntentId: string
+  /** The disputed charge (a renewal's payment may be kept by its charge). */
+  chargeId?: string | null
+  /** The Stripe invoice the payment paid, when the webhook asked Stripe (a renewal recorded without its payment). */
+  stripeInvoiceId?: string | null
   status: string
   reason?: string | null
   /** The disputed amount (what a lost dispute takes back). */
@@ -122,7 +126,7 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
   return ended
 }
 
-function findDispute(trx: DB, id: string) {
+export function findDispute(trx: DB, id: string) {
   return trx.selectFrom('order_disputes').select(['id', 'closed']).where('id', '=', id).executeTakeFirst()
 }
 
@@ -132,13 +136,30 @@ async function grantsOfOrder(trx: DB, orderId: string): Promise<GrantSelector[]>
   return [{ orderId }, ...subscriptions.map((row) => ({ subscriptionId: row.id }))]
 }
 
-async function alertStaff(trx: DB, order: LockedOrder, dispute: DisputeEvent) {
+function alertStaff(trx: DB, order: LockedOrder, dispute: DisputeEvent) {
+  return alertStaffOfDispute(
+    trx,
+    {
+      reference: order.reference,
+      payment: `The card payment of order ${order.reference}`,
+      withheld: "The buyer's access to the order",
+    },
+    dispute,
+  )
+}
+
+/** Staff hear of a new dispute by e-mail: which payment, and what was withheld meanwhile. */
+export async function alertStaffOfDispute(
+  trx: DB,
+  subject: { reference: string; payment: string; withheld: string },
+  dispute: DisputeEvent,
+) {
   for (const email of await adminEmails(trx)) {
     await enqueueMail(trx, {
       kind: 'order_disputed',
       to: email,
-      subject: `Payment disputed: order ${order.reference}`,
-      text: `The card payment of order ${order.reference} is disputed (${dispute.reason ?? 'no reason given'}; Stripe dispute ${dispute.disputeId}).\n\nThe buyer's access to the order has been withheld until the dispute is decided. Respond in the Stripe dashboard.`,
+      subject: `Payment disputed: order ${subject.reference}`,
+      text: `${subject.payment} is disputed (${dispute.reason ?? 'no reason given'}; Stripe dispute ${dispute.disputeId}).\n\n${subject.withheld} has been withheld until the dispute is decided. Respond in the Stripe dashboard.`,
     })
   }
 }

@@ -10,10 +10,12 @@ import { reconcileSubscriptionInvoiceRefunds } from '../orders/subscription-refu
 import { type Applied, type EventContext, type IgnoredReason, ignored, PROCESSED } from '../payments/event-outcome.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
 import type { StripeDispute } from '../payments/stripe-schemas.ts'
+import { endRefundedSubscription } from '../subscriptions/state.ts'
 import { remindAboutLeftCheckout } from './checkout-recovery.ts'
 import { orderOfSession } from './checkout-session.ts'
 import { closeDispute, type DisputeEvent, openDispute } from './disputes.ts'
 import { refundEffects } from './refunds.ts'
+import { closeRenewalDispute, openRenewalDispute } from './renewal-disputes.ts'
 
 const idOf = (value: string | { id: string } | null | undefined) =>
   value ? (typeof value === 'string' ? value : value.id) : null
@@ -36,7 +38,8 @@ export async function sessionExpired(
 
 /**
  * charge.refunded: every refund of the payment recorded once (ours already are; the dashboard's get recorded), against
- * the order it paid, or else the subscription invoice (a renewal) it paid.
+ * the order it paid, or else the subscription invoice (a renewal) it paid: the member is mailed, and the whole of the
+ * current period's renewal given back ends the plan as a refunded plan order does (cancelled at Stripe after commit).
  */
 export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<'charge'>): Promise<Applied> {
   const charge = event.object
@@ -51,14 +54,12 @@ export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<
   const ours = paymentIntentId ? await reconcileStripeRefunds(trx, { paymentIntentId, refunds }, refundEffects) : null
   if (ours) return afterCommit(ours.endedStripeSubscriptions)
   // No order's payment: a subscription's later invoice (a renewal) may have been paid by it.
-  const renewal = await reconcileSubscriptionInvoiceRefunds(trx, {
-    paymentIntentId,
-    chargeId: charge.id,
-    stripeInvoiceId: idOf(charge.invoice),
-    refunds,
-    at: clock.now(),
-  })
-  return renewal ? PROCESSED : ignored('not_ours')
+  const renewal = await reconcileSubscriptionInvoiceRefunds(
+    trx,
+    { paymentIntentId, chargeId: charge.id, stripeInvoiceId: idOf(charge.invoice), refunds, at: clock.now() },
+    { endRefundedSubscription },
+  )
+  return renewal ? afterCommit(renewal.endedStripeSubscriptions) : ignored('not_ours')
 }
 
 /** A plan whose payment was taken back: its subscription is cancelled at Stripe once the event has committed. */
@@ -74,6 +75,8 @@ function disputeOf(dispute: StripeDispute): DisputeEvent | IgnoredReason {
   return {
     disputeId: dispute.id,
     paymentIntentId,
+    chargeId: idOf(dispute.charge),
+    stripeInvoiceId: idOf(dispute.invoice),
     status: dispute.status,
     reason: dispute.reason,
     amountMinor: dispute.amount ?? null,
@@ -89,17 +92,23 @@ function chargebackFeeOf(dispute: StripeDispute): number {
   )
 }
 
-/** charge.dispute.created: the order's access is withheld, it becomes Disputed, staff are alerted. */
+/**
+ * charge.dispute.created: the order's access is withheld, it becomes Disputed, staff are alerted; of a renewal's
+ * payment (no order's), the plan's Premium is withheld and staff are alerted (renewal-disputes.ts).
+ */
 export async function disputeCreated(trx: Transaction<Database>, event: EventOf<'dispute'>): Promise<Applied> {
   const dispute = disputeOf(event.object)
   if (typeof dispute === 'string') return ignored(dispute)
-  return (await openDispute(trx, dispute)) === 'not_ours' ? ignored('not_ours') : PROCESSED
+  let outcome = await openDispute(trx, dispute)
+  if (outcome === 'not_ours') outcome = await openRenewalDispute(trx, dispute)
+  return outcome === 'not_ours' ? ignored('not_ours') : PROCESSED
 }
 
 /** charge.dispute.closed: won gives the access back; lost records the money taken back and keeps it withheld. */
 export async function disputeClosed(trx: Transaction<Database>, event: EventOf<'dispute'>): Promise<Applied> {
   const dispute = disputeOf(event.object)
   if (typeof dispute === 'string') return ignored(dispute)
-  const closed = await closeDispute(trx, dispute)
+  let closed = await closeDispute(trx, dispute)
+  if (closed.outcome === 'not_ours') closed = await closeRenewalDispute(trx, dispute)
   return closed.outcome === 'not_ours' ? ignored('not_ours') : afterCommit(closed.endedStripeSubscriptions)
 }

@@ -35,31 +35,40 @@ export async function withInvoicePayment(event: StripeEvent, stripe: StripeApi |
 }
 
 /**
- * charge.refunded of a payment that is neither an order's nor a kept renewal's (`isKnown` asks the database): the
- * invoice it paid, if any, is looked up at Stripe and put into the event (the charge's `invoice`, as API versions
- * before 2025-03-31.basil sent it), so a renewal recorded without its payment (before it was kept, or while Stripe could
- * not say) still gets its refund recorded. If Stripe cannot answer, the event goes on without it.
+ * charge.refunded, or a dispute (charge.dispute.*), of a payment that is neither an order's nor a kept renewal's
+ * (`isKnown` asks the database): the invoice it paid, if any, is looked up at Stripe and put into the event (the charge's
+ * `invoice`, as API versions before 2025-03-31.basil sent it; the dispute's, which only we set), so a renewal recorded
+ * without its payment (before it was kept, or while Stripe could not say) still gets its refund or dispute recorded. If
+ * Stripe cannot answer, the event goes on without it.
  */
 export async function withRefundedInvoice(
   event: StripeEvent,
   stripe: StripeApi | null,
   log: Log,
-  isKnown: (payment: { paymentIntentId: string; chargeId: string }) => Promise<boolean>,
+  isKnown: (payment: { paymentIntentId: string; chargeId: string | null }) => Promise<boolean>,
 ): Promise<StripeEvent> {
-  if (!stripe || event.kind !== 'charge' || event.type !== 'charge.refunded') return event
-  const charge = event.object
-  const paymentIntentId = charge.payment_intent
-    ? typeof charge.payment_intent === 'string'
-      ? charge.payment_intent
-      : charge.payment_intent.id
-    : null
-  if (!paymentIntentId || charge.invoice) return event
-  if (await isKnown({ paymentIntentId, chargeId: charge.id })) return event
+  if (!stripe) return event
+  const about =
+    event.kind === 'charge' && event.type === 'charge.refunded'
+      ? { object: event.object, chargeId: event.object.id }
+      : event.kind === 'dispute'
+        ? { object: event.object, chargeId: refId(event.object.charge) }
+        : null
+  if (!about) return event
+  const paymentIntentId = refId(about.object.payment_intent)
+  if (!paymentIntentId || about.object.invoice) return event
+  if (await isKnown({ paymentIntentId, chargeId: about.chargeId })) return event
   try {
     const invoice = await stripe.invoiceOfPayment(paymentIntentId)
-    return invoice ? { ...event, object: { ...charge, invoice } } : event
+    return invoice ? ({ ...event, object: { ...about.object, invoice } } as StripeEvent) : event
   } catch (error) {
-    log.warn({ err: error, charge: charge.id }, 'could not read which invoice a refunded payment paid')
+    log.warn(
+      { err: error, payment: paymentIntentId },
+      'could not read which invoice a refunded or disputed payment paid',
+    )
     return event
   }
 }
+
+const refId = (ref: string | { id: string } | null | undefined) =>
+  !ref ? null : typeof ref === 'string' ? ref : ref.id

@@ -178,6 +178,11 @@ export const disputeSchema = z.object({
   payment_intent: z.union([id, z.object({ id })]).nullish(),
   amount: z.number().int().nonnegative().nullish(),
   reason: z.string().nullish(),
+  /**
+   * Not in Stripe's Dispute: the invoice the disputed payment paid, put in by the webhook (invoice-payment.ts) when the
+   * payment is no order's or kept renewal's, so a renewal recorded without its payment is found.
+   */
+  invoice: z.union([id, z.object({ id })]).nullish(),
   /** The money the dispute moved (the amount withdrawn, and Stripe's chargeback fee), as the event carries them. */
   balance_transactions: z
     .array(

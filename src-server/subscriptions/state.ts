@@ -148,19 +148,28 @@ function lockSubscription(trx: DB, subscriptionId: string) {
 
 /** A refund gave back an order's plan: its subscriptions end now and their Premium grant is revoked ('refund'). */
 export async function endPlansOfOrder(trx: DB, orderId: string, at: Date): Promise<void> {
-  const subscriptions = await trx
+  const subscriptions = await trx.selectFrom('subscriptions').select('id').where('order_id', '=', orderId).execute()
+  for (const subscription of subscriptions) await endRefundedSubscription(trx, subscription.id, at)
+}
+
+/**
+ * A subscription whose money was given back (its order's plan, or its current period's renewal, decision 0089): it
+ * ends now (status Cancelled, "Refunded on DATE") and its Premium grant is revoked ('refund'). Returns its Stripe
+ * subscription when this ended it, for the caller to cancel there; null when it had ended already.
+ */
+export async function endRefundedSubscription(trx: DB, subscriptionId: string, at: Date): Promise<string | null> {
+  const subscription = await trx
     .selectFrom('subscriptions')
-    .select(['id', 'ended_at'])
-    .where('order_id', '=', orderId)
+    .select(['ended_at', 'stripe_subscription_id'])
+    .where('id', '=', subscriptionId)
+    .executeTakeFirstOrThrow()
+  await revoke(trx, { subscriptionId }, 'refund', at)
+  if (subscription.ended_at) return null
+  await trx
+    .updateTable('subscriptions')
+    .set({ ended_at: at, end_reason: 'refund', cancel_at_period_end: false, updated_at: at })
+    .where('id', '=', subscriptionId)
     .execute()
-  for (const subscription of subscriptions) {
-    await revoke(trx, { subscriptionId: subscription.id }, 'refund', at)
-    if (subscription.ended_at) continue
-    await trx
-      .updateTable('subscriptions')
-      .set({ ended_at: at, end_reason: 'refund', cancel_at_period_end: false, updated_at: at })
-      .where('id', '=', subscription.id)
-      .execute()
-    await settleSubscription(trx, subscription.id)
-  }
+  await settleSubscription(trx, subscriptionId)
+  return subscription.stripe_subscription_id
 }

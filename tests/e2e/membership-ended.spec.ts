@@ -155,3 +155,42 @@ test('a free trial took nothing: its order shows the plan at $0.00 (Free trial),
   await expect(row.getByText('$0.00')).toBeVisible()
   await expect(row.getByRole('button', { name: 'Refund' })).toHaveCount(0)
 })
+
+test('a plan whose current renewal was refunded in Stripe’s dashboard: Refunded on DATE, for staff too', async ({
+  page,
+  db,
+  baseURL,
+  login,
+}) => {
+  test.setTimeout(90_000)
+  const member = await login()
+  // A first-time member: a free trial, whose first charge (the renewal) Stripe takes when it ends.
+  const stripe = await buyBasicByCard(page)
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=8`)).ok()).toBe(true)
+  await page.goto('/account/membership')
+  await expect(page.getByTestId('membership-status-text')).toHaveText(/^Active — renews on/)
+  const renewal = await db
+    .selectFrom('subscription_invoices')
+    .select('stripe_payment_intent_id')
+    .where('user_id', '=', member.id)
+    .where('amount_minor', '>', 0)
+    .executeTakeFirstOrThrow()
+  const refunded = await page.request.post(
+    `${stripe}/fake/dashboard/refund?payment_intent=${renewal.stripe_payment_intent_id}`,
+  )
+  expect(refunded.ok()).toBe(true)
+  await expectEnded(page, new RegExp(`^Refunded on ${DATE}$`))
+  const { reference } = await db
+    .selectFrom('orders')
+    .select('reference')
+    .where('user_id', '=', member.id)
+    .executeTakeFirstOrThrow()
+
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/orders')
+  await expect(
+    page.getByTestId(`order-${reference}`).getByText(new RegExp(`^Basic plan — Refunded on ${DATE}$`)),
+  ).toBeVisible()
+  expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
+})

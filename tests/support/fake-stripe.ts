@@ -731,6 +731,17 @@ async function handleBilling(
     billing.resetClock()
     return { status: 200, body: { now: billing.now } }
   }
+  // A refund made in Stripe's dashboard of what is left of a payment (a renewal's, say), and its charge.refunded.
+  if (method === 'POST' && url.pathname === '/fake/dashboard/refund') {
+    const intent = url.searchParams.get('payment_intent') ?? ''
+    if (!fake.captured.has(intent)) {
+      return { status: 404, body: { error: { message: `No such payment_intent: '${intent}'` } } }
+    }
+    const charge = fake.chargeOf(intent) as { amount: number; amount_refunded: number }
+    const refund = fake.dashboardRefund(intent, charge.amount - charge.amount_refunded)
+    const status = await fake.deliver('charge.refunded', fake.chargeOf(intent))
+    return { status: 200, body: { refund: refund.id, delivered: [status, ...(await fake.flush())] } }
+  }
   if (method === 'POST' && url.pathname === '/fake/card') {
     const email = url.searchParams.get('email') ?? ''
     billing.failPayments(email, url.searchParams.get('fail') === '1')

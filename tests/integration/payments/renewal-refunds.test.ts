@@ -6,47 +6,29 @@
 // of the refund's month net of its tax. A redelivery or a later event listing the same refunds records nothing more. A
 // renewal recorded without its payment is found through Stripe's invoice payments of the refunded payment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { premiumHeldAtTakenBack } from '../../../src-server/access/courses.ts'
+import { membershipPage, ordersForStaff } from '../../../src-server/flows/membership-view.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import { premiumRevenueOfMonth } from '../../../src-server/orders/premium-revenue.ts'
-import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
-import { allocate } from '../../../src-shared/money.ts'
-import { createUser, type TestUser } from '../../support/factories.ts'
+import { isPremium } from '../../../src-server/subscriptions/premium.ts'
+import { formatDay } from '../../../src-shared/membership.ts'
+import { allocate, formatMoney } from '../../../src-shared/money.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
-import { type PaymentsServer, sessionIdOf, startPaymentsServer } from '../../support/payments-server.ts'
-import { shopCaller } from '../../support/shop.ts'
+import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
+import { renewedMember as renewedOf } from '../../support/renewals.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
-let payments: PaymentsConfig
 const db = () => shop.database.db
 const DAY = 86_400
 
 beforeAll(async () => {
   shop = await startPaymentsServer({ stripeTax: true })
-  ;({ fake, payments } = shop)
+  ;({ fake } = shop)
 })
 afterAll(() => shop.close())
 
-/** A first-time member of the monthly Basic plan (a free trial), whose first charge Stripe took when the trial ended. */
-async function renewedMember() {
-  fake.billing.resetClock()
-  const user: TestUser = await createUser(db())
-  const caller = await shopCaller(db(), user, payments)
-  await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
-  const started = await caller.payments.start({ currency: 'USD', method: 'card' })
-  if (started.method !== 'card') throw new Error('expected a card checkout')
-  const session = fake.completeSession(sessionIdOf(started.url), 'no_payment_required')
-  expect(session.amount_total).toBe(0)
-  expect(await fake.deliver('checkout.session.completed', session)).toBe(200)
-  expect(new Set(await fake.flush())).toEqual(new Set([200]))
-  expect(new Set(await fake.advance(8 * DAY))).toEqual(new Set([200])) // the trial ends: the first charge, paid
-  const renewal = [...fake.billing.invoices.values()].find(
-    (inv) => inv.parent.subscription_details.subscription === session.subscription && inv.amount_paid > 0,
-  )!
-  const paymentIntent = fake.invoicePayments.get(renewal.id)!
-  expect(paymentIntent).toMatch(/^pi_/)
-  return { user, caller, orderId: started.orderId, renewal, paymentIntent }
-}
+const renewedMember = () => renewedOf(shop)
 
 const recorded = (stripeInvoiceId: string) =>
   db()
@@ -215,5 +197,89 @@ describe('a refund of a Stripe renewal', () => {
       .where('stripe_refund_id', '=', refund.id)
       .executeTakeFirst()
     expect(await recordedRefund).toBeUndefined()
+  })
+})
+
+const mailsTo = (to: string, kind: string) =>
+  db()
+    .selectFrom('mail_outbox')
+    .select(['subject', 'text_body'])
+    .where('to_address', '=', to)
+    .where('kind', '=', kind)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+const subscriptionOf = (orderId: string) =>
+  db()
+    .selectFrom('subscriptions')
+    .select(['status', 'end_reason', 'stripe_subscription_id'])
+    .where('order_id', '=', orderId)
+    .executeTakeFirstOrThrow()
+const reference = async (orderId: string) =>
+  (await db().selectFrom('orders').select('reference').where('id', '=', orderId).executeTakeFirstOrThrow()).reference
+
+describe('what a refund of a Stripe renewal does for the member (decision 0089)', () => {
+  it('a partial refund sends the refund mail only; the rest of the current period ends the plan as a refunded plan order', async () => {
+    const { user, orderId, renewal, paymentIntent, stripeSubscription } = await renewedMember()
+    const invoice = await recorded(renewal.id)
+    const ref = await reference(orderId)
+    const { period_start: start, period_end: end } = await db()
+      .selectFrom('subscription_invoices')
+      .select(['period_start', 'period_end'])
+      .where('id', '=', invoice.id)
+      .executeTakeFirstOrThrow()
+    const period = `${start!.toISOString().slice(0, 10)} to ${end!.toISOString().slice(0, 10)}`
+    const completedBefore = clock.now() // a course completed through Premium now
+    expect(await premiumHeldAtTakenBack(db(), user.id, completedBefore)).toBe(false)
+
+    fake.dashboardRefund(paymentIntent, 500)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    const [note] = await creditNotesOf(user.id)
+    expect(await mailsTo(user.email, 'order_refunded')).toEqual([
+      {
+        subject: `Refund of $5.00 for order ${ref}`,
+        text_body: expect.stringContaining(
+          `We have refunded $5.00 for order ${ref}.\n- Basic (monthly), ${period}\n\nYour credit note ${note!.number} is in My Account → Orders.`,
+        ),
+      },
+    ])
+    // A partial refund leaves the plan and Premium as they are.
+    expect(await isPremium(db(), user)).toBe(true)
+    expect(await subscriptionOf(orderId)).toMatchObject({ status: 'active', end_reason: null })
+
+    // The rest: everything the current period's renewal took is given back.
+    const before = fake.calls.length
+    fake.dashboardRefund(paymentIntent, invoice.amount_minor - 500)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    expect(fake.calls.slice(before)).toContain(`DELETE /v1/subscriptions/${stripeSubscription}`)
+    expect(new Set(await fake.flush())).toEqual(new Set([200]))
+    expect((await mailsTo(user.email, 'order_refunded')).map((mail) => mail.subject)).toEqual([
+      `Refund of $5.00 for order ${ref}`,
+      `Refund of ${formatMoney(invoice.amount_minor - 500, 'USD')} for order ${ref}`,
+    ])
+    // As a refunded plan order: the plan ended for a refund, Premium is gone, and a certificate earned through it is
+    // taken back (decision 0090).
+    expect(await isPremium(db(), user)).toBe(false)
+    expect(await subscriptionOf(orderId)).toMatchObject({ status: 'cancelled', end_reason: 'refund' })
+    expect(await premiumHeldAtTakenBack(db(), user.id, completedBefore)).toBe(true)
+    const refunded = `Refunded on ${formatDay(clock.now())}`
+    expect(await membershipPage(db(), user.id)).toMatchObject({ status: 'cancelled', statusText: refunded })
+    const staffRow = (await ordersForStaff(db(), { limit: 500 })).find((order) => order.id === orderId)
+    expect(staffRow?.plan).toBe(`Basic plan — ${refunded}`)
+    // A redelivery changes nothing, and sends nothing.
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    expect(await mailsTo(user.email, 'order_refunded')).toHaveLength(2)
+  })
+
+  it('a full refund of an earlier period (the member had it; a later renewal paid the current one) sends the mail only', async () => {
+    const { user, orderId, renewal, paymentIntent } = await renewedMember()
+    expect(new Set(await fake.advance(31 * DAY))).toEqual(new Set([200])) // the next renewal, paid
+    const invoice = await recorded(renewal.id)
+    fake.dashboardRefund(paymentIntent, invoice.amount_minor)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
+    expect(await refundsOf(invoice.id)).toHaveLength(1)
+    expect(await mailsTo(user.email, 'order_refunded')).toHaveLength(1)
+    expect(await isPremium(db(), user)).toBe(true)
+    expect(await subscriptionOf(orderId)).toMatchObject({ status: 'active', end_reason: null })
   })
 })
