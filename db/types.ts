@@ -1042,6 +1042,10 @@ export interface SchoolSsoDomainProofsTable {
   verified_at: Date | null
   checked_at: Date | null
   last_outcome: SsoDomainCheckOutcome | null
+  /** The first of the current run of definite failures (no record, wrong value) of a verified proof (decision 0091). */
+  failing_since: Date | null
+  /** When the proof lapsed: its record stayed gone past the grace (the reason in last_outcome). */
+  lapsed_at: Date | null
   created_at: CreatedAt
 }
 
