@@ -78,6 +78,7 @@ import * as m100200 from './2026_12_10_0200_subscription_invoice_tax.ts'
 import * as m110200 from './2026_12_11_0200_sign_in_handoffs.ts'
 import * as m110300 from './2026_12_11_0300_school_sso_domain_proofs.ts'
 import * as m110400 from './2026_12_11_0400_renewal_refunds_and_trial_lines.ts'
+import * as m120300api from './2026_12_12_0300_api_sync_commit_horizon.ts'
 import * as m120300 from './2026_12_12_0300_sso_domain_proof_rechecks.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -159,5 +160,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_0200_sign_in_handoffs': m110200,
   '2026_12_11_0300_school_sso_domain_proofs': m110300,
   '2026_12_11_0400_renewal_refunds_and_trial_lines': m110400,
+  '2026_12_12_0300_api_sync_commit_horizon': m120300api,
   '2026_12_12_0300_sso_domain_proof_rechecks': m120300,
 }
