@@ -414,6 +414,8 @@ export interface OrdersTable {
   stripe_session_id: string | null
   stripe_subscription_id: string | null
   paid_at: Date | null
+  /** The id (xid8, as text) of the transaction that last set paid_at (a trigger): the REST API's sync order. */
+  paid_xid: ColumnType<string, never, never>
   cancelled_at: Date | null
   status_changed_by: string | null
   /** What the buyer gave at checkout for the invoice (name and e-mail default to the account's). */
@@ -601,6 +603,8 @@ export interface AccessGrantsTable {
   revoked_reason: RevokeReason | null
   restored_at: Date | null
   created_at: CreatedAt
+  /** The creating transaction's id (xid8, as text): the REST API’s sync order (decision 0094). */
+  created_xid: ColumnType<string, never, never>
   updated_at: UpdatedAt
   /** Generated: right and source. Unique per user, so the same grant cannot be inserted twice. */
   grant_key: GeneratedAlways<string>
@@ -1046,6 +1050,10 @@ export interface SchoolSsoDomainProofsTable {
   verified_at: Date | null
   checked_at: Date | null
   last_outcome: SsoDomainCheckOutcome | null
+  /** The first of the current run of definite failures (no record, wrong value) of a verified proof (decision 0091). */
+  failing_since: Date | null
+  /** When the proof lapsed: its record stayed gone past the grace (the reason in last_outcome). */
+  lapsed_at: Date | null
   created_at: CreatedAt
 }
 

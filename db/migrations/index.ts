@@ -80,6 +80,8 @@ import * as m110300 from './2026_12_11_0300_school_sso_domain_proofs.ts'
 import * as m110400 from './2026_12_11_0400_renewal_refunds_and_trial_lines.ts'
 import * as m120100 from './2026_12_12_0100_free_trial_order_totals.ts'
 import * as m120200 from './2026_12_12_0200_renewal_disputes.ts'
+import * as m120300api from './2026_12_12_0300_api_sync_commit_horizon.ts'
+import * as m120300 from './2026_12_12_0300_sso_domain_proof_rechecks.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -162,4 +164,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_0400_renewal_refunds_and_trial_lines': m110400,
   '2026_12_12_0100_free_trial_order_totals': m120100,
   '2026_12_12_0200_renewal_disputes': m120200,
+  '2026_12_12_0300_api_sync_commit_horizon': m120300api,
+  '2026_12_12_0300_sso_domain_proof_rechecks': m120300,
 }

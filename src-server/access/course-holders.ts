@@ -1,14 +1,19 @@
 // Who holds the courses of one owner (the REST API's learners and enrolments, decision 0060): course grants on the
-// owner's courses, paged by a keyset (created_at, id) oldest first, so a client syncing with the cursor never misses
-// a row added while it reads. Reads only; the ledger's writes stay in ledger.ts.
+// owner's courses, paged by a keyset (created_xid, created_at, id) in the order their transactions began writing, and
+// only grants whose transaction ended before the oldest one still running (decision 0094), so a client syncing with
+// the cursor never misses a row committed after it read. Reads only; the ledger's writes stay in ledger.ts.
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
-import { afterKeyset } from '../kernel/cursor.ts'
+import { afterXidKeyset, committedBefore } from '../kernel/cursor.ts'
 import type { DB } from '../kernel/db.ts'
 import { isLive } from './ledger.ts'
 
-/** A grant's place in the keyset: its created_at as the database prints it (microseconds kept) and its id. */
+/**
+ * A grant's place in the keyset: its creating transaction's id (xid8 as text), its created_at as the database prints
+ * it (microseconds kept) and its id.
+ */
 export interface HolderCursor {
+  xid: string
   at: string
   id: string
 }
@@ -23,7 +28,10 @@ function ownerCourseGrants(db: DB, ownerId: string) {
     .where('c.owner_id', '=', ownerId)
 }
 
-/** Course grants (live or ended) on the owner's courses, optionally one course's, or the one grant `grantId`. */
+/**
+ * Course grants (live or ended) on the owner's courses, optionally one course's, or the one grant `grantId`. A page
+ * (no `grantId`) holds only grants whose transaction has ended before every one still running (committedBefore).
+ */
 export async function ownerCourseGrantsAfter(
   db: DB,
   ownerId: string,
@@ -42,15 +50,23 @@ export async function ownerCourseGrantsAfter(
       'access_grants.revoked_at',
       'access_grants.created_at',
       sql<string>`access_grants.created_at::text`.as('created_at_key'),
+      sql<string>`access_grants.created_xid::text`.as('created_xid_key'),
     ])
     .select(isLive(now).as('live'))
   if (options.courseId) query = query.where('access_grants.course_id', '=', options.courseId)
   if (options.grantId) query = query.where('access_grants.id', '=', options.grantId)
+  else query = query.where(committedBefore('access_grants.created_xid'))
   const after = options.after
   if (after) {
-    query = query.where(afterKeyset('access_grants.created_at', 'access_grants.id', after))
+    const columns = { xid: 'access_grants.created_xid', time: 'access_grants.created_at', id: 'access_grants.id' }
+    query = query.where(afterXidKeyset(columns, after))
   }
-  return query.orderBy('access_grants.created_at').orderBy('access_grants.id').limit(options.limit).execute()
+  return query
+    .orderBy('access_grants.created_xid')
+    .orderBy('access_grants.created_at')
+    .orderBy('access_grants.id')
+    .limit(options.limit)
+    .execute()
 }
 
 /** People holding a live grant on one of the owner's courses, by user id after `after`. */

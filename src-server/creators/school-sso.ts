@@ -62,20 +62,6 @@ export async function putSchoolSso(
   }
 }
 
-/** Another school that already claims one of the domains, with that domain. */
-export async function domainClaimedElsewhere(
-  db: DB,
-  schoolId: string,
-  domains: string[],
-): Promise<{ domain: string } | null> {
-  const rows = await db.selectFrom('school_sso').select('allowed_domains').where('school_id', '!=', schoolId).execute()
-  for (const row of rows) {
-    const clash = row.allowed_domains.find((domain) => domains.includes(domain))
-    if (clash) return { domain: clash }
-  }
-  return null
-}
-
 /** The schools the user is a member of (not owner) whose enabled SSO is required for members. */
 export async function schoolsRequiringSsoFor(db: DB, userId: string) {
   return db

@@ -23,7 +23,7 @@ import { courseOwners, ownerCoursesAfter } from '../catalog/creator-courses.ts'
 import { readCurriculum } from '../catalog/repository-lessons.ts'
 import { creatorEntries } from '../earnings/statements.ts'
 import * as clock from '../kernel/clock.ts'
-import { decodeCursor, encodeCursor } from '../kernel/cursor.ts'
+import { decodeCursor, decodeSyncCursor, encodeCursor } from '../kernel/cursor.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { ownerCourseSalesAfter } from '../orders/course-sales.ts'
@@ -33,6 +33,10 @@ import { type ApiCaller, assertScope } from './school-api-keys.ts'
 export interface Page<T> {
   data: T[]
   next_cursor: string | null
+}
+/** A page of a list clients sync: where to resume later as well (decision 0094). */
+export interface SyncPage<T> extends Page<T> {
+  sync_cursor: string | null
 }
 export interface PageRequest {
   cursor?: string
@@ -47,6 +51,24 @@ function paged<R, T>(rows: R[], limit: number, map: (row: R) => T, cursorOf: (ro
   const shown = more ? rows.slice(0, limit) : rows
   const last = shown.at(-1)
   return { data: shown.map(map), next_cursor: more && last !== undefined ? encodeCursor(cursorOf(last)) : null }
+}
+
+/**
+ * A page of a list a client syncs (enrolments, orders; decision 0094): `next_cursor` as any page's, and `sync_cursor`,
+ * where to resume later — after the page's last row, or where the request started when the page is empty (null when
+ * there is nothing yet): rows committed later all come after it.
+ */
+function syncPaged<R, T>(
+  rows: R[],
+  limit: number,
+  map: (row: R) => T,
+  cursorOf: (row: R) => string[],
+  after: { xid: string; at: string; id: string } | null,
+): SyncPage<T> {
+  const page = paged(rows, limit, map, cursorOf)
+  const last = rows.slice(0, limit).at(-1)
+  const resume = last !== undefined ? cursorOf(last) : after ? [after.xid, after.at, after.id] : null
+  return { ...page, sync_cursor: resume ? encodeCursor(resume) : null }
 }
 
 async function assertSchoolCourse(db: DB, caller: ApiCaller, courseId: string) {
@@ -159,16 +181,16 @@ export async function apiEnrolments(
   db: DB,
   caller: ApiCaller,
   page: PageRequest & { courseId?: string },
-): Promise<Page<ApiEnrolment>> {
+): Promise<SyncPage<ApiEnrolment>> {
   assertScope(caller, 'enrolments:read')
   if (page.courseId) await assertSchoolCourse(db, caller, page.courseId)
-  const after = decodeCursor(page.cursor, ['time', 'uuid'])
+  const after = decodeSyncCursor(page.cursor)
   const rows = await ownerCourseGrantsAfter(db, caller.ownerId, {
     courseId: page.courseId,
-    after: after ? { at: after[0] as string, id: after[1] as string } : null,
+    after,
     limit: page.limit + 1,
   })
-  return paged(rows, page.limit, toEnrolment, (row) => [row.created_at_key, row.id])
+  return syncPaged(rows, page.limit, toEnrolment, (row) => [row.created_xid_key, row.created_at_key, row.id], after)
 }
 
 async function enrolmentById(db: DB, caller: ApiCaller, grantId: string, courseId: string) {
@@ -220,16 +242,11 @@ export async function apiRevokeEnrolment(db: DB, caller: ApiCaller, grantId: str
   return enrolmentById(db, caller, grantId, found.course_id)
 }
 
-export async function apiOrders(db: DB, caller: ApiCaller, page: PageRequest): Promise<Page<ApiOrderLine>> {
+export async function apiOrders(db: DB, caller: ApiCaller, page: PageRequest): Promise<SyncPage<ApiOrderLine>> {
   assertScope(caller, 'orders:read')
-  const after = decodeCursor(page.cursor, ['time', 'uuid'])
-  const rows = await ownerCourseSalesAfter(
-    db,
-    caller.ownerId,
-    after ? { at: after[0] as string, id: after[1] as string } : null,
-    page.limit + 1,
-  )
-  return paged(
+  const after = decodeSyncCursor(page.cursor)
+  const rows = await ownerCourseSalesAfter(db, caller.ownerId, after, page.limit + 1)
+  return syncPaged(
     rows,
     page.limit,
     (row) => ({
@@ -244,7 +261,8 @@ export async function apiOrders(db: DB, caller: ApiCaller, page: PageRequest): P
       amount_minor: lineNetMinor(row),
       refunded_at: row.refunded_at ? iso(row.refunded_at) : null,
     }),
-    (row) => [row.paid_at_key, row.line_id],
+    (row) => [row.paid_xid_key, row.paid_at_key, row.line_id],
+    after,
   )
 }
 

@@ -23,7 +23,6 @@ import {
 } from '../auth/sso-links.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
 import {
-  domainClaimedElsewhere,
   putSchoolSso,
   type SchoolSsoSettings,
   schoolSsoSettings,
@@ -31,7 +30,12 @@ import {
   sealedSsoSecretOf,
 } from '../creators/school-sso.ts'
 import { schoolById, schoolBySlug } from '../creators/schools.ts'
-import { schoolProvesEmailDomain, syncSsoDomainProofs } from '../creators/sso-domain-proofs.ts'
+import {
+  domainProvenElsewhere,
+  SSO_DOMAIN_PROVEN_ELSEWHERE,
+  schoolProvesEmailDomain,
+  syncSsoDomainProofs,
+} from '../creators/sso-domain-proofs.ts'
 import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -113,10 +117,10 @@ export async function saveSsoSettings(db: DB, userId: string, input: SchoolSsoIn
   if (!existing && !input.clientSecret) {
     throw new DomainError('invalid', 'Enter the client secret', { field: 'clientSecret' })
   }
-  const clash = await domainClaimedElsewhere(db, school.id, input.domains)
-  if (clash) {
-    throw new DomainError('conflict', `Another school signs in ${clash.domain} addresses`, { field: 'domains' })
-  }
+  // One school per e-mail domain counts proofs, not listings (decision 0091): a domain another school only listed is
+  // not held (its real owner proves it; a squatter cannot); one another school has proven is refused here at once.
+  const proven = await domainProvenElsewhere(db, school.id, input.domains)
+  if (proven) throw new DomainError('conflict', SSO_DOMAIN_PROVEN_ELSEWHERE(proven), { field: 'domains' })
   const secret = input.clientSecret || openText(existing ?? '', config.twoFactorKey)
   if (input.enabled) {
     try {
@@ -208,6 +212,10 @@ export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings,
   if (!identity.emailVerified) throw new SsoFailure('your e-mail address is not verified by the identity provider')
   if (!settings.domains.includes(domainOf(identity.email))) {
     throw new SsoFailure(`addresses at ${domainOf(identity.email)} cannot sign in through this school`)
+  }
+  // A domain another school has proven is that school's to sign in (this one may have listed it before the proof).
+  if (await domainProvenElsewhere(db, settings.schoolId, [domainOf(identity.email)])) {
+    throw new SsoFailure(`addresses at ${domainOf(identity.email)} sign in through another school`)
   }
   // An existing account is linked only when the school proved this exact domain by DNS (its TXT proof): otherwise a
   // school's own provider could claim anyone's account — its team members' included (a member's whole account, their

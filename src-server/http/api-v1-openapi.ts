@@ -158,7 +158,8 @@ export function openApiDocument() {
       description:
         'Read a school’s courses, lessons, learners, enrolments, orders and earnings, and grant or revoke enrolments. ' +
         'Authenticate with an API key from the studio (Studio → API): `Authorization: Bearer <key>`. Lists take ' +
-        '`?cursor=&limit=` and answer `next_cursor` (null on the last page). Money is in minor units.',
+        '`?cursor=&limit=` and answer `next_cursor` (null on the last page); enrolments and orders also answer ' +
+        '`sync_cursor`, where a sync resumes later: no row committed afterwards comes before it. Money is in minor units.',
     },
     servers: [{ url: '/api/v1' }],
     components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'A school API key' } } },

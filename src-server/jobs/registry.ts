@@ -19,6 +19,7 @@ import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '
 import { settleDueProcessorFees } from '../flows/processor-fees.ts'
 import { closeExpiredQuizAttempts } from '../flows/quiz-taking.ts'
 import { runRetention } from '../flows/retention.ts'
+import { recheckSsoDomainProofs } from '../flows/sso-domain-proofs.ts'
 import { startTranscodeRelay, transcodeUpload } from '../flows/video-transcoding.ts'
 import { attemptWebhookDelivery, relayWebhookDeliveries } from '../flows/webhook-delivery.ts'
 import * as clock from '../kernel/clock.ts'
@@ -84,6 +85,8 @@ export type Jobs = {
   'video.transcode': { uploadId: string }
   /** One attempt at one webhook delivery (flows/webhook-delivery.ts); its own back-off schedules the next. */
   'webhooks.deliver': { deliveryId: string }
+  /** Look verified SSO e-mail domain proofs up again; lapse those gone past the grace (decision 0091). */
+  'sso.domain-recheck': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -131,6 +134,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'video.transcode': { retryLimit: 2, retryDelay: 60, heartbeatSeconds: 30, expireInSeconds: 4 * 3600 },
   // No queue retry: a failed attempt stores its next time (3 days of back-off) and the relay enqueues it then.
   'webhooks.deliver': { retryLimit: 0, expireInSeconds: 60 },
+  // Each run takes up the proofs not checked for 5 hours (a failed run's too): no retry of its own.
+  'sso.domain-recheck': { retryLimit: 0, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -169,6 +174,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'live.reminders', cron: '*/5 * * * *', data: {} },
   // Hourly: yesterday's sales are rolled up within the hour after midnight UTC, learners' progress within the hour.
   { name: 'analytics.rollup', cron: '11 * * * *', data: {} },
+  // Every 6 hours: a verified SSO e-mail domain whose TXT record is gone lapses 24–30 hours after the first miss.
+  { name: 'sso.domain-recheck', cron: '29 */6 * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -190,6 +197,8 @@ export type JobDeps = MailDeps & {
   ffmpeg?: Ffmpeg | null
   /** Webhook deliveries to loopback and private addresses allowed (not in production; decision 0061). */
   webhooks?: { allowPrivate: boolean }
+  /** TXT lookups for the SSO e-mail domain re-check (DNS_SERVERS; absent: the system's resolver). */
+  txtLookup?: (name: string) => Promise<string[][]>
 }
 
 /** The origin of links in the jobs' e-mails when none is configured (development and tests). */
@@ -301,6 +310,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
         },
         job.data.deliveryId,
       )
+    },
+    'sso.domain-recheck': async () => {
+      const run = await recheckSsoDomainProofs(deps.db, deps.txtLookup, publicUrl())
+      if (run.checked) deps.log.info(run, 're-checked SSO e-mail domain proofs')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

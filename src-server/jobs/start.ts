@@ -2,6 +2,7 @@
 // (WORKER=inline in the server, or `npm run worker`) also runs the handlers, the schedules and the feeders.
 import type { PGlite } from '@electric-sql/pglite'
 import { CronExpressionParser } from 'cron-parser'
+import { createTxtLookup, parseDnsServers } from '../creators/dns-verify.ts'
 import { setDueWorkRunner } from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import type { Env } from '../kernel/env.ts'
@@ -46,6 +47,7 @@ export interface StartJobsOptions {
         | 'FFMPEG_PATH'
         | 'NODE_ENV'
         | 'WEBHOOKS_ALLOW_PRIVATE'
+        | 'DNS_SERVERS'
       >
     >
   log: Log
@@ -97,6 +99,7 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
     premiumPool:
       env.PREMIUM_POOL_BASIS_POINTS === undefined ? undefined : { basisPoints: env.PREMIUM_POOL_BASIS_POINTS },
     ffmpeg,
+    txtLookup: createTxtLookup(parseDnsServers(env.DNS_SERVERS)),
   }
   const work = handlers(deps)
   await workAll(queue, work)

@@ -9,9 +9,12 @@ export function encodeCursor(parts: (string | number)[]): string {
 
 /**
  * What a cursor part may be: a number (a page or a position: a non-negative safe integer), a string (an id without
- * NUL, which PostgreSQL's text refuses), a uuid, or a time as the database prints it (`column::text`).
+ * NUL, which PostgreSQL's text refuses), a uuid, a time as the database prints it (`column::text`), or a transaction
+ * id (xid8 as decimal text: up to 2^64 - 1, beyond a JavaScript number).
  */
-export type CursorPart = 'string' | 'number' | 'uuid' | 'time'
+export type CursorPart = 'string' | 'number' | 'uuid' | 'time' | 'xid'
+
+const MAX_XID8 = 2n ** 64n - 1n
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DB_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-](\d{2})(:[0-5]\d){0,2}$/
@@ -40,6 +43,7 @@ function isPart(value: unknown, shape: CursorPart): boolean {
   if (typeof value !== 'string') return false
   if (shape === 'uuid') return UUID.test(value)
   if (shape === 'time') return isDbTime(value)
+  if (shape === 'xid') return /^\d{1,20}$/.test(value) && BigInt(value) <= MAX_XID8
   return !value.includes('\u0000')
 }
 
@@ -66,4 +70,43 @@ export function decodeCursor(cursor: string | undefined, shape: CursorPart[]): (
 export function afterKeyset(timeColumn: string, idColumn: string, after: { at: string; id: string }) {
   const time = sql.ref(timeColumn)
   return sql<boolean>`(${time} > ${after.at}::timestamptz or (${time} = ${after.at}::timestamptz and ${sql.ref(idColumn)} > ${after.id}))`
+}
+
+/**
+ * Rows written by a transaction that has ended (decision 0094): `xidColumn` (xid8, the writer's pg_current_xact_id())
+ * below the oldest transaction id still running in the statement's snapshot. A transaction still open may have
+ * stamped an earlier time than rows already committed; none of its rows, nor any later transaction's, can ever get an
+ * xid below this horizon, so a keyset over (xid, …) read below it never has a row appear behind a cursor it gave.
+ */
+export function committedBefore(xidColumn: string) {
+  return sql<boolean>`${sql.ref(xidColumn)} < pg_snapshot_xmin(pg_current_snapshot())`
+}
+
+/** The rows after a (xid, time, id) keyset position, in that order (xid8 as text, the time as the database prints it). */
+export function afterXidKeyset(
+  columns: { xid: string; time: string; id: string },
+  after: { xid: string; at: string; id: string },
+) {
+  return sql<boolean>`((${sql.ref(columns.xid)}, ${sql.ref(columns.time)}, ${sql.ref(columns.id)}) >
+    (${after.xid}::xid8, ${after.at}::timestamptz, ${after.id}::uuid))`
+}
+
+/** The xid of every row written before migration 2026_12_12_0300_api_sync_commit_horizon (committed, sorted first). */
+export const LEGACY_XID = '1'
+
+/**
+ * A sync list's cursor: (xid, time, id), or a cursor given before decision 0094 — (time, id) — which resumes among the
+ * rows older than it, as it did (they all carry LEGACY_XID), then every row since. Null without a cursor.
+ */
+export function decodeSyncCursor(cursor: string | undefined): { xid: string; at: string; id: string } | null {
+  if (!cursor) return null
+  let parts: (string | number)[] | null
+  try {
+    parts = decodeCursor(cursor, ['xid', 'time', 'uuid'])
+  } catch {
+    const legacy = decodeCursor(cursor, ['time', 'uuid']) as string[]
+    return { xid: LEGACY_XID, at: legacy[0] as string, id: legacy[1] as string }
+  }
+  const [xid, at, id] = parts as string[]
+  return { xid: xid as string, at: at as string, id: id as string }
 }

@@ -42,7 +42,7 @@ export const schoolSsoRouter = router({
   checkDomain: creatorProcedure
     .input(checkSsoDomainInput)
     .mutation(({ ctx, input }) =>
-      checkSsoDomain(ctx.db, ctx.user.id, input.domain, ctx.config.txtLookup ?? systemLookup),
+      checkSsoDomain(ctx.db, ctx.user.id, input.domain, ctx.config.txtLookup ?? systemLookup, ctx.config.publicUrl),
     ),
 
   /** The school's name and slug when it offers single sign-on, else null. */

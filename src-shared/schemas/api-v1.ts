@@ -36,6 +36,27 @@ const page = <T extends z.ZodType>(item: T, id: string) =>
     .object({ data: z.array(item), next_cursor: z.string().nullable().meta({ description: 'null on the last page' }) })
     .meta({ id })
 
+/**
+ * A page of a list clients sync (enrolments, orders; decision 0094): rows appear in the order their transactions
+ * began, and only once every transaction that began before them has ended, so a cursor never passes a row that could
+ * still appear. `sync_cursor` is where to resume later, also on the last page.
+ */
+const syncPage = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({
+      data: z.array(item),
+      next_cursor: z.string().nullable().meta({ description: 'null on the last page' }),
+      sync_cursor: z
+        .string()
+        .nullable()
+        .meta({
+          description:
+            'Where to resume a sync later (pass it as `cursor`): after this page’s last item, or the cursor sent when ' +
+            'the page is empty; null when there is nothing yet. Items committed later always come after it.',
+        }),
+    })
+    .meta({ id })
+
 export const apiCourse = z
   .object({
     id: z.string(),
@@ -121,8 +142,8 @@ export const apiEarning = z
 export const coursePage = page(apiCourse, 'CoursePage')
 export const lessonPage = page(apiLesson, 'LessonPage')
 export const learnerPage = page(apiLearner, 'LearnerPage')
-export const enrolmentPage = page(apiEnrolment, 'EnrolmentPage')
-export const orderPage = page(apiOrderLine, 'OrderPage')
+export const enrolmentPage = syncPage(apiEnrolment, 'EnrolmentPage')
+export const orderPage = syncPage(apiOrderLine, 'OrderPage')
 export const earningPage = page(apiEarning, 'EarningPage')
 
 export const API_ERROR_CODES = [

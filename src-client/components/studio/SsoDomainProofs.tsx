@@ -1,7 +1,7 @@
 // The DNS proof of each e-mail domain a school's single sign-on allows (decision 0062): per domain, the TXT record to
-// publish, its status (verified, not yet, check failed, with the server's reason) and a Check button. An existing
-// account is linked to the school's sign-in only when its exact domain is verified. The server decides the status and
-// checks the owner and plan; this list only shows its answers.
+// publish, its status (verified, at risk, lapsed, not yet, check failed, with the server's reason; decision 0091) and a
+// Check button. An existing account is linked to the school's sign-in only when its exact domain is verified. The
+// server decides the status and checks the owner and plan; this list only shows its answers.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { badge } from '#client/components/ui/badge.ts'
@@ -14,10 +14,12 @@ import { errorMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css, cx } from '#styled-system/css'
 
-type Status = 'verified' | 'unchecked' | 'missing' | 'mismatch' | 'failed'
+type Status = 'verified' | 'failing' | 'lapsed' | 'unchecked' | 'missing' | 'mismatch' | 'failed'
 
 const STATUS: Record<Status, { label: string; tone: 'green' | 'grey' | 'yellow' | 'red' }> = {
   verified: { label: 'Verified', tone: 'green' },
+  failing: { label: 'Verified, record missing', tone: 'yellow' },
+  lapsed: { label: 'Verification lapsed', tone: 'red' },
   unchecked: { label: 'Not yet verified', tone: 'grey' },
   missing: { label: 'Not yet verified', tone: 'yellow' },
   mismatch: { label: 'Not yet verified', tone: 'yellow' },

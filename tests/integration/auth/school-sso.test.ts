@@ -222,9 +222,14 @@ describe('the school’s SSO settings', () => {
     )
     const learner = await createUser(db())
     await expect((await ownerCaller(learner)).schoolSso.mine()).rejects.toThrow(/Only approved creators/)
+    // One school per e-mail domain counts proofs, not listings (decision 0091): a domain the owner only listed is
+    // not held, one the owner proved is refused to another school.
+    await unproveEmailDomains()
     const other = await createCreator(db(), { plan: 'enterprise' })
-    await expect((await ownerCaller(other)).schoolSso.save(settings())).rejects.toThrow(
-      /Another school signs in acme\.test addresses/,
+    await (await ownerCaller(other)).schoolSso.save(settings({ domains: 'acme-labs.test' }))
+    expect((await proveEmailDomain('acme-labs.test')).status).toBe('verified')
+    await expect((await ownerCaller(other)).schoolSso.save(settings({ domains: 'acme-labs.test' }))).rejects.toThrow(
+      /Another school has proven acme-labs\.test by DNS/,
     )
     await expect((await ownerCaller(other)).schoolSso.save(settings({ domains: 'gmail.com' }))).rejects.toThrow(
       /public mail service/,

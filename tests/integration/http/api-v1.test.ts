@@ -2,6 +2,8 @@
 // with 401/403 and a { error: { code, message } } body when missing, unknown, revoked, expired, of another school or
 // read-only; last use recorded; cursor pages; an enrolment granted then revoked through the access ledger; the key's
 // rate limit in RateLimit headers; and the OpenAPI 3.1 document listing every path, whose schemas the answers match.
+// A client syncing enrolments or orders by cursor misses no row whose transaction commits after a later one was read
+// (decision 0094; on PostgreSQL, with a transaction held open).
 import { createHash } from 'node:crypto'
 import type { TRPCError } from '@trpc/server'
 import Ajv2020 from 'ajv/dist/2020.js'
@@ -11,6 +13,8 @@ import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
+import { placeOrder } from '../../support/orders.ts'
+import { raceIt } from '../../support/race.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const limiter = createMemoryLimiter()
@@ -377,4 +381,129 @@ describe('the OpenAPI document', () => {
     const page = await (await fetch(`${site.baseUrl}/developers/api`)).text()
     for (const op of operations) expect(page).toContain(`/api/v1${op.split(' ')[1]}`)
   })
+})
+
+describe('syncing by cursor while transactions commit out of order', () => {
+  /**
+   * A client's sync: pages of one row from `cursor`, following next_cursor; it resumes later from sync_cursor (or, on
+   * an API without it, the last next_cursor it got).
+   */
+  async function sync(path: string, key: string, cursor: string | null, idOf: (row: { id: string }) => string) {
+    const seen: string[] = []
+    let resume = cursor
+    let next = cursor
+    for (let pages = 0; pages < 50; pages++) {
+      const page = await api(`${path}?limit=1${next ? `&cursor=${next}` : ''}`, key)
+      expect(page.status).toBe(200)
+      seen.push(...page.body.data.map(idOf))
+      if (page.body.sync_cursor !== undefined) resume = page.body.sync_cursor ?? resume
+      else if (page.body.next_cursor) resume = page.body.next_cursor
+      if (!page.body.next_cursor) break
+      next = page.body.next_cursor
+    }
+    return { seen, resume }
+  }
+
+  /**
+   * Transaction A writes its row first (an earlier time and transaction id) and stays open; B's and C's commit. A
+   * client syncing meanwhile must not pass A's place; once A commits, its next syncs return A's row.
+   */
+  async function outOfOrder(
+    path: string,
+    idOf: (row: { id: string }) => string,
+    write: (db: typeof site.db) => Promise<string>,
+    key: string,
+  ) {
+    const before = await write(site.db)
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let written: (id: string) => void = () => {}
+    const aWritten = new Promise<string>((resolve) => (written = resolve))
+    const a = site.db.transaction().execute(async (trx) => {
+      written(await write(trx))
+      await held
+    })
+    const rowA = await aWritten
+    const rowB = await write(site.db)
+    const rowC = await write(site.db)
+
+    let first: Awaited<ReturnType<typeof sync>>
+    try {
+      first = await sync(path, key, null, idOf)
+    } finally {
+      release()
+      await a
+    }
+
+    // A committed: the sync from where it stopped returns A's row, then B's and C's. (Other sessions of the cluster
+    // may hold the horizon back a moment: the client simply syncs again.)
+    const seen = new Set(first.seen)
+    let resume = first.resume
+    for (let round = 0; round < 20 && ![rowA, rowB, rowC].every((id) => seen.has(id)); round++) {
+      const next = await sync(path, key, resume, idOf)
+      for (const id of next.seen) seen.add(id)
+      resume = next.resume
+      if (![rowA, rowB, rowC].every((id) => seen.has(id))) await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    expect([rowA, rowB, rowC].map((id) => [id, seen.has(id)])).toEqual([rowA, rowB, rowC].map((id) => [id, true]))
+    // While A was open, nothing past A's place was served: B and C waited for A to end.
+    expect(first.seen).not.toContain(rowA)
+    expect(first.seen).not.toContain(rowB)
+    expect(first.seen).not.toContain(rowC)
+    expect(seen.has(before) || first.seen.length === 0).toBe(true)
+  }
+
+  raceIt('enrolments: a grant committed after a later one was read is still returned', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const key = (await keyFor(owner)).key
+    const course = await createCreatorCourse(site.db, owner, { status: 'published' })
+    await outOfOrder(
+      '/enrolments',
+      (row) => row.id,
+      async (db) => {
+        // The ledger's insert alone: its holder effects (students_count) bump the catalogue's version row, which
+        // would queue B behind A; any other writer of a grant may commit out of order.
+        const learner = await createUser(site.db)
+        const row = await db
+          .insertInto('access_grants')
+          .values({ user_id: learner.id, kind: 'course', course_id: course.id, source: 'staff', granted_by: owner.id })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        return row.id
+      },
+      key,
+    )
+  })
+
+  raceIt(
+    'orders: an order paid in a transaction that commits after a later one was read is still returned',
+    async () => {
+      const owner = await createCreator(site.db, { plan: 'enterprise' })
+      const key = (await keyFor(owner)).key
+      const course = await ownedCourse(site.db, owner.id, 4900)
+      await outOfOrder(
+        '/orders',
+        (row) => (row as unknown as { order_id: string }).order_id,
+        async (db) => {
+          // Placed (committed) first, then paid in the writer's transaction: paid_at its time, the trigger its xid.
+          // Only the order's own columns (the grant's holder effects would queue B behind A on the catalogue version).
+          const buyer = await createUser(site.db)
+          const reference = `SYNC-${Math.random().toString(36).slice(2, 8).toUpperCase()}`
+          const orderId = await placeOrder(site.db, {
+            userId: buyer.id,
+            courses: [course],
+            reference,
+            method: 'bank_transfer',
+          })
+          await db
+            .updateTable('orders')
+            .set({ status: 'paid', paid_at: new Date() })
+            .where('id', '=', orderId)
+            .execute()
+          return orderId
+        },
+        key,
+      )
+    },
+  )
 })

@@ -71,6 +71,7 @@ describe('scheduled work', () => {
       { name: 'privacy.retention', cron: '23 4 * * *' },
       { name: 'quizzes.close-expired', cron: '*/15 * * * *' },
       { name: 'service-orders.auto-complete', cron: '*/15 * * * *' },
+      { name: 'sso.domain-recheck', cron: '29 */6 * * *' },
       { name: 'storage.sweep', cron: '17 3 * * *' },
     ])
   })
