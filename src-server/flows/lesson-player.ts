@@ -14,7 +14,13 @@ import {
 import { renditionsOfKey } from '../creators/upload-rows.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { completedLessonIds, findCompletion, lessonsAddedSince, progressOfCourse } from '../learning/repository.ts'
+import {
+  completedLessonIds,
+  findCompletion,
+  lessonsAddedSince,
+  progressByCourse,
+  progressOfCourse,
+} from '../learning/repository.ts'
 import { lessonLockedUntil, sectionsLockedUntil } from './drip-access.ts'
 import type { AccessUser } from './lesson-access.ts'
 import { canPreviewLesson, courseAccessSource, isCourseEditor, neverOnSale } from './lesson-access.ts'
@@ -36,13 +42,15 @@ export function progressSummary(completed: number, total: number) {
 
 export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
   const course = await courseOrNotFound(db, user, courseId)
-  const [source, editor, curriculum, progressRows, done, completion] = await Promise.all([
+  const [source, editor, curriculum, progressRows, done, counts, completion] = await Promise.all([
     courseAccessSource(db, user, course),
     isCourseEditor(db, user, courseId),
     readCurriculum(db, courseId),
     user ? progressOfCourse(db, user.id, courseId) : Promise.resolve([]),
     // Complete as the course's completion counts it: a lesson made a quiz only once the quiz is passed.
     user ? completedLessonIds(db, user.id, courseId) : Promise.resolve(new Set<string>()),
+    // "N of M" as the course's completion counts it: an optional quiz is in neither N nor M.
+    progressByCourse(db, user?.id ?? null, [courseId]),
     user ? findCompletion(db, user.id, courseId) : Promise.resolve(undefined),
   ])
   const added = completion ? await lessonsAddedSince(db, courseId, completion.completed_at) : 0
@@ -65,14 +73,14 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
     }),
   }))
   const lessons = sections.flatMap((section) => section.lessons)
-  const completed = lessons.filter((lesson) => lesson.completed).length
+  const count = counts.get(courseId) ?? { completed: 0, total: 0 }
   return {
     course: { id: course.id, title: course.title, instructor: course.instructorName, certificate: course.certificate },
     hasAccess: source !== null || editor,
     /** An editor of the course previewing it in the studio (no progress is saved). */
     editorPreview: source === null && editor,
     sections,
-    progress: progressSummary(completed, lessons.length),
+    progress: progressSummary(count.completed, count.total),
     resumeLessonId: resumeLesson(lessons, progressRows),
     completion: completion
       ? {

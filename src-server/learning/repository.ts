@@ -57,17 +57,18 @@ export function findCompletion(db: DB, userId: string, courseId: string) {
 }
 
 /**
- * The learner's lessons of the course that count as complete: marked complete, and a quiz lesson only once passed (a
+ * The learner's lessons of the courses that count as complete: marked complete, and a quiz lesson only once passed (a
  * "complete" it kept from before it was made a quiz, the editors keeping its id, counts only with a passed attempt).
- * The one rule of a complete lesson: the course's completion and the player's checks and "N of M" both read it.
+ * The one rule of a complete lesson: the course's completion, the player's checks and "N of M" and My courses all
+ * read it.
  */
-function completedLessons(db: DB, userId: string, courseId: string) {
+function completedLessons(db: DB, userId: string, courseIds: string[]) {
   return db
     .selectFrom('lesson_progress as p')
     .innerJoin('lessons as l', 'l.id', 'p.lesson_id')
     .select('p.lesson_id')
     .where('p.user_id', '=', userId)
-    .where('p.course_id', '=', courseId)
+    .where('p.course_id', 'in', courseIds)
     .where('p.completed_at', 'is not', null)
     .where((eb) =>
       eb.or([
@@ -86,44 +87,48 @@ function completedLessons(db: DB, userId: string, courseId: string) {
 
 /** The ids of the learner's lessons of the course that count as complete (completedLessons' rule). */
 export async function completedLessonIds(db: DB, userId: string, courseId: string): Promise<Set<string>> {
-  const rows = await completedLessons(db, userId, courseId).execute()
+  const rows = await completedLessons(db, userId, [courseId]).execute()
   return new Set(rows.map((row) => row.lesson_id))
 }
 
-/**
- * Completed lessons of the course that still exist (completedLessons' rule), and how many lessons completion needs:
- * every lesson but an optional quiz.
- */
-export async function courseProgressCounts(db: DB, userId: string, courseId: string) {
-  const row = await db
-    .selectFrom('lessons as l')
-    .leftJoin('quizzes as q', (join) => join.onRef('q.lesson_id', '=', 'l.id').on('l.kind', '=', 'quiz'))
-    .select((eb) => [
-      eb.fn.countAll<string>().as('total'),
-      eb.fn
-        .countAll<string>()
-        .filterWhere('l.id', 'in', completedLessons(db, userId, courseId))
-        .as('completed'),
-    ])
-    .where('l.course_id', '=', courseId)
-    .where('l.pending_review', '=', false)
-    .where((eb) => eb.or([eb('q.required', 'is', null), eb('q.required', '=', true)]))
-    .executeTakeFirstOrThrow()
-  return { total: Number(row.total), completed: Number(row.completed) }
-}
+export type CourseProgressCounts = { total: number; completed: number; lastActivity: Date | null }
 
-/** Per course: lessons, lessons the learner completed, last activity and completion date. */
-export async function progressByCourse(db: DB, userId: string, courseIds: string[]) {
-  if (courseIds.length === 0) return new Map<string, { total: number; completed: number; lastActivity: Date | null }>()
+/**
+ * Per course: how many lessons completion needs (every lesson but an optional quiz; pending ones are not there yet),
+ * how many of those the learner completed (completedLessons' rule), and the learner's last activity. The one count
+ * of "N of M": the course's completion and certificate, the player and My courses all read it. Without a learner
+ * (a visitor of the player) nothing is complete.
+ */
+export async function progressByCourse(
+  db: DB,
+  userId: string | null,
+  courseIds: string[],
+): Promise<Map<string, CourseProgressCounts>> {
+  if (courseIds.length === 0) return new Map()
   const rows = await db
     .selectFrom('lessons as l')
-    .leftJoin('lesson_progress as p', (join) => join.onRef('p.lesson_id', '=', 'l.id').on('p.user_id', '=', userId))
-    .select((eb) => [
-      'l.course_id',
-      eb.fn.countAll<string>().as('total'),
-      eb.fn.count<string>('p.completed_at').as('completed'),
-      eb.fn.max('p.updated_at').as('last_activity'),
-    ])
+    .leftJoin('quizzes as q', (join) => join.onRef('q.lesson_id', '=', 'l.id').on('l.kind', '=', 'quiz'))
+    .leftJoin('lesson_progress as p', (join) =>
+      join
+        .onRef('p.lesson_id', '=', 'l.id')
+        .on((eb) => (userId === null ? eb.lit(false) : eb('p.user_id', '=', userId))),
+    )
+    .select((eb) => {
+      const counted = eb.or([eb('q.required', 'is', null), eb('q.required', '=', true)])
+      return [
+        'l.course_id',
+        eb.fn.countAll<string>().filterWhere(counted).as('total'),
+        eb.fn
+          .countAll<string>()
+          .filterWhere(
+            userId === null
+              ? eb.lit(false)
+              : eb.and([counted, eb('l.id', 'in', completedLessons(db, userId, courseIds))]),
+          )
+          .as('completed'),
+        eb.fn.max('p.updated_at').as('last_activity'),
+      ]
+    })
     .where('l.course_id', 'in', courseIds)
     .where('l.pending_review', '=', false)
     .groupBy('l.course_id')
@@ -138,6 +143,12 @@ export async function progressByCourse(db: DB, userId: string, courseIds: string
       },
     ]),
   )
+}
+
+/** One course's counts (progressByCourse): completion needs `completed === total`. */
+export async function courseProgressCounts(db: DB, userId: string, courseId: string) {
+  const counts = (await progressByCourse(db, userId, [courseId])).get(courseId)
+  return { total: counts?.total ?? 0, completed: counts?.completed ?? 0 }
 }
 
 /** Courses the learner has progress in (through Premium, say), besides those bought. */

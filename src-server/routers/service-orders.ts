@@ -9,7 +9,7 @@ import { removeBriefFile } from '../service-orders/files.ts'
 import { postMessage, unreadForBuyer } from '../service-orders/messages.ts'
 import { cancelRecurring } from '../service-orders/recurring.ts'
 import { listForBuyer } from '../service-orders/repository.ts'
-import { viewOrder } from '../service-orders/view.ts'
+import { markOrderRead, viewOrder } from '../service-orders/view.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 
 const byId = z.object({ id: z.uuid() })
@@ -20,8 +20,13 @@ export const serviceOrdersRouter = router({
 
   unread: authedProcedure.query(({ ctx }) => unreadForBuyer(ctx.db, ctx.user.id)),
 
-  /** One order; reading it marks the team's messages read. */
+  /** One order; reading it marks nothing read (markRead does, once the page shows it). */
   detail: authedProcedure.input(byId).query(({ ctx, input }) => viewOrder(ctx.db, ctx.user, input.id, 'buyer')),
+
+  /** Marks the team's messages read for the buyer: the order's page asks it once the thread is on screen. */
+  markRead: authedProcedure
+    .input(byId)
+    .mutation(({ ctx, input }) => markOrderRead(ctx.db, ctx.user, input.id, 'buyer')),
 
   saveDraft: authedProcedure.input(byId.extend({ brief: briefInput })).mutation(async ({ ctx, input }) => {
     await saveDraft(ctx.db, ctx.user, input.id, input.brief)

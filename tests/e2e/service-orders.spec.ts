@@ -344,3 +344,59 @@ test('monthly SEO management: a report per paid month, and it ends with the canc
   await expect(page.getByTestId('period')).toHaveCount(3)
   await staffContext.close()
 })
+
+test('an order only hovered in My services or the work queue keeps its unread messages; opening it reads them', async ({
+  page,
+  login,
+  db,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const buyer = await login()
+  const id = await paidServiceOrder(db, buyer.id)
+  const admin = await createUser(db, { role: 'admin' })
+  await db
+    .insertInto('service_order_messages')
+    .values([
+      { service_order_id: id, author_id: buyer.id, from_staff: false, body: 'Is the name free?' },
+      { service_order_id: id, author_id: admin.id, from_staff: true, body: 'We are checking.' },
+    ])
+    .execute()
+  // Assigned to the staff member, so the queue filtered by assignee shows it on its first page.
+  await db.updateTable('service_orders').set({ assignee_id: admin.id }).where('id', '=', id).execute()
+
+  // The buyer: hovering View details loads the order ahead ("intent" preload); that is not reading it.
+  await page.goto('/account')
+  const myService = page.getByTestId('my-service').filter({ hasText: 'uk-company-formation' })
+  await expect(myService.getByTestId('unread')).toHaveText('1 new message')
+  const preloaded = page.waitForResponse((response) => response.url().includes('serviceOrders.detail'))
+  await myService.getByRole('link').hover()
+  expect((await preloaded).ok()).toBe(true)
+  await page.reload()
+  await expect(myService.getByTestId('unread')).toHaveText('1 new message')
+  await myService.getByRole('link').click()
+  await expect(page.getByTestId('message').filter({ hasText: 'We are checking.' })).toBeVisible()
+  await page.getByRole('link', { name: '← My services' }).click()
+  await expect(myService).toBeVisible()
+  await expect(myService.getByTestId('unread')).toHaveCount(0)
+
+  // Staff: the same in the work queue, with the queue's own unread count.
+  const staffContext = await browser.newContext()
+  const staff = await staffContext.newPage()
+  await signInAs(staff, baseURL as string, db, admin)
+  await staff.goto(`/admin/service-orders?assignee=${admin.id}`)
+  const row = staff.getByTestId('service-order-row').filter({ hasText: buyer.email })
+  await expect(row).toContainText('1 unread')
+  const staffPreload = staff.waitForResponse((response) => response.url().includes('admin.serviceOrders.detail'))
+  await row.getByRole('link').hover()
+  expect((await staffPreload).ok()).toBe(true)
+  await staff.reload()
+  await expect(row).toContainText('1 unread')
+  await row.getByRole('link').click()
+  await expect(staff.getByTestId('message').filter({ hasText: 'Is the name free?' })).toBeVisible()
+  await staff.getByRole('link', { name: '← Service orders' }).click()
+  await expect(row).toBeVisible()
+  await expect(row).not.toContainText('unread')
+  await staffContext.close()
+})

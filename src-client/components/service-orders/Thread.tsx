@@ -18,6 +18,14 @@ export interface ThreadMessage {
   files: OrderFile[]
 }
 
+/**
+ * The id of the newest message from the other side (the team's for the buyer, the buyer's for staff): what the
+ * order's page marks read once it shows the thread (useMarkRead). Undefined when there is none.
+ */
+export function newestFromOtherSide(messages: readonly ThreadMessage[], viewer: 'buyer' | 'staff') {
+  return messages.findLast((message) => message.fromStaff === (viewer === 'buyer') && !message.internal)?.id
+}
+
 export interface SendMessage {
   body: string
   fileIds: string[]

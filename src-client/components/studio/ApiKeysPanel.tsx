@@ -17,6 +17,7 @@ import { useCopy } from '#client/components/ui/use-copy.ts'
 import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { API_KEY_EXPIRY_DAYS, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '#shared/api-scopes.ts'
 import { createApiKeyInput } from '#shared/schemas/api-keys.ts'
 import { css, cx } from '#styled-system/css'
@@ -218,8 +219,9 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
                   type="button"
                   // A long key name wraps rather than push a phone's page sideways.
                   className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), css({ maxW: 'full' }))}
-                  disabled={revoke.isPending}
-                  onClick={() => revoke.mutate({ keyId: key.id, ...(schoolId ? { schoolId } : {}) })}
+                  {...whilePending(revoke.isPending, 'onClick', () =>
+                    revoke.mutate({ keyId: key.id, ...(schoolId ? { schoolId } : {}) }),
+                  )}
                 >
                   Revoke {key.name}
                 </button>

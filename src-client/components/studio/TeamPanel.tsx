@@ -10,6 +10,7 @@ import { studioCard as card } from '#client/components/ui/panel.ts'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 import { EarningSharesForm } from './EarningSharesForm.tsx'
 
@@ -73,9 +74,8 @@ export function TeamPanel({ courseId }: { courseId: string }) {
               <button
                 type="button"
                 className={button({ variant: 'outline', size: 'sm' })}
-                disabled={remove.isPending}
                 aria-label={`Remove ${member.email}`}
-                onClick={() => remove.mutate({ courseId, userId: member.userId })}
+                {...whilePending(remove.isPending, 'onClick', () => remove.mutate({ courseId, userId: member.userId }))}
               >
                 Remove
               </button>
@@ -92,9 +92,8 @@ export function TeamPanel({ courseId }: { courseId: string }) {
               <button
                 type="button"
                 className={button({ variant: 'outline', size: 'sm' })}
-                disabled={cancel.isPending}
                 aria-label={`Cancel the invitation of ${pending.email}`}
-                onClick={() => cancel.mutate({ courseId, inviteId: pending.id })}
+                {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate({ courseId, inviteId: pending.id }))}
               >
                 Cancel
               </button>

@@ -1,7 +1,9 @@
 // The member's conversations with instructors (issue 34): one per course, with unread counts, and the mail setting
 // (one e-mail per message, or a daily digest).
+
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import type { ChangeEvent } from 'react'
 import { SectionCard } from '#client/components/account/SectionCard.tsx'
 import { useSaveMailSetting } from '#client/components/instructor-messages/mail-setting.ts'
 import { threadLink } from '#client/components/instructor-messages/thread-link.ts'
@@ -11,6 +13,7 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { formatDate } from '#client/lib/dates.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/messages')({
@@ -33,9 +36,10 @@ function DigestSetting() {
     <CheckboxField
       label="Send me one daily digest instead of an e-mail per message"
       checked={data.dailyDigest}
-      // aria-disabled while saving, not disabled, which would drop the keyboard's focus to the page.
-      aria-disabled={save.isPending || undefined}
-      onChange={(event) => (save.isPending ? undefined : save.mutate({ dailyDigest: event.target.checked }))}
+      // While saving it keeps the keyboard's focus (whilePending).
+      {...whilePending(save.isPending, 'onChange', (event: ChangeEvent<HTMLInputElement>) =>
+        save.mutate({ dailyDigest: event.target.checked }),
+      )}
     />
   )
 }

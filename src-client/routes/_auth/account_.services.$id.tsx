@@ -10,7 +10,7 @@ import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { BriefForm, BriefView } from '#client/components/service-orders/BriefForm.tsx'
 import { FileLinks } from '#client/components/service-orders/files.tsx'
 import { formatDue, Periods, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
-import { Thread } from '#client/components/service-orders/Thread.tsx'
+import { newestFromOtherSide, Thread } from '#client/components/service-orders/Thread.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { messageArea, TextAreaField } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
@@ -19,6 +19,7 @@ import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { useMarkRead } from '#client/lib/use-mark-read.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/services/$id')({
@@ -38,6 +39,12 @@ function ServiceOrderPage() {
   const { id } = Route.useParams()
   const queryClient = useQueryClient()
   const { data: order } = useSuspenseQuery(trpc.serviceOrders.detail.queryOptions({ id }))
+  // Shown, so read: My services' and the account's unread counts follow (a hovered link, which loads this page's
+  // data, marks nothing).
+  useMarkRead(trpc.serviceOrders.markRead.mutationOptions(), { id }, newestFromOtherSide(order.messages, 'buyer'), [
+    trpc.serviceOrders.mine.pathKey(),
+    trpc.serviceOrders.unread.pathKey(),
+  ])
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.serviceOrders.pathKey() })
   const send = useMutation(
     trpc.serviceOrders.sendMessage.mutationOptions({ onSuccess: refresh, onError: (e) => notifyError(e) }),

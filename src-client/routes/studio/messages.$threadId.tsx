@@ -10,6 +10,7 @@ import { borderedCard } from '#client/components/ui/card.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { toastOutcome } from '#client/components/ui/toaster.tsx'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/messages/$threadId')({
@@ -68,16 +69,14 @@ function StudioConversation() {
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}
-          aria-disabled={close.isPending || undefined}
-          onClick={() => (close.isPending ? undefined : close.mutate({ threadId, closed: !data.closed }))}
+          {...whilePending(close.isPending, 'onClick', () => close.mutate({ threadId, closed: !data.closed }))}
         >
           {data.closed ? 'Reopen conversation' : 'Close conversation'}
         </button>
         <button
           type="button"
           className={button({ variant: data.blocked ? 'outline' : 'danger', size: 'sm' })}
-          aria-disabled={block.isPending || undefined}
-          onClick={() => (block.isPending ? undefined : block.mutate({ threadId, blocked: !data.blocked }))}
+          {...whilePending(block.isPending, 'onClick', () => block.mutate({ threadId, blocked: !data.blocked }))}
         >
           {data.blocked ? 'Unblock sender' : 'Block sender'}
         </button>

@@ -1,7 +1,9 @@
 // /studio/messages: the inbox of a course's instructors (issue 34): conversations of every course they teach, newest
 // first, with unread counts and filters; the daily digest setting. The server lists only their courses' threads.
+
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import type { ChangeEvent } from 'react'
 import { useState } from 'react'
 import { useSaveMailSetting } from '#client/components/instructor-messages/mail-setting.ts'
 import { threadLink } from '#client/components/instructor-messages/thread-link.ts'
@@ -11,6 +13,7 @@ import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { formatDate } from '#client/lib/dates.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { css, cx } from '#styled-system/css'
 
 type Filter = 'all' | 'unread' | 'open' | 'closed'
@@ -48,9 +51,10 @@ function StudioMessages() {
           <CheckboxField
             label="One daily digest instead of an e-mail per message"
             checked={inbox.data.dailyDigest}
-            // aria-disabled while saving, not disabled, which would drop the keyboard's focus to the page.
-            aria-disabled={digest.isPending || undefined}
-            onChange={(event) => (digest.isPending ? undefined : digest.mutate({ dailyDigest: event.target.checked }))}
+            // While saving it keeps the keyboard's focus (whilePending).
+            {...whilePending(digest.isPending, 'onChange', (event: ChangeEvent<HTMLInputElement>) =>
+              digest.mutate({ dailyDigest: event.target.checked }),
+            )}
           />
         ) : null}
       </div>

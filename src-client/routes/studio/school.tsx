@@ -3,6 +3,7 @@
 // the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import type { ChangeEvent } from 'react'
 import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
@@ -15,6 +16,7 @@ import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { formatDate } from '#client/lib/dates.ts'
 import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import {
   inviteSchoolMemberInput,
   SCHOOL_MEMBER_ROLES,
@@ -157,10 +159,9 @@ function Members({ members }: { members: Member[] }) {
               <span className={css({ srOnly: true })}>Role of {member.email}</span>
               <select
                 value={member.role}
-                disabled={setRole.isPending}
-                onChange={(event) =>
-                  setRole.mutate({ userId: member.userId, role: event.currentTarget.value as SchoolMemberRoleId })
-                }
+                {...whilePending(setRole.isPending, 'onChange', (event: ChangeEvent<HTMLSelectElement>) =>
+                  setRole.mutate({ userId: member.userId, role: event.currentTarget.value as SchoolMemberRoleId }),
+                )}
                 className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'md', px: '2', py: '1' })}
               >
                 <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_LABELS[role]} />
@@ -169,8 +170,7 @@ function Members({ members }: { members: Member[] }) {
             <button
               type="button"
               className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
-              aria-disabled={remove.isPending}
-              onClick={() => (remove.isPending ? undefined : remove.mutate({ userId: member.userId }))}
+              {...whilePending(remove.isPending, 'onClick', () => remove.mutate({ userId: member.userId }))}
             >
               Remove {member.email}
             </button>
@@ -209,8 +209,7 @@ function Invites({
             <button
               type="button"
               className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
-              aria-disabled={cancel.isPending}
-              onClick={() => (cancel.isPending ? undefined : cancel.mutate({ inviteId: invite.id }))}
+              {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate({ inviteId: invite.id }))}
             >
               Cancel invitation to {invite.email}
             </button>

@@ -15,6 +15,7 @@ import { notify, notifyError, reloadThenToast } from '#client/components/ui/toas
 import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import {
   createWebhookEndpointInput,
   WEBHOOK_EVENT_DESCRIPTIONS,
@@ -182,26 +183,23 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
         <button
           type="button"
           className={button({ size: 'sm' })}
-          disabled={!endpoint.enabled || sendTest.isPending}
-          onClick={() => sendTest.mutate({ endpointId: endpoint.id })}
+          disabled={!endpoint.enabled}
+          {...whilePending(sendTest.isPending, 'onClick', () => sendTest.mutate({ endpointId: endpoint.id }))}
         >
           Send test event
         </button>
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}
-          // aria-disabled, not disabled: the button keeps focus while it changes to Enable/Disable (WCAG 2.4.3)
-          aria-disabled={update.isPending}
-          onClick={() =>
-            update.isPending
-              ? undefined
-              : update.mutate({
-                  endpointId: endpoint.id,
-                  description: endpoint.description,
-                  eventTypes: endpoint.eventTypes as WebhookEventType[],
-                  enabled: !endpoint.enabled,
-                })
-          }
+          // The button keeps focus while it changes to Enable/Disable.
+          {...whilePending(update.isPending, 'onClick', () =>
+            update.mutate({
+              endpointId: endpoint.id,
+              description: endpoint.description,
+              eventTypes: endpoint.eventTypes as WebhookEventType[],
+              enabled: !endpoint.enabled,
+            }),
+          )}
         >
           {endpoint.enabled ? 'Disable' : 'Enable'}
         </button>
@@ -216,10 +214,9 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}
-          disabled={remove.isPending}
-          onClick={() => {
+          {...whilePending(remove.isPending, 'onClick', () => {
             if (window.confirm(`Remove the endpoint ${endpoint.url}?`)) remove.mutate({ endpointId: endpoint.id })
-          }}
+          })}
         >
           Remove
         </button>
@@ -295,8 +292,7 @@ function Secret({
           <button
             type="button"
             className={button({ variant: 'outline', size: 'sm' })}
-            disabled={reveal.isPending}
-            onClick={() => reveal.mutate({ endpointId })}
+            {...whilePending(reveal.isPending, 'onClick', () => reveal.mutate({ endpointId }))}
           >
             Reveal secret
           </button>
@@ -304,11 +300,10 @@ function Secret({
         <button
           type="button"
           className={button({ variant: 'outline', size: 'sm' })}
-          disabled={rotate.isPending}
-          onClick={() => {
+          {...whilePending(rotate.isPending, 'onClick', () => {
             if (window.confirm('Rotate the secret? The current one keeps signing for 24 hours.'))
               rotate.mutate({ endpointId })
-          }}
+          })}
         >
           Rotate secret
         </button>
@@ -369,8 +364,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
           <button
             type="button"
             className={button({ variant: 'outline', size: 'sm' })}
-            disabled={replay.isPending}
-            onClick={() => replay.mutate({ deliveryId: row.id })}
+            {...whilePending(replay.isPending, 'onClick', () => replay.mutate({ deliveryId: row.id }))}
           >
             Replay
           </button>

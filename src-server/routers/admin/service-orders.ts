@@ -8,7 +8,7 @@ import { postMessage } from '../../service-orders/messages.ts'
 import { deliverReport } from '../../service-orders/recurring.ts'
 import { workQueue } from '../../service-orders/repository.ts'
 import { assign, cancelServiceOrder, deliver, startWork } from '../../service-orders/staff.ts'
-import { viewOrder } from '../../service-orders/view.ts'
+import { markOrderRead, viewOrder } from '../../service-orders/view.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 
 const byId = z.object({ id: z.uuid() })
@@ -27,10 +27,15 @@ export const adminServiceOrdersRouter = router({
     )
     .query(({ ctx, input }) => workQueue(ctx.db, input, ctx.user.id)),
 
-  /** One order; a staff member reading it marks the buyer's messages read. */
+  /** One order; reading it marks nothing read (markRead does, once the page shows it). */
   detail: staffProcedure('viewer')
     .input(byId)
     .query(({ ctx, input }) => viewOrder(ctx.db, ctx.user, input.id, 'staff')),
+
+  /** Marks the buyer's messages read for this staff member: the order's page asks it once the thread is on screen. */
+  markRead: staffProcedure('viewer')
+    .input(byId)
+    .mutation(({ ctx, input }) => markOrderRead(ctx.db, ctx.user, input.id, 'staff')),
 
   sendMessage: staffProcedure('editor')
     .input(

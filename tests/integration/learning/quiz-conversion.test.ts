@@ -30,7 +30,7 @@ const outline = (checkKind: 'article' | 'quiz') => [
 ]
 
 describe('a lesson completed as an article, then made a required quiz', () => {
-  it('does not count as passed: the course completes, with its certificate, and the player counts it, only after the quiz is passed', async () => {
+  it('does not count as passed: the course completes, with its certificate, and the player and My courses count it, only after the quiz is passed', async () => {
     const category = await db().selectFrom('categories').select('id').limit(1).executeTakeFirstOrThrow()
     const courseId = 'converted-quiz-course'
     await insertCourse(db(), {
@@ -75,6 +75,9 @@ describe('a lesson completed as an article, then made a required quiz', () => {
     const before = await learner.learning.course({ courseId })
     expect(before.progress).toEqual({ completed: 2, total: 3, percent: 67 })
     expect(checkOf(before)).toBe(false)
+    // So does My courses (the same count, on the server).
+    const mine = async () => (await learner.learning.myCourses()).find((course) => course.id === courseId)?.progress
+    expect(await mine()).toEqual({ completed: 2, total: 3, percent: 67 })
 
     const ref = { courseId, lessonId: check.id }
     const attempt = await learner.quizzes.start(ref)
@@ -82,6 +85,7 @@ describe('a lesson completed as an article, then made a required quiz', () => {
     expect(passed).toMatchObject({ passed: true, courseCompleted: true })
     const after = await learner.learning.course({ courseId })
     expect(after.progress).toEqual({ completed: 3, total: 3, percent: 100 })
+    expect(await mine()).toEqual({ completed: 3, total: 3, percent: 100 })
     expect(checkOf(after)).toBe(true)
     const certificate = await learner.learning.certificate({ id: passed.certificateId ?? '' })
     expect(certificate.gradePercent).toBe(100)

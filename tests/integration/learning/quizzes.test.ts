@@ -164,11 +164,23 @@ describe('grading and completion', () => {
     await caller.learning.setCompleted({ courseId: id, lessonId: text.id, completed: true })
     const done = await caller.learning.course({ courseId: id })
     expect(done.completion?.certificateId).toEqual(expect.any(String))
+    // The player's "N of M" and My courses count as the completion does: the optional quiz is in neither.
+    expect(done.progress).toEqual({ completed: 1, total: 1, percent: 100 })
+    const mine = (await caller.learning.myCourses()).find((course) => course.id === id)
+    expect(mine?.progress).toEqual({ completed: 1, total: 1, percent: 100 })
     const certificate = await caller.learning.certificate({ id: done.completion?.certificateId ?? '' })
     expect(certificate.gradePercent).toBeNull()
     // The optional quiz can still be taken.
     const attempt = await caller.quizzes.start(ref)
     expect((await caller.quizzes.submit({ ...ref, attemptId: attempt.id, answers: ALL_RIGHT })).passed).toBe(true)
+    // Passed, it has its check, and the counts stay those of the completion.
+    const after = await caller.learning.course({ courseId: id })
+    expect(
+      after.sections.flatMap((section) => section.lessons).find((lesson) => lesson.id === ref.lessonId),
+    ).toMatchObject({
+      completed: true,
+    })
+    expect(after.progress).toEqual({ completed: 1, total: 1, percent: 100 })
   })
 
   it('is exact: 80 % passes an 80 % mark, and a question deleted since the start is not counted', async () => {

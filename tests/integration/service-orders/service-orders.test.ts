@@ -416,9 +416,13 @@ describe('the thread', () => {
     const queue = await editor.caller.admin.serviceOrders.list({})
     expect(queue.items.find((item) => item.id === id)?.unread).toBe(1)
 
-    // Staff read it (opening the order); then answer, and leave a note the buyer never sees.
+    // Loading the order marks nothing (the router loads it when its link is only hovered); the page, once it shows
+    // the thread, marks it read.
     await editor.caller.admin.serviceOrders.detail({ id })
+    expect((await editor.caller.admin.serviceOrders.list({})).items.find((item) => item.id === id)?.unread).toBe(1)
+    await editor.caller.admin.serviceOrders.markRead({ id })
     expect((await editor.caller.admin.serviceOrders.list({})).items.find((item) => item.id === id)?.unread).toBe(0)
+    // Then staff answer, and leave a note the buyer never sees.
     await editor.caller.admin.serviceOrders.sendMessage({ id, body: 'Yes, that works.' })
     await editor.caller.admin.serviceOrders.sendMessage({ id, body: 'Buyer seems unsure', internal: true })
     expect((await mails(buyer.email, 'service-order-message')).map((m) => m.text_body)).toEqual([
@@ -433,7 +437,15 @@ describe('the thread', () => {
       [true, 'Yes, that works.'],
     ])
     expect(JSON.stringify(seen)).not.toContain('Buyer seems unsure')
+    expect(await shopper.serviceOrders.unread()).toBe(1)
+    expect((await shopper.serviceOrders.mine())[0]?.unread).toBe(1)
+    // Another buyer cannot mark it (not found); its own buyer does, from the page.
+    const stranger = await callerAs(db(), await createUser(db()))
+    await expect(stranger.serviceOrders.markRead({ id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(await shopper.serviceOrders.unread()).toBe(1)
+    await shopper.serviceOrders.markRead({ id })
     expect(await shopper.serviceOrders.unread()).toBe(0)
+    expect((await shopper.serviceOrders.mine())[0]?.unread).toBe(0)
     const staffView = await editor.caller.admin.serviceOrders.detail({ id })
     expect(staffView.messages.filter((m) => m.internal).map((m) => m.body)).toEqual(['Buyer seems unsure'])
   })
@@ -453,14 +465,14 @@ describe('unread marks per staff member', () => {
     expect((await unreadFor(first)).row).toBe(1)
     expect(await unreadFor(second)).toEqual({ row: 1, total: before.total + 1 })
 
-    await first.caller.admin.serviceOrders.detail({ id })
+    await first.caller.admin.serviceOrders.markRead({ id })
     expect((await unreadFor(first)).row).toBe(0)
     // The colleague has not opened it: still unread for them, in the row and in the queue's count.
     expect(await unreadFor(second)).toEqual({ row: 1, total: before.total + 1 })
     // The buyer sees it as read by the team once anyone on the team has read it.
     expect((await shopper.serviceOrders.detail({ id })).messages.map((m) => m.read)).toEqual([true])
 
-    await second.caller.admin.serviceOrders.detail({ id })
+    await second.caller.admin.serviceOrders.markRead({ id })
     expect(await unreadFor(second)).toEqual({ row: 0, total: before.total })
     // A new message is unread again for both.
     await shopper.serviceOrders.sendMessage({ id, body: 'And a second question' })

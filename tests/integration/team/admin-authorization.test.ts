@@ -51,6 +51,7 @@ const EXPECTED: Record<string, Access> = {
   'admin.outbox.resend': 'admin',
   'admin.serviceOrders.list': 'viewer',
   'admin.serviceOrders.detail': 'viewer',
+  'admin.serviceOrders.markRead': 'viewer',
   'admin.serviceOrders.sendMessage': 'editor',
   'admin.serviceOrders.start': 'editor',
   'admin.serviceOrders.reopenBrief': 'editor',

@@ -12,7 +12,7 @@ import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts
 import { BriefView } from '#client/components/service-orders/BriefForm.tsx'
 import { AttachedFiles, FileLinks, type OrderFile } from '#client/components/service-orders/files.tsx'
 import { formatDue, Periods, ServiceOrderStatusBadge } from '#client/components/service-orders/status.tsx'
-import { Thread } from '#client/components/service-orders/Thread.tsx'
+import { newestFromOtherSide, Thread } from '#client/components/service-orders/Thread.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import {
@@ -28,6 +28,7 @@ import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { useMarkRead } from '#client/lib/use-mark-read.ts'
 import { SERVICE_ORDER_STATUS_LABELS } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 
@@ -56,6 +57,14 @@ function ServiceOrderDetail() {
   const { id } = Route.useParams()
   const { can } = useStaff()
   const { data: order } = useSuspenseQuery(trpc.admin.serviceOrders.detail.queryOptions({ id }))
+  // Shown, so read for this staff member: the work queue's unread counts follow (a hovered link, which loads this
+  // page's data, marks nothing).
+  useMarkRead(
+    trpc.admin.serviceOrders.markRead.mutationOptions(),
+    { id },
+    newestFromOtherSide(order.messages, 'staff'),
+    [trpc.admin.serviceOrders.list.pathKey()],
+  )
   const refresh = useRefreshAdmin()
   const done = (message: string) => toastOutcome(message, refresh)
   const start = useMutation(trpc.admin.serviceOrders.start.mutationOptions(done('Work started')))

@@ -1,0 +1,112 @@
+// Studio controls whose save is running stay where the keyboard is: aria-disabled (whilePending), not disabled,
+// which would drop the focus to the page while the request is out. Each save is held back a moment so the check
+// sees the control during the save, then after it.
+import type { Page } from '@playwright/test'
+import { putSchoolMember } from '../../src-server/creators/school-team.ts'
+import { ensureSchool } from '../../src-server/creators/schools.ts'
+import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+/** Holds back the procedure's requests by `ms`, so the control is seen while its save runs. */
+async function slow(page: Page, procedure: string, ms = 1500) {
+  await page.route(`**/trpc/${procedure}**`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    await route.continue()
+  })
+}
+
+test('with the keyboard, the school’s role select keeps focus while and after the role is saved', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const member = await createUser(db)
+  const school = await ensureSchool(db, owner.id)
+  await putSchoolMember(db, { schoolId: school.id, userId: member.id, role: 'instructor', addedBy: owner.id })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/school')
+  await slow(page, 'schools.setRole')
+  const role = page.getByRole('combobox', { name: `Role of ${member.email}` })
+  const before = await role.inputValue()
+  await role.focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(role).toBeFocused()
+  await expect(role).toHaveAttribute('aria-disabled', 'true')
+  await expect(role).not.toHaveAttribute('aria-disabled')
+  await expect(role).toBeFocused()
+  await expect(role).not.toHaveValue(before)
+  const saved = await db
+    .selectFrom('school_members')
+    .select('role')
+    .where('user_id', '=', member.id)
+    .executeTakeFirstOrThrow()
+  expect(saved.role).toBe(await role.inputValue())
+})
+
+test('with the keyboard, Revoke keeps focus while the key is revoked', async ({ page, db, baseURL }) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/api')
+  const form = page.getByRole('form', { name: 'Create a key' })
+  await form.getByLabel('Key name').fill('Focus check')
+  await form.getByRole('button', { name: 'Create key' }).click()
+  await page.getByRole('button', { name: 'I have copied it' }).click()
+  await slow(page, 'apiKeys.revoke')
+  const revoke = page.getByRole('button', { name: 'Revoke Focus check' })
+  await revoke.focus()
+  await page.keyboard.press('Enter')
+  await expect(revoke).toBeFocused()
+  await expect(revoke).toHaveAttribute('aria-disabled', 'true')
+  // Revoked, the button is gone: focus goes to the list's heading, never to the page.
+  await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Revoked')
+  await expect(page.getByRole('heading', { name: 'Your keys' })).toBeFocused()
+})
+
+test('with the keyboard, a course team’s Cancel keeps focus while the invitation is cancelled', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'pro' })
+  const { id: courseId } = await createCreatorCourse(db, owner, { status: 'published' })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto(`/studio/courses/${courseId}/publish`)
+  const team = page.getByRole('region', { name: 'Team' })
+  const invitee = `invitee-${Date.now().toString(36)}@example.com`
+  await team.getByLabel('Invite by e-mail').fill(invitee)
+  await team.getByRole('button', { name: 'Send invitation' }).click()
+  await expect(team.getByTestId('team-members')).toContainText(invitee)
+  await slow(page, 'studioPublishing.cancelInvite')
+  const cancel = team.getByRole('button', { name: `Cancel the invitation of ${invitee}` })
+  await cancel.focus()
+  await page.keyboard.press('Enter')
+  await expect(cancel).toBeFocused()
+  await expect(cancel).toHaveAttribute('aria-disabled', 'true')
+  await expect(team.getByTestId('team-members')).toHaveCount(0)
+})
+
+test('with the keyboard, a webhook’s Send test event keeps focus while and after the event is sent', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/webhooks')
+  const form = page.getByRole('form', { name: 'Add an endpoint' })
+  await form.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/focus-check')
+  await form.getByLabel('Description (optional)').fill('Focus check')
+  await form.getByRole('button', { name: 'Add endpoint' }).click()
+  const endpoint = page.getByRole('region', { name: 'Endpoint Focus check' })
+  await expect(endpoint).toBeVisible()
+  await slow(page, 'webhooks.sendTest')
+  const send = endpoint.getByRole('button', { name: 'Send test event' })
+  await send.focus()
+  await page.keyboard.press('Enter')
+  await expect(send).toBeFocused()
+  await expect(send).toHaveAttribute('aria-disabled', 'true')
+  await expect(send).not.toHaveAttribute('aria-disabled')
+  await expect(send).toBeFocused()
+})
