@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
+import { formatDate } from '#client/lib/dates.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
@@ -62,7 +63,7 @@ function ClaimGiftPage() {
   if (!ready || isLoading) {
     body = <LoadingState label="Loading your gift…" />
   } else if (claim.isSuccess && 'planId' in claim.data) {
-    const until = new Date(claim.data.endsAt).toLocaleDateString(undefined, { dateStyle: 'long' })
+    const until = formatDate(claim.data.endsAt)
     body = (
       <>
         <FormAlert kind="success">{`Premium is active: “${claim.data.title}”, until ${until}. Enjoy!`}</FormAlert>

@@ -2,8 +2,10 @@
 // (the password, an app code, or an e-mailed code for an account without a password: as for deleting the account);
 // a job builds the ZIP within a minute or two and e-mails you; it is listed here to download for 7 days. The server
 // checks the proof before queueing anything, and that the download is yours.
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -16,7 +18,6 @@ import { notify } from '../ui/toaster.tsx'
 import { type ConfirmMethod, ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' })
 const STATUS = { pending: 'Being prepared…', ready: 'Ready', failed: 'Failed: please ask again', expired: 'Expired' }
 
 export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
@@ -83,7 +84,7 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
               key={row.id}
               className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'center', fontSize: 'sm' })}
             >
-              <span>Asked {dateTime.format(new Date(row.created_at))}</span>
+              <span>Asked {formatDate(row.created_at, 'mediumTime')}</span>
               <span className={css({ color: 'fg.muted' })}>{STATUS[row.status]}</span>
               {row.status === 'ready' && row.expires_at ? (
                 <a
@@ -92,7 +93,7 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
                   className={css({ textDecoration: 'underline', fontWeight: 'medium' })}
                 >
                   Download ZIP ({Math.max(1, Math.round((row.size_bytes ?? 0) / 1024))} KB, until{' '}
-                  {dateTime.format(new Date(row.expires_at))})
+                  {formatDate(row.expires_at, 'mediumTime')})
                 </a>
               ) : null}
             </li>

@@ -1,8 +1,10 @@
 // "Delete my account" (issue 28): confirmed with the password (or a code from the authenticator app; an account
 // without a password gets a code by e-mail), then 14 days to change one's mind; while they run, this card offers
 // Cancel deletion. The server checks everything (what blocks a deletion, the proof, the dates).
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -16,7 +18,6 @@ import { notify } from '../ui/toaster.tsx'
 import { type ConfirmMethod, ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
-const dateText = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' })
 const stack = css({ display: 'flex', flexDir: 'column', gap: '4', maxW: 'md' })
 const list = css({ listStyle: 'disc', pl: '5', display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })
 
@@ -45,7 +46,7 @@ export function DeleteAccountSection() {
       ) : status.data.scheduled ? (
         <div className={stack}>
           <FormAlert>
-            Your account will be deleted on {dateText.format(new Date(status.data.scheduled.eraseAfter))}.
+            Your account will be deleted on {formatDate(status.data.scheduled.eraseAfter, 'longTime')}.
           </FormAlert>
           <div>
             <button type="button" className={button()} disabled={cancel.isPending} onClick={() => cancel.mutate()}>
@@ -92,11 +93,7 @@ function DeleteForm({ confirm, onDone }: { confirm: ConfirmMethod; onDone: () =>
     setError(null)
     try {
       const { eraseAfter } = await request.mutateAsync(parsed.data)
-      notify(
-        'success',
-        'Your account will be deleted',
-        `On ${dateText.format(new Date(eraseAfter))}, unless you cancel.`,
-      )
+      notify('success', 'Your account will be deleted', `On ${formatDate(eraseAfter, 'longTime')}, unless you cancel.`)
       await onDone()
     } catch (caught) {
       setError(errorMessage(caught, 'An error occurred. Please try again.'))

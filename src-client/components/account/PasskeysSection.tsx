@@ -1,8 +1,10 @@
 // Passkeys on /account/security (issue 28, decision 0066): the list (name, added, last used), Add a passkey (the
 // password or a code first, then the browser's own dialog, through @simplewebauthn/browser, loaded only on click) and
 // Remove, which asks for the password or a code too. The server keeps the challenge and checks everything.
+
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage, passkeyFailure } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -18,7 +20,6 @@ import { SectionCard, securityRow } from './SectionCard.tsx'
 type Overview = RouterOutputs['security']['overview']
 type Passkey = Overview['passkeys'][number]
 
-const dateText = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' })
 const stack = css({ display: 'flex', flexDir: 'column', gap: '3', maxW: 'md' })
 
 export function PasskeysSection({ overview }: { overview: Overview }) {
@@ -41,8 +42,8 @@ export function PasskeysSection({ overview }: { overview: Overview }) {
                 <div className={css({ minW: '0' })}>
                   <p className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{passkey.name}</p>
                   <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-                    Added {dateText.format(new Date(passkey.createdAt))} · Last used{' '}
-                    {passkey.lastUsedAt ? dateText.format(new Date(passkey.lastUsedAt)) : 'never'}
+                    Added {formatDate(passkey.createdAt, 'mediumTime')} · Last used{' '}
+                    {passkey.lastUsedAt ? formatDate(passkey.lastUsedAt, 'mediumTime') : 'never'}
                   </p>
                 </div>
                 {removing === passkey.id ? null : (

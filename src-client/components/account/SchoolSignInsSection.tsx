@@ -1,6 +1,8 @@
 // The schools whose single sign-on is linked to the account (decision 0062): each one's administrators can sign in as
 // it, so the account's owner sees them here and can unlink any. Shown only once one is linked.
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css } from '#styled-system/css'
@@ -46,8 +48,7 @@ export function SchoolSignInsSection() {
             <div className={css({ minW: '0' })}>
               <p className={css({ fontWeight: 'semibold' })}>{school.schoolName}</p>
               <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-                Linked {new Date(school.linkedAt).toLocaleDateString()} · Last used{' '}
-                {new Date(school.lastUsedAt).toLocaleString()}
+                Linked {formatDate(school.linkedAt, 'medium')} · Last used {formatDate(school.lastUsedAt, 'mediumTime')}
               </p>
             </div>
             <button

@@ -1,6 +1,8 @@
 // Every signed-in session of the account: device and browser, the network it signed in from (the nearest we say to a
 // place), when it was last active; Sign out per session and Sign out everywhere else. The server checks ownership.
+
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -63,7 +65,7 @@ export function SessionsSection({ sessions }: { sessions: Session[] }) {
                 </p>
                 <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
                   {session.network ? `Network ${session.network}` : 'Network unknown'} · Last active{' '}
-                  {new Date(session.lastActiveAt).toLocaleString()}
+                  {formatDate(session.lastActiveAt, 'mediumTime')}
                 </p>
               </div>
               {session.current ? null : (
@@ -72,7 +74,7 @@ export function SessionsSection({ sessions }: { sessions: Session[] }) {
                   className={button({ variant: 'outline', size: 'sm' })}
                   onClick={() => endOne(session)}
                   disabled={signOutOne.isPending}
-                  aria-label={`Sign out ${session.browser} on ${session.system}, last active ${new Date(session.lastActiveAt).toLocaleString()}`}
+                  aria-label={`Sign out ${session.browser} on ${session.system}, last active ${formatDate(session.lastActiveAt, 'mediumTime')}`}
                 >
                   Sign out
                 </button>

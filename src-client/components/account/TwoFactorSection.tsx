@@ -1,8 +1,10 @@
 // Two-factor authentication on the security page: set up (QR code and the key to type by hand, then the app's first
 // code), the ten recovery codes shown once, and turning it off with the password and a code.
+
 import { QrCode } from '@ark-ui/react/qr-code'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -67,8 +69,8 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
         <div className={stack}>
           <p>
             <strong>On</strong>
-            {status.enabledAt ? ` since ${new Date(status.enabledAt).toLocaleDateString()}` : ''}.{' '}
-            {status.recoveryCodesLeft} of 10 recovery codes left.
+            {status.enabledAt ? ` since ${formatDate(status.enabledAt, 'medium')}` : ''}. {status.recoveryCodesLeft} of
+            10 recovery codes left.
           </p>
           <PasswordAndCodeForm
             title="New recovery codes"

@@ -1,6 +1,8 @@
 // Invitations sent but not yet accepted; an admin can withdraw one (its link stops working at once).
+
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { capitalise } from '#shared/constants.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -33,7 +35,7 @@ export function PendingInvitations() {
               <td>{invite.name || '—'}</td>
               <td>{invite.email}</td>
               <td>{capitalise(invite.role)}</td>
-              <td>{new Date(invite.expiresAt).toLocaleDateString()}</td>
+              <td>{formatDate(invite.expiresAt, 'medium')}</td>
               <td>
                 <button
                   type="button"

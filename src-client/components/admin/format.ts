@@ -1,3 +1,4 @@
+import { formatDate } from '#client/lib/dates.ts'
 import { countOf } from '#client/lib/format.ts'
 
 /** 'Just now', '5 minutes ago', '3 hours ago', '2 days ago', else the date; 'Never' without a session. */
@@ -10,5 +11,5 @@ export function lastActive(iso: string | null, now = Date.now()): string {
   if (hours < 24) return `${countOf(hours, 'hour')} ago`
   const days = Math.floor(hours / 24)
   if (days < 30) return `${countOf(days, 'day')} ago`
-  return new Date(iso).toLocaleDateString()
+  return formatDate(iso, 'medium')
 }

@@ -1,11 +1,12 @@
-// Drip (issue 33): the date a section or lesson opens for this learner, in their locale.
+// Drip (issue 33): the date a section or lesson opens for this learner (formatDate's long day, UTC).
+
 import type { ReactNode } from 'react'
+import { formatDate } from '#client/lib/dates.ts'
 import { css, cx } from '#styled-system/css'
 import { raisedCard } from '../ui/card.ts'
 import { Icon } from '../ui/icons.tsx'
 
-export const opensOn = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' })
+export const opensOn = (iso: string) => formatDate(iso)
 
 /** Under a section's title in the curriculum. */
 export function SectionOpensOn({ unlocksAt }: { unlocksAt: string | null }) {

@@ -3,12 +3,14 @@
 // may report. Everything is checked on the server (flows/lesson-questions.ts); the HTML comes sanitised from it.
 // "Attach image" uploads to /api/learn/post-images (checked again there by its bytes) and inserts the Markdown it
 // answers into the post's body at the cursor; saving the post ties the image to it.
+
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { SelectField, TextAreaField, TextField } from '#client/components/ui/form.tsx'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -207,7 +209,7 @@ function QuestionItem({ question, moderator, courseId }: { question: Question; m
     >
       <h3 className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{question.title}</h3>
       <p className={meta}>
-        {question.author} · {new Date(question.createdAt).toLocaleDateString()}
+        {question.author} · {formatDate(question.createdAt, 'medium')}
         {question.lessonTitle ? ` · ${question.lessonTitle}` : ''}
         {question.answered ? <strong className={css({ color: 'success', ml: '2' })}>Answered</strong> : null}
         {question.hidden ? <strong className={css({ color: 'danger', ml: '2' })}>Hidden</strong> : null}
@@ -304,7 +306,7 @@ function Answers({
       {answers.data?.map((item) => (
         <article key={item.id} data-testid="answer" className={css({ display: 'grid', gap: '1' })}>
           <p className={meta}>
-            {item.author} · {new Date(item.createdAt).toLocaleDateString()}
+            {item.author} · {formatDate(item.createdAt, 'medium')}
             {item.hidden ? <strong className={css({ color: 'danger', ml: '2' })}>Hidden</strong> : null}
           </p>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered from Markdown and sanitised on the server (learning/markdown.ts) */}

@@ -1,8 +1,10 @@
 // The player's page: sidebar curriculum (check = completed, lock = not available), the lesson, Previous/Next,
 // Mark as complete (→ Completed, undoable), "N of M lessons complete" with a bar, and the completion notice.
+
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
+import { formatDate } from '#client/lib/dates.ts'
 import { countOf } from '#client/lib/format.ts'
 import { useSession } from '#client/lib/session.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -156,7 +158,7 @@ function CompletionNotice({ course }: { course: Course }) {
       className={css({ bg: 'brand.50', borderRadius: 'card', p: '4', display: 'grid', gap: '1', fontSize: 'sm' })}
     >
       <p className={css({ fontWeight: 'semibold' })}>
-        You completed this course on {new Date(completion.completedAt).toLocaleDateString()}.
+        You completed this course on {formatDate(completion.completedAt)}.
       </p>
       {completion.certificateId ? (
         <Link

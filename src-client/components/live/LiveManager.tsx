@@ -1,8 +1,10 @@
 // Managing live sessions (issue 34): schedule (for a course, or all Premium members for staff), reschedule (members
 // get the calendar update), cancel, attach the recording afterwards, and read who opened the join link.
+
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { firstIssueByField } from '#shared/native-form.ts'
@@ -209,7 +211,7 @@ function Attendance({ sessionId }: { sessionId: string }) {
     <ul aria-label="Attendance" className={css({ listStyle: 'disc', pl: '5' })}>
       {data.map((row) => (
         <li key={row.email}>
-          {row.name} ({row.email}), joined {new Date(row.firstJoinedAt).toLocaleString()}
+          {row.name} ({row.email}), joined {formatDate(row.firstJoinedAt, 'mediumTime')}
         </li>
       ))}
     </ul>
@@ -295,8 +297,7 @@ function SessionCard({
     <li className={card} aria-label={session.title}>
       <h3 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>{session.title}</h3>
       <p>
-        {new Date(session.startsAt).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' })} ·{' '}
-        {session.durationMinutes} min · {session.timeZone}
+        {formatDate(session.startsAt, 'localDayTime')} · {session.durationMinutes} min · {session.timeZone}
       </p>
       <p>
         {session.courseTitle ?? 'All Premium members'} · {session.registered}/{session.capacity} seats

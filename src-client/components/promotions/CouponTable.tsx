@@ -1,4 +1,5 @@
 // Coupons with their uses (paid orders), uses held by orders awaiting payment, and revenue per currency.
+import { formatDate } from '#client/lib/dates.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { AdminTable } from '../admin/AdminTable.tsx'
@@ -14,7 +15,7 @@ function discountOf(coupon: Coupon): string {
     .join(' / ')
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—')
+const when = (iso: string | null) => (iso ? formatDate(iso, 'mediumTime') : '—')
 
 export function CouponTable({
   coupons,

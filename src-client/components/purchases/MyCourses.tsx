@@ -1,7 +1,9 @@
 // 'My courses': the courses the learner bought or started (through Premium), with their real progress and a
 // Continue learning button into the player.
+
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { formatDate } from '#client/lib/dates.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { css, cx } from '#styled-system/css'
@@ -51,7 +53,7 @@ function CourseList({ courses }: { courses: MyCourse[] }) {
             </h3>
             <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{course.instructor}</p>
             <p className={css({ fontSize: 'sm', mt: '2' })} data-testid="my-course-status">
-              {course.enrolledAt ? `Enrolled ${new Date(course.enrolledAt).toLocaleDateString()} · ` : ''}
+              {course.enrolledAt ? `Enrolled ${formatDate(course.enrolledAt, 'medium')} · ` : ''}
               {progressLabel(course.progress, course.completedAt)}
             </p>
             <ProgressBar percent={course.progress.percent} label={`Progress in ${course.title}`} />

@@ -1,6 +1,8 @@
 // Order history for the account page: items, amounts, currency, method and status of each order, with what can
 // still be done with it (OrderActions.tsx).
+
 import { useQuery } from '@tanstack/react-query'
+import { formatDate } from '#client/lib/dates.ts'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -33,7 +35,7 @@ function OrderList({ orders }: { orders: Order[] }) {
             <span data-testid="order-status">{ORDER_STATUS_LABELS[order.status]}</span>
           </div>
           <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-            {new Date(order.createdAt).toLocaleDateString()} · {PAYMENT_METHOD_LABELS[order.method]} · {order.currency}
+            {formatDate(order.createdAt, 'medium')} · {PAYMENT_METHOD_LABELS[order.method]} · {order.currency}
           </p>
           <ul className={css({ mt: '2', fontSize: 'sm' })}>
             {order.items.map((item) => (

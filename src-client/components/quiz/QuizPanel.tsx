@@ -10,9 +10,9 @@ import { FormAlert, inputClass } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
-import { useDateFormat } from '#client/lib/local-date.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -85,7 +85,6 @@ const fact = css({ bg: 'canvas', borderRadius: 'full', px: '3', py: '1' })
 function StartAttempt({ quiz, onStarted }: { quiz: Quiz; onStarted: () => void }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
-  const formatDate = useDateFormat()
   const ref = { courseId: quiz.courseId, lessonId: quiz.lessonId }
   const start = useMutation(
     trpc.quizzes.start.mutationOptions({
@@ -111,7 +110,7 @@ function StartAttempt({ quiz, onStarted }: { quiz: Quiz; onStarted: () => void }
         {quiz.attemptsLeft === 0
           ? 'You have used every attempt at this quiz.'
           : quiz.availableAt
-            ? `You can try again from ${formatDate(quiz.availableAt, { dateStyle: 'medium', timeStyle: 'short' })}.`
+            ? `You can try again from ${formatDate(quiz.availableAt, 'mediumTime')}.`
             : 'You cannot start another attempt now.'}
       </p>
     )

@@ -1,4 +1,5 @@
 // A service order's status in words (the one label map in src-shared) with a colour, and its due date.
+import { formatDate } from '#client/lib/dates.ts'
 import { SERVICE_ORDER_STATUS_LABELS, type ServiceOrderStatus } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { badge } from '../ui/badge.ts'
@@ -22,10 +23,10 @@ export function ServiceOrderStatusBadge({ status }: { status: ServiceOrderStatus
 }
 
 export function formatDue(dueAt: string | null): string {
-  return dueAt ? new Date(dueAt).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—'
+  return dueAt ? formatDate(dueAt, 'medium') : '—'
 }
 
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' })
+const day = (iso: string) => formatDate(iso, 'medium')
 
 export interface PeriodSummary {
   number: number

@@ -3,6 +3,7 @@
 // Copy), list the keys the caller may see (the owner every key of the school, a member only their own: name, prefix,
 // scopes, last used, expiry, state) and revoke them. The server checks the role, the key's holder and the owner's plan
 // on every call (flows/school-api-keys.ts); this panel shows its answers.
+
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
@@ -14,6 +15,7 @@ import { panel as card, panelHeading as heading } from '#client/components/ui/pa
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { useCopy } from '#client/components/ui/use-copy.ts'
+import { formatDate } from '#client/lib/dates.ts'
 import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -22,8 +24,7 @@ import { API_KEY_EXPIRY_DAYS, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from
 import { createApiKeyInput } from '#shared/schemas/api-keys.ts'
 import { css, cx } from '#styled-system/css'
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
-const when = (value: Date | string | null, none: string) => (value ? `${dateFormat.format(new Date(value))} UTC` : none)
+const when = (value: Date | string | null, none: string) => (value ? formatDate(value, 'mediumTime') : none)
 
 /** The keys' panels under the page's own heading; `schoolId`: a member's school (absent: the owner's own). */
 export function ApiKeysPanel({ schoolId }: { schoolId?: string }) {

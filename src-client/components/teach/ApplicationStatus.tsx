@@ -1,10 +1,11 @@
 // An application's status as its applicant sees it: Submitted, Approved or Declined (with the reason and the date
 // they may apply again).
+
 import { Link } from '@tanstack/react-router'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
+import { formatDate } from '#client/lib/dates.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
-import { longDateUtc } from '#shared/numbers.ts'
 import { APPLICATION_STATUS_LABELS } from '#shared/schemas/creators.ts'
 import { css } from '#styled-system/css'
 
@@ -25,7 +26,7 @@ export function ApplicationStatus({ application }: { application: MyApplication 
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
       <p className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
-        Your application of {longDateUtc(application.createdAt)}: <StatusBadge status={application.status} />
+        Your application of {formatDate(application.createdAt)}: <StatusBadge status={application.status} />
       </p>
       {application.status === 'submitted' ? (
         <p>Our content team reads every application and replies by e-mail, usually within a week.</p>
@@ -48,7 +49,7 @@ export function ApplicationStatus({ application }: { application: MyApplication 
               Apply again
             </Link>
           ) : application.reapplyFrom ? (
-            <p>You can apply again from {longDateUtc(application.reapplyFrom)}.</p>
+            <p>You can apply again from {formatDate(application.reapplyFrom)}.</p>
           ) : null}
         </>
       ) : null}

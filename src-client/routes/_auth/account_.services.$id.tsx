@@ -1,5 +1,6 @@
 // One bought service for its buyer: status and due date, the brief (a form until submitted), deliveries with
 // Accept delivery / Request a revision, and the message thread with the team.
+
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -17,6 +18,7 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useMarkRead } from '#client/lib/use-mark-read.ts'
@@ -89,7 +91,7 @@ function ServiceOrderPage() {
           <SectionCard
             title="Your brief"
             description={
-              order.briefSubmittedAt ? `Submitted ${new Date(order.briefSubmittedAt).toLocaleString()}` : undefined
+              order.briefSubmittedAt ? `Submitted ${formatDate(order.briefSubmittedAt, 'mediumTime')}` : undefined
             }
           >
             <BriefView form={order.intakeForm} brief={order.brief} />
@@ -133,7 +135,7 @@ function ServiceOrderPage() {
                 <li key={delivery.id} data-testid="delivery">
                   <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
                     {delivery.periodNumber ? `Report for month ${delivery.periodNumber}` : `Delivery ${index + 1}`} ·{' '}
-                    {new Date(delivery.createdAt).toLocaleString()}
+                    {formatDate(delivery.createdAt, 'mediumTime')}
                   </p>
                   {delivery.note ? <p className={css({ whiteSpace: 'pre-wrap' })}>{delivery.note}</p> : null}
                   <FileLinks files={delivery.files} />

@@ -1,4 +1,5 @@
 // The print-ready page of an invoice or credit note (the buyer's, or any for staff), with Print and Download PDF.
+
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, notFound } from '@tanstack/react-router'
 import { button } from '#client/components/ui/button.ts'
@@ -6,6 +7,7 @@ import { borderedCard } from '#client/components/ui/card.ts'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { partyLines } from '#shared/documents.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
@@ -79,7 +81,7 @@ function DocumentPage() {
           <h1 id="document-title" className={css({ fontSize: '2xl', fontWeight: 'bold' })}>
             {TITLES[kind]} {doc.number}
           </h1>
-          <p>Date: {new Date(doc.issuedAt).toLocaleDateString()}</p>
+          <p>Date: {formatDate(doc.issuedAt)}</p>
           {doc.orderReference ? <p>Order: {doc.orderReference}</p> : null}
           {doc.invoiceNumber ? <p>Credit for invoice: {doc.invoiceNumber}</p> : null}
           <div

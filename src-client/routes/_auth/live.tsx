@@ -1,6 +1,7 @@
 // /live (issue 34): upcoming and past live sessions. Premium members see every session, buyers their courses'; register
 // (or join the waitlist), cancel, and from 15 minutes before the start the Join link (through /live/<id>/join, which
 // records attendance). Past sessions show their recording.
+
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
@@ -11,6 +12,7 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { countOf } from '#client/lib/format.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -54,8 +56,7 @@ type Item = {
 }
 
 function when(item: Item) {
-  const start = new Date(item.startsAt)
-  return `${start.toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' })} · ${item.durationMinutes} min`
+  return `${formatDate(item.startsAt, 'localDayTime')} · ${item.durationMinutes} min`
 }
 
 function SessionItem({ item, past }: { item: Item; past: boolean }) {
@@ -140,8 +141,7 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
             </a>
           ) : item.myStatus === 'registered' ? (
             <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-              The join link opens{' '}
-              {new Date(item.joinOpensAt).toLocaleString(undefined, { timeStyle: 'short', dateStyle: 'medium' })}
+              The join link opens {formatDate(item.joinOpensAt, 'localDayTime')}
             </span>
           ) : null}
           {item.myStatus ? (

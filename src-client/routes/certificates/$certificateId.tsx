@@ -39,7 +39,7 @@ function CertificatePage() {
   const { data: c } = useSuspenseQuery(trpc.learning.certificate.queryOptions({ id: certificateId }))
   const verified = c.status === 'verified'
   const formatDate = useDateFormat()
-  const date = formatDate(c.issuedAt, { day: 'numeric', month: 'long', year: 'numeric' })
+  const date = formatDate(c.issuedAt)
   return (
     <main className={css({ bg: 'canvas', py: '10' })}>
       <style>{PRINT_CSS}</style>

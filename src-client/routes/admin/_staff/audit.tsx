@@ -1,4 +1,5 @@
 // The audit log: who changed what, before and after, when. Admins and the owner only (the server checks).
+
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
@@ -6,6 +7,7 @@ import { optionalPage, searchParams } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { css } from '#styled-system/css'
@@ -57,7 +59,7 @@ function AuditLog() {
           <AdminTable scrollLabel="Audit log" columns={['When', 'Who', 'What', 'Before', 'After']}>
             {data.items.map((entry) => (
               <tr key={entry.id}>
-                <td>{new Date(entry.createdAt).toLocaleString()}</td>
+                <td>{formatDate(entry.createdAt, 'mediumTime')}</td>
                 <td>{entry.actorEmail}</td>
                 <td>
                   <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>

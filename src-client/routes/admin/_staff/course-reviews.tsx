@@ -1,5 +1,6 @@
 // The course review queue: creators' courses and revisions waiting for staff, oldest first, filtered by kind and
 // age. Viewers read; editors and up decide on the submission's own page.
+
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
@@ -10,6 +11,7 @@ import { badge } from '#client/components/ui/badge.ts'
 import { Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { css } from '#styled-system/css'
@@ -82,7 +84,7 @@ function CourseReviews() {
                     {item.kind === 'first' ? 'New course' : 'Revision'}
                   </span>
                 </td>
-                <td>{new Date(item.submittedAt).toLocaleDateString()}</td>
+                <td>{formatDate(item.submittedAt, 'medium')}</td>
                 <td>{item.ageDays === 0 ? 'Today' : `${item.ageDays} ${item.ageDays === 1 ? 'day' : 'days'}`}</td>
               </tr>
             ))}

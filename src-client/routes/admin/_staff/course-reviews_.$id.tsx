@@ -1,6 +1,7 @@
 // One submission for staff: the course's details, its curriculum (each lesson opens as a learner sees it, video
 // included), the checklist, for a revision its edits beside the live values and its new lessons; Approve, or
 // Request changes with a comment per item (editors and up). The server checks the role and the plan again.
+
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
@@ -13,6 +14,7 @@ import { Options, SelectField, TextAreaField } from '#client/components/ui/form.
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
   CHECKLIST_LABELS,
@@ -76,7 +78,7 @@ function CourseReview() {
         <Link to="/admin/course-reviews" className={css({ color: 'accent', textDecoration: 'underline' })}>
           ← Back to the queue
         </Link>{' '}
-        · Submitted {new Date(submission.submittedAt).toLocaleString()} by {data.owner.name} ({data.owner.email ?? '—'})
+        · Submitted {formatDate(submission.submittedAt, 'mediumTime')} by {data.owner.name} ({data.owner.email ?? '—'})
       </p>
       <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' } })}>
         <div className={css({ display: 'flex', flexDir: 'column', gap: '4', minW: '0' })}>
@@ -176,7 +178,7 @@ function CourseReview() {
               <h2 className={heading}>Earlier submissions</h2>
               {data.history.map((h) => (
                 <div key={h.id} className={css({ fontSize: 'sm' })}>
-                  {new Date(h.submittedAt).toLocaleDateString()}: {SUBMISSION_STATUS_LABELS[h.status]}
+                  {formatDate(h.submittedAt, 'medium')}: {SUBMISSION_STATUS_LABELS[h.status]}
                   <ReviewComments comments={h.comments} />
                 </div>
               ))}

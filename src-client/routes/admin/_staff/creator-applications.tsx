@@ -1,5 +1,6 @@
 // Applications to teach: the queue, filtered by status, category and age, newest first (open ones oldest first).
 // Every staff member reads; the decision is on each application's page (admins and up).
+
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
@@ -17,6 +18,7 @@ import { badge } from '#client/components/ui/badge.ts'
 import { Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { APPLICATION_STATUS_LABELS, APPLICATION_STATUSES } from '#shared/creator-applications.ts'
@@ -106,7 +108,7 @@ function CreatorApplications() {
                 </td>
                 <td>{application.headline}</td>
                 <td>{application.categories.map((c) => c.name).join(', ')}</td>
-                <td>{new Date(application.createdAt).toLocaleDateString()}</td>
+                <td>{formatDate(application.createdAt, 'medium')}</td>
                 <td>
                   <span className={badge({ tone: STATUS_TONES[application.status] })}>
                     {APPLICATION_STATUS_LABELS[application.status]}

@@ -1,6 +1,7 @@
 // One application to teach: the applicant, headline, categories, proposal, links and the attached file (through
 // the staff-only download route). Admins and up approve it or decline it with a reason; the server checks the role
 // again, audits the decision and e-mails the applicant.
+
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
@@ -13,6 +14,7 @@ import { TextAreaField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { toastOutcome } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { APPLICATION_MESSAGES, APPLICATION_STATUS_LABELS, declineInput } from '#shared/schemas/creators.ts'
 import { css } from '#styled-system/css'
@@ -75,7 +77,7 @@ function ApplicationDetail() {
             {application.headline}
           </h2>
           <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-            {application.applicant.email} · sent {new Date(application.createdAt).toLocaleString()} ·{' '}
+            {application.applicant.email} · sent {formatDate(application.createdAt, 'mediumTime')} ·{' '}
             {application.categories.map((c) => c.name).join(', ')}
           </p>
           <p className={css({ whiteSpace: 'pre-line' })}>{application.proposal}</p>

@@ -1,5 +1,6 @@
 // Orders: list by status; admins mark PayPal and bank-transfer orders paid, cancel unpaid ones, refund paid ones
 // (whole or chosen lines) and decide buyers' refund requests (counted in the badge); invoices open from each row.
+
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -16,6 +17,7 @@ import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
@@ -122,7 +124,7 @@ function Orders() {
                     ) : null}
                   </td>
                   <td>{formatMoney(order.totalMinor, order.currency)}</td>
-                  <td>{new Date(order.createdAt).toLocaleString()}</td>
+                  <td>{formatDate(order.createdAt, 'mediumTime')}</td>
                   <td>
                     {order.invoice ? (
                       <span className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>

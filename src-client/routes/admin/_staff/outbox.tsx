@@ -1,6 +1,7 @@
 // The mail outbox: every message the shop sent or tried to send, its state, its body, and Resend for a failed
 // one. Admins and the owner only (the server checks); without SMTP it is where verification and invitation
 // links can be read.
+
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -14,6 +15,7 @@ import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
@@ -78,7 +80,7 @@ function Outbox() {
           <AdminTable columns={['When', 'To', 'Subject', 'Status', 'Actions']}>
             {data.items.map((mail) => (
               <tr key={mail.id} data-testid="outbox-row">
-                <td>{new Date(mail.createdAt).toLocaleString()}</td>
+                <td>{formatDate(mail.createdAt, 'mediumTime')}</td>
                 <td>{mail.to}</td>
                 <td>{mail.subject}</td>
                 <td>

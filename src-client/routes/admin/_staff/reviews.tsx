@@ -1,4 +1,5 @@
 // Reviews: every course review, newest first (hidden ones too); editors and up hide a review or show it again.
+
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
@@ -12,6 +13,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { REVIEW_MESSAGES, REVIEW_VISIBILITY } from '#shared/reviews.ts'
@@ -116,7 +118,7 @@ function Reviews() {
                   <Stars rating={review.rating} showValue={false} />
                 </td>
                 <td className={css({ maxW: 'md', whiteSpace: 'pre-line' })}>{review.body || '—'}</td>
-                <td>{new Date(review.createdAt).toLocaleDateString()}</td>
+                <td>{formatDate(review.createdAt, 'medium')}</td>
                 <td>
                   <span className={badge({ tone: review.hidden ? 'grey' : 'green' })}>
                     {review.hidden ? 'Hidden' : 'Visible'}

@@ -2,6 +2,7 @@
 // history, the assignee picker (admins) and the actions its status allows (start, deliver, reopen, cancel with a
 // refund of its line). A recurring order lists its paid months and is delivered a monthly report at a time.
 // The server checks every role and status again.
+
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
@@ -26,6 +27,7 @@ import {
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
+import { formatDate } from '#client/lib/dates.ts'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useMarkRead } from '#client/lib/use-mark-read.ts'
@@ -159,7 +161,7 @@ function ServiceOrderDetail() {
               <div key={delivery.id}>
                 <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
                   {delivery.periodNumber ? `Report for month ${delivery.periodNumber}` : `Delivery ${index + 1}`} ·{' '}
-                  {new Date(delivery.createdAt).toLocaleString()}
+                  {formatDate(delivery.createdAt, 'mediumTime')}
                 </p>
                 <p className={css({ whiteSpace: 'pre-wrap' })}>{delivery.note}</p>
                 <FileLinks files={delivery.files} />
@@ -197,7 +199,7 @@ function ServiceOrderDetail() {
             <ol className={css({ fontSize: 'sm', display: 'flex', flexDir: 'column', gap: '1' })} data-testid="history">
               {order.history.map((event) => (
                 <li key={event.id}>
-                  {new Date(event.at).toLocaleString()}: {SERVICE_ORDER_STATUS_LABELS[event.to]}
+                  {formatDate(event.at, 'mediumTime')}: {SERVICE_ORDER_STATUS_LABELS[event.to]}
                   {event.by ? ` by ${event.by}` : ''}
                 </li>
               ))}
