@@ -15,7 +15,7 @@ const DATE_STYLES = {
   mediumTime: { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' },
   /** '29 Nov 2026, 18:05:09' in the reader's time zone */
   localTime: { dateStyle: 'medium', timeStyle: 'medium' },
-  /** 'Sunday 29 November 2026 at 18:05' in the reader's time zone: when a live session starts */
+  /** 'Sunday, 29 November 2026 at 18:05' in the reader's time zone: when a live session starts */
   localDayTime: { dateStyle: 'full', timeStyle: 'short' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>
 export type DateStyle = keyof typeof DATE_STYLES

@@ -37,11 +37,14 @@ describe('formatDate', () => {
     expect(formatDate(late)).toBe('29 November 2026')
     expect(formatDate(new Date(late), 'medium')).toBe('29 Nov 2026')
     expect(formatDate(late, 'longTime')).toBe('29 November 2026 at 23:30')
+    expect(formatDate(late, 'mediumTime')).toBe('29 Nov 2026, 23:30 UTC')
   })
   it("writes a local time in the reader's zone", () => {
     const local = new Date(late)
     expect(formatDate(late, 'localTime')).toContain(String(local.getMinutes()).padStart(2, '0'))
     expect(formatDate(late, 'localTime')).toMatch(/\d{2}:\d{2}:\d{2}$/)
+    const day = new Intl.DateTimeFormat('en-GB', { weekday: 'long' }).format(local)
+    expect(formatDate(late, 'localDayTime')).toMatch(new RegExp(`^${day}, \\d{1,2} \\w+ 2026 at \\d{2}:\\d{2}$`))
   })
 })
 
@@ -70,5 +73,6 @@ describe('lastActive', () => {
     expect(lastActive(ago(150), now)).toBe('2 hours ago')
     expect(lastActive(ago(24 * 60), now)).toBe('1 day ago')
     expect(lastActive(null, now)).toBe('Never')
+    expect(lastActive(ago(40 * 24 * 60), now)).toBe('22 Oct 2026') // a month on: formatDate's medium day
   })
 })
