@@ -55,6 +55,19 @@ async function api(path: string, key: string | null, init: { method?: string; bo
   return { status: response.status, headers: response.headers, body: (await response.json()) as any }
 }
 
+/**
+ * A list read right after a write. The API holds rows back while a transaction older than them is still open anywhere
+ * in the cluster (decision 0094), so in a parallel test run the row may show a moment later: wait for it (15 s).
+ */
+async function listAfterWrite(path: string, key: string) {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const answer = await api(path, key)
+    if (answer.body.data?.length > 0 || Date.now() > deadline) return answer
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 describe('API keys', () => {
   it('are stored as a SHA-256 only, listed by prefix, made by the owner on Enterprise only; last use recorded', async () => {
     const owner = await createCreator(site.db, { plan: 'enterprise' })
@@ -161,7 +174,7 @@ describe('lists', () => {
 
     const course = await ownedCourse(site.db, owner.id, 2500, 'Sold through the API')
     const sale = await sell(site.db, [course])
-    const orders = await api('/orders', key)
+    const orders = await listAfterWrite('/orders', key)
     expect(
       orders.body.data.map((o: { reference: string; amount_minor: number }) => [o.reference, o.amount_minor]),
     ).toEqual([[sale.reference, 2500]])
@@ -221,7 +234,7 @@ describe('enrolments', () => {
     expect(
       (await api('/enrolments', key, { method: 'POST', body: { course_id: course.id, user_id: learner.id } })).status,
     ).toBe(200)
-    const listed = await api(`/enrolments?course_id=${course.id}`, key)
+    const listed = await listAfterWrite(`/enrolments?course_id=${course.id}`, key)
     expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([granted.body.id])
     expect((await api('/learners', key)).body.data.map((l: { email: string }) => l.email)).toEqual([learner.email])
 
@@ -237,7 +250,7 @@ describe('enrolments', () => {
 
     const sold = await ownedCourse(site.db, owner.id, 1000)
     const sale = await sell(site.db, [sold])
-    const bought = await api(`/enrolments?course_id=${sold.id}`, key)
+    const bought = await listAfterWrite(`/enrolments?course_id=${sold.id}`, key)
     expect(bought.body.data[0]).toMatchObject({ source: 'purchase', learner: { id: sale.buyer.id } })
     const refused = await api(`/enrolments/${bought.body.data[0].id}`, key, { method: 'DELETE' })
     expect([refused.status, refused.body.error.code]).toEqual([403, 'not_granted_by_school'])
