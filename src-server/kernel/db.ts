@@ -50,6 +50,8 @@ export interface DatabaseOptions {
   poolSize?: number
   /** PostgreSQL: how long a query may wait for its answer before it fails and its connection is dropped. */
   queryTimeoutMs?: number
+  /** PostgreSQL: how long a transaction may sit between two statements before the server ends its session. */
+  idleInTransactionTimeoutMs?: number
 }
 
 /**
@@ -59,17 +61,36 @@ export interface DatabaseOptions {
  */
 export const DB_QUERY_TIMEOUT_MS = 60_000
 
+/**
+ * How long one of our sessions may stay idle inside a transaction before PostgreSQL ends it
+ * (`idle_in_transaction_session_timeout`). An open transaction holds back the API's sync lists (decision 0094: rows
+ * show only below the oldest open transaction) and keeps its row locks; a request or job stuck between two statements
+ * must not do that for good. Twice the query timeout: no transaction of ours waits that long between statements (the
+ * slowest outside call made inside one, Stripe, gives up after 10 s).
+ */
+export const DB_IDLE_IN_TRANSACTION_TIMEOUT_MS = 120_000
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.queryTimeoutMs ?? DB_QUERY_TIMEOUT_MS)
+    return openPostgres(options.databaseUrl, {
+      max: options.poolSize ?? 10,
+      queryTimeoutMs: options.queryTimeoutMs ?? DB_QUERY_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    })
   }
   return openPglite(options)
 }
 
-function openPostgres(connectionString: string, max: number, queryTimeoutMs: number): DatabaseHandle {
+function openPostgres(
+  connectionString: string,
+  limits: { max: number; queryTimeoutMs: number; idleInTransactionTimeoutMs: number },
+): DatabaseHandle {
+  const { max, queryTimeoutMs, idleInTransactionTimeoutMs } = limits
   const pool = new pg.Pool({
     connectionString,
     max,
+    // Set for each session at its start, so it holds on any server whatever its configuration says.
+    options: `-c idle_in_transaction_session_timeout=${Math.round(idleInTransactionTimeoutMs)}`,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
     // An answer that never comes fails the query and drops its connection (PreparingClient); keep-alive lets the
