@@ -131,7 +131,13 @@ function renewalInvoicesOf(db: DB, userId: string) {
 /** A plan order's story: the free trial it started (if any), then each paid invoice with its amount and date. */
 function subscriptionHistory(
   sub: { trial_ends_at: Date | null; amount_minor: number | null; currency: string | null } | undefined,
-  invoices: readonly { amount_minor: number; currency: string; paid_at: Date }[],
+  invoices: readonly {
+    amount_minor: number
+    currency: string
+    paid_at: Date
+    refunded_minor: number
+    disputed_minor: number
+  }[],
 ) {
   if (!sub) return null
   return {
@@ -145,6 +151,9 @@ function subscriptionHistory(
         amountMinor: invoice.amount_minor,
         currency: invoice.currency,
         paidAt: invoice.paid_at.toISOString(),
+        /** Given back by refunds, and taken back by the member's bank in a dispute the shop lost. */
+        refundedMinor: invoice.refunded_minor,
+        disputedMinor: invoice.disputed_minor,
       })),
   }
 }

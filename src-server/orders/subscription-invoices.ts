@@ -139,12 +139,27 @@ export async function recordServiceRenewalInvoice(
   return true
 }
 
-/** A user's paid subscription invoices by the order that started each subscription, oldest first. */
+/**
+ * A user's paid subscription invoices by the order that started each subscription, oldest first, each with the money
+ * given back since: `refunded_minor` by refunds, `disputed_minor` taken back by a lost dispute.
+ */
 export async function listPaidInvoicesByOrder(db: DB, userId: string) {
   const rows = await db
     .selectFrom('subscription_invoices as i')
     .innerJoin('subscriptions as s', 's.id', 'i.subscription_id')
     .select(['s.order_id', 'i.amount_minor', 'i.currency', 'i.paid_at', 'i.period_end', 'i.billing_reason'])
+    .select((eb) => {
+      const takenBack = (by: 'r.stripe_refund_id' | 'r.dispute_id') =>
+        eb.cast<number>(
+          eb
+            .selectFrom('subscription_invoice_refunds as r')
+            .select((inner) => inner.fn.coalesce(inner.fn.sum<number>('r.amount_minor'), inner.lit(0)).as('total'))
+            .whereRef('r.subscription_invoice_id', '=', 'i.id')
+            .where(by, 'is not', null),
+          'integer',
+        )
+      return [takenBack('r.stripe_refund_id').as('refunded_minor'), takenBack('r.dispute_id').as('disputed_minor')]
+    })
     .where('i.user_id', '=', userId)
     .orderBy('i.paid_at')
     .execute()

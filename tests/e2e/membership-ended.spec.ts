@@ -180,6 +180,9 @@ test('a plan whose current renewal was refunded in Stripe’s dashboard: Refunde
   )
   expect(refunded.ok()).toBe(true)
   await expectEnded(page, new RegExp(`^Refunded on ${DATE}$`))
+  // The plan's story in the order history says what came back of the payment.
+  await page.goto('/account')
+  await expect(page.getByTestId('subscription-history')).toContainText(/Paid \$9\.99 on .+ · Refunded \$9\.99/)
   const { reference } = await db
     .selectFrom('orders')
     .select('reference')

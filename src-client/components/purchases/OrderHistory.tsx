@@ -78,6 +78,12 @@ function OrderList({ orders }: { orders: Order[] }) {
               {order.subscription.payments.map((payment) => (
                 <li key={payment.paidAt}>
                   Paid {formatMoney(payment.amountMinor, payment.currency)} on {formatDay(payment.paidAt)}
+                  {payment.refundedMinor > 0
+                    ? ` · Refunded ${formatMoney(payment.refundedMinor, payment.currency)}`
+                    : ''}
+                  {payment.disputedMinor > 0
+                    ? ` · Returned to you after a dispute ${formatMoney(payment.disputedMinor, payment.currency)}`
+                    : ''}
                 </li>
               ))}
             </ul>

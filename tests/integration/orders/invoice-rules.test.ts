@@ -807,6 +807,8 @@ describe('paid subscription invoices from Stripe (invoice.paid)', () => {
       paid_at,
       period_end,
       billing_reason,
+      refunded_minor: 0,
+      disputed_minor: 0,
     })
     expect(byOrder.get(orderId)).toEqual([
       entry(

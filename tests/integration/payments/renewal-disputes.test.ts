@@ -112,7 +112,7 @@ describe('a dispute of a Stripe renewal’s payment', () => {
   })
 
   it('lost, records the money taken back with its credit note, leaves the Premium pool and ends the plan', async () => {
-    const { user, orderId, renewal, paymentIntent, stripeSubscription } = await renewedMember(shop)
+    const { user, caller, orderId, renewal, paymentIntent, stripeSubscription } = await renewedMember(shop)
     const invoice = await renewalRow(renewal.id)
     const pooledBefore = await refundedThisMonth()
     const dispute = fake.disputeOf(paymentIntent, 'needs_response', invoice.amount_minor, { fee: 1500 })
@@ -149,6 +149,15 @@ describe('a dispute of a Stripe renewal’s payment', () => {
     expect(await isPremium(db(), user)).toBe(false)
     expect(await subscriptionOf(orderId)).toEqual({ status: 'cancelled', end_reason: 'refund' })
     expect((await orderOf(orderId)).status).toBe('paid')
+    // The plan order keeps its own status (its checkout was paid); the plan's story says what the dispute took back.
+    const [order] = await caller.purchases.orders()
+    expect(order!.subscription!.payments).toEqual([
+      expect.objectContaining({
+        amountMinor: invoice.amount_minor,
+        refundedMinor: 0,
+        disputedMinor: invoice.amount_minor,
+      }),
+    ])
     // The bank told the member: no refund mail.
     expect(await mails('order_refunded', user.email)).toEqual([])
 

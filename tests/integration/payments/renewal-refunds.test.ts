@@ -107,6 +107,16 @@ describe('a refund of a Stripe renewal', () => {
       id: orderId,
       creditNotes: [{ id: notes[0]!.id, number: notes[0]!.number, totalMinor: 500 }],
     })
+    // The plan's story says what came back of that payment.
+    expect(order!.subscription!.payments).toEqual([
+      {
+        amountMinor: invoice.amount_minor,
+        currency: 'USD',
+        paidAt: expect.any(String),
+        refundedMinor: 500,
+        disputedMinor: 0,
+      },
+    ])
     const renewalInvoice = await db()
       .selectFrom('invoices')
       .select('number')
