@@ -98,19 +98,17 @@ export async function accessBeganAt(
 }
 
 /**
- * Whether the Premium the user held at `at` (when they completed a course through it) has all been taken back
- * since: every Premium grant in force then is now revoked for a refund or a dispute. A Premium that simply ended
- * (expiry, lapse, cancellation) was theirs: false. False too when no Premium grant was in force then.
+ * The Premium grants the user held at `at` (when they completed a course through Premium), with why each was revoked
+ * since, if it was, and the subscription or order line that gave it.
  */
-export async function premiumHeldAtTakenBack(db: DB, userId: string, at: Date): Promise<boolean> {
-  const rows = await db
+export function premiumGrantsAt(db: DB, userId: string, at: Date) {
+  return db
     .selectFrom('access_grants')
-    .select('revoked_reason')
+    .select(['revoked_reason', 'subscription_id', 'order_item_id'])
     .where('user_id', '=', userId)
     .where('kind', '=', 'premium')
     .where('starts_at', '<=', at)
     .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', at)]))
     .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', at)]))
     .execute()
-  return rows.length > 0 && rows.every((row) => row.revoked_reason === 'refund' || row.revoked_reason === 'dispute')
 }

@@ -1,13 +1,14 @@
 // The public certificate page's data: who completed what, when, and whether it still stands. A certificate earned
 // on a bought course shows "Revoked" once that purchase's access is revoked (a refund); one earned through Premium
 // stands after the subscription ends (the learner did complete the course while it was theirs), but shows "Revoked"
-// once the Premium they held then is refunded (or lost to a dispute), unless they hold the course another way now
-// (they bought it, or another Premium opens it). Decision 0090.
-import { ownsCourse, premiumHeldAtTakenBack } from '../access/courses.ts'
+// once the money of the Premium period they completed it in is given back (a refund, a lost dispute), unless they hold
+// the course another way now (they bought it, or another Premium opens it). Decision 0090.
+import { ownsCourse, premiumGrantsAt } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { findCertificate } from '../learning/repository.ts'
+import { periodMoneyAt } from '../orders/subscription-invoices.ts'
 import { opensThroughPremium } from './lesson-access.ts'
 import { brandOfCourse } from './school-domain.ts'
 
@@ -21,7 +22,29 @@ async function isRevoked(db: DB, row: CertificateRow): Promise<boolean> {
   if (row.access_source === 'purchase') return true
   const course = await findCourseForLearning(db, row.course_id)
   if (course && (await opensThroughPremium(db, { id: row.user_id }, course))) return false
-  return premiumHeldAtTakenBack(db, row.user_id, new Date(row.completed_at))
+  return premiumTakenBackAt(db, row.user_id, new Date(row.completed_at))
+}
+
+/**
+ * Whether the Premium through which the user completed a course at `at` has been taken back: for each Premium grant
+ * they held then, the money of the period that covered `at` came back in full — a refund of a later month leaves
+ * the months paid before it standing, and a free trial had no money to give back. A grant with no recorded period (a
+ * gift, a plan paid by bank transfer) is taken back when it was revoked for a refund or a dispute. False when no
+ * Premium grant was in force then.
+ */
+export async function premiumTakenBackAt(db: DB, userId: string, at: Date): Promise<boolean> {
+  const grants = await premiumGrantsAt(db, userId, at)
+  if (grants.length === 0) return false
+  for (const grant of grants) {
+    const period = grant.subscription_id
+      ? await periodMoneyAt(db, grant.subscription_id, at, grant.order_item_id)
+      : undefined
+    const takenBack = period
+      ? period === 'taken_back'
+      : grant.revoked_reason === 'refund' || grant.revoked_reason === 'dispute'
+    if (!takenBack) return false
+  }
+  return true
 }
 
 export async function certificateView(db: DB, id: string, publicUrl: string) {

@@ -170,3 +170,45 @@ export async function listPaidInvoicesByOrder(db: DB, userId: string) {
   }
   return byOrder
 }
+
+/**
+ * What became of the money that paid a subscription's period at `at` (decision 0090): 'kept' when a paid invoice
+ * covers `at` and not all of it came back, 'taken_back' when every paid invoice covering it came back in full (refunds,
+ * or a lost dispute), 'free' when only unpaid ones cover it (a free trial), undefined when none is recorded. The first
+ * charge was the checkout's order: its plan line (`planLineId`) refunded is that money given back (a lost dispute
+ * refunds the lines too).
+ */
+export async function periodMoneyAt(
+  db: DB,
+  subscriptionId: string,
+  at: Date,
+  planLineId: string | null,
+): Promise<'kept' | 'taken_back' | 'free' | undefined> {
+  const covering = await db
+    .selectFrom('subscription_invoices')
+    .select(['id', 'amount_minor', 'billing_reason'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('period_start', '<=', at)
+    .where('period_end', '>', at)
+    .execute()
+  if (covering.length === 0) return undefined
+  const paid = covering.filter((invoice) => invoice.amount_minor > 0)
+  if (paid.length === 0) return 'free'
+  const firstChargeReturned = planLineId
+    ? Boolean(
+        (await db.selectFrom('order_items').select('refunded_at').where('id', '=', planLineId).executeTakeFirst())
+          ?.refunded_at,
+      )
+    : false
+  const refunds = await db
+    .selectFrom('subscription_invoice_refunds')
+    .select(['subscription_invoice_id', 'amount_minor'])
+    .where('subscription_invoice_id', 'in', paid.map((invoice) => invoice.id))
+    .execute()
+  const returned = (invoice: (typeof paid)[number]) =>
+    (invoice.billing_reason === 'subscription_create' && firstChargeReturned) ||
+    sumOf(refunds.filter((refund) => refund.subscription_invoice_id === invoice.id)) >= invoice.amount_minor
+  return paid.every(returned) ? 'taken_back' : 'kept'
+}
+
+const sumOf = (rows: readonly { amount_minor: number }[]) => rows.reduce((total, row) => total + row.amount_minor, 0)

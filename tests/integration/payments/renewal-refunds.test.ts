@@ -5,8 +5,8 @@
 // its tax), gets a credit note the member finds under the plan's order and can open, and comes off Premium's revenue
 // of the refund's month net of its tax. A redelivery or a later event listing the same refunds records nothing more. A
 // renewal recorded without its payment is found through Stripe's invoice payments of the refunded payment.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { premiumHeldAtTakenBack } from '../../../src-server/access/courses.ts'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { premiumTakenBackAt } from '../../../src-server/flows/certificates.ts'
 import { membershipPage, ordersForStaff } from '../../../src-server/flows/membership-view.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import { premiumRevenueOfMonth } from '../../../src-server/orders/premium-revenue.ts'
@@ -27,6 +27,7 @@ beforeAll(async () => {
   ;({ fake } = shop)
 })
 afterAll(() => shop.close())
+afterEach(() => clock.resetClock())
 
 const renewedMember = () => renewedOf(shop)
 
@@ -239,8 +240,11 @@ describe('what a refund of a Stripe renewal does for the member (decision 0089)'
       .where('id', '=', invoice.id)
       .executeTakeFirstOrThrow()
     const period = `${start!.toISOString().slice(0, 10)} to ${end!.toISOString().slice(0, 10)}`
-    const completedBefore = clock.now() // a course completed through Premium now
-    expect(await premiumHeldAtTakenBack(db(), user.id, completedBefore)).toBe(false)
+    // A course completed through Premium in this period (Stripe's test clock is ahead of the business clock), and one
+    // in the free trial before it.
+    const completedBefore = new Date(start!.getTime() + 60_000)
+    const completedInTrial = new Date(start!.getTime() - 60_000)
+    expect(await premiumTakenBackAt(db(), user.id, completedBefore)).toBe(false)
 
     fake.dashboardRefund(paymentIntent, 500)
     expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
@@ -257,7 +261,9 @@ describe('what a refund of a Stripe renewal does for the member (decision 0089)'
     expect(await isPremium(db(), user)).toBe(true)
     expect(await subscriptionOf(orderId)).toMatchObject({ status: 'active', end_reason: null })
 
-    // The rest: everything the current period's renewal took is given back.
+    // The rest: everything the current period's renewal took is given back, an hour after that completion (the
+    // business clock catches up with Stripe's test clock).
+    await clock.advanceClock((completedBefore.getTime() - clock.nowMs()) / 1000 + 3600)
     const before = fake.calls.length
     fake.dashboardRefund(paymentIntent, invoice.amount_minor - 500)
     expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
@@ -271,7 +277,9 @@ describe('what a refund of a Stripe renewal does for the member (decision 0089)'
     // taken back (decision 0090).
     expect(await isPremium(db(), user)).toBe(false)
     expect(await subscriptionOf(orderId)).toMatchObject({ status: 'cancelled', end_reason: 'refund' })
-    expect(await premiumHeldAtTakenBack(db(), user.id, completedBefore)).toBe(true)
+    expect(await premiumTakenBackAt(db(), user.id, completedBefore)).toBe(true)
+    // The free trial took no money, so none came back: what was completed in it stands.
+    expect(await premiumTakenBackAt(db(), user.id, completedInTrial)).toBe(false)
     const refunded = `Refunded on ${formatDay(clock.now())}`
     expect(await membershipPage(db(), user.id)).toMatchObject({ status: 'cancelled', statusText: refunded })
     const staffRow = (await ordersForStaff(db(), { limit: 500 })).find((order) => order.id === orderId)
@@ -285,11 +293,29 @@ describe('what a refund of a Stripe renewal does for the member (decision 0089)'
     const { user, orderId, renewal, paymentIntent } = await renewedMember()
     expect(new Set(await fake.advance(31 * DAY))).toEqual(new Set([200])) // the next renewal, paid
     const invoice = await recorded(renewal.id)
+    const { period_start: start } = await db()
+      .selectFrom('subscription_invoices')
+      .select('period_start')
+      .where('id', '=', invoice.id)
+      .executeTakeFirstOrThrow()
+    const completedInRefundedMonth = new Date(start!.getTime() + 60_000)
+    const { period_start: nextStart } = await db()
+      .selectFrom('subscription_invoices')
+      .select('period_start')
+      .where('user_id', '=', user.id)
+      .where('billing_reason', '=', 'subscription_cycle')
+      .orderBy('period_start', 'desc')
+      .executeTakeFirstOrThrow()
+    const completedInPaidMonth = new Date(nextStart!.getTime() + 60_000)
     fake.dashboardRefund(paymentIntent, invoice.amount_minor)
     expect(await fake.deliver('charge.refunded', fake.chargeOf(paymentIntent))).toBe(200)
     expect(await refundsOf(invoice.id)).toHaveLength(1)
     expect(await mailsTo(user.email, 'order_refunded')).toHaveLength(1)
     expect(await isPremium(db(), user)).toBe(true)
     expect(await subscriptionOf(orderId)).toMatchObject({ status: 'active', end_reason: null })
+    // Premium certificates go by the month they were earned in (decision 0090): the refunded month's is taken back
+    // (it still shows while Premium opens the course), the paid month's stands.
+    expect(await premiumTakenBackAt(db(), user.id, completedInRefundedMonth)).toBe(true)
+    expect(await premiumTakenBackAt(db(), user.id, completedInPaidMonth)).toBe(false)
   })
 })
