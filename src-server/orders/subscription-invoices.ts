@@ -200,10 +200,11 @@ export async function periodMoneyAt(
           ?.refunded_at,
       )
     : false
+  const paidIds = paid.map((invoice) => invoice.id)
   const refunds = await db
     .selectFrom('subscription_invoice_refunds')
     .select(['subscription_invoice_id', 'amount_minor'])
-    .where('subscription_invoice_id', 'in', paid.map((invoice) => invoice.id))
+    .where('subscription_invoice_id', 'in', paidIds)
     .execute()
   const returned = (invoice: (typeof paid)[number]) =>
     (invoice.billing_reason === 'subscription_create' && firstChargeReturned) ||
