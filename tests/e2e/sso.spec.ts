@@ -8,7 +8,7 @@
 // signed in, and the second's account is linked straight away. On the school's own domain the log-in page offers the
 // school's sign-in, and the whole flow stays on that domain (decision 0062).
 import { randomBytes } from 'node:crypto'
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { e2eDnsPort, startDnsServer } from '../support/dns-server.ts'
@@ -35,6 +35,33 @@ async function saveProvider(page: Page, provider: LocalOidcProvider, domain: str
   await form.getByRole('button', { name: 'Save single sign-on' }).click()
   await expect(page.getByText('Single sign-on saved')).toBeVisible()
   return form
+}
+
+/**
+ * Clicks "Sign in with {school}" on the page `tab` shows, then logs in as `login` on the provider's own log-in page
+ * (any password); the provider then sends the browser back to the app.
+ */
+async function signInThroughSchool(tab: Page, schoolName: string, provider: LocalOidcProvider, login: string) {
+  await tab.getByRole('link', { name: `Sign in with ${schoolName}` }).click()
+  await expect(tab).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`))
+  await tab.locator('input[name="login"]').fill(login)
+  await tab.locator('input[name="password"]').fill('provider-password')
+  await tab.getByRole('button', { name: 'Sign-in' }).click()
+}
+
+/** A new, signed-out browser on the school's page that signs in there through the school's provider as `login`. */
+async function signInSignedOut(
+  browser: Browser,
+  baseURL: string | undefined,
+  school: { name: string; slug: string },
+  provider: LocalOidcProvider,
+  login: string,
+) {
+  const context = await browser.newContext({ baseURL })
+  const tab = await context.newPage()
+  await tab.goto(`/s/${school.slug}`)
+  await signInThroughSchool(tab, school.name, provider, login)
+  return { context, tab }
 }
 
 test('an Enterprise school configures SSO and a learner signs in through its provider', async ({
@@ -70,15 +97,13 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
       .executeTakeFirstOrThrow()
 
     // Lee has no account: none is made while the school has not proven the domain; the sign-in says why.
-    const refusedContext = await browser.newContext({ baseURL })
-    const refusedTab = await refusedContext.newPage()
-    await refusedTab.goto(`/s/${school.slug}`)
-    await refusedTab.getByRole('link', { name: `Sign in with ${school.name}` }).click()
-    // The provider's own log-in page (any password).
-    await expect(refusedTab).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`))
-    await refusedTab.locator('input[name="login"]').fill('lee.learner')
-    await refusedTab.locator('input[name="password"]').fill('provider-password')
-    await refusedTab.getByRole('button', { name: 'Sign-in' }).click()
+    const { context: refusedContext, tab: refusedTab } = await signInSignedOut(
+      browser,
+      baseURL,
+      school,
+      provider,
+      'lee.learner',
+    )
     await expect(refusedTab).toHaveURL(/\/auth\/callback\?error=/)
     await expect(refusedTab.getByRole('heading', { name: 'Sign-in failed' })).toBeVisible()
     await expect(
@@ -96,10 +121,7 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     const miaTab = await miaContext.newPage()
     await signInAs(miaTab, baseURL as string, db, mia)
     await miaTab.goto(`/s/${school.slug}`)
-    await miaTab.getByRole('link', { name: `Sign in with ${school.name}` }).click()
-    await miaTab.locator('input[name="login"]').fill('mia.member')
-    await miaTab.locator('input[name="password"]').fill('provider-password')
-    await miaTab.getByRole('button', { name: 'Sign-in' }).click()
+    await signInThroughSchool(miaTab, school.name, provider, 'mia.member')
     await expect(miaTab).toHaveURL(/\/account\/sso-link$/)
     const consent = miaTab.getByRole('region', { name: `Link ${school.name}’s sign-in to your account?` })
     await expect(consent).toContainText(`mia@${domain}`)
@@ -163,14 +185,7 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     expect(await axeViolations(page)).toEqual([])
 
     // Proven: Lee's sign-in now makes a verified account and lands back on the school's page, signed in.
-    const learnerContext = await browser.newContext({ baseURL })
-    const tab = await learnerContext.newPage()
-    await tab.goto(`/s/${school.slug}`)
-    await tab.getByRole('link', { name: `Sign in with ${school.name}` }).click()
-    await expect(tab).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`))
-    await tab.locator('input[name="login"]').fill('lee.learner')
-    await tab.locator('input[name="password"]').fill('provider-password')
-    await tab.getByRole('button', { name: 'Sign-in' }).click()
+    const { context: learnerContext, tab } = await signInSignedOut(browser, baseURL, school, provider, 'lee.learner')
     await expect(tab).toHaveURL(new RegExp(`/s/${school.slug}$`))
     await expect(tab.getByRole('link', { name: 'Log In' })).toHaveCount(0)
     const learner = await db
@@ -184,13 +199,13 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     await learnerContext.close()
 
     // Signed out, Mia's school sign-in now reaches her account at once: the school proved her address's domain.
-    const provenContext = await browser.newContext({ baseURL })
-    const provenTab = await provenContext.newPage()
-    await provenTab.goto(`/s/${school.slug}`)
-    await provenTab.getByRole('link', { name: `Sign in with ${school.name}` }).click()
-    await provenTab.locator('input[name="login"]').fill('mia.member')
-    await provenTab.locator('input[name="password"]').fill('provider-password')
-    await provenTab.getByRole('button', { name: 'Sign-in' }).click()
+    const { context: provenContext, tab: provenTab } = await signInSignedOut(
+      browser,
+      baseURL,
+      school,
+      provider,
+      'mia.member',
+    )
     await expect(provenTab).toHaveURL(new RegExp(`/s/${school.slug}$`))
     await expect(provenTab.getByRole('link', { name: 'Log In' })).toHaveCount(0)
     expect(await links()).toHaveLength(1)
@@ -258,11 +273,7 @@ test('on the school’s own domain, a learner signs in with the school from the 
     const learnerContext = await browser.newContext()
     const tab = await learnerContext.newPage()
     await tab.goto(`${site}/login?redirect=/courses`)
-    await tab.getByRole('link', { name: `Sign in with ${school.name}` }).click()
-    await expect(tab).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`))
-    await tab.locator('input[name="login"]').fill('ida.learner')
-    await tab.locator('input[name="password"]').fill('provider-password')
-    await tab.getByRole('button', { name: 'Sign-in' }).click()
+    await signInThroughSchool(tab, school.name, provider, 'ida.learner')
     await expect(tab).toHaveURL(`${site}/courses`)
     await expect(tab.getByRole('link', { name: 'Log In' })).toHaveCount(0)
     const session = await db
