@@ -1,6 +1,7 @@
 // How a school's SSO identity becomes a local account (decision 0062): its earlier link (issuer + subject), else the
-// account with the same e-mail — the provider must say the address is verified — else a new verified account. Staff
-// accounts are never reached through a school's provider: a school owner runs that provider, not us.
+// account with the same e-mail — the provider must say the address is verified — else a new verified account, only
+// for an e-mail domain the school has proven (decision 0091). Staff accounts are never reached through a school's
+// provider: a school owner runs that provider, not us.
 // An existing account the school may not claim on its provider's word is linked only on its owner's consent: the
 // identity is held for the signed-in browser session that met it (school_sso_pending_links) until the owner confirms.
 import { isStaff } from '../../src-shared/roles.ts'
@@ -13,6 +14,8 @@ export const SSO_STAFF_REFUSED = 'staff accounts sign in on the staff log-in pag
 export const SSO_EXISTING_REFUSED =
   'an account with this address already exists: sign in with its password first, then use this sign-in again to link the two'
 export const SSO_LINKED_ELSEWHERE = 'this sign-in is linked to another account'
+/** A new account for an address in a domain the school has not proven (or whose proof lapsed). */
+export const SSO_DOMAIN_UNPROVEN = (domain: string) => `this school has not verified the e-mail domain ${domain} yet`
 /** How long a sign-in waits for its account's consent. */
 export const PENDING_LINK_TTL_MS = 10 * 60 * 1000
 
@@ -30,6 +33,12 @@ export interface LinkRules {
    * (`trx`: PGlite has one connection).
    */
   mayLinkExisting(trx: DB, userId: string): Promise<boolean>
+  /**
+   * Whether a new (verified, passwordless) account may be made for the identity's address: only in a domain the school
+   * has proven, else a school listing someone else's domain would mint "verified" accounts that squat its addresses.
+   * Null: it may; else the reason it may not (nothing is written then). Asked inside the transaction, as above.
+   */
+  newAccountRefusal(trx: DB): Promise<string | null>
 }
 
 export async function linkOrCreateSsoUser(
@@ -62,6 +71,8 @@ export async function linkOrCreateSsoUser(
     if (user && isStaff(user.role)) throw new SsoFailure(SSO_STAFF_REFUSED)
     if (user && !(await rules.mayLinkExisting(trx, user.id))) throw new SsoConsentNeeded(user.id)
     if (user) await trustProvenOwner(trx, user)
+    const refusal = user ? null : await rules.newAccountRefusal(trx)
+    if (refusal) throw new SsoFailure(refusal)
     const created = !user
     user ??= await trx
       .insertInto('users')

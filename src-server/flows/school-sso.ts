@@ -1,6 +1,7 @@
 // Single sign-on per school with OpenID Connect (issue 36, decision 0062). The owner (only, on a plan with 'sso')
 // names the provider, the e-mail domains it may sign in and whether members must use it; learners sign in with their
-// company identity at /auth/sso/{slug}; accounts are linked by a verified e-mail only; members of a school that
+// company identity at /auth/sso/{slug}; accounts are linked by a verified e-mail only, and made (or linked by the
+// provider's word) only in a domain the school proved by DNS (decision 0091); members of a school that
 // requires SSO cannot sign in with a password. An account that exists already and that the school may not claim is
 // linked on its owner's consent only: signed in, with a fresh proof (the consent page, /account/sso-link).
 import type { SchoolSsoInput } from '../../src-shared/schemas/sso.ts'
@@ -19,6 +20,7 @@ import {
   linkOrCreateSsoUser,
   linkPendingIdentity,
   pendingLinkOf,
+  SSO_DOMAIN_UNPROVEN,
   unlinkSchool,
 } from '../auth/sso-links.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
@@ -203,7 +205,10 @@ function domainOf(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1).toLowerCase()
 }
 
-/** The local account for a provider's identity: verified e-mail in an allowed domain, then linked or created. */
+/**
+ * The local account for a provider's identity: verified e-mail in an allowed domain, then its earlier link, else the
+ * account with that address (linked when the domain is proven), else a new account (made when the domain is proven).
+ */
 export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings, identity: SsoIdentity) {
   if (!identity.subject) throw new SsoFailure('the identity provider sent no account id')
   if (!identity.email || identity.email.indexOf('@') < 1) {
@@ -217,16 +222,22 @@ export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings,
   if (await domainProvenElsewhere(db, settings.schoolId, [domainOf(identity.email)])) {
     throw new SsoFailure(`addresses at ${domainOf(identity.email)} sign in through another school`)
   }
-  // An existing account is linked only when the school proved this exact domain by DNS (its TXT proof): otherwise a
-  // school's own provider could claim anyone's account — its team members' included (a member's whole account, their
-  // own courses and school, is not the school's to hand out). A verified name under the domain (a custom domain such
-  // as learn.acme.com) proves nothing about acme.com's mailboxes: that sub-zone may be delegated to someone else.
-  const proven = await schoolProvesEmailDomain(db, settings.schoolId, domainOf(identity.email))
+  // An existing account is linked, and a new one made, only when the school proved this exact domain by DNS (its TXT
+  // proof, verified and not lapsed): otherwise a school's own provider could claim anyone's account — its team
+  // members' included (a member's whole account, their own courses and school, is not the school's to hand out) — or
+  // mint "verified" accounts for a domain it merely listed, squatting addresses whose owners never signed up. A
+  // verified name under the domain (a custom domain such as learn.acme.com) proves nothing about acme.com's mailboxes:
+  // that sub-zone may be delegated to someone else. An identity linked before keeps signing in (decision 0091).
+  const domain = domainOf(identity.email)
+  const proven = (trx: DB) => schoolProvesEmailDomain(trx, settings.schoolId, domain)
   return linkOrCreateSsoUser(
     db,
     settings.schoolId,
     { ...identity, email: identity.email },
-    { mayLinkExisting: async () => proven },
+    {
+      mayLinkExisting: proven,
+      newAccountRefusal: async (trx) => ((await proven(trx)) ? null : SSO_DOMAIN_UNPROVEN(domain)),
+    },
   )
 }
 

@@ -2,8 +2,8 @@
 // /studio/sso (the TXT record to publish at _skillforge-sso.<domain>, its status and why) and its "Check" — the custom
 // domain's lookup (creators/dns-verify.ts), one domain at a time — and the periodic re-check of verified proofs
 // ('sso.domain-recheck'): a record definitely gone or wrong for longer than the grace lapses the proof, and the owner
-// is mailed. Linking an existing account asks creators/sso-domain-proofs.ts schoolProvesEmailDomain for the exact
-// domain (flows/school-sso.ts).
+// is mailed. Linking an existing account and making a new one ask creators/sso-domain-proofs.ts
+// schoolProvesEmailDomain for the exact domain (flows/school-sso.ts).
 import { ssoDomainProofRecordName } from '../../src-shared/schemas/sso.ts'
 import { checkTxtToken, createTxtLookup, type TxtLookup } from '../creators/dns-verify.ts'
 import { schoolById } from '../creators/schools.ts'
@@ -46,14 +46,16 @@ function proofView(proof: SsoDomainProof) {
       : (proof.lastOutcome ?? 'unchecked')
   const found = proof.lastOutcome === 'mismatch' ? FOUND.mismatch(recordName) : FOUND.missing(recordName)
   const lapsesAfter = proof.failingSince ? new Date(proof.failingSince.getTime() + SSO_PROOF_LAPSE_GRACE_MS) : null
+  // A new account is made through the school's sign-in only in a proven domain (flows/school-sso.ts).
+  const noNewLearners = `Until it is verified, new learners at ${proof.domain} cannot join through your sign-in.`
   const messages: Record<SsoDomainStatus, string> = {
-    verified: `Verified: existing accounts at ${proof.domain} can be linked to your sign-in.`,
+    verified: `Verified: new learners at ${proof.domain} can join through your sign-in, and existing accounts at ${proof.domain} can be linked to it.`,
     failing: `Verified, but at risk: since ${proof.failingSince ? day(proof.failingSince) : ''} ${found}. Publish the record again: if it is still not there at a check after ${lapsesAfter?.toISOString().replace('T', ' ').slice(0, 16)} UTC, the domain stops being verified.`,
-    lapsed: `No longer verified since ${proof.lapsedAt ? day(proof.lapsedAt) : ''}: ${proof.lastOutcome === 'failed' ? 'the record stayed missing or wrong for more than a day' : found}. Existing accounts at ${proof.domain} are no longer linked to your sign-in and “Require SSO” no longer applies to them. Publish the record, then check.`,
-    unchecked: 'Not verified yet: publish the TXT record, then check.',
-    missing: `Not verified yet: ${FOUND.missing(recordName)}. DNS changes can take a while to show.`,
-    mismatch: `Not verified yet: ${FOUND.mismatch(recordName)}.`,
-    failed: `Check failed: the DNS lookup for ${recordName} did not complete (time-out or server failure). Try again in a few minutes.`,
+    lapsed: `No longer verified since ${proof.lapsedAt ? day(proof.lapsedAt) : ''}: ${proof.lastOutcome === 'failed' ? 'the record stayed missing or wrong for more than a day' : found}. New learners at ${proof.domain} cannot join through your sign-in (those who signed in through it before still can), existing accounts at ${proof.domain} are no longer linked to it and “Require SSO” no longer applies to them. Publish the record, then check.`,
+    unchecked: `Not verified yet: publish the TXT record, then check. ${noNewLearners}`,
+    missing: `Not verified yet: ${FOUND.missing(recordName)}. DNS changes can take a while to show. ${noNewLearners}`,
+    mismatch: `Not verified yet: ${FOUND.mismatch(recordName)}. ${noNewLearners}`,
+    failed: `Check failed: the DNS lookup for ${recordName} did not complete (time-out or server failure). Try again in a few minutes. ${noNewLearners}`,
   }
   return {
     domain: proof.domain,
@@ -89,7 +91,8 @@ async function mailLapse(db: DB, schoolId: string, proof: { domain: string; toke
       `The TXT record that proves ${school.name} controls ${proof.domain} has been missing or wrong for more than a day,`,
       `so ${proof.domain} is no longer verified for your single sign-on.`,
       '',
-      `Until it is verified again, existing accounts at ${proof.domain} are not linked to your sign-in without their`,
+      `Until it is verified again, new learners at ${proof.domain} cannot join through your sign-in (those who signed`,
+      `in through it before still can), existing accounts at ${proof.domain} are not linked to it without their`,
       `owner’s consent, and “Require SSO” no longer holds your members with ${proof.domain} addresses to it.`,
       '',
       'To verify it again, publish this TXT record and press Check:',

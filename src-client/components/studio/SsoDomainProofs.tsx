@@ -1,7 +1,8 @@
 // The DNS proof of each e-mail domain a school's single sign-on allows (decision 0062): per domain, the TXT record to
 // publish, its status (verified, at risk, lapsed, not yet, check failed, with the server's reason; decision 0091) and a
-// Check button. An existing account is linked to the school's sign-in only when its exact domain is verified. The
-// server decides the status and checks the owner and plan; this list only shows its answers.
+// Check button. A new account is made through the school's sign-in, and an existing one linked, only when its exact
+// domain is verified (the message beside an unproven domain says new learners cannot join yet). The server decides
+// the status and checks the owner and plan; this list only shows its answers.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { badge } from '#client/components/ui/badge.ts'

@@ -127,7 +127,7 @@ function SsoPage() {
           required
           rows={2}
           defaultValue={settings?.domains.join(', ') ?? ''}
-          hint="Comma-separated, such as example.com. Only verified addresses at these domains sign in; an existing account is linked only once its domain is proven below."
+          hint="Comma-separated, such as example.com. Only verified addresses at these domains sign in; new learners join, and existing accounts are linked, only once their domain is proven below."
           error={form.errors.domains}
         />
         <CheckboxField
@@ -147,9 +147,9 @@ function SsoPage() {
       </form>
       <TitledSection id="sso-domains-heading" title="Prove your e-mail domains" className={card}>
         <p>
-          Someone who already has an account here is linked to your sign-in only when you prove you run their address’s
-          domain. Publish each TXT record at your DNS provider, then check it. Each domain is proven on its own: a
-          verified domain proves nothing for the domains above or below it.
+          New learners join through your sign-in, and someone who already has an account here is linked to it, only when
+          you prove you run their address’s domain. Publish each TXT record at your DNS provider, then check it. Each
+          domain is proven on its own: a verified domain proves nothing for the domains above or below it.
         </p>
         <SsoDomainProofs canCheck={panel.planIncludesSso} />
       </TitledSection>

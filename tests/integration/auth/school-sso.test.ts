@@ -5,9 +5,11 @@
 // school that requires SSO refusing its members' passwords, an issuer on a private address refused (SSRF), and an
 // existing account the school may not claim linked on its owner's consent only (signed in, with a fresh proof), and
 // each allowed e-mail domain's own DNS proof (a TXT record at _skillforge-sso.<domain>, checked through a local DNS
-// server): only the exact domain's proof lets an existing account be linked, never a verified name under it.
+// server): only the exact domain's proof lets an existing account be linked, never a verified name under it, and only
+// it lets the provider make a new account (one that lapses refuses new accounts; identities linked before still sign in).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { recordSsoDomainCheck, SSO_PROOF_LAPSE_GRACE_MS } from '../../../src-server/creators/sso-domain-proofs.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { guardedFetch, PrivateTargetError } from '../../../src-server/kernel/private-targets.ts'
@@ -161,6 +163,9 @@ beforeAll(async () => {
       dana: { email: 'dana@acme.test', emailVerified: true },
       finn: { email: 'finn@acme.test', emailVerified: true },
       gail: { email: 'gail@acme-labs.test', emailVerified: true },
+      nell: { email: 'nell@acme.test', emailVerified: true },
+      olga: { email: 'olga@acme.test', emailVerified: true },
+      quinn: { email: 'quinn@acme.test', emailVerified: true },
     },
   })
   owner = await createCreator(db(), { plan: 'enterprise' })
@@ -176,13 +181,14 @@ afterAll(async () => {
 
 /**
  * Tests run in a shuffled order: each one that signs in an existing account starts from a school that has proven no
- * e-mail domain (and publishes no record).
+ * e-mail domain (and publishes no record), none of them lapsed either; each one that makes a new account proves its
+ * domain first.
  */
 async function unproveEmailDomains() {
   const school = await db().selectFrom('schools').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
   await db()
     .updateTable('school_sso_domain_proofs')
-    .set({ verified_at: null, checked_at: null, last_outcome: null })
+    .set({ verified_at: null, checked_at: null, last_outcome: null, failing_since: null, lapsed_at: null })
     .where('school_id', '=', school.id)
     .execute()
   dns.records.clear()
@@ -290,6 +296,7 @@ describe('the DNS proof of each allowed e-mail domain', () => {
 
 describe('signing in through the school’s provider', () => {
   it('creates a verified account on first sign-in, starts a session, and finds the same account again', async () => {
+    expect(await proveEmailDomain('acme.test')).toMatchObject({ status: 'verified' })
     const first = await signInWithSso('ada')
     expect(first.location).toBe('/auth/callback?redirect=/account')
     expect(first.session).toBeDefined()
@@ -394,6 +401,104 @@ describe('signing in through the school’s provider', () => {
     })
     expect(decodeURIComponent(response.headers.get('location') ?? '')).toContain('did not match')
     expect(setCookieFor(response, SESSION_COOKIE)).toBeUndefined()
+  })
+})
+
+describe('a new account through the school’s provider', () => {
+  const schoolRow = () =>
+    db().selectFrom('schools').select(['id', 'name']).where('slug', '=', slug).executeTakeFirstOrThrow()
+  const usersAt = (email: string) => db().selectFrom('users').select('id').where('email', '=', email).execute()
+  const linksOf = (subject: string) =>
+    db().selectFrom('school_sso_links').select('user_id').where('subject', '=', subject).execute()
+  const refusal = (name: string, domain: string) =>
+    `/auth/callback?error=${name} sign-in failed: this school has not verified the e-mail domain ${domain} yet`
+
+  it('is made only in an e-mail domain the school has proven: listed alone, the sign-in fails and writes nothing', async () => {
+    const school = await schoolRow()
+    await unproveEmailDomains()
+    // A school may list a domain it does not run (someone else's company): its provider must not mint verified
+    // accounts there, which would squat the addresses their real owners sign up with later.
+    const refusedAndNothingWritten = async () => {
+      const refused = await signInWithSso('nell')
+      expect(refused.location).toBe(refusal(school.name, 'acme.test'))
+      expect(refused.session).toBeUndefined()
+      expect(await usersAt('nell@acme.test')).toEqual([])
+      expect(await linksOf('nell')).toEqual([])
+    }
+    await refusedAndNothingWritten()
+    // The owner is told so beside the domain.
+    const proofOf = async (domain: string) =>
+      (await (await ownerCaller(owner)).schoolSso.domainProofs()).find((row) => row.domain === domain)
+    expect((await proofOf('acme.test'))?.message).toContain(
+      'Until it is verified, new learners at acme.test cannot join through your sign-in.',
+    )
+    // A record that is missing, or that does not hold the token, proves nothing; nor does another listed domain's
+    // proof, nor a verified custom domain under it (a sub-zone someone else may run).
+    expect(await proveEmailDomain('acme.test', 'sf-not-the-token')).toMatchObject({ status: 'mismatch' })
+    expect((await proofOf('acme.test'))?.message).toContain('new learners at acme.test cannot join')
+    await refusedAndNothingWritten()
+    expect(await proveEmailDomain('acme-labs.test')).toMatchObject({ status: 'verified' })
+    await db().deleteFrom('school_domains').where('school_id', '=', school.id).execute()
+    await db()
+      .insertInto('school_domains')
+      .values({
+        school_id: school.id,
+        hostname: 'learn.acme.test',
+        verification_token: 'proof',
+        verified_at: new Date(),
+      })
+      .execute()
+    await refusedAndNothingWritten()
+    await db().deleteFrom('school_domains').where('school_id', '=', school.id).execute()
+
+    // Proven: made as before, verified and without a password, linked to the provider's subject.
+    expect(await proveEmailDomain('acme.test')).toMatchObject({ status: 'verified' })
+    expect((await proofOf('acme.test'))?.message).toContain('new learners at acme.test can join')
+    const made = await signInWithSso('nell')
+    expect(made.location).toBe('/auth/callback?redirect=/account')
+    const nell = await me(made.session ?? '')
+    expect(nell?.email).toBe('nell@acme.test')
+    expect(
+      await db()
+        .selectFrom('users')
+        .select(['email_verified', 'password_hash'])
+        .where('id', '=', nell?.id ?? '')
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ email_verified: true, password_hash: null })
+    expect(await linksOf('nell')).toEqual([{ user_id: nell?.id }])
+  })
+
+  it('is refused once the domain’s proof lapses, while an identity linked before still signs in', async () => {
+    const school = await schoolRow()
+    await unproveEmailDomains()
+    expect(await proveEmailDomain('acme.test')).toMatchObject({ status: 'verified' })
+    const olga = await me((await signInWithSso('olga')).session ?? '')
+    expect(olga?.email).toBe('olga@acme.test')
+
+    // The record is taken down; the re-check finds it missing, and a day later still missing: the proof lapses.
+    dns.records.clear()
+    const now = Date.now()
+    expect(await recordSsoDomainCheck(db(), school.id, 'acme.test', 'missing', new Date(now + 1000))).toBe('recorded')
+    // Within the grace the domain is still verified, only at risk.
+    const failing = await (await ownerCaller(owner)).schoolSso.domainProofs()
+    expect(failing.find((row) => row.domain === 'acme.test')?.status).toBe('failing')
+    const at = new Date(now + 1000 + SSO_PROOF_LAPSE_GRACE_MS)
+    expect(await recordSsoDomainCheck(db(), school.id, 'acme.test', 'missing', at)).toBe('lapsed')
+    const lapsed = (await (await ownerCaller(owner)).schoolSso.domainProofs()).find((row) => row.domain === 'acme.test')
+    expect(lapsed?.status).toBe('lapsed')
+    expect(lapsed?.message).toContain('New learners at acme.test cannot join through your sign-in')
+
+    // A new address there: refused, nothing written.
+    const refused = await signInWithSso('quinn')
+    expect(refused.location).toBe(refusal(school.name, 'acme.test'))
+    expect(refused.session).toBeUndefined()
+    expect(await usersAt('quinn@acme.test')).toEqual([])
+    expect(await linksOf('quinn')).toEqual([])
+    // Olga's link (issuer and subject) was made while the school held the domain: it keeps signing her in.
+    const again = await signInWithSso('olga')
+    expect(again.location).toBe('/auth/callback?redirect=/account')
+    expect((await me(again.session ?? ''))?.id).toBe(olga?.id)
+    await unproveEmailDomains()
   })
 })
 
@@ -638,6 +743,8 @@ describe('signing in on the school’s own domain', () => {
   it('runs the whole flow on that domain, and the session is that site’s', async () => {
     await verifiedDomain(SCHOOL_HOST)
     await (await ownerCaller(owner)).schoolSso.save(settings())
+    // Gail has no account yet: one is made only in a domain the school proved.
+    expect(await proveEmailDomain('acme-labs.test')).toMatchObject({ status: 'verified' })
     // The owner registers the domain's return address too: the SSO page shows both.
     const panel = await (await ownerCaller(owner)).schoolSso.mine()
     expect(panel.redirectUri).toBe(`${PUBLIC_URL}/auth/sso/callback`)

@@ -1,7 +1,8 @@
 // A school's proven SSO e-mail domains after the proof (decision 0091): the periodic re-check ('sso.domain-recheck')
 // lapses a proof whose TXT record has been definitely missing or wrong for longer than the grace (a day, over at least
-// two checks) — it then links no existing account, no longer holds members to "Require SSO", mails the owner and shows
-// why on /studio/sso — while a DNS failure (SERVFAIL) lapses nothing; and one school per domain counts proofs, not
+// two checks) — it then links no existing account, makes no new one (identities linked before still sign in), no longer
+// holds members to "Require SSO", mails the owner and shows why on /studio/sso — while a DNS failure (SERVFAIL) lapses
+// nothing; and one school per domain counts proofs, not
 // listings: a school that only listed a domain holds nothing, the first to prove it does, also when two prove at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SsoConsentNeeded } from '../../../src-server/auth/sso-links.ts'
@@ -124,6 +125,8 @@ describe('the periodic re-check of proven SSO e-mail domains', () => {
     expect(failing.message).toMatch(/Verified, but at risk: since \d{4}-\d\d-\d\d no TXT record was found/)
     // Still proven within the grace: one missing answer (a DNS change in flight) takes nothing away.
     expect(await schoolProvesEmailDomain(db(), school.id, 'lapse.test')).toBe(true)
+    const madeInGrace = await accountForSsoIdentity(db(), settings, identity('grace@lapse.test', 'grace'))
+    expect(madeInGrace.created).toBe(true)
 
     // 12 hours: back.test's record is back: its failing run ends.
     const back = await proofOf(caller, 'back.test')
@@ -157,6 +160,23 @@ describe('the periodic re-check of proven SSO e-mail domains', () => {
     await expect(accountForSsoIdentity(db(), settings, identity('late@lapse.test', 'late'))).rejects.toBeInstanceOf(
       SsoConsentNeeded,
     )
+    // Nor is a new account made there; identities linked while the school held the domain still sign in.
+    await expect(accountForSsoIdentity(db(), settings, identity('new@lapse.test', 'new'))).rejects.toThrow(
+      'this school has not verified the e-mail domain lapse.test yet',
+    )
+    expect(await db().selectFrom('users').select('id').where('email', '=', 'new@lapse.test').execute()).toEqual([])
+    expect(await db().selectFrom('school_sso_links').select('user_id').where('subject', '=', 'new').execute()).toEqual(
+      [],
+    )
+    expect(await accountForSsoIdentity(db(), settings, identity('early@lapse.test', 'early'))).toEqual({
+      id: linkedEarly.id,
+      created: false,
+    })
+    expect(await accountForSsoIdentity(db(), settings, identity('grace@lapse.test', 'grace'))).toEqual({
+      id: madeInGrace.id,
+      created: false,
+    })
+    expect(mail?.text_body).toContain('new learners at lapse.test cannot join through your sign-in')
     // A lapsed proof is not re-checked by the job (nothing to lapse); the owner checks it again once published.
     expect(await recheckAt(at(60))).toMatchObject({ checked: 2 })
     expect((await prove(caller, 'lapse.test')).status).toBe('verified')
