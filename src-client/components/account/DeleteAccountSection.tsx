@@ -4,10 +4,10 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatDate } from '#shared/dates.ts'
 import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '#shared/retention.ts'
 import { deleteAccountInput } from '#shared/schemas/privacy.ts'
 import { css } from '#styled-system/css'

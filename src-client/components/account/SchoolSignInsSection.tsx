@@ -2,9 +2,9 @@
 // it, so the account's owner sees them here and can unlink any. Shown only once one is linked.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { ErrorState, LoadingState } from '../ui/states.tsx'

@@ -2,11 +2,11 @@
 // place), when it was last active; Sign out per session and Sign out everywhere else. The server checks ownership.
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { EmptyState } from '../ui/states.tsx'

@@ -2,8 +2,8 @@
 
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { capitalise } from '#shared/constants.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { ErrorState } from '../ui/states.tsx'

@@ -5,7 +5,7 @@ import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import type { BillingCycleValue } from '#shared/cart.ts'
-import { formatDay } from '#shared/membership.ts'
+import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { DocumentLinks } from '../purchases/OrderActions.tsx'
@@ -59,7 +59,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
           {gift.planName} plan, a gift
         </h2>
         <p data-testid="membership-status-text" className={css({ mt: '2', fontSize: 'lg' })}>
-          {gift.endsAt ? `Active until ${formatDay(gift.endsAt)}; it does not renew` : 'Active; it does not renew'}
+          {gift.endsAt ? `Active until ${formatDate(gift.endsAt)}; it does not renew` : 'Active; it does not renew'}
         </p>
       </section>
     )
@@ -148,7 +148,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
             {m.invoices.map((invoice) => (
               <li key={invoice.id} className={css({ display: 'grid', gap: '1' })}>
                 <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-                  {formatDay(invoice.issuedAt)} · {formatMoney(invoice.totalMinor, invoice.currency)}
+                  {formatDate(invoice.issuedAt)} · {formatMoney(invoice.totalMinor, invoice.currency)}
                 </span>
                 <ul>
                   <DocumentLinks kind="invoice" id={invoice.id} number={invoice.number} label="Invoice" />

@@ -12,9 +12,9 @@ import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panelSurface } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 type Search = { return?: 1; refresh?: 1 }

@@ -14,7 +14,6 @@ import { Options, SelectField, TextAreaField } from '#client/components/ui/form.
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import {
   CHECKLIST_LABELS,
@@ -22,6 +21,7 @@ import {
   reviewItemLabel,
   SUBMISSION_STATUS_LABELS,
 } from '#shared/course-review.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/course-reviews_/$id')({

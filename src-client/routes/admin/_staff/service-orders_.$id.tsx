@@ -27,10 +27,10 @@ import {
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useMarkRead } from '#client/lib/use-mark-read.ts'
+import { formatDate } from '#shared/dates.ts'
 import { SERVICE_ORDER_STATUS_LABELS } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 

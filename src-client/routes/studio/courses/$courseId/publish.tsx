@@ -12,9 +12,9 @@ import { studioCard as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { requireUser } from '#client/lib/session.ts'
 import { SUBMISSION_STATUS_LABELS } from '#shared/course-review.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/courses/$courseId/publish')({
