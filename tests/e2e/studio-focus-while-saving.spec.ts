@@ -16,6 +16,15 @@ async function slow(page: Page, procedure: string, ms = 1500) {
   })
 }
 
+/** A Pro creator's published course, on its publish page: the Team region with its invite-by-e-mail form. */
+async function courseTeam(page: Page, db: Parameters<typeof createCreator>[0], baseURL: string) {
+  const owner = await createCreator(db, { plan: 'pro' })
+  const { id: courseId } = await createCreatorCourse(db, owner, { status: 'published' })
+  await signInAs(page, baseURL, db, owner)
+  await page.goto(`/studio/courses/${courseId}/publish`)
+  return page.getByRole('region', { name: 'Team' })
+}
+
 test('with the keyboard, the school’s role select keeps focus while and after the role is saved', async ({
   page,
   db,
@@ -69,11 +78,7 @@ test('with the keyboard, a course team’s Cancel keeps focus while the invitati
   db,
   baseURL,
 }) => {
-  const owner = await createCreator(db, { plan: 'pro' })
-  const { id: courseId } = await createCreatorCourse(db, owner, { status: 'published' })
-  await signInAs(page, baseURL as string, db, owner)
-  await page.goto(`/studio/courses/${courseId}/publish`)
-  const team = page.getByRole('region', { name: 'Team' })
+  const team = await courseTeam(page, db, baseURL as string)
   const invitee = `invitee-${Date.now().toString(36)}@example.com`
   await team.getByLabel('Invite by e-mail').fill(invitee)
   await team.getByRole('button', { name: 'Send invitation' }).click()
@@ -109,4 +114,52 @@ test('with the keyboard, a webhook’s Send test event keeps focus while and aft
   await expect(send).toHaveAttribute('aria-disabled', 'true')
   await expect(send).not.toHaveAttribute('aria-disabled')
   await expect(send).toBeFocused()
+})
+
+test('with the keyboard, Add endpoint keeps focus while and after the endpoint is added, and adds it once', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/webhooks')
+  const form = page.getByRole('form', { name: 'Add an endpoint' })
+  await form.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/focus-add')
+  await form.getByLabel('Description (optional)').fill('Focus add')
+  await slow(page, 'webhooks.create')
+  const add = form.getByRole('button', { name: /Add endpoint|Adding/ })
+  await add.focus()
+  await page.keyboard.press('Enter')
+  await expect(add).toBeFocused()
+  await expect(add).toHaveAttribute('aria-disabled', 'true')
+  await expect(add).not.toHaveAttribute('disabled')
+  // Enter again while it saves sends nothing (the click is cancelled): one endpoint.
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('region', { name: 'Endpoint Focus add' })).toBeVisible()
+  await expect(add).not.toHaveAttribute('aria-disabled')
+  await expect(add).toBeFocused()
+  await expect(page.getByRole('region', { name: 'Endpoint Focus add' })).toHaveCount(1)
+})
+
+test('with the keyboard, Send invitation keeps focus while and after the invitation is sent', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const team = await courseTeam(page, db, baseURL as string)
+  const invitee = `focus-${Date.now().toString(36)}@example.com`
+  await team.getByLabel('Invite by e-mail').fill(invitee)
+  await slow(page, 'studioPublishing.invite')
+  const send = team.getByRole('button', { name: /Send invitation|Sending/ })
+  await send.focus()
+  await page.keyboard.press('Enter')
+  await expect(send).toBeFocused()
+  await expect(send).toHaveAttribute('aria-disabled', 'true')
+  await expect(send).not.toHaveAttribute('disabled')
+  await expect(team.getByTestId('team-members')).toContainText(invitee)
+  // Sent, the field is empty again: the button stays where the keyboard is, still blocked until an address is typed.
+  await expect(send).toHaveText('Send invitation')
+  await expect(send).toBeFocused()
+  await expect(team.getByLabel('Invite by e-mail')).toHaveValue('')
 })

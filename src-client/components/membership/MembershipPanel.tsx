@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import type { BillingCycleValue } from '#shared/cart.ts'
 import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
@@ -114,7 +115,11 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
           </button>
         ) : null}
         {m.canResume ? (
-          <button type="button" className={button()} disabled={resume.isPending} onClick={() => void onResume()}>
+          <button
+            type="button"
+            className={button()}
+            {...whilePending(resume.isPending, 'onClick', () => void onResume())}
+          >
             {resume.isPending ? 'Resuming…' : 'Resume'}
           </button>
         ) : null}
@@ -122,8 +127,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
           <button
             type="button"
             className={button({ variant: 'outline' })}
-            disabled={portal.isPending}
-            onClick={() => void onManageBilling()}
+            {...whilePending(portal.isPending, 'onClick', () => void onManageBilling())}
           >
             {portal.isPending ? 'Opening…' : 'Manage billing'}
           </button>

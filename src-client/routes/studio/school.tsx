@@ -15,7 +15,7 @@ import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { whilePending } from '#client/lib/while-pending.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import {
   inviteSchoolMemberInput,
@@ -114,7 +114,7 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
         hint="Lower-case letters, digits and hyphens."
         error={form.errors.slug}
       />
-      <button type="submit" className={button({})} disabled={save.isPending}>
+      <button type="submit" className={button({})} {...submitWhilePending(save.isPending)}>
         {save.isPending ? <Spinner label="Saving" /> : null}
         {save.isPending ? 'Saving…' : 'Save school'}
       </button>
@@ -253,7 +253,7 @@ function InviteForm({ disabled }: { disabled: boolean }) {
       <SelectField label="Role" name="role" defaultValue="instructor" error={errors.role}>
         <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_DESCRIPTIONS[role]} />
       </SelectField>
-      <button type="submit" className={button({})} disabled={invite.isPending || disabled}>
+      <button type="submit" className={button({})} {...submitWhilePending(invite.isPending || disabled)}>
         {invite.isPending ? <Spinner label="Sending" /> : null}
         {invite.isPending ? 'Sending…' : 'Send invitation'}
       </button>

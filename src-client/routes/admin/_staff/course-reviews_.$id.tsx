@@ -15,6 +15,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import {
   CHECKLIST_LABELS,
   REVIEW_FREE_ITEMS,
@@ -161,8 +162,7 @@ function CourseReview() {
               <button
                 type="button"
                 className={button()}
-                disabled={approve.isPending}
-                onClick={() => approve.mutate({ submissionId: submission.id })}
+                {...whilePending(approve.isPending, 'onClick', () => approve.mutate({ submissionId: submission.id }))}
               >
                 {approve.isPending
                   ? 'Approving…'
@@ -279,7 +279,7 @@ function RequestChanges({
       <button
         type="submit"
         className={button({ variant: 'outline' })}
-        disabled={request.isPending || rows.every((row) => row.comment.trim() === '')}
+        {...submitWhilePending(request.isPending || rows.every((row) => row.comment.trim() === ''))}
       >
         {request.isPending ? 'Sending…' : 'Request changes'}
       </button>
