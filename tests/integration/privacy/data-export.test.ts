@@ -72,7 +72,11 @@ describe('download my data', () => {
     expect(strFromU8(files['orders.json'] as Uint8Array) + strFromU8(files['learning.json'] as Uint8Array)).not.toMatch(
       /_xid"/,
     )
-    const stored = await site.db.selectFrom('orders').selectAll().where('user_id', '=', buyer.id).executeTakeFirstOrThrow()
+    const stored = await site.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('user_id', '=', buyer.id)
+      .executeTakeFirstOrThrow()
     expect(stored).toHaveProperty('paid_xid')
     const invoice = await site.db
       .selectFrom('invoices')
