@@ -16,6 +16,22 @@ async function slow(page: Page, procedure: string, ms = 1500) {
   })
 }
 
+/** An Enterprise creator on the webhooks page, the add form filled in with a local URL and `description`. */
+async function filledEndpointForm(
+  page: Page,
+  db: Parameters<typeof createCreator>[0],
+  baseURL: string,
+  description: string,
+) {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  await signInAs(page, baseURL, db, owner)
+  await page.goto('/studio/webhooks')
+  const form = page.getByRole('form', { name: 'Add an endpoint' })
+  await form.getByLabel('Endpoint URL').fill(`http://127.0.0.1:9/${description.toLowerCase().replace(' ', '-')}`)
+  await form.getByLabel('Description (optional)').fill(description)
+  return form
+}
+
 /** A Pro creator's published course, on its publish page: the Team region with its invite-by-e-mail form. */
 async function courseTeam(page: Page, db: Parameters<typeof createCreator>[0], baseURL: string) {
   const owner = await createCreator(db, { plan: 'pro' })
@@ -97,12 +113,7 @@ test('with the keyboard, a webhook’s Send test event keeps focus while and aft
   db,
   baseURL,
 }) => {
-  const owner = await createCreator(db, { plan: 'enterprise' })
-  await signInAs(page, baseURL as string, db, owner)
-  await page.goto('/studio/webhooks')
-  const form = page.getByRole('form', { name: 'Add an endpoint' })
-  await form.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/focus-check')
-  await form.getByLabel('Description (optional)').fill('Focus check')
+  const form = await filledEndpointForm(page, db, baseURL as string, 'Focus check')
   await form.getByRole('button', { name: 'Add endpoint' }).click()
   const endpoint = page.getByRole('region', { name: 'Endpoint Focus check' })
   await expect(endpoint).toBeVisible()
@@ -121,21 +132,18 @@ test('with the keyboard, Add endpoint keeps focus while and after the endpoint i
   db,
   baseURL,
 }) => {
-  const owner = await createCreator(db, { plan: 'enterprise' })
-  await signInAs(page, baseURL as string, db, owner)
-  await page.goto('/studio/webhooks')
-  const form = page.getByRole('form', { name: 'Add an endpoint' })
-  await form.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/focus-add')
-  await form.getByLabel('Description (optional)').fill('Focus add')
-  await slow(page, 'webhooks.create')
+  const form = await filledEndpointForm(page, db, baseURL as string, 'Focus add')
+  // Held back long enough that the second Enter surely lands while it saves (after it, Enter would send the emptied
+  // form and its error would take the focus).
+  await slow(page, 'webhooks.create', 4000)
   const add = form.getByRole('button', { name: /Add endpoint|Adding/ })
   await add.focus()
   await page.keyboard.press('Enter')
-  await expect(add).toBeFocused()
   await expect(add).toHaveAttribute('aria-disabled', 'true')
-  await expect(add).not.toHaveAttribute('disabled')
   // Enter again while it saves sends nothing (the click is cancelled): one endpoint.
   await page.keyboard.press('Enter')
+  await expect(add).toBeFocused()
+  await expect(add).not.toHaveAttribute('disabled')
   await expect(page.getByRole('region', { name: 'Endpoint Focus add' })).toBeVisible()
   await expect(add).not.toHaveAttribute('aria-disabled')
   await expect(add).toBeFocused()
