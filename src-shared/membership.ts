@@ -1,13 +1,10 @@
-// How a membership is told in words, the same on /account, on the success page, in order history and in e-mails.
+// How a membership is told in words, the same on /account, on the success page, in order history and in e-mails. Its
+// days are formatDate's long day in UTC ('1 December 2026', decision 0095), so the server's e-mails and every browser
+// say the same day.
+import { formatDate } from './dates.ts'
 import { formatMoney } from './money.ts'
-import { longDateUtc } from './numbers.ts'
 
 export type MembershipStatus = 'trialing' | 'active' | 'past_due' | 'cancelled'
-
-/** 'December 1, 2026' (UTC, so the server's e-mails and every browser say the same day). */
-export function formatDay(date: string | Date): string {
-  return longDateUtc(date)
-}
 
 export interface MembershipFacts {
   status: MembershipStatus
@@ -26,7 +23,7 @@ export type MembershipEndReason = 'cancellation' | 'lapse' | 'refund'
 /** "Cancelled on DATE", "Ended on DATE — payment failed" or "Refunded on DATE"; "Cancelled" without a date. */
 function endedText(facts: MembershipFacts): string {
   if (!facts.endedAt) return 'Cancelled'
-  const day = formatDay(facts.endedAt)
+  const day = formatDate(facts.endedAt)
   if (facts.endReason === 'lapse') return `Ended on ${day} — payment failed`
   if (facts.endReason === 'refund') return `Refunded on ${day}`
   return `Cancelled on ${day}`
@@ -38,11 +35,11 @@ const price = (facts: MembershipFacts) => formatMoney(facts.amountMinor ?? 0, fa
 export function membershipStatusText(facts: MembershipFacts): string {
   if (facts.status === 'cancelled') return endedText(facts)
   if (facts.status === 'past_due') return 'Past due — update your card'
-  if (facts.cancelAtPeriodEnd && facts.renewsAt) return `Cancels on ${formatDay(facts.renewsAt)}`
+  if (facts.cancelAtPeriodEnd && facts.renewsAt) return `Cancels on ${formatDate(facts.renewsAt)}`
   if (facts.status === 'trialing' && facts.trialEndsAt) {
-    return `Free trial until ${formatDay(facts.trialEndsAt)} — first charge of ${price(facts)}`
+    return `Free trial until ${formatDate(facts.trialEndsAt)} — first charge of ${price(facts)}`
   }
-  return facts.renewsAt ? `Active — renews on ${formatDay(facts.renewsAt)} for ${price(facts)}` : 'Active'
+  return facts.renewsAt ? `Active — renews on ${formatDate(facts.renewsAt)} for ${price(facts)}` : 'Active'
 }
 
 /**
@@ -57,5 +54,5 @@ export function trialChargeText(paidMinor: number, currency: string): string {
 
 /** What the success page, the receipt and order history say of an order that started a free trial. */
 export function trialStartedText(amountMinor: number, currency: string, firstChargeAt: string | Date): string {
-  return `Free trial started — first charge of ${formatMoney(amountMinor, currency)} on ${formatDay(firstChargeAt)}`
+  return `Free trial started — first charge of ${formatMoney(amountMinor, currency)} on ${formatDate(firstChargeAt)}`
 }

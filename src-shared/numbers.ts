@@ -11,7 +11,8 @@ export function groupDigits(n: number): string {
   return n < 0 || Object.is(n, -0) ? `-${digits}` : digits
 }
 
-const MONTHS = [
+/** The months in English, for the days written without Intl (here and dates.ts). */
+export const MONTHS = [
   'January',
   'February',
   'March',

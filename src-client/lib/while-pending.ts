@@ -4,7 +4,8 @@
 
 /**
  * Props for the control: `{...whilePending(save.isPending, 'onClick', () => save.mutate(…))}`. A controlled select
- * or checkbox whose change is ignored shows its saved value again.
+ * or checkbox whose change is ignored shows its saved value again; an ignored click is also cancelled, so a submit
+ * button sends nothing.
  */
 export function whilePending<K extends 'onClick' | 'onChange', E>(
   pending: boolean,
@@ -13,8 +14,18 @@ export function whilePending<K extends 'onClick' | 'onChange', E>(
 ): { 'aria-disabled': true | undefined } & Record<K, (event: E) => void> {
   const guarded = (event: E) => {
     if (!pending) act(event)
+    else if (handler === 'onClick') (event as { preventDefault?: () => void }).preventDefault?.()
   }
   return { 'aria-disabled': pending || undefined, [handler]: guarded } as {
     'aria-disabled': true | undefined
   } & Record<K, (event: E) => void>
+}
+
+/**
+ * Props for a form's submit button while its save runs: `{...submitWhilePending(save.isPending)}`. Its click is
+ * cancelled meanwhile — a mouse's, the keyboard's, and Enter in a field of the form, which clicks the form's submit
+ * button — so the form is not sent twice; the form's own onSubmit does the saving.
+ */
+export function submitWhilePending(pending: boolean) {
+  return whilePending(pending, 'onClick', () => undefined)
 }

@@ -1,6 +1,7 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { CART_MESSAGES } from '#shared/cart.ts'
 import { css } from '#styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
@@ -133,8 +134,7 @@ function CartContent() {
           <button
             type="button"
             className={button({ variant: 'outline', size: 'sm' })}
-            onClick={() => void clearAll()}
-            disabled={clear.isPending}
+            {...whilePending(clear.isPending, 'onClick', () => void clearAll())}
           >
             Clear Cart
           </button>

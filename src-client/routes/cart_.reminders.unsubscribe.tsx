@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
@@ -40,7 +41,7 @@ function UnsubscribePage() {
           >
             {unsubscribe.isError ? <FormAlert>{refusalMessage(unsubscribe.error, GENERIC_ERROR)}</FormAlert> : null}
             <p>Stop the reminder e-mails about checkouts you left?</p>
-            <button type="submit" className={button({ size: 'lg' })} disabled={unsubscribe.isPending}>
+            <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(unsubscribe.isPending)}>
               {unsubscribe.isPending ? 'Unsubscribing…' : 'Unsubscribe'}
             </button>
           </form>

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import type { FormEvent } from 'react'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
@@ -43,7 +44,7 @@ function ForgotPasswordPage() {
             <FormAlert>{posted.formError}</FormAlert>
           ) : null}
           <EmailField defaultValue={posted?.values.email} error={posted?.fieldErrors.email} />
-          <button type="submit" className={button({ size: 'lg' })} disabled={request.isPending}>
+          <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(request.isPending)}>
             {request.isPending ? 'Sending...' : 'Send Reset Link'}
           </button>
         </form>

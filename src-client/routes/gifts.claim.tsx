@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
-import { formatDate } from '#client/lib/dates.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { AuthCard, authLink } from '../components/auth/AuthCard.tsx'
 import { button } from '../components/ui/button.ts'
@@ -108,8 +109,7 @@ function ClaimGiftPage() {
         <button
           type="button"
           className={button({ size: 'lg' })}
-          disabled={claim.isPending || claim.isError}
-          onClick={() => claim.mutate({ token })}
+          {...whilePending(claim.isPending || claim.isError, 'onClick', () => claim.mutate({ token }))}
         >
           {claim.isPending ? 'Claiming…' : 'Claim gift'}
         </button>

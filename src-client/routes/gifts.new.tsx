@@ -1,6 +1,7 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useRef, useState } from 'react'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { PAYMENT_MESSAGES } from '#shared/cart.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
@@ -233,7 +234,12 @@ function GiftForm({
           />
           {free ? null : <PaymentMethods {...payment.methods} />}
           <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
-            <button ref={submitRef} type="submit" className={button({ size: 'lg' })} disabled={checkout.isPending}>
+            <button
+              ref={submitRef}
+              type="submit"
+              className={button({ size: 'lg' })}
+              {...submitWhilePending(checkout.isPending)}
+            >
               {checkout.isPending ? 'Processing…' : free ? 'Send Gift' : 'Pay for Gift'}
             </button>
             {back}

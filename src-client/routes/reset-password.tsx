@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { AUTH_MESSAGES } from '#shared/auth.ts'
 import { PASSWORD_MIN_LENGTH } from '#shared/constants.ts'
 import { resetPasswordInput } from '#shared/schemas/auth.ts'
@@ -83,7 +84,7 @@ function ResetPasswordPage() {
         <input type="hidden" name="token" value={token} />
         <PasswordField label="New password" name="password" autoComplete="new-password" required />
         <PasswordField label="Confirm new password" name="confirm" autoComplete="new-password" required />
-        <button type="submit" className={button({ size: 'lg' })} disabled={reset.isPending}>
+        <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(reset.isPending)}>
           {reset.isPending ? 'Saving...' : 'Reset Password'}
         </button>
       </form>

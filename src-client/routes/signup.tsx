@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useState } from 'react'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { SIGNUP_REDIRECT_MS } from '#shared/constants.ts'
 import { firstIssueByField, signupFields } from '#shared/native-form.ts'
@@ -167,7 +168,7 @@ function SignupPage() {
             </>
           }
         />
-        <button type="submit" className={button({ size: 'lg' })} disabled={signup.isPending}>
+        <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(signup.isPending)}>
           {signup.isPending ? <Spinner label="Creating account" /> : null}
           {signup.isPending ? 'Creating account...' : 'Create Account'}
         </button>

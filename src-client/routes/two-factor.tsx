@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { safeReturnPath } from '#shared/auth.ts'
 import { twoFactorCodeInput } from '#shared/schemas/security.ts'
 import { css } from '#styled-system/css'
@@ -61,7 +62,7 @@ function TwoFactorPage() {
           required
           hint="Lost your phone? Enter one of your recovery codes instead (each works once)."
         />
-        <button type="submit" className={button({ size: 'lg' })} disabled={verify.isPending}>
+        <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(verify.isPending)}>
           {verify.isPending ? <Spinner label="Verifying" /> : null}
           {verify.isPending ? 'Verifying...' : 'Verify'}
         </button>

@@ -1,5 +1,6 @@
 // The security notices an account's owner gets: a sign-in from a new device, second-factor changes, a password
 // change. They say what happened and what to do if it was not them; they never carry a code or a link with a token.
+import { formatDate } from '../../src-shared/dates.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 
@@ -30,7 +31,7 @@ export function queueNewDeviceNotice(
     '',
     `  ${details.device}`,
     `  network ${details.network}`,
-    `  ${details.at.toUTCString()}`,
+    `  ${formatDate(details.at, 'mediumTime')}`,
     '',
     NOT_YOU(details.publicUrl),
   ])

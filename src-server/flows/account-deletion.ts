@@ -3,6 +3,7 @@
 // offers to cancel); then the deletion job ('privacy.account-deletions') erases the account in one transaction per
 // person. What is kept, and why, is decision 0053: invoices and credit notes unchanged, orders' totals without the
 // billing details, the earnings ledger and the audit log keyed to the account id only. Rerunning it changes nothing.
+import { formatDate } from '../../src-shared/dates.ts'
 import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../src-shared/retention.ts'
 import { record } from '../audit/repository.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
@@ -53,8 +54,6 @@ export const DELETION_MESSAGES = {
 /** The pseudonym left where others rely on the content (reviews, questions, messages). */
 export const DELETED_USER_NAME = 'Deleted user'
 export const erasedEmail = (userId: string) => `deleted-${userId}@erased.invalid`
-
-const dateText = (date: Date) => date.toUTCString().replace(/ \d\d:\d\d:\d\d GMT$/, '')
 
 /** Why this person cannot delete their account yet (empty when they can): each reason is a sentence to show. */
 export async function deletionBlockers(db: DB, userId: string): Promise<string[]> {
@@ -153,7 +152,7 @@ export async function requestAccountDeletion(request: DeletionRequest) {
     if (row.created) {
       if (staff) await record(trx, staff, 'privacy.deletion_requested', { type: 'user', id: userId })
       await mailPerson(trx, userId, DELETION_MAIL_KINDS.requested, 'Your SkillForge account will be deleted', [
-        `You asked us to delete your SkillForge account. It will be deleted on ${dateText(row.erase_after)}, ${ACCOUNT_DELETION_COOL_OFF_DAYS} days from now.`,
+        `You asked us to delete your SkillForge account. It will be deleted on ${formatDate(row.erase_after)}, ${ACCOUNT_DELETION_COOL_OFF_DAYS} days from now.`,
         '',
         `Changed your mind? Sign in and choose Cancel deletion: ${request.publicUrl}/account/security`,
         '',
@@ -197,7 +196,7 @@ export async function runAccountDeletions(deps: DeletionJobDeps) {
     const due = await claimDueReminders(trx, now)
     for (const row of due) {
       await mailPerson(trx, row.user_id, DELETION_MAIL_KINDS.reminder, 'Your SkillForge account is deleted tomorrow', [
-        `As you asked, your SkillForge account will be deleted on ${dateText(row.erase_after)}.`,
+        `As you asked, your SkillForge account will be deleted on ${formatDate(row.erase_after)}.`,
         '',
         `To keep it, sign in and choose Cancel deletion before then: ${deps.publicUrl}/account/security`,
       ])

@@ -82,7 +82,14 @@ export async function exportFileOf(db: DB, userId: string, exportId: string) {
   return row?.storage_key ? { key: row.storage_key, createdAt: row.created_at } : null
 }
 
-const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`)
+/**
+ * Columns that mean nothing to the person, left out of every file wherever a table's row is exported whole: the
+ * PostgreSQL transaction ids that order the school API's sync lists (decision 0094).
+ */
+export const INTERNAL_COLUMNS: ReadonlySet<string> = new Set(['created_xid', 'paid_xid'])
+
+const json = (value: unknown) =>
+  strToU8(`${JSON.stringify(value, (key, field) => (INTERNAL_COLUMNS.has(key) ? undefined : field), 2)}\n`)
 
 /** Everything we hold about the person, as the files of the archive. */
 export async function collectPersonalData(db: DB, userId: string): Promise<Record<string, Uint8Array>> {

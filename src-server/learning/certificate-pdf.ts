@@ -2,6 +2,7 @@
 // TrueType font committed beside this file (decision 0025): PDFKit embeds only the glyphs used, so names and titles in
 // any Latin, Greek or Cyrillic script print as written (the standard PDF fonts know only WinAnsi).
 import { fileURLToPath } from 'node:url'
+import { formatDate } from '../../src-shared/dates.ts'
 
 // The build copies ./fonts beside the compiled file (scripts/copy-seed-media.mjs).
 const FONT_REGULAR = fileURLToPath(new URL('./fonts/LiberationSans-Regular.ttf', import.meta.url))
@@ -68,8 +69,7 @@ export async function certificatePdf(view: PrintedCertificate): Promise<Buffer> 
   centred('has completed the course', 275, 14, 'regular', MUTED)
   centred(view.courseTitle, 310, 22, 'bold')
   centred(`Instructor: ${view.instructorName}`, 355, 13)
-  const date = new Date(view.issuedAt).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })
-  centred(`Completed on ${date}`, 378, 13)
+  centred(`Completed on ${formatDate(view.issuedAt)}`, 378, 13)
   if (view.gradePercent !== null) centred(`Final grade: ${view.gradePercent} %`, 401, 13, 'bold')
   const verified = view.status === 'verified'
   centred(verified ? 'Verified' : 'Revoked', height - 125, 14, 'bold', verified ? accent : REVOKED)

@@ -1,6 +1,7 @@
 // Mails of live sessions (issue 34), queued in the outbox in the change's transaction: the invitation (with its .ics,
 // METHOD:REQUEST), its update on a reschedule (a higher SEQUENCE), the cancellation (METHOD:CANCEL), a waitlist
 // notice, and the reminder an hour before. The join link is never in a mail: members open /live/<id>/join.
+import { formatDate } from '../../src-shared/dates.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -9,14 +10,8 @@ import { invitationIcs } from './calendar.ts'
 const base = (publicUrl: string) => publicUrl.replace(/\/$/, '')
 export const livePage = (publicUrl: string) => `${base(publicUrl)}/live`
 
-function whenText(startsAt: Date, zone: string) {
-  const format = new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    dateStyle: 'full',
-    timeStyle: 'short',
-  })
-  return `${format.format(startsAt)} (${zone})`
-}
+/** 'Thursday, 10 December 2026 at 18:00 (Europe/Paris)': the start on the session's own clock. */
+const whenText = (startsAt: Date, zone: string) => `${formatDate(startsAt, 'localDayTime', zone)} (${zone})`
 
 async function loadSession(trx: DB, sessionId: string) {
   return trx

@@ -1,7 +1,7 @@
 // The membership e-mails, each queued in the outbox inside the transaction of the change that sends it, and each
 // sent once (subscriptions/repository.ts claimReminder keeps the mark).
 
-import { formatDay } from '../../src-shared/membership.ts'
+import { formatDate } from '../../src-shared/dates.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -18,7 +18,7 @@ export async function sendTrialEndingMail(trx: DB, subscriptionId: string, publi
   const sub = await describeSubscription(trx, subscriptionId)
   if (sub?.status !== 'trialing' || !sub.trial_ends_at || sub.cancel_at_period_end) return false
   if (!(await claimReminder(trx, sub.id, { kind: 'trial' }))) return false
-  const day = formatDay(sub.trial_ends_at)
+  const day = formatDate(sub.trial_ends_at)
   await enqueueMail(trx, {
     kind: 'trial_ending',
     to: sub.email,
@@ -49,7 +49,7 @@ export async function sendRenewalReminderMail(
   publicUrl: string,
   renewalOrder: { reference: string } | null,
 ) {
-  const day = formatDay(sub.renews_at!)
+  const day = formatDate(sub.renews_at!)
   const pay = renewalOrder
     ? `Please pay ${priceOf(sub)} with the reference ${renewalOrder.reference} by ${day} (PayPal or bank transfer, as before). Your renewal order is in your order history.`
     : `We will charge ${priceOf(sub)} to your card on ${day}.`

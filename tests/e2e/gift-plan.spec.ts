@@ -4,7 +4,7 @@
 // without a renewal; a second use of the link is refused, and the buyer's account lists the gift as claimed.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { formatDay } from '../../src-shared/membership.ts'
+import { formatDate } from '../../src-shared/dates.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -100,7 +100,7 @@ test('a plan is bought as a gift, claimed by the recipient, who then holds Premi
   await expect(friend).toHaveURL(/\/account\/membership$/)
   await expect(friend.getByRole('heading', { name: `${pro.name} plan, a gift` })).toBeVisible()
   await expect(friend.getByTestId('membership-status-text')).toHaveText(
-    `Active until ${formatDay(grant.ends_at!)}; it does not renew`,
+    `Active until ${formatDate(grant.ends_at!)}; it does not renew`,
   )
   await friend.goto('/account/premium')
   const status = friend.getByTestId('membership-status')

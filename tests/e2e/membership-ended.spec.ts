@@ -6,7 +6,7 @@ import { createUser } from '../support/factories.ts'
 import { giveEndedPlan } from '../support/shop.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
-const DATE = String.raw`\w+ \d{1,2}, \d{4}`
+const DATE = String.raw`\d{1,2} \w+ \d{4}` // "1 December 2026" (formatDate's long day, decision 0095)
 
 /** Buys Basic (monthly) by card on the fake Stripe; answers the fake's origin. */
 async function buyBasicByCard(page: Page, card?: { email: string; fail?: boolean; backdateDays?: number }) {

@@ -105,7 +105,7 @@ test('a conversation only hovered in the list stays unread; back from reading it
   expect((await preloaded).ok()).toBe(true)
   await page.reload()
   await expect(conversation).toContainText('(1 unread)')
-  // The list and the conversation write the answer's time the same way, as the studio does (lib/dates.ts).
+  // The list and the conversation write the answer's time the same way, as the studio does (src-shared/dates.ts).
   const answeredAt = await page.evaluate(
     (iso) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)),
     answer.created_at.toISOString(),

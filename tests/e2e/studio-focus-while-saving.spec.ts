@@ -16,6 +16,31 @@ async function slow(page: Page, procedure: string, ms = 1500) {
   })
 }
 
+/** An Enterprise creator on the webhooks page, the add form filled in with a local URL and `description`. */
+async function filledEndpointForm(
+  page: Page,
+  db: Parameters<typeof createCreator>[0],
+  baseURL: string,
+  description: string,
+) {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  await signInAs(page, baseURL, db, owner)
+  await page.goto('/studio/webhooks')
+  const form = page.getByRole('form', { name: 'Add an endpoint' })
+  await form.getByLabel('Endpoint URL').fill(`http://127.0.0.1:9/${description.toLowerCase().replace(' ', '-')}`)
+  await form.getByLabel('Description (optional)').fill(description)
+  return form
+}
+
+/** A Pro creator's published course, on its publish page: the Team region with its invite-by-e-mail form. */
+async function courseTeam(page: Page, db: Parameters<typeof createCreator>[0], baseURL: string) {
+  const owner = await createCreator(db, { plan: 'pro' })
+  const { id: courseId } = await createCreatorCourse(db, owner, { status: 'published' })
+  await signInAs(page, baseURL, db, owner)
+  await page.goto(`/studio/courses/${courseId}/publish`)
+  return page.getByRole('region', { name: 'Team' })
+}
+
 test('with the keyboard, the school’s role select keeps focus while and after the role is saved', async ({
   page,
   db,
@@ -69,11 +94,7 @@ test('with the keyboard, a course team’s Cancel keeps focus while the invitati
   db,
   baseURL,
 }) => {
-  const owner = await createCreator(db, { plan: 'pro' })
-  const { id: courseId } = await createCreatorCourse(db, owner, { status: 'published' })
-  await signInAs(page, baseURL as string, db, owner)
-  await page.goto(`/studio/courses/${courseId}/publish`)
-  const team = page.getByRole('region', { name: 'Team' })
+  const team = await courseTeam(page, db, baseURL as string)
   const invitee = `invitee-${Date.now().toString(36)}@example.com`
   await team.getByLabel('Invite by e-mail').fill(invitee)
   await team.getByRole('button', { name: 'Send invitation' }).click()
@@ -92,12 +113,7 @@ test('with the keyboard, a webhook’s Send test event keeps focus while and aft
   db,
   baseURL,
 }) => {
-  const owner = await createCreator(db, { plan: 'enterprise' })
-  await signInAs(page, baseURL as string, db, owner)
-  await page.goto('/studio/webhooks')
-  const form = page.getByRole('form', { name: 'Add an endpoint' })
-  await form.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/focus-check')
-  await form.getByLabel('Description (optional)').fill('Focus check')
+  const form = await filledEndpointForm(page, db, baseURL as string, 'Focus check')
   await form.getByRole('button', { name: 'Add endpoint' }).click()
   const endpoint = page.getByRole('region', { name: 'Endpoint Focus check' })
   await expect(endpoint).toBeVisible()
@@ -109,4 +125,49 @@ test('with the keyboard, a webhook’s Send test event keeps focus while and aft
   await expect(send).toHaveAttribute('aria-disabled', 'true')
   await expect(send).not.toHaveAttribute('aria-disabled')
   await expect(send).toBeFocused()
+})
+
+test('with the keyboard, Add endpoint keeps focus while and after the endpoint is added, and adds it once', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const form = await filledEndpointForm(page, db, baseURL as string, 'Focus add')
+  // Held back long enough that the second Enter surely lands while it saves (after it, Enter would send the emptied
+  // form and its error would take the focus).
+  await slow(page, 'webhooks.create', 4000)
+  const add = form.getByRole('button', { name: /Add endpoint|Adding/ })
+  await add.focus()
+  await page.keyboard.press('Enter')
+  await expect(add).toHaveAttribute('aria-disabled', 'true')
+  // Enter again while it saves sends nothing (the click is cancelled): one endpoint.
+  await page.keyboard.press('Enter')
+  await expect(add).toBeFocused()
+  await expect(add).not.toHaveAttribute('disabled')
+  await expect(page.getByRole('region', { name: 'Endpoint Focus add' })).toBeVisible()
+  await expect(add).not.toHaveAttribute('aria-disabled')
+  await expect(add).toBeFocused()
+  await expect(page.getByRole('region', { name: 'Endpoint Focus add' })).toHaveCount(1)
+})
+
+test('with the keyboard, Send invitation keeps focus while and after the invitation is sent', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const team = await courseTeam(page, db, baseURL as string)
+  const invitee = `focus-${Date.now().toString(36)}@example.com`
+  await team.getByLabel('Invite by e-mail').fill(invitee)
+  await slow(page, 'studioPublishing.invite')
+  const send = team.getByRole('button', { name: /Send invitation|Sending/ })
+  await send.focus()
+  await page.keyboard.press('Enter')
+  await expect(send).toBeFocused()
+  await expect(send).toHaveAttribute('aria-disabled', 'true')
+  await expect(send).not.toHaveAttribute('disabled')
+  await expect(team.getByTestId('team-members')).toContainText(invitee)
+  // Sent, the field is empty again: the button stays where the keyboard is, still blocked until an address is typed.
+  await expect(send).toHaveText('Send invitation')
+  await expect(send).toBeFocused()
+  await expect(team.getByLabel('Invite by e-mail')).toHaveValue('')
 })

@@ -196,7 +196,7 @@ test('a conversation only hovered in the inbox stays unread; back from reading i
   expect((await preloaded).ok()).toBe(true)
   await page.reload()
   await expect(conversation).toContainText('(1 unread)')
-  // The inbox and the conversation write the message's time the same way (the studio's dates, lib/dates.ts).
+  // The inbox and the conversation write the message's time the same way (the studio's dates, src-shared/dates.ts).
   const sentAt = await localTime(page, SENT_AT)
   await expect(conversation).toContainText(sentAt)
   await conversation.getByRole('link', { name: 'Centering the clay' }).click()

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { lastActive } from '../../src-client/components/admin/format.ts'
 import { hoursOfContent } from '../../src-client/components/course/PurchaseBox.tsx'
 import { pageNumbers } from '../../src-client/components/ui/Pagination.tsx'
-import { formatDate } from '../../src-client/lib/dates.ts'
 import { countOf } from '../../src-client/lib/format.ts'
 import { initials } from '../../src-client/lib/initials.ts'
+import { formatDate } from '../../src-shared/dates.ts'
 
 describe('pageNumbers', () => {
   it('lists every page of a short list', () => {

@@ -1,6 +1,11 @@
 // How a plan is told in words (src-shared/membership.ts): the same on /account, for staff and in e-mails.
 import { describe, expect, it } from 'vitest'
-import { type MembershipFacts, membershipStatusText } from '../../src-shared/membership.ts'
+import {
+  type MembershipFacts,
+  membershipStatusText,
+  trialChargeText,
+  trialStartedText,
+} from '../../src-shared/membership.ts'
 
 const facts = (overrides: Partial<MembershipFacts>): MembershipFacts => ({
   status: 'active',
@@ -15,17 +20,44 @@ const facts = (overrides: Partial<MembershipFacts>): MembershipFacts => ({
 describe('a plan told in words', () => {
   it('says when and why a plan ended: cancelled, lapsed after a failed payment, refunded', () => {
     const ended = { status: 'cancelled' as const, endedAt: '2026-11-28T23:30:00.000Z' }
-    expect(membershipStatusText(facts({ ...ended, endReason: 'cancellation' }))).toBe('Cancelled on November 28, 2026')
+    expect(membershipStatusText(facts({ ...ended, endReason: 'cancellation' }))).toBe('Cancelled on 28 November 2026')
     expect(membershipStatusText(facts({ ...ended, endReason: 'lapse' }))).toBe(
-      'Ended on November 28, 2026 — payment failed',
+      'Ended on 28 November 2026 — payment failed',
     )
-    expect(membershipStatusText(facts({ ...ended, endReason: 'refund' }))).toBe('Refunded on November 28, 2026')
+    expect(membershipStatusText(facts({ ...ended, endReason: 'refund' }))).toBe('Refunded on 28 November 2026')
     expect(membershipStatusText(facts({ status: 'cancelled' }))).toBe('Cancelled')
   })
 
   it('tells a live plan as before', () => {
-    expect(membershipStatusText(facts({}))).toBe('Active — renews on December 1, 2026 for $9.99')
-    expect(membershipStatusText(facts({ cancelAtPeriodEnd: true }))).toBe('Cancels on December 1, 2026')
+    expect(membershipStatusText(facts({}))).toBe('Active — renews on 1 December 2026 for $9.99')
+    expect(membershipStatusText(facts({ cancelAtPeriodEnd: true }))).toBe('Cancels on 1 December 2026')
     expect(membershipStatusText(facts({ status: 'past_due' }))).toBe('Past due — update your card')
+  })
+
+  it('writes every day as the screens do, "1 December 2026", never the US "December 1, 2026" (decision 0095)', () => {
+    const days = ['2026-12-01T10:00:00.000Z', '2027-01-09T00:00:00.000Z', '2026-11-28T23:30:00.000Z']
+    const sentences = days.flatMap((day) => [
+      membershipStatusText(facts({ renewsAt: day })),
+      membershipStatusText(facts({ renewsAt: day, cancelAtPeriodEnd: true })),
+      membershipStatusText(facts({ status: 'trialing', trialEndsAt: day })),
+      ...(['cancellation', 'lapse', 'refund'] as const).map((endReason) =>
+        membershipStatusText(facts({ status: 'cancelled', endedAt: day, endReason })),
+      ),
+      trialStartedText(1999, 'GBP', day),
+      trialStartedText(999, 'USD', new Date(day)),
+    ])
+    const usDay =
+      /\b(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}/
+    for (const sentence of sentences) {
+      expect(sentence).not.toMatch(usDay)
+      expect(sentence).toMatch(/\b\d{1,2} (January|November|December) 20\d\d\b/)
+    }
+    expect(trialStartedText(1999, 'GBP', '2027-01-09T00:00:00.000Z')).toBe(
+      'Free trial started — first charge of £19.99 on 9 January 2027',
+    )
+    expect(membershipStatusText(facts({ status: 'trialing', trialEndsAt: '2027-01-09T00:00:00.000Z' }))).toBe(
+      'Free trial until 9 January 2027 — first charge of $9.99',
+    )
+    expect(trialChargeText(0, 'USD')).not.toMatch(/\d{4}/)
   })
 })

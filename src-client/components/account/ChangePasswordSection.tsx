@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { changePasswordInput } from '#shared/schemas/auth.ts'
 import { css } from '#styled-system/css'
 import { usePasswordSite } from '../auth/HandedSignIn.tsx'
@@ -63,7 +64,7 @@ function PasswordForm() {
         <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" />
         <PasswordField label="New password" name="newPassword" autoComplete="new-password" />
         <div>
-          <button type="submit" className={button()} disabled={change.isPending}>
+          <button type="submit" className={button()} {...submitWhilePending(change.isPending)}>
             {change.isPending ? 'Saving...' : 'Change Password'}
           </button>
         </div>

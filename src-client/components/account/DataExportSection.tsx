@@ -5,10 +5,11 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { requestExportInput } from '#shared/schemas/privacy.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -68,7 +69,7 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
         <FormAlert>{error}</FormAlert>
         {pending ? null : <ProofFields confirm={confirm} {...code.fields} />}
         <div>
-          <button type="submit" className={button()} disabled={ask.isPending || pending}>
+          <button type="submit" className={button()} {...submitWhilePending(ask.isPending || pending)}>
             {pending ? 'Being prepared…' : ask.isPending ? 'Checking…' : 'Download my data'}
           </button>
         </div>

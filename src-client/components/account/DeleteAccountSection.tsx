@@ -4,10 +4,11 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '#shared/retention.ts'
 import { deleteAccountInput } from '#shared/schemas/privacy.ts'
 import { css } from '#styled-system/css'
@@ -49,7 +50,11 @@ export function DeleteAccountSection() {
             Your account will be deleted on {formatDate(status.data.scheduled.eraseAfter, 'longTime')}.
           </FormAlert>
           <div>
-            <button type="button" className={button()} disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+            <button
+              type="button"
+              className={button()}
+              {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate())}
+            >
               {cancel.isPending ? 'Cancelling…' : 'Cancel deletion'}
             </button>
           </div>
@@ -105,7 +110,7 @@ function DeleteForm({ confirm, onDone }: { confirm: ConfirmMethod; onDone: () =>
       <FormAlert>{error}</FormAlert>
       <ProofFields confirm={confirm} {...code.fields} />
       <div>
-        <button type="submit" className={button({ variant: 'danger' })} disabled={request.isPending}>
+        <button type="submit" className={button({ variant: 'danger' })} {...submitWhilePending(request.isPending)}>
           {request.isPending ? 'Scheduling…' : 'Delete my account'}
         </button>
       </div>

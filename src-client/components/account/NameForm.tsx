@@ -4,6 +4,7 @@ import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { type SessionUser, setSessionUser } from '#client/lib/session.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { profileNameInput } from '#shared/schemas/auth.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -56,7 +57,7 @@ export function NameForm({ user }: { user: SessionUser }) {
         <TextField label="Last name" name="lastName" defaultValue={user.lastName} error={errors.lastName} required />
       </div>
       <div>
-        <button type="submit" className={button()} disabled={update.isPending}>
+        <button type="submit" className={button()} {...submitWhilePending(update.isPending)}>
           {update.isPending ? 'Saving...' : 'Save Changes'}
         </button>
       </div>

@@ -4,11 +4,12 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage, passkeyFailure } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { FormAlert, TextField } from '../ui/form.tsx'
@@ -172,7 +173,11 @@ function RemoveForm({
       <FormAlert>{error}</FormAlert>
       <ProofFields confirm={confirm} onSendCode={() => sendCode.mutate()} sending={sendCode.isPending} small />
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-        <button type="submit" className={button({ variant: 'danger', size: 'sm' })} disabled={remove.isPending}>
+        <button
+          type="submit"
+          className={button({ variant: 'danger', size: 'sm' })}
+          {...submitWhilePending(remove.isPending)}
+        >
           {remove.isPending ? 'Removing…' : 'Remove passkey'}
         </button>
         <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={onCancel}>

@@ -2,9 +2,10 @@
 // it, so the account's owner sees them here and can unlink any. Shown only once one is linked.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
@@ -54,8 +55,7 @@ export function SchoolSignInsSection() {
             <button
               type="button"
               className={button({ variant: 'outline', size: 'sm' })}
-              disabled={unlink.isPending}
-              onClick={() => unlinkSchool(school)}
+              {...whilePending(unlink.isPending, 'onClick', () => unlinkSchool(school))}
               aria-label={`Unlink ${school.schoolName}’s sign-in`}
             >
               Unlink

@@ -2,11 +2,12 @@
 // place), when it was last active; Sign out per session and Sign out everywhere else. The server checks ownership.
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { EmptyState } from '../ui/states.tsx'
@@ -72,8 +73,7 @@ export function SessionsSection({ sessions }: { sessions: Session[] }) {
                 <button
                   type="button"
                   className={button({ variant: 'outline', size: 'sm' })}
-                  onClick={() => endOne(session)}
-                  disabled={signOutOne.isPending}
+                  {...whilePending(signOutOne.isPending, 'onClick', () => endOne(session))}
                   aria-label={`Sign out ${session.browser} on ${session.system}, last active ${formatDate(session.lastActiveAt, 'mediumTime')}`}
                 >
                   Sign out
@@ -88,8 +88,7 @@ export function SessionsSection({ sessions }: { sessions: Session[] }) {
           <button
             type="button"
             className={button({ variant: 'outline' })}
-            onClick={endOthers}
-            disabled={signOutOthers.isPending}
+            {...whilePending(signOutOthers.isPending, 'onClick', endOthers)}
           >
             {signOutOthers.isPending ? 'Signing out...' : 'Sign out everywhere else'}
           </button>

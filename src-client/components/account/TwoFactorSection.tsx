@@ -4,11 +4,12 @@
 import { QrCode } from '@ark-ui/react/qr-code'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { disableTwoFactorInput, twoFactorCodeInput } from '#shared/schemas/security.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -111,7 +112,7 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
           ) : null}
           <p>Off. Turn it on so that a stolen password alone cannot open your account.</p>
           <div>
-            <button type="button" className={wrappingButton} onClick={begin} disabled={start.isPending}>
+            <button type="button" className={wrappingButton} {...whilePending(start.isPending, 'onClick', begin)}>
               {start.isPending ? 'Starting...' : 'Set up two-factor authentication'}
             </button>
           </div>
@@ -173,7 +174,7 @@ function EnrolForm({
         <FormAlert>{error}</FormAlert>
         <CodeField label="Code from the app" inputMode="numeric" required />
         <div className={row}>
-          <button type="submit" className={button()} disabled={confirm.isPending}>
+          <button type="submit" className={button()} {...submitWhilePending(confirm.isPending)}>
             {confirm.isPending ? 'Checking...' : 'Turn on'}
           </button>
           <button type="button" className={button({ variant: 'outline' })} onClick={onCancel}>

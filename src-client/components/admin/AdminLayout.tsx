@@ -3,6 +3,7 @@ import { Link, Outlet } from '@tanstack/react-router'
 import { useState } from 'react'
 import { MainAround } from '#client/components/layout/MainLandmark.tsx'
 import { useSignOut } from '#client/lib/session.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { hasRole } from '#shared/roles.ts'
 import { css, cx } from '#styled-system/css'
 import { navLink as shopNavLink } from '../layout/header-styles.ts'
@@ -73,8 +74,7 @@ export function AdminLayout({ me }: { me: StaffMe }) {
             <button
               type="button"
               className={button({ variant: 'outline', size: 'sm' })}
-              disabled={logout.isPending}
-              onClick={() => logout.mutate()}
+              {...whilePending(logout.isPending, 'onClick', () => logout.mutate())}
             >
               Logout
             </button>

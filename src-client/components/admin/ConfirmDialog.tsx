@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { button } from '../ui/button.ts'
 import { AdminDialog } from './AdminDialog.tsx'
 
@@ -43,8 +44,7 @@ export function ConfirmDialog({
           <button
             type="button"
             className={button({ variant: 'danger' })}
-            disabled={pending || disabled}
-            onClick={onConfirm}
+            {...whilePending(pending || disabled, 'onClick', onConfirm)}
           >
             {pending ? pendingLabel : confirmLabel}
           </button>

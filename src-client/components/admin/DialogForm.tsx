@@ -3,6 +3,7 @@
 // about no field shows above the fields. AddEditDialog is the whole dialog that adds a record or edits one.
 import type { FormEvent, ReactNode, RefObject } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { AdminDialog } from './AdminDialog.tsx'
@@ -74,7 +75,7 @@ export function CancelSubmitFooter({
       <button type="button" className={button({ variant: 'outline' })} onClick={onCancel}>
         Cancel
       </button>
-      <button type="submit" form={formId} className={button()} disabled={disabled}>
+      <button type="submit" form={formId} className={button()} {...submitWhilePending(disabled)}>
         {pending ? pendingLabel : label}
       </button>
     </>

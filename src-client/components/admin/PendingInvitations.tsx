@@ -2,8 +2,9 @@
 
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
-import { formatDate } from '#client/lib/dates.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { capitalise } from '#shared/constants.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { ErrorState } from '../ui/states.tsx'
@@ -41,8 +42,7 @@ export function PendingInvitations() {
                   type="button"
                   className={button({ variant: 'ghost', size: 'sm' })}
                   aria-label={`Withdraw the invitation to ${invite.email}`}
-                  disabled={revoke.isPending}
-                  onClick={() => revoke.mutate({ id: invite.id })}
+                  {...whilePending(revoke.isPending, 'onClick', () => revoke.mutate({ id: invite.id }))}
                 >
                   Withdraw
                 </button>

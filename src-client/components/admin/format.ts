@@ -1,5 +1,5 @@
-import { formatDate } from '#client/lib/dates.ts'
 import { countOf } from '#client/lib/format.ts'
+import { formatDate } from '#shared/dates.ts'
 
 /** 'Just now', '5 minutes ago', '3 hours ago', '2 days ago', else the date; 'Never' without a session. */
 export function lastActive(iso: string | null, now = Date.now()): string {

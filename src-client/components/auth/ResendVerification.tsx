@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query'
 import type { FormEvent } from 'react'
 import { GENERIC_ERROR, refusalMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { type NativeFormResult, RESEND_VERIFICATION_INTENT } from '#shared/native-form.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -44,7 +45,7 @@ export function ResendVerification({ email, posted }: { email?: string; posted?:
       ) : (
         <EmailField defaultValue={posted?.values.email} error={posted?.fieldErrors.email} />
       )}
-      <button type="submit" className={button({ variant: 'outline' })} disabled={resend.isPending}>
+      <button type="submit" className={button({ variant: 'outline' })} {...submitWhilePending(resend.isPending)}>
         {resend.isPending ? 'Sending...' : LABEL}
       </button>
     </form>

@@ -7,6 +7,7 @@ import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { COUPON_MESSAGES } from '#shared/promotions.ts'
 import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -67,8 +68,7 @@ export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
         <button
           type="button"
           className={`${button({ variant: 'outline', size: 'sm' })} ${css({ mt: '3' })}`}
-          onClick={() => void removeCode()}
-          disabled={remove.isPending}
+          {...whilePending(remove.isPending, 'onClick', () => void removeCode())}
         >
           Remove code
         </button>
@@ -97,7 +97,7 @@ export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
       <button
         type="submit"
         className={`${button({ variant: 'outline', size: 'sm' })} ${css({ mt: '3' })}`}
-        disabled={apply.isPending}
+        {...submitWhilePending(apply.isPending)}
       >
         Apply code
       </button>

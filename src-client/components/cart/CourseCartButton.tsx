@@ -3,8 +3,10 @@
 // owns it.
 import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import type { MouseEvent } from 'react'
 import { errorCode } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import type { CourseChannel } from '#shared/cart.ts'
 import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -52,8 +54,7 @@ function EnrolFreeButton({ courseId, size, className }: { courseId: string; size
     <button
       type="button"
       className={cx(button({ size }), className)}
-      disabled={enrol.isPending}
-      onClick={async (event) => {
+      {...whilePending(enrol.isPending, 'onClick', async (event: MouseEvent) => {
         event.preventDefault()
         event.stopPropagation()
         try {
@@ -64,7 +65,7 @@ function EnrolFreeButton({ courseId, size, className }: { courseId: string; size
           if (errorCode(error) === 'UNAUTHORIZED') notifyLoginNeeded('Please log in to enrol')
           else notifyError(error)
         }
-      }}
+      })}
     >
       {enrol.isPending ? 'Enrolling...' : 'Enrol for free'}
     </button>

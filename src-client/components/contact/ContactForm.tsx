@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { postedFields, useNativeFormResult } from '#client/lib/native-form.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { contactFields, firstIssueByField } from '#shared/native-form.ts'
 import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '#shared/schemas/contact.ts'
 import { css } from '#styled-system/css'
@@ -121,7 +122,7 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
           </span>
         ) : null}
       </div>
-      <button type="submit" className={button({ size: 'lg' })} disabled={send.isPending}>
+      <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(send.isPending)}>
         {send.isPending ? 'Sending...' : 'Send Message'}
       </button>
     </form>

@@ -5,6 +5,7 @@ import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { SectionCard } from '../account/SectionCard.tsx'
@@ -115,7 +116,7 @@ function ResendForm({ gift, onDone }: { gift: Gift; onDone: () => void }) {
         defaultValue={gift.recipientEmail}
       />
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-        <button type="submit" className={button({ size: 'sm' })} disabled={resend.isPending}>
+        <button type="submit" className={button({ size: 'sm' })} {...submitWhilePending(resend.isPending)}>
           {resend.isPending ? 'Sending…' : 'Resend gift'}
         </button>
         <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={onDone}>

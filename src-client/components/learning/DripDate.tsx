@@ -1,7 +1,7 @@
 // Drip (issue 33): the date a section or lesson opens for this learner (formatDate's long day, UTC).
 
 import type { ReactNode } from 'react'
-import { formatDate } from '#client/lib/dates.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 import { raisedCard } from '../ui/card.ts'
 import { Icon } from '../ui/icons.tsx'

@@ -4,9 +4,10 @@
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { firstIssueByField } from '#shared/native-form.ts'
 import { sessionFieldsInput } from '#shared/schemas/live.ts'
 import { css, cx } from '#styled-system/css'
@@ -194,7 +195,7 @@ function SessionForm({
         maxLength={5000}
         defaultValue={session?.description}
       />
-      <button type="submit" className={button({ variant: 'primary' })} disabled={busy}>
+      <button type="submit" className={button({ variant: 'primary' })} {...submitWhilePending(busy)}>
         {busy ? 'Saving…' : session ? 'Save changes' : 'Schedule session'}
       </button>
     </form>
@@ -264,7 +265,7 @@ function RecordingForm({ session }: { session: Session }) {
         type="url"
         defaultValue={session.recordingUrl ?? ''}
       />
-      <button type="submit" className={button({ variant: 'outline' })} disabled={save.isPending}>
+      <button type="submit" className={button({ variant: 'outline' })} {...submitWhilePending(save.isPending)}>
         Save recording
       </button>
     </form>
@@ -318,11 +319,10 @@ function SessionCard({
             <button
               type="button"
               className={button({ variant: 'danger' })}
-              disabled={cancel.isPending}
-              onClick={() => {
+              {...whilePending(cancel.isPending, 'onClick', () => {
                 if (window.confirm(`Cancel “${session.title}”? Registered members are told.`))
                   cancel.mutate({ sessionId: session.id })
-              }}
+              })}
             >
               Cancel session
             </button>

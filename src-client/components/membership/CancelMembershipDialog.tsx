@@ -2,7 +2,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { formatDay } from '#shared/membership.ts'
+import { formatDate } from '#shared/dates.ts'
 import { CANCEL_REASON_MAX } from '#shared/schemas/membership.ts'
 import { css } from '#styled-system/css'
 import { ConfirmDialog } from '../admin/ConfirmDialog.tsx'
@@ -23,7 +23,7 @@ export function CancelMembershipDialog({
   const trpc = useTRPC()
   const cancel = useMutation(trpc.membership.cancel.mutationOptions())
   const [reason, setReason] = useState('')
-  const until = endsOn ? formatDay(endsOn) : null
+  const until = endsOn ? formatDate(endsOn) : null
 
   async function onConfirm() {
     try {

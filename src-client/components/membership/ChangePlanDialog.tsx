@@ -2,6 +2,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { BILLING_CYCLES, type BillingCycleValue } from '#shared/cart.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
@@ -69,15 +70,18 @@ export function ChangePlanDialog({
             Close
           </button>
           {quote ? (
-            <button type="button" className={button()} disabled={change.isPending} onClick={() => void onConfirm()}>
+            <button
+              type="button"
+              className={button()}
+              {...whilePending(change.isPending, 'onClick', () => void onConfirm())}
+            >
               {change.isPending ? 'Changing…' : `Confirm and pay ${formatMoney(quote.amountDueMinor, quote.currency)}`}
             </button>
           ) : (
             <button
               type="button"
               className={button()}
-              disabled={same || preview.isPending}
-              onClick={() => void onPreview()}
+              {...whilePending(same || preview.isPending, 'onClick', () => void onPreview())}
             >
               {preview.isPending ? 'Working out the price…' : 'Show price'}
             </button>

@@ -4,8 +4,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import type { BillingCycleValue } from '#shared/cart.ts'
-import { formatDay } from '#shared/membership.ts'
+import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { DocumentLinks } from '../purchases/OrderActions.tsx'
@@ -59,7 +60,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
           {gift.planName} plan, a gift
         </h2>
         <p data-testid="membership-status-text" className={css({ mt: '2', fontSize: 'lg' })}>
-          {gift.endsAt ? `Active until ${formatDay(gift.endsAt)}; it does not renew` : 'Active; it does not renew'}
+          {gift.endsAt ? `Active until ${formatDate(gift.endsAt)}; it does not renew` : 'Active; it does not renew'}
         </p>
       </section>
     )
@@ -114,7 +115,11 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
           </button>
         ) : null}
         {m.canResume ? (
-          <button type="button" className={button()} disabled={resume.isPending} onClick={() => void onResume()}>
+          <button
+            type="button"
+            className={button()}
+            {...whilePending(resume.isPending, 'onClick', () => void onResume())}
+          >
             {resume.isPending ? 'Resuming…' : 'Resume'}
           </button>
         ) : null}
@@ -122,8 +127,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
           <button
             type="button"
             className={button({ variant: 'outline' })}
-            disabled={portal.isPending}
-            onClick={() => void onManageBilling()}
+            {...whilePending(portal.isPending, 'onClick', () => void onManageBilling())}
           >
             {portal.isPending ? 'Opening…' : 'Manage billing'}
           </button>
@@ -148,7 +152,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
             {m.invoices.map((invoice) => (
               <li key={invoice.id} className={css({ display: 'grid', gap: '1' })}>
                 <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-                  {formatDay(invoice.issuedAt)} · {formatMoney(invoice.totalMinor, invoice.currency)}
+                  {formatDate(invoice.issuedAt)} · {formatMoney(invoice.totalMinor, invoice.currency)}
                 </span>
                 <ul>
                   <DocumentLinks kind="invoice" id={invoice.id} number={invoice.number} label="Invoice" />

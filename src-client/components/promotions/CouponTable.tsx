@@ -1,6 +1,7 @@
 // Coupons with their uses (paid orders), uses held by orders awaiting payment, and revenue per currency.
-import { formatDate } from '#client/lib/dates.ts'
+
 import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { AdminTable } from '../admin/AdminTable.tsx'
 import { badge } from '../ui/badge.ts'

@@ -3,9 +3,9 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { formatDate } from '#client/lib/dates.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 import { ProgressBar } from '../learning/ProgressBar.tsx'
 import { progressLabel } from '../learning/progress-label.ts'

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { PAYMENT_MESSAGES } from '#shared/cart.ts'
 import { css } from '#styled-system/css'
 import { useRefreshPurchases } from '../cart/hooks.ts'
@@ -33,8 +34,7 @@ export function PendingOrderActions({ order }: { order: BuyerOrder }) {
         <button
           type="button"
           className={button({ size: 'sm' })}
-          disabled={resume.isPending}
-          onClick={async () => {
+          {...whilePending(resume.isPending, 'onClick', async () => {
             try {
               const { url } = await resume.mutateAsync({ orderId: order.id })
               window.location.assign(url)
@@ -42,7 +42,7 @@ export function PendingOrderActions({ order }: { order: BuyerOrder }) {
               notifyError(error)
               await refresh()
             }
-          }}
+          })}
         >
           {resume.isPending ? 'Opening...' : 'Resume payment'}
         </button>
@@ -55,8 +55,7 @@ export function PendingOrderActions({ order }: { order: BuyerOrder }) {
       <button
         type="button"
         className={button({ size: 'sm', variant: 'outline' })}
-        disabled={cancel.isPending}
-        onClick={async () => {
+        {...whilePending(cancel.isPending, 'onClick', async () => {
           try {
             await cancel.mutateAsync({ orderId: order.id })
             notify('success', PAYMENT_MESSAGES.orderCancelled)
@@ -64,7 +63,7 @@ export function PendingOrderActions({ order }: { order: BuyerOrder }) {
             notifyError(error)
           }
           await refresh()
-        }}
+        })}
       >
         Cancel order {order.reference}
       </button>
@@ -218,7 +217,7 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
         onChange={(event) => setReason(event.target.value)}
       />
       <div className={css({ display: 'flex', gap: '2' })}>
-        <button type="submit" className={button({ size: 'sm' })} disabled={request.isPending}>
+        <button type="submit" className={button({ size: 'sm' })} {...submitWhilePending(request.isPending)}>
           {request.isPending ? 'Sending...' : 'Send refund request'}
         </button>
         <button

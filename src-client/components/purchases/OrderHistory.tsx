@@ -2,11 +2,10 @@
 // still be done with it (OrderActions.tsx).
 
 import { useQuery } from '@tanstack/react-query'
-import { formatDate } from '#client/lib/dates.ts'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { formatDay } from '#shared/membership.ts'
+import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { borderedCard } from '../ui/card.ts'
@@ -77,7 +76,7 @@ function OrderList({ orders }: { orders: Order[] }) {
               {order.subscription.trialText ? <li>{order.subscription.trialText}</li> : null}
               {order.subscription.payments.map((payment) => (
                 <li key={payment.paidAt}>
-                  Paid {formatMoney(payment.amountMinor, payment.currency)} on {formatDay(payment.paidAt)}
+                  Paid {formatMoney(payment.amountMinor, payment.currency)} on {formatDate(payment.paidAt)}
                   {payment.refundedMinor > 0
                     ? ` · Refunded ${formatMoney(payment.refundedMinor, payment.currency)}`
                     : ''}

@@ -10,12 +10,12 @@ import { FormAlert, inputClass } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 type Quiz = RouterOutputs['quizzes']['forLearner']

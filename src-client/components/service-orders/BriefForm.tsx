@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import {
   type Brief,
   type BriefValue,
@@ -248,17 +249,16 @@ export function BriefForm({
         <button
           type="button"
           className={button({ variant: 'outline' })}
-          disabled={save.isPending}
-          onClick={() =>
+          {...whilePending(save.isPending, 'onClick', () =>
             save.mutate(
               { id: orderId, brief },
               { onSuccess: () => notify('success', SERVICE_ORDER_MESSAGES.draftSaved) },
-            )
-          }
+            ),
+          )}
         >
           {save.isPending ? 'Saving…' : 'Save draft'}
         </button>
-        <button type="submit" className={button()} disabled={submit.isPending}>
+        <button type="submit" className={button()} {...submitWhilePending(submit.isPending)}>
           {submit.isPending ? 'Submitting…' : 'Submit brief'}
         </button>
       </div>

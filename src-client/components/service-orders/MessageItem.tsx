@@ -1,7 +1,7 @@
 // One message of a thread, as a service order's thread and a course's conversation with its instructors both draw
 // it: who sent it and when, the text as written, then its files.
 import type { ReactNode } from 'react'
-import { formatDate } from '#client/lib/dates.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cva } from '#styled-system/css'
 import { FileLinks, type OrderFile } from './files.tsx'
 

@@ -1,5 +1,5 @@
 // A service order's status in words (the one label map in src-shared) with a colour, and its due date.
-import { formatDate } from '#client/lib/dates.ts'
+import { formatDate } from '#shared/dates.ts'
 import { SERVICE_ORDER_STATUS_LABELS, type ServiceOrderStatus } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { badge } from '../ui/badge.ts'

@@ -15,12 +15,12 @@ import { panel as card, panelHeading as heading } from '#client/components/ui/pa
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { useCopy } from '#client/components/ui/use-copy.ts'
-import { formatDate } from '#client/lib/dates.ts'
 import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { whilePending } from '#client/lib/while-pending.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { API_KEY_EXPIRY_DAYS, API_SCOPE_LABELS, API_SCOPES, type ApiScope } from '#shared/api-scopes.ts'
+import { formatDate } from '#shared/dates.ts'
 import { createApiKeyInput } from '#shared/schemas/api-keys.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -163,7 +163,7 @@ function CreateKeyForm({
           label={(days) => (days === null ? 'Never' : `In ${days} days`)}
         />
       </SelectField>
-      <button type="submit" className={button({})} disabled={create.isPending}>
+      <button type="submit" className={button({})} {...submitWhilePending(create.isPending)}>
         {create.isPending ? <Spinner label="Creating" /> : null}
         {create.isPending ? 'Creating…' : 'Create key'}
       </button>

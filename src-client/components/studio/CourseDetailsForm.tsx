@@ -11,6 +11,7 @@ import { CheckboxField, Options, SelectField, TextAreaField, TextField } from '#
 import { notify } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { COURSE_LEVELS, capitalise } from '#shared/constants.ts'
 import { coursePricesLabel } from '#shared/course-prices.ts'
 import { STUDIO_LIMITS } from '#shared/studio.ts'
@@ -223,7 +224,7 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
         {pricePending ? <p className={css({ mt: '2' })}>{pendingHint(coursePricesLabel(course.prices))}</p> : null}
       </fieldset>
       <div className={cx(wide, css({ display: 'flex', gap: '3' }))}>
-        <button type="submit" className={button()} disabled={save.isPending}>
+        <button type="submit" className={button()} {...submitWhilePending(save.isPending)}>
           {save.isPending ? 'Saving…' : 'Save details'}
         </button>
       </div>

@@ -3,6 +3,7 @@ import { type ComponentProps, type KeyboardEvent, type ReactNode, useState } fro
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { STUDIO_LIMITS, STUDIO_MESSAGES } from '#shared/studio.ts'
 import { css } from '#styled-system/css'
 
@@ -79,7 +80,11 @@ export function AddForm({
         })
       }
     >
-      <button type="submit" className={button({ variant: 'outline' })} disabled={pending || disabled}>
+      <button
+        type="submit"
+        className={button({ variant: 'outline' })}
+        {...submitWhilePending(pending || Boolean(disabled))}
+      >
         {pending ? 'Adding…' : action}
       </button>
     </TitleForm>
@@ -108,7 +113,7 @@ export function RenameForm({
         if (event.key === 'Escape') onCancel()
       }}
     >
-      <button type="submit" className={button({ size: 'sm' })} disabled={pending}>
+      <button type="submit" className={button({ size: 'sm' })} {...submitWhilePending(pending)}>
         {pending ? 'Saving…' : 'Save'}
       </button>
       <button type="button" className={button({ variant: 'ghost', size: 'sm' })} onClick={onCancel}>

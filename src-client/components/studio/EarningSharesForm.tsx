@@ -7,6 +7,7 @@ import { button } from '#client/components/ui/button.ts'
 import { FormAlert, TextField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 
 export interface ShareRow {
@@ -73,7 +74,7 @@ export function EarningSharesForm({ courseId, rows }: { courseId: string; rows: 
         Total: {total} %
       </p>
       {!whole ? <FormAlert>The shares must add up to exactly 100 %.</FormAlert> : null}
-      <button type="submit" className={button({ size: 'sm' })} disabled={!whole || save.isPending}>
+      <button type="submit" className={button({ size: 'sm' })} {...submitWhilePending(!whole || save.isPending)}>
         {save.isPending ? 'Saving…' : 'Save shares'}
       </button>
     </form>

@@ -1,8 +1,9 @@
 // One lesson in the builder: drag handle, title, kind, preview switch, pending-review note, and its buttons.
 import { Link } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
+import type { ChangeEvent, ReactNode } from 'react'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { formatLessonDuration } from '#shared/lesson-duration.ts'
 import { css, cx } from '#styled-system/css'
 import type { Lesson } from './CurriculumBuilder.tsx'
@@ -83,8 +84,9 @@ export function LessonRow({
         <input
           type="checkbox"
           checked={lesson.isPreview}
-          disabled={previewPending}
-          onChange={(event) => onPreview(event.target.checked)}
+          {...whilePending(previewPending, 'onChange', (event: ChangeEvent<HTMLInputElement>) =>
+            onPreview(event.target.checked),
+          )}
           className={css({ w: '4', h: '4', accentColor: 'accent' })}
           aria-label={`Free preview: ${lesson.title}`}
         />

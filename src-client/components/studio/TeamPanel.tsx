@@ -8,9 +8,9 @@ import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { EmailField } from '#client/components/ui/form.tsx'
 import { studioCard as card } from '#client/components/ui/panel.ts'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { whilePending } from '#client/lib/while-pending.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { EarningSharesForm } from './EarningSharesForm.tsx'
 
@@ -133,7 +133,7 @@ export function TeamPanel({ courseId }: { courseId: string }) {
             onChange={(event) => setEmail(event.target.value)}
           />
         </div>
-        <button type="submit" className={button()} disabled={invite.isPending || email.trim() === ''}>
+        <button type="submit" className={button()} {...submitWhilePending(invite.isPending || email.trim() === '')}>
           {invite.isPending ? 'Sending…' : 'Send invitation'}
         </button>
       </form>

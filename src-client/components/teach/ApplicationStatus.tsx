@@ -4,8 +4,8 @@
 import { Link } from '@tanstack/react-router'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
-import { formatDate } from '#client/lib/dates.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatDate } from '#shared/dates.ts'
 import { APPLICATION_STATUS_LABELS } from '#shared/schemas/creators.ts'
 import { css } from '#styled-system/css'
 

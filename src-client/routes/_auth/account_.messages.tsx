@@ -12,8 +12,8 @@ import { CheckboxField } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/messages')({

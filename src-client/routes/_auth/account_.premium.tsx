@@ -7,7 +7,7 @@ import { MyCourses } from '#client/components/purchases/MyCourses.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { Container } from '#client/components/ui/layout.tsx'
-import { formatDay } from '#shared/membership.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/premium')({
@@ -53,7 +53,7 @@ function PremiumPage() {
                 </p>
                 {m.renewsAt ? (
                   <p>
-                    {m.plan.cancelAtPeriodEnd ? 'Cancels on' : 'Renews on'} {formatDay(m.renewsAt)}
+                    {m.plan.cancelAtPeriodEnd ? 'Cancels on' : 'Renews on'} {formatDate(m.renewsAt)}
                   </p>
                 ) : null}
               </div>
@@ -61,7 +61,7 @@ function PremiumPage() {
               <div data-testid="membership-status" className={css({ mt: '4' })}>
                 <p className={css({ fontWeight: 'bold', color: 'success' })}>Premium Plan</p>
                 <p>{m.gift.planName} plan, a gift: it does not renew</p>
-                {m.gift.endsAt ? <p>Until {formatDay(m.gift.endsAt)}</p> : null}
+                {m.gift.endsAt ? <p>Until {formatDate(m.gift.endsAt)}</p> : null}
               </div>
             ) : (
               <div data-testid="membership-status" className={css({ mt: '4' })}>

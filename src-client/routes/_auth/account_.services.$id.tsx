@@ -18,10 +18,11 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useMarkRead } from '#client/lib/use-mark-read.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account_/services/$id')({
@@ -148,8 +149,7 @@ function ServiceOrderPage() {
                   <button
                     type="button"
                     className={button()}
-                    disabled={accept.isPending}
-                    onClick={() => accept.mutate({ id: order.id })}
+                    {...whilePending(accept.isPending, 'onClick', () => accept.mutate({ id: order.id }))}
                   >
                     Accept delivery
                   </button>
@@ -211,7 +211,7 @@ function RevisionForm({ id, left, onDone }: { id: string; left: number; onDone: 
         <button
           type="submit"
           className={button({ variant: 'outline' })}
-          disabled={request.isPending || !details.trim()}
+          {...submitWhilePending(request.isPending || !details.trim())}
         >
           Request a revision
         </button>

@@ -12,8 +12,9 @@ import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { countOf } from '#client/lib/format.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 const JOIN_REFUSALS: Record<string, string> = {
@@ -148,8 +149,7 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
             <button
               type="button"
               className={button({ variant: 'outline' })}
-              disabled={cancel.isPending}
-              onClick={() => cancel.mutate({ sessionId: item.id })}
+              {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate({ sessionId: item.id }))}
             >
               Cancel registration
             </button>
@@ -157,8 +157,7 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
             <button
               type="button"
               className={button({ variant: 'primary' })}
-              disabled={register.isPending}
-              onClick={() => register.mutate({ sessionId: item.id })}
+              {...whilePending(register.isPending, 'onClick', () => register.mutate({ sessionId: item.id }))}
             >
               {item.seatsLeft > 0 ? 'Register' : 'Join the waitlist'}
             </button>

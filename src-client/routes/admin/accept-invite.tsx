@@ -13,6 +13,7 @@ import { RouteError } from '#client/components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { postedFields, useTokenFromAddress } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { PASSWORD_MIN_LENGTH } from '#shared/constants.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -106,7 +107,7 @@ function AcceptForm({ token }: { token: string }) {
           autoComplete="new-password"
           error={fields.errors.confirm}
         />
-        <button type="submit" className={button({ size: 'lg' })} disabled={accept.isPending}>
+        <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(accept.isPending)}>
           {accept.isPending ? 'Joining...' : 'Join the team'}
         </button>
       </DialogForm>

@@ -11,6 +11,7 @@ import { EmailField, PasswordField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '#client/lib/errors.ts'
 import { useNativeFormResult } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { TWO_FACTOR_SETUP_PATH } from '#shared/auth.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -108,7 +109,7 @@ function AdminLoginPage() {
         >
           <EmailField autoComplete="username" defaultValue={posted?.values.email} />
           <PasswordField label="Password" name="password" autoComplete="current-password" required />
-          <button type="submit" className={button({ size: 'lg' })} disabled={login.isPending}>
+          <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(login.isPending)}>
             {login.isPending ? 'Signing in...' : 'Sign in'}
           </button>
         </form>

@@ -8,6 +8,7 @@ import { Options, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { STUDIO_LIMITS } from '#shared/studio.ts'
 import { css } from '#styled-system/css'
 
@@ -59,7 +60,7 @@ function NewCourse() {
           <Options items={categories.data} value={(category) => category.id} label={(category) => category.name} />
         </SelectField>
         <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
-          <button type="submit" className={button()} disabled={create.isPending}>
+          <button type="submit" className={button()} {...submitWhilePending(create.isPending)}>
             {create.isPending ? 'Creating…' : 'Create course'}
           </button>
           <Link to="/studio" className={button({ variant: 'outline' })}>

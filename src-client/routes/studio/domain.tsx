@@ -17,6 +17,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import { uploadImage } from '#client/components/ui/upload-image.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { addDomainInput, schoolBrandInput } from '#shared/schemas/domains.ts'
 import { css } from '#styled-system/css'
 
@@ -112,7 +113,11 @@ function DomainState({ domain }: { domain: Domain }) {
         {message}
       </div>
       {verified ? null : (
-        <button type="button" className={button({ variant: 'outline' })} onClick={onCheck} disabled={check.isPending}>
+        <button
+          type="button"
+          className={button({ variant: 'outline' })}
+          {...whilePending(check.isPending, 'onClick', onCheck)}
+        >
           {check.isPending ? <Spinner label="Checking" /> : null}
           {check.isPending ? 'Checking…' : 'Check now'}
         </button>
@@ -147,7 +152,7 @@ function DomainForm({ current }: { current: string }) {
         hint="For example academy.example.com"
         error={form.errors.hostname}
       />
-      <button type="submit" className={button({})} disabled={add.isPending}>
+      <button type="submit" className={button({})} {...submitWhilePending(add.isPending)}>
         {add.isPending ? 'Saving…' : current ? 'Change domain' : 'Add domain'}
       </button>
     </form>
@@ -194,7 +199,7 @@ function BrandForm({
         hint="As #rrggbb"
         error={form.errors.brandColor}
       />
-      <button type="submit" className={button({})} disabled={save.isPending}>
+      <button type="submit" className={button({})} {...submitWhilePending(save.isPending)}>
         {save.isPending ? 'Saving…' : 'Save brand'}
       </button>
     </form>

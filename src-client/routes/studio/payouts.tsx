@@ -12,9 +12,10 @@ import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panelSurface } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 type Search = { return?: 1; refresh?: 1 }
@@ -88,7 +89,12 @@ function PayoutsPage() {
           <>
             <p>Payouts are not set up yet. Stripe asks for your details and bank account on its own pages.</p>
             <form {...SCRIPT_ONLY_FORM} onSubmit={(event) => go(event, 'setUp')}>
-              <button type="submit" className={button()} disabled={busy} aria-busy={setUp.isPending || undefined}>
+              <button
+                type="submit"
+                className={button()}
+                {...submitWhilePending(busy)}
+                aria-busy={setUp.isPending || undefined}
+              >
                 {setUp.isPending ? <Spinner label="Opening Stripe" /> : null}
                 Set up payouts
               </button>
@@ -111,7 +117,12 @@ function PayoutsPage() {
               </>
             ) : null}
             <form {...SCRIPT_ONLY_FORM} onSubmit={(event) => go(event, 'setUp')}>
-              <button type="submit" className={button()} disabled={busy} aria-busy={setUp.isPending || undefined}>
+              <button
+                type="submit"
+                className={button()}
+                {...submitWhilePending(busy)}
+                aria-busy={setUp.isPending || undefined}
+              >
                 {setUp.isPending ? <Spinner label="Opening Stripe" /> : null}
                 Continue on Stripe
               </button>
@@ -127,7 +138,7 @@ function PayoutsPage() {
             <button
               type="submit"
               className={button({ variant: 'outline' })}
-              disabled={busy}
+              {...submitWhilePending(busy)}
               aria-busy={dashboard.isPending || undefined}
             >
               {dashboard.isPending ? <Spinner label="Opening Stripe" /> : null}

@@ -16,6 +16,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import { uploadImage } from '#client/components/ui/upload-image.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { requireUser } from '#client/lib/session.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { BIO_MAX, profileInput } from '#shared/schemas/creators.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -154,7 +155,7 @@ function ProfilePage() {
             error={errors[key]}
           />
         ))}
-        <button type="submit" className={button({ size: 'lg' })} disabled={save.isPending}>
+        <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(save.isPending)}>
           {save.isPending ? <Spinner label="Saving" /> : null}
           {save.isPending ? 'Saving…' : 'Save profile'}
         </button>

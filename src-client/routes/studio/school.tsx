@@ -13,10 +13,10 @@ import { panel as card, panelHeading as heading } from '#client/components/ui/pa
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { whilePending } from '#client/lib/while-pending.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import {
   inviteSchoolMemberInput,
   SCHOOL_MEMBER_ROLES,
@@ -114,7 +114,7 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
         hint="Lower-case letters, digits and hyphens."
         error={form.errors.slug}
       />
-      <button type="submit" className={button({})} disabled={save.isPending}>
+      <button type="submit" className={button({})} {...submitWhilePending(save.isPending)}>
         {save.isPending ? <Spinner label="Saving" /> : null}
         {save.isPending ? 'Saving…' : 'Save school'}
       </button>
@@ -253,7 +253,7 @@ function InviteForm({ disabled }: { disabled: boolean }) {
       <SelectField label="Role" name="role" defaultValue="instructor" error={errors.role}>
         <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_DESCRIPTIONS[role]} />
       </SelectField>
-      <button type="submit" className={button({})} disabled={invite.isPending || disabled}>
+      <button type="submit" className={button({})} {...submitWhilePending(invite.isPending || disabled)}>
         {invite.isPending ? <Spinner label="Sending" /> : null}
         {invite.isPending ? 'Sending…' : 'Send invitation'}
       </button>

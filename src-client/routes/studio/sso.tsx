@@ -13,6 +13,7 @@ import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/sso')({
@@ -140,7 +141,7 @@ function SsoPage() {
           name="requireForMembers"
           defaultChecked={settings?.requireForMembers ?? false}
         />
-        <button type="submit" className={button({})} disabled={save.isPending || !panel.planIncludesSso}>
+        <button type="submit" className={button({})} {...submitWhilePending(save.isPending || !panel.planIncludesSso)}>
           {save.isPending ? <Spinner label="Saving" /> : null}
           {save.isPending ? 'Saving…' : 'Save single sign-on'}
         </button>

@@ -12,10 +12,10 @@ import { panel as card, panelHeading as heading } from '#client/components/ui/pa
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { whilePending } from '#client/lib/while-pending.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import {
   createWebhookEndpointInput,
   WEBHOOK_EVENT_DESCRIPTIONS,
@@ -132,7 +132,7 @@ function AddEndpoint({ eventTypes, allowHttpLoopback }: { eventTypes: string[]; 
       />
       <TextField label="Description (optional)" name="description" maxLength={200} error={form.errors.description} />
       <EventChoices eventTypes={eventTypes} />
-      <button type="submit" className={button({})} disabled={create.isPending}>
+      <button type="submit" className={button({})} {...submitWhilePending(create.isPending)}>
         {create.isPending ? <Spinner label="Adding" /> : null}
         {create.isPending ? 'Adding…' : 'Add endpoint'}
       </button>

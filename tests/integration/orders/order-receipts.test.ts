@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendReceipt } from '../../../src-server/orders/receipt.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
-import { formatDay } from '../../../src-shared/membership.ts'
+import { formatDate } from '../../../src-shared/dates.ts'
 import { formatMoney } from '../../../src-shared/money.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
@@ -94,7 +94,7 @@ describe('the receipt of a paid order', () => {
       .where('order_id', '=', orderId)
       .executeTakeFirstOrThrow()
     expect(trial.status).toBe('trialing')
-    const firstCharge = formatDay(trial.trial_ends_at!)
+    const firstCharge = formatDate(trial.trial_ends_at!)
     expect(await mailsTo(user.email)).toEqual([
       {
         kind: 'order_paid',
@@ -162,7 +162,7 @@ describe('sendReceipt on its own', () => {
       {
         kind: 'order_paid',
         subject: `Free trial started for order ${reference}`,
-        text_body: `Hi there,\n\nFree trial started — first charge of £0.00 on December 24, 2026.\n- Pro Plan\n\nNothing has been charged yet; cancel before then from your account and you will not be charged.\n\nThank you!`,
+        text_body: `Hi there,\n\nFree trial started — first charge of £0.00 on 24 December 2026.\n- Pro Plan\n\nNothing has been charged yet; cancel before then from your account and you will not be charged.\n\nThank you!`,
       },
     ])
   })

@@ -13,7 +13,8 @@ import { readEnv } from '../../../src-server/kernel/env.ts'
 import { defaultPayments, type PaymentsConfig, paymentsFromEnv } from '../../../src-server/payments/config.ts'
 import type { StripeApi } from '../../../src-server/payments/stripe.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
-import { formatDay, trialStartedText } from '../../../src-shared/membership.ts'
+import { formatDate } from '../../../src-shared/dates.ts'
+import { trialStartedText } from '../../../src-shared/membership.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
@@ -314,7 +315,7 @@ describe('the success page', () => {
     expect(sub.amount_minor).toBe(1500)
     const again = await caller.payments.confirm({ sessionId })
     expect(again).toEqual({ ...first, currency: 'GBP' })
-    expect(again.trialText).toBe(`Free trial started — first charge of £15.00 on ${formatDay(sub.trial_ends_at!)}`)
+    expect(again.trialText).toBe(`Free trial started — first charge of £15.00 on ${formatDate(sub.trial_ends_at!)}`)
   })
 })
 

@@ -11,7 +11,7 @@ import { membershipPage, ordersForStaff } from '../../../src-server/flows/member
 import * as clock from '../../../src-server/kernel/clock.ts'
 import { premiumRevenueOfMonth } from '../../../src-server/orders/premium-revenue.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
-import { formatDay } from '../../../src-shared/membership.ts'
+import { formatDate } from '../../../src-shared/dates.ts'
 import { allocate, formatMoney } from '../../../src-shared/money.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
@@ -280,7 +280,7 @@ describe('what a refund of a Stripe renewal does for the member (decision 0089)'
     expect(await premiumTakenBackAt(db(), user.id, completedBefore)).toBe(true)
     // The free trial took no money, so none came back: what was completed in it stands.
     expect(await premiumTakenBackAt(db(), user.id, completedInTrial)).toBe(false)
-    const refunded = `Refunded on ${formatDay(clock.now())}`
+    const refunded = `Refunded on ${formatDate(clock.now())}`
     expect(await membershipPage(db(), user.id)).toMatchObject({ status: 'cancelled', statusText: refunded })
     const staffRow = (await ordersForStaff(db(), { limit: 500 })).find((order) => order.id === orderId)
     expect(staffRow?.plan).toBe(`Basic plan — ${refunded}`)

@@ -63,6 +63,21 @@ describe('download my data', () => {
     const orders = JSON.parse(strFromU8(files['orders.json'] as Uint8Array))
     expect(orders.map((order: { reference: string }) => order.reference)).toEqual([sale.reference])
     expect(orders[0].lines[0].title).toBe('Exported Course')
+    // The rows' internal columns stay out: the transaction ids of the sync lists (decision 0094) mean nothing to a
+    // person, though the tables carry them.
+    expect(orders[0]).not.toHaveProperty('paid_xid')
+    const learning = JSON.parse(strFromU8(files['learning.json'] as Uint8Array))
+    expect(learning.access.length).toBeGreaterThan(0)
+    expect(learning.access[0]).not.toHaveProperty('created_xid')
+    expect(strFromU8(files['orders.json'] as Uint8Array) + strFromU8(files['learning.json'] as Uint8Array)).not.toMatch(
+      /_xid"/,
+    )
+    const stored = await site.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('user_id', '=', buyer.id)
+      .executeTakeFirstOrThrow()
+    expect(stored).toHaveProperty('paid_xid')
     const invoice = await site.db
       .selectFrom('invoices')
       .select('number')

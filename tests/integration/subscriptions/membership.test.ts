@@ -54,8 +54,9 @@ const row = (userId: string) =>
     .orderBy('created_at', 'desc')
     .executeTakeFirstOrThrow()
 
+// The long day the membership sentences write: '2 December 2026' (formatDate, decision 0095).
 const day = (seconds: number) =>
-  new Date(seconds * 1000).toLocaleDateString('en-US', {
+  new Date(seconds * 1000).toLocaleDateString('en-GB', {
     timeZone: 'UTC',
     year: 'numeric',
     month: 'long',

@@ -7,6 +7,7 @@ import { CheckboxField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { lineLabel, OrderFormActions, type OrderFormProps, orderDialog, useLineIds } from './OrderDialog.tsx'
@@ -60,7 +61,7 @@ function AssignForm({ order, onCancel, onSaved }: OrderFormProps) {
         <button
           type="submit"
           className={button({ variant: ticked.size ? 'danger' : 'primary' })}
-          disabled={assign.isPending}
+          {...submitWhilePending(assign.isPending)}
         >
           {assign.isPending ? 'Saving…' : ticked.size ? `Revoke ${ticked.size} line(s)` : 'Keep access'}
         </button>

@@ -8,6 +8,7 @@ import { CheckboxField, FormAlert, TextField } from '#client/components/ui/form.
 import { notify } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { lineLabel, OrderFormActions, type OrderFormProps, orderDialog, useLineIds } from './OrderDialog.tsx'
@@ -89,7 +90,11 @@ function RefundForm({ order, onCancel, onSaved }: OrderFormProps) {
         onChange={(event) => setReason(event.target.value)}
       />
       <OrderFormActions onCancel={onCancel}>
-        <button type="submit" className={button({ variant: 'danger' })} disabled={refund.isPending || !chosen.length}>
+        <button
+          type="submit"
+          className={button({ variant: 'danger' })}
+          {...submitWhilePending(refund.isPending || !chosen.length)}
+        >
           {refund.isPending ? 'Refunding...' : whole ? 'Refund whole order' : `Refund ${chosen.length} line(s)`}
         </button>
       </OrderFormActions>

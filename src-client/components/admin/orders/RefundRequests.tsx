@@ -9,6 +9,7 @@ import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { panel } from '../styles.ts'
@@ -80,8 +81,7 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
           <button
             type="button"
             className={button({ size: 'sm' })}
-            disabled={decide.isPending}
-            onClick={() => (manual ? setMode('approve') : void submit('approve'))}
+            {...whilePending(decide.isPending, 'onClick', () => (manual ? setMode('approve') : void submit('approve')))}
           >
             Approve
           </button>
@@ -110,7 +110,7 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
             value={text}
             onChange={(event) => setText(event.target.value)}
           />
-          <button type="submit" className={button({ size: 'sm' })} disabled={decide.isPending}>
+          <button type="submit" className={button({ size: 'sm' })} {...submitWhilePending(decide.isPending)}>
             {mode === 'decline' ? 'Decline request' : 'Approve and refund'}
           </button>
           <button type="button" className={button({ size: 'sm', variant: 'outline' })} onClick={() => setMode('idle')}>

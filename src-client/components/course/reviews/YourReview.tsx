@@ -7,6 +7,7 @@ import { button } from '#client/components/ui/button.ts'
 import { ErrorState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { REVIEW_MESSAGES } from '#shared/reviews.ts'
 import { css } from '#styled-system/css'
 import { ReviewForm } from './ReviewForm.tsx'
@@ -79,8 +80,7 @@ export function YourReview({ courseId }: { courseId: string }) {
                 <button
                   type="button"
                   className={button({ variant: 'danger', size: 'sm' })}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate({ id: review.id })}
+                  {...whilePending(remove.isPending, 'onClick', () => remove.mutate({ id: review.id }))}
                 >
                   {remove.isPending ? 'Deleting...' : 'Delete review'}
                 </button>

@@ -7,9 +7,9 @@ import { optionalPage, searchParams } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 const auditQuery = (trpc: Trpc, page = 1) => trpc.admin.audit.list.queryOptions({ page })

@@ -11,9 +11,9 @@ import { badge } from '#client/components/ui/badge.ts'
 import { Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 const KINDS = ['all', 'first', 'revision'] as const

@@ -14,14 +14,15 @@ import { Options, SelectField, TextAreaField } from '#client/components/ui/form.
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import {
   CHECKLIST_LABELS,
   REVIEW_FREE_ITEMS,
   reviewItemLabel,
   SUBMISSION_STATUS_LABELS,
 } from '#shared/course-review.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/course-reviews_/$id')({
@@ -161,8 +162,7 @@ function CourseReview() {
               <button
                 type="button"
                 className={button()}
-                disabled={approve.isPending}
-                onClick={() => approve.mutate({ submissionId: submission.id })}
+                {...whilePending(approve.isPending, 'onClick', () => approve.mutate({ submissionId: submission.id }))}
               >
                 {approve.isPending
                   ? 'Approving…'
@@ -279,7 +279,7 @@ function RequestChanges({
       <button
         type="submit"
         className={button({ variant: 'outline' })}
-        disabled={request.isPending || rows.every((row) => row.comment.trim() === '')}
+        {...submitWhilePending(request.isPending || rows.every((row) => row.comment.trim() === ''))}
       >
         {request.isPending ? 'Sending…' : 'Request changes'}
       </button>

@@ -10,7 +10,7 @@ import { borderedCard } from '#client/components/ui/card.ts'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
-import { formatDate } from '#client/lib/dates.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/messages')({

@@ -17,11 +17,12 @@ import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { ORDER_STATUSES as STATUSES } from '#shared/admin.ts'
+import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 
@@ -167,8 +168,7 @@ function Orders() {
                           <button
                             type="button"
                             className={button({ size: 'sm' })}
-                            disabled={markPaid.isPending}
-                            onClick={() => markPaid.mutate({ id: order.id })}
+                            {...whilePending(markPaid.isPending, 'onClick', () => markPaid.mutate({ id: order.id }))}
                           >
                             Mark paid
                           </button>
@@ -176,8 +176,7 @@ function Orders() {
                         <button
                           type="button"
                           className={button({ variant: 'outline', size: 'sm' })}
-                          disabled={cancel.isPending}
-                          onClick={() => cancel.mutate({ id: order.id })}
+                          {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate({ id: order.id }))}
                         >
                           Cancel order
                         </button>

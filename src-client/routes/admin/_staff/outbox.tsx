@@ -15,10 +15,11 @@ import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 type Status = (typeof STATUSES)[number]
@@ -106,8 +107,7 @@ function Outbox() {
                       <button
                         type="button"
                         className={button({ size: 'sm' })}
-                        disabled={resend.isPending}
-                        onClick={() => resend.mutate({ id: mail.id })}
+                        {...whilePending(resend.isPending, 'onClick', () => resend.mutate({ id: mail.id }))}
                       >
                         Resend
                       </button>

@@ -13,9 +13,10 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Stars } from '#client/components/ui/Stars.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { REVIEW_MESSAGES, REVIEW_VISIBILITY } from '#shared/reviews.ts'
 import { css } from '#styled-system/css'
 
@@ -129,9 +130,10 @@ function Reviews() {
                     <button
                       type="button"
                       className={button({ variant: 'outline', size: 'sm' })}
-                      disabled={setHidden.isPending}
                       aria-label={`${review.hidden ? 'Show' : 'Hide'} the review by ${review.author} of ${review.courseTitle}`}
-                      onClick={() => setHidden.mutate({ id: review.id, hidden: !review.hidden })}
+                      {...whilePending(setHidden.isPending, 'onClick', () =>
+                        setHidden.mutate({ id: review.id, hidden: !review.hidden }),
+                      )}
                     >
                       {review.hidden ? 'Show' : 'Hide'}
                     </button>

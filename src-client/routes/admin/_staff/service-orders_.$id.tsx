@@ -27,10 +27,11 @@ import {
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useMarkRead } from '#client/lib/use-mark-read.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { SERVICE_ORDER_STATUS_LABELS } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 
@@ -96,7 +97,11 @@ function ServiceOrderDetail() {
         </div>
         <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
           {can('editor') && may('start') ? (
-            <button type="button" className={button()} disabled={start.isPending} onClick={() => start.mutate({ id })}>
+            <button
+              type="button"
+              className={button()}
+              {...whilePending(start.isPending, 'onClick', () => start.mutate({ id }))}
+            >
               Start work
             </button>
           ) : null}
@@ -104,8 +109,7 @@ function ServiceOrderDetail() {
             <button
               type="button"
               className={button({ variant: 'outline' })}
-              disabled={reopen.isPending}
-              onClick={() => reopen.mutate({ id })}
+              {...whilePending(reopen.isPending, 'onClick', () => reopen.mutate({ id }))}
             >
               Reopen brief
             </button>
@@ -282,7 +286,11 @@ function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise
       />
       <AttachedFiles orderId={id} purpose="delivery" label="Attach deliverables" files={files} setFiles={setFiles} />
       <div>
-        <button type="submit" className={button()} disabled={deliver.isPending || (!note.trim() && files.length === 0)}>
+        <button
+          type="submit"
+          className={button()}
+          {...submitWhilePending(deliver.isPending || (!note.trim() && files.length === 0))}
+        >
           {report ? 'Deliver report' : 'Deliver'}
         </button>
       </div>

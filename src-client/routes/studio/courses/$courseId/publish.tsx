@@ -12,9 +12,10 @@ import { studioCard as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
-import { formatDate } from '#client/lib/dates.ts'
 import { requireUser } from '#client/lib/session.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { SUBMISSION_STATUS_LABELS } from '#shared/course-review.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/studio/courses/$courseId/publish')({
@@ -127,8 +128,7 @@ function PublishPage() {
             <button
               type="button"
               className={button({ variant: 'outline' })}
-              disabled={busy}
-              onClick={() => withdraw.mutate({ courseId })}
+              {...whilePending(busy, 'onClick', () => withdraw.mutate({ courseId }))}
             >
               {withdraw.isPending ? 'Withdrawing…' : 'Withdraw from review'}
             </button>
@@ -136,9 +136,8 @@ function PublishPage() {
             <button
               type="button"
               className={button()}
-              disabled={busy || !page.canSubmit}
               aria-describedby={!page.canSubmit ? 'submit-why' : undefined}
-              onClick={() => submit.mutate({ courseId })}
+              {...whilePending(busy || !page.canSubmit, 'onClick', () => submit.mutate({ courseId }))}
             >
               {submit.isPending
                 ? 'Submitting…'
@@ -187,22 +186,24 @@ function PublishPage() {
               <button
                 type="button"
                 className={button({ variant: 'outline' })}
-                disabled={busy}
-                onClick={() => setConfirm('unpublish')}
+                {...whilePending(busy, 'onClick', () => setConfirm('unpublish'))}
               >
                 Unpublish
               </button>
             ) : null}
             {page.course.status === 'unpublished' ? (
-              <button type="button" className={button()} disabled={busy} onClick={() => republish.mutate({ courseId })}>
+              <button
+                type="button"
+                className={button()}
+                {...whilePending(busy, 'onClick', () => republish.mutate({ courseId }))}
+              >
                 {republish.isPending ? 'Publishing…' : 'Republish'}
               </button>
             ) : null}
             <button
               type="button"
               className={button({ variant: 'danger' })}
-              disabled={busy}
-              onClick={() => setConfirm('delete')}
+              {...whilePending(busy, 'onClick', () => setConfirm('delete'))}
             >
               Delete course
             </button>
