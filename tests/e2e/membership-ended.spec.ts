@@ -4,31 +4,10 @@
 import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
 import { giveEndedPlan } from '../support/shop.ts'
+import { buyBasicByCard } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const DATE = String.raw`\w+ \d{1,2}, \d{4}`
-
-/** Buys Basic (monthly) by card on the fake Stripe; answers the fake's origin. */
-async function buyBasicByCard(page: Page, card?: { email: string; fail?: boolean; backdateDays?: number }) {
-  await page.goto('/pricing')
-  const plan = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
-  await plan.getByRole('button', { name: 'Add to Cart' }).click()
-  await expect(page.getByText('Basic plan added to cart')).toBeVisible()
-  await page.goto('/cart')
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
-  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: /^Pay / }).click()
-  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
-  const stripe = new URL(page.url()).origin
-  expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
-  if (card) {
-    const query = `email=${encodeURIComponent(card.email)}&fail=${card.fail ? 1 : 0}&backdate_days=${card.backdateDays ?? 0}`
-    expect((await page.request.post(`${stripe}/fake/card?${query}`)).ok()).toBe(true)
-  }
-  await page.getByRole('button', { name: 'Pay' }).click()
-  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
-  return stripe
-}
 
 /** `charged`: money was taken (the order's invoice is listed); a free trial whose first charge failed has none. */
 async function expectEnded(page: Page, words: RegExp, { charged = true } = {}) {
