@@ -4,7 +4,7 @@
 import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
 import { giveEndedPlan } from '../support/shop.ts'
-import { buyBasicByCard } from './buy-plan.ts'
+import { buyBasicByCard, paidOrderReference, staffOrderRow } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const DATE = String.raw`\w+ \d{1,2}, \d{4}`
@@ -80,17 +80,9 @@ test('a plan refunded by staff: Refunded on DATE for the member and beside the o
   const member = await login()
   await giveEndedPlan(db, member.id)
   await buyBasicByCard(page)
-  const { reference } = await db
-    .selectFrom('orders')
-    .select('reference')
-    .where('user_id', '=', member.id)
-    .where('status', '=', 'paid')
-    .executeTakeFirstOrThrow()
+  const reference = await paidOrderReference(db, member.id)
 
-  await page.context().clearCookies()
-  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
-  await page.goto('/admin/orders')
-  const row = page.getByTestId(`order-${reference}`)
+  const row = await staffOrderRow(page, db, baseURL!, reference)
   await expect(row.getByText(/^Basic plan — Active — renews on/)).toBeVisible()
   await row.getByRole('button', { name: 'Refund' }).click()
   const dialog = page.getByRole('dialog', { name: 'Refund order' })
@@ -112,12 +104,7 @@ test('a free trial took nothing: its order shows the plan at $0.00 (Free trial),
   // A first-time member: the plan starts with its free trial, and Stripe charges nothing at checkout.
   const member = await login()
   await buyBasicByCard(page)
-  const { reference } = await db
-    .selectFrom('orders')
-    .select('reference')
-    .where('user_id', '=', member.id)
-    .where('status', '=', 'paid')
-    .executeTakeFirstOrThrow()
+  const reference = await paidOrderReference(db, member.id)
 
   await page.goto('/account')
   const order = page.getByTestId(`buyer-order-${reference}`)
@@ -126,10 +113,7 @@ test('a free trial took nothing: its order shows the plan at $0.00 (Free trial),
   await expect(order.getByText('Total $0.00')).toBeVisible()
 
   // Staff: nothing was paid, so nothing to refund (ending a trial is a cancellation).
-  await page.context().clearCookies()
-  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
-  await page.goto('/admin/orders')
-  const row = page.getByTestId(`order-${reference}`)
+  const row = await staffOrderRow(page, db, baseURL!, reference)
   await expect(row.getByText(/^Basic plan — Free trial until/)).toBeVisible()
   await expect(row.getByText('$0.00')).toBeVisible()
   await expect(row.getByRole('button', { name: 'Refund' })).toHaveCount(0)

@@ -1,28 +1,10 @@
 // Staff end a member's plan from the Orders screen (decision 0096): a free trial ended now with the keyboard alone
 // (the member then reads Cancelled on DATE), and a paid plan ended at the period's end on a 390 px phone.
-import type { Page } from '@playwright/test'
-import type { Kysely } from 'kysely'
-import type { Database } from '../../db/types.ts'
-import { createUser } from '../support/factories.ts'
 import { giveEndedPlan } from '../support/shop.ts'
-import { buyBasicByCard } from './buy-plan.ts'
+import { buyBasicByCard, paidOrderReference, staffOrderRow } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const DATE = String.raw`\w+ \d{1,2}, \d{4}`
-
-/** The member's plan order, then staff (an admin) on the Orders screen: the order's row. */
-async function asStaffOnOrders(page: Page, db: Kysely<Database>, baseURL: string, memberId: string) {
-  const { reference } = await db
-    .selectFrom('orders')
-    .select('reference')
-    .where('user_id', '=', memberId)
-    .where('status', '=', 'paid')
-    .executeTakeFirstOrThrow()
-  await page.context().clearCookies()
-  await signInAs(page, baseURL, db, await createUser(db, { role: 'admin' }))
-  await page.goto('/admin/orders')
-  return page.getByTestId(`order-${reference}`)
-}
 
 test('a free trial ended now, with the keyboard alone: no charge, Cancelled for staff and the member', async ({
   page,
@@ -33,7 +15,7 @@ test('a free trial ended now, with the keyboard alone: no charge, Cancelled for 
   test.setTimeout(60_000)
   const member = await login() // first-time: the plan starts in its free trial
   await buyBasicByCard(page)
-  const row = await asStaffOnOrders(page, db, baseURL!, member.id)
+  const row = await staffOrderRow(page, db, baseURL!, await paidOrderReference(db, member.id))
   await expect(row.getByText(/^Basic plan — Free trial until/)).toBeVisible()
 
   const end = row.getByRole('button', { name: 'End membership' })
@@ -89,7 +71,7 @@ test('a paid plan ended at the period’s end on a 390 px phone: Cancels on DATE
   await giveEndedPlan(db, member.id) // had a plan before: no trial, the first month is charged
   await buyBasicByCard(page)
   await page.setViewportSize({ width: 390, height: 844 })
-  const row = await asStaffOnOrders(page, db, baseURL!, member.id)
+  const row = await staffOrderRow(page, db, baseURL!, await paidOrderReference(db, member.id))
   await expect(row.getByText(/^Basic plan — Active — renews on/)).toBeVisible()
 
   await row.getByRole('button', { name: 'End membership' }).click()

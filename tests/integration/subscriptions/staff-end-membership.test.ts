@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
+import { formatDay } from '../../../src-shared/membership.ts'
 import { STAFF_END_MESSAGES } from '../../../src-shared/schemas/membership.ts'
 import { REFUND_MESSAGES } from '../../../src-shared/schemas/orders.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
@@ -75,13 +76,7 @@ const mails = (member: TestUser) =>
 
 const refundsOf = (orderId: string) => db().selectFrom('refunds').select('id').where('order_id', '=', orderId).execute()
 
-const day = (seconds: number) =>
-  new Date(seconds * 1000).toLocaleDateString('en-US', {
-    timeZone: 'UTC',
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-  })
+const day = (seconds: number) => formatDay(new Date(seconds * 1000))
 
 describe('End membership at the end of the current period', () => {
   it('cancels at the period end as the member would: Premium until then, audited and mailed once', async () => {

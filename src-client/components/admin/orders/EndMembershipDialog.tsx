@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
-import { inputClass, TextAreaField } from '#client/components/ui/form.tsx'
+import { ChoiceCard, inputClass, TextAreaField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -12,19 +12,6 @@ import { CANCEL_REASON_MAX, type StaffEndWhen } from '#shared/schemas/membership
 import { css } from '#styled-system/css'
 
 export type StaffPlan = NonNullable<RouterOutputs['admin']['orders']['list']['items'][number]['membership']>
-
-const option = css({
-  display: 'flex',
-  gap: '3',
-  alignItems: 'flex-start',
-  p: '3',
-  borderWidth: '1px',
-  borderColor: 'line',
-  borderRadius: 'control',
-  cursor: 'pointer',
-  '&:has(input:checked)': { borderColor: 'accent', bg: 'brand.50' },
-  '&:has(input:disabled)': { opacity: 0.6, cursor: 'not-allowed' },
-})
 
 export function EndMembershipDialog({
   plan,
@@ -43,6 +30,25 @@ export function EndMembershipDialog({
   const [reason, setReason] = useState('')
   const when = chosen ?? (plan?.canEndAtPeriodEnd ? 'period_end' : 'now')
   const periodEnd = plan?.periodEndsAt ? formatDay(plan.periodEndsAt) : null
+
+  const choices: { value: StaffEndWhen; label: string; detail: string; enabled: boolean }[] = [
+    {
+      value: 'period_end',
+      label: `At the end of the current period${periodEnd ? ` (${periodEnd})` : ''}`,
+      detail: plan?.canEndAtPeriodEnd
+        ? 'The member keeps Premium until then and is not charged again.'
+        : 'Already set to end then.',
+      enabled: Boolean(plan?.canEndAtPeriodEnd),
+    },
+    {
+      value: 'now',
+      label: 'Now',
+      detail: plan?.trial
+        ? 'The free trial ends today and is never charged. Premium ends at once.'
+        : 'Premium ends at once. No refund is made for the rest of the period.',
+      enabled: true,
+    },
+  ]
 
   function close() {
     setChosen(null)
@@ -81,45 +87,18 @@ export function EndMembershipDialog({
     >
       <fieldset className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
         <legend className={css({ fontWeight: 'semibold', mb: '1' })}>When</legend>
-        <label className={option}>
-          <input
-            type="radio"
+        {choices.map((choice) => (
+          <ChoiceCard
+            key={choice.value}
             name="end-membership-when"
-            value="period_end"
-            checked={when === 'period_end'}
-            disabled={!plan?.canEndAtPeriodEnd}
-            onChange={() => setChosen('period_end')}
-            className={css({ mt: '1' })}
+            value={choice.value}
+            checked={when === choice.value}
+            disabled={!choice.enabled}
+            onChoose={() => setChosen(choice.value)}
+            label={choice.label}
+            detail={choice.detail}
           />
-          <span>
-            <span className={css({ display: 'block', fontWeight: 'semibold' })}>
-              At the end of the current period{periodEnd ? ` (${periodEnd})` : ''}
-            </span>
-            <span className={css({ display: 'block', fontSize: 'sm', color: 'fg.muted' })}>
-              {plan?.canEndAtPeriodEnd
-                ? 'The member keeps Premium until then and is not charged again.'
-                : 'Already set to end then.'}
-            </span>
-          </span>
-        </label>
-        <label className={option}>
-          <input
-            type="radio"
-            name="end-membership-when"
-            value="now"
-            checked={when === 'now'}
-            onChange={() => setChosen('now')}
-            className={css({ mt: '1' })}
-          />
-          <span>
-            <span className={css({ display: 'block', fontWeight: 'semibold' })}>Now</span>
-            <span className={css({ display: 'block', fontSize: 'sm', color: 'fg.muted' })}>
-              {plan?.trial
-                ? 'The free trial ends today and is never charged. Premium ends at once.'
-                : 'Premium ends at once. No refund is made for the rest of the period.'}
-            </span>
-          </span>
-        </label>
+        ))}
       </fieldset>
       <TextAreaField
         label="Note for the audit log (optional)"
