@@ -26,6 +26,7 @@ export interface AuditSubject {
     | 'user'
     | 'bundle'
     | 'coupon'
+    | 'subscription'
   id: string
   before?: unknown
   after?: unknown

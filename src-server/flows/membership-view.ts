@@ -3,7 +3,7 @@
 import type { OrderStatus } from '../../db/types.ts'
 import type { DB } from '../kernel/db.ts'
 import { invoicesOfSubscription, listOrdersForStaff } from '../orders/repository.ts'
-import { membershipOf, planTextsOfOrders } from '../subscriptions/view.ts'
+import { membershipOf, plansOfOrders } from '../subscriptions/view.ts'
 
 /** /account/membership: the live or last plan in words, with its invoices (still listed after it ended). */
 export async function membershipPage(db: DB, userId: string) {
@@ -22,12 +22,18 @@ export async function membershipPage(db: DB, userId: string) {
   }
 }
 
-/** /admin/orders: the orders, each plan order with its plan as the member reads it. */
+/**
+ * /admin/orders: the orders, each plan order with its plan as the member reads it, and `membership`: what staff's End
+ * membership may do with that plan (decision 0096).
+ */
 export async function ordersForStaff(db: DB, options: { status?: OrderStatus; limit?: number; offset?: number }) {
   const orders = await listOrdersForStaff(db, options)
-  const plans = await planTextsOfOrders(
+  const plans = await plansOfOrders(
     db,
     orders.map((order) => order.id),
   )
-  return orders.map((order) => ({ ...order, plan: plans.get(order.id) ?? null }))
+  return orders.map((order) => {
+    const plan = plans.get(order.id)
+    return { ...order, plan: plan?.text ?? null, membership: plan ?? null }
+  })
 }

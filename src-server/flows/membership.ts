@@ -1,6 +1,7 @@
 // What a member does with their plan from /account → Membership: cancel at the period's end (with an optional
 // reason), resume before it ends, change plan or cycle (the prorated amount from Stripe's preview is shown first and
-// the change charges exactly that), and open Stripe's customer portal. Stripe is asked first; its answer is applied
+// the change charges exactly that), and open Stripe's customer portal; staff's End membership cancels through the
+// same functions, at the period's end or now (flows/staff-membership.ts). Stripe is asked first; its answer is applied
 // at once (the webhook that follows finds it applied). A PayPal or bank-transfer membership is cancelled here alone.
 
 import type { BillingCycle } from '../../db/types.ts'
@@ -10,7 +11,13 @@ import { DomainError } from '../kernel/errors.ts'
 import type { PriceChange, StripeApi } from '../payments/stripe.ts'
 import type { StripeSubscription } from '../payments/stripe-schemas.ts'
 import { findPlan } from '../subscriptions/plans.ts'
-import { liveSubscriptionOf, recordCancelReason, setManualCancellation } from '../subscriptions/repository.ts'
+import {
+  endManualSubscription,
+  liveSubscriptionOf,
+  recordCancelReason,
+  setManualCancellation,
+  subscriptionToEnd,
+} from '../subscriptions/repository.ts'
 import { applyStripeSnapshot } from '../subscriptions/state.ts'
 import { snapshotOf } from './stripe-subscription-events.ts'
 
@@ -42,23 +49,68 @@ const upstream = (error: unknown) => {
   throw new DomainError('upstream', MEMBERSHIP_MESSAGES.stripeFailed, { cause: error })
 }
 
-function applyAnswer(db: DB, subscriptionId: string, answer: StripeSubscription) {
-  return db
-    .transaction()
-    .execute((trx) => applyStripeSnapshot(trx, subscriptionId, snapshotOf(answer, false, clock.now())))
+/** What goes with a change in the transaction that records it: staff's audit entry and mail (decision 0096). */
+export type AlongWith = (trx: DB) => Promise<void>
+
+function applyAnswer(db: DB, subscriptionId: string, answer: StripeSubscription, alongWith?: AlongWith) {
+  return db.transaction().execute(async (trx) => {
+    await applyStripeSnapshot(trx, subscriptionId, snapshotOf(answer, false, clock.now()))
+    await alongWith?.(trx)
+  })
 }
 
 export async function cancelMembership(deps: MembershipDeps, userId: string, reason: string | null) {
-  const live = await liveOrFail(deps.db, userId)
+  await cancelAtPeriodEnd(deps, await liveOrFail(deps.db, userId), reason)
+}
+
+/**
+ * Cancels a plan at its period's end, the member's Cancel membership and staff's End membership alike: Stripe is asked
+ * first and its answer applied at once; a PayPal or bank-transfer plan is cancelled here alone.
+ */
+export async function cancelAtPeriodEnd(
+  deps: MembershipDeps,
+  live: { id: string; stripe_subscription_id: string | null },
+  reason: string | null,
+  alongWith?: AlongWith,
+) {
   if (!live.stripe_subscription_id) {
-    await deps.db.transaction().execute((trx) => setManualCancellation(trx, live.id, true, reason))
+    await deps.db.transaction().execute(async (trx) => {
+      await setManualCancellation(trx, live.id, true, reason)
+      await alongWith?.(trx)
+    })
     return
   }
   const answer = await stripeOf(deps)
     .setCancelAtPeriodEnd(live.stripe_subscription_id, true, reason ?? undefined)
     .catch(upstream)
   await recordCancelReason(deps.db, live.id, reason)
-  await applyAnswer(deps.db, live.id, answer)
+  await applyAnswer(deps.db, live.id, answer, alongWith)
+}
+
+type ToEnd = NonNullable<Awaited<ReturnType<typeof subscriptionToEnd>>>
+
+/**
+ * Ends a plan now (staff, decision 0096): Stripe cancels the subscription (a trial ends uncharged) and its answer is
+ * applied as the member's own cancellation is when its period ends; a PayPal or bank-transfer plan ends here. All
+ * under the subscription's row lock, so a second end waits and `check` finds it ended; Stripe's
+ * customer.subscription.deleted that follows finds it applied.
+ */
+export async function endMembershipNow(
+  deps: MembershipDeps,
+  subscriptionId: string,
+  check: (row: ToEnd | undefined) => ToEnd,
+  alongWith: AlongWith,
+) {
+  await deps.db.transaction().execute(async (trx) => {
+    const row = check(await subscriptionToEnd(trx, subscriptionId, { lock: true }))
+    if (row.stripe_subscription_id) {
+      const answer = await stripeOf(deps).cancelSubscription(row.stripe_subscription_id).catch(upstream)
+      await applyStripeSnapshot(trx, row.id, snapshotOf(answer, false, clock.now()))
+    } else {
+      await endManualSubscription(trx, row.id, clock.now(), 'cancellation')
+    }
+    await alongWith(trx)
+  })
 }
 
 export async function resumeMembership(deps: MembershipDeps, userId: string) {

@@ -21,6 +21,10 @@ export function cancelMoney(stripe: StripeApi | null): Pick<CancelOptions, 'refu
   const gateway = stripeRefundGateway(stripe)
   return {
     refundLines: (trx, request) => refundOrder(trx, request, gateway),
-    endSubscription: stripe ? (id) => stripe.cancelSubscription(id) : null,
+    endSubscription: stripe
+      ? async (id) => {
+          await stripe.cancelSubscription(id)
+        }
+      : null,
   }
 }

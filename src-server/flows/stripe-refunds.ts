@@ -28,7 +28,9 @@ export function stripeRefundGateway(stripe: StripeApi | null): RefundGateway | n
         .catch(unconfirmed)
       return { stripeRefundId: refund.id }
     },
-    cancelSubscription: (subscriptionId) => stripe.cancelSubscription(subscriptionId).catch(upstream),
+    cancelSubscription: async (subscriptionId) => {
+      await stripe.cancelSubscription(subscriptionId).catch(upstream)
+    },
     paymentIntentOfSession: (sessionId) => stripe.paymentIntentOfSession(sessionId).catch(upstream),
   }
 }

@@ -68,8 +68,11 @@ export interface StripeApi {
     change: PriceChange,
     metadata: Record<string, string>,
   ): Promise<StripeSubscription>
-  /** Ends a subscription now (a duplicate, or a refunded plan); one that has already ended counts as done. */
-  cancelSubscription(subscriptionId: string): Promise<void>
+  /**
+   * Ends a subscription now (a duplicate, a refunded plan, staff ending a membership); one that has already ended
+   * counts as done. Returns the subscription as Stripe has it after.
+   */
+  cancelSubscription(subscriptionId: string): Promise<StripeSubscription>
   /** A customer-portal session (card, past invoices); returns its URL. */
   createPortalSession(customerId: string, returnUrl: string): Promise<string>
   /**
@@ -385,12 +388,13 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
     async cancelSubscription(subscriptionId) {
       const stripe = await connect()
       try {
-        await stripe.subscriptions.cancel(subscriptionId)
+        return subscriptionSchema.parse(await stripe.subscriptions.cancel(subscriptionId))
       } catch (error) {
         // Stripe refuses to cancel a subscription that has already ended: that is what was asked.
         if (!(error instanceof (await loadStripe()).errors.StripeInvalidRequestError)) throw error
         const current = await stripe.subscriptions.retrieve(subscriptionId)
         if (!['canceled', 'incomplete_expired'].includes(current.status)) throw error
+        return subscriptionSchema.parse(current)
       }
     },
     async createPortalSession(customerId, returnUrl) {

@@ -70,3 +70,37 @@ export async function sendLapsedMail(trx: DB, sub: Described, publicUrl: string)
     text: `${hello(sub)}\n\nWe did not receive the renewal payment for your ${sub.plan_name} plan, so your Premium access has ended. You can subscribe again at any time: ${publicUrl.replace(/\/$/, '')}/pricing\n`,
   })
 }
+
+/**
+ * Staff ended the member's plan (decision 0096): at the period's end (Premium until then, no further charge) or now
+ * (Premium has ended; a trial ended now is never charged). No refund comes with it: a refund has its own mail.
+ */
+export async function sendEndedByStaffMail(
+  trx: DB,
+  subscriptionId: string,
+  ended: { when: 'period_end' | 'now'; trial: boolean },
+  publicUrl: string,
+) {
+  const sub = await describeSubscription(trx, subscriptionId)
+  if (!sub) return
+  const what = ended.trial ? `free trial of the ${sub.plan_name} plan` : `${sub.plan_name} plan`
+  const day = sub.renews_at ? formatDate(sub.renews_at) : null
+  const [subject, body] =
+    ended.when === 'period_end'
+      ? [
+          day ? `Your ${sub.plan_name} plan ends on ${day}` : `Your ${sub.plan_name} plan is cancelled`,
+          `Our team has cancelled your ${what}. ${day ? `Premium stays until ${day}; ` : ''}you will not be charged again.`,
+        ]
+      : [
+          `Your ${sub.plan_name} plan has ended`,
+          `Our team has ended your ${what} today, and your Premium access has ended with it. ${
+            ended.trial ? 'You have not been charged for the trial.' : 'You will not be charged again.'
+          }`,
+        ]
+  await enqueueMail(trx, {
+    kind: 'membership_ended_by_staff',
+    to: sub.email,
+    subject,
+    text: `${hello(sub)}\n\n${body}\n\nYour membership: ${membershipLink(publicUrl)}\n`,
+  })
+}

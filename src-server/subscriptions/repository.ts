@@ -176,6 +176,27 @@ export function subscriptionsWithPlan(db: DB) {
     ])
 }
 
+/**
+ * A subscription as staff would end it (any member's), locked with `forUpdate` inside the caller's transaction so two
+ * ends of the same plan take turns; undefined for an unknown id.
+ */
+export function subscriptionToEnd(db: DB, subscriptionId: string, options: { lock: boolean }) {
+  const query = db
+    .selectFrom('subscriptions')
+    .select([
+      'id',
+      'user_id',
+      'status',
+      'stripe_subscription_id',
+      'cancel_at_period_end',
+      'renews_at',
+      'ended_at',
+      'duplicate_of',
+    ])
+    .where('id', '=', subscriptionId)
+  return (options.lock ? query.forUpdate() : query).executeTakeFirst()
+}
+
 /** A subscription with its plan and member, for the e-mails that describe it. */
 export function describeSubscription(db: DB, subscriptionId: string) {
   return subscriptionsWithPlan(db)

@@ -50,16 +50,40 @@ export async function membershipOf(db: DB, userId: string) {
   }
 }
 
-/** For staff: the plan each of these orders started, as its member reads it ("Basic plan — Cancelled on DATE"). */
-export async function planTextsOfOrders(db: DB, orderIds: readonly string[]): Promise<Map<string, string>> {
-  if (orderIds.length === 0) return new Map()
+/**
+ * For staff: the plan each of these orders started, as its member reads it ("Basic plan — Cancelled on DATE"), and
+ * whether staff's End membership may end it at its period's end or now (decision 0096).
+ */
+export async function plansOfOrders(db: DB, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return new Map<string, StaffPlan>()
   const rows = await subscriptionsWithPlan(db)
     .where('s.order_id', 'in', [...orderIds])
     .where('s.duplicate_of', 'is', null)
     .execute()
-  const texts = new Map<string, string>()
+  const plans = new Map<string, StaffPlan>()
   for (const row of rows) {
-    if (row.order_id) texts.set(row.order_id, `${row.plan_name} plan — ${membershipStatusText(factsOf(row))}`)
+    if (!row.order_id) continue
+    const live = row.status !== 'cancelled' && !row.ended_at
+    plans.set(row.order_id, {
+      text: `${row.plan_name} plan — ${membershipStatusText(factsOf(row))}`,
+      subscriptionId: row.id,
+      planName: row.plan_name,
+      trial: row.status === 'trialing',
+      periodEndsAt: row.renews_at?.toISOString() ?? null,
+      canEndAtPeriodEnd: live && !row.cancel_at_period_end,
+      canEndNow: live,
+    })
   }
-  return texts
+  return plans
+}
+
+export interface StaffPlan {
+  text: string
+  subscriptionId: string
+  planName: string
+  trial: boolean
+  /** When the current period (or the trial) ends: where "at the end of the current period" ends it. */
+  periodEndsAt: string | null
+  canEndAtPeriodEnd: boolean
+  canEndNow: boolean
 }

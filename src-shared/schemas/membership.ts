@@ -21,3 +21,23 @@ export const changePlanInput = planChoiceInput.extend({
   /** The moment of the preview the member confirmed (unix seconds), so the charge is the amount shown. */
   prorationDate: z.number().int().positive(),
 })
+
+/** Staff's End membership (decision 0096): when the plan ends; no refund is made by it. */
+export const STAFF_END_WHEN = ['period_end', 'now'] as const
+export type StaffEndWhen = (typeof STAFF_END_WHEN)[number]
+
+export const STAFF_END_MESSAGES = {
+  notFound: 'Membership not found',
+  ended: 'This membership has already ended',
+  scheduled: 'This membership is already set to end at the end of its period',
+} as const
+
+export const staffEndMembershipInput = z.strictObject({
+  subscriptionId: z.uuid(),
+  when: z.enum(STAFF_END_WHEN),
+  reason: z
+    .string()
+    .trim()
+    .max(CANCEL_REASON_MAX, `Please keep the note under ${CANCEL_REASON_MAX} characters`)
+    .optional(),
+})

@@ -14,7 +14,7 @@ export const REFUND_MESSAGES = {
   nothingToRefund: 'Nothing left to refund on this order',
   paidNothing: 'Nothing was paid for this line (a free trial): there is nothing to refund',
   trialPaidNothing:
-    'Nothing was paid for this order (a free trial): there is nothing to refund. To end the trial, the member cancels it from their account, or cancel the subscription in Stripe',
+    'Nothing was paid for this order (a free trial): there is nothing to refund. To end the trial, use End membership on this order instead',
   notRefundable: 'Only a paid order can be refunded',
   exceedsCaptured: 'The refund would exceed what was paid',
   lineRefunded: 'This line has already been refunded',

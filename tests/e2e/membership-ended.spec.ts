@@ -4,31 +4,10 @@
 import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
 import { giveEndedPlan } from '../support/shop.ts'
+import { buyBasicByCard, paidOrderReference, staffOrderRow } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const DATE = String.raw`\d{1,2} \w+ \d{4}` // "1 December 2026" (formatDate's long day, decision 0095)
-
-/** Buys Basic (monthly) by card on the fake Stripe; answers the fake's origin. */
-async function buyBasicByCard(page: Page, card?: { email: string; fail?: boolean; backdateDays?: number }) {
-  await page.goto('/pricing')
-  const plan = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
-  await plan.getByRole('button', { name: 'Add to Cart' }).click()
-  await expect(page.getByText('Basic plan added to cart')).toBeVisible()
-  await page.goto('/cart')
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
-  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: /^Pay / }).click()
-  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
-  const stripe = new URL(page.url()).origin
-  expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
-  if (card) {
-    const query = `email=${encodeURIComponent(card.email)}&fail=${card.fail ? 1 : 0}&backdate_days=${card.backdateDays ?? 0}`
-    expect((await page.request.post(`${stripe}/fake/card?${query}`)).ok()).toBe(true)
-  }
-  await page.getByRole('button', { name: 'Pay' }).click()
-  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
-  return stripe
-}
 
 /** `charged`: money was taken (the order's invoice is listed); a free trial whose first charge failed has none. */
 async function expectEnded(page: Page, words: RegExp, { charged = true } = {}) {
@@ -101,17 +80,9 @@ test('a plan refunded by staff: Refunded on DATE for the member and beside the o
   const member = await login()
   await giveEndedPlan(db, member.id)
   await buyBasicByCard(page)
-  const { reference } = await db
-    .selectFrom('orders')
-    .select('reference')
-    .where('user_id', '=', member.id)
-    .where('status', '=', 'paid')
-    .executeTakeFirstOrThrow()
+  const reference = await paidOrderReference(db, member.id)
 
-  await page.context().clearCookies()
-  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
-  await page.goto('/admin/orders')
-  const row = page.getByTestId(`order-${reference}`)
+  const row = await staffOrderRow(page, db, baseURL!, reference)
   await expect(row.getByText(/^Basic plan — Active — renews on/)).toBeVisible()
   await row.getByRole('button', { name: 'Refund' }).click()
   const dialog = page.getByRole('dialog', { name: 'Refund order' })
@@ -133,12 +104,7 @@ test('a free trial took nothing: its order shows the plan at $0.00 (Free trial),
   // A first-time member: the plan starts with its free trial, and Stripe charges nothing at checkout.
   const member = await login()
   await buyBasicByCard(page)
-  const { reference } = await db
-    .selectFrom('orders')
-    .select('reference')
-    .where('user_id', '=', member.id)
-    .where('status', '=', 'paid')
-    .executeTakeFirstOrThrow()
+  const reference = await paidOrderReference(db, member.id)
 
   await page.goto('/account')
   const order = page.getByTestId(`buyer-order-${reference}`)
@@ -147,10 +113,7 @@ test('a free trial took nothing: its order shows the plan at $0.00 (Free trial),
   await expect(order.getByText('Total $0.00')).toBeVisible()
 
   // Staff: nothing was paid, so nothing to refund (ending a trial is a cancellation).
-  await page.context().clearCookies()
-  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
-  await page.goto('/admin/orders')
-  const row = page.getByTestId(`order-${reference}`)
+  const row = await staffOrderRow(page, db, baseURL!, reference)
   await expect(row.getByText(/^Basic plan — Free trial until/)).toBeVisible()
   await expect(row.getByText('$0.00')).toBeVisible()
   await expect(row.getByRole('button', { name: 'Refund' })).toHaveCount(0)

@@ -48,6 +48,20 @@ export const textareaClass = css({
 })
 
 /** The plain box of a message (service-order thread, delivery notes, revision requests). */
+const choiceCard = css({
+  display: 'flex',
+  gap: '3',
+  alignItems: 'flex-start',
+  p: '4',
+  borderWidth: '1px',
+  borderColor: 'line',
+  borderRadius: 'control',
+  bg: 'surface',
+  cursor: 'pointer',
+  '&:has(input:checked)': { borderColor: 'accent', bg: 'brand.50' },
+  '&:has(input:disabled)': { opacity: 0.6, cursor: 'not-allowed' },
+})
+
 export const messageArea = css({ minH: '20', p: '3', borderWidth: '1px', borderColor: 'line', borderRadius: 'control' })
 
 const fieldStack = css({ display: 'flex', flexDir: 'column', gap: '1' })
@@ -349,4 +363,42 @@ export function useActOnChoice(value: string, act: (value: string) => void) {
     },
     onBlur: settle,
   }
+}
+
+/** One choice of a radio group drawn as a bordered card: the radio, its label and a line under it (payment methods,
+ * End membership). */
+export function ChoiceCard({
+  name,
+  value,
+  checked,
+  disabled = false,
+  onChoose,
+  label,
+  detail,
+}: {
+  name: string
+  value: string
+  checked: boolean
+  disabled?: boolean
+  onChoose: () => void
+  label: string
+  detail: string
+}) {
+  return (
+    <label className={choiceCard}>
+      <input
+        type="radio"
+        name={name}
+        value={value}
+        checked={checked}
+        disabled={disabled}
+        onChange={onChoose}
+        className={css({ mt: '1' })}
+      />
+      <span>
+        <span className={css({ display: 'block', fontWeight: 'semibold' })}>{label}</span>
+        <span className={css({ display: 'block', fontSize: 'sm', color: 'fg.muted' })}>{detail}</span>
+      </span>
+    </label>
+  )
 }

@@ -1,11 +1,13 @@
 // The Orders page: everyone on the team can read; admins mark PayPal and bank-transfer orders paid (fulfilled
-// through the checkout's exactly-once path) or cancel unpaid ones.
+// through the checkout's exactly-once path) or cancel unpaid ones, refund, and end the plan a plan order started.
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
+import { staffEndMembershipInput } from '../../../src-shared/schemas/membership.ts'
 import { refundDecisionInput, refundInput, refundLinesInput } from '../../../src-shared/schemas/orders.ts'
 import { cancelOrderByStaff } from '../../flows/abandoned-checkouts.ts'
 import { ordersForStaff } from '../../flows/membership-view.ts'
 import { assignRefundLines, decideRefundRequest } from '../../flows/refunds.ts'
+import { endMembershipByStaff } from '../../flows/staff-membership.ts'
 import { confirmPaymentByStaff } from '../../flows/staff-order-actions.ts'
 import { refundByStaff } from '../../flows/stripe-refunds.ts'
 import { orderDetailForStaff } from '../../orders/refund-reads.ts'
@@ -66,6 +68,14 @@ export const adminOrdersRouter = router({
   assignRefundLines: staffProcedure('admin')
     .input(refundLinesInput)
     .mutation(({ ctx, input }) => assignRefundLines(ctx.db, input, actorOf(ctx.user), ctx.refundGateway)),
+
+  /** End the plan an order started, at the period's end or now; no refund (decision 0096). */
+  endMembership: staffProcedure('admin')
+    .input(staffEndMembershipInput)
+    .mutation(({ ctx, input }) =>
+      // The member's mail links to the platform's site, as staff's mails do (not the host staff came on).
+      endMembershipByStaff({ ...ctx, publicUrl: ctx.config.publicUrl }, input, actorOf(ctx.user)),
+    ),
 
   cancel: staffProcedure('admin')
     .input(orderInput)

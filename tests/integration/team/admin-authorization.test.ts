@@ -45,6 +45,7 @@ const EXPECTED: Record<string, Access> = {
   'admin.orders.requests': 'viewer',
   'admin.orders.decideRequest': 'admin',
   'admin.orders.assignRefundLines': 'admin',
+  'admin.orders.endMembership': 'admin',
   // Bodies hold single-use links (verification, invitations): admins and the owner only.
   'admin.outbox.list': 'admin',
   'admin.outbox.message': 'admin',

@@ -1,11 +1,13 @@
 // Orders: list by status; admins mark PayPal and bank-transfer orders paid, cancel unpaid ones, refund paid ones
-// (whole or chosen lines) and decide buyers' refund requests (counted in the badge); invoices open from each row.
+// (whole or chosen lines), end the plan a plan order started (End membership: at the period's end or now, no refund;
+// decision 0096) and decide buyers' refund requests (counted in the badge); invoices open from each row.
 
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { AssignLinesDialog } from '#client/components/admin/orders/AssignLinesDialog.tsx'
+import { EndMembershipDialog, type StaffPlan } from '#client/components/admin/orders/EndMembershipDialog.tsx'
 import { RefundDialog } from '#client/components/admin/orders/RefundDialog.tsx'
 import { RefundRequests } from '#client/components/admin/orders/RefundRequests.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
@@ -66,6 +68,7 @@ function Orders() {
   )
   const [refunding, setRefunding] = useState<string | null>(null)
   const [assigning, setAssigning] = useState<string | null>(null)
+  const [ending, setEnding] = useState<{ plan: StaffPlan; customer: string } | null>(null)
   const cancel = useMutation(trpc.admin.orders.cancel.mutationOptions(reloadThenToast(refresh, 'Order cancelled')))
 
   return (
@@ -90,6 +93,12 @@ function Orders() {
       <RefundRequests canDecide={can('admin')} />
       <RefundDialog orderId={refunding} onClose={() => setRefunding(null)} />
       <AssignLinesDialog orderId={assigning} onClose={() => setAssigning(null)} />
+      <EndMembershipDialog
+        plan={ending?.plan ?? null}
+        customer={ending?.customer ?? ''}
+        onClose={() => setEnding(null)}
+        onDone={refresh}
+      />
       <PagedList
         query={orders}
         loading="Loading orders…"
@@ -147,41 +156,55 @@ function Orders() {
                     ) : null}
                   </td>
                   <td>
-                    {can('admin') && order.needsLineAssignment ? (
-                      <button type="button" className={button({ size: 'sm' })} onClick={() => setAssigning(order.id)}>
-                        Assign lines
-                      </button>
-                    ) : null}
-                    {/* The server says where money is left to give back: not a 100% coupon's order, nor a free trial's. */}
-                    {can('admin') && order.refundable ? (
-                      <button
-                        type="button"
-                        className={button({ variant: 'outline', size: 'sm' })}
-                        onClick={() => setRefunding(order.id)}
-                      >
-                        Refund
-                      </button>
-                    ) : null}
-                    {can('admin') && open ? (
-                      <div className={css({ display: 'flex', gap: '1' })}>
-                        {manual ? (
-                          <button
-                            type="button"
-                            className={button({ size: 'sm' })}
-                            {...whilePending(markPaid.isPending, 'onClick', () => markPaid.mutate({ id: order.id }))}
-                          >
-                            Mark paid
-                          </button>
-                        ) : null}
+                    <div className={css({ display: 'flex', gap: '1', flexWrap: 'wrap', alignItems: 'flex-start' })}>
+                      {can('admin') && order.needsLineAssignment ? (
+                        <button type="button" className={button({ size: 'sm' })} onClick={() => setAssigning(order.id)}>
+                          Assign lines
+                        </button>
+                      ) : null}
+                      {/* The server says where money is left to give back: not a 100% coupon's order, nor a free trial's. */}
+                      {can('admin') && order.refundable ? (
                         <button
                           type="button"
                           className={button({ variant: 'outline', size: 'sm' })}
-                          {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate({ id: order.id }))}
+                          onClick={() => setRefunding(order.id)}
                         >
-                          Cancel order
+                          Refund
                         </button>
-                      </div>
-                    ) : null}
+                      ) : null}
+                      {/* The server says whether the order's plan is still running (one that ended has nothing to end). */}
+                      {can('admin') && order.membership?.canEndNow ? (
+                        <button
+                          type="button"
+                          className={button({ variant: 'outline', size: 'sm' })}
+                          onClick={() =>
+                            order.membership && setEnding({ plan: order.membership, customer: order.customerEmail })
+                          }
+                        >
+                          End membership
+                        </button>
+                      ) : null}
+                      {can('admin') && open ? (
+                        <div className={css({ display: 'flex', gap: '1' })}>
+                          {manual ? (
+                            <button
+                              type="button"
+                              className={button({ size: 'sm' })}
+                              {...whilePending(markPaid.isPending, 'onClick', () => markPaid.mutate({ id: order.id }))}
+                            >
+                              Mark paid
+                            </button>
+                          ) : null}
+                          <button
+                            type="button"
+                            className={button({ variant: 'outline', size: 'sm' })}
+                            {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate({ id: order.id }))}
+                          >
+                            Cancel order
+                          </button>
+                        </div>
+                      ) : null}
+                    </div>
                   </td>
                 </tr>
               )
