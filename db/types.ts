@@ -972,13 +972,31 @@ export interface SchoolsTable {
 
 export type SchoolMemberRole = 'instructor' | 'finance' | 'support'
 
-/** A school's own domain (decision 0063): served once a TXT record at _skillforge-verify.<host> holds the token. */
-export interface SchoolDomainsTable {
+/** How the last DNS check of a TXT proof (a custom domain's, an SSO e-mail domain's) ended. */
+export type DnsCheckOutcome = 'verified' | 'missing' | 'mismatch' | 'failed'
+
+/**
+ * A TXT proof's state (decisions 0063, 0091): verified until its record has been definitely missing or wrong for the
+ * grace (creators/dns-proofs.ts), then lapsed; a DNS failure changes nothing.
+ */
+interface DnsProofColumns {
+  verified_at: Date | null
+  checked_at: Date | null
+  last_outcome: DnsCheckOutcome | null
+  /** The first of the current run of definite failures (no record, wrong value) of a verified proof. */
+  failing_since: Date | null
+  /** When the proof lapsed: its record stayed gone past the grace (the reason in last_outcome). */
+  lapsed_at: Date | null
+}
+
+/**
+ * A school's own domain (decision 0063): served once a TXT record at _skillforge-verify.<host> holds the token, while
+ * it keeps holding it (re-checked; migration 2026_12_13_0100).
+ */
+export interface SchoolDomainsTable extends DnsProofColumns {
   school_id: string
   hostname: string
   verification_token: string
-  verified_at: Date | null
-  checked_at: Date | null
   created_at: CreatedAt
 }
 
@@ -1036,24 +1054,14 @@ export interface SchoolSsoTable {
   updated_at: Generated<Date>
 }
 
-/** How the last DNS check of an SSO e-mail domain's proof ended. */
-export type SsoDomainCheckOutcome = 'verified' | 'missing' | 'mismatch' | 'failed'
-
 /**
  * One e-mail domain a school's SSO allows, with its own DNS proof (decision 0062): the token the owner publishes as a
  * TXT record at _skillforge-sso.<domain>. An existing account is linked only when its exact domain is verified here.
  */
-export interface SchoolSsoDomainProofsTable {
+export interface SchoolSsoDomainProofsTable extends DnsProofColumns {
   school_id: string
   domain: string
   token: string
-  verified_at: Date | null
-  checked_at: Date | null
-  last_outcome: SsoDomainCheckOutcome | null
-  /** The first of the current run of definite failures (no record, wrong value) of a verified proof (decision 0091). */
-  failing_since: Date | null
-  /** When the proof lapsed: its record stayed gone past the grace (the reason in last_outcome). */
-  lapsed_at: Date | null
   created_at: CreatedAt
 }
 

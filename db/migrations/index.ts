@@ -82,6 +82,7 @@ import * as m120100 from './2026_12_12_0100_free_trial_order_totals.ts'
 import * as m120200 from './2026_12_12_0200_renewal_disputes.ts'
 import * as m120300api from './2026_12_12_0300_api_sync_commit_horizon.ts'
 import * as m120300 from './2026_12_12_0300_sso_domain_proof_rechecks.ts'
+import * as m130100 from './2026_12_13_0100_custom_domain_rechecks.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -166,4 +167,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_12_0200_renewal_disputes': m120200,
   '2026_12_12_0300_api_sync_commit_horizon': m120300api,
   '2026_12_12_0300_sso_domain_proof_rechecks': m120300,
+  '2026_12_13_0100_custom_domain_rechecks': m130100,
 }

@@ -139,6 +139,15 @@ export async function invalidateUserSessions(db: DB, userId: string, exceptSessi
   await query.execute()
 }
 
+/**
+ * Ends every session made on a school's domain (`site_host`): the domain no longer serves the school (its proof
+ * lapsed, decision 0063), so whoever points the name now must find no session there. Returns how many ended.
+ */
+export async function endSiteSessions(db: DB, siteHost: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('site_host', '=', siteHost).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 /** Removes sessions that expired before `before` (the retention job; a visit would have removed each anyway). */
 export async function purgeExpiredSessions(db: DB, before: Date): Promise<number> {
   const result = await db.deleteFrom('sessions').where('expires_at', '<', before).executeTakeFirst()

@@ -1,26 +1,43 @@
 // A school's own domain and white-label brand (decision 0063). creators/ is the only writer of school_domains and
 // school_brands. One hostname per school; it serves the school's pages only once verified (a TXT record holding the
-// token, checked through an injectable lookup: creators/dns-verify.ts).
+// token, checked through an injectable lookup: creators/dns-verify.ts) and while its record stays: re-checked, a
+// verified domain whose record is definitely gone or wrong for the grace lapses (creators/dns-proofs.ts).
+import type { DnsCheckOutcome } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { type DnsProofRow, recordDnsProofCheck } from './dns-proofs.ts'
 import { newVerificationToken } from './dns-verify.ts'
 
-export interface SchoolDomain {
+/** The school's hostname and its TXT proof (verified, at risk, lapsed: creators/dns-proofs.ts). */
+export interface SchoolDomain extends DnsProofRow {
   hostname: string
-  token: string
-  verifiedAt: Date | null
-  checkedAt: Date | null
 }
 
 export async function domainOfSchool(db: DB, schoolId: string): Promise<SchoolDomain | null> {
   const row = await db
     .selectFrom('school_domains')
-    .select(['hostname', 'verification_token', 'verified_at', 'checked_at'])
+    .select([
+      'hostname',
+      'verification_token',
+      'verified_at',
+      'checked_at',
+      'last_outcome',
+      'failing_since',
+      'lapsed_at',
+    ])
     .where('school_id', '=', schoolId)
     .executeTakeFirst()
   return row
-    ? { hostname: row.hostname, token: row.verification_token, verifiedAt: row.verified_at, checkedAt: row.checked_at }
+    ? {
+        hostname: row.hostname,
+        token: row.verification_token,
+        verifiedAt: row.verified_at,
+        checkedAt: row.checked_at,
+        lastOutcome: row.last_outcome,
+        failingSince: row.failing_since,
+        lapsedAt: row.lapsed_at,
+      }
     : null
 }
 
@@ -48,6 +65,9 @@ export async function claimDomain(db: DB, schoolId: string, hostname: string): P
         verification_token: token,
         verified_at: null,
         checked_at: null,
+        last_outcome: null,
+        failing_since: null,
+        lapsed_at: null,
       }),
     )
     .execute()
@@ -55,21 +75,14 @@ export async function claimDomain(db: DB, schoolId: string, hostname: string): P
 
 const ANOTHER_SCHOOL = 'Another school uses this domain'
 
-export async function recordDomainCheck(db: DB, schoolId: string, verified: boolean): Promise<void> {
-  const now = clock.now()
-  try {
-    await db
-      .updateTable('school_domains')
-      .set(verified ? { checked_at: now, verified_at: now } : { checked_at: now })
-      .where('school_id', '=', schoolId)
-      .execute()
-  } catch (error) {
-    // Verified hostnames are unique: another school proved this one first.
-    if (String((error as { code?: string }).code) === '23505') {
-      throw new DomainError('conflict', ANOTHER_SCHOOL, { field: 'hostname' })
-    }
-    throw error
-  }
+/**
+ * Records a check's outcome by the rule every TXT proof follows (creators/dns-proofs.ts): verifies (refused when
+ * another school verified the hostname first: verified hostnames are unique), or starts a failing run, or lapses a
+ * domain whose record has been definitely gone or wrong for the grace; a DNS failure only records the check.
+ */
+export function recordDomainCheck(db: DB, schoolId: string, outcome: DnsCheckOutcome, now: Date = clock.now()) {
+  const conflict = () => new DomainError('conflict', ANOTHER_SCHOOL, { field: 'hostname' })
+  return recordDnsProofCheck(db, { table: 'school_domains', schoolId }, outcome, now, conflict)
 }
 
 export async function removeDomain(db: DB, schoolId: string): Promise<void> {

@@ -1,10 +1,14 @@
 // A school's own domain and white-label brand (issue 36, decision 0063): the studio's /studio/domain page (owner
 // only; the plan must include 'customDomain' / 'whiteLabel'), the host routing's lookup of a verified hostname, and
-// the brand a school's pages, mails and certificates show instead of SkillForge's.
+// the brand a school's pages, mails and certificates show instead of SkillForge's; the "Check now" and the periodic
+// re-check ('domains.recheck') by which a verified domain whose record is gone lapses (flows/school-domain-lapse.ts).
+
+import type { DnsCheckOutcome } from '../../db/types.ts'
 import { planIncludes } from '../../src-shared/creator-plans.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
-import { DOMAIN_VERIFY_PREFIX, isClaimableHostname } from '../../src-shared/schemas/domains.ts'
-import { type TxtLookup, txtHoldsToken } from '../creators/dns-verify.ts'
+import { isClaimableHostname } from '../../src-shared/schemas/domains.ts'
+import { dnsRechecker } from '../creators/dns-proofs.ts'
+import { checkTxtToken, type TxtLookup } from '../creators/dns-verify.ts'
 import {
   brandOfSchool,
   claimDomain,
@@ -23,6 +27,7 @@ import { DomainError } from '../kernel/errors.ts'
 import { hostnameOf, mainHostOf } from '../kernel/hosts.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
+import { domainView, onDomainLapse, verificationRecordName } from './school-domain-lapse.ts'
 import { ownSchool } from './school-team.ts'
 
 /** The owner's school, refused to anyone else (members included: only the owner manages the domain and brand). */
@@ -30,10 +35,6 @@ async function ownerSchool(db: DB, userId: string) {
   const school = await ownSchool(db, userId)
   if (school.ownerId !== userId) throw new DomainError('forbidden', 'Only the school’s owner manages its domain')
   return school
-}
-
-export function verificationRecordName(hostname: string): string {
-  return `${DOMAIN_VERIFY_PREFIX}.${hostname}`
 }
 
 export async function domainPanel(db: DB, userId: string, now = clock.now()) {
@@ -47,15 +48,7 @@ export async function domainPanel(db: DB, userId: string, now = clock.now()) {
     school: { name: school.name, slug: school.slug },
     customDomainAllowed: planIncludes(subscription?.plan_id, 'customDomain'),
     whiteLabelAllowed: planIncludes(subscription?.plan_id, 'whiteLabel'),
-    domain: domain
-      ? {
-          hostname: domain.hostname,
-          recordName: verificationRecordName(domain.hostname),
-          recordValue: domain.token,
-          verifiedAt: domain.verifiedAt,
-          checkedAt: domain.checkedAt,
-        }
-      : null,
+    domain: domain ? domainView(domain) : null,
     brand,
   }
 }
@@ -76,17 +69,54 @@ export async function addSchoolDomain(db: DB, userId: string, hostname: string, 
   return { hostname }
 }
 
-/** Looks the TXT record up now; the domain is verified when it holds the token (once verified, it stays so). */
-export async function checkSchoolDomain(db: DB, userId: string, lookup: TxtLookup) {
+/**
+ * Records a check's outcome (creators/domains.ts recordDomainCheck) and, when it lapsed the domain, ends the sessions
+ * made on it and mails the owner, all in one transaction; then forgets the cached host lookups, so host routing and
+ * Caddy's ask stop answering for it at once (on this node; elsewhere within the cache's 30 s).
+ */
+async function recordSchoolDomainCheck(
+  db: DB,
+  schoolId: string,
+  domain: { hostname: string; token: string },
+  outcome: DnsCheckOutcome,
+  now: Date,
+  publicUrl: string,
+) {
+  const effect = await db.transaction().execute(async (trx) => {
+    const effect = await recordDomainCheck(trx, schoolId, outcome, now)
+    if (effect === 'lapsed') await onDomainLapse(trx, schoolId, domain, publicUrl)
+    return effect
+  })
+  if (effect !== 'recorded') hostCaches.delete(db)
+  return effect
+}
+
+/**
+ * "Check now": looks the TXT record up and records the outcome by the re-check's rule — a verified domain stays so
+ * until its record has been definitely gone for the grace, then lapses; a DNS failure decides nothing.
+ */
+export async function checkSchoolDomain(db: DB, userId: string, lookup: TxtLookup, publicUrl: string) {
   const school = await ownerSchool(db, userId)
   await assertPlanIncludes(db, userId, 'customDomain')
   const domain = await domainOfSchool(db, school.id)
   if (!domain) throw new DomainError('not_found', 'Add a domain first')
-  const verified = await txtHoldsToken(lookup, verificationRecordName(domain.hostname), domain.token)
-  await recordDomainCheck(db, school.id, verified)
-  hostCaches.delete(db)
-  return { verified: verified || domain.verifiedAt !== null }
+  const check = await checkTxtToken(lookup, verificationRecordName(domain.hostname), domain.token)
+  await recordSchoolDomainCheck(db, school.id, domain, check.outcome, clock.now(), publicUrl)
+  const view = domainView((await domainOfSchool(db, school.id)) ?? domain)
+  return { verified: view.verifiedAt !== null, status: view.status, message: view.message }
 }
+
+/**
+ * The periodic re-check ('domains.recheck'): every verified custom domain not checked in the last 5 hours is looked up
+ * again (creators/dns-proofs.ts dnsRechecker, as the SSO e-mail domains' proofs). A record definitely missing or wrong
+ * for longer than the grace lapses the domain (flows/school-domain-lapse.ts); a DNS failure lapses nothing.
+ */
+export const recheckSchoolDomains = dnsRechecker({
+  table: 'school_domains',
+  recordName: verificationRecordName,
+  record: (db, due, outcome, now, publicUrl) =>
+    recordSchoolDomainCheck(db, due.schoolId, { hostname: due.name, token: due.token }, outcome, now, publicUrl),
+})
 
 export async function removeSchoolDomain(db: DB, userId: string) {
   const school = await ownerSchool(db, userId)

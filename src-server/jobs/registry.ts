@@ -19,6 +19,7 @@ import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '
 import { settleDueProcessorFees } from '../flows/processor-fees.ts'
 import { closeExpiredQuizAttempts } from '../flows/quiz-taking.ts'
 import { runRetention } from '../flows/retention.ts'
+import { recheckSchoolDomains } from '../flows/school-domain.ts'
 import { recheckSsoDomainProofs } from '../flows/sso-domain-proofs.ts'
 import { startTranscodeRelay, transcodeUpload } from '../flows/video-transcoding.ts'
 import { attemptWebhookDelivery, relayWebhookDeliveries } from '../flows/webhook-delivery.ts'
@@ -87,6 +88,8 @@ export type Jobs = {
   'webhooks.deliver': { deliveryId: string }
   /** Look verified SSO e-mail domain proofs up again; lapse those gone past the grace (decision 0091). */
   'sso.domain-recheck': Record<string, never>
+  /** Look verified custom domains up again; lapse those gone past the grace (decision 0063, as the SSO proofs). */
+  'domains.recheck': Record<string, never>
 }
 export type JobName = keyof Jobs
 
@@ -136,6 +139,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'webhooks.deliver': { retryLimit: 0, expireInSeconds: 60 },
   // Each run takes up the proofs not checked for 5 hours (a failed run's too): no retry of its own.
   'sso.domain-recheck': { retryLimit: 0, expireInSeconds: 1800 },
+  // The same for custom domains.
+  'domains.recheck': { retryLimit: 0, expireInSeconds: 1800 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -176,6 +181,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'analytics.rollup', cron: '11 * * * *', data: {} },
   // Every 6 hours: a verified SSO e-mail domain whose TXT record is gone lapses 24–30 hours after the first miss.
   { name: 'sso.domain-recheck', cron: '29 */6 * * *', data: {} },
+  // The same for verified custom domains, three hours after the SSO one (their lookups never run together).
+  { name: 'domains.recheck', cron: '29 3-23/6 * * *', data: {} },
 ]
 
 export type JobDeps = MailDeps & {
@@ -197,7 +204,7 @@ export type JobDeps = MailDeps & {
   ffmpeg?: Ffmpeg | null
   /** Webhook deliveries to loopback and private addresses allowed (not in production; decision 0061). */
   webhooks?: { allowPrivate: boolean }
-  /** TXT lookups for the SSO e-mail domain re-check (DNS_SERVERS; absent: the system's resolver). */
+  /** TXT lookups for the SSO e-mail domain and custom domain re-checks (DNS_SERVERS; absent: the system's resolver). */
   txtLookup?: (name: string) => Promise<string[][]>
 }
 
@@ -314,6 +321,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'sso.domain-recheck': async () => {
       const run = await recheckSsoDomainProofs(deps.db, deps.txtLookup, publicUrl())
       if (run.checked) deps.log.info(run, 're-checked SSO e-mail domain proofs')
+    },
+    'domains.recheck': async () => {
+      const run = await recheckSchoolDomains(deps.db, deps.txtLookup, publicUrl())
+      if (run.checked) deps.log.info(run, 're-checked verified custom domains')
     },
     'orders.expire': async () => {
       const expired = await expireAbandonedCheckouts({ ...deps, stripe: deps.stripe ?? null })

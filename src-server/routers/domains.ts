@@ -29,7 +29,7 @@ export const domainsRouter = router({
     .mutation(({ ctx, input }) => addSchoolDomain(ctx.db, ctx.user.id, input.hostname, ctx.config.publicUrl)),
 
   check: creatorProcedure.mutation(({ ctx }) =>
-    checkSchoolDomain(ctx.db, ctx.user.id, ctx.config.txtLookup ?? systemLookup),
+    checkSchoolDomain(ctx.db, ctx.user.id, ctx.config.txtLookup ?? systemLookup, ctx.config.publicUrl),
   ),
 
   remove: creatorProcedure.mutation(async ({ ctx }) => {

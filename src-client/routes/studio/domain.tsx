@@ -1,5 +1,6 @@
 // /studio/domain: the owner's own domain and white-label brand (decision 0063). Add a hostname, create the TXT record
-// shown, press "Check now"; the brand (name and colour) replaces SkillForge's on the school's pages, mails and
+// shown, press "Check now" (a verified domain is re-checked and lapses when its record is gone for a day: its state,
+// the reason and the record to publish again are shown); the brand (name and colour) replaces SkillForge's on the school's pages, mails and
 // certificates. The server checks the owner and the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
@@ -60,35 +61,49 @@ function DomainPage() {
   )
 }
 
+type DomainStatus = 'verified' | 'failing' | 'lapsed' | 'unchecked' | 'missing' | 'mismatch' | 'failed'
+
 type Domain = {
   hostname: string
   recordName: string
   recordValue: string
-  verifiedAt: Date | string | null
-  checkedAt: Date | string | null
+  status: DomainStatus
+  /** The server's words for the status: why, and what to do. */
+  message: string
 }
 
+const STATE: Record<DomainStatus, string> = {
+  verified: 'Verified',
+  failing: 'Verified, record missing',
+  lapsed: 'Verification lapsed',
+  unchecked: 'Waiting for the TXT record',
+  missing: 'Waiting for the TXT record',
+  mismatch: 'Waiting for the TXT record',
+  failed: 'Check failed',
+}
+
+/** The domain's state (re-checked: a verified domain whose record is gone for a day lapses; decision 0063). */
 function DomainState({ domain }: { domain: Domain }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const [message, setMessage] = useState<string | null>(null)
+  const [failure, setFailure] = useState<string | null>(null)
   const check = useMutation(trpc.domains.check.mutationOptions())
   async function onCheck() {
-    setMessage(null)
+    if (check.isPending) return
+    setFailure(null)
     try {
-      const result = await check.mutateAsync()
+      await check.mutateAsync()
       await queryClient.invalidateQueries({ queryKey: trpc.domains.mine.queryKey() })
-      setMessage(result.verified ? 'Verified: your domain serves your school.' : 'The TXT record was not found yet.')
     } catch (error) {
-      setMessage(errorMessage(error))
+      setFailure(errorMessage(error))
     }
   }
-  const verified = domain.verifiedAt !== null
+  const verified = domain.status === 'verified'
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
       <p>
         <strong className={css({ overflowWrap: 'anywhere' })}>{domain.hostname}</strong>:{' '}
-        <span data-testid="domain-state">{verified ? 'Verified' : 'Waiting for the TXT record'}</span>
+        <span data-testid="domain-state">{STATE[domain.status]}</span>
       </p>
       {verified ? (
         <p>
@@ -96,7 +111,10 @@ function DomainState({ domain }: { domain: Domain }) {
         </p>
       ) : (
         <div>
-          <p>Create this TXT record at your DNS provider, then check:</p>
+          <p>
+            {domain.status === 'lapsed' ? 'Publish this TXT record again' : 'Create this TXT record'} at your DNS
+            provider, then check:
+          </p>
           <dl className={css({ display: 'grid', gap: '2', mt: '2' })}>
             <dt>Name</dt>
             <dd>
@@ -109,10 +127,10 @@ function DomainState({ domain }: { domain: Domain }) {
           </dl>
         </div>
       )}
-      <div role="status" aria-live="polite">
-        {message}
-      </div>
-      {verified ? null : (
+      <p role="status" aria-live="polite" data-testid="domain-message">
+        {failure ?? domain.message}
+      </p>
+      <div>
         <button
           type="button"
           className={button({ variant: 'outline' })}
@@ -121,7 +139,7 @@ function DomainState({ domain }: { domain: Domain }) {
           {check.isPending ? <Spinner label="Checking" /> : null}
           {check.isPending ? 'Checking…' : 'Check now'}
         </button>
-      )}
+      </div>
     </div>
   )
 }

@@ -9,7 +9,8 @@
 // it lets the provider make a new account (one that lapses refuses new accounts; identities linked before still sign in).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
-import { recordSsoDomainCheck, SSO_PROOF_LAPSE_GRACE_MS } from '../../../src-server/creators/sso-domain-proofs.ts'
+import { DNS_PROOF_LAPSE_GRACE_MS } from '../../../src-server/creators/dns-proofs.ts'
+import { recordSsoDomainCheck } from '../../../src-server/creators/sso-domain-proofs.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { guardedFetch, PrivateTargetError } from '../../../src-server/kernel/private-targets.ts'
@@ -482,7 +483,7 @@ describe('a new account through the school’s provider', () => {
     // Within the grace the domain is still verified, only at risk.
     const failing = await (await ownerCaller(owner)).schoolSso.domainProofs()
     expect(failing.find((row) => row.domain === 'acme.test')?.status).toBe('failing')
-    const at = new Date(now + 1000 + SSO_PROOF_LAPSE_GRACE_MS)
+    const at = new Date(now + 1000 + DNS_PROOF_LAPSE_GRACE_MS)
     expect(await recordSsoDomainCheck(db(), school.id, 'acme.test', 'missing', at)).toBe('lapsed')
     const lapsed = (await (await ownerCaller(owner)).schoolSso.domainProofs()).find((row) => row.domain === 'acme.test')
     expect(lapsed?.status).toBe('lapsed')

@@ -106,13 +106,13 @@ describe('a school’s own domain', () => {
 
     // A missing record, then a wrong token: not verified.
     const check = async () => (await trpc('domains.check', undefined, cookie)).body.result?.data
-    expect(await check()).toEqual({ verified: false })
+    expect(await check()).toMatchObject({ verified: false, status: 'missing' })
     records.set('_skillforge-verify.academy.example.test', 'sf-not-the-token')
-    expect(await check()).toEqual({ verified: false })
+    expect(await check()).toMatchObject({ verified: false, status: 'mismatch' })
     expect((await allowed('academy.example.test')).statusCode).toBe(404)
     // The right token: verified.
     records.set('_skillforge-verify.academy.example.test', token)
-    expect(await check()).toEqual({ verified: true })
+    expect(await check()).toMatchObject({ verified: true, status: 'verified' })
     expect((await asOwner.domains.mine()).domain?.verifiedAt).not.toBeNull()
 
     expect((await allowed('academy.example.test')).statusCode).toBe(200)
@@ -175,9 +175,11 @@ describe('a school’s own domain', () => {
     const token = (await asOwner.domains.mine()).domain?.recordValue ?? ''
     const lookup = async (name: string) =>
       name === '_skillforge-verify.learn.claimed.example.test' ? [[token]] : ([] as string[][])
-    expect(await checkSchoolDomain(db(), owner.id, lookup)).toEqual({ verified: true })
+    expect(await checkSchoolDomain(db(), owner.id, lookup, 'http://storefront.test')).toMatchObject({ verified: true })
     // The squatter's token is not in DNS, and a verified hostname is no one else's to add.
-    expect(await checkSchoolDomain(db(), squatter.id, lookup)).toEqual({ verified: false })
+    expect(await checkSchoolDomain(db(), squatter.id, lookup, 'http://storefront.test')).toMatchObject({
+      verified: false,
+    })
     const third = await callerAs(db(), await createCreator(db(), { plan: 'pro' }))
     expect(await failure(third.domains.add({ hostname: 'learn.claimed.example.test' }))).toBe(
       'CONFLICT: Another school uses this domain',
@@ -191,7 +193,7 @@ describe('a school’s own domain', () => {
     const token = (await asOwner.domains.mine()).domain?.recordValue ?? ''
     const lookup = async (name: string) =>
       name === '_skillforge-verify.lapse.example.test' ? [[token]] : ([] as string[][])
-    expect(await checkSchoolDomain(db(), owner.id, lookup)).toEqual({ verified: true })
+    expect(await checkSchoolDomain(db(), owner.id, lookup, 'http://storefront.test')).toMatchObject({ verified: true })
     const allowed = async () =>
       (await app().inject({ url: '/internal/domain-allowed?domain=lapse.example.test' })).statusCode
     // (Served while the plan holds: the first test.) The plan lapses before anyone asks: the studio says a domain

@@ -55,6 +55,7 @@ describe('scheduled work', () => {
     expect(rows).toEqual([
       { name: 'analytics.rollup', cron: '11 * * * *' },
       { name: 'cart-reminders.send', cron: '2-59/5 * * * *' },
+      { name: 'domains.recheck', cron: '29 3-23/6 * * *' },
       { name: 'earnings.payouts', cron: '0 6 1 * *' },
       { name: 'earnings.premium-pool', cron: '0 5 1 * *' },
       { name: 'earnings.processor-fees', cron: '*/15 * * * *' },
