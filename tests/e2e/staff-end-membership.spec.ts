@@ -4,7 +4,7 @@ import { giveEndedPlan } from '../support/shop.ts'
 import { buyBasicByCard, paidOrderReference, staffOrderRow } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
-const DATE = String.raw`\w+ \d{1,2}, \d{4}`
+const DATE = String.raw`\d{1,2} \w+ \d{4}` // "1 December 2026" (formatDate's long day, decision 0095)
 
 test('a free trial ended now, with the keyboard alone: no charge, Cancelled for staff and the member', async ({
   page,

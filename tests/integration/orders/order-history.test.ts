@@ -204,8 +204,21 @@ describe('the buyer’s order history', () => {
         subscription: {
           trialText: trialStartedText(sub.amount_minor!, 'USD', sub.trial_ends_at!),
           payments: [
-            { amountMinor: 999, currency: 'usd', paidAt: '2026-02-08T10:00:00.000Z' },
-            { amountMinor: 999, currency: 'usd', paidAt: '2026-03-08T10:00:00.000Z' },
+            // Nothing of either came back.
+            {
+              amountMinor: 999,
+              currency: 'usd',
+              paidAt: '2026-02-08T10:00:00.000Z',
+              refundedMinor: 0,
+              disputedMinor: 0,
+            },
+            {
+              amountMinor: 999,
+              currency: 'usd',
+              paidAt: '2026-03-08T10:00:00.000Z',
+              refundedMinor: 0,
+              disputedMinor: 0,
+            },
           ],
         },
         ...noInstructions,
@@ -325,8 +338,8 @@ describe('the staff Orders list', () => {
       await row(waiting, 'pending', 'GBP', false),
       await row(paid, 'paid', 'USD', false),
     ]
-    // Staff see each order with the plan it started, if any (none of these did).
-    const listed = expected.map((order) => ({ ...order, plan: null }))
+    // Staff see each order with the plan it started, if any (none of these did), so nothing to end.
+    const listed = expected.map((order) => ({ ...order, plan: null, membership: null }))
     const staff = await callerAs(db(), admin)
     expect((await staff.admin.orders.list({})).items.slice(0, 3)).toEqual(listed)
     const pending = (await staff.admin.orders.list({ status: 'pending' })).items
