@@ -5,6 +5,7 @@
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { recordSubscriptionInvoice } from './invoices.ts'
+import { givenBackByInvoice } from './subscription-refunds.ts'
 
 export interface PaidSubscriptionInvoice {
   subscriptionId: string
@@ -144,25 +145,21 @@ export async function recordServiceRenewalInvoice(
  * given back since: `refunded_minor` by refunds, `disputed_minor` taken back by a lost dispute.
  */
 export async function listPaidInvoicesByOrder(db: DB, userId: string) {
-  const rows = await db
+  const invoices = await db
     .selectFrom('subscription_invoices as i')
     .innerJoin('subscriptions as s', 's.id', 'i.subscription_id')
-    .select(['s.order_id', 'i.amount_minor', 'i.currency', 'i.paid_at', 'i.period_end', 'i.billing_reason'])
-    .select((eb) => {
-      const takenBack = (by: 'r.stripe_refund_id' | 'r.dispute_id') =>
-        eb.cast<number>(
-          eb
-            .selectFrom('subscription_invoice_refunds as r')
-            .select((inner) => inner.fn.coalesce(inner.fn.sum<number>('r.amount_minor'), inner.lit(0)).as('total'))
-            .whereRef('r.subscription_invoice_id', '=', 'i.id')
-            .where(by, 'is not', null),
-          'integer',
-        )
-      return [takenBack('r.stripe_refund_id').as('refunded_minor'), takenBack('r.dispute_id').as('disputed_minor')]
-    })
+    .select(['i.id', 's.order_id', 'i.amount_minor', 'i.currency', 'i.paid_at', 'i.period_end', 'i.billing_reason'])
     .where('i.user_id', '=', userId)
     .orderBy('i.paid_at')
     .execute()
+  const given = await givenBackByInvoice(
+    db,
+    invoices.map((invoice) => invoice.id),
+  )
+  const rows = invoices.map(({ id, ...invoice }) => {
+    const back = given.get(id)!
+    return { ...invoice, refunded_minor: back.amountMinor - back.disputedMinor, disputed_minor: back.disputedMinor }
+  })
   const byOrder = new Map<string, typeof rows>()
   for (const row of rows) {
     if (!row.order_id) continue
@@ -200,16 +197,12 @@ export async function periodMoneyAt(
           ?.refunded_at,
       )
     : false
-  const paidIds = paid.map((invoice) => invoice.id)
-  const refunds = await db
-    .selectFrom('subscription_invoice_refunds')
-    .select(['subscription_invoice_id', 'amount_minor'])
-    .where('subscription_invoice_id', 'in', paidIds)
-    .execute()
+  const given = await givenBackByInvoice(
+    db,
+    paid.map((invoice) => invoice.id),
+  )
   const returned = (invoice: (typeof paid)[number]) =>
     (invoice.billing_reason === 'subscription_create' && firstChargeReturned) ||
-    sumOf(refunds.filter((refund) => refund.subscription_invoice_id === invoice.id)) >= invoice.amount_minor
+    given.get(invoice.id)!.amountMinor >= invoice.amount_minor
   return paid.every(returned) ? 'taken_back' : 'kept'
 }
-
-const sumOf = (rows: readonly { amount_minor: number }[]) => rows.reduce((total, row) => total + row.amount_minor, 0)

@@ -177,23 +177,41 @@ export async function recordRenewalChargeback(
 interface GivenBack {
   amountMinor: number
   taxMinor: number
+  /** The part of amountMinor a lost dispute took back (the rest was refunded). */
+  disputedMinor: number
   stripeRefundIds: Set<string>
   disputeIds: Set<string>
 }
 
-async function givenBackSoFar(trx: DB, invoiceId: string): Promise<GivenBack> {
-  const rows = await trx
+/** What came back so far of each of these subscription invoices (refunds and lost disputes); none is absent. */
+export async function givenBackByInvoice(db: DB, invoiceIds: readonly string[]): Promise<Map<string, GivenBack>> {
+  const given = new Map<string, GivenBack>(
+    invoiceIds.map((id) => [
+      id,
+      { amountMinor: 0, taxMinor: 0, disputedMinor: 0, stripeRefundIds: new Set(), disputeIds: new Set() },
+    ]),
+  )
+  if (invoiceIds.length === 0) return given
+  const rows = await db
     .selectFrom('subscription_invoice_refunds')
-    .select(['stripe_refund_id', 'dispute_id', 'amount_minor', 'tax_minor'])
-    .where('subscription_invoice_id', '=', invoiceId)
+    .select(['subscription_invoice_id', 'stripe_refund_id', 'dispute_id', 'amount_minor', 'tax_minor'])
+    .where('subscription_invoice_id', 'in', invoiceIds)
     .execute()
-  return {
-    amountMinor: rows.reduce((sum, row) => sum + row.amount_minor, 0),
-    taxMinor: rows.reduce((sum, row) => sum + row.tax_minor, 0),
-    stripeRefundIds: new Set(rows.flatMap((row) => (row.stripe_refund_id ? [row.stripe_refund_id] : []))),
-    disputeIds: new Set(rows.flatMap((row) => (row.dispute_id ? [row.dispute_id] : []))),
+  for (const row of rows) {
+    const invoice = given.get(row.subscription_invoice_id)!
+    invoice.amountMinor += row.amount_minor
+    invoice.taxMinor += row.tax_minor
+    if (row.stripe_refund_id) invoice.stripeRefundIds.add(row.stripe_refund_id)
+    if (row.dispute_id) {
+      invoice.disputeIds.add(row.dispute_id)
+      invoice.disputedMinor += row.amount_minor
+    }
   }
+  return given
 }
+
+const givenBackSoFar = async (trx: DB, invoiceId: string) =>
+  (await givenBackByInvoice(trx, [invoiceId])).get(invoiceId)!
 
 /**
  * Records money given back of a locked invoice (a refund or a lost dispute), never more than is left, with its tax part
