@@ -21,6 +21,7 @@ import {
   endManualSubscription,
   PERIOD_DAYS,
 } from '../subscriptions/repository.ts'
+import { endCancelledManualPlan } from './membership.ts'
 
 const DAY_MS = 86_400_000
 export const TRIAL_REMINDER_DAYS = 3
@@ -93,7 +94,7 @@ export async function runMembershipSchedule(deps: MembershipScheduleDeps, now = 
     const renewsAt = row.renews_at ?? now
     const lapsed = await db.transaction().execute(async (trx) => {
       if (row.cancel_at_period_end) {
-        await endManualSubscription(trx, row.id, renewsAt, 'cancellation')
+        await endCancelledManualPlan(trx, row.id, renewsAt, null)
         return false
       }
       const ended = await endManualSubscription(

@@ -8,6 +8,7 @@ import type { BillingCycle } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { moveOrder } from '../orders/transitions.ts'
 import type { PriceChange, StripeApi } from '../payments/stripe.ts'
 import type { StripeSubscription } from '../payments/stripe-schemas.ts'
 import { findPlan } from '../subscriptions/plans.ts'
@@ -100,6 +101,7 @@ export async function endMembershipNow(
   subscriptionId: string,
   check: (row: ToEnd | undefined) => ToEnd,
   alongWith: AlongWith,
+  changedBy: string,
 ) {
   await deps.db.transaction().execute(async (trx) => {
     const row = check(await subscriptionToEnd(trx, subscriptionId, { lock: true }))
@@ -107,10 +109,21 @@ export async function endMembershipNow(
       const answer = await stripeOf(deps).cancelSubscription(row.stripe_subscription_id).catch(upstream)
       await applyStripeSnapshot(trx, row.id, snapshotOf(answer, false, clock.now()))
     } else {
-      await endManualSubscription(trx, row.id, clock.now(), 'cancellation')
+      await endCancelledManualPlan(trx, row.id, clock.now(), changedBy)
     }
     await alongWith(trx)
   })
+}
+
+/**
+ * A PayPal or bank-transfer plan ends by its cancellation (the member's, at the period's end, or staff's, now): the
+ * renewal order it was waiting on, still unpaid, is cancelled with it, since paying it would buy nothing (only a lapse
+ * is reopened by a late payment). `changedBy`: the staff member, or null for the schedule.
+ */
+export async function endCancelledManualPlan(trx: DB, subscriptionId: string, at: Date, changedBy: string | null) {
+  const ended = await endManualSubscription(trx, subscriptionId, at, 'cancellation')
+  if (!ended?.renewalOrderId) return
+  await moveOrder(trx, ended.renewalOrderId, 'cancel', { cancelled_at: clock.now(), status_changed_by: changedBy })
 }
 
 export async function resumeMembership(deps: MembershipDeps, userId: string) {

@@ -7,6 +7,7 @@ import type { DnsCheckOutcome } from '../../db/types.ts'
 import { planIncludes } from '../../src-shared/creator-plans.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { isClaimableHostname } from '../../src-shared/schemas/domains.ts'
+import { endSiteSessions } from '../auth/session.ts'
 import { dnsRechecker } from '../creators/dns-proofs.ts'
 import { checkTxtToken, type TxtLookup } from '../creators/dns-verify.ts'
 import {
@@ -65,8 +66,24 @@ export async function addSchoolDomain(db: DB, userId: string, hostname: string, 
   const school = await ownerSchool(db, userId)
   await assertPlanIncludes(db, userId, 'customDomain')
   assertNotPlatformHost(hostname, publicUrl)
-  await claimDomain(db, school.id, hostname)
+  await replaceSchoolHost(db, school.id, (trx) => claimDomain(trx, school.id, hostname))
   return { hostname }
+}
+
+/**
+ * Changes or removes the school's hostname; the old name, which no longer serves the school, keeps no session made on
+ * it (as when it lapses), and the host lookups are forgotten once the change commits, so it stops answering at once.
+ */
+async function replaceSchoolHost(db: DB, schoolId: string, change: (trx: DB) => Promise<void>) {
+  const ended = await db.transaction().execute(async (trx) => {
+    const before = await domainOfSchool(trx, schoolId)
+    await change(trx)
+    const after = await domainOfSchool(trx, schoolId)
+    if (!before || before.hostname === after?.hostname) return false
+    await endSiteSessions(trx, before.hostname)
+    return true
+  })
+  if (ended) hostCaches.delete(db)
 }
 
 /**
@@ -120,8 +137,7 @@ export const recheckSchoolDomains = dnsRechecker({
 
 export async function removeSchoolDomain(db: DB, userId: string) {
   const school = await ownerSchool(db, userId)
-  await removeDomain(db, school.id)
-  hostCaches.delete(db)
+  await replaceSchoolHost(db, school.id, (trx) => removeDomain(trx, school.id))
 }
 
 export async function saveSchoolBrand(db: DB, userId: string, input: { displayName: string; brandColor: string }) {

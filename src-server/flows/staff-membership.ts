@@ -47,6 +47,6 @@ export async function endMembershipByStaff(
     await sendEndedByStaffMail(trx, before.id, { when: input.when, trial }, deps.publicUrl)
   }
   if (input.when === 'period_end') await cancelAtPeriodEnd(deps, before, input.reason ?? null, alongWith)
-  else await endMembershipNow(deps, before.id, (row) => endable(row, 'now'), alongWith)
+  else await endMembershipNow(deps, before.id, (row) => endable(row, 'now'), alongWith, actor.id)
   return { subscriptionId: before.id, when: input.when }
 }

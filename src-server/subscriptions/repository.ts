@@ -248,24 +248,26 @@ export async function attachRenewalOrder(trx: DB, subscriptionId: string, orderI
 
 /**
  * A manual subscription whose paid period and grace days are over: it ends, and its Premium grant is revoked for
- * `reason` ('lapse' when unpaid, 'cancellation' when the member had cancelled). False when it was already ended.
+ * `reason` ('lapse' when unpaid, 'cancellation' when the member had cancelled); returns the renewal order it was
+ * waiting on (null if none), or null when it was already ended.
  */
 export async function endManualSubscription(
   trx: DB,
   subscriptionId: string,
   at: Date,
   reason: 'lapse' | 'cancellation',
-): Promise<boolean> {
+): Promise<{ renewalOrderId: string | null } | null> {
   const ended = await trx
     .updateTable('subscriptions')
     .set({ ended_at: at, end_reason: reason, updated_at: clock.now() })
     .where('id', '=', subscriptionId)
     .where('stripe_subscription_id', 'is', null)
     .where('ended_at', 'is', null)
+    .returning('renewal_order_id')
     .executeTakeFirst()
-  if (ended.numUpdatedRows === 0n) return false
+  if (!ended) return null
   await settleSubscription(trx, subscriptionId)
-  return true
+  return { renewalOrderId: ended.renewal_order_id }
 }
 
 /** The Stripe customers the person's plans were billed to (distinct ids; none for manual or PayPal plans). */

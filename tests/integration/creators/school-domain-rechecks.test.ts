@@ -2,7 +2,8 @@
 // re-check ('domains.recheck') and the owner's "Check now" lapse a domain whose TXT record has been definitely missing
 // or wrong for over a day (over at least two checks), never for a DNS failure (SERVFAIL); a passing check ends a
 // failing run. A lapse stops the host routing and Caddy's ask at once (the 30 s host cache is cleared), ends the
-// sessions made on the domain, mails the owner and shows why on /studio/domain. Real server, local DNS server.
+// sessions made on the domain, mails the owner and shows why on /studio/domain; the owner's change or removal of the
+// hostname does the same to the old name, without the mail. Real server, local DNS server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSession, SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { recheckSchoolDomains } from '../../../src-server/flows/school-domain.ts'
@@ -166,6 +167,36 @@ describe('the periodic re-check of verified custom domains', () => {
     dns.records.set(lapse.recordName, lapse.token)
     expect(await lapse.caller.domains.check()).toMatchObject({ verified: true, status: 'verified' })
     expect(await homeOn('lapse.rechecked.test')).toBe(`/s/${lapse.slug}`)
+  })
+
+  it('changing or removing the domain ends the sessions made on the old name, which stops serving at once', async () => {
+    const school = await verifiedSchool('moved.rechecked.test')
+    const learner = await createUser(db())
+    const onOld = await createSession(db(), learner.id, true, new Date(), { siteHost: 'moved.rechecked.test' })
+    const onPlatform = await createSession(db(), learner.id)
+    // The host lookup is cached (30 s) from here on: the change must clear it.
+    expect(await homeOn('moved.rechecked.test')).toBe(`/s/${school.slug}`)
+    expect(await askFor('moved.rechecked.test')).toBe(200)
+
+    // A new hostname replaces the verified one: the old name serves nothing and keeps no session.
+    await school.caller.domains.add({ hostname: 'new.moved.test' })
+    expect(await signedInOn('moved.rechecked.test', onOld.token, learner.email)).toBe(false)
+    expect(await homeOn('moved.rechecked.test')).not.toBe(`/s/${school.slug}`)
+    expect(await askFor('moved.rechecked.test')).toBe(404)
+    expect(await signedInOn('127.0.0.1', onPlatform.token, learner.email)).toBe(true)
+
+    // The new name, once verified, is removed: the same.
+    const domain = (await school.caller.domains.mine()).domain
+    if (!domain) throw new Error('no domain')
+    dns.records.set(domain.recordName, domain.recordValue)
+    expect(await school.caller.domains.check()).toMatchObject({ verified: true })
+    const onNew = await createSession(db(), learner.id, true, new Date(), { siteHost: 'new.moved.test' })
+    expect(await homeOn('new.moved.test')).toBe(`/s/${school.slug}`)
+    expect(await school.caller.domains.remove()).toEqual({ removed: true })
+    expect(await signedInOn('new.moved.test', onNew.token, learner.email)).toBe(false)
+    expect(await homeOn('new.moved.test')).not.toBe(`/s/${school.slug}`)
+    expect(await askFor('new.moved.test')).toBe(404)
+    expect(await signedInOn('127.0.0.1', onPlatform.token, learner.email)).toBe(true)
   })
 
   it('the owner’s “Check now” follows the same rule', async () => {

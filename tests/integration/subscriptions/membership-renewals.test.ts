@@ -1,6 +1,7 @@
 // The hourly membership schedule (flows/membership-renewals.ts), run at chosen moments: a PayPal / bank-transfer member
 // gets a renewal order and a reminder 7 days before renews_at (once), paying it extends the membership, leaving it
-// unpaid lapses the membership 3 days after (Premium revoked with reason 'lapse', one e-mail); trial reminders go
+// unpaid lapses the membership 3 days after (Premium revoked with reason 'lapse', one e-mail), and a plan ended by its
+// cancellation takes its unpaid renewal order with it; trial reminders go
 // 3 days before a trial ends and annual renewal reminders 7 days before, each once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFromCart } from '../../../src-server/flows/cart-order.ts'
@@ -108,6 +109,36 @@ describe('renewals without a card', () => {
     expect(await markPaid(db(), renewal_order_id!, { source: 'staff' })).toBe('fulfilled')
     expect((await subscriptionOf(user)).status).toBe('active')
     expect(await isPremium(db(), user)).toBe(true)
+  })
+})
+
+describe('a cancelled plan without a card', () => {
+  const orderOf = (id: string) =>
+    db().selectFrom('orders').select(['status', 'status_changed_by']).where('id', '=', id).executeTakeFirstOrThrow()
+
+  it('ends at its period’s end with its unpaid renewal order cancelled: paying it would buy nothing', async () => {
+    const { user, sub } = await member('bank_transfer')
+    const renewsAt = sub.renews_at!.getTime()
+    await runMembershipSchedule(deps(), at(-6, renewsAt))
+    const { renewal_order_id } = await subscriptionOf(user)
+    await (await shopCaller(db(), user)).membership.cancel({})
+    await runMembershipSchedule(deps(), at(-1, renewsAt))
+    expect(await orderOf(renewal_order_id!)).toMatchObject({ status: 'pending' })
+
+    await runMembershipSchedule(deps(), at(0.1, renewsAt))
+    expect(await subscriptionOf(user)).toMatchObject({ status: 'cancelled', end_reason: 'cancellation' })
+    expect(await orderOf(renewal_order_id!)).toEqual({ status: 'cancelled', status_changed_by: null })
+  })
+
+  it('ended now by staff, its unpaid renewal order is cancelled too, in their name', async () => {
+    const { user, sub } = await member('bank_transfer')
+    await runMembershipSchedule(deps(), at(-6, sub.renews_at!.getTime()))
+    const { renewal_order_id } = await subscriptionOf(user)
+    const admin = await createUser(db(), { role: 'admin' })
+    await (await shopCaller(db(), admin)).admin.orders.endMembership({ subscriptionId: sub.id, when: 'now' })
+    expect(await subscriptionOf(user)).toMatchObject({ status: 'cancelled', end_reason: 'cancellation' })
+    expect(await isPremium(db(), user)).toBe(false)
+    expect(await orderOf(renewal_order_id!)).toEqual({ status: 'cancelled', status_changed_by: admin.id })
   })
 })
 
