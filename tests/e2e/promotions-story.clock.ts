@@ -2,14 +2,14 @@
 // 2 uses at /admin/coupons; buyer 1 pays two courses by card with it, buyer 2 orders by bank transfer with it, buyer 3
 // is told it is used up; 7 days on the unpaid bank order expires (orders.expire, decision 0051) and buyer 3 may use
 // the code. Buyer 1's invoice, a partial refund (its credit note) and the creator's earnings page all show the same
-// discounted amounts. Before it (the clock moves last): a bundle is bought and one course of it refunded, and a gift
-// is bought, claimed by a new account, and opens. (The bundle part was fixme while this process's clock lagged the
+// discounted amounts. Before it (the clock moves last): a bundle is bought and one course of it refunded by card.
+// (The gift story that stood here repeated tests/e2e/gifts.spec.ts step for step, and was removed.) (The bundle part was fixme while this process's clock lagged the
 // server's moved one, so the factories' rows were dated in the server's past; since followServerClock it passes, also
 // after the server's clock moved 40 days on: the card refund revokes exactly the refunded course.)
 import type { Kysely, Selectable } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { formatMoney } from '../../src-shared/money.ts'
-import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
+import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
 import { pdfText } from '../support/pdf.ts'
@@ -28,17 +28,6 @@ async function orderOf(db: Kysely<Database>, userId: string): Promise<Order> {
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
     .executeTakeFirstOrThrow()
-}
-
-/** The path (with its token) of the newest link to `path` mailed to an address. */
-async function mailedLink(db: Kysely<Database>, to: string, path: string, kind?: string): Promise<string> {
-  let query = db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', to)
-  if (kind) query = query.where('kind', '=', kind)
-  await expect.poll(async () => (await query.execute()).length).toBeGreaterThan(0)
-  const mail = await query.orderBy('created_at', 'desc').executeTakeFirstOrThrow()
-  const match = mail.text_body.match(new RegExp(`https?://[^/]+(${path}\\?token=[a-z0-9]+)`))
-  expect(match, `a ${path} link in the mail`).not.toBeNull()
-  return match![1]!
 }
 
 test('a bundle is bought and one course of it refunded: that course closes, the other stays open', async ({
@@ -100,51 +89,6 @@ test('a bundle is bought and one course of it refunded: that course closes, the 
   await expect(purchase.getByRole('link', { name: 'Go to course' })).toBeVisible({ timeout: 30_000 })
   await page.goto(`/courses/${small.id}`)
   await expect(purchase.getByRole('button', { name: 'Add to Cart' })).toBeVisible({ timeout: 30_000 })
-})
-
-test('a gift is bought, claimed by a new account, and opens', async ({ page, db, browser, baseURL }) => {
-  test.setTimeout(120_000)
-  const base = baseURL as string
-  const creator = await createCreator(db, { plan: 'pro' })
-  // A course with lessons, as a creator publishes it: the player shows its curriculum.
-  const course = await createCreatorCourse(db, creator, { title: `Story Gift ${stamp()}`, status: 'published' })
-  const recipient = `story-gift-${stamp()}@example.test`
-  await signInAs(page, base, db, await createUser(db))
-  await page.goto(`/courses/${course.id}`)
-  await page.getByRole('complementary', { name: 'Purchase' }).getByRole('link', { name: 'Buy as a gift' }).click()
-  await page.getByLabel("Recipient's email").fill(recipient)
-  await page.getByLabel('Message (optional)').fill('For you!')
-  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: 'Pay for Gift' }).click()
-  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible({ timeout: 30_000 })
-  await page.getByRole('button', { name: 'Pay' }).click()
-  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible({ timeout: 30_000 })
-
-  const claimLink = await mailedLink(db, recipient, '/gifts/claim', 'gift')
-  const context = await browser.newContext({ baseURL })
-  const friend = await context.newPage()
-  await friend.goto(claimLink)
-  await friend.getByRole('link', { name: 'Sign up to claim' }).click()
-  await friend.getByLabel('First name').fill('Gia')
-  await friend.getByLabel('Last name').fill('Giftee')
-  await friend.getByLabel('Email', { exact: true }).fill(recipient)
-  await friend.getByLabel('Password', { exact: true }).fill('gifted-password-1')
-  await friend.getByLabel('I agree to the').check()
-  await friend.getByRole('button', { name: 'Create Account' }).click()
-  await expect(friend).toHaveURL(/\/login/, { timeout: 10_000 })
-  await friend.goto(await mailedLink(db, recipient, '/verify-email'))
-  await expect(friend.getByText('Your email has been verified. You can now log in.')).toBeVisible({ timeout: 30_000 })
-  await friend.goto('/login?redirect=%2Fgifts%2Fclaim')
-  await friend.getByLabel('Email', { exact: true }).fill(recipient)
-  await friend.getByLabel('Password', { exact: true }).fill('gifted-password-1')
-  await friend.getByRole('button', { name: 'Log In' }).click()
-  await expect(friend).toHaveURL(/\/gifts\/claim$/)
-  await friend.getByRole('button', { name: 'Claim gift' }).click()
-  await expect(friend.getByText(`“${course.title}” is now yours`)).toBeVisible({ timeout: 30_000 })
-  await friend.getByRole('link', { name: 'Start learning' }).click()
-  await expect(friend).toHaveURL(new RegExp(`/learn/${course.id}`))
-  await expect(friend.getByRole('navigation', { name: 'Course curriculum' })).toBeVisible({ timeout: 30_000 })
-  await context.close()
 })
 
 test('a 20 % code limited to 2 uses, a bank order that expires, and the same discounted cents everywhere', async ({
