@@ -1,6 +1,7 @@
 // A control whose save is running: aria-disabled, not disabled (a disabled control drops the keyboard's focus to the
 // page, WCAG 2.4.3), and its action ignored until the save ends. One piece for every such button, select and
-// checkbox (the button recipe's `_disabled` style covers aria-disabled too).
+// checkbox (the button recipe's `_disabled` style covers aria-disabled too), and a file input whose upload runs.
+import type { ChangeEvent } from 'react'
 
 /**
  * Props for the control: `{...whilePending(save.isPending, 'onClick', () => save.mutate(…))}`. A controlled select
@@ -28,4 +29,19 @@ export function whilePending<K extends 'onClick' | 'onChange', E>(
  */
 export function submitWhilePending(pending: boolean) {
   return whilePending(pending, 'onClick', () => undefined)
+}
+
+/**
+ * Props for a file input while its upload runs: `{...pickWhilePending(uploading, (event) => upload(…))}`. The click
+ * that opens the picker (a mouse's or the keyboard's) is cancelled meanwhile, and a file dropped on the input is
+ * ignored and the input emptied, so no second file is taken while the first uploads.
+ */
+export function pickWhilePending(pending: boolean, onPick: (event: ChangeEvent<HTMLInputElement>) => unknown) {
+  return {
+    ...whilePending(pending, 'onClick', () => undefined),
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      if (!pending) onPick(event)
+      else event.currentTarget.value = ''
+    },
+  }
 }

@@ -18,6 +18,7 @@ import { isClientError } from '../lib/errors.ts'
 import { postedFields, useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 import { leaveIfSignedIn, loadSignInProviders } from '../lib/session.ts'
+import { submitWhilePending } from '../lib/while-pending.ts'
 
 // `school`: a school's slug, whose single sign-on the page then offers (decision 0062).
 // `handoff=failed`: a sign-in handed to the platform's page did not complete (src-server/http/sign-in-handoff.ts).
@@ -124,7 +125,7 @@ function PasswordSignIn(props: {
           Forgot password?
         </Link>
       </div>
-      <button type="submit" className={button({ size: 'lg' })} disabled={pending}>
+      <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(pending)}>
         {pending ? <Spinner label="Logging in" /> : null}
         {pending ? 'Logging in...' : 'Log In'}
       </button>

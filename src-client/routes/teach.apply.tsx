@@ -19,6 +19,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { sessionQuery } from '#client/lib/session.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { firstIssueByField } from '#shared/native-form.ts'
 import {
   APPLICATION_PDF_MAX_BYTES,
@@ -228,7 +229,7 @@ function ApplicationForm({ categories }: { categories: { slug: string; name: str
           disabled={uploading || submit.isPending}
         />
       </fieldset>
-      <button type="submit" className={button({ size: 'lg' })} disabled={busy}>
+      <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(busy)}>
         {uploading || submit.isPending ? <Spinner label="Sending" /> : null}
         {videoBusy
           ? 'Waiting for the video upload…'

@@ -277,7 +277,8 @@ test.describe('failures', () => {
     })
     await page.getByTestId('avatar-input').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
     const uploading = page.getByRole('button', { name: /Uploading/ })
-    await expect(uploading).toBeDisabled()
+    // aria-disabled (whilePending), not disabled: the button keeps the keyboard's focus while the upload runs.
+    await expect(uploading).toHaveAttribute('aria-disabled', 'true')
     await expect(uploading.getByRole('status', { name: 'Uploading' })).toBeVisible()
     release()
     await expect(page.getByText('Failed to upload image. Please try again.')).toBeVisible()

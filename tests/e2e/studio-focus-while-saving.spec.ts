@@ -7,14 +7,7 @@ import { ensureSchool } from '../../src-server/creators/schools.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
-
-/** Holds back the procedure's requests by `ms`, so the control is seen while its save runs. */
-async function slow(page: Page, procedure: string, ms = 1500) {
-  await page.route(`**/trpc/${procedure}**`, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, ms))
-    await route.continue()
-  })
-}
+import { slow } from './hold-request.ts'
 
 /** An Enterprise creator on the webhooks page, the add form filled in with a local URL and `description`. */
 async function filledEndpointForm(

@@ -1,7 +1,7 @@
 // whilePending (src-client/lib/while-pending.ts): a control whose save runs is aria-disabled, never disabled, and its
 // action is ignored meanwhile; an ignored click is cancelled, so a submit button sends its form only once.
 import { describe, expect, it, vi } from 'vitest'
-import { submitWhilePending, whilePending } from '../../src-client/lib/while-pending.ts'
+import { pickWhilePending, submitWhilePending, whilePending } from '../../src-client/lib/while-pending.ts'
 
 const click = () => ({ preventDefault: vi.fn() })
 
@@ -43,6 +43,37 @@ describe('whilePending', () => {
     const props = submitWhilePending(true)
     props.onClick(saving)
     expect(saving.preventDefault).toHaveBeenCalled()
+    expect(props['aria-disabled']).toBe(true)
+  })
+})
+
+describe('pickWhilePending', () => {
+  const change = (value: string) =>
+    ({ currentTarget: { value } }) as unknown as Parameters<ReturnType<typeof pickWhilePending>['onChange']>[0]
+
+  it('takes the picked file and leaves the picker alone while nothing uploads', () => {
+    const onPick = vi.fn()
+    const props = pickWhilePending(false, onPick)
+    const opening = click()
+    props.onClick(opening)
+    expect(opening.preventDefault).not.toHaveBeenCalled()
+    const picked = change('C:\\fakepath\\a.pdf')
+    props.onChange(picked)
+    expect(onPick).toHaveBeenCalledWith(picked)
+    expect(props['aria-disabled']).toBeUndefined()
+    expect(props).not.toHaveProperty('disabled')
+  })
+
+  it('while uploading: aria-disabled, the picker kept shut and a dropped file ignored, the input emptied', () => {
+    const onPick = vi.fn()
+    const props = pickWhilePending(true, onPick)
+    const opening = click()
+    props.onClick(opening)
+    expect(opening.preventDefault).toHaveBeenCalled()
+    const dropped = change('C:\\fakepath\\b.pdf')
+    props.onChange(dropped)
+    expect(onPick).not.toHaveBeenCalled()
+    expect(dropped.currentTarget.value).toBe('')
     expect(props['aria-disabled']).toBe(true)
   })
 })

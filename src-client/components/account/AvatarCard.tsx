@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { type ChangeEvent, useRef, useState } from 'react'
 import { type SessionUser, setSessionUser } from '#client/lib/session.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { AVATAR_MESSAGES } from '#shared/uploads.ts'
 import { css } from '#styled-system/css'
 import { Avatar } from '../auth/Avatar.tsx'
@@ -49,9 +50,8 @@ export function AvatarCard({ user }: { user: SessionUser }) {
         <button
           type="button"
           className={button({ variant: 'outline' })}
-          disabled={uploading}
           aria-busy={uploading}
-          onClick={() => input.current?.click()}
+          {...whilePending(uploading, 'onClick', () => input.current?.click())}
         >
           {uploading ? <Spinner label="Uploading" /> : null}
           {uploading ? 'Uploading...' : 'Change Photo'}

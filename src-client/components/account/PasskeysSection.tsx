@@ -123,7 +123,7 @@ function AddForm({ confirm, onDone }: { confirm: Overview['confirm']; onDone: ()
       <TextField label="Passkey name" name="name" maxLength={60} placeholder="e.g. My laptop" autoComplete="off" />
       <ProofFields confirm={confirm} onSendCode={() => sendCode.mutate()} sending={sendCode.isPending} />
       <div>
-        <button type="submit" className={button()} disabled={busy}>
+        <button type="submit" className={button()} {...submitWhilePending(busy)}>
           {busy ? 'Waiting for your device…' : 'Add a passkey'}
         </button>
       </div>

@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import type { ConfirmedAction } from '#shared/schemas/privacy.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -48,8 +49,7 @@ export function ProofFields({
             <button
               type="button"
               className={button({ variant: 'outline', ...(small ? { size: 'sm' } : {}) })}
-              disabled={sending}
-              onClick={onSendCode}
+              {...whilePending(sending, 'onClick', onSendCode)}
             >
               {sending ? 'Sending…' : codeSent ? 'Send another code' : 'E-mail me a code'}
             </button>

@@ -258,7 +258,11 @@ function PasswordAndCodeForm({
       <PasswordField label="Current password" name="password" autoComplete="current-password" />
       <CodeField label="Code from the app or a recovery code" />
       <div>
-        <button type="submit" className={button({ variant: danger ? 'danger' : 'outline' })} disabled={busy}>
+        <button
+          type="submit"
+          className={button({ variant: danger ? 'danger' : 'outline' })}
+          {...submitWhilePending(busy)}
+        >
           {busy ? pending : submit}
         </button>
       </div>

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react'
 import { passkeyFailure } from '#client/lib/errors.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { FormAlert } from '../ui/form.tsx'
@@ -46,7 +47,11 @@ export function PasskeySignIn({ onSignedIn }: { onSignedIn: (user: SignedIn) => 
   return (
     <div className={css({ display: 'flex', flexDir: 'column', gap: '2' })}>
       <FormAlert>{error}</FormAlert>
-      <button type="button" className={button({ variant: 'outline', size: 'lg' })} onClick={start} disabled={busy}>
+      <button
+        type="button"
+        className={button({ variant: 'outline', size: 'lg' })}
+        {...whilePending(busy, 'onClick', () => void start())}
+      >
         {busy ? 'Waiting for your device…' : 'Sign in with a passkey'}
       </button>
     </div>

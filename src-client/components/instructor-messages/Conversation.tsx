@@ -3,6 +3,7 @@
 // page, the studio inbox and the staff's reported-thread view (read only there).
 import { useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { pickWhilePending, submitWhilePending } from '#client/lib/while-pending.ts'
 import { OUTAGE } from '#shared/outage.ts'
 import { MESSAGE_FILE_ACCEPT, MESSAGE_FILE_MAX_BYTES, MESSAGE_MAX_FILES } from '#shared/schemas/instructor-messages.ts'
 import { css } from '#styled-system/css'
@@ -101,8 +102,8 @@ export function Composer({
       onSubmit={async (event) => {
         event.preventDefault()
         if (!body.trim()) return
-        // Send is disabled while sending and once the box is emptied, which drops its focus to the page: the message
-        // box takes it back, sent or refused, ready for the next message.
+        // Send keeps the focus while sending (aria-disabled, whilePending); the message box takes it back, sent or
+        // refused, ready for the next message.
         const box = event.currentTarget.querySelector('textarea')
         try {
           await onSend({ subject: subject.trim() || undefined, body, fileIds: files.map((f) => f.id) })
@@ -138,9 +139,8 @@ export function Composer({
           label="Attach a file"
           type="file"
           accept={MESSAGE_FILE_ACCEPT}
-          disabled={uploading}
           hint={uploading ? 'Uploading…' : 'PDF, images or office documents, up to 10 MB'}
-          onChange={async (event) => {
+          {...pickWhilePending(uploading, async (event) => {
             const input = event.currentTarget
             const file = input.files?.[0]
             if (!file) return
@@ -149,11 +149,11 @@ export function Composer({
             setUploading(false)
             input.value = ''
             if (stored) setFiles((current) => [...current, stored])
-          }}
+          })}
         />
       ) : null}
       <div>
-        <button type="submit" className={button()} disabled={sending || uploading || !body.trim()}>
+        <button type="submit" className={button()} {...submitWhilePending(sending || uploading || !body.trim())}>
           {sending ? 'Sending…' : 'Send message'}
         </button>
       </div>
@@ -198,7 +198,7 @@ export function ReportForm({ onReport, busy }: { onReport: (reason: string) => P
         onChange={(event) => setReason(event.target.value)}
       />
       <div className={css({ display: 'flex', gap: '2' })}>
-        <button type="submit" className={button({ size: 'sm' })} disabled={busy || !reason.trim()}>
+        <button type="submit" className={button({ size: 'sm' })} {...submitWhilePending(busy || !reason.trim())}>
           Send report
         </button>
         <button type="button" className={button({ variant: 'ghost', size: 'sm' })} onClick={() => setOpen(false)}>

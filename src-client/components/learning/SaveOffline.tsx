@@ -8,6 +8,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import { countOf } from '#client/lib/format.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 
 type Course = RouterOutputs['learning']['course']
@@ -132,16 +133,28 @@ export default function SaveOffline({ course, lesson }: { course: Course; lesson
       {saved ? (
         <>
           <span role="status">Saved on this device.</span>
-          <button type="button" className={button({ variant: 'outline' })} disabled={busy !== null} onClick={remove}>
+          <button
+            type="button"
+            className={button({ variant: 'outline' })}
+            {...whilePending(busy !== null, 'onClick', remove)}
+          >
             Remove from this device
           </button>
         </>
       ) : (
-        <button type="button" className={button({ variant: 'outline' })} disabled={busy !== null} onClick={saveThis}>
+        <button
+          type="button"
+          className={button({ variant: 'outline' })}
+          {...whilePending(busy !== null, 'onClick', saveThis)}
+        >
           {busy ?? 'Save for offline'}
         </button>
       )}
-      <button type="button" className={button({ variant: 'ghost' })} disabled={busy !== null} onClick={saveCourse}>
+      <button
+        type="button"
+        className={button({ variant: 'ghost' })}
+        {...whilePending(busy !== null, 'onClick', saveCourse)}
+      >
         Save the whole course
       </button>
       {embedded ? <p className={css({ w: 'full', color: 'fg.muted' })}>{EMBED_NOTE}</p> : null}

@@ -5,6 +5,7 @@
 
 import { type FormEvent, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { toMinorUnits } from '#shared/money.ts'
 import {
   COUPON_SCOPE_LABELS,
@@ -217,7 +218,7 @@ export function CouponEditor({
       ) : null}
       <CheckboxField name="firstPurchaseOnly" label="First purchase only" />
       <div>
-        <button type="submit" className={button()} disabled={saving}>
+        <button type="submit" className={button()} {...submitWhilePending(saving)}>
           {saving ? 'Creating…' : 'Create coupon'}
         </button>
       </div>

@@ -6,6 +6,7 @@ import { button } from '#client/components/ui/button.ts'
 import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { css, cx } from '#styled-system/css'
 import { borderedCard } from '../ui/card.ts'
 
@@ -59,18 +60,16 @@ export function ReportedPosts() {
                   <button
                     type="button"
                     className={button({ variant: 'outline', size: 'sm' })}
-                    disabled={busy}
                     aria-label={`${post.hidden ? 'Restore' : 'Hide'} ${what}`}
-                    onClick={() => hide.mutate({ ...ref, hidden: !post.hidden })}
+                    {...whilePending(busy, 'onClick', () => hide.mutate({ ...ref, hidden: !post.hidden }))}
                   >
                     {post.hidden ? 'Restore' : 'Hide'}
                   </button>
                   <button
                     type="button"
                     className={button({ variant: 'ghost', size: 'sm' })}
-                    disabled={busy}
                     aria-label={`Dismiss the reports of ${what}`}
-                    onClick={() => dismiss.mutate(ref)}
+                    {...whilePending(busy, 'onClick', () => dismiss.mutate(ref))}
                   >
                     Dismiss
                   </button>

@@ -1,6 +1,7 @@
 // The message thread of a service order, for the buyer and for staff (who also see and write internal notes).
 import { useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { MESSAGE_MAX_LENGTH } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
@@ -82,8 +83,8 @@ export function Thread({
           onSubmit={async (event) => {
             event.preventDefault()
             if (!body.trim()) return
-            // Send is disabled while sending and once the box is emptied, which drops its focus to the page: the
-            // message box takes it back, sent or refused (the text is then kept), ready for the next message.
+            // Send keeps the focus while sending (aria-disabled, whilePending); the message box takes it back, sent
+            // or refused (the text is then kept), ready for the next message.
             const box = event.currentTarget.querySelector('textarea')
             try {
               await onSend({ body, fileIds: files.map((f) => f.id), internal })
@@ -112,7 +113,7 @@ export function Thread({
             />
           ) : null}
           <div>
-            <button type="submit" className={button()} disabled={sending || !body.trim()}>
+            <button type="submit" className={button()} {...submitWhilePending(sending || !body.trim())}>
               {sending ? 'Sending…' : internal ? 'Add note' : 'Send message'}
             </button>
           </div>

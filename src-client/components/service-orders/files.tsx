@@ -1,6 +1,7 @@
 // Files of a service order: the upload (checked in the browser for a quick answer, then by the server by its
 // bytes) and the list of links, which go through the server's session-checked download route.
 import { type Dispatch, type SetStateAction, useState } from 'react'
+import { pickWhilePending } from '#client/lib/while-pending.ts'
 import { OUTAGE } from '#shared/outage.ts'
 import { SERVICE_FILE_ACCEPT, SERVICE_FILE_MAX_BYTES, SERVICE_ORDER_MESSAGES } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
@@ -90,8 +91,7 @@ export function FilePicker({
       hint={busy ? 'Uploading…' : 'PDF, images or office documents, up to 10MB'}
       type="file"
       accept={SERVICE_FILE_ACCEPT}
-      disabled={busy}
-      onChange={async (event) => {
+      {...pickWhilePending(busy, async (event) => {
         const input = event.currentTarget
         const file = input.files?.[0]
         if (!file) return
@@ -100,7 +100,7 @@ export function FilePicker({
         setBusy(false)
         input.value = ''
         if (stored) onUploaded(stored)
-      }}
+      })}
     />
   )
 }

@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { pickWhilePending } from '#client/lib/while-pending.ts'
 import { formatBytes, formatSeconds } from '#shared/bytes.ts'
 import { APPLICATION_VIDEO_MAX_BYTES } from '#shared/creator-applications.ts'
 import { CREATOR_VIDEO_MAX_BYTES } from '#shared/creator-plans.ts'
@@ -308,12 +309,14 @@ export function VideoUpload({
           id={inputId}
           type="file"
           accept={ACCEPT}
-          disabled={disabled || !ready || busy}
+          // Disabled only until the page's script runs; while an upload (or the form's save) runs it keeps the focus
+          // and takes no other file (pickWhilePending).
+          disabled={!ready}
           aria-describedby={statusId}
-          onChange={(event) => {
+          {...pickWhilePending(Boolean(disabled) || busy, (event) => {
             const chosen = event.currentTarget.files?.[0]
             if (chosen) void start(chosen)
-          }}
+          })}
           className={css({
             fontSize: 'sm',
             maxW: 'full',

@@ -6,6 +6,7 @@ import { button } from '#client/components/ui/button.ts'
 import { ErrorState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { useTokenFromAddress } from '#client/lib/native-form.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 import { InviteCard, isPlausibleInviteToken } from './InviteCard.tsx'
 
@@ -63,7 +64,7 @@ export function AcceptInvite({
     <>
       <p className={css({ mb: '6' })}>{children}</p>
       {invite.forThisAccount ? (
-        <button type="button" className={button({ size: 'lg' })} disabled={pending} onClick={onAccept}>
+        <button type="button" className={button({ size: 'lg' })} {...whilePending(pending, 'onClick', onAccept)}>
           {pending ? 'Accepting…' : 'Accept the invitation'}
         </button>
       ) : (

@@ -20,6 +20,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { actionProofInput } from '#shared/schemas/privacy.ts'
 import { css } from '#styled-system/css'
 
@@ -118,10 +119,14 @@ function ConsentCard({ schoolName, email, confirm }: { schoolName: string; email
           <FormAlert>{error}</FormAlert>
           <ProofFields confirm={confirm} {...code.fields} />
           <div className={actions}>
-            <button type="submit" className={button()} disabled={busy}>
+            <button type="submit" className={button()} {...submitWhilePending(busy)}>
               {link.isPending ? 'Linking…' : 'Link my account'}
             </button>
-            <button type="button" className={button({ variant: 'outline' })} disabled={busy} onClick={onCancel}>
+            <button
+              type="button"
+              className={button({ variant: 'outline' })}
+              {...whilePending(busy, 'onClick', () => void onCancel())}
+            >
               {cancel.isPending ? 'Cancelling…' : 'Don’t link'}
             </button>
           </div>

@@ -18,7 +18,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import { uploadImage } from '#client/components/ui/upload-image.ts'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { pickWhilePending, submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { addDomainInput, schoolBrandInput } from '#shared/schemas/domains.ts'
 import { css } from '#styled-system/css'
 
@@ -247,7 +247,7 @@ function LogoField({ logoUrl }: { logoUrl: string | null }) {
       {logoUrl ? <img src={logoUrl} alt="Your logo" width={40} height={40} /> : null}
       <label className={css({ display: 'grid', gap: '1' })}>
         <span>Logo (an image under 2 MB)</span>
-        <input type="file" accept="image/*" onChange={onFile} disabled={uploading} aria-busy={uploading} />
+        <input type="file" accept="image/*" aria-busy={uploading} {...pickWhilePending(uploading, onFile)} />
       </label>
       {uploading ? <Spinner label="Uploading" /> : null}
     </div>

@@ -5,6 +5,7 @@ import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { uploadImage } from '#client/components/ui/upload-image.ts'
+import { pickWhilePending } from '#client/lib/while-pending.ts'
 import { COURSE_IMAGE_MESSAGES } from '#shared/uploads.ts'
 import { css, cx } from '#styled-system/css'
 import { fieldBox } from '../styles.ts'
@@ -52,13 +53,12 @@ export function ImageField({
         className={cx(fieldBox, css({ minW: 0, flex: '1 1 12rem' }))}
         controlClassName={css({ maxW: 'full' })}
         accept="image/*"
-        disabled={uploading}
         error={error}
-        onChange={(event) => {
+        {...pickWhilePending(uploading, (event) => {
           const file = event.target.files?.[0]
           if (file) void upload(file)
           event.target.value = ''
-        }}
+        })}
       />
       {uploading ? <Spinner label="Uploading image" /> : null}
     </div>

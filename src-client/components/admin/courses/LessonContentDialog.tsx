@@ -9,6 +9,7 @@ import { SelectField, TextAreaField, TextField } from '#client/components/ui/for
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { pickWhilePending } from '#client/lib/while-pending.ts'
 import { formatLessonDuration } from '#shared/lesson-duration.ts'
 import { css } from '#styled-system/css'
 import { AdminDialog } from '../AdminDialog.tsx'
@@ -169,14 +170,15 @@ export default function LessonContentDialog({
                 label="Upload a video (MP4, MOV or WebM)"
                 type="file"
                 accept="video/mp4,video/webm,video/quicktime"
-                disabled={uploading}
-                onChange={(e) =>
-                  void onFile('/api/admin/lesson-video', e.target.files?.[0], (stored) =>
-                    setForm((f) =>
-                      f ? { ...f, videoKey: stored.key, videoDurationSeconds: stored.durationSeconds ?? null } : f,
+                {...pickWhilePending(
+                  uploading,
+                  (e) =>
+                    void onFile('/api/admin/lesson-video', e.target.files?.[0], (stored) =>
+                      setForm((f) =>
+                        f ? { ...f, videoKey: stored.key, videoDurationSeconds: stored.durationSeconds ?? null } : f,
+                      ),
                     ),
-                  )
-                }
+                )}
               />
               <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
                 {uploading
@@ -219,12 +221,13 @@ export default function LessonContentDialog({
             <TextField
               label="Add a file (PDF, ZIP, image or text, up to 20 MB)"
               type="file"
-              disabled={uploading}
-              onChange={(e) =>
-                void onFile('/api/admin/lesson-attachment', e.target.files?.[0], (stored) =>
-                  setForm((f) => (f ? { ...f, attachments: [...f.attachments, stored] } : f)),
-                )
-              }
+              {...pickWhilePending(
+                uploading,
+                (e) =>
+                  void onFile('/api/admin/lesson-attachment', e.target.files?.[0], (stored) =>
+                    setForm((f) => (f ? { ...f, attachments: [...f.attachments, stored] } : f)),
+                  ),
+              )}
             />
           </fieldset>
         </DialogForm>

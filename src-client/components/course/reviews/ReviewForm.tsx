@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import { button } from '#client/components/ui/button.ts'
 import { inputClass, TextAreaField } from '#client/components/ui/form.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { groupDigits } from '#shared/numbers.ts'
 import { REVIEW_MAX_LENGTH } from '#shared/reviews.ts'
 import type { reviewFormSchema } from '#shared/schemas/reviews.ts'
@@ -78,7 +79,7 @@ export function ReviewForm({
         placeholder="What did you like? What could be better?"
       />
       <div className={css({ display: 'flex', gap: '2' })}>
-        <button type="submit" className={button()} disabled={pending}>
+        <button type="submit" className={button()} {...submitWhilePending(pending)}>
           {pending ? 'Saving...' : submitLabel}
         </button>
         {onCancel ? (

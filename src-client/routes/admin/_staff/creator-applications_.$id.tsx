@@ -15,6 +15,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { toastOutcome } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import { APPLICATION_MESSAGES, APPLICATION_STATUS_LABELS, declineInput } from '#shared/schemas/creators.ts'
 import { css } from '#styled-system/css'
@@ -110,7 +111,11 @@ function ApplicationDetail() {
             <h2 id="decision-title" className={css({ fontWeight: 'semibold' })}>
               Decision
             </h2>
-            <button type="button" className={button({})} disabled={busy} onClick={() => approve.mutate({ id })}>
+            <button
+              type="button"
+              className={button({})}
+              {...whilePending(busy, 'onClick', () => approve.mutate({ id }))}
+            >
               {approve.isPending ? 'Approving…' : 'Approve'}
             </button>
             <form {...SCRIPT_ONLY_FORM} noValidate onSubmit={onDecline} className={css({ display: 'grid', gap: '2' })}>
@@ -121,7 +126,7 @@ function ApplicationDetail() {
                 maxLength={2000}
                 error={reasonError}
               />
-              <button type="submit" className={button({ variant: 'outline' })} disabled={busy}>
+              <button type="submit" className={button({ variant: 'outline' })} {...submitWhilePending(busy)}>
                 {decline.isPending ? 'Declining…' : 'Decline with this reason'}
               </button>
             </form>

@@ -1,0 +1,111 @@
+// Controls with a busy flag of their own (a form's send, the log-in) stay where the keyboard is while their request
+// runs: aria-disabled (whilePending / submitWhilePending), not disabled, which would drop the focus to the page. Each
+// request is held back a moment so the check sees the control while it runs; Enter pressed again meanwhile sends
+// nothing more.
+import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
+import { createUser } from '../support/factories.ts'
+import { verifiedLearner } from '../support/learners.ts'
+import { premiumMember } from '../support/learning.ts'
+import { paidServiceOrder } from '../support/service-orders.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+import { slow } from './hold-request.ts'
+
+test('with the keyboard, Publish review keeps focus while the review is published, and publishes it once', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db)
+  const course = await createCreatorCourse(db, creator, { status: 'published' })
+  const learner = await verifiedLearner(db, course.id)
+  await signInAs(page, baseURL as string, db, learner)
+  await page.goto(`/courses/${course.id}`)
+  await page.getByRole('radio', { name: '1 star', exact: true }).focus()
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight')
+  await expect(page.getByRole('radio', { name: '4 stars' })).toBeChecked()
+  await slow(page, 'reviews.create', 3000)
+  const publish = page.getByRole('button', { name: /Publish review|Saving/ })
+  await publish.focus()
+  await page.keyboard.press('Enter')
+  await expect(publish).toHaveAttribute('aria-disabled', 'true')
+  await page.keyboard.press('Enter')
+  await expect(publish).toBeFocused()
+  await expect(publish).not.toHaveAttribute('disabled')
+  await expect(page.getByText('Thank you! Your review is published.')).toBeVisible()
+  const reviews = await db.selectFrom('course_reviews').select('rating').where('course_id', '=', course.id).execute()
+  expect(reviews).toEqual([{ rating: 4 }])
+})
+
+test('with the keyboard, Log In keeps focus while the password is checked', async ({ page, db }) => {
+  const user = await createUser(db)
+  await page.goto('/login')
+  await page.getByLabel('Email', { exact: true }).fill(user.email)
+  await page.getByLabel('Password', { exact: true }).fill(user.password)
+  await slow(page, 'auth.login')
+  const logIn = page.getByRole('button', { name: /^Log In$|Logging in/ })
+  await logIn.focus()
+  await page.keyboard.press('Enter')
+  await expect(logIn).toHaveAttribute('aria-disabled', 'true')
+  await expect(logIn).toBeFocused()
+  await expect(logIn).not.toHaveAttribute('disabled')
+  await expect(page).toHaveURL('/')
+  await expect(page.getByRole('link', { name: 'Log In' })).toHaveCount(0)
+})
+
+test('with the keyboard, a service order’s Send message keeps focus while the message is sent, and sends it once', async ({
+  page,
+  db,
+  login,
+}) => {
+  const buyer = await login()
+  const id = await paidServiceOrder(db, buyer.id)
+  await page.goto(`/account/services/${id}`)
+  const box = page.getByRole('textbox', { name: 'Message', exact: true })
+  await box.fill('Is the name still available?')
+  await slow(page, 'serviceOrders.sendMessage', 3000)
+  const send = page.getByRole('button', { name: /Send message|Sending/ })
+  await send.focus()
+  await page.keyboard.press('Enter')
+  await expect(send).toHaveAttribute('aria-disabled', 'true')
+  await page.keyboard.press('Enter')
+  await expect(send).toBeFocused()
+  await expect(send).not.toHaveAttribute('disabled')
+  await expect(page.getByTestId('thread')).toContainText('Is the name still available?')
+  // Sent, the message box takes the focus back for the next message.
+  await expect(box).toBeFocused()
+  await expect(box).toHaveValue('')
+  const messages = await db
+    .selectFrom('service_order_messages')
+    .select('body')
+    .where('service_order_id', '=', id)
+    .execute()
+  expect(messages).toEqual([{ body: 'Is the name still available?' }])
+})
+
+test('with the keyboard, Send message to an instructor keeps focus while the message is sent', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const course = 'sql-for-analysts'
+  const instructor = await createUser(db)
+  await db
+    .insertInto('course_instructors')
+    .values({ course_id: course, user_id: instructor.id, role: 'co' })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto(`/account/messages/${course}`)
+  const composer = page.getByRole('form', { name: 'Write to the instructor' })
+  await composer.getByLabel('Your message').fill('Which database does lesson 3 use?')
+  await slow(page, 'instructorMessages.send')
+  const send = composer.getByRole('button', { name: /Send message|Sending/ })
+  await send.focus()
+  await page.keyboard.press('Enter')
+  await expect(send).toHaveAttribute('aria-disabled', 'true')
+  await expect(send).toBeFocused()
+  await expect(send).not.toHaveAttribute('disabled')
+  await expect(page.getByTestId('message')).toContainText('Which database does lesson 3 use?')
+  await expect(composer.getByLabel('Your message')).toBeFocused()
+})
