@@ -16,7 +16,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import { uploadImage } from '#client/components/ui/upload-image.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { requireUser } from '#client/lib/session.ts'
-import { submitWhilePending } from '#client/lib/while-pending.ts'
+import { pickWhilePending, submitWhilePending } from '#client/lib/while-pending.ts'
 import { BIO_MAX, profileInput } from '#shared/schemas/creators.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -104,11 +104,7 @@ function ProfilePage() {
             type="file"
             accept="image/*"
             className={css({ srOnly: true })}
-            aria-disabled={photoBusy || undefined}
-            onClick={(event) => {
-              if (photoBusy) event.preventDefault()
-            }}
-            onChange={(event) => void onPhoto(event.currentTarget.files?.[0])}
+            {...pickWhilePending(photoBusy, (event) => void onPhoto(event.currentTarget.files?.[0]))}
           />
         </label>
       </div>
