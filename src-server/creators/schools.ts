@@ -43,7 +43,8 @@ function freeSchoolSlug(db: DB, name: string): Promise<string> {
 
 /**
  * The creator's school, made when missing (named after their instructor profile, its slug if free). Concurrent
- * first calls meet on the owner's unique key: one inserts, the other reads it.
+ * first calls meet on the owner's unique key, or the slug's: one inserts, the other reads it (or, when another
+ * school took the slug meanwhile, takes the next free one).
  */
 export async function ensureSchool(db: DB, ownerId: string): Promise<School> {
   const existing = await schoolOfOwner(db, ownerId)
@@ -55,15 +56,19 @@ export async function ensureSchool(db: DB, ownerId: string): Promise<School> {
     .where('creators.user_id', '=', ownerId)
     .executeTakeFirst()
   if (!profile) throw new DomainError('forbidden', 'Only approved creators have a school')
-  const slug = await freeSchoolSlug(db, profile.slug || profile.name)
-  await db
-    .insertInto('schools')
-    .values({ owner_id: ownerId, name: profile.name.slice(0, 120) || 'My school', slug })
-    .onConflict((oc) => oc.column('owner_id').doNothing())
-    .execute()
-  const made = await schoolOfOwner(db, ownerId)
-  if (!made) throw new DomainError('conflict', 'The school could not be made: try again')
-  return made
+  // No conflict target: the two calls' inserts may meet on the slug's unique key before the owner's (one of them
+  // then raised a 500); a slug another school took meanwhile is looked for again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const slug = await freeSchoolSlug(db, profile.slug || profile.name)
+    await db
+      .insertInto('schools')
+      .values({ owner_id: ownerId, name: profile.name.slice(0, 120) || 'My school', slug })
+      .onConflict((oc) => oc.doNothing())
+      .execute()
+    const made = await schoolOfOwner(db, ownerId)
+    if (made) return made
+  }
+  throw new DomainError('conflict', 'The school could not be made: try again')
 }
 
 /** Renames the school or moves its address; a slug another school uses is refused on the slug field. */
