@@ -20,9 +20,18 @@ export function useMarkRead<TData, TError, TVariables, TContext>(
   const { mutate } = useMutation({
     ...mark,
     // Runs even once the page is left: a list not on screen is dropped, so it loads afresh when opened again (not
-    // its old counts first); one on screen loads again.
+    // its old counts first); one on screen loads again. A list loading right now (the page was just left for it, and
+    // its route waits on that load) is not dropped, which would cancel the load and show the route's error: once
+    // loaded it is marked stale, so it loads again as it shows.
     onSuccess: async () => {
-      for (const queryKey of lists) queryClient.removeQueries({ queryKey, type: 'inactive' })
+      const cache = queryClient.getQueryCache()
+      for (const query of lists.flatMap((queryKey) => cache.findAll({ queryKey, type: 'inactive' }))) {
+        if (query.state.fetchStatus === 'idle') cache.remove(query)
+        else {
+          const stale = () => queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true })
+          void query.fetch().then(stale, stale)
+        }
+      }
       await Promise.all(lists.map((queryKey) => queryClient.invalidateQueries({ queryKey })))
     },
   })
