@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+import { holdUntilReleased } from './hold-request.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
 
@@ -420,29 +421,8 @@ test('leaving an order for the work queue while its read mark is saved shows the
   await db.updateTable('service_orders').set({ assignee_id: admin.id }).where('id', '=', id).execute()
   await signInAs(page, baseURL as string, db, admin)
 
-  const held = (procedure: string) => {
-    let release = () => {}
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let started = () => {}
-    const reached = new Promise<void>((resolve) => {
-      started = resolve
-    })
-    return { procedure, gate, release: () => release(), reached, started: () => started() }
-  }
-  const mark = held('admin.serviceOrders.markRead')
-  const queue = held('admin.serviceOrders.list')
-  for (const hold of [mark, queue]) {
-    await page.route(
-      (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes(hold.procedure),
-      async (route) => {
-        hold.started()
-        await hold.gate
-        await route.continue()
-      },
-    )
-  }
+  const mark = await holdUntilReleased(page, 'admin.serviceOrders.markRead')
+  const queue = await holdUntilReleased(page, 'admin.serviceOrders.list')
 
   await page.goto(`/admin/service-orders/${id}`)
   await expect(page.getByTestId('message').filter({ hasText: 'Any news?' })).toBeVisible()
