@@ -8,7 +8,7 @@ import { verifiedLearner } from '../support/learners.ts'
 import { premiumMember } from '../support/learning.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
 import { expect, signInAs, test } from './fixtures.ts'
-import { slow } from './hold-request.ts'
+import { pressWhileBusy, slow } from './hold-request.ts'
 
 test('with the keyboard, Publish review keeps focus while the review is published, and publishes it once', async ({
   page,
@@ -25,12 +25,7 @@ test('with the keyboard, Publish review keeps focus while the review is publishe
   await expect(page.getByRole('radio', { name: '4 stars' })).toBeChecked()
   await slow(page, 'reviews.create', 3000)
   const publish = page.getByRole('button', { name: /Publish review|Saving/ })
-  await publish.focus()
-  await page.keyboard.press('Enter')
-  await expect(publish).toHaveAttribute('aria-disabled', 'true')
-  await page.keyboard.press('Enter')
-  await expect(publish).toBeFocused()
-  await expect(publish).not.toHaveAttribute('disabled')
+  await pressWhileBusy(page, publish, { twice: true })
   await expect(page.getByText('Thank you! Your review is published.')).toBeVisible()
   const reviews = await db.selectFrom('course_reviews').select('rating').where('course_id', '=', course.id).execute()
   expect(reviews).toEqual([{ rating: 4 }])
@@ -43,11 +38,7 @@ test('with the keyboard, Log In keeps focus while the password is checked', asyn
   await page.getByLabel('Password', { exact: true }).fill(user.password)
   await slow(page, 'auth.login')
   const logIn = page.getByRole('button', { name: /^Log In$|Logging in/ })
-  await logIn.focus()
-  await page.keyboard.press('Enter')
-  await expect(logIn).toHaveAttribute('aria-disabled', 'true')
-  await expect(logIn).toBeFocused()
-  await expect(logIn).not.toHaveAttribute('disabled')
+  await pressWhileBusy(page, logIn)
   await expect(page).toHaveURL('/')
   await expect(page.getByRole('link', { name: 'Log In' })).toHaveCount(0)
 })
@@ -64,12 +55,7 @@ test('with the keyboard, a service order’s Send message keeps focus while the 
   await box.fill('Is the name still available?')
   await slow(page, 'serviceOrders.sendMessage', 3000)
   const send = page.getByRole('button', { name: /Send message|Sending/ })
-  await send.focus()
-  await page.keyboard.press('Enter')
-  await expect(send).toHaveAttribute('aria-disabled', 'true')
-  await page.keyboard.press('Enter')
-  await expect(send).toBeFocused()
-  await expect(send).not.toHaveAttribute('disabled')
+  await pressWhileBusy(page, send, { twice: true })
   await expect(page.getByTestId('thread')).toContainText('Is the name still available?')
   // Sent, the message box takes the focus back for the next message.
   await expect(box).toBeFocused()
@@ -101,11 +87,7 @@ test('with the keyboard, Send message to an instructor keeps focus while the mes
   await composer.getByLabel('Your message').fill('Which database does lesson 3 use?')
   await slow(page, 'instructorMessages.send')
   const send = composer.getByRole('button', { name: /Send message|Sending/ })
-  await send.focus()
-  await page.keyboard.press('Enter')
-  await expect(send).toHaveAttribute('aria-disabled', 'true')
-  await expect(send).toBeFocused()
-  await expect(send).not.toHaveAttribute('disabled')
+  await pressWhileBusy(page, send)
   await expect(page.getByTestId('message')).toContainText('Which database does lesson 3 use?')
   await expect(composer.getByLabel('Your message')).toBeFocused()
 })

@@ -7,7 +7,7 @@ import { ensureSchool } from '../../src-server/creators/schools.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
-import { slow } from './hold-request.ts'
+import { pressWhileBusy, slow } from './hold-request.ts'
 
 /** An Enterprise creator on the webhooks page, the add form filled in with a local URL and `description`. */
 async function filledEndpointForm(
@@ -130,13 +130,8 @@ test('with the keyboard, Add endpoint keeps focus while and after the endpoint i
   // form and its error would take the focus).
   await slow(page, 'webhooks.create', 4000)
   const add = form.getByRole('button', { name: /Add endpoint|Adding/ })
-  await add.focus()
-  await page.keyboard.press('Enter')
-  await expect(add).toHaveAttribute('aria-disabled', 'true')
   // Enter again while it saves sends nothing (the click is cancelled): one endpoint.
-  await page.keyboard.press('Enter')
-  await expect(add).toBeFocused()
-  await expect(add).not.toHaveAttribute('disabled')
+  await pressWhileBusy(page, add, { twice: true })
   await expect(page.getByRole('region', { name: 'Endpoint Focus add' })).toBeVisible()
   await expect(add).not.toHaveAttribute('aria-disabled')
   await expect(add).toBeFocused()
