@@ -648,6 +648,8 @@ export interface SubscriptionsTable {
   renewal_order_id: string | null
   /** Set on a plan bought twice before one live subscription per user was enforced: the one kept. */
   duplicate_of: string | null
+  /** When an admin's End membership at the period's end began (claimed while Stripe is asked); null when none runs. */
+  staff_end_claimed_at: Date | null
 }
 
 /** A paid invoice of a subscription (Stripe's, or a paid manual renewal order). */

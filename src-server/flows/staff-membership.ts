@@ -1,13 +1,15 @@
 // Staff end a member's plan from the Orders screen (decision 0096): at the end of the current period (the member's own
 // Cancel membership, Premium until then) or now (Premium ends at once; a free trial ends without a charge). No refund
 // is made here: refunds stay the Refund dialog's. The change, its audit entry naming the staff member and the
-// member's mail commit together; a plan that has ended (or is already set to end, for the period's end) is refused.
+// member's mail commit together; a plan that has ended (or is already set to end, or being set to end by another admin,
+// for the period's end) is refused.
 import { STAFF_END_MESSAGES, type StaffEndWhen } from '../../src-shared/schemas/membership.ts'
 import * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { sendEndedByStaffMail } from '../subscriptions/mails.ts'
-import { subscriptionToEnd } from '../subscriptions/repository.ts'
+import { claimStaffEnd, releaseStaffEnd, subscriptionToEnd } from '../subscriptions/repository.ts'
 import { cancelAtPeriodEnd, endMembershipNow, type MembershipDeps } from './membership.ts'
 
 type ToEnd = Awaited<ReturnType<typeof subscriptionToEnd>>
@@ -34,7 +36,10 @@ export async function endMembershipByStaff(
   input: { subscriptionId: string; when: StaffEndWhen; reason?: string },
   actor: audit.Actor,
 ) {
-  const before = endable(await subscriptionToEnd(deps.db, input.subscriptionId, { lock: false }), input.when)
+  const before =
+    input.when === 'now'
+      ? endable(await subscriptionToEnd(deps.db, input.subscriptionId, { lock: false }), 'now')
+      : await claimEndAtPeriodEnd(deps.db, input.subscriptionId)
   const trial = before.status === 'trialing'
   const alongWith = async (trx: DB) => {
     const after = await subscriptionToEnd(trx, before.id, { lock: false })
@@ -46,7 +51,34 @@ export async function endMembershipByStaff(
     })
     await sendEndedByStaffMail(trx, before.id, { when: input.when, trial }, deps.publicUrl)
   }
-  if (input.when === 'period_end') await cancelAtPeriodEnd(deps, before, input.reason ?? null, alongWith)
-  else await endMembershipNow(deps, before.id, (row) => endable(row, 'now'), alongWith, actor.id)
+  if (input.when === 'now') {
+    await endMembershipNow(deps, before.id, (row) => endable(row, 'now'), alongWith, actor.id)
+  } else {
+    const releasingWith = async (trx: DB) => {
+      await alongWith(trx)
+      await releaseStaffEnd(trx, before.id)
+    }
+    await cancelAtPeriodEnd(deps, before, input.reason ?? null, releasingWith).catch(async (error: unknown) => {
+      // Stripe refused, or its answer was not saved (its webhook brings it): the claim goes, or lapses within a minute
+      // should the database be what failed.
+      await releaseStaffEnd(deps.db, before.id).catch(() => undefined)
+      throw error
+    })
+  }
   return { subscriptionId: before.id, when: input.when }
+}
+
+/**
+ * The plan as it may be set to end at its period's end, claimed for this admin while Stripe is asked: of two admins at
+ * once, the second is told the first is ending it, so one change makes one audit entry and one mail. The claim goes
+ * with the change's transaction (or when it fails). Ending it now needs no claim: it runs under the row's lock.
+ */
+async function claimEndAtPeriodEnd(db: DB, subscriptionId: string) {
+  return db.transaction().execute(async (trx) => {
+    const row = endable(await subscriptionToEnd(trx, subscriptionId, { lock: true }), 'period_end')
+    if (!(await claimStaffEnd(trx, row.id, clock.now()))) {
+      throw new DomainError('conflict', STAFF_END_MESSAGES.inProgress)
+    }
+    return row
+  })
 }

@@ -197,6 +197,34 @@ export function subscriptionToEnd(db: DB, subscriptionId: string, options: { loc
   return (options.lock ? query.forUpdate() : query).executeTakeFirst()
 }
 
+/** How long an unfinished claim on staff's End membership holds: well past Stripe's timeout, so only a stopped server's lapses. */
+export const STAFF_END_CLAIM_MS = 60_000
+
+/**
+ * Claims staff's End membership at the period's end for one admin while Stripe is asked (decision 0096): false when
+ * another's claim holds. A guarded update, so of two at once the second waits for the first's row and then finds it
+ * claimed.
+ */
+export async function claimStaffEnd(trx: DB, subscriptionId: string, now: Date): Promise<boolean> {
+  const claimed = await trx
+    .updateTable('subscriptions')
+    .set({ staff_end_claimed_at: now })
+    .where('id', '=', subscriptionId)
+    .where((eb) =>
+      eb.or([
+        eb('staff_end_claimed_at', 'is', null),
+        eb('staff_end_claimed_at', '<', new Date(now.getTime() - STAFF_END_CLAIM_MS)),
+      ]),
+    )
+    .executeTakeFirst()
+  return claimed.numUpdatedRows > 0n
+}
+
+/** Lets go of staff's claim: with the change it made, or after it failed. */
+export async function releaseStaffEnd(db: DB, subscriptionId: string): Promise<void> {
+  await db.updateTable('subscriptions').set({ staff_end_claimed_at: null }).where('id', '=', subscriptionId).execute()
+}
+
 /** A subscription with its plan and member, for the e-mails that describe it. */
 export function describeSubscription(db: DB, subscriptionId: string) {
   return subscriptionsWithPlan(db)

@@ -30,6 +30,7 @@ export const STAFF_END_MESSAGES = {
   notFound: 'Membership not found',
   ended: 'This membership has already ended',
   scheduled: 'This membership is already set to end at the end of its period',
+  inProgress: 'Another staff member is ending this membership right now. Reload the page to see the outcome.',
 } as const
 
 export const staffEndMembershipInput = z.strictObject({

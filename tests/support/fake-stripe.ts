@@ -100,6 +100,9 @@ export interface FakeStripe {
   failNextCreate(message?: string): void
   /** The next subscription cancel (DELETE /v1/subscriptions/:id) answers with this Stripe error; it runs on. */
   failNextCancel(message?: string): void
+  /** The next subscription update (POST /v1/subscriptions/:id, e.g. cancel at the period's end) answers with this
+   * Stripe error; it runs on. */
+  failNextUpdate(message?: string): void
   /** The next customer delete (DELETE /v1/customers/:id) answers 500, as in an outage; later ones run on. */
   failNextCustomerDelete(): void
   /** Marks a session paid as Stripe does when the customer pays (a subscription gets an id). */
@@ -148,6 +151,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const invoicePayments = new Map<string, string>()
   let failure: string | null = null
   let cancelFailure: string | null = null
+  let updateFailure: string | null = null
   let customerDeleteFailure = false
   let intentReadFailure = false
   let lastCreated = 0
@@ -296,6 +300,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     },
     failNextCancel(message = 'This subscription cannot be canceled right now.') {
       cancelFailure = message
+    },
+    failNextUpdate(message = 'This subscription cannot be updated right now.') {
+      updateFailure = message
     },
     failNextCustomerDelete() {
       customerDeleteFailure = true
@@ -492,6 +499,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (request.method === 'DELETE' && cancelFailure && url.pathname.startsWith('/v1/subscriptions/')) {
       const message = cancelFailure
       cancelFailure = null
+      return send(response, 400, stripeError(message))
+    }
+    if (request.method === 'POST' && updateFailure && /^\/v1\/subscriptions\/[\w-]+$/.test(url.pathname)) {
+      const message = updateFailure
+      updateFailure = null
       return send(response, 400, stripeError(message))
     }
     if (request.method === 'DELETE' && customerDeleteFailure && url.pathname.startsWith('/v1/customers/')) {

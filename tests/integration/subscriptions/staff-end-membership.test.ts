@@ -3,14 +3,17 @@
 // free trial ended now without a charge, the audit entry naming the staff member and the member's mail committed with
 // the change, a second end refused with nothing more saved, Stripe's refusal saving nothing, and only admins allowed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as clock from '../../../src-server/kernel/clock.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
+import { STAFF_END_CLAIM_MS } from '../../../src-server/subscriptions/repository.ts'
 import { formatDate } from '../../../src-shared/dates.ts'
 import { STAFF_END_MESSAGES } from '../../../src-shared/schemas/membership.ts'
 import { REFUND_MESSAGES } from '../../../src-shared/schemas/orders.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
 import { type PaymentsServer, sessionIdOf, startPaymentsServer } from '../../support/payments-server.ts'
+import { raceIt, whileRowHeld } from '../../support/race.ts'
 import { buyerWhoHadAPlan, shopCaller } from '../../support/shop.ts'
 
 let shop: PaymentsServer
@@ -150,6 +153,78 @@ describe('End membership at the end of the current period', () => {
     expect(fake.billing.invoicesOf(stripeSub.customer).map((invoice) => invoice.billing_reason)).toEqual([
       'subscription_create',
     ])
+  })
+})
+
+describe('two admins ending a plan at the period end at once', () => {
+  raceIt('one change, one audit entry and one mail; the other admin is told someone is ending it', async () => {
+    const { member, orderId, stripeSub } = await subscribe({ trial: false })
+    const { membership } = await listed(orderId)
+    const subscriptionId = membership!.subscriptionId
+    const second = await createUser(db(), { role: 'admin' })
+    const admins = [await staff(), await shopCaller(db(), second, payments)]
+    // Both press it while the plan's row is held, so each has read it as not yet set to end before either finishes.
+    const outcomes = await whileRowHeld(
+      db(),
+      'subscriptions',
+      subscriptionId,
+      () =>
+        Promise.allSettled(
+          admins.map((caller) => caller.admin.orders.endMembership({ subscriptionId, when: 'period_end' })),
+        ),
+      { waiters: 2, maxMs: 5_000 },
+    )
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1)
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected')
+    expect(refused.map((outcome) => (outcome as PromiseRejectedResult).reason)).toMatchObject([
+      { code: 'CONFLICT', message: expect.stringMatching(/Another staff member is ending|already set to end/) },
+    ])
+    expect(fake.billing.retrieve(stripeSub.id)).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    expect(await audits(subscriptionId)).toHaveLength(1)
+    expect(await mails(member)).toHaveLength(1)
+  })
+
+  it('a claim whose change Stripe refused is let go: the next admin sets it to end', async () => {
+    const { member, orderId, stripeSub } = await subscribe({ trial: false })
+    const { membership } = await listed(orderId)
+    const subscriptionId = membership!.subscriptionId
+    fake.failNextUpdate('Something went wrong at Stripe')
+    await expect(
+      (await staff()).admin.orders.endMembership({ subscriptionId, when: 'period_end' }),
+    ).rejects.toMatchObject({ code: 'BAD_GATEWAY' })
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({ status: 'active', cancel_at_period_end: false })
+    expect(await audits(subscriptionId)).toEqual([])
+    expect(await mails(member)).toEqual([])
+
+    await (await staff()).admin.orders.endMembership({ subscriptionId, when: 'period_end' })
+    expect(fake.billing.retrieve(stripeSub.id)).toMatchObject({ cancel_at_period_end: true })
+    expect(await audits(subscriptionId)).toHaveLength(1)
+    expect(await mails(member)).toHaveLength(1)
+  })
+
+  it('an unfinished claim refuses another admin until it lapses (a server stopped mid-change)', async () => {
+    const { member, orderId } = await subscribe({ trial: false })
+    const { membership } = await listed(orderId)
+    const subscriptionId = membership!.subscriptionId
+    const claim = (at: Date) =>
+      db().updateTable('subscriptions').set({ staff_end_claimed_at: at }).where('id', '=', subscriptionId).execute()
+    await claim(clock.now())
+    await expect(
+      (await staff()).admin.orders.endMembership({ subscriptionId, when: 'period_end' }),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: STAFF_END_MESSAGES.inProgress })
+    expect(await audits(subscriptionId)).toEqual([])
+
+    await claim(new Date(clock.nowMs() - STAFF_END_CLAIM_MS - 1_000))
+    await (await staff()).admin.orders.endMembership({ subscriptionId, when: 'period_end' })
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({ cancel_at_period_end: true })
+    expect(await mails(member)).toHaveLength(1)
+    const { staff_end_claimed_at } = await db()
+      .selectFrom('subscriptions')
+      .select('staff_end_claimed_at')
+      .where('id', '=', subscriptionId)
+      .executeTakeFirstOrThrow()
+    expect(staff_end_claimed_at).toBeNull()
   })
 })
 
