@@ -91,3 +91,103 @@ test('with the keyboard, Send message to an instructor keeps focus while the mes
   await expect(page.getByTestId('message')).toContainText('Which database does lesson 3 use?')
   await expect(composer.getByLabel('Your message')).toBeFocused()
 })
+
+test('with the keyboard, a team member’s role select keeps focus while the role is saved, and takes no other', async ({
+  page,
+  login,
+  db,
+}) => {
+  await login({ role: 'admin' })
+  const lastName = `Busy ${Date.now().toString(36)}`
+  const member = await createUser(db, { role: 'editor', firstName: 'Held', lastName })
+  await page.goto('/admin/users')
+  const role = page.getByLabel(`Role of Held ${lastName}`)
+  await slow(page, 'admin.team.changeRole', 3000)
+  await role.focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(role).toHaveValue('viewer')
+  await page.keyboard.press('Enter')
+  await expect(role).toHaveAttribute('aria-disabled', 'true')
+  await expect(role).not.toHaveAttribute('disabled')
+  await expect(role).toBeFocused()
+  // Another role chosen while the first is saved is not taken.
+  await page.keyboard.press('ArrowUp')
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Role updated successfully!')).toBeVisible()
+  await expect(role).not.toHaveAttribute('aria-disabled')
+  await expect(role).toHaveValue('viewer')
+  await expect(role).toBeFocused()
+  const changes = await db
+    .selectFrom('audit_log')
+    .select('after')
+    .where('action', '=', 'team.role')
+    .where('entity_id', '=', member.id)
+    .execute()
+  expect(changes.map((change) => (change.after as { role: string }).role)).toEqual(['viewer'])
+})
+
+test('with the keyboard, a service order’s assignee select keeps focus while the assignee is saved', async ({
+  page,
+  login,
+  db,
+}) => {
+  await login({ role: 'admin' })
+  const id = await paidServiceOrder(db, (await createUser(db)).id)
+  await page.goto(`/admin/service-orders/${id}`)
+  const assignee = page.getByRole('combobox', { name: 'Assignee' })
+  await slow(page, 'admin.serviceOrders.assign', 3000)
+  await assignee.focus()
+  await page.keyboard.press('ArrowDown')
+  const chosen = await assignee.inputValue()
+  expect(chosen).not.toBe('')
+  await page.keyboard.press('Enter')
+  await expect(assignee).toHaveAttribute('aria-disabled', 'true')
+  await expect(assignee).not.toHaveAttribute('disabled')
+  await expect(assignee).toBeFocused()
+  // Another pick while the first is saved is not taken.
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Assignee updated')).toBeVisible()
+  await expect(assignee).not.toHaveAttribute('aria-disabled')
+  await expect(assignee).toHaveValue(chosen)
+  await expect(assignee).toBeFocused()
+  const saved = await db
+    .selectFrom('service_orders')
+    .select('assignee_id')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  expect(saved.assignee_id).toBe(chosen)
+})
+
+test('with the keyboard, Sign Out stays in the menu while signing out, and a second select sends nothing', async ({
+  page,
+  login,
+}) => {
+  await login()
+  await page.goto('/')
+  let requests = 0
+  await page.route('**/trpc/auth.logout**', async (route) => {
+    requests += 1
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    await route.continue()
+  })
+  const menu = page.getByTestId('user-menu')
+  await menu.focus()
+  await page.keyboard.press('Enter')
+  const signOut = page.getByRole('menuitem', { name: 'Sign Out' })
+  await expect(signOut).toBeVisible()
+  await page.keyboard.press('End')
+  await expect(signOut).toHaveAttribute('data-highlighted', '')
+  await page.keyboard.press('Enter')
+  // The menu closes on the choice; opened again while signing out, Sign Out is still reachable (the arrow keys and End
+  // highlight it; the menu keeps the focus), marked busy.
+  await expect(signOut).toBeHidden()
+  await menu.focus()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('End')
+  await expect(signOut).toHaveAttribute('data-highlighted', '')
+  await expect(signOut).toHaveAttribute('aria-disabled', 'true')
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL('/login')
+  expect(requests).toBe(1)
+})

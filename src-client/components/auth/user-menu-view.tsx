@@ -47,8 +47,11 @@ export default function UserMenuView({ user, defaultOpen, focusTrigger }: { user
           <Menu.Item
             value="sign-out"
             className={menuItem}
-            disabled={signOut.isPending}
-            onSelect={() => signOut.mutate()}
+            // Not `disabled` while signing out (that would skip it): reachable, marked, a second select ignored.
+            aria-disabled={signOut.isPending || undefined}
+            onSelect={() => {
+              if (!signOut.isPending) signOut.mutate()
+            }}
           >
             Sign Out
           </Menu.Item>

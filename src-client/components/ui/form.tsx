@@ -326,17 +326,20 @@ const SELECT_STEP_KEYS = new Set([
  * Props for a select that acts as soon as a value is chosen (a team member's role, an order's assignee). A pick with
  * the mouse, or from the opened list, acts at once. An arrow key or a letter on the closed select also changes its
  * value at once, so a keyboard user looking through the options would act on every one passed: such a change is
- * only shown, and Enter or leaving the field acts on it (Escape goes back).
+ * only shown, and Enter or leaving the field acts on it (Escape goes back). While `pending` (the last choice is being
+ * saved) it is aria-disabled, as whilePending makes a control, and keeps the focus: a choice then is not taken and the
+ * saved value shows again.
  */
-export function useActOnChoice(value: string, act: (value: string) => void) {
+export function useActOnChoice(value: string, act: (value: string) => void, pending = false) {
   const [shown, setShown] = useState<string | null>(null)
   const stepping = useRef(false)
   const settle = () => {
-    if (shown !== null && shown !== value) act(shown)
+    if (shown !== null && shown !== value && !pending) act(shown)
     setShown(null)
   }
   return {
     value: shown ?? value,
+    'aria-disabled': pending || undefined,
     onKeyDown: (event: KeyboardEvent<HTMLSelectElement>) => {
       if (event.key === 'Enter' && shown !== null) {
         event.preventDefault()
@@ -353,6 +356,11 @@ export function useActOnChoice(value: string, act: (value: string) => void) {
     },
     onChange: (event: ChangeEvent<HTMLSelectElement>) => {
       const next = event.target.value
+      if (pending) {
+        stepping.current = false
+        setShown(null)
+        return
+      }
       if (stepping.current) {
         stepping.current = false
         setShown(next)

@@ -230,13 +230,17 @@ function AssigneePicker({
   const fieldId = useId()
   const { data: team } = useSuspenseQuery(trpc.admin.team.list.queryOptions())
   const assign = useMutation(trpc.admin.serviceOrders.assign.mutationOptions(toastOutcome('Assignee updated', onDone)))
-  const choice = useActOnChoice(assigneeId ?? '', (chosen) => assign.mutate({ id, assigneeId: chosen || null }))
+  const choice = useActOnChoice(
+    assigneeId ?? '',
+    (chosen) => assign.mutate({ id, assigneeId: chosen || null }),
+    assign.isPending,
+  )
   return (
     <section className={`${panel} ${section}`}>
       <label htmlFor={fieldId} className={heading}>
         Assignee
       </label>
-      <select id={fieldId} className={inputClass} disabled={!editable || assign.isPending} {...choice}>
+      <select id={fieldId} className={inputClass} disabled={!editable} {...choice}>
         <option value="">Unassigned</option>
         <Options
           items={team.filter((member) => member.role !== 'viewer')}

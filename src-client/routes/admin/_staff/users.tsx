@@ -94,7 +94,7 @@ function TeamMembers() {
                     {editable ? (
                       <RoleSelect
                         member={member}
-                        disabled={changeRole.isPending}
+                        pending={changeRole.isPending}
                         onChoose={(role) => changeRole.mutate({ userId: member.id, role })}
                       />
                     ) : (
@@ -133,22 +133,16 @@ function TeamMembers() {
 /** A member's role, changed when chosen (with the keyboard: on Enter or on leaving the field). */
 function RoleSelect({
   member,
-  disabled,
+  pending,
   onChoose,
 }: {
   member: Member
-  disabled: boolean
+  pending: boolean
   onChoose: (role: (typeof TEAM_ROLES)[number]) => void
 }) {
-  const choice = useActOnChoice(member.role, (role) => onChoose(role as (typeof TEAM_ROLES)[number]))
+  const choice = useActOnChoice(member.role, (role) => onChoose(role as (typeof TEAM_ROLES)[number]), pending)
   return (
-    <SelectField
-      label={`Role of ${member.name}`}
-      labelHidden
-      controlClassName={inputClass}
-      disabled={disabled}
-      {...choice}
-    >
+    <SelectField label={`Role of ${member.name}`} labelHidden controlClassName={inputClass} {...choice}>
       <Options items={TEAM_ROLES} label={capitalise} />
     </SelectField>
   )
