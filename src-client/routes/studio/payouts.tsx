@@ -63,6 +63,23 @@ function PayoutsPage() {
   }
 
   const busy = setUp.isPending || dashboard.isPending
+  /** A button to one of Stripe's pages (its setup, or the dashboard): a form, sent once however it is pressed. */
+  const stripeLink = (which: 'setUp' | 'dashboard', label: string, variant?: 'outline') => {
+    const opening = (which === 'setUp' ? setUp : dashboard).isPending
+    return (
+      <form {...SCRIPT_ONLY_FORM} onSubmit={(event) => go(event, which)}>
+        <button
+          type="submit"
+          className={button(variant ? { variant } : {})}
+          {...submitWhilePending(busy)}
+          aria-busy={opening || undefined}
+        >
+          {opening ? <Spinner label="Opening Stripe" /> : null}
+          {label}
+        </button>
+      </form>
+    )
+  }
   return (
     <main className={css({ display: 'flex', flexDir: 'column', gap: '6', minW: 0 })}>
       <PageIntro title="Payouts">
@@ -88,17 +105,7 @@ function PayoutsPage() {
         ) : account.state === 'not_set_up' ? (
           <>
             <p>Payouts are not set up yet. Stripe asks for your details and bank account on its own pages.</p>
-            <form {...SCRIPT_ONLY_FORM} onSubmit={(event) => go(event, 'setUp')}>
-              <button
-                type="submit"
-                className={button()}
-                {...submitWhilePending(busy)}
-                aria-busy={setUp.isPending || undefined}
-              >
-                {setUp.isPending ? <Spinner label="Opening Stripe" /> : null}
-                Set up payouts
-              </button>
-            </form>
+            {stripeLink('setUp', 'Set up payouts')}
           </>
         ) : account.state === 'needs_info' ? (
           <>
@@ -116,36 +123,14 @@ function PayoutsPage() {
                 </ul>
               </>
             ) : null}
-            <form {...SCRIPT_ONLY_FORM} onSubmit={(event) => go(event, 'setUp')}>
-              <button
-                type="submit"
-                className={button()}
-                {...submitWhilePending(busy)}
-                aria-busy={setUp.isPending || undefined}
-              >
-                {setUp.isPending ? <Spinner label="Opening Stripe" /> : null}
-                Continue on Stripe
-              </button>
-            </form>
+            {stripeLink('setUp', 'Continue on Stripe')}
           </>
         ) : (
           <p role="status">
             <strong>Ready:</strong> Stripe can pay you. Your next payout is on the 1st.
           </p>
         )}
-        {account.detailsSubmitted ? (
-          <form {...SCRIPT_ONLY_FORM} onSubmit={(event) => go(event, 'dashboard')}>
-            <button
-              type="submit"
-              className={button({ variant: 'outline' })}
-              {...submitWhilePending(busy)}
-              aria-busy={dashboard.isPending || undefined}
-            >
-              {dashboard.isPending ? <Spinner label="Opening Stripe" /> : null}
-              Open Stripe dashboard
-            </button>
-          </form>
-        ) : null}
+        {account.detailsSubmitted ? stripeLink('dashboard', 'Open Stripe dashboard', 'outline') : null}
         {search.return && account.state !== 'ready' ? (
           <p className={css({ color: 'fg.muted' })}>
             Back from Stripe: it may take a moment for Stripe to confirm your details. Reload to check.
