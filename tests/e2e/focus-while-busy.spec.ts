@@ -8,7 +8,7 @@ import { verifiedLearner } from '../support/learners.ts'
 import { premiumMember } from '../support/learning.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
 import { expect, signInAs, test } from './fixtures.ts'
-import { pressWhileBusy, slow } from './hold-request.ts'
+import { holdUntilReleased, pressWhileBusy, slow } from './hold-request.ts'
 
 test('with the keyboard, Publish review keeps focus while the review is published, and publishes it once', async ({
   page,
@@ -102,17 +102,19 @@ test('with the keyboard, a team member’s role select keeps focus while the rol
   const member = await createUser(db, { role: 'editor', firstName: 'Held', lastName })
   await page.goto('/admin/users')
   const role = page.getByLabel(`Role of Held ${lastName}`)
-  await slow(page, 'admin.team.changeRole', 3000)
+  const held = await holdUntilReleased(page, 'admin.team.changeRole')
   await role.focus()
   await page.keyboard.press('ArrowDown')
   await expect(role).toHaveValue('viewer')
   await page.keyboard.press('Enter')
+  await held.reached
   await expect(role).toHaveAttribute('aria-disabled', 'true')
   await expect(role).not.toHaveAttribute('disabled')
   await expect(role).toBeFocused()
   // Another role chosen while the first is saved is not taken.
   await page.keyboard.press('ArrowUp')
   await page.keyboard.press('Enter')
+  held.release()
   await expect(page.getByText('Role updated successfully!')).toBeVisible()
   await expect(role).not.toHaveAttribute('aria-disabled')
   await expect(role).toHaveValue('viewer')
@@ -135,18 +137,20 @@ test('with the keyboard, a service order’s assignee select keeps focus while t
   const id = await paidServiceOrder(db, (await createUser(db)).id)
   await page.goto(`/admin/service-orders/${id}`)
   const assignee = page.getByRole('combobox', { name: 'Assignee' })
-  await slow(page, 'admin.serviceOrders.assign', 3000)
+  const held = await holdUntilReleased(page, 'admin.serviceOrders.assign')
   await assignee.focus()
   await page.keyboard.press('ArrowDown')
   const chosen = await assignee.inputValue()
   expect(chosen).not.toBe('')
   await page.keyboard.press('Enter')
+  await held.reached
   await expect(assignee).toHaveAttribute('aria-disabled', 'true')
   await expect(assignee).not.toHaveAttribute('disabled')
   await expect(assignee).toBeFocused()
   // Another pick while the first is saved is not taken.
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('Enter')
+  held.release()
   await expect(page.getByText('Assignee updated')).toBeVisible()
   await expect(assignee).not.toHaveAttribute('aria-disabled')
   await expect(assignee).toHaveValue(chosen)
@@ -166,28 +170,30 @@ test('with the keyboard, Sign Out stays in the menu while signing out, and a sec
   await login()
   await page.goto('/')
   let requests = 0
-  await page.route('**/trpc/auth.logout**', async (route) => {
-    requests += 1
-    await new Promise((resolve) => setTimeout(resolve, 3000))
-    await route.continue()
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.includes('auth.logout')) requests += 1
   })
+  const held = await holdUntilReleased(page, 'auth.logout')
   const menu = page.getByTestId('user-menu')
   await menu.focus()
   await page.keyboard.press('Enter')
   const signOut = page.getByRole('menuitem', { name: 'Sign Out' })
-  await expect(signOut).toBeVisible()
+  await expect(page.getByRole('menu')).toBeFocused()
   await page.keyboard.press('End')
   await expect(signOut).toHaveAttribute('data-highlighted', '')
   await page.keyboard.press('Enter')
+  await held.reached
   // The menu closes on the choice; opened again while signing out, Sign Out is still reachable (the arrow keys and End
   // highlight it; the menu keeps the focus), marked busy.
   await expect(signOut).toBeHidden()
   await menu.focus()
   await page.keyboard.press('Enter')
+  await expect(page.getByRole('menu')).toBeFocused()
   await page.keyboard.press('End')
   await expect(signOut).toHaveAttribute('data-highlighted', '')
   await expect(signOut).toHaveAttribute('aria-disabled', 'true')
   await page.keyboard.press('Enter')
+  held.release()
   await expect(page).toHaveURL('/login')
   expect(requests).toBe(1)
 })
