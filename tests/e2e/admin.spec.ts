@@ -373,4 +373,33 @@ test.describe('categories', () => {
     await expect(page.getByText('Category deleted successfully!')).toBeVisible()
     await expect(renamed).toHaveCount(0)
   })
+
+  test('a toast takes no clicks beyond its own box: what lies just above it can be pressed', async ({
+    page,
+    login,
+  }) => {
+    await login({ role: 'editor' })
+    await page.goto('/admin/categories')
+    await page.getByRole('button', { name: 'Add New Category' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Add New Category' })
+    await dialog.getByLabel('Name *').fill(`Toast ${Date.now()}`)
+    await dialog.getByRole('button', { name: 'Save Category' }).click()
+    const toast = page.getByRole('status').filter({ hasText: 'Category added successfully!' })
+    await expect(toast).toBeVisible()
+    // Once it has slid in (its box still between two looks), the point 6 px above it — inside the gap Ark keeps
+    // between toasts — belongs to the page, not to the toasts.
+    let box = await toast.boundingBox()
+    await expect
+      .poll(async () => {
+        const before = box
+        box = await toast.boundingBox()
+        return JSON.stringify(box) === JSON.stringify(before)
+      })
+      .toBe(true)
+    const above = await page.evaluate(
+      ({ x, y }) => (document.elementFromPoint(x, y)?.closest('[data-part=group]') ? 'toasts' : 'page'),
+      { x: box!.x + box!.width / 2, y: box!.y - 6 },
+    )
+    expect(above).toBe('page')
+  })
 })

@@ -32,6 +32,9 @@ const rootClass = css({
   opacity: 'var(--opacity)',
   willChange: 'translate, opacity, scale',
   transition: 'translate 0.3s, scale 0.3s, opacity 0.3s, height 0.3s',
+  // Ark keeps a hover strip over the gap above each toast (data-ghost="after"), so moving between stacked toasts keeps
+  // them paused; it is invisible, and it took clicks meant for what lies beneath it (a row's Edit just above a toast).
+  '& [data-ghost=after]': { pointerEvents: 'none' },
   '&[data-type=success]': { borderLeftColor: 'success' },
   '&[data-type=error]': { borderLeftColor: 'danger' },
   '&[data-type=info]': { borderLeftColor: 'accent' },
