@@ -92,42 +92,6 @@ test('with the keyboard, Send message to an instructor keeps focus while the mes
   await expect(composer.getByLabel('Your message')).toBeFocused()
 })
 
-test('with the keyboard, a team member’s role select keeps focus while the role is saved, and takes no other', async ({
-  page,
-  login,
-  db,
-}) => {
-  await login({ role: 'admin' })
-  const lastName = `Busy ${Date.now().toString(36)}`
-  const member = await createUser(db, { role: 'editor', firstName: 'Held', lastName })
-  await page.goto('/admin/users')
-  const role = page.getByLabel(`Role of Held ${lastName}`)
-  const held = await holdUntilReleased(page, 'admin.team.changeRole')
-  await role.focus()
-  await page.keyboard.press('ArrowDown')
-  await expect(role).toHaveValue('viewer')
-  await page.keyboard.press('Enter')
-  await held.reached
-  await expect(role).toHaveAttribute('aria-disabled', 'true')
-  await expect(role).not.toHaveAttribute('disabled')
-  await expect(role).toBeFocused()
-  // Another role chosen while the first is saved is not taken.
-  await page.keyboard.press('ArrowUp')
-  await page.keyboard.press('Enter')
-  held.release()
-  await expect(page.getByText('Role updated successfully!')).toBeVisible()
-  await expect(role).not.toHaveAttribute('aria-disabled')
-  await expect(role).toHaveValue('viewer')
-  await expect(role).toBeFocused()
-  const changes = await db
-    .selectFrom('audit_log')
-    .select('after')
-    .where('action', '=', 'team.role')
-    .where('entity_id', '=', member.id)
-    .execute()
-  expect(changes.map((change) => (change.after as { role: string }).role)).toEqual(['viewer'])
-})
-
 test('with the keyboard, a service order’s assignee select keeps focus while the assignee is saved', async ({
   page,
   login,

@@ -6,6 +6,7 @@ import { insertCourse } from '../../db/seed/factories.ts'
 import { addCartItem } from '../../src-server/cart/repository.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, test } from './fixtures.ts'
+import { holdUntilReleased } from './hold-request.ts'
 
 /** Presses Tab (or Shift+Tab) until the target has focus; fails if focus ever falls to <body> on the way. */
 async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {}) {
@@ -229,7 +230,7 @@ test('an admin edits a course and features it with the keyboard only', async ({ 
   await expect(featured).toBeFocused()
 })
 
-test('an admin arrows through a team member’s roles and only the one chosen with Enter is saved', async ({
+test('an admin arrows through a team member’s roles and only the one chosen with Enter is saved; while it is saved the select keeps focus and takes no other', async ({
   page,
   login,
   db,
@@ -250,8 +251,20 @@ test('an admin arrows through a team member’s roles and only the one chosen wi
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
   await expect(role).toHaveValue('viewer')
+  const held = await holdUntilReleased(page, 'admin.team.changeRole')
   await page.keyboard.press('Enter')
+  await held.reached
+  // While the role is saved: aria-disabled, not disabled (which would drop the focus), and another choice not taken.
+  await expect(role).toHaveAttribute('aria-disabled', 'true')
+  await expect(role).not.toHaveAttribute('disabled')
+  await expect(role).toBeFocused()
+  await page.keyboard.press('ArrowUp')
+  await page.keyboard.press('Enter')
+  held.release()
   await expect(page.getByText('Role updated successfully!')).toBeVisible()
+  await expect(role).not.toHaveAttribute('aria-disabled')
+  await expect(role).toHaveValue('viewer')
+  await expect(role).toBeFocused()
   const changes = await db
     .selectFrom('audit_log')
     .select('after')
