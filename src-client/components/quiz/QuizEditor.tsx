@@ -404,28 +404,8 @@ function QuestionFields({
         onChange={(e) => onChange({ ...question, explanation: e.target.value })}
       />
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-        {onUp ? (
-          <button
-            type="button"
-            className={button({ variant: 'outline', size: 'sm' })}
-            data-move="up"
-            aria-label={`Move up: question ${number}`}
-            onClick={onUp}
-          >
-            Move up
-          </button>
-        ) : null}
-        {onDown ? (
-          <button
-            type="button"
-            className={button({ variant: 'outline', size: 'sm' })}
-            data-move="down"
-            aria-label={`Move down: question ${number}`}
-            onClick={onDown}
-          >
-            Move down
-          </button>
-        ) : null}
+        {onUp ? <MoveButton direction="up" number={number} onClick={onUp} /> : null}
+        {onDown ? <MoveButton direction="down" number={number} onClick={onDown} /> : null}
         <button
           type="button"
           className={button({ variant: 'ghost', size: 'sm' })}
@@ -436,5 +416,20 @@ function QuestionFields({
         </button>
       </div>
     </fieldset>
+  )
+}
+
+/** Move up / Move down of one question; `data-move` is how a moved question finds its button again for the focus. */
+function MoveButton({ direction, number, onClick }: { direction: 'up' | 'down'; number: number; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className={button({ variant: 'outline', size: 'sm' })}
+      data-move={direction}
+      aria-label={`Move ${direction}: question ${number}`}
+      onClick={onClick}
+    >
+      {`Move ${direction}`}
+    </button>
   )
 }
