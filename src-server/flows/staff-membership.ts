@@ -1,15 +1,15 @@
 // Staff end a member's plan from the Orders screen (decision 0096): at the end of the current period (the member's own
 // Cancel membership, Premium until then) or now (Premium ends at once; a free trial ends without a charge). No refund
 // is made here: refunds stay the Refund dialog's. The change, its audit entry naming the staff member and the
-// member's mail commit together; a plan that has ended (or is already set to end, or being set to end by another admin,
-// for the period's end) is refused.
+// member's mail commit together; a plan that has ended, or is being set to end by another admin, is refused (as is one
+// already set to end, for the period's end).
 import { STAFF_END_MESSAGES, type StaffEndWhen } from '../../src-shared/schemas/membership.ts'
 import * as audit from '../audit/repository.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { sendEndedByStaffMail } from '../subscriptions/mails.ts'
-import { claimStaffEnd, releaseStaffEnd, subscriptionToEnd } from '../subscriptions/repository.ts'
+import { claimStaffEnd, releaseStaffEnd, staffEndClaimHolds, subscriptionToEnd } from '../subscriptions/repository.ts'
 import { cancelAtPeriodEnd, endMembershipNow, type MembershipDeps } from './membership.ts'
 
 type ToEnd = Awaited<ReturnType<typeof subscriptionToEnd>>
@@ -20,6 +20,11 @@ function endable(row: ToEnd, when: StaffEndWhen) {
   if (row.ended_at || row.status === 'cancelled') throw new DomainError('conflict', STAFF_END_MESSAGES.ended)
   if (when === 'period_end' && row.cancel_at_period_end) {
     throw new DomainError('conflict', STAFF_END_MESSAGES.scheduled)
+  }
+  // Another admin is setting it to end at the period's end (Stripe is being asked): ending it now as well would give
+  // the member two contradicting mails and leave that admin's change applied to an ended plan.
+  if (when === 'now' && staffEndClaimHolds(row.staff_end_claimed_at, clock.now())) {
+    throw new DomainError('conflict', STAFF_END_MESSAGES.inProgress)
   }
   return row
 }
@@ -71,7 +76,8 @@ export async function endMembershipByStaff(
 /**
  * The plan as it may be set to end at its period's end, claimed for this admin while Stripe is asked: of two admins at
  * once, the second is told the first is ending it, so one change makes one audit entry and one mail. The claim goes
- * with the change's transaction (or when it fails). Ending it now needs no claim: it runs under the row's lock.
+ * with the change's transaction (or when it fails). Ending it now takes no claim (it runs under the row's lock) but is
+ * refused while one holds.
  */
 async function claimEndAtPeriodEnd(db: DB, subscriptionId: string) {
   return db.transaction().execute(async (trx) => {

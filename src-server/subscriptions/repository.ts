@@ -192,6 +192,7 @@ export function subscriptionToEnd(db: DB, subscriptionId: string, options: { loc
       'renews_at',
       'ended_at',
       'duplicate_of',
+      'staff_end_claimed_at',
     ])
     .where('id', '=', subscriptionId)
   return (options.lock ? query.forUpdate() : query).executeTakeFirst()
@@ -199,6 +200,10 @@ export function subscriptionToEnd(db: DB, subscriptionId: string, options: { loc
 
 /** How long an unfinished claim on staff's End membership holds: well past Stripe's timeout, so only a stopped server's lapses. */
 export const STAFF_END_CLAIM_MS = 60_000
+
+/** Whether another admin's claim (taken at `claimedAt`) still holds at `now`. */
+export const staffEndClaimHolds = (claimedAt: Date | null, now: Date) =>
+  claimedAt !== null && claimedAt.getTime() >= now.getTime() - STAFF_END_CLAIM_MS
 
 /**
  * Claims staff's End membership at the period's end for one admin while Stripe is asked (decision 0096): false when

@@ -103,6 +103,8 @@ export interface FakeStripe {
   /** The next subscription update (POST /v1/subscriptions/:id, e.g. cancel at the period's end) answers with this
    * Stripe error; it runs on. */
   failNextUpdate(message?: string): void
+  /** Holds the next subscription update until `release()`: `reached` settles once it has arrived (a slow Stripe). */
+  holdNextUpdate(): { reached: Promise<void>; release: () => void }
   /** The next customer delete (DELETE /v1/customers/:id) answers 500, as in an outage; later ones run on. */
   failNextCustomerDelete(): void
   /** Marks a session paid as Stripe does when the customer pays (a subscription gets an id). */
@@ -152,6 +154,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   let failure: string | null = null
   let cancelFailure: string | null = null
   let updateFailure: string | null = null
+  let updateHold: { arrived: () => void; released: Promise<void> } | null = null
   let customerDeleteFailure = false
   let intentReadFailure = false
   let lastCreated = 0
@@ -303,6 +306,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     },
     failNextUpdate(message = 'This subscription cannot be updated right now.') {
       updateFailure = message
+    },
+    holdNextUpdate() {
+      let arrived = () => {}
+      let release = () => {}
+      const reached = new Promise<void>((resolve) => (arrived = resolve))
+      updateHold = { arrived: () => arrived(), released: new Promise<void>((resolve) => (release = resolve)) }
+      return { reached, release: () => release() }
     },
     failNextCustomerDelete() {
       customerDeleteFailure = true
@@ -501,6 +511,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       cancelFailure = null
       return send(response, 400, stripeError(message))
     }
+    if (request.method === 'POST' && updateHold && /^\/v1\/subscriptions\/[\w-]+$/.test(url.pathname)) {
+      const hold = updateHold
+      updateHold = null
+      hold.arrived()
+      await hold.released
+    }
     if (request.method === 'POST' && updateFailure && /^\/v1\/subscriptions\/[\w-]+$/.test(url.pathname)) {
       const message = updateFailure
       updateFailure = null
@@ -672,6 +688,15 @@ async function handleBilling(
       : { status: 404, body: stripeError(`No such subscription: '${subPath[1]}'`) }
   }
   if (subPath) {
+    // As Stripe does: an ended subscription takes no change but its metadata and cancellation details.
+    const ended = billing.retrieve(subPath[1]!)?.status === 'canceled'
+    const changes = Object.keys(params).filter((key) => !['metadata', 'cancellation_details', 'expand'].includes(key))
+    if (method === 'POST' && ended && changes.length > 0) {
+      return {
+        status: 400,
+        body: stripeError('A canceled subscription can only update its cancellation_details and metadata.'),
+      }
+    }
     const sub = method === 'POST' ? billing.update(subPath[1]!, params) : billing.retrieve(subPath[1]!)
     if (method === 'POST') await fake.flush()
     return sub

@@ -228,6 +228,38 @@ describe('two admins ending a plan at the period end at once', () => {
   })
 })
 
+describe('End membership now while another admin sets it to end at the period end', () => {
+  it('is refused until that change is saved: the member gets one change and one mail, then now may end it', async () => {
+    const { member, orderId, stripeSub } = await subscribe({ trial: false })
+    const { membership } = await listed(orderId)
+    const subscriptionId = membership!.subscriptionId
+    const second = await shopCaller(db(), await createUser(db(), { role: 'admin' }), payments)
+    // The first admin's change waits at Stripe while the second presses End now.
+    const held = fake.holdNextUpdate()
+    const atPeriodEnd = (await staff()).admin.orders.endMembership({ subscriptionId, when: 'period_end' })
+    await held.reached
+    await expect(second.admin.orders.endMembership({ subscriptionId, when: 'now' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: STAFF_END_MESSAGES.inProgress,
+    })
+    held.release()
+    await atPeriodEnd
+    expect(fake.billing.retrieve(stripeSub.id)).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    expect((await audits(subscriptionId)).map((entry) => entry.action)).toEqual(['membership.end_at_period_end'])
+    expect(await mails(member)).toHaveLength(1)
+
+    // Once it is saved, ending it now is the second admin's to choose.
+    await second.admin.orders.endMembership({ subscriptionId, when: 'now' })
+    expect(fake.billing.retrieve(stripeSub.id)?.status).toBe('canceled')
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({ status: 'cancelled' })
+    expect((await audits(subscriptionId)).map((entry) => entry.action)).toEqual([
+      'membership.end_at_period_end',
+      'membership.end_now',
+    ])
+  })
+})
+
 describe('End membership now', () => {
   it('ends a paid plan at once: Premium revoked, no refund, audited and mailed; a second end is refused', async () => {
     const { member, caller, orderId, stripeSub } = await subscribe({ trial: false })
