@@ -45,6 +45,7 @@ import {
 import { sendAnsweredMail } from '../learning/questions-mails.ts'
 import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
+import { sectionsLockedUntil } from './drip-access.ts'
 import { canOpenLesson, canPreviewLesson, courseAccessSource } from './lesson-access.ts'
 import { emitCourseEvent } from './webhook-events.ts'
 
@@ -111,15 +112,30 @@ async function limitPosts(limiter: RateLimiter, userId: string) {
 export async function questionPage(db: DB, user: Person, input: z.output<typeof questionListInput>) {
   // A lesson's questions are read where it may be opened: not under a dripped lesson before its date.
   if (input.lessonId) await mayPostUnder(db, user, input.courseId, input.lessonId)
-  const { moderator } = await memberOf(db, user, input.courseId)
+  const { course, moderator } = await memberOf(db, user, input.courseId)
+  // The whole course's list (and its search) leaves out the questions of the sections not yet open to the learner.
+  const closedSectionIds = input.lessonId || moderator ? [] : await closedSections(db, user, course)
   const viewer = { id: user.id, moderator }
-  const [page, html] = await Promise.all([listQuestions(db, viewer, input), render()])
+  const [page, html] = await Promise.all([listQuestions(db, viewer, { ...input, closedSectionIds }), render()])
   return { items: page.items.map((row) => toView(row, viewer, html)), nextCursor: page.nextCursor, moderator }
 }
 
-export async function questionThread(db: DB, user: Person, questionId: string) {
+/** The sections of the course whose drip date has not come for this learner (none for staff and moderators). */
+async function closedSections(db: DB, user: Person, course: Awaited<ReturnType<typeof standing>>['course']) {
+  if (isStaff(user.role)) return []
+  const source = await courseAccessSource(db, user, course)
+  return source ? [...(await sectionsLockedUntil(db, user.id, course, source)).keys()] : []
+}
+
+/** The question, for someone who may read and post under its lesson now (a dripped lesson waits for its date). */
+async function openQuestion(db: DB, user: Person, questionId: string) {
   const question = await questionFor(db, questionId)
-  const { moderator } = await memberOf(db, user, question.course_id)
+  const { moderator } = await mayPostUnder(db, user, question.course_id, question.lesson_id)
+  return { question, moderator }
+}
+
+export async function questionThread(db: DB, user: Person, questionId: string) {
+  const { question, moderator } = await openQuestion(db, user, questionId)
   const viewer = { id: user.id, moderator }
   if (question.hidden_at && !moderator && question.author_id !== user.id) {
     throw new DomainError('not_found', 'Question not found')
@@ -147,6 +163,7 @@ export async function mayPostUnder(db: DB, user: Person, courseId: string, lesso
   ) {
     throw new DomainError('forbidden', 'This lesson is not open to you yet')
   }
+  return { course, moderator }
 }
 
 /**
@@ -194,8 +211,7 @@ export async function askQuestion(
 }
 
 export async function answerQuestion(db: DB, limiter: RateLimiter, user: Person, input: z.output<typeof answerInput>) {
-  const question = await questionFor(db, input.questionId)
-  const { moderator } = await memberOf(db, user, question.course_id)
+  const { question, moderator } = await openQuestion(db, user, input.questionId)
   if (question.hidden_at && !moderator) throw new DomainError('not_found', 'Question not found')
   await limitPosts(limiter, user.id)
   return db.transaction().execute(async (trx) => {
@@ -228,8 +244,7 @@ export async function markAnswered(db: DB, user: Person, input: z.output<typeof 
 }
 
 export async function voteQuestion(db: DB, user: Person, input: z.output<typeof voteInput>) {
-  const question = await questionFor(db, input.questionId)
-  await memberOf(db, user, question.course_id)
+  const { question } = await openQuestion(db, user, input.questionId)
   return db.transaction().execute((trx) => setVote(trx, question.id, user.id, input.up))
 }
 
@@ -240,8 +255,7 @@ export async function hidePost(db: DB, user: Person, input: z.output<typeof hide
 }
 
 export async function reportPost(db: DB, limiter: RateLimiter, user: Person, input: z.output<typeof reportInput>) {
-  const question = await questionFor(db, input.questionId)
-  await memberOf(db, user, question.course_id)
+  const { question } = await openQuestion(db, user, input.questionId)
   await reserveAttempt(
     limiter,
     [{ rule: RATE_RULES.lessonReports, key: `lesson-reports:${user.id}` }],

@@ -36,7 +36,16 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export async function listQuestions(
   db: DB,
   viewer: Viewer,
-  query: { courseId: string; lessonId?: string; sort: QuestionSort; search?: string; cursor?: string; limit: number },
+  query: {
+    courseId: string
+    lessonId?: string
+    /** Sections whose questions are left out (a learner's dripped sections not yet open). */
+    closedSectionIds?: readonly string[]
+    sort: QuestionSort
+    search?: string
+    cursor?: string
+    limit: number
+  },
 ) {
   const after = decodeCursor(query.cursor)
   let q = db
@@ -64,6 +73,7 @@ export async function listQuestions(
     ])
     .where('q.course_id', '=', query.courseId)
   if (query.lessonId) q = q.where('q.lesson_id', '=', query.lessonId)
+  if (query.closedSectionIds?.length) q = q.where('l.section_id', 'not in', query.closedSectionIds)
   if (!viewer.moderator) {
     q = q.where((eb) => eb.or([eb('q.hidden_at', 'is', null), eb('q.author_id', '=', viewer.id)]))
   }

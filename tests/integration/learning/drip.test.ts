@@ -171,3 +171,27 @@ describe('the questions of a dripped lesson', () => {
     expect(page.items.map((item) => item.id)).toContain(id)
   })
 })
+
+describe('the questions of a dripped lesson, read from the course', () => {
+  it('are left out of the course-wide list and search, and their answers refused, until the lesson opens', async () => {
+    const { sectionId, lessonId } = await dripTarget()
+    await setDrip(sectionId, 7)
+    // Staff never wait: a question (and an answer) already stands under the dripped lesson.
+    const staff = await callerAs(site.db, await createUser(site.db, { role: 'editor' }))
+    const title = 'Dripped lesson question'
+    const { id } = await staff.questions.ask({ courseId: COURSE, lessonId, title, body: 'Under the dripped lesson' })
+    await staff.questions.answer({ questionId: id, body: 'The answer gives the lesson away' })
+    const { user } = await buyerOfCourse(site.db, COURSE)
+    const learner = await callerAs(site.db, user)
+
+    const whole = await learner.questions.list({ courseId: COURSE })
+    expect(whole.items.map((item) => item.id)).not.toContain(id)
+    const search = await learner.questions.list({ courseId: COURSE, search: 'Dripped lesson' })
+    expect(search.items.map((item) => item.id)).not.toContain(id)
+    await expect(learner.questions.answers({ questionId: id })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+
+    await advanceClock(7 * DAY + 60)
+    expect((await learner.questions.list({ courseId: COURSE })).items.map((item) => item.id)).toContain(id)
+    expect(await learner.questions.answers({ questionId: id })).toHaveLength(1)
+  })
+})
