@@ -5,6 +5,11 @@ import { courseIdSchema } from './catalog.ts'
 
 export const MAX_DRIP_DAYS = 3650
 
+export const DRIP_MESSAGES = {
+  /** /pricing sells "Coupons, bundles and drip content" with Pro and Enterprise: a creator without either is told so. */
+  planNeeded: 'Drip content is a Pro feature: choose the Pro or Enterprise plan to schedule when sections open',
+} as const
+
 export const dripScheduleRef = z.object({ courseId: courseIdSchema })
 
 export const sectionDripInput = z.object({

@@ -2,6 +2,7 @@
 // studio; the learner sees its date and no content; the clock moves 7 days (the hourly sweep runs with it): the section
 // opens and its e-mail is in the outbox once, however often the sweep runs after.
 
+import { buyPlan, restorePlan } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { studioCourseOf } from '../support/studio.ts'
 import { expect, followServerClock, serverNow, signInAs, test } from './fixtures.ts'
@@ -19,6 +20,9 @@ test('a section dripped 7 days after enrolment opens when the clock moves 7 days
 }) => {
   const creator = await login({ firstName: 'Ada', lastName: 'Lovelace' })
   const courseId = await studioCourseOf(db, creator.id)
+  // Drip content comes with Pro; the grant runs on with no end, whatever the earlier clock specs did to the clock.
+  await buyPlan(db, creator, 'pro')
+  await restorePlan(db, creator.id)
   const section = await db
     .insertInto('course_sections')
     .values({ course_id: courseId, position: 1, title: 'Week two' })

@@ -273,4 +273,34 @@ test.describe('creator studio', () => {
     await expect(page).toHaveURL(/\/studio$/)
     await expect(page.getByRole('list', { name: 'Your courses' }).getByRole('listitem')).toHaveCount(1)
   })
+
+  test('a creator without Pro is told drip content comes with it, and may still open a section dripped before', async ({
+    page,
+    db,
+    baseURL,
+  }) => {
+    const creator = await createUser(db)
+    const courseId = await studioCourseOf(db, creator.id)
+    // Set by staff (or under a plan since lapsed): the creator can open it at once, not set another.
+    const section = await db
+      .selectFrom('course_sections')
+      .select('id')
+      .where('course_id', '=', courseId)
+      .executeTakeFirstOrThrow()
+    await db
+      .insertInto('section_drips')
+      .values({ section_id: section.id, course_id: courseId, after_days: 7 })
+      .execute()
+    await signInAs(page, baseURL!, db, creator)
+    await page.goto(`/studio/courses/${courseId}/curriculum`)
+    const first = page.getByRole('listitem', { name: 'Section 1: Getting started' })
+    await expect(first.getByTestId('drip-summary')).toHaveText('Opens 7 days after enrolment')
+    await first.getByText('Release:').click()
+    await expect(first.getByText(/Drip content is a Pro feature/)).toBeVisible()
+    await expect(first.getByRole('link', { name: 'See the plans' })).toHaveAttribute('href', '/pricing')
+    await expect(first.getByLabel('Days after enrolment')).toHaveCount(0)
+    await first.getByRole('button', { name: 'Open at once' }).click()
+    await expect(first.getByTestId('drip-summary')).toHaveText('Opens at once')
+    await expect(first.getByRole('button', { name: 'Open at once' })).toHaveCount(0)
+  })
 })

@@ -1,6 +1,8 @@
 // A section's drip schedule (issue 33), in the studio's curriculum builder and staff's course editor: open at once,
-// N days after the learner's enrolment, on a date, or the later of both. Saved with drip.setSection.
+// N days after the learner's enrolment, on a date, or the later of both. Saved with drip.setSection. A course whose
+// owner has no Pro or Enterprise plan is told where to get one; a schedule set before may still be cleared.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
@@ -32,7 +34,7 @@ export function SectionDrip({ courseId, sectionId, title }: { courseId: string; 
   )
   if (schedule.isPending) return <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>Loading release schedule…</p>
   if (schedule.isError) return <p className={css({ fontSize: 'sm', color: 'danger' })}>Release schedule unavailable.</p>
-  const rule = schedule.data.find((item) => item.sectionId === sectionId)
+  const rule = schedule.data.sections.find((item) => item.sectionId === sectionId)
   const submit = () => {
     const value = (name: string) =>
       box.current?.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value.trim() ?? ''
@@ -59,38 +61,60 @@ export function SectionDrip({ courseId, sectionId, title }: { courseId: string; 
       <summary className={css({ cursor: 'pointer', color: 'fg.muted' })}>
         Release: <span data-testid="drip-summary">{summary}</span>
       </summary>
-      {/* Not a form: staff's course editor holds this inside its own form. */}
-      <fieldset className={row} ref={box} key={`${rule?.afterDays ?? ''}-${rule?.opensAt ?? ''}`}>
-        <legend className={css({ srOnly: true })}>Release schedule of {title}</legend>
-        <TextField
-          label="Days after enrolment"
-          name="afterDays"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={3650}
-          defaultValue={rule?.afterDays ?? ''}
-          error={error}
-          hint="Empty: no wait"
-          className={field}
-        />
-        <TextField
-          label="Opens on (date)"
-          name="opensOn"
-          type="date"
-          defaultValue={dayOf(rule?.opensAt ?? null)}
-          hint="Empty: no date"
-          className={field}
-        />
-        <button
-          type="button"
-          className={button({ variant: 'outline', size: 'sm' })}
-          aria-busy={save.isPending}
-          onClick={submit}
-        >
-          Save release
-        </button>
-      </fieldset>
+      {schedule.data.planNeeded ? (
+        <fieldset className={css({ display: 'grid', gap: '2', py: '2' })}>
+          <legend className={css({ srOnly: true })}>Release schedule of {title}</legend>
+          <p className={css({ color: 'fg.muted' })}>
+            {schedule.data.planNeeded}.{' '}
+            <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
+              See the plans
+            </Link>
+          </p>
+          {rule ? (
+            <button
+              type="button"
+              className={button({ variant: 'outline', size: 'sm' })}
+              aria-busy={save.isPending}
+              onClick={() => save.mutate({ courseId, sectionId, afterDays: null, opensAt: null })}
+            >
+              Open at once
+            </button>
+          ) : null}
+        </fieldset>
+      ) : (
+        // Not a form: staff's course editor holds this inside its own form.
+        <fieldset className={row} ref={box} key={`${rule?.afterDays ?? ''}-${rule?.opensAt ?? ''}`}>
+          <legend className={css({ srOnly: true })}>Release schedule of {title}</legend>
+          <TextField
+            label="Days after enrolment"
+            name="afterDays"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={3650}
+            defaultValue={rule?.afterDays ?? ''}
+            error={error}
+            hint="Empty: no wait"
+            className={field}
+          />
+          <TextField
+            label="Opens on (date)"
+            name="opensOn"
+            type="date"
+            defaultValue={dayOf(rule?.opensAt ?? null)}
+            hint="Empty: no date"
+            className={field}
+          />
+          <button
+            type="button"
+            className={button({ variant: 'outline', size: 'sm' })}
+            aria-busy={save.isPending}
+            onClick={submit}
+          >
+            Save release
+          </button>
+        </fieldset>
+      )}
     </details>
   )
 }

@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { sweepDripUnlocks } from '../../../src-server/flows/drip-unlocks.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
+import { DRIP_MESSAGES } from '../../../src-shared/schemas/drip.ts'
+import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse } from '../../support/learning.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
@@ -151,7 +153,75 @@ describe('a section dripped 7 days after enrolment', () => {
     await expect(
       viewer.drip.setSection({ courseId: COURSE, sectionId, afterDays: 3, opensAt: null }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' })
-    expect(Array.isArray(await viewer.drip.schedule({ courseId: COURSE }))).toBe(true)
+    expect(await viewer.drip.schedule({ courseId: COURSE })).toMatchObject({ sections: [], planNeeded: null })
+  })
+})
+
+describe('drip content comes with the course owner’s Pro or Enterprise plan, as /pricing sells it', () => {
+  const setWeek = (
+    caller: Awaited<ReturnType<typeof callerAs>>,
+    courseId: string,
+    sectionId: string,
+    days: number | null,
+  ) => caller.drip.setSection({ courseId, sectionId, afterDays: days, opensAt: null })
+
+  it('a creator on Basic or with no plan is told so and refused; a schedule set before may still be cleared', async () => {
+    for (const plan of ['basic', null] as const) {
+      const creator = await createCreator(site.db, { plan })
+      const course = await createCreatorCourse(site.db, creator)
+      const caller = await callerAs(site.db, creator)
+      expect(await caller.drip.schedule({ courseId: course.id })).toEqual({
+        sections: [],
+        planNeeded: DRIP_MESSAGES.planNeeded,
+      })
+      await expect(setWeek(caller, course.id, course.sectionId, 7)).rejects.toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: DRIP_MESSAGES.planNeeded,
+      })
+      expect((await caller.drip.schedule({ courseId: course.id })).sections).toEqual([])
+
+      // Staff may drip any course; its creator, on no plan that includes it, may only open the section at once.
+      await setWeek(
+        await callerAs(site.db, await createUser(site.db, { role: 'editor' })),
+        course.id,
+        course.sectionId,
+        7,
+      )
+      expect((await caller.drip.schedule({ courseId: course.id })).sections).toMatchObject([{ afterDays: 7 }])
+      expect(await setWeek(caller, course.id, course.sectionId, null)).toEqual({
+        sections: [],
+        planNeeded: DRIP_MESSAGES.planNeeded,
+      })
+    }
+  })
+
+  it('a Pro owner and the course’s co-instructor set it; once the owner’s plan lapses, they are refused', async () => {
+    const owner = await createCreator(site.db, { plan: 'pro' })
+    const course = await createCreatorCourse(site.db, owner)
+    const co = await createCreator(site.db, { plan: null })
+    await site.db
+      .insertInto('course_instructors')
+      .values({ course_id: course.id, user_id: co.id, role: 'co' })
+      .execute()
+    const [ownerCaller, coCaller] = await Promise.all([callerAs(site.db, owner), callerAs(site.db, co)])
+
+    expect(await setWeek(ownerCaller, course.id, course.sectionId, 7)).toMatchObject({
+      sections: [{ sectionId: course.sectionId, afterDays: 7 }],
+      planNeeded: null,
+    })
+    expect(await setWeek(coCaller, course.id, course.sectionId, 3)).toMatchObject({
+      sections: [{ afterDays: 3 }],
+      planNeeded: null,
+    })
+
+    await lapsePlan(site.db, owner.id)
+    await expect(setWeek(coCaller, course.id, course.sectionId, 5)).rejects.toMatchObject({
+      message: DRIP_MESSAGES.planNeeded,
+    })
+    await expect(setWeek(ownerCaller, course.id, course.sectionId, 5)).rejects.toMatchObject({
+      message: DRIP_MESSAGES.planNeeded,
+    })
+    expect((await ownerCaller.drip.schedule({ courseId: course.id })).sections).toMatchObject([{ afterDays: 3 }])
   })
 })
 

@@ -61,7 +61,7 @@ describe('STAFF_2FA=required on drip and question moderation', () => {
   it('lets the same admin through with a second factor, and an editor without one', async () => {
     const admin = await callerFor(await createUser(site.db, { role: 'admin' }), true)
     expect(await admin.questions.hide({ questionId, hidden: true })).toEqual({ hidden: true })
-    expect(Array.isArray(await admin.drip.schedule({ courseId: COURSE }))).toBe(true)
+    expect(Array.isArray((await admin.drip.schedule({ courseId: COURSE })).sections)).toBe(true)
     const editor = await callerFor(await createUser(site.db, { role: 'editor' }), false)
     expect(await editor.questions.hide({ questionId, hidden: false })).toEqual({ hidden: false })
     await editor.drip.setSection({ courseId: COURSE, sectionId, afterDays: null, opensAt: null })
