@@ -4,6 +4,7 @@
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { mailCodeLine } from '../kernel/redact.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { verifyPassword } from './password.ts'
 import { consumeToken, issueToken, TOKEN_TTL_MS } from './tokens.ts'
@@ -54,7 +55,7 @@ export async function sendConfirmationCode(db: DB, userId: string, action: strin
     text: [
       `Your code to confirm: ${action}`,
       '',
-      `  ${code}`,
+      mailCodeLine(code),
       '',
       `It works once, for ${minutes} minutes. If you did not ask for it, ignore this e-mail: nothing happens without it.`,
       '',

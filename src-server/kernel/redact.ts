@@ -50,6 +50,15 @@ export function redactUrlsIn(text: string): string {
   return text.includes('?') ? text.replace(ADDRESS_WITH_QUERY, redactUrl) : text
 }
 
+/** How a mail shows a code to type (a confirmation code): a line of its own, which mailText below recognises. */
+export const mailCodeLine = (code: string) => `  Code: ${code}`
+const MAIL_CODE_LINE = /^( {2}Code: )\S+$/gm
+
+/** A mail's text as a log or a reader other than its recipient may see it: links' tokens and typed codes redacted. */
+export function redactMailText(text: string): string {
+  return redactUrlsIn(text).replace(MAIL_CODE_LINE, `$1${REDACTED}`)
+}
+
 /**
  * A copy of `value` with every secret-named property, at any depth, replaced by "[redacted]", and links in its
  * strings redacted. Names in `keep` are kept whatever they look like (an error's `code` names the error).

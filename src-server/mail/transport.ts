@@ -1,7 +1,7 @@
 // How a message leaves: over SMTP (nodemailer) when SMTP_URL is set, else it is printed in full to the terminal
 // (and logged) and kept in the outbox.
 import type { Log } from '../kernel/log.ts'
-import { redactUrlsIn } from '../kernel/redact.ts'
+import { redactMailText } from '../kernel/redact.ts'
 import { printedMail } from './printed.ts'
 
 export interface MailMessage {
@@ -40,9 +40,9 @@ export function createMailTransport(
       async send(message) {
         log.info({ to: message.to, subject: message.subject }, 'mail (no SMTP_URL set; kept in the outbox)')
         // The structured line is for log search; the printed message is for the person at the terminal. Output
-        // that goes to a log instead gets the links' tokens redacted (issue 27): /admin/outbox still has them.
+        // that goes to a log instead gets the links' tokens and codes redacted (issue 27): /admin/outbox still has them.
         const printed = printedMail(message)
-        printer.write(printer.isTTY ? printed : redactUrlsIn(printed))
+        printer.write(printer.isTTY ? printed : redactMailText(printed))
       },
     }
   }

@@ -1,11 +1,11 @@
 // The mail outbox (/admin/outbox): what the shop sent or tried to send, for admins and the owner. Bodies carry
-// single-use links (verification, password reset, invitations, gifts): once a mail server carries a message they are
-// its recipient's alone, and their tokens are shown redacted (an admin could otherwise reset the owner's password
+// single-use links (verification, password reset, invitations, gifts) and codes (a confirmation code): once a mail
+// server carries a message they are its recipient's alone, and their tokens and codes are shown redacted (an admin could otherwise reset the owner's password
 // and open the link); a message only printed (no SMTP_URL) keeps them, the one way to the link on such a server.
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE, outboxListInput } from '../../../src-shared/schemas/admin.ts'
 import { DomainError } from '../../kernel/errors.ts'
-import { redactUrlsIn } from '../../kernel/redact.ts'
+import { redactMailText } from '../../kernel/redact.ts'
 import { findOutboxMessage, listOutbox } from '../../mail/repository.ts'
 import { resendFailedMail } from '../../mail/resend.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
@@ -24,7 +24,7 @@ export const adminOutboxRouter = router({
     .query(async ({ ctx, input }) => {
       const message = await findOutboxMessage(ctx.db, input.id)
       if (!message) throw new DomainError('not_found', 'Message not found')
-      return message.status === 'logged' ? message : { ...message, text: redactUrlsIn(message.text) }
+      return message.status === 'logged' ? message : { ...message, text: redactMailText(message.text) }
     }),
 
   resend: staffProcedure('admin')

@@ -272,7 +272,7 @@ describe('signing in on a school’s domain through the platform’s page', () =
       .where('to_address', '=', learner.email)
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow()
-    const code = /^\s+([a-z2-7]{13})$/m.exec(mail.text_body)?.[1] ?? ''
+    const code = /^ {2}Code: ([a-z2-7]{13})$/m.exec(mail.text_body)?.[1] ?? ''
     expect((await call('privacy.requestExport', { code })).status).toBe(200)
     // On the platform's host the same account confirms with its password, as before.
     const platform = await createSessionToken(db(), learner.id)

@@ -1,9 +1,11 @@
 // /admin/outbox through the routers on a real database and the real job queue (fake SMTP): every message with its
 // state, one message's body, and Resend of a failed one, which the queue then delivers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sendConfirmationCode } from '../../../src-server/auth/confirm-action.ts'
 import type { RunningJobs } from '../../../src-server/jobs/start.ts'
 import { enqueueMail } from '../../../src-server/mail/outbox.ts'
 import { RESEND_ONLY_FAILED } from '../../../src-server/mail/resend.ts'
+import { createMailTransport } from '../../../src-server/mail/transport.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
 import { type FakeSmtp, startFakeSmtp } from '../../support/fake-smtp.ts'
@@ -95,6 +97,41 @@ describe('the admin outbox', () => {
     const body = await caller.admin.outbox.message({ id: row.id })
     expect(body.text).toContain('/reset-password?token=[redacted]')
     expect(body.text).not.toContain(token)
+  })
+
+  it('never shows an admin, nor a log, the confirmation code mailed to an account without a password', {
+    timeout: 60_000,
+  }, async () => {
+    const { caller } = await admin()
+    const member = await createUser(database.db)
+    await database.db.updateTable('users').set({ password_hash: null }).where('id', '=', member.id).execute()
+    smtp.mode = 'accept'
+    await sendConfirmationCode(database.db, member.id, 'delete your account')
+    const row = await database.db
+      .selectFrom('mail_outbox')
+      .select(['id', 'subject', 'text_body'])
+      .where('to_address', '=', member.email)
+      .executeTakeFirstOrThrow()
+    await waitUntil(async () => (await statusOf(row.id)) === 'sent')
+    const code = /^ {2}Code: ([a-z2-7]{13})$/m.exec(row.text_body)?.[1] as string
+    expect(code).toBeTruthy()
+
+    const body = await caller.admin.outbox.message({ id: row.id })
+    expect(body.text).toContain('Your code to confirm: delete your account')
+    expect(body.text.split('\n')).toContain('  Code: [redacted]')
+    expect(body.text).not.toContain(code)
+
+    // Printed to a log (no SMTP_URL, output not a terminal), the code is hidden too.
+    const printed: string[] = []
+    const transport = createMailTransport(undefined, captureLog().log, { isTTY: false, write: (t) => printed.push(t) })
+    await transport.send({
+      from: 'SkillForge <no-reply@skillforge.test>',
+      to: member.email,
+      subject: row.subject,
+      text: row.text_body,
+    })
+    expect(printed.join('')).toContain('Your code to confirm: delete your account')
+    expect(printed.join('')).not.toContain(code)
   })
 
   it('still shows the link of a message only printed (no SMTP_URL): the newcomer verifies from the outbox', async () => {

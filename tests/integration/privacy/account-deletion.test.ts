@@ -397,7 +397,7 @@ describe('delete my account', () => {
       .where('to_address', '=', person.email)
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow()
-    const code = /^ {2}([a-z2-7]{13})$/m.exec(mail.text_body)?.[1] as string
+    const code = /^ {2}Code: ([a-z2-7]{13})$/m.exec(mail.text_body)?.[1] as string
     expect(code).toBeTruthy()
     // Only its hash is stored.
     const stored = await db().selectFrom('auth_tokens').select('token_hash').where('user_id', '=', person.id).execute()

@@ -298,7 +298,7 @@ describe('download my data', () => {
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow()
     expect(mail.text_body).toContain('download a copy of your data')
-    const code = /^ {2}([a-z2-7]{13})$/m.exec(mail.text_body)?.[1] as string
+    const code = /^ {2}Code: ([a-z2-7]{13})$/m.exec(mail.text_body)?.[1] as string
     expect(code).toBeTruthy()
     const row = await caller.privacy.requestExport({ code })
     expect(row.status).toBe('pending')
