@@ -127,19 +127,22 @@ async function closedSections(db: DB, user: Person, course: Awaited<ReturnType<t
   return source ? [...(await sectionsLockedUntil(db, user.id, course, source)).keys()] : []
 }
 
-/** The question, for someone who may read and post under its lesson now (a dripped lesson waits for its date). */
+/**
+ * The question, for someone who may read and post under its lesson now (a dripped lesson waits for its date) and may
+ * see it: one a moderator hid is its author's and the moderators' alone, so nobody else reads, votes on or reports it.
+ */
 async function openQuestion(db: DB, user: Person, questionId: string) {
   const question = await questionFor(db, questionId)
   const { moderator } = await mayPostUnder(db, user, question.course_id, question.lesson_id)
+  if (question.hidden_at && !moderator && question.author_id !== user.id) {
+    throw new DomainError('not_found', 'Question not found')
+  }
   return { question, moderator }
 }
 
 export async function questionThread(db: DB, user: Person, questionId: string) {
   const { question, moderator } = await openQuestion(db, user, questionId)
   const viewer = { id: user.id, moderator }
-  if (question.hidden_at && !moderator && question.author_id !== user.id) {
-    throw new DomainError('not_found', 'Question not found')
-  }
   const [answers, html] = await Promise.all([listAnswers(db, viewer, questionId), render()])
   return answers.map((answer) => ({
     id: answer.id,

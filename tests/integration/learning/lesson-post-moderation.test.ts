@@ -48,6 +48,15 @@ async function upload(cookie: string, bytes: Buffer, name = 'pic.png', type = 'i
   })
 }
 
+const votesOf = async (questionId: string) =>
+  (
+    await site.db
+      .selectFrom('lesson_questions')
+      .select('upvotes')
+      .where('id', '=', questionId)
+      .executeTakeFirstOrThrow()
+  ).upvotes
+
 describe('images in posts', () => {
   it('stores an image from a learner, shows it in the post, and serves it only to those who may see the lesson', async () => {
     const response = await upload(await cookieOf(learner), PNG)
@@ -131,9 +140,22 @@ describe('the reported-posts queue', () => {
     const seen = async () =>
       (await (await callerAs(site.db, other)).questions.list({ courseId: COURSE, lessonId })).items
     expect((await seen()).some((q) => q.id === id)).toBe(false)
-    expect((await staff.questions.reportQueue({ courseId: COURSE })).find((r) => r.questionId === id)?.hidden).toBe(
-      true,
-    )
+    // Nor may they vote on it, report it again or read its answers by its id; its author still reads it.
+    const reporter = await callerAs(site.db, other)
+    const votesBefore = await votesOf(id)
+    for (const attempt of [
+      reporter.questions.vote({ questionId: id, up: true }),
+      reporter.questions.report({ questionId: id, reason: 'Still spam' }),
+      reporter.questions.answers({ questionId: id }),
+    ]) {
+      await expect(attempt).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    }
+    expect(await votesOf(id)).toBe(votesBefore)
+    expect(await me.questions.answers({ questionId: id })).toEqual([])
+    expect((await staff.questions.reportQueue({ courseId: COURSE })).find((r) => r.questionId === id)).toMatchObject({
+      hidden: true,
+      reporters: 2,
+    })
     await staff.questions.hide({ questionId: id, hidden: false })
     expect((await seen()).some((q) => q.id === id)).toBe(true)
     expect(await staff.questions.dismissReports({ questionId: id })).toEqual({ dismissed: 2 })
