@@ -6,6 +6,7 @@
 
 import type { Transaction } from 'kysely'
 import type { Database, DocumentLine } from '../../db/types.ts'
+import { allocate } from '../../src-shared/money.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
 import * as audit from '../audit/repository.ts'
@@ -236,15 +237,21 @@ export async function stripeSubscriptionsEndedBy(trx: DB, orderId: string, lines
   return rows.map((row) => row.stripe_subscription_id!)
 }
 
-/** The chosen lines' prices plus their share of the tax; the rest of the captured amount when nothing stays open. */
+/**
+ * The chosen lines' shares of the captured amount (their prices plus their share of the tax); the rest of the captured
+ * amount when nothing stays open.
+ */
 function amountFor(order: LockedOrder, lines: OrderLine[], chosen: OrderLine[], open: OrderLine[]): number {
   const remaining = order.captured_minor - order.refunded_minor
   if (chosen.length === open.length) return remaining
-  // Each line at what was paid for it (its price less its stored coupon share; a free trial's line nothing): a refund
-  // never returns more, nor another line's money.
-  const subtotal = lines.reduce((sum, line) => sum + paidOfLine(line), 0)
-  const prices = chosen.reduce((sum, line) => sum + paidOfLine(line), 0)
-  const withTax = subtotal > 0 ? Math.round((prices * order.captured_minor) / subtotal) : 0
+  // The captured amount split over every line of the order by what was paid for it (its price less its stored coupon
+  // share; a free trial's line nothing), once, by largest remainder: the shares sum to what was captured, so a line
+  // gets the same whichever order the lines are refunded in, and a refund never returns another line's money.
+  const paid = lines.map(paidOfLine)
+  if (paid.every((amount) => amount === 0)) return 0
+  const shares = allocate(order.captured_minor, paid)
+  const ids = new Set(chosen.map((line) => line.id))
+  const withTax = lines.reduce((sum, line, index) => sum + (ids.has(line.id) ? shares[index]! : 0), 0)
   return Math.min(withTax, remaining)
 }
 

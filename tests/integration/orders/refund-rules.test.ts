@@ -87,48 +87,49 @@ async function paidCourses(prices: number[], offset: number) {
 
 describe('staff refunds: amounts, Stripe calls and records', () => {
   it('gives each line its share of the tax and the last line exactly what is left, with one Stripe key each', async () => {
-    // 3 × 1001 + 20% tax (601) = 3604 captured: a line's share is round(1001 × 3604 / 3003) = 1201; the last 1202.
-    const { caller, courses, lines, orderId, paymentIntent } = await paidCourses([1001, 1001, 1001], 0)
+    // 1000 + 1002 + 1007 + 20% tax (602) = 3611 captured, split over the lines by largest remainder: 1200, 1202, 1209
+    // (exact 1200.07, 1202.47, 1208.47; each rounded on its own would leave a cent over).
+    const { caller, courses, lines, orderId, paymentIntent } = await paidCourses([1000, 1002, 1007], 0)
     const before = await orderRow(orderId)
-    expect(before).toMatchObject({ status: 'paid', captured_minor: 3604, refunded_minor: 0 })
+    expect(before).toMatchObject({ status: 'paid', captured_minor: 3611, refunded_minor: 0 })
     const [l1, l2, l3] = lines.map((line) => line!.id)
 
     const first = await (await staff()).admin.orders.refund({ orderId, lineIds: [l1!], reason: 'asked' })
     expect(first).toEqual({
       refundId: expect.any(String),
-      amountMinor: 1201,
+      amountMinor: 1200,
       status: 'partially_refunded',
       creditNoteNumber: expect.stringMatching(/^CN-\d{4}-\d{6}$/),
     })
-    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 1201 })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'partially_refunded', refunded_minor: 1200 })
     // A staff refund names its lines: never flagged for line assignment.
     expect((await refundRows(orderId)).map((row) => row.needs_line_assignment)).toEqual([false])
     expect(await owned(caller)).toEqual([courses[1]!.id, courses[2]!.id].sort())
 
     // The same line named twice is one line.
     const second = await (await staff()).admin.orders.refund({ orderId, lineIds: [l2!, l2!] })
-    expect(second).toMatchObject({ amountMinor: 1201, status: 'partially_refunded' })
+    expect(second).toMatchObject({ amountMinor: 1202, status: 'partially_refunded' })
     expect(await owned(caller)).toEqual([courses[2]!.id])
 
-    // No lines named: every open line, for exactly what is left (not its rounded share, 1201).
+    // No lines named: every open line, for exactly what is left (3611 - 2402 = 1209, its share).
     const last = await (await staff()).admin.orders.refund({ orderId })
-    expect(last).toMatchObject({ amountMinor: 1202, status: 'refunded' })
-    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: 3604 })
+    expect(last).toMatchObject({ amountMinor: 1209, status: 'refunded' })
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', refunded_minor: 3611 })
     expect(await owned(caller)).toEqual([])
 
     // The lines ride along, so a refund whose answer is lost is still known by its charge.refunded.
     const metadata = (line: string) => ({ orderId, reference: before.reference, lines: line })
     expect(atStripe(paymentIntent)).toEqual([
-      { amount: 1201, metadata: metadata(l1!), key: `refund-${orderId}-0-${l1}` },
-      { amount: 1201, metadata: metadata(l2!), key: `refund-${orderId}-1201-${l2}` },
-      { amount: 1202, metadata: metadata(l3!), key: `refund-${orderId}-2402-${l3}` },
+      { amount: 1200, metadata: metadata(l1!), key: `refund-${orderId}-0-${l1}` },
+      { amount: 1202, metadata: metadata(l2!), key: `refund-${orderId}-1200-${l2}` },
+      { amount: 1209, metadata: metadata(l3!), key: `refund-${orderId}-2402-${l3}` },
     ])
     const stripeIds = [...fake.refunds.values()].filter((r) => r.payment_intent === paymentIntent).map((r) => r.id)
     expect(await refundRows(orderId)).toEqual(
       [
-        [1201, 'asked'],
-        [1201, null],
+        [1200, 'asked'],
         [1202, null],
+        [1209, null],
       ].map(([amount, reason], i) => ({
         amount_minor: amount,
         method: 'stripe',
@@ -147,21 +148,21 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
       .execute()
     // Each line points at the refund that gave it back.
     expect(Object.fromEntries(items.map((item) => [item.id, item.amount_minor]))).toEqual({
-      [l1!]: 1201,
-      [l2!]: 1201,
-      [l3!]: 1202,
+      [l1!]: 1200,
+      [l2!]: 1202,
+      [l3!]: 1209,
     })
 
     const [listed] = await caller.purchases.orders()
-    expect(listed?.creditNotes.map((note) => note.totalMinor)).toEqual([1201, 1201, 1202])
+    expect(listed?.creditNotes.map((note) => note.totalMinor)).toEqual([1200, 1202, 1209])
     const note = await caller.purchases.document({ kind: 'credit_note', id: listed!.creditNotes[2]!.id })
     expect(note.lines).toEqual([
       {
         title: courses[2]!.title,
         detail: lines[2]!.detail,
         quantity: 1,
-        unitMinor: 1001,
-        amountMinor: 1001,
+        unitMinor: 1007,
+        amountMinor: 1007,
         orderItemId: l3,
       },
     ])
@@ -183,7 +184,7 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
       action: 'order.refund',
       actor_id: admin.id,
       entity_type: 'order',
-      before: { reference: before.reference, status: 'partially_refunded', refundedMinor: 1201 },
+      before: { reference: before.reference, status: 'partially_refunded', refundedMinor: 1200 },
       after: {
         reference: before.reference,
         status: 'partially_refunded',
@@ -196,7 +197,7 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
   })
 
   it('names every line of a refund in its Stripe key, and asks Stripe nothing else when the payment is known', async () => {
-    // 1000 + 2000 + 3000 + 20% tax = 7200: the first two lines' share is round(3000 × 7200 / 6000) = 3600.
+    // 1000 + 2000 + 3000 + 20% tax = 7200: the first two lines' share is 3000 × 7200 / 6000 = 3600.
     const { lines, orderId, paymentIntent } = await paidCourses([1000, 2000, 3000], 16)
     const [l1, l2] = [lines[0]!.id, lines[1]!.id]
     const before = fake.calls.length
