@@ -162,6 +162,13 @@ export async function refundOrder(
       )
     }
     if (amount <= 0) throw new DomainError('conflict', REFUND_MESSAGES.nothingToRefund)
+    // A refund that takes the last of the money gives the whole order back (applyRefund revokes every line): the open
+    // lines not named go with it (a line in its free trial only when named, as for charge.refunded's last refund), so
+    // their plans end at Stripe too and they read as refunded, as the order does.
+    const givenBack =
+      amount >= order.captured_minor - order.refunded_minor
+        ? open.filter((line) => !line.free_trial || chosen.includes(line))
+        : chosen
 
     let stripeRefundId: string | null = null
     if (order.method === 'card') {
@@ -172,7 +179,7 @@ export async function refundOrder(
       for (const id of await stripeSubscriptionsEndedBy(
         trx,
         order.id,
-        chosen.length === open.length ? lines : chosen,
+        chosen.length === open.length ? lines : givenBack,
       )) {
         await gateway.cancelSubscription(id)
       }
@@ -187,7 +194,7 @@ export async function refundOrder(
       order,
       {
         amount,
-        lines: chosen,
+        lines: givenBack,
         method: stripeRefundId ? 'stripe' : 'manual',
         reference: stripeRefundId ?? request.reference ?? null,
         stripeRefundId,
@@ -204,7 +211,7 @@ export async function refundOrder(
         reference: order.reference,
         status: result.status,
         refundedMinor: order.refunded_minor + amount,
-        lines: chosen.map((line) => line.title),
+        lines: givenBack.map((line) => line.title),
         creditNote: result.creditNoteNumber,
       },
     })

@@ -501,6 +501,32 @@ describe('refunding a plan bought with a course', () => {
     expect(fake.calls.slice(before)).toEqual(['POST /v1/refunds'])
     expect(await subscriptionOf(orderId)).toEqual(ended)
   })
+
+  it('a course line whose refund takes the last of the money gives the plan back too: ended at Stripe, line refunded', async () => {
+    const { user, orderId, courseLine, planLine, session } = await paidPlanAndCourse(25)
+    const intent = (await orderRow(orderId)).stripe_payment_intent_id!
+    const { captured_minor: captured } = await orderRow(orderId)
+    // A partial refund made in the Stripe dashboard names no line (flagged for staff): all but 1.00 of the money.
+    fake.dashboardRefund(intent, captured - 100)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(intent))).toBe(200)
+    expect(await isPremium(db(), user)).toBe(true)
+
+    // Staff then refund the course line: its share is more than is left, so it gives back the last 1.00, and with
+    // it the whole order (every line loses its access): the plan too, which must then stop renewing at Stripe.
+    const last = await (await staff()).admin.orders.refund({ orderId, lineIds: [courseLine.id] })
+    expect(last).toMatchObject({ amountMinor: 100, status: 'refunded' })
+    expect(await isPremium(db(), user)).toBe(false)
+    expect(await subscriptionOf(orderId)).toMatchObject({ status: 'cancelled', end_reason: 'refund' })
+    expect(fake.billing.subscriptions.get(session.subscription!)?.status).toBe('canceled')
+    // Both lines read as given back (by the refund that took the last of the money), as the order does.
+    const detail = await (await staff()).admin.orders.detail({ id: orderId })
+    expect(detail.lines.map((line) => [line.id, line.refunded]).sort()).toEqual(
+      [
+        [courseLine.id, true],
+        [planLine.id, true],
+      ].sort(),
+    )
+  })
 })
 
 describe('refunding the plan of a checkout that started a free trial, bought with a course', () => {
