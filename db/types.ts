@@ -542,6 +542,8 @@ export interface CreditNotesTable {
   currency: string
   lines: Json<DocumentLine[]>
   total_minor: number
+  /** The part of the total that was tax (lines sum to total − tax); 0 on notes issued before 2026-12-15. */
+  tax_minor: Generated<number>
   issued_at: CreatedAt
 }
 

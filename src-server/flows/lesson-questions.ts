@@ -141,7 +141,7 @@ async function openQuestion(db: DB, user: Person, questionId: string) {
 }
 
 export async function questionThread(db: DB, user: Person, questionId: string) {
-  const { question, moderator } = await openQuestion(db, user, questionId)
+  const { moderator } = await openQuestion(db, user, questionId)
   const viewer = { id: user.id, moderator }
   const [answers, html] = await Promise.all([listAnswers(db, viewer, questionId), render()])
   return answers.map((answer) => ({

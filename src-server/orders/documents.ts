@@ -94,6 +94,7 @@ async function readCreditNote(db: DB, id: string) {
     .innerJoin('invoices as i', 'i.id', 'cn.invoice_id')
     .leftJoin('orders as o', 'o.id', 'i.order_id')
     .select(['cn.id', 'cn.number', 'cn.user_id', 'cn.issued_at', 'cn.currency', 'cn.lines', 'cn.total_minor'])
+    .select('cn.tax_minor')
     .select(['i.number as invoice_number', 'i.seller', 'i.buyer', 'o.reference'])
     .where('cn.id', '=', id)
     .executeTakeFirst()
@@ -101,9 +102,10 @@ async function readCreditNote(db: DB, id: string) {
   return {
     kind: 'credit_note' as const,
     ...issued(row),
-    taxLines: [],
-    subtotalMinor: row.total_minor,
-    taxMinor: 0,
+    // The tax given back, one line (the invoice's jurisdictions are not split again); none on older notes.
+    taxLines: row.tax_minor > 0 ? [{ name: 'Tax', amountMinor: row.tax_minor }] : [],
+    subtotalMinor: row.total_minor - row.tax_minor,
+    taxMinor: row.tax_minor,
     totalMinor: row.total_minor,
     invoiceNumber: row.invoice_number,
   }

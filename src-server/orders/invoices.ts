@@ -2,7 +2,7 @@
 // year (numbering.ts), with the seller, the buyer, the lines, the tax lines and the totals snapshotted so an issued
 // document never changes. Subscription renewals paid through Stripe use the same series (recordSubscriptionInvoice).
 import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
-import { formatMoney } from '../../src-shared/money.ts'
+import { allocate, formatMoney } from '../../src-shared/money.ts'
 import { fullName } from '../../src-shared/names.ts'
 import type { DB } from '../kernel/db.ts'
 import { buyerContact } from './buyer.ts'
@@ -170,19 +170,68 @@ async function insertInvoice(
   return number
 }
 
-/** The credit note of a refund, referencing the order's invoice; null when the order was never invoiced. */
-export async function issueCreditNote(
-  trx: DB,
-  refund: { id: string; orderId: string; amountMinor: number; lines: DocumentLine[]; at: Date },
-): Promise<string | null> {
+/** An order's refund, as its credit note is issued. */
+export interface OrderCreditNote {
+  id: string
+  orderId: string
+  amountMinor: number
+  /** The lines given back, each at what was paid for it; none for a refund that named no lines. */
+  lines: DocumentLine[]
+  /** The one line's title when it names none ("Refund", "Chargeback (dispute lost)"). */
+  untitledAs: string
+  /** This refund gives back the last of the captured money. */
+  completesOrder: boolean
+  capturedMinor: number
+  at: Date
+}
+
+/**
+ * The credit note of a refund, referencing the order's invoice; null when the order was never invoiced. Its tax is the
+ * part of the refund that was the invoice's tax, never more than the tax not yet given back: all that is left of it for
+ * the refund that completes the order; for lines refunded for their share, what the refund is beyond their prices;
+ * else the refund's share in the invoice's proportion (largest remainder). Its lines sum to the total less the tax: a
+ * refund capped below its lines' prices (an earlier refund named none) shows the difference as a line of its own.
+ */
+export async function issueCreditNote(trx: DB, refund: OrderCreditNote): Promise<string | null> {
   const invoice = await trx
     .selectFrom('invoices')
-    .select(['id', 'user_id', 'currency'])
+    .select(['id', 'user_id', 'currency', 'tax_minor'])
     .where('order_id', '=', refund.orderId)
     .executeTakeFirst()
   if (!invoice) return null
-  return insertCreditNote(trx, invoice, { refund_id: refund.id }, refund)
+  const { given } = await trx
+    .selectFrom('credit_notes')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('tax_minor'), eb.lit(0)).as('given'))
+    .where('invoice_id', '=', invoice.id)
+    .executeTakeFirstOrThrow()
+  const taxLeft = Math.max(0, invoice.tax_minor - Number(given))
+  const amount = refund.amountMinor
+  const priced = refund.lines.reduce((sum, line) => sum + line.amountMinor, 0)
+  const taxOf = refund.completesOrder
+    ? taxLeft
+    : refund.lines.length > 0 && amount >= priced
+      ? amount - priced
+      : allocate(amount, [Math.max(0, refund.capturedMinor - invoice.tax_minor), invoice.tax_minor])[1]!
+  const tax = Math.max(0, Math.min(taxOf, taxLeft, amount))
+  const net = amount - tax
+  const lines: DocumentLine[] = refund.lines.length
+    ? net === priced
+      ? refund.lines
+      : [
+          ...refund.lines,
+          { title: EARLIER_REFUNDS_LINE, quantity: 1, unitMinor: net - priced, amountMinor: net - priced },
+        ]
+    : [{ title: refund.untitledAs, quantity: 1, unitMinor: net, amountMinor: net }]
+  return insertCreditNote(
+    trx,
+    invoice,
+    { refund_id: refund.id },
+    { amountMinor: amount, taxMinor: tax, lines, at: refund.at },
+  )
 }
+
+/** The line that squares a credit note's lines with its total when earlier refunds took part of their money. */
+export const EARLIER_REFUNDS_LINE = 'Adjustment for earlier refunds on this order'
 
 /**
  * The credit note of a refund of a paid subscription invoice (a renewal), referencing the renewal's numbered invoice;
@@ -205,7 +254,7 @@ async function insertCreditNote(
   trx: DB,
   invoice: { id: string; user_id: string; currency: string },
   source: { refund_id: string } | { subscription_refund_id: string },
-  refund: { amountMinor: number; lines: DocumentLine[]; at: Date },
+  refund: { amountMinor: number; taxMinor?: number; lines: DocumentLine[]; at: Date },
 ): Promise<string> {
   const number = await nextDocumentNumber(trx, 'CN', refund.at)
   await trx
@@ -218,6 +267,7 @@ async function insertCreditNote(
       currency: invoice.currency,
       lines: json(refund.lines),
       total_minor: refund.amountMinor,
+      tax_minor: refund.taxMinor ?? 0,
       issued_at: refund.at,
     })
     .execute()

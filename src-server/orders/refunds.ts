@@ -5,7 +5,7 @@
 // The order row stays locked meanwhile, so concurrent refunds take turns and each sees what is left.
 
 import type { Transaction } from 'kysely'
-import type { Database, DocumentLine } from '../../db/types.ts'
+import type { Database } from '../../db/types.ts'
 import { allocate } from '../../src-shared/money.ts'
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
@@ -346,21 +346,21 @@ export async function applyRefund(
   if (!dispute) {
     await moveOrder(trx, order.id, wholeOrder ? 'refundFully' : 'refundPartly', { status_changed_by: refund.actorId })
   }
-  const documentLines: DocumentLine[] = refund.lines.length
-    ? refund.lines.map((line) => ({
-        title: line.title,
-        detail: line.detail,
-        quantity: 1,
-        unitMinor: paidOfLine(line),
-        amountMinor: paidOfLine(line),
-        orderItemId: line.id,
-      }))
-    : [{ title: REFUND_LINE_TITLE[refund.method], quantity: 1, unitMinor: refund.amount, amountMinor: refund.amount }]
   const creditNoteNumber = await issueCreditNote(trx, {
     id: row.id,
     orderId: order.id,
     amountMinor: refund.amount,
-    lines: documentLines,
+    lines: refund.lines.map((line) => ({
+      title: line.title,
+      detail: line.detail,
+      quantity: 1,
+      unitMinor: paidOfLine(line),
+      amountMinor: paidOfLine(line),
+      orderItemId: line.id,
+    })),
+    untitledAs: REFUND_LINE_TITLE[refund.method],
+    completesOrder: full,
+    capturedMinor: order.captured_minor,
     at: now,
   })
   if (!dispute) {

@@ -436,6 +436,9 @@ describe('credit notes', () => {
       orderId: pending.orderId,
       amountMinor: 100,
       lines: [],
+      untitledAs: 'Refund',
+      completesOrder: false,
+      capturedMinor: 0,
       at: new Date(),
     })
     expect(note).toBeNull()

@@ -9,6 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refundByStaff } from '../../../src-server/flows/stripe-refunds.ts'
+import { EARLIER_REFUNDS_LINE } from '../../../src-server/orders/invoices.ts'
 import { refundKey } from '../../../src-server/orders/refunds.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
@@ -165,6 +166,17 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
         amountMinor: 1007,
         orderItemId: l3,
       },
+    ])
+    // Each credit note adds up: its lines at their prices, the tax they carried, their total (before 2026-12-15 the
+    // tax row read 0 under a total that included it). The three notes give back the invoice's tax, 602, exactly.
+    expect(note).toMatchObject({ subtotalMinor: 1007, taxLines: [{ name: 'Tax', amountMinor: 202 }], totalMinor: 1209 })
+    const notes = await Promise.all(
+      listed!.creditNotes.map((credit) => caller.purchases.document({ kind: 'credit_note', id: credit.id })),
+    )
+    expect(notes.map((credit) => [credit.subtotalMinor, credit.taxMinor])).toEqual([
+      [1000, 200],
+      [1002, 200],
+      [1007, 202],
     ])
     const orderStatus = await db()
       .selectFrom('orders')
@@ -636,7 +648,14 @@ describe('charge.refunded: refunds made in the Stripe dashboard', () => {
     expect(await owned(caller)).toEqual(courses.map((course) => course.id).sort())
     const [listed] = await caller.purchases.orders()
     const note = await caller.purchases.document({ kind: 'credit_note', id: listed!.creditNotes[0]!.id })
-    expect(note.lines).toEqual([{ title: 'Refund', quantity: 1, unitMinor: 500, amountMinor: 500 }])
+    // Its tax is its share in the invoice's proportion (500 × 600 / 3600 = 83.33, by largest remainder 83).
+    expect(note).toMatchObject({
+      lines: [{ title: 'Refund', quantity: 1, unitMinor: 417, amountMinor: 417 }],
+      subtotalMinor: 417,
+      taxLines: [{ name: 'Tax', amountMinor: 83 }],
+      taxMinor: 83,
+      totalMinor: 500,
+    })
 
     // Staff refund the first line (1000 × 3600 / 3000 = 1200); 1900 is left.
     expect(await (await staff()).admin.orders.refund({ orderId, lineIds: [l1] })).toMatchObject({ amountMinor: 1200 })
@@ -653,16 +672,24 @@ describe('charge.refunded: refunds made in the Stripe dashboard', () => {
     ])
     const [after] = await caller.purchases.orders()
     const restNote = after!.creditNotes.find((credit) => credit.totalMinor === 1900)!
-    expect((await caller.purchases.document({ kind: 'credit_note', id: restNote.id })).lines).toEqual([
-      {
-        title: courses[1]!.title,
-        detail: lines[1]!.detail,
-        quantity: 1,
-        unitMinor: 2000,
-        amountMinor: 2000,
-        orderItemId: l2,
-      },
-    ])
+    // The tax left (600 − 83 − 200) and the line at its price, less what the first refund took of it: the lines and
+    // the tax add up to the total.
+    expect(await caller.purchases.document({ kind: 'credit_note', id: restNote.id })).toMatchObject({
+      lines: [
+        {
+          title: courses[1]!.title,
+          detail: lines[1]!.detail,
+          quantity: 1,
+          unitMinor: 2000,
+          amountMinor: 2000,
+          orderItemId: l2,
+        },
+        { title: EARLIER_REFUNDS_LINE, quantity: 1, unitMinor: -417, amountMinor: -417 },
+      ],
+      subtotalMinor: 1583,
+      taxMinor: 317,
+      totalMinor: 1900,
+    })
     expect(await owned(caller)).toEqual([])
 
     // Stripe lists one more refund when nothing is left: not recorded.

@@ -215,7 +215,13 @@ describe('a lost dispute', () => {
     expect(await owned(caller)).toEqual([])
     const [listed] = await caller.purchases.orders()
     const note = await caller.purchases.document({ kind: 'credit_note', id: listed!.creditNotes[0]!.id })
-    expect(note.lines).toEqual([{ title: 'Chargeback (dispute lost)', quantity: 1, unitMinor: 300, amountMinor: 300 }])
+    // Tax is on here (20 %): the 300 taken back is 250 of price and 50 of tax, and the note says so.
+    expect(note).toMatchObject({
+      lines: [{ title: 'Chargeback (dispute lost)', quantity: 1, unitMinor: 250, amountMinor: 250 }],
+      subtotalMinor: 250,
+      taxLines: [{ name: 'Tax', amountMinor: 50 }],
+      totalMinor: 300,
+    })
   })
 })
 
