@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
+import { PLATFORM_FEE_BASIS_POINTS } from '#shared/creator-plans.ts'
 import { css, cx } from '#styled-system/css'
 import { useEntitlements } from '../components/cart/hooks.ts'
 import { PlanCartButton } from '../components/cart/PlanCartButton.tsx'
@@ -49,8 +50,8 @@ const faqs = [
   },
   {
     question: 'Do you take a share of my course sales?',
-    answer:
-      'No. Your plan price is all you pay us; standard payment processing fees from the payment provider still apply.',
+    // The fee the earnings ledger takes (creator-plans.ts), as /teach and Studio → Earnings state it.
+    answer: `Yes, a platform fee on each sale of your courses: ${PLATFORM_FEE_BASIS_POINTS.basic / 100}% on Basic, ${PLATFORM_FEE_BASIS_POINTS.pro / 100}% on Pro and ${PLATFORM_FEE_BASIS_POINTS.enterprise / 100}% on Enterprise, of the price after any discount and before tax. When a buyer pays by card, the card processor's fee also comes off your share.`,
   },
 ]
 
@@ -149,7 +150,7 @@ function PricingPage() {
         <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mt: '16', mb: '6', textAlign: 'center' })}>
           Compare Plans
         </h2>
-        <ComparisonTable rows={plans.comparison} />
+        <ComparisonTable rows={plans.comparison} planNames={plans.plans.map((plan) => plan.name)} />
       </Section>
       <Section>
         <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '6', textAlign: 'center' })}>

@@ -365,7 +365,9 @@ test.describe('services', () => {
   })
 })
 
-test('pricing: the monthly/annual toggle changes the prices; table and FAQ', async ({ page }) => {
+test('pricing: the monthly/annual toggle changes the prices; the table names the plans; the FAQ states the fee', async ({
+  page,
+}) => {
   await page.goto('/pricing')
   const prices = page.getByTestId('plan-price')
   await expect(prices).toHaveText(['$9.99', '$19.99', '$49.99'])
@@ -375,9 +377,15 @@ test('pricing: the monthly/annual toggle changes the prices; table and FAQ', asy
   await expect(prices).toHaveText(['$99.99', '$199.99', '$499.99'])
   await page.getByRole('button', { name: 'Monthly' }).click()
   await expect(prices).toHaveText(['$9.99', '$19.99', '$49.99'])
-  await expect(page.getByRole('columnheader')).toHaveText(['Feature', 'Starter', 'Professional', 'Enterprise'])
+  // The table's columns carry the names of the plans on the cards above it.
+  await expect(page.getByRole('columnheader')).toHaveText(['Feature', 'Basic', 'Pro', 'Enterprise'])
   await page.getByRole('button', { name: 'Is there a free trial?' }).click()
   await expect(page.getByText(/7-day free trial, so you can build/)).toBeVisible()
+  // The fee the creator's earnings are charged (10 % on Basic, 5 % on Pro), not "No".
+  await page.getByRole('button', { name: 'Do you take a share of my course sales?' }).click()
+  await expect(
+    page.getByText(/^Yes, a platform fee on each sale of your courses: 10% on Basic, 5% on Pro and 0% on Enterprise/),
+  ).toBeVisible()
 })
 
 test.describe('contact page', () => {

@@ -13,8 +13,11 @@ function Cell({ value }: { value: boolean | string }) {
   return <>{value}</>
 }
 
-/** Starter, professional and enterprise columns (spec §2 Pricing). */
-export function ComparisonTable({ rows }: { rows: Row[] }) {
+/**
+ * The starter, professional and enterprise columns (spec §2 Pricing), headed by the names of the plans they compare
+ * (`planNames`, in the plan cards' order: Basic, Pro, Enterprise), so the table names what the cards above it sell.
+ */
+export function ComparisonTable({ rows, planNames }: { rows: Row[]; planNames: readonly string[] }) {
   const th = css({ p: '3', textAlign: 'center', fontWeight: 'semibold' })
   return (
     <ScrollRegion label="Plan comparison" className={raisedCard}>
@@ -25,15 +28,11 @@ export function ComparisonTable({ rows }: { rows: Row[] }) {
             <th scope="col" className={css({ p: '3', textAlign: 'left', bg: 'brand.50!' })}>
               Feature
             </th>
-            <th scope="col" className={th}>
-              Starter
-            </th>
-            <th scope="col" className={th}>
-              Professional
-            </th>
-            <th scope="col" className={th}>
-              Enterprise
-            </th>
+            {planNames.map((name) => (
+              <th key={name} scope="col" className={th}>
+                {name}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
