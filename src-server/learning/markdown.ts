@@ -50,6 +50,9 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   transformTags: {
     a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }),
+    // The page around the article has its own h1 (the lesson's or the course's title): a "# Heading" of the source
+    // is the article's top heading, an h2, styled as such (markdown-article.ts), as "## Heading" is.
+    h1: 'h2',
   },
 }
 // `rel` is added by the transform above; it must also be allowed to survive the filter.

@@ -297,6 +297,45 @@ test.describe('course detail', () => {
     await expect(page.getByText(/^1 lesson • /)).toBeVisible()
   })
 
+  test('a creator\'s course without requirements or outcomes shows no empty heading; its "# Heading" is a real h2', async ({
+    page,
+    db,
+  }) => {
+    const id = await studioCourseOf(db, (await createUser(db)).id)
+    await db
+      .updateTable('courses')
+      .set({
+        status: 'published',
+        lessons_count: 1,
+        what_you_will_learn: JSON.stringify([]),
+        description: '# About\n\nA course built end to end in the studio.',
+      })
+      .where('id', '=', id)
+      .execute()
+    await db
+      .updateTable('lessons')
+      .set({ is_preview: true, body_markdown: '# Welcome\n\nStart here.' })
+      .where('course_id', '=', id)
+      .execute()
+    await page.goto(`/courses/${id}`)
+    await expect(page.getByRole('heading', { name: 'Course content', exact: true })).toBeVisible()
+    // The creator left both lists empty: no heading over nothing.
+    await expect(page.getByRole('heading', { name: 'Requirements', exact: true })).toHaveCount(0)
+    await expect(page.getByRole('heading', { name: "What you'll learn", exact: true })).toHaveCount(0)
+    // "# About" in the description: a heading under the course's own h1, and it looks like one.
+    const about = page.getByRole('heading', { name: 'About', exact: true })
+    await expect(about).toHaveJSProperty('tagName', 'H2')
+    expect(await about.evaluate((el) => Number(getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(700)
+    await expect(page.locator('h1')).toHaveCount(1)
+    // So is "# Welcome" in the free preview lesson, under the lesson's title.
+    const lesson = await db.selectFrom('lessons').select('id').where('course_id', '=', id).executeTakeFirstOrThrow()
+    await page.goto(`/learn/${id}/${lesson.id}`)
+    await expect(page.getByText('Start here.')).toBeVisible()
+    const welcome = page.getByRole('heading', { name: 'Welcome', exact: true }).and(page.locator('h2'))
+    expect(await welcome.evaluate((el) => Number(getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(700)
+    await expect(page.locator('h1')).toHaveCount(1)
+  })
+
   test('an unknown course id shows the course 404 variant, answered 404, leading to the catalogue', async ({
     page,
   }) => {

@@ -40,6 +40,10 @@ describe('renderMarkdown', () => {
     expectSafe(renderMarkdown(source))
   })
 
+  it('renders "# Heading" as an h2, under the page\'s own h1', () => {
+    expect(renderMarkdown('# Welcome\n\n## Part')).toBe('<h2>Welcome</h2>\n<h2>Part</h2>\n')
+  })
+
   it('shows raw HTML in the source as text, not markup', () => {
     expect(renderMarkdown('<b>hi</b>')).toBe('<p>&lt;b&gt;hi&lt;/b&gt;</p>\n')
   })

@@ -144,15 +144,18 @@ function CoursePage() {
       </DarkHero>
       <Container className={css({ py: '10' })}>
         <div className={css({ display: 'grid', gap: '10', maxW: '4xl' })}>
-          <TitledSection id="learn" title="What you'll learn" className={card} titleClassName={contentHeading}>
-            <ul className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
-              {course.whatYouWillLearn.map((item) => (
-                <li key={item} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
-                  <Icon name="check" size={16} className={css({ color: 'success', flexShrink: 0, mt: '1' })} /> {item}
-                </li>
-              ))}
-            </ul>
-          </TitledSection>
+          {/* A creator may leave either list empty (neither is needed for review): then it has no heading either. */}
+          {course.whatYouWillLearn.length > 0 ? (
+            <TitledSection id="learn" title="What you'll learn" className={card} titleClassName={contentHeading}>
+              <ul className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
+                {course.whatYouWillLearn.map((item) => (
+                  <li key={item} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
+                    <Icon name="check" size={16} className={css({ color: 'success', flexShrink: 0, mt: '1' })} /> {item}
+                  </li>
+                ))}
+              </ul>
+            </TitledSection>
+          ) : null}
           {course.descriptionHtml ? (
             <TitledSection id="about" title="About this course" className={card} titleClassName={contentHeading}>
               {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
@@ -166,16 +169,18 @@ function CoursePage() {
             </h2>
             <CurriculumAccordion courseId={course.id} sections={course.curriculum} />
           </section>
-          <section aria-labelledby="requirements">
-            <h2 id="requirements" className={contentHeading}>
-              Requirements
-            </h2>
-            <ul className={css({ listStyle: 'disc', pl: '6', display: 'grid', gap: '2' })}>
-              {course.requirements.map((item) => (
-                <li key={item}>{item}</li>
-              ))}
-            </ul>
-          </section>
+          {course.requirements.length > 0 ? (
+            <section aria-labelledby="requirements">
+              <h2 id="requirements" className={contentHeading}>
+                Requirements
+              </h2>
+              <ul className={css({ listStyle: 'disc', pl: '6', display: 'grid', gap: '2' })}>
+                {course.requirements.map((item) => (
+                  <li key={item}>{item}</li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
           <TitledSection id="instructor" title="Instructor" className={card} titleClassName={contentHeading}>
             <div className={css({ display: 'flex', gap: '4', alignItems: 'start' })}>
               <ProfilePhoto src={course.instructorProfile.image} alt={course.instructorProfile.name} size={80} />
