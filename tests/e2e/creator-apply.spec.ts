@@ -211,3 +211,19 @@ test('the course page links to its instructor, whose page lists their courses', 
   const unknown = await page.goto('/instructors/no-such-instructor')
   expect(unknown?.status()).toBe(404)
 })
+
+test('on a phone the CV picker is a bordered, tap-sized button like the sample video’s', async ({ page, login }) => {
+  await login()
+  await page.setViewportSize(PHONE)
+  await page.goto('/teach/apply')
+  const look = (label: string | RegExp) =>
+    page.getByLabel(label).evaluate((input) => {
+      const button = getComputedStyle(input, '::file-selector-button')
+      return { height: Math.round(input.getBoundingClientRect().height), border: button.borderTopWidth }
+    })
+  const video = await look(/^Or a sample video/)
+  // Before, the reset left "Choose File" borderless, 25 px high, running into "No file chosen".
+  expect(await look('Your CV (PDF)')).toEqual(video)
+  expect(video.height).toBeGreaterThanOrEqual(44)
+  expect(video.border).toBe('1px')
+})

@@ -7,6 +7,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
+import { fileInputClass } from '#client/components/ui/form.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { pickWhilePending } from '#client/lib/while-pending.ts'
 import { formatBytes, formatSeconds } from '#shared/bytes.ts'
@@ -317,22 +318,7 @@ export function VideoUpload({
             const chosen = event.currentTarget.files?.[0]
             if (chosen) void start(chosen)
           })}
-          className={css({
-            fontSize: 'sm',
-            maxW: 'full',
-            '&::file-selector-button': {
-              mr: '3',
-              px: '3',
-              py: '2',
-              minH: '11',
-              borderRadius: 'control',
-              borderWidth: '1px',
-              borderColor: 'line',
-              bg: 'surface',
-              cursor: 'pointer',
-            },
-            _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
-          })}
+          className={fileInputClass}
         />
       </div>
 

@@ -35,6 +35,27 @@ export const controlStates = css({
 
 export const inputClass = cx(controlBox, css({ w: 'full', fontSize: 'sm' }), controlStates)
 
+/**
+ * A file picker: the reset (preflight) takes the border and padding off the browser's "Choose File" button, which
+ * then ran into "No file chosen" as plain text; it gets back the outline and a tap-sized height of the other buttons.
+ */
+export const fileInputClass = css({
+  fontSize: 'sm',
+  maxW: 'full',
+  '&::file-selector-button': {
+    mr: '3',
+    px: '3',
+    py: '2',
+    minH: '11',
+    borderRadius: 'control',
+    borderWidth: '1px',
+    borderColor: 'line',
+    bg: 'surface',
+    cursor: 'pointer',
+  },
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
+})
+
 /** A multi-line text box (admin screens, briefs); shop dialogs pass their own height over `inputClass`. */
 export const textareaClass = css({
   minH: '24',
@@ -156,8 +177,7 @@ export function TextField(props: TextFieldProps) {
   const { frame, controlClassName, control } = useFieldParts(props)
   return (
     <FieldFrame {...frame}>
-      {/* A file picker keeps the browser's own look. */}
-      <input className={controlClassName ?? (control.type === 'file' ? undefined : inputClass)} {...control} />
+      <input className={controlClassName ?? (control.type === 'file' ? fileInputClass : inputClass)} {...control} />
     </FieldFrame>
   )
 }

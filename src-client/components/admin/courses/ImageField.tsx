@@ -51,7 +51,6 @@ export function ImageField({
         label="Course image"
         type="file"
         className={cx(fieldBox, css({ minW: 0, flex: '1 1 12rem' }))}
-        controlClassName={css({ maxW: 'full' })}
         accept="image/*"
         error={error}
         {...pickWhilePending(uploading, (event) => {
