@@ -48,3 +48,23 @@ test('the owner invites a co-instructor and splits the course’s earnings 70/30
   await page.reload()
   await expect(team.getByLabel('Ciara Co (%)')).toHaveValue('30')
 })
+
+test('on Basic the team panel says there are no co-instructors and offers Pro, before an address is typed', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const owner = await createCreator(db, { plan: 'basic' })
+  const { id: courseId } = await createCreatorCourse(db, owner, { status: 'published' })
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto(`/studio/courses/${courseId}/publish`)
+  const team = page.getByRole('region', { name: 'Team' })
+  // Before, it read "Your team: 0 of 0 people across your courses." and sent the invitation to be refused.
+  await expect(team.getByTestId('team-upgrade')).toHaveText(
+    'Your Basic plan has no co-instructors: upgrade to Pro to invite up to 3 people.',
+  )
+  await expect(team).not.toContainText('0 of 0')
+  await expect(team.getByRole('link', { name: 'upgrade to Pro' })).toHaveAttribute('href', '/pricing')
+  await team.getByLabel('Invite by e-mail').fill('someone@example.com')
+  await expect(team.getByRole('button', { name: 'Send invitation' })).toBeDisabled()
+})

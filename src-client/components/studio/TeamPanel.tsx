@@ -1,7 +1,7 @@
 // The owner's team panel on the publish page: co-instructors, open invitations, and an invite-by-e-mail form. The
 // plan's team size (Basic none, Pro 3 people, Enterprise unlimited) is enforced by the server.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { useRouteContext } from '@tanstack/react-router'
+import { Link, useRouteContext } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
@@ -52,6 +52,8 @@ export function TeamPanel({ courseId }: { courseId: string }) {
     invite.mutate({ courseId, email })
   }
   const limit = team.teamLimit === null ? 'unlimited' : String(team.teamLimit)
+  // Basic (or no plan) has no co-instructors: said before anyone types an address, as the school's team page does.
+  const noTeam = team.teamLimit === 0
 
   return (
     <section className={card} aria-labelledby="team-title">
@@ -59,9 +61,18 @@ export function TeamPanel({ courseId }: { courseId: string }) {
         Team
       </h2>
       <p className={css({ fontSize: 'sm', color: 'fg.muted', mb: '3' })}>
-        Co-instructors edit this course but cannot change its price, unpublish or delete it. Your team: {team.teamSize}{' '}
-        of {limit} people across your courses.
+        Co-instructors edit this course but cannot change its price, unpublish or delete it.
+        {noTeam ? null : ` Your team: ${team.teamSize} of ${limit} people across your courses.`}
       </p>
+      {noTeam ? (
+        <p data-testid="team-upgrade" className={css({ fontSize: 'sm', mb: '3' })}>
+          {team.planName ? `Your ${team.planName} plan has` : 'Without a plan you have'} no co-instructors:{' '}
+          <Link to="/pricing" className={css({ color: 'accent', textDecoration: 'underline' })}>
+            upgrade to Pro
+          </Link>{' '}
+          to invite up to 3 people.
+        </p>
+      ) : null}
       {team.members.length === 0 && team.invites.length === 0 ? (
         <p className={css({ fontSize: 'sm' })}>No co-instructors yet.</p>
       ) : (
@@ -133,7 +144,11 @@ export function TeamPanel({ courseId }: { courseId: string }) {
             onChange={(event) => setEmail(event.target.value)}
           />
         </div>
-        <button type="submit" className={button()} {...submitWhilePending(invite.isPending || email.trim() === '')}>
+        <button
+          type="submit"
+          className={button()}
+          {...submitWhilePending(invite.isPending || noTeam || email.trim() === '')}
+        >
           {invite.isPending ? 'Sending…' : 'Send invitation'}
         </button>
       </form>
