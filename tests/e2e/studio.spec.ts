@@ -144,6 +144,10 @@ test.describe('creator studio', () => {
     await page.keyboard.press('Enter')
     await expect(page.getByText('“Welcome” moved to position 2 of 3 in “Getting started”.')).toBeAttached()
     await expect(moveDown).toBeFocused()
+    // The move is saved before the next press: while it saves, the button is busy and a press does nothing (a full
+    // run on a loaded machine pressed again too soon).
+    await expect.poll(() => lessonTitles(db, courseId)).toEqual(['Watch this', 'Welcome', 'Wrap-up'])
+    await expect(moveDown).not.toHaveAttribute('aria-disabled', 'true')
     await page.keyboard.press('Enter')
     await expect(moveDown).toBeFocused()
     await expect.poll(() => lessonTitles(db, courseId)).toEqual(['Watch this', 'Wrap-up', 'Welcome'])
