@@ -3,7 +3,7 @@
 // the progress made offline waits in the browser and reaches the server when the network is back. When the
 // membership ends, the next start online removes the saved lesson.
 import type { Page } from '@playwright/test'
-import { premiumMember } from '../support/learning.ts'
+import { buyerOfCourse, premiumMember } from '../support/learning.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const COURSE = 'modern-react-typescript'
@@ -135,4 +135,32 @@ test('a lesson whose video is embedded from YouTube says that only its text is s
   } finally {
     await restore()
   }
+})
+
+test('a buyer of a course whose lessons only Premium members keep is told so, not offered a button that fails', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const { user } = await buyerOfCourse(db, COURSE)
+  const { offline_for_buyers } = await db
+    .selectFrom('courses')
+    .select('offline_for_buyers')
+    .where('id', '=', COURSE)
+    .executeTakeFirstOrThrow()
+  expect(offline_for_buyers).toBe(false)
+  const lesson = await db
+    .selectFrom('lessons')
+    .select('id')
+    .where('course_id', '=', COURSE)
+    .where('is_preview', '=', false)
+    .orderBy('position')
+    .executeTakeFirstOrThrow()
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto(`/learn/${COURSE}/${lesson.id}`)
+  const offline = page.getByRole('region', { name: 'Offline' })
+  await expect(offline).toContainText('Saving lessons for offline is a Premium benefit for this course.')
+  await expect(offline.getByRole('link', { name: 'See the plans' })).toHaveAttribute('href', '/pricing')
+  await expect(page.getByRole('button', { name: 'Save for offline' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Save the whole course' })).toHaveCount(0)
 })

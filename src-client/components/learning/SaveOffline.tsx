@@ -1,7 +1,10 @@
 // "Save for offline" under a lesson (issue 34): keeps the lesson (or every open lesson of the course) in this browser
 // for the saved-lessons page (/saved), which plays them without a connection. The saving itself is public/offline/
-// store.js, shared with that page (plain JavaScript, loaded on demand); the server says who may save and until when.
-import { useQueryClient } from '@tanstack/react-query'
+// store.js, shared with that page (plain JavaScript, loaded on demand); the server says who may save and until when,
+// and a learner it refuses (a buyer of a course whose lessons only Premium members keep) is told why, not offered a
+// button that fails.
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { notify } from '#client/components/ui/toaster.tsx'
@@ -62,6 +65,7 @@ export default function SaveOffline({ course, lesson }: { course: Course; lesson
   const [busy, setBusy] = useState<string | null>(null)
   const lessons = course.sections.flatMap((section) => section.lessons)
   const position = lessons.findIndex((item) => item.id === lesson.id)
+  const passes = useQuery(trpc.learning.offlinePasses.queryOptions({ courseIds: [course.course.id] }))
 
   useEffect(() => {
     if (!('indexedDB' in window) || !('caches' in window)) return
@@ -75,7 +79,21 @@ export default function SaveOffline({ course, lesson }: { course: Course; lesson
     }
   }, [course.course.id, lesson.id])
 
-  if (saved === null) return null
+  if (saved === null || passes.isPending) return null
+  // Unknown (the server did not answer): the buttons stay, and saving says what went wrong.
+  const refusal = passes.data?.[0]?.allowed === false ? passes.data[0].reason : null
+  if (refusal && !saved) {
+    return (
+      <section aria-label="Offline" className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+        <p>
+          {refusal}{' '}
+          <Link to="/pricing" className={css({ color: 'accent', textDecoration: 'underline' })}>
+            See the plans
+          </Link>
+        </p>
+      </section>
+    )
+  }
   // A YouTube or Vimeo video plays from its own site, which does not let it be stored: only the text is saved.
   const embedded = lesson.content.video?.type === 'embed'
 
