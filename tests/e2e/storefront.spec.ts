@@ -418,6 +418,13 @@ test('pricing: the monthly/annual toggle changes the prices; the table names the
   await expect(prices).toHaveText(['$9.99', '$19.99', '$49.99'])
   // The table's columns carry the names of the plans on the cards above it.
   await expect(page.getByRole('columnheader')).toHaveText(['Feature', 'Basic', 'Pro', 'Enterprise'])
+  // Team sizes as the studio counts them: besides the owner, none on Basic and up to 3 on Pro.
+  await expect(page.getByRole('row', { name: /^Team members/ }).getByRole('cell')).toHaveText([
+    'Team members',
+    'Just you',
+    'You + 3',
+    'Unlimited',
+  ])
   await page.getByRole('button', { name: 'Is there a free trial?' }).click()
   await expect(page.getByText(/7-day free trial, so you can build/)).toBeVisible()
   // The fee the creator's earnings are charged (10 % on Basic, 5 % on Pro), not "No".

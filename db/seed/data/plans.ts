@@ -63,7 +63,8 @@ export const comparisonFeatures: SeedComparisonFeature[] = [
   { name: 'Custom domain', starter: false, professional: true, enterprise: true },
   { name: 'Coupons, bundles and drip content', starter: false, professional: true, enterprise: true },
   { name: 'Advanced analytics', starter: false, professional: true, enterprise: true },
-  { name: 'Team members', starter: '1', professional: '3', enterprise: 'Unlimited' },
+  // Besides the owner (creator-plans.ts): Basic has no co-instructors, Pro up to 3.
+  { name: 'Team members', starter: 'Just you', professional: 'You + 3', enterprise: 'Unlimited' },
   { name: 'API access and single sign-on', starter: false, professional: false, enterprise: true },
   { name: 'Support', starter: 'Email', professional: 'Priority email', enterprise: '24/7 dedicated' },
 ]
