@@ -86,6 +86,33 @@ async function paidCourses(prices: number[], offset: number) {
   return { user, caller, courses, lines, orderId, paymentIntent: order.stripe_payment_intent_id! }
 }
 
+describe('a line refund of a taxed order', () => {
+  /** Refunds the lines one by one in `order` (indexes into the prices); each line's refund by its price's index. */
+  async function refundOneByOne(prices: number[], offset: number, order: number[]) {
+    const { lines, orderId } = await paidCourses(prices, offset)
+    const amounts: number[] = []
+    for (const index of order) {
+      const refund = await (await staff()).admin.orders.refund({ orderId, lineIds: [lines[index]!.id] })
+      amounts[index] = refund.amountMinor
+    }
+    return { captured: (await orderRow(orderId)).captured_minor, amounts }
+  }
+
+  it("gives back the line's largest-remainder share of what was captured, whichever line goes first", async () => {
+    // 3009 + 20% (602) = 3611. Exact shares 1200.066, 1202.4666, 1208.4669 (x 3611 / 3009): by largest remainder
+    // 1200, 1202, 1209 (sum 3611). Rounded one by one (Math.round, before 2026-12-15) they were 1200, 1202, 1208 (sum
+    // 3610), so the line refunded last got what was left and a line's refund depended on the order of refunds.
+    const prices = [1000, 1002, 1007]
+    const forwards = await refundOneByOne(prices, 0, [0, 1, 2])
+    expect(forwards.captured).toBe(3611)
+    expect(forwards.amounts).toEqual([1200, 1202, 1209])
+
+    const backwards = await refundOneByOne(prices, 3, [2, 1, 0])
+    expect(backwards.captured).toBe(3611)
+    expect(backwards.amounts).toEqual([1200, 1202, 1209])
+  })
+})
+
 describe('staff refunds: amounts, Stripe calls and records', () => {
   it('gives each line its share of the tax and the last line exactly what is left, with one Stripe key each', async () => {
     // 1000 + 1002 + 1007 + 20% tax (602) = 3611 captured, split over the lines by largest remainder: 1200, 1202, 1209
