@@ -170,6 +170,15 @@ async function insertInvoice(
   return number
 }
 
+/** The invoice a credit note refers to: an order's, or a renewal's by its Stripe invoice. */
+function creditedInvoice(trx: DB, by: 'order_id' | 'stripe_invoice_id', value: string) {
+  return trx
+    .selectFrom('invoices')
+    .select(['id', 'user_id', 'currency', 'tax_minor'])
+    .where(by, '=', value)
+    .executeTakeFirst()
+}
+
 /** An order's refund, as its credit note is issued. */
 export interface OrderCreditNote {
   id: string
@@ -193,11 +202,7 @@ export interface OrderCreditNote {
  * refund capped below its lines' prices (an earlier refund named none) shows the difference as a line of its own.
  */
 export async function issueCreditNote(trx: DB, refund: OrderCreditNote): Promise<string | null> {
-  const invoice = await trx
-    .selectFrom('invoices')
-    .select(['id', 'user_id', 'currency', 'tax_minor'])
-    .where('order_id', '=', refund.orderId)
-    .executeTakeFirst()
+  const invoice = await creditedInvoice(trx, 'order_id', refund.orderId)
   if (!invoice) return null
   const { given } = await trx
     .selectFrom('credit_notes')
@@ -241,11 +246,7 @@ export async function issueSubscriptionCreditNote(
   trx: DB,
   refund: { id: string; stripeInvoiceId: string; amountMinor: number; lines: DocumentLine[]; at: Date },
 ): Promise<string | null> {
-  const invoice = await trx
-    .selectFrom('invoices')
-    .select(['id', 'user_id', 'currency'])
-    .where('stripe_invoice_id', '=', refund.stripeInvoiceId)
-    .executeTakeFirst()
+  const invoice = await creditedInvoice(trx, 'stripe_invoice_id', refund.stripeInvoiceId)
   if (!invoice) return null
   return insertCreditNote(trx, invoice, { subscription_refund_id: refund.id }, refund)
 }
