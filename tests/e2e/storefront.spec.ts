@@ -420,7 +420,6 @@ test('pricing: the monthly/annual toggle changes the prices; the table names the
   await expect(page.getByRole('columnheader')).toHaveText(['Feature', 'Basic', 'Pro', 'Enterprise'])
   // Team sizes as the studio counts them: besides the owner, none on Basic and up to 3 on Pro.
   await expect(page.getByRole('row', { name: /^Team members/ }).getByRole('cell')).toHaveText([
-    'Team members',
     'Just you',
     'You + 3',
     'Unlimited',
