@@ -143,12 +143,14 @@ describe('the reported-posts queue', () => {
     // Nor may they vote on it, report it again or read its answers by its id; its author still reads it.
     const reporter = await callerAs(site.db, other)
     const votesBefore = await votesOf(id)
-    for (const attempt of [
-      reporter.questions.vote({ questionId: id, up: true }),
-      reporter.questions.report({ questionId: id, reason: 'Still spam' }),
-      reporter.questions.answers({ questionId: id }),
-    ]) {
-      await expect(attempt).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    // One call at a time: a refusal must not wait unobserved while another is awaited.
+    const attempts = [
+      () => reporter.questions.vote({ questionId: id, up: true }),
+      () => reporter.questions.report({ questionId: id, reason: 'Still spam' }),
+      () => reporter.questions.answers({ questionId: id }),
+    ]
+    for (const attempt of attempts) {
+      await expect(attempt()).rejects.toMatchObject({ code: 'NOT_FOUND' })
     }
     expect(await votesOf(id)).toBe(votesBefore)
     expect(await me.questions.answers({ questionId: id })).toEqual([])
