@@ -10,6 +10,7 @@ import { studioCard as card } from '#client/components/ui/panel.ts'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { CREATOR_PLAN_LIMITS } from '#shared/creator-plans.ts'
 import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { EarningSharesForm } from './EarningSharesForm.tsx'
@@ -70,7 +71,7 @@ export function TeamPanel({ courseId }: { courseId: string }) {
           <Link to="/pricing" className={css({ color: 'accent', textDecoration: 'underline' })}>
             upgrade to Pro
           </Link>{' '}
-          to invite up to 3 people.
+          to invite up to {CREATOR_PLAN_LIMITS.pro.teamMembers} people.
         </p>
       ) : null}
       {team.members.length === 0 && team.invites.length === 0 ? (
