@@ -4,6 +4,7 @@ import { requestChangesInput, reviewQueueInput } from '../../../src-shared/schem
 import { reviewDetail, reviewQueue } from '../../catalog/course-review-queue.ts'
 import { lessonContentForStaff } from '../../catalog/lesson-editing.ts'
 import { approveSubmission, requestChanges } from '../../flows/course-review-decisions.ts'
+import { renderMarkdown } from '../../learning/markdown.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -14,7 +15,11 @@ export const adminCourseReviewsRouter = router({
 
   detail: staffProcedure('viewer')
     .input(z.object({ submissionId: z.uuid() }))
-    .query(({ ctx, input }) => reviewDetail(ctx.db, input.submissionId)),
+    .query(async ({ ctx, input }) => {
+      const detail = await reviewDetail(ctx.db, input.submissionId)
+      // The reviewer reads the description as buyers will see it on the course page (sanitised Markdown).
+      return { ...detail, course: { ...detail.course, descriptionHtml: renderMarkdown(detail.course.description) } }
+    }),
 
   /** A lesson's content as the reviewer opens it (the video plays through the lesson media route, staff may). */
   lesson: staffProcedure('viewer')

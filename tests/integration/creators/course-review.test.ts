@@ -245,6 +245,19 @@ describe('staff decisions', () => {
     )
   })
 
+  it('shows the reviewer the description as buyers will read it: Markdown rendered and sanitised', async () => {
+    const creator = await createCreator(db(), { plan: 'basic' })
+    const course = await createCreatorCourse(db(), creator)
+    const description = `# Who this is for\n\nBakers who **scale up**.<script>alert(1)</script>\n\n${'More words. '.repeat(20)}`
+    await db().updateTable('courses').set({ description }).where('id', '=', course.id).execute()
+    const { submissionId } = await (await callerAs(db(), creator)).studioPublishing.submit({ courseId: course.id })
+    const detail = await (await callerAs(db(), editor)).admin.courseReviews.detail({ submissionId })
+    expect(detail.course.description).toBe(description)
+    expect(detail.course.descriptionHtml).toContain('<h2>Who this is for</h2>')
+    expect(detail.course.descriptionHtml).toContain('<strong>scale up</strong>')
+    expect(detail.course.descriptionHtml).not.toContain('<script')
+  })
+
   it('requests changes with a comment per item: the creator reads them, is mailed, and it is audited', async () => {
     const creator = await createCreator(db(), { plan: 'basic' })
     const creatorCaller = await callerAs(db(), creator)

@@ -11,11 +11,13 @@ import { ReviewComments } from '#client/components/studio/ReviewComments.tsx'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { Options, SelectField, TextAreaField } from '#client/components/ui/form.tsx'
+import { markdownArticle } from '#client/components/ui/markdown-article.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { capitalise } from '#shared/constants.ts'
 import {
   CHECKLIST_LABELS,
   REVIEW_FREE_ITEMS,
@@ -23,7 +25,7 @@ import {
   SUBMISSION_STATUS_LABELS,
 } from '#shared/course-review.ts'
 import { formatDate } from '#shared/dates.ts'
-import { css } from '#styled-system/css'
+import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/course-reviews_/$id')({
   head: () => ({ meta: [{ title: 'Course review | SkillForge Admin' }] }),
@@ -92,11 +94,15 @@ function CourseReview() {
               <dt>Category</dt>
               <dd>{course.categoryName ?? '—'}</dd>
               <dt>Level</dt>
-              <dd>{course.level}</dd>
+              <dd>{capitalise(course.level)}</dd>
               <dt>Price</dt>
               <dd data-testid="review-price">{course.pricesLabel}</dd>
             </dl>
-            <p className={css({ whiteSpace: 'pre-line', fontSize: 'sm' })}>{course.description}</p>
+            <div
+              data-testid="review-description"
+              className={cx(markdownArticle, css({ fontSize: 'sm' }))}
+              dangerouslySetInnerHTML={{ __html: course.descriptionHtml }}
+            />
           </section>
           {data.diff.length > 0 || data.pendingLessons.length > 0 ? (
             <section className={`${panel} ${section}`} data-testid="revision-diff">
