@@ -98,6 +98,7 @@ function CourseReview() {
               <dt>Price</dt>
               <dd data-testid="review-price">{course.pricesLabel}</dd>
             </dl>
+            {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
             <div
               data-testid="review-description"
               className={cx(markdownArticle, css({ fontSize: 'sm' }))}
