@@ -40,6 +40,7 @@ export const Route = createFileRoute('/admin/_staff/course-reviews_/$id')({
 
 const section = css({ p: '5', display: 'flex', flexDir: 'column', gap: '3' })
 const heading = css({ fontWeight: 'semibold', fontSize: 'lg' })
+const descriptionArticle = cx(markdownArticle, css({ fontSize: 'sm' }))
 const FIELD_LABELS: Record<string, string> = {
   title: 'Title',
   price: 'Price',
@@ -99,11 +100,7 @@ function CourseReview() {
               <dd data-testid="review-price">{course.pricesLabel}</dd>
             </dl>
             {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
-            <div
-              data-testid="review-description"
-              className={cx(markdownArticle, css({ fontSize: 'sm' }))}
-              dangerouslySetInnerHTML={{ __html: course.descriptionHtml }}
-            />
+            <div className={descriptionArticle} dangerouslySetInnerHTML={{ __html: course.descriptionHtml }} />
           </section>
           {data.diff.length > 0 || data.pendingLessons.length > 0 ? (
             <section className={`${panel} ${section}`} data-testid="revision-diff">
