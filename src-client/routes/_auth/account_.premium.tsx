@@ -22,12 +22,12 @@ export const Route = createFileRoute('/_auth/account_/premium')({
 })
 
 // A benefit not built yet is not claimed as given (issue 34): it says it is coming. Each one built links to itself.
-const BENEFITS: { name: string; available: boolean; href?: string; to?: '/account/messages' | '/live' }[] = [
-  { name: 'Unlimited access to premium courses', available: true },
+const BENEFITS: { name: string; href?: string; to?: '/account/messages' | '/live' }[] = [
+  { name: 'Unlimited access to premium courses' },
   // A static page kept by the service worker (public/saved.html), not a route of the app: a plain link.
-  { name: 'Offline downloads', available: true, href: '/saved' },
-  { name: 'Monthly live webinars', available: true, to: '/live' },
-  { name: 'Direct messaging with instructors', available: true, to: '/account/messages' },
+  { name: 'Offline downloads', href: '/saved' },
+  { name: 'Monthly live webinars', to: '/live' },
+  { name: 'Direct messaging with instructors', to: '/account/messages' },
 ]
 const card = cx(borderedCard, css({ p: '6' }))
 
@@ -89,9 +89,6 @@ function PremiumPage() {
                     </a>
                   ) : (
                     benefit.name
-                  )}
-                  {benefit.available ? null : (
-                    <span className={css({ color: 'fg.muted', fontSize: 'sm' })}> (coming soon)</span>
                   )}
                 </li>
               ))}
