@@ -8,6 +8,7 @@ import { createFromCart } from '../../../src-server/flows/cart-order.ts'
 import { runMembershipSchedule } from '../../../src-server/flows/membership-renewals.ts'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { defaultPayments } from '../../../src-server/payments/config.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
 import { applyStripeSnapshot } from '../../../src-server/subscriptions/state.ts'
 import { createTestDatabase } from '../../support/db.ts'
@@ -25,8 +26,12 @@ beforeAll(async () => {
 })
 afterAll(() => database.close())
 
-/** A member whose plan order was paid (by staff for a bank transfer, or by Stripe for a card). */
-async function member(method: 'bank_transfer' | 'card', planId = 'basic', cycle: 'monthly' | 'annual' = 'monthly') {
+/** A member whose plan order was paid (by staff for a bank transfer or PayPal, or by Stripe for a card). */
+async function member(
+  method: 'bank_transfer' | 'paypal' | 'card',
+  planId = 'basic',
+  cycle: 'monthly' | 'annual' = 'monthly',
+) {
   const user = await createUser(db())
   await (await shopCaller(db(), user)).cart.add({ kind: 'plan', planId, billingCycle: cycle })
   const order = await createFromCart(db(), { userId: user.id, currency: 'USD', method, referencePrefix: 'SF' })
@@ -139,6 +144,31 @@ describe('a cancelled plan without a card', () => {
     expect(await subscriptionOf(user)).toMatchObject({ status: 'cancelled', end_reason: 'cancellation' })
     expect(await isPremium(db(), user)).toBe(false)
     expect(await orderOf(renewal_order_id!)).toEqual({ status: 'cancelled', status_changed_by: admin.id })
+  })
+
+  it('ended now by staff, a PayPal renewal order reads cancelled to its buyer and a late payment is refused', async () => {
+    const { user, sub } = await member('paypal')
+    const renewsAt = sub.renews_at!.getTime()
+    await runMembershipSchedule(deps(), at(-6, renewsAt))
+    const { renewal_order_id } = await subscriptionOf(user)
+    const buyer = await shopCaller(db(), user, { ...defaultPayments, paypalMeUrl: 'https://paypal.me/skillforge' })
+    const renewalOrder = async () => (await buyer.purchases.orders()).find((order) => order.id === renewal_order_id)
+    expect(await renewalOrder()).toMatchObject({ status: 'pending', paypalUrl: expect.any(String) })
+
+    const admin = await createUser(db(), { role: 'admin' })
+    const staff = await shopCaller(db(), admin)
+    await staff.admin.orders.endMembership({ subscriptionId: sub.id, when: 'now' })
+    expect(await renewalOrder()).toMatchObject({ status: 'cancelled', paypalUrl: null })
+
+    // The PayPal money arrives anyway: staff cannot confirm it, and the plan neither reopens nor runs on.
+    await expect(staff.admin.orders.markPaid({ id: renewal_order_id! })).rejects.toThrow(
+      'A cancelled order cannot be marked as paid',
+    )
+    expect(await subscriptionOf(user)).toMatchObject({ status: 'cancelled', end_reason: 'cancellation' })
+    expect(await isPremium(db(), user)).toBe(false)
+    await runMembershipSchedule(deps(), at(1, renewsAt))
+    expect(await subscriptionOf(user)).toMatchObject({ status: 'cancelled', renews_at: sub.renews_at })
+    expect(await isPremium(db(), user)).toBe(false)
   })
 })
 
