@@ -802,6 +802,21 @@ export interface ContactMessagesTable {
   subject: string
   message: string
   created_at: CreatedAt
+  /** The signed-in sender, if any (a message keeps its tier when the account goes). */
+  user_id: string | null
+  /** The support the sender's plan gave them when they wrote (src-shared/support.ts). */
+  support_tier: Generated<'email' | 'priority' | 'dedicated'>
+  reply_due_at: Date
+  answered_at: Date | null
+  answered_by: string | null
+}
+
+/** An Enterprise member's dedicated success manager: one staff member each. */
+export interface SuccessManagersTable {
+  member_id: string
+  manager_id: string
+  /** Set again when the member is given another manager. */
+  assigned_at: ColumnType<Date, Date | string | undefined, Date>
 }
 
 export interface AuthTokensTable {
@@ -1957,6 +1972,7 @@ export interface Database {
   service_order_periods: ServiceOrderPeriodsTable
   service_order_message_reads: ServiceOrderMessageReadsTable
   contact_messages: ContactMessagesTable
+  success_managers: SuccessManagersTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable
   catalog_version: CatalogVersionTable

@@ -86,6 +86,7 @@ import * as m130100 from './2026_12_13_0100_custom_domain_rechecks.ts'
 import * as m140000 from './2026_12_14_0000_subscription_staff_end_claim.ts'
 import * as m150000 from './2026_12_15_0000_credit_note_tax.ts'
 import * as m150100 from './2026_12_15_0100_team_members_wording.ts'
+import * as m160000 from './2026_12_16_0000_support_tiers.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -174,4 +175,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_14_0000_subscription_staff_end_claim': m140000,
   '2026_12_15_0000_credit_note_tax': m150000,
   '2026_12_15_0100_team_members_wording': m150100,
+  '2026_12_16_0000_support_tiers': m160000,
 }

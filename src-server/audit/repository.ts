@@ -27,6 +27,7 @@ export interface AuditSubject {
     | 'bundle'
     | 'coupon'
     | 'subscription'
+    | 'contact_message'
   id: string
   before?: unknown
   after?: unknown

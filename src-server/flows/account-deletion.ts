@@ -345,9 +345,12 @@ async function eraseRows(trx: DB, userId: string, email: string, now: Date): Pro
   // Nor do their school's webhooks: no event about it goes on to the endpoints they set up.
   const school = await schoolOfOwner(trx, userId)
   if (school) await disableSchoolEndpoints(trx, school.id, 'The school owner’s account was deleted', clock.now())
-  // Mail to them, and what they sent through the contact form with this address.
+  // Mail to them, and what they sent through the contact form with this address or signed in.
   await trx.deleteFrom('mail_outbox').where('to_address', '=', email).execute()
-  await trx.deleteFrom('contact_messages').where('email', '=', email).execute()
+  await trx
+    .deleteFrom('contact_messages')
+    .where((eb) => eb.or([eb('email', '=', email), eb('user_id', '=', userId)]))
+    .execute()
   // Audit records keep the account id only.
   await trx
     .updateTable('audit_log')

@@ -156,7 +156,11 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       .where('e.creator_id', '=', userId)
       .orderBy('t.created_at')
       .execute(),
-    db.selectFrom('contact_messages').selectAll().where('email', '=', person.email).execute(),
+    db
+      .selectFrom('contact_messages')
+      .selectAll()
+      .where((eb) => eb.or([eb('email', '=', person.email), eb('user_id', '=', userId)]))
+      .execute(),
   ])
   const [memberships, quizAttempts, threads, threadMessages, questions, answers, votes, registrations, attendance] =
     await Promise.all([

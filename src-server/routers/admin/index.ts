@@ -15,6 +15,7 @@ import { adminOutboxRouter } from './outbox.ts'
 import { adminReviewsRouter } from './reviews.ts'
 import { adminServiceOrdersRouter } from './service-orders.ts'
 import { adminSessionRouter } from './session.ts'
+import { adminSupportRouter } from './support.ts'
 import { adminTeamRouter } from './team.ts'
 
 export const adminRouter = router({
@@ -33,4 +34,5 @@ export const adminRouter = router({
   finance: adminFinanceRouter,
   coupons: adminCouponsRouter,
   instructorMessages: adminInstructorMessagesRouter,
+  support: adminSupportRouter,
 })

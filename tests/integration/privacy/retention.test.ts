@@ -58,8 +58,22 @@ describe('retention', () => {
     await db()
       .insertInto('contact_messages')
       .values([
-        { name: 'Old', email: 'old@example.test', subject: 's', message: 'm', created_at: daysAgo(731) },
-        { name: 'New', email: 'new@example.test', subject: 's', message: 'm', created_at: daysAgo(10) },
+        {
+          name: 'Old',
+          email: 'old@example.test',
+          subject: 's',
+          message: 'm',
+          created_at: daysAgo(731),
+          reply_due_at: daysAgo(729),
+        },
+        {
+          name: 'New',
+          email: 'new@example.test',
+          subject: 's',
+          message: 'm',
+          created_at: daysAgo(10),
+          reply_due_at: daysAgo(8),
+        },
       ])
       .execute()
 

@@ -50,6 +50,12 @@ const EXPECTED: Record<string, Access> = {
   'admin.outbox.list': 'admin',
   'admin.outbox.message': 'admin',
   'admin.outbox.resend': 'admin',
+  // Contact messages (the support inbox): staff read them; editors and up mark them answered; admins assign managers.
+  'admin.support.inbox': 'viewer',
+  'admin.support.markAnswered': 'editor',
+  'admin.support.managers': 'viewer',
+  'admin.support.assignManager': 'admin',
+  'admin.support.removeManager': 'admin',
   'admin.serviceOrders.list': 'viewer',
   'admin.serviceOrders.detail': 'viewer',
   'admin.serviceOrders.markRead': 'viewer',

@@ -1,0 +1,64 @@
+// The staff support inbox (/admin/support): contact messages by when their reply is due, so a 24/7 dedicated or
+// priority message sent after an email-tier one still comes first; answered ones apart, newest answer first.
+import type { SupportInboxStatus } from '../../src-shared/schemas/support.ts'
+import * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { pageOf } from '../kernel/paging.ts'
+
+export async function listSupportInbox(
+  db: DB,
+  options: { status: SupportInboxStatus; page: number; pageSize: number },
+) {
+  const base = db
+    .selectFrom('contact_messages as m')
+    .leftJoin('users as answerer', 'answerer.id', 'm.answered_by')
+    .select([
+      'm.id',
+      'm.name',
+      'm.email',
+      'm.subject',
+      'm.message',
+      'm.support_tier as tier',
+      'm.created_at as sentAt',
+      'm.reply_due_at as replyDueAt',
+      'm.answered_at as answeredAt',
+      'answerer.email as answeredBy',
+    ])
+  const ordered =
+    options.status === 'open'
+      ? base.where('m.answered_at', 'is', null).orderBy('m.reply_due_at').orderBy('m.id')
+      : base.where('m.answered_at', 'is not', null).orderBy('m.answered_at', 'desc').orderBy('m.id')
+  const { rows, ...paging } = await pageOf(ordered, options.page, options.pageSize)
+  return {
+    items: rows.map((row) => ({
+      ...row,
+      sentAt: row.sentAt.toISOString(),
+      replyDueAt: row.replyDueAt.toISOString(),
+      answeredAt: row.answeredAt?.toISOString() ?? null,
+    })),
+    ...paging,
+  }
+}
+
+export const ALREADY_ANSWERED = 'This message is already marked answered'
+
+/** Marks an open message answered by the staff member; a second press is refused, not recorded twice. */
+export async function markAnswered(db: DB, actor: audit.Actor, id: string, now = clock.now()) {
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('contact_messages')
+      .set({ answered_at: now, answered_by: actor.id })
+      .where('id', '=', id)
+      .where('answered_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst()
+    if (!updated) {
+      const exists = await trx.selectFrom('contact_messages').select('id').where('id', '=', id).executeTakeFirst()
+      throw exists ? new DomainError('conflict', ALREADY_ANSWERED) : new DomainError('not_found', 'Message not found')
+    }
+    await audit.record(trx, actor, 'support.answered', { type: 'contact_message', id, after: { answered: true } })
+    return { id, answeredAt: now.toISOString() }
+  })
+}

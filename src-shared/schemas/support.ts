@@ -1,0 +1,17 @@
+import { z } from 'zod'
+
+/** The staff support inbox (/admin/support): open messages by reply due time, or answered ones. */
+export const SUPPORT_INBOX_STATUSES = ['open', 'answered'] as const
+export type SupportInboxStatus = (typeof SUPPORT_INBOX_STATUSES)[number]
+
+export const supportInboxInput = z.object({
+  status: z.enum(SUPPORT_INBOX_STATUSES).default('open'),
+  page: z.number().int().min(1).max(10_000).default(1),
+})
+
+/** Staff assign an Enterprise member (by their account's email) a dedicated success manager from the staff. */
+export const assignSuccessManagerInput = z.object({
+  memberEmail: z.string().trim().toLowerCase().max(254).pipe(z.email('Enter the member’s email address')),
+  managerId: z.uuid('Choose a staff member'),
+})
+export type AssignSuccessManagerInput = z.infer<typeof assignSuccessManagerInput>

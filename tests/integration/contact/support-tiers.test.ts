@@ -1,0 +1,200 @@
+// The support /pricing promises (decision 0098), through the routers on a real database: a message takes its sender's
+// plan tier (Email, Priority email, 24/7 dedicated) and a reply-due time; the staff inbox reads open messages by
+// that time and marks them answered once; an Enterprise member's success manager receives their mail.
+import type { TRPCError } from '@trpc/server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ALREADY_ANSWERED } from '../../../src-server/contact/support-inbox.ts'
+import { NOT_ENTERPRISE } from '../../../src-server/flows/support.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { latestMailTo } from '../../../src-server/mail/outbox.ts'
+import { buyPlan, lapsePlan } from '../../support/creator-courses.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
+import { shopCaller } from '../../support/shop.ts'
+
+let database: DatabaseHandle
+const db = () => database.db
+const STAFF_INBOX = 'support@skillforge.example'
+const HOUR = 3_600_000
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database?.close()
+})
+
+const message = (subject: string, email = 'writer@example.test') => ({
+  name: 'Writer',
+  email,
+  subject,
+  message: 'Please help me with my account and my courses.',
+  agreement: true as const,
+})
+
+async function member(plan: 'basic' | 'pro' | 'enterprise' | null) {
+  const user = await createUser(db())
+  if (plan) await buyPlan(db(), user, plan)
+  return user
+}
+
+async function send(user: TestUser | null, subject: string) {
+  const sentAt = Date.now()
+  const { id } = await (await shopCaller(db(), user)).contact.send(message(subject, user?.email))
+  const row = await db()
+    .selectFrom('contact_messages')
+    .select(['user_id', 'support_tier', 'created_at', 'reply_due_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  return { id, row, dueInHours: (row.reply_due_at.getTime() - row.created_at.getTime()) / HOUR, sentAt }
+}
+
+const staff = async (role: 'viewer' | 'editor' | 'admin') => {
+  const user = await createUser(db(), { role })
+  return { user, caller: await callerAs(db(), user) }
+}
+
+describe('a message takes its sender’s support tier', () => {
+  it('a visitor and a Basic member write at the Email tier: due in 48 hours, mailed to the staff address', async () => {
+    const visitor = await send(null, 'Visitor question one')
+    expect(visitor.row).toMatchObject({ user_id: null, support_tier: 'email' })
+    expect(visitor.dueInHours).toBe(48)
+    const basic = await member('basic')
+    const sent = await send(basic, 'Basic member question')
+    expect(sent.row).toMatchObject({ user_id: basic.id, support_tier: 'email' })
+    const mail = await latestMailTo(db(), STAFF_INBOX, 'contact-message')
+    expect(mail?.subject).toBe('Contact form: Basic member question')
+    expect(mail?.text_body).toContain('Support: Email, reply due by')
+  })
+
+  it('a Pro member writes at Priority email: due in 24 hours, the subject marked [Priority]', async () => {
+    const pro = await member('pro')
+    const sent = await send(pro, 'Pro member question')
+    expect(sent.row).toMatchObject({ user_id: pro.id, support_tier: 'priority' })
+    expect(sent.dueInHours).toBe(24)
+    const mail = await latestMailTo(db(), STAFF_INBOX, 'contact-message')
+    expect(mail?.subject).toBe('[Priority] Contact form: Pro member question')
+    expect(await (await shopCaller(db(), pro)).contact.mySupport()).toMatchObject({
+      tier: 'priority',
+      label: 'Priority email',
+      replyWithinHours: 24,
+      planName: 'Pro',
+      manager: null,
+    })
+  })
+
+  it('an Enterprise member is due an answer in 4 hours round the clock; a lapsed plan writes at the Email tier', async () => {
+    const enterprise = await member('enterprise')
+    const sent = await send(enterprise, 'Enterprise question')
+    expect(sent.row.support_tier).toBe('dedicated')
+    expect(sent.dueInHours).toBe(4)
+    expect((await latestMailTo(db(), STAFF_INBOX, 'contact-message'))?.subject).toBe(
+      '[24/7] Contact form: Enterprise question',
+    )
+    await lapsePlan(db(), enterprise.id)
+    expect((await send(enterprise, 'After the lapse')).row.support_tier).toBe('email')
+  })
+})
+
+describe('dedicated success managers', () => {
+  it('admins assign one to an Enterprise member, who sees them and whose messages reach them', async () => {
+    const { caller: admin } = await staff('admin')
+    const { user: manager } = await staff('editor')
+    const enterprise = await member('enterprise')
+    await admin.admin.support.assignManager({ memberEmail: enterprise.email.toUpperCase(), managerId: manager.id })
+
+    const support = await (await shopCaller(db(), enterprise)).contact.mySupport()
+    expect(support).toMatchObject({ tier: 'dedicated', label: '24/7 dedicated', manager: { email: manager.email } })
+    await send(enterprise, 'For my manager')
+    const mail = await latestMailTo(db(), manager.email, 'contact-message')
+    expect(mail?.subject).toBe('[24/7] Contact form: For my manager')
+    expect(mail?.reply_to).toBe(enterprise.email)
+    const listed = await admin.admin.support.managers()
+    expect(listed.find((row) => row.memberId === enterprise.id)).toMatchObject({ managerEmail: manager.email })
+    const audit = await db().selectFrom('audit_log').select('action').where('entity_id', '=', enterprise.id).execute()
+    expect(audit.map((row) => row.action)).toContain('support.manager_assigned')
+
+    // Removed: the member's mail goes to the shared staff address again.
+    expect(await admin.admin.support.removeManager({ memberId: enterprise.id })).toBe(true)
+    expect((await (await shopCaller(db(), enterprise)).contact.mySupport()).manager).toBeNull()
+    await send(enterprise, 'After removal')
+    expect((await latestMailTo(db(), STAFF_INBOX, 'contact-message'))?.subject).toBe(
+      '[24/7] Contact form: After removal',
+    )
+  })
+
+  it('refuses a member below Enterprise, an unknown address and a manager who is not on the staff', async () => {
+    const { caller: admin } = await staff('admin')
+    const { user: manager } = await staff('viewer')
+    const pro = await member('pro')
+    const customer = await createUser(db())
+    const refusal = (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (error: TRPCError) => [error.code, error.message],
+      )
+    expect(await refusal(admin.admin.support.assignManager({ memberEmail: pro.email, managerId: manager.id }))).toEqual(
+      ['PRECONDITION_FAILED', NOT_ENTERPRISE],
+    )
+    expect(
+      await refusal(admin.admin.support.assignManager({ memberEmail: 'nobody@example.test', managerId: manager.id })),
+    ).toEqual(['NOT_FOUND', 'No account has that email address'])
+    const enterprise = await member('enterprise')
+    expect(
+      await refusal(admin.admin.support.assignManager({ memberEmail: enterprise.email, managerId: customer.id })),
+    ).toEqual(['NOT_FOUND', 'Choose a staff member'])
+    expect(
+      await db().selectFrom('success_managers').where('member_id', 'in', [pro.id, enterprise.id]).execute(),
+    ).toEqual([])
+  })
+
+  it('a manager who leaves the staff manages no one: the member’s mail goes to the staff address', async () => {
+    const { caller: admin } = await staff('admin')
+    const { user: manager } = await staff('editor')
+    const enterprise = await member('enterprise')
+    await admin.admin.support.assignManager({ memberEmail: enterprise.email, managerId: manager.id })
+    await db().updateTable('users').set({ role: 'customer' }).where('id', '=', manager.id).execute()
+    expect((await (await shopCaller(db(), enterprise)).contact.mySupport()).manager).toBeNull()
+  })
+})
+
+describe('the staff support inbox', () => {
+  it('reads open messages by reply due time and marks one answered once, with an audit entry', async () => {
+    await db().deleteFrom('contact_messages').execute()
+    const email = await send(null, 'Email tier, sent first')
+    const priority = await send(await member('pro'), 'Priority, sent second')
+    const dedicated = await send(await member('enterprise'), 'Dedicated, sent last')
+    const { caller: viewer } = await staff('viewer')
+    const { user: editorUser, caller: editor } = await staff('editor')
+
+    const open = await viewer.admin.support.inbox({ status: 'open', page: 1 })
+    expect(open.items.map((item) => [item.id, item.tier])).toEqual([
+      [dedicated.id, 'dedicated'],
+      [priority.id, 'priority'],
+      [email.id, 'email'],
+    ])
+    expect(open.total).toBe(3)
+
+    await expect(viewer.admin.support.markAnswered({ id: priority.id })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await editor.admin.support.markAnswered({ id: priority.id })
+    await expect(editor.admin.support.markAnswered({ id: priority.id })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: ALREADY_ANSWERED,
+    })
+    const after = await viewer.admin.support.inbox({ status: 'open', page: 1 })
+    expect(after.items.map((item) => item.id)).toEqual([dedicated.id, email.id])
+    const answered = await viewer.admin.support.inbox({ status: 'answered', page: 1 })
+    expect(answered.items).toMatchObject([{ id: priority.id, answeredBy: editorUser.email }])
+    const audit = await db().selectFrom('audit_log').select('action').where('entity_id', '=', priority.id).execute()
+    expect(audit).toEqual([{ action: 'support.answered' }])
+  })
+
+  it('refuses customers, and a message that does not exist', async () => {
+    const customer = await callerAs(db(), await createUser(db()))
+    await expect(customer.admin.support.inbox({ status: 'open', page: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    const { caller: editor } = await staff('editor')
+    await expect(editor.admin.support.markAnswered({ id: crypto.randomUUID() })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+  })
+})
