@@ -95,6 +95,7 @@ import { Route as AdminStaffOutboxRouteImport } from './routes/admin/_staff/outb
 import { Route as AdminStaffReportedPostsRouteImport } from './routes/admin/_staff/reported-posts'
 import { Route as AdminStaffReviewsRouteImport } from './routes/admin/_staff/reviews'
 import { Route as AdminStaffServiceOrdersRouteImport } from './routes/admin/_staff/service-orders'
+import { Route as AdminStaffSupportRouteImport } from './routes/admin/_staff/support'
 import { Route as AdminStaffUsersRouteImport } from './routes/admin/_staff/users'
 import { Route as CartRemindersUnsubscribeRouteImport } from './routes/cart_.reminders.unsubscribe'
 import { Route as CoursesCategorySlugRouteImport } from './routes/courses/category/$slug'
@@ -548,6 +549,11 @@ const AdminStaffServiceOrdersRoute = AdminStaffServiceOrdersRouteImport.update({
   path: '/service-orders',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffSupportRoute = AdminStaffSupportRouteImport.update({
+  id: '/support',
+  path: '/support',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffUsersRoute = AdminStaffUsersRouteImport.update({
   id: '/users',
   path: '/users',
@@ -750,6 +756,7 @@ export interface FileRoutesByFullPath {
   '/admin/reported-posts': typeof AdminStaffReportedPostsRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
+  '/admin/support': typeof AdminStaffSupportRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/cart/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -856,6 +863,7 @@ export interface FileRoutesByTo {
   '/admin/reported-posts': typeof AdminStaffReportedPostsRoute
   '/admin/reviews': typeof AdminStaffReviewsRoute
   '/admin/service-orders': typeof AdminStaffServiceOrdersRoute
+  '/admin/support': typeof AdminStaffSupportRoute
   '/admin/users': typeof AdminStaffUsersRoute
   '/cart/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -965,6 +973,7 @@ export interface FileRoutesById {
   '/admin/_staff/reported-posts': typeof AdminStaffReportedPostsRoute
   '/admin/_staff/reviews': typeof AdminStaffReviewsRoute
   '/admin/_staff/service-orders': typeof AdminStaffServiceOrdersRoute
+  '/admin/_staff/support': typeof AdminStaffSupportRoute
   '/admin/_staff/users': typeof AdminStaffUsersRoute
   '/cart_/reminders/unsubscribe': typeof CartRemindersUnsubscribeRoute
   '/courses/category/$slug': typeof CoursesCategorySlugRoute
@@ -1075,6 +1084,7 @@ export interface FileRouteTypes {
     | '/admin/reported-posts'
     | '/admin/reviews'
     | '/admin/service-orders'
+    | '/admin/support'
     | '/admin/users'
     | '/cart/reminders/unsubscribe'
     | '/courses/category/$slug'
@@ -1181,6 +1191,7 @@ export interface FileRouteTypes {
     | '/admin/reported-posts'
     | '/admin/reviews'
     | '/admin/service-orders'
+    | '/admin/support'
     | '/admin/users'
     | '/cart/reminders/unsubscribe'
     | '/courses/category/$slug'
@@ -1289,6 +1300,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/reported-posts'
     | '/admin/_staff/reviews'
     | '/admin/_staff/service-orders'
+    | '/admin/_staff/support'
     | '/admin/_staff/users'
     | '/cart_/reminders/unsubscribe'
     | '/courses/category/$slug'
@@ -1966,6 +1978,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffServiceOrdersRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/support': {
+      id: '/admin/_staff/support'
+      path: '/support'
+      fullPath: '/admin/support'
+      preLoaderRoute: typeof AdminStaffSupportRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/users': {
       id: '/admin/_staff/users'
       path: '/users'
@@ -2241,6 +2260,7 @@ interface AdminStaffRouteChildren {
   AdminStaffReportedPostsRoute: typeof AdminStaffReportedPostsRoute
   AdminStaffReviewsRoute: typeof AdminStaffReviewsRoute
   AdminStaffServiceOrdersRoute: typeof AdminStaffServiceOrdersRoute
+  AdminStaffSupportRoute: typeof AdminStaffSupportRoute
   AdminStaffUsersRoute: typeof AdminStaffUsersRoute
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
   AdminStaffCourseReviewsIdRoute: typeof AdminStaffCourseReviewsIdRoute
@@ -2266,6 +2286,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffReportedPostsRoute: AdminStaffReportedPostsRoute,
   AdminStaffReviewsRoute: AdminStaffReviewsRoute,
   AdminStaffServiceOrdersRoute: AdminStaffServiceOrdersRoute,
+  AdminStaffSupportRoute: AdminStaffSupportRoute,
   AdminStaffUsersRoute: AdminStaffUsersRoute,
   AdminStaffIndexRoute: AdminStaffIndexRoute,
   AdminStaffCourseReviewsIdRoute: AdminStaffCourseReviewsIdRoute,

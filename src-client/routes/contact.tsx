@@ -1,6 +1,7 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { css } from '#styled-system/css'
 import { ContactForm } from '../components/contact/ContactForm.tsx'
+import { YourSupport } from '../components/contact/YourSupport.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { Faq } from '../components/ui/Faq.tsx'
 import { Icon, type IconName } from '../components/ui/icons.tsx'
@@ -100,6 +101,7 @@ function ContactPage() {
             <h2 id="form-title" className={contentHeading}>
               Send us a Message
             </h2>
+            <YourSupport />
             <ContactForm trpc={trpc} />
           </section>
         </div>

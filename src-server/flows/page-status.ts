@@ -65,6 +65,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/courses',
     '/admin/orders',
     '/admin/outbox',
+    '/admin/support',
     '/admin/reviews',
     '/admin/users',
     '/studio/uploads',

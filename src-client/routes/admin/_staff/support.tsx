@@ -1,0 +1,262 @@
+// The support inbox: contact messages by when their reply is due (a 24/7 dedicated or priority message first), each
+// with its sender's support tier; editors and up mark one answered. Below, admins give Enterprise members their
+// dedicated success manager (decision 0098). The server checks every role.
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
+import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
+import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
+import { optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
+import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
+import { useStaff } from '#client/components/admin/use-staff.ts'
+import { badge } from '#client/components/ui/badge.ts'
+import { button } from '#client/components/ui/button.ts'
+import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
+import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { TitledSection } from '#client/components/ui/layout.tsx'
+import { panel } from '#client/components/ui/panel.ts'
+import { routeError } from '#client/components/ui/RouteError.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
+import { reloadThenToast } from '#client/components/ui/toaster.tsx'
+import { loadList } from '#client/lib/list-loader.ts'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import type { Trpc } from '#client/lib/trpc.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
+import { assignSuccessManagerInput } from '#shared/schemas/support.ts'
+import { SUPPORT_TIER_INFO, type SupportTier } from '#shared/support.ts'
+import { css } from '#styled-system/css'
+
+const TONE: Record<SupportTier, 'grey' | 'blue' | 'red'> = { email: 'grey', priority: 'blue', dedicated: 'red' }
+type SupportSearch = { status?: 'answered'; page?: number }
+
+const inboxQuery = (trpc: Trpc, { status, page = 1 }: SupportSearch) =>
+  trpc.admin.support.inbox.queryOptions({ status: status ?? 'open', page })
+
+const routeSearch = searchParams({ status: optionalEnum(['answered'] as const), page: optionalPage })
+
+export const Route = createFileRoute('/admin/_staff/support')({
+  head: () => ({ meta: [{ title: 'Support inbox | SkillForge Admin' }] }),
+  validateSearch: routeSearch,
+  loaderDeps: ({ search: { status, page } }) => ({ status, page }),
+  loader: ({ context, deps, cause }) => loadList(context.queryClient, inboxQuery(context.trpc, deps), cause),
+  pendingComponent: () => <LoadingState label="Loading the support inbox…" />,
+  errorComponent: routeError('Could not load the support inbox'),
+  component: SupportInbox,
+})
+
+type InboxItem = RouterOutputs['admin']['support']['inbox']['items'][number]
+
+function SupportInbox() {
+  const { trpc } = Route.useRouteContext()
+  const search = Route.useSearch()
+  const navigate = useNavigate({ from: Route.fullPath })
+  const queryClient = useQueryClient()
+  const { can } = useStaff()
+  const [reading, setReading] = useState<InboxItem | null>(null)
+  const inbox = useQuery({ ...inboxQuery(trpc, search), placeholderData: keepPreviousData })
+  const answer = useMutation(
+    trpc.admin.support.markAnswered.mutationOptions(
+      reloadThenToast(
+        () => queryClient.invalidateQueries({ queryKey: trpc.admin.support.pathKey() }),
+        'Marked answered',
+      ),
+    ),
+  )
+  const now = Date.now()
+
+  return (
+    <>
+      <div className={pageHead}>
+        <h1 className={pageTitle}>Support inbox</h1>
+        <FilterSelect
+          label="Messages"
+          value={search.status}
+          onChange={(status) => void navigate({ search: { status } })}
+        >
+          <option value="">Open, by reply due</option>
+          <option value="answered">Answered</option>
+        </FilterSelect>
+      </div>
+      <PagedList
+        query={inbox}
+        loading="Loading the support inbox…"
+        failed="Could not load the support inbox"
+        empty={search.status ? 'No answered messages yet' : 'No open messages: every message is answered'}
+        onPage={(next) => void navigate({ search: { ...search, page: next } })}
+      >
+        {(data) => (
+          <AdminTable columns={['Reply due', 'From', 'Support', 'Subject', 'Actions']}>
+            {data.items.map((item) => {
+              const overdue = !item.answeredAt && new Date(item.replyDueAt).getTime() < now
+              return (
+                <tr key={item.id} data-testid="support-row">
+                  <td>
+                    {formatDate(item.replyDueAt, 'mediumTime')}
+                    {overdue ? <span className={badge({ tone: 'red' })}> Overdue</span> : null}
+                    {item.answeredAt ? (
+                      <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+                        Answered {formatDate(item.answeredAt, 'mediumTime')} by {item.answeredBy ?? 'a former member'}
+                      </p>
+                    ) : null}
+                  </td>
+                  <td>
+                    {item.name}
+                    <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{item.email}</p>
+                  </td>
+                  <td>
+                    <span className={badge({ tone: TONE[item.tier] })}>{SUPPORT_TIER_INFO[item.tier].label}</span>
+                  </td>
+                  <td>{item.subject}</td>
+                  <td>
+                    <div className={css({ display: 'flex', gap: '1' })}>
+                      <button
+                        type="button"
+                        className={button({ variant: 'outline', size: 'sm' })}
+                        onClick={() => setReading(item)}
+                        aria-label={`Read message from ${item.name}: ${item.subject}`}
+                      >
+                        Read
+                      </button>
+                      {!item.answeredAt && can('editor') ? (
+                        <button
+                          type="button"
+                          className={button({ size: 'sm' })}
+                          aria-label={`Mark answered: ${item.subject}`}
+                          {...whilePending(answer.isPending, 'onClick', () => answer.mutate({ id: item.id }))}
+                        >
+                          Mark answered
+                        </button>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              )
+            })}
+          </AdminTable>
+        )}
+      </PagedList>
+      <AdminDialog
+        open={reading !== null}
+        onOpenChange={(open) => (open ? undefined : setReading(null))}
+        title={reading?.subject ?? 'Message'}
+        description={reading ? `From ${reading.name} <${reading.email}>: reply to that address` : undefined}
+        wide
+        footer={
+          <button type="button" className={button({ variant: 'outline' })} onClick={() => setReading(null)}>
+            Close
+          </button>
+        }
+      >
+        <p data-testid="support-message" className={css({ whiteSpace: 'pre-wrap', wordBreak: 'break-word' })}>
+          {reading?.message}
+        </p>
+      </AdminDialog>
+      <SuccessManagers canAssign={can('admin')} />
+    </>
+  )
+}
+
+const MANAGER_FIELDS = ['memberEmail', 'managerId'] as const
+
+function SuccessManagers({ canAssign }: { canAssign: boolean }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const managers = useQuery(trpc.admin.support.managers.queryOptions())
+  const team = useSuspenseQuery(trpc.admin.team.list.queryOptions())
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.support.managers.queryKey() })
+  const assign = useMutation(trpc.admin.support.assignManager.mutationOptions())
+  const remove = useMutation(
+    trpc.admin.support.removeManager.mutationOptions(reloadThenToast(refresh, 'Manager removed')),
+  )
+  const form = useSubmitForm({
+    fields: MANAGER_FIELDS,
+    schema: assignSuccessManagerInput,
+    read: (data) => ({
+      memberEmail: String(data.get('memberEmail') ?? ''),
+      managerId: String(data.get('managerId') ?? ''),
+    }),
+    send: async (input, element) => {
+      await assign.mutateAsync(input)
+      await refresh()
+      element.reset()
+    },
+    done: 'Success manager assigned',
+  })
+
+  return (
+    <TitledSection id="managers-heading" title="Dedicated success managers" className={css({ mt: '8' })}>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '3' })}>
+        Each Enterprise member may have one manager from the staff: they see the manager on the Contact page, and their
+        messages are mailed to the manager.
+      </p>
+      {managers.isPending ? (
+        <LoadingState label="Loading success managers…" />
+      ) : managers.isError ? (
+        <FormAlert>Could not load the success managers.</FormAlert>
+      ) : managers.data.length === 0 ? (
+        <p className={css({ fontSize: 'sm' })}>No member has a success manager yet.</p>
+      ) : (
+        <div className={panel}>
+          <AdminTable columns={['Member', 'Success manager', 'Since', canAssign ? 'Actions' : '']}>
+            {managers.data.map((row) => (
+              <tr key={row.memberId} data-testid="manager-row">
+                <td>{row.memberEmail}</td>
+                <td>{row.managerEmail}</td>
+                <td>{formatDate(row.assignedAt, 'medium')}</td>
+                <td>
+                  {canAssign ? (
+                    <button
+                      type="button"
+                      className={button({ variant: 'outline', size: 'sm' })}
+                      aria-label={`Remove the success manager of ${row.memberEmail}`}
+                      {...whilePending(remove.isPending, 'onClick', () => remove.mutate({ memberId: row.memberId }))}
+                    >
+                      Remove
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
+        </div>
+      )}
+      {canAssign ? (
+        <form
+          {...SCRIPT_ONLY_FORM}
+          {...form.formProps}
+          aria-label="Assign a success manager"
+          className={css({ display: 'grid', gap: '3', mt: '4', maxW: 'lg' })}
+        >
+          <FormAlert>{form.formError}</FormAlert>
+          <TextField
+            label="Enterprise member’s email"
+            name="memberEmail"
+            type="email"
+            required
+            maxLength={254}
+            error={form.errors.memberEmail}
+          />
+          <SelectField label="Success manager" name="managerId" required defaultValue="" error={form.errors.managerId}>
+            <option value="" disabled>
+              Choose a staff member
+            </option>
+            <Options
+              items={team.data}
+              value={(member) => member.id}
+              label={(member) => `${member.name} (${member.email})`}
+            />
+          </SelectField>
+          <div>
+            <button type="submit" className={button({})} {...submitWhilePending(assign.isPending)}>
+              {assign.isPending ? 'Assigning…' : 'Assign manager'}
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </TitledSection>
+  )
+}

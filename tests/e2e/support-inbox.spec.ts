@@ -1,0 +1,124 @@
+// The support /pricing promises (decision 0098), as a member and staff click it: a Pro member sees Priority email
+// support on /contact and writes; staff read the support inbox by reply due time (the Pro message ahead of an older
+// email-tier one), read it and mark it answered; an admin gives an Enterprise member a success manager, whom the
+// member then sees on /contact on a 390 px phone.
+import { buyPlan } from '../support/creator-courses.ts'
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+const HOUR = 3_600_000
+
+test('a Pro member’s message comes first in the support inbox and is marked answered', async ({
+  page,
+  db,
+  baseURL,
+  login,
+}) => {
+  test.setTimeout(90_000)
+  const stamp = Date.now()
+  // An Email-tier message sent 8 hours ago: due in 40 hours, later than a Pro message sent now (24 hours).
+  const olderSubject = `Older email question ${stamp}`
+  await db
+    .insertInto('contact_messages')
+    .values({
+      name: 'Early Visitor',
+      email: 'early@example.test',
+      subject: olderSubject,
+      message: 'A question sent before the Pro member wrote.',
+      created_at: new Date(stamp - 8 * HOUR),
+      reply_due_at: new Date(stamp + 40 * HOUR),
+    })
+    .execute()
+
+  const member = await login({ firstName: 'Priya' })
+  await buyPlan(db, member, 'pro')
+  await page.goto('/contact')
+  await expect(page.getByTestId('your-support')).toContainText(
+    'Your support: Priority email (your Pro plan). We reply within 24 hours.',
+  )
+  const subject = `Pro member question ${stamp}`
+  await page.getByLabel('Your Name').fill('Priya Member')
+  await page.getByLabel('Email Address').fill(member.email)
+  await page.getByLabel('Subject').fill(subject)
+  await page.getByRole('textbox', { name: 'Message' }).fill('My course video will not finish processing.')
+  await page.getByRole('checkbox').check()
+  await page.getByRole('button', { name: 'Send Message' }).click()
+  await expect(page.getByText("Message sent successfully! We'll get back to you soon.")).toBeVisible()
+
+  const admin = await createUser(db, { role: 'admin' })
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, admin)
+  await page.goto('/admin/support')
+  await expect(page.getByRole('heading', { name: 'Support inbox' })).toBeVisible()
+  const rows = page.getByTestId('support-row')
+  await expect(rows.nth(0)).toContainText(subject)
+  await expect(rows.nth(0)).toContainText('Priority email')
+  await expect(rows.nth(1)).toContainText(olderSubject)
+  await expect(rows.nth(1)).toContainText('Email')
+
+  await rows
+    .nth(0)
+    .getByRole('button', { name: `Read message from Priya Member: ${subject}` })
+    .click()
+  const dialog = page.getByRole('dialog', { name: subject })
+  await expect(dialog.getByTestId('support-message')).toHaveText('My course video will not finish processing.')
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await expect(dialog).toBeHidden()
+
+  await rows
+    .nth(0)
+    .getByRole('button', { name: `Mark answered: ${subject}` })
+    .click()
+  await expect(page.getByText('Marked answered')).toBeVisible()
+  await expect(page.getByTestId('support-row').filter({ hasText: subject })).toHaveCount(0)
+  await page.getByLabel('Messages').selectOption('answered')
+  const answered = page.getByTestId('support-row').filter({ hasText: subject })
+  await expect(answered).toContainText(`by ${admin.email}`)
+  const stored = await db
+    .selectFrom('contact_messages')
+    .select(['support_tier', 'user_id', 'answered_by'])
+    .where('subject', '=', subject)
+    .executeTakeFirstOrThrow()
+  expect(stored).toEqual({ support_tier: 'priority', user_id: member.id, answered_by: admin.id })
+})
+
+test('an admin gives an Enterprise member a success manager, whom the member sees on /contact', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const member = await createUser(db, { firstName: 'Ezra' })
+  await buyPlan(db, member, 'enterprise')
+  const pro = await createUser(db)
+  await buyPlan(db, pro, 'pro')
+  const manager = await createUser(db, { role: 'editor', firstName: 'Mona', lastName: 'Manager' })
+  const admin = await createUser(db, { role: 'admin' })
+  await signInAs(page, baseURL!, db, admin)
+  await page.goto('/admin/support')
+  const form = page.getByRole('form', { name: 'Assign a success manager' })
+  const managerOption = `Mona Manager (${manager.email})`
+
+  // A Pro member has no dedicated manager: the refusal says why and nothing is saved.
+  await form.getByLabel('Enterprise member’s email').fill(pro.email)
+  await form.getByLabel('Success manager').selectOption({ label: managerOption })
+  await form.getByRole('button', { name: 'Assign manager' }).click()
+  await expect(form.getByText('Only a member on the Enterprise plan has a dedicated success manager')).toBeVisible()
+  await expect(page.getByTestId('manager-row').filter({ hasText: pro.email })).toHaveCount(0)
+
+  await form.getByLabel('Enterprise member’s email').fill(member.email)
+  await form.getByRole('button', { name: 'Assign manager' }).click()
+  await expect(page.getByText('Success manager assigned')).toBeVisible()
+  await expect(page.getByTestId('manager-row').filter({ hasText: member.email })).toContainText(manager.email)
+
+  await page.context().clearCookies()
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signInAs(page, baseURL!, db, member)
+  await page.goto('/contact')
+  const support = page.getByTestId('your-support')
+  await expect(support).toContainText(
+    'Your support: 24/7 dedicated (your Enterprise plan). We reply within 4 hours, day or night.',
+  )
+  await expect(support).toContainText(`Your success manager: Mona Manager (${manager.email}) receives your messages.`)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+})
