@@ -1,6 +1,6 @@
 // The support /pricing promises (decision 0098), as a member and staff click it: a Pro member sees Priority email
-// support on /contact and writes; staff read the support inbox by reply due time (the Pro message ahead of an older
-// email-tier one), read it and mark it answered; an admin gives an Enterprise member a success manager, whom the
+// support on /contact and writes; staff read the support inbox by reply due time (an overdue message flagged first,
+// the Pro message ahead of an older email-tier one), read it and mark it answered; an admin gives an Enterprise member a success manager, whom the
 // member then sees on /contact on a 390 px phone.
 import { buyPlan } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
@@ -29,6 +29,19 @@ test('a Pro member’s message comes first in the support inbox and is marked an
       reply_due_at: new Date(stamp + 40 * HOUR),
     })
     .execute()
+  // One whose reply is already late: flagged Overdue, and ahead of both.
+  const overdueSubject = `Overdue question ${stamp}`
+  await db
+    .insertInto('contact_messages')
+    .values({
+      name: 'Late Visitor',
+      email: 'late@example.test',
+      subject: overdueSubject,
+      message: 'Nobody has answered me for two days.',
+      created_at: new Date(stamp - 50 * HOUR),
+      reply_due_at: new Date(stamp - 2 * HOUR),
+    })
+    .execute()
 
   const member = await login({ firstName: 'Priya' })
   await buyPlan(db, member, 'pro')
@@ -50,14 +63,19 @@ test('a Pro member’s message comes first in the support inbox and is marked an
   await signInAs(page, baseURL!, db, admin)
   await page.goto('/admin/support')
   await expect(page.getByRole('heading', { name: 'Support inbox' })).toBeVisible()
+  // In order of reply due: the overdue message, the Pro one, then the older Email one (found by subject, as other
+  // tests' messages share the inbox).
   const rows = page.getByTestId('support-row')
-  await expect(rows.nth(0)).toContainText(subject)
-  await expect(rows.nth(0)).toContainText('Priority email')
-  await expect(rows.nth(1)).toContainText(olderSubject)
-  await expect(rows.nth(1)).toContainText('Email')
+  const row = (text: string) => rows.filter({ hasText: text })
+  await expect(row(subject)).toContainText('Priority email')
+  await expect(row(olderSubject)).toContainText('Email')
+  await expect(row(overdueSubject)).toContainText('Overdue')
+  await expect(row(subject)).not.toContainText('Overdue')
+  const order = await rows.allTextContents()
+  const at = (text: string) => order.findIndex((line) => line.includes(text))
+  expect([at(overdueSubject) < at(subject), at(subject) < at(olderSubject)]).toEqual([true, true])
 
-  await rows
-    .nth(0)
+  await row(subject)
     .getByRole('button', { name: `Read message from Priya Member: ${subject}` })
     .click()
   const dialog = page.getByRole('dialog', { name: subject })
@@ -65,8 +83,7 @@ test('a Pro member’s message comes first in the support inbox and is marked an
   await dialog.getByRole('button', { name: 'Close' }).click()
   await expect(dialog).toBeHidden()
 
-  await rows
-    .nth(0)
+  await row(subject)
     .getByRole('button', { name: `Mark answered: ${subject}` })
     .click()
   await expect(page.getByText('Marked answered')).toBeVisible()

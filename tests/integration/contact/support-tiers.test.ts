@@ -189,6 +189,20 @@ describe('the staff support inbox', () => {
     expect(audit).toEqual([{ action: 'support.answered' }])
   })
 
+  it('two editors pressing Mark answered at once: one answers, the other is told, one audit entry', async () => {
+    const sent = await send(null, 'Answered by two at once')
+    const [first, second] = await Promise.all([staff('editor'), staff('editor')])
+    const results = await Promise.allSettled([
+      first.caller.admin.support.markAnswered({ id: sent.id }),
+      second.caller.admin.support.markAnswered({ id: sent.id }),
+    ])
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected'])
+    const refused = results.find((result) => result.status === 'rejected')
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT', message: ALREADY_ANSWERED })
+    const audit = await db().selectFrom('audit_log').select('action').where('entity_id', '=', sent.id).execute()
+    expect(audit).toEqual([{ action: 'support.answered' }])
+  })
+
   it('refuses customers, and a message that does not exist', async () => {
     const customer = await callerAs(db(), await createUser(db()))
     await expect(customer.admin.support.inbox({ status: 'open', page: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' })

@@ -90,52 +90,15 @@ function SupportInbox() {
       >
         {(data) => (
           <AdminTable columns={['Reply due', 'From', 'Support', 'Subject', 'Actions']}>
-            {data.items.map((item) => {
-              const overdue = !item.answeredAt && new Date(item.replyDueAt).getTime() < now
-              return (
-                <tr key={item.id} data-testid="support-row">
-                  <td>
-                    {formatDate(item.replyDueAt, 'mediumTime')}
-                    {overdue ? <span className={badge({ tone: 'red' })}> Overdue</span> : null}
-                    {item.answeredAt ? (
-                      <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
-                        Answered {formatDate(item.answeredAt, 'mediumTime')} by {item.answeredBy ?? 'a former member'}
-                      </p>
-                    ) : null}
-                  </td>
-                  <td>
-                    {item.name}
-                    <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{item.email}</p>
-                  </td>
-                  <td>
-                    <span className={badge({ tone: TONE[item.tier] })}>{SUPPORT_TIER_INFO[item.tier].label}</span>
-                  </td>
-                  <td>{item.subject}</td>
-                  <td>
-                    <div className={css({ display: 'flex', gap: '1' })}>
-                      <button
-                        type="button"
-                        className={button({ variant: 'outline', size: 'sm' })}
-                        onClick={() => setReading(item)}
-                        aria-label={`Read message from ${item.name}: ${item.subject}`}
-                      >
-                        Read
-                      </button>
-                      {!item.answeredAt && can('editor') ? (
-                        <button
-                          type="button"
-                          className={button({ size: 'sm' })}
-                          aria-label={`Mark answered: ${item.subject}`}
-                          {...whilePending(answer.isPending, 'onClick', () => answer.mutate({ id: item.id }))}
-                        >
-                          Mark answered
-                        </button>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              )
-            })}
+            {data.items.map((item) => (
+              <InboxRow
+                key={item.id}
+                item={item}
+                now={now}
+                onRead={() => setReading(item)}
+                answer={can('editor') ? answer : null}
+              />
+            ))}
           </AdminTable>
         )}
       </PagedList>
@@ -157,6 +120,69 @@ function SupportInbox() {
       </AdminDialog>
       <SuccessManagers canAssign={can('admin')} />
     </>
+  )
+}
+
+/** One message: when its reply is due (or was given), its sender, tier and subject, Read and Mark answered. */
+function InboxRow({
+  item,
+  now,
+  onRead,
+  answer,
+}: {
+  item: InboxItem
+  now: number
+  onRead: () => void
+  /** Mark answered, for editors and up (null: the button is not shown). */
+  answer: { isPending: boolean; mutate: (input: { id: string }) => void } | null
+}) {
+  const overdue = !item.answeredAt && new Date(item.replyDueAt).getTime() < now
+  return (
+    <tr data-testid="support-row">
+      <td>
+        {formatDate(item.replyDueAt, 'mediumTime')}
+        {overdue ? (
+          <span className={css({ ml: '2' })}>
+            <span className={badge({ tone: 'red' })}>Overdue</span>
+          </span>
+        ) : null}
+        {item.answeredAt ? (
+          <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+            Answered {formatDate(item.answeredAt, 'mediumTime')} by {item.answeredBy ?? 'a former member'}
+          </p>
+        ) : null}
+      </td>
+      <td>
+        {item.name}
+        <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{item.email}</p>
+      </td>
+      <td>
+        <span className={badge({ tone: TONE[item.tier] })}>{SUPPORT_TIER_INFO[item.tier].label}</span>
+      </td>
+      <td>{item.subject}</td>
+      <td>
+        <div className={css({ display: 'flex', gap: '1' })}>
+          <button
+            type="button"
+            className={button({ variant: 'outline', size: 'sm' })}
+            onClick={onRead}
+            aria-label={`Read message from ${item.name}: ${item.subject}`}
+          >
+            Read
+          </button>
+          {!item.answeredAt && answer ? (
+            <button
+              type="button"
+              className={button({ size: 'sm' })}
+              aria-label={`Mark answered: ${item.subject}`}
+              {...whilePending(answer.isPending, 'onClick', () => answer.mutate({ id: item.id }))}
+            >
+              Mark answered
+            </button>
+          ) : null}
+        </div>
+      </td>
+    </tr>
   )
 }
 
