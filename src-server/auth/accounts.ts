@@ -5,15 +5,11 @@ import type { SignupInput } from '../../src-shared/schemas/auth.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { userEmailIs } from '../users/email.ts'
+import { findUserByEmail } from '../users/email.ts'
 import { alreadyRegisteredMail, passwordResetMail, verificationMail } from './mails.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { invalidateUserSessions } from './session.ts'
 import { consumeToken, issueToken } from './tokens.ts'
-
-function findUserByEmail(db: DB, email: string) {
-  return db.selectFrom('users').select(['id', 'email', 'email_verified']).where(userEmailIs(email)).executeTakeFirst()
-}
 
 /**
  * Creates an unverified account and e-mails its verification link. For an address that already has an

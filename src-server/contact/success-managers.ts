@@ -2,8 +2,8 @@
 // the member sees on /contact and whose inbox their messages reach. Who may be assigned is the flow's to check.
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { userEmailIs } from '../users/email.ts'
 
 /** The member's manager (name and address), or null. */
 export function successManagerOf(db: DB, memberId: string) {
@@ -37,7 +37,13 @@ export async function listSuccessManagers(db: DB) {
 }
 
 /** Sets (or replaces) the member's manager, with an audit entry naming both. */
-export async function assignSuccessManager(db: DB, actor: audit.Actor, memberId: string, managerId: string) {
+export async function assignSuccessManager(
+  db: DB,
+  actor: audit.Actor,
+  memberId: string,
+  managerId: string,
+  now = clock.now(),
+) {
   await db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('success_managers')
@@ -46,8 +52,8 @@ export async function assignSuccessManager(db: DB, actor: audit.Actor, memberId:
       .executeTakeFirst()
     await trx
       .insertInto('success_managers')
-      .values({ member_id: memberId, manager_id: managerId })
-      .onConflict((oc) => oc.column('member_id').doUpdateSet({ manager_id: managerId, assigned_at: new Date() }))
+      .values({ member_id: memberId, manager_id: managerId, assigned_at: now })
+      .onConflict((oc) => oc.column('member_id').doUpdateSet({ manager_id: managerId, assigned_at: now }))
       .execute()
     await audit.record(trx, actor, 'support.manager_assigned', {
       type: 'user',
@@ -75,11 +81,6 @@ export async function removeSuccessManager(db: DB, actor: audit.Actor, memberId:
     })
     return true
   })
-}
-
-/** The account with this address (any case), or undefined. */
-export function accountByEmail(db: DB, email: string) {
-  return db.selectFrom('users').select(['id', 'email']).where(userEmailIs(email)).executeTakeFirst()
 }
 
 /** The staff member with this id (any staff role), or undefined. */

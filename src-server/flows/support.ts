@@ -6,11 +6,12 @@ import type { AssignSuccessManagerInput } from '../../src-shared/schemas/support
 import { SUPPORT_TIER_INFO, supportTierFor } from '../../src-shared/support.ts'
 import type * as audit from '../audit/repository.ts'
 import { submitContactMessage } from '../contact/messages.ts'
-import { accountByEmail, assignSuccessManager, staffMemberById, successManagerOf } from '../contact/success-managers.ts'
+import { assignSuccessManager, staffMemberById, successManagerOf } from '../contact/success-managers.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
+import { findUserByEmail } from '../users/email.ts'
 
 /** The member's support now: tier, its label and reply time, and their success manager (Enterprise only). */
 export async function supportOf(db: DB, userId: string, now = clock.now()) {
@@ -44,13 +45,13 @@ export const NOT_ENTERPRISE = 'Only a member on the Enterprise plan has a dedica
 /** Staff give an Enterprise member a success manager from the staff. */
 export async function assignManager(db: DB, actor: audit.Actor, input: AssignSuccessManagerInput, now = clock.now()) {
   const [member, manager] = await Promise.all([
-    accountByEmail(db, input.memberEmail),
+    findUserByEmail(db, input.memberEmail),
     staffMemberById(db, input.managerId),
   ])
   if (!member) throw new DomainError('not_found', 'No account has that email address')
   if (!manager) throw new DomainError('not_found', 'Choose a staff member')
   const plan = await currentSubscription(db, member.id, now)
   if (supportTierFor(plan?.plan_id) !== 'dedicated') throw new DomainError('precondition', NOT_ENTERPRISE)
-  await assignSuccessManager(db, actor, member.id, manager.id)
+  await assignSuccessManager(db, actor, member.id, manager.id, now)
   return { memberId: member.id, managerId: manager.id }
 }

@@ -67,6 +67,17 @@ describe('a message takes its sender’s support tier', () => {
     expect(mail?.text_body).toContain('Support: Email, reply due by')
   })
 
+  it('a member’s support is theirs alone: a visitor is refused, an account without a plan has Email support', async () => {
+    await expect((await shopCaller(db(), null)).contact.mySupport()).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    expect(await (await shopCaller(db(), await member(null))).contact.mySupport()).toEqual({
+      tier: 'email',
+      label: 'Email',
+      replyWithinHours: 48,
+      planName: null,
+      manager: null,
+    })
+  })
+
   it('a Pro member writes at Priority email: due in 24 hours, the subject marked [Priority]', async () => {
     const pro = await member('pro')
     const sent = await send(pro, 'Pro member question')

@@ -2,7 +2,7 @@
 // with its sender's support tier; editors and up mark one answered. Below, admins give Enterprise members their
 // dedicated success manager (decision 0098). The server checks every role.
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
@@ -192,7 +192,7 @@ function SuccessManagers({ canAssign }: { canAssign: boolean }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const managers = useQuery(trpc.admin.support.managers.queryOptions())
-  const team = useSuspenseQuery(trpc.admin.team.list.queryOptions())
+  const team = useQuery({ ...trpc.admin.team.list.queryOptions(), enabled: canAssign })
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.support.managers.queryKey() })
   const assign = useMutation(trpc.admin.support.assignManager.mutationOptions())
   const remove = useMutation(
