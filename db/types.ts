@@ -819,6 +819,28 @@ export interface SuccessManagersTable {
   assigned_at: ColumnType<Date, Date | string | undefined, Date>
 }
 
+/** A member's live chat with the staff (decision 0099); at most one open per member. */
+export interface ChatConversationsTable {
+  id: Generated<string>
+  user_id: string
+  /** The staff member who took the chat; null while it waits. */
+  assigned_to: string | null
+  created_at: CreatedAt
+  last_message_at: ColumnType<Date, Date | string | undefined, Date>
+  closed_at: Date | null
+  closed_by: 'member' | 'staff' | null
+}
+
+export interface ChatMessagesTable {
+  id: Generated<string>
+  conversation_id: string
+  /** The staff member who wrote it (null for the member, or a staff member whose account is gone). */
+  staff_id: string | null
+  from_staff: boolean
+  body: string
+  created_at: CreatedAt
+}
+
 export interface AuthTokensTable {
   /** SHA-256 of the token (hex); the token itself is only in the e-mail. */
   token_hash: string
@@ -1973,6 +1995,8 @@ export interface Database {
   service_order_message_reads: ServiceOrderMessageReadsTable
   contact_messages: ContactMessagesTable
   success_managers: SuccessManagersTable
+  chat_conversations: ChatConversationsTable
+  chat_messages: ChatMessagesTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable
   catalog_version: CatalogVersionTable

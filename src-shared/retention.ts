@@ -26,6 +26,7 @@ export const RETENTION = {
   dataExports: { key: 'dataExports', what: 'Your “Download my data” archives (the records of asking, too)', days: 30 },
   carts: { key: 'carts', what: 'Items left in a cart and not bought', days: 180 },
   contactMessages: { key: 'contactMessages', what: 'Messages sent through the contact form', days: 730 },
+  chats: { key: 'chats', what: 'Live chats with our support team, after they end', days: 730 },
 } as const satisfies Record<string, RetentionRule>
 
 export const retentionCutoff = (rule: RetentionRule, now: Date) => new Date(now.getTime() - rule.days * DAY_MS)

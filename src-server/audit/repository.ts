@@ -28,6 +28,7 @@ export interface AuditSubject {
     | 'coupon'
     | 'subscription'
     | 'contact_message'
+    | 'chat_conversation'
   id: string
   before?: unknown
   after?: unknown

@@ -9,6 +9,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { Log } from '../kernel/log.ts'
+import { chatsOf } from '../live-chat/conversations.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { renderDocumentPdf } from '../orders/document-pdf.ts'
 import { readDocument } from '../orders/documents.ts'
@@ -51,6 +52,7 @@ creator.json            if you teach or applied to: your applications, creator p
 contact-messages.json   messages you sent through the contact form with this e-mail address
 memberships.json        your memberships (plan, billing cycle, status, renewal and cancellation)
 messages.json           your conversations with instructors (every message in them) and the replies you wrote
+live-chats.json         your live chats with our support team, every message in them
 questions.json          the questions and answers you wrote under lessons, and the questions you upvoted
 live-sessions.json      the live sessions you registered for and when you joined them
 
@@ -324,6 +326,7 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     }),
     'questions.json': json({ questions, answers, upvoted: votes }),
     'live-sessions.json': json({ registrations, attendance }),
+    'live-chats.json': json(await chatsOf(db, userId)),
   }
   const viewer = { id: userId, role: 'customer' as const }
   for (const invoice of invoices) {

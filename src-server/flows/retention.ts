@@ -9,6 +9,7 @@ import { purgeStaleCartItems } from '../cart/repository.ts'
 import { purgeOldContactMessages } from '../contact/messages.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { purgeEndedChats } from '../live-chat/conversations.ts'
 import { purgeSettledMail } from '../mail/repository.ts'
 import { purgeFinishedExports } from '../privacy/exports.ts'
 
@@ -23,6 +24,7 @@ const PURGES: { [K in RuleKey]: (db: DB, before: Date) => Promise<number> } = {
   dataExports: purgeFinishedExports,
   carts: purgeStaleCartItems,
   contactMessages: purgeOldContactMessages,
+  chats: purgeEndedChats,
 }
 
 /** Purges every kind past its period; how many rows of each went. Each purge is one statement: a rerun is safe. */

@@ -1,6 +1,8 @@
 // What the server is configured with beyond the database: settings procedures and routes read (AppConfig), and
 // what createServer hands every plain Fastify route (HttpDeps). Types only, so any layer may import them.
+
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
+import type { ChatHours } from '../../src-shared/live-chat.ts'
 import type { ResolveSession } from '../auth/types.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
 import type { FileStorage } from '../storage/storage.ts'
@@ -32,6 +34,8 @@ export interface AppConfig {
   ssoHttpIssuers?: 'loopback'
   /** Webhook endpoints on loopback and private addresses allowed (not in production; decision 0061). */
   webhooksAllowPrivate?: boolean
+  /** LIVE_CHAT_HOURS: when live chat is staffed (src-shared/live-chat.ts); /contact's Mon-Fri 9-5 GMT when absent. */
+  liveChatHours?: ChatHours
 }
 
 export type OAuthProviderName = 'google' | 'facebook'

@@ -1,5 +1,7 @@
 // Environment, read once and validated. A bad value stops start-up with a message naming the variable.
+
 import { z } from 'zod'
+import { parseChatHours } from '../../src-shared/live-chat.ts'
 import { s3CredentialProblems } from './s3-config.ts'
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value)
@@ -116,6 +118,14 @@ export const envSchema = z.object({
   ),
   /** 'loopback' lets a school's OpenID provider be plain http on 127.0.0.1 (tests only; decision 0062). */
   SSO_HTTP_ISSUERS: z.enum(['loopback', 'none']).default('none'),
+  /** When live chat is staffed, GMT: "Mon-Fri 09:00-17:00" (the default, as /contact says) or e.g. "Mon-Sun 00:00-24:00". */
+  LIVE_CHAT_HOURS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((text) => parseChatHours(text) !== null, 'must read like "Mon-Fri 09:00-17:00"')
+      .optional(),
+  ),
   /** The first owner (super_admin), created at start-up when both are set and no such account exists. */
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8, 'must be at least 8 characters').optional()),

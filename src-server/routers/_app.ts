@@ -18,6 +18,7 @@ import { giftsRouter } from './gifts.ts'
 import { instructorMessagesRouter } from './instructor-messages.ts'
 import { learningRouter } from './learning.ts'
 import { liveRouter } from './live.ts'
+import { liveChatRouter } from './live-chat.ts'
 import { membershipRouter } from './membership.ts'
 import { paymentsRouter } from './payments.ts'
 import { plansRouter } from './plans.ts'
@@ -45,6 +46,7 @@ export const appRouter = router({
   plans: plansRouter,
   content: contentRouter,
   contact: contactRouter,
+  liveChat: liveChatRouter,
   profile: profileRouter,
   cart: cartRouter,
   payments: paymentsRouter,

@@ -49,3 +49,11 @@ describe('WORKER', () => {
     expect(() => readEnv({ WORKER: 'sometimes' })).toThrow(/WORKER/)
   })
 })
+
+describe('LIVE_CHAT_HOURS', () => {
+  it('is unset by default (the page’s Mon-Fri 9-5 GMT) and refuses hours it cannot read', () => {
+    expect(readEnv({}).LIVE_CHAT_HOURS).toBeUndefined()
+    expect(readEnv({ LIVE_CHAT_HOURS: 'Mon-Sat 08:00-20:00' }).LIVE_CHAT_HOURS).toBe('Mon-Sat 08:00-20:00')
+    expect(() => readEnv({ LIVE_CHAT_HOURS: '9 to 5' })).toThrow(/LIVE_CHAT_HOURS/)
+  })
+})

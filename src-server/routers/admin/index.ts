@@ -1,5 +1,6 @@
 // The admin area's routers, one per screen. Every procedure checks the role on the server (see
 // tests/integration/team/admin-authorization.test.ts, which fails for a procedure missing from its table).
+
 import { router } from '../../trpc/init.ts'
 import { adminAuditRouter } from './audit.ts'
 import { adminCategoriesRouter } from './categories.ts'
@@ -10,6 +11,7 @@ import { adminCreatorApplicationsRouter } from './creator-applications.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminFinanceRouter } from './finance.ts'
 import { adminInstructorMessagesRouter } from './instructor-messages.ts'
+import { adminLiveChatRouter } from './live-chat.ts'
 import { adminOrdersRouter } from './orders.ts'
 import { adminOutboxRouter } from './outbox.ts'
 import { adminReviewsRouter } from './reviews.ts'
@@ -35,4 +37,5 @@ export const adminRouter = router({
   coupons: adminCouponsRouter,
   instructorMessages: adminInstructorMessagesRouter,
   support: adminSupportRouter,
+  liveChat: adminLiveChatRouter,
 })

@@ -56,6 +56,12 @@ const EXPECTED: Record<string, Access> = {
   'admin.support.managers': 'viewer',
   'admin.support.assignManager': 'admin',
   'admin.support.removeManager': 'admin',
+  // Live chat: staff read the desk; editors and up take, answer and end chats (admins may take over).
+  'admin.liveChat.queue': 'viewer',
+  'admin.liveChat.conversation': 'viewer',
+  'admin.liveChat.take': 'editor',
+  'admin.liveChat.reply': 'editor',
+  'admin.liveChat.end': 'editor',
   'admin.serviceOrders.list': 'viewer',
   'admin.serviceOrders.detail': 'viewer',
   'admin.serviceOrders.markRead': 'viewer',

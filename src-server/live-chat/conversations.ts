@@ -1,0 +1,332 @@
+// Live chat between a signed-in member and the staff (decision 0099). A member has at most one open chat (a partial
+// unique index); a staff member takes a waiting chat and answers it; either side ends it, once, and the member is
+// mailed the transcript in the same transaction. Every write re-checks, in its own UPDATE, that the chat is still
+// open (and whose it is), so a message and an ending racing each other leave one order of events, not a message
+// after the end.
+import { CHAT_ENDED } from '../../src-shared/live-chat.ts'
+import { fullName } from '../../src-shared/names.ts'
+import * as audit from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+
+/** How long a member still sees a chat after it ended (its last messages and "this chat has ended"). */
+const ENDED_CHAT_SHOWN_MS = 30 * 60 * 1000
+
+export const CHAT_NOT_FOUND = 'Chat not found'
+export const CHAT_TAKEN = 'Another staff member is answering this chat'
+
+/** A member starts a chat, or adds to their open one when a second start arrives at the same moment. */
+export async function startChat(db: DB, userId: string, body: string, now = clock.now()) {
+  return db.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto('chat_conversations')
+      .values({ user_id: userId, created_at: now, last_message_at: now })
+      .onConflict((conflict) => conflict.column('user_id').where('closed_at', 'is', null).doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    const id =
+      created?.id ??
+      (
+        await trx
+          .updateTable('chat_conversations')
+          .set({ last_message_at: now })
+          .where('user_id', '=', userId)
+          .where('closed_at', 'is', null)
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id
+    await trx
+      .insertInto('chat_messages')
+      .values({ conversation_id: id, from_staff: false, body, created_at: now })
+      .execute()
+    return { id }
+  })
+}
+
+/** Why a guarded update of a chat found no row: gone, ended, or (for staff) another's. */
+async function refusal(db: DB, id: string, userId?: string): Promise<DomainError> {
+  let query = db.selectFrom('chat_conversations').select(['closed_at', 'assigned_to']).where('id', '=', id)
+  if (userId) query = query.where('user_id', '=', userId)
+  const row = await query.executeTakeFirst()
+  if (!row) return new DomainError('not_found', CHAT_NOT_FOUND)
+  return new DomainError('conflict', row.closed_at ? CHAT_ENDED : CHAT_TAKEN)
+}
+
+/** The member writes in their own open chat. */
+export async function postMemberMessage(db: DB, userId: string, id: string, body: string, now = clock.now()) {
+  return db.transaction().execute(async (trx) => {
+    const open = await trx
+      .updateTable('chat_conversations')
+      .set({ last_message_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('closed_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst()
+    if (!open) throw await refusal(trx, id, userId)
+    await trx
+      .insertInto('chat_messages')
+      .values({ conversation_id: id, from_staff: false, body, created_at: now })
+      .execute()
+    return { id }
+  })
+}
+
+/**
+ * A staff member takes a waiting chat; a second staff member pressing at the same moment is refused. An admin may
+ * take over a chat another staff member holds (someone gone for the day).
+ */
+export async function takeChat(db: DB, actor: audit.Actor, id: string, takeOver: boolean) {
+  return db.transaction().execute(async (trx) => {
+    const taken = await trx
+      .updateTable('chat_conversations')
+      .set({ assigned_to: actor.id })
+      .where('id', '=', id)
+      .where('closed_at', 'is', null)
+      .where((eb) =>
+        takeOver ? eb.val(true) : eb.or([eb('assigned_to', 'is', null), eb('assigned_to', '=', actor.id)]),
+      )
+      .returning('id')
+      .executeTakeFirst()
+    if (!taken) throw await refusal(trx, id)
+    await audit.record(trx, actor, 'chat.taken', { type: 'chat_conversation', id, after: { assignedTo: actor.id } })
+    return { id }
+  })
+}
+
+/** The staff member who holds the chat answers (taking it first if it still waits). */
+export async function postStaffMessage(db: DB, staffId: string, id: string, body: string, now = clock.now()) {
+  return db.transaction().execute(async (trx) => {
+    const open = await trx
+      .updateTable('chat_conversations')
+      .set((eb) => ({ last_message_at: now, assigned_to: eb.fn.coalesce('assigned_to', eb.val(staffId)) }))
+      .where('id', '=', id)
+      .where('closed_at', 'is', null)
+      .where((eb) => eb.or([eb('assigned_to', 'is', null), eb('assigned_to', '=', staffId)]))
+      .returning('id')
+      .executeTakeFirst()
+    if (!open) throw await refusal(trx, id)
+    await trx
+      .insertInto('chat_messages')
+      .values({ conversation_id: id, staff_id: staffId, from_staff: true, body, created_at: now })
+      .execute()
+    return { id }
+  })
+}
+
+/** How the member sees a message's author: "You", or the staff member's first name and the company. */
+const memberSideAuthor = (message: { fromStaff: boolean; staffName: string | null }) =>
+  message.fromStaff ? `${message.staffName ?? 'Support'} (SkillForge)` : 'You'
+
+/** A chat's messages, oldest first, with the staff author's first name (what the member sees of them). */
+export function chatMessages(db: DB, conversationId: string) {
+  return db
+    .selectFrom('chat_messages as m')
+    .leftJoin('users as staff', 'staff.id', 'm.staff_id')
+    .select([
+      'm.id',
+      'm.body',
+      'm.from_staff as fromStaff',
+      'm.created_at as createdAt',
+      'staff.first_name as staffName',
+    ])
+    .where('m.conversation_id', '=', conversationId)
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .execute()
+}
+
+/** Ends an open chat, once, and mails its transcript to the member in the same transaction. */
+export async function endChat(
+  db: DB,
+  by: { side: 'member'; userId: string } | { side: 'staff'; actor: audit.Actor },
+  id: string,
+  now = clock.now(),
+) {
+  return db.transaction().execute(async (trx) => {
+    let update = trx
+      .updateTable('chat_conversations')
+      .set({ closed_at: now, closed_by: by.side })
+      .where('id', '=', id)
+      .where('closed_at', 'is', null)
+    if (by.side === 'member') update = update.where('user_id', '=', by.userId)
+    const ended = await update.returning(['id', 'user_id']).executeTakeFirst()
+    if (!ended) throw await refusal(trx, id, by.side === 'member' ? by.userId : undefined)
+    if (by.side === 'staff') {
+      await audit.record(trx, by.actor, 'chat.ended', { type: 'chat_conversation', id, after: { ended: true } })
+    }
+    const member = await trx
+      .selectFrom('users')
+      .select(['email', 'first_name', 'last_name'])
+      .where('id', '=', ended.user_id)
+      .executeTakeFirstOrThrow()
+    const messages = await chatMessages(trx, id)
+    await enqueueMail(trx, {
+      kind: 'chat-transcript',
+      to: member.email,
+      subject: 'Your live chat with SkillForge support',
+      text: [
+        `Hello ${fullName(member.first_name, member.last_name) || member.email},`,
+        '',
+        'Here is the transcript of your live chat with us. Reply to this e-mail if you have more to ask.',
+        '',
+        ...messages.map(
+          (message) =>
+            `[${message.createdAt.toISOString().slice(11, 16)} GMT] ${memberSideAuthor(message)}: ${message.body}`,
+        ),
+      ].join('\n'),
+    })
+    return { id, endedAt: now.toISOString() }
+  })
+}
+
+/** The member's open chat, or the one that ended in the last half hour, with its messages; null when neither. */
+export async function memberChat(db: DB, userId: string, now = clock.now()) {
+  const conversation = await db
+    .selectFrom('chat_conversations')
+    .select([
+      'id',
+      'assigned_to as assignedTo',
+      'created_at as startedAt',
+      'closed_at as endedAt',
+      'closed_by as endedBy',
+    ])
+    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or([eb('closed_at', 'is', null), eb('closed_at', '>', new Date(now.getTime() - ENDED_CHAT_SHOWN_MS))]),
+    )
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  if (!conversation) return null
+  const messages = await chatMessages(db, conversation.id)
+  return {
+    id: conversation.id,
+    startedAt: conversation.startedAt.toISOString(),
+    endedAt: conversation.endedAt?.toISOString() ?? null,
+    endedBy: conversation.endedBy,
+    waiting: conversation.assignedTo === null,
+    messages: messages.map((message) => ({
+      id: message.id,
+      body: message.body,
+      fromStaff: message.fromStaff,
+      author: memberSideAuthor(message),
+      createdAt: message.createdAt.toISOString(),
+    })),
+  }
+}
+
+/**
+ * The staff's chat queue: open chats waiting to be taken first (longest waiting first), then taken ones by their
+ * latest message; or the latest ended chats. Each says whether its last word is the member's (a reply is owed).
+ */
+export async function staffChatQueue(db: DB, status: 'open' | 'closed') {
+  const base = db
+    .selectFrom('chat_conversations as c')
+    .innerJoin('users as member', 'member.id', 'c.user_id')
+    .leftJoin('users as staff', 'staff.id', 'c.assigned_to')
+    .select((eb) => [
+      'c.id',
+      'c.created_at as startedAt',
+      'c.last_message_at as lastMessageAt',
+      'c.closed_at as endedAt',
+      'member.email as memberEmail',
+      'member.first_name as memberFirstName',
+      'member.last_name as memberLastName',
+      'staff.email as assignedTo',
+      eb
+        .selectFrom('chat_messages as last')
+        .select('last.from_staff')
+        .whereRef('last.conversation_id', '=', 'c.id')
+        .orderBy('last.created_at', 'desc')
+        .orderBy('last.id', 'desc')
+        .limit(1)
+        .as('lastFromStaff'),
+    ])
+  const rows =
+    status === 'open'
+      ? await base
+          .where('c.closed_at', 'is', null)
+          .orderBy((eb) => eb.case().when('c.assigned_to', 'is', null).then(0).else(1).end())
+          .orderBy('c.created_at')
+          .limit(100)
+          .execute()
+      : await base.where('c.closed_at', 'is not', null).orderBy('c.closed_at', 'desc').limit(50).execute()
+  return rows.map(({ memberFirstName, memberLastName, lastFromStaff, ...row }) => ({
+    ...row,
+    memberName: fullName(memberFirstName, memberLastName) || row.memberEmail,
+    replyOwed: row.endedAt === null && lastFromStaff === false,
+    startedAt: row.startedAt.toISOString(),
+    lastMessageAt: row.lastMessageAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+  }))
+}
+
+/** One chat for the staff: the member, who holds it, and every message with its author. */
+export async function staffChat(db: DB, id: string) {
+  const conversation = await db
+    .selectFrom('chat_conversations as c')
+    .innerJoin('users as member', 'member.id', 'c.user_id')
+    .leftJoin('users as staff', 'staff.id', 'c.assigned_to')
+    .select([
+      'c.id',
+      'c.assigned_to as assignedToId',
+      'staff.email as assignedTo',
+      'c.created_at as startedAt',
+      'c.closed_at as endedAt',
+      'c.closed_by as endedBy',
+      'member.email as memberEmail',
+      'member.first_name as memberFirstName',
+      'member.last_name as memberLastName',
+    ])
+    .where('c.id', '=', id)
+    .executeTakeFirst()
+  if (!conversation) throw new DomainError('not_found', CHAT_NOT_FOUND)
+  const messages = await chatMessages(db, id)
+  const memberName = fullName(conversation.memberFirstName, conversation.memberLastName) || conversation.memberEmail
+  return {
+    id: conversation.id,
+    assignedToId: conversation.assignedToId,
+    assignedTo: conversation.assignedTo,
+    memberName,
+    memberEmail: conversation.memberEmail,
+    startedAt: conversation.startedAt.toISOString(),
+    endedAt: conversation.endedAt?.toISOString() ?? null,
+    endedBy: conversation.endedBy,
+    messages: messages.map((message) => ({
+      id: message.id,
+      body: message.body,
+      fromStaff: message.fromStaff,
+      author: message.fromStaff ? (message.staffName ?? 'Staff') : memberName,
+      createdAt: message.createdAt.toISOString(),
+    })),
+  }
+}
+
+/** Every chat of the member with its messages, for their data export. */
+export async function chatsOf(db: DB, userId: string) {
+  const chats = await db
+    .selectFrom('chat_conversations')
+    .select(['id', 'created_at', 'closed_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute()
+  return Promise.all(
+    chats.map(async (chat) => ({
+      ...chat,
+      messages: (await chatMessages(db, chat.id)).map((message) => ({
+        from: memberSideAuthor(message),
+        body: message.body,
+        created_at: message.createdAt,
+      })),
+    })),
+  )
+}
+
+/** Removes chats that ended before `before` (the retention job); open ones stay whatever their age. */
+export async function purgeEndedChats(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('chat_conversations').where('closed_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod'
+
+/** One chat message: what the member or staff member types. */
+export const chatBody = z
+  .string()
+  .trim()
+  .min(1, 'Write a message')
+  .max(2000, 'A chat message can be at most 2,000 characters')
+
+export const startChatInput = z.object({ message: chatBody })
+export const sendChatInput = z.object({ conversationId: z.uuid(), body: chatBody })
+export const chatIdInput = z.object({ id: z.uuid() })
+export const staffChatReplyInput = z.object({ id: z.uuid(), body: chatBody })
+export const staffChatQueueInput = z.object({ status: z.enum(['open', 'closed']).default('open') })

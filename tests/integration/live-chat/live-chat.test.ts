@@ -1,0 +1,310 @@
+// Live chat (decision 0099), through the routers on a real database: a member starts a chat in the staffed hours,
+// staff take and answer it, either side ends it once and the member is mailed the transcript; a chat is its
+// member's alone; two starts or two takes at the same moment leave one chat and one holder.
+import { strFromU8 } from 'fflate'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSession } from '../../../src-server/auth/session.ts'
+import type { SessionUser } from '../../../src-server/auth/types.ts'
+import { collectPersonalData } from '../../../src-server/flows/data-export.ts'
+import { CHAT_TOO_MANY, startMemberChat } from '../../../src-server/flows/live-chat.ts'
+import { runRetention } from '../../../src-server/flows/retention.ts'
+import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { CHAT_TAKEN, memberChat } from '../../../src-server/live-chat/conversations.ts'
+import { latestMailTo } from '../../../src-server/mail/outbox.ts'
+import { createCaller } from '../../../src-server/routers/_app.ts'
+import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
+import { createContextInner } from '../../../src-server/trpc/context.ts'
+import { CHAT_ENDED, STAFFED_CHAT_HOURS } from '../../../src-shared/live-chat.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { createUser } from '../../support/factories.ts'
+
+let database: DatabaseHandle
+const db = () => database.db
+const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], openMinute: 0, closeMinute: 24 * 60 }
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database?.close()
+})
+
+/** A caller on a server whose chat is staffed at every hour (the hours themselves: tests/unit/live-chat-hours). */
+async function callerFor(user: SessionUser | null, hours = ALWAYS) {
+  const config = { ...defaultAppConfig, liveChatHours: hours }
+  if (!user) return createCaller(createContextInner({ db: db(), user: null, session: null, config }))
+  const { session } = await createSession(db(), user.id)
+  return createCaller(createContextInner({ db: db(), user, session, config }))
+}
+
+async function member(firstName = 'Maya') {
+  const user = await createUser(db(), { firstName, lastName: 'Learner' })
+  return { user, caller: await callerFor(user) }
+}
+
+async function staff(role: 'viewer' | 'editor' | 'admin', firstName = 'Sam') {
+  const user = await createUser(db(), { role, firstName, lastName: 'Staff' })
+  return { user, caller: await callerFor(user) }
+}
+
+const auditOf = (id: string) =>
+  db()
+    .selectFrom('audit_log')
+    .select(['action', 'actor_email'])
+    .where('entity_id', '=', id)
+    .orderBy('created_at')
+    .execute()
+
+describe('a member’s chat with the staff', () => {
+  it('starts waiting, is answered by the staff member who takes it, and the member reads the answer', async () => {
+    const { user, caller } = await member()
+    expect(await caller.liveChat.mine()).toMatchObject({ availability: { open: true }, chat: null })
+    const { id } = await caller.liveChat.start({ message: '  How do I download my certificate?  ' })
+
+    const mine = await caller.liveChat.mine()
+    expect(mine.chat).toMatchObject({ id, waiting: true, endedAt: null })
+    expect(mine.chat?.messages).toEqual([
+      expect.objectContaining({ body: 'How do I download my certificate?', fromStaff: false, author: 'You' }),
+    ])
+
+    const { caller: editor, user: editorUser } = await staff('editor', 'Priya')
+    const queue = await editor.admin.liveChat.queue({ status: 'open' })
+    expect(queue.find((row) => row.id === id)).toMatchObject({
+      memberName: 'Maya Learner',
+      memberEmail: user.email,
+      assignedTo: null,
+      replyOwed: true,
+    })
+
+    await editor.admin.liveChat.reply({ id, body: 'Open My Courses and press Certificate.' })
+    const answered = await caller.liveChat.mine()
+    expect(answered.chat).toMatchObject({ waiting: false })
+    expect(answered.chat?.messages.map((message) => [message.author, message.body])).toEqual([
+      ['You', 'How do I download my certificate?'],
+      ['Priya (SkillForge)', 'Open My Courses and press Certificate.'],
+    ])
+    const row = (await editor.admin.liveChat.queue({ status: 'open' })).find((chat) => chat.id === id)
+    expect(row).toMatchObject({ assignedTo: editorUser.email, replyOwed: false })
+
+    const detail = await editor.admin.liveChat.conversation({ id })
+    expect(detail).toMatchObject({ memberName: 'Maya Learner', assignedTo: editorUser.email })
+    expect(detail.messages.map((message) => message.author)).toEqual(['Maya Learner', 'Priya'])
+  })
+
+  it('a second start while a chat is open adds to that chat; the member writes on until it ends', async () => {
+    const { caller } = await member()
+    const first = await caller.liveChat.start({ message: 'First question' })
+    const second = await caller.liveChat.start({ message: 'Second question' })
+    expect(second.id).toBe(first.id)
+    await caller.liveChat.send({ conversationId: first.id, body: 'And a third' })
+    const mine = await caller.liveChat.mine()
+    expect(mine.chat?.messages.map((message) => message.body)).toEqual([
+      'First question',
+      'Second question',
+      'And a third',
+    ])
+  })
+
+  it('the member ends it once: the transcript is mailed to them, and nothing more can be written in it', async () => {
+    const { user, caller } = await member('Jonas')
+    const { id } = await caller.liveChat.start({ message: 'Can I change my invoice address?' })
+    const { caller: editor } = await staff('editor', 'Lena')
+    await editor.admin.liveChat.reply({ id, body: 'Yes, under Account, Billing.' })
+    await caller.liveChat.end({ id })
+
+    const mail = await latestMailTo(db(), user.email, 'chat-transcript')
+    expect(mail?.subject).toBe('Your live chat with SkillForge support')
+    expect(mail?.text_body).toContain('Hello Jonas Learner,')
+    expect(mail?.text_body).toMatch(/GMT\] You: Can I change my invoice address\?/)
+    expect(mail?.text_body).toMatch(/GMT\] Lena \(SkillForge\): Yes, under Account, Billing\./)
+
+    await expect(caller.liveChat.end({ id })).rejects.toMatchObject({ code: 'CONFLICT', message: CHAT_ENDED })
+    await expect(caller.liveChat.send({ conversationId: id, body: 'One more' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: CHAT_ENDED,
+    })
+    await expect(editor.admin.liveChat.reply({ id, body: 'Anything else?' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: CHAT_ENDED,
+    })
+    // The member still sees the ended chat for half an hour, then a fresh start.
+    expect((await caller.liveChat.mine()).chat).toMatchObject({ id, endedBy: 'member' })
+    expect(await memberChat(db(), user.id, new Date(Date.now() + 31 * 60_000))).toBeNull()
+    const next = await caller.liveChat.start({ message: 'A new question' })
+    expect(next.id).not.toBe(id)
+  })
+
+  it('staff end a chat: audited, and the member sees it ended', async () => {
+    const { caller } = await member()
+    const { id } = await caller.liveChat.start({ message: 'Thanks, that is all' })
+    const { caller: editor, user: editorUser } = await staff('editor')
+    await editor.admin.liveChat.take({ id })
+    await editor.admin.liveChat.end({ id })
+    expect((await caller.liveChat.mine()).chat).toMatchObject({ id, endedBy: 'staff' })
+    expect(await auditOf(id)).toEqual([
+      { action: 'chat.taken', actor_email: editorUser.email },
+      { action: 'chat.ended', actor_email: editorUser.email },
+    ])
+    expect((await editor.admin.liveChat.queue({ status: 'closed' })).some((chat) => chat.id === id)).toBe(true)
+    expect((await editor.admin.liveChat.queue({ status: 'open' })).some((chat) => chat.id === id)).toBe(false)
+  })
+})
+
+describe('whose chat it is', () => {
+  it('another member can neither write in, end nor see someone’s chat', async () => {
+    const owner = await member()
+    const { id } = await owner.caller.liveChat.start({ message: 'My private question' })
+    const other = await member()
+    await expect(other.caller.liveChat.send({ conversationId: id, body: 'Hello?' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    await expect(other.caller.liveChat.end({ id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect((await other.caller.liveChat.mine()).chat).toBeNull()
+    await expect(other.caller.admin.liveChat.conversation({ id })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+  })
+
+  it('a visitor sees the hours but cannot chat; a viewer reads the desk but cannot answer', async () => {
+    const visitor = await callerFor(null)
+    expect(await visitor.liveChat.availability()).toEqual({ open: true, opensAt: null, opens: null })
+    await expect(visitor.liveChat.start({ message: 'Hi' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await expect(visitor.liveChat.mine()).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+
+    const { caller } = await member()
+    const { id } = await caller.liveChat.start({ message: 'Question for the viewer' })
+    const { caller: viewer } = await staff('viewer')
+    expect((await viewer.admin.liveChat.conversation({ id })).messages).toHaveLength(1)
+    await expect(viewer.admin.liveChat.reply({ id, body: 'Hi' })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await expect(viewer.admin.liveChat.take({ id })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await expect(viewer.admin.liveChat.end({ id })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+  })
+
+  it('a chat one editor holds is refused to another; an admin may take it over', async () => {
+    const { caller } = await member()
+    const { id } = await caller.liveChat.start({ message: 'Who is there?' })
+    const { caller: first } = await staff('editor')
+    const { caller: second } = await staff('editor')
+    await first.admin.liveChat.take({ id })
+    await expect(second.admin.liveChat.take({ id })).rejects.toMatchObject({ code: 'CONFLICT', message: CHAT_TAKEN })
+    await expect(second.admin.liveChat.reply({ id, body: 'Me!' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: CHAT_TAKEN,
+    })
+    const { caller: admin, user: adminUser } = await staff('admin')
+    await admin.admin.liveChat.take({ id })
+    await admin.admin.liveChat.reply({ id, body: 'I am taking over.' })
+    expect(await first.admin.liveChat.conversation({ id })).toMatchObject({ assignedTo: adminUser.email })
+    await expect(first.admin.liveChat.reply({ id, body: 'Still here' })).rejects.toMatchObject({ code: 'CONFLICT' })
+  })
+})
+
+describe('at the same moment', () => {
+  it('two starts at once: one chat holding both messages', async () => {
+    const { user, caller } = await member()
+    const other = await callerFor(user)
+    const results = await Promise.all([
+      caller.liveChat.start({ message: 'Sent from the laptop' }),
+      other.liveChat.start({ message: 'Sent from the phone' }),
+    ])
+    expect(results[0].id).toBe(results[1].id)
+    const open = await db()
+      .selectFrom('chat_conversations')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('closed_at', 'is', null)
+      .execute()
+    expect(open).toHaveLength(1)
+    expect((await caller.liveChat.mine()).chat?.messages).toHaveLength(2)
+  })
+
+  it('two editors take one chat at once: one holds it, the other is told, one audit entry', async () => {
+    const { caller } = await member()
+    const { id } = await caller.liveChat.start({ message: 'Anyone?' })
+    const [first, second] = await Promise.all([staff('editor'), staff('editor')])
+    const results = await Promise.allSettled([
+      first.caller.admin.liveChat.take({ id }),
+      second.caller.admin.liveChat.take({ id }),
+    ])
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected'])
+    const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult
+    expect(refused.reason).toMatchObject({ code: 'CONFLICT', message: CHAT_TAKEN })
+    expect((await auditOf(id)).map((entry) => entry.action)).toEqual(['chat.taken'])
+  })
+})
+
+describe('the staffed hours and limits', () => {
+  it('outside the hours a new chat is refused with when it opens; an open chat goes on', async () => {
+    const { user, caller } = await member()
+    const deps = { db: db(), limiter: createMemoryLimiter(), config: { liveChatHours: STAFFED_CHAT_HOURS } }
+    const saturday = new Date('2026-12-05T10:00:00Z')
+    await expect(startMemberChat(deps, user.id, { message: 'Weekend question' }, saturday)).rejects.toMatchObject({
+      kind: 'precondition',
+      message: 'Live chat is closed now; it opens Monday at 9:00 AM GMT. Send us a message instead.',
+    })
+    expect(await db().selectFrom('chat_conversations').select('id').where('user_id', '=', user.id).execute()).toEqual(
+      [],
+    )
+    const monday = new Date('2026-12-07T09:00:00Z')
+    const { id } = await startMemberChat(deps, user.id, { message: 'Monday question' }, monday)
+    const closed = await callerFor(user, { days: [], openMinute: 0, closeMinute: 1 })
+    expect(await closed.liveChat.availability()).toMatchObject({ open: false })
+    await closed.liveChat.send({ conversationId: id, body: 'Still here after closing' })
+    expect((await caller.liveChat.mine()).chat?.messages).toHaveLength(2)
+  })
+
+  it('a member sending too quickly is slowed down', async () => {
+    const { user } = await member()
+    const { session } = await createSession(db(), user.id)
+    const caller = createCaller(
+      createContextInner({ db: db(), user, session, config: { ...defaultAppConfig, liveChatHours: ALWAYS } }),
+    )
+    const { id } = await caller.liveChat.start({ message: 'one' })
+    for (let i = 2; i <= 30; i++) await caller.liveChat.send({ conversationId: id, body: `message ${i}` })
+    await expect(caller.liveChat.send({ conversationId: id, body: 'too many' })).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      message: CHAT_TOO_MANY,
+    })
+    expect((await caller.liveChat.mine()).chat?.messages).toHaveLength(30)
+  })
+
+  it('bad input is refused with a clear error', async () => {
+    const { caller } = await member()
+    await expect(caller.liveChat.start({ message: '   ' })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(caller.liveChat.start({ message: 'x'.repeat(2001) })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+  })
+})
+
+describe('privacy', () => {
+  it('ended chats go after two years, open ones stay; deleting the member deletes their chats', async () => {
+    const { caller } = await member()
+    const { id } = await caller.liveChat.start({ message: 'Old chat' })
+    await caller.liveChat.end({ id })
+    const other = await member()
+    const open = await other.caller.liveChat.start({ message: 'Open chat' })
+    const counts = await runRetention(db(), new Date(Date.now() + 731 * 24 * 3_600_000))
+    expect(counts.chats).toBeGreaterThanOrEqual(1)
+    const left = await db().selectFrom('chat_conversations').select('id').where('id', 'in', [id, open.id]).execute()
+    expect(left).toEqual([{ id: open.id }])
+    await db().deleteFrom('users').where('id', '=', other.user.id).execute()
+    expect(
+      await db().selectFrom('chat_messages').select('id').where('conversation_id', '=', open.id).execute(),
+    ).toEqual([])
+  })
+
+  it('a member’s data export holds their chats, every message in them', async () => {
+    const { user, caller } = await member()
+    const { id } = await caller.liveChat.start({ message: 'Export me' })
+    await (await staff('editor', 'Ola')).caller.admin.liveChat.reply({ id, body: 'Done' })
+    const files = await collectPersonalData(db(), user.id)
+    const chats = JSON.parse(strFromU8(files['live-chats.json'] as Uint8Array))
+    expect(chats).toEqual([
+      expect.objectContaining({
+        id,
+        messages: [
+          expect.objectContaining({ from: 'You', body: 'Export me' }),
+          expect.objectContaining({ from: 'Ola (SkillForge)', body: 'Done' }),
+        ],
+      }),
+    ])
+  })
+})
