@@ -84,6 +84,7 @@ import { Route as AdminStaffAnalyticsRouteImport } from './routes/admin/_staff/a
 import { Route as AdminStaffAuditRouteImport } from './routes/admin/_staff/audit'
 import { Route as AdminStaffBundlesRouteImport } from './routes/admin/_staff/bundles'
 import { Route as AdminStaffCategoriesRouteImport } from './routes/admin/_staff/categories'
+import { Route as AdminStaffChatRouteImport } from './routes/admin/_staff/chat'
 import { Route as AdminStaffCouponsRouteImport } from './routes/admin/_staff/coupons'
 import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
@@ -493,6 +494,11 @@ const AdminStaffCategoriesRoute = AdminStaffCategoriesRouteImport.update({
   path: '/categories',
   getParentRoute: () => AdminStaffRoute,
 } as any)
+const AdminStaffChatRoute = AdminStaffChatRouteImport.update({
+  id: '/chat',
+  path: '/chat',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffCouponsRoute = AdminStaffCouponsRouteImport.update({
   id: '/coupons',
   path: '/coupons',
@@ -745,6 +751,7 @@ export interface FileRoutesByFullPath {
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/chat': typeof AdminStaffChatRoute
   '/admin/coupons': typeof AdminStaffCouponsRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
@@ -852,6 +859,7 @@ export interface FileRoutesByTo {
   '/admin/audit': typeof AdminStaffAuditRoute
   '/admin/bundles': typeof AdminStaffBundlesRoute
   '/admin/categories': typeof AdminStaffCategoriesRoute
+  '/admin/chat': typeof AdminStaffChatRoute
   '/admin/coupons': typeof AdminStaffCouponsRoute
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
@@ -962,6 +970,7 @@ export interface FileRoutesById {
   '/admin/_staff/audit': typeof AdminStaffAuditRoute
   '/admin/_staff/bundles': typeof AdminStaffBundlesRoute
   '/admin/_staff/categories': typeof AdminStaffCategoriesRoute
+  '/admin/_staff/chat': typeof AdminStaffChatRoute
   '/admin/_staff/coupons': typeof AdminStaffCouponsRoute
   '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
@@ -1073,6 +1082,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/bundles'
     | '/admin/categories'
+    | '/admin/chat'
     | '/admin/coupons'
     | '/admin/course-reviews'
     | '/admin/courses'
@@ -1180,6 +1190,7 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/bundles'
     | '/admin/categories'
+    | '/admin/chat'
     | '/admin/coupons'
     | '/admin/course-reviews'
     | '/admin/courses'
@@ -1289,6 +1300,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/audit'
     | '/admin/_staff/bundles'
     | '/admin/_staff/categories'
+    | '/admin/_staff/chat'
     | '/admin/_staff/coupons'
     | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
@@ -1901,6 +1913,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffCategoriesRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/chat': {
+      id: '/admin/_staff/chat'
+      path: '/chat'
+      fullPath: '/admin/chat'
+      preLoaderRoute: typeof AdminStaffChatRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/coupons': {
       id: '/admin/_staff/coupons'
       path: '/coupons'
@@ -2249,6 +2268,7 @@ interface AdminStaffRouteChildren {
   AdminStaffAuditRoute: typeof AdminStaffAuditRoute
   AdminStaffBundlesRoute: typeof AdminStaffBundlesRoute
   AdminStaffCategoriesRoute: typeof AdminStaffCategoriesRoute
+  AdminStaffChatRoute: typeof AdminStaffChatRoute
   AdminStaffCouponsRoute: typeof AdminStaffCouponsRoute
   AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
@@ -2275,6 +2295,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffAuditRoute: AdminStaffAuditRoute,
   AdminStaffBundlesRoute: AdminStaffBundlesRoute,
   AdminStaffCategoriesRoute: AdminStaffCategoriesRoute,
+  AdminStaffChatRoute: AdminStaffChatRoute,
   AdminStaffCouponsRoute: AdminStaffCouponsRoute,
   AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,

@@ -3,10 +3,12 @@ import { css } from '#styled-system/css'
 import { ContactForm } from '../components/contact/ContactForm.tsx'
 import { YourSupport } from '../components/contact/YourSupport.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
+import { LiveChat } from '../components/live-chat/LiveChat.tsx'
 import { Faq } from '../components/ui/Faq.tsx'
 import { Icon, type IconName } from '../components/ui/icons.tsx'
 import { contentHeading, Section } from '../components/ui/layout.tsx'
 import { seo } from '../lib/seo.ts'
+import { sessionQuery } from '../lib/session.ts'
 
 export const Route = createFileRoute('/contact')({
   head: () =>
@@ -15,6 +17,13 @@ export const Route = createFileRoute('/contact')({
       description:
         'Questions about courses, services or teaching with us? Send a message, call or chat; we reply within 24-48 business hours.',
     }),
+  // The chat panel renders with the page: whether the chat is staffed now, or a member's own chat. A failure leaves
+  // the panel to say so; the rest of the page does not wait on it.
+  loader: async ({ context: { queryClient, trpc } }) => {
+    const user = await queryClient.ensureQueryData(sessionQuery(trpc)).catch(() => null)
+    if (user) await queryClient.prefetchQuery(trpc.liveChat.mine.queryOptions())
+    else await queryClient.prefetchQuery(trpc.liveChat.availability.queryOptions())
+  },
   component: ContactPage,
 })
 
@@ -69,31 +78,34 @@ function ContactPage() {
       </PageIntro>
       <Section>
         <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', lg: '1fr 2fr' } })}>
-          <section
-            aria-labelledby="details-title"
-            className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card', alignSelf: 'start' })}
-          >
-            <h2 id="details-title" className={contentHeading}>
-              Contact Information
-            </h2>
-            <ul className={css({ display: 'grid', gap: '5' })}>
-              {details.map((item) => (
-                <li key={item.title} className={css({ display: 'flex', gap: '3' })}>
-                  <span className={css({ color: 'accent' })}>
-                    <Icon name={item.icon} />
-                  </span>
-                  <div>
-                    <h3 className={css({ fontWeight: 'semibold' })}>{item.title}</h3>
-                    {item.lines.map((line) => (
-                      <p key={line} className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-                        {line}
-                      </p>
-                    ))}
-                  </div>
-                </li>
-              ))}
-            </ul>
-          </section>
+          <div className={css({ display: 'grid', gap: '8', alignSelf: 'start' })}>
+            <section
+              aria-labelledby="details-title"
+              className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card' })}
+            >
+              <h2 id="details-title" className={contentHeading}>
+                Contact Information
+              </h2>
+              <ul className={css({ display: 'grid', gap: '5' })}>
+                {details.map((item) => (
+                  <li key={item.title} className={css({ display: 'flex', gap: '3' })}>
+                    <span className={css({ color: 'accent' })}>
+                      <Icon name={item.icon} />
+                    </span>
+                    <div>
+                      <h3 className={css({ fontWeight: 'semibold' })}>{item.title}</h3>
+                      {item.lines.map((line) => (
+                        <p key={line} className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+                          {line}
+                        </p>
+                      ))}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </section>
+            <LiveChat />
+          </div>
           <section
             aria-labelledby="form-title"
             className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card' })}

@@ -84,6 +84,7 @@ export function takeChatAsStaff(db: DB, actor: audit.Actor & { role: Role }, id:
   return takeChat(db, actor, id, hasRole(actor.role, 'admin'))
 }
 
-export function endChatAsStaff(db: DB, actor: audit.Actor, id: string, now = clock.now()) {
-  return endChat(db, { side: 'staff', actor }, id, now)
+/** Staff end a chat they hold or one still waiting; admins and owners any chat. */
+export function endChatAsStaff(db: DB, actor: audit.Actor & { role: Role }, id: string, now = clock.now()) {
+  return endChat(db, { side: 'staff', actor, anyHolder: hasRole(actor.role, 'admin') }, id, now)
 }

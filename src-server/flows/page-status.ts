@@ -66,6 +66,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/orders',
     '/admin/outbox',
     '/admin/support',
+    '/admin/chat',
     '/admin/reviews',
     '/admin/users',
     '/studio/uploads',

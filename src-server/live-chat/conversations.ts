@@ -141,7 +141,7 @@ export function chatMessages(db: DB, conversationId: string) {
 /** Ends an open chat, once, and mails its transcript to the member in the same transaction. */
 export async function endChat(
   db: DB,
-  by: { side: 'member'; userId: string } | { side: 'staff'; actor: audit.Actor },
+  by: { side: 'member'; userId: string } | { side: 'staff'; actor: audit.Actor; anyHolder: boolean },
   id: string,
   now = clock.now(),
 ) {
@@ -152,6 +152,11 @@ export async function endChat(
       .where('id', '=', id)
       .where('closed_at', 'is', null)
     if (by.side === 'member') update = update.where('user_id', '=', by.userId)
+    // Staff end a chat they hold or one still waiting; only an admin ends one another staff member holds.
+    else if (!by.anyHolder) {
+      const staffId = by.actor.id
+      update = update.where((eb) => eb.or([eb('assigned_to', 'is', null), eb('assigned_to', '=', staffId)]))
+    }
     const ended = await update.returning(['id', 'user_id']).executeTakeFirst()
     if (!ended) throw await refusal(trx, id, by.side === 'member' ? by.userId : undefined)
     if (by.side === 'staff') {

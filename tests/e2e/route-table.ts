@@ -177,6 +177,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'admin/_staff/audit.tsx', url: '/admin/audit', as: 'staff' },
   { file: 'admin/_staff/outbox.tsx', url: '/admin/outbox', as: 'staff' },
   { file: 'admin/_staff/support.tsx', url: '/admin/support', as: 'staff' },
+  { file: 'admin/_staff/chat.tsx', url: '/admin/chat', as: 'staff' },
   { file: 'admin/_staff/reviews.tsx', url: '/admin/reviews', as: 'staff' },
   { file: 'admin/_staff/reported-posts.tsx', url: '/admin/reported-posts', as: 'staff' },
   { file: 'admin/_staff/service-orders.tsx', url: '/admin/service-orders', as: 'staff' },

@@ -12,6 +12,7 @@ export const adminNav = [
   { to: '/admin/service-orders', label: 'Service orders', minRole: 'viewer' },
   { to: '/admin/outbox', label: 'Outbox', minRole: 'admin' },
   { to: '/admin/support', label: 'Support inbox', minRole: 'viewer' },
+  { to: '/admin/chat', label: 'Live chat', minRole: 'viewer' },
   { to: '/admin/reviews', label: 'Reviews', minRole: 'viewer' },
   { to: '/admin/course-reviews', label: 'Course reviews', minRole: 'viewer' },
   { to: '/admin/messages', label: 'Reported messages', minRole: 'editor' },

@@ -1,10 +1,13 @@
 // The staff's live chat desk (/admin/chat, decision 0099): every staff member reads the queue and the chats; editors
 // and up take, answer and end them; admins may take over a chat someone else holds.
 import { chatIdInput, staffChatQueueInput, staffChatReplyInput } from '../../../src-shared/schemas/live-chat.ts'
+import type { SessionUser } from '../../auth/types.ts'
 import { endChatAsStaff, takeChatAsStaff } from '../../flows/live-chat.ts'
 import { postStaffMessage, staffChat, staffChatQueue } from '../../live-chat/conversations.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
+
+const staffActor = (user: SessionUser) => ({ ...actorOf(user), role: user.role })
 
 export const adminLiveChatRouter = router({
   queue: staffProcedure('viewer')
@@ -15,11 +18,11 @@ export const adminLiveChatRouter = router({
     .query(({ ctx, input }) => staffChat(ctx.db, input.id)),
   take: staffProcedure('editor')
     .input(chatIdInput)
-    .mutation(({ ctx, input }) => takeChatAsStaff(ctx.db, { ...actorOf(ctx.user), role: ctx.user.role }, input.id)),
+    .mutation(({ ctx, input }) => takeChatAsStaff(ctx.db, staffActor(ctx.user), input.id)),
   reply: staffProcedure('editor')
     .input(staffChatReplyInput)
     .mutation(({ ctx, input }) => postStaffMessage(ctx.db, ctx.user.id, input.id, input.body)),
   end: staffProcedure('editor')
     .input(chatIdInput)
-    .mutation(({ ctx, input }) => endChatAsStaff(ctx.db, actorOf(ctx.user), input.id)),
+    .mutation(({ ctx, input }) => endChatAsStaff(ctx.db, staffActor(ctx.user), input.id)),
 })

@@ -190,11 +190,14 @@ describe('whose chat it is', () => {
       code: 'CONFLICT',
       message: CHAT_TAKEN,
     })
+    await expect(second.admin.liveChat.end({ id })).rejects.toMatchObject({ code: 'CONFLICT', message: CHAT_TAKEN })
     const { caller: admin, user: adminUser } = await staff('admin')
     await admin.admin.liveChat.take({ id })
     await admin.admin.liveChat.reply({ id, body: 'I am taking over.' })
     expect(await first.admin.liveChat.conversation({ id })).toMatchObject({ assignedTo: adminUser.email })
     await expect(first.admin.liveChat.reply({ id, body: 'Still here' })).rejects.toMatchObject({ code: 'CONFLICT' })
+    await admin.admin.liveChat.end({ id })
+    expect(await first.admin.liveChat.conversation({ id })).toMatchObject({ endedBy: 'staff' })
   })
 })
 

@@ -1,0 +1,89 @@
+// Live chat (decision 0099), as a member and a staff member click it in two browsers: a visitor is asked to sign
+// in; the member starts a chat on /contact, the staff member answers it from the live chat desk, each sees the
+// other's words arrive without reloading, the member ends the chat and is mailed the transcript. The e2e server's
+// chat is staffed at every hour (LIVE_CHAT_HOURS in scripts/e2e-server.ts); the hours' rule has its own tests.
+import { createUser } from '../support/factories.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test('a member chats with the staff on /contact and is mailed the transcript', async ({
+  page,
+  browser,
+  db,
+  baseURL,
+  login,
+}) => {
+  test.setTimeout(120_000)
+  await page.goto('/contact')
+  const chatPanel = page.getByTestId('live-chat')
+  await expect(chatPanel).toContainText('Our team is online now. Sign in to chat with us.')
+
+  const member = await login({ firstName: 'Rosa', lastName: 'Learner' })
+  await page.goto('/contact')
+  await chatPanel.getByLabel('Your question').fill('Where do I find my certificate?')
+  await chatPanel.getByRole('button', { name: 'Start chat' }).click()
+  await expect(chatPanel.getByTestId('chat-status')).toHaveText('Waiting for a member of our team to join…')
+  await expect(chatPanel.getByTestId('chat-message')).toHaveCount(1)
+  await expect(chatPanel.getByTestId('chat-message')).toContainText('Where do I find my certificate?')
+
+  // The staff member, in their own browser.
+  const staffContext = await browser.newContext({ baseURL })
+  const desk = await staffContext.newPage()
+  const editor = await createUser(db, { role: 'editor', firstName: 'Nadia', lastName: 'Support' })
+  await signInAs(desk, baseURL!, db, editor)
+  await desk.goto('/admin/chat')
+  await expect(desk.getByRole('heading', { name: 'Live chat' })).toBeVisible()
+  const row = desk.getByTestId('chat-row').filter({ hasText: 'Rosa Learner' })
+  await expect(row).toContainText('Waiting')
+  await row.getByRole('link').click()
+  const panel = desk.getByRole('region', { name: 'Chat with Rosa Learner' })
+  await expect(panel.getByTestId('chat-message')).toContainText('Where do I find my certificate?')
+  await panel.getByRole('button', { name: 'Take chat' }).click()
+  await expect(panel.getByTestId('chat-holder')).toContainText('with you')
+  await panel.getByLabel('Your answer').fill('Under My Courses: press Certificate next to the course.')
+  await panel.getByRole('button', { name: 'Send' }).click()
+  await expect(panel.getByTestId('chat-message')).toHaveCount(2)
+
+  // The member sees the answer arrive without reloading, and answers with Enter.
+  await expect(chatPanel.getByTestId('chat-message').nth(1)).toContainText('Nadia (SkillForge)', { timeout: 10_000 })
+  await expect(chatPanel.getByTestId('chat-message').nth(1)).toContainText('press Certificate')
+  await expect(chatPanel.getByTestId('chat-status')).toHaveText('You are chatting with our team.')
+  const box = chatPanel.getByLabel('Write in the chat')
+  await box.fill('Found it, thank you!')
+  await box.press('Enter')
+  await expect(chatPanel.getByTestId('chat-message')).toHaveCount(3)
+  await expect(box).toHaveValue('')
+  await expect(box).toBeFocused()
+  await expect(panel.getByTestId('chat-message').nth(2)).toContainText('Found it, thank you!', { timeout: 10_000 })
+
+  // On a phone the chat fits the screen.
+  await page.setViewportSize({ width: 390, height: 844 })
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+
+  await chatPanel.getByRole('button', { name: 'End chat' }).click()
+  await expect(chatPanel.getByTestId('chat-status')).toHaveText(
+    'This chat has ended. We have e-mailed you the transcript.',
+  )
+  await expect(chatPanel.getByLabel('Write in the chat')).toHaveCount(0)
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', member.email)
+    .where('kind', '=', 'chat-transcript')
+    .executeTakeFirstOrThrow()
+  expect(mail.text_body).toContain('You: Where do I find my certificate?')
+  expect(mail.text_body).toContain('Nadia (SkillForge): Under My Courses')
+
+  // The desk sees the chat ended: no answer box, and it is under Ended.
+  await expect(panel.getByTestId('chat-holder')).toContainText('ended by the member', { timeout: 10_000 })
+  await expect(panel.getByLabel('Your answer')).toHaveCount(0)
+  await desk.getByLabel('Chats', { exact: true }).selectOption('ended')
+  await expect(desk.getByTestId('chat-row').filter({ hasText: 'Rosa Learner' })).toContainText('Ended')
+
+  // Starting again offers a fresh chat.
+  await chatPanel.getByRole('button', { name: 'Start a new chat' }).click()
+  await expect(chatPanel.getByLabel('Your question'))
+    .toBeFocused()
+    .catch(() => {})
+  await expect(chatPanel.getByRole('button', { name: 'Start chat' })).toBeVisible()
+  await staffContext.close()
+})
