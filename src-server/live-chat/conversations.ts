@@ -223,33 +223,54 @@ export async function memberChat(db: DB, userId: string, now = clock.now()) {
   }
 }
 
-/**
- * The staff's chat queue: open chats waiting to be taken first (longest waiting first), then taken ones by their
- * latest message; or the latest ended chats. Each says whether its last word is the member's (a reply is owed).
- */
-export async function staffChatQueue(db: DB, status: 'open' | 'closed') {
-  const base = db
+/** Chats as the staff see them: the member, who holds the chat, and its times (the queue and one chat share it). */
+function staffChatRows(db: DB) {
+  return db
     .selectFrom('chat_conversations as c')
     .innerJoin('users as member', 'member.id', 'c.user_id')
     .leftJoin('users as staff', 'staff.id', 'c.assigned_to')
-    .select((eb) => [
+    .select([
       'c.id',
+      'c.assigned_to as assignedToId',
+      'staff.email as assignedTo',
       'c.created_at as startedAt',
       'c.last_message_at as lastMessageAt',
       'c.closed_at as endedAt',
+      'c.closed_by as endedBy',
       'member.email as memberEmail',
       'member.first_name as memberFirstName',
       'member.last_name as memberLastName',
-      'staff.email as assignedTo',
-      eb
-        .selectFrom('chat_messages as last')
-        .select('last.from_staff')
-        .whereRef('last.conversation_id', '=', 'c.id')
-        .orderBy('last.created_at', 'desc')
-        .orderBy('last.id', 'desc')
-        .limit(1)
-        .as('lastFromStaff'),
     ])
+}
+
+type StaffChatRow = Awaited<ReturnType<ReturnType<typeof staffChatRows>['executeTakeFirstOrThrow']>>
+
+/** A row for the page: the member's name (their address when they gave none) and times as ISO strings. */
+function staffChatView({ memberFirstName, memberLastName, ...row }: StaffChatRow) {
+  return {
+    ...row,
+    memberName: fullName(memberFirstName, memberLastName) || row.memberEmail,
+    startedAt: row.startedAt.toISOString(),
+    lastMessageAt: row.lastMessageAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+  }
+}
+
+/**
+ * The staff's chat queue: open chats waiting to be taken first (longest waiting first), then taken ones; or the
+ * latest ended chats. Each says whether its last word is the member's (a reply is owed).
+ */
+export async function staffChatQueue(db: DB, status: 'open' | 'closed') {
+  const base = staffChatRows(db).select((eb) =>
+    eb
+      .selectFrom('chat_messages as last')
+      .select('last.from_staff')
+      .whereRef('last.conversation_id', '=', 'c.id')
+      .orderBy('last.created_at', 'desc')
+      .orderBy('last.id', 'desc')
+      .limit(1)
+      .as('lastFromStaff'),
+  )
   const rows =
     status === 'open'
       ? await base
@@ -259,52 +280,25 @@ export async function staffChatQueue(db: DB, status: 'open' | 'closed') {
           .limit(100)
           .execute()
       : await base.where('c.closed_at', 'is not', null).orderBy('c.closed_at', 'desc').limit(50).execute()
-  return rows.map(({ memberFirstName, memberLastName, lastFromStaff, ...row }) => ({
-    ...row,
-    memberName: fullName(memberFirstName, memberLastName) || row.memberEmail,
+  return rows.map(({ lastFromStaff, ...row }) => ({
+    ...staffChatView(row),
     replyOwed: row.endedAt === null && lastFromStaff === false,
-    startedAt: row.startedAt.toISOString(),
-    lastMessageAt: row.lastMessageAt.toISOString(),
-    endedAt: row.endedAt?.toISOString() ?? null,
   }))
 }
 
 /** One chat for the staff: the member, who holds it, and every message with its author. */
 export async function staffChat(db: DB, id: string) {
-  const conversation = await db
-    .selectFrom('chat_conversations as c')
-    .innerJoin('users as member', 'member.id', 'c.user_id')
-    .leftJoin('users as staff', 'staff.id', 'c.assigned_to')
-    .select([
-      'c.id',
-      'c.assigned_to as assignedToId',
-      'staff.email as assignedTo',
-      'c.created_at as startedAt',
-      'c.closed_at as endedAt',
-      'c.closed_by as endedBy',
-      'member.email as memberEmail',
-      'member.first_name as memberFirstName',
-      'member.last_name as memberLastName',
-    ])
-    .where('c.id', '=', id)
-    .executeTakeFirst()
-  if (!conversation) throw new DomainError('not_found', CHAT_NOT_FOUND)
+  const row = await staffChatRows(db).where('c.id', '=', id).executeTakeFirst()
+  if (!row) throw new DomainError('not_found', CHAT_NOT_FOUND)
+  const chat = staffChatView(row)
   const messages = await chatMessages(db, id)
-  const memberName = fullName(conversation.memberFirstName, conversation.memberLastName) || conversation.memberEmail
   return {
-    id: conversation.id,
-    assignedToId: conversation.assignedToId,
-    assignedTo: conversation.assignedTo,
-    memberName,
-    memberEmail: conversation.memberEmail,
-    startedAt: conversation.startedAt.toISOString(),
-    endedAt: conversation.endedAt?.toISOString() ?? null,
-    endedBy: conversation.endedBy,
+    ...chat,
     messages: messages.map((message) => ({
       id: message.id,
       body: message.body,
       fromStaff: message.fromStaff,
-      author: message.fromStaff ? (message.staffName ?? 'Staff') : memberName,
+      author: message.fromStaff ? (message.staffName ?? 'Staff') : chat.memberName,
       createdAt: message.createdAt.toISOString(),
     })),
   }
