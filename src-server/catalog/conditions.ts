@@ -3,6 +3,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import { DURATION_BANDS, PRICE_BANDS } from '../../src-shared/constants.ts'
 import type { CatalogueQuery } from '../../src-shared/schemas/catalog.ts'
+import { likePattern } from '../kernel/like-pattern.ts'
 import { quoteLexeme, type TermMatch } from './search-term.ts'
 
 export type Condition = RawBuilder<boolean>
@@ -13,11 +14,6 @@ export const FALSE: Condition = sql<boolean>`false`
 
 export function allOf(conditions: Condition[]): Condition {
   return conditions.length === 0 ? TRUE : sql<boolean>`(${sql.join(conditions, sql` and `)})`
-}
-
-/** Escapes LIKE wildcards so a search for '50%' means the text '50%'. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 }
 
 /** Title or instructor, case-insensitive substring: served by the two trigram GIN indexes. */

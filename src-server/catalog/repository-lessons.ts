@@ -5,6 +5,7 @@
 import type { LessonKind } from '../../db/types.ts'
 import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
+import { isUuid } from '../kernel/uuid.ts'
 import { courseExists } from './repository.ts'
 
 export interface OutlineLesson {
@@ -199,14 +200,12 @@ export function findAttachment(db: DB, attachmentId: string) {
     .executeTakeFirst()
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /** Whether the player has a course at this id: any course but a draft (buyers keep archived ones). */
 export const learnableCourseExists = (db: DB, courseId: string) => courseExists(db, courseId, '!=', 'draft')
 
 /** Whether a lesson of a course that is not a draft has this id (the player's page status). */
 export async function learnableLessonExists(db: DB, lessonId: string): Promise<boolean> {
-  if (!UUID.test(lessonId)) return false
+  if (!isUuid(lessonId)) return false
   const row = await db
     .selectFrom('lessons as l')
     .innerJoin('courses as c', 'c.id', 'l.course_id')

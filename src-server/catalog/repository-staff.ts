@@ -3,6 +3,7 @@
 import { sql } from 'kysely'
 import { ADMIN_PAGE_SIZE, type CourseFilter } from '../../src-shared/schemas/admin.ts'
 import type { DB } from '../kernel/db.ts'
+import { likePattern } from '../kernel/like-pattern.ts'
 import { pageOf } from '../kernel/paging.ts'
 
 export const adminCourseColumns = [
@@ -43,7 +44,7 @@ export async function listAdminCourses(db: DB, filter: CourseFilter, search: str
   if (filter === 'published' || filter === 'draft') query = query.where('courses.status', '=', filter)
   if (filter === 'featured') query = query.where('courses.featured', '=', true)
   if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    const pattern = likePattern(search)
     query = query.where((eb) =>
       eb.or([eb('courses.title', 'ilike', pattern), eb('courses.instructor_name', 'ilike', pattern)]),
     )

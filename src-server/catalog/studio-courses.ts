@@ -11,6 +11,7 @@ import { STUDIO_PAGE_SIZE, type StudioState } from '../../src-shared/studio.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { likePattern } from '../kernel/like-pattern.ts'
 import { pageOf } from '../kernel/paging.ts'
 
 /** The fields staff review again on a course that is on sale; the keys of course_drafts.fields. */
@@ -37,8 +38,6 @@ export interface ImmediateFields {
 
 export const isOnSale = (status: CourseStatus) => status === 'published' || status === 'unpublished'
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
-
 /** One page of the courses the user owns or co-instructs, newest change first (course_instructors_user_idx). */
 export async function listStudioCourses(
   db: DB,
@@ -50,7 +49,7 @@ export async function listStudioCourses(
     .innerJoin('courses as c', 'c.id', 'ci.course_id')
     .where('ci.user_id', '=', userId)
     .where('c.status', '!=', 'archived')
-  if (filter.search) query = query.where('c.title', 'ilike', `%${escapeLike(filter.search)}%`)
+  if (filter.search) query = query.where('c.title', 'ilike', likePattern(filter.search))
   if (filter.state) query = query.where('c.status', '=', filter.state)
   const { rows, total } = await pageOf(
     query

@@ -74,9 +74,12 @@ const toUpload = (row: Row): UploadRow => ({
   purpose: row.purpose,
 })
 
-/** A file name as the creator sees it in lists: safe characters only, at most 120 of them. */
-export function uploadFileName(name: string | null | undefined): string {
-  return (name ?? '').replace(/[^\w .()-]/g, '_').slice(0, 120) || 'video'
+/**
+ * An uploaded file's name as people see it in lists and downloads: safe characters only, at most 120 of them,
+ * `fallback` when nothing is left. One rule for the creator's videos, staff's lesson files and application files.
+ */
+export function uploadFileName(name: string | null | undefined, fallback = 'video'): string {
+  return (name ?? '').replace(/[^\w .()-]/g, '_').slice(0, 120) || fallback
 }
 
 export async function insertUpload(

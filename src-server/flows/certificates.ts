@@ -7,12 +7,11 @@ import { ownsCourse, premiumGrantsAt } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isUuid } from '../kernel/uuid.ts'
 import { findCertificate } from '../learning/repository.ts'
 import { periodMoneyAt } from '../orders/subscription-invoices.ts'
 import { opensThroughPremium } from './lesson-access.ts'
 import { brandOfCourse } from './school-domain.ts'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 type CertificateRow = NonNullable<Awaited<ReturnType<typeof findCertificate>>>
 
@@ -48,7 +47,7 @@ export async function premiumTakenBackAt(db: DB, userId: string, at: Date): Prom
 }
 
 export async function certificateView(db: DB, id: string, publicUrl: string) {
-  const row = UUID.test(id) ? await findCertificate(db, id) : undefined
+  const row = isUuid(id) ? await findCertificate(db, id) : undefined
   if (!row) throw new DomainError('not_found', 'Certificate not found')
   const revoked = await isRevoked(db, row)
   const url = `${publicUrl}/certificates/${row.id}`

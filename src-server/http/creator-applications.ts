@@ -17,6 +17,7 @@ import { requireUser, withStaffReach } from '../auth/require-user.ts'
 import { applicationFileFor, applicationFilePrefix } from '../creators/applications.ts'
 import { replaceProfilePhoto } from '../creators/profiles.ts'
 import { findCreator } from '../creators/repository.ts'
+import { uploadFileName } from '../creators/upload-rows.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
@@ -59,7 +60,7 @@ export function registerCreatorApplicationRoutes(app: FastifyInstance, deps: Htt
       if (part.file.truncated || file.size > maxBytes) return refuse(413, tooLarge)
       const key = `${applicationFilePrefix(user.id)}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`
       await deps.storage.putFile(key, file, type.mime)
-      const name = part.filename.replace(/[^\w .()-]/g, '_').slice(0, 120) || `attachment.${type.ext}`
+      const name = uploadFileName(part.filename, `attachment.${type.ext}`)
       return { key, name, contentType: type.mime, sizeBytes: file.size }
     } finally {
       await discard(file)

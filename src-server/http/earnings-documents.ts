@@ -10,8 +10,8 @@ import { creatorBalancesCsv } from '../flows/creator-finance.ts'
 import { actingFor } from '../flows/school-team.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { isDomainError } from '../kernel/errors.ts'
+import { isUuid } from '../kernel/uuid.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const STATEMENT = /^(\d{4}-(?:0[1-9]|1[0-2]))\.(csv|pdf)$/
 
 const notFound = (reply: FastifyReply, message: string) => reply.code(404).send({ error: 'Not Found', message })
@@ -29,7 +29,7 @@ export function registerEarningsDocumentRoutes(app: FastifyInstance, deps: HttpD
       let ledgerOwner = user.id
       if (school !== undefined) {
         // A school's finance member (or owner) reads the school owner's statement (decision 0057).
-        if (!UUID.test(school)) return notFound(reply, 'School not found')
+        if (!isUuid(school)) return notFound(reply, 'School not found')
         try {
           ledgerOwner = (await actingFor(deps.db, user.id, school, 'earnings.view')).ownerId
         } catch (error) {

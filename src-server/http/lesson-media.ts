@@ -20,13 +20,13 @@ import { certificateView } from '../flows/certificates.ts'
 import { canPreviewLesson } from '../flows/lesson-access.ts'
 import { editsCourse, lessonVideoRenditions, ownOriginal, type VideoRenditions } from '../flows/lesson-video-files.ts'
 import type { HttpDeps } from '../kernel/config.ts'
+import { isUuid } from '../kernel/uuid.ts'
 import { parseRange } from '../learning/byte-range.ts'
 import { HLS_CONTENT_TYPES, HLS_FILE } from '../storage/hls.ts'
 import { createLocalStorage, type FileStorage } from '../storage/storage.ts'
 
 const DEMO_PREFIX = 'demo/'
 const demoMedia = createLocalStorage(fileURLToPath(new URL('../../db/seed/media/', import.meta.url)))
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const VIDEO_TYPES: Record<string, string> = { '.mp4': 'video/mp4', '.webm': 'video/webm', '.mov': 'video/quicktime' }
 
 function source(storage: FileStorage, key: string): { storage: FileStorage; key: string } {
@@ -89,7 +89,7 @@ const notFound = (reply: FastifyReply) => reply.code(404).send({ error: 'Not Fou
 export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
   app.get<{ Params: { lessonId: string } }>('/api/learn/media/:lessonId', async (request, reply) => {
     const { lessonId } = request.params
-    if (!UUID.test(lessonId)) return notFound(reply)
+    if (!isUuid(lessonId)) return notFound(reply)
     const row = await findLessonRow(deps.db, null, lessonId)
     if (!row) return notFound(reply)
     // The check before the video's absence: a 404 would tell anyone whether a lesson they cannot open has a video.
@@ -114,7 +114,7 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
     const { lessonId } = request.params
     const file = request.params['*']
     const match = HLS_FILE.exec(file)
-    if (!UUID.test(lessonId) || !match) return notFound(reply)
+    if (!isUuid(lessonId) || !match) return notFound(reply)
     const row = await findLessonRow(deps.db, null, lessonId)
     if (!row) return notFound(reply)
     // The check first: which lessons have a video, renditions and which heights is for those who may open it.
@@ -154,7 +154,7 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
 
   app.get<{ Params: { attachmentId: string } }>('/api/learn/attachments/:attachmentId', async (request, reply) => {
     const { attachmentId } = request.params
-    if (!UUID.test(attachmentId)) return notFound(reply)
+    if (!isUuid(attachmentId)) return notFound(reply)
     const file = await findAttachment(deps.db, attachmentId)
     if (!file) return notFound(reply)
     if (!(await mayOpen(deps, request, reply, file.course_id, { id: file.lesson_id, isPreview: file.is_preview })))

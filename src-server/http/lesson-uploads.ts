@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'
-import { insertStaffUpload } from '../creators/upload-rows.ts'
+import { insertStaffUpload, uploadFileName } from '../creators/upload-rows.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { LESSON_FILE_PREFIX, LESSON_VIDEO_PREFIX } from '../storage/keys.ts'
 import { detectAttachmentType, detectVideoType, type MediaType } from '../storage/media.ts'
@@ -67,7 +67,7 @@ async function handle(
     }
     const key = `${options.prefix}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`
     await deps.storage.putFile(key, file, type.mime)
-    const name = part.filename.replace(/[^\w .()-]/g, '_').slice(0, 120) || 'file'
+    const name = uploadFileName(part.filename, 'file')
     if (options.transcode) {
       // Its renditions are wanted, as for a creator's upload (the relay queues the transcode job).
       await insertStaffUpload(deps.db, {

@@ -4,15 +4,14 @@ import type { FastifyInstance } from 'fastify'
 import { requireUser, withStaffReach } from '../auth/require-user.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { isDomainError } from '../kernel/errors.ts'
+import { isUuid } from '../kernel/uuid.ts'
 import { type DocumentKind, readDocument } from '../orders/documents.ts'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export function registerDocumentRoutes(app: FastifyInstance, deps: HttpDeps) {
   app.get<{ Params: { kind: string; file: string } }>('/api/documents/:kind/:file', async (request, reply) => {
     const { kind, file } = request.params
     const id = file.replace(/\.pdf$/, '')
-    if ((kind !== 'invoice' && kind !== 'credit_note') || !UUID.test(id) || !file.endsWith('.pdf')) {
+    if ((kind !== 'invoice' && kind !== 'credit_note') || !isUuid(id) || !file.endsWith('.pdf')) {
       return reply.code(404).send({ error: 'Not Found', message: 'Document not found' })
     }
     const user = await requireUser(deps, request, reply)

@@ -11,13 +11,13 @@ import { withStaffReach } from '../auth/require-user.ts'
 import { mayPostUnder, postImageFor } from '../flows/lesson-questions.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { isDomainError } from '../kernel/errors.ts'
+import { isUuid } from '../kernel/uuid.ts'
 import { insertPostImage } from '../learning/post-images.ts'
 import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
 
 export const POST_IMAGE_PREFIX = `${UPLOAD_PREFIXES.lessons}post-images/`
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const COURSE_ID = /^[a-z0-9][a-z0-9-]{0,199}$/i
 const TOO_LARGE = `Images in posts should be less than ${POST_IMAGE_MAX_BYTES / (1024 * 1024)}MB`
 
@@ -29,7 +29,7 @@ export function registerPostImageRoutes(app: FastifyInstance, deps: HttpDeps) {
       const { user } = await deps.resolveSession(request, reply)
       if (!user) return reply.code(401).send({ error: 'Unauthorized', message: 'User not authenticated' })
       const { courseId = '', lessonId = '' } = request.query
-      if (!COURSE_ID.test(courseId) || !UUID.test(lessonId)) {
+      if (!COURSE_ID.test(courseId) || !isUuid(lessonId)) {
         return reply.code(404).send({ error: 'Not Found', message: 'Lesson not found' })
       }
       const person = withStaffReach(deps.config, user)
@@ -63,7 +63,7 @@ export function registerPostImageRoutes(app: FastifyInstance, deps: HttpDeps) {
 
   app.get<{ Params: { id: string } }>(`${POST_IMAGE_PATH}:id`, async (request, reply) => {
     const notFound = () => reply.code(404).send({ error: 'Not Found', message: 'File not found' })
-    if (!UUID.test(request.params.id)) return notFound()
+    if (!isUuid(request.params.id)) return notFound()
     const { user } = await deps.resolveSession(request, reply)
     const image = await postImageFor(deps.db, user ? withStaffReach(deps.config, user) : null, request.params.id)
     if (!image) return notFound()

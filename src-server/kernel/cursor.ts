@@ -2,6 +2,7 @@
 // A cursor this server did not give is refused as an invalid request.
 import { sql } from 'kysely'
 import { DomainError } from './errors.ts'
+import { isUuid } from './uuid.ts'
 
 export function encodeCursor(parts: (string | number)[]): string {
   return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url')
@@ -16,7 +17,6 @@ export type CursorPart = 'string' | 'number' | 'uuid' | 'time' | 'xid'
 
 const MAX_XID8 = 2n ** 64n - 1n
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DB_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-](\d{2})(:[0-5]\d){0,2}$/
 
 /** A time the database could have printed: every field in range, so casting it back never fails. */
@@ -41,7 +41,7 @@ function isDbTime(value: string): boolean {
 function isPart(value: unknown, shape: CursorPart): boolean {
   if (shape === 'number') return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
   if (typeof value !== 'string') return false
-  if (shape === 'uuid') return UUID.test(value)
+  if (shape === 'uuid') return isUuid(value)
   if (shape === 'time') return isDbTime(value)
   if (shape === 'xid') return /^\d{1,20}$/.test(value) && BigInt(value) <= MAX_XID8
   return !value.includes('\u0000')

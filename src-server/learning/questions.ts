@@ -6,6 +6,7 @@ import type { QuestionSort } from '../../src-shared/schemas/questions.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { likePattern } from '../kernel/like-pattern.ts'
 
 export interface Viewer {
   id: string
@@ -29,9 +30,6 @@ function decodeCursor(text: string | undefined): Cursor | null {
     throw new DomainError('invalid', 'This list position is no longer valid')
   }
 }
-
-/** `%`, `_` and `\` stand for themselves in a search. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 export async function listQuestions(
   db: DB,

@@ -1,5 +1,6 @@
 // Reads and writes of learners' progress, course completions and certificates (learning/ is their only writer).
 import type { DB } from '../kernel/db.ts'
+import { isUuid } from '../kernel/uuid.ts'
 
 /** Whether the learner has completed at least one lesson of the course (reviews require it). */
 export async function hasCompletedAnyLesson(db: DB, userId: string, courseId: string): Promise<boolean> {
@@ -206,7 +207,7 @@ export async function lessonsAddedSince(db: DB, courseId: string, since: Date): 
 
 /** Whether a certificate has this id (the certificate page's status). */
 export async function certificateExists(db: DB, id: string): Promise<boolean> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false
+  if (!isUuid(id)) return false
   return (await db.selectFrom('certificates').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
 }
 

@@ -4,14 +4,13 @@
 import { useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { pickWhilePending, submitWhilePending } from '#client/lib/while-pending.ts'
-import { OUTAGE } from '#shared/outage.ts'
 import { MESSAGE_FILE_ACCEPT, MESSAGE_FILE_MAX_BYTES, MESSAGE_MAX_FILES } from '#shared/schemas/instructor-messages.ts'
 import { css } from '#styled-system/css'
 import { FileLinks } from '../service-orders/files.tsx'
 import { MessageItem } from '../service-orders/MessageItem.tsx'
 import { button } from '../ui/button.ts'
 import { messageArea, TextAreaField, TextField } from '../ui/form.tsx'
-import { notify } from '../ui/toaster.tsx'
+import { uploadFile } from '../ui/upload-file.ts'
 
 export interface ConversationFile {
   id: string
@@ -29,28 +28,17 @@ export interface ConversationMessage {
   files: ConversationFile[]
 }
 
-async function uploadFile(courseId: string, file: File): Promise<ConversationFile | null> {
-  if (file.size > MESSAGE_FILE_MAX_BYTES) {
-    notify('error', 'Files can be at most 10 MB')
-    return null
-  }
-  try {
-    const body = new FormData()
-    body.append('file', file)
-    const response = await fetch(`/api/instructor-messages/${encodeURIComponent(courseId)}/files`, {
-      method: 'POST',
-      body,
-      credentials: 'same-origin',
-    })
-    const answer = (await response.json().catch(() => ({}))) as Partial<ConversationFile> & { message?: string }
-    if (response.ok && answer.id)
-      return { ...(answer as ConversationFile), url: `/api/instructor-messages/files/${answer.id}` }
-    if (response.status === 503) notify('error', OUTAGE.title, OUTAGE.message)
-    else notify('error', response.status < 500 && answer.message ? answer.message : 'The file could not be uploaded')
-  } catch {
-    notify('error', 'The file could not be uploaded')
-  }
-  return null
+async function uploadConversationFile(courseId: string, file: File): Promise<ConversationFile | null> {
+  const stored = await uploadFile<ConversationFile>(
+    `/api/instructor-messages/${encodeURIComponent(courseId)}/files`,
+    file,
+    {
+      maxBytes: MESSAGE_FILE_MAX_BYTES,
+      tooLarge: 'Files can be at most 10 MB',
+      failed: 'The file could not be uploaded',
+    },
+  )
+  return stored && { ...stored, url: `/api/instructor-messages/files/${stored.id}` }
 }
 
 export function MessageList({ messages }: { messages: ConversationMessage[] }) {
@@ -145,7 +133,7 @@ export function Composer({
             const file = input.files?.[0]
             if (!file) return
             setUploading(true)
-            const stored = await uploadFile(courseId, file)
+            const stored = await uploadConversationFile(courseId, file)
             setUploading(false)
             input.value = ''
             if (stored) setFiles((current) => [...current, stored])

@@ -2,11 +2,10 @@
 // bytes) and the list of links, which go through the server's session-checked download route.
 import { type Dispatch, type SetStateAction, useState } from 'react'
 import { pickWhilePending } from '#client/lib/while-pending.ts'
-import { OUTAGE } from '#shared/outage.ts'
 import { SERVICE_FILE_ACCEPT, SERVICE_FILE_MAX_BYTES, SERVICE_ORDER_MESSAGES } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 import { TextField } from '../ui/form.tsx'
-import { notify } from '../ui/toaster.tsx'
+import { uploadFile } from '../ui/upload-file.ts'
 
 export interface OrderFile {
   id: string
@@ -20,26 +19,11 @@ export async function uploadServiceFile(
   purpose: 'brief' | 'message' | 'delivery',
   file: File,
 ): Promise<OrderFile | null> {
-  if (file.size > SERVICE_FILE_MAX_BYTES) {
-    notify('error', SERVICE_ORDER_MESSAGES.fileTooLarge)
-    return null
-  }
-  try {
-    const body = new FormData()
-    body.append('file', file)
-    const response = await fetch(`/api/service-orders/${orderId}/files?purpose=${purpose}`, {
-      method: 'POST',
-      body,
-      credentials: 'same-origin',
-    })
-    const answer = (await response.json().catch(() => ({}))) as Partial<OrderFile> & { message?: string }
-    if (response.ok && answer.id) return answer as OrderFile
-    if (response.status === 503) notify('error', OUTAGE.title, OUTAGE.message)
-    else notify('error', response.status < 500 && answer.message ? answer.message : SERVICE_ORDER_MESSAGES.uploadFailed)
-  } catch {
-    notify('error', SERVICE_ORDER_MESSAGES.uploadFailed)
-  }
-  return null
+  return uploadFile<OrderFile>(`/api/service-orders/${orderId}/files?purpose=${purpose}`, file, {
+    maxBytes: SERVICE_FILE_MAX_BYTES,
+    tooLarge: SERVICE_ORDER_MESSAGES.fileTooLarge,
+    failed: SERVICE_ORDER_MESSAGES.uploadFailed,
+  })
 }
 
 const sizeText = (bytes: number) =>
