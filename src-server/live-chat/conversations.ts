@@ -286,6 +286,17 @@ export async function staffChatQueue(db: DB, status: 'open' | 'closed') {
   }))
 }
 
+/** How many open chats wait for someone to take them (the admin menu's count). */
+export async function waitingChatCount(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('chat_conversations')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('closed_at', 'is', null)
+    .where('assigned_to', 'is', null)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
 /** One chat for the staff: the member, who holds it, and every message with its author. */
 export async function staffChat(db: DB, id: string) {
   const row = await staffChatRows(db).where('c.id', '=', id).executeTakeFirst()

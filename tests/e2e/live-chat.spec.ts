@@ -30,7 +30,11 @@ test('a member chats with the staff on /contact and is mailed the transcript', a
   const desk = await staffContext.newPage()
   const editor = await createUser(db, { role: 'editor', firstName: 'Nadia', lastName: 'Support' })
   await signInAs(desk, baseURL!, db, editor)
-  await desk.goto('/admin/chat')
+  // Whatever admin page staff are on, the menu says a member is waiting.
+  await desk.goto('/admin')
+  const menu = desk.getByRole('complementary', { name: 'Admin navigation' })
+  await expect(menu.getByTestId('chats-waiting')).toHaveText(/^\d+ waiting$/)
+  await menu.getByRole('link', { name: /^Live chat/ }).click()
   await expect(desk.getByRole('heading', { name: 'Live chat' })).toBeVisible()
   const row = desk.getByTestId('chat-row').filter({ hasText: 'Rosa Learner' })
   await expect(row).toContainText('Waiting')

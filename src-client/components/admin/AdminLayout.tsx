@@ -1,12 +1,15 @@
 // The admin area's frame: sidebar (only the screens the role may use) and a header with the name and Logout.
+import { useQuery } from '@tanstack/react-query'
 import { Link, Outlet } from '@tanstack/react-router'
 import { useState } from 'react'
 import { MainAround } from '#client/components/layout/MainLandmark.tsx'
 import { useSignOut } from '#client/lib/session.ts'
+import { useTRPC } from '#client/lib/use-trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { hasRole } from '#shared/roles.ts'
 import { css, cx } from '#styled-system/css'
 import { navLink as shopNavLink } from '../layout/header-styles.ts'
+import { badge } from '../ui/badge.ts'
 import { button } from '../ui/button.ts'
 import { Drawer } from '../ui/Drawer.tsx'
 import { adminNav } from './nav.ts'
@@ -88,6 +91,22 @@ export function AdminLayout({ me }: { me: StaffMe }) {
   )
 }
 
+/** How often the menu asks how many chats wait, so staff on any admin page see a new one. */
+const WAITING_POLL_MS = 15_000
+
+/** "2 waiting" beside Live chat while members wait for someone to take their chat; nothing otherwise. */
+function WaitingChats() {
+  const trpc = useTRPC()
+  const waiting = useQuery({ ...trpc.admin.liveChat.waiting.queryOptions(), refetchInterval: WAITING_POLL_MS })
+  const count = waiting.data?.count ?? 0
+  if (count === 0) return null
+  return (
+    <span data-testid="chats-waiting" className={css({ ml: '2' })}>
+      <span className={badge({ tone: 'red' })}>{count} waiting</span>
+    </span>
+  )
+}
+
 function AdminNavList({ me, label, onNavigate }: { me: StaffMe; label?: string; onNavigate?: () => void }) {
   return (
     <nav aria-label={label}>
@@ -103,6 +122,7 @@ function AdminNavList({ me, label, onNavigate }: { me: StaffMe; label?: string; 
                 onClick={onNavigate}
               >
                 {item.label}
+                {item.to === '/admin/chat' ? <WaitingChats /> : null}
               </Link>
             </li>
           ))}

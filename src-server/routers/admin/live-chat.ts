@@ -3,7 +3,7 @@
 import { chatIdInput, staffChatQueueInput, staffChatReplyInput } from '../../../src-shared/schemas/live-chat.ts'
 import type { SessionUser } from '../../auth/types.ts'
 import { endChatAsStaff, takeChatAsStaff } from '../../flows/live-chat.ts'
-import { postStaffMessage, staffChat, staffChatQueue } from '../../live-chat/conversations.ts'
+import { postStaffMessage, staffChat, staffChatQueue, waitingChatCount } from '../../live-chat/conversations.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -13,6 +13,8 @@ export const adminLiveChatRouter = router({
   queue: staffProcedure('viewer')
     .input(staffChatQueueInput)
     .query(({ ctx, input }) => staffChatQueue(ctx.db, input.status)),
+  /** The admin menu's "N waiting" beside Live chat. */
+  waiting: staffProcedure('viewer').query(async ({ ctx }) => ({ count: await waitingChatCount(ctx.db) })),
   conversation: staffProcedure('viewer')
     .input(chatIdInput)
     .query(({ ctx, input }) => staffChat(ctx.db, input.id)),

@@ -69,6 +69,8 @@ describe('a member’s chat with the staff', () => {
     ])
 
     const { caller: editor, user: editorUser } = await staff('editor', 'Priya')
+    const waitingBefore = (await editor.admin.liveChat.waiting()).count
+    expect(waitingBefore).toBeGreaterThanOrEqual(1)
     const queue = await editor.admin.liveChat.queue({ status: 'open' })
     expect(queue.find((row) => row.id === id)).toMatchObject({
       memberName: 'Maya Learner',
@@ -78,6 +80,7 @@ describe('a member’s chat with the staff', () => {
     })
 
     await editor.admin.liveChat.reply({ id, body: 'Open My Courses and press Certificate.' })
+    expect((await editor.admin.liveChat.waiting()).count).toBe(waitingBefore - 1)
     const answered = await caller.liveChat.mine()
     expect(answered.chat).toMatchObject({ waiting: false })
     expect(answered.chat?.messages.map((message) => [message.author, message.body])).toEqual([
