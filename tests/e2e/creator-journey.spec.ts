@@ -15,6 +15,9 @@ import { COURSE_IMAGE_MESSAGES } from '../../src-shared/uploads.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
+/** How long a lesson's save may take to answer on a loaded machine before its dialog closes. */
+const SAVE_WAIT_MS = 20_000
+
 const PHONE = { width: 390, height: 844 }
 const PIECE = 8 * 1024 * 1024
 const PNG = Buffer.from(
@@ -193,7 +196,9 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
   await dialog.getByLabel('Duration (m:ss)').fill('2:00')
   await dialog.getByLabel(/Free preview/).check()
   await page.getByRole('button', { name: 'Save lesson' }).click()
-  await expect(dialog).toBeHidden()
+  // The dialog closes when the save has answered; on a CI machine busy with Vitest beside it that can take longer
+  // than the default wait (it once took over 7 s), so the wait is the save's, not a fixed few seconds.
+  await expect(dialog).toBeHidden({ timeout: SAVE_WAIT_MS })
 
   // The video lesson: the upload is cut off by going offline, and resumes when the connection is back.
   const file = await paddedVideo('inside-the-hive.mp4')
@@ -215,7 +220,7 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
   })
   expect(await noSideScroll(page)).toBeLessThanOrEqual(0)
   await page.getByRole('button', { name: 'Save lesson' }).click()
-  await expect(dialog).toBeHidden()
+  await expect(dialog).toBeHidden({ timeout: SAVE_WAIT_MS })
   await page.unroute('**/api/uploads/tus/**')
   const video = await db
     .selectFrom('lessons')
