@@ -819,6 +819,16 @@ export interface SuccessManagersTable {
   assigned_at: ColumnType<Date, Date | string | undefined, Date>
 }
 
+/** A staff member's answer to a contact message, sent from the support inbox (decision 0100). */
+export interface ContactRepliesTable {
+  id: Generated<string>
+  message_id: string
+  /** Who wrote it (null once their account is gone). */
+  staff_id: string | null
+  body: string
+  created_at: CreatedAt
+}
+
 /** A member's live chat with the staff (decision 0099); at most one open per member. */
 export interface ChatConversationsTable {
   id: Generated<string>
@@ -1995,6 +2005,7 @@ export interface Database {
   service_order_message_reads: ServiceOrderMessageReadsTable
   contact_messages: ContactMessagesTable
   success_managers: SuccessManagersTable
+  contact_replies: ContactRepliesTable
   chat_conversations: ChatConversationsTable
   chat_messages: ChatMessagesTable
   auth_tokens: AuthTokensTable

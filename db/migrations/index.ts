@@ -88,6 +88,7 @@ import * as m150000 from './2026_12_15_0000_credit_note_tax.ts'
 import * as m150100 from './2026_12_15_0100_team_members_wording.ts'
 import * as m160000 from './2026_12_16_0000_support_tiers.ts'
 import * as m170000 from './2026_12_17_0000_live_chat.ts'
+import * as m170100 from './2026_12_17_0100_contact_replies.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -178,4 +179,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_15_0100_team_members_wording': m150100,
   '2026_12_16_0000_support_tiers': m160000,
   '2026_12_17_0000_live_chat': m170000,
+  '2026_12_17_0100_contact_replies': m170100,
 }

@@ -6,6 +6,8 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { pageOf } from '../kernel/paging.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { staffEmail } from '../mail/staff-address.ts'
 
 export async function listSupportInbox(
   db: DB,
@@ -61,4 +63,64 @@ export async function markAnswered(db: DB, actor: audit.Actor, id: string, now =
     await audit.record(trx, actor, 'support.answered', { type: 'contact_message', id, after: { answered: true } })
     return { id, answeredAt: now.toISOString() }
   })
+}
+
+/**
+ * A staff member answers a message from the inbox: the reply is kept, mailed to the sender (their answers come back
+ * to the staff address) and, the first time, marks the message answered — all in one transaction, or none of it. A
+ * follow-up on an answered message is kept and mailed too; the first answer's time and author stay.
+ */
+export async function replyToMessage(db: DB, actor: audit.Actor, id: string, body: string, now = clock.now()) {
+  return db.transaction().execute(async (trx) => {
+    const message = await trx
+      .selectFrom('contact_messages')
+      .select(['name', 'email', 'subject', 'message', 'created_at', 'answered_at'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst()
+    if (!message) throw new DomainError('not_found', 'Message not found')
+    const author = await trx.selectFrom('users').select('first_name').where('id', '=', actor.id).executeTakeFirst()
+    await trx
+      .insertInto('contact_replies')
+      .values({ message_id: id, staff_id: actor.id, body, created_at: now })
+      .execute()
+    if (!message.answered_at) {
+      await trx
+        .updateTable('contact_messages')
+        .set({ answered_at: now, answered_by: actor.id })
+        .where('id', '=', id)
+        .execute()
+    }
+    await enqueueMail(trx, {
+      kind: 'contact-reply',
+      to: message.email,
+      replyTo: staffEmail(),
+      subject: `Re: ${message.subject}`,
+      text: [
+        `Hello ${message.name},`,
+        '',
+        body,
+        '',
+        `${author?.first_name || 'The support team'}, SkillForge support`,
+        '',
+        `On ${message.created_at.toISOString().slice(0, 10)} you wrote:`,
+        ...message.message.split('\n').map((line) => `> ${line}`),
+      ].join('\n'),
+    })
+    await audit.record(trx, actor, 'support.replied', { type: 'contact_message', id, after: { replied: true } })
+    return { id, answeredAt: (message.answered_at ?? now).toISOString() }
+  })
+}
+
+/** The answers staff sent to a message, oldest first, with who wrote each. */
+export async function repliesTo(db: DB, id: string) {
+  const rows = await db
+    .selectFrom('contact_replies as r')
+    .leftJoin('users as staff', 'staff.id', 'r.staff_id')
+    .select(['r.id', 'r.body', 'r.created_at as sentAt', 'staff.email as sentBy'])
+    .where('r.message_id', '=', id)
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .execute()
+  return rows.map((row) => ({ ...row, sentAt: row.sentAt.toISOString() }))
 }

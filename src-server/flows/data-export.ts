@@ -49,7 +49,7 @@ reviews.json            the course reviews you wrote
 service-orders.json     your service orders with their briefs, messages and delivery records
 creator.json            if you teach or applied to: your applications, creator profile, courses, earnings ledger
                         entries, payouts and the school teams you are on
-contact-messages.json   messages you sent through the contact form with this e-mail address
+contact-messages.json   messages you sent through the contact form with this e-mail address, and our answers
 memberships.json        your memberships (plan, billing cycle, status, renewal and cancellation)
 messages.json           your conversations with instructors (every message in them) and the replies you wrote
 live-chats.json         your live chats with our support team, every message in them
@@ -270,6 +270,19 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       .where('m.user_id', '=', userId)
       .execute(),
   ])
+  // Our answers to their messages (the text they were mailed).
+  const contactReplies = contact.length
+    ? await db
+        .selectFrom('contact_replies')
+        .select(['message_id', 'body', 'created_at'])
+        .where(
+          'message_id',
+          'in',
+          contact.map((message) => message.id),
+        )
+        .orderBy('created_at')
+        .execute()
+    : []
   // An application's file is named, not its storage key.
   const applicationsOut = applications.map(({ attachment, ...application }) => ({
     ...application,
@@ -311,7 +324,12 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
           }
         : null,
     ),
-    'contact-messages.json': json(contact),
+    'contact-messages.json': json(
+      contact.map((message) => ({
+        ...message,
+        replies: contactReplies.filter((reply) => reply.message_id === message.id),
+      })),
+    ),
     'memberships.json': json(memberships),
     'messages.json': json({
       conversations: threads.map((thread) => ({

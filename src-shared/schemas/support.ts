@@ -15,3 +15,9 @@ export const assignSuccessManagerInput = z.object({
   managerId: z.uuid('Choose a staff member'),
 })
 export type AssignSuccessManagerInput = z.infer<typeof assignSuccessManagerInput>
+
+/** Staff answer a contact message from the inbox; the answer is mailed to the sender. */
+export const supportReplyInput = z.object({
+  id: z.uuid(),
+  body: z.string().trim().min(1, 'Write your answer').max(5000, 'An answer can be at most 5,000 characters'),
+})

@@ -2,9 +2,9 @@
 // up; admins assign Enterprise members their dedicated success manager.
 import { z } from 'zod'
 import { ADMIN_PAGE_SIZE } from '../../../src-shared/schemas/admin.ts'
-import { assignSuccessManagerInput, supportInboxInput } from '../../../src-shared/schemas/support.ts'
+import { assignSuccessManagerInput, supportInboxInput, supportReplyInput } from '../../../src-shared/schemas/support.ts'
 import { listSuccessManagers, removeSuccessManager } from '../../contact/success-managers.ts'
-import { listSupportInbox, markAnswered } from '../../contact/support-inbox.ts'
+import { listSupportInbox, markAnswered, repliesTo, replyToMessage } from '../../contact/support-inbox.ts'
 import { assignManager } from '../../flows/support.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
@@ -19,6 +19,15 @@ export const adminSupportRouter = router({
   markAnswered: staffProcedure('editor')
     .input(idInput)
     .mutation(({ ctx, input }) => markAnswered(ctx.db, actorOf(ctx.user), input.id)),
+
+  /** Answer from the inbox: kept, mailed to the sender, the message marked answered (decision 0100). */
+  reply: staffProcedure('editor')
+    .input(supportReplyInput)
+    .mutation(({ ctx, input }) => replyToMessage(ctx.db, actorOf(ctx.user), input.id, input.body)),
+
+  replies: staffProcedure('viewer')
+    .input(idInput)
+    .query(({ ctx, input }) => repliesTo(ctx.db, input.id)),
 
   managers: staffProcedure('viewer').query(({ ctx }) => listSuccessManagers(ctx.db)),
 

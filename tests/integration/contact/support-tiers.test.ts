@@ -3,7 +3,7 @@
 // that time and marks them answered once; an Enterprise member's success manager receives their mail.
 import type { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ALREADY_ANSWERED } from '../../../src-server/contact/support-inbox.ts'
+import { ALREADY_ANSWERED, replyToMessage } from '../../../src-server/contact/support-inbox.ts'
 import { NOT_ENTERPRISE } from '../../../src-server/flows/support.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
@@ -221,5 +221,87 @@ describe('the staff support inbox', () => {
     await expect(editor.admin.support.markAnswered({ id: crypto.randomUUID() })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     })
+  })
+})
+
+describe('answering from the inbox (decision 0100)', () => {
+  it('mails the sender the answer with their message quoted, keeps it, and marks the message answered', async () => {
+    const sent = await send(null, 'Where is my invoice?')
+    const { user: editor, caller } = await staff('editor')
+    await db().updateTable('users').set({ first_name: 'Tomas' }).where('id', '=', editor.id).execute()
+    const result = await caller.admin.support.reply({ id: sent.id, body: '  It is under Account, Orders.  ' })
+
+    const mail = await latestMailTo(db(), 'writer@example.test', 'contact-reply')
+    expect(mail).toMatchObject({ subject: 'Re: Where is my invoice?', reply_to: STAFF_INBOX })
+    expect(mail?.text_body).toContain('Hello Writer,\n\nIt is under Account, Orders.\n\nTomas, SkillForge support')
+    expect(mail?.text_body).toContain('> Please help me with my account and my courses.')
+    const row = await db()
+      .selectFrom('contact_messages')
+      .select(['answered_at', 'answered_by'])
+      .where('id', '=', sent.id)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ answered_at: new Date(result.answeredAt), answered_by: editor.id })
+    expect(await caller.admin.support.replies({ id: sent.id })).toEqual([
+      expect.objectContaining({ body: 'It is under Account, Orders.', sentBy: editor.email }),
+    ])
+    const audit = await db().selectFrom('audit_log').select('action').where('entity_id', '=', sent.id).execute()
+    expect(audit).toEqual([{ action: 'support.replied' }])
+  })
+
+  it('a follow-up is kept and mailed too; the first answer’s time and author stay', async () => {
+    const sent = await send(null, 'Follow-up wanted')
+    const first = await staff('editor')
+    const second = await staff('admin')
+    const answered = await first.caller.admin.support.reply({ id: sent.id, body: 'First answer' })
+    const followUp = await second.caller.admin.support.reply({ id: sent.id, body: 'And one more thing' })
+    expect(followUp.answeredAt).toBe(answered.answeredAt)
+    const replies = await first.caller.admin.support.replies({ id: sent.id })
+    expect(replies.map((reply) => [reply.body, reply.sentBy])).toEqual([
+      ['First answer', first.user.email],
+      ['And one more thing', second.user.email],
+    ])
+    const row = await db().selectFrom('contact_messages').select('answered_by').where('id', '=', sent.id).execute()
+    expect(row).toEqual([{ answered_by: first.user.id }])
+  })
+
+  it('refuses a viewer, an empty answer and a message that does not exist, sending nothing', async () => {
+    const sent = await send(null, 'Refusals for answers')
+    const { caller: viewer } = await staff('viewer')
+    await expect(viewer.admin.support.reply({ id: sent.id, body: 'Hi' })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    expect(await viewer.admin.support.replies({ id: sent.id })).toEqual([])
+    const { caller: editor } = await staff('editor')
+    await expect(editor.admin.support.reply({ id: sent.id, body: '   ' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
+    await expect(editor.admin.support.reply({ id: crypto.randomUUID(), body: 'Hello' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    expect(await db().selectFrom('contact_replies').select('id').where('message_id', '=', sent.id).execute()).toEqual(
+      [],
+    )
+  })
+
+  it('two answers at once: both kept and mailed, the message answered once, at the first one’s time', async () => {
+    const sent = await send(null, 'Two answers at once')
+    const [first, second] = await Promise.all([staff('editor'), staff('editor')])
+    const early = new Date(Date.now() + 1_000)
+    const late = new Date(Date.now() + 2_000)
+    const results = await Promise.all([
+      replyToMessage(db(), first.user, sent.id, 'From the first', early),
+      replyToMessage(db(), second.user, sent.id, 'From the second', late),
+    ])
+    const row = await db()
+      .selectFrom('contact_messages')
+      .select(['answered_at'])
+      .where('id', '=', sent.id)
+      .executeTakeFirstOrThrow()
+    // Both say the time the message was first answered, which is the stored one.
+    expect(results.map((result) => result.answeredAt)).toEqual([
+      row.answered_at?.toISOString(),
+      row.answered_at?.toISOString(),
+    ])
+    expect(
+      await db().selectFrom('contact_replies').select('id').where('message_id', '=', sent.id).execute(),
+    ).toHaveLength(2)
   })
 })

@@ -53,6 +53,8 @@ const EXPECTED: Record<string, Access> = {
   // Contact messages (the support inbox): staff read them; editors and up mark them answered; admins assign managers.
   'admin.support.inbox': 'viewer',
   'admin.support.markAnswered': 'editor',
+  'admin.support.reply': 'editor',
+  'admin.support.replies': 'viewer',
   'admin.support.managers': 'viewer',
   'admin.support.assignManager': 'admin',
   'admin.support.removeManager': 'admin',
