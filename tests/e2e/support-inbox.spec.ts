@@ -139,3 +139,53 @@ test('an admin gives an Enterprise member a success manager, whom the member see
   await expect(support).toContainText(`Your success manager: Mona Manager (${manager.email}) receives your messages.`)
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 })
+
+test('staff answer a message from the inbox: the sender is mailed and the message is answered', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const subject = `Answer me from the inbox ${Date.now()}`
+  await db
+    .insertInto('contact_messages')
+    .values({
+      name: 'Ines Visitor',
+      email: 'ines@example.test',
+      subject,
+      message: 'Can my team of five share one plan?',
+      reply_due_at: new Date(Date.now() + 48 * HOUR),
+    })
+    .execute()
+  const editor = await createUser(db, { role: 'editor', firstName: 'Oskar' })
+  await signInAs(page, baseURL!, db, editor)
+  await page.goto('/admin/support')
+  const row = page.getByTestId('support-row').filter({ hasText: subject })
+  await row.getByRole('button', { name: `Read message from Ines Visitor: ${subject}` }).click()
+  const dialog = page.getByRole('dialog', { name: subject })
+  await expect(dialog.getByText('No answer sent from here yet.')).toBeVisible()
+  const box = dialog.getByLabel('Your answer (mailed to the sender)')
+  // Enter is a new line in an e-mail answer, not a send.
+  await box.fill('Yes: the Enterprise plan covers a team.')
+  await box.press('End')
+  await box.press('Enter')
+  await box.pressSequentially('Team members are added from your school page.')
+  await expect(dialog.getByTestId('support-answer')).toHaveCount(0)
+  await dialog.getByRole('button', { name: 'Send answer' }).click()
+  await expect(page.getByText('Answer sent')).toBeVisible()
+  await expect(dialog.getByTestId('support-answer')).toContainText(`Answer by ${editor.email}`)
+  await expect(box).toHaveValue('')
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await expect(page.getByTestId('support-row').filter({ hasText: subject })).toHaveCount(0)
+
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select(['subject', 'text_body'])
+    .where('to_address', '=', 'ines@example.test')
+    .where('kind', '=', 'contact-reply')
+    .executeTakeFirstOrThrow()
+  expect(mail.subject).toBe(`Re: ${subject}`)
+  expect(mail.text_body).toContain(
+    'Yes: the Enterprise plan covers a team.\nTeam members are added from your school page.\n\nOskar, SkillForge support',
+  )
+})

@@ -11,9 +11,9 @@ import { whilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { contentHeading } from '../ui/layout.tsx'
+import { MessageComposer } from '../ui/MessageComposer.tsx'
 import { ErrorState, Spinner } from '../ui/states.tsx'
 import { notifyError } from '../ui/toaster.tsx'
-import { ChatComposer } from './ChatComposer.tsx'
 import { ChatMessages } from './ChatMessages.tsx'
 
 type Chat = NonNullable<RouterOutputs['liveChat']['mine']['chat']>
@@ -91,7 +91,9 @@ function MemberChat() {
   return (
     <>
       <p className={note}>Our team is online now. Ask your question and someone will answer here in a few minutes.</p>
-      <ChatComposer
+      <MessageComposer
+        enterSends
+        maxLength={2000}
         label="Start a chat"
         field="Your question"
         submit="Start chat"
@@ -138,7 +140,9 @@ function ChatWindow({
         ) : null
       ) : (
         <>
-          <ChatComposer
+          <MessageComposer
+            enterSends
+            maxLength={2000}
             label="Chat message"
             field="Write in the chat"
             submit="Send"

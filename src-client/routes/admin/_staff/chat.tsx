@@ -7,10 +7,10 @@ import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { optionalEnum, optionalText, searchParams } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
-import { ChatComposer } from '#client/components/live-chat/ChatComposer.tsx'
 import { ChatMessages } from '#client/components/live-chat/ChatMessages.tsx'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
+import { MessageComposer } from '#client/components/ui/MessageComposer.tsx'
 import { panel } from '#client/components/ui/panel.ts'
 import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -200,7 +200,9 @@ function ChatPanel({ id }: { id: string }) {
         ) : null}
       </div>
       {canAnswer ? (
-        <ChatComposer
+        <MessageComposer
+          enterSends
+          maxLength={2000}
           label="Answer the member"
           field="Your answer"
           submit="Send"

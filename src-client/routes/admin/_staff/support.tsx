@@ -11,15 +11,17 @@ import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
+import { MessageItem } from '#client/components/service-orders/MessageItem.tsx'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
+import { MessageComposer } from '#client/components/ui/MessageComposer.tsx'
 import { panel } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { LoadingState } from '#client/components/ui/states.tsx'
-import { reloadThenToast } from '#client/components/ui/toaster.tsx'
+import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
+import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
@@ -106,7 +108,7 @@ function SupportInbox() {
         open={reading !== null}
         onOpenChange={(open) => (open ? undefined : setReading(null))}
         title={reading?.subject ?? 'Message'}
-        description={reading ? `From ${reading.name} <${reading.email}>: reply to that address` : undefined}
+        description={reading ? `From ${reading.name} <${reading.email}>` : undefined}
         wide
         footer={
           <button type="button" className={button({ variant: 'outline' })} onClick={() => setReading(null)}>
@@ -117,6 +119,7 @@ function SupportInbox() {
         <p data-testid="support-message" className={css({ whiteSpace: 'pre-wrap', wordBreak: 'break-word' })}>
           {reading?.message}
         </p>
+        {reading ? <Answers messageId={reading.id} canAnswer={can('editor')} /> : null}
       </AdminDialog>
       <SuccessManagers canAssign={can('admin')} />
     </>
@@ -183,6 +186,56 @@ function InboxRow({
         </div>
       </td>
     </tr>
+  )
+}
+
+/**
+ * The answers sent to a message, and for editors and up the box to send one: mailed to the sender, kept here, and the
+ * first one marks the message answered (decision 0100).
+ */
+function Answers({ messageId, canAnswer }: { messageId: string; canAnswer: boolean }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const replies = useQuery(trpc.admin.support.replies.queryOptions({ id: messageId }))
+  const reply = useMutation(trpc.admin.support.reply.mutationOptions())
+  return (
+    <section aria-label="Answers" className={css({ mt: '4', display: 'grid', gap: '3' })}>
+      {replies.isPending ? (
+        <Spinner label="Loading the answers" />
+      ) : replies.isError ? (
+        <FormAlert>Could not load the answers sent.</FormAlert>
+      ) : replies.data.length === 0 ? (
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>No answer sent from here yet.</p>
+      ) : (
+        <ol className={css({ display: 'grid', gap: '2' })}>
+          {replies.data.map((answer) => (
+            <MessageItem
+              key={answer.id}
+              testId="support-answer"
+              from="mine"
+              sender={`Answer by ${answer.sentBy ?? 'a former member of staff'}`}
+              createdAt={answer.sentAt}
+              body={answer.body}
+              files={[]}
+            />
+          ))}
+        </ol>
+      )}
+      {canAnswer ? (
+        <MessageComposer
+          maxLength={5000}
+          label="Answer this message"
+          field="Your answer (mailed to the sender)"
+          submit="Send answer"
+          sending={reply.isPending}
+          onSend={async (body) => {
+            await reply.mutateAsync({ id: messageId, body })
+            await queryClient.invalidateQueries({ queryKey: trpc.admin.support.pathKey() })
+            notify('success', 'Answer sent')
+          }}
+        />
+      ) : null}
+    </section>
   )
 }
 

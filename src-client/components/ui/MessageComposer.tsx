@@ -1,26 +1,31 @@
-// The live chat's message box, the member's (/contact) and the staff's (/admin/chat): Send or Enter sends, Shift+Enter
-// starts a new line; a refused message keeps its text for another try and the box keeps the focus.
+// A message box with its Send button: the live chat's (the member's on /contact, the staff's on /admin/chat), where
+// Enter sends and Shift+Enter starts a new line, and the support inbox's answer, where Enter is a new line. A refused
+// message keeps its text for another try, and the box keeps the focus.
 import { useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
-import { button } from '../ui/button.ts'
-import { messageArea, TextAreaField } from '../ui/form.tsx'
-import { notifyError } from '../ui/toaster.tsx'
+import { button } from './button.ts'
+import { messageArea, TextAreaField } from './form.tsx'
+import { notifyError } from './toaster.tsx'
 
-/** The chat's message box: sends on Send (or Enter without Shift), keeps the text when the server refuses it. */
-export function ChatComposer({
+export function MessageComposer({
   label,
   field,
   submit,
   sending,
   onSend,
+  enterSends = false,
+  maxLength,
 }: {
   label: string
   field: string
   submit: string
   sending: boolean
   onSend: (text: string) => Promise<unknown>
+  /** A chat's box: Enter sends, Shift+Enter is a new line. */
+  enterSends?: boolean
+  maxLength: number
 }) {
   const [text, setText] = useState('')
   return (
@@ -46,12 +51,12 @@ export function ChatComposer({
         label={field}
         controlClassName={messageArea}
         value={text}
-        maxLength={2000}
-        rows={3}
+        maxLength={maxLength}
+        rows={enterSends ? 3 : 6}
         required
         onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {
-          if (event.key === 'Enter' && !event.shiftKey) {
+          if (enterSends && event.key === 'Enter' && !event.shiftKey) {
             event.preventDefault()
             event.currentTarget.form?.requestSubmit()
           }
