@@ -3,6 +3,8 @@
 // mailed the transcript in the same transaction. Every write re-checks, in its own UPDATE, that the chat is still
 // open (and whose it is), so a message and an ending racing each other leave one order of events, not a message
 // after the end.
+import type { ExpressionBuilder } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import { CHAT_ENDED } from '../../src-shared/live-chat.ts'
 import { fullName } from '../../src-shared/names.ts'
 import * as audit from '../audit/repository.ts'
@@ -16,6 +18,15 @@ const ENDED_CHAT_SHOWN_MS = 30 * 60 * 1000
 
 export const CHAT_NOT_FOUND = 'Chat not found'
 export const CHAT_TAKEN = 'Another staff member is answering this chat'
+
+/**
+ * The chats a staff member may take, answer or end: one still waiting, or one they hold; with `anyHolder` (an admin
+ * taking over) any chat.
+ */
+function staffMayAct(staffId: string, anyHolder = false) {
+  return (eb: ExpressionBuilder<Database, 'chat_conversations'>) =>
+    anyHolder ? eb.val(true) : eb.or([eb('assigned_to', 'is', null), eb('assigned_to', '=', staffId)])
+}
 
 /** A member starts a chat, or adds to their open one when a second start arrives at the same moment. */
 export async function startChat(db: DB, userId: string, body: string, now = clock.now()) {
@@ -85,9 +96,7 @@ export async function takeChat(db: DB, actor: audit.Actor, id: string, takeOver:
       .set({ assigned_to: actor.id })
       .where('id', '=', id)
       .where('closed_at', 'is', null)
-      .where((eb) =>
-        takeOver ? eb.val(true) : eb.or([eb('assigned_to', 'is', null), eb('assigned_to', '=', actor.id)]),
-      )
+      .where(staffMayAct(actor.id, takeOver))
       .returning('id')
       .executeTakeFirst()
     if (!taken) throw await refusal(trx, id)
@@ -104,7 +113,7 @@ export async function postStaffMessage(db: DB, staffId: string, id: string, body
       .set((eb) => ({ last_message_at: now, assigned_to: eb.fn.coalesce('assigned_to', eb.val(staffId)) }))
       .where('id', '=', id)
       .where('closed_at', 'is', null)
-      .where((eb) => eb.or([eb('assigned_to', 'is', null), eb('assigned_to', '=', staffId)]))
+      .where(staffMayAct(staffId))
       .returning('id')
       .executeTakeFirst()
     if (!open) throw await refusal(trx, id)
@@ -152,11 +161,7 @@ export async function endChat(
       .where('id', '=', id)
       .where('closed_at', 'is', null)
     if (by.side === 'member') update = update.where('user_id', '=', by.userId)
-    // Staff end a chat they hold or one still waiting; only an admin ends one another staff member holds.
-    else if (!by.anyHolder) {
-      const staffId = by.actor.id
-      update = update.where((eb) => eb.or([eb('assigned_to', 'is', null), eb('assigned_to', '=', staffId)]))
-    }
+    else update = update.where(staffMayAct(by.actor.id, by.anyHolder))
     const ended = await update.returning(['id', 'user_id']).executeTakeFirst()
     if (!ended) throw await refusal(trx, id, by.side === 'member' ? by.userId : undefined)
     if (by.side === 'staff') {
