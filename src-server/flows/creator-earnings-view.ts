@@ -54,7 +54,7 @@ export async function earningsOverview(db: DB, creatorId: string, now = clock.no
     currentSubscription(db, creatorId, now),
     payoutsPaused(db),
   ])
-  const planId = subscription?.plan_id ?? null
+  const planId = subscription?.held_plan_id ?? null
   return {
     balances: balances.map((balance) => ({
       ...balance,

@@ -49,7 +49,7 @@ export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<num
     if (!creatorId || erased.has(creatorId)) continue
     // The fee of the plan the creator holds at the moment of sale.
     if (!planOf.has(creatorId)) {
-      planOf.set(creatorId, (await currentSubscription(trx, creatorId, order.paidAt))?.plan_id ?? null)
+      planOf.set(creatorId, (await currentSubscription(trx, creatorId, order.paidAt))?.held_plan_id ?? null)
     }
     const planId = planOf.get(creatorId) ?? null
     const recorded = await recordSale(trx, {

@@ -36,10 +36,10 @@ export async function creatorStanding(
     countPublishingSlotsUsed(db, userId),
     storageUsedBytes(db, userId),
   ])
-  const planId = subscription?.plan_id ?? null
+  const planId = subscription?.held_plan_id ?? null
   return {
     planId,
-    planName: subscription?.name ?? null,
+    planName: subscription?.name ?? subscription?.gift_plan_name ?? null,
     limits: limitsFor(planId, overrides),
     publishedCourses,
     storageUsedBytes: used,
@@ -89,12 +89,12 @@ const FEATURE_NAMES: Record<CreatorPlanFeature, string> = {
  */
 export async function ownerPlanIncludes(db: DB, ownerId: string, feature: CreatorPlanFeature, now = clock.now()) {
   const subscription = await currentSubscription(db, ownerId, now)
-  return planIncludes(subscription?.plan_id, feature)
+  return planIncludes(subscription?.held_plan_id, feature)
 }
 
 /** Whether the creator's live plan includes coupons and bundles (Pro and Enterprise); a lapsed one does not. */
 export async function ownerPlanIncludesPromotions(db: DB, ownerId: string, now = clock.now()) {
-  return planIncludesPromotions((await currentSubscription(db, ownerId, now))?.plan_id)
+  return planIncludesPromotions((await currentSubscription(db, ownerId, now))?.held_plan_id)
 }
 
 /** Refuses an enterprise feature unless the school owner's live plan includes it (ownerPlanIncludes). */

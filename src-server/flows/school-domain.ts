@@ -47,8 +47,8 @@ export async function domainPanel(db: DB, userId: string, now = clock.now()) {
   ])
   return {
     school: { name: school.name, slug: school.slug },
-    customDomainAllowed: planIncludes(subscription?.plan_id, 'customDomain'),
-    whiteLabelAllowed: planIncludes(subscription?.plan_id, 'whiteLabel'),
+    customDomainAllowed: planIncludes(subscription?.held_plan_id, 'customDomain'),
+    whiteLabelAllowed: planIncludes(subscription?.held_plan_id, 'whiteLabel'),
     domain: domain ? domainView(domain) : null,
     brand,
   }

@@ -16,11 +16,11 @@ import { findUserByEmail } from '../users/email.ts'
 /** The member's support now: tier, its label and reply time, and their success manager (Enterprise only). */
 export async function supportOf(db: DB, userId: string, now = clock.now()) {
   const [plan, manager] = await Promise.all([currentSubscription(db, userId, now), successManagerOf(db, userId)])
-  const tier = supportTierFor(plan?.plan_id)
+  const tier = supportTierFor(plan?.held_plan_id)
   return {
     tier,
     ...SUPPORT_TIER_INFO[tier],
-    planName: plan?.plan_id ? plan.name : null,
+    planName: plan?.held_plan_id ? (plan.name ?? plan.gift_plan_name) : null,
     manager:
       tier === 'dedicated' && manager
         ? { name: fullName(manager.firstName, manager.lastName) || manager.email, email: manager.email }
@@ -51,7 +51,7 @@ export async function assignManager(db: DB, actor: audit.Actor, input: AssignSuc
   if (!member) throw new DomainError('not_found', 'No account has that email address')
   if (!manager) throw new DomainError('not_found', 'Choose a staff member')
   const plan = await currentSubscription(db, member.id, now)
-  if (supportTierFor(plan?.plan_id) !== 'dedicated') throw new DomainError('precondition', NOT_ENTERPRISE)
+  if (supportTierFor(plan?.held_plan_id) !== 'dedicated') throw new DomainError('precondition', NOT_ENTERPRISE)
   await assignSuccessManager(db, actor, member.id, manager.id, now)
   return { memberId: member.id, managerId: manager.id }
 }

@@ -9,6 +9,7 @@ import { hasHadSubscription } from './repository.ts'
 /**
  * The live Premium grant with the subscription and plan behind it (none for a staff grant or a gift), or undefined.
  * A gifted plan (decision 0050) has no subscription: its grant's order line names the plan (gift_plan_name).
+ * held_plan_id is the plan either way; plan_id stays the subscription's (null for a gift or a staff grant).
  */
 export function currentSubscription(db: DB, userId: string, now = clock.now()) {
   return (
@@ -20,7 +21,7 @@ export function currentSubscription(db: DB, userId: string, now = clock.now()) {
         join.onRef('gift_line.id', '=', 'access_grants.order_item_id').on('access_grants.subscription_id', 'is', null),
       )
       .leftJoin('plans as gift_plan', 'gift_plan.id', 'gift_line.plan_id')
-      .select([
+      .select((eb) => [
         's.plan_id',
         'p.name',
         's.billing_cycle',
@@ -29,6 +30,8 @@ export function currentSubscription(db: DB, userId: string, now = clock.now()) {
         's.cancel_at_period_end',
         'access_grants.ends_at',
         'gift_plan.name as gift_plan_name',
+        // The plan whose promises hold (support tier, creator features): the subscription's, or the gifted term's.
+        eb.fn.coalesce('s.plan_id', 'gift_plan.id').as('held_plan_id'),
       ])
       .where('access_grants.user_id', '=', userId)
       .where('access_grants.kind', '=', 'premium')

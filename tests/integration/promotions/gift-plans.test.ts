@@ -2,6 +2,12 @@
 // subscribed; the recipient's Premium starts when they claim and ends after the term (no renewal); an unclaimed gift
 // refunded as a whole can no longer be claimed; a claimed one's refund revokes the recipient's Premium.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import {
+  creatorStanding,
+  ownerPlanIncludes,
+  ownerPlanIncludesPromotions,
+} from '../../../src-server/flows/creator-standing.ts'
+import { supportOf } from '../../../src-server/flows/support.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { GIFT_MESSAGES } from '../../../src-server/promotions/gifts.ts'
@@ -40,11 +46,11 @@ const tokenOf = async (to: string) => {
   return { mail, token: /\/gifts\/claim\?token=([a-z2-7]+)/.exec(mail.text_body)![1]! }
 }
 
-async function giftPlan(planMonths: 1 | 3 | 12, method: 'card' | 'bank_transfer' = 'card') {
+async function giftPlan(planMonths: 1 | 3 | 12, method: 'card' | 'bank_transfer' = 'card', planId = 'pro') {
   const buyer = await createUser(db())
   const recipientEmail = newRecipient()
   const started = await (await caller(buyer)).gifts.checkout({
-    planId: 'pro',
+    planId,
     planMonths,
     recipientEmail,
     message: 'Enjoy Premium!',
@@ -122,6 +128,23 @@ describe('gifting a plan', () => {
     expect(await isPremium(db(), recipient)).toBe(true)
     await (await caller(admin)).admin.orders.refund({ orderId: started.orderId, reason: 'refund', reference: 'BANK-9' })
     expect(await isPremium(db(), recipient)).toBe(false)
+  })
+
+  it("a claimed term holds its plan's promises while it runs: Enterprise support and creator features", async () => {
+    const { recipientEmail } = await giftPlan(1, 'bank_transfer', 'enterprise')
+    const { token } = await tokenOf(recipientEmail)
+    const recipient = await createUser(db())
+    await (await caller(recipient)).gifts.claim({ token })
+    expect(await supportOf(db(), recipient.id)).toMatchObject({ tier: 'dedicated', planName: 'Enterprise' })
+    expect(await creatorStanding(db(), recipient.id)).toMatchObject({ planId: 'enterprise', planName: 'Enterprise' })
+    expect(await ownerPlanIncludes(db(), recipient.id, 'customDomain')).toBe(true)
+    expect(await ownerPlanIncludesPromotions(db(), recipient.id)).toBe(true)
+
+    // The term over, so are its promises.
+    await advanceClock(40 * DAY_S)
+    expect(await supportOf(db(), recipient.id)).toMatchObject({ tier: 'email', planName: null })
+    expect((await creatorStanding(db(), recipient.id)).planId).toBeNull()
+    expect(await ownerPlanIncludes(db(), recipient.id, 'customDomain')).toBe(false)
   })
 
   it('refuses hostile input: a term not offered, a plan and a course at once, an unknown plan', async () => {
