@@ -17,6 +17,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { pageOf } from '../kernel/paging.ts'
+import { safeFileName } from '../storage/document-type.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { type FileStorage, isSafeKey } from '../storage/storage.ts'
 import { storedApplicationUpload } from './upload-rows.ts'
@@ -73,7 +74,7 @@ async function attachmentOf(
   if (!key.startsWith(applicationFilePrefix(userId)) || !isSafeKey(key) || !contentType) throw missing()
   const sizeBytes = await storage.size(key)
   if (sizeBytes === null) throw missing()
-  const name = attachment.name.replace(/[^\w .()-]+/g, '_').slice(0, 120) || `attachment.${ext}`
+  const name = safeFileName(attachment.name, `attachment.${ext}`)
   return { key, name, contentType, sizeBytes }
 }
 
@@ -89,7 +90,7 @@ async function sampleVideoOf(
   const key = upload?.storageKey
   if (!upload || !key?.startsWith(applicationFilePrefix(userId)) || !upload.contentType) throw missing()
   if ((await storage.size(key)) === null) throw missing()
-  const name = (attachment.name || upload.fileName).replace(/[^\w .()-]+/g, '_').slice(0, 120) || upload.fileName
+  const name = safeFileName(attachment.name || upload.fileName, upload.fileName)
   return { key, name, contentType: upload.contentType, sizeBytes: upload.sizeBytes }
 }
 

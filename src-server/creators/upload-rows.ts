@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import type { TranscodeStatus, UploadPurpose } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { safeFileName } from '../storage/document-type.ts'
 
 export interface UploadRow {
   id: string
@@ -74,13 +75,9 @@ const toUpload = (row: Row): UploadRow => ({
   purpose: row.purpose,
 })
 
-/**
- * An uploaded file's name as people see it in lists and downloads: safe characters only, at most 120 of them,
- * `fallback` when nothing is left. One rule for the creator's videos, staff's lesson files and application files.
- */
-export function uploadFileName(name: string | null | undefined, fallback = 'video'): string {
-  return (name ?? '').replace(/[^\w .()-]/g, '_').slice(0, 120) || fallback
-}
+/** An uploaded file's safe name (storage's one rule), `video` when nothing is left unless told otherwise. */
+export const uploadFileName = (name: string | null | undefined, fallback = 'video'): string =>
+  safeFileName(name, fallback)
 
 export async function insertUpload(
   db: DB,

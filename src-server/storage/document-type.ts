@@ -27,11 +27,18 @@ export function detectDocumentType(bytes: Buffer, fileName: string): { mime: str
   return null
 }
 
-/** A name safe to show and to send in Content-Disposition: no path, no control or quote characters. */
-export function cleanFileName(name: string, ext: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '')
+/**
+ * A file's name as people see it in lists and sent in Content-Disposition: no path, each run of characters other
+ * than letters, digits, space and `.()-` made one `_`, at most 120 characters, `fallback` when nothing is left.
+ * The one rule for every uploaded file (documents, videos, lesson and application files).
+ */
+export function safeFileName(name: string | null | undefined, fallback: string): string {
+  const base = ((name ?? '').split(/[\\/]/).pop() ?? '')
     .replace(/[^\w .()-]+/g, '_')
     .slice(0, 120)
     .trim()
-  return base || `file.${ext}`
+  return base || fallback
 }
+
+/** A document's safe name, `file.<ext>` when nothing is left. */
+export const cleanFileName = (name: string, ext: string): string => safeFileName(name, `file.${ext}`)
