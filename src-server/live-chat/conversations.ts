@@ -11,6 +11,7 @@ import * as audit from '../audit/repository.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { pageOf } from '../kernel/paging.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 
 /** How long a member still sees a chat after it ended (its last messages and "this chat has ended"). */
@@ -262,10 +263,10 @@ function staffChatView({ memberFirstName, memberLastName, ...row }: StaffChatRow
 }
 
 /**
- * The staff's chat queue: open chats waiting to be taken first (longest waiting first), then taken ones; or the
- * latest ended chats. Each says whether its last word is the member's (a reply is owed).
+ * The staff's chat queue, a page at a time: open chats waiting to be taken first (longest waiting first), then taken
+ * ones; or ended chats, latest first. Each says whether its last word is the member's (a reply is owed).
  */
-export async function staffChatQueue(db: DB, status: 'open' | 'closed') {
+export async function staffChatQueue(db: DB, options: { status: 'open' | 'closed'; page: number; pageSize: number }) {
   const base = staffChatRows(db).select((eb) =>
     eb
       .selectFrom('chat_messages as last')
@@ -276,19 +277,22 @@ export async function staffChatQueue(db: DB, status: 'open' | 'closed') {
       .limit(1)
       .as('lastFromStaff'),
   )
-  const rows =
-    status === 'open'
-      ? await base
+  const ordered =
+    options.status === 'open'
+      ? base
           .where('c.closed_at', 'is', null)
           .orderBy((eb) => eb.case().when('c.assigned_to', 'is', null).then(0).else(1).end())
           .orderBy('c.created_at')
-          .limit(100)
-          .execute()
-      : await base.where('c.closed_at', 'is not', null).orderBy('c.closed_at', 'desc').limit(50).execute()
-  return rows.map(({ lastFromStaff, ...row }) => ({
-    ...staffChatView(row),
-    replyOwed: row.endedAt === null && lastFromStaff === false,
-  }))
+          .orderBy('c.id')
+      : base.where('c.closed_at', 'is not', null).orderBy('c.closed_at', 'desc').orderBy('c.id')
+  const { rows, ...paging } = await pageOf(ordered, options.page, options.pageSize)
+  return {
+    items: rows.map(({ lastFromStaff, ...row }) => ({
+      ...staffChatView(row),
+      replyOwed: row.endedAt === null && lastFromStaff === false,
+    })),
+    ...paging,
+  }
 }
 
 /** How many open chats wait for someone to take them (the admin menu's count). */

@@ -11,4 +11,7 @@ export const startChatInput = z.object({ message: chatBody })
 export const sendChatInput = z.object({ conversationId: z.uuid(), body: chatBody })
 export const chatIdInput = z.object({ id: z.uuid() })
 export const staffChatReplyInput = z.object({ id: z.uuid(), body: chatBody })
-export const staffChatQueueInput = z.object({ status: z.enum(['open', 'closed']).default('open') })
+export const staffChatQueueInput = z.object({
+  status: z.enum(['open', 'closed']).default('open'),
+  page: z.number().int().min(1).max(10_000).default(1),
+})

@@ -1,5 +1,6 @@
 // The staff's live chat desk (/admin/chat, decision 0099): every staff member reads the queue and the chats; editors
 // and up take, answer and end them; admins may take over a chat someone else holds.
+import { ADMIN_PAGE_SIZE } from '../../../src-shared/schemas/admin.ts'
 import { chatIdInput, staffChatQueueInput, staffChatReplyInput } from '../../../src-shared/schemas/live-chat.ts'
 import type { SessionUser } from '../../auth/types.ts'
 import { endChatAsStaff, takeChatAsStaff } from '../../flows/live-chat.ts'
@@ -12,7 +13,7 @@ const staffActor = (user: SessionUser) => ({ ...actorOf(user), role: user.role }
 export const adminLiveChatRouter = router({
   queue: staffProcedure('viewer')
     .input(staffChatQueueInput)
-    .query(({ ctx, input }) => staffChatQueue(ctx.db, input.status)),
+    .query(({ ctx, input }) => staffChatQueue(ctx.db, { ...input, pageSize: ADMIN_PAGE_SIZE })),
   /** The admin menu's "N waiting" beside Live chat. */
   waiting: staffProcedure('viewer').query(async ({ ctx }) => ({ count: await waitingChatCount(ctx.db) })),
   conversation: staffProcedure('viewer')

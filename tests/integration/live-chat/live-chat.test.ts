@@ -48,6 +48,18 @@ async function staff(role: 'viewer' | 'editor' | 'admin', firstName = 'Sam') {
   return { user, caller: await callerFor(user) }
 }
 
+type Caller = Awaited<ReturnType<typeof callerFor>>
+
+/** Every chat of the staff's queue, page after page (other tests' chats share the database). */
+async function wholeQueue(caller: Caller, status: 'open' | 'closed') {
+  const rows = []
+  for (let page = 1; ; page++) {
+    const answer = await caller.admin.liveChat.queue({ status, page })
+    rows.push(...answer.items)
+    if (page >= answer.pageCount) return rows
+  }
+}
+
 const auditOf = (id: string) =>
   db()
     .selectFrom('audit_log')
@@ -71,7 +83,7 @@ describe('a member’s chat with the staff', () => {
     const { caller: editor, user: editorUser } = await staff('editor', 'Priya')
     const waitingBefore = (await editor.admin.liveChat.waiting()).count
     expect(waitingBefore).toBeGreaterThanOrEqual(1)
-    const queue = await editor.admin.liveChat.queue({ status: 'open' })
+    const queue = await wholeQueue(editor, 'open')
     expect(queue.find((row) => row.id === id)).toMatchObject({
       memberName: 'Maya Learner',
       memberEmail: user.email,
@@ -87,7 +99,7 @@ describe('a member’s chat with the staff', () => {
       ['You', 'How do I download my certificate?'],
       ['Priya (SkillForge)', 'Open My Courses and press Certificate.'],
     ])
-    const row = (await editor.admin.liveChat.queue({ status: 'open' })).find((chat) => chat.id === id)
+    const row = (await wholeQueue(editor, 'open')).find((chat) => chat.id === id)
     expect(row).toMatchObject({ assignedTo: editorUser.email, replyOwed: false })
 
     const detail = await editor.admin.liveChat.conversation({ id })
@@ -149,8 +161,32 @@ describe('a member’s chat with the staff', () => {
       { action: 'chat.taken', actor_email: editorUser.email },
       { action: 'chat.ended', actor_email: editorUser.email },
     ])
-    expect((await editor.admin.liveChat.queue({ status: 'closed' })).some((chat) => chat.id === id)).toBe(true)
-    expect((await editor.admin.liveChat.queue({ status: 'open' })).some((chat) => chat.id === id)).toBe(false)
+    expect((await wholeQueue(editor, 'closed')).some((chat) => chat.id === id)).toBe(true)
+    expect((await wholeQueue(editor, 'open')).some((chat) => chat.id === id)).toBe(false)
+  })
+})
+
+describe('the staff queue', () => {
+  it('pages: ten chats a page, the latest ended first, each chat on one page only; a page past the end is empty', async () => {
+    const { caller: viewer } = await staff('viewer')
+    const ended: string[] = []
+    for (let i = 0; i < 11; i++) {
+      const { caller } = await member()
+      const { id } = await caller.liveChat.start({ message: `Question ${i}` })
+      await caller.liveChat.end({ id })
+      ended.push(id)
+    }
+    const first = await viewer.admin.liveChat.queue({ status: 'closed', page: 1 })
+    expect(first.items).toHaveLength(10)
+    expect(first.pageCount).toBe(Math.ceil(first.total / 10))
+    expect(first.items.map((row) => row.id)).toEqual(ended.slice(1).reverse())
+    const all = await wholeQueue(viewer, 'closed')
+    expect(all).toHaveLength(first.total)
+    expect(new Set(all.map((row) => row.id)).size).toBe(all.length)
+    expect(all.map((row) => row.id)).toContain(ended[0])
+    const past = await viewer.admin.liveChat.queue({ status: 'closed', page: first.pageCount + 1 })
+    expect(past.items).toEqual([])
+    await expect(viewer.admin.liveChat.queue({ status: 'closed', page: 0 })).rejects.toThrow()
   })
 })
 

@@ -3,8 +3,9 @@
 // end it; admins may take over one another staff member holds. The server checks every role and who holds a chat.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalText, searchParams } from '#client/components/admin/search.ts'
+import { optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { ChatMessages } from '#client/components/live-chat/ChatMessages.tsx'
@@ -12,7 +13,6 @@ import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { MessageComposer } from '#client/components/ui/MessageComposer.tsx'
 import { panel } from '#client/components/ui/panel.ts'
-import { QueryList } from '#client/components/ui/QueryList.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
@@ -27,30 +27,30 @@ import { css } from '#styled-system/css'
 const QUEUE_POLL_MS = 5000
 const CHAT_POLL_MS = 3000
 
-type DeskSearch = { status?: 'ended'; id?: string }
-const queueQuery = (trpc: Trpc, status: DeskSearch['status']) =>
-  trpc.admin.liveChat.queue.queryOptions({ status: status ? 'closed' : 'open' })
+type DeskSearch = { status?: 'ended'; page?: number; id?: string }
+const queueQuery = (trpc: Trpc, { status, page = 1 }: Pick<DeskSearch, 'status' | 'page'>) =>
+  trpc.admin.liveChat.queue.queryOptions({ status: status ? 'closed' : 'open', page })
 
-const routeSearch = searchParams({ status: optionalEnum(['ended'] as const), id: optionalText })
+const routeSearch = searchParams({ status: optionalEnum(['ended'] as const), page: optionalPage, id: optionalText })
 
 export const Route = createFileRoute('/admin/_staff/chat')({
   head: () => ({ meta: [{ title: 'Live chat | SkillForge Admin' }] }),
   validateSearch: routeSearch,
-  loaderDeps: ({ search: { status } }) => ({ status }),
-  loader: ({ context, deps, cause }) => loadList(context.queryClient, queueQuery(context.trpc, deps.status), cause),
+  loaderDeps: ({ search: { status, page } }) => ({ status, page }),
+  loader: ({ context, deps, cause }) => loadList(context.queryClient, queueQuery(context.trpc, deps), cause),
   pendingComponent: () => <LoadingState label="Loading live chats…" />,
   errorComponent: routeError('Could not load live chats'),
   component: ChatDesk,
 })
 
-type QueueRow = RouterOutputs['admin']['liveChat']['queue'][number]
+type QueueRow = RouterOutputs['admin']['liveChat']['queue']['items'][number]
 
 function ChatDesk() {
   const { trpc } = Route.useRouteContext()
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const queue = useQuery({
-    ...queueQuery(trpc, search.status),
+    ...queueQuery(trpc, search),
     placeholderData: keepPreviousData,
     refetchInterval: QUEUE_POLL_MS,
   })
@@ -71,21 +71,22 @@ function ChatDesk() {
           alignItems: 'start',
         })}
       >
-        <section aria-label="Chat queue" className={panel}>
-          <QueryList
+        <section aria-label="Chat queue">
+          <PagedList
             query={queue}
             loading="Loading live chats…"
             failed="Could not load live chats"
             empty={search.status ? 'No ended chats yet' : 'No open chats: nobody is waiting'}
+            onPage={(page) => void navigate({ search: { status: search.status, page } })}
           >
-            {(rows) => (
+            {(data) => (
               <ul className={css({ display: 'grid', gap: '2' })}>
-                {rows.map((row) => (
-                  <QueueItem key={row.id} row={row} selected={row.id === search.id} status={search.status} />
+                {data.items.map((row) => (
+                  <QueueItem key={row.id} row={row} selected={row.id === search.id} search={search} />
                 ))}
               </ul>
             )}
-          </QueryList>
+          </PagedList>
         </section>
         {search.id ? (
           <ChatPanel id={search.id} />
@@ -98,12 +99,12 @@ function ChatDesk() {
 }
 
 /** One chat in the queue: the member, since when, who holds it, and whether a reply is owed. */
-function QueueItem({ row, selected, status }: { row: QueueRow; selected: boolean; status: DeskSearch['status'] }) {
+function QueueItem({ row, selected, search }: { row: QueueRow; selected: boolean; search: DeskSearch }) {
   return (
     <li data-testid="chat-row">
       <Link
         from={Route.fullPath}
-        search={{ status, id: row.id }}
+        search={{ status: search.status, page: search.page, id: row.id }}
         aria-current={selected ? 'true' : undefined}
         className={css({
           display: 'grid',
