@@ -132,17 +132,23 @@ const memberSideAuthor = (message: { fromStaff: boolean; staffName: string | nul
 
 /** A chat's messages, oldest first, with the staff author's first name (what the member sees of them). */
 export function chatMessages(db: DB, conversationId: string) {
+  return messagesOf(db, [conversationId])
+}
+
+/** The messages of some chats, in the order they were written (each names its chat). */
+function messagesOf(db: DB, conversationIds: readonly string[]) {
   return db
     .selectFrom('chat_messages as m')
     .leftJoin('users as staff', 'staff.id', 'm.staff_id')
     .select([
       'm.id',
+      'm.conversation_id as conversationId',
       'm.body',
       'm.from_staff as fromStaff',
       'm.created_at as createdAt',
       'staff.first_name as staffName',
     ])
-    .where('m.conversation_id', '=', conversationId)
+    .where('m.conversation_id', 'in', conversationIds)
     .orderBy('m.created_at')
     .orderBy('m.id')
     .execute()
@@ -332,16 +338,18 @@ export async function chatsOf(db: DB, userId: string) {
     .where('user_id', '=', userId)
     .orderBy('created_at')
     .execute()
-  return Promise.all(
-    chats.map(async (chat) => ({
-      ...chat,
-      messages: (await chatMessages(db, chat.id)).map((message) => ({
-        from: memberSideAuthor(message),
-        body: message.body,
-        created_at: message.createdAt,
-      })),
-    })),
+  if (chats.length === 0) return []
+  // One query for every chat's messages, not one a chat.
+  const messages = await messagesOf(
+    db,
+    chats.map((chat) => chat.id),
   )
+  return chats.map((chat) => ({
+    ...chat,
+    messages: messages
+      .filter((message) => message.conversationId === chat.id)
+      .map((message) => ({ from: memberSideAuthor(message), body: message.body, created_at: message.createdAt })),
+  }))
 }
 
 /** Removes chats that ended before `before` (the retention job); open ones stay whatever their age. */
