@@ -66,11 +66,7 @@ export async function closeDispute(
   if (!order) return { outcome: 'not_ours', endedStripeSubscriptions: none }
   const known = await findDispute(trx, dispute.disputeId)
   if (known?.closed) return { outcome: 'already_closed', endedStripeSubscriptions: none }
-  await trx
-    .insertInto('order_disputes')
-    .values({ id: dispute.disputeId, order_id: order.id, status: dispute.status, closed: true })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: clock.now() }))
-    .execute()
+  await rememberClosedDispute(trx, dispute, { order_id: order.id })
   if (dispute.status === 'won' && order.status === 'disputed') {
     for (const selector of await grantsOfOrder(trx, order.id)) {
       await restore(trx, selector, { reason: 'dispute' })
@@ -128,6 +124,19 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
 
 export function findDispute(trx: DB, id: string) {
   return trx.selectFrom('order_disputes').select(['id', 'closed']).where('id', '=', id).executeTakeFirst()
+}
+
+/** Remembers an order's or a renewal's dispute closed, with its last status, whether or not its 'created' came. */
+export async function rememberClosedDispute(
+  trx: DB,
+  dispute: DisputeEvent,
+  disputed: { order_id: string } | { subscription_invoice_id: string },
+) {
+  await trx
+    .insertInto('order_disputes')
+    .values({ id: dispute.disputeId, ...disputed, status: dispute.status, closed: true })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: clock.now() }))
+    .execute()
 }
 
 /** Everything an order gave: its lines' grants and the Premium of the subscriptions it started. */

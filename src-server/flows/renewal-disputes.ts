@@ -13,7 +13,13 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { type LockedRenewal, lockRenewalOfPayment, recordRenewalChargeback } from '../orders/subscription-refunds.ts'
 import { endRefundedSubscription, settleSubscription } from '../subscriptions/state.ts'
-import { alertStaffOfDispute, type DisputeEvent, type DisputeOutcome, findDispute } from './disputes.ts'
+import {
+  alertStaffOfDispute,
+  type DisputeEvent,
+  type DisputeOutcome,
+  findDispute,
+  rememberClosedDispute,
+} from './disputes.ts'
 
 const renewalOf = (trx: DB, dispute: DisputeEvent) =>
   lockRenewalOfPayment(trx, {
@@ -55,11 +61,7 @@ export async function closeRenewalDispute(
   if (!renewal) return { outcome: 'not_ours', endedStripeSubscriptions: none }
   const known = await findDispute(trx, dispute.disputeId)
   if (known?.closed) return { outcome: 'already_closed', endedStripeSubscriptions: none }
-  await trx
-    .insertInto('order_disputes')
-    .values({ id: dispute.disputeId, subscription_invoice_id: renewal.id, status: dispute.status, closed: true })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: clock.now() }))
-    .execute()
+  await rememberClosedDispute(trx, dispute, { subscription_invoice_id: renewal.id })
   const subscriptionId = renewal.subscription_id
   // Only what this dispute withheld comes back, and not while another dispute of the same plan still holds it.
   if (dispute.status === 'won' && known && !(await otherOpenDispute(trx, renewal, dispute.disputeId))) {
