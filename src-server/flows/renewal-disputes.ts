@@ -19,6 +19,7 @@ import {
   type DisputeOutcome,
   findDispute,
   rememberClosedDispute,
+  rememberOpenDispute,
 } from './disputes.ts'
 
 const renewalOf = (trx: DB, dispute: DisputeEvent) =>
@@ -34,10 +35,7 @@ export async function openRenewalDispute(trx: Transaction<Database>, dispute: Di
   const known = await findDispute(trx, dispute.disputeId)
   if (known?.closed) return 'already_closed'
   if (known) return 'applied'
-  await trx
-    .insertInto('order_disputes')
-    .values({ id: dispute.disputeId, subscription_invoice_id: renewal.id, status: dispute.status })
-    .execute()
+  await rememberOpenDispute(trx, dispute, { subscription_invoice_id: renewal.id })
   await revoke(trx, { subscriptionId: renewal.subscription_id }, 'dispute')
   const reference = renewal.order_reference ?? renewal.invoice_number ?? renewal.stripe_invoice_id!
   await alertStaffOfDispute(
