@@ -1,15 +1,11 @@
 // TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps, as every authenticator app reads them) with @oslojs/otp, the
 // sealing of keys at rest, and recovery codes. Pure functions: the database side is in two-factor.ts.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
-import {
-  decodeBase64,
-  encodeBase32LowerCaseNoPadding,
-  encodeBase32UpperCaseNoPadding,
-  encodeBase64,
-} from '@oslojs/encoding'
+import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from '@oslojs/encoding'
 import { createTOTPKeyURI, generateHOTP } from '@oslojs/otp'
+import { openBytes, sealBytes } from '../kernel/seal.ts'
 
 export const TOTP_PERIOD_S = 30
 export const TOTP_DIGITS = 6
@@ -79,27 +75,14 @@ export function hashRecoveryCode(normalised: string): Uint8Array {
   return sha256(new TextEncoder().encode(`recovery:${normalised}`))
 }
 
-/**
- * Keys at rest: AES-256-GCM under TWO_FACTOR_KEY when it is set ("gcm:<iv>:<sealed>"), else stored as they are
- * ("raw:<key>"; decision 0033). A key sealed without the setting still opens after it is set, not the other way.
- */
+/** Keys at rest: sealed under TWO_FACTOR_KEY when it is set, else stored as they are (kernel/seal.ts; decision 0033). */
 export function sealTotpKey(key: Uint8Array, encryptionKey: Uint8Array | undefined): string {
-  if (!encryptionKey) return `raw:${encodeBase64(key)}`
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv)
-  const sealed = Buffer.concat([cipher.update(key), cipher.final(), cipher.getAuthTag()])
-  return `gcm:${iv.toString('base64')}:${sealed.toString('base64')}`
+  return sealBytes(key, encryptionKey)
 }
 
 export function openTotpKey(stored: string, encryptionKey: Uint8Array | undefined): Uint8Array {
-  const [kind, first, second] = stored.split(':')
-  if (kind === 'raw' && first) return decodeBase64(first)
-  if (kind === 'gcm' && first && second) {
-    if (!encryptionKey) throw new Error('a TOTP key is encrypted but TWO_FACTOR_KEY is not set')
-    const sealed = Buffer.from(second, 'base64')
-    const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(first, 'base64'))
-    decipher.setAuthTag(sealed.subarray(sealed.length - 16))
-    return new Uint8Array(Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]))
-  }
-  throw new Error('unreadable TOTP key')
+  return openBytes(stored, encryptionKey, {
+    noKey: 'a TOTP key is encrypted but TWO_FACTOR_KEY is not set',
+    unreadable: 'unreadable TOTP key',
+  })
 }

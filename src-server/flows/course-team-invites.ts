@@ -14,7 +14,7 @@ import {
   setCourseShares,
 } from '../creators/course-instructors.ts'
 import { assertCourseRole, courseOwnerId } from '../creators/course-team.ts'
-import { cancelInvite, openInvites } from '../creators/invites.ts'
+import { openInvites } from '../creators/invites.ts'
 import { courseInstructorRole } from '../creators/school-access.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -28,6 +28,7 @@ import {
   inviteToTeam,
   type Person,
   teamFigures,
+  withdrawInvite,
 } from './team-invites.ts'
 
 export const COURSE_INVITE_MAIL = 'course-co-instructor-invite'
@@ -149,7 +150,5 @@ export async function setCourseEarningShares(
 
 export async function cancelCourseInvite(db: DB, ownerId: string, courseId: string, inviteId: string) {
   await assertCourseRole(db, ownerId, courseId, 'owner')
-  if (!(await cancelInvite(db, { scope: 'course', id: courseId }, inviteId)))
-    throw new DomainError('not_found', 'Invitation not found')
-  return { cancelled: true }
+  return withdrawInvite(db, { scope: 'course', id: courseId }, inviteId)
 }

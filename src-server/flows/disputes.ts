@@ -44,12 +44,7 @@ export async function openDispute(trx: Transaction<Database>, dispute: DisputeEv
   if (!order) return 'not_ours'
   const known = await findDispute(trx, dispute.disputeId)
   if (known?.closed) return 'already_closed'
-  if (!known) {
-    await trx
-      .insertInto('order_disputes')
-      .values({ id: dispute.disputeId, order_id: order.id, status: dispute.status })
-      .execute()
-  }
+  if (!known) await rememberOpenDispute(trx, dispute, { order_id: order.id })
   if (await moveOrder(trx, order.id, 'dispute')) {
     for (const selector of await grantsOfOrder(trx, order.id)) await revoke(trx, selector, 'dispute')
     await alertStaff(trx, order, dispute)
@@ -66,11 +61,7 @@ export async function closeDispute(
   if (!order) return { outcome: 'not_ours', endedStripeSubscriptions: none }
   const known = await findDispute(trx, dispute.disputeId)
   if (known?.closed) return { outcome: 'already_closed', endedStripeSubscriptions: none }
-  await trx
-    .insertInto('order_disputes')
-    .values({ id: dispute.disputeId, order_id: order.id, status: dispute.status, closed: true })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: clock.now() }))
-    .execute()
+  await rememberClosedDispute(trx, dispute, { order_id: order.id })
   if (dispute.status === 'won' && order.status === 'disputed') {
     for (const selector of await grantsOfOrder(trx, order.id)) {
       await restore(trx, selector, { reason: 'dispute' })
@@ -128,6 +119,26 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
 
 export function findDispute(trx: DB, id: string) {
   return trx.selectFrom('order_disputes').select(['id', 'closed']).where('id', '=', id).executeTakeFirst()
+}
+
+/** The payment an order dispute or a renewal dispute is against. */
+type Disputed = { order_id: string } | { subscription_invoice_id: string }
+
+/** Remembers a dispute seen for the first time, open, against an order's or a renewal's payment. */
+export async function rememberOpenDispute(trx: DB, dispute: DisputeEvent, disputed: Disputed) {
+  await trx
+    .insertInto('order_disputes')
+    .values({ id: dispute.disputeId, ...disputed, status: dispute.status })
+    .execute()
+}
+
+/** Remembers an order's or a renewal's dispute closed, with its last status, whether or not its 'created' came. */
+export async function rememberClosedDispute(trx: DB, dispute: DisputeEvent, disputed: Disputed) {
+  await trx
+    .insertInto('order_disputes')
+    .values({ id: dispute.disputeId, ...disputed, status: dispute.status, closed: true })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: clock.now() }))
+    .execute()
 }
 
 /** Everything an order gave: its lines' grants and the Premium of the subscriptions it started. */

@@ -13,7 +13,14 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { type LockedRenewal, lockRenewalOfPayment, recordRenewalChargeback } from '../orders/subscription-refunds.ts'
 import { endRefundedSubscription, settleSubscription } from '../subscriptions/state.ts'
-import { alertStaffOfDispute, type DisputeEvent, type DisputeOutcome, findDispute } from './disputes.ts'
+import {
+  alertStaffOfDispute,
+  type DisputeEvent,
+  type DisputeOutcome,
+  findDispute,
+  rememberClosedDispute,
+  rememberOpenDispute,
+} from './disputes.ts'
 
 const renewalOf = (trx: DB, dispute: DisputeEvent) =>
   lockRenewalOfPayment(trx, {
@@ -28,10 +35,7 @@ export async function openRenewalDispute(trx: Transaction<Database>, dispute: Di
   const known = await findDispute(trx, dispute.disputeId)
   if (known?.closed) return 'already_closed'
   if (known) return 'applied'
-  await trx
-    .insertInto('order_disputes')
-    .values({ id: dispute.disputeId, subscription_invoice_id: renewal.id, status: dispute.status })
-    .execute()
+  await rememberOpenDispute(trx, dispute, { subscription_invoice_id: renewal.id })
   await revoke(trx, { subscriptionId: renewal.subscription_id }, 'dispute')
   const reference = renewal.order_reference ?? renewal.invoice_number ?? renewal.stripe_invoice_id!
   await alertStaffOfDispute(
@@ -55,11 +59,7 @@ export async function closeRenewalDispute(
   if (!renewal) return { outcome: 'not_ours', endedStripeSubscriptions: none }
   const known = await findDispute(trx, dispute.disputeId)
   if (known?.closed) return { outcome: 'already_closed', endedStripeSubscriptions: none }
-  await trx
-    .insertInto('order_disputes')
-    .values({ id: dispute.disputeId, subscription_invoice_id: renewal.id, status: dispute.status, closed: true })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ status: dispute.status, closed: true, updated_at: clock.now() }))
-    .execute()
+  await rememberClosedDispute(trx, dispute, { subscription_invoice_id: renewal.id })
   const subscriptionId = renewal.subscription_id
   // Only what this dispute withheld comes back, and not while another dispute of the same plan still holds it.
   if (dispute.status === 'won' && known && !(await otherOpenDispute(trx, renewal, dispute.disputeId))) {

@@ -9,7 +9,7 @@ import { SCHOOL_ROLE_LABELS, type SchoolMemberRoleId } from '../../src-shared/sc
 import { ownerCoursesAfter } from '../catalog/creator-courses.ts'
 import { instructorProfilesOf, publishedCoursesByIds } from '../catalog/instructors.ts'
 import { revokeKeysHeldBy } from '../creators/api-keys.ts'
-import { cancelInvite, openInvites } from '../creators/invites.ts'
+import { openInvites } from '../creators/invites.ts'
 import { findCreator } from '../creators/repository.ts'
 import { assertSchoolAction, roleAllows, type SchoolAction } from '../creators/school-access.ts'
 import {
@@ -40,6 +40,7 @@ import {
   inviteToTeam,
   type Person,
   teamFigures,
+  withdrawInvite,
 } from './team-invites.ts'
 
 export const SCHOOL_INVITE_MAIL = 'school-team-invite'
@@ -181,9 +182,7 @@ export async function removeFromSchool(db: DB, ownerId: string, memberId: string
 export async function cancelSchoolInvitation(db: DB, ownerId: string, inviteId: string) {
   const school = await ownSchool(db, ownerId)
   await assertSchoolAction(db, ownerId, school.id, 'school.manage')
-  if (!(await cancelInvite(db, { scope: 'school', id: school.id }, inviteId)))
-    throw new DomainError('not_found', 'Invitation not found')
-  return { cancelled: true }
+  return withdrawInvite(db, { scope: 'school', id: school.id }, inviteId)
 }
 
 /** The schools the signed-in person works for as a member, with their role (their own school is not listed). */

@@ -7,7 +7,14 @@ import type { SchoolMemberRole } from '../../db/types.ts'
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { ownerTeam } from '../creators/course-instructors.ts'
-import { claimInvite, createInvite, findUsableInvite, type InviteScope } from '../creators/invites.ts'
+import {
+  cancelInvite,
+  claimInvite,
+  createInvite,
+  findUsableInvite,
+  type InviteScope,
+  type InviteTarget,
+} from '../creators/invites.ts'
 import * as clock from '../kernel/clock.ts'
 import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
@@ -183,4 +190,10 @@ export async function acceptInvite<S extends InviteScope>(
     await kind.join(trx, invite, user.id)
   })
   return invite
+}
+
+/** The owner withdraws an invitation not accepted yet; one of another course or school is not found. */
+export async function withdrawInvite(db: DB, target: InviteTarget, inviteId: string) {
+  if (!(await cancelInvite(db, target, inviteId))) throw new DomainError('not_found', 'Invitation not found')
+  return { cancelled: true }
 }
