@@ -3,7 +3,8 @@ import { createFileRoute, Link, notFound, useNavigate } from '@tanstack/react-ro
 import { type FormEvent, useRef, useState } from 'react'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { PAYMENT_MESSAGES } from '#shared/cart.ts'
-import { formatMoney } from '#shared/money.ts'
+import { soldIn } from '#shared/course-prices.ts'
+import { type Currency, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { BankTransferDialog } from '../components/checkout/BankTransferDialog.tsx'
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
@@ -99,15 +100,34 @@ function CourseGift() {
   const trpc = useTRPC()
   const { course: courseId } = Route.useSearch()
   const { data: course } = useSuspenseQuery(trpc.catalog.course.queryOptions({ id: courseId! }))
+  const currencies = course ? soldIn(course.prices) : []
+  // A course sold in USD and GBP is paid in the one chosen, as on its page (decision 0069); the server prices it.
+  const [chosen, setChosen] = useState<Currency | undefined>(undefined)
   if (!course) return null
+  const currency =
+    chosen ?? (currencies.includes(course.currency as Currency) ? (course.currency as Currency) : undefined)
   const free = course.priceMinor === 0
+  const price = currency ? (course.prices[currency] ?? course.priceMinor) : course.priceMinor
   return (
     <GiftForm
       title={course.title}
-      priceText={free ? 'Free' : formatMoney(course.priceMinor, course.currency)}
+      priceText={free ? 'Free' : formatMoney(price, currency ?? course.currency)}
       free={free}
       explainer="We e-mail the recipient a link to claim the course; they sign up or log in to start learning. You are not enrolled yourself."
-      item={{ courseId: course.id }}
+      item={currencies.length > 1 ? { courseId: course.id, currency } : { courseId: course.id }}
+      extraFields={
+        currencies.length > 1 ? (
+          <SelectField
+            label="Pay in"
+            name="currency"
+            value={currency}
+            onChange={(event) => setChosen(event.target.value === 'GBP' ? 'GBP' : 'USD')}
+          >
+            <option value="USD">US dollars ({formatMoney(course.prices.USD ?? 0, 'USD')})</option>
+            <option value="GBP">Pounds ({formatMoney(course.prices.GBP ?? 0, 'GBP')})</option>
+          </SelectField>
+        ) : null
+      }
       back={
         <Link
           to="/courses/$courseId"
@@ -134,7 +154,7 @@ function GiftForm({
   priceText: string
   free: boolean
   explainer: string
-  item: { courseId: string } | { planId: string; planMonths: 1 | 3 | 12 }
+  item: { courseId: string; currency?: Currency } | { planId: string; planMonths: 1 | 3 | 12 }
   back: React.ReactNode
   extraFields?: React.ReactNode
 }) {

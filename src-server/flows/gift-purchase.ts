@@ -1,6 +1,7 @@
 // Buying a course as a gift (issue 32): its own order (source 'gift', beside the cart's), paid on the same rails as
 // checkout; the buyer is never enrolled (fulfilGiftOrder, in the payment's transaction). The buyer sees their gifts,
 // and can resend an unclaimed one to a corrected address: a new link, the old one dead.
+import { priceFor } from '../../src-shared/course-prices.ts'
 import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { GiftCheckoutInput } from '../../src-shared/schemas/gifts.ts'
 import { findPublishedCourse } from '../catalog/repository.ts'
@@ -60,12 +61,12 @@ async function giftedItem(db: DB, input: GiftCheckoutInput) {
   }
   const course = await findPublishedCourse(db, input.courseId ?? '')
   if (!course) throw new DomainError('not_found', GIFT_PURCHASE_MESSAGES.courseNotFound)
+  // The chosen currency's price when the course is sold in it, else its list price: as a cart line (decision 0069).
   return {
     id: course.id,
     title: course.title,
     instructorName: course.instructor_name,
-    priceMinor: course.price_minor,
-    currency: course.currency === 'GBP' ? ('GBP' as const) : ('USD' as const),
+    ...priceFor(course, input.currency),
   }
 }
 

@@ -1,6 +1,7 @@
 // Gift inputs (issue 32). Strict objects: the price is the catalogue's, never the client's.
 import { z } from 'zod'
 import { CHECKOUT_METHODS } from '../cart.ts'
+import { CURRENCIES } from '../money.ts'
 import { billingDetailsInput } from './cart.ts'
 
 export const GIFT_MESSAGE_MAX = 1000
@@ -18,6 +19,7 @@ export const GIFT_PLAN_TERMS = [1, 3, 12] as const
 export const GIFT_PLAN_MESSAGES = {
   oneThing: 'Choose a course or a plan to give',
   term: 'Choose a term of 1, 3 or 12 months',
+  currencyForCourse: 'A plan is paid in its own currency',
 } as const
 
 export const giftCheckoutInput = z
@@ -30,6 +32,8 @@ export const giftCheckoutInput = z
         error: GIFT_PLAN_MESSAGES.term,
       })
       .optional(),
+    /** A course sold in USD and GBP is paid in the one chosen (decision 0069); nothing: its list currency. */
+    currency: z.enum(CURRENCIES).optional(),
     recipientEmail,
     message: z
       .string()
@@ -48,6 +52,9 @@ export const giftCheckoutInput = z
   .superRefine((input, ctx) => {
     if (Boolean(input.courseId) === Boolean(input.planId)) {
       ctx.addIssue({ code: 'custom', path: ['courseId'], message: GIFT_PLAN_MESSAGES.oneThing })
+    }
+    if (input.currency && !input.courseId) {
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: GIFT_PLAN_MESSAGES.currencyForCourse })
     }
     if (Boolean(input.planId) !== (input.planMonths !== undefined)) {
       ctx.addIssue({ code: 'custom', path: ['planMonths'], message: GIFT_PLAN_MESSAGES.term })

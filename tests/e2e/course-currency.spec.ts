@@ -1,6 +1,7 @@
 // A course priced in USD and GBP (issue 30, decision 0069): a creator sets both prices in the studio's Details tab;
 // once the course is on sale a buyer chooses "Pay in: Pounds", the cart and the payment page show the GBP price, and
-// the bank-transfer order is for the GBP amount in GBP (the server's price, never the page's).
+// the bank-transfer order is for the GBP amount in GBP (the server's price, never the page's); a gift of it is paid in
+// the currency chosen on the gift form.
 
 import { createUser } from '../support/factories.ts'
 import { makeCreator } from '../support/studio.ts'
@@ -69,5 +70,23 @@ test('a creator sets USD and GBP prices; a buyer choosing GBP pays the GBP price
     .where('orders.user_id', '=', buyer.id)
     .execute()
   expect(order).toEqual([{ currency: 'GBP', total_minor: 2450, unit_price_minor: 2450, course_id: courseId }])
+
+  // Given as a gift, the course is paid in the currency chosen on the gift form too.
+  await buyerPage.goto(`${baseURL}/gifts/new?course=${encodeURIComponent(courseId)}`)
+  await buyerPage.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+  await expect(buyerPage.getByText('$30.00', { exact: true })).toBeVisible()
+  await buyerPage.getByLabel('Pay in').selectOption('GBP')
+  await expect(buyerPage.getByText('£24.50', { exact: true })).toBeVisible()
+  await buyerPage.getByLabel("Recipient's email").fill(`pounds-${Date.now().toString(36)}@example.com`)
+  await buyerPage.getByRole('radio', { name: /Bank Transfer/ }).check()
+  await buyerPage.getByRole('button', { name: 'Pay for Gift' }).click()
+  await expect(buyerPage.getByRole('dialog', { name: 'Bank Transfer Details' })).toBeVisible()
+  const gift = await db
+    .selectFrom('orders')
+    .select(['currency', 'total_minor'])
+    .where('user_id', '=', buyer.id)
+    .where('source', '=', 'gift')
+    .executeTakeFirstOrThrow()
+  expect(gift).toEqual({ currency: 'GBP', total_minor: 2450 })
   await shopper.close()
 })

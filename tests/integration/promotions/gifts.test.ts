@@ -6,6 +6,7 @@ import { sendDueGifts } from '../../../src-server/flows/gift-delivery.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { GIFT_MESSAGES } from '../../../src-server/promotions/gifts.ts'
+import { GIFT_PLAN_MESSAGES } from '../../../src-shared/schemas/gifts.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
@@ -157,6 +158,40 @@ describe('buying a gift', () => {
     expect(started.method).toBe('free')
     expect(await owned(buyer)).not.toContain(free.id)
     expect(await giftMails(recipientEmail)).toHaveLength(1)
+  })
+
+  it('a course sold in USD and GBP is given in the currency chosen; nothing chosen: its list price', async () => {
+    const [course] = await pricedCourses(db(), { offset: 5 })
+    await db()
+      .updateTable('courses')
+      .set({ price_minor: 4999, currency: 'USD', price_usd_minor: 4999, price_gbp_minor: 3999 })
+      .where('id', '=', course!.id)
+      .execute()
+    const api = await caller(await createUser(db()))
+    const gift = (currency?: 'USD' | 'GBP') =>
+      api.gifts.checkout({
+        courseId: course!.id,
+        currency,
+        recipientEmail: newRecipient(),
+        message: '',
+        method: 'bank_transfer',
+      })
+    expect(await gift('GBP')).toMatchObject({ totalMinor: 3999, currency: 'GBP' })
+    expect(await gift('USD')).toMatchObject({ totalMinor: 4999, currency: 'USD' })
+    expect(await gift()).toMatchObject({ totalMinor: 4999, currency: 'USD' })
+
+    // Not sold in pounds: the price it is sold in; a plan has one currency.
+    await db().updateTable('courses').set({ price_gbp_minor: null }).where('id', '=', course!.id).execute()
+    expect(await gift('GBP')).toMatchObject({ totalMinor: 4999, currency: 'USD' })
+    await expect(
+      api.gifts.checkout({
+        planId: 'pro',
+        planMonths: 1,
+        currency: 'GBP',
+        recipientEmail: newRecipient(),
+        method: 'bank_transfer',
+      }),
+    ).rejects.toThrow(GIFT_PLAN_MESSAGES.currencyForCourse)
   })
 
   it('waits for its send date, then the sweep sends it once even when it runs twice', async () => {
