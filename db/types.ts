@@ -838,7 +838,10 @@ export interface ChatConversationsTable {
   created_at: CreatedAt
   last_message_at: ColumnType<Date, Date | string | undefined, Date>
   closed_at: Date | null
-  closed_by: 'member' | 'staff' | null
+  /** 'inbox': nobody joined, so it was left as a contact message (decision 0101). */
+  closed_by: 'member' | 'staff' | 'inbox' | null
+  /** The support inbox message it became ('inbox'). */
+  contact_message_id: string | null
 }
 
 export interface ChatMessagesTable {

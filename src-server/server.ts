@@ -13,7 +13,7 @@ import type { CreateFastifyContextOptions, FastifyTRPCPluginOptions } from '@trp
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { DestinationStream } from 'pino'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../src-shared/constants.ts'
-import { parseChatHours } from '../src-shared/live-chat.ts'
+import { chatHoursSetting } from '../src-shared/live-chat.ts'
 import { TRPC_MAX_BATCH_SIZE } from '../src-shared/trpc-limits.ts'
 import { isSameOriginRequest } from './auth/csrf.ts'
 import { carriesSession, makeResolveSession } from './auth/resolve.ts'
@@ -207,7 +207,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
     twoFactorKey: env.TWO_FACTOR_KEY ? new Uint8Array(Buffer.from(env.TWO_FACTOR_KEY, 'base64')) : undefined,
     txtLookup: createTxtLookup(parseDnsServers(env.DNS_SERVERS)),
     ssoHttpIssuers: env.SSO_HTTP_ISSUERS === 'loopback' ? 'loopback' : undefined,
-    liveChatHours: env.LIVE_CHAT_HOURS ? (parseChatHours(env.LIVE_CHAT_HOURS) ?? undefined) : undefined,
+    liveChatHours: chatHoursSetting(env.LIVE_CHAT_HOURS),
   }
   const uploadsDir = path.resolve(env.DATA_DIR ?? './data', 'uploads')
   mkdirSync(uploadsDir, { recursive: true })

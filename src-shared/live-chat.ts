@@ -20,6 +20,10 @@ function minuteOf(text: string): number | null {
   return Number(match[2]) < 60 && minute <= 24 * 60 ? minute : null
 }
 
+/** LIVE_CHAT_HOURS as the server and the jobs read it: unset (or unreadable, which the env check refuses) → undefined. */
+export const chatHoursSetting = (text: string | undefined): ChatHours | undefined =>
+  (text ? parseChatHours(text) : null) ?? undefined
+
 /** Reads "Mon-Fri 09:00-17:00" (a day or a range of days, then GMT hours); null when it is not that shape. */
 export function parseChatHours(text: string): ChatHours | null {
   const match = /^([a-z]{3})(?:-([a-z]{3}))?\s+(\d{2}:\d{2})-(\d{2}:\d{2})$/i.exec(text.trim())

@@ -4,7 +4,7 @@
 import type { ContactMessage } from '../../src-shared/schemas/contact.ts'
 import { replyDueAt, SUPPORT_TIER_INFO, type SupportTier } from '../../src-shared/support.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { staffEmail } from '../mail/staff-address.ts'
 
@@ -26,7 +26,7 @@ export async function submitContactMessage(
   now = clock.now(),
 ) {
   const dueAt = replyDueAt(sender.tier, now)
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .insertInto('contact_messages')
       .values({

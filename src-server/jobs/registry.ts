@@ -1,6 +1,7 @@
 // Every queue with its retry policy, every handler, every schedule and every loop that feeds a queue, in one
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
 
+import type { ChatHours } from '../../src-shared/live-chat.ts'
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
 import { runAccountDeletions } from '../flows/account-deletion.ts'
 import { runAnalyticsRollup } from '../flows/analytics-rollup.ts'
@@ -13,6 +14,7 @@ import { sweepDripUnlocks } from '../flows/drip-unlocks.ts'
 import { sendDueGifts } from '../flows/gift-delivery.ts'
 import { sendMessageDigests } from '../flows/instructor-messages-digest.ts'
 import { sendQuestionDigests } from '../flows/lesson-questions-digest.ts'
+import { passUnjoinedChatsToInbox } from '../flows/live-chat.ts'
 import { sendLiveReminders } from '../flows/live-sessions.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
@@ -80,6 +82,8 @@ export type Jobs = {
   'messages.digest': Record<string, never>
   /** Live sessions' reminders an hour before the start (flows/live-sessions.ts): each seat holder once. */
   'live.reminders': Record<string, never>
+  /** Out of the chat's hours, chats nobody joined go to the support inbox as messages (flows/live-chat.ts, 0101). */
+  'live-chat.to-inbox': Record<string, never>
   /** Roll up finished days' sales and the changed courses' progress snapshots (analytics/rollup.ts); idempotent. */
   'analytics.rollup': Record<string, never>
   /** HLS renditions and a poster of one stored lesson video (flows/video-transcoding.ts, decision 0064). */
@@ -131,6 +135,7 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'privacy.retention': { retryLimit: 2, retryDelay: 900, expireInSeconds: 1800 },
   'messages.digest': { retryLimit: 2, retryDelay: 600, expireInSeconds: 1800 },
   'live.reminders': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
+  'live-chat.to-inbox': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
   // A rerun writes the same rows: a failed run is simply retried.
   'analytics.rollup': { retryLimit: 2, retryDelay: 300, expireInSeconds: 3600 },
   // A 4 GB 1080p source takes a while; a dead worker's job is handed on by its stopped heartbeat, not the expiry.
@@ -177,6 +182,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'messages.digest', cron: '10 7 * * *', data: {} },
   // Every 5 minutes: a session's reminder goes out between 60 and 55 minutes before its start, once.
   { name: 'live.reminders', cron: '*/5 * * * *', data: {} },
+  // Every 5 minutes, so a chat left waiting at closing time reaches the inbox within minutes.
+  { name: 'live-chat.to-inbox', cron: '3-58/5 * * * *', data: {} },
   // Hourly: yesterday's sales are rolled up within the hour after midnight UTC, learners' progress within the hour.
   { name: 'analytics.rollup', cron: '11 * * * *', data: {} },
   // Every 6 hours: a verified SSO e-mail domain whose TXT record is gone lapses 24–30 hours after the first miss.
@@ -206,6 +213,8 @@ export type JobDeps = MailDeps & {
   webhooks?: { allowPrivate: boolean }
   /** TXT lookups for the SSO e-mail domain and custom domain re-checks (DNS_SERVERS; absent: the system's resolver). */
   txtLookup?: (name: string) => Promise<string[][]>
+  /** LIVE_CHAT_HOURS (absent: the hours /contact states). */
+  liveChatHours?: ChatHours
 }
 
 /** The origin of links in the jobs' e-mails when none is configured (development and tests). */
@@ -297,6 +306,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     },
     'messages.digest': countedRun(sendMessageDigests, 'sent daily message digests'),
     'live.reminders': countedRun(sendLiveReminders, 'sent live-session reminders'),
+    'live-chat.to-inbox': async () => {
+      const passed = await passUnjoinedChatsToInbox({ db: deps.db, config: { liveChatHours: deps.liveChatHours } })
+      if (passed) deps.log.info({ passed }, 'left chats nobody joined as messages in the support inbox')
+    },
     'analytics.rollup': async () => {
       const run = await runAnalyticsRollup(deps.db, clock.now())
       if (run.days.length || run.courses)

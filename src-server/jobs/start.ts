@@ -1,7 +1,9 @@
 // Starts the job queue for this process: every node creates the registry's queues (so it can enqueue); a worker
 // (WORKER=inline in the server, or `npm run worker`) also runs the handlers, the schedules and the feeders.
+
 import type { PGlite } from '@electric-sql/pglite'
 import { CronExpressionParser } from 'cron-parser'
+import { chatHoursSetting } from '../../src-shared/live-chat.ts'
 import { createTxtLookup, parseDnsServers } from '../creators/dns-verify.ts'
 import { setDueWorkRunner } from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -44,6 +46,7 @@ export interface StartJobsOptions {
         | 'PAYOUT_THRESHOLD_MINOR'
         | 'PREMIUM_POOL_BASIS_POINTS'
         | 'TEST_CLOCK'
+        | 'LIVE_CHAT_HOURS'
         | 'FFMPEG_PATH'
         | 'NODE_ENV'
         | 'WEBHOOKS_ALLOW_PRIVATE'
@@ -100,6 +103,7 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
       env.PREMIUM_POOL_BASIS_POINTS === undefined ? undefined : { basisPoints: env.PREMIUM_POOL_BASIS_POINTS },
     ffmpeg,
     txtLookup: createTxtLookup(parseDnsServers(env.DNS_SERVERS)),
+    liveChatHours: chatHoursSetting(env.LIVE_CHAT_HOURS),
   }
   const work = handlers(deps)
   await workAll(queue, work)

@@ -19,6 +19,7 @@ const ENDED_CHAT_SHOWN_MS = 30 * 60 * 1000
 
 export const CHAT_NOT_FOUND = 'Chat not found'
 export const CHAT_TAKEN = 'Another staff member is answering this chat'
+export const CHAT_JOINED = 'A member of our team has joined your chat: carry on here'
 
 /**
  * The chats a staff member may take, answer or end: one still waiting, or one they hold; with `anyHolder` (an admin
@@ -200,6 +201,62 @@ export async function endChat(
 }
 
 /** The member's open chat, or the one that ended in the last half hour, with its messages; null when neither. */
+/**
+ * Ends a chat nobody has joined as one left for the support inbox (decision 0101): the member's own (`userId`), or any
+ * waiting one (the closing-time sweep, `userId` null). The guard is in the UPDATE, so when a staff member takes the
+ * chat at the same moment one of the two wins: the chat is either taken and open, or ended and in the inbox.
+ * Returns the member and what they asked.
+ */
+export async function closeUnjoinedChat(trx: DB, id: string, userId: string | null, now = clock.now()) {
+  let update = trx
+    .updateTable('chat_conversations')
+    .set({ closed_at: now, closed_by: 'inbox' })
+    .where('id', '=', id)
+    .where('closed_at', 'is', null)
+    .where('assigned_to', 'is', null)
+  if (userId) update = update.where('user_id', '=', userId)
+  const closed = await update.returning('user_id').executeTakeFirst()
+  if (!closed) {
+    const refused = await refusal(trx, id, userId ?? undefined)
+    throw refused.message === CHAT_TAKEN ? new DomainError('conflict', CHAT_JOINED) : refused
+  }
+  const [member, messages] = await Promise.all([
+    trx
+      .selectFrom('users')
+      .select(['email', 'first_name', 'last_name'])
+      .where('id', '=', closed.user_id)
+      .executeTakeFirstOrThrow(),
+    chatMessages(trx, id),
+  ])
+  return {
+    userId: closed.user_id,
+    email: member.email,
+    name: fullName(member.first_name, member.last_name),
+    questions: messages.filter((message) => !message.fromStaff).map((message) => message.body),
+  }
+}
+
+/** Names the support inbox message an unjoined chat became. */
+export async function linkChatToMessage(trx: DB, id: string, contactMessageId: string): Promise<void> {
+  await trx
+    .updateTable('chat_conversations')
+    .set({ contact_message_id: contactMessageId })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** Open chats nobody has joined, longest waiting first (what closing time passes to the inbox). */
+export async function unjoinedChatIds(db: DB): Promise<string[]> {
+  const rows = await db
+    .selectFrom('chat_conversations')
+    .select('id')
+    .where('closed_at', 'is', null)
+    .where('assigned_to', 'is', null)
+    .orderBy('created_at')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
 export async function memberChat(db: DB, userId: string, now = clock.now()) {
   const conversation = await db
     .selectFrom('chat_conversations')

@@ -2,6 +2,7 @@
 // in; the member starts a chat on /contact, the staff member answers it from the live chat desk, each sees the
 // other's words arrive without reloading, the member ends the chat and is mailed the transcript. The e2e server's
 // chat is staffed at every hour (LIVE_CHAT_HOURS in scripts/e2e-server.ts); the hours' rule has its own tests.
+// A chat nobody joins can be left as a message for the support inbox (decision 0101).
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -89,5 +90,36 @@ test('a member chats with the staff on /contact and is mailed the transcript', a
     .toBeFocused()
     .catch(() => {})
   await expect(chatPanel.getByRole('button', { name: 'Start chat' })).toBeVisible()
+  await staffContext.close()
+})
+
+test('nobody joins: the member leaves the chat as a message, and staff find it in the support inbox', async ({
+  page,
+  browser,
+  db,
+  baseURL,
+  login,
+}) => {
+  test.setTimeout(90_000)
+  const member = await login({ firstName: 'Omar', lastName: 'Waiting' })
+  await page.goto('/contact')
+  const chatPanel = page.getByTestId('live-chat')
+  await chatPanel.getByLabel('Your question').fill('Can I move my course to another account?')
+  await chatPanel.getByRole('button', { name: 'Start chat' }).click()
+  await expect(chatPanel.getByTestId('chat-status')).toHaveText('Waiting for a member of our team to join…')
+  await chatPanel.getByRole('button', { name: 'Leave it as a message' }).click()
+  await expect(chatPanel.getByTestId('chat-status')).toHaveText(
+    'Nobody from our team could join, so your question is in our support inbox: we will answer by e-mail.',
+  )
+  await expect(chatPanel.getByLabel('Write in the chat')).toHaveCount(0)
+
+  const staffContext = await browser.newContext({ baseURL })
+  const desk = await staffContext.newPage()
+  await signInAs(desk, baseURL!, db, await createUser(db, { role: 'editor' }))
+  await desk.goto('/admin/support')
+  const row = desk.getByTestId('support-row').filter({ hasText: member.email })
+  await expect(row).toContainText('Live chat question')
+  await desk.goto('/admin/chat?status=ended')
+  await expect(desk.getByTestId('chat-row').filter({ hasText: 'Omar Waiting' })).toContainText('In the support inbox')
   await staffContext.close()
 })

@@ -1,6 +1,7 @@
 // Live chat on /contact (decision 0099): in the staffed hours a signed-in member starts a chat, sees the staff's
 // answers as they come (the page asks every few seconds while a chat is open) and ends it; the transcript is mailed
 // to them. A visitor is asked to sign in; outside the hours the panel says when the chat opens and points to the form.
+// A chat nobody has joined can be left as a message to the support inbox (decision 0101).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -13,7 +14,7 @@ import { button } from '../ui/button.ts'
 import { contentHeading } from '../ui/layout.tsx'
 import { MessageComposer } from '../ui/MessageComposer.tsx'
 import { ErrorState, Spinner } from '../ui/states.tsx'
-import { notifyError } from '../ui/toaster.tsx'
+import { notify, notifyError } from '../ui/toaster.tsx'
 import { ChatMessages } from './ChatMessages.tsx'
 
 type Chat = NonNullable<RouterOutputs['liveChat']['mine']['chat']>
@@ -104,6 +105,14 @@ function MemberChat() {
   )
 }
 
+/** What an ended chat says: who ended it, and where the conversation goes on. */
+function endedNote(endedBy: Chat['endedBy']) {
+  if (endedBy === 'inbox') {
+    return 'Nobody from our team could join, so your question is in our support inbox: we will answer by e-mail.'
+  }
+  return `This chat has ended${endedBy === 'staff' ? ' (our team closed it)' : ''}. We have e-mailed you the transcript.`
+}
+
 function ChatWindow({
   chat,
   canStartAgain,
@@ -120,11 +129,24 @@ function ChatWindow({
   const end = useMutation(
     trpc.liveChat.end.mutationOptions({ onSuccess: reload, onError: (error) => notifyError(error) }),
   )
+  const leave = useMutation(
+    trpc.liveChat.leaveMessage.mutationOptions({
+      onSuccess: () => {
+        notify('success', 'Your question is in our support inbox: we will answer by e-mail.')
+        return reload()
+      },
+      // Someone joined meanwhile: the chat is theirs now, so show it.
+      onError: (error) => {
+        notifyError(error)
+        return reload()
+      },
+    }),
+  )
   return (
     <>
       <p className={note} role="status" data-testid="chat-status">
         {chat.endedAt
-          ? `This chat has ended${chat.endedBy === 'staff' ? ' (our team closed it)' : ''}. We have e-mailed you the transcript.`
+          ? endedNote(chat.endedBy)
           : chat.waiting
             ? 'Waiting for a member of our team to join…'
             : 'You are chatting with our team.'}
@@ -149,7 +171,16 @@ function ChatWindow({
             sending={send.isPending}
             onSend={(body) => send.mutateAsync({ conversationId: chat.id, body })}
           />
-          <div>
+          <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' })}>
+            {chat.waiting ? (
+              <button
+                type="button"
+                className={button({ variant: 'outline', size: 'sm' })}
+                {...whilePending(leave.isPending, 'onClick', () => leave.mutate({ id: chat.id }))}
+              >
+                Leave it as a message
+              </button>
+            ) : null}
             <button
               type="button"
               className={button({ variant: 'ghost', size: 'sm' })}
@@ -158,6 +189,11 @@ function ChatWindow({
               End chat
             </button>
           </div>
+          {chat.waiting ? (
+            <p className={note}>
+              Nobody free yet? Leave it as a message and we will answer by e-mail; at closing time we do so for you.
+            </p>
+          ) : null}
         </>
       )}
     </>

@@ -63,6 +63,7 @@ describe('scheduled work', () => {
       { name: 'gifts.send', cron: '*/5 * * * *' },
       { name: 'learning.drip-unlocks', cron: '37 * * * *' },
       { name: 'learning.question-digest', cron: '0 7 * * *' },
+      { name: 'live-chat.to-inbox', cron: '3-58/5 * * * *' },
       { name: 'live.reminders', cron: '*/5 * * * *' },
       { name: 'membership.schedule', cron: '23 * * * *' },
       { name: 'messages.digest', cron: '10 7 * * *' },

@@ -6,11 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSession } from '../../../src-server/auth/session.ts'
 import type { SessionUser } from '../../../src-server/auth/types.ts'
 import { collectPersonalData } from '../../../src-server/flows/data-export.ts'
-import { CHAT_TOO_MANY, startMemberChat } from '../../../src-server/flows/live-chat.ts'
+import {
+  CHAT_INBOX_SUBJECT,
+  CHAT_TOO_MANY,
+  passUnjoinedChatsToInbox,
+  startMemberChat,
+} from '../../../src-server/flows/live-chat.ts'
 import { runRetention } from '../../../src-server/flows/retention.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
-import { CHAT_TAKEN, memberChat } from '../../../src-server/live-chat/conversations.ts'
+import { CHAT_JOINED, CHAT_TAKEN, memberChat } from '../../../src-server/live-chat/conversations.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
@@ -187,6 +192,104 @@ describe('the staff queue', () => {
     const past = await viewer.admin.liveChat.queue({ status: 'closed', page: first.pageCount + 1 })
     expect(past.items).toEqual([])
     await expect(viewer.admin.liveChat.queue({ status: 'closed', page: 0 })).rejects.toThrow()
+  })
+})
+
+describe('a chat nobody joined (decision 0101)', () => {
+  const chatRow = (id: string) =>
+    db()
+      .selectFrom('chat_conversations')
+      .select(['closed_by', 'assigned_to', 'contact_message_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  const inboxMessage = (id: string) =>
+    db()
+      .selectFrom('contact_messages')
+      .select(['user_id', 'subject', 'message', 'support_tier', 'email'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+
+  it('the member leaves it as a message: it ends, the inbox holds what they asked, and they are told when to expect the answer', async () => {
+    const { user, caller } = await member()
+    const { id } = await caller.liveChat.start({ message: 'How do refunds work?' })
+    await caller.liveChat.send({ conversationId: id, body: 'And for bundles?' })
+
+    expect(await caller.liveChat.leaveMessage({ id })).toMatchObject({ id })
+    expect((await caller.liveChat.mine()).chat).toMatchObject({ id, endedBy: 'inbox' })
+    const row = await chatRow(id)
+    expect(row).toMatchObject({ closed_by: 'inbox', assigned_to: null })
+    expect(await inboxMessage(row.contact_message_id!)).toEqual({
+      user_id: user.id,
+      email: user.email,
+      subject: CHAT_INBOX_SUBJECT,
+      message: 'How do refunds work?\n\nAnd for bundles?',
+      support_tier: 'email',
+    })
+    const mail = await latestMailTo(db(), user.email, 'chat-left-as-message')
+    expect(mail?.text_body).toContain('we will answer it by e-mail within 48 hours')
+    expect(mail?.text_body).toContain('> And for bundles?')
+    const { caller: viewer } = await staff('viewer')
+    const inbox = await viewer.admin.support.inbox({ status: 'open', page: 1 })
+    expect(inbox.total).toBeGreaterThanOrEqual(1)
+
+    await expect(caller.liveChat.leaveMessage({ id })).rejects.toMatchObject({ code: 'CONFLICT', message: CHAT_ENDED })
+  })
+
+  it('once our team has joined, the chat is theirs to answer; another member’s chat is not found', async () => {
+    const { caller } = await member()
+    const { id } = await caller.liveChat.start({ message: 'Quick one' })
+    const other = await member()
+    await expect(other.caller.liveChat.leaveMessage({ id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const { caller: editor } = await staff('editor')
+    await editor.admin.liveChat.reply({ id, body: 'Here now!' })
+    await expect(caller.liveChat.leaveMessage({ id })).rejects.toMatchObject({ code: 'CONFLICT', message: CHAT_JOINED })
+    expect(await chatRow(id)).toMatchObject({ closed_by: null, contact_message_id: null })
+  })
+
+  it('at closing time every chat still waiting goes to the inbox; a taken one stays; during the hours nothing moves', async () => {
+    const waiting = await member()
+    const { id: waitingId } = await waiting.caller.liveChat.start({ message: 'Still there?' })
+    const taken = await member()
+    const { id: takenId } = await taken.caller.liveChat.start({ message: 'Help please' })
+    const { caller: editor } = await staff('editor')
+    await editor.admin.liveChat.take({ id: takenId })
+
+    expect(await passUnjoinedChatsToInbox({ db: db(), config: { liveChatHours: ALWAYS } })).toBe(0)
+    expect(await chatRow(waitingId)).toMatchObject({ closed_by: null })
+
+    const CLOSED = { days: [], openMinute: 9 * 60, closeMinute: 17 * 60 }
+    expect(await passUnjoinedChatsToInbox({ db: db(), config: { liveChatHours: CLOSED } })).toBeGreaterThanOrEqual(1)
+    const passed = await chatRow(waitingId)
+    expect(passed.closed_by).toBe('inbox')
+    expect(await inboxMessage(passed.contact_message_id!)).toMatchObject({ message: 'Still there?' })
+    const mail = await latestMailTo(db(), waiting.user.email, 'chat-left-as-message')
+    expect(mail?.text_body).toContain('Nobody from our team could join your live chat before it closed')
+    expect(await chatRow(takenId)).toMatchObject({ closed_by: null, contact_message_id: null })
+  })
+
+  it('leaving it as a message while staff take it: one of the two wins, never a taken chat in the inbox', async () => {
+    for (let round = 0; round < 4; round++) {
+      const { caller } = await member()
+      const { id } = await caller.liveChat.start({ message: `Race ${round}` })
+      const { caller: editor } = await staff('editor')
+      // Alternately first to arrive, so each side wins some rounds.
+      const leave = () => caller.liveChat.leaveMessage({ id })
+      const take = () => editor.admin.liveChat.take({ id })
+      const [left, took] =
+        round % 2 === 0
+          ? await Promise.allSettled([leave(), take()])
+          : await Promise.allSettled([take(), leave()]).then(([second, first]) => [first, second] as const)
+      expect([left.status, took.status].sort()).toEqual(['fulfilled', 'rejected'])
+      const row = await chatRow(id)
+      if (left.status === 'fulfilled') {
+        expect(row).toMatchObject({ closed_by: 'inbox', assigned_to: null })
+        expect(row.contact_message_id).not.toBeNull()
+      } else {
+        expect(left.reason).toMatchObject({ message: CHAT_JOINED })
+        expect(row).toMatchObject({ closed_by: null, contact_message_id: null })
+        expect(row.assigned_to).not.toBeNull()
+      }
+    }
   })
 })
 

@@ -123,7 +123,11 @@ function QueueItem({ row, selected, search }: { row: QueueRow; selected: boolean
             : `Since ${formatDate(row.startedAt, 'mediumTime')}`}
         </span>
         <span className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-          {row.endedAt ? null : row.assignedTo ? (
+          {row.endedAt ? (
+            row.endedBy === 'inbox' ? (
+              <span className={badge({ tone: 'grey' })}>In the support inbox</span>
+            ) : null
+          ) : row.assignedTo ? (
             <span className={badge({ tone: 'grey' })}>With {row.assignedTo}</span>
           ) : (
             <span className={badge({ tone: 'red' })}>Waiting</span>
@@ -133,6 +137,12 @@ function QueueItem({ row, selected, search }: { row: QueueRow; selected: boolean
       </Link>
     </li>
   )
+}
+
+/** Who ended a chat; a chat nobody joined went to the support inbox as a message (decision 0101). */
+function endedBy(by: QueueRow['endedBy']) {
+  if (by === 'inbox') return 'left in the support inbox, nobody having joined,'
+  return `ended by the ${by === 'staff' ? 'staff' : 'member'}`
 }
 
 /** The opened chat: its member, who holds it, the messages, and what this staff member may do with it. */
@@ -165,7 +175,7 @@ function ChatPanel({ id }: { id: string }) {
       <p className={css({ fontSize: 'sm', color: 'fg.muted' })} data-testid="chat-holder">
         {data.memberEmail} · started {formatDate(data.startedAt, 'mediumTime')} ·{' '}
         {data.endedAt
-          ? `ended by the ${data.endedBy === 'staff' ? 'staff' : 'member'} ${formatDate(data.endedAt, 'mediumTime')}`
+          ? `${endedBy(data.endedBy)} ${formatDate(data.endedAt, 'mediumTime')}`
           : data.assignedTo
             ? `with ${mine ? 'you' : data.assignedTo}`
             : 'waiting for someone to take it'}
