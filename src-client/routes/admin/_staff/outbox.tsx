@@ -8,7 +8,7 @@ import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
+import { atPage, optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
 import { errorText, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
@@ -75,7 +75,7 @@ function Outbox() {
         loading="Loading the outbox…"
         failed="Could not load the outbox"
         empty="No messages"
-        onPage={(next) => void navigate({ search: { ...search, page: next } })}
+        onPage={(next) => void navigate({ search: atPage(next) })}
       >
         {(data) => (
           <AdminTable columns={['When', 'To', 'Subject', 'Status', 'Actions']}>

@@ -8,7 +8,7 @@ import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
+import { atPage, optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { MessageItem } from '#client/components/service-orders/MessageItem.tsx'
@@ -88,7 +88,7 @@ function SupportInbox() {
         loading="Loading the support inbox…"
         failed="Could not load the support inbox"
         empty={search.status ? 'No answered messages yet' : 'No open messages: every message is answered'}
-        onPage={(next) => void navigate({ search: { ...search, page: next } })}
+        onPage={(next) => void navigate({ search: atPage(next) })}
       >
         {(data) => (
           <AdminTable columns={['Reply due', 'From', 'Support', 'Subject', 'Actions']}>
