@@ -8,7 +8,7 @@ import { useEntitlements } from '#client/components/cart/hooks.ts'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { raisedCard } from '#client/components/ui/card.ts'
-import { Container, contentHeading, withAside } from '#client/components/ui/layout.tsx'
+import { Container, contentHeading, TitledSection, withAside } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
@@ -55,10 +55,7 @@ function BundlePage() {
       </DarkHero>
       <Container className={css({ py: '10' })}>
         <div className={withAside}>
-          <section aria-labelledby="bundle-courses">
-            <h2 id="bundle-courses" className={contentHeading}>
-              What's included
-            </h2>
+          <TitledSection id="bundle-courses" title="What's included" titleClassName={contentHeading}>
             <ul className={css({ display: 'grid', gap: '4' })}>
               {bundle.courses.map((course) => (
                 <li
@@ -89,7 +86,7 @@ function BundlePage() {
                 </li>
               ))}
             </ul>
-          </section>
+          </TitledSection>
           <aside aria-label="Buy this bundle" className={cx(raisedCard, css({ p: '6', display: 'grid', gap: '3' }))}>
             <p className={css({ display: 'flex', gap: '3', alignItems: 'baseline', flexWrap: 'wrap' })}>
               <span data-testid="bundle-price" className={css({ fontSize: '3xl', fontWeight: 'extrabold' })}>

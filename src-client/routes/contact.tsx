@@ -6,7 +6,7 @@ import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { LiveChat } from '../components/live-chat/LiveChat.tsx'
 import { Faq } from '../components/ui/Faq.tsx'
 import { Icon, type IconName } from '../components/ui/icons.tsx'
-import { contentHeading, Section } from '../components/ui/layout.tsx'
+import { contentHeading, Section, TitledSection } from '../components/ui/layout.tsx'
 import { seo } from '../lib/seo.ts'
 import { sessionQuery } from '../lib/session.ts'
 
@@ -69,6 +69,9 @@ const faqs = [
 const MAP_URL =
   'https://www.openstreetmap.org/export/embed.html?bbox=-2.2460%2C53.4780%2C-2.2300%2C53.4840&layer=mapnik&marker=53.4810%2C-2.2380'
 
+// The two boxes beside each other: the shop's details and the message form.
+const card = css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card' })
+
 function ContactPage() {
   const { trpc } = Route.useRouteContext()
   return (
@@ -79,13 +82,12 @@ function ContactPage() {
       <Section>
         <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', lg: '1fr 2fr' } })}>
           <div className={css({ display: 'grid', gap: '8', alignSelf: 'start' })}>
-            <section
-              aria-labelledby="details-title"
-              className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card' })}
+            <TitledSection
+              id="details-title"
+              title="Contact Information"
+              className={card}
+              titleClassName={contentHeading}
             >
-              <h2 id="details-title" className={contentHeading}>
-                Contact Information
-              </h2>
               <ul className={css({ display: 'grid', gap: '5' })}>
                 {details.map((item) => (
                   <li key={item.title} className={css({ display: 'flex', gap: '3' })}>
@@ -103,19 +105,13 @@ function ContactPage() {
                   </li>
                 ))}
               </ul>
-            </section>
+            </TitledSection>
             <LiveChat />
           </div>
-          <section
-            aria-labelledby="form-title"
-            className={css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card' })}
-          >
-            <h2 id="form-title" className={contentHeading}>
-              Send us a Message
-            </h2>
+          <TitledSection id="form-title" title="Send us a Message" className={card} titleClassName={contentHeading}>
             <YourSupport />
             <ContactForm trpc={trpc} />
-          </section>
+          </TitledSection>
         </div>
       </Section>
       <Section title="Find Us" id="map">

@@ -6,7 +6,7 @@ import { CourseCard } from '#client/components/course/CourseCard.tsx'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorLinks.tsx'
-import { Container, contentHeading } from '#client/components/ui/layout.tsx'
+import { Container, contentHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { markdownArticle } from '#client/components/ui/markdown-article.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
@@ -92,21 +92,15 @@ function InstructorPage() {
       </DarkHero>
       <Container className={css({ py: '10', display: 'grid', gap: '10' })}>
         {profile.bioHtml || links.length > 0 ? (
-          <section aria-labelledby="about">
-            <h2 id="about" className={contentHeading}>
-              About
-            </h2>
+          <TitledSection id="about" title="About" titleClassName={contentHeading}>
             {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown rendered and sanitised with an allow-list on the server (learning/markdown.ts) */}
             <div className={markdownArticle} dangerouslySetInnerHTML={{ __html: profile.bioHtml }} />
             {links.length > 0 ? (
               <CreatorLinkList links={links} linkClass={css({ color: 'accent', textDecoration: 'underline' })} />
             ) : null}
-          </section>
+          </TitledSection>
         ) : null}
-        <section aria-labelledby="courses">
-          <h2 id="courses" className={contentHeading}>
-            Courses by {profile.name}
-          </h2>
+        <TitledSection id="courses" title={`Courses by ${profile.name}`} titleClassName={contentHeading}>
           {profile.courses.length > 0 ? (
             <div
               className={css({
@@ -122,7 +116,7 @@ function InstructorPage() {
           ) : (
             <EmptyState title="No published courses yet" />
           )}
-        </section>
+        </TitledSection>
       </Container>
     </main>
   )

@@ -6,7 +6,7 @@ import { CourseCard } from '#client/components/course/CourseCard.tsx'
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { borderedCard } from '#client/components/ui/card.ts'
-import { Container, contentHeading } from '#client/components/ui/layout.tsx'
+import { Container, contentHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
@@ -79,10 +79,7 @@ function SchoolPage() {
         ) : null}
       </DarkHero>
       <Container className={css({ py: '10', display: 'grid', gap: '10' })}>
-        <section aria-labelledby="school-courses">
-          <h2 id="school-courses" className={contentHeading}>
-            Courses
-          </h2>
+        <TitledSection id="school-courses" title="Courses" titleClassName={contentHeading}>
           {page.courses.length > 0 ? (
             <div className={grid}>
               {page.courses.map((course) => (
@@ -92,12 +89,9 @@ function SchoolPage() {
           ) : (
             <EmptyState title="No published courses yet" />
           )}
-        </section>
+        </TitledSection>
         {page.bundles.length > 0 ? (
-          <section aria-labelledby="school-bundles">
-            <h2 id="school-bundles" className={contentHeading}>
-              Bundles
-            </h2>
+          <TitledSection id="school-bundles" title="Bundles" titleClassName={contentHeading}>
             <ul className={grid}>
               {page.bundles.map((bundle) => (
                 <li key={bundle.slug} className={cx(borderedCard, css({ p: '4' }))}>
@@ -111,12 +105,9 @@ function SchoolPage() {
                 </li>
               ))}
             </ul>
-          </section>
+          </TitledSection>
         ) : null}
-        <section aria-labelledby="school-instructors">
-          <h2 id="school-instructors" className={contentHeading}>
-            Instructors
-          </h2>
+        <TitledSection id="school-instructors" title="Instructors" titleClassName={contentHeading}>
           <ul className={css({ display: 'flex', gap: '6', flexWrap: 'wrap' })}>
             {page.instructors.map((instructor) => (
               <li key={instructor.slug} className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
@@ -136,7 +127,7 @@ function SchoolPage() {
               </li>
             ))}
           </ul>
-        </section>
+        </TitledSection>
       </Container>
     </main>
   )

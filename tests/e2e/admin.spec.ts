@@ -410,3 +410,37 @@ test.describe('categories', () => {
     expect(above).toBe('page')
   })
 })
+
+test.describe('outbox', () => {
+  test('Next goes to the next page and Previous back to the first (its URL without ?page)', async ({
+    page,
+    login,
+    db,
+  }) => {
+    // More sent messages than one page holds (20), so the outbox has a second page whatever else is queued.
+    const to = `outbox-pages-${Date.now()}@e2e.test`
+    await db
+      .insertInto('mail_outbox')
+      .values(
+        Array.from({ length: 21 }, (_, n) => ({
+          kind: 'e2e',
+          to_address: to,
+          subject: `Paging ${n}`,
+          text_body: 'body',
+          status: 'sent' as const,
+          sent_at: new Date(),
+        })),
+      )
+      .execute()
+    await login({ role: 'admin' })
+    await page.goto('/admin/outbox')
+    const pager = page.getByRole('navigation', { name: 'Pagination' })
+    await expect(pager.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page')
+    await pager.getByRole('button', { name: 'Next' }).click()
+    await expect(page).toHaveURL(/\/admin\/outbox\?page=2$/)
+    await expect(pager.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page')
+    await pager.getByRole('button', { name: 'Previous' }).click()
+    await expect(page).toHaveURL(/\/admin\/outbox$/)
+    await expect(pager.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page')
+  })
+})

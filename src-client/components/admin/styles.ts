@@ -23,6 +23,8 @@ export const panel = css({
   overflowX: 'auto',
   position: 'relative',
 })
+/** A section of a detail page (an order, an application, a submission): a panel with its content in a column. */
+export const detailSection = `${panel} ${css({ p: '5', display: 'flex', flexDir: 'column', gap: '3' })}`
 export const table = cx(
   stickyFirstColumn,
   css({

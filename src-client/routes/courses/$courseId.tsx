@@ -163,23 +163,17 @@ function CoursePage() {
             </TitledSection>
           ) : null}
           <CourseBundles courseId={course.id} className={card} />
-          <section aria-labelledby="content">
-            <h2 id="content" className={contentHeading}>
-              Course content
-            </h2>
+          <TitledSection id="content" title="Course content" titleClassName={contentHeading}>
             <CurriculumAccordion courseId={course.id} sections={course.curriculum} />
-          </section>
+          </TitledSection>
           {course.requirements.length > 0 ? (
-            <section aria-labelledby="requirements">
-              <h2 id="requirements" className={contentHeading}>
-                Requirements
-              </h2>
+            <TitledSection id="requirements" title="Requirements" titleClassName={contentHeading}>
               <ul className={css({ listStyle: 'disc', pl: '6', display: 'grid', gap: '2' })}>
                 {course.requirements.map((item) => (
                   <li key={item}>{item}</li>
                 ))}
               </ul>
-            </section>
+            </TitledSection>
           ) : null}
           <TitledSection id="instructor" title="Instructor" className={card} titleClassName={contentHeading}>
             <div className={css({ display: 'flex', gap: '4', alignItems: 'start' })}>

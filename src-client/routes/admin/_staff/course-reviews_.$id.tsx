@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
+import { detailSection, inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { ReviewComments } from '#client/components/studio/ReviewComments.tsx'
 import { badge } from '#client/components/ui/badge.ts'
@@ -38,7 +38,6 @@ export const Route = createFileRoute('/admin/_staff/course-reviews_/$id')({
   component: CourseReview,
 })
 
-const section = css({ p: '5', display: 'flex', flexDir: 'column', gap: '3' })
 const heading = css({ fontWeight: 'semibold', fontSize: 'lg' })
 const descriptionArticle = cx(markdownArticle, css({ fontSize: 'sm' }))
 const FIELD_LABELS: Record<string, string> = {
@@ -86,7 +85,7 @@ function CourseReview() {
       </p>
       <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' } })}>
         <div className={css({ display: 'flex', flexDir: 'column', gap: '4', minW: '0' })}>
-          <section className={`${panel} ${section}`}>
+          <section className={detailSection}>
             <h2 className={heading}>Course</h2>
             <img src={course.imageUrl} alt="" className={css({ maxW: 'sm', borderRadius: 'card' })} />
             <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '1 4', fontSize: 'sm' })}>
@@ -103,7 +102,7 @@ function CourseReview() {
             <div className={descriptionArticle} dangerouslySetInnerHTML={{ __html: course.descriptionHtml }} />
           </section>
           {data.diff.length > 0 || data.pendingLessons.length > 0 ? (
-            <section className={`${panel} ${section}`} data-testid="revision-diff">
+            <section className={detailSection} data-testid="revision-diff">
               <h2 className={heading}>Changes in this revision</h2>
               {data.diff.map((change) => (
                 <div key={change.field} className={css({ fontSize: 'sm' })}>
@@ -121,7 +120,7 @@ function CourseReview() {
               ) : null}
             </section>
           ) : null}
-          <section className={`${panel} ${section}`}>
+          <section className={detailSection}>
             <h2 className={heading}>Curriculum ({course.lessonsCount} lessons)</h2>
             {data.sections.map((s) => (
               <div key={s.id}>
@@ -150,7 +149,7 @@ function CourseReview() {
           </section>
         </div>
         <div className={css({ display: 'flex', flexDir: 'column', gap: '4', minW: '0' })}>
-          <section className={`${panel} ${section}`}>
+          <section className={detailSection}>
             <h2 className={heading}>Checklist</h2>
             <ul className={css({ fontSize: 'sm', display: 'flex', flexDir: 'column', gap: '1' })}>
               {data.checklist.map((item) => (
@@ -161,7 +160,7 @@ function CourseReview() {
             </ul>
           </section>
           {pending && can('editor') ? (
-            <section className={`${panel} ${section}`}>
+            <section className={detailSection}>
               <h2 className={heading}>Decision</h2>
               <button
                 type="button"
@@ -178,7 +177,7 @@ function CourseReview() {
             </section>
           ) : null}
           {data.history.length > 0 ? (
-            <section className={`${panel} ${section}`}>
+            <section className={detailSection}>
               <h2 className={heading}>Earlier submissions</h2>
               {data.history.map((h) => (
                 <div key={h.id} className={css({ fontSize: 'sm' })}>

@@ -5,7 +5,7 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
-import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
+import { detailSection, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { CreatorLinkList, creatorLinks } from '#client/components/teach/CreatorLinks.tsx'
 import { badge } from '#client/components/ui/badge.ts'
@@ -30,7 +30,6 @@ export const Route = createFileRoute('/admin/_staff/creator-applications_/$id')(
 })
 
 const STATUS_TONES = { submitted: 'blue', approved: 'green', declined: 'red' } as const
-const section = css({ p: '5', display: 'flex', flexDir: 'column', gap: '3' })
 
 function ApplicationDetail() {
   const { trpc } = Route.useRouteContext()
@@ -73,7 +72,7 @@ function ApplicationDetail() {
         </span>
       </div>
       <div className={css({ display: 'grid', gap: '4' })}>
-        <section className={`${panel} ${section}`} aria-labelledby="application-title">
+        <section className={detailSection} aria-labelledby="application-title">
           <h2 id="application-title" className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>
             {application.headline}
           </h2>
@@ -107,7 +106,7 @@ function ApplicationDetail() {
           ) : null}
         </section>
         {application.status === 'submitted' && can('admin') ? (
-          <section className={`${panel} ${section}`} aria-labelledby="decision-title">
+          <section className={detailSection} aria-labelledby="decision-title">
             <h2 id="decision-title" className={css({ fontWeight: 'semibold' })}>
               Decision
             </h2>

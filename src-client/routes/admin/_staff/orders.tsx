@@ -11,7 +11,7 @@ import { EndMembershipDialog, type StaffPlan } from '#client/components/admin/or
 import { RefundDialog } from '#client/components/admin/orders/RefundDialog.tsx'
 import { RefundRequests } from '#client/components/admin/orders/RefundRequests.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
-import { atPage, optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
+import { atPage, type StatusPage, statusListRoute } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { badge } from '#client/components/ui/badge.ts'
@@ -19,7 +19,6 @@ import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { loadList } from '#client/lib/list-loader.ts'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
@@ -39,18 +38,13 @@ const STATUS_TONE = {
   refunded: 'grey',
   disputed: 'red',
 } as const
-type OrdersSearch = { status?: (typeof STATUSES)[number]; page?: number }
 
-const ordersQuery = (trpc: Trpc, { status, page = 1 }: OrdersSearch) =>
+const ordersQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<(typeof STATUSES)[number]>) =>
   trpc.admin.orders.list.queryOptions({ status, page })
-
-const routeSearch = searchParams({ status: optionalEnum(STATUSES), page: optionalPage })
 
 export const Route = createFileRoute('/admin/_staff/orders')({
   head: () => ({ meta: [{ title: 'Orders | SkillForge Admin' }] }),
-  validateSearch: routeSearch,
-  loaderDeps: ({ search: { status, page } }) => ({ status, page }),
-  loader: ({ context, deps, cause }) => loadList(context.queryClient, ordersQuery(context.trpc, deps), cause),
+  ...statusListRoute(STATUSES, ordersQuery),
   pendingComponent: () => <LoadingState label="Loading orders…" />,
   errorComponent: routeError('Could not load orders'),
   component: Orders,

@@ -8,14 +8,13 @@ import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
+import { atPage, type StatusPage, statusListRoute } from '#client/components/admin/search.ts'
 import { errorText, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
@@ -25,18 +24,13 @@ import { css } from '#styled-system/css'
 type Status = (typeof STATUSES)[number]
 const LABEL: Record<Status, string> = { pending: 'Queued', sent: 'Sent', logged: 'Printed (no SMTP)', failed: 'Failed' }
 const TONE = { pending: 'yellow', sent: 'green', logged: 'blue', failed: 'red' } as const
-type OutboxSearch = { status?: Status; page?: number }
 
-const outboxQuery = (trpc: Trpc, { status, page = 1 }: OutboxSearch) =>
+const outboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<Status>) =>
   trpc.admin.outbox.list.queryOptions({ status, page })
-
-const routeSearch = searchParams({ status: optionalEnum(STATUSES), page: optionalPage })
 
 export const Route = createFileRoute('/admin/_staff/outbox')({
   head: () => ({ meta: [{ title: 'Outbox | SkillForge Admin' }] }),
-  validateSearch: routeSearch,
-  loaderDeps: ({ search: { status, page } }) => ({ status, page }),
-  loader: ({ context, deps, cause }) => loadList(context.queryClient, outboxQuery(context.trpc, deps), cause),
+  ...statusListRoute(STATUSES, outboxQuery),
   pendingComponent: () => <LoadingState label="Loading the outbox…" />,
   errorComponent: routeError('Could not load the outbox'),
   component: Outbox,
@@ -75,7 +69,7 @@ function Outbox() {
         loading="Loading the outbox…"
         failed="Could not load the outbox"
         empty="No messages"
-        onPage={(next) => void navigate({ search: { ...search, page: next } })}
+        onPage={(next) => void navigate({ search: atPage(next) })}
       >
         {(data) => (
           <AdminTable columns={['When', 'To', 'Subject', 'Status', 'Actions']}>

@@ -8,7 +8,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { AdminNotFound } from '#client/components/admin/AdminNotFound.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
-import { inputClass, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
+import { detailSection, inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { BriefView } from '#client/components/service-orders/BriefForm.tsx'
 import { AttachedFiles, FileLinks, type OrderFile } from '#client/components/service-orders/files.tsx'
@@ -52,7 +52,6 @@ export const Route = createFileRoute('/admin/_staff/service-orders_/$id')({
   component: ServiceOrderDetail,
 })
 
-const section = css({ p: '5', display: 'flex', flexDir: 'column', gap: '3' })
 const heading = css({ fontWeight: 'semibold' })
 
 function ServiceOrderDetail() {
@@ -139,7 +138,7 @@ function ServiceOrderDetail() {
         })}
       >
         <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
-          <section className={`${panel} ${section}`} aria-labelledby="brief-title">
+          <section className={detailSection} aria-labelledby="brief-title">
             <h2 id="brief-title" className={heading}>
               Brief {order.briefSubmittedAt ? '' : '(not submitted yet)'}
             </h2>
@@ -147,14 +146,14 @@ function ServiceOrderDetail() {
             <FileLinks files={order.briefFiles} />
           </section>
           {order.recurring ? (
-            <section className={`${panel} ${section}`} aria-labelledby="months-title">
+            <section className={detailSection} aria-labelledby="months-title">
               <h2 id="months-title" className={heading}>
                 Paid months
               </h2>
               <Periods periods={order.periods} endsAt={live ? order.endsAt : null} />
             </section>
           ) : null}
-          <section className={`${panel} ${section}`} aria-labelledby="deliveries-title">
+          <section className={detailSection} aria-labelledby="deliveries-title">
             <h2 id="deliveries-title" className={heading}>
               Deliveries
             </h2>
@@ -180,7 +179,7 @@ function ServiceOrderDetail() {
               />
             ) : null}
           </section>
-          <section className={`${panel} ${section}`} aria-labelledby="thread-title">
+          <section className={detailSection} aria-labelledby="thread-title">
             <h2 id="thread-title" className={heading}>
               Messages and notes
             </h2>
@@ -196,7 +195,7 @@ function ServiceOrderDetail() {
         </div>
         <div className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
           <AssigneePicker id={id} assigneeId={order.assigneeId} editable={can('admin')} onDone={refresh} />
-          <section className={`${panel} ${section}`} aria-labelledby="history-title">
+          <section className={detailSection} aria-labelledby="history-title">
             <h2 id="history-title" className={heading}>
               Status history
             </h2>
@@ -236,7 +235,7 @@ function AssigneePicker({
     assign.isPending,
   )
   return (
-    <section className={`${panel} ${section}`}>
+    <section className={detailSection}>
       <label htmlFor={fieldId} className={heading}>
         Assignee
       </label>

@@ -8,7 +8,7 @@ import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalPage, searchParams } from '#client/components/admin/search.ts'
+import { atPage, type StatusPage, statusListRoute } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { MessageItem } from '#client/components/service-orders/MessageItem.tsx'
@@ -22,7 +22,6 @@ import { panel } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState, Spinner } from '#client/components/ui/states.tsx'
 import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { loadList } from '#client/lib/list-loader.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -33,18 +32,13 @@ import { SUPPORT_TIER_INFO, type SupportTier } from '#shared/support.ts'
 import { css } from '#styled-system/css'
 
 const TONE: Record<SupportTier, 'grey' | 'blue' | 'red'> = { email: 'grey', priority: 'blue', dedicated: 'red' }
-type SupportSearch = { status?: 'answered'; page?: number }
-
-const inboxQuery = (trpc: Trpc, { status, page = 1 }: SupportSearch) =>
+// The inbox lists open messages unless ?status=answered.
+const inboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<'answered'>) =>
   trpc.admin.support.inbox.queryOptions({ status: status ?? 'open', page })
-
-const routeSearch = searchParams({ status: optionalEnum(['answered'] as const), page: optionalPage })
 
 export const Route = createFileRoute('/admin/_staff/support')({
   head: () => ({ meta: [{ title: 'Support inbox | SkillForge Admin' }] }),
-  validateSearch: routeSearch,
-  loaderDeps: ({ search: { status, page } }) => ({ status, page }),
-  loader: ({ context, deps, cause }) => loadList(context.queryClient, inboxQuery(context.trpc, deps), cause),
+  ...statusListRoute(['answered'], inboxQuery),
   pendingComponent: () => <LoadingState label="Loading the support inbox…" />,
   errorComponent: routeError('Could not load the support inbox'),
   component: SupportInbox,
@@ -88,7 +82,7 @@ function SupportInbox() {
         loading="Loading the support inbox…"
         failed="Could not load the support inbox"
         empty={search.status ? 'No answered messages yet' : 'No open messages: every message is answered'}
-        onPage={(next) => void navigate({ search: { ...search, page: next } })}
+        onPage={(next) => void navigate({ search: atPage(next) })}
       >
         {(data) => (
           <AdminTable columns={['Reply due', 'From', 'Support', 'Subject', 'Actions']}>
