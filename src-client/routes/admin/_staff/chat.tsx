@@ -5,7 +5,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
-import { optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
+import { atPage, optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { ChatMessages } from '#client/components/live-chat/ChatMessages.tsx'
@@ -77,7 +77,7 @@ function ChatDesk() {
             loading="Loading live chats…"
             failed="Could not load live chats"
             empty={search.status ? 'No ended chats yet' : 'No open chats: nobody is waiting'}
-            onPage={(page) => void navigate({ search: { status: search.status, page } })}
+            onPage={(page) => void navigate({ search: atPage(page) })}
           >
             {(data) => (
               <ul className={css({ display: 'grid', gap: '2' })}>
