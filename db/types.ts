@@ -844,6 +844,12 @@ export interface ChatConversationsTable {
   contact_message_id: string | null
 }
 
+/** When a staff member last had the live chat desk open (decision 0102). */
+export interface ChatDeskPresenceTable {
+  user_id: string
+  seen_at: ColumnType<Date, Date | string | undefined, Date>
+}
+
 export interface ChatMessagesTable {
   id: Generated<string>
   conversation_id: string
@@ -2011,6 +2017,7 @@ export interface Database {
   contact_replies: ContactRepliesTable
   chat_conversations: ChatConversationsTable
   chat_messages: ChatMessagesTable
+  chat_desk_presence: ChatDeskPresenceTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable
   catalog_version: CatalogVersionTable

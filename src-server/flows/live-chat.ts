@@ -28,6 +28,7 @@ import {
   takeChat,
   unjoinedChatIds,
 } from '../live-chat/conversations.ts'
+import { deskStaffed } from '../live-chat/desk-presence.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
@@ -37,12 +38,16 @@ export const CHAT_TOO_MANY = 'You are sending messages too quickly. Please wait 
 
 const hoursOf = (config: Pick<AppConfig, 'liveChatHours'>): ChatHours => config.liveChatHours ?? STAFFED_CHAT_HOURS
 
-/** Whether the chat is staffed now and, when not, when it opens ("Monday at 9:00 AM GMT"). */
-export function chatAvailability(config: Pick<AppConfig, 'liveChatHours'>, now = clock.now()) {
-  const hours = hoursOf(config)
-  if (chatOpenAt(hours, now)) return { open: true as const, opensAt: null, opens: null }
+/**
+ * Whether the chat is open now (its hours) and someone is at the desk (decision 0102: the page says "online" only
+ * then); when closed, when it opens ("Monday at 9:00 AM GMT").
+ */
+export async function chatAvailability(deps: { db: DB; config: Pick<AppConfig, 'liveChatHours'> }, now = clock.now()) {
+  const hours = hoursOf(deps.config)
+  if (chatOpenAt(hours, now))
+    return { open: true as const, staffed: await deskStaffed(deps.db, now), opensAt: null, opens: null }
   const opening = nextChatOpening(hours, now)
-  return { open: false as const, opensAt: opening.toISOString(), opens: describeOpening(opening) }
+  return { open: false as const, staffed: false, opensAt: opening.toISOString(), opens: describeOpening(opening) }
 }
 
 interface MemberChatDeps {
@@ -57,7 +62,8 @@ async function countMessage(limiter: RateLimiter, userId: string) {
 
 /** The member's chat as the page shows it, and whether a new one may start now. */
 export async function memberChatView(deps: Pick<MemberChatDeps, 'db' | 'config'>, userId: string, now = clock.now()) {
-  return { availability: chatAvailability(deps.config, now), chat: await memberChat(deps.db, userId, now) }
+  const [availability, chat] = await Promise.all([chatAvailability(deps, now), memberChat(deps.db, userId, now)])
+  return { availability, chat }
 }
 
 /** A member starts a chat (in the staffed hours only) with their first message. */
@@ -67,7 +73,7 @@ export async function startMemberChat(
   input: z.infer<typeof startChatInput>,
   now = clock.now(),
 ) {
-  const availability = chatAvailability(deps.config, now)
+  const availability = await chatAvailability(deps, now)
   if (!availability.open) {
     throw new DomainError(
       'precondition',

@@ -12,8 +12,8 @@ import {
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const liveChatRouter = router({
-  /** Whether the chat is staffed now (anyone may ask: the page shows it to visitors too). */
-  availability: publicProcedure.query(({ ctx }) => chatAvailability(ctx.config)),
+  /** Whether the chat is open and someone is at the desk (anyone may ask: the page shows it to visitors too). */
+  availability: publicProcedure.query(({ ctx }) => chatAvailability(ctx)),
   /** The member's open or just-ended chat with its messages; the page asks again every few seconds. */
   mine: authedProcedure.query(({ ctx }) => memberChatView(ctx, ctx.user.id)),
   start: authedProcedure.input(startChatInput).mutation(({ ctx, input }) => startMemberChat(ctx, ctx.user.id, input)),

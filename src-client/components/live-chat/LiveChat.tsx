@@ -26,6 +26,8 @@ const inlineLink = css({ color: 'accent', textDecoration: 'underline' })
 /** While a chat is open the page asks for new messages this often; otherwise only whether the hours changed. */
 const OPEN_CHAT_POLL_MS = 3000
 const IDLE_POLL_MS = 60_000
+/** In the hours with nobody at the desk (decision 0102): the page does not claim anyone is online. */
+const AWAY = 'Our team is away from the chat right now.'
 
 export function LiveChat() {
   const { user, isLoading } = useSession()
@@ -59,7 +61,7 @@ function VisitorChat() {
   if (!availability.data.open) return <ClosedNote availability={availability.data} />
   return (
     <p className={note}>
-      Our team is online now.{' '}
+      {availability.data.staffed ? 'Our team is online now.' : AWAY}{' '}
       <Link to="/login" search={{ redirect: '/contact#live-chat' }} className={inlineLink}>
         Sign in
       </Link>{' '}
@@ -91,7 +93,11 @@ function MemberChat() {
   if (!availability.open) return <ClosedNote availability={availability} />
   return (
     <>
-      <p className={note}>Our team is online now. Ask your question and someone will answer here in a few minutes.</p>
+      <p className={note}>
+        {availability.staffed
+          ? 'Our team is online now. Ask your question and someone will answer here in a few minutes.'
+          : `${AWAY} Ask your question: someone will answer here when they are back, or by e-mail if nobody joins before closing.`}
+      </p>
       <MessageComposer
         enterSends
         maxLength={2000}

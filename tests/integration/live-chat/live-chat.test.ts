@@ -9,6 +9,7 @@ import { collectPersonalData } from '../../../src-server/flows/data-export.ts'
 import {
   CHAT_INBOX_SUBJECT,
   CHAT_TOO_MANY,
+  chatAvailability,
   passUnjoinedChatsToInbox,
   startMemberChat,
 } from '../../../src-server/flows/live-chat.ts'
@@ -16,6 +17,7 @@ import { runRetention } from '../../../src-server/flows/retention.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { CHAT_JOINED, CHAT_TAKEN, memberChat } from '../../../src-server/live-chat/conversations.ts'
+import { DESK_PRESENCE_MS } from '../../../src-server/live-chat/desk-presence.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
@@ -171,6 +173,26 @@ describe('a member’s chat with the staff', () => {
   })
 })
 
+describe('who is at the desk (decision 0102)', () => {
+  it('the chat says someone is online only while an editor has had the desk open in the last two minutes', async () => {
+    const config = { liveChatHours: ALWAYS }
+    const later = (ms: number) => new Date(Date.now() + ms)
+    // Far from any mark another test left: nobody at the desk.
+    expect(await chatAvailability({ db: db(), config }, later(3_600_000))).toMatchObject({ open: true, staffed: false })
+
+    const { caller: editor } = await staff('editor')
+    await editor.admin.liveChat.atDesk()
+    const visitor = await callerFor(null)
+    expect(await visitor.liveChat.availability()).toMatchObject({ open: true, staffed: true })
+    expect((await chatAvailability({ db: db(), config }, later(DESK_PRESENCE_MS - 5_000))).staffed).toBe(true)
+    expect((await chatAvailability({ db: db(), config }, later(DESK_PRESENCE_MS + 5_000))).staffed).toBe(false)
+
+    // Out of the hours nobody is online, whoever has the desk open.
+    const closed = { liveChatHours: { days: [], openMinute: 0, closeMinute: 0 } }
+    expect(await chatAvailability({ db: db(), config: closed })).toMatchObject({ open: false, staffed: false })
+  })
+})
+
 describe('the staff queue', () => {
   it('pages: ten chats a page, the latest ended first, each chat on one page only; a page past the end is empty', async () => {
     const { caller: viewer } = await staff('viewer')
@@ -308,7 +330,12 @@ describe('whose chat it is', () => {
 
   it('a visitor sees the hours but cannot chat; a viewer reads the desk but cannot answer', async () => {
     const visitor = await callerFor(null)
-    expect(await visitor.liveChat.availability()).toEqual({ open: true, opensAt: null, opens: null })
+    expect(await visitor.liveChat.availability()).toEqual({
+      open: true,
+      staffed: expect.any(Boolean),
+      opensAt: null,
+      opens: null,
+    })
     await expect(visitor.liveChat.start({ message: 'Hi' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     await expect(visitor.liveChat.mine()).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
 

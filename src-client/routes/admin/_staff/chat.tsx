@@ -3,6 +3,7 @@
 // end it; admins may take over one another staff member holds. The server checks every role and who holds a chat.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { useEffect } from 'react'
 import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
@@ -26,6 +27,7 @@ import { css } from '#styled-system/css'
 /** The queue is asked again this often, an open chat's messages more often. */
 const QUEUE_POLL_MS = 5000
 const CHAT_POLL_MS = 3000
+const DESK_HEARTBEAT_MS = 30_000
 
 type DeskSearch = { status?: 'ended'; page?: number; id?: string }
 const queueQuery = (trpc: Trpc, { status, page = 1 }: Pick<DeskSearch, 'status' | 'page'>) =>
@@ -45,8 +47,25 @@ export const Route = createFileRoute('/admin/_staff/chat')({
 
 type QueueRow = RouterOutputs['admin']['liveChat']['queue']['items'][number]
 
+/**
+ * While someone who may answer has the desk open, the server hears so every 30 s, and /contact says the team is
+ * online (decision 0102). A missed beat only means the page says the team is away.
+ */
+function useDeskHeartbeat(enabled: boolean) {
+  const { trpc } = Route.useRouteContext()
+  const { mutate } = useMutation(trpc.admin.liveChat.atDesk.mutationOptions())
+  useEffect(() => {
+    if (!enabled) return
+    mutate()
+    const timer = setInterval(() => mutate(), DESK_HEARTBEAT_MS)
+    return () => clearInterval(timer)
+  }, [enabled, mutate])
+}
+
 function ChatDesk() {
   const { trpc } = Route.useRouteContext()
+  const { can } = useStaff()
+  useDeskHeartbeat(can('editor'))
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const queue = useQuery({
