@@ -26,3 +26,8 @@ export async function deskStaffed(db: DB, now = clock.now()): Promise<boolean> {
     .executeTakeFirst()
   return row !== undefined
 }
+
+/** The staff member steps away (the desk's "Available for chats" unticked): the chat no longer counts them. */
+export async function leaveDesk(db: DB, staffId: string): Promise<void> {
+  await db.deleteFrom('chat_desk_presence').where('user_id', '=', staffId).execute()
+}

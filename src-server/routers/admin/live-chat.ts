@@ -5,7 +5,7 @@ import { chatIdInput, staffChatQueueInput, staffChatReplyInput } from '../../../
 import type { SessionUser } from '../../auth/types.ts'
 import { endChatAsStaff, takeChatAsStaff } from '../../flows/live-chat.ts'
 import { postStaffMessage, staffChat, staffChatQueue, waitingChatCount } from '../../live-chat/conversations.ts'
-import { markAtDesk } from '../../live-chat/desk-presence.ts'
+import { leaveDesk, markAtDesk } from '../../live-chat/desk-presence.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -17,6 +17,8 @@ export const adminLiveChatRouter = router({
     .query(({ ctx, input }) => staffChatQueue(ctx.db, { ...input, pageSize: ADMIN_PAGE_SIZE })),
   /** The desk page of someone who may answer says it is open, every 30 s: /contact then says "online" (0102). */
   atDesk: staffProcedure('editor').mutation(({ ctx }) => markAtDesk(ctx.db, ctx.user.id)),
+  /** "Available for chats" unticked: this staff member no longer makes the chat say the team is online. */
+  away: staffProcedure('editor').mutation(({ ctx }) => leaveDesk(ctx.db, ctx.user.id)),
   /** The admin menu's "N waiting" beside Live chat. */
   waiting: staffProcedure('viewer').query(async ({ ctx }) => ({ count: await waitingChatCount(ctx.db) })),
   conversation: staffProcedure('viewer')

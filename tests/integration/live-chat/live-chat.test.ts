@@ -174,18 +174,34 @@ describe('a member’s chat with the staff', () => {
 })
 
 describe('who is at the desk (decision 0102)', () => {
+  /** Whether someone (`only`: that staff member) marked the desk in the last two minutes; other tests share the DB. */
+  const othersAtDesk = async (only?: string) => {
+    let query = db()
+      .selectFrom('chat_desk_presence')
+      .select('user_id')
+      .where('seen_at', '>', new Date(Date.now() - DESK_PRESENCE_MS))
+    if (only) query = query.where('user_id', '=', only)
+    return (await query.executeTakeFirst()) !== undefined
+  }
+
   it('the chat says someone is online only while an editor has had the desk open in the last two minutes', async () => {
     const config = { liveChatHours: ALWAYS }
     const later = (ms: number) => new Date(Date.now() + ms)
     // Far from any mark another test left: nobody at the desk.
     expect(await chatAvailability({ db: db(), config }, later(3_600_000))).toMatchObject({ open: true, staffed: false })
 
-    const { caller: editor } = await staff('editor')
+    const { caller: editor, user: editorUser } = await staff('editor')
     await editor.admin.liveChat.atDesk()
     const visitor = await callerFor(null)
     expect(await visitor.liveChat.availability()).toMatchObject({ open: true, staffed: true })
     expect((await chatAvailability({ db: db(), config }, later(DESK_PRESENCE_MS - 5_000))).staffed).toBe(true)
     expect((await chatAvailability({ db: db(), config }, later(DESK_PRESENCE_MS + 5_000))).staffed).toBe(false)
+
+    // Stepping away (the desk's "Available for chats" unticked) takes the mark back at once.
+    await editor.admin.liveChat.away()
+    expect(await othersAtDesk(editorUser.id)).toBe(false)
+    expect((await chatAvailability({ db: db(), config })).staffed).toBe(await othersAtDesk())
+    await editor.admin.liveChat.atDesk()
 
     // Out of the hours nobody is online, whoever has the desk open.
     const closed = { liveChatHours: { days: [], openMinute: 0, closeMinute: 0 } }

@@ -3,7 +3,7 @@
 // end it; admins may take over one another staff member holds. The server checks every role and who holds a chat.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
@@ -16,7 +16,7 @@ import { MessageComposer } from '#client/components/ui/MessageComposer.tsx'
 import { panel } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
-import { reloadThenToast } from '#client/components/ui/toaster.tsx'
+import { notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -62,10 +62,30 @@ function useDeskHeartbeat(enabled: boolean) {
   }, [enabled, mutate])
 }
 
+/** "Available for chats": ticked while the desk is open; unticked, the page stops saying so and the mark goes at once. */
+function AvailableSwitch({ available, onChange }: { available: boolean; onChange: (available: boolean) => void }) {
+  const { trpc } = Route.useRouteContext()
+  const away = useMutation(trpc.admin.liveChat.away.mutationOptions({ onError: (error) => notifyError(error) }))
+  return (
+    <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
+      <input
+        type="checkbox"
+        checked={available}
+        onChange={(event) => {
+          onChange(event.target.checked)
+          if (!event.target.checked) away.mutate()
+        }}
+      />
+      Available for chats
+    </label>
+  )
+}
+
 function ChatDesk() {
   const { trpc } = Route.useRouteContext()
   const { can } = useStaff()
-  useDeskHeartbeat(can('editor'))
+  const [available, setAvailable] = useState(true)
+  useDeskHeartbeat(can('editor') && available)
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const queue = useQuery({
@@ -77,6 +97,7 @@ function ChatDesk() {
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Live chat</h1>
+        {can('editor') ? <AvailableSwitch available={available} onChange={setAvailable} /> : null}
         <FilterSelect label="Chats" value={search.status} onChange={(status) => void navigate({ search: { status } })}>
           <option value="">Open, waiting first</option>
           <option value="ended">Ended</option>
