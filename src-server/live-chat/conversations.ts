@@ -58,13 +58,16 @@ export async function startChat(db: DB, userId: string, body: string, now = cloc
   })
 }
 
-/** Why a guarded update of a chat found no row: gone, ended, or (for staff) another's. */
-async function refusal(db: DB, id: string, userId?: string): Promise<DomainError> {
+/**
+ * Why a guarded update of a chat found no row: gone, ended, or held by someone (`held`: what that is called, another
+ * staff member's for staff, "our team has joined" for the member leaving it as a message).
+ */
+async function refusal(db: DB, id: string, userId?: string, held = CHAT_TAKEN): Promise<DomainError> {
   let query = db.selectFrom('chat_conversations').select(['closed_at', 'assigned_to']).where('id', '=', id)
   if (userId) query = query.where('user_id', '=', userId)
   const row = await query.executeTakeFirst()
   if (!row) return new DomainError('not_found', CHAT_NOT_FOUND)
-  return new DomainError('conflict', row.closed_at ? CHAT_ENDED : CHAT_TAKEN)
+  return new DomainError('conflict', row.closed_at ? CHAT_ENDED : held)
 }
 
 /** The member writes in their own open chat. */
@@ -200,7 +203,6 @@ export async function endChat(
   })
 }
 
-/** The member's open chat, or the one that ended in the last half hour, with its messages; null when neither. */
 /**
  * Ends a chat nobody has joined as one left for the support inbox (decision 0101): the member's own (`userId`), or any
  * waiting one (the closing-time sweep, `userId` null). The guard is in the UPDATE, so when a staff member takes the
@@ -216,10 +218,7 @@ export async function closeUnjoinedChat(trx: DB, id: string, userId: string | nu
     .where('assigned_to', 'is', null)
   if (userId) update = update.where('user_id', '=', userId)
   const closed = await update.returning('user_id').executeTakeFirst()
-  if (!closed) {
-    const refused = await refusal(trx, id, userId ?? undefined)
-    throw refused.message === CHAT_TAKEN ? new DomainError('conflict', CHAT_JOINED) : refused
-  }
+  if (!closed) throw await refusal(trx, id, userId ?? undefined, CHAT_JOINED)
   const [member, messages] = await Promise.all([
     trx
       .selectFrom('users')
@@ -257,6 +256,7 @@ export async function unjoinedChatIds(db: DB): Promise<string[]> {
   return rows.map((row) => row.id)
 }
 
+/** The member's open chat, or the one that ended in the last half hour, with its messages; null when neither. */
 export async function memberChat(db: DB, userId: string, now = clock.now()) {
   const conversation = await db
     .selectFrom('chat_conversations')
