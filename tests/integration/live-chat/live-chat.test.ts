@@ -357,6 +357,7 @@ describe('whose chat it is', () => {
 
     const { caller } = await member()
     const { id } = await caller.liveChat.start({ message: 'Question for the viewer' })
+    await expect(visitor.liveChat.leaveMessage({ id })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     const { caller: viewer } = await staff('viewer')
     expect((await viewer.admin.liveChat.conversation({ id })).messages).toHaveLength(1)
     await expect(viewer.admin.liveChat.reply({ id, body: 'Hi' })).rejects.toMatchObject({ code: 'FORBIDDEN' })
