@@ -42,9 +42,11 @@ function holdEarlyClicks() {
     root.style.cursor = 'progress'
   }
   // Once the app runs, the held press is replayed when its node is hydrated (waiting 10 s at most).
+  // A task later, not at once: a choice made in a select before hydration reaches React in the same effects as this
+  // call (src-client/components/ui/form.tsx, useEarlyChoice), and the press must act on the page re-rendered with it.
   function startReplay() {
     since = Date.now()
-    replay()
+    setTimeout(replay, 0)
   }
   function replay() {
     const target = held

@@ -3,8 +3,11 @@
 // typed before hydration survives it; a button pressed early is held, said to be loading, and then goes through;
 // token pages take the token out of the address bar.
 import type { Page, Request } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import { issueToken } from '../../src-server/auth/tokens.ts'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { ownedCourse } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
 import { mailsTo } from '../support/outbox.ts'
 import { expect, test } from './fixtures.ts'
@@ -250,6 +253,79 @@ test.describe('before the scripts arrive', () => {
     await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
     await expect(page.getByTestId('cart-count')).toHaveText('1')
     await expect(page.getByRole('status').filter({ hasText: 'the page is still loading' })).toHaveCount(0)
+  })
+})
+
+test.describe('a choice made before the scripts arrive', () => {
+  /** A published course of its own, priced in USD and GBP (decision 0069): its page offers "Pay in". */
+  async function twoCurrencyCourse(db: Kysely<Database>) {
+    const course = await ownedCourse(db, (await createUser(db)).id, 3000, `Early choice ${unique()}`)
+    await db
+      .updateTable('courses')
+      .set({ price_usd_minor: 3000, price_gbp_minor: 2450 })
+      .where('id', '=', course.id)
+      .execute()
+    return course
+  }
+
+  test('"Pay in: Pounds" chosen and Add to Cart pressed before hydration put the course in the cart in GBP', async ({
+    page,
+    db,
+    login,
+  }) => {
+    const buyer = await login()
+    const course = await twoCurrencyCourse(db)
+    const scripts = await holdScripts(page)
+    await open(page, `/courses/${course.id}`)
+    const purchase = page.getByRole('complementary', { name: 'Purchase' })
+    await purchase.getByLabel('Pay in').selectOption('GBP')
+    await purchase.getByRole('button', { name: 'Add to Cart' }).click()
+    expect(await isHydrated(page)).toBe(false)
+    scripts.release()
+    await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
+    // The choice survived hydration: the select, the price shown and the cart line all say pounds.
+    await expect(purchase.getByLabel('Pay in')).toHaveValue('GBP')
+    await expect(purchase.getByTestId('course-price')).toHaveText('£24.50')
+    await expect
+      .poll(() =>
+        db
+          .selectFrom('cart_items')
+          .select('currency')
+          .where('user_id', '=', buyer.id)
+          .where('course_id', '=', course.id)
+          .execute(),
+      )
+      .toEqual([{ currency: 'GBP' }])
+  })
+
+  test('the gift form keeps "Pay in: Pounds" and Bank Transfer chosen before hydration, and the order is so', async ({
+    page,
+    db,
+    login,
+  }) => {
+    const buyer = await login()
+    const course = await twoCurrencyCourse(db)
+    const scripts = await holdScripts(page)
+    await open(page, `/gifts/new?course=${encodeURIComponent(course.id)}`)
+    await page.getByLabel('Pay in').selectOption('GBP')
+    await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+    expect(await isHydrated(page)).toBe(false)
+    scripts.release()
+    await expect.poll(() => isHydrated(page)).toBe(true)
+    await expect(page.getByText('£24.50', { exact: true })).toBeVisible()
+    // Another field's input re-renders the form: the early choices must not be put back to dollars and card.
+    await page.getByLabel("Recipient's email").fill(`early-${unique()}@example.com`)
+    await expect(page.getByLabel('Pay in')).toHaveValue('GBP')
+    await expect(page.getByRole('radio', { name: /Bank Transfer/ })).toBeChecked()
+    await page.getByRole('button', { name: 'Pay for Gift' }).click()
+    await expect(page.getByRole('dialog', { name: 'Bank Transfer Details' })).toBeVisible()
+    const gift = await db
+      .selectFrom('orders')
+      .select(['currency', 'total_minor', 'method'])
+      .where('user_id', '=', buyer.id)
+      .where('source', '=', 'gift')
+      .executeTakeFirstOrThrow()
+    expect(gift).toEqual({ currency: 'GBP', total_minor: 2450, method: 'bank_transfer' })
   })
 })
 

@@ -6,6 +6,7 @@ import { capitalise } from '#shared/constants.ts'
 import { soldIn } from '#shared/course-prices.ts'
 import { type Currency, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
+import { useEarlyChoice } from '../ui/form.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
 type Course = NonNullable<RouterOutputs['catalog']['course']>
@@ -34,6 +35,7 @@ export function PurchaseBox({
     currencies.includes(course.currency as Currency) ? (course.currency as Currency) : (currencies[0] ?? 'USD'),
   )
   const currencyField = useId()
+  const currencySelect = useEarlyChoice(chosen)
   const shownPrice = course.prices[chosen] ?? course.priceMinor
   const shownCurrency = course.prices[chosen] === null ? course.currency : chosen
   const discounted =
@@ -75,6 +77,7 @@ export function PurchaseBox({
           <div className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
             <label htmlFor={currencyField}>Pay in</label>
             <select
+              ref={currencySelect}
               id={currencyField}
               value={chosen}
               onChange={(event) => setChosen(event.target.value === 'GBP' ? 'GBP' : 'USD')}

@@ -224,11 +224,32 @@ export function TextAreaField(props: TextareaHTMLAttributes<HTMLTextAreaElement>
 /** A labelled select; its options are the children. */
 export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & FieldOwn) {
   const { frame, controlClassName, control } = useFieldParts(props)
+  const select = useEarlyChoice(props.value)
   return (
     <FieldFrame {...frame}>
-      <select className={controlClassName ?? inputClass} {...control} />
+      <select ref={select} className={controlClassName ?? inputClass} {...control} />
     </FieldFrame>
   )
+}
+
+/**
+ * Keeps a choice made before hydration in a controlled select (the ref goes on the select). A server-rendered page
+ * can be used before its JavaScript runs: the select then shows the visitor's choice while React's state still holds
+ * the first `value`, and the next render would quietly put that back (a price in one currency, an order in another).
+ * Once mounted, a shown option other than `value` is handed to the select's onChange as the change it was. A select
+ * mounted on the client always shows `value`, so this does nothing there.
+ */
+export function useEarlyChoice(value: SelectHTMLAttributes<HTMLSelectElement>['value']) {
+  const ref = useRef<HTMLSelectElement>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the value the page was hydrated with.
+  useEffect(() => {
+    const select = ref.current
+    if (!select || value === undefined || Array.isArray(value)) return
+    const first = String(value)
+    const offered = Array.from(select.options, (option) => option.value)
+    if (select.value !== first && offered.includes(first)) select.dispatchEvent(new Event('change', { bubbles: true }))
+  }, [])
+  return ref
 }
 
 /**
@@ -412,9 +433,17 @@ export function ChoiceCard({
   label: string
   detail: string
 }) {
+  const radio = useRef<HTMLInputElement>(null)
+  // A card chosen before hydration is shown checked while the group's state holds another: take it as chosen (as
+  // useEarlyChoice does for a select). A card mounted on the client is checked only as `checked` says.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the state the page was hydrated with.
+  useEffect(() => {
+    if (radio.current?.checked && !checked) onChoose()
+  }, [])
   return (
     <label className={choiceCard}>
       <input
+        ref={radio}
         type="radio"
         name={name}
         value={value}
