@@ -832,7 +832,12 @@ export interface ContactRepliesTable {
 /** A member's live chat with the staff (decision 0099); at most one open per member. */
 export interface ChatConversationsTable {
   id: Generated<string>
-  user_id: string
+  /** The member's chat; null for a visitor's (decision 0103), who is named below instead. */
+  user_id: string | null
+  /** A visitor's chat: the name and address they gave, and the SHA-256 of the token their cookie holds. */
+  visitor_name: string | null
+  visitor_email: string | null
+  visitor_token_hash: string | null
   /** The staff member who took the chat; null while it waits. */
   assigned_to: string | null
   created_at: CreatedAt

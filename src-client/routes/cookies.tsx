@@ -17,10 +17,11 @@ export const Route = createFileRoute('/cookies')({
         {
           title: 'Strictly Necessary Cookies',
           body: [
-            'These keep you signed in and protect your session. They are set only when you log in, are marked HttpOnly and Secure, and cannot be switched off without breaking sign-in.',
+            'These keep you signed in and protect your session. They are set only when you log in or start a live chat, are marked HttpOnly and Secure, and cannot be switched off without breaking sign-in or the chat.',
             [
               'Session cookie: keeps you signed in (up to 30 days if you choose Remember me)',
               'Sign-in state cookie: protects social sign-in with Google or Facebook (10 minutes)',
+              'Live chat cookie: keeps a chat you started without signing in yours, so only your browser sees it (one day)',
             ],
           ],
         },

@@ -1,6 +1,6 @@
-// Live chat (decision 0099): the staffed hours decide whether a member may start a chat; a member's messages are
-// limited per person; staff take, answer and end chats (editors and up, checked by the router). A chat already open
-// goes on past closing time: nobody is cut off mid-sentence.
+// Live chat (decision 0099): the staffed hours decide whether a chat may start; messages are limited per asker, and a
+// visitor's starts per address (decision 0103); staff take, answer and end chats (editors and up, checked by the
+// router). A chat already open goes on past closing time: nobody is cut off mid-sentence.
 import type { z } from 'zod'
 import {
   type ChatHours,
@@ -10,7 +10,7 @@ import {
   STAFFED_CHAT_HOURS,
 } from '../../src-shared/live-chat.ts'
 import { hasRole, type Role } from '../../src-shared/roles.ts'
-import type { sendChatInput, startChatInput } from '../../src-shared/schemas/live-chat.ts'
+import type { sendChatInput, startChatInput, startVisitorChatInput } from '../../src-shared/schemas/live-chat.ts'
 import { SUPPORT_TIER_INFO } from '../../src-shared/support.ts'
 import type * as audit from '../audit/repository.ts'
 import { submitContactMessage } from '../contact/messages.ts'
@@ -19,22 +19,30 @@ import type { AppConfig } from '../kernel/config.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import {
+  type ChatOwner,
   closeUnjoinedChat,
   endChat,
   linkChatToMessage,
   memberChat,
+  openChatOf,
   postMemberMessage,
   startChat,
+  startVisitorChat,
   takeChat,
   unjoinedChatIds,
 } from '../live-chat/conversations.ts'
 import { deskStaffed } from '../live-chat/desk-presence.ts'
+import { newVisitorToken, setVisitorChatCookie, visitorOf, visitorTokenHash } from '../live-chat/visitor-token.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import { supportOf } from './support.ts'
 
 export const CHAT_TOO_MANY = 'You are sending messages too quickly. Please wait a moment.'
+export const CHAT_TOO_MANY_STARTS =
+  'You have started several chats already. Please try again later or send us a message.'
+export const CHAT_NO_ASKER = 'Sign in or start a chat first'
+export const CHAT_SIGNED_IN = 'You are signed in: start the chat from your account'
 
 const hoursOf = (config: Pick<AppConfig, 'liveChatHours'>): ChatHours => config.liveChatHours ?? STAFFED_CHAT_HOURS
 
@@ -56,14 +64,51 @@ interface MemberChatDeps {
   config: Pick<AppConfig, 'liveChatHours'>
 }
 
-async function countMessage(limiter: RateLimiter, userId: string) {
-  await reserveAttempt(limiter, [{ rule: RATE_RULES.chatMessages, key: `chat:${userId}` }], CHAT_TOO_MANY)
+/** The caller as the chat knows them: the signed-in member, or the visitor their cookie names (decision 0103). */
+interface Asker {
+  user: { id: string } | null
+  req?: { cookies: Record<string, string | undefined> }
 }
 
-/** The member's chat as the page shows it, and whether a new one may start now. */
-export async function memberChatView(deps: Pick<MemberChatDeps, 'db' | 'config'>, userId: string, now = clock.now()) {
-  const [availability, chat] = await Promise.all([chatAvailability(deps, now), memberChat(deps.db, userId, now)])
+/** Whose chat the caller may see and write in: the signed-in member's, else the visitor's; null for neither. */
+export function chatOwnerOf(asker: Asker): ChatOwner | null {
+  return asker.user ? { userId: asker.user.id } : visitorOf(asker.req)
+}
+
+/** The caller's chat owner, or a refusal for someone who is neither signed in nor holding a chat. */
+export function askerOf(asker: Asker): ChatOwner {
+  const owner = chatOwnerOf(asker)
+  if (!owner) throw new DomainError('unauthenticated', CHAT_NO_ASKER)
+  return owner
+}
+
+async function countMessage(limiter: RateLimiter, owner: ChatOwner) {
+  const key = 'userId' in owner ? `chat:${owner.userId}` : `chat:visitor:${owner.visitorTokenHash}`
+  await reserveAttempt(limiter, [{ rule: RATE_RULES.chatMessages, key }], CHAT_TOO_MANY)
+}
+
+/** The caller's chat as the page shows it (none for a visitor without one), and whether a new one may start now. */
+export async function memberChatView(
+  deps: Pick<MemberChatDeps, 'db' | 'config'>,
+  owner: ChatOwner | null,
+  now = clock.now(),
+) {
+  const [availability, chat] = await Promise.all([
+    chatAvailability(deps, now),
+    owner ? memberChat(deps.db, owner, now) : null,
+  ])
   return { availability, chat }
+}
+
+/** Chats start in the staffed hours only. */
+async function assertChatOpen(deps: Pick<MemberChatDeps, 'db' | 'config'>, now: Date) {
+  const availability = await chatAvailability(deps, now)
+  if (!availability.open) {
+    throw new DomainError(
+      'precondition',
+      `Live chat is closed now; it opens ${availability.opens}. Send us a message instead.`,
+    )
+  }
 }
 
 /** A member starts a chat (in the staffed hours only) with their first message. */
@@ -73,29 +118,58 @@ export async function startMemberChat(
   input: z.infer<typeof startChatInput>,
   now = clock.now(),
 ) {
-  const availability = await chatAvailability(deps, now)
-  if (!availability.open) {
-    throw new DomainError(
-      'precondition',
-      `Live chat is closed now; it opens ${availability.opens}. Send us a message instead.`,
-    )
-  }
-  await countMessage(deps.limiter, userId)
+  await assertChatOpen(deps, now)
+  await countMessage(deps.limiter, { userId })
   return startChat(deps.db, userId, input.message, now)
+}
+
+/**
+ * A visitor who is not signed in starts a chat (decision 0103) with their name, address and question: a new token,
+ * set as their cookie, holds it. A second start while their chat is open adds to it (two tabs); a signed-in member is
+ * sent to their own chat.
+ */
+export async function startVisitorChatAs(
+  deps: MemberChatDeps &
+    Asker & {
+      clientIp: string
+      config: Pick<AppConfig, 'cookieSecure'>
+      res?: Parameters<typeof setVisitorChatCookie>[0]
+    },
+  input: z.infer<typeof startVisitorChatInput>,
+  now = clock.now(),
+) {
+  if (deps.user) throw new DomainError('precondition', CHAT_SIGNED_IN)
+  await assertChatOpen(deps, now)
+  const visitor = visitorOf(deps.req)
+  const open = visitor ? await openChatOf(deps.db, visitor) : null
+  if (visitor && open) {
+    await countMessage(deps.limiter, visitor)
+    return postMemberMessage(deps.db, visitor, open, input.message, now)
+  }
+  await reserveAttempt(
+    deps.limiter,
+    [{ rule: RATE_RULES.visitorChats, key: `chat-start:${deps.clientIp}` }],
+    CHAT_TOO_MANY_STARTS,
+  )
+  const token = newVisitorToken()
+  const visitorDetails = { tokenHash: visitorTokenHash(token), name: input.name, email: input.email }
+  const started = await startVisitorChat(deps.db, visitorDetails, input.message, now)
+  if (deps.res) setVisitorChatCookie(deps.res, token, deps.config.cookieSecure)
+  return started
 }
 
 export async function sendMemberChat(
   deps: MemberChatDeps,
-  userId: string,
+  owner: ChatOwner,
   input: z.infer<typeof sendChatInput>,
   now = clock.now(),
 ) {
-  await countMessage(deps.limiter, userId)
-  return postMemberMessage(deps.db, userId, input.conversationId, input.body, now)
+  await countMessage(deps.limiter, owner)
+  return postMemberMessage(deps.db, owner, input.conversationId, input.body, now)
 }
 
-export function endMemberChat(db: DB, userId: string, id: string, now = clock.now()) {
-  return endChat(db, { side: 'member', userId }, id, now)
+export function endMemberChat(db: DB, owner: ChatOwner, id: string, now = clock.now()) {
+  return endChat(db, { side: 'member', owner }, id, now)
 }
 
 /** Staff take a chat; admins and owners may take over one another staff member holds. */
@@ -112,13 +186,16 @@ export const CHAT_INBOX_SUBJECT = 'Live chat question'
 
 /**
  * A chat nobody joined, left as a message (decision 0101): it ends, and what the member asked goes to the support
- * inbox as a contact message at their plan's tier, which the chat names; the member is told by e-mail when the answer
- * is due. One transaction: the chat is never ended without its message. `userId` null: the closing-time sweep.
+ * inbox as a contact message at their plan's tier (a visitor's at the Email tier), which the chat names; a member is
+ * told by e-mail when the answer is due (a visitor by the panel: their address is only what they typed, decision
+ * 0103). One transaction: the chat is never ended without its message. `owner` null: the closing-time sweep.
  */
-export async function leaveChatAsMessage(db: DB, id: string, userId: string | null, now = clock.now()) {
+export async function leaveChatAsMessage(db: DB, id: string, owner: ChatOwner | null, now = clock.now()) {
   return inTransaction(db, async (trx) => {
-    const chat = await closeUnjoinedChat(trx, id, userId, now)
-    const support = await supportOf(trx, chat.userId, now)
+    const chat = await closeUnjoinedChat(trx, id, owner, now)
+    const support = chat.userId ? await supportOf(trx, chat.userId, now) : null
+    const sender = chat.userId &&
+      support && { userId: chat.userId, tier: support.tier, managerEmail: support.manager?.email ?? null }
     const messageId = await submitContactMessage(
       trx,
       {
@@ -128,26 +205,27 @@ export async function leaveChatAsMessage(db: DB, id: string, userId: string | nu
         message: chat.questions.join('\n\n'),
         agreement: true,
       },
-      { userId: chat.userId, tier: support.tier, managerEmail: support.manager?.email ?? null },
+      sender || undefined,
       now,
     )
     await linkChatToMessage(trx, id, messageId)
-    const within = SUPPORT_TIER_INFO[support.tier].replyWithinHours
-    await enqueueMail(trx, {
-      kind: 'chat-left-as-message',
-      to: chat.email,
-      subject: 'Your question is with our support team',
-      text: [
-        `Hello ${chat.name || chat.email},`,
-        '',
-        userId
-          ? 'You left your live chat question as a message.'
-          : 'Nobody from our team could join your live chat before it closed.',
-        `Your question is in our support inbox, and we will answer it by e-mail within ${within} hours.`,
-        '',
-        ...chat.questions.map((question) => `> ${question}`),
-      ].join('\n'),
-    })
+    if (sender) {
+      await enqueueMail(trx, {
+        kind: 'chat-left-as-message',
+        to: chat.email,
+        subject: 'Your question is with our support team',
+        text: [
+          `Hello ${chat.name || chat.email},`,
+          '',
+          owner
+            ? 'You left your live chat question as a message.'
+            : 'Nobody from our team could join your live chat before it closed.',
+          `Your question is in our support inbox, and we will answer it by e-mail within ${SUPPORT_TIER_INFO[sender.tier].replyWithinHours} hours.`,
+          '',
+          ...chat.questions.map((question) => `> ${question}`),
+        ].join('\n'),
+      })
+    }
     return { id, contactMessageId: messageId }
   })
 }

@@ -1,6 +1,6 @@
-// Live chat between a signed-in member and the staff (decision 0099). A member has at most one open chat (a partial
-// unique index); a staff member takes a waiting chat and answers it; either side ends it, once, and the member is
-// mailed the transcript in the same transaction. Every write re-checks, in its own UPDATE, that the chat is still
+// Live chat between the staff and a signed-in member (decision 0099) or a visitor (decision 0103). A member has at most
+// one open chat (a partial unique index), a visitor one chat a token; a staff member takes a waiting chat and answers
+// it; either side ends it, once, and a member is mailed the transcript in the same transaction. Every write re-checks, in its own UPDATE, that the chat is still
 // open (and whose it is), so a message and an ending racing each other leave one order of events, not a message
 // after the end.
 import type { ExpressionBuilder } from 'kysely'
@@ -20,6 +20,25 @@ const ENDED_CHAT_SHOWN_MS = 30 * 60 * 1000
 export const CHAT_NOT_FOUND = 'Chat not found'
 export const CHAT_TAKEN = 'Another staff member is answering this chat'
 export const CHAT_JOINED = 'A member of our team has joined your chat: carry on here'
+
+/**
+ * Whose chat it is: a signed-in member's, or a visitor's, known by the SHA-256 (hex) of the token their cookie holds.
+ */
+export type ChatOwner = { userId: string } | { visitorTokenHash: string }
+
+/** The chats of `owner` (every member-side read and write names it). */
+function ownedBy(owner: ChatOwner) {
+  return (eb: ExpressionBuilder<Database, 'chat_conversations'>) =>
+    'userId' in owner ? eb('user_id', '=', owner.userId) : eb('visitor_token_hash', '=', owner.visitorTokenHash)
+}
+
+/** A message from the member's or visitor's side. */
+async function writeAsker(trx: DB, conversationId: string, body: string, now: Date) {
+  await trx
+    .insertInto('chat_messages')
+    .values({ conversation_id: conversationId, from_staff: false, body, created_at: now })
+    .execute()
+}
 
 /**
  * The chats a staff member may take, answer or end: one still waiting, or one they hold; with `anyHolder` (an admin
@@ -50,42 +69,71 @@ export async function startChat(db: DB, userId: string, body: string, now = cloc
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id
-    await trx
-      .insertInto('chat_messages')
-      .values({ conversation_id: id, from_staff: false, body, created_at: now })
-      .execute()
+    await writeAsker(trx, id, body, now)
     return { id }
   })
+}
+
+/** A visitor starts a chat under a new token (the flow made it, and sets their cookie): their name, address, question. */
+export async function startVisitorChat(
+  db: DB,
+  visitor: { tokenHash: string; name: string; email: string },
+  body: string,
+  now = clock.now(),
+) {
+  return db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto('chat_conversations')
+      .values({
+        visitor_token_hash: visitor.tokenHash,
+        visitor_name: visitor.name,
+        visitor_email: visitor.email,
+        created_at: now,
+        last_message_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await writeAsker(trx, id, body, now)
+    return { id }
+  })
+}
+
+/** The owner's chat still open, if any. */
+export async function openChatOf(db: DB, owner: ChatOwner): Promise<string | null> {
+  const row = await db
+    .selectFrom('chat_conversations')
+    .select('id')
+    .where(ownedBy(owner))
+    .where('closed_at', 'is', null)
+    .executeTakeFirst()
+  return row?.id ?? null
 }
 
 /**
  * Why a guarded update of a chat found no row: gone, ended, or held by someone (`held`: what that is called, another
  * staff member's for staff, "our team has joined" for the member leaving it as a message).
  */
-async function refusal(db: DB, id: string, userId?: string, held = CHAT_TAKEN): Promise<DomainError> {
+async function refusal(db: DB, id: string, owner?: ChatOwner, held = CHAT_TAKEN): Promise<DomainError> {
   let query = db.selectFrom('chat_conversations').select(['closed_at', 'assigned_to']).where('id', '=', id)
-  if (userId) query = query.where('user_id', '=', userId)
+  if (owner) query = query.where(ownedBy(owner))
   const row = await query.executeTakeFirst()
   if (!row) return new DomainError('not_found', CHAT_NOT_FOUND)
   return new DomainError('conflict', row.closed_at ? CHAT_ENDED : held)
 }
 
-/** The member writes in their own open chat. */
-export async function postMemberMessage(db: DB, userId: string, id: string, body: string, now = clock.now()) {
+/** The member or visitor writes in their own open chat. */
+export async function postMemberMessage(db: DB, owner: ChatOwner, id: string, body: string, now = clock.now()) {
   return db.transaction().execute(async (trx) => {
     const open = await trx
       .updateTable('chat_conversations')
       .set({ last_message_at: now })
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where(ownedBy(owner))
       .where('closed_at', 'is', null)
       .returning('id')
       .executeTakeFirst()
-    if (!open) throw await refusal(trx, id, userId)
-    await trx
-      .insertInto('chat_messages')
-      .values({ conversation_id: id, from_staff: false, body, created_at: now })
-      .execute()
+    if (!open) throw await refusal(trx, id, owner)
+    await writeAsker(trx, id, body, now)
     return { id }
   })
 }
@@ -158,10 +206,13 @@ function messagesOf(db: DB, conversationIds: readonly string[]) {
     .execute()
 }
 
-/** Ends an open chat, once, and mails its transcript to the member in the same transaction. */
+/**
+ * Ends an open chat, once, and mails its transcript to a member in the same transaction. A visitor's is not mailed:
+ * their address is only what they typed, and the chat must not send our mail to anyone's (decision 0103).
+ */
 export async function endChat(
   db: DB,
-  by: { side: 'member'; userId: string } | { side: 'staff'; actor: audit.Actor; anyHolder: boolean },
+  by: { side: 'member'; owner: ChatOwner } | { side: 'staff'; actor: audit.Actor; anyHolder: boolean },
   id: string,
   now = clock.now(),
 ) {
@@ -171,13 +222,15 @@ export async function endChat(
       .set({ closed_at: now, closed_by: by.side })
       .where('id', '=', id)
       .where('closed_at', 'is', null)
-    if (by.side === 'member') update = update.where('user_id', '=', by.userId)
+    if (by.side === 'member') update = update.where(ownedBy(by.owner))
     else update = update.where(staffMayAct(by.actor.id, by.anyHolder))
     const ended = await update.returning(['id', 'user_id']).executeTakeFirst()
-    if (!ended) throw await refusal(trx, id, by.side === 'member' ? by.userId : undefined)
+    if (!ended) throw await refusal(trx, id, by.side === 'member' ? by.owner : undefined)
     if (by.side === 'staff') {
       await audit.record(trx, by.actor, 'chat.ended', { type: 'chat_conversation', id, after: { ended: true } })
     }
+    const result = { id, endedAt: now.toISOString() }
+    if (!ended.user_id) return result
     const member = await trx
       .selectFrom('users')
       .select(['email', 'first_name', 'last_name'])
@@ -199,38 +252,40 @@ export async function endChat(
         ),
       ].join('\n'),
     })
-    return { id, endedAt: now.toISOString() }
+    return result
   })
 }
 
 /**
- * Ends a chat nobody has joined as one left for the support inbox (decision 0101): the member's own (`userId`), or any
- * waiting one (the closing-time sweep, `userId` null). The guard is in the UPDATE, so when a staff member takes the
+ * Ends a chat nobody has joined as one left for the support inbox (decision 0101): the asker's own (`owner`), or any
+ * waiting one (the closing-time sweep, `owner` null). The guard is in the UPDATE, so when a staff member takes the
  * chat at the same moment one of the two wins: the chat is either taken and open, or ended and in the inbox.
- * Returns the member and what they asked.
+ * Returns who asked (a member, or a visitor's name and address) and what they asked.
  */
-export async function closeUnjoinedChat(trx: DB, id: string, userId: string | null, now = clock.now()) {
+export async function closeUnjoinedChat(trx: DB, id: string, owner: ChatOwner | null, now = clock.now()) {
   let update = trx
     .updateTable('chat_conversations')
     .set({ closed_at: now, closed_by: 'inbox' })
     .where('id', '=', id)
     .where('closed_at', 'is', null)
     .where('assigned_to', 'is', null)
-  if (userId) update = update.where('user_id', '=', userId)
-  const closed = await update.returning('user_id').executeTakeFirst()
-  if (!closed) throw await refusal(trx, id, userId ?? undefined, CHAT_JOINED)
+  if (owner) update = update.where(ownedBy(owner))
+  const closed = await update.returning(['user_id', 'visitor_name', 'visitor_email']).executeTakeFirst()
+  if (!closed) throw await refusal(trx, id, owner ?? undefined, CHAT_JOINED)
   const [member, messages] = await Promise.all([
-    trx
-      .selectFrom('users')
-      .select(['email', 'first_name', 'last_name'])
-      .where('id', '=', closed.user_id)
-      .executeTakeFirstOrThrow(),
+    closed.user_id
+      ? trx
+          .selectFrom('users')
+          .select(['email', 'first_name', 'last_name'])
+          .where('id', '=', closed.user_id)
+          .executeTakeFirstOrThrow()
+      : null,
     chatMessages(trx, id),
   ])
   return {
     userId: closed.user_id,
-    email: member.email,
-    name: fullName(member.first_name, member.last_name),
+    email: member?.email ?? closed.visitor_email ?? '',
+    name: member ? fullName(member.first_name, member.last_name) : (closed.visitor_name ?? ''),
     questions: messages.filter((message) => !message.fromStaff).map((message) => message.body),
   }
 }
@@ -256,8 +311,11 @@ export async function unjoinedChatIds(db: DB): Promise<string[]> {
   return rows.map((row) => row.id)
 }
 
-/** The member's open chat, or the one that ended in the last half hour, with its messages; null when neither. */
-export async function memberChat(db: DB, userId: string, now = clock.now()) {
+/**
+ * The member's or visitor's open chat, or the one that ended in the last half hour, with its messages; null when
+ * neither. `mailed`: whether its transcript goes by e-mail (a member's).
+ */
+export async function memberChat(db: DB, owner: ChatOwner, now = clock.now()) {
   const conversation = await db
     .selectFrom('chat_conversations')
     .select([
@@ -267,7 +325,7 @@ export async function memberChat(db: DB, userId: string, now = clock.now()) {
       'closed_at as endedAt',
       'closed_by as endedBy',
     ])
-    .where('user_id', '=', userId)
+    .where(ownedBy(owner))
     .where((eb) =>
       eb.or([eb('closed_at', 'is', null), eb('closed_at', '>', new Date(now.getTime() - ENDED_CHAT_SHOWN_MS))]),
     )
@@ -281,6 +339,7 @@ export async function memberChat(db: DB, userId: string, now = clock.now()) {
     startedAt: conversation.startedAt.toISOString(),
     endedAt: conversation.endedAt?.toISOString() ?? null,
     endedBy: conversation.endedBy,
+    mailed: 'userId' in owner,
     waiting: conversation.assignedTo === null,
     messages: messages.map((message) => ({
       id: message.id,
@@ -292,11 +351,14 @@ export async function memberChat(db: DB, userId: string, now = clock.now()) {
   }
 }
 
-/** Chats as the staff see them: the member, who holds the chat, and its times (the queue and one chat share it). */
+/**
+ * Chats as the staff see them: the member or visitor, who holds the chat, and its times (the queue and one chat share
+ * it).
+ */
 function staffChatRows(db: DB) {
   return db
     .selectFrom('chat_conversations as c')
-    .innerJoin('users as member', 'member.id', 'c.user_id')
+    .leftJoin('users as member', 'member.id', 'c.user_id')
     .leftJoin('users as staff', 'staff.id', 'c.assigned_to')
     .select([
       'c.id',
@@ -309,16 +371,24 @@ function staffChatRows(db: DB) {
       'member.email as memberEmail',
       'member.first_name as memberFirstName',
       'member.last_name as memberLastName',
+      'c.visitor_name as visitorName',
+      'c.visitor_email as visitorEmail',
     ])
 }
 
 type StaffChatRow = Awaited<ReturnType<ReturnType<typeof staffChatRows>['executeTakeFirstOrThrow']>>
 
-/** A row for the page: the member's name (their address when they gave none) and times as ISO strings. */
-function staffChatView({ memberFirstName, memberLastName, ...row }: StaffChatRow) {
+/**
+ * A row for the page: the member's name (their address when they gave none) or the name the visitor gave, whether it
+ * is a visitor (not signed in: the address is only what they typed), and times as ISO strings.
+ */
+function staffChatView({ memberFirstName, memberLastName, visitorName, visitorEmail, ...row }: StaffChatRow) {
+  const memberEmail = row.memberEmail ?? visitorEmail ?? ''
   return {
     ...row,
-    memberName: fullName(memberFirstName, memberLastName) || row.memberEmail,
+    memberEmail,
+    visitor: visitorEmail !== null,
+    memberName: visitorName ?? (fullName(memberFirstName ?? '', memberLastName ?? '') || memberEmail),
     startedAt: row.startedAt.toISOString(),
     lastMessageAt: row.lastMessageAt.toISOString(),
     endedAt: row.endedAt?.toISOString() ?? null,

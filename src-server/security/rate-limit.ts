@@ -52,6 +52,8 @@ export const RATE_RULES = {
   instructorMessages: { max: 10, windowMs: 10 * 60_000 },
   /** Live chat messages, per member (decision 0099): a quick conversation, not a flood. */
   chatMessages: { max: 30, windowMs: 10 * 60_000 },
+  /** Live chats started by visitors who are not signed in, per client address (decision 0103). */
+  visitorChats: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
 
 /** The Fastify route config of upload routes: RATE_RULES.upload per client, refused in the uploads' wording. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { contactMessageSchema } from './contact.ts'
 
 /** One chat message: what the member or staff member types. */
 export const chatBody = z
@@ -8,6 +9,11 @@ export const chatBody = z
   .max(2000, 'A chat message can be at most 2,000 characters')
 
 export const startChatInput = z.object({ message: chatBody })
+/** A visitor who is not signed in (decision 0103) names themselves as on the contact form. */
+export const startVisitorChatInput = startChatInput.extend({
+  name: contactMessageSchema.shape.name,
+  email: contactMessageSchema.shape.email,
+})
 export const sendChatInput = z.object({ conversationId: z.uuid(), body: chatBody })
 export const chatIdInput = z.object({ id: z.uuid() })
 export const staffChatReplyInput = z.object({ id: z.uuid(), body: chatBody })

@@ -1,8 +1,9 @@
-// Live chat (decision 0099), as a member and a staff member click it in two browsers: a visitor is asked to sign
-// in; the member starts a chat on /contact, the staff member answers it from the live chat desk, each sees the
+// Live chat (decision 0099), as a member and a staff member click it in two browsers: the member starts a chat on
+// /contact, the staff member answers it from the live chat desk, each sees the
 // other's words arrive without reloading, the member ends the chat and is mailed the transcript. The e2e server's
 // chat is staffed at every hour (LIVE_CHAT_HOURS in scripts/e2e-server.ts); the hours' rule has its own tests.
-// A chat nobody joins can be left as a message for the support inbox (decision 0101).
+// A chat nobody joins can be left as a message for the support inbox (decision 0101). A visitor who is not signed in
+// chats too, under their name and address, and keeps the chat across a reload (decision 0103).
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -17,9 +18,9 @@ test('a member chats with the staff on /contact and is mailed the transcript', a
   await page.goto('/contact')
   const chatPanel = page.getByTestId('live-chat')
   // Online or away depends on whether another spec's staff had the desk open in the last two minutes (decision 0102).
-  await expect(chatPanel).toContainText(
-    /Our team is (online now|away from the chat right now)\. Sign in to chat with us\./,
-  )
+  await expect(chatPanel).toContainText(/Our team is (online now|away from the chat right now)\./)
+  // A visitor may start a chat with a name and an address; signed in, the member's own account is used.
+  await expect(chatPanel.getByRole('form', { name: 'Start a chat' }).getByLabel('Your name')).toBeVisible()
 
   const member = await login({ firstName: 'Rosa', lastName: 'Learner' })
   await page.goto('/contact')
@@ -131,5 +132,59 @@ test('nobody joins: the member leaves the chat as a message, and staff find it i
   await expect(row).toContainText('Live chat question')
   await desk.goto('/admin/chat?status=ended')
   await expect(desk.getByTestId('chat-row').filter({ hasText: 'Omar Waiting' })).toContainText('In the support inbox')
+  await staffContext.close()
+})
+
+test('a visitor who is not signed in chats with the staff, and keeps the chat across a reload', async ({
+  page,
+  browser,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const email = `visitor-${Date.now().toString(36)}@example.com`
+  await page.goto('/contact')
+  const chatPanel = page.getByTestId('live-chat')
+  const start = chatPanel.getByRole('form', { name: 'Start a chat' })
+  // A bad address is refused next to its field, and nothing is lost.
+  await start.getByLabel('Your name').fill('Vera Visitor')
+  await start.getByLabel('Your email').fill('vera-at-example')
+  await start.getByLabel('Your question').fill('Can my team of five share one plan?')
+  await start.getByRole('button', { name: 'Start chat' }).click()
+  await expect(start.getByText('Please enter a valid email address.')).toBeVisible()
+  await expect(start.getByLabel('Your email')).toBeFocused()
+  await start.getByLabel('Your email').fill(email)
+  await start.getByRole('button', { name: 'Start chat' }).click()
+  await expect(chatPanel.getByTestId('chat-status')).toHaveText('Waiting for a member of our team to join…')
+  await expect(chatPanel.getByTestId('chat-message')).toContainText('Can my team of five share one plan?')
+
+  const staffContext = await browser.newContext({ baseURL })
+  const desk = await staffContext.newPage()
+  const editor = await createUser(db, { role: 'editor', firstName: 'Omar', lastName: 'Support' })
+  await signInAs(desk, baseURL!, db, editor)
+  await desk.goto('/admin/chat')
+  const row = desk.getByTestId('chat-row').filter({ hasText: 'Vera Visitor' })
+  await expect(row).toContainText('Visitor')
+  await row.getByRole('link').click()
+  const panel = desk.getByRole('region', { name: 'Chat with Vera Visitor' })
+  await expect(panel.getByTestId('chat-holder')).toContainText(`Visitor, not signed in: ${email}`)
+  await panel.getByLabel('Your answer').fill('Yes: the Team plan has five seats.')
+  await panel.getByRole('button', { name: 'Send' }).click()
+
+  await expect(chatPanel.getByTestId('chat-message').nth(1)).toContainText('Omar (SkillForge)', { timeout: 10_000 })
+  // The chat is this browser's: a reload finds it again.
+  await page.reload()
+  await expect(chatPanel.getByTestId('chat-message')).toHaveCount(2)
+  await expect(chatPanel.getByTestId('chat-status')).toHaveText('You are chatting with our team.')
+  await chatPanel.getByRole('button', { name: 'End chat' }).click()
+  await expect(chatPanel.getByTestId('chat-status')).toHaveText('This chat has ended.')
+  // The address is only what the visitor typed: no transcript is sent to it.
+  expect(await db.selectFrom('mail_outbox').select('kind').where('to_address', '=', email).execute()).toEqual([])
+  // Another browser sees none of it.
+  const stranger = await browser.newPage({ baseURL })
+  await stranger.goto('/contact')
+  await expect(stranger.getByTestId('live-chat').getByRole('form', { name: 'Start a chat' })).toBeVisible()
+  await expect(stranger.getByTestId('chat-message')).toHaveCount(0)
+  await stranger.close()
   await staffContext.close()
 })

@@ -1,9 +1,9 @@
 // Live chat on /contact (decision 0099): in the staffed hours a signed-in member starts a chat, sees the staff's
 // answers as they come (the page asks every few seconds while a chat is open) and ends it; the transcript is mailed
-// to them. A visitor is asked to sign in; outside the hours the panel says when the chat opens and points to the form.
-// A chat nobody has joined can be left as a message to the support inbox (decision 0101).
+// to them. A visitor who is not signed in starts one with their name and address (decision 0103; no transcript).
+// Outside the hours the panel says when the chat opens and points to the form. A chat nobody has joined can be left
+// as a message to the support inbox (decision 0101).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useSession } from '#client/lib/session.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -16,6 +16,7 @@ import { MessageComposer } from '../ui/MessageComposer.tsx'
 import { ErrorState, Spinner } from '../ui/states.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 import { ChatMessages } from './ChatMessages.tsx'
+import { VisitorChatStart } from './VisitorChatStart.tsx'
 
 type Chat = NonNullable<RouterOutputs['liveChat']['mine']['chat']>
 type Availability = RouterOutputs['liveChat']['availability']
@@ -36,7 +37,7 @@ export function LiveChat() {
       <h2 id="live-chat-title" className={contentHeading}>
         Chat with us
       </h2>
-      {isLoading ? <Spinner label="Loading the chat" /> : user ? <MemberChat /> : <VisitorChat />}
+      {isLoading ? <Spinner label="Loading the chat" /> : <AskerChat signedIn={Boolean(user)} />}
     </section>
   )
 }
@@ -53,24 +54,8 @@ function ClosedNote({ availability }: { availability: Availability }) {
   )
 }
 
-function VisitorChat() {
-  const trpc = useTRPC()
-  const availability = useQuery({ ...trpc.liveChat.availability.queryOptions(), refetchInterval: IDLE_POLL_MS })
-  if (availability.isPending) return <Spinner label="Checking whether the chat is open" />
-  if (availability.isError) return <p className={note}>Could not check whether the chat is open.</p>
-  if (!availability.data.open) return <ClosedNote availability={availability.data} />
-  return (
-    <p className={note}>
-      {availability.data.staffed ? 'Our team is online now.' : AWAY}{' '}
-      <Link to="/login" search={{ redirect: '/contact#live-chat' }} className={inlineLink}>
-        Sign in
-      </Link>{' '}
-      to chat with us.
-    </p>
-  )
-}
-
-function MemberChat() {
+/** The member's or visitor's chat, or a way to start one (a visitor names themselves first). */
+function AskerChat({ signedIn }: { signedIn: boolean }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   // An ended chat stays on screen until the member starts afresh.
@@ -98,25 +83,30 @@ function MemberChat() {
           ? 'Our team is online now. Ask your question and someone will answer here in a few minutes.'
           : `${AWAY} Ask your question: someone will answer here when they are back, or by e-mail if nobody joins before closing.`}
       </p>
-      <MessageComposer
-        enterSends
-        maxLength={2000}
-        label="Start a chat"
-        field="Your question"
-        submit="Start chat"
-        sending={start.isPending}
-        onSend={(message) => start.mutateAsync({ message })}
-      />
+      {signedIn ? (
+        <MessageComposer
+          enterSends
+          maxLength={2000}
+          label="Start a chat"
+          field="Your question"
+          submit="Start chat"
+          sending={start.isPending}
+          onSend={(message) => start.mutateAsync({ message })}
+        />
+      ) : (
+        <VisitorChatStart onStarted={reload} />
+      )}
     </>
   )
 }
 
-/** What an ended chat says: who ended it, and where the conversation goes on. */
-function endedNote(endedBy: Chat['endedBy']) {
-  if (endedBy === 'inbox') {
+/** What an ended chat says: who ended it, where the conversation goes on, and whether its transcript was mailed. */
+function endedNote(chat: Chat) {
+  if (chat.endedBy === 'inbox') {
     return 'Nobody from our team could join, so your question is in our support inbox: we will answer by e-mail.'
   }
-  return `This chat has ended${endedBy === 'staff' ? ' (our team closed it)' : ''}. We have e-mailed you the transcript.`
+  const ended = `This chat has ended${chat.endedBy === 'staff' ? ' (our team closed it)' : ''}.`
+  return chat.mailed ? `${ended} We have e-mailed you the transcript.` : ended
 }
 
 function ChatWindow({
@@ -152,7 +142,7 @@ function ChatWindow({
     <>
       <p className={note} role="status" data-testid="chat-status">
         {chat.endedAt
-          ? endedNote(chat.endedBy)
+          ? endedNote(chat)
           : chat.waiting
             ? 'Waiting for a member of our team to join…'
             : 'You are chatting with our team.'}

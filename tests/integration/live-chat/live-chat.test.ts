@@ -8,6 +8,7 @@ import type { SessionUser } from '../../../src-server/auth/types.ts'
 import { collectPersonalData } from '../../../src-server/flows/data-export.ts'
 import {
   CHAT_INBOX_SUBJECT,
+  CHAT_NO_ASKER,
   CHAT_TOO_MANY,
   chatAvailability,
   passUnjoinedChatsToInbox,
@@ -152,7 +153,7 @@ describe('a member’s chat with the staff', () => {
     })
     // The member still sees the ended chat for half an hour, then a fresh start.
     expect((await caller.liveChat.mine()).chat).toMatchObject({ id, endedBy: 'member' })
-    expect(await memberChat(db(), user.id, new Date(Date.now() + 31 * 60_000))).toBeNull()
+    expect(await memberChat(db(), { userId: user.id }, new Date(Date.now() + 31 * 60_000))).toBeNull()
     const next = await caller.liveChat.start({ message: 'A new question' })
     expect(next.id).not.toBe(id)
   })
@@ -344,7 +345,7 @@ describe('whose chat it is', () => {
     await expect(other.caller.admin.liveChat.conversation({ id })).rejects.toMatchObject({ code: 'FORBIDDEN' })
   })
 
-  it('a visitor sees the hours but cannot chat; a viewer reads the desk but cannot answer', async () => {
+  it('a visitor without a chat of their own sees the hours but cannot write in one; a viewer reads the desk but cannot answer', async () => {
     const visitor = await callerFor(null)
     expect(await visitor.liveChat.availability()).toEqual({
       open: true,
@@ -353,11 +354,14 @@ describe('whose chat it is', () => {
       opens: null,
     })
     await expect(visitor.liveChat.start({ message: 'Hi' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
-    await expect(visitor.liveChat.mine()).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    expect((await visitor.liveChat.mine()).chat).toBeNull()
 
     const { caller } = await member()
     const { id } = await caller.liveChat.start({ message: 'Question for the viewer' })
-    await expect(visitor.liveChat.leaveMessage({ id })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    const refused = { code: 'UNAUTHORIZED', message: CHAT_NO_ASKER }
+    await expect(visitor.liveChat.leaveMessage({ id })).rejects.toMatchObject(refused)
+    await expect(visitor.liveChat.send({ conversationId: id, body: 'Let me in' })).rejects.toMatchObject(refused)
+    await expect(visitor.liveChat.end({ id })).rejects.toMatchObject(refused)
     const { caller: viewer } = await staff('viewer')
     expect((await viewer.admin.liveChat.conversation({ id })).messages).toHaveLength(1)
     await expect(viewer.admin.liveChat.reply({ id, body: 'Hi' })).rejects.toMatchObject({ code: 'FORBIDDEN' })

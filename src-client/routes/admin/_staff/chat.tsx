@@ -173,6 +173,7 @@ function QueueItem({ row, selected, search }: { row: QueueRow; selected: boolean
             <span className={badge({ tone: 'red' })}>Waiting</span>
           )}
           {row.replyOwed ? <span className={badge({ tone: 'blue' })}>Reply owed</span> : null}
+          {row.visitor ? <span className={badge({ tone: 'grey' })}>Visitor</span> : null}
         </span>
       </Link>
     </li>
@@ -213,7 +214,8 @@ function ChatPanel({ id }: { id: string }) {
         Chat with {data.memberName}
       </h2>
       <p className={css({ fontSize: 'sm', color: 'fg.muted' })} data-testid="chat-holder">
-        {data.memberEmail} · started {formatDate(data.startedAt, 'mediumTime')} ·{' '}
+        {data.visitor ? `Visitor, not signed in: ${data.memberEmail} (as they typed it)` : data.memberEmail} · started{' '}
+        {formatDate(data.startedAt, 'mediumTime')} ·{' '}
         {data.endedAt
           ? `${endedBy(data.endedBy)} ${formatDate(data.endedAt, 'mediumTime')}`
           : data.assignedTo
