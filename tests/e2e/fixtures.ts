@@ -7,11 +7,14 @@ import pg from 'pg'
 import type { Database } from '../../db/types.ts'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
 import * as clock from '../../src-server/kernel/clock.ts'
+import { VISITOR_CHAT_COOKIE } from '../../src-server/live-chat/visitor-token.ts'
 import type { Role } from '../../src-shared/roles.ts'
 import { createSessionToken, createUser, type TestUser } from '../support/factories.ts'
 import { recordSecrets, watchForSecrets } from './secrets.ts'
 
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL as string
+/** Cookies whose value opens something: never to be seen in the server's log. */
+const SECRET_COOKIES = [SESSION_COOKIE, VISITOR_CHAT_COOKIE]
 
 interface Fixtures {
   db: Kysely<Database>
@@ -45,7 +48,7 @@ export const test = base.extend<Fixtures>({
     await use(page)
   },
   // The test's own context and any it opens with browser.newContext() (an invitee's, a second shopper's), and in
-  // the end their session cookies, which a real log-in sets.
+  // the end their session cookies, which a real log-in sets, and a visitor's live chat cookie.
   secretsUsed: [
     async ({ context, browser }, use) => {
       const found = new Set<string>()
@@ -62,7 +65,7 @@ export const test = base.extend<Fixtures>({
       browser.newContext = newContext
       for (const each of contexts) {
         const cookies = await each.cookies().catch(() => []) // already closed by the test
-        for (const cookie of cookies) if (cookie.name === SESSION_COOKIE) found.add(cookie.value)
+        for (const cookie of cookies) if (SECRET_COOKIES.includes(cookie.name)) found.add(cookie.value)
       }
       recordSecrets(found)
     },

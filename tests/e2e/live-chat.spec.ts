@@ -188,3 +188,30 @@ test('a visitor who is not signed in chats with the staff, and keeps the chat ac
   await stranger.close()
   await staffContext.close()
 })
+
+test('stepping away while a desk heartbeat is on its way leaves the editor away', async ({ page, db, baseURL }) => {
+  const editor = await createUser(db, { role: 'editor', firstName: 'Lena', lastName: 'Late' })
+  await signInAs(page, baseURL!, db, editor)
+  // The desk's first mark is slow to arrive (a poor connection): the editor unticks the box while it travels.
+  let releaseBeat!: () => void
+  const beatHeld = new Promise<void>((resolve) => {
+    releaseBeat = resolve
+  })
+  let beats = 0
+  await page.route('**/trpc/admin.liveChat.atDesk*', async (route) => {
+    beats++
+    if (beats === 1) await beatHeld
+    await route.continue()
+  })
+  await page.goto('/admin/chat')
+  await expect.poll(() => beats).toBe(1)
+  const beatAnswered = page.waitForResponse((response) => response.url().includes('admin.liveChat.atDesk'))
+  const awayAnswered = page.waitForResponse((response) => response.url().includes('admin.liveChat.away'))
+  await page.getByLabel('Available for chats').uncheck()
+  releaseBeat()
+  await Promise.all([beatAnswered, awayAnswered])
+  // Both have landed, the step away last: no presence is left.
+  expect(
+    await db.selectFrom('chat_desk_presence').select('user_id').where('user_id', '=', editor.id).execute(),
+  ).toEqual([])
+})

@@ -3,7 +3,7 @@
 // end it; admins may take over one another staff member holds. The server checks every role and who holds a chat.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
@@ -49,23 +49,40 @@ type QueueRow = RouterOutputs['admin']['liveChat']['queue']['items'][number]
 
 /**
  * While someone who may answer has the desk open, the server hears so every 30 s, and /contact says the team is
- * online (decision 0102). A missed beat only means the page says the team is away.
+ * online (decision 0102). A missed beat only means the page says the team is away. Returns how to step away: the mark
+ * goes at once, after any beat already on its way (which would otherwise land after it and mark them present again).
  */
 function useDeskHeartbeat(enabled: boolean) {
   const { trpc } = Route.useRouteContext()
-  const { mutate } = useMutation(trpc.admin.liveChat.atDesk.mutationOptions())
+  const { mutateAsync: markAtDesk } = useMutation(trpc.admin.liveChat.atDesk.mutationOptions())
+  const { mutate: leaveDesk } = useMutation(
+    trpc.admin.liveChat.away.mutationOptions({ onError: (error) => notifyError(error) }),
+  )
+  const beatOnItsWay = useRef<Promise<unknown>>(Promise.resolve())
   useEffect(() => {
     if (!enabled) return
-    mutate()
-    const timer = setInterval(() => mutate(), DESK_HEARTBEAT_MS)
+    const beat = () => {
+      beatOnItsWay.current = markAtDesk().catch(() => undefined)
+    }
+    beat()
+    const timer = setInterval(beat, DESK_HEARTBEAT_MS)
     return () => clearInterval(timer)
-  }, [enabled, mutate])
+  }, [enabled, markAtDesk])
+  return useCallback(() => {
+    void beatOnItsWay.current.then(() => leaveDesk())
+  }, [leaveDesk])
 }
 
 /** "Available for chats": ticked while the desk is open; unticked, the page stops saying so and the mark goes at once. */
-function AvailableSwitch({ available, onChange }: { available: boolean; onChange: (available: boolean) => void }) {
-  const { trpc } = Route.useRouteContext()
-  const away = useMutation(trpc.admin.liveChat.away.mutationOptions({ onError: (error) => notifyError(error) }))
+function AvailableSwitch({
+  available,
+  onChange,
+  stepAway,
+}: {
+  available: boolean
+  onChange: (available: boolean) => void
+  stepAway: () => void
+}) {
   return (
     <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
       <input
@@ -73,7 +90,7 @@ function AvailableSwitch({ available, onChange }: { available: boolean; onChange
         checked={available}
         onChange={(event) => {
           onChange(event.target.checked)
-          if (!event.target.checked) away.mutate()
+          if (!event.target.checked) stepAway()
         }}
       />
       Available for chats
@@ -85,7 +102,7 @@ function ChatDesk() {
   const { trpc } = Route.useRouteContext()
   const { can } = useStaff()
   const [available, setAvailable] = useState(true)
-  useDeskHeartbeat(can('editor') && available)
+  const stepAway = useDeskHeartbeat(can('editor') && available)
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const queue = useQuery({
@@ -97,7 +114,7 @@ function ChatDesk() {
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Live chat</h1>
-        {can('editor') ? <AvailableSwitch available={available} onChange={setAvailable} /> : null}
+        {can('editor') ? <AvailableSwitch available={available} onChange={setAvailable} stepAway={stepAway} /> : null}
         <FilterSelect label="Chats" value={search.status} onChange={(status) => void navigate({ search: { status } })}>
           <option value="">Open, waiting first</option>
           <option value="ended">Ended</option>
