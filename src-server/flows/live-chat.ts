@@ -36,7 +36,7 @@ import { newVisitorToken, setVisitorChatCookie, visitorOf, visitorTokenHash } fr
 import { enqueueMail } from '../mail/outbox.ts'
 import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
-import { supportOf } from './support.ts'
+import { contactSenderOf } from './support.ts'
 
 export const CHAT_TOO_MANY = 'You are sending messages too quickly. Please wait a moment.'
 export const CHAT_TOO_MANY_STARTS =
@@ -193,9 +193,7 @@ export const CHAT_INBOX_SUBJECT = 'Live chat question'
 export async function leaveChatAsMessage(db: DB, id: string, owner: ChatOwner | null, now = clock.now()) {
   return inTransaction(db, async (trx) => {
     const chat = await closeUnjoinedChat(trx, id, owner, now)
-    const support = chat.userId ? await supportOf(trx, chat.userId, now) : null
-    const sender = chat.userId &&
-      support && { userId: chat.userId, tier: support.tier, managerEmail: support.manager?.email ?? null }
+    const sender = chat.userId ? await contactSenderOf(trx, chat.userId, now) : undefined
     const messageId = await submitContactMessage(
       trx,
       {
@@ -205,11 +203,12 @@ export async function leaveChatAsMessage(db: DB, id: string, owner: ChatOwner | 
         message: chat.questions.join('\n\n'),
         agreement: true,
       },
-      sender || undefined,
+      sender,
       now,
     )
     await linkChatToMessage(trx, id, messageId)
     if (sender) {
+      const within = SUPPORT_TIER_INFO[sender.tier].replyWithinHours
       await enqueueMail(trx, {
         kind: 'chat-left-as-message',
         to: chat.email,
@@ -220,7 +219,7 @@ export async function leaveChatAsMessage(db: DB, id: string, owner: ChatOwner | 
           owner
             ? 'You left your live chat question as a message.'
             : 'Nobody from our team could join your live chat before it closed.',
-          `Your question is in our support inbox, and we will answer it by e-mail within ${SUPPORT_TIER_INFO[sender.tier].replyWithinHours} hours.`,
+          `Your question is in our support inbox, and we will answer it by e-mail within ${within} hours.`,
           '',
           ...chat.questions.map((question) => `> ${question}`),
         ].join('\n'),

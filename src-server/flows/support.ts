@@ -5,7 +5,7 @@ import type { ContactMessage } from '../../src-shared/schemas/contact.ts'
 import type { AssignSuccessManagerInput } from '../../src-shared/schemas/support.ts'
 import { SUPPORT_TIER_INFO, supportTierFor } from '../../src-shared/support.ts'
 import type * as audit from '../audit/repository.ts'
-import { submitContactMessage } from '../contact/messages.ts'
+import { type ContactSender, submitContactMessage } from '../contact/messages.ts'
 import { assignSuccessManager, staffMemberById, successManagerOf } from '../contact/success-managers.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -28,16 +28,16 @@ export async function supportOf(db: DB, userId: string, now = clock.now()) {
   }
 }
 
+/** A signed-in member as a contact message's sender: their tier and success manager. */
+export async function contactSenderOf(db: DB, userId: string, now = clock.now()): Promise<ContactSender> {
+  const support = await supportOf(db, userId, now)
+  return { userId, tier: support.tier, managerEmail: support.manager?.email ?? null }
+}
+
 /** A contact message, with its signed-in sender's tier and success manager (a visitor writes at the Email tier). */
 export async function sendContactMessage(db: DB, message: ContactMessage, userId: string | null, now = clock.now()) {
-  if (!userId) return submitContactMessage(db, message, undefined, now)
-  const support = await supportOf(db, userId, now)
-  return submitContactMessage(
-    db,
-    message,
-    { userId, tier: support.tier, managerEmail: support.manager?.email ?? null },
-    now,
-  )
+  const sender = userId ? await contactSenderOf(db, userId, now) : undefined
+  return submitContactMessage(db, message, sender, now)
 }
 
 export const NOT_ENTERPRISE = 'Only a member on the Enterprise plan has a dedicated success manager'

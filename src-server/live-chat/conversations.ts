@@ -1,8 +1,8 @@
 // Live chat between the staff and a signed-in member (decision 0099) or a visitor (decision 0103). A member has at most
 // one open chat (a partial unique index), a visitor one chat a token; a staff member takes a waiting chat and answers
-// it; either side ends it, once, and a member is mailed the transcript in the same transaction. Every write re-checks, in its own UPDATE, that the chat is still
-// open (and whose it is), so a message and an ending racing each other leave one order of events, not a message
-// after the end.
+// it; either side ends it, once, and a member is mailed the transcript in the same transaction. Every write re-checks,
+// in its own UPDATE, that the chat is still open (and whose it is), so a message and an ending racing each other
+// leave one order of events, not a message after the end.
 import type { ExpressionBuilder } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { CHAT_ENDED } from '../../src-shared/live-chat.ts'
