@@ -17,12 +17,12 @@ export const Route = createFileRoute('/contact')({
       description:
         'Questions about courses, services or teaching with us? Send a message, call or chat; we reply within 24-48 business hours.',
     }),
-  // The chat panel renders with the page: whether the chat is staffed now, or a member's own chat. A failure leaves
-  // the panel to say so; the rest of the page does not wait on it.
+  // The chat panel renders with the page: whether the chat is staffed now, and the member's or visitor's own chat (a
+  // visitor's by their chat cookie, decision 0103). A failure leaves the panel to say so; the rest of the page does not
+  // wait on it. The session is read first: the panel waits on it to choose the member's or the visitor's start.
   loader: async ({ context: { queryClient, trpc } }) => {
-    const user = await queryClient.ensureQueryData(sessionQuery(trpc)).catch(() => null)
-    if (user) await queryClient.prefetchQuery(trpc.liveChat.mine.queryOptions())
-    else await queryClient.prefetchQuery(trpc.liveChat.availability.queryOptions())
+    await queryClient.ensureQueryData(sessionQuery(trpc)).catch(() => null)
+    await queryClient.prefetchQuery(trpc.liveChat.mine.queryOptions())
   },
   component: ContactPage,
 })

@@ -20,7 +20,7 @@ test('a member chats with the staff on /contact and is mailed the transcript', a
   // Online or away depends on whether another spec's staff had the desk open in the last two minutes (decision 0102).
   await expect(chatPanel).toContainText(/Our team is (online now|away from the chat right now)\./)
   // A visitor may start a chat with a name and an address; signed in, the member's own account is used.
-  await expect(chatPanel.getByRole('form', { name: 'Start a chat' }).getByLabel('Your name')).toBeVisible()
+  await expect(chatPanel.getByRole('form', { name: 'Start a chat' }).getByLabel('Name')).toBeVisible()
 
   const member = await login({ firstName: 'Rosa', lastName: 'Learner' })
   await page.goto('/contact')
@@ -147,13 +147,13 @@ test('a visitor who is not signed in chats with the staff, and keeps the chat ac
   const chatPanel = page.getByTestId('live-chat')
   const start = chatPanel.getByRole('form', { name: 'Start a chat' })
   // A bad address is refused next to its field, and nothing is lost.
-  await start.getByLabel('Your name').fill('Vera Visitor')
-  await start.getByLabel('Your email').fill('vera-at-example')
+  await start.getByLabel('Name').fill('Vera Visitor')
+  await start.getByLabel('Email').fill('vera-at-example')
   await start.getByLabel('Your question').fill('Can my team of five share one plan?')
   await start.getByRole('button', { name: 'Start chat' }).click()
   await expect(start.getByText('Please enter a valid email address.')).toBeVisible()
-  await expect(start.getByLabel('Your email')).toBeFocused()
-  await start.getByLabel('Your email').fill(email)
+  await expect(start.getByLabel('Email')).toBeFocused()
+  await start.getByLabel('Email').fill(email)
   await start.getByRole('button', { name: 'Start chat' }).click()
   await expect(chatPanel.getByTestId('chat-status')).toHaveText('Waiting for a member of our team to join…')
   await expect(chatPanel.getByTestId('chat-message')).toContainText('Can my team of five share one plan?')

@@ -60,8 +60,8 @@ export function VisitorChatStart({ onStarted }: { onStarted: () => void }) {
       className={css({ display: 'grid', gap: '3' })}
     >
       <div className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
-        <TextField label="Your name" name="name" autoComplete="name" maxLength={100} error={errors.name} />
-        <EmailField label="Your email" maxLength={254} error={errors.email} />
+        <TextField label="Name" name="name" autoComplete="name" maxLength={100} error={errors.name} />
+        <EmailField maxLength={254} error={errors.email} />
       </div>
       <TextAreaField label="Your question" name="message" rows={3} maxLength={2000} error={errors.message} />
       <p className={note}>
