@@ -10,6 +10,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { pageOf } from '../kernel/paging.ts'
+import { userContact } from '../users/contact.ts'
 import { courseChecklist, draftFields, findCourseForReview, findSubmission, reviewLessons } from './course-review.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -101,13 +102,7 @@ export async function reviewDetail(db: DB, submissionId: string) {
   const [draft, lessons, owner, history] = await Promise.all([
     draftFields(db, course.id),
     reviewLessons(db, course.id),
-    course.owner_id
-      ? db
-          .selectFrom('users')
-          .select(['email', 'first_name', 'last_name'])
-          .where('id', '=', course.owner_id)
-          .executeTakeFirst()
-      : undefined,
+    course.owner_id ? userContact(db, course.owner_id) : undefined,
     db
       .selectFrom('course_submissions')
       .select(['id', 'kind', 'status', 'comments', 'created_at', 'decided_at'])

@@ -2,8 +2,8 @@
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { buyerContact } from '../orders/buyer.ts'
 import type { BankTransferDetails } from '../payments/bank-details.ts'
+import { userContact } from '../users/contact.ts'
 
 export async function sendBankDetails(
   trx: DB,
@@ -11,7 +11,7 @@ export async function sendBankDetails(
   order: { reference: string; totalMinor: number; currency: string },
   bank: BankTransferDetails,
 ): Promise<void> {
-  const user = await buyerContact(trx, userId)
+  const user = await userContact(trx, userId)
   if (!user) return
   const routing = bank.currency === 'GBP' ? `Sort Code: ${bank.sortCode}` : `Routing Number: ${bank.routingNumber}`
   const details = [

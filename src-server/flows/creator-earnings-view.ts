@@ -19,6 +19,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
+import { existingUserContact } from '../users/contact.ts'
 
 /** Payouts run on the 1st of each month at 06:00 UTC (jobs/registry.ts 'earnings.payouts'). */
 export function nextPayoutDate(now: Date): Date {
@@ -109,11 +110,7 @@ export async function creatorStatement(db: DB, creatorId: string, month: string)
 
 /** Whom a statement is of (its PDF's heading): the ledger's owner, also when a school's finance member downloads it. */
 export async function statementHolder(db: DB, creatorId: string) {
-  const user = await db
-    .selectFrom('users')
-    .select(['email', 'first_name', 'last_name'])
-    .where('id', '=', creatorId)
-    .executeTakeFirstOrThrow()
+  const user = await existingUserContact(db, creatorId)
   return { name: fullName(user.first_name, user.last_name) || user.email, email: user.email }
 }
 

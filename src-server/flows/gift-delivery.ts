@@ -9,7 +9,6 @@ import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { buyerContact } from '../orders/buyer.ts'
 import { lockOrder } from '../orders/lock.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import {
@@ -22,6 +21,7 @@ import {
   markClaimed,
   markGiftPaid,
 } from '../promotions/gifts.ts'
+import { userContact } from '../users/contact.ts'
 import { brandOfOrderLines } from './school-domain.ts'
 import { emitCourseEvent } from './webhook-events.ts'
 
@@ -31,7 +31,7 @@ export async function mailGift(trx: DB, gift: Gift, token: string): Promise<void
   // A gift of a white-label school's course comes under the school's name (decision 0063).
   const brand = line ? await brandOfOrderLines(trx, [line]) : null
   const site = brand?.displayName ?? 'SkillForge'
-  const buyer = await buyerContact(trx, gift.buyer_id)
+  const buyer = await userContact(trx, gift.buyer_id)
   const from = [buyer?.first_name, buyer?.last_name].filter(Boolean).join(' ') || 'Someone'
   const link = `${gift.link_origin}/gifts/claim?token=${token}`
   const message = gift.message ? `\n\nTheir message:\n${gift.message}\n` : '\n'

@@ -13,6 +13,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { pageOf } from '../kernel/paging.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { existingUserContact } from '../users/contact.ts'
 
 /** How long a member still sees a chat after it ended (its last messages and "this chat has ended"). */
 const ENDED_CHAT_SHOWN_MS = 30 * 60 * 1000
@@ -231,11 +232,7 @@ export async function endChat(
     }
     const result = { id, endedAt: now.toISOString() }
     if (!ended.user_id) return result
-    const member = await trx
-      .selectFrom('users')
-      .select(['email', 'first_name', 'last_name'])
-      .where('id', '=', ended.user_id)
-      .executeTakeFirstOrThrow()
+    const member = await existingUserContact(trx, ended.user_id)
     const messages = await chatMessages(trx, id)
     await enqueueMail(trx, {
       kind: 'chat-transcript',
@@ -273,13 +270,7 @@ export async function closeUnjoinedChat(trx: DB, id: string, owner: ChatOwner | 
   const closed = await update.returning(['user_id', 'visitor_name', 'visitor_email']).executeTakeFirst()
   if (!closed) throw await refusal(trx, id, owner ?? undefined, CHAT_JOINED)
   const [member, messages] = await Promise.all([
-    closed.user_id
-      ? trx
-          .selectFrom('users')
-          .select(['email', 'first_name', 'last_name'])
-          .where('id', '=', closed.user_id)
-          .executeTakeFirstOrThrow()
-      : null,
+    closed.user_id ? existingUserContact(trx, closed.user_id) : null,
     chatMessages(trx, id),
   ])
   return {

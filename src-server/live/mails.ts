@@ -5,6 +5,7 @@ import { formatDate } from '../../src-shared/dates.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { existingUserContact } from '../users/contact.ts'
 import { invitationIcs } from './calendar.ts'
 
 const base = (publicUrl: string) => publicUrl.replace(/\/$/, '')
@@ -32,14 +33,6 @@ async function loadSession(trx: DB, sessionId: string) {
     .executeTakeFirstOrThrow()
 }
 
-async function loadUser(trx: DB, userId: string) {
-  return trx
-    .selectFrom('users')
-    .select(['email', 'first_name', 'last_name'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow()
-}
-
 export type InvitationKind = 'invitation' | 'update' | 'cancel'
 
 /** The invitation, its update or its cancellation, with the .ics, to one member. */
@@ -50,7 +43,7 @@ export async function sendInvitation(
   kind: InvitationKind,
   publicUrl: string,
 ) {
-  const [session, user] = await Promise.all([loadSession(trx, sessionId), loadUser(trx, userId)])
+  const [session, user] = await Promise.all([loadSession(trx, sessionId), existingUserContact(trx, userId)])
   const method = kind === 'cancel' ? 'CANCEL' : 'REQUEST'
   const hostName = [session.host_first, session.host_last].filter(Boolean).join(' ') || 'SkillForge'
   const ics = invitationIcs(
@@ -95,7 +88,7 @@ export async function sendInvitation(
 }
 
 export async function sendWaitlisted(trx: DB, sessionId: string, userId: string, publicUrl: string) {
-  const [session, user] = await Promise.all([loadSession(trx, sessionId), loadUser(trx, userId)])
+  const [session, user] = await Promise.all([loadSession(trx, sessionId), existingUserContact(trx, userId)])
   await enqueueMail(trx, {
     kind: 'live_waitlisted',
     to: user.email,
@@ -105,7 +98,7 @@ export async function sendWaitlisted(trx: DB, sessionId: string, userId: string,
 }
 
 export async function sendReminder(trx: DB, sessionId: string, userId: string, publicUrl: string) {
-  const [session, user] = await Promise.all([loadSession(trx, sessionId), loadUser(trx, userId)])
+  const [session, user] = await Promise.all([loadSession(trx, sessionId), existingUserContact(trx, userId)])
   await enqueueMail(trx, {
     kind: 'live_reminder',
     to: user.email,

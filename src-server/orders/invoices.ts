@@ -5,7 +5,7 @@ import type { DocumentLine, DocumentParty, TaxLine } from '../../db/types.ts'
 import { allocate, formatMoney } from '../../src-shared/money.ts'
 import { fullName } from '../../src-shared/names.ts'
 import type { DB } from '../kernel/db.ts'
-import { buyerContact } from './buyer.ts'
+import { userContact } from '../users/contact.ts'
 import { nextDocumentNumber } from './numbering.ts'
 import { paidOfLine } from './paid-line.ts'
 import { sellerParty } from './seller.ts'
@@ -109,7 +109,7 @@ export async function recordSubscriptionInvoice(trx: DB, paid: PaidSubscriptionI
     .where('stripe_invoice_id', '=', paid.stripeInvoiceId)
     .executeTakeFirst()
   if (existing) return existing.number
-  const user = await buyerContact(trx, paid.userId)
+  const user = await userContact(trx, paid.userId)
   if (!user) throw new Error(`No user ${paid.userId} for Stripe invoice ${paid.stripeInvoiceId}`)
   const lines: DocumentLine[] = paid.lines.map((line) => ({
     title: line.title,

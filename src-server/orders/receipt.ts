@@ -5,7 +5,7 @@ import { trialChargeText, trialStartedText } from '../../src-shared/membership.t
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { buyerContact } from './buyer.ts'
+import { userContact } from '../users/contact.ts'
 
 export async function sendReceipt(
   trx: DB,
@@ -13,7 +13,7 @@ export async function sendReceipt(
   lines: readonly { title: string }[],
   brand?: { displayName: string } | null,
 ) {
-  const user = await buyerContact(trx, order.user_id)
+  const user = await userContact(trx, order.user_id)
   if (!user) return
   const total = formatMoney(order.total_minor, order.currency)
   const items = lines.map((line) => `- ${line.title}`).join('\n')

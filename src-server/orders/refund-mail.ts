@@ -4,7 +4,7 @@
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { buyerContact } from './buyer.ts'
+import { userContact } from '../users/contact.ts'
 
 export async function sendRefundMail(
   trx: DB,
@@ -12,7 +12,7 @@ export async function sendRefundMail(
   refund: { amountMinor: number; lines: readonly { title: string }[]; creditNoteNumber: string | null },
   brand?: { displayName: string } | null,
 ) {
-  const user = await buyerContact(trx, order.user_id)
+  const user = await userContact(trx, order.user_id)
   if (!user) return
   const amount = formatMoney(refund.amountMinor, order.currency)
   const items = refund.lines.length ? `\n${refund.lines.map((line) => `- ${line.title}`).join('\n')}\n` : ''

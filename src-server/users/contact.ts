@@ -1,0 +1,14 @@
+// Whom a mail or a document is about: a person's address and names, read by their id (receipts, invoices, refunds,
+// gifts, chat transcripts, statements, live session invitations, the course review queue).
+import type { DB } from '../kernel/db.ts'
+
+export function userContact(db: DB, userId: string) {
+  return db.selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', userId).executeTakeFirst()
+}
+
+/** The same for someone a row names by its foreign key, who must exist. */
+export async function existingUserContact(db: DB, userId: string) {
+  const contact = await userContact(db, userId)
+  if (!contact) throw new Error(`No user ${userId}`)
+  return contact
+}
