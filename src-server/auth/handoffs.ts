@@ -5,24 +5,19 @@
 // verifier matches the challenge, so a code carried into another browser (a forged sign-in) opens nothing.
 // Only the code's SHA-256 is stored; it is used once, within a minute.
 import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
+import { encodeBase64urlNoPadding } from '@oslojs/encoding'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { randomToken } from '../kernel/random-token.ts'
 import { hashToken } from './tokens.ts'
 
 export const HANDOFF_TTL_MS = 60_000
 /** The challenge's shape: base64url of a SHA-256 (43 characters). */
 export const HANDOFF_CHALLENGE = /^[A-Za-z0-9_-]{43}$/
 
-function randomText(byteLength: number): string {
-  const bytes = new Uint8Array(byteLength)
-  crypto.getRandomValues(bytes)
-  return encodeBase32LowerCaseNoPadding(bytes)
-}
-
 /** A new verifier for the domain's cookie, and the challenge the platform is told. */
 export function newHandoffVerifier(): { verifier: string; challenge: string } {
-  const verifier = randomText(32)
+  const verifier = randomToken(32)
   return { verifier, challenge: challengeOf(verifier) }
 }
 
@@ -36,7 +31,7 @@ export async function issueHandoff(
   grant: { userId: string; siteHost: string; challenge: string; remember: boolean },
   now = clock.now(),
 ): Promise<string> {
-  const code = randomText(25)
+  const code = randomToken(25)
   // Expired codes of anyone go as new ones are made: the table holds at most a minute's worth.
   await db.deleteFrom('sign_in_handoffs').where('expires_at', '<', now).execute()
   await db

@@ -4,26 +4,20 @@
 
 import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { randomToken } from '../kernel/random-token.ts'
 
 export const PENDING_LOGIN_COOKIE = 'login_pending'
 export const PENDING_LOGIN_TTL_MS = 10 * 60_000
 const TOKEN_PART = /^[a-z2-7]{1,64}$/
 
-function randomPart(): string {
-  const bytes = new Uint8Array(20)
-  crypto.getRandomValues(bytes)
-  return encodeBase32LowerCaseNoPadding(bytes)
-}
-
 const hash = (secret: string) => sha256(new TextEncoder().encode(secret))
 
 export async function createPendingLogin(db: DB, userId: string, remember: boolean, now = clock.now()) {
-  const id = randomPart()
-  const secret = randomPart()
+  const id = randomToken(20)
+  const secret = randomToken(20)
   const expiresAt = new Date(now.getTime() + PENDING_LOGIN_TTL_MS)
   // One pending log-in per user at a time, and none left over from earlier.
   await db.deleteFrom('pending_logins').where('user_id', '=', userId).execute()

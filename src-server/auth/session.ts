@@ -3,9 +3,9 @@
 
 import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { randomToken } from '../kernel/random-token.ts'
 import { SESSION_USER_COLUMNS, toSessionUser } from './session-user.ts'
 import type { SessionInfo, SessionUser } from './types.ts'
 
@@ -15,12 +15,6 @@ const REFRESH_WHEN_LEFT_MS = SESSION_TTL_MS / 2
 const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000
 /** Both halves of a token are lower-case base32 (randomString); anything else is no session, never a query. */
 const TOKEN_PART = /^[a-z2-7]{1,64}$/
-
-function randomString(): string {
-  const bytes = new Uint8Array(20) // 160 bits of entropy
-  crypto.getRandomValues(bytes)
-  return encodeBase32LowerCaseNoPadding(bytes)
-}
 
 function hashSecret(secret: string): Uint8Array {
   return sha256(new TextEncoder().encode(secret))
@@ -46,8 +40,9 @@ export async function createSession(
   now = clock.now(),
   origin: SessionOrigin = {},
 ): Promise<CreatedSession> {
-  const id = randomString()
-  const secret = randomString()
+  // 160 bits of entropy each.
+  const id = randomToken(20)
+  const secret = randomToken(20)
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS)
   await db
     .insertInto('sessions')

@@ -2,9 +2,10 @@
 // consuming one is a single UPDATE … WHERE unused AND unexpired, so a token can never be used twice.
 
 import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import { encodeHexLowerCase } from '@oslojs/encoding'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { randomToken } from '../kernel/random-token.ts'
 
 export type TokenPurpose = 'verify_email' | 'reset_password' | 'confirm_action'
 
@@ -27,9 +28,7 @@ export async function issueToken(
   /** 25 bytes (200 bits) for a link; a code typed by hand is shorter (and its checks rate-limited). */
   byteLength = 25,
 ): Promise<string> {
-  const bytes = new Uint8Array(byteLength)
-  crypto.getRandomValues(bytes)
-  const token = encodeBase32LowerCaseNoPadding(bytes)
+  const token = randomToken(byteLength)
   await db
     .deleteFrom('auth_tokens')
     .where('user_id', '=', userId)

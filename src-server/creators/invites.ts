@@ -3,11 +3,11 @@
 // only as its SHA-256 hash, valid 7 days, single use; a new invitation to the same address for the same course or
 // school replaces the open one. creators/ owns both tables; the flows add the people and the mail.
 import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { type AliasedRawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import type { Database, SchoolMemberRole } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { randomToken } from '../kernel/random-token.ts'
 import { normaliseEmail } from '../users/email.ts'
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000
@@ -30,9 +30,7 @@ export type InviteRole<S extends InviteScope> = S extends 'school' ? SchoolMembe
 export const hashInviteToken = (token: string) => sha256(new TextEncoder().encode(token))
 
 export function newInviteToken(): string {
-  const bytes = new Uint8Array(32)
-  crypto.getRandomValues(bytes)
-  return encodeBase32LowerCaseNoPadding(bytes)
+  return randomToken(32)
 }
 
 const scopeId = (scope: InviteScope) => sql<string>`${sql.ref(SCOPES[scope].column)}`.as('scope_id')

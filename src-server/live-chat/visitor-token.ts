@@ -1,8 +1,8 @@
 // A visitor's hold on their live chat (decision 0103): a random token in an HttpOnly cookie. Only its SHA-256 is
 // stored (the chat's visitor_token_hash), so what the database holds cannot open a chat. One token a chat.
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import type { FastifyReply } from 'fastify'
 import { hashToken } from '../auth/tokens.ts'
+import { randomToken } from '../kernel/random-token.ts'
 
 export const VISITOR_CHAT_COOKIE = 'chat_visitor'
 /** A day: the chat, and the half hour an ended one stays on screen, with room to spare. */
@@ -11,9 +11,7 @@ const COOKIE_SECONDS = 24 * 60 * 60
 const TOKEN_SHAPE = /^[a-z2-7]{40}$/
 
 export function newVisitorToken(): string {
-  const bytes = new Uint8Array(25)
-  crypto.getRandomValues(bytes)
-  return encodeBase32LowerCaseNoPadding(bytes)
+  return randomToken(25)
 }
 
 export const visitorTokenHash = hashToken

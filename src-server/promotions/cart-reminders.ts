@@ -3,10 +3,11 @@
 // once with a conditional update (two sweeps at once settle it once); the unsubscribe link's token is in the e-mail
 // only (the row keeps its SHA-256).
 import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import { encodeHexLowerCase } from '@oslojs/encoding'
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { randomToken } from '../kernel/random-token.ts'
 
 /** A card checkout lives 24 hours (Stripe's default); a PayPal or bank order left that long counts as abandoned. */
 export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000
@@ -97,7 +98,7 @@ export async function settle(
   outcome: ReminderOutcome,
   now = clock.now(),
 ): Promise<{ unsubscribeToken: string | null } | null> {
-  const token = outcome === 'sent' ? newToken() : null
+  const token = outcome === 'sent' ? randomToken(25) : null
   const row = await db
     .updateTable('cart_reminders')
     .set({ settled_at: now, outcome, unsubscribe_hash: token ? hash(token) : null })
@@ -123,10 +124,4 @@ export async function unsubscribe(db: DB, token: string, now = clock.now()): Pro
     .where('settled_at', 'is', null)
     .execute()
   return true
-}
-
-function newToken(): string {
-  const bytes = new Uint8Array(25)
-  crypto.getRandomValues(bytes)
-  return encodeBase32LowerCaseNoPadding(bytes)
 }

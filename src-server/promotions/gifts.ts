@@ -3,11 +3,12 @@
 // it (the old link dies), and a claimed gift is never claimed again, so a link works once. Conditional updates make each step happen once
 // however many requests or sweeps race.
 import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import { encodeHexLowerCase } from '@oslojs/encoding'
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { randomToken } from '../kernel/random-token.ts'
 
 export const GIFT_MESSAGES = {
   badLink: 'This gift link is not valid. Ask the sender to resend the gift.',
@@ -38,12 +39,6 @@ const giftColumns = [
 
 export function hashClaimToken(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
-}
-
-function newToken(): string {
-  const bytes = new Uint8Array(25) // 200 bits: not guessable
-  crypto.getRandomValues(bytes)
-  return encodeBase32LowerCaseNoPadding(bytes)
 }
 
 export interface NewGift {
@@ -104,7 +99,7 @@ export async function issueClaimLink(
   options: { onlyFirst: boolean; recipientEmail?: string },
   now = clock.now(),
 ): Promise<{ token: string; gift: Gift } | null> {
-  const token = newToken()
+  const token = randomToken(25) // 200 bits: not guessable
   let query = trx
     .updateTable('gifts')
     .set((eb) => ({

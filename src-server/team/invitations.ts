@@ -2,7 +2,6 @@
 // valid for INVITATION_TTL_MS. Accepting sets a password and grants the invited role in one transaction.
 
 import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { fullName } from '../../src-shared/names.ts'
 import * as audit from '../audit/repository.ts'
 import { hashPassword } from '../auth/password.ts'
@@ -10,6 +9,7 @@ import { invalidateUserSessions } from '../auth/session.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { randomToken } from '../kernel/random-token.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { userEmailIs } from '../users/email.ts'
 
@@ -35,9 +35,7 @@ export async function inviteMember(
   if (existing && existing.role !== 'customer') {
     throw new DomainError('conflict', 'This person is already a team member', { field: 'email' })
   }
-  const bytes = new Uint8Array(32)
-  crypto.getRandomValues(bytes)
-  const token = encodeBase32LowerCaseNoPadding(bytes)
+  const token = randomToken(32)
   const link = `${publicUrl.replace(/\/$/, '')}/admin/accept-invite?token=${token}`
   const { first, last } = splitName(input.name)
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS)
