@@ -329,6 +329,31 @@ test.describe('a choice made before the scripts arrive', () => {
   })
 })
 
+test("a visitor's live chat started before hydration keeps what was typed and starts once the page is ready", async ({
+  page,
+  db,
+}) => {
+  const email = `early-chat-${unique()}@example.com`
+  const scripts = await holdScripts(page)
+  await open(page, '/contact')
+  const start = page.getByTestId('live-chat').getByRole('form', { name: 'Start a chat' })
+  await start.getByLabel('Name').fill('Early Visitor')
+  await start.getByLabel('Email').fill(email)
+  await start.getByLabel('Your question').fill('Typed before the page was ready')
+  await start.getByRole('button', { name: 'Start chat' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'the page is still loading' })).toBeVisible()
+  expect(await isHydrated(page)).toBe(false)
+  scripts.release()
+  await expect(page.getByTestId('chat-status')).toHaveText('Waiting for a member of our team to join…')
+  const chats = await db
+    .selectFrom('chat_conversations as c')
+    .innerJoin('chat_messages as m', 'm.conversation_id', 'c.id')
+    .select(['c.visitor_name', 'm.body'])
+    .where('c.visitor_email', '=', email)
+    .execute()
+  expect(chats).toEqual([{ visitor_name: 'Early Visitor', body: 'Typed before the page was ready' }])
+})
+
 test('a reset link is taken out of the address bar, and its form still resets the password', async ({ page, db }) => {
   const user = await createUser(db, { password: PASSWORD })
   // The token as the mailed link carries it (issued directly: password resets are limited to 5 per address
