@@ -4,8 +4,25 @@
 // chat is staffed at every hour (LIVE_CHAT_HOURS in scripts/e2e-server.ts); the hours' rule has its own tests.
 // A chat nobody joins can be left as a message for the support inbox (decision 0101). A visitor who is not signed in
 // chats too, under their name and address, and keeps the chat across a reload (decision 0103).
+import type { Browser } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+
+/** An editor signed in in a browser of their own (the staff member beside the member's or visitor's browser). */
+async function editorBrowser(
+  browser: Browser,
+  baseURL: string,
+  db: Kysely<Database>,
+  name: { firstName?: string; lastName?: string } = {},
+) {
+  const staffContext = await browser.newContext({ baseURL })
+  const desk = await staffContext.newPage()
+  const editor = await createUser(db, { role: 'editor', ...name })
+  await signInAs(desk, baseURL, db, editor)
+  return { staffContext, desk, editor }
+}
 
 test('a member chats with the staff on /contact and is mailed the transcript', async ({
   page,
@@ -31,10 +48,10 @@ test('a member chats with the staff on /contact and is mailed the transcript', a
   await expect(chatPanel.getByTestId('chat-message')).toContainText('Where do I find my certificate?')
 
   // The staff member, in their own browser.
-  const staffContext = await browser.newContext({ baseURL })
-  const desk = await staffContext.newPage()
-  const editor = await createUser(db, { role: 'editor', firstName: 'Nadia', lastName: 'Support' })
-  await signInAs(desk, baseURL!, db, editor)
+  const { staffContext, desk, editor } = await editorBrowser(browser, baseURL!, db, {
+    firstName: 'Nadia',
+    lastName: 'Support',
+  })
   // Whatever admin page staff are on, the menu says a member is waiting.
   await desk.goto('/admin')
   const menu = desk.getByRole('complementary', { name: 'Admin navigation' })
@@ -124,9 +141,7 @@ test('nobody joins: the member leaves the chat as a message, and staff find it i
   )
   await expect(chatPanel.getByLabel('Write in the chat')).toHaveCount(0)
 
-  const staffContext = await browser.newContext({ baseURL })
-  const desk = await staffContext.newPage()
-  await signInAs(desk, baseURL!, db, await createUser(db, { role: 'editor' }))
+  const { staffContext, desk } = await editorBrowser(browser, baseURL!, db)
   await desk.goto('/admin/support')
   const row = desk.getByTestId('support-row').filter({ hasText: member.email })
   await expect(row).toContainText('Live chat question')
@@ -158,10 +173,7 @@ test('a visitor who is not signed in chats with the staff, and keeps the chat ac
   await expect(chatPanel.getByTestId('chat-status')).toHaveText('Waiting for a member of our team to join…')
   await expect(chatPanel.getByTestId('chat-message')).toContainText('Can my team of five share one plan?')
 
-  const staffContext = await browser.newContext({ baseURL })
-  const desk = await staffContext.newPage()
-  const editor = await createUser(db, { role: 'editor', firstName: 'Omar', lastName: 'Support' })
-  await signInAs(desk, baseURL!, db, editor)
+  const { staffContext, desk } = await editorBrowser(browser, baseURL!, db, { firstName: 'Omar', lastName: 'Support' })
   await desk.goto('/admin/chat')
   const row = desk.getByTestId('chat-row').filter({ hasText: 'Vera Visitor' })
   await expect(row).toContainText('Visitor')
