@@ -657,7 +657,9 @@ export interface SubscriptionsTable {
 /** A paid invoice of a subscription (Stripe's, or a paid manual renewal order). */
 export interface SubscriptionInvoicesTable {
   id: Generated<string>
-  subscription_id: string
+  /** The membership it billed, or (exactly one of the two) the recurring service order (decision 0104). */
+  subscription_id: string | null
+  service_order_id: string | null
   user_id: string
   stripe_invoice_id: string | null
   order_id: string | null

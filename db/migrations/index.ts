@@ -92,6 +92,7 @@ import * as m170100 from './2026_12_17_0100_contact_replies.ts'
 import * as m180000 from './2026_12_18_0000_chat_left_as_message.ts'
 import * as m180100 from './2026_12_18_0100_chat_desk_presence.ts'
 import * as m190000 from './2026_12_19_0000_visitor_chats.ts'
+import * as m200000 from './2026_12_20_0000_service_renewal_payments.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -186,4 +187,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_18_0000_chat_left_as_message': m180000,
   '2026_12_18_0100_chat_desk_presence': m180100,
   '2026_12_19_0000_visitor_chats': m190000,
+  '2026_12_20_0000_service_renewal_payments': m200000,
 }

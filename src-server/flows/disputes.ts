@@ -159,18 +159,21 @@ function alertStaff(trx: DB, order: LockedOrder, dispute: DisputeEvent) {
   )
 }
 
-/** Staff hear of a new dispute by e-mail: which payment, and what was withheld meanwhile. */
+/** Staff hear of a new dispute by e-mail: which payment, and what was withheld meanwhile (null: nothing was). */
 export async function alertStaffOfDispute(
   trx: DB,
-  subject: { reference: string; payment: string; withheld: string },
+  subject: { reference: string; payment: string; withheld: string | null },
   dispute: DisputeEvent,
 ) {
+  const meanwhile = subject.withheld
+    ? `${subject.withheld} has been withheld until the dispute is decided.`
+    : 'Nothing has been withheld: the service goes on unless you cancel it.'
   for (const email of await adminEmails(trx)) {
     await enqueueMail(trx, {
       kind: 'order_disputed',
       to: email,
       subject: `Payment disputed: order ${subject.reference}`,
-      text: `${subject.payment} is disputed (${dispute.reason ?? 'no reason given'}; Stripe dispute ${dispute.disputeId}).\n\n${subject.withheld} has been withheld until the dispute is decided. Respond in the Stripe dashboard.`,
+      text: `${subject.payment} is disputed (${dispute.reason ?? 'no reason given'}; Stripe dispute ${dispute.disputeId}).\n\n${meanwhile} Respond in the Stripe dashboard.`,
     })
   }
 }

@@ -43,6 +43,8 @@ export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Pro
       .where('paid_at', '>=', start)
       .where('paid_at', '<', end)
       .where('amount_minor', '>', 0)
+      // A membership's renewals: a recurring service's months are not Premium's revenue (decision 0104).
+      .where('subscription_id', 'is not', null)
       .where((eb) => eb.or([eb('billing_reason', 'is', null), eb('billing_reason', '!=', 'subscription_create')]))
       .groupBy('currency')
       .execute(),
@@ -54,6 +56,7 @@ export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Pro
       .select(['r.currency', sql<string>`sum(r.amount_minor - r.tax_minor)`.as('total')])
       .where('r.refunded_at', '>=', start)
       .where('r.refunded_at', '<', end)
+      .where('si.subscription_id', 'is not', null)
       .where((eb) => eb.or([eb('si.billing_reason', 'is', null), eb('si.billing_reason', '!=', 'subscription_create')]))
       .groupBy('r.currency')
       .execute(),

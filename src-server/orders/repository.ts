@@ -95,7 +95,7 @@ export type BuyerOrder = Awaited<ReturnType<typeof listOrdersForUser>>[number]
 
 /**
  * A user's credit notes with the order each belongs to: an order's refund under its order, a refunded renewal under
- * the order whose subscription it renewed.
+ * the order whose subscription it renewed (a service's month under the order that bought the service).
  */
 function creditNotesOf(db: DB, userId: string) {
   return db
@@ -103,8 +103,9 @@ function creditNotesOf(db: DB, userId: string) {
     .innerJoin('invoices as i', 'i.id', 'cn.invoice_id')
     .leftJoin('subscription_invoices as si', 'si.stripe_invoice_id', 'i.stripe_invoice_id')
     .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
+    .leftJoin('service_orders as so', 'so.id', 'si.service_order_id')
     .select(['cn.id', 'cn.number', 'cn.total_minor'])
-    .select((eb) => eb.fn.coalesce('i.order_id', 's.order_id').as('order_id'))
+    .select((eb) => eb.fn.coalesce('i.order_id', 's.order_id', 'so.order_id').as('order_id'))
     .where('i.user_id', '=', userId)
     .orderBy('cn.number')
     .execute()

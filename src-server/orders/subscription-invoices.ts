@@ -1,7 +1,8 @@
 // Paid subscription invoices: the one place a paid renewal (or first charge, or proration) of a Stripe subscription
 // is recorded, once per Stripe invoice, in the transaction of the webhook that reports it. The order history lists
 // them under the plan's order. A paid one after the first charge (which the checkout's order invoiced) also gets a
-// numbered tax invoice (invoices.ts, the orders' series).
+// numbered tax invoice (invoices.ts, the orders' series). A month of a recurring service order is recorded the same
+// way, under its service order instead of a membership (decision 0104).
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { recordSubscriptionInvoice } from './invoices.ts'
@@ -27,10 +28,27 @@ export interface PaidSubscriptionInvoice {
 
 /** True the first time this invoice is recorded, false on a repeat. */
 export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoice): Promise<boolean> {
+  const inserted = await insertPaidInvoice(trx, { subscription_id: invoice.subscriptionId }, invoice)
+  // Money taken: a numbered tax invoice in the same series as orders' (invoices.ts), in the same transaction. The
+  // first charge (subscription_create) was taken by the checkout, whose order's invoice already covers it.
+  const needsInvoice = invoice.amountMinor > 0 && invoice.billingReason !== 'subscription_create'
+  if (inserted && needsInvoice) await numberSubscriptionInvoice(trx, invoice)
+  return inserted
+}
+
+/**
+ * The paid invoice's row, once per Stripe invoice, for a membership or a recurring service order (decision 0104); a
+ * repeat keeps the payment if the row was recorded without it. True when inserted.
+ */
+async function insertPaidInvoice(
+  trx: DB,
+  owner: { subscription_id: string } | { service_order_id: string },
+  invoice: Omit<PaidSubscriptionInvoice, 'subscriptionId'>,
+): Promise<boolean> {
   const inserted = await trx
     .insertInto('subscription_invoices')
     .values({
-      subscription_id: invoice.subscriptionId,
+      ...owner,
       user_id: invoice.userId,
       stripe_invoice_id: invoice.stripeInvoiceId,
       amount_minor: invoice.amountMinor,
@@ -48,10 +66,6 @@ export async function recordPaidSubscriptionInvoice(trx: DB, invoice: PaidSubscr
     .executeTakeFirst()
   // Recorded before without its payment (Stripe could not say which, or another event got here first): kept now.
   if (!inserted && invoice.payment) await keepPaymentOf(trx, invoice.stripeInvoiceId, invoice.payment)
-  // Money taken: a numbered tax invoice in the same series as orders' (invoices.ts), in the same transaction. The
-  // first charge (subscription_create) was taken by the checkout, whose order's invoice already covers it.
-  const needsInvoice = invoice.amountMinor > 0 && invoice.billingReason !== 'subscription_create'
-  if (inserted && needsInvoice) await numberSubscriptionInvoice(trx, invoice)
   return Boolean(inserted)
 }
 
@@ -106,9 +120,10 @@ async function numberSubscriptionInvoice(trx: DB, invoice: PaidSubscriptionInvoi
 }
 
 /**
- * A paid month of a recurring service order billed by a subscription with no plan (monthly SEO management): a
- * numbered tax invoice of its own, once per Stripe invoice. The first month was invoiced with the order that
- * started it, so only renewals get one here. False when the subscription bills no service order of ours.
+ * A paid month of a recurring service order billed by a subscription with no plan (monthly SEO management): recorded
+ * with its payment among the paid subscription invoices (so a refund or a lost dispute of that payment finds it), and
+ * a numbered tax invoice of its own, once per Stripe invoice. The first month was invoiced with the order that started
+ * it, so only renewals get one here. False when the subscription bills no service order of ours.
  */
 export async function recordServiceRenewalInvoice(
   trx: DB,
@@ -116,12 +131,13 @@ export async function recordServiceRenewalInvoice(
 ): Promise<boolean> {
   const order = await trx
     .selectFrom('service_orders')
-    .select(['user_id', 'title'])
+    .select(['id', 'user_id', 'title'])
     .where('stripe_subscription_id', '=', renewal.stripeSubscriptionId)
     .where('recurring', '=', true)
     .orderBy('created_at')
     .executeTakeFirst()
   if (!order) return false
+  await insertPaidInvoice(trx, { service_order_id: order.id }, { ...renewal, userId: order.user_id })
   if (renewal.billingReason === 'subscription_create' || renewal.amountMinor <= 0) return true
   await recordSubscriptionInvoice(trx, {
     userId: order.user_id,

@@ -7,7 +7,8 @@
 // refund's month takes back what it gave back net of tax (premium-revenue.ts), and the member gets the refund mail (a
 // full refund of the current period's renewal also ends the plan: the caller's RenewalRefundEffects). A lost dispute of
 // the payment is recorded the same way, under the dispute's id (recordRenewalChargeback). The invoice row stays locked
-// meanwhile, so concurrent deliveries take turns.
+// meanwhile, so concurrent deliveries take turns. A paid month of a recurring service order is such an invoice too
+// (decision 0104): its refund gets its credit note and mail the same way, ends nothing and is no Premium revenue.
 import type { DocumentLine } from '../../db/types.ts'
 import { allocate } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
@@ -41,14 +42,22 @@ export async function lockRenewalOfPayment(trx: DB, charge: RenewalPaymentRef) {
   const base = () =>
     trx
       .selectFrom('subscription_invoices as si')
-      .innerJoin('subscriptions as s', 's.id', 'si.subscription_id')
+      .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
       .leftJoin('plans as p', 'p.id', 's.plan_id')
-      .leftJoin('orders as o', 'o.id', 's.order_id')
+      // A month of a recurring service order (decision 0104): its order is the one that bought the service.
+      .leftJoin('service_orders as so', 'so.id', 'si.service_order_id')
+      .leftJoin('orders as o', (join) => join.on((eb) => eb('o.id', '=', eb.fn.coalesce('s.order_id', 'so.order_id'))))
       .leftJoin('invoices as inv', 'inv.stripe_invoice_id', 'si.stripe_invoice_id')
       .select(['si.id', 'si.stripe_invoice_id', 'si.amount_minor', 'si.tax_minor', 'si.currency', 'si.paid_at'])
-      .select(['si.period_start', 'si.period_end', 'p.name as plan_name', 's.billing_cycle'])
-      .select(['si.subscription_id', 'si.user_id', 's.order_id', 'o.reference as order_reference'])
-      .select('inv.number as invoice_number')
+      .select([
+        'si.period_start',
+        'si.period_end',
+        'p.name as plan_name',
+        's.billing_cycle',
+        'so.title as service_title',
+      ])
+      .select(['si.subscription_id', 'si.service_order_id', 'si.user_id', 'o.id as order_id'])
+      .select(['o.reference as order_reference', 'inv.number as invoice_number'])
       .where('si.stripe_invoice_id', 'is not', null)
       // The first invoice's payment is the checkout's, which its order holds (refunds.ts).
       .where((eb) => eb.or([eb('si.billing_reason', 'is', null), eb('si.billing_reason', '!=', 'subscription_create')]))
@@ -131,12 +140,12 @@ export async function reconcileSubscriptionInvoiceRefunds(
     if (given.stripeRefundIds.has(refund.id) || refund.amount <= 0) continue
     const recorded = await recordGivenBack(trx, invoice, given, { stripeRefundId: refund.id }, refund.amount, charge.at)
     if (!recorded) continue
-    // The whole of the period the member is in now given back: as a refunded plan order, the plan ends.
+    // The whole of the period the member is in now given back: as a refunded plan order, the plan ends. A service's
+    // month refunded ends nothing: the order goes on until staff cancel it or the buyer stops the subscription.
     const whole = given.amountMinor >= invoice.amount_minor
-    const ends = whole && (await isCurrentPeriod(trx, invoice))
-    const stripeSubscription = ends
-      ? await effects.endRefundedSubscription(trx, invoice.subscription_id, charge.at)
-      : null
+    const plan = invoice.subscription_id
+    const ends = plan !== null && whole && (await isCurrentPeriod(trx, plan, invoice))
+    const stripeSubscription = ends && plan ? await effects.endRefundedSubscription(trx, plan, charge.at) : null
     if (stripeSubscription) ended.push(stripeSubscription)
     // The mail of a refunded plan order, naming the renewal: the plan's order is what the member finds it under.
     const reference = invoice.order_reference ?? invoice.invoice_number ?? invoice.stripe_invoice_id!
@@ -263,11 +272,11 @@ async function recordGivenBack(
 }
 
 /** Whether the invoice paid the period the member is in: no later renewal of the subscription has been paid. */
-async function isCurrentPeriod(trx: DB, invoice: LockedRenewal): Promise<boolean> {
+async function isCurrentPeriod(trx: DB, subscriptionId: string, invoice: LockedRenewal): Promise<boolean> {
   const later = await trx
     .selectFrom('subscription_invoices')
     .select('id')
-    .where('subscription_id', '=', invoice.subscription_id)
+    .where('subscription_id', '=', subscriptionId)
     .where('id', '!=', invoice.id)
     .where('billing_reason', '=', 'subscription_cycle')
     .where('paid_at', '>', invoice.paid_at)
@@ -277,8 +286,15 @@ async function isCurrentPeriod(trx: DB, invoice: LockedRenewal): Promise<boolean
 
 const day = (at: Date | null) => at?.toISOString().slice(0, 10)
 
-const planTitle = (invoice: { plan_name: string | null; billing_cycle: string }) =>
-  invoice.plan_name ? `${invoice.plan_name} (${invoice.billing_cycle})` : 'Membership'
+type Billed = { plan_name: string | null; billing_cycle: string | null; service_title: string | null }
+
+/** What the renewal billed, as its numbered invoice names it (subscription-invoices.ts). */
+const planTitle = (invoice: Billed) =>
+  invoice.service_title
+    ? `${invoice.service_title} (monthly)`
+    : invoice.plan_name
+      ? `${invoice.plan_name} (${invoice.billing_cycle})`
+      : 'Membership'
 
 const periodOf = (invoice: { period_start: Date | null; period_end: Date | null }) =>
   invoice.period_start && invoice.period_end ? `${day(invoice.period_start)} to ${day(invoice.period_end)}` : ''
@@ -290,7 +306,7 @@ function renewalTitle(invoice: LockedRenewal): string {
 }
 
 function creditLine(
-  invoice: { plan_name: string | null; billing_cycle: string; period_start: Date | null; period_end: Date | null },
+  invoice: Billed & { period_start: Date | null; period_end: Date | null },
   amount: number,
   dispute: boolean,
 ): DocumentLine {
