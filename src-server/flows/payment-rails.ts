@@ -14,7 +14,7 @@ export interface PaymentsAdapter {
   stripe: StripeApi | null
   refundGateway: RefundGateway | null
   stopAtPeriodEnd: ReturnType<typeof stopAtPeriodEnd>
-  cancelMoney: Pick<CancelOptions, 'refundLines' | 'endSubscription'>
+  cancelMoney: Pick<CancelOptions, 'refundLines' | 'refundMonth' | 'endSubscription'>
 }
 
 /** The rails of these settings (card and PayPal off when there are none). */

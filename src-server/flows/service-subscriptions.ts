@@ -4,7 +4,7 @@
 import type { StripeApi } from '../payments/stripe.ts'
 import type { CancelOptions } from '../service-orders/staff.ts'
 import { refundOrder } from './refunds.ts'
-import { stripeRefundGateway } from './stripe-refunds.ts'
+import { stripeMonthRefund, stripeRefundGateway } from './stripe-refunds.ts'
 
 /** Cancels at the period's end; answers when the paid period ends. */
 export function stopAtPeriodEnd(stripe: StripeApi | null) {
@@ -16,11 +16,14 @@ export function stopAtPeriodEnd(stripe: StripeApi | null) {
   }
 }
 
-/** What a staff cancel needs to refund the order's line and to end a subscription. */
-export function cancelMoney(stripe: StripeApi | null): Pick<CancelOptions, 'refundLines' | 'endSubscription'> {
+/** What a staff cancel needs to refund the order's line or its month in progress, and to end a subscription. */
+export function cancelMoney(
+  stripe: StripeApi | null,
+): Pick<CancelOptions, 'refundLines' | 'refundMonth' | 'endSubscription'> {
   const gateway = stripeRefundGateway(stripe)
   return {
     refundLines: (trx, request) => refundOrder(trx, request, gateway),
+    refundMonth: stripeMonthRefund(stripe),
     endSubscription: stripe
       ? async (id) => {
           await stripe.cancelSubscription(id)

@@ -34,12 +34,9 @@ export interface RenewalPaymentRef {
 
 export type LockedRenewal = NonNullable<Awaited<ReturnType<typeof lockRenewalOfPayment>>>
 
-/**
- * The subscription invoice (a renewal, not the checkout's first) a payment paid, locked; undefined when no invoice of
- * ours was paid by it.
- */
-export async function lockRenewalOfPayment(trx: DB, charge: RenewalPaymentRef) {
-  const base = () =>
+/** Paid subscription invoices after the first (a renewal, or a service's month), with what names them; locked. */
+function lockedRenewals(trx: DB) {
+  return (
     trx
       .selectFrom('subscription_invoices as si')
       .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
@@ -57,15 +54,23 @@ export async function lockRenewalOfPayment(trx: DB, charge: RenewalPaymentRef) {
         'so.title as service_title',
       ])
       .select(['si.subscription_id', 'si.service_order_id', 'si.user_id', 'o.id as order_id'])
-      .select(['o.reference as order_reference', 'inv.number as invoice_number'])
+      .select(['o.reference as order_reference', 'inv.number as invoice_number', 'si.stripe_payment_intent_id'])
       .where('si.stripe_invoice_id', 'is not', null)
       // The first invoice's payment is the checkout's, which its order holds (refunds.ts).
       .where((eb) => eb.or([eb('si.billing_reason', 'is', null), eb('si.billing_reason', '!=', 'subscription_create')]))
       .orderBy('si.paid_at')
       .limit(1)
       .forUpdate('si')
+  )
+}
+
+/**
+ * The subscription invoice (a renewal, not the checkout's first) a payment paid, locked; undefined when no invoice of
+ * ours was paid by it.
+ */
+export async function lockRenewalOfPayment(trx: DB, charge: RenewalPaymentRef) {
   if (!charge.paymentIntentId && !charge.chargeId) return undefined
-  const byPayment = await base()
+  const byPayment = await lockedRenewals(trx)
     .where((eb) =>
       eb.or([
         ...(charge.paymentIntentId ? [eb('si.stripe_payment_intent_id', '=', charge.paymentIntentId)] : []),
@@ -74,7 +79,7 @@ export async function lockRenewalOfPayment(trx: DB, charge: RenewalPaymentRef) {
     )
     .executeTakeFirst()
   if (byPayment || !charge.stripeInvoiceId) return byPayment
-  const byInvoice = await base().where('si.stripe_invoice_id', '=', charge.stripeInvoiceId).executeTakeFirst()
+  const byInvoice = await lockRenewalOfInvoice(trx, charge.stripeInvoiceId)
   if (byInvoice) {
     // Kept, so the next refund of the same payment finds it without asking Stripe.
     await trx
@@ -87,6 +92,10 @@ export async function lockRenewalOfPayment(trx: DB, charge: RenewalPaymentRef) {
   }
   return byInvoice
 }
+
+/** The renewal (or service month) a Stripe invoice paid, locked; undefined when none of ours. */
+export const lockRenewalOfInvoice = (trx: DB, stripeInvoiceId: string) =>
+  lockedRenewals(trx).where('si.stripe_invoice_id', '=', stripeInvoiceId).executeTakeFirst()
 
 /** Whether a payment is one an order or a renewal of ours keeps (else the webhook asks Stripe which invoice it paid). */
 export async function isKnownPayment(
@@ -138,7 +147,7 @@ export async function reconcileSubscriptionInvoiceRefunds(
   const ended: string[] = []
   for (const refund of charge.refunds) {
     if (given.stripeRefundIds.has(refund.id) || refund.amount <= 0) continue
-    const recorded = await recordGivenBack(trx, invoice, given, { stripeRefundId: refund.id }, refund.amount, charge.at)
+    const recorded = await recordRenewalRefund(trx, invoice, given, refund, charge.at)
     if (!recorded) continue
     // The whole of the period the member is in now given back: as a refunded plan order, the plan ends. A service's
     // month refunded ends nothing: the order goes on until staff cancel it or the buyer stops the subscription.
@@ -147,15 +156,31 @@ export async function reconcileSubscriptionInvoiceRefunds(
     const ends = plan !== null && whole && (await isCurrentPeriod(trx, plan, invoice))
     const stripeSubscription = ends && plan ? await effects.endRefundedSubscription(trx, plan, charge.at) : null
     if (stripeSubscription) ended.push(stripeSubscription)
-    // The mail of a refunded plan order, naming the renewal: the plan's order is what the member finds it under.
-    const reference = invoice.order_reference ?? invoice.invoice_number ?? invoice.stripe_invoice_id!
-    await sendRefundMail(
-      trx,
-      { user_id: invoice.user_id, reference, currency: invoice.currency },
-      { ...recorded, lines: [{ title: renewalTitle(invoice) }] },
-    )
   }
   return { endedStripeSubscriptions: ended }
+}
+
+/**
+ * A Stripe refund of a locked renewal recorded (never more than is left), with its credit note and the member's refund
+ * mail; null when it was recorded before or nothing is left. `given` is what came back so far, brought up to date.
+ */
+export async function recordRenewalRefund(
+  trx: DB,
+  invoice: LockedRenewal,
+  given: GivenBack,
+  refund: { id: string; amount: number },
+  at: Date,
+) {
+  const recorded = await recordGivenBack(trx, invoice, given, { stripeRefundId: refund.id }, refund.amount, at)
+  if (!recorded) return null
+  // The mail of a refunded plan order, naming the renewal: the plan's order is what the member finds it under.
+  const reference = invoice.order_reference ?? invoice.invoice_number ?? invoice.stripe_invoice_id!
+  await sendRefundMail(
+    trx,
+    { user_id: invoice.user_id, reference, currency: invoice.currency },
+    { ...recorded, lines: [{ title: renewalTitle(invoice) }] },
+  )
+  return recorded
 }
 
 /**
@@ -183,7 +208,7 @@ export async function recordRenewalChargeback(
   return { whole: given.amountMinor >= invoice.amount_minor }
 }
 
-interface GivenBack {
+export interface GivenBack {
   amountMinor: number
   taxMinor: number
   /** The part of amountMinor a lost dispute took back (the rest was refunded). */
@@ -219,7 +244,8 @@ export async function givenBackByInvoice(db: DB, invoiceIds: readonly string[]):
   return given
 }
 
-const givenBackSoFar = async (trx: DB, invoiceId: string) =>
+/** What came back so far of one subscription invoice. */
+export const givenBackSoFar = async (trx: DB, invoiceId: string) =>
   (await givenBackByInvoice(trx, [invoiceId])).get(invoiceId)!
 
 /**

@@ -1,6 +1,7 @@
 // What staff do to a service order (the role is checked by the router's staffProcedure): pick it up, deliver,
 // cancel, assign. Each change, its history row, its audit record and the buyer's e-mail commit together. A cancel
-// also refunds the order's line for it through the refunds flow (orders/refunds.ts) in the same transaction.
+// also refunds the order's line for it through the refunds flow (orders/refunds.ts) in the same transaction; a
+// recurring order's month in progress after the first is refunded on the Stripe invoice that paid it (decision 0104).
 
 import { hasRole } from '../../src-shared/roles.ts'
 import * as audit from '../audit/repository.ts'
@@ -58,6 +59,22 @@ export interface CancelOptions {
   refundLines: ((trx: DB, request: LineRefund) => Promise<RefundResult>) | null
   /** Ends a Stripe subscription now; null when card payments are not configured. */
   endSubscription: ((stripeSubscriptionId: string) => Promise<void>) | null
+  /**
+   * Refunds what is left of a month a Stripe invoice paid (a recurring order's month after the first) through Stripe,
+   * in the caller's transaction, with its credit note and the buyer's mail; null when nothing of it is left.
+   */
+  refundMonth?: ((trx: DB, request: MonthRefund) => Promise<MonthRefundResult | null>) | null
+}
+
+export interface MonthRefund {
+  stripeInvoiceId: string
+  reason: string
+  actor: Viewer
+}
+
+export interface MonthRefundResult {
+  amountMinor: number
+  creditNoteNumber: string | null
 }
 
 export interface LineRefund {
@@ -69,13 +86,14 @@ export interface LineRefund {
 }
 
 /** Why a cancel refunded nothing, in words for the dialog's answer. */
-type NoRefund = 'not_requested' | 'nothing_paid' | 'already_refunded' | 'subscription'
+type NoRefund = 'not_requested' | 'nothing_paid' | 'already_refunded'
 
 /**
  * Cancels the order and, unless told not to, refunds its order line (a full refund of that line: credit note,
  * e-mail and audit are the refunds flow's) in the same transaction, so a failed refund cancels nothing. A recurring
- * order's subscription is ended at Stripe at once; its months were paid by Stripe invoices, not by the order's
- * payment, so they are not refunded here.
+ * order's subscription is ended at Stripe at once, after the refund of the month in progress (its latest paid month:
+ * the order's line for the first, else what Stripe's invoice for it took); earlier months were served and stay paid
+ * (decision 0104).
  */
 export async function cancelServiceOrder(
   db: DB,
@@ -84,36 +102,66 @@ export async function cancelServiceOrder(
   links: MailLinks,
   options: CancelOptions = { refund: false, refundLines: null, endSubscription: null },
   now = clock.now(),
-): Promise<{ refund: RefundResult | null; noRefund: NoRefund | null }> {
+): Promise<{ refund: RefundResult | (MonthRefundResult & { month: number }) | null; noRefund: NoRefund | null }> {
   const order = await visibleOrder(db, id, actor, 'staff')
+  const reason = `Service order cancelled: ${order.title}`
   const outcome = await db.transaction().execute(async (trx) => {
     const from = await moveServiceOrder(trx, id, 'cancel', actor.id, { cancelled_at: now, due_at: null })
     if (!from) throw wrongStatus()
     await auditTransition(trx, actor, 'service_order.cancel', id, from, 'cancelled')
     await mailStatusToBuyer(trx, id, 'cancelled', links)
     const line = await refundableLine(trx, id)
-    if (line.subscription) {
-      // Ended at Stripe before this commits (a failure cancels nothing); Stripe's deletion event then finds the
-      // order already cancelled and changes nothing.
-      if (!options.endSubscription) throw new DomainError('precondition', 'Card payments are not configured')
-      await options.endSubscription(line.subscription).catch((error: unknown) => {
-        throw new DomainError('upstream', 'Could not reach the payment provider. Try again.', { cause: error })
+    const refundLine = async () => {
+      if (!options.refund) return { refund: null, noRefund: 'not_requested' as const }
+      if (line.reason) return { refund: null, noRefund: line.reason }
+      if (!options.refundLines) throw new DomainError('precondition', 'Refunds are not available')
+      const refund = await options.refundLines(trx, {
+        orderId: line.orderId,
+        lineIds: [line.lineId!],
+        reference: options.reference,
+        reason,
+        actor,
       })
-      return { refund: null, noRefund: 'subscription' as const }
+      return { refund, noRefund: null }
     }
-    if (!options.refund) return { refund: null, noRefund: 'not_requested' as const }
-    if (line.reason) return { refund: null, noRefund: line.reason }
-    if (!options.refundLines) throw new DomainError('precondition', 'Refunds are not available')
-    const refund = await options.refundLines(trx, {
-      orderId: line.orderId,
-      lineIds: [line.lineId!],
-      reference: options.reference,
-      reason: `Service order cancelled: ${order.title}`,
-      actor,
+    if (!line.subscription) return refundLine()
+    if (!options.endSubscription) throw new DomainError('precondition', 'Card payments are not configured')
+    // The month in progress is refunded first: if Stripe then cannot end the subscription, nothing is cancelled here
+    // and a retry finds the refund made (its key, or the refund recorded); had the subscription ended first, a failed
+    // refund would leave Stripe's deletion event to close the order as completed.
+    const month = await monthInProgress(trx, id)
+    const outcome =
+      month && month.number > 1 && month.stripeInvoiceId && options.refund
+        ? await refundMonth(trx, options, { stripeInvoiceId: month.stripeInvoiceId, reason, actor }, month.number)
+        : await refundLine()
+    // Ended at Stripe before this commits (a failure cancels nothing); Stripe's deletion event then finds the
+    // order already cancelled and changes nothing.
+    await options.endSubscription(line.subscription).catch((error: unknown) => {
+      throw new DomainError('upstream', 'Could not reach the payment provider. Try again.', { cause: error })
     })
-    return { refund, noRefund: null }
+    return outcome
   })
   return outcome
+}
+
+/** The latest paid month of a recurring order (the one the buyer is in), with the Stripe invoice that paid it. */
+async function monthInProgress(trx: DB, id: string) {
+  const period = await trx
+    .selectFrom('service_order_periods')
+    .select(['number', 'stripe_invoice_id'])
+    .where('service_order_id', '=', id)
+    .orderBy('number', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return period ? { number: period.number, stripeInvoiceId: period.stripe_invoice_id } : null
+}
+
+async function refundMonth(trx: DB, options: CancelOptions, request: MonthRefund, month: number) {
+  if (!options.refundMonth) throw new DomainError('precondition', 'Refunds are not available')
+  const refund = await options.refundMonth(trx, request)
+  return refund
+    ? { refund: { ...refund, month }, noRefund: null }
+    : { refund: null, noRefund: 'already_refunded' as const }
 }
 
 /** The order line this service order was bought with, and whether it can be refunded through the refunds flow. */

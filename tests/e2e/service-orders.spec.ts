@@ -346,6 +346,67 @@ test('monthly SEO management: a report per paid month, and it ends with the canc
   await staffContext.close()
 })
 
+test('staff cancel monthly SEO management in its second month: that month is refunded, with a credit note the buyer opens', async ({
+  page,
+  login,
+  db,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const buyer = await login()
+  await page.goto('/service/seo-management')
+  const starter = page
+    .getByTestId('package-card')
+    .filter({ has: page.getByRole('heading', { name: 'Starter SEO Monthly', exact: true }) })
+  await starter.getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(starter.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+  await page.goto('/cart')
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+  await page.getByRole('button', { name: /^Pay / }).click()
+  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+  const stripe = new URL(page.url()).origin
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  // A month on Stripe's test clock: the second month is paid by its own invoice.
+  expect((await page.request.post(`${stripe}/fake/clock/advance?days=32`)).ok()).toBe(true)
+  const { id, order_id, title } = await db
+    .selectFrom('service_orders')
+    .select(['id', 'order_id', 'title'])
+    .where('user_id', '=', buyer.id)
+    .executeTakeFirstOrThrow()
+  const { reference } = await db
+    .selectFrom('orders')
+    .select('reference')
+    .where('id', '=', order_id)
+    .executeTakeFirstOrThrow()
+
+  const staffContext = await browser.newContext()
+  const staff = await staffContext.newPage()
+  await signInAs(staff, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await staff.goto(`/admin/service-orders/${id}`)
+  await expect(staff.getByTestId('period')).toHaveCount(2)
+  await staff.getByRole('button', { name: 'Cancel order' }).click()
+  const dialog = staff.getByRole('dialog', { name: 'Cancel this service order?' })
+  await expect(dialog).toContainText('Months before the one in progress are not refunded here.')
+  await expect(dialog.getByRole('checkbox', { name: 'Refund the month in progress (month 2)' })).toBeChecked()
+  await dialog.getByRole('button', { name: 'Cancel order' }).click()
+  await expect(
+    staff.getByText(/^Service order cancelled and month 2 refunded \(credit note CN-\d{4}-\d{6}\)$/),
+  ).toBeVisible()
+  await expect(staff.getByTestId('service-order-status').first()).toHaveText('Cancelled')
+  await staffContext.close()
+
+  // The buyer finds the month's credit note under the order that bought the service; the first month stays paid.
+  await page.goto('/account')
+  const order = page.getByTestId(`buyer-order-${reference}`)
+  await expect(order.getByTestId('order-status')).toHaveText('Paid')
+  await order.getByRole('link', { name: /^View credit note CN-\d{4}-\d{6}$/ }).click()
+  await expect(page.getByRole('heading', { name: /^Credit note CN-\d{4}-\d{6}$/ })).toBeVisible()
+  await expect(page.getByRole('article')).toContainText(`Refund: ${title} (monthly)`)
+})
+
 test('an order only hovered in My services or the work queue keeps its unread messages; opening it reads them', async ({
   page,
   login,

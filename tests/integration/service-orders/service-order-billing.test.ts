@@ -187,11 +187,107 @@ describe('monthly SEO management', () => {
 
   it('a staff cancel ends the subscription at Stripe at once', async () => {
     const { caller, id, subscriptionId } = await buyPackage('seo-management', 'Starter SEO Monthly')
-    const result = await (await staff(admin)).admin.serviceOrders.cancel({ id })
-    expect(result).toMatchObject({ refund: null, noRefund: 'subscription' })
+    const result = await (await staff(admin)).admin.serviceOrders.cancel({ id, refund: false })
+    expect(result).toMatchObject({ refund: null, noRefund: 'not_requested' })
     expect(fake.billing.retrieve(subscriptionId!)?.status).toBe('canceled')
     expect(new Set(await fake.flush())).toEqual(new Set([200]))
     expect((await caller.serviceOrders.detail({ id })).status).toBe('cancelled')
+  })
+})
+
+describe('a staff cancel of monthly SEO management refunds the month in progress (decision 0104)', () => {
+  const refundsOfIntent = (intent: string) =>
+    [...fake.refunds.values()].filter((r) => r.payment_intent === intent).map((r) => r.amount)
+  const monthRefunds = (stripeInvoiceId: string) =>
+    db()
+      .selectFrom('subscription_invoice_refunds as r')
+      .innerJoin('subscription_invoices as si', 'si.id', 'r.subscription_invoice_id')
+      .select(['r.stripe_refund_id', 'r.amount_minor'])
+      .where('si.stripe_invoice_id', '=', stripeInvoiceId)
+      .execute()
+  /** Bought, then a month on: the second month paid by its own Stripe invoice and payment. */
+  async function inSecondMonth() {
+    const bought = await buyPackage('seo-management', 'Starter SEO Monthly')
+    const sub = fake.billing.retrieve(bought.subscriptionId!)!
+    expect(new Set(await fake.advance(sub.items.data[0]!.current_period_end - fake.billing.now + HOUR))).toEqual(
+      new Set([200]),
+    )
+    const month = fake.billing.invoices.get(fake.billing.retrieve(bought.subscriptionId!)!.latest_invoice!)!
+    expect(month.billing_reason).toBe('subscription_cycle')
+    return { ...bought, month, monthIntent: fake.invoicePayments.get(month.id)! }
+  }
+
+  it('in the first month, its order line: the checkout’s payment', async () => {
+    const { pkg, orderId, id, subscriptionId } = await buyPackage('seo-management', 'Starter SEO Monthly')
+    const intent = (
+      await db().selectFrom('orders').select('stripe_payment_intent_id').where('id', '=', orderId).executeTakeFirst()
+    )?.stripe_payment_intent_id
+    const result = await (await staff(admin)).admin.serviceOrders.cancel({ id })
+    expect(result.refund).toMatchObject({ amountMinor: pkg.price_minor, status: 'refunded' })
+    expect(refundsOfIntent(intent!)).toEqual([pkg.price_minor])
+    expect(fake.billing.retrieve(subscriptionId!)?.status).toBe('canceled')
+    expect(await statusOf(id)).toBe('cancelled')
+  })
+
+  it('in a later month, what Stripe’s invoice for it took: credit note, mail and audit, once; earlier months stay paid', async () => {
+    const { buyer, caller, pkg, orderId, id, subscriptionId, month, monthIntent } = await inSecondMonth()
+    const result = await (await staff(admin)).admin.serviceOrders.cancel({ id })
+    expect(result).toMatchObject({ noRefund: null, refund: { month: 2, amountMinor: month.amount_paid } })
+    expect(result.refund?.creditNoteNumber).toMatch(/^CN-\d{4}-\d{6}$/)
+    expect(refundsOfIntent(monthIntent)).toEqual([month.amount_paid])
+    const [recorded] = await monthRefunds(month.id)
+    expect(recorded).toMatchObject({ amount_minor: month.amount_paid })
+    expect(fake.billing.retrieve(subscriptionId!)?.status).toBe('canceled')
+    expect(await statusOf(id)).toBe('cancelled')
+    // The first month (the order's line) stays paid; the credit note sits under the service's order.
+    const [order] = await caller.purchases.orders()
+    expect(order).toMatchObject({ id: orderId, status: 'paid', refundedMinor: 0 })
+    expect(order?.creditNotes).toEqual([
+      { id: expect.any(String), number: result.refund!.creditNoteNumber, totalMinor: pkg.price_minor },
+    ])
+    expect(await mails(buyer.email, 'order_refunded')).toHaveLength(1)
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select(['action', 'after'])
+      .where('entity_id', '=', orderId)
+      .where('action', '=', 'order.refund')
+      .execute()
+    expect(audit).toEqual([
+      { action: 'order.refund', after: expect.objectContaining({ refundedMinor: pkg.price_minor }) },
+    ])
+    // Stripe's charge.refunded for it, and the subscription's end, record nothing more.
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(monthIntent))).toBe(200)
+    expect(new Set(await fake.flush())).toEqual(new Set([200]))
+    expect(await monthRefunds(month.id)).toEqual([recorded])
+    expect(await mails(buyer.email, 'order_refunded')).toHaveLength(1)
+    expect(await statusOf(id)).toBe('cancelled')
+  })
+
+  it('when Stripe cannot end the subscription nothing is cancelled, and the retry refunds the month once', async () => {
+    const { id, subscriptionId, month, monthIntent } = await inSecondMonth()
+    const admins = await staff(admin)
+    fake.failNextCancel()
+    expect(await admins.admin.serviceOrders.cancel({ id }).catch((e) => e.code)).toBe('BAD_GATEWAY')
+    expect(await statusOf(id)).toBe('brief_needed')
+    expect(await monthRefunds(month.id)).toEqual([])
+    // Stripe made the refund; the retry's key answers it again, and it is recorded once.
+    expect(refundsOfIntent(monthIntent)).toEqual([month.amount_paid])
+    const result = await admins.admin.serviceOrders.cancel({ id })
+    expect(result.refund).toMatchObject({ month: 2, amountMinor: month.amount_paid })
+    expect(refundsOfIntent(monthIntent)).toEqual([month.amount_paid])
+    expect(await monthRefunds(month.id)).toHaveLength(1)
+    expect(fake.billing.retrieve(subscriptionId!)?.status).toBe('canceled')
+    expect(await statusOf(id)).toBe('cancelled')
+  })
+
+  it('a month already refunded in the Stripe dashboard is not refunded again', async () => {
+    const { id, month, monthIntent } = await inSecondMonth()
+    fake.dashboardRefund(monthIntent, month.amount_paid)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(monthIntent))).toBe(200)
+    const result = await (await staff(admin)).admin.serviceOrders.cancel({ id })
+    expect(result).toMatchObject({ refund: null, noRefund: 'already_refunded' })
+    expect(refundsOfIntent(monthIntent)).toEqual([month.amount_paid])
+    expect(await statusOf(id)).toBe('cancelled')
   })
 })
 

@@ -123,7 +123,7 @@ function ServiceOrderDetail() {
       {confirmCancel ? (
         <CancelDialog
           id={id}
-          recurring={order.recurring}
+          monthInProgress={order.recurring ? (order.periods.at(-1)?.number ?? null) : null}
           manual={order.paymentMethod === 'paypal' || order.paymentMethod === 'bank_transfer'}
           free={order.paymentMethod === 'free'}
           onClose={() => setConfirmCancel(false)}
@@ -302,19 +302,22 @@ function DeliverForm({ id, onDone, report }: { id: string; onDone: () => Promise
 }
 
 /**
- * Cancel, refunding the order's line for this service by default (the refunds flow: credit note, e-mail, audit).
- * A PayPal or bank payment needs the refund's reference; a recurring order's subscription ends at Stripe at once.
+ * Cancel, refunding the order's line for this service by default (the refunds flow: credit note, e-mail, audit); a
+ * recurring order refunds its month in progress (the server picks it: the order's line for the first month, else the
+ * Stripe invoice that paid it). A PayPal or bank payment needs the refund's reference; a recurring order's
+ * subscription ends at Stripe at once.
  */
 function CancelDialog({
   id,
-  recurring,
+  monthInProgress,
   manual,
   free,
   onClose,
   onDone,
 }: {
   id: string
-  recurring: boolean
+  /** A recurring order: the number of its latest paid month (null for a one-off order, or before any is paid). */
+  monthInProgress: number | null
   /** Paid by PayPal or bank transfer: the refund needs its reference. */
   manual: boolean
   /** Nothing was paid (a 100% coupon): nothing to refund, so no refund to choose. */
@@ -323,7 +326,7 @@ function CancelDialog({
   onDone: () => Promise<void>
 }) {
   const { trpc } = Route.useRouteContext()
-  const [refund, setRefund] = useState(!recurring && !free)
+  const [refund, setRefund] = useState(!free)
   const [reference, setReference] = useState('')
   const fields = useFieldErrors<'reference'>()
   const cancel = useMutation(
@@ -332,7 +335,7 @@ function CancelDialog({
         notify(
           'success',
           result.refund
-            ? `Service order cancelled and its payment refunded (credit note ${result.refund.creditNoteNumber ?? '—'})`
+            ? `Service order cancelled and ${'month' in result.refund ? `month ${result.refund.month}` : 'its payment'} refunded (credit note ${result.refund.creditNoteNumber ?? '—'})`
             : 'Service order cancelled, nothing refunded',
         )
         onClose()
@@ -353,8 +356,8 @@ function CancelDialog({
       open
       title="Cancel this service order?"
       description={
-        recurring
-          ? 'The customer is told by e-mail and the monthly subscription ends now. Months already paid are not refunded here.'
+        monthInProgress !== null
+          ? 'The customer is told by e-mail and the monthly subscription ends now. Months before the one in progress are not refunded here.'
           : 'The customer is told by e-mail.'
       }
       cancelLabel="Keep order"
@@ -365,7 +368,7 @@ function CancelDialog({
       onConfirm={() => cancel.mutate({ id, refund, reference: reference.trim() || undefined })}
       onCancel={onClose}
     >
-      {recurring || free ? null : (
+      {free ? null : (
         <form
           {...SCRIPT_ONLY_FORM}
           ref={fields.formRef}
@@ -374,7 +377,11 @@ function CancelDialog({
           className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
         >
           <CheckboxField
-            label="Refund what the customer paid for this service"
+            label={
+              monthInProgress !== null
+                ? `Refund the month in progress (month ${monthInProgress})`
+                : 'Refund what the customer paid for this service'
+            }
             checked={refund}
             onChange={(e) => setRefund(e.target.checked)}
           />
